@@ -1,0 +1,15 @@
+//! # ssakit
+//!
+//! Static Single Assignment construction and destruction, after the textbook
+//! chapter "Construcción y destrucción estándar de SSA" (the specification in
+//! `shared/seed/`): dominance frontiers on the DJ-graph, phi insertion at
+//! iterated dominance frontiers, renaming with `reachingDef` chains, and
+//! out-of-SSA translation through phi webs, critical-edge splitting and
+//! parallel copies.
+//!
+//! Data flows one way: text → [`ir`] → analyses → construction →
+//! optimisation → destruction → printers.
+#![deny(missing_docs)]
+
+pub mod entity;
+pub mod ir;
