@@ -13,3 +13,4 @@
 
 pub mod entity;
 pub mod ir;
+pub mod text;

@@ -1,0 +1,16 @@
+//! `ssakit fmt`: parse and print back in canonical form.
+
+use crate::input::{self, Failed};
+
+/// Arguments of `ssakit fmt`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Input `.ssa` file, or `-` for standard input.
+    pub file: String,
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    let (_, p) = input::parse(&a.file)?;
+    print!("{}", ssakit::text::print_module(&p.module));
+    Ok(())
+}

@@ -1,0 +1,76 @@
+//! Reading input files (`-` is standard input) and reporting diagnostics.
+
+use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
+use ssakit::text::{self, Diagnostic, Parsed};
+use std::io::Read;
+
+/// A source text and the name it is reported under.
+pub struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+/// A failure that ends the command: the message is already printed.
+#[derive(Debug)]
+pub struct Failed(pub i32);
+
+/// Exit code for bad input (parse errors, invalid SSA, bad arguments).
+pub const EXIT_INPUT: i32 = 1;
+
+/// Reads `path` (or standard input for `-`) as UTF-8 text.
+pub fn read(path: &str) -> Result<Source, Failed> {
+    let mut bytes = Vec::new();
+    let name = if path == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.to_string()
+    };
+    let res = if path == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::File::open(path)
+            .and_then(|mut f| f.read_to_end(&mut bytes))
+            .map(|_| ())
+    };
+    if let Err(e) = res {
+        eprintln!("error: cannot read {name}: {e}");
+        return Err(Failed(EXIT_INPUT));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source { name, text }),
+        Err(e) => {
+            let off = e.utf8_error().valid_up_to();
+            let prefix = String::from_utf8_lossy(&e.as_bytes()[..off]);
+            let (line, col) = text::diag::line_col(&prefix, off);
+            eprintln!("error: {name}:{line}:{col}: invalid UTF-8 at byte offset {off}");
+            Err(Failed(EXIT_INPUT))
+        }
+    }
+}
+
+/// Prints `d` against `src` in miette's graphical form (which names
+/// `file:line:column`), on standard error.
+pub fn report(src: &Source, d: &Diagnostic) {
+    let mut md = MietteDiagnostic::new(d.message.clone())
+        .with_labels(vec![LabeledSpan::at(d.span.clone(), d.label.clone())]);
+    if let Some(h) = &d.help {
+        md = md.with_help(h.clone());
+    }
+    let report =
+        Report::new(md).with_source_code(NamedSource::new(src.name.clone(), src.text.clone()));
+    let (line, col) = d.line_col(&src.text);
+    eprintln!("error: {}:{line}:{col}: {}", src.name, d.message);
+    eprintln!("{report:?}");
+}
+
+/// Reads and parses `path`, reporting any error.
+pub fn parse(path: &str) -> Result<(Source, Parsed), Failed> {
+    let src = read(path)?;
+    match text::parse(&src.text) {
+        Ok(p) => Ok((src, p)),
+        Err(d) => {
+            report(&src, &d);
+            Err(Failed(EXIT_INPUT))
+        }
+    }
+}
