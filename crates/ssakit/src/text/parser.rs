@@ -322,6 +322,7 @@ impl<'s> Parser<'s> {
             }
         }
         self.check_phis(&st)?;
+        renumber_blocks_in_layout_order(&mut st.func, &mut st.spans);
         Ok((st.func, st.spans))
     }
 
@@ -714,5 +715,39 @@ impl<'s> Parser<'s> {
             }
         }
         Ok(())
+    }
+}
+
+/// Renumbers blocks so that block indices follow the layout (blocks are
+/// created at their first mention, which may be a forward `jump`). Analyses
+/// that order by index (dominator-tree children, for instance) then follow
+/// program order.
+fn renumber_blocks_in_layout_order(f: &mut Function, spans: &mut FunctionSpans) {
+    if f.layout.iter().enumerate().all(|(i, b)| b.index() == i) {
+        return;
+    }
+    let mut new_of = vec![Block(0); f.blocks.len()];
+    for (i, &b) in f.layout.iter().enumerate() {
+        new_of[b.index()] = Block::new(i);
+    }
+    let old = std::mem::take(&mut f.blocks).into_vec();
+    let mut slots: Vec<Option<BlockData>> = old.into_iter().map(Some).collect();
+    let old_spans = (std::mem::take(&mut spans.blocks).into_vec(), std::mem::take(&mut spans.terms).into_vec());
+    for &b in &f.layout {
+        let mut bd = slots[b.index()].take().expect("each block once in the layout");
+        bd.term.for_each_succ_mut(|t| *t = new_of[t.index()]);
+        f.blocks.push(bd);
+        spans.blocks.push(old_spans.0[b.index()].clone());
+        spans.terms.push(old_spans.1[b.index()].clone());
+    }
+    for data in f.insts.values_mut() {
+        if let InstData::Phi { args, .. } = data {
+            for a in args {
+                a.block = new_of[a.block.index()];
+            }
+        }
+    }
+    for (i, b) in f.layout.iter_mut().enumerate() {
+        *b = Block::new(i);
     }
 }
