@@ -12,4 +12,5 @@
 #![deny(missing_docs)]
 
 pub mod entity;
+pub mod interp;
 pub mod ir;
