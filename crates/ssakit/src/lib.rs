@@ -12,5 +12,6 @@
 #![deny(missing_docs)]
 
 pub mod entity;
+pub mod interp;
 pub mod ir;
 pub mod text;
