@@ -19,14 +19,23 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Put a program into SSA form (phi insertion, then renaming).
+    Construct(cmd::construct::Args),
+    /// Verify SSA form and report minimal / pruned / conventional / strict.
+    Check(cmd::check::Args),
     /// Parse a program and print it back in canonical form.
     Fmt(cmd::fmt::Args),
+    /// Interpret a program (SSA or not) on integer arguments.
+    Run(cmd::run::Args),
 }
 
 fn main() {
     let cli = Cli::parse();
     let res = match cli.command {
+        Command::Construct(a) => cmd::construct::run(a),
+        Command::Check(a) => cmd::check::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Run(a) => cmd::run::run(a),
     };
     if let Err(input::Failed(code)) = res {
         std::process::exit(code);

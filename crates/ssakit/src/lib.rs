@@ -11,7 +11,13 @@
 //! optimisation → destruction → printers.
 #![deny(missing_docs)]
 
+pub mod analysis;
+pub mod construct;
 pub mod entity;
+pub mod error;
 pub mod interp;
 pub mod ir;
 pub mod text;
+pub mod timing;
+pub mod union_find;
+pub mod verify;

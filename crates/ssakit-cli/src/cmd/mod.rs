@@ -1,3 +1,6 @@
 //! One module per subcommand.
 
+pub mod check;
+pub mod construct;
 pub mod fmt;
+pub mod run;

@@ -1,0 +1,139 @@
+//! `ssakit construct`: put a program into SSA form.
+
+use crate::input::{self, Failed, EXIT_INPUT};
+use clap::ValueEnum;
+use ssakit::construct::{self, Flavor, Options, Renaming, UndefMode};
+
+/// SSA flavour.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum FlavorArg {
+    /// Phis at the iterated dominance frontier of every variable (the chapter).
+    Minimal,
+    /// Only for variables live across a block boundary (Briggs et al.).
+    SemiPruned,
+    /// Only where the variable is live: no dead phi.
+    Pruned,
+}
+
+/// What a use reached by no definition becomes.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum UndefArg {
+    /// An `undef` operand.
+    Operand,
+    /// One `v0 = undef` per variable at the start of the entry block.
+    Entry,
+    /// A `vN = undef` just before the use.
+    Local,
+}
+
+/// Renaming algorithm.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum RenamingArg {
+    /// The chapter's reachingDef chains with updateReachingDef.
+    ReachingDef,
+    /// The classic stacks of Cytron et al.
+    Stacks,
+}
+
+/// Arguments of `ssakit construct`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Input `.ssa` file (not in SSA form), or `-` for standard input.
+    pub file: String,
+    /// SSA flavour.
+    #[arg(long, value_enum, default_value = "minimal")]
+    pub flavor: FlavorArg,
+    /// What a use reached by no definition (⊥) becomes.
+    #[arg(long, value_enum, default_value = "operand")]
+    pub undef: UndefArg,
+    /// Renaming algorithm (both give the same result).
+    #[arg(long, value_enum, default_value = "reaching-def")]
+    pub renaming: RenamingArg,
+    /// Print the phi-insertion and renaming traces of this variable (in the
+    /// entry function), as `#` comments before the program.
+    #[arg(long, value_name = "VAR")]
+    pub trace: Option<String>,
+    /// The function traced (default: `main`, else the first).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// Print per-phase wall times on standard error.
+    #[arg(long)]
+    pub time_passes: bool,
+    /// Skip verifying the result.
+    #[arg(long)]
+    pub no_verify: bool,
+}
+
+pub fn options(a: &Args) -> Options {
+    Options {
+        flavor: match a.flavor {
+            FlavorArg::Minimal => Flavor::Minimal,
+            FlavorArg::SemiPruned => Flavor::SemiPruned,
+            FlavorArg::Pruned => Flavor::Pruned,
+        },
+        undef: match a.undef {
+            UndefArg::Operand => UndefMode::Operand,
+            UndefArg::Entry => UndefMode::EntryDef,
+            UndefArg::Local => UndefMode::Local,
+        },
+        renaming: match a.renaming {
+            RenamingArg::ReachingDef => Renaming::ReachingDef,
+            RenamingArg::Stacks => Renaming::Stacks,
+        },
+    }
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    let (src, parsed) = input::parse(&a.file)?;
+    let mut opts = options(&a);
+    let mut module = parsed.module.clone();
+    let traced = match &a.trace {
+        Some(_) => {
+            opts.renaming = Renaming::ReachingDef;
+            let Some(f) = module.entry_function(a.entry.as_deref()) else {
+                eprintln!("error: no function named `{}`", a.entry.as_deref().unwrap_or("main"));
+                return Err(Failed(EXIT_INPUT));
+            };
+            Some(f.name.clone())
+        }
+        None => None,
+    };
+    let mut times = ssakit::timing::PassTimes::default();
+    let mut trace_text = String::new();
+    for f in module.functions.iter_mut() {
+        let original = f.clone();
+        let res = match (&a.trace, traced.as_deref() == Some(&*f.name)) {
+            (Some(v), true) => construct::construct_traced(f, &opts, v).map(|(s, t)| {
+                trace_text = t.render(f);
+                s
+            }),
+            _ => construct::construct(f, &opts),
+        };
+        match res {
+            Ok(stats) => times.extend(&stats.times),
+            Err(e) => {
+                input::report_ir(&src, Some(&parsed), &original, &e);
+                return Err(Failed(EXIT_INPUT));
+            }
+        }
+        if !a.no_verify {
+            if let Err(errs) = times.time("verification", || ssakit::verify::verify(f)) {
+                for e in &errs {
+                    eprintln!("internal error: construction produced invalid SSA: {}", e.describe(f));
+                }
+                return Err(Failed(3));
+            }
+        }
+    }
+    if !trace_text.is_empty() {
+        for line in trace_text.lines() {
+            println!("# {line}");
+        }
+        println!();
+    }
+    print!("{}", ssakit::text::print_module(&module));
+    if a.time_passes {
+        eprint!("{}", times.render());
+    }
+    Ok(())
+}

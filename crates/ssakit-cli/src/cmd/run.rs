@@ -1,0 +1,67 @@
+//! `ssakit run`: interpret a program.
+
+use crate::input::{self, Failed, EXIT_INPUT};
+use ssakit::interp::{Interpreter, RunOptions, DEFAULT_FUEL};
+
+/// Exit code of a runtime error.
+pub const EXIT_RUNTIME: i32 = 2;
+
+/// Arguments of `ssakit run`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Input `.ssa` file (SSA or not), or `-` for standard input.
+    pub file: String,
+    /// Integer arguments of the entry function.
+    #[arg(allow_negative_numbers = true)]
+    pub args: Vec<i64>,
+    /// The function to run (default: `main`, else the first).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// Step limit: instructions executed before giving up.
+    #[arg(long, default_value_t = DEFAULT_FUEL)]
+    pub fuel: u64,
+    /// Print `total_dyn_inst: N` (instructions executed) on standard error.
+    #[arg(long)]
+    pub profile: bool,
+    /// Print each external call, `call NAME(ARGS) = RESULT`, on standard
+    /// output before the program's output.
+    #[arg(long)]
+    pub trace_calls: bool,
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    let (_, p) = input::parse(&a.file)?;
+    let Some(f) = p.module.entry_function(a.entry.as_deref()) else {
+        eprintln!("error: no function named `{}`", a.entry.as_deref().unwrap_or("main"));
+        return Err(Failed(EXIT_INPUT));
+    };
+    if f.params.len() != a.args.len() {
+        eprintln!("error: function `{}` takes {} argument(s), {} given", f.name, f.params.len(), a.args.len());
+        return Err(Failed(EXIT_INPUT));
+    }
+    let opts = RunOptions { fuel: a.fuel, trace_calls: a.trace_calls, ..Default::default() };
+    let interp = match Interpreter::new(&p.module) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("{e}");
+            return Err(Failed(EXIT_RUNTIME));
+        }
+    };
+    let index = interp.function_index(&f.name).expect("entry is in the module");
+    match interp.run(index, &a.args, &opts) {
+        Ok(out) => {
+            for c in &out.calls {
+                println!("call {c}");
+            }
+            print!("{}", out.render());
+            if a.profile {
+                eprintln!("total_dyn_inst: {}", out.dyn_insts);
+            }
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            Err(Failed(EXIT_RUNTIME))
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! SSA construction (chapter, sections 13.1 to 13.5): phi insertion at
+//! iterated dominance frontiers, then renaming along the dominator tree.
+//!
+//! The driver [`construct`] reads as the chapter's two phases:
+//!
+//! 1. [`prepare`]: give the entry no predecessors, drop unreachable blocks;
+//! 2. CFG, dominator tree ([`DomTree`]), dominance frontiers
+//!    ([`DominanceFrontiers`], DF_all) and, for pruned SSA, liveness;
+//! 3. [`phi_insert`]: phis at DF⁺(Defs(v)) by the worklist with sets W and F;
+//! 4. [`rename`]: versions by a preorder walk of the dominator tree with one
+//!    `reachingDef` slot per variable (or the classic stacks).
+//!
+//! The result is minimal (by default), conventional, and has the dominance
+//! property; [`crate::verify`] checks all three.
+
+pub mod phi_insert;
+pub mod prepare;
+pub mod rename;
+pub mod trace;
+
+pub use prepare::{prepare, Prepared};
+pub use rename::RenameStats;
+pub use trace::Trace;
+
+use crate::analysis::{DomTree, DominanceFrontiers, Liveness};
+use crate::error::IrError;
+use crate::ir::{Cfg, Function, Module};
+use crate::timing::PassTimes;
+
+/// Which SSA flavour to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Flavor {
+    /// Phis at DF⁺(Defs(v)) for every variable, as in the chapter.
+    #[default]
+    Minimal,
+    /// Only for variables used in some block before being defined there
+    /// (Briggs et al. 1998).
+    SemiPruned,
+    /// Only where the variable is live on entry: no dead phi.
+    Pruned,
+}
+
+/// What a use reached by no definition (⊥) becomes (chapter, 13.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum UndefMode {
+    /// The operand `undef`.
+    #[default]
+    Operand,
+    /// One definition `v0 = undef` per such variable at the start of the
+    /// entry block.
+    EntryDef,
+    /// A definition `vN = undef` just before the use.
+    Local,
+}
+
+/// Which renaming algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Renaming {
+    /// The chapter's reachingDef chains with `updateReachingDef`.
+    #[default]
+    ReachingDef,
+    /// The classic stacks of Cytron et al.
+    Stacks,
+}
+
+/// Options of [`construct`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// SSA flavour.
+    pub flavor: Flavor,
+    /// Treatment of ⊥.
+    pub undef: UndefMode,
+    /// Renaming algorithm.
+    pub renaming: Renaming,
+}
+
+/// What construction did.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Preparation changes.
+    pub prepared: Prepared,
+    /// Phis inserted.
+    pub phis: usize,
+    /// Renaming counts.
+    pub rename: RenameStats,
+    /// Per-phase times.
+    pub times: PassTimes,
+}
+
+/// Puts `func` into SSA form.
+pub fn construct(func: &mut Function, opts: &Options) -> Result<Stats, IrError> {
+    construct_impl(func, opts, None).map(|(s, _)| s)
+}
+
+/// Puts `func` into SSA form, recording the trace of the variable named
+/// `var` (an error if there is none).
+pub fn construct_traced(func: &mut Function, opts: &Options, var: &str) -> Result<(Stats, Trace), IrError> {
+    let Some(v) = func.var_by_name(var) else {
+        return Err(IrError::new(func, None, None, format!("no variable named `{var}`")));
+    };
+    let (s, t) = construct_impl(func, opts, Some(v))?;
+    Ok((s, t.expect("tracing was requested")))
+}
+
+/// Puts every function of a module into SSA form.
+pub fn construct_module(m: &mut Module, opts: &Options) -> Result<Vec<Stats>, IrError> {
+    m.functions.iter_mut().map(|f| construct(f, opts)).collect()
+}
+
+fn construct_impl(func: &mut Function, opts: &Options, trace_var: Option<crate::ir::Var>) -> Result<(Stats, Option<Trace>), IrError> {
+    let mut t = PassTimes::default();
+    let prepared = t.time("prepare", || prepare(func))?;
+    let cfg = t.time("cfg", || Cfg::new(func));
+    let dt = t.time("dominators", || DomTree::new(&cfg));
+    let df = t.time("frontiers", || DominanceFrontiers::new(&cfg, &dt));
+    let liveness = (opts.flavor == Flavor::Pruned).then(|| t.time("liveness", || Liveness::new(func, &cfg)));
+    let mut trace = trace_var.map(|v| Trace {
+        var: func.vars[v].name.to_string(),
+        defs: phi_insert::DefBlocks::new(func).of(v).to_vec(),
+        preorder: dt.preorder().collect(),
+        ..Default::default()
+    });
+    let ins = phi_insert::PhiInsertion { cfg: &cfg, df: &df, flavor: opts.flavor, liveness: liveness.as_ref() };
+    let phis = t.time("phi insertion", || ins.run(func, trace.as_mut().map(|tr| (trace_var.unwrap(), &mut tr.insert))));
+    let rename = t.time("renaming", || match opts.renaming {
+        Renaming::ReachingDef => {
+            let mut chains = rename::ReachingDefChains::new(&dt, func.vars.len(), trace_var);
+            let s = rename::rename(func, &cfg, &dt, opts.undef, &mut chains);
+            if let (Some(tr), Some(rows)) = (trace.as_mut(), chains.into_trace()) {
+                tr.rename = rows;
+            }
+            s
+        }
+        Renaming::Stacks => {
+            let mut stacks = rename::VersionStacks::new(func.vars.len());
+            rename::rename(func, &cfg, &dt, opts.undef, &mut stacks)
+        }
+    });
+    Ok((Stats { prepared, phis, rename, times: t }, trace))
+}

@@ -1,0 +1,218 @@
+//! Phase 1 of SSA construction: phi insertion (chapter, section 13.3).
+//!
+//! For each variable `v`, phis go at the iterated dominance frontier
+//! DF⁺(Defs(v)) of the blocks that define it (Cytron, Ferrante, Rosen,
+//! Wegman and Zadeck 1991). DF⁺ is computed on the fly by the chapter's
+//! worklist over the precomputed frontiers:
+//!
+//! ```text
+//! F := {}                      // blocks where v already has a phi
+//! W := Defs(v)                 // blocks whose definitions are pending
+//! while W != {}:
+//!     remove X from W
+//!     for Y in DF(X):
+//!         if Y not in F:
+//!             add v <- phi(...) at entry of Y;  F := F ∪ {Y}
+//!             if Y not in Defs(v): W := W ∪ {Y}
+//! ```
+//!
+//! A phi is itself a definition, hence the additions to W; F is needed
+//! because frontiers of different blocks overlap (DF(B) and DF(C) both hold
+//! D in the chapter's example). Sets are *stamped* arrays: a block is in F
+//! for variable number k when `f_stamp[block] == k`, so moving to the next
+//! variable costs nothing and the work for `v` is proportional to the blocks
+//! it touches, never to the size of the function.
+//!
+//! W is taken first-in first-out, which makes the trace read in program
+//! order; any order gives the same set of phis.
+//!
+//! Flavours ([`Flavor`]): *minimal* inserts at DF⁺(Defs(v)) for every
+//! variable, as the chapter does; *semi-pruned* (Briggs, Cooper, Harvey and
+//! Simpson 1998) only for variables live across a block boundary (used in
+//! some block before any definition in it); *pruned* only where `v` is live
+//! on entry, so no phi is dead.
+
+use super::trace::InsertRow;
+use super::Flavor;
+use crate::analysis::{DominanceFrontiers, Liveness};
+use crate::entity::EntityVec;
+use crate::ir::{Block, Cfg, Function, InstData, Operand, PhiArg, Var};
+
+/// Definition blocks of each variable, compressed: the blocks defining
+/// variable `v` are `blocks[start[v]..start[v + 1]]`, in layout order, each
+/// once. Parameters are defined in the entry block.
+pub struct DefBlocks {
+    start: Vec<u32>,
+    blocks: Vec<Block>,
+}
+
+impl DefBlocks {
+    /// Collects the definition blocks of every variable of `func`.
+    pub fn new(func: &Function) -> DefBlocks {
+        let nv = func.vars.len();
+        // Pairs (var, block) without repeats for one block: a block defines
+        // v once in this list however many times it assigns v.
+        let mut last: EntityVec<Var, u32> = EntityVec::filled(nv, u32::MAX);
+        let mut pairs: Vec<(Var, Block)> = Vec::new();
+        let mut count = vec![0u32; nv + 1];
+        let mut add = |v: Var, b: Block, pairs: &mut Vec<(Var, Block)>| {
+            if last[v] != b.0 {
+                last[v] = b.0;
+                pairs.push((v, b));
+                count[v.index()] += 1;
+            }
+        };
+        let entry = func.entry();
+        for &p in &func.params {
+            add(p, entry, &mut pairs);
+        }
+        for &b in &func.layout {
+            for &i in func.blocks[b].phis.iter().chain(&func.blocks[b].insts) {
+                func.insts[i].for_each_def(|v| add(v, b, &mut pairs));
+            }
+        }
+        // Counting sort by variable keeps layout order within a variable.
+        let mut start = vec![0u32; nv + 1];
+        for v in 0..nv {
+            start[v + 1] = start[v] + count[v];
+        }
+        let mut fill = start.clone();
+        let mut blocks = vec![Block(0); pairs.len()];
+        for (v, b) in pairs {
+            blocks[fill[v.index()] as usize] = b;
+            fill[v.index()] += 1;
+        }
+        DefBlocks { start, blocks }
+    }
+
+    /// The blocks defining `v`.
+    pub fn of(&self, v: Var) -> &[Block] {
+        &self.blocks[self.start[v.index()] as usize..self.start[v.index() + 1] as usize]
+    }
+}
+
+/// Variables used in some block before being defined in it: Briggs et al.'s
+/// "global names", the only ones semi-pruned SSA gives phis.
+pub fn global_names(func: &Function) -> EntityVec<Var, bool> {
+    let mut global = EntityVec::filled(func.vars.len(), false);
+    // defined_in[v] == block index + 1 when v has been assigned earlier in
+    // the block being scanned.
+    let mut defined_in: EntityVec<Var, u32> = EntityVec::filled(func.vars.len(), 0);
+    for &b in &func.layout {
+        let stamp = b.0 + 1;
+        let bd = &func.blocks[b];
+        for &i in bd.phis.iter().chain(&bd.insts) {
+            func.insts[i].for_each_use(|v| {
+                if defined_in[v] != stamp {
+                    global[v] = true;
+                }
+            });
+            func.insts[i].for_each_def(|v| defined_in[v] = stamp);
+        }
+        if let Some(Operand::Var(v)) = bd.term.operand() {
+            if defined_in[v] != stamp {
+                global[v] = true;
+            }
+        }
+    }
+    global
+}
+
+/// The order in which variables get their phis: by name, then index. Phis
+/// of one block then appear in name order, as in the chapter's figures.
+pub fn variable_order(func: &Function) -> Vec<Var> {
+    let mut order: Vec<Var> = func.vars.keys().collect();
+    order.sort_by(|&a, &b| func.vars[a].name.cmp(&func.vars[b].name).then(a.cmp(&b)));
+    order
+}
+
+/// Inputs of phi insertion.
+pub struct PhiInsertion<'a> {
+    /// The control-flow graph of the function.
+    pub cfg: &'a Cfg,
+    /// Dominance frontiers (DF_all).
+    pub df: &'a DominanceFrontiers,
+    /// Which flavour of SSA.
+    pub flavor: Flavor,
+    /// Liveness of the original program; required for [`Flavor::Pruned`].
+    pub liveness: Option<&'a Liveness>,
+}
+
+impl PhiInsertion<'_> {
+    /// Inserts phis `v = phi(P1: v, ..., Pn: v)` (one operand per distinct
+    /// predecessor, still naming the original variable; renaming fixes them)
+    /// and returns how many. If `trace` is given, records one row per
+    /// worklist step of variable `trace.0`.
+    ///
+    /// # Preconditions
+    /// `func` has no phis, its entry has no predecessors, every block of the
+    /// layout is reachable, and `cfg`, `df` (and `liveness`) describe it.
+    pub fn run(&self, func: &mut Function, mut trace: Option<(Var, &mut Vec<InsertRow>)>) -> usize {
+        let defs = DefBlocks::new(func);
+        let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
+        let nb = func.blocks.len();
+        // Stamped sets, one stamp per variable (index + 1).
+        let mut in_f = vec![0u32; nb];
+        let mut in_defs = vec![0u32; nb];
+        let mut w: Vec<Block> = Vec::new();
+        // Phis to create, per block, in the order decided.
+        let mut placed: Vec<(Block, Var)> = Vec::new();
+        for v in variable_order(func) {
+            let d = defs.of(v);
+            if d.is_empty() || global.as_ref().is_some_and(|g| !g[v]) {
+                continue;
+            }
+            let stamp = v.0 + 1;
+            let tracing = trace.as_ref().is_some_and(|t| t.0 == v);
+            w.clear();
+            for &b in d {
+                in_defs[b.index()] = stamp;
+                w.push(b);
+            }
+            let mut head = 0;
+            while head < w.len() {
+                // "remove a basic block X from W"
+                let x = w[head];
+                head += 1;
+                let mut inserted = Vec::new();
+                for &y in self.df.df(x) {
+                    if in_f[y.index()] == stamp {
+                        continue;
+                    }
+                    in_f[y.index()] = stamp;
+                    if let Some(live) = self.liveness {
+                        if self.flavor == Flavor::Pruned && !live.is_live_in(y, v) {
+                            // Dead here: no phi, and no new definition to propagate.
+                            continue;
+                        }
+                    }
+                    placed.push((y, v));
+                    if tracing {
+                        inserted.push(y);
+                    }
+                    if in_defs[y.index()] != stamp {
+                        w.push(y);
+                    }
+                }
+                if tracing {
+                    let (_, rows) = trace.as_mut().expect("tracing");
+                    let mut f: Vec<Block> = placed.iter().filter(|p| p.1 == v).map(|p| p.0).collect();
+                    f.sort_unstable();
+                    rows.push(InsertRow {
+                        x,
+                        df: self.df.df(x).to_vec(),
+                        inserted,
+                        f,
+                        w: w[head..].to_vec(),
+                    });
+                }
+            }
+        }
+        let n = placed.len();
+        for (b, v) in placed {
+            let args = self.cfg.unique_preds(b).map(|p| PhiArg { block: p, value: Operand::Var(v) }).collect();
+            func.push_inst(b, InstData::Phi { dst: v, args });
+        }
+        n
+    }
+}

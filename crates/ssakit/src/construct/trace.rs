@@ -1,0 +1,204 @@
+//! The trace tables the chapter announces but does not print ("Traza
+//! completa para la variable x", "Traza del renombrado").
+//!
+//! * The phi-insertion trace has one row per worklist step: the block X
+//!   taken from W, DF(X), where a phi was inserted, and F and W afterwards.
+//! * The renaming trace has one row per mention of the variable, in walk
+//!   order: the instruction (labelled `l1`, `l2`, ... as in the chapter's
+//!   figure), `v.reachingDef` before, each value the chain climbs to in
+//!   `updateReachingDef`, and `v.reachingDef` after.
+
+use crate::ir::{Block, Function, Inst, VarNames};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// One step of the phi-insertion worklist for the traced variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InsertRow {
+    /// The block taken from W.
+    pub x: Block,
+    /// DF(X).
+    pub df: Vec<Block>,
+    /// Blocks of DF(X) that received a phi in this step.
+    pub inserted: Vec<Block>,
+    /// F after the step (blocks with a phi for the variable), sorted.
+    pub f: Vec<Block>,
+    /// W after the step, in removal order.
+    pub w: Vec<Block>,
+}
+
+/// Where a mention of the traced variable is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Site {
+    /// A parameter of the function (a definition at the entry).
+    Param,
+    /// An instruction (a phi's definition, or an ordinary instruction).
+    Inst(Inst),
+    /// The terminator of a block.
+    Term(Block),
+    /// An operand of a phi in a successor, used at the end of the block.
+    SuccPhi(Inst),
+    /// An `x = undef` created just before a use that found ⊥.
+    UndefDef(Inst),
+}
+
+/// One mention of the traced variable during renaming.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenameRow {
+    /// The block being renamed.
+    pub block: Block,
+    /// The mention.
+    pub site: Site,
+    /// `v.reachingDef` before `updateReachingDef`.
+    pub before: Option<crate::ir::Var>,
+    /// The values `v.reachingDef` climbed to, in order.
+    pub climbed: Vec<Option<crate::ir::Var>>,
+    /// `v.reachingDef` after: the version used, or the new version defined.
+    pub after: Option<crate::ir::Var>,
+    /// The version defined, for a definition.
+    pub defined: Option<crate::ir::Var>,
+}
+
+/// A full construction trace of one variable.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// The traced variable's name.
+    pub var: String,
+    /// Definition blocks of the variable.
+    pub defs: Vec<Block>,
+    /// Worklist steps.
+    pub insert: Vec<InsertRow>,
+    /// Dominator-tree preorder walked by renaming.
+    pub preorder: Vec<Block>,
+    /// Renaming rows.
+    pub rename: Vec<RenameRow>,
+}
+
+fn block_set(f: &Function, bs: &[Block]) -> String {
+    let names: Vec<&str> = bs.iter().map(|&b| &*f.blocks[b].name).collect();
+    format!("{{{}}}", names.join(", "))
+}
+
+fn table(rows: &[Vec<String>]) -> String {
+    let ncol = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+    let mut width = vec![0; ncol];
+    for r in rows {
+        for (k, c) in r.iter().enumerate() {
+            width[k] = width[k].max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for (n, r) in rows.iter().enumerate() {
+        let mut line = String::new();
+        for (k, c) in r.iter().enumerate() {
+            let _ = write!(line, "| {c}{} ", " ".repeat(width[k] - c.chars().count()));
+        }
+        line.push('|');
+        out.push_str(&line);
+        out.push('\n');
+        if n == 0 {
+            let mut sep = String::new();
+            for w in &width {
+                let _ = write!(sep, "|{}", "-".repeat(w + 2));
+            }
+            sep.push('|');
+            out.push_str(&sep);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+impl Trace {
+    /// Renders both tables against the constructed function.
+    pub fn render(&self, f: &Function) -> String {
+        let names = VarNames::new(f);
+        let v = &self.var;
+        let bot = "⊥".to_string();
+        let name = |x: Option<crate::ir::Var>| x.map_or(bot.clone(), |x| names[x].to_string());
+        let mut out = String::new();
+        let _ = writeln!(out, "Phi insertion for {v}: Defs({v}) = {}", block_set(f, &self.defs));
+        let mut rows = vec![vec![
+            "step".into(),
+            "X taken from W".into(),
+            "DF(X)".into(),
+            "phi inserted at".into(),
+            "F after".into(),
+            "W after".into(),
+        ]];
+        for (k, r) in self.insert.iter().enumerate() {
+            rows.push(vec![
+                (k + 1).to_string(),
+                f.blocks[r.x].name.to_string(),
+                block_set(f, &r.df),
+                if r.inserted.is_empty() { "-".into() } else { block_set(f, &r.inserted) },
+                block_set(f, &r.f),
+                block_set(f, &r.w),
+            ]);
+        }
+        out.push_str(&table(&rows));
+        let _ = writeln!(out, "\nRenaming of {v}, dominator-tree preorder {}:", block_set(f, &self.preorder));
+        let mut rows = vec![vec![
+            "label".into(),
+            "block".into(),
+            "instruction".into(),
+            format!("{v}.reachingDef before"),
+            "updated to".into(),
+            format!("{v}.reachingDef after"),
+        ]];
+        // Label the instructions mentioning the variable l1, l2, ... in
+        // program order, as the chapter's figure does.
+        let key = |s: Site| match s {
+            Site::SuccPhi(i) => Site::Inst(i),
+            s => s,
+        };
+        let mentioned: HashSet<Site> = self.rename.iter().map(|r| key(r.site)).collect();
+        let mut labels: HashMap<Site, usize> = HashMap::new();
+        for &b in &f.layout {
+            let bd = &f.blocks[b];
+            let sites = bd.phis.iter().chain(&bd.insts).map(|&i| Site::Inst(i)).chain([Site::Term(b)]);
+            for s in sites {
+                let undef_def = match s {
+                    Site::Inst(i) => Site::UndefDef(i),
+                    s => s,
+                };
+                for m in [s, undef_def] {
+                    if mentioned.contains(&m) {
+                        let n = labels.len() + 1;
+                        labels.insert(m, n);
+                    }
+                }
+            }
+        }
+        for r in &self.rename {
+            let label = labels.get(&key(r.site)).map_or("-".to_string(), |l| format!("l{l}"));
+            let mut text = String::new();
+            match r.site {
+                Site::Param => {
+                    let _ = write!(text, "parameter {}", name(r.defined));
+                }
+                Site::Inst(i) | Site::UndefDef(i) => crate::text::printer::write_inst(&mut text, f, &names, &f.insts[i]),
+                Site::SuccPhi(i) => {
+                    crate::text::printer::write_inst(&mut text, f, &names, &f.insts[i]);
+                    let _ = write!(text, "  (operand from {})", f.blocks[r.block].name);
+                }
+                Site::Term(b) => crate::text::printer::write_term(&mut text, f, &names, &f.blocks[b].term),
+            }
+            let climbed: Vec<String> = r.climbed.iter().map(|&c| name(c)).collect();
+            let after = match r.defined {
+                Some(d) => format!("{} (def; {}.reachingDef = {})", names[d].to_owned(), names[d].to_owned(), name(r.climbed.last().copied().unwrap_or(r.before))),
+                None => name(r.after),
+            };
+            rows.push(vec![
+                label,
+                f.blocks[r.block].name.to_string(),
+                text,
+                name(r.before),
+                if climbed.is_empty() { "-".into() } else { climbed.join(", ") },
+                after,
+            ]);
+        }
+        out.push_str(&table(&rows));
+        out
+    }
+}

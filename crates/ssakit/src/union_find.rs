@@ -1,0 +1,95 @@
+//! Disjoint sets over dense indices (union-find), for phi webs (chapter,
+//! section 13.6) and coalescing.
+//!
+//! Union by size and path halving: `find` makes every other node on the
+//! path point to its grandparent, iteratively, so long chains never recurse
+//! and the amortised cost per operation is near constant (Tarjan 1975).
+
+/// A partition of `0..n` into disjoint sets.
+#[derive(Clone, Debug)]
+pub struct UnionFind {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl UnionFind {
+    /// `n` singleton sets.
+    pub fn new(n: usize) -> Self {
+        UnionFind { parent: (0..n as u32).collect(), size: vec![1; n] }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.parent.is_empty()
+    }
+
+    /// Adds a singleton set and returns its element.
+    pub fn push(&mut self) -> usize {
+        self.parent.push(self.parent.len() as u32);
+        self.size.push(1);
+        self.parent.len() - 1
+    }
+
+    /// The representative of `x`'s set, halving the path on the way.
+    pub fn find(&mut self, mut x: usize) -> usize {
+        while self.parent[x] as usize != x {
+            let gp = self.parent[self.parent[x] as usize];
+            self.parent[x] = gp;
+            x = gp as usize;
+        }
+        x
+    }
+
+    /// The representative of `x`'s set, without changing the structure.
+    pub fn find_const(&self, mut x: usize) -> usize {
+        while self.parent[x] as usize != x {
+            x = self.parent[x] as usize;
+        }
+        x
+    }
+
+    /// Merges the sets of `a` and `b`; returns the new representative.
+    pub fn union(&mut self, a: usize, b: usize) -> usize {
+        let (mut ra, mut rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return ra;
+        }
+        if self.size[ra] < self.size[rb] {
+            std::mem::swap(&mut ra, &mut rb);
+        }
+        self.parent[rb] = ra as u32;
+        self.size[ra] += self.size[rb];
+        ra
+    }
+
+    /// Whether `a` and `b` are in one set.
+    pub fn same(&mut self, a: usize, b: usize) -> bool {
+        self.find(a) == self.find(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnionFind;
+
+    #[test]
+    fn unions_partition_and_long_chains_do_not_recurse() {
+        let n = 1_000_000;
+        let mut uf = UnionFind::new(n);
+        for i in 1..n {
+            uf.union(i - 1, i);
+        }
+        assert!(uf.same(0, n - 1));
+        let mut uf = UnionFind::new(6);
+        uf.union(0, 2);
+        uf.union(4, 2);
+        uf.union(1, 5);
+        assert!(uf.same(0, 4) && uf.same(1, 5) && !uf.same(0, 1) && !uf.same(3, 0));
+        assert_eq!(uf.find_const(4), uf.find(0));
+    }
+}
