@@ -79,14 +79,31 @@ pub fn parse(path: &str) -> Result<(Source, Parsed), Failed> {
 /// from `parsed` and the error names an instruction or block that has a
 /// span, the report points at the source; otherwise it names the function
 /// and block.
-pub fn report_ir(src: &Source, parsed: Option<&Parsed>, func: &ssakit::ir::Function, e: &ssakit::error::IrError) {
+pub fn report_ir(
+    src: &Source,
+    parsed: Option<&Parsed>,
+    func: &ssakit::ir::Function,
+    e: &ssakit::error::IrError,
+) {
     let spans = parsed.and_then(|p| {
-        p.module.functions.iter().position(|f| f.name == func.name).map(|k| &p.spans[k])
+        p.module
+            .functions
+            .iter()
+            .position(|f| f.name == func.name)
+            .map(|k| &p.spans[k])
     });
     let span = spans.and_then(|s| {
         e.inst
             .and_then(|i| s.insts.get(i).cloned())
-            .or_else(|| e.block.and_then(|b| if e.inst.is_none() { s.terms.get(b).cloned() } else { None }))
+            .or_else(|| {
+                e.block.and_then(|b| {
+                    if e.inst.is_none() {
+                        s.terms.get(b).cloned()
+                    } else {
+                        None
+                    }
+                })
+            })
             .or_else(|| e.block.and_then(|b| s.blocks.get(b).cloned()))
             .or_else(|| Some(s.name.clone()))
     });

@@ -23,14 +23,27 @@ pub struct IrError {
 
 impl IrError {
     /// An error in `func` at `block` / `inst`.
-    pub fn new(func: &Function, block: Option<Block>, inst: Option<Inst>, message: impl Into<String>) -> Self {
-        IrError { func: func.name.to_string(), block, inst, message: message.into() }
+    pub fn new(
+        func: &Function,
+        block: Option<Block>,
+        inst: Option<Inst>,
+        message: impl Into<String>,
+    ) -> Self {
+        IrError {
+            func: func.name.to_string(),
+            block,
+            inst,
+            message: message.into(),
+        }
     }
 
     /// Renders `function F, block B: message` using `func`'s labels.
     pub fn describe(&self, func: &Function) -> String {
         match self.block {
-            Some(b) => format!("function `{}`, block `{}`: {}", self.func, func.blocks[b].name, self.message),
+            Some(b) => format!(
+                "function `{}`, block `{}`: {}",
+                self.func, func.blocks[b].name, self.message
+            ),
             None => format!("function `{}`: {}", self.func, self.message),
         }
     }

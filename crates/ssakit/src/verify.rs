@@ -32,10 +32,10 @@
 //!   group.
 
 use crate::analysis::{DomTree, IdfCalculator, Liveness};
-use crate::union_find::UnionFind;
 use crate::entity::EntityVec;
 use crate::error::IrError;
 use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Var};
+use crate::union_find::UnionFind;
 
 /// The chapter's properties of a valid SSA function.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -74,11 +74,17 @@ impl Report {
     pub fn render(&self, f: &Function) -> String {
         let names = crate::ir::VarNames::new(f);
         let yes = |b: bool| if b { "yes" } else { "no" };
-        let mut out = format!("function {}: valid SSA with the dominance property\n", f.name);
+        let mut out = format!(
+            "function {}: valid SSA with the dominance property\n",
+            f.name
+        );
         out.push_str(&format!("  phis: {}\n", self.phis));
         out.push_str(&format!("  minimal: {}", yes(self.minimal())));
         if !self.minimal() {
-            out.push_str(&format!(" ({} phi(s) outside the iterated dominance frontier)", self.non_minimal_phis.len()));
+            out.push_str(&format!(
+                " ({} phi(s) outside the iterated dominance frontier)",
+                self.non_minimal_phis.len()
+            ));
         }
         out.push_str(&format!("\n  pruned: {}", yes(self.pruned())));
         if !self.pruned() {
@@ -92,7 +98,10 @@ impl Report {
         }
         out.push_str(&format!("\n  conventional: {}", yes(self.conventional())));
         if let Some((a, b)) = self.interference {
-            out.push_str(&format!(" ({} and {} are in one phi web and interfere)", &names[a], &names[b]));
+            out.push_str(&format!(
+                " ({} and {} are in one phi web and interfere)",
+                &names[a], &names[b]
+            ));
         }
         out.push_str(&format!("\n  strict: {}", yes(self.strict())));
         if !self.strict() {
@@ -117,13 +126,23 @@ struct DefSite {
 pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
     let mut errs = Vec::new();
     if func.layout.is_empty() {
-        return Err(vec![IrError::new(func, None, None, "function has no blocks")]);
+        return Err(vec![IrError::new(
+            func,
+            None,
+            None,
+            "function has no blocks",
+        )]);
     }
     // 1. Layout and terminator targets.
     let mut in_layout = vec![false; func.blocks.len()];
     for &b in &func.layout {
         if b.index() >= func.blocks.len() || in_layout[b.index()] {
-            return Err(vec![IrError::new(func, None, None, format!("block {b} is listed twice or does not exist"))]);
+            return Err(vec![IrError::new(
+                func,
+                None,
+                None,
+                format!("block {b} is listed twice or does not exist"),
+            )]);
         }
         in_layout[b.index()] = true;
     }
@@ -135,7 +154,12 @@ pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
             }
         });
         if let Some(s) = bad {
-            errs.push(IrError::new(func, Some(b), None, format!("terminator jumps to {s}, which is not in the layout")));
+            errs.push(IrError::new(
+                func,
+                Some(b),
+                None,
+                format!("terminator jumps to {s}, which is not in the layout"),
+            ));
         }
     }
     if !errs.is_empty() {
@@ -155,25 +179,56 @@ pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
         for &i in &func.blocks[b].phis {
             counter += 1;
             let InstData::Phi { args, .. } = &func.insts[i] else {
-                errs.push(IrError::new(func, Some(b), Some(i), "non-phi instruction in the phi list"));
+                errs.push(IrError::new(
+                    func,
+                    Some(b),
+                    Some(i),
+                    "non-phi instruction in the phi list",
+                ));
                 continue;
             };
             for a in args {
                 if a.block.index() >= func.blocks.len() || pred_stamp[a.block.index()] != b.0 {
-                    errs.push(IrError::new(func, Some(b), Some(i), format!("phi operand labelled {}, which is not a predecessor", a.block)));
+                    errs.push(IrError::new(
+                        func,
+                        Some(b),
+                        Some(i),
+                        format!(
+                            "phi operand labelled {}, which is not a predecessor",
+                            a.block
+                        ),
+                    ));
                 } else if seen[a.block.index()] == counter {
-                    errs.push(IrError::new(func, Some(b), Some(i), format!("phi has two operands for predecessor `{}`", func.blocks[a.block].name)));
+                    errs.push(IrError::new(
+                        func,
+                        Some(b),
+                        Some(i),
+                        format!(
+                            "phi has two operands for predecessor `{}`",
+                            func.blocks[a.block].name
+                        ),
+                    ));
                 } else {
                     seen[a.block.index()] = counter;
                 }
             }
             if args.len() < npreds {
-                errs.push(IrError::new(func, Some(b), Some(i), "phi lacks an operand for some predecessor"));
+                errs.push(IrError::new(
+                    func,
+                    Some(b),
+                    Some(i),
+                    "phi lacks an operand for some predecessor",
+                ));
             }
         }
         for &i in &func.blocks[b].insts {
             if func.insts[i].is_phi() {
-                errs.push(IrError::new(func, Some(b), Some(i), "phi after an ordinary instruction"));
+                errs.push(IrError::new(
+                    func,
+                    Some(b),
+                    Some(i),
+                    "phi after an ordinary instruction",
+                ));
             }
         }
     }
@@ -182,40 +237,85 @@ pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
     let names = crate::ir::VarNames::new(func);
     let mut define = |v: Var, site: DefSite, errs: &mut Vec<IrError>| {
         if def[v].is_some() {
-            errs.push(IrError::new(func, Some(site.block), site.inst, format!("`{}` is assigned more than once", &names[v])));
+            errs.push(IrError::new(
+                func,
+                Some(site.block),
+                site.inst,
+                format!("`{}` is assigned more than once", &names[v]),
+            ));
         } else {
             def[v] = Some(site);
         }
     };
     let entry = func.entry();
     for &p in &func.params {
-        define(p, DefSite { block: entry, pos: 0, inst: None }, &mut errs);
+        define(
+            p,
+            DefSite {
+                block: entry,
+                pos: 0,
+                inst: None,
+            },
+            &mut errs,
+        );
     }
     for &b in &func.layout {
         for &i in &func.blocks[b].phis {
-            func.insts[i].for_each_def(|v| define(v, DefSite { block: b, pos: 0, inst: Some(i) }, &mut errs));
+            func.insts[i].for_each_def(|v| {
+                define(
+                    v,
+                    DefSite {
+                        block: b,
+                        pos: 0,
+                        inst: Some(i),
+                    },
+                    &mut errs,
+                )
+            });
         }
         for (k, &i) in func.blocks[b].insts.iter().enumerate() {
-            func.insts[i].for_each_def(|v| define(v, DefSite { block: b, pos: k as u32 + 1, inst: Some(i) }, &mut errs));
+            func.insts[i].for_each_def(|v| {
+                define(
+                    v,
+                    DefSite {
+                        block: b,
+                        pos: k as u32 + 1,
+                        inst: Some(i),
+                    },
+                    &mut errs,
+                )
+            });
         }
     }
     // 4 and 5. Uses have dominating definitions.
     let mut undef_operands = 0;
     let check_use = |v: Var, b: Block, pos: u32, inst: Option<Inst>, errs: &mut Vec<IrError>| {
         let Some(d) = def[v] else {
-            errs.push(IrError::new(func, Some(b), inst, format!("`{}` is used but never assigned", &names[v])));
+            errs.push(IrError::new(
+                func,
+                Some(b),
+                inst,
+                format!("`{}` is used but never assigned", &names[v]),
+            ));
             return;
         };
         if !dt.is_reachable(b) {
             return;
         }
-        let ok = if d.block == b { d.pos < pos } else { dt.strictly_dominates(d.block, b) };
+        let ok = if d.block == b {
+            d.pos < pos
+        } else {
+            dt.strictly_dominates(d.block, b)
+        };
         if !ok {
             errs.push(IrError::new(
                 func,
                 Some(b),
                 inst,
-                format!("use of `{}` is not dominated by its definition in block `{}`", &names[v], func.blocks[d.block].name),
+                format!(
+                    "use of `{}` is not dominated by its definition in block `{}`",
+                    &names[v], func.blocks[d.block].name
+                ),
             ));
         }
     };
@@ -224,7 +324,9 @@ pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
             if let InstData::Phi { args, .. } = &func.insts[i] {
                 for a in args {
                     match a.value {
-                        Operand::Var(v) if a.block.index() < func.blocks.len() => check_use(v, a.block, u32::MAX, Some(i), &mut errs),
+                        Operand::Var(v) if a.block.index() < func.blocks.len() => {
+                            check_use(v, a.block, u32::MAX, Some(i), &mut errs)
+                        }
                         Operand::Undef => undef_operands += 1,
                         _ => {}
                     }
@@ -248,7 +350,10 @@ pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
     if !errs.is_empty() {
         return Err(errs);
     }
-    let mut report = Report { undef_operands, ..Default::default() };
+    let mut report = Report {
+        undef_operands,
+        ..Default::default()
+    };
     let webs = phi_web_union_find(func);
     report.dead_phis = dead_phis(func);
     report.phis = func.layout.iter().map(|&b| func.blocks[b].phis.len()).sum();
@@ -331,14 +436,17 @@ fn web_interference(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<(Var
                 list.push(v);
             }
         };
-        let partner = |d: Var, is_live: &Vec<bool>, count: &Vec<u32>, list: &Vec<Var>| -> Option<Var> {
-            let own = is_live[d.index()] as u32;
-            if count[web(d)] > own {
-                list.iter().copied().find(|&x| x != d && is_live[x.index()] && web(x) == web(d))
-            } else {
-                None
-            }
-        };
+        let partner =
+            |d: Var, is_live: &Vec<bool>, count: &Vec<u32>, list: &Vec<Var>| -> Option<Var> {
+                let own = is_live[d.index()] as u32;
+                if count[web(d)] > own {
+                    list.iter()
+                        .copied()
+                        .find(|&x| x != d && is_live[x.index()] && web(x) == web(d))
+                } else {
+                    None
+                }
+            };
         for &v in live.live_out(b) {
             add(v, &mut is_live, &mut count, &mut live_list);
         }
@@ -404,14 +512,15 @@ fn non_minimal_phis(func: &Function, cfg: &Cfg, dt: &DomTree, webs: &UnionFind) 
     let mut def_blocks: Vec<Vec<Block>> = Vec::new();
     let mut phis: Vec<Vec<(Block, Inst)>> = Vec::new();
     let mut slot = vec![u32::MAX; n];
-    let mut slot_of = |g: usize, def_blocks: &mut Vec<Vec<Block>>, phis: &mut Vec<Vec<(Block, Inst)>>| -> usize {
-        if slot[g] == u32::MAX {
-            slot[g] = def_blocks.len() as u32;
-            def_blocks.push(Vec::new());
-            phis.push(Vec::new());
-        }
-        slot[g] as usize
-    };
+    let mut slot_of =
+        |g: usize, def_blocks: &mut Vec<Vec<Block>>, phis: &mut Vec<Vec<(Block, Inst)>>| -> usize {
+            if slot[g] == u32::MAX {
+                slot[g] = def_blocks.len() as u32;
+                def_blocks.push(Vec::new());
+                phis.push(Vec::new());
+            }
+            slot[g] as usize
+        };
     for &p in &func.params {
         let s = slot_of(group(p), &mut def_blocks, &mut phis);
         def_blocks[s].push(func.entry());

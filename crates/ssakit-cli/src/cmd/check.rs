@@ -17,7 +17,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
             Ok(r) => print!("{}", r.render(f)),
             Err(errs) => {
                 failed = true;
-                println!("function {}: not valid SSA ({} error(s))", f.name, errs.len());
+                println!(
+                    "function {}: not valid SSA ({} error(s))",
+                    f.name,
+                    errs.len()
+                );
                 for e in errs.iter().take(20) {
                     input::report_ir(&src, Some(&p), f, e);
                 }

@@ -91,7 +91,10 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Some(_) => {
             opts.renaming = Renaming::ReachingDef;
             let Some(f) = module.entry_function(a.entry.as_deref()) else {
-                eprintln!("error: no function named `{}`", a.entry.as_deref().unwrap_or("main"));
+                eprintln!(
+                    "error: no function named `{}`",
+                    a.entry.as_deref().unwrap_or("main")
+                );
                 return Err(Failed(EXIT_INPUT));
             };
             Some(f.name.clone())
@@ -119,7 +122,10 @@ pub fn run(a: Args) -> Result<(), Failed> {
         if !a.no_verify {
             if let Err(errs) = times.time("verification", || ssakit::verify::verify(f)) {
                 for e in &errs {
-                    eprintln!("internal error: construction produced invalid SSA: {}", e.describe(f));
+                    eprintln!(
+                        "internal error: construction produced invalid SSA: {}",
+                        e.describe(f)
+                    );
                 }
                 return Err(Failed(3));
             }

@@ -32,14 +32,26 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failed> {
     let (_, p) = input::parse(&a.file)?;
     let Some(f) = p.module.entry_function(a.entry.as_deref()) else {
-        eprintln!("error: no function named `{}`", a.entry.as_deref().unwrap_or("main"));
+        eprintln!(
+            "error: no function named `{}`",
+            a.entry.as_deref().unwrap_or("main")
+        );
         return Err(Failed(EXIT_INPUT));
     };
     if f.params.len() != a.args.len() {
-        eprintln!("error: function `{}` takes {} argument(s), {} given", f.name, f.params.len(), a.args.len());
+        eprintln!(
+            "error: function `{}` takes {} argument(s), {} given",
+            f.name,
+            f.params.len(),
+            a.args.len()
+        );
         return Err(Failed(EXIT_INPUT));
     }
-    let opts = RunOptions { fuel: a.fuel, trace_calls: a.trace_calls, ..Default::default() };
+    let opts = RunOptions {
+        fuel: a.fuel,
+        trace_calls: a.trace_calls,
+        ..Default::default()
+    };
     let interp = match Interpreter::new(&p.module) {
         Ok(i) => i,
         Err(e) => {
@@ -47,7 +59,9 @@ pub fn run(a: Args) -> Result<(), Failed> {
             return Err(Failed(EXIT_RUNTIME));
         }
     };
-    let index = interp.function_index(&f.name).expect("entry is in the module");
+    let index = interp
+        .function_index(&f.name)
+        .expect("entry is in the module");
     match interp.run(index, &a.args, &opts) {
         Ok(out) => {
             for c in &out.calls {

@@ -94,9 +94,18 @@ pub fn construct(func: &mut Function, opts: &Options) -> Result<Stats, IrError> 
 
 /// Puts `func` into SSA form, recording the trace of the variable named
 /// `var` (an error if there is none).
-pub fn construct_traced(func: &mut Function, opts: &Options, var: &str) -> Result<(Stats, Trace), IrError> {
+pub fn construct_traced(
+    func: &mut Function,
+    opts: &Options,
+    var: &str,
+) -> Result<(Stats, Trace), IrError> {
     let Some(v) = func.var_by_name(var) else {
-        return Err(IrError::new(func, None, None, format!("no variable named `{var}`")));
+        return Err(IrError::new(
+            func,
+            None,
+            None,
+            format!("no variable named `{var}`"),
+        ));
     };
     let (s, t) = construct_impl(func, opts, Some(v))?;
     Ok((s, t.expect("tracing was requested")))
@@ -107,21 +116,38 @@ pub fn construct_module(m: &mut Module, opts: &Options) -> Result<Vec<Stats>, Ir
     m.functions.iter_mut().map(|f| construct(f, opts)).collect()
 }
 
-fn construct_impl(func: &mut Function, opts: &Options, trace_var: Option<crate::ir::Var>) -> Result<(Stats, Option<Trace>), IrError> {
+fn construct_impl(
+    func: &mut Function,
+    opts: &Options,
+    trace_var: Option<crate::ir::Var>,
+) -> Result<(Stats, Option<Trace>), IrError> {
     let mut t = PassTimes::default();
     let prepared = t.time("prepare", || prepare(func))?;
     let cfg = t.time("cfg", || Cfg::new(func));
     let dt = t.time("dominators", || DomTree::new(&cfg));
     let df = t.time("frontiers", || DominanceFrontiers::new(&cfg, &dt));
-    let liveness = (opts.flavor == Flavor::Pruned).then(|| t.time("liveness", || Liveness::new(func, &cfg)));
+    let liveness =
+        (opts.flavor == Flavor::Pruned).then(|| t.time("liveness", || Liveness::new(func, &cfg)));
     let mut trace = trace_var.map(|v| Trace {
         var: func.vars[v].name.to_string(),
         defs: phi_insert::DefBlocks::new(func).of(v).to_vec(),
         preorder: dt.preorder().collect(),
         ..Default::default()
     });
-    let ins = phi_insert::PhiInsertion { cfg: &cfg, df: &df, flavor: opts.flavor, liveness: liveness.as_ref() };
-    let phis = t.time("phi insertion", || ins.run(func, trace.as_mut().map(|tr| (trace_var.unwrap(), &mut tr.insert))));
+    let ins = phi_insert::PhiInsertion {
+        cfg: &cfg,
+        df: &df,
+        flavor: opts.flavor,
+        liveness: liveness.as_ref(),
+    };
+    let phis = t.time("phi insertion", || {
+        ins.run(
+            func,
+            trace
+                .as_mut()
+                .map(|tr| (trace_var.unwrap(), &mut tr.insert)),
+        )
+    });
     let rename = t.time("renaming", || match opts.renaming {
         Renaming::ReachingDef => {
             let mut chains = rename::ReachingDefChains::new(&dt, func.vars.len(), trace_var);
@@ -136,5 +162,13 @@ fn construct_impl(func: &mut Function, opts: &Options, trace_var: Option<crate::
             rename::rename(func, &cfg, &dt, opts.undef, &mut stacks)
         }
     });
-    Ok((Stats { prepared, phis, rename, times: t }, trace))
+    Ok((
+        Stats {
+            prepared,
+            phis,
+            rename,
+            times: t,
+        },
+        trace,
+    ))
 }

@@ -196,7 +196,8 @@ impl PhiInsertion<'_> {
                 }
                 if tracing {
                     let (_, rows) = trace.as_mut().expect("tracing");
-                    let mut f: Vec<Block> = placed.iter().filter(|p| p.1 == v).map(|p| p.0).collect();
+                    let mut f: Vec<Block> =
+                        placed.iter().filter(|p| p.1 == v).map(|p| p.0).collect();
                     f.sort_unstable();
                     rows.push(InsertRow {
                         x,
@@ -210,7 +211,14 @@ impl PhiInsertion<'_> {
         }
         let n = placed.len();
         for (b, v) in placed {
-            let args = self.cfg.unique_preds(b).map(|p| PhiArg { block: p, value: Operand::Var(v) }).collect();
+            let args = self
+                .cfg
+                .unique_preds(b)
+                .map(|p| PhiArg {
+                    block: p,
+                    value: Operand::Var(v),
+                })
+                .collect();
             func.push_inst(b, InstData::Phi { dst: v, args });
         }
         n

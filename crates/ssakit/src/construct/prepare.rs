@@ -12,8 +12,8 @@
 //! program in which each variable may be assigned many times.
 
 use crate::analysis::DepthFirst;
-use crate::ir::{Block, Cfg, Function, Terminator};
 use crate::error::IrError;
+use crate::ir::{Block, Cfg, Function, Terminator};
 
 /// What preparation changed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,7 +51,12 @@ pub fn prepare(func: &mut Function) -> Result<Prepared, IrError> {
     let cfg = Cfg::new(func);
     let dfs = DepthFirst::new(&cfg);
     if dfs.num_reachable() < func.layout.len() {
-        out.removed_unreachable = func.layout.iter().copied().filter(|&b| !dfs.is_reachable(b)).collect();
+        out.removed_unreachable = func
+            .layout
+            .iter()
+            .copied()
+            .filter(|&b| !dfs.is_reachable(b))
+            .collect();
         func.layout.retain(|&b| dfs.is_reachable(b));
     }
     Ok(out)
@@ -64,5 +69,8 @@ pub fn fresh_label(func: &Function, base: &str) -> String {
     if !taken(base) {
         return base.to_string();
     }
-    (1..).map(|k| format!("{base}.{k}")).find(|n| !taken(n)).expect("some label is free")
+    (1..)
+        .map(|k| format!("{base}.{k}"))
+        .find(|n| !taken(n))
+        .expect("some label is free")
 }

@@ -83,7 +83,10 @@ impl<'a> ReachingDefChains<'a> {
     /// Chains for a function with `num_vars` variables (more are added as
     /// versions are created).
     pub fn new(dt: &'a DomTree, num_vars: usize, trace: Option<Var>) -> Self {
-        let here = Point { block: Block(0), pos: 0 };
+        let here = Point {
+            block: Block(0),
+            pos: 0,
+        };
         ReachingDefChains {
             dt,
             current: EntityVec::filled(num_vars, None),
@@ -141,7 +144,14 @@ impl Reaching for ReachingDefChains<'_> {
         let climbed = self.update_reaching_def(v, at);
         let after = self.current[v];
         if self.trace.as_ref().is_some_and(|t| t.0 == v) {
-            self.record(RenameRow { block: at.block, site, before, climbed, after, defined: None });
+            self.record(RenameRow {
+                block: at.block,
+                site,
+                before,
+                climbed,
+                after,
+                defined: None,
+            });
         }
         after
     }
@@ -155,7 +165,14 @@ impl Reaching for ReachingDefChains<'_> {
         self.site[new] = at;
         self.current[v] = Some(new);
         if self.trace.as_ref().is_some_and(|t| t.0 == v) {
-            self.record(RenameRow { block: at.block, site, before, climbed, after: Some(new), defined: Some(new) });
+            self.record(RenameRow {
+                block: at.block,
+                site,
+                before,
+                climbed,
+                after: Some(new),
+                defined: Some(new),
+            });
         }
     }
 }
@@ -172,7 +189,11 @@ pub struct VersionStacks {
 impl VersionStacks {
     /// Stacks for a function with `num_vars` original variables.
     pub fn new(num_vars: usize) -> Self {
-        VersionStacks { stacks: EntityVec::filled(num_vars, Vec::new()), log: Vec::new(), marks: Vec::new() }
+        VersionStacks {
+            stacks: EntityVec::filled(num_vars, Vec::new()),
+            log: Vec::new(),
+            marks: Vec::new(),
+        }
     }
 }
 
@@ -212,7 +233,13 @@ pub struct RenameStats {
 /// Phis are inserted and still name original variables; `cfg` and `dt`
 /// describe `func`; every block of the layout is reachable and the entry
 /// has no predecessors. No variable of `func` is an SSA version yet.
-pub fn rename(func: &mut Function, cfg: &Cfg, dt: &DomTree, undef: UndefMode, reaching: &mut impl Reaching) -> RenameStats {
+pub fn rename(
+    func: &mut Function,
+    cfg: &Cfg,
+    dt: &DomTree,
+    undef: UndefMode,
+    reaching: &mut impl Reaching,
+) -> RenameStats {
     let mut r = Renamer {
         version: EntityVec::filled(func.vars.len(), 0),
         dummy: EntityVec::filled(func.vars.len(), None),
@@ -242,7 +269,9 @@ pub fn rename(func: &mut Function, cfg: &Cfg, dt: &DomTree, undef: UndefMode, re
         // Phis: definitions at position 0.
         for k in 0..func.blocks[bb].phis.len() {
             let i = func.blocks[bb].phis[k];
-            let InstData::Phi { dst, .. } = &func.insts[i] else { unreachable!("phi list holds phis") };
+            let InstData::Phi { dst, .. } = &func.insts[i] else {
+                unreachable!("phi list holds phis")
+            };
             let v = *dst;
             let new = r.fresh(func, v);
             reaching.define(v, new, Point { block: bb, pos: 0 }, Site::Inst(i));
@@ -255,10 +284,19 @@ pub fn rename(func: &mut Function, cfg: &Cfg, dt: &DomTree, undef: UndefMode, re
         let insts = std::mem::take(&mut func.blocks[bb].insts);
         new_insts.clear();
         for &i in &insts {
-            let mut data = std::mem::replace(&mut func.insts[i], InstData::Print { args: Vec::new() });
+            let mut data =
+                std::mem::replace(&mut func.insts[i], InstData::Print { args: Vec::new() });
             data.for_each_operand_mut(|o| {
                 if let Operand::Var(v) = *o {
-                    *o = r.resolve(func, reaching, v, bb, &mut pos, &mut new_insts, Site::Inst(i));
+                    *o = r.resolve(
+                        func,
+                        reaching,
+                        v,
+                        bb,
+                        &mut pos,
+                        &mut new_insts,
+                        Site::Inst(i),
+                    );
                 }
             });
             let at = Point { block: bb, pos };
@@ -273,10 +311,19 @@ pub fn rename(func: &mut Function, cfg: &Cfg, dt: &DomTree, undef: UndefMode, re
             pos += 1;
         }
         // The terminator's use.
-        let mut term = std::mem::replace(&mut func.blocks[bb].term, crate::ir::Terminator::Ret(None));
+        let mut term =
+            std::mem::replace(&mut func.blocks[bb].term, crate::ir::Terminator::Ret(None));
         if let Some(o) = term.operand_mut() {
             if let Operand::Var(v) = *o {
-                *o = r.resolve(func, reaching, v, bb, &mut pos, &mut new_insts, Site::Term(bb));
+                *o = r.resolve(
+                    func,
+                    reaching,
+                    v,
+                    bb,
+                    &mut pos,
+                    &mut new_insts,
+                    Site::Term(bb),
+                );
             }
         }
         func.blocks[bb].term = term;
@@ -289,10 +336,22 @@ pub fn rename(func: &mut Function, cfg: &Cfg, dt: &DomTree, undef: UndefMode, re
             succ_seen[s.index()] = bb.0;
             for k in 0..func.blocks[s].phis.len() {
                 let i = func.blocks[s].phis[k];
-                let InstData::Phi { dst, args } = &func.insts[i] else { unreachable!() };
+                let InstData::Phi { dst, args } = &func.insts[i] else {
+                    unreachable!()
+                };
                 let v = func.original(*dst);
-                let Some(slot) = args.iter().position(|a| a.block == bb) else { continue };
-                let val = r.resolve(func, reaching, v, bb, &mut pos, &mut new_insts, Site::SuccPhi(i));
+                let Some(slot) = args.iter().position(|a| a.block == bb) else {
+                    continue;
+                };
+                let val = r.resolve(
+                    func,
+                    reaching,
+                    v,
+                    bb,
+                    &mut pos,
+                    &mut new_insts,
+                    Site::SuccPhi(i),
+                );
                 if let InstData::Phi { args, .. } = &mut func.insts[i] {
                     args[slot].value = val;
                 }
@@ -345,7 +404,14 @@ impl Renamer {
         out: &mut Vec<Inst>,
         site: Site,
     ) -> Operand {
-        if let Some(d) = reaching.lookup(v, Point { block: bb, pos: *pos }, site) {
+        if let Some(d) = reaching.lookup(
+            v,
+            Point {
+                block: bb,
+                pos: *pos,
+            },
+            site,
+        ) {
             return Operand::Var(d);
         }
         self.stats.undef_uses += 1;
@@ -357,14 +423,28 @@ impl Renamer {
                 }
                 let d = func.new_version(v, 0);
                 self.dummy[v] = Some(d);
-                self.entry_defs.push(func.insts.push(InstData::Copy { dst: d, src: Operand::Undef }));
+                self.entry_defs.push(func.insts.push(InstData::Copy {
+                    dst: d,
+                    src: Operand::Undef,
+                }));
                 self.stats.undef_defs += 1;
                 Operand::Var(d)
             }
             UndefMode::Local => {
                 let d = self.fresh(func, v);
-                let i = func.insts.push(InstData::Copy { dst: d, src: Operand::Undef });
-                reaching.define(v, d, Point { block: bb, pos: *pos }, Site::UndefDef(i));
+                let i = func.insts.push(InstData::Copy {
+                    dst: d,
+                    src: Operand::Undef,
+                });
+                reaching.define(
+                    v,
+                    d,
+                    Point {
+                        block: bb,
+                        pos: *pos,
+                    },
+                    Site::UndefDef(i),
+                );
                 out.push(i);
                 *pos += 1;
                 self.stats.undef_defs += 1;

@@ -117,7 +117,11 @@ impl Trace {
         let bot = "⊥".to_string();
         let name = |x: Option<crate::ir::Var>| x.map_or(bot.clone(), |x| names[x].to_string());
         let mut out = String::new();
-        let _ = writeln!(out, "Phi insertion for {v}: Defs({v}) = {}", block_set(f, &self.defs));
+        let _ = writeln!(
+            out,
+            "Phi insertion for {v}: Defs({v}) = {}",
+            block_set(f, &self.defs)
+        );
         let mut rows = vec![vec![
             "step".into(),
             "X taken from W".into(),
@@ -131,13 +135,21 @@ impl Trace {
                 (k + 1).to_string(),
                 f.blocks[r.x].name.to_string(),
                 block_set(f, &r.df),
-                if r.inserted.is_empty() { "-".into() } else { block_set(f, &r.inserted) },
+                if r.inserted.is_empty() {
+                    "-".into()
+                } else {
+                    block_set(f, &r.inserted)
+                },
                 block_set(f, &r.f),
                 block_set(f, &r.w),
             ]);
         }
         out.push_str(&table(&rows));
-        let _ = writeln!(out, "\nRenaming of {v}, dominator-tree preorder {}:", block_set(f, &self.preorder));
+        let _ = writeln!(
+            out,
+            "\nRenaming of {v}, dominator-tree preorder {}:",
+            block_set(f, &self.preorder)
+        );
         let mut rows = vec![vec![
             "label".into(),
             "block".into(),
@@ -156,7 +168,12 @@ impl Trace {
         let mut labels: HashMap<Site, usize> = HashMap::new();
         for &b in &f.layout {
             let bd = &f.blocks[b];
-            let sites = bd.phis.iter().chain(&bd.insts).map(|&i| Site::Inst(i)).chain([Site::Term(b)]);
+            let sites = bd
+                .phis
+                .iter()
+                .chain(&bd.insts)
+                .map(|&i| Site::Inst(i))
+                .chain([Site::Term(b)]);
             for s in sites {
                 let undef_def = match s {
                     Site::Inst(i) => Site::UndefDef(i),
@@ -171,22 +188,33 @@ impl Trace {
             }
         }
         for r in &self.rename {
-            let label = labels.get(&key(r.site)).map_or("-".to_string(), |l| format!("l{l}"));
+            let label = labels
+                .get(&key(r.site))
+                .map_or("-".to_string(), |l| format!("l{l}"));
             let mut text = String::new();
             match r.site {
                 Site::Param => {
                     let _ = write!(text, "parameter {}", name(r.defined));
                 }
-                Site::Inst(i) | Site::UndefDef(i) => crate::text::printer::write_inst(&mut text, f, &names, &f.insts[i]),
+                Site::Inst(i) | Site::UndefDef(i) => {
+                    crate::text::printer::write_inst(&mut text, f, &names, &f.insts[i])
+                }
                 Site::SuccPhi(i) => {
                     crate::text::printer::write_inst(&mut text, f, &names, &f.insts[i]);
                     let _ = write!(text, "  (operand from {})", f.blocks[r.block].name);
                 }
-                Site::Term(b) => crate::text::printer::write_term(&mut text, f, &names, &f.blocks[b].term),
+                Site::Term(b) => {
+                    crate::text::printer::write_term(&mut text, f, &names, &f.blocks[b].term)
+                }
             }
             let climbed: Vec<String> = r.climbed.iter().map(|&c| name(c)).collect();
             let after = match r.defined {
-                Some(d) => format!("{} (def; {}.reachingDef = {})", names[d].to_owned(), names[d].to_owned(), name(r.climbed.last().copied().unwrap_or(r.before))),
+                Some(d) => format!(
+                    "{} (def; {}.reachingDef = {})",
+                    names[d].to_owned(),
+                    names[d].to_owned(),
+                    name(r.climbed.last().copied().unwrap_or(r.before))
+                ),
                 None => name(r.after),
             };
             rows.push(vec![
@@ -194,7 +222,11 @@ impl Trace {
                 f.blocks[r.block].name.to_string(),
                 text,
                 name(r.before),
-                if climbed.is_empty() { "-".into() } else { climbed.join(", ") },
+                if climbed.is_empty() {
+                    "-".into()
+                } else {
+                    climbed.join(", ")
+                },
                 after,
             ]);
         }

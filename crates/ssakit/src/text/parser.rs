@@ -732,9 +732,14 @@ fn renumber_blocks_in_layout_order(f: &mut Function, spans: &mut FunctionSpans) 
     }
     let old = std::mem::take(&mut f.blocks).into_vec();
     let mut slots: Vec<Option<BlockData>> = old.into_iter().map(Some).collect();
-    let old_spans = (std::mem::take(&mut spans.blocks).into_vec(), std::mem::take(&mut spans.terms).into_vec());
+    let old_spans = (
+        std::mem::take(&mut spans.blocks).into_vec(),
+        std::mem::take(&mut spans.terms).into_vec(),
+    );
     for &b in &f.layout {
-        let mut bd = slots[b.index()].take().expect("each block once in the layout");
+        let mut bd = slots[b.index()]
+            .take()
+            .expect("each block once in the layout");
         bd.term.for_each_succ_mut(|t| *t = new_of[t.index()]);
         f.blocks.push(bd);
         spans.blocks.push(old_spans.0[b.index()].clone());

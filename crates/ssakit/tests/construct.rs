@@ -1,0 +1,232 @@
+//! SSA construction on the chapter's running example (golden files) and on
+//! the corner cases the chapter mentions.
+
+mod common;
+
+use common::{example, golden};
+use ssakit::construct::{self, Flavor, Options, Renaming, UndefMode};
+use ssakit::interp::{self, RunOptions};
+use ssakit::text::{parse_module, print_module};
+
+fn construct_text(src: &str, opts: Options) -> String {
+    let mut m = parse_module(src).unwrap();
+    construct::construct_module(&mut m, &opts).unwrap();
+    for f in &m.functions {
+        ssakit::verify::verify(f).unwrap();
+    }
+    print_module(&m)
+}
+
+/// The chapter's final figure (section 13.4): phis for x and y at A, D and
+/// E, versions x1..x6 and y1..y5 where the chapter puts them; minimal SSA
+/// also places phis for tmp, which the figure omits.
+#[test]
+fn seed_minimal_is_the_chapters_figure() {
+    let out = construct_text(&example("seed.ssa"), Options::default());
+    for line in [
+        "    x1 = phi(r: undef, D: x5)",
+        "    y1 = phi(r: undef, D: y4)",
+        "    y2 = 0",
+        "    x2 = 0",
+        "    tmp2 = x1",
+        "    x3 = y1",
+        "    y3 = tmp2",
+        "    x4 = phi(B: x2, C: x3)",
+        "    y4 = phi(B: y2, C: y3)",
+        "    x5 = f(x4, y4)",
+        "    x6 = phi(C: x3, D: x5)",
+        "    y5 = phi(C: y3, D: y4)",
+        "    ret x6",
+    ] {
+        assert!(out.lines().any(|l| l == line), "missing `{line}` in\n{out}");
+    }
+    golden("seed.minimal.ssa", &out);
+}
+
+/// Pruned SSA drops tmp's phis and the dead y5.
+#[test]
+fn seed_pruned_drops_dead_phis() {
+    let out = construct_text(
+        &example("seed.ssa"),
+        Options {
+            flavor: Flavor::Pruned,
+            ..Default::default()
+        },
+    );
+    assert!(
+        !out.contains("tmp") || !out.lines().any(|l| l.contains("tmp") && l.contains("phi")),
+        "{out}"
+    );
+    assert!(!out.contains("y5"), "{out}");
+    golden("seed.pruned.ssa", &out);
+    let semi = construct_text(
+        &example("seed.ssa"),
+        Options {
+            flavor: Flavor::SemiPruned,
+            ..Default::default()
+        },
+    );
+    golden("seed.semi-pruned.ssa", &semi);
+}
+
+#[test]
+fn seed_undef_modes() {
+    for (mode, name) in [
+        (UndefMode::EntryDef, "seed.undef-entry.ssa"),
+        (UndefMode::Local, "seed.undef-local.ssa"),
+    ] {
+        let out = construct_text(
+            &example("seed.ssa"),
+            Options {
+                undef: mode,
+                ..Default::default()
+            },
+        );
+        assert!(
+            !out.contains("undef)") && !out.contains("undef,"),
+            "{mode:?} left undef operands:\n{out}"
+        );
+        golden(name, &out);
+    }
+}
+
+/// The trace of x matches the hand-checked table: the worklist visits B, C,
+/// D, E, A, inserting at D, E then A; renaming climbs from x2 to x1 in C,
+/// from x3 to x1 at D's phi, and from x5 through x4 to x1 at E's phi.
+#[test]
+fn seed_trace_of_x() {
+    let mut m = parse_module(&example("seed.ssa")).unwrap();
+    let f = &mut m.functions[0];
+    let (_, trace) = construct::construct_traced(f, &Options::default(), "x").unwrap();
+    let text = trace.render(f);
+    golden("seed.trace-x.txt", &text);
+    let (_, trace) = {
+        let mut m = parse_module(&example("seed.ssa")).unwrap();
+        let f = &mut m.functions[0];
+        let r = construct::construct_traced(f, &Options::default(), "y").unwrap();
+        golden("seed.trace-y.txt", &r.1.render(f));
+        r
+    };
+    assert_eq!(trace.var, "y");
+}
+
+#[test]
+fn both_renamings_agree_on_every_example() {
+    for name in ["seed.ssa", "sum.ssa"] {
+        for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
+            for undef in [UndefMode::Operand, UndefMode::EntryDef, UndefMode::Local] {
+                let a = construct_text(
+                    &example(name),
+                    Options {
+                        flavor,
+                        undef,
+                        renaming: Renaming::ReachingDef,
+                    },
+                );
+                let b = construct_text(
+                    &example(name),
+                    Options {
+                        flavor,
+                        undef,
+                        renaming: Renaming::Stacks,
+                    },
+                );
+                assert_eq!(a, b, "{name} {flavor:?} {undef:?}");
+            }
+        }
+    }
+}
+
+/// An entry block with predecessors gets a fresh entry; unreachable blocks
+/// are dropped; parameters redefined in a loop get versions and keep their
+/// own name at the entry. (Minimal SSA gives the dead `c` a phi too.)
+#[test]
+fn entry_with_predecessors_unreachable_blocks_and_parameters() {
+    let src = "function main(n) {\nentry:\n    n = n - 1\n    print n\n    c = n > 0\n    branch c, entry, out\ndead:\n    n = 99\n    jump entry\nout:\n    ret n\n}\n";
+    let out = construct_text(src, Options::default());
+    assert_eq!(
+        out,
+        "function main(n) {\nentry.1:\n    jump entry\nentry:\n    c1 = phi(entry.1: undef, entry: c2)\n    n1 = phi(entry.1: n, entry: n2)\n    n2 = n1 - 1\n    print n2\n    c2 = n2 > 0\n    branch c2, entry, out\nout:\n    ret n2\n}\n"
+    );
+    let m = parse_module(src).unwrap();
+    let s = parse_module(&out).unwrap();
+    let run = |m: &ssakit::ir::Module| {
+        interp::run(m, &m.functions[0], &[3], &RunOptions::default())
+            .unwrap()
+            .render()
+    };
+    assert_eq!(run(&m), run(&s));
+    assert_eq!(run(&s), "2\n1\n0\n=> 0\n");
+}
+
+#[test]
+fn construction_refuses_ssa_input() {
+    let mut m = parse_module(&example("swap.ssa")).unwrap();
+    let e = construct::construct(&mut m.functions[0], &Options::default()).unwrap_err();
+    assert!(e.message.contains("already has phis"), "{}", e.message);
+    assert!(e.inst.is_some() && e.block.is_some());
+}
+
+#[test]
+fn tracing_an_unknown_variable_is_an_error() {
+    let mut m = parse_module(&example("seed.ssa")).unwrap();
+    let e =
+        construct::construct_traced(&mut m.functions[0], &Options::default(), "nope").unwrap_err();
+    assert_eq!(e.message, "no variable named `nope`");
+}
+
+#[test]
+fn verifier_reports_the_chapters_properties_of_the_seed() {
+    let mut m = parse_module(&example("seed.ssa")).unwrap();
+    construct::construct_module(&mut m, &Options::default()).unwrap();
+    let f = &m.functions[0];
+    let r = ssakit::verify::verify(f).unwrap();
+    assert!(r.minimal() && r.conventional() && !r.strict());
+    assert!(!r.pruned());
+    golden("seed.check.txt", &r.render(f));
+}
+
+/// Each invariant of the verifier, broken once.
+#[test]
+fn verifier_rejects_invalid_ssa() {
+    let cases = [
+        ("function f(a) {\ne:\n    x = 1\n    x = 2\n    ret x\n}\n", "`x` is assigned more than once"),
+        ("function f(a) {\ne:\n    a = 1\n    ret a\n}\n", "`a` is assigned more than once"),
+        ("function f(a) {\ne:\n    ret y\n}\n", "`y` is used but never assigned"),
+        ("function f(a) {\ne:\n    y = x\n    x = 1\n    ret y\n}\n", "use of `x` is not dominated by its definition in block `e`"),
+        (
+            "function f(a) {\ne:\n    branch a, l, r\nl:\n    x = 1\n    jump j\nr:\n    jump j\nj:\n    ret x\n}\n",
+            "use of `x` is not dominated by its definition in block `l`",
+        ),
+        (
+            "function f(a) {\ne:\n    branch a, l, j\nl:\n    x = 1\n    jump j\nj:\n    y = phi(e: x, l: x)\n    ret y\n}\n",
+            "use of `x` is not dominated by its definition in block `l`",
+        ),
+    ];
+    for (src, msg) in cases {
+        let m = parse_module(src).unwrap();
+        let errs = ssakit::verify::verify(&m.functions[0]).unwrap_err();
+        assert!(
+            errs.iter().any(|e| e.message == msg),
+            "{src}\nexpected {msg:?}, got {errs:?}"
+        );
+    }
+}
+
+/// The lost-copy example is valid SSA but not conventional: x2 and x3 are
+/// in one phi web and x2 is live where x3 is defined.
+#[test]
+fn verifier_sees_non_conventional_ssa() {
+    let m = parse_module(&example("lost_copy.ssa")).unwrap();
+    let r = ssakit::verify::verify(&m.functions[0]).unwrap();
+    assert!(!r.conventional());
+    let names = ssakit::ir::VarNames::new(&m.functions[0]);
+    let (a, b) = r.interference.unwrap();
+    let mut pair = [&names[a], &names[b]];
+    pair.sort();
+    assert_eq!(pair, ["x2", "x3"]);
+    let m = parse_module(&example("swap.ssa")).unwrap();
+    assert!(!ssakit::verify::verify(&m.functions[0])
+        .unwrap()
+        .conventional());
+}
