@@ -19,6 +19,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Print dominators, DJ-graph, dominance frontiers, DF+ or liveness.
+    Analyze(cmd::analyze::Args),
     /// Put a program into SSA form (phi insertion, then renaming).
     Construct(cmd::construct::Args),
     /// Verify SSA form and report minimal / pruned / conventional / strict.
@@ -32,6 +34,7 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let res = match cli.command {
+        Command::Analyze(a) => cmd::analyze::run(a),
         Command::Construct(a) => cmd::construct::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),

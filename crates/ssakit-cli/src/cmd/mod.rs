@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod analyze;
 pub mod check;
 pub mod construct;
 pub mod fmt;

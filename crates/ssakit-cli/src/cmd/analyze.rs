@@ -1,0 +1,61 @@
+//! `ssakit analyze`: print the analyses SSA construction stands on
+//! (chapter, section 13.2).
+
+use crate::input::{self, Failed, EXIT_INPUT};
+use ssakit::analysis::report;
+
+/// Arguments of `ssakit analyze`. At least one analysis flag is required.
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true)))]
+pub struct Args {
+    /// Input `.ssa` file, or `-` for standard input.
+    pub file: String,
+    /// The dominator tree (immediate dominators).
+    #[arg(long, group = "what")]
+    pub dom: bool,
+    /// Dominance frontiers, by DF_all.
+    #[arg(long, group = "what")]
+    pub df: bool,
+    /// The iterated dominance frontier of the blocks defining VAR.
+    #[arg(long, value_name = "VAR", group = "what")]
+    pub idf: Option<String>,
+    /// The DJ-graph: D-edges (dominator tree) and J-edges.
+    #[arg(long, group = "what")]
+    pub dj: bool,
+    /// Live-in and live-out variables of each block.
+    #[arg(long, group = "what")]
+    pub live: bool,
+    /// The function analysed (default: `main`, else the first).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    let (_, p) = input::parse(&a.file)?;
+    let Some(f) = p.module.entry_function(a.entry.as_deref()) else {
+        eprintln!("error: no function named `{}`", a.entry.as_deref().unwrap_or("main"));
+        return Err(Failed(EXIT_INPUT));
+    };
+    let mut sections = Vec::new();
+    if a.dom {
+        sections.push(report::render_dom(f));
+    }
+    if a.dj {
+        sections.push(report::render_dj(f));
+    }
+    if a.df {
+        sections.push(report::render_df(f));
+    }
+    if let Some(name) = &a.idf {
+        let Some(v) = f.var_by_name(name) else {
+            eprintln!("error: function `{}` has no variable `{name}`", f.name);
+            return Err(Failed(EXIT_INPUT));
+        };
+        sections.push(report::render_idf(f, v));
+    }
+    if a.live {
+        sections.push(report::render_live(f));
+    }
+    print!("{}", sections.join("\n"));
+    Ok(())
+}
