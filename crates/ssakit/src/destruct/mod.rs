@@ -1,4 +1,7 @@
 //! Out-of-SSA translation (chapter section 13.6, "Destrucción de SSA", and
-//! 13.7, "Secuencializar copias paralelas").
+//! section 13.7, "Secuencializar copias paralelas").
 
+pub mod compact;
+pub mod critical_edges;
+pub mod fresh;
 pub mod parallel_copy;
