@@ -5,3 +5,5 @@ pub mod compact;
 pub mod critical_edges;
 pub mod fresh;
 pub mod parallel_copy;
+pub mod phi_webs;
+pub mod to_cssa;
