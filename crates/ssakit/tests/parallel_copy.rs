@@ -299,3 +299,27 @@ proptest! {
         }
     }
 }
+
+/// Large inputs: one cycle through 200 000 locations, and one location
+/// copied to 200 000 others. A quadratic algorithm would not finish.
+#[test]
+fn large_inputs_are_linear() {
+    let n = 200_000u32;
+    let rotate: Vec<(u32, Src<u32, i64>)> = (0..n).map(|d| (d, Src::Loc((d + 1) % n))).collect();
+    let mut seq = Sequentializer::new();
+    let mut moves = Vec::new();
+    seq.with_temp(&rotate, |_| n, &mut moves).unwrap();
+    assert_eq!(moves.len(), n as usize + 1);
+    let mut regs: Vec<i64> = (0..=n as i64).collect();
+    simulate(&moves, &mut regs);
+    assert!((0..n).all(|d| regs[d as usize] == ((d + 1) % n) as i64));
+    moves.clear();
+    seq.with_swaps(&rotate, &mut moves).unwrap();
+    assert_eq!(moves.len(), n as usize - 1);
+
+    let star: Vec<(u32, Src<u32, i64>)> = (1..n).map(|d| (d, Src::Loc(0))).collect();
+    moves.clear();
+    seq.with_temp(&star, |_| unreachable!(), &mut moves)
+        .unwrap();
+    assert_eq!(moves.len(), n as usize - 1);
+}

@@ -30,12 +30,11 @@
 //! *closed* when none of its nodes feeds a tree, and *open* otherwise.
 //!
 //! ```text
-//!   c ← a, a ← b, b ← a, d ← c          a ──→ b      a → c → d is a tree
-//!                                       ↑ ↘  │      hanging off the
-//!                                       │   c ↓      open cycle a ⇄ b
-//!                                       └──── ┘
-//!                                           ↓
-//!                                           d
+//!   c ← a,  a ← b,  b ← a,  d ← c
+//!
+//!   a ⇄ b        the cycle a → b → a is open: a also feeds
+//!   ↓            the tree a → c → d hanging off it
+//!   c → d
 //! ```
 //!
 //! # Two ways of breaking cycles
@@ -166,7 +165,7 @@ const NONE: u32 = u32::MAX;
 /// number in `0..m`; one extra slot, number `m`, stands
 /// for the temporary. Outside a call every table below is empty except
 /// `slot_of`, which is all `NONE`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Sequentializer<L> {
     /// By location index: the location's slot in the current copy, or `NONE`.
     slot_of: Vec<u32>,
@@ -190,6 +189,12 @@ pub struct Sequentializer<L> {
     todo: Vec<u32>,
     /// Indices (into the input) of copies from [`Src::Val`].
     sets: Vec<usize>,
+}
+
+impl<L: Location> Default for Sequentializer<L> {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl<L: Location> Sequentializer<L> {

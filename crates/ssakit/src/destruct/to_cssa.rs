@@ -90,7 +90,10 @@ pub struct CssaStats {
 ///
 /// # Preconditions
 /// Each phi operand is labelled by a block of the function (normally a
-/// predecessor; the verifier checks that). Runs in `O(instructions)`.
+/// predecessor; the verifier checks that). [`JoinCopies::WhenNeeded`]
+/// also relies on strictness (every use dominated by its definition, as SSA
+/// construction with `undef` produces): a phi's destination is then never
+/// live on entry to its own block. Runs in `O(instructions)`.
 pub fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> CssaStats {
     let mut fresh = FreshVars::new(func);
     let mut stats = CssaStats::default();
