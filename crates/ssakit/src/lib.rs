@@ -13,6 +13,7 @@
 
 pub mod analysis;
 pub mod construct;
+pub mod destruct;
 pub mod entity;
 pub mod error;
 pub mod interp;

@@ -1,0 +1,401 @@
+//! Phi webs by union-find, and the direct destruction of conventional SSA
+//! (chapter section 13.6, "Destrucción de SSA").
+//!
+//! # Terms
+//!
+//! Two variables are *phi-related* when they are operands, source or
+//! destination, of the same phi. A *phi web* is a class of the transitive
+//! closure of that relation. The chapter finds them with union-find:
+//!
+//! ```text
+//! for each variable v do phiweb(v) := {v}
+//! for each instruction a_dest = phi(a_1, ..., a_n) do
+//!     for each source operand a_i do union(phiweb(a_dest), phiweb(a_i))
+//! ```
+//!
+//! When the SSA form is *conventional* (no two variables of a web
+//! interfere, as right after construction or after
+//! [`insert_phi_copies`](super::to_cssa::insert_phi_copies)), renaming
+//! every variable of a web to one representative makes each phi read and
+//! write the same name, `r = phi(r, ..., r)`, and deleting it is a correct
+//! destruction: [`destruct_conventional`].
+//!
+//! This module does not decide conventionality, which needs liveness (the
+//! verifier does that); [`same_block_phi_conflict`] is a cheap necessary
+//! check. Coalescing can extend the webs before renaming: compute
+//! [`phi_webs`], [`Webs::union`] more non-interfering copy-related
+//! variables, then [`rename_webs`].
+
+use super::compact::compact_insts;
+use crate::entity::EntityVec;
+use crate::ir::{Block, BlockData, Function, InstData, Operand, PhiArg, Var};
+
+/// Disjoint sets over `0..n`, with union by size and path halving: any
+/// sequence of `m` operations costs `O(m α(n))`. Iterative (no recursion
+/// in `find`).
+#[derive(Clone, Debug)]
+pub struct UnionFind {
+    /// By element: its parent; a root is its own parent.
+    parent: Vec<u32>,
+    /// By root: the number of elements of its set.
+    size: Vec<u32>,
+}
+
+impl UnionFind {
+    /// `n` singleton sets.
+    pub fn new(n: usize) -> Self {
+        UnionFind {
+            parent: (0..n as u32).collect(),
+            size: vec![1; n],
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.parent.is_empty()
+    }
+
+    /// The root of `x`'s set. Path halving: every other node on the path
+    /// is made to point to its grandparent, which flattens the tree as fast
+    /// as full compression but in one pass and without a stack.
+    pub fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let grandparent = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = grandparent;
+            x = grandparent;
+        }
+        x
+    }
+
+    /// The root of `x`'s set, without modifying the structure.
+    pub fn find_const(&self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            x = self.parent[x as usize];
+        }
+        x
+    }
+
+    /// Merges the sets of `a` and `b`, the smaller under the larger.
+    /// Returns false if they were already one set.
+    pub fn union(&mut self, a: u32, b: u32) -> bool {
+        let (mut ra, mut rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return false;
+        }
+        if self.size[ra as usize] < self.size[rb as usize] {
+            std::mem::swap(&mut ra, &mut rb);
+        }
+        self.parent[rb as usize] = ra;
+        self.size[ra as usize] += self.size[rb as usize];
+        true
+    }
+}
+
+/// The phi webs of a function: a partition of its variables.
+///
+/// Invariant: `min_member[r]`, for a union-find root `r`, is the member of
+/// `r`'s web with the smallest index: the web's representative.
+#[derive(Clone, Debug)]
+pub struct Webs {
+    sets: UnionFind,
+    min_member: Vec<u32>,
+}
+
+impl Webs {
+    /// Every variable of `func` alone in its web.
+    pub fn singletons(func: &Function) -> Webs {
+        let n = func.vars.len();
+        Webs {
+            sets: UnionFind::new(n),
+            min_member: (0..n as u32).collect(),
+        }
+    }
+
+    /// Merges the webs of `a` and `b`; false if already one web.
+    pub fn union(&mut self, a: Var, b: Var) -> bool {
+        let (ra, rb) = (self.sets.find(a.0), self.sets.find(b.0));
+        if !self.sets.union(ra, rb) {
+            return false;
+        }
+        let m = self.min_member[ra as usize].min(self.min_member[rb as usize]);
+        let root = self.sets.find(ra);
+        self.min_member[root as usize] = m;
+        true
+    }
+
+    /// The representative of `v`'s web: its member of smallest index (for
+    /// freshly built SSA, the earliest-created version).
+    pub fn representative(&mut self, v: Var) -> Var {
+        let r = self.sets.find(v.0);
+        Var(self.min_member[r as usize])
+    }
+
+    /// Whether `a` and `b` are in the same web.
+    pub fn same_web(&mut self, a: Var, b: Var) -> bool {
+        self.sets.find(a.0) == self.sets.find(b.0)
+    }
+
+    /// The representative of every variable, as a side table.
+    pub fn representatives(&mut self) -> EntityVec<Var, Var> {
+        EntityVec::from_vec(
+            (0..self.sets.len() as u32)
+                .map(|v| self.representative(Var(v)))
+                .collect(),
+        )
+    }
+}
+
+/// The phi webs of `func` (the chapter's union-find loop), in
+/// `O(variables + phi operands)` (times α).
+pub fn phi_webs(func: &Function) -> Webs {
+    let mut webs = Webs::singletons(func);
+    for_each_phi(func, |_, dst, args| {
+        for a in args {
+            if let Operand::Var(v) = a.value {
+                webs.union(dst, v);
+            }
+        }
+    });
+    webs
+}
+
+/// Calls `f(block, dst, args)` for every phi of every block of the layout.
+fn for_each_phi(func: &Function, mut f: impl FnMut(Block, Var, &[PhiArg])) {
+    for &b in &func.layout {
+        for &i in &func.blocks[b].phis {
+            if let InstData::Phi { dst, args } = &func.insts[i] {
+                f(b, *dst, args)
+            }
+        }
+    }
+}
+
+/// Finds two phis of one block whose destinations are in the same web.
+///
+/// Both destinations are defined at the block's entry, so if both are
+/// used they interfere and the SSA form is not conventional (the swap
+/// problem after copy propagation is the classic case). A cheap
+/// *necessary* condition only: `None` does not prove conventionality.
+pub fn same_block_phi_conflict(func: &Function, webs: &mut Webs) -> Option<(Var, Var)> {
+    // `seen[rep]`: the phi destination of the current block already
+    // claiming the web, tagged with the block to avoid clearing.
+    let mut seen: Vec<(u32, Var)> = vec![(u32::MAX, Var(0)); webs.sets.len()];
+    let mut found = None;
+    for_each_phi(func, |b, dst, _| {
+        if found.is_some() {
+            return;
+        }
+        let r = webs.representative(dst).index();
+        if seen[r].0 == b.0 {
+            found = Some((seen[r].1, dst));
+        } else {
+            seen[r] = (b.0, dst);
+        }
+    });
+    found
+}
+
+/// What [`rename_webs`] did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct RenameStats {
+    /// Phis removed.
+    pub phis_removed: usize,
+    /// Copies added for constant phi operands.
+    pub constant_copies: usize,
+}
+
+/// Renames every variable to its web's representative and removes the
+/// phis: the chapter's destruction of conventional SSA.
+///
+/// # Preconditions
+/// `func` is conventional with respect to `webs` (no two members of a web
+/// interfere); this is not checked.
+///
+/// Phi operands that are not variables: an `undef` operand needs nothing
+/// (any value will do). A constant operand `c` on the edge from `P` is read
+/// as an implicit fresh web member defined just before the edge, and
+/// becomes the copy `r ← c` at the end of `P`, before its terminator; that
+/// is correct under the precondition with that member counted, and always
+/// after [`insert_phi_copies`](super::to_cssa::insert_phi_copies), which
+/// leaves no constant operands.
+pub fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {
+    let rep = webs.representatives();
+    let mut stats = RenameStats::default();
+    // Step 1: constant phi operands become copies at the end of their
+    // predecessor; then the phis are unlinked.
+    let mut constant_copies: Vec<(Block, InstData)> = Vec::new();
+    for_each_phi(func, |_, dst, args| {
+        for a in args {
+            if let Operand::Const(_) = a.value {
+                constant_copies.push((
+                    a.block,
+                    InstData::Copy {
+                        dst: rep[dst],
+                        src: a.value,
+                    },
+                ));
+            }
+        }
+    });
+    stats.constant_copies = constant_copies.len();
+    for (b, copy) in constant_copies {
+        func.push_inst(b, copy);
+    }
+    for b in func.blocks.values_mut() {
+        stats.phis_removed += b.phis.len();
+        b.phis.clear();
+    }
+    // Step 2: rename every definition and use.
+    let r = |v: &mut Var| *v = rep[*v];
+    let ro = |o: &mut Operand| {
+        if let Operand::Var(v) = o {
+            *v = rep[*v]
+        }
+    };
+    for p in &mut func.params {
+        r(p);
+    }
+    let Function { blocks, insts, .. } = func;
+    for BlockData {
+        insts: list, term, ..
+    } in blocks.values_mut()
+    {
+        for &i in list.iter() {
+            insts[i].for_each_def_mut(r);
+            insts[i].for_each_operand_mut(ro);
+        }
+        if let Some(o) = term.operand_mut() {
+            ro(o);
+        }
+    }
+    compact_insts(func);
+    stats
+}
+
+/// Destroys conventional SSA directly: phi webs, renaming, phi removal (see
+/// [`rename_webs`] for the preconditions).
+pub fn destruct_conventional(func: &mut Function) -> RenameStats {
+    let mut webs = phi_webs(func);
+    rename_webs(func, &mut webs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, FunctionBuilder, Terminator};
+
+    #[test]
+    fn union_find() {
+        let mut uf = UnionFind::new(8);
+        assert!(uf.union(0, 1));
+        assert!(uf.union(2, 3));
+        assert!(uf.union(1, 3));
+        assert!(!uf.union(0, 2));
+        assert_eq!(uf.find(0), uf.find(3));
+        assert_ne!(uf.find(0), uf.find(4));
+        assert_eq!(uf.find_const(2), uf.find(1));
+        // A long chain built by hand is flattened by path halving.
+        let mut uf = UnionFind::new(1000);
+        for i in 1..1000 {
+            uf.parent[i] = i as u32 - 1;
+        }
+        assert_eq!(uf.find(999), 0);
+        let mut depth = 0;
+        let mut x = 999;
+        while uf.parent[x] as usize != x {
+            x = uf.parent[x] as usize;
+            depth += 1;
+        }
+        assert!(depth <= 500);
+    }
+
+    /// Freshly built SSA for `x = 0; while (x < n) x = x + 1; return x`:
+    ///
+    /// ```text
+    /// E: x1 = 0; jump H
+    /// H: x2 = phi(E: x1, B: x3); c = x2 < n; branch c, B, X
+    /// B: x3 = x2 + 1; jump H
+    /// X: ret x2
+    /// ```
+    #[test]
+    fn conventional_loop() {
+        let mut b = FunctionBuilder::new("f");
+        let n = b.param("n");
+        let (be, bh, bb, bx) = (b.block("E"), b.block("H"), b.block("B"), b.block("X"));
+        let x = b.var("x");
+        let c = b.var("c");
+        let (x1, x2, x3) = (b.var("x1"), b.var("x2"), b.var("x3"));
+        b.switch_to(be);
+        b.copy(x1, Operand::Const(0));
+        b.jump(bh);
+        b.switch_to(bh);
+        b.phi(
+            x2,
+            vec![
+                PhiArg {
+                    block: be,
+                    value: x1.into(),
+                },
+                PhiArg {
+                    block: bb,
+                    value: x3.into(),
+                },
+            ],
+        );
+        b.binary(c, BinOp::Lt, x2.into(), n.into());
+        b.branch(c.into(), bb, bx);
+        b.switch_to(bb);
+        b.binary(x3, BinOp::Add, x2.into(), Operand::Const(1));
+        b.jump(bh);
+        b.switch_to(bx);
+        b.ret(Some(x2.into()));
+        let mut f = b.finish();
+        let mut webs = phi_webs(&f);
+        assert!(webs.same_web(x1, x3));
+        assert!(!webs.same_web(x1, x));
+        assert_eq!(webs.representative(x3), x1);
+        assert_eq!(same_block_phi_conflict(&f, &mut webs), None);
+        let stats = destruct_conventional(&mut f);
+        assert_eq!(stats.phis_removed, 1);
+        assert!(f.blocks.values().all(|b| b.phis.is_empty()));
+        assert_eq!(f.insts.len(), 3);
+        assert_eq!(f.blocks[bx].term, Terminator::Ret(Some(x1.into())));
+        assert_eq!(
+            f.insts[f.blocks[bb].insts[0]],
+            InstData::Binary {
+                dst: x1,
+                op: BinOp::Add,
+                lhs: x1.into(),
+                rhs: Operand::Const(1)
+            }
+        );
+    }
+
+    /// `H: a = phi(E: 1, H: b); b = phi(E: 2, H: a)`: the copy-propagated
+    /// swap problem puts `a` and `b` in one web. Constant operands become
+    /// copies at the end of `E`.
+    #[test]
+    fn swap_conflict_and_constant_operands() {
+        let mut b = FunctionBuilder::new("f");
+        let (be, bh) = (b.block("E"), b.block("H"));
+        let (va, vb) = (b.var("a"), b.var("b"));
+        b.switch_to(be);
+        b.jump(bh);
+        b.switch_to(bh);
+        let arg = |block, value| PhiArg { block, value };
+        b.phi(va, vec![arg(be, Operand::Const(1)), arg(bh, vb.into())]);
+        b.phi(vb, vec![arg(be, Operand::Const(2)), arg(bh, va.into())]);
+        b.jump(bh);
+        let mut f = b.finish();
+        let mut webs = phi_webs(&f);
+        assert_eq!(same_block_phi_conflict(&f, &mut webs), Some((va, vb)));
+        let stats = rename_webs(&mut f, &mut webs);
+        assert_eq!(stats.constant_copies, 2);
+        assert_eq!(f.blocks[be].insts.len(), 2);
+    }
+}
