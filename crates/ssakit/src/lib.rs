@@ -11,5 +11,6 @@
 //! optimisation → destruction → printers.
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod entity;
 pub mod ir;
