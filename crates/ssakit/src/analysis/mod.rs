@@ -27,10 +27,12 @@
 //! [`brute`] holds slow oracles straight from the definitions, for tests;
 //! [`report`] renders results as text for the command line.
 
+pub mod domtree;
 pub mod graph;
 pub mod postorder;
 pub mod stamp;
 
+pub use domtree::{DomAlgorithm, DomEvent, DomTree, DomWalk};
 pub use graph::{CsrGraph, Graph};
 pub use postorder::DepthFirst;
 pub use stamp::StampSet;
