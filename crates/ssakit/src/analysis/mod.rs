@@ -27,12 +27,16 @@
 //! [`brute`] holds slow oracles straight from the definitions, for tests;
 //! [`report`] renders results as text for the command line.
 
+pub mod dj_graph;
 pub mod domtree;
+pub mod frontier;
 pub mod graph;
 pub mod postorder;
 pub mod stamp;
 
+pub use dj_graph::DjGraph;
 pub use domtree::{DomAlgorithm, DomEvent, DomTree, DomWalk};
+pub use frontier::DominanceFrontiers;
 pub use graph::{CsrGraph, Graph};
 pub use postorder::DepthFirst;
 pub use stamp::StampSet;
