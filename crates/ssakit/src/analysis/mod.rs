@@ -31,6 +31,7 @@ pub mod dj_graph;
 pub mod domtree;
 pub mod frontier;
 pub mod graph;
+pub mod idf;
 pub mod postorder;
 pub mod stamp;
 
@@ -38,5 +39,6 @@ pub use dj_graph::DjGraph;
 pub use domtree::{DomAlgorithm, DomEvent, DomTree, DomWalk};
 pub use frontier::DominanceFrontiers;
 pub use graph::{CsrGraph, Graph};
+pub use idf::{IdfCalculator, WorklistIdf};
 pub use postorder::DepthFirst;
 pub use stamp::StampSet;
