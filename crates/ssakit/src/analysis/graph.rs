@@ -1,0 +1,175 @@
+//! The graph interface the analyses run on.
+//!
+//! Every analysis of this module (postorder, dominator tree, DJ-graph,
+//! dominance frontiers, iterated frontiers) only needs a directed graph with
+//! dense node numbers, an entry node, and successor and predecessor lists.
+//! [`Graph`] is that interface. It is implemented for the IR's [`Cfg`], and
+//! [`CsrGraph`] builds one from a plain edge list, so a caller with its own IR
+//! (or a test drawing random graphs) can use the analyses without building a
+//! [`Function`](crate::ir::Function). As in regalloc2, client code comes in
+//! through a trait over dense indices, not through our IR types.
+//!
+//! Conventions shared by every implementation:
+//! * nodes are `Block(0) .. Block(num_nodes - 1)`;
+//! * multi-edges are allowed: a node may appear several times in `succs(a)`,
+//!   and then `a` appears as many times in `preds(b)`;
+//! * self loops are allowed, and the entry may have predecessors;
+//! * nodes not reachable from the entry are allowed; the analyses report
+//!   them and never panic on them.
+
+use crate::ir::{Block, Cfg};
+
+/// A directed graph with dense node numbers and an entry node.
+///
+/// `succs` and `preds` must describe the same edge multiset: `b` appears `k`
+/// times in `succs(a)` exactly when `a` appears `k` times in `preds(b)`.
+pub trait Graph {
+    /// Number of nodes; nodes are `Block(0) .. Block(num_nodes - 1)`.
+    fn num_nodes(&self) -> usize;
+    /// The entry node.
+    fn entry(&self) -> Block;
+    /// Successors of `n`, one per edge.
+    fn succs(&self, n: Block) -> &[Block];
+    /// Predecessors of `n`, one per edge.
+    fn preds(&self, n: Block) -> &[Block];
+}
+
+impl Graph for Cfg {
+    fn num_nodes(&self) -> usize {
+        self.num_blocks()
+    }
+    fn entry(&self) -> Block {
+        Cfg::entry(self)
+    }
+    fn succs(&self, n: Block) -> &[Block] {
+        Cfg::succs(self, n)
+    }
+    fn preds(&self, n: Block) -> &[Block] {
+        Cfg::preds(self, n)
+    }
+}
+
+impl<G: Graph + ?Sized> Graph for &G {
+    fn num_nodes(&self) -> usize {
+        (**self).num_nodes()
+    }
+    fn entry(&self) -> Block {
+        (**self).entry()
+    }
+    fn succs(&self, n: Block) -> &[Block] {
+        (**self).succs(n)
+    }
+    fn preds(&self, n: Block) -> &[Block] {
+        (**self).preds(n)
+    }
+}
+
+/// A graph stored in compressed sparse row form, built from an edge list.
+///
+/// Successors of `a` are in edge-list order; predecessors of `b` are in
+/// edge-list order of the edges entering `b`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsrGraph {
+    entry: Block,
+    succ_start: Vec<u32>,
+    succ: Vec<Block>,
+    pred_start: Vec<u32>,
+    pred: Vec<Block>,
+}
+
+impl CsrGraph {
+    /// Builds the graph with nodes `0 .. num_nodes`, entry `entry` and one
+    /// edge per pair `(from, to)` of `edges` (duplicates make multi-edges).
+    ///
+    /// Panics if `entry` or an edge end is not below `num_nodes`.
+    pub fn from_edges(num_nodes: usize, entry: Block, edges: &[(u32, u32)]) -> CsrGraph {
+        assert!(entry.index() < num_nodes, "entry out of range");
+        assert!(num_nodes < u32::MAX as usize && edges.len() < u32::MAX as usize);
+        let mut succ_start = vec![0u32; num_nodes + 1];
+        let mut pred_start = vec![0u32; num_nodes + 1];
+        for &(a, b) in edges {
+            assert!(
+                (a as usize) < num_nodes && (b as usize) < num_nodes,
+                "edge out of range"
+            );
+            succ_start[a as usize + 1] += 1;
+            pred_start[b as usize + 1] += 1;
+        }
+        for i in 0..num_nodes {
+            succ_start[i + 1] += succ_start[i];
+            pred_start[i + 1] += pred_start[i];
+        }
+        // Counting sort by source, then by target; both stable.
+        let mut succ = vec![Block(0); edges.len()];
+        let mut pred = vec![Block(0); edges.len()];
+        let mut sfill = succ_start.clone();
+        let mut pfill = pred_start.clone();
+        for &(a, b) in edges {
+            succ[sfill[a as usize] as usize] = Block(b);
+            sfill[a as usize] += 1;
+            pred[pfill[b as usize] as usize] = Block(a);
+            pfill[b as usize] += 1;
+        }
+        CsrGraph {
+            entry,
+            succ_start,
+            succ,
+            pred_start,
+            pred,
+        }
+    }
+
+    /// Copies any graph into CSR form (for instance to add a node to it).
+    pub fn from_graph<G: Graph + ?Sized>(g: &G) -> CsrGraph {
+        CsrGraph::from_edges(g.num_nodes(), g.entry(), &edge_list(g))
+    }
+
+    /// Number of edges.
+    pub fn num_edges(&self) -> usize {
+        self.succ.len()
+    }
+}
+
+/// Every edge of `g` as a `(from, to)` pair, by source then successor order.
+pub fn edge_list<G: Graph + ?Sized>(g: &G) -> Vec<(u32, u32)> {
+    let mut edges = Vec::new();
+    for a in 0..g.num_nodes() {
+        for &b in g.succs(Block::new(a)) {
+            edges.push((a as u32, b.0));
+        }
+    }
+    edges
+}
+
+impl Graph for CsrGraph {
+    fn num_nodes(&self) -> usize {
+        self.succ_start.len() - 1
+    }
+    fn entry(&self) -> Block {
+        self.entry
+    }
+    #[inline]
+    fn succs(&self, n: Block) -> &[Block] {
+        &self.succ[self.succ_start[n.index()] as usize..self.succ_start[n.index() + 1] as usize]
+    }
+    #[inline]
+    fn preds(&self, n: Block) -> &[Block] {
+        &self.pred[self.pred_start[n.index()] as usize..self.pred_start[n.index() + 1] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csr_keeps_multi_edges_and_order() {
+        let g = CsrGraph::from_edges(3, Block(0), &[(0, 2), (0, 1), (0, 2), (2, 2), (1, 0)]);
+        assert_eq!(g.num_nodes(), 3);
+        assert_eq!(g.num_edges(), 5);
+        assert_eq!(g.succs(Block(0)), &[Block(2), Block(1), Block(2)]);
+        assert_eq!(g.preds(Block(2)), &[Block(0), Block(0), Block(2)]);
+        assert_eq!(g.preds(Block(0)), &[Block(1)]);
+        assert_eq!(CsrGraph::from_graph(&g), g);
+    }
+}
