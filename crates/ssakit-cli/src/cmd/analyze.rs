@@ -33,7 +33,10 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failed> {
     let (_, p) = input::parse(&a.file)?;
     let Some(f) = p.module.entry_function(a.entry.as_deref()) else {
-        eprintln!("error: no function named `{}`", a.entry.as_deref().unwrap_or("main"));
+        eprintln!(
+            "error: no function named `{}`",
+            a.entry.as_deref().unwrap_or("main")
+        );
         return Err(Failed(EXIT_INPUT));
     };
     let mut sections = Vec::new();
