@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 /// Static Single Assignment construction and destruction, after the
 /// textbook algorithms.
 #[derive(Parser)]
-#[command(name = "ssakit", version, about, propagate_version = true)]
+#[command(name = "ssakit", version, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -1,0 +1,212 @@
+//! The `ssakit` binary end to end: exact outputs, exit codes, error
+//! locations, standard input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn examples() -> std::path::PathBuf {
+    std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples"))
+}
+
+fn ssakit(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
+        .args(args)
+        .current_dir(examples())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(s) = stdin {
+        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[track_caller]
+fn ok(args: &[&str], stdin: Option<&str>) -> String {
+    let o = ssakit(args, stdin);
+    assert!(o.status.success(), "ssakit {args:?} failed: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn run_prints_what_the_examples_promise() {
+    assert_eq!(ok(&["run", "seed.ssa", "1", "1"], None), "=> 65\n");
+    assert_eq!(ok(&["run", "seed.ssa", "0", "1"], None), "=> undef\n");
+    assert_eq!(ok(&["run", "lost_copy.ssa", "5"], None), "=> 4\n");
+    assert_eq!(ok(&["run", "swap.ssa", "3"], None), "1 2\n2 1\n1 2\n=> 1\n");
+    assert_eq!(ok(&["run", "pcopy.ssa", "3"], None), "20 10\n=> 3\n");
+    assert_eq!(
+        ok(&["run", "sum.ssa", "4"], None),
+        "1 0\n2 1\n3 3\n4 6\n36 665\n=> 6\n"
+    );
+    assert_eq!(
+        ok(&["run", "--trace-calls", "sum.ssa", "4"], None)
+            .lines()
+            .next(),
+        Some("call mix(36, 4) = 665")
+    );
+    let o = ssakit(&["run", "--profile", "sum.ssa", "4"], None);
+    assert_eq!(stderr(&o), "total_dyn_inst: 35\n");
+}
+
+#[test]
+fn run_errors_exit_2_with_a_location() {
+    let src = "function main(a) {\ne:\n    x = 1 / a\n    ret x\n}\n";
+    let o = ssakit(&["run", "-", "0"], Some(src));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "runtime error in function main, block e, instruction 0: division by zero\n"
+    );
+    let o = ssakit(
+        &["run", "--fuel", "100", "-"],
+        Some("function main() {\ne:\n    jump e\n}\n"),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("fuel"), "{}", stderr(&o));
+    let o = ssakit(&["run", "seed.ssa", "1"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: function `main` takes 2 argument(s), 1 given\n"
+    );
+}
+
+#[test]
+fn parse_errors_name_file_line_and_column() {
+    let o = ssakit(
+        &["fmt", "-"],
+        Some("function f() {\ne:\n    jump nowhere\n}\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("error: <stdin>:3:10: unknown label `nowhere`\n"),
+        "{e}"
+    );
+    let o = ssakit(&["fmt", "no-such-file.ssa"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).starts_with("error: cannot read no-such-file.ssa"));
+}
+
+#[test]
+fn non_utf8_input_is_an_error_with_its_offset() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
+        .args(["fmt", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"function f() {\ne:\n  \xff\n}\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: <stdin>:3:3: invalid UTF-8 at byte offset 20\n"
+    );
+}
+
+#[test]
+fn construct_check_and_run_through_pipes() {
+    let ssa = ok(&["construct", "seed.ssa"], None);
+    assert!(ssa.contains("x4 = phi(B: x2, C: x3)"));
+    let report = ok(&["check", "-"], Some(&ssa));
+    assert!(
+        report.contains("minimal: yes") && report.contains("conventional: yes"),
+        "{report}"
+    );
+    assert_eq!(ok(&["run", "-", "1", "1"], Some(&ssa)), "=> 65\n");
+    let traced = ok(&["construct", "--trace", "x", "seed.ssa"], None);
+    assert!(
+        traced.starts_with("# Phi insertion for x: Defs(x) = {B, C, D}\n"),
+        "{traced}"
+    );
+    // The trace is made of comments: the output still parses and runs.
+    assert_eq!(ok(&["run", "-", "1", "1"], Some(&traced)), "=> 65\n");
+    let o = ssakit(
+        &[
+            "construct",
+            "--time-passes",
+            "--flavor",
+            "pruned",
+            "seed.ssa",
+        ],
+        None,
+    );
+    let times = stderr(&o);
+    for phase in [
+        "dominators",
+        "frontiers",
+        "liveness",
+        "phi insertion",
+        "renaming",
+        "verification",
+        "total",
+    ] {
+        assert!(
+            times.lines().any(|l| l.starts_with(&format!("{phase}: "))),
+            "no {phase} in {times}"
+        );
+    }
+}
+
+#[test]
+fn check_rejects_invalid_ssa_with_a_location() {
+    let o = ssakit(
+        &["check", "-"],
+        Some("function f(a) {\ne:\n    x = 1\n    x = 2\n    ret x\n}\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: <stdin>:4:5: `x` is assigned more than once"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn construct_refuses_ssa_input() {
+    let o = ssakit(&["construct", "swap.ssa"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: swap.ssa:13:5: this program already has phis"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn analyze_shows_the_chapters_frontiers() {
+    let out = ok(&["analyze", "--df", "--idf", "x", "seed.ssa"], None);
+    for line in [
+        "DF(B) = {D}",
+        "DF(C) = {D, E}",
+        "DF(D) = {A, E}",
+        "DF+(Defs(x)) = {A, D, E}",
+    ] {
+        assert!(out.lines().any(|l| l == line), "missing {line} in\n{out}");
+    }
+    let o = ssakit(&["analyze", "seed.ssa"], None);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "clap refuses a call with no analysis"
+    );
+}
