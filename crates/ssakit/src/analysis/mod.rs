@@ -27,12 +27,15 @@
 //! [`brute`] holds slow oracles straight from the definitions, for tests;
 //! [`report`] renders results as text for the command line.
 
+pub mod brute;
 pub mod dj_graph;
 pub mod domtree;
 pub mod frontier;
 pub mod graph;
 pub mod idf;
+pub mod liveness;
 pub mod postorder;
+pub mod report;
 pub mod stamp;
 
 pub use dj_graph::DjGraph;
@@ -40,5 +43,6 @@ pub use domtree::{DomAlgorithm, DomEvent, DomTree, DomWalk};
 pub use frontier::DominanceFrontiers;
 pub use graph::{CsrGraph, Graph};
 pub use idf::{IdfCalculator, WorklistIdf};
+pub use liveness::Liveness;
 pub use postorder::DepthFirst;
 pub use stamp::StampSet;
