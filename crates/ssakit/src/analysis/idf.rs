@@ -46,6 +46,10 @@ use super::stamp::StampSet;
 use crate::ir::Block;
 use std::collections::BinaryHeap;
 
+/// J(S), the join set: the reference DF⁺ is checked against (defined and
+/// implemented with the other oracles in [`super::brute`]).
+pub use super::brute::join_set;
+
 /// The chapter's worklist algorithm (section 13.3) for DF⁺ over precomputed
 /// dominance frontiers, with reusable scratch sets.
 #[derive(Clone, Debug)]
