@@ -4,7 +4,7 @@
 mod common;
 
 use common::{example, golden};
-use ssakit::construct::{self, Flavor, Options, Renaming, UndefMode};
+use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
 use ssakit::interp::{self, RunOptions};
 use ssakit::text::{parse_module, print_module};
 
@@ -121,6 +121,7 @@ fn both_renamings_agree_on_every_example() {
                         flavor,
                         undef,
                         renaming: Renaming::ReachingDef,
+                        idf: Idf::Linear,
                     },
                 );
                 let b = construct_text(
@@ -129,6 +130,7 @@ fn both_renamings_agree_on_every_example() {
                         flavor,
                         undef,
                         renaming: Renaming::Stacks,
+                        idf: Idf::Worklist,
                     },
                 );
                 assert_eq!(a, b, "{name} {flavor:?} {undef:?}");

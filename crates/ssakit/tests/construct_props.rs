@@ -5,7 +5,8 @@
 //! * the result passes the verifier and is conventional;
 //! * minimal SSA has exactly one phi per (variable, block of DF⁺(Defs(v)));
 //! * pruned SSA has no dead phi; semi-pruned lies between pruned and minimal;
-//! * reachingDef renaming and stack renaming give the same program;
+//! * reachingDef renaming and stack renaming, the worklist DF⁺ and the
+//!   linear DF⁺, give the same program;
 //! * every flavour and ⊥ mode computes what the original computes (an
 //!   `undef` printed by the original matches any value).
 
@@ -14,7 +15,7 @@ mod common;
 use common::random_program::program;
 use proptest::prelude::*;
 use ssakit::analysis::{DomTree, IdfCalculator};
-use ssakit::construct::{self, phi_insert::DefBlocks, Flavor, Options, Renaming, UndefMode};
+use ssakit::construct::{self, phi_insert::DefBlocks, Flavor, Idf, Options, Renaming, UndefMode};
 use ssakit::interp::{self, ErrorKind, Outcome, RunOptions};
 use ssakit::ir::{Block, Cfg, Function, InstData, Module, Var};
 use std::collections::BTreeSet;
@@ -82,9 +83,9 @@ proptest! {
         for flavor in [Flavor::Pruned, Flavor::Minimal, Flavor::SemiPruned] {
             for undef in [UndefMode::Operand, UndefMode::EntryDef, UndefMode::Local] {
                 let mut printed = Vec::new();
-                for renaming in [Renaming::ReachingDef, Renaming::Stacks] {
+                for (idf, renaming) in [(Idf::Worklist, Renaming::ReachingDef), (Idf::Linear, Renaming::Stacks), (Idf::Linear, Renaming::ReachingDef)] {
                     let mut g = f.clone();
-                    let opts = Options { flavor, undef, renaming };
+                    let opts = Options { flavor, undef, renaming, idf };
                     construct::construct(&mut g, &opts).unwrap();
                     let report = ssakit::verify::verify(&g)
                         .unwrap_or_else(|e| panic!("{opts:?}: invalid SSA: {:?}\n{}", e, ssakit::text::print_function(&g)));
@@ -110,7 +111,8 @@ proptest! {
                         );
                     }
                 }
-                prop_assert_eq!(&printed[0], &printed[1], "reachingDef and stacks differ");
+                prop_assert_eq!(&printed[0], &printed[1], "worklist+reachingDef and linear+stacks differ");
+                prop_assert_eq!(&printed[0], &printed[2], "worklist and linear IDF differ");
             }
         }
         let (pr, se) = (pruned_set.unwrap(), semi_set.unwrap());

@@ -2,7 +2,7 @@
 
 use crate::input::{self, Failed, EXIT_INPUT};
 use clap::ValueEnum;
-use ssakit::construct::{self, Flavor, Options, Renaming, UndefMode};
+use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
 
 /// SSA flavour.
 #[derive(Clone, Copy, ValueEnum)]
@@ -26,6 +26,15 @@ pub enum UndefArg {
     Local,
 }
 
+/// How DF+ is computed for phi insertion.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum IdfArg {
+    /// Sreedhar-Gao on the DJ-graph, linear, no DF sets.
+    Linear,
+    /// The chapter's worklist (sets W and F) over DF_all's frontiers.
+    Worklist,
+}
+
 /// Renaming algorithm.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum RenamingArg {
@@ -46,6 +55,10 @@ pub struct Args {
     /// What a use reached by no definition (⊥) becomes.
     #[arg(long, value_enum, default_value = "operand")]
     pub undef: UndefArg,
+    /// How DF+ is computed (both place the same phis; `--trace` always
+    /// shows the worklist).
+    #[arg(long, value_enum, default_value = "linear")]
+    pub idf: IdfArg,
     /// Renaming algorithm (both give the same result).
     #[arg(long, value_enum, default_value = "reaching-def")]
     pub renaming: RenamingArg,
@@ -66,6 +79,10 @@ pub struct Args {
 
 pub fn options(a: &Args) -> Options {
     Options {
+        idf: match a.idf {
+            IdfArg::Linear => Idf::Linear,
+            IdfArg::Worklist => Idf::Worklist,
+        },
         flavor: match a.flavor {
             FlavorArg::Minimal => Flavor::Minimal,
             FlavorArg::SemiPruned => Flavor::SemiPruned,

@@ -5,8 +5,11 @@
 //!
 //! 1. [`prepare`]: give the entry no predecessors, drop unreachable blocks;
 //! 2. CFG, dominator tree ([`DomTree`]), dominance frontiers
-//!    ([`DominanceFrontiers`], DF_all) and, for pruned SSA, liveness;
-//! 3. [`phi_insert`]: phis at DF⁺(Defs(v)) by the worklist with sets W and F;
+//!    ([`DominanceFrontiers`], DF_all, for the worklist) and, for pruned SSA,
+//!    liveness;
+//! 3. [`phi_insert`]: phis at DF⁺(Defs(v)), by the chapter's worklist with
+//!    sets W and F ([`Idf::Worklist`]) or by the linear Sreedhar–Gao method
+//!    ([`Idf::Linear`], the default: DF sets are quadratic on ladders);
 //! 4. [`rename`]: versions by a preorder walk of the dominator tree with one
 //!    `reachingDef` slot per variable (or the classic stacks).
 //!
@@ -63,9 +66,22 @@ pub enum Renaming {
     Stacks,
 }
 
+/// How phi insertion computes DF⁺(Defs(v)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Idf {
+    /// Sreedhar and Gao's linear method on the DJ-graph (no DF sets).
+    #[default]
+    Linear,
+    /// The chapter's worklist with sets W and F over DF_all's frontiers
+    /// (quadratic on ladders; always used for `--trace`).
+    Worklist,
+}
+
 /// Options of [`construct`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
+    /// How DF⁺ is computed.
+    pub idf: Idf,
     /// SSA flavour.
     pub flavor: Flavor,
     /// Treatment of ⊥.
@@ -125,7 +141,9 @@ fn construct_impl(
     let prepared = t.time("prepare", || prepare(func))?;
     let cfg = t.time("cfg", || Cfg::new(func));
     let dt = t.time("dominators", || DomTree::new(&cfg));
-    let df = t.time("frontiers", || DominanceFrontiers::new(&cfg, &dt));
+    // The trace shows the chapter's worklist, which needs DF_all.
+    let use_worklist = opts.idf == Idf::Worklist || trace_var.is_some();
+    let df = use_worklist.then(|| t.time("frontiers", || DominanceFrontiers::new(&cfg, &dt)));
     let liveness =
         (opts.flavor == Flavor::Pruned).then(|| t.time("liveness", || Liveness::new(func, &cfg)));
     let mut trace = trace_var.map(|v| Trace {
@@ -134,9 +152,13 @@ fn construct_impl(
         preorder: dt.preorder().collect(),
         ..Default::default()
     });
+    let idf = match &df {
+        Some(df) => phi_insert::IdfMethod::Worklist(df),
+        None => phi_insert::IdfMethod::Linear(&dt),
+    };
     let ins = phi_insert::PhiInsertion {
         cfg: &cfg,
-        df: &df,
+        idf,
         flavor: opts.flavor,
         liveness: liveness.as_ref(),
     };

@@ -26,6 +26,15 @@
 //! W is taken first-in first-out, which makes the trace read in program
 //! order; any order gives the same set of phis.
 //!
+//! DF sets can be quadratic in size (a ladder of n nested loops has
+//! frontiers of Θ(n²) elements in all), so the worklist above, like every
+//! method that materialises DF, is quadratic there. [`IdfMethod::Linear`]
+//! (the default for construction) computes the same DF⁺(Defs(v)) per
+//! variable without building DF, by Sreedhar and Gao's method on the
+//! DJ-graph ([`IdfCalculator`], the method of the chapter 14 that the
+//! chapter announces); the worklist is kept for teaching and for the trace,
+//! and the tests check that both place the same phis.
+//!
 //! Flavours ([`Flavor`]): *minimal* inserts at DF⁺(Defs(v)) for every
 //! variable, as the chapter does; *semi-pruned* (Briggs, Cooper, Harvey and
 //! Simpson 1998) only for variables live across a block boundary (used in
@@ -34,7 +43,7 @@
 
 use super::trace::InsertRow;
 use super::Flavor;
-use crate::analysis::{DominanceFrontiers, Liveness};
+use crate::analysis::{DomTree, DominanceFrontiers, IdfCalculator, Liveness};
 use crate::entity::EntityVec;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, PhiArg, Var};
 
@@ -126,12 +135,21 @@ pub fn variable_order(func: &Function) -> Vec<Var> {
     order
 }
 
+/// How DF⁺(Defs(v)) is computed.
+#[derive(Clone, Copy, Debug)]
+pub enum IdfMethod<'a> {
+    /// The chapter's worklist with sets W and F over precomputed frontiers.
+    Worklist(&'a DominanceFrontiers),
+    /// Sreedhar and Gao's linear method on the DJ-graph, without DF sets.
+    Linear(&'a DomTree),
+}
+
 /// Inputs of phi insertion.
 pub struct PhiInsertion<'a> {
     /// The control-flow graph of the function.
     pub cfg: &'a Cfg,
-    /// Dominance frontiers (DF_all).
-    pub df: &'a DominanceFrontiers,
+    /// How DF⁺ is computed.
+    pub idf: IdfMethod<'a>,
     /// Which flavour of SSA.
     pub flavor: Flavor,
     /// Liveness of the original program; required for [`Flavor::Pruned`].
@@ -147,7 +165,71 @@ impl PhiInsertion<'_> {
     /// # Preconditions
     /// `func` has no phis, its entry has no predecessors, every block of the
     /// layout is reachable, and `cfg`, `df` (and `liveness`) describe it.
-    pub fn run(&self, func: &mut Function, mut trace: Option<(Var, &mut Vec<InsertRow>)>) -> usize {
+    pub fn run(&self, func: &mut Function, trace: Option<(Var, &mut Vec<InsertRow>)>) -> usize {
+        let placed = match self.idf {
+            IdfMethod::Worklist(df) => self.place_by_worklist(func, df, trace),
+            IdfMethod::Linear(dt) => self.place_linear(func, dt),
+        };
+        let n = placed.len();
+        for (b, v) in placed {
+            let args = self
+                .cfg
+                .unique_preds(b)
+                .map(|p| PhiArg {
+                    block: p,
+                    value: Operand::Var(v),
+                })
+                .collect();
+            func.push_inst(b, InstData::Phi { dst: v, args });
+        }
+        n
+    }
+
+    /// Whether variable `v` gets phis at all in this flavour.
+    fn wanted(&self, global: &Option<EntityVec<Var, bool>>, v: Var) -> bool {
+        global.as_ref().is_none_or(|g| g[v])
+    }
+
+    /// Whether a phi for `v` at `y` is kept: always, except in pruned SSA
+    /// where `v` must be live on entry to `y`.
+    fn keep(&self, y: Block, v: Var) -> bool {
+        match (self.flavor, self.liveness) {
+            (Flavor::Pruned, Some(live)) => live.is_live_in(y, v),
+            _ => true,
+        }
+    }
+
+    /// DF⁺ per variable by Sreedhar and Gao, then the flavour's filter.
+    fn place_linear(&self, func: &Function, dt: &DomTree) -> Vec<(Block, Var)> {
+        let defs = DefBlocks::new(func);
+        let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
+        let mut calc = IdfCalculator::new(self.cfg, dt);
+        let mut frontier = Vec::new();
+        let mut placed = Vec::new();
+        for v in variable_order(func) {
+            let d = defs.of(v);
+            if d.is_empty() || !self.wanted(&global, v) {
+                continue;
+            }
+            frontier.clear();
+            calc.compute(d, &mut frontier);
+            placed.extend(
+                frontier
+                    .iter()
+                    .filter(|&&y| self.keep(y, v))
+                    .map(|&y| (y, v)),
+            );
+        }
+        placed
+    }
+
+    /// The chapter's worklist, recording the trace of one variable.
+    fn place_by_worklist(
+        &self,
+        func: &Function,
+        df: &DominanceFrontiers,
+        mut trace: Option<(Var, &mut Vec<InsertRow>)>,
+    ) -> Vec<(Block, Var)> {
         let defs = DefBlocks::new(func);
         let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
         let nb = func.blocks.len();
@@ -159,7 +241,7 @@ impl PhiInsertion<'_> {
         let mut placed: Vec<(Block, Var)> = Vec::new();
         for v in variable_order(func) {
             let d = defs.of(v);
-            if d.is_empty() || global.as_ref().is_some_and(|g| !g[v]) {
+            if d.is_empty() || !self.wanted(&global, v) {
                 continue;
             }
             let stamp = v.0 + 1;
@@ -175,16 +257,14 @@ impl PhiInsertion<'_> {
                 let x = w[head];
                 head += 1;
                 let mut inserted = Vec::new();
-                for &y in self.df.df(x) {
+                for &y in df.df(x) {
                     if in_f[y.index()] == stamp {
                         continue;
                     }
                     in_f[y.index()] = stamp;
-                    if let Some(live) = self.liveness {
-                        if self.flavor == Flavor::Pruned && !live.is_live_in(y, v) {
-                            // Dead here: no phi, and no new definition to propagate.
-                            continue;
-                        }
+                    if !self.keep(y, v) {
+                        // Dead here: no phi, and no new definition to propagate.
+                        continue;
                     }
                     placed.push((y, v));
                     if tracing {
@@ -201,7 +281,7 @@ impl PhiInsertion<'_> {
                     f.sort_unstable();
                     rows.push(InsertRow {
                         x,
-                        df: self.df.df(x).to_vec(),
+                        df: df.df(x).to_vec(),
                         inserted,
                         f,
                         w: w[head..].to_vec(),
@@ -209,18 +289,6 @@ impl PhiInsertion<'_> {
                 }
             }
         }
-        let n = placed.len();
-        for (b, v) in placed {
-            let args = self
-                .cfg
-                .unique_preds(b)
-                .map(|p| PhiArg {
-                    block: p,
-                    value: Operand::Var(v),
-                })
-                .collect();
-            func.push_inst(b, InstData::Phi { dst: v, args });
-        }
-        n
+        placed
     }
 }
