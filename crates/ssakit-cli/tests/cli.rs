@@ -146,9 +146,15 @@ fn construct_check_and_run_through_pipes() {
             "--time-passes",
             "--flavor",
             "pruned",
+            "--idf",
+            "worklist",
             "seed.ssa",
         ],
         None,
+    );
+    assert_eq!(
+        stdout(&o),
+        ok(&["construct", "--flavor", "pruned", "seed.ssa"], None)
     );
     let times = stderr(&o);
     for phase in [
