@@ -6,9 +6,10 @@ use crate::entity::EntityVec;
 /// A variable: its name, and for an SSA version, where it came from.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct VarData {
-    /// The name. For a version created by SSA construction this is the
-    /// original variable's name; the printed name adds the version (see
-    /// [`VarNames`](super::VarNames)).
+    /// The name of an original variable. Empty for an SSA version, whose
+    /// name is its origin's plus the version number (see
+    /// [`Function::base_name`] and [`VarNames`](super::VarNames)); keeping
+    /// it empty saves an allocation per version.
     pub name: Box<str>,
     /// For an SSA version: the variable it is a version of.
     pub origin: Option<Var>,
@@ -80,9 +81,9 @@ impl Function {
 
     /// Creates version number `version` of variable `origin`.
     pub fn new_version(&mut self, origin: Var, version: u32) -> Var {
-        let name = self.vars[origin].name.clone();
+        let origin = self.original(origin);
         self.vars.push(VarData {
-            name,
+            name: Box::default(),
             origin: Some(origin),
             version,
         })
@@ -127,6 +128,11 @@ impl Function {
             .iter()
             .copied()
             .find(|&b| &*self.blocks[b].name == name)
+    }
+
+    /// The name of `v`'s original variable (without version number).
+    pub fn base_name(&self, v: Var) -> &str {
+        &self.vars[self.original(v)].name
     }
 
     /// The original variable of `v`: `v` itself unless it is an SSA version.

@@ -34,9 +34,10 @@ impl VarNames {
             if d.origin.is_none() {
                 continue;
             }
-            let mut cand = format!("{}{}", d.name, d.version);
+            let name = func.base_name(v);
+            let mut cand = format!("{name}{}", d.version);
             if taken.contains(cand.as_str()) {
-                let base = format!("{}_{}", d.name, d.version);
+                let base = format!("{name}_{}", d.version);
                 cand = base.clone();
                 let mut k = 2;
                 while taken.contains(cand.as_str()) {
