@@ -48,9 +48,24 @@ pub fn read(path: &str) -> Result<Source, Failed> {
     }
 }
 
-/// Prints `d` against `src` in miette's graphical form (which names
-/// `file:line:column`), on standard error.
+/// Lines longer than this are shown by the library's own renderer, which
+/// cuts them around the error, instead of miette's graphical one (slow and
+/// fragile on multi-megabyte lines).
+const MAX_GRAPHICAL_LINE: usize = 1000;
+
+/// Prints `d` against `src` on standard error: a first line
+/// `error: FILE:LINE:COLUMN: MESSAGE`, then miette's graphical rendering of
+/// the source around it.
 pub fn report(src: &Source, d: &Diagnostic) {
+    let start = d.span.start.min(src.text.len());
+    let line_start = src.text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = src.text[start..]
+        .find('\n')
+        .map_or(src.text.len(), |i| start + i);
+    if line_end - line_start > MAX_GRAPHICAL_LINE || d.span.end > src.text.len() {
+        eprint!("{}", d.render(&src.name, &src.text));
+        return;
+    }
     let mut md = MietteDiagnostic::new(d.message.clone())
         .with_labels(vec![LabeledSpan::at(d.span.clone(), d.label.clone())]);
     if let Some(h) = &d.help {

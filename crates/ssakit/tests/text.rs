@@ -78,7 +78,7 @@ fn bad(src: &str, msg: &str, line: usize, col: usize) {
             );
             let rendered = d.render("t.ssa", src);
             assert!(
-                rendered.starts_with(&format!("t.ssa:{line}:{col}: error: ")),
+                rendered.starts_with(&format!("error: t.ssa:{line}:{col}: ")),
                 "{rendered}"
             );
         }

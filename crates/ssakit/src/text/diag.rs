@@ -43,7 +43,7 @@ impl Diagnostic {
         line_col(src, self.span.start)
     }
 
-    /// Renders `file:line:col: error: message`, the source line, and a caret
+    /// Renders `error: file:line:col: message`, the source line, and a caret
     /// line under the offending text.
     pub fn render(&self, file: &str, src: &str) -> String {
         let (line, col) = self.line_col(src);
@@ -63,7 +63,7 @@ impl Diagnostic {
             .count()
             .max(1);
         let mut out = format!(
-            "{file}:{line}:{col}: error: {}\n  |\n  | {shown}\n  | {}{} {}\n",
+            "error: {file}:{line}:{col}: {}\n  |\n  | {shown}\n  | {}{} {}\n",
             self.message,
             " ".repeat(caret_col),
             "^".repeat(width.min(120)),

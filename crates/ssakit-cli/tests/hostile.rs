@@ -1,0 +1,153 @@
+//! Hostile input: every class of malformed file gets a clear, located error
+//! and a non-zero exit from every command that reads programs, never a
+//! panic (exit 101) or a hang.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `ssakit ARGS -` on `input`; returns (exit code, stderr).
+fn feed(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
+        .args(args)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let data = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let start = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "ssakit {args:?} took too long"
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const PROGRAM: &str = "function main(a) {\nentry:\n    x = a + 1\n    branch x, l, r\nl:\n    jump r\nr:\n    ret x\n}\n";
+
+fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    let mut v: Vec<(&'static str, Vec<u8>, &'static str)> = Vec::new();
+    // Every proper prefix of a valid program is an error (truncated files).
+    v.push((
+        "truncated in a statement",
+        PROGRAM[..37].into(),
+        "<stdin>:3:12: expected an operand",
+    ));
+    v.push((
+        "truncated after a label",
+        PROGRAM[..PROGRAM.find("l:").unwrap() + 2].into(),
+        "expected `}` closing the function",
+    ));
+    v.push((
+        "non-UTF-8 bytes",
+        b"function main() {\ne:\n    x = \xc3\x28\n}\n".to_vec(),
+        "invalid UTF-8 at byte offset 29",
+    ));
+    v.push((
+        "absurd integer",
+        b"function main() {\ne:\n    x = 123456789012345678901234567890\n    ret x\n}\n".to_vec(),
+        "<stdin>:3:9: integer literal",
+    ));
+    let mut long = b"function main() {\ne:\n    x = 1".to_vec();
+    long.extend(b" + 1".repeat(2_500_000));
+    long.extend(b"\n    ret x\n}\n");
+    v.push((
+        "10 MB line",
+        long,
+        "<stdin>:3:15: expected end of line, found `+`",
+    ));
+    v.push((
+        "label to nowhere",
+        b"function main() {\ne:\n    branch 1, e, nowhere\n}\n".to_vec(),
+        "<stdin>:3:18: unknown label `nowhere`",
+    ));
+    v.push(("phi with too few operands", b"function main(a) {\ne:\n    branch a, l, j\nl:\n    jump j\nj:\n    x = phi(e: 1)\n    ret x\n}\n".to_vec(), "<stdin>:7:5: phi has no operand for predecessor `l`"));
+    v.push(("phi with too many operands", b"function main(a) {\ne:\n    jump j\nl:\n    jump j\nj:\n    x = phi(e: 1, l: 2, j: 3)\n    ret x\n}\n".to_vec(), "labelled `j`, which is not a predecessor"));
+    let mut deep = b"function main() {\ne:\n    x = ".to_vec();
+    deep.extend(std::iter::repeat_n(b'(', 100_000));
+    deep.extend(b"1\n}\n");
+    v.push(("deep nesting", deep, "<stdin>:3:9: expected an operand"));
+    v.push(("empty file", Vec::new(), "no function in input"));
+    v.push((
+        "only comments",
+        b"# nothing here\n".to_vec(),
+        "no function in input",
+    ));
+    v.push((
+        "NUL byte",
+        b"function main() {\ne:\n    \0\n}\n".to_vec(),
+        "<stdin>:3:5: unexpected character `\\0`",
+    ));
+    v.push((
+        "huge label list",
+        {
+            let mut s = b"function main() {\ne:\n    switch 0, e, [".to_vec();
+            for k in 0..200_000 {
+                s.extend(format!("t{k}, ").as_bytes());
+            }
+            s.extend(b"]\n}\n");
+            s
+        },
+        "expected a label, found `]`",
+    ));
+    v
+}
+
+#[test]
+fn every_command_rejects_every_bad_input_with_a_located_message() {
+    for (name, input, msg) in cases() {
+        for cmd in [
+            &["fmt"][..],
+            &["run"],
+            &["construct"],
+            &["check"],
+            &["analyze", "--df"],
+        ] {
+            let (code, err) = feed(cmd, &input);
+            assert_eq!(
+                code,
+                Some(1),
+                "{name}: ssakit {cmd:?} exit code, stderr:\n{err}"
+            );
+            assert!(
+                err.contains(msg),
+                "{name}: ssakit {cmd:?} says\n{err}\nexpected {msg:?}"
+            );
+            assert!(!err.contains("panicked"), "{name}: panic\n{err}");
+        }
+    }
+}
+
+#[test]
+fn duplicate_definitions_in_ssa_input_are_refused() {
+    let src = b"function main(a) {\ne:\n    branch a, l, j\nl:\n    x = 1\n    x = 2\n    jump j\nj:\n    y = phi(e: 0, l: x)\n    ret y\n}\n";
+    let (code, err) = feed(&["check"], src);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("<stdin>:6:5: `x` is assigned more than once"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_prefix_of_a_program_is_handled() {
+    for cut in 0..PROGRAM.len() {
+        let (code, err) = feed(&["check"], PROGRAM[..cut].as_bytes());
+        assert!(
+            matches!(code, Some(0) | Some(1)),
+            "prefix {cut}: exit {code:?}\n{err}"
+        );
+        assert!(!err.contains("panicked"), "prefix {cut}: {err}");
+    }
+}
