@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod entity;
+pub mod gen;
 pub mod interp;
 pub mod ir;
 pub mod text;
