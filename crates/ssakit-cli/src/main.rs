@@ -21,12 +21,17 @@ struct Cli {
 enum Command {
     /// Parse a program and print it back in canonical form.
     Fmt(cmd::fmt::Args),
+    /// Print a generated, terminating non-SSA program of a chosen shape
+    /// and size (random, ladder, ladder-redundant, chain, nested-loops,
+    /// irreducible, switchy, many-vars).
+    Gen(cmd::gen::Args),
 }
 
 fn main() {
     let cli = Cli::parse();
     let res = match cli.command {
         Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Gen(a) => cmd::gen::run(a),
     };
     if let Err(input::Failed(code)) = res {
         std::process::exit(code);
