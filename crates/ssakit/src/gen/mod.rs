@@ -22,8 +22,8 @@
 //! Everything is drawn from a SplitMix64 generator seeded with
 //! [`GenOptions::seed`] and no hash map is iterated, so a seed gives the same
 //! program on every machine. Generation takes time and memory linear in the
-//! number of blocks and never recurses: a million blocks take well under a
-//! second in a release build.
+//! number of blocks and never recurses: a million blocks take about a second,
+//! printing included, in a release build.
 //!
 //! ```
 //! use ssakit::gen::{generate, GenOptions, Shape};

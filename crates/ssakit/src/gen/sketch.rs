@@ -3,14 +3,18 @@
 //!
 //! Shapes allocate blocks in whatever order suits them (a branch names its
 //! join before the join is filled), but *emit* each block's code in one go,
-//! in layout order: [`Sketch::begin`] appends the block to the layout and
-//! [`Sketch::end`] closes it with its terminator. The code of all blocks lives
-//! in one flat vector, each block owning a contiguous range of it.
+//! in layout order: [`Sketch::begin`] creates the block in the
+//! [`FunctionBuilder`], so that blocks are numbered in layout order, and
+//! [`Sketch::end`] closes it with its terminator. Variables are created on
+//! first mention, destination before operands. That is exactly how the
+//! parser numbers blocks and variables, so `parse_module(print_module(m)) ==
+//! m` holds by construction.
 //!
-//! [`Sketch::finish`] then builds the [`Function`] with a
-//! [`FunctionBuilder`], creating blocks in layout order and variables in
-//! order of first mention in the text, which is exactly how the parser
-//! numbers them: `parse_module(print_module(m)) == m` holds by construction.
+//! Inside the sketch, blocks and variables have their own numbers (a block
+//! is numbered when allocated, a variable when named); [`Sketch::push`] and
+//! [`Sketch::end`] translate variables at once, and [`Sketch::finish`]
+//! translates the terminators' targets, which may name blocks allocated but
+//! not yet placed when the terminator was emitted.
 //!
 //! # The safety discipline
 //!
@@ -66,11 +70,8 @@ pub(super) struct Counter {
 struct SketchBlock {
     /// Label prefix; the label is the prefix and the layout position.
     kind: &'static str,
-    /// The block's code: `insts[first..end]`.
-    first: u32,
-    end: u32,
-    term: Option<Terminator>,
-    placed: bool,
+    /// The function's block, once placed.
+    placed: Option<Block>,
 }
 
 /// A function being generated (see the module documentation).
@@ -78,11 +79,15 @@ struct SketchBlock {
 pub(super) struct Sketch {
     /// The random source of every choice.
     pub rng: Rng,
+    fb: FunctionBuilder,
+    /// Every block allocated, by sketch number.
     blocks: Vec<SketchBlock>,
-    insts: Vec<InstData>,
-    layout: Vec<Block>,
+    /// Names of the sketch's variables, and their function variables once
+    /// mentioned.
     names: Vec<Box<str>>,
-    open: Option<Block>,
+    vars: Vec<Option<Var>>,
+    open: bool,
+    label: String,
     nvars: u32,
     nsafe: u32,
     ncounters: u32,
@@ -95,13 +100,18 @@ impl Sketch {
         let mut names: Vec<Box<str>> = Vec::with_capacity(V0 as usize + nvars as usize);
         names.extend(["a".into(), "b".into(), "c".into()]);
         names.extend((0..nvars).map(|i| format!("v{i}").into()));
+        let mut fb = FunctionBuilder::new("main");
+        let mut vars = vec![None; names.len()];
+        vars[A.index()] = Some(fb.param("a"));
+        vars[B.index()] = Some(fb.param("b"));
         Sketch {
             rng: Rng::new(seed),
+            fb,
             blocks: Vec::new(),
-            insts: Vec::new(),
-            layout: Vec::new(),
             names,
-            open: None,
+            vars,
+            open: false,
+            label: String::new(),
             nvars,
             nsafe: nvars / 3,
             ncounters: 0,
@@ -123,6 +133,7 @@ impl Sketch {
     pub fn new_var(&mut self, name: &str) -> Var {
         let v = Var(self.names.len() as u32);
         self.names.push(name.into());
+        self.vars.push(None);
         v
     }
 
@@ -137,39 +148,56 @@ impl Sketch {
     /// (`entry` and `exit` are used as they are). It is placed by `begin`.
     pub fn block(&mut self, kind: &'static str) -> Block {
         let b = Block(self.blocks.len() as u32);
-        self.blocks.push(SketchBlock {
-            kind,
-            first: 0,
-            end: 0,
-            term: None,
-            placed: false,
-        });
+        self.blocks.push(SketchBlock { kind, placed: None });
         b
     }
 
     /// Appends `b` to the layout and makes it the block code goes to.
     pub fn begin(&mut self, b: Block) {
-        debug_assert!(self.open.is_none(), "block {b} begun inside another");
-        let sb = &mut self.blocks[b.index()];
-        assert!(!sb.placed, "block {b} placed twice");
-        sb.placed = true;
-        sb.first = self.insts.len() as u32;
-        self.layout.push(b);
-        self.open = Some(b);
+        debug_assert!(!self.open, "block {b} begun inside another");
+        let sb = &self.blocks[b.index()];
+        assert!(sb.placed.is_none(), "block {b} placed twice");
+        self.label.clear();
+        self.label.push_str(sb.kind);
+        if sb.kind != "entry" && sb.kind != "exit" {
+            let _ = write!(self.label, "{}", self.fb.func().layout.len());
+        }
+        let fb_block = self.fb.block(&self.label);
+        self.blocks[b.index()].placed = Some(fb_block);
+        self.fb.switch_to(fb_block);
+        self.open = true;
     }
 
-    /// Closes the open block with terminator `t`.
-    pub fn end(&mut self, t: Terminator) {
-        let b = self.open.take().expect("no open block");
-        let sb = &mut self.blocks[b.index()];
-        sb.end = self.insts.len() as u32;
-        sb.term = Some(t);
+    /// The function's variable for sketch variable `v`, created on first
+    /// mention.
+    fn lower(&mut self, v: &mut Var) {
+        let fb = &mut self.fb;
+        let names = &self.names;
+        *v = *self.vars[v.index()].get_or_insert_with(|| fb.var(&names[v.index()]));
+    }
+
+    /// Closes the open block with terminator `t` (whose targets are sketch
+    /// blocks, translated by `finish`).
+    pub fn end(&mut self, mut t: Terminator) {
+        assert!(self.open, "no open block");
+        if let Some(Operand::Var(v)) = t.operand_mut() {
+            self.lower(v);
+        }
+        self.fb.terminate(t);
+        self.open = false;
     }
 
     /// Appends an instruction to the open block.
-    pub fn push(&mut self, data: InstData) {
-        debug_assert!(self.open.is_some(), "instruction outside a block");
-        self.insts.push(data);
+    pub fn push(&mut self, mut data: InstData) {
+        debug_assert!(self.open, "instruction outside a block");
+        // The parser meets the destination before the operands.
+        data.for_each_def_mut(|v| self.lower(v));
+        data.for_each_operand_mut(|o| {
+            if let Operand::Var(v) = o {
+                self.lower(v)
+            }
+        });
+        self.fb.inst(data);
     }
 
     /// `dst = lhs op rhs`.
@@ -501,61 +529,21 @@ impl Sketch {
     }
 
     // -----------------------------------------------------------------------
-    // Lowering
+    // Finishing
 
-    /// Builds the function: `main(a, b)`, blocks in layout order, variables
-    /// numbered in order of first mention (see the module documentation).
+    /// The function: `main(a, b)`, with the terminators' targets translated
+    /// to the function's blocks.
     pub fn finish(self) -> Function {
-        assert!(self.open.is_none(), "a block was left open");
-        let mut fb = FunctionBuilder::new("main");
-        let mut vmap: Vec<Option<Var>> = vec![None; self.names.len()];
-        vmap[A.index()] = Some(fb.param("a"));
-        vmap[B.index()] = Some(fb.param("b"));
-        let mut bmap = vec![Block(u32::MAX); self.blocks.len()];
-        let mut label = String::new();
-        for (pos, &b) in self.layout.iter().enumerate() {
-            let kind = self.blocks[b.index()].kind;
-            label.clear();
-            label.push_str(kind);
-            if kind != "entry" && kind != "exit" {
-                let _ = write!(label, "{pos}");
-            }
-            bmap[b.index()] = fb.block(&label);
+        assert!(!self.open, "a block was left open");
+        let map: Vec<Block> = self
+            .blocks
+            .iter()
+            .map(|b| b.placed.expect("a block was allocated but never placed"))
+            .collect();
+        let mut f = self.fb.finish();
+        for bd in f.blocks.values_mut() {
+            bd.term.for_each_succ_mut(|s| *s = map[s.index()]);
         }
-        debug_assert!(
-            self.blocks.iter().all(|b| b.placed),
-            "a block was allocated but never placed"
-        );
-        let names = &self.names;
-        let mut lower = |fb: &mut FunctionBuilder, v: &mut Var| {
-            *v = *vmap[v.index()].get_or_insert_with(|| fb.var(&names[v.index()]));
-        };
-        let mut insts = self.insts.into_iter();
-        let mut consumed = 0;
-        for &b in &self.layout {
-            let sb = &self.blocks[b.index()];
-            // Blocks are emitted one at a time in layout order, so their
-            // ranges tile `insts` in that order.
-            debug_assert_eq!(sb.first, consumed);
-            consumed = sb.end;
-            fb.switch_to(bmap[b.index()]);
-            for mut data in insts.by_ref().take((sb.end - sb.first) as usize) {
-                // The parser meets the destination before the operands.
-                data.for_each_def_mut(|v| lower(&mut fb, v));
-                data.for_each_operand_mut(|o| {
-                    if let Operand::Var(v) = o {
-                        lower(&mut fb, v)
-                    }
-                });
-                fb.inst(data);
-            }
-            let mut t = sb.term.clone().expect("every placed block is ended");
-            if let Some(Operand::Var(v)) = t.operand_mut() {
-                lower(&mut fb, v);
-            }
-            t.for_each_succ_mut(|s| *s = bmap[s.index()]);
-            fb.terminate(t);
-        }
-        fb.finish()
+        f
     }
 }
