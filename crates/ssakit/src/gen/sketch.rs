@@ -26,8 +26,9 @@
 //!   variables, the innermost loop counter, constants): they always hold a
 //!   number;
 //! * **wild** ones, the rest, are assigned from anything and first assigned
-//!   somewhere in the body, so they are read before being written on many
-//!   paths: the chapter's ⊥ case.
+//!   somewhere in the body (except where a shape initialises some or all of
+//!   them in the entry: `many-vars`, `ladder-redundant`), so they are read
+//!   before being written on many paths: the chapter's ⊥ case.
 //!
 //! Branch conditions, switch selectors and counter initial values read only
 //! safe operands; prints and wild assignments read anything. Division and
