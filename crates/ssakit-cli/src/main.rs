@@ -29,6 +29,10 @@ enum Command {
     Fmt(cmd::fmt::Args),
     /// Interpret a program (SSA or not) on integer arguments.
     Run(cmd::run::Args),
+    /// Print a generated, terminating non-SSA program of a chosen shape
+    /// and size (random, ladder, ladder-redundant, chain, nested-loops,
+    /// irreducible, switchy, many-vars).
+    Gen(cmd::gen::Args),
 }
 
 fn main() {
@@ -39,6 +43,7 @@ fn main() {
         Command::Check(a) => cmd::check::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
         Command::Run(a) => cmd::run::run(a),
+        Command::Gen(a) => cmd::gen::run(a),
     };
     if let Err(input::Failed(code)) = res {
         std::process::exit(code);

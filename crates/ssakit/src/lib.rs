@@ -16,6 +16,7 @@ pub mod construct;
 pub mod destruct;
 pub mod entity;
 pub mod error;
+pub mod gen;
 pub mod interp;
 pub mod ir;
 pub mod text;

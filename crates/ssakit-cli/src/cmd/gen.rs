@@ -1,0 +1,47 @@
+//! `ssakit gen`: print a generated program.
+
+use crate::input::Failed;
+use ssakit::gen::{generate, GenOptions, Shape};
+use ssakit::ir::Module;
+use std::io::Write;
+
+/// Arguments of `ssakit gen`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Control-flow shape.
+    #[arg(long, default_value = "random", value_parser = parse_shape)]
+    pub shape: Shape,
+    /// Approximate number of blocks (each shape documents its exact count).
+    #[arg(long, default_value_t = 20)]
+    pub blocks: usize,
+    /// Number of program variables `v0 .. v{V-1}`.
+    #[arg(long, default_value_t = 4)]
+    pub vars: usize,
+    /// Seed: the same options always give the same program.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+fn parse_shape(s: &str) -> Result<Shape, String> {
+    s.parse()
+        .map_err(|e: ssakit::gen::UnknownShape| e.to_string())
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    let f = generate(&GenOptions {
+        shape: a.shape,
+        blocks: a.blocks,
+        vars: a.vars,
+        seed: a.seed,
+    });
+    let text = ssakit::text::print_module(&Module { functions: vec![f] });
+    // One write of the whole text: a million blocks print in one go.
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the program: {e}");
+            return Err(Failed(crate::input::EXIT_INPUT));
+        }
+    }
+    Ok(())
+}

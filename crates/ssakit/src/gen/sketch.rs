@@ -1,0 +1,550 @@
+//! The program under construction, and the straight-line code every shape
+//! shares: assignments, branch conditions, loop counters, prints.
+//!
+//! Shapes allocate blocks in whatever order suits them (a branch names its
+//! join before the join is filled), but *emit* each block's code in one go,
+//! in layout order: [`Sketch::begin`] creates the block in the
+//! [`FunctionBuilder`], so that blocks are numbered in layout order, and
+//! [`Sketch::end`] closes it with its terminator. Variables are created on
+//! first mention, destination before operands. That is exactly how the
+//! parser numbers blocks and variables, so `parse_module(print_module(m)) ==
+//! m` holds by construction.
+//!
+//! Inside the sketch, blocks and variables have their own numbers (a block
+//! is numbered when allocated, a variable when named); [`Sketch::push`] and
+//! [`Sketch::end`] translate variables at once, and [`Sketch::finish`]
+//! translates the terminators' targets, which may name blocks allocated but
+//! not yet placed when the terminator was emitted.
+//!
+//! # The safety discipline
+//!
+//! The interpreter rejects a branch or switch on `undef`, and every program
+//! must run for all arguments. So the `v` variables come in two kinds:
+//!
+//! * **safe** ones, `v0 .. v{S-1}` with `S = V / 3`, are assigned in the
+//!   entry block and afterwards only from safe operands (the parameters, safe
+//!   variables, the innermost loop counter, constants): they always hold a
+//!   number;
+//! * **wild** ones, the rest, are assigned from anything and first assigned
+//!   somewhere in the body (except where a shape initialises some or all of
+//!   them in the entry: `many-vars`, `ladder-redundant`), so they are read
+//!   before being written on many paths: the chapter's ⊥ case.
+//!
+//! Branch conditions, switch selectors and counter initial values read only
+//! safe operands; prints and wild assignments read anything. Division and
+//! remainder only ever divide by a non-zero constant.
+
+use super::rng::Rng;
+use crate::ir::{
+    BinOp, Block, Function, FunctionBuilder, InstData, Operand, Terminator, UnOp, Var,
+};
+use std::fmt::Write;
+
+/// The first parameter.
+pub(super) const A: Var = Var(0);
+/// The second parameter.
+pub(super) const B: Var = Var(1);
+/// The condition temporary: written just before each branch that tests it.
+pub(super) const C: Var = Var(2);
+/// Index of `v0`.
+const V0: u32 = 3;
+
+/// The largest number of times one loop may iterate.
+pub(super) const MAX_TRIPS: u32 = 3;
+
+/// What straight-line code may read besides the parameters and variables.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Ctx {
+    /// The counter of the innermost enclosing loop, always defined there.
+    pub counter: Option<Var>,
+}
+
+/// A loop counter: counts down to 0 (`bound == None`, initial value at most
+/// [`MAX_TRIPS`], test `k > 0`) or up from 0 (test `k < bound`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Counter {
+    pub var: Var,
+    pub bound: Option<i64>,
+}
+
+#[derive(Clone, Debug)]
+struct SketchBlock {
+    /// Label prefix; the label is the prefix and the layout position.
+    kind: &'static str,
+    /// The function's block, once placed.
+    placed: Option<Block>,
+}
+
+/// A function being generated (see the module documentation).
+#[derive(Debug)]
+pub(super) struct Sketch {
+    /// The random source of every choice.
+    pub rng: Rng,
+    fb: FunctionBuilder,
+    /// Every block allocated, by sketch number.
+    blocks: Vec<SketchBlock>,
+    /// Names of the sketch's variables, and their function variables once
+    /// mentioned.
+    names: Vec<Box<str>>,
+    vars: Vec<Option<Var>>,
+    open: bool,
+    label: String,
+    nvars: u32,
+    nsafe: u32,
+    ncounters: u32,
+}
+
+impl Sketch {
+    /// An empty sketch with variables `v0 .. v{vars-1}` (at least one).
+    pub fn new(seed: u64, vars: u32) -> Sketch {
+        let nvars = vars.max(1);
+        let mut names: Vec<Box<str>> = Vec::with_capacity(V0 as usize + nvars as usize);
+        names.extend(["a".into(), "b".into(), "c".into()]);
+        names.extend((0..nvars).map(|i| format!("v{i}").into()));
+        let mut fb = FunctionBuilder::new("main");
+        let mut vars = vec![None; names.len()];
+        vars[A.index()] = Some(fb.param("a"));
+        vars[B.index()] = Some(fb.param("b"));
+        Sketch {
+            rng: Rng::new(seed),
+            fb,
+            blocks: Vec::new(),
+            names,
+            vars,
+            open: false,
+            label: String::new(),
+            nvars,
+            nsafe: nvars / 3,
+            ncounters: 0,
+        }
+    }
+
+    /// The number of `v` variables.
+    pub fn nvars(&self) -> u32 {
+        self.nvars
+    }
+
+    /// Variable `v{i}`.
+    pub fn v(&self, i: u32) -> Var {
+        debug_assert!(i < self.nvars);
+        Var(V0 + i)
+    }
+
+    /// A fresh variable named `name` (must not clash with another).
+    pub fn new_var(&mut self, name: &str) -> Var {
+        let v = Var(self.names.len() as u32);
+        self.names.push(name.into());
+        self.vars.push(None);
+        v
+    }
+
+    /// A fresh loop counter `k0`, `k1`, ...
+    pub fn counter_var(&mut self) -> Var {
+        let v = self.new_var(&format!("k{}", self.ncounters));
+        self.ncounters += 1;
+        v
+    }
+
+    /// Allocates a block labelled `kind` followed by its layout position
+    /// (`entry` and `exit` are used as they are). It is placed by `begin`.
+    pub fn block(&mut self, kind: &'static str) -> Block {
+        let b = Block(self.blocks.len() as u32);
+        self.blocks.push(SketchBlock { kind, placed: None });
+        b
+    }
+
+    /// Appends `b` to the layout and makes it the block code goes to.
+    pub fn begin(&mut self, b: Block) {
+        debug_assert!(!self.open, "block {b} begun inside another");
+        let sb = &self.blocks[b.index()];
+        assert!(sb.placed.is_none(), "block {b} placed twice");
+        self.label.clear();
+        self.label.push_str(sb.kind);
+        if sb.kind != "entry" && sb.kind != "exit" {
+            let _ = write!(self.label, "{}", self.fb.func().layout.len());
+        }
+        let fb_block = self.fb.block(&self.label);
+        self.blocks[b.index()].placed = Some(fb_block);
+        self.fb.switch_to(fb_block);
+        self.open = true;
+    }
+
+    /// The function's variable for sketch variable `v`, created on first
+    /// mention.
+    fn lower(&mut self, v: &mut Var) {
+        let fb = &mut self.fb;
+        let names = &self.names;
+        *v = *self.vars[v.index()].get_or_insert_with(|| fb.var(&names[v.index()]));
+    }
+
+    /// Closes the open block with terminator `t` (whose targets are sketch
+    /// blocks, translated by `finish`).
+    pub fn end(&mut self, mut t: Terminator) {
+        assert!(self.open, "no open block");
+        if let Some(Operand::Var(v)) = t.operand_mut() {
+            self.lower(v);
+        }
+        self.fb.terminate(t);
+        self.open = false;
+    }
+
+    /// Appends an instruction to the open block.
+    pub fn push(&mut self, mut data: InstData) {
+        debug_assert!(self.open, "instruction outside a block");
+        // The parser meets the destination before the operands.
+        data.for_each_def_mut(|v| self.lower(v));
+        data.for_each_operand_mut(|o| {
+            if let Operand::Var(v) = o {
+                self.lower(v)
+            }
+        });
+        self.fb.inst(data);
+    }
+
+    /// `dst = lhs op rhs`.
+    pub fn binary(&mut self, dst: Var, op: BinOp, lhs: Operand, rhs: Operand) {
+        self.push(InstData::Binary { dst, op, lhs, rhs })
+    }
+
+    // -----------------------------------------------------------------------
+    // Operands
+
+    /// A small constant, sometimes negative.
+    pub fn constant(&mut self) -> i64 {
+        self.rng.pick(&[0, 1, 1, 2, 3, 5, 7, 10, 100, -1, -4])
+    }
+
+    /// A safe variable, if there is one.
+    fn safe_var(&mut self) -> Option<Var> {
+        (self.nsafe > 0).then(|| {
+            let i = self.rng.below(self.nsafe);
+            self.v(i)
+        })
+    }
+
+    /// A wild variable (any variable when none is wild).
+    fn any_var(&mut self) -> Var {
+        let i = self.rng.below(self.nvars);
+        self.v(i)
+    }
+
+    /// A variable that always holds a number: a parameter, a safe variable
+    /// or the innermost counter.
+    pub fn safe_var_operand(&mut self, ctx: Ctx) -> Operand {
+        match self.rng.below(8) {
+            0..=2 => A.into(),
+            3..=4 => B.into(),
+            5 if ctx.counter.is_some() => ctx.counter.unwrap().into(),
+            _ => self.safe_var().unwrap_or(A).into(),
+        }
+    }
+
+    /// An operand that always holds a number.
+    pub fn safe_operand(&mut self, ctx: Ctx) -> Operand {
+        if self.rng.chance(1, 4) {
+            Operand::Const(self.constant())
+        } else {
+            self.safe_var_operand(ctx)
+        }
+    }
+
+    /// Any operand: mostly `v` variables, possibly undefined here.
+    pub fn any_operand(&mut self, ctx: Ctx) -> Operand {
+        if self.rng.chance(3, 5) {
+            self.any_var().into()
+        } else {
+            self.safe_operand(ctx)
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // Straight-line code
+
+    /// One random assignment to a `v` variable, following the safety
+    /// discipline: a safe destination reads only safe operands.
+    pub fn assign(&mut self, ctx: Ctx) {
+        let safe = self.nsafe > 0 && self.rng.chance(1, 3);
+        let (dst, x, y) = if safe {
+            let d = self.safe_var().unwrap();
+            let x = self.safe_var_operand(ctx);
+            (d, x, self.safe_operand(ctx))
+        } else {
+            let i = self.nsafe + self.rng.below(self.nvars - self.nsafe);
+            let d = self.v(i);
+            let x = if self.rng.chance(4, 5) {
+                self.any_var().into()
+            } else {
+                self.safe_var_operand(ctx)
+            };
+            (d, x, self.any_operand(ctx))
+        };
+        self.assign_to(dst, x, y);
+    }
+
+    /// `dst = ...` combining `x` and `y` with a random operator.
+    pub fn assign_to(&mut self, dst: Var, x: Operand, y: Operand) {
+        let data = match self.rng.below(20) {
+            0..=9 => {
+                let op = self.rng.pick(&[
+                    BinOp::Add,
+                    BinOp::Add,
+                    BinOp::Add,
+                    BinOp::Sub,
+                    BinOp::Sub,
+                    BinOp::Mul,
+                    BinOp::Xor,
+                    BinOp::And,
+                    BinOp::Or,
+                ]);
+                InstData::Binary {
+                    dst,
+                    op,
+                    lhs: x,
+                    rhs: y,
+                }
+            }
+            10 => {
+                let op = self.rng.pick(&[BinOp::Shl, BinOp::Shr]);
+                let rhs = Operand::Const(i64::from(self.rng.range(1, 4)));
+                InstData::Binary {
+                    dst,
+                    op,
+                    lhs: x,
+                    rhs,
+                }
+            }
+            11 => {
+                // Only constant, non-zero divisors: division never traps.
+                let op = self.rng.pick(&[BinOp::Div, BinOp::Rem]);
+                let rhs = Operand::Const(self.rng.pick(&[2, 3, 5, 7, -3]));
+                InstData::Binary {
+                    dst,
+                    op,
+                    lhs: x,
+                    rhs,
+                }
+            }
+            12..=13 => {
+                let op = self.rng.pick(&[
+                    BinOp::Eq,
+                    BinOp::Ne,
+                    BinOp::Lt,
+                    BinOp::Le,
+                    BinOp::Gt,
+                    BinOp::Ge,
+                ]);
+                InstData::Binary {
+                    dst,
+                    op,
+                    lhs: x,
+                    rhs: y,
+                }
+            }
+            14..=17 => InstData::Copy { dst, src: x },
+            _ => {
+                let op = self.rng.pick(&[UnOp::Neg, UnOp::Not]);
+                InstData::Unary { dst, op, arg: x }
+            }
+        };
+        self.push(data)
+    }
+
+    /// `print` of one or two variables, with probability `1 / every`.
+    pub fn maybe_print(&mut self, ctx: Ctx, every: u32) {
+        if !self.rng.chance(1, every) {
+            return;
+        }
+        let n = self.rng.range(1, 2);
+        let args = (0..n)
+            .map(|_| match ctx.counter {
+                Some(k) if self.rng.chance(1, 6) => k.into(),
+                _ => self.any_var().into(),
+            })
+            .collect();
+        self.push(InstData::Print { args })
+    }
+
+    /// The code of an ordinary block: `min..=max` assignments, then maybe a
+    /// print (one block in six).
+    pub fn code(&mut self, ctx: Ctx, min: u32, max: u32) {
+        for _ in 0..self.rng.range(min, max) {
+            self.assign(ctx)
+        }
+        self.maybe_print(ctx, 6);
+    }
+
+    /// A branch condition that is never `undef`: a safe variable tested
+    /// against zero, or `c = x cmp y` over safe operands.
+    pub fn cond(&mut self, ctx: Ctx) -> Operand {
+        if self.rng.chance(1, 5) {
+            return self.safe_var_operand(ctx);
+        }
+        let op = self.rng.pick(&[
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::And,
+        ]);
+        let x = self.safe_var_operand(ctx);
+        let y = self.safe_operand(ctx);
+        self.binary(C, op, x, y);
+        C.into()
+    }
+
+    /// A switch selector over `n` targets that is never `undef`: in range
+    /// for most arguments, negative or too large for some (the default).
+    pub fn selector(&mut self, ctx: Ctx, n: u32) -> Operand {
+        let x = self.safe_var_operand(ctx);
+        let n = i64::from(n);
+        match self.rng.below(3) {
+            0 => self.binary(C, BinOp::Rem, x, Operand::Const(n)),
+            1 => self.binary(C, BinOp::Rem, x, Operand::Const(n + 1)),
+            _ => {
+                let mask = (n.max(2) as u64).next_power_of_two() as i64 - 1;
+                self.binary(C, BinOp::And, x, Operand::Const(mask))
+            }
+        }
+        C.into()
+    }
+
+    /// `v = p op q` from the parameters and constants: an entry-block
+    /// definition that always holds a number.
+    pub fn init_var(&mut self, v: Var) {
+        let x = self.rng.pick(&[A, B]).into();
+        let y = if self.rng.chance(1, 3) {
+            self.rng.pick(&[A, B]).into()
+        } else {
+            Operand::Const(self.constant())
+        };
+        let op = self
+            .rng
+            .pick(&[BinOp::Add, BinOp::Sub, BinOp::Xor, BinOp::Mul]);
+        self.binary(v, op, x, y);
+    }
+
+    /// The entry block's definitions of the safe variables.
+    pub fn init_safe(&mut self) {
+        for i in 0..self.nsafe {
+            self.init_var(self.v(i));
+        }
+    }
+
+    /// Entry-block definitions of every other wild variable (the others stay
+    /// undefined until the body assigns them).
+    pub fn init_wild(&mut self) {
+        for i in (self.nsafe..self.nvars).step_by(2) {
+            self.init_var(self.v(i));
+        }
+    }
+
+    /// Entry-block definitions of every `v` variable.
+    pub fn init_all(&mut self) {
+        for i in 0..self.nvars {
+            self.init_var(self.v(i));
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // Loop counters
+
+    /// A new counter for a loop that runs at most `max_trips` times (1 to
+    /// [`MAX_TRIPS`]), initialised in the open block from constants and the
+    /// parameters.
+    pub fn counter_init(&mut self, max_trips: u32) -> Counter {
+        let var = self.counter_var();
+        self.counter_init_of(var, max_trips)
+    }
+
+    /// Initialises counter variable `var` (see [`Sketch::counter_init`]).
+    pub fn counter_init_of(&mut self, var: Var, max_trips: u32) -> Counter {
+        let max_trips = max_trips.clamp(1, MAX_TRIPS);
+        if self.rng.chance(1, 4) {
+            let bound = i64::from(self.rng.range(1, max_trips));
+            self.push(InstData::Copy {
+                dst: var,
+                src: Operand::Const(0),
+            });
+            return Counter {
+                var,
+                bound: Some(bound),
+            };
+        }
+        if self.rng.chance(1, 2) {
+            let n = i64::from(self.rng.range(1, max_trips));
+            self.push(InstData::Copy {
+                dst: var,
+                src: Operand::Const(n),
+            });
+        } else {
+            // `p & m` is in 0..=m for every p: 0 trips possible.
+            let mask = if max_trips >= 3 { 3 } else { 1 };
+            let p = self.rng.pick(&[A, B]).into();
+            self.binary(var, BinOp::And, p, Operand::Const(mask));
+        }
+        Counter { var, bound: None }
+    }
+
+    /// `k = k - 1` (or `k = k + 1` for an up-counter).
+    pub fn counter_step(&mut self, k: Counter) {
+        let op = if k.bound.is_some() {
+            BinOp::Add
+        } else {
+            BinOp::Sub
+        };
+        self.binary(k.var, op, k.var.into(), Operand::Const(1));
+    }
+
+    /// `c = k > 0` (or `c = k < bound`): whether the loop goes on.
+    pub fn counter_test(&mut self, k: Counter) -> Operand {
+        match k.bound {
+            None => self.binary(C, BinOp::Gt, k.var.into(), Operand::Const(0)),
+            Some(n) => self.binary(C, BinOp::Lt, k.var.into(), Operand::Const(n)),
+        }
+        C.into()
+    }
+
+    // -----------------------------------------------------------------------
+    // Exit
+
+    /// The exit block's code and `ret`: prints every `v` variable (ten per
+    /// line) when `all`, else up to eight consecutive ones from a random
+    /// start.
+    pub fn exit_code(&mut self, all: bool) {
+        let n = self.nvars;
+        let (start, count) = if all {
+            (0, n)
+        } else {
+            (self.rng.below(n), n.min(8))
+        };
+        let vars: Vec<Operand> = (0..count).map(|i| self.v((start + i) % n).into()).collect();
+        for line in vars.chunks(10) {
+            self.push(InstData::Print {
+                args: line.to_vec(),
+            });
+        }
+        let r = self.v(start);
+        self.end(Terminator::Ret(Some(r.into())));
+    }
+
+    // -----------------------------------------------------------------------
+    // Finishing
+
+    /// The function: `main(a, b)`, with the terminators' targets translated
+    /// to the function's blocks.
+    pub fn finish(self) -> Function {
+        assert!(!self.open, "a block was left open");
+        let map: Vec<Block> = self
+            .blocks
+            .iter()
+            .map(|b| b.placed.expect("a block was allocated but never placed"))
+            .collect();
+        let mut f = self.fb.finish();
+        for bd in f.blocks.values_mut() {
+            bd.term.for_each_succ_mut(|s| *s = map[s.index()]);
+        }
+        f
+    }
+}
