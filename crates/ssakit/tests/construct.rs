@@ -100,6 +100,12 @@ fn seed_trace_of_x() {
     let (_, trace) = construct::construct_traced(f, &Options::default(), "x").unwrap();
     let text = trace.render(f);
     golden("seed.trace-x.txt", &text);
+    // The chapter labels the eight instructions mentioning x l1..l8.
+    assert!(text.contains("| l8    | E     | ret x6"), "{text}");
+    assert!(!text.contains("| l9"), "{text}");
+    assert!(
+        text.contains("| 3    | D              | {A, E} | {A}             | {A, D, E} | {E, A}  |")
+    );
     let (_, trace) = {
         let mut m = parse_module(&example("seed.ssa")).unwrap();
         let f = &mut m.functions[0];

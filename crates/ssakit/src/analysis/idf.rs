@@ -115,6 +115,19 @@ impl<'a> WorklistIdf<'a> {
 /// J-edges are not stored: a CFG edge `z → y` from a walked node is a J-edge
 /// that qualifies for a root of level `L` iff `level(y) ≤ L` (a D-edge goes
 /// one level down from `z`, below `L`).
+///
+/// **Subtree pruning.** Walking the whole dominator subtree of every root
+/// costs O(blocks) per query when a definition sits high in the tree (a
+/// loop counter set in a block that dominates the rest of the function), so
+/// one query per variable would be O(variables × blocks). The calculator
+/// therefore precomputes, once, `escape[c]`: the smallest level of a
+/// successor of any node in the subtree of `c`. A walk for a root of level
+/// `L` descends into child `c` only if `escape[c] ≤ L`; otherwise no edge
+/// leaving that subtree can reach a level `≤ L`, the subtree holds no
+/// qualifying J-edge, and — since later roots have levels `≤ L` — none will
+/// ever need it. The result is unchanged (the property tests compare with
+/// the definition); the walk now touches only the paths that lead to
+/// escaping J-edges.
 #[derive(Debug)]
 pub struct IdfCalculator<'a, G: Graph + ?Sized> {
     graph: &'a G,
@@ -129,6 +142,9 @@ pub struct IdfCalculator<'a, G: Graph + ?Sized> {
     queue: BinaryHeap<(u32, u32)>,
     /// Subtree walk of the current root.
     worklist: Vec<Block>,
+    /// `escape[c]`: the smallest level of a successor of a node in the
+    /// dominator subtree of `c` (`u32::MAX` if none, or unreachable).
+    escape: Vec<u32>,
 }
 
 impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
@@ -136,6 +152,22 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
     pub fn new(graph: &'a G, tree: &'a DomTree) -> Self {
         let n = graph.num_nodes();
         debug_assert_eq!(n, tree.num_nodes());
+        // Children come after their parent in preorder: fold each node's
+        // value into its parent in reverse preorder.
+        let mut escape = vec![u32::MAX; n];
+        for z in tree.preorder().rev() {
+            let own = graph
+                .succs(z)
+                .iter()
+                .filter_map(|&y| tree.depth(y))
+                .min()
+                .unwrap_or(u32::MAX);
+            let e = escape[z.index()].min(own);
+            escape[z.index()] = e;
+            if let Some(p) = tree.idom(z) {
+                escape[p.index()] = escape[p.index()].min(e);
+            }
+        }
         IdfCalculator {
             graph,
             tree,
@@ -144,6 +176,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
             is_def: StampSet::new(n),
             queue: BinaryHeap::new(),
             worklist: Vec::new(),
+            escape,
         }
     }
 
@@ -186,7 +219,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
                     }
                 }
                 for &c in tree.children(z) {
-                    if self.walked.insert(c.index()) {
+                    if self.escape[c.index()] <= root_level && self.walked.insert(c.index()) {
                         self.worklist.push(c);
                     }
                 }

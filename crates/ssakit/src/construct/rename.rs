@@ -248,7 +248,7 @@ pub fn rename(
         stats: RenameStats::default(),
     };
     let entry = func.entry();
-    let mut succ_seen = vec![u32::MAX; func.blocks.len()];
+    let succ_slots = SuccSlots::new(func, cfg);
     let mut new_insts: Vec<Inst> = Vec::new();
     for ev in dt.walk() {
         let bb = match ev {
@@ -328,21 +328,19 @@ pub fn rename(
         }
         func.blocks[bb].term = term;
         pos += 1;
-        // Phi operands of successors: uses at the end of this block.
-        for &s in cfg.succs(bb) {
-            if succ_seen[s.index()] == bb.0 {
-                continue;
-            }
-            succ_seen[s.index()] = bb.0;
-            for k in 0..func.blocks[s].phis.len() {
-                let i = func.blocks[s].phis[k];
+        // Phi operands of successors: uses at the end of this block. Slot k
+        // of a phi in s is the operand for s's k-th distinct predecessor.
+        for &(s, k) in succ_slots.of(bb) {
+            for p in 0..func.blocks[s].phis.len() {
+                let i = func.blocks[s].phis[p];
                 let InstData::Phi { dst, args } = &func.insts[i] else {
                     unreachable!()
                 };
+                debug_assert_eq!(
+                    args[k as usize].block, bb,
+                    "phi operands follow the predecessor order"
+                );
                 let v = func.original(*dst);
-                let Some(slot) = args.iter().position(|a| a.block == bb) else {
-                    continue;
-                };
                 let val = r.resolve(
                     func,
                     reaching,
@@ -353,7 +351,7 @@ pub fn rename(
                     Site::SuccPhi(i),
                 );
                 if let InstData::Phi { args, .. } = &mut func.insts[i] {
-                    args[slot].value = val;
+                    args[k as usize].value = val;
                 }
             }
         }
@@ -367,6 +365,43 @@ pub fn rename(
         b.insts.extend(rest);
     }
     r.stats
+}
+
+/// For each block `p`, the pairs `(s, k)` such that `p` is the `k`-th
+/// distinct predecessor of `s`: which phi operand slot each edge fills, so
+/// that a block with many predecessors is not searched once per edge.
+struct SuccSlots {
+    start: Vec<u32>,
+    slots: Vec<(Block, u32)>,
+}
+
+impl SuccSlots {
+    fn new(func: &Function, cfg: &Cfg) -> Self {
+        let n = func.blocks.len();
+        let mut count = vec![0u32; n + 1];
+        for &s in &func.layout {
+            for p in cfg.unique_preds(s) {
+                count[p.index()] += 1;
+            }
+        }
+        let mut start = vec![0u32; n + 1];
+        for i in 0..n {
+            start[i + 1] = start[i] + count[i];
+        }
+        let mut fill = start.clone();
+        let mut slots = vec![(Block(0), 0); start[n] as usize];
+        for &s in &func.layout {
+            for (k, p) in cfg.unique_preds(s).enumerate() {
+                slots[fill[p.index()] as usize] = (s, k as u32);
+                fill[p.index()] += 1;
+            }
+        }
+        SuccSlots { start, slots }
+    }
+
+    fn of(&self, p: Block) -> &[(Block, u32)] {
+        &self.slots[self.start[p.index()] as usize..self.start[p.index() + 1] as usize]
+    }
 }
 
 /// Version numbering and ⊥ handling, shared by both [`Reaching`] methods.

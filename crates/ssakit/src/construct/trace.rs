@@ -176,10 +176,10 @@ impl Trace {
                 .chain([Site::Term(b)]);
             for s in sites {
                 let undef_def = match s {
-                    Site::Inst(i) => Site::UndefDef(i),
-                    s => s,
+                    Site::Inst(i) => Some(Site::UndefDef(i)),
+                    _ => None,
                 };
-                for m in [s, undef_def] {
+                for m in std::iter::once(s).chain(undef_def) {
                     if mentioned.contains(&m) {
                         let n = labels.len() + 1;
                         labels.insert(m, n);
