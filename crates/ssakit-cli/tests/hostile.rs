@@ -36,6 +36,7 @@ fn feed(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
 
 const PROGRAM: &str = "function main(a) {\nentry:\n    x = a + 1\n    branch x, l, r\nl:\n    jump r\nr:\n    ret x\n}\n";
 
+#[allow(clippy::vec_init_then_push)]
 fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     let mut v: Vec<(&'static str, Vec<u8>, &'static str)> = Vec::new();
     // Every proper prefix of a valid program is an error (truncated files).
@@ -143,7 +144,7 @@ fn duplicate_definitions_in_ssa_input_are_refused() {
 #[test]
 fn every_prefix_of_a_program_is_handled() {
     for cut in 0..PROGRAM.len() {
-        let (code, err) = feed(&["check"], PROGRAM[..cut].as_bytes());
+        let (code, err) = feed(&["check"], &PROGRAM.as_bytes()[..cut]);
         assert!(
             matches!(code, Some(0) | Some(1)),
             "prefix {cut}: exit {code:?}\n{err}"
