@@ -18,6 +18,7 @@ pub mod entity;
 pub mod error;
 pub mod interp;
 pub mod ir;
+pub mod opt;
 pub mod text;
 pub mod timing;
 pub mod union_find;
