@@ -4,4 +4,5 @@ pub mod analyze;
 pub mod check;
 pub mod construct;
 pub mod fmt;
+pub mod opt;
 pub mod run;
