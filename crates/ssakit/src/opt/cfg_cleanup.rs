@@ -42,7 +42,13 @@ pub fn cleanup_cfg(func: &mut Function) -> CleanupStats {
     let cfg = Cfg::new(func);
     let dfs = DepthFirst::new(&cfg);
     if dfs.num_reachable() < func.layout.len() {
-        let dead: Vec<_> = dfs.unreachable().collect();
+        // Only blocks of the layout: one dropped earlier is already gone.
+        let dead: Vec<_> = func
+            .layout
+            .iter()
+            .copied()
+            .filter(|&b| !dfs.is_reachable(b))
+            .collect();
         for b in dead {
             let data = &mut func.blocks[b];
             stats.insts_removed += data.phis.len() + data.insts.len();

@@ -231,13 +231,11 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
         stats.phis_simplified += 1;
         // The phis reading `x` now read `y`: look at them again, and file
         // them under `y` (the smaller list moves into the larger).
+        // Deleted phis are dropped from the list as it moves, so lists do
+        // not fill up with dead entries along a chain of forwardings.
         let mut moved = std::mem::take(&mut users[x]);
-        work.extend(
-            moved
-                .iter()
-                .copied()
-                .filter(|&u| eligible[u] && !deleted[u]),
-        );
+        moved.retain(|&u| eligible[u] && !deleted[u]);
+        work.extend_from_slice(&moved);
         if moved.len() > users[y].len() {
             std::mem::swap(&mut moved, &mut users[y]);
         }
