@@ -27,7 +27,7 @@ enum Command {
     Check(cmd::check::Args),
     /// Parse a program and print it back in canonical form.
     Fmt(cmd::fmt::Args),
-    /// Optimise SSA: copy propagation, constant propagation, dead code.
+    /// Optimise SSA: copy propagation, constant propagation, dead code elimination.
     Opt(cmd::opt::Args),
     /// Interpret a program (SSA or not) on integer arguments.
     Run(cmd::run::Args),
