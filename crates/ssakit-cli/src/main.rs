@@ -27,6 +27,8 @@ enum Command {
     Check(cmd::check::Args),
     /// Parse a program and print it back in canonical form.
     Fmt(cmd::fmt::Args),
+    /// Optimise SSA: copy propagation, constant propagation, dead code elimination.
+    Opt(cmd::opt::Args),
     /// Interpret a program (SSA or not) on integer arguments.
     Run(cmd::run::Args),
     /// Print a generated, terminating non-SSA program of a chosen shape
@@ -42,6 +44,7 @@ fn main() {
         Command::Construct(a) => cmd::construct::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Opt(a) => cmd::opt::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Gen(a) => cmd::gen::run(a),
     };

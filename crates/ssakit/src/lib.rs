@@ -19,6 +19,7 @@ pub mod error;
 pub mod gen;
 pub mod interp;
 pub mod ir;
+pub mod opt;
 pub mod text;
 pub mod timing;
 pub mod union_find;

@@ -5,4 +5,5 @@ pub mod check;
 pub mod construct;
 pub mod fmt;
 pub mod gen;
+pub mod opt;
 pub mod run;

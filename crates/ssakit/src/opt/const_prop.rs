@@ -1,0 +1,718 @@
+//! Sparse conditional constant propagation (SCCP).
+//!
+//! Wegman and Zadeck, "Constant propagation with conditional branches"
+//! (TOPLAS 1991), section 4: every variable gets a value of a three-level
+//! lattice, optimistically ⊤ ("no value seen yet"), and every CFG edge is
+//! assumed not executable until an executable block's terminator can take
+//! it. Two worklists drive the propagation: *flow* edges newly found
+//! executable, and *SSA* def-use edges whose definition's value dropped.
+//! Because a branch whose condition is a constant only makes one edge
+//! executable, the values flowing in along the other edge are ignored by
+//! the phis it reaches — what plain constant propagation cannot do.
+//!
+//! # The lattice
+//!
+//! ```text
+//!                 ⊤  (Top: not computed yet, or never executed)
+//!     /     /     |     \       \
+//!   undef  ...  Const(-1) Const(0) Const(1) ...
+//!     \     \     |     /       /
+//!                 ⊥  (Bottom: not a constant)
+//! ```
+//!
+//! `undef` is one more constant: the value is ⊥ of the chapter (section
+//! 13.5) whenever it is computed. It is never merged with an integer
+//! (`undef ⊓ 3 = Bottom`): choosing 3 for the undefined operand would be a
+//! legal refinement, but it could turn a later `a / v` (which gives `undef`
+//! when `v` is `undef`) into a division by zero. The interpreter's rules
+//! (see [`crate::interp`]) decide how operations evaluate:
+//!
+//! * an operation with an `undef` operand gives `undef`;
+//! * a division or remainder by the constant 0 is a runtime error, so it is
+//!   ⊥ and the instruction stays ([`BinOp::eval`] returns `None`);
+//! * a call gives ⊥ (externals are pure, but the call stays, so its result
+//!   stays too);
+//! * a branch or switch on `undef` is a runtime error: its edges are all
+//!   taken as executable and it is never folded.
+//!
+//! # The steps
+//!
+//! 1. *Propagate* (Wegman–Zadeck's algorithm): the entry is executable;
+//!    visiting a block evaluates its phis (meet over the operands of
+//!    executable incoming edges), its instructions and its terminator (which
+//!    marks feasible out-edges executable); a value that drops queues the
+//!    uses of the variable, re-evaluated if their block is executable.
+//! 2. *Settle.* A terminator of an executable block whose condition is
+//!    still ⊤ (only possible for a phi of the entry block, which no
+//!    executable edge reaches) is taken as ⊥, and propagation resumes. Now
+//!    every out-edge of an executable block is executable or decided by a
+//!    constant.
+//! 3. *Fold* every `branch` and `switch` on a constant into a `jump`.
+//! 4. *Substitute* each variable whose value is a constant or `undef` at
+//!    each of its uses, except a `branch`/`switch` condition that is `undef`
+//!    (kept as it is, a runtime error).
+//! 5. *Delete* the definitions of substituted variables that have no use
+//!    left, unless they may trap ([`is_critical`]).
+//! 6. *Clean up* ([`cleanup_cfg`]): blocks never found executable are now
+//!    unreachable and go, and phis lose the operands of edges that folding
+//!    removed.
+//!
+//! # Correctness
+//!
+//! After steps 1–2, every out-edge of an executable block that step 3 keeps
+//! is executable, so after folding, exactly the executable blocks are
+//! reachable, and every phi operand left comes from an executable edge: the
+//! meets computed in step 1 cover every value a phi can receive at run
+//! time.
+//!
+//! What it deliberately does not do: algebraic simplification (`x * 0`,
+//! `x - x`: with `x` possibly `undef` they are not constants here), folding
+//! calls, or propagating copies of variables (see
+//! [`copy_prop`](mod@super::copy_prop)).
+//!
+//! # Preconditions
+//! Valid SSA with the dominance property ([`crate::verify::verify`]); the
+//! result has it too.
+//!
+//! Cost: each variable's value drops at most twice and each edge becomes
+//! executable once, so `O(instructions + operands + edges)` visits, plus a
+//! block's phis re-evaluated once per incoming edge found executable.
+
+use super::cfg_cleanup::cleanup_cfg;
+use super::dce::is_critical;
+use super::def_use::{Def, DefUse, UseSite};
+use super::Stats;
+use crate::entity::EntityVec;
+use crate::error::IrError;
+use crate::ir::{BinOp, Block, Cfg, Function, Inst, InstData, Operand, Terminator, UnOp, Var};
+
+/// A value of the constant-propagation lattice.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Lattice {
+    /// ⊤: no value computed yet (optimistic).
+    Top,
+    /// Always this integer.
+    Const(i64),
+    /// Always `undef` (the chapter's ⊥ value, not the lattice's bottom).
+    Undef,
+    /// ⊥: not a constant.
+    Bottom,
+}
+
+impl Lattice {
+    /// The greatest lower bound: `Top ⊓ x = x`, `x ⊓ x = x`, any two
+    /// different constants (`undef` included) give `Bottom`.
+    pub fn meet(self, other: Lattice) -> Lattice {
+        match (self, other) {
+            (Lattice::Top, x) | (x, Lattice::Top) => x,
+            (a, b) if a == b => a,
+            _ => Lattice::Bottom,
+        }
+    }
+
+    /// The value of `op a`.
+    pub fn unary(op: UnOp, a: Lattice) -> Lattice {
+        match a {
+            Lattice::Const(a) => Lattice::Const(op.eval(a)),
+            other => other,
+        }
+    }
+
+    /// The value of `a op b`, by the interpreter's rules: `undef` operands
+    /// give `undef`, but a division or remainder by the constant 0 is a
+    /// runtime error and gives `Bottom` (never folded).
+    pub fn binary(op: BinOp, a: Lattice, b: Lattice) -> Lattice {
+        match (a, b) {
+            (Lattice::Top, _) | (_, Lattice::Top) => Lattice::Top,
+            (_, Lattice::Const(0)) if matches!(op, BinOp::Div | BinOp::Rem) => Lattice::Bottom,
+            (Lattice::Undef, _) | (_, Lattice::Undef) => Lattice::Undef,
+            (Lattice::Const(a), Lattice::Const(b)) => {
+                op.eval(a, b).map_or(Lattice::Bottom, Lattice::Const)
+            }
+            _ => Lattice::Bottom,
+        }
+    }
+
+    /// The operand standing for this value, if it is a constant or `undef`.
+    pub fn as_operand(self) -> Option<Operand> {
+        match self {
+            Lattice::Const(c) => Some(Operand::Const(c)),
+            Lattice::Undef => Some(Operand::Undef),
+            _ => None,
+        }
+    }
+}
+
+/// The state of the propagation (step 1 and 2).
+struct Sccp<'a> {
+    func: &'a Function,
+    du: &'a DefUse,
+    cfg: &'a Cfg,
+    /// Value of each variable.
+    value: EntityVec<Var, Lattice>,
+    /// Blocks found executable.
+    executable: EntityVec<Block, bool>,
+    /// Blocks whose terminator condition is taken as `Bottom` (step 2).
+    forced: EntityVec<Block, bool>,
+    /// `succ_start[b] + k` numbers the `k`-th out-edge of `b`.
+    succ_start: Vec<u32>,
+    /// Out-edges found executable, numbered as above.
+    edge_executable: Vec<bool>,
+    /// Flow worklist: edges newly found executable.
+    flow_work: Vec<(Block, Block)>,
+    /// SSA worklist: variables whose value dropped.
+    ssa_work: Vec<Var>,
+}
+
+impl<'a> Sccp<'a> {
+    fn new(func: &'a Function, du: &'a DefUse, cfg: &'a Cfg) -> Self {
+        let value = du
+            .def
+            .values()
+            .map(|d| match d {
+                Def::Inst { .. } => Lattice::Top,
+                // Parameters (and, defensively, undefined variables).
+                Def::Param | Def::None => Lattice::Bottom,
+            })
+            .collect();
+        let nb = func.blocks.len();
+        let mut succ_start = vec![0u32; nb + 1];
+        for b in 0..nb {
+            succ_start[b + 1] = succ_start[b] + cfg.succs(Block::new(b)).len() as u32;
+        }
+        Sccp {
+            func,
+            du,
+            cfg,
+            value: EntityVec::from_vec(value),
+            executable: EntityVec::filled(nb, false),
+            forced: EntityVec::filled(nb, false),
+            edge_executable: vec![false; succ_start[nb] as usize],
+            succ_start,
+            flow_work: Vec::new(),
+            ssa_work: Vec::new(),
+        }
+    }
+
+    fn operand(&self, o: Operand) -> Lattice {
+        match o {
+            Operand::Var(v) => self.value[v],
+            Operand::Const(c) => Lattice::Const(c),
+            Operand::Undef => Lattice::Undef,
+        }
+    }
+
+    /// Lowers `v` to `value[v] ⊓ new`, queueing its uses if it dropped.
+    fn set(&mut self, v: Var, new: Lattice) {
+        let m = self.value[v].meet(new);
+        if m != self.value[v] {
+            self.value[v] = m;
+            self.ssa_work.push(v);
+        }
+    }
+
+    /// The value of `b`'s branch or switch condition (`Bottom` once forced).
+    fn cond_value(&self, b: Block) -> Lattice {
+        match self.func.blocks[b].term.operand() {
+            _ if self.forced[b] => Lattice::Bottom,
+            Some(o) => self.operand(o),
+            None => Lattice::Bottom,
+        }
+    }
+
+    /// The only successor `b` can go to, when its condition is a constant.
+    fn constant_target(&self, b: Block) -> Option<Block> {
+        let Lattice::Const(c) = self.cond_value(b) else {
+            return None;
+        };
+        match &self.func.blocks[b].term {
+            Terminator::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => Some(if c != 0 { *then_dest } else { *else_dest }),
+            Terminator::Switch {
+                default, targets, ..
+            } => Some(
+                usize::try_from(c)
+                    .ok()
+                    .and_then(|k| targets.get(k))
+                    .copied()
+                    .unwrap_or(*default),
+            ),
+            Terminator::Jump(_) | Terminator::Ret(_) => None,
+        }
+    }
+
+    /// Whether control may flow from `p` to its successor `t` given what is
+    /// known now.
+    fn feasible(&self, p: Block, t: Block) -> bool {
+        if !self.executable[p] {
+            return false;
+        }
+        match &self.func.blocks[p].term {
+            Terminator::Jump(_) => true,
+            Terminator::Ret(_) => false,
+            Terminator::Branch { .. } | Terminator::Switch { .. } => match self.cond_value(p) {
+                Lattice::Top => false,
+                Lattice::Const(_) => self.constant_target(p) == Some(t),
+                Lattice::Undef | Lattice::Bottom => true,
+            },
+        }
+    }
+
+    fn visit_phi(&mut self, i: Inst, b: Block) {
+        let InstData::Phi { dst, args } = &self.func.insts[i] else {
+            return;
+        };
+        let mut v = Lattice::Top;
+        for a in args {
+            if self.feasible(a.block, b) {
+                v = v.meet(self.operand(a.value));
+                if v == Lattice::Bottom {
+                    break;
+                }
+            }
+        }
+        self.set(*dst, v);
+    }
+
+    fn visit_inst(&mut self, i: Inst) {
+        match &self.func.insts[i] {
+            InstData::Copy { dst, src } => self.set(*dst, self.operand(*src)),
+            InstData::Unary { dst, op, arg } => {
+                self.set(*dst, Lattice::unary(*op, self.operand(*arg)))
+            }
+            InstData::Binary { dst, op, lhs, rhs } => {
+                let v = Lattice::binary(*op, self.operand(*lhs), self.operand(*rhs));
+                self.set(*dst, v)
+            }
+            InstData::Call { dst, .. } => {
+                if let Some(d) = dst {
+                    self.set(*d, Lattice::Bottom)
+                }
+            }
+            InstData::Print { .. } => {}
+            InstData::ParCopy { copies } => {
+                for &(d, s) in copies {
+                    self.set(d, self.operand(s));
+                }
+            }
+            InstData::Phi { .. } => {
+                if let Some(b) = self.du.inst_block[i] {
+                    self.visit_phi(i, b)
+                }
+            }
+        }
+    }
+
+    /// Marks the feasible out-edges of `b` executable.
+    fn visit_term(&mut self, b: Block) {
+        let base = self.succ_start[b.index()] as usize;
+        for (k, &t) in self.cfg.succs(b).iter().enumerate() {
+            if !self.edge_executable[base + k] && self.feasible(b, t) {
+                self.edge_executable[base + k] = true;
+                self.flow_work.push((b, t));
+            }
+        }
+    }
+
+    fn visit_block(&mut self, b: Block) {
+        let data = &self.func.blocks[b];
+        for &i in &data.phis {
+            self.visit_phi(i, b);
+        }
+        for &i in &data.insts {
+            self.visit_inst(i);
+        }
+        self.visit_term(b);
+    }
+
+    /// Steps 1 and 2.
+    fn run(&mut self) {
+        let entry = self.func.entry();
+        self.executable[entry] = true;
+        self.visit_block(entry);
+        loop {
+            // Step 1: drain both worklists.
+            loop {
+                if let Some((_, t)) = self.flow_work.pop() {
+                    if self.executable[t] {
+                        for &i in &self.func.blocks[t].phis {
+                            self.visit_phi(i, t);
+                        }
+                    } else {
+                        self.executable[t] = true;
+                        self.visit_block(t);
+                    }
+                } else if let Some(v) = self.ssa_work.pop() {
+                    let du = self.du;
+                    for &site in du.uses(v) {
+                        match site {
+                            UseSite::Inst(i) => {
+                                if du.inst_block[i].is_some_and(|b| self.executable[b]) {
+                                    self.visit_inst(i)
+                                }
+                            }
+                            UseSite::Term(b) => {
+                                if self.executable[b] {
+                                    self.visit_term(b)
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    break;
+                }
+            }
+            // Step 2: conditions still ⊤ are taken as ⊥.
+            let func = self.func;
+            for &b in &func.layout {
+                if self.executable[b]
+                    && !self.forced[b]
+                    && matches!(
+                        func.blocks[b].term,
+                        Terminator::Branch { .. } | Terminator::Switch { .. }
+                    )
+                    && self.cond_value(b) == Lattice::Top
+                {
+                    self.forced[b] = true;
+                    self.visit_term(b);
+                }
+            }
+            if self.flow_work.is_empty() && self.ssa_work.is_empty() {
+                break;
+            }
+        }
+    }
+}
+
+/// Sparse conditional constant propagation: replaces every variable that
+/// always holds one constant (or always `undef`) by it, folds branches and
+/// switches on constants into jumps, and removes the blocks that can no
+/// longer run. Returns the counts in [`Stats::constants_folded`],
+/// [`Stats::branches_folded`] and [`Stats::blocks_removed`].
+///
+/// # Errors
+/// A variable defined twice (the input is not SSA).
+pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
+    let du = DefUse::new(func)?;
+    let cfg = Cfg::new(func);
+    let mut sccp = Sccp::new(func, &du, &cfg);
+    sccp.run();
+    // Step 3 is planned before `func` is borrowed mutably.
+    let folds: Vec<(Block, Block)> = func
+        .layout
+        .iter()
+        .filter(|&&b| sccp.executable[b])
+        .filter_map(|&b| sccp.constant_target(b).map(|t| (b, t)))
+        .collect();
+    let Sccp {
+        value, executable, ..
+    } = sccp;
+    let mut stats = Stats::default();
+
+    // Step 3: fold.
+    for &(b, t) in &folds {
+        func.blocks[b].term = Terminator::Jump(t);
+        stats.branches_folded += 1;
+    }
+
+    // Step 4: substitute. `kept[v]`: a use of `v` is left (a condition
+    // that is `undef`), so its definition must stay.
+    let mut kept: EntityVec<Var, bool> = EntityVec::filled(func.vars.len(), false);
+    let subst = |o: &mut Operand| {
+        if let Operand::Var(v) = *o {
+            if let Some(c) = value[v].as_operand() {
+                *o = c;
+            }
+        }
+    };
+    for &b in &func.layout {
+        if !executable[b] {
+            continue;
+        }
+        let data = &mut func.blocks[b];
+        for &i in data.phis.iter().chain(&data.insts) {
+            func.insts[i].for_each_operand_mut(subst);
+        }
+        match &mut data.term {
+            Terminator::Ret(Some(o)) => subst(o),
+            Terminator::Branch { cond: o, .. } | Terminator::Switch { value: o, .. } => {
+                if let Operand::Var(v) = *o {
+                    kept[v] = true;
+                }
+            }
+            Terminator::Ret(None) | Terminator::Jump(_) => {}
+        }
+    }
+
+    // Step 5: delete the definitions of substituted variables.
+    let gone = |v: Var| value[v].as_operand().is_some() && !kept[v];
+    for &b in &func.layout {
+        if !executable[b] {
+            continue;
+        }
+        let data = &mut func.blocks[b];
+        let before = data.phis.len();
+        data.phis
+            .retain(|&i| !func.insts[i].def().is_some_and(gone));
+        stats.constants_folded += before - data.phis.len();
+        let insts = &mut func.insts;
+        let folded = &mut stats.constants_folded;
+        data.insts.retain(|&i| {
+            let keep = match &mut insts[i] {
+                InstData::ParCopy { copies } => {
+                    let n = copies.len();
+                    copies.retain(|(d, _)| !gone(*d));
+                    *folded += n - copies.len();
+                    return !copies.is_empty();
+                }
+                InstData::Copy { dst, .. }
+                | InstData::Unary { dst, .. }
+                | InstData::Binary { dst, .. } => !gone(*dst),
+                InstData::Phi { .. } | InstData::Call { .. } | InstData::Print { .. } => true,
+            };
+            let keep = keep || is_critical(&insts[i]);
+            *folded += usize::from(!keep);
+            keep
+        });
+    }
+
+    // Step 6: unreachable blocks and phi operands of removed edges.
+    let cleaned = cleanup_cfg(func);
+    stats.blocks_removed = cleaned.blocks_removed;
+    crate::destruct::compact::compact_insts(func);
+    Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lattice;
+    use crate::ir::BinOp;
+    use crate::opt::testing::check;
+
+    #[test]
+    fn the_lattice_follows_the_interpreter() {
+        use Lattice::*;
+        assert_eq!(Const(3).meet(Const(3)), Const(3));
+        assert_eq!(Const(3).meet(Const(4)), Bottom);
+        assert_eq!(Const(3).meet(Undef), Bottom);
+        assert_eq!(Top.meet(Undef), Undef);
+        assert_eq!(Lattice::binary(BinOp::Add, Const(2), Const(3)), Const(5));
+        assert_eq!(Lattice::binary(BinOp::Add, Undef, Bottom), Undef);
+        assert_eq!(Lattice::binary(BinOp::Add, Top, Bottom), Top);
+        assert_eq!(Lattice::binary(BinOp::Div, Const(7), Const(0)), Bottom);
+        assert_eq!(Lattice::binary(BinOp::Rem, Undef, Const(0)), Bottom);
+        assert_eq!(Lattice::binary(BinOp::Div, Bottom, Undef), Undef);
+        assert_eq!(Lattice::binary(BinOp::Lt, Const(1), Const(2)), Const(1));
+    }
+
+    #[test]
+    fn arithmetic_on_constants_folds() {
+        let s = check(
+            "function f(a) {
+entry:
+    x = 2 + 3
+    y = x * 4
+    z = -y
+    w = z + a
+    print y, z, w
+    ret
+}",
+            "const-prop",
+            "function f(a) {
+entry:
+    w = -20 + a
+    print 20, -20, w
+    ret
+}
+",
+        );
+        assert_eq!(s.constants_folded, 3);
+    }
+
+    #[test]
+    fn division_by_zero_is_not_folded() {
+        // `q` would stop the program: it stays, though 8 / 2 folds.
+        check(
+            "function f() {
+entry:
+    z = 0
+    q = 7 / z
+    r = 8 / 2
+    print q, r
+    ret
+}",
+            "const-prop",
+            "function f() {
+entry:
+    q = 7 / 0
+    print q, 4
+    ret
+}
+",
+        );
+    }
+
+    #[test]
+    fn a_constant_branch_becomes_a_jump() {
+        // `else` can no longer run: it goes, and so does the phi operand it
+        // labelled; the phi is then the constant 5.
+        let s = check(
+            "function f(a) {
+entry:
+    c = 1 < 2
+    branch c, then, else
+then:
+    jump join
+else:
+    y = a + 1
+    jump join
+join:
+    x = phi(then: 5, else: y)
+    ret x
+}",
+            "const-prop",
+            "function f(a) {
+entry:
+    jump then
+then:
+    jump join
+join:
+    ret 5
+}
+",
+        );
+        assert_eq!((s.branches_folded, s.blocks_removed), (1, 1));
+    }
+
+    #[test]
+    fn a_constant_switch_becomes_a_jump_and_phis_lose_the_edge() {
+        // `d` stays reachable through `b`, but not from `entry`.
+        check(
+            "function f(a) {
+entry:
+    switch 1, d, [b, c]
+b:
+    branch a, d, e
+c:
+    jump e
+d:
+    x = phi(entry: 0, b: 1)
+    print x
+    jump e
+e:
+    ret
+}",
+            "const-prop",
+            "function f(a) {
+entry:
+    jump c
+c:
+    jump e
+e:
+    ret
+}
+",
+        );
+    }
+
+    #[test]
+    fn conditional_propagation_ignores_dead_edges() {
+        // Wegman and Zadeck's point: x1 is 1 on entry, so `x1 == 1` holds,
+        // `other` never runs, x2 = x1 = 1 and x1 stays 1. Propagation that
+        // ignores branch conditions sees x2 = phi(1, 2) and gives up.
+        check(
+            "function f(n) {
+entry:
+    jump head
+head:
+    x1 = phi(entry: 1, latch: x2)
+    i1 = phi(entry: 0, latch: i2)
+    b = x1 == 1
+    branch b, same, other
+same:
+    jump latch
+other:
+    jump latch
+latch:
+    x2 = phi(same: x1, other: 2)
+    i2 = i1 + 1
+    c = i2 < n
+    branch c, head, exit
+exit:
+    print x1, i2
+    ret x2
+}",
+            "const-prop",
+            "function f(n) {
+entry:
+    jump head
+head:
+    i1 = phi(entry: 0, latch: i2)
+    jump same
+same:
+    jump latch
+latch:
+    i2 = i1 + 1
+    c = i2 < n
+    branch c, head, exit
+exit:
+    print 1, i2
+    ret 1
+}
+",
+        );
+    }
+
+    #[test]
+    fn undef_propagates_but_a_branch_on_it_stays() {
+        // `u` is always undef: printed as such; a branch on it is a runtime
+        // error and is neither folded nor rewritten.
+        check(
+            "function f(a) {
+entry:
+    u = undef + 1
+    v = u < 3
+    print u
+    branch v, t, e
+t:
+    ret 1
+e:
+    ret 2
+}",
+            "const-prop",
+            "function f(a) {
+entry:
+    v = undef < 3
+    print undef
+    branch v, t, e
+t:
+    ret 1
+e:
+    ret 2
+}
+",
+        );
+    }
+
+    #[test]
+    fn undef_and_a_constant_do_not_merge() {
+        let src = "function f(c) {
+entry:
+    branch c, l, r
+l:
+    jump join
+r:
+    jump join
+join:
+    x = phi(l: 0, r: undef)
+    y = 5 / x
+    print y
+    ret
+}
+";
+        check(src, "const-prop", src);
+    }
+}

@@ -1,0 +1,525 @@
+//! Copy propagation on SSA, and the removal of trivial phis.
+//!
+//! A *copy* is `x = y` with `y` a variable. In SSA `x` and `y` hold the same
+//! value wherever `x` is defined, so every use of `x` may read `y` instead
+//! and the copy goes (Wegman and Zadeck 1991 note that SSA makes this a
+//! simple substitution along def-use chains). A phi is *trivial* when every
+//! operand is one variable `y` or the phi's own result: `x = phi(A: y, B: x)`
+//! is the copy `x = y` (Aycock and Horspool 2000; Braun et al. 2013,
+//! `tryRemoveTrivialPhi`), and goes the same way.
+//!
+//! # Why the result may be non-conventional
+//!
+//! Chapter section 13.6: "copy propagation, among others, turns
+//! conventional SSA into non-conventional SSA". Construction gives each
+//! source variable one phi web whose members never interfere; propagation
+//! substitutes across webs, so a phi operand may end up live past another
+//! member's definition. The two classic cases (Briggs, Cooper, Harvey and
+//! Simpson 1998), reproduced by `examples/lost_copy_source.ssa` and
+//! `examples/swap_source.ssa`:
+//!
+//! ```text
+//! lost copy                          swap
+//! loop:                              loop:
+//!     x2 = phi(entry: x1, loop: x3)      a2 = phi(entry: a1, loop: b2)
+//!     y1 = x2        ── removed          b2 = phi(entry: b1, loop: t1 → a2)
+//!     x3 = y1 + 1    → x2 + 1            t1 = a2     ── removed
+//!     ...                                a3 = b2     ── removed, a3 → b2
+//! exit:                                  b3 = t1     ── removed, b3 → a2
+//!     ret y1         → ret x2
+//! ```
+//!
+//! After propagation `x2` is live out of `loop` where `x3` is defined (lost
+//! copy), and `a2`, `b2` read each other (swap): in both, two members of
+//! one web interfere. Destruction must then insert copies (section 13.6).
+//!
+//! # The steps
+//!
+//! 1. *Reachability.* Only copies and phis of reachable blocks are
+//!    propagated: there every use is dominated by its definition, which is
+//!    what makes the substitution sound and the forwarding acyclic.
+//! 2. *Copies.* `forward[x] = y` for every copy `x = y`; the copy is marked
+//!    for deletion. [`CopyForest::find`] follows `x → y → z` to the root,
+//!    with path compression.
+//! 3. *Trivial phis,* by a worklist seeded with every phi of a reachable
+//!    block other than the entry. A phi `x` whose operands all resolve to one
+//!    root `y` or to `x` gets `forward[x] = y`; the phis that use `x` are
+//!    queued again, since they may have become trivial. Use lists live at
+//!    roots and move to the new root when one is forwarded (the smaller
+//!    list into the larger).
+//! 4. *Rewrite.* Every operand of every instruction and terminator reads
+//!    its root.
+//! 5. *Delete* the propagated copies and phis, then compact.
+//!
+//! # Correctness
+//!
+//! For a copy `x = y` in a reachable block, the definition of `y`
+//! dominates the copy, which dominates every reachable use of `x`. For a
+//! trivial phi `x` in block `H` (not the entry), take any path from the
+//! entry to `H` and the block `P` just before the first visit of `H`: `H`
+//! does not dominate `P`, so `P`'s operand cannot be `x` or anything
+//! forwarded to `x` (its definition would have to dominate `P`); it
+//! resolves to `y`, whose definition dominates `P`. Hence the definition of
+//! `y` lies on every path to `H` and strictly dominates it, so `y` may
+//! replace `x` everywhere `x` was dominated. Each forwarding thus points to
+//! a strictly dominating definition: the forwarding graph is acyclic.
+//! Phis of the entry block are left alone (no such `P` exists).
+//!
+//! What it deliberately does not do: propagate constants (`x = 5`) or
+//! `undef` (`x = undef`), fold phis whose operands are all one constant
+//! (see [`const_prop`](mod@super::const_prop)), or split parallel copies.
+//!
+//! # Preconditions
+//! Valid SSA with the dominance property ([`crate::verify::verify`]).
+//! Conventional SSA is not required, and not preserved.
+//!
+//! Cost: `O(instructions + operands)` plus, for phis, one revisit per
+//! forwarding of an operand's root: linear on the programs construction
+//! produces.
+
+use super::def_use::{DefUse, UseSite};
+use super::Stats;
+use crate::analysis::DepthFirst;
+use crate::destruct::compact::compact_insts;
+use crate::entity::EntityVec;
+use crate::error::IrError;
+use crate::ir::{Cfg, Function, Inst, InstData, Operand, Var};
+
+/// The forwarding of propagated variables to the variable they copy: a
+/// forest whose roots are the variables that stay.
+#[derive(Clone, Debug)]
+pub struct CopyForest {
+    /// `forward[x]`: the variable `x` was found to copy, if any.
+    forward: EntityVec<Var, Option<Var>>,
+}
+
+impl CopyForest {
+    /// No variable forwarded.
+    pub fn new(num_vars: usize) -> CopyForest {
+        CopyForest {
+            forward: EntityVec::filled(num_vars, None),
+        }
+    }
+
+    /// Whether `x` has been forwarded.
+    pub fn is_forwarded(&self, x: Var) -> bool {
+        self.forward[x].is_some()
+    }
+
+    /// Records that `x` copies `y` (a root).
+    fn link(&mut self, x: Var, y: Var) {
+        debug_assert!(self.forward[x].is_none() && self.forward[y].is_none() && x != y);
+        self.forward[x] = Some(y);
+    }
+
+    /// The root of `x`: follow the forwarding to its end, then point every
+    /// variable passed straight at the root (two passes, no recursion).
+    pub fn find(&mut self, x: Var) -> Var {
+        let mut root = x;
+        let mut steps = 0usize;
+        while let Some(y) = self.forward[root] {
+            root = y;
+            steps += 1;
+            debug_assert!(steps <= self.forward.len(), "cycle of copies");
+        }
+        let mut v = x;
+        while let Some(y) = self.forward[v] {
+            if y != root {
+                self.forward[v] = Some(root);
+            }
+            v = y;
+        }
+        root
+    }
+
+    /// `o` with its variable replaced by its root.
+    pub fn resolve(&mut self, o: Operand) -> Operand {
+        match o {
+            Operand::Var(v) => Operand::Var(self.find(v)),
+            other => other,
+        }
+    }
+}
+
+/// Propagates every copy `x = y` (and every trivial phi) of `func` into the
+/// uses of `x` and deletes it. Returns the counts in
+/// [`Stats::copies_propagated`] and [`Stats::phis_simplified`].
+///
+/// # Errors
+/// A variable defined twice (the input is not SSA).
+pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
+    let du = DefUse::new(func)?;
+    let mut stats = Stats::default();
+    // Step 1: reachable blocks.
+    let cfg = Cfg::new(func);
+    let dfs = DepthFirst::new(&cfg);
+    let entry = func.entry();
+    let mut deleted: EntityVec<Inst, bool> = EntityVec::filled(func.insts.len(), false);
+    let mut forest = CopyForest::new(func.vars.len());
+
+    // Step 2: copies of variables.
+    for &b in &func.layout {
+        if !dfs.is_reachable(b) {
+            continue;
+        }
+        for &i in &func.blocks[b].insts {
+            if let InstData::Copy {
+                dst,
+                src: Operand::Var(y),
+            } = func.insts[i]
+            {
+                // Copies come in layout order, not dominance order, so `y`
+                // may be forwarded later: link the raw variable.
+                forest.forward[dst] = Some(y);
+                deleted[i] = true;
+                stats.copies_propagated += 1;
+            }
+        }
+    }
+    // Step 3: trivial phis. Phi users of each root.
+    let mut users: EntityVec<Var, Vec<Inst>> = EntityVec::filled(func.vars.len(), Vec::new());
+    let mut work: Vec<Inst> = Vec::new();
+    let mut eligible: EntityVec<Inst, bool> = EntityVec::filled(func.insts.len(), false);
+    for &b in func.layout.iter().rev() {
+        if !dfs.is_reachable(b) || b == entry {
+            continue;
+        }
+        for &i in func.blocks[b].phis.iter().rev() {
+            eligible[i] = true;
+            work.push(i);
+        }
+    }
+    for v in func.vars.keys() {
+        for &site in du.uses(v) {
+            if let UseSite::Inst(i) = site {
+                if func.insts[i].is_phi() {
+                    let r = forest.find(v);
+                    users[r].push(i);
+                }
+            }
+        }
+    }
+    while let Some(i) = work.pop() {
+        if deleted[i] || !eligible[i] {
+            continue;
+        }
+        let InstData::Phi { dst, args } = &func.insts[i] else {
+            continue;
+        };
+        let x = *dst;
+        let mut same: Option<Operand> = None;
+        let mut trivial = true;
+        for a in args {
+            let r = forest.resolve(a.value);
+            if r == Operand::Var(x) {
+                continue;
+            }
+            match same {
+                None => same = Some(r),
+                Some(s) if s == r => {}
+                Some(_) => {
+                    trivial = false;
+                    break;
+                }
+            }
+        }
+        let (true, Some(Operand::Var(y))) = (trivial, same) else {
+            continue;
+        };
+        forest.link(x, y);
+        deleted[i] = true;
+        stats.phis_simplified += 1;
+        // The phis reading `x` now read `y`: look at them again, and file
+        // them under `y` (the smaller list moves into the larger).
+        // Deleted phis are dropped from the list as it moves, so lists do
+        // not fill up with dead entries along a chain of forwardings.
+        let mut moved = std::mem::take(&mut users[x]);
+        moved.retain(|&u| eligible[u] && !deleted[u]);
+        work.extend_from_slice(&moved);
+        if moved.len() > users[y].len() {
+            std::mem::swap(&mut moved, &mut users[y]);
+        }
+        users[y].extend(moved);
+    }
+
+    // Step 4: every operand reads its root.
+    for &b in &func.layout {
+        let data = &func.blocks[b];
+        for &i in data.phis.iter().chain(&data.insts) {
+            if deleted[i] {
+                continue;
+            }
+            func.insts[i].for_each_operand_mut(|o| *o = forest.resolve(*o));
+        }
+        if let Some(o) = func.blocks[b].term.operand_mut() {
+            *o = forest.resolve(*o);
+        }
+    }
+
+    // Step 5: delete the propagated copies and phis.
+    for &b in &func.layout {
+        let data = &mut func.blocks[b];
+        data.phis.retain(|&i| !deleted[i]);
+        data.insts.retain(|&i| !deleted[i]);
+    }
+    compact_insts(func);
+    Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::opt::testing::check;
+
+    #[test]
+    fn chains_of_copies_resolve_to_their_root() {
+        // y = x = a, written out of dominance order is impossible in SSA,
+        // but a chain across blocks is not: every use, the branch and the
+        // return included, reads `a`.
+        let s = check(
+            "function f(a) {
+entry:
+    x = a
+    y = x
+    print x, y
+    branch y, t, e
+t:
+    z = y
+    ret z
+e:
+    ret 0
+}",
+            "copy-prop",
+            "function f(a) {
+entry:
+    print a, a
+    branch a, t, e
+t:
+    ret a
+e:
+    ret 0
+}
+",
+        );
+        assert_eq!(s.copies_propagated, 3);
+    }
+
+    #[test]
+    fn copies_of_constants_and_undef_stay() {
+        check(
+            "function f() {
+entry:
+    x = 1
+    y = undef
+    z = x
+    print y, z
+    ret
+}",
+            "copy-prop",
+            "function f() {
+entry:
+    x = 1
+    y = undef
+    print y, x
+    ret
+}
+",
+        );
+    }
+
+    #[test]
+    fn a_loop_invariant_phi_is_trivial() {
+        // x2 only ever receives x1 or itself: it is the copy x2 = a.
+        check(
+            "function f(a, n) {
+entry:
+    x1 = a
+    jump head
+head:
+    x2 = phi(entry: x1, body: x2)
+    i1 = phi(entry: 0, body: i2)
+    c = i1 < n
+    branch c, body, exit
+body:
+    i2 = i1 + x2
+    jump head
+exit:
+    ret x2
+}",
+            "copy-prop",
+            "function f(a, n) {
+entry:
+    jump head
+head:
+    i1 = phi(entry: 0, body: i2)
+    c = i1 < n
+    branch c, body, exit
+body:
+    i2 = i1 + a
+    jump head
+exit:
+    ret a
+}
+",
+        );
+    }
+
+    #[test]
+    fn simplifying_one_phi_makes_another_trivial() {
+        // In layout order h is seen first, with operands a and j: not
+        // trivial. Then j = phi(l: h, r: h) is, and forwarding j to h
+        // queues h again, now phi(entry: a, join: h): trivial too.
+        let s = check(
+            "function f(a, c) {
+entry:
+    jump head
+head:
+    h = phi(entry: a, join: j)
+    branch c, l, r
+l:
+    jump join
+r:
+    jump join
+join:
+    j = phi(l: h, r: h)
+    branch j, head, exit
+exit:
+    ret h
+}",
+            "copy-prop",
+            "function f(a, c) {
+entry:
+    jump head
+head:
+    branch c, l, r
+l:
+    jump join
+r:
+    jump join
+join:
+    branch a, head, exit
+exit:
+    ret a
+}
+",
+        );
+        assert_eq!(s.phis_simplified, 2);
+    }
+
+    #[test]
+    fn phis_of_one_constant_or_with_undef_are_not_copies() {
+        let src = "function f(c) {
+entry:
+    branch c, l, r
+l:
+    jump join
+r:
+    jump join
+join:
+    x = phi(l: 1, r: 1)
+    y = phi(l: c, r: undef)
+    print x, y
+    ret
+}
+";
+        check(src, "copy-prop", src);
+    }
+
+    #[test]
+    fn the_lost_copy_appears() {
+        // Construction of examples/lost_copy_source.ssa, pruned.
+        check(
+            "function main(n) {
+entry:
+    x1 = 1
+    jump loop
+loop:
+    x2 = phi(entry: x1, loop: x3)
+    y1 = x2
+    x3 = y1 + 1
+    c1 = x3 < n
+    branch c1, loop, exit
+exit:
+    ret y1
+}",
+            "copy-prop",
+            "function main(n) {
+entry:
+    x1 = 1
+    jump loop
+loop:
+    x2 = phi(entry: x1, loop: x3)
+    x3 = x2 + 1
+    c1 = x3 < n
+    branch c1, loop, exit
+exit:
+    ret x2
+}
+",
+        );
+    }
+
+    #[test]
+    fn the_swap_appears() {
+        check(
+            "function main(n) {
+entry:
+    a1 = 1
+    b1 = 2
+    jump loop
+loop:
+    a2 = phi(entry: a1, loop: a3)
+    b2 = phi(entry: b1, loop: b3)
+    t1 = a2
+    a3 = b2
+    b3 = t1
+    c1 = a3 < n
+    branch c1, loop, exit
+exit:
+    ret a2
+}",
+            "copy-prop",
+            "function main(n) {
+entry:
+    a1 = 1
+    b1 = 2
+    jump loop
+loop:
+    a2 = phi(entry: a1, loop: b2)
+    b2 = phi(entry: b1, loop: a2)
+    c1 = b2 < n
+    branch c1, loop, exit
+exit:
+    ret a2
+}
+",
+        );
+    }
+
+    #[test]
+    fn unreachable_copies_are_left_alone() {
+        // `dead` cannot run: its copy is not propagated (dominance says
+        // nothing there), though its uses of reachable copies are rewritten.
+        let src = "function f(a) {
+entry:
+    x = a
+    ret x
+dead:
+    y = x
+    z = y
+    ret z
+}";
+        check(
+            src,
+            "copy-prop",
+            "function f(a) {
+entry:
+    ret a
+dead:
+    y = a
+    z = y
+    ret z
+}
+",
+        );
+    }
+}

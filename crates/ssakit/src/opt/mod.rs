@@ -1,0 +1,316 @@
+//! Optimisations on SSA form (the "opt" stage between construction and
+//! destruction).
+//!
+//! SSA makes classic scalar optimisations sparse: each use has exactly one
+//! definition, so facts flow along def-use chains instead of through every
+//! block (Wegman and Zadeck 1991; Cytron et al. 1991). They are also what
+//! makes SSA *non-conventional* (chapter section 13.6): after copy
+//! propagation two variables of one phi web may interfere, and destruction
+//! has to insert copies (Briggs, Cooper, Harvey and Simpson 1998).
+//!
+//! One pass per module:
+//!
+//! * [`copy_prop`](mod@copy_prop): propagate `x = y` copies and trivial phis;
+//! * [`dce`](mod@dce): dead code elimination by mark and sweep;
+//! * [`const_prop`](mod@const_prop): sparse conditional constant propagation
+//!   (Wegman–Zadeck), with branch folding;
+//!
+//! and their helpers: [`def_use`] (def-use chains) and [`cfg_cleanup`]
+//! (unreachable blocks and phi operands of removed edges).
+//!
+//! [`run_passes`] runs a list of passes, as parsed by [`Pass::parse`] from
+//! the command line's `--passes copy-prop,dce`.
+//!
+//! Every pass requires valid SSA with the dominance property (what
+//! [`crate::verify::verify`] checks) and preserves it. In debug builds
+//! [`run_passes`] verifies the function after each pass.
+
+pub mod cfg_cleanup;
+pub mod const_prop;
+pub mod copy_prop;
+pub mod dce;
+pub mod def_use;
+
+pub use cfg_cleanup::{cleanup_cfg, CleanupStats};
+pub use const_prop::const_prop;
+pub use copy_prop::copy_prop;
+pub use dce::dce;
+
+use crate::error::IrError;
+use crate::ir::Function;
+use crate::timing::PassTimes;
+use std::fmt;
+
+/// An optimisation pass.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Pass {
+    /// [`copy_prop()`]: `copy-prop`.
+    CopyProp,
+    /// [`dce()`]: `dce`.
+    Dce,
+    /// [`const_prop()`]: `const-prop`.
+    ConstProp,
+}
+
+/// A pass list that does not parse.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ParsePassError {
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ParsePassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParsePassError {}
+
+impl Pass {
+    /// Every pass, in the order `--help` lists them.
+    pub const ALL: [Pass; 3] = [Pass::CopyProp, Pass::ConstProp, Pass::Dce];
+
+    /// The pass's name on the command line and in `--time-passes`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::CopyProp => "copy-prop",
+            Pass::Dce => "dce",
+            Pass::ConstProp => "const-prop",
+        }
+    }
+
+    /// The pass named `name`.
+    pub fn from_name(name: &str) -> Option<Pass> {
+        Pass::ALL.iter().copied().find(|p| p.name() == name)
+    }
+
+    /// Parses a comma-separated list of pass names, such as
+    /// `copy-prop,dce,const-prop`. Names may repeat; spaces around names
+    /// are ignored.
+    ///
+    /// # Errors
+    /// An empty list, an empty name, or an unknown name (the message lists
+    /// the known ones).
+    pub fn parse(list: &str) -> Result<Vec<Pass>, ParsePassError> {
+        let known = || {
+            Pass::ALL
+                .iter()
+                .map(|p| p.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if list.trim().is_empty() {
+            return Err(ParsePassError {
+                message: format!("empty pass list (known passes: {})", known()),
+            });
+        }
+        list.split(',')
+            .map(str::trim)
+            .map(|name| {
+                if name.is_empty() {
+                    return Err(ParsePassError {
+                        message: format!("empty pass name in `{list}`"),
+                    });
+                }
+                Pass::from_name(name).ok_or_else(|| ParsePassError {
+                    message: format!("unknown pass `{name}` (known passes: {})", known()),
+                })
+            })
+            .collect()
+    }
+
+    /// Runs this pass on `func`.
+    pub fn run(self, func: &mut Function) -> Result<Stats, IrError> {
+        match self {
+            Pass::CopyProp => copy_prop(func),
+            Pass::Dce => dce(func),
+            Pass::ConstProp => const_prop(func),
+        }
+    }
+}
+
+impl fmt::Display for Pass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the passes did, summed over every pass run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Stats {
+    /// `copy-prop`: copies `x = y` propagated and deleted.
+    pub copies_propagated: usize,
+    /// `copy-prop`: trivial phis propagated and deleted.
+    pub phis_simplified: usize,
+    /// `dce`: dead non-phi instructions removed (a dead pair of a parallel
+    /// copy counts as one).
+    pub insts_removed: usize,
+    /// `dce`: dead phis removed.
+    pub phis_removed: usize,
+    /// `const-prop`: definitions of constant (or always-`undef`) variables
+    /// replaced by the constant at their uses and deleted.
+    pub constants_folded: usize,
+    /// `const-prop`: branches and switches on a constant made jumps.
+    pub branches_folded: usize,
+    /// `dce`, `const-prop`: unreachable blocks removed.
+    pub blocks_removed: usize,
+}
+
+impl Stats {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Stats) {
+        self.copies_propagated += other.copies_propagated;
+        self.phis_simplified += other.phis_simplified;
+        self.insts_removed += other.insts_removed;
+        self.phis_removed += other.phis_removed;
+        self.constants_folded += other.constants_folded;
+        self.branches_folded += other.branches_folded;
+        self.blocks_removed += other.blocks_removed;
+    }
+
+    /// One line `counter: N` per counter.
+    pub fn render(&self) -> String {
+        format!(
+            "copies propagated: {}\ntrivial phis propagated: {}\ndead instructions removed: {}\n\
+             dead phis removed: {}\nconstants folded: {}\nbranches folded: {}\n\
+             unreachable blocks removed: {}\n",
+            self.copies_propagated,
+            self.phis_simplified,
+            self.insts_removed,
+            self.phis_removed,
+            self.constants_folded,
+            self.branches_folded,
+            self.blocks_removed
+        )
+    }
+}
+
+/// Runs `passes` on `func` in order, timing each under its name in
+/// `times`, and returns the summed counts.
+///
+/// # Preconditions
+/// `func` is valid SSA with the dominance property; check it with
+/// [`crate::verify::verify`] first.
+///
+/// # Errors
+/// A pass finding that `func` is not SSA (a variable defined twice), or, in
+/// debug builds, a pass producing invalid SSA (an internal error, named
+/// after the pass).
+pub fn run_passes(
+    func: &mut Function,
+    passes: &[Pass],
+    times: &mut PassTimes,
+) -> Result<Stats, IrError> {
+    let mut stats = Stats::default();
+    for &p in passes {
+        let s = times.time(p.name(), || p.run(func))?;
+        stats.add(&s);
+        if cfg!(debug_assertions) {
+            if let Err(errs) = crate::verify::verify(func) {
+                let e = &errs[0];
+                return Err(IrError {
+                    message: format!("internal error: `{p}` produced invalid SSA: {}", e.message),
+                    ..e.clone()
+                });
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// Helpers for the passes' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Pass;
+    use crate::text::{parse_module, print_function};
+
+    /// Parses `src` (one function, valid SSA), runs `passes`, checks the
+    /// result verifies, and returns it printed with the summed stats.
+    pub fn run(src: &str, passes: &str) -> (String, super::Stats) {
+        let mut f = parse_module(src).unwrap().functions.remove(0);
+        if let Err(e) = crate::verify::verify(&f) {
+            panic!("test input is not valid SSA: {e:?}");
+        }
+        let passes = Pass::parse(passes).unwrap();
+        let mut times = crate::timing::PassTimes::default();
+        let stats = super::run_passes(&mut f, &passes, &mut times).unwrap();
+        if let Err(e) = crate::verify::verify(&f) {
+            panic!(
+                "invalid SSA after {passes:?}: {e:?}\n{}",
+                print_function(&f)
+            );
+        }
+        (print_function(&f), stats)
+    }
+
+    /// [`run`], comparing the printed result with `expected` exactly.
+    #[track_caller]
+    pub fn check(src: &str, passes: &str, expected: &str) -> super::Stats {
+        let (got, stats) = run(src, passes);
+        assert_eq!(got, expected, "\n--- got\n{got}\n--- expected\n{expected}");
+        stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_lists_parse_with_repeats_and_spaces() {
+        assert_eq!(
+            Pass::parse("copy-prop,dce, const-prop,dce").unwrap(),
+            vec![Pass::CopyProp, Pass::Dce, Pass::ConstProp, Pass::Dce]
+        );
+        for p in Pass::ALL {
+            assert_eq!(Pass::from_name(p.name()), Some(p));
+            assert_eq!(p.to_string(), p.name());
+        }
+    }
+
+    #[test]
+    fn bad_pass_lists_are_explained() {
+        assert_eq!(
+            Pass::parse("copy-prop,gvn").unwrap_err().to_string(),
+            "unknown pass `gvn` (known passes: copy-prop, const-prop, dce)"
+        );
+        assert_eq!(
+            Pass::parse("dce,,dce").unwrap_err().to_string(),
+            "empty pass name in `dce,,dce`"
+        );
+        assert!(Pass::parse(" ")
+            .unwrap_err()
+            .to_string()
+            .starts_with("empty pass list"));
+    }
+
+    #[test]
+    fn each_pass_is_timed_under_its_name() {
+        let mut f = crate::text::parse_module("function f(a) {\nentry:\n    x = a\n    ret x\n}\n")
+            .unwrap()
+            .functions
+            .remove(0);
+        let mut times = PassTimes::default();
+        let passes = Pass::parse("copy-prop,dce,const-prop,dce").unwrap();
+        let stats = run_passes(&mut f, &passes, &mut times).unwrap();
+        let names: Vec<_> = times.phases.iter().map(|p| p.0).collect();
+        assert_eq!(names, ["copy-prop", "dce", "const-prop", "dce"]);
+        assert_eq!(stats.copies_propagated, 1);
+    }
+
+    #[test]
+    fn a_variable_defined_twice_is_an_error_not_a_panic() {
+        let mut f = crate::text::parse_module(
+            "function f(a) {\nentry:\n    x = a\n    x = 1\n    ret x\n}\n",
+        )
+        .unwrap()
+        .functions
+        .remove(0);
+        for p in Pass::ALL {
+            let e = p.run(&mut f.clone()).unwrap_err();
+            assert!(e.message.contains("assigned more than once"), "{p}: {e}");
+        }
+        let _ = &mut f;
+    }
+}
