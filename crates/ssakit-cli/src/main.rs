@@ -25,6 +25,9 @@ enum Command {
     Construct(cmd::construct::Args),
     /// Verify SSA form and report minimal / pruned / conventional / strict.
     Check(cmd::check::Args),
+    /// Check every pipeline against the original with the interpreter; on a
+    /// mismatch, print a minimal failing program (exit 4).
+    Reduce(cmd::reduce::Args),
     /// Parse a program and print it back in canonical form.
     Fmt(cmd::fmt::Args),
     /// Optimise SSA: copy propagation, constant propagation, dead code elimination.
@@ -44,6 +47,7 @@ fn main() {
         Command::Construct(a) => cmd::construct::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Reduce(a) => cmd::reduce::run(a),
         Command::Opt(a) => cmd::opt::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Gen(a) => cmd::gen::run(a),

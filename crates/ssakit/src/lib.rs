@@ -20,6 +20,7 @@ pub mod gen;
 pub mod interp;
 pub mod ir;
 pub mod opt;
+pub mod oracle;
 pub mod text;
 pub mod timing;
 pub mod union_find;

@@ -6,4 +6,5 @@ pub mod construct;
 pub mod fmt;
 pub mod gen;
 pub mod opt;
+pub mod reduce;
 pub mod run;

@@ -1,0 +1,65 @@
+//! `ssakit reduce`: run the differential oracle on a program and, if some
+//! pipeline changes its behaviour, shrink it to a minimal failing case.
+
+use crate::input::{self, Failed, EXIT_INPUT};
+use ssakit::oracle::{self, Plan};
+
+/// Arguments of `ssakit reduce`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Input `.ssa` file (not in SSA form), or `-` for standard input.
+    pub file: String,
+    /// An argument vector to run on, comma-separated (repeatable); default:
+    /// all zeros, all ones and all sevens.
+    #[arg(long = "args", value_name = "A,B,...", allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    /// The function checked (default: `main`, else the first).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    let (_, p) = input::parse(&a.file)?;
+    let Some(f) = p.module.entry_function(a.entry.as_deref()) else {
+        eprintln!(
+            "error: no function named `{}`",
+            a.entry.as_deref().unwrap_or("main")
+        );
+        return Err(Failed(EXIT_INPUT));
+    };
+    let n = f.params.len();
+    let mut vectors = Vec::new();
+    for s in &a.args {
+        let v: Result<Vec<i64>, _> = s
+            .split(',')
+            .filter(|x| !x.trim().is_empty())
+            .map(|x| x.trim().parse::<i64>())
+            .collect();
+        match v {
+            Ok(v) if v.len() == n => vectors.push(v),
+            _ => {
+                eprintln!("error: `--args {s}` is not {n} comma-separated integer(s)");
+                return Err(Failed(EXIT_INPUT));
+            }
+        }
+    }
+    if vectors.is_empty() {
+        vectors = vec![vec![0; n], vec![1; n], vec![7; n]];
+    }
+    let plan = Plan::full(vectors);
+    match oracle::check(f, &plan) {
+        Ok(c) => {
+            println!(
+                "no mismatch: {} transformed programs, {} runs compared",
+                c.programs, c.comparisons
+            );
+            Ok(())
+        }
+        Err(m) => {
+            let (small, m) = oracle::reduce(f, &plan, &m);
+            eprintln!("mismatch at `{}`: {}", m.stage, m.detail);
+            print!("{}", ssakit::text::print_function(&small));
+            Err(Failed(4))
+        }
+    }
+}

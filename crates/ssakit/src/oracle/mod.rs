@@ -1,0 +1,394 @@
+//! The differential oracle: one check used by the property tests, the soak,
+//! the fuzz targets and `ssakit reduce`.
+//!
+//! A non-SSA program is run in the interpreter, then put through every
+//! stage of the pipeline the [`Plan`] asks for — each construction flavour
+//! and ⊥ mode, each optimisation list, each destruction mode — and every
+//! intermediate program is (1) checked by the verifier where it must be SSA,
+//! or checked to be free of phis and parallel copies after destruction,
+//! (2) printed and parsed back, and (3) run on the same arguments. Outputs,
+//! return values and the sequence of external calls must match the
+//! original's, an `undef` of the original matching anything
+//! ([`interp::outputs_match`]). Runs of the original that fail (a runtime
+//! error or running out of fuel) are not compared: there is nothing to
+//! preserve.
+//!
+//! The first disagreement is a [`Mismatch`] naming the stage that broke;
+//! [`reduce`] shrinks the program while the same stage keeps failing.
+
+pub mod reduce;
+
+pub use reduce::{reduce, reduce_by};
+
+use crate::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
+use crate::destruct;
+use crate::interp::{self, Interpreter, Outcome, RunOptions};
+use crate::ir::{Function, Module};
+use crate::opt::Pass;
+use crate::text;
+use std::fmt;
+
+/// How a program leaves SSA in one pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DestructMode {
+    /// Split critical edges (else Method I copies around the phis).
+    pub split: bool,
+}
+
+impl fmt::Display for DestructMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.split {
+            "destruct"
+        } else {
+            "destruct --no-split"
+        })
+    }
+}
+
+/// Every destruction mode.
+pub const DESTRUCT_MODES: [DestructMode; 2] =
+    [DestructMode { split: true }, DestructMode { split: false }];
+
+/// The optimisation lists the full plan tries.
+pub const PASS_LISTS: [&str; 6] = [
+    "",
+    "copy-prop",
+    "dce",
+    "const-prop",
+    "copy-prop,dce",
+    "const-prop,copy-prop,dce",
+];
+
+/// Which pipelines to run on a program.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Construction options.
+    pub constructions: Vec<Options>,
+    /// Optimisation lists applied to each constructed program.
+    pub pass_lists: Vec<Vec<Pass>>,
+    /// Destruction modes applied after each optimisation list.
+    pub destructions: Vec<DestructMode>,
+    /// Argument vectors each program is run on.
+    pub args: Vec<Vec<i64>>,
+    /// Fuel of the original run; transformed runs get more (phis and copies
+    /// cost steps).
+    pub fuel: u64,
+}
+
+impl Plan {
+    /// Every flavour × ⊥ mode, every optimisation list of [`PASS_LISTS`],
+    /// every destruction mode.
+    pub fn full(args: Vec<Vec<i64>>) -> Plan {
+        let mut constructions = Vec::new();
+        for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
+            for undef in [UndefMode::Operand, UndefMode::EntryDef, UndefMode::Local] {
+                constructions.push(Options {
+                    flavor,
+                    undef,
+                    ..Default::default()
+                });
+            }
+        }
+        Plan {
+            constructions,
+            pass_lists: PASS_LISTS
+                .iter()
+                .map(|l| {
+                    if l.is_empty() {
+                        Vec::new()
+                    } else {
+                        Pass::parse(l).expect("known passes")
+                    }
+                })
+                .collect(),
+            destructions: DESTRUCT_MODES.to_vec(),
+            args,
+            fuel: 100_000,
+        }
+    }
+
+    /// A cheaper plan for case number `k` of a long run: one construction
+    /// (rotating through flavours, ⊥ modes, renamings and DF⁺ methods), all
+    /// optimisation lists and destruction modes.
+    pub fn rotating(k: usize, args: Vec<Vec<i64>>) -> Plan {
+        let mut p = Plan::full(args);
+        let mut opts = p.constructions[k % p.constructions.len()];
+        opts.renaming = if (k / 9).is_multiple_of(2) {
+            Renaming::ReachingDef
+        } else {
+            Renaming::Stacks
+        };
+        opts.idf = if (k / 18).is_multiple_of(2) {
+            Idf::Linear
+        } else {
+            Idf::Worklist
+        };
+        p.constructions = vec![opts];
+        p
+    }
+}
+
+/// A disagreement between the original program and a transformed one.
+#[derive(Clone, Debug)]
+pub struct Mismatch {
+    /// The pipeline, e.g. `construct --flavor pruned | opt copy-prop | destruct`.
+    pub stage: String,
+    /// What went wrong.
+    pub detail: String,
+    /// The transformed program, printed (empty if it could not be made).
+    pub program: String,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.stage, self.detail)
+    }
+}
+
+/// What a successful check covered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Programs transformed (each stage of each pipeline counts one).
+    pub programs: usize,
+    /// Runs compared with the original's.
+    pub comparisons: usize,
+}
+
+fn describe(o: &Options) -> String {
+    let flavor = match o.flavor {
+        Flavor::Minimal => "minimal",
+        Flavor::SemiPruned => "semi-pruned",
+        Flavor::Pruned => "pruned",
+    };
+    let undef = match o.undef {
+        UndefMode::Operand => "operand",
+        UndefMode::EntryDef => "entry",
+        UndefMode::Local => "local",
+    };
+    let ren = match o.renaming {
+        Renaming::ReachingDef => "reaching-def",
+        Renaming::Stacks => "stacks",
+    };
+    let idf = match o.idf {
+        Idf::Linear => "linear",
+        Idf::Worklist => "worklist",
+    };
+    format!("construct --flavor {flavor} --undef {undef} --renaming {ren} --idf {idf}")
+}
+
+fn run(f: &Function, args: &[i64], fuel: u64) -> Result<Outcome, interp::RuntimeError> {
+    let m = Module {
+        functions: vec![f.clone()],
+    };
+    let interp = Interpreter::new(&m)?;
+    interp.run(
+        0,
+        args,
+        &RunOptions {
+            fuel,
+            trace_calls: true,
+            ..Default::default()
+        },
+    )
+}
+
+/// The original's outcomes on each argument vector (`None` where it fails).
+pub fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
+    plan.args
+        .iter()
+        .map(|a| run(func, a, plan.fuel).ok())
+        .collect()
+}
+
+/// Checks every pipeline of `plan` on `func`, a non-SSA function whose
+/// parameters match the plan's argument vectors.
+pub fn check(func: &Function, plan: &Plan) -> Result<Coverage, Mismatch> {
+    let originals = original_outcomes(func, plan);
+    let mut cov = Coverage::default();
+    for copts in &plan.constructions {
+        let stage = describe(copts);
+        let mut ssa = func.clone();
+        construct::construct(&mut ssa, copts)
+            .map_err(|e| fail(&stage, format!("construction failed: {e}"), func))?;
+        compare_ssa(&ssa, &stage, &originals, plan, &mut cov)?;
+        for passes in &plan.pass_lists {
+            let mut opt = ssa.clone();
+            let stage = if passes.is_empty() {
+                stage.clone()
+            } else {
+                let names: Vec<&str> = passes.iter().map(|p| p.name()).collect();
+                let stage = format!("{stage} | opt --passes {}", names.join(","));
+                let mut times = crate::timing::PassTimes::default();
+                crate::opt::run_passes(&mut opt, passes, &mut times)
+                    .map_err(|e| fail(&stage, format!("optimisation failed: {e}"), &opt))?;
+                compare_ssa(&opt, &stage, &originals, plan, &mut cov)?;
+                stage
+            };
+            for mode in &plan.destructions {
+                let stage = format!("{stage} | {mode}");
+                let mut out = opt.clone();
+                destruct::destruct_simple(&mut out, mode.split)
+                    .map_err(|e| fail(&stage, format!("destruction failed: {e:?}"), &opt))?;
+                if !destruct::is_out_of_ssa(&out) {
+                    return Err(fail(&stage, "phis or parallel copies left".into(), &out));
+                }
+                compare(&out, &stage, &originals, plan, &mut cov)?;
+            }
+        }
+    }
+    Ok(cov)
+}
+
+fn fail(stage: &str, detail: String, f: &Function) -> Mismatch {
+    Mismatch {
+        stage: stage.to_string(),
+        detail,
+        program: text::print_function(f),
+    }
+}
+
+fn compare_ssa(
+    f: &Function,
+    stage: &str,
+    originals: &[Option<Outcome>],
+    plan: &Plan,
+    cov: &mut Coverage,
+) -> Result<(), Mismatch> {
+    if let Err(errs) = crate::verify::verify(f) {
+        return Err(fail(
+            stage,
+            format!("invalid SSA: {}", errs[0].describe(f)),
+            f,
+        ));
+    }
+    compare(f, stage, originals, plan, cov)
+}
+
+/// Compares `transformed` (any form: SSA or not) with `original` on the
+/// plan's arguments, as [`check`] does after each stage.
+pub fn agree(
+    original: &Function,
+    transformed: &Function,
+    stage: &str,
+    plan: &Plan,
+) -> Result<Coverage, Mismatch> {
+    let originals = original_outcomes(original, plan);
+    let mut cov = Coverage::default();
+    compare(transformed, stage, &originals, plan, &mut cov)?;
+    Ok(cov)
+}
+
+/// Print and parse back, then run on every argument vector.
+fn compare(
+    f: &Function,
+    stage: &str,
+    originals: &[Option<Outcome>],
+    plan: &Plan,
+    cov: &mut Coverage,
+) -> Result<(), Mismatch> {
+    cov.programs += 1;
+    let printed = text::print_function(f);
+    let reparsed = match text::parse_module(&printed) {
+        Ok(m) if m.functions.len() == 1 => m.functions.into_iter().next().expect("one function"),
+        Ok(_) => {
+            return Err(fail(
+                stage,
+                "printed text holds several functions".into(),
+                f,
+            ))
+        }
+        Err(d) => {
+            return Err(fail(
+                stage,
+                format!(
+                    "printed text does not parse: {}",
+                    d.render("<printed>", &printed)
+                ),
+                f,
+            ))
+        }
+    };
+    for (a, orig) in plan.args.iter().zip(originals) {
+        let Some(o) = orig else { continue };
+        cov.comparisons += 1;
+        let t = run(&reparsed, a, 50 * o.dyn_insts + 10_000).map_err(|e| {
+            fail(
+                stage,
+                format!("on {a:?}: the original ran, this fails: {e}"),
+                f,
+            )
+        })?;
+        if let Some(d) = interp::first_difference(o, &t) {
+            return Err(fail(stage, format!("on {a:?}: {d}"), f));
+        }
+    }
+    Ok(())
+}
+
+/// The fuzz target's body: parse arbitrary bytes; on success, check the
+/// printer round trip and every pipeline on the entry function if it is not
+/// in SSA form. Panics on any violation (that is what the fuzzer looks for).
+pub fn fuzz_source(data: &[u8]) {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    let parsed = match text::parse(src) {
+        Ok(p) => p,
+        Err(d) => {
+            // Rendering any diagnostic must not panic.
+            let _ = d.render("fuzz", src);
+            return;
+        }
+    };
+    let printed = text::print_module(&parsed.module);
+    let again = text::parse_module(&printed).expect("printed text parses");
+    assert_eq!(
+        text::print_module(&again),
+        printed,
+        "printing is a fixpoint"
+    );
+    let Some(f) = parsed.module.entry_function(None) else {
+        return;
+    };
+    if f.layout.iter().any(|&b| !f.blocks[b].phis.is_empty())
+        || f.num_insts() > 200
+        || f.params.len() > 3
+    {
+        let _ = crate::verify::verify(f);
+        return;
+    }
+    let args = vec![vec![0; f.params.len()], vec![3; f.params.len()]];
+    let mut plan = Plan::full(args);
+    plan.fuel = 20_000;
+    if let Err(m) = check(f, &plan) {
+        panic!("{m}\n--- program\n{}", m.program);
+    }
+}
+
+/// The generated-program fuzz target's body: the first bytes choose a shape,
+/// a size, a variable count and a seed; the program goes through every
+/// pipeline. Panics on any mismatch.
+pub fn fuzz_generated(data: &[u8]) {
+    use crate::gen::{generate, GenOptions, Shape};
+    if data.len() < 4 {
+        return;
+    }
+    let shape = Shape::ALL[data[0] as usize % Shape::ALL.len()];
+    let blocks = 3 + data[1] as usize % 60;
+    let vars = 1 + data[2] as usize % 8;
+    let mut seed = 0u64;
+    for &b in &data[3..data.len().min(11)] {
+        seed = seed << 8 | b as u64;
+    }
+    let f = generate(&GenOptions {
+        shape,
+        blocks,
+        vars,
+        seed,
+    });
+    let plan = Plan::full(vec![vec![0, 0], vec![data[1] as i64 - 128, data[2] as i64]]);
+    if let Err(m) = check(&f, &plan) {
+        let (small, m) = reduce(&f, &plan, &m);
+        panic!("{m}\n--- reduced program\n{}", text::print_function(&small));
+    }
+}

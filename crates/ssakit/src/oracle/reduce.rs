@@ -1,0 +1,124 @@
+//! A delta-debugging reducer: shrink a program while the oracle still fails
+//! at the same stage.
+//!
+//! Candidate simplifications, tried one at a time, kept when the failure
+//! persists (Zeller and Hildebrandt 2002, simplified to one-at-a-time
+//! removal until a fixpoint):
+//! 1. delete one instruction;
+//! 2. replace a terminator by `ret` of its operand, or a `branch`/`switch`
+//!    by a `jump` to one of its targets;
+//! 3. replace an operand by the constant 0.
+//!
+//! Unreachable blocks are dropped from the layout after each step, and each
+//! candidate is printed and parsed back, so it is a well-formed function.
+
+use super::{check, Mismatch, Plan};
+use crate::analysis::DepthFirst;
+use crate::ir::{Cfg, Function, Operand, Terminator};
+use crate::text::{parse_module, print_function};
+
+/// Shrinks `func` while `check(func, plan)` fails at `first.stage` (a panic
+/// counts as a failure). Returns the smallest failing program found and its
+/// mismatch.
+pub fn reduce(func: &Function, plan: &Plan, first: &Mismatch) -> (Function, Mismatch) {
+    reduce_by(func, first, |f| {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(f, plan)));
+        match r {
+            Ok(Err(m)) if m.stage == first.stage => Some(m),
+            Ok(_) => None,
+            Err(_) => Some(Mismatch {
+                stage: first.stage.clone(),
+                detail: "panic".into(),
+                program: String::new(),
+            }),
+        }
+    })
+}
+
+/// Shrinks `func` while `still_fails` returns a mismatch; `first` is the
+/// mismatch of `func` itself.
+pub fn reduce_by(
+    func: &Function,
+    first: &Mismatch,
+    still_fails: impl Fn(&Function) -> Option<Mismatch>,
+) -> (Function, Mismatch) {
+    let mut best = func.clone();
+    let mut mismatch = first.clone();
+    loop {
+        let mut progress = false;
+        for cand in candidates(&best) {
+            if let Some(m) = still_fails(&cand) {
+                best = cand;
+                mismatch = m;
+                progress = true;
+                break;
+            }
+        }
+        if !progress {
+            return (best, mismatch);
+        }
+    }
+}
+
+/// Every one-step simplification of `f`, smallest-effect last.
+fn candidates(f: &Function) -> Vec<Function> {
+    let mut out = Vec::new();
+    for &b in &f.layout {
+        // Terminators: to `ret`, or to a jump to each target.
+        let term = &f.blocks[b].term;
+        let mut targets = Vec::new();
+        term.for_each_succ(|s| targets.push(s));
+        if !matches!(term, Terminator::Ret(_)) {
+            let mut g = f.clone();
+            g.blocks[b].term = Terminator::Ret(Some(Operand::Const(0)));
+            out.push(g);
+        }
+        if !matches!(term, Terminator::Jump(_)) {
+            for &t in &targets {
+                let mut g = f.clone();
+                g.blocks[b].term = Terminator::Jump(t);
+                out.push(g);
+            }
+        }
+        // Instructions.
+        for j in 0..f.blocks[b].insts.len() {
+            let mut g = f.clone();
+            g.blocks[b].insts.remove(j);
+            out.push(g);
+        }
+        // Operands to 0.
+        for j in 0..f.blocks[b].insts.len() {
+            let i = f.blocks[b].insts[j];
+            let mut n = 0;
+            f.insts[i].for_each_operand(|o| {
+                if !matches!(o, Operand::Const(0)) {
+                    n += 1
+                }
+            });
+            for slot in 0..n {
+                let mut g = f.clone();
+                let mut seen = 0;
+                g.insts[i].for_each_operand_mut(|o| {
+                    if !matches!(o, Operand::Const(0)) {
+                        if seen == slot {
+                            *o = Operand::Const(0);
+                        }
+                        seen += 1;
+                    }
+                });
+                out.push(g);
+            }
+        }
+    }
+    out.into_iter().filter_map(tidy).collect()
+}
+
+/// Drops unreachable blocks, then prints and parses the function back so
+/// that every instruction is listed by exactly one block again.
+fn tidy(mut f: Function) -> Option<Function> {
+    let cfg = Cfg::new(&f);
+    let dfs = DepthFirst::new(&cfg);
+    f.layout.retain(|&b| dfs.is_reachable(b));
+    let m = parse_module(&print_function(&f)).ok()?;
+    m.functions.into_iter().next()
+}
