@@ -135,6 +135,69 @@ pub fn same_block_phi_conflict(func: &Function, webs: &mut Webs) -> Option<(Var,
     found
 }
 
+/// A constant phi operand that [`rename_webs`] cannot turn into a copy.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ConstantOperandConflict {
+    /// The phi.
+    pub phi: crate::ir::Inst,
+    /// The predecessor whose end would get the copy `r ← c`.
+    pub pred: Block,
+    /// A variable of the web still needed at the end of `pred` (live out
+    /// of it or read by its terminator), or `None` when the conflict is a
+    /// second constant copy into the same web at the end of `pred`.
+    pub member: Option<Var>,
+}
+
+/// Finds a constant phi operand whose copy, at the end of its predecessor
+/// `P`, would overwrite a value of its web that is still needed: a member
+/// live out of `P` or read by `P`'s terminator (`P` may have other
+/// successors), or another constant copy into the same web at the end of
+/// `P`. Conventional SSA (by the verifier's definition, which does not see
+/// constants as variables) can still have one when `P` ends in a branch.
+///
+/// # Preconditions
+/// `live` is the liveness of `func`.
+pub fn constant_operand_conflict(
+    func: &Function,
+    webs: &mut Webs,
+    live: &crate::analysis::Liveness,
+) -> Option<ConstantOperandConflict> {
+    // Every constant operand as (predecessor, web, phi).
+    let mut consts: Vec<(Block, Var, crate::ir::Inst)> = Vec::new();
+    for &b in &func.layout {
+        for &i in &func.blocks[b].phis {
+            if let InstData::Phi { dst, args } = &func.insts[i] {
+                for a in args {
+                    if matches!(a.value, Operand::Const(_)) {
+                        consts.push((a.block, webs.representative(*dst), i));
+                    }
+                }
+            }
+        }
+    }
+    consts.sort_unstable();
+    for (k, &(pred, rep, phi)) in consts.iter().enumerate() {
+        if k > 0 && consts[k - 1].0 == pred && consts[k - 1].1 == rep {
+            return Some(ConstantOperandConflict {
+                phi,
+                pred,
+                member: None,
+            });
+        }
+        let term_reads = func.blocks[pred].term.operand().and_then(|o| o.var());
+        for v in live.live_out(pred).iter().copied().chain(term_reads) {
+            if webs.same_web(v, rep) {
+                return Some(ConstantOperandConflict {
+                    phi,
+                    pred,
+                    member: Some(v),
+                });
+            }
+        }
+    }
+    None
+}
+
 /// What [`rename_webs`] did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct RenameStats {
