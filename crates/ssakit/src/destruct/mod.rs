@@ -17,13 +17,24 @@
 //! * [`to_cssa`]: copies around every phi, making SSA conventional (13.6,
 //!   Sreedhar's Method I);
 //! * [`phi_webs`](mod@phi_webs): phi webs by union-find, renaming and phi removal (13.6);
+//! * [`coalesce`](mod@coalesce): merging the two sides of copies that do
+//!   not interfere, by liveness, dominance and values (Boissinot et al.);
 //! * [`sequentialize`]: every parallel copy of a function into copies;
 //! * [`fresh`], [`compact`]: fresh variables, and dropping unlisted
 //!   instructions.
 //!
-//! [`destruct_simple`] chains them: the chapter's "simplest, though not
-//! most efficient" destruction.
+//! [`destruct`] chains them, as a flat list of passes:
+//!
+//! ```text
+//! verify ─ split critical edges? ─ insert copies ─ coalesce? ─ drop x = x
+//!        ─ rename classes, remove phis ─ sequentialize parallel copies
+//!        ─ remove the split blocks that stayed empty
+//! ```
+//!
+//! or, with [`DestructOptions::conventional`], the chapter's direct
+//! destruction of conventional SSA: rename each phi web, drop the phis.
 
+pub mod coalesce;
 pub mod compact;
 pub mod critical_edges;
 pub mod fresh;
@@ -32,72 +43,353 @@ pub mod phi_webs;
 pub mod sequentialize;
 pub mod to_cssa;
 
-use crate::ir::{Function, InstData};
+use crate::analysis::Liveness;
+use crate::entity::EntityVec;
+use crate::error::IrError;
+use crate::ir::{Cfg, Function, InstData, Operand, Var, VarNames};
+use crate::timing::PassTimes;
+pub use coalesce::{coalesce, CoalesceStats};
 pub use critical_edges::{split_critical_edges, SplitStats};
 pub use phi_webs::{destruct_conventional, phi_webs, rename_webs, Webs};
 pub use sequentialize::{sequentialize_parallel_copies, SequentializeError};
 pub use to_cssa::{insert_phi_copies, JoinCopies};
 
-/// What [`destruct_simple`] did.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct DestructStats {
-    /// Critical edges split (0 without splitting).
-    pub edges_split: usize,
-    /// Phis removed.
-    pub phis_removed: usize,
-    /// Copies inserted to make the SSA conventional, one per phi operand
-    /// plus one per phi destination that needed a join copy.
-    pub phi_copies: usize,
-    /// Copies left after sequentialization (self-copies dropped, one per
-    /// cycle added).
-    pub final_copies: usize,
-    /// Temporaries created to break cycles.
-    pub temporaries: usize,
+/// How [`destruct`] proceeds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct DestructOptions {
+    /// Split critical edges first, so that the copies of each edge get a
+    /// block of their own; otherwise copies go at the end of predecessors
+    /// and, where needed, after the phis of the join block.
+    pub split: bool,
+    /// Coalesce copies whose two sides do not interfere
+    /// ([`coalesce`](mod@coalesce)); otherwise only the phi webs are
+    /// renamed.
+    pub coalesce: bool,
+    /// The chapter's direct destruction instead: refuse SSA that is not
+    /// conventional, else rename the phi webs and drop the phis. `split`
+    /// and `coalesce` are ignored.
+    pub conventional: bool,
 }
 
-/// Takes `func` out of SSA form, the simple way: no phi and no parallel
-/// copy remains, only ordinary copies.
+impl Default for DestructOptions {
+    /// Split and coalesce.
+    fn default() -> Self {
+        DestructOptions {
+            split: true,
+            coalesce: true,
+            conventional: false,
+        }
+    }
+}
+
+/// What [`destruct`] did.
+#[derive(Clone, Debug, Default)]
+pub struct DestructStats {
+    /// Critical edges split.
+    pub edges_split: usize,
+    /// Blocks made by splitting that got no copy, removed at the end.
+    pub empty_split_blocks_removed: usize,
+    /// Phis removed.
+    pub phis_removed: usize,
+    /// Copies inserted to make the SSA conventional (Method I: one per phi
+    /// operand, one per phi destination that needs a join copy).
+    pub copies_inserted: usize,
+    /// Copies whose destination and source ended in one class, deleted as
+    /// `x = x`: by coalescing, or (rarely) already by the phi webs.
+    pub copies_coalesced: usize,
+    /// Inserted copies of a variable still there after coalescing (before
+    /// sequentialization); copies of constants, always needed, aside.
+    pub inserted_copies_left: usize,
+    /// Copies of `undef` deleted from parallel copies: the destination may
+    /// keep any value.
+    pub undef_copies_removed: usize,
+    /// Entries of parallel copies whose destination is never read, deleted
+    /// before coalescing (typically the join copy of a dead phi).
+    pub dead_copies_removed: usize,
+    /// Copy instructions in the result (of variables and of constants,
+    /// inserted or already in the program, temporaries' included).
+    pub copies_remaining: usize,
+    /// Temporaries created to break cycles of parallel copies.
+    pub temporaries: usize,
+    /// What coalescing did (zero without coalescing).
+    pub coalescing: CoalesceStats,
+    /// Per-phase wall-clock times.
+    pub times: PassTimes,
+}
+
+impl DestructStats {
+    /// The statistics as `name: value` lines (times aside).
+    pub fn render(&self) -> String {
+        let rows = [
+            ("edges split", self.edges_split),
+            (
+                "empty split blocks removed",
+                self.empty_split_blocks_removed,
+            ),
+            ("phis removed", self.phis_removed),
+            ("copies inserted", self.copies_inserted),
+            ("copies removed by coalescing", self.copies_coalesced),
+            ("inserted copies left", self.inserted_copies_left),
+            ("undef copies removed", self.undef_copies_removed),
+            ("dead copies removed", self.dead_copies_removed),
+            ("copies remaining", self.copies_remaining),
+            ("temporaries", self.temporaries),
+            ("merges refused", self.coalescing.refused),
+            ("intersection tests", self.coalescing.intersection_tests),
+        ];
+        rows.iter().map(|(n, v)| format!("{n}: {v}\n")).collect()
+    }
+}
+
+/// Takes `func` out of SSA form: afterwards no phi and no parallel copy
+/// remains, only ordinary instructions and copies (see the module doc for
+/// the passes).
 ///
-/// The passes, in order:
-/// 1. if `split`, [`split_critical_edges`];
-/// 2. [`insert_phi_copies`] with [`JoinCopies::WhenNeeded`]: copies at the
-///    end of each predecessor, and after the phis where a predecessor does
-///    not simply jump (always correct, split or not);
-/// 3. *(seam for coalescing: a coalescer would take the webs of step 4 and
-///    union copy-related variables that do not interfere before renaming)*;
-/// 4. [`phi_webs()`] and [`rename_webs`]: each web renamed to its
-///    representative, phis removed;
-/// 5. [`sequentialize_parallel_copies`], a fresh temporary per closed cycle.
-///
-/// # Preconditions
-/// `func` is in SSA form with one phi operand per distinct predecessor,
-/// labelled by that predecessor (the verifier's checks). Conventionality is
-/// not required.
+/// The general method is correct for any valid SSA, conventional or not
+/// (after copy propagation, with the lost-copy and swap problems): copies
+/// are inserted around every phi ([`insert_phi_copies`], edges split or
+/// not), then [`coalesce`](mod@coalesce) removes those it can,
+/// the classes are renamed to one variable each ([`rename_webs`]), copies
+/// that became `x = x` are dropped, and the parallel copies are
+/// sequentialized with a fresh temporary per cycle
+/// ([`sequentialize_parallel_copies`]).
 ///
 /// # Errors
-/// A parallel copy already in `func` that writes a variable twice.
-pub fn destruct_simple(
-    func: &mut Function,
-    split: bool,
-) -> Result<DestructStats, SequentializeError> {
+/// If `func` is not valid SSA with the dominance property (the first error
+/// of [`verify`](crate::verify::verify), its message prefixed); with
+/// [`DestructOptions::conventional`], if it is not conventional, naming
+/// two interfering variables of one web, or if a constant phi operand
+/// would overwrite a live member of its web. `func` is unchanged then.
+pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructStats, IrError> {
     let mut stats = DestructStats::default();
-    if split {
-        stats.edges_split = split_critical_edges(func).edges_split;
+    let mut t = PassTimes::default();
+    let report = t
+        .time("verification", || crate::verify::verify(func))
+        .map_err(|errs| {
+            let e = errs.into_iter().next().expect("verify reports an error");
+            IrError {
+                message: format!("input is not valid SSA: {}", e.message),
+                ..e
+            }
+        })?;
+    let mut first_split_block = func.blocks.len();
+    if opts.conventional {
+        if let Some((a, b)) = report.interference {
+            let names = VarNames::new(func);
+            let (block, inst) = definition_of(func, b);
+            return Err(IrError::new(
+                func,
+                block,
+                inst,
+                format!(
+                    "SSA is not conventional: `{}` and `{}` are in one phi web and interfere, \
+                     so renaming the web to one variable would be wrong",
+                    &names[a], &names[b]
+                ),
+            ));
+        }
+        let mut webs = t.time("phi webs", || phi_webs(func));
+        let cfg = Cfg::new(func);
+        let live = t.time("liveness", || Liveness::new(func, &cfg));
+        if let Some(c) = phi_webs::constant_operand_conflict(func, &mut webs, &live) {
+            let names = VarNames::new(func);
+            let what = match c.member {
+                Some(m) => format!("`{}` of the same web is still needed there", &names[m]),
+                None => "another constant goes into the same web there".to_string(),
+            };
+            return Err(IrError::new(
+                func,
+                Some(c.pred),
+                Some(c.phi),
+                format!(
+                    "a constant phi operand would be copied at the end of `{}`, but {what}",
+                    func.blocks[c.pred].name
+                ),
+            ));
+        }
+        let rep = webs.representatives();
+        let dropped = drop_redundant_copies(func, &rep, None);
+        stats.copies_coalesced = dropped.self_copies;
+        stats.undef_copies_removed = dropped.undef_copies;
+        stats.phis_removed = t
+            .time("renaming", || rename_webs(func, &mut webs))
+            .phis_removed;
+    } else {
+        first_split_block = func.blocks.len();
+        if opts.split {
+            stats.edges_split = t
+                .time("critical edges", || split_critical_edges(func))
+                .edges_split;
+        }
+        let first_inserted = func.insts.len();
+        stats.copies_inserted = t
+            .time("parallel copies", || {
+                insert_phi_copies(func, JoinCopies::WhenNeeded)
+            })
+            .copies;
+        let mut webs = if opts.coalesce {
+            stats.dead_copies_removed = t.time("dead copies", || remove_dead_copies(func));
+            let (webs, cs) = coalesce(func, first_inserted, &mut t);
+            stats.coalescing = cs;
+            webs
+        } else {
+            t.time("phi webs", || phi_webs(func))
+        };
+        let rep = webs.representatives();
+        let dropped = t.time("dropping x = x", || {
+            drop_redundant_copies(func, &rep, Some(first_inserted))
+        });
+        stats.copies_coalesced = dropped.self_copies;
+        stats.undef_copies_removed = dropped.undef_copies;
+        stats.inserted_copies_left = dropped.inserted_left;
+        stats.phis_removed = t
+            .time("renaming", || rename_webs(func, &mut webs))
+            .phis_removed;
     }
-    stats.phi_copies = insert_phi_copies(func, JoinCopies::WhenNeeded).copies;
-    // Coalescing seam: `webs` may be extended here (`Webs::union`).
-    let mut webs = phi_webs(func);
-    let renamed = rename_webs(func, &mut webs);
-    stats.phis_removed = renamed.phis_removed;
-    let seq = sequentialize_parallel_copies(func)?;
-    stats.final_copies = seq.copies;
+    let seq = t
+        .time("sequentialization", || sequentialize_parallel_copies(func))
+        .map_err(|e| {
+            let names = VarNames::new(func);
+            IrError::new(
+                func,
+                Some(e.block),
+                Some(e.inst),
+                format!(
+                    "after renaming, a parallel copy writes `{}` twice",
+                    &names[e.var]
+                ),
+            )
+        })?;
     stats.temporaries = seq.temporaries;
+    stats.empty_split_blocks_removed =
+        critical_edges::remove_empty_split_blocks(func, first_split_block);
+    stats.copies_remaining = count_copies(func);
+    stats.times = t;
     debug_assert!(is_out_of_ssa(func));
     Ok(stats)
 }
 
+/// What [`drop_redundant_copies`] removed or kept.
+#[derive(Clone, Copy, Default)]
+struct Dropped {
+    self_copies: usize,
+    undef_copies: usize,
+    inserted_left: usize,
+}
+
+/// Deletes the copies that renaming by `rep` turns into nothing: `x = x`
+/// (ordinary copies and parallel-copy entries) and `x ← undef` entries of
+/// parallel copies; and, when `inserted_from` is given (after coalescing),
+/// the second of two entries of one parallel copy writing one class, which
+/// coalescing only allows when both copy the same value. Parallel copies
+/// left empty are unlinked. Counts the entries left in parallel copies
+/// numbered from `inserted_from` (those [`insert_phi_copies`] created) that
+/// copy a variable.
+fn drop_redundant_copies(
+    func: &mut Function,
+    rep: &EntityVec<Var, Var>,
+    inserted_from: Option<usize>,
+) -> Dropped {
+    let mut d = Dropped::default();
+    // `written[r] == k + 1`: class `r` is written by parallel copy `k`.
+    let mut written = vec![0u32; func.vars.len()];
+    let Function { blocks, insts, .. } = func;
+    for data in blocks.values_mut() {
+        data.insts.retain(|&i| match &mut insts[i] {
+            InstData::Copy {
+                dst,
+                src: Operand::Var(s),
+            } if rep[*dst] == rep[*s] => {
+                d.self_copies += 1;
+                false
+            }
+            InstData::ParCopy { copies } => {
+                copies.retain(|&(dst, src)| {
+                    let r = rep[dst];
+                    match src {
+                        Operand::Var(s) if rep[s] == r => d.self_copies += 1,
+                        Operand::Undef => d.undef_copies += 1,
+                        _ if inserted_from.is_some() && written[r.index()] == i.0 + 1 => {
+                            d.self_copies += 1
+                        }
+                        _ => {
+                            written[r.index()] = i.0 + 1;
+                            return true;
+                        }
+                    }
+                    false
+                });
+                if inserted_from.is_some_and(|k| i.index() >= k) {
+                    d.inserted_left += copies.iter().filter(|c| c.1.var().is_some()).count();
+                }
+                !copies.is_empty()
+            }
+            _ => true,
+        });
+    }
+    compact::compact_insts(func);
+    d
+}
+
+/// Deletes the entries of parallel copies whose destination is read
+/// nowhere (not by an instruction, a phi or a terminator), and the parallel
+/// copies left empty; returns how many entries went. Such a copy is useless,
+/// and keeping it would make its destination intersect the other
+/// destinations of its parallel copy (see [`coalesce`](mod@coalesce)).
+fn remove_dead_copies(func: &mut Function) -> usize {
+    let mut used = vec![false; func.vars.len()];
+    for &b in &func.layout {
+        let data = &func.blocks[b];
+        for &i in data.phis.iter().chain(&data.insts) {
+            func.insts[i].for_each_use(|v| used[v.index()] = true);
+        }
+        if let Some(Operand::Var(v)) = data.term.operand() {
+            used[v.index()] = true;
+        }
+    }
+    let mut removed = 0;
+    let Function { blocks, insts, .. } = func;
+    for data in blocks.values_mut() {
+        data.insts.retain(|&i| match &mut insts[i] {
+            InstData::ParCopy { copies } => {
+                let before = copies.len();
+                copies.retain(|c| used[c.0.index()]);
+                removed += before - copies.len();
+                !copies.is_empty()
+            }
+            _ => true,
+        });
+    }
+    removed
+}
+
+/// Where `v` is defined: its block and instruction (none for a parameter),
+/// by a scan of the function.
+fn definition_of(func: &Function, v: Var) -> (Option<crate::ir::Block>, Option<crate::ir::Inst>) {
+    for &b in &func.layout {
+        let data = &func.blocks[b];
+        for &i in data.phis.iter().chain(&data.insts) {
+            let mut found = false;
+            func.insts[i].for_each_def(|d| found |= d == v);
+            if found {
+                return (Some(b), Some(i));
+            }
+        }
+    }
+    (None, None)
+}
+
+/// Number of copy instructions in the blocks of the layout.
+fn count_copies(func: &Function) -> usize {
+    func.layout
+        .iter()
+        .flat_map(|&b| &func.blocks[b].insts)
+        .filter(|&&i| matches!(func.insts[i], InstData::Copy { .. }))
+        .count()
+}
+
 /// Whether no block of `func` holds a phi or a parallel copy (the
-/// postcondition of [`destruct_simple`]).
+/// postcondition of [`destruct`]).
 pub fn is_out_of_ssa(func: &Function) -> bool {
     func.blocks.values().all(|b| {
         b.phis.is_empty()
