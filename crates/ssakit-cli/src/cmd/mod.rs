@@ -3,5 +3,6 @@
 pub mod analyze;
 pub mod check;
 pub mod construct;
+pub mod destruct;
 pub mod fmt;
 pub mod run;
