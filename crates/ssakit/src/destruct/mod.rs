@@ -19,6 +19,8 @@
 //! * [`phi_webs`](mod@phi_webs): phi webs by union-find, renaming and phi removal (13.6);
 //! * [`coalesce`](mod@coalesce): merging the two sides of copies that do
 //!   not interfere, by liveness, dominance and values (Boissinot et al.);
+//! * [`cleanup`]: deleting dead phis and copies before coalescing, and the
+//!   copies it makes useless after;
 //! * [`sequentialize`]: every parallel copy of a function into copies;
 //! * [`fresh`], [`compact`]: fresh variables, and dropping unlisted
 //!   instructions.
@@ -34,6 +36,7 @@
 //! or, with [`DestructOptions::conventional`], the chapter's direct
 //! destruction of conventional SSA: rename each phi web, drop the phis.
 
+pub mod cleanup;
 pub mod coalesce;
 pub mod compact;
 pub mod critical_edges;
@@ -44,9 +47,8 @@ pub mod sequentialize;
 pub mod to_cssa;
 
 use crate::analysis::Liveness;
-use crate::entity::EntityVec;
 use crate::error::IrError;
-use crate::ir::{Cfg, Function, InstData, Operand, Var, VarNames};
+use crate::ir::{Cfg, Function, InstData, Var, VarNames};
 use crate::timing::PassTimes;
 pub use coalesce::{coalesce, CoalesceStats};
 pub use critical_edges::{split_critical_edges, SplitStats};
@@ -103,8 +105,9 @@ pub struct DestructStats {
     /// Copies of `undef` deleted from parallel copies: the destination may
     /// keep any value.
     pub undef_copies_removed: usize,
-    /// Entries of parallel copies whose destination is never read, deleted
-    /// before coalescing (typically the join copy of a dead phi).
+    /// Entries of parallel copies whose destination is never needed,
+    /// deleted before coalescing (the copies of dead phis); the dead phis
+    /// count in `phis_removed`.
     pub dead_copies_removed: usize,
     /// Copy instructions in the result (of variables and of constants,
     /// inserted or already in the program, temporaries' included).
@@ -208,7 +211,7 @@ pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructS
             ));
         }
         let rep = webs.representatives();
-        let dropped = drop_redundant_copies(func, &rep, None);
+        let dropped = cleanup::drop_redundant_copies(func, &rep, false, func.insts.len());
         stats.copies_coalesced = dropped.self_copies;
         stats.undef_copies_removed = dropped.undef_copies;
         stats.phis_removed = t
@@ -228,7 +231,9 @@ pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructS
             })
             .copies;
         let mut webs = if opts.coalesce {
-            stats.dead_copies_removed = t.time("dead copies", || remove_dead_copies(func));
+            let dead = t.time("dead code", || cleanup::remove_dead_phis_and_copies(func));
+            stats.dead_copies_removed = dead.copies;
+            stats.phis_removed = dead.phis;
             let (webs, cs) = coalesce(func, first_inserted, &mut t);
             stats.coalescing = cs;
             webs
@@ -237,12 +242,12 @@ pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructS
         };
         let rep = webs.representatives();
         let dropped = t.time("dropping x = x", || {
-            drop_redundant_copies(func, &rep, Some(first_inserted))
+            cleanup::drop_redundant_copies(func, &rep, opts.coalesce, first_inserted)
         });
         stats.copies_coalesced = dropped.self_copies;
         stats.undef_copies_removed = dropped.undef_copies;
         stats.inserted_copies_left = dropped.inserted_left;
-        stats.phis_removed = t
+        stats.phis_removed += t
             .time("renaming", || rename_webs(func, &mut webs))
             .phis_removed;
     }
@@ -263,104 +268,10 @@ pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructS
     stats.temporaries = seq.temporaries;
     stats.empty_split_blocks_removed =
         critical_edges::remove_empty_split_blocks(func, first_split_block);
-    stats.copies_remaining = count_copies(func);
+    stats.copies_remaining = cleanup::count_copies(func);
     stats.times = t;
     debug_assert!(is_out_of_ssa(func));
     Ok(stats)
-}
-
-/// What [`drop_redundant_copies`] removed or kept.
-#[derive(Clone, Copy, Default)]
-struct Dropped {
-    self_copies: usize,
-    undef_copies: usize,
-    inserted_left: usize,
-}
-
-/// Deletes the copies that renaming by `rep` turns into nothing: `x = x`
-/// (ordinary copies and parallel-copy entries) and `x ← undef` entries of
-/// parallel copies; and, when `inserted_from` is given (after coalescing),
-/// the second of two entries of one parallel copy writing one class, which
-/// coalescing only allows when both copy the same value. Parallel copies
-/// left empty are unlinked. Counts the entries left in parallel copies
-/// numbered from `inserted_from` (those [`insert_phi_copies`] created) that
-/// copy a variable.
-fn drop_redundant_copies(
-    func: &mut Function,
-    rep: &EntityVec<Var, Var>,
-    inserted_from: Option<usize>,
-) -> Dropped {
-    let mut d = Dropped::default();
-    // `written[r] == k + 1`: class `r` is written by parallel copy `k`.
-    let mut written = vec![0u32; func.vars.len()];
-    let Function { blocks, insts, .. } = func;
-    for data in blocks.values_mut() {
-        data.insts.retain(|&i| match &mut insts[i] {
-            InstData::Copy {
-                dst,
-                src: Operand::Var(s),
-            } if rep[*dst] == rep[*s] => {
-                d.self_copies += 1;
-                false
-            }
-            InstData::ParCopy { copies } => {
-                copies.retain(|&(dst, src)| {
-                    let r = rep[dst];
-                    match src {
-                        Operand::Var(s) if rep[s] == r => d.self_copies += 1,
-                        Operand::Undef => d.undef_copies += 1,
-                        _ if inserted_from.is_some() && written[r.index()] == i.0 + 1 => {
-                            d.self_copies += 1
-                        }
-                        _ => {
-                            written[r.index()] = i.0 + 1;
-                            return true;
-                        }
-                    }
-                    false
-                });
-                if inserted_from.is_some_and(|k| i.index() >= k) {
-                    d.inserted_left += copies.iter().filter(|c| c.1.var().is_some()).count();
-                }
-                !copies.is_empty()
-            }
-            _ => true,
-        });
-    }
-    compact::compact_insts(func);
-    d
-}
-
-/// Deletes the entries of parallel copies whose destination is read
-/// nowhere (not by an instruction, a phi or a terminator), and the parallel
-/// copies left empty; returns how many entries went. Such a copy is useless,
-/// and keeping it would make its destination intersect the other
-/// destinations of its parallel copy (see [`coalesce`](mod@coalesce)).
-fn remove_dead_copies(func: &mut Function) -> usize {
-    let mut used = vec![false; func.vars.len()];
-    for &b in &func.layout {
-        let data = &func.blocks[b];
-        for &i in data.phis.iter().chain(&data.insts) {
-            func.insts[i].for_each_use(|v| used[v.index()] = true);
-        }
-        if let Some(Operand::Var(v)) = data.term.operand() {
-            used[v.index()] = true;
-        }
-    }
-    let mut removed = 0;
-    let Function { blocks, insts, .. } = func;
-    for data in blocks.values_mut() {
-        data.insts.retain(|&i| match &mut insts[i] {
-            InstData::ParCopy { copies } => {
-                let before = copies.len();
-                copies.retain(|c| used[c.0.index()]);
-                removed += before - copies.len();
-                !copies.is_empty()
-            }
-            _ => true,
-        });
-    }
-    removed
 }
 
 /// Where `v` is defined: its block and instruction (none for a parameter),
@@ -377,15 +288,6 @@ fn definition_of(func: &Function, v: Var) -> (Option<crate::ir::Block>, Option<c
         }
     }
     (None, None)
-}
-
-/// Number of copy instructions in the blocks of the layout.
-fn count_copies(func: &Function) -> usize {
-    func.layout
-        .iter()
-        .flat_map(|&b| &func.blocks[b].insts)
-        .filter(|&&i| matches!(func.insts[i], InstData::Copy { .. }))
-        .count()
 }
 
 /// Whether no block of `func` holds a phi or a parallel copy (the
