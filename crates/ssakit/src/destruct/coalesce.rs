@@ -44,8 +44,9 @@
 //!   of one constant, `V(b) = b` otherwise, computed in one walk of the
 //!   dominator tree. Two variables *interfere* when their live ranges
 //!   intersect **and** `V(a) ≠ V(b)`: a copy's source and destination hold
-//!   the same value wherever both are live, so one name can serve both. This is what lets the lost-copy and swap programs keep
-//!   only the copies they need, whatever copy propagation did before.
+//!   the same value wherever both are live, so one name can serve both.
+//!   This is what lets the lost-copy and swap programs keep only the
+//!   copies they need, whatever copy propagation did before.
 //!
 //! # The interference test between two classes (Boissinot et al., § IV-B)
 //!
@@ -61,20 +62,47 @@
 //! With values, members of one class may intersect (same value), so the
 //! parent is not enough. Each variable remembers its *equal intersecting
 //! ancestor*: the nearest dominating variable with the same value whose
-//! live range intersects its own, in its own class (`anc_in`)
-//! and in the class being tested against (`anc_out`, computed
-//! during the walk). Every earlier variable that can intersect `a` lies on
-//! the chain `b, anc(b), anc(anc(b)), ...`, and only variables of the other
-//! class need testing, so `interference(a, b)` follows that chain in the
-//! other class. The walk stops early once one list is exhausted and none
-//! of its variables is on the stack. Merging two classes merges the sorted
-//! lists and sets `anc_in(a)` to the nearer of `anc_in(a)` and
-//! `anc_out(a)`.
+//! live range intersects its own, in its own class (`anc_in`) and in the
+//! class being tested against (`anc_out`, computed during the walk). Every
+//! earlier variable that can intersect `a` lies on the chain `b, anc(b),
+//! anc(anc(b)), ...`, and only variables of the other class need testing,
+//! so `interference(a, b)` follows that chain in the other class. Merging
+//! two classes merges the sorted lists and sets `anc_in(a)` to the nearer
+//! of `anc_in(a)` and `anc_out(a)`.
 //!
-//! Cost: a test costs `O(|X| + |Y|)` intersection queries (each a binary
-//! search) plus the chains followed; a merge `O(|X| + |Y|)`. No hashing,
-//! no recursion.
+//! Worked example, the lost copy after splitting the back edge: the phi
+//! web is `{x2, u1, u2}`, with `u1 ← x1` at the end of `entry` and
+//! `u2 ← x3` in the new block; in dominance order `x1 ≺ u1 ≺ x2 ≺ x3 ≺
+//! u2`. Trying `u2 ← x3` (inner loop first): `x3`'s parent is `x2`, of the
+//! other class and with another value, and `x2` is live after
+//! `x3 = x2 + 1` (the exit reads it): interference, the copy stays. Trying
+//! `u1 ← x1`: `x1` has no parent; `u1`'s parent `x1` has its value; `x1` is
+//! dead after the copy, so the later members meet no intersection: one
+//! class, and `x1 = 1` now writes the web's variable.
 //!
+//! # Cost
+//!
+//! Two refinements keep the whole pass near linear where the paper's
+//! per-merge cost `O(|X| + |Y|)` would make a class grown one variable at
+//! a time quadratic:
+//!
+//! * **Optimistic components.** The phi webs and copies link variables
+//!   into components (the *affinity* graph). Each component is first
+//!   tested as a single set, in one walk of its sorted list; if nothing in
+//!   it interferes, it becomes one class at once, exactly what merging copy
+//!   by copy would give. Only components with an interference are then
+//!   coalesced copy by copy.
+//! * **Windows.** A test walks the smaller list whole, and of the bigger
+//!   one only the members ranked from the smaller's first member until the
+//!   smaller list is done and off the stack; the bigger list's earlier
+//!   members are needed only as ancestors, found by scanning backwards on
+//!   demand. The smaller list is merged into the bigger in place, moving
+//!   only the part ranked after its first member. When classes grow in
+//!   program order (the usual case), both cost `O(smaller list)`.
+//!
+//! An intersection query is `O(log)` (binary searches in liveness sets and
+//! use lists). No hashing, no recursion.
+
 //! # Order
 //!
 //! Copies are tried phi-related first (so conventional SSA coalesces back
@@ -87,6 +115,7 @@ use crate::analysis::{loop_depth, DomTree, Liveness};
 use crate::entity::EntityVec;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, Var};
 use crate::timing::PassTimes;
+use crate::union_find::UnionFind;
 
 /// Rank of a variable with no reachable definition: it never runs, so it
 /// interferes with nothing and takes no part in interference tests.
@@ -103,7 +132,7 @@ pub struct CoalesceStats {
     pub candidates: usize,
     /// Copies whose two sides ended in one class (they become `x = x`).
     pub coalesced: usize,
-    /// Merges refused because the two classes interfere.
+    /// Copies whose two classes interfered when the copy was tried.
     pub refused: usize,
     /// Live-range intersection queries made.
     pub intersection_tests: usize,
@@ -137,21 +166,23 @@ pub fn coalesce(
         let info = VarInfo::new(func, &dt, &live);
         let mut classes = Classes::new(func, &info);
         let mut stats = CoalesceStats::default();
-        // Phi webs first: they must share one name whatever happens.
-        for &b in &func.layout {
-            for &i in &func.blocks[b].phis {
-                if let InstData::Phi { dst, args } = &func.insts[i] {
-                    for a in args {
-                        if let Operand::Var(v) = a.value {
-                            let ok = classes.merge(&info, *dst, v, true);
-                            debug_assert!(ok, "phi web of {dst} interferes");
-                        }
-                    }
-                }
-            }
-        }
         let candidates = candidates(func, &depth, inserted_from);
         stats.candidates = candidates.len();
+        // Optimistic pass: a component of the affinity graph (phi webs and
+        // copies) with no interference at all becomes one class at once.
+        let mut affinity = UnionFind::new(func.vars.len());
+        for_each_phi_operand(func, |dst, v| {
+            affinity.union(dst.index(), v.index());
+        });
+        for c in &candidates {
+            affinity.union(c.dst.index(), c.src.index());
+        }
+        classes.adopt_free_components(&info, &mut affinity);
+        // Phi webs first: they must share one name whatever happens.
+        for_each_phi_operand(func, |dst, v| {
+            classes.merge(&info, dst, v, true);
+        });
+        // Then copy by copy, in order.
         for c in &candidates {
             if !classes.merge(&info, c.dst, c.src, false) {
                 stats.refused += 1;
@@ -165,6 +196,21 @@ pub fn coalesce(
         stats.intersection_tests = info.tests.get();
         (classes.webs, stats)
     })
+}
+
+/// Calls `f(dst, v)` for every variable operand `v` of every phi.
+fn for_each_phi_operand(func: &Function, mut f: impl FnMut(Var, Var)) {
+    for &b in &func.layout {
+        for &i in &func.blocks[b].phis {
+            if let InstData::Phi { dst, args } = &func.insts[i] {
+                for a in args {
+                    if let Operand::Var(v) = a.value {
+                        f(*dst, v);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A copy `dst ← src` between two variables, with its priority.
@@ -229,6 +275,8 @@ struct VarInfo<'a> {
     /// By variable: its place in the dominance order `≺` of definition
     /// points, or [`NO_RANK`] if it has no reachable definition.
     rank: EntityVec<Var, u32>,
+    /// The ranked variables in rank order (the inverse of `rank`).
+    by_rank: Vec<Var>,
     /// By variable: its SSA value, the variable whose definition it copies
     /// (through any chain of copies), or itself; for copies of a constant,
     /// one variable copying that constant.
@@ -252,6 +300,7 @@ impl<'a> VarInfo<'a> {
             def_block: EntityVec::filled(nv, Block(0)),
             def_pos: EntityVec::filled(nv, 0),
             rank: EntityVec::filled(nv, NO_RANK),
+            by_rank: Vec::new(),
             value: EntityVec::from_vec((0..nv).map(Var::new).collect()),
             use_start: Vec::new(),
             uses: Vec::new(),
@@ -288,6 +337,7 @@ impl<'a> VarInfo<'a> {
             info.def_block[v] = b;
             info.def_pos[v] = pos;
             info.rank[v] = next;
+            info.by_rank.push(v);
             next += 1;
         };
         for b in dt.preorder() {
@@ -433,8 +483,8 @@ struct Classes {
     anc_out: EntityVec<Var, Option<Var>>,
     out_round: EntityVec<Var, u32>,
     round: u32,
-    /// The traversal stack: a variable, and whether it is from the first
-    /// list ("red") of the test.
+    /// The traversal stack: a variable, and whether it is from the smaller
+    /// list of the test.
     stack: Vec<(Var, bool)>,
 }
 
@@ -463,39 +513,135 @@ impl Classes {
         }
     }
 
-    /// Merges the classes of `x` and `y` unless they interfere (or if
-    /// `force`); returns whether they are one class afterwards.
+    /// The optimistic pass: every component of `affinity` (all singletons
+    /// in `self` so far) whose variables interfere nowhere becomes one
+    /// class, in `O(variables)` plus the intersection tests.
+    fn adopt_free_components(&mut self, info: &VarInfo, affinity: &mut UnionFind) {
+        let nv = affinity.len();
+        // The ranked variables of each component, in rank order: a counting
+        // sort by component of the variables taken in rank order.
+        let mut start = vec![0u32; nv + 1];
+        for &v in &info.by_rank {
+            start[affinity.find(v.index()) + 1] += 1;
+        }
+        for i in 0..nv {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut sorted = vec![Var(0); info.by_rank.len()];
+        for &v in &info.by_rank {
+            let c = affinity.find(v.index());
+            sorted[fill[c] as usize] = v;
+            fill[c] += 1;
+        }
+        let mut free = vec![false; nv];
+        for c in 0..nv {
+            let list = &sorted[start[c] as usize..start[c + 1] as usize];
+            let bad = list.len() >= 2 && self.set_interferes(info, list);
+            #[cfg(debug_assertions)]
+            if list.len() <= 48 {
+                debug_assert_eq!(bad, brute_interfere_set(info, list), "{list:?}");
+            }
+            if list.len() >= 2 && !bad {
+                free[c] = true;
+                // `anc_out` holds the equal intersecting ancestors found.
+                for &v in list {
+                    self.anc_in[v] = self.anc_out[v];
+                }
+            }
+        }
+        // Unite each free component, unranked variables included, and give
+        // its representative the sorted list.
+        for v in (0..nv).map(Var::new) {
+            let c = affinity.find(v.index());
+            if free[c] {
+                self.webs.union(v, Var::new(c));
+            }
+        }
+        for c in (0..nv).filter(|&c| free[c]) {
+            let list = &sorted[start[c] as usize..start[c + 1] as usize];
+            for &v in list {
+                self.members[v] = Vec::new();
+            }
+            let r = self.webs.representative(list[0]);
+            self.members[r] = list.to_vec();
+        }
+    }
+
+    /// Whether two variables of `list` (sorted by rank) interfere:
+    /// Algorithm 2 of Boissinot et al. on one set, with values. Sets
+    /// `anc_out[a]` to the equal intersecting ancestor of `a` in the list.
+    ///
+    /// Invariant of the walk: the visited variables do not interfere, so
+    /// every visited variable intersecting `a` lies on the chain of equal
+    /// intersecting ancestors starting at `a`'s parent `b`, all with `b`'s
+    /// value (see [`Classes::interference`]).
+    fn set_interferes(&mut self, info: &VarInfo, list: &[Var]) -> bool {
+        self.stack.clear();
+        for &a in list {
+            while let Some(&(top, _)) = self.stack.last() {
+                if info.dominates(top, a) {
+                    break;
+                }
+                self.stack.pop();
+            }
+            self.anc_out[a] = None;
+            if let Some(&(b, _)) = self.stack.last() {
+                let mut tmp = Some(b);
+                while let Some(t) = tmp {
+                    if info.intersect(a, t) {
+                        break;
+                    }
+                    tmp = self.anc_out[t];
+                }
+                if tmp.is_some() && info.value[a] != info.value[b] {
+                    return true;
+                }
+                self.anc_out[a] = tmp;
+            }
+            self.stack.push((a, true));
+        }
+        false
+    }
+
+    /// Merges the classes of `x` and `y` unless they interfere; returns
+    /// whether they are one class afterwards. With `force` (phi webs) they
+    /// are merged anyway, and must not interfere.
     fn merge(&mut self, info: &VarInfo, x: Var, y: Var, force: bool) -> bool {
         let (rx, ry) = (self.webs.representative(x), self.webs.representative(y));
         if rx == ry {
             return true;
         }
-        let red = std::mem::take(&mut self.members[rx]);
-        let blue = std::mem::take(&mut self.members[ry]);
-        let bad = self.interfere(info, &red, &blue);
+        // The bigger list is `rb`'s: it is merged into in place.
+        let (rb, rs) = if self.members[rx].len() >= self.members[ry].len() {
+            (rx, ry)
+        } else {
+            (ry, rx)
+        };
+        let mut big = std::mem::take(&mut self.members[rb]);
+        let small = std::mem::take(&mut self.members[rs]);
+        let walk = self.interfere(info, &big, &small);
         #[cfg(debug_assertions)]
-        if red.len() + blue.len() <= 48 {
-            debug_assert_eq!(bad, brute_interfere(info, &red, &blue), "{red:?} {blue:?}");
+        if big.len() + small.len() <= 48 {
+            debug_assert_eq!(
+                walk.is_none(),
+                brute_interfere(info, &big, &small),
+                "{big:?} {small:?}"
+            );
         }
-        if bad && !force {
-            self.members[rx] = red;
-            self.members[ry] = blue;
+        debug_assert!(
+            !(walk.is_none() && force),
+            "a phi web interferes: {big:?} {small:?}"
+        );
+        let Some(window) = walk.or(force.then_some(0..0)) else {
+            // Interference: put the lists back.
+            self.members[rb] = big;
+            self.members[rs] = small;
             return false;
-        }
-        // Merge the two sorted lists; each member's nearest equal
-        // intersecting ancestor is now the nearer of the two found.
-        let mut merged = Vec::with_capacity(red.len() + blue.len());
-        let (mut i, mut j) = (0, 0);
-        while i < red.len() || j < blue.len() {
-            let take_blue =
-                i == red.len() || (j < blue.len() && info.rank[blue[j]] < info.rank[red[i]]);
-            let v = if take_blue {
-                j += 1;
-                blue[j - 1]
-            } else {
-                i += 1;
-                red[i - 1]
-            };
+        };
+        // Each visited member's nearest equal intersecting ancestor is now
+        // the nearer of the one in its class and the one in the other.
+        for &v in small.iter().chain(&big[window]) {
             if self.out_round[v] == self.round {
                 if let Some(o) = self.anc_out[v] {
                     let nearer = match self.anc_in[v] {
@@ -505,63 +651,85 @@ impl Classes {
                     self.anc_in[v] = Some(nearer);
                 }
             }
-            merged.push(v);
         }
+        merge_sorted_into(info, &mut big, &small);
         self.webs.union(rx, ry);
         let r = self.webs.representative(rx);
-        self.members[r] = merged;
+        self.members[r] = big;
         true
     }
 
-    /// Whether some member of `red` interferes with some member of `blue`
+    /// Whether some member of `small` interferes with some member of `big`
     /// (two classes without inner interference): Algorithm 2 of Boissinot
-    /// et al. over the merged lists, with the value-aware `interference`.
-    /// Sets `anc_out` of every variable it visits.
-    fn interfere(&mut self, info: &VarInfo, red: &[Var], blue: &[Var]) -> bool {
+    /// et al. over the two lists in merged order, with the value-aware
+    /// `interference`. Returns `None` on interference, else the range of
+    /// `big` visited (whose `anc_out`, like that of every member of `small`,
+    /// is set).
+    ///
+    /// Only a window of `big` is walked: from the first member ranked after
+    /// `small[0]` until `small` is exhausted and none of its members is on
+    /// the stack (later members of `big` have no ancestor in `small`). The
+    /// members of `big` ranked before `small[0]` matter only as ancestors;
+    /// they are found when needed by scanning backwards from the window
+    /// (`back`): in a pre-DFS order, the nearest ancestor of `cur` among
+    /// earlier variables is the first one dominating it when going
+    /// backwards, and those skipped dominate nothing after `cur`. They have
+    /// no ancestor in `small`, so their `anc_out` is ⊥.
+    fn interfere(
+        &mut self,
+        info: &VarInfo,
+        big: &[Var],
+        small: &[Var],
+    ) -> Option<std::ops::Range<usize>> {
         self.round += 1;
         self.stack.clear();
-        let (mut ir, mut ib) = (0, 0);
-        // Variables of each list on the stack.
-        let (mut nr, mut nb) = (0usize, 0usize);
-        while (ir < red.len() && ib < blue.len())
-            || (ir < red.len() && nb > 0)
-            || (ib < blue.len() && nr > 0)
-        {
-            let from_red =
-                ib == blue.len() || (ir < red.len() && info.rank[red[ir]] < info.rank[blue[ib]]);
-            let cur = if from_red {
-                ir += 1;
-                red[ir - 1]
+        let Some(&first) = small.first() else {
+            return Some(0..0);
+        };
+        let lo = big.partition_point(|&v| info.rank[v] < info.rank[first]);
+        let (mut i, mut j, mut back) = (0, lo, lo);
+        // Members of `small` on the stack.
+        let mut n_small = 0usize;
+        while i < small.len() || (n_small > 0 && j < big.len()) {
+            let from_small =
+                j == big.len() || (i < small.len() && info.rank[small[i]] < info.rank[big[j]]);
+            let cur = if from_small {
+                i += 1;
+                small[i - 1]
             } else {
-                ib += 1;
-                blue[ib - 1]
+                j += 1;
+                big[j - 1]
             };
-            while let Some(&(top, top_red)) = self.stack.last() {
+            while let Some(&(top, top_small)) = self.stack.last() {
                 if info.dominates(top, cur) {
                     break;
                 }
                 self.stack.pop();
-                if top_red {
-                    nr -= 1;
-                } else {
-                    nb -= 1;
+                n_small -= top_small as usize;
+            }
+            if self.stack.is_empty() {
+                while back > 0 {
+                    back -= 1;
+                    let anc = big[back];
+                    if info.dominates(anc, cur) {
+                        self.anc_out[anc] = None;
+                        self.out_round[anc] = self.round;
+                        self.stack.push((anc, false));
+                        break;
+                    }
                 }
             }
             self.anc_out[cur] = None;
             self.out_round[cur] = self.round;
-            if let Some(&(parent, parent_red)) = self.stack.last() {
-                if self.interference(info, cur, parent, parent_red == from_red) {
-                    return true;
+            if let Some(&(parent, parent_small)) = self.stack.last() {
+                if self.interference(info, cur, parent, parent_small == from_small) {
+                    return None;
                 }
             }
-            self.stack.push((cur, from_red));
-            if from_red {
-                nr += 1;
-            } else {
-                nb += 1;
-            }
+            self.stack.push((cur, from_small));
+            n_small += from_small as usize;
         }
-        false
+        Some(lo..j)
     }
 
     /// Function `interference` of Boissinot et al.: whether `a` interferes
@@ -608,6 +776,26 @@ impl Classes {
     }
 }
 
+/// Merges `small` into `big`, both sorted by rank, in place: only the part
+/// of `big` ranked after `small[0]` moves.
+fn merge_sorted_into(info: &VarInfo, big: &mut Vec<Var>, small: &[Var]) {
+    let Some(&first) = small.first() else {
+        return;
+    };
+    let lo = big.partition_point(|&v| info.rank[v] < info.rank[first]);
+    let tail: Vec<Var> = big.drain(lo..).collect();
+    let (mut i, mut j) = (0, 0);
+    while i < tail.len() || j < small.len() {
+        if j == small.len() || (i < tail.len() && info.rank[tail[i]] < info.rank[small[j]]) {
+            big.push(tail[i]);
+            i += 1;
+        } else {
+            big.push(small[j]);
+            j += 1;
+        }
+    }
+}
+
 /// The definition of interference between two classes, pair by pair: the
 /// oracle of the linear test, in debug builds.
 #[cfg(debug_assertions)]
@@ -622,6 +810,14 @@ fn brute_interfere(info: &VarInfo, red: &[Var], blue: &[Var]) -> bool {
             info.value[x] != info.value[y] && info.dominates(anc, a) && info.intersect(a, anc)
         })
     })
+}
+
+/// The definition of interference inside one set, pair by pair.
+#[cfg(debug_assertions)]
+fn brute_interfere_set(info: &VarInfo, list: &[Var]) -> bool {
+    list.iter()
+        .enumerate()
+        .any(|(k, &x)| brute_interfere(info, &[x], &list[k + 1..]))
 }
 
 #[cfg(test)]
