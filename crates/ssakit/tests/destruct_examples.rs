@@ -242,3 +242,47 @@ fn seed_phi_webs_coalesce_completely() {
         }
     }
 }
+
+/// Conventional by the verifier's definition, yet the constant operand `5`
+/// would become `x = 5` at the end of `P`, which also branches to `C`
+/// where `y`, now named like `x`, is returned: the direct destruction
+/// refuses, the general one handles it.
+#[test]
+fn constant_phi_operand_at_a_branching_predecessor() {
+    let src = "function main(p, q) {
+entry:
+    y = 1
+    branch p, P, Q
+P:
+    branch q, B, C
+Q:
+    jump B
+B:
+    x = phi(P: 5, Q: y)
+    ret x
+C:
+    ret y
+}
+";
+    let m = parse_module(src).unwrap();
+    assert!(ssakit::verify::verify(&m.functions[0])
+        .unwrap()
+        .conventional());
+    let mut f = m.functions[0].clone();
+    let conventional = DestructOptions {
+        conventional: true,
+        ..Default::default()
+    };
+    let e = destruct(&mut f, &conventional).unwrap_err();
+    assert_eq!(
+        e.message,
+        "a constant phi operand would be copied at the end of `P`, \
+         but `y` of the same web is still needed there"
+    );
+    for (tag, opts) in MODES {
+        let (g, _) = destruct_module(&m, &opts);
+        let text = print_module(&g);
+        assert_same_behaviour(&m, &text, &[&[0, 0], &[1, 0], &[1, 1]]);
+        assert!(!text.contains("phi"), "{tag}");
+    }
+}

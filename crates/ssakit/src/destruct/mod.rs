@@ -137,7 +137,7 @@ impl DestructStats {
             ("dead copies removed", self.dead_copies_removed),
             ("copies remaining", self.copies_remaining),
             ("temporaries", self.temporaries),
-            ("merges refused", self.coalescing.refused),
+            ("copies refused (interference)", self.coalescing.refused),
             ("intersection tests", self.coalescing.intersection_tests),
         ];
         rows.iter().map(|(n, v)| format!("{n}: {v}\n")).collect()
@@ -161,8 +161,9 @@ impl DestructStats {
 /// If `func` is not valid SSA with the dominance property (the first error
 /// of [`verify`](crate::verify::verify), its message prefixed); with
 /// [`DestructOptions::conventional`], if it is not conventional, naming
-/// two interfering variables of one web, or if a constant phi operand
-/// would overwrite a live member of its web. `func` is unchanged then.
+/// two interfering variables of one web, if a constant phi operand
+/// would overwrite a live member of its web, or if two destinations of one
+/// parallel copy are in one web. `func` is unchanged then.
 pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructStats, IrError> {
     let mut stats = DestructStats::default();
     let mut t = PassTimes::default();
@@ -175,96 +176,15 @@ pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructS
                 ..e
             }
         })?;
-    let mut first_split_block = func.blocks.len();
+    let first_split_block = func.blocks.len();
     if opts.conventional {
-        if let Some((a, b)) = report.interference {
-            let names = VarNames::new(func);
-            let (block, inst) = definition_of(func, b);
-            return Err(IrError::new(
-                func,
-                block,
-                inst,
-                format!(
-                    "SSA is not conventional: `{}` and `{}` are in one phi web and interfere, \
-                     so renaming the web to one variable would be wrong",
-                    &names[a], &names[b]
-                ),
-            ));
-        }
-        let mut webs = t.time("phi webs", || phi_webs(func));
-        let cfg = Cfg::new(func);
-        let live = t.time("liveness", || Liveness::new(func, &cfg));
-        if let Some(c) = phi_webs::constant_operand_conflict(func, &mut webs, &live) {
-            let names = VarNames::new(func);
-            let what = match c.member {
-                Some(m) => format!("`{}` of the same web is still needed there", &names[m]),
-                None => "another constant goes into the same web there".to_string(),
-            };
-            return Err(IrError::new(
-                func,
-                Some(c.pred),
-                Some(c.phi),
-                format!(
-                    "a constant phi operand would be copied at the end of `{}`, but {what}",
-                    func.blocks[c.pred].name
-                ),
-            ));
-        }
-        let rep = webs.representatives();
-        let dropped = cleanup::drop_redundant_copies(func, &rep, false, func.insts.len());
-        stats.copies_coalesced = dropped.self_copies;
-        stats.undef_copies_removed = dropped.undef_copies;
-        stats.phis_removed = t
-            .time("renaming", || rename_webs(func, &mut webs))
-            .phis_removed;
+        conventional(func, &report, &mut stats, &mut t)?;
     } else {
-        first_split_block = func.blocks.len();
-        if opts.split {
-            stats.edges_split = t
-                .time("critical edges", || split_critical_edges(func))
-                .edges_split;
-        }
-        let first_inserted = func.insts.len();
-        stats.copies_inserted = t
-            .time("parallel copies", || {
-                insert_phi_copies(func, JoinCopies::WhenNeeded)
-            })
-            .copies;
-        let mut webs = if opts.coalesce {
-            let dead = t.time("dead code", || cleanup::remove_dead_phis_and_copies(func));
-            stats.dead_copies_removed = dead.copies;
-            stats.phis_removed = dead.phis;
-            let (webs, cs) = coalesce(func, first_inserted, &mut t);
-            stats.coalescing = cs;
-            webs
-        } else {
-            t.time("phi webs", || phi_webs(func))
-        };
-        let rep = webs.representatives();
-        let dropped = t.time("dropping x = x", || {
-            cleanup::drop_redundant_copies(func, &rep, opts.coalesce, first_inserted)
-        });
-        stats.copies_coalesced = dropped.self_copies;
-        stats.undef_copies_removed = dropped.undef_copies;
-        stats.inserted_copies_left = dropped.inserted_left;
-        stats.phis_removed += t
-            .time("renaming", || rename_webs(func, &mut webs))
-            .phis_removed;
+        general(func, opts, &mut stats, &mut t);
     }
     let seq = t
         .time("sequentialization", || sequentialize_parallel_copies(func))
-        .map_err(|e| {
-            let names = VarNames::new(func);
-            IrError::new(
-                func,
-                Some(e.block),
-                Some(e.inst),
-                format!(
-                    "after renaming, a parallel copy writes `{}` twice",
-                    &names[e.var]
-                ),
-            )
-        })?;
+        .expect("no parallel copy writes one variable twice after renaming");
     stats.temporaries = seq.temporaries;
     stats.empty_split_blocks_removed =
         critical_edges::remove_empty_split_blocks(func, first_split_block);
@@ -272,6 +192,136 @@ pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructS
     stats.times = t;
     debug_assert!(is_out_of_ssa(func));
     Ok(stats)
+}
+
+/// The general method, up to sequentialization: split, copies, coalescing
+/// (or phi webs only), deletion of useless copies, renaming.
+fn general(
+    func: &mut Function,
+    opts: &DestructOptions,
+    stats: &mut DestructStats,
+    t: &mut PassTimes,
+) {
+    if opts.split {
+        stats.edges_split = t
+            .time("critical edges", || split_critical_edges(func))
+            .edges_split;
+    }
+    let first_inserted = func.insts.len();
+    stats.copies_inserted = t
+        .time("parallel copies", || {
+            insert_phi_copies(func, JoinCopies::WhenNeeded)
+        })
+        .copies;
+    let mut webs = if opts.coalesce {
+        let dead = t.time("dead code", || cleanup::remove_dead_phis_and_copies(func));
+        stats.dead_copies_removed = dead.copies;
+        stats.phis_removed = dead.phis;
+        let (webs, cs) = coalesce(func, first_inserted, t);
+        stats.coalescing = cs;
+        webs
+    } else {
+        t.time("phi webs", || phi_webs(func))
+    };
+    let rep = webs.representatives();
+    let dropped = t.time("dropping x = x", || {
+        cleanup::drop_redundant_copies(func, &rep, opts.coalesce, first_inserted)
+    });
+    stats.copies_coalesced = dropped.self_copies;
+    stats.undef_copies_removed = dropped.undef_copies;
+    stats.inserted_copies_left = dropped.inserted_left;
+    stats.phis_removed += t
+        .time("renaming", || rename_webs(func, &mut webs))
+        .phis_removed;
+}
+
+/// The chapter's direct destruction of conventional SSA, up to
+/// sequentialization: refuse what it would get wrong, else rename the phi
+/// webs and drop the phis. `func` is unchanged on error.
+fn conventional(
+    func: &mut Function,
+    report: &crate::verify::Report,
+    stats: &mut DestructStats,
+    t: &mut PassTimes,
+) -> Result<(), IrError> {
+    let names = VarNames::new(func);
+    if let Some((a, b)) = report.interference {
+        let (block, inst) = definition_of(func, b);
+        return Err(IrError::new(
+            func,
+            block,
+            inst,
+            format!(
+                "SSA is not conventional: `{}` and `{}` are in one phi web and interfere, \
+                 so renaming the web to one variable would be wrong",
+                &names[a], &names[b]
+            ),
+        ));
+    }
+    let mut webs = t.time("phi webs", || phi_webs(func));
+    let cfg = Cfg::new(func);
+    let live = t.time("liveness", || Liveness::new(func, &cfg));
+    if let Some(c) = phi_webs::constant_operand_conflict(func, &mut webs, &live) {
+        let what = match c.member {
+            Some(m) => format!("`{}` of the same web is still needed there", &names[m]),
+            None => "another constant goes into the same web there".to_string(),
+        };
+        return Err(IrError::new(
+            func,
+            Some(c.pred),
+            Some(c.phi),
+            format!(
+                "a constant phi operand would be copied at the end of `{}`, but {what}",
+                func.blocks[c.pred].name
+            ),
+        ));
+    }
+    let rep = webs.representatives();
+    if let Some((b, i, x, y)) = parallel_copy_web_clash(func, &rep) {
+        return Err(IrError::new(
+            func,
+            Some(b),
+            Some(i),
+            format!(
+                "`{}` and `{}`, written by one parallel copy, are in one phi web",
+                &names[x], &names[y]
+            ),
+        ));
+    }
+    let dropped = t.time("dropping x = x", || {
+        cleanup::drop_redundant_copies(func, &rep, false, func.insts.len())
+    });
+    stats.copies_coalesced = dropped.self_copies;
+    stats.undef_copies_removed = dropped.undef_copies;
+    stats.phis_removed = t
+        .time("renaming", || rename_webs(func, &mut webs))
+        .phis_removed;
+    Ok(())
+}
+
+/// Two destinations of one parallel copy with the same representative in
+/// `rep` (renaming would make the copy write one variable twice), with
+/// where they are.
+fn parallel_copy_web_clash(
+    func: &Function,
+    rep: &crate::entity::EntityVec<Var, Var>,
+) -> Option<(crate::ir::Block, crate::ir::Inst, Var, Var)> {
+    // `writer[r] = (k + 1, v)`: class `r` written by `v` in parallel copy `k`.
+    let mut writer: Vec<(u32, Var)> = vec![(0, Var(0)); func.vars.len()];
+    for &b in &func.layout {
+        for &i in &func.blocks[b].insts {
+            if let InstData::ParCopy { copies } = &func.insts[i] {
+                for &(d, _) in copies {
+                    let w = &mut writer[rep[d].index()];
+                    if w.0 == i.0 + 1 {
+                        return Some((b, i, w.1, d));
+                    }
+                    *w = (i.0 + 1, d);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Where `v` is defined: its block and instruction (none for a parameter),

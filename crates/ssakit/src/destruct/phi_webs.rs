@@ -22,9 +22,11 @@
 //!
 //! This module does not decide conventionality, which needs liveness (the
 //! verifier does that); [`same_block_phi_conflict`] is a cheap necessary
-//! check. Coalescing can extend the webs before renaming: compute
-//! [`phi_webs`], [`Webs::union`] more non-interfering copy-related
-//! variables, then [`rename_webs`].
+//! check, and [`constant_operand_conflict`] finds the constant operands
+//! that renaming alone would get wrong. Coalescing
+//! ([`coalesce`](super::coalesce::coalesce)) builds bigger [`Webs`]
+//! (congruence classes) from the phi webs and the copies, for
+//! [`rename_webs`] to rename.
 
 use super::compact::compact_insts;
 use crate::entity::EntityVec;
@@ -218,8 +220,9 @@ pub struct RenameStats {
 /// (any value will do). A constant operand `c` on the edge from `P` is read
 /// as an implicit fresh web member defined just before the edge, and
 /// becomes the copy `r ← c` at the end of `P`, before its terminator; that
-/// is correct under the precondition with that member counted, and always
-/// after [`insert_phi_copies`](super::to_cssa::insert_phi_copies), which
+/// is correct under the precondition with that member counted (see
+/// [`constant_operand_conflict`]), and always after
+/// [`insert_phi_copies`](super::to_cssa::insert_phi_copies), which
 /// leaves no constant operands.
 pub fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {
     let rep = webs.representatives();
