@@ -23,6 +23,8 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Put a program into SSA form (phi insertion, then renaming).
     Construct(cmd::construct::Args),
+    /// Take a program out of SSA form (copies, coalescing, sequentialization).
+    Destruct(cmd::destruct::Args),
     /// Verify SSA form and report minimal / pruned / conventional / strict.
     Check(cmd::check::Args),
     /// Check every pipeline against the original with the interpreter; on a
@@ -45,6 +47,7 @@ fn main() {
     let res = match cli.command {
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Construct(a) => cmd::construct::run(a),
+        Command::Destruct(a) => cmd::destruct::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
         Command::Reduce(a) => cmd::reduce::run(a),

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod check;
 pub mod construct;
+pub mod destruct;
 pub mod fmt;
 pub mod gen;
 pub mod opt;

@@ -22,7 +22,8 @@
 //! 4. [`DominanceFrontiers`]: DF_all ([`frontier`]);
 //! 5. [`IdfCalculator`] (linear, on the DJ-graph) and [`WorklistIdf`] (the
 //!    chapter's worklist over DF) for DF⁺ ([`idf`]);
-//! 6. [`Liveness`]: live-in and live-out sets of variables ([`liveness`]).
+//! 6. [`Liveness`]: live-in and live-out sets of variables ([`liveness`]);
+//! 7. [`loop_depth`]: how many natural loops contain each block ([`loops`]).
 //!
 //! [`brute`] holds slow oracles straight from the definitions, for tests;
 //! [`report`] renders results as text for the command line.
@@ -34,6 +35,7 @@ pub mod frontier;
 pub mod graph;
 pub mod idf;
 pub mod liveness;
+pub mod loops;
 pub mod postorder;
 pub mod report;
 pub mod stamp;
@@ -44,5 +46,6 @@ pub use frontier::DominanceFrontiers;
 pub use graph::{CsrGraph, Graph};
 pub use idf::{IdfCalculator, WorklistIdf};
 pub use liveness::Liveness;
+pub use loops::loop_depth;
 pub use postorder::DepthFirst;
 pub use stamp::StampSet;

@@ -173,6 +173,42 @@ pub fn split_critical_edges(func: &mut Function) -> SplitStats {
     }
 }
 
+/// Removes the blocks numbered from `first_new` on (those
+/// [`split_critical_edges`] created, `func.blocks.len()` before it ran)
+/// that are still empty and end in a plain jump: the edge goes straight to
+/// the target again. Returns how many were removed.
+///
+/// # Preconditions
+/// No phi remains (a phi of the target would be labelled by the block
+/// removed). Each such block has a single predecessor edge, as splitting
+/// made it.
+pub fn remove_empty_split_blocks(func: &mut Function, first_new: usize) -> usize {
+    let n = func.blocks.len();
+    // `forward[b]`: where an edge to `b` should go instead.
+    let mut forward: Vec<Option<Block>> = vec![None; n];
+    let mut removed = 0;
+    for b in (first_new..n).map(Block::new) {
+        let data = &func.blocks[b];
+        debug_assert!(data.phis.is_empty());
+        if let (true, Terminator::Jump(t)) = (data.insts.is_empty(), &data.term) {
+            forward[b.index()] = Some(*t);
+            removed += 1;
+        }
+    }
+    if removed == 0 {
+        return 0;
+    }
+    for &b in &func.layout {
+        func.blocks[b].term.for_each_succ_mut(|s| {
+            if let Some(t) = forward[s.index()] {
+                *s = t;
+            }
+        });
+    }
+    func.layout.retain(|b| forward[b.index()].is_none());
+    removed
+}
+
 /// `source_target`, or the first free `source_target.k`, `k = 1, 2, ...`;
 /// records the name as taken.
 fn fresh_name(names: &mut HashSet<Box<str>>, source: &str, target: &str) -> Box<str> {

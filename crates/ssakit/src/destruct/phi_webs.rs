@@ -22,79 +22,16 @@
 //!
 //! This module does not decide conventionality, which needs liveness (the
 //! verifier does that); [`same_block_phi_conflict`] is a cheap necessary
-//! check. Coalescing can extend the webs before renaming: compute
-//! [`phi_webs`], [`Webs::union`] more non-interfering copy-related
-//! variables, then [`rename_webs`].
+//! check, and [`constant_operand_conflict`] finds the constant operands
+//! that renaming alone would get wrong. Coalescing
+//! ([`coalesce`](super::coalesce::coalesce)) builds bigger [`Webs`]
+//! (congruence classes) from the phi webs and the copies, for
+//! [`rename_webs`] to rename.
 
 use super::compact::compact_insts;
 use crate::entity::EntityVec;
 use crate::ir::{Block, BlockData, Function, InstData, Operand, PhiArg, Var};
-
-/// Disjoint sets over `0..n`, with union by size and path halving: any
-/// sequence of `m` operations costs `O(m α(n))`. Iterative (no recursion
-/// in `find`).
-#[derive(Clone, Debug)]
-pub struct UnionFind {
-    /// By element: its parent; a root is its own parent.
-    parent: Vec<u32>,
-    /// By root: the number of elements of its set.
-    size: Vec<u32>,
-}
-
-impl UnionFind {
-    /// `n` singleton sets.
-    pub fn new(n: usize) -> Self {
-        UnionFind {
-            parent: (0..n as u32).collect(),
-            size: vec![1; n],
-        }
-    }
-
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.parent.len()
-    }
-
-    /// Whether there are no elements.
-    pub fn is_empty(&self) -> bool {
-        self.parent.is_empty()
-    }
-
-    /// The root of `x`'s set. Path halving: every other node on the path
-    /// is made to point to its grandparent, which flattens the tree as fast
-    /// as full compression but in one pass and without a stack.
-    pub fn find(&mut self, mut x: u32) -> u32 {
-        while self.parent[x as usize] != x {
-            let grandparent = self.parent[self.parent[x as usize] as usize];
-            self.parent[x as usize] = grandparent;
-            x = grandparent;
-        }
-        x
-    }
-
-    /// The root of `x`'s set, without modifying the structure.
-    pub fn find_const(&self, mut x: u32) -> u32 {
-        while self.parent[x as usize] != x {
-            x = self.parent[x as usize];
-        }
-        x
-    }
-
-    /// Merges the sets of `a` and `b`, the smaller under the larger.
-    /// Returns false if they were already one set.
-    pub fn union(&mut self, a: u32, b: u32) -> bool {
-        let (mut ra, mut rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return false;
-        }
-        if self.size[ra as usize] < self.size[rb as usize] {
-            std::mem::swap(&mut ra, &mut rb);
-        }
-        self.parent[rb as usize] = ra;
-        self.size[ra as usize] += self.size[rb as usize];
-        true
-    }
-}
+use crate::union_find::UnionFind;
 
 /// The phi webs of a function: a partition of its variables.
 ///
@@ -118,26 +55,26 @@ impl Webs {
 
     /// Merges the webs of `a` and `b`; false if already one web.
     pub fn union(&mut self, a: Var, b: Var) -> bool {
-        let (ra, rb) = (self.sets.find(a.0), self.sets.find(b.0));
-        if !self.sets.union(ra, rb) {
+        let (ra, rb) = (self.sets.find(a.index()), self.sets.find(b.index()));
+        if ra == rb {
             return false;
         }
-        let m = self.min_member[ra as usize].min(self.min_member[rb as usize]);
-        let root = self.sets.find(ra);
-        self.min_member[root as usize] = m;
+        let m = self.min_member[ra].min(self.min_member[rb]);
+        let root = self.sets.union(ra, rb);
+        self.min_member[root] = m;
         true
     }
 
     /// The representative of `v`'s web: its member of smallest index (for
     /// freshly built SSA, the earliest-created version).
     pub fn representative(&mut self, v: Var) -> Var {
-        let r = self.sets.find(v.0);
-        Var(self.min_member[r as usize])
+        let r = self.sets.find(v.index());
+        Var(self.min_member[r])
     }
 
     /// Whether `a` and `b` are in the same web.
     pub fn same_web(&mut self, a: Var, b: Var) -> bool {
-        self.sets.find(a.0) == self.sets.find(b.0)
+        self.sets.same(a.index(), b.index())
     }
 
     /// The representative of every variable, as a side table.
@@ -200,6 +137,69 @@ pub fn same_block_phi_conflict(func: &Function, webs: &mut Webs) -> Option<(Var,
     found
 }
 
+/// A constant phi operand that [`rename_webs`] cannot turn into a copy.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ConstantOperandConflict {
+    /// The phi.
+    pub phi: crate::ir::Inst,
+    /// The predecessor whose end would get the copy `r ← c`.
+    pub pred: Block,
+    /// A variable of the web still needed at the end of `pred` (live out
+    /// of it or read by its terminator), or `None` when the conflict is a
+    /// second constant copy into the same web at the end of `pred`.
+    pub member: Option<Var>,
+}
+
+/// Finds a constant phi operand whose copy, at the end of its predecessor
+/// `P`, would overwrite a value of its web that is still needed: a member
+/// live out of `P` or read by `P`'s terminator (`P` may have other
+/// successors), or another constant copy into the same web at the end of
+/// `P`. Conventional SSA (by the verifier's definition, which does not see
+/// constants as variables) can still have one when `P` ends in a branch.
+///
+/// # Preconditions
+/// `live` is the liveness of `func`.
+pub fn constant_operand_conflict(
+    func: &Function,
+    webs: &mut Webs,
+    live: &crate::analysis::Liveness,
+) -> Option<ConstantOperandConflict> {
+    // Every constant operand as (predecessor, web, phi).
+    let mut consts: Vec<(Block, Var, crate::ir::Inst)> = Vec::new();
+    for &b in &func.layout {
+        for &i in &func.blocks[b].phis {
+            if let InstData::Phi { dst, args } = &func.insts[i] {
+                for a in args {
+                    if matches!(a.value, Operand::Const(_)) {
+                        consts.push((a.block, webs.representative(*dst), i));
+                    }
+                }
+            }
+        }
+    }
+    consts.sort_unstable();
+    for (k, &(pred, rep, phi)) in consts.iter().enumerate() {
+        if k > 0 && consts[k - 1].0 == pred && consts[k - 1].1 == rep {
+            return Some(ConstantOperandConflict {
+                phi,
+                pred,
+                member: None,
+            });
+        }
+        let term_reads = func.blocks[pred].term.operand().and_then(|o| o.var());
+        for v in live.live_out(pred).iter().copied().chain(term_reads) {
+            if webs.same_web(v, rep) {
+                return Some(ConstantOperandConflict {
+                    phi,
+                    pred,
+                    member: Some(v),
+                });
+            }
+        }
+    }
+    None
+}
+
 /// What [`rename_webs`] did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct RenameStats {
@@ -220,8 +220,9 @@ pub struct RenameStats {
 /// (any value will do). A constant operand `c` on the edge from `P` is read
 /// as an implicit fresh web member defined just before the edge, and
 /// becomes the copy `r ← c` at the end of `P`, before its terminator; that
-/// is correct under the precondition with that member counted, and always
-/// after [`insert_phi_copies`](super::to_cssa::insert_phi_copies), which
+/// is correct under the precondition with that member counted (see
+/// [`constant_operand_conflict`]), and always after
+/// [`insert_phi_copies`](super::to_cssa::insert_phi_copies), which
 /// leaves no constant operands.
 pub fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {
     let rep = webs.representatives();
@@ -288,31 +289,6 @@ pub fn destruct_conventional(func: &mut Function) -> RenameStats {
 mod tests {
     use super::*;
     use crate::ir::{BinOp, FunctionBuilder, Terminator};
-
-    #[test]
-    fn union_find() {
-        let mut uf = UnionFind::new(8);
-        assert!(uf.union(0, 1));
-        assert!(uf.union(2, 3));
-        assert!(uf.union(1, 3));
-        assert!(!uf.union(0, 2));
-        assert_eq!(uf.find(0), uf.find(3));
-        assert_ne!(uf.find(0), uf.find(4));
-        assert_eq!(uf.find_const(2), uf.find(1));
-        // A long chain built by hand is flattened by path halving.
-        let mut uf = UnionFind::new(1000);
-        for i in 1..1000 {
-            uf.parent[i] = i as u32 - 1;
-        }
-        assert_eq!(uf.find(999), 0);
-        let mut depth = 0;
-        let mut x = 999;
-        while uf.parent[x] as usize != x {
-            x = uf.parent[x] as usize;
-            depth += 1;
-        }
-        assert!(depth <= 500);
-    }
 
     /// Freshly built SSA for `x = 0; while (x < n) x = x + 1; return x`:
     ///

@@ -18,7 +18,7 @@
 //! For every phi `a0 = phi(B1: a1, ..., Bn: an)` of a block `B`:
 //!
 //! 1. **Predecessor copies** (the chapter's algorithm): for each operand
-//!    `ai`, a fresh `ai'` and the copy `ai' ← ai` in the parallel copy
+//!    `ai` other than `undef`, a fresh `ai'` and the copy `ai' ← ai` in the parallel copy
 //!    `PCi` at the end of `Bi` (before its terminator); `ai` is replaced by
 //!    `ai'` in the phi. There is one parallel copy per block, shared by all
 //!    phis of all its successors, not one copy per phi: the copies of one
@@ -26,6 +26,12 @@
 //! 2. **Join copy** (Method I): a fresh `a0'` becomes the phi's
 //!    destination, and `a0 ← a0'` goes in one parallel copy at the start of
 //!    `B`, right after the phis.
+//!
+//! An `undef` operand stays as it is: it has no live range, so it cannot
+//! interfere, and the destination may hold anything on that edge (a copy
+//! `ai' ← undef` would only add a variable, and for two phis taking `undef`
+//! from one predecessor, two variables defined together that could never
+//! share a name).
 //!
 //! Afterwards the web of the phi is `{a0', a1', ..., an'}`: `ai'` lives
 //! only from the end of `Bi` to the edge, and `a0'` only from the phis to
@@ -77,7 +83,8 @@ pub enum JoinCopies {
 pub struct CssaStats {
     /// Phis processed.
     pub phis: usize,
-    /// Copies inserted (inside parallel copies), and so fresh variables.
+    /// Copies inserted (inside parallel copies), and so fresh variables;
+    /// none for `undef` operands.
     pub copies: usize,
     /// Parallel copies created.
     pub parallel_copies: usize,
@@ -118,8 +125,11 @@ pub fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> CssaStats {
                 unreachable!("non-phi in the phis of {}", func.blocks[b].name);
             };
             stats.phis += 1;
-            // Step 1: `ai' ← ai` at the end of `Bi`.
+            // Step 1: `ai' ← ai` at the end of `Bi` (not for `undef`).
             for arg in &mut args {
+                if arg.value == Operand::Undef {
+                    continue;
+                }
                 let fresh_arg = fresh.version_of(func, dst);
                 let pc = match end_copy[arg.block] {
                     Some(pc) => pc,

@@ -1,5 +1,4 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-pub mod mini_interp;
 pub mod programs;

@@ -1,0 +1,72 @@
+//! `ssakit destruct`: take a program out of SSA form.
+
+use crate::input::{self, Failed, EXIT_INPUT};
+use ssakit::destruct::{self, DestructOptions};
+
+/// Arguments of `ssakit destruct`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Input `.ssa` file in SSA form (as `ssakit construct` prints it), or
+    /// `-` for standard input.
+    pub file: String,
+    /// Do not split critical edges: put the copies at the end of the
+    /// predecessors and, where needed, after the phis of the join block.
+    #[arg(long)]
+    pub no_split: bool,
+    /// Do not coalesce: keep every copy the translation inserts.
+    #[arg(long)]
+    pub no_coalesce: bool,
+    /// The chapter's direct destruction: refuse SSA that is not
+    /// conventional, else rename every phi web to one variable and drop the
+    /// phis (no copies, no splitting).
+    #[arg(long, conflicts_with_all = ["no_split", "no_coalesce"])]
+    pub conventional: bool,
+    /// Print what was done (copies inserted, removed, remaining, ...) on
+    /// standard error, per function.
+    #[arg(long)]
+    pub stats: bool,
+    /// Print per-phase wall times on standard error.
+    #[arg(long)]
+    pub time_passes: bool,
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    let (src, parsed) = input::parse(&a.file)?;
+    let opts = DestructOptions {
+        split: !a.no_split,
+        coalesce: !a.no_coalesce,
+        conventional: a.conventional,
+    };
+    let mut module = parsed.module.clone();
+    let mut times = ssakit::timing::PassTimes::default();
+    let mut stats_text = String::new();
+    for f in module.functions.iter_mut() {
+        let original = f.clone();
+        match destruct::destruct(f, &opts) {
+            Ok(stats) => {
+                times.extend(&stats.times);
+                stats_text.push_str(&format!("function {}:\n", f.name));
+                for line in stats.render().lines() {
+                    stats_text.push_str(&format!("  {line}\n"));
+                }
+            }
+            Err(e) => {
+                input::report_ir(&src, Some(&parsed), &original, &e);
+                if e.message.starts_with("input is not valid SSA") {
+                    eprintln!("help: `ssakit construct` puts a program into SSA form");
+                } else if a.conventional {
+                    eprintln!("help: without --conventional, copies are inserted to handle this");
+                }
+                return Err(Failed(EXIT_INPUT));
+            }
+        }
+    }
+    print!("{}", ssakit::text::print_module(&module));
+    if a.stats {
+        eprint!("{stats_text}");
+    }
+    if a.time_passes {
+        eprint!("{}", times.render());
+    }
+    Ok(())
+}

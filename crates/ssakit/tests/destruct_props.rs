@@ -1,0 +1,255 @@
+//! Property tests of out-of-SSA translation on thousands of random programs
+//! (any CFG: irreducible loops, self loops, multi-edges, switches; uses
+//! before definitions):
+//!
+//! random non-SSA program → construction (every flavour and ⊥ mode) → an
+//! SSA-to-SSA transformation from [`TRANSFORMS`] → destruction (split or
+//! not, coalescing or not, and the direct destruction of conventional SSA)
+//! → no phi and no parallel copy is left, the printed program parses back,
+//! and it computes what the original computed (an `undef` of the original
+//! matching any value).
+//!
+//! Freshly constructed SSA is conventional; copy propagation
+//! ([`copy_propagate`], done here in the test) is what makes it
+//! non-conventional (the lost-copy and swap problems appear exactly so), and
+//! destruction must handle whatever it produces.
+
+mod common;
+
+use common::random_program::program;
+use proptest::prelude::*;
+use ssakit::construct::{self, Flavor, Options, UndefMode};
+use ssakit::destruct::{self, compact::compact_insts, is_out_of_ssa, DestructOptions};
+use ssakit::interp::{self, ErrorKind, Outcome, RunOptions};
+use ssakit::ir::{Function, InstData, Module, Operand};
+
+const ARGS: [[i64; 2]; 3] = [[0, 0], [1, -1], [7, 3]];
+
+/// Fuel of the original program's runs; those that run out are skipped.
+const FUEL: u64 = 5_000;
+
+/// An SSA-to-SSA transformation applied between construction and
+/// destruction: it must keep the function valid SSA with the dominance
+/// property and keep its meaning.
+type Transform = (&'static str, fn(&mut Function));
+
+/// The transformations tried before destruction, one line each.
+const TRANSFORMS: &[Transform] = &[
+    ("none", |_| {}),
+    ("copy propagation (in this test)", copy_propagate),
+    // TODO(opt): add each pass of `ssakit::opt` here when it lands, e.g.
+    //     ("opt::copy_prop", |f| { ssakit::opt::copy_prop(f); }),
+    //     ("opt::const_prop", |f| { ssakit::opt::const_prop(f); }),
+    //     ("opt::dce", |f| { ssakit::opt::dce(f); }),
+];
+
+/// Every destruction mode.
+const MODES: [DestructOptions; 5] = [
+    DestructOptions {
+        split: true,
+        coalesce: true,
+        conventional: false,
+    },
+    DestructOptions {
+        split: false,
+        coalesce: true,
+        conventional: false,
+    },
+    DestructOptions {
+        split: true,
+        coalesce: false,
+        conventional: false,
+    },
+    DestructOptions {
+        split: false,
+        coalesce: false,
+        conventional: false,
+    },
+    DestructOptions {
+        split: false,
+        coalesce: false,
+        conventional: true,
+    },
+];
+
+fn run(m: &Module, args: &[i64], fuel: u64) -> Result<Outcome, ErrorKind> {
+    let opts = RunOptions {
+        fuel,
+        trace_calls: true,
+        ..Default::default()
+    };
+    interp::run(m, &m.functions[0], args, &opts).map_err(|e| e.kind)
+}
+
+fn module(f: &Function) -> Module {
+    Module {
+        functions: vec![f.clone()],
+    }
+}
+
+/// Copy propagation over SSA: for every copy `x = s` (`s` a variable, a
+/// constant or `undef`), every use of `x` reads `s` instead (following
+/// chains of copies) and the copy is deleted. Since `s` is defined before
+/// `x` on every path, the dominance property is kept.
+fn copy_propagate(f: &mut Function) {
+    let mut repl: Vec<Option<Operand>> = vec![None; f.vars.len()];
+    for &b in &f.layout {
+        for &i in &f.blocks[b].insts {
+            if let InstData::Copy { dst, src } = f.insts[i] {
+                repl[dst.index()] = Some(src);
+            }
+        }
+    }
+    let resolve = |o: &mut Operand| {
+        // In SSA, chains of copies are acyclic; the bound is only a guard.
+        for _ in 0..repl.len() {
+            match *o {
+                Operand::Var(v) => match repl[v.index()] {
+                    Some(next) => *o = next,
+                    None => return,
+                },
+                _ => return,
+            }
+        }
+    };
+    let Function { blocks, insts, .. } = f;
+    for data in blocks.values_mut() {
+        data.insts
+            .retain(|&i| !matches!(insts[i], InstData::Copy { .. }));
+        for &i in data.phis.iter().chain(&data.insts) {
+            insts[i].for_each_operand_mut(resolve);
+        }
+        if let Some(o) = data.term.operand_mut() {
+            resolve(o);
+        }
+    }
+    compact_insts(f);
+}
+
+/// Whether some phi of `f` has a constant operand.
+fn has_constant_phi_operand(f: &Function) -> bool {
+    f.layout.iter().any(|&b| {
+        f.blocks[b].phis.iter().any(|&i| match &f.insts[i] {
+            InstData::Phi { args, .. } => args.iter().any(|a| matches!(a.value, Operand::Const(_))),
+            _ => false,
+        })
+    })
+}
+
+/// Destroys `ssa` with `opts` and checks the result against `originals`.
+fn check_destruction(
+    ssa: &Function,
+    what: &str,
+    opts: &DestructOptions,
+    originals: &[Option<Outcome>],
+) -> Result<(), TestCaseError> {
+    let mut g = ssa.clone();
+    let res = destruct::destruct(&mut g, opts);
+    if opts.conventional {
+        if let Err(e) = res {
+            // Refused: only SSA that is not conventional, or whose constant
+            // phi operands cannot become copies at a branching predecessor.
+            let report = ssakit::verify::verify(ssa).unwrap();
+            prop_assert!(
+                !report.conventional() || e.message.contains("constant phi operand"),
+                "{}: conventional SSA refused: {}",
+                what,
+                e.message
+            );
+            return Ok(());
+        }
+    }
+    let stats = res.map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
+    if opts.coalesce
+        && !opts.conventional
+        && !has_constant_phi_operand(ssa)
+        && ssakit::verify::verify(ssa).unwrap().conventional()
+    {
+        // Conventional SSA coalesces back to its phi webs. (A constant
+        // operand may need its copy: on an unsplit edge out of a block
+        // whose terminator reads the phi's web.)
+        prop_assert_eq!(
+            stats.inserted_copies_left,
+            0,
+            "{}: copies from phis left\n{}",
+            what,
+            ssakit::text::print_function(ssa)
+        );
+    }
+    prop_assert!(is_out_of_ssa(&g), "{}: phis or parallel copies left", what);
+    if !opts.coalesce || opts.conventional {
+        prop_assert_eq!(stats.coalescing, Default::default());
+    }
+    let text = ssakit::text::print_function(&g);
+    let reparsed = ssakit::text::parse_module(&text)
+        .map_err(|d| TestCaseError::fail(format!("{what}: {}\n{text}", d.message)))?;
+    for (a, orig) in ARGS.iter().zip(originals) {
+        let Some(o) = orig else { continue };
+        let t = run(&reparsed, a, 50 * o.dyn_insts + 1000)
+            .map_err(|e| TestCaseError::fail(format!("{what} on {a:?}: {e:?}\n{text}")))?;
+        prop_assert!(
+            interp::outputs_match(o, &t),
+            "{} on {:?}: {:?}\n{}\n--- from\n{}",
+            what,
+            a,
+            interp::first_difference(o, &t),
+            text,
+            ssakit::text::print_function(ssa)
+        );
+    }
+    Ok(())
+}
+
+/// Every construction flavour and ⊥ mode, every transformation, every
+/// destruction mode, on the program `p` builds.
+fn check_program(p: &common::random_program::Program) -> Result<(), TestCaseError> {
+    let f = p.build();
+    let m = module(&f);
+    let originals: Vec<Option<Outcome>> = ARGS.iter().map(|a| run(&m, a, FUEL).ok()).collect();
+    for flavor in [Flavor::Minimal, Flavor::Pruned, Flavor::SemiPruned] {
+        for undef in [UndefMode::Operand, UndefMode::EntryDef, UndefMode::Local] {
+            let mut ssa = f.clone();
+            let opts = Options {
+                flavor,
+                undef,
+                ..Default::default()
+            };
+            construct::construct(&mut ssa, &opts).unwrap();
+            for (name, transform) in TRANSFORMS {
+                let mut t = ssa.clone();
+                transform(&mut t);
+                if let Err(e) = ssakit::verify::verify(&t) {
+                    return Err(TestCaseError::fail(format!(
+                        "{name} broke SSA: {e:?}\n{}",
+                        ssakit::text::print_function(&t)
+                    )));
+                }
+                for mode in &MODES {
+                    let what = format!("{opts:?}, {name}, {mode:?}");
+                    check_destruction(&t, &what, mode, &originals)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn construct_transform_destruct_preserves_behaviour(p in program(9, 4)) {
+        check_program(&p)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Bigger programs: longer copy chains, more phis per block, bigger
+    /// classes for the interference test.
+    #[test]
+    fn bigger_programs(p in program(20, 7)) {
+        check_program(&p)?;
+    }
+}
