@@ -63,7 +63,7 @@ fn main() {
     let construct_s = t.elapsed().as_secs_f64();
     let ssa_insts = f.num_insts();
     let t = Instant::now();
-    ssakit::destruct::destruct_simple(&mut f, true).expect("destruction");
+    ssakit::destruct::destruct(&mut f, &Default::default()).expect("destruction");
     let destruct_s = t.elapsed().as_secs_f64();
     let peak = peak_rss_bytes();
     println!(

@@ -37,11 +37,18 @@ type Transform = (&'static str, fn(&mut Function));
 const TRANSFORMS: &[Transform] = &[
     ("none", |_| {}),
     ("copy propagation (in this test)", copy_propagate),
-    // TODO(opt): add each pass of `ssakit::opt` here when it lands, e.g.
-    //     ("opt::copy_prop", |f| { ssakit::opt::copy_prop(f); }),
-    //     ("opt::const_prop", |f| { ssakit::opt::const_prop(f); }),
-    //     ("opt::dce", |f| { ssakit::opt::dce(f); }),
+    ("opt copy-prop", |f| opt(f, "copy-prop")),
+    ("opt const-prop", |f| opt(f, "const-prop")),
+    ("opt dce", |f| opt(f, "dce")),
+    ("opt const-prop,copy-prop,dce", |f| {
+        opt(f, "const-prop,copy-prop,dce")
+    }),
 ];
+
+fn opt(f: &mut Function, passes: &str) {
+    let passes = ssakit::opt::Pass::parse(passes).unwrap();
+    ssakit::opt::run_passes(f, &passes, &mut Default::default()).unwrap();
+}
 
 /// Every destruction mode.
 const MODES: [DestructOptions; 5] = [

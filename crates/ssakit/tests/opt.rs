@@ -9,7 +9,7 @@
 mod common;
 
 use ssakit::construct::{self, Flavor, Options};
-use ssakit::destruct::destruct_simple;
+use ssakit::destruct::{destruct, DestructOptions};
 use ssakit::interp::{self, Outcome, RunOptions};
 use ssakit::ir::{Function, Module};
 use ssakit::opt::{self, Pass};
@@ -26,7 +26,7 @@ fn run(f: &Function, n: i64) -> Outcome {
 
 /// Constructs `example` in `flavor`, checks it is conventional, runs
 /// copy propagation and returns the result after checking that it is valid
-/// SSA, not conventional, and (as SSA and after `destruct_simple`, with and
+/// SSA, not conventional, and (as SSA and after `destruct`, with and
 /// without edge splitting) computes what the source computes.
 fn construct_then_copy_prop(example: &str, flavor: Flavor) -> Function {
     let src = parse_module(&common::example(example)).unwrap();
@@ -53,7 +53,15 @@ fn construct_then_copy_prop(example: &str, flavor: Flavor) -> Function {
         assert!(interp::outputs_match(&expected, &run(&f, n)));
         for split in [false, true] {
             let mut g = f.clone();
-            destruct_simple(&mut g, split).unwrap();
+            destruct(
+                &mut g,
+                &DestructOptions {
+                    split,
+                    coalesce: split,
+                    conventional: false,
+                },
+            )
+            .unwrap();
             assert!(
                 interp::outputs_match(&expected, &run(&g, n)),
                 "{example} {flavor:?} n={n} split={split}\n{}",

@@ -11,7 +11,7 @@
 //!   phi after `copy-prop`, pruned SSA and no unused result after `dce`, no
 //!   foldable operation or constant branch after `const-prop`; and running
 //!   the pass a second time changes nothing;
-//! * translated out of SSA by `destruct_simple` (with critical edges split
+//! * translated out of SSA by `destruct` (with critical edges split
 //!   or not), it still computes the same.
 
 mod common;
@@ -19,7 +19,7 @@ mod common;
 use common::random_program::{program, Program};
 use proptest::prelude::*;
 use ssakit::construct::{self, Flavor, Options, UndefMode};
-use ssakit::destruct::destruct_simple;
+use ssakit::destruct::{destruct, DestructOptions};
 use ssakit::interp::{self, ErrorKind, Outcome, RunOptions};
 use ssakit::ir::{BinOp, Function, InstData, Module, Operand, Terminator};
 use ssakit::opt::{self, dce::is_critical, Pass, Stats};
@@ -255,7 +255,15 @@ fn check_program(f: &Function, undef: UndefMode, random: Vec<Pass>) -> Result<()
                         // conventional any more.
                         let d = destructed.get_or_insert_with(|| {
                             let mut d = g.clone();
-                            destruct_simple(&mut d, split).unwrap();
+                            destruct(
+                                &mut d,
+                                &DestructOptions {
+                                    split,
+                                    coalesce: split,
+                                    conventional: false,
+                                },
+                            )
+                            .unwrap();
                             d
                         });
                         let t = run(d, a, 100 * o.dyn_insts + 1000).unwrap_or_else(|e| {

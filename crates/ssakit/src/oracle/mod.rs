@@ -33,21 +33,43 @@ use std::fmt;
 pub struct DestructMode {
     /// Split critical edges (else Method I copies around the phis).
     pub split: bool,
+    /// Coalesce the copies afterwards.
+    pub coalesce: bool,
 }
 
 impl fmt::Display for DestructMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.split {
-            "destruct"
-        } else {
-            "destruct --no-split"
-        })
+        f.write_str("destruct")?;
+        if !self.split {
+            f.write_str(" --no-split")?;
+        }
+        if !self.coalesce {
+            f.write_str(" --no-coalesce")?;
+        }
+        Ok(())
     }
 }
 
-/// Every destruction mode.
-pub const DESTRUCT_MODES: [DestructMode; 2] =
-    [DestructMode { split: true }, DestructMode { split: false }];
+/// Every destruction mode: with and without edge splitting, with and
+/// without coalescing.
+pub const DESTRUCT_MODES: [DestructMode; 4] = [
+    DestructMode {
+        split: true,
+        coalesce: true,
+    },
+    DestructMode {
+        split: true,
+        coalesce: false,
+    },
+    DestructMode {
+        split: false,
+        coalesce: true,
+    },
+    DestructMode {
+        split: false,
+        coalesce: false,
+    },
+];
 
 /// The optimisation lists the full plan tries.
 pub const PASS_LISTS: [&str; 6] = [
@@ -227,8 +249,15 @@ pub fn check(func: &Function, plan: &Plan) -> Result<Coverage, Mismatch> {
             for mode in &plan.destructions {
                 let stage = format!("{stage} | {mode}");
                 let mut out = opt.clone();
-                destruct::destruct_simple(&mut out, mode.split)
-                    .map_err(|e| fail(&stage, format!("destruction failed: {e:?}"), &opt))?;
+                destruct::destruct(
+                    &mut out,
+                    &destruct::DestructOptions {
+                        split: mode.split,
+                        coalesce: mode.coalesce,
+                        conventional: false,
+                    },
+                )
+                .map_err(|e| fail(&stage, format!("destruction failed: {e}"), &opt))?;
                 if !destruct::is_out_of_ssa(&out) {
                     return Err(fail(&stage, "phis or parallel copies left".into(), &out));
                 }
