@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod check;
 pub mod construct;
+pub mod emit_llvm;
 pub mod fmt;
 pub mod gen;
 pub mod run;
