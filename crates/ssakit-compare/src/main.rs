@@ -268,13 +268,46 @@ fn blocks_for(shape: Shape, vars: usize, insts: usize) -> usize {
     ((insts as f64 / per_block).round() as usize).max(3)
 }
 
-/// Peer runs abandoned for a shape: once a peer took longer than the limit
-/// at some size, larger sizes are not tried.
+/// One peer's history on one shape: a size is not tried when the last two
+/// sizes predict (by their growth exponent, at least linear) that it would
+/// take longer than the limit, or when the peer already failed.
+#[derive(Default)]
+struct Peer {
+    skip: Option<String>,
+    history: Vec<(usize, f64)>,
+}
+
+impl Peer {
+    /// Why `insts` is not tried, if it is not.
+    fn skip_reason(&self, insts: usize, limit: f64) -> Option<String> {
+        if let Some(why) = &self.skip {
+            return Some(why.clone());
+        }
+        let &(n1, s1) = self.history.last()?;
+        let exponent = match self.history.len() {
+            0 | 1 => 1.0,
+            k => {
+                let (n0, s0) = self.history[k - 2];
+                ((s1 / s0).ln() / (n1 as f64 / n0 as f64).ln()).clamp(1.0, 3.0)
+            }
+        };
+        let predicted = s1 * (insts as f64 / n1 as f64).max(1.0).powf(exponent);
+        (predicted > limit).then(|| {
+            format!("skipped: predicted {predicted:.0} s (n^{exponent:.1} from {s1:.2} s at {n1})")
+        })
+    }
+
+    fn record(&mut self, insts: usize, secs: f64) {
+        self.history.push((insts, secs));
+    }
+}
+
+/// Peers' histories on one shape.
 #[derive(Default)]
 struct Abandoned {
-    llvm: Option<String>,
-    cranelift_end: Option<String>,
-    cranelift_early: Option<String>,
+    llvm: Peer,
+    cranelift_end: Peer,
+    cranelift_early: Peer,
 }
 
 fn run_one(
@@ -375,12 +408,12 @@ fn run_one(
     let ssakit_build_s = measure(reps, || (), |_| ssa::build_and_construct(&src));
     let limit = c.limit_s as f64;
     let mut cranelift_phis = None;
-    let mut cl = |which: cranelift::Sealing, abandoned: &mut Option<String>| -> Time {
+    let mut cl = |which: cranelift::Sealing, peer: &mut Peer| -> Time {
         if !c.cranelift {
             return Time::Skipped("not run".into());
         }
-        if let Some(why) = abandoned {
-            return Time::Skipped(why.clone());
+        if let Some(why) = peer.skip_reason(insts, limit) {
+            return Time::Skipped(why);
         }
         // One run first: if it is too slow, do not repeat it.
         let t = Instant::now();
@@ -394,9 +427,7 @@ fn run_one(
         } else {
             measure(reps, || (), |_| cranelift::build(&src, which))
         };
-        if s > limit / 10.0 {
-            *abandoned = Some(format!("skipped: {s:.1} s at {insts} instructions"));
-        }
+        peer.record(insts, s);
         Time::Secs(s)
     };
     let cranelift_end = cl(cranelift::Sealing::AtEnd, &mut ab.cranelift_end);
@@ -407,8 +438,8 @@ fn run_one(
         (Time::Skipped("opt not found".into()), None, None, None);
     if !c.llvm {
         llvm = Time::Skipped("not run".into());
-    } else if let Some(why) = &ab.llvm {
-        llvm = Time::Skipped(why.clone());
+    } else if let Some(why) = ab.llvm.skip_reason(insts, limit) {
+        llvm = Time::Skipped(why);
     } else if llvm::available().is_some() {
         let module = ssakit::ir::Module {
             functions: vec![src.clone()],
@@ -422,7 +453,7 @@ fn run_one(
             match llvm::run(&path, Duration::from_secs(c.limit_s)) {
                 Ok(r) => runs.push(r),
                 Err(e) => {
-                    ab.llvm = Some(format!("skipped: {e} at {insts} instructions"));
+                    ab.llvm.skip = Some(format!("skipped: {e} at {insts} instructions"));
                     llvm = Time::Skipped(e);
                     break;
                 }
@@ -432,12 +463,7 @@ fn run_one(
         if !runs.is_empty() {
             runs.sort_by(|a, b| a.promote_s.total_cmp(&b.promote_s));
             let r = runs.swap_remove(runs.len() / 2);
-            if r.promote_s > limit / 10.0 {
-                ab.llvm = Some(format!(
-                    "skipped: {:.1} s at {insts} instructions",
-                    r.promote_s
-                ));
-            }
+            ab.llvm.record(insts, r.promote_s);
             llvm = Time::Secs(r.promote_s);
             llvm_domtree_s = Some(r.domtree_s);
             llvm_phis = Some(r.phis);
