@@ -40,6 +40,9 @@ enum Command {
     /// and size (random, ladder, ladder-redundant, chain, nested-loops,
     /// irreducible, switchy, many-vars).
     Gen(cmd::gen::Args),
+    /// Print a non-SSA program as LLVM 14 IR, one `alloca` per variable
+    /// (the input of `opt -passes=mem2reg`).
+    EmitLlvm(cmd::emit_llvm::Args),
 }
 
 fn main() {
@@ -54,6 +57,7 @@ fn main() {
         Command::Opt(a) => cmd::opt::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Gen(a) => cmd::gen::run(a),
+        Command::EmitLlvm(a) => cmd::emit_llvm::run(a),
     };
     if let Err(input::Failed(code)) = res {
         std::process::exit(code);

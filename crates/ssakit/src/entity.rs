@@ -167,6 +167,11 @@ impl<K: EntityRef, V> EntityVec<K, V> {
         }
     }
 
+    /// Reserves room for `additional` more entries (see `Vec::reserve`).
+    pub fn reserve(&mut self, additional: usize) {
+        self.data.reserve(additional);
+    }
+
     /// The underlying slice.
     pub fn as_slice(&self) -> &[V] {
         &self.data

@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod backend;
 pub mod construct;
 pub mod destruct;
 pub mod entity;

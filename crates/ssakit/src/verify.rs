@@ -234,14 +234,17 @@ pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
     }
     // 3. Single assignment.
     let mut def: EntityVec<Var, Option<DefSite>> = EntityVec::filled(func.vars.len(), None);
-    let names = crate::ir::VarNames::new(func);
+    // Printed names are only needed for error messages: computing them
+    // (a hash set and a string per version) cost more than all the checks.
+    let names_cell = std::cell::OnceCell::new();
+    let names = || names_cell.get_or_init(|| crate::ir::VarNames::new(func));
     let mut define = |v: Var, site: DefSite, errs: &mut Vec<IrError>| {
         if def[v].is_some() {
             errs.push(IrError::new(
                 func,
                 Some(site.block),
                 site.inst,
-                format!("`{}` is assigned more than once", &names[v]),
+                format!("`{}` is assigned more than once", &names()[v]),
             ));
         } else {
             def[v] = Some(site);
@@ -295,7 +298,7 @@ pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
                 func,
                 Some(b),
                 inst,
-                format!("`{}` is used but never assigned", &names[v]),
+                format!("`{}` is used but never assigned", &names()[v]),
             ));
             return;
         };
@@ -314,7 +317,8 @@ pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
                 inst,
                 format!(
                     "use of `{}` is not dominated by its definition in block `{}`",
-                    &names[v], func.blocks[d.block].name
+                    &names()[v],
+                    func.blocks[d.block].name
                 ),
             ));
         }

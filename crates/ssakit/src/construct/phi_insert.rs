@@ -43,7 +43,7 @@
 
 use super::trace::InsertRow;
 use super::Flavor;
-use crate::analysis::{DomTree, DominanceFrontiers, IdfCalculator, Liveness};
+use crate::analysis::{DomTree, DominanceFrontiers, IdfCalculator, Liveness, StampSet};
 use crate::entity::EntityVec;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, PhiArg, Var};
 
@@ -96,6 +96,41 @@ impl DefBlocks {
 
     /// The blocks defining `v`.
     pub fn of(&self, v: Var) -> &[Block] {
+        &self.blocks[self.start[v.index()] as usize..self.start[v.index() + 1] as usize]
+    }
+}
+
+/// The blocks where each variable is live on entry, grouped by variable:
+/// the transpose of [`Liveness::live_in`], by a counting sort.
+struct LiveInBlocks {
+    start: Vec<u32>,
+    blocks: Vec<Block>,
+}
+
+impl LiveInBlocks {
+    fn new(func: &Function, live: &Liveness) -> LiveInBlocks {
+        let nv = func.vars.len();
+        let mut start = vec![0u32; nv + 1];
+        for &b in &func.layout {
+            for &v in live.live_in(b) {
+                start[v.index() + 1] += 1;
+            }
+        }
+        for v in 0..nv {
+            start[v + 1] += start[v];
+        }
+        let mut fill = start.clone();
+        let mut blocks = vec![Block(0); start[nv] as usize];
+        for &b in &func.layout {
+            for &v in live.live_in(b) {
+                blocks[fill[v.index()] as usize] = b;
+                fill[v.index()] += 1;
+            }
+        }
+        LiveInBlocks { start, blocks }
+    }
+
+    fn of(&self, v: Var) -> &[Block] {
         &self.blocks[self.start[v.index()] as usize..self.start[v.index() + 1] as usize]
     }
 }
@@ -171,15 +206,23 @@ impl PhiInsertion<'_> {
             IdfMethod::Linear(dt) => self.place_linear(func, dt),
         };
         let n = placed.len();
+        // Room for every phi at once: growing the instruction table and
+        // each block's phi list one push at a time copied them repeatedly.
+        func.insts.reserve(n);
+        let mut per_block = vec![0u32; func.blocks.len()];
+        for &(b, _) in &placed {
+            per_block[b.index()] += 1;
+        }
+        for &b in &func.layout {
+            func.blocks[b].phis.reserve(per_block[b.index()] as usize);
+        }
         for (b, v) in placed {
-            let args = self
-                .cfg
-                .unique_preds(b)
-                .map(|p| PhiArg {
-                    block: p,
-                    value: Operand::Var(v),
-                })
-                .collect();
+            let preds = self.cfg.preds(b);
+            let mut args = Vec::with_capacity(preds.len());
+            args.extend(self.cfg.unique_preds(b).map(|p| PhiArg {
+                block: p,
+                value: Operand::Var(v),
+            }));
             func.push_inst(b, InstData::Phi { dst: v, args });
         }
         n
@@ -200,9 +243,26 @@ impl PhiInsertion<'_> {
     }
 
     /// DF⁺ per variable by Sreedhar and Gao, then the flavour's filter.
+    ///
+    /// For pruned SSA the filter is applied inside the IDF computation
+    /// ([`IdfCalculator::compute_live`]): a join where `v` is dead is
+    /// neither a phi nor a new root. `v`'s live-in blocks are marked in a
+    /// stamped set first (the transpose of the liveness sets, built once:
+    /// O(1) per query instead of a binary search in a block's set), and a
+    /// variable live on entry to no block, such as a temporary used only
+    /// where it is computed, is skipped without any walk.
     fn place_linear(&self, func: &Function, dt: &DomTree) -> Vec<(Block, Var)> {
         let defs = DefBlocks::new(func);
         let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
+        let pruned = match (self.flavor, self.liveness) {
+            (Flavor::Pruned, Some(live)) => Some(LiveInBlocks::new(func, live)),
+            _ => None,
+        };
+        let mut live_here = StampSet::new(if pruned.is_some() {
+            func.blocks.len()
+        } else {
+            0
+        });
         let mut calc = IdfCalculator::new(self.cfg, dt);
         let mut frontier = Vec::new();
         let mut placed = Vec::new();
@@ -211,14 +271,21 @@ impl PhiInsertion<'_> {
             if d.is_empty() || !self.wanted(&global, v) {
                 continue;
             }
-            frontier.clear();
-            calc.compute(d, &mut frontier);
-            placed.extend(
-                frontier
-                    .iter()
-                    .filter(|&&y| self.keep(y, v))
-                    .map(|&y| (y, v)),
-            );
+            match &pruned {
+                Some(live) => {
+                    let blocks = live.of(v);
+                    if blocks.is_empty() {
+                        continue;
+                    }
+                    live_here.clear();
+                    for &b in blocks {
+                        live_here.insert(b.index());
+                    }
+                    calc.compute_live(d, &mut frontier, |y| live_here.contains(y.index()));
+                }
+                None => calc.compute(d, &mut frontier),
+            }
+            placed.extend(frontier.iter().map(|&y| (y, v)));
         }
         placed
     }

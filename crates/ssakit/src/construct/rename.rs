@@ -64,6 +64,8 @@ pub trait Reaching {
     fn lookup(&mut self, v: Var, at: Point, site: Site) -> Option<Var>;
     /// Records that `new`, a version of `v`, is defined at `at`.
     fn define(&mut self, v: Var, new: Var, at: Point, site: Site);
+    /// Prepares for variables numbered up to `num_vars` (a hint).
+    fn reserve(&mut self, _num_vars: usize) {}
 }
 
 /// The chapter's reachingDef chains.
@@ -138,6 +140,17 @@ impl<'a> ReachingDefChains<'a> {
 impl Reaching for ReachingDefChains<'_> {
     fn enter(&mut self, _: Block) {}
     fn exit(&mut self, _: Block) {}
+
+    fn reserve(&mut self, num_vars: usize) {
+        let here = Point {
+            block: Block(0),
+            pos: 0,
+        };
+        if num_vars > 0 {
+            self.prev.ensure(Var::new(num_vars - 1), None);
+            self.site.ensure(Var::new(num_vars - 1), here);
+        }
+    }
 
     fn lookup(&mut self, v: Var, at: Point, site: Site) -> Option<Var> {
         let before = self.current[v];
@@ -248,6 +261,25 @@ pub fn rename(
         stats: RenameStats::default(),
     };
     let entry = func.entry();
+    // One version per definition: reserve them all at once.
+    let defs: usize = func
+        .layout
+        .iter()
+        .map(|&b| {
+            let bd = &func.blocks[b];
+            bd.phis.len()
+                + bd.insts
+                    .iter()
+                    .map(|&i| {
+                        let mut n = 0;
+                        func.insts[i].for_each_def(|_| n += 1);
+                        n
+                    })
+                    .sum::<usize>()
+        })
+        .sum();
+    func.vars.reserve(defs);
+    reaching.reserve(func.vars.len() + defs);
     let succ_slots = SuccSlots::new(func, cfg);
     let mut new_insts: Vec<Inst> = Vec::new();
     for ev in dt.walk() {

@@ -1,0 +1,469 @@
+//! The results: Markdown tables with the targets' verdicts, JSON, and the
+//! plot.
+
+use crate::{Config, Row, Time};
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::Path;
+
+/// How the results were produced.
+#[derive(Clone, Debug, Serialize)]
+pub struct Meta {
+    /// The command line.
+    pub command: String,
+    /// `opt --version`'s version line.
+    pub opt_version: Option<String>,
+    /// The Cranelift crate measured.
+    pub cranelift_version: String,
+    /// Wall seconds of the whole run.
+    pub seconds: f64,
+    /// The configuration.
+    pub config: Config,
+}
+
+/// The JSON file.
+#[derive(Serialize)]
+pub struct Json<'a> {
+    /// How.
+    pub meta: &'a Meta,
+    /// What.
+    pub rows: &'a [Row],
+}
+
+fn ms(s: f64) -> String {
+    let m = s * 1e3;
+    if m >= 100.0 {
+        format!("{m:.0}")
+    } else if m >= 10.0 {
+        format!("{m:.1}")
+    } else {
+        format!("{m:.2}")
+    }
+}
+
+fn ms_t(t: &Time) -> String {
+    match t {
+        Time::Secs(s) => ms(*s),
+        Time::Skipped(why) if why.starts_with("timeout") => "timeout".into(),
+        Time::Skipped(_) => "–".into(),
+    }
+}
+
+fn ratio(a: Option<f64>, b: f64) -> String {
+    a.map_or("–".into(), |a| format!("{:.1}", a / b))
+}
+
+fn size(n: usize) -> String {
+    if n >= 1_000_000 {
+        format!("{:.2}M", n as f64 / 1e6)
+    } else if n >= 1_000 {
+        format!("{:.0}k", n as f64 / 1e3)
+    } else {
+        n.to_string()
+    }
+}
+
+fn pruned(r: &Row) -> f64 {
+    r.construct["pruned"].total_s
+}
+
+/// Cranelift in its better sealing mode.
+fn cranelift_best(r: &Row) -> Option<f64> {
+    match (r.cranelift_end.secs(), r.cranelift_early.secs()) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The Markdown report: the main table, a phase table, the verdicts.
+pub fn markdown(meta: &Meta, rows: &[Row]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "# ssakit-compare results\n");
+    let _ = writeln!(o, "Command: `{}`  ", meta.command);
+    let _ = writeln!(
+        o,
+        "Peers: {}; {}. Run took {:.0} s; medians of {} repetitions (LLVM once at 1M instructions).\n",
+        meta.opt_version.as_deref().unwrap_or("opt not found"),
+        meta.cranelift_version,
+        meta.seconds,
+        meta.config.reps
+    );
+    let _ = writeln!(
+        o,
+        "Times in ms. *pruned*, *minimal*, *semi*: ssakit construction of the generated function \
+         (cfg, dominators, liveness, phi insertion, renaming; verification not included). \
+         *destr*: `destruct` of the pruned SSA (coalescing; `-naive` without), splitting critical edges or not, input verification excluded. *verify*: \
+         the verifier the CLI runs. *clone*: `Function::clone`; *copy*: clone and rewrite every \
+         operand. *LLVM*: PromotePass of `opt -passes=mem2reg`. *CL end*/*CL early*: Cranelift's \
+         FunctionBuilder sealing at the end / early, building the function from the ssakit \
+         description; *build*: ssakit's FunctionBuilder from the same description plus pruned \
+         construction. Ratios: LLVM/pruned, best Cranelift/build, pruned/copy. Phis: pruned \
+         ssakit / LLVM / Cranelift block params; *s−redund.*: pruned ssakit phis less those \
+         LLVM's mem2reg simplifies away after renaming (operands all one value or undef). Memory: peak bytes allocated by pruned \
+         construction per instruction, and the input function's bytes per instruction.\n"
+    );
+    o.push_str(
+        "| shape | vars | insts | blocks | pruned | ns/inst | minimal | semi | destr split | destr no-split | verify | clone | copy | LLVM | CL end | CL early | build | LLVM/pruned | CL/build | pruned/copy | phis s/L/C | s−redund. | peak B/inst | input B/inst |\n",
+    );
+    o.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
+    for r in rows {
+        let p = pruned(r);
+        let opt_n = |x: Option<usize>| x.map_or("–".to_string(), |n| n.to_string());
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {} | {:.0} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {}/{}/{} | {} | {:.0} | {:.0} |",
+            r.shape,
+            r.vars,
+            size(r.insts),
+            size(r.blocks),
+            ms(p),
+            p * 1e9 / r.insts as f64,
+            ms(r.construct["minimal"].total_s),
+            ms(r.construct["semi-pruned"].total_s),
+            r.destruct.get("split").map_or("–".into(), |s| ms(*s)),
+            r.destruct.get("no-split").map_or("–".into(), |s| ms(*s)),
+            ms(r.verify_s),
+            ms(r.clone_s),
+            ms(r.copy_s),
+            ms_t(&r.llvm),
+            ms_t(&r.cranelift_end),
+            ms_t(&r.cranelift_early),
+            ms(r.ssakit_build_s),
+            ratio(r.llvm.secs(), p),
+            ratio(cranelift_best(r), r.ssakit_build_s),
+            p / r.copy_s,
+            r.construct["pruned"].phis,
+            opt_n(r.llvm_phis),
+            opt_n(r.cranelift_phis),
+            r.construct["pruned"].phis - r.redundant_phis,
+            r.peak_bytes as f64 / r.insts as f64,
+            r.input_bytes as f64 / r.insts as f64,
+        );
+    }
+    // Phases of pruned construction at each shape's largest size.
+    o.push_str(
+        "\n## Phases of pruned construction (ms), largest size per shape and variable count\n\n",
+    );
+    let mut phase_names: Vec<String> = Vec::new();
+    for r in rows {
+        for (n, _) in &r.construct["pruned"].phases {
+            if !phase_names.contains(n) {
+                phase_names.push(n.clone());
+            }
+        }
+    }
+    let _ = writeln!(
+        o,
+        "| shape | vars | insts | {} | total |",
+        phase_names.join(" | ")
+    );
+    let _ = writeln!(
+        o,
+        "|---|---:|---:|{}---:|",
+        "---:|".repeat(phase_names.len())
+    );
+    for r in rows {
+        let largest = rows
+            .iter()
+            .filter(|x| x.shape == r.shape && x.vars == r.vars)
+            .map(|x| x.insts)
+            .max();
+        if Some(r.insts) != largest {
+            continue;
+        }
+        let c = &r.construct["pruned"];
+        let cells: Vec<String> = phase_names
+            .iter()
+            .map(|n| {
+                c.phases
+                    .iter()
+                    .find(|(m, _)| m == n)
+                    .map_or("–".into(), |(_, s)| ms(*s))
+            })
+            .collect();
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {} |",
+            r.shape,
+            r.vars,
+            size(r.insts),
+            cells.join(" | "),
+            ms(c.total_s)
+        );
+    }
+    o.push_str("\n## Verdicts\n\n");
+    for v in verdicts(rows) {
+        let _ = writeln!(o, "- {v}");
+    }
+    o
+}
+
+/// One line per target of issue 7: met or missed, with the worst case.
+pub fn verdicts(rows: &[Row]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mark = |ok: bool| if ok { "**met**" } else { "**missed**" };
+    // 1. At least 20x faster than LLVM at 10k blocks and above, same phis.
+    let big: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.blocks >= 10_000 && r.llvm.secs().is_some())
+        .collect();
+    if big.is_empty() {
+        out.push("LLVM ≥20×: not measured (no LLVM run at ≥10k blocks)".into());
+    } else {
+        let worst = big
+            .iter()
+            .min_by(|a, b| {
+                (a.llvm.secs().unwrap() / pruned(a))
+                    .total_cmp(&(b.llvm.secs().unwrap() / pruned(b)))
+            })
+            .unwrap();
+        let w = worst.llvm.secs().unwrap() / pruned(worst);
+        let same = big
+            .iter()
+            .filter(|r| r.llvm_phis == Some(r.construct["pruned"].phis - r.redundant_phis))
+            .count();
+        let timeouts = rows
+            .iter()
+            .filter(|r| matches!(&r.llvm, Time::Skipped(s) if s.starts_with("timeout")))
+            .count();
+        out.push(format!(
+            "Pruned construction ≥20× faster than LLVM 14 PromotePass at ≥10k blocks: {} \
+             (worst {:.1}× on {} vars={} {} instructions; {} of {} rows with LLVM's phi count once its trivially redundant phis are removed{})",
+            mark(w >= 20.0),
+            w,
+            worst.shape,
+            worst.vars,
+            size(worst.insts),
+            same,
+            big.len(),
+            if timeouts > 0 {
+                format!("; LLVM timed out on {timeouts} row(s)")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    // 2. Faster than Cranelift in its better mode (builder to builder).
+    let cl: Vec<(&Row, f64)> = rows
+        .iter()
+        .filter_map(|r| cranelift_best(r).map(|c| (r, c / r.ssakit_build_s)))
+        .collect();
+    if let Some(&(r, w)) = cl.iter().min_by(|a, b| a.1.total_cmp(&b.1)) {
+        out.push(format!(
+            "Faster than Cranelift's SSA builder (better sealing mode; both building from the same \
+             description): {} (worst {:.2}× on {} vars={} {} instructions)",
+            mark(w > 1.0),
+            w,
+            r.shape,
+            r.vars,
+            size(r.insts)
+        ));
+    }
+    // 3. Within 3x of the clone limit; destruction within 1.5x.
+    let (r, w) = rows
+        .iter()
+        .map(|r| (r, pruned(r) / r.clone_s))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap();
+    let (r2, w2) = rows
+        .iter()
+        .map(|r| (r, pruned(r) / r.copy_s))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap();
+    out.push(format!(
+        "Pruned construction within 3× of the limit: clone {} (worst {:.1}× on {} vars={} {}); \
+         clone+rewrite {} (worst {:.1}× on {} vars={} {})",
+        mark(w <= 3.0),
+        w,
+        r.shape,
+        r.vars,
+        size(r.insts),
+        mark(w2 <= 3.0),
+        w2,
+        r2.shape,
+        r2.vars,
+        size(r2.insts)
+    ));
+    let (r, w) = rows
+        .iter()
+        .flat_map(|r| r.destruct.values().map(move |d| (r, d / pruned(r))))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap();
+    out.push(format!(
+        "Destruction within 1.5× of construction: {} (worst {:.2}× on {} vars={} {})",
+        mark(w <= 1.5),
+        w,
+        r.shape,
+        r.vars,
+        size(r.insts)
+    ));
+    // 4. Linear: ns/inst within 1.5x from 10k to 1M instructions.
+    let mut shapes: Vec<(&str, usize)> = rows.iter().map(|r| (r.shape.as_str(), r.vars)).collect();
+    shapes.dedup();
+    let mut worst_lin: Option<(String, f64)> = None;
+    let mut lines = Vec::new();
+    for (s, v) in shapes {
+        let ns: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.shape == s && r.vars == v && r.insts >= 8_000 && r.insts <= 1_200_000)
+            .map(|r| pruned(r) * 1e9 / r.insts as f64)
+            .collect();
+        if ns.len() < 2 {
+            continue;
+        }
+        let spread = ns.iter().cloned().fold(0.0, f64::max)
+            / ns.iter().cloned().fold(f64::INFINITY, f64::min);
+        lines.push(format!("{s} {spread:.2}×"));
+        if worst_lin.as_ref().is_none_or(|w| spread > w.1) {
+            worst_lin = Some((s.to_string(), spread));
+        }
+    }
+    if let Some((s, w)) = worst_lin {
+        out.push(format!(
+            "Linear (ns/instruction of pruned construction within 1.5× from 10k to 1M instructions): {} \
+             (worst {w:.2}× on {s}; {})",
+            mark(w <= 1.5),
+            lines.join(", ")
+        ));
+    }
+    // 5. Peak memory at most 3x the input's size.
+    let (r, w) = rows
+        .iter()
+        .map(|r| (r, r.peak_bytes as f64 / r.input_bytes as f64))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap();
+    out.push(format!(
+        "Peak memory of pruned construction ≤ 3× the input IR's size: {} (worst {:.2}× on {} vars={} {})",
+        mark(w <= 3.0),
+        w,
+        r.shape,
+        r.vars,
+        size(r.insts)
+    ));
+    out
+}
+
+/// The plot: ns per instruction against instructions, log-log, one panel
+/// per shape (the size sweep's variable count), one line per tool.
+pub fn plot(rows: &[Row], c: &Config, path: &Path) -> Result<(), String> {
+    use plotters::prelude::*;
+    let font = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    ]
+    .iter()
+    .find_map(|p| std::fs::read(p).ok())
+    .ok_or("no TrueType font found (install fonts-dejavu-core)")?;
+    plotters::style::register_font(
+        "sans-serif",
+        FontStyle::Normal,
+        Box::leak(font.into_boxed_slice()),
+    )
+    .map_err(|_| "bad font file".to_string())?;
+
+    type Get = fn(&Row) -> Option<f64>;
+    let tools: [(&str, RGBColor, Get); 7] = [
+        ("ssakit pruned", RGBColor(200, 30, 30), |r| Some(pruned(r))),
+        ("ssakit builder+pruned", RGBColor(240, 130, 20), |r| {
+            Some(r.ssakit_build_s)
+        }),
+        ("ssakit destruct (split)", RGBColor(150, 60, 160), |r| {
+            r.destruct.get("split").copied()
+        }),
+        ("LLVM 14 PromotePass", RGBColor(30, 90, 200), |r| {
+            r.llvm.secs()
+        }),
+        ("Cranelift (seal at end)", RGBColor(20, 150, 60), |r| {
+            r.cranelift_end.secs()
+        }),
+        ("Cranelift (seal early)", RGBColor(120, 200, 120), |r| {
+            r.cranelift_early.secs()
+        }),
+        ("clone (limit)", RGBColor(110, 110, 110), |r| {
+            Some(r.clone_s)
+        }),
+    ];
+    let shapes: Vec<&String> = c.shapes.iter().collect();
+    let sel: Vec<&Row> = rows.iter().filter(|r| r.vars == c.vars).collect();
+    let (mut ymin, mut ymax, mut xmin, mut xmax) = (f64::INFINITY, 0.0f64, f64::INFINITY, 0.0f64);
+    for r in &sel {
+        xmin = xmin.min(r.insts as f64);
+        xmax = xmax.max(r.insts as f64);
+        for (_, _, get) in &tools {
+            if let Some(s) = get(r) {
+                let ns = s * 1e9 / r.insts as f64;
+                ymin = ymin.min(ns);
+                ymax = ymax.max(ns);
+            }
+        }
+    }
+    if sel.is_empty() {
+        return Err("no rows to plot".into());
+    }
+    let (xmin, xmax) = (xmin / 1.5, xmax * 1.5);
+    let (ymin, ymax) = (ymin / 1.5, ymax * 1.5);
+    let cols = 4usize;
+    let nrows = shapes.len().div_ceil(cols);
+    let root = BitMapBackend::new(path, (1600, 420 * nrows as u32 + 90)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let (top, body) = root.split_vertically(90);
+    top.draw(&Text::new(
+        format!(
+            "ns per instruction vs instructions (log-log), {} variables; medians of {} runs",
+            c.vars, c.reps
+        ),
+        (20, 10),
+        ("sans-serif", 24).into_font(),
+    ))
+    .map_err(|e| e.to_string())?;
+    for (k, (name, color, _)) in tools.iter().enumerate() {
+        let x = 20 + (k as i32 % 4) * 390;
+        let y = 45 + (k as i32 / 4) * 22;
+        top.draw(&PathElement::new(
+            vec![(x, y + 8), (x + 30, y + 8)],
+            color.stroke_width(3),
+        ))
+        .map_err(|e| e.to_string())?;
+        top.draw(&Text::new(
+            name.to_string(),
+            (x + 38, y),
+            ("sans-serif", 17).into_font(),
+        ))
+        .map_err(|e| e.to_string())?;
+    }
+    let panels = body.split_evenly((nrows, cols));
+    for (panel, shape) in panels.iter().zip(&shapes) {
+        let mut chart = ChartBuilder::on(panel)
+            .caption(shape.as_str(), ("sans-serif", 20))
+            .margin(8)
+            .x_label_area_size(35)
+            .y_label_area_size(50)
+            .build_cartesian_2d((xmin..xmax).log_scale(), (ymin..ymax).log_scale())
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("instructions")
+            .y_desc("ns / instruction")
+            .x_label_formatter(&|x| size(*x as usize))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .label_style(("sans-serif", 13))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (_, color, get) in &tools {
+            let pts: Vec<(f64, f64)> = sel
+                .iter()
+                .filter(|r| &&r.shape == shape)
+                .filter_map(|r| get(r).map(|s| (r.insts as f64, s * 1e9 / r.insts as f64)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                .map_err(|e| e.to_string())?;
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    root.present().map_err(|e| e.to_string())?;
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! The ssakit side: construction per flavour, destruction per mode, the
+//! builder path (the same function built through
+//! [`ssakit::ir::FunctionBuilder`], then pruned construction), and the
+//! limits every construction must at least pay.
+
+use ssakit::construct::{construct, Flavor, Options};
+use ssakit::destruct::{destruct, DestructOptions};
+use ssakit::ir::{Block, Function, FunctionBuilder, Operand, Var};
+use ssakit::timing::PassTimes;
+
+/// SSA flavours measured, with their names in the results.
+pub const FLAVORS: [(&str, Flavor); 3] = [
+    ("minimal", Flavor::Minimal),
+    ("semi-pruned", Flavor::SemiPruned),
+    ("pruned", Flavor::Pruned),
+];
+
+/// A destruction mode: its name and how to run it on a function in SSA
+/// form (pruned construction's output). Adding a mode is one line here.
+pub type Destructor = (&'static str, fn(&mut Function) -> PassTimes);
+
+/// Destruction modes measured: edges split or not, copies coalesced or not.
+pub const DESTRUCTORS: &[Destructor] = &[
+    ("split", |f| destruct_times(f, true, true)),
+    ("no-split", |f| destruct_times(f, false, true)),
+    ("split-naive", |f| destruct_times(f, true, false)),
+    ("no-split-naive", |f| destruct_times(f, false, false)),
+];
+
+/// Runs `destruct` and returns its phase times without the verification of
+/// the input (timed separately as the verifier).
+fn destruct_times(f: &mut Function, split: bool, coalesce: bool) -> PassTimes {
+    let opts = DestructOptions {
+        split,
+        coalesce,
+        conventional: false,
+    };
+    let mut t = destruct(f, &opts).expect("destruction succeeds").times;
+    t.phases.retain(|p| p.0 != "verification");
+    t
+}
+
+/// Options of construction in `flavor`, otherwise the defaults.
+pub fn options(flavor: Flavor) -> Options {
+    Options {
+        flavor,
+        ..Options::default()
+    }
+}
+
+/// Builds a copy of `src` through [`FunctionBuilder`] (variables, blocks,
+/// then each instruction and terminator in layout order), as a client
+/// front end would, then puts it into pruned SSA. Returns the phi count.
+pub fn build_and_construct(src: &Function) -> usize {
+    let mut b = FunctionBuilder::new(&src.name);
+    let mut vars = vec![Var::new(0); src.vars.len()];
+    let mut is_param = vec![false; src.vars.len()];
+    for &p in &src.params {
+        vars[p.index()] = b.param(&src.vars[p].name);
+        is_param[p.index()] = true;
+    }
+    for (v, d) in src.vars.iter() {
+        if !is_param[v.index()] {
+            vars[v.index()] = b.var(&d.name);
+        }
+    }
+    let mut blocks = vec![Block::new(0); src.blocks.len()];
+    for &sb in &src.layout {
+        blocks[sb.index()] = b.block(&src.blocks[sb].name);
+    }
+    for &sb in &src.layout {
+        b.switch_to(blocks[sb.index()]);
+        let bd = &src.blocks[sb];
+        for &i in &bd.insts {
+            let mut data = src.insts[i].clone();
+            data.for_each_operand_mut(|o| {
+                if let Operand::Var(v) = o {
+                    *v = vars[v.index()];
+                }
+            });
+            data.for_each_def_mut(|d| *d = vars[d.index()]);
+            b.inst(data);
+        }
+        let mut term = bd.term.clone();
+        if let Some(Operand::Var(v)) = term.operand_mut() {
+            *v = vars[v.index()];
+        }
+        term.for_each_succ_mut(|s| *s = blocks[s.index()]);
+        b.terminate(term);
+    }
+    let mut f = b.finish();
+    construct(&mut f, &options(Flavor::Pruned))
+        .expect("construction succeeds")
+        .phis
+}
+
+/// The copy limit: a copy of `src` in which every operand and definition
+/// is read and written again through a variable table, the least a
+/// renaming must do.
+pub fn copy_rewrite(src: &Function, table: &[Var]) -> Function {
+    let mut f = src.clone();
+    for data in f.insts.values_mut() {
+        data.for_each_operand_mut(|o| {
+            if let Operand::Var(v) = o {
+                *v = table[v.index()];
+            }
+        });
+        data.for_each_def_mut(|d| *d = table[d.index()]);
+    }
+    for bd in f.blocks.values_mut() {
+        if let Some(Operand::Var(v)) = bd.term.operand_mut() {
+            *v = table[v.index()];
+        }
+    }
+    f
+}
+
+/// Phis of `f` that LLVM's mem2reg would delete after renaming, which
+/// explains the difference between pruned ssakit's phi count and LLVM's.
+///
+/// LLVM has no copies: `x = y` stores `y`'s value into `x`'s slot, so after
+/// promotion `x` *is* `y`'s value (and `x = 5` is the constant 5, uniqued).
+/// Then `PromoteMem2Reg::run` repeats `simplifyPHINode` over the new phis
+/// until none goes: a phi whose operands, ignoring itself and `undef`, are
+/// all one value is replaced by it (by `undef` if there is none), provided,
+/// when an `undef` was ignored, that the value dominates the phi. This
+/// function applies the same rule to `f` with copies folded.
+pub fn trivially_redundant_phis(f: &Function) -> usize {
+    use ssakit::analysis::DomTree;
+    use ssakit::ir::{Cfg, InstData};
+    let dt = DomTree::new(&Cfg::new(f));
+    // What each variable is in LLVM: itself, another value (a copy or a
+    // removed phi), a constant, or undef. Versions are created in order,
+    // so a copy's source is resolved before its destination is read.
+    let mut val: Vec<Operand> = f.vars.keys().map(Operand::Var).collect();
+    let mut def_block = vec![f.entry(); f.vars.len()];
+    for &b in &f.layout {
+        for &i in f.blocks[b].phis.iter().chain(&f.blocks[b].insts) {
+            f.insts[i].for_each_def(|d| def_block[d.index()] = b);
+        }
+    }
+    fn resolve(val: &[Operand], mut o: Operand) -> Operand {
+        while let Operand::Var(v) = o {
+            if val[v.index()] == o {
+                break;
+            }
+            o = val[v.index()];
+        }
+        o
+    }
+    for &b in &f.layout {
+        for &i in &f.blocks[b].insts {
+            if let InstData::Copy { dst, src } = &f.insts[i] {
+                val[dst.index()] = *src;
+            }
+        }
+    }
+    let phis: Vec<_> = f
+        .layout
+        .iter()
+        .flat_map(|&b| f.blocks[b].phis.iter().copied())
+        .collect();
+    let mut removed = vec![false; phis.len()];
+    let mut count = 0;
+    loop {
+        let mut changed = false;
+        for (k, &i) in phis.iter().enumerate() {
+            if removed[k] {
+                continue;
+            }
+            let InstData::Phi { dst, args } = &f.insts[i] else {
+                continue;
+            };
+            let mut common: Option<Operand> = None;
+            let mut unique = true;
+            let mut saw_undef = false;
+            for a in args {
+                let o = resolve(&val, a.value);
+                if o == Operand::Undef {
+                    saw_undef = true;
+                    continue;
+                }
+                if o == Operand::Var(*dst) {
+                    continue;
+                }
+                match common {
+                    None => common = Some(o),
+                    Some(c) if c == o => {}
+                    Some(_) => {
+                        unique = false;
+                        break;
+                    }
+                }
+            }
+            let here = def_block[dst.index()];
+            let dominates = match common {
+                Some(Operand::Var(c)) => dt.strictly_dominates(def_block[c.index()], here),
+                _ => true,
+            };
+            if unique && (!saw_undef || dominates) {
+                val[dst.index()] = common.unwrap_or(Operand::Undef);
+                removed[k] = true;
+                count += 1;
+                changed = true;
+            }
+        }
+        if !changed {
+            return count;
+        }
+    }
+}

@@ -1,0 +1,515 @@
+//! LLVM 14 textual IR for a program *not* in SSA form, the way a C front end
+//! hands it to LLVM: every variable lives in an `alloca` slot, every use is a
+//! `load` and every definition a `store`, so that LLVM's `mem2reg`
+//! (`PromotePass`) does the SSA construction. It is the input of the
+//! side-by-side benchmark against LLVM (`ssakit-compare`).
+//!
+//! ```text
+//! define i64 @main(i64 %arg.0, i64 %arg.1) {
+//! allocas:
+//!   %n.addr = alloca i64                ; one slot per variable, parameters
+//!   %x.addr = alloca i64                ; included, all in the entry block
+//!   store i64 %arg.0, i64* %n.addr
+//!   br label %entry.bb
+//! entry.bb:
+//!   %t.0 = load i64, i64* %n.addr
+//!   %t.1 = add i64 %t.0, 1              ; x = n + 1
+//!   store i64 %t.1, i64* %x.addr
+//!   ...
+//! ```
+//!
+//! # Names
+//! Slots are `%NAME.addr`, blocks `%NAME.bb`, temporaries `%t.N`, incoming
+//! arguments `%arg.N`, and the extra entry block `allocas` (our entry may
+//! have predecessors, LLVM's may not). The suffixes keep the four kinds
+//! apart whatever the program's names are; a name that is not a plain LLVM
+//! identifier is quoted. Typed pointers (`i64*`) are used: LLVM 14's default.
+//!
+//! # Semantics
+//! The output passes `opt -passes=verify` and executes with the
+//! interpreter's semantics ([`crate::interp`]) wherever those are defined,
+//! without introducing undefined behaviour of its own:
+//!
+//! * arithmetic is on `i64` and wraps (no `nsw`/`nuw` flags);
+//! * `/` and `%` become `sdiv`/`srem` directly when the divisor is a
+//!   constant other than 0 and -1 (the program generator's only case);
+//!   otherwise the divisor is frozen and replaced by 1 when it is 0 or -1,
+//!   and a `select` gives `-x` (wrapping) or 0 for a divisor of -1. A
+//!   division by zero, an error for the interpreter, yields a value;
+//! * shift amounts are masked to their low six bits (`and 63`);
+//! * comparisons and `!` produce `i1` and are zero-extended to 0 or 1;
+//! * a variable read before any store reads `undef`, exactly the chapter's
+//!   ⊥ (and what `mem2reg` turns into `undef` operands). Branching on such a
+//!   value is undefined in LLVM as it is an error for the interpreter;
+//! * `print a, b` becomes one `call void @print_i64(i64)` per value and one
+//!   `call void @print_newline()`; both are declared, not defined;
+//! * a call to a function of the module is a direct call with its arity; a
+//!   call to anything else is an external, declared variadic
+//!   (`declare i64 @f(...)`) so that any arity works;
+//! * every function returns `i64`; a bare `ret` returns 0.
+//!
+//! Parallel copies are all loads, then all stores. The input is meant not to
+//! be in SSA form, but phis are accepted too, demoted the way LLVM's
+//! `reg2mem` does: a phi `x = phi(P: a, ...)` gets a second slot `%x.in`;
+//! each predecessor `P` loads its operands and stores them into the `.in`
+//! slots of its successors' phis just before its terminator, and the block
+//! loads all its `.in` slots on entry and stores them into the phis' own
+//! slots. Storing into `.in` rather than `x`'s own slot keeps the value of
+//! `x` on the predecessor's other edges (the lost-copy problem), and loading
+//! every `.in` before storing any slot keeps the phis simultaneous.
+
+use crate::ir::{BinOp, Function, InstData, Module, Operand, Terminator, UnOp, Var, VarNames};
+use std::collections::BTreeSet;
+use std::fmt::{self, Write};
+
+/// Why a module cannot be emitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmitError {
+    /// The function concerned.
+    pub func: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for EmitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "function `{}`: {}", self.func, self.message)
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+/// Prints `m` as an LLVM 14 module: one `define` per function, then the
+/// declarations of the print helpers and of every external called.
+pub fn emit_module(m: &Module) -> Result<String, EmitError> {
+    let mut out = String::new();
+    let mut externals = BTreeSet::new();
+    for f in &m.functions {
+        FunctionEmitter::new(m, f, &mut out, &mut externals).emit()?;
+        out.push('\n');
+    }
+    out.push_str("declare void @print_i64(i64)\n");
+    out.push_str("declare void @print_newline()\n");
+    for e in &externals {
+        let _ = writeln!(out, "declare i64 @{}(...)", ident(e));
+    }
+    Ok(out)
+}
+
+/// Prints one function alone as a module (externals declared).
+pub fn emit_function(f: &Function) -> Result<String, EmitError> {
+    emit_module(&Module {
+        functions: vec![f.clone()],
+    })
+}
+
+/// `name` as an LLVM identifier body: unchanged when it is a plain
+/// identifier (`[-a-zA-Z$._][-a-zA-Z$._0-9]*`), else quoted with `\XX`
+/// escapes for `"`, `\` and non-printable bytes.
+pub fn ident(name: &str) -> String {
+    let plain = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_');
+    let b = name.as_bytes();
+    if !b.is_empty() && !b[0].is_ascii_digit() && b.iter().all(|&c| plain(c)) {
+        return name.to_string();
+    }
+    let mut s = String::from("\"");
+    for &c in b {
+        if c == b'"' || c == b'\\' || !(0x20..0x7f).contains(&c) {
+            let _ = write!(s, "\\{c:02X}");
+        } else {
+            s.push(c as char);
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// An operand once loaded: the text LLVM reads (`%t.3`, `42`, `undef`).
+type Val = String;
+
+struct FunctionEmitter<'a> {
+    module: &'a Module,
+    f: &'a Function,
+    out: &'a mut String,
+    externals: &'a mut BTreeSet<Box<str>>,
+    /// `%NAME.addr` of each variable.
+    slot: Vec<String>,
+    /// Next temporary number.
+    temp: usize,
+    /// Per block `P`, the phi operands flowing out of it: `(phi
+    /// destination, value)`, stored into the destinations' `.in` slots.
+    incoming: Vec<Vec<(Var, Operand)>>,
+    /// `%NAME.in` of each phi destination (empty for other variables).
+    in_slot: Vec<String>,
+}
+
+impl<'a> FunctionEmitter<'a> {
+    fn new(
+        module: &'a Module,
+        f: &'a Function,
+        out: &'a mut String,
+        externals: &'a mut BTreeSet<Box<str>>,
+    ) -> Self {
+        let names = VarNames::new(f);
+        let slot = f
+            .vars
+            .keys()
+            .map(|v| format!("%{}", ident(&format!("{}.addr", &names[v]))))
+            .collect();
+        FunctionEmitter {
+            module,
+            f,
+            out,
+            externals,
+            slot,
+            temp: 0,
+            incoming: Vec::new(),
+            in_slot: Vec::new(),
+        }
+    }
+
+    /// Fills `incoming` and `in_slot` from the phis of `f`.
+    fn collect_phis(&mut self) {
+        let f = self.f;
+        let names = VarNames::new(f);
+        for &b in &f.layout {
+            for &i in &f.blocks[b].phis {
+                let InstData::Phi { dst, args } = &f.insts[i] else {
+                    continue;
+                };
+                if self.incoming.is_empty() {
+                    self.incoming = vec![Vec::new(); f.blocks.len()];
+                    self.in_slot = vec![String::new(); f.vars.len()];
+                }
+                self.in_slot[dst.index()] = format!("%{}", ident(&format!("{}.in", &names[*dst])));
+                for a in args {
+                    self.incoming[a.block.index()].push((*dst, a.value));
+                }
+            }
+        }
+    }
+
+    fn err(&self, message: impl Into<String>) -> EmitError {
+        EmitError {
+            func: self.f.name.to_string(),
+            message: message.into(),
+        }
+    }
+
+    fn label(&self, b: crate::ir::Block) -> String {
+        format!("%{}", ident(&format!("{}.bb", self.f.blocks[b].name)))
+    }
+
+    fn fresh(&mut self) -> String {
+        let t = format!("%t.{}", self.temp);
+        self.temp += 1;
+        t
+    }
+
+    /// Loads `o` if it is a variable; constants and `undef` are used as is.
+    fn value(&mut self, o: Operand) -> Val {
+        match o {
+            Operand::Var(v) => {
+                let t = self.fresh();
+                let _ = writeln!(self.out, "  {t} = load i64, i64* {}", self.slot[v.index()]);
+                t
+            }
+            Operand::Const(c) => c.to_string(),
+            Operand::Undef => "undef".to_string(),
+        }
+    }
+
+    fn store(&mut self, v: Var, val: &str) {
+        let _ = writeln!(self.out, "  store i64 {val}, i64* {}", self.slot[v.index()]);
+    }
+
+    /// Emits `op` and returns the temporary holding its `i64` result.
+    fn inst(&mut self, op: &str) -> Val {
+        let t = self.fresh();
+        let _ = writeln!(self.out, "  {t} = {op}");
+        t
+    }
+
+    fn emit(mut self) -> Result<(), EmitError> {
+        let f = self.f;
+        if f.layout.is_empty() {
+            return Err(self.err("function has no blocks"));
+        }
+        let params: Vec<String> = (0..f.params.len())
+            .map(|k| format!("i64 %arg.{k}"))
+            .collect();
+        let _ = writeln!(
+            self.out,
+            "define i64 @{}({}) {{\nallocas:",
+            ident(&f.name),
+            params.join(", ")
+        );
+        self.collect_phis();
+        for v in f.vars.keys() {
+            let _ = writeln!(self.out, "  {} = alloca i64", self.slot[v.index()]);
+        }
+        for s in self.in_slot.iter().filter(|s| !s.is_empty()) {
+            let _ = writeln!(self.out, "  {s} = alloca i64");
+        }
+        for (k, &p) in f.params.iter().enumerate() {
+            self.store(p, &format!("%arg.{k}"));
+        }
+        let entry = self.label(f.entry());
+        let _ = writeln!(self.out, "  br label {entry}");
+        for &b in &f.layout {
+            let bd = &f.blocks[b];
+            let _ = writeln!(self.out, "{}:", &self.label(b)[1..]);
+            // Phis: every `.in` slot loaded, then every own slot stored.
+            let mut phi_vals = Vec::with_capacity(bd.phis.len());
+            for &i in &bd.phis {
+                let Some(d) = f.insts[i].def() else { continue };
+                let t = self.fresh();
+                let _ = writeln!(
+                    self.out,
+                    "  {t} = load i64, i64* {}",
+                    self.in_slot[d.index()]
+                );
+                phi_vals.push((d, t));
+            }
+            for (d, t) in phi_vals {
+                self.store(d, &t);
+            }
+            for &i in &bd.insts {
+                self.emit_inst(&f.insts[i])?;
+            }
+            // Operands of successors' phis, into their `.in` slots.
+            if let Some(out) = self.incoming.get(b.index()).cloned() {
+                let vals: Vec<Val> = out.iter().map(|&(_, o)| self.value(o)).collect();
+                for (&(d, _), v) in out.iter().zip(&vals) {
+                    let _ = writeln!(
+                        self.out,
+                        "  store i64 {v}, i64* {}",
+                        self.in_slot[d.index()]
+                    );
+                }
+            }
+            self.emit_term(&bd.term);
+        }
+        self.out.push_str("}\n");
+        Ok(())
+    }
+
+    fn emit_inst(&mut self, data: &InstData) -> Result<(), EmitError> {
+        match data {
+            InstData::Copy { dst, src } => {
+                let v = self.value(*src);
+                self.store(*dst, &v);
+            }
+            InstData::Unary { dst, op, arg } => {
+                let a = self.value(*arg);
+                let r = match op {
+                    UnOp::Neg => self.inst(&format!("sub i64 0, {a}")),
+                    UnOp::Not => {
+                        let c = self.inst(&format!("icmp eq i64 {a}, 0"));
+                        self.inst(&format!("zext i1 {c} to i64"))
+                    }
+                };
+                self.store(*dst, &r);
+            }
+            InstData::Binary { dst, op, lhs, rhs } => {
+                let l = self.value(*lhs);
+                let r = self.value(*rhs);
+                let res = self.binary(*op, &l, &r, *rhs);
+                self.store(*dst, &res);
+            }
+            InstData::Call { dst, func, args } => {
+                let vals: Vec<String> = args
+                    .iter()
+                    .map(|&a| format!("i64 {}", self.value(a)))
+                    .collect();
+                let callee = match self.module.function(func) {
+                    Some(g) if g.params.len() == args.len() => format!("@{}", ident(func)),
+                    Some(g) => {
+                        return Err(self.err(format!(
+                            "call of `{func}` with {} argument(s); it takes {}",
+                            args.len(),
+                            g.params.len()
+                        )))
+                    }
+                    None => {
+                        if matches!(&**func, "print_i64" | "print_newline") {
+                            return Err(self
+                                .err(format!("external `{func}` clashes with the print helpers")));
+                        }
+                        self.externals.insert(func.clone());
+                        format!("(...) @{}", ident(func))
+                    }
+                };
+                let r = self.inst(&format!("call i64 {callee}({})", vals.join(", ")));
+                if let Some(d) = dst {
+                    self.store(*d, &r);
+                }
+            }
+            InstData::Print { args } => {
+                for &a in args {
+                    let v = self.value(a);
+                    let _ = writeln!(self.out, "  call void @print_i64(i64 {v})");
+                }
+                self.out.push_str("  call void @print_newline()\n");
+            }
+            InstData::ParCopy { copies } => {
+                let vals: Vec<Val> = copies.iter().map(|&(_, s)| self.value(s)).collect();
+                for (&(d, _), v) in copies.iter().zip(&vals) {
+                    self.store(d, v);
+                }
+            }
+            InstData::Phi { .. } => {
+                return Err(self.err("phi among ordinary instructions"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `l op r` with the interpreter's semantics and no undefined behaviour
+    /// (see the module doc); `rhs` is the unloaded right operand.
+    fn binary(&mut self, op: BinOp, l: &str, r: &str, rhs: Operand) -> Val {
+        let simple = |name: &str| format!("{name} i64 {l}, {r}");
+        let cmp = |pred: &str| format!("icmp {pred} i64 {l}, {r}");
+        match op {
+            BinOp::Add => self.inst(&simple("add")),
+            BinOp::Sub => self.inst(&simple("sub")),
+            BinOp::Mul => self.inst(&simple("mul")),
+            BinOp::And => self.inst(&simple("and")),
+            BinOp::Or => self.inst(&simple("or")),
+            BinOp::Xor => self.inst(&simple("xor")),
+            BinOp::Shl | BinOp::Shr => {
+                let name = if op == BinOp::Shl { "shl" } else { "ashr" };
+                let amount = match rhs {
+                    Operand::Const(c) => (c & 63).to_string(),
+                    _ => self.inst(&format!("and i64 {r}, 63")),
+                };
+                self.inst(&format!("{name} i64 {l}, {amount}"))
+            }
+            BinOp::Div | BinOp::Rem => {
+                let name = if op == BinOp::Div { "sdiv" } else { "srem" };
+                match rhs {
+                    Operand::Const(c) if c != 0 && c != -1 => self.inst(&simple(name)),
+                    _ => {
+                        let fr = self.inst(&format!("freeze i64 {r}"));
+                        let z = self.inst(&format!("icmp eq i64 {fr}, 0"));
+                        let m = self.inst(&format!("icmp eq i64 {fr}, -1"));
+                        let bad = self.inst(&format!("or i1 {z}, {m}"));
+                        let safe = self.inst(&format!("select i1 {bad}, i64 1, i64 {fr}"));
+                        let q = self.inst(&format!("{name} i64 {l}, {safe}"));
+                        let at_minus_one = if op == BinOp::Div {
+                            self.inst(&format!("sub i64 0, {l}"))
+                        } else {
+                            "0".to_string()
+                        };
+                        self.inst(&format!("select i1 {m}, i64 {at_minus_one}, i64 {q}"))
+                    }
+                }
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let pred = match op {
+                    BinOp::Eq => "eq",
+                    BinOp::Ne => "ne",
+                    BinOp::Lt => "slt",
+                    BinOp::Le => "sle",
+                    BinOp::Gt => "sgt",
+                    _ => "sge",
+                };
+                let c = self.inst(&cmp(pred));
+                self.inst(&format!("zext i1 {c} to i64"))
+            }
+        }
+    }
+
+    fn emit_term(&mut self, t: &Terminator) {
+        match t {
+            Terminator::Jump(b) => {
+                let _ = writeln!(self.out, "  br label {}", self.label(*b));
+            }
+            Terminator::Branch {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
+                let c = self.value(*cond);
+                let c = self.inst(&format!("icmp ne i64 {c}, 0"));
+                let _ = writeln!(
+                    self.out,
+                    "  br i1 {c}, label {}, label {}",
+                    self.label(*then_dest),
+                    self.label(*else_dest)
+                );
+            }
+            Terminator::Switch {
+                value,
+                default,
+                targets,
+            } => {
+                let v = self.value(*value);
+                let _ = write!(
+                    self.out,
+                    "  switch i64 {v}, label {} [",
+                    self.label(*default)
+                );
+                for (k, &t) in targets.iter().enumerate() {
+                    let _ = write!(self.out, "\n    i64 {k}, label {}", self.label(t));
+                }
+                self.out.push_str("\n  ]\n");
+            }
+            Terminator::Ret(v) => {
+                let v = match v {
+                    Some(o) => self.value(*o),
+                    None => "0".to_string(),
+                };
+                let _ = writeln!(self.out, "  ret i64 {v}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_names_stay_and_others_are_quoted() {
+        assert_eq!(ident("x.addr"), "x.addr");
+        assert_eq!(ident("1x"), "\"1x\"");
+        assert_eq!(ident("a\"b"), "\"a\\22b\"");
+    }
+
+    #[test]
+    fn a_small_function() {
+        let m = crate::text::parse_module(
+            "function main(n) {\nentry:\n    x = n / 3\n    y = n % x\n    print x, y\n    z = ext(x)\n    ret z\n}\n",
+        )
+        .unwrap();
+        let ir = emit_module(&m).unwrap();
+        assert!(
+            ir.contains("define i64 @main(i64 %arg.0) {\nallocas:\n"),
+            "{ir}"
+        );
+        assert!(ir.contains("sdiv i64 %t.0, 3"), "{ir}");
+        assert!(ir.contains("freeze"), "{ir}");
+        assert!(ir.contains("call i64 (...) @ext(i64 "), "{ir}");
+        assert!(ir.contains("declare i64 @ext(...)"), "{ir}");
+        assert_eq!(ir.matches("call void @print_i64").count(), 2);
+    }
+
+    #[test]
+    fn phis_are_demoted_through_in_slots() {
+        let m = crate::text::parse_module(
+            "function main(n) {\nentry:\n    jump b\nb:\n    x = phi(entry: n)\n    ret x\n}\n",
+        )
+        .unwrap();
+        let ir = emit_module(&m).unwrap();
+        assert!(ir.contains("%x.in = alloca i64"), "{ir}");
+        assert!(
+            ir.contains("store i64 %t.0, i64* %x.in\n  br label %b.bb"),
+            "{ir}"
+        );
+        assert!(
+            ir.contains("b.bb:\n  %t.1 = load i64, i64* %x.in\n  store i64 %t.1, i64* %x.addr"),
+            "{ir}"
+        );
+    }
+}
