@@ -70,9 +70,74 @@ impl Liveness {
     /// predecessor of the phi's block.
     pub fn new(func: &Function, cfg: &Cfg) -> Liveness {
         let nb = func.blocks.len();
+        let mut by_var = VarLiveness::new(func, cfg);
+        let mut in_pairs: Vec<(u32, Var)> = Vec::new();
+        let mut out_pairs: Vec<(u32, Var)> = Vec::new();
+        for v in (0..func.vars.len()).map(Var::new) {
+            by_var.explore(v, |b| in_pairs.push((b.0, v)), |b| out_pairs.push((b.0, v)));
+        }
+        let (in_start, in_vars) = group(nb, &in_pairs);
+        let (out_start, out_vars) = group(nb, &out_pairs);
+        Liveness {
+            in_start,
+            in_vars,
+            out_start,
+            out_vars,
+        }
+    }
+
+    /// Variables live at the start of `b`, sorted.
+    #[inline]
+    pub fn live_in(&self, b: Block) -> &[Var] {
+        &self.in_vars[self.in_start[b.index()] as usize..self.in_start[b.index() + 1] as usize]
+    }
+
+    /// Variables live at the end of `b`, sorted.
+    #[inline]
+    pub fn live_out(&self, b: Block) -> &[Var] {
+        &self.out_vars[self.out_start[b.index()] as usize..self.out_start[b.index() + 1] as usize]
+    }
+
+    /// Whether `v` is live at the start of `b` (binary search).
+    pub fn is_live_in(&self, b: Block, v: Var) -> bool {
+        self.live_in(b).binary_search(&v).is_ok()
+    }
+
+    /// Whether `v` is live at the end of `b` (binary search).
+    pub fn is_live_out(&self, b: Block, v: Var) -> bool {
+        self.live_out(b).binary_search(&v).is_ok()
+    }
+}
+
+/// Liveness one variable at a time, on demand: step 1 (gather) is done
+/// once, step 2 (explore) for each variable asked about, reusing stamped
+/// sets. Pruned phi placement uses it to pay only for the variables that
+/// may need phis, instead of materialising every live set (which takes
+/// variables × blocks space when many variables are live everywhere).
+#[derive(Debug)]
+pub struct VarLiveness<'a> {
+    cfg: &'a Cfg,
+    upward_start: Vec<u32>,
+    upward: Vec<Block>,
+    defs_start: Vec<u32>,
+    defs: Vec<Block>,
+    phi_start: Vec<u32>,
+    phi_uses: Vec<Block>,
+    is_def: StampSet,
+    live_in: StampSet,
+    live_out: StampSet,
+    stack: Vec<Block>,
+}
+
+impl<'a> VarLiveness<'a> {
+    /// Step 1 for `func`.
+    ///
+    /// # Preconditions
+    /// As for [`Liveness::new`].
+    pub fn new(func: &Function, cfg: &'a Cfg) -> VarLiveness<'a> {
+        let nb = func.blocks.len();
         let nv = func.vars.len();
         debug_assert_eq!(cfg.num_blocks(), nb);
-
         // Step 1, gather: upward-exposed uses, definitions, phi uses.
         let mut upward: Vec<(u32, Block)> = Vec::new();
         let mut defs: Vec<(u32, Block)> = Vec::new();
@@ -118,82 +183,74 @@ impl Liveness {
         let (upward_start, upward) = group(nv, &upward);
         let (defs_start, defs) = group(nv, &defs);
         let (phi_start, phi_uses) = group(nv, &phi_uses);
-
-        // Step 2, explore each variable's live range backwards.
-        let mut is_def = StampSet::new(nb);
-        let mut live_in = StampSet::new(nb);
-        let mut live_out = StampSet::new(nb);
-        let mut in_pairs: Vec<(u32, Var)> = Vec::new();
-        let mut out_pairs: Vec<(u32, Var)> = Vec::new();
-        let mut stack: Vec<Block> = Vec::new();
-        for v in (0..nv).map(Var::new) {
-            let range = |start: &[u32]| start[v.index()] as usize..start[v.index() + 1] as usize;
-            is_def.clear();
-            live_in.clear();
-            live_out.clear();
-            for &b in &defs[range(&defs_start)] {
-                is_def.insert(b.index());
-            }
-            // An upward-exposed use: v is live-in where it is used.
-            for &b in &upward[range(&upward_start)] {
-                if live_in.insert(b.index()) {
-                    in_pairs.push((b.0, v));
-                    stack.push(b);
-                }
-            }
-            // A phi use: v is live-out of the predecessor.
-            for &p in &phi_uses[range(&phi_start)] {
-                if live_out.insert(p.index()) {
-                    out_pairs.push((p.0, v));
-                }
-                if !is_def.contains(p.index()) && live_in.insert(p.index()) {
-                    in_pairs.push((p.0, v));
-                    stack.push(p);
-                }
-            }
-            // Up_and_Mark, iteratively: every block on the stack is live-in.
-            while let Some(b) = stack.pop() {
-                for &p in cfg.preds(b) {
-                    if live_out.insert(p.index()) {
-                        out_pairs.push((p.0, v));
-                    }
-                    if !is_def.contains(p.index()) && live_in.insert(p.index()) {
-                        in_pairs.push((p.0, v));
-                        stack.push(p);
-                    }
-                }
-            }
-        }
-        let (in_start, in_vars) = group(nb, &in_pairs);
-        let (out_start, out_vars) = group(nb, &out_pairs);
-        Liveness {
-            in_start,
-            in_vars,
-            out_start,
-            out_vars,
+        VarLiveness {
+            cfg,
+            upward_start,
+            upward,
+            defs_start,
+            defs,
+            phi_start,
+            phi_uses,
+            is_def: StampSet::new(nb),
+            live_in: StampSet::new(nb),
+            live_out: StampSet::new(nb),
+            stack: Vec::new(),
         }
     }
 
-    /// Variables live at the start of `b`, sorted.
+    /// Step 2 for variable `v`: calls `on_in(b)` once for each block where
+    /// `v` is live-in and `on_out(b)` once for each block where it is
+    /// live-out; afterwards [`VarLiveness::is_live_in`] answers for `v`.
+    /// Costs what `v`'s live range touches.
+    pub fn explore(&mut self, v: Var, mut on_in: impl FnMut(Block), mut on_out: impl FnMut(Block)) {
+        let range = |start: &[u32]| start[v.index()] as usize..start[v.index() + 1] as usize;
+        self.is_def.clear();
+        self.live_in.clear();
+        self.live_out.clear();
+        for &b in &self.defs[range(&self.defs_start)] {
+            self.is_def.insert(b.index());
+        }
+        // An upward-exposed use: v is live-in where it is used.
+        for &b in &self.upward[range(&self.upward_start)] {
+            if self.live_in.insert(b.index()) {
+                on_in(b);
+                self.stack.push(b);
+            }
+        }
+        // A phi use: v is live-out of the predecessor.
+        for &p in &self.phi_uses[range(&self.phi_start)] {
+            if self.live_out.insert(p.index()) {
+                on_out(p);
+            }
+            if !self.is_def.contains(p.index()) && self.live_in.insert(p.index()) {
+                on_in(p);
+                self.stack.push(p);
+            }
+        }
+        // Up_and_Mark, iteratively: every block on the stack is live-in.
+        while let Some(b) = self.stack.pop() {
+            for &p in self.cfg.preds(b) {
+                if self.live_out.insert(p.index()) {
+                    on_out(p);
+                }
+                if !self.is_def.contains(p.index()) && self.live_in.insert(p.index()) {
+                    on_in(p);
+                    self.stack.push(p);
+                }
+            }
+        }
+    }
+
+    /// Whether the variable last explored is live-in at `b`.
     #[inline]
-    pub fn live_in(&self, b: Block) -> &[Var] {
-        &self.in_vars[self.in_start[b.index()] as usize..self.in_start[b.index() + 1] as usize]
+    pub fn is_live_in(&self, b: Block) -> bool {
+        self.live_in.contains(b.index())
     }
 
-    /// Variables live at the end of `b`, sorted.
+    /// Whether the variable last explored is live-out at `b`.
     #[inline]
-    pub fn live_out(&self, b: Block) -> &[Var] {
-        &self.out_vars[self.out_start[b.index()] as usize..self.out_start[b.index() + 1] as usize]
-    }
-
-    /// Whether `v` is live at the start of `b` (binary search).
-    pub fn is_live_in(&self, b: Block, v: Var) -> bool {
-        self.live_in(b).binary_search(&v).is_ok()
-    }
-
-    /// Whether `v` is live at the end of `b` (binary search).
-    pub fn is_live_out(&self, b: Block, v: Var) -> bool {
-        self.live_out(b).binary_search(&v).is_ok()
+    pub fn is_live_out(&self, b: Block) -> bool {
+        self.live_out.contains(b.index())
     }
 }
 

@@ -45,7 +45,7 @@ pub use domtree::{DomAlgorithm, DomEvent, DomTree, DomWalk};
 pub use frontier::DominanceFrontiers;
 pub use graph::{CsrGraph, Graph};
 pub use idf::{IdfCalculator, WorklistIdf};
-pub use liveness::Liveness;
+pub use liveness::{Liveness, VarLiveness};
 pub use loops::loop_depth;
 pub use postorder::DepthFirst;
 pub use stamp::StampSet;

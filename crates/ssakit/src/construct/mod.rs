@@ -25,7 +25,7 @@ pub use prepare::{prepare, Prepared};
 pub use rename::RenameStats;
 pub use trace::Trace;
 
-use crate::analysis::{DomTree, DominanceFrontiers, Liveness};
+use crate::analysis::{DomTree, DominanceFrontiers, VarLiveness};
 use crate::error::IrError;
 use crate::ir::{Cfg, Function, Module};
 use crate::timing::PassTimes;
@@ -144,8 +144,8 @@ fn construct_impl(
     // The trace shows the chapter's worklist, which needs DF_all.
     let use_worklist = opts.idf == Idf::Worklist || trace_var.is_some();
     let df = use_worklist.then(|| t.time("frontiers", || DominanceFrontiers::new(&cfg, &dt)));
-    let liveness =
-        (opts.flavor == Flavor::Pruned).then(|| t.time("liveness", || Liveness::new(func, &cfg)));
+    let liveness = (opts.flavor == Flavor::Pruned)
+        .then(|| t.time("liveness", || VarLiveness::new(func, &cfg)));
     let mut trace = trace_var.map(|v| Trace {
         var: func.vars[v].name.to_string(),
         defs: phi_insert::DefBlocks::new(func).of(v).to_vec(),
@@ -160,7 +160,7 @@ fn construct_impl(
         cfg: &cfg,
         idf,
         flavor: opts.flavor,
-        liveness: liveness.as_ref(),
+        liveness: liveness.map(std::cell::RefCell::new),
     };
     let phis = t.time("phi insertion", || {
         ins.run(

@@ -43,9 +43,10 @@
 
 use super::trace::InsertRow;
 use super::Flavor;
-use crate::analysis::{DomTree, DominanceFrontiers, IdfCalculator, Liveness, StampSet};
+use crate::analysis::{DomTree, DominanceFrontiers, IdfCalculator, VarLiveness};
 use crate::entity::EntityVec;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, PhiArg, Var};
+use std::cell::RefCell;
 
 /// Definition blocks of each variable, compressed: the blocks defining
 /// variable `v` are `blocks[start[v]..start[v + 1]]`, in layout order, each
@@ -96,41 +97,6 @@ impl DefBlocks {
 
     /// The blocks defining `v`.
     pub fn of(&self, v: Var) -> &[Block] {
-        &self.blocks[self.start[v.index()] as usize..self.start[v.index() + 1] as usize]
-    }
-}
-
-/// The blocks where each variable is live on entry, grouped by variable:
-/// the transpose of [`Liveness::live_in`], by a counting sort.
-struct LiveInBlocks {
-    start: Vec<u32>,
-    blocks: Vec<Block>,
-}
-
-impl LiveInBlocks {
-    fn new(func: &Function, live: &Liveness) -> LiveInBlocks {
-        let nv = func.vars.len();
-        let mut start = vec![0u32; nv + 1];
-        for &b in &func.layout {
-            for &v in live.live_in(b) {
-                start[v.index() + 1] += 1;
-            }
-        }
-        for v in 0..nv {
-            start[v + 1] += start[v];
-        }
-        let mut fill = start.clone();
-        let mut blocks = vec![Block(0); start[nv] as usize];
-        for &b in &func.layout {
-            for &v in live.live_in(b) {
-                blocks[fill[v.index()] as usize] = b;
-                fill[v.index()] += 1;
-            }
-        }
-        LiveInBlocks { start, blocks }
-    }
-
-    fn of(&self, v: Var) -> &[Block] {
         &self.blocks[self.start[v.index()] as usize..self.start[v.index() + 1] as usize]
     }
 }
@@ -187,11 +153,26 @@ pub struct PhiInsertion<'a> {
     pub idf: IdfMethod<'a>,
     /// Which flavour of SSA.
     pub flavor: Flavor,
-    /// Liveness of the original program; required for [`Flavor::Pruned`].
-    pub liveness: Option<&'a Liveness>,
+    /// Liveness of the original program, explored one variable at a time;
+    /// required for [`Flavor::Pruned`].
+    pub liveness: Option<RefCell<VarLiveness<'a>>>,
 }
 
 impl PhiInsertion<'_> {
+    /// For pruned SSA: explores `v`'s liveness (afterwards [`Self::keep`]
+    /// answers for `v`) and says whether `v` is live on entry to any block;
+    /// always true for the other flavours.
+    fn prepare_var(&self, v: Var) -> bool {
+        match (&self.liveness, self.flavor) {
+            (Some(live), Flavor::Pruned) => {
+                let mut any = false;
+                live.borrow_mut().explore(v, |_| any = true, |_| {});
+                any
+            }
+            _ => true,
+        }
+    }
+
     /// Inserts phis `v = phi(P1: v, ..., Pn: v)` (one operand per distinct
     /// predecessor, still naming the original variable; renaming fixes them)
     /// and returns how many. If `trace` is given, records one row per
@@ -235,9 +216,12 @@ impl PhiInsertion<'_> {
 
     /// Whether a phi for `v` at `y` is kept: always, except in pruned SSA
     /// where `v` must be live on entry to `y`.
-    fn keep(&self, y: Block, v: Var) -> bool {
-        match (self.flavor, self.liveness) {
-            (Flavor::Pruned, Some(live)) => live.is_live_in(y, v),
+    ///
+    /// # Preconditions
+    /// [`Self::prepare_var`] was last called for `v`.
+    fn keep(&self, y: Block, _v: Var) -> bool {
+        match (&self.liveness, self.flavor) {
+            (Some(live), Flavor::Pruned) => live.borrow().is_live_in(y),
             _ => true,
         }
     }
@@ -246,44 +230,32 @@ impl PhiInsertion<'_> {
     ///
     /// For pruned SSA the filter is applied inside the IDF computation
     /// ([`IdfCalculator::compute_live`]): a join where `v` is dead is
-    /// neither a phi nor a new root. `v`'s live-in blocks are marked in a
-    /// stamped set first (the transpose of the liveness sets, built once:
-    /// O(1) per query instead of a binary search in a block's set), and a
-    /// variable live on entry to no block, such as a temporary used only
-    /// where it is computed, is skipped without any walk.
+    /// neither a phi nor a new root. Liveness is explored for one variable
+    /// at a time ([`VarLiveness`]), and only for variables that can need a
+    /// phi: a variable defined only in the entry block (which dominates
+    /// everything and has no predecessors) has an empty DF⁺ and costs
+    /// nothing, and a variable live on entry to no block is skipped without
+    /// any walk. So a function with many variables live everywhere but
+    /// assigned once pays neither time nor memory for their live ranges.
     fn place_linear(&self, func: &Function, dt: &DomTree) -> Vec<(Block, Var)> {
         let defs = DefBlocks::new(func);
         let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
-        let pruned = match (self.flavor, self.liveness) {
-            (Flavor::Pruned, Some(live)) => Some(LiveInBlocks::new(func, live)),
-            _ => None,
-        };
-        let mut live_here = StampSet::new(if pruned.is_some() {
-            func.blocks.len()
-        } else {
-            0
-        });
+        let entry = func.entry();
         let mut calc = IdfCalculator::new(self.cfg, dt);
         let mut frontier = Vec::new();
         let mut placed = Vec::new();
         for v in variable_order(func) {
             let d = defs.of(v);
-            if d.is_empty() || !self.wanted(&global, v) {
+            if d.is_empty() || d == [entry] || !self.wanted(&global, v) {
                 continue;
             }
-            match &pruned {
-                Some(live) => {
-                    let blocks = live.of(v);
-                    if blocks.is_empty() {
-                        continue;
-                    }
-                    live_here.clear();
-                    for &b in blocks {
-                        live_here.insert(b.index());
-                    }
-                    calc.compute_live(d, &mut frontier, |y| live_here.contains(y.index()));
+            if self.flavor == Flavor::Pruned && self.liveness.is_some() {
+                if !self.prepare_var(v) {
+                    continue;
                 }
-                None => calc.compute(d, &mut frontier),
+                calc.compute_live(d, &mut frontier, |y| self.keep(y, v));
+            } else {
+                calc.compute(d, &mut frontier);
             }
             placed.extend(frontier.iter().map(|&y| (y, v)));
         }
@@ -312,6 +284,7 @@ impl PhiInsertion<'_> {
                 continue;
             }
             let stamp = v.0 + 1;
+            self.prepare_var(v);
             let tracing = trace.as_ref().is_some_and(|t| t.0 == v);
             w.clear();
             for &b in d {
