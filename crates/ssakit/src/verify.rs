@@ -31,7 +31,7 @@
 //!   holding the group's other definitions, and no block has two phis of one
 //!   group.
 
-use crate::analysis::{DomTree, IdfCalculator, Liveness};
+use crate::analysis::{DomTree, IdfCalculator, VarLiveness};
 use crate::entity::EntityVec;
 use crate::error::IrError;
 use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Var};
@@ -425,16 +425,44 @@ fn dead_phis(func: &Function) -> Vec<Inst> {
 /// The first pair of variables of one phi web found interfering, walking
 /// each block backwards from its live-out set with a count of live members
 /// per web.
+///
+/// Only members of webs with two or more variables can interfere with a
+/// web-mate, so liveness is explored for those alone ([`VarLiveness`]) and
+/// the other variables are ignored: a function with many variables live
+/// everywhere but few phis costs what its phi webs touch.
 fn web_interference(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<(Var, Var)> {
-    let live = Liveness::new(func, cfg);
     let n = func.vars.len();
+    let web = |v: Var| webs.find_const(v.index());
+    let mut web_size = vec![0u32; n];
+    for v in func.vars.keys() {
+        web_size[web(v)] += 1;
+    }
+    let member = |v: Var| web_size[web(v)] > 1;
+    // Live-out blocks of every web member, grouped by block.
+    let mut by_var = VarLiveness::new(func, cfg);
+    let mut out_pairs: Vec<(Block, Var)> = Vec::new();
+    for v in func.vars.keys().filter(|&v| member(v)) {
+        by_var.explore(v, |_| {}, |b| out_pairs.push((b, v)));
+    }
+    out_pairs.sort_unstable_by_key(|p| p.0);
+    let mut out_start = vec![0u32; func.blocks.len() + 1];
+    for &(b, _) in &out_pairs {
+        out_start[b.index() + 1] += 1;
+    }
+    for k in 0..func.blocks.len() {
+        out_start[k + 1] += out_start[k];
+    }
+    let live_out = |b: Block| {
+        out_pairs[out_start[b.index()] as usize..out_start[b.index() + 1] as usize]
+            .iter()
+            .map(|p| p.1)
+    };
     let mut is_live = vec![false; n];
     let mut live_list: Vec<Var> = Vec::new();
     let mut count = vec![0u32; n];
-    let web = |v: Var| webs.find_const(v.index());
     for &b in &func.layout {
         let add = |v: Var, is_live: &mut Vec<bool>, count: &mut Vec<u32>, list: &mut Vec<Var>| {
-            if !is_live[v.index()] {
+            if member(v) && !is_live[v.index()] {
                 is_live[v.index()] = true;
                 count[web(v)] += 1;
                 list.push(v);
@@ -451,7 +479,7 @@ fn web_interference(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<(Var
                     None
                 }
             };
-        for &v in live.live_out(b) {
+        for v in live_out(b) {
             add(v, &mut is_live, &mut count, &mut live_list);
         }
         if let Some(Operand::Var(v)) = func.blocks[b].term.operand() {
