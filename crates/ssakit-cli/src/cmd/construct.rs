@@ -2,7 +2,9 @@
 
 use crate::input::{self, Failed, EXIT_INPUT};
 use clap::ValueEnum;
+use rayon::prelude::*;
 use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
+use ssakit::timing::PassTimes;
 
 /// SSA flavour.
 #[derive(Clone, Copy, ValueEnum)]
@@ -118,30 +120,54 @@ pub fn run(a: Args) -> Result<(), Failed> {
         }
         None => None,
     };
-    let mut times = ssakit::timing::PassTimes::default();
+    // Functions are independent: construct them in parallel (rayon), then
+    // report in module order. Phase times are summed over functions.
+    enum Fail {
+        Input(ssakit::error::IrError),
+        Invalid(Vec<ssakit::error::IrError>),
+    }
+    let originals = parsed.module.functions.clone();
+    let start = std::time::Instant::now();
+    let results: Vec<Result<(PassTimes, String), Fail>> = module
+        .functions
+        .par_iter_mut()
+        .map(|f| {
+            let mut trace_text = String::new();
+            let stats = match (&a.trace, traced.as_deref() == Some(&*f.name)) {
+                (Some(v), true) => construct::construct_traced(f, &opts, v).map(|(s, t)| {
+                    trace_text = t.render(f);
+                    s
+                }),
+                _ => construct::construct(f, &opts),
+            }
+            .map_err(Fail::Input)?;
+            let mut times = stats.times;
+            if !a.no_verify {
+                times
+                    .time("verification", || ssakit::verify::verify(f))
+                    .map_err(Fail::Invalid)?;
+            }
+            Ok((times, trace_text))
+        })
+        .collect();
+    let wall = start.elapsed().as_secs_f64();
+    let mut times = PassTimes::default();
     let mut trace_text = String::new();
-    for f in module.functions.iter_mut() {
-        let original = f.clone();
-        let res = match (&a.trace, traced.as_deref() == Some(&*f.name)) {
-            (Some(v), true) => construct::construct_traced(f, &opts, v).map(|(s, t)| {
-                trace_text = t.render(f);
-                s
-            }),
-            _ => construct::construct(f, &opts),
-        };
-        match res {
-            Ok(stats) => times.extend(&stats.times),
-            Err(e) => {
-                input::report_ir(&src, Some(&parsed), &original, &e);
+    for (k, r) in results.into_iter().enumerate() {
+        match r {
+            Ok((t, tr)) => {
+                times.extend(&t);
+                trace_text.push_str(&tr);
+            }
+            Err(Fail::Input(e)) => {
+                input::report_ir(&src, Some(&parsed), &originals[k], &e);
                 return Err(Failed(EXIT_INPUT));
             }
-        }
-        if !a.no_verify {
-            if let Err(errs) = times.time("verification", || ssakit::verify::verify(f)) {
+            Err(Fail::Invalid(errs)) => {
                 for e in &errs {
                     eprintln!(
                         "internal error: construction produced invalid SSA: {}",
-                        e.describe(f)
+                        e.describe(&module.functions[k])
                     );
                 }
                 return Err(Failed(3));
@@ -156,6 +182,9 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     print!("{}", ssakit::text::print_module(&module));
     if a.time_passes {
+        // Phases are summed over functions; `wall` is the elapsed time of
+        // the parallel loop over functions.
+        eprintln!("wall: {wall:.6}");
         eprint!("{}", times.render());
     }
     Ok(())
