@@ -56,18 +56,18 @@
 //! of the bigger one.
 //!
 //! Here the pairwise relation is computed once, as an interference graph
-//! restricted to what can matter
-//! ([`Interference`]): edges only
-//! between two variables of one affinity component with different values,
-//! found by a backward walk of each block over its live variables, in
-//! `O(instructions + liveness + edges)`. Many live copies of one value
+//! restricted to what can matter ([`Interference`]): only between two
+//! variables of one affinity component with different values, found by a
+//! backward walk of each block over its live variables, in
+//! `O(instructions + liveness + edges)`, with the cliques of variables
+//! defined at one point kept as groups. Many live copies of one value
 //! cost nothing, unlike in a plain interference graph. Then:
 //!
 //! * each class keeps its members (a circular list, spliced in `O(1)` on a
-//!   merge) and its *weight*, members plus their edges;
-//! * two classes interfere iff an edge of the lighter one leads into the
-//!   other: one look at each of its edges, each a union-find query;
-//! * the first such edge found is remembered by both classes (the
+//!   merge) and its *weight*: members, plus their edges and group mates;
+//! * two classes interfere iff an edge (or group mate) of a member of the
+//!   lighter one leads into the other: one union-find query each;
+//! * the first such pair found is remembered by both classes (the
 //!   *blocker*): classes only grow, so it still blocks any later test
 //!   between their successors, in `O(1)` (a copy repeated on every case of
 //!   a switch is refused once).
@@ -127,9 +127,9 @@ pub struct CoalesceStats {
     pub coalesced: usize,
     /// Copies whose two classes interfered when the copy was tried.
     pub refused: usize,
-    /// Interference work: edges of the interference graph (pairs of one
-    /// affinity component that intersect with different values) plus the
-    /// edges looked at by class tests.
+    /// Interference work: explicit edges of the interference graph (pairs
+    /// of one affinity component that intersect with different values at
+    /// different points) plus the neighbours looked at by class tests.
     pub intersection_tests: usize,
 }
 
@@ -435,8 +435,8 @@ impl VarInfo {
 /// Invariants, for every class `C` (keyed by its representative `r`, the
 /// member of smallest index, as in [`Webs`]):
 /// * `next` links the members of `C` in a circular list (any order);
-/// * `weight[r]` is the number of members of `C` plus the number of their
-///   edges in the interference graph;
+/// * `weight[r]` is the number of members of `C` plus what a test may look
+///   at for them ([`Interference::weight`]);
 /// * `blocker[r]`, unless `NIL`, is an edge `(m, n)` with `m` in `C`, `n`
 ///   outside it, found by a refused test: `C` interferes with `n`'s class;
 /// * no two members of `C` interfere (phi webs aside, which the
@@ -457,14 +457,15 @@ impl Classes {
     /// nothing (the optimistic pass).
     fn new(func: &Function, graph: &Interference, affinity: &mut UnionFind) -> Classes {
         let nv = func.vars.len();
-        let mut edges = vec![0u64; nv];
+        let mut interfering = vec![0u64; nv];
         for v in 0..nv {
-            edges[affinity.find(v)] += graph.neighbors(Var::new(v)).len() as u64;
+            let (any, _) = graph.any_neighbor(Var::new(v), |_| true);
+            interfering[affinity.find(v)] += any as u64;
         }
         let mut webs = Webs::singletons(func);
         for v in 0..nv {
             let c = affinity.find(v);
-            if edges[c] == 0 {
+            if interfering[c] == 0 {
                 webs.union(Var::new(v), Var::new(c));
             }
         }
@@ -479,7 +480,7 @@ impl Classes {
         // representative.
         for v in 0..nv {
             let r = classes.webs.representative(Var::new(v)).index();
-            classes.weight[r] += 1 + graph.neighbors(Var::new(v)).len() as u64;
+            classes.weight[r] += 1 + graph.weight(Var::new(v)) as u64;
             if r != v {
                 classes.next[v] = classes.next[r];
                 classes.next[r] = v as u32;
@@ -504,13 +505,18 @@ impl Classes {
         };
         let mut m = light.0;
         loop {
-            for &n in graph.neighbors(Var(m)) {
-                self.edges_looked_at += 1;
-                if self.webs.representative(n) == heavy {
-                    self.blocker[light.index()] = (m, n.0);
-                    self.blocker[heavy.index()] = (n.0, m);
-                    return true;
-                }
+            let webs = &mut self.webs;
+            let mut found = None;
+            let (_, looked) = graph.any_neighbor(Var(m), |n| {
+                let hit = webs.representative(n) == heavy;
+                found = found.or(hit.then_some(n));
+                hit
+            });
+            self.edges_looked_at += looked;
+            if let Some(n) = found {
+                self.blocker[light.index()] = (m, n.0);
+                self.blocker[heavy.index()] = (n.0, m);
+                return true;
             }
             m = self.next[m as usize];
             if m == light.0 {
@@ -645,7 +651,7 @@ impl<'a> Oracle<'a> {
             return;
         }
         for a in (0..nv).filter(|&a| comp[a] != NIL) {
-            let (a, ns) = (Var::new(a), graph.neighbors(Var::new(a)));
+            let (a, ns) = (Var::new(a), graph.interfering_with(Var::new(a)));
             for b in (0..nv).filter(|&b| b != a.index() && comp[b] == comp[a.index()]) {
                 let b = Var::new(b);
                 assert_eq!(
