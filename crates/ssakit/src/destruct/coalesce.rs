@@ -16,15 +16,6 @@
 //! That is only correct when no two variables of the merged class
 //! *interfere*.
 //!
-//! * **Definition points, dominance order.** In SSA with the dominance
-//!   property each variable has one definition point: a parameter at the
-//!   entry (position 0), a phi at the start of its block (position 1),
-//!   instruction `k` of its block (position `k + 2`; all destinations of a
-//!   parallel copy share it). Points are ordered by the preorder of their
-//!   block in the dominator tree, then by position: a *pre-DFS order* `≺`
-//!   of the dominance tree of points, in which a point comes after every
-//!   point dominating it. `VarInfo::rank` numbers the variables in that
-//!   order.
 //! * **Intersection.** Two live ranges intersect only if the definition of
 //!   one, say `b`, dominates that of the other, `a`, and then exactly when
 //!   `b` is live just after `a`'s definition (Budimlić et al.): `b` is
@@ -47,69 +38,68 @@
 //!   the same value wherever both are live, so one name can serve both.
 //!   This is what lets the lost-copy and swap programs keep only the
 //!   copies they need, whatever copy propagation did before.
+//! * **Affinity components.** Phis and copies link variables (the
+//!   *affinity* relation); two variables can only end in one class if a
+//!   chain of such links joins them, so only pairs inside one component of
+//!   that relation ever need an interference test.
 //!
-//! # The interference test between two classes (Boissinot et al., § IV-B)
+//! # Interference between classes
 //!
-//! Each class keeps its members sorted by `≺`. To test two classes, walk
-//! both lists in merged order with a stack simulating a depth-first walk of
-//! their *dominance forest* (the parent of a variable is the nearest
-//! earlier variable whose definition dominates it): before visiting `a`,
-//! pop what does not dominate it; the top is then `a`'s parent `b`. In a
-//! set without intersections, if `a` intersects any earlier variable it
-//! intersects its parent (an earlier `c` live at `a`'s definition is live
-//! at `b`'s, which lies between), so one test per variable suffices.
+//! Two classes interfere when some member of one interferes with some
+//! member of the other. Boissinot et al. (§ IV-B) answer that without any
+//! graph, by a linear walk of both member lists in dominance order; but
+//! merging copy by copy then costs `O(|X| + |Y|)` per merge, quadratic
+//! when a class grows a few members at a time across a program whose
+//! dominator tree is deep (a ladder of nested loops, a switch with a
+//! hundred thousand cases), and windows into the bigger list do not help
+//! there: the smaller class's members dominate, or are live across, most
+//! of the bigger one.
 //!
-//! With values, members of one class may intersect (same value), so the
-//! parent is not enough. Each variable remembers its *equal intersecting
-//! ancestor*: the nearest dominating variable with the same value whose
-//! live range intersects its own, in its own class (`anc_in`) and in the
-//! class being tested against (`anc_out`, computed during the walk). Every
-//! earlier variable that can intersect `a` lies on the chain `b, anc(b),
-//! anc(anc(b)), ...`, and only variables of the other class need testing,
-//! so `interference(a, b)` follows that chain in the other class. Merging
-//! two classes merges the sorted lists and sets `anc_in(a)` to the nearer
-//! of `anc_in(a)` and `anc_out(a)`.
+//! Here the pairwise relation is computed once, as an interference graph
+//! restricted to what can matter ([`Interference`]): only between two
+//! variables of one affinity component with different values, found by a
+//! backward walk of each block over its live variables, in
+//! `O(instructions + liveness + edges)`, with the cliques of variables
+//! defined at one point kept as groups. Many live copies of one value
+//! cost nothing, unlike in a plain interference graph. Then:
+//!
+//! * each class keeps its members (a circular list, spliced in `O(1)` on a
+//!   merge) and its *weight*: members, plus their edges and group mates;
+//! * two classes interfere iff an edge (or group mate) of a member of the
+//!   lighter one leads into the other: one union-find query each;
+//! * the first such pair found is remembered by both classes (the
+//!   *blocker*): classes only grow, so it still blocks any later test
+//!   between their successors, in `O(1)` (a copy repeated on every case of
+//!   a switch is refused once).
+//!
+//! A successful test walks the lighter class, which then at least doubles
+//! its weight by the merge, so each member and edge is walked `O(log)`
+//! times over all successful tests; a refused test costs at most the
+//! lighter weight, once per pair of classes. The decisions are exactly
+//! those of the pairwise definition (the debug build checks them against
+//! it), so the result is the one of Boissinot's walk for the same order.
 //!
 //! Worked example, the lost copy after splitting the back edge: the phi
 //! web is `{x2, u1, u2}`, with `u1 ← x1` at the end of `entry` and
-//! `u2 ← x3` in the new block; in dominance order `x1 ≺ u1 ≺ x2 ≺ x3 ≺
-//! u2`. Trying `u2 ← x3` (inner loop first): `x3`'s parent is `x2`, of the
-//! other class and with another value, and `x2` is live after
-//! `x3 = x2 + 1` (the exit reads it): interference, the copy stays. Trying
-//! `u1 ← x1`: `x1` has no parent; `u1`'s parent `x1` has its value; `x1` is
-//! dead after the copy, so the later members meet no intersection: one
-//! class, and `x1 = 1` now writes the web's variable.
+//! `u2 ← x3` in the new block. `x2` is live after `x3 = x2 + 1` (the exit
+//! reads it) and `V(x2) = x2 ≠ V(x3) = x3`: an edge `x2 — x3`. Trying
+//! `u2 ← x3` (inner loop first): the class `{x3}` has one edge, into the
+//! web: the copy stays. Trying `u1 ← x1`: `x1` has no edge at all (it is
+//! dead after the copy, and `u1` carries its value): one class, and
+//! `x1 = 1` now writes the web's variable.
 //!
-//! # Cost
-//!
-//! Two refinements keep the whole pass near linear where the paper's
-//! per-merge cost `O(|X| + |Y|)` would make a class grown one variable at
-//! a time quadratic:
-//!
-//! * **Optimistic components.** The phi webs and copies link variables
-//!   into components (the *affinity* graph). Each component is first
-//!   tested as a single set, in one walk of its sorted list; if nothing in
-//!   it interferes, it becomes one class at once, exactly what merging copy
-//!   by copy would give. Only components with an interference are then
-//!   coalesced copy by copy.
-//! * **Windows.** A test walks the smaller list whole, and of the bigger
-//!   one only the members ranked from the smaller's first member until the
-//!   smaller list is done and off the stack; the bigger list's earlier
-//!   members are needed only as ancestors, found by scanning backwards on
-//!   demand. The smaller list is merged into the bigger in place, moving
-//!   only the part ranked after its first member. When classes grow in
-//!   program order (the usual case), both cost `O(smaller list)`.
-//!
-//! An intersection query is `O(log)` (binary searches in liveness sets and
-//! use lists). No hashing, no recursion.
-
 //! # Order
 //!
 //! Copies are tried phi-related first (so conventional SSA coalesces back
 //! to its phi webs and keeps no copy from phis), then by decreasing loop
 //! depth of the block holding them (copies in inner loops run most often),
-//! then in program order.
+//! then in program order. Before that, every affinity component without a
+//! single edge becomes one class at once (what merging it copy by copy
+//! would give), and the phi webs are merged.
+//!
+//! No hashing, no recursion.
 
+use super::interference::Interference;
 use super::phi_webs::Webs;
 use crate::analysis::{loop_depth, DomTree, Liveness};
 use crate::entity::EntityVec;
@@ -120,6 +110,9 @@ use crate::union_find::UnionFind;
 /// Rank of a variable with no reachable definition: it never runs, so it
 /// interferes with nothing and takes no part in interference tests.
 const NO_RANK: u32 = u32::MAX;
+
+/// No variable, no component (in `u32` tables).
+const NIL: u32 = u32::MAX;
 
 /// Position of the phis of a block (parameters are at 0, instruction `k`
 /// at `k + 2`).
@@ -134,7 +127,9 @@ pub struct CoalesceStats {
     pub coalesced: usize,
     /// Copies whose two classes interfered when the copy was tried.
     pub refused: usize,
-    /// Live-range intersection queries made.
+    /// Interference work: explicit edges of the interference graph (pairs
+    /// of one affinity component that intersect with different values at
+    /// different points) plus the neighbours looked at by class tests.
     pub intersection_tests: usize,
 }
 
@@ -143,7 +138,9 @@ pub struct CoalesceStats {
 /// interfere (copies inserted around phis first, then by decreasing loop
 /// depth, then in program order). Returns the classes as [`Webs`], ready for
 /// [`rename_webs`](super::phi_webs::rename_webs), and records the phases
-/// `dominators`, `liveness`, `loop depth` and `coalescing` in `times`.
+/// `dominators`, `liveness`, `loop depth`, `affinity` (candidates, values
+/// and components), `interference` (the graph) and `coalescing` (the
+/// classes) in `times`.
 ///
 /// # Preconditions
 /// `func` is valid SSA with the dominance property (what
@@ -158,34 +155,67 @@ pub fn coalesce(
     inserted_from: usize,
     times: &mut PassTimes,
 ) -> (Webs, CoalesceStats) {
+    let nv = func.vars.len();
     let cfg = Cfg::new(func);
     let dt = times.time("dominators", || DomTree::new(&cfg));
     let live = times.time("liveness", || Liveness::new(func, &cfg));
     let depth = times.time("loop depth", || loop_depth(&cfg, &dt));
-    times.time("coalescing", || {
-        let info = VarInfo::new(func, &dt, &live);
-        let mut classes = Classes::new(func, &info);
-        let mut stats = CoalesceStats::default();
+    let mut stats = CoalesceStats::default();
+    let (candidates, info, mut affinity, comp) = times.time("affinity", || {
         let candidates = candidates(func, &depth, inserted_from);
-        stats.candidates = candidates.len();
-        // Optimistic pass: a component of the affinity graph (phi webs and
-        // copies) with no interference at all becomes one class at once.
-        let mut affinity = UnionFind::new(func.vars.len());
+        let mut info = VarInfo::new(func, &dt);
+        let mut affinity = UnionFind::new(nv);
         for_each_phi_operand(func, |dst, v| {
             affinity.union(dst.index(), v.index());
         });
         for c in &candidates {
             affinity.union(c.dst.index(), c.src.index());
         }
-        classes.adopt_free_components(&info, &mut affinity);
-        // Phi webs first: they must share one name whatever happens.
+        let comp = info.components(&mut affinity);
+        (candidates, info, affinity, comp)
+    });
+    let graph = times.time("interference", || {
+        Interference::build(func, &dt, &live, &comp, &info.value)
+    });
+    times.time("coalescing", || {
+        #[cfg(debug_assertions)]
+        let oracle = Oracle::new(func, &info, &dt, &live);
+        #[cfg(debug_assertions)]
+        oracle.check_graph(&graph, &comp);
+        let mut classes = Classes::new(func, &graph, &mut affinity);
+        #[cfg(debug_assertions)]
+        classes.check_free_components(&oracle);
+        stats.candidates = candidates.len();
+        // Phi webs: they must share one name whatever happens.
         for_each_phi_operand(func, |dst, v| {
-            classes.merge(&info, dst, v, true);
+            let (rx, ry) = (
+                classes.webs.representative(dst),
+                classes.webs.representative(v),
+            );
+            if rx != ry {
+                debug_assert!(
+                    !classes.interferes(&graph, rx, ry),
+                    "a phi web interferes: {dst} {v}"
+                );
+                classes.merge(rx, ry);
+            }
         });
         // Then copy by copy, in order.
         for c in &candidates {
-            if !classes.merge(&info, c.dst, c.src, false) {
+            let (rx, ry) = (
+                classes.webs.representative(c.dst),
+                classes.webs.representative(c.src),
+            );
+            if rx == ry {
+                continue;
+            }
+            let bad = classes.interferes(&graph, rx, ry);
+            #[cfg(debug_assertions)]
+            classes.check_test(&oracle, rx, ry, bad);
+            if bad {
                 stats.refused += 1;
+            } else {
+                classes.merge(rx, ry);
             }
         }
         for c in &candidates {
@@ -193,7 +223,7 @@ pub fn coalesce(
                 stats.coalesced += 1;
             }
         }
-        stats.intersection_tests = info.tests.get();
+        stats.intersection_tests = graph.num_edges() + classes.edges_looked_at;
         (classes.webs, stats)
     })
 }
@@ -263,48 +293,32 @@ fn candidates(
     out
 }
 
-/// What the interference test needs to know about each variable.
-struct VarInfo<'a> {
-    dt: &'a DomTree,
-    live: &'a Liveness,
+/// Definition points and values of the variables.
+struct VarInfo {
     /// By variable: the block of its definition (meaningless if unranked).
     def_block: EntityVec<Var, Block>,
     /// By variable: the position of its definition in its block (0 for
     /// parameters, 1 for phis, `k + 2` for instruction `k`).
     def_pos: EntityVec<Var, u32>,
-    /// By variable: its place in the dominance order `≺` of definition
-    /// points, or [`NO_RANK`] if it has no reachable definition.
+    /// By variable: its place in the dominance order of definition points
+    /// (preorder of the block in the dominator tree, then position), or
+    /// [`NO_RANK`] if it has no reachable definition.
     rank: EntityVec<Var, u32>,
-    /// The ranked variables in rank order (the inverse of `rank`).
-    by_rank: Vec<Var>,
     /// By variable: its SSA value, the variable whose definition it copies
     /// (through any chain of copies), or itself; for copies of a constant,
-    /// one variable copying that constant.
+    /// one variable copying that constant (after [`VarInfo::components`],
+    /// one of the variable's own component).
     value: EntityVec<Var, Var>,
-    /// CSR by variable (`use_start[v] .. use_start[v + 1]` in `uses`): the
-    /// last position where it is read in each reachable block that reads
-    /// it, sorted by block. Phi operands are not included (they are uses at
-    /// the end of the predecessor, which liveness accounts for).
-    use_start: Vec<u32>,
-    uses: Vec<(Block, u32)>,
-    /// Number of intersection queries, for the statistics.
-    tests: std::cell::Cell<usize>,
 }
 
-impl<'a> VarInfo<'a> {
-    fn new(func: &Function, dt: &'a DomTree, live: &'a Liveness) -> VarInfo<'a> {
+impl VarInfo {
+    fn new(func: &Function, dt: &DomTree) -> VarInfo {
         let nv = func.vars.len();
         let mut info = VarInfo {
-            dt,
-            live,
             def_block: EntityVec::filled(nv, Block(0)),
             def_pos: EntityVec::filled(nv, 0),
             rank: EntityVec::filled(nv, NO_RANK),
-            by_rank: Vec::new(),
             value: EntityVec::from_vec((0..nv).map(Var::new).collect()),
-            use_start: Vec::new(),
-            uses: Vec::new(),
-            tests: std::cell::Cell::new(0),
         };
         // Copies of one constant all have the same value: label it by the
         // first variable (in index order) that copies the constant.
@@ -337,7 +351,6 @@ impl<'a> VarInfo<'a> {
             info.def_block[v] = b;
             info.def_pos[v] = pos;
             info.rank[v] = next;
-            info.by_rank.push(v);
             next += 1;
         };
         for b in dt.preorder() {
@@ -370,18 +383,228 @@ impl<'a> VarInfo<'a> {
                 }
             }
         }
-        info.gather_last_uses(func);
         info
     }
 
-    /// Fills `use_start` and `uses`: blocks are scanned in index order, so
-    /// a stable counting sort by variable leaves each variable's uses
-    /// sorted by block, then position; the last of each block is kept.
-    fn gather_last_uses(&mut self, func: &Function) {
+    /// The component of every variable for the interference graph: the
+    /// root of its set in `affinity` if the set has two ranked variables
+    /// or more and the variable is ranked, else [`NIL`] (untracked). Also
+    /// relabels the values of constants per component, as
+    /// [`Interference::build`] wants: a copy and its source are in one
+    /// component, so only constant labels can come from another, and all
+    /// the variables of one component with one such label get the first of
+    /// them instead.
+    fn components(&mut self, affinity: &mut UnionFind) -> Vec<u32> {
+        let nv = affinity.len();
+        let mut ranked = vec![0u32; nv];
+        for v in (0..nv).filter(|&v| self.rank[Var::new(v)] != NO_RANK) {
+            ranked[affinity.find(v)] += 1;
+        }
+        let comp: Vec<u32> = (0..nv)
+            .map(|v| {
+                let c = affinity.find(v);
+                if self.rank[Var::new(v)] != NO_RANK && ranked[c] >= 2 {
+                    c as u32
+                } else {
+                    NIL
+                }
+            })
+            .collect();
+        // (component, old label, variable) for labels from elsewhere.
+        let mut foreign: Vec<(u32, Var, Var)> = (0..nv)
+            .map(Var::new)
+            .filter(|&v| comp[v.index()] != NIL)
+            .filter(|&v| comp[self.value[v].index()] != comp[v.index()])
+            .map(|v| (comp[v.index()], self.value[v], v))
+            .collect();
+        foreign.sort_unstable();
+        let mut k = 0;
+        while k < foreign.len() {
+            let (c, old, first) = foreign[k];
+            while k < foreign.len() && foreign[k].0 == c && foreign[k].1 == old {
+                self.value[foreign[k].2] = first;
+                k += 1;
+            }
+        }
+        comp
+    }
+}
+
+/// Congruence classes, with their members and weights.
+///
+/// Invariants, for every class `C` (keyed by its representative `r`, the
+/// member of smallest index, as in [`Webs`]):
+/// * `next` links the members of `C` in a circular list (any order);
+/// * `weight[r]` is the number of members of `C` plus what a test may look
+///   at for them ([`Interference::weight`]);
+/// * `blocker[r]`, unless `NIL`, is an edge `(m, n)` with `m` in `C`, `n`
+///   outside it, found by a refused test: `C` interferes with `n`'s class;
+/// * no two members of `C` interfere (phi webs aside, which the
+///   preconditions say are free of interference).
+struct Classes {
+    webs: Webs,
+    next: Vec<u32>,
+    weight: Vec<u64>,
+    blocker: Vec<(u32, u32)>,
+    /// Edges looked at by tests, for the statistics.
+    edges_looked_at: usize,
+}
+
+impl Classes {
+    /// Every variable alone in its class, except that every component of
+    /// `affinity` without an edge in `graph` becomes one class at once:
+    /// merging it copy by copy would give that class, and testing it costs
+    /// nothing (the optimistic pass).
+    fn new(func: &Function, graph: &Interference, affinity: &mut UnionFind) -> Classes {
+        let nv = func.vars.len();
+        let mut interfering = vec![0u64; nv];
+        for v in 0..nv {
+            let (any, _) = graph.any_neighbor(Var::new(v), |_| true);
+            interfering[affinity.find(v)] += any as u64;
+        }
+        let mut webs = Webs::singletons(func);
+        for v in 0..nv {
+            let c = affinity.find(v);
+            if interfering[c] == 0 {
+                webs.union(Var::new(v), Var::new(c));
+            }
+        }
+        let mut classes = Classes {
+            webs,
+            next: (0..nv as u32).collect(),
+            weight: vec![0; nv],
+            blocker: vec![(NIL, NIL); nv],
+            edges_looked_at: 0,
+        };
+        // The circular lists: each variable goes right after its
+        // representative.
+        for v in 0..nv {
+            let r = classes.webs.representative(Var::new(v)).index();
+            classes.weight[r] += 1 + graph.weight(Var::new(v)) as u64;
+            if r != v {
+                classes.next[v] = classes.next[r];
+                classes.next[r] = v as u32;
+            }
+        }
+        classes
+    }
+
+    /// Whether the classes of representatives `rx` and `ry` (distinct)
+    /// interfere: the blockers first, then every edge of the lighter one.
+    fn interferes(&mut self, graph: &Interference, rx: Var, ry: Var) -> bool {
+        for (r, other) in [(rx, ry), (ry, rx)] {
+            let (_, n) = self.blocker[r.index()];
+            if n != NIL && self.webs.representative(Var(n)) == other {
+                return true;
+            }
+        }
+        let (light, heavy) = if self.weight[rx.index()] <= self.weight[ry.index()] {
+            (rx, ry)
+        } else {
+            (ry, rx)
+        };
+        let mut m = light.0;
+        loop {
+            let webs = &mut self.webs;
+            let mut found = None;
+            let (_, looked) = graph.any_neighbor(Var(m), |n| {
+                let hit = webs.representative(n) == heavy;
+                found = found.or(hit.then_some(n));
+                hit
+            });
+            self.edges_looked_at += looked;
+            if let Some(n) = found {
+                self.blocker[light.index()] = (m, n.0);
+                self.blocker[heavy.index()] = (n.0, m);
+                return true;
+            }
+            m = self.next[m as usize];
+            if m == light.0 {
+                return false;
+            }
+        }
+    }
+
+    /// Merges the classes of representatives `rx` and `ry` (distinct).
+    fn merge(&mut self, rx: Var, ry: Var) {
+        let (x, y) = (rx.index(), ry.index());
+        self.webs.union(rx, ry);
+        let r = self.webs.representative(rx).index();
+        let (o, _) = if r == x { (y, x) } else { (x, y) };
+        // Splice the two circular lists: swap the successors of one member
+        // of each.
+        self.next.swap(x, y);
+        self.weight[r] = self.weight[x] + self.weight[y];
+        if self.blocker[r].0 == NIL {
+            self.blocker[r] = self.blocker[o];
+        }
+    }
+
+    /// The members of the class of representative `r`.
+    #[cfg(debug_assertions)]
+    fn members(&self, r: Var) -> Vec<Var> {
+        let mut out = vec![r];
+        let mut m = self.next[r.index()];
+        while m != r.0 {
+            out.push(Var(m));
+            m = self.next[m as usize];
+        }
+        out
+    }
+
+    /// Debug builds: the class test agreed with the pairwise definition
+    /// (for small classes).
+    #[cfg(debug_assertions)]
+    fn check_test(&self, oracle: &Oracle, rx: Var, ry: Var, bad: bool) {
+        let (x, y) = (self.members(rx), self.members(ry));
+        if x.len() + y.len() <= 48 {
+            assert_eq!(bad, oracle.interfere(&x, &y), "{x:?} {y:?}");
+        }
+    }
+
+    /// Debug builds: the classes made at once have no interference (for
+    /// small classes).
+    #[cfg(debug_assertions)]
+    fn check_free_components(&mut self, oracle: &Oracle) {
+        for v in 0..self.next.len() {
+            let v = Var::new(v);
+            if self.webs.representative(v) == v {
+                let list = self.members(v);
+                if (2..=48).contains(&list.len()) {
+                    for (k, &x) in list.iter().enumerate() {
+                        assert!(!oracle.interfere(&[x], &list[k + 1..]), "{list:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The definition of interference, pair by pair: the oracle of the class
+/// tests in debug builds.
+#[cfg(debug_assertions)]
+struct Oracle<'a> {
+    info: &'a VarInfo,
+    dt: &'a DomTree,
+    live: &'a Liveness,
+    /// CSR by variable (`use_start[v] .. use_start[v + 1]` in `uses`): the
+    /// last position where it is read in each reachable block that reads
+    /// it, sorted by block. Phi operands are not included (they are uses at
+    /// the end of the predecessor, which liveness accounts for).
+    use_start: Vec<u32>,
+    uses: Vec<(Block, u32)>,
+}
+
+#[cfg(debug_assertions)]
+impl<'a> Oracle<'a> {
+    /// Gathers the last uses: blocks are scanned in index order, so a
+    /// stable counting sort by variable leaves each variable's uses sorted
+    /// by block, then position; the last of each block is kept.
+    fn new(func: &Function, info: &'a VarInfo, dt: &'a DomTree, live: &'a Liveness) -> Oracle<'a> {
         let nv = func.vars.len();
         let mut pairs: Vec<(Var, Block, u32)> = Vec::new();
         for b in func.blocks.keys() {
-            if !self.dt.is_reachable(b) {
+            if !dt.is_reachable(b) {
                 continue;
             }
             let data = &func.blocks[b];
@@ -392,34 +615,69 @@ impl<'a> VarInfo<'a> {
                 pairs.push((v, b, data.insts.len() as u32 + 2));
             }
         }
-        let mut start = vec![0u32; nv + 1];
-        for &(v, _, _) in &pairs {
-            start[v.index() + 1] += 1;
-        }
-        for i in 0..nv {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut grouped = vec![(Block(0), 0u32); pairs.len()];
-        for &(v, b, pos) in &pairs {
-            grouped[fill[v.index()] as usize] = (b, pos);
-            fill[v.index()] += 1;
-        }
-        self.use_start = Vec::with_capacity(nv + 1);
-        self.uses = Vec::with_capacity(grouped.len());
+        pairs.sort_by_key(|p| p.0);
+        let mut use_start = Vec::with_capacity(nv + 1);
+        let mut uses: Vec<(Block, u32)> = Vec::new();
+        let mut k = 0;
         for v in 0..nv {
-            self.use_start.push(self.uses.len() as u32);
-            let first = self.uses.len();
-            for &(b, pos) in &grouped[start[v] as usize..start[v + 1] as usize] {
-                let n = self.uses.len();
-                if n > first && self.uses[n - 1].0 == b {
-                    self.uses[n - 1].1 = pos;
+            use_start.push(uses.len() as u32);
+            let first = uses.len();
+            while k < pairs.len() && pairs[k].0.index() == v {
+                let (_, b, pos) = pairs[k];
+                let n = uses.len();
+                if n > first && uses[n - 1].0 == b {
+                    uses[n - 1].1 = pos;
                 } else {
-                    self.uses.push((b, pos));
+                    uses.push((b, pos));
                 }
+                k += 1;
             }
         }
-        self.use_start.push(self.uses.len() as u32);
+        use_start.push(uses.len() as u32);
+        Oracle {
+            info,
+            dt,
+            live,
+            use_start,
+            uses,
+        }
+    }
+
+    /// The graph has an edge exactly between the pairs of one component
+    /// that interfere (for functions of up to 300 variables).
+    fn check_graph(&self, graph: &Interference, comp: &[u32]) {
+        let nv = comp.len();
+        if nv > 300 {
+            return;
+        }
+        for a in (0..nv).filter(|&a| comp[a] != NIL) {
+            let (a, ns) = (Var::new(a), graph.interfering_with(Var::new(a)));
+            for b in (0..nv).filter(|&b| b != a.index() && comp[b] == comp[a.index()]) {
+                let b = Var::new(b);
+                assert_eq!(
+                    ns.contains(&b),
+                    self.interfere(&[a], &[b]),
+                    "edge {a} - {b}"
+                );
+            }
+            assert!(ns.iter().all(|n| comp[n.index()] == comp[a.index()]));
+        }
+    }
+
+    /// Whether some member of `red` interferes with some member of `blue`.
+    fn interfere(&self, red: &[Var], blue: &[Var]) -> bool {
+        let rank = &self.info.rank;
+        red.iter().any(|&x| {
+            blue.iter().any(|&y| {
+                if rank[x] == NO_RANK || rank[y] == NO_RANK {
+                    return false;
+                }
+                let (anc, a) = if rank[x] < rank[y] { (x, y) } else { (y, x) };
+                self.info.value[x] != self.info.value[y]
+                    && self.dominates(anc, a)
+                    && self.intersect(a, anc)
+            })
+        })
     }
 
     /// The last position where `v` is read in block `b`, if any.
@@ -432,11 +690,11 @@ impl<'a> VarInfo<'a> {
     }
 
     /// Whether the definition point of `x` dominates that of `y`, for
-    /// ranked variables with `x ≺ y` (so at equal points, `x` comes first).
+    /// ranked variables with `x` ranked first.
     fn dominates(&self, x: Var, y: Var) -> bool {
-        let (bx, by) = (self.def_block[x], self.def_block[y]);
+        let (bx, by) = (self.info.def_block[x], self.info.def_block[y]);
         if bx == by {
-            self.def_pos[x] <= self.def_pos[y]
+            self.info.def_pos[x] <= self.info.def_pos[y]
         } else {
             self.dt.dominates(bx, by)
         }
@@ -448,10 +706,8 @@ impl<'a> VarInfo<'a> {
     /// after the phis; two parameters, or two destinations of one parallel
     /// copy, always do.
     fn intersect(&self, a: Var, anc: Var) -> bool {
-        self.tests.set(self.tests.get() + 1);
-        debug_assert!(self.dominates(anc, a));
-        let (b, pos) = (self.def_block[a], self.def_pos[a]);
-        if self.def_block[anc] == b && self.def_pos[anc] == pos {
+        let (b, pos) = (self.info.def_block[a], self.info.def_pos[a]);
+        if self.info.def_block[anc] == b && self.info.def_pos[anc] == pos {
             return pos != PHI_POS || self.live_after(a, b, pos) || self.live_after(anc, b, pos);
         }
         self.live_after(anc, b, pos)
@@ -462,362 +718,6 @@ impl<'a> VarInfo<'a> {
     fn live_after(&self, v: Var, b: Block, pos: u32) -> bool {
         self.live.is_live_out(b, v) || self.last_use(v, b).is_some_and(|p| p > pos)
     }
-}
-
-/// Congruence classes, with each class's members in dominance order and
-/// the equal intersecting ancestors of the module doc.
-///
-/// Invariants, for every class `C` (keyed by its representative, the
-/// member of smallest index, as in [`Webs`]):
-/// * `members[rep(C)]` lists the ranked members of `C` by increasing rank;
-///   other entries of `members` are empty;
-/// * no two members of `C` interfere;
-/// * `anc_in[a]`, for a member `a`, is the nearest (largest-ranked) member
-///   of `C` that dominates `a`, has `a`'s value and intersects `a`.
-struct Classes {
-    webs: Webs,
-    members: EntityVec<Var, Vec<Var>>,
-    anc_in: EntityVec<Var, Option<Var>>,
-    /// Valid when `out_round[a] == round`: for `a` visited by the current
-    /// test, its equal intersecting ancestor in the other class.
-    anc_out: EntityVec<Var, Option<Var>>,
-    out_round: EntityVec<Var, u32>,
-    round: u32,
-    /// The traversal stack: a variable, and whether it is from the smaller
-    /// list of the test.
-    stack: Vec<(Var, bool)>,
-}
-
-impl Classes {
-    /// Every variable alone in its class.
-    fn new(func: &Function, info: &VarInfo) -> Classes {
-        let nv = func.vars.len();
-        Classes {
-            webs: Webs::singletons(func),
-            members: EntityVec::from_vec(
-                (0..nv)
-                    .map(|v| {
-                        if info.rank[Var::new(v)] == NO_RANK {
-                            Vec::new()
-                        } else {
-                            vec![Var::new(v)]
-                        }
-                    })
-                    .collect(),
-            ),
-            anc_in: EntityVec::filled(nv, None),
-            anc_out: EntityVec::filled(nv, None),
-            out_round: EntityVec::filled(nv, 0),
-            round: 0,
-            stack: Vec::new(),
-        }
-    }
-
-    /// The optimistic pass: every component of `affinity` (all singletons
-    /// in `self` so far) whose variables interfere nowhere becomes one
-    /// class, in `O(variables)` plus the intersection tests.
-    fn adopt_free_components(&mut self, info: &VarInfo, affinity: &mut UnionFind) {
-        let nv = affinity.len();
-        // The ranked variables of each component, in rank order: a counting
-        // sort by component of the variables taken in rank order.
-        let mut start = vec![0u32; nv + 1];
-        for &v in &info.by_rank {
-            start[affinity.find(v.index()) + 1] += 1;
-        }
-        for i in 0..nv {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut sorted = vec![Var(0); info.by_rank.len()];
-        for &v in &info.by_rank {
-            let c = affinity.find(v.index());
-            sorted[fill[c] as usize] = v;
-            fill[c] += 1;
-        }
-        let mut free = vec![false; nv];
-        for c in 0..nv {
-            let list = &sorted[start[c] as usize..start[c + 1] as usize];
-            let bad = list.len() >= 2 && self.set_interferes(info, list);
-            #[cfg(debug_assertions)]
-            if list.len() <= 48 {
-                debug_assert_eq!(bad, brute_interfere_set(info, list), "{list:?}");
-            }
-            if list.len() >= 2 && !bad {
-                free[c] = true;
-                // `anc_out` holds the equal intersecting ancestors found.
-                for &v in list {
-                    self.anc_in[v] = self.anc_out[v];
-                }
-            }
-        }
-        // Unite each free component, unranked variables included, and give
-        // its representative the sorted list.
-        for v in (0..nv).map(Var::new) {
-            let c = affinity.find(v.index());
-            if free[c] {
-                self.webs.union(v, Var::new(c));
-            }
-        }
-        for c in (0..nv).filter(|&c| free[c]) {
-            let list = &sorted[start[c] as usize..start[c + 1] as usize];
-            for &v in list {
-                self.members[v] = Vec::new();
-            }
-            let r = self.webs.representative(list[0]);
-            self.members[r] = list.to_vec();
-        }
-    }
-
-    /// Whether two variables of `list` (sorted by rank) interfere:
-    /// Algorithm 2 of Boissinot et al. on one set, with values. Sets
-    /// `anc_out[a]` to the equal intersecting ancestor of `a` in the list.
-    ///
-    /// Invariant of the walk: the visited variables do not interfere, so
-    /// every visited variable intersecting `a` lies on the chain of equal
-    /// intersecting ancestors starting at `a`'s parent `b`, all with `b`'s
-    /// value (see [`Classes::interference`]).
-    fn set_interferes(&mut self, info: &VarInfo, list: &[Var]) -> bool {
-        self.stack.clear();
-        for &a in list {
-            while let Some(&(top, _)) = self.stack.last() {
-                if info.dominates(top, a) {
-                    break;
-                }
-                self.stack.pop();
-            }
-            self.anc_out[a] = None;
-            if let Some(&(b, _)) = self.stack.last() {
-                let mut tmp = Some(b);
-                while let Some(t) = tmp {
-                    if info.intersect(a, t) {
-                        break;
-                    }
-                    tmp = self.anc_out[t];
-                }
-                if tmp.is_some() && info.value[a] != info.value[b] {
-                    return true;
-                }
-                self.anc_out[a] = tmp;
-            }
-            self.stack.push((a, true));
-        }
-        false
-    }
-
-    /// Merges the classes of `x` and `y` unless they interfere; returns
-    /// whether they are one class afterwards. With `force` (phi webs) they
-    /// are merged anyway, and must not interfere.
-    fn merge(&mut self, info: &VarInfo, x: Var, y: Var, force: bool) -> bool {
-        let (rx, ry) = (self.webs.representative(x), self.webs.representative(y));
-        if rx == ry {
-            return true;
-        }
-        // The bigger list is `rb`'s: it is merged into in place.
-        let (rb, rs) = if self.members[rx].len() >= self.members[ry].len() {
-            (rx, ry)
-        } else {
-            (ry, rx)
-        };
-        let mut big = std::mem::take(&mut self.members[rb]);
-        let small = std::mem::take(&mut self.members[rs]);
-        let walk = self.interfere(info, &big, &small);
-        #[cfg(debug_assertions)]
-        if big.len() + small.len() <= 48 {
-            debug_assert_eq!(
-                walk.is_none(),
-                brute_interfere(info, &big, &small),
-                "{big:?} {small:?}"
-            );
-        }
-        debug_assert!(
-            !(walk.is_none() && force),
-            "a phi web interferes: {big:?} {small:?}"
-        );
-        let Some(window) = walk.or(force.then_some(0..0)) else {
-            // Interference: put the lists back.
-            self.members[rb] = big;
-            self.members[rs] = small;
-            return false;
-        };
-        // Each visited member's nearest equal intersecting ancestor is now
-        // the nearer of the one in its class and the one in the other.
-        for &v in small.iter().chain(&big[window]) {
-            if self.out_round[v] == self.round {
-                if let Some(o) = self.anc_out[v] {
-                    let nearer = match self.anc_in[v] {
-                        Some(a) if info.rank[a] > info.rank[o] => a,
-                        _ => o,
-                    };
-                    self.anc_in[v] = Some(nearer);
-                }
-            }
-        }
-        merge_sorted_into(info, &mut big, &small);
-        self.webs.union(rx, ry);
-        let r = self.webs.representative(rx);
-        self.members[r] = big;
-        true
-    }
-
-    /// Whether some member of `small` interferes with some member of `big`
-    /// (two classes without inner interference): Algorithm 2 of Boissinot
-    /// et al. over the two lists in merged order, with the value-aware
-    /// `interference`. Returns `None` on interference, else the range of
-    /// `big` visited (whose `anc_out`, like that of every member of `small`,
-    /// is set).
-    ///
-    /// Only a window of `big` is walked: from the first member ranked after
-    /// `small[0]` until `small` is exhausted and none of its members is on
-    /// the stack (later members of `big` have no ancestor in `small`). The
-    /// members of `big` ranked before `small[0]` matter only as ancestors;
-    /// they are found when needed by scanning backwards from the window
-    /// (`back`): in a pre-DFS order, the nearest ancestor of `cur` among
-    /// earlier variables is the first one dominating it when going
-    /// backwards, and those skipped dominate nothing after `cur`. They have
-    /// no ancestor in `small`, so their `anc_out` is ⊥.
-    fn interfere(
-        &mut self,
-        info: &VarInfo,
-        big: &[Var],
-        small: &[Var],
-    ) -> Option<std::ops::Range<usize>> {
-        self.round += 1;
-        self.stack.clear();
-        let Some(&first) = small.first() else {
-            return Some(0..0);
-        };
-        let lo = big.partition_point(|&v| info.rank[v] < info.rank[first]);
-        let (mut i, mut j, mut back) = (0, lo, lo);
-        // Members of `small` on the stack.
-        let mut n_small = 0usize;
-        while i < small.len() || (n_small > 0 && j < big.len()) {
-            let from_small =
-                j == big.len() || (i < small.len() && info.rank[small[i]] < info.rank[big[j]]);
-            let cur = if from_small {
-                i += 1;
-                small[i - 1]
-            } else {
-                j += 1;
-                big[j - 1]
-            };
-            while let Some(&(top, top_small)) = self.stack.last() {
-                if info.dominates(top, cur) {
-                    break;
-                }
-                self.stack.pop();
-                n_small -= top_small as usize;
-            }
-            if self.stack.is_empty() {
-                while back > 0 {
-                    back -= 1;
-                    let anc = big[back];
-                    if info.dominates(anc, cur) {
-                        self.anc_out[anc] = None;
-                        self.out_round[anc] = self.round;
-                        self.stack.push((anc, false));
-                        break;
-                    }
-                }
-            }
-            self.anc_out[cur] = None;
-            self.out_round[cur] = self.round;
-            if let Some(&(parent, parent_small)) = self.stack.last() {
-                if self.interference(info, cur, parent, parent_small == from_small) {
-                    return None;
-                }
-            }
-            self.stack.push((cur, from_small));
-            n_small += from_small as usize;
-        }
-        Some(lo..j)
-    }
-
-    /// Function `interference` of Boissinot et al.: whether `a` interferes
-    /// with a visited variable of the other class, given its parent `b` in
-    /// the dominance forest; sets `anc_out[a]`.
-    ///
-    /// Every visited variable `c` of the other class whose live range
-    /// intersects `a`'s dominates `b` (or is `b`) and intersects `b` too, so
-    /// has `b`'s value: it is on the chain of equal intersecting ancestors
-    /// that starts at `b` (if `b` is in the other class) or at `anc_out[b]`
-    /// (if `b` is in `a`'s class), and that chain stays in the other class.
-    fn interference(&mut self, info: &VarInfo, a: Var, b: Var, same_class: bool) -> bool {
-        let b = if same_class {
-            match self.anc_out[b] {
-                Some(o) => o,
-                None => return false,
-            }
-        } else {
-            b
-        };
-        if info.value[a] != info.value[b] {
-            // chain_intersect: any intersection on the chain interferes.
-            let mut tmp = Some(b);
-            while let Some(t) = tmp {
-                if info.intersect(a, t) {
-                    return true;
-                }
-                tmp = self.anc_in[t];
-            }
-            false
-        } else {
-            // update_equal_anc_out: same value, no interference; remember
-            // the nearest one that intersects.
-            let mut tmp = Some(b);
-            while let Some(t) = tmp {
-                if info.intersect(a, t) {
-                    break;
-                }
-                tmp = self.anc_in[t];
-            }
-            self.anc_out[a] = tmp;
-            false
-        }
-    }
-}
-
-/// Merges `small` into `big`, both sorted by rank, in place: only the part
-/// of `big` ranked after `small[0]` moves.
-fn merge_sorted_into(info: &VarInfo, big: &mut Vec<Var>, small: &[Var]) {
-    let Some(&first) = small.first() else {
-        return;
-    };
-    let lo = big.partition_point(|&v| info.rank[v] < info.rank[first]);
-    let tail: Vec<Var> = big.drain(lo..).collect();
-    let (mut i, mut j) = (0, 0);
-    while i < tail.len() || j < small.len() {
-        if j == small.len() || (i < tail.len() && info.rank[tail[i]] < info.rank[small[j]]) {
-            big.push(tail[i]);
-            i += 1;
-        } else {
-            big.push(small[j]);
-            j += 1;
-        }
-    }
-}
-
-/// The definition of interference between two classes, pair by pair: the
-/// oracle of the linear test, in debug builds.
-#[cfg(debug_assertions)]
-fn brute_interfere(info: &VarInfo, red: &[Var], blue: &[Var]) -> bool {
-    red.iter().any(|&x| {
-        blue.iter().any(|&y| {
-            let (anc, a) = if info.rank[x] < info.rank[y] {
-                (x, y)
-            } else {
-                (y, x)
-            };
-            info.value[x] != info.value[y] && info.dominates(anc, a) && info.intersect(a, anc)
-        })
-    })
-}
-
-/// The definition of interference inside one set, pair by pair.
-#[cfg(debug_assertions)]
-fn brute_interfere_set(info: &VarInfo, list: &[Var]) -> bool {
-    list.iter()
-        .enumerate()
-        .any(|(k, &x)| brute_interfere(info, &[x], &list[k + 1..]))
 }
 
 #[cfg(test)]

@@ -19,6 +19,8 @@
 //! * [`phi_webs`](mod@phi_webs): phi webs by union-find, renaming and phi removal (13.6);
 //! * [`coalesce`](mod@coalesce): merging the two sides of copies that do
 //!   not interfere, by liveness, dominance and values (Boissinot et al.);
+//! * [`interference`]: the interference graph coalescing tests classes
+//!   with, restricted to variables that copies and phis link;
 //! * [`cleanup`]: deleting dead phis and copies before coalescing, and the
 //!   copies it makes useless after;
 //! * [`sequentialize`]: every parallel copy of a function into copies;
@@ -41,6 +43,7 @@ pub mod coalesce;
 pub mod compact;
 pub mod critical_edges;
 pub mod fresh;
+pub mod interference;
 pub mod parallel_copy;
 pub mod phi_webs;
 pub mod sequentialize;
