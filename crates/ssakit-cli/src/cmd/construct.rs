@@ -144,7 +144,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             let mut times = stats.times;
             if !a.no_verify {
                 times
-                    .time("verification", || ssakit::verify::verify(f))
+                    .time("verification", || ssakit::verify::verify_valid(f))
                     .map_err(Fail::Invalid)?;
             }
             Ok((times, trace_text))

@@ -36,7 +36,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let mut times = ssakit::timing::PassTimes::default();
     let mut stats = opt::Stats::default();
     for f in module.functions.iter_mut() {
-        if let Err(errs) = times.time("verification", || ssakit::verify::verify(f)) {
+        if let Err(errs) = times.time("verification", || ssakit::verify::verify_valid(f)) {
             eprintln!(
                 "error: function `{}` is not valid SSA ({} error(s)); `ssakit construct` puts a program into SSA form",
                 f.name,
@@ -54,7 +54,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 return Err(Failed(EXIT_INTERNAL));
             }
         }
-        if let Err(errs) = times.time("verification", || ssakit::verify::verify(f)) {
+        if let Err(errs) = times.time("verification", || ssakit::verify::verify_valid(f)) {
             for e in &errs {
                 eprintln!(
                     "internal error: optimisation produced invalid SSA: {}",

@@ -170,8 +170,16 @@ impl DestructStats {
 pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructStats, IrError> {
     let mut stats = DestructStats::default();
     let mut t = PassTimes::default();
+    // The property report (conventionality) is needed by the direct
+    // destruction only; the general method needs valid SSA.
     let report = t
-        .time("verification", || crate::verify::verify(func))
+        .time("verification", || {
+            if opts.conventional {
+                crate::verify::verify(func)
+            } else {
+                crate::verify::verify_valid(func).map(|()| Default::default())
+            }
+        })
         .map_err(|errs| {
             let e = errs.into_iter().next().expect("verify reports an error");
             IrError {

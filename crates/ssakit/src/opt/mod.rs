@@ -207,7 +207,7 @@ pub fn run_passes(
         let s = times.time(p.name(), || p.run(func))?;
         stats.add(&s);
         if cfg!(debug_assertions) {
-            if let Err(errs) = crate::verify::verify(func) {
+            if let Err(errs) = crate::verify::verify_valid(func) {
                 let e = &errs[0];
                 return Err(IrError {
                     message: format!("internal error: `{p}` produced invalid SSA: {}", e.message),
