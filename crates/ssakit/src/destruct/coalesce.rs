@@ -161,18 +161,19 @@ pub fn coalesce(
     let live = times.time("liveness", || Liveness::new(func, &cfg));
     let depth = times.time("loop depth", || loop_depth(&cfg, &dt));
     let mut stats = CoalesceStats::default();
-    let (candidates, info, mut affinity, comp) = times.time("affinity", || {
+    let (candidates, phi_pairs, info, mut affinity, comp) = times.time("affinity", || {
         let candidates = candidates(func, &depth, inserted_from);
         let mut info = VarInfo::new(func, &dt);
+        let phi_pairs = phi_operands(func);
         let mut affinity = UnionFind::new(nv);
-        for_each_phi_operand(func, |dst, v| {
+        for &(dst, v) in &phi_pairs {
             affinity.union(dst.index(), v.index());
-        });
+        }
         for c in &candidates {
             affinity.union(c.dst.index(), c.src.index());
         }
         let comp = info.components(&mut affinity);
-        (candidates, info, affinity, comp)
+        (candidates, phi_pairs, info, affinity, comp)
     });
     let graph = times.time("interference", || {
         Interference::build(func, &dt, &live, &comp, &info.value)
@@ -187,11 +188,8 @@ pub fn coalesce(
         classes.check_free_components(&oracle);
         stats.candidates = candidates.len();
         // Phi webs: they must share one name whatever happens.
-        for_each_phi_operand(func, |dst, v| {
-            let (rx, ry) = (
-                classes.webs.representative(dst),
-                classes.webs.representative(v),
-            );
+        for &(dst, v) in &phi_pairs {
+            let (rx, ry) = (classes.root(dst), classes.root(v));
             if rx != ry {
                 debug_assert!(
                     !classes.interferes(&graph, rx, ry),
@@ -199,13 +197,10 @@ pub fn coalesce(
                 );
                 classes.merge(rx, ry);
             }
-        });
+        }
         // Then copy by copy, in order.
         for c in &candidates {
-            let (rx, ry) = (
-                classes.webs.representative(c.dst),
-                classes.webs.representative(c.src),
-            );
+            let (rx, ry) = (classes.root(c.dst), classes.root(c.src));
             if rx == ry {
                 continue;
             }
@@ -219,28 +214,26 @@ pub fn coalesce(
             }
         }
         for c in &candidates {
-            if classes.webs.same_web(c.dst, c.src) {
+            if classes.root(c.dst) == classes.root(c.src) {
                 stats.coalesced += 1;
             }
         }
         stats.intersection_tests = graph.num_edges() + classes.edges_looked_at;
-        (classes.webs, stats)
+        (Webs::from_sets(classes.sets), stats)
     })
 }
 
-/// Calls `f(dst, v)` for every variable operand `v` of every phi.
-fn for_each_phi_operand(func: &Function, mut f: impl FnMut(Var, Var)) {
+/// `(dst, v)` for every variable operand `v` of every phi `dst`.
+fn phi_operands(func: &Function) -> Vec<(Var, Var)> {
+    let mut out = Vec::new();
     for &b in &func.layout {
         for &i in &func.blocks[b].phis {
             if let InstData::Phi { dst, args } = &func.insts[i] {
-                for a in args {
-                    if let Operand::Var(v) = a.value {
-                        f(*dst, v);
-                    }
-                }
+                out.extend(args.iter().filter_map(|a| a.value.var()).map(|v| (*dst, v)));
             }
         }
     }
+    out
 }
 
 /// A copy `dst ← src` between two variables, with its priority.
@@ -288,9 +281,25 @@ fn candidates(
             }
         }
     }
-    // Stable: program order breaks ties.
-    out.sort_by_key(|c| (!c.phi_related, std::cmp::Reverse(c.depth)));
-    out
+    // A stable counting sort (program order breaks ties) by the key
+    // `(not phi-related, maximum depth - depth)`.
+    let max_depth = out.iter().map(|c| c.depth).max().unwrap_or(0) as usize;
+    let key =
+        |c: &Candidate| (!c.phi_related as usize) * (max_depth + 1) + max_depth - c.depth as usize;
+    let mut start = vec![0usize; 2 * (max_depth + 1) + 1];
+    for c in &out {
+        start[key(c) + 1] += 1;
+    }
+    for k in 0..start.len() - 1 {
+        start[k + 1] += start[k];
+    }
+    let mut sorted = out.clone();
+    for c in &out {
+        let k = key(c);
+        sorted[start[k]] = *c;
+        start[k] += 1;
+    }
+    sorted
 }
 
 /// Definition points and values of the variables.
@@ -432,17 +441,17 @@ impl VarInfo {
 
 /// Congruence classes, with their members and weights.
 ///
-/// Invariants, for every class `C` (keyed by its representative `r`, the
-/// member of smallest index, as in [`Webs`]):
+/// Invariants, for every class `C` (keyed by its root `r` in `sets`):
 /// * `next` links the members of `C` in a circular list (any order);
 /// * `weight[r]` is the number of members of `C` plus what a test may look
 ///   at for them ([`Interference::weight`]);
-/// * `blocker[r]`, unless `NIL`, is an edge `(m, n)` with `m` in `C`, `n`
-///   outside it, found by a refused test: `C` interferes with `n`'s class;
+/// * `blocker[r]`, unless `NIL`, is a pair `(m, n)` of interfering
+///   variables with `m` in `C`, `n` outside it, found by a refused test:
+///   `C` interferes with `n`'s class;
 /// * no two members of `C` interfere (phi webs aside, which the
 ///   preconditions say are free of interference).
 struct Classes {
-    webs: Webs,
+    sets: UnionFind,
     next: Vec<u32>,
     weight: Vec<u64>,
     blocker: Vec<(u32, u32)>,
@@ -457,29 +466,30 @@ impl Classes {
     /// nothing (the optimistic pass).
     fn new(func: &Function, graph: &Interference, affinity: &mut UnionFind) -> Classes {
         let nv = func.vars.len();
-        let mut interfering = vec![0u64; nv];
+        let mut interfering = vec![false; nv];
         for v in 0..nv {
             let (any, _) = graph.any_neighbor(Var::new(v), |_| true);
-            interfering[affinity.find(v)] += any as u64;
+            if any {
+                interfering[affinity.find(v)] = true;
+            }
         }
-        let mut webs = Webs::singletons(func);
+        let mut sets = UnionFind::new(nv);
         for v in 0..nv {
             let c = affinity.find(v);
-            if interfering[c] == 0 {
-                webs.union(Var::new(v), Var::new(c));
+            if !interfering[c] {
+                sets.union(v, c);
             }
         }
         let mut classes = Classes {
-            webs,
+            sets,
             next: (0..nv as u32).collect(),
             weight: vec![0; nv],
             blocker: vec![(NIL, NIL); nv],
             edges_looked_at: 0,
         };
-        // The circular lists: each variable goes right after its
-        // representative.
+        // The circular lists: each variable goes right after its root.
         for v in 0..nv {
-            let r = classes.webs.representative(Var::new(v)).index();
+            let r = classes.sets.find(v);
             classes.weight[r] += 1 + graph.weight(Var::new(v)) as u64;
             if r != v {
                 classes.next[v] = classes.next[r];
@@ -489,12 +499,18 @@ impl Classes {
         classes
     }
 
-    /// Whether the classes of representatives `rx` and `ry` (distinct)
-    /// interfere: the blockers first, then every edge of the lighter one.
+    /// The root of `v`'s class.
+    fn root(&mut self, v: Var) -> Var {
+        Var::new(self.sets.find(v.index()))
+    }
+
+    /// Whether the classes of roots `rx` and `ry` (distinct) interfere:
+    /// the blockers first, then every neighbour of every member of the
+    /// lighter one.
     fn interferes(&mut self, graph: &Interference, rx: Var, ry: Var) -> bool {
         for (r, other) in [(rx, ry), (ry, rx)] {
             let (_, n) = self.blocker[r.index()];
-            if n != NIL && self.webs.representative(Var(n)) == other {
+            if n != NIL && self.sets.find(n as usize) == other.index() {
                 return true;
             }
         }
@@ -505,10 +521,10 @@ impl Classes {
         };
         let mut m = light.0;
         loop {
-            let webs = &mut self.webs;
+            let sets = &mut self.sets;
             let mut found = None;
             let (_, looked) = graph.any_neighbor(Var(m), |n| {
-                let hit = webs.representative(n) == heavy;
+                let hit = sets.find(n.index()) == heavy.index();
                 found = found.or(hit.then_some(n));
                 hit
             });
@@ -525,12 +541,11 @@ impl Classes {
         }
     }
 
-    /// Merges the classes of representatives `rx` and `ry` (distinct).
+    /// Merges the classes of roots `rx` and `ry` (distinct).
     fn merge(&mut self, rx: Var, ry: Var) {
         let (x, y) = (rx.index(), ry.index());
-        self.webs.union(rx, ry);
-        let r = self.webs.representative(rx).index();
-        let (o, _) = if r == x { (y, x) } else { (x, y) };
+        let r = self.sets.union(x, y);
+        let o = if r == x { y } else { x };
         // Splice the two circular lists: swap the successors of one member
         // of each.
         self.next.swap(x, y);
@@ -540,7 +555,7 @@ impl Classes {
         }
     }
 
-    /// The members of the class of representative `r`.
+    /// The members of the class of root `r`.
     #[cfg(debug_assertions)]
     fn members(&self, r: Var) -> Vec<Var> {
         let mut out = vec![r];
@@ -568,7 +583,7 @@ impl Classes {
     fn check_free_components(&mut self, oracle: &Oracle) {
         for v in 0..self.next.len() {
             let v = Var::new(v);
-            if self.webs.representative(v) == v {
+            if self.root(v) == v {
                 let list = self.members(v);
                 if (2..=48).contains(&list.len()) {
                     for (k, &x) in list.iter().enumerate() {
