@@ -441,10 +441,17 @@ impl VarInfo {
 
 /// Congruence classes, with their members and weights.
 ///
+/// A member is *active* when a test may have something to look at for it
+/// ([`Interference::weight`] is not zero); the others (no edge, alone at
+/// their definition point) can never make their class interfere, so tests
+/// skip them: a class of many such members stays cheap to test, however
+/// often its copies are refused.
+///
 /// Invariants, for every class `C` (keyed by its root `r` in `sets`):
-/// * `next` links the members of `C` in a circular list (any order);
-/// * `weight[r]` is the number of members of `C` plus what a test may look
-///   at for them ([`Interference::weight`]);
+/// * `head[r]` is an active member of `C`, or `NIL` if there is none, and
+///   `next` links the active members of `C` in a circular list;
+/// * `weight[r]` is the sum over the active members of `C` of one plus
+///   what a test may look at for them: the cost of walking `C`;
 /// * `blocker[r]`, unless `NIL`, is a pair `(m, n)` of interfering
 ///   variables with `m` in `C`, `n` outside it, found by a refused test:
 ///   `C` interferes with `n`'s class;
@@ -452,11 +459,15 @@ impl VarInfo {
 ///   preconditions say are free of interference).
 struct Classes {
     sets: UnionFind,
+    head: Vec<u32>,
     next: Vec<u32>,
     weight: Vec<u64>,
     blocker: Vec<(u32, u32)>,
     /// Edges looked at by tests, for the statistics.
     edges_looked_at: usize,
+    /// Debug builds: every member of each class, in a circular list.
+    #[cfg(debug_assertions)]
+    all_next: Vec<u32>,
 }
 
 impl Classes {
@@ -482,18 +493,33 @@ impl Classes {
         }
         let mut classes = Classes {
             sets,
+            head: vec![NIL; nv],
             next: (0..nv as u32).collect(),
             weight: vec![0; nv],
             blocker: vec![(NIL, NIL); nv],
             edges_looked_at: 0,
+            #[cfg(debug_assertions)]
+            all_next: (0..nv as u32).collect(),
         };
-        // The circular lists: each variable goes right after its root.
+        // The circular lists: each variable goes right after the head.
         for v in 0..nv {
             let r = classes.sets.find(v);
-            classes.weight[r] += 1 + graph.weight(Var::new(v)) as u64;
+            #[cfg(debug_assertions)]
             if r != v {
-                classes.next[v] = classes.next[r];
-                classes.next[r] = v as u32;
+                classes.all_next[v] = classes.all_next[r];
+                classes.all_next[r] = v as u32;
+            }
+            let w = graph.weight(Var::new(v));
+            if w == 0 {
+                continue;
+            }
+            classes.weight[r] += 1 + w as u64;
+            let h = classes.head[r];
+            if h == NIL {
+                classes.head[r] = v as u32;
+            } else {
+                classes.next[v] = classes.next[h as usize];
+                classes.next[h as usize] = v as u32;
             }
         }
         classes
@@ -505,8 +531,8 @@ impl Classes {
     }
 
     /// Whether the classes of roots `rx` and `ry` (distinct) interfere:
-    /// the blockers first, then every neighbour of every member of the
-    /// lighter one.
+    /// the blockers first, then every neighbour of every active member of
+    /// the lighter one.
     fn interferes(&mut self, graph: &Interference, rx: Var, ry: Var) -> bool {
         for (r, other) in [(rx, ry), (ry, rx)] {
             let (_, n) = self.blocker[r.index()];
@@ -519,7 +545,11 @@ impl Classes {
         } else {
             (ry, rx)
         };
-        let mut m = light.0;
+        let first = self.head[light.index()];
+        if first == NIL {
+            return false;
+        }
+        let mut m = first;
         loop {
             let sets = &mut self.sets;
             let mut found = None;
@@ -535,7 +565,7 @@ impl Classes {
                 return true;
             }
             m = self.next[m as usize];
-            if m == light.0 {
+            if m == first {
                 return false;
             }
         }
@@ -548,21 +578,31 @@ impl Classes {
         let o = if r == x { y } else { x };
         // Splice the two circular lists: swap the successors of one member
         // of each.
-        self.next.swap(x, y);
+        let (hx, hy) = (self.head[x], self.head[y]);
+        self.head[r] = if hx == NIL {
+            hy
+        } else {
+            if hy != NIL {
+                self.next.swap(hx as usize, hy as usize);
+            }
+            hx
+        };
+        #[cfg(debug_assertions)]
+        self.all_next.swap(x, y);
         self.weight[r] = self.weight[x] + self.weight[y];
         if self.blocker[r].0 == NIL {
             self.blocker[r] = self.blocker[o];
         }
     }
 
-    /// The members of the class of root `r`.
+    /// The members of the class of root `r`, up to `limit` of them.
     #[cfg(debug_assertions)]
-    fn members(&self, r: Var) -> Vec<Var> {
+    fn members(&self, r: Var, limit: usize) -> Vec<Var> {
         let mut out = vec![r];
-        let mut m = self.next[r.index()];
-        while m != r.0 {
+        let mut m = self.all_next[r.index()];
+        while m != r.0 && out.len() < limit {
             out.push(Var(m));
-            m = self.next[m as usize];
+            m = self.all_next[m as usize];
         }
         out
     }
@@ -571,7 +611,7 @@ impl Classes {
     /// (for small classes).
     #[cfg(debug_assertions)]
     fn check_test(&self, oracle: &Oracle, rx: Var, ry: Var, bad: bool) {
-        let (x, y) = (self.members(rx), self.members(ry));
+        let (x, y) = (self.members(rx, 49), self.members(ry, 49));
         if x.len() + y.len() <= 48 {
             assert_eq!(bad, oracle.interfere(&x, &y), "{x:?} {y:?}");
         }
@@ -584,7 +624,7 @@ impl Classes {
         for v in 0..self.next.len() {
             let v = Var::new(v);
             if self.root(v) == v {
-                let list = self.members(v);
+                let list = self.members(v, 49);
                 if (2..=48).contains(&list.len()) {
                     for (k, &x) in list.iter().enumerate() {
                         assert!(!oracle.interfere(&[x], &list[k + 1..]), "{list:?}");
