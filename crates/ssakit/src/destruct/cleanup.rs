@@ -14,7 +14,7 @@
 
 use super::compact::compact_insts;
 use crate::entity::EntityVec;
-use crate::ir::{Function, Inst, InstData, Operand, Var};
+use crate::ir::{Function, InstData, Operand, Var};
 
 /// What [`remove_dead_phis_and_copies`] removed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -25,16 +25,9 @@ pub struct DeadRemoved {
     pub copies: usize,
 }
 
-/// Where a variable is defined, for the dead-code walk.
-#[derive(Clone, Copy)]
-enum Def {
-    /// By something else: a root of the walk or nothing to follow.
-    Other,
-    /// By this phi.
-    Phi(Inst),
-    /// By entry `k` of this parallel copy.
-    ParCopy(Inst, u32),
-}
+/// No phi or parallel copy defines the variable: a root of the walk or
+/// nothing to follow.
+const OTHER: u32 = u32::MAX;
 
 /// Removes the phis and parallel-copy entries whose destination is not
 /// *needed*, then the parallel copies left empty. A variable is needed when
@@ -42,33 +35,55 @@ enum Def {
 /// terminator does, or a needed phi or parallel-copy entry does: a
 /// worklist from those roots, in `O(instructions + operands)`.
 ///
+/// Only variables defined by a phi or a parallel copy can be unneeded, so
+/// only those are marked and followed: the walk touches the copies and
+/// phis, not every variable (most uses read variables that ordinary
+/// instructions define).
+///
 /// Removed instructions are only unlinked from their block: instruction
 /// numbers do not change until [`compact_insts`] runs.
 pub fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
     let nv = func.vars.len();
-    let mut def = vec![Def::Other; nv];
-    let mut needed = vec![false; nv];
-    let mut work: Vec<Var> = Vec::new();
-    let need = |v: Var, needed: &mut Vec<bool>, work: &mut Vec<Var>| {
-        if !needed[v.index()] {
-            needed[v.index()] = true;
-            work.push(v);
+    // `def[v]`: the number of the phi or parallel-copy entry defining `v`,
+    // or `OTHER`. Entry `k` reads the variables `srcs[srcs_start[k] ..
+    // srcs_start[k + 1]]` (its source, or its phi's operands), copied out
+    // so that the walk below touches only these dense tables.
+    let mut def = vec![OTHER; nv];
+    let mut srcs_start: Vec<u32> = vec![0];
+    let mut srcs: Vec<Var> = Vec::new();
+    for data in func.blocks.values() {
+        for &i in &data.phis {
+            if let Some(d) = func.insts[i].def() {
+                def[d.index()] = srcs_start.len() as u32 - 1;
+                func.insts[i].for_each_use(|u| srcs.push(u));
+                srcs_start.push(srcs.len() as u32);
+            }
+        }
+        for &i in &data.insts {
+            if let InstData::ParCopy { copies } = &func.insts[i] {
+                for &(d, s) in copies {
+                    def[d.index()] = srcs_start.len() as u32 - 1;
+                    srcs.extend(s.var());
+                    srcs_start.push(srcs.len() as u32);
+                }
+            }
+        }
+    }
+    // `needed[k]` for entry `k`.
+    let mut needed = vec![false; srcs_start.len() - 1];
+    let mut work: Vec<u32> = Vec::new();
+    let need = |v: Var, needed: &mut Vec<bool>, work: &mut Vec<u32>| {
+        let k = def[v.index()];
+        if k != OTHER && !needed[k as usize] {
+            needed[k as usize] = true;
+            work.push(k);
         }
     };
     for &b in &func.layout {
         let data = &func.blocks[b];
-        for &i in &data.phis {
-            if let Some(d) = func.insts[i].def() {
-                def[d.index()] = Def::Phi(i);
-            }
-        }
         for &i in &data.insts {
             match &func.insts[i] {
-                InstData::ParCopy { copies } => {
-                    for (k, &(d, _)) in copies.iter().enumerate() {
-                        def[d.index()] = Def::ParCopy(i, k as u32);
-                    }
-                }
+                InstData::ParCopy { .. } => {}
                 other => other.for_each_use(|v| need(v, &mut needed, &mut work)),
             }
         }
@@ -76,31 +91,25 @@ pub fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
             need(v, &mut needed, &mut work);
         }
     }
-    while let Some(v) = work.pop() {
-        match def[v.index()] {
-            Def::Other => {}
-            Def::Phi(i) => func.insts[i].for_each_use(|u| need(u, &mut needed, &mut work)),
-            Def::ParCopy(i, k) => {
-                if let InstData::ParCopy { copies } = &func.insts[i] {
-                    if let Operand::Var(u) = copies[k as usize].1 {
-                        need(u, &mut needed, &mut work);
-                    }
-                }
-            }
+    while let Some(k) = work.pop() {
+        let (lo, hi) = (srcs_start[k as usize], srcs_start[k as usize + 1]);
+        for &u in &srcs[lo as usize..hi as usize] {
+            need(u, &mut needed, &mut work);
         }
     }
+    let is_needed = |d: Var| def[d.index()] != OTHER && needed[def[d.index()] as usize];
     let mut removed = DeadRemoved::default();
     let Function { blocks, insts, .. } = func;
     for data in blocks.values_mut() {
         data.phis.retain(|&i| {
-            let keep = insts[i].def().is_some_and(|d| needed[d.index()]);
+            let keep = insts[i].def().is_some_and(is_needed);
             removed.phis += !keep as usize;
             keep
         });
         data.insts.retain(|&i| match &mut insts[i] {
             InstData::ParCopy { copies } => {
                 let before = copies.len();
-                copies.retain(|c| needed[c.0.index()]);
+                copies.retain(|c| is_needed(c.0));
                 removed.copies += before - copies.len();
                 !copies.is_empty()
             }

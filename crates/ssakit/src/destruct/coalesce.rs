@@ -161,18 +161,19 @@ pub fn coalesce(
     let live = times.time("liveness", || Liveness::new(func, &cfg));
     let depth = times.time("loop depth", || loop_depth(&cfg, &dt));
     let mut stats = CoalesceStats::default();
-    let (candidates, info, mut affinity, comp) = times.time("affinity", || {
+    let (candidates, phi_pairs, info, mut affinity, comp) = times.time("affinity", || {
         let candidates = candidates(func, &depth, inserted_from);
         let mut info = VarInfo::new(func, &dt);
+        let phi_pairs = phi_operands(func);
         let mut affinity = UnionFind::new(nv);
-        for_each_phi_operand(func, |dst, v| {
+        for &(dst, v) in &phi_pairs {
             affinity.union(dst.index(), v.index());
-        });
+        }
         for c in &candidates {
             affinity.union(c.dst.index(), c.src.index());
         }
         let comp = info.components(&mut affinity);
-        (candidates, info, affinity, comp)
+        (candidates, phi_pairs, info, affinity, comp)
     });
     let graph = times.time("interference", || {
         Interference::build(func, &dt, &live, &comp, &info.value)
@@ -187,11 +188,8 @@ pub fn coalesce(
         classes.check_free_components(&oracle);
         stats.candidates = candidates.len();
         // Phi webs: they must share one name whatever happens.
-        for_each_phi_operand(func, |dst, v| {
-            let (rx, ry) = (
-                classes.webs.representative(dst),
-                classes.webs.representative(v),
-            );
+        for &(dst, v) in &phi_pairs {
+            let (rx, ry) = (classes.root(dst), classes.root(v));
             if rx != ry {
                 debug_assert!(
                     !classes.interferes(&graph, rx, ry),
@@ -199,13 +197,10 @@ pub fn coalesce(
                 );
                 classes.merge(rx, ry);
             }
-        });
+        }
         // Then copy by copy, in order.
         for c in &candidates {
-            let (rx, ry) = (
-                classes.webs.representative(c.dst),
-                classes.webs.representative(c.src),
-            );
+            let (rx, ry) = (classes.root(c.dst), classes.root(c.src));
             if rx == ry {
                 continue;
             }
@@ -219,28 +214,26 @@ pub fn coalesce(
             }
         }
         for c in &candidates {
-            if classes.webs.same_web(c.dst, c.src) {
+            if classes.root(c.dst) == classes.root(c.src) {
                 stats.coalesced += 1;
             }
         }
         stats.intersection_tests = graph.num_edges() + classes.edges_looked_at;
-        (classes.webs, stats)
+        (Webs::from_sets(classes.sets), stats)
     })
 }
 
-/// Calls `f(dst, v)` for every variable operand `v` of every phi.
-fn for_each_phi_operand(func: &Function, mut f: impl FnMut(Var, Var)) {
+/// `(dst, v)` for every variable operand `v` of every phi `dst`.
+fn phi_operands(func: &Function) -> Vec<(Var, Var)> {
+    let mut out = Vec::new();
     for &b in &func.layout {
         for &i in &func.blocks[b].phis {
             if let InstData::Phi { dst, args } = &func.insts[i] {
-                for a in args {
-                    if let Operand::Var(v) = a.value {
-                        f(*dst, v);
-                    }
-                }
+                out.extend(args.iter().filter_map(|a| a.value.var()).map(|v| (*dst, v)));
             }
         }
     }
+    out
 }
 
 /// A copy `dst ← src` between two variables, with its priority.
@@ -288,9 +281,25 @@ fn candidates(
             }
         }
     }
-    // Stable: program order breaks ties.
-    out.sort_by_key(|c| (!c.phi_related, std::cmp::Reverse(c.depth)));
-    out
+    // A stable counting sort (program order breaks ties) by the key
+    // `(not phi-related, maximum depth - depth)`.
+    let max_depth = out.iter().map(|c| c.depth).max().unwrap_or(0) as usize;
+    let key =
+        |c: &Candidate| (!c.phi_related as usize) * (max_depth + 1) + max_depth - c.depth as usize;
+    let mut start = vec![0usize; 2 * (max_depth + 1) + 1];
+    for c in &out {
+        start[key(c) + 1] += 1;
+    }
+    for k in 0..start.len() - 1 {
+        start[k + 1] += start[k];
+    }
+    let mut sorted = out.clone();
+    for c in &out {
+        let k = key(c);
+        sorted[start[k]] = *c;
+        start[k] += 1;
+    }
+    sorted
 }
 
 /// Definition points and values of the variables.
@@ -432,22 +441,33 @@ impl VarInfo {
 
 /// Congruence classes, with their members and weights.
 ///
-/// Invariants, for every class `C` (keyed by its representative `r`, the
-/// member of smallest index, as in [`Webs`]):
-/// * `next` links the members of `C` in a circular list (any order);
-/// * `weight[r]` is the number of members of `C` plus what a test may look
-///   at for them ([`Interference::weight`]);
-/// * `blocker[r]`, unless `NIL`, is an edge `(m, n)` with `m` in `C`, `n`
-///   outside it, found by a refused test: `C` interferes with `n`'s class;
+/// A member is *active* when a test may have something to look at for it
+/// ([`Interference::weight`] is not zero); the others (no edge, alone at
+/// their definition point) can never make their class interfere, so tests
+/// skip them: a class of many such members stays cheap to test, however
+/// often its copies are refused.
+///
+/// Invariants, for every class `C` (keyed by its root `r` in `sets`):
+/// * `head[r]` is an active member of `C`, or `NIL` if there is none, and
+///   `next` links the active members of `C` in a circular list;
+/// * `weight[r]` is the sum over the active members of `C` of one plus
+///   what a test may look at for them: the cost of walking `C`;
+/// * `blocker[r]`, unless `NIL`, is a pair `(m, n)` of interfering
+///   variables with `m` in `C`, `n` outside it, found by a refused test:
+///   `C` interferes with `n`'s class;
 /// * no two members of `C` interfere (phi webs aside, which the
 ///   preconditions say are free of interference).
 struct Classes {
-    webs: Webs,
+    sets: UnionFind,
+    head: Vec<u32>,
     next: Vec<u32>,
     weight: Vec<u64>,
     blocker: Vec<(u32, u32)>,
     /// Edges looked at by tests, for the statistics.
     edges_looked_at: usize,
+    /// Debug builds: every member of each class, in a circular list.
+    #[cfg(debug_assertions)]
+    all_next: Vec<u32>,
 }
 
 impl Classes {
@@ -457,44 +477,66 @@ impl Classes {
     /// nothing (the optimistic pass).
     fn new(func: &Function, graph: &Interference, affinity: &mut UnionFind) -> Classes {
         let nv = func.vars.len();
-        let mut interfering = vec![0u64; nv];
+        let mut interfering = vec![false; nv];
         for v in 0..nv {
             let (any, _) = graph.any_neighbor(Var::new(v), |_| true);
-            interfering[affinity.find(v)] += any as u64;
+            if any {
+                interfering[affinity.find(v)] = true;
+            }
         }
-        let mut webs = Webs::singletons(func);
+        let mut sets = UnionFind::new(nv);
         for v in 0..nv {
             let c = affinity.find(v);
-            if interfering[c] == 0 {
-                webs.union(Var::new(v), Var::new(c));
+            if !interfering[c] {
+                sets.union(v, c);
             }
         }
         let mut classes = Classes {
-            webs,
+            sets,
+            head: vec![NIL; nv],
             next: (0..nv as u32).collect(),
             weight: vec![0; nv],
             blocker: vec![(NIL, NIL); nv],
             edges_looked_at: 0,
+            #[cfg(debug_assertions)]
+            all_next: (0..nv as u32).collect(),
         };
-        // The circular lists: each variable goes right after its
-        // representative.
+        // The circular lists: each variable goes right after the head.
         for v in 0..nv {
-            let r = classes.webs.representative(Var::new(v)).index();
-            classes.weight[r] += 1 + graph.weight(Var::new(v)) as u64;
+            let r = classes.sets.find(v);
+            #[cfg(debug_assertions)]
             if r != v {
-                classes.next[v] = classes.next[r];
-                classes.next[r] = v as u32;
+                classes.all_next[v] = classes.all_next[r];
+                classes.all_next[r] = v as u32;
+            }
+            let w = graph.weight(Var::new(v));
+            if w == 0 {
+                continue;
+            }
+            classes.weight[r] += 1 + w as u64;
+            let h = classes.head[r];
+            if h == NIL {
+                classes.head[r] = v as u32;
+            } else {
+                classes.next[v] = classes.next[h as usize];
+                classes.next[h as usize] = v as u32;
             }
         }
         classes
     }
 
-    /// Whether the classes of representatives `rx` and `ry` (distinct)
-    /// interfere: the blockers first, then every edge of the lighter one.
+    /// The root of `v`'s class.
+    fn root(&mut self, v: Var) -> Var {
+        Var::new(self.sets.find(v.index()))
+    }
+
+    /// Whether the classes of roots `rx` and `ry` (distinct) interfere:
+    /// the blockers first, then every neighbour of every active member of
+    /// the lighter one.
     fn interferes(&mut self, graph: &Interference, rx: Var, ry: Var) -> bool {
         for (r, other) in [(rx, ry), (ry, rx)] {
             let (_, n) = self.blocker[r.index()];
-            if n != NIL && self.webs.representative(Var(n)) == other {
+            if n != NIL && self.sets.find(n as usize) == other.index() {
                 return true;
             }
         }
@@ -503,12 +545,16 @@ impl Classes {
         } else {
             (ry, rx)
         };
-        let mut m = light.0;
+        let first = self.head[light.index()];
+        if first == NIL {
+            return false;
+        }
+        let mut m = first;
         loop {
-            let webs = &mut self.webs;
+            let sets = &mut self.sets;
             let mut found = None;
             let (_, looked) = graph.any_neighbor(Var(m), |n| {
-                let hit = webs.representative(n) == heavy;
+                let hit = sets.find(n.index()) == heavy.index();
                 found = found.or(hit.then_some(n));
                 hit
             });
@@ -519,35 +565,44 @@ impl Classes {
                 return true;
             }
             m = self.next[m as usize];
-            if m == light.0 {
+            if m == first {
                 return false;
             }
         }
     }
 
-    /// Merges the classes of representatives `rx` and `ry` (distinct).
+    /// Merges the classes of roots `rx` and `ry` (distinct).
     fn merge(&mut self, rx: Var, ry: Var) {
         let (x, y) = (rx.index(), ry.index());
-        self.webs.union(rx, ry);
-        let r = self.webs.representative(rx).index();
-        let (o, _) = if r == x { (y, x) } else { (x, y) };
+        let r = self.sets.union(x, y);
+        let o = if r == x { y } else { x };
         // Splice the two circular lists: swap the successors of one member
         // of each.
-        self.next.swap(x, y);
+        let (hx, hy) = (self.head[x], self.head[y]);
+        self.head[r] = if hx == NIL {
+            hy
+        } else {
+            if hy != NIL {
+                self.next.swap(hx as usize, hy as usize);
+            }
+            hx
+        };
+        #[cfg(debug_assertions)]
+        self.all_next.swap(x, y);
         self.weight[r] = self.weight[x] + self.weight[y];
         if self.blocker[r].0 == NIL {
             self.blocker[r] = self.blocker[o];
         }
     }
 
-    /// The members of the class of representative `r`.
+    /// The members of the class of root `r`, up to `limit` of them.
     #[cfg(debug_assertions)]
-    fn members(&self, r: Var) -> Vec<Var> {
+    fn members(&self, r: Var, limit: usize) -> Vec<Var> {
         let mut out = vec![r];
-        let mut m = self.next[r.index()];
-        while m != r.0 {
+        let mut m = self.all_next[r.index()];
+        while m != r.0 && out.len() < limit {
             out.push(Var(m));
-            m = self.next[m as usize];
+            m = self.all_next[m as usize];
         }
         out
     }
@@ -556,7 +611,7 @@ impl Classes {
     /// (for small classes).
     #[cfg(debug_assertions)]
     fn check_test(&self, oracle: &Oracle, rx: Var, ry: Var, bad: bool) {
-        let (x, y) = (self.members(rx), self.members(ry));
+        let (x, y) = (self.members(rx, 49), self.members(ry, 49));
         if x.len() + y.len() <= 48 {
             assert_eq!(bad, oracle.interfere(&x, &y), "{x:?} {y:?}");
         }
@@ -568,8 +623,8 @@ impl Classes {
     fn check_free_components(&mut self, oracle: &Oracle) {
         for v in 0..self.next.len() {
             let v = Var::new(v);
-            if self.webs.representative(v) == v {
-                let list = self.members(v);
+            if self.root(v) == v {
+                let list = self.members(v, 49);
                 if (2..=48).contains(&list.len()) {
                     for (k, &x) in list.iter().enumerate() {
                         assert!(!oracle.interfere(&[x], &list[k + 1..]), "{list:?}");

@@ -27,10 +27,50 @@
 //! language when `A` and `B` do. New blocks go in the layout right after
 //! their source block, in successor order, so a fall-through-minded printer
 //! keeps each next to its source; the layout is rebuilt once.
+//!
+//! When no label of the function contains `_` or `.` (the usual case), no
+//! existing label can be of that form, and, labels being distinct (as the
+//! text format requires), `A_B` names exactly one pair `(A, B)`: the
+//! `k`-th edge from `A` to `B` gets `A_B` for `k = 0`, else `A_B.k`, with
+//! no lookup. Otherwise a set of the labels taken is kept.
 
 use crate::entity::EntityVec;
 use crate::ir::{Block, BlockData, Cfg, Function, PhiArg, Terminator};
 use std::collections::HashSet;
+
+/// Picks the names of new blocks (see the module doc).
+struct Namer {
+    /// The labels taken, when some label contains `_` or `.`; `None` when
+    /// none does.
+    taken: Option<HashSet<Box<str>>>,
+}
+
+impl Namer {
+    fn new(func: &Function) -> Namer {
+        let plain = func.blocks.values().all(|b| !b.name.contains(['_', '.']));
+        Namer {
+            taken: (!plain).then(|| func.blocks.values().map(|b| b.name.clone()).collect()),
+        }
+    }
+
+    /// The name of the `k`-th split edge (from 0) from `source` to
+    /// `target`, recorded as taken.
+    fn name(&mut self, source: &str, target: &str, k: u32) -> Box<str> {
+        let Some(taken) = &mut self.taken else {
+            // `format!` costs more than the rest of the pass.
+            let mut name = String::with_capacity(source.len() + target.len() + 8);
+            name.push_str(source);
+            name.push('_');
+            name.push_str(target);
+            if k > 0 {
+                name.push('.');
+                push_decimal(&mut name, k);
+            }
+            return name.into();
+        };
+        fresh_name(taken, source, target)
+    }
+}
 
 /// What [`split_critical_edges`] did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -50,11 +90,14 @@ struct Split {
 /// Splits every critical edge of `func` by a new block that jumps to the
 /// edge's target, and updates the target's phis.
 ///
-/// Runs in `O(blocks + edges + phi operands)` plus the hashing of block
-/// labels to pick fresh names.
+/// Runs in `O(blocks + edges + phi operands)`, plus the hashing of block
+/// labels to pick fresh names when some label contains `_` or `.`.
 pub fn split_critical_edges(func: &mut Function) -> SplitStats {
     let cfg = Cfg::new(func);
-    let mut names: HashSet<Box<str>> = func.blocks.values().map(|b| b.name.clone()).collect();
+    let mut names = Namer::new(func);
+    // `edges_to[t] = (s, k)`: `k` edges from source `s` to `t` split so far.
+    let mut edges_to: EntityVec<Block, (Block, u32)> =
+        EntityVec::filled(func.blocks.len(), (Block(u32::MAX), 0));
 
     // Step 1: redirect each critical edge to a new block. Sources are
     // visited in layout order and each source's edges in successor order,
@@ -71,11 +114,13 @@ pub fn split_critical_edges(func: &mut Function) -> SplitStats {
             if cfg.preds(target).len() < 2 {
                 return;
             }
-            let name = fresh_name(
-                &mut names,
-                &func.blocks[source].name,
-                &func.blocks[target].name,
-            );
+            let seen = &mut edges_to[target];
+            if seen.0 != source {
+                *seen = (source, 0);
+            }
+            let k = seen.1;
+            seen.1 += 1;
+            let name = names.name(&func.blocks[source].name, &func.blocks[target].name, k);
             let new = func.blocks.push(BlockData {
                 name,
                 phis: Vec::new(),
@@ -207,6 +252,23 @@ pub fn remove_empty_split_blocks(func: &mut Function, first_new: usize) -> usize
     }
     func.layout.retain(|b| forward[b.index()].is_none());
     removed
+}
+
+/// Appends `k` in decimal.
+fn push_decimal(out: &mut String, mut k: u32) {
+    let mut digits = [0u8; 10];
+    let mut n = 0;
+    loop {
+        digits[n] = b'0' + (k % 10) as u8;
+        n += 1;
+        k /= 10;
+        if k == 0 {
+            break;
+        }
+    }
+    for &d in digits[..n].iter().rev() {
+        out.push(d as char);
+    }
 }
 
 /// `source_target`, or the first free `source_target.k`, `k = 1, 2, ...`;

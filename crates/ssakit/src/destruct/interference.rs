@@ -131,7 +131,7 @@ impl Interference {
         value: &EntityVec<Var, Var>,
     ) -> Interference {
         let nv = func.vars.len();
-        let mut set = LiveSet::new(nv, comp, value);
+        let mut set = LiveSet::new(comp, value);
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         let mut g = Interference {
             start: Vec::new(),
@@ -321,102 +321,94 @@ impl Interference {
 }
 
 /// The live tracked variables of the walk, bucketed by component and
-/// value label, with `O(1)` insertion and removal (intrusive doubly linked
-/// lists over variable numbers).
-struct LiveSet<'a> {
-    comp: &'a [u32],
-    value: &'a EntityVec<Var, Var>,
-    /// Whether each variable is in the set.
-    present: Vec<bool>,
-    /// The members, to clear the set at the end of a block.
+/// value label, with `O(1)` insertion and removal: intrusive doubly linked
+/// lists over variable numbers, each entry packed so that an operation
+/// touches few cache lines.
+struct LiveSet {
+    /// By variable: its component and label.
+    meta: Vec<(u32, u32)>,
+    /// By variable: the next and previous live variables with its label;
+    /// `prev` is [`ABSENT`] when the variable is not in the set.
+    node: Vec<(u32, u32)>,
+    /// By label: its first live variable, and the next and previous live
+    /// labels of its component.
+    label: Vec<(u32, u32, u32)>,
+    /// By component: its first live label.
+    first_label: Vec<u32>,
+    /// The variables inserted since the last [`LiveSet::clear`].
     members: Vec<Var>,
-    /// By label: the first live variable with it; by variable: the next
-    /// and previous live variables with its label.
-    var_head: Vec<u32>,
-    var_next: Vec<u32>,
-    var_prev: Vec<u32>,
-    /// By component: its first live label; by label: the next and
-    /// previous live labels of its component.
-    label_head: Vec<u32>,
-    label_next: Vec<u32>,
-    label_prev: Vec<u32>,
 }
 
-impl<'a> LiveSet<'a> {
-    fn new(nv: usize, comp: &'a [u32], value: &'a EntityVec<Var, Var>) -> LiveSet<'a> {
+/// `prev` of a variable not in the set (`NIL` is the head's `prev`).
+const ABSENT: u32 = u32::MAX - 1;
+
+impl LiveSet {
+    fn new(comp: &[u32], value: &EntityVec<Var, Var>) -> LiveSet {
+        let nv = comp.len();
         LiveSet {
-            comp,
-            value,
-            present: vec![false; nv],
+            meta: (0..nv).map(|v| (comp[v], value[Var::new(v)].0)).collect(),
+            node: vec![(NIL, ABSENT); nv],
+            label: vec![(NIL, NIL, NIL); nv],
+            first_label: vec![NIL; nv],
             members: Vec::new(),
-            var_head: vec![NIL; nv],
-            var_next: vec![NIL; nv],
-            var_prev: vec![NIL; nv],
-            label_head: vec![NIL; nv],
-            label_next: vec![NIL; nv],
-            label_prev: vec![NIL; nv],
         }
     }
 
     fn contains(&self, v: Var) -> bool {
-        self.present[v.index()]
+        self.node[v.index()].1 != ABSENT
     }
 
     /// Adds `v` (tracked) unless present.
     fn insert(&mut self, v: Var) {
-        if self.present[v.index()] {
+        let vi = v.index();
+        if self.node[vi].1 != ABSENT {
             return;
         }
-        self.present[v.index()] = true;
         self.members.push(v);
-        let (vi, l) = (v.0, self.value[v].0);
-        let head = self.var_head[l as usize];
+        let (c, l) = self.meta[vi];
+        let head = self.label[l as usize].0;
         if head == NIL {
             // The label's first live variable: link the label in.
-            let c = self.comp[v.index()] as usize;
-            let lh = self.label_head[c];
-            self.label_next[l as usize] = lh;
-            self.label_prev[l as usize] = NIL;
-            if lh != NIL {
-                self.label_prev[lh as usize] = l;
+            let first = self.first_label[c as usize];
+            if first != NIL {
+                self.label[first as usize].2 = l;
             }
-            self.label_head[c] = l;
+            self.label[l as usize] = (v.0, first, NIL);
+            self.first_label[c as usize] = l;
         } else {
-            self.var_prev[head as usize] = vi;
+            self.node[head as usize].1 = v.0;
+            self.label[l as usize].0 = v.0;
         }
-        self.var_next[vi as usize] = head;
-        self.var_prev[vi as usize] = NIL;
-        self.var_head[l as usize] = vi;
+        self.node[vi] = (head, NIL);
     }
 
-    /// Removes `v` if present (from the buckets; `members` is only
-    /// trimmed by [`LiveSet::clear`]).
+    /// Removes `v` if present.
     fn remove(&mut self, v: Var) {
-        if !self.present[v.index()] {
+        let vi = v.index();
+        let (next, prev) = self.node[vi];
+        if prev == ABSENT {
             return;
         }
-        self.present[v.index()] = false;
-        let (vi, l) = (v.index(), self.value[v].index());
-        let (next, prev) = (self.var_next[vi], self.var_prev[vi]);
-        if prev == NIL {
-            self.var_head[l] = next;
-        } else {
-            self.var_next[prev as usize] = next;
-        }
+        self.node[vi].1 = ABSENT;
+        let (c, l) = self.meta[vi];
         if next != NIL {
-            self.var_prev[next as usize] = prev;
+            self.node[next as usize].1 = prev;
         }
-        if self.var_head[l] == NIL {
+        if prev != NIL {
+            self.node[prev as usize].0 = next;
+            return;
+        }
+        self.label[l as usize].0 = next;
+        if next == NIL {
             // No live variable has the label any more: unlink it.
-            let c = self.comp[vi] as usize;
-            let (ln, lp) = (self.label_next[l], self.label_prev[l]);
+            let (_, ln, lp) = self.label[l as usize];
             if lp == NIL {
-                self.label_head[c] = ln;
+                self.first_label[c as usize] = ln;
             } else {
-                self.label_next[lp as usize] = ln;
+                self.label[lp as usize].1 = ln;
             }
             if ln != NIL {
-                self.label_prev[ln as usize] = lp;
+                self.label[ln as usize].2 = lp;
             }
         }
     }
@@ -425,17 +417,18 @@ impl<'a> LiveSet<'a> {
     /// of its component with another label; the variables with `d`'s own
     /// label are skipped without being looked at.
     fn pair_with_live(&self, d: Var, pairs: &mut Vec<(u32, u32)>) {
-        let own = self.value[d].0;
-        let mut l = self.label_head[self.comp[d.index()] as usize];
+        let (c, own) = self.meta[d.index()];
+        let mut l = self.first_label[c as usize];
         while l != NIL {
+            let (head, next_label, _) = self.label[l as usize];
             if l != own {
-                let mut u = self.var_head[l as usize];
+                let mut u = head;
                 while u != NIL {
                     pairs.push((d.0, u));
-                    u = self.var_next[u as usize];
+                    u = self.node[u as usize].0;
                 }
             }
-            l = self.label_next[l as usize];
+            l = next_label;
         }
     }
 

@@ -53,6 +53,19 @@ impl Webs {
         }
     }
 
+    /// The partition of the variables that `sets` holds (one web per set),
+    /// in `O(variables)`.
+    pub fn from_sets(mut sets: UnionFind) -> Webs {
+        let mut min_member: Vec<u32> = (0..sets.len() as u32).collect();
+        // Variables in decreasing order: the last written for a set is its
+        // smallest member.
+        for v in (0..sets.len()).rev() {
+            let r = sets.find(v);
+            min_member[r] = v as u32;
+        }
+        Webs { sets, min_member }
+    }
+
     /// Merges the webs of `a` and `b`; false if already one web.
     pub fn union(&mut self, a: Var, b: Var) -> bool {
         let (ra, rb) = (self.sets.find(a.index()), self.sets.find(b.index()));
