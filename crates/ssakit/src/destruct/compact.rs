@@ -16,6 +16,16 @@ use crate::ir::{Function, Inst, InstData};
 /// stale.
 pub fn compact_insts(func: &mut Function) -> usize {
     const GONE: u32 = u32::MAX;
+    // Each instruction is listed at most once: if the lists hold as many
+    // as there are, none is unlisted and nothing moves.
+    let listed: usize = func
+        .blocks
+        .values()
+        .map(|b| b.phis.len() + b.insts.len())
+        .sum();
+    if listed == func.insts.len() {
+        return 0;
+    }
     let mut new_index = vec![GONE; func.insts.len()];
     for b in func.blocks.values() {
         for &i in b.phis.iter().chain(&b.insts) {

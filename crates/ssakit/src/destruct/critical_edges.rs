@@ -173,9 +173,25 @@ pub fn split_critical_edges(func: &mut Function) -> SplitStats {
                 r.1 = k + 1;
             }
         }
+        // Whether some source has several split edges to `target`: then
+        // its operands multiply, else each is relabelled in place.
+        let multi = (lo..hi).any(|k| {
+            let r = range[splits[by_target[k as usize] as usize].source];
+            r.1 - r.0 > 1
+        });
         for p in 0..func.blocks[target].phis.len() {
             let inst = func.blocks[target].phis[p];
             if let crate::ir::InstData::Phi { args, .. } = &mut func.insts[inst] {
+                let new_block = |k: u32| splits[by_target[k as usize] as usize].new;
+                if !multi {
+                    for arg in args.iter_mut() {
+                        let (r0, r1) = range[arg.block];
+                        if r0 != r1 {
+                            arg.block = new_block(r0);
+                        }
+                    }
+                    continue;
+                }
                 // Worked example: edges c → t split as n1 (then), n2
                 // (else); `phi(c: a, d: e)` becomes `phi(n1: a, n2: a, d: e)`.
                 let mut new_args = Vec::with_capacity(args.len() + (hi - lo) as usize);
@@ -186,7 +202,7 @@ pub fn split_critical_edges(func: &mut Function) -> SplitStats {
                     } else {
                         for k in r0..r1 {
                             new_args.push(PhiArg {
-                                block: splits[by_target[k as usize] as usize].new,
+                                block: new_block(k),
                                 value: arg.value,
                             });
                         }

@@ -106,6 +106,18 @@ pub fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> CssaStats {
     let mut stats = CssaStats::default();
     // By block: its end-of-block parallel copy, once created.
     let mut end_copy: EntityVec<Block, Option<Inst>> = EntityVec::filled(func.blocks.len(), None);
+    // By block: how many copies its end-of-block parallel copy will get,
+    // so that each is allocated once.
+    let mut end_size: EntityVec<Block, u32> = EntityVec::filled(func.blocks.len(), 0);
+    for &b in &func.layout {
+        for &phi in &func.blocks[b].phis {
+            if let InstData::Phi { args, .. } = &func.insts[phi] {
+                for a in args.iter().filter(|a| a.value != Operand::Undef) {
+                    end_size[a.block] += 1;
+                }
+            }
+        }
+    }
     let layout = func.layout.clone();
     for &b in &layout {
         if func.blocks[b].phis.is_empty() {
@@ -134,8 +146,8 @@ pub fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> CssaStats {
                 let pc = match end_copy[arg.block] {
                     Some(pc) => pc,
                     None => {
-                        let pc =
-                            func.push_inst(arg.block, InstData::ParCopy { copies: Vec::new() });
+                        let copies = Vec::with_capacity(end_size[arg.block] as usize);
+                        let pc = func.push_inst(arg.block, InstData::ParCopy { copies });
                         end_copy[arg.block] = Some(pc);
                         stats.parallel_copies += 1;
                         pc
