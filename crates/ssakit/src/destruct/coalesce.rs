@@ -63,21 +63,26 @@
 //! defined at one point kept as groups. Many live copies of one value
 //! cost nothing, unlike in a plain interference graph. Then:
 //!
-//! * each class keeps its members (a circular list, spliced in `O(1)` on a
-//!   merge) and its *weight*: members, plus their edges and group mates;
-//! * two classes interfere iff an edge (or group mate) of a member of the
-//!   lighter one leads into the other: one union-find query each;
-//! * the first such pair found is remembered by both classes (the
-//!   *blocker*): classes only grow, so it still blocks any later test
-//!   between their successors, in `O(1)` (a copy repeated on every case of
-//!   a switch is refused once).
+//! * each class keeps its *active* members, those with an edge or a group
+//!   mate (a circular list, spliced in `O(1)` on a merge), and its
+//!   *weight*: its active members plus their edges and group mates;
+//! * two classes interfere iff an edge (or group mate) of an active member
+//!   of the lighter one leads into the other: one union-find query each;
+//! * the pair found by a refused test is remembered by both classes (the
+//!   two latest *blockers* of each): classes only grow, so it still blocks
+//!   any later test between their successors, in `O(1)` (a copy repeated
+//!   on every case of a switch is refused once); and the member found
+//!   moves to the front of its list, so a class refused against several
+//!   others in turn finds each conflict among its first members.
 //!
 //! A successful test walks the lighter class, which then at least doubles
 //! its weight by the merge, so each member and edge is walked `O(log)`
-//! times over all successful tests; a refused test costs at most the
-//! lighter weight, once per pair of classes. The decisions are exactly
-//! those of the pairwise definition (the debug build checks them against
-//! it), so the result is the one of Boissinot's walk for the same order.
+//! times over all successful tests. A refused test costs at most the
+//! lighter weight; the blockers and the move to the front make repeated
+//! refusals cheap in practice, without a better bound. The decisions are
+//! exactly those of the pairwise definition (the debug build checks them
+//! against it), so the result is the one of Boissinot's walk for the same
+//! order.
 //!
 //! Worked example, the lost copy after splitting the back edge: the phi
 //! web is `{x2, u1, u2}`, with `u1 ← x1` at the end of `entry` and
