@@ -63,21 +63,26 @@
 //! defined at one point kept as groups. Many live copies of one value
 //! cost nothing, unlike in a plain interference graph. Then:
 //!
-//! * each class keeps its members (a circular list, spliced in `O(1)` on a
-//!   merge) and its *weight*: members, plus their edges and group mates;
-//! * two classes interfere iff an edge (or group mate) of a member of the
-//!   lighter one leads into the other: one union-find query each;
-//! * the first such pair found is remembered by both classes (the
-//!   *blocker*): classes only grow, so it still blocks any later test
-//!   between their successors, in `O(1)` (a copy repeated on every case of
-//!   a switch is refused once).
+//! * each class keeps its *active* members, those with an edge or a group
+//!   mate (a circular list, spliced in `O(1)` on a merge), and its
+//!   *weight*: its active members plus their edges and group mates;
+//! * two classes interfere iff an edge (or group mate) of an active member
+//!   of the lighter one leads into the other: one union-find query each;
+//! * the pair found by a refused test is remembered by both classes (the
+//!   two latest *blockers* of each): classes only grow, so it still blocks
+//!   any later test between their successors, in `O(1)` (a copy repeated
+//!   on every case of a switch is refused once); and the member found
+//!   moves to the front of its list, so a class refused against several
+//!   others in turn finds each conflict among its first members.
 //!
 //! A successful test walks the lighter class, which then at least doubles
 //! its weight by the merge, so each member and edge is walked `O(log)`
-//! times over all successful tests; a refused test costs at most the
-//! lighter weight, once per pair of classes. The decisions are exactly
-//! those of the pairwise definition (the debug build checks them against
-//! it), so the result is the one of Boissinot's walk for the same order.
+//! times over all successful tests. A refused test costs at most the
+//! lighter weight; the blockers and the move to the front make repeated
+//! refusals cheap in practice, without a better bound. The decisions are
+//! exactly those of the pairwise definition (the debug build checks them
+//! against it), so the result is the one of Boissinot's walk for the same
+//! order.
 //!
 //! Worked example, the lost copy after splitting the back edge: the phi
 //! web is `{x2, u1, u2}`, with `u1 ← x1` at the end of `entry` and
@@ -449,12 +454,18 @@ impl VarInfo {
 ///
 /// Invariants, for every class `C` (keyed by its root `r` in `sets`):
 /// * `head[r]` is an active member of `C`, or `NIL` if there is none, and
-///   `next` links the active members of `C` in a circular list;
+///   `next` links the active members of `C` in a circular list; a member
+///   found interfering by a test moves to just after the head, so that a
+///   class refused against several others in turn finds each conflict
+///   among its first members;
 /// * `weight[r]` is the sum over the active members of `C` of one plus
 ///   what a test may look at for them: the cost of walking `C`;
-/// * `blocker[r]`, unless `NIL`, is a pair `(m, n)` of interfering
-///   variables with `m` in `C`, `n` outside it, found by a refused test:
-///   `C` interferes with `n`'s class;
+/// * each entry of `blockers[r]`, unless `NIL`, is a pair `(m, n)` of
+///   interfering variables with `m` in `C`, `n` outside it, found by a
+///   refused test: `C` interferes with `n`'s class. Two are kept, the
+///   latest first, so that a class refused alternately against two others
+///   (a web against the two parameters a switch's cases copy, say) stays
+///   blocked against both;
 /// * no two members of `C` interfere (phi webs aside, which the
 ///   preconditions say are free of interference).
 struct Classes {
@@ -462,7 +473,7 @@ struct Classes {
     head: Vec<u32>,
     next: Vec<u32>,
     weight: Vec<u64>,
-    blocker: Vec<(u32, u32)>,
+    blockers: Vec<[(u32, u32); 2]>,
     /// Edges looked at by tests, for the statistics.
     edges_looked_at: usize,
     /// Debug builds: every member of each class, in a circular list.
@@ -496,7 +507,7 @@ impl Classes {
             head: vec![NIL; nv],
             next: (0..nv as u32).collect(),
             weight: vec![0; nv],
-            blocker: vec![(NIL, NIL); nv],
+            blockers: vec![[(NIL, NIL); 2]; nv],
             edges_looked_at: 0,
             #[cfg(debug_assertions)]
             all_next: (0..nv as u32).collect(),
@@ -535,9 +546,10 @@ impl Classes {
     /// the lighter one.
     fn interferes(&mut self, graph: &Interference, rx: Var, ry: Var) -> bool {
         for (r, other) in [(rx, ry), (ry, rx)] {
-            let (_, n) = self.blocker[r.index()];
-            if n != NIL && self.sets.find(n as usize) == other.index() {
-                return true;
+            for (_, n) in self.blockers[r.index()] {
+                if n != NIL && self.sets.find(n as usize) == other.index() {
+                    return true;
+                }
             }
         }
         let (light, heavy) = if self.weight[rx.index()] <= self.weight[ry.index()] {
@@ -549,7 +561,7 @@ impl Classes {
         if first == NIL {
             return false;
         }
-        let mut m = first;
+        let (mut prev, mut m) = (NIL, first);
         loop {
             let sets = &mut self.sets;
             let mut found = None;
@@ -560,11 +572,20 @@ impl Classes {
             });
             self.edges_looked_at += looked;
             if let Some(n) = found {
-                self.blocker[light.index()] = (m, n.0);
-                self.blocker[heavy.index()] = (n.0, m);
+                for (r, pair) in [(light, (m, n.0)), (heavy, (n.0, m))] {
+                    let b = &mut self.blockers[r.index()];
+                    *b = [pair, b[0]];
+                }
+                // Move `m` to just after the head: the members that made
+                // recent tests fail are walked first next time.
+                if prev != NIL && prev != first {
+                    self.next[prev as usize] = self.next[m as usize];
+                    self.next[m as usize] = self.next[first as usize];
+                    self.next[first as usize] = m;
+                }
                 return true;
             }
-            m = self.next[m as usize];
+            (prev, m) = (m, self.next[m as usize]);
             if m == first {
                 return false;
             }
@@ -590,9 +611,13 @@ impl Classes {
         #[cfg(debug_assertions)]
         self.all_next.swap(x, y);
         self.weight[r] = self.weight[x] + self.weight[y];
-        if self.blocker[r].0 == NIL {
-            self.blocker[r] = self.blocker[o];
-        }
+        // The latest blocker of each side, or both of the side that has.
+        let (br, bo) = (self.blockers[r], self.blockers[o]);
+        self.blockers[r] = match (br[0].0 != NIL, bo[0].0 != NIL) {
+            (true, true) => [br[0], bo[0]],
+            (true, false) => br,
+            (false, _) => bo,
+        };
     }
 
     /// The members of the class of root `r`, up to `limit` of them.
