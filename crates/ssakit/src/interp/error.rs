@@ -1,0 +1,138 @@
+//! Runtime errors of the interpreter and where they happened.
+
+use crate::ir::{BinOp, Inst};
+use std::fmt;
+
+/// Where in a block an error happened.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Position {
+    /// The instruction at this 0-based index, counting the block's phis
+    /// first, then its ordinary instructions.
+    Inst(usize),
+    /// The block's terminator.
+    Terminator,
+}
+
+/// Where a runtime error happened.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Location {
+    /// The function's name.
+    pub function: Box<str>,
+    /// The block's label.
+    pub block: Box<str>,
+    /// The position in the block.
+    pub position: Position,
+    /// The instruction entity, unless the terminator failed.
+    pub inst: Option<Inst>,
+}
+
+/// What went wrong.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ErrorKind {
+    /// `/` or `%` (the operator) with a right operand of 0.
+    DivisionByZero(BinOp),
+    /// `branch` on `undef`.
+    BranchOnUndef,
+    /// `switch` on `undef`.
+    SwitchOnUndef,
+    /// A phi has no argument for the predecessor the block was entered from
+    /// (`None`: the block was entered at function entry).
+    MissingPhiArg {
+        /// The predecessor's label.
+        pred: Option<Box<str>>,
+    },
+    /// A function was called with the wrong number of arguments (also the
+    /// entry function, with no location).
+    ArityMismatch {
+        /// The callee.
+        callee: Box<str>,
+        /// Its number of parameters.
+        expected: usize,
+        /// The number of arguments given.
+        got: usize,
+    },
+    /// The call stack reached [`RunOptions::max_depth`](super::RunOptions::max_depth) frames.
+    CallDepthExceeded {
+        /// The limit.
+        limit: usize,
+    },
+    /// The run reached [`RunOptions::fuel`](super::RunOptions::fuel) steps.
+    OutOfFuel {
+        /// The limit.
+        fuel: u64,
+    },
+    /// The program breaks an IR invariant the interpreter relies on.
+    Malformed(String),
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::DivisionByZero(BinOp::Rem) => f.write_str("remainder by zero"),
+            ErrorKind::DivisionByZero(_) => f.write_str("division by zero"),
+            ErrorKind::BranchOnUndef => f.write_str("branch on undef"),
+            ErrorKind::SwitchOnUndef => f.write_str("switch on undef"),
+            ErrorKind::MissingPhiArg { pred: Some(p) } => {
+                write!(f, "phi has no argument for predecessor {p}")
+            }
+            ErrorKind::MissingPhiArg { pred: None } => {
+                f.write_str("phi in a block entered at function entry (no predecessor)")
+            }
+            ErrorKind::ArityMismatch {
+                callee,
+                expected,
+                got,
+            } => write!(
+                f,
+                "function {callee} takes {expected} argument{}, got {got}",
+                if *expected == 1 { "" } else { "s" }
+            ),
+            ErrorKind::CallDepthExceeded { limit } => {
+                write!(f, "call depth limit of {limit} frames exceeded")
+            }
+            ErrorKind::OutOfFuel { fuel } => write!(
+                f,
+                "out of fuel after {fuel} steps (the program may not terminate)"
+            ),
+            ErrorKind::Malformed(m) => write!(f, "malformed program: {m}"),
+        }
+    }
+}
+
+/// A run that stopped with an error.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RuntimeError {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// Where, when it happened inside a block.
+    pub location: Option<Location>,
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.location {
+            None => write!(f, "runtime error: {}", self.kind),
+            Some(l) => {
+                write!(
+                    f,
+                    "runtime error in function {}, block {}, ",
+                    l.function, l.block
+                )?;
+                match l.position {
+                    Position::Inst(i) => write!(f, "instruction {i}")?,
+                    Position::Terminator => f.write_str("terminator")?,
+                }
+                write!(f, ": {}", self.kind)
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+pub(super) fn malformed(msg: String) -> RuntimeError {
+    RuntimeError {
+        kind: ErrorKind::Malformed(msg),
+        location: None,
+    }
+}
