@@ -90,6 +90,20 @@ pub fn parse(path: &str) -> Result<(Source, Parsed), Failed> {
     }
 }
 
+/// The program as parsed again, for a report after the parsed module was
+/// transformed in place (error paths only: the text parsed once already).
+pub fn reparse(src: &Source) -> Parsed {
+    text::parse(&src.text).expect("the source parsed a moment ago")
+}
+
+/// Hands the command's big structures to the operating system instead of
+/// freeing them one allocation at a time: freeing a million-instruction
+/// module took up to a tenth of a command's time (glibc's
+/// `malloc_consolidate`). The process exits right after.
+pub fn skip_freeing<T>(data: T) {
+    std::mem::forget(data);
+}
+
 /// Reports an error of a pass or of the verifier. When the function came
 /// from `parsed` and the error names an instruction or block that has a
 /// span, the report points at the source; otherwise it names the function

@@ -5,6 +5,7 @@
 
 mod cmd;
 mod input;
+mod par;
 
 use clap::{Parser, Subcommand};
 

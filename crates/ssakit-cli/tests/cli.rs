@@ -216,3 +216,93 @@ fn analyze_shows_the_chapters_frontiers() {
         "clap refuses a call with no analysis"
     );
 }
+
+/// A module of `n` generated functions `f0 .. f{n-1}`, every shape.
+fn generated_module(n: usize) -> ssakit::ir::Module {
+    use ssakit::gen::{generate, GenOptions, Shape};
+    let functions = (0..n)
+        .map(|k| {
+            let mut f = generate(&GenOptions {
+                shape: Shape::ALL[k % Shape::ALL.len()],
+                blocks: 40 + 7 * k,
+                vars: 5,
+                seed: k as u64,
+            });
+            f.name = format!("f{k}").into();
+            f
+        })
+        .collect();
+    ssakit::ir::Module { functions }
+}
+
+#[test]
+fn functions_done_in_parallel_come_out_in_module_order() {
+    // The CLI works on the functions of a module in parallel (rayon) and
+    // prints them in parallel: the output must be the library's, function
+    // by function, in module order.
+    use ssakit::text::print_module;
+    let mut m = generated_module(24);
+    let src = print_module(&m);
+    let pruned = ssakit::construct::Options {
+        flavor: ssakit::construct::Flavor::Pruned,
+        ..Default::default()
+    };
+    for f in &mut m.functions {
+        ssakit::construct::construct(f, &pruned).unwrap();
+    }
+    let ssa = ok(&["construct", "--flavor", "pruned", "-"], Some(&src));
+    assert_eq!(ssa, print_module(&m));
+
+    let mut o = m.clone();
+    let passes = ssakit::opt::Pass::parse("copy-prop,const-prop,dce").unwrap();
+    for f in &mut o.functions {
+        ssakit::opt::run_passes(f, &passes, &mut Default::default()).unwrap();
+    }
+    let out = ok(
+        &["opt", "--passes", "copy-prop,const-prop,dce", "-"],
+        Some(&ssa),
+    );
+    assert_eq!(out, print_module(&o));
+
+    for f in &mut m.functions {
+        ssakit::destruct::destruct(f, &Default::default()).unwrap();
+    }
+    let out = ok(&["destruct", "-"], Some(&ssa));
+    assert_eq!(out, print_module(&m));
+}
+
+#[test]
+fn the_first_failing_function_in_module_order_is_reported() {
+    // Functions 9 and 17 are already in SSA form (construct refuses them):
+    // whichever thread finishes first, the report is about `f9`, at its
+    // line in the input.
+    let mut m = generated_module(24);
+    let ssa_fn =
+        "function f{K}(a) {\nentry:\n    jump b\nb:\n    x = phi(entry: a)\n    ret x\n}\n";
+    let mut src = String::new();
+    for (k, f) in m.functions.iter_mut().enumerate() {
+        if k == 9 || k == 17 {
+            src.push_str(&ssa_fn.replace("{K}", &k.to_string()));
+        } else {
+            src.push_str(&ssakit::text::print_function(f));
+        }
+        src.push('\n');
+    }
+    let line = 1 + src[..src.find("function f9(").unwrap()]
+        .matches('\n')
+        .count();
+    let o = ssakit(&["construct", "-"], Some(&src));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let first = err.lines().next().unwrap();
+    assert_eq!(
+        first,
+        format!(
+            "error: <stdin>:{}:5: this program already has phis: \
+             construction expects a program not in SSA form",
+            line + 4
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("f17"), "{err}");
+}

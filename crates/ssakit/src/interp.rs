@@ -96,7 +96,7 @@ pub use error::{ErrorKind, Location, Position, RuntimeError};
 use crate::ir::{Function, Module};
 use compile::{CFunc, Compiler};
 use error::malformed;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 /// Default step limit of [`RunOptions::fuel`].
@@ -348,7 +348,7 @@ impl<'m> Interpreter<'m> {
         funcs: impl IntoIterator<Item = &'m Function>,
     ) -> Result<Self, RuntimeError> {
         let funcs: Vec<&'m Function> = funcs.into_iter().collect();
-        let mut by_name = HashMap::with_capacity(funcs.len());
+        let mut by_name = HashMap::with_capacity_and_hasher(funcs.len(), Default::default());
         for (i, f) in funcs.iter().enumerate() {
             by_name.entry(&*f.name).or_insert(i as u32);
         }

@@ -1,8 +1,8 @@
 //! `ssakit construct`: put a program into SSA form.
 
 use crate::input::{self, Failed, EXIT_INPUT};
+use crate::par;
 use clap::ValueEnum;
-use rayon::prelude::*;
 use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
 use ssakit::timing::PassTimes;
 
@@ -103,13 +103,12 @@ pub fn options(a: &Args) -> Options {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let (src, parsed) = input::parse(&a.file)?;
+    let (src, mut parsed) = input::parse(&a.file)?;
     let mut opts = options(&a);
-    let mut module = parsed.module.clone();
     let traced = match &a.trace {
         Some(_) => {
             opts.renaming = Renaming::ReachingDef;
-            let Some(f) = module.entry_function(a.entry.as_deref()) else {
+            let Some(f) = parsed.module.entry_function(a.entry.as_deref()) else {
                 eprintln!(
                     "error: no function named `{}`",
                     a.entry.as_deref().unwrap_or("main")
@@ -120,18 +119,16 @@ pub fn run(a: Args) -> Result<(), Failed> {
         }
         None => None,
     };
-    // Functions are independent: construct them in parallel (rayon), then
-    // report in module order. Phase times are summed over functions.
+    // Functions are independent: construct (and verify) them in parallel,
+    // then report in module order. Phase times are summed over functions.
     enum Fail {
         Input(ssakit::error::IrError),
         Invalid(Vec<ssakit::error::IrError>),
     }
-    let originals = parsed.module.functions.clone();
+    let mut module = std::mem::take(&mut parsed.module);
     let start = std::time::Instant::now();
-    let results: Vec<Result<(PassTimes, String), Fail>> = module
-        .functions
-        .par_iter_mut()
-        .map(|f| {
+    let results: Vec<Result<(PassTimes, String), Fail>> =
+        par::each_function(&mut module.functions, |f| {
             let mut trace_text = String::new();
             let stats = match (&a.trace, traced.as_deref() == Some(&*f.name)) {
                 (Some(v), true) => construct::construct_traced(f, &opts, v).map(|(s, t)| {
@@ -148,19 +145,21 @@ pub fn run(a: Args) -> Result<(), Failed> {
                     .map_err(Fail::Invalid)?;
             }
             Ok((times, trace_text))
-        })
-        .collect();
+        });
     let wall = start.elapsed().as_secs_f64();
     let mut times = PassTimes::default();
     let mut trace_text = String::new();
     for (k, r) in results.into_iter().enumerate() {
         match r {
             Ok((t, tr)) => {
-                times.extend(&t);
+                times.merge(&t);
                 trace_text.push_str(&tr);
             }
             Err(Fail::Input(e)) => {
-                input::report_ir(&src, Some(&parsed), &originals[k], &e);
+                // The function was changed in place: report against the
+                // program as written.
+                let parsed = input::reparse(&src);
+                input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
                 return Err(Failed(EXIT_INPUT));
             }
             Err(Fail::Invalid(errs)) => {
@@ -180,12 +179,13 @@ pub fn run(a: Args) -> Result<(), Failed> {
         }
         println!();
     }
-    print!("{}", ssakit::text::print_module(&module));
+    par::print_module(&module);
     if a.time_passes {
         // Phases are summed over functions; `wall` is the elapsed time of
         // the parallel loop over functions.
         eprintln!("wall: {wall:.6}");
         eprint!("{}", times.render());
     }
+    input::skip_freeing((src, parsed, module));
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `ssakit destruct`: take a program out of SSA form.
 
 use crate::input::{self, Failed, EXIT_INPUT};
+use crate::par;
 use ssakit::destruct::{self, DestructOptions};
 
 /// Arguments of `ssakit destruct`.
@@ -31,27 +32,34 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let (src, parsed) = input::parse(&a.file)?;
+    let (src, mut parsed) = input::parse(&a.file)?;
     let opts = DestructOptions {
         split: !a.no_split,
         coalesce: !a.no_coalesce,
         conventional: a.conventional,
     };
-    let mut module = parsed.module.clone();
+    // Functions are independent: destruct them in parallel, then report in
+    // module order.
+    let mut module = std::mem::take(&mut parsed.module);
+    let start = std::time::Instant::now();
+    let results = par::each_function(&mut module.functions, |f| destruct::destruct(f, &opts));
+    let wall = start.elapsed().as_secs_f64();
     let mut times = ssakit::timing::PassTimes::default();
     let mut stats_text = String::new();
-    for f in module.functions.iter_mut() {
-        let original = f.clone();
-        match destruct::destruct(f, &opts) {
+    for (k, r) in results.into_iter().enumerate() {
+        match r {
             Ok(stats) => {
-                times.extend(&stats.times);
-                stats_text.push_str(&format!("function {}:\n", f.name));
+                times.merge(&stats.times);
+                stats_text.push_str(&format!("function {}:\n", module.functions[k].name));
                 for line in stats.render().lines() {
                     stats_text.push_str(&format!("  {line}\n"));
                 }
             }
             Err(e) => {
-                input::report_ir(&src, Some(&parsed), &original, &e);
+                // The function was changed in place: report against the
+                // program as written.
+                let parsed = input::reparse(&src);
+                input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
                 if e.message.starts_with("input is not valid SSA") {
                     eprintln!("help: `ssakit construct` puts a program into SSA form");
                 } else if a.conventional {
@@ -61,12 +69,16 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
-    print!("{}", ssakit::text::print_module(&module));
+    par::print_module(&module);
     if a.stats {
         eprint!("{stats_text}");
     }
     if a.time_passes {
+        // Phases are summed over functions; `wall` is the elapsed time of
+        // the parallel loop over functions.
+        eprintln!("wall: {wall:.6}");
         eprint!("{}", times.render());
     }
+    input::skip_freeing((src, parsed, module));
     Ok(())
 }

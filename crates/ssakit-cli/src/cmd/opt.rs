@@ -1,6 +1,7 @@
 //! `ssakit opt`: run optimisation passes on SSA.
 
 use crate::input::{self, Failed, EXIT_INPUT};
+use crate::par;
 use ssakit::opt::{self, Pass};
 
 /// Exit code for a pass that produced invalid SSA (a bug in ssakit).
@@ -31,45 +32,76 @@ pub fn run(a: Args) -> Result<(), Failed> {
             return Err(Failed(EXIT_INPUT));
         }
     };
-    let (src, parsed) = input::parse(&a.file)?;
-    let mut module = parsed.module.clone();
+    let (src, mut parsed) = input::parse(&a.file)?;
+    // Functions are independent: verify, optimise and verify them in
+    // parallel, then report in module order.
+    enum Fail {
+        Input(Vec<ssakit::error::IrError>),
+        Pass(ssakit::error::IrError),
+        Invalid(Vec<ssakit::error::IrError>),
+    }
+    let mut module = std::mem::take(&mut parsed.module);
+    let start = std::time::Instant::now();
+    let results = par::each_function(&mut module.functions, |f| {
+        let mut times = ssakit::timing::PassTimes::default();
+        times
+            .time("verification", || ssakit::verify::verify_valid(f))
+            .map_err(Fail::Input)?;
+        let stats = opt::run_passes(f, &passes, &mut times).map_err(Fail::Pass)?;
+        times
+            .time("verification", || ssakit::verify::verify_valid(f))
+            .map_err(Fail::Invalid)?;
+        Ok((times, stats))
+    });
+    let wall = start.elapsed().as_secs_f64();
     let mut times = ssakit::timing::PassTimes::default();
     let mut stats = opt::Stats::default();
-    for f in module.functions.iter_mut() {
-        if let Err(errs) = times.time("verification", || ssakit::verify::verify_valid(f)) {
-            eprintln!(
-                "error: function `{}` is not valid SSA ({} error(s)); `ssakit construct` puts a program into SSA form",
-                f.name,
-                errs.len()
-            );
-            for e in errs.iter().take(20) {
-                input::report_ir(&src, Some(&parsed), f, e);
+    for (k, r) in results.into_iter().enumerate() {
+        let f = &module.functions[k];
+        match r {
+            Ok((t, s)) => {
+                times.merge(&t);
+                stats.add(&s);
             }
-            return Err(Failed(EXIT_INPUT));
-        }
-        match opt::run_passes(f, &passes, &mut times) {
-            Ok(s) => stats.add(&s),
-            Err(e) => {
+            Err(Fail::Input(errs)) => {
+                eprintln!(
+                    "error: function `{}` is not valid SSA ({} error(s)); `ssakit construct` puts a program into SSA form",
+                    f.name,
+                    errs.len()
+                );
+                // Verification changed nothing, but report against the
+                // program as written all the same.
+                let parsed = input::reparse(&src);
+                for e in errs.iter().take(20) {
+                    input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], e);
+                }
+                return Err(Failed(EXIT_INPUT));
+            }
+            Err(Fail::Pass(e)) => {
                 eprintln!("internal error: {}", e.describe(f));
                 return Err(Failed(EXIT_INTERNAL));
             }
-        }
-        if let Err(errs) = times.time("verification", || ssakit::verify::verify_valid(f)) {
-            for e in &errs {
-                eprintln!(
-                    "internal error: optimisation produced invalid SSA: {}",
-                    e.describe(f)
-                );
+            Err(Fail::Invalid(errs)) => {
+                for e in &errs {
+                    eprintln!(
+                        "internal error: optimisation produced invalid SSA: {}",
+                        e.describe(f)
+                    );
+                }
+                return Err(Failed(EXIT_INTERNAL));
             }
-            return Err(Failed(EXIT_INTERNAL));
         }
     }
-    print!("{}", ssakit::text::print_module(&module));
+    par::print_module(&module);
     if a.stats {
         eprint!("{}", stats.render());
     }
     if a.time_passes {
+        // Phases are summed over functions; `wall` is the elapsed time of
+        // the parallel loop over functions.
+        eprintln!("wall: {wall:.6}");
         eprint!("{}", times.render());
     }
+    input::skip_freeing((src, parsed, module));
     Ok(())
 }

@@ -36,7 +36,7 @@
 
 use crate::entity::EntityVec;
 use crate::ir::{Block, BlockData, Cfg, Function, PhiArg, Terminator};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 /// Picks the names of new blocks (see the module doc).
 struct Namer {

@@ -5,7 +5,7 @@
 use super::error::{malformed, RuntimeError};
 use super::{fnv1a, FNV_OFFSET_BASIS};
 use crate::ir::{BinOp, Block, Function, InstData, Operand, Terminator, UnOp, Var};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// An operand with its variable resolved to a frame slot.
 #[derive(Clone, Copy, Debug)]

@@ -11,7 +11,7 @@
 
 use super::{Function, Var};
 use crate::entity::EntityVec;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 /// The printed name of every variable of a function, collision-free.
 #[derive(Clone, Debug)]
@@ -22,7 +22,8 @@ pub struct VarNames {
 impl VarNames {
     /// Computes the printed names of `func`'s variables.
     pub fn new(func: &Function) -> VarNames {
-        let mut taken: HashSet<Box<str>> = HashSet::with_capacity(func.vars.len());
+        let mut taken: HashSet<Box<str>> =
+            HashSet::with_capacity_and_hasher(func.vars.len(), Default::default());
         let mut names: EntityVec<Var, Box<str>> = EntityVec::with_capacity(func.vars.len());
         for (_, d) in func.vars.iter() {
             if d.origin.is_none() {

@@ -17,7 +17,7 @@ use crate::ir::{
     BinOp, Block, BlockData, Cfg, Function, Inst, InstData, Module, Operand, PhiArg, Terminator,
     UnOp, Var,
 };
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 
 /// Words that cannot name a variable, a label or a function.
@@ -54,7 +54,7 @@ pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
     let mut module = Module::default();
     let mut spans = Vec::new();
     let mut calls = Vec::new();
-    let mut fn_index: HashMap<&str, usize> = HashMap::new();
+    let mut fn_index: HashMap<&str, usize> = HashMap::default();
     loop {
         p.skip_newlines();
         if p.peek().kind == Tok::Eof {
@@ -220,8 +220,8 @@ impl<'s> Parser<'s> {
                 name: name_span,
                 ..Default::default()
             },
-            vars: HashMap::new(),
-            labels: HashMap::new(),
+            vars: HashMap::default(),
+            labels: HashMap::default(),
             first_ref: EntityVec::new(),
             defined: EntityVec::new(),
             terminated: EntityVec::new(),
