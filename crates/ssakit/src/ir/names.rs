@@ -9,59 +9,138 @@
 //! Original names are claimed first, then versions in variable order, so the
 //! scheme is deterministic and never renames an original variable.
 
+//!
+//! All names live in one string (no allocation per name); the table of
+//! names taken is a chained hash table over that string, keyed by FxHash.
+
 use super::{Function, Var};
 use crate::entity::EntityVec;
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
 
 /// The printed name of every variable of a function, collision-free.
 #[derive(Clone, Debug)]
 pub struct VarNames {
-    names: EntityVec<Var, Box<str>>,
+    /// Every name, one after the other.
+    text: String,
+    /// `text[span.0..span.1]` is the variable's name.
+    spans: EntityVec<Var, (usize, usize)>,
+}
+
+/// Names taken so far: hash → last variable with that hash, then a chain.
+struct Taken {
+    hasher: rustc_hash::FxBuildHasher,
+    head: FxHashMap<u64, Var>,
+    next: EntityVec<Var, Option<Var>>,
+}
+
+impl Taken {
+    fn contains(&self, names: &VarNames, cand: &str) -> bool {
+        let mut at = self.head.get(&self.hasher.hash_one(cand)).copied();
+        while let Some(v) = at {
+            if names.get(v) == cand {
+                return true;
+            }
+            at = self.next[v];
+        }
+        false
+    }
+
+    fn insert(&mut self, names: &VarNames, v: Var) {
+        let h = self.hasher.hash_one(names.get(v));
+        self.next[v] = self.head.insert(h, v);
+    }
 }
 
 impl VarNames {
     /// Computes the printed names of `func`'s variables.
     pub fn new(func: &Function) -> VarNames {
-        let mut taken: HashSet<Box<str>> =
-            HashSet::with_capacity_and_hasher(func.vars.len(), Default::default());
-        let mut names: EntityVec<Var, Box<str>> = EntityVec::with_capacity(func.vars.len());
-        for (_, d) in func.vars.iter() {
+        let n = func.vars.len();
+        let mut names = VarNames {
+            text: String::with_capacity(8 * n),
+            spans: EntityVec::with_capacity(n),
+        };
+        let mut taken = Taken {
+            hasher: Default::default(),
+            head: FxHashMap::with_capacity_and_hasher(n, Default::default()),
+            next: EntityVec::with_capacity(n),
+        };
+        for (v, d) in func.vars.iter() {
+            let start = names.text.len();
             if d.origin.is_none() {
-                taken.insert(d.name.clone());
+                names.text.push_str(&d.name);
             }
-            names.push(d.name.clone());
+            names.spans.push((start, names.text.len()));
+            taken.next.push(None);
+            if d.origin.is_none() {
+                taken.insert(&names, v);
+            }
         }
+        let mut cand = String::new();
         for (v, d) in func.vars.iter() {
             if d.origin.is_none() {
                 continue;
             }
+            use std::fmt::Write;
             let name = func.base_name(v);
-            let mut cand = format!("{name}{}", d.version);
-            if taken.contains(cand.as_str()) {
-                let base = format!("{name}_{}", d.version);
-                cand = base.clone();
+            cand.clear();
+            let _ = write!(cand, "{name}{}", d.version);
+            if taken.contains(&names, &cand) {
+                cand.clear();
+                let _ = write!(cand, "{name}_{}", d.version);
+                let base = cand.len();
                 let mut k = 2;
-                while taken.contains(cand.as_str()) {
-                    cand = format!("{base}_{k}");
+                while taken.contains(&names, &cand) {
+                    cand.truncate(base);
+                    let _ = write!(cand, "_{k}");
                     k += 1;
                 }
             }
-            let cand: Box<str> = cand.into();
-            taken.insert(cand.clone());
-            names[v] = cand;
+            let start = names.text.len();
+            names.text.push_str(&cand);
+            names.spans[v] = (start, names.text.len());
+            taken.insert(&names, v);
         }
-        VarNames { names }
+        names
     }
 
     /// The printed name of `v`.
     pub fn get(&self, v: Var) -> &str {
-        &self.names[v]
+        let (a, b) = self.spans[v];
+        &self.text[a..b]
     }
 }
 
 impl std::ops::Index<Var> for VarNames {
     type Output = str;
     fn index(&self, v: Var) -> &str {
-        &self.names[v]
+        self.get(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::VarNames;
+    use crate::ir::Function;
+
+    #[test]
+    fn versions_skip_every_taken_name() {
+        let mut f = Function::new("f");
+        let x = f.new_var("x");
+        let x1 = f.new_var("x1");
+        for taken in ["x_1", "x_1_2"] {
+            f.new_var(taken);
+        }
+        let a = f.new_version(x, 1);
+        let b = f.new_version(x, 2);
+        let c = f.new_version(x1, 1);
+        let d = f.new_version(x, 1);
+        let names = VarNames::new(&f);
+        assert_eq!(&names[x], "x");
+        assert_eq!(&names[x1], "x1");
+        assert_eq!(&names[a], "x_1_3");
+        assert_eq!(&names[b], "x2");
+        assert_eq!(&names[c], "x11");
+        assert_eq!(&names[d], "x_1_4", "a second version 1 still gets a name");
     }
 }
