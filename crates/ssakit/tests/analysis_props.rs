@@ -190,6 +190,11 @@ fn check_idf<G: Graph>(g: &G, sets: &[Vec<u32>]) {
         let b = linear.idf(&s);
         assert_eq!(a, fixpoint, "worklist DF+({s:?})");
         assert_eq!(b, fixpoint, "linear DF+({s:?})");
+        assert_eq!(
+            linear.is_empty(&s),
+            fixpoint.is_empty(),
+            "DF+({s:?}) = {{}}"
+        );
         // DF+(S) = J(S ∪ {r0}) on the graph with a virtual entry r0.
         let mut reachable: Vec<Block> = s.iter().copied().filter(|&x| t.is_reachable(x)).collect();
         let mut with_r0 = reachable.clone();

@@ -188,6 +188,19 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
         self.compute_live(defs, out, |_| true)
     }
 
+    /// Whether DF⁺(`defs`) is empty, in O(|defs|). DF⁺(S) is empty iff
+    /// DF(S) is, and DF(x) is empty iff no edge leaving the subtree of `x`
+    /// reaches a level `≤ level(x)`, that is iff `escape[x] > level(x)`
+    /// (D-edges go one level down, so they never qualify). Lets a caller
+    /// skip per-variable work (liveness) for a variable that needs no phi:
+    /// every variable of straight-line code or of a tree of branches.
+    pub fn is_empty(&self, defs: &[Block]) -> bool {
+        defs.iter().all(|&d| match self.tree.depth(d) {
+            Some(level) => self.escape[d.index()] > level,
+            None => true,
+        })
+    }
+
     /// Replaces `out` with the blocks of DF⁺(`defs`) where the variable is
     /// live on entry (`live_in(y)`), sorted: the phis of pruned SSA. As in
     /// LLVM's `IDFCalculator` with live-in blocks, a block where the

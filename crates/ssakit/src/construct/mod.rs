@@ -138,9 +138,20 @@ fn construct_impl(
     trace_var: Option<crate::ir::Var>,
 ) -> Result<(Stats, Option<Trace>), IrError> {
     let mut t = PassTimes::default();
-    let prepared = t.time("prepare", || prepare(func))?;
-    let cfg = t.time("cfg", || Cfg::new(func));
-    let dt = t.time("dominators", || DomTree::new(&cfg));
+    // Preparation in two halves around the dominator tree, whose search
+    // already finds the unreachable blocks: in the usual case (none) the
+    // graph and the tree are built once.
+    let mut prepared = t.time("prepare", || prepare::fresh_entry(func))?;
+    let mut cfg = t.time("cfg", || Cfg::new(func));
+    let mut dt = t.time("dominators", || DomTree::new(&cfg));
+    if dt.num_reachable() < func.layout.len() {
+        prepared.removed_unreachable = t.time("unreachable blocks", || {
+            let removed = prepare::drop_unreachable(func, &dt);
+            cfg = Cfg::new(func);
+            dt = DomTree::new(&cfg);
+            removed
+        });
+    }
     // The trace shows the chapter's worklist, which needs DF_all.
     let use_worklist = opts.idf == Idf::Worklist || trace_var.is_some();
     let df = use_worklist.then(|| t.time("frontiers", || DominanceFrontiers::new(&cfg, &dt)));

@@ -233,9 +233,10 @@ impl PhiInsertion<'_> {
     /// neither a phi nor a new root. Liveness is explored for one variable
     /// at a time ([`VarLiveness`]), and only for variables that can need a
     /// phi: a variable defined only in the entry block (which dominates
-    /// everything and has no predecessors) has an empty DF⁺ and costs
-    /// nothing, and a variable live on entry to no block is skipped without
-    /// any walk. So a function with many variables live everywhere but
+    /// everything and has no predecessors), or more generally whose DF⁺ is
+    /// seen to be empty in O(definitions) ([`IdfCalculator::is_empty`]),
+    /// costs nothing, and a variable live on entry to no block is skipped
+    /// without any walk. So a function with many variables live everywhere but
     /// assigned once pays neither time nor memory for their live ranges.
     fn place_linear(&self, func: &Function, dt: &DomTree) -> Vec<(Block, Var)> {
         let defs = DefBlocks::new(func);
@@ -246,7 +247,7 @@ impl PhiInsertion<'_> {
         let mut placed = Vec::new();
         for v in variable_order(func) {
             let d = defs.of(v);
-            if d.is_empty() || d == [entry] || !self.wanted(&global, v) {
+            if d.is_empty() || d == [entry] || !self.wanted(&global, v) || calc.is_empty(d) {
                 continue;
             }
             if self.flavor == Flavor::Pruned && self.liveness.is_some() {

@@ -11,7 +11,7 @@
 //! The input must not already contain phis: construction starts from a
 //! program in which each variable may be assigned many times.
 
-use crate::analysis::DepthFirst;
+use crate::analysis::{DepthFirst, DomTree};
 use crate::error::IrError;
 use crate::ir::{Block, Cfg, Function, Terminator};
 
@@ -27,6 +27,18 @@ pub struct Prepared {
 /// Gives `func` an entry without predecessors and drops unreachable blocks.
 /// Fails (without changing `func`) if the function already has phis.
 pub fn prepare(func: &mut Function) -> Result<Prepared, IrError> {
+    let mut out = fresh_entry(func)?;
+    let cfg = Cfg::new(func);
+    out.removed_unreachable = drop_unreachable(func, &DepthFirst::new(&cfg));
+    Ok(out)
+}
+
+/// The first half of [`prepare`]: refuses a function with phis and gives
+/// the entry block no predecessors. Costs one look at each block's first
+/// phi and terminator; builds no graph.
+pub fn fresh_entry(func: &mut Function) -> Result<Prepared, IrError> {
+    let mut entry_has_preds = false;
+    let entry = func.entry();
     for &b in &func.layout {
         if let Some(&i) = func.blocks[b].phis.first() {
             return Err(IrError::new(
@@ -36,30 +48,64 @@ pub fn prepare(func: &mut Function) -> Result<Prepared, IrError> {
                 "this program already has phis: construction expects a program not in SSA form",
             ));
         }
+        func.blocks[b]
+            .term
+            .for_each_succ(|s| entry_has_preds |= s == entry);
     }
     let mut out = Prepared::default();
-    let cfg = Cfg::new(func);
-    if !cfg.preds(func.entry()).is_empty() {
-        let old = func.entry();
+    if entry_has_preds {
         let name = fresh_label(func, "entry");
         let nb = func.new_block(&name);
-        func.blocks[nb].term = Terminator::Jump(old);
+        func.blocks[nb].term = Terminator::Jump(entry);
         func.layout.pop();
         func.layout.insert(0, nb);
         out.new_entry = Some(nb);
     }
-    let cfg = Cfg::new(func);
-    let dfs = DepthFirst::new(&cfg);
-    if dfs.num_reachable() < func.layout.len() {
-        out.removed_unreachable = func
-            .layout
-            .iter()
-            .copied()
-            .filter(|&b| !dfs.is_reachable(b))
-            .collect();
-        func.layout.retain(|&b| dfs.is_reachable(b));
-    }
     Ok(out)
+}
+
+/// The second half of [`prepare`]: drops from the layout the blocks that
+/// `reach` (any analysis that knows reachability from the entry: a
+/// depth-first search, or the dominator tree construction already needs)
+/// says no path from the entry reaches, and returns them.
+pub fn drop_unreachable(func: &mut Function, reach: &impl Reachability) -> Vec<Block> {
+    if reach.num_reachable() == func.layout.len() {
+        return Vec::new();
+    }
+    let removed = func
+        .layout
+        .iter()
+        .copied()
+        .filter(|&b| !reach.is_reachable(b))
+        .collect();
+    func.layout.retain(|&b| reach.is_reachable(b));
+    removed
+}
+
+/// What [`drop_unreachable`] needs to know.
+pub trait Reachability {
+    /// How many blocks the entry reaches.
+    fn num_reachable(&self) -> usize;
+    /// Whether the entry reaches `b`.
+    fn is_reachable(&self, b: Block) -> bool;
+}
+
+impl Reachability for DepthFirst {
+    fn num_reachable(&self) -> usize {
+        DepthFirst::num_reachable(self)
+    }
+    fn is_reachable(&self, b: Block) -> bool {
+        DepthFirst::is_reachable(self, b)
+    }
+}
+
+impl Reachability for DomTree {
+    fn num_reachable(&self) -> usize {
+        DomTree::num_reachable(self)
+    }
+    fn is_reachable(&self, b: Block) -> bool {
+        DomTree::is_reachable(self, b)
+    }
 }
 
 /// A label starting with `base` that no block of `func` has: `base`, then
