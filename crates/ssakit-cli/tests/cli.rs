@@ -1,43 +1,9 @@
 //! The `ssakit` binary end to end: exact outputs, exit codes, error
 //! locations, standard input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn examples() -> std::path::PathBuf {
-    std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples"))
-}
-
-fn ssakit(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
-        .args(args)
-        .current_dir(examples())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(s) = stdin {
-        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-#[track_caller]
-fn ok(args: &[&str], stdin: Option<&str>) -> String {
-    let o = ssakit(args, stdin);
-    assert!(o.status.success(), "ssakit {args:?} failed: {}", stderr(&o));
-    stdout(&o)
-}
+use common::{ok, ssakit, ssakit_bytes, stderr, stdout};
 
 #[test]
 fn run_prints_what_the_examples_promise() {
@@ -102,20 +68,7 @@ fn parse_errors_name_file_line_and_column() {
 
 #[test]
 fn non_utf8_input_is_an_error_with_its_offset() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
-        .args(["fmt", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"function f() {\ne:\n  \xff\n}\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = ssakit_bytes(&["fmt", "-"], b"function f() {\ne:\n  \xff\n}\n");
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),
