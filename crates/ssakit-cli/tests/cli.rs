@@ -50,6 +50,21 @@ fn run_errors_exit_2_with_a_location() {
 }
 
 #[test]
+fn an_entry_the_module_lacks_is_an_input_error() {
+    for cmd in [
+        &["run", "--entry", "nosuch", "seed.ssa", "1", "1"][..],
+        &["analyze", "--df", "--entry", "nosuch", "seed.ssa"],
+        &["reduce", "--entry", "nosuch", "seed.ssa"],
+        &["construct", "--trace", "x", "--entry", "nosuch", "seed.ssa"],
+    ] {
+        let o = ssakit(cmd, None);
+        assert_eq!(o.status.code(), Some(1), "{cmd:?}");
+        assert_eq!(stderr(&o), "error: no function named `nosuch`\n", "{cmd:?}");
+        assert!(o.stdout.is_empty(), "{cmd:?}");
+    }
+}
+
+#[test]
 fn parse_errors_name_file_line_and_column() {
     let o = ssakit(
         &["fmt", "-"],
