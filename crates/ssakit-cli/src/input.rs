@@ -147,3 +147,15 @@ pub fn report_ir(
         _ => eprintln!("error: {}: {}", src.name, e.describe(func)),
     }
 }
+
+/// The function that `--entry NAME` picks in `module` (without it, `main`,
+/// else the first), or an error, printed, when the module has none such.
+pub fn entry<'m>(
+    module: &'m ssakit::ir::Module,
+    name: Option<&str>,
+) -> Result<&'m ssakit::ir::Function, Failed> {
+    module.entry_function(name).ok_or_else(|| {
+        eprintln!("error: no function named `{}`", name.unwrap_or("main"));
+        Failed(EXIT_INPUT)
+    })
+}

@@ -1,43 +1,9 @@
 //! The `ssakit` binary end to end: exact outputs, exit codes, error
 //! locations, standard input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn examples() -> std::path::PathBuf {
-    std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples"))
-}
-
-fn ssakit(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
-        .args(args)
-        .current_dir(examples())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(s) = stdin {
-        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-#[track_caller]
-fn ok(args: &[&str], stdin: Option<&str>) -> String {
-    let o = ssakit(args, stdin);
-    assert!(o.status.success(), "ssakit {args:?} failed: {}", stderr(&o));
-    stdout(&o)
-}
+use common::{ok, ssakit, ssakit_bytes, stderr, stdout};
 
 #[test]
 fn run_prints_what_the_examples_promise() {
@@ -84,6 +50,21 @@ fn run_errors_exit_2_with_a_location() {
 }
 
 #[test]
+fn an_entry_the_module_lacks_is_an_input_error() {
+    for cmd in [
+        &["run", "--entry", "nosuch", "seed.ssa", "1", "1"][..],
+        &["analyze", "--df", "--entry", "nosuch", "seed.ssa"],
+        &["reduce", "--entry", "nosuch", "seed.ssa"],
+        &["construct", "--trace", "x", "--entry", "nosuch", "seed.ssa"],
+    ] {
+        let o = ssakit(cmd, None);
+        assert_eq!(o.status.code(), Some(1), "{cmd:?}");
+        assert_eq!(stderr(&o), "error: no function named `nosuch`\n", "{cmd:?}");
+        assert!(o.stdout.is_empty(), "{cmd:?}");
+    }
+}
+
+#[test]
 fn parse_errors_name_file_line_and_column() {
     let o = ssakit(
         &["fmt", "-"],
@@ -102,20 +83,7 @@ fn parse_errors_name_file_line_and_column() {
 
 #[test]
 fn non_utf8_input_is_an_error_with_its_offset() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
-        .args(["fmt", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"function f() {\ne:\n  \xff\n}\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = ssakit_bytes(&["fmt", "-"], b"function f() {\ne:\n  \xff\n}\n");
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),

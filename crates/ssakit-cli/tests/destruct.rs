@@ -2,43 +2,13 @@
 //! run -`, statistics on standard error, and the errors of `--conventional`
 //! and of input that is not SSA.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn examples() -> std::path::PathBuf {
-    std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples"))
-}
-
-/// Runs `ssakit ARGS` with `stdin` as standard input.
-fn ssakit(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
-        .args(args)
-        .current_dir(examples())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+use common::{ssakit, stderr, stdout};
 
 #[test]
 fn construct_destruct_run_pipeline() {
-    let ssa = ssakit(&["construct", "seed.ssa"], "");
+    let ssa = ssakit(&["construct", "seed.ssa"], None);
     assert!(ssa.status.success(), "{}", stderr(&ssa));
     for mode in [
         &[][..],
@@ -49,17 +19,17 @@ fn construct_destruct_run_pipeline() {
         let mut args = vec!["destruct"];
         args.extend_from_slice(mode);
         args.push("-");
-        let out = ssakit(&args, &stdout(&ssa));
+        let out = ssakit(&args, Some(&stdout(&ssa)));
         assert!(out.status.success(), "{mode:?}: {}", stderr(&out));
         assert!(!stdout(&out).contains("phi"));
-        let run = ssakit(&["run", "-", "1", "1"], &stdout(&out));
+        let run = ssakit(&["run", "-", "1", "1"], Some(&stdout(&out)));
         assert_eq!(stdout(&run), "=> 65\n", "{mode:?}");
     }
 }
 
 #[test]
 fn stats_and_times_go_to_standard_error() {
-    let out = ssakit(&["destruct", "--stats", "--time-passes", "swap.ssa"], "");
+    let out = ssakit(&["destruct", "--stats", "--time-passes", "swap.ssa"], None);
     assert!(out.status.success());
     let err = stderr(&out);
     assert!(err.contains("function main:\n  edges split: 1\n"), "{err}");
@@ -73,7 +43,7 @@ fn stats_and_times_go_to_standard_error() {
 
 #[test]
 fn conventional_refuses_the_lost_copy() {
-    let out = ssakit(&["destruct", "--conventional", "lost_copy.ssa"], "");
+    let out = ssakit(&["destruct", "--conventional", "lost_copy.ssa"], None);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
@@ -89,7 +59,7 @@ fn conventional_refuses_the_lost_copy() {
 
 #[test]
 fn input_not_in_ssa_form() {
-    let out = ssakit(&["destruct", "seed.ssa"], "");
+    let out = ssakit(&["destruct", "seed.ssa"], None);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(

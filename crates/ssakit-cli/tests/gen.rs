@@ -1,28 +1,23 @@
 //! `ssakit gen`: prints a parseable program, the same one for the same
 //! options, and rejects unknown shapes with the list of known ones.
 
-use std::process::Command;
+mod common;
 
-fn ssakit(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ssakit"))
-        .args(args)
-        .output()
-        .expect("ssakit runs")
-}
+use common::{ssakit, stderr, stdout};
 
 #[test]
 fn gen_prints_the_library_program() {
     let args = [
         "gen", "--shape", "switchy", "--blocks", "12", "--vars", "3", "--seed", "5",
     ];
-    let out = ssakit(&args);
+    let out = ssakit(&args, None);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text, String::from_utf8(ssakit(&args).stdout).unwrap());
+    let text = stdout(&out);
+    assert_eq!(text, stdout(&ssakit(&args, None)));
     let f = ssakit::gen::generate(&ssakit::gen::GenOptions {
         shape: ssakit::gen::Shape::Switchy,
         blocks: 12,
@@ -36,17 +31,17 @@ fn gen_prints_the_library_program() {
 
 #[test]
 fn gen_defaults_to_a_small_random_program() {
-    let out = ssakit(&["gen"]);
+    let out = ssakit(&["gen"], None);
     assert!(out.status.success());
-    let m = ssakit::text::parse_module(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let m = ssakit::text::parse_module(&stdout(&out)).unwrap();
     assert_eq!(m.functions[0].layout.len(), 20);
 }
 
 #[test]
 fn gen_rejects_an_unknown_shape() {
-    let out = ssakit(&["gen", "--shape", "spiral"]);
+    let out = ssakit(&["gen", "--shape", "spiral"], None);
     assert!(!out.status.success());
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = stderr(&out);
     assert!(
         err.contains("spiral") && err.contains("ladder-redundant"),
         "{err}"

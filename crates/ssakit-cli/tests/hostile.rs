@@ -2,28 +2,16 @@
 //! and a non-zero exit from every command that reads programs, never a
 //! panic (exit 101) or a hang.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+
 use std::time::{Duration, Instant};
 
 /// Runs `ssakit ARGS -` on `input`; returns (exit code, stderr).
 fn feed(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
-        .args(args)
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
+    let mut args = args.to_vec();
+    args.push("-");
     let start = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
+    let out = common::ssakit_bytes(&args, input);
     assert!(
         start.elapsed() < Duration::from_secs(60),
         "ssakit {args:?} took too long"

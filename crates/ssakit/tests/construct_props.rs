@@ -12,27 +12,13 @@
 
 mod common;
 
-use common::random_program::program;
+use common::random_program::{program, run, ARGS};
 use proptest::prelude::*;
 use ssakit::analysis::{DomTree, IdfCalculator};
 use ssakit::construct::{self, phi_insert::DefBlocks, Flavor, Idf, Options, Renaming, UndefMode};
-use ssakit::interp::{self, ErrorKind, Outcome, RunOptions};
-use ssakit::ir::{Block, Cfg, Function, InstData, Module, Var};
+use ssakit::interp::{self, Outcome};
+use ssakit::ir::{Block, Cfg, Function, InstData, Var};
 use std::collections::BTreeSet;
-
-const ARGS: [[i64; 2]; 3] = [[0, 0], [1, -1], [7, 3]];
-
-fn run(f: &Function, args: &[i64], fuel: u64) -> Result<Outcome, ErrorKind> {
-    let m = Module {
-        functions: vec![f.clone()],
-    };
-    let opts = RunOptions {
-        fuel,
-        trace_calls: true,
-        ..Default::default()
-    };
-    interp::run(&m, &m.functions[0], args, &opts).map_err(|e| e.kind)
-}
 
 /// (original variable, block) of every phi.
 fn phi_set(f: &Function) -> Vec<(Var, Block)> {

@@ -16,14 +16,12 @@
 
 mod common;
 
-use common::random_program::program;
+use common::random_program::{program, run_module, ARGS};
 use proptest::prelude::*;
 use ssakit::construct::{self, Flavor, Options, UndefMode};
 use ssakit::destruct::{self, compact::compact_insts, is_out_of_ssa, DestructOptions};
-use ssakit::interp::{self, ErrorKind, Outcome, RunOptions};
+use ssakit::interp::{self, Outcome};
 use ssakit::ir::{Function, InstData, Module, Operand};
-
-const ARGS: [[i64; 2]; 3] = [[0, 0], [1, -1], [7, 3]];
 
 /// Fuel of the original program's runs; those that run out are skipped.
 const FUEL: u64 = 5_000;
@@ -78,15 +76,6 @@ const MODES: [DestructOptions; 5] = [
         conventional: true,
     },
 ];
-
-fn run(m: &Module, args: &[i64], fuel: u64) -> Result<Outcome, ErrorKind> {
-    let opts = RunOptions {
-        fuel,
-        trace_calls: true,
-        ..Default::default()
-    };
-    interp::run(m, &m.functions[0], args, &opts).map_err(|e| e.kind)
-}
 
 fn module(f: &Function) -> Module {
     Module {
@@ -192,7 +181,7 @@ fn check_destruction(
         .map_err(|d| TestCaseError::fail(format!("{what}: {}\n{text}", d.message)))?;
     for (a, orig) in ARGS.iter().zip(originals) {
         let Some(o) = orig else { continue };
-        let t = run(&reparsed, a, 50 * o.dyn_insts + 1000)
+        let t = run_module(&reparsed, a, 50 * o.dyn_insts + 1000)
             .map_err(|e| TestCaseError::fail(format!("{what} on {a:?}: {e:?}\n{text}")))?;
         prop_assert!(
             interp::outputs_match(o, &t),
@@ -212,7 +201,8 @@ fn check_destruction(
 fn check_program(p: &common::random_program::Program) -> Result<(), TestCaseError> {
     let f = p.build();
     let m = module(&f);
-    let originals: Vec<Option<Outcome>> = ARGS.iter().map(|a| run(&m, a, FUEL).ok()).collect();
+    let originals: Vec<Option<Outcome>> =
+        ARGS.iter().map(|a| run_module(&m, a, FUEL).ok()).collect();
     for flavor in [Flavor::Minimal, Flavor::Pruned, Flavor::SemiPruned] {
         for undef in [UndefMode::Operand, UndefMode::EntryDef, UndefMode::Local] {
             let mut ssa = f.clone();

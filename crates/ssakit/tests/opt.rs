@@ -82,22 +82,7 @@ fn lost_copy_from_source() {
     // Pruned, the classic picture: x2 is returned after the loop, but x3
     // of its phi web is defined while x2 is live.
     let f = construct_then_copy_prop("lost_copy_source.ssa", Flavor::Pruned);
-    assert_eq!(
-        print_function(&f),
-        "function main(n) {
-entry:
-    x1 = 1
-    jump loop
-loop:
-    x2 = phi(entry: x1, loop: x3)
-    x3 = x2 + 1
-    c1 = x3 < n
-    branch c1, loop, exit
-exit:
-    ret x2
-}
-"
-    );
+    common::golden("lost_copy_source.pruned.copy-prop.ssa", &print_function(&f));
     let r = ssakit::verify::verify(&f).unwrap();
     let names = ssakit::ir::VarNames::new(&f);
     let (a, b) = r.interference.unwrap();

@@ -16,29 +16,15 @@
 
 mod common;
 
-use common::random_program::{program, Program};
+use common::random_program::{program, run, Program, ARGS};
 use proptest::prelude::*;
 use ssakit::construct::{self, Flavor, Options, UndefMode};
 use ssakit::destruct::{destruct, DestructOptions};
-use ssakit::interp::{self, ErrorKind, Outcome, RunOptions};
-use ssakit::ir::{BinOp, Function, InstData, Module, Operand, Terminator};
+use ssakit::interp::{self, ErrorKind, Outcome};
+use ssakit::ir::{BinOp, Function, InstData, Operand, Terminator};
 use ssakit::opt::{self, dce::is_critical, Pass, Stats};
 use ssakit::text::print_function;
 use ssakit::timing::PassTimes;
-
-const ARGS: [[i64; 2]; 3] = [[0, 0], [1, -1], [7, 3]];
-
-fn run(f: &Function, args: &[i64], fuel: u64) -> Result<Outcome, ErrorKind> {
-    let m = Module {
-        functions: vec![f.clone()],
-    };
-    let opts = RunOptions {
-        fuel,
-        trace_calls: true,
-        ..Default::default()
-    };
-    interp::run(&m, &m.functions[0], args, &opts).map_err(|e| e.kind)
-}
 
 /// The random program, with the `k`-th binary instruction made a division
 /// when `divs[k] == 1` and a remainder when `divs[k] == 2` (the generator

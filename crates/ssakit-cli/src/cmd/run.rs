@@ -31,13 +31,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let (_, p) = input::parse(&a.file)?;
-    let Some(f) = p.module.entry_function(a.entry.as_deref()) else {
-        eprintln!(
-            "error: no function named `{}`",
-            a.entry.as_deref().unwrap_or("main")
-        );
-        return Err(Failed(EXIT_INPUT));
-    };
+    let f = input::entry(&p.module, a.entry.as_deref())?;
     if f.params.len() != a.args.len() {
         eprintln!(
             "error: function `{}` takes {} argument(s), {} given",

@@ -803,6 +803,7 @@ impl<'a> Oracle<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::destruct::interference::fixtures;
     use crate::destruct::to_cssa::{insert_phi_copies, JoinCopies};
     use crate::ir::{BinOp, FunctionBuilder, PhiArg};
 
@@ -863,17 +864,7 @@ mod tests {
     /// Boissinot et al.), so all three coalesce; `d = a + 1` does not.
     #[test]
     fn copies_of_one_value_share_a_name() {
-        let mut fb = FunctionBuilder::new("f");
-        let a = fb.param("a");
-        let e = fb.block("e");
-        let (b, c, d) = (fb.var("b"), fb.var("c"), fb.var("d"));
-        fb.switch_to(e);
-        fb.copy(b, a.into());
-        fb.copy(c, a.into());
-        fb.binary(d, BinOp::Add, a.into(), Operand::Const(1));
-        fb.print(vec![a.into(), b.into(), c.into(), d.into()]);
-        fb.ret(None);
-        let f = fb.finish();
+        let (f, [a, b, c, d]) = fixtures::copies_of_one_value();
         let (mut webs, stats) = coalesce(&f, f.insts.len(), &mut PassTimes::default());
         assert_eq!(stats.coalesced, 2);
         assert!(webs.same_web(a, b) && webs.same_web(b, c));
@@ -885,20 +876,7 @@ mod tests {
     /// a name, `(r, s) = (a, b)` may not.
     #[test]
     fn parallel_copy_destinations() {
-        let mut fb = FunctionBuilder::new("f");
-        let (a, bb) = (fb.param("a"), fb.param("b"));
-        let e = fb.block("e");
-        let (p, q, r, s) = (fb.var("p"), fb.var("q"), fb.var("r"), fb.var("s"));
-        fb.switch_to(e);
-        fb.inst(InstData::ParCopy {
-            copies: vec![(p, a.into()), (q, a.into())],
-        });
-        fb.inst(InstData::ParCopy {
-            copies: vec![(r, a.into()), (s, bb.into())],
-        });
-        fb.print(vec![p.into(), r.into()]);
-        fb.ret(None);
-        let f = fb.finish();
+        let (f, [a, bb, p, q, r, s]) = fixtures::two_parallel_copies(["a", "a", "a", "b"]);
         let (mut webs, _) = coalesce(&f, f.insts.len(), &mut PassTimes::default());
         assert!(webs.same_web(p, q) && webs.same_web(p, a));
         assert!(webs.same_web(r, a));

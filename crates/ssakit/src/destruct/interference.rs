@@ -440,10 +440,57 @@ impl LiveSet {
     }
 }
 
+/// Small programs that the tests of interference and of coalescing share.
+#[cfg(test)]
+pub(super) mod fixtures {
+    use crate::ir::{BinOp, Function, FunctionBuilder, InstData, Operand, Var};
+
+    /// `e(a): b = a; c = a; d = a + 1; print a, b, c, d; ret`, with
+    /// `[a, b, c, d]`.
+    pub fn copies_of_one_value() -> (Function, [Var; 4]) {
+        let mut fb = FunctionBuilder::new("f");
+        let a = fb.param("a");
+        let e = fb.block("e");
+        let (b, c, d) = (fb.var("b"), fb.var("c"), fb.var("d"));
+        fb.switch_to(e);
+        fb.copy(b, a.into());
+        fb.copy(c, a.into());
+        fb.binary(d, BinOp::Add, a.into(), Operand::Const(1));
+        fb.print(vec![a.into(), b.into(), c.into(), d.into()]);
+        fb.ret(None);
+        (fb.finish(), [a, b, c, d])
+    }
+
+    /// `e(a, b): (p, q) = (P, Q); (r, s) = (R, S); print p, r; ret` with
+    /// `sources` the parameter names `[P, Q, R, S]`, each `"a"` or `"b"`;
+    /// with `[a, b, p, q, r, s]`.
+    pub fn two_parallel_copies(sources: [&str; 4]) -> (Function, [Var; 6]) {
+        let mut fb = FunctionBuilder::new("f");
+        let (a, b) = (fb.param("a"), fb.param("b"));
+        let e = fb.block("e");
+        let (p, q, r, s) = (fb.var("p"), fb.var("q"), fb.var("r"), fb.var("s"));
+        fb.switch_to(e);
+        let src = sources.map(|name| match name {
+            "a" => Operand::Var(a),
+            "b" => Operand::Var(b),
+            _ => panic!("no parameter {name}"),
+        });
+        fb.inst(InstData::ParCopy {
+            copies: vec![(p, src[0]), (q, src[1])],
+        });
+        fb.inst(InstData::ParCopy {
+            copies: vec![(r, src[2]), (s, src[3])],
+        });
+        fb.print(vec![p.into(), r.into()]);
+        fb.ret(None);
+        (fb.finish(), [a, b, p, q, r, s])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Cfg, FunctionBuilder, InstData, PhiArg};
+    use crate::ir::{Cfg, FunctionBuilder, PhiArg};
 
     /// The graph of `f` with every variable in one component and the
     /// given labels (by variable number), as sorted pairs of names.
@@ -487,20 +534,7 @@ mod tests {
     /// no edge, nor with `a` or `p`, whatever their liveness.
     #[test]
     fn parallel_copy_destinations_and_parameters() {
-        let mut fb = FunctionBuilder::new("f");
-        let (a, b) = (fb.param("a"), fb.param("b"));
-        let e = fb.block("e");
-        let (p, q, r, s) = (fb.var("p"), fb.var("q"), fb.var("r"), fb.var("s"));
-        fb.switch_to(e);
-        fb.inst(InstData::ParCopy {
-            copies: vec![(p, a.into()), (q, b.into())],
-        });
-        fb.inst(InstData::ParCopy {
-            copies: vec![(r, a.into()), (s, a.into())],
-        });
-        fb.print(vec![p.into(), r.into()]);
-        fb.ret(None);
-        let f = fb.finish();
+        let (f, [a, b, ..]) = fixtures::two_parallel_copies(["a", "b", "a", "a"]);
         // Labels: a, b, p = a, q = b, r = a, s = a.
         let labels = [a.0, b.0, a.0, b.0, a.0, a.0];
         assert_eq!(
@@ -556,17 +590,7 @@ mod tests {
     /// them; `d` meets all three.
     #[test]
     fn live_copies_of_one_value() {
-        let mut fb = FunctionBuilder::new("f");
-        let a = fb.param("a");
-        let e = fb.block("e");
-        let (b, c, d) = (fb.var("b"), fb.var("c"), fb.var("d"));
-        fb.switch_to(e);
-        fb.copy(b, a.into());
-        fb.copy(c, a.into());
-        fb.binary(d, crate::ir::BinOp::Add, a.into(), Operand::Const(1));
-        fb.print(vec![a.into(), b.into(), c.into(), d.into()]);
-        fb.ret(None);
-        let f = fb.finish();
+        let (f, [a, .., d]) = fixtures::copies_of_one_value();
         let labels = [a.0, a.0, a.0, d.0];
         assert_eq!(
             edges(&f, &labels),

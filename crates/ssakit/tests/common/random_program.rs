@@ -4,7 +4,30 @@
 //! terminate; tests run them with a small fuel and skip those that run out.
 
 use proptest::prelude::*;
-use ssakit::ir::{BinOp, Block, Function, FunctionBuilder, Operand, Terminator, UnOp, Var};
+use ssakit::interp::{self, ErrorKind, Outcome, RunOptions};
+use ssakit::ir::{BinOp, Block, Function, FunctionBuilder, Module, Operand, Terminator, UnOp, Var};
+
+/// The argument vectors a program (parameters `a` and `b`) is run on.
+pub const ARGS: [[i64; 2]; 3] = [[0, 0], [1, -1], [7, 3]];
+
+/// Runs the first function of `m` on `args` with `fuel`, recording its
+/// external calls, so that runs compare on them too.
+pub fn run_module(m: &Module, args: &[i64], fuel: u64) -> Result<Outcome, ErrorKind> {
+    let opts = RunOptions {
+        fuel,
+        trace_calls: true,
+        ..Default::default()
+    };
+    interp::run(m, &m.functions[0], args, &opts).map_err(|e| e.kind)
+}
+
+/// [`run_module`] on a module of `f` alone.
+pub fn run(f: &Function, args: &[i64], fuel: u64) -> Result<Outcome, ErrorKind> {
+    let m = Module {
+        functions: vec![f.clone()],
+    };
+    run_module(&m, args, fuel)
+}
 
 /// An operand choice: variable index, or a small constant.
 #[derive(Clone, Debug)]

@@ -1,0 +1,66 @@
+//! Helpers shared by the end-to-end tests of the `ssakit` binary: run it on
+//! arguments and standard input, and read what it printed.
+#![allow(dead_code)]
+
+use std::io::{ErrorKind, Write};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// The repository's `examples/` folder, where the binary runs, so that
+/// tests name example files by their bare names.
+pub fn examples() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples"))
+}
+
+/// The absolute path of `examples/NAME`.
+pub fn example(name: &str) -> String {
+    examples().join(name).to_str().unwrap().to_string()
+}
+
+/// Runs `ssakit ARGS` in [`examples`] with `stdin` as standard input
+/// (`None`: an empty one).
+pub fn ssakit(args: &[&str], stdin: Option<&str>) -> Output {
+    ssakit_bytes(args, stdin.unwrap_or("").as_bytes())
+}
+
+/// Runs `ssakit ARGS` in [`examples`] with the bytes `stdin` as standard
+/// input. A thread writes them, so that a large input cannot block against
+/// a full output pipe; a child that exits before reading all of it (a
+/// broken pipe) is no error here, as its exit code and messages tell.
+pub fn ssakit_bytes(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
+        .args(args)
+        .current_dir(examples())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ssakit runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || pipe.write_all(&data));
+    let out = child.wait_with_output().unwrap();
+    if let Err(e) = writer.join().unwrap() {
+        assert_eq!(e.kind(), ErrorKind::BrokenPipe, "writing stdin: {e}");
+    }
+    out
+}
+
+/// The standard output of `o`, which must be UTF-8.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// The standard error of `o`, which must be UTF-8.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Runs `ssakit ARGS` on `stdin`, asserts that it succeeded, and returns
+/// its standard output.
+#[track_caller]
+pub fn ok(args: &[&str], stdin: Option<&str>) -> String {
+    let o = ssakit(args, stdin);
+    assert!(o.status.success(), "ssakit {args:?} failed: {}", stderr(&o));
+    stdout(&o)
+}
