@@ -108,14 +108,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let traced = match &a.trace {
         Some(_) => {
             opts.renaming = Renaming::ReachingDef;
-            let Some(f) = parsed.module.entry_function(a.entry.as_deref()) else {
-                eprintln!(
-                    "error: no function named `{}`",
-                    a.entry.as_deref().unwrap_or("main")
-                );
-                return Err(Failed(EXIT_INPUT));
-            };
-            Some(f.name.clone())
+            Some(input::entry(&parsed.module, a.entry.as_deref())?.name.clone())
         }
         None => None,
     };
