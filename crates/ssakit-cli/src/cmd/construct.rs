@@ -108,7 +108,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let traced = match &a.trace {
         Some(_) => {
             opts.renaming = Renaming::ReachingDef;
-            Some(input::entry(&parsed.module, a.entry.as_deref())?.name.clone())
+            Some(
+                input::entry(&parsed.module, a.entry.as_deref())?
+                    .name
+                    .clone(),
+            )
         }
         None => None,
     };
