@@ -1,10 +1,15 @@
 //! A counting global allocator: live bytes and their peak, for the
 //! peak-memory column (bytes per instruction).
 
-use std::alloc::{GlobalAlloc, Layout, System};
+#[cfg(feature = "mimalloc")]
+use mimalloc::MiMalloc as System;
+use std::alloc::{GlobalAlloc, Layout};
+#[cfg(not(feature = "mimalloc"))]
+use std::alloc::System;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-/// The system allocator, counting live bytes and their high-water mark.
+/// The system allocator (mimalloc with the `mimalloc` feature), counting
+/// live bytes and their high-water mark.
 pub struct Counting;
 
 static CURRENT: AtomicUsize = AtomicUsize::new(0);

@@ -50,8 +50,10 @@ pub fn options(flavor: Flavor) -> Options {
 
 /// Builds a copy of `src` through [`FunctionBuilder`] (variables, blocks,
 /// then each instruction and terminator in layout order), as a client
-/// front end would, then puts it into pruned SSA. Returns the phi count.
-pub fn build_and_construct(src: &Function) -> usize {
+/// front end would, then puts it into pruned SSA. Returns the function
+/// (dropped by the caller outside the timed region, as Cranelift's is) and
+/// the phi count.
+pub fn build_and_construct(src: &Function) -> (Function, usize) {
     let mut b = FunctionBuilder::new(&src.name);
     let mut vars = vec![Var::new(0); src.vars.len()];
     let mut is_param = vec![false; src.vars.len()];
@@ -89,9 +91,10 @@ pub fn build_and_construct(src: &Function) -> usize {
         b.terminate(term);
     }
     let mut f = b.finish();
-    construct(&mut f, &options(Flavor::Pruned))
+    let phis = construct(&mut f, &options(Flavor::Pruned))
         .expect("construction succeeds")
-        .phis
+        .phis;
+    (f, phis)
 }
 
 /// The copy limit: a copy of `src` in which every operand and definition
