@@ -22,7 +22,9 @@
 //! 4. [`DominanceFrontiers`]: DF_all ([`frontier`]);
 //! 5. [`IdfCalculator`] (linear, on the DJ-graph) and [`WorklistIdf`] (the
 //!    chapter's worklist over DF) for DF⁺ ([`idf`]);
-//! 6. [`Liveness`]: live-in and live-out sets of variables ([`liveness`]);
+//! 6. [`Liveness`]: live-in and live-out sets of variables ([`liveness`]),
+//!    and [`LiveCheck`]: per-variable questions on strict SSA, answered
+//!    without the sets ([`live_check`]);
 //! 7. [`loop_depth`]: how many natural loops contain each block ([`loops`]).
 //!
 //! [`brute`] holds slow oracles straight from the definitions, for tests;
@@ -34,6 +36,7 @@ pub mod domtree;
 pub mod frontier;
 pub mod graph;
 pub mod idf;
+pub mod live_check;
 pub mod liveness;
 pub mod loops;
 pub mod postorder;
@@ -45,6 +48,7 @@ pub use domtree::{DomAlgorithm, DomEvent, DomTree, DomWalk};
 pub use frontier::DominanceFrontiers;
 pub use graph::{CsrGraph, Graph};
 pub use idf::{IdfCalculator, WorklistIdf};
+pub use live_check::LiveCheck;
 pub use liveness::{Liveness, VarLiveness};
 pub use loops::loop_depth;
 pub use postorder::DepthFirst;

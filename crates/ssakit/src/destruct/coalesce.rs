@@ -20,7 +20,8 @@
 //!   one, say `b`, dominates that of the other, `a`, and then exactly when
 //!   `b` is live just after `a`'s definition (Budimlić et al.): `b` is
 //!   live-out of `a`'s block, or is read later in that block. Uses as phi
-//!   operands count at the end of the predecessor, as in [`Liveness`]. Two
+//!   operands count at the end of the predecessor, as in
+//!   [`Liveness`](crate::analysis::Liveness). Two
 //!   destinations of one parallel copy (or two parameters) always intersect
 //!   here, even if one is dead: both are written there, so they cannot
 //!   share a name unless they carry the same value (the pipeline deletes
@@ -38,59 +39,47 @@
 //!   the same value wherever both are live, so one name can serve both.
 //!   This is what lets the lost-copy and swap programs keep only the
 //!   copies they need, whatever copy propagation did before.
-//! * **Affinity components.** Phis and copies link variables (the
-//!   *affinity* relation); two variables can only end in one class if a
-//!   chain of such links joins them, so only pairs inside one component of
-//!   that relation ever need an interference test.
+//! * **Phi components.** The phis and the copies inserted around them link
+//!   variables; a *phi component* is a component of that relation. The
+//!   classes after the phi-related copies are all tried lie inside phi
+//!   components, and fill a whole component exactly when it is free of
+//!   interference (then every test on the way succeeds, whatever the
+//!   order).
 //!
-//! # Interference between classes
+//! # The method
 //!
-//! Two classes interfere when some member of one interferes with some
-//! member of the other. Boissinot et al. (§ IV-B) answer that without any
-//! graph, by a linear walk of both member lists in dominance order; but
-//! merging copy by copy then costs `O(|X| + |Y|)` per merge, quadratic
-//! when a class grows a few members at a time across a program whose
-//! dominator tree is deep (a ladder of nested loops, a switch with a
-//! hundred thousand cases), and windows into the bigger list do not help
-//! there: the smaller class's members dominate, or are live across, most
-//! of the bigger one.
+//! The classes are dominance forests ([`classes`](super::classes)): the
+//! members of a class sorted by dominance, with each member's nearest
+//! ancestor in its class and its chain of ancestors with the same value,
+//! and two classes are tested by Boissinot's walk over the smaller one,
+//! looking into the bigger one only next to the smaller one's members.
+//! Liveness is never built as sets: each question "is `b` live just after
+//! the definition of `a`?" goes to [`LiveCheck`], which explores `b`'s
+//! live range the first time it is asked about `b`.
 //!
-//! Here the pairwise relation is computed once, as an interference graph
-//! restricted to what can matter ([`Interference`]): only between two
-//! variables of one affinity component with different values, found by a
-//! backward walk of each block over its live variables, in
-//! `O(instructions + liveness + edges)`, with the cliques of variables
-//! defined at one point kept as groups. Many live copies of one value
-//! cost nothing, unlike in a plain interference graph. Then:
+//! 1. **Phi components at once.** Each phi component is walked once in
+//!    dominance order (Boissinot's walk over one set). If no two members
+//!    interfere (the common case: SSA as construction makes it, before
+//!    copy propagation), the component is one class, which is what trying
+//!    its phi-related copies one by one would give.
+//! 2. **The other phi components, copy by copy**: their phi webs become
+//!    classes (each is free of interference), then their phi-related
+//!    copies are tried in order.
+//! 3. **The other copies**, in order.
 //!
-//! * each class keeps its *active* members, those with an edge or a group
-//!   mate (a circular list, spliced in `O(1)` on a merge), and its
-//!   *weight*: its active members plus their edges and group mates;
-//! * two classes interfere iff an edge (or group mate) of an active member
-//!   of the lighter one leads into the other: one union-find query each;
-//! * the pair found by a refused test is remembered by both classes (the
-//!   two latest *blockers* of each): classes only grow, so it still blocks
-//!   any later test between their successors, in `O(1)` (a copy repeated
-//!   on every case of a switch is refused once); and the member found
-//!   moves to the front of its list, so a class refused against several
-//!   others in turn finds each conflict among its first members.
-//!
-//! A successful test walks the lighter class, which then at least doubles
-//! its weight by the merge, so each member and edge is walked `O(log)`
-//! times over all successful tests. A refused test costs at most the
-//! lighter weight; the blockers and the move to the front make repeated
-//! refusals cheap in practice, without a better bound. The decisions are
-//! exactly those of the pairwise definition (the debug build checks them
-//! against it), so the result is the one of Boissinot's walk for the same
-//! order.
+//! The decisions are exactly those of trying every copy in order against
+//! the pairwise definition (the debug build checks them against it).
 //!
 //! Worked example, the lost copy after splitting the back edge: the phi
 //! web is `{x2, u1, u2}`, with `u1 ← x1` at the end of `entry` and
-//! `u2 ← x3` in the new block. `x2` is live after `x3 = x2 + 1` (the exit
-//! reads it) and `V(x2) = x2 ≠ V(x3) = x3`: an edge `x2 — x3`. Trying
-//! `u2 ← x3` (inner loop first): the class `{x3}` has one edge, into the
-//! web: the copy stays. Trying `u1 ← x1`: `x1` has no edge at all (it is
-//! dead after the copy, and `u1` carries its value): one class, and
+//! `u2 ← x3` in the new block; the phi component adds `x1` and `x3`. The
+//! walk in dominance order meets `x1`, `u1`, `x2`, `x3`, `u2`: at `x3`
+//! (defined by `x3 = x2 + 1`), the nearest member above is `x2`, with
+//! another value, and `x2` is live after it (the exit reads `x2`): the
+//! component is not free. Its web becomes a class; trying `u2 ← x3`
+//! (inner loop first) finds `x2` above `x3` again: the copy stays. Trying
+//! `u1 ← x1`: `x1` is dead after the copy, `u1` carries its value, and
+//! nothing of the web lives across its definition: one class, and
 //! `x1 = 1` now writes the web's variable.
 //!
 //! # Order
@@ -98,30 +87,18 @@
 //! Copies are tried phi-related first (so conventional SSA coalesces back
 //! to its phi webs and keeps no copy from phis), then by decreasing loop
 //! depth of the block holding them (copies in inner loops run most often),
-//! then in program order. Before that, every affinity component without a
-//! single edge becomes one class at once (what merging it copy by copy
-//! would give), and the phi webs are merged.
+//! then in program order.
 //!
 //! No hashing, no recursion.
 
-use super::interference::Interference;
+use super::classes::{Classes, Point, NIL};
 use super::phi_webs::Webs;
-use crate::analysis::{loop_depth, DomTree, Liveness};
+use crate::analysis::live_check::{inst_pos, PARAM_POS, PHI_POS};
+use crate::analysis::{loop_depth, DomTree, LiveCheck};
 use crate::entity::EntityVec;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, Var};
 use crate::timing::PassTimes;
 use crate::union_find::UnionFind;
-
-/// Rank of a variable with no reachable definition: it never runs, so it
-/// interferes with nothing and takes no part in interference tests.
-const NO_RANK: u32 = u32::MAX;
-
-/// No variable, no component (in `u32` tables).
-const NIL: u32 = u32::MAX;
-
-/// Position of the phis of a block (parameters are at 0, instruction `k`
-/// at `k + 2`).
-const PHI_POS: u32 = 1;
 
 /// What [`coalesce`] did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -132,9 +109,8 @@ pub struct CoalesceStats {
     pub coalesced: usize,
     /// Copies whose two classes interfered when the copy was tried.
     pub refused: usize,
-    /// Interference work: explicit edges of the interference graph (pairs
-    /// of one affinity component that intersect with different values at
-    /// different points) plus the neighbours looked at by class tests.
+    /// Interference work: intersection tests, plus the steps of the
+    /// dominance-forest walks between them.
     pub intersection_tests: usize,
 }
 
@@ -143,9 +119,10 @@ pub struct CoalesceStats {
 /// interfere (copies inserted around phis first, then by decreasing loop
 /// depth, then in program order). Returns the classes as [`Webs`], ready for
 /// [`rename_webs`](super::phi_webs::rename_webs), and records the phases
-/// `dominators`, `liveness`, `loop depth`, `affinity` (candidates, values
-/// and components), `interference` (the graph) and `coalescing` (the
-/// classes) in `times`.
+/// `dominators`, `def-use` (the def-use lists liveness questions start
+/// from), `loop depth`, `affinity` (candidates, values, phi components),
+/// `phi classes` (steps 1 and 2 of the module doc) and `coalescing`
+/// (step 3) in `times`.
 ///
 /// # Preconditions
 /// `func` is valid SSA with the dominance property (what
@@ -163,69 +140,152 @@ pub fn coalesce(
     let nv = func.vars.len();
     let cfg = Cfg::new(func);
     let dt = times.time("dominators", || DomTree::new(&cfg));
-    let live = times.time("liveness", || Liveness::new(func, &cfg));
+    let mut live = times.time("def-use", || LiveCheck::new(func, &cfg, &dt));
     let depth = times.time("loop depth", || loop_depth(&cfg, &dt));
     let mut stats = CoalesceStats::default();
-    let (candidates, phi_pairs, info, mut affinity, comp) = times.time("affinity", || {
+    let (candidates, phi_pairs, info, groups) = times.time("affinity", || {
         let candidates = candidates(func, &depth, inserted_from);
-        let mut info = VarInfo::new(func, &dt);
+        let info = VarInfo::new(func, &dt, &live);
         let phi_pairs = phi_operands(func);
-        let mut affinity = UnionFind::new(nv);
-        for &(dst, v) in &phi_pairs {
-            affinity.union(dst.index(), v.index());
-        }
-        for c in &candidates {
-            affinity.union(c.dst.index(), c.src.index());
-        }
-        let comp = info.components(&mut affinity);
-        (candidates, phi_pairs, info, affinity, comp)
+        let groups = phi_components(nv, &info, &phi_pairs, &candidates);
+        (candidates, phi_pairs, info, groups)
     });
-    let graph = times.time("interference", || {
-        Interference::build(func, &dt, &live, &comp, &info.value)
-    });
-    times.time("coalescing", || {
-        #[cfg(debug_assertions)]
-        let oracle = Oracle::new(func, &info, &dt, &live);
-        #[cfg(debug_assertions)]
-        oracle.check_graph(&graph, &comp);
-        let mut classes = Classes::new(func, &graph, &mut affinity);
-        #[cfg(debug_assertions)]
-        classes.check_free_components(&oracle);
-        stats.candidates = candidates.len();
-        // Phi webs: they must share one name whatever happens.
+    stats.candidates = candidates.len();
+    #[cfg(debug_assertions)]
+    let oracle = Oracle::new(func, &info, &dt, &cfg);
+    let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
+    let phi_related = candidates.iter().take_while(|c| c.phi_related).count();
+    times.time("phi classes", || {
+        // Step 1: each phi component at once, if free of interference.
+        let mut failed: Vec<(u32, u32)> = Vec::new();
+        for g in 0..groups.start.len() - 1 {
+            let members = &groups.ranks[groups.start[g] as usize..groups.start[g + 1] as usize];
+            if let Some((_a, _b)) = classes.build(members, true) {
+                #[cfg(debug_assertions)]
+                assert!(
+                    !oracle.active() || oracle.interfere(&[_a], &[_b]),
+                    "{_a} {_b}"
+                );
+                failed.push((groups.start[g], groups.start[g + 1]));
+            } else {
+                #[cfg(debug_assertions)]
+                oracle.check_free(&info, members);
+            }
+        }
+        // Step 2: the webs of the others, then their copies.
+        build_webs(&mut classes, &info, &phi_pairs, &groups.ranks, &failed);
         for &(dst, v) in &phi_pairs {
             let (rx, ry) = (classes.root(dst), classes.root(v));
             if rx != ry {
-                debug_assert!(
-                    !classes.interferes(&graph, rx, ry),
-                    "a phi web interferes: {dst} {v}"
-                );
+                let bad = classes.interferes(rx, ry);
+                debug_assert!(!bad, "a phi web interferes: {dst} {v}");
                 classes.merge(rx, ry);
             }
         }
-        // Then copy by copy, in order.
-        for c in &candidates {
-            let (rx, ry) = (classes.root(c.dst), classes.root(c.src));
-            if rx == ry {
-                continue;
-            }
-            let bad = classes.interferes(&graph, rx, ry);
-            #[cfg(debug_assertions)]
-            classes.check_test(&oracle, rx, ry, bad);
-            if bad {
-                stats.refused += 1;
-            } else {
-                classes.merge(rx, ry);
-            }
+        for c in &candidates[..phi_related] {
+            try_copy(
+                &mut classes,
+                c,
+                &mut stats,
+                #[cfg(debug_assertions)]
+                &oracle,
+            );
         }
+    });
+    times.time("coalescing", || {
+        // Step 3: the other copies.
+        for c in &candidates[phi_related..] {
+            try_copy(
+                &mut classes,
+                c,
+                &mut stats,
+                #[cfg(debug_assertions)]
+                &oracle,
+            );
+        }
+        #[cfg(debug_assertions)]
+        classes.check_forests(200);
         for c in &candidates {
             if classes.root(c.dst) == classes.root(c.src) {
                 stats.coalesced += 1;
             }
         }
-        stats.intersection_tests = graph.num_edges() + classes.edges_looked_at;
-        (Webs::from_sets(classes.sets), stats)
-    })
+        stats.intersection_tests = classes.work;
+    });
+    (Webs::from_sets(classes.into_sets()), stats)
+}
+
+/// Tries copy `c`: merges the classes of its two sides unless they
+/// interfere.
+fn try_copy(
+    classes: &mut Classes,
+    c: &Candidate,
+    stats: &mut CoalesceStats,
+    #[cfg(debug_assertions)] oracle: &Oracle,
+) {
+    let (rx, ry) = (classes.root(c.dst), classes.root(c.src));
+    if rx == ry {
+        return;
+    }
+    let bad = classes.interferes(rx, ry);
+    #[cfg(debug_assertions)]
+    if oracle.active() {
+        let (x, y) = (classes.members(rx), classes.members(ry));
+        if x.len() + y.len() <= 48 {
+            assert_eq!(bad, oracle.interfere(&x, &y), "{x:?} {y:?}");
+        }
+    }
+    if bad {
+        stats.refused += 1;
+    } else {
+        classes.merge(rx, ry);
+    }
+}
+
+/// Step 2 for the phi components in `failed` (ranges of `ranks`, sorted):
+/// each phi web's ranked members become one class.
+fn build_webs(
+    classes: &mut Classes,
+    info: &VarInfo,
+    phi_pairs: &[(Var, Var)],
+    ranks: &[u32],
+    failed: &[(u32, u32)],
+) {
+    if failed.is_empty() {
+        return;
+    }
+    let nv = info.rank.len();
+    let mut webs = UnionFind::new(nv);
+    for &(dst, v) in phi_pairs {
+        webs.union(dst.index(), v.index());
+    }
+    // Group the ranks of the failed components by web, keeping rank order:
+    // `next[k]` chains the ranks of one web.
+    let mut last: Vec<u32> = vec![NIL; nv];
+    let mut first: Vec<u32> = Vec::new();
+    let mut next: Vec<u32> = vec![NIL; info.pts.len()];
+    for &(lo, hi) in failed {
+        for &k in &ranks[lo as usize..hi as usize] {
+            let w = webs.find(info.pts[k as usize].var.index());
+            if last[w] == NIL {
+                first.push(k);
+            } else {
+                next[last[w] as usize] = k;
+            }
+            last[w] = k;
+        }
+    }
+    let mut members: Vec<u32> = Vec::new();
+    for &f in &first {
+        members.clear();
+        let mut k = f;
+        while k != NIL {
+            members.push(k);
+            k = next[k as usize];
+        }
+        let bad = classes.build(&members, cfg!(debug_assertions));
+        debug_assert!(bad.is_none(), "a phi web interferes: {bad:?}");
+    }
 }
 
 /// `(dst, v)` for every variable operand `v` of every phi `dst`.
@@ -239,6 +299,57 @@ fn phi_operands(func: &Function) -> Vec<(Var, Var)> {
         }
     }
     out
+}
+
+/// The ranked members of each phi component with two or more of them, in
+/// CSR form, each sorted by rank.
+struct Groups {
+    start: Vec<u32>,
+    ranks: Vec<u32>,
+}
+
+/// The phi components (phi operands and phi-related copies link
+/// variables), as [`Groups`].
+fn phi_components(
+    nv: usize,
+    info: &VarInfo,
+    phi_pairs: &[(Var, Var)],
+    candidates: &[Candidate],
+) -> Groups {
+    let mut sets = UnionFind::new(nv);
+    for &(dst, v) in phi_pairs {
+        sets.union(dst.index(), v.index());
+    }
+    for c in candidates.iter().take_while(|c| c.phi_related) {
+        sets.union(c.dst.index(), c.src.index());
+    }
+    // Ranked members per component root, then groups of two or more, in
+    // rank order.
+    let nr = info.pts.len();
+    let mut count = vec![0u32; nv];
+    for p in &info.pts {
+        count[sets.find(p.var.index())] += 1;
+    }
+    let mut group_of = vec![NIL; nv];
+    let mut start = vec![0u32];
+    for k in 0..nr {
+        let r = sets.find(info.pts[k].var.index());
+        if count[r] >= 2 && group_of[r] == NIL {
+            group_of[r] = start.len() as u32 - 1;
+            let s = *start.last().unwrap();
+            start.push(s + count[r]);
+        }
+    }
+    let mut fill: Vec<u32> = start[..start.len() - 1].to_vec();
+    let mut ranks = vec![0u32; *start.last().unwrap() as usize];
+    for k in 0..nr {
+        let g = group_of[sets.find(info.pts[k].var.index())];
+        if g != NIL {
+            ranks[fill[g as usize] as usize] = k as u32;
+            fill[g as usize] += 1;
+        }
+    }
+    Groups { start, ranks }
 }
 
 /// A copy `dst ← src` between two variables, with its priority.
@@ -307,35 +418,27 @@ fn candidates(
     sorted
 }
 
-/// Definition points and values of the variables.
+/// Definition points (as ranks) and values of the variables.
 struct VarInfo {
-    /// By variable: the block of its definition (meaningless if unranked).
-    def_block: EntityVec<Var, Block>,
-    /// By variable: the position of its definition in its block (0 for
-    /// parameters, 1 for phis, `k + 2` for instruction `k`).
-    def_pos: EntityVec<Var, u32>,
-    /// By variable: its place in the dominance order of definition points
-    /// (preorder of the block in the dominator tree, then position), or
-    /// [`NO_RANK`] if it has no reachable definition.
+    /// By variable: its rank, or [`NIL`] if it has no reachable
+    /// definition (it never runs, so it interferes with nothing).
     rank: EntityVec<Var, u32>,
-    /// By variable: its SSA value, the variable whose definition it copies
-    /// (through any chain of copies), or itself; for copies of a constant,
-    /// one variable copying that constant (after [`VarInfo::components`],
-    /// one of the variable's own component).
-    value: EntityVec<Var, Var>,
+    /// By rank: the definition point and value (see [`Point`]).
+    pts: Vec<Point>,
 }
 
 impl VarInfo {
-    fn new(func: &Function, dt: &DomTree) -> VarInfo {
+    /// Ranks and values, in one walk of the dominator tree in preorder
+    /// (which sees each definition before its uses): parameters, phis (used
+    /// ones first), then instructions, block by block. The value of a copy
+    /// is its source's; copies of one constant all get the value of the
+    /// first variable (in index order) copying it; any other variable is
+    /// its own value.
+    fn new(func: &Function, dt: &DomTree, live: &LiveCheck) -> VarInfo {
         let nv = func.vars.len();
-        let mut info = VarInfo {
-            def_block: EntityVec::filled(nv, Block(0)),
-            def_pos: EntityVec::filled(nv, 0),
-            rank: EntityVec::filled(nv, NO_RANK),
-            value: EntityVec::from_vec((0..nv).map(Var::new).collect()),
-        };
-        // Copies of one constant all have the same value: label it by the
-        // first variable (in index order) that copies the constant.
+        let nb = func.blocks.len();
+        let mut rank: EntityVec<Var, u32> = EntityVec::filled(nv, NIL);
+        let mut value: Vec<u32> = (0..nv as u32).collect();
         let mut consts: Vec<(i64, Var)> = Vec::new();
         for &b in &func.layout {
             for &i in &func.blocks[b].insts {
@@ -358,32 +461,43 @@ impl VarInfo {
         consts.sort_unstable();
         consts.dedup_by_key(|p| p.0);
         let const_value = |c: i64| consts[consts.binary_search_by_key(&c, |p| p.0).unwrap()].1;
-        // Definition points in dominance order, and values: a preorder of
-        // the dominator tree sees each definition before its uses.
-        let mut next = 0u32;
-        let mut define = |info: &mut VarInfo, v: Var, b: Block, pos: u32| {
-            info.def_block[v] = b;
-            info.def_pos[v] = pos;
-            info.rank[v] = next;
-            next += 1;
+        // By block preorder number: the first rank of the block.
+        let mut first_rank: Vec<u32> = Vec::with_capacity(dt.num_reachable() + 1);
+        let mut pts: Vec<Point> = Vec::new();
+        let define = |pts: &mut Vec<Point>, rank: &mut EntityVec<Var, u32>, v: Var, b, pos| {
+            rank[v] = pts.len() as u32;
+            pts.push(Point {
+                var: v,
+                block: b,
+                pos,
+                end: 0,
+                value: 0,
+                used: live.is_used(v),
+            });
         };
         for b in dt.preorder() {
+            first_rank.push(pts.len() as u32);
             if b == func.entry() {
                 for &p in &func.params {
-                    define(&mut info, p, b, 0);
+                    define(&mut pts, &mut rank, p, b, PARAM_POS);
                 }
             }
-            for &i in &func.blocks[b].phis {
-                if let Some(d) = func.insts[i].def() {
-                    define(&mut info, d, b, PHI_POS);
+            let phis = &func.blocks[b].phis;
+            for used in [true, false] {
+                for &i in phis {
+                    if let Some(d) = func.insts[i].def() {
+                        if live.is_used(d) == used {
+                            define(&mut pts, &mut rank, d, b, PHI_POS);
+                        }
+                    }
                 }
             }
             for (k, &i) in func.blocks[b].insts.iter().enumerate() {
                 let data = &func.insts[i];
-                data.for_each_def(|d| define(&mut info, d, b, k as u32 + 2));
+                data.for_each_def(|d| define(&mut pts, &mut rank, d, b, inst_pos(k)));
                 let mut copy = |d: Var, s: Operand| match s {
-                    Operand::Var(s) => info.value[d] = info.value[s],
-                    Operand::Const(c) => info.value[d] = const_value(c),
+                    Operand::Var(s) => value[d.index()] = value[s.index()],
+                    Operand::Const(c) => value[d.index()] = const_value(c).0,
                     Operand::Undef => {}
                 };
                 match data {
@@ -397,276 +511,37 @@ impl VarInfo {
                 }
             }
         }
-        info
-    }
-
-    /// The component of every variable for the interference graph: the
-    /// root of its set in `affinity` if the set has two ranked variables
-    /// or more and the variable is ranked, else [`NIL`] (untracked). Also
-    /// relabels the values of constants per component, as
-    /// [`Interference::build`] wants: a copy and its source are in one
-    /// component, so only constant labels can come from another, and all
-    /// the variables of one component with one such label get the first of
-    /// them instead.
-    fn components(&mut self, affinity: &mut UnionFind) -> Vec<u32> {
-        let nv = affinity.len();
-        let mut ranked = vec![0u32; nv];
-        for v in (0..nv).filter(|&v| self.rank[Var::new(v)] != NO_RANK) {
-            ranked[affinity.find(v)] += 1;
-        }
-        let comp: Vec<u32> = (0..nv)
-            .map(|v| {
-                let c = affinity.find(v);
-                if self.rank[Var::new(v)] != NO_RANK && ranked[c] >= 2 {
-                    c as u32
-                } else {
-                    NIL
-                }
-            })
-            .collect();
-        // (component, old label, variable) for labels from elsewhere.
-        let mut foreign: Vec<(u32, Var, Var)> = (0..nv)
-            .map(Var::new)
-            .filter(|&v| comp[v.index()] != NIL)
-            .filter(|&v| comp[self.value[v].index()] != comp[v.index()])
-            .map(|v| (comp[v.index()], self.value[v], v))
-            .collect();
-        foreign.sort_unstable();
-        let mut k = 0;
-        while k < foreign.len() {
-            let (c, old, first) = foreign[k];
-            while k < foreign.len() && foreign[k].0 == c && foreign[k].1 == old {
-                self.value[foreign[k].2] = first;
-                k += 1;
+        first_rank.push(pts.len() as u32);
+        // Subtree sizes, children before parents, then each point's end.
+        let mut size = vec![1u32; nb];
+        for b in dt.preorder().rev() {
+            if let Some(p) = dt.idom(b) {
+                size[p.index()] += size[b.index()];
             }
         }
-        comp
+        for p in &mut pts {
+            let pre = dt.pre_number(p.block).expect("reachable") as usize;
+            p.end = first_rank[pre + size[p.block.index()] as usize] - 1;
+            p.value = value[p.var.index()];
+        }
+        VarInfo { rank, pts }
     }
 }
 
-/// Congruence classes, with their members and weights.
-///
-/// A member is *active* when a test may have something to look at for it
-/// ([`Interference::weight`] is not zero); the others (no edge, alone at
-/// their definition point) can never make their class interfere, so tests
-/// skip them: a class of many such members stays cheap to test, however
-/// often its copies are refused.
-///
-/// Invariants, for every class `C` (keyed by its root `r` in `sets`):
-/// * `head[r]` is an active member of `C`, or `NIL` if there is none, and
-///   `next` links the active members of `C` in a circular list; a member
-///   found interfering by a test moves to just after the head, so that a
-///   class refused against several others in turn finds each conflict
-///   among its first members;
-/// * `weight[r]` is the sum over the active members of `C` of one plus
-///   what a test may look at for them: the cost of walking `C`;
-/// * each entry of `blockers[r]`, unless `NIL`, is a pair `(m, n)` of
-///   interfering variables with `m` in `C`, `n` outside it, found by a
-///   refused test: `C` interferes with `n`'s class. Two are kept, the
-///   latest first, so that a class refused alternately against two others
-///   (a web against the two parameters a switch's cases copy, say) stays
-///   blocked against both;
-/// * no two members of `C` interfere (phi webs aside, which the
-///   preconditions say are free of interference).
-struct Classes {
-    sets: UnionFind,
-    head: Vec<u32>,
-    next: Vec<u32>,
-    weight: Vec<u64>,
-    blockers: Vec<[(u32, u32); 2]>,
-    /// Edges looked at by tests, for the statistics.
-    edges_looked_at: usize,
-    /// Debug builds: every member of each class, in a circular list.
-    #[cfg(debug_assertions)]
-    all_next: Vec<u32>,
-}
+/// Functions with more variables are not checked against the [`Oracle`].
+#[cfg(debug_assertions)]
+const ORACLE_MAX_VARS: usize = 20_000;
 
-impl Classes {
-    /// Every variable alone in its class, except that every component of
-    /// `affinity` without an edge in `graph` becomes one class at once:
-    /// merging it copy by copy would give that class, and testing it costs
-    /// nothing (the optimistic pass).
-    fn new(func: &Function, graph: &Interference, affinity: &mut UnionFind) -> Classes {
-        let nv = func.vars.len();
-        let mut interfering = vec![false; nv];
-        for v in 0..nv {
-            let (any, _) = graph.any_neighbor(Var::new(v), |_| true);
-            if any {
-                interfering[affinity.find(v)] = true;
-            }
-        }
-        let mut sets = UnionFind::new(nv);
-        for v in 0..nv {
-            let c = affinity.find(v);
-            if !interfering[c] {
-                sets.union(v, c);
-            }
-        }
-        let mut classes = Classes {
-            sets,
-            head: vec![NIL; nv],
-            next: (0..nv as u32).collect(),
-            weight: vec![0; nv],
-            blockers: vec![[(NIL, NIL); 2]; nv],
-            edges_looked_at: 0,
-            #[cfg(debug_assertions)]
-            all_next: (0..nv as u32).collect(),
-        };
-        // The circular lists: each variable goes right after the head.
-        for v in 0..nv {
-            let r = classes.sets.find(v);
-            #[cfg(debug_assertions)]
-            if r != v {
-                classes.all_next[v] = classes.all_next[r];
-                classes.all_next[r] = v as u32;
-            }
-            let w = graph.weight(Var::new(v));
-            if w == 0 {
-                continue;
-            }
-            classes.weight[r] += 1 + w as u64;
-            let h = classes.head[r];
-            if h == NIL {
-                classes.head[r] = v as u32;
-            } else {
-                classes.next[v] = classes.next[h as usize];
-                classes.next[h as usize] = v as u32;
-            }
-        }
-        classes
-    }
-
-    /// The root of `v`'s class.
-    fn root(&mut self, v: Var) -> Var {
-        Var::new(self.sets.find(v.index()))
-    }
-
-    /// Whether the classes of roots `rx` and `ry` (distinct) interfere:
-    /// the blockers first, then every neighbour of every active member of
-    /// the lighter one.
-    fn interferes(&mut self, graph: &Interference, rx: Var, ry: Var) -> bool {
-        for (r, other) in [(rx, ry), (ry, rx)] {
-            for (_, n) in self.blockers[r.index()] {
-                if n != NIL && self.sets.find(n as usize) == other.index() {
-                    return true;
-                }
-            }
-        }
-        let (light, heavy) = if self.weight[rx.index()] <= self.weight[ry.index()] {
-            (rx, ry)
-        } else {
-            (ry, rx)
-        };
-        let first = self.head[light.index()];
-        if first == NIL {
-            return false;
-        }
-        let (mut prev, mut m) = (NIL, first);
-        loop {
-            let sets = &mut self.sets;
-            let mut found = None;
-            let (_, looked) = graph.any_neighbor(Var(m), |n| {
-                let hit = sets.find(n.index()) == heavy.index();
-                found = found.or(hit.then_some(n));
-                hit
-            });
-            self.edges_looked_at += looked;
-            if let Some(n) = found {
-                for (r, pair) in [(light, (m, n.0)), (heavy, (n.0, m))] {
-                    let b = &mut self.blockers[r.index()];
-                    *b = [pair, b[0]];
-                }
-                // Move `m` to just after the head: the members that made
-                // recent tests fail are walked first next time.
-                if prev != NIL && prev != first {
-                    self.next[prev as usize] = self.next[m as usize];
-                    self.next[m as usize] = self.next[first as usize];
-                    self.next[first as usize] = m;
-                }
-                return true;
-            }
-            (prev, m) = (m, self.next[m as usize]);
-            if m == first {
-                return false;
-            }
-        }
-    }
-
-    /// Merges the classes of roots `rx` and `ry` (distinct).
-    fn merge(&mut self, rx: Var, ry: Var) {
-        let (x, y) = (rx.index(), ry.index());
-        let r = self.sets.union(x, y);
-        let o = if r == x { y } else { x };
-        // Splice the two circular lists: swap the successors of one member
-        // of each.
-        let (hx, hy) = (self.head[x], self.head[y]);
-        self.head[r] = if hx == NIL {
-            hy
-        } else {
-            if hy != NIL {
-                self.next.swap(hx as usize, hy as usize);
-            }
-            hx
-        };
-        #[cfg(debug_assertions)]
-        self.all_next.swap(x, y);
-        self.weight[r] = self.weight[x] + self.weight[y];
-        // The latest blocker of each side, or both of the side that has.
-        let (br, bo) = (self.blockers[r], self.blockers[o]);
-        self.blockers[r] = match (br[0].0 != NIL, bo[0].0 != NIL) {
-            (true, true) => [br[0], bo[0]],
-            (true, false) => br,
-            (false, _) => bo,
-        };
-    }
-
-    /// The members of the class of root `r`, up to `limit` of them.
-    #[cfg(debug_assertions)]
-    fn members(&self, r: Var, limit: usize) -> Vec<Var> {
-        let mut out = vec![r];
-        let mut m = self.all_next[r.index()];
-        while m != r.0 && out.len() < limit {
-            out.push(Var(m));
-            m = self.all_next[m as usize];
-        }
-        out
-    }
-
-    /// Debug builds: the class test agreed with the pairwise definition
-    /// (for small classes).
-    #[cfg(debug_assertions)]
-    fn check_test(&self, oracle: &Oracle, rx: Var, ry: Var, bad: bool) {
-        let (x, y) = (self.members(rx, 49), self.members(ry, 49));
-        if x.len() + y.len() <= 48 {
-            assert_eq!(bad, oracle.interfere(&x, &y), "{x:?} {y:?}");
-        }
-    }
-
-    /// Debug builds: the classes made at once have no interference (for
-    /// small classes).
-    #[cfg(debug_assertions)]
-    fn check_free_components(&mut self, oracle: &Oracle) {
-        for v in 0..self.next.len() {
-            let v = Var::new(v);
-            if self.root(v) == v {
-                let list = self.members(v, 49);
-                if (2..=48).contains(&list.len()) {
-                    for (k, &x) in list.iter().enumerate() {
-                        assert!(!oracle.interfere(&[x], &list[k + 1..]), "{list:?}");
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The definition of interference, pair by pair: the oracle of the class
-/// tests in debug builds.
+/// The definition of interference, pair by pair, from full liveness sets:
+/// the oracle of the class tests in debug builds.
 #[cfg(debug_assertions)]
 struct Oracle<'a> {
-    info: &'a VarInfo,
+    pts: &'a [Point],
+    rank: &'a EntityVec<Var, u32>,
     dt: &'a DomTree,
-    live: &'a Liveness,
+    /// Full liveness, for functions of up to [`ORACLE_MAX_VARS`] variables
+    /// (no checks above).
+    live: Option<crate::analysis::Liveness>,
     /// CSR by variable (`use_start[v] .. use_start[v + 1]` in `uses`): the
     /// last position where it is read in each reachable block that reads
     /// it, sorted by block. Phi operands are not included (they are uses at
@@ -678,9 +553,10 @@ struct Oracle<'a> {
 #[cfg(debug_assertions)]
 impl<'a> Oracle<'a> {
     /// Gathers the last uses: blocks are scanned in index order, so a
-    /// stable counting sort by variable leaves each variable's uses sorted
-    /// by block, then position; the last of each block is kept.
-    fn new(func: &Function, info: &'a VarInfo, dt: &'a DomTree, live: &'a Liveness) -> Oracle<'a> {
+    /// stable sort by variable leaves each variable's uses sorted by block,
+    /// then position; the last of each block is kept. Functions of more
+    /// than 300 variables get no liveness (and no checks).
+    fn new(func: &Function, info: &'a VarInfo, dt: &'a DomTree, cfg: &Cfg) -> Oracle<'a> {
         let nv = func.vars.len();
         let mut pairs: Vec<(Var, Block, u32)> = Vec::new();
         for b in func.blocks.keys() {
@@ -689,10 +565,10 @@ impl<'a> Oracle<'a> {
             }
             let data = &func.blocks[b];
             for (k, &i) in data.insts.iter().enumerate() {
-                func.insts[i].for_each_use(|v| pairs.push((v, b, k as u32 + 2)));
+                func.insts[i].for_each_use(|v| pairs.push((v, b, inst_pos(k))));
             }
             if let Some(Operand::Var(v)) = data.term.operand() {
-                pairs.push((v, b, data.insts.len() as u32 + 2));
+                pairs.push((v, b, inst_pos(data.insts.len())));
             }
         }
         pairs.sort_by_key(|p| p.0);
@@ -714,8 +590,10 @@ impl<'a> Oracle<'a> {
             }
         }
         use_start.push(uses.len() as u32);
+        let live = (nv <= ORACLE_MAX_VARS).then(|| crate::analysis::Liveness::new(func, cfg));
         Oracle {
-            info,
+            pts: &info.pts,
+            rank: &info.rank,
             dt,
             live,
             use_start,
@@ -723,41 +601,43 @@ impl<'a> Oracle<'a> {
         }
     }
 
-    /// The graph has an edge exactly between the pairs of one component
-    /// that interfere (for functions of up to 300 variables).
-    fn check_graph(&self, graph: &Interference, comp: &[u32]) {
-        let nv = comp.len();
-        if nv > 300 {
+    /// Whether the oracle checks anything (small functions).
+    fn active(&self) -> bool {
+        self.live.is_some()
+    }
+
+    /// Debug builds: no two members of a component found free interfere
+    /// (components of up to 48 members).
+    fn check_free(&self, _info: &VarInfo, members: &[u32]) {
+        if !self.active() || members.len() > 48 {
             return;
         }
-        for a in (0..nv).filter(|&a| comp[a] != NIL) {
-            let (a, ns) = (Var::new(a), graph.interfering_with(Var::new(a)));
-            for b in (0..nv).filter(|&b| b != a.index() && comp[b] == comp[a.index()]) {
-                let b = Var::new(b);
-                assert_eq!(
-                    ns.contains(&b),
-                    self.interfere(&[a], &[b]),
-                    "edge {a} - {b}"
-                );
-            }
-            assert!(ns.iter().all(|n| comp[n.index()] == comp[a.index()]));
+        let vars: Vec<Var> = members.iter().map(|&k| self.pts[k as usize].var).collect();
+        for (k, &x) in vars.iter().enumerate() {
+            assert!(!self.interfere(&[x], &vars[k + 1..]), "{vars:?}");
         }
     }
 
     /// Whether some member of `red` interferes with some member of `blue`.
+    ///
+    /// # Panics
+    /// If the oracle is not [`Oracle::active`].
     fn interfere(&self, red: &[Var], blue: &[Var]) -> bool {
-        let rank = &self.info.rank;
         red.iter().any(|&x| {
             blue.iter().any(|&y| {
-                if rank[x] == NO_RANK || rank[y] == NO_RANK {
+                let (rx, ry) = (self.rank[x], self.rank[y]);
+                if rx == NIL || ry == NIL {
                     return false;
                 }
-                let (anc, a) = if rank[x] < rank[y] { (x, y) } else { (y, x) };
-                self.info.value[x] != self.info.value[y]
-                    && self.dominates(anc, a)
-                    && self.intersect(a, anc)
+                let (anc, a) = if rx < ry { (x, y) } else { (y, x) };
+                let (pa, pn) = (self.point(a), self.point(anc));
+                pa.value != pn.value && self.dominates(anc, a) && self.intersect(a, anc)
             })
         })
+    }
+
+    fn point(&self, v: Var) -> Point {
+        self.pts[self.rank[v] as usize]
     }
 
     /// The last position where `v` is read in block `b`, if any.
@@ -772,11 +652,11 @@ impl<'a> Oracle<'a> {
     /// Whether the definition point of `x` dominates that of `y`, for
     /// ranked variables with `x` ranked first.
     fn dominates(&self, x: Var, y: Var) -> bool {
-        let (bx, by) = (self.info.def_block[x], self.info.def_block[y]);
-        if bx == by {
-            self.info.def_pos[x] <= self.info.def_pos[y]
+        let (px, py) = (self.point(x), self.point(y));
+        if px.block == py.block {
+            px.pos <= py.pos
         } else {
-            self.dt.dominates(bx, by)
+            self.dt.dominates(px.block, py.block)
         }
     }
 
@@ -786,8 +666,9 @@ impl<'a> Oracle<'a> {
     /// after the phis; two parameters, or two destinations of one parallel
     /// copy, always do.
     fn intersect(&self, a: Var, anc: Var) -> bool {
-        let (b, pos) = (self.info.def_block[a], self.info.def_pos[a]);
-        if self.info.def_block[anc] == b && self.info.def_pos[anc] == pos {
+        let (pa, pn) = (self.point(a), self.point(anc));
+        let (b, pos) = (pa.block, pa.pos);
+        if pn.block == b && pn.pos == pos {
             return pos != PHI_POS || self.live_after(a, b, pos) || self.live_after(anc, b, pos);
         }
         self.live_after(anc, b, pos)
@@ -796,14 +677,63 @@ impl<'a> Oracle<'a> {
     /// Whether `v`, defined at or before position `pos` of block `b`, is
     /// live just after that position: live out of `b`, or read later in it.
     fn live_after(&self, v: Var, b: Block, pos: u32) -> bool {
-        self.live.is_live_out(b, v) || self.last_use(v, b).is_some_and(|p| p > pos)
+        let live = self.live.as_ref().expect("an active oracle");
+        live.is_live_out(b, v) || self.last_use(v, b).is_some_and(|p| p > pos)
+    }
+}
+
+/// Small programs that the tests of class interference and of coalescing
+/// share.
+#[cfg(test)]
+pub(super) mod fixtures {
+    use crate::ir::{BinOp, Function, FunctionBuilder, InstData, Operand, Var};
+
+    /// `e(a): b = a; c = a; d = a + 1; print a, b, c, d; ret`, with
+    /// `[a, b, c, d]`.
+    pub fn copies_of_one_value() -> (Function, [Var; 4]) {
+        let mut fb = FunctionBuilder::new("f");
+        let a = fb.param("a");
+        let e = fb.block("e");
+        let (b, c, d) = (fb.var("b"), fb.var("c"), fb.var("d"));
+        fb.switch_to(e);
+        fb.copy(b, a.into());
+        fb.copy(c, a.into());
+        fb.binary(d, BinOp::Add, a.into(), Operand::Const(1));
+        fb.print(vec![a.into(), b.into(), c.into(), d.into()]);
+        fb.ret(None);
+        (fb.finish(), [a, b, c, d])
+    }
+
+    /// `e(a, b): (p, q) = (P, Q); (r, s) = (R, S); print p, r; ret` with
+    /// `sources` the parameter names `[P, Q, R, S]`, each `"a"` or `"b"`;
+    /// with `[a, b, p, q, r, s]`.
+    pub fn two_parallel_copies(sources: [&str; 4]) -> (Function, [Var; 6]) {
+        let mut fb = FunctionBuilder::new("f");
+        let (a, b) = (fb.param("a"), fb.param("b"));
+        let e = fb.block("e");
+        let (p, q, r, s) = (fb.var("p"), fb.var("q"), fb.var("r"), fb.var("s"));
+        fb.switch_to(e);
+        let src = sources.map(|name| match name {
+            "a" => Operand::Var(a),
+            "b" => Operand::Var(b),
+            _ => panic!("no parameter {name}"),
+        });
+        fb.inst(InstData::ParCopy {
+            copies: vec![(p, src[0]), (q, src[1])],
+        });
+        fb.inst(InstData::ParCopy {
+            copies: vec![(r, src[2]), (s, src[3])],
+        });
+        fb.print(vec![p.into(), r.into()]);
+        fb.ret(None);
+        (fb.finish(), [a, b, p, q, r, s])
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::fixtures;
     use super::*;
-    use crate::destruct::interference::fixtures;
     use crate::destruct::to_cssa::{insert_phi_copies, JoinCopies};
     use crate::ir::{BinOp, FunctionBuilder, PhiArg};
 
@@ -883,5 +813,101 @@ mod tests {
         // `s` is dead, but written where `r` is: it cannot join `r`'s
         // class, so it stays with `b`.
         assert!(webs.same_web(s, bb) && !webs.same_web(s, r));
+    }
+
+    /// The pairs of variables of `f` whose classes interfere with every
+    /// variable alone in its class, as sorted pairs of names.
+    fn interfering_pairs(f: &Function) -> Vec<(String, String)> {
+        let cfg = Cfg::new(f);
+        let dt = DomTree::new(&cfg);
+        let mut live = LiveCheck::new(f, &cfg, &dt);
+        let info = VarInfo::new(f, &dt, &live);
+        let nv = f.vars.len();
+        let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
+        let mut out = Vec::new();
+        for a in 0..nv {
+            for b in a + 1..nv {
+                let (a, b) = (Var::new(a), Var::new(b));
+                if classes.interferes(a, b) {
+                    out.push((f.vars[a].name.to_string(), f.vars[b].name.to_string()));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
+        p.iter().map(|&(a, b)| (a.into(), b.into())).collect()
+    }
+
+    /// ```text
+    /// e(a, b): (p, q) = (a, b); (r, s) = (a, a); print p, r; ret
+    /// ```
+    ///
+    /// Parameters always intersect (`a — b`). `p` and `q` are written by
+    /// one parallel copy with different values, so intersect though `q`
+    /// is dead; `q` also meets `a`, read later. `r` and `s` copy one value:
+    /// no interference, nor with `a` or `p`, whatever their liveness.
+    #[test]
+    fn parallel_copy_destinations_and_parameters() {
+        let (f, _) = fixtures::two_parallel_copies(["a", "b", "a", "a"]);
+        assert_eq!(
+            interfering_pairs(&f),
+            pairs(&[("a", "b"), ("a", "q"), ("p", "q")])
+        );
+    }
+
+    /// ```text
+    /// e(a, b, c): branch c, l, r      l: jump j      r: jump j
+    /// j: x = phi(l: a, r: b); y = phi(l: b, r: a); z = phi(l: a, r: a)
+    ///    print x; ret
+    /// ```
+    ///
+    /// Only `x` is live after the phis: it meets `y` and `z`, which,
+    /// both dead, do not meet each other. The operands are used at the
+    /// ends of `l` and `r`, not in `j`.
+    #[test]
+    fn phis_intersect_when_either_is_live() {
+        let mut fb = FunctionBuilder::new("f");
+        let (a, b, c) = (fb.param("a"), fb.param("b"), fb.param("c"));
+        let (e, l, r, j) = (fb.block("e"), fb.block("l"), fb.block("r"), fb.block("j"));
+        let (x, y, z) = (fb.var("x"), fb.var("y"), fb.var("z"));
+        fb.switch_to(e);
+        fb.branch(c.into(), l, r);
+        for blk in [l, r] {
+            fb.switch_to(blk);
+            fb.jump(j);
+        }
+        fb.switch_to(j);
+        let arg = |block, v: Var| PhiArg {
+            block,
+            value: v.into(),
+        };
+        fb.phi(x, vec![arg(l, a), arg(r, b)]);
+        fb.phi(y, vec![arg(l, b), arg(r, a)]);
+        fb.phi(z, vec![arg(l, a), arg(r, a)]);
+        fb.print(vec![x.into()]);
+        fb.ret(None);
+        let f = fb.finish();
+        assert_eq!(
+            interfering_pairs(&f),
+            pairs(&[("a", "b"), ("a", "c"), ("b", "c"), ("x", "y"), ("x", "z")])
+        );
+    }
+
+    /// ```text
+    /// e(a): b = a; c = a; d = a + 1; print a, b, c, d; ret
+    /// ```
+    ///
+    /// `a`, `b`, `c` are live together with one value: they do not
+    /// interfere; `d` meets all three.
+    #[test]
+    fn live_copies_of_one_value() {
+        let (f, _) = fixtures::copies_of_one_value();
+        assert_eq!(
+            interfering_pairs(&f),
+            pairs(&[("a", "d"), ("b", "d"), ("c", "d")])
+        );
     }
 }

@@ -19,8 +19,8 @@
 //! * [`phi_webs`](mod@phi_webs): phi webs by union-find, renaming and phi removal (13.6);
 //! * [`coalesce`](mod@coalesce): merging the two sides of copies that do
 //!   not interfere, by liveness, dominance and values (Boissinot et al.);
-//! * [`interference`]: the interference graph coalescing tests classes
-//!   with, restricted to variables that copies and phis link;
+//! * [`classes`](mod@classes): congruence classes as dominance forests, and
+//!   the test of whether two interfere (Boissinot's walk over the smaller);
 //! * [`cleanup`]: deleting dead phis and copies before coalescing, and the
 //!   copies it makes useless after;
 //! * [`sequentialize`]: every parallel copy of a function into copies;
@@ -38,12 +38,12 @@
 //! or, with [`DestructOptions::conventional`], the chapter's direct
 //! destruction of conventional SSA: rename each phi web, drop the phis.
 
+pub mod classes;
 pub mod cleanup;
 pub mod coalesce;
 pub mod compact;
 pub mod critical_edges;
 pub mod fresh;
-pub mod interference;
 pub mod parallel_copy;
 pub mod phi_webs;
 pub mod sequentialize;

@@ -1,0 +1,341 @@
+//! Liveness checks for strict SSA variables, one variable at a time, on
+//! demand: "is `v` live just after this point?" without building the live
+//! sets of every block.
+//!
+//! SSA destruction asks such questions about pairs of variables (does `b`
+//! live past the definition of `a`?), but only for the variables that
+//! phis and copies link, and often about a fraction of them; building
+//! [`Liveness`](super::Liveness) for all variables costs
+//! variables × blocks of memory when many are live everywhere. Here, as in
+//! the "fast liveness checking" of Boissinot, Hack, Grund, Dupont de
+//! Dinechin and Rastello (CGO 2008), the answer comes from the variable's
+//! definition and uses alone: the def-use lists are gathered once, and the
+//! live range of a variable is explored the first time a question is asked
+//! about it, then kept.
+//!
+//! # Points
+//!
+//! A point of a block is a *position*: [`PARAM_POS`] for the parameters
+//! (entry only), [`PHI_POS`] for the phis, [`inst_pos`]`(k)` for
+//! instruction `k`, and `inst_pos(insts.len())` for the terminator. An
+//! instruction reads its operands, then writes its results (a parallel
+//! copy reads all its sources first), so a variable read by the instruction
+//! at position `p` and by nothing later is *not* live just after `p`.
+//! Phi operands are read at the end of the predecessor, as in
+//! [`Liveness`](super::Liveness).
+//!
+//! # Exploration
+//!
+//! In strict SSA the live range of `v` is the set of points from which a
+//! path reaches a use without passing the definition, and every such
+//! point is dominated by the definition. The blocks where `v` is live-in
+//! are found by walking the CFG backwards from the blocks of the uses,
+//! stopping at the defining block (the per-variable `Up_and_Mark` of
+//! Brandner et al., as in [`VarLiveness`](super::VarLiveness)); `v` is
+//! live-out of every predecessor of those blocks, and of the predecessor
+//! of each phi use. The live-out blocks are kept, sorted, for binary
+//! search: a query costs `O(log)` after the first, and a variable costs
+//! what its live range touches, once.
+
+use super::domtree::DomTree;
+use super::stamp::StampSet;
+use crate::ir::{Block, Cfg, Function, InstData, Operand, Var};
+
+/// Position of the parameters, at the start of the entry.
+pub const PARAM_POS: u32 = 0;
+
+/// Position of the phis of a block.
+pub const PHI_POS: u32 = 1;
+
+/// Position of instruction `k` of a block (`k = insts.len()` for the
+/// terminator).
+#[inline]
+pub fn inst_pos(k: usize) -> u32 {
+    k as u32 + 2
+}
+
+/// Not explored yet (in `memo`), no block (in `def_block`).
+const NIL: u32 = u32::MAX;
+
+/// Liveness questions about the variables of one strict SSA function.
+///
+/// Invariants: `uses[use_start[v] .. use_start[v + 1]]` holds, for each
+/// reachable block where `v` is read by an instruction or the terminator,
+/// the block and the last position where it is, sorted by block index;
+/// `phi_uses[phi_start[v] .. phi_start[v + 1]]` the reachable predecessors
+/// through which a phi reads `v`; `memo[v]`, once `v` is explored, the
+/// range of `live_out` holding the blocks where `v` is live-out, sorted.
+#[derive(Debug)]
+pub struct LiveCheck<'a> {
+    cfg: &'a Cfg,
+    dt: &'a DomTree,
+    def_block: Vec<u32>,
+    use_start: Vec<u32>,
+    uses: Vec<(u32, u32)>,
+    phi_start: Vec<u32>,
+    phi_uses: Vec<u32>,
+    memo: Vec<(u32, u32)>,
+    live_out: Vec<u32>,
+    // Scratch of the exploration.
+    live_in: StampSet,
+    out_mark: StampSet,
+    stack: Vec<u32>,
+    explored_blocks: usize,
+}
+
+impl<'a> LiveCheck<'a> {
+    /// Gathers the definitions and uses of `func`'s variables, in
+    /// `O(instructions + operands)`; nothing is explored yet.
+    ///
+    /// # Preconditions
+    /// `func` is strict SSA (each variable defined once, every use
+    /// dominated by its definition); `cfg` and `dt` are its CFG and
+    /// dominator tree.
+    pub fn new(func: &Function, cfg: &'a Cfg, dt: &'a DomTree) -> LiveCheck<'a> {
+        let nv = func.vars.len();
+        let nb = func.blocks.len();
+        let mut def_block = vec![NIL; nv];
+        // Pass 1: definitions, and counts of (variable, block) use pairs,
+        // a block counted once per variable (`last[v]` is the last block
+        // counted, plus one).
+        let mut use_count = vec![0u32; nv + 1];
+        let mut phi_count = vec![0u32; nv + 1];
+        let mut last = vec![0u32; nv];
+        let reachable_blocks = || func.blocks.keys().filter(|&b| dt.is_reachable(b));
+        for &p in &func.params {
+            def_block[p.index()] = func.entry().0;
+        }
+        for b in reachable_blocks() {
+            let data = &func.blocks[b];
+            for &i in &data.phis {
+                if let InstData::Phi { dst, args } = &func.insts[i] {
+                    def_block[dst.index()] = b.0;
+                    for a in args.iter().filter(|a| dt.is_reachable(a.block)) {
+                        if let Some(v) = a.value.var() {
+                            phi_count[v.index() + 1] += 1;
+                        }
+                    }
+                }
+            }
+            let mut count = |v: Var| {
+                if last[v.index()] != b.0 + 1 {
+                    last[v.index()] = b.0 + 1;
+                    use_count[v.index() + 1] += 1;
+                }
+            };
+            for &i in &data.insts {
+                func.insts[i].for_each_use(&mut count);
+                func.insts[i].for_each_def(|d| def_block[d.index()] = b.0);
+            }
+            if let Some(Operand::Var(v)) = data.term.operand() {
+                count(v);
+            }
+        }
+        for v in 0..nv {
+            use_count[v + 1] += use_count[v];
+            phi_count[v + 1] += phi_count[v];
+        }
+        // Pass 2: fill, blocks in index order so each list is sorted.
+        let mut uses = vec![(0u32, 0u32); use_count[nv] as usize];
+        let mut phi_uses = vec![0u32; phi_count[nv] as usize];
+        let mut ufill = use_count.clone();
+        let mut pfill = phi_count.clone();
+        last.fill(0);
+        for b in reachable_blocks() {
+            let data = &func.blocks[b];
+            for &i in &data.phis {
+                if let InstData::Phi { args, .. } = &func.insts[i] {
+                    for a in args.iter().filter(|a| dt.is_reachable(a.block)) {
+                        if let Some(v) = a.value.var() {
+                            phi_uses[pfill[v.index()] as usize] = a.block.0;
+                            pfill[v.index()] += 1;
+                        }
+                    }
+                }
+            }
+            let mut record = |v: Var, pos: u32| {
+                let vi = v.index();
+                if last[vi] != b.0 + 1 {
+                    last[vi] = b.0 + 1;
+                    uses[ufill[vi] as usize] = (b.0, pos);
+                    ufill[vi] += 1;
+                } else {
+                    uses[ufill[vi] as usize - 1].1 = pos;
+                }
+            };
+            for (k, &i) in data.insts.iter().enumerate() {
+                func.insts[i].for_each_use(|v| record(v, inst_pos(k)));
+            }
+            if let Some(Operand::Var(v)) = data.term.operand() {
+                record(v, inst_pos(data.insts.len()));
+            }
+        }
+        LiveCheck {
+            cfg,
+            dt,
+            def_block,
+            use_start: use_count,
+            uses,
+            phi_start: phi_count,
+            phi_uses,
+            memo: vec![(NIL, 0); nv],
+            live_out: Vec::new(),
+            live_in: StampSet::new(nb),
+            out_mark: StampSet::new(nb),
+            stack: Vec::new(),
+            explored_blocks: 0,
+        }
+    }
+
+    /// Whether some reachable instruction, terminator or phi reads `v`.
+    pub fn is_used(&self, v: Var) -> bool {
+        let v = v.index();
+        self.use_start[v] != self.use_start[v + 1] || self.phi_start[v] != self.phi_start[v + 1]
+    }
+
+    /// The last position where an instruction or the terminator of `b`
+    /// reads `v`, if any (phi operands aside).
+    pub fn last_use_in(&self, v: Var, b: Block) -> Option<u32> {
+        let v = v.index();
+        let uses = &self.uses[self.use_start[v] as usize..self.use_start[v + 1] as usize];
+        uses.binary_search_by_key(&b.0, |u| u.0)
+            .ok()
+            .map(|k| uses[k].1)
+    }
+
+    /// Whether `v` is live at the end of `b` (its live range is explored on
+    /// the first question about `v`).
+    pub fn is_live_out(&mut self, v: Var, b: Block) -> bool {
+        let (start, len) = self.explored(v);
+        self.live_out[start as usize..(start + len) as usize]
+            .binary_search(&b.0)
+            .is_ok()
+    }
+
+    /// Whether `v` is live just after position `pos` of `b`: live out of
+    /// `b`, or read in `b` after `pos`.
+    ///
+    /// # Preconditions
+    /// The definition of `v` is at or before that point and dominates it.
+    pub fn is_live_after(&mut self, v: Var, b: Block, pos: u32) -> bool {
+        self.last_use_in(v, b).is_some_and(|p| p > pos) || self.is_live_out(v, b)
+    }
+
+    /// Blocks visited by explorations so far (a measure of the work done).
+    pub fn explored_blocks(&self) -> usize {
+        self.explored_blocks
+    }
+
+    /// The range of `live_out` holding `v`'s live-out blocks, exploring
+    /// `v` if not done yet.
+    fn explored(&mut self, v: Var) -> (u32, u32) {
+        let m = self.memo[v.index()];
+        if m.0 != NIL {
+            return m;
+        }
+        let vi = v.index();
+        let d = self.def_block[vi];
+        let start = self.live_out.len();
+        self.live_in.clear();
+        self.out_mark.clear();
+        let range = |s: &[u32]| s[vi] as usize..s[vi + 1] as usize;
+        for &(u, _) in &self.uses[range(&self.use_start)] {
+            // A use in the defining block follows the definition.
+            if u != d && self.live_in.insert(u as usize) {
+                self.stack.push(u);
+            }
+        }
+        for &p in &self.phi_uses[range(&self.phi_start)] {
+            if self.out_mark.insert(p as usize) {
+                self.live_out.push(p);
+            }
+            if p != d && self.live_in.insert(p as usize) {
+                self.stack.push(p);
+            }
+        }
+        // Up_and_Mark, iteratively: every block on the stack is live-in.
+        while let Some(b) = self.stack.pop() {
+            self.explored_blocks += 1;
+            for &p in self.cfg.preds(Block(b)) {
+                if !self.dt.is_reachable(p) {
+                    continue;
+                }
+                if self.out_mark.insert(p.index()) {
+                    self.live_out.push(p.0);
+                }
+                if p.0 != d && self.live_in.insert(p.index()) {
+                    self.stack.push(p.0);
+                }
+            }
+        }
+        self.live_out[start..].sort_unstable();
+        let m = (start as u32, (self.live_out.len() - start) as u32);
+        self.memo[vi] = m;
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Liveness;
+    use crate::ir::{BinOp, FunctionBuilder, PhiArg};
+
+    /// ```text
+    /// entry(n): i = 0; jump head
+    /// head:  i1 = phi(entry: i, body: i2); c = i1 < n; branch c, body, exit
+    /// body:  i2 = i1 + 1; print n; jump head
+    /// exit:  u = i1 + 1; ret i1
+    /// ```
+    ///
+    /// Every live-out answer agrees with [`Liveness`]; `n` is read in
+    /// `body` at position 3 and live out of it (the loop goes on); nothing
+    /// reads `u`.
+    #[test]
+    fn agrees_with_liveness_on_a_loop() {
+        let mut fb = FunctionBuilder::new("f");
+        let n = fb.param("n");
+        let (i, i1, i2, c) = (fb.var("i"), fb.var("i1"), fb.var("i2"), fb.var("c"));
+        let u = fb.var("u");
+        let (entry, head, body, exit) = (
+            fb.block("entry"),
+            fb.block("head"),
+            fb.block("body"),
+            fb.block("exit"),
+        );
+        fb.switch_to(entry);
+        fb.copy(i, Operand::Const(0));
+        fb.jump(head);
+        fb.switch_to(head);
+        let arg = |block, value: Var| PhiArg {
+            block,
+            value: value.into(),
+        };
+        fb.phi(i1, vec![arg(entry, i), arg(body, i2)]);
+        fb.binary(c, BinOp::Lt, i1.into(), n.into());
+        fb.branch(c.into(), body, exit);
+        fb.switch_to(body);
+        fb.binary(i2, BinOp::Add, i1.into(), Operand::Const(1));
+        fb.print(vec![n.into()]);
+        fb.jump(head);
+        fb.switch_to(exit);
+        fb.binary(u, BinOp::Add, i1.into(), Operand::Const(1));
+        fb.ret(Some(i1.into()));
+        let f = fb.finish();
+        let cfg = Cfg::new(&f);
+        let dt = DomTree::new(&cfg);
+        let live = Liveness::new(&f, &cfg);
+        let mut check = LiveCheck::new(&f, &cfg, &dt);
+        for v in f.vars.keys() {
+            for b in f.blocks.keys() {
+                assert_eq!(check.is_live_out(v, b), live.is_live_out(b, v), "{v} {b}");
+            }
+        }
+        assert_eq!(check.last_use_in(n, body), Some(inst_pos(1)));
+        assert!(check.is_live_after(n, body, inst_pos(1)));
+        assert!(!check.is_live_after(i1, body, inst_pos(0)));
+        assert!(check.is_live_after(i1, head, PHI_POS));
+        assert!(check.is_used(i2) && check.is_used(i));
+        assert!(!check.is_used(u));
+    }
+}

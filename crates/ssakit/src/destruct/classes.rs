@@ -1,0 +1,672 @@
+//! Congruence classes kept as dominance forests, and the test of whether
+//! two of them interfere, after Boissinot, Darte, Rastello, Dupont de
+//! Dinechin and Guillon, "Revisiting Out-of-SSA Translation for
+//! Correctness, Code Quality, and Efficiency" (CGO 2009), section IV-B,
+//! and Budimlić et al., "Fast Copy Coalescing and Live-Range
+//! Identification" (PLDI 2002).
+//!
+//! # Terms
+//!
+//! * **Ranks.** Every variable with a reachable definition gets a *rank*:
+//!   its place when definition points are sorted by the preorder of their
+//!   block in the dominator tree, then by position in the block (see
+//!   [`live_check`](crate::analysis::live_check) for positions). A point
+//!   `p` dominates the points whose ranks lie in `[rank(p), end(p)]`,
+//!   `end(p)` being the last rank of the dominator subtree of `p`'s block:
+//!   dominance is one comparison. Variables defined at one point (the
+//!   parameters, the phis of a block, the destinations of a parallel copy)
+//!   get consecutive ranks, and the first "dominates" the next.
+//! * **Intersection** (Budimlić et al.). If `a` dominates `c`, their live
+//!   ranges intersect iff `a` is live just after the definition of `c`.
+//!   At one point: parameters, or destinations of one parallel copy,
+//!   always intersect (both are written there); two phis of one block
+//!   intersect iff either is used (it is then live after the phis). The
+//!   phis of a block are ranked used ones first.
+//! * **Values.** Two variables *interfere* when they intersect and carry
+//!   different values (a copy and its source carry one value).
+//! * **Lemma** (the one the walks rest on). If `m` dominates `p`
+//!   dominates `c` and `m` intersects `c`, then `m` intersects `p`: a path
+//!   from `p` to `c` avoids the definition of `m`. (For phis at one point,
+//!   this is why the used ones come first.)
+//!
+//! # The forest of a class
+//!
+//! A class `C` with no two members interfering is kept as its members'
+//! ranks in sorted *runs* (the logarithmic method: merging two classes
+//! appends runs and merges runs of similar lengths, so a member is copied
+//! `O(log n)` times over all merges) and, per member `c`:
+//!
+//! * `fpar(c)`: its parent in the dominance forest of `C`, the member of
+//!   `C` nearest above it in the dominator tree;
+//! * `eq(c)`: a member above `c` with `c`'s value, such that the chain
+//!   `eq(c), eq(eq(c)), ...` holds every member of `C` above `c` that
+//!   intersects `c` (the *equal ancestor* of Boissinot et al., kept
+//!   lazily: the chain may also hold members that do not intersect `c`,
+//!   all with `c`'s value). By the lemma, the members above `c` that
+//!   intersect `c` all intersect its forest parent, so all share one
+//!   value, and a new member below `c` only has to look at `c`'s chain.
+//!
+//! # Building a class: one walk
+//!
+//! The members sorted by rank, a stack of the members dominating the
+//! current one (Boissinot's walk): the top `p` is the current member `c`'s
+//! forest parent; if `c` and `p` carry one value, `eq(c) = p`; otherwise
+//! every member of `p`'s chain is tested against `c`, and one that
+//! intersects interferes. The set is free of interference iff no test
+//! fails. `O(members)` tests plus the chains (short in practice).
+//!
+//! # Testing two classes
+//!
+//! Walking both classes costs `O(|X| + |Y|)` per test, quadratic when a
+//! big class grows one member at a time (a web across a ladder of loops, a
+//! switch with a million cases). Here the walk goes over the smaller class
+//! `X` only, and looks into `Y` near `X`'s members:
+//!
+//! * (A) for each `x` of `X`, its nearest ancestor `ŷ` in `Y` (the run
+//!   predecessor of `x`, then up `fpar` while it does not dominate `x`):
+//!   by the lemma only `ŷ`'s chain can hold members of `Y` that intersect
+//!   `x`, all with `ŷ`'s value, so they are tested only if that value is
+//!   not `x`'s;
+//! * (B) for each member `c` of `Y` after `x` in rank order (before the
+//!   next member of `X`) with an ancestor in `X`, the nearest such `x̂`
+//!   (the walk's stack): only `x̂`'s chain can hold members of `X` that
+//!   intersect `c`. If none does, neither does any member of `Y` below `c`
+//!   whose nearest ancestor in `X` is `x̂` (lemma), and the walk jumps over
+//!   `c`'s subtree (remembering, with `x̂` on the stack, how far: a member
+//!   of `X` inside that subtree interrupts the jump, and when the walk
+//!   comes back to `x̂` the rest of the subtree is still clear); if one
+//!   does, it interferes unless `c` has `x̂`'s value.
+//!
+//! The test also computes what the merge changes: `fpar` and `eq` of the
+//! members of `X`, and of the members of `Y` whose nearest ancestor in
+//! the union is now in `X` (the first members of `Y` met below each `x`,
+//! which (B) visits anyway). A test costs the size of `X` and the members
+//! of `Y` met next to it (times a logarithm), not the size of `Y`.
+//!
+//! A refused test leaves the interfering pair with both classes (the two
+//! latest *blockers* of each): classes only grow, so the pair still
+//! blocks any later test between their successors, in `O(1)`. Each class
+//! also keeps its few latest *hot* members, those found interfering, most
+//! recent first; a test between two big classes first tries each hot
+//! member alone against the other class, with a small budget of work. A
+//! class refused in turn against many others usually meets each on the
+//! same few members (the phis of a join every class has one in, say),
+//! which the walk in rank order may only reach at its end.
+
+use crate::analysis::live_check::PHI_POS;
+use crate::analysis::LiveCheck;
+use crate::ir::{Block, Var};
+use crate::union_find::UnionFind;
+
+/// No rank, no slot, no parent.
+pub(super) const NIL: u32 = u32::MAX;
+
+/// A definition point and what the walks need about the variable defined
+/// there, by rank.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Point {
+    /// The variable.
+    pub var: Var,
+    /// Its block.
+    pub block: Block,
+    /// Its position in the block.
+    pub pos: u32,
+    /// The last rank dominated by this point (the dominator subtree of
+    /// `block`).
+    pub end: u32,
+    /// Its value label.
+    pub value: u32,
+    /// Whether anything reachable reads it (decides intersection between
+    /// phis of one block).
+    pub used: bool,
+}
+
+/// A run of sorted ranks: `arena[start .. start + len]`.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    start: u32,
+    len: u32,
+}
+
+/// Work allowed to a probe, and the smaller class size from which tests
+/// start with probes (see [`Classes::interferes`]).
+const PROBE_BUDGET: usize = 64;
+
+/// Hot members kept per class.
+const HOT: usize = 4;
+
+/// How a walk of [`Classes::walk_smaller`] ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Walk {
+    Interferes,
+    Free,
+    GaveUp,
+}
+
+/// An update of `fpar` and `eq` that the last successful test computed for
+/// the merge: `(rank, fpar, eq)`.
+type Update = (u32, u32, u32);
+
+/// Congruence classes over the variables of a function, with the
+/// dominance forests of their ranked members.
+///
+/// Invariants, for every class `C` (keyed by its union-find root `r`):
+/// * `slot[r]` is `NIL` iff `C` has no ranked member; otherwise
+///   `runs[slot[r]]` lists sorted runs of the ranks of all of `C`'s
+///   ranked members, each exactly once;
+/// * for every ranked member `c`, `fpar[c]` and `eq[c]` are as in the
+///   module doc, relative to `C`;
+/// * no two members of `C` interfere;
+/// * each entry of `blockers[slot[r]]`, unless `NIL`, is a pair of
+///   interfering variables, the first in `C`, the second not.
+pub(super) struct Classes<'a, 'l> {
+    pts: &'a [Point],
+    /// By variable: its rank, or [`NIL`].
+    rank: &'a [u32],
+    live: &'a mut LiveCheck<'l>,
+    sets: UnionFind,
+    fpar: Vec<u32>,
+    eq: Vec<u32>,
+    slot: Vec<u32>,
+    runs: Vec<Vec<Run>>,
+    blockers: Vec<[(u32, u32); 2]>,
+    /// By slot: the ranks of the members that made the latest refused
+    /// tests, the latest first ([`NIL`]-padded).
+    hot: Vec<[u32; HOT]>,
+    arena: Vec<u32>,
+    /// Ranks in `arena` no run covers any more.
+    garbage: usize,
+    // Scratch.
+    stack: Vec<u32>,
+    xstack: Vec<(u32, u32)>,
+    xs: Vec<u32>,
+    pending: Vec<Update>,
+    /// Intersection tests, chain and forest steps, members of the bigger
+    /// class visited: the work of the tests, for the statistics.
+    pub work: usize,
+}
+
+impl<'a, 'l> Classes<'a, 'l> {
+    /// Every variable alone in its class (`nv` variables; `pts` by rank,
+    /// `rank` by variable).
+    pub fn new(
+        nv: usize,
+        pts: &'a [Point],
+        rank: &'a [u32],
+        live: &'a mut LiveCheck<'l>,
+    ) -> Classes<'a, 'l> {
+        let nr = pts.len();
+        Classes {
+            pts,
+            rank,
+            live,
+            sets: UnionFind::new(nv),
+            fpar: vec![NIL; nr],
+            eq: vec![NIL; nr],
+            slot: vec![NIL; nv],
+            runs: Vec::new(),
+            blockers: Vec::new(),
+            hot: Vec::new(),
+            arena: Vec::new(),
+            garbage: 0,
+            stack: Vec::new(),
+            xstack: Vec::new(),
+            xs: Vec::new(),
+            pending: Vec::new(),
+            work: 0,
+        }
+    }
+
+    /// The root of `v`'s class.
+    pub fn root(&mut self, v: Var) -> Var {
+        Var::new(self.sets.find(v.index()))
+    }
+
+    /// The partition into classes.
+    pub fn into_sets(self) -> UnionFind {
+        self.sets
+    }
+
+    /// Whether `m`, whose definition dominates that of `c` (`m < c` in
+    /// rank), intersects `c`.
+    fn intersect(&mut self, m: u32, c: u32) -> bool {
+        self.work += 1;
+        let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
+        if pm.block == pc.block && pm.pos == pc.pos {
+            return pc.pos != PHI_POS || pm.used || pc.used;
+        }
+        self.live.is_live_after(pm.var, pc.block, pc.pos)
+    }
+
+    /// The first member of `m`'s chain (`m` included) that intersects `c`,
+    /// or [`NIL`].
+    fn chain_hit(&mut self, mut m: u32, c: u32) -> u32 {
+        while m != NIL {
+            if self.intersect(m, c) {
+                return m;
+            }
+            m = self.eq[m as usize];
+        }
+        NIL
+    }
+
+    /// Boissinot's walk over `members` (ranks, sorted), setting `fpar` and
+    /// `eq` as if they were one class. With `check`, returns the first
+    /// interfering pair found (then `fpar` and `eq` of `members` are reset
+    /// and nothing else changes); without, the set must be free of
+    /// interference. On success the variables become one class.
+    pub fn build(&mut self, members: &[u32], check: bool) -> Option<(Var, Var)> {
+        debug_assert!(members.windows(2).all(|w| w[0] < w[1]));
+        self.stack.clear();
+        for &c in members {
+            while let Some(&t) = self.stack.last() {
+                if c <= self.pts[t as usize].end {
+                    break;
+                }
+                self.stack.pop();
+            }
+            let (mut fpar, mut eq) = (NIL, NIL);
+            if let Some(&p) = self.stack.last() {
+                fpar = p;
+                if self.pts[c as usize].value == self.pts[p as usize].value {
+                    eq = p;
+                } else if check {
+                    let m = self.chain_hit(p, c);
+                    if m != NIL {
+                        for &r in members {
+                            self.fpar[r as usize] = NIL;
+                            self.eq[r as usize] = NIL;
+                        }
+                        return Some((self.pts[m as usize].var, self.pts[c as usize].var));
+                    }
+                }
+            }
+            self.fpar[c as usize] = fpar;
+            self.eq[c as usize] = eq;
+            self.stack.push(c);
+        }
+        let &first = members.first()?;
+        let v0 = self.pts[first as usize].var.index();
+        for &r in &members[1..] {
+            self.sets.union(v0, self.pts[r as usize].var.index());
+        }
+        let root = self.sets.find(v0);
+        let start = self.arena.len() as u32;
+        self.arena.extend_from_slice(members);
+        let s = self.new_slot(vec![Run {
+            start,
+            len: members.len() as u32,
+        }]);
+        self.slot[root] = s;
+        None
+    }
+
+    /// A fresh slot holding `runs`, without blockers.
+    fn new_slot(&mut self, runs: Vec<Run>) -> u32 {
+        self.runs.push(runs);
+        self.blockers.push([(NIL, NIL); 2]);
+        self.hot.push([NIL; HOT]);
+        self.runs.len() as u32 - 1
+    }
+
+    /// The slot of root `r`'s class, created for a ranked variable alone in
+    /// its class; [`NIL`] if the class has no ranked member.
+    fn slot_of(&mut self, r: Var) -> u32 {
+        let s = self.slot[r.index()];
+        if s != NIL {
+            return s;
+        }
+        let k = self.rank[r.index()];
+        if k == NIL {
+            return NIL;
+        }
+        let start = self.arena.len() as u32;
+        self.arena.push(k);
+        let s = self.new_slot(vec![Run { start, len: 1 }]);
+        self.slot[r.index()] = s;
+        s
+    }
+
+    /// Number of ranked members of the class in slot `s`.
+    fn count(&self, s: u32) -> usize {
+        self.runs[s as usize].iter().map(|r| r.len as usize).sum()
+    }
+
+    /// The largest member of the class in slot `s` ranked below `k`, or
+    /// [`NIL`].
+    fn pred(&self, s: u32, k: u32) -> u32 {
+        let mut best = NIL;
+        for r in &self.runs[s as usize] {
+            let run = &self.arena[r.start as usize..(r.start + r.len) as usize];
+            let i = run.partition_point(|&e| e < k);
+            if i > 0 && (best == NIL || run[i - 1] > best) {
+                best = run[i - 1];
+            }
+        }
+        best
+    }
+
+    /// The smallest member of the class in slot `s` ranked above `k`, or
+    /// [`NIL`].
+    fn succ(&self, s: u32, k: u32) -> u32 {
+        let mut best = NIL;
+        for r in &self.runs[s as usize] {
+            let run = &self.arena[r.start as usize..(r.start + r.len) as usize];
+            let i = run.partition_point(|&e| e <= k);
+            if i < run.len() && run[i] < best {
+                best = run[i];
+            }
+        }
+        best
+    }
+
+    /// Records that `a` and `b` (ranks, in different classes) interfere:
+    /// a blocker pair and a hot member for each class.
+    fn block(&mut self, a: u32, b: u32) {
+        for (m, n) in [(a, b), (b, a)] {
+            let (vm, vn) = (self.pts[m as usize].var, self.pts[n as usize].var);
+            let r = self.sets.find(vm.index());
+            let s = self.slot[r] as usize;
+            let bl = &mut self.blockers[s];
+            *bl = [(vm.0, vn.0), bl[0]];
+            // Move (or insert) `m` to the front.
+            let hot = &mut self.hot[s];
+            let k = hot.iter().position(|&h| h == m).unwrap_or(HOT - 1);
+            hot.copy_within(0..k, 1);
+            hot[0] = m;
+        }
+    }
+
+    /// Whether the classes of roots `rx` and `ry` (distinct) interfere. If
+    /// not, [`Classes::merge`] of the same pair must follow before any other
+    /// test.
+    pub fn interferes(&mut self, rx: Var, ry: Var) -> bool {
+        self.pending.clear();
+        let (sx, sy) = (self.slot_of(rx), self.slot_of(ry));
+        if sx == NIL || sy == NIL {
+            return false;
+        }
+        for (s, other) in [(sx, ry), (sy, rx)] {
+            for (_, n) in self.blockers[s as usize] {
+                if n != NIL && self.sets.find(n as usize) == other.index() {
+                    return true;
+                }
+            }
+        }
+        let (nx, ny) = (self.count(sx), self.count(sy));
+        // Probes, when the walk may be long: the hot members of either
+        // class, alone against the other class, with a small budget.
+        if nx.min(ny) > PROBE_BUDGET {
+            for (s, other) in [(sx, sy), (sy, sx)] {
+                for h in 0..HOT {
+                    let k = self.hot[s as usize][h];
+                    if k == NIL {
+                        break;
+                    }
+                    let found = self.walk_smaller(&[k], other, PROBE_BUDGET);
+                    self.pending.clear();
+                    if found == Walk::Interferes {
+                        return true;
+                    }
+                }
+            }
+        }
+        let (sx, sy) = if nx <= ny { (sx, sy) } else { (sy, sx) };
+        let mut xs = std::mem::take(&mut self.xs);
+        xs.clear();
+        for r in &self.runs[sx as usize] {
+            xs.extend_from_slice(&self.arena[r.start as usize..(r.start + r.len) as usize]);
+        }
+        if self.runs[sx as usize].len() > 1 {
+            xs.sort_unstable();
+        }
+        let found = self.walk_smaller(&xs, sy, usize::MAX);
+        self.xs = xs;
+        found == Walk::Interferes
+    }
+
+    /// The test of [`Classes::interferes`]: `xs`, the smaller class
+    /// sorted (or some of its members), against the class in slot `sy`;
+    /// fills `pending`. Gives up after `budget` units of work.
+    fn walk_smaller(&mut self, xs: &[u32], sy: u32, budget: usize) -> Walk {
+        let give_up = self.work.saturating_add(budget);
+        // The members of X above the current point, each with the end of
+        // the subtrees of Y already found clear of it (see below).
+        let mut stack = std::mem::take(&mut self.xstack);
+        stack.clear();
+        let found = 'walk: {
+            for (i, &x) in xs.iter().enumerate() {
+                if self.work > give_up {
+                    break 'walk Walk::GaveUp;
+                }
+                let px = self.pts[x as usize];
+                while stack
+                    .last()
+                    .is_some_and(|&(t, _)| x > self.pts[t as usize].end)
+                {
+                    stack.pop();
+                }
+                // (A): the nearest ancestor of `x` in Y, and its chain.
+                let mut y = self.pred(sy, x);
+                while y != NIL && x > self.pts[y as usize].end {
+                    self.work += 1;
+                    y = self.fpar[y as usize];
+                }
+                let (mut fpar, mut eq) = (self.fpar[x as usize], self.eq[x as usize]);
+                if y != NIL {
+                    if fpar == NIL || y > fpar {
+                        fpar = y;
+                    }
+                    if self.pts[y as usize].value == px.value {
+                        if eq == NIL || y > eq {
+                            eq = y;
+                        }
+                    } else {
+                        let m = self.chain_hit(y, x);
+                        if m != NIL {
+                            self.block(x, m);
+                            break 'walk Walk::Interferes;
+                        }
+                    }
+                }
+                self.pending.push((x, fpar, eq));
+                stack.push((x, x));
+                // (B): the members of Y up to the next member of X.
+                let limit = xs.get(i + 1).copied().unwrap_or(NIL);
+                let mut cur = self.succ(sy, x);
+                while cur < limit {
+                    if self.work > give_up {
+                        break 'walk Walk::GaveUp;
+                    }
+                    let c = cur;
+                    let pc = self.pts[c as usize];
+                    while stack
+                        .last()
+                        .is_some_and(|&(t, _)| c > self.pts[t as usize].end)
+                    {
+                        stack.pop();
+                    }
+                    // No member of X above `c`, nor above the rest of the gap.
+                    let Some(&mut (xh, ref mut clear)) = stack.last_mut() else {
+                        break;
+                    };
+                    // Inside a subtree of Y found clear of `xh` before a
+                    // member of X below `xh` interrupted it: still clear.
+                    if c <= *clear {
+                        cur = self.succ(sy, *clear);
+                        continue;
+                    }
+                    let (f, e) = (self.fpar[c as usize], self.eq[c as usize]);
+                    let frontier = f == NIL || f < xh;
+                    let fpar = if frontier { xh } else { f };
+                    let same = pc.value == self.pts[xh as usize].value;
+                    self.work += 1;
+                    let hit = self.chain_hit(xh, c);
+                    if hit != NIL {
+                        if !same {
+                            self.block(c, hit);
+                            break 'walk Walk::Interferes;
+                        }
+                        let eq = if e == NIL || xh > e { xh } else { e };
+                        self.pending.push((c, fpar, eq));
+                        cur = self.succ(sy, c);
+                    } else {
+                        if frontier {
+                            // `eq` follows `fpar` where the values agree.
+                            self.pending.push((c, fpar, if same { xh } else { e }));
+                        }
+                        let stack_top = stack.last_mut().expect("xh is on the stack");
+                        stack_top.1 = stack_top.1.max(pc.end);
+                        cur = self.succ(sy, pc.end);
+                    }
+                }
+            }
+            Walk::Free
+        };
+        self.xstack = stack;
+        found
+    }
+
+    /// Merges the classes of roots `rx` and `ry`, just found not to
+    /// interfere by [`Classes::interferes`].
+    pub fn merge(&mut self, rx: Var, ry: Var) {
+        for &(k, f, e) in &self.pending {
+            self.fpar[k as usize] = f;
+            self.eq[k as usize] = e;
+        }
+        self.pending.clear();
+        let (sx, sy) = (self.slot[rx.index()], self.slot[ry.index()]);
+        let r = self.sets.union(rx.index(), ry.index());
+        self.slot[rx.index()] = NIL;
+        self.slot[ry.index()] = NIL;
+        self.slot[r] = match (sx, sy) {
+            (NIL, s) | (s, NIL) => s,
+            _ => {
+                self.merge_slots(sx, sy);
+                sx
+            }
+        };
+    }
+
+    /// Moves the runs and blockers of slot `from` into slot `to`, then
+    /// merges runs until each is at least twice as long as the next.
+    fn merge_slots(&mut self, to: u32, from: u32) {
+        let (t, f) = (to as usize, from as usize);
+        let mut runs = std::mem::take(&mut self.runs[t]);
+        runs.append(&mut self.runs[f]);
+        loop {
+            runs.sort_unstable_by_key(|r| std::cmp::Reverse(r.len));
+            let Some(i) = (0..runs.len().saturating_sub(1))
+                .rev()
+                .find(|&i| runs[i].len < 2 * runs[i + 1].len)
+            else {
+                break;
+            };
+            let (a, b) = (runs[i], runs[i + 1]);
+            let start = self.arena.len();
+            self.arena.reserve((a.len + b.len) as usize);
+            let (mut p, mut q) = (a.start as usize, b.start as usize);
+            let (pe, qe) = (p + a.len as usize, q + b.len as usize);
+            while p < pe && q < qe {
+                let (x, y) = (self.arena[p], self.arena[q]);
+                if x < y {
+                    self.arena.push(x);
+                    p += 1;
+                } else {
+                    self.arena.push(y);
+                    q += 1;
+                }
+            }
+            self.arena.extend_from_within(p..pe);
+            self.arena.extend_from_within(q..qe);
+            self.garbage += (a.len + b.len) as usize;
+            runs[i] = Run {
+                start: start as u32,
+                len: a.len + b.len,
+            };
+            runs.remove(i + 1);
+        }
+        self.runs[t] = runs;
+        // Hot members: alternately from each side.
+        let (ht, hf) = (self.hot[t], self.hot[f]);
+        let mut hot = [NIL; HOT];
+        let both = (0..HOT).flat_map(|k| [ht[k], hf[k]]).filter(|&h| h != NIL);
+        for (slot, h) in hot.iter_mut().zip(both) {
+            *slot = h;
+        }
+        self.hot[t] = hot;
+        let (bt, bf) = (self.blockers[t], self.blockers[f]);
+        self.blockers[t] = match (bt[0].0 != NIL, bf[0].0 != NIL) {
+            (true, true) => [bt[0], bf[0]],
+            (true, false) => bt,
+            (false, _) => bf,
+        };
+        if self.garbage > 1 << 16 && self.garbage > self.arena.len() / 2 {
+            self.compact();
+        }
+    }
+
+    /// Copies the live runs to a fresh arena.
+    fn compact(&mut self) {
+        let mut arena = Vec::with_capacity(self.arena.len() - self.garbage);
+        for runs in &mut self.runs {
+            for r in runs.iter_mut() {
+                let start = arena.len() as u32;
+                arena.extend_from_slice(&self.arena[r.start as usize..(r.start + r.len) as usize]);
+                r.start = start;
+            }
+        }
+        self.arena = arena;
+        self.garbage = 0;
+    }
+
+    /// The ranked members of the class of root `r`, sorted (allocates: for
+    /// checks).
+    #[cfg(debug_assertions)]
+    pub fn members(&mut self, r: Var) -> Vec<Var> {
+        let s = self.slot_of(r);
+        if s == NIL {
+            return Vec::new();
+        }
+        let mut out: Vec<u32> = Vec::new();
+        for run in &self.runs[s as usize] {
+            out.extend_from_slice(&self.arena[run.start as usize..(run.start + run.len) as usize]);
+        }
+        out.sort_unstable();
+        out.iter().map(|&k| self.pts[k as usize].var).collect()
+    }
+
+    /// Debug builds: the forest of every class with a slot is right
+    /// (`fpar` is the nearest member above, `eq` is above with the same
+    /// value), for classes of up to `limit` members.
+    #[cfg(debug_assertions)]
+    pub fn check_forests(&mut self, limit: usize) {
+        for s in 0..self.runs.len() {
+            let mut ms: Vec<u32> = Vec::new();
+            for run in &self.runs[s] {
+                ms.extend_from_slice(
+                    &self.arena[run.start as usize..(run.start + run.len) as usize],
+                );
+            }
+            if ms.len() > limit {
+                continue;
+            }
+            ms.sort_unstable();
+            for (k, &c) in ms.iter().enumerate() {
+                let above = ms[..k]
+                    .iter()
+                    .rev()
+                    .find(|&&m| c <= self.pts[m as usize].end)
+                    .copied()
+                    .unwrap_or(NIL);
+                assert_eq!(self.fpar[c as usize], above, "fpar of rank {c}");
+                let e = self.eq[c as usize];
+                if e != NIL {
+                    assert!(e < c && c <= self.pts[e as usize].end);
+                    assert_eq!(self.pts[e as usize].value, self.pts[c as usize].value);
+                    assert!(ms.binary_search(&e).is_ok());
+                }
+            }
+        }
+    }
+}
