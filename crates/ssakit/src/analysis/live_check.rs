@@ -33,9 +33,12 @@
 //! stopping at the defining block (the per-variable `Up_and_Mark` of
 //! Brandner et al., as in [`VarLiveness`](super::VarLiveness)); `v` is
 //! live-out of every predecessor of those blocks, and of the predecessor
-//! of each phi use. The live-out blocks are kept, sorted, for binary
-//! search: a query costs `O(log)` after the first, and a variable costs
-//! what its live range touches, once.
+//! of each phi use. The live-out blocks of the last variable explored are
+//! stamped (questions about it cost `O(1)`); those of the others are kept,
+//! and sorted for binary search the first time they are needed again: a
+//! variable costs what its live range touches, once. A caller with many
+//! questions about one variable in a row can also [`LiveCheck::explore`]
+//! it without keeping anything.
 
 use super::domtree::DomTree;
 use super::stamp::StampSet;
@@ -54,8 +57,12 @@ pub fn inst_pos(k: usize) -> u32 {
     k as u32 + 2
 }
 
-/// Not explored yet (in `memo`), no block (in `def_block`).
+/// Not explored yet (in `memo`), no block (in `def_block`), no variable
+/// (in `current`).
 const NIL: u32 = u32::MAX;
+
+/// In `memo`, the flag of a length whose list is sorted.
+const SORTED: u32 = 1 << 31;
 
 /// Liveness questions about the variables of one strict SSA function.
 ///
@@ -63,8 +70,10 @@ const NIL: u32 = u32::MAX;
 /// reachable block where `v` is read by an instruction or the terminator,
 /// the block and the last position where it is, sorted by block index;
 /// `phi_uses[phi_start[v] .. phi_start[v + 1]]` the reachable predecessors
-/// through which a phi reads `v`; `memo[v]`, once `v` is explored, the
-/// range of `live_out` holding the blocks where `v` is live-out, sorted.
+/// through which a phi reads `v`; `memo[v]`, once `v` is explored and
+/// kept, the range of `live_out` holding the blocks where `v` is live-out
+/// (start, and length with the [`SORTED`] flag once sorted); `out_mark`
+/// the live-out blocks of the variable `current`, the last explored.
 #[derive(Debug)]
 pub struct LiveCheck<'a> {
     cfg: &'a Cfg,
@@ -76,9 +85,10 @@ pub struct LiveCheck<'a> {
     phi_uses: Vec<u32>,
     memo: Vec<(u32, u32)>,
     live_out: Vec<u32>,
+    current: u32,
+    out_mark: StampSet,
     // Scratch of the exploration.
     live_in: StampSet,
-    out_mark: StampSet,
     stack: Vec<u32>,
     explored_blocks: usize,
 }
@@ -180,8 +190,9 @@ impl<'a> LiveCheck<'a> {
             phi_uses,
             memo: vec![(NIL, 0); nv],
             live_out: Vec::new(),
-            live_in: StampSet::new(nb),
+            current: NIL,
             out_mark: StampSet::new(nb),
+            live_in: StampSet::new(nb),
             stack: Vec::new(),
             explored_blocks: 0,
         }
@@ -206,10 +217,21 @@ impl<'a> LiveCheck<'a> {
     /// Whether `v` is live at the end of `b` (its live range is explored on
     /// the first question about `v`).
     pub fn is_live_out(&mut self, v: Var, b: Block) -> bool {
-        let (start, len) = self.explored(v);
-        self.live_out[start as usize..(start + len) as usize]
-            .binary_search(&b.0)
-            .is_ok()
+        if self.current != v.0 {
+            let m = self.memo[v.index()];
+            if m.0 == NIL {
+                self.explore_into(v, true);
+            } else {
+                let (start, len) = (m.0 as usize, (m.1 & !SORTED) as usize);
+                let list = &mut self.live_out[start..start + len];
+                if m.1 & SORTED == 0 {
+                    list.sort_unstable();
+                    self.memo[v.index()].1 |= SORTED;
+                }
+                return list.binary_search(&b.0).is_ok();
+            }
+        }
+        self.out_mark.contains(b.index())
     }
 
     /// Whether `v` is live just after position `pos` of `b`: live out of
@@ -221,23 +243,30 @@ impl<'a> LiveCheck<'a> {
         self.last_use_in(v, b).is_some_and(|p| p > pos) || self.is_live_out(v, b)
     }
 
+    /// Explores `v` now, without keeping the result beyond the next
+    /// exploration: for a batch of questions about `v` in a row.
+    pub fn explore(&mut self, v: Var) {
+        if self.current != v.0 {
+            self.explore_into(v, false);
+        }
+    }
+
     /// Blocks visited by explorations so far (a measure of the work done).
     pub fn explored_blocks(&self) -> usize {
         self.explored_blocks
     }
 
-    /// The range of `live_out` holding `v`'s live-out blocks, exploring
-    /// `v` if not done yet.
-    fn explored(&mut self, v: Var) -> (u32, u32) {
-        let m = self.memo[v.index()];
-        if m.0 != NIL {
-            return m;
-        }
+    /// Explores `v`: afterwards `out_mark` holds its live-out blocks and `v`
+    /// is current; with `keep`, they are also appended to `live_out`
+    /// (unsorted until a later question needs them) and recorded in
+    /// `memo`.
+    fn explore_into(&mut self, v: Var, keep: bool) {
         let vi = v.index();
         let d = self.def_block[vi];
         let start = self.live_out.len();
         self.live_in.clear();
         self.out_mark.clear();
+        self.current = v.0;
         let range = |s: &[u32]| s[vi] as usize..s[vi + 1] as usize;
         for &(u, _) in &self.uses[range(&self.use_start)] {
             // A use in the defining block follows the definition.
@@ -246,7 +275,7 @@ impl<'a> LiveCheck<'a> {
             }
         }
         for &p in &self.phi_uses[range(&self.phi_start)] {
-            if self.out_mark.insert(p as usize) {
+            if self.out_mark.insert(p as usize) && keep {
                 self.live_out.push(p);
             }
             if p != d && self.live_in.insert(p as usize) {
@@ -260,7 +289,7 @@ impl<'a> LiveCheck<'a> {
                 if !self.dt.is_reachable(p) {
                     continue;
                 }
-                if self.out_mark.insert(p.index()) {
+                if self.out_mark.insert(p.index()) && keep {
                     self.live_out.push(p.0);
                 }
                 if p.0 != d && self.live_in.insert(p.index()) {
@@ -268,10 +297,9 @@ impl<'a> LiveCheck<'a> {
                 }
             }
         }
-        self.live_out[start..].sort_unstable();
-        let m = (start as u32, (self.live_out.len() - start) as u32);
-        self.memo[vi] = m;
-        m
+        if keep {
+            self.memo[vi] = (start as u32, (self.live_out.len() - start) as u32);
+        }
     }
 }
 

@@ -53,7 +53,10 @@
 //! forest parent; if `c` and `p` carry one value, `eq(c) = p`; otherwise
 //! every member of `p`'s chain is tested against `c`, and one that
 //! intersects interferes. The set is free of interference iff no test
-//! fails. `O(members)` tests plus the chains (short in practice).
+//! fails. `O(members)` tests plus the chains (short in practice). The
+//! chains do not depend on the answers, so the liveness questions are
+//! gathered first and answered sorted by variable: each variable asked
+//! about is explored once, and nothing is kept.
 //!
 //! # Testing two classes
 //!
@@ -180,6 +183,7 @@ pub(super) struct Classes<'a, 'l> {
     stack: Vec<u32>,
     xstack: Vec<(u32, u32)>,
     xs: Vec<u32>,
+    questions: Vec<(u32, u32)>,
     pending: Vec<Update>,
     /// Intersection tests, chain and forest steps, members of the bigger
     /// class visited: the work of the tests, for the statistics.
@@ -212,6 +216,7 @@ impl<'a, 'l> Classes<'a, 'l> {
             stack: Vec::new(),
             xstack: Vec::new(),
             xs: Vec::new(),
+            questions: Vec::new(),
             pending: Vec::new(),
             work: 0,
         }
@@ -251,13 +256,19 @@ impl<'a, 'l> Classes<'a, 'l> {
     }
 
     /// Boissinot's walk over `members` (ranks, sorted), setting `fpar` and
-    /// `eq` as if they were one class. With `check`, returns the first
-    /// interfering pair found (then `fpar` and `eq` of `members` are reset
+    /// `eq` as if they were one class. With `check`, returns an interfering
+    /// pair if there is one (then `fpar` and `eq` of `members` are reset
     /// and nothing else changes); without, the set must be free of
     /// interference. On success the variables become one class.
     pub fn build(&mut self, members: &[u32], check: bool) -> Option<(Var, Var)> {
         debug_assert!(members.windows(2).all(|w| w[0] < w[1]));
         self.stack.clear();
+        // The liveness questions, `(m, c)`: is `m` live after `c`? Chains
+        // follow `fpar` where values agree, so they do not depend on the
+        // answers: asked together, one variable at a time, each is
+        // explored once.
+        let mut questions = std::mem::take(&mut self.questions);
+        questions.clear();
         for &c in members {
             while let Some(&t) = self.stack.last() {
                 if c <= self.pts[t as usize].end {
@@ -271,19 +282,36 @@ impl<'a, 'l> Classes<'a, 'l> {
                 if self.pts[c as usize].value == self.pts[p as usize].value {
                     eq = p;
                 } else if check {
-                    let m = self.chain_hit(p, c);
-                    if m != NIL {
-                        for &r in members {
-                            self.fpar[r as usize] = NIL;
-                            self.eq[r as usize] = NIL;
-                        }
-                        return Some((self.pts[m as usize].var, self.pts[c as usize].var));
+                    let mut m = p;
+                    while m != NIL {
+                        questions.push((m, c));
+                        m = self.eq[m as usize];
                     }
                 }
             }
             self.fpar[c as usize] = fpar;
             self.eq[c as usize] = eq;
             self.stack.push(c);
+        }
+        questions.sort_unstable();
+        let mut found = None;
+        for &(m, c) in &questions {
+            let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
+            if !(pm.block == pc.block && pm.pos == pc.pos) {
+                self.live.explore(pm.var);
+            }
+            if self.intersect(m, c) {
+                found = Some((pm.var, pc.var));
+                break;
+            }
+        }
+        self.questions = questions;
+        if found.is_some() {
+            for &r in members {
+                self.fpar[r as usize] = NIL;
+                self.eq[r as usize] = NIL;
+            }
+            return found;
         }
         let &first = members.first()?;
         let v0 = self.pts[first as usize].var.index();
