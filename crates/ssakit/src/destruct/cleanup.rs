@@ -6,13 +6,13 @@
 //!   (minimal SSA has such phis, and Method I gives each its copies). Such
 //!   copies only add interferences: two destinations of one parallel copy
 //!   may never share a name unless they copy one value, even if one is dead.
-//! * After coalescing, [`drop_redundant_copies`]: copies whose two sides
-//!   are now one class (`x = x`), copies of `undef` inside parallel copies
+//! * After coalescing, while renaming, [`rename_and_drop`]: copies whose
+//!   two sides are now one class (`x = x`), copies of `undef` inside parallel copies
 //!   (the destination may keep any value), and the second entry writing one
 //!   class in a parallel copy (coalescing only allows it when both entries
 //!   copy the same value).
 
-use super::compact::compact_insts;
+use super::phi_webs::{rename, RenameStats};
 use crate::entity::EntityVec;
 use crate::ir::{Function, InstData, Operand, Var};
 
@@ -41,7 +41,8 @@ const OTHER: u32 = u32::MAX;
 /// instructions define).
 ///
 /// Removed instructions are only unlinked from their block: instruction
-/// numbers do not change until [`compact_insts`] runs.
+/// numbers do not change until
+/// [`compact_insts`](super::compact::compact_insts) runs.
 pub fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
     let nv = func.vars.len();
     // `def[v]`: the number of the phi or parallel-copy entry defining `v`,
@@ -119,7 +120,7 @@ pub fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
     removed
 }
 
-/// What [`drop_redundant_copies`] removed or kept.
+/// What [`rename_and_drop`] removed or kept.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Dropped {
     /// Copies (ordinary, or entries of parallel copies) whose destination
@@ -132,57 +133,53 @@ pub struct Dropped {
     pub inserted_left: usize,
 }
 
-/// Deletes the copies that renaming every variable `v` to `rep[v]` turns
-/// into nothing: `x = x` (ordinary copies and parallel-copy entries), `x ←
-/// undef` entries of parallel copies, and, with `dedupe` (after
-/// coalescing), the second of two entries of one parallel copy that write
-/// one class. Parallel copies left empty go, then [`compact_insts`] runs.
+/// Renames every variable `v` to `rep[v]` and removes the phis
+/// ([`rename`](super::phi_webs::rename)), deleting in the same pass the
+/// copies the renaming turns into nothing: `x = x` (ordinary copies and
+/// parallel-copy entries), `x ← undef` entries of parallel copies, and,
+/// with `dedupe` (after coalescing), the second of two entries of one
+/// parallel copy that write one class. Parallel copies left empty go.
 /// Counts the entries copying a variable left in parallel copies numbered
 /// from `inserted_from` (those
 /// [`insert_phi_copies`](super::to_cssa::insert_phi_copies) made).
-pub fn drop_redundant_copies(
+pub fn rename_and_drop(
     func: &mut Function,
     rep: &EntityVec<Var, Var>,
     dedupe: bool,
     inserted_from: usize,
-) -> Dropped {
+) -> (RenameStats, Dropped) {
     let mut d = Dropped::default();
     // `written[r] == k + 1`: class `r` is written by parallel copy `k`.
     let mut written = vec![0u32; func.vars.len()];
-    let Function { blocks, insts, .. } = func;
-    for data in blocks.values_mut() {
-        data.insts.retain(|&i| match &mut insts[i] {
-            InstData::Copy {
-                dst,
-                src: Operand::Var(s),
-            } if rep[*dst] == rep[*s] => {
-                d.self_copies += 1;
-                false
-            }
-            InstData::ParCopy { copies } => {
-                copies.retain(|&(dst, src)| {
-                    let r = rep[dst];
-                    match src {
-                        Operand::Var(s) if rep[s] == r => d.self_copies += 1,
-                        Operand::Undef => d.undef_copies += 1,
-                        _ if dedupe && written[r.index()] == i.0 + 1 => d.self_copies += 1,
-                        _ => {
-                            written[r.index()] = i.0 + 1;
-                            return true;
-                        }
+    let renamed = rename(func, rep, |i, data| match data {
+        InstData::Copy {
+            dst,
+            src: Operand::Var(s),
+        } if dst == s => {
+            d.self_copies += 1;
+            false
+        }
+        InstData::ParCopy { copies } => {
+            copies.retain(|&(dst, src)| {
+                match src {
+                    Operand::Var(s) if s == dst => d.self_copies += 1,
+                    Operand::Undef => d.undef_copies += 1,
+                    _ if dedupe && written[dst.index()] == i.0 + 1 => d.self_copies += 1,
+                    _ => {
+                        written[dst.index()] = i.0 + 1;
+                        return true;
                     }
-                    false
-                });
-                if i.index() >= inserted_from {
-                    d.inserted_left += copies.iter().filter(|c| c.1.var().is_some()).count();
                 }
-                !copies.is_empty()
+                false
+            });
+            if i.index() >= inserted_from {
+                d.inserted_left += copies.iter().filter(|c| c.1.var().is_some()).count();
             }
-            _ => true,
-        });
-    }
-    compact_insts(func);
-    d
+            !copies.is_empty()
+        }
+        _ => true,
+    });
+    (renamed, d)
 }
 
 /// Number of copy instructions in the blocks of the layout.

@@ -235,15 +235,13 @@ fn general(
         t.time("phi webs", || phi_webs(func))
     };
     let rep = webs.representatives();
-    let dropped = t.time("dropping x = x", || {
-        cleanup::drop_redundant_copies(func, &rep, opts.coalesce, first_inserted)
+    let (renamed, dropped) = t.time("renaming", || {
+        cleanup::rename_and_drop(func, &rep, opts.coalesce, first_inserted)
     });
     stats.copies_coalesced = dropped.self_copies;
     stats.undef_copies_removed = dropped.undef_copies;
     stats.inserted_copies_left = dropped.inserted_left;
-    stats.phis_removed += t
-        .time("renaming", || rename_webs(func, &mut webs))
-        .phis_removed;
+    stats.phis_removed += renamed.phis_removed;
 }
 
 /// The chapter's direct destruction of conventional SSA, up to
@@ -299,14 +297,12 @@ fn conventional(
             ),
         ));
     }
-    let dropped = t.time("dropping x = x", || {
-        cleanup::drop_redundant_copies(func, &rep, false, func.insts.len())
+    let (renamed, dropped) = t.time("renaming", || {
+        cleanup::rename_and_drop(func, &rep, false, func.insts.len())
     });
     stats.copies_coalesced = dropped.self_copies;
     stats.undef_copies_removed = dropped.undef_copies;
-    stats.phis_removed = t
-        .time("renaming", || rename_webs(func, &mut webs))
-        .phis_removed;
+    stats.phis_removed = renamed.phis_removed;
     Ok(())
 }
 

@@ -30,7 +30,7 @@
 
 use super::compact::compact_insts;
 use crate::entity::EntityVec;
-use crate::ir::{Block, BlockData, Function, InstData, Operand, PhiArg, Var};
+use crate::ir::{Block, BlockData, Function, Inst, InstData, Operand, PhiArg, Var};
 use crate::union_find::UnionFind;
 
 /// The phi webs of a function: a partition of its variables.
@@ -238,7 +238,18 @@ pub struct RenameStats {
 /// [`insert_phi_copies`](super::to_cssa::insert_phi_copies), which
 /// leaves no constant operands.
 pub fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {
-    let rep = webs.representatives();
+    rename(func, &webs.representatives(), |_, _| true)
+}
+
+/// [`rename_webs`] with the representatives given as a side table, and
+/// `keep(i, data)` deciding, once instruction `i` is renamed (and may be
+/// changed), whether it stays: the deletion of copies that the renaming
+/// makes useless, in the same pass.
+pub(super) fn rename(
+    func: &mut Function,
+    rep: &EntityVec<Var, Var>,
+    mut keep: impl FnMut(Inst, &mut InstData) -> bool,
+) -> RenameStats {
     let mut stats = RenameStats::default();
     // Step 1: constant phi operands become copies at the end of their
     // predecessor; then the phis are unlinked.
@@ -279,10 +290,12 @@ pub fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {
         insts: list, term, ..
     } in blocks.values_mut()
     {
-        for &i in list.iter() {
-            insts[i].for_each_def_mut(r);
-            insts[i].for_each_operand_mut(ro);
-        }
+        list.retain(|&i| {
+            let data = &mut insts[i];
+            data.for_each_def_mut(r);
+            data.for_each_operand_mut(ro);
+            keep(i, data)
+        });
         if let Some(o) = term.operand_mut() {
             ro(o);
         }
