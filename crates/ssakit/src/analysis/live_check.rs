@@ -93,6 +93,67 @@ pub struct LiveCheck<'a> {
     explored_blocks: usize,
 }
 
+/// The definitions and uses of a function's variables as flat lists,
+/// gathered block by block (so that a caller can gather what it needs of
+/// the same block while its instructions are in cache): what a
+/// [`LiveCheck`] is built from.
+#[derive(Debug)]
+pub struct DefUse {
+    /// By variable: the block of its definition, or [`NIL`].
+    def_block: Vec<u32>,
+    /// `(variable, block, position)`: read by an instruction or a
+    /// terminator.
+    uses: Vec<(u32, u32, u32)>,
+    /// `(variable, predecessor)`: read by a phi on the edge from the
+    /// predecessor.
+    phi_uses: Vec<(u32, u32)>,
+}
+
+impl DefUse {
+    /// Nothing gathered yet, for the variables of `func`.
+    pub fn new(func: &Function) -> DefUse {
+        let mut def_block = vec![NIL; func.vars.len()];
+        for &p in &func.params {
+            def_block[p.index()] = func.entry().0;
+        }
+        DefUse {
+            def_block,
+            uses: Vec::new(),
+            phi_uses: Vec::new(),
+        }
+    }
+
+    /// Gathers the definitions and uses of block `b`, which must be
+    /// reachable (phi operands from unreachable predecessors are left out).
+    pub fn add_block(&mut self, func: &Function, dt: &DomTree, b: Block) {
+        let data = &func.blocks[b];
+        for &i in &data.phis {
+            if let InstData::Phi { dst, args } = &func.insts[i] {
+                self.def_block[dst.index()] = b.0;
+                for a in args.iter().filter(|a| dt.is_reachable(a.block)) {
+                    if let Some(v) = a.value.var() {
+                        self.phi_uses.push((v.0, a.block.0));
+                    }
+                }
+            }
+        }
+        for (k, &i) in data.insts.iter().enumerate() {
+            let inst = &func.insts[i];
+            inst.for_each_use(|v| self.uses.push((v.0, b.0, inst_pos(k))));
+            inst.for_each_def(|d| self.def_block[d.index()] = b.0);
+        }
+        if let Some(Operand::Var(v)) = data.term.operand() {
+            self.uses.push((v.0, b.0, inst_pos(data.insts.len())));
+        }
+    }
+
+    /// The block of the definition of `v`, if gathered.
+    pub fn def_block(&self, v: Var) -> Option<Block> {
+        let b = self.def_block[v.index()];
+        (b != NIL).then_some(Block(b))
+    }
+}
+
 impl<'a> LiveCheck<'a> {
     /// Gathers the definitions and uses of `func`'s variables, in
     /// `O(instructions + operands)`; nothing is explored yet.
@@ -102,91 +163,77 @@ impl<'a> LiveCheck<'a> {
     /// dominated by its definition); `cfg` and `dt` are its CFG and
     /// dominator tree.
     pub fn new(func: &Function, cfg: &'a Cfg, dt: &'a DomTree) -> LiveCheck<'a> {
-        let nv = func.vars.len();
-        let nb = func.blocks.len();
-        let mut def_block = vec![NIL; nv];
-        // Pass 1: definitions, and counts of (variable, block) use pairs,
-        // a block counted once per variable (`last[v]` is the last block
-        // counted, plus one).
-        let mut use_count = vec![0u32; nv + 1];
-        let mut phi_count = vec![0u32; nv + 1];
-        let mut last = vec![0u32; nv];
-        let reachable_blocks = || func.blocks.keys().filter(|&b| dt.is_reachable(b));
-        for &p in &func.params {
-            def_block[p.index()] = func.entry().0;
+        let mut du = DefUse::new(func);
+        for b in func.blocks.keys().filter(|&b| dt.is_reachable(b)) {
+            du.add_block(func, dt, b);
         }
-        for b in reachable_blocks() {
-            let data = &func.blocks[b];
-            for &i in &data.phis {
-                if let InstData::Phi { dst, args } = &func.insts[i] {
-                    def_block[dst.index()] = b.0;
-                    for a in args.iter().filter(|a| dt.is_reachable(a.block)) {
-                        if let Some(v) = a.value.var() {
-                            phi_count[v.index() + 1] += 1;
-                        }
-                    }
-                }
-            }
-            let mut count = |v: Var| {
-                if last[v.index()] != b.0 + 1 {
-                    last[v.index()] = b.0 + 1;
-                    use_count[v.index() + 1] += 1;
-                }
-            };
-            for &i in &data.insts {
-                func.insts[i].for_each_use(&mut count);
-                func.insts[i].for_each_def(|d| def_block[d.index()] = b.0);
-            }
-            if let Some(Operand::Var(v)) = data.term.operand() {
-                count(v);
-            }
+        LiveCheck::from_def_use(du, cfg, dt)
+    }
+
+    /// The checker for definitions and uses gathered from every reachable
+    /// block of a function, in any order: the lists are grouped by
+    /// variable (counting sort), then each sorted by block.
+    ///
+    /// # Preconditions
+    /// As for [`LiveCheck::new`].
+    pub fn from_def_use(du: DefUse, cfg: &'a Cfg, dt: &'a DomTree) -> LiveCheck<'a> {
+        let nv = du.def_block.len();
+        let nb = cfg.num_blocks();
+        let mut use_start = vec![0u32; nv + 1];
+        let mut phi_start = vec![0u32; nv + 1];
+        for &(v, _, _) in &du.uses {
+            use_start[v as usize + 1] += 1;
+        }
+        for &(v, _) in &du.phi_uses {
+            phi_start[v as usize + 1] += 1;
         }
         for v in 0..nv {
-            use_count[v + 1] += use_count[v];
-            phi_count[v + 1] += phi_count[v];
+            use_start[v + 1] += use_start[v];
+            phi_start[v + 1] += phi_start[v];
         }
-        // Pass 2: fill, blocks in index order so each list is sorted.
-        let mut uses = vec![(0u32, 0u32); use_count[nv] as usize];
-        let mut phi_uses = vec![0u32; phi_count[nv] as usize];
-        let mut ufill = use_count.clone();
-        let mut pfill = phi_count.clone();
-        last.fill(0);
-        for b in reachable_blocks() {
-            let data = &func.blocks[b];
-            for &i in &data.phis {
-                if let InstData::Phi { args, .. } = &func.insts[i] {
-                    for a in args.iter().filter(|a| dt.is_reachable(a.block)) {
-                        if let Some(v) = a.value.var() {
-                            phi_uses[pfill[v.index()] as usize] = a.block.0;
-                            pfill[v.index()] += 1;
-                        }
-                    }
-                }
+        let mut uses = vec![(0u32, 0u32); du.uses.len()];
+        let mut fill = use_start.clone();
+        for &(v, b, pos) in &du.uses {
+            uses[fill[v as usize] as usize] = (b, pos);
+            fill[v as usize] += 1;
+        }
+        drop(du.uses);
+        let mut phi_uses = vec![0u32; du.phi_uses.len()];
+        fill.copy_from_slice(&phi_start);
+        for &(v, p) in &du.phi_uses {
+            phi_uses[fill[v as usize] as usize] = p;
+            fill[v as usize] += 1;
+        }
+        drop(fill);
+        // Each variable's uses sorted by block, keeping the last position
+        // of each block, compacted in place.
+        let mut w = 0;
+        for v in 0..nv {
+            let (lo, hi) = (use_start[v] as usize, use_start[v + 1] as usize);
+            use_start[v] = w as u32;
+            let list = &mut uses[lo..hi];
+            if list.len() > 1 {
+                list.sort_unstable();
             }
-            let mut record = |v: Var, pos: u32| {
-                let vi = v.index();
-                if last[vi] != b.0 + 1 {
-                    last[vi] = b.0 + 1;
-                    uses[ufill[vi] as usize] = (b.0, pos);
-                    ufill[vi] += 1;
+            for k in lo..hi {
+                let u = uses[k];
+                if w > use_start[v] as usize && uses[w - 1].0 == u.0 {
+                    uses[w - 1].1 = u.1;
                 } else {
-                    uses[ufill[vi] as usize - 1].1 = pos;
+                    uses[w] = u;
+                    w += 1;
                 }
-            };
-            for (k, &i) in data.insts.iter().enumerate() {
-                func.insts[i].for_each_use(|v| record(v, inst_pos(k)));
-            }
-            if let Some(Operand::Var(v)) = data.term.operand() {
-                record(v, inst_pos(data.insts.len()));
             }
         }
+        use_start[nv] = w as u32;
+        uses.truncate(w);
         LiveCheck {
             cfg,
             dt,
-            def_block,
-            use_start: use_count,
+            def_block: du.def_block,
+            use_start,
             uses,
-            phi_start: phi_count,
+            phi_start,
             phi_uses,
             memo: vec![(NIL, 0); nv],
             live_out: Vec::new(),

@@ -94,6 +94,7 @@
 use super::classes::{Classes, Point, NIL};
 use super::phi_webs::Webs;
 use crate::analysis::live_check::{inst_pos, PARAM_POS, PHI_POS};
+use crate::analysis::live_check::DefUse;
 use crate::analysis::{loop_depth, DomTree, LiveCheck};
 use crate::entity::EntityVec;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, Var};
@@ -119,8 +120,9 @@ pub struct CoalesceStats {
 /// interfere (copies inserted around phis first, then by decreasing loop
 /// depth, then in program order). Returns the classes as [`Webs`], ready for
 /// [`rename_webs`](super::phi_webs::rename_webs), and records the phases
-/// `dominators`, `def-use` (the def-use lists liveness questions start
-/// from), `loop depth`, `affinity` (candidates, values, phi components),
+/// `dominators`, `loop depth`, `def-use` (one walk of the blocks for the
+/// copies, the definitions and the def-use lists liveness questions start
+/// from), `affinity` (ranks, values, phi components),
 /// `phi classes` (steps 1 and 2 of the module doc) and `coalescing`
 /// (step 3) in `times`.
 ///
@@ -140,15 +142,17 @@ pub fn coalesce(
     let nv = func.vars.len();
     let cfg = Cfg::new(func);
     let dt = times.time("dominators", || DomTree::new(&cfg));
-    let mut live = times.time("def-use", || LiveCheck::new(func, &cfg, &dt));
     let depth = times.time("loop depth", || loop_depth(&cfg, &dt));
+    let (g, mut live) = times.time("def-use", || {
+        let (g, du) = Gathered::new(func, &dt, &depth, inserted_from);
+        (g, LiveCheck::from_def_use(du, &cfg, &dt))
+    });
     let mut stats = CoalesceStats::default();
     let (candidates, phi_pairs, info, groups) = times.time("affinity", || {
-        let candidates = candidates(func, &depth, inserted_from);
-        let info = VarInfo::new(func, &dt, &live);
-        let phi_pairs = phi_operands(func);
-        let groups = phi_components(nv, &info, &phi_pairs, &candidates);
-        (candidates, phi_pairs, info, groups)
+        let info = VarInfo::new(func, &dt, &g, &live);
+        let candidates = sort_candidates(g.candidates);
+        let groups = phi_components(nv, &info, &g.phi_pairs, &candidates);
+        (candidates, g.phi_pairs, info, groups)
     });
     stats.candidates = candidates.len();
     #[cfg(debug_assertions)]
@@ -288,19 +292,6 @@ fn build_webs(
     }
 }
 
-/// `(dst, v)` for every variable operand `v` of every phi `dst`.
-fn phi_operands(func: &Function) -> Vec<(Var, Var)> {
-    let mut out = Vec::new();
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            if let InstData::Phi { dst, args } = &func.insts[i] {
-                out.extend(args.iter().filter_map(|a| a.value.var()).map(|v| (*dst, v)));
-            }
-        }
-    }
-    out
-}
-
 /// The ranked members of each phi component with two or more of them, in
 /// CSR form, each sorted by rank.
 struct Groups {
@@ -363,42 +354,129 @@ struct Candidate {
     depth: u32,
 }
 
-/// Every variable-to-variable copy of `func` (ordinary copies and the
-/// entries of parallel copies), in the order they are to be tried.
-fn candidates(
-    func: &Function,
-    depth: &EntityVec<Block, u32>,
-    inserted_from: usize,
-) -> Vec<Candidate> {
-    let mut out = Vec::new();
-    for &b in &func.layout {
-        for &i in &func.blocks[b].insts {
-            let mut push = |dst: Var, src: Var| {
-                out.push(Candidate {
-                    dst,
-                    src,
-                    phi_related: i.index() >= inserted_from,
-                    depth: depth[b],
-                })
-            };
-            match &func.insts[i] {
-                InstData::Copy {
-                    dst,
-                    src: Operand::Var(s),
-                } => push(*dst, *s),
-                InstData::ParCopy { copies } => {
-                    for &(d, s) in copies {
-                        if let Operand::Var(s) = s {
-                            push(d, s);
-                        }
+/// A definition in a reachable block, and where its value comes from.
+#[derive(Clone, Copy, Debug)]
+struct Def {
+    var: Var,
+    /// Its position in the block.
+    pos: u32,
+    /// [`NIL`]; or the variable it copies; or [`CONST`] and the index in
+    /// [`Gathered::consts`] of the constant it copies.
+    src: u32,
+}
+
+/// In [`Def::src`], the flag of a constant.
+const CONST: u32 = 1 << 31;
+
+/// What coalescing needs from the instructions, gathered in one walk of
+/// the blocks in layout order (with the definitions and uses for
+/// [`LiveCheck`], block by block while each is in cache).
+struct Gathered {
+    /// Every copy between two variables (ordinary copies and entries of
+    /// parallel copies), in program order.
+    candidates: Vec<Candidate>,
+    /// `(dst, v)` for every variable operand `v` of every phi `dst`.
+    phi_pairs: Vec<(Var, Var)>,
+    /// The definitions of the reachable blocks, block by block: phis,
+    /// then instructions.
+    defs: Vec<Def>,
+    /// By block: its definitions in `defs` (start, number of phis, end).
+    block_defs: Vec<(u32, u32, u32)>,
+    /// `(c, d)`: variable `d` copies constant `c`.
+    consts: Vec<(i64, Var)>,
+}
+
+impl Gathered {
+    fn new(
+        func: &Function,
+        dt: &DomTree,
+        depth: &EntityVec<Block, u32>,
+        inserted_from: usize,
+    ) -> (Gathered, DefUse) {
+        let mut du = DefUse::new(func);
+        let mut g = Gathered {
+            candidates: Vec::new(),
+            phi_pairs: Vec::new(),
+            defs: Vec::new(),
+            block_defs: vec![(0, 0, 0); func.blocks.len()],
+            consts: Vec::new(),
+        };
+        for &b in &func.layout {
+            let reachable = dt.is_reachable(b);
+            if reachable {
+                du.add_block(func, dt, b);
+            }
+            let data = &func.blocks[b];
+            let start = g.defs.len() as u32;
+            for &i in &data.phis {
+                if let InstData::Phi { dst, args } = &func.insts[i] {
+                    let vars = args.iter().filter_map(|a| a.value.var());
+                    g.phi_pairs.extend(vars.map(|v| (*dst, v)));
+                    if reachable {
+                        g.defs.push(Def {
+                            var: *dst,
+                            pos: PHI_POS,
+                            src: NIL,
+                        });
                     }
                 }
-                _ => {}
             }
+            let nphis = g.defs.len() as u32 - start;
+            for (k, &i) in data.insts.iter().enumerate() {
+                let inst = &func.insts[i];
+                let phi_related = i.index() >= inserted_from;
+                let copy = |g: &mut Gathered, dst: Var, src: Operand| {
+                    let src = match src {
+                        Operand::Var(s) => {
+                            g.candidates.push(Candidate {
+                                dst,
+                                src: s,
+                                phi_related,
+                                depth: depth[b],
+                            });
+                            s.0
+                        }
+                        Operand::Const(c) => {
+                            g.consts.push((c, dst));
+                            CONST | (g.consts.len() as u32 - 1)
+                        }
+                        Operand::Undef => NIL,
+                    };
+                    if reachable {
+                        g.defs.push(Def {
+                            var: dst,
+                            pos: inst_pos(k),
+                            src,
+                        });
+                    }
+                };
+                match inst {
+                    InstData::Copy { dst, src } => copy(&mut g, *dst, *src),
+                    InstData::ParCopy { copies } => {
+                        for &(d, s) in copies {
+                            copy(&mut g, d, s);
+                        }
+                    }
+                    _ if reachable => inst.for_each_def(|d| {
+                        g.defs.push(Def {
+                            var: d,
+                            pos: inst_pos(k),
+                            src: NIL,
+                        })
+                    }),
+                    _ => {}
+                }
+            }
+            g.block_defs[b.index()] = (start, nphis, g.defs.len() as u32);
         }
+        (g, du)
     }
-    // A stable counting sort (program order breaks ties) by the key
-    // `(not phi-related, maximum depth - depth)`.
+}
+
+/// The candidates in the order they are to be tried: a stable counting
+/// sort (program order breaks ties) by the key `(not phi-related, maximum
+/// depth - depth)`.
+fn sort_candidates(out: Vec<Candidate>) -> Vec<Candidate> {
     let max_depth = out.iter().map(|c| c.depth).max().unwrap_or(0) as usize;
     let key =
         |c: &Candidate| (!c.phi_related as usize) * (max_depth + 1) + max_depth - c.depth as usize;
@@ -434,81 +512,67 @@ impl VarInfo {
     /// is its source's; copies of one constant all get the value of the
     /// first variable (in index order) copying it; any other variable is
     /// its own value.
-    fn new(func: &Function, dt: &DomTree, live: &LiveCheck) -> VarInfo {
+    fn new(func: &Function, dt: &DomTree, g: &Gathered, live: &LiveCheck) -> VarInfo {
         let nv = func.vars.len();
         let nb = func.blocks.len();
         let mut rank: EntityVec<Var, u32> = EntityVec::filled(nv, NIL);
-        let mut value: Vec<u32> = (0..nv as u32).collect();
-        let mut consts: Vec<(i64, Var)> = Vec::new();
-        for &b in &func.layout {
-            for &i in &func.blocks[b].insts {
-                match &func.insts[i] {
-                    InstData::Copy {
-                        dst,
-                        src: Operand::Const(c),
-                    } => consts.push((*c, *dst)),
-                    InstData::ParCopy { copies } => {
-                        for &(d, s) in copies {
-                            if let Operand::Const(c) = s {
-                                consts.push((c, d));
-                            }
-                        }
-                    }
-                    _ => {}
-                }
+        // By index in `g.consts`: the variable labelling its constant.
+        let mut order: Vec<u32> = (0..g.consts.len() as u32).collect();
+        order.sort_unstable_by_key(|&k| g.consts[k as usize]);
+        let mut const_label = vec![Var(0); g.consts.len()];
+        for run in order.chunk_by(|&a, &b| g.consts[a as usize].0 == g.consts[b as usize].0) {
+            let label = g.consts[run[0] as usize].1;
+            for &k in run {
+                const_label[k as usize] = label;
             }
         }
-        consts.sort_unstable();
-        consts.dedup_by_key(|p| p.0);
-        let const_value = |c: i64| consts[consts.binary_search_by_key(&c, |p| p.0).unwrap()].1;
         // By block preorder number: the first rank of the block.
         let mut first_rank: Vec<u32> = Vec::with_capacity(dt.num_reachable() + 1);
-        let mut pts: Vec<Point> = Vec::new();
-        let define = |pts: &mut Vec<Point>, rank: &mut EntityVec<Var, u32>, v: Var, b, pos| {
-            rank[v] = pts.len() as u32;
+        let mut pts: Vec<Point> = Vec::with_capacity(g.defs.len() + func.params.len());
+        let mut define = |pts: &mut Vec<Point>, d: Def, b: Block, used: bool| {
+            let value = if d.src == NIL {
+                d.var.0
+            } else if d.src & CONST != 0 {
+                const_label[(d.src & !CONST) as usize].0
+            } else {
+                match rank[Var(d.src)] {
+                    NIL => d.src,
+                    k => pts[k as usize].value,
+                }
+            };
+            rank[d.var] = pts.len() as u32;
             pts.push(Point {
-                var: v,
+                var: d.var,
                 block: b,
-                pos,
+                pos: d.pos,
                 end: 0,
-                value: 0,
-                used: live.is_used(v),
+                value,
+                used,
             });
         };
         for b in dt.preorder() {
             first_rank.push(pts.len() as u32);
             if b == func.entry() {
                 for &p in &func.params {
-                    define(&mut pts, &mut rank, p, b, PARAM_POS);
+                    let d = Def {
+                        var: p,
+                        pos: PARAM_POS,
+                        src: NIL,
+                    };
+                    define(&mut pts, d, b, false);
                 }
             }
-            let phis = &func.blocks[b].phis;
+            let (start, nphis, end) = g.block_defs[b.index()];
+            let (phis, rest) = g.defs[start as usize..end as usize].split_at(nphis as usize);
             for used in [true, false] {
-                for &i in phis {
-                    if let Some(d) = func.insts[i].def() {
-                        if live.is_used(d) == used {
-                            define(&mut pts, &mut rank, d, b, PHI_POS);
-                        }
+                for &d in phis {
+                    if live.is_used(d.var) == used {
+                        define(&mut pts, d, b, used);
                     }
                 }
             }
-            for (k, &i) in func.blocks[b].insts.iter().enumerate() {
-                let data = &func.insts[i];
-                data.for_each_def(|d| define(&mut pts, &mut rank, d, b, inst_pos(k)));
-                let mut copy = |d: Var, s: Operand| match s {
-                    Operand::Var(s) => value[d.index()] = value[s.index()],
-                    Operand::Const(c) => value[d.index()] = const_value(c).0,
-                    Operand::Undef => {}
-                };
-                match data {
-                    InstData::Copy { dst, src } => copy(*dst, *src),
-                    InstData::ParCopy { copies } => {
-                        for &(d, s) in copies {
-                            copy(d, s);
-                        }
-                    }
-                    _ => {}
-                }
+            for &d in rest {
+                define(&mut pts, d, b, false);
             }
         }
         first_rank.push(pts.len() as u32);
@@ -522,7 +586,6 @@ impl VarInfo {
         for p in &mut pts {
             let pre = dt.pre_number(p.block).expect("reachable") as usize;
             p.end = first_rank[pre + size[p.block.index()] as usize] - 1;
-            p.value = value[p.var.index()];
         }
         VarInfo { rank, pts }
     }
@@ -820,8 +883,10 @@ mod tests {
     fn interfering_pairs(f: &Function) -> Vec<(String, String)> {
         let cfg = Cfg::new(f);
         let dt = DomTree::new(&cfg);
-        let mut live = LiveCheck::new(f, &cfg, &dt);
-        let info = VarInfo::new(f, &dt, &live);
+        let depth = loop_depth(&cfg, &dt);
+        let (g, du) = Gathered::new(f, &dt, &depth, f.insts.len());
+        let mut live = LiveCheck::from_def_use(du, &cfg, &dt);
+        let info = VarInfo::new(f, &dt, &g, &live);
         let nv = f.vars.len();
         let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
         let mut out = Vec::new();
