@@ -14,7 +14,7 @@
 
 use super::phi_webs::{rename, RenameStats};
 use crate::entity::EntityVec;
-use crate::ir::{Function, InstData, Operand, Var};
+use crate::ir::{Block, Function, InstData, Operand, Var};
 
 /// What [`remove_dead_phis_and_copies`] removed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -33,7 +33,9 @@ const OTHER: u32 = u32::MAX;
 /// *needed*, then the parallel copies left empty. A variable is needed when
 /// an instruction other than a phi or a parallel copy reads it, or a
 /// terminator does, or a needed phi or parallel-copy entry does: a
-/// worklist from those roots, in `O(instructions + operands)`.
+/// worklist from those roots, in `O(instructions + operands)`: one walk
+/// of the blocks gathers the entries and the roots, and only the blocks
+/// holding an unneeded entry are rewritten (none, for pruned SSA).
 ///
 /// Only variables defined by a phi or a parallel copy can be unneeded, so
 /// only those are marked and followed: the walk touches the copies and
@@ -45,63 +47,84 @@ const OTHER: u32 = u32::MAX;
 /// [`compact_insts`](super::compact::compact_insts) runs.
 pub fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
     let nv = func.vars.len();
+    let mut in_layout = vec![false; func.blocks.len()];
+    for &b in &func.layout {
+        in_layout[b.index()] = true;
+    }
     // `def[v]`: the number of the phi or parallel-copy entry defining `v`,
-    // or `OTHER`. Entry `k` reads the variables `srcs[srcs_start[k] ..
-    // srcs_start[k + 1]]` (its source, or its phi's operands), copied out
-    // so that the walk below touches only these dense tables.
+    // or `OTHER`. Entry `k`, in block `entry_block[k]`, reads the
+    // variables `srcs[srcs_start[k] .. srcs_start[k + 1]]` (its source, or
+    // its phi's operands), copied out so that the walk below touches only
+    // these dense tables; `roots` are the variables the other instructions
+    // and the terminators of the layout read. One walk of the blocks.
     let mut def = vec![OTHER; nv];
     let mut srcs_start: Vec<u32> = vec![0];
     let mut srcs: Vec<Var> = Vec::new();
-    for data in func.blocks.values() {
+    let mut entry_block: Vec<Block> = Vec::new();
+    let mut roots: Vec<Var> = Vec::new();
+    for (b, data) in func.blocks.iter() {
         for &i in &data.phis {
             if let Some(d) = func.insts[i].def() {
                 def[d.index()] = srcs_start.len() as u32 - 1;
                 func.insts[i].for_each_use(|u| srcs.push(u));
                 srcs_start.push(srcs.len() as u32);
+                entry_block.push(b);
             }
         }
+        let root = in_layout[b.index()];
         for &i in &data.insts {
-            if let InstData::ParCopy { copies } = &func.insts[i] {
-                for &(d, s) in copies {
-                    def[d.index()] = srcs_start.len() as u32 - 1;
-                    srcs.extend(s.var());
-                    srcs_start.push(srcs.len() as u32);
+            match &func.insts[i] {
+                InstData::ParCopy { copies } => {
+                    for &(d, s) in copies {
+                        def[d.index()] = srcs_start.len() as u32 - 1;
+                        srcs.extend(s.var());
+                        srcs_start.push(srcs.len() as u32);
+                        entry_block.push(b);
+                    }
                 }
+                other if root => other.for_each_use(|v| roots.push(v)),
+                _ => {}
             }
+        }
+        if let (true, Some(Operand::Var(v))) = (root, data.term.operand()) {
+            roots.push(v);
         }
     }
     // `needed[k]` for entry `k`.
-    let mut needed = vec![false; srcs_start.len() - 1];
+    let entries = srcs_start.len() - 1;
+    let mut needed = vec![false; entries];
     let mut work: Vec<u32> = Vec::new();
-    let need = |v: Var, needed: &mut Vec<bool>, work: &mut Vec<u32>| {
+    let mut count = 0;
+    let mut need = |v: Var, needed: &mut Vec<bool>, work: &mut Vec<u32>| {
         let k = def[v.index()];
         if k != OTHER && !needed[k as usize] {
             needed[k as usize] = true;
+            count += 1;
             work.push(k);
         }
     };
-    for &b in &func.layout {
-        let data = &func.blocks[b];
-        for &i in &data.insts {
-            match &func.insts[i] {
-                InstData::ParCopy { .. } => {}
-                other => other.for_each_use(|v| need(v, &mut needed, &mut work)),
-            }
-        }
-        if let Some(Operand::Var(v)) = data.term.operand() {
-            need(v, &mut needed, &mut work);
-        }
+    for &v in &roots {
+        need(v, &mut needed, &mut work);
     }
+    drop(roots);
     while let Some(k) = work.pop() {
         let (lo, hi) = (srcs_start[k as usize], srcs_start[k as usize + 1]);
         for &u in &srcs[lo as usize..hi as usize] {
             need(u, &mut needed, &mut work);
         }
     }
-    let is_needed = |d: Var| def[d.index()] != OTHER && needed[def[d.index()] as usize];
     let mut removed = DeadRemoved::default();
+    if count == entries {
+        return removed;
+    }
+    // Only the blocks holding an unneeded entry change.
+    let mut touched = vec![false; func.blocks.len()];
+    for k in (0..entries).filter(|&k| !needed[k]) {
+        touched[entry_block[k].index()] = true;
+    }
+    let is_needed = |d: Var| def[d.index()] != OTHER && needed[def[d.index()] as usize];
     let Function { blocks, insts, .. } = func;
-    for data in blocks.values_mut() {
+    for (data, _) in blocks.values_mut().zip(&touched).filter(|(_, &t)| t) {
         data.phis.retain(|&i| {
             let keep = insts[i].def().is_some_and(is_needed);
             removed.phis += !keep as usize;
