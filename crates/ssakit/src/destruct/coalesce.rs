@@ -159,6 +159,13 @@ pub fn coalesce(
     let oracle = Oracle::new(func, &info, &dt, &cfg);
     let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
     let phi_related = candidates.iter().take_while(|c| c.phi_related).count();
+    // By variable, once a phi component has failed: whether it is in one.
+    let mut in_failed: Vec<bool> = Vec::new();
+    // Whether `x` and `y`, of one phi component, are in one class after
+    // step 1 (both ranked, the component found free).
+    let settled = |in_failed: &[bool], x: Var, y: Var| {
+        info.rank[x] != NIL && info.rank[y] != NIL && !in_failed.get(x.index()).unwrap_or(&false)
+    };
     times.time("phi classes", || {
         // Step 1: each phi component at once, if free of interference.
         let mut failed: Vec<(u32, u32)> = Vec::new();
@@ -176,9 +183,18 @@ pub fn coalesce(
                 oracle.check_free(&info, members);
             }
         }
-        // Step 2: the webs of the others, then their copies.
+        // Step 2: the webs of the others, then their copies. A pair of
+        // ranked variables of a component found free is settled already
+        // (the variables without a reachable definition still join).
         build_webs(&mut classes, &info, &phi_pairs, &groups.ranks, &failed);
-        for &(dst, v) in &phi_pairs {
+        in_failed.resize(if failed.is_empty() { 0 } else { nv }, false);
+        for &(lo, hi) in &failed {
+            for &k in &groups.ranks[lo as usize..hi as usize] {
+                in_failed[info.pts[k as usize].var.index()] = true;
+            }
+        }
+        let settled = |x: Var, y: Var| settled(&in_failed, x, y);
+        for &(dst, v) in phi_pairs.iter().filter(|p| !settled(p.0, p.1)) {
             let (rx, ry) = (classes.root(dst), classes.root(v));
             if rx != ry {
                 let bad = classes.interferes(rx, ry);
@@ -186,7 +202,10 @@ pub fn coalesce(
                 classes.merge(rx, ry);
             }
         }
-        for c in &candidates[..phi_related] {
+        for c in candidates[..phi_related]
+            .iter()
+            .filter(|c| !settled(c.dst, c.src))
+        {
             try_copy(
                 &mut classes,
                 c,
@@ -209,8 +228,9 @@ pub fn coalesce(
         }
         #[cfg(debug_assertions)]
         classes.check_forests(200);
-        for c in &candidates {
-            if classes.root(c.dst) == classes.root(c.src) {
+        for (k, c) in candidates.iter().enumerate() {
+            let phi_settled = k < phi_related && settled(&in_failed, c.dst, c.src);
+            if phi_settled || classes.root(c.dst) == classes.root(c.src) {
                 stats.coalesced += 1;
             }
         }
@@ -314,30 +334,38 @@ fn phi_components(
     for c in candidates.iter().take_while(|c| c.phi_related) {
         sets.union(c.dst.index(), c.src.index());
     }
-    // Ranked members per component root, then groups of two or more, in
-    // rank order.
-    let nr = info.pts.len();
+    // The root of each rank's component (one `find` each), the ranked
+    // members per root, then groups of two or more, in rank order.
+    let root: Vec<u32> = info
+        .pts
+        .iter()
+        .map(|p| sets.find(p.var.index()) as u32)
+        .collect();
+    drop(sets);
+    // `count[r]`, then `group[r]` once the group is numbered (its high bit
+    // set).
     let mut count = vec![0u32; nv];
-    for p in &info.pts {
-        count[sets.find(p.var.index())] += 1;
+    for &r in &root {
+        count[r as usize] += 1;
     }
-    let mut group_of = vec![NIL; nv];
+    const NUMBERED: u32 = 1 << 31;
     let mut start = vec![0u32];
-    for k in 0..nr {
-        let r = sets.find(info.pts[k].var.index());
-        if count[r] >= 2 && group_of[r] == NIL {
-            group_of[r] = start.len() as u32 - 1;
+    for &r in &root {
+        let c = count[r as usize];
+        if c >= 2 && c & NUMBERED == 0 {
+            count[r as usize] = NUMBERED | (start.len() as u32 - 1);
             let s = *start.last().unwrap();
-            start.push(s + count[r]);
+            start.push(s + c);
         }
     }
     let mut fill: Vec<u32> = start[..start.len() - 1].to_vec();
     let mut ranks = vec![0u32; *start.last().unwrap() as usize];
-    for k in 0..nr {
-        let g = group_of[sets.find(info.pts[k].var.index())];
-        if g != NIL {
-            ranks[fill[g as usize] as usize] = k as u32;
-            fill[g as usize] += 1;
+    for (k, &r) in root.iter().enumerate() {
+        let c = count[r as usize];
+        if c & NUMBERED != 0 {
+            let g = (c & !NUMBERED) as usize;
+            ranks[fill[g] as usize] = k as u32;
+            fill[g] += 1;
         }
     }
     Groups { start, ranks }
