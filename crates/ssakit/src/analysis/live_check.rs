@@ -41,7 +41,6 @@
 //! it without keeping anything.
 
 use super::domtree::DomTree;
-use super::stamp::StampSet;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, Var};
 
 /// Position of the parameters, at the start of the entry.
@@ -57,11 +56,13 @@ pub fn inst_pos(k: usize) -> u32 {
     k as u32 + 2
 }
 
-/// Not explored yet (in `memo`), no block (in `def_block`), no variable
-/// (in `current`).
+/// No block (in `def_block`), no variable (in `current`).
 const NIL: u32 = u32::MAX;
 
-/// In `memo`, the flag of a length whose list is sorted.
+/// In `memo`, the flags of a length: the list is kept (the variable was
+/// explored; all zero otherwise, so that the table costs memory only where
+/// used), and sorted.
+const KEPT: u32 = 1 << 30;
 const SORTED: u32 = 1 << 31;
 
 /// Liveness questions about the variables of one strict SSA function.
@@ -72,12 +73,19 @@ const SORTED: u32 = 1 << 31;
 /// `phi_uses[phi_start[v] .. phi_start[v + 1]]` the reachable predecessors
 /// through which a phi reads `v`; `memo[v]`, once `v` is explored and
 /// kept, the range of `live_out` holding the blocks where `v` is live-out
-/// (start, and length with the [`SORTED`] flag once sorted); `out_mark`
+/// (start, and length with the [`KEPT`] flag, and [`SORTED`] once
+/// sorted); `out_mark`
 /// the live-out blocks of the variable `current`, the last explored.
 #[derive(Debug)]
-pub struct LiveCheck<'a> {
-    cfg: &'a Cfg,
-    dt: &'a DomTree,
+pub struct LiveCheck {
+    /// CSR by block: its reachable predecessors (`pred_start[b] ..
+    /// pred_start[b + 1]` in `preds`).
+    pred_start: Vec<u32>,
+    preds: Vec<u32>,
+    /// By block, for the variable `current` (stamped with `generation`):
+    /// whether it is live-in, and whether live-out.
+    marks: Vec<[u32; 2]>,
+    generation: u32,
     def_block: Vec<u32>,
     use_start: Vec<u32>,
     uses: Vec<(u32, u32)>,
@@ -86,9 +94,7 @@ pub struct LiveCheck<'a> {
     memo: Vec<(u32, u32)>,
     live_out: Vec<u32>,
     current: u32,
-    out_mark: StampSet,
     // Scratch of the exploration.
-    live_in: StampSet,
     stack: Vec<u32>,
     explored_blocks: usize,
 }
@@ -154,7 +160,7 @@ impl DefUse {
     }
 }
 
-impl<'a> LiveCheck<'a> {
+impl LiveCheck {
     /// Gathers the definitions and uses of `func`'s variables, in
     /// `O(instructions + operands)`; nothing is explored yet.
     ///
@@ -162,7 +168,7 @@ impl<'a> LiveCheck<'a> {
     /// `func` is strict SSA (each variable defined once, every use
     /// dominated by its definition); `cfg` and `dt` are its CFG and
     /// dominator tree.
-    pub fn new(func: &Function, cfg: &'a Cfg, dt: &'a DomTree) -> LiveCheck<'a> {
+    pub fn new(func: &Function, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
         let mut du = DefUse::new(func);
         for b in func.blocks.keys().filter(|&b| dt.is_reachable(b)) {
             du.add_block(func, dt, b);
@@ -176,7 +182,7 @@ impl<'a> LiveCheck<'a> {
     ///
     /// # Preconditions
     /// As for [`LiveCheck::new`].
-    pub fn from_def_use(du: DefUse, cfg: &'a Cfg, dt: &'a DomTree) -> LiveCheck<'a> {
+    pub fn from_def_use(du: DefUse, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
         let nv = du.def_block.len();
         let nb = cfg.num_blocks();
         let mut use_start = vec![0u32; nv + 1];
@@ -227,19 +233,31 @@ impl<'a> LiveCheck<'a> {
         }
         use_start[nv] = w as u32;
         uses.truncate(w);
+        // Reachable predecessors only: an exploration never leaves the
+        // blocks its definition dominates.
+        let mut pred_start = Vec::with_capacity(nb + 1);
+        let mut preds = Vec::new();
+        for b in 0..nb {
+            pred_start.push(preds.len() as u32);
+            if dt.is_reachable(Block::new(b)) {
+                let ps = cfg.preds(Block::new(b)).iter();
+                preds.extend(ps.filter(|&&p| dt.is_reachable(p)).map(|p| p.0));
+            }
+        }
+        pred_start.push(preds.len() as u32);
         LiveCheck {
-            cfg,
-            dt,
+            pred_start,
+            preds,
+            marks: vec![[0; 2]; nb],
+            generation: 0,
             def_block: du.def_block,
             use_start,
             uses,
             phi_start,
             phi_uses,
-            memo: vec![(NIL, 0); nv],
+            memo: vec![(0, 0); nv],
             live_out: Vec::new(),
             current: NIL,
-            out_mark: StampSet::new(nb),
-            live_in: StampSet::new(nb),
             stack: Vec::new(),
             explored_blocks: 0,
         }
@@ -266,10 +284,10 @@ impl<'a> LiveCheck<'a> {
     pub fn is_live_out(&mut self, v: Var, b: Block) -> bool {
         if self.current != v.0 {
             let m = self.memo[v.index()];
-            if m.0 == NIL {
+            if m.1 & KEPT == 0 {
                 self.explore_into(v, true);
             } else {
-                let (start, len) = (m.0 as usize, (m.1 & !SORTED) as usize);
+                let (start, len) = (m.0 as usize, (m.1 & !(KEPT | SORTED)) as usize);
                 let list = &mut self.live_out[start..start + len];
                 if m.1 & SORTED == 0 {
                     list.sort_unstable();
@@ -278,7 +296,7 @@ impl<'a> LiveCheck<'a> {
                 return list.binary_search(&b.0).is_ok();
             }
         }
-        self.out_mark.contains(b.index())
+        self.marks[b.index()][1] == self.generation
     }
 
     /// Whether `v` is live just after position `pos` of `b`: live out of
@@ -311,41 +329,57 @@ impl<'a> LiveCheck<'a> {
         let vi = v.index();
         let d = self.def_block[vi];
         let start = self.live_out.len();
-        self.live_in.clear();
-        self.out_mark.clear();
         self.current = v.0;
+        if self.generation == u32::MAX {
+            self.marks.fill([0; 2]);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        let gen = self.generation;
+        let Self {
+            marks,
+            stack,
+            live_out,
+            ..
+        } = self;
+        // `marks[b][0]`: live-in; `[1]`: live-out (stamps of `gen`).
+        let mut mark = |b: u32, which: usize| {
+            let m = &mut marks[b as usize][which];
+            let new = *m != gen;
+            *m = gen;
+            new
+        };
         let range = |s: &[u32]| s[vi] as usize..s[vi + 1] as usize;
         for &(u, _) in &self.uses[range(&self.use_start)] {
             // A use in the defining block follows the definition.
-            if u != d && self.live_in.insert(u as usize) {
-                self.stack.push(u);
+            if u != d && mark(u, 0) {
+                stack.push(u);
             }
         }
         for &p in &self.phi_uses[range(&self.phi_start)] {
-            if self.out_mark.insert(p as usize) && keep {
-                self.live_out.push(p);
+            if mark(p, 1) && keep {
+                live_out.push(p);
             }
-            if p != d && self.live_in.insert(p as usize) {
-                self.stack.push(p);
+            if p != d && mark(p, 0) {
+                stack.push(p);
             }
         }
         // Up_and_Mark, iteratively: every block on the stack is live-in.
-        while let Some(b) = self.stack.pop() {
+        while let Some(b) = stack.pop() {
             self.explored_blocks += 1;
-            for &p in self.cfg.preds(Block(b)) {
-                if !self.dt.is_reachable(p) {
-                    continue;
+            let ps = &self.preds
+                [self.pred_start[b as usize] as usize..self.pred_start[b as usize + 1] as usize];
+            for &p in ps {
+                if mark(p, 1) && keep {
+                    live_out.push(p);
                 }
-                if self.out_mark.insert(p.index()) && keep {
-                    self.live_out.push(p.0);
-                }
-                if p.0 != d && self.live_in.insert(p.index()) {
-                    self.stack.push(p.0);
+                if p != d && mark(p, 0) {
+                    stack.push(p);
                 }
             }
         }
         if keep {
-            self.memo[vi] = (start as u32, (self.live_out.len() - start) as u32);
+            self.memo[vi] = (start as u32, KEPT | (self.live_out.len() - start) as u32);
         }
     }
 }

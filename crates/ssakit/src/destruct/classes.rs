@@ -162,11 +162,11 @@ type Update = (u32, u32, u32);
 /// * no two members of `C` interfere;
 /// * each entry of `blockers[slot[r]]`, unless `NIL`, is a pair of
 ///   interfering variables, the first in `C`, the second not.
-pub(super) struct Classes<'a, 'l> {
+pub(super) struct Classes<'a> {
     pts: &'a [Point],
     /// By variable: its rank, or [`NIL`].
     rank: &'a [u32],
-    live: &'a mut LiveCheck<'l>,
+    live: &'a mut LiveCheck,
     sets: UnionFind,
     fpar: Vec<u32>,
     eq: Vec<u32>,
@@ -190,15 +190,15 @@ pub(super) struct Classes<'a, 'l> {
     pub work: usize,
 }
 
-impl<'a, 'l> Classes<'a, 'l> {
+impl<'a> Classes<'a> {
     /// Every variable alone in its class (`nv` variables; `pts` by rank,
     /// `rank` by variable).
     pub fn new(
         nv: usize,
         pts: &'a [Point],
         rank: &'a [u32],
-        live: &'a mut LiveCheck<'l>,
-    ) -> Classes<'a, 'l> {
+        live: &'a mut LiveCheck,
+    ) -> Classes<'a> {
         let nr = pts.len();
         Classes {
             pts,

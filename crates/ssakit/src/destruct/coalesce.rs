@@ -93,8 +93,8 @@
 
 use super::classes::{Classes, Point, NIL};
 use super::phi_webs::Webs;
-use crate::analysis::live_check::{inst_pos, PARAM_POS, PHI_POS};
 use crate::analysis::live_check::DefUse;
+use crate::analysis::live_check::{inst_pos, PARAM_POS, PHI_POS};
 use crate::analysis::{loop_depth, DomTree, LiveCheck};
 use crate::entity::EntityVec;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, Var};

@@ -109,15 +109,23 @@ pub fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> CssaStats {
     // By block: how many copies its end-of-block parallel copy will get,
     // so that each is allocated once.
     let mut end_size: EntityVec<Block, u32> = EntityVec::filled(func.blocks.len(), 0);
+    // Room for every fresh variable and parallel copy, reserved once.
+    let (mut phis, mut blocks_with_phis) = (0, 0);
     for &b in &func.layout {
+        blocks_with_phis += !func.blocks[b].phis.is_empty() as usize;
         for &phi in &func.blocks[b].phis {
             if let InstData::Phi { args, .. } = &func.insts[phi] {
+                phis += 1;
                 for a in args.iter().filter(|a| a.value != Operand::Undef) {
                     end_size[a.block] += 1;
                 }
             }
         }
     }
+    let operand_copies: usize = end_size.values().map(|&n| n as usize).sum();
+    let end_copies = end_size.values().filter(|&&n| n > 0).count();
+    func.vars.reserve(operand_copies + phis);
+    func.insts.reserve(end_copies + blocks_with_phis);
     let layout = func.layout.clone();
     for &b in &layout {
         if func.blocks[b].phis.is_empty() {
