@@ -56,6 +56,17 @@ impl UnionFind {
         x
     }
 
+    /// Makes `root` and the elements of `others`, each alone in its set,
+    /// one set represented by `root`: one write per element, no `find`.
+    pub fn join_singletons(&mut self, root: usize, others: impl Iterator<Item = usize>) {
+        debug_assert!(self.parent[root] as usize == root && self.size[root] == 1);
+        for x in others {
+            debug_assert!(self.parent[x] as usize == x && self.size[x] == 1);
+            self.parent[x] = root as u32;
+            self.size[root] += 1;
+        }
+    }
+
     /// Merges the sets of `a` and `b`; returns the new representative.
     pub fn union(&mut self, a: usize, b: usize) -> usize {
         let (mut ra, mut rb) = (self.find(a), self.find(b));

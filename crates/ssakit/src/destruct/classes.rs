@@ -329,6 +329,91 @@ impl<'a> Classes<'a> {
         None
     }
 
+    /// [`Classes::build`] with `check` for many sets at once, all
+    /// variables still alone in their classes: set `g` is `ranks[start[g]
+    /// .. start[g + 1]]` (sorted), and `of_rank[k]` the set of rank `k`
+    /// (or [`NIL`]). One walk over the ranks in order (each set's stack is
+    /// the `fpar` chain of its latest member), then the liveness questions
+    /// of all sets sorted by variable. Returns, per set, an interfering
+    /// pair if there is one; the other sets become classes.
+    pub fn build_all(
+        &mut self,
+        start: &[u32],
+        ranks: &[u32],
+        of_rank: &[u32],
+    ) -> Vec<Option<(Var, Var)>> {
+        let ng = start.len() - 1;
+        let mut top = vec![NIL; ng];
+        let mut questions = std::mem::take(&mut self.questions);
+        questions.clear();
+        for (k, &g) in of_rank.iter().enumerate() {
+            if g == NIL {
+                continue;
+            }
+            let c = k as u32;
+            let pc = self.pts[k];
+            let mut p = top[g as usize];
+            while p != NIL && c > self.pts[p as usize].end {
+                p = self.fpar[p as usize];
+            }
+            let mut eq = NIL;
+            if p != NIL {
+                if pc.value == self.pts[p as usize].value {
+                    eq = p;
+                } else {
+                    let mut m = p;
+                    while m != NIL {
+                        questions.push((m, c));
+                        m = self.eq[m as usize];
+                    }
+                }
+            }
+            self.fpar[k] = p;
+            self.eq[k] = eq;
+            top[g as usize] = c;
+        }
+        drop(top);
+        questions.sort_unstable();
+        let mut failed: Vec<Option<(Var, Var)>> = vec![None; ng];
+        for &(m, c) in &questions {
+            let g = of_rank[c as usize] as usize;
+            if failed[g].is_some() {
+                continue;
+            }
+            let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
+            if !(pm.block == pc.block && pm.pos == pc.pos) {
+                self.live.explore(pm.var);
+            }
+            if self.intersect(m, c) {
+                failed[g] = Some((pm.var, pc.var));
+            }
+        }
+        self.questions = questions;
+        for (g, f) in failed.iter().enumerate() {
+            let members = &ranks[start[g] as usize..start[g + 1] as usize];
+            if f.is_some() {
+                for &r in members {
+                    self.fpar[r as usize] = NIL;
+                    self.eq[r as usize] = NIL;
+                }
+                continue;
+            }
+            let root = self.pts[members[0] as usize].var.index();
+            let others = members[1..]
+                .iter()
+                .map(|&r| self.pts[r as usize].var.index());
+            self.sets.join_singletons(root, others);
+            let run_start = self.arena.len() as u32;
+            self.arena.extend_from_slice(members);
+            let s = self.new_slot(vec![Run {
+                start: run_start,
+                len: members.len() as u32,
+            }]);
+            self.slot[root] = s;
+        }
+        failed
+    }
+
     /// A fresh slot holding `runs`, without blockers.
     fn new_slot(&mut self, runs: Vec<Run>) -> u32 {
         self.runs.push(runs);

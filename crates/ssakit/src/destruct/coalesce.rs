@@ -169,18 +169,19 @@ pub fn coalesce(
     times.time("phi classes", || {
         // Step 1: each phi component at once, if free of interference.
         let mut failed: Vec<(u32, u32)> = Vec::new();
-        for g in 0..groups.start.len() - 1 {
-            let members = &groups.ranks[groups.start[g] as usize..groups.start[g + 1] as usize];
-            if let Some((_a, _b)) = classes.build(members, true) {
+        let found = classes.build_all(&groups.start, &groups.ranks, &groups.of_rank);
+        for (g, pair) in found.into_iter().enumerate() {
+            let (lo, hi) = (groups.start[g], groups.start[g + 1]);
+            if let Some((_a, _b)) = pair {
                 #[cfg(debug_assertions)]
                 assert!(
                     !oracle.active() || oracle.interfere(&[_a], &[_b]),
                     "{_a} {_b}"
                 );
-                failed.push((groups.start[g], groups.start[g + 1]));
+                failed.push((lo, hi));
             } else {
                 #[cfg(debug_assertions)]
-                oracle.check_free(&info, members);
+                oracle.check_free(&info, &groups.ranks[lo as usize..hi as usize]);
             }
         }
         // Step 2: the webs of the others, then their copies. A pair of
@@ -317,6 +318,8 @@ fn build_webs(
 struct Groups {
     start: Vec<u32>,
     ranks: Vec<u32>,
+    /// By rank: its group, or [`NIL`].
+    of_rank: Vec<u32>,
 }
 
 /// The phi components (phi operands and phi-related copies link
@@ -360,15 +363,22 @@ fn phi_components(
     }
     let mut fill: Vec<u32> = start[..start.len() - 1].to_vec();
     let mut ranks = vec![0u32; *start.last().unwrap() as usize];
-    for (k, &r) in root.iter().enumerate() {
-        let c = count[r as usize];
+    let mut of_rank = root;
+    for (k, r) in of_rank.iter_mut().enumerate() {
+        let c = count[*r as usize];
+        *r = NIL;
         if c & NUMBERED != 0 {
-            let g = (c & !NUMBERED) as usize;
-            ranks[fill[g] as usize] = k as u32;
-            fill[g] += 1;
+            let g = c & !NUMBERED;
+            ranks[fill[g as usize] as usize] = k as u32;
+            fill[g as usize] += 1;
+            *r = g;
         }
     }
-    Groups { start, ranks }
+    Groups {
+        start,
+        ranks,
+        of_rank,
+    }
 }
 
 /// A copy `dst ← src` between two variables, with its priority.
