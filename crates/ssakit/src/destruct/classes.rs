@@ -154,9 +154,11 @@ type Update = (u32, u32, u32);
 /// dominance forests of their ranked members.
 ///
 /// Invariants, for every class `C` (keyed by its union-find root `r`):
-/// * `slot[r]` is `NIL` iff `C` has no ranked member; otherwise
-///   `runs[slot[r]]` lists sorted runs of the ranks of all of `C`'s
-///   ranked members, each exactly once;
+/// * `slot[r]` is `NIL` when `C` has no ranked member, or is one
+///   variable not yet tested ([`Classes::slot_of`] makes its slot);
+///   otherwise it is `C`'s slot `s`: the runs linked from `head[s]` in
+///   `runs` are sorted and hold the ranks of `C`'s ranked members, each
+///   exactly once, `counts[s]` of them;
 /// * for every ranked member `c`, `fpar[c]` and `eq[c]` are as in the
 ///   module doc, relative to `C`;
 /// * no two members of `C` interfere;
@@ -171,7 +173,12 @@ pub(super) struct Classes<'a> {
     fpar: Vec<u32>,
     eq: Vec<u32>,
     slot: Vec<u32>,
-    runs: Vec<Vec<Run>>,
+    /// By slot: its first run in `runs`, and its number of members.
+    head: Vec<u32>,
+    counts: Vec<u32>,
+    /// The runs of all slots, each with the next run of its slot (or
+    /// [`NIL`]).
+    runs: Vec<(Run, u32)>,
     blockers: Vec<[(u32, u32); 2]>,
     /// By slot: the ranks of the members that made the latest refused
     /// tests, the latest first ([`NIL`]-padded).
@@ -183,6 +190,9 @@ pub(super) struct Classes<'a> {
     stack: Vec<u32>,
     xstack: Vec<(u32, u32)>,
     xs: Vec<u32>,
+    merged: Vec<u32>,
+    run_ids: Vec<u32>,
+    run_list: Vec<Run>,
     questions: Vec<(u32, u32)>,
     pending: Vec<Update>,
     /// Intersection tests, chain and forest steps, members of the bigger
@@ -208,6 +218,8 @@ impl<'a> Classes<'a> {
             fpar: vec![NIL; nr],
             eq: vec![NIL; nr],
             slot: vec![NIL; nv],
+            head: Vec::new(),
+            counts: Vec::new(),
             runs: Vec::new(),
             blockers: Vec::new(),
             hot: Vec::new(),
@@ -216,6 +228,9 @@ impl<'a> Classes<'a> {
             stack: Vec::new(),
             xstack: Vec::new(),
             xs: Vec::new(),
+            merged: Vec::new(),
+            run_ids: Vec::new(),
+            run_list: Vec::new(),
             questions: Vec::new(),
             pending: Vec::new(),
             work: 0,
@@ -321,10 +336,10 @@ impl<'a> Classes<'a> {
         let root = self.sets.find(v0);
         let start = self.arena.len() as u32;
         self.arena.extend_from_slice(members);
-        let s = self.new_slot(vec![Run {
+        let s = self.new_slot(Run {
             start,
             len: members.len() as u32,
-        }]);
+        });
         self.slot[root] = s;
         None
     }
@@ -405,21 +420,36 @@ impl<'a> Classes<'a> {
             self.sets.join_singletons(root, others);
             let run_start = self.arena.len() as u32;
             self.arena.extend_from_slice(members);
-            let s = self.new_slot(vec![Run {
+            let s = self.new_slot(Run {
                 start: run_start,
                 len: members.len() as u32,
-            }]);
+            });
             self.slot[root] = s;
         }
         failed
     }
 
-    /// A fresh slot holding `runs`, without blockers.
-    fn new_slot(&mut self, runs: Vec<Run>) -> u32 {
-        self.runs.push(runs);
+    /// A fresh slot holding one run, without blockers.
+    fn new_slot(&mut self, run: Run) -> u32 {
+        self.head.push(self.runs.len() as u32);
+        self.counts.push(run.len);
+        self.runs.push((run, NIL));
         self.blockers.push([(NIL, NIL); 2]);
         self.hot.push([NIL; HOT]);
-        self.runs.len() as u32 - 1
+        self.head.len() as u32 - 1
+    }
+
+    /// The runs of slot `s`.
+    fn runs_of(&self, s: u32) -> impl Iterator<Item = &[u32]> + '_ {
+        let mut r = self.head[s as usize];
+        std::iter::from_fn(move || {
+            if r == NIL {
+                return None;
+            }
+            let (run, next) = self.runs[r as usize];
+            r = next;
+            Some(&self.arena[run.start as usize..(run.start + run.len) as usize])
+        })
     }
 
     /// The slot of root `r`'s class, created for a ranked variable alone in
@@ -435,22 +465,21 @@ impl<'a> Classes<'a> {
         }
         let start = self.arena.len() as u32;
         self.arena.push(k);
-        let s = self.new_slot(vec![Run { start, len: 1 }]);
+        let s = self.new_slot(Run { start, len: 1 });
         self.slot[r.index()] = s;
         s
     }
 
     /// Number of ranked members of the class in slot `s`.
     fn count(&self, s: u32) -> usize {
-        self.runs[s as usize].iter().map(|r| r.len as usize).sum()
+        self.counts[s as usize] as usize
     }
 
     /// The largest member of the class in slot `s` ranked below `k`, or
     /// [`NIL`].
     fn pred(&self, s: u32, k: u32) -> u32 {
         let mut best = NIL;
-        for r in &self.runs[s as usize] {
-            let run = &self.arena[r.start as usize..(r.start + r.len) as usize];
+        for run in self.runs_of(s) {
             let i = run.partition_point(|&e| e < k);
             if i > 0 && (best == NIL || run[i - 1] > best) {
                 best = run[i - 1];
@@ -463,8 +492,7 @@ impl<'a> Classes<'a> {
     /// [`NIL`].
     fn succ(&self, s: u32, k: u32) -> u32 {
         let mut best = NIL;
-        for r in &self.runs[s as usize] {
-            let run = &self.arena[r.start as usize..(r.start + r.len) as usize];
+        for run in self.runs_of(s) {
             let i = run.partition_point(|&e| e <= k);
             if i < run.len() && run[i] < best {
                 best = run[i];
@@ -527,10 +555,12 @@ impl<'a> Classes<'a> {
         let (sx, sy) = if nx <= ny { (sx, sy) } else { (sy, sx) };
         let mut xs = std::mem::take(&mut self.xs);
         xs.clear();
-        for r in &self.runs[sx as usize] {
-            xs.extend_from_slice(&self.arena[r.start as usize..(r.start + r.len) as usize]);
+        let mut runs = 0;
+        for run in self.runs_of(sx) {
+            xs.extend_from_slice(run);
+            runs += 1;
         }
-        if self.runs[sx as usize].len() > 1 {
+        if runs > 1 {
             xs.sort_unstable();
         }
         let found = self.walk_smaller(&xs, sy, usize::MAX);
@@ -665,41 +695,70 @@ impl<'a> Classes<'a> {
     /// merges runs until each is at least twice as long as the next.
     fn merge_slots(&mut self, to: u32, from: u32) {
         let (t, f) = (to as usize, from as usize);
-        let mut runs = std::mem::take(&mut self.runs[t]);
-        runs.append(&mut self.runs[f]);
+        // The runs of both slots (their nodes are reused for the result).
+        let (mut ids, mut list) = (
+            std::mem::take(&mut self.run_ids),
+            std::mem::take(&mut self.run_list),
+        );
+        ids.clear();
+        list.clear();
+        for mut r in [self.head[t], self.head[f]] {
+            while r != NIL {
+                ids.push(r);
+                list.push(self.runs[r as usize].0);
+                r = self.runs[r as usize].1;
+            }
+        }
         loop {
-            runs.sort_unstable_by_key(|r| std::cmp::Reverse(r.len));
-            let Some(i) = (0..runs.len().saturating_sub(1))
+            list.sort_unstable_by_key(|r| std::cmp::Reverse(r.len));
+            let Some(i) = (0..list.len().saturating_sub(1))
                 .rev()
-                .find(|&i| runs[i].len < 2 * runs[i + 1].len)
+                .find(|&i| list[i].len < 2 * list[i + 1].len)
             else {
                 break;
             };
-            let (a, b) = (runs[i], runs[i + 1]);
-            let start = self.arena.len();
-            self.arena.reserve((a.len + b.len) as usize);
-            let (mut p, mut q) = (a.start as usize, b.start as usize);
-            let (pe, qe) = (p + a.len as usize, q + b.len as usize);
-            while p < pe && q < qe {
-                let (x, y) = (self.arena[p], self.arena[q]);
-                if x < y {
-                    self.arena.push(x);
-                    p += 1;
-                } else {
-                    self.arena.push(y);
-                    q += 1;
+            let (a, b) = (list[i], list[i + 1]);
+            let mut merged = std::mem::take(&mut self.merged);
+            merged.clear();
+            {
+                let (x, y) = (
+                    &self.arena[a.start as usize..(a.start + a.len) as usize],
+                    &self.arena[b.start as usize..(b.start + b.len) as usize],
+                );
+                let (mut p, mut q) = (0, 0);
+                while p < x.len() && q < y.len() {
+                    if x[p] < y[q] {
+                        merged.push(x[p]);
+                        p += 1;
+                    } else {
+                        merged.push(y[q]);
+                        q += 1;
+                    }
                 }
+                merged.extend_from_slice(&x[p..]);
+                merged.extend_from_slice(&y[q..]);
             }
-            self.arena.extend_from_within(p..pe);
-            self.arena.extend_from_within(q..qe);
+            let start = self.arena.len() as u32;
+            self.arena.extend_from_slice(&merged);
+            self.merged = merged;
             self.garbage += (a.len + b.len) as usize;
-            runs[i] = Run {
-                start: start as u32,
+            list[i] = Run {
+                start,
                 len: a.len + b.len,
             };
-            runs.remove(i + 1);
+            list.remove(i + 1);
         }
-        self.runs[t] = runs;
+        // Relink the first nodes to hold the runs, longest first.
+        for (k, (&id, &run)) in ids.iter().zip(&list).enumerate() {
+            let next = ids.get(k + 1).copied().filter(|_| k + 1 < list.len());
+            self.runs[id as usize] = (run, next.unwrap_or(NIL));
+        }
+        self.head[t] = ids[0];
+        self.head[f] = NIL;
+        self.counts[t] += self.counts[f];
+        self.counts[f] = 0;
+        self.run_ids = ids;
+        self.run_list = list;
         // Hot members: alternately from each side.
         let (ht, hf) = (self.hot[t], self.hot[f]);
         let mut hot = [NIL; HOT];
@@ -722,11 +781,16 @@ impl<'a> Classes<'a> {
     /// Copies the live runs to a fresh arena.
     fn compact(&mut self) {
         let mut arena = Vec::with_capacity(self.arena.len() - self.garbage);
-        for runs in &mut self.runs {
-            for r in runs.iter_mut() {
+        for &h in &self.head {
+            let mut r = h;
+            while r != NIL {
+                let (run, next) = &mut self.runs[r as usize];
                 let start = arena.len() as u32;
-                arena.extend_from_slice(&self.arena[r.start as usize..(r.start + r.len) as usize]);
-                r.start = start;
+                arena.extend_from_slice(
+                    &self.arena[run.start as usize..(run.start + run.len) as usize],
+                );
+                run.start = start;
+                r = *next;
             }
         }
         self.arena = arena;
@@ -742,8 +806,8 @@ impl<'a> Classes<'a> {
             return Vec::new();
         }
         let mut out: Vec<u32> = Vec::new();
-        for run in &self.runs[s as usize] {
-            out.extend_from_slice(&self.arena[run.start as usize..(run.start + run.len) as usize]);
+        for run in self.runs_of(s) {
+            out.extend_from_slice(run);
         }
         out.sort_unstable();
         out.iter().map(|&k| self.pts[k as usize].var).collect()
@@ -754,12 +818,10 @@ impl<'a> Classes<'a> {
     /// value), for classes of up to `limit` members.
     #[cfg(debug_assertions)]
     pub fn check_forests(&mut self, limit: usize) {
-        for s in 0..self.runs.len() {
+        for s in 0..self.head.len() as u32 {
             let mut ms: Vec<u32> = Vec::new();
-            for run in &self.runs[s] {
-                ms.extend_from_slice(
-                    &self.arena[run.start as usize..(run.start + run.len) as usize],
-                );
+            for run in self.runs_of(s) {
+                ms.extend_from_slice(run);
             }
             if ms.len() > limit {
                 continue;
