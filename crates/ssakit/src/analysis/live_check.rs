@@ -73,7 +73,7 @@ const SORTED: u32 = 1 << 31;
 /// `phi_uses[phi_start[v] .. phi_start[v + 1]]` the reachable predecessors
 /// through which a phi reads `v`; `memo[v]`, once `v` is explored and
 /// kept, the range of `live_out` holding the blocks where `v` is live-out
-/// (start, and length with the [`KEPT`] flag, and [`SORTED`] once
+/// (start, and length with the `KEPT` flag, and `SORTED` once
 /// sorted); `out_mark`
 /// the live-out blocks of the variable `current`, the last explored.
 #[derive(Debug)]

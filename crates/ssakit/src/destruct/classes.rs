@@ -56,7 +56,10 @@
 //! fails. `O(members)` tests plus the chains (short in practice). The
 //! chains do not depend on the answers, so the liveness questions are
 //! gathered first and answered sorted by variable: each variable asked
-//! about is explored once, and nothing is kept.
+//! about is explored once, and nothing is kept. `Classes::build_all`
+//! walks many disjoint sets at once, in one pass over the ranks in order
+//! (each set's stack is the `fpar` chain of its latest member), which
+//! reads the definition points in memory order.
 //!
 //! # Testing two classes
 //!
@@ -85,6 +88,18 @@
 //! the union is now in `X` (the first members of `Y` met below each `x`,
 //! which (B) visits anyway). A test costs the size of `X` and the members
 //! of `Y` met next to it (times a logarithm), not the size of `Y`.
+//!
+//! Worked example, the lost copy after splitting the back edge (see
+//! [`coalesce`](mod@super::coalesce)): ranks in dominance order `x1`,
+//! `u1` (end of `entry`), `x2` (the loop's phi), `x3`, `u2` (the split
+//! block); the web `Y = {u1, x2, u2}`. Testing `X = {x3}` for `u2 ← x3`:
+//! (A) the run predecessor of `x3` in `Y` is `x2`, which dominates it;
+//! its value is not `x3`'s, and it is live after `x3 = x2 + 1` (the exit
+//! reads it): refused. Testing `X = {x1}` for `u1 ← x1`: (A) nothing of
+//! `Y` lies above `x1`; (B) the first member of `Y` after it is `u1`, below
+//! `x1`; `x1` is dead after the parallel copy that reads it, so the walk
+//! jumps over `u1`'s subtree, which is all of `Y`: merged, with
+//! `fpar(u1) = eq(u1) = x1`.
 //!
 //! A refused test leaves the interfering pair with both classes (the two
 //! latest *blockers* of each): classes only grow, so the pair still

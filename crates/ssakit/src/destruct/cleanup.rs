@@ -157,7 +157,7 @@ pub struct Dropped {
 }
 
 /// Renames every variable `v` to `rep[v]` and removes the phis
-/// ([`rename`](super::phi_webs::rename)), deleting in the same pass the
+/// (as [`rename_webs`](super::phi_webs::rename_webs) does), deleting in the same pass the
 /// copies the renaming turns into nothing: `x = x` (ordinary copies and
 /// parallel-copy entries), `x ← undef` entries of parallel copies, and,
 /// with `dedupe` (after coalescing), the second of two entries of one

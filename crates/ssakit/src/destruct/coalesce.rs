@@ -181,7 +181,7 @@ pub fn coalesce(
                 failed.push((lo, hi));
             } else {
                 #[cfg(debug_assertions)]
-                oracle.check_free(&info, &groups.ranks[lo as usize..hi as usize]);
+                oracle.check_free(&groups.ranks[lo as usize..hi as usize]);
             }
         }
         // Step 2: the webs of the others, then their copies. A pair of
@@ -709,7 +709,7 @@ impl<'a> Oracle<'a> {
 
     /// Debug builds: no two members of a component found free interfere
     /// (components of up to 48 members).
-    fn check_free(&self, _info: &VarInfo, members: &[u32]) {
+    fn check_free(&self, members: &[u32]) {
         if !self.active() || members.len() > 48 {
             return;
         }
