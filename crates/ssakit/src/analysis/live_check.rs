@@ -388,53 +388,44 @@ impl LiveCheck {
 mod tests {
     use super::*;
     use crate::analysis::Liveness;
-    use crate::ir::{BinOp, FunctionBuilder, PhiArg};
 
-    /// ```text
-    /// entry(n): i = 0; jump head
-    /// head:  i1 = phi(entry: i, body: i2); c = i1 < n; branch c, body, exit
-    /// body:  i2 = i1 + 1; print n; jump head
-    /// exit:  u = i1 + 1; ret i1
-    /// ```
-    ///
     /// Every live-out answer agrees with [`Liveness`]; `n` is read in
     /// `body` at position 3 and live out of it (the loop goes on); nothing
     /// reads `u`.
     #[test]
     fn agrees_with_liveness_on_a_loop() {
-        let mut fb = FunctionBuilder::new("f");
-        let n = fb.param("n");
-        let (i, i1, i2, c) = (fb.var("i"), fb.var("i1"), fb.var("i2"), fb.var("c"));
-        let u = fb.var("u");
-        let (entry, head, body, exit) = (
-            fb.block("entry"),
-            fb.block("head"),
-            fb.block("body"),
-            fb.block("exit"),
-        );
-        fb.switch_to(entry);
-        fb.copy(i, Operand::Const(0));
-        fb.jump(head);
-        fb.switch_to(head);
-        let arg = |block, value: Var| PhiArg {
-            block,
-            value: value.into(),
+        let src = "function f(n) {
+entry:
+    i = 0
+    jump head
+head:
+    j = phi(entry: i, body: k)
+    c = j < n
+    branch c, body, exit
+body:
+    k = j + 1
+    print n
+    jump head
+exit:
+    u = j + 1
+    ret j
+}
+";
+        let m = crate::text::parse_module(src).unwrap();
+        let f = &m.functions[0];
+        let var = |name: &str| f.vars.keys().find(|&v| &*f.vars[v].name == name).unwrap();
+        let block = |name: &str| {
+            f.blocks
+                .keys()
+                .find(|&b| &*f.blocks[b].name == name)
+                .unwrap()
         };
-        fb.phi(i1, vec![arg(entry, i), arg(body, i2)]);
-        fb.binary(c, BinOp::Lt, i1.into(), n.into());
-        fb.branch(c.into(), body, exit);
-        fb.switch_to(body);
-        fb.binary(i2, BinOp::Add, i1.into(), Operand::Const(1));
-        fb.print(vec![n.into()]);
-        fb.jump(head);
-        fb.switch_to(exit);
-        fb.binary(u, BinOp::Add, i1.into(), Operand::Const(1));
-        fb.ret(Some(i1.into()));
-        let f = fb.finish();
-        let cfg = Cfg::new(&f);
+        let (n, i, j, k, u) = (var("n"), var("i"), var("j"), var("k"), var("u"));
+        let (head, body) = (block("head"), block("body"));
+        let cfg = Cfg::new(f);
         let dt = DomTree::new(&cfg);
-        let live = Liveness::new(&f, &cfg);
-        let mut check = LiveCheck::new(&f, &cfg, &dt);
+        let live = Liveness::new(f, &cfg);
+        let mut check = LiveCheck::new(f, &cfg, &dt);
         for v in f.vars.keys() {
             for b in f.blocks.keys() {
                 assert_eq!(check.is_live_out(v, b), live.is_live_out(b, v), "{v} {b}");
@@ -442,9 +433,9 @@ mod tests {
         }
         assert_eq!(check.last_use_in(n, body), Some(inst_pos(1)));
         assert!(check.is_live_after(n, body, inst_pos(1)));
-        assert!(!check.is_live_after(i1, body, inst_pos(0)));
-        assert!(check.is_live_after(i1, head, PHI_POS));
-        assert!(check.is_used(i2) && check.is_used(i));
+        assert!(!check.is_live_after(j, body, inst_pos(0)));
+        assert!(check.is_live_after(j, head, PHI_POS));
+        assert!(check.is_used(k) && check.is_used(i));
         assert!(!check.is_used(u));
     }
 }

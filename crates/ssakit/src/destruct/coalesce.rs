@@ -961,40 +961,29 @@ mod tests {
         );
     }
 
-    /// ```text
-    /// e(a, b, c): branch c, l, r      l: jump j      r: jump j
-    /// j: x = phi(l: a, r: b); y = phi(l: b, r: a); z = phi(l: a, r: a)
-    ///    print x; ret
-    /// ```
-    ///
     /// Only `x` is live after the phis: it meets `y` and `z`, which,
     /// both dead, do not meet each other. The operands are used at the
     /// ends of `l` and `r`, not in `j`.
     #[test]
     fn phis_intersect_when_either_is_live() {
-        let mut fb = FunctionBuilder::new("f");
-        let (a, b, c) = (fb.param("a"), fb.param("b"), fb.param("c"));
-        let (e, l, r, j) = (fb.block("e"), fb.block("l"), fb.block("r"), fb.block("j"));
-        let (x, y, z) = (fb.var("x"), fb.var("y"), fb.var("z"));
-        fb.switch_to(e);
-        fb.branch(c.into(), l, r);
-        for blk in [l, r] {
-            fb.switch_to(blk);
-            fb.jump(j);
-        }
-        fb.switch_to(j);
-        let arg = |block, v: Var| PhiArg {
-            block,
-            value: v.into(),
-        };
-        fb.phi(x, vec![arg(l, a), arg(r, b)]);
-        fb.phi(y, vec![arg(l, b), arg(r, a)]);
-        fb.phi(z, vec![arg(l, a), arg(r, a)]);
-        fb.print(vec![x.into()]);
-        fb.ret(None);
-        let f = fb.finish();
+        let src = "function f(a, b, c) {
+e:
+    branch c, l, r
+l:
+    jump j
+r:
+    jump j
+j:
+    x = phi(l: a, r: b)
+    y = phi(l: b, r: a)
+    z = phi(l: a, r: a)
+    print x
+    ret
+}
+";
+        let m = crate::text::parse_module(src).unwrap();
         assert_eq!(
-            interfering_pairs(&f),
+            interfering_pairs(&m.functions[0]),
             pairs(&[("a", "b"), ("a", "c"), ("b", "c"), ("x", "y"), ("x", "z")])
         );
     }
