@@ -112,8 +112,9 @@ fn diamonds_after_construction() {
 }
 
 /// Destroys `f` (in SSA), returning the interference work of coalescing
-/// per instruction of the input (`intersection tests`: edges plus
-/// neighbours looked at).
+/// per instruction of the input (`intersection tests`: liveness and
+/// same-point intersection tests, plus the steps of the dominance-forest
+/// walks between them).
 fn work_per_inst(mut f: Function) -> f64 {
     let insts: usize = f.layout.iter().map(|&b| f.blocks[b].insts.len()).sum();
     let stats = destruct(&mut f, &DestructOptions::default()).unwrap();
