@@ -119,7 +119,7 @@ fn undef_propagates_through_operations_and_ret() {
     b.binary(x, BinOp::Add, v(u), c(1));
     b.binary(y, BinOp::Lt, v(u), c(1)); // comparisons too
     b.unary(z, UnOp::Not, v(u));
-    b.binary(w, BinOp::Div, c(5), v(u)); // dividing by undef: undef, no error
+    b.binary(w, BinOp::Div, v(u), c(5)); // dividing undef: undef, no error
     b.print(vec![v(u), v(x), v(y), v(z), v(w), v(never), c(3)]);
     b.ret(Some(v(x)));
     let out = exec(&b.finish(), &[]);
@@ -235,6 +235,29 @@ fn remainder_by_zero_and_undef_by_zero_are_errors() {
         exec_err(&b.finish(), &[], &opts()),
         "runtime error in function main, block entry, instruction 0: division by zero"
     );
+}
+
+/// Dividing by `undef` is an error, like branching on it: the divisor may
+/// be 0, and a transformation may give it any definite value (destruction
+/// drops `x = undef` copies, leaving whatever the variable held). A random
+/// program divided by an `undef` phi operand, the copy was dropped, the
+/// variable still held 0 and the destructed program trapped where the
+/// original had printed: the oracle now skips such runs, as it skips
+/// branches on `undef`.
+#[test]
+fn division_and_remainder_by_undef_are_errors() {
+    for (op, what) in [(BinOp::Div, "division"), (BinOp::Rem, "remainder")] {
+        let mut b = FunctionBuilder::new("main");
+        let entry = b.block("entry");
+        b.switch_to(entry);
+        let x = b.var("x");
+        b.binary(x, op, c(7), Operand::Undef);
+        b.ret(None);
+        assert_eq!(
+            exec_err(&b.finish(), &[], &opts()),
+            format!("runtime error in function main, block entry, instruction 0: {what} by undef")
+        );
+    }
 }
 
 /// FNV-1a 64 of the name then each argument's 8 little-endian bytes, mod

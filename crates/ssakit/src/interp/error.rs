@@ -31,6 +31,11 @@ pub struct Location {
 pub enum ErrorKind {
     /// `/` or `%` (the operator) with a right operand of 0.
     DivisionByZero(BinOp),
+    /// `/` or `%` (the operator) with an `undef` right operand: it may be
+    /// 0, so, like a branch on `undef`, the run's behaviour is undefined
+    /// from here. (A transformation may give the value any definite value,
+    /// 0 included: destruction drops `x = undef` copies.)
+    DivisionByUndef(BinOp),
     /// `branch` on `undef`.
     BranchOnUndef,
     /// `switch` on `undef`.
@@ -70,6 +75,8 @@ impl fmt::Display for ErrorKind {
         match self {
             ErrorKind::DivisionByZero(BinOp::Rem) => f.write_str("remainder by zero"),
             ErrorKind::DivisionByZero(_) => f.write_str("division by zero"),
+            ErrorKind::DivisionByUndef(BinOp::Rem) => f.write_str("remainder by undef"),
+            ErrorKind::DivisionByUndef(_) => f.write_str("division by undef"),
             ErrorKind::BranchOnUndef => f.write_str("branch on undef"),
             ErrorKind::SwitchOnUndef => f.write_str("switch on undef"),
             ErrorKind::MissingPhiArg { pred: Some(p) } => {

@@ -161,14 +161,19 @@ impl Machine<'_, '_> {
                     Code::Binary { dst, op, lhs, rhs } => {
                         let a = read(&self.vals, base, *lhs);
                         let b = read(&self.vals, base, *rhs);
+                        let divides = matches!(op, BinOp::Div | BinOp::Rem);
                         let v = match (a, b) {
-                            (Value::Int(a), Value::Int(b)) => op.eval(a, b).map(Value::Int),
-                            (_, Value::Int(0)) if matches!(op, BinOp::Div | BinOp::Rem) => None,
-                            _ => Some(Value::Undef),
+                            (Value::Int(a), Value::Int(b)) => op
+                                .eval(a, b)
+                                .map(Value::Int)
+                                .ok_or(ErrorKind::DivisionByZero(*op)),
+                            (_, Value::Int(0)) if divides => Err(ErrorKind::DivisionByZero(*op)),
+                            (_, Value::Undef) if divides => Err(ErrorKind::DivisionByUndef(*op)),
+                            _ => Ok(Value::Undef),
                         };
-                        let Some(v) = v else {
-                            let kind = ErrorKind::DivisionByZero(*op);
-                            return Err(self.error(fr.func, fr.block, pos, kind));
+                        let v = match v {
+                            Ok(v) => v,
+                            Err(kind) => return Err(self.error(fr.func, fr.block, pos, kind)),
                         };
                         self.vals[base + *dst as usize] = v;
                     }

@@ -120,7 +120,12 @@ impl Lattice {
 
     /// The value of `a op b`, by the interpreter's rules: `undef` operands
     /// give `undef`, but a division or remainder by the constant 0 is a
-    /// runtime error and gives `Bottom` (never folded).
+    /// runtime error and gives `Bottom` (never folded). A division by
+    /// `undef` is a runtime error too, but its value stays `undef`: `undef`
+    /// lies above every constant in the lattice, and `Bottom` there would
+    /// make the transfer function non-monotone (a divisor falling from
+    /// `undef` to 5 would raise the result). Nothing is lost: the division
+    /// itself is never deleted ([`is_critical`]), so it still traps.
     pub fn binary(op: BinOp, a: Lattice, b: Lattice) -> Lattice {
         match (a, b) {
             (Lattice::Top, _) | (_, Lattice::Top) => Lattice::Top,
@@ -505,6 +510,7 @@ mod tests {
         assert_eq!(Lattice::binary(BinOp::Div, Const(7), Const(0)), Bottom);
         assert_eq!(Lattice::binary(BinOp::Rem, Undef, Const(0)), Bottom);
         assert_eq!(Lattice::binary(BinOp::Div, Bottom, Undef), Undef);
+        assert_eq!(Lattice::binary(BinOp::Div, Undef, Const(3)), Undef);
         assert_eq!(Lattice::binary(BinOp::Lt, Const(1), Const(2)), Const(1));
     }
 

@@ -57,7 +57,7 @@ pub fn is_critical(data: &InstData) -> bool {
             op: BinOp::Div | BinOp::Rem,
             rhs,
             ..
-        } => !matches!(rhs, Operand::Const(c) if *c != 0) && *rhs != Operand::Undef,
+        } => !matches!(rhs, Operand::Const(c) if *c != 0),
         _ => false,
     }
 }
@@ -211,8 +211,8 @@ exit:
     #[test]
     fn effects_stay() {
         // Prints and calls stay (their operands with them), results used or
-        // not; a division that may trap stays, one by a non-zero constant
-        // or by undef goes.
+        // not; a division that may trap stays (by a variable, by 0, by
+        // undef), one by a non-zero constant goes.
         check(
             "function f(a, b) {
 entry:
@@ -237,6 +237,7 @@ entry:
     print p
     q = a / b
     s = a % 0
+    u = a % undef
     ret
 }
 ",
