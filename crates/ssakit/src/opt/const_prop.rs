@@ -120,16 +120,20 @@ impl Lattice {
 
     /// The value of `a op b`, by the interpreter's rules: `undef` operands
     /// give `undef`, but a division or remainder by the constant 0 is a
-    /// runtime error and gives `Bottom` (never folded). A division by
-    /// `undef` is a runtime error too, but its value stays `undef`: `undef`
-    /// lies above every constant in the lattice, and `Bottom` there would
-    /// make the transfer function non-monotone (a divisor falling from
-    /// `undef` to 5 would raise the result). Nothing is lost: the division
-    /// itself is never deleted ([`is_critical`]), so it still traps.
+    /// runtime error and gives `Bottom` (never folded), and so does one by
+    /// a divisor that is not a constant (`Bottom`): it may be 0. A division
+    /// by `undef` traps too, but keeps the value `undef`: the division is
+    /// never deleted ([`is_critical`]), so it still traps.
+    ///
+    /// The function is monotone (a property test checks it): with
+    /// `undef / ⊥` giving `undef`, a divisor falling from the constant 0 to
+    /// ⊥ raised the result from ⊥ back to `undef`, and the pass was not
+    /// idempotent on such programs.
     pub fn binary(op: BinOp, a: Lattice, b: Lattice) -> Lattice {
+        let divides = matches!(op, BinOp::Div | BinOp::Rem);
         match (a, b) {
             (Lattice::Top, _) | (_, Lattice::Top) => Lattice::Top,
-            (_, Lattice::Const(0)) if matches!(op, BinOp::Div | BinOp::Rem) => Lattice::Bottom,
+            (_, Lattice::Const(0) | Lattice::Bottom) if divides => Lattice::Bottom,
             (Lattice::Undef, _) | (_, Lattice::Undef) => Lattice::Undef,
             (Lattice::Const(a), Lattice::Const(b)) => {
                 op.eval(a, b).map_or(Lattice::Bottom, Lattice::Const)
@@ -496,6 +500,43 @@ mod tests {
     use super::Lattice;
     use crate::ir::BinOp;
     use crate::opt::testing::check;
+
+    /// `x ⊑ y` in the flat lattice: ⊥ below everything, ⊤ above.
+    fn below(x: Lattice, y: Lattice) -> bool {
+        x == y || x == Lattice::Bottom || y == Lattice::Top
+    }
+
+    #[test]
+    fn transfer_functions_are_monotone() {
+        use Lattice::*;
+        let values = [
+            Top,
+            Undef,
+            Const(0),
+            Const(1),
+            Const(-1),
+            Const(7),
+            Const(i64::MIN),
+            Bottom,
+        ];
+        for op in BinOp::ALL {
+            for &a1 in &values {
+                for &a2 in values.iter().filter(|&&a2| below(a2, a1)) {
+                    for &b1 in &values {
+                        for &b2 in values.iter().filter(|&&b2| below(b2, b1)) {
+                            let hi = Lattice::binary(op, a1, b1);
+                            let lo = Lattice::binary(op, a2, b2);
+                            assert!(
+                                below(lo, hi),
+                                "{op:?}: ({a1:?}, {b1:?}) gives {hi:?}, \
+                                 ({a2:?}, {b2:?}) gives {lo:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_lattice_follows_the_interpreter() {
