@@ -6,6 +6,7 @@
 
 use rayon::prelude::*;
 use ssakit::ir::{Function, Module};
+use ssakit::timing::PassTimes;
 use std::io::Write;
 
 /// Runs `work` on every function, in parallel; results in module order.
@@ -37,4 +38,12 @@ pub fn print_module(m: &Module) {
         }
     }
     let _ = out.flush();
+}
+
+/// `--time-passes` on standard error: `wall: SECONDS`, the elapsed time of
+/// the parallel loop over functions, then the phases summed over functions
+/// ([`PassTimes::merge`]) and their `total`.
+pub fn report_times(wall: f64, times: &PassTimes) {
+    eprintln!("wall: {wall:.6}");
+    eprint!("{}", times.render());
 }

@@ -24,11 +24,6 @@ impl PassTimes {
         self.phases.iter().map(|p| p.1).sum()
     }
 
-    /// Appends another record's phases.
-    pub fn extend(&mut self, other: &PassTimes) {
-        self.phases.extend_from_slice(&other.phases);
-    }
-
     /// Adds another function's record to this one, phase by phase: the
     /// k-th run of a phase in `other` is added to the k-th run of the same
     /// phase here (appended if there is none), so a module whose functions

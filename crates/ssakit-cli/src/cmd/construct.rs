@@ -178,10 +178,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     par::print_module(&module);
     if a.time_passes {
-        // Phases are summed over functions; `wall` is the elapsed time of
-        // the parallel loop over functions.
-        eprintln!("wall: {wall:.6}");
-        eprint!("{}", times.render());
+        par::report_times(wall, &times);
     }
     input::skip_freeing((src, parsed, module));
     Ok(())

@@ -74,10 +74,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         eprint!("{stats_text}");
     }
     if a.time_passes {
-        // Phases are summed over functions; `wall` is the elapsed time of
-        // the parallel loop over functions.
-        eprintln!("wall: {wall:.6}");
-        eprint!("{}", times.render());
+        par::report_times(wall, &times);
     }
     input::skip_freeing((src, parsed, module));
     Ok(())
