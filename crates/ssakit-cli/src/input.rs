@@ -118,7 +118,7 @@ pub fn report_ir(
         p.module
             .functions
             .iter()
-            .position(|f| f.name == func.name)
+            .position(|f| f.name() == func.name())
             .map(|k| &p.spans[k])
     });
     let span = spans.and_then(|s| {
@@ -139,8 +139,8 @@ pub fn report_ir(
     match span {
         Some(span) if span.end <= src.text.len() => {
             let label = match e.block {
-                Some(b) => format!("in block `{}`", func.blocks[b].name),
-                None => format!("in function `{}`", func.name),
+                Some(b) => format!("in block `{}`", func.block_name(b)),
+                None => format!("in function `{}`", func.name()),
             };
             report(src, &Diagnostic::new(e.message.clone(), span, label));
         }

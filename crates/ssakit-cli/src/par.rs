@@ -6,15 +6,20 @@
 
 use rayon::prelude::*;
 use ssakit::ir::{Function, Module};
-use ssakit::timing::PassTimes;
+use ssakit::timing::{self, PassTimes};
 use std::io::Write;
 
-/// Runs `work` on every function, in parallel; results in module order.
+/// Runs `work` on every function, in parallel; results in module order,
+/// each with the phases it timed ([`timing::collect`] on the thread that
+/// ran it).
 pub fn each_function<T: Send>(
     functions: &mut [Function],
     work: impl Fn(&mut Function) -> T + Sync + Send,
-) -> Vec<T> {
-    functions.par_iter_mut().map(work).collect()
+) -> Vec<(T, PassTimes)> {
+    functions
+        .par_iter_mut()
+        .map(|f| timing::collect(|| work(f)))
+        .collect()
 }
 
 /// Writes the module to standard output exactly as
@@ -26,6 +31,12 @@ pub fn print_module(m: &Module) {
         .map(ssakit::text::print_function)
         .collect();
     let mut out = std::io::stdout().lock();
+    if out
+        .write_all(ssakit::text::print_declarations(m).as_bytes())
+        .is_err()
+    {
+        return;
+    }
     for (i, p) in parts.iter().enumerate() {
         // A closed pipe (`ssakit construct f | head`) is not an error of ours.
         let sep: &[u8] = if i > 0 { b"\n" } else { b"" };

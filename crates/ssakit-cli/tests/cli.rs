@@ -196,7 +196,7 @@ fn generated_module(n: usize) -> ssakit::ir::Module {
                 vars: 5,
                 seed: k as u64,
             });
-            f.name = format!("f{k}").into();
+            f.set_name(&format!("f{k}"));
             f
         })
         .collect();
@@ -224,7 +224,7 @@ fn functions_done_in_parallel_come_out_in_module_order() {
     let mut o = m.clone();
     let passes = ssakit::opt::Pass::parse("copy-prop,const-prop,dce").unwrap();
     for f in &mut o.functions {
-        ssakit::opt::run_passes(f, &passes, &mut Default::default()).unwrap();
+        ssakit::opt::run_passes(f, &passes).unwrap();
     }
     let out = ok(
         &["opt", "--passes", "copy-prop,const-prop,dce", "-"],

@@ -34,7 +34,7 @@ fn gen_defaults_to_a_small_random_program() {
     let out = ssakit(&["gen"], None);
     assert!(out.status.success());
     let m = ssakit::text::parse_module(&stdout(&out)).unwrap();
-    assert_eq!(m.functions[0].layout.len(), 20);
+    assert_eq!(m.functions[0].layout().len(), 20);
 }
 
 #[test]

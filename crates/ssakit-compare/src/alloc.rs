@@ -3,9 +3,9 @@
 
 #[cfg(feature = "mimalloc")]
 use mimalloc::MiMalloc as System;
-use std::alloc::{GlobalAlloc, Layout};
 #[cfg(not(feature = "mimalloc"))]
 use std::alloc::System;
+use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// The system allocator (mimalloc with the `mimalloc` feature), counting

@@ -34,33 +34,31 @@ pub enum Sealing {
 /// number of block parameters other than the entry's (Cranelift's phis).
 pub fn build(src: &Function, sealing: Sealing) -> (ir::Function, usize) {
     let mut sig = Signature::new(CallConv::SystemV);
-    sig.params = src.params.iter().map(|_| AbiParam::new(I64)).collect();
+    sig.params = src.params().iter().map(|_| AbiParam::new(I64)).collect();
     sig.returns.push(AbiParam::new(I64));
     let mut func = ir::Function::with_name_signature(ir::UserFuncName::user(0, 0), sig);
     let mut ctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut func, &mut ctx);
 
-    let vars: Vec<Variable> = src.vars.keys().map(|_| b.declare_var(I64)).collect();
-    let mut blocks = vec![None; src.blocks.len()];
-    for &sb in &src.layout {
+    let vars: Vec<Variable> = src.vars().map(|_| b.declare_var(I64)).collect();
+    let mut blocks = vec![None; src.num_blocks()];
+    for &sb in src.layout() {
         blocks[sb.index()] = Some(b.create_block());
     }
     let block = |x: ssakit::ir::Block| blocks[x.index()].expect("block in layout");
     // Remaining predecessor edges of each block, for early sealing.
-    let mut pending = vec![0u32; src.blocks.len()];
+    let mut pending = vec![0u32; src.num_blocks()];
     if sealing == Sealing::Early {
-        for &sb in &src.layout {
-            src.blocks[sb]
-                .term
-                .for_each_succ(|s| pending[s.index()] += 1);
+        for &sb in src.layout() {
+            src.for_each_succ(sb, |s| pending[s.index()] += 1);
         }
     }
     // Cranelift's entry block may have no predecessors: add one in front
     // when ours has some.
     let entry = src.entry();
-    let entry_has_preds = src.layout.iter().any(|&x| {
+    let entry_has_preds = src.layout().iter().any(|&x| {
         let mut hit = false;
-        src.blocks[x].term.for_each_succ(|s| hit |= s == entry);
+        src.for_each_succ(x, |s| hit |= s == entry);
         hit
     });
     let cl_entry = if entry_has_preds {
@@ -69,7 +67,7 @@ pub fn build(src: &Function, sealing: Sealing) -> (ir::Function, usize) {
         b.switch_to_block(e);
         b.seal_block(e);
         let params = b.block_params(e).to_vec();
-        for (&p, v) in src.params.iter().zip(params) {
+        for (&p, v) in src.params().iter().zip(params) {
             b.def_var(vars[p.index()], v);
         }
         b.ins().jump(block(entry), &[]);
@@ -81,27 +79,26 @@ pub fn build(src: &Function, sealing: Sealing) -> (ir::Function, usize) {
     let mut print_ref = None;
     let mut callees: HashMap<Box<str>, ir::FuncRef> = HashMap::new();
     let mut next_name = 0u32;
-    for &sb in &src.layout {
+    for &sb in src.layout() {
         let cb = block(sb);
         b.switch_to_block(cb);
         if cl_entry == Some(cb) {
             b.append_block_params_for_function_params(cb);
             b.seal_block(cb);
             let params = b.block_params(cb).to_vec();
-            for (&p, v) in src.params.iter().zip(params) {
+            for (&p, v) in src.params().iter().zip(params) {
                 b.def_var(vars[p.index()], v);
             }
         } else if sealing == Sealing::Early && pending[sb.index()] == 0 {
             b.seal_block(cb);
         }
-        let bd = &src.blocks[sb];
-        for &i in bd.phis.iter().chain(&bd.insts) {
+        for i in src.block_all_insts(sb) {
             let val = |b: &mut FunctionBuilder, o: Operand| match o {
                 Operand::Var(v) => b.use_var(vars[v.index()]),
                 Operand::Const(c) => b.ins().iconst(I64, c),
                 Operand::Undef => b.ins().iconst(I64, 0),
             };
-            match &src.insts[i] {
+            match src.inst(i) {
                 InstData::Copy { dst, src } => {
                     let x = val(&mut b, *src);
                     b.def_var(vars[dst.index()], x);
@@ -144,36 +141,45 @@ pub fn build(src: &Function, sealing: Sealing) -> (ir::Function, usize) {
                     };
                     b.def_var(vars[dst.index()], x);
                 }
-                InstData::Call { dst, func, args } => {
+                InstData::Call {
+                    callee,
+                    args,
+                    results,
+                } => {
+                    let args = args.as_slice(src);
                     let xs: Vec<ir::Value> = args.iter().map(|&a| val(&mut b, a)).collect();
-                    let f = *callees.entry(func.clone()).or_insert_with(|| {
-                        next_name += 1;
-                        import(&mut b, next_name, args.len(), true)
-                    });
+                    let f = *callees
+                        .entry(src.callee_name(*callee).into())
+                        .or_insert_with(|| {
+                            next_name += 1;
+                            import(&mut b, next_name, args.len(), true)
+                        });
                     let call = b.ins().call(f, &xs);
-                    if let Some(d) = dst {
+                    if let [d] = results.as_slice(src) {
                         let r = b.inst_results(call)[0];
                         b.def_var(vars[d.index()], r);
                     }
                 }
                 InstData::Print { args } => {
                     let f = *print_ref.get_or_insert_with(|| import(&mut b, 0, 1, false));
-                    for &a in args {
+                    for &a in args.as_slice(src) {
                         let x = val(&mut b, a);
                         b.ins().call(f, &[x]);
                     }
                 }
                 InstData::ParCopy { copies } => {
+                    let copies = copies.as_slice(src);
                     let xs: Vec<ir::Value> = copies.iter().map(|&(_, s)| val(&mut b, s)).collect();
                     for (&(d, _), x) in copies.iter().zip(xs) {
                         b.def_var(vars[d.index()], x);
                     }
                 }
                 InstData::Phi { .. } => panic!("the source must not be in SSA form"),
+                InstData::Op { .. } => panic!("generic operations are not compared"),
             }
         }
         let mut seal_after = Vec::new();
-        match &bd.term {
+        match src.term(sb) {
             Terminator::Jump(t) => {
                 b.ins().jump(block(*t), &[]);
             }
@@ -203,6 +209,7 @@ pub fn build(src: &Function, sealing: Sealing) -> (ir::Function, usize) {
                 let idx = b.ins().ireduce(ir::types::I32, v);
                 let def = b.func.dfg.block_call(block(*default), &[]);
                 let calls: Vec<ir::BlockCall> = targets
+                    .as_slice(src)
                     .iter()
                     .map(|&t| b.func.dfg.block_call(block(t), &[]))
                     .collect();
@@ -210,16 +217,19 @@ pub fn build(src: &Function, sealing: Sealing) -> (ir::Function, usize) {
                 b.ins().br_table(idx, jt);
             }
             Terminator::Ret(v) => {
-                let x = match v {
+                let x = match v.as_slice(src).first() {
                     Some(Operand::Var(v)) => b.use_var(vars[v.index()]),
                     Some(Operand::Const(c)) => b.ins().iconst(I64, *c),
                     _ => b.ins().iconst(I64, 0),
                 };
                 b.ins().return_(&[x]);
             }
+            Terminator::Unreachable => {
+                b.ins().trap(ir::TrapCode::user(1).unwrap());
+            }
         }
         if sealing == Sealing::Early {
-            bd.term.for_each_succ(|s| {
+            src.for_each_succ(sb, |s| {
                 pending[s.index()] -= 1;
                 if pending[s.index()] == 0 {
                     seal_after.push(block(s));

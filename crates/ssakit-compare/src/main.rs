@@ -264,7 +264,7 @@ fn blocks_for(shape: Shape, vars: usize, insts: usize) -> usize {
         vars,
         seed: 1,
     });
-    let per_block = f.num_insts() as f64 / f.layout.len() as f64;
+    let per_block = f.num_insts() as f64 / f.layout().len() as f64;
     ((insts as f64 / per_block).round() as usize).max(3)
 }
 
@@ -329,7 +329,7 @@ fn run_one(
     let reps = c.reps;
     eprintln!(
         "== {shape} vars={vars} insts={insts} blocks={}",
-        src.layout.len()
+        src.layout().len()
     );
     let before = alloc::current();
     let copy = src.clone();
@@ -343,11 +343,12 @@ fn run_one(
             .map(|_| {
                 let mut f = src.clone();
                 let t = Instant::now();
-                let stats = ssakit::construct::construct(&mut f, &ssa::options(flavor))
-                    .expect("construction succeeds");
+                let (stats, times) = ssakit::timing::collect(|| {
+                    ssakit::construct::construct(&mut f, &ssa::options(flavor))
+                });
                 let e = t.elapsed().as_secs_f64();
-                let phases = stats
-                    .times
+                let stats = stats.expect("construction succeeds");
+                let phases = times
                     .phases
                     .iter()
                     .map(|(n, s)| (n.to_string(), *s))
@@ -391,7 +392,7 @@ fn run_one(
 
     // Limits.
     let clone_s = measure(reps, || (), |_| src.clone());
-    let table: Vec<Var> = src.vars.keys().collect();
+    let table: Vec<Var> = src.vars().collect();
     let copy_s = measure(reps, || (), |_| ssa::copy_rewrite(&src, &table));
 
     // Peak memory of pruned construction beyond its input.
@@ -474,7 +475,7 @@ fn run_one(
         shape: shape.name().to_string(),
         vars,
         insts,
-        blocks: src.layout.len(),
+        blocks: src.layout().len(),
         input_bytes,
         construct,
         destruct,

@@ -35,7 +35,8 @@ fn destruct_times(f: &mut Function, split: bool, coalesce: bool) -> PassTimes {
         coalesce,
         conventional: false,
     };
-    let mut t = destruct(f, &opts).expect("destruction succeeds").times;
+    let (r, mut t) = ssakit::timing::collect(|| destruct(f, &opts));
+    r.expect("destruction succeeds");
     t.phases.retain(|p| p.0 != "verification");
     t
 }
@@ -54,41 +55,87 @@ pub fn options(flavor: Flavor) -> Options {
 /// (dropped by the caller outside the timed region, as Cranelift's is) and
 /// the phi count.
 pub fn build_and_construct(src: &Function) -> (Function, usize) {
-    let mut b = FunctionBuilder::new(&src.name);
-    let mut vars = vec![Var::new(0); src.vars.len()];
-    let mut is_param = vec![false; src.vars.len()];
-    for &p in &src.params {
-        vars[p.index()] = b.param(&src.vars[p].name);
+    use ssakit::ir::{InstData, Terminator};
+    let mut b = FunctionBuilder::new(src.name());
+    let mut vars = vec![Var::new(0); src.num_vars()];
+    let mut is_param = vec![false; src.num_vars()];
+    for &p in src.params() {
+        vars[p.index()] = b.param(src.base_name(p));
         is_param[p.index()] = true;
     }
-    for (v, d) in src.vars.iter() {
+    for v in src.vars() {
         if !is_param[v.index()] {
-            vars[v.index()] = b.var(&d.name);
+            vars[v.index()] = b.var(src.base_name(v));
         }
     }
-    let mut blocks = vec![Block::new(0); src.blocks.len()];
-    for &sb in &src.layout {
-        blocks[sb.index()] = b.block(&src.blocks[sb].name);
+    let mut blocks = vec![Block::new(0); src.num_blocks()];
+    for &sb in src.layout() {
+        blocks[sb.index()] = b.block(src.block_name(sb));
     }
-    for &sb in &src.layout {
+    let var = |v: Var| vars[v.index()];
+    let op = |o: Operand| match o {
+        Operand::Var(v) => Operand::Var(var(v)),
+        other => other,
+    };
+    let ops = |list: &[Operand]| list.iter().map(|&o| op(o)).collect::<Vec<_>>();
+    for &sb in src.layout() {
         b.switch_to(blocks[sb.index()]);
-        let bd = &src.blocks[sb];
-        for &i in &bd.insts {
-            let mut data = src.insts[i].clone();
-            data.for_each_operand_mut(|o| {
-                if let Operand::Var(v) = o {
-                    *v = vars[v.index()];
+        for &i in src.block_insts(sb) {
+            match *src.inst(i) {
+                InstData::Copy { dst, src: s } => {
+                    b.copy(var(dst), op(s));
                 }
-            });
-            data.for_each_def_mut(|d| *d = vars[d.index()]);
-            b.inst(data);
+                InstData::Unary { dst, op: o, arg } => {
+                    b.unary(var(dst), o, op(arg));
+                }
+                InstData::Binary {
+                    dst,
+                    op: o,
+                    lhs,
+                    rhs,
+                } => {
+                    b.binary(var(dst), o, op(lhs), op(rhs));
+                }
+                InstData::Print { args } => {
+                    b.print(&ops(args.as_slice(src)));
+                }
+                InstData::Call {
+                    callee,
+                    args,
+                    results,
+                } => {
+                    let results: Vec<Var> = results.as_slice(src).iter().map(|&v| var(v)).collect();
+                    b.call_multi(&results, src.callee_name(callee), &ops(args.as_slice(src)));
+                }
+                ref other => panic!("the builder path copies plain programs, not {other:?}"),
+            }
         }
-        let mut term = bd.term.clone();
-        if let Some(Operand::Var(v)) = term.operand_mut() {
-            *v = vars[v.index()];
+        match *src.term(sb) {
+            Terminator::Jump(t) => b.jump(blocks[t.index()]),
+            Terminator::Branch {
+                cond,
+                then_dest,
+                else_dest,
+            } => b.branch(
+                op(cond),
+                blocks[then_dest.index()],
+                blocks[else_dest.index()],
+            ),
+            Terminator::Switch {
+                value,
+                default,
+                targets,
+            } => {
+                let targets: Vec<Block> = targets
+                    .as_slice(src)
+                    .iter()
+                    .map(|t| blocks[t.index()])
+                    .collect();
+                b.switch(op(value), blocks[default.index()], &targets)
+            }
+            Terminator::Ret(vals) => b.ret_values(&ops(vals.as_slice(src))),
+            Terminator::Unreachable => b.unreachable(),
         }
-        term.for_each_succ_mut(|s| *s = blocks[s.index()]);
-        b.terminate(term);
     }
     let mut f = b.finish();
     let phis = construct(&mut f, &options(Flavor::Pruned))
@@ -102,18 +149,18 @@ pub fn build_and_construct(src: &Function) -> (Function, usize) {
 /// renaming must do.
 pub fn copy_rewrite(src: &Function, table: &[Var]) -> Function {
     let mut f = src.clone();
-    for data in f.insts.values_mut() {
-        data.for_each_operand_mut(|o| {
-            if let Operand::Var(v) = o {
-                *v = table[v.index()];
-            }
-        });
-        data.for_each_def_mut(|d| *d = table[d.index()]);
-    }
-    for bd in f.blocks.values_mut() {
-        if let Some(Operand::Var(v)) = bd.term.operand_mut() {
+    let rewrite = |o: &mut Operand| {
+        if let Operand::Var(v) = o {
             *v = table[v.index()];
         }
+    };
+    for b in f.layout().to_vec() {
+        for k in 0..f.block_insts(b).len() {
+            let i = f.block_insts(b)[k];
+            f.for_each_operand_mut(i, rewrite);
+            f.for_each_def_mut(i, |d| *d = table[d.index()]);
+        }
+        f.for_each_term_operand_mut(b, rewrite);
     }
     f
 }
@@ -135,11 +182,11 @@ pub fn trivially_redundant_phis(f: &Function) -> usize {
     // What each variable is in LLVM: itself, another value (a copy or a
     // removed phi), a constant, or undef. Versions are created in order,
     // so a copy's source is resolved before its destination is read.
-    let mut val: Vec<Operand> = f.vars.keys().map(Operand::Var).collect();
-    let mut def_block = vec![f.entry(); f.vars.len()];
-    for &b in &f.layout {
-        for &i in f.blocks[b].phis.iter().chain(&f.blocks[b].insts) {
-            f.insts[i].for_each_def(|d| def_block[d.index()] = b);
+    let mut val: Vec<Operand> = f.vars().map(Operand::Var).collect();
+    let mut def_block = vec![f.entry(); f.num_vars()];
+    for &b in f.layout() {
+        for i in f.block_all_insts(b) {
+            f.for_each_def(i, |d| def_block[d.index()] = b);
         }
     }
     fn resolve(val: &[Operand], mut o: Operand) -> Operand {
@@ -151,17 +198,17 @@ pub fn trivially_redundant_phis(f: &Function) -> usize {
         }
         o
     }
-    for &b in &f.layout {
-        for &i in &f.blocks[b].insts {
-            if let InstData::Copy { dst, src } = &f.insts[i] {
+    for &b in f.layout() {
+        for &i in f.block_insts(b) {
+            if let InstData::Copy { dst, src } = f.inst(i) {
                 val[dst.index()] = *src;
             }
         }
     }
     let phis: Vec<_> = f
-        .layout
+        .layout()
         .iter()
-        .flat_map(|&b| f.blocks[b].phis.iter().copied())
+        .flat_map(|&b| f.block_phis(b).iter().copied())
         .collect();
     let mut removed = vec![false; phis.len()];
     let mut count = 0;
@@ -171,13 +218,13 @@ pub fn trivially_redundant_phis(f: &Function) -> usize {
             if removed[k] {
                 continue;
             }
-            let InstData::Phi { dst, args } = &f.insts[i] else {
+            let InstData::Phi { dst, args } = f.inst(i) else {
                 continue;
             };
             let mut common: Option<Operand> = None;
             let mut unique = true;
             let mut saw_undef = false;
-            for a in args {
+            for a in args.as_slice(f) {
                 let o = resolve(&val, a.value);
                 if o == Operand::Undef {
                     saw_undef = true;

@@ -70,7 +70,7 @@ fn main() {
         "{{\"shape\":\"{shape}\",\"blocks\":{},\"vars\":{vars},\"insts\":{insts},\"phis\":{},\"ssa_insts\":{ssa_insts},\
 \"gen_s\":{gen_s:.3},\"construct_s\":{construct_s:.3},\"destruct_s\":{destruct_s:.3},\
 \"peak_rss_after_gen_mb\":{:.1},\"peak_rss_mb\":{:.1},\"peak_bytes_per_inst\":{:.0}}}",
-        f.layout.len(),
+        f.layout().len(),
         stats.phis,
         rss_input as f64 / 1e6,
         peak as f64 / 1e6,

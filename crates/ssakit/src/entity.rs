@@ -1,31 +1,51 @@
-//! Dense typed indices and the vectors they index.
+//! Dense typed indices and the tables they index.
 //!
 //! As in Cranelift's `cranelift-entity`, every IR object (a block, an
-//! instruction, a variable) is named by a `u32` newtype that indexes a vector
+//! instruction, a variable) is named by a `u32` newtype that indexes a table
 //! owned by the [`Function`](crate::ir::Function). Analyses keep their results
-//! in side tables of the same shape ([`EntityVec`] indexed by the same key), so
-//! there are no pointer graphs, no reference counting and no hashing on hot
-//! paths: a lookup is one bounds-checked array access.
+//! in side tables of the same shape, indexed by the same key, so there are no
+//! pointer graphs, no reference counting and no hashing on hot paths: a lookup
+//! is one bounds-checked array access. The `u32` inside a key is private: a
+//! key is made by [`EntityRef::new`] and read by [`EntityRef::index`], so a
+//! block number cannot be used where a variable is meant.
+//!
+//! The tables:
+//!
+//! * [`EntityVec`]: the owner of a kind of entity (Cranelift's `PrimaryMap`),
+//!   or a side table filled up front;
+//! * [`SecondaryMap`]: a side table that answers a default for keys never
+//!   written and grows on first write (Cranelift's `SecondaryMap`);
+//! * [`PackedOption`]: an optional key in four bytes, for large tables;
+//! * [`Csr`]: a list per key in compressed sparse row form, built from
+//!   `(key, item)` pairs by one stable counting sort (every "list per block"
+//!   and "list per variable" of the analyses);
+//! * [`EntityList`] over a [`ListPool`]: a growable list per instruction,
+//!   all of one function's lists in one vector (Cranelift's `EntityList`),
+//!   so that an instruction is a small `Copy` value with no allocation of
+//!   its own.
 
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::{Index, IndexMut};
 
-/// A dense index type: a `u32` newtype usable as a vector index.
-pub trait EntityRef: Copy + Eq + Ord + fmt::Debug + 'static {
-    /// The entity with index `i`. Panics if `i` does not fit in a `u32`.
+/// A dense index type: a `u32` newtype usable as a table index.
+pub trait EntityRef: Copy + Eq + Ord + std::hash::Hash + fmt::Debug + 'static {
+    /// The entity with index `i`. Panics if `i` does not fit in a `u32`
+    /// below the reserved value of [`PackedOption`].
     fn new(i: usize) -> Self;
     /// This entity's index.
     fn index(self) -> usize;
 }
 
 /// Declares a `u32` newtype entity whose `Display` is `prefix` + index.
+/// The `u32` is private; [`EntityRef::new`] and [`EntityRef::index`] (also
+/// inherent methods, with `from_u32`/`as_u32`) convert.
 #[macro_export]
 macro_rules! entity_ref {
     ($(#[$attr:meta])* $name:ident, $prefix:literal) => {
         $(#[$attr])*
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub u32);
+        pub struct $name(u32);
 
         impl $crate::entity::EntityRef for $name {
             #[inline]
@@ -50,6 +70,16 @@ macro_rules! entity_ref {
             pub fn index(self) -> usize {
                 self.0 as usize
             }
+            /// The entity with index `i` (for tables of `u32`).
+            #[inline]
+            pub fn from_u32(i: u32) -> Self {
+                <Self as $crate::entity::EntityRef>::new(i as usize)
+            }
+            /// This entity's index as a `u32` (for tables of `u32`).
+            #[inline]
+            pub fn as_u32(self) -> u32 {
+                self.0
+            }
         }
 
         impl std::fmt::Debug for $name {
@@ -67,8 +97,8 @@ macro_rules! entity_ref {
 }
 
 /// A vector indexed by an entity type: the owner of the entities (like
-/// Cranelift's `PrimaryMap`) or a side table keyed by them (`SecondaryMap`).
-#[derive(Clone, PartialEq, Eq)]
+/// Cranelift's `PrimaryMap`) or a side table filled up front.
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct EntityVec<K: EntityRef, V> {
     data: Vec<V>,
     _key: PhantomData<K>,
@@ -172,6 +202,11 @@ impl<K: EntityRef, V> EntityVec<K, V> {
         self.data.reserve(additional);
     }
 
+    /// Keeps the first `n` entries.
+    pub fn truncate(&mut self, n: usize) {
+        self.data.truncate(n);
+    }
+
     /// The underlying slice.
     pub fn as_slice(&self) -> &[V] {
         &self.data
@@ -207,5 +242,565 @@ impl<K: EntityRef, V> IndexMut<K> for EntityVec<K, V> {
 impl<K: EntityRef, V: fmt::Debug> fmt::Debug for EntityVec<K, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// A side table that reads as `default` for every key never written and
+/// grows on first write, so that it never has to be sized up front (like
+/// Cranelift's `SecondaryMap`).
+#[derive(Clone)]
+pub struct SecondaryMap<K: EntityRef, V: Clone> {
+    data: Vec<V>,
+    default: V,
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
+    /// An empty map answering `default` everywhere.
+    pub fn new(default: V) -> Self {
+        SecondaryMap {
+            data: Vec::new(),
+            default,
+            _key: PhantomData,
+        }
+    }
+
+    /// An empty map with room for keys below `n` before it grows.
+    pub fn with_capacity(n: usize, default: V) -> Self {
+        SecondaryMap {
+            data: Vec::with_capacity(n),
+            default,
+            _key: PhantomData,
+        }
+    }
+
+    /// Resets every entry to the default, keeping the memory.
+    pub fn clear(&mut self) {
+        self.data.clear();
+    }
+}
+
+impl<K: EntityRef, V: Clone> Index<K> for SecondaryMap<K, V> {
+    type Output = V;
+    #[inline]
+    fn index(&self, k: K) -> &V {
+        self.data.get(k.index()).unwrap_or(&self.default)
+    }
+}
+
+impl<K: EntityRef, V: Clone> IndexMut<K> for SecondaryMap<K, V> {
+    #[inline]
+    fn index_mut(&mut self, k: K) -> &mut V {
+        if k.index() >= self.data.len() {
+            self.data.resize(k.index() + 1, self.default.clone());
+        }
+        &mut self.data[k.index()]
+    }
+}
+
+impl<K: EntityRef, V: Clone + fmt::Debug> fmt::Debug for SecondaryMap<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(self.data.iter().enumerate().map(|(i, v)| (K::new(i), v)))
+            .finish()
+    }
+}
+
+/// An `Option<K>` in the four bytes of `K`: the reserved index `u32::MAX`
+/// (which [`EntityRef::new`] never returns) stands for `None`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PackedOption<K: EntityRef> {
+    raw: u32,
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef> PackedOption<K> {
+    /// `None`.
+    pub const NONE: Self = PackedOption {
+        raw: u32::MAX,
+        _key: PhantomData,
+    };
+
+    /// `Some(k)`.
+    #[inline]
+    pub fn some(k: K) -> Self {
+        PackedOption {
+            raw: k.index() as u32,
+            _key: PhantomData,
+        }
+    }
+
+    /// The option unpacked.
+    #[inline]
+    pub fn expand(self) -> Option<K> {
+        (self.raw != u32::MAX).then(|| K::new(self.raw as usize))
+    }
+
+    /// Whether this is `None`.
+    #[inline]
+    pub fn is_none(self) -> bool {
+        self.raw == u32::MAX
+    }
+}
+
+impl<K: EntityRef> Default for PackedOption<K> {
+    fn default() -> Self {
+        Self::NONE
+    }
+}
+
+impl<K: EntityRef> From<Option<K>> for PackedOption<K> {
+    fn from(o: Option<K>) -> Self {
+        o.map_or(Self::NONE, Self::some)
+    }
+}
+
+impl<K: EntityRef> fmt::Debug for PackedOption<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.expand().fmt(f)
+    }
+}
+
+/// A list of items per key in compressed sparse row form: the items of key
+/// `k` are `items[start[k] .. start[k + 1]]`.
+///
+/// Built from `(key, item)` pairs by one stable counting sort: items of one
+/// key keep the order in which their pairs came. Building costs
+/// `O(keys + pairs)` and two allocations, reading a list one slice.
+///
+/// ```
+/// use ssakit::entity::Csr;
+/// use ssakit::ir::Block;
+/// let pairs = [(Block::new(2), 'a'), (Block::new(0), 'b'), (Block::new(2), 'c')];
+/// let csr = Csr::from_pairs(3, pairs);
+/// assert_eq!(csr.of(Block::new(2)), ['a', 'c']);
+/// assert!(csr.of(Block::new(1)).is_empty());
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Csr<K: EntityRef, V> {
+    start: Vec<u32>,
+    items: Vec<V>,
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef, V: Copy> Csr<K, V> {
+    /// The lists of `num_keys` keys from `pairs` (keys below `num_keys`).
+    pub fn from_pairs(num_keys: usize, pairs: impl IntoIterator<Item = (K, V)>) -> Self {
+        let pairs: Vec<(K, V)> = pairs.into_iter().collect();
+        Self::build(num_keys, |emit| {
+            for &(k, v) in &pairs {
+                emit(k, v)
+            }
+        })
+    }
+
+    /// The lists of `num_keys` keys from the pairs `gen` emits. `gen` is
+    /// called twice (once to count, once to place) and must emit the same
+    /// pairs both times; no pair vector is materialised.
+    pub fn build(num_keys: usize, mut gen: impl FnMut(&mut dyn FnMut(K, V))) -> Self {
+        let mut start = vec![0u32; num_keys + 1];
+        // Any item fills the table before each slot gets its own.
+        let mut placeholder = None;
+        gen(&mut |k, v| {
+            start[k.index() + 1] += 1;
+            placeholder.get_or_insert(v);
+        });
+        for i in 0..num_keys {
+            start[i + 1] += start[i];
+        }
+        let total = start[num_keys] as usize;
+        let mut items = match placeholder {
+            Some(v) => vec![v; total],
+            None => Vec::new(),
+        };
+        let mut fill: Vec<u32> = start[..num_keys].to_vec();
+        let mut written = 0usize;
+        gen(&mut |k, v| {
+            let slot = &mut fill[k.index()];
+            assert!(
+                *slot < start[k.index() + 1],
+                "Csr::build: the generator emitted more pairs the second time"
+            );
+            items[*slot as usize] = v;
+            *slot += 1;
+            written += 1;
+        });
+        assert_eq!(
+            written, total,
+            "Csr::build: the generator emitted fewer pairs the second time"
+        );
+        Csr {
+            start,
+            items,
+            _key: PhantomData,
+        }
+    }
+
+    /// The items of key `k`.
+    #[inline]
+    pub fn of(&self, k: K) -> &[V] {
+        &self.items[self.start[k.index()] as usize..self.start[k.index() + 1] as usize]
+    }
+
+    /// The items of key `k`, mutably.
+    #[inline]
+    pub fn of_mut(&mut self, k: K) -> &mut [V] {
+        let (a, b) = (
+            self.start[k.index()] as usize,
+            self.start[k.index() + 1] as usize,
+        );
+        &mut self.items[a..b]
+    }
+
+    /// Number of keys.
+    pub fn num_keys(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// Number of items in all lists.
+    pub fn num_items(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Every item, key by key.
+    pub fn items(&self) -> &[V] {
+        &self.items
+    }
+}
+
+impl<K: EntityRef, V: fmt::Debug + Copy> fmt::Debug for Csr<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries((0..self.num_keys()).map(|i| (K::new(i), self.of(K::new(i)))))
+            .finish()
+    }
+}
+
+/// A list stored in a [`ListPool`]: where it starts, how long it is and
+/// how much room it has (three `u32`s, `Copy`); the items live in the
+/// pool, so a list is read and edited through the pool that holds it
+/// (`list.as_slice(&pool)`, `list.push(x, &mut pool)`).
+///
+/// A handle copied is the same list, not a new one: an instruction that
+/// owns a list must not share its handle with another instruction that
+/// edits it (the IR never does; [`ListPool::alloc`] makes a fresh list).
+pub struct EntityList<T> {
+    start: u32,
+    len: u32,
+    cap: u32,
+    _item: PhantomData<T>,
+}
+
+impl<T> Clone for EntityList<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for EntityList<T> {}
+impl<T> PartialEq for EntityList<T> {
+    fn eq(&self, o: &Self) -> bool {
+        (self.start, self.len, self.cap) == (o.start, o.len, o.cap)
+    }
+}
+impl<T> Eq for EntityList<T> {}
+impl<T> std::hash::Hash for EntityList<T> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.start, self.len, self.cap).hash(h)
+    }
+}
+impl<T> Default for EntityList<T> {
+    fn default() -> Self {
+        EntityList {
+            start: 0,
+            len: 0,
+            cap: 0,
+            _item: PhantomData,
+        }
+    }
+}
+impl<T> fmt::Debug for EntityList<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "list[{}; {}]", self.start, self.len)
+    }
+}
+
+/// Where the items of lists of `T` are stored: a [`ListPool`], or an owner
+/// of pools such as a [`Function`](crate::ir::Function), so that a list is
+/// read as `list.as_slice(&func)`.
+pub trait ListStore<T> {
+    /// The pool of `T` items.
+    fn pool(&self) -> &ListPool<T>;
+    /// The pool of `T` items, mutably.
+    fn pool_mut(&mut self) -> &mut ListPool<T>;
+}
+
+impl<T> ListStore<T> for ListPool<T> {
+    #[inline]
+    fn pool(&self) -> &ListPool<T> {
+        self
+    }
+    #[inline]
+    fn pool_mut(&mut self) -> &mut ListPool<T> {
+        self
+    }
+}
+
+impl<T: Copy> EntityList<T> {
+    /// The empty list (no storage).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of items.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the list is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The items.
+    #[inline]
+    pub fn as_slice<'a>(&self, store: &'a impl ListStore<T>) -> &'a [T] {
+        &store.pool().data[self.start as usize..(self.start + self.len) as usize]
+    }
+
+    /// The items, mutably (the length cannot change through the slice).
+    #[inline]
+    pub fn as_mut_slice<'a>(&self, store: &'a mut impl ListStore<T>) -> &'a mut [T] {
+        &mut store.pool_mut().data[self.start as usize..(self.start + self.len) as usize]
+    }
+
+    /// Appends `x`, moving the list to the end of the pool with twice the
+    /// room when it is full (amortised O(1)).
+    pub fn push(&mut self, x: T, store: &mut impl ListStore<T>) {
+        let pool = store.pool_mut();
+        if self.len == self.cap {
+            let new_cap = (self.cap * 2).max(4);
+            if self.start + self.cap == pool.data.len() as u32 && self.cap > 0 {
+                // Last in the pool: grow in place.
+                pool.data.resize((self.start + new_cap) as usize, x);
+            } else {
+                let start = pool.data.len() as u32;
+                pool.data
+                    .extend_from_within(self.start as usize..(self.start + self.len) as usize);
+                pool.data.resize((start + new_cap) as usize, x);
+                pool.garbage += self.cap as usize;
+                self.start = start;
+            }
+            self.cap = new_cap;
+        }
+        pool.data[(self.start + self.len) as usize] = x;
+        self.len += 1;
+    }
+
+    /// Keeps the items for which `keep` is true, in order.
+    pub fn retain(&mut self, store: &mut impl ListStore<T>, mut keep: impl FnMut(&T) -> bool) {
+        let s = self.as_mut_slice(store);
+        let mut w = 0;
+        for r in 0..s.len() {
+            if keep(&s[r]) {
+                s[w] = s[r];
+                w += 1;
+            }
+        }
+        self.len = w as u32;
+    }
+
+    /// Keeps the first `n` items.
+    pub fn truncate(&mut self, n: usize) {
+        self.len = self.len.min(n as u32);
+    }
+
+    /// Removes the item at `i`, shifting the rest down.
+    pub fn remove(&mut self, i: usize, store: &mut impl ListStore<T>) -> T {
+        let s = self.as_mut_slice(store);
+        let x = s[i];
+        s.copy_within(i + 1.., i);
+        self.len -= 1;
+        x
+    }
+}
+
+/// The storage of many [`EntityList`]s of one item type: one vector, lists
+/// one after the other.
+///
+/// Allocation appends; a list that outgrows its room moves to the end and
+/// its old room becomes *garbage*, as does a freed list. Garbage is
+/// reclaimed by [`ListPool::compact`], which the owner (the
+/// [`Function`](crate::ir::Function)) runs with every live handle.
+#[derive(Clone)]
+pub struct ListPool<T> {
+    data: Vec<T>,
+    garbage: usize,
+}
+
+impl<T> Default for ListPool<T> {
+    fn default() -> Self {
+        ListPool {
+            data: Vec::new(),
+            garbage: 0,
+        }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for ListPool<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ListPool({} items, {} garbage)",
+            self.data.len(),
+            self.garbage
+        )
+    }
+}
+
+impl<T: Copy> ListPool<T> {
+    /// An empty pool.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A new list holding `items`, with exactly that room.
+    pub fn alloc(&mut self, items: &[T]) -> EntityList<T> {
+        let start = self.data.len();
+        self.data.extend_from_slice(items);
+        Self::handle(start, items.len(), items.len())
+    }
+
+    /// A new list of the items of `iter`, with exactly that room.
+    pub fn alloc_iter(&mut self, iter: impl IntoIterator<Item = T>) -> EntityList<T> {
+        let start = self.data.len();
+        self.data.extend(iter);
+        let n = self.data.len() - start;
+        Self::handle(start, n, n)
+    }
+
+    /// A new empty list with room for `cap` items before it moves; `fill`
+    /// is a placeholder for the room (never read).
+    pub fn alloc_room(&mut self, cap: usize, fill: T) -> EntityList<T> {
+        let start = self.data.len();
+        self.data.resize(start + cap, fill);
+        Self::handle(start, 0, cap)
+    }
+
+    fn handle(start: usize, len: usize, cap: usize) -> EntityList<T> {
+        assert!(start + cap < u32::MAX as usize, "list pool too large");
+        EntityList {
+            start: start as u32,
+            len: len as u32,
+            cap: cap as u32,
+            _item: PhantomData,
+        }
+    }
+
+    /// Gives `list`'s room back (as garbage) and empties the handle.
+    pub fn free(&mut self, list: &mut EntityList<T>) {
+        self.garbage += list.cap as usize;
+        *list = EntityList::default();
+    }
+
+    /// Items stored, garbage included.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Items no live list holds (moved or freed room).
+    pub fn garbage(&self) -> usize {
+        self.garbage
+    }
+
+    /// Reserves room for `n` more items.
+    pub fn reserve(&mut self, n: usize) {
+        self.data.reserve(n);
+    }
+
+    /// Copies every live list, in the order given, into a fresh vector with
+    /// no room to spare and no garbage, updating the handles. `lists` must
+    /// yield every live list of the pool exactly once: a list not given is
+    /// lost, and its handle dangles.
+    pub fn compact<'a>(&mut self, lists: impl Iterator<Item = &'a mut EntityList<T>>)
+    where
+        T: 'a,
+    {
+        let mut data = Vec::with_capacity(self.data.len() - self.garbage.min(self.data.len()));
+        for l in lists {
+            let start = data.len();
+            data.extend_from_slice(l.as_slice(self));
+            *l = Self::handle(start, l.len(), l.len());
+        }
+        self.data = data;
+        self.garbage = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Block, Var};
+
+    #[test]
+    fn secondary_map_reads_default_and_grows_on_write() {
+        let mut m: SecondaryMap<Var, u8> = SecondaryMap::new(7);
+        assert_eq!(m[Var::new(1000)], 7);
+        m[Var::new(3)] = 1;
+        assert_eq!((m[Var::new(2)], m[Var::new(3)], m[Var::new(4)]), (7, 1, 7));
+    }
+
+    #[test]
+    fn packed_option_round_trips() {
+        let p: PackedOption<Block> = Some(Block::new(5)).into();
+        assert_eq!(p.expand(), Some(Block::new(5)));
+        assert_eq!(PackedOption::<Block>::NONE.expand(), None);
+        assert_eq!(std::mem::size_of::<PackedOption<Block>>(), 4);
+    }
+
+    #[test]
+    fn csr_is_a_stable_counting_sort() {
+        let pairs: Vec<(Block, u32)> = (0..50).map(|i| (Block::new(i * 7 % 5), i as u32)).collect();
+        let csr = Csr::from_pairs(6, pairs.iter().copied());
+        for k in 0..6 {
+            let want: Vec<u32> = pairs
+                .iter()
+                .filter(|p| p.0.index() == k)
+                .map(|p| p.1)
+                .collect();
+            assert_eq!(csr.of(Block::new(k)), want);
+        }
+        assert_eq!(csr.num_items(), 50);
+    }
+
+    #[test]
+    fn lists_grow_move_and_compact() {
+        let mut pool: ListPool<u32> = ListPool::new();
+        let mut a = pool.alloc(&[1, 2]);
+        let mut b = pool.alloc(&[10]);
+        a.push(3, &mut pool); // moves a to the end
+        b.push(11, &mut pool); // moves b
+        for k in 0..20 {
+            a.push(100 + k, &mut pool);
+        }
+        assert_eq!(&a.as_slice(&pool)[..4], [1, 2, 3, 100]);
+        assert_eq!(a.len(), 23);
+        assert_eq!(b.as_slice(&pool), [10, 11]);
+        assert!(pool.garbage() > 0);
+        a.retain(&mut pool, |&x| x % 2 == 1);
+        assert_eq!(&a.as_slice(&pool)[..3], [1, 3, 101]);
+        pool.compact([&mut b, &mut a].into_iter());
+        assert_eq!(pool.garbage(), 0);
+        assert_eq!(pool.len(), 2 + a.len());
+        assert_eq!(b.as_slice(&pool), [10, 11]);
+        assert_eq!(a.as_slice(&pool)[0], 1);
+        assert_eq!(a.remove(0, &mut pool), 1);
+        assert_eq!(a.as_slice(&pool)[0], 3);
     }
 }

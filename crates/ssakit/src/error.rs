@@ -30,7 +30,7 @@ impl IrError {
         message: impl Into<String>,
     ) -> Self {
         IrError {
-            func: func.name.to_string(),
+            func: func.name().to_string(),
             block,
             inst,
             message: message.into(),
@@ -42,7 +42,9 @@ impl IrError {
         match self.block {
             Some(b) => format!(
                 "function `{}`, block `{}`: {}",
-                self.func, func.blocks[b].name, self.message
+                self.func,
+                func.block_name(b),
+                self.message
             ),
             None => format!("function `{}`: {}", self.func, self.message),
         }

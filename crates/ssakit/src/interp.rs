@@ -13,17 +13,12 @@
 //!
 //! # Semantics
 //!
-//! * **Values** are [`Value::Int`] (an `i64`) or [`Value::Undef`], the
-//!   chapter's ⊥. Arithmetic wraps ([`BinOp::eval`](crate::ir::BinOp::eval),
-//!   [`UnOp::eval`](crate::ir::UnOp::eval)): `/` and `%` truncate toward
-//!   zero, shifts use the low 6 bits of the amount, `>>` is arithmetic,
-//!   comparisons and `!` give 0 or 1.
-//! * **Undef propagates.** An operation with an `undef` operand yields
-//!   `undef`, comparisons included; copies copy it; `print` and `ret` show it
-//!   as `undef`. The one exception is division or remainder by the constant
-//!   value 0, which is an error whatever the left operand is (every
-//!   refinement of `undef / 0` fails). Dividing *by* `undef` gives `undef`,
-//!   not an error.
+//! * **Values and arithmetic** are those of [`crate::eval`]: a value is an
+//!   integer or `undef` (the chapter's ⊥), and the operators, the way
+//!   `undef` propagates through them and when they trap (division or
+//!   remainder by 0, or by `undef`) are defined there, once, for the
+//!   interpreter and constant propagation alike. Copies copy `undef`;
+//!   `print` and `ret` show it as `undef`.
 //! * **Uninitialised variables read as `undef`.** Every variable of a frame
 //!   starts as `undef`, so a non-SSA program may read a variable on a path
 //!   that never assigned it (the chapter's `x` on the path r→A→C) and get ⊥,
@@ -42,9 +37,11 @@
 //! * **Calls** to a function of the module bind its parameters to the
 //!   arguments (an arity mismatch is an error) and run it in a new frame.
 //!   Frames live on an explicit stack, so recursion as deep as the depth
-//!   limit ([`RunOptions::max_depth`]) never touches the native stack. A
-//!   callee that returns with a bare `ret` gives `undef` to a call that keeps
-//!   its result.
+//!   limit ([`RunOptions::max_depth`]) never touches the native stack. The
+//!   values of the callee's `ret` are bound to the call's results in
+//!   order: a call keeping no result ignores them, a callee that returns
+//!   with a bare `ret` gives `undef` to every result, and any other
+//!   difference in number is an error.
 //! * **External calls.** A call to a name that is not a function of the
 //!   module is an *uninterpreted external*: a pure, deterministic function of
 //!   its name and arguments (see [`external_call_result`]):
@@ -59,15 +56,23 @@
 //!   If any argument is `undef` the result is `undef`, like any other
 //!   operation: an original program that calls `f(undef)` must match a
 //!   transformed one that happened to define the argument. The small range
-//!   keeps printed values and later arithmetic readable.
+//!   keeps printed values and later arithmetic readable. An external gives
+//!   one value: a call of an external with several results is refused.
 //! * **Fuel.** Every executed phi, ordinary instruction and terminator costs
 //!   one step; a parallel copy costs one step per copy. A run that would
 //!   exceed [`RunOptions::fuel`] steps stops with [`ErrorKind::OutOfFuel`],
 //!   turning non-termination into an error. The steps taken are reported as
 //!   [`Outcome::dyn_insts`] (the `--profile` count).
+//! * **`unreachable`** is an error ([`ErrorKind::Unreachable`]) when
+//!   executed.
 //! * **Observable behaviour** is the list of printed lines, the entry
-//!   function's return value, and (with [`RunOptions::trace_calls`]) the
+//!   function's return values, and (with [`RunOptions::trace_calls`]) the
 //!   external calls made, each with its arguments and result.
+//! * **What it cannot run** it refuses when [`Interpreter::new`] translates
+//!   the program, with an error naming the operation
+//!   ([`ErrorKind::Unsupported`]): generic operations
+//!   ([`InstData::Op`](crate::ir::InstData::Op)), whose meaning the
+//!   interpreter does not know, and variables of a type other than `i64`.
 //!
 //! # The differential oracle
 //!
@@ -109,50 +114,7 @@ pub const EXTERNAL_MODULUS: u64 = 1000;
 const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
-/// A runtime value: an integer or the undefined value ⊥.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Value {
-    /// A 64-bit integer.
-    Int(i64),
-    /// The undefined value, printed `undef`.
-    Undef,
-}
-
-impl Value {
-    /// The integer, unless the value is `undef`.
-    pub fn as_int(self) -> Option<i64> {
-        match self {
-            Value::Int(v) => Some(v),
-            Value::Undef => None,
-        }
-    }
-
-    /// Whether this is `undef`.
-    pub fn is_undef(self) -> bool {
-        self == Value::Undef
-    }
-
-    /// Whether `transformed` may stand where this value of the original
-    /// program stood: `undef` admits any value, an integer only itself.
-    pub fn admits(self, transformed: Value) -> bool {
-        self == Value::Undef || self == transformed
-    }
-}
-
-impl From<i64> for Value {
-    fn from(v: i64) -> Self {
-        Value::Int(v)
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Int(v) => write!(f, "{v}"),
-            Value::Undef => f.write_str("undef"),
-        }
-    }
-}
+pub use crate::eval::Value;
 
 /// Limits and switches of one run.
 #[derive(Clone, Debug)]
@@ -206,8 +168,12 @@ impl fmt::Display for CallRecord {
 pub struct Outcome {
     /// The values of each executed `print`, one entry per line.
     pub output: Vec<Vec<Value>>,
-    /// The entry function's return value; `None` after a bare `ret`.
+    /// The entry function's return value (its first one, if it returned
+    /// several); `None` after a bare `ret`.
     pub ret: Option<Value>,
+    /// The values after the first of a `ret` of several values (empty for
+    /// a `ret` of one or none).
+    pub extra_rets: Vec<Value>,
     /// The external calls, in order (empty unless
     /// [`RunOptions::trace_calls`]).
     pub calls: Vec<CallRecord>,
@@ -222,7 +188,8 @@ impl Outcome {
     }
 
     /// The text the CLI prints: one line per `print`, then `=> V` if the entry
-    /// function returned a value. Every line ends in a newline.
+    /// function returned a value (`=> V1 V2 ...` for several). Every line
+    /// ends in a newline.
     pub fn render(&self) -> String {
         let mut s = String::new();
         for line in self.lines() {
@@ -230,7 +197,11 @@ impl Outcome {
             s.push('\n');
         }
         if let Some(v) = self.ret {
-            s.push_str(&format!("=> {v}\n"));
+            s.push_str(&format!("=> {v}"));
+            for v in &self.extra_rets {
+                s.push_str(&format!(" {v}"));
+            }
+            s.push('\n');
         }
         s
     }
@@ -275,13 +246,21 @@ pub fn first_difference(original: &Outcome, transformed: &Outcome) -> Option<Str
     }
     match (original.ret, transformed.ret) {
         (None, None) => {}
-        (Some(o), Some(t)) if o.admits(t) => {}
-        (o, t) => {
-            let show = |v: Option<Value>| v.map_or("no value".to_string(), |v| v.to_string());
+        (Some(o), Some(t))
+            if o.admits(t) && all_admit(&original.extra_rets, &transformed.extra_rets) => {}
+        _ => {
+            let show = |o: &Outcome| match o.ret {
+                None => "no value".to_string(),
+                Some(v) => std::iter::once(v)
+                    .chain(o.extra_rets.iter().copied())
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
             return Some(format!(
                 "return value: expected {}, got {}",
-                show(o),
-                show(t)
+                show(original),
+                show(transformed)
             ));
         }
     }
@@ -338,6 +317,11 @@ pub struct Interpreter<'m> {
 
 impl<'m> Interpreter<'m> {
     /// Translates every function of `module`.
+    ///
+    /// # Errors
+    /// What the interpreter cannot run ([`ErrorKind::Unsupported`], naming
+    /// the operation or variable and where it is), or a malformed function
+    /// ([`ErrorKind::Malformed`]: no blocks, a jump to no block).
     pub fn new(module: &'m Module) -> Result<Self, RuntimeError> {
         Self::from_functions(module.functions.iter())
     }
@@ -350,7 +334,7 @@ impl<'m> Interpreter<'m> {
         let funcs: Vec<&'m Function> = funcs.into_iter().collect();
         let mut by_name = HashMap::with_capacity_and_hasher(funcs.len(), Default::default());
         for (i, f) in funcs.iter().enumerate() {
-            by_name.entry(&*f.name).or_insert(i as u32);
+            by_name.entry(f.name()).or_insert(i as u32);
         }
         let funcs = funcs
             .iter()
@@ -399,7 +383,7 @@ impl<'m> Interpreter<'m> {
 /// b.switch_to(entry);
 /// let x = b.var("x");
 /// b.binary(x, BinOp::Mul, n.into(), Operand::Const(2));
-/// b.print(vec![x.into(), Operand::Undef]);
+/// b.print(&[x.into(), Operand::Undef]);
 /// b.ret(Some(x.into()));
 /// let module = Module { functions: vec![b.finish()] };
 /// let main = module.entry_function(None).unwrap();
@@ -420,5 +404,127 @@ pub fn run(
             args,
             opts,
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::parse_module;
+
+    fn run_text(src: &str, args: &[i64]) -> Result<Outcome, RuntimeError> {
+        let m = parse_module(src).unwrap();
+        let main = m.entry_function(None).unwrap();
+        run(&m, main, args, &RunOptions::default())
+    }
+
+    #[test]
+    fn what_it_cannot_run_is_refused_by_name() {
+        let err = |src: &str| run_text(src, &[1]).unwrap_err().to_string();
+        assert_eq!(
+            err("operator i32.add pure
+
+function main(a) {
+entry:
+    print a
+    x = i32.add(a, a)
+    ret
+}
+"),
+            "runtime error in function main, block entry, instruction 1: \
+             the interpreter cannot run operation `i32.add`"
+        );
+        assert_eq!(
+            err("function main(a) {
+entry:
+    x: f64 = undef
+    ret
+}
+"),
+            "runtime error in function main, block entry, instruction 0: \
+             the interpreter cannot run variable `x` of type `f64` (only `i64`)"
+        );
+        assert_eq!(
+            err("function main(a) {
+entry:
+    (x, y) = ext(a)
+    ret
+}
+"),
+            "runtime error in function main, block entry, instruction 0: \
+             the interpreter cannot run a call of external `ext` with 2 results \
+             (an external gives one value)"
+        );
+    }
+
+    #[test]
+    fn unreachable_executed_is_an_error() {
+        let e = run_text(
+            "function main(a) {
+entry:
+    print a
+    unreachable
+}
+",
+            &[1],
+        )
+        .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unreachable);
+        assert_eq!(
+            e.to_string(),
+            "runtime error in function main, block entry, terminator: unreachable executed"
+        );
+    }
+
+    #[test]
+    fn several_values_are_returned_and_bound() {
+        let two = "
+function two(a) {
+entry:
+    b = a + 1
+    ret a, b
+}
+
+function none() {
+entry:
+    ret
+}
+";
+        let out = run_text(
+            &format!(
+                "function main(a) {{
+entry:
+    (x, y) = two(a)
+    (u, v) = none()
+    print x, y, u, v
+    ret y, x
+}}
+{two}"
+            ),
+            &[1],
+        )
+        .unwrap();
+        assert_eq!(out.render(), "1 2 undef undef\n=> 2 1\n");
+        assert_eq!(
+            (out.ret, &out.extra_rets[..]),
+            (Some(Value::Int(2)), &[Value::Int(1)][..])
+        );
+        let e = run_text(
+            &format!(
+                "function main(a) {{
+entry:
+    z = two(a)
+    ret z
+}}
+{two}"
+            ),
+            &[1],
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "runtime error in function main, block entry, instruction 0: \
+             function two returned 2 values, the call takes 1"
+        );
     }
 }

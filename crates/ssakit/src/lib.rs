@@ -17,6 +17,7 @@ pub mod construct;
 pub mod destruct;
 pub mod entity;
 pub mod error;
+pub mod eval;
 pub mod gen;
 pub mod interp;
 pub mod ir;

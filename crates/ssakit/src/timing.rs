@@ -1,6 +1,24 @@
 //! Per-phase wall-clock times, for `--time-passes` (as LLVM's
 //! `-time-passes` and rustc's `-Z time-passes`).
+//!
+//! A pass marks a phase with a drop guard, as Cranelift's `timing` module
+//! does, instead of threading a record through its arguments:
+//!
+//! ```
+//! use ssakit::timing;
+//! let ((), times) = timing::collect(|| {
+//!     let _t = timing::phase("renaming");
+//!     // ... the phase's work ...
+//! });
+//! assert_eq!(times.phases[0].0, "renaming");
+//! ```
+//!
+//! Times are recorded per thread, only inside [`collect`]: a function's
+//! passes run on one thread, so the command line collects each function's
+//! record where it runs and [`PassTimes::merge`]s them. Outside `collect`
+//! a guard costs one thread-local read.
 
+use std::cell::RefCell;
 use std::time::Instant;
 
 /// Named phase durations, in the order they ran.
@@ -10,15 +28,64 @@ pub struct PassTimes {
     pub phases: Vec<(&'static str, f64)>,
 }
 
-impl PassTimes {
-    /// Runs `f`, recording its duration under `name`.
-    pub fn time<T>(&mut self, name: &'static str, f: impl FnOnce() -> T) -> T {
-        let t = Instant::now();
-        let r = f();
-        self.phases.push((name, t.elapsed().as_secs_f64()));
-        r
-    }
+thread_local! {
+    static RECORD: RefCell<Option<PassTimes>> = const { RefCell::new(None) };
+}
 
+/// Times the phase `name` until the guard is dropped.
+#[must_use = "the phase ends when the guard is dropped"]
+pub fn phase(name: &'static str) -> PhaseGuard {
+    let recording = RECORD.with(|r| r.borrow().is_some());
+    PhaseGuard {
+        name,
+        start: recording.then(Instant::now),
+    }
+}
+
+/// The guard of [`phase`]: records the phase's duration when dropped.
+#[derive(Debug)]
+pub struct PhaseGuard {
+    name: &'static str,
+    start: Option<Instant>,
+}
+
+impl Drop for PhaseGuard {
+    fn drop(&mut self) {
+        if let Some(start) = self.start {
+            let secs = start.elapsed().as_secs_f64();
+            RECORD.with(|r| {
+                if let Some(rec) = r.borrow_mut().as_mut() {
+                    rec.phases.push((self.name, secs));
+                }
+            });
+        }
+    }
+}
+
+/// Runs `f` and returns, with its result, the phases it timed (on this
+/// thread). Nested calls each get their own phases.
+pub fn collect<T>(f: impl FnOnce() -> T) -> (T, PassTimes) {
+    let outer = RECORD.with(|r| r.borrow_mut().replace(PassTimes::default()));
+    // Put the outer record back even if `f` unwinds.
+    struct Restore(Option<Option<PassTimes>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(outer) = self.0.take() {
+                RECORD.with(|r| *r.borrow_mut() = outer);
+            }
+        }
+    }
+    let mut restore = Restore(Some(outer));
+    let out = f();
+    let mine = RECORD
+        .with(|r| r.borrow_mut().take())
+        .expect("collect's record is in place");
+    let outer = restore.0.take().expect("restored once");
+    RECORD.with(|r| *r.borrow_mut() = outer);
+    (out, mine)
+}
+
+impl PassTimes {
     /// Total seconds over all phases.
     pub fn total(&self) -> f64 {
         self.phases.iter().map(|p| p.1).sum()
@@ -61,7 +128,7 @@ impl PassTimes {
 
 #[cfg(test)]
 mod tests {
-    use super::PassTimes;
+    use super::{collect, phase, PassTimes};
 
     #[test]
     fn merge_sums_the_kth_run_of_each_phase() {
@@ -79,5 +146,23 @@ mod tests {
             ]
         );
         assert_eq!(a.total(), 255.0);
+    }
+
+    #[test]
+    fn guards_record_in_order_and_nested_collects_are_separate() {
+        let (inner, outer) = collect(|| {
+            let _a = phase("a");
+            let ((), inner) = collect(|| {
+                let _b = phase("b");
+            });
+            drop(_a);
+            let _c = phase("c");
+            inner
+        });
+        let names = |t: &PassTimes| t.phases.iter().map(|p| p.0).collect::<Vec<_>>();
+        assert_eq!(names(&inner), ["b"]);
+        assert_eq!(names(&outer), ["a", "c"]);
+        // Outside collect nothing is recorded and nothing fails.
+        drop(phase("unrecorded"));
     }
 }

@@ -32,9 +32,9 @@
 //!   group.
 
 use crate::analysis::{DomTree, IdfCalculator, VarLiveness};
-use crate::entity::EntityVec;
+use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;
-use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Var};
+use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Point, Terminator, Type, Var};
 use crate::union_find::UnionFind;
 
 /// The chapter's properties of a valid SSA function.
@@ -76,7 +76,7 @@ impl Report {
         let yes = |b: bool| if b { "yes" } else { "no" };
         let mut out = format!(
             "function {}: valid SSA with the dominance property\n",
-            f.name
+            f.name()
         );
         out.push_str(&format!("  phis: {}\n", self.phis));
         out.push_str(&format!("  minimal: {}", yes(self.minimal())));
@@ -91,7 +91,7 @@ impl Report {
             let dead: Vec<String> = self
                 .dead_phis
                 .iter()
-                .filter_map(|&i| f.insts[i].def())
+                .filter_map(|&i| f.def(i))
                 .map(|v| names[v].to_string())
                 .collect();
             out.push_str(&format!(" (dead phis: {})", dead.join(", ")));
@@ -112,282 +112,395 @@ impl Report {
     }
 }
 
-/// Where a variable is defined: block and position (0 for parameters and
-/// phis, 1.. for instructions).
-#[derive(Clone, Copy)]
-struct DefSite {
-    block: Block,
-    pos: u32,
-    inst: Option<Inst>,
-}
-
 /// Checks that `func` is valid SSA with the dominance property; on success
 /// reports the chapter's properties. Returns every error found.
 pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
-    verify_impl(func, true)
+    Verifier::new(func).run(true)
 }
 
-/// Checks invariants 1 to 5 only (valid SSA with the dominance property),
-/// without computing the property report: what passes need before they
-/// run. The report's minimality check costs a DF⁺ query per variable group
-/// and the conventionality check a liveness walk per phi web, which
-/// dominate on large inputs.
+/// Checks invariants 1 to 6 only (valid SSA with the dominance property,
+/// well typed), without computing the property report: what passes need
+/// before they run. The report's minimality check costs a DF⁺ query per
+/// variable group and the conventionality check a liveness walk per phi
+/// web, which dominate on large inputs.
 pub fn verify_valid(func: &Function) -> Result<(), Vec<IrError>> {
-    verify_impl(func, false).map(|_| ())
+    Verifier::new(func).run(false).map(|_| ())
 }
 
-fn verify_impl(func: &Function, properties: bool) -> Result<Report, Vec<IrError>> {
-    let mut errs = Vec::new();
-    if func.layout.is_empty() {
-        return Err(vec![IrError::new(
+/// The state of one verification: the function, the errors found, and
+/// the definition of each variable, which several checks share. One method
+/// per invariant, as Cranelift's verifier.
+struct Verifier<'a> {
+    func: &'a Function,
+    errs: Vec<IrError>,
+    /// Printed names, computed only for an error message: they cost more
+    /// than all the checks.
+    names: std::cell::OnceCell<crate::ir::VarNames>,
+    /// Where each variable is defined, and by which instruction (none for
+    /// a parameter).
+    def: EntityVec<Var, Option<(Point, Option<Inst>)>>,
+}
+
+impl<'a> Verifier<'a> {
+    fn new(func: &'a Function) -> Self {
+        Verifier {
             func,
-            None,
-            None,
-            "function has no blocks",
-        )]);
-    }
-    // 1. Layout and terminator targets.
-    let mut in_layout = vec![false; func.blocks.len()];
-    for &b in &func.layout {
-        if b.index() >= func.blocks.len() || in_layout[b.index()] {
-            return Err(vec![IrError::new(
-                func,
-                None,
-                None,
-                format!("block {b} is listed twice or does not exist"),
-            )]);
+            errs: Vec::new(),
+            names: std::cell::OnceCell::new(),
+            def: EntityVec::filled(func.num_vars(), None),
         }
-        in_layout[b.index()] = true;
     }
-    for &b in &func.layout {
-        let mut bad = None;
-        func.blocks[b].term.for_each_succ(|s| {
-            if s.index() >= func.blocks.len() || !in_layout[s.index()] {
-                bad = Some(s);
+
+    fn name(&self, v: Var) -> &str {
+        &self
+            .names
+            .get_or_init(|| crate::ir::VarNames::new(self.func))[v]
+    }
+
+    fn error(&mut self, block: Option<Block>, inst: Option<Inst>, message: String) {
+        self.errs
+            .push(IrError::new(self.func, block, inst, message));
+    }
+
+    fn run(mut self, properties: bool) -> Result<Report, Vec<IrError>> {
+        let func = self.func;
+        if !self.verify_layout() {
+            return Err(self.errs);
+        }
+        let cfg = Cfg::new(func);
+        let dt = DomTree::new(&cfg);
+        self.verify_phi_lists(&cfg);
+        self.verify_single_assignment();
+        let undef_operands = self.verify_uses(&dt);
+        self.verify_types();
+        if !self.errs.is_empty() {
+            return Err(self.errs);
+        }
+        let mut report = Report {
+            undef_operands,
+            ..Default::default()
+        };
+        if !properties {
+            return Ok(report);
+        }
+        let webs = phi_web_union_find(func);
+        report.dead_phis = dead_phis(func);
+        report.phis = func
+            .layout()
+            .iter()
+            .map(|&b| func.block_phis(b).len())
+            .sum();
+        report.interference = web_interference(func, &cfg, &webs);
+        report.non_minimal_phis = non_minimal_phis(func, &cfg, &dt, &webs);
+        Ok(report)
+    }
+
+    /// Invariant 1: the layout is non-empty and lists existing blocks once each;
+    /// terminators name blocks of the layout. Nothing else can be checked
+    /// if this fails.
+    fn verify_layout(&mut self) -> bool {
+        let func = self.func;
+        if func.layout().is_empty() {
+            self.error(None, None, "function has no blocks".into());
+            return false;
+        }
+        let mut in_layout = vec![false; func.num_blocks()];
+        for &b in func.layout() {
+            if b.index() >= func.num_blocks() || in_layout[b.index()] {
+                self.error(
+                    None,
+                    None,
+                    format!("block {b} is listed twice or does not exist"),
+                );
+                return false;
             }
-        });
-        if let Some(s) = bad {
-            errs.push(IrError::new(
-                func,
-                Some(b),
-                None,
-                format!("terminator jumps to {s}, which is not in the layout"),
-            ));
+            in_layout[b.index()] = true;
         }
-    }
-    if !errs.is_empty() {
-        return Err(errs);
-    }
-    let cfg = Cfg::new(func);
-    let dt = DomTree::new(&cfg);
-    // 2. Phi labels.
-    let mut pred_stamp = vec![u32::MAX; func.blocks.len()];
-    let mut seen = vec![u32::MAX; func.blocks.len()];
-    let mut counter = 0u32;
-    for &b in &func.layout {
-        for p in cfg.unique_preds(b) {
-            pred_stamp[p.index()] = b.0;
-        }
-        let npreds = cfg.unique_preds(b).count();
-        for &i in &func.blocks[b].phis {
-            counter += 1;
-            let InstData::Phi { args, .. } = &func.insts[i] else {
-                errs.push(IrError::new(
-                    func,
+        for &b in func.layout() {
+            let mut bad = None;
+            func.for_each_succ(b, |s| {
+                if s.index() >= func.num_blocks() || !in_layout[s.index()] {
+                    bad = Some(s);
+                }
+            });
+            if let Some(s) = bad {
+                self.error(
                     Some(b),
-                    Some(i),
-                    "non-phi instruction in the phi list",
-                ));
-                continue;
-            };
-            for a in args {
-                if a.block.index() >= func.blocks.len() || pred_stamp[a.block.index()] != b.0 {
-                    errs.push(IrError::new(
-                        func,
-                        Some(b),
-                        Some(i),
-                        format!(
-                            "phi operand labelled {}, which is not a predecessor",
-                            a.block
-                        ),
-                    ));
-                } else if seen[a.block.index()] == counter {
-                    errs.push(IrError::new(
-                        func,
-                        Some(b),
-                        Some(i),
-                        format!(
-                            "phi has two operands for predecessor `{}`",
-                            func.blocks[a.block].name
-                        ),
-                    ));
-                } else {
-                    seen[a.block.index()] = counter;
+                    None,
+                    format!("terminator jumps to {s}, which is not in the layout"),
+                );
+            }
+        }
+        self.errs.is_empty()
+    }
+
+    /// Invariant 2: phis are first in their block (the phi list holds phis, the
+    /// ordinary list none); each has exactly one operand per distinct
+    /// predecessor; a block without predecessors has no phi.
+    fn verify_phi_lists(&mut self, cfg: &Cfg) {
+        let func = self.func;
+        let mut pred_stamp = vec![u32::MAX; func.num_blocks()];
+        let mut seen = vec![u32::MAX; func.num_blocks()];
+        let mut counter = 0u32;
+        for &b in func.layout() {
+            for p in cfg.unique_preds(b) {
+                pred_stamp[p.index()] = b.as_u32();
+            }
+            let npreds = cfg.unique_preds(b).count();
+            if npreds == 0 {
+                if let Some(&i) = func.block_phis(b).first() {
+                    let msg = format!(
+                        "phi in block `{}`, which has no predecessors",
+                        func.block_name(b)
+                    );
+                    self.error(Some(b), Some(i), msg);
                 }
             }
-            if args.len() < npreds {
-                errs.push(IrError::new(
-                    func,
-                    Some(b),
-                    Some(i),
-                    "phi lacks an operand for some predecessor",
-                ));
+            for &i in func.block_phis(b) {
+                counter += 1;
+                let InstData::Phi { args, .. } = func.inst(i) else {
+                    self.error(
+                        Some(b),
+                        Some(i),
+                        "non-phi instruction in the phi list".into(),
+                    );
+                    continue;
+                };
+                for a in args.as_slice(func) {
+                    if a.block.index() >= func.num_blocks()
+                        || pred_stamp[a.block.index()] != b.as_u32()
+                    {
+                        let msg = format!(
+                            "phi operand labelled {}, which is not a predecessor",
+                            a.block
+                        );
+                        self.error(Some(b), Some(i), msg);
+                    } else if seen[a.block.index()] == counter {
+                        let msg = format!(
+                            "phi has two operands for predecessor `{}`",
+                            func.block_name(a.block)
+                        );
+                        self.error(Some(b), Some(i), msg);
+                    } else {
+                        seen[a.block.index()] = counter;
+                    }
+                }
+                if args.len() < npreds {
+                    self.error(
+                        Some(b),
+                        Some(i),
+                        "phi lacks an operand for some predecessor".into(),
+                    );
+                }
+            }
+            for &i in func.block_insts(b) {
+                if func.inst(i).is_phi() {
+                    self.error(Some(b), Some(i), "phi after an ordinary instruction".into());
+                }
             }
         }
-        for &i in &func.blocks[b].insts {
-            if func.insts[i].is_phi() {
-                errs.push(IrError::new(
-                    func,
-                    Some(b),
-                    Some(i),
-                    "phi after an ordinary instruction",
-                ));
+    }
+
+    /// Invariant 3, single assignment: each variable is defined at most once
+    /// (parameters count as definitions at the entry). Records where.
+    fn verify_single_assignment(&mut self) {
+        let func = self.func;
+        let entry = func.entry();
+        let mut twice: Vec<(Var, Block, Option<Inst>)> = Vec::new();
+        let def = &mut self.def;
+        let mut define = |v: Var, at: Point, inst: Option<Inst>| {
+            if def[v].is_some() {
+                twice.push((v, at.block(), inst));
+            } else {
+                def[v] = Some((at, inst));
+            }
+        };
+        for &p in func.params() {
+            define(p, Point::entry(entry), None);
+        }
+        for &b in func.layout() {
+            for &i in func.block_phis(b) {
+                func.for_each_def(i, |v| define(v, Point::entry(b), Some(i)));
+            }
+            for (k, &i) in func.block_insts(b).iter().enumerate() {
+                func.for_each_def(i, |v| define(v, Point::after(b, k), Some(i)));
             }
         }
-    }
-    // 3. Single assignment.
-    let mut def: EntityVec<Var, Option<DefSite>> = EntityVec::filled(func.vars.len(), None);
-    // Printed names are only needed for error messages: computing them
-    // (a hash set and a string per version) cost more than all the checks.
-    let names_cell = std::cell::OnceCell::new();
-    let names = || names_cell.get_or_init(|| crate::ir::VarNames::new(func));
-    let mut define = |v: Var, site: DefSite, errs: &mut Vec<IrError>| {
-        if def[v].is_some() {
-            errs.push(IrError::new(
-                func,
-                Some(site.block),
-                site.inst,
-                format!("`{}` is assigned more than once", &names()[v]),
-            ));
-        } else {
-            def[v] = Some(site);
-        }
-    };
-    let entry = func.entry();
-    for &p in &func.params {
-        define(
-            p,
-            DefSite {
-                block: entry,
-                pos: 0,
-                inst: None,
-            },
-            &mut errs,
-        );
-    }
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            func.insts[i].for_each_def(|v| {
-                define(
-                    v,
-                    DefSite {
-                        block: b,
-                        pos: 0,
-                        inst: Some(i),
-                    },
-                    &mut errs,
-                )
-            });
-        }
-        for (k, &i) in func.blocks[b].insts.iter().enumerate() {
-            func.insts[i].for_each_def(|v| {
-                define(
-                    v,
-                    DefSite {
-                        block: b,
-                        pos: k as u32 + 1,
-                        inst: Some(i),
-                    },
-                    &mut errs,
-                )
-            });
+        for (v, b, i) in twice {
+            let msg = format!("`{}` is assigned more than once", self.name(v));
+            self.error(Some(b), i, msg);
         }
     }
-    // 4 and 5. Uses have dominating definitions.
-    let mut undef_operands = 0;
-    let check_use = |v: Var, b: Block, pos: u32, inst: Option<Inst>, errs: &mut Vec<IrError>| {
-        let Some(d) = def[v] else {
-            errs.push(IrError::new(
-                func,
-                Some(b),
-                inst,
-                format!("`{}` is used but never assigned", &names()[v]),
-            ));
-            return;
+
+    /// Invariants 4 and 5: each variable used has a definition, which dominates the
+    /// use (a phi operand is used at the exit of its predecessor; uses in
+    /// unreachable blocks are not checked). Returns the number of `undef`
+    /// operands.
+    fn verify_uses(&mut self, dt: &DomTree) -> usize {
+        let func = self.func;
+        let mut undef_operands = 0;
+        let mut bad: Vec<(Var, Point, Option<Inst>, Option<Block>)> = Vec::new();
+        let def = &self.def;
+        let mut check = |v: Var, at: Point, inst: Option<Inst>| match def[v] {
+            None => bad.push((v, at, inst, None)),
+            Some(_) if !dt.is_reachable(at.block()) => {}
+            Some((d, _)) if d.dominates(at, dt) => {}
+            Some((d, _)) => bad.push((v, at, inst, Some(d.block()))),
         };
-        if !dt.is_reachable(b) {
-            return;
-        }
-        let ok = if d.block == b {
-            d.pos < pos
-        } else {
-            dt.strictly_dominates(d.block, b)
-        };
-        if !ok {
-            errs.push(IrError::new(
-                func,
-                Some(b),
-                inst,
-                format!(
-                    "use of `{}` is not dominated by its definition in block `{}`",
-                    &names()[v],
-                    func.blocks[d.block].name
-                ),
-            ));
-        }
-    };
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            if let InstData::Phi { args, .. } = &func.insts[i] {
-                for a in args {
+        for &b in func.layout() {
+            for &i in func.block_phis(b) {
+                for a in func.phi_args(i) {
                     match a.value {
-                        Operand::Var(v) if a.block.index() < func.blocks.len() => {
-                            check_use(v, a.block, u32::MAX, Some(i), &mut errs)
+                        Operand::Var(v) if a.block.index() < func.num_blocks() => {
+                            check(v, Point::exit(a.block), Some(i))
                         }
                         Operand::Undef => undef_operands += 1,
                         _ => {}
                     }
                 }
             }
-        }
-        let n = func.blocks[b].insts.len() as u32;
-        for (k, &i) in func.blocks[b].insts.iter().enumerate() {
-            func.insts[i].for_each_operand(|o| match o {
-                Operand::Var(v) => check_use(v, b, k as u32 + 1, Some(i), &mut errs),
+            let n = func.block_insts(b).len();
+            for (k, &i) in func.block_insts(b).iter().enumerate() {
+                func.for_each_operand(i, |o| match o {
+                    Operand::Var(v) => check(v, Point::before(b, k), Some(i)),
+                    Operand::Undef => undef_operands += 1,
+                    Operand::Const(_) => {}
+                });
+            }
+            func.for_each_term_operand(b, |o| match o {
+                Operand::Var(v) => check(v, Point::before(b, n), None),
                 Operand::Undef => undef_operands += 1,
                 Operand::Const(_) => {}
             });
         }
-        match func.blocks[b].term.operand() {
-            Some(Operand::Var(v)) => check_use(v, b, n + 1, None, &mut errs),
-            Some(Operand::Undef) => undef_operands += 1,
-            _ => {}
+        for (v, at, inst, def_block) in bad {
+            // Reported at the block of the use: for a phi operand, the
+            // predecessor it is used in.
+            let msg = match def_block {
+                None => format!("`{}` is used but never assigned", self.name(v)),
+                Some(d) => format!(
+                    "use of `{}` is not dominated by its definition in block `{}`",
+                    self.name(v),
+                    func.block_name(d)
+                ),
+            };
+            self.error(Some(at.block()), inst, msg);
+        }
+        undef_operands
+    }
+
+    /// Invariant 6, types: a copy, phi or parallel copy moves a value of the
+    /// destination's type (an integer literal only into an integer type);
+    /// the built-in unary and binary operators compute on `i64`; a branch
+    /// or switch tests an integer; a `ret` returns the declared types, if
+    /// declared.
+    fn verify_types(&mut self) {
+        let func = self.func;
+        let mut bad: Vec<(Block, Option<Inst>, String)> = Vec::new();
+        for &b in func.layout() {
+            for i in func.block_all_insts(b) {
+                if let Some(msg) = inst_type_error(func, i) {
+                    bad.push((b, Some(i), msg));
+                }
+            }
+            if let Some(msg) = term_type_error(func, b) {
+                bad.push((b, None, msg));
+            }
+        }
+        for (b, i, msg) in bad {
+            self.error(Some(b), i, msg);
         }
     }
-    if !errs.is_empty() {
-        return Err(errs);
+}
+
+/// Whether operand `o` may stand where a value of type `want` is expected.
+fn fits(func: &Function, o: Operand, want: Type) -> bool {
+    match o {
+        Operand::Var(v) => func.var_type(v) == want,
+        Operand::Const(_) => want.is_int(),
+        Operand::Undef => true,
     }
-    let mut report = Report {
-        undef_operands,
-        ..Default::default()
+}
+
+/// `a `T``, or `an integer literal`, or `undef`, for a message.
+fn describe(func: &Function, o: Operand) -> String {
+    match o {
+        Operand::Var(v) => format!("a `{}`", func.var_type(v)),
+        Operand::Const(_) => "an integer literal".into(),
+        Operand::Undef => "`undef`".into(),
+    }
+}
+
+/// What is wrong with the types of instruction `i`, if anything.
+fn inst_type_error(func: &Function, i: Inst) -> Option<String> {
+    let moved = |dst: Var, src: Operand, what: &str| {
+        let want = func.var_type(dst);
+        (!fits(func, src, want))
+            .then(|| format!("{what} of type `{want}` receives {}", describe(func, src)))
     };
-    if !properties {
-        return Ok(report);
+    let on_i64 = |dst: Var, ops: &[Operand], symbol: &str| {
+        (func.var_type(dst) != Type::I64 || !ops.iter().all(|&o| fits(func, o, Type::I64)))
+            .then(|| format!("`{symbol}` computes on `i64` only"))
+    };
+    match func.inst(i) {
+        InstData::Copy { dst, src } => moved(*dst, *src, "copy destination"),
+        InstData::Phi { dst, args } => args
+            .as_slice(func)
+            .iter()
+            .find_map(|a| moved(*dst, a.value, "phi")),
+        InstData::ParCopy { copies } => copies
+            .as_slice(func)
+            .iter()
+            .find_map(|&(d, s)| moved(d, s, "parallel-copy destination")),
+        InstData::Unary { dst, op, arg } => on_i64(*dst, &[*arg], op.symbol()),
+        InstData::Binary { dst, op, lhs, rhs } => on_i64(*dst, &[*lhs, *rhs], op.symbol()),
+        InstData::Call { .. } | InstData::Print { .. } | InstData::Op { .. } => None,
     }
-    let webs = phi_web_union_find(func);
-    report.dead_phis = dead_phis(func);
-    report.phis = func.layout.iter().map(|&b| func.blocks[b].phis.len()).sum();
-    report.interference = web_interference(func, &cfg, &webs);
-    report.non_minimal_phis = non_minimal_phis(func, &cfg, &dt, &webs);
-    Ok(report)
+}
+
+/// What is wrong with the types of `b`'s terminator, if anything.
+fn term_type_error(func: &Function, b: Block) -> Option<String> {
+    match func.term(b) {
+        Terminator::Branch { cond: o, .. } | Terminator::Switch { value: o, .. } => {
+            let int = matches!(o, Operand::Var(v) if !func.var_type(*v).is_int());
+            int.then(|| {
+                format!(
+                    "a branch or switch tests {}, not an integer",
+                    describe(func, *o)
+                )
+            })
+        }
+        Terminator::Ret(vals) => {
+            let want = func.returns()?;
+            let vals = vals.as_slice(func);
+            if vals.len() != want.len() {
+                return Some(format!(
+                    "`ret` returns {} value(s), the function declares {}",
+                    vals.len(),
+                    want.len()
+                ));
+            }
+            let (k, (&o, &t)) = vals
+                .iter()
+                .zip(want)
+                .enumerate()
+                .find(|(_, (&o, &t))| !fits(func, o, t))?;
+            Some(format!(
+                "`ret` value {} is {}, the function declares `{t}`",
+                k + 1,
+                describe(func, o)
+            ))
+        }
+        Terminator::Jump(_) | Terminator::Unreachable => None,
+    }
 }
 
 fn phi_web_union_find(func: &Function) -> UnionFind {
-    let mut uf = UnionFind::new(func.vars.len());
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            if let InstData::Phi { dst, args } = &func.insts[i] {
-                for a in args {
+    let mut uf = UnionFind::new(func.num_vars());
+    for &b in func.layout() {
+        for &i in func.block_phis(b) {
+            if let InstData::Phi { dst, args } = func.inst(i) {
+                for a in args.as_slice(func) {
                     if let Operand::Var(v) = a.value {
                         uf.union(dst.index(), v.index());
                     }
@@ -400,8 +513,8 @@ fn phi_web_union_find(func: &Function) -> UnionFind {
 
 /// Phis whose value reaches no non-phi use.
 fn dead_phis(func: &Function) -> Vec<Inst> {
-    let mut useful: EntityVec<Var, bool> = EntityVec::filled(func.vars.len(), false);
-    let mut phi_of: EntityVec<Var, Option<Inst>> = EntityVec::filled(func.vars.len(), None);
+    let mut useful: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
+    let mut phi_of: EntityVec<Var, Option<Inst>> = EntityVec::filled(func.num_vars(), None);
     let mut work = Vec::new();
     let mut mark = |v: Var, work: &mut Vec<Var>| {
         if !useful[v] {
@@ -409,28 +522,26 @@ fn dead_phis(func: &Function) -> Vec<Inst> {
             work.push(v);
         }
     };
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            if let Some(d) = func.insts[i].def() {
+    for &b in func.layout() {
+        for &i in func.block_phis(b) {
+            if let Some(d) = func.def(i) {
                 phi_of[d] = Some(i);
             }
         }
-        for &i in &func.blocks[b].insts {
-            func.insts[i].for_each_use(|v| mark(v, &mut work));
+        for &i in func.block_insts(b) {
+            func.for_each_use(i, |v| mark(v, &mut work));
         }
-        if let Some(Operand::Var(v)) = func.blocks[b].term.operand() {
-            mark(v, &mut work);
-        }
+        func.for_each_term_use(b, |v| mark(v, &mut work));
     }
     while let Some(v) = work.pop() {
         if let Some(i) = phi_of[v] {
-            func.insts[i].for_each_use(|u| mark(u, &mut work));
+            func.for_each_use(i, |u| mark(u, &mut work));
         }
     }
     let mut dead = Vec::new();
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            if func.insts[i].def().is_some_and(|d| !useful[d]) {
+    for &b in func.layout() {
+        for &i in func.block_phis(b) {
+            if func.def(i).is_some_and(|d| !useful[d]) {
                 dead.push(i);
             }
         }
@@ -447,36 +558,24 @@ fn dead_phis(func: &Function) -> Vec<Inst> {
 /// the other variables are ignored: a function with many variables live
 /// everywhere but few phis costs what its phi webs touch.
 fn web_interference(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<(Var, Var)> {
-    let n = func.vars.len();
+    let n = func.num_vars();
     let web = |v: Var| webs.find_const(v.index());
     let mut web_size = vec![0u32; n];
-    for v in func.vars.keys() {
+    for v in func.vars() {
         web_size[web(v)] += 1;
     }
     let member = |v: Var| web_size[web(v)] > 1;
     // Live-out blocks of every web member, grouped by block.
     let mut by_var = VarLiveness::new(func, cfg);
     let mut out_pairs: Vec<(Block, Var)> = Vec::new();
-    for v in func.vars.keys().filter(|&v| member(v)) {
+    for v in func.vars().filter(|&v| member(v)) {
         by_var.explore(v, |_| {}, |b| out_pairs.push((b, v)));
     }
-    out_pairs.sort_unstable_by_key(|p| p.0);
-    let mut out_start = vec![0u32; func.blocks.len() + 1];
-    for &(b, _) in &out_pairs {
-        out_start[b.index() + 1] += 1;
-    }
-    for k in 0..func.blocks.len() {
-        out_start[k + 1] += out_start[k];
-    }
-    let live_out = |b: Block| {
-        out_pairs[out_start[b.index()] as usize..out_start[b.index() + 1] as usize]
-            .iter()
-            .map(|p| p.1)
-    };
+    let live_out = Csr::from_pairs(func.num_blocks(), out_pairs);
     let mut is_live = vec![false; n];
     let mut live_list: Vec<Var> = Vec::new();
     let mut count = vec![0u32; n];
-    for &b in &func.layout {
+    for &b in func.layout() {
         let add = |v: Var, is_live: &mut Vec<bool>, count: &mut Vec<u32>, list: &mut Vec<Var>| {
             if member(v) && !is_live[v.index()] {
                 is_live[v.index()] = true;
@@ -495,37 +594,34 @@ fn web_interference(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<(Var
                     None
                 }
             };
-        for v in live_out(b) {
+        for &v in live_out.of(b) {
             add(v, &mut is_live, &mut count, &mut live_list);
         }
-        if let Some(Operand::Var(v)) = func.blocks[b].term.operand() {
-            add(v, &mut is_live, &mut count, &mut live_list);
-        }
+        func.for_each_term_use(b, |v| add(v, &mut is_live, &mut count, &mut live_list));
         let mut found = None;
-        for &i in func.blocks[b].insts.iter().rev() {
-            let data = &func.insts[i];
-            data.for_each_def(|d| {
+        for &i in func.block_insts(b).iter().rev() {
+            func.for_each_def(i, |d| {
                 if found.is_none() {
                     found = partner(d, &is_live, &count, &live_list).map(|x| (x, d));
                 }
             });
-            data.for_each_def(|d| {
+            func.for_each_def(i, |d| {
                 if is_live[d.index()] {
                     is_live[d.index()] = false;
                     count[web(d)] -= 1;
                 }
             });
-            data.for_each_use(|u| add(u, &mut is_live, &mut count, &mut live_list));
+            func.for_each_use(i, |u| add(u, &mut is_live, &mut count, &mut live_list));
         }
         // Phi definitions (and parameters at the entry) happen together at
         // the start of the block.
-        for &i in &func.blocks[b].phis {
-            if let (None, Some(d)) = (found, func.insts[i].def()) {
+        for &i in func.block_phis(b) {
+            if let (None, Some(d)) = (found, func.def(i)) {
                 found = partner(d, &is_live, &count, &live_list).map(|x| (x, d));
             }
         }
         if b == func.entry() {
-            for &p in &func.params {
+            for &p in func.params() {
                 if found.is_none() {
                     found = partner(p, &is_live, &count, &live_list).map(|x| (x, p));
                 }
@@ -564,30 +660,30 @@ fn certainly_in_idf(
 ) -> EntityVec<Inst, bool> {
     // Definition site of each variable: block, and the phi if it is one.
     let mut site: EntityVec<Var, Option<(Block, Option<Inst>)>> =
-        EntityVec::filled(func.vars.len(), None);
-    for &p in &func.params {
+        EntityVec::filled(func.num_vars(), None);
+    for &p in func.params() {
         site[p] = Some((func.entry(), None));
     }
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            if let Some(d) = func.insts[i].def() {
+    for &b in func.layout() {
+        for &i in func.block_phis(b) {
+            if let Some(d) = func.def(i) {
                 site[d] = Some((b, Some(i)));
             }
         }
-        for &i in &func.blocks[b].insts {
-            func.insts[i].for_each_def(|d| site[d] = Some((b, None)));
+        for &i in func.block_insts(b) {
+            func.for_each_def(i, |d| site[d] = Some((b, None)));
         }
     }
-    let mut certain: EntityVec<Inst, bool> = EntityVec::filled(func.insts.len(), false);
+    let mut certain: EntityVec<Inst, bool> = EntityVec::filled(func.inst_slots(), false);
     // (phi operand's defining phi, phi that it would show), then grouped.
     let mut waits: Vec<(u32, Inst)> = Vec::new();
     let mut work: Vec<Inst> = Vec::new();
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            let InstData::Phi { dst, args } = &func.insts[i] else {
+    for &b in func.layout() {
+        for &i in func.block_phis(b) {
+            let InstData::Phi { dst, args } = func.inst(i) else {
                 continue;
             };
-            for a in args {
+            for a in args.as_slice(func) {
                 let Some(v) = a.value.var() else { continue };
                 let Some((d, phi)) = site[v] else { continue };
                 if group(v) != group(*dst) || dt.strictly_dominates(d, b) {
@@ -599,16 +695,16 @@ fn certainly_in_idf(
                         work.push(i);
                     }
                     None => {}
-                    Some(j) => waits.push((j.0, i)),
+                    Some(j) => waits.push((j.as_u32(), i)),
                 }
             }
         }
     }
     waits.sort_unstable_by_key(|w| w.0);
     while let Some(j) = work.pop() {
-        let from = waits.partition_point(|w| w.0 < j.0);
+        let from = waits.partition_point(|w| w.0 < j.as_u32());
         for &(k, i) in &waits[from..] {
-            if k != j.0 {
+            if k != j.as_u32() {
                 break;
             }
             if !certain[i] {
@@ -626,12 +722,12 @@ fn non_minimal_phis(func: &Function, cfg: &Cfg, dt: &DomTree, webs: &UnionFind) 
     // Group of each variable: its original variable when known, else its
     // phi web's representative.
     let group = |v: Var| -> usize {
-        match func.vars[v].origin {
+        match func.var(v).origin() {
             Some(o) => o.index(),
             None => webs.find_const(v.index()),
         }
     };
-    let n = func.vars.len();
+    let n = func.num_vars();
     // Definition blocks (non-phi) and phis of each group, bucketed.
     let mut def_blocks: Vec<Vec<Block>> = Vec::new();
     let mut phis: Vec<Vec<(Block, Inst)>> = Vec::new();
@@ -645,19 +741,19 @@ fn non_minimal_phis(func: &Function, cfg: &Cfg, dt: &DomTree, webs: &UnionFind) 
             }
             slot[g] as usize
         };
-    for &p in &func.params {
+    for &p in func.params() {
         let s = slot_of(group(p), &mut def_blocks, &mut phis);
         def_blocks[s].push(func.entry());
     }
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            if let Some(d) = func.insts[i].def() {
+    for &b in func.layout() {
+        for &i in func.block_phis(b) {
+            if let Some(d) = func.def(i) {
                 let s = slot_of(group(d), &mut def_blocks, &mut phis);
                 phis[s].push((b, i));
             }
         }
-        for &i in &func.blocks[b].insts {
-            func.insts[i].for_each_def(|d| {
+        for &i in func.block_insts(b) {
+            func.for_each_def(i, |d| {
                 let s = slot_of(group(d), &mut def_blocks, &mut phis);
                 if def_blocks[s].last() != Some(&b) {
                     def_blocks[s].push(b);
@@ -667,8 +763,8 @@ fn non_minimal_phis(func: &Function, cfg: &Cfg, dt: &DomTree, webs: &UnionFind) 
     }
     let certain = certainly_in_idf(func, dt, &group);
     let mut idf = IdfCalculator::new(cfg, dt);
-    let mut in_idf = vec![u32::MAX; func.blocks.len()];
-    let mut has_phi = vec![u32::MAX; func.blocks.len()];
+    let mut in_idf = vec![u32::MAX; func.num_blocks()];
+    let mut has_phi = vec![u32::MAX; func.num_blocks()];
     let mut out = Vec::new();
     let mut frontier = Vec::new();
     for (s, ph) in phis.iter().enumerate() {

@@ -22,33 +22,39 @@ fn check_liveness_on_shape<G: Graph>(g: &G) {
     let f = function_from_graph(g);
     let live = Liveness::new(&f, &Cfg::new(&f));
     let (live_in, live_out) = brute::liveness(&f);
-    for &b in &f.layout {
+    for &b in f.layout() {
         assert_eq!(live.live_in(b), &live_in[b.index()][..], "live-in({b})");
         assert_eq!(live.live_out(b), &live_out[b.index()][..], "live-out({b})");
     }
     let (a, p) = (f.var_by_name("a").unwrap(), f.var_by_name("p").unwrap());
-    assert!(live.is_live_in(Block(1), a) && live.is_live_in(Block(1), p));
+    assert!(live.is_live_in(Block::from_u32(1), a) && live.is_live_in(Block::from_u32(1), p));
 }
 
 #[test]
 fn chain_of_200k() {
     let g = chain(N);
-    assert_eq!(DepthFirst::new(&g).postorder()[0], Block(N as u32 - 1));
+    assert_eq!(
+        DepthFirst::new(&g).postorder()[0],
+        Block::from_u32(N as u32 - 1)
+    );
     for alg in BOTH {
         let t = DomTree::with_algorithm(&g, alg);
         for i in 1..N as u32 {
-            assert_eq!(t.idom(Block(i)), Some(Block(i - 1)));
+            assert_eq!(t.idom(Block::from_u32(i)), Some(Block::from_u32(i - 1)));
         }
-        assert_eq!(t.depth(Block(N as u32 - 1)), Some(N as u32 - 1));
-        assert!(t.dominates(Block(7), Block(N as u32 - 2)));
+        assert_eq!(t.depth(Block::from_u32(N as u32 - 1)), Some(N as u32 - 1));
+        assert!(t.dominates(Block::from_u32(7), Block::from_u32(N as u32 - 2)));
         assert_eq!(t.walk().count(), 2 * N);
         // DF(i) = {1} for every i ≥ 1: all dominate the back edge's source.
         let df = DominanceFrontiers::new(&g, &t);
-        assert!(df.df(Block(0)).is_empty());
-        assert!((1..N).all(|i| df.df(Block::new(i)) == [Block(1)]));
-        let defs = [Block(N as u32 - 1), Block(5)];
-        assert_eq!(IdfCalculator::new(&g, &t).idf(&defs), vec![Block(1)]);
-        assert_eq!(WorklistIdf::new(&df).idf(&defs), vec![Block(1)]);
+        assert!(df.df(Block::from_u32(0)).is_empty());
+        assert!((1..N).all(|i| df.df(Block::new(i)) == [Block::from_u32(1)]));
+        let defs = [Block::from_u32(N as u32 - 1), Block::from_u32(5)];
+        assert_eq!(
+            IdfCalculator::new(&g, &t).idf(&defs),
+            vec![Block::from_u32(1)]
+        );
+        assert_eq!(WorklistIdf::new(&df).idf(&defs), vec![Block::from_u32(1)]);
     }
     check_liveness_on_shape(&g);
 }
@@ -56,20 +62,20 @@ fn chain_of_200k() {
 #[test]
 fn diamonds_of_200k() {
     let g = diamonds(N);
-    let h = |i: u32| Block(1 + 3 * i);
+    let h = |i: u32| Block::from_u32(1 + 3 * i);
     let k = (g.num_nodes() as u32 - 2) / 3;
     for alg in BOTH {
         let t = DomTree::with_algorithm(&g, alg);
         for i in 0..k {
             assert_eq!(t.idom(h(i + 1)), Some(h(i)));
-            assert_eq!(t.idom(Block(h(i).0 + 2)), Some(h(i)));
+            assert_eq!(t.idom(Block::new(h(i).index() + 2)), Some(h(i)));
         }
         assert_eq!(t.depth(h(k)), Some(k + 1));
         let df = DominanceFrontiers::new(&g, &t);
-        assert_eq!(df.df(Block(h(3).0 + 1)), &[h(4)]);
+        assert_eq!(df.df(Block::new(h(3).index() + 1)), &[h(4)]);
         assert_eq!(df.df(h(3)), &[h(0)]);
         // A definition in one arm: a phi at the join, then at the loop head.
-        let defs = [Block(h(9).0 + 1)];
+        let defs = [Block::new(h(9).index() + 1)];
         assert_eq!(IdfCalculator::new(&g, &t).idf(&defs), vec![h(0), h(10)]);
         assert_eq!(WorklistIdf::new(&df).idf(&defs), vec![h(0), h(10)]);
     }
@@ -82,7 +88,7 @@ fn check_ladder(ladder: &Ladder, alg: DomAlgorithm) {
     let k = ladder.k;
     let (l, r, x) = (|i| ladder.l(i), |i| ladder.r(i), ladder.x());
     let t = DomTree::with_algorithm(&g, alg);
-    assert_eq!(t.idom(l(0)), Some(Block(0)));
+    assert_eq!(t.idom(l(0)), Some(Block::from_u32(0)));
     for i in 1..k {
         assert_eq!(t.idom(l(i)), Some(l(i - 1)));
     }
@@ -106,7 +112,7 @@ fn check_ladder(ladder: &Ladder, alg: DomAlgorithm) {
     expected.sort();
     assert_eq!(calc.idf(&[l(5)]), expected);
     // A small query after big ones is still right.
-    assert_eq!(calc.idf(&[Block(0)]), Vec::<Block>::new());
+    assert_eq!(calc.idf(&[Block::from_u32(0)]), Vec::<Block>::new());
 }
 
 #[test]

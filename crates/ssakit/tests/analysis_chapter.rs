@@ -23,7 +23,9 @@ use ssakit::analysis::report::{render_df, render_dj, render_dom, render_idf, ren
 use ssakit::analysis::{
     brute, DjGraph, DomAlgorithm, DomTree, DominanceFrontiers, IdfCalculator, Liveness, WorklistIdf,
 };
-use ssakit::ir::{Block, Cfg, Function, FunctionBuilder, InstData, Operand, PhiArg, Terminator};
+use ssakit::ir::{
+    Block, Cfg, Function, FunctionBuilder, InstData, Operand, PhiArg, Terminator, Type,
+};
 
 /// The example before SSA construction.
 fn chapter_example() -> Function {
@@ -46,7 +48,7 @@ fn chapter_example() -> Function {
     fb.copy(y, tmp.into());
     fb.branch(Operand::Const(1), d, e);
     fb.switch_to(d);
-    fb.call(Some(x), "f", vec![x.into(), y.into()]);
+    fb.call(Some(x), "f", &[x.into(), y.into()]);
     fb.branch(Operand::Const(1), a, e);
     fb.switch_to(e);
     fb.ret(Some(x.into()));
@@ -99,7 +101,7 @@ fn dominance_frontiers() {
     let cfg = Cfg::new(&f);
     let df = DominanceFrontiers::new(&cfg, &DomTree::new(&cfg));
     let oracle = brute::dominance_frontiers(&cfg);
-    for &b in &f.layout {
+    for &b in f.layout() {
         assert_eq!(df.df(b), &oracle[b.index()][..]);
     }
     // DF(A) = {A}: A dominates D, a predecessor of A, and does not strictly
@@ -167,29 +169,28 @@ fn liveness_before_ssa() {
 /// versions `x1 .. x6`, `y1 .. y5`, `tmp1` and ⊥ for the entry's arguments.
 fn chapter_example_ssa() -> Function {
     let mut f = Function::new("example");
-    let x = f.new_var("x");
-    let y = f.new_var("y");
-    let tmp = f.new_var("tmp");
+    let x = f.new_var("x", Type::I64);
+    let y = f.new_var("y", Type::I64);
+    let tmp = f.new_var("tmp", Type::I64);
     let xs: Vec<_> = (1..=6).map(|i| f.new_version(x, i)).collect();
     let ys: Vec<_> = (1..=5).map(|i| f.new_version(y, i)).collect();
     let tmp1 = f.new_version(tmp, 1);
     let [r, a, b, c, d, e] = ["r", "A", "B", "C", "D", "E"].map(|n| f.new_block(n));
-    let phi = |dst, args: &[(Block, Operand)]| InstData::Phi {
+    let phi = |f: &mut Function, dst, args: &[(Block, Operand)]| InstData::Phi {
         dst,
-        args: args
-            .iter()
-            .map(|&(block, value)| PhiArg { block, value })
-            .collect(),
+        args: f.list_from_iter(args.iter().map(|&(block, value)| PhiArg { block, value })),
     };
     let br = |t, e| Terminator::Branch {
         cond: Operand::Const(1),
         then_dest: t,
         else_dest: e,
     };
-    f.blocks[r].term = Terminator::Jump(a);
-    f.push_inst(a, phi(xs[0], &[(r, Operand::Undef), (d, xs[4].into())]));
-    f.push_inst(a, phi(ys[0], &[(r, Operand::Undef), (d, ys[3].into())]));
-    f.blocks[a].term = br(b, c);
+    f.set_term(r, Terminator::Jump(a));
+    let ph = phi(&mut f, xs[0], &[(r, Operand::Undef), (d, xs[4].into())]);
+    f.push_inst(a, ph);
+    let ph = phi(&mut f, ys[0], &[(r, Operand::Undef), (d, ys[3].into())]);
+    f.push_inst(a, ph);
+    f.set_term(a, br(b, c));
     f.push_inst(
         b,
         InstData::Copy {
@@ -204,7 +205,7 @@ fn chapter_example_ssa() -> Function {
             src: Operand::Const(0),
         },
     );
-    f.blocks[b].term = Terminator::Jump(d);
+    f.set_term(b, Terminator::Jump(d));
     f.push_inst(
         c,
         InstData::Copy {
@@ -226,21 +227,24 @@ fn chapter_example_ssa() -> Function {
             src: tmp1.into(),
         },
     );
-    f.blocks[c].term = br(d, e);
-    f.push_inst(d, phi(xs[3], &[(b, xs[1].into()), (c, xs[2].into())]));
-    f.push_inst(d, phi(ys[3], &[(b, ys[1].into()), (c, ys[2].into())]));
-    f.push_inst(
-        d,
-        InstData::Call {
-            dst: Some(xs[4]),
-            func: "f".into(),
-            args: vec![xs[3].into(), ys[3].into()],
-        },
-    );
-    f.blocks[d].term = br(a, e);
-    f.push_inst(e, phi(xs[5], &[(c, xs[2].into()), (d, xs[4].into())]));
-    f.push_inst(e, phi(ys[4], &[(c, ys[2].into()), (d, ys[3].into())]));
-    f.blocks[e].term = Terminator::Ret(Some(xs[5].into()));
+    f.set_term(c, br(d, e));
+    let ph = phi(&mut f, xs[3], &[(b, xs[1].into()), (c, xs[2].into())]);
+    f.push_inst(d, ph);
+    let ph = phi(&mut f, ys[3], &[(b, ys[1].into()), (c, ys[2].into())]);
+    f.push_inst(d, ph);
+    let call = InstData::Call {
+        callee: f.callee("f"),
+        args: f.list(&[xs[3].into(), ys[3].into()]),
+        results: f.list(&[xs[4]]),
+    };
+    f.push_inst(d, call);
+    f.set_term(d, br(a, e));
+    let ph = phi(&mut f, xs[5], &[(c, xs[2].into()), (d, xs[4].into())]);
+    f.push_inst(e, ph);
+    let ph = phi(&mut f, ys[4], &[(c, ys[2].into()), (d, ys[3].into())]);
+    f.push_inst(e, ph);
+    let ret = f.ret_term(&[xs[5].into()]);
+    f.set_term(e, ret);
     f
 }
 
@@ -264,7 +268,7 @@ fn liveness_after_ssa() {
 fn check_against_oracle(f: &Function) {
     let live = Liveness::new(f, &Cfg::new(f));
     let (live_in, live_out) = brute::liveness(f);
-    for &b in &f.layout {
+    for &b in f.layout() {
         assert_eq!(live.live_in(b), &live_in[b.index()][..]);
         assert_eq!(live.live_out(b), &live_out[b.index()][..]);
     }

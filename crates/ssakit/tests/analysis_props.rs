@@ -14,7 +14,7 @@ use ssakit::analysis::{
     brute, CsrGraph, DepthFirst, DjGraph, DomAlgorithm, DomEvent, DomTree, DominanceFrontiers,
     Graph, IdfCalculator, Liveness, WorklistIdf,
 };
-use ssakit::ir::{Block, Cfg, Function, FunctionBuilder, InstData, Operand, PhiArg, Terminator};
+use ssakit::ir::{Block, Cfg, Function, FunctionBuilder, Operand, PhiArg};
 
 const ALGORITHMS: [DomAlgorithm; 2] = [DomAlgorithm::Simple, DomAlgorithm::Fast];
 
@@ -24,7 +24,7 @@ fn arbitrary_graph() -> impl Strategy<Value = CsrGraph> {
             let e = n as u32;
             (Just(n), 0..e, prop::collection::vec((0..e, 0..e), 0..3 * n))
         })
-        .prop_map(|(n, entry, edges)| CsrGraph::from_edges(n, Block(entry), &edges))
+        .prop_map(|(n, entry, edges)| CsrGraph::from_edges(n, Block::from_u32(entry), &edges))
 }
 
 fn connected_graph() -> impl Strategy<Value = CsrGraph> {
@@ -43,7 +43,7 @@ fn connected_graph() -> impl Strategy<Value = CsrGraph> {
                 .map(|i| (parents[i as usize] % i, i))
                 .collect();
             edges.extend(extra);
-            CsrGraph::from_edges(n, Block(0), &edges)
+            CsrGraph::from_edges(n, Block::from_u32(0), &edges)
         })
 }
 
@@ -184,7 +184,7 @@ fn check_idf<G: Graph>(g: &G, sets: &[Vec<u32>]) {
     let entry_has_preds = !g.preds(g.entry()).is_empty();
     // Several queries on the same calculators: the stamps must reset.
     for raw in sets {
-        let s: Vec<Block> = raw.iter().map(|&x| Block(x % n as u32)).collect();
+        let s: Vec<Block> = raw.iter().map(|&x| Block::from_u32(x % n as u32)).collect();
         let fixpoint = brute::iterated_frontier(&brute_df, &s);
         let a = chapter.idf(&s);
         let b = linear.idf(&s);
@@ -198,7 +198,7 @@ fn check_idf<G: Graph>(g: &G, sets: &[Vec<u32>]) {
         // DF+(S) = J(S ∪ {r0}) on the graph with a virtual entry r0.
         let mut reachable: Vec<Block> = s.iter().copied().filter(|&x| t.is_reachable(x)).collect();
         let mut with_r0 = reachable.clone();
-        with_r0.push(Block(n as u32));
+        with_r0.push(Block::from_u32(n as u32));
         let mut j = brute::join_set(&virtual_entry, &with_r0);
         j.retain(|&x| x.index() < n);
         assert_eq!(fixpoint, j, "DF+ vs J(S ∪ {{r0}}) for {s:?}");
@@ -316,10 +316,10 @@ impl FnSpec {
                     }
                     2 => {
                         let dst = (*a % 2 == 0).then(|| var(*d));
-                        fb.call(dst, "g", vec![op(*a), op(*c)]);
+                        fb.call(dst, "g", &[op(*a), op(*c)]);
                     }
                     3 => {
-                        fb.print(vec![op(*a)]);
+                        fb.print(&[op(*a)]);
                     }
                     _ => {
                         let mut copies: Vec<(ssakit::ir::Var, Operand)> = Vec::new();
@@ -328,25 +328,20 @@ impl FnSpec {
                                 copies.push((var(d), op(s)));
                             }
                         }
-                        fb.inst(InstData::ParCopy { copies });
+                        fb.par_copy(&copies);
                     }
                 }
             }
             let (kind, o, t, e, ts) = &spec.term;
-            fb.terminate(match kind {
-                0 => Terminator::Ret((*o % 2 == 0).then(|| op(*o / 2))),
-                1 => Terminator::Jump(target(*t)),
-                2 => Terminator::Branch {
-                    cond: op(*o),
-                    then_dest: target(*t),
-                    else_dest: target(*e),
-                },
-                _ => Terminator::Switch {
-                    value: op(*o),
-                    default: target(*t),
-                    targets: ts.iter().map(|&x| target(x)).collect(),
-                },
-            });
+            match kind {
+                0 => fb.ret((*o % 2 == 0).then(|| op(*o / 2))),
+                1 => fb.jump(target(*t)),
+                2 => fb.branch(op(*o), target(*t), target(*e)),
+                _ => {
+                    let targets: Vec<Block> = ts.iter().map(|&x| target(x)).collect();
+                    fb.switch(op(*o), target(*t), &targets)
+                }
+            }
         }
         // Phis need the final CFG: one argument per distinct predecessor.
         let cfg = Cfg::new(fb.func());
@@ -362,7 +357,7 @@ impl FnSpec {
                     continue; // phis of a block define distinct variables
                 }
                 dsts.push(var(*d));
-                let args = preds
+                let args: Vec<PhiArg> = preds
                     .iter()
                     .enumerate()
                     .map(|(i, &p)| PhiArg {
@@ -370,7 +365,7 @@ impl FnSpec {
                         value: op(choices[i % choices.len()]),
                     })
                     .collect();
-                fb.phi(var(*d), args);
+                fb.phi(var(*d), &args);
             }
         }
         fb.finish()
@@ -386,10 +381,10 @@ proptest! {
         let cfg = Cfg::new(&f);
         let live = Liveness::new(&f, &cfg);
         let (live_in, live_out) = brute::liveness(&f);
-        for &b in &f.layout {
+        for &b in f.layout() {
             prop_assert_eq!(live.live_in(b), &live_in[b.index()][..], "live-in({})", b);
             prop_assert_eq!(live.live_out(b), &live_out[b.index()][..], "live-out({})", b);
-            for v in f.vars.keys() {
+            for v in f.vars() {
                 prop_assert_eq!(live.is_live_in(b, v), live_in[b.index()].contains(&v));
                 prop_assert_eq!(live.is_live_out(b, v), live_out[b.index()].contains(&v));
             }
@@ -435,13 +430,13 @@ fn live_check_matches_liveness_on_generated_ssa() {
             let dt = DomTree::new(&cfg);
             let live = Liveness::new(&f, &cfg);
             let mut check = LiveCheck::new(&f, &cfg, &dt);
-            let vars: Vec<_> = f.vars.keys().collect();
+            let vars: Vec<_> = f.vars().collect();
             for round in 0..2 {
                 for (k, &v) in vars.iter().enumerate() {
                     if round == 1 && k % 3 == 0 {
                         check.explore(v);
                     }
-                    for &b in &f.layout {
+                    for &b in f.layout() {
                         assert_eq!(
                             check.is_live_out(v, b),
                             live.is_live_out(b, v),

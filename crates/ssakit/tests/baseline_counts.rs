@@ -44,7 +44,7 @@ fn pipelines() -> Vec<(&'static str, &'static str, DestructOptions)> {
 /// Static copies after destruction, and dynamic instructions on `args`.
 fn destroyed(f: &Function, opts: &DestructOptions, args: &[i64]) -> (usize, u64) {
     let mut g = f.clone();
-    let s = destruct(&mut g, opts).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+    let s = destruct(&mut g, opts).unwrap_or_else(|e| panic!("{}: {e}", f.name()));
     (s.copies_remaining, dynamic(&g, args))
 }
 
@@ -140,7 +140,10 @@ fn all_lines() -> String {
             seed: 1000 + k as u64,
         };
         let f = generate(&opts);
-        let name = format!("gen {} {} {} {}", opts.shape, opts.blocks, opts.vars, opts.seed);
+        let name = format!(
+            "gen {} {} {} {}",
+            opts.shape, opts.blocks, opts.vars, opts.seed
+        );
         out.push_str(&line(&name, &f, &[7, 3]));
         out.push('\n');
     }

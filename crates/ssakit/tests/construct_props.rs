@@ -23,9 +23,9 @@ use std::collections::BTreeSet;
 /// (original variable, block) of every phi.
 fn phi_set(f: &Function) -> Vec<(Var, Block)> {
     let mut out = Vec::new();
-    for &b in &f.layout {
-        for &i in &f.blocks[b].phis {
-            if let InstData::Phi { dst, .. } = &f.insts[i] {
+    for &b in f.layout() {
+        for &i in f.block_phis(b) {
+            if let InstData::Phi { dst, .. } = f.inst(i) {
                 out.push((f.original(*dst), b));
             }
         }
@@ -44,7 +44,7 @@ fn expected_minimal(f: &Function) -> Vec<(Var, Block)> {
     let defs = DefBlocks::new(&g);
     let mut idf = IdfCalculator::new(&cfg, &dt);
     let mut out = Vec::new();
-    for v in g.vars.keys() {
+    for v in g.vars() {
         if defs.of(v).is_empty() {
             continue;
         }

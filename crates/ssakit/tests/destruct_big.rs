@@ -116,7 +116,7 @@ fn diamonds_after_construction() {
 /// same-point intersection tests, plus the steps of the dominance-forest
 /// walks between them).
 fn work_per_inst(mut f: Function) -> f64 {
-    let insts: usize = f.layout.iter().map(|&b| f.blocks[b].insts.len()).sum();
+    let insts: usize = f.layout().iter().map(|&b| f.block_insts(b).len()).sum();
     let stats = destruct(&mut f, &DestructOptions::default()).unwrap();
     stats.coalescing.intersection_tests as f64 / insts as f64
 }

@@ -69,7 +69,7 @@ fn destruct_module(m: &Module, opts: &DestructOptions) -> (Module, DestructStats
     let mut out = m.clone();
     let mut total = DestructStats::default();
     for f in &mut out.functions {
-        let s = destruct(f, opts).unwrap_or_else(|e| panic!("{}: {e}", f.name));
+        let s = destruct(f, opts).unwrap_or_else(|e| panic!("{}: {e}", f.name()));
         total.copies_remaining += s.copies_remaining;
         total.inserted_copies_left += s.inserted_copies_left;
         total.temporaries += s.temporaries;

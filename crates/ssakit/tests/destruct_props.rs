@@ -19,7 +19,7 @@ mod common;
 use common::random_program::{program, run_module, ARGS};
 use proptest::prelude::*;
 use ssakit::construct::{self, Flavor, Options, UndefMode};
-use ssakit::destruct::{self, compact::compact_insts, is_out_of_ssa, DestructOptions};
+use ssakit::destruct::{self, is_out_of_ssa, DestructOptions};
 use ssakit::interp::{self, Outcome};
 use ssakit::ir::{Function, InstData, Module, Operand};
 
@@ -45,7 +45,7 @@ const TRANSFORMS: &[Transform] = &[
 
 fn opt(f: &mut Function, passes: &str) {
     let passes = ssakit::opt::Pass::parse(passes).unwrap();
-    ssakit::opt::run_passes(f, &passes, &mut Default::default()).unwrap();
+    ssakit::opt::run_passes(f, &passes).unwrap();
 }
 
 /// Every destruction mode.
@@ -88,10 +88,10 @@ fn module(f: &Function) -> Module {
 /// chains of copies) and the copy is deleted. Since `s` is defined before
 /// `x` on every path, the dominance property is kept.
 fn copy_propagate(f: &mut Function) {
-    let mut repl: Vec<Option<Operand>> = vec![None; f.vars.len()];
-    for &b in &f.layout {
-        for &i in &f.blocks[b].insts {
-            if let InstData::Copy { dst, src } = f.insts[i] {
+    let mut repl: Vec<Option<Operand>> = vec![None; f.num_vars()];
+    for &b in f.layout() {
+        for &i in f.block_insts(b) {
+            if let InstData::Copy { dst, src } = *f.inst(i) {
                 repl[dst.index()] = Some(src);
             }
         }
@@ -108,25 +108,24 @@ fn copy_propagate(f: &mut Function) {
             }
         }
     };
-    let Function { blocks, insts, .. } = f;
-    for data in blocks.values_mut() {
-        data.insts
-            .retain(|&i| !matches!(insts[i], InstData::Copy { .. }));
-        for &i in data.phis.iter().chain(&data.insts) {
-            insts[i].for_each_operand_mut(resolve);
+    for b in f.blocks() {
+        f.retain_insts(b, |f, i| !matches!(f.inst(i), InstData::Copy { .. }));
+        for i in f.block_all_insts(b).collect::<Vec<_>>() {
+            f.for_each_operand_mut(i, resolve);
         }
-        if let Some(o) = data.term.operand_mut() {
-            resolve(o);
-        }
+        f.for_each_term_operand_mut(b, resolve);
     }
-    compact_insts(f);
+    f.compact();
 }
 
 /// Whether some phi of `f` has a constant operand.
 fn has_constant_phi_operand(f: &Function) -> bool {
-    f.layout.iter().any(|&b| {
-        f.blocks[b].phis.iter().any(|&i| match &f.insts[i] {
-            InstData::Phi { args, .. } => args.iter().any(|a| matches!(a.value, Operand::Const(_))),
+    f.layout().iter().any(|&b| {
+        f.block_phis(b).iter().any(|&i| match f.inst(i) {
+            InstData::Phi { args, .. } => args
+                .as_slice(f)
+                .iter()
+                .any(|a| matches!(a.value, Operand::Const(_))),
             _ => false,
         })
     })

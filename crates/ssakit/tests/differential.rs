@@ -122,24 +122,16 @@ fn entry_with_predecessors() {
 /// copy `x = a` at the end of `P`, in order, with no edge splitting.
 fn naive_out_of_ssa(f: &Function) -> Function {
     let mut g = f.clone();
-    for &b in &f.layout {
-        for &i in &f.blocks[b].phis {
-            let InstData::Phi { dst, args } = &f.insts[i] else {
-                unreachable!()
-            };
-            for a in args {
-                g.push_inst(
-                    a.block,
-                    InstData::Copy {
-                        dst: *dst,
-                        src: a.value,
-                    },
-                );
+    for &b in f.layout() {
+        for &i in f.block_phis(b) {
+            let dst = f.def(i).unwrap();
+            for a in f.phi_args(i) {
+                g.push_inst(a.block, InstData::Copy { dst, src: a.value });
             }
         }
     }
-    for &b in &f.layout {
-        g.blocks[b].phis.clear();
+    for &b in f.layout() {
+        g.retain_phis(b, |_, _| false);
     }
     g
 }
@@ -157,12 +149,7 @@ fn copy_propagated(name: &str) -> (Function, Function) {
         },
     )
     .unwrap();
-    ssakit::opt::run_passes(
-        &mut s,
-        &Pass::parse("copy-prop").unwrap(),
-        &mut Default::default(),
-    )
-    .unwrap();
+    ssakit::opt::run_passes(&mut s, &Pass::parse("copy-prop").unwrap()).unwrap();
     (f, s)
 }
 
@@ -199,10 +186,18 @@ fn critical_edge_split_is_what_the_lost_copy_needs() {
 fn undef_where_the_original_had_a_value_is_caught() {
     let f = example("sum.ssa");
     let mut g = f.clone();
-    for i in g.insts.values_mut() {
-        if let InstData::Copy { src, .. } = i {
-            if *src == Operand::Const(0) {
-                *src = Operand::Undef;
+    for b in g.layout().to_vec() {
+        for i in g.block_insts(b).to_vec() {
+            if let InstData::Copy { dst, src } = *g.inst(i) {
+                if src == Operand::Const(0) {
+                    g.set_inst(
+                        i,
+                        InstData::Copy {
+                            dst,
+                            src: Operand::Undef,
+                        },
+                    );
+                }
             }
         }
     }
@@ -220,12 +215,7 @@ fn reducer_shrinks_a_failure() {
     let naive_fails = |f: &Function| {
         let mut s = f.clone();
         construct::construct(&mut s, &Options::default()).ok()?;
-        ssakit::opt::run_passes(
-            &mut s,
-            &Pass::parse("copy-prop,dce").unwrap(),
-            &mut Default::default(),
-        )
-        .ok()?;
+        ssakit::opt::run_passes(&mut s, &Pass::parse("copy-prop,dce").unwrap()).ok()?;
         oracle::agree(f, &naive_out_of_ssa(&s), "naive", &plan).err()
     };
     let first = naive_fails(&f).expect("the naive translation fails");

@@ -33,7 +33,7 @@ fn gen(shape: Shape, blocks: usize, vars: usize, seed: u64) -> Function {
 }
 
 fn label(f: &Function, shape: Shape, seed: u64) -> String {
-    format!("{shape} seed {seed} ({} blocks)", f.layout.len())
+    format!("{shape} seed {seed} ({} blocks)", f.layout().len())
 }
 
 /// Prints, parses back, and asserts the same function; returns the text.
@@ -72,7 +72,7 @@ fn run_all(f: &Function, what: &str, bound: u64) -> Vec<Outcome> {
 }
 
 fn print_fn(f: &Function) -> String {
-    if f.layout.len() > 200 {
+    if f.layout().len() > 200 {
         return String::from("(too large to show)");
     }
     ssakit::text::print_function(f)
@@ -86,9 +86,9 @@ fn step_bound(f: &Function) -> u64 {
 
 /// Number of distinct `v` variables.
 fn num_v(f: &Function) -> usize {
-    f.vars
-        .values()
-        .filter(|d| d.name.starts_with('v') && d.name[1..].bytes().all(|c| c.is_ascii_digit()))
+    f.vars()
+        .map(|v| f.base_name(v))
+        .filter(|n| n.starts_with('v') && n[1..].bytes().all(|c| c.is_ascii_digit()))
         .count()
 }
 
@@ -102,7 +102,7 @@ fn every_shape_round_trips_and_runs_for_200_seeds() {
             let what = label(&f, shape, seed);
             round_trip(&f, &what);
             run_all(&f, &what, step_bound(&f));
-            assert_eq!(f.layout.len(), shape.block_count(blocks), "{what}");
+            assert_eq!(f.layout().len(), shape.block_count(blocks), "{what}");
             assert!(num_v(&f) <= vars, "{what}: more than {vars} v variables");
             if blocks >= 8 * vars {
                 assert!(
@@ -110,7 +110,7 @@ fn every_shape_round_trips_and_runs_for_200_seeds() {
                     "{what}: fewer than {vars}/2 v variables"
                 );
             }
-            assert_eq!(f.params.len(), 2, "{what}");
+            assert_eq!(f.params().len(), 2, "{what}");
         }
     }
 }
@@ -209,7 +209,11 @@ fn block_counts_match_the_documented_formulas() {
     ];
     for (shape, asked, got) in cases {
         assert_eq!(shape.block_count(asked), got, "{shape} {asked}");
-        assert_eq!(gen(shape, asked, 4, 9).layout.len(), got, "{shape} {asked}");
+        assert_eq!(
+            gen(shape, asked, 4, 9).layout().len(),
+            got,
+            "{shape} {asked}"
+        );
     }
 }
 
@@ -229,11 +233,11 @@ fn shapes_parse_from_their_names() {
 fn many_vars_has_every_variable_live_to_the_exit() {
     let f = gen(Shape::ManyVars, 2000, 1000, 3);
     assert_eq!(num_v(&f), 1000);
-    let exit = *f.layout.last().unwrap();
-    let printed: usize = f.blocks[exit]
-        .insts
+    let exit = *f.layout().last().unwrap();
+    let printed: usize = f
+        .block_insts(exit)
         .iter()
-        .map(|&i| match &f.insts[i] {
+        .map(|&i| match f.inst(i) {
             InstData::Print { args } => args.len(),
             _ => 0,
         })
@@ -261,11 +265,11 @@ fn variables_are_read_before_written() {
 #[test]
 fn switchy_10002_blocks_has_a_10000_way_switch() {
     let f = gen(Shape::Switchy, 10002, 8, 1);
-    assert_eq!(f.layout.len(), 10002);
+    assert_eq!(f.layout().len(), 10002);
     let widest = f
-        .layout
+        .layout()
         .iter()
-        .map(|&b| match &f.blocks[b].term {
+        .map(|&b| match f.term(b) {
             Terminator::Switch { targets, .. } => targets.len(),
             _ => 0,
         })
@@ -278,7 +282,7 @@ fn switchy_10002_blocks_has_a_10000_way_switch() {
 #[test]
 fn ten_thousand_deep_nests_generate_and_run() {
     let f = gen(Shape::NestedLoops, 30_002, 8, 1);
-    assert_eq!(f.layout.len(), 30_002);
+    assert_eq!(f.layout().len(), 30_002);
     round_trip(&f, "nested-loops depth 10000");
     run_all(&f, "nested-loops depth 10000", step_bound(&f));
     let f = gen(Shape::Ladder, 20_002, 8, 1);
@@ -292,7 +296,7 @@ fn ten_thousand_deep_nests_generate_and_run() {
 fn a_million_blocks_generate_without_recursion() {
     for shape in [Shape::Random, Shape::Chain, Shape::NestedLoops] {
         let f = gen(shape, 1_000_000, 16, 1);
-        assert_eq!(f.layout.len(), shape.block_count(1_000_000), "{shape}");
+        assert_eq!(f.layout().len(), shape.block_count(1_000_000), "{shape}");
     }
 }
 
@@ -312,10 +316,10 @@ fn a_million_block_program_round_trips_and_runs() {
 fn ladder_redundant_assigns_v_variables_only_in_the_entry() {
     for seed in 0..20 {
         let f = gen(Shape::LadderRedundant, 50, 5, seed);
-        for &b in &f.layout[1..] {
-            for &i in &f.blocks[b].insts {
-                if let Some(d) = f.insts[i].def() {
-                    let name = &f.vars[d].name;
+        for &b in &f.layout()[1..] {
+            for &i in f.block_insts(b) {
+                if let Some(d) = f.def(i) {
+                    let name = &f.base_name(d);
                     assert!(
                         name.starts_with('k'),
                         "seed {seed}: {name} assigned in a rung"
@@ -450,13 +454,13 @@ fn every_block_is_reachable_and_one_returns() {
             let (_, rpo) = retreating_edges(&cfg);
             assert_eq!(
                 rpo.len(),
-                f.layout.len(),
+                f.layout().len(),
                 "{shape} seed {seed}: unreachable block"
             );
             let exits = f
-                .layout
+                .layout()
                 .iter()
-                .filter(|&&b| matches!(f.blocks[b].term, Terminator::Ret(_)))
+                .filter(|&&b| matches!(f.term(b), Terminator::Ret(_)))
                 .count();
             assert_eq!(exits, 1, "{shape} seed {seed}");
         }

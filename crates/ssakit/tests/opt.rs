@@ -14,7 +14,6 @@ use ssakit::interp::{self, Outcome, RunOptions};
 use ssakit::ir::{Function, Module};
 use ssakit::opt::{self, Pass};
 use ssakit::text::{parse_module, print_function};
-use ssakit::timing::PassTimes;
 
 fn run(f: &Function, n: i64) -> Outcome {
     let m = Module {
@@ -39,7 +38,7 @@ fn construct_then_copy_prop(example: &str, flavor: Flavor) -> Function {
     construct::construct(&mut f, &opts).unwrap();
     assert!(ssakit::verify::verify(&f).unwrap().conventional());
     let passes = Pass::parse("copy-prop").unwrap();
-    let stats = opt::run_passes(&mut f, &passes, &mut PassTimes::default()).unwrap();
+    let stats = opt::run_passes(&mut f, &passes).unwrap();
     assert!(stats.copies_propagated > 0);
     let report = ssakit::verify::verify(&f)
         .unwrap_or_else(|e| panic!("{example} {flavor:?}: invalid SSA {e:?}"));

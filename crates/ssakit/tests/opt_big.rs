@@ -54,7 +54,7 @@ fn diamonds(constant_cond: bool) -> Function {
         let nx = b.var(&format!("x{k}"));
         b.phi(
             nx,
-            vec![
+            &[
                 PhiArg {
                     block: l,
                     value: y.into(),
@@ -95,8 +95,9 @@ fn copy_prop_collapses_a_long_chain_of_trivial_phis() {
     let mut f = diamonds(false);
     let s = run(&mut f, "copy-prop");
     assert_eq!((s.copies_propagated, s.phis_simplified), (N + 1, N));
-    let ret = f.blocks[*f.layout.last().unwrap()].term.operand();
-    assert_eq!(ret, Some(Operand::Var(f.params[0])));
+    let mut ret = Vec::new();
+    f.for_each_term_operand(*f.layout().last().unwrap(), |o| ret.push(o));
+    assert_eq!(ret, [Operand::Var(f.params()[0])]);
 }
 
 #[test]
@@ -113,8 +114,9 @@ fn const_prop_folds_every_branch() {
 fn dce_removes_a_long_dead_chain() {
     let mut f = diamonds(false);
     // Return the parameter instead: every phi and copy is dead.
-    let last = *f.layout.last().unwrap();
-    f.blocks[last].term = ssakit::ir::Terminator::Ret(Some(f.params[0].into()));
+    let last = *f.layout().last().unwrap();
+    let ret = f.ret_term(&[f.params()[0].into()]);
+    f.set_term(last, ret);
     let s = run(&mut f, "dce");
     assert_eq!((s.phis_removed, s.insts_removed), (N, N));
 }
@@ -151,7 +153,7 @@ fn loop_nest(depth: usize) -> Function {
         let inner = if k + 1 < depth { xs[k + 1] } else { xs[k] };
         b.phi(
             xs[k],
-            vec![
+            &[
                 PhiArg {
                     block: pre,
                     value: outer.into(),
@@ -185,6 +187,7 @@ fn copy_prop_unwinds_a_deep_loop_nest() {
     let s = run(&mut f, "copy-prop");
     assert_eq!(s.phis_simplified, 20_000);
     let exit = f.block_by_name("exit").unwrap();
-    let ret = f.blocks[exit].term.operand();
-    assert_eq!(ret, Some(Operand::Var(f.params[0])));
+    let mut ret = Vec::new();
+    f.for_each_term_operand(exit, |o| ret.push(o));
+    assert_eq!(ret, [Operand::Var(f.params()[0])]);
 }

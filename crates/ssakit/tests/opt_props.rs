@@ -21,10 +21,9 @@ use proptest::prelude::*;
 use ssakit::construct::{self, Flavor, Options, UndefMode};
 use ssakit::destruct::{destruct, DestructOptions};
 use ssakit::interp::{self, ErrorKind, Outcome};
-use ssakit::ir::{BinOp, Function, InstData, Operand, Terminator};
-use ssakit::opt::{self, dce::is_critical, Pass, Stats};
+use ssakit::ir::{BinOp, Function, Inst, InstData, Operand, Terminator};
+use ssakit::opt::{self, Pass, Stats};
 use ssakit::text::print_function;
-use ssakit::timing::PassTimes;
 
 /// The random program, with the `k`-th binary instruction made a division
 /// when `divs[k] == 1` and a remainder when `divs[k] == 2` (the generator
@@ -37,20 +36,25 @@ fn build(p: &Program, divs: &[u8], init: &[i8]) -> Function {
     let mut first = Vec::new();
     for (k, &c) in init.iter().enumerate().take(p.vars as usize) {
         let v = f.var_by_name(&format!("v{k}")).unwrap();
-        first.push(f.insts.push(InstData::Copy {
+        first.push(f.new_inst(InstData::Copy {
             dst: v,
             src: Operand::Const(c as i64),
         }));
     }
-    first.append(&mut f.blocks[entry].insts);
-    f.blocks[entry].insts = first;
+    first.extend(f.take_insts(entry));
+    f.set_insts(entry, first);
+    // The k-th binary instruction in table order (the order the builder
+    // created them).
     let mut k = 0;
-    for data in f.insts.values_mut() {
-        if let InstData::Binary { op, .. } = data {
-            match divs.get(k) {
-                Some(1) => *op = BinOp::Div,
-                Some(2) => *op = BinOp::Rem,
-                _ => {}
+    for i in (0..f.inst_slots()).map(Inst::new) {
+        if let InstData::Binary { dst, lhs, rhs, .. } = *f.inst(i) {
+            let op = match divs.get(k) {
+                Some(1) => Some(BinOp::Div),
+                Some(2) => Some(BinOp::Rem),
+                _ => None,
+            };
+            if let Some(op) = op {
+                f.set_inst(i, InstData::Binary { dst, op, lhs, rhs });
             }
             k += 1;
         }
@@ -60,40 +64,37 @@ fn build(p: &Program, divs: &[u8], init: &[i8]) -> Function {
 
 fn run_passes(f: &mut Function, passes: &[Pass]) -> Stats {
     let before = print_function(f);
-    opt::run_passes(f, passes, &mut PassTimes::default())
-        .unwrap_or_else(|e| panic!("{passes:?}: {e}\n{before}"))
+    opt::run_passes(f, passes).unwrap_or_else(|e| panic!("{passes:?}: {e}\n{before}"))
 }
 
 /// What `pass` promises about its result.
 fn check_postcondition(pass: Pass, f: &Function) -> Result<(), String> {
     let entry = f.entry();
-    for &b in &f.layout {
-        let data = &f.blocks[b];
+    for &b in f.layout() {
         match pass {
             Pass::CopyProp => {
-                for &i in &data.insts {
+                for &i in f.block_insts(b) {
                     if let InstData::Copy {
                         src: Operand::Var(_),
                         ..
-                    } = f.insts[i]
+                    } = *f.inst(i)
                     {
-                        return Err(format!("copy left: {:?}", f.insts[i]));
+                        return Err(format!("copy left: {:?}", *f.inst(i)));
                     }
                 }
-                for &i in &data.phis {
-                    let InstData::Phi { dst, args } = &f.insts[i] else {
-                        unreachable!()
-                    };
-                    let mut others = args
+                for &i in f.block_phis(b) {
+                    let dst = f.def(i).unwrap();
+                    let mut others = f
+                        .phi_args(i)
                         .iter()
                         .map(|a| a.value)
-                        .filter(|&o| o != Operand::Var(*dst));
+                        .filter(|&o| o != Operand::Var(dst));
                     let first = others.next();
                     if b != entry
                         && matches!(first, Some(Operand::Var(_)))
                         && others.all(|o| Some(o) == first)
                     {
-                        return Err(format!("trivial phi left: {:?}", f.insts[i]));
+                        return Err(format!("trivial phi left: {:?}", *f.inst(i)));
                     }
                 }
             }
@@ -102,28 +103,24 @@ fn check_postcondition(pass: Pass, f: &Function) -> Result<(), String> {
                 if !report.pruned() {
                     return Err(format!("dead phis left: {:?}", report.dead_phis));
                 }
-                let mut used = vec![false; f.vars.len()];
-                for &b in &f.layout {
-                    let d = &f.blocks[b];
-                    for &i in d.phis.iter().chain(&d.insts) {
-                        f.insts[i].for_each_use(|v| used[v.index()] = true);
+                let mut used = vec![false; f.num_vars()];
+                for &b in f.layout() {
+                    for i in f.block_all_insts(b) {
+                        f.for_each_use(i, |v| used[v.index()] = true);
                     }
-                    if let Some(Operand::Var(v)) = d.term.operand() {
-                        used[v.index()] = true;
-                    }
+                    f.for_each_term_use(b, |v| used[v.index()] = true);
                 }
-                for &i in &data.insts {
-                    let inst = &f.insts[i];
+                for &i in f.block_insts(b) {
                     let mut dead = false;
-                    inst.for_each_def(|v| dead |= !used[v.index()]);
-                    if dead && !is_critical(inst) && !matches!(inst, InstData::Call { .. }) {
-                        return Err(format!("unused result left: {inst:?}"));
+                    f.for_each_def(i, |v| dead |= !used[v.index()]);
+                    if dead && f.effects(i).removable_if_unused() {
+                        return Err(format!("unused result left: {:?}", f.inst(i)));
                     }
                 }
             }
             Pass::ConstProp => {
-                for &i in &data.insts {
-                    let foldable = match &f.insts[i] {
+                for &i in f.block_insts(b) {
+                    let foldable = match f.inst(i) {
                         InstData::Unary {
                             arg: Operand::Const(_),
                             ..
@@ -141,7 +138,7 @@ fn check_postcondition(pass: Pass, f: &Function) -> Result<(), String> {
                         _ => false,
                     };
                     if foldable {
-                        return Err(format!("foldable instruction left: {:?}", f.insts[i]));
+                        return Err(format!("foldable instruction left: {:?}", *f.inst(i)));
                     }
                 }
                 if let Terminator::Branch {
@@ -151,9 +148,9 @@ fn check_postcondition(pass: Pass, f: &Function) -> Result<(), String> {
                 | Terminator::Switch {
                     value: Operand::Const(_),
                     ..
-                } = data.term
+                } = *f.term(b)
                 {
-                    return Err(format!("constant branch left: {:?}", data.term));
+                    return Err(format!("constant branch left: {:?}", f.term(b)));
                 }
             }
         }

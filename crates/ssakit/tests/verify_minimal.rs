@@ -22,11 +22,11 @@ use ssakit::union_find::UnionFind;
 
 /// The report's definition, by brute force.
 fn expected_non_minimal(f: &Function) -> Vec<Inst> {
-    let mut webs = UnionFind::new(f.vars.len());
-    for &b in &f.layout {
-        for &i in &f.blocks[b].phis {
-            if let InstData::Phi { dst, args } = &f.insts[i] {
-                for a in args {
+    let mut webs = UnionFind::new(f.num_vars());
+    for &b in f.layout() {
+        for &i in f.block_phis(b) {
+            if let InstData::Phi { dst, args } = f.inst(i) {
+                for a in args.as_slice(f) {
                     if let Operand::Var(v) = a.value {
                         webs.union(dst.index(), v.index());
                     }
@@ -34,24 +34,24 @@ fn expected_non_minimal(f: &Function) -> Vec<Inst> {
             }
         }
     }
-    let group = |v: Var, webs: &mut UnionFind| match f.vars[v].origin {
+    let group = |v: Var, webs: &mut UnionFind| match f.var(v).origin() {
         Some(o) => o.index(),
         None => webs.find(v.index()),
     };
-    let n = f.vars.len();
+    let n = f.num_vars();
     let mut defs: Vec<Vec<Block>> = vec![Vec::new(); n];
     let mut phis: Vec<Vec<(Block, Inst)>> = vec![Vec::new(); n];
-    for &p in &f.params {
+    for &p in f.params() {
         defs[group(p, &mut webs)].push(f.entry());
     }
-    for &b in &f.layout {
-        for &i in &f.blocks[b].phis {
-            let d = f.insts[i].def().expect("a phi defines");
+    for &b in f.layout() {
+        for &i in f.block_phis(b) {
+            let d = f.def(i).expect("a phi defines");
             phis[group(d, &mut webs)].push((b, i));
         }
-        for &i in &f.blocks[b].insts {
+        for &i in f.block_insts(b) {
             let mut ds = Vec::new();
-            f.insts[i].for_each_def(|d| ds.push(d));
+            f.for_each_def(i, |d| ds.push(d));
             for d in ds {
                 defs[group(d, &mut webs)].push(b);
             }
@@ -96,30 +96,28 @@ fn add_phis(f: &mut Function, rng: &mut Rng) -> usize {
     let cfg = Cfg::new(f);
     let mut added = 0;
     for _ in 0..3 {
-        let b = rng.pick(&f.layout);
+        let b = rng.pick(f.layout());
         let preds: Vec<Block> = cfg.unique_preds(b).collect();
         if preds.is_empty() {
             continue;
         }
-        if rng.chance(1, 2) && !f.params.is_empty() {
-            let p = rng.pick(&f.params);
-            let w = match f.vars[p].origin {
+        if rng.chance(1, 2) && !f.params().is_empty() {
+            let p = rng.pick(f.params());
+            let w = match f.var(p).origin() {
                 Some(o) => f.new_version(o, 1000 + added as u32),
                 None => f.new_version(p, 1000 + added as u32),
             };
-            let args = preds
-                .iter()
-                .map(|&q| PhiArg {
-                    block: q,
-                    value: Operand::Var(p),
-                })
-                .collect();
+            let args = f.list_from_iter(preds.iter().map(|&q| PhiArg {
+                block: q,
+                value: Operand::Var(p),
+            }));
             f.push_inst(b, InstData::Phi { dst: w, args });
             added += 1;
-        } else if let Some(&i) = f.blocks[b].phis.first() {
-            let InstData::Phi { dst, args } = f.insts[i].clone() else {
-                continue;
-            };
+        } else if let Some(&i) = f.block_phis(b).first() {
+            let dst = f.def(i).unwrap();
+            // The same operands, in a list of the new phi's own.
+            let args = f.phi_args(i).to_vec();
+            let args = f.list(&args);
             let w = f.new_version(dst, 2000 + added as u32);
             f.push_inst(b, InstData::Phi { dst: w, args });
             added += 1;
@@ -145,7 +143,7 @@ proptest! {
             check(&read.functions[0], "read back (groups are webs)")?;
             let mut o = g.clone();
             let passes = ssakit::opt::Pass::parse("copy-prop,dce").unwrap();
-            ssakit::opt::run_passes(&mut o, &passes, &mut Default::default())
+            ssakit::opt::run_passes(&mut o, &passes)
                 .expect("optimisation succeeds");
             check(&o, "optimised")?;
             let mut m = g.clone();

@@ -45,7 +45,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     if let Some(name) = &a.idf {
         let Some(v) = f.var_by_name(name) else {
-            eprintln!("error: function `{}` has no variable `{name}`", f.name);
+            eprintln!("error: function `{}` has no variable `{name}`", f.name());
             return Err(Failed(EXIT_INPUT));
         };
         sections.push(report::render_idf(f, v));

@@ -19,7 +19,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 failed = true;
                 println!(
                     "function {}: not valid SSA ({} error(s))",
-                    f.name,
+                    f.name(),
                     errs.len()
                 );
                 for e in errs.iter().take(20) {

@@ -4,7 +4,7 @@ use crate::input::{self, Failed, EXIT_INPUT};
 use crate::par;
 use clap::ValueEnum;
 use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
-use ssakit::timing::PassTimes;
+use ssakit::timing::{self, PassTimes};
 
 /// SSA flavour.
 #[derive(Clone, Copy, ValueEnum)]
@@ -110,8 +110,8 @@ pub fn run(a: Args) -> Result<(), Failed> {
             opts.renaming = Renaming::ReachingDef;
             Some(
                 input::entry(&parsed.module, a.entry.as_deref())?
-                    .name
-                    .clone(),
+                    .name()
+                    .to_string(),
             )
         }
         None => None,
@@ -124,10 +124,10 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     let mut module = std::mem::take(&mut parsed.module);
     let start = std::time::Instant::now();
-    let results: Vec<Result<(PassTimes, String), Fail>> =
+    let results: Vec<(Result<String, Fail>, PassTimes)> =
         par::each_function(&mut module.functions, |f| {
             let mut trace_text = String::new();
-            let stats = match (&a.trace, traced.as_deref() == Some(&*f.name)) {
+            let stats = match (&a.trace, traced.as_deref() == Some(f.name())) {
                 (Some(v), true) => construct::construct_traced(f, &opts, v).map(|(s, t)| {
                     trace_text = t.render(f);
                     s
@@ -135,21 +135,20 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 _ => construct::construct(f, &opts),
             }
             .map_err(Fail::Input)?;
-            let mut times = stats.times;
+            let _ = stats;
             if !a.no_verify {
-                times
-                    .time("verification", || ssakit::verify::verify_valid(f))
-                    .map_err(Fail::Invalid)?;
+                let _t = timing::phase("verification");
+                ssakit::verify::verify_valid(f).map_err(Fail::Invalid)?;
             }
-            Ok((times, trace_text))
+            Ok(trace_text)
         });
     let wall = start.elapsed().as_secs_f64();
     let mut times = PassTimes::default();
     let mut trace_text = String::new();
-    for (k, r) in results.into_iter().enumerate() {
+    for (k, (r, t)) in results.into_iter().enumerate() {
+        times.merge(&t);
         match r {
-            Ok((t, tr)) => {
-                times.merge(&t);
+            Ok(tr) => {
                 trace_text.push_str(&tr);
             }
             Err(Fail::Input(e)) => {

@@ -46,11 +46,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let wall = start.elapsed().as_secs_f64();
     let mut times = ssakit::timing::PassTimes::default();
     let mut stats_text = String::new();
-    for (k, r) in results.into_iter().enumerate() {
+    for (k, (r, t)) in results.into_iter().enumerate() {
+        times.merge(&t);
         match r {
             Ok(stats) => {
-                times.merge(&stats.times);
-                stats_text.push_str(&format!("function {}:\n", module.functions[k].name));
+                stats_text.push_str(&format!("function {}:\n", module.functions[k].name()));
                 for line in stats.render().lines() {
                     stats_text.push_str(&format!("  {line}\n"));
                 }

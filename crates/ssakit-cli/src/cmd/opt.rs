@@ -42,31 +42,31 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     let mut module = std::mem::take(&mut parsed.module);
     let start = std::time::Instant::now();
+    let verify = || ssakit::timing::phase("verification");
     let results = par::each_function(&mut module.functions, |f| {
-        let mut times = ssakit::timing::PassTimes::default();
-        times
-            .time("verification", || ssakit::verify::verify_valid(f))
-            .map_err(Fail::Input)?;
-        let stats = opt::run_passes(f, &passes, &mut times).map_err(Fail::Pass)?;
-        times
-            .time("verification", || ssakit::verify::verify_valid(f))
-            .map_err(Fail::Invalid)?;
-        Ok((times, stats))
+        {
+            let _t = verify();
+            ssakit::verify::verify_valid(f).map_err(Fail::Input)?;
+        }
+        let stats = opt::run_passes(f, &passes).map_err(Fail::Pass)?;
+        let _t = verify();
+        ssakit::verify::verify_valid(f).map_err(Fail::Invalid)?;
+        Ok(stats)
     });
     let wall = start.elapsed().as_secs_f64();
     let mut times = ssakit::timing::PassTimes::default();
     let mut stats = opt::Stats::default();
-    for (k, r) in results.into_iter().enumerate() {
+    for (k, (r, t)) in results.into_iter().enumerate() {
         let f = &module.functions[k];
+        times.merge(&t);
         match r {
-            Ok((t, s)) => {
-                times.merge(&t);
+            Ok(s) => {
                 stats.add(&s);
             }
             Err(Fail::Input(errs)) => {
                 eprintln!(
                     "error: function `{}` is not valid SSA ({} error(s)); `ssakit construct` puts a program into SSA form",
-                    f.name,
+                    f.name(),
                     errs.len()
                 );
                 // Verification changed nothing, but report against the

@@ -21,7 +21,7 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failed> {
     let (_, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
-    let n = f.params.len();
+    let n = f.params().len();
     let mut vectors = Vec::new();
     for s in &a.args {
         let v: Result<Vec<i64>, _> = s

@@ -32,11 +32,11 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failed> {
     let (_, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
-    if f.params.len() != a.args.len() {
+    if f.params().len() != a.args.len() {
         eprintln!(
             "error: function `{}` takes {} argument(s), {} given",
-            f.name,
-            f.params.len(),
+            f.name(),
+            f.params().len(),
             a.args.len()
         );
         return Err(Failed(EXIT_INPUT));
@@ -54,7 +54,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         }
     };
     let index = interp
-        .function_index(&f.name)
+        .function_index(f.name())
         .expect("entry is in the module");
     match interp.run(index, &a.args, &opts) {
         Ok(out) => {

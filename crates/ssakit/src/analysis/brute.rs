@@ -143,7 +143,7 @@ pub fn join_set<G: Graph + ?Sized>(g: &G, s: &[Block]) -> Vec<Block> {
 pub fn with_virtual_entry<G: Graph + ?Sized>(g: &G) -> CsrGraph {
     let n = g.num_nodes();
     let mut edges = edge_list(g);
-    edges.push((n as u32, g.entry().0));
+    edges.push((n as u32, g.entry().as_u32()));
     CsrGraph::from_edges(n + 1, Block::new(n), &edges)
 }
 
@@ -234,8 +234,8 @@ fn max_flow_to(n: usize, edges: &[(u32, u32)], s: &[Block], t: usize, limit: u32
 /// sets.
 pub fn liveness(func: &Function) -> (Vec<Vec<Var>>, Vec<Vec<Var>>) {
     let cfg = Cfg::new(func);
-    let nb = func.blocks.len();
-    let words = func.vars.len().div_ceil(64);
+    let nb = func.num_blocks();
+    let words = func.num_vars().div_ceil(64);
     let mut live_in = vec![vec![0u64; words]; nb];
     let mut live_out = vec![vec![0u64; words]; nb];
     let set = |bits: &mut [u64], v: Var| bits[v.index() / 64] |= 1 << (v.index() % 64);
@@ -243,33 +243,28 @@ pub fn liveness(func: &Function) -> (Vec<Vec<Var>>, Vec<Vec<Var>>) {
     let mut changed = true;
     while changed {
         changed = false;
-        for &b in func.layout.iter().rev() {
+        for &b in func.layout().iter().rev() {
             let mut out = vec![0u64; words];
             for &s in cfg.succs(b) {
                 for (o, i) in out.iter_mut().zip(&live_in[s.index()]) {
                     *o |= i;
                 }
-                for &phi in &func.blocks[s].phis {
-                    if let crate::ir::InstData::Phi { args, .. } = &func.insts[phi] {
-                        for a in args.iter().filter(|a| a.block == b) {
-                            if let Some(v) = a.value.var() {
-                                set(&mut out, v);
-                            }
+                for &phi in func.block_phis(s) {
+                    for a in func.phi_args(phi).iter().filter(|a| a.block == b) {
+                        if let Some(v) = a.value.var() {
+                            set(&mut out, v);
                         }
                     }
                 }
             }
             let mut live = out.clone();
-            let data = &func.blocks[b];
-            if let Some(v) = data.term.operand().and_then(|o| o.var()) {
-                set(&mut live, v);
+            func.for_each_term_use(b, |v| set(&mut live, v));
+            for &i in func.block_insts(b).iter().rev() {
+                func.for_each_def(i, |v| unset(&mut live, v));
+                func.for_each_use(i, |v| set(&mut live, v));
             }
-            for &i in data.insts.iter().rev() {
-                func.insts[i].for_each_def(|v| unset(&mut live, v));
-                func.insts[i].for_each_use(|v| set(&mut live, v));
-            }
-            for &i in &data.phis {
-                func.insts[i].for_each_def(|v| unset(&mut live, v));
+            for &i in func.block_phis(b) {
+                func.for_each_def(i, |v| unset(&mut live, v));
             }
             if out != live_out[b.index()] || live != live_in[b.index()] {
                 changed = true;
@@ -279,7 +274,7 @@ pub fn liveness(func: &Function) -> (Vec<Vec<Var>>, Vec<Vec<Var>>) {
         }
     }
     let to_vars = |bits: &Vec<u64>| -> Vec<Var> {
-        (0..func.vars.len())
+        (0..func.num_vars())
             .filter(|&v| bits[v / 64] >> (v % 64) & 1 == 1)
             .map(Var::new)
             .collect()
@@ -298,34 +293,54 @@ mod tests {
     fn join_set_small_cases() {
         // Diamond 0 → {1, 2} → 3: J({1, 2}) = {3}; J({0, 1}) = {3};
         // J({1}) = ∅ (one start node).
-        let g = CsrGraph::from_edges(4, Block(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-        assert_eq!(join_set(&g, &[Block(1), Block(2)]), vec![Block(3)]);
-        assert_eq!(join_set(&g, &[Block(0), Block(1)]), vec![Block(3)]);
-        assert!(join_set(&g, &[Block(1)]).is_empty());
+        let g = CsrGraph::from_edges(4, Block::from_u32(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+        assert_eq!(
+            join_set(&g, &[Block::from_u32(1), Block::from_u32(2)]),
+            vec![Block::from_u32(3)]
+        );
+        assert_eq!(
+            join_set(&g, &[Block::from_u32(0), Block::from_u32(1)]),
+            vec![Block::from_u32(3)]
+        );
+        assert!(join_set(&g, &[Block::from_u32(1)]).is_empty());
         // Chain 0 → 1 → 2: the paths from 0 and 1 to 2 share 1.
-        let chain = CsrGraph::from_edges(3, Block(0), &[(0, 1), (1, 2)]);
-        assert!(join_set(&chain, &[Block(0), Block(1)]).is_empty());
+        let chain = CsrGraph::from_edges(3, Block::from_u32(0), &[(0, 1), (1, 2)]);
+        assert!(join_set(&chain, &[Block::from_u32(0), Block::from_u32(1)]).is_empty());
         // Loop 0 → 1 → 1: J({0, 1}) = {1} (0 → 1 and the cycle 1 → 1).
-        let lp = CsrGraph::from_edges(2, Block(0), &[(0, 1), (1, 1)]);
-        assert_eq!(join_set(&lp, &[Block(0), Block(1)]), vec![Block(1)]);
+        let lp = CsrGraph::from_edges(2, Block::from_u32(0), &[(0, 1), (1, 1)]);
+        assert_eq!(
+            join_set(&lp, &[Block::from_u32(0), Block::from_u32(1)]),
+            vec![Block::from_u32(1)]
+        );
         // Entry with a predecessor: r → a → r has J({r, a}) = ∅ ...
-        let back = CsrGraph::from_edges(2, Block(0), &[(0, 1), (1, 0)]);
-        assert!(join_set(&back, &[Block(0), Block(1)]).is_empty());
+        let back = CsrGraph::from_edges(2, Block::from_u32(0), &[(0, 1), (1, 0)]);
+        assert!(join_set(&back, &[Block::from_u32(0), Block::from_u32(1)]).is_empty());
         // ... but with the virtual entry r₀ = 2, J({r₀, a}) = {r}.
         let v = with_virtual_entry(&back);
-        assert_eq!(join_set(&v, &[Block(2), Block(1)]), vec![Block(0)]);
+        assert_eq!(
+            join_set(&v, &[Block::from_u32(2), Block::from_u32(1)]),
+            vec![Block::from_u32(0)]
+        );
     }
 
     #[test]
     fn brute_dominators_of_a_loop() {
-        let g = CsrGraph::from_edges(4, Block(0), &[(0, 1), (1, 2), (2, 1), (2, 3)]);
+        let g = CsrGraph::from_edges(4, Block::from_u32(0), &[(0, 1), (1, 2), (2, 1), (2, 3)]);
         assert_eq!(
             idoms(&g),
-            vec![None, Some(Block(0)), Some(Block(1)), Some(Block(2))]
+            vec![
+                None,
+                Some(Block::from_u32(0)),
+                Some(Block::from_u32(1)),
+                Some(Block::from_u32(2))
+            ]
         );
         let df = dominance_frontiers(&g);
-        assert_eq!(df[2], vec![Block(1)]);
-        assert_eq!(df[1], vec![Block(1)]);
-        assert_eq!(iterated_frontier(&df, &[Block(2)]), vec![Block(1)]);
+        assert_eq!(df[2], vec![Block::from_u32(1)]);
+        assert_eq!(df[1], vec![Block::from_u32(1)]);
+        assert_eq!(
+            iterated_frontier(&df, &[Block::from_u32(2)]),
+            vec![Block::from_u32(1)]
+        );
     }
 }

@@ -97,7 +97,7 @@ impl DjGraph {
         }
         let sorted = |s: &[Block]| {
             let mut v = s.to_vec();
-            v.sort_by_key(|b| (pos[b.index()], b.0));
+            v.sort_by_key(|b| (pos[b.index()], b.as_u32()));
             v
         };
         for &a in order {
@@ -136,18 +136,21 @@ mod tests {
         // 0 → 1, 1 ⇒ 2 (twice), 2 → 1, 2 → 2, 3 → 1 (3 unreachable)
         let g = CsrGraph::from_edges(
             4,
-            Block(0),
+            Block::from_u32(0),
             &[(0, 1), (1, 2), (1, 2), (2, 1), (2, 2), (3, 1)],
         );
         let dj = DjGraph::new(&g, DomTree::new(&g));
-        assert_eq!(dj.d_succs(Block(1)), &[Block(2)]);
-        assert_eq!(dj.j_succs(Block(1)), &[] as &[Block]);
-        assert_eq!(dj.j_succs(Block(2)), &[Block(1), Block(2)]);
-        assert_eq!(dj.j_succs(Block(3)), &[] as &[Block]);
-        assert_eq!(dj.num_j_edges(), 2);
-        let order = [Block(0), Block(1), Block(2)];
+        assert_eq!(dj.d_succs(Block::from_u32(1)), &[Block::from_u32(2)]);
+        assert_eq!(dj.j_succs(Block::from_u32(1)), &[] as &[Block]);
         assert_eq!(
-            dj.render(&order, |b| format!("n{}", b.0)),
+            dj.j_succs(Block::from_u32(2)),
+            &[Block::from_u32(1), Block::from_u32(2)]
+        );
+        assert_eq!(dj.j_succs(Block::from_u32(3)), &[] as &[Block]);
+        assert_eq!(dj.num_j_edges(), 2);
+        let order = [Block::from_u32(0), Block::from_u32(1), Block::from_u32(2)];
+        assert_eq!(
+            dj.render(&order, |b| format!("n{}", b.as_u32())),
             "n0 -D-> n1\nn1 -D-> n2\nn2 -J-> n1\nn2 -J-> n2\n"
         );
     }

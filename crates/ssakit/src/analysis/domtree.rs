@@ -93,6 +93,13 @@ pub struct DomTree {
     depth: Vec<u32>,
 }
 
+impl crate::ir::Dominance for DomTree {
+    #[inline]
+    fn strictly_dominates(&self, a: Block, b: Block) -> bool {
+        DomTree::strictly_dominates(self, a, b)
+    }
+}
+
 impl DomTree {
     /// Computes the dominator tree of `g` with the fast algorithm.
     pub fn new<G: Graph + ?Sized>(g: &G) -> DomTree {
@@ -133,7 +140,7 @@ impl DomTree {
             child_start[i + 1] += child_start[i];
         }
         let mut fill = child_start.clone();
-        let mut children = vec![Block(0); child_start[n] as usize];
+        let mut children = vec![Block::from_u32(0); child_start[n] as usize];
         for (b, &p) in idom.iter().enumerate() {
             if p != NONE {
                 children[fill[p as usize] as usize] = Block::new(b);
@@ -192,7 +199,7 @@ impl DomTree {
     #[inline]
     pub fn idom(&self, b: Block) -> Option<Block> {
         let p = self.idom[b.index()];
-        (p != NONE).then_some(Block(p))
+        (p != NONE).then(|| Block::from_u32(p))
     }
 
     /// The children of `b` in the dominator tree, in increasing index order.
@@ -278,16 +285,16 @@ impl DomTree {
     pub fn nearest_common_dominator(&self, mut a: Block, mut b: Block) -> Option<Block> {
         let (mut da, mut db) = (self.depth(a)?, self.depth(b)?);
         while da > db {
-            a = Block(self.idom[a.index()]);
+            a = Block::from_u32(self.idom[a.index()]);
             da -= 1;
         }
         while db > da {
-            b = Block(self.idom[b.index()]);
+            b = Block::from_u32(self.idom[b.index()]);
             db -= 1;
         }
         while a != b {
-            a = Block(self.idom[a.index()]);
-            b = Block(self.idom[b.index()]);
+            a = Block::from_u32(self.idom[a.index()]);
+            b = Block::from_u32(self.idom[b.index()]);
         }
         Some(a)
     }
@@ -385,7 +392,7 @@ fn idoms_cooper_harvey_kennedy<G: Graph + ?Sized>(g: &G, dfs: &DepthFirst) -> Ve
     }
     let mut idom = vec![NONE; dfs.num_nodes()];
     for i in 0..root {
-        idom[order[i].index()] = order[doms[i] as usize].0;
+        idom[order[i].index()] = order[doms[i] as usize].as_u32();
     }
     idom
 }
@@ -439,7 +446,7 @@ fn idoms_semi_nca<G: Graph + ?Sized>(g: &G, dfs: &DepthFirst) -> Vec<u32> {
 
     let mut idom = vec![NONE; dfs.num_nodes()];
     for w in 1..n {
-        idom[vertex[w].index()] = vertex[idom_pre[w] as usize].0;
+        idom[vertex[w].index()] = vertex[idom_pre[w] as usize].as_u32();
     }
     idom
 }
@@ -492,46 +499,57 @@ mod tests {
         // 0 → 1, 0 → 2, 1 ⇄ 2 (irreducible), 2 → 3, 4 → 1 (4 unreachable)
         let g = CsrGraph::from_edges(
             5,
-            Block(0),
+            Block::from_u32(0),
             &[(0, 1), (0, 2), (1, 2), (2, 1), (2, 3), (4, 1)],
         );
         for t in both(&g) {
-            assert_eq!(t.idom(Block(0)), None);
-            assert_eq!(t.idom(Block(1)), Some(Block(0)));
-            assert_eq!(t.idom(Block(2)), Some(Block(0)));
-            assert_eq!(t.idom(Block(3)), Some(Block(2)));
-            assert_eq!(t.idom(Block(4)), None);
-            assert_eq!(t.children(Block(0)), &[Block(1), Block(2)]);
-            assert!(t.dominates(Block(0), Block(3)));
-            assert!(t.dominates(Block(3), Block(3)));
-            assert!(!t.strictly_dominates(Block(3), Block(3)));
-            assert!(!t.dominates(Block(1), Block(3)));
-            assert!(!t.dominates(Block(4), Block(4)));
-            assert!(!t.dominates(Block(0), Block(4)));
-            assert_eq!(t.unreachable_blocks().collect::<Vec<_>>(), vec![Block(4)]);
-            assert_eq!(t.depth(Block(3)), Some(2));
-            assert_eq!(t.depth(Block(4)), None);
+            assert_eq!(t.idom(Block::from_u32(0)), None);
+            assert_eq!(t.idom(Block::from_u32(1)), Some(Block::from_u32(0)));
+            assert_eq!(t.idom(Block::from_u32(2)), Some(Block::from_u32(0)));
+            assert_eq!(t.idom(Block::from_u32(3)), Some(Block::from_u32(2)));
+            assert_eq!(t.idom(Block::from_u32(4)), None);
+            assert_eq!(
+                t.children(Block::from_u32(0)),
+                &[Block::from_u32(1), Block::from_u32(2)]
+            );
+            assert!(t.dominates(Block::from_u32(0), Block::from_u32(3)));
+            assert!(t.dominates(Block::from_u32(3), Block::from_u32(3)));
+            assert!(!t.strictly_dominates(Block::from_u32(3), Block::from_u32(3)));
+            assert!(!t.dominates(Block::from_u32(1), Block::from_u32(3)));
+            assert!(!t.dominates(Block::from_u32(4), Block::from_u32(4)));
+            assert!(!t.dominates(Block::from_u32(0), Block::from_u32(4)));
+            assert_eq!(
+                t.unreachable_blocks().collect::<Vec<_>>(),
+                vec![Block::from_u32(4)]
+            );
+            assert_eq!(t.depth(Block::from_u32(3)), Some(2));
+            assert_eq!(t.depth(Block::from_u32(4)), None);
             assert_eq!(
                 t.preorder().collect::<Vec<_>>(),
-                vec![Block(0), Block(1), Block(2), Block(3)]
+                vec![
+                    Block::from_u32(0),
+                    Block::from_u32(1),
+                    Block::from_u32(2),
+                    Block::from_u32(3)
+                ]
             );
             assert_eq!(
-                t.nearest_common_dominator(Block(1), Block(3)),
-                Some(Block(0))
+                t.nearest_common_dominator(Block::from_u32(1), Block::from_u32(3)),
+                Some(Block::from_u32(0))
             );
             let events: Vec<_> = t.walk().collect();
             use DomEvent::*;
             assert_eq!(
                 events,
                 vec![
-                    Enter(Block(0)),
-                    Enter(Block(1)),
-                    Exit(Block(1)),
-                    Enter(Block(2)),
-                    Enter(Block(3)),
-                    Exit(Block(3)),
-                    Exit(Block(2)),
-                    Exit(Block(0)),
+                    Enter(Block::from_u32(0)),
+                    Enter(Block::from_u32(1)),
+                    Exit(Block::from_u32(1)),
+                    Enter(Block::from_u32(2)),
+                    Enter(Block::from_u32(3)),
+                    Exit(Block::from_u32(3)),
+                    Exit(Block::from_u32(2)),
+                    Exit(Block::from_u32(0)),
                 ]
             );
         }
@@ -540,20 +558,24 @@ mod tests {
     #[test]
     fn entry_with_predecessors_and_self_loops() {
         // 0 → 1 → 0, 1 → 1, 1 → 2, 2 → 2
-        let g = CsrGraph::from_edges(3, Block(0), &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 2)]);
+        let g = CsrGraph::from_edges(
+            3,
+            Block::from_u32(0),
+            &[(0, 1), (1, 0), (1, 1), (1, 2), (2, 2)],
+        );
         for t in both(&g) {
-            assert_eq!(t.idom(Block(0)), None);
-            assert_eq!(t.idom(Block(1)), Some(Block(0)));
-            assert_eq!(t.idom(Block(2)), Some(Block(1)));
+            assert_eq!(t.idom(Block::from_u32(0)), None);
+            assert_eq!(t.idom(Block::from_u32(1)), Some(Block::from_u32(0)));
+            assert_eq!(t.idom(Block::from_u32(2)), Some(Block::from_u32(1)));
         }
     }
 
     #[test]
     fn single_node() {
-        let g = CsrGraph::from_edges(1, Block(0), &[]);
+        let g = CsrGraph::from_edges(1, Block::from_u32(0), &[]);
         for t in both(&g) {
             assert_eq!(t.num_reachable(), 1);
-            assert!(t.dominates(Block(0), Block(0)));
+            assert!(t.dominates(Block::from_u32(0), Block::from_u32(0)));
             assert_eq!(t.walk().count(), 2);
         }
     }

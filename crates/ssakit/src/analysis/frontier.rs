@@ -69,11 +69,11 @@ impl DominanceFrontiers {
                 // DF_all: walk x from a up the idom chain.
                 let mut x = Some(a);
                 while let Some(xb) = x {
-                    if tree.strictly_dominates(xb, b) || last[xb.index()] == b.0 {
+                    if tree.strictly_dominates(xb, b) || last[xb.index()] == b.as_u32() {
                         break;
                     }
-                    last[xb.index()] = b.0;
-                    pairs.push((xb.0, b));
+                    last[xb.index()] = b.as_u32();
+                    pairs.push((xb.as_u32(), b));
                     count[xb.index() + 1] += 1;
                     x = tree.idom(xb);
                 }
@@ -83,7 +83,7 @@ impl DominanceFrontiers {
             count[i + 1] += count[i];
         }
         let mut fill = count.clone();
-        let mut nodes = vec![Block(0); pairs.len()];
+        let mut nodes = vec![Block::from_u32(0); pairs.len()];
         for &(x, b) in &pairs {
             nodes[fill[x as usize] as usize] = b;
             fill[x as usize] += 1;
@@ -121,16 +121,22 @@ mod tests {
         // 0 → 1 → 2 → 1, 2 → 0, 1 → 3, 4 → 3 (unreachable source)
         let g = CsrGraph::from_edges(
             5,
-            Block(0),
+            Block::from_u32(0),
             &[(0, 1), (1, 2), (2, 1), (2, 0), (1, 3), (4, 3)],
         );
         let t = DomTree::new(&g);
         let df = DominanceFrontiers::new(&g, &t);
-        assert_eq!(df.df(Block(0)), &[Block(0)]);
-        assert_eq!(df.df(Block(1)), &[Block(0), Block(1)]);
-        assert_eq!(df.df(Block(2)), &[Block(0), Block(1)]);
-        assert_eq!(df.df(Block(3)), &[] as &[Block]);
-        assert_eq!(df.df(Block(4)), &[] as &[Block]);
+        assert_eq!(df.df(Block::from_u32(0)), &[Block::from_u32(0)]);
+        assert_eq!(
+            df.df(Block::from_u32(1)),
+            &[Block::from_u32(0), Block::from_u32(1)]
+        );
+        assert_eq!(
+            df.df(Block::from_u32(2)),
+            &[Block::from_u32(0), Block::from_u32(1)]
+        );
+        assert_eq!(df.df(Block::from_u32(3)), &[] as &[Block]);
+        assert_eq!(df.df(Block::from_u32(4)), &[] as &[Block]);
         assert_eq!(df.total_size(), 5);
     }
 }

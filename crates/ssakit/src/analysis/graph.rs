@@ -100,14 +100,14 @@ impl CsrGraph {
             pred_start[i + 1] += pred_start[i];
         }
         // Counting sort by source, then by target; both stable.
-        let mut succ = vec![Block(0); edges.len()];
-        let mut pred = vec![Block(0); edges.len()];
+        let mut succ = vec![Block::from_u32(0); edges.len()];
+        let mut pred = vec![Block::from_u32(0); edges.len()];
         let mut sfill = succ_start.clone();
         let mut pfill = pred_start.clone();
         for &(a, b) in edges {
-            succ[sfill[a as usize] as usize] = Block(b);
+            succ[sfill[a as usize] as usize] = Block::from_u32(b);
             sfill[a as usize] += 1;
-            pred[pfill[b as usize] as usize] = Block(a);
+            pred[pfill[b as usize] as usize] = Block::from_u32(a);
             pfill[b as usize] += 1;
         }
         CsrGraph {
@@ -135,7 +135,7 @@ pub fn edge_list<G: Graph + ?Sized>(g: &G) -> Vec<(u32, u32)> {
     let mut edges = Vec::new();
     for a in 0..g.num_nodes() {
         for &b in g.succs(Block::new(a)) {
-            edges.push((a as u32, b.0));
+            edges.push((a as u32, b.as_u32()));
         }
     }
     edges
@@ -164,12 +164,22 @@ mod tests {
 
     #[test]
     fn csr_keeps_multi_edges_and_order() {
-        let g = CsrGraph::from_edges(3, Block(0), &[(0, 2), (0, 1), (0, 2), (2, 2), (1, 0)]);
+        let g = CsrGraph::from_edges(
+            3,
+            Block::from_u32(0),
+            &[(0, 2), (0, 1), (0, 2), (2, 2), (1, 0)],
+        );
         assert_eq!(g.num_nodes(), 3);
         assert_eq!(g.num_edges(), 5);
-        assert_eq!(g.succs(Block(0)), &[Block(2), Block(1), Block(2)]);
-        assert_eq!(g.preds(Block(2)), &[Block(0), Block(0), Block(2)]);
-        assert_eq!(g.preds(Block(0)), &[Block(1)]);
+        assert_eq!(
+            g.succs(Block::from_u32(0)),
+            &[Block::from_u32(2), Block::from_u32(1), Block::from_u32(2)]
+        );
+        assert_eq!(
+            g.preds(Block::from_u32(2)),
+            &[Block::from_u32(0), Block::from_u32(0), Block::from_u32(2)]
+        );
+        assert_eq!(g.preds(Block::from_u32(0)), &[Block::from_u32(1)]);
         assert_eq!(CsrGraph::from_graph(&g), g);
     }
 }

@@ -227,7 +227,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
             if let Some(level) = tree.depth(d) {
                 if self.is_def.insert(d.index()) {
                     self.walked.insert(d.index());
-                    self.queue.push((level, d.0));
+                    self.queue.push((level, d.as_u32()));
                 }
             }
         }
@@ -238,7 +238,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
             // has level >= L', while queued roots have level <= L'.
             self.walked.insert(root as usize);
             self.worklist.clear();
-            self.worklist.push(Block(root));
+            self.worklist.push(Block::from_u32(root));
             while let Some(z) = self.worklist.pop() {
                 for &y in self.graph.succs(z) {
                     let y_level = tree.depth(y).expect("successor of a reachable node");
@@ -250,7 +250,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
                     }
                     out.push(y);
                     if !self.is_def.contains(y.index()) {
-                        self.queue.push((y_level, y.0));
+                        self.queue.push((y_level, y.as_u32()));
                     }
                 }
                 for &c in tree.children(z) {
@@ -358,7 +358,7 @@ mod tests {
         // DF(3) = {1, 2}, DF(2) = {1, 2}, DF(1) = {1}: DF⁺({3}) = {1, 2}.
         let g = CsrGraph::from_edges(
             5,
-            Block(0),
+            Block::from_u32(0),
             &[(0, 1), (1, 2), (2, 3), (3, 2), (3, 1), (3, 4)],
         );
         let t = DomTree::new(&g);
@@ -366,15 +366,18 @@ mod tests {
         let mut chapter = WorklistIdf::new(&df);
         let mut linear = IdfCalculator::new(&g, &t);
         for defs in [
-            &[Block(3)][..],
-            &[Block(4)],
-            &[Block(0)],
-            &[Block(2), Block(2)],
+            &[Block::from_u32(3)][..],
+            &[Block::from_u32(4)],
+            &[Block::from_u32(0)],
+            &[Block::from_u32(2), Block::from_u32(2)],
         ] {
             assert_eq!(chapter.idf(defs), linear.idf(defs), "defs {defs:?}");
         }
-        assert_eq!(linear.idf(&[Block(3)]), vec![Block(1), Block(2)]);
-        assert_eq!(linear.idf(&[Block(4)]), vec![] as Vec<Block>);
+        assert_eq!(
+            linear.idf(&[Block::from_u32(3)]),
+            vec![Block::from_u32(1), Block::from_u32(2)]
+        );
+        assert_eq!(linear.idf(&[Block::from_u32(4)]), vec![] as Vec<Block>);
     }
 
     #[test]
@@ -382,19 +385,19 @@ mod tests {
         // 0 → 1, 0 → 2; 1 → 3, 2 → 3; 3 → 4, 0 → 4. DF(1) = {3}, DF(3) = {4}.
         let g = CsrGraph::from_edges(
             5,
-            Block(0),
+            Block::from_u32(0),
             &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 4), (0, 4)],
         );
         let t = DomTree::new(&g);
         let df = DominanceFrontiers::new(&g, &t);
-        assert_eq!(df.df(Block(1)), &[Block(3)]);
+        assert_eq!(df.df(Block::from_u32(1)), &[Block::from_u32(3)]);
         assert_eq!(
-            WorklistIdf::new(&df).idf(&[Block(1)]),
-            vec![Block(3), Block(4)]
+            WorklistIdf::new(&df).idf(&[Block::from_u32(1)]),
+            vec![Block::from_u32(3), Block::from_u32(4)]
         );
         assert_eq!(
-            IdfCalculator::new(&g, &t).idf(&[Block(1)]),
-            vec![Block(3), Block(4)]
+            IdfCalculator::new(&g, &t).idf(&[Block::from_u32(1)]),
+            vec![Block::from_u32(3), Block::from_u32(4)]
         );
     }
 }

@@ -15,14 +15,14 @@
 //!
 //! # Points
 //!
-//! A point of a block is a *position*: [`PARAM_POS`] for the parameters
-//! (entry only), [`PHI_POS`] for the phis, [`inst_pos`]`(k)` for
-//! instruction `k`, and `inst_pos(insts.len())` for the terminator. An
-//! instruction reads its operands, then writes its results (a parallel
-//! copy reads all its sources first), so a variable read by the instruction
-//! at position `p` and by nothing later is *not* live just after `p`.
-//! Phi operands are read at the end of the predecessor, as in
-//! [`Liveness`](super::Liveness).
+//! Questions are asked at [`Point`]s, the IR's program points: an
+//! instruction reads its operands at the point before it and writes its
+//! results at the point after it (a parallel copy reads all its sources
+//! first), so a variable read by instruction `k` and by nothing later is
+//! *not* live just after it. The terminator reads at the point before it;
+//! phi operands are read at the exit of the predecessor, as in
+//! [`Liveness`](super::Liveness); parameters and phis are defined at the
+//! entry of their block.
 //!
 //! # Exploration
 //!
@@ -41,20 +41,8 @@
 //! it without keeping anything.
 
 use super::domtree::DomTree;
-use crate::ir::{Block, Cfg, Function, InstData, Operand, Var};
-
-/// Position of the parameters, at the start of the entry.
-pub const PARAM_POS: u32 = 0;
-
-/// Position of the phis of a block.
-pub const PHI_POS: u32 = 1;
-
-/// Position of instruction `k` of a block (`k = insts.len()` for the
-/// terminator).
-#[inline]
-pub fn inst_pos(k: usize) -> u32 {
-    k as u32 + 2
-}
+use crate::entity::Csr;
+use crate::ir::{Block, Cfg, Function, InstData, Point, Var};
 
 /// No block (in `def_block`), no variable (in `current`).
 const NIL: u32 = u32::MAX;
@@ -69,28 +57,25 @@ const SORTED: u32 = 1 << 31;
 ///
 /// Invariants: `uses[use_start[v] .. use_start[v + 1]]` holds, for each
 /// reachable block where `v` is read by an instruction or the terminator,
-/// the block and the last position where it is, sorted by block index;
-/// `phi_uses[phi_start[v] .. phi_start[v + 1]]` the reachable predecessors
-/// through which a phi reads `v`; `memo[v]`, once `v` is explored and
+/// the last point where it is read there, sorted by block index;
+/// `phi_uses.of(v)` the reachable predecessors through which a phi reads
+/// `v`; `memo[v]`, once `v` is explored and
 /// kept, the range of `live_out` holding the blocks where `v` is live-out
 /// (start, and length with the `KEPT` flag, and `SORTED` once
 /// sorted); `out_mark`
 /// the live-out blocks of the variable `current`, the last explored.
 #[derive(Debug)]
 pub struct LiveCheck {
-    /// CSR by block: its reachable predecessors (`pred_start[b] ..
-    /// pred_start[b + 1]` in `preds`).
-    pred_start: Vec<u32>,
-    preds: Vec<u32>,
+    /// By block: its reachable predecessors.
+    preds: Csr<Block, u32>,
     /// By block, for the variable `current` (stamped with `generation`):
     /// whether it is live-in, and whether live-out.
     marks: Vec<[u32; 2]>,
     generation: u32,
     def_block: Vec<u32>,
     use_start: Vec<u32>,
-    uses: Vec<(u32, u32)>,
-    phi_start: Vec<u32>,
-    phi_uses: Vec<u32>,
+    uses: Vec<Point>,
+    phi_uses: Csr<Var, u32>,
     memo: Vec<(u32, u32)>,
     live_out: Vec<u32>,
     current: u32,
@@ -107,20 +92,19 @@ pub struct LiveCheck {
 pub struct DefUse {
     /// By variable: the block of its definition, or [`NIL`].
     def_block: Vec<u32>,
-    /// `(variable, block, position)`: read by an instruction or a
-    /// terminator.
-    uses: Vec<(u32, u32, u32)>,
+    /// `(variable, point)`: read by an instruction or a terminator.
+    uses: Vec<(Var, Point)>,
     /// `(variable, predecessor)`: read by a phi on the edge from the
     /// predecessor.
-    phi_uses: Vec<(u32, u32)>,
+    phi_uses: Vec<(Var, u32)>,
 }
 
 impl DefUse {
     /// Nothing gathered yet, for the variables of `func`.
     pub fn new(func: &Function) -> DefUse {
-        let mut def_block = vec![NIL; func.vars.len()];
-        for &p in &func.params {
-            def_block[p.index()] = func.entry().0;
+        let mut def_block = vec![NIL; func.num_vars()];
+        for &p in func.params() {
+            def_block[p.index()] = func.entry().as_u32();
         }
         DefUse {
             def_block,
@@ -132,31 +116,33 @@ impl DefUse {
     /// Gathers the definitions and uses of block `b`, which must be
     /// reachable (phi operands from unreachable predecessors are left out).
     pub fn add_block(&mut self, func: &Function, dt: &DomTree, b: Block) {
-        let data = &func.blocks[b];
-        for &i in &data.phis {
-            if let InstData::Phi { dst, args } = &func.insts[i] {
-                self.def_block[dst.index()] = b.0;
-                for a in args.iter().filter(|a| dt.is_reachable(a.block)) {
+        for &i in func.block_phis(b) {
+            if let InstData::Phi { dst, args } = func.inst(i) {
+                self.def_block[dst.index()] = b.as_u32();
+                for a in args
+                    .as_slice(func)
+                    .iter()
+                    .filter(|a| dt.is_reachable(a.block))
+                {
                     if let Some(v) = a.value.var() {
-                        self.phi_uses.push((v.0, a.block.0));
+                        self.phi_uses.push((v, a.block.as_u32()));
                     }
                 }
             }
         }
-        for (k, &i) in data.insts.iter().enumerate() {
-            let inst = &func.insts[i];
-            inst.for_each_use(|v| self.uses.push((v.0, b.0, inst_pos(k))));
-            inst.for_each_def(|d| self.def_block[d.index()] = b.0);
+        let insts = func.block_insts(b);
+        for (k, &i) in insts.iter().enumerate() {
+            func.for_each_use(i, |v| self.uses.push((v, Point::before(b, k))));
+            func.for_each_def(i, |d| self.def_block[d.index()] = b.as_u32());
         }
-        if let Some(Operand::Var(v)) = data.term.operand() {
-            self.uses.push((v.0, b.0, inst_pos(data.insts.len())));
-        }
+        let at = Point::before(b, insts.len());
+        func.for_each_term_use(b, |v| self.uses.push((v, at)));
     }
 
     /// The block of the definition of `v`, if gathered.
     pub fn def_block(&self, v: Var) -> Option<Block> {
         let b = self.def_block[v.index()];
-        (b != NIL).then_some(Block(b))
+        (b != NIL).then(|| Block::from_u32(b))
     }
 }
 
@@ -170,7 +156,7 @@ impl LiveCheck {
     /// dominator tree.
     pub fn new(func: &Function, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
         let mut du = DefUse::new(func);
-        for b in func.blocks.keys().filter(|&b| dt.is_reachable(b)) {
+        for b in func.blocks().filter(|&b| dt.is_reachable(b)) {
             du.add_block(func, dt, b);
         }
         LiveCheck::from_def_use(du, cfg, dt)
@@ -185,75 +171,42 @@ impl LiveCheck {
     pub fn from_def_use(du: DefUse, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
         let nv = du.def_block.len();
         let nb = cfg.num_blocks();
-        let mut use_start = vec![0u32; nv + 1];
-        let mut phi_start = vec![0u32; nv + 1];
-        for &(v, _, _) in &du.uses {
-            use_start[v as usize + 1] += 1;
-        }
-        for &(v, _) in &du.phi_uses {
-            phi_start[v as usize + 1] += 1;
-        }
-        for v in 0..nv {
-            use_start[v + 1] += use_start[v];
-            phi_start[v + 1] += phi_start[v];
-        }
-        let mut uses = vec![(0u32, 0u32); du.uses.len()];
-        let mut fill = use_start.clone();
-        for &(v, b, pos) in &du.uses {
-            uses[fill[v as usize] as usize] = (b, pos);
-            fill[v as usize] += 1;
-        }
-        drop(du.uses);
-        let mut phi_uses = vec![0u32; du.phi_uses.len()];
-        fill.copy_from_slice(&phi_start);
-        for &(v, p) in &du.phi_uses {
-            phi_uses[fill[v as usize] as usize] = p;
-            fill[v as usize] += 1;
-        }
-        drop(fill);
-        // Each variable's uses sorted by block, keeping the last position
-        // of each block, compacted in place.
-        let mut w = 0;
-        for v in 0..nv {
-            let (lo, hi) = (use_start[v] as usize, use_start[v + 1] as usize);
-            use_start[v] = w as u32;
-            let list = &mut uses[lo..hi];
-            if list.len() > 1 {
-                list.sort_unstable();
-            }
-            for k in lo..hi {
-                let u = uses[k];
-                if w > use_start[v] as usize && uses[w - 1].0 == u.0 {
-                    uses[w - 1].1 = u.1;
-                } else {
-                    uses[w] = u;
-                    w += 1;
+        let uses = Csr::from_pairs(nv, du.uses);
+        let phi_uses = Csr::from_pairs(nv, du.phi_uses);
+        // Each variable's uses sorted by point (block, then position),
+        // keeping the last point of each block.
+        let mut use_start = Vec::with_capacity(nv + 1);
+        let mut kept: Vec<Point> = Vec::with_capacity(uses.num_items());
+        let mut list: Vec<Point> = Vec::new();
+        for v in (0..nv).map(Var::new) {
+            use_start.push(kept.len() as u32);
+            list.clear();
+            list.extend_from_slice(uses.of(v));
+            list.sort_unstable();
+            for (k, &u) in list.iter().enumerate() {
+                if list.get(k + 1).is_none_or(|n| n.block() != u.block()) {
+                    kept.push(u);
                 }
             }
         }
-        use_start[nv] = w as u32;
-        uses.truncate(w);
+        use_start.push(kept.len() as u32);
+        drop(uses);
         // Reachable predecessors only: an exploration never leaves the
         // blocks its definition dominates.
-        let mut pred_start = Vec::with_capacity(nb + 1);
-        let mut preds = Vec::new();
-        for b in 0..nb {
-            pred_start.push(preds.len() as u32);
-            if dt.is_reachable(Block::new(b)) {
-                let ps = cfg.preds(Block::new(b)).iter();
-                preds.extend(ps.filter(|&&p| dt.is_reachable(p)).map(|p| p.0));
+        let preds = Csr::build(nb, |emit| {
+            for b in (0..nb).map(Block::new).filter(|&b| dt.is_reachable(b)) {
+                for &p in cfg.preds(b).iter().filter(|&&p| dt.is_reachable(p)) {
+                    emit(b, p.as_u32());
+                }
             }
-        }
-        pred_start.push(preds.len() as u32);
+        });
         LiveCheck {
-            pred_start,
             preds,
             marks: vec![[0; 2]; nb],
             generation: 0,
             def_block: du.def_block,
             use_start,
-            uses,
-            phi_start,
+            uses: kept,
             phi_uses,
             memo: vec![(0, 0); nv],
             live_out: Vec::new(),
@@ -265,24 +218,24 @@ impl LiveCheck {
 
     /// Whether some reachable instruction, terminator or phi reads `v`.
     pub fn is_used(&self, v: Var) -> bool {
-        let v = v.index();
-        self.use_start[v] != self.use_start[v + 1] || self.phi_start[v] != self.phi_start[v + 1]
+        let i = v.index();
+        self.use_start[i] != self.use_start[i + 1] || !self.phi_uses.of(v).is_empty()
     }
 
-    /// The last position where an instruction or the terminator of `b`
-    /// reads `v`, if any (phi operands aside).
-    pub fn last_use_in(&self, v: Var, b: Block) -> Option<u32> {
+    /// The last point where an instruction or the terminator of `b` reads
+    /// `v`, if any (phi operands aside).
+    pub fn last_use_in(&self, v: Var, b: Block) -> Option<Point> {
         let v = v.index();
         let uses = &self.uses[self.use_start[v] as usize..self.use_start[v + 1] as usize];
-        uses.binary_search_by_key(&b.0, |u| u.0)
+        uses.binary_search_by_key(&b, |u| u.block())
             .ok()
-            .map(|k| uses[k].1)
+            .map(|k| uses[k])
     }
 
     /// Whether `v` is live at the end of `b` (its live range is explored on
     /// the first question about `v`).
     pub fn is_live_out(&mut self, v: Var, b: Block) -> bool {
-        if self.current != v.0 {
+        if self.current != v.as_u32() {
             let m = self.memo[v.index()];
             if m.1 & KEPT == 0 {
                 self.explore_into(v, true);
@@ -293,25 +246,25 @@ impl LiveCheck {
                     list.sort_unstable();
                     self.memo[v.index()].1 |= SORTED;
                 }
-                return list.binary_search(&b.0).is_ok();
+                return list.binary_search(&b.as_u32()).is_ok();
             }
         }
         self.marks[b.index()][1] == self.generation
     }
 
-    /// Whether `v` is live just after position `pos` of `b`: live out of
-    /// `b`, or read in `b` after `pos`.
+    /// Whether `v` is live just after point `at`: read later in its
+    /// block, or live out of it.
     ///
     /// # Preconditions
-    /// The definition of `v` is at or before that point and dominates it.
-    pub fn is_live_after(&mut self, v: Var, b: Block, pos: u32) -> bool {
-        self.last_use_in(v, b).is_some_and(|p| p > pos) || self.is_live_out(v, b)
+    /// The definition of `v` is at or before `at` and dominates it.
+    pub fn is_live_after(&mut self, v: Var, at: Point) -> bool {
+        self.last_use_in(v, at.block()).is_some_and(|p| p > at) || self.is_live_out(v, at.block())
     }
 
     /// Explores `v` now, without keeping the result beyond the next
     /// exploration: for a batch of questions about `v` in a row.
     pub fn explore(&mut self, v: Var) {
-        if self.current != v.0 {
+        if self.current != v.as_u32() {
             self.explore_into(v, false);
         }
     }
@@ -329,7 +282,7 @@ impl LiveCheck {
         let vi = v.index();
         let d = self.def_block[vi];
         let start = self.live_out.len();
-        self.current = v.0;
+        self.current = v.as_u32();
         if self.generation == u32::MAX {
             self.marks.fill([0; 2]);
             self.generation = 0;
@@ -349,14 +302,15 @@ impl LiveCheck {
             *m = gen;
             new
         };
-        let range = |s: &[u32]| s[vi] as usize..s[vi + 1] as usize;
-        for &(u, _) in &self.uses[range(&self.use_start)] {
+        let range = self.use_start[vi] as usize..self.use_start[vi + 1] as usize;
+        for u in &self.uses[range] {
+            let u = u.block().as_u32();
             // A use in the defining block follows the definition.
             if u != d && mark(u, 0) {
                 stack.push(u);
             }
         }
-        for &p in &self.phi_uses[range(&self.phi_start)] {
+        for &p in self.phi_uses.of(v) {
             if mark(p, 1) && keep {
                 live_out.push(p);
             }
@@ -367,9 +321,7 @@ impl LiveCheck {
         // Up_and_Mark, iteratively: every block on the stack is live-in.
         while let Some(b) = stack.pop() {
             self.explored_blocks += 1;
-            let ps = &self.preds
-                [self.pred_start[b as usize] as usize..self.pred_start[b as usize + 1] as usize];
-            for &p in ps {
+            for &p in self.preds.of(Block::from_u32(b)) {
                 if mark(p, 1) && keep {
                     live_out.push(p);
                 }
@@ -413,28 +365,24 @@ exit:
 ";
         let m = crate::text::parse_module(src).unwrap();
         let f = &m.functions[0];
-        let var = |name: &str| f.vars.keys().find(|&v| &*f.vars[v].name == name).unwrap();
-        let block = |name: &str| {
-            f.blocks
-                .keys()
-                .find(|&b| &*f.blocks[b].name == name)
-                .unwrap()
-        };
+        let var = |name: &str| f.var_by_name(name).unwrap();
+        let block = |name: &str| f.blocks().find(|&b| f.block_name(b) == name).unwrap();
         let (n, i, j, k, u) = (var("n"), var("i"), var("j"), var("k"), var("u"));
         let (head, body) = (block("head"), block("body"));
         let cfg = Cfg::new(f);
         let dt = DomTree::new(&cfg);
         let live = Liveness::new(f, &cfg);
         let mut check = LiveCheck::new(f, &cfg, &dt);
-        for v in f.vars.keys() {
-            for b in f.blocks.keys() {
+        for v in f.vars() {
+            for b in f.blocks() {
                 assert_eq!(check.is_live_out(v, b), live.is_live_out(b, v), "{v} {b}");
             }
         }
-        assert_eq!(check.last_use_in(n, body), Some(inst_pos(1)));
-        assert!(check.is_live_after(n, body, inst_pos(1)));
-        assert!(!check.is_live_after(j, body, inst_pos(0)));
-        assert!(check.is_live_after(j, head, PHI_POS));
+        assert_eq!(check.last_use_in(n, body), Some(Point::before(body, 1)));
+        assert!(check.is_live_after(n, Point::after(body, 0)));
+        assert!(check.is_live_after(n, Point::after(body, 1)), "live out");
+        assert!(!check.is_live_after(j, Point::after(body, 0)));
+        assert!(check.is_live_after(j, Point::entry(head)));
         assert!(check.is_used(k) && check.is_used(i));
         assert!(!check.is_used(u));
     }

@@ -48,6 +48,7 @@
 //! counting sort by block yields sorted, duplicate-free sets in CSR form.
 
 use super::stamp::StampSet;
+use crate::entity::Csr;
 use crate::ir::{Block, Cfg, Function, InstData, Var};
 
 /// Live-in and live-out sets of every block, in compressed (CSR) form.
@@ -56,10 +57,8 @@ use crate::ir::{Block, Cfg, Function, InstData, Var};
 /// and duplicate-free; tables cover every block of the function.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Liveness {
-    in_start: Vec<u32>,
-    in_vars: Vec<Var>,
-    out_start: Vec<u32>,
-    out_vars: Vec<Var>,
+    live_in: Csr<Block, Var>,
+    live_out: Csr<Block, Var>,
 }
 
 impl Liveness {
@@ -69,33 +68,29 @@ impl Liveness {
     /// `cfg` is `Cfg::new(func)`; every phi argument is labelled by a
     /// predecessor of the phi's block.
     pub fn new(func: &Function, cfg: &Cfg) -> Liveness {
-        let nb = func.blocks.len();
+        let nb = func.num_blocks();
         let mut by_var = VarLiveness::new(func, cfg);
-        let mut in_pairs: Vec<(u32, Var)> = Vec::new();
-        let mut out_pairs: Vec<(u32, Var)> = Vec::new();
-        for v in (0..func.vars.len()).map(Var::new) {
-            by_var.explore(v, |b| in_pairs.push((b.0, v)), |b| out_pairs.push((b.0, v)));
+        let mut in_pairs: Vec<(Block, Var)> = Vec::new();
+        let mut out_pairs: Vec<(Block, Var)> = Vec::new();
+        for v in func.vars() {
+            by_var.explore(v, |b| in_pairs.push((b, v)), |b| out_pairs.push((b, v)));
         }
-        let (in_start, in_vars) = group(nb, &in_pairs);
-        let (out_start, out_vars) = group(nb, &out_pairs);
         Liveness {
-            in_start,
-            in_vars,
-            out_start,
-            out_vars,
+            live_in: Csr::from_pairs(nb, in_pairs),
+            live_out: Csr::from_pairs(nb, out_pairs),
         }
     }
 
     /// Variables live at the start of `b`, sorted.
     #[inline]
     pub fn live_in(&self, b: Block) -> &[Var] {
-        &self.in_vars[self.in_start[b.index()] as usize..self.in_start[b.index() + 1] as usize]
+        self.live_in.of(b)
     }
 
     /// Variables live at the end of `b`, sorted.
     #[inline]
     pub fn live_out(&self, b: Block) -> &[Var] {
-        &self.out_vars[self.out_start[b.index()] as usize..self.out_start[b.index() + 1] as usize]
+        self.live_out.of(b)
     }
 
     /// Whether `v` is live at the start of `b` (binary search).
@@ -117,12 +112,12 @@ impl Liveness {
 #[derive(Debug)]
 pub struct VarLiveness<'a> {
     cfg: &'a Cfg,
-    upward_start: Vec<u32>,
-    upward: Vec<Block>,
-    defs_start: Vec<u32>,
-    defs: Vec<Block>,
-    phi_start: Vec<u32>,
-    phi_uses: Vec<Block>,
+    /// Blocks with an upward-exposed use, per variable.
+    upward: Csr<Var, Block>,
+    /// Blocks defining the variable.
+    defs: Csr<Var, Block>,
+    /// Predecessors along which a phi uses the variable.
+    phi_uses: Csr<Var, Block>,
     is_def: StampSet,
     live_in: StampSet,
     live_out: StampSet,
@@ -135,62 +130,52 @@ impl<'a> VarLiveness<'a> {
     /// # Preconditions
     /// As for [`Liveness::new`].
     pub fn new(func: &Function, cfg: &'a Cfg) -> VarLiveness<'a> {
-        let nb = func.blocks.len();
-        let nv = func.vars.len();
+        let nb = func.num_blocks();
+        let nv = func.num_vars();
         debug_assert_eq!(cfg.num_blocks(), nb);
         // Step 1, gather: upward-exposed uses, definitions, phi uses.
-        let mut upward: Vec<(u32, Block)> = Vec::new();
-        let mut defs: Vec<(u32, Block)> = Vec::new();
-        let mut phi_uses: Vec<(u32, Block)> = Vec::new();
+        let mut upward: Vec<(Var, Block)> = Vec::new();
+        let mut defs: Vec<(Var, Block)> = Vec::new();
+        let mut phi_uses: Vec<(Var, Block)> = Vec::new();
         let mut defined_here = StampSet::new(nv);
         let mut exposed_here = StampSet::new(nv);
-        for &b in &func.layout {
+        for &b in func.layout() {
             defined_here.clear();
             exposed_here.clear();
-            let data = &func.blocks[b];
             let mut use_ = |v: Var, defined_here: &StampSet| {
                 if !defined_here.contains(v.index()) && exposed_here.insert(v.index()) {
-                    upward.push((v.0, b));
+                    upward.push((v, b));
                 }
             };
-            for &i in &data.phis {
-                if let InstData::Phi { dst, args } = &func.insts[i] {
+            for &i in func.block_phis(b) {
+                if let InstData::Phi { dst, args } = func.inst(i) {
                     if defined_here.insert(dst.index()) {
-                        defs.push((dst.0, b));
+                        defs.push((*dst, b));
                     }
-                    for a in args {
+                    for a in args.as_slice(func) {
                         debug_assert!(cfg.preds(b).contains(&a.block), "phi label not a pred");
                         if let Some(v) = a.value.var() {
-                            phi_uses.push((v.0, a.block));
+                            phi_uses.push((v, a.block));
                         }
                     }
                 }
             }
-            for &i in &data.insts {
-                let inst = &func.insts[i];
+            for &i in func.block_insts(b) {
                 // All reads before all writes (parallel copies included).
-                inst.for_each_use(|v| use_(v, &defined_here));
-                inst.for_each_def(|v| {
+                func.for_each_use(i, |v| use_(v, &defined_here));
+                func.for_each_def(i, |v| {
                     if defined_here.insert(v.index()) {
-                        defs.push((v.0, b));
+                        defs.push((v, b));
                     }
                 });
             }
-            if let Some(v) = data.term.operand().and_then(|o| o.var()) {
-                use_(v, &defined_here);
-            }
+            func.for_each_term_use(b, |v| use_(v, &defined_here));
         }
-        let (upward_start, upward) = group(nv, &upward);
-        let (defs_start, defs) = group(nv, &defs);
-        let (phi_start, phi_uses) = group(nv, &phi_uses);
         VarLiveness {
             cfg,
-            upward_start,
-            upward,
-            defs_start,
-            defs,
-            phi_start,
-            phi_uses,
+            upward: Csr::from_pairs(nv, upward),
+            defs: Csr::from_pairs(nv, defs),
+            phi_uses: Csr::from_pairs(nv, phi_uses),
             is_def: StampSet::new(nb),
             live_in: StampSet::new(nb),
             live_out: StampSet::new(nb),
@@ -203,22 +188,21 @@ impl<'a> VarLiveness<'a> {
     /// live-out; afterwards [`VarLiveness::is_live_in`] answers for `v`.
     /// Costs what `v`'s live range touches.
     pub fn explore(&mut self, v: Var, mut on_in: impl FnMut(Block), mut on_out: impl FnMut(Block)) {
-        let range = |start: &[u32]| start[v.index()] as usize..start[v.index() + 1] as usize;
         self.is_def.clear();
         self.live_in.clear();
         self.live_out.clear();
-        for &b in &self.defs[range(&self.defs_start)] {
+        for &b in self.defs.of(v) {
             self.is_def.insert(b.index());
         }
         // An upward-exposed use: v is live-in where it is used.
-        for &b in &self.upward[range(&self.upward_start)] {
+        for &b in self.upward.of(v) {
             if self.live_in.insert(b.index()) {
                 on_in(b);
                 self.stack.push(b);
             }
         }
         // A phi use: v is live-out of the predecessor.
-        for &p in &self.phi_uses[range(&self.phi_start)] {
+        for &p in self.phi_uses.of(v) {
             if self.live_out.insert(p.index()) {
                 on_out(p);
             }
@@ -254,29 +238,6 @@ impl<'a> VarLiveness<'a> {
     }
 }
 
-/// Groups `(key, value)` pairs by key `0 .. n` into CSR form with a stable
-/// counting sort: values of one key keep their order in `pairs`.
-fn group<T: Copy>(n: usize, pairs: &[(u32, T)]) -> (Vec<u32>, Vec<T>) {
-    let mut start = vec![0u32; n + 1];
-    for &(k, _) in pairs {
-        start[k as usize + 1] += 1;
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    // Any value serves as the placeholder: every slot is overwritten.
-    let mut values = match pairs.first() {
-        Some(&(_, v)) => vec![v; pairs.len()],
-        None => Vec::new(),
-    };
-    for &(k, v) in pairs {
-        values[fill[k as usize] as usize] = v;
-        fill[k as usize] += 1;
-    }
-    (start, values)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,7 +266,7 @@ mod tests {
         fb.switch_to(head);
         fb.phi(
             i1,
-            vec![
+            &[
                 PhiArg {
                     block: entry,
                     value: i.into(),
@@ -334,7 +295,7 @@ mod tests {
         assert!(live.live_out(exit).is_empty());
         assert!(live.is_live_out(body, i2) && !live.is_live_in(head, i2));
         let (bin, bout) = super::super::brute::liveness(&f);
-        for b in f.layout.iter() {
+        for b in f.layout().iter() {
             assert_eq!(live.live_in(*b), &bin[b.index()][..]);
             assert_eq!(live.live_out(*b), &bout[b.index()][..]);
         }

@@ -65,19 +65,19 @@ pub fn loop_depth<G: Graph + ?Sized>(g: &G, dt: &DomTree) -> EntityVec<Block, u3
     let mut work: Vec<u32> = Vec::new();
     let preorder: Vec<Block> = dt.preorder().collect();
     for &h in preorder.iter().rev() {
-        let hi = h.0;
+        let hi = h.as_u32();
         // Back edges `t → h` start the walk (a self loop `h → h` is a back
         // edge whose body is `h` alone).
         for &t in g.preds(h) {
             if dt.dominates(h, t) {
                 is_header[h.index()] = true;
-                absorb(&mut collapsed, &mut enclosing, &mut work, t.0, hi);
+                absorb(&mut collapsed, &mut enclosing, &mut work, t.as_u32(), hi);
             }
         }
         while let Some(b) = work.pop() {
-            for &p in g.preds(Block(b)) {
+            for &p in g.preds(Block::from_u32(b)) {
                 if dt.is_reachable(p) {
-                    absorb(&mut collapsed, &mut enclosing, &mut work, p.0, hi);
+                    absorb(&mut collapsed, &mut enclosing, &mut work, p.as_u32(), hi);
                 }
             }
         }
@@ -88,7 +88,7 @@ pub fn loop_depth<G: Graph + ?Sized>(g: &G, dt: &DomTree) -> EntityVec<Block, u3
     for &b in &preorder {
         let outer = match enclosing[b.index()] {
             NO_LOOP => 0,
-            e => depth[Block(e)],
+            e => depth[Block::from_u32(e)],
         };
         depth[b] = outer + is_header[b.index()] as u32;
     }
@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn nested_loops_and_self_loops() {
         let edges = [(0, 1), (1, 2), (2, 2), (2, 3), (3, 2), (3, 4), (4, 1)];
-        let g = CsrGraph::from_edges(6, Block(0), &edges);
+        let g = CsrGraph::from_edges(6, Block::from_u32(0), &edges);
         let dt = DomTree::new(&g);
         let d = loop_depth(&g, &dt);
         assert_eq!(d.as_slice(), &[0, 1, 2, 2, 1, 0]);
@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn irreducible_cycle_has_no_depth() {
         let edges = [(0, 1), (0, 2), (1, 2), (2, 1)];
-        let g = CsrGraph::from_edges(3, Block(0), &edges);
+        let g = CsrGraph::from_edges(3, Block::from_u32(0), &edges);
         let dt = DomTree::new(&g);
         assert_eq!(loop_depth(&g, &dt).as_slice(), &[0, 0, 0]);
     }
@@ -213,14 +213,14 @@ mod tests {
             edges.push((l(i), r(i)));
             edges.push((l(i), if i == 1 { exit } else { l(i - 1) }));
         }
-        let g = CsrGraph::from_edges(2 * n as usize + 2, Block(0), &edges);
+        let g = CsrGraph::from_edges(2 * n as usize + 2, Block::from_u32(0), &edges);
         let dt = DomTree::new(&g);
         let d = loop_depth(&g, &dt);
         for i in 1..=n {
-            assert_eq!(d[Block(r(i))], i);
-            assert_eq!(d[Block(l(i))], i);
+            assert_eq!(d[Block::from_u32(r(i))], i);
+            assert_eq!(d[Block::from_u32(l(i))], i);
         }
-        assert_eq!((d[Block(0)], d[Block(exit)]), (0, 0));
+        assert_eq!((d[Block::from_u32(0)], d[Block::from_u32(exit)]), (0, 0));
     }
 
     proptest! {
@@ -235,7 +235,7 @@ mod tests {
                 (Just(n), 0..e, prop::collection::vec((0..e, 0..e), 0..3 * n))
             })
         ) {
-            let g = CsrGraph::from_edges(n, Block(entry), &edges);
+            let g = CsrGraph::from_edges(n, Block::from_u32(entry), &edges);
             let dt = DomTree::new(&g);
             prop_assert_eq!(loop_depth(&g, &dt), loop_depth_by_bodies(&g, &dt));
         }

@@ -175,17 +175,48 @@ mod tests {
     #[test]
     fn diamond_with_unreachable_node() {
         //   0 → 1 → 3,  0 → 2 → 3,  4 → 3 (4 unreachable)
-        let g = CsrGraph::from_edges(5, Block(0), &[(0, 1), (0, 2), (1, 3), (2, 3), (4, 3)]);
+        let g = CsrGraph::from_edges(
+            5,
+            Block::from_u32(0),
+            &[(0, 1), (0, 2), (1, 3), (2, 3), (4, 3)],
+        );
         let d = DepthFirst::new(&g);
-        assert_eq!(d.preorder(), &[Block(0), Block(1), Block(3), Block(2)]);
-        assert_eq!(d.postorder(), &[Block(3), Block(1), Block(2), Block(0)]);
+        assert_eq!(
+            d.preorder(),
+            &[
+                Block::from_u32(0),
+                Block::from_u32(1),
+                Block::from_u32(3),
+                Block::from_u32(2)
+            ]
+        );
+        assert_eq!(
+            d.postorder(),
+            &[
+                Block::from_u32(3),
+                Block::from_u32(1),
+                Block::from_u32(2),
+                Block::from_u32(0)
+            ]
+        );
         let rpo: Vec<_> = d.reverse_postorder().collect();
-        assert_eq!(rpo, vec![Block(0), Block(2), Block(1), Block(3)]);
-        assert_eq!(d.rpo_number(Block(2)), Some(1));
-        assert_eq!(d.dfs_parent(Block(3)), Some(Block(1)));
-        assert_eq!(d.dfs_parent(Block(0)), None);
-        assert!(!d.is_reachable(Block(4)));
-        assert_eq!(d.unreachable().collect::<Vec<_>>(), vec![Block(4)]);
+        assert_eq!(
+            rpo,
+            vec![
+                Block::from_u32(0),
+                Block::from_u32(2),
+                Block::from_u32(1),
+                Block::from_u32(3)
+            ]
+        );
+        assert_eq!(d.rpo_number(Block::from_u32(2)), Some(1));
+        assert_eq!(d.dfs_parent(Block::from_u32(3)), Some(Block::from_u32(1)));
+        assert_eq!(d.dfs_parent(Block::from_u32(0)), None);
+        assert!(!d.is_reachable(Block::from_u32(4)));
+        assert_eq!(
+            d.unreachable().collect::<Vec<_>>(),
+            vec![Block::from_u32(4)]
+        );
         assert_eq!(d.num_reachable(), 4);
     }
 
@@ -193,9 +224,12 @@ mod tests {
     fn long_chain_does_not_overflow() {
         let n = 300_000u32;
         let edges: Vec<_> = (0..n - 1).map(|i| (i, i + 1)).collect();
-        let g = CsrGraph::from_edges(n as usize, Block(0), &edges);
+        let g = CsrGraph::from_edges(n as usize, Block::from_u32(0), &edges);
         let d = DepthFirst::new(&g);
-        assert_eq!(d.postorder()[0], Block(n - 1));
-        assert_eq!(d.dfs_parent(Block(n - 1)), Some(Block(n - 2)));
+        assert_eq!(d.postorder()[0], Block::from_u32(n - 1));
+        assert_eq!(
+            d.dfs_parent(Block::from_u32(n - 1)),
+            Some(Block::from_u32(n - 2))
+        );
     }
 }

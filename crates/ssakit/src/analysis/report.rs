@@ -23,21 +23,21 @@ struct Blocks<'a> {
 
 impl<'a> Blocks<'a> {
     fn new(func: &'a Function) -> Self {
-        let mut pos = vec![u32::MAX; func.blocks.len()];
-        for (i, &b) in func.layout.iter().enumerate() {
+        let mut pos = vec![u32::MAX; func.num_blocks()];
+        for (i, &b) in func.layout().iter().enumerate() {
             pos[b.index()] = i as u32;
         }
         Blocks { func, pos }
     }
 
     fn name(&self, b: Block) -> &str {
-        &self.func.blocks[b].name
+        self.func.block_name(b)
     }
 
     /// `{A, B, ...}` in layout order.
     fn set(&self, blocks: &[Block]) -> String {
         let mut v = blocks.to_vec();
-        v.sort_by_key(|b| (self.pos[b.index()], b.0));
+        v.sort_by_key(|b| (self.pos[b.index()], b.as_u32()));
         let names: Vec<&str> = v.iter().map(|&b| self.name(b)).collect();
         format!("{{{}}}", names.join(", "))
     }
@@ -57,7 +57,7 @@ pub fn render_dom(func: &Function) -> String {
     let tree = DomTree::new(&cfg);
     let blocks = Blocks::new(func);
     let mut out = String::new();
-    for &b in &func.layout {
+    for &b in func.layout() {
         let idom = match tree.idom(b) {
             Some(d) => blocks.name(d).to_string(),
             None if tree.is_reachable(b) => "-".to_string(),
@@ -71,7 +71,7 @@ pub fn render_dom(func: &Function) -> String {
     while let Some((b, depth)) = stack.pop() {
         let _ = writeln!(out, "{:indent$}{}", "", blocks.name(b), indent = 2 * depth);
         let mut kids = tree.children(b).to_vec();
-        kids.sort_by_key(|k| std::cmp::Reverse((blocks.pos[k.index()], k.0)));
+        kids.sort_by_key(|k| std::cmp::Reverse((blocks.pos[k.index()], k.as_u32())));
         stack.extend(kids.into_iter().map(|k| (k, depth + 1)));
     }
     out
@@ -85,7 +85,7 @@ pub fn render_df(func: &Function) -> String {
     let df = DominanceFrontiers::new(&cfg, &tree);
     let blocks = Blocks::new(func);
     let mut out = String::new();
-    for &b in &func.layout {
+    for &b in func.layout() {
         let _ = writeln!(out, "DF({}) = {}", blocks.name(b), blocks.set(df.df(b)));
     }
     out
@@ -101,14 +101,13 @@ pub fn render_idf(func: &Function, var: Var) -> String {
     let blocks = Blocks::new(func);
     let names = VarNames::new(func);
     let mut defs = Vec::new();
-    if func.params.contains(&var) {
+    if func.params().contains(&var) {
         defs.push(func.entry());
     }
-    for &b in &func.layout {
-        let data = &func.blocks[b];
+    for &b in func.layout() {
         let mut defines = false;
-        for &i in data.phis.iter().chain(&data.insts) {
-            func.insts[i].for_each_def(|d| defines |= d == var);
+        for i in func.block_all_insts(b) {
+            func.for_each_def(i, |d| defines |= d == var);
         }
         if defines && !defs.contains(&b) {
             defs.push(b);
@@ -130,7 +129,7 @@ pub fn render_dj(func: &Function) -> String {
     let dj = DjGraph::new(&cfg, DomTree::new(&cfg));
     let blocks = Blocks::new(func);
     let order: Vec<Block> = func
-        .layout
+        .layout()
         .iter()
         .copied()
         .filter(|&b| dj.dom_tree().is_reachable(b))
@@ -146,7 +145,7 @@ pub fn render_live(func: &Function) -> String {
     let blocks = Blocks::new(func);
     let names = VarNames::new(func);
     let mut out = String::new();
-    for &b in &func.layout {
+    for &b in func.layout() {
         let n = blocks.name(b);
         let _ = writeln!(out, "live-in({n}) = {}", var_set(&names, live.live_in(b)));
         let _ = writeln!(out, "live-out({n}) = {}", var_set(&names, live.live_out(b)));

@@ -46,7 +46,13 @@
 //! * a call to a function of the module is a direct call with its arity; a
 //!   call to anything else is an external, declared variadic
 //!   (`declare i64 @f(...)`) so that any arity works;
-//! * every function returns `i64`; a bare `ret` returns 0.
+//! * every function returns `i64`; a bare `ret` returns 0;
+//! * `unreachable` is LLVM's `unreachable`.
+//!
+//! What LLVM's `i64` world cannot express is refused with an [`EmitError`]
+//! naming it: a variable of a type other than `i64`, a generic operation
+//! (its meaning is not known here), a `ret` of several values and a call
+//! with several results.
 //!
 //! Parallel copies are all loads, then all stores. The input is meant not to
 //! be in SSA form, but phis are accepted too, demoted the way LLVM's
@@ -58,7 +64,9 @@
 //! `x` on the predecessor's other edges (the lost-copy problem), and loading
 //! every `.in` before storing any slot keeps the phis simultaneous.
 
-use crate::ir::{BinOp, Function, InstData, Module, Operand, Terminator, UnOp, Var, VarNames};
+use crate::ir::{
+    BinOp, Block, Function, Inst, InstData, Module, Operand, Terminator, Type, UnOp, Var, VarNames,
+};
 use std::collections::BTreeSet;
 use std::fmt::{self, Write};
 
@@ -106,7 +114,7 @@ pub fn emit_function(f: &Function) -> Result<String, EmitError> {
 /// `name` as an LLVM identifier body: unchanged when it is a plain
 /// identifier (`[-a-zA-Z$._][-a-zA-Z$._0-9]*`), else quoted with `\XX`
 /// escapes for `"`, `\` and non-printable bytes.
-pub fn ident(name: &str) -> String {
+fn ident(name: &str) -> String {
     let plain = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_');
     let b = name.as_bytes();
     if !b.is_empty() && !b[0].is_ascii_digit() && b.iter().all(|&c| plain(c)) {
@@ -132,6 +140,8 @@ struct FunctionEmitter<'a> {
     f: &'a Function,
     out: &'a mut String,
     externals: &'a mut BTreeSet<Box<str>>,
+    /// The printed name of each variable.
+    names: VarNames,
     /// `%NAME.addr` of each variable.
     slot: Vec<String>,
     /// Next temporary number.
@@ -152,8 +162,7 @@ impl<'a> FunctionEmitter<'a> {
     ) -> Self {
         let names = VarNames::new(f);
         let slot = f
-            .vars
-            .keys()
+            .vars()
             .map(|v| format!("%{}", ident(&format!("{}.addr", &names[v]))))
             .collect();
         FunctionEmitter {
@@ -161,6 +170,7 @@ impl<'a> FunctionEmitter<'a> {
             f,
             out,
             externals,
+            names,
             slot,
             temp: 0,
             incoming: Vec::new(),
@@ -171,33 +181,83 @@ impl<'a> FunctionEmitter<'a> {
     /// Fills `incoming` and `in_slot` from the phis of `f`.
     fn collect_phis(&mut self) {
         let f = self.f;
-        let names = VarNames::new(f);
-        for &b in &f.layout {
-            for &i in &f.blocks[b].phis {
-                let InstData::Phi { dst, args } = &f.insts[i] else {
+        for &b in f.layout() {
+            for &i in f.block_phis(b) {
+                let InstData::Phi { dst, args } = f.inst(i) else {
                     continue;
                 };
                 if self.incoming.is_empty() {
-                    self.incoming = vec![Vec::new(); f.blocks.len()];
-                    self.in_slot = vec![String::new(); f.vars.len()];
+                    self.incoming = vec![Vec::new(); f.num_blocks()];
+                    self.in_slot = vec![String::new(); f.num_vars()];
                 }
-                self.in_slot[dst.index()] = format!("%{}", ident(&format!("{}.in", &names[*dst])));
-                for a in args {
+                self.in_slot[dst.index()] =
+                    format!("%{}", ident(&format!("{}.in", &self.names[*dst])));
+                for a in args.as_slice(f) {
                     self.incoming[a.block.index()].push((*dst, a.value));
                 }
             }
         }
     }
 
+    /// Refuses what cannot be emitted: a variable of a type other than
+    /// `i64` (every variable gets an `i64` slot), a generic operation, a
+    /// `ret` of several values, a call with several results.
+    fn check(&self) -> Result<(), EmitError> {
+        let f = self.f;
+        if let Some(v) = f.vars().find(|&v| f.var_type(v) != Type::I64) {
+            return Err(self.err(format!(
+                "variable `{}` has type `{}`: only `i64` can be emitted",
+                &self.names[v],
+                f.var_type(v)
+            )));
+        }
+        for &b in f.layout() {
+            for i in f.block_all_insts(b) {
+                match f.inst(i) {
+                    InstData::Op { op, .. } => {
+                        return Err(self.err(format!(
+                            "block `{}`: operation `{}` cannot be emitted",
+                            f.block_name(b),
+                            f.operator_name(*op)
+                        )))
+                    }
+                    InstData::Call {
+                        callee, results, ..
+                    } if results.len() > 1 => {
+                        return Err(self.err(format!(
+                            "block `{}`: call of `{}` with {} results cannot be emitted \
+                             (a function returns one `i64`)",
+                            f.block_name(b),
+                            f.callee_name(*callee),
+                            results.len()
+                        )))
+                    }
+                    _ => {}
+                }
+            }
+            if let Terminator::Ret(vals) = f.term(b) {
+                if vals.len() > 1 {
+                    return Err(self.err(format!(
+                        "block `{}`: `ret` of {} values cannot be emitted \
+                         (a function returns one `i64`)",
+                        f.block_name(b),
+                        vals.len()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn err(&self, message: impl Into<String>) -> EmitError {
         EmitError {
-            func: self.f.name.to_string(),
+            func: self.f.name().to_string(),
             message: message.into(),
         }
     }
 
-    fn label(&self, b: crate::ir::Block) -> String {
-        format!("%{}", ident(&format!("{}.bb", self.f.blocks[b].name)))
+    fn label(&self, b: Block) -> String {
+        format!("%{}", ident(&format!("{}.bb", self.f.block_name(b))))
     }
 
     fn fresh(&mut self) -> String {
@@ -232,37 +292,37 @@ impl<'a> FunctionEmitter<'a> {
 
     fn emit(mut self) -> Result<(), EmitError> {
         let f = self.f;
-        if f.layout.is_empty() {
+        if f.layout().is_empty() {
             return Err(self.err("function has no blocks"));
         }
-        let params: Vec<String> = (0..f.params.len())
+        self.check()?;
+        let params: Vec<String> = (0..f.params().len())
             .map(|k| format!("i64 %arg.{k}"))
             .collect();
         let _ = writeln!(
             self.out,
             "define i64 @{}({}) {{\nallocas:",
-            ident(&f.name),
+            ident(f.name()),
             params.join(", ")
         );
         self.collect_phis();
-        for v in f.vars.keys() {
+        for v in f.vars() {
             let _ = writeln!(self.out, "  {} = alloca i64", self.slot[v.index()]);
         }
         for s in self.in_slot.iter().filter(|s| !s.is_empty()) {
             let _ = writeln!(self.out, "  {s} = alloca i64");
         }
-        for (k, &p) in f.params.iter().enumerate() {
+        for (k, &p) in f.params().iter().enumerate() {
             self.store(p, &format!("%arg.{k}"));
         }
         let entry = self.label(f.entry());
         let _ = writeln!(self.out, "  br label {entry}");
-        for &b in &f.layout {
-            let bd = &f.blocks[b];
+        for &b in f.layout() {
             let _ = writeln!(self.out, "{}:", &self.label(b)[1..]);
             // Phis: every `.in` slot loaded, then every own slot stored.
-            let mut phi_vals = Vec::with_capacity(bd.phis.len());
-            for &i in &bd.phis {
-                let Some(d) = f.insts[i].def() else { continue };
+            let mut phi_vals = Vec::with_capacity(f.block_phis(b).len());
+            for &i in f.block_phis(b) {
+                let Some(d) = f.def(i) else { continue };
                 let t = self.fresh();
                 let _ = writeln!(
                     self.out,
@@ -274,8 +334,8 @@ impl<'a> FunctionEmitter<'a> {
             for (d, t) in phi_vals {
                 self.store(d, &t);
             }
-            for &i in &bd.insts {
-                self.emit_inst(&f.insts[i])?;
+            for &i in f.block_insts(b) {
+                self.emit_inst(i)?;
             }
             // Operands of successors' phis, into their `.in` slots.
             if let Some(out) = self.incoming.get(b.index()).cloned() {
@@ -288,14 +348,15 @@ impl<'a> FunctionEmitter<'a> {
                     );
                 }
             }
-            self.emit_term(&bd.term);
+            self.emit_term(f.term(b));
         }
         self.out.push_str("}\n");
         Ok(())
     }
 
-    fn emit_inst(&mut self, data: &InstData) -> Result<(), EmitError> {
-        match data {
+    fn emit_inst(&mut self, i: Inst) -> Result<(), EmitError> {
+        let f = self.f;
+        match f.inst(i) {
             InstData::Copy { dst, src } => {
                 let v = self.value(*src);
                 self.store(*dst, &v);
@@ -317,46 +378,59 @@ impl<'a> FunctionEmitter<'a> {
                 let res = self.binary(*op, &l, &r, *rhs);
                 self.store(*dst, &res);
             }
-            InstData::Call { dst, func, args } => {
+            InstData::Call {
+                callee,
+                args,
+                results,
+            } => {
+                let func = f.callee_name(*callee);
+                let args = args.as_slice(f);
                 let vals: Vec<String> = args
                     .iter()
                     .map(|&a| format!("i64 {}", self.value(a)))
                     .collect();
                 let callee = match self.module.function(func) {
-                    Some(g) if g.params.len() == args.len() => format!("@{}", ident(func)),
+                    Some(g) if g.params().len() == args.len() => format!("@{}", ident(func)),
                     Some(g) => {
                         return Err(self.err(format!(
                             "call of `{func}` with {} argument(s); it takes {}",
                             args.len(),
-                            g.params.len()
+                            g.params().len()
                         )))
                     }
                     None => {
-                        if matches!(&**func, "print_i64" | "print_newline") {
+                        if matches!(func, "print_i64" | "print_newline") {
                             return Err(self
                                 .err(format!("external `{func}` clashes with the print helpers")));
                         }
-                        self.externals.insert(func.clone());
+                        self.externals.insert(func.into());
                         format!("(...) @{}", ident(func))
                     }
                 };
                 let r = self.inst(&format!("call i64 {callee}({})", vals.join(", ")));
-                if let Some(d) = dst {
-                    self.store(*d, &r);
+                if let Some(&d) = results.as_slice(f).first() {
+                    self.store(d, &r);
                 }
             }
             InstData::Print { args } => {
-                for &a in args {
+                for &a in args.as_slice(f) {
                     let v = self.value(a);
                     let _ = writeln!(self.out, "  call void @print_i64(i64 {v})");
                 }
                 self.out.push_str("  call void @print_newline()\n");
             }
             InstData::ParCopy { copies } => {
+                let copies = copies.as_slice(f);
                 let vals: Vec<Val> = copies.iter().map(|&(_, s)| self.value(s)).collect();
                 for (&(d, _), v) in copies.iter().zip(&vals) {
                     self.store(d, v);
                 }
+            }
+            InstData::Op { op, .. } => {
+                return Err(self.err(format!(
+                    "operation `{}` cannot be emitted",
+                    f.operator_name(*op)
+                )));
             }
             InstData::Phi { .. } => {
                 return Err(self.err("phi among ordinary instructions"));
@@ -450,18 +524,19 @@ impl<'a> FunctionEmitter<'a> {
                     "  switch i64 {v}, label {} [",
                     self.label(*default)
                 );
-                for (k, &t) in targets.iter().enumerate() {
+                for (k, &t) in targets.as_slice(self.f).iter().enumerate() {
                     let _ = write!(self.out, "\n    i64 {k}, label {}", self.label(t));
                 }
                 self.out.push_str("\n  ]\n");
             }
-            Terminator::Ret(v) => {
-                let v = match v {
-                    Some(o) => self.value(*o),
-                    None => "0".to_string(),
+            Terminator::Ret(vals) => {
+                let v = match vals.as_slice(self.f) {
+                    [] => "0".to_string(),
+                    [o, ..] => self.value(*o),
                 };
                 let _ = writeln!(self.out, "  ret i64 {v}");
             }
+            Terminator::Unreachable => self.out.push_str("  unreachable\n"),
         }
     }
 }
@@ -510,6 +585,37 @@ mod tests {
         assert!(
             ir.contains("b.bb:\n  %t.1 = load i64, i64* %x.in\n  store i64 %t.1, i64* %x.addr"),
             "{ir}"
+        );
+    }
+
+    #[test]
+    fn unreachable_is_llvm_unreachable() {
+        let m = crate::text::parse_module(
+            "function main(n) {\nentry:\n    branch n, a, b\na:\n    unreachable\nb:\n    ret n\n}\n",
+        )
+        .unwrap();
+        let ir = emit_module(&m).unwrap();
+        assert!(ir.contains("a.bb:\n  unreachable\nb.bb:"), "{ir}");
+    }
+
+    #[test]
+    fn what_llvm_i64_cannot_express_is_refused_by_name() {
+        let err = |src: &str| {
+            let m = crate::text::parse_module(src).unwrap();
+            emit_module(&m).unwrap_err().to_string()
+        };
+        assert_eq!(
+            err("function main(n) {\nentry:\n    x: f64 = undef\n    ret n\n}\n"),
+            "function `main`: variable `x` has type `f64`: only `i64` can be emitted"
+        );
+        assert_eq!(
+            err("operator i64.popcnt pure\n\nfunction main(n) {\nentry:\n    x = i64.popcnt(n)\n    ret x\n}\n"),
+            "function `main`: block `entry`: operation `i64.popcnt` cannot be emitted"
+        );
+        assert_eq!(
+            err("function main(n) {\nentry:\n    ret n, n\n}\n"),
+            "function `main`: block `entry`: `ret` of 2 values cannot be emitted \
+             (a function returns one `i64`)"
         );
     }
 }

@@ -28,7 +28,7 @@ pub use trace::Trace;
 use crate::analysis::{DomTree, DominanceFrontiers, VarLiveness};
 use crate::error::IrError;
 use crate::ir::{Cfg, Function, Module};
-use crate::timing::PassTimes;
+use crate::timing;
 
 /// Which SSA flavour to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -99,8 +99,6 @@ pub struct Stats {
     pub phis: usize,
     /// Renaming counts.
     pub rename: RenameStats,
-    /// Per-phase times.
-    pub times: PassTimes,
 }
 
 /// Puts `func` into SSA form.
@@ -137,28 +135,39 @@ fn construct_impl(
     opts: &Options,
     trace_var: Option<crate::ir::Var>,
 ) -> Result<(Stats, Option<Trace>), IrError> {
-    let mut t = PassTimes::default();
     // Preparation in two halves around the dominator tree, whose search
     // already finds the unreachable blocks: in the usual case (none) the
     // graph and the tree are built once.
-    let mut prepared = t.time("prepare", || prepare::fresh_entry(func))?;
-    let mut cfg = t.time("cfg", || Cfg::new(func));
-    let mut dt = t.time("dominators", || DomTree::new(&cfg));
-    if dt.num_reachable() < func.layout.len() {
-        prepared.removed_unreachable = t.time("unreachable blocks", || {
-            let removed = prepare::drop_unreachable(func, &dt);
-            cfg = Cfg::new(func);
-            dt = DomTree::new(&cfg);
-            removed
-        });
+    let mut prepared = {
+        let _t = timing::phase("prepare");
+        prepare::fresh_entry(func)?
+    };
+    let mut cfg = {
+        let _t = timing::phase("cfg");
+        Cfg::new(func)
+    };
+    let mut dt = {
+        let _t = timing::phase("dominators");
+        DomTree::new(&cfg)
+    };
+    if dt.num_reachable() < func.layout().len() {
+        let _t = timing::phase("unreachable blocks");
+        prepared.removed_unreachable = prepare::drop_unreachable(func, &dt);
+        cfg = Cfg::new(func);
+        dt = DomTree::new(&cfg);
     }
     // The trace shows the chapter's worklist, which needs DF_all.
     let use_worklist = opts.idf == Idf::Worklist || trace_var.is_some();
-    let df = use_worklist.then(|| t.time("frontiers", || DominanceFrontiers::new(&cfg, &dt)));
-    let liveness = (opts.flavor == Flavor::Pruned)
-        .then(|| t.time("liveness", || VarLiveness::new(func, &cfg)));
+    let df = use_worklist.then(|| {
+        let _t = timing::phase("frontiers");
+        DominanceFrontiers::new(&cfg, &dt)
+    });
+    let liveness = (opts.flavor == Flavor::Pruned).then(|| {
+        let _t = timing::phase("liveness");
+        VarLiveness::new(func, &cfg)
+    });
     let mut trace = trace_var.map(|v| Trace {
-        var: func.vars[v].name.to_string(),
+        var: func.base_name(v).to_string(),
         defs: phi_insert::DefBlocks::new(func).of(v).to_vec(),
         preorder: dt.preorder().collect(),
         ..Default::default()
@@ -173,34 +182,42 @@ fn construct_impl(
         flavor: opts.flavor,
         liveness: liveness.map(std::cell::RefCell::new),
     };
-    let phis = t.time("phi insertion", || {
+    let phis = {
+        let _t = timing::phase("phi insertion");
         ins.run(
             func,
             trace
                 .as_mut()
                 .map(|tr| (trace_var.unwrap(), &mut tr.insert)),
         )
-    });
-    let rename = t.time("renaming", || match opts.renaming {
-        Renaming::ReachingDef => {
-            let mut chains = rename::ReachingDefChains::new(&dt, func.vars.len(), trace_var);
-            let s = rename::rename(func, &cfg, &dt, opts.undef, &mut chains);
-            if let (Some(tr), Some(rows)) = (trace.as_mut(), chains.into_trace()) {
-                tr.rename = rows;
+    };
+    let _t = timing::phase("renaming");
+    let rename = match (opts.renaming, trace_var) {
+        (Renaming::ReachingDef, None) => {
+            let chains = rename::ReachingDefChains::new(&dt, func.num_vars(), None);
+            rename::Renamer::new(chains, (), opts.undef).run(func, &cfg, &dt)
+        }
+        (Renaming::ReachingDef, Some(v)) => {
+            let chains = rename::ReachingDefChains::new(&dt, func.num_vars(), Some(v));
+            let observer = trace::TraceObserver::new(v);
+            let mut renamer = rename::Renamer::new(chains, observer, opts.undef);
+            let s = renamer.run(func, &cfg, &dt);
+            let (chains, observer) = renamer.into_parts();
+            if let (Some(tr), Some(climbs)) = (trace.as_mut(), chains.into_climbs()) {
+                tr.rename = observer.into_rows(climbs);
             }
             s
         }
-        Renaming::Stacks => {
-            let mut stacks = rename::VersionStacks::new(func.vars.len());
-            rename::rename(func, &cfg, &dt, opts.undef, &mut stacks)
+        (Renaming::Stacks, _) => {
+            let stacks = rename::VersionStacks::new(func.num_vars());
+            rename::Renamer::new(stacks, (), opts.undef).run(func, &cfg, &dt)
         }
-    });
+    };
     Ok((
         Stats {
             prepared,
             phis,
             rename,
-            times: t,
         },
         trace,
     ))

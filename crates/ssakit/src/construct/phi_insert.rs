@@ -44,86 +44,77 @@
 use super::trace::InsertRow;
 use super::Flavor;
 use crate::analysis::{DomTree, DominanceFrontiers, IdfCalculator, VarLiveness};
-use crate::entity::EntityVec;
+use crate::entity::{Csr, EntityVec, PackedOption};
 use crate::ir::{Block, Cfg, Function, InstData, Operand, PhiArg, Var};
 use std::cell::RefCell;
 
 /// Definition blocks of each variable, compressed: the blocks defining
-/// variable `v` are `blocks[start[v]..start[v + 1]]`, in layout order, each
-/// once. Parameters are defined in the entry block.
+/// variable `v`, in layout order, each once. Parameters are defined in the
+/// entry block.
 pub struct DefBlocks {
-    start: Vec<u32>,
-    blocks: Vec<Block>,
+    blocks: Csr<Var, Block>,
 }
 
 impl DefBlocks {
     /// Collects the definition blocks of every variable of `func`.
     pub fn new(func: &Function) -> DefBlocks {
-        let nv = func.vars.len();
+        let nv = func.num_vars();
         // Pairs (var, block) without repeats for one block: a block defines
         // v once in this list however many times it assigns v.
-        let mut last: EntityVec<Var, u32> = EntityVec::filled(nv, u32::MAX);
+        let mut last: EntityVec<Var, PackedOption<Block>> =
+            EntityVec::filled(nv, PackedOption::NONE);
         let mut pairs: Vec<(Var, Block)> = Vec::new();
-        let mut count = vec![0u32; nv + 1];
         let mut add = |v: Var, b: Block, pairs: &mut Vec<(Var, Block)>| {
-            if last[v] != b.0 {
-                last[v] = b.0;
+            if last[v].expand() != Some(b) {
+                last[v] = PackedOption::some(b);
                 pairs.push((v, b));
-                count[v.index()] += 1;
             }
         };
         let entry = func.entry();
-        for &p in &func.params {
+        for &p in func.params() {
             add(p, entry, &mut pairs);
         }
-        for &b in &func.layout {
-            for &i in func.blocks[b].phis.iter().chain(&func.blocks[b].insts) {
-                func.insts[i].for_each_def(|v| add(v, b, &mut pairs));
+        for &b in func.layout() {
+            for i in func.block_all_insts(b) {
+                func.for_each_def(i, |v| add(v, b, &mut pairs));
             }
         }
-        // Counting sort by variable keeps layout order within a variable.
-        let mut start = vec![0u32; nv + 1];
-        for v in 0..nv {
-            start[v + 1] = start[v] + count[v];
+        // A stable counting sort by variable keeps layout order within a
+        // variable.
+        DefBlocks {
+            blocks: Csr::from_pairs(nv, pairs),
         }
-        let mut fill = start.clone();
-        let mut blocks = vec![Block(0); pairs.len()];
-        for (v, b) in pairs {
-            blocks[fill[v.index()] as usize] = b;
-            fill[v.index()] += 1;
-        }
-        DefBlocks { start, blocks }
     }
 
     /// The blocks defining `v`.
     pub fn of(&self, v: Var) -> &[Block] {
-        &self.blocks[self.start[v.index()] as usize..self.start[v.index() + 1] as usize]
+        self.blocks.of(v)
     }
 }
 
 /// Variables used in some block before being defined in it: Briggs et al.'s
 /// "global names", the only ones semi-pruned SSA gives phis.
 pub fn global_names(func: &Function) -> EntityVec<Var, bool> {
-    let mut global = EntityVec::filled(func.vars.len(), false);
-    // defined_in[v] == block index + 1 when v has been assigned earlier in
-    // the block being scanned.
-    let mut defined_in: EntityVec<Var, u32> = EntityVec::filled(func.vars.len(), 0);
-    for &b in &func.layout {
-        let stamp = b.0 + 1;
-        let bd = &func.blocks[b];
-        for &i in bd.phis.iter().chain(&bd.insts) {
-            func.insts[i].for_each_use(|v| {
-                if defined_in[v] != stamp {
+    let mut global = EntityVec::filled(func.num_vars(), false);
+    // defined_in[v] == Some(b) when v has been assigned earlier in the
+    // block b being scanned.
+    let mut defined_in: EntityVec<Var, PackedOption<Block>> =
+        EntityVec::filled(func.num_vars(), PackedOption::NONE);
+    for &b in func.layout() {
+        let here = PackedOption::some(b);
+        for i in func.block_all_insts(b) {
+            func.for_each_use(i, |v| {
+                if defined_in[v] != here {
                     global[v] = true;
                 }
             });
-            func.insts[i].for_each_def(|v| defined_in[v] = stamp);
+            func.for_each_def(i, |v| defined_in[v] = here);
         }
-        if let Some(Operand::Var(v)) = bd.term.operand() {
-            if defined_in[v] != stamp {
+        func.for_each_term_use(b, |v| {
+            if defined_in[v] != here {
                 global[v] = true;
             }
-        }
+        });
     }
     global
 }
@@ -131,8 +122,8 @@ pub fn global_names(func: &Function) -> EntityVec<Var, bool> {
 /// The order in which variables get their phis: by name, then index. Phis
 /// of one block then appear in name order, as in the chapter's figures.
 pub fn variable_order(func: &Function) -> Vec<Var> {
-    let mut order: Vec<Var> = func.vars.keys().collect();
-    order.sort_by(|&a, &b| func.vars[a].name.cmp(&func.vars[b].name).then(a.cmp(&b)));
+    let mut order: Vec<Var> = func.vars().collect();
+    order.sort_by(|&a, &b| func.base_name(a).cmp(func.base_name(b)).then(a.cmp(&b)));
     order
 }
 
@@ -193,42 +184,28 @@ impl PhiInsertion<'_> {
         // touched once, in layout order, instead of once per phi in
         // variable order (creating the phis was half of phi insertion on
         // loop nests, mostly cache misses).
-        let nb = func.blocks.len();
-        let mut start = vec![0u32; nb + 1];
-        for &(b, _) in &placed {
-            start[b.index() + 1] += 1;
-        }
-        for k in 0..nb {
-            start[k + 1] += start[k];
-        }
-        let mut fill = start.clone();
-        let mut by_block = vec![Var(0); n];
-        for &(b, v) in &placed {
-            by_block[fill[b.index()] as usize] = v;
-            fill[b.index()] += 1;
-        }
-        drop(placed);
+        let by_block = Csr::from_pairs(func.num_blocks(), placed);
         // Room for every phi at once: growing the instruction table and
         // each block's phi list one push at a time copied them repeatedly.
-        func.insts.reserve(n);
-        let mut preds: Vec<Block> = Vec::new();
-        for k in 0..func.layout.len() {
-            let b = func.layout[k];
-            let vars = &by_block[start[b.index()] as usize..start[b.index() + 1] as usize];
+        func.reserve_insts(n);
+        let mut args: Vec<PhiArg> = Vec::new();
+        for k in 0..func.layout().len() {
+            let b = func.layout()[k];
+            let vars = by_block.of(b);
             if vars.is_empty() {
                 continue;
             }
-            preds.clear();
-            preds.extend(self.cfg.unique_preds(b));
-            func.blocks[b].phis.reserve(vars.len());
+            args.clear();
+            args.extend(self.cfg.unique_preds(b).map(|p| PhiArg {
+                block: p,
+                value: Operand::Undef,
+            }));
+            func.reserve_phis(b, vars.len());
             for &v in vars {
-                let args: Vec<PhiArg> = preds
-                    .iter()
-                    .map(|&p| PhiArg {
-                        block: p,
-                        value: Operand::Var(v),
-                    })
-                    .collect();
+                for a in &mut args {
+                    a.value = Operand::Var(v);
+                }
+                let args = func.list(&args);
                 func.push_inst(b, InstData::Phi { dst: v, args });
             }
         }
@@ -298,7 +275,7 @@ impl PhiInsertion<'_> {
     ) -> Vec<(Block, Var)> {
         let defs = DefBlocks::new(func);
         let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
-        let nb = func.blocks.len();
+        let nb = func.num_blocks();
         // Stamped sets, one stamp per variable (index + 1).
         let mut in_f = vec![0u32; nb];
         let mut in_defs = vec![0u32; nb];
@@ -310,7 +287,7 @@ impl PhiInsertion<'_> {
             if d.is_empty() || !self.wanted(&global, v) {
                 continue;
             }
-            let stamp = v.0 + 1;
+            let stamp = v.as_u32() + 1;
             self.prepare_var(v);
             let tracing = trace.as_ref().is_some_and(|t| t.0 == v);
             w.clear();

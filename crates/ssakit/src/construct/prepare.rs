@@ -39,8 +39,8 @@ pub fn prepare(func: &mut Function) -> Result<Prepared, IrError> {
 pub fn fresh_entry(func: &mut Function) -> Result<Prepared, IrError> {
     let mut entry_has_preds = false;
     let entry = func.entry();
-    for &b in &func.layout {
-        if let Some(&i) = func.blocks[b].phis.first() {
+    for &b in func.layout() {
+        if let Some(&i) = func.block_phis(b).first() {
             return Err(IrError::new(
                 func,
                 Some(b),
@@ -48,17 +48,14 @@ pub fn fresh_entry(func: &mut Function) -> Result<Prepared, IrError> {
                 "this program already has phis: construction expects a program not in SSA form",
             ));
         }
-        func.blocks[b]
-            .term
-            .for_each_succ(|s| entry_has_preds |= s == entry);
+        func.for_each_succ(b, |s| entry_has_preds |= s == entry);
     }
     let mut out = Prepared::default();
     if entry_has_preds {
         let name = fresh_label(func, "entry");
-        let nb = func.new_block(&name);
-        func.blocks[nb].term = Terminator::Jump(entry);
-        func.layout.pop();
-        func.layout.insert(0, nb);
+        let nb = func.create_block(&name);
+        func.set_term(nb, Terminator::Jump(entry));
+        func.insert_entry(nb);
         out.new_entry = Some(nb);
     }
     Ok(out)
@@ -69,16 +66,16 @@ pub fn fresh_entry(func: &mut Function) -> Result<Prepared, IrError> {
 /// depth-first search, or the dominator tree construction already needs)
 /// says no path from the entry reaches, and returns them.
 pub fn drop_unreachable(func: &mut Function, reach: &impl Reachability) -> Vec<Block> {
-    if reach.num_reachable() == func.layout.len() {
+    if reach.num_reachable() == func.layout().len() {
         return Vec::new();
     }
     let removed = func
-        .layout
+        .layout()
         .iter()
         .copied()
         .filter(|&b| !reach.is_reachable(b))
         .collect();
-    func.layout.retain(|&b| reach.is_reachable(b));
+    func.retain_layout(|&b| reach.is_reachable(b));
     removed
 }
 
@@ -111,7 +108,7 @@ impl Reachability for DomTree {
 /// A label starting with `base` that no block of `func` has: `base`, then
 /// `base.1`, `base.2`, ...
 pub fn fresh_label(func: &Function, base: &str) -> String {
-    let taken = |n: &str| func.blocks.values().any(|b| &*b.name == n);
+    let taken = |n: &str| func.blocks().any(|b| func.block_name(b) == n);
     if !taken(base) {
         return base.to_string();
     }

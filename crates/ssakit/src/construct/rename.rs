@@ -20,38 +20,32 @@
 //!   of versions per variable, pushed at each definition and popped, through
 //!   an undo log, when the walk leaves the block.
 //!
-//! Both visit blocks, instructions and uses in the same order and number
-//! versions in that order, so they produce identical functions; the tests
-//! check it.
+//! Both are driven by one [`Renamer`], which visits blocks, instructions and
+//! uses in the same order and numbers versions in that order, so they
+//! produce identical functions; the tests check it.
 //!
 //! Order inside a block, as in the chapter: for each instruction its uses are
 //! renamed before its definitions; phi operands are uses at the end of the
 //! corresponding predecessor, so they are renamed when the walk finishes that
 //! predecessor ("foreach phi en un sucesor de BB").
 //!
-//! Program points are `(block, position)`: phis and parameters are at
-//! position 0, then each instruction of the block, the terminator and the
-//! successor-phi uses at increasing positions. A definition at `(b, p)`
-//! dominates a point `(c, q)` iff `b == c && p < q`, or `b` strictly
-//! dominates `c`.
+//! Where things happen is a [`Point`]: parameters and phis are defined at
+//! the entry of their block, instruction `k` reads at `before(k)` and
+//! defines at `after(k)`, the terminator reads at `before(n)`, and the phi
+//! operands of successors are read at the block's `exit`.
 //!
 //! The undefined value ⊥ (section 13.5) is the empty chain. [`UndefMode`]
 //! says what a use that finds ⊥ becomes.
+//!
+//! An [`Observer`] sees every use and definition with where it is (the
+//! trace of [`super::trace`] is one); the default observes nothing and
+//! costs nothing.
 
-use super::trace::{RenameRow, Site};
+use super::trace::Site;
 use super::UndefMode;
 use crate::analysis::{DomEvent, DomTree};
-use crate::entity::EntityVec;
-use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Var};
-
-/// A program point: block and position within it (see the module doc).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Point {
-    /// The block.
-    pub block: Block,
-    /// The position in the block.
-    pub pos: u32,
-}
+use crate::entity::{Csr, EntityVec};
+use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Point, Var};
 
 /// How renaming finds the definition reaching a use.
 pub trait Reaching {
@@ -61,11 +55,21 @@ pub trait Reaching {
     fn exit(&mut self, b: Block);
     /// The version of original variable `v` reaching point `at`, or `None`
     /// for ⊥.
-    fn lookup(&mut self, v: Var, at: Point, site: Site) -> Option<Var>;
+    fn lookup(&mut self, v: Var, at: Point) -> Option<Var>;
     /// Records that `new`, a version of `v`, is defined at `at`.
-    fn define(&mut self, v: Var, new: Var, at: Point, site: Site);
+    fn define(&mut self, v: Var, new: Var, at: Point);
     /// Prepares for variables numbered up to `num_vars` (a hint).
     fn reserve(&mut self, _num_vars: usize) {}
+}
+
+/// One climb of `updateReachingDef` for the traced variable: the chain
+/// values passed over, recorded by [`ReachingDefChains`] when tracing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Climb {
+    /// `v.reachingDef` before the update.
+    pub before: Option<Var>,
+    /// The values `v.reachingDef` climbed to, in order.
+    pub climbed: Vec<Option<Var>>,
 }
 
 /// The chapter's reachingDef chains.
@@ -77,18 +81,15 @@ pub struct ReachingDefChains<'a> {
     prev: EntityVec<Var, Option<Var>>,
     /// Where each version (or parameter) is defined.
     site: EntityVec<Var, Point>,
-    /// The traced variable and its rows.
-    trace: Option<(Var, Vec<RenameRow>)>,
+    /// The traced variable and its climbs, one per lookup or definition.
+    trace: Option<(Var, Vec<Climb>)>,
 }
 
 impl<'a> ReachingDefChains<'a> {
     /// Chains for a function with `num_vars` variables (more are added as
-    /// versions are created).
+    /// versions are created), recording the climbs of `trace` if given.
     pub fn new(dt: &'a DomTree, num_vars: usize, trace: Option<Var>) -> Self {
-        let here = Point {
-            block: Block(0),
-            pos: 0,
-        };
+        let here = Point::entry(Block::new(0));
         ReachingDefChains {
             dt,
             current: EntityVec::filled(num_vars, None),
@@ -98,27 +99,19 @@ impl<'a> ReachingDefChains<'a> {
         }
     }
 
-    /// The trace rows recorded, if tracing.
-    pub fn into_trace(self) -> Option<Vec<RenameRow>> {
+    /// The climbs recorded, if tracing.
+    pub fn into_climbs(self) -> Option<Vec<Climb>> {
         self.trace.map(|t| t.1)
     }
 
-    fn def_dominates(&self, d: Var, at: Point) -> bool {
-        let s = self.site[d];
-        if s.block == at.block {
-            s.pos < at.pos
-        } else {
-            self.dt.strictly_dominates(s.block, at.block)
-        }
-    }
-
-    /// `updateReachingDef(v, i)`; returns the chain values passed over.
-    fn update_reaching_def(&mut self, v: Var, at: Point) -> Vec<Option<Var>> {
+    /// `updateReachingDef(v, i)`, recording the climb if `v` is traced.
+    fn update_reaching_def(&mut self, v: Var, at: Point) {
         let tracing = self.trace.as_ref().is_some_and(|t| t.0 == v);
+        let before = self.current[v];
         let mut climbed = Vec::new();
-        let mut r = self.current[v];
+        let mut r = before;
         while let Some(d) = r {
-            if self.def_dominates(d, at) {
+            if self.site[d].dominates(at, self.dt) {
                 break;
             }
             r = self.prev[d];
@@ -127,12 +120,8 @@ impl<'a> ReachingDefChains<'a> {
             }
         }
         self.current[v] = r;
-        climbed
-    }
-
-    fn record(&mut self, row: RenameRow) {
-        if let Some((_, rows)) = self.trace.as_mut() {
-            rows.push(row);
+        if let Some((_, climbs)) = self.trace.as_mut().filter(|_| tracing) {
+            climbs.push(Climb { before, climbed });
         }
     }
 }
@@ -142,51 +131,25 @@ impl Reaching for ReachingDefChains<'_> {
     fn exit(&mut self, _: Block) {}
 
     fn reserve(&mut self, num_vars: usize) {
-        let here = Point {
-            block: Block(0),
-            pos: 0,
-        };
         if num_vars > 0 {
+            let here = Point::entry(Block::new(0));
             self.prev.ensure(Var::new(num_vars - 1), None);
             self.site.ensure(Var::new(num_vars - 1), here);
         }
     }
 
-    fn lookup(&mut self, v: Var, at: Point, site: Site) -> Option<Var> {
-        let before = self.current[v];
-        let climbed = self.update_reaching_def(v, at);
-        let after = self.current[v];
-        if self.trace.as_ref().is_some_and(|t| t.0 == v) {
-            self.record(RenameRow {
-                block: at.block,
-                site,
-                before,
-                climbed,
-                after,
-                defined: None,
-            });
-        }
-        after
+    fn lookup(&mut self, v: Var, at: Point) -> Option<Var> {
+        self.update_reaching_def(v, at);
+        self.current[v]
     }
 
-    fn define(&mut self, v: Var, new: Var, at: Point, site: Site) {
-        let before = self.current[v];
-        let climbed = self.update_reaching_def(v, at);
+    fn define(&mut self, v: Var, new: Var, at: Point) {
+        self.update_reaching_def(v, at);
         self.prev.ensure(new, None);
         self.site.ensure(new, at);
         self.prev[new] = self.current[v];
         self.site[new] = at;
         self.current[v] = Some(new);
-        if self.trace.as_ref().is_some_and(|t| t.0 == v) {
-            self.record(RenameRow {
-                block: at.block,
-                site,
-                before,
-                climbed,
-                after: Some(new),
-                defined: Some(new),
-            });
-        }
     }
 }
 
@@ -220,14 +183,26 @@ impl Reaching for VersionStacks {
             self.stacks[v].pop();
         }
     }
-    fn lookup(&mut self, v: Var, _: Point, _: Site) -> Option<Var> {
+    fn lookup(&mut self, v: Var, _: Point) -> Option<Var> {
         self.stacks[v].last().copied()
     }
-    fn define(&mut self, v: Var, new: Var, _: Point, _: Site) {
+    fn define(&mut self, v: Var, new: Var, _: Point) {
         self.stacks[v].push(new);
         self.log.push(v);
     }
 }
+
+/// Sees every use and definition renaming makes, with where it is.
+pub trait Observer {
+    /// A use of original variable `v` at `site`, in block `block`, became
+    /// `found` (a version, or `None` for ⊥).
+    fn used(&mut self, _v: Var, _site: Site, _block: Block, _found: Option<Var>) {}
+    /// `new`, a version of `v`, is defined at `site` in block `block`.
+    fn defined(&mut self, _v: Var, _site: Site, _block: Block, _new: Var) {}
+}
+
+/// The observer that observes nothing.
+impl Observer for () {}
 
 /// Statistics of a renaming.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -240,204 +215,12 @@ pub struct RenameStats {
     pub undef_defs: usize,
 }
 
-/// Renames every variable of `func` into SSA form.
-///
-/// # Preconditions
-/// Phis are inserted and still name original variables; `cfg` and `dt`
-/// describe `func`; every block of the layout is reachable and the entry
-/// has no predecessors. No variable of `func` is an SSA version yet.
-pub fn rename(
-    func: &mut Function,
-    cfg: &Cfg,
-    dt: &DomTree,
+/// The state of one renaming: the reaching-definition method, the
+/// observer, version numbers and ⊥ handling.
+pub struct Renamer<R: Reaching, O: Observer> {
+    reaching: R,
+    observer: O,
     undef: UndefMode,
-    reaching: &mut impl Reaching,
-) -> RenameStats {
-    let mut r = Renamer {
-        version: EntityVec::filled(func.vars.len(), 0),
-        dummy: EntityVec::filled(func.vars.len(), None),
-        entry_defs: Vec::new(),
-        undef,
-        stats: RenameStats::default(),
-    };
-    let entry = func.entry();
-    // One version per definition: reserve them all at once.
-    let defs: usize = func
-        .layout
-        .iter()
-        .map(|&b| {
-            let bd = &func.blocks[b];
-            bd.phis.len()
-                + bd.insts
-                    .iter()
-                    .map(|&i| {
-                        let mut n = 0;
-                        func.insts[i].for_each_def(|_| n += 1);
-                        n
-                    })
-                    .sum::<usize>()
-        })
-        .sum();
-    func.vars.reserve(defs);
-    reaching.reserve(func.vars.len() + defs);
-    let succ_slots = SuccSlots::new(func, cfg);
-    let mut new_insts: Vec<Inst> = Vec::new();
-    for ev in dt.walk() {
-        let bb = match ev {
-            DomEvent::Enter(b) => b,
-            DomEvent::Exit(b) => {
-                reaching.exit(b);
-                continue;
-            }
-        };
-        reaching.enter(bb);
-        if bb == entry {
-            // Parameters are the definitions at the entry: they keep their
-            // names and head their chains.
-            for &p in &func.params {
-                reaching.define(p, p, Point { block: bb, pos: 0 }, Site::Param);
-            }
-        }
-        // Phis: definitions at position 0.
-        for k in 0..func.blocks[bb].phis.len() {
-            let i = func.blocks[bb].phis[k];
-            let InstData::Phi { dst, .. } = &func.insts[i] else {
-                unreachable!("phi list holds phis")
-            };
-            let v = *dst;
-            let new = r.fresh(func, v);
-            reaching.define(v, new, Point { block: bb, pos: 0 }, Site::Inst(i));
-            if let InstData::Phi { dst, .. } = &mut func.insts[i] {
-                *dst = new;
-            }
-        }
-        // Ordinary instructions: uses, then definitions.
-        let mut pos = 1u32;
-        let insts = std::mem::take(&mut func.blocks[bb].insts);
-        new_insts.clear();
-        for &i in &insts {
-            let mut data =
-                std::mem::replace(&mut func.insts[i], InstData::Print { args: Vec::new() });
-            data.for_each_operand_mut(|o| {
-                if let Operand::Var(v) = *o {
-                    *o = r.resolve(
-                        func,
-                        reaching,
-                        v,
-                        bb,
-                        &mut pos,
-                        &mut new_insts,
-                        Site::Inst(i),
-                    );
-                }
-            });
-            let at = Point { block: bb, pos };
-            data.for_each_def_mut(|d| {
-                let v = *d;
-                let new = r.fresh(func, v);
-                reaching.define(v, new, at, Site::Inst(i));
-                *d = new;
-            });
-            func.insts[i] = data;
-            new_insts.push(i);
-            pos += 1;
-        }
-        // The terminator's use.
-        let mut term =
-            std::mem::replace(&mut func.blocks[bb].term, crate::ir::Terminator::Ret(None));
-        if let Some(o) = term.operand_mut() {
-            if let Operand::Var(v) = *o {
-                *o = r.resolve(
-                    func,
-                    reaching,
-                    v,
-                    bb,
-                    &mut pos,
-                    &mut new_insts,
-                    Site::Term(bb),
-                );
-            }
-        }
-        func.blocks[bb].term = term;
-        pos += 1;
-        // Phi operands of successors: uses at the end of this block. Slot k
-        // of a phi in s is the operand for s's k-th distinct predecessor.
-        for &(s, k) in succ_slots.of(bb) {
-            for p in 0..func.blocks[s].phis.len() {
-                let i = func.blocks[s].phis[p];
-                let InstData::Phi { dst, args } = &func.insts[i] else {
-                    unreachable!()
-                };
-                debug_assert_eq!(
-                    args[k as usize].block, bb,
-                    "phi operands follow the predecessor order"
-                );
-                let v = func.original(*dst);
-                let val = r.resolve(
-                    func,
-                    reaching,
-                    v,
-                    bb,
-                    &mut pos,
-                    &mut new_insts,
-                    Site::SuccPhi(i),
-                );
-                if let InstData::Phi { args, .. } = &mut func.insts[i] {
-                    args[k as usize].value = val;
-                }
-            }
-        }
-        func.blocks[bb].insts = std::mem::take(&mut new_insts);
-        new_insts = insts;
-    }
-    if !r.entry_defs.is_empty() {
-        let b = &mut func.blocks[entry];
-        let rest = std::mem::take(&mut b.insts);
-        b.insts = std::mem::take(&mut r.entry_defs);
-        b.insts.extend(rest);
-    }
-    r.stats
-}
-
-/// For each block `p`, the pairs `(s, k)` such that `p` is the `k`-th
-/// distinct predecessor of `s`: which phi operand slot each edge fills, so
-/// that a block with many predecessors is not searched once per edge.
-struct SuccSlots {
-    start: Vec<u32>,
-    slots: Vec<(Block, u32)>,
-}
-
-impl SuccSlots {
-    fn new(func: &Function, cfg: &Cfg) -> Self {
-        let n = func.blocks.len();
-        let mut count = vec![0u32; n + 1];
-        for &s in &func.layout {
-            for p in cfg.unique_preds(s) {
-                count[p.index()] += 1;
-            }
-        }
-        let mut start = vec![0u32; n + 1];
-        for i in 0..n {
-            start[i + 1] = start[i] + count[i];
-        }
-        let mut fill = start.clone();
-        let mut slots = vec![(Block(0), 0); start[n] as usize];
-        for &s in &func.layout {
-            for (k, p) in cfg.unique_preds(s).enumerate() {
-                slots[fill[p.index()] as usize] = (s, k as u32);
-                fill[p.index()] += 1;
-            }
-        }
-        SuccSlots { start, slots }
-    }
-
-    fn of(&self, p: Block) -> &[(Block, u32)] {
-        &self.slots[self.start[p.index()] as usize..self.start[p.index() + 1] as usize]
-    }
-}
-
-/// Version numbering and ⊥ handling, shared by both [`Reaching`] methods.
-struct Renamer {
     /// Last version number given to each original variable.
     version: EntityVec<Var, u32>,
     /// The entry definition `v0 = undef` of each variable, in
@@ -445,11 +228,192 @@ struct Renamer {
     dummy: EntityVec<Var, Option<Var>>,
     /// Entry definitions to put at the start of the entry block.
     entry_defs: Vec<Inst>,
-    undef: UndefMode,
     stats: RenameStats,
+    /// Scratch: the variables read or written by one instruction.
+    scratch: Vec<Var>,
+    found: Vec<Operand>,
 }
 
-impl Renamer {
+impl<R: Reaching, O: Observer> Renamer<R, O> {
+    /// A renamer finding reaching definitions with `reaching`, reporting to
+    /// `observer`, turning ⊥ into what `undef` says.
+    pub fn new(reaching: R, observer: O, undef: UndefMode) -> Self {
+        Renamer {
+            reaching,
+            observer,
+            undef,
+            version: EntityVec::new(),
+            dummy: EntityVec::new(),
+            entry_defs: Vec::new(),
+            stats: RenameStats::default(),
+            scratch: Vec::new(),
+            found: Vec::new(),
+        }
+    }
+
+    /// The reaching-definition method and the observer, after the run.
+    pub fn into_parts(self) -> (R, O) {
+        (self.reaching, self.observer)
+    }
+
+    /// Renames every variable of `func` into SSA form.
+    ///
+    /// # Preconditions
+    /// Phis are inserted and still name original variables; `cfg` and `dt`
+    /// describe `func`; every block of the layout is reachable and the entry
+    /// has no predecessors. No variable of `func` is an SSA version yet.
+    pub fn run(&mut self, func: &mut Function, cfg: &Cfg, dt: &DomTree) -> RenameStats {
+        let nv = func.num_vars();
+        self.version = EntityVec::filled(nv, 0);
+        self.dummy = EntityVec::filled(nv, None);
+        let entry = func.entry();
+        // One version per definition: reserve them all at once.
+        let defs: usize = func
+            .layout()
+            .iter()
+            .map(|&b| {
+                func.block_phis(b).len()
+                    + func
+                        .block_insts(b)
+                        .iter()
+                        .map(|&i| {
+                            let mut n = 0;
+                            func.for_each_def(i, |_| n += 1);
+                            n
+                        })
+                        .sum::<usize>()
+            })
+            .sum();
+        func.reserve_vars(defs);
+        self.reaching.reserve(nv + defs);
+        let slots = succ_slots(func, cfg);
+        let mut new_insts: Vec<Inst> = Vec::new();
+        for ev in dt.walk() {
+            let bb = match ev {
+                DomEvent::Enter(b) => b,
+                DomEvent::Exit(b) => {
+                    self.reaching.exit(b);
+                    continue;
+                }
+            };
+            self.reaching.enter(bb);
+            let at_entry = Point::entry(bb);
+            if bb == entry {
+                // Parameters are the definitions at the entry: they keep
+                // their names and head their chains.
+                for k in 0..func.params().len() {
+                    let p = func.params()[k];
+                    self.reaching.define(p, p, at_entry);
+                    self.observer.defined(p, Site::Param, bb, p);
+                }
+            }
+            // Phis: definitions at the block's entry.
+            for k in 0..func.block_phis(bb).len() {
+                let i = func.block_phis(bb)[k];
+                let v = func.def(i).expect("a phi defines one variable");
+                let new = self.fresh(func, v);
+                self.reaching.define(v, new, at_entry);
+                self.observer.defined(v, Site::Inst(i), bb, new);
+                func.for_each_def_mut(i, |d| *d = new);
+            }
+            // Ordinary instructions: uses, then definitions.
+            let insts = func.take_insts(bb);
+            new_insts.clear();
+            for &i in &insts {
+                self.rename_uses(func, i, bb, Site::Inst(i), &mut new_insts);
+                let at = Point::after(bb, new_insts.len());
+                self.scratch.clear();
+                func.for_each_def(i, |v| self.scratch.push(v));
+                for k in 0..self.scratch.len() {
+                    let v = self.scratch[k];
+                    let new = self.fresh(func, v);
+                    self.reaching.define(v, new, at);
+                    self.observer.defined(v, Site::Inst(i), bb, new);
+                    self.scratch[k] = new;
+                }
+                let mut k = 0;
+                func.for_each_def_mut(i, |d| {
+                    *d = self.scratch[k];
+                    k += 1;
+                });
+                new_insts.push(i);
+            }
+            // The terminator's uses.
+            self.rename_term_uses(func, bb, &mut new_insts);
+            // Phi operands of successors: uses at the end of this block. Slot
+            // k of a phi in s is the operand for s's k-th distinct
+            // predecessor.
+            let at_exit = Point::exit(bb);
+            for &(s, k) in slots.of(bb) {
+                for p in 0..func.block_phis(s).len() {
+                    let i = func.block_phis(s)[p];
+                    let arg = func.phi_args(i)[k as usize];
+                    debug_assert_eq!(arg.block, bb, "phi operands follow the predecessor order");
+                    let v = func.original(func.def(i).expect("a phi defines one variable"));
+                    let val = self.resolve(func, v, at_exit, Site::SuccPhi(i), &mut new_insts);
+                    func.phi_args_mut(i)[k as usize].value = val;
+                }
+            }
+            func.set_insts(bb, std::mem::take(&mut new_insts));
+            new_insts = insts;
+        }
+        if !self.entry_defs.is_empty() {
+            let rest = func.take_insts(entry);
+            let mut list = std::mem::take(&mut self.entry_defs);
+            list.extend(rest);
+            func.set_insts(entry, list);
+        }
+        std::mem::take(&mut self.stats)
+    }
+
+    /// Renames the operands of instruction `i` (about to be appended to
+    /// `out`), in order.
+    fn rename_uses(
+        &mut self,
+        func: &mut Function,
+        i: Inst,
+        bb: Block,
+        site: Site,
+        out: &mut Vec<Inst>,
+    ) {
+        self.found.clear();
+        let mut ops = std::mem::take(&mut self.found);
+        func.for_each_operand(i, |o| ops.push(o));
+        for o in &mut ops {
+            if let Operand::Var(v) = *o {
+                // Each lookup is just before the instruction's place in the
+                // new list, after any ⊥ definition inserted for it.
+                let at = Point::before(bb, out.len());
+                *o = self.resolve(func, v, at, site, out);
+            }
+        }
+        let mut k = 0;
+        func.for_each_operand_mut(i, |o| {
+            *o = ops[k];
+            k += 1;
+        });
+        self.found = ops;
+    }
+
+    /// Renames the operands of `bb`'s terminator.
+    fn rename_term_uses(&mut self, func: &mut Function, bb: Block, out: &mut Vec<Inst>) {
+        let mut ops = std::mem::take(&mut self.found);
+        ops.clear();
+        func.for_each_term_operand(bb, |o| ops.push(o));
+        for o in &mut ops {
+            if let Operand::Var(v) = *o {
+                let at = Point::before(bb, out.len());
+                *o = self.resolve(func, v, at, Site::Term(bb), out);
+            }
+        }
+        let mut k = 0;
+        func.for_each_term_operand_mut(bb, |o| {
+            *o = ops[k];
+            k += 1;
+        });
+        self.found = ops;
+    }
+
     /// "create fresh variable v'": the next version of `v`.
     fn fresh(&mut self, func: &mut Function, v: Var) -> Var {
         self.version[v] += 1;
@@ -457,28 +421,20 @@ impl Renamer {
         func.new_version(v, self.version[v])
     }
 
-    /// The operand replacing a use of `v` at `(bb, *pos)`. A use finding ⊥
-    /// becomes what [`UndefMode`] says; a local undef definition is placed
-    /// just before the use and becomes the reaching definition.
-    #[allow(clippy::too_many_arguments)]
+    /// The operand replacing a use of `v` at `at`. A use finding ⊥ becomes
+    /// what [`UndefMode`] says; a local undef definition is appended to
+    /// `out` (just before the use) and becomes the reaching definition.
     fn resolve(
         &mut self,
         func: &mut Function,
-        reaching: &mut impl Reaching,
         v: Var,
-        bb: Block,
-        pos: &mut u32,
-        out: &mut Vec<Inst>,
+        at: Point,
         site: Site,
+        out: &mut Vec<Inst>,
     ) -> Operand {
-        if let Some(d) = reaching.lookup(
-            v,
-            Point {
-                block: bb,
-                pos: *pos,
-            },
-            site,
-        ) {
+        let found = self.reaching.lookup(v, at);
+        self.observer.used(v, site, at.block(), found);
+        if let Some(d) = found {
             return Operand::Var(d);
         }
         self.stats.undef_uses += 1;
@@ -490,7 +446,7 @@ impl Renamer {
                 }
                 let d = func.new_version(v, 0);
                 self.dummy[v] = Some(d);
-                self.entry_defs.push(func.insts.push(InstData::Copy {
+                self.entry_defs.push(func.new_inst(InstData::Copy {
                     dst: d,
                     src: Operand::Undef,
                 }));
@@ -499,24 +455,30 @@ impl Renamer {
             }
             UndefMode::Local => {
                 let d = self.fresh(func, v);
-                let i = func.insts.push(InstData::Copy {
+                let i = func.new_inst(InstData::Copy {
                     dst: d,
                     src: Operand::Undef,
                 });
-                reaching.define(
-                    v,
-                    d,
-                    Point {
-                        block: bb,
-                        pos: *pos,
-                    },
-                    Site::UndefDef(i),
-                );
+                let bb = at.block();
+                self.reaching.define(v, d, Point::after(bb, out.len()));
+                self.observer.defined(v, Site::UndefDef(i), bb, d);
                 out.push(i);
-                *pos += 1;
                 self.stats.undef_defs += 1;
                 Operand::Var(d)
             }
         }
     }
+}
+
+/// For each block `p`, the pairs `(s, k)` such that `p` is the `k`-th
+/// distinct predecessor of `s`: which phi operand slot each edge fills, so
+/// that a block with many predecessors is not searched once per edge.
+fn succ_slots(func: &Function, cfg: &Cfg) -> Csr<Block, (Block, u32)> {
+    Csr::build(func.num_blocks(), |emit| {
+        for &s in func.layout() {
+            for (k, p) in cfg.unique_preds(s).enumerate() {
+                emit(p, (s, k as u32));
+            }
+        }
+    })
 }

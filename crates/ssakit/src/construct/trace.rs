@@ -8,7 +8,8 @@
 //!   figure), `v.reachingDef` before, each value the chain climbs to in
 //!   `updateReachingDef`, and `v.reachingDef` after.
 
-use crate::ir::{Block, Function, Inst, VarNames};
+use super::rename::{Climb, Observer};
+use crate::ir::{Block, Function, Inst, Var, VarNames};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -74,8 +75,59 @@ pub struct Trace {
     pub rename: Vec<RenameRow>,
 }
 
+/// The renaming [`Observer`] of the trace: records where each mention of
+/// one variable is, in walk order.
+#[derive(Debug)]
+pub struct TraceObserver {
+    var: Var,
+    /// `(block, site, version found or defined, whether a definition)`.
+    mentions: Vec<(Block, Site, Option<Var>, bool)>,
+}
+
+impl TraceObserver {
+    /// An observer of the mentions of `var`.
+    pub fn new(var: Var) -> Self {
+        TraceObserver {
+            var,
+            mentions: Vec::new(),
+        }
+    }
+
+    /// The rows of the renaming trace: each mention with the climb of
+    /// `updateReachingDef` that [`ReachingDefChains`](super::rename::ReachingDefChains)
+    /// recorded for it (one climb per mention, in the same order).
+    pub fn into_rows(self, climbs: Vec<Climb>) -> Vec<RenameRow> {
+        debug_assert_eq!(self.mentions.len(), climbs.len());
+        self.mentions
+            .into_iter()
+            .zip(climbs)
+            .map(|((block, site, v, def), c)| RenameRow {
+                block,
+                site,
+                before: c.before,
+                climbed: c.climbed,
+                after: v,
+                defined: if def { v } else { None },
+            })
+            .collect()
+    }
+}
+
+impl Observer for TraceObserver {
+    fn used(&mut self, v: Var, site: Site, block: Block, found: Option<Var>) {
+        if v == self.var {
+            self.mentions.push((block, site, found, false));
+        }
+    }
+    fn defined(&mut self, v: Var, site: Site, block: Block, new: Var) {
+        if v == self.var {
+            self.mentions.push((block, site, Some(new), true));
+        }
+    }
+}
+
 fn block_set(f: &Function, bs: &[Block]) -> String {
-    let names: Vec<&str> = bs.iter().map(|&b| &*f.blocks[b].name).collect();
+    let names: Vec<&str> = bs.iter().map(|&b| f.block_name(b)).collect();
     format!("{{{}}}", names.join(", "))
 }
 
@@ -133,7 +185,7 @@ impl Trace {
         for (k, r) in self.insert.iter().enumerate() {
             rows.push(vec![
                 (k + 1).to_string(),
-                f.blocks[r.x].name.to_string(),
+                f.block_name(r.x).to_string(),
                 block_set(f, &r.df),
                 if r.inserted.is_empty() {
                     "-".into()
@@ -166,14 +218,8 @@ impl Trace {
         };
         let mentioned: HashSet<Site> = self.rename.iter().map(|r| key(r.site)).collect();
         let mut labels: HashMap<Site, usize> = HashMap::new();
-        for &b in &f.layout {
-            let bd = &f.blocks[b];
-            let sites = bd
-                .phis
-                .iter()
-                .chain(&bd.insts)
-                .map(|&i| Site::Inst(i))
-                .chain([Site::Term(b)]);
+        for &b in f.layout() {
+            let sites = f.block_all_insts(b).map(Site::Inst).chain([Site::Term(b)]);
             for s in sites {
                 let undef_def = match s {
                     Site::Inst(i) => Some(Site::UndefDef(i)),
@@ -197,15 +243,13 @@ impl Trace {
                     let _ = write!(text, "parameter {}", name(r.defined));
                 }
                 Site::Inst(i) | Site::UndefDef(i) => {
-                    crate::text::printer::write_inst(&mut text, f, &names, &f.insts[i])
+                    crate::text::printer::write_inst(&mut text, f, &names, i)
                 }
                 Site::SuccPhi(i) => {
-                    crate::text::printer::write_inst(&mut text, f, &names, &f.insts[i]);
-                    let _ = write!(text, "  (operand from {})", f.blocks[r.block].name);
+                    crate::text::printer::write_inst(&mut text, f, &names, i);
+                    let _ = write!(text, "  (operand from {})", f.block_name(r.block));
                 }
-                Site::Term(b) => {
-                    crate::text::printer::write_term(&mut text, f, &names, &f.blocks[b].term)
-                }
+                Site::Term(b) => crate::text::printer::write_term(&mut text, f, &names, f.term(b)),
             }
             let climbed: Vec<String> = r.climbed.iter().map(|&c| name(c)).collect();
             let after = match r.defined {
@@ -219,7 +263,7 @@ impl Trace {
             };
             rows.push(vec![
                 label,
-                f.blocks[r.block].name.to_string(),
+                f.block_name(r.block).to_string(),
                 text,
                 name(r.before),
                 if climbed.is_empty() {

@@ -111,31 +111,36 @@
 //! same few members (the phis of a join every class has one in, say),
 //! which the walk in rank order may only reach at its end.
 
-use crate::analysis::live_check::PHI_POS;
 use crate::analysis::LiveCheck;
-use crate::ir::{Block, Var};
+use crate::ir::{Block, Point, Var};
 use crate::union_find::UnionFind;
 
 /// No rank, no slot, no parent.
+///
+/// Ranks stay plain `u32`s with this marker rather than
+/// [`PackedOption`](crate::entity::PackedOption)s: the walks compare them
+/// as numbers, `NIL` standing for "after every rank" (the end of a gap in
+/// [`Classes::walk_smaller`], the best successor not found yet).
 pub(super) const NIL: u32 = u32::MAX;
 
 /// A definition point and what the walks need about the variable defined
 /// there, by rank.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Point {
+pub(super) struct DefPoint {
     /// The variable.
     pub var: Var,
     /// Its block.
     pub block: Block,
-    /// Its position in the block.
-    pub pos: u32,
+    /// Where it is defined (parameters and phis at the entry of their
+    /// block), for its liveness questions.
+    pub pos: Point,
     /// The last rank dominated by this point (the dominator subtree of
     /// `block`).
     pub end: u32,
     /// Its value label.
     pub value: u32,
-    /// Whether anything reachable reads it (decides intersection between
-    /// phis of one block).
+    /// Whether anything reachable reads it, or it is a parameter (decides
+    /// intersection between definitions at the entry of one block).
     pub used: bool,
 }
 
@@ -180,7 +185,7 @@ type Update = (u32, u32, u32);
 /// * each entry of `blockers[slot[r]]`, unless `NIL`, is a pair of
 ///   interfering variables, the first in `C`, the second not.
 pub(super) struct Classes<'a> {
-    pts: &'a [Point],
+    pts: &'a [DefPoint],
     /// By variable: its rank, or [`NIL`].
     rank: &'a [u32],
     live: &'a mut LiveCheck,
@@ -220,7 +225,7 @@ impl<'a> Classes<'a> {
     /// `rank` by variable).
     pub fn new(
         nv: usize,
-        pts: &'a [Point],
+        pts: &'a [DefPoint],
         rank: &'a [u32],
         live: &'a mut LiveCheck,
     ) -> Classes<'a> {
@@ -267,10 +272,10 @@ impl<'a> Classes<'a> {
     fn intersect(&mut self, m: u32, c: u32) -> bool {
         self.work += 1;
         let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
-        if pm.block == pc.block && pm.pos == pc.pos {
-            return pc.pos != PHI_POS || pm.used || pc.used;
+        if pm.pos == pc.pos {
+            return !pc.pos.is_entry() || pm.used || pc.used;
         }
-        self.live.is_live_after(pm.var, pc.block, pc.pos)
+        self.live.is_live_after(pm.var, pc.pos)
     }
 
     /// The first member of `m`'s chain (`m` included) that intersects `c`,
@@ -327,7 +332,7 @@ impl<'a> Classes<'a> {
         let mut found = None;
         for &(m, c) in &questions {
             let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
-            if !(pm.block == pc.block && pm.pos == pc.pos) {
+            if pm.pos != pc.pos {
                 self.live.explore(pm.var);
             }
             if self.intersect(m, c) {
@@ -411,7 +416,7 @@ impl<'a> Classes<'a> {
                 continue;
             }
             let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
-            if !(pm.block == pc.block && pm.pos == pc.pos) {
+            if pm.pos != pc.pos {
                 self.live.explore(pm.var);
             }
             if self.intersect(m, c) {
@@ -524,7 +529,7 @@ impl<'a> Classes<'a> {
             let r = self.sets.find(vm.index());
             let s = self.slot[r] as usize;
             let bl = &mut self.blockers[s];
-            *bl = [(vm.0, vn.0), bl[0]];
+            *bl = [(vm.as_u32(), vn.as_u32()), bl[0]];
             // Move (or insert) `m` to the front.
             let hot = &mut self.hot[s];
             let k = hot.iter().position(|&h| h == m).unwrap_or(HOT - 1);

@@ -13,12 +13,13 @@
 //!   copy the same value).
 
 use super::phi_webs::{rename, RenameStats};
-use crate::entity::EntityVec;
-use crate::ir::{Block, Function, InstData, Operand, Var};
+use super::to_cssa::Inserted;
+use crate::entity::{EntityVec, PackedOption};
+use crate::ir::{Block, Function, Inst, InstData, Operand, Var};
 
 /// What [`remove_dead_phis_and_copies`] removed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct DeadRemoved {
+pub(crate) struct DeadRemoved {
     /// Phis removed.
     pub phis: usize,
     /// Parallel-copy entries removed.
@@ -40,16 +41,16 @@ const OTHER: u32 = u32::MAX;
 /// Only variables defined by a phi or a parallel copy can be unneeded, so
 /// only those are marked and followed: the walk touches the copies and
 /// phis, not every variable (most uses read variables that ordinary
-/// instructions define).
+/// instructions define). Instructions this pass does not know (calls,
+/// operations) are roots like any other: they are never removed.
 ///
-/// Removed instructions are only unlinked from their block: instruction
-/// numbers do not change until
-/// [`compact_insts`](super::compact::compact_insts) runs.
-pub fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
-    let nv = func.vars.len();
-    let mut in_layout = vec![false; func.blocks.len()];
-    for &b in &func.layout {
-        in_layout[b.index()] = true;
+/// Removed instructions are only unlisted from their block: instruction
+/// numbers do not change until [`Function::compact`] runs.
+pub(crate) fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
+    let nv = func.num_vars();
+    let mut in_layout: EntityVec<Block, bool> = EntityVec::filled(func.num_blocks(), false);
+    for &b in func.layout() {
+        in_layout[b] = true;
     }
     // `def[v]`: the number of the phi or parallel-copy entry defining `v`,
     // or `OTHER`. Entry `k`, in block `entry_block[k]`, reads the
@@ -62,32 +63,32 @@ pub fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
     let mut srcs: Vec<Var> = Vec::new();
     let mut entry_block: Vec<Block> = Vec::new();
     let mut roots: Vec<Var> = Vec::new();
-    for (b, data) in func.blocks.iter() {
-        for &i in &data.phis {
-            if let Some(d) = func.insts[i].def() {
+    for b in func.blocks() {
+        for &i in func.block_phis(b) {
+            if let Some(d) = func.def(i) {
                 def[d.index()] = srcs_start.len() as u32 - 1;
-                func.insts[i].for_each_use(|u| srcs.push(u));
+                func.for_each_use(i, |u| srcs.push(u));
                 srcs_start.push(srcs.len() as u32);
                 entry_block.push(b);
             }
         }
-        let root = in_layout[b.index()];
-        for &i in &data.insts {
-            match &func.insts[i] {
+        let root = in_layout[b];
+        for &i in func.block_insts(b) {
+            match func.inst(i) {
                 InstData::ParCopy { copies } => {
-                    for &(d, s) in copies {
+                    for &(d, s) in copies.as_slice(func) {
                         def[d.index()] = srcs_start.len() as u32 - 1;
                         srcs.extend(s.var());
                         srcs_start.push(srcs.len() as u32);
                         entry_block.push(b);
                     }
                 }
-                other if root => other.for_each_use(|v| roots.push(v)),
+                _ if root => func.for_each_use(i, |v| roots.push(v)),
                 _ => {}
             }
         }
-        if let (true, Some(Operand::Var(v))) = (root, data.term.operand()) {
-            roots.push(v);
+        if root {
+            func.for_each_term_use(b, |v| roots.push(v));
         }
     }
     // `needed[k]` for entry `k`.
@@ -118,41 +119,45 @@ pub fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
         return removed;
     }
     // Only the blocks holding an unneeded entry change.
-    let mut touched = vec![false; func.blocks.len()];
+    let mut touched: EntityVec<Block, bool> = EntityVec::filled(func.num_blocks(), false);
     for k in (0..entries).filter(|&k| !needed[k]) {
-        touched[entry_block[k].index()] = true;
+        touched[entry_block[k]] = true;
     }
     let is_needed = |d: Var| def[d.index()] != OTHER && needed[def[d.index()] as usize];
-    let Function { blocks, insts, .. } = func;
-    for (data, _) in blocks.values_mut().zip(&touched).filter(|(_, &t)| t) {
-        data.phis.retain(|&i| {
-            let keep = insts[i].def().is_some_and(is_needed);
+    for b in func.blocks().filter(|&b| touched[b]) {
+        func.retain_phis(b, |func, i| {
+            let keep = func.def(i).is_some_and(is_needed);
             removed.phis += !keep as usize;
             keep
         });
-        data.insts.retain(|&i| match &mut insts[i] {
-            InstData::ParCopy { copies } => {
-                let before = copies.len();
-                copies.retain(|c| is_needed(c.0));
-                removed.copies += before - copies.len();
-                !copies.is_empty()
+        for k in 0..func.block_insts(b).len() {
+            let i = func.block_insts(b)[k];
+            if func.inst(i).is_par_copy() {
+                func.edit_par_copy(i, |copies, func| {
+                    let before = copies.len();
+                    copies.retain(func, |c| is_needed(c.0));
+                    removed.copies += before - copies.len();
+                });
             }
-            _ => true,
-        });
+        }
+        func.retain_insts(
+            b,
+            |func, i| !matches!(func.inst(i), InstData::ParCopy { copies } if copies.is_empty()),
+        );
     }
     removed
 }
 
 /// What [`rename_and_drop`] removed or kept.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Dropped {
+pub(crate) struct Dropped {
     /// Copies (ordinary, or entries of parallel copies) whose destination
     /// and source are one class, and second writes of one class.
     pub self_copies: usize,
     /// Entries of parallel copies copying `undef`.
     pub undef_copies: usize,
-    /// Entries left, copying a variable, in the parallel copies numbered
-    /// from `inserted_from`.
+    /// Entries left, copying a variable, in the parallel copies of
+    /// `inserted`.
     pub inserted_left: usize,
 }
 
@@ -162,19 +167,20 @@ pub struct Dropped {
 /// parallel-copy entries), `x ← undef` entries of parallel copies, and,
 /// with `dedupe` (after coalescing), the second of two entries of one
 /// parallel copy that write one class. Parallel copies left empty go.
-/// Counts the entries copying a variable left in parallel copies numbered
-/// from `inserted_from` (those
+/// Counts the entries copying a variable left in the parallel copies
+/// marked in `inserted` (those
 /// [`insert_phi_copies`](super::to_cssa::insert_phi_copies) made).
-pub fn rename_and_drop(
+pub(crate) fn rename_and_drop(
     func: &mut Function,
     rep: &EntityVec<Var, Var>,
     dedupe: bool,
-    inserted_from: usize,
+    inserted: &Inserted,
 ) -> (RenameStats, Dropped) {
     let mut d = Dropped::default();
-    // `written[r] == k + 1`: class `r` is written by parallel copy `k`.
-    let mut written = vec![0u32; func.vars.len()];
-    let renamed = rename(func, rep, |i, data| match data {
+    // `written[r] == Some(i)`: class `r` is written by parallel copy `i`.
+    let mut written: EntityVec<Var, PackedOption<Inst>> =
+        EntityVec::filled(func.num_vars(), PackedOption::NONE);
+    let renamed = rename(func, rep, |func, i| match *func.inst(i) {
         InstData::Copy {
             dst,
             src: Operand::Var(s),
@@ -182,20 +188,24 @@ pub fn rename_and_drop(
             d.self_copies += 1;
             false
         }
-        InstData::ParCopy { copies } => {
-            copies.retain(|&(dst, src)| {
-                match src {
-                    Operand::Var(s) if s == dst => d.self_copies += 1,
-                    Operand::Undef => d.undef_copies += 1,
-                    _ if dedupe && written[dst.index()] == i.0 + 1 => d.self_copies += 1,
-                    _ => {
-                        written[dst.index()] = i.0 + 1;
-                        return true;
+        InstData::ParCopy { .. } => {
+            let this = PackedOption::some(i);
+            func.edit_par_copy(i, |copies, func| {
+                copies.retain(func, |&(dst, src)| {
+                    match src {
+                        Operand::Var(s) if s == dst => d.self_copies += 1,
+                        Operand::Undef => d.undef_copies += 1,
+                        _ if dedupe && written[dst] == this => d.self_copies += 1,
+                        _ => {
+                            written[dst] = this;
+                            return true;
+                        }
                     }
-                }
-                false
+                    false
+                })
             });
-            if i.index() >= inserted_from {
+            let copies = func.par_copy(i);
+            if inserted[i] {
                 d.inserted_left += copies.iter().filter(|c| c.1.var().is_some()).count();
             }
             !copies.is_empty()
@@ -206,10 +216,10 @@ pub fn rename_and_drop(
 }
 
 /// Number of copy instructions in the blocks of the layout.
-pub fn count_copies(func: &Function) -> usize {
-    func.layout
+pub(crate) fn count_copies(func: &Function) -> usize {
+    func.layout()
         .iter()
-        .flat_map(|&b| &func.blocks[b].insts)
-        .filter(|&&i| matches!(func.insts[i], InstData::Copy { .. }))
+        .flat_map(|&b| func.block_insts(b))
+        .filter(|&&i| matches!(func.inst(i), InstData::Copy { .. }))
         .count()
 }

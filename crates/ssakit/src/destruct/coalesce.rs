@@ -91,17 +91,17 @@
 //!
 //! No hashing, no recursion.
 
-use super::classes::{Classes, Point, NIL};
+use super::classes::{Classes, DefPoint, NIL};
 use super::phi_webs::Webs;
+use super::to_cssa::Inserted;
 use crate::analysis::live_check::DefUse;
-use crate::analysis::live_check::{inst_pos, PARAM_POS, PHI_POS};
 use crate::analysis::{loop_depth, DomTree, LiveCheck};
-use crate::entity::EntityVec;
-use crate::ir::{Block, Cfg, Function, InstData, Operand, Var};
-use crate::timing::PassTimes;
+use crate::entity::{Csr, EntityVec};
+use crate::ir::{Block, Cfg, Function, InstData, Operand, Point, Var};
+use crate::timing;
 use crate::union_find::UnionFind;
 
-/// What [`coalesce`] did.
+/// What coalescing did (in [`DestructStats`](super::DestructStats)).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct CoalesceStats {
     /// Variable-to-variable copies considered.
@@ -119,41 +119,44 @@ pub struct CoalesceStats {
 /// then, copy by copy, the classes of a copy's two sides when they do not
 /// interfere (copies inserted around phis first, then by decreasing loop
 /// depth, then in program order). Returns the classes as [`Webs`], ready for
-/// [`rename_webs`](super::phi_webs::rename_webs), and records the phases
+/// [`rename_webs`](super::phi_webs::rename_webs), and times the phases
 /// `dominators`, `loop depth`, `def-use` (one walk of the blocks for the
 /// copies, the definitions and the def-use lists liveness questions start
 /// from), `affinity` (ranks, values, phi components),
 /// `phi classes` (steps 1 and 2 of the module doc) and `coalescing`
-/// (step 3) in `times`.
+/// (step 3).
 ///
 /// # Preconditions
 /// `func` is valid SSA with the dominance property (what
 /// [`verify`](crate::verify::verify) checks) and its phi webs are free of
 /// interference, as after
 /// [`insert_phi_copies`](super::to_cssa::insert_phi_copies). The
-/// instructions numbered from `inserted_from` on are the parallel copies
-/// that pass inserted (`func.insts.len()` just before it ran), tried
-/// first; pass `func.insts.len()` when there are none.
-pub fn coalesce(
-    func: &Function,
-    inserted_from: usize,
-    times: &mut PassTimes,
-) -> (Webs, CoalesceStats) {
-    let nv = func.vars.len();
+/// parallel copies marked in `inserted` are those that pass inserted,
+/// tried first; pass an empty table when there are none.
+pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceStats) {
+    let nv = func.num_vars();
     let cfg = Cfg::new(func);
-    let dt = times.time("dominators", || DomTree::new(&cfg));
-    let depth = times.time("loop depth", || loop_depth(&cfg, &dt));
-    let (g, mut live) = times.time("def-use", || {
-        let (g, du) = Gathered::new(func, &dt, &depth, inserted_from);
+    let dt = {
+        let _t = timing::phase("dominators");
+        DomTree::new(&cfg)
+    };
+    let depth = {
+        let _t = timing::phase("loop depth");
+        loop_depth(&cfg, &dt)
+    };
+    let (g, mut live) = {
+        let _t = timing::phase("def-use");
+        let (g, du) = Gathered::new(func, &dt, &depth, inserted);
         (g, LiveCheck::from_def_use(du, &cfg, &dt))
-    });
+    };
     let mut stats = CoalesceStats::default();
-    let (candidates, phi_pairs, info, groups) = times.time("affinity", || {
+    let (candidates, phi_pairs, info, groups) = {
+        let _t = timing::phase("affinity");
         let info = VarInfo::new(func, &dt, &g, &live);
         let candidates = sort_candidates(g.candidates);
         let groups = phi_components(nv, &info, &g.phi_pairs, &candidates);
         (candidates, g.phi_pairs, info, groups)
-    });
+    };
     stats.candidates = candidates.len();
     #[cfg(debug_assertions)]
     let oracle = Oracle::new(func, &info, &dt, &cfg);
@@ -166,7 +169,8 @@ pub fn coalesce(
     let settled = |in_failed: &[bool], x: Var, y: Var| {
         info.rank[x] != NIL && info.rank[y] != NIL && !in_failed.get(x.index()).unwrap_or(&false)
     };
-    times.time("phi classes", || {
+    {
+        let _t = timing::phase("phi classes");
         // Step 1: each phi component at once, if free of interference.
         let mut failed: Vec<(u32, u32)> = Vec::new();
         let found = classes.build_all(&groups.start, &groups.ranks, &groups.of_rank);
@@ -215,8 +219,9 @@ pub fn coalesce(
                 &oracle,
             );
         }
-    });
-    times.time("coalescing", || {
+    }
+    {
+        let _t = timing::phase("coalescing");
         // Step 3: the other copies.
         for c in &candidates[phi_related..] {
             try_copy(
@@ -236,7 +241,7 @@ pub fn coalesce(
             }
         }
         stats.intersection_tests = classes.work;
-    });
+    }
     (Webs::from_sets(classes.into_sets()), stats)
 }
 
@@ -284,37 +289,35 @@ fn build_webs(
     for &(dst, v) in phi_pairs {
         webs.union(dst.index(), v.index());
     }
-    // Group the ranks of the failed components by web, keeping rank order:
-    // `next[k]` chains the ranks of one web.
-    let mut last: Vec<u32> = vec![NIL; nv];
-    let mut first: Vec<u32> = Vec::new();
-    let mut next: Vec<u32> = vec![NIL; info.pts.len()];
-    for &(lo, hi) in failed {
-        for &k in &ranks[lo as usize..hi as usize] {
+    // The ranks of the failed components with their web (the web's root
+    // variable), in rank order within each component; then the ranks of
+    // each web, in that order. A web lies inside one component.
+    let of_web: Vec<(Var, u32)> = failed
+        .iter()
+        .flat_map(|&(lo, hi)| &ranks[lo as usize..hi as usize])
+        .map(|&k| {
             let w = webs.find(info.pts[k as usize].var.index());
-            if last[w] == NIL {
-                first.push(k);
-            } else {
-                next[last[w] as usize] = k;
-            }
-            last[w] = k;
+            (Var::new(w), k)
+        })
+        .collect();
+    let by_web: Csr<Var, u32> = Csr::build(nv, |emit| {
+        for &(w, k) in &of_web {
+            emit(w, k)
         }
-    }
-    let mut members: Vec<u32> = Vec::new();
-    for &f in &first {
-        members.clear();
-        let mut k = f;
-        while k != NIL {
-            members.push(k);
-            k = next[k as usize];
+    });
+    // Each web once, in the order of its first rank.
+    let mut built: EntityVec<Var, bool> = EntityVec::filled(nv, false);
+    for &(w, _) in &of_web {
+        if !std::mem::replace(&mut built[w], true) {
+            let bad = classes.build(by_web.of(w), cfg!(debug_assertions));
+            debug_assert!(bad.is_none(), "a phi web interferes: {bad:?}");
         }
-        let bad = classes.build(&members, cfg!(debug_assertions));
-        debug_assert!(bad.is_none(), "a phi web interferes: {bad:?}");
     }
 }
 
 /// The ranked members of each phi component with two or more of them, in
-/// CSR form, each sorted by rank.
+/// CSR form, each sorted by rank, in the order of their first rank (the
+/// form [`Classes::build_all`] takes).
 struct Groups {
     start: Vec<u32>,
     ranks: Vec<u32>,
@@ -339,40 +342,32 @@ fn phi_components(
     }
     // The root of each rank's component (one `find` each), the ranked
     // members per root, then groups of two or more, in rank order.
-    let root: Vec<u32> = info
+    let root: Vec<Var> = info
         .pts
         .iter()
-        .map(|p| sets.find(p.var.index()) as u32)
+        .map(|p| Var::new(sets.find(p.var.index())))
         .collect();
     drop(sets);
-    // `count[r]`, then `group[r]` once the group is numbered (its high bit
-    // set).
-    let mut count = vec![0u32; nv];
-    for &r in &root {
-        count[r as usize] += 1;
-    }
-    const NUMBERED: u32 = 1 << 31;
+    let by_root: Csr<Var, u32> = Csr::build(nv, |emit| {
+        for (k, &r) in root.iter().enumerate() {
+            emit(r, k as u32)
+        }
+    });
+    // By root: its group once numbered.
+    let mut group: EntityVec<Var, Option<u32>> = EntityVec::filled(nv, None);
     let mut start = vec![0u32];
-    for &r in &root {
-        let c = count[r as usize];
-        if c >= 2 && c & NUMBERED == 0 {
-            count[r as usize] = NUMBERED | (start.len() as u32 - 1);
-            let s = *start.last().unwrap();
-            start.push(s + c);
+    let mut ranks: Vec<u32> = Vec::new();
+    let mut of_rank = vec![NIL; root.len()];
+    for (k, &r) in root.iter().enumerate() {
+        let members = by_root.of(r);
+        if members.len() < 2 {
+            continue;
         }
-    }
-    let mut fill: Vec<u32> = start[..start.len() - 1].to_vec();
-    let mut ranks = vec![0u32; *start.last().unwrap() as usize];
-    let mut of_rank = root;
-    for (k, r) in of_rank.iter_mut().enumerate() {
-        let c = count[*r as usize];
-        *r = NIL;
-        if c & NUMBERED != 0 {
-            let g = c & !NUMBERED;
-            ranks[fill[g as usize] as usize] = k as u32;
-            fill[g as usize] += 1;
-            *r = g;
-        }
+        of_rank[k] = *group[r].get_or_insert_with(|| {
+            ranks.extend_from_slice(members);
+            start.push(ranks.len() as u32);
+            start.len() as u32 - 2
+        });
     }
     Groups {
         start,
@@ -396,15 +391,21 @@ struct Candidate {
 #[derive(Clone, Copy, Debug)]
 struct Def {
     var: Var,
-    /// Its position in the block.
-    pos: u32,
-    /// [`NIL`]; or the variable it copies; or [`CONST`] and the index in
-    /// [`Gathered::consts`] of the constant it copies.
-    src: u32,
+    /// Where it is defined.
+    pos: Point,
+    src: DefSource,
 }
 
-/// In [`Def::src`], the flag of a constant.
-const CONST: u32 = 1 << 31;
+/// Where the value of a definition comes from.
+#[derive(Clone, Copy, Debug)]
+enum DefSource {
+    /// It is a value of its own (not a copy, or a copy of `undef`).
+    Own,
+    /// A copy of this variable.
+    Var(Var),
+    /// A copy of the constant `Gathered::consts[k].0`, for this `k`.
+    Const(u32),
+}
 
 /// What coalescing needs from the instructions, gathered in one walk of
 /// the blocks in layout order (with the definitions and uses for
@@ -429,40 +430,38 @@ impl Gathered {
         func: &Function,
         dt: &DomTree,
         depth: &EntityVec<Block, u32>,
-        inserted_from: usize,
+        inserted: &Inserted,
     ) -> (Gathered, DefUse) {
         let mut du = DefUse::new(func);
         let mut g = Gathered {
             candidates: Vec::new(),
             phi_pairs: Vec::new(),
             defs: Vec::new(),
-            block_defs: vec![(0, 0, 0); func.blocks.len()],
+            block_defs: vec![(0, 0, 0); func.num_blocks()],
             consts: Vec::new(),
         };
-        for &b in &func.layout {
+        for &b in func.layout() {
             let reachable = dt.is_reachable(b);
             if reachable {
                 du.add_block(func, dt, b);
             }
-            let data = &func.blocks[b];
             let start = g.defs.len() as u32;
-            for &i in &data.phis {
-                if let InstData::Phi { dst, args } = &func.insts[i] {
-                    let vars = args.iter().filter_map(|a| a.value.var());
+            for &i in func.block_phis(b) {
+                if let InstData::Phi { dst, args } = func.inst(i) {
+                    let vars = args.as_slice(func).iter().filter_map(|a| a.value.var());
                     g.phi_pairs.extend(vars.map(|v| (*dst, v)));
                     if reachable {
                         g.defs.push(Def {
                             var: *dst,
-                            pos: PHI_POS,
-                            src: NIL,
+                            pos: Point::entry(b),
+                            src: DefSource::Own,
                         });
                     }
                 }
             }
             let nphis = g.defs.len() as u32 - start;
-            for (k, &i) in data.insts.iter().enumerate() {
-                let inst = &func.insts[i];
-                let phi_related = i.index() >= inserted_from;
+            for (k, &i) in func.block_insts(b).iter().enumerate() {
+                let phi_related = inserted[i];
                 let copy = |g: &mut Gathered, dst: Var, src: Operand| {
                     let src = match src {
                         Operand::Var(s) => {
@@ -472,34 +471,35 @@ impl Gathered {
                                 phi_related,
                                 depth: depth[b],
                             });
-                            s.0
+                            DefSource::Var(s)
                         }
                         Operand::Const(c) => {
                             g.consts.push((c, dst));
-                            CONST | (g.consts.len() as u32 - 1)
+                            DefSource::Const(g.consts.len() as u32 - 1)
                         }
-                        Operand::Undef => NIL,
+                        Operand::Undef => DefSource::Own,
                     };
                     if reachable {
                         g.defs.push(Def {
                             var: dst,
-                            pos: inst_pos(k),
+                            pos: Point::after(b, k),
                             src,
                         });
                     }
                 };
-                match inst {
+                match func.inst(i) {
                     InstData::Copy { dst, src } => copy(&mut g, *dst, *src),
                     InstData::ParCopy { copies } => {
-                        for &(d, s) in copies {
+                        for &(d, s) in copies.as_slice(func) {
                             copy(&mut g, d, s);
                         }
                     }
-                    _ if reachable => inst.for_each_def(|d| {
+                    // Calls and operations may define several variables.
+                    _ if reachable => func.for_each_def(i, |d| {
                         g.defs.push(Def {
                             var: d,
-                            pos: inst_pos(k),
-                            src: NIL,
+                            pos: Point::after(b, k),
+                            src: DefSource::Own,
                         })
                     }),
                     _ => {}
@@ -539,8 +539,8 @@ struct VarInfo {
     /// By variable: its rank, or [`NIL`] if it has no reachable
     /// definition (it never runs, so it interferes with nothing).
     rank: EntityVec<Var, u32>,
-    /// By rank: the definition point and value (see [`Point`]).
-    pts: Vec<Point>,
+    /// By rank: the definition point and value (see [`DefPoint`]).
+    pts: Vec<DefPoint>,
 }
 
 impl VarInfo {
@@ -551,13 +551,13 @@ impl VarInfo {
     /// first variable (in index order) copying it; any other variable is
     /// its own value.
     fn new(func: &Function, dt: &DomTree, g: &Gathered, live: &LiveCheck) -> VarInfo {
-        let nv = func.vars.len();
-        let nb = func.blocks.len();
+        let nv = func.num_vars();
+        let nb = func.num_blocks();
         let mut rank: EntityVec<Var, u32> = EntityVec::filled(nv, NIL);
         // By index in `g.consts`: the variable labelling its constant.
         let mut order: Vec<u32> = (0..g.consts.len() as u32).collect();
         order.sort_unstable_by_key(|&k| g.consts[k as usize]);
-        let mut const_label = vec![Var(0); g.consts.len()];
+        let mut const_label = vec![Var::new(0); g.consts.len()];
         for run in order.chunk_by(|&a, &b| g.consts[a as usize].0 == g.consts[b as usize].0) {
             let label = g.consts[run[0] as usize].1;
             for &k in run {
@@ -566,20 +566,18 @@ impl VarInfo {
         }
         // By block preorder number: the first rank of the block.
         let mut first_rank: Vec<u32> = Vec::with_capacity(dt.num_reachable() + 1);
-        let mut pts: Vec<Point> = Vec::with_capacity(g.defs.len() + func.params.len());
-        let mut define = |pts: &mut Vec<Point>, d: Def, b: Block, used: bool| {
-            let value = if d.src == NIL {
-                d.var.0
-            } else if d.src & CONST != 0 {
-                const_label[(d.src & !CONST) as usize].0
-            } else {
-                match rank[Var(d.src)] {
-                    NIL => d.src,
+        let mut pts: Vec<DefPoint> = Vec::with_capacity(g.defs.len() + func.params().len());
+        let mut define = |pts: &mut Vec<DefPoint>, d: Def, b: Block, used: bool| {
+            let value = match d.src {
+                DefSource::Own => d.var.as_u32(),
+                DefSource::Const(k) => const_label[k as usize].as_u32(),
+                DefSource::Var(s) => match rank[s] {
+                    NIL => s.as_u32(),
                     k => pts[k as usize].value,
-                }
+                },
             };
             rank[d.var] = pts.len() as u32;
-            pts.push(Point {
+            pts.push(DefPoint {
                 var: d.var,
                 block: b,
                 pos: d.pos,
@@ -591,13 +589,15 @@ impl VarInfo {
         for b in dt.preorder() {
             first_rank.push(pts.len() as u32);
             if b == func.entry() {
-                for &p in &func.params {
+                // Parameters are defined at the entry, like its phis, and
+                // count as used: two of them always intersect.
+                for &p in func.params() {
                     let d = Def {
                         var: p,
-                        pos: PARAM_POS,
-                        src: NIL,
+                        pos: Point::entry(b),
+                        src: DefSource::Own,
                     };
-                    define(&mut pts, d, b, false);
+                    define(&mut pts, d, b, true);
                 }
             }
             let (start, nphis, end) = g.block_defs[b.index()];
@@ -637,68 +637,46 @@ const ORACLE_MAX_VARS: usize = 20_000;
 /// the oracle of the class tests in debug builds.
 #[cfg(debug_assertions)]
 struct Oracle<'a> {
-    pts: &'a [Point],
+    pts: &'a [DefPoint],
     rank: &'a EntityVec<Var, u32>,
     dt: &'a DomTree,
     /// Full liveness, for functions of up to [`ORACLE_MAX_VARS`] variables
     /// (no checks above).
     live: Option<crate::analysis::Liveness>,
-    /// CSR by variable (`use_start[v] .. use_start[v + 1]` in `uses`): the
-    /// last position where it is read in each reachable block that reads
-    /// it, sorted by block. Phi operands are not included (they are uses at
-    /// the end of the predecessor, which liveness accounts for).
-    use_start: Vec<u32>,
-    uses: Vec<(Block, u32)>,
+    /// By variable: the points where it is read in reachable blocks,
+    /// sorted by block, then position. Phi operands are not included
+    /// (they are uses at the end of the predecessor, which liveness
+    /// accounts for).
+    uses: Csr<Var, Point>,
+    /// The parameters (independent of the code under test).
+    params: Vec<Var>,
 }
 
 #[cfg(debug_assertions)]
 impl<'a> Oracle<'a> {
-    /// Gathers the last uses: blocks are scanned in index order, so a
-    /// stable sort by variable leaves each variable's uses sorted by block,
-    /// then position; the last of each block is kept. Functions of more
-    /// than 300 variables get no liveness (and no checks).
+    /// Gathers the uses: blocks are scanned in index order, so each
+    /// variable's uses come sorted by block, then position. Functions of
+    /// more than [`ORACLE_MAX_VARS`] variables get no liveness (and no
+    /// checks).
     fn new(func: &Function, info: &'a VarInfo, dt: &'a DomTree, cfg: &Cfg) -> Oracle<'a> {
-        let nv = func.vars.len();
-        let mut pairs: Vec<(Var, Block, u32)> = Vec::new();
-        for b in func.blocks.keys() {
-            if !dt.is_reachable(b) {
-                continue;
-            }
-            let data = &func.blocks[b];
-            for (k, &i) in data.insts.iter().enumerate() {
-                func.insts[i].for_each_use(|v| pairs.push((v, b, inst_pos(k))));
-            }
-            if let Some(Operand::Var(v)) = data.term.operand() {
-                pairs.push((v, b, inst_pos(data.insts.len())));
-            }
-        }
-        pairs.sort_by_key(|p| p.0);
-        let mut use_start = Vec::with_capacity(nv + 1);
-        let mut uses: Vec<(Block, u32)> = Vec::new();
-        let mut k = 0;
-        for v in 0..nv {
-            use_start.push(uses.len() as u32);
-            let first = uses.len();
-            while k < pairs.len() && pairs[k].0.index() == v {
-                let (_, b, pos) = pairs[k];
-                let n = uses.len();
-                if n > first && uses[n - 1].0 == b {
-                    uses[n - 1].1 = pos;
-                } else {
-                    uses.push((b, pos));
+        let nv = func.num_vars();
+        let uses = Csr::build(nv, |emit| {
+            for b in func.blocks().filter(|&b| dt.is_reachable(b)) {
+                let insts = func.block_insts(b);
+                for (k, &i) in insts.iter().enumerate() {
+                    func.for_each_use(i, |v| emit(v, Point::before(b, k)));
                 }
-                k += 1;
+                func.for_each_term_use(b, |v| emit(v, Point::before(b, insts.len())));
             }
-        }
-        use_start.push(uses.len() as u32);
+        });
         let live = (nv <= ORACLE_MAX_VARS).then(|| crate::analysis::Liveness::new(func, cfg));
         Oracle {
             pts: &info.pts,
             rank: &info.rank,
             dt,
             live,
-            use_start,
             uses,
+            params: func.params().to_vec(),
         }
     }
 
@@ -737,17 +715,15 @@ impl<'a> Oracle<'a> {
         })
     }
 
-    fn point(&self, v: Var) -> Point {
+    fn point(&self, v: Var) -> DefPoint {
         self.pts[self.rank[v] as usize]
     }
 
-    /// The last position where `v` is read in block `b`, if any.
-    fn last_use(&self, v: Var, b: Block) -> Option<u32> {
-        let uses =
-            &self.uses[self.use_start[v.index()] as usize..self.use_start[v.index() + 1] as usize];
-        uses.binary_search_by_key(&b, |u| u.0)
-            .ok()
-            .map(|k| uses[k].1)
+    /// The last point where `v` is read in block `b`, if any.
+    fn last_use(&self, v: Var, b: Block) -> Option<Point> {
+        let uses = self.uses.of(v);
+        let after = uses.partition_point(|u| u.block() <= b);
+        (after > 0 && uses[after - 1].block() == b).then(|| uses[after - 1])
     }
 
     /// Whether the definition point of `x` dominates that of `y`, for
@@ -768,18 +744,24 @@ impl<'a> Oracle<'a> {
     /// copy, always do.
     fn intersect(&self, a: Var, anc: Var) -> bool {
         let (pa, pn) = (self.point(a), self.point(anc));
-        let (b, pos) = (pa.block, pa.pos);
-        if pn.block == b && pn.pos == pos {
-            return pos != PHI_POS || self.live_after(a, b, pos) || self.live_after(anc, b, pos);
+        let at = pa.pos;
+        if pn.pos == at {
+            let params = self.is_param(a) || self.is_param(anc);
+            return !at.is_entry() || params || self.live_after(a, at) || self.live_after(anc, at);
         }
-        self.live_after(anc, b, pos)
+        self.live_after(anc, at)
     }
 
-    /// Whether `v`, defined at or before position `pos` of block `b`, is
-    /// live just after that position: live out of `b`, or read later in it.
-    fn live_after(&self, v: Var, b: Block, pos: u32) -> bool {
+    /// Whether `v` is a parameter.
+    fn is_param(&self, v: Var) -> bool {
+        self.params.contains(&v)
+    }
+
+    /// Whether `v`, defined at or before `at`, is live just after it: live
+    /// out of its block, or read later in it.
+    fn live_after(&self, v: Var, at: Point) -> bool {
         let live = self.live.as_ref().expect("an active oracle");
-        live.is_live_out(b, v) || self.last_use(v, b).is_some_and(|p| p > pos)
+        live.is_live_out(at.block(), v) || self.last_use(v, at.block()).is_some_and(|p| p > at)
     }
 }
 
@@ -787,7 +769,7 @@ impl<'a> Oracle<'a> {
 /// share.
 #[cfg(test)]
 pub(super) mod fixtures {
-    use crate::ir::{BinOp, Function, FunctionBuilder, InstData, Operand, Var};
+    use crate::ir::{BinOp, Function, FunctionBuilder, Operand, Var};
 
     /// `e(a): b = a; c = a; d = a + 1; print a, b, c, d; ret`, with
     /// `[a, b, c, d]`.
@@ -800,7 +782,7 @@ pub(super) mod fixtures {
         fb.copy(b, a.into());
         fb.copy(c, a.into());
         fb.binary(d, BinOp::Add, a.into(), Operand::Const(1));
-        fb.print(vec![a.into(), b.into(), c.into(), d.into()]);
+        fb.print(&[a.into(), b.into(), c.into(), d.into()]);
         fb.ret(None);
         (fb.finish(), [a, b, c, d])
     }
@@ -819,13 +801,9 @@ pub(super) mod fixtures {
             "b" => Operand::Var(b),
             _ => panic!("no parameter {name}"),
         });
-        fb.inst(InstData::ParCopy {
-            copies: vec![(p, src[0]), (q, src[1])],
-        });
-        fb.inst(InstData::ParCopy {
-            copies: vec![(r, src[2]), (s, src[3])],
-        });
-        fb.print(vec![p.into(), r.into()]);
+        fb.par_copy(&[(p, src[0]), (q, src[1])]);
+        fb.par_copy(&[(r, src[2]), (s, src[3])]);
+        fb.print(&[p.into(), r.into()]);
         fb.ret(None);
         (fb.finish(), [a, b, p, q, r, s])
     }
@@ -836,7 +814,7 @@ mod tests {
     use super::fixtures;
     use super::*;
     use crate::destruct::to_cssa::{insert_phi_copies, JoinCopies};
-    use crate::ir::{BinOp, FunctionBuilder, PhiArg};
+    use crate::entity::SecondaryMap;
 
     /// The lost-copy problem after copy insertion without splitting:
     ///
@@ -852,37 +830,28 @@ mod tests {
     /// Boissinot et al.).
     #[test]
     fn lost_copy_keeps_one_copy() {
-        let mut b = FunctionBuilder::new("f");
-        let n = b.param("n");
-        let (entry, lp, exit) = (b.block("entry"), b.block("loop"), b.block("exit"));
-        let (x1, x2, x3, c) = (b.var("x1"), b.var("x2"), b.var("x3"), b.var("c"));
-        b.switch_to(entry);
-        b.copy(x1, Operand::Const(1));
-        b.jump(lp);
-        b.switch_to(lp);
-        b.phi(
-            x2,
-            vec![
-                PhiArg {
-                    block: entry,
-                    value: x1.into(),
-                },
-                PhiArg {
-                    block: lp,
-                    value: x3.into(),
-                },
-            ],
-        );
-        b.binary(x3, BinOp::Add, x2.into(), Operand::Const(1));
-        b.binary(c, BinOp::Lt, x3.into(), n.into());
-        b.branch(c.into(), lp, exit);
-        b.switch_to(exit);
-        b.ret(Some(x2.into()));
-        let mut f = b.finish();
-        let n_before = f.insts.len();
-        let cssa = insert_phi_copies(&mut f, JoinCopies::WhenNeeded);
+        let src = "function f(n) {
+entry:
+    x1 = 1
+    jump loop
+loop:
+    x2 = phi(entry: x1, loop: x3)
+    x3 = x2 + 1
+    c = x3 < n
+    branch c, loop, exit
+exit:
+    ret x2
+}
+";
+        let mut f = crate::text::parse_module(src)
+            .unwrap()
+            .functions
+            .swap_remove(0);
+        let var = |name: &str| f.var_by_name(name).unwrap();
+        let (x1, x2, x3) = (var("x1"), var("x2"), var("x3"));
+        let (cssa, inserted) = insert_phi_copies(&mut f, JoinCopies::WhenNeeded);
         assert_eq!(cssa.copies, 3);
-        let (mut webs, stats) = coalesce(&f, n_before, &mut PassTimes::default());
+        let (mut webs, stats) = coalesce(&f, &inserted);
         assert_eq!(stats.candidates, 3);
         assert_eq!(stats.coalesced, 2);
         assert_eq!(stats.refused, 1);
@@ -896,7 +865,7 @@ mod tests {
     #[test]
     fn copies_of_one_value_share_a_name() {
         let (f, [a, b, c, d]) = fixtures::copies_of_one_value();
-        let (mut webs, stats) = coalesce(&f, f.insts.len(), &mut PassTimes::default());
+        let (mut webs, stats) = coalesce(&f, &SecondaryMap::new(false));
         assert_eq!(stats.coalesced, 2);
         assert!(webs.same_web(a, b) && webs.same_web(b, c));
         assert!(!webs.same_web(a, d));
@@ -908,7 +877,7 @@ mod tests {
     #[test]
     fn parallel_copy_destinations() {
         let (f, [a, bb, p, q, r, s]) = fixtures::two_parallel_copies(["a", "a", "a", "b"]);
-        let (mut webs, _) = coalesce(&f, f.insts.len(), &mut PassTimes::default());
+        let (mut webs, _) = coalesce(&f, &SecondaryMap::new(false));
         assert!(webs.same_web(p, q) && webs.same_web(p, a));
         assert!(webs.same_web(r, a));
         // `s` is dead, but written where `r` is: it cannot join `r`'s
@@ -922,17 +891,17 @@ mod tests {
         let cfg = Cfg::new(f);
         let dt = DomTree::new(&cfg);
         let depth = loop_depth(&cfg, &dt);
-        let (g, du) = Gathered::new(f, &dt, &depth, f.insts.len());
+        let (g, du) = Gathered::new(f, &dt, &depth, &SecondaryMap::new(false));
         let mut live = LiveCheck::from_def_use(du, &cfg, &dt);
         let info = VarInfo::new(f, &dt, &g, &live);
-        let nv = f.vars.len();
+        let nv = f.num_vars();
         let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
         let mut out = Vec::new();
         for a in 0..nv {
             for b in a + 1..nv {
                 let (a, b) = (Var::new(a), Var::new(b));
                 if classes.interferes(a, b) {
-                    out.push((f.vars[a].name.to_string(), f.vars[b].name.to_string()));
+                    out.push((f.base_name(a).to_string(), f.base_name(b).to_string()));
                 }
             }
         }

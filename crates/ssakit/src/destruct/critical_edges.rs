@@ -34,8 +34,8 @@
 //! `k`-th edge from `A` to `B` gets `A_B` for `k = 0`, else `A_B.k`, with
 //! no lookup. Otherwise a set of the labels taken is kept.
 
-use crate::entity::EntityVec;
-use crate::ir::{Block, BlockData, Cfg, Function, PhiArg, Terminator};
+use crate::entity::{Csr, EntityVec};
+use crate::ir::{Block, Cfg, Function, PhiArg, Terminator};
 use rustc_hash::FxHashSet as HashSet;
 
 /// Picks the names of new blocks (see the module doc).
@@ -47,15 +47,17 @@ struct Namer {
 
 impl Namer {
     fn new(func: &Function) -> Namer {
-        let plain = func.blocks.values().all(|b| !b.name.contains(['_', '.']));
+        let plain = func
+            .blocks()
+            .all(|b| !func.block_name(b).contains(['_', '.']));
         Namer {
-            taken: (!plain).then(|| func.blocks.values().map(|b| b.name.clone()).collect()),
+            taken: (!plain).then(|| func.blocks().map(|b| func.block_name(b).into()).collect()),
         }
     }
 
     /// The name of the `k`-th split edge (from 0) from `source` to
     /// `target`, recorded as taken.
-    fn name(&mut self, source: &str, target: &str, k: u32) -> Box<str> {
+    fn name(&mut self, source: &str, target: &str, k: u32) -> String {
         let Some(taken) = &mut self.taken else {
             // `format!` costs more than the rest of the pass.
             let mut name = String::with_capacity(source.len() + target.len() + 8);
@@ -66,17 +68,10 @@ impl Namer {
                 name.push('.');
                 push_decimal(&mut name, k);
             }
-            return name.into();
+            return name;
         };
         fresh_name(taken, source, target)
     }
-}
-
-/// What [`split_critical_edges`] did.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct SplitStats {
-    /// Number of edges split, which is also the number of blocks added.
-    pub edges_split: usize,
 }
 
 /// One split edge: `source → new → target`.
@@ -88,85 +83,82 @@ struct Split {
 }
 
 /// Splits every critical edge of `func` by a new block that jumps to the
-/// edge's target, and updates the target's phis.
+/// edge's target, and updates the target's phis. Returns the new blocks,
+/// one per edge split, in the order they were made (sources in layout
+/// order, each source's edges in successor order).
 ///
 /// Runs in `O(blocks + edges + phi operands)`, plus the hashing of block
 /// labels to pick fresh names when some label contains `_` or `.`.
-pub fn split_critical_edges(func: &mut Function) -> SplitStats {
+pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
     let cfg = Cfg::new(func);
     let mut names = Namer::new(func);
     // `edges_to[t] = (s, k)`: `k` edges from source `s` to `t` split so far.
-    let mut edges_to: EntityVec<Block, (Block, u32)> =
-        EntityVec::filled(func.blocks.len(), (Block(u32::MAX), 0));
+    let mut edges_to: EntityVec<Block, (Option<Block>, u32)> =
+        EntityVec::filled(func.num_blocks(), (None, 0));
 
     // Step 1: redirect each critical edge to a new block. Sources are
     // visited in layout order and each source's edges in successor order,
     // so `splits` is grouped by source, in layout order.
     let mut splits: Vec<Split> = Vec::new();
-    let layout = func.layout.clone();
+    let layout = func.layout().to_vec();
+    // The new target of each successor edge of the current source.
+    let mut targets: Vec<Block> = Vec::new();
     for &source in &layout {
-        if cfg.succs(source).len() < 2 {
+        let succs = cfg.succs(source);
+        if succs.len() < 2 {
             continue;
         }
-        let mut term = std::mem::replace(&mut func.blocks[source].term, Terminator::Ret(None));
-        term.for_each_succ_mut(|t| {
-            let target = *t;
+        targets.clear();
+        for &target in succs {
             if cfg.preds(target).len() < 2 {
-                return;
+                targets.push(target);
+                continue;
             }
             let seen = &mut edges_to[target];
-            if seen.0 != source {
-                *seen = (source, 0);
+            if seen.0 != Some(source) {
+                *seen = (Some(source), 0);
             }
             let k = seen.1;
             seen.1 += 1;
-            let name = names.name(&func.blocks[source].name, &func.blocks[target].name, k);
-            let new = func.blocks.push(BlockData {
-                name,
-                phis: Vec::new(),
-                insts: Vec::new(),
-                term: Terminator::Jump(target),
-            });
+            let name = names.name(func.block_name(source), func.block_name(target), k);
+            let new = func.create_block(&name);
+            func.set_term(new, Terminator::Jump(target));
             splits.push(Split {
                 source,
                 target,
                 new,
             });
-            *t = new;
-        });
-        func.blocks[source].term = term;
+            targets.push(new);
+        }
+        // `redirect_succs` visits the edges in the order of `cfg.succs`.
+        let mut next = targets.iter();
+        func.redirect_succs(source, |_| *next.next().expect("one target per edge"));
     }
     if splits.is_empty() {
-        return SplitStats::default();
+        return Vec::new();
     }
 
-    // Step 2: phi operands. Group the splits by target (a counting sort,
-    // stable, so the splits of one source stay adjacent and in order).
-    let n = func.blocks.len();
-    let mut start = vec![0u32; n + 1];
-    for s in &splits {
-        start[s.target.index() + 1] += 1;
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut by_target = vec![0u32; splits.len()];
-    for (k, s) in splits.iter().enumerate() {
-        by_target[fill[s.target.index()] as usize] = k as u32;
-        fill[s.target.index()] += 1;
-    }
-    // `range[source]`: the slice of `by_target` holding the new blocks on
-    // edges from `source` to the target being processed; reset after use.
+    // Step 2: phi operands. Group the splits by target (stable, so the
+    // splits of one source stay adjacent and in order).
+    let n = func.num_blocks();
+    let by_target: Csr<Block, Split> = Csr::build(n, |emit| {
+        for s in &splits {
+            emit(s.target, *s)
+        }
+    });
+    // `range[source]`: the slice of the target's group holding the new
+    // blocks on edges from `source` to the target being processed; reset
+    // after use.
     let mut range: EntityVec<Block, (u32, u32)> = EntityVec::filled(n, (0, 0));
-    for target in func.blocks.keys() {
-        let (lo, hi) = (start[target.index()], start[target.index() + 1]);
-        if lo == hi || func.blocks[target].phis.is_empty() {
+    let mut new_args: Vec<PhiArg> = Vec::new();
+    for target in func.blocks() {
+        let group = by_target.of(target);
+        if group.is_empty() || func.block_phis(target).is_empty() {
             continue;
         }
-        for k in lo..hi {
-            let src = splits[by_target[k as usize] as usize].source;
-            let r = &mut range[src];
+        for (k, s) in group.iter().enumerate() {
+            let k = k as u32;
+            let r = &mut range[s.source];
             if r.0 == r.1 {
                 *r = (k, k + 1);
             } else {
@@ -175,44 +167,44 @@ pub fn split_critical_edges(func: &mut Function) -> SplitStats {
         }
         // Whether some source has several split edges to `target`: then
         // its operands multiply, else each is relabelled in place.
-        let multi = (lo..hi).any(|k| {
-            let r = range[splits[by_target[k as usize] as usize].source];
+        let multi = group.iter().any(|s| {
+            let r = range[s.source];
             r.1 - r.0 > 1
         });
-        for p in 0..func.blocks[target].phis.len() {
-            let inst = func.blocks[target].phis[p];
-            if let crate::ir::InstData::Phi { args, .. } = &mut func.insts[inst] {
-                let new_block = |k: u32| splits[by_target[k as usize] as usize].new;
-                if !multi {
-                    for arg in args.iter_mut() {
-                        let (r0, r1) = range[arg.block];
-                        if r0 != r1 {
-                            arg.block = new_block(r0);
-                        }
-                    }
-                    continue;
-                }
-                // Worked example: edges c → t split as n1 (then), n2
-                // (else); `phi(c: a, d: e)` becomes `phi(n1: a, n2: a, d: e)`.
-                let mut new_args = Vec::with_capacity(args.len() + (hi - lo) as usize);
-                for arg in args.iter() {
+        for p in 0..func.block_phis(target).len() {
+            let phi = func.block_phis(target)[p];
+            if !multi {
+                for arg in func.phi_args_mut(phi) {
                     let (r0, r1) = range[arg.block];
-                    if r0 == r1 {
-                        new_args.push(*arg);
-                    } else {
-                        for k in r0..r1 {
-                            new_args.push(PhiArg {
-                                block: new_block(k),
-                                value: arg.value,
-                            });
-                        }
+                    if r0 != r1 {
+                        arg.block = group[r0 as usize].new;
                     }
                 }
-                *args = new_args;
+                continue;
             }
+            // Worked example: edges c → t split as n1 (then), n2
+            // (else); `phi(c: a, d: e)` becomes `phi(n1: a, n2: a, d: e)`.
+            new_args.clear();
+            for arg in func.phi_args(phi) {
+                let (r0, r1) = range[arg.block];
+                if r0 == r1 {
+                    new_args.push(*arg);
+                } else {
+                    new_args.extend(group[r0 as usize..r1 as usize].iter().map(|s| PhiArg {
+                        block: s.new,
+                        value: arg.value,
+                    }));
+                }
+            }
+            func.edit_phi_args(phi, |args, func| {
+                args.truncate(0);
+                for &a in &new_args {
+                    args.push(a, func);
+                }
+            });
         }
-        for k in lo..hi {
-            range[splits[by_target[k as usize] as usize].source] = (0, 0);
+        for s in group {
+            range[s.source] = (0, 0);
         }
     }
 
@@ -228,45 +220,36 @@ pub fn split_critical_edges(func: &mut Function) -> SplitStats {
         }
     }
     debug_assert_eq!(next, splits.len());
-    func.layout = new_layout;
-    SplitStats {
-        edges_split: splits.len(),
-    }
+    func.set_layout(new_layout);
+    splits.iter().map(|s| s.new).collect()
 }
 
-/// Removes the blocks numbered from `first_new` on (those
-/// [`split_critical_edges`] created, `func.blocks.len()` before it ran)
-/// that are still empty and end in a plain jump: the edge goes straight to
-/// the target again. Returns how many were removed.
+/// Removes the blocks of `new_blocks` (those [`split_critical_edges`]
+/// returned) that are still empty and end in a plain jump: the edge goes
+/// straight to the target again. Returns how many were removed.
 ///
 /// # Preconditions
 /// No phi remains (a phi of the target would be labelled by the block
 /// removed). Each such block has a single predecessor edge, as splitting
 /// made it.
-pub fn remove_empty_split_blocks(func: &mut Function, first_new: usize) -> usize {
-    let n = func.blocks.len();
+pub(crate) fn remove_empty_split_blocks(func: &mut Function, new_blocks: &[Block]) -> usize {
     // `forward[b]`: where an edge to `b` should go instead.
-    let mut forward: Vec<Option<Block>> = vec![None; n];
+    let mut forward: EntityVec<Block, Option<Block>> = EntityVec::filled(func.num_blocks(), None);
     let mut removed = 0;
-    for b in (first_new..n).map(Block::new) {
-        let data = &func.blocks[b];
-        debug_assert!(data.phis.is_empty());
-        if let (true, Terminator::Jump(t)) = (data.insts.is_empty(), &data.term) {
-            forward[b.index()] = Some(*t);
+    for &b in new_blocks {
+        debug_assert!(func.block_phis(b).is_empty());
+        if let (true, &Terminator::Jump(t)) = (func.block_insts(b).is_empty(), func.term(b)) {
+            forward[b] = Some(t);
             removed += 1;
         }
     }
     if removed == 0 {
         return 0;
     }
-    for &b in &func.layout {
-        func.blocks[b].term.for_each_succ_mut(|s| {
-            if let Some(t) = forward[s.index()] {
-                *s = t;
-            }
-        });
+    for b in func.layout().to_vec() {
+        func.redirect_succs(b, |s| forward[s].unwrap_or(s));
     }
-    func.layout.retain(|b| forward[b.index()].is_none());
+    func.retain_layout(|&b| forward[b].is_none());
     removed
 }
 
@@ -289,7 +272,7 @@ fn push_decimal(out: &mut String, mut k: u32) {
 
 /// `source_target`, or the first free `source_target.k`, `k = 1, 2, ...`;
 /// records the name as taken.
-fn fresh_name(names: &mut HashSet<Box<str>>, source: &str, target: &str) -> Box<str> {
+fn fresh_name(names: &mut HashSet<Box<str>>, source: &str, target: &str) -> String {
     let base = format!("{source}_{target}");
     let mut name = base.clone();
     let mut k = 1;
@@ -297,8 +280,7 @@ fn fresh_name(names: &mut HashSet<Box<str>>, source: &str, target: &str) -> Box<
         name = format!("{base}.{k}");
         k += 1;
     }
-    let name: Box<str> = name.into();
-    names.insert(name.clone());
+    names.insert(name.as_str().into());
     name
 }
 
@@ -306,7 +288,7 @@ fn fresh_name(names: &mut HashSet<Box<str>>, source: &str, target: &str) -> Box<
 /// passes that require none).
 pub fn has_critical_edges(func: &Function) -> bool {
     let cfg = Cfg::new(func);
-    func.layout.iter().any(|&b| {
+    func.layout().iter().any(|&b| {
         let succs = cfg.succs(b);
         succs.len() > 1 && succs.iter().any(|&t| cfg.preds(t).len() > 1)
     })
@@ -315,24 +297,29 @@ pub fn has_critical_edges(func: &Function) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{FunctionBuilder, InstData, Operand};
+    use crate::ir::Operand;
+
+    fn parse(src: &str) -> Function {
+        crate::text::parse_module(src)
+            .unwrap()
+            .functions
+            .swap_remove(0)
+    }
 
     fn phi_labels(f: &Function, b: Block) -> Vec<Vec<(String, Operand)>> {
-        f.blocks[b]
-            .phis
+        f.block_phis(b)
             .iter()
-            .map(|&i| match &f.insts[i] {
-                InstData::Phi { args, .. } => args
+            .map(|&i| {
+                f.phi_args(i)
                     .iter()
-                    .map(|a| (f.blocks[a.block].name.to_string(), a.value))
-                    .collect(),
-                _ => unreachable!(),
+                    .map(|a| (f.block_name(a.block).to_string(), a.value))
+                    .collect()
             })
             .collect()
     }
 
     fn layout_names(f: &Function) -> Vec<&str> {
-        f.layout.iter().map(|&b| &*f.blocks[b].name).collect()
+        f.layout().iter().map(|&b| f.block_name(b)).collect()
     }
 
     /// ```text
@@ -343,39 +330,31 @@ mod tests {
     /// ```
     #[test]
     fn triangle() {
-        let mut b = FunctionBuilder::new("f");
-        let c = b.param("c");
-        let (ba, bb, bc) = (b.block("A"), b.block("B"), b.block("C"));
-        let x = b.var("x");
-        b.switch_to(ba);
-        b.branch(c.into(), bc, bb);
-        b.switch_to(bb);
-        b.jump(bc);
-        b.switch_to(bc);
-        b.phi(
-            x,
-            vec![
-                PhiArg {
-                    block: ba,
-                    value: Operand::Const(1),
-                },
-                PhiArg {
-                    block: bb,
-                    value: Operand::Const(2),
-                },
-            ],
+        let mut f = parse(
+            "function f(c) {
+A:
+    branch c, C, B
+B:
+    jump C
+C:
+    x = phi(A: 1, B: 2)
+    ret x
+}
+",
         );
-        b.ret(Some(x.into()));
-        let mut f = b.finish();
+        let block = |f: &Function, name: &str| f.block_by_name(name).unwrap();
+        let (ba, bb, bc) = (block(&f, "A"), block(&f, "B"), block(&f, "C"));
+        let c = f.var_by_name("c").unwrap();
         assert!(has_critical_edges(&f));
-        let stats = split_critical_edges(&mut f);
-        assert_eq!(stats.edges_split, 1);
+        let new = split_critical_edges(&mut f);
+        assert_eq!(new.len(), 1);
         assert!(!has_critical_edges(&f));
         assert_eq!(layout_names(&f), ["A", "A_C", "B", "C"]);
-        let n = f.block_by_name("A_C").unwrap();
-        assert_eq!(f.blocks[n].term, Terminator::Jump(bc));
+        let n = block(&f, "A_C");
+        assert_eq!(new, [n]);
+        assert_eq!(*f.term(n), Terminator::Jump(bc));
         assert_eq!(
-            f.blocks[ba].term,
+            *f.term(ba),
             Terminator::Branch {
                 cond: c.into(),
                 then_dest: n,
@@ -390,7 +369,7 @@ mod tests {
             ]]
         );
         // Idempotent.
-        assert_eq!(split_critical_edges(&mut f).edges_split, 0);
+        assert!(split_critical_edges(&mut f).is_empty());
     }
 
     /// `branch c, L, L`: two parallel edges, each split by its own block;
@@ -398,25 +377,21 @@ mod tests {
     /// existing `E_L` block, so the new ones are `E_L.1` and `E_L.2`.
     #[test]
     fn multi_edge_and_name_collision() {
-        let mut b = FunctionBuilder::new("f");
-        let c = b.param("c");
-        let (be, bl, taken) = (b.block("E"), b.block("L"), b.block("E_L"));
-        let x = b.var("x");
-        b.switch_to(be);
-        b.branch(c.into(), bl, bl);
-        b.switch_to(taken);
-        b.ret(None);
-        b.switch_to(bl);
-        b.phi(
-            x,
-            vec![PhiArg {
-                block: be,
-                value: c.into(),
-            }],
+        let mut f = parse(
+            "function f(c) {
+E:
+    branch c, L, L
+L:
+    x = phi(E: c)
+    ret x
+E_L:
+    ret
+}
+",
         );
-        b.ret(Some(x.into()));
-        let mut f = b.finish();
-        assert_eq!(split_critical_edges(&mut f).edges_split, 2);
+        let bl = f.block_by_name("L").unwrap();
+        let c = f.var_by_name("c").unwrap();
+        assert_eq!(split_critical_edges(&mut f).len(), 2);
         assert_eq!(layout_names(&f), ["E", "E_L.1", "E_L.2", "L", "E_L"]);
         assert_eq!(
             phi_labels(&f, bl),
@@ -433,47 +408,29 @@ mod tests {
     ///
     /// ```text
     /// E: jump H
-    /// H: y = phi(E: 0, H: y, H_H...)     switch c, X, [H, H, Z]
-    /// X: ret   Z: jump H
+    /// H: y = phi(E: 0, H: y, Z: 5)     switch c, X, [H, H, Z]
+    /// X: ret y   Z: jump H
     /// ```
     #[test]
     fn switch_with_repeated_targets() {
-        let mut b = FunctionBuilder::new("f");
-        let c = b.param("c");
-        let (be, bh, bx, bz) = (b.block("E"), b.block("H"), b.block("X"), b.block("Z"));
-        let y = b.var("y");
-        b.switch_to(be);
-        b.jump(bh);
-        b.switch_to(bh);
-        b.phi(
-            y,
-            vec![
-                PhiArg {
-                    block: be,
-                    value: Operand::Const(0),
-                },
-                PhiArg {
-                    block: bh,
-                    value: y.into(),
-                },
-                PhiArg {
-                    block: bz,
-                    value: Operand::Const(5),
-                },
-            ],
+        let mut f = parse(
+            "function f(c) {
+E:
+    jump H
+H:
+    y = phi(E: 0, H: y, Z: 5)
+    switch c, X, [H, H, Z]
+X:
+    ret y
+Z:
+    jump H
+}
+",
         );
-        b.terminate(Terminator::Switch {
-            value: c.into(),
-            default: bx,
-            targets: vec![bh, bh, bz],
-        });
-        b.switch_to(bx);
-        b.ret(Some(y.into()));
-        b.switch_to(bz);
-        b.jump(bh);
-        let mut f = b.finish();
+        let bh = f.block_by_name("H").unwrap();
+        let y = f.var_by_name("y").unwrap();
         // H → H twice: critical. H → Z: Z has one pred edge. H → X: one.
-        assert_eq!(split_critical_edges(&mut f).edges_split, 2);
+        assert_eq!(split_critical_edges(&mut f).len(), 2);
         assert_eq!(layout_names(&f), ["E", "H", "H_H", "H_H.1", "X", "Z"]);
         assert_eq!(
             phi_labels(&f, bh),
@@ -487,10 +444,31 @@ mod tests {
         // Phi operands still follow the predecessor order of the CFG.
         let cfg = Cfg::new(&f);
         let labels: Vec<Block> = cfg.unique_preds(bh).collect();
-        let args: Vec<Block> = match &f.insts[f.blocks[bh].phis[0]] {
-            InstData::Phi { args, .. } => args.iter().map(|a| a.block).collect(),
-            _ => unreachable!(),
-        };
+        let args: Vec<Block> = f
+            .phi_args(f.block_phis(bh)[0])
+            .iter()
+            .map(|a| a.block)
+            .collect();
         assert_eq!(labels, args);
+    }
+
+    /// The split blocks that got no instruction go again, and the edges
+    /// through them go straight to their targets.
+    #[test]
+    fn empty_split_blocks_are_removed() {
+        let src = "function f(c) {
+A:
+    branch c, C, B
+B:
+    jump C
+C:
+    ret
+}
+";
+        let mut f = parse(src);
+        let new = split_critical_edges(&mut f);
+        assert_eq!(layout_names(&f), ["A", "A_C", "B", "C"]);
+        assert_eq!(remove_empty_split_blocks(&mut f, &new), 1);
+        assert_eq!(f, parse(src));
     }
 }

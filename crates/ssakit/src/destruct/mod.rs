@@ -14,18 +14,32 @@
 //! * [`parallel_copy`]: sequentializing one parallel copy over any
 //!   location type, with a temporary or with swaps (13.7);
 //! * [`critical_edges`]: splitting critical edges (13.6);
-//! * [`to_cssa`]: copies around every phi, making SSA conventional (13.6,
+//! * `to_cssa`: copies around every phi, making SSA conventional (13.6,
 //!   Sreedhar's Method I);
-//! * [`phi_webs`](mod@phi_webs): phi webs by union-find, renaming and phi removal (13.6);
-//! * [`coalesce`](mod@coalesce): merging the two sides of copies that do
-//!   not interfere, by liveness, dominance and values (Boissinot et al.);
-//! * [`classes`](mod@classes): congruence classes as dominance forests, and
-//!   the test of whether two interfere (Boissinot's walk over the smaller);
-//! * [`cleanup`]: deleting dead phis and copies before coalescing, and the
+//! * [`phi_webs`](mod@phi_webs): phi webs by union-find, renaming and phi
+//!   removal (13.6);
+//! * `coalesce`: merging the two sides of copies that do not interfere, by
+//!   liveness, dominance and values (Boissinot et al.);
+//! * `classes`: congruence classes as dominance forests, and the test of
+//!   whether two interfere (Boissinot's walk over the smaller);
+//! * `cleanup`: deleting dead phis and copies before coalescing, and the
 //!   copies it makes useless after;
-//! * [`sequentialize`]: every parallel copy of a function into copies;
-//! * [`fresh`], [`compact`]: fresh variables, and dropping unlisted
-//!   instructions.
+//! * `sequentialize`: every parallel copy of a function into copies;
+//! * `fresh`: fresh variables, versions of the variables they stand for
+//!   (so of their types).
+//!
+//! Only [`destruct`], [`parallel_copy`] and what the tests reach are
+//! public; the other modules are helpers of [`destruct`].
+//!
+//! Each pass that adds instructions or blocks returns what it added (the
+//! blocks made by splitting, the parallel copies inserted around phis),
+//! and the passes after it take that; instructions are renumbered by
+//! [`Function::compact`] when phis and copies go.
+//!
+//! Destruction works on variables of any [type](crate::ir::Type): copies,
+//! phis and parallel copies move values without looking at them. Every
+//! other instruction (calls and operations with several results,
+//! `unreachable` terminators) is kept as it is, its variables renamed.
 //!
 //! [`destruct`] chains them, as a flat list of passes:
 //!
@@ -38,26 +52,27 @@
 //! or, with [`DestructOptions::conventional`], the chapter's direct
 //! destruction of conventional SSA: rename each phi web, drop the phis.
 
-pub mod classes;
-pub mod cleanup;
-pub mod coalesce;
-pub mod compact;
+pub(crate) mod classes;
+pub(crate) mod cleanup;
+pub(crate) mod coalesce;
 pub mod critical_edges;
-pub mod fresh;
+pub(crate) mod fresh;
 pub mod parallel_copy;
 pub mod phi_webs;
-pub mod sequentialize;
-pub mod to_cssa;
+pub(crate) mod sequentialize;
+pub(crate) mod to_cssa;
 
 use crate::analysis::Liveness;
+use crate::entity::{EntityVec, SecondaryMap};
 use crate::error::IrError;
-use crate::ir::{Cfg, Function, InstData, Var, VarNames};
-use crate::timing::PassTimes;
-pub use coalesce::{coalesce, CoalesceStats};
-pub use critical_edges::{split_critical_edges, SplitStats};
-pub use phi_webs::{destruct_conventional, phi_webs, rename_webs, Webs};
-pub use sequentialize::{sequentialize_parallel_copies, SequentializeError};
-pub use to_cssa::{insert_phi_copies, JoinCopies};
+use crate::ir::{Block, Cfg, Function, Inst, InstData, Var, VarNames};
+use crate::timing;
+use coalesce::coalesce;
+pub use coalesce::CoalesceStats;
+use critical_edges::split_critical_edges;
+use phi_webs::phi_webs;
+use sequentialize::sequentialize_parallel_copies;
+use to_cssa::{insert_phi_copies, JoinCopies};
 
 /// How [`destruct`] proceeds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -66,9 +81,9 @@ pub struct DestructOptions {
     /// block of their own; otherwise copies go at the end of predecessors
     /// and, where needed, after the phis of the join block.
     pub split: bool,
-    /// Coalesce copies whose two sides do not interfere
-    /// ([`coalesce`](mod@coalesce)); otherwise only the phi webs are
-    /// renamed.
+    /// Coalesce copies whose two sides do not interfere (by liveness,
+    /// dominance and values, after Boissinot et al.); otherwise only the
+    /// phi webs are renamed.
     pub coalesce: bool,
     /// The chapter's direct destruction instead: refuse SSA that is not
     /// conventional, else rename the phi webs and drop the phis. `split`
@@ -119,12 +134,10 @@ pub struct DestructStats {
     pub temporaries: usize,
     /// What coalescing did (zero without coalescing).
     pub coalescing: CoalesceStats,
-    /// Per-phase wall-clock times.
-    pub times: PassTimes,
 }
 
 impl DestructStats {
-    /// The statistics as `name: value` lines (times aside).
+    /// The statistics as `name: value` lines.
     pub fn render(&self) -> String {
         let rows = [
             ("edges split", self.edges_split),
@@ -153,12 +166,17 @@ impl DestructStats {
 ///
 /// The general method is correct for any valid SSA, conventional or not
 /// (after copy propagation, with the lost-copy and swap problems): copies
-/// are inserted around every phi ([`insert_phi_copies`], edges split or
-/// not), then [`coalesce`](mod@coalesce) removes those it can,
-/// the classes are renamed to one variable each ([`rename_webs`]), copies
-/// that became `x = x` are dropped, and the parallel copies are
-/// sequentialized with a fresh temporary per cycle
-/// ([`sequentialize_parallel_copies`]).
+/// are inserted around every phi (edges split or not), then coalescing
+/// removes those it can, the classes are renamed to one variable each
+/// (as for [phi webs](mod@phi_webs)), copies that became `x = x` are
+/// dropped, and the parallel copies are sequentialized with a fresh
+/// temporary per cycle ([`parallel_copy`]).
+///
+/// Each phase is timed with [`timing::phase`] (`verification`, `critical
+/// edges`, `parallel copies`, `dead code`, the phases of coalescing or
+/// `phi webs`, `renaming`, `sequentialization`; `phi webs`, `liveness`
+/// and `renaming` for the direct destruction): [`timing::collect`] gets
+/// them.
 ///
 /// # Errors
 /// If `func` is not valid SSA with the dominance property (the first error
@@ -169,79 +187,82 @@ impl DestructStats {
 /// parallel copy are in one web. `func` is unchanged then.
 pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructStats, IrError> {
     let mut stats = DestructStats::default();
-    let mut t = PassTimes::default();
     // The property report (conventionality) is needed by the direct
     // destruction only; the general method needs valid SSA.
-    let report = t
-        .time("verification", || {
-            if opts.conventional {
-                crate::verify::verify(func)
-            } else {
-                crate::verify::verify_valid(func).map(|()| Default::default())
-            }
-        })
-        .map_err(|errs| {
-            let e = errs.into_iter().next().expect("verify reports an error");
-            IrError {
-                message: format!("input is not valid SSA: {}", e.message),
-                ..e
-            }
-        })?;
-    let first_split_block = func.blocks.len();
-    if opts.conventional {
-        conventional(func, &report, &mut stats, &mut t)?;
-    } else {
-        general(func, opts, &mut stats, &mut t);
+    let report = {
+        let _t = timing::phase("verification");
+        if opts.conventional {
+            crate::verify::verify(func)
+        } else {
+            crate::verify::verify_valid(func).map(|()| Default::default())
+        }
     }
-    let seq = t
-        .time("sequentialization", || sequentialize_parallel_copies(func))
-        .expect("no parallel copy writes one variable twice after renaming");
+    .map_err(|errs| {
+        let e = errs.into_iter().next().expect("verify reports an error");
+        IrError {
+            message: format!("input is not valid SSA: {}", e.message),
+            ..e
+        }
+    })?;
+    let split_blocks = if opts.conventional {
+        conventional(func, &report, &mut stats)?;
+        Vec::new()
+    } else {
+        general(func, opts, &mut stats)
+    };
+    let seq = {
+        let _t = timing::phase("sequentialization");
+        sequentialize_parallel_copies(func)
+    }
+    .expect("no parallel copy writes one variable twice after renaming");
     stats.temporaries = seq.temporaries;
     stats.empty_split_blocks_removed =
-        critical_edges::remove_empty_split_blocks(func, first_split_block);
+        critical_edges::remove_empty_split_blocks(func, &split_blocks);
     stats.copies_remaining = cleanup::count_copies(func);
-    stats.times = t;
     debug_assert!(is_out_of_ssa(func));
     Ok(stats)
 }
 
 /// The general method, up to sequentialization: split, copies, coalescing
-/// (or phi webs only), deletion of useless copies, renaming.
-fn general(
-    func: &mut Function,
-    opts: &DestructOptions,
-    stats: &mut DestructStats,
-    t: &mut PassTimes,
-) {
-    if opts.split {
-        stats.edges_split = t
-            .time("critical edges", || split_critical_edges(func))
-            .edges_split;
-    }
-    let first_inserted = func.insts.len();
-    stats.copies_inserted = t
-        .time("parallel copies", || {
-            insert_phi_copies(func, JoinCopies::WhenNeeded)
-        })
-        .copies;
+/// (or phi webs only), deletion of useless copies, renaming. Returns the
+/// blocks made by splitting.
+fn general(func: &mut Function, opts: &DestructOptions, stats: &mut DestructStats) -> Vec<Block> {
+    let split_blocks = if opts.split {
+        let _t = timing::phase("critical edges");
+        split_critical_edges(func)
+    } else {
+        Vec::new()
+    };
+    stats.edges_split = split_blocks.len();
+    let (cssa, inserted) = {
+        let _t = timing::phase("parallel copies");
+        insert_phi_copies(func, JoinCopies::WhenNeeded)
+    };
+    stats.copies_inserted = cssa.copies;
     let mut webs = if opts.coalesce {
-        let dead = t.time("dead code", || cleanup::remove_dead_phis_and_copies(func));
+        let dead = {
+            let _t = timing::phase("dead code");
+            cleanup::remove_dead_phis_and_copies(func)
+        };
         stats.dead_copies_removed = dead.copies;
         stats.phis_removed = dead.phis;
-        let (webs, cs) = coalesce(func, first_inserted, t);
+        let (webs, cs) = coalesce(func, &inserted);
         stats.coalescing = cs;
         webs
     } else {
-        t.time("phi webs", || phi_webs(func))
+        let _t = timing::phase("phi webs");
+        phi_webs(func)
     };
     let rep = webs.representatives();
-    let (renamed, dropped) = t.time("renaming", || {
-        cleanup::rename_and_drop(func, &rep, opts.coalesce, first_inserted)
-    });
+    let (renamed, dropped) = {
+        let _t = timing::phase("renaming");
+        cleanup::rename_and_drop(func, &rep, opts.coalesce, &inserted)
+    };
     stats.copies_coalesced = dropped.self_copies;
     stats.undef_copies_removed = dropped.undef_copies;
     stats.inserted_copies_left = dropped.inserted_left;
     stats.phis_removed += renamed.phis_removed;
+    split_blocks
 }
 
 /// The chapter's direct destruction of conventional SSA, up to
@@ -251,7 +272,6 @@ fn conventional(
     func: &mut Function,
     report: &crate::verify::Report,
     stats: &mut DestructStats,
-    t: &mut PassTimes,
 ) -> Result<(), IrError> {
     let names = VarNames::new(func);
     if let Some((a, b)) = report.interference {
@@ -267,9 +287,15 @@ fn conventional(
             ),
         ));
     }
-    let mut webs = t.time("phi webs", || phi_webs(func));
+    let mut webs = {
+        let _t = timing::phase("phi webs");
+        phi_webs(func)
+    };
     let cfg = Cfg::new(func);
-    let live = t.time("liveness", || Liveness::new(func, &cfg));
+    let live = {
+        let _t = timing::phase("liveness");
+        Liveness::new(func, &cfg)
+    };
     if let Some(c) = phi_webs::constant_operand_conflict(func, &mut webs, &live) {
         let what = match c.member {
             Some(m) => format!("`{}` of the same web is still needed there", &names[m]),
@@ -281,7 +307,7 @@ fn conventional(
             Some(c.phi),
             format!(
                 "a constant phi operand would be copied at the end of `{}`, but {what}",
-                func.blocks[c.pred].name
+                func.block_name(c.pred)
             ),
         ));
     }
@@ -297,9 +323,11 @@ fn conventional(
             ),
         ));
     }
-    let (renamed, dropped) = t.time("renaming", || {
-        cleanup::rename_and_drop(func, &rep, false, func.insts.len())
-    });
+    let (renamed, dropped) = {
+        let _t = timing::phase("renaming");
+        // Nothing was inserted: no parallel copy counts in `inserted_left`.
+        cleanup::rename_and_drop(func, &rep, false, &SecondaryMap::new(false))
+    };
     stats.copies_coalesced = dropped.self_copies;
     stats.undef_copies_removed = dropped.undef_copies;
     stats.phis_removed = renamed.phis_removed;
@@ -311,19 +339,22 @@ fn conventional(
 /// where they are.
 fn parallel_copy_web_clash(
     func: &Function,
-    rep: &crate::entity::EntityVec<Var, Var>,
-) -> Option<(crate::ir::Block, crate::ir::Inst, Var, Var)> {
-    // `writer[r] = (k + 1, v)`: class `r` written by `v` in parallel copy `k`.
-    let mut writer: Vec<(u32, Var)> = vec![(0, Var(0)); func.vars.len()];
-    for &b in &func.layout {
-        for &i in &func.blocks[b].insts {
-            if let InstData::ParCopy { copies } = &func.insts[i] {
-                for &(d, _) in copies {
-                    let w = &mut writer[rep[d].index()];
-                    if w.0 == i.0 + 1 {
-                        return Some((b, i, w.1, d));
+    rep: &EntityVec<Var, Var>,
+) -> Option<(Block, Inst, Var, Var)> {
+    // `writer[r] = Some((i, v))`: class `r` written by `v` in parallel
+    // copy `i`.
+    let mut writer: EntityVec<Var, Option<(Inst, Var)>> = EntityVec::filled(func.num_vars(), None);
+    for &b in func.layout() {
+        for &i in func.block_insts(b) {
+            if let InstData::ParCopy { copies } = func.inst(i) {
+                for &(d, _) in copies.as_slice(func) {
+                    let w = &mut writer[rep[d]];
+                    if let Some((j, v)) = *w {
+                        if j == i {
+                            return Some((b, i, v, d));
+                        }
                     }
-                    *w = (i.0 + 1, d);
+                    *w = Some((i, d));
                 }
             }
         }
@@ -333,12 +364,11 @@ fn parallel_copy_web_clash(
 
 /// Where `v` is defined: its block and instruction (none for a parameter),
 /// by a scan of the function.
-fn definition_of(func: &Function, v: Var) -> (Option<crate::ir::Block>, Option<crate::ir::Inst>) {
-    for &b in &func.layout {
-        let data = &func.blocks[b];
-        for &i in data.phis.iter().chain(&data.insts) {
+fn definition_of(func: &Function, v: Var) -> (Option<Block>, Option<Inst>) {
+    for &b in func.layout() {
+        for i in func.block_all_insts(b) {
             let mut found = false;
-            func.insts[i].for_each_def(|d| found |= d == v);
+            func.for_each_def(i, |d| found |= d == v);
             if found {
                 return (Some(b), Some(i));
             }
@@ -350,13 +380,105 @@ fn definition_of(func: &Function, v: Var) -> (Option<crate::ir::Block>, Option<c
 /// Whether no block of `func` holds a phi or a parallel copy (the
 /// postcondition of [`destruct`]).
 pub fn is_out_of_ssa(func: &Function) -> bool {
-    func.blocks.values().all(|b| {
-        b.phis.is_empty()
-            && b.insts.iter().all(|&i| {
+    func.blocks().all(|b| {
+        func.block_phis(b).is_empty()
+            && func.block_insts(b).iter().all(|&i| {
                 !matches!(
-                    func.insts[i],
+                    func.inst(i),
                     InstData::Phi { .. } | InstData::ParCopy { .. }
                 )
             })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, Effects, FunctionBuilder, Operand, PhiArg, Terminator, Type};
+
+    /// The swap problem over `f64` variables, with a pure operation and a
+    /// call of two results each, and a trap:
+    ///
+    /// ```text
+    /// function f(n, x0: f64, y0: f64) {
+    /// e:    jump l
+    /// l:    x = phi(e: x0, l: y); y = phi(e: y0, l: x); i = phi(e: 0, l: i2)
+    ///       (q, r) = fsplit(x, y); (s, t) = pair(q, r)
+    ///       i2 = i + 1; k = i2 < n; branch k, l, exit
+    /// exit: branch n, done, trap
+    /// done: ret x, y, s, t
+    /// trap: unreachable
+    /// }
+    /// ```
+    ///
+    /// Every mode keeps the operation, the call and the trap, and every
+    /// variable it makes has the type of the variable it stands for.
+    #[test]
+    fn typed_operations_calls_and_traps_are_kept() {
+        let mut b = FunctionBuilder::new("f");
+        let n = b.param("n");
+        let x0 = b.typed_param("x0", Type::F64);
+        let y0 = b.typed_param("y0", Type::F64);
+        let blocks = ["e", "l", "exit", "done", "trap"].map(|name| b.block(name));
+        let [e, l, exit, done, trap] = blocks;
+        let [x, y, q, r, s, t] = ["x", "y", "q", "r", "s", "t"].map(|v| b.typed_var(v, Type::F64));
+        let (i, i2, k) = (b.var("i"), b.var("i2"), b.var("k"));
+        let arg = |block, value: Operand| PhiArg { block, value };
+        b.switch_to(e);
+        b.jump(l);
+        b.switch_to(l);
+        b.phi(x, &[arg(e, x0.into()), arg(l, y.into())]);
+        b.phi(y, &[arg(e, y0.into()), arg(l, x.into())]);
+        b.phi(i, &[arg(e, Operand::Const(0)), arg(l, i2.into())]);
+        b.op("fsplit", Effects::PURE, &[], &[x.into(), y.into()], &[q, r])
+            .unwrap();
+        b.call_multi(&[s, t], "pair", &[q.into(), r.into()]);
+        b.binary(i2, BinOp::Add, i.into(), Operand::Const(1));
+        b.binary(k, BinOp::Lt, i2.into(), n.into());
+        b.branch(k.into(), l, exit);
+        b.switch_to(exit);
+        b.branch(n.into(), done, trap);
+        b.switch_to(done);
+        b.ret_values(&[x.into(), y.into(), s.into(), t.into()]);
+        b.switch_to(trap);
+        b.unreachable();
+        let f = b.finish();
+        for (split, coalesce) in [(true, true), (false, true), (true, false), (false, false)] {
+            let mut g = f.clone();
+            let opts = DestructOptions {
+                split,
+                coalesce,
+                conventional: false,
+            };
+            destruct(&mut g, &opts).unwrap();
+            assert!(is_out_of_ssa(&g));
+            let insts: Vec<Inst> = g
+                .layout()
+                .iter()
+                .flat_map(|&b| g.block_insts(b).to_vec())
+                .collect();
+            let kept = |what: fn(&InstData) -> bool| {
+                let found: Vec<Inst> = insts.iter().copied().filter(|&i| what(g.inst(i))).collect();
+                assert_eq!(found.len(), 1, "split {split}, coalesce {coalesce}");
+                let mut results = Vec::new();
+                g.for_each_def(found[0], |d| results.push(g.var_type(d)));
+                assert_eq!(results, [Type::F64, Type::F64]);
+            };
+            kept(|d| matches!(d, InstData::Op { .. }));
+            kept(|d| matches!(d, InstData::Call { .. }));
+            assert_eq!(*g.term(trap), Terminator::Unreachable);
+            for v in g.vars().skip(f.num_vars()) {
+                assert_eq!(g.var_type(v), f.var_type(g.original(v)), "{v}");
+            }
+            for &i in &insts {
+                if let InstData::Copy {
+                    dst,
+                    src: Operand::Var(src),
+                } = *g.inst(i)
+                {
+                    assert_eq!(g.var_type(dst), g.var_type(src), "{i}");
+                }
+            }
+        }
+    }
 }

@@ -14,23 +14,20 @@
 //! ```
 //!
 //! When the SSA form is *conventional* (no two variables of a web
-//! interfere, as right after construction or after
-//! [`insert_phi_copies`](super::to_cssa::insert_phi_copies)), renaming
+//! interfere, as right after construction or after the copies of
+//! `to_cssa` are inserted around every phi), renaming
 //! every variable of a web to one representative makes each phi read and
 //! write the same name, `r = phi(r, ..., r)`, and deleting it is a correct
 //! destruction: [`destruct_conventional`].
 //!
 //! This module does not decide conventionality, which needs liveness (the
-//! verifier does that); [`same_block_phi_conflict`] is a cheap necessary
-//! check, and [`constant_operand_conflict`] finds the constant operands
-//! that renaming alone would get wrong. Coalescing
-//! ([`coalesce`](super::coalesce::coalesce)) builds bigger [`Webs`]
-//! (congruence classes) from the phi webs and the copies, for
-//! [`rename_webs`] to rename.
+//! verifier does that); `constant_operand_conflict` finds the constant
+//! operands that renaming alone would get wrong. Coalescing builds bigger
+//! webs (congruence classes) from the phi webs and the copies, for the
+//! same renaming.
 
-use super::compact::compact_insts;
 use crate::entity::EntityVec;
-use crate::ir::{Block, BlockData, Function, Inst, InstData, Operand, PhiArg, Var};
+use crate::ir::{Block, Function, Inst, InstData, Operand, PhiArg, Var};
 use crate::union_find::UnionFind;
 
 /// The phi webs of a function: a partition of its variables.
@@ -38,36 +35,36 @@ use crate::union_find::UnionFind;
 /// Invariant: `min_member[r]`, for a union-find root `r`, is the member of
 /// `r`'s web with the smallest index: the web's representative.
 #[derive(Clone, Debug)]
-pub struct Webs {
+pub(crate) struct Webs {
     sets: UnionFind,
-    min_member: Vec<u32>,
+    min_member: Vec<Var>,
 }
 
 impl Webs {
     /// Every variable of `func` alone in its web.
-    pub fn singletons(func: &Function) -> Webs {
-        let n = func.vars.len();
+    pub(crate) fn singletons(func: &Function) -> Webs {
+        let n = func.num_vars();
         Webs {
             sets: UnionFind::new(n),
-            min_member: (0..n as u32).collect(),
+            min_member: (0..n).map(Var::new).collect(),
         }
     }
 
     /// The partition of the variables that `sets` holds (one web per set),
     /// in `O(variables)`.
-    pub fn from_sets(mut sets: UnionFind) -> Webs {
-        let mut min_member: Vec<u32> = (0..sets.len() as u32).collect();
+    pub(crate) fn from_sets(mut sets: UnionFind) -> Webs {
+        let mut min_member: Vec<Var> = (0..sets.len()).map(Var::new).collect();
         // Variables in decreasing order: the last written for a set is its
         // smallest member.
         for v in (0..sets.len()).rev() {
             let r = sets.find(v);
-            min_member[r] = v as u32;
+            min_member[r] = Var::new(v);
         }
         Webs { sets, min_member }
     }
 
     /// Merges the webs of `a` and `b`; false if already one web.
-    pub fn union(&mut self, a: Var, b: Var) -> bool {
+    pub(crate) fn union(&mut self, a: Var, b: Var) -> bool {
         let (ra, rb) = (self.sets.find(a.index()), self.sets.find(b.index()));
         if ra == rb {
             return false;
@@ -80,21 +77,21 @@ impl Webs {
 
     /// The representative of `v`'s web: its member of smallest index (for
     /// freshly built SSA, the earliest-created version).
-    pub fn representative(&mut self, v: Var) -> Var {
+    pub(crate) fn representative(&mut self, v: Var) -> Var {
         let r = self.sets.find(v.index());
-        Var(self.min_member[r])
+        self.min_member[r]
     }
 
     /// Whether `a` and `b` are in the same web.
-    pub fn same_web(&mut self, a: Var, b: Var) -> bool {
+    pub(crate) fn same_web(&mut self, a: Var, b: Var) -> bool {
         self.sets.same(a.index(), b.index())
     }
 
     /// The representative of every variable, as a side table.
-    pub fn representatives(&mut self) -> EntityVec<Var, Var> {
+    pub(crate) fn representatives(&mut self) -> EntityVec<Var, Var> {
         EntityVec::from_vec(
-            (0..self.sets.len() as u32)
-                .map(|v| self.representative(Var(v)))
+            (0..self.sets.len())
+                .map(|v| self.representative(Var::new(v)))
                 .collect(),
         )
     }
@@ -102,9 +99,9 @@ impl Webs {
 
 /// The phi webs of `func` (the chapter's union-find loop), in
 /// `O(variables + phi operands)` (times α).
-pub fn phi_webs(func: &Function) -> Webs {
+pub(crate) fn phi_webs(func: &Function) -> Webs {
     let mut webs = Webs::singletons(func);
-    for_each_phi(func, |_, dst, args| {
+    for_each_phi(func, |_, _, dst, args| {
         for a in args {
             if let Operand::Var(v) = a.value {
                 webs.union(dst, v);
@@ -114,12 +111,13 @@ pub fn phi_webs(func: &Function) -> Webs {
     webs
 }
 
-/// Calls `f(block, dst, args)` for every phi of every block of the layout.
-fn for_each_phi(func: &Function, mut f: impl FnMut(Block, Var, &[PhiArg])) {
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            if let InstData::Phi { dst, args } = &func.insts[i] {
-                f(b, *dst, args)
+/// Calls `f(block, phi, dst, args)` for every phi of every block of the
+/// layout.
+fn for_each_phi(func: &Function, mut f: impl FnMut(Block, Inst, Var, &[PhiArg])) {
+    for &b in func.layout() {
+        for &i in func.block_phis(b) {
+            if let InstData::Phi { dst, args } = func.inst(i) {
+                f(b, i, *dst, args.as_slice(func))
             }
         }
     }
@@ -131,20 +129,20 @@ fn for_each_phi(func: &Function, mut f: impl FnMut(Block, Var, &[PhiArg])) {
 /// used they interfere and the SSA form is not conventional (the swap
 /// problem after copy propagation is the classic case). A cheap
 /// *necessary* condition only: `None` does not prove conventionality.
-pub fn same_block_phi_conflict(func: &Function, webs: &mut Webs) -> Option<(Var, Var)> {
+#[cfg(test)]
+fn same_block_phi_conflict(func: &Function, webs: &mut Webs) -> Option<(Var, Var)> {
     // `seen[rep]`: the phi destination of the current block already
     // claiming the web, tagged with the block to avoid clearing.
-    let mut seen: Vec<(u32, Var)> = vec![(u32::MAX, Var(0)); webs.sets.len()];
+    let mut seen: EntityVec<Var, Option<(Block, Var)>> = EntityVec::filled(webs.sets.len(), None);
     let mut found = None;
-    for_each_phi(func, |b, dst, _| {
+    for_each_phi(func, |b, _, dst, _| {
         if found.is_some() {
             return;
         }
-        let r = webs.representative(dst).index();
-        if seen[r].0 == b.0 {
-            found = Some((seen[r].1, dst));
-        } else {
-            seen[r] = (b.0, dst);
+        let r = webs.representative(dst);
+        match seen[r] {
+            Some((blk, other)) if blk == b => found = Some((other, dst)),
+            _ => seen[r] = Some((b, dst)),
         }
     });
     found
@@ -152,9 +150,9 @@ pub fn same_block_phi_conflict(func: &Function, webs: &mut Webs) -> Option<(Var,
 
 /// A constant phi operand that [`rename_webs`] cannot turn into a copy.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct ConstantOperandConflict {
+pub(crate) struct ConstantOperandConflict {
     /// The phi.
-    pub phi: crate::ir::Inst,
+    pub phi: Inst,
     /// The predecessor whose end would get the copy `r ← c`.
     pub pred: Block,
     /// A variable of the web still needed at the end of `pred` (live out
@@ -172,24 +170,20 @@ pub struct ConstantOperandConflict {
 ///
 /// # Preconditions
 /// `live` is the liveness of `func`.
-pub fn constant_operand_conflict(
+pub(crate) fn constant_operand_conflict(
     func: &Function,
     webs: &mut Webs,
     live: &crate::analysis::Liveness,
 ) -> Option<ConstantOperandConflict> {
     // Every constant operand as (predecessor, web, phi).
-    let mut consts: Vec<(Block, Var, crate::ir::Inst)> = Vec::new();
-    for &b in &func.layout {
-        for &i in &func.blocks[b].phis {
-            if let InstData::Phi { dst, args } = &func.insts[i] {
-                for a in args {
-                    if matches!(a.value, Operand::Const(_)) {
-                        consts.push((a.block, webs.representative(*dst), i));
-                    }
-                }
+    let mut consts: Vec<(Block, Var, Inst)> = Vec::new();
+    for_each_phi(func, |_, phi, dst, args| {
+        for a in args {
+            if matches!(a.value, Operand::Const(_)) {
+                consts.push((a.block, webs.representative(dst), phi));
             }
         }
-    }
+    });
     consts.sort_unstable();
     for (k, &(pred, rep, phi)) in consts.iter().enumerate() {
         if k > 0 && consts[k - 1].0 == pred && consts[k - 1].1 == rep {
@@ -199,21 +193,27 @@ pub fn constant_operand_conflict(
                 member: None,
             });
         }
-        let term_reads = func.blocks[pred].term.operand().and_then(|o| o.var());
-        for v in live.live_out(pred).iter().copied().chain(term_reads) {
-            if webs.same_web(v, rep) {
-                return Some(ConstantOperandConflict {
-                    phi,
-                    pred,
-                    member: Some(v),
-                });
-            }
+        // Live out of `pred`, then read by its terminator.
+        let mut member = live
+            .live_out(pred)
+            .iter()
+            .copied()
+            .find(|&v| webs.same_web(v, rep));
+        if member.is_none() {
+            func.for_each_term_use(pred, |v| {
+                if member.is_none() && webs.same_web(v, rep) {
+                    member = Some(v);
+                }
+            });
+        }
+        if member.is_some() {
+            return Some(ConstantOperandConflict { phi, pred, member });
         }
     }
     None
 }
 
-/// What [`rename_webs`] did.
+/// What [`destruct_conventional`] did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct RenameStats {
     /// Phis removed.
@@ -237,24 +237,25 @@ pub struct RenameStats {
 /// [`constant_operand_conflict`]), and always after
 /// [`insert_phi_copies`](super::to_cssa::insert_phi_copies), which
 /// leaves no constant operands.
-pub fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {
+pub(crate) fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {
     rename(func, &webs.representatives(), |_, _| true)
 }
 
 /// [`rename_webs`] with the representatives given as a side table, and
-/// `keep(i, data)` deciding, once instruction `i` is renamed (and may be
-/// changed), whether it stays: the deletion of copies that the renaming
-/// makes useless, in the same pass.
+/// `keep(func, i)` deciding, once instruction `i` is renamed (it may
+/// change `i`), whether it stays: the deletion of copies that the renaming
+/// makes useless, in the same pass. Instructions are renumbered at the end
+/// ([`Function::compact`]).
 pub(super) fn rename(
     func: &mut Function,
     rep: &EntityVec<Var, Var>,
-    mut keep: impl FnMut(Inst, &mut InstData) -> bool,
+    mut keep: impl FnMut(&mut Function, Inst) -> bool,
 ) -> RenameStats {
     let mut stats = RenameStats::default();
     // Step 1: constant phi operands become copies at the end of their
-    // predecessor; then the phis are unlinked.
+    // predecessor; then the phis are removed.
     let mut constant_copies: Vec<(Block, InstData)> = Vec::new();
-    for_each_phi(func, |_, dst, args| {
+    for_each_phi(func, |_, _, dst, args| {
         for a in args {
             if let Operand::Const(_) = a.value {
                 constant_copies.push((
@@ -271,9 +272,8 @@ pub(super) fn rename(
     for (b, copy) in constant_copies {
         func.push_inst(b, copy);
     }
-    for b in func.blocks.values_mut() {
-        stats.phis_removed += b.phis.len();
-        b.phis.clear();
+    for b in func.blocks() {
+        stats.phis_removed += func.take_phis(b).len();
     }
     // Step 2: rename every definition and use.
     let r = |v: &mut Var| *v = rep[*v];
@@ -282,30 +282,30 @@ pub(super) fn rename(
             *v = rep[*v]
         }
     };
-    for p in &mut func.params {
+    for p in func.params_mut() {
         r(p);
     }
-    let Function { blocks, insts, .. } = func;
-    for BlockData {
-        insts: list, term, ..
-    } in blocks.values_mut()
-    {
+    for b in func.blocks() {
+        let mut list = func.take_insts(b);
         list.retain(|&i| {
-            let data = &mut insts[i];
-            data.for_each_def_mut(r);
-            data.for_each_operand_mut(ro);
-            keep(i, data)
+            func.for_each_def_mut(i, r);
+            func.for_each_operand_mut(i, ro);
+            keep(func, i)
         });
-        if let Some(o) = term.operand_mut() {
-            ro(o);
-        }
+        func.set_insts(b, list);
+        func.for_each_term_operand_mut(b, ro);
     }
-    compact_insts(func);
+    func.compact();
     stats
 }
 
-/// Destroys conventional SSA directly: phi webs, renaming, phi removal (see
-/// [`rename_webs`] for the preconditions).
+/// Destroys conventional SSA directly: phi webs, renaming, phi removal.
+///
+/// # Preconditions
+/// `func` is conventional (no two members of a phi web interfere); this is
+/// not checked ([`destruct`](super::destruct) with
+/// [`conventional`](super::DestructOptions::conventional) checks it). A
+/// constant phi operand becomes a copy at the end of its predecessor.
 pub fn destruct_conventional(func: &mut Function) -> RenameStats {
     let mut webs = phi_webs(func);
     rename_webs(func, &mut webs)
@@ -314,7 +314,14 @@ pub fn destruct_conventional(func: &mut Function) -> RenameStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{BinOp, FunctionBuilder, Terminator};
+    use crate::ir::{BinOp, Terminator};
+
+    fn parse(src: &str) -> Function {
+        crate::text::parse_module(src)
+            .unwrap()
+            .functions
+            .swap_remove(0)
+    }
 
     /// Freshly built SSA for `x = 0; while (x < n) x = x + 1; return x`:
     ///
@@ -326,49 +333,41 @@ mod tests {
     /// ```
     #[test]
     fn conventional_loop() {
-        let mut b = FunctionBuilder::new("f");
-        let n = b.param("n");
-        let (be, bh, bb, bx) = (b.block("E"), b.block("H"), b.block("B"), b.block("X"));
-        let x = b.var("x");
-        let c = b.var("c");
-        let (x1, x2, x3) = (b.var("x1"), b.var("x2"), b.var("x3"));
-        b.switch_to(be);
-        b.copy(x1, Operand::Const(0));
-        b.jump(bh);
-        b.switch_to(bh);
-        b.phi(
-            x2,
-            vec![
-                PhiArg {
-                    block: be,
-                    value: x1.into(),
-                },
-                PhiArg {
-                    block: bb,
-                    value: x3.into(),
-                },
-            ],
+        let mut f = parse(
+            "function f(n) {
+E:
+    x1 = 0
+    jump H
+H:
+    x2 = phi(E: x1, B: x3)
+    c = x2 < n
+    branch c, B, X
+B:
+    x3 = x2 + 1
+    jump H
+X:
+    ret x2
+}
+",
         );
-        b.binary(c, BinOp::Lt, x2.into(), n.into());
-        b.branch(c.into(), bb, bx);
-        b.switch_to(bb);
-        b.binary(x3, BinOp::Add, x2.into(), Operand::Const(1));
-        b.jump(bh);
-        b.switch_to(bx);
-        b.ret(Some(x2.into()));
-        let mut f = b.finish();
+        let var = |f: &Function, name: &str| f.var_by_name(name).unwrap();
+        let (c, x1, x3) = (var(&f, "c"), var(&f, "x1"), var(&f, "x3"));
+        let (bb, bx) = (f.block_by_name("B").unwrap(), f.block_by_name("X").unwrap());
         let mut webs = phi_webs(&f);
         assert!(webs.same_web(x1, x3));
-        assert!(!webs.same_web(x1, x));
+        assert!(!webs.same_web(x1, c));
         assert_eq!(webs.representative(x3), x1);
         assert_eq!(same_block_phi_conflict(&f, &mut webs), None);
         let stats = destruct_conventional(&mut f);
         assert_eq!(stats.phis_removed, 1);
-        assert!(f.blocks.values().all(|b| b.phis.is_empty()));
-        assert_eq!(f.insts.len(), 3);
-        assert_eq!(f.blocks[bx].term, Terminator::Ret(Some(x1.into())));
+        assert!(f.blocks().all(|b| f.block_phis(b).is_empty()));
+        assert_eq!(f.inst_slots(), 3);
+        let Terminator::Ret(vals) = *f.term(bx) else {
+            panic!("X returns")
+        };
+        assert_eq!(vals.as_slice(&f), [x1.into()]);
         assert_eq!(
-            f.insts[f.blocks[bb].insts[0]],
+            *f.inst(f.block_insts(bb)[0]),
             InstData::Binary {
                 dst: x1,
                 op: BinOp::Add,
@@ -383,21 +382,23 @@ mod tests {
     /// copies at the end of `E`.
     #[test]
     fn swap_conflict_and_constant_operands() {
-        let mut b = FunctionBuilder::new("f");
-        let (be, bh) = (b.block("E"), b.block("H"));
-        let (va, vb) = (b.var("a"), b.var("b"));
-        b.switch_to(be);
-        b.jump(bh);
-        b.switch_to(bh);
-        let arg = |block, value| PhiArg { block, value };
-        b.phi(va, vec![arg(be, Operand::Const(1)), arg(bh, vb.into())]);
-        b.phi(vb, vec![arg(be, Operand::Const(2)), arg(bh, va.into())]);
-        b.jump(bh);
-        let mut f = b.finish();
+        let mut f = parse(
+            "function f() {
+E:
+    jump H
+H:
+    a = phi(E: 1, H: b)
+    b = phi(E: 2, H: a)
+    jump H
+}
+",
+        );
+        let (va, vb) = (f.var_by_name("a").unwrap(), f.var_by_name("b").unwrap());
+        let be = f.block_by_name("E").unwrap();
         let mut webs = phi_webs(&f);
         assert_eq!(same_block_phi_conflict(&f, &mut webs), Some((va, vb)));
         let stats = rename_webs(&mut f, &mut webs);
         assert_eq!(stats.constant_copies, 2);
-        assert_eq!(f.blocks[be].insts.len(), 2);
+        assert_eq!(f.block_insts(be).len(), 2);
     }
 }

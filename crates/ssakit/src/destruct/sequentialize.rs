@@ -8,15 +8,15 @@
 //! becomes `a3 = a; a = b; b = a3`.
 //! Constant and `undef` sources are copied last.
 
-use super::compact::compact_insts;
 use super::fresh::FreshVars;
 use super::parallel_copy::{Move, Sequentializer, Src};
+use crate::entity::{EntityVec, ListStore, PackedOption};
 use crate::ir::{Block, Function, Inst, InstData, Operand, Var};
 use std::fmt;
 
 /// What [`sequentialize_parallel_copies`] did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct SequentializeStats {
+pub(crate) struct SequentializeStats {
     /// Parallel copies replaced.
     pub parallel_copies: usize,
     /// Copies emitted in their place.
@@ -27,7 +27,7 @@ pub struct SequentializeStats {
 
 /// A parallel copy that cannot be sequentialized.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct SequentializeError {
+pub(crate) struct SequentializeError {
     /// The block holding it.
     pub block: Block,
     /// The parallel copy.
@@ -51,11 +51,13 @@ impl std::error::Error for SequentializeError {}
 /// Replaces every [`InstData::ParCopy`] of the blocks of `func` by a
 /// sequence of [`InstData::Copy`] with the same effect, in time linear in
 /// the size of the parallel copies (plus one scan of the variables).
+/// Temporaries are versions of the variable they save, so they have its
+/// type. Instructions are renumbered at the end ([`Function::compact`]).
 ///
 /// # Errors
 /// If a parallel copy writes a variable twice; `func` is then unchanged
 /// (every parallel copy is checked before any is replaced).
-pub fn sequentialize_parallel_copies(
+pub(crate) fn sequentialize_parallel_copies(
     func: &mut Function,
 ) -> Result<SequentializeStats, SequentializeError> {
     check_destinations(func)?;
@@ -64,23 +66,23 @@ pub fn sequentialize_parallel_copies(
     let mut stats = SequentializeStats::default();
     let mut pc: Vec<(Var, Src<Var, Operand>)> = Vec::new();
     let mut moves: Vec<Move<Var, Operand>> = Vec::new();
-    for b in func.blocks.keys() {
-        if !func.blocks[b]
-            .insts
+    for b in func.blocks() {
+        if !func
+            .block_insts(b)
             .iter()
-            .any(|&i| matches!(func.insts[i], InstData::ParCopy { .. }))
+            .any(|&i| func.inst(i).is_par_copy())
         {
             continue;
         }
-        let old = std::mem::take(&mut func.blocks[b].insts);
+        let old = func.take_insts(b);
         let mut new = Vec::with_capacity(old.len());
         for &i in &old {
-            let InstData::ParCopy { copies } = &func.insts[i] else {
+            let InstData::ParCopy { mut copies } = *func.inst(i) else {
                 new.push(i);
                 continue;
             };
             pc.clear();
-            pc.extend(copies.iter().map(|&(d, s)| {
+            pc.extend(copies.as_slice(func).iter().map(|&(d, s)| {
                 (
                     d,
                     match s {
@@ -116,36 +118,41 @@ pub fn sequentialize_parallel_copies(
                 };
                 match slot.take() {
                     Some(i) => {
-                        func.insts[i] = data;
+                        func.set_inst(i, data);
                         new.push(i);
                     }
-                    None => new.push(func.insts.push(data)),
+                    None => new.push(func.new_inst(data)),
                 }
             }
+            if slot.is_none() {
+                // Its pairs are garbage now, for `compact` to reclaim.
+                ListStore::<(Var, Operand)>::pool_mut(func).free(&mut copies);
+            }
         }
-        func.blocks[b].insts = new;
+        func.set_insts(b, new);
     }
-    compact_insts(func);
+    func.compact();
     Ok(stats)
 }
 
 /// Checks that no parallel copy of `func` writes a variable twice, in
 /// `O(variables + copies)`.
 fn check_destinations(func: &Function) -> Result<(), SequentializeError> {
-    // `stamp[v]`: the last parallel copy (index + 1) that wrote `v`.
-    let mut stamp = vec![0u32; func.vars.len()];
-    for (b, data) in func.blocks.iter() {
-        for &i in &data.insts {
-            if let InstData::ParCopy { copies } = &func.insts[i] {
-                for &(d, _) in copies {
-                    if stamp[d.index()] == i.0 + 1 {
+    // `stamp[v]`: the last parallel copy that wrote `v`.
+    let mut stamp: EntityVec<Var, PackedOption<Inst>> =
+        EntityVec::filled(func.num_vars(), PackedOption::NONE);
+    for b in func.blocks() {
+        for &i in func.block_insts(b) {
+            if let InstData::ParCopy { copies } = func.inst(i) {
+                for &(d, _) in copies.as_slice(func) {
+                    if stamp[d] == PackedOption::some(i) {
                         return Err(SequentializeError {
                             block: b,
                             inst: i,
                             var: d,
                         });
                     }
-                    stamp[d.index()] = i.0 + 1;
+                    stamp[d] = PackedOption::some(i);
                 }
             }
         }
@@ -156,7 +163,7 @@ fn check_destinations(func: &Function) -> Result<(), SequentializeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::FunctionBuilder;
+    use crate::ir::{FunctionBuilder, Type};
 
     #[test]
     fn swap_becomes_three_copies() {
@@ -164,15 +171,9 @@ mod tests {
         let e = b.block("e");
         b.switch_to(e);
         let (x, y) = (b.param("x"), b.param("y"));
-        b.inst(InstData::ParCopy {
-            copies: vec![(x, y.into()), (y, x.into())],
-        });
-        b.inst(InstData::ParCopy {
-            copies: vec![(x, x.into())],
-        });
-        b.inst(InstData::ParCopy {
-            copies: vec![(x, Operand::Const(4)), (y, x.into())],
-        });
+        b.par_copy(&[(x, y.into()), (y, x.into())]);
+        b.par_copy(&[(x, x.into())]);
+        b.par_copy(&[(x, Operand::Const(4)), (y, x.into())]);
         b.ret(Some(x.into()));
         let mut f = b.finish();
         let stats = sequentialize_parallel_copies(&mut f).unwrap();
@@ -185,13 +186,13 @@ mod tests {
                 temporaries: 1
             }
         );
-        assert_eq!(f.insts.len(), 5);
-        let t = Var(2);
-        assert_eq!((f.vars[t].origin, f.vars[t].version), (Some(x), 1));
-        let copies: Vec<(Var, Operand)> = f.blocks[e]
-            .insts
+        assert_eq!(f.inst_slots(), 5);
+        let t = Var::new(2);
+        assert_eq!((f.var(t).origin(), f.var(t).version()), (Some(x), 1));
+        let copies: Vec<(Var, Operand)> = f
+            .block_insts(e)
             .iter()
-            .map(|&i| match f.insts[i] {
+            .map(|&i| match *f.inst(i) {
                 InstData::Copy { dst, src } => (dst, src),
                 _ => panic!(),
             })
@@ -209,15 +210,33 @@ mod tests {
         );
     }
 
+    /// A cycle of `f64` variables gets an `f64` temporary.
+    #[test]
+    fn temporaries_have_the_type_of_the_saved_variable() {
+        let mut b = FunctionBuilder::new("f");
+        let e = b.block("e");
+        b.switch_to(e);
+        let (x, y) = (b.typed_param("x", Type::F64), b.typed_param("y", Type::F64));
+        b.par_copy(&[(x, y.into()), (y, x.into())]);
+        b.ret_values(&[x.into(), y.into()]);
+        let mut f = b.finish();
+        assert_eq!(
+            sequentialize_parallel_copies(&mut f).unwrap().temporaries,
+            1
+        );
+        let InstData::Copy { dst: t, .. } = *f.inst(f.block_insts(e)[0]) else {
+            panic!("a copy")
+        };
+        assert_eq!((f.original(t), f.var_type(t)), (x, Type::F64));
+    }
+
     #[test]
     fn duplicate_destination_is_an_error() {
         let mut b = FunctionBuilder::new("f");
         let e = b.block("e");
         b.switch_to(e);
         let (x, y) = (b.param("x"), b.param("y"));
-        let pc = b.inst(InstData::ParCopy {
-            copies: vec![(x, y.into()), (x, Operand::Const(1))],
-        });
+        let pc = b.par_copy(&[(x, y.into()), (x, Operand::Const(1))]);
         b.ret(None);
         let mut f = b.finish();
         let before = f.clone();

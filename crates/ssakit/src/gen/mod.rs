@@ -28,7 +28,7 @@
 //! ```
 //! use ssakit::gen::{generate, GenOptions, Shape};
 //! let f = generate(&GenOptions { shape: Shape::Switchy, blocks: 12, vars: 4, seed: 7 });
-//! assert_eq!(f.layout.len(), 12);
+//! assert_eq!(f.layout().len(), 12);
 //! ```
 
 mod rng;

@@ -18,8 +18,8 @@
 //! `BUDGET` deep back edges are taken: the innermost loop runs a few times,
 //! the others once.
 
-use super::sketch::{Counter, Ctx, Sketch, C, MAX_TRIPS};
-use crate::ir::{BinOp, Block, InstData, Operand, Terminator, Var};
+use super::sketch::{var_a, var_c, Counter, Ctx, Exit, Sketch, MAX_TRIPS};
+use crate::ir::{BinOp, Block, InstData, Operand, Var};
 
 /// Loops of a ladder or nest with a counter of their own, from the outside.
 pub(super) const COUNTED: u32 = 2;
@@ -83,7 +83,7 @@ pub(super) fn ladder(sk: &mut Sketch, blocks: u32) {
     sk.begin(entry);
     sk.init_safe();
     bounds.init(sk, 0);
-    sk.end(Terminator::Jump(heads[0]));
+    sk.end(Exit::Jump(heads[0]));
     for i in 0..n {
         sk.begin(heads[i as usize]);
         let ctx = Ctx {
@@ -92,9 +92,9 @@ pub(super) fn ladder(sk: &mut Sketch, blocks: u32) {
         sk.code(ctx, 1, 2);
         if i + 1 < n {
             bounds.init(sk, i + 1);
-            sk.end(Terminator::Jump(heads[i as usize + 1]));
+            sk.end(Exit::Jump(heads[i as usize + 1]));
         } else {
-            sk.end(Terminator::Jump(latches[i as usize]));
+            sk.end(Exit::Jump(latches[i as usize]));
         }
     }
     for i in (0..n).rev() {
@@ -114,7 +114,7 @@ pub(super) fn ladder(sk: &mut Sketch, blocks: u32) {
         } else {
             latches[i as usize - 1]
         };
-        sk.end(Terminator::Branch {
+        sk.end(Exit::Branch {
             cond: c,
             then_dest: heads[i as usize],
             else_dest: out,
@@ -142,40 +142,38 @@ pub(super) fn ladder_redundant(sk: &mut Sketch, blocks: u32) {
     // k0 = (a & 1) + 1: one or two trips; k0 stays >= 0, so `branch k0`
     // needs no comparison temporary.
     let k0 = sk.counter_var();
-    sk.binary(k0, BinOp::And, super::sketch::A.into(), Operand::Const(1));
+    sk.binary(k0, BinOp::And, var_a().into(), Operand::Const(1));
     sk.binary(k0, BinOp::Add, k0.into(), Operand::Const(1));
-    sk.end(Terminator::Jump(heads[0]));
+    sk.end(Exit::Jump(heads[0]));
     for i in 0..n {
         sk.begin(heads[i as usize]);
         if i + 1 == n {
             // The innermost rung reads several variables: looking each up
             // walks every header of the ladder.
             let m = sk.nvars().min(4);
-            let args = (0..m).map(|j| sk.v(j).into()).collect();
-            sk.push(InstData::Print { args });
-            sk.end(Terminator::Jump(latches[i as usize]));
+            let args: Vec<Operand> = (0..m).map(|j| sk.v(j).into()).collect();
+            sk.print(&args);
+            sk.end(Exit::Jump(latches[i as usize]));
         } else {
             if sk.rng.chance(1, 4) {
                 let j = sk.rng.below(sk.nvars());
                 let v = sk.v(j);
-                sk.push(InstData::Print {
-                    args: vec![v.into()],
-                });
+                sk.print(&[v.into()]);
             }
-            sk.end(Terminator::Jump(heads[i as usize + 1]));
+            sk.end(Exit::Jump(heads[i as usize + 1]));
         }
     }
     for i in (0..n).rev() {
         sk.begin(latches[i as usize]);
         let t = if i == 0 {
             sk.binary(k0, BinOp::Sub, k0.into(), Operand::Const(1));
-            Terminator::Branch {
+            Exit::Branch {
                 cond: k0.into(),
                 then_dest: heads[0],
                 else_dest: exit,
             }
         } else {
-            Terminator::Branch {
+            Exit::Branch {
                 cond: zero.into(),
                 then_dest: heads[i as usize],
                 else_dest: latches[i as usize - 1],
@@ -194,7 +192,7 @@ pub(super) fn chain(sk: &mut Sketch, blocks: u32) {
     let first = sk.block("b");
     sk.begin(entry);
     sk.init_safe();
-    sk.end(Terminator::Jump(first));
+    sk.end(Exit::Jump(first));
     let offset = sk.rng.below(sk.nvars());
     let mut cur = first;
     for j in 0..n {
@@ -211,11 +209,9 @@ pub(super) fn chain(sk: &mut Sketch, blocks: u32) {
         let k = i64::from(sk.rng.range(1, 9));
         sk.binary(v, op, v.into(), Operand::Const(k));
         if j % 8 == 7 {
-            sk.push(InstData::Print {
-                args: vec![v.into()],
-            });
+            sk.print(&[v.into()]);
         }
-        sk.end(Terminator::Jump(next));
+        sk.end(Exit::Jump(next));
         cur = next;
     }
     sk.begin(cur);
@@ -243,7 +239,7 @@ pub(super) fn nested_loops(sk: &mut Sketch, blocks: u32) {
     sk.begin(entry);
     sk.init_safe();
     bounds.init(sk, 0);
-    sk.end(Terminator::Jump(heads[0]));
+    sk.end(Exit::Jump(heads[0]));
     for i in 0..d as usize {
         let k = bounds.counter(i as u32);
         let ctx = Ctx {
@@ -252,7 +248,7 @@ pub(super) fn nested_loops(sk: &mut Sketch, blocks: u32) {
         sk.begin(heads[i]);
         let c = sk.counter_test(k);
         let out = if i == 0 { exit } else { latches[i - 1] };
-        sk.end(Terminator::Branch {
+        sk.end(Exit::Branch {
             cond: c,
             then_dest: bodies[i],
             else_dest: out,
@@ -261,9 +257,9 @@ pub(super) fn nested_loops(sk: &mut Sketch, blocks: u32) {
         sk.code(ctx, 1, 1);
         if i + 1 < d as usize {
             bounds.init(sk, i as u32 + 1);
-            sk.end(Terminator::Jump(heads[i + 1]));
+            sk.end(Exit::Jump(heads[i + 1]));
         } else {
-            sk.end(Terminator::Jump(latches[i]));
+            sk.end(Exit::Jump(latches[i]));
         }
     }
     for i in (0..d as usize).rev() {
@@ -277,7 +273,7 @@ pub(super) fn nested_loops(sk: &mut Sketch, blocks: u32) {
             1,
         );
         sk.counter_step(k);
-        sk.end(Terminator::Jump(heads[i]));
+        sk.end(Exit::Jump(heads[i]));
     }
     sk.begin(exit);
     sk.exit_code(false);
@@ -295,9 +291,9 @@ pub(super) fn switchy(sk: &mut Sketch, blocks: u32) {
     sk.init_safe();
     // Mostly in range: `x % m` with x = a, b or a safe variable.
     let x = sk.safe_var_operand(ctx);
-    sk.binary(C, BinOp::Rem, x, Operand::Const(i64::from(m)));
-    sk.end(Terminator::Switch {
-        value: C.into(),
+    sk.binary(var_c(), BinOp::Rem, x, Operand::Const(i64::from(m)));
+    sk.end(Exit::Switch {
+        value: var_c().into(),
         default: exit,
         targets: cases.clone(),
     });
@@ -305,7 +301,7 @@ pub(super) fn switchy(sk: &mut Sketch, blocks: u32) {
         sk.begin(b);
         sk.assign(ctx);
         sk.maybe_print(ctx, 8);
-        sk.end(Terminator::Jump(exit));
+        sk.end(Exit::Jump(exit));
     }
     sk.begin(exit);
     sk.exit_code(false);

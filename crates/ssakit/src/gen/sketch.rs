@@ -35,19 +35,23 @@
 //! remainder only ever divide by a non-zero constant.
 
 use super::rng::Rng;
-use crate::ir::{
-    BinOp, Block, Function, FunctionBuilder, InstData, Operand, Terminator, UnOp, Var,
-};
+use crate::ir::{BinOp, Block, Function, FunctionBuilder, InstData, Operand, UnOp, Var};
 use std::fmt::Write;
 
 /// The first parameter.
-pub(super) const A: Var = Var(0);
+pub(super) fn var_a() -> Var {
+    Var::new(0)
+}
 /// The second parameter.
-pub(super) const B: Var = Var(1);
+pub(super) fn var_b() -> Var {
+    Var::new(1)
+}
 /// The condition temporary: written just before each branch that tests it.
-pub(super) const C: Var = Var(2);
+pub(super) fn var_c() -> Var {
+    Var::new(2)
+}
 /// Index of `v0`.
-const V0: u32 = 3;
+const V0: usize = 3;
 
 /// The largest number of times one loop may iterate.
 pub(super) const MAX_TRIPS: u32 = 3;
@@ -65,6 +69,28 @@ pub(super) struct Ctx {
 pub(super) struct Counter {
     pub var: Var,
     pub bound: Option<i64>,
+}
+
+/// How a block ends, naming sketch blocks and variables (translated by
+/// [`Sketch::end`] and [`Sketch::finish`]); the generator's terminators.
+#[derive(Clone, Debug)]
+pub(super) enum Exit {
+    /// `jump L`.
+    Jump(Block),
+    /// `branch cond, then_dest, else_dest`.
+    Branch {
+        cond: Operand,
+        then_dest: Block,
+        else_dest: Block,
+    },
+    /// `switch value, default, [targets]`.
+    Switch {
+        value: Operand,
+        default: Block,
+        targets: Vec<Block>,
+    },
+    /// `ret v`.
+    Ret(Operand),
 }
 
 #[derive(Clone, Debug)]
@@ -98,13 +124,13 @@ impl Sketch {
     /// An empty sketch with variables `v0 .. v{vars-1}` (at least one).
     pub fn new(seed: u64, vars: u32) -> Sketch {
         let nvars = vars.max(1);
-        let mut names: Vec<Box<str>> = Vec::with_capacity(V0 as usize + nvars as usize);
+        let mut names: Vec<Box<str>> = Vec::with_capacity(V0 + nvars as usize);
         names.extend(["a".into(), "b".into(), "c".into()]);
         names.extend((0..nvars).map(|i| format!("v{i}").into()));
         let mut fb = FunctionBuilder::new("main");
         let mut vars = vec![None; names.len()];
-        vars[A.index()] = Some(fb.param("a"));
-        vars[B.index()] = Some(fb.param("b"));
+        vars[var_a().index()] = Some(fb.param("a"));
+        vars[var_b().index()] = Some(fb.param("b"));
         Sketch {
             rng: Rng::new(seed),
             fb,
@@ -127,12 +153,12 @@ impl Sketch {
     /// Variable `v{i}`.
     pub fn v(&self, i: u32) -> Var {
         debug_assert!(i < self.nvars);
-        Var(V0 + i)
+        Var::new(V0 + i as usize)
     }
 
     /// A fresh variable named `name` (must not clash with another).
     pub fn new_var(&mut self, name: &str) -> Var {
-        let v = Var(self.names.len() as u32);
+        let v = Var::new(self.names.len());
         self.names.push(name.into());
         self.vars.push(None);
         v
@@ -148,7 +174,7 @@ impl Sketch {
     /// Allocates a block labelled `kind` followed by its layout position
     /// (`entry` and `exit` are used as they are). It is placed by `begin`.
     pub fn block(&mut self, kind: &'static str) -> Block {
-        let b = Block(self.blocks.len() as u32);
+        let b = Block::new(self.blocks.len());
         self.blocks.push(SketchBlock { kind, placed: None });
         b
     }
@@ -161,7 +187,7 @@ impl Sketch {
         self.label.clear();
         self.label.push_str(sb.kind);
         if sb.kind != "entry" && sb.kind != "exit" {
-            let _ = write!(self.label, "{}", self.fb.func().layout.len());
+            let _ = write!(self.label, "{}", self.fb.func().layout().len());
         }
         let fb_block = self.fb.block(&self.label);
         self.blocks[b.index()].placed = Some(fb_block);
@@ -177,28 +203,74 @@ impl Sketch {
         *v = *self.vars[v.index()].get_or_insert_with(|| fb.var(&names[v.index()]));
     }
 
+    /// The function's operand for sketch operand `o`.
+    fn lower_operand(&mut self, o: &mut Operand) {
+        if let Operand::Var(v) = o {
+            self.lower(v)
+        }
+    }
+
     /// Closes the open block with terminator `t` (whose targets are sketch
     /// blocks, translated by `finish`).
-    pub fn end(&mut self, mut t: Terminator) {
+    pub fn end(&mut self, t: Exit) {
         assert!(self.open, "no open block");
-        if let Some(Operand::Var(v)) = t.operand_mut() {
-            self.lower(v);
+        match t {
+            Exit::Jump(b) => self.fb.jump(b),
+            Exit::Branch {
+                mut cond,
+                then_dest,
+                else_dest,
+            } => {
+                self.lower_operand(&mut cond);
+                self.fb.branch(cond, then_dest, else_dest)
+            }
+            Exit::Switch {
+                mut value,
+                default,
+                targets,
+            } => {
+                self.lower_operand(&mut value);
+                self.fb.switch(value, default, &targets)
+            }
+            Exit::Ret(mut v) => {
+                self.lower_operand(&mut v);
+                self.fb.ret(Some(v))
+            }
         }
-        self.fb.terminate(t);
         self.open = false;
     }
 
-    /// Appends an instruction to the open block.
+    /// Appends a copy, unary or binary instruction to the open block.
     pub fn push(&mut self, mut data: InstData) {
         debug_assert!(self.open, "instruction outside a block");
         // The parser meets the destination before the operands.
-        data.for_each_def_mut(|v| self.lower(v));
-        data.for_each_operand_mut(|o| {
-            if let Operand::Var(v) = o {
-                self.lower(v)
+        match &mut data {
+            InstData::Copy { dst, src } => {
+                self.lower(dst);
+                self.lower_operand(src);
             }
-        });
+            InstData::Unary { dst, arg, .. } => {
+                self.lower(dst);
+                self.lower_operand(arg);
+            }
+            InstData::Binary { dst, lhs, rhs, .. } => {
+                self.lower(dst);
+                self.lower_operand(lhs);
+                self.lower_operand(rhs);
+            }
+            other => unreachable!("the generator pushes no {other:?}"),
+        }
         self.fb.inst(data);
+    }
+
+    /// Appends `print args` to the open block.
+    pub fn print(&mut self, args: &[Operand]) {
+        debug_assert!(self.open, "instruction outside a block");
+        let mut args = args.to_vec();
+        for o in &mut args {
+            self.lower_operand(o);
+        }
+        self.fb.print(&args);
     }
 
     /// `dst = lhs op rhs`.
@@ -232,10 +304,10 @@ impl Sketch {
     /// or the innermost counter.
     pub fn safe_var_operand(&mut self, ctx: Ctx) -> Operand {
         match self.rng.below(8) {
-            0..=2 => A.into(),
-            3..=4 => B.into(),
+            0..=2 => var_a().into(),
+            3..=4 => var_b().into(),
             5 if ctx.counter.is_some() => ctx.counter.unwrap().into(),
-            _ => self.safe_var().unwrap_or(A).into(),
+            _ => self.safe_var().unwrap_or(var_a()).into(),
         }
     }
 
@@ -355,13 +427,13 @@ impl Sketch {
             return;
         }
         let n = self.rng.range(1, 2);
-        let args = (0..n)
+        let args: Vec<Operand> = (0..n)
             .map(|_| match ctx.counter {
                 Some(k) if self.rng.chance(1, 6) => k.into(),
                 _ => self.any_var().into(),
             })
             .collect();
-        self.push(InstData::Print { args })
+        self.print(&args)
     }
 
     /// The code of an ordinary block: `min..=max` assignments, then maybe a
@@ -390,8 +462,8 @@ impl Sketch {
         ]);
         let x = self.safe_var_operand(ctx);
         let y = self.safe_operand(ctx);
-        self.binary(C, op, x, y);
-        C.into()
+        self.binary(var_c(), op, x, y);
+        var_c().into()
     }
 
     /// A switch selector over `n` targets that is never `undef`: in range
@@ -400,22 +472,22 @@ impl Sketch {
         let x = self.safe_var_operand(ctx);
         let n = i64::from(n);
         match self.rng.below(3) {
-            0 => self.binary(C, BinOp::Rem, x, Operand::Const(n)),
-            1 => self.binary(C, BinOp::Rem, x, Operand::Const(n + 1)),
+            0 => self.binary(var_c(), BinOp::Rem, x, Operand::Const(n)),
+            1 => self.binary(var_c(), BinOp::Rem, x, Operand::Const(n + 1)),
             _ => {
                 let mask = (n.max(2) as u64).next_power_of_two() as i64 - 1;
-                self.binary(C, BinOp::And, x, Operand::Const(mask))
+                self.binary(var_c(), BinOp::And, x, Operand::Const(mask))
             }
         }
-        C.into()
+        var_c().into()
     }
 
     /// `v = p op q` from the parameters and constants: an entry-block
     /// definition that always holds a number.
     pub fn init_var(&mut self, v: Var) {
-        let x = self.rng.pick(&[A, B]).into();
+        let x = self.rng.pick(&[var_a(), var_b()]).into();
         let y = if self.rng.chance(1, 3) {
-            self.rng.pick(&[A, B]).into()
+            self.rng.pick(&[var_a(), var_b()]).into()
         } else {
             Operand::Const(self.constant())
         };
@@ -481,7 +553,7 @@ impl Sketch {
         } else {
             // `p & m` is in 0..=m for every p: 0 trips possible.
             let mask = if max_trips >= 3 { 3 } else { 1 };
-            let p = self.rng.pick(&[A, B]).into();
+            let p = self.rng.pick(&[var_a(), var_b()]).into();
             self.binary(var, BinOp::And, p, Operand::Const(mask));
         }
         Counter { var, bound: None }
@@ -500,10 +572,10 @@ impl Sketch {
     /// `c = k > 0` (or `c = k < bound`): whether the loop goes on.
     pub fn counter_test(&mut self, k: Counter) -> Operand {
         match k.bound {
-            None => self.binary(C, BinOp::Gt, k.var.into(), Operand::Const(0)),
-            Some(n) => self.binary(C, BinOp::Lt, k.var.into(), Operand::Const(n)),
+            None => self.binary(var_c(), BinOp::Gt, k.var.into(), Operand::Const(0)),
+            Some(n) => self.binary(var_c(), BinOp::Lt, k.var.into(), Operand::Const(n)),
         }
-        C.into()
+        var_c().into()
     }
 
     // -----------------------------------------------------------------------
@@ -521,12 +593,10 @@ impl Sketch {
         };
         let vars: Vec<Operand> = (0..count).map(|i| self.v((start + i) % n).into()).collect();
         for line in vars.chunks(10) {
-            self.push(InstData::Print {
-                args: line.to_vec(),
-            });
+            self.print(line);
         }
         let r = self.v(start);
-        self.end(Terminator::Ret(Some(r.into())));
+        self.end(Exit::Ret(r.into()));
     }
 
     // -----------------------------------------------------------------------
@@ -542,8 +612,8 @@ impl Sketch {
             .map(|b| b.placed.expect("a block was allocated but never placed"))
             .collect();
         let mut f = self.fb.finish();
-        for bd in f.blocks.values_mut() {
-            bd.term.for_each_succ_mut(|s| *s = map[s.index()]);
+        for b in f.blocks() {
+            f.redirect_succs(b, |s| map[s.index()]);
         }
         f
     }

@@ -37,8 +37,8 @@
 //! right after it. Nothing recurses: a million blocks need a million small
 //! stack entries at most, never native stack.
 
-use super::sketch::{Counter, Ctx, Sketch, MAX_TRIPS};
-use crate::ir::{Block, Operand, Terminator, Var};
+use super::sketch::{Counter, Ctx, Exit, Sketch, MAX_TRIPS};
+use crate::ir::{Block, Operand, Var};
 
 /// How often each structure is chosen, and the code inside blocks.
 #[derive(Clone, Copy, Debug)]
@@ -204,7 +204,7 @@ pub(super) fn generate(sk: &mut Sketch, p: Profile, blocks: u32) {
     if p.init_wild {
         sk.init_wild();
     }
-    sk.end(Terminator::Jump(body));
+    sk.end(Exit::Jump(body));
     let mut g = Gen {
         sk,
         p,
@@ -240,13 +240,13 @@ impl Gen<'_> {
 
     /// `branch c, x, y` or, as often, the same test with the arms written in
     /// the other order (`c` is then tested for zero by the else arm).
-    fn two_way(&mut self, cond: Operand, x: Block, y: Block) -> Terminator {
+    fn two_way(&mut self, cond: Operand, x: Block, y: Block) -> Exit {
         let (then_dest, else_dest) = if self.sk.rng.chance(1, 2) {
             (x, y)
         } else {
             (y, x)
         };
-        Terminator::Branch {
+        Exit::Branch {
             cond,
             then_dest,
             else_dest,
@@ -322,7 +322,7 @@ impl Gen<'_> {
                 let c = self.sk.cond(ctx);
                 self.two_way(c, l.latch, r.cont)
             }
-            _ => Terminator::Jump(r.cont),
+            _ => Exit::Jump(r.cont),
         };
         self.sk.end(t);
     }
@@ -379,7 +379,7 @@ impl Gen<'_> {
         } else {
             r.cont
         };
-        self.sk.end(Terminator::Switch {
+        self.sk.end(Exit::Switch {
             value: sel,
             default: join,
             targets: cases.clone(),
@@ -422,7 +422,7 @@ impl Gen<'_> {
         self.open(&r);
         let k = self.sk.counter_init(MAX_TRIPS);
         let head = self.sk.block("head");
-        self.sk.end(Terminator::Jump(head));
+        self.sk.end(Exit::Jump(head));
         let body = self.sk.block("body");
         let latch = self.sk.block("latch");
         // Pushed first, popped last: the code after the loop.
@@ -433,7 +433,7 @@ impl Gen<'_> {
         self.sk.begin(head);
         self.sk.code(inside, 0, 1);
         let c = self.sk.counter_test(k);
-        self.sk.end(Terminator::Branch {
+        self.sk.end(Exit::Branch {
             cond: c,
             then_dest: body,
             else_dest: after,
@@ -459,7 +459,7 @@ impl Gen<'_> {
         self.open(&r);
         let k = self.sk.counter_init(MAX_TRIPS);
         let body = self.sk.block("body");
-        self.sk.end(Terminator::Jump(body));
+        self.sk.end(Exit::Jump(body));
         let latch = self.sk.block("latch");
         let after = self.after(&r, x);
         self.stack.push(Task::Latch {
@@ -497,7 +497,7 @@ impl Gen<'_> {
             let e1 = self.sk.rng.range(1, m - 1);
             let e2 = 1 + (e1 - 1 + self.sk.rng.range(1, m - 2)) % (m - 1);
             let sel = self.sk.selector(r.ctx(), 2);
-            Terminator::Switch {
+            Exit::Switch {
                 value: sel,
                 default: cycle[0],
                 targets: vec![cycle[e1 as usize], cycle[e2 as usize]],
@@ -538,10 +538,10 @@ impl Gen<'_> {
         );
         self.sk.counter_step(k);
         let t = match exit {
-            None => Terminator::Jump(back),
+            None => Exit::Jump(back),
             Some(x) => {
                 let c = self.sk.counter_test(k);
-                Terminator::Branch {
+                Exit::Branch {
                     cond: c,
                     then_dest: back,
                     else_dest: x,

@@ -1,10 +1,16 @@
 //! Translation of functions into the interpreter's dense tables: variables
 //! become frame slots, call targets function indices, and the phis of every
 //! CFG edge a precomputed parallel copy, so that execution does no lookups.
+//!
+//! What the interpreter cannot run is refused here, before anything runs:
+//! generic operations, variables of a type other than `i64`, and calls of
+//! externals with several results.
 
-use super::error::{malformed, RuntimeError};
+use super::error::{malformed, ErrorKind, Location, Position, RuntimeError};
 use super::{fnv1a, FNV_OFFSET_BASIS};
-use crate::ir::{BinOp, Block, Function, InstData, Operand, Terminator, UnOp, Var};
+use crate::ir::{
+    BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var, VarNames,
+};
 use rustc_hash::FxHashMap as HashMap;
 
 /// An operand with its variable resolved to a frame slot.
@@ -41,8 +47,9 @@ pub(super) enum Code<'m> {
         lhs: Op,
         rhs: Op,
     },
+    /// A call; an external one has at most one result.
     Call {
-        dst: Option<u32>,
+        results: Box<[u32]>,
         callee: Callee<'m>,
         args: Box<[Op]>,
     },
@@ -78,7 +85,8 @@ pub(super) enum Term {
         default: Edge,
         targets: Box<[Edge]>,
     },
-    Ret(Option<Op>),
+    Ret(Box<[Op]>),
+    Unreachable,
 }
 
 #[derive(Debug)]
@@ -104,94 +112,129 @@ pub(super) struct Compiler<'a, 'm> {
     pub(super) by_name: &'a HashMap<&'m str, u32>,
 }
 
+/// Where the instruction being translated is, for the errors of what the
+/// interpreter cannot run.
+#[derive(Clone, Copy)]
+struct Site {
+    block: Block,
+    position: Position,
+    inst: Option<Inst>,
+}
+
 impl<'m> Compiler<'_, 'm> {
     fn err(&self, what: String) -> RuntimeError {
-        malformed(format!("function {}: {what}", self.func.name))
+        malformed(format!("function {}: {what}", self.func.name()))
     }
 
-    fn slot(&self, v: Var) -> Result<u32, RuntimeError> {
-        if v.index() < self.func.vars.len() {
-            Ok(v.0)
-        } else {
-            Err(self.err(format!("variable {v} out of range")))
+    /// The error refusing what `at` holds.
+    fn unsupported(&self, at: Site, what: String) -> RuntimeError {
+        RuntimeError {
+            kind: ErrorKind::Unsupported(what),
+            location: Some(Location {
+                function: self.func.name().into(),
+                block: self.func.block_name(at.block).into(),
+                position: at.position,
+                inst: at.inst,
+            }),
         }
     }
 
-    fn op(&self, o: Operand) -> Result<Op, RuntimeError> {
+    /// The frame slot of `v`, which must be an `i64` variable.
+    fn slot(&self, v: Var, at: Site) -> Result<u32, RuntimeError> {
+        if v.index() >= self.func.num_vars() {
+            return Err(self.err(format!("variable {v} out of range")));
+        }
+        let ty = self.func.var_type(v);
+        if ty != Type::I64 {
+            let names = VarNames::new(self.func);
+            return Err(self.unsupported(
+                at,
+                format!(
+                    "the interpreter cannot run variable `{}` of type `{ty}` (only `i64`)",
+                    &names[v]
+                ),
+            ));
+        }
+        Ok(v.as_u32())
+    }
+
+    fn op(&self, o: Operand, at: Site) -> Result<Op, RuntimeError> {
         Ok(match o {
-            Operand::Var(v) => Op::Slot(self.slot(v)?),
+            Operand::Var(v) => Op::Slot(self.slot(v, at)?),
             Operand::Const(c) => Op::Const(c),
             Operand::Undef => Op::Undef,
         })
     }
 
-    fn ops(&self, os: &[Operand]) -> Result<Box<[Op]>, RuntimeError> {
-        os.iter().map(|&o| self.op(o)).collect()
+    fn ops(&self, os: &[Operand], at: Site) -> Result<Box<[Op]>, RuntimeError> {
+        os.iter().map(|&o| self.op(o, at)).collect()
     }
 
-    fn block_ok(&self, b: Block) -> Result<(), RuntimeError> {
-        if b.index() < self.func.blocks.len() {
-            Ok(())
-        } else {
-            Err(self.err(format!("block {b} out of range")))
-        }
+    fn slots(&self, vs: &[Var], at: Site) -> Result<Box<[u32]>, RuntimeError> {
+        vs.iter().map(|&v| self.slot(v, at)).collect()
     }
 
     pub(super) fn function(&self) -> Result<CFunc<'m>, RuntimeError> {
         let f = self.func;
-        if f.layout.is_empty() {
+        if f.layout().is_empty() {
             return Err(self.err("no blocks".into()));
         }
-        self.block_ok(f.entry())?;
-        for data in f.blocks.values() {
-            for (k, &i) in data.phis.iter().chain(&data.insts).enumerate() {
-                let Some(inst) = f.insts.get(i) else {
-                    return Err(self.err(format!("{i} in block {} out of range", data.name)));
-                };
-                if inst.is_phi() != (k < data.phis.len()) {
-                    let what = if inst.is_phi() {
-                        "a phi among"
-                    } else {
-                        "not a phi, among"
-                    };
-                    return Err(self.err(format!("{i} is {what} the phis of {}", data.name)));
-                }
-            }
+        if let Some(&p) = f.params().iter().find(|&&p| f.var_type(p) != Type::I64) {
+            let names = VarNames::new(f);
+            return Err(RuntimeError {
+                kind: ErrorKind::Unsupported(format!(
+                    "function {}: the interpreter cannot run parameter `{}` of type `{}` \
+                     (only `i64`)",
+                    f.name(),
+                    &names[p],
+                    f.var_type(p)
+                )),
+                location: None,
+            });
         }
-        let params = f
-            .params
-            .iter()
-            .map(|&p| self.slot(p))
-            .collect::<Result<_, _>>()?;
+        let params = f.params().iter().map(|p| p.as_u32()).collect();
         let blocks = f
-            .blocks
-            .keys()
+            .blocks()
             .map(|b| self.block(b))
             .collect::<Result<_, _>>()?;
         Ok(CFunc {
             src: f,
-            nvars: f.vars.len(),
+            nvars: f.num_vars(),
             params,
-            entry: f.entry().0,
+            entry: f.entry().as_u32(),
             blocks,
         })
     }
 
     fn block(&self, b: Block) -> Result<CBlock<'m>, RuntimeError> {
-        let data = &self.func.blocks[b];
-        let insts = data
-            .insts
+        let f = self.func;
+        let nphis = f.block_phis(b).len();
+        let insts = f
+            .block_insts(b)
             .iter()
-            .map(|&i| self.inst(&self.func.insts[i]))
+            .enumerate()
+            .map(|(k, &i)| {
+                let at = Site {
+                    block: b,
+                    position: Position::Inst(nphis + k),
+                    inst: Some(i),
+                };
+                self.inst(i, at)
+            })
             .collect::<Result<_, _>>()?;
-        let term = match &data.term {
+        let at = Site {
+            block: b,
+            position: Position::Terminator,
+            inst: None,
+        };
+        let term = match f.term(b) {
             Terminator::Jump(t) => Term::Jump(self.edge(b, *t)?),
             Terminator::Branch {
                 cond,
                 then_dest,
                 else_dest,
             } => Term::Branch {
-                cond: self.op(*cond)?,
+                cond: self.op(*cond, at)?,
                 then_edge: self.edge(b, *then_dest)?,
                 else_edge: self.edge(b, *else_dest)?,
             },
@@ -200,17 +243,19 @@ impl<'m> Compiler<'_, 'm> {
                 default,
                 targets,
             } => Term::Switch {
-                value: self.op(*value)?,
+                value: self.op(*value, at)?,
                 default: self.edge(b, *default)?,
                 targets: targets
+                    .as_slice(f)
                     .iter()
                     .map(|&t| self.edge(b, t))
                     .collect::<Result<_, _>>()?,
             },
-            Terminator::Ret(v) => Term::Ret(v.map(|v| self.op(v)).transpose()?),
+            Terminator::Ret(vals) => Term::Ret(self.ops(vals.as_slice(f), at)?),
+            Terminator::Unreachable => Term::Unreachable,
         };
         Ok(CBlock {
-            nphis: data.phis.len() as u32,
+            nphis: nphis as u32,
             insts,
             term,
         })
@@ -219,15 +264,23 @@ impl<'m> Compiler<'_, 'm> {
     /// The edge `from → to`: for each phi of `to`, its first argument
     /// labelled `from`.
     fn edge(&self, from: Block, to: Block) -> Result<Edge, RuntimeError> {
-        self.block_ok(to)?;
-        let mut moves = Vec::with_capacity(self.func.blocks[to].phis.len());
+        let f = self.func;
+        if to.index() >= f.num_blocks() {
+            return Err(self.err(format!("block {to} out of range")));
+        }
+        let mut moves = Vec::with_capacity(f.block_phis(to).len());
         let mut missing = None;
-        for (k, &i) in self.func.blocks[to].phis.iter().enumerate() {
-            let InstData::Phi { dst, args } = &self.func.insts[i] else {
-                unreachable!("checked by function()")
+        for (k, &i) in f.block_phis(to).iter().enumerate() {
+            let InstData::Phi { dst, args } = f.inst(i) else {
+                unreachable!("the phis of a block are phis")
             };
-            match args.iter().find(|a| a.block == from) {
-                Some(a) => moves.push((self.slot(*dst)?, self.op(a.value)?)),
+            let at = Site {
+                block: to,
+                position: Position::Inst(k),
+                inst: Some(i),
+            };
+            match args.as_slice(f).iter().find(|a| a.block == from) {
+                Some(a) => moves.push((self.slot(*dst, at)?, self.op(a.value, at)?)),
                 None => {
                     missing = Some(k as u32);
                     break;
@@ -235,54 +288,86 @@ impl<'m> Compiler<'_, 'm> {
             }
         }
         Ok(Edge {
-            target: to.0,
+            target: to.as_u32(),
             moves: moves.into(),
             missing,
         })
     }
 
-    fn inst(&self, data: &'m InstData) -> Result<Code<'m>, RuntimeError> {
-        Ok(match data {
+    fn inst(&self, i: Inst, at: Site) -> Result<Code<'m>, RuntimeError> {
+        let f = self.func;
+        Ok(match f.inst(i) {
             InstData::Copy { dst, src } => Code::Copy {
-                dst: self.slot(*dst)?,
-                src: self.op(*src)?,
+                dst: self.slot(*dst, at)?,
+                src: self.op(*src, at)?,
             },
             InstData::Unary { dst, op, arg } => Code::Unary {
-                dst: self.slot(*dst)?,
+                dst: self.slot(*dst, at)?,
                 op: *op,
-                arg: self.op(*arg)?,
+                arg: self.op(*arg, at)?,
             },
             InstData::Binary { dst, op, lhs, rhs } => Code::Binary {
-                dst: self.slot(*dst)?,
+                dst: self.slot(*dst, at)?,
                 op: *op,
-                lhs: self.op(*lhs)?,
-                rhs: self.op(*rhs)?,
+                lhs: self.op(*lhs, at)?,
+                rhs: self.op(*rhs, at)?,
             },
-            InstData::Call { dst, func, args } => Code::Call {
-                dst: dst.map(|d| self.slot(d)).transpose()?,
-                callee: match self.by_name.get(&**func) {
+            InstData::Call {
+                callee,
+                args,
+                results,
+            } => {
+                let name: &'m str = f.callee_name(*callee);
+                let results = results.as_slice(f);
+                let callee = match self.by_name.get(name) {
                     Some(&g) => Callee::Internal(g),
+                    None if results.len() > 1 => {
+                        return Err(self.unsupported(
+                            at,
+                            format!(
+                                "the interpreter cannot run a call of external `{name}` \
+                                 with {} results (an external gives one value)",
+                                results.len()
+                            ),
+                        ))
+                    }
                     None => Callee::External {
-                        name: func,
-                        seed: fnv1a(FNV_OFFSET_BASIS, func.as_bytes()),
+                        name,
+                        seed: fnv1a(FNV_OFFSET_BASIS, name.as_bytes()),
                     },
-                },
-                args: self.ops(args)?,
-            },
+                };
+                Code::Call {
+                    results: self.slots(results, at)?,
+                    callee,
+                    args: self.ops(args.as_slice(f), at)?,
+                }
+            }
             InstData::Print { args } => Code::Print {
-                args: self.ops(args)?,
+                args: self.ops(args.as_slice(f), at)?,
             },
-            InstData::ParCopy { copies } => Code::ParCopy {
-                dsts: copies
-                    .iter()
-                    .map(|&(d, _)| self.slot(d))
-                    .collect::<Result<_, _>>()?,
-                srcs: copies
-                    .iter()
-                    .map(|&(_, s)| self.op(s))
-                    .collect::<Result<_, _>>()?,
-            },
-            InstData::Phi { .. } => unreachable!("checked by function()"),
+            InstData::ParCopy { copies } => {
+                let copies = copies.as_slice(f);
+                Code::ParCopy {
+                    dsts: copies
+                        .iter()
+                        .map(|&(d, _)| self.slot(d, at))
+                        .collect::<Result<_, _>>()?,
+                    srcs: copies
+                        .iter()
+                        .map(|&(_, s)| self.op(s, at))
+                        .collect::<Result<_, _>>()?,
+                }
+            }
+            InstData::Op { op, .. } => {
+                return Err(self.unsupported(
+                    at,
+                    format!(
+                        "the interpreter cannot run operation `{}`",
+                        f.operator_name(*op)
+                    ),
+                ))
+            }
+            InstData::Phi { .. } => unreachable!("the ordinary instructions are no phis"),
         })
     }
 }

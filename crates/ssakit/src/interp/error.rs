@@ -29,12 +29,11 @@ pub struct Location {
 /// What went wrong.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ErrorKind {
-    /// `/` or `%` (the operator) with a right operand of 0.
+    /// `/` or `%` (the operator) with a right operand of 0
+    /// ([`Trap::DivisionByZero`](crate::eval::Trap::DivisionByZero)).
     DivisionByZero(BinOp),
-    /// `/` or `%` (the operator) with an `undef` right operand: it may be
-    /// 0, so, like a branch on `undef`, the run's behaviour is undefined
-    /// from here. (A transformation may give the value any definite value,
-    /// 0 included: destruction drops `x = undef` copies.)
+    /// `/` or `%` (the operator) with an `undef` right operand
+    /// ([`Trap::DivisionByUndef`](crate::eval::Trap::DivisionByUndef)).
     DivisionByUndef(BinOp),
     /// `branch` on `undef`.
     BranchOnUndef,
@@ -56,6 +55,23 @@ pub enum ErrorKind {
         /// The number of arguments given.
         got: usize,
     },
+    /// A callee returned a number of values that the call does not take
+    /// (see the rules of calls in [the semantics](super#semantics)).
+    ResultCountMismatch {
+        /// The callee.
+        callee: Box<str>,
+        /// The number of values its `ret` gave.
+        returned: usize,
+        /// The number of results of the call.
+        expected: usize,
+    },
+    /// An `unreachable` terminator was executed.
+    Unreachable,
+    /// The program holds what the interpreter cannot run (a generic
+    /// operation, a variable of a type other than `i64`, a call of an
+    /// external with several results), found when it is translated: the
+    /// message names it.
+    Unsupported(String),
     /// The call stack reached [`RunOptions::max_depth`](super::RunOptions::max_depth) frames.
     CallDepthExceeded {
         /// The limit.
@@ -94,6 +110,17 @@ impl fmt::Display for ErrorKind {
                 "function {callee} takes {expected} argument{}, got {got}",
                 if *expected == 1 { "" } else { "s" }
             ),
+            ErrorKind::ResultCountMismatch {
+                callee,
+                returned,
+                expected,
+            } => write!(
+                f,
+                "function {callee} returned {returned} value{}, the call takes {expected}",
+                if *returned == 1 { "" } else { "s" }
+            ),
+            ErrorKind::Unreachable => f.write_str("unreachable executed"),
+            ErrorKind::Unsupported(m) => f.write_str(m),
             ErrorKind::CallDepthExceeded { limit } => {
                 write!(f, "call depth limit of {limit} frames exceeded")
             }

@@ -4,7 +4,8 @@
 use super::compile::{CFunc, Callee, Code, Op, Term};
 use super::error::{ErrorKind, Location, Position, RuntimeError};
 use super::{external_result, CallRecord, Outcome, RunOptions, Value};
-use crate::ir::{BinOp, Block};
+use crate::eval::{self, Trap};
+use crate::ir::Block;
 
 /// Runs function number `entry` of `funcs` on `args`.
 pub(super) fn execute(
@@ -23,17 +24,19 @@ pub(super) fn execute(
         output: Vec::new(),
         calls: Vec::new(),
     };
-    let ret = m.exec(entry, args)?;
+    let mut rets = m.exec(entry, args)?.into_iter();
     Ok(Outcome {
         output: m.output,
-        ret,
+        ret: rets.next(),
+        extra_rets: rets.collect(),
         calls: m.calls,
         dyn_insts: m.dyn_insts,
     })
 }
 
 /// An activation: the function, where it is, and its variables
-/// `vals[base..base + nvars]`.
+/// `vals[base..base + nvars]`. A suspended caller's `ip` is just past its
+/// call, whose results receive the callee's values.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     func: u32,
@@ -41,8 +44,6 @@ struct Frame {
     /// Index of the next ordinary instruction of `block`.
     ip: usize,
     base: usize,
-    /// The caller's slot receiving the result.
-    ret_dst: Option<u32>,
 }
 
 struct Machine<'a, 'm> {
@@ -53,7 +54,8 @@ struct Machine<'a, 'm> {
     /// Suspended callers (the running frame is kept apart).
     frames: Vec<Frame>,
     /// Values read before any is written: the sources of a parallel copy or
-    /// of an edge's phis, the arguments of an external call.
+    /// of an edge's phis, the arguments of an external call, the values
+    /// returned.
     scratch: Vec<Value>,
     dyn_insts: u64,
     output: Vec<Vec<Value>>,
@@ -72,16 +74,16 @@ fn read(vals: &[Value], base: usize, op: Op) -> Value {
 impl Machine<'_, '_> {
     fn error(&self, func: u32, block: u32, position: Position, kind: ErrorKind) -> RuntimeError {
         let f = self.funcs[func as usize].src;
-        let b = &f.blocks[Block(block)];
+        let b = Block::from_u32(block);
         let inst = match position {
-            Position::Inst(i) => b.phis.iter().chain(&b.insts).nth(i).copied(),
+            Position::Inst(i) => f.block_all_insts(b).nth(i),
             Position::Terminator => None,
         };
         RuntimeError {
             kind,
             location: Some(Location {
-                function: f.name.clone(),
-                block: b.name.clone(),
+                function: f.name().into(),
+                block: f.block_name(b).into(),
                 position,
                 inst,
             }),
@@ -101,7 +103,7 @@ impl Machine<'_, '_> {
 
     /// A new frame for function `g` at its entry block, on top of the value
     /// stack, every variable `undef`; the caller binds the parameters.
-    fn enter(&mut self, g: u32, ret_dst: Option<u32>) -> Result<Frame, RuntimeError> {
+    fn enter(&mut self, g: u32) -> Result<Frame, RuntimeError> {
         let gf = &self.funcs[g as usize];
         let base = self.vals.len();
         self.vals.resize(base + gf.nvars, Value::Undef);
@@ -110,7 +112,6 @@ impl Machine<'_, '_> {
             block: gf.entry,
             ip: 0,
             base,
-            ret_dst,
         };
         if gf.blocks[gf.entry as usize].nphis > 0 {
             let kind = ErrorKind::MissingPhiArg { pred: None };
@@ -119,20 +120,21 @@ impl Machine<'_, '_> {
         Ok(fr)
     }
 
-    fn exec(&mut self, entry: u32, args: &[i64]) -> Result<Option<Value>, RuntimeError> {
+    /// Runs the entry function; its returned values.
+    fn exec(&mut self, entry: u32, args: &[i64]) -> Result<Vec<Value>, RuntimeError> {
         let funcs = self.funcs;
         let ef = &funcs[entry as usize];
         if args.len() != ef.params.len() {
             return Err(RuntimeError {
                 kind: ErrorKind::ArityMismatch {
-                    callee: ef.src.name.clone(),
+                    callee: ef.src.name().into(),
                     expected: ef.params.len(),
                     got: args.len(),
                 },
                 location: None,
             });
         }
-        let mut fr = self.enter(entry, None)?;
+        let mut fr = self.enter(entry)?;
         for (&p, &a) in ef.params.iter().zip(args) {
             self.vals[p as usize] = Value::Int(a);
         }
@@ -152,28 +154,21 @@ impl Machine<'_, '_> {
                         self.vals[base + *dst as usize] = read(&self.vals, base, *src);
                     }
                     Code::Unary { dst, op, arg } => {
-                        let v = match read(&self.vals, base, *arg) {
-                            Value::Int(a) => Value::Int(op.eval(a)),
-                            Value::Undef => Value::Undef,
-                        };
+                        let v = eval::unary(*op, read(&self.vals, base, *arg));
                         self.vals[base + *dst as usize] = v;
                     }
                     Code::Binary { dst, op, lhs, rhs } => {
                         let a = read(&self.vals, base, *lhs);
                         let b = read(&self.vals, base, *rhs);
-                        let divides = matches!(op, BinOp::Div | BinOp::Rem);
-                        let v = match (a, b) {
-                            (Value::Int(a), Value::Int(b)) => op
-                                .eval(a, b)
-                                .map(Value::Int)
-                                .ok_or(ErrorKind::DivisionByZero(*op)),
-                            (_, Value::Int(0)) if divides => Err(ErrorKind::DivisionByZero(*op)),
-                            (_, Value::Undef) if divides => Err(ErrorKind::DivisionByUndef(*op)),
-                            _ => Ok(Value::Undef),
-                        };
-                        let v = match v {
+                        let v = match eval::binary(*op, a, b) {
                             Ok(v) => v,
-                            Err(kind) => return Err(self.error(fr.func, fr.block, pos, kind)),
+                            Err(trap) => {
+                                let kind = match trap {
+                                    Trap::DivisionByZero => ErrorKind::DivisionByZero(*op),
+                                    Trap::DivisionByUndef => ErrorKind::DivisionByUndef(*op),
+                                };
+                                return Err(self.error(fr.func, fr.block, pos, kind));
+                            }
                         };
                         self.vals[base + *dst as usize] = v;
                     }
@@ -193,7 +188,7 @@ impl Machine<'_, '_> {
                         }
                     }
                     Code::Call {
-                        dst,
+                        results,
                         callee: Callee::External { name, seed },
                         args,
                     } => {
@@ -210,19 +205,19 @@ impl Machine<'_, '_> {
                                 result,
                             });
                         }
-                        if let Some(d) = dst {
-                            self.vals[base + *d as usize] = result;
+                        if let Some(&d) = results.first() {
+                            self.vals[base + d as usize] = result;
                         }
                     }
                     Code::Call {
-                        dst,
                         callee: Callee::Internal(g),
                         args,
+                        ..
                     } => {
                         let gf = &funcs[*g as usize];
                         if args.len() != gf.params.len() {
                             let kind = ErrorKind::ArityMismatch {
-                                callee: gf.src.name.clone(),
+                                callee: gf.src.name().into(),
                                 expected: gf.params.len(),
                                 got: args.len(),
                             };
@@ -235,7 +230,7 @@ impl Machine<'_, '_> {
                             };
                             return Err(self.error(fr.func, fr.block, pos, kind));
                         }
-                        let callee = self.enter(*g, *dst)?;
+                        let callee = self.enter(*g)?;
                         // The caller's slots stay below the callee's.
                         for (&p, &a) in gf.params.iter().zip(args.iter()) {
                             let v = read(&self.vals, base, a);
@@ -281,17 +276,23 @@ impl Machine<'_, '_> {
                         return Err(self.error(fr.func, fr.block, Position::Terminator, kind));
                     }
                 },
-                Term::Ret(v) => {
-                    let v = v.map(|v| read(&self.vals, cur, v));
+                Term::Ret(vals) => {
+                    self.scratch.clear();
+                    for &v in vals.iter() {
+                        let v = read(&self.vals, cur, v);
+                        self.scratch.push(v);
+                    }
                     self.vals.truncate(fr.base);
                     let Some(caller) = self.frames.pop() else {
-                        return Ok(v);
+                        return Ok(std::mem::take(&mut self.scratch));
                     };
-                    if let Some(d) = fr.ret_dst {
-                        self.vals[caller.base + d as usize] = v.unwrap_or(Value::Undef);
-                    }
+                    self.bind_results(&fr, &caller)?;
                     fr = caller;
                     continue 'frame;
+                }
+                Term::Unreachable => {
+                    let kind = ErrorKind::Unreachable;
+                    return Err(self.error(fr.func, fr.block, Position::Terminator, kind));
                 }
             };
 
@@ -303,7 +304,10 @@ impl Machine<'_, '_> {
                 fr.ip = 0;
                 self.charge(u64::from(target.nphis), &fr, Position::Inst(0))?;
                 if let Some(k) = edge.missing {
-                    let pred = funcs[fr.func as usize].src.blocks[Block(from)].name.clone();
+                    let pred = funcs[fr.func as usize]
+                        .src
+                        .block_name(Block::from_u32(from))
+                        .into();
                     let kind = ErrorKind::MissingPhiArg { pred: Some(pred) };
                     return Err(self.error(fr.func, fr.block, Position::Inst(k as usize), kind));
                 }
@@ -320,5 +324,41 @@ impl Machine<'_, '_> {
                 fr.ip = 0;
             }
         }
+    }
+
+    /// Binds the values `callee` returned (in `scratch`) to the results of
+    /// the call `caller` is suspended at: a call with no result ignores
+    /// them, a bare `ret` makes every result `undef`, and otherwise their
+    /// numbers must agree.
+    fn bind_results(&mut self, callee: &Frame, caller: &Frame) -> Result<(), RuntimeError> {
+        let funcs = self.funcs;
+        let block = &funcs[caller.func as usize].blocks[caller.block as usize];
+        let Code::Call { results, .. } = &block.insts[caller.ip - 1] else {
+            unreachable!("a suspended frame is just past a call")
+        };
+        let returned = self.scratch.len();
+        match (results.len(), returned) {
+            (0, _) => {}
+            (n, m) if n == m => {
+                for (&d, &v) in results.iter().zip(&self.scratch) {
+                    self.vals[caller.base + d as usize] = v;
+                }
+            }
+            (_, 0) => {
+                for &d in results.iter() {
+                    self.vals[caller.base + d as usize] = Value::Undef;
+                }
+            }
+            (expected, _) => {
+                let kind = ErrorKind::ResultCountMismatch {
+                    callee: funcs[callee.func as usize].src.name().into(),
+                    returned,
+                    expected,
+                };
+                let pos = Position::Inst(block.nphis as usize + caller.ip - 1);
+                return Err(self.error(caller.func, caller.block, pos, kind));
+            }
+        }
+        Ok(())
     }
 }

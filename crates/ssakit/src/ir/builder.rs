@@ -1,7 +1,10 @@
 //! A small builder for constructing functions in code (tests, the program
-//! generator, benchmarks).
+//! generator, front ends).
 
-use super::{BinOp, Block, Function, Inst, InstData, Operand, PhiArg, Terminator, UnOp, Var};
+use super::{
+    BinOp, Block, Effects, EffectsConflict, Function, Inst, InstData, Operand, PhiArg,
+    SharedSymbols, Terminator, Type, UnOp, Var,
+};
 
 /// Builds a [`Function`] one instruction at a time at a current block.
 ///
@@ -24,7 +27,7 @@ pub struct FunctionBuilder {
 }
 
 impl FunctionBuilder {
-    /// Starts a function named `name`.
+    /// Starts a function named `name` with its own symbol table.
     pub fn new(name: &str) -> Self {
         FunctionBuilder {
             func: Function::new(name),
@@ -32,16 +35,39 @@ impl FunctionBuilder {
         }
     }
 
-    /// Declares a parameter.
+    /// Starts a function named `name` sharing its module's symbol table.
+    pub fn with_symbols(name: &str, symbols: SharedSymbols) -> Self {
+        FunctionBuilder {
+            func: Function::with_symbols(name, symbols),
+            current: None,
+        }
+    }
+
+    /// Declares an `i64` parameter.
     pub fn param(&mut self, name: &str) -> Var {
-        let v = self.func.new_var(name);
-        self.func.params.push(v);
+        self.typed_param(name, Type::I64)
+    }
+
+    /// Declares a parameter of type `ty`.
+    pub fn typed_param(&mut self, name: &str, ty: Type) -> Var {
+        let v = self.func.new_var(name, ty);
+        self.func.add_param(v);
         v
     }
 
-    /// Declares a variable.
+    /// Declares an `i64` variable.
     pub fn var(&mut self, name: &str) -> Var {
-        self.func.new_var(name)
+        self.func.new_var(name, Type::I64)
+    }
+
+    /// Declares a variable of type `ty`.
+    pub fn typed_var(&mut self, name: &str, ty: Type) -> Var {
+        self.func.new_var(name, ty)
+    }
+
+    /// Declares the result types.
+    pub fn returns(&mut self, types: &[Type]) {
+        self.func.set_returns(Some(types.to_vec()));
     }
 
     /// Creates a block (ending in `ret` until a terminator is set). The first
@@ -80,29 +106,71 @@ impl FunctionBuilder {
         self.inst(InstData::Binary { dst, op, lhs, rhs })
     }
 
-    /// `dst = func(args)`.
-    pub fn call(&mut self, dst: Option<Var>, func: &str, args: Vec<Operand>) -> Inst {
+    /// `dst = func(args)`, or `func(args)` when `dst` is `None`.
+    pub fn call(&mut self, dst: Option<Var>, func: &str, args: &[Operand]) -> Inst {
+        let results: Vec<Var> = dst.into_iter().collect();
+        self.call_multi(&results, func, args)
+    }
+
+    /// `(r1, ..., rn) = func(args)`.
+    pub fn call_multi(&mut self, results: &[Var], func: &str, args: &[Operand]) -> Inst {
+        let callee = self.func.callee(func);
+        let args = self.func.list(args);
+        let results = self.func.list(results);
         self.inst(InstData::Call {
-            dst,
-            func: func.into(),
+            callee,
             args,
+            results,
         })
     }
 
     /// `print args`.
-    pub fn print(&mut self, args: Vec<Operand>) -> Inst {
+    pub fn print(&mut self, args: &[Operand]) -> Inst {
+        let args = self.func.list(args);
         self.inst(InstData::Print { args })
     }
 
     /// `dst = phi(args)`.
-    pub fn phi(&mut self, dst: Var, args: Vec<PhiArg>) -> Inst {
+    pub fn phi(&mut self, dst: Var, args: &[PhiArg]) -> Inst {
+        let args = self.func.list(args);
         self.inst(InstData::Phi { dst, args })
+    }
+
+    /// `(d1, ..., dn) = (s1, ..., sn)`.
+    pub fn par_copy(&mut self, copies: &[(Var, Operand)]) -> Inst {
+        let copies = self.func.list(copies);
+        self.inst(InstData::ParCopy { copies })
+    }
+
+    /// `(r1, ..., rn) = name[imms](args)`: a generic operation of operator
+    /// `name`, which has `effects`.
+    ///
+    /// # Errors
+    /// If `name` is already an operator with other effects.
+    pub fn op(
+        &mut self,
+        name: &str,
+        effects: Effects,
+        imms: &[i64],
+        args: &[Operand],
+        results: &[Var],
+    ) -> Result<Inst, EffectsConflict> {
+        let op = self.func.operator(name, effects)?;
+        let imms = self.func.list(imms);
+        let args = self.func.list(args);
+        let results = self.func.list(results);
+        Ok(self.inst(InstData::Op {
+            op,
+            imms,
+            args,
+            results,
+        }))
     }
 
     /// Sets the current block's terminator.
     pub fn terminate(&mut self, t: Terminator) {
         let b = self.cur();
-        self.func.blocks[b].term = t;
+        self.func.set_term(b, t);
     }
 
     /// `jump to`.
@@ -119,14 +187,37 @@ impl FunctionBuilder {
         })
     }
 
-    /// `ret v`.
+    /// `switch value, default, [targets]`.
+    pub fn switch(&mut self, value: Operand, default: Block, targets: &[Block]) {
+        let t = self.func.switch_term(value, default, targets);
+        self.terminate(t)
+    }
+
+    /// `ret v` or `ret`.
     pub fn ret(&mut self, v: Option<Operand>) {
-        self.terminate(Terminator::Ret(v))
+        let vals: Vec<Operand> = v.into_iter().collect();
+        self.ret_values(&vals)
+    }
+
+    /// `ret v1, ..., vn`.
+    pub fn ret_values(&mut self, vals: &[Operand]) {
+        let t = self.func.ret_term(vals);
+        self.terminate(t)
+    }
+
+    /// `unreachable`.
+    pub fn unreachable(&mut self) {
+        self.terminate(Terminator::Unreachable)
     }
 
     /// The function built so far.
     pub fn func(&self) -> &Function {
         &self.func
+    }
+
+    /// The function built so far, mutably.
+    pub fn func_mut(&mut self) -> &mut Function {
+        &mut self.func
     }
 
     /// Finishes and returns the function.

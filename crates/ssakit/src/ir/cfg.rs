@@ -1,7 +1,7 @@
 //! The control-flow graph of a function, computed from its terminators.
 
 use super::{Block, Function};
-use crate::entity::EntityVec;
+use crate::entity::{Csr, EntityVec};
 
 /// Successor and predecessor lists of every block, in compressed (CSR) form.
 ///
@@ -17,55 +17,32 @@ use crate::entity::EntityVec;
 #[derive(Clone, Debug)]
 pub struct Cfg {
     entry: Block,
-    succ_start: Vec<u32>,
-    succ: Vec<Block>,
-    pred_start: Vec<u32>,
-    pred: Vec<Block>,
+    succ: Csr<Block, Block>,
+    pred: Csr<Block, Block>,
 }
 
 impl Cfg {
     /// Computes the CFG of `func`.
     pub fn new(func: &Function) -> Cfg {
-        let n = func.blocks.len();
-        let mut succ_start = vec![0u32; n + 1];
-        let mut succ = Vec::new();
-        let mut in_layout = vec![false; n];
-        for &b in &func.layout {
-            in_layout[b.index()] = true;
-        }
-        let mut pred_count = vec![0u32; n + 1];
-        for b in func.blocks.keys() {
-            succ_start[b.index()] = succ.len() as u32;
-            if in_layout[b.index()] {
-                func.blocks[b].term.for_each_succ(|s| {
-                    succ.push(s);
-                    pred_count[s.index()] += 1;
-                });
+        let n = func.num_blocks();
+        let layout = func.layout();
+        let succ = Csr::build(n, |emit| {
+            for &b in layout {
+                func.for_each_succ(b, |s| emit(b, s));
             }
-        }
-        succ_start[n] = succ.len() as u32;
-        // Prefix sums give each block's slice of the predecessor array.
-        let mut pred_start = vec![0u32; n + 1];
-        for i in 0..n {
-            pred_start[i + 1] = pred_start[i] + pred_count[i];
-        }
-        let mut fill = pred_start.clone();
-        let mut pred = vec![Block(0); succ.len()];
-        for &b in &func.layout {
-            let (s, e) = (
-                succ_start[b.index()] as usize,
-                succ_start[b.index() + 1] as usize,
-            );
-            for &t in &succ[s..e] {
-                pred[fill[t.index()] as usize] = b;
-                fill[t.index()] += 1;
+        });
+        // Predecessors in layout order of the source: the successor lists,
+        // read in layout order, are exactly the (target, source) pairs.
+        let pred = Csr::build(n, |emit| {
+            for &b in layout {
+                for &s in succ.of(b) {
+                    emit(s, b);
+                }
             }
-        }
+        });
         Cfg {
             entry: func.entry(),
-            succ_start,
             succ,
-            pred_start,
             pred,
         }
     }
@@ -77,24 +54,24 @@ impl Cfg {
 
     /// Number of blocks (the function's block count, layout or not).
     pub fn num_blocks(&self) -> usize {
-        self.succ_start.len() - 1
+        self.succ.num_keys()
     }
 
     /// Number of edges.
     pub fn num_edges(&self) -> usize {
-        self.succ.len()
+        self.succ.num_items()
     }
 
     /// Successors of `b`, one per edge.
     #[inline]
     pub fn succs(&self, b: Block) -> &[Block] {
-        &self.succ[self.succ_start[b.index()] as usize..self.succ_start[b.index() + 1] as usize]
+        self.succ.of(b)
     }
 
     /// Predecessors of `b`, one per edge.
     #[inline]
     pub fn preds(&self, b: Block) -> &[Block] {
-        &self.pred[self.pred_start[b.index()] as usize..self.pred_start[b.index() + 1] as usize]
+        self.pred.of(b)
     }
 
     /// Distinct predecessors of `b`, in order (the labels a phi in `b` must

@@ -1,143 +1,544 @@
-//! Functions and modules.
+//! Functions and modules, and the invariants the IR keeps.
+//!
+//! A [`Function`]'s fields are private: every edit goes through a method
+//! that keeps these invariants, and a pass cannot break them by accident.
+//!
+//! 1. The layout is a list of distinct blocks; its first block is the
+//!    entry. Blocks outside the layout exist (the table only grows) but never
+//!    run and are never printed.
+//! 2. Every instruction is *listed* by at most one block, in its phi list
+//!    (phis only) or its ordinary list (no phi). An instruction listed by no
+//!    block is *removed*: it stays in the table, unseen, until
+//!    [`Function::compact`] renumbers the instructions without it.
+//! 3. Each instruction and terminator owns its lists in the function's
+//!    pools: no two share a list.
+//! 4. Every variable has a [`Type`]; an SSA version has its original's.
+//!
+//! What the IR does not keep, the verifier checks (terminators naming
+//! blocks of the layout, phi operands matching predecessors, single
+//! assignment, dominance, types): those are the properties a pass is
+//! specified to preserve.
 
-use super::{Block, Inst, InstData, Terminator, Var};
-use crate::entity::EntityVec;
+use super::inst::PhiArg;
+use super::symbols::{EffectsConflict, SharedSymbols};
+use super::{
+    Block, Callee, Effects, Inst, InstData, Operand, Operator, Symbols, Terminator, Type, Var,
+};
+use crate::entity::{EntityList, EntityVec, ListPool, ListStore, PackedOption};
+use std::sync::Arc;
 
-/// A variable: its name, and for an SSA version, where it came from.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// A variable: its type, and its name or, for an SSA version, the variable
+/// it is a version of and its number.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct VarData {
-    /// The name of an original variable. Empty for an SSA version, whose
-    /// name is its origin's plus the version number (see
-    /// [`Function::base_name`] and [`VarNames`](super::VarNames)); keeping
-    /// it empty saves an allocation per version.
-    pub name: Box<str>,
-    /// For an SSA version: the variable it is a version of.
-    pub origin: Option<Var>,
-    /// For an SSA version: its number, from 1. Zero for other variables.
-    pub version: u32,
+    kind: VarKind,
+    ty: Type,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum VarKind {
+    /// An original variable, named `names[name]`.
+    Named { name: u32 },
+    /// Version `number` (from 1; 0 for entry definitions) of `origin`.
+    Version { origin: Var, number: u32 },
+}
+
+impl VarData {
+    /// The variable's type.
+    pub fn ty(&self) -> Type {
+        self.ty
+    }
+    /// For an SSA version, the variable it is a version of.
+    pub fn origin(&self) -> Option<Var> {
+        match self.kind {
+            VarKind::Version { origin, .. } => Some(origin),
+            VarKind::Named { .. } => None,
+        }
+    }
+    /// For an SSA version, its number; 0 for an original variable.
+    pub fn version(&self) -> u32 {
+        match self.kind {
+            VarKind::Version { number, .. } => number,
+            VarKind::Named { .. } => 0,
+        }
+    }
 }
 
 /// A basic block: phis, then ordinary instructions, then one terminator.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct BlockData {
-    /// The label.
-    pub name: Box<str>,
-    /// Phi instructions, evaluated simultaneously on entry.
-    pub phis: Vec<Inst>,
-    /// Ordinary instructions, in order.
-    pub insts: Vec<Inst>,
-    /// The terminator.
-    pub term: Terminator,
+struct BlockData {
+    name: u32,
+    phis: Vec<Inst>,
+    insts: Vec<Inst>,
+    term: Terminator,
 }
 
-/// A function: parameters, variables, blocks and instructions.
-///
-/// Invariants (checked by the parser and [`crate::verify`], assumed by every
-/// pass): `layout` lists each block at most once and is non-empty; its first
-/// block is the entry; every instruction appears in exactly one block's
-/// `phis` or `insts`; terminators name blocks of `layout`.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// Names of variables and blocks, one after the other in one string.
+#[derive(Clone, Default, Debug)]
+struct Names {
+    text: String,
+    spans: Vec<(u32, u32)>,
+}
+
+impl Names {
+    fn add(&mut self, s: &str) -> u32 {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        self.spans.push((start, self.text.len() as u32));
+        (self.spans.len() - 1) as u32
+    }
+    fn get(&self, k: u32) -> &str {
+        let (a, b) = self.spans[k as usize];
+        &self.text[a as usize..b as usize]
+    }
+}
+
+/// The pools holding the lists of a function's instructions and
+/// terminators, one per item type.
+#[derive(Clone, Default, Debug)]
+pub(super) struct Pools {
+    pub(super) operands: ListPool<Operand>,
+    pub(super) phi_args: ListPool<PhiArg>,
+    pub(super) copies: ListPool<(Var, Operand)>,
+    pub(super) vars: ListPool<Var>,
+    pub(super) blocks: ListPool<Block>,
+    pub(super) imms: ListPool<i64>,
+}
+
+macro_rules! list_store {
+    ($t:ty, $field:ident) => {
+        impl ListStore<$t> for Function {
+            #[inline]
+            fn pool(&self) -> &ListPool<$t> {
+                &self.pools.$field
+            }
+            #[inline]
+            fn pool_mut(&mut self) -> &mut ListPool<$t> {
+                &mut self.pools.$field
+            }
+        }
+    };
+}
+list_store!(Operand, operands);
+list_store!(PhiArg, phi_args);
+list_store!((Var, Operand), copies);
+list_store!(Var, vars);
+list_store!(Block, blocks);
+list_store!(i64, imms);
+
+/// A function: its signature, variables, blocks and instructions (see the
+/// module documentation for the invariants its methods keep).
+#[derive(Clone, Debug)]
 pub struct Function {
-    /// The function's name.
-    pub name: Box<str>,
-    /// Parameters: variables defined on entry, in order.
-    pub params: Vec<Var>,
-    /// Every variable.
-    pub vars: EntityVec<Var, VarData>,
-    /// Every block, including any removed from the layout.
-    pub blocks: EntityVec<Block, BlockData>,
-    /// Every instruction.
-    pub insts: EntityVec<Inst, InstData>,
-    /// Blocks in program order; `layout[0]` is the entry.
-    pub layout: Vec<Block>,
+    name: Box<str>,
+    params: Vec<Var>,
+    returns: Option<Box<[Type]>>,
+    vars: EntityVec<Var, VarData>,
+    blocks: EntityVec<Block, BlockData>,
+    insts: EntityVec<Inst, InstData>,
+    /// The block listing each instruction; none for a removed one.
+    inst_block: EntityVec<Inst, PackedOption<Block>>,
+    layout: Vec<Block>,
+    names: Names,
+    pools: Pools,
+    symbols: SharedSymbols,
 }
 
 impl Function {
-    /// An empty function (no blocks yet).
+    /// An empty function (no blocks yet) with its own symbol table.
     pub fn new(name: &str) -> Self {
+        Self::with_symbols(name, Arc::default())
+    }
+
+    /// An empty function sharing the symbol table `symbols` (of its
+    /// module).
+    pub fn with_symbols(name: &str, symbols: SharedSymbols) -> Self {
         Function {
             name: name.into(),
             params: Vec::new(),
+            returns: None,
             vars: EntityVec::new(),
             blocks: EntityVec::new(),
             insts: EntityVec::new(),
+            inst_block: EntityVec::new(),
             layout: Vec::new(),
+            names: Names::default(),
+            pools: Pools::default(),
+            symbols,
         }
     }
 
-    /// The entry block.
-    pub fn entry(&self) -> Block {
-        self.layout[0]
+    // ---------------------------------------------------------------
+    // Signature and symbols.
+
+    /// The function's name.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
-    /// Creates a variable named `name` (not an SSA version).
-    pub fn new_var(&mut self, name: &str) -> Var {
+    /// Renames the function.
+    pub fn set_name(&mut self, name: &str) {
+        self.name = name.into();
+    }
+
+    /// Parameters: variables defined on entry, in order.
+    pub fn params(&self) -> &[Var] {
+        &self.params
+    }
+
+    /// Appends `v` to the parameters.
+    pub fn add_param(&mut self, v: Var) {
+        self.params.push(v);
+    }
+
+    /// The declared result types, if declared (`-> i32, i64` in the text
+    /// format; today's programs leave them open).
+    pub fn returns(&self) -> Option<&[Type]> {
+        self.returns.as_deref()
+    }
+
+    /// Declares the result types (`None`: undeclared).
+    pub fn set_returns(&mut self, returns: Option<Vec<Type>>) {
+        self.returns = returns.map(Vec::into_boxed_slice);
+    }
+
+    /// The symbol table (shared with the module's other functions).
+    pub fn symbols(&self) -> &Symbols {
+        &self.symbols
+    }
+
+    /// The shared symbol table itself, to give to another function.
+    pub fn shared_symbols(&self) -> &SharedSymbols {
+        &self.symbols
+    }
+
+    /// The operator named `name` with `effects`, added to the symbol table
+    /// if new.
+    ///
+    /// # Errors
+    /// If the table has `name` with other effects.
+    pub fn operator(&mut self, name: &str, effects: Effects) -> Result<Operator, EffectsConflict> {
+        if let Some(op) = self.symbols.find_operator(name) {
+            let existing = self.symbols.operator_data(op).effects;
+            if existing == effects {
+                return Ok(op);
+            }
+        }
+        Arc::make_mut(&mut self.symbols).operator(name, effects)
+    }
+
+    /// The callee named `name`, added to the symbol table if new.
+    pub fn callee(&mut self, name: &str) -> Callee {
+        match self.symbols.find_callee(name) {
+            Some(c) => c,
+            None => Arc::make_mut(&mut self.symbols).callee(name),
+        }
+    }
+
+    /// An operator's name.
+    pub fn operator_name(&self, op: Operator) -> &str {
+        &self.symbols.operator_data(op).name
+    }
+
+    /// A callee's name.
+    pub fn callee_name(&self, c: Callee) -> &str {
+        self.symbols.callee_name(c)
+    }
+
+    // ---------------------------------------------------------------
+    // Variables.
+
+    /// Number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// Every variable, in creation order.
+    pub fn vars(&self) -> impl DoubleEndedIterator<Item = Var> + ExactSizeIterator + 'static {
+        self.vars.keys()
+    }
+
+    /// What is known of `v`.
+    pub fn var(&self, v: Var) -> &VarData {
+        &self.vars[v]
+    }
+
+    /// The type of `v`.
+    pub fn var_type(&self, v: Var) -> Type {
+        self.vars[v].ty
+    }
+
+    /// Sets the type of `v` (and so of its versions created afterwards).
+    pub fn set_var_type(&mut self, v: Var, ty: Type) {
+        self.vars[v].ty = ty;
+    }
+
+    /// Creates a variable named `name` (not an SSA version) of type `ty`.
+    pub fn new_var(&mut self, name: &str, ty: Type) -> Var {
+        let name = self.names.add(name);
         self.vars.push(VarData {
-            name: name.into(),
-            origin: None,
-            version: 0,
+            kind: VarKind::Named { name },
+            ty,
         })
     }
 
-    /// Creates version number `version` of variable `origin`.
-    pub fn new_version(&mut self, origin: Var, version: u32) -> Var {
+    /// Creates version number `number` of variable `origin`'s original,
+    /// with its type.
+    pub fn new_version(&mut self, origin: Var, number: u32) -> Var {
         let origin = self.original(origin);
         self.vars.push(VarData {
-            name: Box::default(),
-            origin: Some(origin),
-            version,
+            kind: VarKind::Version { origin, number },
+            ty: self.vars[origin].ty,
         })
     }
 
-    /// Creates an empty block ending in `ret`, appended to the layout.
-    pub fn new_block(&mut self, name: &str) -> Block {
-        let b = self.blocks.push(BlockData {
-            name: name.into(),
-            phis: Vec::new(),
-            insts: Vec::new(),
-            term: Terminator::Ret(None),
-        });
-        self.layout.push(b);
-        b
+    /// Reserves room for `n` more variables.
+    pub fn reserve_vars(&mut self, n: usize) {
+        self.vars.reserve(n);
     }
 
-    /// Adds an instruction at the end of `block` (a phi goes with the phis).
-    pub fn push_inst(&mut self, block: Block, data: InstData) -> Inst {
-        let is_phi = data.is_phi();
-        let i = self.insts.push(data);
-        if is_phi {
-            self.blocks[block].phis.push(i);
-        } else {
-            self.blocks[block].insts.push(i);
+    /// The original variable of `v`: `v` itself unless it is an SSA version.
+    #[inline]
+    pub fn original(&self, v: Var) -> Var {
+        match self.vars[v].kind {
+            VarKind::Version { origin, .. } => origin,
+            VarKind::Named { .. } => v,
         }
-        i
+    }
+
+    /// The name of `v`'s original variable (without version number).
+    pub fn base_name(&self, v: Var) -> &str {
+        match self.vars[self.original(v)].kind {
+            VarKind::Named { name } => self.names.get(name),
+            VarKind::Version { .. } => unreachable!("an original is named"),
+        }
     }
 
     /// The variable whose name is `name` and that is not an SSA version, by
     /// linear search (for tests and the command line, not for passes).
     pub fn var_by_name(&self, name: &str) -> Option<Var> {
-        self.vars
-            .iter()
-            .find(|(_, d)| d.origin.is_none() && &*d.name == name)
-            .map(|(v, _)| v)
+        self.vars.keys().find(|&v| {
+            matches!(self.vars[v].kind, VarKind::Named { name: n } if self.names.get(n) == name)
+        })
     }
 
-    /// The block labelled `name`, by linear search.
+    // ---------------------------------------------------------------
+    // Blocks and layout.
+
+    /// Number of blocks, in the layout or not (the size of a side table
+    /// indexed by block).
+    pub fn num_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Every block, in the layout or not.
+    pub fn blocks(&self) -> impl DoubleEndedIterator<Item = Block> + ExactSizeIterator + 'static {
+        self.blocks.keys()
+    }
+
+    /// Blocks in program order; the first is the entry.
+    pub fn layout(&self) -> &[Block] {
+        &self.layout
+    }
+
+    /// The entry block. Panics if the layout is empty.
+    pub fn entry(&self) -> Block {
+        self.layout[0]
+    }
+
+    /// The label of `b`.
+    pub fn block_name(&self, b: Block) -> &str {
+        self.names.get(self.blocks[b].name)
+    }
+
+    /// The phis of `b`, in order.
+    pub fn block_phis(&self, b: Block) -> &[Inst] {
+        &self.blocks[b].phis
+    }
+
+    /// The ordinary instructions of `b`, in order.
+    pub fn block_insts(&self, b: Block) -> &[Inst] {
+        &self.blocks[b].insts
+    }
+
+    /// Phis, then ordinary instructions of `b`.
+    pub fn block_all_insts(&self, b: Block) -> impl DoubleEndedIterator<Item = Inst> + '_ {
+        let d = &self.blocks[b];
+        d.phis.iter().chain(&d.insts).copied()
+    }
+
+    /// The terminator of `b`.
+    pub fn term(&self, b: Block) -> &Terminator {
+        &self.blocks[b].term
+    }
+
+    /// The block labelled `name`, among the blocks of the layout, by linear
+    /// search.
     pub fn block_by_name(&self, name: &str) -> Option<Block> {
         self.layout
             .iter()
             .copied()
-            .find(|&b| &*self.blocks[b].name == name)
+            .find(|&b| self.block_name(b) == name)
     }
 
-    /// The name of `v`'s original variable (without version number).
-    pub fn base_name(&self, v: Var) -> &str {
-        &self.vars[self.original(v)].name
+    /// Creates an empty block ending in `ret`, outside the layout.
+    pub fn create_block(&mut self, name: &str) -> Block {
+        let name = self.names.add(name);
+        self.blocks.push(BlockData {
+            name,
+            phis: Vec::new(),
+            insts: Vec::new(),
+            term: Terminator::ret_void(),
+        })
     }
 
-    /// The original variable of `v`: `v` itself unless it is an SSA version.
-    pub fn original(&self, v: Var) -> Var {
-        self.vars[v].origin.unwrap_or(v)
+    /// Creates an empty block ending in `ret`, appended to the layout.
+    pub fn new_block(&mut self, name: &str) -> Block {
+        let b = self.create_block(name);
+        self.layout.push(b);
+        b
+    }
+
+    /// Sets the layout. Panics if it lists a block twice or a block that
+    /// does not exist.
+    pub fn set_layout(&mut self, layout: Vec<Block>) {
+        let mut seen = vec![false; self.blocks.len()];
+        for &b in &layout {
+            assert!(
+                b.index() < self.blocks.len() && !std::mem::replace(&mut seen[b.index()], true),
+                "set_layout: block {b} listed twice or unknown"
+            );
+        }
+        self.layout = layout;
+    }
+
+    /// Keeps the blocks of the layout for which `keep` is true.
+    pub fn retain_layout(&mut self, keep: impl FnMut(&Block) -> bool) {
+        self.layout.retain(keep);
+    }
+
+    /// Appends `b`, a block outside the layout, to it. Panics if `b` is in
+    /// the layout already.
+    pub fn append_to_layout(&mut self, b: Block) {
+        assert!(!self.layout.contains(&b), "block {b} is in the layout");
+        self.layout.push(b);
+    }
+
+    /// Makes `b` (outside the layout) the new entry, in front of the old.
+    pub fn insert_entry(&mut self, b: Block) {
+        assert!(!self.layout.contains(&b), "block {b} is in the layout");
+        self.layout.insert(0, b);
+    }
+
+    /// Sets the terminator of `b`. Its lists must be new (made for it).
+    pub fn set_term(&mut self, b: Block, t: Terminator) {
+        self.blocks[b].term = t;
+    }
+
+    /// Calls `f` on each successor edge of `b`, in order (duplicates kept:
+    /// `branch c, L, L` has two edges to `L`). The order is: `then`,
+    /// `else` for a branch; `default`, then targets for a switch.
+    #[inline]
+    pub fn for_each_succ(&self, b: Block, mut f: impl FnMut(Block)) {
+        match &self.blocks[b].term {
+            Terminator::Jump(t) => f(*t),
+            Terminator::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => {
+                f(*then_dest);
+                f(*else_dest)
+            }
+            Terminator::Switch {
+                default, targets, ..
+            } => {
+                f(*default);
+                targets.as_slice(self).iter().for_each(|&t| f(t))
+            }
+            Terminator::Ret(_) | Terminator::Unreachable => {}
+        }
+    }
+
+    /// Rewrites each successor edge `s` of `b` to `f(s)`, in order.
+    pub fn redirect_succs(&mut self, b: Block, mut f: impl FnMut(Block) -> Block) {
+        let mut term = self.blocks[b].term;
+        match &mut term {
+            Terminator::Jump(t) => *t = f(*t),
+            Terminator::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => {
+                *then_dest = f(*then_dest);
+                *else_dest = f(*else_dest)
+            }
+            Terminator::Switch {
+                default, targets, ..
+            } => {
+                *default = f(*default);
+                for t in targets.as_mut_slice(self) {
+                    *t = f(*t);
+                }
+            }
+            Terminator::Ret(_) | Terminator::Unreachable => {}
+        }
+        self.blocks[b].term = term;
+    }
+
+    /// Calls `f` on each operand read by the terminator of `b`.
+    #[inline]
+    pub fn for_each_term_operand(&self, b: Block, mut f: impl FnMut(Operand)) {
+        match &self.blocks[b].term {
+            Terminator::Branch { cond: o, .. } | Terminator::Switch { value: o, .. } => f(*o),
+            Terminator::Ret(vals) => vals.as_slice(self).iter().for_each(|&o| f(o)),
+            Terminator::Jump(_) | Terminator::Unreachable => {}
+        }
+    }
+
+    /// Calls `f` on each operand read by the terminator of `b`, mutably.
+    pub fn for_each_term_operand_mut(&mut self, b: Block, mut f: impl FnMut(&mut Operand)) {
+        let mut term = self.blocks[b].term;
+        match &mut term {
+            Terminator::Branch { cond: o, .. } | Terminator::Switch { value: o, .. } => f(o),
+            Terminator::Ret(vals) => vals.as_mut_slice(self).iter_mut().for_each(f),
+            Terminator::Jump(_) | Terminator::Unreachable => {}
+        }
+        self.blocks[b].term = term;
+    }
+
+    /// Calls `f` on each variable read by the terminator of `b`.
+    #[inline]
+    pub fn for_each_term_use(&self, b: Block, mut f: impl FnMut(Var)) {
+        self.for_each_term_operand(b, |o| {
+            if let Operand::Var(v) = o {
+                f(v)
+            }
+        })
+    }
+
+    /// A `switch value, default, [targets]` terminator (its target list
+    /// allocated in this function).
+    pub fn switch_term(&mut self, value: Operand, default: Block, targets: &[Block]) -> Terminator {
+        Terminator::Switch {
+            value,
+            default,
+            targets: self.pools.blocks.alloc(targets),
+        }
+    }
+
+    /// A `ret v1, ..., vn` terminator (`ret` alone when `vals` is empty).
+    pub fn ret_term(&mut self, vals: &[Operand]) -> Terminator {
+        Terminator::Ret(self.pools.operands.alloc(vals))
+    }
+
+    // ---------------------------------------------------------------
+    // Instructions.
+
+    /// The size of the instruction table: removed instructions included,
+    /// so the size of a side table indexed by instruction.
+    pub fn inst_slots(&self) -> usize {
+        self.insts.len()
     }
 
     /// Number of instructions in the layout, phis included, terminators
@@ -148,7 +549,558 @@ impl Function {
             .map(|&b| self.blocks[b].phis.len() + self.blocks[b].insts.len() + 1)
             .sum()
     }
+
+    /// The data of instruction `i`.
+    #[inline]
+    pub fn inst(&self, i: Inst) -> &InstData {
+        &self.insts[i]
+    }
+
+    /// The block listing `i`, or `None` if `i` is removed.
+    #[inline]
+    pub fn inst_block(&self, i: Inst) -> Option<Block> {
+        self.inst_block[i].expand()
+    }
+
+    /// Creates an instruction listed by no block yet.
+    pub fn new_inst(&mut self, data: InstData) -> Inst {
+        self.inst_block.push(PackedOption::NONE);
+        self.insts.push(data)
+    }
+
+    /// Reserves room for `n` more instructions.
+    pub fn reserve_insts(&mut self, n: usize) {
+        self.insts.reserve(n);
+        self.inst_block.reserve(n);
+    }
+
+    /// Adds an instruction at the end of `block`'s phis (a phi) or of its
+    /// ordinary instructions (anything else).
+    pub fn push_inst(&mut self, block: Block, data: InstData) -> Inst {
+        let is_phi = data.is_phi();
+        let i = self.new_inst(data);
+        self.inst_block[i] = PackedOption::some(block);
+        let bd = &mut self.blocks[block];
+        if is_phi {
+            bd.phis.push(i);
+        } else {
+            bd.insts.push(i);
+        }
+        i
+    }
+
+    /// Inserts a new ordinary instruction at position `index` of `block`'s
+    /// ordinary instructions.
+    pub fn insert_inst(&mut self, block: Block, index: usize, data: InstData) -> Inst {
+        assert!(!data.is_phi(), "insert_inst: phis go through push_inst");
+        let i = self.new_inst(data);
+        self.inst_block[i] = PackedOption::some(block);
+        self.blocks[block].insts.insert(index, i);
+        i
+    }
+
+    /// Replaces the data of `i`. A phi stays a phi and anything else stays
+    /// a non-phi (the lists of blocks keep them apart). The lists of the old
+    /// data are not freed: pass them on in `data` or let
+    /// [`Function::compact`] reclaim them.
+    pub fn set_inst(&mut self, i: Inst, data: InstData) {
+        assert_eq!(
+            self.insts[i].is_phi(),
+            data.is_phi(),
+            "set_inst: a phi must stay a phi"
+        );
+        self.insts[i] = data;
+    }
+
+    /// Keeps the ordinary instructions of `b` for which `keep` is true;
+    /// the others are removed.
+    pub fn retain_insts(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
+        let mut list = std::mem::take(&mut self.blocks[b].insts);
+        list.retain(|&i| {
+            let k = keep(self, i);
+            if !k {
+                self.inst_block[i] = PackedOption::NONE;
+            }
+            k
+        });
+        self.blocks[b].insts = list;
+    }
+
+    /// Keeps the phis of `b` for which `keep` is true; the others are
+    /// removed.
+    pub fn retain_phis(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
+        let mut list = std::mem::take(&mut self.blocks[b].phis);
+        list.retain(|&i| {
+            let k = keep(self, i);
+            if !k {
+                self.inst_block[i] = PackedOption::NONE;
+            }
+            k
+        });
+        self.blocks[b].phis = list;
+    }
+
+    /// Takes the ordinary instructions of `b` out of it: they are removed
+    /// until listed again by [`Function::set_insts`].
+    pub fn take_insts(&mut self, b: Block) -> Vec<Inst> {
+        let list = std::mem::take(&mut self.blocks[b].insts);
+        for &i in &list {
+            self.inst_block[i] = PackedOption::NONE;
+        }
+        list
+    }
+
+    /// Makes `list` the ordinary instructions of `b`, whose list must be
+    /// empty (see [`Function::take_insts`]). Panics if an instruction of
+    /// `list` is listed already (here or by another block), appears twice,
+    /// or is a phi.
+    pub fn set_insts(&mut self, b: Block, list: Vec<Inst>) {
+        assert!(
+            self.blocks[b].insts.is_empty(),
+            "set_insts: block {b} still lists instructions"
+        );
+        for &i in &list {
+            assert!(
+                self.inst_block[i].is_none() && !self.insts[i].is_phi(),
+                "set_insts: {i} is listed already or is a phi"
+            );
+            self.inst_block[i] = PackedOption::some(b);
+        }
+        self.blocks[b].insts = list;
+    }
+
+    /// Takes the phis of `b` out of it (see [`Function::take_insts`]).
+    pub fn take_phis(&mut self, b: Block) -> Vec<Inst> {
+        let list = std::mem::take(&mut self.blocks[b].phis);
+        for &i in &list {
+            self.inst_block[i] = PackedOption::NONE;
+        }
+        list
+    }
+
+    /// Makes `list` the phis of `b`, whose phi list must be empty. Panics
+    /// if an instruction of `list` is listed already or is not a phi.
+    pub fn set_phis(&mut self, b: Block, list: Vec<Inst>) {
+        assert!(
+            self.blocks[b].phis.is_empty(),
+            "set_phis: block {b} still lists phis"
+        );
+        for &i in &list {
+            assert!(
+                self.inst_block[i].is_none() && self.insts[i].is_phi(),
+                "set_phis: {i} is listed already or is not a phi"
+            );
+            self.inst_block[i] = PackedOption::some(b);
+        }
+        self.blocks[b].phis = list;
+    }
+
+    /// Reserves room for `n` more phis in `b`.
+    pub fn reserve_phis(&mut self, b: Block, n: usize) {
+        self.blocks[b].phis.reserve(n);
+    }
+
+    /// A new list of `items` in this function's pool for `T`.
+    pub fn list<T: Copy>(&mut self, items: &[T]) -> EntityList<T>
+    where
+        Self: ListStore<T>,
+    {
+        self.pool_mut().alloc(items)
+    }
+
+    /// A new list of the items of `iter`.
+    pub fn list_from_iter<T: Copy>(&mut self, iter: impl IntoIterator<Item = T>) -> EntityList<T>
+    where
+        Self: ListStore<T>,
+    {
+        self.pool_mut().alloc_iter(iter)
+    }
+
+    /// A new empty list with room for `cap` items (`fill` is a
+    /// placeholder, never read).
+    pub fn list_with_room<T: Copy>(&mut self, cap: usize, fill: T) -> EntityList<T>
+    where
+        Self: ListStore<T>,
+    {
+        self.pool_mut().alloc_room(cap, fill)
+    }
+
+    /// What instruction `i` may do besides computing its results: a
+    /// division or remainder may trap unless its divisor is a non-zero
+    /// constant; a call may do anything; a `print` writes output; an
+    /// operation has its operator's effects; the rest is pure.
+    pub fn effects(&self, i: Inst) -> Effects {
+        match &self.insts[i] {
+            InstData::Binary { op, rhs, .. } if op.may_trap() => match rhs {
+                Operand::Const(c) if *c != 0 => Effects::PURE,
+                _ => Effects::TRAP,
+            },
+            InstData::Call { .. } => Effects::CALL,
+            InstData::Print { .. } => Effects::WRITE,
+            InstData::Op { op, .. } => self.symbols.operator_data(*op).effects,
+            _ => Effects::PURE,
+        }
+    }
+
+    /// Calls `f` on every variable instruction `i` defines, in order.
+    #[inline]
+    pub fn for_each_def(&self, i: Inst, mut f: impl FnMut(Var)) {
+        match &self.insts[i] {
+            InstData::Copy { dst, .. }
+            | InstData::Unary { dst, .. }
+            | InstData::Binary { dst, .. }
+            | InstData::Phi { dst, .. } => f(*dst),
+            InstData::Call { results, .. } | InstData::Op { results, .. } => {
+                results.as_slice(self).iter().for_each(|&v| f(v))
+            }
+            InstData::Print { .. } => {}
+            InstData::ParCopy { copies } => copies.as_slice(self).iter().for_each(|c| f(c.0)),
+        }
+    }
+
+    /// Calls `f` on every variable instruction `i` defines, mutably.
+    pub fn for_each_def_mut(&mut self, i: Inst, mut f: impl FnMut(&mut Var)) {
+        let mut data = self.insts[i];
+        match &mut data {
+            InstData::Copy { dst, .. }
+            | InstData::Unary { dst, .. }
+            | InstData::Binary { dst, .. }
+            | InstData::Phi { dst, .. } => f(dst),
+            InstData::Call { results, .. } | InstData::Op { results, .. } => {
+                results.as_mut_slice(self).iter_mut().for_each(f)
+            }
+            InstData::Print { .. } => {}
+            InstData::ParCopy { copies } => copies
+                .as_mut_slice(self)
+                .iter_mut()
+                .for_each(|c| f(&mut c.0)),
+        }
+        self.insts[i] = data;
+    }
+
+    /// The one variable `i` defines: `None` for an instruction defining
+    /// none or several (a parallel copy, a call or operation with several
+    /// results; see [`Function::for_each_def`]).
+    pub fn def(&self, i: Inst) -> Option<Var> {
+        match &self.insts[i] {
+            InstData::Copy { dst, .. }
+            | InstData::Unary { dst, .. }
+            | InstData::Binary { dst, .. }
+            | InstData::Phi { dst, .. } => Some(*dst),
+            InstData::Call { results, .. } | InstData::Op { results, .. } => {
+                match results.as_slice(self) {
+                    [v] => Some(*v),
+                    _ => None,
+                }
+            }
+            InstData::Print { .. } | InstData::ParCopy { .. } => None,
+        }
+    }
+
+    /// Calls `f` on every operand instruction `i` reads, in order. For a
+    /// phi these are the incoming values (uses at the end of predecessors).
+    #[inline]
+    pub fn for_each_operand(&self, i: Inst, mut f: impl FnMut(Operand)) {
+        match &self.insts[i] {
+            InstData::Copy { src, .. } => f(*src),
+            InstData::Unary { arg, .. } => f(*arg),
+            InstData::Binary { lhs, rhs, .. } => {
+                f(*lhs);
+                f(*rhs)
+            }
+            InstData::Call { args, .. } | InstData::Print { args } | InstData::Op { args, .. } => {
+                args.as_slice(self).iter().for_each(|&a| f(a))
+            }
+            InstData::Phi { args, .. } => args.as_slice(self).iter().for_each(|a| f(a.value)),
+            InstData::ParCopy { copies } => copies.as_slice(self).iter().for_each(|c| f(c.1)),
+        }
+    }
+
+    /// Calls `f` on every operand of `i`, mutably.
+    pub fn for_each_operand_mut(&mut self, i: Inst, mut f: impl FnMut(&mut Operand)) {
+        let mut data = self.insts[i];
+        match &mut data {
+            InstData::Copy { src, .. } => f(src),
+            InstData::Unary { arg, .. } => f(arg),
+            InstData::Binary { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs)
+            }
+            InstData::Call { args, .. } | InstData::Print { args } | InstData::Op { args, .. } => {
+                args.as_mut_slice(self).iter_mut().for_each(f)
+            }
+            InstData::Phi { args, .. } => args
+                .as_mut_slice(self)
+                .iter_mut()
+                .for_each(|a| f(&mut a.value)),
+            InstData::ParCopy { copies } => copies
+                .as_mut_slice(self)
+                .iter_mut()
+                .for_each(|c| f(&mut c.1)),
+        }
+        self.insts[i] = data;
+    }
+
+    /// Calls `f` on every variable instruction `i` reads.
+    #[inline]
+    pub fn for_each_use(&self, i: Inst, mut f: impl FnMut(Var)) {
+        self.for_each_operand(i, |o| {
+            if let Operand::Var(v) = o {
+                f(v)
+            }
+        })
+    }
+
+    /// The operands of phi `i`. Panics if `i` is not a phi.
+    pub fn phi_args(&self, i: Inst) -> &[PhiArg] {
+        match &self.insts[i] {
+            InstData::Phi { args, .. } => args.as_slice(self),
+            other => panic!("phi_args: {i} is not a phi but {other:?}"),
+        }
+    }
+
+    /// The operands of phi `i`, mutably. Panics if `i` is not a phi.
+    pub fn phi_args_mut(&mut self, i: Inst) -> &mut [PhiArg] {
+        match self.insts[i] {
+            InstData::Phi { args, .. } => args.as_mut_slice(self),
+            other => panic!("phi_args_mut: {i} is not a phi but {other:?}"),
+        }
+    }
+
+    /// The `(destination, source)` pairs of parallel copy `i`. Panics if
+    /// `i` is not a parallel copy.
+    pub fn par_copy(&self, i: Inst) -> &[(Var, Operand)] {
+        match &self.insts[i] {
+            InstData::ParCopy { copies } => copies.as_slice(self),
+            other => panic!("par_copy: {i} is not a parallel copy but {other:?}"),
+        }
+    }
+
+    /// Edits the list of phi operands or parallel-copy pairs of `i`
+    /// through `f`, which gets the list and this function (for its pool)
+    /// and may push, retain or remove items.
+    pub fn edit_phi_args(&mut self, i: Inst, f: impl FnOnce(&mut EntityList<PhiArg>, &mut Self)) {
+        let InstData::Phi { dst, mut args } = self.insts[i] else {
+            panic!("edit_phi_args: {i} is not a phi")
+        };
+        f(&mut args, self);
+        self.insts[i] = InstData::Phi { dst, args };
+    }
+
+    /// Edits the pairs of parallel copy `i` (see
+    /// [`Function::edit_phi_args`]).
+    pub fn edit_par_copy(
+        &mut self,
+        i: Inst,
+        f: impl FnOnce(&mut EntityList<(Var, Operand)>, &mut Self),
+    ) {
+        let InstData::ParCopy { mut copies } = self.insts[i] else {
+            panic!("edit_par_copy: {i} is not a parallel copy")
+        };
+        f(&mut copies, self);
+        self.insts[i] = InstData::ParCopy { copies };
+    }
+
+    /// Renumbers the blocks so that `order[k]` becomes block `k`
+    /// (terminators, phi labels, the layout and instruction owners
+    /// follow). `order` must list every block exactly once.
+    pub fn renumber_blocks(&mut self, order: &[Block]) {
+        let n = self.blocks.len();
+        assert_eq!(order.len(), n, "renumber_blocks: not a permutation");
+        let mut new_of = vec![u32::MAX; n];
+        for (k, &b) in order.iter().enumerate() {
+            assert_eq!(
+                std::mem::replace(&mut new_of[b.index()], k as u32),
+                u32::MAX,
+                "renumber_blocks: block {b} listed twice"
+            );
+        }
+        let map = |b: Block| Block::from_u32(new_of[b.index()]);
+        let mut old: Vec<Option<BlockData>> = std::mem::take(&mut self.blocks)
+            .into_vec()
+            .into_iter()
+            .map(Some)
+            .collect();
+        for &b in order {
+            let bd = old[b.index()].take().expect("each block once");
+            self.blocks.push(bd);
+        }
+        for b in self.blocks.keys() {
+            self.redirect_succs(b, map);
+        }
+        for i in self.insts.keys() {
+            if let InstData::Phi { args, .. } = self.insts[i] {
+                for a in args.as_mut_slice(self) {
+                    a.block = map(a.block);
+                }
+            }
+            if let Some(b) = self.inst_block[i].expand() {
+                self.inst_block[i] = PackedOption::some(map(b));
+            }
+        }
+        for b in &mut self.layout {
+            *b = map(*b);
+        }
+    }
+
+    /// Replaces the symbol table by `symbols`, which must hold every
+    /// operator and callee of this function under the same keys (the
+    /// parser builds one table for a module, then gives it to each
+    /// function).
+    pub(crate) fn replace_symbols(&mut self, symbols: SharedSymbols) {
+        debug_assert!(
+            symbols.num_operators() >= self.symbols.num_operators()
+                && symbols.num_callees() >= self.symbols.num_callees()
+        );
+        self.symbols = symbols;
+    }
+
+    // ---------------------------------------------------------------
+    // Compaction.
+
+    /// Drops the removed instructions (listed by no block), renumbering
+    /// the others in their previous relative order, and the garbage of the
+    /// list pools, in `O(instructions + list items)`. Returns how many
+    /// instructions were dropped.
+    ///
+    /// Instruction numbers change, so side tables keyed by [`Inst`] become
+    /// stale.
+    pub fn compact(&mut self) -> usize {
+        let listed: usize = self
+            .blocks
+            .values()
+            .map(|b| b.phis.len() + b.insts.len())
+            .sum();
+        let removed = self.insts.len() - listed;
+        if removed > 0 {
+            let mut new_index: Vec<u32> = vec![u32::MAX; self.insts.len()];
+            let mut kept: EntityVec<Inst, InstData> = EntityVec::with_capacity(listed);
+            let mut kept_block = EntityVec::with_capacity(listed);
+            for (i, data) in self.insts.iter() {
+                if let Some(b) = self.inst_block[i].expand() {
+                    new_index[i.index()] = kept.push(*data).as_u32();
+                    kept_block.push(PackedOption::some(b));
+                }
+            }
+            self.insts = kept;
+            self.inst_block = kept_block;
+            for b in self.blocks.values_mut() {
+                for i in b.phis.iter_mut().chain(b.insts.iter_mut()) {
+                    *i = Inst::from_u32(new_index[i.index()]);
+                }
+            }
+        }
+        self.compact_pools(removed > 0);
+        removed
+    }
+
+    /// Rebuilds the list pools from the lists of the instructions and
+    /// terminators, in instruction order, when instructions were dropped
+    /// (their lists are garbage now) or garbage is a quarter of the pools.
+    fn compact_pools(&mut self, dropped: bool) {
+        let p = &self.pools;
+        let garbage = p.operands.garbage()
+            + p.phi_args.garbage()
+            + p.copies.garbage()
+            + p.vars.garbage()
+            + p.blocks.garbage()
+            + p.imms.garbage();
+        let stored = p.operands.len()
+            + p.phi_args.len()
+            + p.copies.len()
+            + p.vars.len()
+            + p.blocks.len()
+            + p.imms.len();
+        if !dropped && garbage * 4 < stored {
+            return;
+        }
+        let mut operands = Vec::new();
+        let mut phi_args = Vec::new();
+        let mut copies = Vec::new();
+        let mut vars = Vec::new();
+        let mut blocks = Vec::new();
+        let mut imms = Vec::new();
+        for data in self.insts.values_mut() {
+            match data {
+                InstData::Call { args, results, .. } => {
+                    operands.push(args);
+                    vars.push(results);
+                }
+                InstData::Print { args } => operands.push(args),
+                InstData::Phi { args, .. } => phi_args.push(args),
+                InstData::ParCopy { copies: c } => copies.push(c),
+                InstData::Op {
+                    imms: m,
+                    args,
+                    results,
+                    ..
+                } => {
+                    imms.push(m);
+                    operands.push(args);
+                    vars.push(results);
+                }
+                InstData::Copy { .. } | InstData::Unary { .. } | InstData::Binary { .. } => {}
+            }
+        }
+        for b in self.blocks.values_mut() {
+            match &mut b.term {
+                Terminator::Switch { targets, .. } => blocks.push(targets),
+                Terminator::Ret(vals) => operands.push(vals),
+                _ => {}
+            }
+        }
+        let p = &mut self.pools;
+        p.operands.compact(operands.into_iter());
+        p.phi_args.compact(phi_args.into_iter());
+        p.copies.compact(copies.into_iter());
+        p.vars.compact(vars.into_iter());
+        p.blocks.compact(blocks.into_iter());
+        p.imms.compact(imms.into_iter());
+    }
 }
+
+impl PartialEq for Function {
+    /// Two functions are equal when they print the same: same name,
+    /// signature, variables (names, versions and types by index), layout,
+    /// labels, and, block by block, instructions with the same contents
+    /// (instruction numbers and where lists sit in the pools do not
+    /// matter); operators and callees compare by name.
+    fn eq(&self, o: &Self) -> bool {
+        let same_var = |a: &VarData, b: &VarData| {
+            a.ty == b.ty
+                && match (a.kind, b.kind) {
+                    (VarKind::Named { name: x }, VarKind::Named { name: y }) => {
+                        self.names.get(x) == o.names.get(y)
+                    }
+                    (x, y) => x == y,
+                }
+        };
+        self.name == o.name
+            && self.params == o.params
+            && self.returns == o.returns
+            && self.vars.len() == o.vars.len()
+            && self
+                .vars
+                .values()
+                .zip(o.vars.values())
+                .all(|(a, b)| same_var(a, b))
+            && self.layout == o.layout
+            && self.layout.iter().all(|&b| {
+                let (x, y) = (&self.blocks[b], &o.blocks[b]);
+                self.block_name(b) == o.block_name(b)
+                    && x.phis.len() == y.phis.len()
+                    && x.insts.len() == y.insts.len()
+                    && x.phis
+                        .iter()
+                        .zip(&y.phis)
+                        .chain(x.insts.iter().zip(&y.insts))
+                        .all(|(&i, &j)| super::compare::same_inst(self, i, o, j))
+                    && super::compare::same_term(self, &x.term, o, &y.term)
+            })
+    }
+}
+
+impl Eq for Function {}
 
 /// A module: functions, in order.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -160,7 +1112,7 @@ pub struct Module {
 impl Module {
     /// The function named `name`.
     pub fn function(&self, name: &str) -> Option<&Function> {
-        self.functions.iter().find(|f| &*f.name == name)
+        self.functions.iter().find(|f| f.name() == name)
     }
 
     /// The entry function: `name` if given, else `main` if present, else the
@@ -170,5 +1122,15 @@ impl Module {
             Some(n) => self.function(n),
             None => self.function("main").or_else(|| self.functions.first()),
         }
+    }
+}
+
+// Added for destruct/
+impl Function {
+    /// The parameters, mutably: renaming them (out-of-SSA translation
+    /// renames every variable of a congruence class to one). The list
+    /// keeps its length.
+    pub fn params_mut(&mut self) -> &mut [Var] {
+        &mut self.params
     }
 }

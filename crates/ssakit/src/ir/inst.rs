@@ -1,6 +1,17 @@
 //! Instructions, operands and terminators.
+//!
+//! An instruction ([`InstData`]) and a terminator ([`Terminator`]) are small
+//! `Copy` values: their variable-length parts (call and print arguments,
+//! phi operands, parallel copies, operation operands, results and
+//! immediates, switch targets, returned values) are [`EntityList`]s whose
+//! items live in the pools of the [`Function`](super::Function). Read them
+//! with `list.as_slice(&func)`, edit them in place with
+//! `list.as_mut_slice(&mut func)`; the function's methods
+//! ([`Function::for_each_operand`](super::Function::for_each_operand) and
+//! friends) visit every operand or definition of any instruction.
 
-use super::{Block, Var};
+use super::{Block, Callee, Operator, Var};
+use crate::entity::EntityList;
 
 /// An instruction operand: a variable, an integer literal, or the undefined
 /// value ⊥ (written `undef`).
@@ -96,6 +107,12 @@ impl BinOp {
         }
     }
 
+    /// Whether evaluating the operator may fail (division and remainder by
+    /// zero).
+    pub fn may_trap(self) -> bool {
+        matches!(self, BinOp::Div | BinOp::Rem)
+    }
+
     /// The operator spelled `s`, if any.
     pub fn from_symbol(s: &str) -> Option<BinOp> {
         BinOp::ALL.iter().copied().find(|op| op.symbol() == s)
@@ -173,7 +190,7 @@ pub struct PhiArg {
 }
 
 /// A non-terminator instruction.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum InstData {
     /// `dst = src`: a copy of a variable, a constant (`i = 0`) or the
     /// undefined value (`x = undef`, the chapter's undef pseudo-operation).
@@ -183,7 +200,7 @@ pub enum InstData {
         /// Source.
         src: Operand,
     },
-    /// `dst = op arg`.
+    /// `dst = op arg` on `i64`.
     Unary {
         /// Destination.
         dst: Var,
@@ -192,7 +209,7 @@ pub enum InstData {
         /// Operand.
         arg: Operand,
     },
-    /// `dst = lhs op rhs`.
+    /// `dst = lhs op rhs` on `i64`.
     Binary {
         /// Destination.
         dst: Var,
@@ -203,19 +220,20 @@ pub enum InstData {
         /// Right operand.
         rhs: Operand,
     },
-    /// `dst = func(args)`, or `func(args)` when the result is discarded.
+    /// `(r1, ..., rn) = f(args)`: a call of a function of the module or of
+    /// an external; `f(args)` keeps no result, `r = f(args)` one.
     Call {
-        /// Destination, if the result is kept.
-        dst: Option<Var>,
-        /// Callee name: a function of the module or an external.
-        func: Box<str>,
+        /// The callee.
+        callee: Callee,
         /// Arguments.
-        args: Vec<Operand>,
+        args: EntityList<Operand>,
+        /// Variables receiving the results.
+        results: EntityList<Var>,
     },
     /// `print a, b, ...`: one output line.
     Print {
         /// Values printed, separated by one space.
-        args: Vec<Operand>,
+        args: EntityList<Operand>,
     },
     /// `dst = phi(B1: a1, ..., Bn: an)`: at the start of a block, one
     /// operand per predecessor, evaluated simultaneously with the block's
@@ -224,13 +242,27 @@ pub enum InstData {
         /// Destination.
         dst: Var,
         /// One operand per predecessor block.
-        args: Vec<PhiArg>,
+        args: EntityList<PhiArg>,
     },
     /// `(d1, ..., dn) = (s1, ..., sn)`: a parallel copy. Every source is read
     /// before any destination is written; destinations are distinct.
     ParCopy {
         /// `(destination, source)` pairs.
-        copies: Vec<(Var, Operand)>,
+        copies: EntityList<(Var, Operand)>,
+    },
+    /// `(r1, ..., rn) = name[imm1, ...](a1, ...)`: a generic operation of
+    /// the module's operator table ([`Symbols`](super::Symbols)), with
+    /// integer immediates, any number of operands and typed results, and the
+    /// operator's [`Effects`](super::Effects).
+    Op {
+        /// The operator.
+        op: Operator,
+        /// Immediates (offsets, alignments, constant bits, indices).
+        imms: EntityList<i64>,
+        /// Operands.
+        args: EntityList<Operand>,
+        /// Variables receiving the results.
+        results: EntityList<Var>,
     },
 }
 
@@ -240,98 +272,14 @@ impl InstData {
         matches!(self, InstData::Phi { .. })
     }
 
-    /// Calls `f` on every variable this instruction defines, in order.
-    pub fn for_each_def(&self, mut f: impl FnMut(Var)) {
-        match self {
-            InstData::Copy { dst, .. }
-            | InstData::Unary { dst, .. }
-            | InstData::Binary { dst, .. }
-            | InstData::Phi { dst, .. } => f(*dst),
-            InstData::Call { dst, .. } => {
-                if let Some(d) = dst {
-                    f(*d)
-                }
-            }
-            InstData::Print { .. } => {}
-            InstData::ParCopy { copies } => copies.iter().for_each(|(d, _)| f(*d)),
-        }
-    }
-
-    /// Calls `f` on every variable this instruction defines, mutably.
-    pub fn for_each_def_mut(&mut self, mut f: impl FnMut(&mut Var)) {
-        match self {
-            InstData::Copy { dst, .. }
-            | InstData::Unary { dst, .. }
-            | InstData::Binary { dst, .. }
-            | InstData::Phi { dst, .. } => f(dst),
-            InstData::Call { dst, .. } => {
-                if let Some(d) = dst {
-                    f(d)
-                }
-            }
-            InstData::Print { .. } => {}
-            InstData::ParCopy { copies } => copies.iter_mut().for_each(|(d, _)| f(d)),
-        }
-    }
-
-    /// The single variable defined, for instructions that define at most one.
-    /// A parallel copy returns `None`; use [`InstData::for_each_def`].
-    pub fn def(&self) -> Option<Var> {
-        match self {
-            InstData::Copy { dst, .. }
-            | InstData::Unary { dst, .. }
-            | InstData::Binary { dst, .. }
-            | InstData::Phi { dst, .. } => Some(*dst),
-            InstData::Call { dst, .. } => *dst,
-            InstData::Print { .. } | InstData::ParCopy { .. } => None,
-        }
-    }
-
-    /// Calls `f` on every operand read by this instruction, in order. For a
-    /// phi these are the incoming values (uses at the end of predecessors).
-    pub fn for_each_operand(&self, mut f: impl FnMut(Operand)) {
-        match self {
-            InstData::Copy { src, .. } => f(*src),
-            InstData::Unary { arg, .. } => f(*arg),
-            InstData::Binary { lhs, rhs, .. } => {
-                f(*lhs);
-                f(*rhs)
-            }
-            InstData::Call { args, .. } | InstData::Print { args } => {
-                args.iter().for_each(|a| f(*a))
-            }
-            InstData::Phi { args, .. } => args.iter().for_each(|a| f(a.value)),
-            InstData::ParCopy { copies } => copies.iter().for_each(|(_, s)| f(*s)),
-        }
-    }
-
-    /// Calls `f` on every operand, mutably.
-    pub fn for_each_operand_mut(&mut self, mut f: impl FnMut(&mut Operand)) {
-        match self {
-            InstData::Copy { src, .. } => f(src),
-            InstData::Unary { arg, .. } => f(arg),
-            InstData::Binary { lhs, rhs, .. } => {
-                f(lhs);
-                f(rhs)
-            }
-            InstData::Call { args, .. } | InstData::Print { args } => args.iter_mut().for_each(f),
-            InstData::Phi { args, .. } => args.iter_mut().for_each(|a| f(&mut a.value)),
-            InstData::ParCopy { copies } => copies.iter_mut().for_each(|(_, s)| f(s)),
-        }
-    }
-
-    /// Calls `f` on every variable read by this instruction.
-    pub fn for_each_use(&self, mut f: impl FnMut(Var)) {
-        self.for_each_operand(|o| {
-            if let Operand::Var(v) = o {
-                f(v)
-            }
-        })
+    /// Whether this is a parallel copy.
+    pub fn is_par_copy(&self) -> bool {
+        matches!(self, InstData::ParCopy { .. })
     }
 }
 
 /// The instruction that ends a block.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Terminator {
     /// `jump L`.
     Jump(Block),
@@ -352,77 +300,17 @@ pub enum Terminator {
         /// Target when `value` is out of range.
         default: Block,
         /// Targets indexed by `value`.
-        targets: Vec<Block>,
+        targets: EntityList<Block>,
     },
-    /// `ret v` or `ret`.
-    Ret(Option<Operand>),
+    /// `ret`, `ret v` or `ret v1, v2, ...`.
+    Ret(EntityList<Operand>),
+    /// `unreachable`: executing it traps (WebAssembly's `unreachable`).
+    Unreachable,
 }
 
 impl Terminator {
-    /// Calls `f` on each successor edge, in order (duplicates kept: `branch
-    /// c, L, L` has two edges to `L`). The order is: `then`, `else` for a
-    /// branch; `default`, then targets for a switch.
-    pub fn for_each_succ(&self, mut f: impl FnMut(Block)) {
-        match self {
-            Terminator::Jump(b) => f(*b),
-            Terminator::Branch {
-                then_dest,
-                else_dest,
-                ..
-            } => {
-                f(*then_dest);
-                f(*else_dest)
-            }
-            Terminator::Switch {
-                default, targets, ..
-            } => {
-                f(*default);
-                targets.iter().for_each(|t| f(*t))
-            }
-            Terminator::Ret(_) => {}
-        }
-    }
-
-    /// Calls `f` on each successor edge target, mutably (used to redirect an
-    /// edge when splitting it).
-    pub fn for_each_succ_mut(&mut self, mut f: impl FnMut(&mut Block)) {
-        match self {
-            Terminator::Jump(b) => f(b),
-            Terminator::Branch {
-                then_dest,
-                else_dest,
-                ..
-            } => {
-                f(then_dest);
-                f(else_dest)
-            }
-            Terminator::Switch {
-                default, targets, ..
-            } => {
-                f(default);
-                targets.iter_mut().for_each(f)
-            }
-            Terminator::Ret(_) => {}
-        }
-    }
-
-    /// The operand read by the terminator, if any.
-    pub fn operand(&self) -> Option<Operand> {
-        match self {
-            Terminator::Jump(_) => None,
-            Terminator::Branch { cond, .. } => Some(*cond),
-            Terminator::Switch { value, .. } => Some(*value),
-            Terminator::Ret(v) => *v,
-        }
-    }
-
-    /// The operand read by the terminator, mutably.
-    pub fn operand_mut(&mut self) -> Option<&mut Operand> {
-        match self {
-            Terminator::Jump(_) => None,
-            Terminator::Branch { cond, .. } => Some(cond),
-            Terminator::Switch { value, .. } => Some(value),
-            Terminator::Ret(v) => v.as_mut(),
-        }
+    /// `ret` with no value.
+    pub fn ret_void() -> Terminator {
+        Terminator::Ret(EntityList::new())
     }
 }

@@ -1,31 +1,52 @@
 //! The intermediate representation: functions of basic blocks holding
-//! three-address instructions over integer variables.
+//! three-address instructions and generic operations over typed variables.
 //!
 //! The design follows Cranelift: every object is a dense `u32` index into a
-//! vector owned by its [`Function`] (see [`crate::entity`]), and everything an
+//! table owned by its [`Function`] (see [`crate::entity`]), and everything an
 //! analysis computes lives in side tables, never in the IR itself.
 //!
-//! * A [`Function`] owns its variables, blocks and instructions. Its
-//!   [`layout`](Function::layout) lists blocks in program order; the first is
-//!   the entry.
-//! * A block ([`BlockData`]) has its phis, then its ordinary instructions, then
+//! The rules, in brief (each is documented where it is kept):
+//!
+//! * A [`Function`] owns its variables, blocks, instructions and the pools of
+//!   their lists; its fields are private and every edit is a method that
+//!   keeps the invariants of [`function`](self::Function). An instruction
+//!   ([`InstData`]) and a terminator are small `Copy` values whose lists
+//!   live in the pools ([`EntityList`](crate::entity::EntityList)).
+//! * The [layout](Function::layout) lists blocks in program order; the first
+//!   is the entry. A block has its phis, then its ordinary instructions, then
 //!   exactly one [`Terminator`].
-//! * A variable ([`VarData`]) has a name. SSA construction creates new
-//!   variables, *versions*, that remember the variable they came from
-//!   ([`VarData::origin`]) and their version number: `x` gives `x1`, `x2`, ...
+//! * Deleting an instruction unlists it from its block; [`Function::compact`]
+//!   renumbers the instructions without the deleted ones. A pass that adds
+//!   instructions or blocks returns what it added.
+//! * A variable has a [`Type`] and a name; SSA construction creates
+//!   *versions* that remember the variable they came from and their number:
+//!   `x` gives `x1`, `x2`, ... ([`VarNames`]).
+//! * Operators of generic operations and callees are interned once per
+//!   module ([`Symbols`]); an operation carries its operator's [`Effects`].
+//! * A program point is one [`Point`]: the entry of a block, before or
+//!   after one of its instructions, or its exit.
 //! * The control-flow graph is not stored: [`Cfg::new`] computes it.
 
 mod builder;
 mod cfg;
+mod compare;
 mod function;
 mod inst;
 mod names;
+mod point;
+mod symbols;
+mod types;
 
 pub use builder::FunctionBuilder;
 pub use cfg::Cfg;
-pub use function::{BlockData, Function, Module, VarData};
+pub use function::{Function, Module, VarData};
 pub use inst::{BinOp, InstData, Operand, PhiArg, Terminator, UnOp};
-pub use names::VarNames;
+pub use names::{VarNames, RESERVED};
+pub use point::{Dominance, Point};
+pub use symbols::{
+    Callee, Effects, EffectsConflict, Operator, OperatorData, SharedSymbols, Symbols,
+};
+pub use types::Type;
 
 crate::entity_ref!(
     /// A basic block.
@@ -43,3 +64,20 @@ crate::entity_ref!(
     Var,
     "v"
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Instructions, terminators and variables stay small: their lists live
+    /// in the function's pools, and a version records only its origin,
+    /// number and type.
+    #[test]
+    fn ir_records_are_small() {
+        use std::mem::size_of;
+        assert!(size_of::<InstData>() <= 48, "{}", size_of::<InstData>());
+        assert!(size_of::<Terminator>() <= 40, "{}", size_of::<Terminator>());
+        assert!(size_of::<VarData>() <= 16, "{}", size_of::<VarData>());
+        assert_eq!(size_of::<PhiArg>(), 24);
+    }
+}

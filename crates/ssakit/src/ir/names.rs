@@ -7,7 +7,10 @@
 //! and `1` of a variable named `x1`... ), the version is written
 //! `name_N`, then `name_N_2`, `name_N_3`, ... until the name is unused.
 //! Original names are claimed first, then versions in variable order, so the
-//! scheme is deterministic and never renames an original variable.
+//! scheme is deterministic and never renames an original variable. The
+//! words of the text format ([`RESERVED`]: `phi`, `ret`, the type names...)
+//! count as taken, so that a version such as `i32` of a variable `i` prints
+//! `i_32` and parses back.
 
 //!
 //! All names live in one string (no allocation per name); the table of
@@ -17,6 +20,28 @@ use super::{Function, Var};
 use crate::entity::EntityVec;
 use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;
+
+/// Words that cannot name a variable, a label, a function or an operator in
+/// the text format: statement keywords and the type names.
+pub const RESERVED: [&str; 17] = [
+    "function",
+    "phi",
+    "print",
+    "jump",
+    "branch",
+    "switch",
+    "ret",
+    "undef",
+    "unreachable",
+    "operator",
+    "i64",
+    "i32",
+    "f32",
+    "f64",
+    "v128",
+    "funcref",
+    "externref",
+];
 
 /// The printed name of every variable of a function, collision-free.
 #[derive(Clone, Debug)]
@@ -36,6 +61,9 @@ struct Taken {
 
 impl Taken {
     fn contains(&self, names: &VarNames, cand: &str) -> bool {
+        if RESERVED.contains(&cand) {
+            return true;
+        }
         let mut at = self.head.get(&self.hasher.hash_one(cand)).copied();
         while let Some(v) = at {
             if names.get(v) == cand {
@@ -55,7 +83,7 @@ impl Taken {
 impl VarNames {
     /// Computes the printed names of `func`'s variables.
     pub fn new(func: &Function) -> VarNames {
-        let n = func.vars.len();
+        let n = func.num_vars();
         let mut names = VarNames {
             text: String::with_capacity(8 * n),
             spans: EntityVec::with_capacity(n),
@@ -65,29 +93,31 @@ impl VarNames {
             head: FxHashMap::with_capacity_and_hasher(n, Default::default()),
             next: EntityVec::with_capacity(n),
         };
-        for (v, d) in func.vars.iter() {
+        for v in func.vars() {
             let start = names.text.len();
-            if d.origin.is_none() {
-                names.text.push_str(&d.name);
+            let original = func.var(v).origin().is_none();
+            if original {
+                names.text.push_str(func.base_name(v));
             }
             names.spans.push((start, names.text.len()));
             taken.next.push(None);
-            if d.origin.is_none() {
+            if original {
                 taken.insert(&names, v);
             }
         }
         let mut cand = String::new();
-        for (v, d) in func.vars.iter() {
-            if d.origin.is_none() {
+        for v in func.vars() {
+            let d = *func.var(v);
+            if d.origin().is_none() {
                 continue;
             }
             use std::fmt::Write;
             let name = func.base_name(v);
             cand.clear();
-            let _ = write!(cand, "{name}{}", d.version);
+            let _ = write!(cand, "{name}{}", d.version());
             if taken.contains(&names, &cand) {
                 cand.clear();
-                let _ = write!(cand, "{name}_{}", d.version);
+                let _ = write!(cand, "{name}_{}", d.version());
                 let base = cand.len();
                 let mut k = 2;
                 while taken.contains(&names, &cand) {
@@ -121,20 +151,22 @@ impl std::ops::Index<Var> for VarNames {
 #[cfg(test)]
 mod tests {
     use super::VarNames;
-    use crate::ir::Function;
+    use crate::ir::{Function, Type};
 
     #[test]
     fn versions_skip_every_taken_name() {
         let mut f = Function::new("f");
-        let x = f.new_var("x");
-        let x1 = f.new_var("x1");
+        let x = f.new_var("x", Type::I64);
+        let x1 = f.new_var("x1", Type::I64);
         for taken in ["x_1", "x_1_2"] {
-            f.new_var(taken);
+            f.new_var(taken, Type::I64);
         }
         let a = f.new_version(x, 1);
         let b = f.new_version(x, 2);
         let c = f.new_version(x1, 1);
         let d = f.new_version(x, 1);
+        let i = f.new_var("i", Type::I64);
+        let i32 = f.new_version(i, 32);
         let names = VarNames::new(&f);
         assert_eq!(&names[x], "x");
         assert_eq!(&names[x1], "x1");
@@ -142,5 +174,6 @@ mod tests {
         assert_eq!(&names[b], "x2");
         assert_eq!(&names[c], "x11");
         assert_eq!(&names[d], "x_1_4", "a second version 1 still gets a name");
+        assert_eq!(&names[i32], "i_32", "a type name is not a variable name");
     }
 }

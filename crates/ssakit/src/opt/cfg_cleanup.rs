@@ -13,12 +13,11 @@
 //! as a use at the end of its predecessor) can read it.
 
 use crate::analysis::{DepthFirst, StampSet};
-use crate::destruct::compact::compact_insts;
-use crate::ir::{Cfg, Function, InstData, Terminator};
+use crate::ir::{Cfg, Function, Terminator};
 
 /// What [`cleanup_cfg`] removed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct CleanupStats {
+pub(crate) struct CleanupStats {
     /// Blocks dropped from the layout because no path from the entry
     /// reaches them.
     pub blocks_removed: usize,
@@ -28,36 +27,33 @@ pub struct CleanupStats {
     pub insts_removed: usize,
 }
 
-/// Drops unreachable blocks from the layout (unlinking their instructions),
+/// Drops unreachable blocks from the layout (removing their instructions),
 /// then drops every phi operand whose label is not a predecessor of the
 /// phi's block, then compacts the instruction table.
 ///
 /// # Preconditions
 /// Terminators name blocks of the layout. Instruction numbers change (see
-/// [`compact_insts`]).
-pub fn cleanup_cfg(func: &mut Function) -> CleanupStats {
+/// [`Function::compact`]).
+pub(crate) fn cleanup_cfg(func: &mut Function) -> CleanupStats {
     let mut stats = CleanupStats::default();
     // Step 1: reachability from the entry, by an iterative depth-first
     // search (DepthFirst).
     let cfg = Cfg::new(func);
     let dfs = DepthFirst::new(&cfg);
-    if dfs.num_reachable() < func.layout.len() {
+    if dfs.num_reachable() < func.layout().len() {
         // Only blocks of the layout: one dropped earlier is already gone.
         let dead: Vec<_> = func
-            .layout
+            .layout()
             .iter()
             .copied()
             .filter(|&b| !dfs.is_reachable(b))
             .collect();
         for b in dead {
-            let data = &mut func.blocks[b];
-            stats.insts_removed += data.phis.len() + data.insts.len();
-            data.phis.clear();
-            data.insts.clear();
-            data.term = Terminator::Ret(None);
+            stats.insts_removed += func.take_phis(b).len() + func.take_insts(b).len();
+            func.set_term(b, Terminator::ret_void());
             stats.blocks_removed += 1;
         }
-        func.layout.retain(|&b| dfs.is_reachable(b));
+        func.retain_layout(|&b| dfs.is_reachable(b));
     }
     // Step 2: phi operands labelled by a block that is no longer a
     // predecessor. The CFG is recomputed: removed blocks have no edges.
@@ -66,25 +62,27 @@ pub fn cleanup_cfg(func: &mut Function) -> CleanupStats {
     } else {
         cfg
     };
-    let mut preds = StampSet::new(func.blocks.len());
-    for &b in &func.layout {
-        if func.blocks[b].phis.is_empty() {
+    let mut preds = StampSet::new(func.num_blocks());
+    for k in 0..func.layout().len() {
+        let b = func.layout()[k];
+        if func.block_phis(b).is_empty() {
             continue;
         }
         preds.clear();
         for &p in cfg.preds(b) {
             preds.insert(p.index());
         }
-        for &i in &func.blocks[b].phis {
-            if let InstData::Phi { args, .. } = &mut func.insts[i] {
+        for j in 0..func.block_phis(b).len() {
+            let i = func.block_phis(b)[j];
+            func.edit_phi_args(i, |args, func| {
                 let before = args.len();
-                args.retain(|a| preds.contains(a.block.index()));
+                args.retain(func, |a| preds.contains(a.block.index()));
                 stats.phi_operands_removed += before - args.len();
-            }
+            });
         }
     }
     if stats.insts_removed > 0 {
-        compact_insts(func);
+        func.compact();
     }
     stats
 }

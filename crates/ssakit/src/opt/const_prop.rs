@@ -23,15 +23,22 @@
 //! `undef` is one more constant: the value is ⊥ of the chapter (section
 //! 13.5) whenever it is computed. It is never merged with an integer
 //! (`undef ⊓ 3 = Bottom`): choosing 3 for the undefined operand would be a
-//! legal refinement, but it could turn a later `a / v` (which gives `undef`
-//! when `v` is `undef`) into a division by zero. The interpreter's rules
-//! (see [`crate::interp`]) decide how operations evaluate:
+//! legal refinement, but choosing 0 the same way could turn a later `a / v`
+//! into a division by the constant 0.
 //!
-//! * an operation with an `undef` operand gives `undef`;
-//! * a division or remainder by the constant 0 is a runtime error, so it is
-//!   ⊥ and the instruction stays ([`BinOp::eval`] returns `None`);
-//! * a call gives ⊥ (externals are pure, but the call stays, so its result
-//!   stays too);
+//! Operations on constants and `undef` evaluate by the one arithmetic of
+//! [`crate::eval`], which the interpreter uses too (its rules, `undef`
+//! included, are stated there); the lattice's transfer function only adds
+//! ⊤ and ⊥ to it.
+//! Beyond that:
+//!
+//! * an operation that traps on constants (a division by the constant 0) is
+//!   ⊥ and the instruction stays;
+//! * the results of a call or of a generic operation are ⊥ (the
+//!   instruction stays if it has effects, and its results are never
+//!   constants here);
+//! * variables of a type other than `i64` are ⊥: they are never replaced
+//!   by a constant, and a branch on one is never folded;
 //! * a branch or switch on `undef` is a runtime error: its edges are all
 //!   taken as executable and it is never folded.
 //!
@@ -52,8 +59,9 @@
 //!    each of its uses, except a `branch`/`switch` condition that is `undef`
 //!    (kept as it is, a runtime error).
 //! 5. *Delete* the definitions of substituted variables that have no use
-//!    left, unless they may trap ([`is_critical`]).
-//! 6. *Clean up* ([`cleanup_cfg`]): blocks never found executable are now
+//!    left, unless they have an effect (a division that may trap; see
+//!    [`Function::effects`]).
+//! 6. *Clean up*: blocks never found executable are now
 //!    unreachable and go, and phis lose the operands of edges that folding
 //!    removed.
 //!
@@ -67,7 +75,7 @@
 //!
 //! What it deliberately does not do: algebraic simplification (`x * 0`,
 //! `x - x`: with `x` possibly `undef` they are not constants here), folding
-//! calls, or propagating copies of variables (see
+//! calls or generic operations, or propagating copies of variables (see
 //! [`copy_prop`](mod@super::copy_prop)).
 //!
 //! # Preconditions
@@ -79,16 +87,18 @@
 //! block's phis re-evaluated once per incoming edge found executable.
 
 use super::cfg_cleanup::cleanup_cfg;
-use super::dce::is_critical;
 use super::def_use::{Def, DefUse, UseSite};
 use super::Stats;
-use crate::entity::EntityVec;
+use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;
-use crate::ir::{BinOp, Block, Cfg, Function, Inst, InstData, Operand, Terminator, UnOp, Var};
+use crate::eval::{self, Trap, Value};
+use crate::ir::{
+    BinOp, Block, Cfg, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var,
+};
 
 /// A value of the constant-propagation lattice.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Lattice {
+pub(crate) enum Lattice {
     /// ⊤: no value computed yet (optimistic).
     Top,
     /// Always this integer.
@@ -110,35 +120,57 @@ impl Lattice {
         }
     }
 
-    /// The value of `op a`.
-    pub fn unary(op: UnOp, a: Lattice) -> Lattice {
-        match a {
-            Lattice::Const(a) => Lattice::Const(op.eval(a)),
-            other => other,
+    /// The runtime value this stands for, if it is a constant or `undef`.
+    fn value(self) -> Option<Value> {
+        match self {
+            Lattice::Const(c) => Some(Value::Int(c)),
+            Lattice::Undef => Some(Value::Undef),
+            Lattice::Top | Lattice::Bottom => None,
         }
     }
 
-    /// The value of `a op b`, by the interpreter's rules: `undef` operands
-    /// give `undef`, but a division or remainder by the constant 0 is a
-    /// runtime error and gives `Bottom` (never folded), and so does one by
-    /// a divisor that is not a constant (`Bottom`): it may be 0. A division
-    /// by `undef` traps too, but keeps the value `undef`: the division is
-    /// never deleted ([`is_critical`]), so it still traps.
+    fn from_value(v: Value) -> Lattice {
+        match v {
+            Value::Int(c) => Lattice::Const(c),
+            Value::Undef => Lattice::Undef,
+        }
+    }
+
+    /// The value of `op a`: [`eval::unary`], ⊤ and ⊥ staying as they are.
+    pub fn unary(op: UnOp, a: Lattice) -> Lattice {
+        match a.value() {
+            Some(v) => Lattice::from_value(eval::unary(op, v)),
+            None => a,
+        }
+    }
+
+    /// The value of `a op b`: [`eval::binary`] on constants and `undef`,
+    /// with ⊤ and ⊥ added on top.
     ///
-    /// The function is monotone (a property test checks it): with
-    /// `undef / ⊥` giving `undef`, a divisor falling from the constant 0 to
-    /// ⊥ raised the result from ⊥ back to `undef`, and the pass was not
-    /// idempotent on such programs.
+    /// * ⊤ gives ⊤.
+    /// * A divisor ⊥ gives ⊥: it may be 0. The function is monotone (a
+    ///   property test checks it): with `undef / ⊥` giving `undef`, a
+    ///   divisor falling from the constant 0 to ⊥ raised the result from ⊥
+    ///   back to `undef`, and the pass was not idempotent on such programs.
+    /// * Otherwise ⊥ is some integer: the result is `undef` when evaluating
+    ///   with any integer in its place gives `undef` (then every integer
+    ///   does: an `undef` operand decides alone), else ⊥.
+    /// * A trap on a division by `undef` keeps the value `undef` (the
+    ///   division is never deleted, so it still traps); one on a division
+    ///   by 0 gives ⊥ (never folded).
     pub fn binary(op: BinOp, a: Lattice, b: Lattice) -> Lattice {
-        let divides = matches!(op, BinOp::Div | BinOp::Rem);
         match (a, b) {
-            (Lattice::Top, _) | (_, Lattice::Top) => Lattice::Top,
-            (_, Lattice::Const(0) | Lattice::Bottom) if divides => Lattice::Bottom,
-            (Lattice::Undef, _) | (_, Lattice::Undef) => Lattice::Undef,
-            (Lattice::Const(a), Lattice::Const(b)) => {
-                op.eval(a, b).map_or(Lattice::Bottom, Lattice::Const)
-            }
-            _ => Lattice::Bottom,
+            (Lattice::Top, _) | (_, Lattice::Top) => return Lattice::Top,
+            (_, Lattice::Bottom) if op.may_trap() => return Lattice::Bottom,
+            _ => {}
+        }
+        // Any non-zero integer stands for ⊥ (a divisor ⊥ was handled).
+        let some_int = Value::Int(1);
+        let (x, y) = (a.value().unwrap_or(some_int), b.value().unwrap_or(some_int));
+        match eval::binary(op, x, y) {
+            Ok(Value::Undef) | Err(Trap::DivisionByUndef) => Lattice::Undef,
+            Ok(Value::Int(c)) if a != Lattice::Bottom && b != Lattice::Bottom => Lattice::Const(c),
+            Ok(Value::Int(_)) | Err(Trap::DivisionByZero) => Lattice::Bottom,
         }
     }
 
@@ -163,10 +195,9 @@ struct Sccp<'a> {
     executable: EntityVec<Block, bool>,
     /// Blocks whose terminator condition is taken as `Bottom` (step 2).
     forced: EntityVec<Block, bool>,
-    /// `succ_start[b] + k` numbers the `k`-th out-edge of `b`.
-    succ_start: Vec<u32>,
-    /// Out-edges found executable, numbered as above.
-    edge_executable: Vec<bool>,
+    /// Out-edges found executable: `edge_executable.of(b)[k]` for the
+    /// `k`-th successor edge of `b`.
+    edge_executable: Csr<Block, bool>,
     /// Flow worklist: edges newly found executable.
     flow_work: Vec<(Block, Block)>,
     /// SSA worklist: variables whose value dropped.
@@ -177,18 +208,23 @@ impl<'a> Sccp<'a> {
     fn new(func: &'a Function, du: &'a DefUse, cfg: &'a Cfg) -> Self {
         let value = du
             .def
-            .values()
-            .map(|d| match d {
+            .iter()
+            .map(|(v, d)| match d {
+                // Only `i64` variables take constants.
+                _ if func.var_type(v) != Type::I64 => Lattice::Bottom,
                 Def::Inst { .. } => Lattice::Top,
                 // Parameters (and, defensively, undefined variables).
                 Def::Param | Def::None => Lattice::Bottom,
             })
             .collect();
-        let nb = func.blocks.len();
-        let mut succ_start = vec![0u32; nb + 1];
-        for b in 0..nb {
-            succ_start[b + 1] = succ_start[b] + cfg.succs(Block::new(b)).len() as u32;
-        }
+        let nb = func.num_blocks();
+        let edge_executable = Csr::build(nb, |emit| {
+            for b in func.blocks() {
+                for _ in cfg.succs(b) {
+                    emit(b, false);
+                }
+            }
+        });
         Sccp {
             func,
             du,
@@ -196,8 +232,7 @@ impl<'a> Sccp<'a> {
             value: EntityVec::from_vec(value),
             executable: EntityVec::filled(nb, false),
             forced: EntityVec::filled(nb, false),
-            edge_executable: vec![false; succ_start[nb] as usize],
-            succ_start,
+            edge_executable,
             flow_work: Vec::new(),
             ssa_work: Vec::new(),
         }
@@ -220,12 +255,15 @@ impl<'a> Sccp<'a> {
         }
     }
 
-    /// The value of `b`'s branch or switch condition (`Bottom` once forced).
+    /// The value of `b`'s branch or switch condition (`Bottom` once forced,
+    /// or for any other terminator).
     fn cond_value(&self, b: Block) -> Lattice {
-        match self.func.blocks[b].term.operand() {
+        match self.func.term(b) {
             _ if self.forced[b] => Lattice::Bottom,
-            Some(o) => self.operand(o),
-            None => Lattice::Bottom,
+            Terminator::Branch { cond: o, .. } | Terminator::Switch { value: o, .. } => {
+                self.operand(*o)
+            }
+            Terminator::Jump(_) | Terminator::Ret(_) | Terminator::Unreachable => Lattice::Bottom,
         }
     }
 
@@ -234,7 +272,7 @@ impl<'a> Sccp<'a> {
         let Lattice::Const(c) = self.cond_value(b) else {
             return None;
         };
-        match &self.func.blocks[b].term {
+        match self.func.term(b) {
             Terminator::Branch {
                 then_dest,
                 else_dest,
@@ -245,11 +283,11 @@ impl<'a> Sccp<'a> {
             } => Some(
                 usize::try_from(c)
                     .ok()
-                    .and_then(|k| targets.get(k))
+                    .and_then(|k| targets.as_slice(self.func).get(k))
                     .copied()
                     .unwrap_or(*default),
             ),
-            Terminator::Jump(_) | Terminator::Ret(_) => None,
+            Terminator::Jump(_) | Terminator::Ret(_) | Terminator::Unreachable => None,
         }
     }
 
@@ -259,9 +297,9 @@ impl<'a> Sccp<'a> {
         if !self.executable[p] {
             return false;
         }
-        match &self.func.blocks[p].term {
+        match self.func.term(p) {
             Terminator::Jump(_) => true,
-            Terminator::Ret(_) => false,
+            Terminator::Ret(_) | Terminator::Unreachable => false,
             Terminator::Branch { .. } | Terminator::Switch { .. } => match self.cond_value(p) {
                 Lattice::Top => false,
                 Lattice::Const(_) => self.constant_target(p) == Some(t),
@@ -271,11 +309,12 @@ impl<'a> Sccp<'a> {
     }
 
     fn visit_phi(&mut self, i: Inst, b: Block) {
-        let InstData::Phi { dst, args } = &self.func.insts[i] else {
+        let func = self.func;
+        let InstData::Phi { dst, args } = func.inst(i) else {
             return;
         };
         let mut v = Lattice::Top;
-        for a in args {
+        for a in args.as_slice(func) {
             if self.feasible(a.block, b) {
                 v = v.meet(self.operand(a.value));
                 if v == Lattice::Bottom {
@@ -287,7 +326,8 @@ impl<'a> Sccp<'a> {
     }
 
     fn visit_inst(&mut self, i: Inst) {
-        match &self.func.insts[i] {
+        let func = self.func;
+        match func.inst(i) {
             InstData::Copy { dst, src } => self.set(*dst, self.operand(*src)),
             InstData::Unary { dst, op, arg } => {
                 self.set(*dst, Lattice::unary(*op, self.operand(*arg)))
@@ -296,19 +336,19 @@ impl<'a> Sccp<'a> {
                 let v = Lattice::binary(*op, self.operand(*lhs), self.operand(*rhs));
                 self.set(*dst, v)
             }
-            InstData::Call { dst, .. } => {
-                if let Some(d) = dst {
-                    self.set(*d, Lattice::Bottom)
+            InstData::Call { results, .. } | InstData::Op { results, .. } => {
+                for &d in results.as_slice(func) {
+                    self.set(d, Lattice::Bottom)
                 }
             }
             InstData::Print { .. } => {}
             InstData::ParCopy { copies } => {
-                for &(d, s) in copies {
+                for &(d, s) in copies.as_slice(func) {
                     self.set(d, self.operand(s));
                 }
             }
             InstData::Phi { .. } => {
-                if let Some(b) = self.du.inst_block[i] {
+                if let Some(b) = func.inst_block(i) {
                     self.visit_phi(i, b)
                 }
             }
@@ -317,21 +357,20 @@ impl<'a> Sccp<'a> {
 
     /// Marks the feasible out-edges of `b` executable.
     fn visit_term(&mut self, b: Block) {
-        let base = self.succ_start[b.index()] as usize;
         for (k, &t) in self.cfg.succs(b).iter().enumerate() {
-            if !self.edge_executable[base + k] && self.feasible(b, t) {
-                self.edge_executable[base + k] = true;
+            if !self.edge_executable.of(b)[k] && self.feasible(b, t) {
+                self.edge_executable.of_mut(b)[k] = true;
                 self.flow_work.push((b, t));
             }
         }
     }
 
     fn visit_block(&mut self, b: Block) {
-        let data = &self.func.blocks[b];
-        for &i in &data.phis {
+        let func = self.func;
+        for &i in func.block_phis(b) {
             self.visit_phi(i, b);
         }
-        for &i in &data.insts {
+        for &i in func.block_insts(b) {
             self.visit_inst(i);
         }
         self.visit_term(b);
@@ -339,7 +378,8 @@ impl<'a> Sccp<'a> {
 
     /// Steps 1 and 2.
     fn run(&mut self) {
-        let entry = self.func.entry();
+        let func = self.func;
+        let entry = func.entry();
         self.executable[entry] = true;
         self.visit_block(entry);
         loop {
@@ -347,7 +387,7 @@ impl<'a> Sccp<'a> {
             loop {
                 if let Some((_, t)) = self.flow_work.pop() {
                     if self.executable[t] {
-                        for &i in &self.func.blocks[t].phis {
+                        for &i in func.block_phis(t) {
                             self.visit_phi(i, t);
                         }
                     } else {
@@ -359,7 +399,7 @@ impl<'a> Sccp<'a> {
                     for &site in du.uses(v) {
                         match site {
                             UseSite::Inst(i) => {
-                                if du.inst_block[i].is_some_and(|b| self.executable[b]) {
+                                if func.inst_block(i).is_some_and(|b| self.executable[b]) {
                                     self.visit_inst(i)
                                 }
                             }
@@ -375,12 +415,11 @@ impl<'a> Sccp<'a> {
                 }
             }
             // Step 2: conditions still ⊤ are taken as ⊥.
-            let func = self.func;
-            for &b in &func.layout {
+            for &b in func.layout() {
                 if self.executable[b]
                     && !self.forced[b]
                     && matches!(
-                        func.blocks[b].term,
+                        func.term(b),
                         Terminator::Branch { .. } | Terminator::Switch { .. }
                     )
                     && self.cond_value(b) == Lattice::Top
@@ -396,11 +435,15 @@ impl<'a> Sccp<'a> {
     }
 }
 
-/// Sparse conditional constant propagation: replaces every variable that
-/// always holds one constant (or always `undef`) by it, folds branches and
-/// switches on constants into jumps, and removes the blocks that can no
-/// longer run. Returns the counts in [`Stats::constants_folded`],
-/// [`Stats::branches_folded`] and [`Stats::blocks_removed`].
+/// Sparse conditional constant propagation: replaces every `i64` variable
+/// that always holds one constant (or always `undef`) by it, folds
+/// branches and switches on constants into jumps, and removes the blocks
+/// that can no longer run. Returns the counts in
+/// [`Stats::constants_folded`], [`Stats::branches_folded`] and
+/// [`Stats::blocks_removed`].
+///
+/// Instructions with an effect (calls, prints, operations with effects,
+/// divisions that may trap) are never deleted, and no instruction moves.
 ///
 /// # Errors
 /// A variable defined twice (the input is not SSA).
@@ -411,7 +454,7 @@ pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     sccp.run();
     // Step 3 is planned before `func` is borrowed mutably.
     let folds: Vec<(Block, Block)> = func
-        .layout
+        .layout()
         .iter()
         .filter(|&&b| sccp.executable[b])
         .filter_map(|&b| sccp.constant_target(b).map(|t| (b, t)))
@@ -423,13 +466,14 @@ pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
 
     // Step 3: fold.
     for &(b, t) in &folds {
-        func.blocks[b].term = Terminator::Jump(t);
+        func.set_term(b, Terminator::Jump(t));
         stats.branches_folded += 1;
     }
 
-    // Step 4: substitute. `kept[v]`: a use of `v` is left (a condition
-    // that is `undef`), so its definition must stay.
-    let mut kept: EntityVec<Var, bool> = EntityVec::filled(func.vars.len(), false);
+    // Step 4: substitute (only `i64` variables have constant values).
+    // `kept[v]`: a use of `v` is left (a condition that is `undef`), so its
+    // definition must stay.
+    let mut kept: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
     let subst = |o: &mut Operand| {
         if let Operand::Var(v) = *o {
             if let Some(c) = value[v].as_operand() {
@@ -437,52 +481,61 @@ pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
             }
         }
     };
-    for &b in &func.layout {
+    let mut insts: Vec<Inst> = Vec::new();
+    for k in 0..func.layout().len() {
+        let b = func.layout()[k];
         if !executable[b] {
             continue;
         }
-        let data = &mut func.blocks[b];
-        for &i in data.phis.iter().chain(&data.insts) {
-            func.insts[i].for_each_operand_mut(subst);
+        insts.clear();
+        insts.extend(func.block_all_insts(b));
+        for &i in &insts {
+            func.for_each_operand_mut(i, subst);
         }
-        match &mut data.term {
-            Terminator::Ret(Some(o)) => subst(o),
+        match *func.term(b) {
+            Terminator::Ret(_) => func.for_each_term_operand_mut(b, subst),
             Terminator::Branch { cond: o, .. } | Terminator::Switch { value: o, .. } => {
-                if let Operand::Var(v) = *o {
+                if let Operand::Var(v) = o {
                     kept[v] = true;
                 }
             }
-            Terminator::Ret(None) | Terminator::Jump(_) => {}
+            Terminator::Jump(_) | Terminator::Unreachable => {}
         }
     }
 
     // Step 5: delete the definitions of substituted variables.
     let gone = |v: Var| value[v].as_operand().is_some() && !kept[v];
-    for &b in &func.layout {
+    for k in 0..func.layout().len() {
+        let b = func.layout()[k];
         if !executable[b] {
             continue;
         }
-        let data = &mut func.blocks[b];
-        let before = data.phis.len();
-        data.phis
-            .retain(|&i| !func.insts[i].def().is_some_and(gone));
-        stats.constants_folded += before - data.phis.len();
-        let insts = &mut func.insts;
-        let folded = &mut stats.constants_folded;
-        data.insts.retain(|&i| {
-            let keep = match &mut insts[i] {
-                InstData::ParCopy { copies } => {
+        let before = func.block_phis(b).len();
+        func.retain_phis(b, |func, i| !func.def(i).is_some_and(gone));
+        stats.constants_folded += before - func.block_phis(b).len();
+        for j in 0..func.block_insts(b).len() {
+            let i = func.block_insts(b)[j];
+            if func.inst(i).is_par_copy() {
+                func.edit_par_copy(i, |copies, func| {
                     let n = copies.len();
-                    copies.retain(|(d, _)| !gone(*d));
-                    *folded += n - copies.len();
-                    return !copies.is_empty();
-                }
+                    copies.retain(func, |(d, _)| !gone(*d));
+                    stats.constants_folded += n - copies.len();
+                });
+            }
+        }
+        let folded = &mut stats.constants_folded;
+        func.retain_insts(b, |func, i| {
+            let keep = match func.inst(i) {
+                InstData::ParCopy { copies } => return !copies.is_empty(),
                 InstData::Copy { dst, .. }
                 | InstData::Unary { dst, .. }
                 | InstData::Binary { dst, .. } => !gone(*dst),
-                InstData::Phi { .. } | InstData::Call { .. } | InstData::Print { .. } => true,
+                InstData::Phi { .. }
+                | InstData::Call { .. }
+                | InstData::Print { .. }
+                | InstData::Op { .. } => true,
             };
-            let keep = keep || is_critical(&insts[i]);
+            let keep = keep || !func.effects(i).removable_if_unused();
             *folded += usize::from(!keep);
             keep
         });
@@ -491,7 +544,7 @@ pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     // Step 6: unreachable blocks and phi operands of removed edges.
     let cleaned = cleanup_cfg(func);
     stats.blocks_removed = cleaned.blocks_removed;
-    crate::destruct::compact::compact_insts(func);
+    func.compact();
     Ok(stats)
 }
 
@@ -761,5 +814,61 @@ join:
 }
 ";
         check(src, "const-prop", src);
+    }
+
+    #[test]
+    fn operations_calls_and_typed_variables_are_not_constants() {
+        // `k` is an i32: not a constant here, though it is 5. The results
+        // of the operation and of the call are unknown; the store and the
+        // call stay. `c` is an i64 constant.
+        check(
+            "operator i32.add pure
+operator i32.store write
+
+function f(a) {
+entry:
+    k: i32 = 5
+    x: i32 = i32.add(k, k)
+    i32.store[0](x, x)
+    (u, w) = g(1)
+    c = 2 + 3
+    print c, u, w
+    ret c, u
+}",
+            "const-prop",
+            "function f(a) {
+entry:
+    k: i32 = 5
+    x: i32 = i32.add(k, k)
+    i32.store[0](x, x)
+    (u, w) = g(1)
+    print 5, u, w
+    ret 5, u
+}
+",
+        );
+    }
+
+    #[test]
+    fn an_unreachable_terminator_stays() {
+        check(
+            "function f(a) {
+entry:
+    c = 1 < 2
+    branch c, t, e
+t:
+    unreachable
+e:
+    ret a
+}",
+            "const-prop",
+            "function f(a) {
+entry:
+    jump t
+t:
+    unreachable
+}
+",
+        );
     }
 }

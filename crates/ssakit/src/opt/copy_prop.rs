@@ -39,7 +39,7 @@
 //!    propagated: there every use is dominated by its definition, which is
 //!    what makes the substitution sound and the forwarding acyclic.
 //! 2. *Copies.* `forward[x] = y` for every copy `x = y`; the copy is marked
-//!    for deletion. [`CopyForest::find`] follows `x → y → z` to the root,
+//!    for deletion. `CopyForest::find` follows `x → y → z` to the root,
 //!    with path compression.
 //! 3. *Trivial phis,* by a worklist seeded with every phi of a reachable
 //!    block other than the entry. A phi `x` whose operands all resolve to one
@@ -80,7 +80,6 @@
 use super::def_use::{DefUse, UseSite};
 use super::Stats;
 use crate::analysis::DepthFirst;
-use crate::destruct::compact::compact_insts;
 use crate::entity::EntityVec;
 use crate::error::IrError;
 use crate::ir::{Cfg, Function, Inst, InstData, Operand, Var};
@@ -88,22 +87,17 @@ use crate::ir::{Cfg, Function, Inst, InstData, Operand, Var};
 /// The forwarding of propagated variables to the variable they copy: a
 /// forest whose roots are the variables that stay.
 #[derive(Clone, Debug)]
-pub struct CopyForest {
+struct CopyForest {
     /// `forward[x]`: the variable `x` was found to copy, if any.
     forward: EntityVec<Var, Option<Var>>,
 }
 
 impl CopyForest {
     /// No variable forwarded.
-    pub fn new(num_vars: usize) -> CopyForest {
+    fn new(num_vars: usize) -> CopyForest {
         CopyForest {
             forward: EntityVec::filled(num_vars, None),
         }
-    }
-
-    /// Whether `x` has been forwarded.
-    pub fn is_forwarded(&self, x: Var) -> bool {
-        self.forward[x].is_some()
     }
 
     /// Records that `x` copies `y` (a root).
@@ -114,7 +108,7 @@ impl CopyForest {
 
     /// The root of `x`: follow the forwarding to its end, then point every
     /// variable passed straight at the root (two passes, no recursion).
-    pub fn find(&mut self, x: Var) -> Var {
+    fn find(&mut self, x: Var) -> Var {
         let mut root = x;
         let mut steps = 0usize;
         while let Some(y) = self.forward[root] {
@@ -133,7 +127,7 @@ impl CopyForest {
     }
 
     /// `o` with its variable replaced by its root.
-    pub fn resolve(&mut self, o: Operand) -> Operand {
+    fn resolve(&mut self, o: Operand) -> Operand {
         match o {
             Operand::Var(v) => Operand::Var(self.find(v)),
             other => other,
@@ -145,6 +139,10 @@ impl CopyForest {
 /// uses of `x` and deletes it. Returns the counts in
 /// [`Stats::copies_propagated`] and [`Stats::phis_simplified`].
 ///
+/// Copies and phis have no effect, and only they are deleted; no
+/// instruction moves. A copy or phi between variables of different types
+/// (which the verifier rejects) is left alone.
+///
 /// # Errors
 /// A variable defined twice (the input is not SSA).
 pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
@@ -154,20 +152,23 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
     let cfg = Cfg::new(func);
     let dfs = DepthFirst::new(&cfg);
     let entry = func.entry();
-    let mut deleted: EntityVec<Inst, bool> = EntityVec::filled(func.insts.len(), false);
-    let mut forest = CopyForest::new(func.vars.len());
+    let mut deleted: EntityVec<Inst, bool> = EntityVec::filled(func.inst_slots(), false);
+    let mut forest = CopyForest::new(func.num_vars());
 
     // Step 2: copies of variables.
-    for &b in &func.layout {
+    for &b in func.layout() {
         if !dfs.is_reachable(b) {
             continue;
         }
-        for &i in &func.blocks[b].insts {
+        for &i in func.block_insts(b) {
             if let InstData::Copy {
                 dst,
                 src: Operand::Var(y),
-            } = func.insts[i]
+            } = *func.inst(i)
             {
+                if func.var_type(dst) != func.var_type(y) {
+                    continue;
+                }
                 // Copies come in layout order, not dominance order, so `y`
                 // may be forwarded later: link the raw variable.
                 forest.forward[dst] = Some(y);
@@ -177,22 +178,22 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
         }
     }
     // Step 3: trivial phis. Phi users of each root.
-    let mut users: EntityVec<Var, Vec<Inst>> = EntityVec::filled(func.vars.len(), Vec::new());
+    let mut users: EntityVec<Var, Vec<Inst>> = EntityVec::filled(func.num_vars(), Vec::new());
     let mut work: Vec<Inst> = Vec::new();
-    let mut eligible: EntityVec<Inst, bool> = EntityVec::filled(func.insts.len(), false);
-    for &b in func.layout.iter().rev() {
+    let mut eligible: EntityVec<Inst, bool> = EntityVec::filled(func.inst_slots(), false);
+    for &b in func.layout().iter().rev() {
         if !dfs.is_reachable(b) || b == entry {
             continue;
         }
-        for &i in func.blocks[b].phis.iter().rev() {
+        for &i in func.block_phis(b).iter().rev() {
             eligible[i] = true;
             work.push(i);
         }
     }
-    for v in func.vars.keys() {
+    for v in func.vars() {
         for &site in du.uses(v) {
             if let UseSite::Inst(i) = site {
-                if func.insts[i].is_phi() {
+                if func.inst(i).is_phi() {
                     let r = forest.find(v);
                     users[r].push(i);
                 }
@@ -203,13 +204,12 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
         if deleted[i] || !eligible[i] {
             continue;
         }
-        let InstData::Phi { dst, args } = &func.insts[i] else {
+        let InstData::Phi { dst: x, .. } = *func.inst(i) else {
             continue;
         };
-        let x = *dst;
         let mut same: Option<Operand> = None;
         let mut trivial = true;
-        for a in args {
+        for a in func.phi_args(i) {
             let r = forest.resolve(a.value);
             if r == Operand::Var(x) {
                 continue;
@@ -226,6 +226,9 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
         let (true, Some(Operand::Var(y))) = (trivial, same) else {
             continue;
         };
+        if func.var_type(x) != func.var_type(y) {
+            continue;
+        }
         forest.link(x, y);
         deleted[i] = true;
         stats.phis_simplified += 1;
@@ -243,26 +246,24 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
     }
 
     // Step 4: every operand reads its root.
-    for &b in &func.layout {
-        let data = &func.blocks[b];
-        for &i in data.phis.iter().chain(&data.insts) {
-            if deleted[i] {
-                continue;
-            }
-            func.insts[i].for_each_operand_mut(|o| *o = forest.resolve(*o));
+    let mut insts: Vec<Inst> = Vec::new();
+    for k in 0..func.layout().len() {
+        let b = func.layout()[k];
+        insts.clear();
+        insts.extend(func.block_all_insts(b).filter(|&i| !deleted[i]));
+        for &i in &insts {
+            func.for_each_operand_mut(i, |o| *o = forest.resolve(*o));
         }
-        if let Some(o) = func.blocks[b].term.operand_mut() {
-            *o = forest.resolve(*o);
-        }
+        func.for_each_term_operand_mut(b, |o| *o = forest.resolve(*o));
     }
 
     // Step 5: delete the propagated copies and phis.
-    for &b in &func.layout {
-        let data = &mut func.blocks[b];
-        data.phis.retain(|&i| !deleted[i]);
-        data.insts.retain(|&i| !deleted[i]);
+    for k in 0..func.layout().len() {
+        let b = func.layout()[k];
+        func.retain_phis(b, |_, i| !deleted[i]);
+        func.retain_insts(b, |_, i| !deleted[i]);
     }
-    compact_insts(func);
+    func.compact();
     Ok(stats)
 }
 
@@ -508,6 +509,30 @@ dead:
     y = a
     z = y
     ret z
+}
+",
+        );
+    }
+
+    #[test]
+    fn copies_of_results_propagate_and_operations_stay() {
+        check(
+            "operator i32.pair pure
+
+function f(p: i32) {
+entry:
+    (s: i32, t: i32) = i32.pair(p)
+    u: i32 = t
+    (x, y) = g(p)
+    z = y
+    ret u, z
+}",
+            "copy-prop",
+            "function f(p: i32) {
+entry:
+    (s: i32, t: i32) = i32.pair(p)
+    (x, y) = g(p)
+    ret t, y
 }
 ",
         );

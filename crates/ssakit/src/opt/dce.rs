@@ -11,28 +11,33 @@
 //! # The steps
 //!
 //! 1. *Unreachable blocks* leave the layout and the phis of their
-//!    successors lose the operands they labelled ([`cleanup_cfg`]).
+//!    successors lose the operands they labelled.
 //! 2. *Roots.* An instruction is *critical* when it has an effect besides
-//!    its result: `print`, every call (a call to a function of the module
-//!    may print or loop; an external one is pure, but its record in the
-//!    external-call trace is observable), a division or remainder whose
-//!    divisor is not a non-zero constant or `undef` (it may stop the program
-//!    with "division by zero"), and every terminator operand (`ret`,
-//!    `branch`, `switch`).
+//!    its results, so that it must stay even when they are unused
+//!    ([`Effects::removable_if_unused`](crate::ir::Effects::removable_if_unused)
+//!    is false for [`Function::effects`](crate::ir::Function::effects)): `print` (it writes), every call (a call to a
+//!    function of the module may print or loop; an external one is pure,
+//!    but its record in the external-call trace is observable), a division
+//!    or remainder whose divisor is not a non-zero constant (it may stop the
+//!    program with "division by zero"; `undef` too), an operation whose
+//!    operator may trap or writes. Every terminator operand (`ret`,
+//!    `branch`, `switch`) is a root too; `unreachable` has none.
 //! 3. *Mark.* A worklist of variables: the operands of critical
 //!    instructions, then the operands of each definition of a marked
 //!    variable. For a parallel copy only the pair defining the marked
-//!    variable is followed.
-//! 4. *Sweep.* Unmarked phis, copies, unary and binary instructions go;
-//!    parallel copies lose their unmarked pairs (and go when none is left);
-//!    calls and prints stay. Then compact.
+//!    variable is followed; a call or operation with several results is
+//!    followed whole.
+//! 4. *Sweep.* Unmarked phis, copies, unary and binary instructions go,
+//!    and so do operations none of whose results is marked, unless they are
+//!    critical; parallel copies lose their unmarked pairs (and go when none
+//!    is left); calls and prints stay. Then compact.
 //!
 //! Dead cycles of phis (`x2 = phi(x1, x3)`, `x3 = phi(x2, ...)` with no
 //! other use) are never marked, so they go.
 //!
 //! What it deliberately does not do: remove branches whose arms do the same
-//! thing (Cytron et al.'s control-dependence extension), or calls whose
-//! result is unused.
+//! thing (Cytron et al.'s control-dependence extension), calls whose
+//! results are unused, or operations that may trap or write.
 //!
 //! # Preconditions
 //! Valid SSA (single assignment; every use has a definition). The dominance
@@ -43,27 +48,12 @@
 use super::cfg_cleanup::cleanup_cfg;
 use super::def_use::{Def, DefUse};
 use super::Stats;
-use crate::destruct::compact::compact_insts;
 use crate::entity::EntityVec;
 use crate::error::IrError;
-use crate::ir::{BinOp, Function, InstData, Operand, Var};
-
-/// Whether `data` has an effect besides defining its result, so that it
-/// stays even when the result is unused.
-pub fn is_critical(data: &InstData) -> bool {
-    match data {
-        InstData::Print { .. } | InstData::Call { .. } => true,
-        InstData::Binary {
-            op: BinOp::Div | BinOp::Rem,
-            rhs,
-            ..
-        } => !matches!(rhs, Operand::Const(c) if *c != 0),
-        _ => false,
-    }
-}
+use crate::ir::{Function, InstData, Operand, Var};
 
 /// Removes unreachable blocks, then every instruction (phis included) whose
-/// result nothing critical needs, transitively. Returns the counts in
+/// results nothing critical needs, transitively. Returns the counts in
 /// [`Stats::insts_removed`], [`Stats::phis_removed`] and
 /// [`Stats::blocks_removed`].
 ///
@@ -77,7 +67,7 @@ pub fn dce(func: &mut Function) -> Result<Stats, IrError> {
     let du = DefUse::new(func)?;
 
     // Step 2: roots.
-    let mut live: EntityVec<Var, bool> = EntityVec::filled(func.vars.len(), false);
+    let mut live: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
     let mut work: Vec<Var> = Vec::new();
     let mark = |o: Operand, live: &mut EntityVec<Var, bool>, work: &mut Vec<Var>| {
         if let Operand::Var(v) = o {
@@ -87,59 +77,61 @@ pub fn dce(func: &mut Function) -> Result<Stats, IrError> {
             }
         }
     };
-    for &b in &func.layout {
-        let data = &func.blocks[b];
-        for &i in &data.insts {
-            let inst = &func.insts[i];
-            if is_critical(inst) {
-                inst.for_each_operand(|o| mark(o, &mut live, &mut work));
+    for &b in func.layout() {
+        for &i in func.block_insts(b) {
+            if !func.effects(i).removable_if_unused() {
+                func.for_each_operand(i, |o| mark(o, &mut live, &mut work));
             }
         }
-        if let Some(o) = data.term.operand() {
-            mark(o, &mut live, &mut work);
-        }
+        func.for_each_term_operand(b, |o| mark(o, &mut live, &mut work));
     }
 
     // Step 3: mark what live variables' definitions read.
     while let Some(v) = work.pop() {
-        let Def::Inst { inst, slot, .. } = du.def[v] else {
+        let Def::Inst { inst, slot } = du.def[v] else {
             continue;
         };
-        match &func.insts[inst] {
-            InstData::ParCopy { copies } => mark(copies[slot as usize].1, &mut live, &mut work),
-            data => data.for_each_operand(|o| mark(o, &mut live, &mut work)),
+        match func.inst(inst) {
+            InstData::ParCopy { .. } => {
+                mark(func.par_copy(inst)[slot as usize].1, &mut live, &mut work)
+            }
+            _ => func.for_each_operand(inst, |o| mark(o, &mut live, &mut work)),
         }
     }
 
     // Step 4: sweep. A dead pair of a parallel copy counts as one
     // instruction removed; a parallel copy left empty is not counted again.
-    for &b in &func.layout {
-        let data = &mut func.blocks[b];
-        let before = data.phis.len();
-        data.phis
-            .retain(|&i| func.insts[i].def().is_some_and(|d| live[d]));
-        stats.phis_removed += before - data.phis.len();
-        let insts = &mut func.insts;
-        let removed = &mut stats.insts_removed;
-        data.insts.retain(|&i| {
-            let keep = match &mut insts[i] {
-                InstData::ParCopy { copies } => {
+    for k in 0..func.layout().len() {
+        let b = func.layout()[k];
+        let before = func.block_phis(b).len();
+        func.retain_phis(b, |func, i| func.def(i).is_some_and(|d| live[d]));
+        stats.phis_removed += before - func.block_phis(b).len();
+        for j in 0..func.block_insts(b).len() {
+            let i = func.block_insts(b)[j];
+            if func.inst(i).is_par_copy() {
+                func.edit_par_copy(i, |copies, func| {
                     let n = copies.len();
-                    copies.retain(|(d, _)| live[*d]);
-                    *removed += n - copies.len();
-                    return !copies.is_empty();
-                }
+                    copies.retain(func, |(d, _)| live[*d]);
+                    stats.insts_removed += n - copies.len();
+                });
+            }
+        }
+        let removed = &mut stats.insts_removed;
+        func.retain_insts(b, |func, i| {
+            let keep = match func.inst(i) {
+                InstData::ParCopy { copies } => return !copies.is_empty(),
                 InstData::Copy { dst, .. }
                 | InstData::Unary { dst, .. }
                 | InstData::Binary { dst, .. } => live[*dst],
+                InstData::Op { results, .. } => results.as_slice(func).iter().any(|&r| live[r]),
                 InstData::Phi { .. } | InstData::Call { .. } | InstData::Print { .. } => true,
             };
-            let keep = keep || is_critical(&insts[i]);
+            let keep = keep || !func.effects(i).removable_if_unused();
             *removed += usize::from(!keep);
             keep
         });
     }
-    compact_insts(func);
+    func.compact();
     Ok(stats)
 }
 
@@ -286,6 +278,64 @@ entry:
     (x) = (a)
     (u) = (x)
     ret u
+}
+",
+        );
+    }
+
+    #[test]
+    fn operations_stay_by_their_effects() {
+        // A store writes and a division may trap: they stay, results used
+        // or not; an unused pure operation and an unused load go. An
+        // operation with several results stays whole if one is used.
+        let s = check(
+            "operator i32.add pure
+operator i32.load read
+operator i32.store write
+operator i32.div_s trap
+operator i32.pair pure
+
+function f(p: i32, a, b) {
+entry:
+    x: i32 = i32.add(p, p)
+    l: i32 = i32.load[0](p)
+    d: i32 = i32.div_s(p, p)
+    (s: i32, t: i32) = i32.pair(p)
+    i32.store[8](p, t)
+    q = a / b
+    r = a + b
+    ret
+}",
+            "dce",
+            "function f(p: i32, a, b) {
+entry:
+    d: i32 = i32.div_s(p, p)
+    (s: i32, t: i32) = i32.pair(p)
+    i32.store[8](p, t)
+    q = a / b
+    ret
+}
+",
+        );
+        assert_eq!(s.insts_removed, 3);
+    }
+
+    #[test]
+    fn calls_with_several_results_stay_and_keep_their_operands() {
+        check(
+            "function f(a) {
+entry:
+    k = a + 1
+    (x, y) = g(k)
+    z = a * 2
+    ret
+}",
+            "dce",
+            "function f(a) {
+entry:
+    k = a + 1
+    (x, y) = g(k)
+    ret
 }
 ",
         );

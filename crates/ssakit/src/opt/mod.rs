@@ -15,8 +15,13 @@
 //! * [`const_prop`](mod@const_prop): sparse conditional constant propagation
 //!   (Wegman–Zadeck), with branch folding;
 //!
-//! and their helpers: [`def_use`] (def-use chains) and [`cfg_cleanup`]
-//! (unreachable blocks and phi operands of removed edges).
+//! and their helpers, private to the crate: `def_use` (def-use chains) and
+//! `cfg_cleanup` (unreachable blocks and phi operands of removed edges).
+//!
+//! Every pass respects effects ([`Function::effects`]): it deletes an
+//! instruction only when it has none that matters once its results are
+//! unused ([`Effects::removable_if_unused`](crate::ir::Effects::removable_if_unused)),
+//! and moves none.
 //!
 //! [`run_passes`] runs a list of passes, as parsed by [`Pass::parse`] from
 //! the command line's `--passes copy-prop,dce`.
@@ -25,20 +30,19 @@
 //! [`crate::verify::verify`] checks) and preserves it. In debug builds
 //! [`run_passes`] verifies the function after each pass.
 
-pub mod cfg_cleanup;
+pub(crate) mod cfg_cleanup;
 pub mod const_prop;
 pub mod copy_prop;
 pub mod dce;
-pub mod def_use;
+pub(crate) mod def_use;
 
-pub use cfg_cleanup::{cleanup_cfg, CleanupStats};
 pub use const_prop::const_prop;
 pub use copy_prop::copy_prop;
 pub use dce::dce;
 
 use crate::error::IrError;
 use crate::ir::Function;
-use crate::timing::PassTimes;
+use crate::timing;
 use std::fmt;
 
 /// An optimisation pass.
@@ -186,8 +190,8 @@ impl Stats {
     }
 }
 
-/// Runs `passes` on `func` in order, timing each under its name in
-/// `times`, and returns the summed counts.
+/// Runs `passes` on `func` in order, timing each under its name (a
+/// [`timing::phase`]), and returns the summed counts.
 ///
 /// # Preconditions
 /// `func` is valid SSA with the dominance property; check it with
@@ -197,14 +201,13 @@ impl Stats {
 /// A pass finding that `func` is not SSA (a variable defined twice), or, in
 /// debug builds, a pass producing invalid SSA (an internal error, named
 /// after the pass).
-pub fn run_passes(
-    func: &mut Function,
-    passes: &[Pass],
-    times: &mut PassTimes,
-) -> Result<Stats, IrError> {
+pub fn run_passes(func: &mut Function, passes: &[Pass]) -> Result<Stats, IrError> {
     let mut stats = Stats::default();
     for &p in passes {
-        let s = times.time(p.name(), || p.run(func))?;
+        let s = {
+            let _t = timing::phase(p.name());
+            p.run(func)?
+        };
         stats.add(&s);
         if cfg!(debug_assertions) {
             if let Err(errs) = crate::verify::verify_valid(func) {
@@ -233,8 +236,7 @@ pub(crate) mod testing {
             panic!("test input is not valid SSA: {e:?}");
         }
         let passes = Pass::parse(passes).unwrap();
-        let mut times = crate::timing::PassTimes::default();
-        let stats = super::run_passes(&mut f, &passes, &mut times).unwrap();
+        let stats = super::run_passes(&mut f, &passes).unwrap();
         if let Err(e) = crate::verify::verify(&f) {
             panic!(
                 "invalid SSA after {passes:?}: {e:?}\n{}",
@@ -291,9 +293,9 @@ mod tests {
             .unwrap()
             .functions
             .remove(0);
-        let mut times = PassTimes::default();
         let passes = Pass::parse("copy-prop,dce,const-prop,dce").unwrap();
-        let stats = run_passes(&mut f, &passes, &mut times).unwrap();
+        let (stats, times) = timing::collect(|| run_passes(&mut f, &passes));
+        let stats = stats.unwrap();
         let names: Vec<_> = times.phases.iter().map(|p| p.0).collect();
         assert_eq!(names, ["copy-prop", "dce", "const-prop", "dce"]);
         assert_eq!(stats.copies_propagated, 1);

@@ -16,14 +16,14 @@
 //! The first disagreement is a [`Mismatch`] naming the stage that broke;
 //! [`reduce`] shrinks the program while the same stage keeps failing.
 
-pub mod reduce;
+mod reduce;
 
 pub use reduce::{reduce, reduce_by};
 
 use crate::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
 use crate::destruct;
 use crate::interp::{self, Interpreter, Outcome, RunOptions};
-use crate::ir::{Function, Module};
+use crate::ir::{Function, InstData, Module};
 use crate::opt::Pass;
 use crate::text;
 use std::fmt;
@@ -52,7 +52,7 @@ impl fmt::Display for DestructMode {
 
 /// Every destruction mode: with and without edge splitting, with and
 /// without coalescing.
-pub const DESTRUCT_MODES: [DestructMode; 4] = [
+pub(crate) const DESTRUCT_MODES: [DestructMode; 4] = [
     DestructMode {
         split: true,
         coalesce: true,
@@ -72,7 +72,7 @@ pub const DESTRUCT_MODES: [DestructMode; 4] = [
 ];
 
 /// The optimisation lists the full plan tries.
-pub const PASS_LISTS: [&str; 6] = [
+pub(crate) const PASS_LISTS: [&str; 6] = [
     "",
     "copy-prop",
     "dce",
@@ -98,8 +98,9 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Every flavour × ⊥ mode, every optimisation list of [`PASS_LISTS`],
-    /// every destruction mode.
+    /// Every flavour × ⊥ mode; no optimisation, then `copy-prop`, `dce`,
+    /// `const-prop`, `copy-prop,dce` and `const-prop,copy-prop,dce`; every
+    /// destruction mode (with and without edge splitting and coalescing).
     pub fn full(args: Vec<Vec<i64>>) -> Plan {
         let mut constructions = Vec::new();
         for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
@@ -215,7 +216,7 @@ fn run(f: &Function, args: &[i64], fuel: u64) -> Result<Outcome, interp::Runtime
 }
 
 /// The original's outcomes on each argument vector (`None` where it fails).
-pub fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
+fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
     plan.args
         .iter()
         .map(|a| run(func, a, plan.fuel).ok())
@@ -240,8 +241,7 @@ pub fn check(func: &Function, plan: &Plan) -> Result<Coverage, Mismatch> {
             } else {
                 let names: Vec<&str> = passes.iter().map(|p| p.name()).collect();
                 let stage = format!("{stage} | opt --passes {}", names.join(","));
-                let mut times = crate::timing::PassTimes::default();
-                crate::opt::run_passes(&mut opt, passes, &mut times)
+                crate::opt::run_passes(&mut opt, passes)
                     .map_err(|e| fail(&stage, format!("optimisation failed: {e}"), &opt))?;
                 compare_ssa(&opt, &stage, &originals, plan, &mut cov)?;
                 stage
@@ -268,11 +268,29 @@ pub fn check(func: &Function, plan: &Plan) -> Result<Coverage, Mismatch> {
     Ok(cov)
 }
 
+/// `f` printed as a module of its own: its text, after the declarations of
+/// the operators it uses (none for today's programs), so that it parses
+/// back alone.
+fn print_alone(f: &Function) -> String {
+    let uses_operators = f.layout().iter().any(|&b| {
+        f.block_insts(b)
+            .iter()
+            .any(|&i| matches!(f.inst(i), InstData::Op { .. }))
+    });
+    if uses_operators {
+        text::print_module(&Module {
+            functions: vec![f.clone()],
+        })
+    } else {
+        text::print_function(f)
+    }
+}
+
 fn fail(stage: &str, detail: String, f: &Function) -> Mismatch {
     Mismatch {
         stage: stage.to_string(),
         detail,
-        program: text::print_function(f),
+        program: print_alone(f),
     }
 }
 
@@ -316,7 +334,7 @@ fn compare(
     cov: &mut Coverage,
 ) -> Result<(), Mismatch> {
     cov.programs += 1;
-    let printed = text::print_function(f);
+    let printed = print_alone(f);
     let reparsed = match text::parse_module(&printed) {
         Ok(m) if m.functions.len() == 1 => m.functions.into_iter().next().expect("one function"),
         Ok(_) => {
@@ -379,14 +397,14 @@ pub fn fuzz_source(data: &[u8]) {
     let Some(f) = parsed.module.entry_function(None) else {
         return;
     };
-    if f.layout.iter().any(|&b| !f.blocks[b].phis.is_empty())
+    if f.layout().iter().any(|&b| !f.block_phis(b).is_empty())
         || f.num_insts() > 200
-        || f.params.len() > 3
+        || f.params().len() > 3
     {
         let _ = crate::verify::verify(f);
         return;
     }
-    let args = vec![vec![0; f.params.len()], vec![3; f.params.len()]];
+    let args = vec![vec![0; f.params().len()], vec![3; f.params().len()]];
     let mut plan = Plan::full(args);
     plan.fuel = 20_000;
     if let Err(m) = check(f, &plan) {

@@ -12,10 +12,10 @@
 //! Unreachable blocks are dropped from the layout after each step, and each
 //! candidate is printed and parsed back, so it is a well-formed function.
 
-use super::{check, Mismatch, Plan};
+use super::{check, print_alone, Mismatch, Plan};
 use crate::analysis::DepthFirst;
 use crate::ir::{Cfg, Function, Operand, Terminator};
-use crate::text::{parse_module, print_function};
+use crate::text::parse_module;
 
 /// Shrinks `func` while `check(func, plan)` fails at `first.stage` (a panic
 /// counts as a failure). Returns the smallest failing program found and its
@@ -63,34 +63,36 @@ pub fn reduce_by(
 /// Every one-step simplification of `f`, smallest-effect last.
 fn candidates(f: &Function) -> Vec<Function> {
     let mut out = Vec::new();
-    for &b in &f.layout {
+    for &b in f.layout() {
         // Terminators: to `ret`, or to a jump to each target.
-        let term = &f.blocks[b].term;
+        let term = f.term(b);
         let mut targets = Vec::new();
-        term.for_each_succ(|s| targets.push(s));
+        f.for_each_succ(b, |s| targets.push(s));
         if !matches!(term, Terminator::Ret(_)) {
             let mut g = f.clone();
-            g.blocks[b].term = Terminator::Ret(Some(Operand::Const(0)));
+            let ret = g.ret_term(&[Operand::Const(0)]);
+            g.set_term(b, ret);
             out.push(g);
         }
         if !matches!(term, Terminator::Jump(_)) {
             for &t in &targets {
                 let mut g = f.clone();
-                g.blocks[b].term = Terminator::Jump(t);
+                g.set_term(b, Terminator::Jump(t));
                 out.push(g);
             }
         }
         // Instructions.
-        for j in 0..f.blocks[b].insts.len() {
+        for j in 0..f.block_insts(b).len() {
             let mut g = f.clone();
-            g.blocks[b].insts.remove(j);
+            let mut insts = g.take_insts(b);
+            insts.remove(j);
+            g.set_insts(b, insts);
             out.push(g);
         }
         // Operands to 0.
-        for j in 0..f.blocks[b].insts.len() {
-            let i = f.blocks[b].insts[j];
+        for &i in f.block_insts(b) {
             let mut n = 0;
-            f.insts[i].for_each_operand(|o| {
+            f.for_each_operand(i, |o| {
                 if !matches!(o, Operand::Const(0)) {
                     n += 1
                 }
@@ -98,7 +100,7 @@ fn candidates(f: &Function) -> Vec<Function> {
             for slot in 0..n {
                 let mut g = f.clone();
                 let mut seen = 0;
-                g.insts[i].for_each_operand_mut(|o| {
+                g.for_each_operand_mut(i, |o| {
                     if !matches!(o, Operand::Const(0)) {
                         if seen == slot {
                             *o = Operand::Const(0);
@@ -114,11 +116,11 @@ fn candidates(f: &Function) -> Vec<Function> {
 }
 
 /// Drops unreachable blocks, then prints and parses the function back so
-/// that every instruction is listed by exactly one block again.
+/// that it is numbered as a parsed function is.
 fn tidy(mut f: Function) -> Option<Function> {
     let cfg = Cfg::new(&f);
     let dfs = DepthFirst::new(&cfg);
-    f.layout.retain(|&b| dfs.is_reachable(b));
-    let m = parse_module(&print_function(&f)).ok()?;
+    f.retain_layout(|&b| dfs.is_reachable(b));
+    let m = parse_module(&print_alone(&f)).ok()?;
     m.functions.into_iter().next()
 }

@@ -25,7 +25,7 @@ pub(crate) struct Token {
     pub span: Range<usize>,
 }
 
-const PUNCT2: [&str; 6] = ["<<", ">>", "==", "!=", "<=", ">="];
+const PUNCT2: [&str; 7] = ["<<", ">>", "==", "!=", "<=", ">=", "->"];
 const PUNCT1: &[u8] = b"+-*/%&|^<>!=(),:{}[];";
 
 /// Splits `src` into tokens. Comments (`#` to end of line) and blanks are

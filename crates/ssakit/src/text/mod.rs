@@ -8,4 +8,4 @@ pub mod printer;
 
 pub use diag::Diagnostic;
 pub use parser::{parse, parse_module, FunctionSpans, Parsed};
-pub use printer::{print_function, print_module};
+pub use printer::{print_declarations, print_function, print_module};

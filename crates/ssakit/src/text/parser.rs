@@ -5,25 +5,30 @@
 //! input size. Every error is a [`Diagnostic`] naming the offending text.
 //! Checks done here, beyond syntax: duplicate and unknown labels, blocks
 //! without terminator, statements after a terminator, phis after ordinary
-//! instructions, phi labels that are not exactly the block's predecessors,
-//! duplicate parameters and parallel-copy destinations, calls to functions
-//! of the module with the wrong number of arguments, and duplicate function
-//! names.
+//! instructions, phi labels that are not exactly the block's predecessors
+//! (and phis in a block without predecessors), duplicate parameters and
+//! parallel-copy destinations, a variable given two types, unknown and
+//! redeclared operators, calls to functions of the module with the wrong
+//! number of arguments, and duplicate function names.
+//!
+//! Operators are declared before the first function (`operator NAME
+//! EFFECT...`); the module's operators and callee names are interned in one
+//! [`Symbols`] table that all its functions share.
 
 use super::diag::Diagnostic;
 use super::lexer::{lex, Tok, Token};
-use crate::entity::EntityVec;
+use crate::entity::{EntityVec, SecondaryMap};
 use crate::ir::{
-    BinOp, Block, BlockData, Cfg, Function, Inst, InstData, Module, Operand, PhiArg, Terminator,
-    UnOp, Var,
+    BinOp, Block, Cfg, Effects, Function, Inst, InstData, Module, Operand, PhiArg, Symbols,
+    Terminator, Type, UnOp, Var,
 };
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ops::Range;
+use std::sync::Arc;
 
-/// Words that cannot name a variable, a label or a function.
-pub const KEYWORDS: [&str; 8] = [
-    "function", "phi", "print", "jump", "branch", "switch", "ret", "undef",
-];
+/// Words that cannot name a variable, a label or a function: statement
+/// keywords and the type names.
+pub use crate::ir::RESERVED as KEYWORDS;
 
 /// Where each part of a parsed function came from in the source.
 #[derive(Clone, Debug, Default)]
@@ -47,11 +52,20 @@ pub struct Parsed {
     pub spans: Vec<FunctionSpans>,
 }
 
+/// A call to check against the callee's parameter count once every
+/// function is known: callee name, argument count, statement span.
+type CallSite = (Range<usize>, usize, Range<usize>);
+
 /// Parses a module, returning the first error.
 pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
     let toks = lex(src)?;
-    let mut p = Parser { src, toks, pos: 0 };
-    let mut module = Module::default();
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        symbols: Symbols::new(),
+    };
+    let mut functions = Vec::new();
     let mut spans = Vec::new();
     let mut calls = Vec::new();
     let mut fn_index: HashMap<&str, usize> = HashMap::default();
@@ -59,6 +73,18 @@ pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
         p.skip_newlines();
         if p.peek().kind == Tok::Eof {
             break;
+        }
+        if p.is_word("operator") {
+            if !functions.is_empty() {
+                return Err(Diagnostic::new(
+                    "operator declaration after a function",
+                    p.peek().span.clone(),
+                    "declare operators first",
+                )
+                .with_help("`operator NAME EFFECT...` lines come before the first function"));
+            }
+            p.operator_declaration()?;
+            continue;
         }
         let (f, s) = p.function(&mut calls)?;
         if let Some(&prev) = fn_index.get(&src[s.name.clone()]) {
@@ -70,11 +96,11 @@ pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
                 format!("first defined on line {l}"),
             ));
         }
-        fn_index.insert(&src[s.name.clone()], module.functions.len());
-        module.functions.push(f);
+        fn_index.insert(&src[s.name.clone()], functions.len());
+        functions.push(f);
         spans.push(s);
     }
-    if module.functions.is_empty() {
+    if functions.is_empty() {
         return Err(Diagnostic::new(
             "no function in input",
             0..0,
@@ -83,7 +109,7 @@ pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
     }
     for (name, arity, span) in calls {
         if let Some(&fi) = fn_index.get(&src[name.clone()]) {
-            let want = module.functions[fi].params.len();
+            let want = functions[fi].params().len();
             if want != arity {
                 return Err(Diagnostic::new(
                     format!(
@@ -96,7 +122,15 @@ pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
             }
         }
     }
-    Ok(Parsed { module, spans })
+    // Every function shares the module's table, complete now.
+    let symbols = Arc::new(std::mem::take(&mut p.symbols));
+    for f in &mut functions {
+        f.replace_symbols(symbols.clone());
+    }
+    Ok(Parsed {
+        module: Module { functions },
+        spans,
+    })
 }
 
 /// Parses a module, dropping spans.
@@ -108,6 +142,8 @@ struct Parser<'s> {
     src: &'s str,
     toks: Vec<Token>,
     pos: usize,
+    /// The module's operators and callees, interned as they are read.
+    symbols: Symbols,
 }
 
 /// Per-function state: names to entities, and label bookkeeping.
@@ -115,6 +151,8 @@ struct FnState<'s> {
     func: Function,
     spans: FunctionSpans,
     vars: HashMap<&'s str, Var>,
+    /// Where each variable's type was written, if it was.
+    typed_at: SecondaryMap<Var, Option<Range<usize>>>,
     labels: HashMap<&'s str, Block>,
     /// First reference to each block, for "unknown label" errors.
     first_ref: EntityVec<Block, Range<usize>>,
@@ -141,13 +179,23 @@ impl<'s> Parser<'s> {
         }
         t
     }
+    fn prev_end(&self) -> usize {
+        self.toks[self.pos.saturating_sub(1)].span.end
+    }
     fn is_punct(&self, s: &str) -> bool {
         let t = self.peek();
+        t.kind == Tok::Punct && self.text(t) == s
+    }
+    fn is_punct_at(&self, k: usize, s: &str) -> bool {
+        let t = self.peek_at(k);
         t.kind == Tok::Punct && self.text(t) == s
     }
     fn is_word(&self, s: &str) -> bool {
         let t = self.peek();
         t.kind == Tok::Ident && self.text(t) == s
+    }
+    fn at_end_of_statement(&self) -> bool {
+        matches!(self.peek().kind, Tok::Newline | Tok::Eof) || self.is_punct("}")
     }
     fn skip_newlines(&mut self) {
         while self.peek().kind == Tok::Newline {
@@ -193,6 +241,22 @@ impl<'s> Parser<'s> {
         self.bump();
         Ok((s, t.span))
     }
+    /// A comma-separated list of `item`s, possibly empty, up to `close`
+    /// (consumed).
+    fn list<T>(&mut self, close: &str, mut item: impl FnMut(&mut Self) -> Res<T>) -> Res<Vec<T>> {
+        let mut out = Vec::new();
+        if !self.is_punct(close) {
+            loop {
+                out.push(item(self)?);
+                if !self.is_punct(",") {
+                    break;
+                }
+                self.bump();
+            }
+        }
+        self.expect_punct(close)?;
+        Ok(out)
+    }
     fn end_of_statement(&mut self) -> Res<()> {
         match self.peek().kind {
             Tok::Newline => {
@@ -205,10 +269,57 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn function(
-        &mut self,
-        calls: &mut Vec<(Range<usize>, usize, Range<usize>)>,
-    ) -> Res<(Function, FunctionSpans)> {
+    /// A type name.
+    fn ty(&mut self) -> Res<Type> {
+        let t = self.peek().clone();
+        match (t.kind, Type::from_name(self.text(&t))) {
+            (Tok::Ident, Some(ty)) => {
+                self.bump();
+                Ok(ty)
+            }
+            _ => Err(self
+                .err_here("a type (`i64`, `i32`, `f32`, `f64`, `v128`, `funcref` or `externref`)")),
+        }
+    }
+
+    /// `operator NAME EFFECT...`: declares an operator with its effects.
+    fn operator_declaration(&mut self) -> Res<()> {
+        self.bump(); // `operator`
+        let (name, span) = self.name("an operator name")?;
+        let mut effects = Effects::PURE;
+        let mut any = false;
+        while self.peek().kind == Tok::Ident {
+            let t = self.bump();
+            let Some(e) = Effects::from_word(self.text(&t)) else {
+                return Err(Diagnostic::new(
+                    format!("unknown effect `{}`", self.text(&t)),
+                    t.span,
+                    "not an effect",
+                )
+                .with_help("effects are `pure`, or any of `trap`, `read`, `write`, `call`"));
+            };
+            effects = effects.union(e);
+            any = true;
+        }
+        if !any {
+            return Err(
+                self.err_here("the operator's effects (`pure`, `trap`, `read`, `write`, `call`)")
+            );
+        }
+        if self.symbols.find_operator(name).is_some() {
+            return Err(Diagnostic::new(
+                format!("operator `{name}` is declared twice"),
+                span,
+                "already declared",
+            ));
+        }
+        self.symbols
+            .operator(name, effects)
+            .expect("a new operator has no conflict");
+        self.end_of_statement()
+    }
+
+    fn function(&mut self, calls: &mut Vec<CallSite>) -> Res<(Function, FunctionSpans)> {
         if !self.is_word("function") {
             return Err(self.err_here("`function`"));
         }
@@ -221,6 +332,7 @@ impl<'s> Parser<'s> {
                 ..Default::default()
             },
             vars: HashMap::default(),
+            typed_at: SecondaryMap::new(None),
             labels: HashMap::default(),
             first_ref: EntityVec::new(),
             defined: EntityVec::new(),
@@ -237,9 +349,9 @@ impl<'s> Parser<'s> {
                         "already a parameter",
                     ));
                 }
-                let v = st.func.new_var(p);
-                st.vars.insert(p, v);
-                st.func.params.push(v);
+                let v = self.var(&mut st, p);
+                self.type_annotation(&mut st, v, span)?;
+                st.func.add_param(v);
                 if !self.is_punct(",") {
                     break;
                 }
@@ -247,6 +359,16 @@ impl<'s> Parser<'s> {
             }
         }
         self.expect_punct(")")?;
+        if self.is_punct("->") {
+            self.bump();
+            let types = if self.is_punct("(") {
+                self.bump();
+                self.list(")", |p| p.ty())?
+            } else {
+                vec![self.ty()?]
+            };
+            st.func.set_returns(Some(types));
+        }
         self.expect_punct("{")?;
         let mut current: Option<Block> = None;
         loop {
@@ -257,10 +379,11 @@ impl<'s> Parser<'s> {
             if self.peek().kind == Tok::Eof {
                 return Err(self.err_here("`}` closing the function"));
             }
-            // A label: `NAME:`.
+            // A label: `NAME:` (`NAME: TYPE` begins a typed definition).
             if self.peek().kind == Tok::Ident
-                && self.peek_at(1).kind == Tok::Punct
-                && self.text(self.peek_at(1)) == ":"
+                && self.is_punct_at(1, ":")
+                && !(self.peek_at(2).kind == Tok::Ident
+                    && Type::from_name(self.text(self.peek_at(2))).is_some())
             {
                 if let Some(b) = current {
                     self.check_terminated(&st, b)?;
@@ -278,7 +401,7 @@ impl<'s> Parser<'s> {
                 }
                 st.defined[b] = true;
                 st.spans.blocks[b] = span;
-                st.func.layout.push(b);
+                st.func.append_to_layout(b);
                 current = Some(b);
                 continue;
             }
@@ -292,11 +415,11 @@ impl<'s> Parser<'s> {
             };
             if st.terminated[b] {
                 return Err(Diagnostic::new(
-                    format!("statement after the terminator of block `{}`", st.func.blocks[b].name),
+                    format!("statement after the terminator of block `{}`", st.func.block_name(b)),
                     self.peek().span.clone(),
                     "unreachable statement",
                 )
-                .with_help("a block ends at its `jump`, `branch`, `switch` or `ret`; start a new block with a label"));
+                .with_help("a block ends at its `jump`, `branch`, `switch`, `ret` or `unreachable`; start a new block with a label"));
             }
             self.statement(&mut st, b, calls)?;
             self.end_of_statement()?;
@@ -312,10 +435,10 @@ impl<'s> Parser<'s> {
             }
             Some(b) => self.check_terminated(&st, b)?,
         }
-        for b in st.func.blocks.keys() {
+        for b in st.func.blocks() {
             if !st.defined[b] {
                 return Err(Diagnostic::new(
-                    format!("unknown label `{}`", st.func.blocks[b].name),
+                    format!("unknown label `{}`", st.func.block_name(b)),
                     st.first_ref[b].clone(),
                     "no block has this label",
                 ));
@@ -331,9 +454,9 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         Err(Diagnostic::new(
-            format!("block `{}` has no terminator", st.func.blocks[b].name),
+            format!("block `{}` has no terminator", st.func.block_name(b)),
             st.spans.blocks[b].clone(),
-            "this block does not end in `jump`, `branch`, `switch` or `ret`",
+            "this block does not end in `jump`, `branch`, `switch`, `ret` or `unreachable`",
         ))
     }
 
@@ -342,12 +465,7 @@ impl<'s> Parser<'s> {
         if let Some(&b) = st.labels.get(l) {
             return b;
         }
-        let b = st.func.blocks.push(BlockData {
-            name: l.into(),
-            phis: Vec::new(),
-            insts: Vec::new(),
-            term: Terminator::Ret(None),
-        });
+        let b = st.func.create_block(l);
         st.labels.insert(l, b);
         st.first_ref.push(span.clone());
         st.defined.push(false);
@@ -366,9 +484,47 @@ impl<'s> Parser<'s> {
         if let Some(&v) = st.vars.get(name) {
             return v;
         }
-        let v = st.func.new_var(name);
+        let v = st.func.new_var(name, Type::I64);
         st.vars.insert(name, v);
         v
+    }
+
+    /// An optional `: TYPE` after the name of `v` (at `span`): sets `v`'s
+    /// type, which must agree with any type written for `v` before.
+    fn type_annotation(&mut self, st: &mut FnState<'s>, v: Var, span: Range<usize>) -> Res<()> {
+        if !self.is_punct(":") {
+            return Ok(());
+        }
+        self.bump();
+        let ty = self.ty()?;
+        let here = span.start..self.prev_end();
+        if let Some(prev) = st.typed_at[v].clone() {
+            let had = st.func.var_type(v);
+            if had != ty {
+                let (line, _) = super::diag::line_col(self.src, prev.start);
+                return Err(Diagnostic::new(
+                    format!(
+                        "`{}` is given type `{ty}` here but `{had}` on line {line}",
+                        &self.src[span]
+                    ),
+                    here,
+                    "conflicting type",
+                )
+                .with_help("a variable has one type for the whole function"));
+            }
+            return Ok(());
+        }
+        st.func.set_var_type(v, ty);
+        st.typed_at[v] = Some(here);
+        Ok(())
+    }
+
+    /// A definition's destination: `NAME` or `NAME: TYPE`.
+    fn destination(&mut self, st: &mut FnState<'s>) -> Res<(Var, Range<usize>)> {
+        let (d, span) = self.name("a variable name")?;
+        let v = self.var(st, d);
+        self.type_annotation(st, v, span.clone())?;
+        Ok((v, span))
     }
 
     fn operand(&mut self, st: &mut FnState<'s>) -> Res<Operand> {
@@ -399,6 +555,21 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// An integer literal, with a leading `-` written against its digits.
+    fn literal(&mut self) -> Res<i64> {
+        let t = self.peek().clone();
+        if t.kind == Tok::Int {
+            self.bump();
+            return self.int(&t.span);
+        }
+        if t.kind == Tok::Punct && self.text(&t) == "-" && self.peek_at(1).kind == Tok::Int {
+            self.bump();
+            let n = self.bump();
+            return self.int(&(t.span.start..n.span.end));
+        }
+        Err(self.err_here("an integer"))
+    }
+
     /// The literal spelled at `span` (digits, with a leading `-` if negative).
     fn int(&self, span: &Range<usize>) -> Res<i64> {
         let digits = &self.src[span.clone()];
@@ -413,26 +584,68 @@ impl<'s> Parser<'s> {
     }
 
     fn operand_list(&mut self, st: &mut FnState<'s>, close: &str) -> Res<Vec<Operand>> {
-        let mut out = Vec::new();
-        if !self.is_punct(close) {
-            loop {
-                out.push(self.operand(st)?);
-                if !self.is_punct(",") {
-                    break;
-                }
-                self.bump();
-            }
-        }
-        self.expect_punct(close)?;
-        Ok(out)
+        self.list(close, |p| p.operand(st))
     }
 
-    fn statement(
+    /// Whether the tokens ahead are a call or an operation: `NAME(` or
+    /// `NAME[`.
+    fn at_call(&self) -> bool {
+        let t = self.peek();
+        t.kind == Tok::Ident
+            && !KEYWORDS.contains(&self.text(t))
+            && (self.is_punct_at(1, "(") || self.is_punct_at(1, "["))
+    }
+
+    /// `NAME[imms](args)` or `NAME(args)`: an operation if `NAME` is a
+    /// declared operator, else a call; `results` receive its results.
+    fn call_or_op(
         &mut self,
         st: &mut FnState<'s>,
-        b: Block,
-        calls: &mut Vec<(Range<usize>, usize, Range<usize>)>,
-    ) -> Res<()> {
+        results: &[Var],
+        start: usize,
+        calls: &mut Vec<CallSite>,
+    ) -> Res<InstData> {
+        let (f, fspan) = self.name("a function or operator name")?;
+        let op = self.symbols.find_operator(f);
+        let imms = if self.is_punct("[") {
+            if op.is_none() {
+                return Err(Diagnostic::new(
+                    format!("`{f}` has immediates but is not a declared operator"),
+                    fspan,
+                    "unknown operator",
+                )
+                .with_help(format!(
+                    "declare it before the first function: `operator {f} pure` (or its effects)"
+                )));
+            }
+            self.bump();
+            self.list("]", |p| p.literal())?
+        } else {
+            Vec::new()
+        };
+        self.expect_punct("(")?;
+        let args = self.operand_list(st, ")")?;
+        let args = st.func.list(&args);
+        let results = st.func.list(results);
+        Ok(match op {
+            Some(op) => InstData::Op {
+                op,
+                imms: st.func.list(&imms),
+                args,
+                results,
+            },
+            None => {
+                calls.push((fspan, args.len(), start..self.prev_end()));
+                InstData::Call {
+                    callee: self.symbols.callee(f),
+                    args,
+                    results,
+                }
+            }
+        })
+    }
+
+    fn statement(&mut self, st: &mut FnState<'s>, b: Block, calls: &mut Vec<CallSite>) -> Res<()> {
         let start = self.peek().span.start;
         let t = self.peek().clone();
         let word = if t.kind == Tok::Ident {
@@ -465,45 +678,39 @@ impl<'s> Parser<'s> {
                 let default = self.label(st)?;
                 self.expect_punct(",")?;
                 self.expect_punct("[")?;
-                let mut targets = Vec::new();
-                if !self.is_punct("]") {
+                let targets = self.list("]", |p| p.label(st))?;
+                Some(st.func.switch_term(value, default, &targets))
+            }
+            "ret" => {
+                self.bump();
+                let mut vals = Vec::new();
+                if !self.at_end_of_statement() {
                     loop {
-                        targets.push(self.label(st)?);
+                        vals.push(self.operand(st)?);
                         if !self.is_punct(",") {
                             break;
                         }
                         self.bump();
                     }
                 }
-                self.expect_punct("]")?;
-                Some(Terminator::Switch {
-                    value,
-                    default,
-                    targets,
-                })
+                Some(st.func.ret_term(&vals))
             }
-            "ret" => {
+            "unreachable" => {
                 self.bump();
-                let v = if matches!(self.peek().kind, Tok::Newline | Tok::Eof) || self.is_punct("}")
-                {
-                    None
-                } else {
-                    Some(self.operand(st)?)
-                };
-                Some(Terminator::Ret(v))
+                Some(Terminator::Unreachable)
             }
             _ => None,
         };
         if let Some(term) = term {
-            st.func.blocks[b].term = term;
+            st.func.set_term(b, term);
             st.terminated[b] = true;
-            st.spans.terms[b] = start..self.toks[self.pos - 1].span.end;
+            st.spans.terms[b] = start..self.prev_end();
             return Ok(());
         }
         let data = if word == "print" {
             self.bump();
             let mut args = Vec::new();
-            if !matches!(self.peek().kind, Tok::Newline | Tok::Eof) && !self.is_punct("}") {
+            if !self.at_end_of_statement() {
                 loop {
                     args.push(self.operand(st)?);
                     if !self.is_punct(",") {
@@ -512,57 +719,45 @@ impl<'s> Parser<'s> {
                     self.bump();
                 }
             }
-            InstData::Print { args }
-        } else if self.is_punct("(") {
-            self.parallel_copy(st)?
-        } else if t.kind == Tok::Ident
-            && self.peek_at(1).kind == Tok::Punct
-            && self.text(self.peek_at(1)) == "("
-        {
-            let (f, fspan) = self.name("a function name")?;
-            self.bump();
-            let args = self.operand_list(st, ")")?;
-            calls.push((fspan, args.len(), start..self.toks[self.pos - 1].span.end));
-            InstData::Call {
-                dst: None,
-                func: f.into(),
-                args,
+            InstData::Print {
+                args: st.func.list(&args),
             }
+        } else if self.is_punct("(") {
+            self.multi_definition(st, start, calls)?
+        } else if self.at_call() {
+            self.call_or_op(st, &[], start, calls)?
         } else if t.kind == Tok::Ident {
-            let (d, _) = self.name("a variable name")?;
-            let dst = self.var(st, d);
+            let (dst, _) = self.destination(st)?;
             self.expect_punct("=")?;
             self.rhs(st, dst, start, calls)?
         } else {
             return Err(self.err_here("a statement"));
         };
-        if data.is_phi() && !st.func.blocks[b].insts.is_empty() {
+        if data.is_phi() && !st.func.block_insts(b).is_empty() {
             return Err(Diagnostic::new(
                 "phi after an ordinary instruction",
-                start..self.toks[self.pos - 1].span.end,
+                start..self.prev_end(),
                 "phis must come first in their block",
             ));
         }
         let i = st.func.push_inst(b, data);
         st.spans.insts.ensure(i, 0..0);
-        st.spans.insts[i] = start..self.toks[self.pos - 1].span.end;
+        st.spans.insts[i] = start..self.prev_end();
         Ok(())
     }
 
-    fn parallel_copy(&mut self, st: &mut FnState<'s>) -> Res<InstData> {
+    /// `(d1, ..., dn) = (s1, ..., sn)`, a parallel copy, or
+    /// `(d1, ..., dn) = f(...)`, a call or operation with several results.
+    fn multi_definition(
+        &mut self,
+        st: &mut FnState<'s>,
+        start: usize,
+        calls: &mut Vec<CallSite>,
+    ) -> Res<InstData> {
         self.expect_punct("(")?;
         let mut dsts: Vec<(Var, Range<usize>)> = Vec::new();
         loop {
-            let (d, span) = self.name("a variable name")?;
-            let v = self.var(st, d);
-            if dsts.iter().any(|(x, _)| *x == v) {
-                return Err(Diagnostic::new(
-                    format!("`{d}` is written twice by one parallel copy"),
-                    span,
-                    "duplicate destination",
-                ));
-            }
-            dsts.push((v, span));
+            dsts.push(self.destination(st)?);
             if !self.is_punct(",") {
                 break;
             }
@@ -570,6 +765,25 @@ impl<'s> Parser<'s> {
         }
         let close = self.expect_punct(")")?;
         self.expect_punct("=")?;
+        let what = if self.at_call() {
+            "one call or operation"
+        } else {
+            "one parallel copy"
+        };
+        let mut seen: HashSet<Var> = HashSet::default();
+        for (v, span) in &dsts {
+            if !seen.insert(*v) {
+                return Err(Diagnostic::new(
+                    format!("`{}` is written twice by {what}", &self.src[span.clone()]),
+                    span.clone(),
+                    "duplicate destination",
+                ));
+            }
+        }
+        if self.at_call() {
+            let results: Vec<Var> = dsts.iter().map(|d| d.0).collect();
+            return self.call_or_op(st, &results, start, calls);
+        }
         let open = self.expect_punct("(")?;
         let srcs = self.operand_list(st, ")")?;
         if srcs.len() != dsts.len() {
@@ -583,8 +797,9 @@ impl<'s> Parser<'s> {
                 "counts differ",
             ));
         }
+        let copies: Vec<(Var, Operand)> = dsts.into_iter().map(|(d, _)| d).zip(srcs).collect();
         Ok(InstData::ParCopy {
-            copies: dsts.into_iter().map(|(d, _)| d).zip(srcs).collect(),
+            copies: st.func.list(&copies),
         })
     }
 
@@ -593,42 +808,25 @@ impl<'s> Parser<'s> {
         st: &mut FnState<'s>,
         dst: Var,
         start: usize,
-        calls: &mut Vec<(Range<usize>, usize, Range<usize>)>,
+        calls: &mut Vec<CallSite>,
     ) -> Res<InstData> {
         let t = self.peek().clone();
         if t.kind == Tok::Ident && self.text(&t) == "phi" {
             self.bump();
             self.expect_punct("(")?;
-            let mut args = Vec::new();
-            if !self.is_punct(")") {
-                loop {
-                    let block = self.label(st)?;
-                    self.expect_punct(":")?;
-                    let value = self.operand(st)?;
-                    args.push(PhiArg { block, value });
-                    if !self.is_punct(",") {
-                        break;
-                    }
-                    self.bump();
-                }
-            }
-            self.expect_punct(")")?;
-            return Ok(InstData::Phi { dst, args });
-        }
-        if t.kind == Tok::Ident
-            && self.text(&t) != "undef"
-            && self.peek_at(1).kind == Tok::Punct
-            && self.text(self.peek_at(1)) == "("
-        {
-            let (f, fspan) = self.name("a function name")?;
-            self.bump();
-            let args = self.operand_list(st, ")")?;
-            calls.push((fspan, args.len(), start..self.toks[self.pos - 1].span.end));
-            return Ok(InstData::Call {
-                dst: Some(dst),
-                func: f.into(),
-                args,
+            let args = self.list(")", |p| {
+                let block = p.label(st)?;
+                p.expect_punct(":")?;
+                let value = p.operand(st)?;
+                Ok(PhiArg { block, value })
+            })?;
+            return Ok(InstData::Phi {
+                dst,
+                args: st.func.list(&args),
             });
+        }
+        if self.at_call() {
+            return self.call_or_op(st, &[dst], start, calls);
         }
         if t.kind == Tok::Punct {
             let s = self.text(&t);
@@ -654,17 +852,19 @@ impl<'s> Parser<'s> {
         Ok(InstData::Copy { dst, src: lhs })
     }
 
-    /// Checks that each phi has exactly one operand per distinct predecessor.
+    /// Checks that each phi has exactly one operand per distinct
+    /// predecessor, and that no block without predecessors has phis.
     fn check_phis(&self, st: &FnState<'s>) -> Res<()> {
         let f = &st.func;
         let cfg = Cfg::new(f);
-        // seen[p] == stamp marks p as a predecessor of the current block;
-        // used[p] == stamp2 marks it as already labelled in the current phi.
-        let mut pred_stamp = vec![0u32; f.blocks.len()];
-        let mut used_stamp = vec![0u32; f.blocks.len()];
+        // pred_stamp[p] == stamp marks p as a predecessor of the current
+        // block; used_stamp[p] == stamp2 marks it as already labelled in the
+        // current phi.
+        let mut pred_stamp = vec![0u32; f.num_blocks()];
+        let mut used_stamp = vec![0u32; f.num_blocks()];
         let mut stamp = 0u32;
-        for &b in &f.layout {
-            if f.blocks[b].phis.is_empty() {
+        for &b in f.layout() {
+            if f.block_phis(b).is_empty() {
                 continue;
             }
             stamp += 1;
@@ -674,17 +874,27 @@ impl<'s> Parser<'s> {
                 pred_stamp[p.index()] = bstamp;
                 npreds += 1;
             }
-            for &i in &f.blocks[b].phis {
+            if npreds == 0 {
+                let i = f.block_phis(b)[0];
+                return Err(Diagnostic::new(
+                    format!(
+                        "phi in block `{}`, which has no predecessors",
+                        f.block_name(b)
+                    ),
+                    st.spans.insts[i].clone(),
+                    "no edge leads here",
+                )
+                .with_help("a phi chooses a value by the edge taken into its block"));
+            }
+            for &i in f.block_phis(b) {
                 stamp += 1;
-                let InstData::Phi { args, .. } = &f.insts[i] else {
-                    unreachable!()
-                };
                 let span = st.spans.insts[i].clone();
+                let args = f.phi_args(i);
                 for a in args {
-                    let name = &f.blocks[a.block].name;
+                    let name = f.block_name(a.block);
                     if pred_stamp[a.block.index()] != bstamp {
                         return Err(Diagnostic::new(
-                            format!("phi operand labelled `{name}`, which is not a predecessor of block `{}`", f.blocks[b].name),
+                            format!("phi operand labelled `{name}`, which is not a predecessor of block `{}`", f.block_name(b)),
                             span,
                             "not a predecessor",
                         ));
@@ -706,10 +916,10 @@ impl<'s> Parser<'s> {
                     return Err(Diagnostic::new(
                         format!(
                             "phi has no operand for predecessor `{}`",
-                            f.blocks[missing].name
+                            f.block_name(missing)
                         ),
                         span,
-                        format!("block `{}` has {npreds} predecessor(s)", f.blocks[b].name),
+                        format!("block `{}` has {npreds} predecessor(s)", f.block_name(b)),
                     ));
                 }
             }
@@ -723,36 +933,17 @@ impl<'s> Parser<'s> {
 /// that order by index (dominator-tree children, for instance) then follow
 /// program order.
 fn renumber_blocks_in_layout_order(f: &mut Function, spans: &mut FunctionSpans) {
-    if f.layout.iter().enumerate().all(|(i, b)| b.index() == i) {
+    if f.layout().iter().enumerate().all(|(i, b)| b.index() == i) {
         return;
     }
-    let mut new_of = vec![Block(0); f.blocks.len()];
-    for (i, &b) in f.layout.iter().enumerate() {
-        new_of[b.index()] = Block::new(i);
-    }
-    let old = std::mem::take(&mut f.blocks).into_vec();
-    let mut slots: Vec<Option<BlockData>> = old.into_iter().map(Some).collect();
-    let old_spans = (
+    let order = f.layout().to_vec();
+    f.renumber_blocks(&order);
+    let old = (
         std::mem::take(&mut spans.blocks).into_vec(),
         std::mem::take(&mut spans.terms).into_vec(),
     );
-    for &b in &f.layout {
-        let mut bd = slots[b.index()]
-            .take()
-            .expect("each block once in the layout");
-        bd.term.for_each_succ_mut(|t| *t = new_of[t.index()]);
-        f.blocks.push(bd);
-        spans.blocks.push(old_spans.0[b.index()].clone());
-        spans.terms.push(old_spans.1[b.index()].clone());
-    }
-    for data in f.insts.values_mut() {
-        if let InstData::Phi { args, .. } = data {
-            for a in args {
-                a.block = new_of[a.block.index()];
-            }
-        }
-    }
-    for (i, b) in f.layout.iter_mut().enumerate() {
-        *b = Block::new(i);
+    for &b in &order {
+        spans.blocks.push(old.0[b.index()].clone());
+        spans.terms.push(old.1[b.index()].clone());
     }
 }

@@ -1,12 +1,19 @@
 //! The `.ssa` printer. Its output parses back to the same function (up to
 //! the origin of SSA versions, which the text keeps only in their names).
+//!
+//! Types are printed where they are not the default `i64`: on parameters,
+//! on every definition of a variable, and on declared results.
 
-use crate::ir::{Function, InstData, Module, Operand, Terminator, UnOp, VarNames};
+use crate::ir::{
+    Function, Inst, InstData, Module, Operand, Operator, Terminator, Type, UnOp, Var, VarNames,
+};
+use rustc_hash::FxHashSet;
 use std::fmt::Write;
 
-/// Prints every function of a module, separated by blank lines.
+/// Prints every function of a module, separated by blank lines, after the
+/// declarations of the operators they use.
 pub fn print_module(m: &Module) -> String {
-    let mut out = String::new();
+    let mut out = print_declarations(m);
     for (i, f) in m.functions.iter().enumerate() {
         if i > 0 {
             out.push('\n');
@@ -16,11 +23,36 @@ pub fn print_module(m: &Module) -> String {
     out
 }
 
-/// Prints one function.
+/// The `operator NAME EFFECTS` lines of the operators the functions of
+/// `m` use, in order of first use, followed by a blank line; empty when
+/// no operation is used.
+pub fn print_declarations(m: &Module) -> String {
+    let mut out = String::new();
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    for f in &m.functions {
+        for &b in f.layout() {
+            for &i in f.block_insts(b) {
+                if let InstData::Op { op, .. } = f.inst(i) {
+                    let d = f.symbols().operator_data(*op);
+                    if seen.insert(&d.name) {
+                        let _ = writeln!(out, "operator {} {}", d.name, d.effects);
+                    }
+                }
+            }
+        }
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// Prints one function (without operator declarations: see
+/// [`print_declarations`]).
 pub fn print_function(f: &Function) -> String {
     // Sized up front: growing a multi-megabyte string by doubling costs
     // copies and, in glibc, consolidations of freed small blocks.
-    let mut out = String::with_capacity(24 * f.insts.len() + 16 * f.layout.len() + 64);
+    let mut out = String::with_capacity(24 * f.inst_slots() + 16 * f.layout().len() + 64);
     write_function(&mut out, f);
     out
 }
@@ -44,15 +76,62 @@ fn operands(out: &mut String, names: &VarNames, ops: impl IntoIterator<Item = Op
     }
 }
 
-/// Appends the text of instruction `data` (no indentation, no newline).
-pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, data: &InstData) {
-    match data {
+/// A variable being defined: its name, and its type unless `i64`.
+fn def(out: &mut String, f: &Function, names: &VarNames, v: Var) {
+    out.push_str(&names[v]);
+    let ty = f.var_type(v);
+    if ty != Type::I64 {
+        let _ = write!(out, ": {ty}");
+    }
+}
+
+/// `d = ` for one result, `(d1, d2) = ` for several, nothing for none.
+fn results(out: &mut String, f: &Function, names: &VarNames, vars: &[Var]) {
+    match vars {
+        [] => {}
+        [v] => {
+            def(out, f, names, *v);
+            out.push_str(" = ");
+        }
+        _ => {
+            out.push('(');
+            for (k, &v) in vars.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                def(out, f, names, v);
+            }
+            out.push_str(") = ");
+        }
+    }
+}
+
+fn operation(out: &mut String, f: &Function, names: &VarNames, op: Operator, imms: &[i64]) {
+    out.push_str(f.operator_name(op));
+    if !imms.is_empty() {
+        out.push('[');
+        for (k, m) in imms.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{m}");
+        }
+        out.push(']');
+    }
+    let _ = names;
+}
+
+/// Appends the text of instruction `i` (no indentation, no newline).
+pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
+    match f.inst(i) {
         InstData::Copy { dst, src } => {
-            let _ = write!(out, "{} = ", &names[*dst]);
+            def(out, f, names, *dst);
+            out.push_str(" = ");
             operand(out, names, *src);
         }
         InstData::Unary { dst, op, arg } => {
-            let _ = write!(out, "{} = {}", &names[*dst], op.symbol());
+            def(out, f, names, *dst);
+            let _ = write!(out, " = {}", op.symbol());
             // `x = -5` would read back as the literal -5: keep a space.
             if *op == UnOp::Neg && matches!(arg, Operand::Const(_)) {
                 out.push(' ');
@@ -60,44 +139,61 @@ pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, data: &InstD
             operand(out, names, *arg);
         }
         InstData::Binary { dst, op, lhs, rhs } => {
-            let _ = write!(out, "{} = ", &names[*dst]);
+            def(out, f, names, *dst);
+            out.push_str(" = ");
             operand(out, names, *lhs);
             let _ = write!(out, " {} ", op.symbol());
             operand(out, names, *rhs);
         }
-        InstData::Call { dst, func, args } => {
-            if let Some(d) = dst {
-                let _ = write!(out, "{} = ", &names[*d]);
-            }
-            let _ = write!(out, "{func}(");
-            operands(out, names, args.iter().copied());
+        InstData::Call {
+            callee,
+            args,
+            results: r,
+        } => {
+            results(out, f, names, r.as_slice(f));
+            let _ = write!(out, "{}(", f.callee_name(*callee));
+            operands(out, names, args.as_slice(f).iter().copied());
+            out.push(')');
+        }
+        InstData::Op {
+            op,
+            imms,
+            args,
+            results: r,
+        } => {
+            results(out, f, names, r.as_slice(f));
+            operation(out, f, names, *op, imms.as_slice(f));
+            out.push('(');
+            operands(out, names, args.as_slice(f).iter().copied());
             out.push(')');
         }
         InstData::Print { args } => {
             out.push_str("print");
             if !args.is_empty() {
                 out.push(' ');
-                operands(out, names, args.iter().copied());
+                operands(out, names, args.as_slice(f).iter().copied());
             }
         }
         InstData::Phi { dst, args } => {
-            let _ = write!(out, "{} = phi(", &names[*dst]);
-            for (i, a) in args.iter().enumerate() {
-                if i > 0 {
+            def(out, f, names, *dst);
+            out.push_str(" = phi(");
+            for (k, a) in args.as_slice(f).iter().enumerate() {
+                if k > 0 {
                     out.push_str(", ");
                 }
-                let _ = write!(out, "{}: ", f.blocks[a.block].name);
+                let _ = write!(out, "{}: ", f.block_name(a.block));
                 operand(out, names, a.value);
             }
             out.push(')');
         }
         InstData::ParCopy { copies } => {
+            let copies = copies.as_slice(f);
             out.push('(');
-            for (i, (d, _)) in copies.iter().enumerate() {
-                if i > 0 {
+            for (k, &(d, _)) in copies.iter().enumerate() {
+                if k > 0 {
                     out.push_str(", ");
                 }
-                out.push_str(&names[*d]);
+                def(out, f, names, d);
             }
             out.push_str(") = (");
             operands(out, names, copies.iter().map(|c| c.1));
@@ -108,7 +204,7 @@ pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, data: &InstD
 
 /// Appends the text of terminator `t` (no indentation, no newline).
 pub fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminator) {
-    let name = |b: crate::ir::Block| &*f.blocks[b].name;
+    let name = |b| f.block_name(b);
     match t {
         Terminator::Jump(b) => {
             let _ = write!(out, "jump {}", name(*b));
@@ -130,44 +226,61 @@ pub fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminat
             out.push_str("switch ");
             operand(out, names, *value);
             let _ = write!(out, ", {}, [", name(*default));
-            for (i, t) in targets.iter().enumerate() {
-                if i > 0 {
+            for (k, &t) in targets.as_slice(f).iter().enumerate() {
+                if k > 0 {
                     out.push_str(", ");
                 }
-                out.push_str(name(*t));
+                out.push_str(name(t));
             }
             out.push(']');
         }
-        Terminator::Ret(v) => {
+        Terminator::Ret(vals) => {
             out.push_str("ret");
-            if let Some(v) = v {
+            if !vals.is_empty() {
                 out.push(' ');
-                operand(out, names, *v);
+                operands(out, names, vals.as_slice(f).iter().copied());
             }
         }
+        Terminator::Unreachable => out.push_str("unreachable"),
     }
 }
 
 fn write_function(out: &mut String, f: &Function) {
     let names = VarNames::new(f);
-    let _ = write!(out, "function {}(", f.name);
-    for (i, p) in f.params.iter().enumerate() {
-        if i > 0 {
+    let _ = write!(out, "function {}(", f.name());
+    for (k, &p) in f.params().iter().enumerate() {
+        if k > 0 {
             out.push_str(", ");
         }
-        out.push_str(&names[*p]);
+        def(out, f, &names, p);
     }
-    out.push_str(") {\n");
-    for &b in &f.layout {
-        let bd = &f.blocks[b];
-        let _ = writeln!(out, "{}:", bd.name);
-        for &i in bd.phis.iter().chain(&bd.insts) {
+    out.push(')');
+    match f.returns() {
+        None => {}
+        Some([t]) => {
+            let _ = write!(out, " -> {t}");
+        }
+        Some(ts) => {
+            out.push_str(" -> (");
+            for (k, t) in ts.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                let _ = write!(out, "{t}");
+            }
+            out.push(')');
+        }
+    }
+    out.push_str(" {\n");
+    for &b in f.layout() {
+        let _ = writeln!(out, "{}:", f.block_name(b));
+        for i in f.block_all_insts(b) {
             out.push_str("    ");
-            write_inst(out, f, &names, &f.insts[i]);
+            write_inst(out, f, &names, i);
             out.push('\n');
         }
         out.push_str("    ");
-        write_term(out, f, &names, &bd.term);
+        write_term(out, f, &names, f.term(b));
         out.push('\n');
     }
     out.push_str("}\n");

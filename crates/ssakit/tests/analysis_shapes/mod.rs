@@ -22,13 +22,13 @@
 #![allow(dead_code)]
 
 use ssakit::analysis::{CsrGraph, Graph};
-use ssakit::ir::{BinOp, Block, Function, FunctionBuilder, Operand, Terminator};
+use ssakit::ir::{BinOp, Block, Function, FunctionBuilder, Operand};
 
 /// The chain of `n ≥ 2` nodes with a back edge from the last to node 1.
 pub fn chain(n: usize) -> CsrGraph {
     let mut edges: Vec<(u32, u32)> = (0..n as u32 - 1).map(|i| (i, i + 1)).collect();
     edges.push((n as u32 - 1, 1));
-    CsrGraph::from_edges(n, Block(0), &edges)
+    CsrGraph::from_edges(n, Block::from_u32(0), &edges)
 }
 
 /// Node numbers of the ladder with `k` rungs.
@@ -48,16 +48,20 @@ impl Ladder {
         2 * self.k as usize + 2
     }
     pub fn l(&self, i: u32) -> Block {
-        Block(1 + 2 * i)
+        Block::from_u32(1 + 2 * i)
     }
     pub fn r(&self, i: u32) -> Block {
-        Block(2 + 2 * i)
+        Block::from_u32(2 + 2 * i)
     }
     pub fn x(&self) -> Block {
-        Block(2 * self.k + 1)
+        Block::from_u32(2 * self.k + 1)
     }
     pub fn graph(&self) -> CsrGraph {
-        let (l, r, x) = (|i| self.l(i).0, |i| self.r(i).0, self.x().0);
+        let (l, r, x) = (
+            |i| self.l(i).as_u32(),
+            |i| self.r(i).as_u32(),
+            self.x().as_u32(),
+        );
         let mut edges = vec![(0, l(0))];
         for i in 0..self.k {
             edges.push((l(i), r(i)));
@@ -70,7 +74,7 @@ impl Ladder {
             }
         }
         edges.push((x, l(0)));
-        CsrGraph::from_edges(self.num_nodes(), Block(0), &edges)
+        CsrGraph::from_edges(self.num_nodes(), Block::from_u32(0), &edges)
     }
 }
 
@@ -86,7 +90,7 @@ pub fn diamonds(n: usize) -> CsrGraph {
         edges.extend([(h(i) + 1, h(i + 1)), (h(i) + 2, h(i + 1))]);
     }
     edges.push((h(k), h(0)));
-    CsrGraph::from_edges(h(k) as usize + 1, Block(0), &edges)
+    CsrGraph::from_edges(h(k) as usize + 1, Block::from_u32(0), &edges)
 }
 
 /// A function whose CFG is `g` (block `i` is node `i`, entry first; needs
@@ -95,7 +99,7 @@ pub fn diamonds(n: usize) -> CsrGraph {
 /// 0, 1, 2 or 3, then returns `a`, jumps, branches on `b` or switches on `a`
 /// by its number of successors.
 pub fn function_from_graph<G: Graph>(g: &G) -> Function {
-    assert_eq!(g.entry(), Block(0));
+    assert_eq!(g.entry(), Block::from_u32(0));
     let mut fb = FunctionBuilder::new("shape");
     let p = fb.param("p");
     let a = fb.var("a");
@@ -113,25 +117,17 @@ pub fn function_from_graph<G: Graph>(g: &G) -> Function {
                 fb.copy(b, a.into());
             }
             2 => {
-                fb.print(vec![b.into()]);
+                fb.print(&[b.into()]);
             }
             _ => {}
         }
         let s = g.succs(blk);
-        fb.terminate(match s.len() {
-            0 => Terminator::Ret(Some(a.into())),
-            1 => Terminator::Jump(s[0]),
-            2 => Terminator::Branch {
-                cond: b.into(),
-                then_dest: s[0],
-                else_dest: s[1],
-            },
-            _ => Terminator::Switch {
-                value: Operand::Var(a),
-                default: s[0],
-                targets: s[1..].to_vec(),
-            },
-        });
+        match s.len() {
+            0 => fb.ret(Some(a.into())),
+            1 => fb.jump(s[0]),
+            2 => fb.branch(b.into(), s[0], s[1]),
+            _ => fb.switch(Operand::Var(a), s[0], &s[1..]),
+        }
     }
     fb.finish()
 }

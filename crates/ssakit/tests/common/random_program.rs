@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use ssakit::interp::{self, ErrorKind, Outcome, RunOptions};
-use ssakit::ir::{BinOp, Block, Function, FunctionBuilder, Module, Operand, Terminator, UnOp, Var};
+use ssakit::ir::{BinOp, Block, Function, FunctionBuilder, Module, Operand, UnOp, Var};
 
 /// The argument vectors a program (parameters `a` and `b`) is run on.
 pub const ARGS: [[i64; 2]; 3] = [[0, 0], [1, -1], [7, 3]];
@@ -144,27 +144,22 @@ impl Program {
                         fb.unary(d(x), if *neg { UnOp::Neg } else { UnOp::Not }, o(a));
                     }
                     Ins::Print(a, b) => {
-                        fb.print(vec![o(a), o(b)]);
+                        fb.print(&[o(a), o(b)]);
                     }
                     Ins::Call(x, a) => {
-                        fb.call(Some(d(x)), "h", vec![o(a)]);
+                        fb.call(Some(d(x)), "h", &[o(a)]);
                     }
                 }
             }
-            fb.terminate(match t {
-                Term::Ret(a) => Terminator::Ret(Some(o(a))),
-                Term::Jump(b) => Terminator::Jump(bl(b)),
-                Term::Branch(c, t, e) => Terminator::Branch {
-                    cond: o(c),
-                    then_dest: bl(t),
-                    else_dest: bl(e),
-                },
-                Term::Switch(c, dflt, ts) => Terminator::Switch {
-                    value: o(c),
-                    default: bl(dflt),
-                    targets: ts.iter().map(bl).collect(),
-                },
-            });
+            match t {
+                Term::Ret(a) => fb.ret(Some(o(a))),
+                Term::Jump(b) => fb.jump(bl(b)),
+                Term::Branch(c, t, e) => fb.branch(o(c), bl(t), bl(e)),
+                Term::Switch(c, dflt, ts) => {
+                    let targets: Vec<Block> = ts.iter().map(bl).collect();
+                    fb.switch(o(c), bl(dflt), &targets)
+                }
+            }
         }
         fb.finish()
     }

@@ -1,7 +1,7 @@
 //! Classic SSA programs for destruction tests, built with
 //! [`FunctionBuilder`]. Each takes one parameter `n` (a trip count).
 
-use ssakit::ir::{BinOp, Block, Function, FunctionBuilder, Operand, PhiArg, Terminator, Var};
+use ssakit::ir::{BinOp, Block, Function, FunctionBuilder, Operand, PhiArg, Var};
 
 fn arg(block: Block, value: impl Into<Operand>) -> PhiArg {
     PhiArg {
@@ -35,7 +35,7 @@ pub fn lost_copy() -> Function {
     b.copy(x1, Operand::Const(1));
     b.jump(l);
     b.switch_to(l);
-    b.phi(x2, vec![arg(entry, x1), arg(l, x3)]);
+    b.phi(x2, &[arg(entry, x1), arg(l, x3)]);
     b.binary(x3, BinOp::Add, x2.into(), Operand::Const(1));
     b.binary(c, BinOp::Lt, x3.into(), n.into());
     b.branch(c.into(), l, x);
@@ -73,9 +73,9 @@ pub fn swap_problem() -> Function {
     b.copy(i1, Operand::Const(0));
     b.jump(l);
     b.switch_to(l);
-    b.phi(a2, vec![arg(entry, a1), arg(l, b2)]);
-    b.phi(b2, vec![arg(entry, b1), arg(l, a2)]);
-    b.phi(i2, vec![arg(entry, i1), arg(l, i3)]);
+    b.phi(a2, &[arg(entry, a1), arg(l, b2)]);
+    b.phi(b2, &[arg(entry, b1), arg(l, a2)]);
+    b.phi(i2, &[arg(entry, i1), arg(l, i3)]);
     b.binary(i3, BinOp::Add, i2.into(), Operand::Const(1));
     b.binary(c, BinOp::Lt, i3.into(), n.into());
     b.branch(c.into(), l, x);
@@ -97,15 +97,15 @@ pub fn rotation() -> Function {
     b.switch_to(entry);
     b.jump(l);
     b.switch_to(l);
-    b.phi(a2, vec![arg(entry, Operand::Const(1)), arg(l, b2)]);
-    b.phi(b2, vec![arg(entry, Operand::Const(2)), arg(l, c2)]);
-    b.phi(c2, vec![arg(entry, Operand::Const(3)), arg(l, a2)]);
-    b.phi(i2, vec![arg(entry, Operand::Const(0)), arg(l, i3)]);
+    b.phi(a2, &[arg(entry, Operand::Const(1)), arg(l, b2)]);
+    b.phi(b2, &[arg(entry, Operand::Const(2)), arg(l, c2)]);
+    b.phi(c2, &[arg(entry, Operand::Const(3)), arg(l, a2)]);
+    b.phi(i2, &[arg(entry, Operand::Const(0)), arg(l, i3)]);
     b.binary(i3, BinOp::Add, i2.into(), Operand::Const(1));
     b.binary(t, BinOp::Lt, i3.into(), n.into());
     b.branch(t.into(), l, x);
     b.switch_to(x);
-    b.print(vec![a2.into(), b2.into(), c2.into()]);
+    b.print(&[a2.into(), b2.into(), c2.into()]);
     b.ret(Some(i2.into()));
     b.finish()
 }
@@ -129,13 +129,13 @@ pub fn countdown() -> Function {
     b.switch_to(entry);
     b.jump(l);
     b.switch_to(l);
-    b.phi(k2, vec![arg(entry, n), arg(l, k3)]);
-    b.phi(s2, vec![arg(entry, Operand::Const(0)), arg(l, s3)]);
+    b.phi(k2, &[arg(entry, n), arg(l, k3)]);
+    b.phi(s2, &[arg(entry, Operand::Const(0)), arg(l, s3)]);
     b.binary(s3, BinOp::Add, s2.into(), k2.into());
     b.binary(k3, BinOp::Sub, k2.into(), Operand::Const(1));
     b.branch(k3.into(), l, x);
     b.switch_to(x);
-    b.print(vec![k2.into(), s3.into()]);
+    b.print(&[k2.into(), s3.into()]);
     b.ret(Some(s2.into()));
     b.finish()
 }
@@ -160,28 +160,21 @@ pub fn multi_edges() -> Function {
     b.branch(c.into(), j, a);
     b.switch_to(a);
     b.binary(m, BinOp::Rem, n.into(), Operand::Const(4));
-    b.terminate(Terminator::Switch {
-        value: m.into(),
-        default: j,
-        targets: vec![j, bb, j],
-    });
+    b.switch(m.into(), j, &[j, bb, j]);
     b.switch_to(bb);
     b.binary(d, BinOp::Lt, n.into(), Operand::Const(5));
     b.branch(d.into(), j, j);
     b.switch_to(j);
     b.phi(
         v,
-        vec![
+        &[
             arg(entry, Operand::Const(10)),
             arg(a, n),
             arg(bb, Operand::Const(30)),
         ],
     );
-    b.phi(
-        w,
-        vec![arg(entry, n), arg(a, Operand::Const(20)), arg(bb, n)],
-    );
-    b.print(vec![v.into(), w.into()]);
+    b.phi(w, &[arg(entry, n), arg(a, Operand::Const(20)), arg(bb, n)]);
+    b.print(&[v.into(), w.into()]);
     b.ret(Some(v.into()));
     b.finish()
 }
@@ -209,10 +202,10 @@ pub fn phi_shuffle(sources: &[Option<usize>]) -> Function {
         };
         b.phi(
             p[i],
-            vec![arg(entry, Operand::Const(100 + i as i64)), arg(l, back)],
+            &[arg(entry, Operand::Const(100 + i as i64)), arg(l, back)],
         );
     }
-    b.phi(i2, vec![arg(entry, Operand::Const(0)), arg(l, i3)]);
+    b.phi(i2, &[arg(entry, Operand::Const(0)), arg(l, i3)]);
     for i in 0..k {
         if sources[i].is_none() {
             let t = b.var("t");
@@ -224,7 +217,8 @@ pub fn phi_shuffle(sources: &[Option<usize>]) -> Function {
     b.binary(c, BinOp::Lt, i3.into(), n.into());
     b.branch(c.into(), l, x);
     b.switch_to(x);
-    b.print(p.iter().map(|&v| v.into()).collect());
+    let shown: Vec<Operand> = p.iter().map(|&v| v.into()).collect();
+    b.print(&shown);
     b.ret(Some(i2.into()));
     b.finish()
 }

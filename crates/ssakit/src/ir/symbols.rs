@@ -1,0 +1,265 @@
+//! Operators and callees, interned once per module.
+//!
+//! A generic [operation](super::InstData::Op) names its operator by an
+//! [`Operator`] key into a table of [`OperatorData`] (name and
+//! [`Effects`]), and a call names its callee by a [`Callee`] key into a
+//! table of names: no instruction holds a string. The table ([`Symbols`]) is
+//! shared by the functions of a module through an [`Arc`], so the
+//! functions of a module can be transformed in parallel while they read it;
+//! adding a symbol to a shared table copies it first ([`Arc::make_mut`]).
+
+use crate::entity::EntityVec;
+use rustc_hash::FxHashMap;
+use std::fmt;
+use std::sync::Arc;
+
+crate::entity_ref!(
+    /// An operator of the module's [`Symbols`] table.
+    Operator,
+    "op"
+);
+crate::entity_ref!(
+    /// A callee name of the module's [`Symbols`] table.
+    Callee,
+    "fn"
+);
+
+/// What an instruction may do besides computing its results: the *effect
+/// class* passes respect. A set of four facts:
+///
+/// | class | meaning | may be deleted when its results are unused |
+/// |---|---|---|
+/// | `pure` | nothing | yes |
+/// | `trap` | may stop the program (division by zero, out-of-bounds access) | no |
+/// | `read` | reads memory or other state | yes, unless it may also trap |
+/// | `write` | writes memory, output or other state | no |
+/// | `call` | anything at all (a call) | no |
+///
+/// `dce` deletes an instruction only when [`Effects::removable_if_unused`];
+/// `copy-prop` and `const-prop` never move or delete an instruction with
+/// an effect, and treat the results of operations they cannot evaluate as
+/// unknown.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Effects(u8);
+
+impl Effects {
+    /// No effect.
+    pub const PURE: Effects = Effects(0);
+    /// May trap.
+    pub const TRAP: Effects = Effects(1);
+    /// Reads memory or other state.
+    pub const READ: Effects = Effects(2);
+    /// Writes memory, output or other state.
+    pub const WRITE: Effects = Effects(4);
+    /// Anything at all (implies the others).
+    pub const CALL: Effects = Effects(8);
+
+    const WORDS: [(Effects, &'static str); 4] = [
+        (Effects::TRAP, "trap"),
+        (Effects::READ, "read"),
+        (Effects::WRITE, "write"),
+        (Effects::CALL, "call"),
+    ];
+
+    /// Both sets of effects.
+    pub const fn union(self, other: Effects) -> Effects {
+        Effects(self.0 | other.0)
+    }
+
+    /// Whether `self` has every effect of `other`.
+    pub const fn contains(self, other: Effects) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether there is no effect at all.
+    pub const fn is_pure(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether it may trap (a call may).
+    pub const fn may_trap(self) -> bool {
+        self.0 & (Effects::TRAP.0 | Effects::CALL.0) != 0
+    }
+
+    /// Whether it may read state (a call may).
+    pub const fn reads(self) -> bool {
+        self.0 & (Effects::READ.0 | Effects::CALL.0) != 0
+    }
+
+    /// Whether it may write state (a call may).
+    pub const fn writes(self) -> bool {
+        self.0 & (Effects::WRITE.0 | Effects::CALL.0) != 0
+    }
+
+    /// Whether an instruction with these effects may be deleted when none
+    /// of its results is used: it neither traps nor writes (reading is
+    /// fine).
+    pub const fn removable_if_unused(self) -> bool {
+        !self.may_trap() && !self.writes()
+    }
+
+    /// The effect named `word` in the text format (`pure`, `trap`, `read`,
+    /// `write`, `call`).
+    pub fn from_word(word: &str) -> Option<Effects> {
+        if word == "pure" {
+            return Some(Effects::PURE);
+        }
+        Effects::WORDS
+            .iter()
+            .find(|(_, w)| *w == word)
+            .map(|(e, _)| *e)
+    }
+}
+
+impl fmt::Display for Effects {
+    /// `pure`, or the effect words separated by spaces (`trap read`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_pure() {
+            return f.write_str("pure");
+        }
+        let mut first = true;
+        for (e, w) in Effects::WORDS {
+            if self.contains(e) {
+                if !first {
+                    f.write_str(" ")?;
+                }
+                f.write_str(w)?;
+                first = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Effects {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// An operator: its name (`i32.add`, `f64.load`) and effects.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct OperatorData {
+    /// The name, as written in the text format.
+    pub name: Box<str>,
+    /// What executing it may do besides computing its results.
+    pub effects: Effects,
+}
+
+/// An operator named twice with different effects.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EffectsConflict {
+    /// The operator's name.
+    pub name: String,
+    /// The effects it already has.
+    pub existing: Effects,
+    /// The effects asked for.
+    pub requested: Effects,
+}
+
+impl fmt::Display for EffectsConflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "operator `{}` is declared `{}`, not `{}`",
+            self.name, self.existing, self.requested
+        )
+    }
+}
+
+impl std::error::Error for EffectsConflict {}
+
+/// The interned operators and callee names of a module.
+#[derive(Clone, Default, Debug)]
+pub struct Symbols {
+    operators: EntityVec<Operator, OperatorData>,
+    callees: EntityVec<Callee, Box<str>>,
+    operator_index: FxHashMap<Box<str>, Operator>,
+    callee_index: FxHashMap<Box<str>, Callee>,
+}
+
+impl PartialEq for Symbols {
+    fn eq(&self, other: &Self) -> bool {
+        self.operators == other.operators && self.callees == other.callees
+    }
+}
+impl Eq for Symbols {}
+
+impl Symbols {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The operator named `name`, added with `effects` if new.
+    ///
+    /// # Errors
+    /// If `name` is already an operator with other effects.
+    pub fn operator(&mut self, name: &str, effects: Effects) -> Result<Operator, EffectsConflict> {
+        if let Some(&op) = self.operator_index.get(name) {
+            let existing = self.operators[op].effects;
+            if existing != effects {
+                return Err(EffectsConflict {
+                    name: name.to_string(),
+                    existing,
+                    requested: effects,
+                });
+            }
+            return Ok(op);
+        }
+        let op = self.operators.push(OperatorData {
+            name: name.into(),
+            effects,
+        });
+        self.operator_index.insert(name.into(), op);
+        Ok(op)
+    }
+
+    /// The operator named `name`, if any.
+    pub fn find_operator(&self, name: &str) -> Option<Operator> {
+        self.operator_index.get(name).copied()
+    }
+
+    /// The callee named `name`, added if new.
+    pub fn callee(&mut self, name: &str) -> Callee {
+        if let Some(&c) = self.callee_index.get(name) {
+            return c;
+        }
+        let c = self.callees.push(name.into());
+        self.callee_index.insert(name.into(), c);
+        c
+    }
+
+    /// The callee named `name`, if any.
+    pub fn find_callee(&self, name: &str) -> Option<Callee> {
+        self.callee_index.get(name).copied()
+    }
+
+    /// An operator's name and effects.
+    pub fn operator_data(&self, op: Operator) -> &OperatorData {
+        &self.operators[op]
+    }
+
+    /// A callee's name.
+    pub fn callee_name(&self, c: Callee) -> &str {
+        &self.callees[c]
+    }
+
+    /// Every operator, in the order added.
+    pub fn operators(&self) -> impl Iterator<Item = (Operator, &OperatorData)> {
+        self.operators.iter()
+    }
+
+    /// Number of operators.
+    pub fn num_operators(&self) -> usize {
+        self.operators.len()
+    }
+
+    /// Number of callees.
+    pub fn num_callees(&self) -> usize {
+        self.callees.len()
+    }
+}
+
+/// A shared, copy-on-write symbol table.
+pub type SharedSymbols = Arc<Symbols>;

@@ -1,0 +1,74 @@
+//! Value types of variables.
+
+use std::fmt;
+
+/// The type of a variable.
+///
+/// Today's `.ssa` programs compute on 64-bit integers, [`Type::I64`], the
+/// default: a variable written without a type has it, and the interpreter,
+/// constant propagation and the built-in operators (`+`, `<`, `!`, ...) work
+/// on it alone. The other types are WebAssembly's value types, carried by
+/// variables that only copies, phis, parallel copies, calls and generic
+/// [operations](super::InstData::Op) touch. Machine registers and one-bit
+/// flags would be further variants.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
+pub enum Type {
+    /// A 64-bit integer (the default; `int` of the interpreter).
+    #[default]
+    I64,
+    /// A 32-bit integer.
+    I32,
+    /// A 32-bit IEEE float.
+    F32,
+    /// A 64-bit IEEE float.
+    F64,
+    /// A 128-bit SIMD vector.
+    V128,
+    /// A reference to a function (WebAssembly `funcref`).
+    FuncRef,
+    /// An opaque host reference (WebAssembly `externref`).
+    ExternRef,
+}
+
+impl Type {
+    /// Every type, in a fixed order.
+    pub const ALL: [Type; 7] = [
+        Type::I64,
+        Type::I32,
+        Type::F32,
+        Type::F64,
+        Type::V128,
+        Type::FuncRef,
+        Type::ExternRef,
+    ];
+
+    /// The type's name in the text format.
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::I64 => "i64",
+            Type::I32 => "i32",
+            Type::F32 => "f32",
+            Type::F64 => "f64",
+            Type::V128 => "v128",
+            Type::FuncRef => "funcref",
+            Type::ExternRef => "externref",
+        }
+    }
+
+    /// The type named `s`, if any.
+    pub fn from_name(s: &str) -> Option<Type> {
+        Type::ALL.into_iter().find(|t| t.name() == s)
+    }
+
+    /// Whether an integer literal operand may stand for a value of this
+    /// type (its bits, truncated for `i32`).
+    pub fn is_int(self) -> bool {
+        matches!(self, Type::I64 | Type::I32)
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
