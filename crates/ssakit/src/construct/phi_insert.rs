@@ -188,6 +188,12 @@ impl PhiInsertion<'_> {
         // Room for every phi at once: growing the instruction table and
         // each block's phi list one push at a time copied them repeatedly.
         func.reserve_insts(n);
+        let operands: usize = func
+            .layout()
+            .iter()
+            .map(|&b| by_block.of(b).len() * self.cfg.unique_preds(b).count())
+            .sum();
+        func.reserve_list_items::<PhiArg>(operands);
         let mut args: Vec<PhiArg> = Vec::new();
         for k in 0..func.layout().len() {
             let b = func.layout()[k];

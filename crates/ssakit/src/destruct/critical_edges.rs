@@ -299,12 +299,7 @@ mod tests {
     use super::*;
     use crate::ir::Operand;
 
-    fn parse(src: &str) -> Function {
-        crate::text::parse_module(src)
-            .unwrap()
-            .functions
-            .swap_remove(0)
-    }
+    use crate::text::parse_one as parse;
 
     fn phi_labels(f: &Function, b: Block) -> Vec<Vec<(String, Operand)>> {
         f.block_phis(b)

@@ -316,12 +316,7 @@ mod tests {
     use super::*;
     use crate::ir::{BinOp, Terminator};
 
-    fn parse(src: &str) -> Function {
-        crate::text::parse_module(src)
-            .unwrap()
-            .functions
-            .swap_remove(0)
-    }
+    use crate::text::parse_one as parse;
 
     /// Freshly built SSA for `x = 0; while (x < n) x = x + 1; return x`:
     ///

@@ -216,12 +216,7 @@ mod tests {
     use super::*;
     use crate::ir::Type;
 
-    fn parse(src: &str) -> Function {
-        crate::text::parse_module(src)
-            .unwrap()
-            .functions
-            .swap_remove(0)
-    }
+    use crate::text::parse_one as parse;
 
     /// The swap problem's loop header, edges unsplit:
     ///

@@ -700,6 +700,16 @@ impl Function {
         self.blocks[b].phis.reserve(n);
     }
 
+    /// Reserves room for `n` more list items of type `T` (when a pass
+    /// knows how many it will add, the pool grows once instead of by
+    /// doubling, which briefly holds both the old and the new vector).
+    pub fn reserve_list_items<T: Copy>(&mut self, n: usize)
+    where
+        Self: ListStore<T>,
+    {
+        self.pool_mut().reserve(n);
+    }
+
     /// A new list of `items` in this function's pool for `T`.
     pub fn list<T: Copy>(&mut self, items: &[T]) -> EntityList<T>
     where

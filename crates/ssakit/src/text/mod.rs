@@ -9,3 +9,13 @@ pub mod printer;
 pub use diag::Diagnostic;
 pub use parser::{parse, parse_module, FunctionSpans, Parsed};
 pub use printer::{print_declarations, print_function, print_module};
+
+/// The first function of `src`, for unit tests written as `.ssa` text.
+/// Panics with the rendered diagnostic if `src` does not parse.
+#[cfg(test)]
+pub(crate) fn parse_one(src: &str) -> crate::ir::Function {
+    match parse_module(src) {
+        Ok(mut m) => m.functions.swap_remove(0),
+        Err(d) => panic!("{}", d.render("test", src)),
+    }
+}
