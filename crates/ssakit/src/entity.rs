@@ -387,48 +387,51 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     /// The lists of `num_keys` keys from `pairs` (keys below `num_keys`).
     pub fn from_pairs(num_keys: usize, pairs: impl IntoIterator<Item = (K, V)>) -> Self {
         let pairs: Vec<(K, V)> = pairs.into_iter().collect();
-        Self::build(num_keys, |emit| {
+        Self::build(num_keys, |sink| {
             for &(k, v) in &pairs {
-                emit(k, v)
+                sink.push(k, v)
             }
         })
     }
 
-    /// The lists of `num_keys` keys from the pairs `gen` emits. `gen` is
-    /// called twice (once to count, once to place) and must emit the same
-    /// pairs both times; no pair vector is materialised.
-    pub fn build(num_keys: usize, mut gen: impl FnMut(&mut dyn FnMut(K, V))) -> Self {
+    /// The lists of `num_keys` keys from the pairs `gen` pushes into the
+    /// sink it is given. `gen` is called twice (once to count, once to
+    /// place) and must push the same pairs both times; no pair vector is
+    /// materialised.
+    pub fn build(num_keys: usize, mut gen: impl FnMut(&mut CsrSink<'_, K, V>)) -> Self {
         let mut start = vec![0u32; num_keys + 1];
+        let mut items: Vec<V> = Vec::new();
+        let mut sink = CsrSink {
+            pos: &mut start[1..],
+            items: None,
+            placeholder: None,
+            _key: PhantomData,
+        };
+        gen(&mut sink);
         // Any item fills the table before each slot gets its own.
-        let mut placeholder = None;
-        gen(&mut |k, v| {
-            start[k.index() + 1] += 1;
-            placeholder.get_or_insert(v);
-        });
+        let placeholder = sink.placeholder;
         for i in 0..num_keys {
             start[i + 1] += start[i];
         }
         let total = start[num_keys] as usize;
-        let mut items = match placeholder {
-            Some(v) => vec![v; total],
-            None => Vec::new(),
-        };
+        if let Some(v) = placeholder {
+            items = vec![v; total];
+        }
         let mut fill: Vec<u32> = start[..num_keys].to_vec();
-        let mut written = 0usize;
-        gen(&mut |k, v| {
-            let slot = &mut fill[k.index()];
-            assert!(
-                *slot < start[k.index() + 1],
-                "Csr::build: the generator emitted more pairs the second time"
+        let mut sink = CsrSink {
+            pos: &mut fill,
+            items: Some(&mut items),
+            placeholder: None,
+            _key: PhantomData,
+        };
+        gen(&mut sink);
+        for k in 0..num_keys {
+            assert_eq!(
+                fill[k],
+                start[k + 1],
+                "Csr::build: the generator pushed other pairs the second time"
             );
-            items[*slot as usize] = v;
-            *slot += 1;
-            written += 1;
-        });
-        assert_eq!(
-            written, total,
-            "Csr::build: the generator emitted fewer pairs the second time"
-        );
+        }
         Csr {
             start,
             items,
@@ -465,6 +468,35 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     /// Every item, key by key.
     pub fn items(&self) -> &[V] {
         &self.items
+    }
+}
+
+/// Where [`Csr::build`]'s generator pushes its pairs: a counter in the
+/// first pass, the table in the second.
+pub struct CsrSink<'a, K, V> {
+    /// First pass: the count of each key. Second pass: the next free slot
+    /// of each key.
+    pos: &'a mut [u32],
+    /// The items (second pass only).
+    items: Option<&'a mut Vec<V>>,
+    placeholder: Option<V>,
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef, V: Copy> CsrSink<'_, K, V> {
+    /// Adds `v` to the list of `k`.
+    #[inline]
+    pub fn push(&mut self, k: K, v: V) {
+        let p = &mut self.pos[k.index()];
+        match &mut self.items {
+            None => {
+                if self.placeholder.is_none() {
+                    self.placeholder = Some(v);
+                }
+            }
+            Some(items) => items[*p as usize] = v,
+        }
+        *p += 1;
     }
 }
 

@@ -56,6 +56,7 @@
 
 use super::graph::Graph;
 use super::postorder::{DepthFirst, NONE};
+use crate::entity::Csr;
 use crate::ir::Block;
 
 /// Which algorithm computes the immediate dominators.
@@ -75,7 +76,7 @@ pub enum DomAlgorithm {
 /// * `idom[b]` is the immediate dominator's index, or `NONE` (`u32::MAX`)
 ///   for the entry and for unreachable nodes;
 /// * `children` lists the tree children of each node in increasing index
-///   order (`child_start[b] .. child_start[b + 1]`); unreachable nodes have
+///   order; unreachable nodes have
 ///   none and are nobody's child;
 /// * `preorder` is the tree preorder (children in `children` order) of the
 ///   reachable nodes, and `pre[preorder[i]] == i`;
@@ -85,8 +86,7 @@ pub enum DomAlgorithm {
 pub struct DomTree {
     entry: Block,
     idom: Vec<u32>,
-    child_start: Vec<u32>,
-    children: Vec<Block>,
+    children: Csr<Block, Block>,
     preorder: Vec<Block>,
     pre: Vec<u32>,
     post: Vec<u32>,
@@ -129,43 +129,32 @@ impl DomTree {
     /// (`idom[b]` an index, or [`NONE`] for the entry and unreachable nodes).
     fn from_idoms(entry: Block, idom: Vec<u32>) -> DomTree {
         let n = idom.len();
-        // Children in CSR form: count, prefix sums, fill in index order.
-        let mut child_start = vec![0u32; n + 1];
-        for &p in &idom {
-            if p != NONE {
-                child_start[p as usize + 1] += 1;
+        // Children in CSR form, in index order.
+        let children = Csr::build(n, |emit| {
+            for (b, &p) in idom.iter().enumerate() {
+                if p != NONE {
+                    emit.push(Block::from_u32(p), Block::new(b));
+                }
             }
-        }
-        for i in 0..n {
-            child_start[i + 1] += child_start[i];
-        }
-        let mut fill = child_start.clone();
-        let mut children = vec![Block::from_u32(0); child_start[n] as usize];
-        for (b, &p) in idom.iter().enumerate() {
-            if p != NONE {
-                children[fill[p as usize] as usize] = Block::new(b);
-                fill[p as usize] += 1;
-            }
-        }
+        });
         // Interval numbering by an explicit-stack walk with enter/exit.
         let mut pre = vec![NONE; n];
         let mut post = vec![NONE; n];
         let mut depth = vec![NONE; n];
-        let mut preorder = Vec::with_capacity(children.len() + 1);
+        let mut preorder = Vec::with_capacity(children.num_items() + 1);
         let mut exits = 0u32;
-        let mut stack: Vec<(Block, u32)> = vec![(entry, child_start[entry.index()])];
+        let mut stack: Vec<(Block, u32)> = vec![(entry, 0)];
         pre[entry.index()] = 0;
         depth[entry.index()] = 0;
         preorder.push(entry);
         while let Some(top) = stack.last_mut() {
             let (b, next) = *top;
-            if next < child_start[b.index() + 1] {
+            if let Some(&c) = children.of(b).get(next as usize) {
                 top.1 += 1;
-                let c = children[next as usize];
                 pre[c.index()] = preorder.len() as u32;
                 depth[c.index()] = depth[b.index()] + 1;
                 preorder.push(c);
-                stack.push((c, child_start[c.index()]));
+                stack.push((c, 0));
             } else {
                 post[b.index()] = exits;
                 exits += 1;
@@ -175,7 +164,6 @@ impl DomTree {
         DomTree {
             entry,
             idom,
-            child_start,
             children,
             preorder,
             pre,
@@ -205,8 +193,7 @@ impl DomTree {
     /// The children of `b` in the dominator tree, in increasing index order.
     #[inline]
     pub fn children(&self, b: Block) -> &[Block] {
-        &self.children
-            [self.child_start[b.index()] as usize..self.child_start[b.index() + 1] as usize]
+        self.children.of(b)
     }
 
     /// Whether `b` is reachable from the entry.
@@ -275,7 +262,7 @@ impl DomTree {
     pub fn walk(&self) -> DomWalk<'_> {
         DomWalk {
             tree: self,
-            stack: vec![(self.entry, self.child_start[self.entry.index()])],
+            stack: vec![(self.entry, 0)],
             started: false,
         }
     }
@@ -313,7 +300,8 @@ pub enum DomEvent {
 #[derive(Clone, Debug)]
 pub struct DomWalk<'a> {
     tree: &'a DomTree,
-    /// Frames `(node, next child position)` of the entered, unexited nodes.
+    /// Frames `(node, position of its next child)` of the entered,
+    /// unexited nodes.
     stack: Vec<(Block, u32)>,
     started: bool,
 }
@@ -327,10 +315,9 @@ impl Iterator for DomWalk<'_> {
         }
         let top = self.stack.last_mut()?;
         let (b, next) = *top;
-        if next < self.tree.child_start[b.index() + 1] {
+        if let Some(&c) = self.tree.children.of(b).get(next as usize) {
             top.1 += 1;
-            let c = self.tree.children[next as usize];
-            self.stack.push((c, self.tree.child_start[c.index()]));
+            self.stack.push((c, 0));
             Some(DomEvent::Enter(c))
         } else {
             self.stack.pop();

@@ -35,6 +35,7 @@
 use super::domtree::DomTree;
 use super::graph::Graph;
 use super::postorder::NONE;
+use crate::entity::Csr;
 use crate::ir::Block;
 
 /// The dominance frontier of every node, in compressed (CSR) form.
@@ -43,8 +44,7 @@ use crate::ir::Block;
 /// for unreachable `x`, and only contains reachable nodes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DominanceFrontiers {
-    start: Vec<u32>,
-    nodes: Vec<Block>,
+    df: Csr<Block, Block>,
 }
 
 impl DominanceFrontiers {
@@ -56,8 +56,7 @@ impl DominanceFrontiers {
         let n = g.num_nodes();
         // last[x] == b: b was already added to DF(x).
         let mut last = vec![NONE; n];
-        let mut pairs: Vec<(u32, Block)> = Vec::new();
-        let mut count = vec![0u32; n + 1];
+        let mut pairs: Vec<(Block, Block)> = Vec::new();
         for b in (0..n).map(Block::new) {
             if !tree.is_reachable(b) {
                 continue;
@@ -73,41 +72,30 @@ impl DominanceFrontiers {
                         break;
                     }
                     last[xb.index()] = b.as_u32();
-                    pairs.push((xb.as_u32(), b));
-                    count[xb.index() + 1] += 1;
+                    pairs.push((xb, b));
                     x = tree.idom(xb);
                 }
             }
         }
-        for i in 0..n {
-            count[i + 1] += count[i];
-        }
-        let mut fill = count.clone();
-        let mut nodes = vec![Block::from_u32(0); pairs.len()];
-        for &(x, b) in &pairs {
-            nodes[fill[x as usize] as usize] = b;
-            fill[x as usize] += 1;
-        }
         DominanceFrontiers {
-            start: count,
-            nodes,
+            df: Csr::from_pairs(n, pairs),
         }
     }
 
     /// Number of nodes of the graph.
     pub fn num_nodes(&self) -> usize {
-        self.start.len() - 1
+        self.df.num_keys()
     }
 
     /// DF(x), sorted by index.
     #[inline]
     pub fn df(&self, x: Block) -> &[Block] {
-        &self.nodes[self.start[x.index()] as usize..self.start[x.index() + 1] as usize]
+        self.df.of(x)
     }
 
     /// Total size Σ|DF(x)|.
     pub fn total_size(&self) -> usize {
-        self.nodes.len()
+        self.df.num_items()
     }
 }
 

@@ -17,6 +17,7 @@
 //! * nodes not reachable from the entry are allowed; the analyses report
 //!   them and never panic on them.
 
+use crate::entity::Csr;
 use crate::ir::{Block, Cfg};
 
 /// A directed graph with dense node numbers and an entry node.
@@ -71,10 +72,8 @@ impl<G: Graph + ?Sized> Graph for &G {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CsrGraph {
     entry: Block,
-    succ_start: Vec<u32>,
-    succ: Vec<Block>,
-    pred_start: Vec<u32>,
-    pred: Vec<Block>,
+    succ: Csr<Block, Block>,
+    pred: Csr<Block, Block>,
 }
 
 impl CsrGraph {
@@ -85,38 +84,17 @@ impl CsrGraph {
     pub fn from_edges(num_nodes: usize, entry: Block, edges: &[(u32, u32)]) -> CsrGraph {
         assert!(entry.index() < num_nodes, "entry out of range");
         assert!(num_nodes < u32::MAX as usize && edges.len() < u32::MAX as usize);
-        let mut succ_start = vec![0u32; num_nodes + 1];
-        let mut pred_start = vec![0u32; num_nodes + 1];
         for &(a, b) in edges {
             assert!(
                 (a as usize) < num_nodes && (b as usize) < num_nodes,
                 "edge out of range"
             );
-            succ_start[a as usize + 1] += 1;
-            pred_start[b as usize + 1] += 1;
         }
-        for i in 0..num_nodes {
-            succ_start[i + 1] += succ_start[i];
-            pred_start[i + 1] += pred_start[i];
-        }
-        // Counting sort by source, then by target; both stable.
-        let mut succ = vec![Block::from_u32(0); edges.len()];
-        let mut pred = vec![Block::from_u32(0); edges.len()];
-        let mut sfill = succ_start.clone();
-        let mut pfill = pred_start.clone();
-        for &(a, b) in edges {
-            succ[sfill[a as usize] as usize] = Block::from_u32(b);
-            sfill[a as usize] += 1;
-            pred[pfill[b as usize] as usize] = Block::from_u32(a);
-            pfill[b as usize] += 1;
-        }
-        CsrGraph {
-            entry,
-            succ_start,
-            succ,
-            pred_start,
-            pred,
-        }
+        // Stable counting sorts by source, then by target.
+        let edge = |&(a, b): &(u32, u32)| (Block::from_u32(a), Block::from_u32(b));
+        let succ = Csr::from_pairs(num_nodes, edges.iter().map(edge));
+        let pred = Csr::from_pairs(num_nodes, edges.iter().map(|e| (edge(e).1, edge(e).0)));
+        CsrGraph { entry, succ, pred }
     }
 
     /// Copies any graph into CSR form (for instance to add a node to it).
@@ -126,7 +104,7 @@ impl CsrGraph {
 
     /// Number of edges.
     pub fn num_edges(&self) -> usize {
-        self.succ.len()
+        self.succ.num_items()
     }
 }
 
@@ -143,18 +121,18 @@ pub fn edge_list<G: Graph + ?Sized>(g: &G) -> Vec<(u32, u32)> {
 
 impl Graph for CsrGraph {
     fn num_nodes(&self) -> usize {
-        self.succ_start.len() - 1
+        self.succ.num_keys()
     }
     fn entry(&self) -> Block {
         self.entry
     }
     #[inline]
     fn succs(&self, n: Block) -> &[Block] {
-        &self.succ[self.succ_start[n.index()] as usize..self.succ_start[n.index() + 1] as usize]
+        self.succ.of(n)
     }
     #[inline]
     fn preds(&self, n: Block) -> &[Block] {
-        &self.pred[self.pred_start[n.index()] as usize..self.pred_start[n.index() + 1] as usize]
+        self.pred.of(n)
     }
 }
 

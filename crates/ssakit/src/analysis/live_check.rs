@@ -196,7 +196,7 @@ impl LiveCheck {
         let preds = Csr::build(nb, |emit| {
             for b in (0..nb).map(Block::new).filter(|&b| dt.is_reachable(b)) {
                 for &p in cfg.preds(b).iter().filter(|&&p| dt.is_reachable(p)) {
-                    emit(b, p.as_u32());
+                    emit.push(b, p.as_u32());
                 }
             }
         });

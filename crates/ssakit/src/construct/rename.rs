@@ -229,8 +229,7 @@ pub struct Renamer<R: Reaching, O: Observer> {
     /// Entry definitions to put at the start of the entry block.
     entry_defs: Vec<Inst>,
     stats: RenameStats,
-    /// Scratch: the variables read or written by one instruction.
-    scratch: Vec<Var>,
+    /// Scratch: the operands of a terminator.
     found: Vec<Operand>,
 }
 
@@ -246,7 +245,6 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
             dummy: EntityVec::new(),
             entry_defs: Vec::new(),
             stats: RenameStats::default(),
-            scratch: Vec::new(),
             found: Vec::new(),
         }
     }
@@ -320,22 +318,7 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
             let insts = func.take_insts(bb);
             new_insts.clear();
             for &i in &insts {
-                self.rename_uses(func, i, bb, Site::Inst(i), &mut new_insts);
-                let at = Point::after(bb, new_insts.len());
-                self.scratch.clear();
-                func.for_each_def(i, |v| self.scratch.push(v));
-                for k in 0..self.scratch.len() {
-                    let v = self.scratch[k];
-                    let new = self.fresh(func, v);
-                    self.reaching.define(v, new, at);
-                    self.observer.defined(v, Site::Inst(i), bb, new);
-                    self.scratch[k] = new;
-                }
-                let mut k = 0;
-                func.for_each_def_mut(i, |d| {
-                    *d = self.scratch[k];
-                    k += 1;
-                });
+                self.rename_inst(func, i, bb, &mut new_insts);
                 new_insts.push(i);
             }
             // The terminator's uses.
@@ -366,33 +349,73 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
         std::mem::take(&mut self.stats)
     }
 
-    /// Renames the operands of instruction `i` (about to be appended to
-    /// `out`), in order.
-    fn rename_uses(
-        &mut self,
-        func: &mut Function,
-        i: Inst,
-        bb: Block,
-        site: Site,
-        out: &mut Vec<Inst>,
-    ) {
-        self.found.clear();
-        let mut ops = std::mem::take(&mut self.found);
-        func.for_each_operand(i, |o| ops.push(o));
-        for o in &mut ops {
+    /// Renames instruction `i` (about to be appended to `out`): its
+    /// operands, in order, then its definitions. The instruction is copied
+    /// out (it is small), edited, and written back; operands and results
+    /// in lists are edited in the function's pools, one at a time, since
+    /// resolving one may add a variable or an instruction to `func`.
+    fn rename_inst(&mut self, func: &mut Function, i: Inst, bb: Block, out: &mut Vec<Inst>) {
+        let site = Site::Inst(i);
+        let mut data = *func.inst(i);
+        // Uses. Each lookup is just before the instruction's place in the
+        // new list, after any ⊥ definition inserted for it.
+        let mut inline = |me: &mut Self, func: &mut Function, o: &mut Operand| {
             if let Operand::Var(v) = *o {
-                // Each lookup is just before the instruction's place in the
-                // new list, after any ⊥ definition inserted for it.
-                let at = Point::before(bb, out.len());
-                *o = self.resolve(func, v, at, site, out);
+                *o = me.resolve(func, v, Point::before(bb, out.len()), site, out);
             }
+        };
+        match &mut data {
+            InstData::Copy { src: o, .. } | InstData::Unary { arg: o, .. } => inline(self, func, o),
+            InstData::Binary { lhs, rhs, .. } => {
+                inline(self, func, lhs);
+                inline(self, func, rhs);
+            }
+            InstData::Call { args, .. } | InstData::Print { args } | InstData::Op { args, .. } => {
+                for k in 0..args.len() {
+                    let mut o = args.as_slice(func)[k];
+                    inline(self, func, &mut o);
+                    args.as_mut_slice(func)[k] = o;
+                }
+            }
+            InstData::ParCopy { copies } => {
+                for k in 0..copies.len() {
+                    let mut o = copies.as_slice(func)[k].1;
+                    inline(self, func, &mut o);
+                    copies.as_mut_slice(func)[k].1 = o;
+                }
+            }
+            InstData::Phi { .. } => unreachable!("phis are not in the ordinary list"),
         }
-        let mut k = 0;
-        func.for_each_operand_mut(i, |o| {
-            *o = ops[k];
-            k += 1;
-        });
-        self.found = ops;
+        // Definitions.
+        let at = Point::after(bb, out.len());
+        let def = |me: &mut Self, func: &mut Function, d: &mut Var| {
+            let v = *d;
+            let new = me.fresh(func, v);
+            me.reaching.define(v, new, at);
+            me.observer.defined(v, site, bb, new);
+            *d = new;
+        };
+        match &mut data {
+            InstData::Copy { dst, .. }
+            | InstData::Unary { dst, .. }
+            | InstData::Binary { dst, .. } => def(self, func, dst),
+            InstData::Call { results, .. } | InstData::Op { results, .. } => {
+                for k in 0..results.len() {
+                    let mut d = results.as_slice(func)[k];
+                    def(self, func, &mut d);
+                    results.as_mut_slice(func)[k] = d;
+                }
+            }
+            InstData::ParCopy { copies } => {
+                for k in 0..copies.len() {
+                    let mut d = copies.as_slice(func)[k].0;
+                    def(self, func, &mut d);
+                    copies.as_mut_slice(func)[k].0 = d;
+                }
+            }
+            InstData::Print { .. } | InstData::Phi { .. } => {}
+        }
+        func.set_inst(i, data);
     }
 
     /// Renames the operands of `bb`'s terminator.
@@ -477,7 +500,7 @@ fn succ_slots(func: &Function, cfg: &Cfg) -> Csr<Block, (Block, u32)> {
     Csr::build(func.num_blocks(), |emit| {
         for &s in func.layout() {
             for (k, p) in cfg.unique_preds(s).enumerate() {
-                emit(p, (s, k as u32));
+                emit.push(p, (s, k as u32));
             }
         }
     })

@@ -302,7 +302,7 @@ fn build_webs(
         .collect();
     let by_web: Csr<Var, u32> = Csr::build(nv, |emit| {
         for &(w, k) in &of_web {
-            emit(w, k)
+            emit.push(w, k)
         }
     });
     // Each web once, in the order of its first rank.
@@ -350,7 +350,7 @@ fn phi_components(
     drop(sets);
     let by_root: Csr<Var, u32> = Csr::build(nv, |emit| {
         for (k, &r) in root.iter().enumerate() {
-            emit(r, k as u32)
+            emit.push(r, k as u32)
         }
     });
     // By root: its group once numbered.
@@ -664,9 +664,9 @@ impl<'a> Oracle<'a> {
             for b in func.blocks().filter(|&b| dt.is_reachable(b)) {
                 let insts = func.block_insts(b);
                 for (k, &i) in insts.iter().enumerate() {
-                    func.for_each_use(i, |v| emit(v, Point::before(b, k)));
+                    func.for_each_use(i, |v| emit.push(v, Point::before(b, k)));
                 }
-                func.for_each_term_use(b, |v| emit(v, Point::before(b, insts.len())));
+                func.for_each_term_use(b, |v| emit.push(v, Point::before(b, insts.len())));
             }
         });
         let live = (nv <= ORACLE_MAX_VARS).then(|| crate::analysis::Liveness::new(func, cfg));

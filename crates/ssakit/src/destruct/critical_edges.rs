@@ -143,7 +143,7 @@ pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
     let n = func.num_blocks();
     let by_target: Csr<Block, Split> = Csr::build(n, |emit| {
         for s in &splits {
-            emit(s.target, *s)
+            emit.push(s.target, *s)
         }
     });
     // `range[source]`: the slice of the target's group holding the new

@@ -28,7 +28,7 @@ impl Cfg {
         let layout = func.layout();
         let succ = Csr::build(n, |emit| {
             for &b in layout {
-                func.for_each_succ(b, |s| emit(b, s));
+                func.for_each_succ(b, |s| emit.push(b, s));
             }
         });
         // Predecessors in layout order of the source: the successor lists,
@@ -36,7 +36,7 @@ impl Cfg {
         let pred = Csr::build(n, |emit| {
             for &b in layout {
                 for &s in succ.of(b) {
-                    emit(s, b);
+                    emit.push(s, b);
                 }
             }
         });

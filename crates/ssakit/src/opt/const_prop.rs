@@ -221,7 +221,7 @@ impl<'a> Sccp<'a> {
         let edge_executable = Csr::build(nb, |emit| {
             for b in func.blocks() {
                 for _ in cfg.succs(b) {
-                    emit(b, false);
+                    emit.push(b, false);
                 }
             }
         });

@@ -95,9 +95,9 @@ impl DefUse {
         let uses = Csr::build(nv, |emit| {
             for &b in func.layout() {
                 for i in func.block_all_insts(b) {
-                    func.for_each_use(i, |v| emit(v, UseSite::Inst(i)));
+                    func.for_each_use(i, |v| emit.push(v, UseSite::Inst(i)));
                 }
-                func.for_each_term_use(b, |v| emit(v, UseSite::Term(b)));
+                func.for_each_term_use(b, |v| emit.push(v, UseSite::Term(b)));
             }
         });
         Ok(DefUse { def, uses })
