@@ -7,17 +7,19 @@
 //! its other in-edges. *Splitting* the edge `(b1, b2)` replaces it by
 //! `b1 → n → b2` through a fresh block `n` that only jumps to `b2`.
 //!
-//! Edges are counted with multiplicity: `branch c, L, L` gives two edges to
-//! `L`, both critical when `L` has another predecessor edge (or just these
-//! two), and each gets its own new block, so that each edge can carry its
-//! own copies.
+//! Edges are counted between distinct blocks: a phi has one operand per
+//! distinct predecessor block, so the copies of every edge from `b1` to
+//! `b2` are the same. An edge is critical when its source has several
+//! distinct successor blocks and its target several distinct predecessor
+//! blocks, and all the edges from `b1` to `b2` (`switch c, E, [L, L, L]`)
+//! share one new block: `branch c, L, L` needs no split at all (copies at
+//! the end of the source run on the way to `L` whichever edge is taken).
 //!
 //! # Phis
 //!
-//! A phi in the target has one operand per distinct predecessor block. When
-//! the edges from `b1` are split into `n1, n2, ...`, the operand labelled
-//! `b1` is replaced, in place, by one operand per new block, each with the
-//! same value: `x = phi(b1: a, c: d)` becomes `x = phi(n1: a, n2: a, c: d)`.
+//! The operand of a phi in the target labelled `b1` is relabelled, in
+//! place, by the new block: `x = phi(b1: a, c: d)` becomes
+//! `x = phi(n: a, c: d)`.
 //!
 //! # Names and layout
 //!
@@ -30,12 +32,11 @@
 //!
 //! When no label of the function contains `_` or `.` (the usual case), no
 //! existing label can be of that form, and, labels being distinct (as the
-//! text format requires), `A_B` names exactly one pair `(A, B)`: the
-//! `k`-th edge from `A` to `B` gets `A_B` for `k = 0`, else `A_B.k`, with
-//! no lookup. Otherwise a set of the labels taken is kept.
+//! text format requires), `A_B` names exactly one pair `(A, B)`, with no
+//! lookup. Otherwise a set of the labels taken is kept.
 
 use crate::entity::{Csr, EntityVec};
-use crate::ir::{Block, Cfg, Function, PhiArg, Terminator};
+use crate::ir::{Block, Cfg, Function, Terminator};
 use rustc_hash::FxHashSet as HashSet;
 
 /// Picks the names of new blocks (see the module doc).
@@ -55,19 +56,15 @@ impl Namer {
         }
     }
 
-    /// The name of the `k`-th split edge (from 0) from `source` to
+    /// The name of the block splitting the edges from `source` to
     /// `target`, recorded as taken.
-    fn name(&mut self, source: &str, target: &str, k: u32) -> String {
+    fn name(&mut self, source: &str, target: &str) -> String {
         let Some(taken) = &mut self.taken else {
             // `format!` costs more than the rest of the pass.
-            let mut name = String::with_capacity(source.len() + target.len() + 8);
+            let mut name = String::with_capacity(source.len() + target.len() + 1);
             name.push_str(source);
             name.push('_');
             name.push_str(target);
-            if k > 0 {
-                name.push('.');
-                push_decimal(&mut name, k);
-            }
             return name;
         };
         fresh_name(taken, source, target)
@@ -82,19 +79,49 @@ struct Split {
     new: Block,
 }
 
+/// For each block, how many distinct predecessor blocks it has.
+fn distinct_preds(func: &Function, cfg: &Cfg) -> EntityVec<Block, u32> {
+    let mut n = EntityVec::filled(func.num_blocks(), 0u32);
+    for b in func.blocks() {
+        n[b] = cfg.unique_preds(b).count() as u32;
+    }
+    n
+}
+
+/// The number of distinct blocks among `succs`, using `seen` (stamped with
+/// `source`, which `succs` are the successors of).
+fn distinct_succs(
+    succs: &[Block],
+    source: Block,
+    seen: &mut EntityVec<Block, Option<Block>>,
+) -> usize {
+    let mut n = 0;
+    for &t in succs {
+        if seen[t] != Some(source) {
+            seen[t] = Some(source);
+            n += 1;
+        }
+    }
+    n
+}
+
 /// Splits every critical edge of `func` by a new block that jumps to the
-/// edge's target, and updates the target's phis. Returns the new blocks,
-/// one per edge split, in the order they were made (sources in layout
-/// order, each source's edges in successor order).
+/// edge's target (one block for all the edges between two blocks), and
+/// updates the target's phis. Returns the new blocks in the order they
+/// were made (sources in layout order, each source's targets in successor
+/// order).
 ///
 /// Runs in `O(blocks + edges + phi operands)`, plus the hashing of block
 /// labels to pick fresh names when some label contains `_` or `.`.
 pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
     let cfg = Cfg::new(func);
     let mut names = Namer::new(func);
-    // `edges_to[t] = (s, k)`: `k` edges from source `s` to `t` split so far.
-    let mut edges_to: EntityVec<Block, (Option<Block>, u32)> =
-        EntityVec::filled(func.num_blocks(), (None, 0));
+    let npreds = distinct_preds(func, &cfg);
+    // Stamped by source: the target seen, and the block splitting the
+    // edges from the current source to each target.
+    let mut seen: EntityVec<Block, Option<Block>> = EntityVec::filled(func.num_blocks(), None);
+    let mut split_of: EntityVec<Block, Option<(Block, Block)>> =
+        EntityVec::filled(func.num_blocks(), None);
 
     // Step 1: redirect each critical edge to a new block. Sources are
     // visited in layout order and each source's edges in successor order,
@@ -105,29 +132,30 @@ pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
     let mut targets: Vec<Block> = Vec::new();
     for &source in &layout {
         let succs = cfg.succs(source);
-        if succs.len() < 2 {
+        if succs.len() < 2 || distinct_succs(succs, source, &mut seen) < 2 {
             continue;
         }
         targets.clear();
         for &target in succs {
-            if cfg.preds(target).len() < 2 {
+            if npreds[target] < 2 {
                 targets.push(target);
                 continue;
             }
-            let seen = &mut edges_to[target];
-            if seen.0 != Some(source) {
-                *seen = (Some(source), 0);
-            }
-            let k = seen.1;
-            seen.1 += 1;
-            let name = names.name(func.block_name(source), func.block_name(target), k);
-            let new = func.create_block(&name);
-            func.set_term(new, Terminator::Jump(target));
-            splits.push(Split {
-                source,
-                target,
-                new,
-            });
+            let new = match split_of[target] {
+                Some((s, new)) if s == source => new,
+                _ => {
+                    let name = names.name(func.block_name(source), func.block_name(target));
+                    let new = func.create_block(&name);
+                    func.set_term(new, Terminator::Jump(target));
+                    splits.push(Split {
+                        source,
+                        target,
+                        new,
+                    });
+                    split_of[target] = Some((source, new));
+                    new
+                }
+            };
             targets.push(new);
         }
         // `redirect_succs` visits the edges in the order of `cfg.succs`.
@@ -138,73 +166,35 @@ pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
         return Vec::new();
     }
 
-    // Step 2: phi operands. Group the splits by target (stable, so the
-    // splits of one source stay adjacent and in order).
+    // Step 2: phi operands. Group the splits by target; each operand
+    // labelled by a split source is relabelled by its new block.
     let n = func.num_blocks();
-    let by_target: Csr<Block, Split> = Csr::build(n, |emit| {
+    let by_target: Csr<Block, Split> = Csr::build(n, |sink| {
         for s in &splits {
-            emit.push(s.target, *s)
+            sink.push(s.target, *s)
         }
     });
-    // `range[source]`: the slice of the target's group holding the new
-    // blocks on edges from `source` to the target being processed; reset
-    // after use.
-    let mut range: EntityVec<Block, (u32, u32)> = EntityVec::filled(n, (0, 0));
-    let mut new_args: Vec<PhiArg> = Vec::new();
+    // `new_of[source]`: the block splitting the edges from `source` to the
+    // target being processed; reset after use.
+    let mut new_of: EntityVec<Block, Option<Block>> = EntityVec::filled(n, None);
     for target in func.blocks() {
         let group = by_target.of(target);
         if group.is_empty() || func.block_phis(target).is_empty() {
             continue;
         }
-        for (k, s) in group.iter().enumerate() {
-            let k = k as u32;
-            let r = &mut range[s.source];
-            if r.0 == r.1 {
-                *r = (k, k + 1);
-            } else {
-                r.1 = k + 1;
-            }
+        for s in group {
+            new_of[s.source] = Some(s.new);
         }
-        // Whether some source has several split edges to `target`: then
-        // its operands multiply, else each is relabelled in place.
-        let multi = group.iter().any(|s| {
-            let r = range[s.source];
-            r.1 - r.0 > 1
-        });
         for p in 0..func.block_phis(target).len() {
             let phi = func.block_phis(target)[p];
-            if !multi {
-                for arg in func.phi_args_mut(phi) {
-                    let (r0, r1) = range[arg.block];
-                    if r0 != r1 {
-                        arg.block = group[r0 as usize].new;
-                    }
-                }
-                continue;
-            }
-            // Worked example: edges c → t split as n1 (then), n2
-            // (else); `phi(c: a, d: e)` becomes `phi(n1: a, n2: a, d: e)`.
-            new_args.clear();
-            for arg in func.phi_args(phi) {
-                let (r0, r1) = range[arg.block];
-                if r0 == r1 {
-                    new_args.push(*arg);
-                } else {
-                    new_args.extend(group[r0 as usize..r1 as usize].iter().map(|s| PhiArg {
-                        block: s.new,
-                        value: arg.value,
-                    }));
+            for arg in func.phi_args_mut(phi) {
+                if let Some(new) = new_of[arg.block] {
+                    arg.block = new;
                 }
             }
-            func.edit_phi_args(phi, |args, func| {
-                args.truncate(0);
-                for &a in &new_args {
-                    args.push(a, func);
-                }
-            });
         }
         for s in group {
-            range[s.source] = (0, 0);
+            new_of[s.source] = None;
         }
     }
 
@@ -230,7 +220,7 @@ pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
 ///
 /// # Preconditions
 /// No phi remains (a phi of the target would be labelled by the block
-/// removed). Each such block has a single predecessor edge, as splitting
+/// removed). Each such block has a single predecessor block, as splitting
 /// made it.
 pub(crate) fn remove_empty_split_blocks(func: &mut Function, new_blocks: &[Block]) -> usize {
     // `forward[b]`: where an edge to `b` should go instead.
@@ -253,23 +243,6 @@ pub(crate) fn remove_empty_split_blocks(func: &mut Function, new_blocks: &[Block
     removed
 }
 
-/// Appends `k` in decimal.
-fn push_decimal(out: &mut String, mut k: u32) {
-    let mut digits = [0u8; 10];
-    let mut n = 0;
-    loop {
-        digits[n] = b'0' + (k % 10) as u8;
-        n += 1;
-        k /= 10;
-        if k == 0 {
-            break;
-        }
-    }
-    for &d in digits[..n].iter().rev() {
-        out.push(d as char);
-    }
-}
-
 /// `source_target`, or the first free `source_target.k`, `k = 1, 2, ...`;
 /// records the name as taken.
 fn fresh_name(names: &mut HashSet<Box<str>>, source: &str, target: &str) -> String {
@@ -284,13 +257,16 @@ fn fresh_name(names: &mut HashSet<Box<str>>, source: &str, target: &str) -> Stri
     name
 }
 
-/// Whether `func` has a critical edge (a cheap precondition check for
-/// passes that require none).
+/// Whether `func` has a critical edge: from a block with several distinct
+/// successors to a block with several distinct predecessors (a cheap
+/// precondition check for passes that require none).
 pub fn has_critical_edges(func: &Function) -> bool {
     let cfg = Cfg::new(func);
+    let npreds = distinct_preds(func, &cfg);
+    let mut seen = EntityVec::filled(func.num_blocks(), None);
     func.layout().iter().any(|&b| {
         let succs = cfg.succs(b);
-        succs.len() > 1 && succs.iter().any(|&t| cfg.preds(t).len() > 1)
+        distinct_succs(succs, b, &mut seen) > 1 && succs.iter().any(|&t| npreds[t] > 1)
     })
 }
 
@@ -367,17 +343,37 @@ C:
         assert!(split_critical_edges(&mut f).is_empty());
     }
 
-    /// `branch c, L, L`: two parallel edges, each split by its own block;
-    /// the phi operand for `E` becomes two operands. Names collide with an
-    /// existing `E_L` block, so the new ones are `E_L.1` and `E_L.2`.
+    /// `branch c, L, L`: two parallel edges from one block to one block
+    /// are not critical (the source has one distinct successor): copies at
+    /// its end run on the way to `L` whichever edge is taken.
     #[test]
-    fn multi_edge_and_name_collision() {
+    fn parallel_edges_to_one_block_are_not_critical() {
         let mut f = parse(
             "function f(c) {
 E:
     branch c, L, L
 L:
     x = phi(E: c)
+    ret x
+}
+",
+        );
+        assert!(!has_critical_edges(&f));
+        assert!(split_critical_edges(&mut f).is_empty());
+    }
+
+    /// A critical edge `E → L` whose name `E_L` is taken: the new block is
+    /// `E_L.1`.
+    #[test]
+    fn name_collision() {
+        let mut f = parse(
+            "function f(c) {
+E:
+    branch c, L, M
+M:
+    jump L
+L:
+    x = phi(E: c, M: 0)
     ret x
 E_L:
     ret
@@ -386,20 +382,17 @@ E_L:
         );
         let bl = f.block_by_name("L").unwrap();
         let c = f.var_by_name("c").unwrap();
-        assert_eq!(split_critical_edges(&mut f).len(), 2);
-        assert_eq!(layout_names(&f), ["E", "E_L.1", "E_L.2", "L", "E_L"]);
+        assert_eq!(split_critical_edges(&mut f).len(), 1);
+        assert_eq!(layout_names(&f), ["E", "E_L.1", "M", "L", "E_L"]);
         assert_eq!(
             phi_labels(&f, bl),
-            [[("E_L.1".into(), c.into()), ("E_L.2".into(), c.into())]]
+            [[("E_L.1".into(), c.into()), ("M".into(), Operand::Const(0))]]
         );
-        let cfg = Cfg::new(&f);
-        assert_eq!(cfg.preds(bl).len(), 2);
-        assert_eq!(cfg.unique_preds(bl).count(), 2);
     }
 
     /// A switch whose targets repeat, and a loop back edge; only critical
-    /// edges are split (the edge into `X`, which has one predecessor edge,
-    /// is not).
+    /// edges are split (the edge into `X`, which has one predecessor, is
+    /// not), and the two edges `H → H` share one block.
     ///
     /// ```text
     /// E: jump H
@@ -424,18 +417,21 @@ Z:
         );
         let bh = f.block_by_name("H").unwrap();
         let y = f.var_by_name("y").unwrap();
-        // H → H twice: critical. H → Z: Z has one pred edge. H → X: one.
-        assert_eq!(split_critical_edges(&mut f).len(), 2);
-        assert_eq!(layout_names(&f), ["E", "H", "H_H", "H_H.1", "X", "Z"]);
+        // H → H twice: critical, both edges through one new block. H → Z:
+        // Z has one predecessor. H → X: one.
+        assert_eq!(split_critical_edges(&mut f).len(), 1);
+        assert_eq!(layout_names(&f), ["E", "H", "H_H", "X", "Z"]);
         assert_eq!(
             phi_labels(&f, bh),
             [[
                 ("E".into(), Operand::Const(0)),
                 ("H_H".into(), y.into()),
-                ("H_H.1".into(), y.into()),
                 ("Z".into(), Operand::Const(5)),
             ]]
         );
+        let hh = f.block_by_name("H_H").unwrap();
+        let cfg = Cfg::new(&f);
+        assert_eq!(cfg.preds(hh), [bh, bh]);
         // Phi operands still follow the predecessor order of the CFG.
         let cfg = Cfg::new(&f);
         let labels: Vec<Block> = cfg.unique_preds(bh).collect();
