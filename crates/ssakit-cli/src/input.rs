@@ -33,7 +33,7 @@ pub fn read(path: &str) -> Result<Source, Failed> {
             .map(|_| ())
     };
     if let Err(e) = res {
-        eprintln!("error: cannot read {name}: {e}");
+        crate::errln!("error: cannot read {name}: {e}");
         return Err(Failed(EXIT_INPUT));
     }
     match String::from_utf8(bytes) {
@@ -42,7 +42,7 @@ pub fn read(path: &str) -> Result<Source, Failed> {
             let off = e.utf8_error().valid_up_to();
             let prefix = String::from_utf8_lossy(&e.as_bytes()[..off]);
             let (line, col) = text::diag::line_col(&prefix, off);
-            eprintln!("error: {name}:{line}:{col}: invalid UTF-8 at byte offset {off}");
+            crate::errln!("error: {name}:{line}:{col}: invalid UTF-8 at byte offset {off}");
             Err(Failed(EXIT_INPUT))
         }
     }
@@ -63,7 +63,7 @@ pub fn report(src: &Source, d: &Diagnostic) {
         .find('\n')
         .map_or(src.text.len(), |i| start + i);
     if line_end - line_start > MAX_GRAPHICAL_LINE || d.span.end > src.text.len() {
-        eprint!("{}", d.render(&src.name, &src.text));
+        crate::err!("{}", d.render(&src.name, &src.text));
         return;
     }
     let mut md = MietteDiagnostic::new(d.message.clone())
@@ -74,8 +74,8 @@ pub fn report(src: &Source, d: &Diagnostic) {
     let report =
         Report::new(md).with_source_code(NamedSource::new(src.name.clone(), src.text.clone()));
     let (line, col) = d.line_col(&src.text);
-    eprintln!("error: {}:{line}:{col}: {}", src.name, d.message);
-    eprintln!("{report:?}");
+    crate::errln!("error: {}:{line}:{col}: {}", src.name, d.message);
+    crate::errln!("{report:?}");
 }
 
 /// Reads and parses `path`, reporting any error.
@@ -144,7 +144,7 @@ pub fn report_ir(
             };
             report(src, &Diagnostic::new(e.message.clone(), span, label));
         }
-        _ => eprintln!("error: {}: {}", src.name, e.describe(func)),
+        _ => crate::errln!("error: {}: {}", src.name, e.describe(func)),
     }
 }
 
@@ -155,7 +155,7 @@ pub fn entry<'m>(
     name: Option<&str>,
 ) -> Result<&'m ssakit::ir::Function, Failed> {
     module.entry_function(name).ok_or_else(|| {
-        eprintln!("error: no function named `{}`", name.unwrap_or("main"));
+        crate::errln!("error: no function named `{}`", name.unwrap_or("main"));
         Failed(EXIT_INPUT)
     })
 }

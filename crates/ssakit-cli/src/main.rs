@@ -3,8 +3,11 @@
 //! library and prints. Results go to standard output, diagnostics to
 //! standard error; `FILE` may be `-` for standard input.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod cmd;
 mod input;
+mod out;
 mod par;
 
 use clap::{Parser, Subcommand};

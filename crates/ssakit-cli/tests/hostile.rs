@@ -1,9 +1,12 @@
 //! Hostile input: every class of malformed file gets a clear, located error
 //! and a non-zero exit from every command that reads programs, never a
-//! panic (exit 101) or a hang.
+//! panic (exit 101) or a hang; and hostile output: every command writing to
+//! a closed pipe or a full device ends cleanly (exit 0 or 1, a message for
+//! the full device), never with a panic or an abort.
 
 mod common;
 
+use common::{spawn, Sink};
 use std::time::{Duration, Instant};
 
 /// Runs `ssakit ARGS -` on `input`; returns (exit code, stderr).
@@ -139,4 +142,75 @@ fn every_prefix_of_a_program_is_handled() {
         );
         assert!(!err.contains("panicked"), "prefix {cut}: {err}");
     }
+}
+
+/// One call of every subcommand that prints to standard output, on the
+/// examples (`run --trace-calls` prints before the program's output).
+const EVERY_COMMAND: &[&[&str]] = &[
+    &["construct", "lost_copy_source.ssa"],
+    &["construct", "--trace", "x", "seed.ssa"],
+    &["opt", "--passes", "copy-prop,dce", "lost_copy.ssa"],
+    &["destruct", "lost_copy.ssa"],
+    &["fmt", "seed.ssa"],
+    &["check", "lost_copy.ssa"],
+    &[
+        "analyze", "--dom", "--dj", "--df", "--idf", "x", "--live", "seed.ssa",
+    ],
+    &["run", "--trace-calls", "sum.ssa", "4"],
+    &["gen", "--blocks", "2000"],
+    &["emit-llvm", "seed.ssa"],
+    &["reduce", "--args", "5", "lost_copy_source.ssa"],
+];
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+#[test]
+fn every_command_ends_quietly_on_a_closed_pipe() {
+    for &args in EVERY_COMMAND {
+        let (code, out) = spawn(args, Sink::Closed, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert!(
+            matches!(code, Some(0) | Some(1)),
+            "ssakit {args:?} on a closed pipe: exit {code:?}\n{err}"
+        );
+        assert!(!err.contains("panicked"), "ssakit {args:?}: {err}");
+    }
+}
+
+#[test]
+fn every_command_reports_a_full_device() {
+    for &args in EVERY_COMMAND {
+        let (code, out) = spawn(args, Sink::Full, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "ssakit {args:?} > /dev/full\n{err}");
+        assert!(
+            err.contains("error: cannot write to standard output: No space left on device"),
+            "ssakit {args:?} > /dev/full says\n{err}"
+        );
+        assert!(!err.contains("panicked"), "ssakit {args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_full_standard_error_does_not_turn_an_error_into_a_crash() {
+    for args in [
+        &["fmt", "no-such-file.ssa"][..],
+        &["run", "seed.ssa", "1"],
+        &["construct", "swap.ssa"],
+    ] {
+        let (code, _) = spawn(args, Sink::Piped, Sink::Full, LIMIT);
+        assert_eq!(code, Some(1), "ssakit {args:?} 2> /dev/full");
+    }
+    let (code, out) = spawn(
+        &["construct", "--time-passes", "seed.ssa"],
+        Sink::Piped,
+        Sink::Full,
+        LIMIT,
+    );
+    assert_eq!(
+        code,
+        Some(0),
+        "the --time-passes report need not be written"
+    );
+    assert!(common::stdout(&out).starts_with("function main(p, q) {"));
 }

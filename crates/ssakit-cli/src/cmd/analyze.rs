@@ -2,6 +2,7 @@
 //! (chapter, section 13.2).
 
 use crate::input::{self, Failed, EXIT_INPUT};
+use crate::out::Out;
 use ssakit::analysis::report;
 
 /// Arguments of `ssakit analyze`. At least one analysis flag is required.
@@ -45,7 +46,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     if let Some(name) = &a.idf {
         let Some(v) = f.var_by_name(name) else {
-            eprintln!("error: function `{}` has no variable `{name}`", f.name);
+            crate::errln!("error: function `{}` has no variable `{name}`", f.name);
             return Err(Failed(EXIT_INPUT));
         };
         sections.push(report::render_idf(f, v));
@@ -53,6 +54,12 @@ pub fn run(a: Args) -> Result<(), Failed> {
     if a.live {
         sections.push(report::render_live(f));
     }
-    print!("{}", sections.join("\n"));
-    Ok(())
+    let mut out = Out::stdout();
+    for (k, s) in sections.iter().enumerate() {
+        if k > 0 {
+            out.write_str("\n")?;
+        }
+        out.write_str(s)?;
+    }
+    out.finish()
 }

@@ -1,6 +1,7 @@
 //! `ssakit construct`: put a program into SSA form.
 
 use crate::input::{self, Failed, EXIT_INPUT};
+use crate::out::Out;
 use crate::par;
 use clap::ValueEnum;
 use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
@@ -161,7 +162,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
             Err(Fail::Invalid(errs)) => {
                 for e in &errs {
-                    eprintln!(
+                    crate::errln!(
                         "internal error: construction produced invalid SSA: {}",
                         e.describe(&module.functions[k])
                     );
@@ -170,13 +171,15 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
+    let mut out = Out::stdout();
     if !trace_text.is_empty() {
         for line in trace_text.lines() {
-            println!("# {line}");
+            writeln!(out, "# {line}")?;
         }
-        println!();
+        writeln!(out)?;
     }
-    par::print_module(&module);
+    par::print_module(&module, &mut out)?;
+    out.finish()?;
     if a.time_passes {
         par::report_times(wall, &times);
     }

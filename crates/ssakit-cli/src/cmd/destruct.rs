@@ -1,6 +1,7 @@
 //! `ssakit destruct`: take a program out of SSA form.
 
 use crate::input::{self, Failed, EXIT_INPUT};
+use crate::out::Out;
 use crate::par;
 use ssakit::destruct::{self, DestructOptions};
 
@@ -61,17 +62,21 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 let parsed = input::reparse(&src);
                 input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
                 if e.message.starts_with("input is not valid SSA") {
-                    eprintln!("help: `ssakit construct` puts a program into SSA form");
+                    crate::errln!("help: `ssakit construct` puts a program into SSA form");
                 } else if a.conventional {
-                    eprintln!("help: without --conventional, copies are inserted to handle this");
+                    crate::errln!(
+                        "help: without --conventional, copies are inserted to handle this"
+                    );
                 }
                 return Err(Failed(EXIT_INPUT));
             }
         }
     }
-    par::print_module(&module);
+    let mut out = Out::stdout();
+    par::print_module(&module, &mut out)?;
+    out.finish()?;
     if a.stats {
-        eprint!("{stats_text}");
+        crate::err!("{stats_text}");
     }
     if a.time_passes {
         par::report_times(wall, &times);

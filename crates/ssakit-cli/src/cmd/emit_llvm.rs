@@ -2,7 +2,7 @@
 //! `alloca` per variable, ready for `opt -passes=mem2reg`.
 
 use crate::input::{self, Failed, EXIT_INPUT};
-use std::io::Write;
+use crate::out::Out;
 
 /// Arguments of `ssakit emit-llvm`.
 #[derive(clap::Args)]
@@ -16,16 +16,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let ir = match ssakit::backend::llvm::emit_module(&parsed.module) {
         Ok(ir) => ir,
         Err(e) => {
-            eprintln!("error: {}: {e}", a.file);
+            crate::errln!("error: {}: {e}", a.file);
             return Err(Failed(EXIT_INPUT));
         }
     };
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(ir.as_bytes()).and_then(|_| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the module: {e}");
-            return Err(Failed(EXIT_INPUT));
-        }
-    }
-    Ok(())
+    let mut out = Out::stdout();
+    out.write_str(&ir)?;
+    out.finish()
 }

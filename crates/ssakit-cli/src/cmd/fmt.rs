@@ -1,6 +1,7 @@
 //! `ssakit fmt`: parse and print back in canonical form.
 
 use crate::input::{self, Failed};
+use crate::out::Out;
 
 /// Arguments of `ssakit fmt`.
 #[derive(clap::Args)]
@@ -11,6 +12,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let (_, p) = input::parse(&a.file)?;
-    print!("{}", ssakit::text::print_module(&p.module));
-    Ok(())
+    let mut out = Out::stdout();
+    out.write_str(&ssakit::text::print_module(&p.module))?;
+    out.finish()
 }

@@ -1,9 +1,9 @@
 //! `ssakit gen`: print a generated program.
 
 use crate::input::Failed;
+use crate::out::Out;
 use ssakit::gen::{generate, GenOptions, Shape};
 use ssakit::ir::Module;
-use std::io::Write;
 
 /// Arguments of `ssakit gen`.
 #[derive(clap::Args)]
@@ -35,13 +35,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         seed: a.seed,
     });
     let text = ssakit::text::print_module(&Module { functions: vec![f] });
-    // One write of the whole text: a million blocks print in one go.
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the program: {e}");
-            return Err(Failed(crate::input::EXIT_INPUT));
-        }
-    }
-    Ok(())
+    let mut out = Out::stdout();
+    out.write_str(&text)?;
+    out.finish()
 }

@@ -1,6 +1,7 @@
 //! `ssakit opt`: run optimisation passes on SSA.
 
 use crate::input::{self, Failed, EXIT_INPUT};
+use crate::out::Out;
 use crate::par;
 use ssakit::opt::{self, Pass};
 
@@ -28,7 +29,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let passes = match Pass::parse(&a.passes) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: --passes: {e}");
+            crate::errln!("error: --passes: {e}");
             return Err(Failed(EXIT_INPUT));
         }
     };
@@ -64,7 +65,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 stats.add(&s);
             }
             Err(Fail::Input(errs)) => {
-                eprintln!(
+                crate::errln!(
                     "error: function `{}` is not valid SSA ({} error(s)); `ssakit construct` puts a program into SSA form",
                     f.name,
                     errs.len()
@@ -78,12 +79,12 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 return Err(Failed(EXIT_INPUT));
             }
             Err(Fail::Pass(e)) => {
-                eprintln!("internal error: {}", e.describe(f));
+                crate::errln!("internal error: {}", e.describe(f));
                 return Err(Failed(EXIT_INTERNAL));
             }
             Err(Fail::Invalid(errs)) => {
                 for e in &errs {
-                    eprintln!(
+                    crate::errln!(
                         "internal error: optimisation produced invalid SSA: {}",
                         e.describe(f)
                     );
@@ -92,9 +93,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
-    par::print_module(&module);
+    let mut out = Out::stdout();
+    par::print_module(&module, &mut out)?;
+    out.finish()?;
     if a.stats {
-        eprint!("{}", stats.render());
+        crate::err!("{}", stats.render());
     }
     if a.time_passes {
         par::report_times(wall, &times);

@@ -2,6 +2,7 @@
 //! pipeline changes its behaviour, shrink it to a minimal failing case.
 
 use crate::input::{self, Failed, EXIT_INPUT};
+use crate::out::Out;
 use ssakit::oracle::{self, Plan};
 
 /// Arguments of `ssakit reduce`.
@@ -32,7 +33,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         match v {
             Ok(v) if v.len() == n => vectors.push(v),
             _ => {
-                eprintln!("error: `--args {s}` is not {n} comma-separated integer(s)");
+                crate::errln!("error: `--args {s}` is not {n} comma-separated integer(s)");
                 return Err(Failed(EXIT_INPUT));
             }
         }
@@ -41,18 +42,21 @@ pub fn run(a: Args) -> Result<(), Failed> {
         vectors = vec![vec![0; n], vec![1; n], vec![7; n]];
     }
     let plan = Plan::full(vectors);
+    let mut out = Out::stdout();
     match oracle::check(f, &plan) {
         Ok(c) => {
-            println!(
+            writeln!(
+                out,
                 "no mismatch: {} transformed programs, {} runs compared",
                 c.programs, c.comparisons
-            );
-            Ok(())
+            )?;
+            out.finish()
         }
         Err(m) => {
             let (small, m) = oracle::reduce(f, &plan, &m);
-            eprintln!("mismatch at `{}`: {}", m.stage, m.detail);
-            print!("{}", ssakit::text::print_function(&small));
+            crate::errln!("mismatch at `{}`: {}", m.stage, m.detail);
+            out.write_str(&ssakit::text::print_function(&small))?;
+            out.finish()?;
             Err(Failed(4))
         }
     }

@@ -1,6 +1,7 @@
 //! `ssakit run`: interpret a program.
 
 use crate::input::{self, Failed, EXIT_INPUT};
+use crate::out::Out;
 use ssakit::interp::{Interpreter, RunOptions, DEFAULT_FUEL};
 
 /// Exit code of a runtime error.
@@ -33,7 +34,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let (_, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     if f.params.len() != a.args.len() {
-        eprintln!(
+        crate::errln!(
             "error: function `{}` takes {} argument(s), {} given",
             f.name,
             f.params.len(),
@@ -49,7 +50,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let interp = match Interpreter::new(&p.module) {
         Ok(i) => i,
         Err(e) => {
-            eprintln!("{e}");
+            crate::errln!("{e}");
             return Err(Failed(EXIT_RUNTIME));
         }
     };
@@ -57,18 +58,20 @@ pub fn run(a: Args) -> Result<(), Failed> {
         .function_index(&f.name)
         .expect("entry is in the module");
     match interp.run(index, &a.args, &opts) {
-        Ok(out) => {
-            for c in &out.calls {
-                println!("call {c}");
+        Ok(outcome) => {
+            let mut out = Out::stdout();
+            for c in &outcome.calls {
+                writeln!(out, "call {c}")?;
             }
-            print!("{}", out.render());
+            out.write_str(&outcome.render())?;
+            out.finish()?;
             if a.profile {
-                eprintln!("total_dyn_inst: {}", out.dyn_insts);
+                crate::errln!("total_dyn_inst: {}", outcome.dyn_insts);
             }
             Ok(())
         }
         Err(e) => {
-            eprintln!("{e}");
+            crate::errln!("{e}");
             Err(Failed(EXIT_RUNTIME))
         }
     }
