@@ -140,7 +140,10 @@ fn all_lines() -> String {
             seed: 1000 + k as u64,
         };
         let f = generate(&opts);
-        let name = format!("gen {} {} {} {}", opts.shape, opts.blocks, opts.vars, opts.seed);
+        let name = format!(
+            "gen {} {} {} {}",
+            opts.shape, opts.blocks, opts.vars, opts.seed
+        );
         out.push_str(&line(&name, &f, &[7, 3]));
         out.push('\n');
     }
