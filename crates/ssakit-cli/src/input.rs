@@ -1,5 +1,6 @@
 //! Reading input files (`-` is standard input) and reporting diagnostics.
 
+use crate::exit::{self, Failed};
 use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
 use ssakit::text::{self, Diagnostic, Parsed};
 use std::io::Read;
@@ -9,13 +10,6 @@ pub struct Source {
     pub name: String,
     pub text: String,
 }
-
-/// A failure that ends the command: the message is already printed.
-#[derive(Debug)]
-pub struct Failed(pub i32);
-
-/// Exit code for bad input (parse errors, invalid SSA, bad arguments).
-pub const EXIT_INPUT: i32 = 1;
 
 /// Reads `path` (or standard input for `-`) as UTF-8 text.
 pub fn read(path: &str) -> Result<Source, Failed> {
@@ -34,7 +28,7 @@ pub fn read(path: &str) -> Result<Source, Failed> {
     };
     if let Err(e) = res {
         crate::errln!("error: cannot read {name}: {e}");
-        return Err(Failed(EXIT_INPUT));
+        return Err(Failed(exit::INPUT));
     }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Source { name, text }),
@@ -43,7 +37,7 @@ pub fn read(path: &str) -> Result<Source, Failed> {
             let prefix = String::from_utf8_lossy(&e.as_bytes()[..off]);
             let (line, col) = text::diag::line_col(&prefix, off);
             crate::errln!("error: {name}:{line}:{col}: invalid UTF-8 at byte offset {off}");
-            Err(Failed(EXIT_INPUT))
+            Err(Failed(exit::INPUT))
         }
     }
 }
@@ -85,7 +79,7 @@ pub fn parse(path: &str) -> Result<(Source, Parsed), Failed> {
         Ok(p) => Ok((src, p)),
         Err(d) => {
             report(&src, &d);
-            Err(Failed(EXIT_INPUT))
+            Err(Failed(exit::INPUT))
         }
     }
 }
@@ -156,6 +150,6 @@ pub fn entry<'m>(
 ) -> Result<&'m ssakit::ir::Function, Failed> {
     module.entry_function(name).ok_or_else(|| {
         crate::errln!("error: no function named `{}`", name.unwrap_or("main"));
-        Failed(EXIT_INPUT)
+        Failed(exit::INPUT)
     })
 }

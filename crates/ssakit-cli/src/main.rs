@@ -6,11 +6,12 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod cmd;
+mod exit;
 mod input;
 mod out;
 mod par;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Static Single Assignment construction and destruction, after the
 /// textbook algorithms.
@@ -50,7 +51,10 @@ enum Command {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match parse_arguments() {
+        Ok(cli) => cli,
+        Err(code) => std::process::exit(code),
+    };
     let res = match cli.command {
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Construct(a) => cmd::construct::run(a),
@@ -63,7 +67,36 @@ fn main() {
         Command::Gen(a) => cmd::gen::run(a),
         Command::EmitLlvm(a) => cmd::emit_llvm::run(a),
     };
-    if let Err(input::Failed(code)) = res {
+    if let Err(exit::Failed(code)) = res {
         std::process::exit(code);
+    }
+}
+
+/// The command line, or the exit code after clap's message: `--help` and
+/// `--version` print on standard output and succeed (a closed pipe too,
+/// any other write error is exit 1); a usage error is bad arguments, exit
+/// 1 (clap's own code, 2, is `run`'s runtime error here). Every
+/// subcommand's help ends with the exit codes.
+fn parse_arguments() -> Result<Cli, i32> {
+    let command = Cli::command()
+        .after_help(exit::HELP)
+        .mut_subcommands(|c| c.after_help(exit::HELP));
+    let e = match command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
+        Ok(cli) => return Ok(cli),
+        Err(e) => e,
+    };
+    let printed = e.print();
+    if e.use_stderr() {
+        return Err(exit::INPUT);
+    }
+    match printed {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            errln!("error: cannot write to standard output: {e}");
+            Err(exit::INPUT)
+        }
+        _ => Err(0),
     }
 }

@@ -13,7 +13,7 @@
 //! that no `println!` (which panics on a closed pipe) comes back.
 //! Diagnostics go through [`errln!`](crate::errln), which never panics.
 
-use crate::input::{Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
 use std::io::{self, Write};
 
 /// `eprintln!` that ignores a failing standard error (`2> /dev/full`)
@@ -128,7 +128,7 @@ impl Out {
                     Ok(())
                 } else {
                     crate::errln!("error: cannot write to {}: {e}", self.name);
-                    Err(Failed(EXIT_INPUT))
+                    Err(Failed(exit::INPUT))
                 }
             }
         }

@@ -4,7 +4,7 @@
 //! their output and in their reports (the first failing function, in module
 //! order, is the one reported).
 
-use crate::input::Failed;
+use crate::exit::Failed;
 use crate::out::Out;
 use rayon::prelude::*;
 use ssakit::ir::{Function, Module};

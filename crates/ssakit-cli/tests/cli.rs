@@ -180,9 +180,56 @@ fn analyze_shows_the_chapters_frontiers() {
     let o = ssakit(&["analyze", "seed.ssa"], None);
     assert_eq!(
         o.status.code(),
-        Some(2),
-        "clap refuses a call with no analysis"
+        Some(1),
+        "a call with no analysis is a usage error"
     );
+}
+
+/// The subcommands `ssakit --help` lists (without `help`).
+fn subcommands() -> Vec<String> {
+    let help = ok(&["--help"], None);
+    let list = help
+        .split("Commands:\n")
+        .nth(1)
+        .expect("a list of commands");
+    let names: Vec<String> = list
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&n| n != "help")
+        .map(str::to_string)
+        .collect();
+    assert!(names.len() >= 10, "{help}");
+    names
+}
+
+#[test]
+fn every_help_lists_the_exit_codes_on_standard_output() {
+    let mut calls = vec![vec!["--help".to_string()]];
+    for c in subcommands() {
+        calls.push(vec![c.clone(), "--help".into()]);
+        calls.push(vec!["help".into(), c]);
+    }
+    for call in calls {
+        let args: Vec<&str> = call.iter().map(String::as_str).collect();
+        let o = ssakit(&args, None);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(o.stderr.is_empty(), "{args:?}: {}", stderr(&o));
+        let help = stdout(&o);
+        for line in [
+            "Exit codes:",
+            "  0  success",
+            "  1  bad input or arguments",
+            "  2  runtime error of `run`",
+            "  3  internal error",
+            "  4  `reduce` found a mismatch",
+        ] {
+            assert!(help.contains(line), "{args:?}: no {line:?} in\n{help}");
+        }
+    }
+    let o = ssakit(&["--version"], None);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("ssakit "), "{}", stdout(&o));
 }
 
 /// A module of `n` generated functions `f0 .. f{n-1}`, every shape.

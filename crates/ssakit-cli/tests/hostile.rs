@@ -192,6 +192,46 @@ fn every_command_reports_a_full_device() {
 }
 
 #[test]
+fn usage_errors_are_bad_arguments_exit_1() {
+    for args in [
+        &[][..],
+        &["construct"],
+        &["run", "seed.ssa", "abc"],
+        &["gen", "--shape", "foo"],
+        &["gen", "--blocks", "-1"],
+        &["gen", "--vars", "many"],
+        &["analyze", "seed.ssa"],
+        &["destruct", "--conventional", "--no-split", "swap.ssa"],
+        &["fmt", "--bad", "seed.ssa"],
+        &["nosuch"],
+    ] {
+        let (code, out) = spawn(args, Sink::Piped, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "ssakit {args:?}\n{err}");
+        assert!(
+            err.starts_with("error: ") || err.contains("Usage:"),
+            "ssakit {args:?} says\n{err}"
+        );
+        assert!(out.stdout.is_empty(), "ssakit {args:?}");
+    }
+}
+
+#[test]
+fn help_on_a_closed_pipe_succeeds_and_on_a_full_device_fails() {
+    for args in [&["--help"][..], &["gen", "--help"], &["--version"]] {
+        let (code, _) = spawn(args, Sink::Closed, Sink::Piped, LIMIT);
+        assert_eq!(code, Some(0), "ssakit {args:?} | (closed)");
+        let (code, out) = spawn(args, Sink::Full, Sink::Piped, LIMIT);
+        assert_eq!(code, Some(1), "ssakit {args:?} > /dev/full");
+        assert!(
+            common::stderr(&out).contains("cannot write to standard output"),
+            "{}",
+            common::stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn a_full_standard_error_does_not_turn_an_error_into_a_crash() {
     for args in [
         &["fmt", "no-such-file.ssa"][..],

@@ -1,7 +1,8 @@
 //! `ssakit analyze`: print the analyses SSA construction stands on
 //! (chapter, section 13.2).
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
 use crate::out::Out;
 use ssakit::analysis::report;
 
@@ -47,7 +48,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     if let Some(name) = &a.idf {
         let Some(v) = f.var_by_name(name) else {
             crate::errln!("error: function `{}` has no variable `{name}`", f.name);
-            return Err(Failed(EXIT_INPUT));
+            return Err(Failed(exit::INPUT));
         };
         sections.push(report::render_idf(f, v));
     }

@@ -1,6 +1,7 @@
 //! `ssakit check`: verify SSA and report the chapter's properties.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
 use crate::out::Out;
 
 /// Arguments of `ssakit check`.
@@ -35,7 +36,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     out.finish()?;
     if failed {
-        Err(Failed(EXIT_INPUT))
+        Err(Failed(exit::INPUT))
     } else {
         Ok(())
     }

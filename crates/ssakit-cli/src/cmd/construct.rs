@@ -1,6 +1,7 @@
 //! `ssakit construct`: put a program into SSA form.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
 use crate::out::Out;
 use crate::par;
 use clap::ValueEnum;
@@ -158,7 +159,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 // program as written.
                 let parsed = input::reparse(&src);
                 input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
-                return Err(Failed(EXIT_INPUT));
+                return Err(Failed(exit::INPUT));
             }
             Err(Fail::Invalid(errs)) => {
                 for e in &errs {
@@ -167,7 +168,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                         e.describe(&module.functions[k])
                     );
                 }
-                return Err(Failed(3));
+                return Err(Failed(exit::INTERNAL));
             }
         }
     }

@@ -1,6 +1,7 @@
 //! `ssakit destruct`: take a program out of SSA form.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
 use crate::out::Out;
 use crate::par;
 use ssakit::destruct::{self, DestructOptions};
@@ -68,7 +69,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                         "help: without --conventional, copies are inserted to handle this"
                     );
                 }
-                return Err(Failed(EXIT_INPUT));
+                return Err(Failed(exit::INPUT));
             }
         }
     }

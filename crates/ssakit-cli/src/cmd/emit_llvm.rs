@@ -1,7 +1,8 @@
 //! `ssakit emit-llvm`: print a non-SSA program as LLVM 14 IR with one
 //! `alloca` per variable, ready for `opt -passes=mem2reg`.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
 use crate::out::Out;
 
 /// Arguments of `ssakit emit-llvm`.
@@ -17,7 +18,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Ok(ir) => ir,
         Err(e) => {
             crate::errln!("error: {}: {e}", a.file);
-            return Err(Failed(EXIT_INPUT));
+            return Err(Failed(exit::INPUT));
         }
     };
     let mut out = Out::stdout();

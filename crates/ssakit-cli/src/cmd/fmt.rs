@@ -1,6 +1,7 @@
 //! `ssakit fmt`: parse and print back in canonical form.
 
-use crate::input::{self, Failed};
+use crate::exit::Failed;
+use crate::input;
 use crate::out::Out;
 
 /// Arguments of `ssakit fmt`.

@@ -1,6 +1,6 @@
 //! `ssakit gen`: print a generated program.
 
-use crate::input::Failed;
+use crate::exit::Failed;
 use crate::out::Out;
 use ssakit::gen::{generate, GenOptions, Shape};
 use ssakit::ir::Module;

@@ -1,12 +1,10 @@
 //! `ssakit opt`: run optimisation passes on SSA.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
 use crate::out::Out;
 use crate::par;
 use ssakit::opt::{self, Pass};
-
-/// Exit code for a pass that produced invalid SSA (a bug in ssakit).
-const EXIT_INTERNAL: i32 = 3;
 
 /// Arguments of `ssakit opt`.
 #[derive(clap::Args)]
@@ -30,7 +28,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Ok(p) => p,
         Err(e) => {
             crate::errln!("error: --passes: {e}");
-            return Err(Failed(EXIT_INPUT));
+            return Err(Failed(exit::INPUT));
         }
     };
     let (src, mut parsed) = input::parse(&a.file)?;
@@ -76,11 +74,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 for e in errs.iter().take(20) {
                     input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], e);
                 }
-                return Err(Failed(EXIT_INPUT));
+                return Err(Failed(exit::INPUT));
             }
             Err(Fail::Pass(e)) => {
                 crate::errln!("internal error: {}", e.describe(f));
-                return Err(Failed(EXIT_INTERNAL));
+                return Err(Failed(exit::INTERNAL));
             }
             Err(Fail::Invalid(errs)) => {
                 for e in &errs {
@@ -89,7 +87,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                         e.describe(f)
                     );
                 }
-                return Err(Failed(EXIT_INTERNAL));
+                return Err(Failed(exit::INTERNAL));
             }
         }
     }

@@ -1,7 +1,8 @@
 //! `ssakit reduce`: run the differential oracle on a program and, if some
 //! pipeline changes its behaviour, shrink it to a minimal failing case.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
 use crate::out::Out;
 use ssakit::oracle::{self, Plan};
 
@@ -34,7 +35,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             Ok(v) if v.len() == n => vectors.push(v),
             _ => {
                 crate::errln!("error: `--args {s}` is not {n} comma-separated integer(s)");
-                return Err(Failed(EXIT_INPUT));
+                return Err(Failed(exit::INPUT));
             }
         }
     }
@@ -57,7 +58,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             crate::errln!("mismatch at `{}`: {}", m.stage, m.detail);
             out.write_str(&ssakit::text::print_function(&small))?;
             out.finish()?;
-            Err(Failed(4))
+            Err(Failed(exit::MISMATCH))
         }
     }
 }

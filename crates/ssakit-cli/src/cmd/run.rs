@@ -1,11 +1,9 @@
 //! `ssakit run`: interpret a program.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
 use crate::out::Out;
 use ssakit::interp::{Interpreter, RunOptions, DEFAULT_FUEL};
-
-/// Exit code of a runtime error.
-pub const EXIT_RUNTIME: i32 = 2;
 
 /// Arguments of `ssakit run`.
 #[derive(clap::Args)]
@@ -40,7 +38,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             f.params.len(),
             a.args.len()
         );
-        return Err(Failed(EXIT_INPUT));
+        return Err(Failed(exit::INPUT));
     }
     let opts = RunOptions {
         fuel: a.fuel,
@@ -51,7 +49,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Ok(i) => i,
         Err(e) => {
             crate::errln!("{e}");
-            return Err(Failed(EXIT_RUNTIME));
+            return Err(Failed(exit::RUNTIME));
         }
     };
     let index = interp
@@ -72,7 +70,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         }
         Err(e) => {
             crate::errln!("{e}");
-            Err(Failed(EXIT_RUNTIME))
+            Err(Failed(exit::RUNTIME))
         }
     }
 }
