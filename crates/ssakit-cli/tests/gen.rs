@@ -47,3 +47,33 @@ fn gen_rejects_an_unknown_shape() {
         "{err}"
     );
 }
+
+#[test]
+fn gen_bounds_its_arguments_instead_of_running_out_of_memory() {
+    for (args, bound) in [
+        (&["--blocks", "18446744073709551615"][..], "0..=10000000"),
+        (&["--blocks", "10000001"], "0..=10000000"),
+        (
+            &["--shape", "many-vars", "--vars", "100000000"],
+            "1..=1000000",
+        ),
+        (&["--vars", "0"], "1..=1000000"),
+    ] {
+        let mut call = vec!["gen"];
+        call.extend_from_slice(args);
+        let out = ssakit(&call, None);
+        assert_eq!(out.status.code(), Some(1), "{call:?}");
+        assert!(stderr(&out).contains(bound), "{call:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
+    // A million blocks still work.
+    let out = ssakit(
+        &[
+            "gen", "--shape", "switchy", "--blocks", "1000000", "--vars", "2",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("    switch ") && text.ends_with("}\n"));
+}

@@ -199,6 +199,8 @@ fn usage_errors_are_bad_arguments_exit_1() {
         &["run", "seed.ssa", "abc"],
         &["gen", "--shape", "foo"],
         &["gen", "--blocks", "-1"],
+        &["gen", "--blocks", "18446744073709551615"],
+        &["gen", "--shape", "many-vars", "--vars", "100000000"],
         &["gen", "--vars", "many"],
         &["analyze", "seed.ssa"],
         &["destruct", "--conventional", "--no-split", "swap.ssa"],
@@ -213,6 +215,28 @@ fn usage_errors_are_bad_arguments_exit_1() {
             "ssakit {args:?} says\n{err}"
         );
         assert!(out.stdout.is_empty(), "ssakit {args:?}");
+    }
+}
+
+#[test]
+fn an_endless_stream_of_bytes_is_refused_at_its_first_invalid_byte() {
+    // Before, the whole stream was read before checking it: forever, until
+    // memory ran out.
+    let urandom = std::fs::File::open("/dev/urandom").unwrap();
+    for cmd in ["construct", "fmt", "check", "run"] {
+        let (code, out) = common::spawn_with_input(
+            &[cmd, "-"],
+            urandom.try_clone().unwrap().into(),
+            Sink::Piped,
+            Sink::Piped,
+            Duration::from_secs(20),
+        );
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "{cmd}: {err}");
+        assert!(
+            err.starts_with("error: <stdin>:1:") && err.contains(": invalid UTF-8 at byte offset "),
+            "{cmd}: {err}"
+        );
     }
 }
 

@@ -77,10 +77,21 @@ impl Sink {
 /// hang is a test failure, not a stuck test). Returns its exit code (`None`
 /// if a signal ended it) and whatever was captured.
 pub fn spawn(args: &[&str], stdout: Sink, stderr: Sink, limit: Duration) -> (Option<i32>, Output) {
+    spawn_with_input(args, Stdio::null(), stdout, stderr, limit)
+}
+
+/// [`spawn`] with `stdin` as standard input.
+pub fn spawn_with_input(
+    args: &[&str],
+    stdin: Stdio,
+    stdout: Sink,
+    stderr: Sink,
+    limit: Duration,
+) -> (Option<i32>, Output) {
     let child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
         .args(args)
         .current_dir(examples())
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .stdout(stdout.stdio())
         .stderr(stderr.stdio())
         .spawn()
