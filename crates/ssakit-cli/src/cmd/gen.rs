@@ -1,4 +1,8 @@
 //! `ssakit gen`: print a generated program.
+//!
+//! The block counts in `--help` are those the doc comments of
+//! [`ssakit::gen::Shape`] give, with `N = --blocks`; `tests/gen.rs` checks
+//! them against the generator.
 
 use crate::exit::Failed;
 use crate::out::Out;
@@ -8,19 +12,19 @@ use ssakit::ir::Module;
 /// Arguments of `ssakit gen`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Control-flow shape.
-    #[arg(long, default_value = "random", value_parser = parse_shape)]
-    pub shape: Shape,
+    /// Control-flow shape, and how many blocks it makes of N = --blocks.
+    #[arg(long, value_enum, default_value = "random")]
+    pub shape: ShapeArg,
     /// Approximate number of blocks (the exact count of each shape is
     /// under --shape), 0 to 10,000,000: ten million blocks take the
     /// generator alone about 5 GB and half a minute.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=MAX_BLOCKS))]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=MAX_BLOCKS))]
     pub blocks: u64,
     /// Number of program variables `v0 .. v{V-1}`, 1 to 1,000,000.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=MAX_VARS))]
+    #[arg(long, value_name = "V", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=MAX_VARS))]
     pub vars: u64,
     /// Seed: the same options always give the same program.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_name = "K", default_value_t = 0)]
     pub seed: u64,
 }
 
@@ -32,14 +36,51 @@ const MAX_BLOCKS: u64 = 10_000_000;
 /// The largest `--vars` (about 200 bytes a variable, whatever the shape).
 const MAX_VARS: u64 = 1_000_000;
 
-fn parse_shape(s: &str) -> Result<Shape, String> {
-    s.parse()
-        .map_err(|e: ssakit::gen::UnknownShape| e.to_string())
+/// The shapes of [`Shape`], with their block counts for `--help`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ShapeArg {
+    /// Structured control flow (diamonds, small switches, loops at most
+    /// three deep with breaks): max(N, 3) blocks.
+    Random,
+    /// R = max(1, (N-2)/2) nested repeat-until loops: 2R+2 blocks, N
+    /// rounded down to even, at least 4.
+    Ladder,
+    /// A ladder in which every phi would be redundant: 2R+2 blocks as
+    /// `ladder`.
+    LadderRedundant,
+    /// A straight line: max(N, 3) blocks.
+    Chain,
+    /// D = max(1, (N-2)/3) nested while loops: 3D+2 blocks, the largest
+    /// 3k+2 <= N, at least 5.
+    NestedLoops,
+    /// Loops with two or three entries among random structures: max(N, 3)
+    /// blocks, an irreducible loop when N >= 6.
+    Irreducible,
+    /// One switch with max(N, 3) - 2 cases: max(N, 3) blocks.
+    Switchy,
+    /// Random control flow with many assignments; use a large --vars:
+    /// max(N, 3) blocks.
+    ManyVars,
+}
+
+impl From<ShapeArg> for Shape {
+    fn from(s: ShapeArg) -> Shape {
+        match s {
+            ShapeArg::Random => Shape::Random,
+            ShapeArg::Ladder => Shape::Ladder,
+            ShapeArg::LadderRedundant => Shape::LadderRedundant,
+            ShapeArg::Chain => Shape::Chain,
+            ShapeArg::NestedLoops => Shape::NestedLoops,
+            ShapeArg::Irreducible => Shape::Irreducible,
+            ShapeArg::Switchy => Shape::Switchy,
+            ShapeArg::ManyVars => Shape::ManyVars,
+        }
+    }
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let f = generate(&GenOptions {
-        shape: a.shape,
+        shape: a.shape.into(),
         blocks: a.blocks as usize,
         vars: a.vars as usize,
         seed: a.seed,
