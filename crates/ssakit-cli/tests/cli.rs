@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ok, ssakit, ssakit_bytes, stderr, stdout};
+use common::{ok, ssakit, ssakit_bytes, stderr, stdout, EVERY_COMMAND};
 
 #[test]
 fn run_prints_what_the_examples_promise() {
@@ -320,4 +320,77 @@ fn the_first_failing_function_in_module_order_is_reported() {
         "{err}"
     );
     assert!(!err.contains("f17"), "{err}");
+}
+
+/// A fresh empty directory for one test's files.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ssakit-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The names of the files in `dir`.
+fn files(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn dash_o_writes_to_file_what_every_command_prints() {
+    let dir = scratch("dash-o");
+    for &args in EVERY_COMMAND {
+        let printed = ssakit(args, None);
+        let path = dir.join("out.txt");
+        std::fs::write(&path, "an older file, replaced\n").unwrap();
+        let mut call = args.to_vec();
+        call.extend(["-o", path.to_str().unwrap()]);
+        let o = ssakit(&call, None);
+        assert_eq!(o.status.code(), printed.status.code(), "{call:?}");
+        assert!(o.stdout.is_empty(), "{call:?}");
+        assert_eq!(std::fs::read(&path).unwrap(), printed.stdout, "{call:?}");
+        assert_eq!(files(&dir), ["out.txt"], "{call:?}: a file left behind");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dash_o_leaves_the_file_as_it_was_when_the_command_fails() {
+    let dir = scratch("dash-o-fails");
+    let path = dir.join("out.ssa");
+    let p = path.to_str().unwrap();
+    for call in [
+        &["construct", "swap.ssa", "-o", p][..],
+        &["run", "-o", p, "seed.ssa", "1"],
+        &["fmt", "no-such-file.ssa", "-o", p],
+        &["opt", "--passes", "dce", "-o", p, "seed.ssa"],
+    ] {
+        std::fs::write(&path, "keep\n").unwrap();
+        let o = ssakit(call, None);
+        assert_eq!(o.status.code(), Some(1), "{call:?}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "keep\n",
+            "{call:?}"
+        );
+        assert_eq!(files(&dir), ["out.ssa"], "{call:?}: a file left behind");
+    }
+    // In place: the input is read before the output replaces it.
+    let seed = dir.join("seed.ssa");
+    std::fs::copy(common::example("seed.ssa"), &seed).unwrap();
+    let s = seed.to_str().unwrap();
+    ok(&["fmt", s, "-o", s], None);
+    assert_eq!(
+        std::fs::read_to_string(&seed).unwrap(),
+        ok(&["fmt", "seed.ssa"], None)
+    );
+    // A directory is no FILE.
+    let o = ssakit(&["gen", "-o", dir.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("it is a directory"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{spawn, Sink};
+use common::{spawn, Sink, EVERY_COMMAND};
 use std::time::{Duration, Instant};
 
 /// Runs `ssakit ARGS -` on `input`; returns (exit code, stderr).
@@ -144,24 +144,6 @@ fn every_prefix_of_a_program_is_handled() {
     }
 }
 
-/// One call of every subcommand that prints to standard output, on the
-/// examples (`run --trace-calls` prints before the program's output).
-const EVERY_COMMAND: &[&[&str]] = &[
-    &["construct", "lost_copy_source.ssa"],
-    &["construct", "--trace", "x", "seed.ssa"],
-    &["opt", "--passes", "copy-prop,dce", "lost_copy.ssa"],
-    &["destruct", "lost_copy.ssa"],
-    &["fmt", "seed.ssa"],
-    &["check", "lost_copy.ssa"],
-    &[
-        "analyze", "--dom", "--dj", "--df", "--idf", "x", "--live", "seed.ssa",
-    ],
-    &["run", "--trace-calls", "sum.ssa", "4"],
-    &["gen", "--blocks", "2000"],
-    &["emit-llvm", "seed.ssa"],
-    &["reduce", "--args", "5", "lost_copy_source.ssa"],
-];
-
 const LIMIT: Duration = Duration::from_secs(120);
 
 #[test]
@@ -188,6 +170,15 @@ fn every_command_reports_a_full_device() {
             "ssakit {args:?} > /dev/full says\n{err}"
         );
         assert!(!err.contains("panicked"), "ssakit {args:?}: {err}");
+        let mut to_full = args.to_vec();
+        to_full.extend(["-o", "/dev/full"]);
+        let (code, out) = spawn(&to_full, Sink::Piped, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "ssakit {to_full:?}\n{err}");
+        assert!(
+            err.contains("error: cannot write to /dev/full: No space left on device"),
+            "ssakit {to_full:?} says\n{err}"
+        );
     }
 }
 
@@ -234,7 +225,7 @@ fn an_endless_stream_of_bytes_is_refused_at_its_first_invalid_byte() {
         let err = common::stderr(&out);
         assert_eq!(code, Some(1), "{cmd}: {err}");
         assert!(
-            err.starts_with("error: <stdin>:1:") && err.contains(": invalid UTF-8 at byte offset "),
+            err.starts_with("error: <stdin>:") && err.contains(": invalid UTF-8 at byte offset "),
             "{cmd}: {err}"
         );
     }

@@ -3,7 +3,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use ssakit::analysis::report;
 
 /// Arguments of `ssakit analyze`. At least one analysis flag is required.
@@ -30,9 +30,12 @@ pub struct Args {
     /// The function analysed (default: `main`, else the first).
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (_, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     let mut sections = Vec::new();
@@ -55,7 +58,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
     if a.live {
         sections.push(report::render_live(f));
     }
-    let mut out = Out::stdout();
     for (k, s) in sections.iter().enumerate() {
         if k > 0 {
             out.write_str("\n")?;

@@ -2,18 +2,20 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 
 /// Arguments of `ssakit check`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Input `.ssa` file, or `-` for standard input.
     pub file: String,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (src, p) = input::parse(&a.file)?;
-    let mut out = Out::stdout();
     let mut failed = false;
     for f in &p.module.functions {
         match ssakit::verify::verify(f) {

@@ -2,7 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use crate::par;
 use clap::ValueEnum;
 use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
@@ -79,6 +79,8 @@ pub struct Args {
     /// Skip verifying the result.
     #[arg(long)]
     pub no_verify: bool,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn options(a: &Args) -> Options {
@@ -105,6 +107,7 @@ pub fn options(a: &Args) -> Options {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (src, mut parsed) = input::parse(&a.file)?;
     let mut opts = options(&a);
     let traced = match &a.trace {
@@ -172,7 +175,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
-    let mut out = Out::stdout();
     if !trace_text.is_empty() {
         for line in trace_text.lines() {
             writeln!(out, "# {line}")?;

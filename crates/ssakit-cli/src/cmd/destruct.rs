@@ -2,7 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use crate::par;
 use ssakit::destruct::{self, DestructOptions};
 
@@ -31,9 +31,12 @@ pub struct Args {
     /// Print per-phase wall times on standard error.
     #[arg(long)]
     pub time_passes: bool,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (src, mut parsed) = input::parse(&a.file)?;
     let opts = DestructOptions {
         split: !a.no_split,
@@ -73,7 +76,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
-    let mut out = Out::stdout();
     par::print_module(&module, &mut out)?;
     out.finish()?;
     if a.stats {

@@ -3,16 +3,19 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 
 /// Arguments of `ssakit emit-llvm`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Input `.ssa` file (not in SSA form), or `-` for standard input.
     pub file: String,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (_, parsed) = input::parse(&a.file)?;
     let ir = match ssakit::backend::llvm::emit_module(&parsed.module) {
         Ok(ir) => ir,
@@ -21,7 +24,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
             return Err(Failed(exit::INPUT));
         }
     };
-    let mut out = Out::stdout();
     out.write_str(&ir)?;
     out.finish()
 }

@@ -5,7 +5,7 @@
 //! them against the generator.
 
 use crate::exit::Failed;
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use ssakit::gen::{generate, GenOptions, Shape};
 use ssakit::ir::Module;
 
@@ -26,6 +26,8 @@ pub struct Args {
     /// Seed: the same options always give the same program.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub seed: u64,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 /// The largest `--blocks`: the generator's time and memory are linear in
@@ -79,6 +81,7 @@ impl From<ShapeArg> for Shape {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let f = generate(&GenOptions {
         shape: a.shape.into(),
         blocks: a.blocks as usize,
@@ -86,7 +89,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
         seed: a.seed,
     });
     let text = ssakit::text::print_module(&Module { functions: vec![f] });
-    let mut out = Out::stdout();
     out.write_str(&text)?;
     out.finish()
 }

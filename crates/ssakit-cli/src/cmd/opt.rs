@@ -2,7 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use crate::par;
 use ssakit::opt::{self, Pass};
 
@@ -21,9 +21,12 @@ pub struct Args {
     /// Print what the passes did on standard error.
     #[arg(long)]
     pub stats: bool,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let passes = match Pass::parse(&a.passes) {
         Ok(p) => p,
         Err(e) => {
@@ -91,7 +94,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
-    let mut out = Out::stdout();
     par::print_module(&module, &mut out)?;
     out.finish()?;
     if a.stats {

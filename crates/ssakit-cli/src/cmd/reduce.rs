@@ -3,7 +3,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use ssakit::oracle::{self, Plan};
 
 /// Arguments of `ssakit reduce`.
@@ -18,9 +18,12 @@ pub struct Args {
     /// The function checked (default: `main`, else the first).
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (_, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     let n = f.params.len();
@@ -43,7 +46,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
         vectors = vec![vec![0; n], vec![1; n], vec![7; n]];
     }
     let plan = Plan::full(vectors);
-    let mut out = Out::stdout();
     match oracle::check(f, &plan) {
         Ok(c) => {
             writeln!(

@@ -2,7 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use ssakit::interp::{Interpreter, RunOptions, DEFAULT_FUEL};
 
 /// Arguments of `ssakit run`.
@@ -26,9 +26,12 @@ pub struct Args {
     /// output before the program's output.
     #[arg(long)]
     pub trace_calls: bool,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (_, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     if f.params.len() != a.args.len() {
@@ -57,7 +60,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
         .expect("entry is in the module");
     match interp.run(index, &a.args, &opts) {
         Ok(outcome) => {
-            let mut out = Out::stdout();
             for c in &outcome.calls {
                 writeln!(out, "call {c}")?;
             }

@@ -47,6 +47,24 @@ pub fn ssakit_bytes(args: &[&str], stdin: &[u8]) -> Output {
     out
 }
 
+/// One call of every subcommand that prints to standard output, on the
+/// examples (`run --trace-calls` prints before the program's output).
+pub const EVERY_COMMAND: &[&[&str]] = &[
+    &["construct", "lost_copy_source.ssa"],
+    &["construct", "--trace", "x", "seed.ssa"],
+    &["opt", "--passes", "copy-prop,dce", "lost_copy.ssa"],
+    &["destruct", "lost_copy.ssa"],
+    &["fmt", "seed.ssa"],
+    &["check", "lost_copy.ssa"],
+    &[
+        "analyze", "--dom", "--dj", "--df", "--idf", "x", "--live", "seed.ssa",
+    ],
+    &["run", "--trace-calls", "sum.ssa", "4"],
+    &["gen", "--blocks", "2000"],
+    &["emit-llvm", "seed.ssa"],
+    &["reduce", "--args", "5", "lost_copy_source.ssa"],
+];
+
 /// Where a [`spawn`]ed `ssakit` writes its standard output or error.
 pub enum Sink {
     /// A pipe the test reads.
