@@ -394,3 +394,58 @@ fn dash_o_leaves_the_file_as_it_was_when_the_command_fails() {
     assert!(stderr(&o).contains("it is a directory"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn reduce_refuses_ssa_input_as_construct_does() {
+    // It reported a mismatch of the first construction ("found a bug",
+    // exit 4) and a "minimal failing program".
+    let o = ssakit(&["reduce", "lost_copy.ssa"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    let err = stderr(&o);
+    let first = err.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "error: lost_copy.ssa:12:5: this program already has phis: \
+         construction expects a program not in SSA form"
+    );
+    let c = ssakit(&["construct", "lost_copy.ssa"], None);
+    assert_eq!(stderr(&c).lines().next(), Some(first));
+}
+
+#[test]
+fn reduce_fails_when_nothing_was_compared() {
+    // It said "no mismatch: 270 transformed programs, 0 runs compared".
+    let forever = "function main(a) {\ne:\n    jump e\n}\n";
+    let o = ssakit(&["reduce", "-"], Some(forever));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("note: not compared on [0], where the original fails: ")
+            && err.contains("out of fuel after 100000 steps"),
+        "{err}"
+    );
+    assert!(err.contains("error: nothing compared"), "{err}");
+    // Vectors on which the original fails are named; the others compared.
+    let div = "function main(a) {\ne:\n    x = 10 / a\n    print x\n    ret x\n}\n";
+    let o = ssakit(&["reduce", "-"], Some(div));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "note: not compared on [0], where the original fails: runtime error in \
+         function main, block e, instruction 0: division by zero\n"
+    );
+    assert_eq!(
+        stdout(&o),
+        "no mismatch: 270 transformed programs, 540 runs compared\n"
+    );
+    // More fuel, and a program without parameters is run once, not thrice.
+    let o = ssakit(&["reduce", "--fuel", "200000", "sum.ssa"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lasts = "function main() {\ne:\n    print 1\n    ret\n}\n";
+    assert_eq!(
+        ok(&["reduce", "-"], Some(lasts)),
+        "no mismatch: 270 transformed programs, 270 runs compared\n"
+    );
+}

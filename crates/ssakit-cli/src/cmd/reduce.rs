@@ -18,14 +18,24 @@ pub struct Args {
     /// The function checked (default: `main`, else the first).
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
+    /// Step limit of each run of the original program (a vector on which
+    /// it fails or runs out is not compared; transformed programs get more).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub fuel: u64,
     #[command(flatten)]
     pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (_, p) = input::parse(&a.file)?;
+    let (src, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
+    // A program construction refuses is bad input, as for `construct`, not
+    // a mismatch of the first pipeline.
+    if let Err(e) = oracle::check_input(f) {
+        input::report_ir(&src, Some(&p), f, &e);
+        return Err(Failed(exit::INPUT));
+    }
     let n = f.params.len();
     let mut vectors = Vec::new();
     for s in &a.args {
@@ -44,9 +54,27 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     if vectors.is_empty() {
         vectors = vec![vec![0; n], vec![1; n], vec![7; n]];
+        // Without parameters, three times the same run.
+        vectors.dedup();
     }
-    let plan = Plan::full(vectors);
+    let mut plan = Plan::full(vectors);
+    plan.fuel = a.fuel;
+    // Runs of the original that fail are not compared: say which.
+    for (args, run) in plan.args.iter().zip(oracle::original_runs(f, &plan)) {
+        if let Err(e) = run {
+            crate::errln!("note: not compared on {args:?}, where the original fails: {e}");
+        }
+    }
     match oracle::check(f, &plan) {
+        Ok(c) if c.comparisons == 0 => {
+            crate::errln!(
+                "error: nothing compared: the original fails on every argument vector \
+                 ({} transformed programs checked for validity only); give others with \
+                 --args, or more steps with --fuel",
+                c.programs
+            );
+            Err(Failed(exit::INPUT))
+        }
         Ok(c) => {
             writeln!(
                 out,
