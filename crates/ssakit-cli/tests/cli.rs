@@ -449,3 +449,41 @@ fn reduce_fails_when_nothing_was_compared() {
         "no mismatch: 270 transformed programs, 270 runs compared\n"
     );
 }
+
+/// `gen --shape chain --blocks n`: a straight line, its dominator tree a
+/// path of depth `n - 1`.
+fn chain(n: usize) -> String {
+    let f = ssakit::gen::generate(&ssakit::gen::GenOptions {
+        shape: ssakit::gen::Shape::Chain,
+        blocks: n,
+        vars: 2,
+        seed: 1,
+    });
+    ssakit::text::print_module(&ssakit::ir::Module { functions: vec![f] })
+}
+
+#[test]
+fn analyze_prints_deep_trees_in_linear_size() {
+    // 40,000 levels: `{:indent$}` panicked past a width of 65,535, and the
+    // output grew with the square of the depth.
+    let n = 40_000;
+    let src = chain(n);
+    for flag in ["--dom", "--dj", "--df", "--live"] {
+        let o = ssakit(&["analyze", flag, "-"], Some(&src));
+        assert_eq!(o.status.code(), Some(0), "{flag}: {}", stderr(&o));
+        assert!(
+            o.stdout.len() < 100 * n,
+            "{flag}: {} bytes for {n} blocks",
+            o.stdout.len()
+        );
+    }
+    let out = ok(&["analyze", "--dom", "-"], Some(&src));
+    let tree: Vec<&str> = out.split("\n\n").nth(1).unwrap().lines().collect();
+    assert_eq!(tree.len(), n);
+    // Today's look down to depth 32, then the depth in brackets.
+    assert_eq!(tree[0], "entry");
+    assert_eq!(tree[1], "  b1");
+    assert_eq!(tree[32], format!("{}b32", "  ".repeat(32)));
+    assert_eq!(tree[33], format!("{}[33] b33", "  ".repeat(32)));
+    assert_eq!(tree[n - 1], format!("{}[{}] exit", "  ".repeat(32), n - 1));
+}
