@@ -450,16 +450,21 @@ fn reduce_fails_when_nothing_was_compared() {
     );
 }
 
-/// `gen --shape chain --blocks n`: a straight line, its dominator tree a
-/// path of depth `n - 1`.
-fn chain(n: usize) -> String {
+/// `gen --shape SHAPE --blocks n --vars 2`.
+fn generated(shape: ssakit::gen::Shape, n: usize) -> String {
     let f = ssakit::gen::generate(&ssakit::gen::GenOptions {
-        shape: ssakit::gen::Shape::Chain,
+        shape,
         blocks: n,
         vars: 2,
         seed: 1,
     });
     ssakit::text::print_module(&ssakit::ir::Module { functions: vec![f] })
+}
+
+/// `gen --shape chain --blocks n`: a straight line, its dominator tree a
+/// path of depth `n - 1`.
+fn chain(n: usize) -> String {
+    generated(ssakit::gen::Shape::Chain, n)
 }
 
 #[test]
@@ -486,4 +491,42 @@ fn analyze_prints_deep_trees_in_linear_size() {
     assert_eq!(tree[32], format!("{}b32", "  ".repeat(32)));
     assert_eq!(tree[33], format!("{}[33] b33", "  ".repeat(32)));
     assert_eq!(tree[n - 1], format!("{}[{}] exit", "  ".repeat(32), n - 1));
+}
+
+#[test]
+fn construct_trace_is_linear_in_the_function() {
+    // Rows were padded to the widest cell and carried F, W and DF(X) in
+    // full: a 2,000-block ladder printed 34.6 MB (17 KB a block), a
+    // 4,000-block switch 636 MB (its phi once per case).
+    use ssakit::gen::Shape;
+    for shape in [Shape::Ladder, Shape::Switchy] {
+        let mut sizes = Vec::new();
+        for n in [2_000, 8_000] {
+            let out = ok(
+                &["construct", "--trace", "v0", "-"],
+                Some(&generated(shape, n)),
+            );
+            let trace: Vec<&str> = out.lines().take_while(|l| l.starts_with('#')).collect();
+            let bytes: usize = trace.iter().map(|l| l.len() + 1).sum();
+            assert!(bytes < 1_500 * n, "{shape} {n}: {bytes} bytes");
+            // The header lines list blocks in full; table rows are capped.
+            let widest = trace
+                .iter()
+                .filter(|l| l.starts_with("# |"))
+                .map(|l| l.chars().count())
+                .max()
+                .unwrap();
+            assert!(widest < 600, "{shape} {n}: a row of {widest} characters");
+            assert!(
+                trace[1].starts_with("# (cells longer than 60 characters are cut"),
+                "{}",
+                trace[1]
+            );
+            sizes.push(bytes);
+        }
+        assert!(
+            sizes[1] < 5 * sizes[0],
+            "{shape}: {sizes:?} for 2,000 and 8,000 blocks"
+        );
+    }
 }
