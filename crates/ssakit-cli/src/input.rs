@@ -1,7 +1,6 @@
 //! Reading input files (`-` is standard input) and reporting diagnostics.
 
 use crate::exit::{self, Failed};
-use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
 use ssakit::text::{self, Diagnostic, Parsed};
 use std::io::Read;
 
@@ -110,34 +109,11 @@ fn read_utf8(r: &mut impl Read, size_hint: usize) -> Result<String, ReadError> {
     }
 }
 
-/// Lines longer than this are shown by the library's own renderer, which
-/// cuts them around the error, instead of miette's graphical one (slow and
-/// fragile on multi-megabyte lines).
-const MAX_GRAPHICAL_LINE: usize = 1000;
-
-/// Prints `d` against `src` on standard error: a first line
-/// `error: FILE:LINE:COLUMN: MESSAGE`, then miette's graphical rendering of
-/// the source around it.
+/// Prints `d` against `src` on standard error, once: the first line
+/// `error: FILE:LINE:COLUMN: MESSAGE`, then the source line with a caret
+/// under the offending text ([`Diagnostic::render`]).
 pub fn report(src: &Source, d: &Diagnostic) {
-    let start = d.span.start.min(src.text.len());
-    let line_start = src.text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = src.text[start..]
-        .find('\n')
-        .map_or(src.text.len(), |i| start + i);
-    if line_end - line_start > MAX_GRAPHICAL_LINE || d.span.end > src.text.len() {
-        crate::err!("{}", d.render(&src.name, &src.text));
-        return;
-    }
-    let mut md = MietteDiagnostic::new(d.message.clone())
-        .with_labels(vec![LabeledSpan::at(d.span.clone(), d.label.clone())]);
-    if let Some(h) = &d.help {
-        md = md.with_help(h.clone());
-    }
-    let report =
-        Report::new(md).with_source_code(NamedSource::new(src.name.clone(), src.text.clone()));
-    let (line, col) = d.line_col(&src.text);
-    crate::errln!("error: {}:{line}:{col}: {}", src.name, d.message);
-    crate::errln!("{report:?}");
+    crate::err!("{}", d.render(&src.name, &src.text));
 }
 
 /// Reads and parses `path`, reporting any error.

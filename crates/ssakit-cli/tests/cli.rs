@@ -530,3 +530,64 @@ fn construct_trace_is_linear_in_the_function() {
         );
     }
 }
+
+#[test]
+fn errors_have_one_location_and_one_message_for_every_line_ending() {
+    // A lone `\r` was no line end to the lexer but one to the excerpt
+    // (`cr_only.ssa:1:45` above a line 4), CRLF put the end of a line one
+    // column right, and every error was printed twice (our line, then
+    // miette's box).
+    let lines = [
+        "function main(a) {",
+        "entry:",
+        "    x = a + 1",
+        "    y = x +",
+        "    ret y",
+        "}",
+    ];
+    for eol in ["\n", "\r\n", "\r"] {
+        let src = lines.join(eol) + eol;
+        let o = ssakit(&["fmt", "-"], Some(&src));
+        assert_eq!(o.status.code(), Some(1), "{eol:?}");
+        let message = "expected an operand (variable, integer or `undef`), found end of line";
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "error: <stdin>:4:12: {message}\n  |\n4 |     y = x +\n  |            ^ \
+                 expected an operand (variable, integer or `undef`)\n"
+            ),
+            "{eol:?}"
+        );
+        // The same program, right, parses and runs alike.
+        let good = src.replace("x +", "x + 2");
+        assert_eq!(ok(&["run", "-", "1"], Some(&good)), "=> 4\n", "{eol:?}");
+        assert_eq!(
+            ok(&["fmt", "-"], Some(&good)),
+            ok(
+                &["fmt", "-"],
+                Some(&lines.join("\n").replace("x +", "x + 2"))
+            ),
+            "{eol:?}"
+        );
+    }
+    // A byte-order mark is skipped, and is no column.
+    let bom = "\u{feff}function main() {\ne:\n    ret 1\n}\n";
+    assert_eq!(ok(&["run", "-"], Some(bom)), "=> 1\n");
+    let o = ssakit(&["fmt", "-"], Some("\u{feff}fun main() {}\n"));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: <stdin>:1:1: expected `function`"),
+        "{err}"
+    );
+    assert!(err.contains("\n1 | fun main() {}\n  | ^^^ "), "{err}");
+    // A tab before the error: the caret stays under it.
+    let o = ssakit(
+        &["fmt", "-"],
+        Some("function main() {\ne:\n\tjump nowhere\n}\n"),
+    );
+    assert!(
+        stderr(&o).ends_with("3 | \tjump nowhere\n  | \t     ^^^^^^^ no block has this label\n"),
+        "{}",
+        stderr(&o)
+    );
+}
