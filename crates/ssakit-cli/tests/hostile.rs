@@ -1,8 +1,9 @@
 //! Hostile input: every class of malformed file gets a clear, located error
 //! and a non-zero exit from every command that reads programs, never a
-//! panic (exit 101) or a hang; and hostile output: every command writing to
-//! a closed pipe or a full device ends cleanly (exit 0 or 1, a message for
-//! the full device), never with a panic or an abort.
+//! panic (exit 101) or a hang; hostile output: every command writing to a
+//! closed pipe or a full device ends cleanly (exit 0 or 1, a message for
+//! the full device), never with a panic or an abort; hostile arguments:
+//! every usage error is exit 1.
 
 mod common;
 
@@ -72,6 +73,16 @@ fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     v.push(("deep nesting", deep, "<stdin>:3:9: expected an operand"));
     v.push(("empty file", Vec::new(), "no function in input"));
     v.push((
+        "lines ended by a lone CR",
+        b"function main(a) {\rentry:\r    x = a +\r    ret x\r}\r".to_vec(),
+        "<stdin>:3:12: expected an operand",
+    ));
+    v.push((
+        "a byte-order mark, then CRLF",
+        b"\xef\xbb\xbffunction main(a) {\r\nentry:\r\n    x = a +\r\n}\r\n".to_vec(),
+        "<stdin>:3:12: expected an operand",
+    ));
+    v.push((
         "only comments",
         b"# nothing here\n".to_vec(),
         "no function in input",
@@ -105,6 +116,10 @@ fn every_command_rejects_every_bad_input_with_a_located_message() {
             &["construct"],
             &["check"],
             &["analyze", "--df"],
+            &["opt", "--passes", "dce"],
+            &["destruct"],
+            &["emit-llvm"],
+            &["reduce"],
         ] {
             let (code, err) = feed(cmd, &input);
             assert_eq!(
