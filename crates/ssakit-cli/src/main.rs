@@ -42,8 +42,7 @@ enum Command {
     /// Interpret a program (SSA or not) on integer arguments.
     Run(cmd::run::Args),
     /// Print a generated, terminating non-SSA program of a chosen shape
-    /// and size (random, ladder, ladder-redundant, chain, nested-loops,
-    /// irreducible, switchy, many-vars).
+    /// and size (`gen --help` lists the shapes and their sizes).
     Gen(cmd::gen::Args),
     /// Print a non-SSA program as LLVM 14 IR, one `alloca` per variable
     /// (the input of `opt -passes=mem2reg`).

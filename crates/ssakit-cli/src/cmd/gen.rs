@@ -13,8 +13,8 @@ use ssakit::ir::Module;
 #[derive(clap::Args)]
 pub struct Args {
     /// Control-flow shape, and how many blocks it makes of N = --blocks.
-    #[arg(long, value_enum, default_value = "random")]
-    pub shape: ShapeArg,
+    #[arg(long, default_value = "random", value_parser = shape_parser())]
+    pub shape: Shape,
     /// Approximate number of blocks (the exact count of each shape is
     /// under --shape), 0 to 10,000,000: ten million blocks take the
     /// generator alone about 5 GB and half a minute.
@@ -38,44 +38,41 @@ const MAX_BLOCKS: u64 = 10_000_000;
 /// The largest `--vars` (about 200 bytes a variable, whatever the shape).
 const MAX_VARS: u64 = 1_000_000;
 
-/// The shapes of [`Shape`], with their block counts for `--help`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum ShapeArg {
-    /// Structured control flow (diamonds, small switches, loops at most
-    /// three deep with breaks): max(N, 3) blocks.
-    Random,
-    /// R = max(1, (N-2)/2) nested repeat-until loops: 2R+2 blocks, N
-    /// rounded down to even, at least 4.
-    Ladder,
-    /// A ladder in which every phi would be redundant: 2R+2 blocks as
-    /// `ladder`.
-    LadderRedundant,
-    /// A straight line: max(N, 3) blocks.
-    Chain,
-    /// D = max(1, (N-2)/3) nested while loops: 3D+2 blocks, the largest
-    /// 3k+2 <= N, at least 5.
-    NestedLoops,
-    /// Loops with two or three entries among random structures: max(N, 3)
-    /// blocks, an irreducible loop when N >= 6.
-    Irreducible,
-    /// One switch with max(N, 3) - 2 cases: max(N, 3) blocks.
-    Switchy,
-    /// Random control flow with many assignments; use a large --vars:
-    /// max(N, 3) blocks.
-    ManyVars,
+/// `--shape`: the names of [`Shape::ALL`], each with the blocks it makes
+/// in `--help`.
+fn shape_parser() -> impl clap::builder::TypedValueParser<Value = Shape> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(Shape::ALL.map(|s| PossibleValue::new(s.name()).help(blocks_made(s))))
+        .map(|name| name.parse::<Shape>().expect("one of Shape::ALL"))
 }
 
-impl From<ShapeArg> for Shape {
-    fn from(s: ShapeArg) -> Shape {
-        match s {
-            ShapeArg::Random => Shape::Random,
-            ShapeArg::Ladder => Shape::Ladder,
-            ShapeArg::LadderRedundant => Shape::LadderRedundant,
-            ShapeArg::Chain => Shape::Chain,
-            ShapeArg::NestedLoops => Shape::NestedLoops,
-            ShapeArg::Irreducible => Shape::Irreducible,
-            ShapeArg::Switchy => Shape::Switchy,
-            ShapeArg::ManyVars => Shape::ManyVars,
+/// How many blocks `shape` makes of N = `--blocks`, as the doc comments
+/// of [`Shape`] say.
+fn blocks_made(shape: Shape) -> &'static str {
+    match shape {
+        Shape::Random => {
+            "Structured control flow (diamonds, small switches, loops at most three deep \
+             with breaks): max(N, 3) blocks"
+        }
+        Shape::Ladder => {
+            "R = max(1, (N-2)/2) nested repeat-until loops: 2R+2 blocks, N rounded down \
+             to even, at least 4"
+        }
+        Shape::LadderRedundant => {
+            "A ladder in which every phi would be redundant: 2R+2 blocks as `ladder`"
+        }
+        Shape::Chain => "A straight line: max(N, 3) blocks",
+        Shape::NestedLoops => {
+            "D = max(1, (N-2)/3) nested while loops: 3D+2 blocks, the largest 3k+2 <= N, \
+             at least 5"
+        }
+        Shape::Irreducible => {
+            "Loops with two or three entries among random structures: max(N, 3) blocks, \
+             an irreducible loop when N >= 6"
+        }
+        Shape::Switchy => "One switch with max(N, 3) - 2 cases: max(N, 3) blocks",
+        Shape::ManyVars => {
+            "Random control flow with many assignments; use a large --vars: max(N, 3) blocks"
         }
     }
 }
@@ -83,7 +80,7 @@ impl From<ShapeArg> for Shape {
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let f = generate(&GenOptions {
-        shape: a.shape.into(),
+        shape: a.shape,
         blocks: a.blocks as usize,
         vars: a.vars as usize,
         seed: a.seed,
