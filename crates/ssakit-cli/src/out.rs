@@ -7,7 +7,6 @@
 //! * Any other write error (a full disk, `> /dev/full`) is reported once on
 //!   standard error, `error: cannot write to standard output: ...`, and the
 //!   command fails with exit code 1.
-//!
 //! * `-o FILE` ([`OutputArg`], on every subcommand that prints) writes to a
 //!   temporary file beside FILE, which replaces FILE only when the command
 //!   [finishes](Out::finish) its output and every write succeeded: a write
@@ -53,8 +52,8 @@ const CHUNK: usize = 1 << 16;
 #[derive(clap::Args, Clone, Debug)]
 pub struct OutputArg {
     /// Write the output to FILE instead of standard output (`-`: standard
-    /// output). FILE is replaced only once the output is complete; after
-    /// an error it is left as it was.
+    /// output). FILE is replaced only once all the output is written; a
+    /// command stopped by an error leaves it as it was.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<String>,
 }
