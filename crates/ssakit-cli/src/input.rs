@@ -1,6 +1,6 @@
 //! Reading input files (`-` is standard input) and reporting diagnostics.
 
-use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
+use crate::exit::{self, Failed};
 use ssakit::text::{self, Diagnostic, Parsed};
 use std::io::Read;
 
@@ -10,72 +10,110 @@ pub struct Source {
     pub text: String,
 }
 
-/// A failure that ends the command: the message is already printed.
-#[derive(Debug)]
-pub struct Failed(pub i32);
-
-/// Exit code for bad input (parse errors, invalid SSA, bad arguments).
-pub const EXIT_INPUT: i32 = 1;
-
 /// Reads `path` (or standard input for `-`) as UTF-8 text.
 pub fn read(path: &str) -> Result<Source, Failed> {
-    let mut bytes = Vec::new();
     let name = if path == "-" {
         "<stdin>".to_string()
     } else {
         path.to_string()
     };
     let res = if path == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+        read_utf8(&mut std::io::stdin().lock(), 0)
     } else {
-        std::fs::File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map(|_| ())
+        match std::fs::File::open(path) {
+            Ok(mut f) => {
+                let size = f.metadata().map_or(0, |m| m.len() as usize);
+                read_utf8(&mut f, size)
+            }
+            Err(e) => Err(ReadError::Io(e)),
+        }
     };
-    if let Err(e) = res {
-        eprintln!("error: cannot read {name}: {e}");
-        return Err(Failed(EXIT_INPUT));
-    }
-    match String::from_utf8(bytes) {
+    match res {
         Ok(text) => Ok(Source { name, text }),
-        Err(e) => {
-            let off = e.utf8_error().valid_up_to();
-            let prefix = String::from_utf8_lossy(&e.as_bytes()[..off]);
-            let (line, col) = text::diag::line_col(&prefix, off);
-            eprintln!("error: {name}:{line}:{col}: invalid UTF-8 at byte offset {off}");
-            Err(Failed(EXIT_INPUT))
+        Err(ReadError::Io(e)) => {
+            crate::errln!("error: cannot read {name}: {e}");
+            Err(Failed(exit::INPUT))
+        }
+        Err(ReadError::OutOfMemory(n)) => {
+            crate::errln!("error: cannot read {name}: out of memory after {n} bytes");
+            Err(Failed(exit::INPUT))
+        }
+        Err(ReadError::Utf8 { prefix, offset }) => {
+            let (line, col) = text::diag::line_col(&prefix, offset);
+            crate::errln!("error: {name}:{line}:{col}: invalid UTF-8 at byte offset {offset}");
+            Err(Failed(exit::INPUT))
         }
     }
 }
 
-/// Lines longer than this are shown by the library's own renderer, which
-/// cuts them around the error, instead of miette's graphical one (slow and
-/// fragile on multi-megabyte lines).
-const MAX_GRAPHICAL_LINE: usize = 1000;
+/// Why [`read_utf8`] stopped.
+enum ReadError {
+    Io(std::io::Error),
+    /// The buffer could not grow past this many bytes.
+    OutOfMemory(usize),
+    /// The byte at `offset` does not continue valid UTF-8; `prefix` is the
+    /// text before it.
+    Utf8 {
+        prefix: String,
+        offset: usize,
+    },
+}
 
-/// Prints `d` against `src` on standard error: a first line
-/// `error: FILE:LINE:COLUMN: MESSAGE`, then miette's graphical rendering of
-/// the source around it.
+/// Bytes read, and checked, at a time.
+const READ_CHUNK: usize = 1 << 16;
+
+/// Reads all of `r` as UTF-8 (`size_hint`: the expected length, 0 if
+/// unknown). The text is checked chunk by chunk as it arrives, so the
+/// first invalid byte ends the reading: an endless stream of bytes (`-` on
+/// `/dev/urandom`) is refused at once instead of being read until memory
+/// runs out. The buffer grows with `try_reserve`, so input too large to
+/// hold is an error, not an abort.
+fn read_utf8(r: &mut impl Read, size_hint: usize) -> Result<String, ReadError> {
+    let mut buf: Vec<u8> = Vec::new();
+    buf.try_reserve_exact(size_hint.saturating_add(1))
+        .map_err(|_| ReadError::OutOfMemory(0))?;
+    // buf[..checked] is valid UTF-8; buf[checked..] is at most the start of
+    // one character cut by the end of a chunk.
+    let mut checked = 0;
+    loop {
+        if buf.capacity() - buf.len() < READ_CHUNK {
+            buf.try_reserve(buf.len().max(READ_CHUNK))
+                .map_err(|_| ReadError::OutOfMemory(buf.len()))?;
+        }
+        let n = r
+            .by_ref()
+            .take(READ_CHUNK as u64)
+            .read_to_end(&mut buf)
+            .map_err(ReadError::Io)?;
+        let invalid = match std::str::from_utf8(&buf[checked..]) {
+            Ok(_) => {
+                checked = buf.len();
+                None
+            }
+            Err(e) => {
+                let at = checked + e.valid_up_to();
+                checked = at;
+                // A character cut by the end of the chunk is completed by
+                // the next one, unless there is none.
+                (e.error_len().is_some() || n == 0).then_some(at)
+            }
+        };
+        if let Some(offset) = invalid {
+            buf.truncate(offset);
+            let prefix = String::from_utf8(buf).expect("checked up to the offset");
+            return Err(ReadError::Utf8 { prefix, offset });
+        }
+        if n == 0 {
+            return Ok(String::from_utf8(buf).expect("every byte checked"));
+        }
+    }
+}
+
+/// Prints `d` against `src` on standard error, once: the first line
+/// `error: FILE:LINE:COLUMN: MESSAGE`, then the source line with a caret
+/// under the offending text ([`Diagnostic::render`]).
 pub fn report(src: &Source, d: &Diagnostic) {
-    let start = d.span.start.min(src.text.len());
-    let line_start = src.text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = src.text[start..]
-        .find('\n')
-        .map_or(src.text.len(), |i| start + i);
-    if line_end - line_start > MAX_GRAPHICAL_LINE || d.span.end > src.text.len() {
-        eprint!("{}", d.render(&src.name, &src.text));
-        return;
-    }
-    let mut md = MietteDiagnostic::new(d.message.clone())
-        .with_labels(vec![LabeledSpan::at(d.span.clone(), d.label.clone())]);
-    if let Some(h) = &d.help {
-        md = md.with_help(h.clone());
-    }
-    let report =
-        Report::new(md).with_source_code(NamedSource::new(src.name.clone(), src.text.clone()));
-    let (line, col) = d.line_col(&src.text);
-    eprintln!("error: {}:{line}:{col}: {}", src.name, d.message);
-    eprintln!("{report:?}");
+    crate::err!("{}", d.render(&src.name, &src.text));
 }
 
 /// Reads and parses `path`, reporting any error.
@@ -85,7 +123,7 @@ pub fn parse(path: &str) -> Result<(Source, Parsed), Failed> {
         Ok(p) => Ok((src, p)),
         Err(d) => {
             report(&src, &d);
-            Err(Failed(EXIT_INPUT))
+            Err(Failed(exit::INPUT))
         }
     }
 }
@@ -144,7 +182,7 @@ pub fn report_ir(
             };
             report(src, &Diagnostic::new(e.message.clone(), span, label));
         }
-        _ => eprintln!("error: {}: {}", src.name, e.describe(func)),
+        _ => crate::errln!("error: {}: {}", src.name, e.describe(func)),
     }
 }
 
@@ -155,7 +193,7 @@ pub fn entry<'m>(
     name: Option<&str>,
 ) -> Result<&'m ssakit::ir::Function, Failed> {
     module.entry_function(name).ok_or_else(|| {
-        eprintln!("error: no function named `{}`", name.unwrap_or("main"));
-        Failed(EXIT_INPUT)
+        crate::errln!("error: no function named `{}`", name.unwrap_or("main"));
+        Failed(exit::INPUT)
     })
 }

@@ -3,11 +3,15 @@
 //! library and prints. Results go to standard output, diagnostics to
 //! standard error; `FILE` may be `-` for standard input.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod cmd;
+mod exit;
 mod input;
+mod out;
 mod par;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Static Single Assignment construction and destruction, after the
 /// textbook algorithms.
@@ -38,8 +42,7 @@ enum Command {
     /// Interpret a program (SSA or not) on integer arguments.
     Run(cmd::run::Args),
     /// Print a generated, terminating non-SSA program of a chosen shape
-    /// and size (random, ladder, ladder-redundant, chain, nested-loops,
-    /// irreducible, switchy, many-vars).
+    /// and size (`gen --help` lists the shapes and their sizes).
     Gen(cmd::gen::Args),
     /// Print a non-SSA program as LLVM 14 IR, one `alloca` per variable
     /// (the input of `opt -passes=mem2reg`).
@@ -47,7 +50,10 @@ enum Command {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match parse_arguments() {
+        Ok(cli) => cli,
+        Err(code) => std::process::exit(code),
+    };
     let res = match cli.command {
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Construct(a) => cmd::construct::run(a),
@@ -60,7 +66,36 @@ fn main() {
         Command::Gen(a) => cmd::gen::run(a),
         Command::EmitLlvm(a) => cmd::emit_llvm::run(a),
     };
-    if let Err(input::Failed(code)) = res {
+    if let Err(exit::Failed(code)) = res {
         std::process::exit(code);
+    }
+}
+
+/// The command line, or the exit code after clap's message: `--help` and
+/// `--version` print on standard output and succeed (a closed pipe too,
+/// any other write error is exit 1); a usage error is bad arguments, exit
+/// 1 (clap's own code, 2, is `run`'s runtime error here). Every
+/// subcommand's help ends with the exit codes.
+fn parse_arguments() -> Result<Cli, i32> {
+    let command = Cli::command()
+        .after_help(exit::HELP)
+        .mut_subcommands(|c| c.after_help(exit::HELP));
+    let e = match command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
+        Ok(cli) => return Ok(cli),
+        Err(e) => e,
+    };
+    let printed = e.print();
+    if e.use_stderr() {
+        return Err(exit::INPUT);
+    }
+    match printed {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            errln!("error: cannot write to standard output: {e}");
+            Err(exit::INPUT)
+        }
+        _ => Err(0),
     }
 }

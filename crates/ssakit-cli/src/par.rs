@@ -4,10 +4,11 @@
 //! their output and in their reports (the first failing function, in module
 //! order, is the one reported).
 
+use crate::exit::Failed;
+use crate::out::Out;
 use rayon::prelude::*;
 use ssakit::ir::{Function, Module};
 use ssakit::timing::{self, PassTimes};
-use std::io::Write;
 
 /// Runs `work` on every function, in parallel; results in module order,
 /// each with the phases it timed ([`timing::collect`] on the thread that
@@ -22,39 +23,28 @@ pub fn each_function<T: Send>(
         .collect()
 }
 
-/// Writes the module to standard output exactly as
-/// [`ssakit::text::print_module`] would, printing the functions in parallel.
-pub fn print_module(m: &Module) {
+/// Writes the module to `out` exactly as [`ssakit::text::print_module`]
+/// would, printing the functions in parallel.
+pub fn print_module(m: &Module, out: &mut Out) -> Result<(), Failed> {
     let parts: Vec<String> = m
         .functions
         .par_iter()
         .map(ssakit::text::print_function)
         .collect();
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_all(ssakit::text::print_declarations(m).as_bytes())
-        .is_err()
-    {
-        return;
-    }
+    out.write_str(&ssakit::text::print_declarations(m))?;
     for (i, p) in parts.iter().enumerate() {
-        // A closed pipe (`ssakit construct f | head`) is not an error of ours.
-        let sep: &[u8] = if i > 0 { b"\n" } else { b"" };
-        if out
-            .write_all(sep)
-            .and_then(|_| out.write_all(p.as_bytes()))
-            .is_err()
-        {
-            return;
+        if i > 0 {
+            out.write_str("\n")?;
         }
+        out.write_str(p)?;
     }
-    let _ = out.flush();
+    Ok(())
 }
 
 /// `--time-passes` on standard error: `wall: SECONDS`, the elapsed time of
 /// the parallel loop over functions, then the phases summed over functions
 /// ([`PassTimes::merge`]) and their `total`.
 pub fn report_times(wall: f64, times: &PassTimes) {
-    eprintln!("wall: {wall:.6}");
-    eprint!("{}", times.render());
+    crate::errln!("wall: {wall:.6}");
+    crate::err!("{}", times.render());
 }

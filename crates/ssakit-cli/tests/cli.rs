@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ok, ssakit, ssakit_bytes, stderr, stdout};
+use common::{ok, ssakit, ssakit_bytes, stderr, stdout, EVERY_COMMAND};
 
 #[test]
 fn run_prints_what_the_examples_promise() {
@@ -180,9 +180,56 @@ fn analyze_shows_the_chapters_frontiers() {
     let o = ssakit(&["analyze", "seed.ssa"], None);
     assert_eq!(
         o.status.code(),
-        Some(2),
-        "clap refuses a call with no analysis"
+        Some(1),
+        "a call with no analysis is a usage error"
     );
+}
+
+/// The subcommands `ssakit --help` lists (without `help`).
+fn subcommands() -> Vec<String> {
+    let help = ok(&["--help"], None);
+    let list = help
+        .split("Commands:\n")
+        .nth(1)
+        .expect("a list of commands");
+    let names: Vec<String> = list
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&n| n != "help")
+        .map(str::to_string)
+        .collect();
+    assert!(names.len() >= 10, "{help}");
+    names
+}
+
+#[test]
+fn every_help_lists_the_exit_codes_on_standard_output() {
+    let mut calls = vec![vec!["--help".to_string()]];
+    for c in subcommands() {
+        calls.push(vec![c.clone(), "--help".into()]);
+        calls.push(vec!["help".into(), c]);
+    }
+    for call in calls {
+        let args: Vec<&str> = call.iter().map(String::as_str).collect();
+        let o = ssakit(&args, None);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(o.stderr.is_empty(), "{args:?}: {}", stderr(&o));
+        let help = stdout(&o);
+        for line in [
+            "Exit codes:",
+            "  0  success",
+            "  1  bad input or arguments",
+            "  2  runtime error of `run`",
+            "  3  internal error",
+            "  4  `reduce` found a mismatch",
+        ] {
+            assert!(help.contains(line), "{args:?}: no {line:?} in\n{help}");
+        }
+    }
+    let o = ssakit(&["--version"], None);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("ssakit "), "{}", stdout(&o));
 }
 
 /// A module of `n` generated functions `f0 .. f{n-1}`, every shape.
@@ -273,4 +320,274 @@ fn the_first_failing_function_in_module_order_is_reported() {
         "{err}"
     );
     assert!(!err.contains("f17"), "{err}");
+}
+
+/// A fresh empty directory for one test's files.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ssakit-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The names of the files in `dir`.
+fn files(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn dash_o_writes_to_file_what_every_command_prints() {
+    let dir = scratch("dash-o");
+    for &args in EVERY_COMMAND {
+        let printed = ssakit(args, None);
+        let path = dir.join("out.txt");
+        std::fs::write(&path, "an older file, replaced\n").unwrap();
+        let mut call = args.to_vec();
+        call.extend(["-o", path.to_str().unwrap()]);
+        let o = ssakit(&call, None);
+        assert_eq!(o.status.code(), printed.status.code(), "{call:?}");
+        assert!(o.stdout.is_empty(), "{call:?}");
+        assert_eq!(std::fs::read(&path).unwrap(), printed.stdout, "{call:?}");
+        assert_eq!(files(&dir), ["out.txt"], "{call:?}: a file left behind");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dash_o_leaves_the_file_as_it_was_when_the_command_fails() {
+    let dir = scratch("dash-o-fails");
+    let path = dir.join("out.ssa");
+    let p = path.to_str().unwrap();
+    for call in [
+        &["construct", "swap.ssa", "-o", p][..],
+        &["run", "-o", p, "seed.ssa", "1"],
+        &["fmt", "no-such-file.ssa", "-o", p],
+        &["opt", "--passes", "dce", "-o", p, "seed.ssa"],
+    ] {
+        std::fs::write(&path, "keep\n").unwrap();
+        let o = ssakit(call, None);
+        assert_eq!(o.status.code(), Some(1), "{call:?}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "keep\n",
+            "{call:?}"
+        );
+        assert_eq!(files(&dir), ["out.ssa"], "{call:?}: a file left behind");
+    }
+    // In place: the input is read before the output replaces it.
+    let seed = dir.join("seed.ssa");
+    std::fs::copy(common::example("seed.ssa"), &seed).unwrap();
+    let s = seed.to_str().unwrap();
+    ok(&["fmt", s, "-o", s], None);
+    assert_eq!(
+        std::fs::read_to_string(&seed).unwrap(),
+        ok(&["fmt", "seed.ssa"], None)
+    );
+    // A directory is no FILE.
+    let o = ssakit(&["gen", "-o", dir.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("it is a directory"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reduce_refuses_ssa_input_as_construct_does() {
+    // It reported a mismatch of the first construction ("found a bug",
+    // exit 4) and a "minimal failing program".
+    let o = ssakit(&["reduce", "lost_copy.ssa"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    let err = stderr(&o);
+    let first = err.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "error: lost_copy.ssa:12:5: this program already has phis: \
+         construction expects a program not in SSA form"
+    );
+    let c = ssakit(&["construct", "lost_copy.ssa"], None);
+    assert_eq!(stderr(&c).lines().next(), Some(first));
+}
+
+#[test]
+fn reduce_fails_when_nothing_was_compared() {
+    // It said "no mismatch: 270 transformed programs, 0 runs compared".
+    let forever = "function main(a) {\ne:\n    jump e\n}\n";
+    let o = ssakit(&["reduce", "-"], Some(forever));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("note: not compared on [0], where the original fails: ")
+            && err.contains("out of fuel after 100000 steps"),
+        "{err}"
+    );
+    assert!(err.contains("error: nothing compared"), "{err}");
+    // Vectors on which the original fails are named; the others compared.
+    let div = "function main(a) {\ne:\n    x = 10 / a\n    print x\n    ret x\n}\n";
+    let o = ssakit(&["reduce", "-"], Some(div));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "note: not compared on [0], where the original fails: runtime error in \
+         function main, block e, instruction 0: division by zero\n"
+    );
+    assert_eq!(
+        stdout(&o),
+        "no mismatch: 270 transformed programs, 540 runs compared\n"
+    );
+    // More fuel, and a program without parameters is run once, not thrice.
+    let o = ssakit(&["reduce", "--fuel", "200000", "sum.ssa"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lasts = "function main() {\ne:\n    print 1\n    ret\n}\n";
+    assert_eq!(
+        ok(&["reduce", "-"], Some(lasts)),
+        "no mismatch: 270 transformed programs, 270 runs compared\n"
+    );
+}
+
+/// `gen --shape SHAPE --blocks n --vars 2`.
+fn generated(shape: ssakit::gen::Shape, n: usize) -> String {
+    let f = ssakit::gen::generate(&ssakit::gen::GenOptions {
+        shape,
+        blocks: n,
+        vars: 2,
+        seed: 1,
+    });
+    ssakit::text::print_module(&ssakit::ir::Module { functions: vec![f] })
+}
+
+/// `gen --shape chain --blocks n`: a straight line, its dominator tree a
+/// path of depth `n - 1`.
+fn chain(n: usize) -> String {
+    generated(ssakit::gen::Shape::Chain, n)
+}
+
+#[test]
+fn analyze_prints_deep_trees_in_linear_size() {
+    // 40,000 levels: `{:indent$}` panicked past a width of 65,535, and the
+    // output grew with the square of the depth.
+    let n = 40_000;
+    let src = chain(n);
+    for flag in ["--dom", "--dj", "--df", "--live"] {
+        let o = ssakit(&["analyze", flag, "-"], Some(&src));
+        assert_eq!(o.status.code(), Some(0), "{flag}: {}", stderr(&o));
+        assert!(
+            o.stdout.len() < 100 * n,
+            "{flag}: {} bytes for {n} blocks",
+            o.stdout.len()
+        );
+    }
+    let out = ok(&["analyze", "--dom", "-"], Some(&src));
+    let tree: Vec<&str> = out.split("\n\n").nth(1).unwrap().lines().collect();
+    assert_eq!(tree.len(), n);
+    // Today's look down to depth 32, then the depth in brackets.
+    assert_eq!(tree[0], "entry");
+    assert_eq!(tree[1], "  b1");
+    assert_eq!(tree[32], format!("{}b32", "  ".repeat(32)));
+    assert_eq!(tree[33], format!("{}[33] b33", "  ".repeat(32)));
+    assert_eq!(tree[n - 1], format!("{}[{}] exit", "  ".repeat(32), n - 1));
+}
+
+#[test]
+fn construct_trace_is_linear_in_the_function() {
+    // Rows were padded to the widest cell and carried F, W and DF(X) in
+    // full: a 2,000-block ladder printed 34.6 MB (17 KB a block), a
+    // 4,000-block switch 636 MB (its phi once per case).
+    use ssakit::gen::Shape;
+    for shape in [Shape::Ladder, Shape::Switchy] {
+        let mut sizes = Vec::new();
+        for n in [2_000, 8_000] {
+            let out = ok(
+                &["construct", "--trace", "v0", "-"],
+                Some(&generated(shape, n)),
+            );
+            let trace: Vec<&str> = out.lines().take_while(|l| l.starts_with('#')).collect();
+            let bytes: usize = trace.iter().map(|l| l.len() + 1).sum();
+            assert!(bytes < 1_500 * n, "{shape} {n}: {bytes} bytes");
+            // The header lines list blocks in full; table rows are capped.
+            let widest = trace
+                .iter()
+                .filter(|l| l.starts_with("# |"))
+                .map(|l| l.chars().count())
+                .max()
+                .unwrap();
+            assert!(widest < 600, "{shape} {n}: a row of {widest} characters");
+            assert!(
+                trace[1].starts_with("# (cells longer than 60 characters are cut"),
+                "{}",
+                trace[1]
+            );
+            sizes.push(bytes);
+        }
+        assert!(
+            sizes[1] < 5 * sizes[0],
+            "{shape}: {sizes:?} for 2,000 and 8,000 blocks"
+        );
+    }
+}
+
+#[test]
+fn errors_have_one_location_and_one_message_for_every_line_ending() {
+    // A lone `\r` was no line end to the lexer but one to the excerpt
+    // (`cr_only.ssa:1:45` above a line 4), CRLF put the end of a line one
+    // column right, and every error was printed twice (our line, then
+    // miette's box).
+    let lines = [
+        "function main(a) {",
+        "entry:",
+        "    x = a + 1",
+        "    y = x +",
+        "    ret y",
+        "}",
+    ];
+    for eol in ["\n", "\r\n", "\r"] {
+        let src = lines.join(eol) + eol;
+        let o = ssakit(&["fmt", "-"], Some(&src));
+        assert_eq!(o.status.code(), Some(1), "{eol:?}");
+        let message = "expected an operand (variable, integer or `undef`), found end of line";
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "error: <stdin>:4:12: {message}\n  |\n4 |     y = x +\n  |            ^ \
+                 expected an operand (variable, integer or `undef`)\n"
+            ),
+            "{eol:?}"
+        );
+        // The same program, right, parses and runs alike.
+        let good = src.replace("x +", "x + 2");
+        assert_eq!(ok(&["run", "-", "1"], Some(&good)), "=> 4\n", "{eol:?}");
+        assert_eq!(
+            ok(&["fmt", "-"], Some(&good)),
+            ok(
+                &["fmt", "-"],
+                Some(&lines.join("\n").replace("x +", "x + 2"))
+            ),
+            "{eol:?}"
+        );
+    }
+    // A byte-order mark is skipped, and is no column.
+    let bom = "\u{feff}function main() {\ne:\n    ret 1\n}\n";
+    assert_eq!(ok(&["run", "-"], Some(bom)), "=> 1\n");
+    let o = ssakit(&["fmt", "-"], Some("\u{feff}fun main() {}\n"));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: <stdin>:1:1: expected `function`"),
+        "{err}"
+    );
+    assert!(err.contains("\n1 | fun main() {}\n  | ^^^ "), "{err}");
+    // A tab before the error: the caret stays under it.
+    let o = ssakit(
+        &["fmt", "-"],
+        Some("function main() {\ne:\n\tjump nowhere\n}\n"),
+    );
+    assert!(
+        stderr(&o).ends_with("3 | \tjump nowhere\n  | \t     ^^^^^^^ no block has this label\n"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -1,9 +1,13 @@
 //! Hostile input: every class of malformed file gets a clear, located error
 //! and a non-zero exit from every command that reads programs, never a
-//! panic (exit 101) or a hang.
+//! panic (exit 101) or a hang; hostile output: every command writing to a
+//! closed pipe or a full device ends cleanly (exit 0 or 1, a message for
+//! the full device), never with a panic or an abort; hostile arguments:
+//! every usage error is exit 1.
 
 mod common;
 
+use common::{spawn, Sink, EVERY_COMMAND};
 use std::time::{Duration, Instant};
 
 /// Runs `ssakit ARGS -` on `input`; returns (exit code, stderr).
@@ -69,6 +73,16 @@ fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     v.push(("deep nesting", deep, "<stdin>:3:9: expected an operand"));
     v.push(("empty file", Vec::new(), "no function in input"));
     v.push((
+        "lines ended by a lone CR",
+        b"function main(a) {\rentry:\r    x = a +\r    ret x\r}\r".to_vec(),
+        "<stdin>:3:12: expected an operand",
+    ));
+    v.push((
+        "a byte-order mark, then CRLF",
+        b"\xef\xbb\xbffunction main(a) {\r\nentry:\r\n    x = a +\r\n}\r\n".to_vec(),
+        "<stdin>:3:12: expected an operand",
+    ));
+    v.push((
         "only comments",
         b"# nothing here\n".to_vec(),
         "no function in input",
@@ -102,6 +116,10 @@ fn every_command_rejects_every_bad_input_with_a_located_message() {
             &["construct"],
             &["check"],
             &["analyze", "--df"],
+            &["opt", "--passes", "dce"],
+            &["destruct"],
+            &["emit-llvm"],
+            &["reduce"],
         ] {
             let (code, err) = feed(cmd, &input);
             assert_eq!(
@@ -139,4 +157,130 @@ fn every_prefix_of_a_program_is_handled() {
         );
         assert!(!err.contains("panicked"), "prefix {cut}: {err}");
     }
+}
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+#[test]
+fn every_command_ends_quietly_on_a_closed_pipe() {
+    for &args in EVERY_COMMAND {
+        let (code, out) = spawn(args, Sink::Closed, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert!(
+            matches!(code, Some(0) | Some(1)),
+            "ssakit {args:?} on a closed pipe: exit {code:?}\n{err}"
+        );
+        assert!(!err.contains("panicked"), "ssakit {args:?}: {err}");
+    }
+}
+
+#[test]
+fn every_command_reports_a_full_device() {
+    for &args in EVERY_COMMAND {
+        let (code, out) = spawn(args, Sink::Full, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "ssakit {args:?} > /dev/full\n{err}");
+        assert!(
+            err.contains("error: cannot write to standard output: No space left on device"),
+            "ssakit {args:?} > /dev/full says\n{err}"
+        );
+        assert!(!err.contains("panicked"), "ssakit {args:?}: {err}");
+        let mut to_full = args.to_vec();
+        to_full.extend(["-o", "/dev/full"]);
+        let (code, out) = spawn(&to_full, Sink::Piped, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "ssakit {to_full:?}\n{err}");
+        assert!(
+            err.contains("error: cannot write to /dev/full: No space left on device"),
+            "ssakit {to_full:?} says\n{err}"
+        );
+    }
+}
+
+#[test]
+fn usage_errors_are_bad_arguments_exit_1() {
+    for args in [
+        &[][..],
+        &["construct"],
+        &["run", "seed.ssa", "abc"],
+        &["gen", "--shape", "foo"],
+        &["gen", "--blocks", "-1"],
+        &["gen", "--blocks", "18446744073709551615"],
+        &["gen", "--shape", "many-vars", "--vars", "100000000"],
+        &["gen", "--vars", "many"],
+        &["analyze", "seed.ssa"],
+        &["destruct", "--conventional", "--no-split", "swap.ssa"],
+        &["fmt", "--bad", "seed.ssa"],
+        &["nosuch"],
+    ] {
+        let (code, out) = spawn(args, Sink::Piped, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "ssakit {args:?}\n{err}");
+        assert!(
+            err.starts_with("error: ") || err.contains("Usage:"),
+            "ssakit {args:?} says\n{err}"
+        );
+        assert!(out.stdout.is_empty(), "ssakit {args:?}");
+    }
+}
+
+#[test]
+fn an_endless_stream_of_bytes_is_refused_at_its_first_invalid_byte() {
+    // Before, the whole stream was read before checking it: forever, until
+    // memory ran out.
+    let urandom = std::fs::File::open("/dev/urandom").unwrap();
+    for cmd in ["construct", "fmt", "check", "run"] {
+        let (code, out) = common::spawn_with_input(
+            &[cmd, "-"],
+            urandom.try_clone().unwrap().into(),
+            Sink::Piped,
+            Sink::Piped,
+            Duration::from_secs(20),
+        );
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "{cmd}: {err}");
+        assert!(
+            err.starts_with("error: <stdin>:") && err.contains(": invalid UTF-8 at byte offset "),
+            "{cmd}: {err}"
+        );
+    }
+}
+
+#[test]
+fn help_on_a_closed_pipe_succeeds_and_on_a_full_device_fails() {
+    for args in [&["--help"][..], &["gen", "--help"], &["--version"]] {
+        let (code, _) = spawn(args, Sink::Closed, Sink::Piped, LIMIT);
+        assert_eq!(code, Some(0), "ssakit {args:?} | (closed)");
+        let (code, out) = spawn(args, Sink::Full, Sink::Piped, LIMIT);
+        assert_eq!(code, Some(1), "ssakit {args:?} > /dev/full");
+        assert!(
+            common::stderr(&out).contains("cannot write to standard output"),
+            "{}",
+            common::stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn a_full_standard_error_does_not_turn_an_error_into_a_crash() {
+    for args in [
+        &["fmt", "no-such-file.ssa"][..],
+        &["run", "seed.ssa", "1"],
+        &["construct", "swap.ssa"],
+    ] {
+        let (code, _) = spawn(args, Sink::Piped, Sink::Full, LIMIT);
+        assert_eq!(code, Some(1), "ssakit {args:?} 2> /dev/full");
+    }
+    let (code, out) = spawn(
+        &["construct", "--time-passes", "seed.ssa"],
+        Sink::Piped,
+        Sink::Full,
+        LIMIT,
+    );
+    assert_eq!(
+        code,
+        Some(0),
+        "the --time-passes report need not be written"
+    );
+    assert!(common::stdout(&out).starts_with("function main(p, q) {"));
 }

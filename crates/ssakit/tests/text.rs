@@ -288,3 +288,42 @@ fn huge_line_and_non_ascii_do_not_panic() {
         9,
     );
 }
+
+#[test]
+fn line_col_counts_every_line_ending_and_skips_a_byte_order_mark() {
+    use ssakit::text::diag::{line_col, Diagnostic};
+    // Lines: "ab" (CRLF), "c" (CR), "d" (LF), "é" (CRLF), "" (CR), "f".
+    let src = "\u{feff}ab\r\nc\rd\né\r\n\rf";
+    let expect = [
+        (0, (1, 1)),
+        (3, (1, 1)),
+        (4, (1, 2)),
+        (5, (1, 3)), // the `\r` of a CRLF ends line 1 at column 3
+        (6, (1, 3)), // its `\n` is the same line end
+        (7, (2, 1)),
+        (8, (2, 2)), // a lone `\r`
+        (9, (3, 1)),
+        (11, (4, 1)),
+        (13, (4, 2)), // after the two bytes of `é`
+        (15, (5, 1)), // an empty line ended by `\r`
+        (16, (6, 1)),
+        (17, (6, 2)), // end of input
+    ];
+    for (offset, lc) in expect {
+        assert_eq!(line_col(src, offset), lc, "offset {offset}");
+    }
+    // Every offset renders without panicking, with its line in the margin
+    // and the line's text (no line end, no byte-order mark) beside it.
+    for offset in 0..=src.len() + 2 {
+        let d = Diagnostic::new("m", offset..offset + 1, "l");
+        let (line, col) = d.line_col(src);
+        let r = d.render("t.ssa", src);
+        assert!(
+            r.starts_with(&format!("error: t.ssa:{line}:{col}: m\n")),
+            "{r}"
+        );
+        let shown = r.lines().nth(2).unwrap();
+        assert!(shown.starts_with(&format!("{line} | ")), "{offset}: {r:?}");
+        assert!(!shown.contains(['\r', '\u{feff}']), "{offset}: {r:?}");
+    }
+}

@@ -1,7 +1,9 @@
 //! `ssakit analyze`: print the analyses SSA construction stands on
 //! (chapter, section 13.2).
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
+use crate::out::{Out, OutputArg};
 use ssakit::analysis::report;
 
 /// Arguments of `ssakit analyze`. At least one analysis flag is required.
@@ -28,9 +30,12 @@ pub struct Args {
     /// The function analysed (default: `main`, else the first).
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (_, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     let mut sections = Vec::new();
@@ -45,14 +50,19 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     if let Some(name) = &a.idf {
         let Some(v) = f.var_by_name(name) else {
-            eprintln!("error: function `{}` has no variable `{name}`", f.name());
-            return Err(Failed(EXIT_INPUT));
+            crate::errln!("error: function `{}` has no variable `{name}`", f.name());
+            return Err(Failed(exit::INPUT));
         };
         sections.push(report::render_idf(f, v));
     }
     if a.live {
         sections.push(report::render_live(f));
     }
-    print!("{}", sections.join("\n"));
-    Ok(())
+    for (k, s) in sections.iter().enumerate() {
+        if k > 0 {
+            out.write_str("\n")?;
+        }
+        out.write_str(s)?;
+    }
+    out.finish()
 }

@@ -1,35 +1,44 @@
 //! `ssakit check`: verify SSA and report the chapter's properties.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
+use crate::out::{Out, OutputArg};
 
 /// Arguments of `ssakit check`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Input `.ssa` file, or `-` for standard input.
     pub file: String,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (src, p) = input::parse(&a.file)?;
     let mut failed = false;
     for f in &p.module.functions {
         match ssakit::verify::verify(f) {
-            Ok(r) => print!("{}", r.render(f)),
+            Ok(r) => out.write_str(&r.render(f))?,
             Err(errs) => {
                 failed = true;
-                println!(
+                writeln!(
+                    out,
                     "function {}: not valid SSA ({} error(s))",
                     f.name(),
                     errs.len()
-                );
+                )?;
+                // The report line before its errors, on a terminal too.
+                out.flush()?;
                 for e in errs.iter().take(20) {
                     input::report_ir(&src, Some(&p), f, e);
                 }
             }
         }
     }
+    out.finish()?;
     if failed {
-        Err(Failed(EXIT_INPUT))
+        Err(Failed(exit::INPUT))
     } else {
         Ok(())
     }

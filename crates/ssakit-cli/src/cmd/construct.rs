@@ -1,6 +1,8 @@
 //! `ssakit construct`: put a program into SSA form.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
+use crate::out::{Out, OutputArg};
 use crate::par;
 use clap::ValueEnum;
 use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
@@ -77,6 +79,8 @@ pub struct Args {
     /// Skip verifying the result.
     #[arg(long)]
     pub no_verify: bool,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn options(a: &Args) -> Options {
@@ -103,6 +107,7 @@ pub fn options(a: &Args) -> Options {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (src, mut parsed) = input::parse(&a.file)?;
     let mut opts = options(&a);
     let traced = match &a.trace {
@@ -156,26 +161,27 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 // program as written.
                 let parsed = input::reparse(&src);
                 input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
-                return Err(Failed(EXIT_INPUT));
+                return Err(Failed(exit::INPUT));
             }
             Err(Fail::Invalid(errs)) => {
                 for e in &errs {
-                    eprintln!(
+                    crate::errln!(
                         "internal error: construction produced invalid SSA: {}",
                         e.describe(&module.functions[k])
                     );
                 }
-                return Err(Failed(3));
+                return Err(Failed(exit::INTERNAL));
             }
         }
     }
     if !trace_text.is_empty() {
         for line in trace_text.lines() {
-            println!("# {line}");
+            writeln!(out, "# {line}")?;
         }
-        println!();
+        writeln!(out)?;
     }
-    par::print_module(&module);
+    par::print_module(&module, &mut out)?;
+    out.finish()?;
     if a.time_passes {
         par::report_times(wall, &times);
     }

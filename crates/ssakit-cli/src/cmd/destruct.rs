@@ -1,6 +1,8 @@
 //! `ssakit destruct`: take a program out of SSA form.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
+use crate::out::{Out, OutputArg};
 use crate::par;
 use ssakit::destruct::{self, DestructOptions};
 
@@ -29,9 +31,12 @@ pub struct Args {
     /// Print per-phase wall times on standard error.
     #[arg(long)]
     pub time_passes: bool,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (src, mut parsed) = input::parse(&a.file)?;
     let opts = DestructOptions {
         split: !a.no_split,
@@ -61,17 +66,20 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 let parsed = input::reparse(&src);
                 input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
                 if e.message.starts_with("input is not valid SSA") {
-                    eprintln!("help: `ssakit construct` puts a program into SSA form");
+                    crate::errln!("help: `ssakit construct` puts a program into SSA form");
                 } else if a.conventional {
-                    eprintln!("help: without --conventional, copies are inserted to handle this");
+                    crate::errln!(
+                        "help: without --conventional, copies are inserted to handle this"
+                    );
                 }
-                return Err(Failed(EXIT_INPUT));
+                return Err(Failed(exit::INPUT));
             }
         }
     }
-    par::print_module(&module);
+    par::print_module(&module, &mut out)?;
+    out.finish()?;
     if a.stats {
-        eprint!("{stats_text}");
+        crate::err!("{stats_text}");
     }
     if a.time_passes {
         par::report_times(wall, &times);

@@ -1,11 +1,10 @@
 //! `ssakit opt`: run optimisation passes on SSA.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
+use crate::out::{Out, OutputArg};
 use crate::par;
 use ssakit::opt::{self, Pass};
-
-/// Exit code for a pass that produced invalid SSA (a bug in ssakit).
-const EXIT_INTERNAL: i32 = 3;
 
 /// Arguments of `ssakit opt`.
 #[derive(clap::Args)]
@@ -22,14 +21,17 @@ pub struct Args {
     /// Print what the passes did on standard error.
     #[arg(long)]
     pub stats: bool,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let passes = match Pass::parse(&a.passes) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: --passes: {e}");
-            return Err(Failed(EXIT_INPUT));
+            crate::errln!("error: --passes: {e}");
+            return Err(Failed(exit::INPUT));
         }
     };
     let (src, mut parsed) = input::parse(&a.file)?;
@@ -64,7 +66,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 stats.add(&s);
             }
             Err(Fail::Input(errs)) => {
-                eprintln!(
+                crate::errln!(
                     "error: function `{}` is not valid SSA ({} error(s)); `ssakit construct` puts a program into SSA form",
                     f.name(),
                     errs.len()
@@ -75,26 +77,27 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 for e in errs.iter().take(20) {
                     input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], e);
                 }
-                return Err(Failed(EXIT_INPUT));
+                return Err(Failed(exit::INPUT));
             }
             Err(Fail::Pass(e)) => {
-                eprintln!("internal error: {}", e.describe(f));
-                return Err(Failed(EXIT_INTERNAL));
+                crate::errln!("internal error: {}", e.describe(f));
+                return Err(Failed(exit::INTERNAL));
             }
             Err(Fail::Invalid(errs)) => {
                 for e in &errs {
-                    eprintln!(
+                    crate::errln!(
                         "internal error: optimisation produced invalid SSA: {}",
                         e.describe(f)
                     );
                 }
-                return Err(Failed(EXIT_INTERNAL));
+                return Err(Failed(exit::INTERNAL));
             }
         }
     }
-    par::print_module(&module);
+    par::print_module(&module, &mut out)?;
+    out.finish()?;
     if a.stats {
-        eprint!("{}", stats.render());
+        crate::err!("{}", stats.render());
     }
     if a.time_passes {
         par::report_times(wall, &times);

@@ -1,7 +1,9 @@
 //! `ssakit reduce`: run the differential oracle on a program and, if some
 //! pipeline changes its behaviour, shrink it to a minimal failing case.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
+use crate::out::{Out, OutputArg};
 use ssakit::oracle::{self, Plan};
 
 /// Arguments of `ssakit reduce`.
@@ -16,11 +18,24 @@ pub struct Args {
     /// The function checked (default: `main`, else the first).
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
+    /// Step limit of each run of the original program (a vector on which
+    /// it fails or runs out is not compared; transformed programs get more).
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub fuel: u64,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let (_, p) = input::parse(&a.file)?;
+    let mut out = Out::open(&a.output)?;
+    let (src, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
+    // A program construction refuses is bad input, as for `construct`, not
+    // a mismatch of the first pipeline.
+    if let Err(e) = oracle::check_input(f) {
+        input::report_ir(&src, Some(&p), f, &e);
+        return Err(Failed(exit::INPUT));
+    }
     let n = f.params().len();
     let mut vectors = Vec::new();
     for s in &a.args {
@@ -32,28 +47,48 @@ pub fn run(a: Args) -> Result<(), Failed> {
         match v {
             Ok(v) if v.len() == n => vectors.push(v),
             _ => {
-                eprintln!("error: `--args {s}` is not {n} comma-separated integer(s)");
-                return Err(Failed(EXIT_INPUT));
+                crate::errln!("error: `--args {s}` is not {n} comma-separated integer(s)");
+                return Err(Failed(exit::INPUT));
             }
         }
     }
     if vectors.is_empty() {
         vectors = vec![vec![0; n], vec![1; n], vec![7; n]];
+        // Without parameters, three times the same run.
+        vectors.dedup();
     }
-    let plan = Plan::full(vectors);
+    let mut plan = Plan::full(vectors);
+    plan.fuel = a.fuel;
+    // Runs of the original that fail are not compared: say which.
+    for (args, run) in plan.args.iter().zip(oracle::original_runs(f, &plan)) {
+        if let Err(e) = run {
+            crate::errln!("note: not compared on {args:?}, where the original fails: {e}");
+        }
+    }
     match oracle::check(f, &plan) {
+        Ok(c) if c.comparisons == 0 => {
+            crate::errln!(
+                "error: nothing compared: the original fails on every argument vector \
+                 ({} transformed programs checked for validity only); give others with \
+                 --args, or more steps with --fuel",
+                c.programs
+            );
+            Err(Failed(exit::INPUT))
+        }
         Ok(c) => {
-            println!(
+            writeln!(
+                out,
                 "no mismatch: {} transformed programs, {} runs compared",
                 c.programs, c.comparisons
-            );
-            Ok(())
+            )?;
+            out.finish()
         }
         Err(m) => {
             let (small, m) = oracle::reduce(f, &plan, &m);
-            eprintln!("mismatch at `{}`: {}", m.stage, m.detail);
-            print!("{}", ssakit::text::print_function(&small));
-            Err(Failed(4))
+            crate::errln!("mismatch at `{}`: {}", m.stage, m.detail);
+            out.write_str(&ssakit::text::print_function(&small))?;
+            out.finish()?;
+            Err(Failed(exit::MISMATCH))
         }
     }
 }

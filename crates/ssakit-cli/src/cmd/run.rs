@@ -1,10 +1,9 @@
 //! `ssakit run`: interpret a program.
 
-use crate::input::{self, Failed, EXIT_INPUT};
+use crate::exit::{self, Failed};
+use crate::input;
+use crate::out::{Out, OutputArg};
 use ssakit::interp::{Interpreter, RunOptions, DEFAULT_FUEL};
-
-/// Exit code of a runtime error.
-pub const EXIT_RUNTIME: i32 = 2;
 
 /// Arguments of `ssakit run`.
 #[derive(clap::Args)]
@@ -27,19 +26,22 @@ pub struct Args {
     /// output before the program's output.
     #[arg(long)]
     pub trace_calls: bool,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
     let (_, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     if f.params().len() != a.args.len() {
-        eprintln!(
+        crate::errln!(
             "error: function `{}` takes {} argument(s), {} given",
             f.name(),
             f.params().len(),
             a.args.len()
         );
-        return Err(Failed(EXIT_INPUT));
+        return Err(Failed(exit::INPUT));
     }
     let opts = RunOptions {
         fuel: a.fuel,
@@ -49,27 +51,28 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let interp = match Interpreter::new(&p.module) {
         Ok(i) => i,
         Err(e) => {
-            eprintln!("{e}");
-            return Err(Failed(EXIT_RUNTIME));
+            crate::errln!("{e}");
+            return Err(Failed(exit::RUNTIME));
         }
     };
     let index = interp
         .function_index(f.name())
         .expect("entry is in the module");
     match interp.run(index, &a.args, &opts) {
-        Ok(out) => {
-            for c in &out.calls {
-                println!("call {c}");
+        Ok(outcome) => {
+            for c in &outcome.calls {
+                writeln!(out, "call {c}")?;
             }
-            print!("{}", out.render());
+            out.write_str(&outcome.render())?;
+            out.finish()?;
             if a.profile {
-                eprintln!("total_dyn_inst: {}", out.dyn_insts);
+                crate::errln!("total_dyn_inst: {}", outcome.dyn_insts);
             }
             Ok(())
         }
         Err(e) => {
-            eprintln!("{e}");
-            Err(Failed(EXIT_RUNTIME))
+            crate::errln!("{e}");
+            Err(Failed(exit::RUNTIME))
         }
     }
 }

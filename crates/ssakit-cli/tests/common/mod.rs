@@ -5,6 +5,7 @@
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 /// The repository's `examples/` folder, where the binary runs, so that
 /// tests name example files by their bare names.
@@ -44,6 +45,90 @@ pub fn ssakit_bytes(args: &[&str], stdin: &[u8]) -> Output {
         assert_eq!(e.kind(), ErrorKind::BrokenPipe, "writing stdin: {e}");
     }
     out
+}
+
+/// One call of every subcommand that prints to standard output, on the
+/// examples (`run --trace-calls` prints before the program's output).
+pub const EVERY_COMMAND: &[&[&str]] = &[
+    &["construct", "lost_copy_source.ssa"],
+    &["construct", "--trace", "x", "seed.ssa"],
+    &["opt", "--passes", "copy-prop,dce", "lost_copy.ssa"],
+    &["destruct", "lost_copy.ssa"],
+    &["fmt", "seed.ssa"],
+    &["check", "lost_copy.ssa"],
+    &[
+        "analyze", "--dom", "--dj", "--df", "--idf", "x", "--live", "seed.ssa",
+    ],
+    &["run", "--trace-calls", "sum.ssa", "4"],
+    &["gen", "--blocks", "2000"],
+    &["emit-llvm", "seed.ssa"],
+    &["reduce", "--args", "5", "lost_copy_source.ssa"],
+];
+
+/// Where a [`spawn`]ed `ssakit` writes its standard output or error.
+pub enum Sink {
+    /// A pipe the test reads.
+    Piped,
+    /// A pipe whose reading end is closed before `ssakit` starts: every
+    /// write fails with `EPIPE`.
+    Closed,
+    /// `/dev/full`: every write fails with `ENOSPC`.
+    Full,
+}
+
+impl Sink {
+    fn stdio(&self) -> Stdio {
+        match self {
+            Sink::Piped => Stdio::piped(),
+            Sink::Closed => {
+                let (reader, writer) = std::io::pipe().expect("a pipe");
+                drop(reader);
+                Stdio::from(writer)
+            }
+            Sink::Full => Stdio::from(std::fs::File::create("/dev/full").expect("/dev/full")),
+        }
+    }
+}
+
+/// Runs `ssakit ARGS` in [`examples`] with an empty standard input and the
+/// given standard output and error, and waits at most `limit` for it (a
+/// hang is a test failure, not a stuck test). Returns its exit code (`None`
+/// if a signal ended it) and whatever was captured.
+pub fn spawn(args: &[&str], stdout: Sink, stderr: Sink, limit: Duration) -> (Option<i32>, Output) {
+    spawn_with_input(args, Stdio::null(), stdout, stderr, limit)
+}
+
+/// [`spawn`] with `stdin` as standard input.
+pub fn spawn_with_input(
+    args: &[&str],
+    stdin: Stdio,
+    stdout: Sink,
+    stderr: Sink,
+    limit: Duration,
+) -> (Option<i32>, Output) {
+    let child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
+        .args(args)
+        .current_dir(examples())
+        .stdin(stdin)
+        .stdout(stdout.stdio())
+        .stderr(stderr.stdio())
+        .spawn()
+        .expect("ssakit runs");
+    let id = child.id();
+    let (done, wait) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let out = child.wait_with_output();
+        let _ = done.send(());
+        out
+    });
+    if wait.recv_timeout(limit).is_err() {
+        // Ends the child (by its id, which we started) so that the waiter
+        // returns; the test fails.
+        let _ = Command::new("kill").arg("-9").arg(id.to_string()).status();
+        panic!("ssakit {args:?} did not finish within {limit:?}");
+    }
+    let out = waiter.join().unwrap().unwrap();
+    (out.status.code(), out)
 }
 
 /// The standard output of `o`, which must be UTF-8.

@@ -49,9 +49,17 @@ fn var_set(names: &VarNames, vars: &[Var]) -> String {
     format!("{{{}}}", names.join(", "))
 }
 
+/// Levels of the dominator tree drawn by indentation; deeper blocks are
+/// drawn at this indentation after their depth in brackets, so that a tree
+/// of `n` blocks prints in O(n) characters, not O(depth × n) (a straight
+/// line of 32,767 blocks printed a gigabyte).
+const MAX_INDENT_DEPTH: usize = 32;
+
 /// The dominator tree: `idom(B) = A` for each block in layout order (`-` for
 /// the entry, `unreachable` for unreachable blocks), a blank line, then the
-/// tree in preorder, indented two spaces per level, children in layout order.
+/// tree in preorder, indented two spaces per level, children in layout
+/// order. A block deeper than [`MAX_INDENT_DEPTH`] is indented as that
+/// level and preceded by its depth: `[40] B40` (the entry is depth 0).
 pub fn render_dom(func: &Function) -> String {
     let cfg = Cfg::new(func);
     let tree = DomTree::new(&cfg);
@@ -69,7 +77,13 @@ pub fn render_dom(func: &Function) -> String {
     // Iterative preorder with children in layout order.
     let mut stack = vec![(func.entry(), 0usize)];
     while let Some((b, depth)) = stack.pop() {
-        let _ = writeln!(out, "{:indent$}{}", "", blocks.name(b), indent = 2 * depth);
+        for _ in 0..depth.min(MAX_INDENT_DEPTH) {
+            out.push_str("  ");
+        }
+        if depth > MAX_INDENT_DEPTH {
+            let _ = write!(out, "[{depth}] ");
+        }
+        let _ = writeln!(out, "{}", blocks.name(b));
         let mut kids = tree.children(b).to_vec();
         kids.sort_by_key(|k| std::cmp::Reverse((blocks.pos[k.index()], k.as_u32())));
         stack.extend(kids.into_iter().map(|k| (k, depth + 1)));

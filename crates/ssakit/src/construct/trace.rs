@@ -7,6 +7,14 @@
 //!   order: the instruction (labelled `l1`, `l2`, ... as in the chapter's
 //!   figure), `v.reachingDef` before, each value the chain climbs to in
 //!   `updateReachingDef`, and `v.reachingDef` after.
+//!
+//! Rendering is linear in the size of the function: a cell longer than
+//! `CELL_MAX` characters is cut (a set keeps its first blocks and says how
+//! many more it has, an instruction is cut with `…`), and no column is
+//! padded wider than `PAD_MAX`. The sets F, W and DF(X) of every step
+//! would otherwise make the insertion table grow with the square of the
+//! blocks (a 20,000-block ladder printed 3.6 GB). The chapter's small
+//! examples are far below the cap and print in full.
 
 use super::rename::{Climb, Observer};
 use crate::ir::{Block, Function, Inst, Var, VarNames};
@@ -126,9 +134,72 @@ impl Observer for TraceObserver {
     }
 }
 
+/// Cells longer than this many characters are cut.
+const CELL_MAX: usize = 60;
+
+/// Columns are padded to the width of their widest cell, at most this many
+/// characters (a longer cell, such as a very long label, is written as it
+/// is and breaks the alignment of its row only).
+const PAD_MAX: usize = 80;
+
 fn block_set(f: &Function, bs: &[Block]) -> String {
     let names: Vec<&str> = bs.iter().map(|&b| f.block_name(b)).collect();
     format!("{{{}}}", names.join(", "))
+}
+
+/// `{A, B, ...}` as [`block_set`] if it fits in [`CELL_MAX`] characters,
+/// else its first blocks and the count of the others, `{A, B, … 8573 more}`,
+/// in about as many characters, whatever the size of the set.
+fn block_cell(f: &Function, bs: &[Block]) -> String {
+    let mut out = String::from("{");
+    // out.len() after each block written.
+    let mut ends = Vec::new();
+    for (k, &b) in bs.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(f.block_name(b));
+        ends.push(out.len());
+        if out.len() + 1 > CELL_MAX && k + 1 < bs.len() {
+            // Too long with more to come: drop blocks until the count fits.
+            loop {
+                let more = format!(", … {} more}}", bs.len() - ends.len());
+                let end = ends.last().copied().unwrap_or(1);
+                if ends.len() <= 1 || end + more.chars().count() <= CELL_MAX {
+                    out.truncate(end);
+                    out.push_str(&more);
+                    return out;
+                }
+                ends.pop();
+            }
+        }
+    }
+    out.push('}');
+    out
+}
+
+/// `text` if it fits in [`CELL_MAX`] characters, else its beginning and `…`.
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(CELL_MAX) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
+/// `a, b, c` from `items`, cut as [`cut`] does, reading only the items
+/// that are shown.
+fn list_cell<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    for (k, item) in items.enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(item);
+        if out.chars().count() > CELL_MAX {
+            return cut(&out);
+        }
+    }
+    out
 }
 
 fn table(rows: &[Vec<String>]) -> String {
@@ -136,14 +207,15 @@ fn table(rows: &[Vec<String>]) -> String {
     let mut width = vec![0; ncol];
     for r in rows {
         for (k, c) in r.iter().enumerate() {
-            width[k] = width[k].max(c.chars().count());
+            width[k] = width[k].max(c.chars().count().min(PAD_MAX));
         }
     }
     let mut out = String::new();
     for (n, r) in rows.iter().enumerate() {
         let mut line = String::new();
         for (k, c) in r.iter().enumerate() {
-            let _ = write!(line, "| {c}{} ", " ".repeat(width[k] - c.chars().count()));
+            let pad = width[k].saturating_sub(c.chars().count());
+            let _ = write!(line, "| {c}{} ", " ".repeat(pad));
         }
         line.push('|');
         out.push_str(&line);
@@ -186,22 +258,17 @@ impl Trace {
             rows.push(vec![
                 (k + 1).to_string(),
                 f.block_name(r.x).to_string(),
-                block_set(f, &r.df),
+                block_cell(f, &r.df),
                 if r.inserted.is_empty() {
                     "-".into()
                 } else {
-                    block_set(f, &r.inserted)
+                    block_cell(f, &r.inserted)
                 },
-                block_set(f, &r.f),
-                block_set(f, &r.w),
+                block_cell(f, &r.f),
+                block_cell(f, &r.w),
             ]);
         }
-        out.push_str(&table(&rows));
-        let _ = writeln!(
-            out,
-            "\nRenaming of {v}, dominator-tree preorder {}:",
-            block_set(f, &self.preorder)
-        );
+        let insert_rows = rows;
         let mut rows = vec![vec![
             "label".into(),
             "block".into(),
@@ -233,25 +300,35 @@ impl Trace {
                 }
             }
         }
+        // The text of each instruction mentioned, made once: a phi with many
+        // operands is mentioned once per predecessor.
+        let mut inst_text: HashMap<Inst, String> = HashMap::new();
+        let mut text_of = |i: Inst| {
+            inst_text
+                .entry(i)
+                .or_insert_with(|| {
+                    let mut text = String::new();
+                    crate::text::printer::write_inst(&mut text, f, &names, i);
+                    cut(&text)
+                })
+                .clone()
+        };
         for r in &self.rename {
             let label = labels
                 .get(&key(r.site))
                 .map_or("-".to_string(), |l| format!("l{l}"));
-            let mut text = String::new();
-            match r.site {
-                Site::Param => {
-                    let _ = write!(text, "parameter {}", name(r.defined));
-                }
-                Site::Inst(i) | Site::UndefDef(i) => {
-                    crate::text::printer::write_inst(&mut text, f, &names, i)
-                }
+            let text = match r.site {
+                Site::Param => format!("parameter {}", name(r.defined)),
+                Site::Inst(i) | Site::UndefDef(i) => text_of(i),
                 Site::SuccPhi(i) => {
-                    crate::text::printer::write_inst(&mut text, f, &names, i);
-                    let _ = write!(text, "  (operand from {})", f.block_name(r.block));
+                    format!("{}  (operand from {})", text_of(i), f.block_name(r.block))
                 }
-                Site::Term(b) => crate::text::printer::write_term(&mut text, f, &names, f.term(b)),
-            }
-            let climbed: Vec<String> = r.climbed.iter().map(|&c| name(c)).collect();
+                Site::Term(b) => {
+                    let mut text = String::new();
+                    crate::text::printer::write_term(&mut text, f, &names, f.term(b));
+                    cut(&text)
+                }
+            };
             let after = match r.defined {
                 Some(d) => format!(
                     "{} (def; {}.reachingDef = {})",
@@ -266,14 +343,28 @@ impl Trace {
                 f.block_name(r.block).to_string(),
                 text,
                 name(r.before),
-                if climbed.is_empty() {
+                if r.climbed.is_empty() {
                     "-".into()
                 } else {
-                    climbed.join(", ")
+                    list_cell(r.climbed.iter().map(|&c| c.map_or("⊥", |c| &names[c])))
                 },
                 after,
             ]);
         }
+        let was_cut = |rows: &[Vec<String>]| rows.iter().flatten().any(|c| c.contains('…'));
+        if was_cut(&insert_rows) || was_cut(&rows) {
+            let _ = writeln!(
+                out,
+                "(cells longer than {CELL_MAX} characters are cut: `…` marks the cut, \
+                 `N more` counts the blocks a set has beyond those shown)"
+            );
+        }
+        out.push_str(&table(&insert_rows));
+        let _ = writeln!(
+            out,
+            "\nRenaming of {v}, dominator-tree preorder {}:",
+            block_set(f, &self.preorder)
+        );
         out.push_str(&table(&rows));
         out
     }

@@ -215,12 +215,25 @@ fn run(f: &Function, args: &[i64], fuel: u64) -> Result<Outcome, interp::Runtime
     )
 }
 
+/// The original's runs on each argument vector, with the plan's fuel.
+pub fn original_runs(func: &Function, plan: &Plan) -> Vec<Result<Outcome, interp::RuntimeError>> {
+    plan.args.iter().map(|a| run(func, a, plan.fuel)).collect()
+}
+
 /// The original's outcomes on each argument vector (`None` where it fails).
-fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
-    plan.args
-        .iter()
-        .map(|a| run(func, a, plan.fuel).ok())
+pub fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
+    original_runs(func, plan)
+        .into_iter()
+        .map(Result::ok)
         .collect()
+}
+
+/// The error construction gives `func` if it is not a program the oracle
+/// can start from (one with phis: it is in SSA form already). [`check`]
+/// would report it as a mismatch of the first construction, and
+/// [`reduce`] shrink it as one; this is an error of the input instead.
+pub fn check_input(func: &Function) -> Result<(), crate::error::IrError> {
+    construct::construct(&mut func.clone(), &Options::default()).map(|_| ())
 }
 
 /// Checks every pipeline of `plan` on `func`, a non-SSA function whose

@@ -2,8 +2,13 @@
 //!
 //! The library reports errors as [`Diagnostic`] values (message, byte span,
 //! label, optional help). [`Diagnostic::render`] prints them in the
-//! `file:line:column` form of compilers; the command-line tool hands the
-//! same data to `miette` for the graphical form.
+//! `file:line:column` form of compilers, with the source line under it; the
+//! command-line tool prints exactly that.
+//!
+//! Lines end at `\n`, `\r\n` or a lone `\r`, as in the lexer, and a
+//! UTF-8 byte-order mark at the start of the text is not a column: the
+//! location in the first line of the report and the line shown under it
+//! agree whatever the file's convention.
 
 use std::fmt;
 use std::ops::Range;
@@ -43,48 +48,99 @@ impl Diagnostic {
         line_col(src, self.span.start)
     }
 
-    /// Renders `error: file:line:col: message`, the source line, and a caret
-    /// line under the offending text.
+    /// Renders `error: file:line:col: message`, the source line numbered
+    /// in a margin, and a caret line under the offending text:
+    ///
+    /// ```text
+    /// error: t.ssa:3:10: unknown label `nowhere`
+    ///   |
+    /// 3 |     jump nowhere
+    ///   |          ^^^^^^^ no block has this label
+    /// ```
     pub fn render(&self, file: &str, src: &str) -> String {
         let (line, col) = self.line_col(src);
-        let start = self.span.start.min(src.len());
-        let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = src[start..].find('\n').map_or(src.len(), |i| start + i);
+        let start = point(src, self.span.start);
+        let (line_start, line_end) = line_bounds(src, start);
         let text = &src[line_start..line_end];
         // Keep huge lines readable: show at most 120 characters around the error.
-        let shown: String = text
+        let skipped = col.saturating_sub(60).min(col - 1);
+        let shown: String = text.chars().skip(skipped).take(120).collect();
+        // Under a tab, a tab, so that the caret lines up.
+        let under: String = shown
             .chars()
-            .skip(col.saturating_sub(60))
-            .take(120)
+            .take(col - 1 - skipped)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
-        let caret_col = col - 1 - col.saturating_sub(60).min(col - 1);
-        let width = src[start..self.span.end.clamp(start, line_end.max(start))]
-            .chars()
-            .count()
-            .max(1);
+        let end = floor(src, self.span.end.clamp(start, line_end.max(start)));
+        let width = src[start..end.max(start)].chars().count().max(1);
+        let number = line.to_string();
+        let margin = " ".repeat(number.len());
         let mut out = format!(
-            "error: {file}:{line}:{col}: {}\n  |\n  | {shown}\n  | {}{} {}\n",
+            "error: {file}:{line}:{col}: {}\n{margin} |\n{number} | {shown}\n{margin} | {under}{} {}\n",
             self.message,
-            " ".repeat(caret_col),
             "^".repeat(width.min(120)),
             self.label
         );
         if let Some(h) = &self.help {
-            out.push_str(&format!("  = help: {h}\n"));
+            out.push_str(&format!("{margin} = help: {h}\n"));
         }
         out
     }
 }
 
-/// 1-based line and column (in characters) of byte `offset` in `src`.
-pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+/// `offset` within `src`, on a character boundary, after a byte-order mark,
+/// and at the `\r` of a `\r\n` rather than at its `\n` (both are one line
+/// end).
+fn point(src: &str, offset: usize) -> usize {
+    let mut offset = floor(src, offset);
+    if src.starts_with(BOM) {
+        offset = offset.max(BOM.len_utf8());
+    }
+    let bytes = src.as_bytes();
+    if offset > 0 && bytes.get(offset) == Some(&b'\n') && bytes[offset - 1] == b'\r' {
+        offset - 1
+    } else {
+        offset
+    }
+}
+
+/// The last character boundary of `src` at or before `offset`.
+fn floor(src: &str, offset: usize) -> usize {
     let mut offset = offset.min(src.len());
     while !src.is_char_boundary(offset) {
         offset -= 1;
     }
-    let before = &src[..offset];
-    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    offset
+}
+
+/// The line holding byte `offset` (a [`point`]): where it starts (after a
+/// byte-order mark on the first line) and where its line end starts.
+fn line_bounds(src: &str, offset: usize) -> (usize, usize) {
+    let is_end = |c: char| c == '\n' || c == '\r';
+    let start = match src[..offset].rfind(is_end) {
+        Some(i) => i + 1,
+        None if src.starts_with(BOM) => BOM.len_utf8(),
+        None => 0,
+    };
+    let end = src[offset..].find(is_end).map_or(src.len(), |i| offset + i);
+    (start, end)
+}
+
+/// The UTF-8 byte-order mark, skipped at the start of a text.
+const BOM: char = '\u{feff}';
+
+/// 1-based line and column (in characters) of byte `offset` in `src`.
+/// Lines end at `\n`, `\r\n` or a lone `\r`; a byte-order mark at the
+/// start is not counted.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = point(src, offset);
+    let bytes = src.as_bytes();
+    let line = 1 + bytes[..offset]
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .count();
+    let (line_start, _) = line_bounds(src, offset);
     let col = src[line_start..offset].chars().count() + 1;
     (line, col)
 }

@@ -29,25 +29,31 @@ const PUNCT2: [&str; 7] = ["<<", ">>", "==", "!=", "<=", ">=", "->"];
 const PUNCT1: &[u8] = b"+-*/%&|^<>!=(),:{}[];";
 
 /// Splits `src` into tokens. Comments (`#` to end of line) and blanks are
-/// skipped; `;` is returned as a newline.
+/// skipped; `;` is returned as a newline. Lines end at `\n`, `\r\n` (one
+/// newline token) or a lone `\r`; a UTF-8 byte-order mark at the start is
+/// skipped.
 pub(crate) fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
     let bytes = src.as_bytes();
     let mut toks = Vec::with_capacity(src.len() / 3);
-    let mut i = 0;
+    let mut i = if src.starts_with('\u{feff}') { 3 } else { 0 };
     while i < bytes.len() {
         let c = bytes[i];
         let start = i;
         match c {
-            b' ' | b'\t' | b'\r' => i += 1,
-            b'\n' | b';' => {
-                i += 1;
+            b' ' | b'\t' => i += 1,
+            b'\n' | b'\r' | b';' => {
+                i += if bytes[i..].starts_with(b"\r\n") {
+                    2
+                } else {
+                    1
+                };
                 toks.push(Token {
                     kind: Tok::Newline,
                     span: start..i,
                 });
             }
             b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
+                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'\r' {
                     i += 1;
                 }
             }
