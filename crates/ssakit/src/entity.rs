@@ -387,11 +387,28 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     /// The lists of `num_keys` keys from `pairs` (keys below `num_keys`).
     pub fn from_pairs(num_keys: usize, pairs: impl IntoIterator<Item = (K, V)>) -> Self {
         let pairs: Vec<(K, V)> = pairs.into_iter().collect();
-        Self::build(num_keys, |sink| {
-            for &(k, v) in &pairs {
-                sink.push(k, v)
-            }
-        })
+        let mut start = vec![0u32; num_keys + 1];
+        for &(k, _) in &pairs {
+            start[k.index() + 1] += 1;
+        }
+        for i in 0..num_keys {
+            start[i + 1] += start[i];
+        }
+        let mut items = match pairs.first() {
+            Some(&(_, v)) => vec![v; pairs.len()],
+            None => Vec::new(),
+        };
+        let mut fill: Vec<u32> = start[..num_keys].to_vec();
+        for &(k, v) in &pairs {
+            let slot = &mut fill[k.index()];
+            items[*slot as usize] = v;
+            *slot += 1;
+        }
+        Csr {
+            start,
+            items,
+            _key: PhantomData,
+        }
     }
 
     /// The lists of `num_keys` keys from the pairs `gen` pushes into the
@@ -431,6 +448,30 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
                 start[k + 1],
                 "Csr::build: the generator pushed other pairs the second time"
             );
+        }
+        Csr {
+            start,
+            items,
+            _key: PhantomData,
+        }
+    }
+
+    /// The lists of `num_keys` keys from pairs that `gen` pushes in
+    /// increasing key order (one pass, no counting). Panics if a key comes
+    /// after a greater one.
+    pub fn build_in_key_order(num_keys: usize, gen: impl FnOnce(&mut CsrAppender<K, V>)) -> Self {
+        let mut app = CsrAppender {
+            start: Vec::with_capacity(num_keys + 1),
+            items: Vec::new(),
+            _key: PhantomData,
+        };
+        app.start.push(0);
+        gen(&mut app);
+        let CsrAppender {
+            mut start, items, ..
+        } = app;
+        while start.len() <= num_keys {
+            start.push(items.len() as u32);
         }
         Csr {
             start,
@@ -497,6 +538,29 @@ impl<K: EntityRef, V: Copy> CsrSink<'_, K, V> {
             Some(items) => items[*p as usize] = v,
         }
         *p += 1;
+    }
+}
+
+/// Where [`Csr::build_in_key_order`]'s generator pushes its pairs.
+pub struct CsrAppender<K, V> {
+    start: Vec<u32>,
+    items: Vec<V>,
+    _key: PhantomData<K>,
+}
+
+impl<K: EntityRef, V> CsrAppender<K, V> {
+    /// Adds `v` to the list of `k`, which is no smaller than the keys
+    /// pushed before.
+    #[inline]
+    pub fn push(&mut self, k: K, v: V) {
+        assert!(
+            k.index() + 1 >= self.start.len(),
+            "Csr::build_in_key_order: keys out of order"
+        );
+        while self.start.len() <= k.index() {
+            self.start.push(self.items.len() as u32);
+        }
+        self.items.push(v);
     }
 }
 
@@ -809,6 +873,27 @@ mod tests {
             assert_eq!(csr.of(Block::new(k)), want);
         }
         assert_eq!(csr.num_items(), 50);
+    }
+
+    #[test]
+    fn csr_in_key_order_equals_the_counting_sort() {
+        let pairs: Vec<(Block, u32)> = (0..40).map(|i| (Block::new(i / 7 * 2), i as u32)).collect();
+        let a = Csr::from_pairs(13, pairs.iter().copied());
+        let b = Csr::build_in_key_order(13, |out| {
+            for &(k, v) in &pairs {
+                out.push(k, v)
+            }
+        });
+        assert!(a == b);
+    }
+
+    #[test]
+    #[should_panic(expected = "keys out of order")]
+    fn csr_in_key_order_refuses_a_smaller_key() {
+        Csr::build_in_key_order(4, |out| {
+            out.push(Block::new(2), 0);
+            out.push(Block::new(1), 0);
+        });
     }
 
     #[test]

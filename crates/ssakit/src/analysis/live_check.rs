@@ -171,18 +171,18 @@ impl LiveCheck {
     pub fn from_def_use(du: DefUse, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
         let nv = du.def_block.len();
         let nb = cfg.num_blocks();
-        let uses = Csr::from_pairs(nv, du.uses);
+        let mut uses = Csr::from_pairs(nv, du.uses);
         let phi_uses = Csr::from_pairs(nv, du.phi_uses);
         // Each variable's uses sorted by point (block, then position),
         // keeping the last point of each block.
         let mut use_start = Vec::with_capacity(nv + 1);
         let mut kept: Vec<Point> = Vec::with_capacity(uses.num_items());
-        let mut list: Vec<Point> = Vec::new();
         for v in (0..nv).map(Var::new) {
             use_start.push(kept.len() as u32);
-            list.clear();
-            list.extend_from_slice(uses.of(v));
-            list.sort_unstable();
+            let list = uses.of_mut(v);
+            if list.len() > 1 {
+                list.sort_unstable();
+            }
             for (k, &u) in list.iter().enumerate() {
                 if list.get(k + 1).is_none_or(|n| n.block() != u.block()) {
                     kept.push(u);

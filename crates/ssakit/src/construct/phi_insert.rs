@@ -191,6 +191,7 @@ impl PhiInsertion<'_> {
         let operands: usize = func
             .layout()
             .iter()
+            .filter(|&&b| !by_block.of(b).is_empty())
             .map(|&b| by_block.of(b).len() * self.cfg.unique_preds(b).count())
             .sum();
         func.reserve_list_items::<PhiArg>(operands);

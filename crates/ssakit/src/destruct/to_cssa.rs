@@ -63,7 +63,7 @@
 //! `Bi` along the loop exit.
 
 use super::fresh::FreshVars;
-use crate::entity::{EntityVec, SecondaryMap};
+use crate::entity::{EntityList, EntityVec, SecondaryMap};
 use crate::ir::{Block, Function, Inst, InstData, Operand, Terminator, Var};
 
 /// Where to put the copy of each phi's destination (step 2 of the module
@@ -97,6 +97,9 @@ pub(crate) struct CssaStats {
 /// numbers are (until [`Function::compact`]).
 pub(crate) type Inserted = SecondaryMap<Inst, bool>;
 
+/// The pairs of a parallel copy.
+type CopyList = EntityList<(Var, Operand)>;
+
 /// Makes `func` conventional by giving every phi operand a fresh variable
 /// copied in parallel at the end of its predecessor, and, where
 /// [`JoinCopies`] asks, every phi destination a fresh variable copied at
@@ -116,8 +119,11 @@ pub(crate) fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> (CssaS
     let mut fresh = FreshVars::new(func);
     let mut stats = CssaStats::default();
     let mut inserted = Inserted::new(false);
-    // By block: its end-of-block parallel copy, once created.
-    let mut end_copy: EntityVec<Block, Option<Inst>> = EntityVec::filled(func.num_blocks(), None);
+    // By block: its end-of-block parallel copy, once created, and the
+    // list of its copies, filled here and set in the instruction at the
+    // end.
+    let mut end_copy: EntityVec<Block, Option<(Inst, CopyList)>> =
+        EntityVec::filled(func.num_blocks(), None);
     // By block: how many copies its end-of-block parallel copy will get,
     // so that each is allocated once.
     let mut end_size: EntityVec<Block, u32> = EntityVec::filled(func.num_blocks(), 0);
@@ -162,18 +168,14 @@ pub(crate) fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> (CssaS
                 }
                 let fresh_arg = fresh.version_of(func, dst);
                 let copy = (fresh_arg, arg.value);
-                let pc = match end_copy[arg.block] {
-                    Some(pc) => pc,
-                    None => {
-                        let copies = func.list_with_room(end_size[arg.block] as usize, copy);
-                        let pc = func.push_inst(arg.block, InstData::ParCopy { copies });
-                        end_copy[arg.block] = Some(pc);
-                        inserted[pc] = true;
-                        stats.parallel_copies += 1;
-                        pc
-                    }
-                };
-                func.edit_par_copy(pc, |copies, func| copies.push(copy, func));
+                let (_, copies) = end_copy[arg.block].get_or_insert_with(|| {
+                    let copies = func.list_with_room(end_size[arg.block] as usize, copy);
+                    let pc = func.push_inst(arg.block, InstData::ParCopy { copies });
+                    inserted[pc] = true;
+                    stats.parallel_copies += 1;
+                    (pc, copies)
+                });
+                copies.push(copy, func);
                 args.as_mut_slice(func)[k].value = Operand::Var(fresh_arg);
                 stats.copies += 1;
             }
@@ -197,6 +199,9 @@ pub(crate) fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> (CssaS
             inserted[pc] = true;
             stats.parallel_copies += 1;
         }
+    }
+    for (pc, copies) in end_copy.values().flatten() {
+        func.set_inst(*pc, InstData::ParCopy { copies: *copies });
     }
     (stats, inserted)
 }

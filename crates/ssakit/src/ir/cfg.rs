@@ -26,9 +26,15 @@ impl Cfg {
     pub fn new(func: &Function) -> Cfg {
         let n = func.num_blocks();
         let layout = func.layout();
-        let succ = Csr::build(n, |emit| {
-            for &b in layout {
-                func.for_each_succ(b, |s| emit.push(b, s));
+        // Blocks in index order, each block's successors in terminator
+        // order: one pass. Blocks outside the layout have no edges.
+        let mut in_layout = vec![false; n];
+        for &b in layout {
+            in_layout[b.index()] = true;
+        }
+        let succ = Csr::build_in_key_order(n, |out| {
+            for b in func.blocks().filter(|b| in_layout[b.index()]) {
+                func.for_each_succ(b, |s| out.push(b, s));
             }
         });
         // Predecessors in layout order of the source: the successor lists,
