@@ -123,7 +123,7 @@ pub fn render_idf(func: &Function, var: Var) -> String {
         for i in func.block_all_insts(b) {
             func.for_each_def(i, |d| defines |= d == var);
         }
-        if defines && !defs.contains(&b) {
+        if defines && defs.last() != Some(&b) {
             defs.push(b);
         }
     }

@@ -288,8 +288,7 @@ pub(super) fn rename(
     for b in func.blocks() {
         let mut list = func.take_insts(b);
         list.retain(|&i| {
-            func.for_each_def_mut(i, r);
-            func.for_each_operand_mut(i, ro);
+            func.map_vars(i, |v| rep[v]);
             keep(func, i)
         });
         func.set_insts(b, list);

@@ -112,6 +112,9 @@ pub(super) struct Compiler<'a, 'm> {
     pub(super) by_name: &'a HashMap<&'m str, u32>,
 }
 
+/// The position of the first operand of each phi labelled by each block.
+type ArgIndex = HashMap<(Inst, Block), u32>;
+
 /// Where the instruction being translated is, for the errors of what the
 /// interpreter cannot run.
 #[derive(Clone, Copy)]
@@ -193,9 +196,23 @@ impl<'m> Compiler<'_, 'm> {
             });
         }
         let params = f.params().iter().map(|p| p.as_u32()).collect();
+        // Where each phi has its first operand for each predecessor: one
+        // pass over the operands, so that an edge finds its moves without
+        // searching each phi (a switch with 100,000 targets into a join
+        // searched its phis' 100,000 operands once per edge).
+        let mut first_arg: ArgIndex = HashMap::default();
+        for b in f.blocks() {
+            for &i in f.block_phis(b) {
+                if let InstData::Phi { args, .. } = f.inst(i) {
+                    for (k, a) in args.as_slice(f).iter().enumerate() {
+                        first_arg.entry((i, a.block)).or_insert(k as u32);
+                    }
+                }
+            }
+        }
         let blocks = f
             .blocks()
-            .map(|b| self.block(b))
+            .map(|b| self.block(b, &first_arg))
             .collect::<Result<_, _>>()?;
         Ok(CFunc {
             src: f,
@@ -206,7 +223,7 @@ impl<'m> Compiler<'_, 'm> {
         })
     }
 
-    fn block(&self, b: Block) -> Result<CBlock<'m>, RuntimeError> {
+    fn block(&self, b: Block, first_arg: &ArgIndex) -> Result<CBlock<'m>, RuntimeError> {
         let f = self.func;
         let nphis = f.block_phis(b).len();
         let insts = f
@@ -228,15 +245,15 @@ impl<'m> Compiler<'_, 'm> {
             inst: None,
         };
         let term = match f.term(b) {
-            Terminator::Jump(t) => Term::Jump(self.edge(b, *t)?),
+            Terminator::Jump(t) => Term::Jump(self.edge(b, *t, first_arg)?),
             Terminator::Branch {
                 cond,
                 then_dest,
                 else_dest,
             } => Term::Branch {
                 cond: self.op(*cond, at)?,
-                then_edge: self.edge(b, *then_dest)?,
-                else_edge: self.edge(b, *else_dest)?,
+                then_edge: self.edge(b, *then_dest, first_arg)?,
+                else_edge: self.edge(b, *else_dest, first_arg)?,
             },
             Terminator::Switch {
                 value,
@@ -244,11 +261,11 @@ impl<'m> Compiler<'_, 'm> {
                 targets,
             } => Term::Switch {
                 value: self.op(*value, at)?,
-                default: self.edge(b, *default)?,
+                default: self.edge(b, *default, first_arg)?,
                 targets: targets
                     .as_slice(f)
                     .iter()
-                    .map(|&t| self.edge(b, t))
+                    .map(|&t| self.edge(b, t, first_arg))
                     .collect::<Result<_, _>>()?,
             },
             Terminator::Ret(vals) => Term::Ret(self.ops(vals.as_slice(f), at)?),
@@ -263,7 +280,7 @@ impl<'m> Compiler<'_, 'm> {
 
     /// The edge `from → to`: for each phi of `to`, its first argument
     /// labelled `from`.
-    fn edge(&self, from: Block, to: Block) -> Result<Edge, RuntimeError> {
+    fn edge(&self, from: Block, to: Block, first_arg: &ArgIndex) -> Result<Edge, RuntimeError> {
         let f = self.func;
         if to.index() >= f.num_blocks() {
             return Err(self.err(format!("block {to} out of range")));
@@ -279,8 +296,11 @@ impl<'m> Compiler<'_, 'm> {
                 position: Position::Inst(k),
                 inst: Some(i),
             };
-            match args.as_slice(f).iter().find(|a| a.block == from) {
-                Some(a) => moves.push((self.slot(*dst, at)?, self.op(a.value, at)?)),
+            match first_arg.get(&(i, from)) {
+                Some(&k) => {
+                    let a = args.as_slice(f)[k as usize];
+                    moves.push((self.slot(*dst, at)?, self.op(a.value, at)?))
+                }
                 None => {
                     missing = Some(k as u32);
                     break;

@@ -68,6 +68,9 @@ impl VarData {
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct BlockData {
     name: u32,
+    /// Whether the block is in the layout (so that appending checks in
+    /// `O(1)`).
+    in_layout: bool,
     phis: Vec<Inst>,
     insts: Vec<Inst>,
     term: Terminator,
@@ -386,6 +389,7 @@ impl Function {
         let name = self.names.add(name);
         self.blocks.push(BlockData {
             name,
+            in_layout: false,
             phis: Vec::new(),
             insts: Vec::new(),
             term: Terminator::ret_void(),
@@ -395,38 +399,53 @@ impl Function {
     /// Creates an empty block ending in `ret`, appended to the layout.
     pub fn new_block(&mut self, name: &str) -> Block {
         let b = self.create_block(name);
-        self.layout.push(b);
+        self.append_to_layout(b);
         b
+    }
+
+    /// Whether `b` is in the layout.
+    pub fn is_in_layout(&self, b: Block) -> bool {
+        self.blocks[b].in_layout
     }
 
     /// Sets the layout. Panics if it lists a block twice or a block that
     /// does not exist.
     pub fn set_layout(&mut self, layout: Vec<Block>) {
-        let mut seen = vec![false; self.blocks.len()];
+        for &b in &self.layout {
+            self.blocks[b].in_layout = false;
+        }
         for &b in &layout {
             assert!(
-                b.index() < self.blocks.len() && !std::mem::replace(&mut seen[b.index()], true),
+                b.index() < self.blocks.len() && !self.blocks[b].in_layout,
                 "set_layout: block {b} listed twice or unknown"
             );
+            self.blocks[b].in_layout = true;
         }
         self.layout = layout;
     }
 
     /// Keeps the blocks of the layout for which `keep` is true.
-    pub fn retain_layout(&mut self, keep: impl FnMut(&Block) -> bool) {
-        self.layout.retain(keep);
+    pub fn retain_layout(&mut self, mut keep: impl FnMut(&Block) -> bool) {
+        let blocks = &mut self.blocks;
+        self.layout.retain(|b| {
+            let k = keep(b);
+            blocks[*b].in_layout = k;
+            k
+        });
     }
 
     /// Appends `b`, a block outside the layout, to it. Panics if `b` is in
     /// the layout already.
     pub fn append_to_layout(&mut self, b: Block) {
-        assert!(!self.layout.contains(&b), "block {b} is in the layout");
+        assert!(!self.blocks[b].in_layout, "block {b} is in the layout");
+        self.blocks[b].in_layout = true;
         self.layout.push(b);
     }
 
     /// Makes `b` (outside the layout) the new entry, in front of the old.
     pub fn insert_entry(&mut self, b: Block) {
-        assert!(!self.layout.contains(&b), "block {b} is in the layout");
+        assert!(!self.blocks[b].in_layout, "block {b} is in the layout");
+        self.blocks[b].in_layout = true;
         self.layout.insert(0, b);
     }
 
@@ -498,13 +517,15 @@ impl Function {
 
     /// Calls `f` on each operand read by the terminator of `b`, mutably.
     pub fn for_each_term_operand_mut(&mut self, b: Block, mut f: impl FnMut(&mut Operand)) {
-        let mut term = self.blocks[b].term;
-        match &mut term {
+        let Function { blocks, pools, .. } = self;
+        match &mut blocks[b].term {
             Terminator::Branch { cond: o, .. } | Terminator::Switch { value: o, .. } => f(o),
-            Terminator::Ret(vals) => vals.as_mut_slice(self).iter_mut().for_each(f),
+            Terminator::Ret(vals) => vals
+                .as_mut_slice(&mut pools.operands)
+                .iter_mut()
+                .for_each(f),
             Terminator::Jump(_) | Terminator::Unreachable => {}
         }
-        self.blocks[b].term = term;
     }
 
     /// Calls `f` on each variable read by the terminator of `b`.
@@ -770,22 +791,21 @@ impl Function {
 
     /// Calls `f` on every variable instruction `i` defines, mutably.
     pub fn for_each_def_mut(&mut self, i: Inst, mut f: impl FnMut(&mut Var)) {
-        let mut data = self.insts[i];
-        match &mut data {
+        let Function { insts, pools, .. } = self;
+        match &mut insts[i] {
             InstData::Copy { dst, .. }
             | InstData::Unary { dst, .. }
             | InstData::Binary { dst, .. }
             | InstData::Phi { dst, .. } => f(dst),
             InstData::Call { results, .. } | InstData::Op { results, .. } => {
-                results.as_mut_slice(self).iter_mut().for_each(f)
+                results.as_mut_slice(&mut pools.vars).iter_mut().for_each(f)
             }
             InstData::Print { .. } => {}
             InstData::ParCopy { copies } => copies
-                .as_mut_slice(self)
+                .as_mut_slice(&mut pools.copies)
                 .iter_mut()
                 .for_each(|c| f(&mut c.0)),
         }
-        self.insts[i] = data;
     }
 
     /// The one variable `i` defines: `None` for an instruction defining
@@ -828,8 +848,8 @@ impl Function {
 
     /// Calls `f` on every operand of `i`, mutably.
     pub fn for_each_operand_mut(&mut self, i: Inst, mut f: impl FnMut(&mut Operand)) {
-        let mut data = self.insts[i];
-        match &mut data {
+        let Function { insts, pools, .. } = self;
+        match &mut insts[i] {
             InstData::Copy { src, .. } => f(src),
             InstData::Unary { arg, .. } => f(arg),
             InstData::Binary { lhs, rhs, .. } => {
@@ -837,18 +857,66 @@ impl Function {
                 f(rhs)
             }
             InstData::Call { args, .. } | InstData::Print { args } | InstData::Op { args, .. } => {
-                args.as_mut_slice(self).iter_mut().for_each(f)
+                args.as_mut_slice(&mut pools.operands)
+                    .iter_mut()
+                    .for_each(f)
             }
             InstData::Phi { args, .. } => args
-                .as_mut_slice(self)
+                .as_mut_slice(&mut pools.phi_args)
                 .iter_mut()
                 .for_each(|a| f(&mut a.value)),
             InstData::ParCopy { copies } => copies
-                .as_mut_slice(self)
+                .as_mut_slice(&mut pools.copies)
                 .iter_mut()
                 .for_each(|c| f(&mut c.1)),
         }
-        self.insts[i] = data;
+    }
+
+    /// Replaces every variable instruction `i` defines or reads by `f` of
+    /// it, in one visit (renaming).
+    pub fn map_vars(&mut self, i: Inst, mut f: impl FnMut(Var) -> Var) {
+        fn op(o: &mut Operand, f: &mut impl FnMut(Var) -> Var) {
+            if let Operand::Var(v) = o {
+                *v = f(*v);
+            }
+        }
+        let Function { insts, pools, .. } = self;
+        match &mut insts[i] {
+            InstData::Copy { dst, src } | InstData::Unary { dst, arg: src, .. } => {
+                op(src, &mut f);
+                *dst = f(*dst);
+            }
+            InstData::Binary { dst, lhs, rhs, .. } => {
+                op(lhs, &mut f);
+                op(rhs, &mut f);
+                *dst = f(*dst);
+            }
+            InstData::Call { args, results, .. } | InstData::Op { args, results, .. } => {
+                for o in args.as_mut_slice(&mut pools.operands) {
+                    op(o, &mut f);
+                }
+                for v in results.as_mut_slice(&mut pools.vars) {
+                    *v = f(*v);
+                }
+            }
+            InstData::Print { args } => {
+                for o in args.as_mut_slice(&mut pools.operands) {
+                    op(o, &mut f);
+                }
+            }
+            InstData::Phi { dst, args } => {
+                for a in args.as_mut_slice(&mut pools.phi_args) {
+                    op(&mut a.value, &mut f);
+                }
+                *dst = f(*dst);
+            }
+            InstData::ParCopy { copies } => {
+                for (d, s) in copies.as_mut_slice(&mut pools.copies) {
+                    op(s, &mut f);
+                    *d = f(*d);
+                }
+            }
+        }
     }
 
     /// Calls `f` on every variable instruction `i` reads.

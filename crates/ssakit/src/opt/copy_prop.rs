@@ -192,7 +192,7 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
     }
     for v in func.vars() {
         for &site in du.uses(v) {
-            if let UseSite::Inst(i) = site {
+            if let UseSite::Inst(i, _) = site {
                 if func.inst(i).is_phi() {
                     let r = forest.find(v);
                     users[r].push(i);

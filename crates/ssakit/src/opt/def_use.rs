@@ -9,7 +9,7 @@
 
 use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;
-use crate::ir::{Block, Function, Inst, Var, VarNames};
+use crate::ir::{Block, Function, Inst, Operand, Var, VarNames};
 
 /// Where a variable is defined.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -34,8 +34,10 @@ pub(crate) enum Def {
 /// phi operand is listed once per occurrence) or of a block's terminator.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum UseSite {
-    /// An operand of this instruction.
-    Inst(Inst),
+    /// Operand number `k` of this instruction, counted as
+    /// [`Function::for_each_operand`] visits them (for a phi, its `k`-th
+    /// operand; for a parallel copy, the source of its `k`-th pair).
+    Inst(Inst, u32),
     /// An operand of this block's terminator.
     Term(Block),
 }
@@ -95,7 +97,13 @@ impl DefUse {
         let uses = Csr::build(nv, |emit| {
             for &b in func.layout() {
                 for i in func.block_all_insts(b) {
-                    func.for_each_use(i, |v| emit.push(v, UseSite::Inst(i)));
+                    let mut k = 0;
+                    func.for_each_operand(i, |o| {
+                        if let Operand::Var(v) = o {
+                            emit.push(v, UseSite::Inst(i, k));
+                        }
+                        k += 1;
+                    });
                 }
                 func.for_each_term_use(b, |v| emit.push(v, UseSite::Term(b)));
             }
