@@ -120,6 +120,8 @@ fn every_command_rejects_every_bad_input_with_a_located_message() {
             &["destruct"],
             &["emit-llvm"],
             &["reduce"],
+            &["dot"],
+            &["dot", "--svg", "--dom"],
         ] {
             let (code, err) = feed(cmd, &input);
             assert_eq!(
