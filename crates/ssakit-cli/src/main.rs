@@ -8,6 +8,7 @@
 mod cmd;
 mod exit;
 mod input;
+mod json;
 mod out;
 mod par;
 
