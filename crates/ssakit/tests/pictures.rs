@@ -209,3 +209,25 @@ fn ten_thousand_blocks_in_a_chain_and_in_one_switch_are_drawn() {
         }
     }
 }
+
+/// 100,000 blocks of every shape that has loops, switches and long edges
+/// (`cargo test -- --ignored`: a few seconds each unoptimised).
+#[test]
+#[ignore]
+fn a_hundred_thousand_blocks_are_drawn() {
+    for shape in [
+        Shape::Random,
+        Shape::Ladder,
+        Shape::NestedLoops,
+        Shape::Irreducible,
+    ] {
+        let f = gen::generate(&GenOptions {
+            shape,
+            blocks: 100_000,
+            vars: 4,
+            seed: 2,
+        });
+        let text = svg::svg(&f, PictureKind::Cfg);
+        assert_eq!(text.matches("<g class=\"node\"").count(), f.layout().len());
+    }
+}
