@@ -45,7 +45,7 @@ pub const H_GAP: f64 = 24.0;
 /// Vertical space between two ranks.
 pub const V_GAP: f64 = 40.0;
 /// Space around the drawing.
-pub const MARGIN: f64 = 16.0;
+pub const MARGIN: f64 = 20.0;
 
 /// Where each box goes.
 ///

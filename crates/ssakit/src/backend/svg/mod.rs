@@ -16,10 +16,14 @@
 //! * each edge is one `<path class="edge KIND" data-from="A" data-to="B">`
 //!   with KIND `cfg`, `d-edge` or `j-edge`; J-edges are dashed and red.
 //!   Edges going down are curves from the bottom of their source to the top
-//!   of their target; back edges (loops, drawn upwards) leave the right side
-//!   of their source and reach the right side of their target around the
-//!   right; a self loop is a small arc on the right. Parallel edges of a
-//!   multi-edge are spread apart.
+//!   of their target, through the lanes the layout gave them. Back edges
+//!   (loops, drawn upwards) run up right of every box and lane of the ranks
+//!   they span (a sparse table answers that maximum in O(1)), leaving their
+//!   source by its right side, or by its bottom when a box stands to its
+//!   right, and entering their target by its right side, or its top; they
+//!   never cross a box. Edges within a rank are arcs below it; a self loop
+//!   is a small arc on the right. Parallel edges of a multi-edge are spread
+//!   apart.
 
 pub mod layout;
 
@@ -184,6 +188,12 @@ fn write_edges(
     out.push_str("<g class=\"edges\" fill=\"none\">\n");
     let mut laid = 0;
     let mut points = Vec::new();
+    // A back edge may leave or enter a box's side when no box stands to
+    // its right (crossing lanes is fine), and runs up right of every box
+    // and lane.
+    let (rank_right, all_right) = rank_rights(p, sizes, l);
+    let rights = RangeMax::new(all_right);
+    let mut k_up = 0u32;
     for e in &p.edges {
         // Upwards: a back edge of the layout, or an edge the layout did not
         // rank that does not go down.
@@ -225,12 +235,35 @@ fn write_edges(
             far_y = far_y.max(low);
             format!("M{x1:.1},{y1:.1} C{x1:.1},{low:.1} {x2:.1},{low:.1} {x2:.1},{y2:.1}")
         } else if up {
-            // Up and around the right of both boxes.
-            let (x1, y1) = (ux + uw, uy + uh / 2.0 + dup * 4.0);
-            let (x2, y2) = (vx + vw, vy + vh / 2.0 - dup * 4.0);
-            let bulge = x1.max(x2) + 30.0 + dup * SPREAD + (y1 - y2).abs().min(400.0) / 10.0;
-            far_x = far_x.max(bulge);
-            format!("M{x1:.1},{y1:.1} C{bulge:.1},{y1:.1} {bulge:.1},{y2:.1} {x2:.1},{y2:.1}")
+            // Up: out of the source's right side if nothing stands to its
+            // right in its rank, else out of its bottom and across the gap
+            // below; right beyond every box of the ranks spanned; up; and
+            // into the target's right side or, if something stands there,
+            // its top.
+            let (ru, rv) = (l.rank[u] as usize, l.rank[v] as usize);
+            let stagger = dup * SPREAD + (k_up % 3) as f64 * 6.0;
+            k_up += 1;
+            let right = rights.max(rv.min(ru), rv.max(ru)) + 16.0 + stagger;
+            far_x = far_x.max(right);
+            points.clear();
+            if ux + uw >= rank_right[ru] - 0.5 {
+                let y = uy + uh / 2.0 + dup * 4.0;
+                points.extend([(ux + uw, y), (right, y)]);
+            } else {
+                let x = ux + uw - 10.0 - dup * 4.0;
+                let below = l.rank_top[ru] + l.rank_height[ru] + BACK_RUN + stagger / 3.0;
+                far_y = far_y.max(below);
+                points.extend([(x, uy + uh), (x, below), (right, below)]);
+            }
+            if vx + vw >= rank_right[rv] - 0.5 {
+                let y = vy + vh / 2.0 - dup * 4.0;
+                points.extend([(right, y), (vx + vw, y)]);
+            } else {
+                let x = vx + vw - 10.0 - dup * 4.0;
+                let above = (l.rank_top[rv] - BACK_RUN - stagger / 3.0).max(2.0);
+                points.extend([(right, above), (x, above), (x, vy)]);
+            }
+            round_path(&points)
         } else {
             // Down: bottom centre to top centre through the edge's lanes,
             // parallel edges spread.
@@ -269,6 +302,81 @@ fn write_edges(
     (far_x, far_y)
 }
 
+/// How far from the boxes a back edge runs across a gap between ranks.
+const BACK_RUN: f64 = 12.0;
+
+/// The right edge of the rightmost box of each rank, and of the rightmost
+/// box or lane.
+fn rank_rights(p: &Picture, sizes: &[(f64, f64)], l: &layout::Layout) -> (Vec<f64>, Vec<f64>) {
+    let mut boxes = vec![0f64; l.rank_top.len()];
+    for (k, size) in sizes.iter().enumerate().take(p.nodes.len()) {
+        let r = l.rank[k] as usize;
+        boxes[r] = boxes[r].max(l.x[k] + size.0);
+    }
+    let mut all = boxes.clone();
+    for &(r, x) in &l.waypoints {
+        let r = r as usize;
+        all[r] = all[r].max(x + layout::LANE_W / 2.0);
+    }
+    (boxes, all)
+}
+
+/// Maxima over ranges of ranks in O(1), by a sparse table: `table[j][i]`
+/// is the maximum of the `2^j` values from `i`. O(R log R) to build.
+struct RangeMax {
+    table: Vec<Vec<f64>>,
+}
+
+impl RangeMax {
+    fn new(values: Vec<f64>) -> RangeMax {
+        let mut table = vec![values];
+        let mut width = 1;
+        while 2 * width <= table[0].len() {
+            let prev = table.last().expect("one level at least");
+            let next: Vec<f64> = (0..prev.len() - width)
+                .map(|i| prev[i].max(prev[i + width]))
+                .collect();
+            table.push(next);
+            width *= 2;
+        }
+        RangeMax { table }
+    }
+
+    /// The maximum of the values `lo..=hi`.
+    fn max(&self, lo: usize, hi: usize) -> f64 {
+        let level = (usize::BITS - 1 - (hi - lo + 1).leading_zeros()) as usize;
+        let row = &self.table[level];
+        row[lo].max(row[hi + 1 - (1 << level)])
+    }
+}
+
+/// A polyline through `points` (horizontal and vertical runs) with rounded
+/// corners.
+fn round_path(points: &[(f64, f64)]) -> String {
+    const R: f64 = 6.0;
+    let mut d = format!("M{:.1},{:.1}", points[0].0, points[0].1);
+    for w in points.windows(3) {
+        let (a, b, c) = (w[0], w[1], w[2]);
+        // Stop R before the corner, curve around it, go on R after it.
+        let toward = |from: (f64, f64), to: (f64, f64)| {
+            let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+            let r = R.min(len / 2.0);
+            (to.0 - dx / len * r, to.1 - dy / len * r)
+        };
+        let p = toward(a, b);
+        let q = toward(c, b);
+        let _ = write!(
+            d,
+            " L{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
+            p.0, p.1, b.0, b.1, q.0, q.1
+        );
+    }
+    let last = points[points.len() - 1];
+    let _ = write!(d, " L{:.1},{:.1}", last.0, last.1);
+    d
+}
+
 /// A path through `points`: curves with vertical tangents from each point
 /// at the bottom of a rank (or of the source) to the next at the top of a
 /// rank (or of the target), straight lines through the ranks.
@@ -289,4 +397,29 @@ fn down_path(points: &[(f64, f64)]) -> String {
         }
     }
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_max_agrees_with_a_scan() {
+        for n in 1..40usize {
+            let values: Vec<f64> = (0..n).map(|i| ((i * 7919) % 31) as f64).collect();
+            let t = RangeMax::new(values.clone());
+            for lo in 0..n {
+                for hi in lo..n {
+                    let scan = values[lo..=hi].iter().copied().fold(f64::MIN, f64::max);
+                    assert_eq!(t.max(lo, hi), scan, "{n} {lo} {hi}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn round_paths_turn_at_each_corner() {
+        let d = round_path(&[(0.0, 0.0), (0.0, 20.0), (30.0, 20.0)]);
+        assert_eq!(d, "M0.0,0.0 L0.0,14.0 Q0.0,20.0 6.0,20.0 L30.0,20.0");
+    }
 }
