@@ -171,6 +171,9 @@ fn write_nodes(out: &mut String, p: &Picture, sizes: &[(f64, f64)], l: &layout::
 
 /// Spacing of the parallel edges of a multi-edge.
 const SPREAD: f64 = 10.0;
+/// Parallel edges spread apart at most; later ones are drawn over the
+/// last.
+const MAX_SPREAD: u32 = 3;
 
 /// Writes the edges; returns the largest `x` and `y` their curves reach
 /// (their control points bound them).
@@ -208,7 +211,9 @@ fn write_edges(
             seen_from[v] = e.from;
             seen_count[v] = 0;
         }
-        let dup = seen_count[v] as f64;
+        // Parallel edges beyond the first few share the last offset: a
+        // switch naming one block 100,000 times stays as wide as the rest.
+        let dup = seen_count[v].min(MAX_SPREAD) as f64;
         seen_count[v] += 1;
         let (ux, uy, uw, uh) = (l.x[u], l.y[u], sizes[u].0, sizes[u].1);
         let (vx, vy, vw, vh) = (l.x[v], l.y[v], sizes[v].0, sizes[v].1);
@@ -267,7 +272,7 @@ fn write_edges(
         } else {
             // Down: bottom centre to top centre through the edge's lanes,
             // parallel edges spread.
-            let k = seen_count[v] - 1;
+            let k = (seen_count[v] - 1).min(MAX_SPREAD);
             let side = if k % 2 == 1 { 1.0 } else { -1.0 };
             let off = SPREAD * k.div_ceil(2) as f64 * side;
             points.clear();
