@@ -122,6 +122,8 @@ fn every_command_rejects_every_bad_input_with_a_located_message() {
             &["reduce"],
             &["dot"],
             &["dot", "--svg", "--dom"],
+            &["check", "--format", "json"],
+            &["analyze", "--format", "json", "--dom"],
         ] {
             let (code, err) = feed(cmd, &input);
             assert_eq!(

@@ -6,7 +6,7 @@
 //! graph, the dominator tree (edges `idom(b) → b`) and the DJ-graph (the
 //! tree's *D-edges* plus the *J-edges*, the CFG edges `a → b` whose source
 //! does not strictly dominate their target; see
-//! [`DjGraph`](crate::analysis::DjGraph)).
+//! [`DjGraph`]).
 //!
 //! * **CFG**: one node per block of the layout, unreachable ones included,
 //!   labelled with the block's name, its phis (a [`Row::Phi`] each, set
