@@ -235,7 +235,8 @@ fn write_edges(
             // Within a rank: an arc under both boxes.
             let (x1, y1) = (ux + uw / 2.0, uy + uh);
             let (x2, y2) = (vx + vw / 2.0, vy + vh);
-            let depth = 14.0 + dup * SPREAD + (x2 - x1).abs().min(600.0) / 12.0;
+            // At most three quarters of the gap down: the next rank's boxes start there.
+            let depth = (14.0 + dup * SPREAD + (x2 - x1).abs() / 12.0).min(0.75 * layout::V_GAP);
             let low = y1.max(y2) + depth;
             far_y = far_y.max(low);
             format!("M{x1:.1},{y1:.1} C{x1:.1},{low:.1} {x2:.1},{low:.1} {x2:.1},{y2:.1}")
