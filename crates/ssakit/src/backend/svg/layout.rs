@@ -27,15 +27,16 @@
 //! the edge has a lane of its own. Dummies are capped at
 //! `DUMMIES_PER_ITEM` per node and edge of the input (a ladder's long edges
 //! would need a quadratic number); long edges past the cap, and back edges,
-//! are drawn as curves without a lane. Every step is iterative and O((V + E) log V) — sorting the ranks — per sweep, with no recursion (the tests lay out a 200,000-node
-//! chain and a 200,000-node fan).
+//! are drawn as curves without a lane. Every step is iterative and costs
+//! O((V + E) log V) (sorting the ranks) per sweep, with no recursion: the
+//! tests lay out a 200,000-node chain and a 200,000-node fan.
 //!
 //! Why not a crate: the pure-Rust `layout-rs` (0.1.x, some 4,500 lines,
 //! few releases since 2022) renders DOT to SVG, but by its own
 //! documentation lacks embedded HTML labels, which the phi rows of a block
 //! need; adding it would also be the core library's first drawing
 //! dependency, and its behaviour on a 10,000-way switch would still have to
-//! be measured. This module is some 300 lines with nothing to install, and
+//! be measured. This module is some 450 lines with nothing to install, and
 //! its cost is written above.
 
 /// Down-and-up barycenter sweeps.
