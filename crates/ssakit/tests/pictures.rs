@@ -173,8 +173,12 @@ fn seed_svg_dominator_tree_and_dj_graph() {
 #[test]
 fn readme_pictures_are_current() {
     let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/pictures"));
-    for (name, f) in [("seed-cfg.svg", seed()), ("seed-ssa.svg", seed_ssa())] {
-        let actual = svg::svg(&f, PictureKind::Cfg);
+    for (name, f, kind) in [
+        ("seed-cfg.svg", seed(), PictureKind::Cfg),
+        ("seed-ssa.svg", seed_ssa(), PictureKind::Cfg),
+        ("seed-dj.svg", seed(), PictureKind::Dj),
+    ] {
+        let actual = svg::svg(&f, kind);
         let path = dir.join(name);
         if std::env::var_os("BLESS").is_some() {
             std::fs::create_dir_all(&dir).unwrap();
