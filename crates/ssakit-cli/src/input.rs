@@ -142,40 +142,53 @@ pub fn skip_freeing<T>(data: T) {
     std::mem::forget(data);
 }
 
-/// Reports an error of a pass or of the verifier. When the function came
-/// from `parsed` and the error names an instruction or block that has a
-/// span, the report points at the source; otherwise it names the function
-/// and block.
-pub fn report_ir(
+/// Where in the source an error of a pass or of the verifier is: the span
+/// of its instruction, else of its block's terminator (an error naming a
+/// block and no instruction), else of its block's label, else of the
+/// function's name; `None` when the function did not come from `parsed`
+/// or the span is not in `src`.
+pub fn ir_span(
     src: &Source,
     parsed: Option<&Parsed>,
     func: &ssakit::ir::Function,
     e: &ssakit::error::IrError,
-) {
+) -> Option<std::ops::Range<usize>> {
     let spans = parsed.and_then(|p| {
         p.module
             .functions
             .iter()
             .position(|f| f.name() == func.name())
             .map(|k| &p.spans[k])
-    });
-    let span = spans.and_then(|s| {
-        e.inst
-            .and_then(|i| s.insts.get(i).cloned())
-            .or_else(|| {
-                e.block.and_then(|b| {
-                    if e.inst.is_none() {
-                        s.terms.get(b).cloned()
-                    } else {
-                        None
-                    }
-                })
+    })?;
+    let span = e
+        .inst
+        .and_then(|i| spans.insts.get(i).cloned())
+        .or_else(|| {
+            e.block.and_then(|b| {
+                if e.inst.is_none() {
+                    spans.terms.get(b).cloned()
+                } else {
+                    None
+                }
             })
-            .or_else(|| e.block.and_then(|b| s.blocks.get(b).cloned()))
-            .or_else(|| Some(s.name.clone()))
-    });
-    match span {
-        Some(span) if span.end <= src.text.len() => {
+        })
+        .or_else(|| e.block.and_then(|b| spans.blocks.get(b).cloned()))
+        .unwrap_or_else(|| spans.name.clone());
+    (span.end <= src.text.len()).then_some(span)
+}
+
+/// Reports an error of a pass or of the verifier. When the function came
+/// from `parsed` and the error names an instruction or block that has a
+/// span, the report points at the source ([`ir_span`]); otherwise it names
+/// the function and block.
+pub fn report_ir(
+    src: &Source,
+    parsed: Option<&Parsed>,
+    func: &ssakit::ir::Function,
+    e: &ssakit::error::IrError,
+) {
+    match ir_span(src, parsed, func, e) {
+        Some(span) => {
             let label = match e.block {
                 Some(b) => format!("in block `{}`", func.block_name(b)),
                 None => format!("in function `{}`", func.name()),

@@ -8,6 +8,7 @@
 mod cmd;
 mod exit;
 mod input;
+mod json;
 mod out;
 mod par;
 
@@ -44,6 +45,9 @@ enum Command {
     /// Print a generated, terminating non-SSA program of a chosen shape
     /// and size (`gen --help` lists the shapes and their sizes).
     Gen(cmd::gen::Args),
+    /// Draw a function's CFG, dominator tree or DJ-graph as Graphviz DOT,
+    /// or as SVG laid out in process (`--svg`).
+    Dot(cmd::dot::Args),
     /// Print a non-SSA program as LLVM 14 IR, one `alloca` per variable
     /// (the input of `opt -passes=mem2reg`).
     EmitLlvm(cmd::emit_llvm::Args),
@@ -65,6 +69,7 @@ fn main() {
         Command::Run(a) => cmd::run::run(a),
         Command::Gen(a) => cmd::gen::run(a),
         Command::EmitLlvm(a) => cmd::emit_llvm::run(a),
+        Command::Dot(a) => cmd::dot::run(a),
     };
     if let Err(exit::Failed(code)) = res {
         std::process::exit(code);

@@ -120,6 +120,10 @@ fn every_command_rejects_every_bad_input_with_a_located_message() {
             &["destruct"],
             &["emit-llvm"],
             &["reduce"],
+            &["dot"],
+            &["dot", "--svg", "--dom"],
+            &["check", "--format", "json"],
+            &["analyze", "--format", "json", "--dom"],
         ] {
             let (code, err) = feed(cmd, &input);
             assert_eq!(

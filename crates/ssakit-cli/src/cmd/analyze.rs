@@ -3,6 +3,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
+use crate::json::{self, FormatArg};
 use crate::out::{Out, OutputArg};
 use ssakit::analysis::report;
 
@@ -31,6 +32,8 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
     #[command(flatten)]
+    pub format: FormatArg,
+    #[command(flatten)]
     pub output: OutputArg,
 }
 
@@ -38,6 +41,29 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let (_, p) = input::parse(&a.file)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
+    let idf_var = match &a.idf {
+        Some(name) => match f.var_by_name(name) {
+            Some(v) => Some(v),
+            None => {
+                crate::errln!("error: function `{}` has no variable `{name}`", f.name());
+                return Err(Failed(exit::INPUT));
+            }
+        },
+        None => None,
+    };
+    if a.format.json() {
+        let n = json::Namer::new(f);
+        let doc = json::Analysis {
+            function: f.name().to_string(),
+            dom: a.dom.then(|| n.dom()),
+            dj: a.dj.then(|| n.dj()),
+            df: a.df.then(|| n.df()),
+            idf: idf_var.map(|v| n.idf(v)),
+            live: a.live.then(|| n.live()),
+        };
+        json::write(&mut out, &doc)?;
+        return out.finish();
+    }
     let mut sections = Vec::new();
     if a.dom {
         sections.push(report::render_dom(f));
@@ -48,11 +74,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     if a.df {
         sections.push(report::render_df(f));
     }
-    if let Some(name) = &a.idf {
-        let Some(v) = f.var_by_name(name) else {
-            crate::errln!("error: function `{}` has no variable `{name}`", f.name());
-            return Err(Failed(exit::INPUT));
-        };
+    if let Some(v) = idf_var {
         sections.push(report::render_idf(f, v));
     }
     if a.live {

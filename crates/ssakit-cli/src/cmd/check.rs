@@ -2,6 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
+use crate::json::{self, FormatArg};
 use crate::out::{Out, OutputArg};
 
 /// Arguments of `ssakit check`.
@@ -10,12 +11,47 @@ pub struct Args {
     /// Input `.ssa` file, or `-` for standard input.
     pub file: String,
     #[command(flatten)]
+    pub format: FormatArg,
+    #[command(flatten)]
     pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let (src, p) = input::parse(&a.file)?;
+    if a.format.json() {
+        let doc = json::Check {
+            functions: p
+                .module
+                .functions
+                .iter()
+                .map(|f| match ssakit::verify::verify(f) {
+                    Ok(r) => json::CheckedFunction {
+                        name: f.name().to_string(),
+                        valid: true,
+                        errors: Vec::new(),
+                        properties: Some(json::Properties::new(f, &r)),
+                    },
+                    Err(errs) => json::CheckedFunction {
+                        name: f.name().to_string(),
+                        valid: false,
+                        errors: errs
+                            .iter()
+                            .map(|e| json::Located::new(&src, Some(&p), f, e))
+                            .collect(),
+                        properties: None,
+                    },
+                })
+                .collect(),
+        };
+        json::write(&mut out, &doc)?;
+        out.finish()?;
+        return if doc.functions.iter().all(|f| f.valid) {
+            Ok(())
+        } else {
+            Err(Failed(exit::INPUT))
+        };
+    }
     let mut failed = false;
     for f in &p.module.functions {
         match ssakit::verify::verify(f) {

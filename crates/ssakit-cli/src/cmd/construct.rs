@@ -2,6 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
+use crate::json::{self, FormatArg};
 use crate::out::{Out, OutputArg};
 use crate::par;
 use clap::ValueEnum;
@@ -79,6 +80,8 @@ pub struct Args {
     /// Skip verifying the result.
     #[arg(long)]
     pub no_verify: bool,
+    #[command(flatten)]
+    pub format: FormatArg,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -182,9 +185,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     par::print_module(&module, &mut out)?;
     out.finish()?;
-    if a.time_passes {
-        par::report_times(wall, &times);
-    }
+    json::report_passes::<()>(a.format, None, a.time_passes.then_some((wall, &times)));
     input::skip_freeing((src, parsed, module));
     Ok(())
 }

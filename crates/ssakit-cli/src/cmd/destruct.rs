@@ -2,6 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
+use crate::json::{self, FormatArg};
 use crate::out::{Out, OutputArg};
 use crate::par;
 use ssakit::destruct::{self, DestructOptions};
@@ -32,6 +33,8 @@ pub struct Args {
     #[arg(long)]
     pub time_passes: bool,
     #[command(flatten)]
+    pub format: FormatArg,
+    #[command(flatten)]
     pub output: OutputArg,
 }
 
@@ -51,6 +54,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let wall = start.elapsed().as_secs_f64();
     let mut times = ssakit::timing::PassTimes::default();
     let mut stats_text = String::new();
+    let mut stats_list = Vec::new();
     for (k, (r, t)) in results.into_iter().enumerate() {
         times.merge(&t);
         match r {
@@ -59,6 +63,10 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 for line in stats.render().lines() {
                     stats_text.push_str(&format!("  {line}\n"));
                 }
+                stats_list.push(json::FunctionStats {
+                    function: module.functions[k].name().to_string(),
+                    stats,
+                });
             }
             Err(e) => {
                 // The function was changed in place: report against the
@@ -78,12 +86,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     par::print_module(&module, &mut out)?;
     out.finish()?;
-    if a.stats {
-        crate::err!("{stats_text}");
-    }
-    if a.time_passes {
-        par::report_times(wall, &times);
-    }
+    json::report_passes(
+        a.format,
+        a.stats.then_some((stats_list, stats_text)),
+        a.time_passes.then_some((wall, &times)),
+    );
     input::skip_freeing((src, parsed, module));
     Ok(())
 }

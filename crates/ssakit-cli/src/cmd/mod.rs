@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod check;
 pub mod construct;
 pub mod destruct;
+pub mod dot;
 pub mod emit_llvm;
 pub mod fmt;
 pub mod gen;

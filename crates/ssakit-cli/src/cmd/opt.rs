@@ -2,6 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
+use crate::json::{self, FormatArg};
 use crate::out::{Out, OutputArg};
 use crate::par;
 use ssakit::opt::{self, Pass};
@@ -21,6 +22,8 @@ pub struct Args {
     /// Print what the passes did on standard error.
     #[arg(long)]
     pub stats: bool,
+    #[command(flatten)]
+    pub format: FormatArg,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -96,12 +99,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     par::print_module(&module, &mut out)?;
     out.finish()?;
-    if a.stats {
-        crate::err!("{}", stats.render());
-    }
-    if a.time_passes {
-        par::report_times(wall, &times);
-    }
+    json::report_passes(
+        a.format,
+        a.stats.then(|| (stats, stats.render())),
+        a.time_passes.then_some((wall, &times)),
+    );
     input::skip_freeing((src, parsed, module));
     Ok(())
 }

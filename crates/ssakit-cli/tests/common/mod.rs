@@ -2,6 +2,11 @@
 //! arguments and standard input, and read what it printed.
 #![allow(dead_code)]
 
+#[path = "../../../ssakit/tests/support/golden.rs"]
+mod golden_file;
+#[allow(unused_imports)]
+pub use golden_file::golden;
+
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -62,6 +67,9 @@ pub const EVERY_COMMAND: &[&[&str]] = &[
     &["run", "--trace-calls", "sum.ssa", "4"],
     &["gen", "--blocks", "2000"],
     &["emit-llvm", "seed.ssa"],
+    &["dot", "--dj", "seed.ssa"],
+    &["dot", "--svg", "sum.ssa"],
+    &["check", "--format", "json", "lost_copy.ssa"],
     &["reduce", "--args", "5", "lost_copy_source.ssa"],
 ];
 

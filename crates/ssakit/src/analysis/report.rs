@@ -1,10 +1,13 @@
-//! Text renderings of the analyses of a function, for `ssakit analyze`.
+//! The analyses of a function as plain data in print order, and their text
+//! renderings, for `ssakit analyze` (its `--format json` serialises the
+//! plain data).
 //!
-//! Each function computes what it prints from the [`Function`] alone and
-//! returns a deterministic, line-oriented text: blocks appear in layout
-//! order and are named by their labels, variables by their printed names
-//! ([`VarNames`]), and set elements are listed in layout order (blocks) or
-//! variable order (variables), as `{A, B}`. Golden tests pin these formats.
+//! Each function computes what it returns from the [`Function`] alone, in a
+//! deterministic order: blocks appear in layout order, and set elements
+//! are listed in layout order (blocks) or variable order (variables). The
+//! `render_*` functions print that data line by line, blocks named by their
+//! labels, variables by their printed names ([`VarNames`]), sets as
+//! `{A, B}`. Golden tests pin these formats.
 
 use super::dj_graph::DjGraph;
 use super::domtree::DomTree;
@@ -34,11 +37,16 @@ impl<'a> Blocks<'a> {
         self.func.block_name(b)
     }
 
-    /// `{A, B, ...}` in layout order.
-    fn set(&self, blocks: &[Block]) -> String {
+    /// `blocks` in layout order.
+    fn sorted(&self, blocks: &[Block]) -> Vec<Block> {
         let mut v = blocks.to_vec();
         v.sort_by_key(|b| (self.pos[b.index()], b.as_u32()));
-        let names: Vec<&str> = v.iter().map(|&b| self.name(b)).collect();
+        v
+    }
+
+    /// `{A, B, ...}`, for blocks already in layout order.
+    fn set(&self, blocks: &[Block]) -> String {
+        let names: Vec<&str> = blocks.iter().map(|&b| self.name(b)).collect();
         format!("{{{}}}", names.join(", "))
     }
 }
@@ -55,6 +63,33 @@ fn var_set(names: &VarNames, vars: &[Var]) -> String {
 /// line of 32,767 blocks printed a gigabyte).
 const MAX_INDENT_DEPTH: usize = 32;
 
+/// A block and its immediate dominator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DomRow {
+    /// The block.
+    pub block: Block,
+    /// Its immediate dominator (`None` for the entry and unreachable blocks).
+    pub idom: Option<Block>,
+    /// Whether the entry reaches it.
+    pub reachable: bool,
+}
+
+/// The immediate dominator of each block, in layout order.
+pub fn dom_rows(func: &Function) -> Vec<DomRow> {
+    dom_rows_of(func, &DomTree::new(&Cfg::new(func)))
+}
+
+fn dom_rows_of(func: &Function, tree: &DomTree) -> Vec<DomRow> {
+    func.layout()
+        .iter()
+        .map(|&b| DomRow {
+            block: b,
+            idom: tree.idom(b),
+            reachable: tree.is_reachable(b),
+        })
+        .collect()
+}
+
 /// The dominator tree: `idom(B) = A` for each block in layout order (`-` for
 /// the entry, `unreachable` for unreachable blocks), a blank line, then the
 /// tree in preorder, indented two spaces per level, children in layout
@@ -65,13 +100,13 @@ pub fn render_dom(func: &Function) -> String {
     let tree = DomTree::new(&cfg);
     let blocks = Blocks::new(func);
     let mut out = String::new();
-    for &b in func.layout() {
-        let idom = match tree.idom(b) {
-            Some(d) => blocks.name(d).to_string(),
-            None if tree.is_reachable(b) => "-".to_string(),
-            None => "unreachable".to_string(),
+    for row in dom_rows_of(func, &tree) {
+        let idom = match row.idom {
+            Some(d) => blocks.name(d),
+            None if row.reachable => "-",
+            None => "unreachable",
         };
-        let _ = writeln!(out, "idom({}) = {idom}", blocks.name(b));
+        let _ = writeln!(out, "idom({}) = {idom}", blocks.name(row.block));
     }
     out.push('\n');
     // Iterative preorder with children in layout order.
@@ -91,29 +126,36 @@ pub fn render_dom(func: &Function) -> String {
     out
 }
 
-/// The dominance frontiers (DF_all): `DF(B) = {...}` for each block in
-/// layout order.
-pub fn render_df(func: &Function) -> String {
+/// Each block and its dominance frontier (DF_all), in layout order.
+pub fn df_rows(func: &Function) -> Vec<(Block, Vec<Block>)> {
     let cfg = Cfg::new(func);
     let tree = DomTree::new(&cfg);
     let df = DominanceFrontiers::new(&cfg, &tree);
     let blocks = Blocks::new(func);
+    func.layout()
+        .iter()
+        .map(|&b| (b, blocks.sorted(df.df(b))))
+        .collect()
+}
+
+/// The dominance frontiers (DF_all): `DF(B) = {...}` for each block in
+/// layout order.
+pub fn render_df(func: &Function) -> String {
+    let blocks = Blocks::new(func);
     let mut out = String::new();
-    for &b in func.layout() {
-        let _ = writeln!(out, "DF({}) = {}", blocks.name(b), blocks.set(df.df(b)));
+    for (b, df) in df_rows(func) {
+        let _ = writeln!(out, "DF({}) = {}", blocks.name(b), blocks.set(&df));
     }
     out
 }
 
 /// The blocks defining `var` (an instruction or phi writing it; the entry if
-/// it is a parameter) and their iterated dominance frontier, on two lines:
-/// `Defs(x) = {...}` and `DF+(Defs(x)) = {...}`: where minimal SSA puts the
-/// phis of `var`.
-pub fn render_idf(func: &Function, var: Var) -> String {
+/// it is a parameter) and their iterated dominance frontier, where minimal
+/// SSA puts the phis of `var`; both in layout order.
+pub fn idf_sets(func: &Function, var: Var) -> (Vec<Block>, Vec<Block>) {
     let cfg = Cfg::new(func);
     let tree = DomTree::new(&cfg);
     let blocks = Blocks::new(func);
-    let names = VarNames::new(func);
     let mut defs = Vec::new();
     if func.params().contains(&var) {
         defs.push(func.entry());
@@ -128,6 +170,14 @@ pub fn render_idf(func: &Function, var: Var) -> String {
         }
     }
     let idf = IdfCalculator::new(&cfg, &tree).idf(&defs);
+    (blocks.sorted(&defs), blocks.sorted(&idf))
+}
+
+/// [`idf_sets`] on two lines: `Defs(x) = {...}` and `DF+(Defs(x)) = {...}`.
+pub fn render_idf(func: &Function, var: Var) -> String {
+    let blocks = Blocks::new(func);
+    let names = VarNames::new(func);
+    let (defs, idf) = idf_sets(func, var);
     let name = names.get(var);
     format!(
         "Defs({name}) = {}\nDF+(Defs({name})) = {}\n",
@@ -136,33 +186,60 @@ pub fn render_idf(func: &Function, var: Var) -> String {
     )
 }
 
-/// The DJ-graph: `A -D-> B` for each dominator-tree edge, then `A -J-> B`
-/// for each join edge, by source then target in layout order.
-pub fn render_dj(func: &Function) -> String {
+/// Edges `(from, to)`.
+pub type EdgeList = Vec<(Block, Block)>;
+
+/// The D-edges and the J-edges of the DJ-graph, each by source then target
+/// in layout order.
+pub fn dj_edges(func: &Function) -> (EdgeList, EdgeList) {
     let cfg = Cfg::new(func);
     let dj = DjGraph::new(&cfg, DomTree::new(&cfg));
     let blocks = Blocks::new(func);
-    let order: Vec<Block> = func
-        .layout()
+    let (mut d, mut j) = (Vec::new(), Vec::new());
+    for &a in func.layout() {
+        if dj.dom_tree().is_reachable(a) {
+            d.extend(blocks.sorted(dj.d_succs(a)).into_iter().map(|b| (a, b)));
+            j.extend(blocks.sorted(dj.j_succs(a)).into_iter().map(|b| (a, b)));
+        }
+    }
+    (d, j)
+}
+
+/// The DJ-graph: `A -D-> B` for each dominator-tree edge, then `A -J-> B`
+/// for each join edge, by source then target in layout order.
+pub fn render_dj(func: &Function) -> String {
+    let blocks = Blocks::new(func);
+    let (d, j) = dj_edges(func);
+    let mut out = String::new();
+    for (kind, edges) in [("D", d), ("J", j)] {
+        for (a, b) in edges {
+            let _ = writeln!(out, "{} -{kind}-> {}", blocks.name(a), blocks.name(b));
+        }
+    }
+    out
+}
+
+/// Each block with its live-in and live-out variables, in layout order,
+/// variables in index order.
+pub fn live_rows(func: &Function) -> Vec<(Block, Vec<Var>, Vec<Var>)> {
+    let cfg = Cfg::new(func);
+    let live = Liveness::new(func, &cfg);
+    func.layout()
         .iter()
-        .copied()
-        .filter(|&b| dj.dom_tree().is_reachable(b))
-        .collect();
-    dj.render(&order, |b| blocks.name(b).to_string())
+        .map(|&b| (b, live.live_in(b).to_vec(), live.live_out(b).to_vec()))
+        .collect()
 }
 
 /// Liveness: `live-in(B) = {...}` and `live-out(B) = {...}` for each block
 /// in layout order, variables in index order.
 pub fn render_live(func: &Function) -> String {
-    let cfg = Cfg::new(func);
-    let live = Liveness::new(func, &cfg);
     let blocks = Blocks::new(func);
     let names = VarNames::new(func);
     let mut out = String::new();
-    for &b in func.layout() {
+    for (b, live_in, live_out) in live_rows(func) {
         let n = blocks.name(b);
-        let _ = writeln!(out, "live-in({n}) = {}", var_set(&names, live.live_in(b)));
-        let _ = writeln!(out, "live-out({n}) = {}", var_set(&names, live.live_out(b)));
+        let _ = writeln!(out, "live-in({n}) = {}", var_set(&names, &live_in));
+        let _ = writeln!(out, "live-out({n}) = {}", var_set(&names, &live_out));
     }
     out
 }

@@ -103,6 +103,7 @@ use crate::union_find::UnionFind;
 
 /// What coalescing did (in [`DestructStats`](super::DestructStats)).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CoalesceStats {
     /// Variable-to-variable copies considered.
     pub candidates: usize,

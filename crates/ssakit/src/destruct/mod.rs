@@ -104,6 +104,7 @@ impl Default for DestructOptions {
 
 /// What [`destruct`] did.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct DestructStats {
     /// Critical edges split.
     pub edges_split: usize,

@@ -142,6 +142,7 @@ impl fmt::Display for Pass {
 
 /// What the passes did, summed over every pass run.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Stats {
     /// `copy-prop`: copies `x = y` propagated and deleted.
     pub copies_propagated: usize,
