@@ -70,7 +70,9 @@ const READ_CHUNK: usize = 1 << 16;
 /// hold is an error, not an abort.
 fn read_utf8(r: &mut impl Read, size_hint: usize) -> Result<String, ReadError> {
     let mut buf: Vec<u8> = Vec::new();
-    buf.try_reserve_exact(size_hint.saturating_add(1))
+    // Room for the whole file and one more chunk: the last read, which
+    // finds the end, must not double the buffer.
+    buf.try_reserve_exact(size_hint.saturating_add(READ_CHUNK))
         .map_err(|_| ReadError::OutOfMemory(0))?;
     // buf[..checked] is valid UTF-8; buf[checked..] is at most the start of
     // one character cut by the end of a chunk.

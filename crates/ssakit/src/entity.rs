@@ -212,6 +212,34 @@ impl<K: EntityRef, V> EntityVec<K, V> {
         &self.data
     }
 
+    /// Moves the value of key `i` to key `new_of[i]`, in place and in
+    /// `O(len)`, by following each cycle of the permutation once (no second
+    /// table: renumbering a million blocks does not hold two copies of
+    /// them). `new_of` must be a permutation of `0..len`.
+    pub fn permute(&mut self, new_of: &[u32]) {
+        let n = self.data.len();
+        assert_eq!(new_of.len(), n, "permute: not a permutation of the keys");
+        let mut placed = vec![false; n];
+        for start in 0..n {
+            if placed[start] {
+                continue;
+            }
+            // Invariant: `data[start]` holds the value of `i`, and every
+            // value met before it on the cycle is in its new place.
+            let mut i = start;
+            loop {
+                placed[i] = true;
+                let j = new_of[i] as usize;
+                if j == start {
+                    break;
+                }
+                assert!(!placed[j], "permute: not a permutation of the keys");
+                self.data.swap(start, j);
+                i = j;
+            }
+        }
+    }
+
     /// The underlying vector.
     pub fn into_vec(self) -> Vec<V> {
         self.data

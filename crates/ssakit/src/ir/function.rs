@@ -981,28 +981,13 @@ impl Function {
 
     /// Renumbers the blocks so that `order[k]` becomes block `k`
     /// (terminators, phi labels, the layout and instruction owners
-    /// follow). `order` must list every block exactly once.
-    pub fn renumber_blocks(&mut self, order: &[Block]) {
-        let n = self.blocks.len();
-        assert_eq!(order.len(), n, "renumber_blocks: not a permutation");
-        let mut new_of = vec![u32::MAX; n];
-        for (k, &b) in order.iter().enumerate() {
-            assert_eq!(
-                std::mem::replace(&mut new_of[b.index()], k as u32),
-                u32::MAX,
-                "renumber_blocks: block {b} listed twice"
-            );
-        }
+    /// follow). `order` must list every block exactly once. Returns the new
+    /// number of each old block, for side tables to follow
+    /// ([`EntityVec::permute`]).
+    pub fn renumber_blocks(&mut self, order: &[Block]) -> Vec<u32> {
+        let new_of = self.block_numbering(order);
+        self.blocks.permute(&new_of);
         let map = |b: Block| Block::from_u32(new_of[b.index()]);
-        let mut old: Vec<Option<BlockData>> = std::mem::take(&mut self.blocks)
-            .into_vec()
-            .into_iter()
-            .map(Some)
-            .collect();
-        for &b in order {
-            let bd = old[b.index()].take().expect("each block once");
-            self.blocks.push(bd);
-        }
         for b in self.blocks.keys() {
             self.redirect_succs(b, map);
         }
@@ -1019,6 +1004,22 @@ impl Function {
         for b in &mut self.layout {
             *b = map(*b);
         }
+        new_of
+    }
+
+    /// The new number of each block when `order[k]` becomes block `k`.
+    fn block_numbering(&self, order: &[Block]) -> Vec<u32> {
+        let n = self.blocks.len();
+        assert_eq!(order.len(), n, "renumber_blocks: not a permutation");
+        let mut new_of = vec![u32::MAX; n];
+        for (k, &b) in order.iter().enumerate() {
+            assert_eq!(
+                std::mem::replace(&mut new_of[b.index()], k as u32),
+                u32::MAX,
+                "renumber_blocks: block {b} listed twice"
+            );
+        }
+        new_of
     }
 
     /// Replaces the symbol table by `symbols`, which must hold every

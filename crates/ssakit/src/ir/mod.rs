@@ -41,7 +41,7 @@ pub use builder::FunctionBuilder;
 pub use cfg::Cfg;
 pub use function::{Function, Module, VarData};
 pub use inst::{BinOp, InstData, Operand, PhiArg, Terminator, UnOp};
-pub use names::{VarNames, RESERVED};
+pub use names::{is_reserved, VarNames, RESERVED};
 pub use point::{Dominance, Point};
 pub use symbols::{
     Callee, Effects, EffectsConflict, Operator, OperatorData, SharedSymbols, Symbols,

@@ -43,6 +43,32 @@ pub const RESERVED: [&str; 17] = [
     "externref",
 ];
 
+/// For each first byte, the lengths (bit `min(len, 31)`) of the reserved
+/// words that start with it: most names are rejected by one load.
+const RESERVED_FILTER: [u32; 256] = {
+    let mut m = [0u32; 256];
+    let mut i = 0;
+    while i < RESERVED.len() {
+        let w = RESERVED[i].as_bytes();
+        let len = if w.len() < 31 { w.len() } else { 31 };
+        m[w[0] as usize] |= 1 << len;
+        i += 1;
+    }
+    m
+};
+
+/// Whether `s` is one of the [`RESERVED`] words.
+#[inline]
+pub fn is_reserved(s: &str) -> bool {
+    let b = s.as_bytes();
+    match b.first() {
+        None => false,
+        Some(&c) => {
+            RESERVED_FILTER[c as usize] & (1 << b.len().min(31)) != 0 && RESERVED.contains(&s)
+        }
+    }
+}
+
 /// The printed name of every variable of a function, collision-free.
 #[derive(Clone, Debug)]
 pub struct VarNames {
@@ -61,7 +87,7 @@ struct Taken {
 
 impl Taken {
     fn contains(&self, names: &VarNames, cand: &str) -> bool {
-        if RESERVED.contains(&cand) {
+        if is_reserved(cand) {
             return true;
         }
         let mut at = self.head.get(&self.hasher.hash_one(cand)).copied();
@@ -150,8 +176,46 @@ impl std::ops::Index<Var> for VarNames {
 
 #[cfg(test)]
 mod tests {
-    use super::VarNames;
+    use super::{is_reserved, VarNames, RESERVED};
     use crate::ir::{Function, Type};
+
+    #[test]
+    fn is_reserved_is_membership_in_reserved() {
+        for w in RESERVED {
+            assert!(is_reserved(w), "{w}");
+            // Every prefix, extension and near miss of a reserved word.
+            for k in 0..w.len() {
+                assert_eq!(is_reserved(&w[..k]), RESERVED.contains(&&w[..k]));
+            }
+            for near in [
+                format!("{w}x"),
+                format!("x{w}"),
+                format!("{w}.1"),
+                w.to_uppercase(),
+            ] {
+                assert_eq!(
+                    is_reserved(&near),
+                    RESERVED.contains(&near.as_str()),
+                    "{near}"
+                );
+            }
+        }
+        for name in [
+            "",
+            "v0",
+            "i",
+            "i8",
+            "i65",
+            "f",
+            "phi1",
+            "v12",
+            "_",
+            "a.b",
+            &"x".repeat(40),
+        ] {
+            assert!(!is_reserved(name), "{name}");
+        }
+    }
 
     #[test]
     fn versions_skip_every_taken_name() {

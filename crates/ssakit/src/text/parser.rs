@@ -16,7 +16,7 @@
 //! [`Symbols`] table that all its functions share.
 
 use super::diag::Diagnostic;
-use super::lexer::{lex, Tok, Token};
+use super::lexer::{Lexer, Tok, Token};
 use crate::entity::{EntityVec, SecondaryMap};
 use crate::ir::{
     BinOp, Block, Cfg, Effects, Function, Inst, InstData, Module, Operand, PhiArg, Symbols,
@@ -58,13 +58,18 @@ type CallSite = (Range<usize>, usize, Range<usize>);
 
 /// Parses a module, returning the first error.
 pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
-    let toks = lex(src)?;
-    let mut p = Parser {
-        src,
-        toks,
-        pos: 0,
-        symbols: Symbols::new(),
-    };
+    let mut p = Parser::new(src);
+    let res = parse_tokens(&mut p);
+    // Text that is no token is the error, wherever the parser stopped: the
+    // parser reads at most a few tokens past the one it stumbled on.
+    match p.lexer.take_error() {
+        Some(e) => Err(e),
+        None => res,
+    }
+}
+
+fn parse_tokens<'s>(p: &mut Parser<'s>) -> Result<Parsed, Diagnostic> {
+    let src = p.src;
     let mut functions = Vec::new();
     let mut spans = Vec::new();
     let mut calls = Vec::new();
@@ -138,10 +143,17 @@ pub fn parse_module(src: &str) -> Result<Module, Diagnostic> {
     parse(src).map(|p| p.module)
 }
 
+/// How many tokens the parser sees ahead (`peek_at(0..LOOKAHEAD)`).
+const LOOKAHEAD: usize = 3;
+
 struct Parser<'s> {
     src: &'s str,
-    toks: Vec<Token>,
-    pos: usize,
+    lexer: Lexer<'s>,
+    /// The next tokens, a ring starting at `head`.
+    ahead: [Token; LOOKAHEAD],
+    head: usize,
+    /// Where the last token consumed ends.
+    prev_end: usize,
     /// The module's operators and callees, interned as they are read.
     symbols: Symbols,
 }
@@ -163,24 +175,42 @@ struct FnState<'s> {
 type Res<T> = Result<T, Diagnostic>;
 
 impl<'s> Parser<'s> {
-    fn peek(&self) -> &Token {
-        &self.toks[self.pos]
+    fn new(src: &'s str) -> Self {
+        let mut lexer = Lexer::new(src);
+        let ahead = [lexer.next_token(), lexer.next_token(), lexer.next_token()];
+        Parser {
+            src,
+            lexer,
+            ahead,
+            head: 0,
+            prev_end: 0,
+            symbols: Symbols::new(),
+        }
     }
+    fn peek(&self) -> &Token {
+        &self.ahead[self.head]
+    }
+    /// The token `k < LOOKAHEAD` places ahead.
     fn peek_at(&self, k: usize) -> &Token {
-        &self.toks[(self.pos + k).min(self.toks.len() - 1)]
+        debug_assert!(k < LOOKAHEAD);
+        &self.ahead[(self.head + k) % LOOKAHEAD]
     }
     fn text(&self, t: &Token) -> &'s str {
         &self.src[t.span.clone()]
     }
+    /// Consumes the next token; the end of input and text that is no token
+    /// are never consumed.
     fn bump(&mut self) -> Token {
-        let t = self.toks[self.pos].clone();
-        if t.kind != Tok::Eof {
-            self.pos += 1;
+        let t = self.ahead[self.head].clone();
+        if !matches!(t.kind, Tok::Eof | Tok::Bad) {
+            self.prev_end = t.span.end;
+            self.ahead[self.head] = self.lexer.next_token();
+            self.head = (self.head + 1) % LOOKAHEAD;
         }
         t
     }
     fn prev_end(&self) -> usize {
-        self.toks[self.pos.saturating_sub(1)].span.end
+        self.prev_end
     }
     fn is_punct(&self, s: &str) -> bool {
         let t = self.peek();
@@ -199,7 +229,7 @@ impl<'s> Parser<'s> {
     }
     fn skip_newlines(&mut self) {
         while self.peek().kind == Tok::Newline {
-            self.pos += 1;
+            self.bump();
         }
     }
     fn describe(&self, t: &Token) -> String {
@@ -231,7 +261,7 @@ impl<'s> Parser<'s> {
             return Err(self.err_here(what));
         }
         let s = self.text(&t);
-        if KEYWORDS.contains(&s) {
+        if crate::ir::is_reserved(s) {
             return Err(Diagnostic::new(
                 format!("`{s}` is a keyword and cannot be used as {what}"),
                 t.span,
@@ -592,7 +622,7 @@ impl<'s> Parser<'s> {
     fn at_call(&self) -> bool {
         let t = self.peek();
         t.kind == Tok::Ident
-            && !KEYWORDS.contains(&self.text(t))
+            && !crate::ir::is_reserved(self.text(t))
             && (self.is_punct_at(1, "(") || self.is_punct_at(1, "["))
     }
 
@@ -937,13 +967,7 @@ fn renumber_blocks_in_layout_order(f: &mut Function, spans: &mut FunctionSpans) 
         return;
     }
     let order = f.layout().to_vec();
-    f.renumber_blocks(&order);
-    let old = (
-        std::mem::take(&mut spans.blocks).into_vec(),
-        std::mem::take(&mut spans.terms).into_vec(),
-    );
-    for &b in &order {
-        spans.blocks.push(old.0[b.index()].clone());
-        spans.terms.push(old.1[b.index()].clone());
-    }
+    let new_of = f.renumber_blocks(&order);
+    spans.blocks.permute(&new_of);
+    spans.terms.permute(&new_of);
 }
