@@ -16,15 +16,12 @@
 
 mod common;
 
-use common::random_program::{program, run_module, ARGS};
+use common::random_program::{program, run_module, ARGS, FUEL};
 use proptest::prelude::*;
 use ssakit::construct::{self, Flavor, Options, UndefMode};
 use ssakit::destruct::{self, is_out_of_ssa, DestructOptions};
 use ssakit::interp::{self, Outcome};
 use ssakit::ir::{Function, InstData, Module, Operand};
-
-/// Fuel of the original program's runs; those that run out are skipped.
-const FUEL: u64 = 5_000;
 
 /// An SSA-to-SSA transformation applied between construction and
 /// destruction: it must keep the function valid SSA with the dominance
