@@ -57,7 +57,7 @@ fn expected_minimal(f: &Function) -> Vec<(Var, Block)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(2000)))]
 
     #[test]
     fn construction_verifies_places_minimal_phis_and_preserves_behaviour(p in program(9, 4)) {
