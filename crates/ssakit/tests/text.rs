@@ -327,3 +327,24 @@ fn line_col_counts_every_line_ending_and_skips_a_byte_order_mark() {
         assert!(!shown.contains(['\r', '\u{feff}']), "{offset}: {r:?}");
     }
 }
+
+/// Issue 16, defect 2: a phi in a block without predecessors is refused
+/// with its location by the parser, and by the verifier when built.
+#[test]
+fn a_phi_in_a_block_without_predecessors_is_refused() {
+    let src = "function main(n) {\nentry:\n    x = phi()\n    print x\n    ret x\n}\n";
+    let d = ssakit::text::parse_module(src).unwrap_err();
+    assert!(d.message.contains("no predecessors"), "{}", d.message);
+    assert_eq!(d.line_col(src), (3, 5));
+    let mut fb = ssakit::ir::FunctionBuilder::new("main");
+    let x = fb.var("x");
+    let entry = fb.block("entry");
+    fb.switch_to(entry);
+    fb.phi(x, &[]);
+    fb.ret(Some(ssakit::ir::Operand::Var(x)));
+    let errs = ssakit::verify::verify(&fb.finish()).unwrap_err();
+    assert!(
+        errs.iter().any(|e| e.message.contains("no predecessors")),
+        "{errs:?}"
+    );
+}
