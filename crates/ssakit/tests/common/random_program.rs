@@ -264,11 +264,12 @@ impl Vars {
     }
 
     /// The variables of `ks` of the kind of the first (of the other kind if
-    /// it has only one), without duplicates.
+    /// the first's has only one and the other more), without duplicates.
     fn same_kind(&self, ks: &[u8]) -> Vec<Var> {
         let n = self.ordinary.len();
         let mut def = self.is_defined(ks[0]);
-        if (def && self.nd < 2) || (!def && n - self.nd < 2) {
+        let size = |def: bool| if def { self.nd } else { n - self.nd };
+        if size(def) < 2 && size(!def) >= 2 {
             def = !def;
         }
         let pool = if def {
@@ -278,9 +279,7 @@ impl Vars {
         };
         let mut out: Vec<Var> = Vec::new();
         for &k in ks {
-            let Some(&v) = pool.get(k as usize % pool.len().max(1)) else {
-                break;
-            };
+            let v = pool[k as usize % pool.len()];
             if !out.contains(&v) {
                 out.push(v);
             }
