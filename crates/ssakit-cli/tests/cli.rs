@@ -591,3 +591,46 @@ fn errors_have_one_location_and_one_message_for_every_line_ending() {
         stderr(&o)
     );
 }
+
+/// Issue 16, defect 13: `fmt` keeps comments (leading ones on their own
+/// line at the statement's indentation, trailing ones after their line),
+/// on every example: each comment is still there, formatting twice changes
+/// nothing, and the program is the same.
+#[test]
+fn fmt_keeps_every_comment() {
+    let src = "# top\nfunction main(n) { # header\nentry:\n  # about x\n  x = n+1 # trailing\n  ret x\n}\n# end\n";
+    assert_eq!(
+        ok(&["fmt", "-"], Some(src)),
+        "# top\nfunction main(n) { # header\nentry:\n    # about x\n    x = n + 1 # trailing\n    ret x\n}\n# end\n"
+    );
+    let comments = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter_map(|l| l.find('#').map(|h| l[h..].trim_end().to_string()))
+            .collect()
+    };
+    let mut seen = 0;
+    for e in std::fs::read_dir(common::examples()).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "ssa") {
+            continue;
+        }
+        let p = path.to_str().unwrap();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let once = ok(&["fmt", p], None);
+        assert_eq!(comments(&once), comments(&src), "{p}");
+        assert_eq!(ok(&["fmt", "-"], Some(&once)), once, "{p}: not idempotent");
+        let bare = |s: &str| {
+            s.lines()
+                .map(|l| l.find('#').map_or(l, |h| &l[..h]))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(
+            ok(&["fmt", "-"], Some(&bare(&once))),
+            ok(&["fmt", "-"], Some(&bare(&src))),
+            "{p}: another program"
+        );
+        seen += usize::from(!comments(&src).is_empty());
+    }
+    assert!(seen > 5, "only {seen} examples have comments");
+}
