@@ -309,8 +309,22 @@ fn line_col_counts_every_line_ending_and_skips_a_byte_order_mark() {
         (16, (6, 1)),
         (17, (6, 2)), // end of input
     ];
+    let index = ssakit::text::diag::LineIndex::new(src);
     for (offset, lc) in expect {
         assert_eq!(line_col(src, offset), lc, "offset {offset}");
+    }
+    // The index, built once for many diagnostics, agrees everywhere.
+    for offset in 0..=src.len() + 2 {
+        assert_eq!(
+            index.line_col(src, offset),
+            line_col(src, offset),
+            "offset {offset}"
+        );
+        let d = Diagnostic::new("m", offset..offset + 1, "l");
+        assert_eq!(
+            d.render_indexed("t.ssa", src, &index),
+            d.render("t.ssa", src)
+        );
     }
     // Every offset renders without panicking, with its line in the margin
     // and the line's text (no line end, no byte-order mark) beside it.

@@ -17,7 +17,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let (src, p) = input::parse(&a.file)?;
     let mut failed = false;
-    for f in &p.module.functions {
+    for (k, f) in p.module.functions.iter().enumerate() {
         match ssakit::verify::verify(f) {
             Ok(r) => out.write_str(&r.render(f))?,
             Err(errs) => {
@@ -31,7 +31,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 // The report line before its errors, on a terminal too.
                 out.flush()?;
                 for e in errs.iter().take(20) {
-                    input::report_ir(&src, Some(&p), f, e);
+                    input::report_ir_in(&src, &p, k, e);
                 }
             }
         }
