@@ -5,13 +5,21 @@
 
 use std::fmt::Write;
 
+/// `p0, p1, ..., p{n-1}` for `prefix` `p`: a switch's targets, a parallel
+/// copy's variables.
+pub fn numbered(prefix: &str, n: usize) -> String {
+    let mut s = String::with_capacity(n * (prefix.len() + 8));
+    for i in 0..n {
+        let _ = write!(s, "{}{prefix}{i}", if i > 0 { ", " } else { "" });
+    }
+    s
+}
+
 /// `phi`: an `n`-target switch into a join where `x` has `n + 1`
 /// definitions, so construction makes an `n + 1`-operand phi.
 pub fn phi(n: usize) -> String {
     let mut s = String::from("function main(a) {\nentry:\n    x = 0\n    switch a, J, [");
-    for i in 0..n {
-        let _ = write!(s, "{}B{i}", if i > 0 { ", " } else { "" });
-    }
+    s.push_str(&numbered("B", n));
     s.push_str("]\n");
     for i in 0..n {
         let _ = write!(s, "B{i}:\n    x = {i}\n    jump J\n");
@@ -42,9 +50,7 @@ pub fn pcopy(n: usize) -> String {
         let _ = writeln!(s, "    w{i} = {i}");
     }
     s.push_str("    i = 0\n    jump L\nL:\n    (");
-    for i in 0..n {
-        let _ = write!(s, "{}w{i}", if i > 0 { ", " } else { "" });
-    }
+    s.push_str(&numbered("w", n));
     s.push_str(") = (");
     for i in 0..n {
         let _ = write!(s, "{}w{}", if i > 0 { ", " } else { "" }, (i + 1) % n);
