@@ -1,13 +1,17 @@
 //! Reading input files (`-` is standard input) and reporting diagnostics.
 
 use crate::exit::{self, Failed};
-use ssakit::text::{self, Diagnostic, Parsed};
+use ssakit::text::diag::LineIndex;
+use ssakit::text::{self, Diagnostic, FunctionSpans, Parsed};
 use std::io::Read;
 
 /// A source text and the name it is reported under.
 pub struct Source {
     pub name: String,
     pub text: String,
+    /// Where its lines end, built at the first error reported: each later
+    /// one finds its line without counting from the start.
+    lines: std::cell::OnceCell<LineIndex>,
 }
 
 /// Reads `path` (or standard input for `-`) as UTF-8 text.
@@ -29,7 +33,11 @@ pub fn read(path: &str) -> Result<Source, Failed> {
         }
     };
     match res {
-        Ok(text) => Ok(Source { name, text }),
+        Ok(text) => Ok(Source {
+            name,
+            text,
+            lines: Default::default(),
+        }),
         Err(ReadError::Io(e)) => {
             crate::errln!("error: cannot read {name}: {e}");
             Err(Failed(exit::INPUT))
@@ -115,7 +123,17 @@ fn read_utf8(r: &mut impl Read, size_hint: usize) -> Result<String, ReadError> {
 /// `error: FILE:LINE:COLUMN: MESSAGE`, then the source line with a caret
 /// under the offending text ([`Diagnostic::render`]).
 pub fn report(src: &Source, d: &Diagnostic) {
-    crate::err!("{}", d.render(&src.name, &src.text));
+    crate::err!(
+        "{}",
+        d.render_indexed(&src.name, &src.text, src.line_index())
+    );
+}
+
+impl Source {
+    /// The line index of the text, built at its first use.
+    pub fn line_index(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
+    }
 }
 
 /// Reads and parses `path`, reporting any error.
@@ -144,24 +162,16 @@ pub fn skip_freeing<T>(data: T) {
     std::mem::forget(data);
 }
 
-/// Where in the source an error of a pass or of the verifier is: the span
-/// of its instruction, else of its block's terminator (an error naming a
-/// block and no instruction), else of its block's label, else of the
-/// function's name; `None` when the function did not come from `parsed`
-/// or the span is not in `src`.
-pub fn ir_span(
+/// Where in the source an error of a pass or of the verifier is, given the
+/// spans of its function's text: the span of its instruction, else of its
+/// block's terminator (an error naming a block and no instruction), else of
+/// its block's label, else of the function's name; `None` when the span is
+/// not in `src`.
+pub fn ir_span_in(
     src: &Source,
-    parsed: Option<&Parsed>,
-    func: &ssakit::ir::Function,
+    spans: &FunctionSpans,
     e: &ssakit::error::IrError,
 ) -> Option<std::ops::Range<usize>> {
-    let spans = parsed.and_then(|p| {
-        p.module
-            .functions
-            .iter()
-            .position(|f| f.name() == func.name())
-            .map(|k| &p.spans[k])
-    })?;
     let span = e
         .inst
         .and_then(|i| spans.insts.get(i).cloned())
@@ -179,9 +189,23 @@ pub fn ir_span(
     (span.end <= src.text.len()).then_some(span)
 }
 
+/// The spans of `func` in `parsed`, found by name.
+fn spans_of<'p>(
+    parsed: Option<&'p Parsed>,
+    func: &ssakit::ir::Function,
+) -> Option<&'p FunctionSpans> {
+    parsed.and_then(|p| {
+        p.module
+            .functions
+            .iter()
+            .position(|f| f.name() == func.name())
+            .map(|k| &p.spans[k])
+    })
+}
+
 /// Reports an error of a pass or of the verifier. When the function came
 /// from `parsed` and the error names an instruction or block that has a
-/// span, the report points at the source ([`ir_span`]); otherwise it names
+/// span, the report points at the source ([`ir_span_in`]); otherwise it names
 /// the function and block.
 pub fn report_ir(
     src: &Source,
@@ -189,7 +213,23 @@ pub fn report_ir(
     func: &ssakit::ir::Function,
     e: &ssakit::error::IrError,
 ) {
-    match ir_span(src, parsed, func, e) {
+    report_ir_spans(src, spans_of(parsed, func), func, e);
+}
+
+/// [`report_ir`] for the `k`-th function of `parsed`, found at once (a
+/// search by name per error made 20,000 failing functions quadratic).
+pub fn report_ir_in(src: &Source, parsed: &Parsed, k: usize, e: &ssakit::error::IrError) {
+    report_ir_spans(src, parsed.spans.get(k), &parsed.module.functions[k], e);
+}
+
+/// [`report_ir`] with the spans of `func`'s text, if known.
+fn report_ir_spans(
+    src: &Source,
+    spans: Option<&FunctionSpans>,
+    func: &ssakit::ir::Function,
+    e: &ssakit::error::IrError,
+) {
+    match spans.and_then(|s| ir_span_in(src, s, e)) {
         Some(span) => {
             let label = match e.block {
                 Some(b) => format!("in block `{}`", func.block_name(b)),
@@ -197,7 +237,7 @@ pub fn report_ir(
             };
             report(src, &Diagnostic::new(e.message.clone(), span, label));
         }
-        _ => crate::errln!("error: {}: {}", src.name, e.describe(func)),
+        None => crate::errln!("error: {}: {}", src.name, e.describe(func)),
     }
 }
 

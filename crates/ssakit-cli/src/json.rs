@@ -15,7 +15,7 @@ use serde::Serialize;
 use ssakit::analysis::report;
 use ssakit::error::IrError;
 use ssakit::ir::{Block, Function, Var, VarNames};
-use ssakit::text::Parsed;
+use ssakit::text::FunctionSpans;
 use ssakit::timing::PassTimes;
 
 /// Output format of a report.
@@ -94,10 +94,12 @@ pub struct Located {
 }
 
 impl Located {
-    /// `e`, located in `src` through the parser's spans.
-    pub fn new(src: &Source, parsed: Option<&Parsed>, f: &Function, e: &IrError) -> Located {
-        let at = input::ir_span(src, parsed, f, e)
-            .map(|s| ssakit::text::diag::line_col(&src.text, s.start));
+    /// `e`, located in `src` through the parser's spans of `f` (linear in
+    /// the errors: no search by name, lines found in the source's index).
+    pub fn new(src: &Source, spans: Option<&FunctionSpans>, f: &Function, e: &IrError) -> Located {
+        let at = spans
+            .and_then(|s| input::ir_span_in(src, s, e))
+            .map(|s| src.line_index().line_col(&src.text, s.start));
         Located {
             message: e.message.clone(),
             block: e.block.map(|b| f.block_name(b).to_string()),

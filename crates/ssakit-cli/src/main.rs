@@ -36,7 +36,7 @@ enum Command {
     /// Check every pipeline against the original with the interpreter; on a
     /// mismatch, print a minimal failing program (exit 4).
     Reduce(cmd::reduce::Args),
-    /// Parse a program and print it back in canonical form.
+    /// Parse a program and print it back in canonical form, comments kept.
     Fmt(cmd::fmt::Args),
     /// Optimise SSA: copy propagation, constant propagation, dead code elimination.
     Opt(cmd::opt::Args),

@@ -8,7 +8,7 @@
 //! For each width `N` and shape, the `.ssa` text is parsed, put into pruned
 //! SSA, optimised by each pass, destroyed (edges split, coalescing) and run
 //! by the interpreter; one line per shape and width with the seconds of each
-//! stage. The shapes:
+//! stage. The shapes ([`ssakit::gen::wide`]):
 //!
 //! * `phi`: an `N`-target switch into a join where `x` has `N + 1`
 //!   definitions, so construction makes an `N + 1`-operand phi;
@@ -22,53 +22,7 @@ use ssakit::destruct::{destruct, DestructOptions};
 use ssakit::interp::{run, RunOptions};
 use ssakit::opt::Pass;
 use ssakit::text::parse_module;
-use std::fmt::Write;
 use std::time::Instant;
-
-fn phi(n: usize) -> String {
-    let mut s = String::from("function main(a) {\nentry:\n    x = 0\n    switch a, J, [");
-    for i in 0..n {
-        let _ = write!(s, "{}B{i}", if i > 0 { ", " } else { "" });
-    }
-    s.push_str("]\n");
-    for i in 0..n {
-        let _ = write!(s, "B{i}:\n    x = {i}\n    jump J\n");
-    }
-    s.push_str("J:\n    print x\n    ret x\n}\n");
-    s
-}
-
-fn switch_loop(n: usize) -> String {
-    let mut s = String::from(
-        "function main(a) {\nentry:\n    i = 0\n    s = 0\n    jump L\nL:\n    s = s + i\n    \
-         i = i + 1\n    c = i < 3\n    k = c - a\n    switch k, X, [",
-    );
-    for i in 0..n {
-        let _ = write!(s, "{}L", if i > 0 { ", " } else { "" });
-    }
-    s.push_str("]\nX:\n    print s, i\n    ret s\n}\n");
-    s
-}
-
-fn pcopy(n: usize) -> String {
-    let mut s = String::from("function main(a) {\nentry:\n");
-    for i in 0..n {
-        let _ = writeln!(s, "    w{i} = {i}");
-    }
-    s.push_str("    i = 0\n    jump L\nL:\n    (");
-    for i in 0..n {
-        let _ = write!(s, "{}w{i}", if i > 0 { ", " } else { "" });
-    }
-    s.push_str(") = (");
-    for i in 0..n {
-        let _ = write!(s, "{}w{}", if i > 0 { ", " } else { "" }, (i + 1) % n);
-    }
-    s.push_str(")\n    i = i + 1\n    c = i < 3\n    branch c, L, X\nX:\n    print w0, w1\n    ret w0\n}\n");
-    s
-}
-
-/// A shape's name and the program of width `N`.
-type Shape = (&'static str, fn(usize) -> String);
 
 fn time<T>(f: impl FnOnce() -> T) -> (T, f64) {
     let t = Instant::now();
@@ -89,8 +43,7 @@ fn main() {
     };
     println!("| shape | N | parse | construct | copy-prop | const-prop | dce | destruct | run original | run result |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let shapes: [Shape; 3] = [("phi", phi), ("switch-loop", switch_loop), ("pcopy", pcopy)];
-    for (name, make) in shapes {
+    for (name, make) in ssakit::gen::wide::ALL {
         for &n in &widths {
             let src = make(n);
             let (m, parse_s) = time(|| parse_module(&src).expect("the program parses"));

@@ -9,6 +9,8 @@
 //! terminators (jumps, branches with equal targets, switches, returns) and
 //! random phis with one argument per distinct predecessor.
 
+mod common;
+
 use proptest::prelude::*;
 use ssakit::analysis::{
     brute, CsrGraph, DepthFirst, DjGraph, DomAlgorithm, DomEvent, DomTree, DominanceFrontiers,
@@ -211,7 +213,7 @@ fn check_idf<G: Graph>(g: &G, sets: &[Vec<u32>]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(2000)))]
 
     #[test]
     fn dominators_match_oracle(g in any_graph()) {
@@ -373,7 +375,7 @@ impl FnSpec {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(3000)))]
 
     #[test]
     fn liveness_matches_dataflow(spec in fn_spec()) {

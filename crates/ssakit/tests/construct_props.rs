@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::random_program::{program, run, ARGS};
+use common::random_program::{program, run, ARGS, FUEL};
 use proptest::prelude::*;
 use ssakit::analysis::{DomTree, IdfCalculator};
 use ssakit::construct::{self, phi_insert::DefBlocks, Flavor, Idf, Options, Renaming, UndefMode};
@@ -57,12 +57,12 @@ fn expected_minimal(f: &Function) -> Vec<(Var, Block)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(2000)))]
 
     #[test]
     fn construction_verifies_places_minimal_phis_and_preserves_behaviour(p in program(9, 4)) {
         let f = p.build();
-        let originals: Vec<Option<Outcome>> = ARGS.iter().map(|a| run(&f, a, 5_000).ok()).collect();
+        let originals: Vec<Option<Outcome>> = ARGS.iter().map(|a| run(&f, a, FUEL).ok()).collect();
         let minimal = expected_minimal(&f);
         let mut pruned_set = None;
         let mut semi_set = None;

@@ -4,6 +4,8 @@
 //! branch reads a phi operand, multi-edges and switches, and random phi
 //! shuffles in a loop; with and without critical-edge splitting.
 
+mod common;
+
 mod support;
 
 use proptest::prelude::*;
@@ -304,7 +306,7 @@ fn closed_cycles(sources: &[Option<usize>]) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(400)))]
 
     /// Random phi shuffles in a loop (permutations, fan-out, self-loops,
     /// values computed in the body), split and not split: same output; when

@@ -198,9 +198,7 @@ fn generated_shapes_after_copy_propagation_take_linear_work() {
 /// ```
 fn wide_switch(n: usize) -> Module {
     let mut src = String::from("function main(a, b, c) {\nentry:\n    switch c, exit, [");
-    for k in 0..n {
-        let _ = write!(src, "{}k{k}", if k > 0 { ", " } else { "" });
-    }
+    src.push_str(&ssakit::gen::wide::numbered("k", n));
     src.push_str("]\n");
     for k in 0..n {
         let _ = write!(src, "k{k}:\n    x{k} = a + {k}\n    jump exit\n");

@@ -6,8 +6,10 @@
 //! SSA-to-SSA transformation from [`TRANSFORMS`] → destruction (split or
 //! not, coalescing or not, and the direct destruction of conventional SSA)
 //! → no phi and no parallel copy is left, the printed program parses back,
-//! and it computes what the original computed (an `undef` of the original
-//! matching any value).
+//! and it computes what the SSA it came from computes, which computes what
+//! the original computed (an `undef` matching any value). This runs in
+//! release builds too (`.ci/run`), where destruction's own interference
+//! oracle is compiled out.
 //!
 //! Freshly constructed SSA is conventional; copy propagation
 //! ([`copy_propagate`], done here in the test) is what makes it
@@ -16,15 +18,12 @@
 
 mod common;
 
-use common::random_program::{program, run_module, ARGS};
+use common::random_program::{program, run_module, ARGS, FUEL};
 use proptest::prelude::*;
 use ssakit::construct::{self, Flavor, Options, UndefMode};
 use ssakit::destruct::{self, is_out_of_ssa, DestructOptions};
 use ssakit::interp::{self, Outcome};
 use ssakit::ir::{Function, InstData, Module, Operand};
-
-/// Fuel of the original program's runs; those that run out are skipped.
-const FUEL: u64 = 5_000;
 
 /// An SSA-to-SSA transformation applied between construction and
 /// destruction: it must keep the function valid SSA with the dominance
@@ -131,12 +130,16 @@ fn has_constant_phi_operand(f: &Function) -> bool {
     })
 }
 
-/// Destroys `ssa` with `opts` and checks the result against `originals`.
+/// Destroys `ssa` with `opts` and checks the result against `ssa_runs`,
+/// the runs of `ssa` itself (an `undef` of the SSA matching anything): an
+/// oracle independent of destruction's own checks (its interference oracle
+/// runs in debug builds only), and it blames destruction, not what came
+/// before it.
 fn check_destruction(
     ssa: &Function,
     what: &str,
     opts: &DestructOptions,
-    originals: &[Option<Outcome>],
+    ssa_runs: &[Option<Outcome>],
 ) -> Result<(), TestCaseError> {
     let mut g = ssa.clone();
     let res = destruct::destruct(&mut g, opts);
@@ -178,7 +181,7 @@ fn check_destruction(
     let text = ssakit::text::print_function(&g);
     let reparsed = ssakit::text::parse_module(&text)
         .map_err(|d| TestCaseError::fail(format!("{what}: {}\n{text}", d.message)))?;
-    for (a, orig) in ARGS.iter().zip(originals) {
+    for (a, orig) in ARGS.iter().zip(ssa_runs) {
         let Some(o) = orig else { continue };
         let t = run_module(&reparsed, a, 50 * o.dyn_insts + 1000)
             .map_err(|e| TestCaseError::fail(format!("{what} on {a:?}: {e:?}\n{text}")))?;
@@ -220,9 +223,31 @@ fn check_program(p: &common::random_program::Program) -> Result<(), TestCaseErro
                         ssakit::text::print_function(&t)
                     )));
                 }
+                // The transformed SSA computes what the original computes.
+                let m = module(&t);
+                let mut ssa_runs = Vec::new();
+                for (a, orig) in ARGS.iter().zip(&originals) {
+                    let Some(o) = orig else {
+                        ssa_runs.push(None);
+                        continue;
+                    };
+                    let r = run_module(&m, a, 50 * o.dyn_insts + 1000).map_err(|e| {
+                        TestCaseError::fail(format!("{opts:?}, {name} on {a:?}: {e:?}"))
+                    })?;
+                    prop_assert!(
+                        interp::outputs_match(o, &r),
+                        "{:?}, {} on {:?}: {:?}\n{}",
+                        opts,
+                        name,
+                        a,
+                        interp::first_difference(o, &r),
+                        ssakit::text::print_function(&t)
+                    );
+                    ssa_runs.push(Some(r));
+                }
                 for mode in &MODES {
                     let what = format!("{opts:?}, {name}, {mode:?}");
-                    check_destruction(&t, &what, mode, &originals)?;
+                    check_destruction(&t, &what, mode, &ssa_runs)?;
                 }
             }
         }
@@ -231,7 +256,7 @@ fn check_program(p: &common::random_program::Program) -> Result<(), TestCaseErro
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(2000)))]
 
     #[test]
     fn construct_transform_destruct_preserves_behaviour(p in program(9, 4)) {
@@ -240,7 +265,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(300)))]
 
     /// Bigger programs: longer copy chains, more phis per block, bigger
     /// classes for the interference test.

@@ -4,7 +4,9 @@
 //! the interpreter prints (an `undef` of the interpreter matching any value).
 //!
 //! The tests need `opt` (and `lli` for the run) on the PATH; without them
-//! they print why on standard error and pass.
+//! they print `skipped: ...` on standard error and pass, unless
+//! `SSAKIT_REQUIRE_LLVM=1` is set (as `.ci/run` does), which makes a
+//! missing tool a failure.
 
 use ssakit::backend::llvm::emit_module;
 use ssakit::gen::{generate, GenOptions, Shape};
@@ -22,6 +24,10 @@ fn have(tool: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
+        assert!(
+            std::env::var_os("SSAKIT_REQUIRE_LLVM").is_none(),
+            "`{tool}` (LLVM 14) is not on the PATH and SSAKIT_REQUIRE_LLVM is set"
+        );
         eprintln!("skipped: `{tool}` (LLVM 14) is not on the PATH");
     }
     ok

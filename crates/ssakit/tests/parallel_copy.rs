@@ -12,6 +12,8 @@
 //! * swap mode: the `T − Σ len` tree transfers as copies, `Σ (len − 1)`
 //!   swaps, over all cycles.
 
+mod common;
+
 use proptest::prelude::*;
 use ssakit::destruct::parallel_copy::{Move, Sequentializer, Src};
 
@@ -275,7 +277,7 @@ fn choice_strategy() -> impl Strategy<Value = (Choice, Vec<usize>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(5000))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(5000)))]
 
     /// Random parallel copies of up to twelve locations, with fan-out and
     /// self-copies, in random input order.

@@ -309,8 +309,22 @@ fn line_col_counts_every_line_ending_and_skips_a_byte_order_mark() {
         (16, (6, 1)),
         (17, (6, 2)), // end of input
     ];
+    let index = ssakit::text::diag::LineIndex::new(src);
     for (offset, lc) in expect {
         assert_eq!(line_col(src, offset), lc, "offset {offset}");
+    }
+    // The index, built once for many diagnostics, agrees everywhere.
+    for offset in 0..=src.len() + 2 {
+        assert_eq!(
+            index.line_col(src, offset),
+            line_col(src, offset),
+            "offset {offset}"
+        );
+        let d = Diagnostic::new("m", offset..offset + 1, "l");
+        assert_eq!(
+            d.render_indexed("t.ssa", src, &index),
+            d.render("t.ssa", src)
+        );
     }
     // Every offset renders without panicking, with its line in the margin
     // and the line's text (no line end, no byte-order mark) beside it.
@@ -326,4 +340,25 @@ fn line_col_counts_every_line_ending_and_skips_a_byte_order_mark() {
         assert!(shown.starts_with(&format!("{line} | ")), "{offset}: {r:?}");
         assert!(!shown.contains(['\r', '\u{feff}']), "{offset}: {r:?}");
     }
+}
+
+/// Issue 16, defect 2: a phi in a block without predecessors is refused
+/// with its location by the parser, and by the verifier when built.
+#[test]
+fn a_phi_in_a_block_without_predecessors_is_refused() {
+    let src = "function main(n) {\nentry:\n    x = phi()\n    print x\n    ret x\n}\n";
+    let d = ssakit::text::parse_module(src).unwrap_err();
+    assert!(d.message.contains("no predecessors"), "{}", d.message);
+    assert_eq!(d.line_col(src), (3, 5));
+    let mut fb = ssakit::ir::FunctionBuilder::new("main");
+    let x = fb.var("x");
+    let entry = fb.block("entry");
+    fb.switch_to(entry);
+    fb.phi(x, &[]);
+    fb.ret(Some(ssakit::ir::Operand::Var(x)));
+    let errs = ssakit::verify::verify(&fb.finish()).unwrap_err();
+    assert!(
+        errs.iter().any(|e| e.message.contains("no predecessors")),
+        "{errs:?}"
+    );
 }

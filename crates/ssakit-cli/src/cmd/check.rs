@@ -25,7 +25,8 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 .module
                 .functions
                 .iter()
-                .map(|f| match ssakit::verify::verify(f) {
+                .enumerate()
+                .map(|(k, f)| match ssakit::verify::verify(f) {
                     Ok(r) => json::CheckedFunction {
                         name: f.name().to_string(),
                         valid: true,
@@ -37,7 +38,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                         valid: false,
                         errors: errs
                             .iter()
-                            .map(|e| json::Located::new(&src, Some(&p), f, e))
+                            .map(|e| json::Located::new(&src, p.spans.get(k), f, e))
                             .collect(),
                         properties: None,
                     },
@@ -53,7 +54,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         };
     }
     let mut failed = false;
-    for f in &p.module.functions {
+    for (k, f) in p.module.functions.iter().enumerate() {
         match ssakit::verify::verify(f) {
             Ok(r) => out.write_str(&r.render(f))?,
             Err(errs) => {
@@ -67,7 +68,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 // The report line before its errors, on a terminal too.
                 out.flush()?;
                 for e in errs.iter().take(20) {
-                    input::report_ir(&src, Some(&p), f, e);
+                    input::report_ir_in(&src, &p, k, e);
                 }
             }
         }

@@ -163,7 +163,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 // The function was changed in place: report against the
                 // program as written.
                 let parsed = input::reparse(&src);
-                input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
+                input::report_ir_in(&src, &parsed, k, &e);
                 return Err(Failed(exit::INPUT));
             }
             Err(Fail::Invalid(errs)) => {

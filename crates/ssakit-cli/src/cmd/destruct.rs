@@ -72,7 +72,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 // The function was changed in place: report against the
                 // program as written.
                 let parsed = input::reparse(&src);
-                input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
+                input::report_ir_in(&src, &parsed, k, &e);
                 if e.message.starts_with("input is not valid SSA") {
                     crate::errln!("help: `ssakit construct` puts a program into SSA form");
                 } else if a.conventional {

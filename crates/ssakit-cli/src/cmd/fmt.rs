@@ -1,4 +1,5 @@
-//! `ssakit fmt`: parse and print back in canonical form.
+//! `ssakit fmt`: parse and print back in canonical form, comments kept
+//! ([`ssakit::text::comments`]).
 
 use crate::exit::Failed;
 use crate::input;
@@ -15,7 +16,13 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (_, p) = input::parse(&a.file)?;
-    out.write_str(&ssakit::text::print_module(&p.module))?;
+    let (src, p) = input::parse(&a.file)?;
+    match ssakit::text::print_module_with_comments(&src.text, &p.module) {
+        Ok(text) => out.write_str(&text)?,
+        Err(d) => {
+            input::report(&src, &d);
+            return Err(Failed(crate::exit::INPUT));
+        }
+    }
     out.finish()
 }

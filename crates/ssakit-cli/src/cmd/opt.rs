@@ -87,7 +87,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 // program as written all the same.
                 let parsed = input::reparse(&src);
                 for e in errs.iter().take(20) {
-                    input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], e);
+                    input::report_ir_in(&src, &parsed, k, e);
                 }
                 return Err(Failed(exit::INPUT));
             }

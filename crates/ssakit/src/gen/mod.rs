@@ -35,6 +35,7 @@ mod rng;
 mod shapes;
 mod sketch;
 mod structured;
+pub mod wide;
 
 pub use rng::Rng;
 

@@ -276,9 +276,44 @@ pub fn check(func: &Function, plan: &Plan) -> Result<Coverage, Mismatch> {
                 }
                 compare(&out, &stage, &originals, plan, &mut cov)?;
             }
+            conventional_destruction(&opt, &stage, &originals, plan, &mut cov)?;
         }
     }
     Ok(cov)
+}
+
+/// `destruct --conventional` of `ssa` when it is conventional SSA (always
+/// so after construction, rarely after optimisation), which it must accept
+/// unless a constant phi operand would need a copy at a branching
+/// predecessor, and translate to a program that computes the same.
+fn conventional_destruction(
+    ssa: &Function,
+    stage: &str,
+    originals: &[Option<Outcome>],
+    plan: &Plan,
+    cov: &mut Coverage,
+) -> Result<(), Mismatch> {
+    if !crate::verify::verify(ssa).is_ok_and(|r| r.conventional()) {
+        return Ok(());
+    }
+    let stage = format!("{stage} | destruct --conventional");
+    let mut out = ssa.clone();
+    let opts = destruct::DestructOptions {
+        split: false,
+        coalesce: false,
+        conventional: true,
+    };
+    match destruct::destruct(&mut out, &opts) {
+        Ok(_) => {}
+        Err(e) if e.message.contains("constant phi operand") => return Ok(()),
+        Err(e) => {
+            return Err(fail(&stage, format!("conventional SSA refused: {e}"), ssa));
+        }
+    }
+    if !destruct::is_out_of_ssa(&out) {
+        return Err(fail(&stage, "phis or parallel copies left".into(), &out));
+    }
+    compare(&out, &stage, originals, plan, cov)
 }
 
 /// `f` printed as a module of its own: its text, after the declarations of

@@ -197,3 +197,22 @@ impl<'s> Lexer<'s> {
         }
     }
 }
+
+/// Every token of `src`, the last one [`Tok::Eof`], or the first text that
+/// is no token (for [`super::comments`], which relates comments to the
+/// statements around them).
+pub(crate) fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
+    let mut lexer = Lexer::new(src);
+    let mut toks = Vec::new();
+    loop {
+        let t = lexer.next_token();
+        match t.kind {
+            Tok::Bad => return Err(lexer.take_error().expect("a bad token has its error")),
+            Tok::Eof => {
+                toks.push(t);
+                return Ok(toks);
+            }
+            _ => toks.push(t),
+        }
+    }
+}

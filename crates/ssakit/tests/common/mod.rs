@@ -20,3 +20,14 @@ pub fn example(name: &str) -> String {
 mod golden_file;
 #[allow(unused_imports)]
 pub use golden_file::golden;
+
+/// `n` property-test cases, times `SSAKIT_PROPTEST_SCALE` when it is set:
+/// the randomized soak (`.ci/run` fixes proptest's seed with
+/// `PROPTEST_RNG_SEED`; without it every run draws new programs).
+pub fn cases(n: u32) -> u32 {
+    let scale: u32 = std::env::var("SSAKIT_PROPTEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    n.saturating_mul(scale)
+}
