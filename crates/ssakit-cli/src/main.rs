@@ -47,6 +47,9 @@ enum Command {
     /// Print a non-SSA program as LLVM 14 IR, one `alloca` per variable
     /// (the input of `opt -passes=mem2reg`).
     EmitLlvm(cmd::emit_llvm::Args),
+    /// Lift WebAssembly modules into programs (`wasm lift`) and run the
+    /// pipeline on every function (`wasm stats`).
+    Wasm(cmd::wasm::Args),
 }
 
 fn main() {
@@ -65,6 +68,7 @@ fn main() {
         Command::Run(a) => cmd::run::run(a),
         Command::Gen(a) => cmd::gen::run(a),
         Command::EmitLlvm(a) => cmd::emit_llvm::run(a),
+        Command::Wasm(a) => cmd::wasm::run(a),
     };
     if let Err(exit::Failed(code)) = res {
         std::process::exit(code);

@@ -84,22 +84,32 @@ pub struct Args {
 }
 
 pub fn options(a: &Args) -> Options {
+    to_options(a.flavor, a.undef, a.idf, a.renaming)
+}
+
+/// The library's options for these choices (shared with `wasm lift`).
+pub fn to_options(
+    flavor: FlavorArg,
+    undef: UndefArg,
+    idf: IdfArg,
+    renaming: RenamingArg,
+) -> Options {
     Options {
-        idf: match a.idf {
+        idf: match idf {
             IdfArg::Linear => Idf::Linear,
             IdfArg::Worklist => Idf::Worklist,
         },
-        flavor: match a.flavor {
+        flavor: match flavor {
             FlavorArg::Minimal => Flavor::Minimal,
             FlavorArg::SemiPruned => Flavor::SemiPruned,
             FlavorArg::Pruned => Flavor::Pruned,
         },
-        undef: match a.undef {
+        undef: match undef {
             UndefArg::Operand => UndefMode::Operand,
             UndefArg::Entry => UndefMode::EntryDef,
             UndefArg::Local => UndefMode::Local,
         },
-        renaming: match a.renaming {
+        renaming: match renaming {
             RenamingArg::ReachingDef => Renaming::ReachingDef,
             RenamingArg::Stacks => Renaming::Stacks,
         },

@@ -10,3 +10,4 @@ pub mod gen;
 pub mod opt;
 pub mod reduce;
 pub mod run;
+pub mod wasm;
