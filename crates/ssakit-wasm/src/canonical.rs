@@ -5,8 +5,7 @@
 //! The parser makes a variable at its first appearance in the text
 //! (parameters first, then block by block: phis, instructions, the
 //! terminator; in an instruction its definitions before its operands) and
-//! a block at the first appearance of its label (its own, or a branch's or
-//! phi operand's before it). The lifter creates them in another order
+//! numbers blocks in layout order (it reads the labels first). The lifter creates them in another order
 //! (a merge variable when its frame opens, an end block when it is first
 //! branched to), and some that nothing prints (the result variables of a
 //! block nobody branches to); [`in_text_order`] copies the function in the
@@ -195,9 +194,14 @@ pub fn in_text_order(f: &Function) -> Function {
         let v = r.var(p);
         r.new.add_param(v);
     }
+    // The parser reads the labels of the blocks first: blocks are numbered
+    // in layout order.
     for &b in f.layout() {
         let nb = r.block(b);
         r.new.append_to_layout(nb);
+    }
+    for &b in f.layout() {
+        let nb = r.block(b);
         for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
             let data = r.inst(f.inst(i));
             r.new.push_inst(nb, data);
