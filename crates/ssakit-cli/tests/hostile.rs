@@ -284,3 +284,60 @@ fn a_full_standard_error_does_not_turn_an_error_into_a_crash() {
     );
     assert!(common::stdout(&out).starts_with("function main(p, q) {"));
 }
+
+/// `wasm stats` prints timings, so it is not in [`EVERY_COMMAND`] (whose
+/// outputs are compared exactly): its closed pipe and full device here.
+#[test]
+fn wasm_stats_on_a_closed_pipe_and_a_full_device() {
+    for format in ["text", "json"] {
+        let args = ["wasm", "stats", "--format", format, "wasm_tour.wat"];
+        let (code, out) = spawn(&args, Sink::Closed, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert!(
+            matches!(code, Some(0) | Some(1)),
+            "{args:?}: {code:?} {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        let (code, out) = spawn(&args, Sink::Full, Sink::Piped, LIMIT);
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("error: cannot write to standard output: No space left on device"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn wasm_commands_refuse_bad_bytes_and_endless_streams() {
+    let urandom = std::fs::File::open("/dev/urandom").unwrap();
+    for cmd in ["lift", "stats"] {
+        let (code, out) = common::spawn_with_input(
+            &["wasm", cmd, "-"],
+            urandom.try_clone().unwrap().into(),
+            Sink::Piped,
+            Sink::Piped,
+            Duration::from_secs(20),
+        );
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "{cmd}: {err}");
+        assert!(err.starts_with("error: <stdin>:"), "{cmd}: {err}");
+        // A binary module's magic, then garbage: malformed at a byte offset.
+        let mut junk = b"\0asm\x01\0\0\0".to_vec();
+        junk.extend((0..10_000u32).map(|k| (k.wrapping_mul(2_654_435_761) >> 24) as u8));
+        let (code, err) = feed(&["wasm", cmd], &junk);
+        assert_eq!(code, Some(1), "{cmd}: {err}");
+        assert!(
+            err.starts_with("error: <stdin>: byte offset 0x"),
+            "{cmd}: {err}"
+        );
+        // 100,000 nested blocks: no stack overflow in the lifter (the
+        // text assembler is iterative on flat instructions).
+        let mut deep = String::from("(module (func ");
+        deep.push_str(&"block ".repeat(100_000));
+        deep.push_str(&"end ".repeat(100_000));
+        deep.push_str("))");
+        let (code, err) = feed(&["wasm", cmd], deep.as_bytes());
+        assert_eq!(code, Some(0), "{cmd}: {err}");
+    }
+}

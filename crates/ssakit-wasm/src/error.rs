@@ -15,6 +15,8 @@ pub struct WasmError {
     pub offset: Option<u64>,
     /// The function (in the module's function index space), if inside one.
     pub func: Option<u32>,
+    /// For WebAssembly text that does not assemble: line and column.
+    pub line_col: Option<(usize, usize)>,
 }
 
 impl WasmError {
@@ -24,6 +26,7 @@ impl WasmError {
             message: message.into(),
             offset: Some(offset),
             func: None,
+            line_col: None,
         }
     }
 
@@ -41,8 +44,12 @@ impl From<wasmparser::BinaryReaderError> for WasmError {
 }
 
 impl fmt::Display for WasmError {
-    /// `byte offset 0x1a2b: in function 12: MESSAGE`.
+    /// `byte offset 0x1a2b: in function 12: MESSAGE`, or `LINE:COLUMN:
+    /// MESSAGE` for text.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((l, c)) = self.line_col {
+            write!(f, "{l}:{c}: ")?;
+        }
         if let Some(o) = self.offset {
             write!(f, "byte offset {o:#x}: ")?;
         }

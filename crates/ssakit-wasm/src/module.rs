@@ -98,11 +98,28 @@ pub fn to_binary(input: &[u8]) -> Result<Cow<'_, [u8]>, WasmError> {
     if input.starts_with(b"\0asm") {
         return Ok(Cow::Borrowed(input));
     }
-    wat::parse_bytes(input).map_err(|e| WasmError {
-        message: e.to_string().replace('\n', " "),
+    wat::parse_bytes(input).map_err(|e| text_error(&e.to_string()))
+}
+
+/// The message and `line:column` of `wat`'s rendered error (`MESSAGE`,
+/// then a line ` --> FILE:LINE:COLUMN`, then the source line).
+fn text_error(rendered: &str) -> WasmError {
+    let mut lines = rendered.lines();
+    let message = lines.next().unwrap_or("invalid text").trim().to_string();
+    let line_col = lines
+        .find_map(|l| l.trim().strip_prefix("--> "))
+        .and_then(|loc| {
+            let mut parts = loc.rsplitn(3, ':');
+            let col = parts.next()?.parse().ok()?;
+            let line = parts.next()?.parse().ok()?;
+            Some((line, col))
+        });
+    WasmError {
+        message,
         offset: None,
         func: None,
-    })
+        line_col,
+    }
 }
 
 /// The ssakit type of a WebAssembly value type.

@@ -106,7 +106,10 @@ pub fn run(a: Args) -> Result<(), Failed> {
 
 /// Reports a front-end error against the file and fails with exit 1.
 fn bad(name: &str, e: &WasmError) -> Failed {
-    crate::errln!("error: {name}: {e}");
+    match e.line_col {
+        Some(_) => crate::errln!("error: {name}:{e}"),
+        None => crate::errln!("error: {name}: {e}"),
+    }
     Failed(exit::INPUT)
 }
 

@@ -63,6 +63,7 @@ pub const EVERY_COMMAND: &[&[&str]] = &[
     &["gen", "--blocks", "2000"],
     &["emit-llvm", "seed.ssa"],
     &["reduce", "--args", "5", "lost_copy_source.ssa"],
+    &["wasm", "lift", "--construct", "wasm_tour.wat"],
 ];
 
 /// Where a [`spawn`]ed `ssakit` writes its standard output or error.
