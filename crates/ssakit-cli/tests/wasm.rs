@@ -151,7 +151,7 @@ fn bad_modules_are_one_error_with_a_byte_offset_and_exit_1() {
             b"\xff\xfe\x00garbage".to_vec(),
             "error: <stdin>:1:1: not a binary module and not UTF-8 text",
         ),
-        (Vec::new(), "error: <stdin>: "),
+        (Vec::new(), "error: <stdin>:1:1: "),
     ];
     // `nop` (0x01) before the body's `end` (0x0b) made an unassigned opcode.
     let mut bad_op = wat::parse_str("(module (func nop))").unwrap();
