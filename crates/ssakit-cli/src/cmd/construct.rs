@@ -48,11 +48,9 @@ pub enum RenamingArg {
     Stacks,
 }
 
-/// Arguments of `ssakit construct`.
+/// The choices of construction, shared by `construct` and `wasm lift`.
 #[derive(clap::Args)]
-pub struct Args {
-    /// Input `.ssa` file (not in SSA form), or `-` for standard input.
-    pub file: String,
+pub struct ConstructFlags {
     /// SSA flavour.
     #[arg(long, value_enum, default_value = "minimal")]
     pub flavor: FlavorArg,
@@ -66,6 +64,22 @@ pub struct Args {
     /// Renaming algorithm (both give the same result).
     #[arg(long, value_enum, default_value = "reaching-def")]
     pub renaming: RenamingArg,
+}
+
+impl ConstructFlags {
+    /// The library's options.
+    pub fn options(&self) -> Options {
+        to_options(self.flavor, self.undef, self.idf, self.renaming)
+    }
+}
+
+/// Arguments of `ssakit construct`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Input `.ssa` file (not in SSA form), or `-` for standard input.
+    pub file: String,
+    #[command(flatten)]
+    pub flags: ConstructFlags,
     /// Print the phi-insertion and renaming traces of this variable (in the
     /// entry function), as `#` comments before the program.
     #[arg(long, value_name = "VAR")]
@@ -81,10 +95,6 @@ pub struct Args {
     pub no_verify: bool,
     #[command(flatten)]
     pub output: OutputArg,
-}
-
-pub fn options(a: &Args) -> Options {
-    to_options(a.flavor, a.undef, a.idf, a.renaming)
 }
 
 /// The library's options for these choices (shared with `wasm lift`).
@@ -119,7 +129,7 @@ pub fn to_options(
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let (src, mut parsed) = input::parse(&a.file)?;
-    let mut opts = options(&a);
+    let mut opts = a.flags.options();
     let traced = match &a.trace {
         Some(_) => {
             opts.renaming = Renaming::ReachingDef;

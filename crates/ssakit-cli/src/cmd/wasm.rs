@@ -1,7 +1,7 @@
 //! `ssakit wasm lift` and `ssakit wasm stats`: WebAssembly modules through
 //! the front end of `ssakit-wasm` (lifting rules in its `lift` module).
 
-use super::construct::{to_options, FlavorArg, IdfArg, RenamingArg, UndefArg};
+use super::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
 use crate::exit::{self, Failed};
 use crate::input;
 use crate::out::{Out, OutputArg};
@@ -45,21 +45,11 @@ pub struct LiftArgs {
     /// Only this function: its index (imports counted) or its name.
     #[arg(long, value_name = "INDEX|NAME")]
     pub func: Option<String>,
-    /// Put the functions into SSA form (verified).
+    /// Put the functions into SSA form (verified), with the options below.
     #[arg(long)]
     pub construct: bool,
-    /// SSA flavour (with `--construct`).
-    #[arg(long, value_enum, default_value = "minimal")]
-    pub flavor: FlavorArg,
-    /// What a use reached by no definition becomes (with `--construct`).
-    #[arg(long, value_enum, default_value = "operand")]
-    pub undef: UndefArg,
-    /// How DF+ is computed (with `--construct`).
-    #[arg(long, value_enum, default_value = "linear")]
-    pub idf: IdfArg,
-    /// Renaming algorithm (with `--construct`).
-    #[arg(long, value_enum, default_value = "reaching-def")]
-    pub renaming: RenamingArg,
+    #[command(flatten)]
+    pub flags: ConstructFlags,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -127,7 +117,7 @@ fn with_module<T>(
 
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let opts = to_options(a.flavor, a.undef, a.idf, a.renaming);
+    let opts = a.flags.options();
     let module = with_module(&a.file, |name, m| {
         let syms = ModuleSymbols::new(m);
         let mut functions = match &a.func {
