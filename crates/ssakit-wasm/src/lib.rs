@@ -16,6 +16,8 @@
 //!   numbers it, so that its text parses back to the same IR.
 //! * [`pipeline`]: every function in parallel through lift, construct,
 //!   verify, optimise, destruct, with counts and times.
+//! * [`check`]: what every lifted function must pass (the tests' and the
+//!   fuzz target's oracle).
 //! * [`error`]: errors located by byte offset and function index.
 //!
 //! ```
@@ -29,6 +31,7 @@
 #![deny(missing_docs)]
 
 pub mod canonical;
+pub mod check;
 pub mod error;
 pub mod lift;
 pub mod module;
