@@ -7,7 +7,8 @@
 mod support;
 
 use rayon::prelude::*;
-use support::{check_function, corpus, lift_all};
+use ssakit_wasm::check::check_function;
+use support::{corpus, lift_all};
 
 /// Runs every function of `name` through [`check_function`]; panics
 /// listing every failure by function index.

@@ -6,7 +6,8 @@
 mod support;
 
 use ssakit::text::print_function;
-use support::{check_function, lift_all, lift_one, lift_wat, text};
+use ssakit_wasm::check::check_function;
+use support::{lift_all, lift_one, lift_wat, text};
 
 /// Lifts function `index` of `wat`, checks it, and returns its text.
 fn lifted(wat: &str, index: usize) -> String {

@@ -4,7 +4,6 @@
 
 use ssakit::ir::{Function, Module};
 use ssakit::text::print_module;
-pub use ssakit_wasm::check::check_function;
 use ssakit_wasm::lift::{lift, ModuleSymbols};
 use ssakit_wasm::module;
 use ssakit_wasm::pipeline;
