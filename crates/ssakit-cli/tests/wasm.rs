@@ -169,3 +169,19 @@ fn bad_modules_are_one_error_with_a_byte_offset_and_exit_1() {
         }
     }
 }
+
+#[test]
+fn wasm_help_ends_with_the_exit_codes() {
+    for cmd in [
+        &["wasm", "--help"][..],
+        &["wasm", "lift", "--help"],
+        &["wasm", "stats", "--help"],
+    ] {
+        let help = ok(cmd, None);
+        assert!(
+            help.contains("Exit codes:\n  0  success\n"),
+            "{cmd:?}: {help}"
+        );
+        assert!(help.contains("  3  internal error"), "{cmd:?}: {help}");
+    }
+}

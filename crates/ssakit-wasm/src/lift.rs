@@ -158,8 +158,8 @@ struct Frame {
     else_block: Option<Block>,
 }
 
-struct Lifter<'m> {
-    m: &'m WasmModule<'m>,
+struct Lifter<'m, 'a> {
+    m: &'m WasmModule<'a>,
     syms: &'m ModuleSymbols,
     f: Function,
     validator: FuncValidator<ValidatorResources>,
@@ -213,7 +213,7 @@ fn lift_impl(
         .validator()
         .into_validator(FuncValidatorAllocations::default());
     let mut l = Lifter {
-        m: shorten(m),
+        m,
         syms,
         f: Function::with_symbols(&m.names[index as usize], syms.shared().clone()),
         validator,
@@ -241,12 +241,7 @@ fn lift_impl(
     })
 }
 
-fn shorten<'s>(m: &'s WasmModule<'_>) -> &'s WasmModule<'s> {
-    // `WasmModule` is covariant in its lifetime.
-    m
-}
-
-impl Lifter<'_> {
+impl Lifter<'_, '_> {
     fn run(&mut self, body: &Body<'_>) -> Result<(), WasmError> {
         let sig = self.m.signature(self.index).clone();
         self.f.set_returns(Some(sig.results.clone()));
