@@ -29,17 +29,18 @@ fetch() {
     fi
     local tmp
     tmp="$(mktemp -d)"
-    trap 'rm -rf "$tmp"' RETURN
     (cd "$tmp" && npm pack --silent "$spec" >/dev/null)
     tar -xzf "$tmp"/*.tgz -C "$tmp"
     local found
     found="$(find "$tmp/package" -path "*$inside" -name "$(basename "$inside")" | sort | head -n 1)"
     if [[ -z "$found" ]]; then
         echo "error: $inside not found in $spec" >&2
+        rm -rf "$tmp"
         exit 1
     fi
     cp "$found" "$dest/$out.tmp"
     mv "$dest/$out.tmp" "$dest/$out"
+    rm -rf "$tmp"
     echo "fetched $dest/$out ($(wc -c <"$dest/$out") bytes) from $spec"
 }
 
