@@ -54,6 +54,70 @@ pub fn read(path: &str) -> Result<Source, Failed> {
     }
 }
 
+/// Reads `path` (or standard input for `-`) as a WebAssembly module: the
+/// bytes of a binary module (starting with `\0asm`), else text, read and
+/// checked as UTF-8 like any source (so an endless stream of random bytes
+/// is refused at its first invalid byte). Returns the name reported and
+/// the bytes.
+pub fn read_module_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
+    let name = if path == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.to_string()
+    };
+    let fail = |msg: String| {
+        crate::errln!("error: cannot read {name}: {msg}");
+        Failed(exit::INPUT)
+    };
+    let (reader, size): (Box<dyn Read>, usize) = if path == "-" {
+        (Box::new(std::io::stdin()), 0)
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+        let size = f.metadata().map_or(0, |m| m.len() as usize);
+        (Box::new(f), size)
+    };
+    let mut r = reader;
+    let mut head = Vec::with_capacity(4);
+    r.by_ref()
+        .take(4)
+        .read_to_end(&mut head)
+        .map_err(|e| fail(e.to_string()))?;
+    let binary = head.starts_with(b"\0asm");
+    finish(binary, &mut r, &mut head, size, &name, fail)
+}
+
+/// The rest of [`read_module_bytes`]: `head` (the first bytes) has been
+/// read already.
+fn finish(
+    binary: bool,
+    r: &mut impl Read,
+    head: &mut Vec<u8>,
+    size: usize,
+    name: &str,
+    fail: impl Fn(String) -> Failed,
+) -> Result<(String, Vec<u8>), Failed> {
+    if binary {
+        let mut all = std::mem::take(head);
+        all.try_reserve_exact(size.saturating_sub(all.len()))
+            .map_err(|_| fail("out of memory".into()))?;
+        r.read_to_end(&mut all).map_err(|e| fail(e.to_string()))?;
+        return Ok((name.to_string(), all));
+    }
+    let mut chained = std::io::Cursor::new(std::mem::take(head)).chain(r);
+    match read_utf8(&mut chained, size) {
+        Ok(text) => Ok((name.to_string(), text.into_bytes())),
+        Err(ReadError::Io(e)) => Err(fail(e.to_string())),
+        Err(ReadError::OutOfMemory(n)) => Err(fail(format!("out of memory after {n} bytes"))),
+        Err(ReadError::Utf8 { prefix, offset }) => {
+            let (line, col) = text::diag::line_col(&prefix, offset);
+            crate::errln!(
+                "error: {name}:{line}:{col}: not a binary module and not UTF-8 text: invalid byte at offset {offset}"
+            );
+            Err(Failed(exit::INPUT))
+        }
+    }
+}
+
 /// Why [`read_utf8`] stopped.
 enum ReadError {
     Io(std::io::Error),

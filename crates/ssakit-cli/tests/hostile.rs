@@ -165,30 +165,29 @@ fn every_prefix_of_a_program_is_handled() {
 
 const LIMIT: Duration = Duration::from_secs(120);
 
-#[test]
-fn every_command_ends_quietly_on_a_closed_pipe() {
-    for &args in EVERY_COMMAND {
-        let (code, out) = spawn(args, Sink::Closed, Sink::Piped, LIMIT);
-        let err = common::stderr(&out);
-        assert!(
-            matches!(code, Some(0) | Some(1)),
-            "ssakit {args:?} on a closed pipe: exit {code:?}\n{err}"
-        );
-        assert!(!err.contains("panicked"), "ssakit {args:?}: {err}");
-    }
+/// `ssakit ARGS` writing to a closed pipe ends with exit 0 or 1, quietly.
+fn closed_pipe_is_quiet(args: &[&str]) {
+    let (code, out) = spawn(args, Sink::Closed, Sink::Piped, LIMIT);
+    let err = common::stderr(&out);
+    assert!(
+        matches!(code, Some(0) | Some(1)),
+        "ssakit {args:?} on a closed pipe: exit {code:?}\n{err}"
+    );
+    assert!(!err.contains("panicked"), "ssakit {args:?}: {err}");
 }
 
-#[test]
-fn every_command_reports_a_full_device() {
-    for &args in EVERY_COMMAND {
-        let (code, out) = spawn(args, Sink::Full, Sink::Piped, LIMIT);
-        let err = common::stderr(&out);
-        assert_eq!(code, Some(1), "ssakit {args:?} > /dev/full\n{err}");
-        assert!(
-            err.contains("error: cannot write to standard output: No space left on device"),
-            "ssakit {args:?} > /dev/full says\n{err}"
-        );
-        assert!(!err.contains("panicked"), "ssakit {args:?}: {err}");
+/// `ssakit ARGS` writing to `/dev/full` (as standard output, and with
+/// `dash_o` as `-o`) fails with a message and exit 1.
+fn full_device_fails(args: &[&str], dash_o: bool) {
+    let (code, out) = spawn(args, Sink::Full, Sink::Piped, LIMIT);
+    let err = common::stderr(&out);
+    assert_eq!(code, Some(1), "ssakit {args:?} > /dev/full\n{err}");
+    assert!(
+        err.contains("error: cannot write to standard output: No space left on device"),
+        "ssakit {args:?} > /dev/full says\n{err}"
+    );
+    assert!(!err.contains("panicked"), "ssakit {args:?}: {err}");
+    if dash_o {
         let mut to_full = args.to_vec();
         to_full.extend(["-o", "/dev/full"]);
         let (code, out) = spawn(&to_full, Sink::Piped, Sink::Piped, LIMIT);
@@ -198,6 +197,20 @@ fn every_command_reports_a_full_device() {
             err.contains("error: cannot write to /dev/full: No space left on device"),
             "ssakit {to_full:?} says\n{err}"
         );
+    }
+}
+
+#[test]
+fn every_command_ends_quietly_on_a_closed_pipe() {
+    for &args in EVERY_COMMAND {
+        closed_pipe_is_quiet(args);
+    }
+}
+
+#[test]
+fn every_command_reports_a_full_device() {
+    for &args in EVERY_COMMAND {
+        full_device_fails(args, true);
     }
 }
 
@@ -287,4 +300,49 @@ fn a_full_standard_error_does_not_turn_an_error_into_a_crash() {
         "the --time-passes report need not be written"
     );
     assert!(common::stdout(&out).starts_with("function main(p, q) {"));
+}
+
+/// `wasm stats` prints timings, so it is not in [`EVERY_COMMAND`] (whose
+/// outputs are compared exactly): its closed pipe and full device here.
+#[test]
+fn wasm_stats_on_a_closed_pipe_and_a_full_device() {
+    for format in ["text", "json"] {
+        let args = ["wasm", "stats", "--format", format, "wasm_tour.wat"];
+        closed_pipe_is_quiet(&args);
+        full_device_fails(&args, true);
+    }
+}
+
+#[test]
+fn wasm_commands_refuse_bad_bytes_and_endless_streams() {
+    let urandom = std::fs::File::open("/dev/urandom").unwrap();
+    for cmd in ["lift", "stats"] {
+        let (code, out) = common::spawn_with_input(
+            &["wasm", cmd, "-"],
+            urandom.try_clone().unwrap().into(),
+            Sink::Piped,
+            Sink::Piped,
+            Duration::from_secs(20),
+        );
+        let err = common::stderr(&out);
+        assert_eq!(code, Some(1), "{cmd}: {err}");
+        assert!(err.starts_with("error: <stdin>:"), "{cmd}: {err}");
+        // A binary module's magic, then garbage: malformed at a byte offset.
+        let mut junk = b"\0asm\x01\0\0\0".to_vec();
+        junk.extend((0..10_000u32).map(|k| (k.wrapping_mul(2_654_435_761) >> 24) as u8));
+        let (code, err) = feed(&["wasm", cmd], &junk);
+        assert_eq!(code, Some(1), "{cmd}: {err}");
+        assert!(
+            err.starts_with("error: <stdin>: byte offset 0x"),
+            "{cmd}: {err}"
+        );
+        // 100,000 nested blocks: no stack overflow in the lifter (the
+        // text assembler is iterative on flat instructions).
+        let mut deep = String::from("(module (func ");
+        deep.push_str(&"block ".repeat(100_000));
+        deep.push_str(&"end ".repeat(100_000));
+        deep.push_str("))");
+        let (code, err) = feed(&["wasm", cmd], deep.as_bytes());
+        assert_eq!(code, Some(0), "{cmd}: {err}");
+    }
 }

@@ -49,11 +49,9 @@ pub enum RenamingArg {
     Stacks,
 }
 
-/// Arguments of `ssakit construct`.
+/// The choices of construction, shared by `construct` and `wasm lift`.
 #[derive(clap::Args)]
-pub struct Args {
-    /// Input `.ssa` file (not in SSA form), or `-` for standard input.
-    pub file: String,
+pub struct ConstructFlags {
     /// SSA flavour.
     #[arg(long, value_enum, default_value = "minimal")]
     pub flavor: FlavorArg,
@@ -67,6 +65,22 @@ pub struct Args {
     /// Renaming algorithm (both give the same result).
     #[arg(long, value_enum, default_value = "reaching-def")]
     pub renaming: RenamingArg,
+}
+
+impl ConstructFlags {
+    /// The library's options.
+    pub fn options(&self) -> Options {
+        to_options(self.flavor, self.undef, self.idf, self.renaming)
+    }
+}
+
+/// Arguments of `ssakit construct`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Input `.ssa` file (not in SSA form), or `-` for standard input.
+    pub file: String,
+    #[command(flatten)]
+    pub flags: ConstructFlags,
     /// Print the phi-insertion and renaming traces of this variable (in the
     /// entry function), as `#` comments before the program.
     #[arg(long, value_name = "VAR")]
@@ -86,23 +100,29 @@ pub struct Args {
     pub output: OutputArg,
 }
 
-pub fn options(a: &Args) -> Options {
+/// The library's options for these choices (shared with `wasm lift`).
+pub fn to_options(
+    flavor: FlavorArg,
+    undef: UndefArg,
+    idf: IdfArg,
+    renaming: RenamingArg,
+) -> Options {
     Options {
-        idf: match a.idf {
+        idf: match idf {
             IdfArg::Linear => Idf::Linear,
             IdfArg::Worklist => Idf::Worklist,
         },
-        flavor: match a.flavor {
+        flavor: match flavor {
             FlavorArg::Minimal => Flavor::Minimal,
             FlavorArg::SemiPruned => Flavor::SemiPruned,
             FlavorArg::Pruned => Flavor::Pruned,
         },
-        undef: match a.undef {
+        undef: match undef {
             UndefArg::Operand => UndefMode::Operand,
             UndefArg::Entry => UndefMode::EntryDef,
             UndefArg::Local => UndefMode::Local,
         },
-        renaming: match a.renaming {
+        renaming: match renaming {
             RenamingArg::ReachingDef => Renaming::ReachingDef,
             RenamingArg::Stacks => Renaming::Stacks,
         },
@@ -112,7 +132,7 @@ pub fn options(a: &Args) -> Options {
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let (src, mut parsed) = input::parse(&a.file)?;
-    let mut opts = options(&a);
+    let mut opts = a.flags.options();
     let traced = match &a.trace {
         Some(_) => {
             opts.renaming = Renaming::ReachingDef;

@@ -11,3 +11,4 @@ pub mod gen;
 pub mod opt;
 pub mod reduce;
 pub mod run;
+pub mod wasm;

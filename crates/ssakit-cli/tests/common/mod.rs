@@ -71,6 +71,7 @@ pub const EVERY_COMMAND: &[&[&str]] = &[
     &["dot", "--svg", "sum.ssa"],
     &["check", "--format", "json", "lost_copy.ssa"],
     &["reduce", "--args", "5", "lost_copy_source.ssa"],
+    &["wasm", "lift", "--construct", "wasm_tour.wat"],
 ];
 
 /// Where a [`spawn`]ed `ssakit` writes its standard output or error.

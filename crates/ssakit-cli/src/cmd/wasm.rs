@@ -1,0 +1,343 @@
+//! `ssakit wasm lift` and `ssakit wasm stats`: WebAssembly modules through
+//! the front end of `ssakit-wasm` (lifting rules in its `lift` module).
+
+use super::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
+use crate::exit::{self, Failed};
+use crate::input;
+use crate::out::{Out, OutputArg};
+use crate::par;
+use clap::{Subcommand, ValueEnum};
+use ssakit::ir::Module;
+use ssakit::opt::Pass;
+use ssakit_wasm::lift::{lift, ModuleSymbols};
+use ssakit_wasm::module::{self, WasmModule};
+use ssakit_wasm::pipeline::{self, ModuleStats, Options};
+use ssakit_wasm::WasmError;
+use std::io::IsTerminal;
+
+/// Arguments of `ssakit wasm`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: WasmCommand,
+}
+
+/// The `wasm` subcommands.
+#[derive(Subcommand)]
+pub enum WasmCommand {
+    /// Print the functions of a module (`.wasm` or `.wat`) as `.ssa`
+    /// programs, before construction or, with `--construct`, in SSA form.
+    #[command(after_help = exit::HELP)]
+    Lift(LiftArgs),
+    /// Run every function through lift, construction in each flavour,
+    /// verification, `--passes` and destruction, and print the module's
+    /// figures.
+    #[command(after_help = exit::HELP)]
+    Stats(StatsArgs),
+}
+
+/// Arguments of `ssakit wasm lift`.
+#[derive(clap::Args)]
+pub struct LiftArgs {
+    /// Input module, binary (`.wasm`) or text (`.wat`), or `-` for
+    /// standard input.
+    pub file: String,
+    /// Only this function: its index (imports counted) or its name.
+    #[arg(long, value_name = "INDEX|NAME")]
+    pub func: Option<String>,
+    /// Put the functions into SSA form (verified), with the options below.
+    #[arg(long)]
+    pub construct: bool,
+    #[command(flatten)]
+    pub flags: ConstructFlags,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+/// Output format of `stats`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// A table.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// Arguments of `ssakit wasm stats`.
+#[derive(clap::Args)]
+pub struct StatsArgs {
+    /// Input module, binary (`.wasm`) or text (`.wat`), or `-` for
+    /// standard input.
+    pub file: String,
+    /// The flavour optimised and destructed (all three are constructed
+    /// and counted).
+    #[arg(long, value_enum, default_value = "pruned")]
+    pub flavor: FlavorArg,
+    /// Optimisation passes after construction, comma-separated
+    /// (`copy-prop`, `const-prop`, `dce`).
+    #[arg(long, value_name = "LIST")]
+    pub passes: Option<String>,
+    /// Stop after the passes: no destruction.
+    #[arg(long)]
+    pub no_destruct: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    match a.command {
+        WasmCommand::Lift(a) => run_lift(a),
+        WasmCommand::Stats(a) => run_stats(a),
+    }
+}
+
+/// Reports a front-end error against the file and fails with exit 1.
+fn bad(name: &str, e: &WasmError) -> Failed {
+    match e.line_col {
+        Some(_) => crate::errln!("error: {name}:{e}"),
+        None => crate::errln!("error: {name}: {e}"),
+    }
+    Failed(exit::INPUT)
+}
+
+/// Reads, assembles (`.wat`) and validates the module at `path`; `then`
+/// gets it.
+fn with_module<T>(
+    path: &str,
+    then: impl FnOnce(&str, &WasmModule<'_>) -> Result<T, Failed>,
+) -> Result<T, Failed> {
+    let (name, bytes) = input::read_module_bytes(path)?;
+    let binary = module::to_binary(&bytes).map_err(|e| bad(&name, &e))?;
+    let m = module::parse(&binary).map_err(|e| bad(&name, &e))?;
+    then(&name, &m)
+}
+
+fn run_lift(a: LiftArgs) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
+    let opts = a.flags.options();
+    let module = with_module(&a.file, |name, m| {
+        let syms = ModuleSymbols::new(m);
+        let mut functions = match &a.func {
+            Some(sel) => {
+                let index = m.find(sel).ok_or_else(|| {
+                    crate::errln!("error: {name}: no function `{sel}`");
+                    Failed(exit::INPUT)
+                })?;
+                if index < m.num_imported {
+                    crate::errln!(
+                        "error: {name}: function {index} (`{}`) is imported: it has no body",
+                        m.names[index as usize]
+                    );
+                    return Err(Failed(exit::INPUT));
+                }
+                let body = &m.bodies[(index - m.num_imported) as usize];
+                vec![lift(m, &syms, body).map_err(|e| bad(name, &e))?.func]
+            }
+            None => pipeline::lift_module(m, &syms)
+                .map_err(|e| bad(name, &e))?
+                .into_iter()
+                .map(|l| l.func)
+                .collect(),
+        };
+        if a.construct {
+            let results = par::each_function(&mut functions, |f| {
+                ssakit::construct::construct(f, &opts).map_err(|e| e.describe(f))?;
+                ssakit::verify::verify_valid(f)
+                    .map_err(|errs| errs.first().map(|e| e.describe(f)).unwrap_or_default())
+            });
+            for ((r, _), f) in results.iter().zip(&functions) {
+                if let Err(msg) = r {
+                    crate::errln!(
+                        "internal error: {name}: function `{}`: construction: {msg}",
+                        f.name()
+                    );
+                    return Err(Failed(exit::INTERNAL));
+                }
+            }
+        }
+        Ok(Module { functions })
+    })?;
+    par::print_module(&module, &mut out)?;
+    out.finish()?;
+    input::skip_freeing(module);
+    Ok(())
+}
+
+fn run_stats(a: StatsArgs) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
+    let passes = match &a.passes {
+        Some(list) => Pass::parse(list).map_err(|e| {
+            crate::errln!("error: --passes: {e}");
+            Failed(exit::INPUT)
+        })?,
+        None => Vec::new(),
+    };
+    let opts = Options {
+        construct: to_options(
+            a.flavor,
+            UndefArg::Operand,
+            IdfArg::Linear,
+            RenamingArg::ReachingDef,
+        ),
+        passes,
+        destruct: !a.no_destruct,
+    };
+    let (name, stats, names) = with_module(&a.file, |name, m| {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(m.bodies.len() as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} functions {elapsed}")
+                    .expect("valid template"),
+            );
+            bar
+        });
+        let done = || {
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        };
+        let stats = pipeline::run(m, &opts, &done).map_err(|e| bad(name, &e))?;
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        Ok((name.to_string(), stats, m.names.clone()))
+    })?;
+    let text = match a.format {
+        Format::Text => render_text(&name, &stats, &names, &opts),
+        Format::Json => render_json(&name, &stats, &names, &opts),
+    };
+    out.write_str(&text)?;
+    out.finish()?;
+    for f in &stats.failures {
+        crate::errln!(
+            "internal error: {name}: function {} (`{}`): {}: {}",
+            f.index,
+            names[f.index as usize],
+            f.stage,
+            f.message
+        );
+    }
+    if stats.failures.is_empty() {
+        Ok(())
+    } else {
+        Err(Failed(exit::INTERNAL))
+    }
+}
+
+/// The rows of the table: `(label, value)`.
+fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
+    let t = stats.total();
+    let mut r: Vec<(String, String)> = vec![
+        (
+            "functions".into(),
+            format!(
+                "{} defined, {} imported",
+                stats.functions.len() + stats.failures.len(),
+                stats.imported
+            ),
+        ),
+        ("blocks".into(), t.blocks.to_string()),
+        ("instructions".into(), t.insts.to_string()),
+        ("copies lifted".into(), t.copies_lifted.to_string()),
+        ("locals".into(), t.locals.to_string()),
+    ];
+    for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
+        r.push((format!("phis {f}"), t.phis[k].to_string()));
+    }
+    if !opts.passes.is_empty() {
+        let names: Vec<&str> = opts.passes.iter().map(|p| p.name()).collect();
+        r.push(("passes".into(), names.join(",")));
+    }
+    if let Some(c) = t.copies {
+        r.push(("copies after destruct".into(), c.to_string()));
+    }
+    let secs = |s: f64| format!("{s:.3} s");
+    r.push(("time lift".into(), secs(t.times.lift)));
+    for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
+        r.push((format!("time construct {f}"), secs(t.times.construct[k])));
+    }
+    r.push(("time verify".into(), secs(t.times.verify)));
+    if !opts.passes.is_empty() {
+        r.push(("time passes".into(), secs(t.times.opt)));
+    }
+    if opts.destruct {
+        r.push(("time destruct".into(), secs(t.times.destruct)));
+    }
+    r.push((
+        "wall".into(),
+        format!(
+            "{} ({} threads)",
+            secs(stats.wall),
+            rayon::current_num_threads()
+        ),
+    ));
+    r.push(("failures".into(), stats.failures.len().to_string()));
+    r
+}
+
+fn render_text(name: &str, stats: &ModuleStats, _names: &[String], opts: &Options) -> String {
+    let rows = rows(stats, opts);
+    let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    let mut s = format!("module: {name}\n");
+    for (l, v) in rows {
+        s.push_str(&format!("{l:<width$}  {v}\n"));
+    }
+    s
+}
+
+fn render_json(name: &str, stats: &ModuleStats, names: &[String], opts: &Options) -> String {
+    use serde_json::json;
+    let t = stats.total();
+    let times = |t: &pipeline::Times| {
+        json!({
+            "lift": t.lift,
+            "construct": { "minimal": t.construct[0], "semi-pruned": t.construct[1], "pruned": t.construct[2] },
+            "verify": t.verify,
+            "passes": t.opt,
+            "destruct": t.destruct,
+        })
+    };
+    let counts = |f: &pipeline::FunctionStats| {
+        json!({
+            "blocks": f.blocks,
+            "instructions": f.insts,
+            "copies_lifted": f.copies_lifted,
+            "locals": f.locals,
+            "phis": { "minimal": f.phis[0], "semi-pruned": f.phis[1], "pruned": f.phis[2] },
+            "copies_after_destruct": f.copies,
+            "times": times(&f.times),
+        })
+    };
+    let functions: Vec<serde_json::Value> = stats
+        .functions
+        .iter()
+        .map(|f| {
+            let mut v = counts(f);
+            v["index"] = json!(f.index);
+            v["name"] = json!(names[f.index as usize]);
+            v
+        })
+        .collect();
+    let failures: Vec<serde_json::Value> = stats
+        .failures
+        .iter()
+        .map(|f| json!({ "index": f.index, "name": names[f.index as usize], "stage": f.stage, "message": f.message }))
+        .collect();
+    let v = json!({
+        "module": name,
+        "defined": stats.functions.len() + stats.failures.len(),
+        "imported": stats.imported,
+        "passes": opts.passes.iter().map(|p| p.name()).collect::<Vec<_>>(),
+        "total": counts(&t),
+        "wall": stats.wall,
+        "threads": rayon::current_num_threads(),
+        "functions": functions,
+        "failures": failures,
+    });
+    let mut s = serde_json::to_string_pretty(&v).expect("JSON values serialise");
+    s.push('\n');
+    s
+}

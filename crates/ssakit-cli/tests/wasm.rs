@@ -1,0 +1,187 @@
+//! `ssakit wasm lift` and `ssakit wasm stats` end to end: the example
+//! module's golden lift, one function by index or name, SSA output that
+//! `check` accepts, the stats table and its JSON, and bad modules (exit 1
+//! with a byte offset).
+
+mod common;
+
+use common::{ok, ssakit, ssakit_bytes, stderr, stdout};
+
+const GOLDEN: &str = include_str!("../../ssakit-wasm/tests/golden/wasm_tour.ssa");
+const GOLDEN_PRUNED: &str = include_str!("../../ssakit-wasm/tests/golden/wasm_tour.pruned.ssa");
+
+#[test]
+fn lift_prints_the_golden_text_from_wat_and_from_binary_input() {
+    assert_eq!(ok(&["wasm", "lift", "wasm_tour.wat"], None), GOLDEN);
+    let wasm = wat::parse_file(common::example("wasm_tour.wat")).unwrap();
+    let o = ssakit_bytes(&["wasm", "lift", "-"], &wasm);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), GOLDEN);
+    assert_eq!(
+        ok(
+            &[
+                "wasm",
+                "lift",
+                "--construct",
+                "--flavor",
+                "pruned",
+                "wasm_tour.wat"
+            ],
+            None
+        ),
+        GOLDEN_PRUNED
+    );
+}
+
+#[test]
+fn lift_output_goes_through_every_command() {
+    let text = ok(&["wasm", "lift", "wasm_tour.wat"], None);
+    assert_eq!(ok(&["fmt", "-"], Some(&text)), text);
+    let ssa = ok(&["construct", "--flavor", "pruned", "-"], Some(&text));
+    assert_eq!(ssa, GOLDEN_PRUNED);
+    let report = ok(&["check", "-"], Some(&ssa));
+    assert!(report.contains("pruned: yes"), "{report}");
+    let opt = ok(
+        &["opt", "--passes", "copy-prop,const-prop,dce", "-"],
+        Some(&ssa),
+    );
+    let out = ok(&["destruct", "-"], Some(&opt));
+    assert!(!out.contains("phi("), "{out}");
+}
+
+#[test]
+fn func_picks_one_function_by_index_or_name() {
+    let by_name = ok(
+        &["wasm", "lift", "--func", "classify", "wasm_tour.wat"],
+        None,
+    );
+    let by_index = ok(&["wasm", "lift", "--func", "1", "wasm_tour.wat"], None);
+    assert_eq!(by_name, by_index);
+    assert!(
+        by_name.starts_with("operator i32.eqz pure\n\nfunction classify(l0: i32) -> i32 {"),
+        "{by_name}"
+    );
+    assert_eq!(by_name.matches("function ").count(), 1);
+    for bad in ["nosuch", "3"] {
+        let o = ssakit(&["wasm", "lift", "--func", bad, "wasm_tour.wat"], None);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            stderr(&o),
+            format!("error: wasm_tour.wat: no function `{bad}`\n")
+        );
+    }
+    let src = r#"(module (import "env" "f" (func)) (func call 0))"#;
+    let o = ssakit(&["wasm", "lift", "--func", "0", "-"], Some(src));
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: <stdin>: function 0 (`f`) is imported: it has no body\n"
+    );
+}
+
+#[test]
+fn stats_prints_the_table_and_json() {
+    let t = ok(
+        &[
+            "wasm",
+            "stats",
+            "--passes",
+            "copy-prop,dce",
+            "wasm_tour.wat",
+        ],
+        None,
+    );
+    // Label and value, however wide the label column.
+    let rows: Vec<(String, String)> = t
+        .lines()
+        .map(|l| match l.split_once("  ") {
+            Some((a, b)) => (a.to_string(), b.trim().to_string()),
+            None => (l.to_string(), String::new()),
+        })
+        .collect();
+    for (label, value) in [
+        ("module: wasm_tour.wat", ""),
+        ("functions", "3 defined, 0 imported"),
+        ("blocks", "16"),
+        ("phis minimal", "6"),
+        ("phis pruned", "4"),
+        ("passes", "copy-prop,dce"),
+        ("failures", "0"),
+    ] {
+        assert!(
+            rows.contains(&(label.to_string(), value.to_string())),
+            "{label}: {value} in\n{t}"
+        );
+    }
+    let j = ok(
+        &["wasm", "stats", "--format", "json", "wasm_tour.wat"],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+    assert_eq!(v["defined"], 3);
+    assert_eq!(v["functions"][1]["name"], "classify");
+    assert_eq!(v["total"]["blocks"], 16);
+    assert_eq!(v["total"]["phis"]["minimal"], 6);
+    assert!(v["total"]["copies_after_destruct"].as_u64().is_some());
+    let o = ssakit(
+        &["wasm", "stats", "--passes", "nosuch", "wasm_tour.wat"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn bad_modules_are_one_error_with_a_byte_offset_and_exit_1() {
+    let wasm = wat::parse_file(common::example("wasm_tour.wat")).unwrap();
+    let mut cases: Vec<(Vec<u8>, &str)> = vec![
+        (wasm[..20].to_vec(), "error: <stdin>: byte offset 0x"),
+        (
+            b"\0asm\x02\0\0\0".to_vec(),
+            "error: <stdin>: byte offset 0x4: ",
+        ),
+        (
+            b"(module (func (result i32)))".to_vec(),
+            "in function 0: type mismatch",
+        ),
+        (
+            b"(module (func".to_vec(),
+            "error: <stdin>:1:14: expected `)`",
+        ),
+        (
+            b"\xff\xfe\x00garbage".to_vec(),
+            "error: <stdin>:1:1: not a binary module and not UTF-8 text",
+        ),
+        (Vec::new(), "error: <stdin>:1:1: "),
+    ];
+    // `nop` (0x01) before the body's `end` (0x0b) made an unassigned opcode.
+    let mut bad_op = wat::parse_str("(module (func nop))").unwrap();
+    let at = bad_op.windows(2).rposition(|w| w == [0x01, 0x0b]).unwrap();
+    bad_op[at] = 0x27;
+    cases.push((bad_op, "in function 0: "));
+    for cmd in ["lift", "stats"] {
+        for (input, msg) in &cases {
+            let o = ssakit_bytes(&["wasm", cmd, "-"], input);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{cmd} {input:?}: {err}");
+            assert!(err.contains(msg), "{cmd}: {msg:?} in {err:?}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(o.stdout.is_empty());
+        }
+    }
+}
+
+#[test]
+fn wasm_help_ends_with_the_exit_codes() {
+    for cmd in [
+        &["wasm", "--help"][..],
+        &["wasm", "lift", "--help"],
+        &["wasm", "stats", "--help"],
+    ] {
+        let help = ok(cmd, None);
+        assert!(
+            help.contains("Exit codes:\n  0  success\n"),
+            "{cmd:?}: {help}"
+        );
+        assert!(help.contains("  3  internal error"), "{cmd:?}: {help}");
+    }
+}

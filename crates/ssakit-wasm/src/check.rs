@@ -1,0 +1,97 @@
+//! The checks every lifted function must pass, and the fuzz target's body
+//! (`fuzz/fuzz_targets/wasm.rs` feeds it `wasm-smith` modules; the corpus
+//! and hostile tests use the same checks).
+
+use crate::lift::{lift, ModuleSymbols};
+use crate::module;
+use ssakit::construct::{self, Flavor, Options};
+use ssakit::destruct::{destruct, DestructOptions};
+use ssakit::ir::{Function, Module};
+use ssakit::opt::{self, Pass};
+use ssakit::text::{parse_module, print_function, print_module};
+
+/// What every lifted function must satisfy: its text parses back to the
+/// same IR; it constructs in every flavour and verifies; the chosen
+/// flavour goes through `copy-prop,const-prop,dce` and destruction, and
+/// the result's text is a fixed point of print and parse. Returns the phi
+/// counts per flavour, or the failing stage and why.
+pub fn check_function(f: &Function) -> Result<[usize; 3], String> {
+    let text = print_function(f);
+    let decls = ssakit::text::print_declarations(&Module {
+        functions: vec![f.clone()],
+    });
+    let src = format!("{decls}{text}");
+    let parsed = parse_module(&src)
+        .map_err(|d| format!("parse: {}", d.render("lifted", &src)))?
+        .functions
+        .remove(0);
+    if &parsed != f {
+        return Err(format!("round trip: the text parses to another IR\n{src}"));
+    }
+    let mut phis = [0; 3];
+    let mut last = None;
+    for (k, flavor) in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned]
+        .into_iter()
+        .enumerate()
+    {
+        let mut g = f.clone();
+        let s = construct::construct(
+            &mut g,
+            &Options {
+                flavor,
+                ..Default::default()
+            },
+        )
+        .map_err(|e| format!("construct {flavor:?}: {}", e.describe(f)))?;
+        phis[k] = s.phis;
+        ssakit::verify::verify_valid(&g)
+            .map_err(|e| format!("verify {flavor:?}: {}", e[0].describe(&g)))?;
+        last = Some(g);
+    }
+    let mut g = last.expect("three flavours");
+    let passes = Pass::parse("copy-prop,const-prop,dce").unwrap();
+    opt::run_passes(&mut g, &passes).map_err(|e| format!("opt: {}", e.describe(&g)))?;
+    ssakit::verify::verify_valid(&g)
+        .map_err(|e| format!("verify after opt: {}", e[0].describe(&g)))?;
+    destruct(&mut g, &DestructOptions::default())
+        .map_err(|e| format!("destruct: {}", e.describe(&g)))?;
+    let m = Module { functions: vec![g] };
+    let once = print_module(&m);
+    let again = parse_module(&once)
+        .map_err(|d| format!("parse after destruct: {}", d.render("destructed", &once)))?;
+    if print_module(&again) != once {
+        return Err("after destruct: print and parse is not a fixed point".into());
+    }
+    Ok(phis)
+}
+
+/// The fuzz target's body: `bytes` as a module; if it validates, every
+/// function must lift and pass [`check_function`]; if not, the error must
+/// have a byte offset or a line and column. Panics on any violation.
+pub fn fuzz_module(bytes: &[u8]) {
+    let binary = match module::to_binary(bytes) {
+        Ok(b) => b,
+        Err(e) => {
+            assert!(e.line_col.is_some() || e.offset.is_some(), "{e}");
+            return;
+        }
+    };
+    let m = match module::parse(&binary) {
+        Ok(m) => m,
+        Err(e) => {
+            assert!(e.offset.is_some(), "{e}");
+            return;
+        }
+    };
+    let syms = ModuleSymbols::new(&m);
+    for body in &m.bodies {
+        match lift(&m, &syms, body) {
+            Ok(l) => {
+                if let Err(e) = check_function(&l.func) {
+                    panic!("function {}: {e}", body.index);
+                }
+            }
+            Err(e) => assert!(e.offset.is_some() && e.func.is_some(), "{e}"),
+        }
+    }
+}

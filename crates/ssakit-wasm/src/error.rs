@@ -1,0 +1,63 @@
+//! Errors of the WebAssembly front end, located by byte offset.
+
+use std::fmt;
+
+/// Why a module could not be read, validated or lifted: a message, the
+/// byte offset in the binary module it refers to (for a `.wat` input, the
+/// offset in the module it assembles to, or `line:column` in the message
+/// when the text does not assemble), and the function index when the
+/// error is inside a function body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WasmError {
+    /// What is wrong.
+    pub message: String,
+    /// The byte offset, if known.
+    pub offset: Option<u64>,
+    /// The function (in the module's function index space), if inside one.
+    pub func: Option<u32>,
+    /// For WebAssembly text that does not assemble: line and column.
+    pub line_col: Option<(usize, usize)>,
+}
+
+impl WasmError {
+    /// An error at `offset`.
+    pub fn at(offset: u64, message: impl Into<String>) -> Self {
+        WasmError {
+            message: message.into(),
+            offset: Some(offset),
+            func: None,
+            line_col: None,
+        }
+    }
+
+    /// The error in function `index`.
+    pub fn in_func(mut self, index: u32) -> Self {
+        self.func = Some(index);
+        self
+    }
+}
+
+impl From<wasmparser::BinaryReaderError> for WasmError {
+    fn from(e: wasmparser::BinaryReaderError) -> Self {
+        WasmError::at(e.offset(), e.message())
+    }
+}
+
+impl fmt::Display for WasmError {
+    /// `byte offset 0x1a2b: in function 12: MESSAGE`, or `LINE:COLUMN:
+    /// MESSAGE` for text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((l, c)) = self.line_col {
+            write!(f, "{l}:{c}: ")?;
+        }
+        if let Some(o) = self.offset {
+            write!(f, "byte offset {o:#x}: ")?;
+        }
+        if let Some(i) = self.func {
+            write!(f, "in function {i}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for WasmError {}

@@ -1,0 +1,930 @@
+//! One WebAssembly function body → one non-SSA [`Function`]: the
+//! chapter's algorithms on binary code (section 13.8, "En binarios").
+//!
+//! A function's locals are exactly the chapter's non-SSA variables: they
+//! are assigned many times on many paths, and construction puts them into
+//! SSA form like any program's variables. The lifter recovers the control
+//! flow with a control stack, as Cranelift's wasm translator does
+//! (`code_translator.rs`: a frame per `block`/`loop`/`if`, a `reachable`
+//! flag, block parameters), but where Cranelift makes block parameters,
+//! this lifter makes *variables assigned on every incoming path*, so that
+//! phi insertion places their phis.
+//!
+//! # The rules
+//!
+//! * **Locals**: parameters and declared locals are variables `l0, l1,
+//!   ...` of their types; a declared local starts at zero as WebAssembly
+//!   defines it, by an explicit definition at entry (`l3: i32 = 0`,
+//!   `l4: f64 = f64.const[0]()`, `ref.null[112]()` for a `funcref`).
+//! * **The operand stack** holds operands: an `i32.const`/`i64.const` is
+//!   a literal; every other value is a fresh variable `tN` defined once.
+//!   `local.get` pushes the local itself, lazily: a copy `tN = lK` is made
+//!   only when the local is written while the value is still on the stack
+//!   (at that `local.set`/`local.tee`), or when a `block`, `loop` or `if`
+//!   begins while it is (the write might happen on one path inside). Each
+//!   stack slot is copied at most once, and the positions of a local's
+//!   lazy slots are kept in a list per local, so this is linear.
+//! * **Values crossing a merge** (the results of a `block`, `if` or `loop`,
+//!   the parameters of a `loop`) are one variable per stack slot of the
+//!   label (`rN` results, `pN` loop parameters), assigned on every
+//!   incoming path: at the branch, at the fall-through `end`, at `else`. A
+//!   `br_if` or `br_table` edge carrying values gets its own edge block
+//!   doing the copies (one per target label in a `br_table`). A block
+//!   whose end is reached only by falling through needs no block and no
+//!   copies: its results stay on the stack.
+//! * **Control**: `loop` starts a block (its header); `if` ends the block
+//!   in `branch c, then, else`; `br`, `br_if`, `br_table`, `return`,
+//!   `unreachable` become `jump`, `branch` (to a continuation block),
+//!   `switch`, `ret` and `unreachable`. Code after an unconditional branch
+//!   is unreachable as validation defines it and is dropped: a counter of
+//!   the `block`/`loop`/`if` opened in it finds the `else` or `end` where
+//!   code is reachable again.
+//! * **Calls**: `call` is a [`Call`](InstData::Call) of the callee's
+//!   `.ssa` name (an import is an external callee); `call_indirect` is an
+//!   operation with `call` effects, its immediates the type and table
+//!   index, the table index operand last. Every other operator is an
+//!   operation of [`crate::operators`].
+//!
+//! Everything is iterative (the control stack is a vector), so nesting
+//! depth costs no native stack. Every operator is validated
+//! (`FuncValidator`) before it is lifted; the validator also gives the
+//! types of results.
+
+use crate::canonical;
+use crate::error::WasmError;
+use crate::module::{val_type, Body, WasmModule};
+use crate::operators::{self, Class};
+use rustc_hash::FxHashMap;
+use ssakit::ir::{
+    Block, Callee, Function, InstData, Operand, Operator, SharedSymbols, Symbols, Terminator, Type,
+    Var,
+};
+use std::sync::Arc;
+use wasmparser::{
+    BlockType, FuncValidator, FuncValidatorAllocations, Operator as WasmOp, OperatorsReader,
+    ValidatorResources,
+};
+
+/// The module's symbol table, filled once before lifting (every accepted
+/// operator and every function name), so that the functions share it and
+/// lifting never copies it.
+pub struct ModuleSymbols {
+    symbols: SharedSymbols,
+    by_visit: FxHashMap<&'static str, Operator>,
+    select: Operator,
+    call_indirect: Operator,
+    callees: Vec<Callee>,
+}
+
+impl ModuleSymbols {
+    /// The symbols of `m`.
+    pub fn new(m: &WasmModule<'_>) -> Self {
+        let mut s = Symbols::new();
+        let mut by_visit = FxHashMap::default();
+        for visit in operators::accepted_visits() {
+            let name = operators::mnemonic(visit);
+            let op = s
+                .operator(&name, operators::effects(&name))
+                .expect("one effect class per name");
+            by_visit.insert(visit, op);
+        }
+        let select = by_visit["visit_select"];
+        let call_indirect = by_visit["visit_call_indirect"];
+        let callees = m.names.iter().map(|n| s.callee(n)).collect();
+        ModuleSymbols {
+            symbols: Arc::new(s),
+            by_visit,
+            select,
+            call_indirect,
+            callees,
+        }
+    }
+
+    /// The shared table.
+    pub fn shared(&self) -> &SharedSymbols {
+        &self.symbols
+    }
+
+    fn op(&self, visit: &str) -> Operator {
+        self.by_visit[visit]
+    }
+}
+
+/// What was lifted: the function, in the order the `.ssa` parser would
+/// number it ([`canonical::in_text_order`]).
+#[derive(Debug)]
+pub struct Lifted {
+    /// The function.
+    pub func: Function,
+    /// Locals (parameters included).
+    pub locals: usize,
+}
+
+/// A stack slot: a local read lazily, or an operand.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Val {
+    Local(u32),
+    Op(Operand),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Func,
+    Block,
+    Loop,
+    /// An `if` whose `else` has not been seen.
+    If,
+    Else,
+}
+
+/// A control frame (see the module documentation).
+#[derive(Clone, Debug)]
+struct Frame {
+    kind: Kind,
+    /// Stack height below the frame's parameters.
+    base: usize,
+    n_params: usize,
+    n_results: usize,
+    /// Where the frame's result variables start in `Lifter::vars` (then,
+    /// for a loop, its parameter variables).
+    vars: usize,
+    /// For an `if`: where its parameters start in `Lifter::saved`.
+    saved: usize,
+    /// The loop header.
+    header: Option<Block>,
+    /// The block after `end`, once something branches there.
+    end: Option<Block>,
+    /// For an `if`: the block of its `else` arm.
+    else_block: Option<Block>,
+}
+
+struct Lifter<'m, 'a> {
+    m: &'m WasmModule<'a>,
+    syms: &'m ModuleSymbols,
+    f: Function,
+    validator: FuncValidator<ValidatorResources>,
+    index: u32,
+    locals: Vec<Var>,
+    stack: Vec<Val>,
+    /// Per local, positions of stack slots that may hold it lazily.
+    lazy: Vec<Vec<u32>>,
+    /// Locals whose `lazy` list may be non-empty.
+    dirty: Vec<u32>,
+    frames: Vec<Frame>,
+    /// Result and loop-parameter variables of the open frames.
+    vars: Vec<Var>,
+    /// Parameters of the open `if` frames.
+    saved: Vec<Operand>,
+    /// The block code is added to; `None` in unreachable code.
+    cur: Option<Block>,
+    /// `block`/`loop`/`if` opened in unreachable code and not yet closed.
+    dead_depth: u32,
+    imms: Vec<i64>,
+    /// The last instruction emitted, when it defines exactly one fresh
+    /// temporary: a copy of that temporary right after it can define its
+    /// destination instead.
+    last_def: Option<(Block, ssakit::ir::Inst, Var)>,
+    temps: u32,
+    labels: u32,
+    merges: u32,
+}
+
+/// Lifts function `body` of `m` (see the module documentation).
+///
+/// # Errors
+/// A malformed or invalid body, or an unsupported operator, with its byte
+/// offset and the function index.
+pub fn lift(
+    m: &WasmModule<'_>,
+    syms: &ModuleSymbols,
+    body: &Body<'_>,
+) -> Result<Lifted, WasmError> {
+    let index = body.index;
+    lift_impl(m, syms, body).map_err(|e| e.in_func(index))
+}
+
+fn lift_impl(
+    m: &WasmModule<'_>,
+    syms: &ModuleSymbols,
+    body: &Body<'_>,
+) -> Result<Lifted, WasmError> {
+    let index = body.index;
+    let validator = body
+        .validator()
+        .into_validator(FuncValidatorAllocations::default());
+    let mut l = Lifter {
+        m,
+        syms,
+        f: Function::with_symbols(&m.names[index as usize], syms.shared().clone()),
+        validator,
+        index,
+        locals: Vec::new(),
+        stack: Vec::new(),
+        lazy: Vec::new(),
+        dirty: Vec::new(),
+        frames: Vec::new(),
+        vars: Vec::new(),
+        saved: Vec::new(),
+        cur: None,
+        dead_depth: 0,
+        imms: Vec::new(),
+        last_def: None,
+        temps: 0,
+        labels: 0,
+        merges: 0,
+    };
+    l.run(body)?;
+    let locals = l.locals.len();
+    Ok(Lifted {
+        func: canonical::in_text_order(&l.f),
+        locals,
+    })
+}
+
+impl Lifter<'_, '_> {
+    fn run(&mut self, body: &Body<'_>) -> Result<(), WasmError> {
+        let sig = self.m.signature(self.index).clone();
+        self.f.set_returns(Some(sig.results.clone()));
+        for (i, &t) in sig.params.iter().enumerate() {
+            let v = self.f.new_var(&format!("l{i}"), t);
+            self.f.add_param(v);
+            self.locals.push(v);
+        }
+        let entry = self.f.new_block("entry");
+        self.cur = Some(entry);
+        let mut reader = body.body.get_binary_reader();
+        self.validator.read_locals(&mut reader)?;
+        let n = self.validator.len_locals() as usize;
+        for i in sig.params.len()..n {
+            let t = self
+                .validator
+                .get_local_type(i as u32)
+                .expect("validated local");
+            let t = val_type(t, reader.original_position())?;
+            let v = self.f.new_var(&format!("l{i}"), t);
+            self.locals.push(v);
+            self.zero(entry, v, t);
+        }
+        self.lazy = vec![Vec::new(); n];
+        self.frames.push(Frame {
+            kind: Kind::Func,
+            base: 0,
+            n_params: 0,
+            n_results: sig.results.len(),
+            vars: 0,
+            saved: 0,
+            header: None,
+            end: None,
+            else_block: None,
+        });
+        let mut ops = OperatorsReader::new(reader);
+        while !ops.eof() {
+            let (op, offset) = ops.read_with_offset()?;
+            self.validator.op(offset, &op)?;
+            self.op(op, offset)?;
+        }
+        ops.finish()?;
+        if !self.frames.is_empty() {
+            return Err(WasmError::at(
+                ops.original_position(),
+                "function body ends inside a block",
+            ));
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------
+    // Emission.
+
+    fn emit(&mut self, b: Block, data: InstData) -> ssakit::ir::Inst {
+        self.last_def = None;
+        self.f.push_inst(b, data)
+    }
+
+    /// `dst = src` at the end of `b`, unless `src` is `dst`; when `src` is
+    /// the temporary the instruction just before defines (and nothing else
+    /// reads: a temporary sits in one stack slot, just popped), that
+    /// instruction defines `dst` instead (`t = i32.add(a, b); l = t`
+    /// becomes `l = i32.add(a, b)`).
+    fn copy(&mut self, b: Block, dst: Var, src: Operand) {
+        if src == Operand::Var(dst) {
+            return;
+        }
+        if let Some((lb, inst, t)) = self.last_def {
+            if lb == b && src == Operand::Var(t) && self.f.block_insts(b).last() == Some(&inst) {
+                let results = match *self.f.inst(inst) {
+                    InstData::Op { results, .. } | InstData::Call { results, .. } => results,
+                    _ => unreachable!("last_def is an operation or a call"),
+                };
+                results.as_mut_slice(&mut self.f)[0] = dst;
+                self.last_def = None;
+                return;
+            }
+        }
+        self.emit(b, InstData::Copy { dst, src });
+    }
+
+    fn operation(
+        &mut self,
+        b: Block,
+        op: Operator,
+        imms: &[i64],
+        args: &[Operand],
+        results: &[Var],
+    ) -> ssakit::ir::Inst {
+        let imms = self.f.list(imms);
+        let args = self.f.list(args);
+        let list = self.f.list(results);
+        self.emit(
+            b,
+            InstData::Op {
+                op,
+                imms,
+                args,
+                results: list,
+            },
+        )
+    }
+
+    fn note_def(&mut self, b: Block, inst: ssakit::ir::Inst, results: &[Var]) {
+        if let [t] = results {
+            self.last_def = Some((b, inst, *t));
+        }
+    }
+
+    /// `v = 0` of type `t` at the end of `b`.
+    fn zero(&mut self, b: Block, v: Var, t: Type) {
+        let (visit, imms): (&str, &[i64]) = match t {
+            Type::I32 | Type::I64 => return self.copy(b, v, Operand::Const(0)),
+            Type::F32 => ("visit_f32_const", &[0]),
+            Type::F64 => ("visit_f64_const", &[0]),
+            Type::V128 => ("visit_v128_const", &[0, 0]),
+            Type::FuncRef => ("visit_ref_null", &[0x70]),
+            Type::ExternRef => ("visit_ref_null", &[0x6f]),
+        };
+        let op = self.syms.op(visit);
+        self.operation(b, op, imms, &[], &[v]);
+    }
+
+    fn temp(&mut self, t: Type) -> Var {
+        self.temps += 1;
+        self.f.new_var(&format!("t{}", self.temps), t)
+    }
+
+    fn block(&mut self, kind: &str) -> Block {
+        self.labels += 1;
+        self.f.create_block(&format!("{kind}{}", self.labels))
+    }
+
+    /// Starts emitting into `b`, placing it in the layout.
+    fn enter(&mut self, b: Block) {
+        self.f.append_to_layout(b);
+        self.cur = Some(b);
+    }
+
+    fn terminate(&mut self, b: Block, t: Terminator) {
+        self.f.set_term(b, t);
+    }
+
+    // ---------------------------------------------------------------
+    // The operand stack.
+
+    fn pop(&mut self, offset: u64) -> Result<Operand, WasmError> {
+        match self.stack.pop() {
+            Some(Val::Local(i)) => Ok(Operand::Var(self.locals[i as usize])),
+            Some(Val::Op(o)) => Ok(o),
+            None => Err(WasmError::at(offset, "operand stack underflow")),
+        }
+    }
+
+    /// The top `n` operands, popped, in stack order, into `out`.
+    fn pop_n(&mut self, n: usize, out: &mut Vec<Operand>, offset: u64) -> Result<(), WasmError> {
+        if self.stack.len() < n {
+            return Err(WasmError::at(offset, "operand stack underflow"));
+        }
+        let from = self.stack.len() - n;
+        out.clear();
+        for k in from..self.stack.len() {
+            out.push(self.operand_at(k));
+        }
+        self.stack.truncate(from);
+        Ok(())
+    }
+
+    fn operand_at(&self, k: usize) -> Operand {
+        match self.stack[k] {
+            Val::Local(i) => Operand::Var(self.locals[i as usize]),
+            Val::Op(o) => o,
+        }
+    }
+
+    fn push_local(&mut self, i: u32) {
+        let pos = self.stack.len() as u32;
+        self.stack.push(Val::Local(i));
+        let list = &mut self.lazy[i as usize];
+        if list.is_empty() {
+            self.dirty.push(i);
+        }
+        list.push(pos);
+    }
+
+    /// Copies every slot still holding local `i` lazily into a fresh
+    /// variable (before `i` is written).
+    fn materialise(&mut self, i: u32) {
+        let list = std::mem::take(&mut self.lazy[i as usize]);
+        let b = self.cur.expect("reachable");
+        for &pos in &list {
+            let pos = pos as usize;
+            if pos < self.stack.len() && self.stack[pos] == Val::Local(i) {
+                let local = self.locals[i as usize];
+                let t = self.temp(self.f.var_type(local));
+                self.copy(b, t, Operand::Var(local));
+                self.stack[pos] = Val::Op(Operand::Var(t));
+            }
+        }
+        // Give the allocation back.
+        let mut list = list;
+        list.clear();
+        self.lazy[i as usize] = list;
+    }
+
+    /// Copies every lazy slot (at the start of a block, loop or if).
+    fn materialise_all(&mut self) {
+        let dirty = std::mem::take(&mut self.dirty);
+        for &i in &dirty {
+            if !self.lazy[i as usize].is_empty() {
+                self.materialise(i);
+            }
+        }
+        let mut dirty = dirty;
+        dirty.clear();
+        self.dirty = dirty;
+    }
+
+    fn set_local(&mut self, i: u32, v: Operand) {
+        if !self.lazy[i as usize].is_empty() {
+            self.materialise(i);
+        }
+        let b = self.cur.expect("reachable");
+        self.copy(b, self.locals[i as usize], v);
+    }
+
+    // ---------------------------------------------------------------
+    // Labels and merges.
+
+    fn block_sig(&self, bt: BlockType, offset: u64) -> Result<(Vec<Type>, Vec<Type>), WasmError> {
+        Ok(match bt {
+            BlockType::Empty => (Vec::new(), Vec::new()),
+            BlockType::Type(t) => (Vec::new(), vec![val_type(t, offset)?]),
+            BlockType::FuncType(i) => {
+                let s = self
+                    .m
+                    .types
+                    .get(i as usize)
+                    .and_then(|s| s.as_ref())
+                    .ok_or_else(|| WasmError::at(offset, "block type is not a function type"))?;
+                (s.params.clone(), s.results.clone())
+            }
+        })
+    }
+
+    fn merge_var(&mut self, prefix: &str, t: Type) -> Var {
+        self.merges += 1;
+        self.f.new_var(&format!("{prefix}{}", self.merges), t)
+    }
+
+    /// Opens a frame of `kind` whose parameters are the top `params.len()`
+    /// slots; makes its result variables (and a loop's parameter
+    /// variables).
+    fn push_frame(&mut self, kind: Kind, params: &[Type], results: &[Type]) -> usize {
+        let vars = self.vars.len();
+        for &t in results {
+            let v = self.merge_var("r", t);
+            self.vars.push(v);
+        }
+        if kind == Kind::Loop {
+            for &t in params {
+                let v = self.merge_var("p", t);
+                self.vars.push(v);
+            }
+        }
+        self.frames.push(Frame {
+            kind,
+            base: self.stack.len() - params.len(),
+            n_params: params.len(),
+            n_results: results.len(),
+            vars,
+            saved: self.saved.len(),
+            header: None,
+            end: None,
+            else_block: None,
+        });
+        self.frames.len() - 1
+    }
+
+    /// The label of frame `fi` as a branch sees it: its target block
+    /// (`None`: the function's return) and the variables receiving the
+    /// branch's values.
+    fn label(&mut self, fi: usize) -> (Option<Block>, usize, usize) {
+        let fr = &self.frames[fi];
+        match fr.kind {
+            Kind::Func => (None, 0, fr.n_results),
+            Kind::Loop => (fr.header, fr.vars + fr.n_results, fr.n_params),
+            _ => {
+                let end = match fr.end {
+                    Some(e) => e,
+                    None => {
+                        let e = self.block("end");
+                        self.frames[fi].end = Some(e);
+                        e
+                    }
+                };
+                (Some(end), self.frames[fi].vars, self.frames[fi].n_results)
+            }
+        }
+    }
+
+    /// In `b`, the branch to frame `fi`'s label: its variables assigned
+    /// from the top of the stack, then `jump` (or `ret`).
+    fn branch_from(&mut self, b: Block, fi: usize) {
+        let (target, vars, n) = self.label(fi);
+        let top = self.stack.len() - n;
+        match target {
+            None => {
+                let vals: Vec<Operand> = (top..self.stack.len())
+                    .map(|k| self.operand_at(k))
+                    .collect();
+                let t = self.f.ret_term(&vals);
+                self.terminate(b, t);
+            }
+            Some(target) => {
+                // Sequential copies are parallel here: a source is never
+                // another slot's variable of the same label (a loop
+                // parameter variable only ever sits in its own slot, and a
+                // frame's result variables are pushed only after its end).
+                // Top first, so that the top value, usually defined just
+                // before, can be defined into its variable directly.
+                for k in (0..n).rev() {
+                    let src = self.operand_at(top + k);
+                    let dst = self.vars[vars + k];
+                    self.copy(b, dst, src);
+                }
+                self.terminate(b, Terminator::Jump(target));
+            }
+        }
+    }
+
+    /// The block a conditional edge to frame `fi` goes to: the label itself
+    /// when no value moves, else a new edge block doing the copies.
+    fn edge_to(&mut self, fi: usize) -> Block {
+        let fr = &self.frames[fi];
+        let plain = match fr.kind {
+            Kind::Func => false,
+            Kind::Loop => fr.n_params == 0,
+            _ => fr.n_results == 0,
+        };
+        if plain {
+            return self.label(fi).0.expect("not the function");
+        }
+        let e = self.block("edge");
+        self.f.append_to_layout(e);
+        self.branch_from(e, fi);
+        e
+    }
+
+    fn depth_to_frame(&self, depth: u32, offset: u64) -> Result<usize, WasmError> {
+        (self.frames.len() as u32)
+            .checked_sub(depth + 1)
+            .map(|i| i as usize)
+            .ok_or_else(|| WasmError::at(offset, "branch depth out of range"))
+    }
+
+    // ---------------------------------------------------------------
+    // Operators.
+
+    fn op(&mut self, op: WasmOp<'_>, offset: u64) -> Result<(), WasmError> {
+        let Some(b) = self.cur else {
+            match op {
+                WasmOp::Block { .. } | WasmOp::Loop { .. } | WasmOp::If { .. } => {
+                    self.dead_depth += 1
+                }
+                WasmOp::Else if self.dead_depth == 0 => self.else_(offset)?,
+                WasmOp::End if self.dead_depth > 0 => self.dead_depth -= 1,
+                WasmOp::End => self.end(offset)?,
+                _ => {}
+            }
+            return Ok(());
+        };
+        let mut args = Vec::new();
+        match op {
+            WasmOp::Unreachable => {
+                self.terminate(b, Terminator::Unreachable);
+                self.cur = None;
+            }
+            WasmOp::Nop => {}
+            WasmOp::Block { blockty } => {
+                let (params, results) = self.block_sig(blockty, offset)?;
+                self.materialise_all();
+                self.push_frame(Kind::Block, &params, &results);
+            }
+            WasmOp::Loop { blockty } => {
+                let (params, results) = self.block_sig(blockty, offset)?;
+                self.materialise_all();
+                let fi = self.push_frame(Kind::Loop, &params, &results);
+                let header = self.block("loop");
+                self.frames[fi].header = Some(header);
+                self.branch_from(b, fi);
+                self.enter(header);
+                let fr = &self.frames[fi];
+                for k in 0..fr.n_params {
+                    let v = self.vars[fr.vars + fr.n_results + k];
+                    self.stack[fr.base + k] = Val::Op(Operand::Var(v));
+                }
+            }
+            WasmOp::If { blockty } => {
+                let (params, results) = self.block_sig(blockty, offset)?;
+                let cond = self.pop(offset)?;
+                self.materialise_all();
+                let fi = self.push_frame(Kind::If, &params, &results);
+                let base = self.frames[fi].base;
+                for k in base..self.stack.len() {
+                    let o = self.operand_at(k);
+                    self.saved.push(o);
+                }
+                let then_b = self.block("then");
+                let else_b = self.block("else");
+                self.frames[fi].else_block = Some(else_b);
+                self.terminate(
+                    b,
+                    Terminator::Branch {
+                        cond,
+                        then_dest: then_b,
+                        else_dest: else_b,
+                    },
+                );
+                self.enter(then_b);
+            }
+            WasmOp::Else => self.else_(offset)?,
+            WasmOp::End => self.end(offset)?,
+            WasmOp::Br { relative_depth } => {
+                let fi = self.depth_to_frame(relative_depth, offset)?;
+                self.branch_from(b, fi);
+                self.cur = None;
+            }
+            WasmOp::BrIf { relative_depth } => {
+                let cond = self.pop(offset)?;
+                let fi = self.depth_to_frame(relative_depth, offset)?;
+                let target = self.edge_to(fi);
+                let cont = self.block("cont");
+                self.terminate(
+                    b,
+                    Terminator::Branch {
+                        cond,
+                        then_dest: target,
+                        else_dest: cont,
+                    },
+                );
+                self.enter(cont);
+            }
+            WasmOp::BrTable { targets } => {
+                let index = self.pop(offset)?;
+                // One block per distinct target frame.
+                let mut block_of: FxHashMap<usize, Block> = FxHashMap::default();
+                let mut blocks = Vec::with_capacity(targets.len() as usize);
+                for d in targets.targets() {
+                    let fi = self.depth_to_frame(d?, offset)?;
+                    let blk = match block_of.get(&fi) {
+                        Some(&x) => x,
+                        None => {
+                            let x = self.edge_to(fi);
+                            block_of.insert(fi, x);
+                            x
+                        }
+                    };
+                    blocks.push(blk);
+                }
+                let fi = self.depth_to_frame(targets.default(), offset)?;
+                let default = match block_of.get(&fi) {
+                    Some(&x) => x,
+                    None => self.edge_to(fi),
+                };
+                let t = self.f.switch_term(index, default, &blocks);
+                self.terminate(b, t);
+                self.cur = None;
+            }
+            WasmOp::Return => {
+                self.branch_from(b, 0);
+                self.cur = None;
+            }
+            WasmOp::Call { function_index } => {
+                let sig = self.m.signature(function_index).clone();
+                self.pop_n(sig.params.len(), &mut args, offset)?;
+                let results: Vec<Var> = sig.results.iter().map(|&t| self.temp(t)).collect();
+                let callee = self.syms.callees[function_index as usize];
+                let args = self.f.list(&args);
+                let rl = self.f.list(&results);
+                let inst = self.emit(
+                    b,
+                    InstData::Call {
+                        callee,
+                        args,
+                        results: rl,
+                    },
+                );
+                self.note_def(b, inst, &results);
+                self.push_vars(&results);
+            }
+            WasmOp::CallIndirect {
+                type_index,
+                table_index,
+            } => {
+                let sig = self.m.types[type_index as usize]
+                    .clone()
+                    .ok_or_else(|| WasmError::at(offset, "not a function type"))?;
+                let callee = self.pop(offset)?;
+                self.pop_n(sig.params.len(), &mut args, offset)?;
+                args.push(callee);
+                let results: Vec<Var> = sig.results.iter().map(|&t| self.temp(t)).collect();
+                let op = self.syms.call_indirect;
+                let inst = self.operation(
+                    b,
+                    op,
+                    &[type_index as i64, table_index as i64],
+                    &args,
+                    &results,
+                );
+                self.note_def(b, inst, &results);
+                self.push_vars(&results);
+            }
+            WasmOp::Drop => {
+                self.pop(offset)?;
+            }
+            WasmOp::Select | WasmOp::TypedSelect { .. } => {
+                self.pop_n(3, &mut args, offset)?;
+                let t = self.result_type(0, offset)?;
+                let r = self.temp(t);
+                let op = self.syms.select;
+                let inst = self.operation(b, op, &[], &args, &[r]);
+                self.note_def(b, inst, &[r]);
+                self.push_vars(&[r]);
+            }
+            WasmOp::LocalGet { local_index } => self.push_local(local_index),
+            WasmOp::LocalSet { local_index } => {
+                let v = self.pop(offset)?;
+                self.set_local(local_index, v);
+            }
+            WasmOp::LocalTee { local_index } => {
+                let v = self.pop(offset)?;
+                self.set_local(local_index, v);
+                self.push_local(local_index);
+            }
+            WasmOp::I32Const { value } => self.stack.push(Val::Op(Operand::Const(value as i64))),
+            WasmOp::I64Const { value } => self.stack.push(Val::Op(Operand::Const(value))),
+            other => {
+                let mut imms = std::mem::take(&mut self.imms);
+                imms.clear();
+                let class = operators::classify(&other, &mut imms);
+                let res = self.generic(b, class, &imms, offset);
+                self.imms = imms;
+                res?;
+            }
+        }
+        Ok(())
+    }
+
+    fn push_vars(&mut self, vars: &[Var]) {
+        self.stack
+            .extend(vars.iter().map(|&v| Val::Op(Operand::Var(v))));
+    }
+
+    /// The type of the `depth`-th result from the top, as the validator
+    /// has it after the operator.
+    fn result_type(&self, depth: usize, offset: u64) -> Result<Type, WasmError> {
+        match self.validator.get_operand_type(depth) {
+            Some(Some(t)) => val_type(t, offset),
+            _ => Err(WasmError::at(offset, "result of unknown type")),
+        }
+    }
+
+    fn generic(
+        &mut self,
+        b: Block,
+        class: Class,
+        imms: &[i64],
+        offset: u64,
+    ) -> Result<(), WasmError> {
+        let (visit, (n_args, n_results)) = match class {
+            Class::Generic {
+                visit,
+                arity: Some(a),
+            } => (visit, a),
+            Class::Generic { visit, arity: None } => {
+                return Err(WasmError::at(
+                    offset,
+                    format!("operator `{}` is not supported", operators::mnemonic(visit)),
+                ))
+            }
+            Class::Unsupported(p) => {
+                return Err(WasmError::at(
+                    offset,
+                    format!("operators of the `{p}` proposal are not supported"),
+                ))
+            }
+        };
+        let mut args = Vec::new();
+        self.pop_n(n_args as usize, &mut args, offset)?;
+        let n = n_results as usize;
+        let mut results = Vec::with_capacity(n);
+        for k in 0..n {
+            let t = self.result_type(n - 1 - k, offset)?;
+            results.push(self.temp(t));
+        }
+        let op = self.syms.op(visit);
+        let inst = self.operation(b, op, imms, &args, &results);
+        self.note_def(b, inst, &results);
+        self.push_vars(&results);
+        Ok(())
+    }
+
+    fn top_frame(&self, offset: u64) -> Result<usize, WasmError> {
+        self.frames
+            .len()
+            .checked_sub(1)
+            .ok_or_else(|| WasmError::at(offset, "no open block"))
+    }
+
+    fn else_(&mut self, offset: u64) -> Result<(), WasmError> {
+        let fi = self.top_frame(offset)?;
+        if self.frames[fi].kind != Kind::If {
+            return Err(WasmError::at(offset, "`else` outside `if`"));
+        }
+        if let Some(b) = self.cur {
+            self.branch_from(b, fi);
+        }
+        self.frames[fi].kind = Kind::Else;
+        self.start_else(fi);
+        Ok(())
+    }
+
+    /// Continues in the `else` arm of `if` frame `fi`, with its parameters
+    /// on the stack again.
+    fn start_else(&mut self, fi: usize) {
+        let fr = self.frames[fi].clone();
+        self.stack.truncate(fr.base);
+        for k in 0..fr.n_params {
+            let o = self.saved[fr.saved + k];
+            self.stack.push(Val::Op(o));
+        }
+        self.enter(fr.else_block.expect("an if frame"));
+    }
+
+    fn end(&mut self, offset: u64) -> Result<(), WasmError> {
+        let fi = self.top_frame(offset)?;
+        let kind = self.frames[fi].kind;
+        match kind {
+            Kind::Func => {
+                if let Some(b) = self.cur {
+                    self.branch_from(b, fi);
+                    self.cur = None;
+                }
+            }
+            Kind::If => {
+                // No `else`: the false edge carries the parameters to the
+                // end as its results.
+                if let Some(b) = self.cur {
+                    self.branch_from(b, fi);
+                }
+                self.start_else(fi);
+                let b = self.cur.expect("else arm");
+                self.branch_from(b, fi);
+                self.cur = None;
+            }
+            Kind::Block | Kind::Loop | Kind::Else => {
+                if let Some(b) = self.cur {
+                    if self.frames[fi].end.is_some() {
+                        self.branch_from(b, fi);
+                        self.cur = None;
+                    }
+                    // Else only falling through reaches the end: the
+                    // results stay on the stack, no block is needed.
+                }
+            }
+        }
+        let fr = self.frames.pop().expect("top frame");
+        if kind != Kind::Func {
+            if let Some(end) = fr.end {
+                self.stack.truncate(fr.base);
+                self.enter(end);
+                for k in 0..fr.n_results {
+                    let v = self.vars[fr.vars + k];
+                    self.stack.push(Val::Op(Operand::Var(v)));
+                }
+            } else if self.cur.is_none() {
+                self.stack.truncate(fr.base);
+            }
+        }
+        self.vars.truncate(fr.vars);
+        self.saved.truncate(fr.saved);
+        Ok(())
+    }
+}

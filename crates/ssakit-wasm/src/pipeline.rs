@@ -1,0 +1,249 @@
+//! The chapter's pipeline on every function of a module, in parallel
+//! (rayon; results in module order): lift, construct in each flavour
+//! (minimal, semi-pruned, pruned: their phi counts), verify each, then, on
+//! the chosen flavour, the optimisation passes and destruction; counts and
+//! time per phase.
+
+use crate::error::WasmError;
+use crate::lift::{lift, Lifted, ModuleSymbols};
+use crate::module::WasmModule;
+use rayon::prelude::*;
+use ssakit::construct::{self, Flavor};
+use ssakit::destruct::{destruct, DestructOptions};
+use ssakit::ir::{Function, InstData};
+use ssakit::opt::{self, Pass};
+use std::time::Instant;
+
+/// The flavours, in the order of [`FunctionStats::phis`].
+pub const FLAVORS: [Flavor; 3] = [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned];
+
+/// What to run after construction.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Construction options; its flavour is the one optimised and
+    /// destructed (all three are constructed and counted).
+    pub construct: construct::Options,
+    /// Optimisation passes on the chosen flavour's SSA.
+    pub passes: Vec<Pass>,
+    /// Whether to destruct (split edges, coalescing) after the passes.
+    pub destruct: bool,
+}
+
+/// Seconds per phase, summed over functions (each function's phases run
+/// on one thread).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Times {
+    /// Reading, validating and lifting bodies.
+    pub lift: f64,
+    /// Construction, per flavour (as [`FLAVORS`]).
+    pub construct: [f64; 3],
+    /// Verification of the three constructions.
+    pub verify: f64,
+    /// The optimisation passes.
+    pub opt: f64,
+    /// Destruction.
+    pub destruct: f64,
+}
+
+impl Times {
+    fn add(&mut self, o: &Times) {
+        self.lift += o.lift;
+        for k in 0..3 {
+            self.construct[k] += o.construct[k];
+        }
+        self.verify += o.verify;
+        self.opt += o.opt;
+        self.destruct += o.destruct;
+    }
+}
+
+/// One function's figures.
+#[derive(Clone, Debug, Default)]
+pub struct FunctionStats {
+    /// Function index.
+    pub index: u32,
+    /// Blocks of the lifted function.
+    pub blocks: usize,
+    /// Instructions of the lifted function (terminators not counted).
+    pub insts: usize,
+    /// Copies among them.
+    pub copies_lifted: usize,
+    /// Locals (parameters included).
+    pub locals: usize,
+    /// Phis placed, per flavour ([`FLAVORS`]).
+    pub phis: [usize; 3],
+    /// Copies left after destruction, if it ran.
+    pub copies: Option<usize>,
+    /// Time per phase.
+    pub times: Times,
+}
+
+/// A function the pipeline failed on (an internal error: the input was
+/// valid).
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// Function index.
+    pub index: u32,
+    /// The stage that failed.
+    pub stage: String,
+    /// Why.
+    pub message: String,
+}
+
+/// The module's figures.
+#[derive(Clone, Debug, Default)]
+pub struct ModuleStats {
+    /// Per defined function, in module order.
+    pub functions: Vec<FunctionStats>,
+    /// Imported functions.
+    pub imported: u32,
+    /// Functions the pipeline failed on.
+    pub failures: Vec<Failure>,
+    /// Wall-clock seconds of the whole parallel loop.
+    pub wall: f64,
+}
+
+impl ModuleStats {
+    /// The sum over functions.
+    pub fn total(&self) -> FunctionStats {
+        let mut t = FunctionStats::default();
+        for f in &self.functions {
+            t.blocks += f.blocks;
+            t.insts += f.insts;
+            t.copies_lifted += f.copies_lifted;
+            t.locals += f.locals;
+            for k in 0..3 {
+                t.phis[k] += f.phis[k];
+            }
+            if let Some(c) = f.copies {
+                *t.copies.get_or_insert(0) += c;
+            }
+            t.times.add(&f.times);
+        }
+        t
+    }
+}
+
+/// Lifts every function of `m`, in parallel, in module order.
+///
+/// # Errors
+/// The first function (in module order) that does not lift.
+pub fn lift_module(m: &WasmModule<'_>, syms: &ModuleSymbols) -> Result<Vec<Lifted>, WasmError> {
+    m.bodies.par_iter().map(|b| lift(m, syms, b)).collect()
+}
+
+/// The number of copy instructions of `f`.
+pub fn count_copies(f: &Function) -> usize {
+    f.layout()
+        .iter()
+        .flat_map(|&b| f.block_insts(b))
+        .filter(|&&i| matches!(f.inst(i), InstData::Copy { .. }))
+        .count()
+}
+
+fn timed<T>(slot: &mut f64, work: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = work();
+    *slot += start.elapsed().as_secs_f64();
+    out
+}
+
+/// Runs the pipeline on every function of `m` in parallel; `done` is
+/// called after each function (for a progress bar).
+///
+/// # Errors
+/// The first function (in module order) that does not lift: the module is
+/// invalid. A later stage failing is a [`Failure`] in the result.
+pub fn run(
+    m: &WasmModule<'_>,
+    opts: &Options,
+    done: &(dyn Fn() + Sync),
+) -> Result<ModuleStats, WasmError> {
+    let syms = ModuleSymbols::new(m);
+    let start = Instant::now();
+    let results: Vec<Result<Result<FunctionStats, Failure>, WasmError>> = m
+        .bodies
+        .par_iter()
+        .map(|b| {
+            let r = one_function(m, &syms, b, opts);
+            done();
+            r
+        })
+        .collect();
+    let wall = start.elapsed().as_secs_f64();
+    let mut stats = ModuleStats {
+        imported: m.num_imported,
+        wall,
+        ..Default::default()
+    };
+    for r in results {
+        match r? {
+            Ok(s) => stats.functions.push(s),
+            Err(f) => stats.failures.push(f),
+        }
+    }
+    Ok(stats)
+}
+
+fn one_function(
+    m: &WasmModule<'_>,
+    syms: &ModuleSymbols,
+    body: &crate::module::Body<'_>,
+    opts: &Options,
+) -> Result<Result<FunctionStats, Failure>, WasmError> {
+    let mut s = FunctionStats {
+        index: body.index,
+        ..Default::default()
+    };
+    let lifted = timed(&mut s.times.lift, || lift(m, syms, body))?;
+    let f = lifted.func;
+    s.blocks = f.layout().len();
+    s.insts = f.num_insts();
+    s.copies_lifted = count_copies(&f);
+    s.locals = lifted.locals;
+    let fail = |stage: &str, message: String| Failure {
+        index: body.index,
+        stage: stage.to_string(),
+        message,
+    };
+    let mut chosen = None;
+    for (k, &flavor) in FLAVORS.iter().enumerate() {
+        let mut g = f.clone();
+        let copts = construct::Options {
+            flavor,
+            ..opts.construct
+        };
+        let cs = timed(&mut s.times.construct[k], || {
+            construct::construct(&mut g, &copts)
+        })
+        .map_err(|e| fail("construct", e.describe(&f)));
+        let cs = match cs {
+            Ok(c) => c,
+            Err(e) => return Ok(Err(e)),
+        };
+        s.phis[k] = cs.phis;
+        if let Err(errs) = timed(&mut s.times.verify, || ssakit::verify::verify_valid(&g)) {
+            let msg = errs.first().map(|e| e.describe(&g)).unwrap_or_default();
+            return Ok(Err(fail(&format!("verify ({flavor:?})"), msg)));
+        }
+        if flavor == opts.construct.flavor {
+            chosen = Some(g);
+        }
+    }
+    let mut g = chosen.expect("the chosen flavour is one of the three");
+    if !opts.passes.is_empty() {
+        if let Err(e) = timed(&mut s.times.opt, || opt::run_passes(&mut g, &opts.passes)) {
+            return Ok(Err(fail("opt", e.describe(&g))));
+        }
+    }
+    if opts.destruct {
+        let r = timed(&mut s.times.destruct, || {
+            destruct(&mut g, &DestructOptions::default())
+        });
+        if let Err(e) = r {
+            return Ok(Err(fail("destruct", e.describe(&g))));
+        }
+        s.copies = Some(count_copies(&g));
+    }
+    Ok(Ok(s))
+}
