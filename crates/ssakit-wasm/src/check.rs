@@ -1,6 +1,7 @@
 //! The checks every lifted function must pass, and the fuzz target's body
-//! (`fuzz/fuzz_targets/wasm.rs` feeds it `wasm-smith` modules; the corpus
-//! and hostile tests use the same checks).
+//! (`fuzz/fuzz_targets/wasm.rs` calls [`fuzz_smith`], which makes a
+//! `wasm-smith` module of the fuzzer's bytes; the corpus and hostile tests
+//! use the same checks).
 
 use crate::lift::{lift, ModuleSymbols};
 use crate::module;
@@ -94,4 +95,39 @@ pub fn fuzz_module(bytes: &[u8]) {
             Err(e) => assert!(e.offset.is_some() && e.func.is_some(), "{e}"),
         }
     }
+}
+
+/// wasm-smith's configuration for the features ssakit accepts
+/// (WebAssembly 2.0: no exceptions, GC, memory64, relaxed SIMD, tail
+/// calls, threads, wide arithmetic, extended constants, custom page
+/// sizes; one memory; at least one function).
+#[cfg(feature = "smith")]
+pub fn smith_config() -> wasm_smith::Config {
+    wasm_smith::Config {
+        exceptions_enabled: false,
+        gc_enabled: false,
+        memory64_enabled: false,
+        relaxed_simd_enabled: false,
+        tail_call_enabled: false,
+        threads_enabled: false,
+        wide_arithmetic_enabled: false,
+        extended_const_enabled: false,
+        custom_page_sizes_enabled: false,
+        compact_imports_enabled: false,
+        max_memories: 1,
+        min_funcs: 1,
+        ..Default::default()
+    }
+}
+
+/// The fuzz target's body: a `wasm-smith` module ([`smith_config`]) made
+/// of `data` through [`fuzz_module`]. Returns the module's bytes (`None`
+/// when `data` makes none).
+#[cfg(feature = "smith")]
+pub fn fuzz_smith(data: &[u8]) -> Option<Vec<u8>> {
+    let mut u = arbitrary::Unstructured::new(data);
+    let m = wasm_smith::Module::new(smith_config(), &mut u).ok()?;
+    let bytes = m.to_bytes();
+    fuzz_module(&bytes);
+    Some(bytes)
 }
