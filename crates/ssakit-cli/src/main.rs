@@ -51,6 +51,9 @@ enum Command {
     /// Print a non-SSA program as LLVM 14 IR, one `alloca` per variable
     /// (the input of `opt -passes=mem2reg`).
     EmitLlvm(cmd::emit_llvm::Args),
+    /// One HTML page with every phase of construction, optimisation and
+    /// destruction side by side (click a variable or block to highlight it).
+    Explain(cmd::explain::Args),
 }
 
 fn main() {
@@ -70,6 +73,7 @@ fn main() {
         Command::Gen(a) => cmd::gen::run(a),
         Command::EmitLlvm(a) => cmd::emit_llvm::run(a),
         Command::Dot(a) => cmd::dot::run(a),
+        Command::Explain(a) => cmd::explain::run(a),
     };
     if let Err(exit::Failed(code)) = res {
         std::process::exit(code);

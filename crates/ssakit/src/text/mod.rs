@@ -2,7 +2,7 @@
 //! printer. The grammar is documented in the README ("The .ssa format").
 
 pub mod diag;
-mod lexer;
+pub(crate) mod lexer;
 pub mod parser;
 pub mod printer;
 
