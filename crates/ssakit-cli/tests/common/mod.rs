@@ -69,6 +69,7 @@ pub const EVERY_COMMAND: &[&[&str]] = &[
     &["emit-llvm", "seed.ssa"],
     &["dot", "--dj", "seed.ssa"],
     &["dot", "--svg", "sum.ssa"],
+    &["explain", "--trace", "x", "seed.ssa"],
     &["check", "--format", "json", "lost_copy.ssa"],
     &["reduce", "--args", "5", "lost_copy_source.ssa"],
 ];
