@@ -117,11 +117,11 @@ pub fn html_page(e: &Explained) -> String {
         .filter(|p| p.stage == Stage::Construction)
         .count();
     if let Some((t, text)) = &e.trace {
-        let _ = write!(
+        let _ = writeln!(
             out,
             "<section class=\"trace\" style=\"--span: {construction}\">\
              <h2>Construction trace of <span class=\"v\" data-var=\"{v}\">{v}</span></h2>\
-             <pre>{}</pre></section>\n",
+             <pre>{}</pre></section>",
             html(text),
             v = html(&t.var)
         );
