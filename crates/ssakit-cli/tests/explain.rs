@@ -137,19 +137,7 @@ fn the_seed_page_has_every_phase_and_its_text_is_what_the_commands_print() {
     let els = parse_html(&page);
     let cols = columns(&page, &els);
     let ids: Vec<&str> = cols.iter().map(|(id, _)| *id).collect();
-    assert_eq!(
-        ids,
-        [
-            "input",
-            "phis",
-            "renamed",
-            "copy-prop",
-            "dce",
-            "parallel-copies",
-            "coalesced",
-            "sequentialized"
-        ]
-    );
+    assert_eq!(ids, common::EXPLAIN_SEED_PHASES);
     let fmt = ok(&["fmt", "seed.ssa"], None);
     let ssa = ok(&["construct", "seed.ssa"], None);
     let cp = ok(&["opt", "--passes", "copy-prop", "-"], Some(&ssa));

@@ -127,19 +127,7 @@ fn clicking_x_in_chromium_highlights_x1_to_x6_and_the_pictures_show() {
     let json = &json[..json.find("</pre>").unwrap()];
     let r: serde_json::Value = serde_json::from_str(&json.replace("&quot;", "\""))
         .unwrap_or_else(|e| panic!("{e}: {json}"));
-    assert_eq!(
-        r["columns"],
-        serde_json::json!([
-            "input",
-            "phis",
-            "renamed",
-            "copy-prop",
-            "dce",
-            "parallel-copies",
-            "coalesced",
-            "sequentialized"
-        ])
-    );
+    assert_eq!(r["columns"], serde_json::json!(common::EXPLAIN_SEED_PHASES));
     // Behind their toggles at first, all visible after.
     assert_eq!(r["svgs_before"], 0, "{r}");
     assert_eq!(r["svgs"], 8 + 3 * 2, "{r}");

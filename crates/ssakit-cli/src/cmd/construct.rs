@@ -49,6 +49,26 @@ pub enum RenamingArg {
     Stacks,
 }
 
+impl From<FlavorArg> for Flavor {
+    fn from(f: FlavorArg) -> Flavor {
+        match f {
+            FlavorArg::Minimal => Flavor::Minimal,
+            FlavorArg::SemiPruned => Flavor::SemiPruned,
+            FlavorArg::Pruned => Flavor::Pruned,
+        }
+    }
+}
+
+impl From<UndefArg> for UndefMode {
+    fn from(u: UndefArg) -> UndefMode {
+        match u {
+            UndefArg::Operand => UndefMode::Operand,
+            UndefArg::Entry => UndefMode::EntryDef,
+            UndefArg::Local => UndefMode::Local,
+        }
+    }
+}
+
 /// Arguments of `ssakit construct`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -92,16 +112,8 @@ pub fn options(a: &Args) -> Options {
             IdfArg::Linear => Idf::Linear,
             IdfArg::Worklist => Idf::Worklist,
         },
-        flavor: match a.flavor {
-            FlavorArg::Minimal => Flavor::Minimal,
-            FlavorArg::SemiPruned => Flavor::SemiPruned,
-            FlavorArg::Pruned => Flavor::Pruned,
-        },
-        undef: match a.undef {
-            UndefArg::Operand => UndefMode::Operand,
-            UndefArg::Entry => UndefMode::EntryDef,
-            UndefArg::Local => UndefMode::Local,
-        },
+        flavor: a.flavor.into(),
+        undef: a.undef.into(),
         renaming: match a.renaming {
             RenamingArg::ReachingDef => Renaming::ReachingDef,
             RenamingArg::Stacks => Renaming::Stacks,

@@ -3,12 +3,12 @@
 //! page (`ssakit::backend::explain`).
 
 use crate::cmd::construct::{FlavorArg, UndefArg};
+use crate::cmd::destruct::ModeArgs;
 use crate::exit::{self, Failed};
 use crate::input;
 use crate::out::{Out, OutputArg};
 use ssakit::backend::explain;
-use ssakit::construct::{self, Flavor, UndefMode};
-use ssakit::destruct::DestructOptions;
+use ssakit::construct;
 use ssakit::opt::Pass;
 
 /// Arguments of `ssakit explain`.
@@ -34,15 +34,8 @@ pub struct Args {
     /// (default: the first variable that gets a phi).
     #[arg(long, value_name = "VAR")]
     pub trace: Option<String>,
-    /// Do not split critical edges in destruction.
-    #[arg(long)]
-    pub no_split: bool,
-    /// Do not coalesce in destruction.
-    #[arg(long)]
-    pub no_coalesce: bool,
-    /// The chapter's direct destruction of conventional SSA.
-    #[arg(long, conflicts_with_all = ["no_split", "no_coalesce"])]
-    pub conventional: bool,
+    #[command(flatten)]
+    pub destruct: ModeArgs,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -61,24 +54,12 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let f = input::entry(&parsed.module, a.function.as_deref())?;
     let opts = explain::Options {
         construct: construct::Options {
-            flavor: match a.flavor {
-                FlavorArg::Minimal => Flavor::Minimal,
-                FlavorArg::SemiPruned => Flavor::SemiPruned,
-                FlavorArg::Pruned => Flavor::Pruned,
-            },
-            undef: match a.undef {
-                UndefArg::Operand => UndefMode::Operand,
-                UndefArg::Entry => UndefMode::EntryDef,
-                UndefArg::Local => UndefMode::Local,
-            },
+            flavor: a.flavor.into(),
+            undef: a.undef.into(),
             ..Default::default()
         },
         passes,
-        destruct: DestructOptions {
-            split: !a.no_split,
-            coalesce: !a.no_coalesce,
-            conventional: a.conventional,
-        },
+        destruct: a.destruct.options(),
         trace: a.trace.clone(),
     };
     let explained = explain::phases(f, &opts).map_err(|e| {

@@ -74,6 +74,18 @@ pub const EVERY_COMMAND: &[&[&str]] = &[
     &["reduce", "--args", "5", "lost_copy_source.ssa"],
 ];
 
+/// The columns of `ssakit explain seed.ssa`, in order (`data-phase`).
+pub const EXPLAIN_SEED_PHASES: [&str; 8] = [
+    "input",
+    "phis",
+    "renamed",
+    "copy-prop",
+    "dce",
+    "parallel-copies",
+    "coalesced",
+    "sequentialized",
+];
+
 /// Where a [`spawn`]ed `ssakit` writes its standard output or error.
 pub enum Sink {
     /// A pipe the test reads.
