@@ -66,6 +66,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
         input::report_ir(&src, Some(&parsed), f, &e);
         Failed(exit::INPUT)
     })?;
-    out.write_str(&explain::html_page(&explained))?;
+    explain::write_page(&explained, &mut |part| out.write_str(part))?;
     out.finish()
 }

@@ -95,10 +95,22 @@ const SCRIPT: &str = r#"
 
 /// The page for the phases of `e`, titled with the function's name.
 pub fn html_page(e: &Explained) -> String {
+    let mut out = String::new();
+    let _ = write_page(e, &mut |part: &str| {
+        out.push_str(part);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    out
+}
+
+/// The page of [`html_page`], handed to `emit` in parts (the head, one
+/// column at a time with its pictures, the trace, the end), so a writer
+/// holds one column in memory, not the whole page: at 20,000 blocks a
+/// page is hundreds of megabytes, most of it pictures. Stops at the first
+/// error of `emit`.
+pub fn write_page<E>(e: &Explained, emit: &mut dyn FnMut(&str) -> Result<(), E>) -> Result<(), E> {
     let name = e.phases.first().map_or("", |p| p.func.name());
-    let mut out = String::with_capacity(64 * 1024);
-    let _ = write!(
-        out,
+    emit(&format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <title>ssakit explain: {n}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
          <header><h1>ssakit explain: function {n}</h1>\
@@ -107,9 +119,11 @@ pub fn html_page(e: &Explained) -> String {
          <label><input type=\"checkbox\" id=\"show-dj\"> DJ-graphs</label>\
          <span id=\"selection\"></span></header>\n<main>\n",
         n = html(name)
-    );
+    ))?;
     for p in &e.phases {
-        write_column(&mut out, p);
+        let mut column = String::new();
+        write_column(&mut column, p);
+        emit(&column)?;
     }
     let construction = e
         .phases
@@ -117,20 +131,17 @@ pub fn html_page(e: &Explained) -> String {
         .filter(|p| p.stage == Stage::Construction)
         .count();
     if let Some((t, text)) = &e.trace {
-        let _ = writeln!(
-            out,
+        emit(&format!(
             "<section class=\"trace\" style=\"--span: {construction}\">\
              <h2>Construction trace of <span class=\"v\" data-var=\"{v}\">{v}</span></h2>\
-             <pre>{}</pre></section>",
+             <pre>{}</pre></section>\n",
             html(text),
             v = html(&t.var)
-        );
+        ))?;
     }
-    let _ = write!(
-        out,
+    emit(&format!(
         "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
-    );
-    out
+    ))
 }
 
 fn write_column(out: &mut String, p: &Phase) {
