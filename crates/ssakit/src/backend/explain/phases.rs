@@ -210,3 +210,75 @@ fn first_var_with_phi(
     })?;
     Ok(first)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::InstData;
+    use crate::text::parse_module;
+
+    const SEED: &str = include_str!("../../../../../examples/seed.ssa");
+
+    fn count(f: &Function, what: fn(&InstData) -> bool) -> usize {
+        f.layout()
+            .iter()
+            .map(|&b| f.block_all_insts(b).filter(|&i| what(f.inst(i))).count())
+            .sum()
+    }
+
+    /// Each snapshot is the state its column claims, checked by the
+    /// verifier and by what it contains.
+    #[test]
+    fn each_snapshot_of_the_seed_example_is_the_state_it_names() {
+        let m = parse_module(SEED).unwrap();
+        let opts = Options {
+            passes: vec![Pass::CopyProp, Pass::Dce],
+            trace: Some("x".into()),
+            ..Default::default()
+        };
+        let e = phases(&m.functions[0], &opts).unwrap();
+        let ids: Vec<&str> = e.phases.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "input",
+                "phis",
+                "renamed",
+                "copy-prop",
+                "dce",
+                "parallel-copies",
+                "coalesced",
+                "sequentialized"
+            ]
+        );
+        let [input, phis, renamed, _, dce, pcopies, coalesced, seq] = &e.phases[..] else {
+            unreachable!()
+        };
+        assert!(input.func == m.functions[0]);
+        // Phis placed, nothing renamed: every variable is an original.
+        let is_phi = |d: &InstData| matches!(d, InstData::Phi { .. });
+        let is_pcopy = |d: &InstData| matches!(d, InstData::ParCopy { .. });
+        assert_eq!(count(&phis.func, is_phi), 9);
+        assert!(phis.func.vars().all(|v| phis.func.original(v) == v));
+        let r = crate::verify::verify(&renamed.func).unwrap();
+        assert!(r.minimal() && r.conventional() && r.phis == 9);
+        // After dce's dead phis are gone, the copies make SSA conventional
+        // again; coalescing drops the phis, sequentialization the
+        // parallel copies.
+        let r = crate::verify::verify(&pcopies.func).unwrap();
+        assert!(r.conventional());
+        assert_eq!(count(&pcopies.func, is_phi), count(&dce.func, is_phi));
+        assert!(count(&pcopies.func, is_pcopy) > 0);
+        assert_eq!(count(&coalesced.func, is_phi), 0);
+        assert!(count(&coalesced.func, is_pcopy) > 0);
+        assert!(crate::destruct::is_out_of_ssa(&seq.func));
+        let (t, text) = e.trace.as_ref().unwrap();
+        assert_eq!(t.var, "x");
+        assert!(text.starts_with("Phi insertion for x: Defs(x) = {B, C, D}"));
+        // The stages.
+        let stages: Vec<Stage> = e.phases.iter().map(|p| p.stage).collect();
+        assert_eq!(stages[..3], [Stage::Construction; 3]);
+        assert_eq!(stages[3..5], [Stage::Optimisation; 2]);
+        assert_eq!(stages[5..], [Stage::Destruction; 3]);
+    }
+}
