@@ -348,3 +348,37 @@ fn bad_requests_are_errors_with_a_location() {
         stderr(&o)
     );
 }
+
+#[test]
+fn every_bundled_example_explains() {
+    let mut names: Vec<String> = std::fs::read_dir(common::examples())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".ssa"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "{names:?}");
+    for name in &names {
+        let page = ok(&["explain", name], None);
+        let els = parse_html(&page);
+        let cols = columns(&page, &els);
+        let ids: Vec<&str> = cols.iter().map(|(i, _)| *i).collect();
+        let in_ssa = ok(&["fmt", name], None).contains(" = phi(");
+        let want: &[&str] = if in_ssa {
+            &["input", "copy-prop", "dce"]
+        } else {
+            &["input", "phis", "renamed", "copy-prop", "dce"]
+        };
+        assert_eq!(ids[..want.len()], *want, "{name}");
+        assert_eq!(
+            ids[want.len()..],
+            ["parallel-copies", "coalesced", "sequentialized"],
+            "{name}"
+        );
+        let last = &cols.last().unwrap().1;
+        assert!(
+            !last.contains(" = phi(") && !last.contains(") = ("),
+            "{name}\n{last}"
+        );
+    }
+}
