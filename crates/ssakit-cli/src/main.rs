@@ -54,6 +54,9 @@ enum Command {
     /// Lift WebAssembly modules into programs (`wasm lift`) and run the
     /// pipeline on every function (`wasm stats`).
     Wasm(cmd::wasm::Args),
+    /// One HTML page with every phase of construction, optimisation and
+    /// destruction side by side (click a variable or block to highlight it).
+    Explain(cmd::explain::Args),
 }
 
 fn main() {
@@ -74,6 +77,7 @@ fn main() {
         Command::EmitLlvm(a) => cmd::emit_llvm::run(a),
         Command::Dot(a) => cmd::dot::run(a),
         Command::Wasm(a) => cmd::wasm::run(a),
+        Command::Explain(a) => cmd::explain::run(a),
     };
     if let Err(exit::Failed(code)) = res {
         std::process::exit(code);

@@ -122,6 +122,7 @@ fn every_command_rejects_every_bad_input_with_a_located_message() {
             &["reduce"],
             &["dot"],
             &["dot", "--svg", "--dom"],
+            &["explain"],
             &["check", "--format", "json"],
             &["analyze", "--format", "json", "--dom"],
         ] {
@@ -228,6 +229,8 @@ fn usage_errors_are_bad_arguments_exit_1() {
         &["analyze", "seed.ssa"],
         &["destruct", "--conventional", "--no-split", "swap.ssa"],
         &["fmt", "--bad", "seed.ssa"],
+        &["explain", "--passes", "fold", "seed.ssa"],
+        &["explain", "--conventional", "--no-split", "seed.ssa"],
         &["nosuch"],
     ] {
         let (code, out) = spawn(args, Sink::Piped, Sink::Piped, LIMIT);

@@ -49,6 +49,26 @@ pub enum RenamingArg {
     Stacks,
 }
 
+impl From<FlavorArg> for Flavor {
+    fn from(f: FlavorArg) -> Flavor {
+        match f {
+            FlavorArg::Minimal => Flavor::Minimal,
+            FlavorArg::SemiPruned => Flavor::SemiPruned,
+            FlavorArg::Pruned => Flavor::Pruned,
+        }
+    }
+}
+
+impl From<UndefArg> for UndefMode {
+    fn from(u: UndefArg) -> UndefMode {
+        match u {
+            UndefArg::Operand => UndefMode::Operand,
+            UndefArg::Entry => UndefMode::EntryDef,
+            UndefArg::Local => UndefMode::Local,
+        }
+    }
+}
+
 /// The choices of construction, shared by `construct` and `wasm lift`.
 #[derive(clap::Args)]
 pub struct ConstructFlags {
@@ -112,16 +132,8 @@ pub fn to_options(
             IdfArg::Linear => Idf::Linear,
             IdfArg::Worklist => Idf::Worklist,
         },
-        flavor: match flavor {
-            FlavorArg::Minimal => Flavor::Minimal,
-            FlavorArg::SemiPruned => Flavor::SemiPruned,
-            FlavorArg::Pruned => Flavor::Pruned,
-        },
-        undef: match undef {
-            UndefArg::Operand => UndefMode::Operand,
-            UndefArg::Entry => UndefMode::EntryDef,
-            UndefArg::Local => UndefMode::Local,
-        },
+        flavor: flavor.into(),
+        undef: undef.into(),
         renaming: match renaming {
             RenamingArg::ReachingDef => Renaming::ReachingDef,
             RenamingArg::Stacks => Renaming::Stacks,

@@ -7,12 +7,9 @@ use crate::out::{Out, OutputArg};
 use crate::par;
 use ssakit::destruct::{self, DestructOptions};
 
-/// Arguments of `ssakit destruct`.
+/// How destruction proceeds (shared with `ssakit explain`).
 #[derive(clap::Args)]
-pub struct Args {
-    /// Input `.ssa` file in SSA form (as `ssakit construct` prints it), or
-    /// `-` for standard input.
-    pub file: String,
+pub struct ModeArgs {
     /// Do not split critical edges: put the copies at the end of the
     /// predecessors and, where needed, after the phis of the join block.
     #[arg(long)]
@@ -25,6 +22,27 @@ pub struct Args {
     /// phis (no copies, no splitting).
     #[arg(long, conflicts_with_all = ["no_split", "no_coalesce"])]
     pub conventional: bool,
+}
+
+impl ModeArgs {
+    /// The library's options for these flags.
+    pub fn options(&self) -> DestructOptions {
+        DestructOptions {
+            split: !self.no_split,
+            coalesce: !self.no_coalesce,
+            conventional: self.conventional,
+        }
+    }
+}
+
+/// Arguments of `ssakit destruct`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Input `.ssa` file in SSA form (as `ssakit construct` prints it), or
+    /// `-` for standard input.
+    pub file: String,
+    #[command(flatten)]
+    pub mode: ModeArgs,
     /// Print what was done (copies inserted, removed, remaining, ...) on
     /// standard error, per function.
     #[arg(long)]
@@ -41,11 +59,7 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let (src, mut parsed) = input::parse(&a.file)?;
-    let opts = DestructOptions {
-        split: !a.no_split,
-        coalesce: !a.no_coalesce,
-        conventional: a.conventional,
-    };
+    let opts = a.mode.options();
     // Functions are independent: destruct them in parallel, then report in
     // module order.
     let mut module = std::mem::take(&mut parsed.module);
@@ -75,7 +89,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 input::report_ir_in(&src, &parsed, k, &e);
                 if e.message.starts_with("input is not valid SSA") {
                     crate::errln!("help: `ssakit construct` puts a program into SSA form");
-                } else if a.conventional {
+                } else if a.mode.conventional {
                     crate::errln!(
                         "help: without --conventional, copies are inserted to handle this"
                     );

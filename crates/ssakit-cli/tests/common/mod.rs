@@ -69,9 +69,22 @@ pub const EVERY_COMMAND: &[&[&str]] = &[
     &["emit-llvm", "seed.ssa"],
     &["dot", "--dj", "seed.ssa"],
     &["dot", "--svg", "sum.ssa"],
+    &["explain", "--trace", "x", "seed.ssa"],
     &["check", "--format", "json", "lost_copy.ssa"],
     &["reduce", "--args", "5", "lost_copy_source.ssa"],
     &["wasm", "lift", "--construct", "wasm_tour.wat"],
+];
+
+/// The columns of `ssakit explain seed.ssa`, in order (`data-phase`).
+pub const EXPLAIN_SEED_PHASES: [&str; 8] = [
+    "input",
+    "phis",
+    "renamed",
+    "copy-prop",
+    "dce",
+    "parallel-copies",
+    "coalesced",
+    "sequentialized",
 ];
 
 /// Where a [`spawn`]ed `ssakit` writes its standard output or error.

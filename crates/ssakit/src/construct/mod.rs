@@ -103,7 +103,7 @@ pub struct Stats {
 
 /// Puts `func` into SSA form.
 pub fn construct(func: &mut Function, opts: &Options) -> Result<Stats, IrError> {
-    construct_impl(func, opts, None).map(|(s, _)| s)
+    construct_impl(func, opts, None, &mut |_| {}).map(|(s, _)| s)
 }
 
 /// Puts `func` into SSA form, recording the trace of the variable named
@@ -121,8 +121,28 @@ pub fn construct_traced(
             format!("no variable named `{var}`"),
         ));
     };
-    let (s, t) = construct_impl(func, opts, Some(v))?;
+    let (s, t) = construct_impl(func, opts, Some(v), &mut |_| {})?;
     Ok((s, t.expect("tracing was requested")))
+}
+
+/// Puts `func` into SSA form as [`construct`] does (as
+/// [`construct_traced`] when `var` names a variable), calling
+/// `after_phis` with the function between the two phases: phis inserted
+/// (`x = phi(A: x, B: x)`, every name still the original), nothing
+/// renamed yet. `ssakit explain` shows that state.
+pub fn construct_observed(
+    func: &mut Function,
+    opts: &Options,
+    var: Option<&str>,
+    after_phis: &mut dyn FnMut(&Function),
+) -> Result<(Stats, Option<Trace>), IrError> {
+    let v = match var {
+        None => None,
+        Some(name) => Some(func.var_by_name(name).ok_or_else(|| {
+            IrError::new(func, None, None, format!("no variable named `{name}`"))
+        })?),
+    };
+    construct_impl(func, opts, v, after_phis)
 }
 
 /// Puts every function of a module into SSA form.
@@ -134,6 +154,7 @@ fn construct_impl(
     func: &mut Function,
     opts: &Options,
     trace_var: Option<crate::ir::Var>,
+    after_phis: &mut dyn FnMut(&Function),
 ) -> Result<(Stats, Option<Trace>), IrError> {
     // Preparation in two halves around the dominator tree, whose search
     // already finds the unreachable blocks: in the usual case (none) the
@@ -191,6 +212,7 @@ fn construct_impl(
                 .map(|tr| (trace_var.unwrap(), &mut tr.insert)),
         )
     };
+    after_phis(func);
     let _t = timing::phase("renaming");
     let rename = match (opts.renaming, trace_var) {
         (Renaming::ReachingDef, None) => {

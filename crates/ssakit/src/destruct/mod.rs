@@ -187,6 +187,32 @@ impl DestructStats {
 /// would overwrite a live member of its web, or if two destinations of one
 /// parallel copy are in one web. `func` is unchanged then.
 pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructStats, IrError> {
+    destruct_observed(func, opts, &mut |_, _| {})
+}
+
+/// A point between two steps of [`destruct`], where
+/// [`destruct_observed`] shows the function.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DestructStep {
+    /// Critical edges split (unless [`DestructOptions::split`] is off) and
+    /// a parallel copy inserted for every phi operand and, where needed,
+    /// after the phis: the SSA is conventional. Not reached with
+    /// [`DestructOptions::conventional`].
+    ParallelCopies,
+    /// Classes renamed to one variable each and the phis removed: after
+    /// coalescing (or the phi webs alone), with the copies that became
+    /// `x = x` dropped. Parallel copies remain.
+    Coalesced,
+}
+
+/// [`destruct`], calling `observe` with the function after each
+/// [`DestructStep`] it reaches; the function it returns is the state after
+/// sequentialization. `ssakit explain` shows those states.
+pub fn destruct_observed(
+    func: &mut Function,
+    opts: &DestructOptions,
+    observe: &mut dyn FnMut(DestructStep, &Function),
+) -> Result<DestructStats, IrError> {
     let mut stats = DestructStats::default();
     // The property report (conventionality) is needed by the direct
     // destruction only; the general method needs valid SSA.
@@ -209,8 +235,9 @@ pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructS
         conventional(func, &report, &mut stats)?;
         Vec::new()
     } else {
-        general(func, opts, &mut stats)
+        general(func, opts, &mut stats, observe)
     };
+    observe(DestructStep::Coalesced, func);
     let seq = {
         let _t = timing::phase("sequentialization");
         sequentialize_parallel_copies(func)
@@ -227,7 +254,12 @@ pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructS
 /// The general method, up to sequentialization: split, copies, coalescing
 /// (or phi webs only), deletion of useless copies, renaming. Returns the
 /// blocks made by splitting.
-fn general(func: &mut Function, opts: &DestructOptions, stats: &mut DestructStats) -> Vec<Block> {
+fn general(
+    func: &mut Function,
+    opts: &DestructOptions,
+    stats: &mut DestructStats,
+    observe: &mut dyn FnMut(DestructStep, &Function),
+) -> Vec<Block> {
     let split_blocks = if opts.split {
         let _t = timing::phase("critical edges");
         split_critical_edges(func)
@@ -240,6 +272,7 @@ fn general(func: &mut Function, opts: &DestructOptions, stats: &mut DestructStat
         insert_phi_copies(func, JoinCopies::WhenNeeded)
     };
     stats.copies_inserted = cssa.copies;
+    observe(DestructStep::ParallelCopies, func);
     let mut webs = if opts.coalesce {
         let dead = {
             let _t = timing::phase("dead code");

@@ -4,7 +4,7 @@
 
 pub mod comments;
 pub mod diag;
-mod lexer;
+pub(crate) mod lexer;
 pub mod parser;
 pub mod printer;
 

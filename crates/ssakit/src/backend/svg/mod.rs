@@ -7,9 +7,9 @@
 //! character count times [`CHAR_W`].
 //!
 //! The document is plain SVG 1.1 that browsers, `rsvg-convert` and XML
-//! parsers read, and that a page can style or script (a page showing one
-//! picture per phase, as `ssakit explain` is planned to, can tell blocks
-//! and edges apart by their attributes):
+//! parsers read, and that a page can style or script (the page of
+//! [`super::explain`], one picture per phase, tells blocks and edges apart
+//! by their attributes):
 //!
 //! * each block is a `<g class="node" data-block="NAME">` holding a `rect`
 //!   and one `<text>` per row; phi rows stand on a yellow band
