@@ -126,6 +126,9 @@ pub struct RunOptions {
     pub max_depth: usize,
     /// Record every external call in [`Outcome::calls`].
     pub trace_calls: bool,
+    /// Count the entries into every block in [`Outcome::block_visits`]
+    /// (the Bril profile weighs them with the instructions of each block).
+    pub count_blocks: bool,
 }
 
 impl Default for RunOptions {
@@ -134,6 +137,7 @@ impl Default for RunOptions {
             fuel: DEFAULT_FUEL,
             max_depth: DEFAULT_MAX_DEPTH,
             trace_calls: false,
+            count_blocks: false,
         }
     }
 }
@@ -179,6 +183,10 @@ pub struct Outcome {
     pub calls: Vec<CallRecord>,
     /// Steps executed: the dynamic instruction count.
     pub dyn_insts: u64,
+    /// With [`RunOptions::count_blocks`], `block_visits[f][b]` is how many
+    /// times the run entered block number `b` of function number `f` (the
+    /// interpreter's numbering, module order); else empty.
+    pub block_visits: Vec<Vec<u64>>,
 }
 
 impl Outcome {
@@ -291,9 +299,9 @@ pub fn external_call_result(name: &str, args: &[Value]) -> Value {
 fn external_result(seed: u64, args: &[Value]) -> Value {
     let mut h = seed;
     for a in args {
-        match a {
-            Value::Int(v) => h = fnv1a(h, &v.to_le_bytes()),
-            Value::Undef => return Value::Undef,
+        match a.as_int() {
+            Some(v) => h = fnv1a(h, &v.to_le_bytes()),
+            None => return Value::Undef,
         }
     }
     Value::Int((h % EXTERNAL_MODULUS) as i64)
