@@ -157,7 +157,7 @@ pub fn report_ir(
             .functions
             .iter()
             .position(|f| f.name() == func.name())
-            .map(|k| &p.spans[k])
+            .and_then(|k| p.spans.get(k))
     });
     let span = spans.and_then(|s| {
         e.inst

@@ -7,6 +7,7 @@
 
 mod cmd;
 mod exit;
+mod format;
 mod input;
 mod out;
 mod par;

@@ -7,15 +7,17 @@ use crate::out::{Out, OutputArg};
 /// Arguments of `ssakit check`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file, or `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     #[command(flatten)]
     pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (src, p) = input::parse(&a.file)?;
+    let crate::format::Input {
+        src, parsed: p, ..
+    } = crate::format::load(&a.input)?;
     let mut failed = false;
     for f in &p.module.functions {
         match ssakit::verify::verify(f) {

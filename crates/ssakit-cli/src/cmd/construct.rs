@@ -51,8 +51,8 @@ pub enum RenamingArg {
 /// Arguments of `ssakit construct`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file (not in SSA form), or `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     /// SSA flavour.
     #[arg(long, value_enum, default_value = "minimal")]
     pub flavor: FlavorArg,
@@ -79,6 +79,8 @@ pub struct Args {
     /// Skip verifying the result.
     #[arg(long)]
     pub no_verify: bool,
+    #[command(flatten)]
+    pub emit: crate::format::EmitArg,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -108,13 +110,13 @@ pub fn options(a: &Args) -> Options {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (src, mut parsed) = input::parse(&a.file)?;
+    let mut inp = crate::format::load(&a.input)?;
     let mut opts = options(&a);
     let traced = match &a.trace {
         Some(_) => {
             opts.renaming = Renaming::ReachingDef;
             Some(
-                input::entry(&parsed.module, a.entry.as_deref())?
+                input::entry(&inp.parsed.module, a.entry.as_deref())?
                     .name()
                     .to_string(),
             )
@@ -127,7 +129,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Input(ssakit::error::IrError),
         Invalid(Vec<ssakit::error::IrError>),
     }
-    let mut module = std::mem::take(&mut parsed.module);
+    let mut module = std::mem::take(&mut inp.parsed.module);
     let start = std::time::Instant::now();
     let results: Vec<(Result<String, Fail>, PassTimes)> =
         par::each_function(&mut module.functions, |f| {
@@ -159,8 +161,8 @@ pub fn run(a: Args) -> Result<(), Failed> {
             Err(Fail::Input(e)) => {
                 // The function was changed in place: report against the
                 // program as written.
-                let parsed = input::reparse(&src);
-                input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
+                let parsed = inp.reparse();
+                input::report_ir(&inp.src, Some(&parsed), &parsed.module.functions[k], &e);
                 return Err(Failed(exit::INPUT));
             }
             Err(Fail::Invalid(errs)) => {
@@ -180,11 +182,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
         }
         writeln!(out)?;
     }
-    par::print_module(&module, &mut out)?;
+    crate::format::emit(&module, &a.emit, &mut out)?;
     out.finish()?;
     if a.time_passes {
         par::report_times(wall, &times);
     }
-    input::skip_freeing((src, parsed, module));
+    input::skip_freeing((inp, module));
     Ok(())
 }

@@ -9,9 +9,8 @@ use ssakit::destruct::{self, DestructOptions};
 /// Arguments of `ssakit destruct`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file in SSA form (as `ssakit construct` prints it), or
-    /// `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     /// Do not split critical edges: put the copies at the end of the
     /// predecessors and, where needed, after the phis of the join block.
     #[arg(long)]
@@ -32,12 +31,14 @@ pub struct Args {
     #[arg(long)]
     pub time_passes: bool,
     #[command(flatten)]
+    pub emit: crate::format::EmitArg,
+    #[command(flatten)]
     pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (src, mut parsed) = input::parse(&a.file)?;
+    let mut inp = crate::format::load(&a.input)?;
     let opts = DestructOptions {
         split: !a.no_split,
         coalesce: !a.no_coalesce,
@@ -45,7 +46,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     };
     // Functions are independent: destruct them in parallel, then report in
     // module order.
-    let mut module = std::mem::take(&mut parsed.module);
+    let mut module = std::mem::take(&mut inp.parsed.module);
     let start = std::time::Instant::now();
     let results = par::each_function(&mut module.functions, |f| destruct::destruct(f, &opts));
     let wall = start.elapsed().as_secs_f64();
@@ -63,8 +64,8 @@ pub fn run(a: Args) -> Result<(), Failed> {
             Err(e) => {
                 // The function was changed in place: report against the
                 // program as written.
-                let parsed = input::reparse(&src);
-                input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], &e);
+                let parsed = inp.reparse();
+                input::report_ir(&inp.src, Some(&parsed), &parsed.module.functions[k], &e);
                 if e.message.starts_with("input is not valid SSA") {
                     crate::errln!("help: `ssakit construct` puts a program into SSA form");
                 } else if a.conventional {
@@ -76,7 +77,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
-    par::print_module(&module, &mut out)?;
+    crate::format::emit(&module, &a.emit, &mut out)?;
     out.finish()?;
     if a.stats {
         crate::err!("{stats_text}");
@@ -84,6 +85,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
     if a.time_passes {
         par::report_times(wall, &times);
     }
-    input::skip_freeing((src, parsed, module));
+    input::skip_freeing((inp, module));
     Ok(())
 }

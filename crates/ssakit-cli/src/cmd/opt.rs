@@ -9,8 +9,8 @@ use ssakit::opt::{self, Pass};
 /// Arguments of `ssakit opt`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file in SSA form, or `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     /// Comma-separated passes, run in order, repeats allowed:
     /// `copy-prop`, `const-prop`, `dce`.
     #[arg(long, value_name = "LIST")]
@@ -21,6 +21,8 @@ pub struct Args {
     /// Print what the passes did on standard error.
     #[arg(long)]
     pub stats: bool,
+    #[command(flatten)]
+    pub emit: crate::format::EmitArg,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -34,7 +36,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             return Err(Failed(exit::INPUT));
         }
     };
-    let (src, mut parsed) = input::parse(&a.file)?;
+    let mut inp = crate::format::load(&a.input)?;
     // Functions are independent: verify, optimise and verify them in
     // parallel, then report in module order.
     enum Fail {
@@ -42,7 +44,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Pass(ssakit::error::IrError),
         Invalid(Vec<ssakit::error::IrError>),
     }
-    let mut module = std::mem::take(&mut parsed.module);
+    let mut module = std::mem::take(&mut inp.parsed.module);
     let start = std::time::Instant::now();
     let verify = || ssakit::timing::phase("verification");
     let results = par::each_function(&mut module.functions, |f| {
@@ -73,9 +75,9 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 );
                 // Verification changed nothing, but report against the
                 // program as written all the same.
-                let parsed = input::reparse(&src);
+                let parsed = inp.reparse();
                 for e in errs.iter().take(20) {
-                    input::report_ir(&src, Some(&parsed), &parsed.module.functions[k], e);
+                    input::report_ir(&inp.src, Some(&parsed), &parsed.module.functions[k], e);
                 }
                 return Err(Failed(exit::INPUT));
             }
@@ -94,7 +96,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
-    par::print_module(&module, &mut out)?;
+    crate::format::emit(&module, &a.emit, &mut out)?;
     out.finish()?;
     if a.stats {
         crate::err!("{}", stats.render());
@@ -102,6 +104,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
     if a.time_passes {
         par::report_times(wall, &times);
     }
-    input::skip_freeing((src, parsed, module));
+    input::skip_freeing((inp, module));
     Ok(())
 }

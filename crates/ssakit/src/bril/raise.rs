@@ -26,7 +26,7 @@ use super::names::{bril_name, Namer};
 use super::Error;
 use crate::entity::EntityVec;
 use crate::ir::{BinOp, Block, Cfg, Function, InstData, Module, Operand, Terminator, Type, UnOp, Var};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 /// Bril's two spellings of SSA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -42,16 +42,22 @@ pub enum SsaForm {
 pub fn raise(module: &Module, form: SsaForm) -> Result<Program, Error> {
     let mut fnames = Namer::default();
     let names: Vec<String> = module.functions.iter().map(|f| fnames.fresh(&bril_name(f.name()))).collect();
-    let known: FxHashSet<&str> = module.functions.iter().map(|f| f.name()).collect();
+    // Each function's Bril name and parameter types, by IR name (the
+    // first of a name, as the interpreter calls it).
+    let mut sigs: Sigs = FxHashMap::default();
+    for (g, name) in module.functions.iter().zip(&names) {
+        let params = g.params().iter().map(|&p| g.var_type(p)).collect();
+        sigs.entry(g.name()).or_insert((name.clone(), params));
+    }
     let mut program = Program::default();
     for (k, f) in module.functions.iter().enumerate() {
-        let by_ir = |n: &str| {
-            module.functions.iter().position(|g| g.name() == n).map(|j| names[j].clone())
-        };
-        program.functions.push(Raise::new(f, form, &names[k], &known, &by_ir)?.run()?);
+        program.functions.push(Raise::new(f, form, &names[k], &sigs)?.run()?);
     }
     Ok(program)
 }
+
+/// Bril name and parameter types of each function, by IR name.
+type Sigs<'a> = FxHashMap<&'a str, (String, Vec<Type>)>;
 
 struct Raise<'a> {
     f: &'a Function,
@@ -63,8 +69,7 @@ struct Raise<'a> {
     /// With [`SsaForm::Phi`], the variable defined at the end of `from`
     /// for a constant or `undef` operand of phi `dst`: `edge[(dst, from)]`.
     edge: FxHashMap<(Var, Block), String>,
-    known: &'a FxHashSet<&'a str>,
-    callee: &'a dyn Fn(&str) -> Option<String>,
+    sigs: &'a Sigs<'a>,
 }
 
 impl<'a> Raise<'a> {
@@ -72,8 +77,7 @@ impl<'a> Raise<'a> {
         f: &'a Function,
         form: SsaForm,
         name: &str,
-        known: &'a FxHashSet<&'a str>,
-        callee: &'a dyn Fn(&str) -> Option<String>,
+        sigs: &'a Sigs<'a>,
     ) -> Result<Self, Error> {
         let mut vars = Namer::default();
         let mut var: EntityVec<Var, String> = EntityVec::filled(f.num_vars(), String::new());
@@ -117,8 +121,7 @@ impl<'a> Raise<'a> {
             label,
             vars,
             edge: FxHashMap::default(),
-            known,
-            callee,
+            sigs,
         })
     }
 
@@ -376,17 +379,17 @@ impl<'a> Raise<'a> {
             }
             InstData::Call { callee, args, results } => {
                 let cname = f.callee_name(callee);
-                if !self.known.contains(cname) {
+                let Some((bname, params)) = self.sigs.get(cname).cloned() else {
                     return Err(self.err(b, format!("call of `{cname}`, not a function of the module")));
-                }
-                let bname = (self.callee)(cname).expect("a function of the module");
+                };
                 let results = results.as_slice(f);
                 if results.len() > 1 {
                     return Err(self.err(b, "a call with several results has no Bril equivalent"));
                 }
                 let mut names = Vec::new();
-                for &a in args.as_slice(f) {
-                    names.push(self.operand(b, a, self.op_type(a, Type::I64))?);
+                for (k, &a) in args.as_slice(f).iter().enumerate() {
+                    let want = params.get(k).copied().unwrap_or(Type::I64);
+                    names.push(self.operand(b, a, self.op_type(a, want))?);
                 }
                 let mut ins = Instr {
                     op: "call".into(),
