@@ -202,7 +202,10 @@ impl<'a> Raise<'a> {
         }
         for (k, &b) in layout.iter().enumerate() {
             let is_entry = k == 0;
-            if !(is_entry && cfg.preds(b).is_empty()) {
+            // The entry needs no label unless a jump or an old-style phi
+            // names it.
+            let named = !cfg.preds(b).is_empty() || self.form == SsaForm::Phi;
+            if !is_entry || named {
                 self.out.body.push(Code::Label {
                     name: self.label[b].clone(),
                     loc: Loc::None,
@@ -259,6 +262,7 @@ impl<'a> Raise<'a> {
                 succs.push(s);
             }
         }
+        let mut sets = Vec::new();
         for s in succs {
             for &i in f.block_phis(s) {
                 let InstData::Phi { dst, .. } = *f.inst(i) else { continue };
@@ -291,13 +295,17 @@ impl<'a> Raise<'a> {
                         continue;
                     }
                 };
-                if self.form == SsaForm::SetGet {
-                    self.push(Instr {
-                        op: "set".into(),
-                        args: vec![self.var[dst].clone(), src],
-                        ..Default::default()
-                    });
-                }
+                sets.push(Instr {
+                    op: "set".into(),
+                    args: vec![self.var[dst].clone(), src],
+                    ..Default::default()
+                });
+            }
+        }
+        // The `set`s close the block, after every constant they read.
+        if self.form == SsaForm::SetGet {
+            for s in sets {
+                self.push(s);
             }
         }
         Ok(())
