@@ -85,7 +85,10 @@ pub struct Input {
 pub fn load(a: &InputArg) -> Result<Input, Failed> {
     let path = a.file.as_deref().unwrap_or("-");
     let format = a.input_format.unwrap_or_else(|| {
-        match std::path::Path::new(path).extension().and_then(|e| e.to_str()) {
+        match std::path::Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+        {
             Some("bril") => Format::Bril,
             Some("json") => Format::BrilJson,
             _ => Format::Ssa,

@@ -15,9 +15,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let crate::format::Input {
-        src, parsed: p, ..
-    } = crate::format::load(&a.input)?;
+    let crate::format::Input { src, parsed: p, .. } = crate::format::load(&a.input)?;
     let mut failed = false;
     for f in &p.module.functions {
         match ssakit::verify::verify(f) {

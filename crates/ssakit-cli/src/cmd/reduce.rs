@@ -28,9 +28,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let crate::format::Input {
-        src, parsed: p, ..
-    } = crate::format::load(&a.input)?;
+    let crate::format::Input { src, parsed: p, .. } = crate::format::load(&a.input)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     // A program construction refuses is bad input, as for `construct`, not
     // a mismatch of the first pipeline.

@@ -14,13 +14,20 @@ pub fn parse(src: &str) -> Result<Program, Error> {
     let v: Value = serde_json::from_str(src).map_err(|e| {
         let at = offset(src, e.line(), e.column());
         let msg = format!("malformed JSON: {e}");
-        let msg = msg.rsplit_once(" at line ").map_or(msg.clone(), |(m, _)| m.to_string());
+        let msg = msg
+            .rsplit_once(" at line ")
+            .map_or(msg.clone(), |(m, _)| m.to_string());
         Error::Text(Diagnostic::new(msg, at..at, "here"))
     })?;
     let top = |m: &str| Error::at(None, None, m);
-    let obj = v.as_object().ok_or_else(|| top("a Bril program is a JSON object"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| top("a Bril program is a JSON object"))?;
     for k in ["imports", "structs"] {
-        if obj.get(k).is_some_and(|x| x.as_array().is_none_or(|a| !a.is_empty())) {
+        if obj
+            .get(k)
+            .is_some_and(|x| x.as_array().is_none_or(|a| !a.is_empty()))
+        {
             return Err(top(&format!("`{k}` is not supported (only core Bril)")));
         }
     }
@@ -37,9 +44,17 @@ pub fn parse(src: &str) -> Result<Program, Error> {
 
 /// The byte offset of 1-based `line` and `col` (serde_json's) in `src`.
 fn offset(src: &str, line: usize, col: usize) -> usize {
-    let start: usize = src.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let start: usize = src
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
     let rest = &src[start.min(src.len())..];
-    let within: usize = rest.chars().take(col.saturating_sub(1)).map(char::len_utf8).sum();
+    let within: usize = rest
+        .chars()
+        .take(col.saturating_sub(1))
+        .map(char::len_utf8)
+        .sum();
     (start + within).min(src.len())
 }
 
@@ -58,10 +73,16 @@ fn function(k: usize, f: &Value) -> Result<Func, Error> {
         loc: Loc::Index(usize::MAX),
     };
     if let Some(args) = f.get("args") {
-        let args = args.as_array().ok_or_else(|| here(None, "`args` is not an array"))?;
+        let args = args
+            .as_array()
+            .ok_or_else(|| here(None, "`args` is not an array"))?;
         for a in args {
             let n = a.get("name").and_then(Value::as_str);
-            let t = a.get("type").map(ty).transpose().map_err(|m| here(None, &m))?;
+            let t = a
+                .get("type")
+                .map(ty)
+                .transpose()
+                .map_err(|m| here(None, &m))?;
             match (n, t) {
                 (Some(n), Some(t)) => func.args.push((n.to_string(), t)),
                 _ => return Err(here(None, "a parameter needs a `name` and a `type`")),
@@ -78,7 +99,9 @@ fn function(k: usize, f: &Value) -> Result<Func, Error> {
     for (i, c) in instrs.iter().enumerate() {
         let loc = Loc::Index(i);
         let bad = |m: &str| here(Some(i), m);
-        let o = c.as_object().ok_or_else(|| bad("an instruction is a JSON object"))?;
+        let o = c
+            .as_object()
+            .ok_or_else(|| bad("an instruction is a JSON object"))?;
         if let Some(l) = o.get("label") {
             let name = l.as_str().ok_or_else(|| bad("`label` is not a string"))?;
             func.body.push(Code::Label {
@@ -113,7 +136,11 @@ fn function(k: usize, f: &Value) -> Result<Func, Error> {
         };
         let dest = match o.get("dest") {
             None => None,
-            Some(d) => Some(d.as_str().ok_or_else(|| bad("`dest` is not a string"))?.to_string()),
+            Some(d) => Some(
+                d.as_str()
+                    .ok_or_else(|| bad("`dest` is not a string"))?
+                    .to_string(),
+            ),
         };
         func.body.push(Code::Instr(Instr {
             op: op.to_string(),
@@ -184,7 +211,11 @@ fn code(c: &Code) -> Value {
             if let Some(t) = &i.ty {
                 m.insert("type".into(), json!(t.name()));
             }
-            for (k, v) in [("args", &i.args), ("funcs", &i.funcs), ("labels", &i.labels)] {
+            for (k, v) in [
+                ("args", &i.args),
+                ("funcs", &i.funcs),
+                ("labels", &i.labels),
+            ] {
                 if !v.is_empty() {
                     m.insert(k.into(), json!(v));
                 }

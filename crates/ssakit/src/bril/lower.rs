@@ -163,9 +163,8 @@ impl<'p> FuncLowering<'p> {
             self.func.add_param(v);
             self.vars.insert(name, v);
         }
-        self.func.set_returns(Some(
-            self.sigs[src.name.as_str()].ret.into_iter().collect(),
-        ));
+        self.func
+            .set_returns(Some(self.sigs[src.name.as_str()].ret.into_iter().collect()));
         for c in &src.body {
             let Code::Instr(i) = c else { continue };
             self.check_op(i)?;
@@ -179,7 +178,11 @@ impl<'p> FuncLowering<'p> {
                     let was = bril_type(self.func.var_type(v)).expect("a Bril type");
                     return Err(self.ierr(
                         i,
-                        format!("`{d}` is `{}` here and `{}` elsewhere", t.name(), was.name()),
+                        format!(
+                            "`{d}` is `{}` here and `{}` elsewhere",
+                            t.name(),
+                            was.name()
+                        ),
                     ));
                 }
                 Some(_) => {}
@@ -261,18 +264,16 @@ impl<'p> FuncLowering<'p> {
     /// Rejects unknown and unsupported opcodes and wrong argument counts.
     fn check_op(&self, i: &Instr) -> Result<(), Error> {
         if let Some(ext) = extension(&i.op) {
-            return Err(self.ierr(
-                i,
-                format!("`{}` is not supported ({ext} extension)", i.op),
-            ));
+            return Err(self.ierr(i, format!("`{}` is not supported ({ext} extension)", i.op)));
         }
         // (arguments, labels, functions, whether it has a destination)
         let (args, labels, funcs, dest): (Option<usize>, usize, usize, Option<bool>) =
             match i.op.as_str() {
                 "const" => (Some(0), 0, 0, Some(true)),
                 "id" | "not" => (Some(1), 0, 0, Some(true)),
-                "add" | "mul" | "sub" | "div" | "eq" | "lt" | "gt" | "le" | "ge" | "and"
-                | "or" => (Some(2), 0, 0, Some(true)),
+                "add" | "mul" | "sub" | "div" | "eq" | "lt" | "gt" | "le" | "ge" | "and" | "or" => {
+                    (Some(2), 0, 0, Some(true))
+                }
                 "jmp" => (Some(0), 1, 0, Some(false)),
                 "br" => (Some(1), 2, 0, Some(false)),
                 "ret" | "nop" | "print" => (None, 0, 0, Some(false)),
@@ -283,12 +284,8 @@ impl<'p> FuncLowering<'p> {
                 _ => return Err(self.ierr(i, format!("unknown Bril instruction `{}`", i.op))),
             };
         let count = |what: &str, want: usize, got: usize| {
-            (want != got).then(|| {
-                self.ierr(
-                    i,
-                    format!("`{}` takes {want} {what}, {got} given", i.op),
-                )
-            })
+            (want != got)
+                .then(|| self.ierr(i, format!("`{}` takes {want} {what}, {got} given", i.op)))
         };
         if let Some(e) = args.and_then(|n| count("argument(s)", n, i.args.len())) {
             return Err(e);
@@ -304,16 +301,12 @@ impl<'p> FuncLowering<'p> {
         }
         match (dest, &i.dest) {
             (Some(true), None) => Err(self.ierr(i, format!("`{}` needs a destination", i.op))),
-            (Some(false), Some(_)) => {
-                Err(self.ierr(i, format!("`{}` has no destination", i.op)))
-            }
+            (Some(false), Some(_)) => Err(self.ierr(i, format!("`{}` has no destination", i.op))),
             _ => Ok(()),
         }
         .and_then(|()| match (&i.value, i.op.as_str()) {
             (None, "const") => Err(self.ierr(i, "`const` needs a value")),
-            (Some(_), op) if op != "const" => {
-                Err(self.ierr(i, format!("`{op}` takes no value")))
-            }
+            (Some(_), op) if op != "const" => Err(self.ierr(i, format!("`{op}` takes no value"))),
             (Some(Literal::Other(v)), _) => Err(self.ierr(
                 i,
                 format!("literal `{v}` is not supported (only int and bool)"),
@@ -423,7 +416,12 @@ impl<'p> FuncLowering<'p> {
         if self.func.var_type(d) != t {
             return Err(self.ierr(
                 i,
-                format!("`{}` gives `{}`, not `{}`", i.op, tname(t), tname(self.func.var_type(d))),
+                format!(
+                    "`{}` gives `{}`, not `{}`",
+                    i.op,
+                    tname(t),
+                    tname(self.func.var_type(d))
+                ),
             ));
         }
         Ok(d)
@@ -439,7 +437,11 @@ impl<'p> FuncLowering<'p> {
                     Some(Literal::Bool(v)) => (i64::from(v), Bool),
                     _ => unreachable!("checked by check_op"),
                 };
-                let d = if self.func.var_type(d) == t { d } else { self.want_dest(i, t)? };
+                let d = if self.func.var_type(d) == t {
+                    d
+                } else {
+                    self.want_dest(i, t)?
+                };
                 InstData::Copy {
                     dst: d,
                     src: Operand::Const(c),
@@ -483,7 +485,11 @@ impl<'p> FuncLowering<'p> {
                         ),
                     ));
                 }
-                let args = if sig.params.is_empty() { Vec::new() } else { self.args(i, &sig.params)? };
+                let args = if sig.params.is_empty() {
+                    Vec::new()
+                } else {
+                    self.args(i, &sig.params)?
+                };
                 let results: Vec<Var> = match (&i.dest, sig.ret) {
                     (None, _) => Vec::new(),
                     (Some(_), Some(t)) => vec![self.want_dest(i, t)?],
@@ -587,7 +593,10 @@ impl<'p> FuncLowering<'p> {
             let mut args = Vec::with_capacity(uniq.len());
             if i.op == "get" {
                 if got.insert(d, b).is_some() {
-                    return Err(self.ierr(i, format!("a second `get` of `{}`", i.dest.as_deref().unwrap_or(""))));
+                    return Err(self.ierr(
+                        i,
+                        format!("a second `get` of `{}`", i.dest.as_deref().unwrap_or("")),
+                    ));
                 }
                 for &p in &uniq {
                     let value = sets.get(&(p, d)).map_or(Operand::Undef, |s| s.0);
@@ -602,7 +611,9 @@ impl<'p> FuncLowering<'p> {
                 for (a, l) in i.args.iter().zip(&i.labels) {
                     let p = self.label(i, l, labels)?;
                     if !uniq.contains(&p) {
-                        return Err(self.ierr(i, format!("`.{l}` is not a predecessor of this block")));
+                        return Err(
+                            self.ierr(i, format!("`.{l}` is not a predecessor of this block"))
+                        );
                     }
                     // An argument defined nowhere is undefined (old to_ssa
                     // passes write `__undefined`).
@@ -618,7 +629,10 @@ impl<'p> FuncLowering<'p> {
                     from.push((p, value));
                 }
                 for &p in &uniq {
-                    let value = from.iter().find(|x| x.0 == p).map_or(Operand::Undef, |x| x.1);
+                    let value = from
+                        .iter()
+                        .find(|x| x.0 == p)
+                        .map_or(Operand::Undef, |x| x.1);
                     args.push(PhiArg { block: p, value });
                 }
             }

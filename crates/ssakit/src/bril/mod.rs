@@ -74,7 +74,11 @@ impl Error {
     pub(crate) fn located(function: Option<&str>, loc: &Loc, message: String, op: &str) -> Error {
         match loc {
             Loc::Text(r) => {
-                let label = if op.is_empty() { "here".to_string() } else { format!("in this `{op}`") };
+                let label = if op.is_empty() {
+                    "here".to_string()
+                } else {
+                    format!("in this `{op}`")
+                };
                 Error::Text(Diagnostic::new(message, r.clone(), label))
             }
             Loc::Index(i) if *i != usize::MAX => Error::at(function, Some(*i), &message),
@@ -88,7 +92,11 @@ impl Error {
     pub fn render(&self, file: &str, src: &str) -> String {
         match self {
             Error::Text(d) => d.render(file, src),
-            Error::At { message, function, index } => {
+            Error::At {
+                message,
+                function,
+                index,
+            } => {
                 let mut s = format!("error: {file}: ");
                 if let Some(f) = function {
                     s.push_str(&format!("function `{f}`"));
@@ -135,7 +143,10 @@ pub fn write(module: &Module, syntax: Syntax, form: SsaForm) -> Result<String, E
 /// labels not (`brili.ts` counts in `evalInstr`). `visits` are the block
 /// entries of a run with [`RunOptions::count_blocks`](crate::interp::RunOptions),
 /// `costs` the [`Lowered::costs`] of the same module.
-pub fn dyn_insts(costs: &[crate::entity::EntityVec<crate::ir::Block, u64>], visits: &[Vec<u64>]) -> u64 {
+pub fn dyn_insts(
+    costs: &[crate::entity::EntityVec<crate::ir::Block, u64>],
+    visits: &[Vec<u64>],
+) -> u64 {
     costs
         .iter()
         .zip(visits)

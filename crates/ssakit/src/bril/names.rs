@@ -126,7 +126,10 @@ mod tests {
             let mut cs = e.chars();
             let first = cs.next().unwrap();
             assert!(first.is_ascii_alphabetic() || first == '_', "{e}");
-            assert!(cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.'), "{e}");
+            assert!(
+                cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.'),
+                "{e}"
+            );
             assert!(!RESERVED.contains(&e.as_str()), "{e}");
             assert_eq!(decode(&e).as_deref(), Some(s), "{s} -> {e}");
         }

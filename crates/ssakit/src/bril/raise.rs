@@ -25,7 +25,9 @@ use super::lower::bril_type;
 use super::names::{bril_name, Namer};
 use super::Error;
 use crate::entity::EntityVec;
-use crate::ir::{BinOp, Block, Cfg, Function, InstData, Module, Operand, Terminator, Type, UnOp, Var};
+use crate::ir::{
+    BinOp, Block, Cfg, Function, InstData, Module, Operand, Terminator, Type, UnOp, Var,
+};
 use rustc_hash::FxHashMap;
 
 /// Bril's two spellings of SSA.
@@ -41,7 +43,11 @@ pub enum SsaForm {
 /// The Bril program of `module`.
 pub fn raise(module: &Module, form: SsaForm) -> Result<Program, Error> {
     let mut fnames = Namer::default();
-    let names: Vec<String> = module.functions.iter().map(|f| fnames.fresh(&bril_name(f.name()))).collect();
+    let names: Vec<String> = module
+        .functions
+        .iter()
+        .map(|f| fnames.fresh(&bril_name(f.name())))
+        .collect();
     // Each function's Bril name and parameter types, by IR name (the
     // first of a name, as the interpreter calls it).
     let mut sigs: Sigs = FxHashMap::default();
@@ -51,7 +57,9 @@ pub fn raise(module: &Module, form: SsaForm) -> Result<Program, Error> {
     }
     let mut program = Program::default();
     for (k, f) in module.functions.iter().enumerate() {
-        program.functions.push(Raise::new(f, form, &names[k], &sigs)?.run()?);
+        program
+            .functions
+            .push(Raise::new(f, form, &names[k], &sigs)?.run()?);
     }
     Ok(program)
 }
@@ -73,12 +81,7 @@ struct Raise<'a> {
 }
 
 impl<'a> Raise<'a> {
-    fn new(
-        f: &'a Function,
-        form: SsaForm,
-        name: &str,
-        sigs: &'a Sigs<'a>,
-    ) -> Result<Self, Error> {
+    fn new(f: &'a Function, form: SsaForm, name: &str, sigs: &'a Sigs<'a>) -> Result<Self, Error> {
         let mut vars = Namer::default();
         let mut var: EntityVec<Var, String> = EntityVec::filled(f.num_vars(), String::new());
         // Originals first, so that they keep their names; then versions.
@@ -101,11 +104,20 @@ impl<'a> Raise<'a> {
         let ret = match f.returns() {
             None | Some([]) => None,
             Some([t]) => Some(ty_of(f, *t, "the result")?),
-            Some(_) => return Err(Error::at(Some(f.name()), None, "Bril functions return at most one value")),
+            Some(_) => {
+                return Err(Error::at(
+                    Some(f.name()),
+                    None,
+                    "Bril functions return at most one value",
+                ))
+            }
         };
         let mut args = Vec::new();
         for &p in f.params() {
-            args.push((var[p].clone(), ty_of(f, f.var_type(p), &format!("parameter `{}`", var[p]))?));
+            args.push((
+                var[p].clone(),
+                ty_of(f, f.var_type(p), &format!("parameter `{}`", var[p]))?,
+            ));
         }
         Ok(Raise {
             f,
@@ -148,7 +160,14 @@ impl<'a> Raise<'a> {
         match o {
             Operand::Var(v) => Ok(self.var[v].clone()),
             Operand::Const(c) => {
-                let name = self.vars.fresh(&format!("c.{}", if c < 0 { format!("m{}", c.unsigned_abs()) } else { c.to_string() }));
+                let name = self.vars.fresh(&format!(
+                    "c.{}",
+                    if c < 0 {
+                        format!("m{}", c.unsigned_abs())
+                    } else {
+                        c.to_string()
+                    }
+                ));
                 let value = match ty {
                     Ty::Bool => Literal::Bool(c != 0),
                     _ => Literal::Int(c),
@@ -212,7 +231,9 @@ impl<'a> Raise<'a> {
                 });
             }
             for &i in f.block_phis(b) {
-                let InstData::Phi { dst, args } = *f.inst(i) else { unreachable!("a phi") };
+                let InstData::Phi { dst, args } = *f.inst(i) else {
+                    unreachable!("a phi")
+                };
                 let ty = self.bty(b, f.var_type(dst))?;
                 let mut ins = Instr {
                     op: "get".into(),
@@ -243,8 +264,19 @@ impl<'a> Raise<'a> {
     /// The name of the value phi `dst` of `to` gets from `from`: a
     /// variable operand's own name, else the name `edge_values` defines.
     fn edge_name(&self, from: Block, to: Block, dst: Var) -> String {
-        let phi = self.f.block_phis(to).iter().find(|&&i| self.f.def(i) == Some(dst)).copied();
-        let arg = phi.and_then(|i| self.f.phi_args(i).iter().find(|a| a.block == from).map(|a| a.value));
+        let phi = self
+            .f
+            .block_phis(to)
+            .iter()
+            .find(|&&i| self.f.def(i) == Some(dst))
+            .copied();
+        let arg = phi.and_then(|i| {
+            self.f
+                .phi_args(i)
+                .iter()
+                .find(|a| a.block == from)
+                .map(|a| a.value)
+        });
         match arg {
             Some(Operand::Var(v)) => self.var[v].clone(),
             _ => self.edge[&(dst, from)].clone(),
@@ -265,7 +297,9 @@ impl<'a> Raise<'a> {
         let mut sets = Vec::new();
         for s in succs {
             for &i in f.block_phis(s) {
-                let InstData::Phi { dst, .. } = *f.inst(i) else { continue };
+                let InstData::Phi { dst, .. } = *f.inst(i) else {
+                    continue;
+                };
                 let Some(a) = f.phi_args(i).iter().find(|a| a.block == b).copied() else {
                     continue;
                 };
@@ -339,8 +373,18 @@ impl<'a> Raise<'a> {
             }
             InstData::Unary { dst, op, arg } => {
                 let dt = f.var_type(dst);
-                if op != UnOp::Not || dt != Type::Bool || self.op_type(arg, Type::Bool) != Type::Bool {
-                    return Err(self.err(b, format!("`{}` on `{}` has no Bril equivalent", op.symbol(), f.var_type(dst))));
+                if op != UnOp::Not
+                    || dt != Type::Bool
+                    || self.op_type(arg, Type::Bool) != Type::Bool
+                {
+                    return Err(self.err(
+                        b,
+                        format!(
+                            "`{}` on `{}` has no Bril equivalent",
+                            op.symbol(),
+                            f.var_type(dst)
+                        ),
+                    ));
                 }
                 let a = self.operand(b, arg, Type::Bool)?;
                 Instr {
@@ -373,7 +417,13 @@ impl<'a> Raise<'a> {
                     }
                 };
                 if self.op_type(lhs, arg) != arg || self.op_type(rhs, arg) != arg {
-                    return Err(self.err(b, format!("`{}` on these operand types has no Bril equivalent", op.symbol())));
+                    return Err(self.err(
+                        b,
+                        format!(
+                            "`{}` on these operand types has no Bril equivalent",
+                            op.symbol()
+                        ),
+                    ));
                 }
                 let l = self.operand(b, lhs, arg)?;
                 let r = self.operand(b, rhs, arg)?;
@@ -385,10 +435,17 @@ impl<'a> Raise<'a> {
                     ..Default::default()
                 }
             }
-            InstData::Call { callee, args, results } => {
+            InstData::Call {
+                callee,
+                args,
+                results,
+            } => {
                 let cname = f.callee_name(callee);
                 let Some((bname, params)) = self.sigs.get(cname).cloned() else {
-                    return Err(self.err(b, format!("call of `{cname}`, not a function of the module")));
+                    return Err(self.err(
+                        b,
+                        format!("call of `{cname}`, not a function of the module"),
+                    ));
                 };
                 let results = results.as_slice(f);
                 if results.len() > 1 {
@@ -424,10 +481,16 @@ impl<'a> Raise<'a> {
             }
             InstData::Phi { .. } => unreachable!("phis are listed apart"),
             InstData::ParCopy { .. } => {
-                return Err(self.err(b, "a parallel copy has no Bril equivalent (`destruct` sequentializes them)"))
+                return Err(self.err(
+                    b,
+                    "a parallel copy has no Bril equivalent (`destruct` sequentializes them)",
+                ))
             }
             InstData::Op { op, .. } => {
-                return Err(self.err(b, format!("operation `{}` has no Bril equivalent", f.operator_name(op))))
+                return Err(self.err(
+                    b,
+                    format!("operation `{}` has no Bril equivalent", f.operator_name(op)),
+                ))
             }
         };
         self.push(ins);
@@ -443,9 +506,16 @@ impl<'a> Raise<'a> {
                 labels: vec![self.label[t].clone()],
                 ..Default::default()
             },
-            Terminator::Branch { cond, then_dest, else_dest } => {
+            Terminator::Branch {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
                 if self.op_type(cond, Type::Bool) != Type::Bool {
-                    return Err(self.err(b, "a branch on an `i64` has no Bril equivalent (Bril branches on `bool`)"));
+                    return Err(self.err(
+                        b,
+                        "a branch on an `i64` has no Bril equivalent (Bril branches on `bool`)",
+                    ));
                 }
                 let c = self.operand(b, cond, Type::Bool)?;
                 Instr {
@@ -461,7 +531,10 @@ impl<'a> Raise<'a> {
                 if vals.is_empty() && next.is_none() {
                     return Ok(());
                 }
-                let want = f.returns().and_then(|r| r.first().copied()).unwrap_or(Type::I64);
+                let want = f
+                    .returns()
+                    .and_then(|r| r.first().copied())
+                    .unwrap_or(Type::I64);
                 let mut args = Vec::new();
                 for &v in vals {
                     args.push(self.operand(b, v, self.op_type(v, want))?);
@@ -496,6 +569,10 @@ impl<'a> Raise<'a> {
 
 fn ty_of(f: &Function, t: Type, what: &str) -> Result<Ty, Error> {
     bril_type(t).ok_or_else(|| {
-        Error::at(Some(f.name()), None, &format!("{what} has type `{t}`, which has no Bril equivalent"))
+        Error::at(
+            Some(f.name()),
+            None,
+            &format!("{what} has type `{t}`, which has no Bril equivalent"),
+        )
     })
 }

@@ -289,7 +289,11 @@ impl Parser<'_> {
                 Err(_) if s.contains(['.', 'e', 'E']) && s.parse::<f64>().is_ok() => {
                     Literal::Other(s)
                 }
-                Err(_) => return Err(self.error(format!("malformed number `{s}`"), "not a 64-bit integer")),
+                Err(_) => {
+                    return Err(
+                        self.error(format!("malformed number `{s}`"), "not a 64-bit integer")
+                    )
+                }
             },
             _ => return Err(self.error("expected a literal", "expected a literal")),
         };

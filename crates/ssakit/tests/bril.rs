@@ -1,0 +1,227 @@
+//! Bril programs (`examples/bril/`: ours, and Bril's own core benchmarks
+//! in `core/`) through the interpreter and through every pipeline: the
+//! output must be the expected output (`NAME.out`, that of Bril's
+//! reference interpreter), and the instruction count `brili -p` gives
+//! (`NAME.prof`) must be ours. Every intermediate program is also written
+//! back as Bril (both SSA spellings, text and JSON), read again and run.
+
+#![cfg(feature = "bril")]
+
+use ssakit::bril::{self, SsaForm, Syntax};
+use ssakit::construct::{self, Flavor, Options, UndefMode};
+use ssakit::destruct::{self, DestructOptions};
+use ssakit::interp::{Interpreter, Outcome, RunOptions};
+use ssakit::ir::{Module, Type};
+use ssakit::opt::Pass;
+use std::path::{Path, PathBuf};
+
+struct Case {
+    name: String,
+    src: String,
+    args: Vec<String>,
+    out: String,
+    prof: Option<u64>,
+}
+
+fn cases() -> Vec<Case> {
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/bril"));
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in [root.clone(), root.join("core")] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "bril") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 20, "the Bril examples are there");
+    files.iter().map(|p| case(p)).collect()
+}
+
+fn case(p: &Path) -> Case {
+    let src = std::fs::read_to_string(p).unwrap();
+    let args = src
+        .lines()
+        .find_map(|l| l.trim_start_matches('#').trim().strip_prefix("ARGS:"))
+        .map(|a| a.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    let out = std::fs::read_to_string(p.with_extension("out")).unwrap();
+    let prof = std::fs::read_to_string(p.with_extension("prof"))
+        .ok()
+        .map(|s| {
+            s.trim()
+                .strip_prefix("total_dyn_inst: ")
+                .unwrap()
+                .parse()
+                .unwrap()
+        });
+    Case {
+        name: p.file_stem().unwrap().to_str().unwrap().to_string(),
+        src,
+        args,
+        out,
+        prof,
+    }
+}
+
+/// Runs `main` as `ssakit run` runs a Bril program: its output, and the
+/// instruction count by `costs` (when given).
+fn run(m: &Module, args: &[String], costs: Option<&bril::Lowered>) -> (String, u64) {
+    let interp = Interpreter::new(m).unwrap_or_else(|e| panic!("{e}"));
+    let main = interp.function_index("main").expect("a main");
+    let f = &m.functions[main];
+    let args: Vec<i64> = args
+        .iter()
+        .zip(f.params())
+        .map(|(a, &p)| match (f.var_type(p), a.as_str()) {
+            (Type::Bool, "true") => 1,
+            (Type::Bool, _) => 0,
+            _ => a.parse().unwrap(),
+        })
+        .collect();
+    let opts = RunOptions {
+        count_blocks: true,
+        ..Default::default()
+    };
+    let mut o: Outcome = interp
+        .run(main, &args, &opts)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let n = costs.map_or(0, |l| bril::dyn_insts(&l.costs, &o.block_visits));
+    o.ret = None;
+    o.extra_rets.clear();
+    (o.render(), n)
+}
+
+#[test]
+fn every_program_prints_and_counts_as_brili() {
+    for c in cases() {
+        let l = bril::read(&c.src, Syntax::Text)
+            .unwrap_or_else(|e| panic!("{}", e.render(&c.name, &c.src)));
+        let (out, n) = run(&l.module, &c.args, Some(&l));
+        assert_eq!(out, c.out, "{}", c.name);
+        if let Some(p) = c.prof {
+            assert_eq!(n, p, "{}: total_dyn_inst", c.name);
+        }
+    }
+}
+
+#[test]
+fn text_to_json_to_text_gives_the_text_back() {
+    for c in cases() {
+        let tree = bril::parse(&c.src, Syntax::Text).unwrap();
+        let text = bril::print(&tree, Syntax::Text);
+        let json = bril::print(&tree, Syntax::Json);
+        let back = bril::parse(&json, Syntax::Json).unwrap();
+        assert_eq!(bril::print(&back, Syntax::Text), text, "{}", c.name);
+        // And the printed text is the same program.
+        let again = bril::parse(&text, Syntax::Text).unwrap();
+        assert_eq!(bril::print(&again, Syntax::Json), json, "{}", c.name);
+    }
+}
+
+/// Writes `m` as Bril in every spelling, reads each back and runs it.
+fn through_bril(m: &Module, c: &Case, stage: &str) {
+    for form in [SsaForm::SetGet, SsaForm::Phi] {
+        for syntax in [Syntax::Text, Syntax::Json] {
+            let text = bril::write(m, syntax, form)
+                .unwrap_or_else(|e| panic!("{}: {stage}: {e:?}", c.name));
+            let l = bril::read(&text, syntax).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {stage}: {}\n{text}",
+                    c.name,
+                    e.render("emitted", &text)
+                )
+            });
+            let (out, _) = run(&l.module, &c.args, None);
+            assert_eq!(
+                out, c.out,
+                "{}: {stage} as Bril ({form:?}, {syntax:?})",
+                c.name
+            );
+        }
+    }
+}
+
+fn each_function(m: &mut Module, f: impl Fn(&mut ssakit::ir::Function)) {
+    for func in &mut m.functions {
+        f(func);
+    }
+}
+
+#[test]
+fn every_pipeline_keeps_the_output() {
+    let lists: Vec<Vec<Pass>> = [
+        "",
+        "copy-prop",
+        "dce",
+        "const-prop",
+        "copy-prop,dce",
+        "copy-prop,const-prop,dce",
+    ]
+    .iter()
+    .map(|l| {
+        if l.is_empty() {
+            Vec::new()
+        } else {
+            Pass::parse(l).unwrap()
+        }
+    })
+    .collect();
+    for c in cases() {
+        let l = bril::read(&c.src, Syntax::Text).unwrap();
+        let in_ssa = c.name.starts_with("ssa_");
+        for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
+            for undef in [UndefMode::Operand, UndefMode::EntryDef, UndefMode::Local] {
+                let stage = format!("{flavor:?} {undef:?}");
+                let mut ssa = l.module.clone();
+                if !in_ssa {
+                    let opts = Options {
+                        flavor,
+                        undef,
+                        ..Default::default()
+                    };
+                    each_function(&mut ssa, |f| {
+                        construct::construct(f, &opts).unwrap();
+                        ssakit::verify::verify_valid(f).unwrap();
+                    });
+                }
+                assert_eq!(run(&ssa, &c.args, None).0, c.out, "{}: {stage}", c.name);
+                through_bril(&ssa, &c, &stage);
+                for passes in &lists {
+                    let mut opt = ssa.clone();
+                    each_function(&mut opt, |f| {
+                        ssakit::opt::run_passes(f, passes).unwrap();
+                        ssakit::verify::verify_valid(f).unwrap();
+                    });
+                    let stage = format!("{stage} | {passes:?}");
+                    assert_eq!(run(&opt, &c.args, None).0, c.out, "{}: {stage}", c.name);
+                    for (split, coalesce) in
+                        [(true, true), (true, false), (false, true), (false, false)]
+                    {
+                        let mut out = opt.clone();
+                        let d = DestructOptions {
+                            split,
+                            coalesce,
+                            conventional: false,
+                        };
+                        each_function(&mut out, |f| {
+                            destruct::destruct(f, &d).unwrap();
+                        });
+                        let stage = format!("{stage} | split {split} coalesce {coalesce}");
+                        assert_eq!(run(&out, &c.args, None).0, c.out, "{}: {stage}", c.name);
+                        if coalesce {
+                            through_bril(&out, &c, &stage);
+                        }
+                    }
+                }
+                if in_ssa {
+                    break;
+                }
+            }
+            if in_ssa {
+                break;
+            }
+        }
+    }
+}
