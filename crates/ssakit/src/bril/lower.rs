@@ -212,6 +212,7 @@ impl<'p> FuncLowering<'p> {
         // instruction; `sets[(b, x)]`: the operand `set x y` gives from b.
         let mut pending: Vec<(Block, Var, &'p Instr)> = Vec::new();
         let mut sets: FxHashMap<(Block, Var), (Operand, &'p Instr)> = FxHashMap::default();
+        let mut set_list: Vec<(Block, Var, &'p Instr)> = Vec::new();
         for (k, rb) in raw.iter().enumerate() {
             let b = blocks[k];
             cost[b] = (rb.body.len() + usize::from(rb.term.is_some())) as u64;
@@ -241,6 +242,7 @@ impl<'p> FuncLowering<'p> {
                     let y = self.use_var(i, &i.args[1])?;
                     self.same_type(i, x, y)?;
                     sets.insert((b, x), (Operand::Var(y), i));
+                    set_list.push((b, x, i));
                     continue;
                 }
                 self.instruction(b, i)?;
@@ -257,7 +259,7 @@ impl<'p> FuncLowering<'p> {
             };
             self.func.set_term(b, term);
         }
-        self.phis(&pending, &sets, &labels)?;
+        self.phis(&pending, &sets, &set_list, &labels)?;
         Ok((self.func, cost))
     }
 
@@ -574,18 +576,33 @@ impl<'p> FuncLowering<'p> {
         &mut self,
         pending: &[(Block, Var, &'p Instr)],
         sets: &FxHashMap<(Block, Var), (Operand, &'p Instr)>,
+        set_list: &[(Block, Var, &'p Instr)],
         labels: &FxHashMap<&str, Block>,
     ) -> Result<(), Error> {
         let cfg = Cfg::new(&self.func);
+        let nb = self.func.num_blocks();
         let mut got: FxHashMap<Var, Block> = FxHashMap::default();
+        // The distinct predecessors of the block in hand (`pending` lists
+        // a block's phis together), marked in `is_pred`; `from[p]`, the
+        // operand a `phi` names for predecessor `p`. Both are cleared as
+        // they are left, so the work is linear in the operands.
+        let mut uniq: Vec<Block> = Vec::new();
+        let mut is_pred: EntityVec<Block, bool> = EntityVec::filled(nb, false);
+        let mut from: EntityVec<Block, Option<Operand>> = EntityVec::filled(nb, None);
+        let mut current: Option<Block> = None;
         for &(b, d, i) in pending {
-            let mut preds: Vec<Block> = cfg.preds(b).to_vec();
-            preds.dedup();
-            let mut uniq = Vec::with_capacity(preds.len());
-            for p in preds {
-                if !uniq.contains(&p) {
-                    uniq.push(p);
+            if current != Some(b) {
+                for &p in &uniq {
+                    is_pred[p] = false;
                 }
+                uniq.clear();
+                for &p in cfg.preds(b) {
+                    if !is_pred[p] {
+                        is_pred[p] = true;
+                        uniq.push(p);
+                    }
+                }
+                current = Some(b);
             }
             if uniq.is_empty() {
                 return Err(self.ierr(i, format!("`{}` in a block without predecessors", i.op)));
@@ -607,10 +624,10 @@ impl<'p> FuncLowering<'p> {
                     return Err(self.ierr(i, "`phi` takes as many labels as arguments"));
                 }
                 let t = self.func.var_type(d);
-                let mut from: Vec<(Block, Operand)> = Vec::new();
+                let mut named: Vec<Block> = Vec::with_capacity(i.labels.len());
                 for (a, l) in i.args.iter().zip(&i.labels) {
                     let p = self.label(i, l, labels)?;
-                    if !uniq.contains(&p) {
+                    if !is_pred[p] {
                         return Err(
                             self.ierr(i, format!("`.{l}` is not a predecessor of this block"))
                         );
@@ -626,21 +643,24 @@ impl<'p> FuncLowering<'p> {
                         }
                         None => Operand::Undef,
                     };
-                    from.push((p, value));
+                    if from[p].is_none() {
+                        from[p] = Some(value);
+                        named.push(p);
+                    }
                 }
                 for &p in &uniq {
-                    let value = from
-                        .iter()
-                        .find(|x| x.0 == p)
-                        .map_or(Operand::Undef, |x| x.1);
+                    let value = from[p].unwrap_or(Operand::Undef);
                     args.push(PhiArg { block: p, value });
+                }
+                for p in named {
+                    from[p] = None;
                 }
             }
             let args = self.func.list(&args);
             self.func.push_inst(b, InstData::Phi { dst: d, args });
         }
         // Every `set` feeds a `get` of a successor.
-        for (&(p, x), &(_, i)) in sets {
+        for &(p, x, i) in set_list {
             let ok = got.get(&x).is_some_and(|&g| cfg.succs(p).contains(&g));
             if !ok {
                 return Err(self.ierr(

@@ -77,6 +77,8 @@ struct Raise<'a> {
     /// With [`SsaForm::Phi`], the variable defined at the end of `from`
     /// for a constant or `undef` operand of phi `dst`: `edge[(dst, from)]`.
     edge: FxHashMap<(Var, Block), String>,
+    /// `outgoing[p]`: the phis that take an operand from `p`, with it.
+    outgoing: EntityVec<Block, Vec<(Var, Operand)>>,
     sigs: &'a Sigs<'a>,
 }
 
@@ -133,6 +135,7 @@ impl<'a> Raise<'a> {
             label,
             vars,
             edge: FxHashMap::default(),
+            outgoing: EntityVec::filled(f.num_blocks(), Vec::new()),
             sigs,
         })
     }
@@ -168,10 +171,7 @@ impl<'a> Raise<'a> {
                         c.to_string()
                     }
                 ));
-                let value = match ty {
-                    Ty::Bool => Literal::Bool(c != 0),
-                    _ => Literal::Int(c),
-                };
+                let value = literal(&ty, c);
                 self.push(Instr {
                     op: "const".into(),
                     dest: Some(name.clone()),
@@ -205,16 +205,15 @@ impl<'a> Raise<'a> {
         let f = self.f;
         let cfg = Cfg::new(f);
         let layout = f.layout();
-        if self.form == SsaForm::Phi {
-            for &b in layout {
-                for &i in f.block_phis(b) {
-                    let Some(dst) = f.def(i) else { continue };
-                    for a in f.phi_args(i) {
-                        if !matches!(a.value, Operand::Var(_)) {
-                            let want = format!("{}.{}", self.var[dst], self.label[a.block]);
-                            let name = self.vars.fresh(&want);
-                            self.edge.insert((dst, a.block), name);
-                        }
+        for &b in layout {
+            for &i in f.block_phis(b) {
+                let Some(dst) = f.def(i) else { continue };
+                for a in f.phi_args(i) {
+                    self.outgoing[a.block].push((dst, a.value));
+                    if self.form == SsaForm::Phi && !matches!(a.value, Operand::Var(_)) {
+                        let want = format!("{}.{}", self.var[dst], self.label[a.block]);
+                        let name = self.vars.fresh(&want);
+                        self.edge.insert((dst, a.block), name);
                     }
                 }
             }
@@ -245,7 +244,11 @@ impl<'a> Raise<'a> {
                     // The operands are named at the end of the predecessors.
                     ins.op = "phi".into();
                     for a in args.as_slice(f) {
-                        ins.args.push(self.edge_name(a.block, b, dst));
+                        let name = match a.value {
+                            Operand::Var(v) => self.var[v].clone(),
+                            _ => self.edge[&(dst, a.block)].clone(),
+                        };
+                        ins.args.push(name);
                         ins.labels.push(self.label[a.block].clone());
                     }
                 }
@@ -254,87 +257,48 @@ impl<'a> Raise<'a> {
             for &i in f.block_insts(b) {
                 self.instruction(b, *f.inst(i))?;
             }
-            self.edge_values(b, &cfg)?;
+            self.edge_values(b)?;
             let next = layout.get(k + 1).copied();
             self.terminator(b, next)?;
         }
         Ok(self.out)
     }
 
-    /// The name of the value phi `dst` of `to` gets from `from`: a
-    /// variable operand's own name, else the name `edge_values` defines.
-    fn edge_name(&self, from: Block, to: Block, dst: Var) -> String {
-        let phi = self
-            .f
-            .block_phis(to)
-            .iter()
-            .find(|&&i| self.f.def(i) == Some(dst))
-            .copied();
-        let arg = phi.and_then(|i| {
-            self.f
-                .phi_args(i)
-                .iter()
-                .find(|a| a.block == from)
-                .map(|a| a.value)
-        });
-        match arg {
-            Some(Operand::Var(v)) => self.var[v].clone(),
-            _ => self.edge[&(dst, from)].clone(),
-        }
-    }
-
     /// At the end of `b`: what the phis of its successors take from it
     /// (constants and `undef` in fresh variables, and with `set`/`get`,
     /// the `set`s).
-    fn edge_values(&mut self, b: Block, cfg: &Cfg) -> Result<(), Error> {
+    fn edge_values(&mut self, b: Block) -> Result<(), Error> {
         let f = self.f;
-        let mut succs: Vec<Block> = Vec::new();
-        for &s in cfg.succs(b) {
-            if !succs.contains(&s) {
-                succs.push(s);
-            }
-        }
+        let outgoing = std::mem::take(&mut self.outgoing[b]);
         let mut sets = Vec::new();
-        for s in succs {
-            for &i in f.block_phis(s) {
-                let InstData::Phi { dst, .. } = *f.inst(i) else {
-                    continue;
-                };
-                let Some(a) = f.phi_args(i).iter().find(|a| a.block == b).copied() else {
-                    continue;
-                };
-                let t = f.var_type(dst);
-                let src = match (self.form, a.value) {
-                    (_, Operand::Var(v)) => self.var[v].clone(),
-                    (SsaForm::SetGet, o) => self.operand(b, o, t)?,
-                    (SsaForm::Phi, o) => {
-                        let name = self.edge_name(b, s, dst);
-                        let ty = self.bty(b, t)?;
-                        let mut ins = Instr {
-                            dest: Some(name),
-                            ty: Some(ty.clone()),
-                            ..Default::default()
-                        };
-                        match o {
-                            Operand::Const(c) => {
-                                ins.op = "const".into();
-                                ins.value = Some(match ty {
-                                    Ty::Bool => Literal::Bool(c != 0),
-                                    _ => Literal::Int(c),
-                                });
-                            }
-                            _ => ins.op = "undef".into(),
+        for &(dst, value) in &outgoing {
+            let t = f.var_type(dst);
+            let src = match (self.form, value) {
+                (_, Operand::Var(v)) => self.var[v].clone(),
+                (SsaForm::SetGet, o) => self.operand(b, o, t)?,
+                (SsaForm::Phi, o) => {
+                    let ty = self.bty(b, t)?;
+                    let mut ins = Instr {
+                        dest: Some(self.edge[&(dst, b)].clone()),
+                        ty: Some(ty.clone()),
+                        ..Default::default()
+                    };
+                    match o {
+                        Operand::Const(c) => {
+                            ins.op = "const".into();
+                            ins.value = Some(literal(&ty, c));
                         }
-                        self.push(ins);
-                        continue;
+                        _ => ins.op = "undef".into(),
                     }
-                };
-                sets.push(Instr {
-                    op: "set".into(),
-                    args: vec![self.var[dst].clone(), src],
-                    ..Default::default()
-                });
-            }
+                    self.push(ins);
+                    continue;
+                }
+            };
+            sets.push(Instr {
+                op: "set".into(),
+                args: vec![self.var[dst].clone(), src],
+                ..Default::default()
+            });
         }
         // The `set`s close the block, after every constant they read.
         if self.form == SsaForm::SetGet {
@@ -362,10 +326,7 @@ impl<'a> Raise<'a> {
                     }
                     Operand::Const(c) => {
                         ins.op = "const".into();
-                        ins.value = Some(match ty {
-                            Ty::Bool => Literal::Bool(c != 0),
-                            _ => Literal::Int(c),
-                        });
+                        ins.value = Some(literal(&ty, c));
                     }
                     Operand::Undef => ins.op = "undef".into(),
                 }
@@ -564,6 +525,14 @@ impl<'a> Raise<'a> {
         };
         self.push(ins);
         Ok(())
+    }
+}
+
+/// The `const` literal of `c` for a destination of type `ty`.
+fn literal(ty: &Ty, c: i64) -> Literal {
+    match ty {
+        Ty::Bool => Literal::Bool(c != 0),
+        _ => Literal::Int(c),
     }
 }
 
