@@ -155,7 +155,10 @@ pub fn emit(module: &Module, e: &EmitArg, out: &mut Out) -> Result<(), Failed> {
     match bril::write(module, syntax, form) {
         Ok(text) => out.write_str(&text),
         Err(err) => {
-            crate::err!("{}", err.render("output", ""));
+            crate::errln!(
+                "error: cannot write the program as Bril: {}",
+                err.describe()
+            );
             Err(Failed(exit::INPUT))
         }
     }

@@ -86,18 +86,18 @@ impl Error {
         }
     }
 
-    /// The report: `error: FILE:LINE:COL: MESSAGE` with the source line
-    /// for a text, `error: FILE: function `f`, instruction K: MESSAGE` for
-    /// JSON (K counts from 0 over `instrs`, labels included).
-    pub fn render(&self, file: &str, src: &str) -> String {
+    /// The message with where it is, without the file: `LINE:COL:
+    /// MESSAGE` is for [`Error::render`]; this gives `function `f`,
+    /// instruction K: MESSAGE` or the message alone.
+    pub fn describe(&self) -> String {
         match self {
-            Error::Text(d) => d.render(file, src),
+            Error::Text(d) => d.message.clone(),
             Error::At {
                 message,
                 function,
                 index,
             } => {
-                let mut s = format!("error: {file}: ");
+                let mut s = String::new();
                 if let Some(f) = function {
                     s.push_str(&format!("function `{f}`"));
                     if let Some(i) = index {
@@ -106,9 +106,18 @@ impl Error {
                     s.push_str(": ");
                 }
                 s.push_str(message);
-                s.push('\n');
                 s
             }
+        }
+    }
+
+    /// The report: `error: FILE:LINE:COL: MESSAGE` with the source line
+    /// for a text, `error: FILE: function `f`, instruction K: MESSAGE` for
+    /// JSON (K counts from 0 over `instrs`, labels included).
+    pub fn render(&self, file: &str, src: &str) -> String {
+        match self {
+            Error::Text(d) => d.render(file, src),
+            Error::At { .. } => format!("error: {file}: {}\n", self.describe()),
         }
     }
 }
