@@ -138,7 +138,7 @@ fn set_and_phi_spellings() {
         None,
     );
     assert!(
-        phi.contains("  a.2: int = phi a.1 a.3 ._b0 .loop;\n"),
+        phi.contains("  a.2: int = phi a.1 a.3 .entry .loop;\n"),
         "{phi}"
     );
     assert!(!phi.contains("get"), "{phi}");

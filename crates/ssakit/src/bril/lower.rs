@@ -5,9 +5,10 @@
 //!   returns (`ret`, or `unreachable` in a function with a return type:
 //!   falling off its end is a runtime error). Code after a terminator
 //!   and before the next label is never executed and is dropped. Code
-//!   before the first label is the entry block (named `_b0`); when the
-//!   function starts with a label that some jump targets, an empty entry
-//!   `_b0` falls through into it, so that the entry has no predecessor.
+//!   before the first label is the entry block, named `entry` (`entry.1`,
+//!   `entry.2`, ... if the function has such a label); when the function
+//!   starts with a label that some jump targets, an empty entry falls
+//!   through into it, so that the entry has no predecessor.
 //! * **Instructions.** `const` and `id` are copies, `add mul sub div eq lt
 //!   gt le ge and or` binary operators, `not` the unary `!`, `call` a call
 //!   (with or without result), `print` a print; `nop` is nothing (but is
@@ -199,7 +200,16 @@ impl<'p> FuncLowering<'p> {
         for (k, rb) in raw.iter().enumerate() {
             let name = match rb.label {
                 Some(l) => encode(l),
-                None => format!("_b{k}"),
+                None => {
+                    debug_assert_eq!(k, 0, "only the entry has no label");
+                    let mut name = "entry".to_string();
+                    let mut n = 0;
+                    while raw.iter().any(|r| r.label == Some(name.as_str())) {
+                        n += 1;
+                        name = format!("entry.{n}");
+                    }
+                    encode(&name)
+                }
             };
             let b = self.func.new_block(&name);
             if let Some(l) = rb.label {

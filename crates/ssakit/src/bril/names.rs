@@ -14,8 +14,8 @@
 //!
 //! After `_` comes `_`, `x` or `k` (`k` only first), so [`decode`] reads
 //! an encoded name back exactly, and two Bril names never meet. Names
-//! ssakit makes itself (SSA versions `x1` or `x_1`, split blocks `A_B`, the
-//! entry block `_b0` added before a jumped-to first block) may not decode;
+//! ssakit makes itself (SSA versions `x1` or `x_1`, split blocks `A_B`)
+//! may not decode;
 //! the printer ([`Namer`]) then writes them as they are, since every
 //! `.ssa` name is a Bril identifier, and makes every printed name unique in
 //! its function: the Bril names of the input are claimed first, so they
