@@ -42,7 +42,7 @@ pub fn parse(src: &str) -> Result<Program, Error> {
     Ok(program)
 }
 
-/// The byte offset of 1-based `line` and `col` (serde_json's) in `src`.
+/// The byte offset of serde_json's 1-based `line` and `col` in `src`.
 fn offset(src: &str, line: usize, col: usize) -> usize {
     let start: usize = src
         .split_inclusive('\n')
@@ -50,11 +50,10 @@ fn offset(src: &str, line: usize, col: usize) -> usize {
         .map(str::len)
         .sum();
     let rest = &src[start.min(src.len())..];
-    let within: usize = rest
-        .chars()
-        .take(col.saturating_sub(1))
-        .map(char::len_utf8)
-        .sum();
+    // serde_json counts the characters it read on the line: the offending
+    // one is the next, unless the line ends there.
+    let line_len = rest.find(['\n', '\r']).unwrap_or(rest.len());
+    let within: usize = rest[..line_len].chars().take(col).map(char::len_utf8).sum();
     (start + within).min(src.len())
 }
 

@@ -275,6 +275,9 @@ impl<'p> FuncLowering<'p> {
 
     /// Rejects unknown and unsupported opcodes and wrong argument counts.
     fn check_op(&self, i: &Instr) -> Result<(), Error> {
+        if let Some(Err(m)) = i.ty.as_ref().map(ir_type) {
+            return Err(self.ierr(i, m));
+        }
         if let Some(ext) = extension(&i.op) {
             return Err(self.ierr(i, format!("`{}` is not supported ({ext} extension)", i.op)));
         }
