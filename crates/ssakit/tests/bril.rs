@@ -7,6 +7,8 @@
 
 #![cfg(feature = "bril")]
 
+mod common;
+
 use ssakit::bril::{self, SsaForm, Syntax};
 use ssakit::construct::{self, Flavor, Options, UndefMode};
 use ssakit::destruct::{self, DestructOptions};
@@ -264,4 +266,50 @@ fn a_wide_join_is_written_and_read_in_linear_time() {
             assert_eq!(out, want, "{form:?}");
         }
     }
+}
+
+/// The README's table: `total_dyn_inst` of each program with a `.prof`
+/// (brili's count of the original), and after `construct --flavor pruned
+/// | opt --passes copy-prop,const-prop,dce | destruct` written as Bril
+/// and read back (the count brili gives the emitted program; the
+/// programs already in SSA skip `construct`), with the ratio, then the
+/// geometric mean and the worst ratio (`tests/golden/bril_dyn.txt`).
+#[test]
+fn dynamic_instructions_after_the_pipeline() {
+    let passes = Pass::parse("copy-prop,const-prop,dce").unwrap();
+    let mut table = String::from("program original pipeline ratio\n");
+    let (mut log_sum, mut n, mut worst) = (0.0f64, 0, (0.0f64, String::new()));
+    for c in cases() {
+        let Some(original) = c.prof else { continue };
+        let mut m = bril::read(&c.src, Syntax::Text).unwrap().module;
+        for f in &mut m.functions {
+            if !c.name.starts_with("ssa_") {
+                let o = Options {
+                    flavor: Flavor::Pruned,
+                    ..Default::default()
+                };
+                construct::construct(f, &o).unwrap();
+            }
+            ssakit::opt::run_passes(f, &passes).unwrap();
+            destruct::destruct(f, &DestructOptions::default()).unwrap();
+        }
+        let text = bril::write(&m, Syntax::Text, SsaForm::SetGet).unwrap();
+        let back = bril::read(&text, Syntax::Text).unwrap();
+        let (out, after) = run(&back.module, &c.args, Some(&back));
+        assert_eq!(out, c.out, "{}", c.name);
+        let ratio = after as f64 / original as f64;
+        table.push_str(&format!("{} {original} {after} {ratio:.3}\n", c.name));
+        log_sum += ratio.ln();
+        n += 1;
+        if ratio > worst.0 {
+            worst = (ratio, c.name.clone());
+        }
+    }
+    table.push_str(&format!(
+        "geometric mean {:.3} over {n}, worst {:.3} ({})\n",
+        (log_sum / n as f64).exp(),
+        worst.0,
+        worst.1
+    ));
+    common::golden("bril_dyn.txt", &table);
 }

@@ -7,9 +7,10 @@
 //!   simultaneous copies), or the old `x: T = phi v1 v2 .P1 .P2`
 //!   (`docs/lang/ssa.md`).
 //! * **Operands that are not variables** (constants after constant
-//!   propagation, `undef`) are put in fresh variables first (`const`,
-//!   `undef`), just before their use, or at the end of the predecessor for
-//!   a phi operand.
+//!   propagation, `undef`) read a variable defined once per function, at
+//!   its start (`c.5: int = const 5;`, `undef.int: int = undef;`): the
+//!   start dominates every use, and a constant used in a loop costs no
+//!   instruction per iteration.
 //! * **Jumps** to the next block of the layout are left out (Bril falls
 //!   through), and so is the `ret` of a function without result at the end
 //!   of its last block.
@@ -74,9 +75,11 @@ struct Raise<'a> {
     var: EntityVec<Var, String>,
     label: EntityVec<Block, String>,
     vars: Namer,
-    /// With [`SsaForm::Phi`], the variable defined at the end of `from`
-    /// for a constant or `undef` operand of phi `dst`: `edge[(dst, from)]`.
-    edge: FxHashMap<(Var, Block), String>,
+    /// The variable holding each constant (or `undef`) of each type that
+    /// an operand needs, defined once in `preamble`, at the start of the
+    /// function (which dominates every use).
+    pool: FxHashMap<(Type, Operand), String>,
+    preamble: Vec<Code>,
     /// `outgoing[p]`: the phis that take an operand from `p`, with it.
     outgoing: EntityVec<Block, Vec<(Var, Operand)>>,
     sigs: &'a Sigs<'a>,
@@ -134,7 +137,8 @@ impl<'a> Raise<'a> {
             var,
             label,
             vars,
-            edge: FxHashMap::default(),
+            pool: FxHashMap::default(),
+            preamble: Vec::new(),
             outgoing: EntityVec::filled(f.num_blocks(), Vec::new()),
             sigs,
         })
@@ -160,38 +164,32 @@ impl<'a> Raise<'a> {
     /// constant or `undef`, defined here.
     fn operand(&mut self, b: Block, o: Operand, t: Type) -> Result<String, Error> {
         let ty = self.bty(b, t)?;
-        match o {
-            Operand::Var(v) => Ok(self.var[v].clone()),
-            Operand::Const(c) => {
-                let name = self.vars.fresh(&format!(
-                    "c.{}",
-                    if c < 0 {
-                        format!("m{}", c.unsigned_abs())
-                    } else {
-                        c.to_string()
-                    }
-                ));
-                let value = literal(&ty, c);
-                self.push(Instr {
-                    op: "const".into(),
-                    dest: Some(name.clone()),
-                    ty: Some(ty),
-                    value: Some(value),
-                    ..Default::default()
-                });
-                Ok(name)
-            }
-            Operand::Undef => {
-                let name = self.vars.fresh("undef");
-                self.push(Instr {
-                    op: "undef".into(),
-                    dest: Some(name.clone()),
-                    ty: Some(ty),
-                    ..Default::default()
-                });
-                Ok(name)
-            }
+        if let Operand::Var(v) = o {
+            return Ok(self.var[v].clone());
         }
+        let key = (t, o);
+        if let Some(name) = self.pool.get(&key) {
+            return Ok(name.clone());
+        }
+        let (want, op, value) = match o {
+            Operand::Const(c) if c < 0 => (
+                format!("c.m{}", c.unsigned_abs()),
+                "const",
+                Some(literal(&ty, c)),
+            ),
+            Operand::Const(c) => (format!("c.{c}"), "const", Some(literal(&ty, c))),
+            _ => (format!("undef.{}", ty.name()), "undef", None),
+        };
+        let name = self.vars.fresh(&want);
+        self.preamble.push(Code::Instr(Instr {
+            op: op.into(),
+            dest: Some(name.clone()),
+            ty: Some(ty),
+            value,
+            ..Default::default()
+        }));
+        self.pool.insert(key, name.clone());
+        Ok(name)
     }
 
     fn op_type(&self, o: Operand, default: Type) -> Type {
@@ -210,11 +208,6 @@ impl<'a> Raise<'a> {
                 let Some(dst) = f.def(i) else { continue };
                 for a in f.phi_args(i) {
                     self.outgoing[a.block].push((dst, a.value));
-                    if self.form == SsaForm::Phi && !matches!(a.value, Operand::Var(_)) {
-                        let want = format!("{}.{}", self.var[dst], self.label[a.block]);
-                        let name = self.vars.fresh(&want);
-                        self.edge.insert((dst, a.block), name);
-                    }
                 }
             }
         }
@@ -244,10 +237,7 @@ impl<'a> Raise<'a> {
                     // The operands are named at the end of the predecessors.
                     ins.op = "phi".into();
                     for a in args.as_slice(f) {
-                        let name = match a.value {
-                            Operand::Var(v) => self.var[v].clone(),
-                            _ => self.edge[&(dst, a.block)].clone(),
-                        };
+                        let name = self.operand(b, a.value, f.var_type(dst))?;
                         ins.args.push(name);
                         ins.labels.push(self.label[a.block].clone());
                     }
@@ -261,6 +251,11 @@ impl<'a> Raise<'a> {
             let next = layout.get(k + 1).copied();
             self.terminator(b, next)?;
         }
+        // The constants first: code before the first label falls through
+        // into the entry block.
+        let body = std::mem::take(&mut self.out.body);
+        self.out.body = std::mem::take(&mut self.preamble);
+        self.out.body.extend(body);
         Ok(self.out)
     }
 
@@ -268,43 +263,17 @@ impl<'a> Raise<'a> {
     /// (constants and `undef` in fresh variables, and with `set`/`get`,
     /// the `set`s).
     fn edge_values(&mut self, b: Block) -> Result<(), Error> {
-        let f = self.f;
+        if self.form == SsaForm::Phi {
+            return Ok(());
+        }
         let outgoing = std::mem::take(&mut self.outgoing[b]);
-        let mut sets = Vec::new();
         for &(dst, value) in &outgoing {
-            let t = f.var_type(dst);
-            let src = match (self.form, value) {
-                (_, Operand::Var(v)) => self.var[v].clone(),
-                (SsaForm::SetGet, o) => self.operand(b, o, t)?,
-                (SsaForm::Phi, o) => {
-                    let ty = self.bty(b, t)?;
-                    let mut ins = Instr {
-                        dest: Some(self.edge[&(dst, b)].clone()),
-                        ty: Some(ty.clone()),
-                        ..Default::default()
-                    };
-                    match o {
-                        Operand::Const(c) => {
-                            ins.op = "const".into();
-                            ins.value = Some(literal(&ty, c));
-                        }
-                        _ => ins.op = "undef".into(),
-                    }
-                    self.push(ins);
-                    continue;
-                }
-            };
-            sets.push(Instr {
+            let src = self.operand(b, value, self.f.var_type(dst))?;
+            self.push(Instr {
                 op: "set".into(),
                 args: vec![self.var[dst].clone(), src],
                 ..Default::default()
             });
-        }
-        // The `set`s close the block, after every constant they read.
-        if self.form == SsaForm::SetGet {
-            for s in sets {
-                self.push(s);
-            }
         }
         Ok(())
     }
