@@ -107,20 +107,23 @@ fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     v
 }
 
+/// One call of every subcommand that reads a program.
+const READERS: &[&[&str]] = &[
+    &["fmt"],
+    &["run"],
+    &["construct"],
+    &["check"],
+    &["analyze", "--df"],
+    &["opt", "--passes", "dce"],
+    &["destruct"],
+    &["emit-llvm"],
+    &["reduce"],
+];
+
 #[test]
 fn every_command_rejects_every_bad_input_with_a_located_message() {
     for (name, input, msg) in cases() {
-        for cmd in [
-            &["fmt"][..],
-            &["run"],
-            &["construct"],
-            &["check"],
-            &["analyze", "--df"],
-            &["opt", "--passes", "dce"],
-            &["destruct"],
-            &["emit-llvm"],
-            &["reduce"],
-        ] {
+        for &cmd in READERS {
             let (code, err) = feed(cmd, &input);
             assert_eq!(
                 code,
@@ -320,17 +323,7 @@ const BRIL_CASES: &[(&str, &str, &str)] = &[
 #[test]
 fn every_command_rejects_bad_bril_with_a_located_message() {
     for &(format, input, msg) in BRIL_CASES {
-        for cmd in [
-            &["fmt"][..],
-            &["run"],
-            &["construct"],
-            &["check"],
-            &["analyze", "--df"],
-            &["opt", "--passes", "dce"],
-            &["destruct"],
-            &["emit-llvm"],
-            &["reduce"],
-        ] {
+        for &cmd in READERS {
             let mut args = cmd.to_vec();
             args.extend(["--input-format", format]);
             let (code, err) = feed(&args, input.as_bytes());

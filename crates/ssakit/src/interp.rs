@@ -72,7 +72,9 @@
 //!   the program, with an error naming the operation
 //!   ([`ErrorKind::Unsupported`]): generic operations
 //!   ([`InstData::Op`](crate::ir::InstData::Op)), whose meaning the
-//!   interpreter does not know, and variables of a type other than `i64`.
+//!   interpreter does not know, and variables of a type other than `i64`
+//!   and `bool` (a `bool` is computed on as 0 or 1, and `print` shows it
+//!   `true` or `false`: [`Value::Bool`]).
 //!
 //! # The differential oracle
 //!
