@@ -452,7 +452,7 @@ entry:
 }
 "),
             "runtime error in function main, block entry, instruction 0: \
-             the interpreter cannot run variable `x` of type `f64` (only `i64`)"
+             the interpreter cannot run variable `x` of type `f64` (only `i64` and `bool`)"
         );
         assert_eq!(
             err("function main(a) {

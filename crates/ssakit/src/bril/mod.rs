@@ -14,7 +14,8 @@
 //! use ssakit::bril::{self, Syntax};
 //! let src = "@main { a: int = const 4; b: bool = lt a a; print a b; }";
 //! let lowered = bril::read(src, Syntax::Text).unwrap();
-//! let out = ssakit::interp::run(&lowered.module, "main", &[], &Default::default()).unwrap();
+//! let main = lowered.module.entry_function(None).unwrap();
+//! let out = ssakit::interp::run(&lowered.module, main, &[], &Default::default()).unwrap();
 //! assert_eq!(out.render(), "4 false\n");
 //! let json = bril::write(&lowered.module, Syntax::Json, bril::SsaForm::SetGet).unwrap();
 //! assert!(json.contains("\"op\": \"lt\""));
