@@ -313,3 +313,32 @@ fn dynamic_instructions_after_the_pipeline() {
     ));
     common::golden("bril_dyn.txt", &table);
 }
+
+/// `examples/bril/swap_loop.bril` in pruned SSA, written in both spellings,
+/// and after the full pipeline: the swap's parallel copy sequentialized
+/// through a temporary (`tests/golden/swap_loop.*.bril`).
+#[test]
+fn swap_loop_as_bril_golden() {
+    let src = common::example("bril/swap_loop.bril");
+    let mut m = bril::read(&src, Syntax::Text).unwrap().module;
+    let opts = Options {
+        flavor: Flavor::Pruned,
+        ..Default::default()
+    };
+    construct::construct(&mut m.functions[0], &opts).unwrap();
+    common::golden(
+        "swap_loop.pruned.set.bril",
+        &bril::write(&m, Syntax::Text, SsaForm::SetGet).unwrap(),
+    );
+    common::golden(
+        "swap_loop.pruned.phi.bril",
+        &bril::write(&m, Syntax::Text, SsaForm::Phi).unwrap(),
+    );
+    let f = &mut m.functions[0];
+    ssakit::opt::run_passes(f, &Pass::parse("copy-prop,const-prop,dce").unwrap()).unwrap();
+    destruct::destruct(f, &DestructOptions::default()).unwrap();
+    common::golden(
+        "swap_loop.pipeline.bril",
+        &bril::write(&m, Syntax::Text, SsaForm::SetGet).unwrap(),
+    );
+}

@@ -8,7 +8,7 @@
 //!   (`docs/lang/ssa.md`).
 //! * **Operands that are not variables** (constants after constant
 //!   propagation, `undef`) read a variable defined once per function, at
-//!   its start (`c.5: int = const 5;`, `undef.int: int = undef;`): the
+//!   its start (`const.5: int = const 5;`, `const.m5` for −5, `undef.int: int = undef;`): the
 //!   start dominates every use, and a constant used in a loop costs no
 //!   instruction per iteration.
 //! * **Jumps** to the next block of the layout are left out (Bril falls
@@ -173,11 +173,11 @@ impl<'a> Raise<'a> {
         }
         let (want, op, value) = match o {
             Operand::Const(c) if c < 0 => (
-                format!("c.m{}", c.unsigned_abs()),
+                format!("const.m{}", c.unsigned_abs()),
                 "const",
                 Some(literal(&ty, c)),
             ),
-            Operand::Const(c) => (format!("c.{c}"), "const", Some(literal(&ty, c))),
+            Operand::Const(c) => (format!("const.{c}"), "const", Some(literal(&ty, c))),
             _ => (format!("undef.{}", ty.name()), "undef", None),
         };
         let name = self.vars.fresh(&want);
