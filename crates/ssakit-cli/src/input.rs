@@ -263,7 +263,7 @@ fn spans_of<'p>(
             .functions
             .iter()
             .position(|f| f.name() == func.name())
-            .map(|k| &p.spans[k])
+            .and_then(|k| p.spans.get(k))
     })
 }
 

@@ -1,12 +1,14 @@
 //! The `ssakit` command-line tool. Each subcommand lives in its own module
 //! under `cmd/` and holds no algorithm: it parses arguments, calls the
 //! library and prints. Results go to standard output, diagnostics to
-//! standard error; `FILE` may be `-` for standard input.
+//! standard error; without `FILE` (or with `-`) the program is read from
+//! standard input. Programs are `.ssa` or Bril (`format.rs`).
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod cmd;
 mod exit;
+mod format;
 mod input;
 mod json;
 mod out;

@@ -107,25 +107,28 @@ fn cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     v
 }
 
+/// One call of every subcommand that reads a program.
+const READERS: &[&[&str]] = &[
+    &["fmt"],
+    &["run"],
+    &["construct"],
+    &["check"],
+    &["analyze", "--df"],
+    &["opt", "--passes", "dce"],
+    &["destruct"],
+    &["emit-llvm"],
+    &["reduce"],
+    &["dot"],
+    &["dot", "--svg", "--dom"],
+    &["explain"],
+    &["check", "--format", "json"],
+    &["analyze", "--format", "json", "--dom"],
+];
+
 #[test]
 fn every_command_rejects_every_bad_input_with_a_located_message() {
     for (name, input, msg) in cases() {
-        for cmd in [
-            &["fmt"][..],
-            &["run"],
-            &["construct"],
-            &["check"],
-            &["analyze", "--df"],
-            &["opt", "--passes", "dce"],
-            &["destruct"],
-            &["emit-llvm"],
-            &["reduce"],
-            &["dot"],
-            &["dot", "--svg", "--dom"],
-            &["explain"],
-            &["check", "--format", "json"],
-            &["analyze", "--format", "json", "--dom"],
-        ] {
+        for &cmd in READERS {
             let (code, err) = feed(cmd, &input);
             assert_eq!(
                 code,
@@ -316,6 +319,55 @@ fn wasm_stats_on_a_closed_pipe_and_a_full_device() {
     }
 }
 
+/// Bad Bril: each unsupported extension, malformed text and JSON, bad
+/// programs. (format, input, the message with its location)
+const BRIL_CASES: &[(&str, &str, &str)] = &[
+    ("bril", "@main { p: ptr<int> = alloc n; }", "<stdin>:1:9: type `ptr<int>` is not supported (memory extension)"),
+    ("bril", "@main {\n  a: int = const 1;\n  store a a;\n}", "<stdin>:3:3: `store` is not supported (memory extension)"),
+    ("bril", "@main { a: float = const 1.5; }", "<stdin>:1:9: type `float` is not supported (float extension)"),
+    ("bril", "@main { a: int = const 1; b: int = fadd a a; }", "<stdin>:1:27: `fadd` is not supported (float extension)"),
+    ("bril", "@main { c: char = const 'a'; }", "<stdin>:1:9: type `char` is not supported (char extension)"),
+    ("bril", "@main { a: int = const 1; b: bool = ceq a a; }", "<stdin>:1:27: `ceq` is not supported (char extension)"),
+    ("bril", "@main { speculate; commit; }", "<stdin>:1:9: `speculate` is not supported (speculation extension)"),
+    ("bril", "@main { a: int = const 1; b: int = frob a; }", "<stdin>:1:27: unknown Bril instruction `frob`"),
+    ("bril", "@main { jmp .nowhere; }", "<stdin>:1:9: unknown label `.nowhere`"),
+    ("bril", "@main { a: int = const 1", "<stdin>:1:25: expected an argument or `;`"),
+    ("bril", "@main { a: int = add x y; }", "<stdin>:1:9: undefined variable `x`"),
+    ("bril", "@main { a: int = const 99999999999999999999; }", "<stdin>:1:24: malformed number"),
+    ("bril", "@main { a: int = const 1; b: bool = add a a; }", "<stdin>:1:27: `add` gives `int`, not `bool`"),
+    ("bril", "@main { .l: .l: }", "<stdin>:1:13: duplicate label `.l`"),
+    ("bril", "@main { x: int = get; }", "<stdin>:1:9: `get` in a block without predecessors"),
+    ("bril", "@main { a: int = const 1; call @g a; }", "<stdin>:1:27: call to undefined function `@g`"),
+    ("bril", "struct S = {}", "<stdin>:1:1: `struct` (memory extension) is not supported"),
+    ("bril", "@main { a: int = const 1; ~ }", "<stdin>:1:27: unexpected character"),
+    ("bril-json", r#"{"functions": [{"name": "main", "instrs": [{"op": "alloc", "dest": "p", "type": {"ptr": "int"}, "args": ["n"]}]}]}"#, "<stdin>: function `main`, instruction 0: type `ptr<int>` is not supported (memory extension)"),
+    ("bril-json", r#"{"functions": [{"name": "main", "instrs": [{"label": "l"}, {"op": "load", "dest": "p", "type": "int", "args": ["a"]}]}]}"#, "<stdin>: function `main`, instruction 1: `load` is not supported (memory extension)"),
+    ("bril-json", r#"{"functions": [{"name": "main", "instrs": [{"op": "const", "dest": "a", "type": "float", "value": 1.5}]}]}"#, "instruction 0: type `float` is not supported (float extension)"),
+    ("bril-json", r#"{"functions": [{"name": "main", "instrs": [{"op": "guard", "args": [], "labels": ["x"]}]}]}"#, "instruction 0: `guard` is not supported (speculation extension)"),
+    ("bril-json", "{\"functions\": [{\"name\": \"main\",\n \"instrs\": [ {\"op\": \"const\", } ]}]}", "<stdin>:2:31: malformed JSON: trailing comma"),
+    ("bril-json", r#"{"functions": [{"name": "main", "instrs": [ {"dest": "x"} ]}]}"#, "instruction 0: an instruction needs an `op` string"),
+    ("bril-json", "[1,2]", "<stdin>: a Bril program is a JSON object"),
+    ("bril-json", "", "<stdin>:1:1: malformed JSON: EOF while parsing a value"),
+    ("bril-json", r#"{"functions": [{"name": "main", "args": [{"name": "c", "type": "char"}], "instrs": []}]}"#, "<stdin>: function `main`: type `char` is not supported (char extension)"),
+];
+
+#[test]
+fn every_command_rejects_bad_bril_with_a_located_message() {
+    for &(format, input, msg) in BRIL_CASES {
+        for &cmd in READERS {
+            let mut args = cmd.to_vec();
+            args.extend(["--input-format", format]);
+            let (code, err) = feed(&args, input.as_bytes());
+            assert_eq!(code, Some(1), "{input}: ssakit {args:?}, stderr:\n{err}");
+            assert!(
+                err.contains(msg),
+                "{input}: ssakit {args:?} says\n{err}\nexpected {msg:?}"
+            );
+            assert!(!err.contains("panicked"), "{input}: panic\n{err}");
+        }
+    }
+}
+
 #[test]
 fn wasm_commands_refuse_bad_bytes_and_endless_streams() {
     let urandom = std::fs::File::open("/dev/urandom").unwrap();
@@ -347,5 +399,24 @@ fn wasm_commands_refuse_bad_bytes_and_endless_streams() {
         deep.push_str("))");
         let (code, err) = feed(&["wasm", cmd], deep.as_bytes());
         assert_eq!(code, Some(0), "{cmd}: {err}");
+    }
+}
+
+#[test]
+fn every_prefix_of_a_bril_program_is_handled() {
+    let text = std::fs::read_to_string(common::example("bril/bool_logic.bril")).unwrap();
+    let json = common::ok(
+        &["fmt", "--emit", "bril-json", "bril/bool_logic.bril"],
+        None,
+    );
+    for (format, src) in [("bril", &text), ("bril-json", &json)] {
+        for cut in (0..src.len()).step_by(7) {
+            let (code, err) = feed(&["check", "--input-format", format], &src.as_bytes()[..cut]);
+            assert!(
+                matches!(code, Some(0) | Some(1)),
+                "{format} prefix {cut}: exit {code:?}\n{err}"
+            );
+            assert!(!err.contains("panicked"), "{format} prefix {cut}: {err}");
+        }
     }
 }

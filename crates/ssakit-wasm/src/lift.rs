@@ -355,7 +355,8 @@ impl Lifter<'_, '_> {
     /// `v = 0` of type `t` at the end of `b`.
     fn zero(&mut self, b: Block, v: Var, t: Type) {
         let (visit, imms): (&str, &[i64]) = match t {
-            Type::I32 | Type::I64 => return self.copy(b, v, Operand::Const(0)),
+            // No wasm value has `bool` type; an integer zero suits both.
+            Type::I32 | Type::I64 | Type::Bool => return self.copy(b, v, Operand::Const(0)),
             Type::F32 => ("visit_f32_const", &[0]),
             Type::F64 => ("visit_f64_const", &[0]),
             Type::V128 => ("visit_v128_const", &[0, 0]),

@@ -38,6 +38,10 @@ pub enum Value {
     Int(i64),
     /// The undefined value, printed `undef`.
     Undef,
+    /// A `bool` as `print` shows it (`true` or `false`): the interpreter
+    /// computes on a `bool` as the integer 0 or 1, and makes this value
+    /// only for the output of `print`.
+    Bool(bool),
 }
 
 impl Value {
@@ -45,7 +49,16 @@ impl Value {
     pub fn as_int(self) -> Option<i64> {
         match self {
             Value::Int(v) => Some(v),
+            Value::Bool(b) => Some(i64::from(b)),
             Value::Undef => None,
+        }
+    }
+
+    /// The value an operator computes on: a printed `bool` as its integer.
+    fn normal(self) -> Value {
+        match self {
+            Value::Bool(b) => Value::Int(i64::from(b)),
+            v => v,
         }
     }
 
@@ -71,6 +84,7 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(v) => write!(f, "{v}"),
+            Value::Bool(b) => write!(f, "{b}"),
             Value::Undef => f.write_str("undef"),
         }
     }
@@ -88,9 +102,9 @@ pub enum Trap {
 /// The value of `op a` (rules 1 and 4).
 #[inline]
 pub fn unary(op: UnOp, a: Value) -> Value {
-    match a {
-        Value::Int(a) => Value::Int(op.eval(a)),
-        Value::Undef => Value::Undef,
+    match a.as_int() {
+        Some(a) => Value::Int(op.eval(a)),
+        None => Value::Undef,
     }
 }
 
@@ -98,7 +112,7 @@ pub fn unary(op: UnOp, a: Value) -> Value {
 /// module documentation).
 #[inline]
 pub fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, Trap> {
-    match (a, b) {
+    match (a.normal(), b.normal()) {
         (Value::Int(a), Value::Int(b)) => op.eval(a, b).map(Value::Int).ok_or(Trap::DivisionByZero),
         (_, Value::Int(0)) if op.may_trap() => Err(Trap::DivisionByZero),
         (_, Value::Undef) if op.may_trap() => Err(Trap::DivisionByUndef),

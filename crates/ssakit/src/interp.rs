@@ -72,7 +72,9 @@
 //!   the program, with an error naming the operation
 //!   ([`ErrorKind::Unsupported`]): generic operations
 //!   ([`InstData::Op`](crate::ir::InstData::Op)), whose meaning the
-//!   interpreter does not know, and variables of a type other than `i64`.
+//!   interpreter does not know, and variables of a type other than `i64`
+//!   and `bool` (a `bool` is computed on as 0 or 1, and `print` shows it
+//!   `true` or `false`: [`Value::Bool`]).
 //!
 //! # The differential oracle
 //!
@@ -126,6 +128,9 @@ pub struct RunOptions {
     pub max_depth: usize,
     /// Record every external call in [`Outcome::calls`].
     pub trace_calls: bool,
+    /// Count the entries into every block in [`Outcome::block_visits`]
+    /// (the Bril profile weighs them with the instructions of each block).
+    pub count_blocks: bool,
 }
 
 impl Default for RunOptions {
@@ -134,6 +139,7 @@ impl Default for RunOptions {
             fuel: DEFAULT_FUEL,
             max_depth: DEFAULT_MAX_DEPTH,
             trace_calls: false,
+            count_blocks: false,
         }
     }
 }
@@ -179,6 +185,10 @@ pub struct Outcome {
     pub calls: Vec<CallRecord>,
     /// Steps executed: the dynamic instruction count.
     pub dyn_insts: u64,
+    /// With [`RunOptions::count_blocks`], `block_visits[f][b]` is how many
+    /// times the run entered block number `b` of function number `f` (the
+    /// interpreter's numbering, module order); else empty.
+    pub block_visits: Vec<Vec<u64>>,
 }
 
 impl Outcome {
@@ -291,9 +301,9 @@ pub fn external_call_result(name: &str, args: &[Value]) -> Value {
 fn external_result(seed: u64, args: &[Value]) -> Value {
     let mut h = seed;
     for a in args {
-        match a {
-            Value::Int(v) => h = fnv1a(h, &v.to_le_bytes()),
-            Value::Undef => return Value::Undef,
+        match a.as_int() {
+            Some(v) => h = fnv1a(h, &v.to_le_bytes()),
+            None => return Value::Undef,
         }
     }
     Value::Int((h % EXTERNAL_MODULUS) as i64)
@@ -442,7 +452,7 @@ entry:
 }
 "),
             "runtime error in function main, block entry, instruction 0: \
-             the interpreter cannot run variable `x` of type `f64` (only `i64`)"
+             the interpreter cannot run variable `x` of type `f64` (only `i64` and `bool`)"
         );
         assert_eq!(
             err("function main(a) {

@@ -13,6 +13,8 @@
 
 pub mod analysis;
 pub mod backend;
+#[cfg(feature = "bril")]
+pub mod bril;
 pub mod construct;
 pub mod destruct;
 pub mod entity;

@@ -34,7 +34,9 @@
 use crate::analysis::{DomTree, IdfCalculator, VarLiveness};
 use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;
-use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Point, Terminator, Type, Var};
+use crate::ir::{
+    BinOp, Block, Cfg, Function, Inst, InstData, Operand, Point, Terminator, Type, UnOp, Var,
+};
 use crate::union_find::UnionFind;
 
 /// The chapter's properties of a valid SSA function.
@@ -417,7 +419,7 @@ impl<'a> Verifier<'a> {
 fn fits(func: &Function, o: Operand, want: Type) -> bool {
     match o {
         Operand::Var(v) => func.var_type(v) == want,
-        Operand::Const(_) => want.is_int(),
+        Operand::Const(c) => want.is_int() && (want != Type::Bool || c == 0 || c == 1),
         Operand::Undef => true,
     }
 }
@@ -431,6 +433,18 @@ fn describe(func: &Function, o: Operand) -> String {
     }
 }
 
+/// Which operators may write or compute on `bool` (see [`Type::Bool`]).
+#[derive(Clone, Copy)]
+enum Flags {
+    /// Only `i64`.
+    None,
+    /// A comparison: `i64` operands, an `i64` or `bool` result.
+    Compare,
+    /// `!`, `&`, `|`, `^`: all `i64`, or all `bool` (`!` of an `i64` may
+    /// also write a `bool`).
+    Logic,
+}
+
 /// What is wrong with the types of instruction `i`, if anything.
 fn inst_type_error(func: &Function, i: Inst) -> Option<String> {
     let moved = |dst: Var, src: Operand, what: &str| {
@@ -438,9 +452,26 @@ fn inst_type_error(func: &Function, i: Inst) -> Option<String> {
         (!fits(func, src, want))
             .then(|| format!("{what} of type `{want}` receives {}", describe(func, src)))
     };
-    let on_i64 = |dst: Var, ops: &[Operand], symbol: &str| {
-        (func.var_type(dst) != Type::I64 || !ops.iter().all(|&o| fits(func, o, Type::I64)))
-            .then(|| format!("`{symbol}` computes on `i64` only"))
+    // The built-in operators compute on `i64`; comparisons and `!` may
+    // write a `bool`, and `!`, `&`, `|`, `^` may compute on `bool`s too
+    // (the one-bit flags of Bril).
+    let on_i64 = |dst: Var, ops: &[Operand], symbol: &str, flags: Flags| {
+        let all = |t: Type| ops.iter().all(|&o| fits(func, o, t));
+        let ok = match (func.var_type(dst), flags) {
+            (Type::I64, _) => all(Type::I64),
+            (Type::Bool, Flags::Compare) => all(Type::I64),
+            (Type::Bool, Flags::Logic) => all(Type::Bool) || (ops.len() == 1 && all(Type::I64)),
+            _ => false,
+        };
+        (!ok).then(|| match flags {
+            Flags::None => format!("`{symbol}` computes on `i64` only"),
+            _ => format!("`{symbol}` computes on `i64` (or writes or computes on `bool`)"),
+        })
+    };
+    let flags_of = |op: BinOp| match op {
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Flags::Compare,
+        BinOp::And | BinOp::Or | BinOp::Xor => Flags::Logic,
+        _ => Flags::None,
     };
     match func.inst(i) {
         InstData::Copy { dst, src } => moved(*dst, *src, "copy destination"),
@@ -452,8 +483,16 @@ fn inst_type_error(func: &Function, i: Inst) -> Option<String> {
             .as_slice(func)
             .iter()
             .find_map(|&(d, s)| moved(d, s, "parallel-copy destination")),
-        InstData::Unary { dst, op, arg } => on_i64(*dst, &[*arg], op.symbol()),
-        InstData::Binary { dst, op, lhs, rhs } => on_i64(*dst, &[*lhs, *rhs], op.symbol()),
+        InstData::Unary { dst, op, arg } => {
+            let flags = match op {
+                UnOp::Not => Flags::Logic,
+                UnOp::Neg => Flags::None,
+            };
+            on_i64(*dst, &[*arg], op.symbol(), flags)
+        }
+        InstData::Binary { dst, op, lhs, rhs } => {
+            on_i64(*dst, &[*lhs, *rhs], op.symbol(), flags_of(*op))
+        }
         InstData::Call { .. } | InstData::Print { .. } | InstData::Op { .. } => None,
     }
 }

@@ -11,8 +11,8 @@ use ssakit::analysis::report;
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("what").required(true).multiple(true)))]
 pub struct Args {
-    /// Input `.ssa` file, or `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     /// The dominator tree (immediate dominators).
     #[arg(long, group = "what")]
     pub dom: bool,
@@ -39,7 +39,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (_, p) = input::parse(&a.file)?;
+    let p = crate::format::load(&a.input)?.parsed;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     let idf_var = match &a.idf {
         Some(name) => match f.var_by_name(name) {

@@ -8,8 +8,8 @@ use crate::out::{Out, OutputArg};
 /// Arguments of `ssakit check`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file, or `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     #[command(flatten)]
     pub format: FormatArg,
     #[command(flatten)]
@@ -18,7 +18,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (src, p) = input::parse(&a.file)?;
+    let crate::format::Input { src, parsed: p, .. } = crate::format::load(&a.input)?;
     if a.format.json() {
         let doc = json::Check {
             functions: p

@@ -97,8 +97,8 @@ impl ConstructFlags {
 /// Arguments of `ssakit construct`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file (not in SSA form), or `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     #[command(flatten)]
     pub flags: ConstructFlags,
     /// Print the phi-insertion and renaming traces of this variable (in the
@@ -116,6 +116,8 @@ pub struct Args {
     pub no_verify: bool,
     #[command(flatten)]
     pub format: FormatArg,
+    #[command(flatten)]
+    pub emit: crate::format::EmitArg,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -143,13 +145,13 @@ pub fn to_options(
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (src, mut parsed) = input::parse(&a.file)?;
+    let mut inp = crate::format::load(&a.input)?;
     let mut opts = a.flags.options();
     let traced = match &a.trace {
         Some(_) => {
             opts.renaming = Renaming::ReachingDef;
             Some(
-                input::entry(&parsed.module, a.entry.as_deref())?
+                input::entry(&inp.parsed.module, a.entry.as_deref())?
                     .name()
                     .to_string(),
             )
@@ -162,7 +164,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Input(ssakit::error::IrError),
         Invalid(Vec<ssakit::error::IrError>),
     }
-    let mut module = std::mem::take(&mut parsed.module);
+    let mut module = std::mem::take(&mut inp.parsed.module);
     let start = std::time::Instant::now();
     let results: Vec<(Result<String, Fail>, PassTimes)> =
         par::each_function(&mut module.functions, |f| {
@@ -194,8 +196,8 @@ pub fn run(a: Args) -> Result<(), Failed> {
             Err(Fail::Input(e)) => {
                 // The function was changed in place: report against the
                 // program as written.
-                let parsed = input::reparse(&src);
-                input::report_ir_in(&src, &parsed, k, &e);
+                let parsed = inp.reparse();
+                input::report_ir_in(&inp.src, &parsed, k, &e);
                 return Err(Failed(exit::INPUT));
             }
             Err(Fail::Invalid(errs)) => {
@@ -215,9 +217,9 @@ pub fn run(a: Args) -> Result<(), Failed> {
         }
         writeln!(out)?;
     }
-    par::print_module(&module, &mut out)?;
+    crate::format::emit(&module, &a.emit, &mut out)?;
     out.finish()?;
     json::report_passes::<()>(a.format, None, a.time_passes.then_some((wall, &times)));
-    input::skip_freeing((src, parsed, module));
+    input::skip_freeing((inp, module));
     Ok(())
 }

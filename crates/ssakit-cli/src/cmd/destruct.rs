@@ -38,9 +38,8 @@ impl ModeArgs {
 /// Arguments of `ssakit destruct`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file in SSA form (as `ssakit construct` prints it), or
-    /// `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     #[command(flatten)]
     pub mode: ModeArgs,
     /// Print what was done (copies inserted, removed, remaining, ...) on
@@ -53,16 +52,18 @@ pub struct Args {
     #[command(flatten)]
     pub format: FormatArg,
     #[command(flatten)]
+    pub emit: crate::format::EmitArg,
+    #[command(flatten)]
     pub output: OutputArg,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (src, mut parsed) = input::parse(&a.file)?;
+    let mut inp = crate::format::load(&a.input)?;
     let opts = a.mode.options();
     // Functions are independent: destruct them in parallel, then report in
     // module order.
-    let mut module = std::mem::take(&mut parsed.module);
+    let mut module = std::mem::take(&mut inp.parsed.module);
     let start = std::time::Instant::now();
     let results = par::each_function(&mut module.functions, |f| destruct::destruct(f, &opts));
     let wall = start.elapsed().as_secs_f64();
@@ -85,8 +86,8 @@ pub fn run(a: Args) -> Result<(), Failed> {
             Err(e) => {
                 // The function was changed in place: report against the
                 // program as written.
-                let parsed = input::reparse(&src);
-                input::report_ir_in(&src, &parsed, k, &e);
+                let parsed = inp.reparse();
+                input::report_ir_in(&inp.src, &parsed, k, &e);
                 if e.message.starts_with("input is not valid SSA") {
                     crate::errln!("help: `ssakit construct` puts a program into SSA form");
                 } else if a.mode.conventional {
@@ -98,13 +99,13 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
-    par::print_module(&module, &mut out)?;
+    crate::format::emit(&module, &a.emit, &mut out)?;
     out.finish()?;
     json::report_passes(
         a.format,
         a.stats.then_some((stats_list, stats_text)),
         a.time_passes.then_some((wall, &times)),
     );
-    input::skip_freeing((src, parsed, module));
+    input::skip_freeing((inp, module));
     Ok(())
 }

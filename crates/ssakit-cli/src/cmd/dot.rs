@@ -11,8 +11,8 @@ use ssakit::backend::picture::PictureKind;
 #[derive(clap::Args)]
 #[command(group(clap::ArgGroup::new("graph").multiple(false)))]
 pub struct Args {
-    /// Input `.ssa` file, or `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     /// The control-flow graph, instructions in the blocks and phis set
     /// apart (the default).
     #[arg(long, group = "graph")]
@@ -36,7 +36,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (_, p) = input::parse(&a.file)?;
+    let p = crate::format::load(&a.input)?.parsed;
     let f = input::entry(&p.module, a.function.as_deref())?;
     let kind = if a.dom {
         PictureKind::Dom

@@ -14,9 +14,10 @@ use ssakit::opt::Pass;
 /// Arguments of `ssakit explain`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file, or `-` for standard input: a program not in SSA
-    /// form (all phases), or in SSA form (from the optimisations on).
-    pub file: String,
+    // The input (`.ssa` or Bril): a program not in SSA form (all phases),
+    // or in SSA form (from the optimisations on).
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     /// The function shown (default: `main`, else the first).
     #[arg(long, visible_alias = "entry", value_name = "NAME")]
     pub function: Option<String>,
@@ -50,7 +51,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             Failed(exit::INPUT)
         })?
     };
-    let (src, parsed) = input::parse(&a.file)?;
+    let crate::format::Input { src, parsed, .. } = crate::format::load(&a.input)?;
     let f = input::entry(&parsed.module, a.function.as_deref())?;
     let opts = explain::Options {
         construct: construct::Options {

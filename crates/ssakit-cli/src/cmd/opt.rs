@@ -10,8 +10,8 @@ use ssakit::opt::{self, Pass};
 /// Arguments of `ssakit opt`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file in SSA form, or `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     /// Comma-separated passes, run in order, repeats allowed:
     /// `copy-prop`, `const-prop`, `dce`.
     #[arg(long, value_name = "LIST")]
@@ -29,6 +29,8 @@ pub struct Args {
     #[command(flatten)]
     pub format: FormatArg,
     #[command(flatten)]
+    pub emit: crate::format::EmitArg,
+    #[command(flatten)]
     pub output: OutputArg,
 }
 
@@ -41,7 +43,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             return Err(Failed(exit::INPUT));
         }
     };
-    let (src, mut parsed) = input::parse(&a.file)?;
+    let mut inp = crate::format::load(&a.input)?;
     // Functions are independent: verify, optimise (and, with --verify,
     // verify again) in parallel, then report in module order. The passes
     // preserve valid SSA (the property tests check it on thousands of
@@ -52,7 +54,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Pass(ssakit::error::IrError),
         Invalid(Vec<ssakit::error::IrError>),
     }
-    let mut module = std::mem::take(&mut parsed.module);
+    let mut module = std::mem::take(&mut inp.parsed.module);
     let start = std::time::Instant::now();
     let verify = || ssakit::timing::phase("verification");
     let results = par::each_function(&mut module.functions, |f| {
@@ -85,9 +87,9 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 );
                 // Verification changed nothing, but report against the
                 // program as written all the same.
-                let parsed = input::reparse(&src);
+                let parsed = inp.reparse();
                 for e in errs.iter().take(20) {
-                    input::report_ir_in(&src, &parsed, k, e);
+                    input::report_ir_in(&inp.src, &parsed, k, e);
                 }
                 return Err(Failed(exit::INPUT));
             }
@@ -106,13 +108,13 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
         }
     }
-    par::print_module(&module, &mut out)?;
+    crate::format::emit(&module, &a.emit, &mut out)?;
     out.finish()?;
     json::report_passes(
         a.format,
         a.stats.then(|| (stats, stats.render())),
         a.time_passes.then_some((wall, &times)),
     );
-    input::skip_freeing((src, parsed, module));
+    input::skip_freeing((inp, module));
     Ok(())
 }

@@ -9,8 +9,8 @@ use ssakit::oracle::{self, Plan};
 /// Arguments of `ssakit reduce`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input `.ssa` file (not in SSA form), or `-` for standard input.
-    pub file: String,
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
     /// An argument vector to run on, comma-separated (repeatable); default:
     /// all zeros, all ones and all sevens.
     #[arg(long = "args", value_name = "A,B,...", allow_hyphen_values = true)]
@@ -28,7 +28,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let (src, p) = input::parse(&a.file)?;
+    let crate::format::Input { src, parsed: p, .. } = crate::format::load(&a.input)?;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     // A program construction refuses is bad input, as for `construct`, not
     // a mismatch of the first pipeline.

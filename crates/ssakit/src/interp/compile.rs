@@ -53,8 +53,11 @@ pub(super) enum Code<'m> {
         callee: Callee<'m>,
         args: Box<[Op]>,
     },
+    /// `bools[k]`: argument `k` is a `bool` variable, printed `true` or
+    /// `false`.
     Print {
         args: Box<[Op]>,
+        bools: Box<[bool]>,
     },
     ParCopy {
         dsts: Box<[u32]>,
@@ -148,12 +151,12 @@ impl<'m> Compiler<'_, 'm> {
             return Err(self.err(format!("variable {v} out of range")));
         }
         let ty = self.func.var_type(v);
-        if ty != Type::I64 {
+        if !ty.is_computed() {
             let names = VarNames::new(self.func);
             return Err(self.unsupported(
                 at,
                 format!(
-                    "the interpreter cannot run variable `{}` of type `{ty}` (only `i64`)",
+                    "the interpreter cannot run variable `{}` of type `{ty}` (only `i64` and `bool`)",
                     &names[v]
                 ),
             ));
@@ -182,12 +185,12 @@ impl<'m> Compiler<'_, 'm> {
         if f.layout().is_empty() {
             return Err(self.err("no blocks".into()));
         }
-        if let Some(&p) = f.params().iter().find(|&&p| f.var_type(p) != Type::I64) {
+        if let Some(&p) = f.params().iter().find(|&&p| !f.var_type(p).is_computed()) {
             let names = VarNames::new(f);
             return Err(RuntimeError {
                 kind: ErrorKind::Unsupported(format!(
                     "function {}: the interpreter cannot run parameter `{}` of type `{}` \
-                     (only `i64`)",
+                     (only `i64` and `bool`)",
                     f.name(),
                     &names[p],
                     f.var_type(p)
@@ -364,6 +367,11 @@ impl<'m> Compiler<'_, 'm> {
             }
             InstData::Print { args } => Code::Print {
                 args: self.ops(args.as_slice(f), at)?,
+                bools: args
+                    .as_slice(f)
+                    .iter()
+                    .map(|o| matches!(o, Operand::Var(v) if f.var_type(*v) == Type::Bool))
+                    .collect(),
             },
             InstData::ParCopy { copies } => {
                 let copies = copies.as_slice(f);

@@ -23,6 +23,10 @@ pub(super) fn execute(
         dyn_insts: 0,
         output: Vec::new(),
         calls: Vec::new(),
+        visits: match opts.count_blocks {
+            true => funcs.iter().map(|f| vec![0; f.blocks.len()]).collect(),
+            false => Vec::new(),
+        },
     };
     let mut rets = m.exec(entry, args)?.into_iter();
     Ok(Outcome {
@@ -31,6 +35,7 @@ pub(super) fn execute(
         extra_rets: rets.collect(),
         calls: m.calls,
         dyn_insts: m.dyn_insts,
+        block_visits: m.visits,
     })
 }
 
@@ -60,6 +65,9 @@ struct Machine<'a, 'm> {
     dyn_insts: u64,
     output: Vec<Vec<Value>>,
     calls: Vec<CallRecord>,
+    /// Entries into each block of each function, if
+    /// [`RunOptions::count_blocks`] (else empty).
+    visits: Vec<Vec<u64>>,
 }
 
 #[inline]
@@ -113,6 +121,9 @@ impl Machine<'_, '_> {
             ip: 0,
             base,
         };
+        if let Some(v) = self.visits.get_mut(g as usize) {
+            v[gf.entry as usize] += 1;
+        }
         if gf.blocks[gf.entry as usize].nphis > 0 {
             let kind = ErrorKind::MissingPhiArg { pred: None };
             return Err(self.error(g, gf.entry, Position::Inst(0), kind));
@@ -172,8 +183,15 @@ impl Machine<'_, '_> {
                         };
                         self.vals[base + *dst as usize] = v;
                     }
-                    Code::Print { args } => {
-                        let line = args.iter().map(|&a| read(&self.vals, base, a)).collect();
+                    Code::Print { args, bools } => {
+                        let line = args
+                            .iter()
+                            .zip(bools.iter())
+                            .map(|(&a, &b)| match read(&self.vals, base, a) {
+                                Value::Int(v) if b => Value::Bool(v != 0),
+                                v => v,
+                            })
+                            .collect();
                         self.output.push(line);
                     }
                     Code::ParCopy { dsts, srcs } => {
@@ -254,10 +272,10 @@ impl Machine<'_, '_> {
                     cond,
                     then_edge,
                     else_edge,
-                } => match read(&self.vals, cur, *cond) {
-                    Value::Int(0) => else_edge,
-                    Value::Int(_) => then_edge,
-                    Value::Undef => {
+                } => match read(&self.vals, cur, *cond).as_int() {
+                    Some(0) => else_edge,
+                    Some(_) => then_edge,
+                    None => {
                         let kind = ErrorKind::BranchOnUndef;
                         return Err(self.error(fr.func, fr.block, Position::Terminator, kind));
                     }
@@ -266,12 +284,12 @@ impl Machine<'_, '_> {
                     value,
                     default,
                     targets,
-                } => match read(&self.vals, cur, *value) {
-                    Value::Int(v) => usize::try_from(v)
+                } => match read(&self.vals, cur, *value).as_int() {
+                    Some(v) => usize::try_from(v)
                         .ok()
                         .and_then(|i| targets.get(i))
                         .unwrap_or(default),
-                    Value::Undef => {
+                    None => {
                         let kind = ErrorKind::SwitchOnUndef;
                         return Err(self.error(fr.func, fr.block, Position::Terminator, kind));
                     }
@@ -298,6 +316,9 @@ impl Machine<'_, '_> {
 
             // Take the edge: the target's phis as one parallel copy.
             let target = &funcs[fr.func as usize].blocks[edge.target as usize];
+            if let Some(v) = self.visits.get_mut(fr.func as usize) {
+                v[edge.target as usize] += 1;
+            }
             if target.nphis > 0 {
                 let from = fr.block;
                 fr.block = edge.target;

@@ -23,7 +23,7 @@ use std::hash::BuildHasher;
 
 /// Words that cannot name a variable, a label, a function or an operator in
 /// the text format: statement keywords and the type names.
-pub const RESERVED: [&str; 17] = [
+pub const RESERVED: [&str; 18] = [
     "function",
     "phi",
     "print",
@@ -41,6 +41,7 @@ pub const RESERVED: [&str; 17] = [
     "v128",
     "funcref",
     "externref",
+    "bool",
 ];
 
 /// For each first byte, the lengths (bit `min(len, 31)`) of the reserved

@@ -9,8 +9,9 @@ use std::fmt;
 /// constant propagation and the built-in operators (`+`, `<`, `!`, ...) work
 /// on it alone. The other types are WebAssembly's value types, carried by
 /// variables that only copies, phis, parallel copies, calls and generic
-/// [operations](super::InstData::Op) touch. Machine registers and one-bit
-/// flags would be further variants.
+/// [operations](super::InstData::Op) touch, and [`Type::Bool`], the
+/// one-bit flag of Bril programs. Machine registers would be further
+/// variants.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
 pub enum Type {
     /// A 64-bit integer (the default; `int` of the interpreter).
@@ -28,11 +29,16 @@ pub enum Type {
     FuncRef,
     /// An opaque host reference (WebAssembly `externref`).
     ExternRef,
+    /// A one-bit integer, 0 or 1 (Bril's `bool`): comparisons and the
+    /// logical operators `!`, `&`, `|` may write it, `!`, `&`, `|` and
+    /// `^` compute on it, a branch tests it, and the interpreter prints it
+    /// `true` or `false`. Its literals are 0 and 1.
+    Bool,
 }
 
 impl Type {
     /// Every type, in a fixed order.
-    pub const ALL: [Type; 7] = [
+    pub const ALL: [Type; 8] = [
         Type::I64,
         Type::I32,
         Type::F32,
@@ -40,6 +46,7 @@ impl Type {
         Type::V128,
         Type::FuncRef,
         Type::ExternRef,
+        Type::Bool,
     ];
 
     /// The type's name in the text format.
@@ -52,6 +59,7 @@ impl Type {
             Type::V128 => "v128",
             Type::FuncRef => "funcref",
             Type::ExternRef => "externref",
+            Type::Bool => "bool",
         }
     }
 
@@ -61,9 +69,16 @@ impl Type {
     }
 
     /// Whether an integer literal operand may stand for a value of this
-    /// type (its bits, truncated for `i32`).
+    /// type (its bits, truncated for `i32`; 0 or 1 for `bool`), and a
+    /// branch may test it.
     pub fn is_int(self) -> bool {
-        matches!(self, Type::I64 | Type::I32)
+        matches!(self, Type::I64 | Type::I32 | Type::Bool)
+    }
+
+    /// Whether the interpreter and constant propagation compute on values
+    /// of this type (`i64`, and `bool` as the integers 0 and 1).
+    pub fn is_computed(self) -> bool {
+        matches!(self, Type::I64 | Type::Bool)
     }
 }
 

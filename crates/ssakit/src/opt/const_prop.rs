@@ -135,9 +135,9 @@ impl Lattice {
     }
 
     fn from_value(v: Value) -> Lattice {
-        match v {
-            Value::Int(c) => Lattice::Const(c),
-            Value::Undef => Lattice::Undef,
+        match v.as_int() {
+            Some(c) => Lattice::Const(c),
+            None => Lattice::Undef,
         }
     }
 
@@ -174,8 +174,11 @@ impl Lattice {
         let (x, y) = (a.value().unwrap_or(some_int), b.value().unwrap_or(some_int));
         match eval::binary(op, x, y) {
             Ok(Value::Undef) | Err(Trap::DivisionByUndef) => Lattice::Undef,
-            Ok(Value::Int(c)) if a != Lattice::Bottom && b != Lattice::Bottom => Lattice::Const(c),
-            Ok(Value::Int(_)) | Err(Trap::DivisionByZero) => Lattice::Bottom,
+            Ok(v) if a != Lattice::Bottom && b != Lattice::Bottom => match v.as_int() {
+                Some(c) => Lattice::Const(c),
+                None => Lattice::Bottom,
+            },
+            Ok(_) | Err(Trap::DivisionByZero) => Lattice::Bottom,
         }
     }
 
@@ -219,8 +222,8 @@ impl<'a> Sccp<'a> {
             .def
             .iter()
             .map(|(v, d)| match d {
-                // Only `i64` variables take constants.
-                _ if func.var_type(v) != Type::I64 => Lattice::Bottom,
+                // Only `i64` and `bool` variables take constants.
+                _ if !func.var_type(v).is_computed() => Lattice::Bottom,
                 Def::Inst { .. } => Lattice::Top,
                 // Parameters (and, defensively, undefined variables).
                 Def::Param | Def::None => Lattice::Bottom,
@@ -530,9 +533,9 @@ pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
         stats.branches_folded += 1;
     }
 
-    // Step 4: substitute (only `i64` variables have constant values).
-    // `kept[v]`: a use of `v` is left (a condition that is `undef`), so its
-    // definition must stay.
+    // Step 4: substitute (only `i64` and `bool` variables have constant
+    // values). `kept[v]`: a use of `v` is left (a condition that is
+    // `undef`, a `bool` printed), so its definition must stay.
     let mut kept: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
     let subst = |o: &mut Operand| {
         if let Operand::Var(v) = *o {
@@ -541,6 +544,12 @@ pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
             }
         }
     };
+    // A `bool` prints `true` or `false`, a literal prints as an integer:
+    // `print` keeps its `bool` variables.
+    let mut is_bool: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
+    for v in func.vars() {
+        is_bool[v] = func.var_type(v) == Type::Bool;
+    }
     let mut insts: Vec<Inst> = Vec::new();
     for k in 0..func.layout().len() {
         let b = func.layout()[k];
@@ -550,7 +559,14 @@ pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
         insts.clear();
         insts.extend(func.block_all_insts(b));
         for &i in &insts {
-            func.for_each_operand_mut(i, subst);
+            if matches!(func.inst(i), InstData::Print { .. }) {
+                func.for_each_operand_mut(i, |o| match *o {
+                    Operand::Var(v) if is_bool[v] => kept[v] = true,
+                    _ => subst(o),
+                });
+            } else {
+                func.for_each_operand_mut(i, subst);
+            }
         }
         match *func.term(b) {
             Terminator::Ret(_) => func.for_each_term_operand_mut(b, subst),

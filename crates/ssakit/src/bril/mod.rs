@@ -1,0 +1,165 @@
+//! Bril programs in and out: Cornell CS 6120's IR, in its text (`.bril`)
+//! and JSON (`.json`) forms, core operations and both SSA extensions
+//! (`docs/lang/core.md`, `docs/lang/ssa.md`, `docs/lang/ssa2.md` of
+//! `sampsyo/bril`).
+//!
+//! The path in is [`parse`] (text or JSON into the syntax tree of
+//! [`ast`]), then [`lower::lower`] (the tree into a [`Module`], with the
+//! instruction count of each block); the path out is [`raise::raise`] (a
+//! module into a tree, SSA in either spelling), then [`print`]. The text
+//! and JSON forms of one tree are the same program, so text → JSON → text
+//! gives the text back (as `bril2txt` lays it out).
+//!
+//! ```
+//! use ssakit::bril::{self, Syntax};
+//! let src = "@main { a: int = const 4; b: bool = lt a a; print a b; }";
+//! let lowered = bril::read(src, Syntax::Text).unwrap();
+//! let main = lowered.module.entry_function(None).unwrap();
+//! let out = ssakit::interp::run(&lowered.module, main, &[], &Default::default()).unwrap();
+//! assert_eq!(out.render(), "4 false\n");
+//! let json = bril::write(&lowered.module, Syntax::Json, bril::SsaForm::SetGet).unwrap();
+//! assert!(json.contains("\"op\": \"lt\""));
+//! ```
+
+pub mod ast;
+pub mod json;
+pub mod lower;
+pub mod names;
+pub mod raise;
+pub mod text;
+
+pub use lower::{lower, Lowered};
+pub use raise::{raise, SsaForm};
+
+use crate::ir::Module;
+use crate::text::Diagnostic;
+use ast::{Loc, Program};
+
+/// Bril's two forms of one program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// The text format (`.bril`).
+    Text,
+    /// The canonical JSON (`.json`).
+    Json,
+}
+
+/// Bad Bril input, or a module Bril cannot express.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// At a place in a text (Bril text, or malformed JSON).
+    Text(Diagnostic),
+    /// In a JSON program (or a module being written): the function, and
+    /// the index of the instruction in its `instrs`.
+    At {
+        /// What is wrong.
+        message: String,
+        /// The function, if known.
+        function: Option<String>,
+        /// The instruction's index in the function's `instrs`.
+        index: Option<usize>,
+    },
+}
+
+impl Error {
+    /// An error in `function` at instruction `index`.
+    pub fn at(function: Option<&str>, index: Option<usize>, message: &str) -> Error {
+        Error::At {
+            message: message.to_string(),
+            function: function.map(str::to_string),
+            index,
+        }
+    }
+
+    /// An error at `loc` of `function`; `label` names the instruction.
+    pub(crate) fn located(function: Option<&str>, loc: &Loc, message: String, op: &str) -> Error {
+        match loc {
+            Loc::Text(r) => {
+                let label = if op.is_empty() {
+                    "here".to_string()
+                } else {
+                    format!("in this `{op}`")
+                };
+                Error::Text(Diagnostic::new(message, r.clone(), label))
+            }
+            Loc::Index(i) if *i != usize::MAX => Error::at(function, Some(*i), &message),
+            _ => Error::at(function, None, &message),
+        }
+    }
+
+    /// The message with where it is, without the file: `LINE:COL:
+    /// MESSAGE` is for [`Error::render`]; this gives `function `f`,
+    /// instruction K: MESSAGE` or the message alone.
+    pub fn describe(&self) -> String {
+        match self {
+            Error::Text(d) => d.message.clone(),
+            Error::At {
+                message,
+                function,
+                index,
+            } => {
+                let mut s = String::new();
+                if let Some(f) = function {
+                    s.push_str(&format!("function `{f}`"));
+                    if let Some(i) = index {
+                        s.push_str(&format!(", instruction {i}"));
+                    }
+                    s.push_str(": ");
+                }
+                s.push_str(message);
+                s
+            }
+        }
+    }
+
+    /// The report: `error: FILE:LINE:COL: MESSAGE` with the source line
+    /// for a text, `error: FILE: function `f`, instruction K: MESSAGE` for
+    /// JSON (K counts from 0 over `instrs`, labels included).
+    pub fn render(&self, file: &str, src: &str) -> String {
+        match self {
+            Error::Text(d) => d.render(file, src),
+            Error::At { .. } => format!("error: {file}: {}\n", self.describe()),
+        }
+    }
+}
+
+/// Parses Bril `src` into its syntax tree.
+pub fn parse(src: &str, syntax: Syntax) -> Result<Program, Error> {
+    match syntax {
+        Syntax::Text => text::parse(src).map_err(Error::Text),
+        Syntax::Json => json::parse(src),
+    }
+}
+
+/// Prints a syntax tree.
+pub fn print(p: &Program, syntax: Syntax) -> String {
+    match syntax {
+        Syntax::Text => text::print(p),
+        Syntax::Json => json::print(p),
+    }
+}
+
+/// Parses and lowers Bril `src`.
+pub fn read(src: &str, syntax: Syntax) -> Result<Lowered, Error> {
+    lower(&parse(src, syntax)?)
+}
+
+/// `module` as a Bril program, SSA phis spelled `form`.
+pub fn write(module: &Module, syntax: Syntax, form: SsaForm) -> Result<String, Error> {
+    Ok(print(&raise(module, form)?, syntax))
+}
+
+/// `total_dyn_inst` as `brili -p` counts it: every instruction executed,
+/// labels not (`brili.ts` counts in `evalInstr`). `visits` are the block
+/// entries of a run with [`RunOptions::count_blocks`](crate::interp::RunOptions),
+/// `costs` the [`Lowered::costs`] of the same module.
+pub fn dyn_insts(
+    costs: &[crate::entity::EntityVec<crate::ir::Block, u64>],
+    visits: &[Vec<u64>],
+) -> u64 {
+    costs
+        .iter()
+        .zip(visits)
+        .map(|(c, v)| c.values().zip(v).map(|(&c, &n)| c * n).sum::<u64>())
+        .sum()
+}
