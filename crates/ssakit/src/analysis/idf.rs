@@ -33,7 +33,7 @@
 //!   below it that qualifies for `L` qualified for that earlier root. So each
 //!   node is walked once and each edge looked at once per query: O(nodes +
 //!   edges touched + k log k) for k queued roots. The queue is a radix
-//!   heap ([`LevelQueue`]): the levels taken out never increase, which is
+//!   heap (`LevelQueue`): the levels taken out never increase, which is
 //!   what a radix heap needs, and it costs a few bucket moves per root
 //!   instead of a binary heap's sift-downs (a tenth of construction on
 //!   loop nests).

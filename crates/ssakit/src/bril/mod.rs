@@ -6,7 +6,7 @@
 //! The path in is [`parse`] (text or JSON into the syntax tree of
 //! [`ast`]), then [`lower::lower`] (the tree into a [`Module`], with the
 //! instruction count of each block); the path out is [`raise::raise`] (a
-//! module into a tree, SSA in either spelling), then [`print`]. The text
+//! module into a tree, SSA in either spelling), then [`print()`]. The text
 //! and JSON forms of one tree are the same program, so text → JSON → text
 //! gives the text back (as `bril2txt` lays it out).
 //!
