@@ -7,8 +7,9 @@
 //! `ssakit ARGS`, or such commands joined by ` | `, each reading the
 //! previous one's standard output.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 fn repo() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -57,25 +58,9 @@ fn run(command: &str, dir: &Path) -> String {
     let mut input = Vec::new();
     let mut printed = String::new();
     for stage in command.split(" | ") {
-        let mut words = stage.split_whitespace();
-        assert_eq!(
-            words.next(),
-            Some("ssakit"),
-            "`{stage}` is not an ssakit command"
-        );
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
-            .args(words)
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ssakit runs");
-        let mut pipe = child.stdin.take().unwrap();
-        let data = std::mem::take(&mut input);
-        let writer = std::thread::spawn(move || std::io::Write::write_all(&mut pipe, &data));
-        let out = child.wait_with_output().unwrap();
-        writer.join().unwrap().expect("stdin written");
+        let words: Vec<&str> = stage.split_whitespace().collect();
+        assert_eq!(words[0], "ssakit", "`{stage}` is not an ssakit command");
+        let out = common::ssakit_in(dir, &words[1..], &input);
         assert!(
             out.status.success(),
             "`{stage}` failed: {}",
