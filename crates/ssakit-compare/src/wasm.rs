@@ -1,0 +1,220 @@
+//! The phi cross-check on lifted WebAssembly (issue 12, item 6):
+//! `ssakit-compare wasm FILE.wasm [--reps N] [--out DIR]`.
+//!
+//! Every function of the module is lifted once (`ssakit_wasm::lift`), then:
+//!
+//! * ssakit: pruned construction, copy propagation (`ssakit::opt`
+//!   `copy-prop`, which also removes trivial phis), then the removal of
+//!   the phis still trivial once copies of constants are folded
+//!   ([`ssa::redundant_phis`] with `undef` an operand like any other);
+//! * Cranelift: its `FunctionBuilder` over the same function for the
+//!   variables' flow ([`cranelift::build_flow`], sealing each block as soon
+//!   as its last predecessor is emitted, as Cranelift recommends), then the
+//!   same removal on its block parameters ([`cranelift::trivial_params`]).
+//!
+//! WebAssembly's control flow is reducible, so Braun et al. (2013, section
+//! 4.1) give minimal pruned SSA after the removal: the two counts should
+//! agree per function; the functions where they do not are listed.
+//!
+//! Construction time of the whole module, on one thread, as medians of
+//! `--reps` runs of the sum over functions: ssakit's pruned construction
+//! (the lift and the clone of the lifted function not timed) against
+//! Cranelift's builder (the drop of its function not timed).
+//!
+//! Results on standard output and in `OUT/wasm-STEM.json`.
+
+use crate::{cranelift, median, ssa};
+use serde::Serialize;
+use ssakit::construct::{construct, Flavor};
+use ssakit::ir::Function;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+const USAGE: &str = "usage: ssakit-compare wasm FILE.wasm|FILE.wat [--reps N] [--out DIR]";
+
+/// One function whose counts differ.
+#[derive(Clone, Debug, Serialize)]
+pub struct Difference {
+    /// Function index (imports first).
+    pub index: u32,
+    /// Its name.
+    pub name: String,
+    /// Blocks of the lifted function.
+    pub blocks: usize,
+    /// ssakit: pruned phis, after copy propagation, after the removal.
+    pub ssakit: [usize; 3],
+    /// Cranelift: block parameters, after the removal.
+    pub cranelift: [usize; 2],
+}
+
+/// The results on one module.
+#[derive(Clone, Debug, Serialize)]
+pub struct Results {
+    /// The module's file.
+    pub file: String,
+    /// Defined functions.
+    pub functions: usize,
+    /// Functions that did not lift, with the error.
+    pub lift_errors: Vec<(u32, String)>,
+    /// Functions whose counts agree.
+    pub agree: usize,
+    /// ssakit: pruned phis, after copy propagation, after the removal.
+    pub ssakit_phis: [usize; 3],
+    /// Cranelift: block parameters, after the removal.
+    pub cranelift_params: [usize; 2],
+    /// Functions whose counts differ.
+    pub differences: Vec<Difference>,
+    /// Repetitions of the timings.
+    pub reps: usize,
+    /// Median seconds of ssakit's pruned construction of every function.
+    pub ssakit_construct_s: f64,
+    /// Median seconds of Cranelift's builder on every function.
+    pub cranelift_build_s: f64,
+}
+
+/// ssakit's counts on `f`: pruned phis, after copy propagation, after the
+/// removal of trivial phis.
+fn ssakit_counts(f: &Function) -> Result<[usize; 3], String> {
+    let mut g = f.clone();
+    let pruned = construct(&mut g, &ssa::options(Flavor::Pruned))
+        .map_err(|e| e.to_string())?
+        .phis;
+    ssakit::opt::copy_prop::copy_prop(&mut g).map_err(|e| e.to_string())?;
+    let after_cp: usize = g.layout().iter().map(|&b| g.block_phis(b).len()).sum();
+    let removed = ssa::redundant_phis(&g, ssa::UndefRule::Value);
+    Ok([pruned, after_cp, after_cp - removed])
+}
+
+/// Runs the cross-check; the arguments follow `wasm`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut file = None;
+    let mut reps = 5usize;
+    let mut out = PathBuf::from("target/compare");
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().cloned().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--reps" => {
+                reps = val()?
+                    .parse::<usize>()
+                    .map_err(|e| format!("--reps: {e}"))?
+                    .max(1)
+            }
+            "--out" => out = PathBuf::from(val()?),
+            "-h" | "--help" => return Err(USAGE.to_string()),
+            s if s.starts_with('-') => return Err(format!("unknown argument `{s}`\n{USAGE}")),
+            s => file = Some(PathBuf::from(s)),
+        }
+    }
+    let file = file.ok_or(USAGE.to_string())?;
+    let raw = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let bytes =
+        ssakit_wasm::module::to_binary(&raw).map_err(|e| format!("{}: {e}", file.display()))?;
+    let m = ssakit_wasm::module::parse(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+    let syms = ssakit_wasm::lift::ModuleSymbols::new(&m);
+    let mut funcs: Vec<(u32, Function)> = Vec::new();
+    let mut lift_errors = Vec::new();
+    for body in &m.bodies {
+        match ssakit_wasm::lift::lift(&m, &syms, body) {
+            Ok(l) => funcs.push((body.index, l.func)),
+            Err(e) => lift_errors.push((body.index, e.to_string())),
+        }
+    }
+    eprintln!("{}: {} functions lifted", file.display(), funcs.len());
+
+    let mut r = Results {
+        file: file.display().to_string(),
+        functions: m.bodies.len(),
+        lift_errors,
+        agree: 0,
+        ssakit_phis: [0; 3],
+        cranelift_params: [0; 2],
+        differences: Vec::new(),
+        reps,
+        ssakit_construct_s: 0.0,
+        cranelift_build_s: 0.0,
+    };
+    for (index, f) in &funcs {
+        let s = ssakit_counts(f).map_err(|e| format!("function {index}: {e}"))?;
+        let (cl, literals) = cranelift::build_flow(f, cranelift::Sealing::Early);
+        let (params, removed) = cranelift::trivial_params(&cl, &literals);
+        let c = [params, params - removed];
+        for k in 0..3 {
+            r.ssakit_phis[k] += s[k];
+        }
+        for k in 0..2 {
+            r.cranelift_params[k] += c[k];
+        }
+        if s[2] == c[1] {
+            r.agree += 1;
+        } else {
+            r.differences.push(Difference {
+                index: *index,
+                name: f.name().to_string(),
+                blocks: f.layout().len(),
+                ssakit: s,
+                cranelift: c,
+            });
+        }
+    }
+
+    let opts = ssa::options(Flavor::Pruned);
+    let mut ssakit_runs = Vec::new();
+    let mut cranelift_runs = Vec::new();
+    for _ in 0..reps {
+        let mut total = 0.0;
+        for (_, f) in &funcs {
+            let mut g = f.clone();
+            let t = Instant::now();
+            let res = construct(&mut g, &opts);
+            total += t.elapsed().as_secs_f64();
+            black_box(res).map_err(|e| e.to_string())?;
+        }
+        ssakit_runs.push(total);
+        let mut total = 0.0;
+        for (_, f) in &funcs {
+            let t = Instant::now();
+            let built = cranelift::build_flow(f, cranelift::Sealing::Early);
+            total += t.elapsed().as_secs_f64();
+            drop(black_box(built));
+        }
+        cranelift_runs.push(total);
+    }
+    r.ssakit_construct_s = median(ssakit_runs);
+    r.cranelift_build_s = median(cranelift_runs);
+
+    println!(
+        "{}: {} / {} functions agree; ssakit pruned phis {} -> copy-prop {} -> trivial removed {}; \
+         Cranelift block params {} -> trivial removed {}",
+        r.file,
+        r.agree,
+        funcs.len(),
+        r.ssakit_phis[0],
+        r.ssakit_phis[1],
+        r.ssakit_phis[2],
+        r.cranelift_params[0],
+        r.cranelift_params[1],
+    );
+    println!(
+        "construction of every function, one thread, median of {reps}: ssakit pruned {:.3} s, \
+         Cranelift FunctionBuilder {:.3} s",
+        r.ssakit_construct_s, r.cranelift_build_s
+    );
+    for (i, e) in &r.lift_errors {
+        println!("function {i} not lifted: {e}");
+    }
+    for d in &r.differences {
+        println!(
+            "differs: function {} ({}), {} blocks: ssakit {:?}, Cranelift {:?}",
+            d.index, d.name, d.blocks, d.ssakit, d.cranelift
+        );
+    }
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let stem = file.file_stem().map_or("module".into(), |s| s.to_string_lossy());
+    let json = out.join(format!("wasm-{stem}.json"));
+    let text = serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?;
+    std::fs::write(&json, text).map_err(|e| format!("{}: {e}", json.display()))?;
+    eprintln!("wrote {}", json.display());
+    Ok(())
+}
