@@ -110,8 +110,13 @@ fn block_params(func: &ir::Function) -> usize {
 /// the parameter itself, after the removal of the trivial parameters found
 /// so far (iterated to a fixed point; Braun et al. 2013,
 /// `tryRemoveTrivialPhi`). Aliases are resolved, and the values of equal
-/// `literals` count as one.
-pub fn trivial_params(func: &ir::Function, literals: &[(ir::Value, Literal)]) -> (usize, usize) {
+/// `literals` count as one. Returns the parameters, the trivial ones, and
+/// those of them found in the first round (trivial on their own
+/// arguments; the others became trivial through another's removal).
+pub fn trivial_params(
+    func: &ir::Function,
+    literals: &[(ir::Value, Literal)],
+) -> (usize, usize, usize) {
     let n = func.dfg.num_values();
     // What each value stands for: itself, or a value it equals.
     let mut rep: Vec<u32> = (0..n as u32).collect();
@@ -153,6 +158,7 @@ pub fn trivial_params(func: &ir::Function, literals: &[(ir::Value, Literal)]) ->
         v
     };
     let mut removed = 0;
+    let mut first_round = None;
     loop {
         let mut changed = false;
         for group in incoming.chunk_by(|a, b| a.0 == b.0) {
@@ -181,8 +187,9 @@ pub fn trivial_params(func: &ir::Function, literals: &[(ir::Value, Literal)]) ->
                 }
             }
         }
+        let first = *first_round.get_or_insert(removed);
         if !changed {
-            return (total, removed);
+            return (total, removed, first);
         }
     }
 }
