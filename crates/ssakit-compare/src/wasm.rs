@@ -9,7 +9,8 @@
 //!   ([`ssa::redundant_phis`] with `undef` an operand like any other);
 //! * Cranelift: its `FunctionBuilder` over the same function for the
 //!   variables' flow ([`cranelift::build_flow`], sealing each block as soon
-//!   as its last predecessor is emitted, as Cranelift recommends), then the
+//!   as its last predecessor is emitted, as Cranelift recommends, or all
+//!   at the end with `--sealing end`), then the
 //!   same removal on its block parameters ([`cranelift::trivial_params`]).
 //!
 //! WebAssembly's control flow is reducible, so Braun et al. (2013, section
@@ -31,7 +32,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const USAGE: &str = "usage: ssakit-compare wasm FILE.wasm|FILE.wat [--reps N] [--out DIR]";
+const USAGE: &str =
+    "usage: ssakit-compare wasm FILE.wasm|FILE.wat [--reps N] [--sealing early|end] [--out DIR]";
 
 /// One function whose counts differ.
 #[derive(Clone, Debug, Serialize)]
@@ -70,6 +72,8 @@ pub struct Results {
     /// The smallest functions (by blocks, up to 5) in which Cranelift's
     /// builder left trivial parameters: `(index, name, blocks, counts)`.
     pub cranelift_trivial_examples: Vec<(u32, String, usize, [usize; 3])>,
+    /// When Cranelift's blocks were sealed: `early` or `end`.
+    pub sealing: String,
     /// Repetitions of the timings.
     pub reps: usize,
     /// Median seconds of ssakit's pruned construction of every function.
@@ -93,8 +97,8 @@ fn ssakit_counts(f: &Function) -> Result<[usize; 3], String> {
 
 /// Cranelift's counts on `f`: block parameters, those trivial in the
 /// first round of the removal, those left after it.
-fn cranelift_counts(f: &Function) -> [usize; 3] {
-    let (cl, literals) = cranelift::build_flow(f, cranelift::Sealing::Early);
+fn cranelift_counts(f: &Function, sealing: cranelift::Sealing) -> [usize; 3] {
+    let (cl, literals) = cranelift::build_flow(f, sealing);
     let (params, removed, first) = cranelift::trivial_params(&cl, &literals);
     [params, first, params - removed]
 }
@@ -104,6 +108,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut file = None;
     let mut reps = 5usize;
     let mut out = PathBuf::from("target/compare");
+    let mut sealing = cranelift::Sealing::Early;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -115,6 +120,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .max(1)
             }
             "--out" => out = PathBuf::from(val()?),
+            "--sealing" => {
+                sealing = match val()?.as_str() {
+                    "early" => cranelift::Sealing::Early,
+                    "end" => cranelift::Sealing::AtEnd,
+                    s => return Err(format!("--sealing: `{s}` is not early or end")),
+                }
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             s if s.starts_with('-') => return Err(format!("unknown argument `{s}`\n{USAGE}")),
             s => file = Some(PathBuf::from(s)),
@@ -145,13 +157,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
         cranelift_params: [0; 3],
         differences: Vec::new(),
         cranelift_trivial_examples: Vec::new(),
+        sealing: match sealing {
+            cranelift::Sealing::Early => "early".into(),
+            cranelift::Sealing::AtEnd => "end".into(),
+        },
         reps,
         ssakit_construct_s: 0.0,
         cranelift_build_s: 0.0,
     };
     for (index, f) in &funcs {
         let s = ssakit_counts(f).map_err(|e| format!("function {index}: {e}"))?;
-        let c = cranelift_counts(f);
+        let c = cranelift_counts(f, sealing);
         for k in 0..3 {
             r.ssakit_phis[k] += s[k];
         }
@@ -194,7 +210,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let mut total = 0.0;
         for (_, f) in &funcs {
             let t = Instant::now();
-            let built = cranelift::build_flow(f, cranelift::Sealing::Early);
+            let built = cranelift::build_flow(f, sealing);
             total += t.elapsed().as_secs_f64();
             drop(black_box(built));
         }
@@ -218,8 +234,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     );
     println!(
         "construction of every function, one thread, median of {reps}: ssakit pruned {:.3} s, \
-         Cranelift FunctionBuilder {:.3} s",
-        r.ssakit_construct_s, r.cranelift_build_s
+         Cranelift FunctionBuilder (sealing {}) {:.3} s",
+        r.ssakit_construct_s, r.sealing, r.cranelift_build_s
     );
     for (i, e) in &r.lift_errors {
         println!("function {i} not lifted: {e}");
@@ -252,7 +268,10 @@ mod tests {
         let m = ssakit_wasm::module::parse(&bytes).unwrap();
         let syms = ssakit_wasm::lift::ModuleSymbols::new(&m);
         let f = ssakit_wasm::lift::lift(&m, &syms, &m.bodies[0]).unwrap().func;
-        (ssakit_counts(&f).unwrap(), cranelift_counts(&f))
+        (
+            ssakit_counts(&f).unwrap(),
+            cranelift_counts(&f, cranelift::Sealing::Early),
+        )
     }
 
     #[test]
