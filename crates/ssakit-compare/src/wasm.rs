@@ -80,6 +80,9 @@ pub struct Results {
     pub ssakit_construct_s: f64,
     /// Median seconds of Cranelift's builder on every function.
     pub cranelift_build_s: f64,
+    /// The function Cranelift's builder took longest on (first run):
+    /// `(index, name, blocks, ssakit seconds, Cranelift seconds)`.
+    pub cranelift_slowest: Option<(u32, String, usize, f64, f64)>,
 }
 
 /// ssakit's counts on `f`: pruned phis, after copy propagation, after the
@@ -164,6 +167,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         reps,
         ssakit_construct_s: 0.0,
         cranelift_build_s: 0.0,
+        cranelift_slowest: None,
     };
     for (index, f) in &funcs {
         let s = ssakit_counts(f).map_err(|e| format!("function {index}: {e}"))?;
@@ -197,24 +201,39 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let opts = ssa::options(Flavor::Pruned);
     let mut ssakit_runs = Vec::new();
     let mut cranelift_runs = Vec::new();
-    for _ in 0..reps {
+    let mut first = vec![(0.0, 0.0); funcs.len()];
+    for rep in 0..reps {
         let mut total = 0.0;
-        for (_, f) in &funcs {
+        for (k, (_, f)) in funcs.iter().enumerate() {
             let mut g = f.clone();
             let t = Instant::now();
             let res = construct(&mut g, &opts);
-            total += t.elapsed().as_secs_f64();
+            let e = t.elapsed().as_secs_f64();
+            total += e;
+            first[k].0 = e;
             black_box(res).map_err(|e| e.to_string())?;
         }
         ssakit_runs.push(total);
         let mut total = 0.0;
-        for (_, f) in &funcs {
+        for (k, (_, f)) in funcs.iter().enumerate() {
             let t = Instant::now();
             let built = cranelift::build_flow(f, sealing);
-            total += t.elapsed().as_secs_f64();
+            let e = t.elapsed().as_secs_f64();
+            total += e;
+            first[k].1 = e;
             drop(black_box(built));
         }
         cranelift_runs.push(total);
+        if rep == 0 {
+            r.cranelift_slowest = first
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+                .map(|(k, &(s, c))| {
+                    let (i, f) = &funcs[k];
+                    (*i, f.name().to_string(), f.layout().len(), s, c)
+                });
+        }
     }
     r.ssakit_construct_s = median(ssakit_runs);
     r.cranelift_build_s = median(cranelift_runs);
@@ -237,6 +256,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
          Cranelift FunctionBuilder (sealing {}) {:.3} s",
         r.ssakit_construct_s, r.sealing, r.cranelift_build_s
     );
+    if let Some((i, name, blocks, s, c)) = &r.cranelift_slowest {
+        println!(
+            "Cranelift's slowest function: {i} ({name}), {blocks} blocks: ssakit {s:.4} s, \
+             Cranelift {c:.4} s"
+        );
+    }
     for (i, e) in &r.lift_errors {
         println!("function {i} not lifted: {e}");
     }
