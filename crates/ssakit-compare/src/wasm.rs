@@ -172,11 +172,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for (index, f) in &funcs {
         let s = ssakit_counts(f).map_err(|e| format!("function {index}: {e}"))?;
         let c = cranelift_counts(f, sealing);
-        for k in 0..3 {
-            r.ssakit_phis[k] += s[k];
+        for (sum, x) in r.ssakit_phis.iter_mut().zip(s) {
+            *sum += x;
         }
-        for k in 0..3 {
-            r.cranelift_params[k] += c[k];
+        for (sum, x) in r.cranelift_params.iter_mut().zip(c) {
+            *sum += x;
         }
         if c[0] > c[2] {
             r.cranelift_trivial_examples
