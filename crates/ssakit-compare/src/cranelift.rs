@@ -69,10 +69,12 @@ pub fn build_flow(src: &Function, sealing: Sealing) -> (ir::Function, Vec<(ir::V
 }
 
 /// The Cranelift type of an ssakit variable's type: a `v128` is an
-/// `i8x16`, a reference a 64-bit integer (the pointer width built for).
+/// `i8x16`, a reference a 64-bit integer (the pointer width built for), a
+/// `bool` (Bril's) an `i8`.
 pub fn cl_type(t: Type) -> ir::Type {
     match t {
         Type::I64 | Type::FuncRef | Type::ExternRef => I64,
+        Type::Bool => ir::types::I8,
         Type::I32 => I32,
         Type::F32 => F32,
         Type::F64 => F64,
