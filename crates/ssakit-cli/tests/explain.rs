@@ -396,3 +396,24 @@ fn every_bundled_example_explains() {
         );
     }
 }
+
+#[test]
+fn bril_input_and_a_lifted_wasm_function_explain() {
+    // A Bril program (read as Bril by its extension) and one function of a
+    // WebAssembly module, lifted and piped in: all the phases of a program
+    // not in SSA form, with clickable variables.
+    let lifted = ok(&["wasm", "lift", "--func", "sum", "wasm_tour.wat"], None);
+    for (page, var) in [
+        (ok(&["explain", "bril/swap_loop.bril"], None), "data-var=\""),
+        (ok(&["explain", "-"], Some(&lifted)), "data-var=\"l1\""),
+    ] {
+        let els = parse_html(&page);
+        let ids: Vec<&str> = columns(&page, &els).iter().map(|(i, _)| *i).collect();
+        assert_eq!(ids[..3], ["input", "phis", "renamed"], "{ids:?}");
+        assert_eq!(
+            ids[ids.len() - 3..],
+            ["parallel-copies", "coalesced", "sequentialized"]
+        );
+        assert!(page.contains(var), "{var}");
+    }
+}
