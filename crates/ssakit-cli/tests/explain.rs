@@ -131,6 +131,20 @@ fn phase_id<'p>(page: &'p str, s: &Element) -> &'p str {
     &page[k..k + v.len()]
 }
 
+/// `fmt`'s output without the comments it keeps (the page shows the
+/// program as the printer prints it, without them).
+fn without_comments(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let code = line.split('#').next().unwrap().trim_end();
+        if !code.is_empty() {
+            out.push_str(code);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 #[test]
 fn the_seed_page_has_every_phase_and_its_text_is_what_the_commands_print() {
     let page = ok(&["explain", "--trace", "x", "seed.ssa"], None);
@@ -138,7 +152,7 @@ fn the_seed_page_has_every_phase_and_its_text_is_what_the_commands_print() {
     let cols = columns(&page, &els);
     let ids: Vec<&str> = cols.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, common::EXPLAIN_SEED_PHASES);
-    let fmt = ok(&["fmt", "seed.ssa"], None);
+    let fmt = without_comments(&ok(&["fmt", "seed.ssa"], None));
     let ssa = ok(&["construct", "seed.ssa"], None);
     let cp = ok(&["opt", "--passes", "copy-prop", "-"], Some(&ssa));
     let dce = ok(&["opt", "--passes", "dce", "-"], Some(&cp));
@@ -363,7 +377,7 @@ fn every_bundled_example_explains() {
         let els = parse_html(&page);
         let cols = columns(&page, &els);
         let ids: Vec<&str> = cols.iter().map(|(i, _)| *i).collect();
-        let in_ssa = ok(&["fmt", name], None).contains(" = phi(");
+        let in_ssa = without_comments(&ok(&["fmt", name], None)).contains(" = phi(");
         let want: &[&str] = if in_ssa {
             &["input", "copy-prop", "dce"]
         } else {
@@ -380,5 +394,26 @@ fn every_bundled_example_explains() {
             !last.contains(" = phi(") && !last.contains(") = ("),
             "{name}\n{last}"
         );
+    }
+}
+
+#[test]
+fn bril_input_and_a_lifted_wasm_function_explain() {
+    // A Bril program (read as Bril by its extension) and one function of a
+    // WebAssembly module, lifted and piped in: all the phases of a program
+    // not in SSA form, with clickable variables.
+    let lifted = ok(&["wasm", "lift", "--func", "sum", "wasm_tour.wat"], None);
+    for (page, var) in [
+        (ok(&["explain", "bril/swap_loop.bril"], None), "data-var=\""),
+        (ok(&["explain", "-"], Some(&lifted)), "data-var=\"l1\""),
+    ] {
+        let els = parse_html(&page);
+        let ids: Vec<&str> = columns(&page, &els).iter().map(|(i, _)| *i).collect();
+        assert_eq!(ids[..3], ["input", "phis", "renamed"], "{ids:?}");
+        assert_eq!(
+            ids[ids.len() - 3..],
+            ["parallel-copies", "coalesced", "sequentialized"]
+        );
+        assert!(page.contains(var), "{var}");
     }
 }

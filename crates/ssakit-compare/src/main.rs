@@ -28,12 +28,16 @@
 //! `OUT/results.json`, and `OUT/results.png` (ns per instruction against
 //! size, log-log, one panel per shape, one line per tool). `OUT` is
 //! `target/compare` unless `--out` says otherwise.
+//!
+//! `ssakit-compare wasm FILE.wasm` is the phi cross-check on lifted
+//! WebAssembly instead ([`wasm`]).
 
 mod alloc;
 mod cranelift;
 mod llvm;
 mod report;
 mod ssa;
+mod wasm;
 
 use serde::Serialize;
 use ssakit::gen::{generate, GenOptions, Shape};
@@ -233,7 +237,7 @@ pub struct Row {
     pub peak_bytes: usize,
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
+pub(crate) fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
 }
@@ -496,6 +500,14 @@ fn run_one(
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "wasm") {
+        if let Err(e) = wasm::run(&args[1..]) {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     let c = match parse_args() {
         Ok(c) => c,
         Err(e) => {

@@ -176,6 +176,23 @@ pub fn copy_rewrite(src: &Function, table: &[Var]) -> Function {
 /// when an `undef` was ignored, that the value dominates the phi. This
 /// function applies the same rule to `f` with copies folded.
 pub fn trivially_redundant_phis(f: &Function) -> usize {
+    redundant_phis(f, UndefRule::Llvm)
+}
+
+/// How a phi operand `undef` counts when phis are removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UndefRule {
+    /// LLVM's: ignored, if the remaining value dominates the phi.
+    Llvm,
+    /// An operand like any other (Braun et al.'s trivial phi: every
+    /// operand one value or the phi itself).
+    Value,
+}
+
+/// Phis of `f` that are trivial once copies (of variables and of
+/// constants) are folded, iterated to a fixed point, with `undef` counted
+/// by `rule`.
+pub fn redundant_phis(f: &Function, rule: UndefRule) -> usize {
     use ssakit::analysis::DomTree;
     use ssakit::ir::{Cfg, InstData};
     let dt = DomTree::new(&Cfg::new(f));
@@ -226,7 +243,7 @@ pub fn trivially_redundant_phis(f: &Function) -> usize {
             let mut saw_undef = false;
             for a in args.as_slice(f) {
                 let o = resolve(&val, a.value);
-                if o == Operand::Undef {
+                if o == Operand::Undef && rule == UndefRule::Llvm {
                     saw_undef = true;
                     continue;
                 }
