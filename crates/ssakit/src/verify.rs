@@ -116,6 +116,41 @@ impl Report {
 
 /// Checks that `func` is valid SSA with the dominance property; on success
 /// reports the chapter's properties. Returns every error found.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::construct::{construct, Flavor, Options};
+/// const SEED: &str = "function main(p, q) {
+/// r:
+///     jump A
+/// A:
+///     branch p, B, C
+/// B:
+///     y = 0
+///     x = 0
+///     jump D
+/// C:
+///     tmp = x
+///     x = y
+///     y = tmp
+///     branch q, D, E
+/// D:
+///     x = f(x, y)
+///     branch q, E, A
+/// E:
+///     ret x
+/// }
+/// ";
+/// let mut m = ssakit::text::parse_module(SEED).unwrap();
+/// // Before construction `x` is assigned three times: not SSA.
+/// assert!(ssakit::verify::verify(&m.functions[0]).is_err());
+/// let opts = Options { flavor: Flavor::Pruned, ..Default::default() };
+/// construct(&mut m.functions[0], &opts).unwrap();
+/// let report = ssakit::verify::verify(&m.functions[0]).unwrap();
+/// assert!(report.minimal() && report.pruned() && report.conventional());
+/// assert_eq!(report.phis, 5);
+/// ```
 pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
     Verifier::new(func).run(true)
 }

@@ -34,9 +34,14 @@ pub fn ssakit(args: &[&str], stdin: Option<&str>) -> Output {
 /// a full output pipe; a child that exits before reading all of it (a
 /// broken pipe) is no error here, as its exit code and messages tell.
 pub fn ssakit_bytes(args: &[&str], stdin: &[u8]) -> Output {
+    ssakit_in(&examples(), args, stdin)
+}
+
+/// Runs `ssakit ARGS` in the directory `dir`, as [`ssakit_bytes`] does.
+pub fn ssakit_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
         .args(args)
-        .current_dir(examples())
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

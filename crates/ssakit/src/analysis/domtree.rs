@@ -82,6 +82,23 @@ pub enum DomAlgorithm {
 ///   reachable nodes, and `pre[preorder[i]] == i`;
 /// * `pre`, `post` and `depth` are `NONE` exactly for unreachable nodes;
 ///   `depth[entry] == 0` and `depth[b] == depth[idom[b]] + 1`.
+///
+/// # Example
+///
+/// On any [`Graph`], here an edge list: the chapter's CFG with nodes
+/// r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+///
+/// ```
+/// use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
+/// use ssakit::ir::Block;
+/// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+/// let g = CsrGraph::from_edges(6, Block::new(0), &edges);
+/// let tree = DomTree::new(&g);
+/// assert_eq!(tree.idom(Block::new(4)), Some(Block::new(1))); // idom(D) = A
+/// assert!(tree.dominates(Block::new(1), Block::new(5)));
+/// let df = DominanceFrontiers::new(&g, &tree);
+/// assert_eq!(df.df(Block::new(3)), &[Block::new(4), Block::new(5)]); // DF(C) = {D, E}
+/// ```
 #[derive(Clone, Debug)]
 pub struct DomTree {
     entry: Block,

@@ -69,6 +69,17 @@ impl<G: Graph + ?Sized> Graph for &G {
 ///
 /// Successors of `a` are in edge-list order; predecessors of `b` are in
 /// edge-list order of the edges entering `b`.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{CsrGraph, Graph};
+/// use ssakit::ir::Block;
+/// // 0 -> 1 twice (a multi-edge), 1 -> 0
+/// let g = CsrGraph::from_edges(2, Block::new(0), &[(0, 1), (0, 1), (1, 0)]);
+/// assert_eq!(g.num_edges(), 3);
+/// assert_eq!(g.preds(Block::new(1)), &[Block::new(0), Block::new(0)]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CsrGraph {
     entry: Block,

@@ -33,7 +33,7 @@
 //!   below it that qualifies for `L` qualified for that earlier root. So each
 //!   node is walked once and each edge looked at once per query: O(nodes +
 //!   edges touched + k log k) for k queued roots. The queue is a radix
-//!   heap ([`LevelQueue`]): the levels taken out never increase, which is
+//!   heap (`LevelQueue`): the levels taken out never increase, which is
 //!   what a radix heap needs, and it costs a few bucket moves per root
 //!   instead of a binary heap's sift-downs (a tenth of construction on
 //!   loop nests).
@@ -131,6 +131,25 @@ impl<'a> WorklistIdf<'a> {
 /// ever need it. The result is unchanged (the property tests compare with
 /// the definition); the walk now touches only the paths that lead to
 /// escaping J-edges.
+///
+/// # Example
+///
+/// DF⁺ of the definition blocks of `x` in the chapter's example
+/// (r = 0, A = 1, B = 2, C = 3, D = 4, E = 5): Defs(x) = {B, C, D} gives
+/// {A, D, E}, as the worklist over DF does.
+///
+/// ```
+/// use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers, IdfCalculator, WorklistIdf};
+/// use ssakit::ir::Block;
+/// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+/// let g = CsrGraph::from_edges(6, Block::new(0), &edges);
+/// let tree = DomTree::new(&g);
+/// let defs = [Block::new(2), Block::new(3), Block::new(4)];
+/// let idf = IdfCalculator::new(&g, &tree).idf(&defs);
+/// assert_eq!(idf, [Block::new(1), Block::new(4), Block::new(5)]);
+/// let df = DominanceFrontiers::new(&g, &tree);
+/// assert_eq!(WorklistIdf::new(&df).idf(&defs), idf);
+/// ```
 #[derive(Debug)]
 pub struct IdfCalculator<'a, G: Graph + ?Sized> {
     graph: &'a G,

@@ -10,7 +10,7 @@
 //! Cycles without a dominating header (irreducible loops) have no back edge
 //! in this sense and add no depth. The depth is a static estimate of how
 //! often a block runs, used to coalesce the copies of inner loops first
-//! ([`crate::destruct::coalesce()`]).
+//! (coalescing in [`crate::destruct`]).
 //!
 //! # Natural loops nest
 //!

@@ -93,7 +93,7 @@ fn dom_rows_of(func: &Function, tree: &DomTree) -> Vec<DomRow> {
 /// The dominator tree: `idom(B) = A` for each block in layout order (`-` for
 /// the entry, `unreachable` for unreachable blocks), a blank line, then the
 /// tree in preorder, indented two spaces per level, children in layout
-/// order. A block deeper than [`MAX_INDENT_DEPTH`] is indented as that
+/// order. A block deeper than 32 (`MAX_INDENT_DEPTH`) is indented as that
 /// level and preceded by its depth: `[40] B40` (the entry is depth 0).
 pub fn render_dom(func: &Function) -> String {
     let cfg = Cfg::new(func);

@@ -6,7 +6,7 @@
 //! The path in is [`parse`] (text or JSON into the syntax tree of
 //! [`ast`]), then [`lower::lower`] (the tree into a [`Module`], with the
 //! instruction count of each block); the path out is [`raise::raise`] (a
-//! module into a tree, SSA in either spelling), then [`print`]. The text
+//! module into a tree, SSA in either spelling), then [`print()`]. The text
 //! and JSON forms of one tree are the same program, so text → JSON → text
 //! gives the text back (as `bril2txt` lays it out).
 //!
@@ -140,6 +140,19 @@ pub fn print(p: &Program, syntax: Syntax) -> String {
 }
 
 /// Parses and lowers Bril `src`.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::bril::{read, Syntax};
+/// use ssakit::interp::{run, RunOptions};
+/// let src = "@main(n: int) {\n  one: int = const 1;\n  m: int = add n one;\n  print m;\n}\n";
+/// let lowered = read(src, Syntax::Text).unwrap();
+/// let main = lowered.module.entry_function(None).unwrap();
+/// let out = run(&lowered.module, main, &[41], &RunOptions::default()).unwrap();
+/// assert_eq!(out.output.len(), 1); // one `print`
+/// assert!(read("@main {\n  x: float = const 1.5;\n}\n", Syntax::Text).is_err());
+/// ```
 pub fn read(src: &str, syntax: Syntax) -> Result<Lowered, Error> {
     lower(&parse(src, syntax)?)
 }

@@ -3,7 +3,7 @@
 //!
 //! The driver [`construct`] reads as the chapter's two phases:
 //!
-//! 1. [`prepare`]: give the entry no predecessors, drop unreachable blocks;
+//! 1. [`prepare()`]: give the entry no predecessors, drop unreachable blocks;
 //! 2. CFG, dominator tree ([`DomTree`]), dominance frontiers
 //!    ([`DominanceFrontiers`], DF_all, for the worklist) and, for pruned SSA,
 //!    liveness;
@@ -102,6 +102,41 @@ pub struct Stats {
 }
 
 /// Puts `func` into SSA form.
+///
+/// # Example
+///
+/// The chapter's running example into minimal SSA: phis for `x`, `y` and
+/// `tmp` at DF⁺ of their definitions, {A, D, E}.
+///
+/// ```
+/// use ssakit::construct::{construct, Options};
+/// const SEED: &str = "function main(p, q) {
+/// r:
+///     jump A
+/// A:
+///     branch p, B, C
+/// B:
+///     y = 0
+///     x = 0
+///     jump D
+/// C:
+///     tmp = x
+///     x = y
+///     y = tmp
+///     branch q, D, E
+/// D:
+///     x = f(x, y)
+///     branch q, E, A
+/// E:
+///     ret x
+/// }
+/// ";
+/// let mut m = ssakit::text::parse_module(SEED).unwrap();
+/// let stats = construct(&mut m.functions[0], &Options::default()).unwrap();
+/// assert_eq!(stats.phis, 9);
+/// let text = ssakit::text::print_module(&m);
+/// assert!(text.contains("x6 = phi(C: x3, D: x5)"));
+/// ```
 pub fn construct(func: &mut Function, opts: &Options) -> Result<Stats, IrError> {
     construct_impl(func, opts, None, &mut |_| {}).map(|(s, _)| s)
 }

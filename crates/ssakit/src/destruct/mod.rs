@@ -186,6 +186,47 @@ impl DestructStats {
 /// two interfering variables of one web, if a constant phi operand
 /// would overwrite a live member of its web, or if two destinations of one
 /// parallel copy are in one web. `func` is unchanged then.
+///
+/// # Example
+///
+/// Out of SSA after copy propagation; the interpreter gives the
+/// original's result.
+///
+/// ```
+/// use ssakit::destruct::{destruct, is_out_of_ssa, DestructOptions};
+/// use ssakit::interp::{run, RunOptions};
+/// const SEED: &str = "function main(p, q) {
+/// r:
+///     jump A
+/// A:
+///     branch p, B, C
+/// B:
+///     y = 0
+///     x = 0
+///     jump D
+/// C:
+///     tmp = x
+///     x = y
+///     y = tmp
+///     branch q, D, E
+/// D:
+///     x = f(x, y)
+///     branch q, E, A
+/// E:
+///     ret x
+/// }
+/// ";
+/// let mut m = ssakit::text::parse_module(SEED).unwrap();
+/// let before = run(&m, &m.functions[0], &[1, 1], &RunOptions::default()).unwrap();
+/// let f = &mut m.functions[0];
+/// ssakit::construct::construct(f, &Default::default()).unwrap();
+/// ssakit::opt::run_passes(f, &[ssakit::opt::Pass::CopyProp]).unwrap();
+/// let stats = destruct(f, &DestructOptions::default()).unwrap();
+/// assert!(is_out_of_ssa(f) && stats.temporaries == 1);
+/// let after = run(&m, &m.functions[0], &[1, 1], &RunOptions::default()).unwrap();
+/// assert_eq!(after.render(), before.render());
+/// assert_eq!(after.render(), "=> 65\n");
+/// ```
 pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructStats, IrError> {
     destruct_observed(func, opts, &mut |_, _| {})
 }

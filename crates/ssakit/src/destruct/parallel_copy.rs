@@ -473,6 +473,23 @@ impl<L: Location> Sequentializer<L> {
 /// Sequentializes `copies` with a temporary per closed cycle (see
 /// [`Sequentializer::with_temp`]); for many calls, reuse a
 /// [`Sequentializer`] instead.
+///
+/// # Example
+///
+/// The swap `(a, b) = (b, a)` plus `c = 5`, over plain `u32` locations,
+/// with location 9 as the temporary:
+///
+/// ```
+/// use ssakit::destruct::parallel_copy::{sequentialize_with_temp, Move, Src};
+/// let copies = [(0u32, Src::Loc(1)), (1, Src::Loc(0)), (2, Src::Val(5))];
+/// let moves = sequentialize_with_temp(&copies, |_| 9).unwrap();
+/// assert_eq!(moves, [
+///     Move::Copy { dst: 9, src: 0 },
+///     Move::Copy { dst: 0, src: 1 },
+///     Move::Copy { dst: 1, src: 9 },
+///     Move::Set { dst: 2, val: 5 },
+/// ]);
+/// ```
 pub fn sequentialize_with_temp<L: Location, V: Copy>(
     copies: &[(L, Src<L, V>)],
     temp: impl FnMut(L) -> L,
@@ -484,6 +501,15 @@ pub fn sequentialize_with_temp<L: Location, V: Copy>(
 
 /// Sequentializes `copies` with swaps (see [`Sequentializer::with_swaps`]);
 /// for many calls, reuse a [`Sequentializer`] instead.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::parallel_copy::{sequentialize_with_swaps, Move, Src};
+/// // a rotation a <- b <- c <- a: two swaps
+/// let copies: [(u32, Src<u32, i64>); 3] = [(0, Src::Loc(1)), (1, Src::Loc(2)), (2, Src::Loc(0))];
+/// assert_eq!(sequentialize_with_swaps(&copies).unwrap(), [Move::Swap(0, 1), Move::Swap(1, 2)]);
+/// ```
 pub fn sequentialize_with_swaps<L: Location, V: Copy>(
     copies: &[(L, Src<L, V>)],
 ) -> Result<Vec<Move<L, V>>, ParallelCopyError<L>> {

@@ -139,6 +139,19 @@ fn parse_tokens<'s>(p: &mut Parser<'s>) -> Result<Parsed, Diagnostic> {
 }
 
 /// Parses a module, dropping spans.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::text::{parse_module, print_module};
+/// let src = "function main(n) {\nentry:\n    x = n + 1\n    ret x\n}\n";
+/// let m = parse_module(src).unwrap();
+/// assert_eq!(m.functions[0].name(), "main");
+/// assert_eq!(print_module(&m), src); // canonical text prints back the same
+/// let bad = "function main() {\nentry:\n    jump nowhere\n}\n";
+/// let err = parse_module(bad).unwrap_err();
+/// assert_eq!(err.line_col(bad), (3, 10)); // errors carry their location
+/// ```
 pub fn parse_module(src: &str) -> Result<Module, Diagnostic> {
     parse(src).map(|p| p.module)
 }
