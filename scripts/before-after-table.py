@@ -9,6 +9,10 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*-*-*/results.json"))):
     rev, rest = os.path.basename(os.path.dirname(f)).split("-", 1)
     shape, size = rest.rsplit("-", 1)
     for r in json.load(open(f))["rows"]:
+        # Only the rows of the shape asked for, with 16 variables (the
+        # harness's variable sweep adds others).
+        if r["shape"] != shape or r["vars"] != 16:
+            continue
         e = data.setdefault((int(size), shape), {}).setdefault(rev, {"t": [], "d": []})
         e["t"].append(r["construct"]["pruned"]["total_s"])
         e["d"].append(r["destruct"]["split"])

@@ -24,7 +24,8 @@ for size in $(echo "$sizes" | tr , ' '); do
     for shape in random ladder ladder-redundant chain nested-loops irreducible switchy many-vars; do
         for which in old new; do
             "$dir/cmp-$which" --shapes "$shape" --sizes "$size" --vars 16 --reps "$reps" \
-                --no-llvm --no-cranelift --limit 60 --out "$dir/$which-$shape-$size" > "$dir/$which-$shape-$size.log" 2>&1
+                --no-llvm --no-cranelift --limit 60 \
+                --sweep-vars 16 --sweep-shapes "$shape" --sweep-size "$size" --out "$dir/$which-$shape-$size" > "$dir/$which-$shape-$size.log" 2>&1
         done
         echo "$shape $size done" >&2
     done
