@@ -129,19 +129,24 @@ const READERS: &[&[&str]] = &[
 fn every_command_rejects_every_bad_input_with_a_located_message() {
     for (name, input, msg) in cases() {
         for &cmd in READERS {
-            let (code, err) = feed(cmd, &input);
-            assert_eq!(
-                code,
-                Some(1),
-                "{name}: ssakit {cmd:?} exit code, stderr:\n{err}"
-            );
-            assert!(
-                err.contains(msg),
-                "{name}: ssakit {cmd:?} says\n{err}\nexpected {msg:?}"
-            );
-            assert!(!err.contains("panicked"), "{name}: panic\n{err}");
+            refused_with(name, cmd, &input, msg);
         }
     }
+}
+
+/// `ssakit ARGS` on `input` exits 1 with `msg` in its message, no panic.
+fn refused_with(name: &str, args: &[&str], input: &[u8], msg: &str) {
+    let (code, err) = feed(args, input);
+    assert_eq!(
+        code,
+        Some(1),
+        "{name}: ssakit {args:?} exit code, stderr:\n{err}"
+    );
+    assert!(
+        err.contains(msg),
+        "{name}: ssakit {args:?} says\n{err}\nexpected {msg:?}"
+    );
+    assert!(!err.contains("panicked"), "{name}: panic\n{err}");
 }
 
 #[test]
@@ -357,13 +362,7 @@ fn every_command_rejects_bad_bril_with_a_located_message() {
         for &cmd in READERS {
             let mut args = cmd.to_vec();
             args.extend(["--input-format", format]);
-            let (code, err) = feed(&args, input.as_bytes());
-            assert_eq!(code, Some(1), "{input}: ssakit {args:?}, stderr:\n{err}");
-            assert!(
-                err.contains(msg),
-                "{input}: ssakit {args:?} says\n{err}\nexpected {msg:?}"
-            );
-            assert!(!err.contains("panicked"), "{input}: panic\n{err}");
+            refused_with(input, &args, input.as_bytes(), msg);
         }
     }
 }
