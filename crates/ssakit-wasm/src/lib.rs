@@ -16,6 +16,7 @@
 //!   numbers it, so that its text parses back to the same IR.
 //! * [`pipeline`]: every function in parallel through lift, construct,
 //!   verify, optimise, destruct, with counts and times.
+//! * [`rewrite`]: the module round trip of `ssakit wasm opt`.
 //! * [`check`]: what every lifted function must pass (the tests' and the
 //!   fuzz target's oracle).
 //! * [`error`]: errors located by byte offset and function index.
@@ -37,5 +38,6 @@ pub mod lift;
 pub mod module;
 pub mod operators;
 pub mod pipeline;
+pub mod rewrite;
 
 pub use error::WasmError;

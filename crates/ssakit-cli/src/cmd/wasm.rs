@@ -1,4 +1,4 @@
-//! `ssakit wasm lift` and `ssakit wasm stats`: WebAssembly modules through
+//! `ssakit wasm lift`, `ssakit wasm stats` and `ssakit wasm opt`: WebAssembly modules through
 //! the front end of `ssakit-wasm` (lifting rules in its `lift` module).
 
 use super::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
@@ -12,6 +12,7 @@ use ssakit::opt::Pass;
 use ssakit_wasm::lift::{lift, ModuleSymbols};
 use ssakit_wasm::module::{self, WasmModule};
 use ssakit_wasm::pipeline::{self, ModuleStats, Options};
+use ssakit_wasm::rewrite;
 use ssakit_wasm::WasmError;
 use std::io::IsTerminal;
 
@@ -34,6 +35,34 @@ pub enum WasmCommand {
     /// figures.
     #[command(after_help = exit::HELP)]
     Stats(StatsArgs),
+    /// Rewrite a module: every function body lifted, put into SSA form,
+    /// optimised with `--passes`, destructed and emitted again; everything
+    /// outside the bodies is carried over unchanged.
+    #[command(after_help = exit::HELP)]
+    Opt(OptArgs),
+}
+
+/// Arguments of `ssakit wasm opt`.
+#[derive(clap::Args)]
+pub struct OptArgs {
+    /// Input module, binary (`.wasm`) or text (`.wat`), or `-` for
+    /// standard input.
+    pub file: String,
+    /// The SSA flavour constructed.
+    #[arg(long, value_enum, default_value = "pruned")]
+    pub flavor: FlavorArg,
+    /// Optimisation passes after construction, comma-separated
+    /// (`copy-prop`, `const-prop`, `dce`).
+    #[arg(long, value_name = "LIST")]
+    pub passes: Option<String>,
+    #[command(flatten)]
+    pub mode: super::destruct::ModeArgs,
+    /// Print the figures (functions, code section and locals before and
+    /// after) to standard error.
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 /// Arguments of `ssakit wasm lift`.
@@ -91,7 +120,49 @@ pub fn run(a: Args) -> Result<(), Failed> {
     match a.command {
         WasmCommand::Lift(a) => run_lift(a),
         WasmCommand::Stats(a) => run_stats(a),
+        WasmCommand::Opt(a) => run_opt(a),
     }
+}
+
+/// Parses `--passes`.
+fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
+    match list {
+        Some(list) => Pass::parse(list).map_err(|e| {
+            crate::errln!("error: --passes: {e}");
+            Failed(exit::INPUT)
+        }),
+        None => Ok(Vec::new()),
+    }
+}
+
+fn run_opt(a: OptArgs) -> Result<(), Failed> {
+    let (name, bytes) = input::read_module_bytes(&a.file)?;
+    let opts = rewrite::OptOptions {
+        construct: to_options(
+            a.flavor,
+            UndefArg::Operand,
+            IdfArg::Linear,
+            RenamingArg::ReachingDef,
+        ),
+        passes: parse_passes(&a.passes)?,
+        destruct: a.mode.options(),
+    };
+    let done = rewrite::optimize(&bytes, &opts).map_err(|e| bad(&name, &e))?;
+    let mut out = Out::open(&a.output)?;
+    out.write_bytes(&done.bytes)?;
+    out.finish()?;
+    if a.stats {
+        let s = &done.stats;
+        crate::errln!(
+            "{name}: {} functions; code section {} -> {} bytes; locals {} -> {}",
+            s.functions,
+            s.code_bytes_before,
+            s.code_bytes_after,
+            s.locals_before,
+            s.locals_after
+        );
+    }
+    Ok(())
 }
 
 /// Reports a front-end error against the file and fails with exit 1.
@@ -168,13 +239,7 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let passes = match &a.passes {
-        Some(list) => Pass::parse(list).map_err(|e| {
-            crate::errln!("error: --passes: {e}");
-            Failed(exit::INPUT)
-        })?,
-        None => Vec::new(),
-    };
+    let passes = parse_passes(&a.passes)?;
     let opts = Options {
         construct: to_options(
             a.flavor,
