@@ -136,8 +136,8 @@ pub fn trivial_params(
         let Some(last) = func.layout.last_inst(bl) else {
             continue;
         };
-        let dests =
-            func.dfg.insts[last].branch_destination(&func.dfg.jump_tables, &func.dfg.exception_tables);
+        let dests = func.dfg.insts[last]
+            .branch_destination(&func.dfg.jump_tables, &func.dfg.exception_tables);
         for call in dests {
             let target = call.block(&func.dfg.value_lists);
             let params = func.dfg.block_params(target);

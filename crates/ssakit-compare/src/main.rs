@@ -36,6 +36,7 @@ mod alloc;
 mod cranelift;
 mod llvm;
 mod report;
+mod small;
 mod ssa;
 mod wasm;
 
@@ -501,6 +502,13 @@ fn run_one(
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "small") {
+        if let Err(e) = small::run(&args[1..]) {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     if args.first().is_some_and(|a| a == "wasm") {
         if let Err(e) = wasm::run(&args[1..]) {
             eprintln!("{e}");

@@ -266,7 +266,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         println!("function {i} not lifted: {e}");
     }
     for (i, name, blocks, c) in &r.cranelift_trivial_examples {
-        println!("Cranelift left trivial parameters: function {i} ({name}), {blocks} blocks: {c:?}");
+        println!(
+            "Cranelift left trivial parameters: function {i} ({name}), {blocks} blocks: {c:?}"
+        );
     }
     for d in &r.differences {
         println!(
@@ -275,7 +277,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         );
     }
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let stem = file.file_stem().map_or("module".into(), |s| s.to_string_lossy());
+    let stem = file
+        .file_stem()
+        .map_or("module".into(), |s| s.to_string_lossy());
     let json = out.join(format!("wasm-{stem}.json"));
     let text = serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?;
     std::fs::write(&json, text).map_err(|e| format!("{}: {e}", json.display()))?;
@@ -292,7 +296,9 @@ mod tests {
         let bytes = ssakit_wasm::module::to_binary(wat.as_bytes()).unwrap();
         let m = ssakit_wasm::module::parse(&bytes).unwrap();
         let syms = ssakit_wasm::lift::ModuleSymbols::new(&m);
-        let f = ssakit_wasm::lift::lift(&m, &syms, &m.bodies[0]).unwrap().func;
+        let f = ssakit_wasm::lift::lift(&m, &syms, &m.bodies[0])
+            .unwrap()
+            .func;
         (
             ssakit_counts(&f).unwrap(),
             cranelift_counts(&f, cranelift::Sealing::Early),

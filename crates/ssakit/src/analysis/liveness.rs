@@ -134,8 +134,11 @@ impl<'a> VarLiveness<'a> {
         let nv = func.num_vars();
         debug_assert_eq!(cfg.num_blocks(), nb);
         // Step 1, gather: upward-exposed uses, definitions, phi uses.
-        let mut upward: Vec<(Var, Block)> = Vec::new();
-        let mut defs: Vec<(Var, Block)> = Vec::new();
+        // Sized once from the instruction count (each instruction defines
+        // and exposes about one variable), so that the many small functions
+        // of a module do not pay for doubling growth.
+        let mut upward: Vec<(Var, Block)> = Vec::with_capacity(func.inst_slots());
+        let mut defs: Vec<(Var, Block)> = Vec::with_capacity(func.inst_slots());
         let mut phi_uses: Vec<(Var, Block)> = Vec::new();
         let mut defined_here = StampSet::new(nv);
         let mut exposed_here = StampSet::new(nv);

@@ -44,11 +44,12 @@ impl DepthFirst {
         let n = g.num_nodes();
         let mut pre_number = vec![NONE; n];
         let mut post_number = vec![NONE; n];
-        let mut preorder = Vec::new();
-        let mut postorder = Vec::new();
-        let mut parent = Vec::new();
+        // Sized once: a small function must not pay for doubling growth.
+        let mut preorder = Vec::with_capacity(n);
+        let mut postorder = Vec::with_capacity(n);
+        let mut parent = Vec::with_capacity(n);
         // Frames: (node, index of the next successor to look at).
-        let mut stack: Vec<(Block, u32)> = Vec::new();
+        let mut stack: Vec<(Block, u32)> = Vec::with_capacity(n.min(64));
         let entry = g.entry();
         pre_number[entry.index()] = 0;
         preorder.push(entry);

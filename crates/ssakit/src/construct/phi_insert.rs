@@ -63,7 +63,9 @@ impl DefBlocks {
         // v once in this list however many times it assigns v.
         let mut last: EntityVec<Var, PackedOption<Block>> =
             EntityVec::filled(nv, PackedOption::NONE);
-        let mut pairs: Vec<(Var, Block)> = Vec::new();
+        // At most one pair per definition: sized once.
+        let mut pairs: Vec<(Var, Block)> =
+            Vec::with_capacity(func.inst_slots() + func.params().len());
         let mut add = |v: Var, b: Block, pairs: &mut Vec<(Var, Block)>| {
             if last[v].expand() != Some(b) {
                 last[v] = PackedOption::some(b);
