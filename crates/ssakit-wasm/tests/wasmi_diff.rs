@@ -20,52 +20,16 @@
 //! the rewrite and must be reported.
 #![cfg(feature = "smith")]
 
-use ssakit::destruct::DestructOptions;
-use ssakit::opt::Pass;
-use ssakit_wasm::rewrite::{self, OptOptions};
+#[path = "support/modes.rs"]
+mod modes;
+
+use modes::modes;
+use ssakit_wasm::rewrite;
 use wasmi::{Config, Engine, Extern, Linker, Module, Store, Val};
 use wasmparser::{Operator, Parser, Payload};
 
 /// Fuel of one call (and of instantiation, with its start function).
 const FUEL: u64 = 100_000;
-
-/// Every destruction mode: split and coalesce on and off, after the
-/// passes; and the chapter's conventional destruction, without passes
-/// (copy propagation can leave SSA that is not conventional).
-fn modes() -> Vec<(&'static str, OptOptions)> {
-    let passes = Pass::parse("copy-prop,const-prop,dce").unwrap();
-    let mut out = Vec::new();
-    for (name, split, coalesce) in [
-        ("split+coalesce", true, true),
-        ("split", true, false),
-        ("coalesce", false, true),
-        ("neither", false, false),
-    ] {
-        out.push((
-            name,
-            OptOptions {
-                passes: passes.clone(),
-                destruct: DestructOptions {
-                    split,
-                    coalesce,
-                    conventional: false,
-                },
-                ..Default::default()
-            },
-        ));
-    }
-    out.push((
-        "conventional",
-        OptOptions {
-            destruct: DestructOptions {
-                conventional: true,
-                ..Default::default()
-            },
-            ..Default::default()
-        },
-    ));
-    out
-}
 
 /// wasm-smith's configuration: the features ssakit accepts, less SIMD
 /// (wasmi is built without it here), with deterministic semantics; with

@@ -5,7 +5,7 @@
 // beyond what SQLite computes (no times, no addresses).
 'use strict';
 const path = require('path');
-const pkg = process.argv[2];
+const pkg = path.resolve(process.argv[2]);
 const initSqlJs = require(path.join(pkg, 'dist', 'sql-wasm.js'));
 
 const script = `
@@ -43,6 +43,7 @@ const queries = [
      FROM book b WHERE pages > (SELECT avg(pages) FROM book) ORDER BY rank`,
   `SELECT author, min(year), max(year) FROM book GROUP BY author HAVING count(*) > 1 ORDER BY 1`,
   // numbers: integer overflow to real, division, modulo, floats printed
+  `SELECT sqlite_version()`,
   `SELECT 9223372036854775807 + 1, 7 / 2, 7 % 3, 7.0 / 3, 1e308 * 10, -0.0, 0.1 + 0.2`,
   // hashing-like text work: hex, quote, trim, like, glob, unicode
   `SELECT hex(name), quote(name), trim('  x  '), name LIKE '%z%', name GLOB 'C*', unicode(name), char(241, 225)
