@@ -147,7 +147,7 @@ impl Running {
             match e {
                 Extern::Memory(m) => out.push(m.data(&self.store).to_vec()),
                 Extern::Global(g) => out.push(key(&g.get(&self.store)).to_le_bytes().to_vec()),
-                Extern::Table(t) => out.push((t.size(&self.store) as u64).to_le_bytes().to_vec()),
+                Extern::Table(t) => out.push(t.size(&self.store).to_le_bytes().to_vec()),
                 Extern::Func(_) => {}
             }
         }
