@@ -4,7 +4,9 @@
 #   sql-wasm.wasm        sql.js@1.16.0        (SQLite by Emscripten)
 #   brotli_wasm_bg.wasm  brotli-wasm@3.0.1    (Rust)
 #   esbuild.wasm         esbuild-wasm@0.28.2  (Go)
-# Idempotent: a module already there is not fetched again.
+# The unpacked package goes to target/wasm-corpus/packages/NAME/ too (the
+# node workloads of crates/ssakit-wasm/tests/node.rs run it with a module
+# swapped in). Idempotent: a package already there is not fetched again.
 # Usage: scripts/fetch-wasm-corpus.sh [--only sql.js|brotli-wasm|esbuild-wasm]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,8 +25,8 @@ fetch() {
     if [[ -n "$only" && "$only" != "$name" ]]; then
         return
     fi
-    if [[ -s "$dest/$out" ]]; then
-        echo "have $dest/$out"
+    if [[ -s "$dest/$out" && -d "$dest/packages/$name" ]]; then
+        echo "have $dest/$out and $dest/packages/$name"
         return
     fi
     local tmp
@@ -40,6 +42,9 @@ fetch() {
     fi
     cp "$found" "$dest/$out.tmp"
     mv "$dest/$out.tmp" "$dest/$out"
+    mkdir -p "$dest/packages"
+    rm -rf "$dest/packages/$name"
+    mv "$tmp/package" "$dest/packages/$name"
     rm -rf "$tmp"
     echo "fetched $dest/$out ($(wc -c <"$dest/$out") bytes) from $spec"
 }

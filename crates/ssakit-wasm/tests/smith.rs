@@ -4,6 +4,9 @@
 //! default (the README's figure is from 10,000).
 #![cfg(feature = "smith")]
 
+#[path = "support/seeded.rs"]
+mod seeded;
+
 use ssakit_wasm::check::fuzz_smith;
 
 #[test]
@@ -16,14 +19,7 @@ fn wasm_smith_modules_lift_and_pass_every_check() {
     let mut made = 0;
     let mut functions = 0;
     for k in 0..n {
-        let data: Vec<u8> = (0..16_384)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state as u8
-            })
-            .collect();
+        let data = seeded::bytes(&mut state, 16_384);
         match std::panic::catch_unwind(|| fuzz_smith(&data)) {
             Ok(Some(wasm)) => {
                 made += 1;
