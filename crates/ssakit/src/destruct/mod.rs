@@ -19,9 +19,11 @@
 //! * [`phi_webs`](mod@phi_webs): phi webs by union-find, renaming and phi
 //!   removal (13.6);
 //! * `coalesce`: merging the two sides of copies that do not interfere, by
-//!   liveness, dominance and values (Boissinot et al.);
-//! * `classes`: congruence classes as dominance forests, and the test of
-//!   whether two interfere (Boissinot's walk over the smaller);
+//!   liveness, dominance and values (Boissinot et al.), split into the
+//!   facts it gathers, the phi components and the debug oracle;
+//! * `classes`: congruence classes as dominance forests (building them,
+//!   the walk testing two of them, which returns the merge it allows, the
+//!   run sets, the debug check of the forests);
 //! * `cleanup`: deleting dead phis and copies before coalescing, and the
 //!   copies it makes useless after;
 //! * `sequentialize`: every parallel copy of a function into copies;
