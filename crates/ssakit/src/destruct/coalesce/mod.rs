@@ -119,6 +119,31 @@ use facts::{sort_candidates, Candidate, Gathered, VarInfo};
 use oracle::Oracle;
 
 /// What coalescing did (in [`DestructStats`](super::DestructStats)).
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{destruct, DestructOptions};
+/// // The lost-copy problem: `x2` is live out of the loop where `x3` is
+/// // copied into the phi's class, so one copy must stay.
+/// const SRC: &str = "function f(n) {
+/// entry:
+///     x1 = 1
+///     jump loop
+/// loop:
+///     x2 = phi(entry: x1, loop: x3)
+///     x3 = x2 + 1
+///     c = x3 < n
+///     branch c, loop, exit
+/// exit:
+///     ret x2
+/// }
+/// ";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let c = destruct(&mut f, &DestructOptions::default()).unwrap().coalescing;
+/// assert_eq!(c.candidates, c.coalesced + c.refused);
+/// assert_eq!(c.refused, 1);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CoalesceStats {
