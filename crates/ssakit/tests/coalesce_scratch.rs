@@ -17,7 +17,7 @@
 //! the `k`-th such instruction of a block in the SSA and in the result are
 //! the same one, and their definitions and operands pair up. A variable
 //! named two ways is an error too. (`destruct`'s own interference oracle,
-//! in `destruct/coalesce.rs`, runs in debug builds only and reads the data
+//! in `destruct/coalesce/oracle.rs`, runs in debug builds only and reads the data
 //! coalescing built.)
 
 mod common;

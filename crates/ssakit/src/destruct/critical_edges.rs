@@ -113,6 +113,30 @@ fn distinct_succs(
 ///
 /// Runs in `O(blocks + edges + phi operands)`, plus the hashing of block
 /// labels to pick fresh names when some label contains `_` or `.`.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::critical_edges::{has_critical_edges, split_critical_edges};
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x1 = 1
+///     branch c, j, l
+/// l:
+///     x2 = 2
+///     jump j
+/// j:
+///     x3 = phi(e: x1, l: x2)
+///     ret x3
+/// }
+/// ";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// // `e -> j`: `e` has two successors, `j` two predecessors.
+/// let new = split_critical_edges(&mut f);
+/// assert_eq!(new.len(), 1);
+/// assert!(!has_critical_edges(&f));
+/// assert!(ssakit::verify::verify(&f).is_ok());
+/// ```
 pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
     let cfg = Cfg::new(func);
     let mut names = Namer::new(func);
@@ -260,6 +284,36 @@ fn fresh_name(names: &mut HashSet<Box<str>>, source: &str, target: &str) -> Stri
 /// Whether `func` has a critical edge: from a block with several distinct
 /// successors to a block with several distinct predecessors (a cheap
 /// precondition check for passes that require none).
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::critical_edges::has_critical_edges;
+/// let diamond = "function f(c) {
+/// e:
+///     branch c, l, r
+/// l:
+///     jump j
+/// r:
+///     jump j
+/// j:
+///     ret
+/// }
+/// ";
+/// let f = &ssakit::text::parse_module(diamond).unwrap().functions[0];
+/// assert!(!has_critical_edges(f));
+/// let triangle = "function f(c) {
+/// e:
+///     branch c, j, l
+/// l:
+///     jump j
+/// j:
+///     ret
+/// }
+/// ";
+/// let f = &ssakit::text::parse_module(triangle).unwrap().functions[0];
+/// assert!(has_critical_edges(f));
+/// ```
 pub fn has_critical_edges(func: &Function) -> bool {
     let cfg = Cfg::new(func);
     let npreds = distinct_preds(func, &cfg);

@@ -19,9 +19,11 @@
 //! * [`phi_webs`](mod@phi_webs): phi webs by union-find, renaming and phi
 //!   removal (13.6);
 //! * `coalesce`: merging the two sides of copies that do not interfere, by
-//!   liveness, dominance and values (Boissinot et al.);
-//! * `classes`: congruence classes as dominance forests, and the test of
-//!   whether two interfere (Boissinot's walk over the smaller);
+//!   liveness, dominance and values (Boissinot et al.), split into the
+//!   facts it gathers, the phi components and the debug oracle;
+//! * `classes`: congruence classes as dominance forests (building them,
+//!   the walk testing two of them, which returns the merge it allows, the
+//!   run sets, the debug check of the forests);
 //! * `cleanup`: deleting dead phis and copies before coalescing, and the
 //!   copies it makes useless after;
 //! * `sequentialize`: every parallel copy of a function into copies;
@@ -75,6 +77,32 @@ use sequentialize::sequentialize_parallel_copies;
 use to_cssa::{insert_phi_copies, JoinCopies};
 
 /// How [`destruct`] proceeds.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{destruct, DestructOptions};
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x1 = 1
+///     branch c, j, l
+/// l:
+///     x2 = 2
+///     jump j
+/// j:
+///     x3 = phi(e: x1, l: x2)
+///     ret x3
+/// }
+/// ";
+/// let naive = DestructOptions { coalesce: false, ..DestructOptions::default() };
+/// let mut a = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let mut b = a.clone();
+/// let naive = destruct(&mut a, &naive).unwrap();
+/// let coalesced = destruct(&mut b, &DestructOptions::default()).unwrap();
+/// // Coalescing never leaves more copies than the naive translation.
+/// assert!(coalesced.copies_remaining <= naive.copies_remaining);
+/// assert_eq!(coalesced.coalescing.coalesced, 2);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct DestructOptions {
     /// Split critical edges first, so that the copies of each edge get a
@@ -103,6 +131,28 @@ impl Default for DestructOptions {
 }
 
 /// What [`destruct`] did.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{destruct, DestructOptions};
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x1 = 1
+///     branch c, j, l
+/// l:
+///     x2 = 2
+///     jump j
+/// j:
+///     x3 = phi(e: x1, l: x2)
+///     ret x3
+/// }
+/// ";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let stats = destruct(&mut f, &DestructOptions::default()).unwrap();
+/// assert_eq!((stats.edges_split, stats.phis_removed), (1, 1));
+/// assert_eq!(stats.copies_inserted, 2);
+/// ```
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct DestructStats {
@@ -139,6 +189,28 @@ pub struct DestructStats {
 
 impl DestructStats {
     /// The statistics as `name: value` lines.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use ssakit::destruct::{destruct, DestructOptions};
+    /// const SRC: &str = "function f(c) {
+    /// e:
+    ///     x1 = 1
+    ///     branch c, j, l
+    /// l:
+    ///     x2 = 2
+    ///     jump j
+    /// j:
+    ///     x3 = phi(e: x1, l: x2)
+    ///     ret x3
+    /// }
+    /// ";
+    /// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+    /// let text = destruct(&mut f, &DestructOptions::default()).unwrap().render();
+    /// assert!(text.starts_with("edges split: 1\n"));
+    /// assert!(text.contains("phis removed: 1\n"));
+    /// ```
     pub fn render(&self) -> String {
         let rows = [
             ("edges split", self.edges_split),
@@ -233,6 +305,28 @@ pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructS
 
 /// A point between two steps of [`destruct`], where
 /// [`destruct_observed`] shows the function.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{destruct_observed, DestructOptions, DestructStep};
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x1 = 1
+///     branch c, j, l
+/// l:
+///     x2 = 2
+///     jump j
+/// j:
+///     x3 = phi(e: x1, l: x2)
+///     ret x3
+/// }
+/// ";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let mut seen = Vec::new();
+/// destruct_observed(&mut f, &DestructOptions::default(), &mut |step, _| seen.push(step)).unwrap();
+/// assert_eq!(seen, [DestructStep::ParallelCopies, DestructStep::Coalesced]);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DestructStep {
     /// Critical edges split (unless [`DestructOptions::split`] is off) and
@@ -249,6 +343,34 @@ pub enum DestructStep {
 /// [`destruct`], calling `observe` with the function after each
 /// [`DestructStep`] it reaches; the function it returns is the state after
 /// sequentialization. `ssakit explain` shows those states.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{destruct_observed, is_out_of_ssa, DestructOptions, DestructStep};
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x1 = 1
+///     branch c, j, l
+/// l:
+///     x2 = 2
+///     jump j
+/// j:
+///     x3 = phi(e: x1, l: x2)
+///     ret x3
+/// }
+/// ";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let mut phis_left = Vec::new();
+/// destruct_observed(&mut f, &DestructOptions::default(), &mut |step, g| {
+///     let phis: usize = g.blocks().map(|b| g.block_phis(b).len()).sum();
+///     phis_left.push((step, phis));
+/// })
+/// .unwrap();
+/// // The phi stays until its class is renamed.
+/// assert_eq!(phis_left, [(DestructStep::ParallelCopies, 1), (DestructStep::Coalesced, 0)]);
+/// assert!(is_out_of_ssa(&f));
+/// ```
 pub fn destruct_observed(
     func: &mut Function,
     opts: &DestructOptions,
@@ -454,6 +576,28 @@ fn definition_of(func: &Function, v: Var) -> (Option<Block>, Option<Inst>) {
 
 /// Whether no block of `func` holds a phi or a parallel copy (the
 /// postcondition of [`destruct`]).
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{destruct, is_out_of_ssa, DestructOptions};
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x1 = 1
+///     branch c, j, l
+/// l:
+///     x2 = 2
+///     jump j
+/// j:
+///     x3 = phi(e: x1, l: x2)
+///     ret x3
+/// }
+/// ";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// assert!(!is_out_of_ssa(&f));
+/// destruct(&mut f, &DestructOptions::default()).unwrap();
+/// assert!(is_out_of_ssa(&f));
+/// ```
 pub fn is_out_of_ssa(func: &Function) -> bool {
     func.blocks().all(|b| {
         func.block_phis(b).is_empty()

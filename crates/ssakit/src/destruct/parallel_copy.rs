@@ -81,6 +81,23 @@ use std::fmt;
 /// `index` must be injective (distinct locations, distinct indices) and
 /// should be dense: the sequentializer keeps tables of size
 /// `largest index + 1`.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::parallel_copy::{sequentialize_with_temp, Location, Move, Src};
+/// // Machine registers of some back end.
+/// #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// struct Reg(u8);
+/// impl Location for Reg {
+///     fn index(self) -> usize {
+///         self.0 as usize
+///     }
+/// }
+/// let copies = [(Reg(1), Src::<Reg, i64>::Loc(Reg(0)))];
+/// let moves = sequentialize_with_temp(&copies, |_| Reg(15)).unwrap();
+/// assert_eq!(moves, [Move::Copy { dst: Reg(1), src: Reg(0) }]);
+/// ```
 pub trait Location: Copy + Eq + fmt::Debug {
     /// This location's dense index.
     fn index(self) -> usize;
@@ -106,6 +123,16 @@ macro_rules! integer_location {
 integer_location!(u8, u16, u32, usize);
 
 /// The source of one copy: a location, or a value no write can change.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::parallel_copy::{sequentialize_with_swaps, Move, Src};
+/// // (r0, r1) = (r1, 7): the constant is set after r1 is read.
+/// let copies = [(0u32, Src::Loc(1)), (1, Src::Val(7i64))];
+/// let moves = sequentialize_with_swaps(&copies).unwrap();
+/// assert_eq!(moves, [Move::Copy { dst: 0, src: 1 }, Move::Set { dst: 1, val: 7 }]);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Src<L, V> {
     /// The value held by a location before the parallel copy.
@@ -115,6 +142,15 @@ pub enum Src<L, V> {
 }
 
 /// One sequential move.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::parallel_copy::{sequentialize_with_swaps, Move, Src};
+/// // The swap (r0, r1) = (r1, r0) without a spare register: one swap.
+/// let copies: [(u32, Src<u32, i64>); 2] = [(0, Src::Loc(1)), (1, Src::Loc(0))];
+/// assert_eq!(sequentialize_with_swaps(&copies).unwrap(), [Move::Swap(0, 1)]);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move<L, V> {
     /// `dst ← src`.
@@ -136,6 +172,16 @@ pub enum Move<L, V> {
 }
 
 /// Why a parallel copy cannot be sequentialized.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::parallel_copy::{sequentialize_with_swaps, ParallelCopyError, Src};
+/// let copies: [(u32, Src<u32, i64>); 2] = [(0, Src::Loc(1)), (0, Src::Val(3))];
+/// let err = sequentialize_with_swaps(&copies).unwrap_err();
+/// assert_eq!(err, ParallelCopyError::DuplicateDestination(0));
+/// assert_eq!(err.to_string(), "0 is written twice by one parallel copy");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ParallelCopyError<L> {
     /// The location is the destination of more than one copy, so the
@@ -165,6 +211,18 @@ const NONE: u32 = u32::MAX;
 /// number in `0..m`; one extra slot, number `m`, stands
 /// for the temporary. Outside a call every table below is empty except
 /// `slot_of`, which is all `NONE`.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::parallel_copy::{Move, Sequentializer, Src};
+/// // One scratch state for many parallel copies.
+/// let mut seq: Sequentializer<u32> = Sequentializer::new();
+/// let mut out: Vec<Move<u32, i64>> = Vec::new();
+/// seq.with_temp(&[(0, Src::Loc(1)), (1, Src::Loc(0))], |_| 9, &mut out).unwrap();
+/// seq.with_temp(&[(2, Src::Loc(3))], |_| 9, &mut out).unwrap();
+/// assert_eq!(out.len(), 4);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Sequentializer<L> {
     /// By location index: the location's slot in the current copy, or `NONE`.
@@ -199,6 +257,16 @@ impl<L: Location> Default for Sequentializer<L> {
 
 impl<L: Location> Sequentializer<L> {
     /// Empty scratch state.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use ssakit::destruct::parallel_copy::{Move, Sequentializer, Src};
+    /// let mut seq = Sequentializer::new();
+    /// let mut out = Vec::new();
+    /// seq.with_swaps(&[(0u32, Src::<u32, i64>::Loc(1))], &mut out).unwrap();
+    /// assert_eq!(out, [Move::Copy { dst: 0, src: 1 }]);
+    /// ```
     pub fn new() -> Self {
         Sequentializer {
             slot_of: Vec::new(),
@@ -295,6 +363,21 @@ impl<L: Location> Sequentializer<L> {
     /// # Errors
     /// [`ParallelCopyError::DuplicateDestination`] if two copies write one
     /// location; nothing is appended then.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use ssakit::destruct::parallel_copy::{Move, Sequentializer, Src};
+    /// // A rotation of three locations: one temporary, four copies.
+    /// let copies: [(u32, Src<u32, i64>); 3] = [(0, Src::Loc(1)), (1, Src::Loc(2)), (2, Src::Loc(0))];
+    /// let mut out = Vec::new();
+    /// let mut temps = 0;
+    /// Sequentializer::new()
+    ///     .with_temp(&copies, |_| { temps += 1; 9 }, &mut out)
+    ///     .unwrap();
+    /// assert_eq!((temps, out.len()), (1, 4));
+    /// assert!(out.iter().all(|m| matches!(m, Move::Copy { .. })));
+    /// ```
     pub fn with_temp<V: Copy>(
         &mut self,
         copies: &[(L, Src<L, V>)],
@@ -404,6 +487,17 @@ impl<L: Location> Sequentializer<L> {
     /// # Errors
     /// [`ParallelCopyError::DuplicateDestination`] if two copies write one
     /// location; nothing is appended then.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use ssakit::destruct::parallel_copy::{Move, Sequentializer, Src};
+    /// // A tree: r2 = r1 and r1 = r0 need no swap, r1 is read first.
+    /// let copies: [(u32, Src<u32, i64>); 2] = [(1, Src::Loc(0)), (2, Src::Loc(1))];
+    /// let mut out = Vec::new();
+    /// Sequentializer::new().with_swaps(&copies, &mut out).unwrap();
+    /// assert_eq!(out, [Move::Copy { dst: 2, src: 1 }, Move::Copy { dst: 1, src: 0 }]);
+    /// ```
     pub fn with_swaps<V: Copy>(
         &mut self,
         copies: &[(L, Src<L, V>)],

@@ -214,6 +214,27 @@ pub(crate) fn constant_operand_conflict(
 }
 
 /// What [`destruct_conventional`] did.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::phi_webs::destruct_conventional;
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x1 = 1
+///     branch c, j, l
+/// l:
+///     x2 = 2
+///     jump j
+/// j:
+///     x3 = phi(e: x1, l: x2)
+///     ret x3
+/// }
+/// ";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let stats = destruct_conventional(&mut f);
+/// assert_eq!((stats.phis_removed, stats.constant_copies), (1, 0));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct RenameStats {
     /// Phis removed.
@@ -305,6 +326,31 @@ pub(super) fn rename(
 /// not checked ([`destruct`](super::destruct) with
 /// [`conventional`](super::DestructOptions::conventional) checks it). A
 /// constant phi operand becomes a copy at the end of its predecessor.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{is_out_of_ssa, phi_webs::destruct_conventional};
+/// use ssakit::interp::{run, RunOptions};
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x1 = 1
+///     branch c, j, l
+/// l:
+///     x2 = 2
+///     jump j
+/// j:
+///     x3 = phi(e: x1, l: x2)
+///     ret x3
+/// }
+/// ";
+/// let mut m = ssakit::text::parse_module(SRC).unwrap();
+/// let before = run(&m, &m.functions[0], &[0], &RunOptions::default()).unwrap();
+/// destruct_conventional(&mut m.functions[0]);
+/// assert!(is_out_of_ssa(&m.functions[0]));
+/// let after = run(&m, &m.functions[0], &[0], &RunOptions::default()).unwrap();
+/// assert_eq!(after.render(), before.render());
+/// ```
 pub fn destruct_conventional(func: &mut Function) -> RenameStats {
     let mut webs = phi_webs(func);
     rename_webs(func, &mut webs)

@@ -88,20 +88,62 @@
 //! to its phi webs and keeps no copy from phis), then by decreasing loop
 //! depth of the block holding them (copies in inner loops run most often),
 //! then in program order.
+//!//!
+//! # Modules
+//!
+//! * [`facts`]: the copies, definitions, values and ranks, gathered in
+//!   one walk of the blocks and one of the dominator tree;
+//! * [`components`]: the phi components and the classes of their phi
+//!   webs (steps 1 and 2);
+//! * `oracle`: the debug check of every decision against the pairwise
+//!   definition;
+//! * the classes themselves, their dominance-forest walk and run sets,
+//!   are [`classes`](super::classes).
 //!
 //! No hashing, no recursion.
 
-use super::classes::{Classes, DefPoint, NIL};
-use super::phi_webs::Webs;
-use super::to_cssa::Inserted;
-use crate::analysis::live_check::DefUse;
+mod components;
+pub(super) mod facts;
+#[cfg(debug_assertions)]
+mod oracle;
+
 use crate::analysis::{loop_depth, DomTree, LiveCheck};
-use crate::entity::{Csr, EntityVec};
-use crate::ir::{Block, Cfg, Function, InstData, Operand, Point, Var};
+use crate::destruct::classes::{Classes, NIL};
+use crate::destruct::phi_webs::Webs;
+use crate::destruct::to_cssa::Inserted;
+use crate::ir::{Cfg, Function, Var};
 use crate::timing;
-use crate::union_find::UnionFind;
+use components::{build_webs, phi_components};
+use facts::{sort_candidates, Candidate, Gathered, VarInfo};
+#[cfg(debug_assertions)]
+use oracle::Oracle;
 
 /// What coalescing did (in [`DestructStats`](super::DestructStats)).
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{destruct, DestructOptions};
+/// // The lost-copy problem: `x2` is live out of the loop where `x3` is
+/// // copied into the phi's class, so one copy must stay.
+/// const SRC: &str = "function f(n) {
+/// entry:
+///     x1 = 1
+///     jump loop
+/// loop:
+///     x2 = phi(entry: x1, loop: x3)
+///     x3 = x2 + 1
+///     c = x3 < n
+///     branch c, loop, exit
+/// exit:
+///     ret x2
+/// }
+/// ";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let c = destruct(&mut f, &DestructOptions::default()).unwrap().coalescing;
+/// assert_eq!(c.candidates, c.coalesced + c.refused);
+/// assert_eq!(c.refused, 1);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CoalesceStats {
@@ -203,9 +245,9 @@ pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceS
         for &(dst, v) in phi_pairs.iter().filter(|p| !settled(p.0, p.1)) {
             let (rx, ry) = (classes.root(dst), classes.root(v));
             if rx != ry {
-                let bad = classes.interferes(rx, ry);
-                debug_assert!(!bad, "a phi web interferes: {dst} {v}");
-                classes.merge(rx, ry);
+                // A phi web is free of interference (to_cssa made it so).
+                let merge = classes.test(rx, ry);
+                merge.expect("a phi web interferes").apply();
             }
         }
         for c in candidates[..phi_related]
@@ -258,511 +300,20 @@ fn try_copy(
     if rx == ry {
         return;
     }
-    let bad = classes.interferes(rx, ry);
     #[cfg(debug_assertions)]
-    if oracle.active() {
+    let expected = oracle.active().then(|| {
         let (x, y) = (classes.members(rx), classes.members(ry));
-        if x.len() + y.len() <= 48 {
-            assert_eq!(bad, oracle.interfere(&x, &y), "{x:?} {y:?}");
-        }
-    }
-    if bad {
-        stats.refused += 1;
-    } else {
-        classes.merge(rx, ry);
-    }
-}
-
-/// Step 2 for the phi components in `failed` (ranges of `ranks`, sorted):
-/// each phi web's ranked members become one class.
-fn build_webs(
-    classes: &mut Classes,
-    info: &VarInfo,
-    phi_pairs: &[(Var, Var)],
-    ranks: &[u32],
-    failed: &[(u32, u32)],
-) {
-    if failed.is_empty() {
-        return;
-    }
-    let nv = info.rank.len();
-    let mut webs = UnionFind::new(nv);
-    for &(dst, v) in phi_pairs {
-        webs.union(dst.index(), v.index());
-    }
-    // The ranks of the failed components with their web (the web's root
-    // variable), in rank order within each component; then the ranks of
-    // each web, in that order. A web lies inside one component.
-    let of_web: Vec<(Var, u32)> = failed
-        .iter()
-        .flat_map(|&(lo, hi)| &ranks[lo as usize..hi as usize])
-        .map(|&k| {
-            let w = webs.find(info.pts[k as usize].var.index());
-            (Var::new(w), k)
-        })
-        .collect();
-    let by_web: Csr<Var, u32> = Csr::build(nv, |emit| {
-        for &(w, k) in &of_web {
-            emit.push(w, k)
-        }
+        let checked = x.len() + y.len() <= 48;
+        checked.then(|| (oracle.interfere(&x, &y), x, y))
     });
-    // Each web once, in the order of its first rank.
-    let mut built: EntityVec<Var, bool> = EntityVec::filled(nv, false);
-    for &(w, _) in &of_web {
-        if !std::mem::replace(&mut built[w], true) {
-            let bad = classes.build(by_web.of(w), cfg!(debug_assertions));
-            debug_assert!(bad.is_none(), "a phi web interferes: {bad:?}");
-        }
+    let merge = classes.test(rx, ry);
+    #[cfg(debug_assertions)]
+    if let Some(Some((bad, x, y))) = expected {
+        assert_eq!(merge.is_none(), bad, "{x:?} {y:?}");
     }
-}
-
-/// The ranked members of each phi component with two or more of them, in
-/// CSR form, each sorted by rank, in the order of their first rank (the
-/// form [`Classes::build_all`] takes).
-struct Groups {
-    start: Vec<u32>,
-    ranks: Vec<u32>,
-    /// By rank: its group, or [`NIL`].
-    of_rank: Vec<u32>,
-}
-
-/// The phi components (phi operands and phi-related copies link
-/// variables), as [`Groups`].
-fn phi_components(
-    nv: usize,
-    info: &VarInfo,
-    phi_pairs: &[(Var, Var)],
-    candidates: &[Candidate],
-) -> Groups {
-    let mut sets = UnionFind::new(nv);
-    for &(dst, v) in phi_pairs {
-        sets.union(dst.index(), v.index());
-    }
-    for c in candidates.iter().take_while(|c| c.phi_related) {
-        sets.union(c.dst.index(), c.src.index());
-    }
-    // The root of each rank's component (one `find` each), the ranked
-    // members per root, then groups of two or more, in rank order.
-    let root: Vec<Var> = info
-        .pts
-        .iter()
-        .map(|p| Var::new(sets.find(p.var.index())))
-        .collect();
-    drop(sets);
-    let by_root: Csr<Var, u32> = Csr::build(nv, |emit| {
-        for (k, &r) in root.iter().enumerate() {
-            emit.push(r, k as u32)
-        }
-    });
-    // By root: its group once numbered.
-    let mut group: EntityVec<Var, Option<u32>> = EntityVec::filled(nv, None);
-    let mut start = vec![0u32];
-    let mut ranks: Vec<u32> = Vec::new();
-    let mut of_rank = vec![NIL; root.len()];
-    for (k, &r) in root.iter().enumerate() {
-        let members = by_root.of(r);
-        if members.len() < 2 {
-            continue;
-        }
-        of_rank[k] = *group[r].get_or_insert_with(|| {
-            ranks.extend_from_slice(members);
-            start.push(ranks.len() as u32);
-            start.len() as u32 - 2
-        });
-    }
-    Groups {
-        start,
-        ranks,
-        of_rank,
-    }
-}
-
-/// A copy `dst ← src` between two variables, with its priority.
-#[derive(Clone, Copy, Debug)]
-struct Candidate {
-    dst: Var,
-    src: Var,
-    /// Whether the copy is one of those inserted around phis.
-    phi_related: bool,
-    /// Loop depth of the block holding the copy.
-    depth: u32,
-}
-
-/// A definition in a reachable block, and where its value comes from.
-#[derive(Clone, Copy, Debug)]
-struct Def {
-    var: Var,
-    /// Where it is defined.
-    pos: Point,
-    src: DefSource,
-}
-
-/// Where the value of a definition comes from.
-#[derive(Clone, Copy, Debug)]
-enum DefSource {
-    /// It is a value of its own (not a copy, or a copy of `undef`).
-    Own,
-    /// A copy of this variable.
-    Var(Var),
-    /// A copy of the constant `Gathered::consts[k].0`, for this `k`.
-    Const(u32),
-}
-
-/// What coalescing needs from the instructions, gathered in one walk of
-/// the blocks in layout order (with the definitions and uses for
-/// [`LiveCheck`], block by block while each is in cache).
-struct Gathered {
-    /// Every copy between two variables (ordinary copies and entries of
-    /// parallel copies), in program order.
-    candidates: Vec<Candidate>,
-    /// `(dst, v)` for every variable operand `v` of every phi `dst`.
-    phi_pairs: Vec<(Var, Var)>,
-    /// The definitions of the reachable blocks, block by block: phis,
-    /// then instructions.
-    defs: Vec<Def>,
-    /// By block: its definitions in `defs` (start, number of phis, end).
-    block_defs: Vec<(u32, u32, u32)>,
-    /// `(c, d)`: variable `d` copies constant `c`.
-    consts: Vec<(i64, Var)>,
-}
-
-impl Gathered {
-    fn new(
-        func: &Function,
-        dt: &DomTree,
-        depth: &EntityVec<Block, u32>,
-        inserted: &Inserted,
-    ) -> (Gathered, DefUse) {
-        let mut du = DefUse::new(func);
-        let mut g = Gathered {
-            candidates: Vec::new(),
-            phi_pairs: Vec::new(),
-            defs: Vec::new(),
-            block_defs: vec![(0, 0, 0); func.num_blocks()],
-            consts: Vec::new(),
-        };
-        for &b in func.layout() {
-            let reachable = dt.is_reachable(b);
-            if reachable {
-                du.add_block(func, dt, b);
-            }
-            let start = g.defs.len() as u32;
-            for &i in func.block_phis(b) {
-                if let InstData::Phi { dst, args } = func.inst(i) {
-                    let vars = args.as_slice(func).iter().filter_map(|a| a.value.var());
-                    g.phi_pairs.extend(vars.map(|v| (*dst, v)));
-                    if reachable {
-                        g.defs.push(Def {
-                            var: *dst,
-                            pos: Point::entry(b),
-                            src: DefSource::Own,
-                        });
-                    }
-                }
-            }
-            let nphis = g.defs.len() as u32 - start;
-            for (k, &i) in func.block_insts(b).iter().enumerate() {
-                let phi_related = inserted[i];
-                let copy = |g: &mut Gathered, dst: Var, src: Operand| {
-                    let src = match src {
-                        Operand::Var(s) => {
-                            g.candidates.push(Candidate {
-                                dst,
-                                src: s,
-                                phi_related,
-                                depth: depth[b],
-                            });
-                            DefSource::Var(s)
-                        }
-                        Operand::Const(c) => {
-                            g.consts.push((c, dst));
-                            DefSource::Const(g.consts.len() as u32 - 1)
-                        }
-                        Operand::Undef => DefSource::Own,
-                    };
-                    if reachable {
-                        g.defs.push(Def {
-                            var: dst,
-                            pos: Point::after(b, k),
-                            src,
-                        });
-                    }
-                };
-                match func.inst(i) {
-                    InstData::Copy { dst, src } => copy(&mut g, *dst, *src),
-                    InstData::ParCopy { copies } => {
-                        for &(d, s) in copies.as_slice(func) {
-                            copy(&mut g, d, s);
-                        }
-                    }
-                    // Calls and operations may define several variables.
-                    _ if reachable => func.for_each_def(i, |d| {
-                        g.defs.push(Def {
-                            var: d,
-                            pos: Point::after(b, k),
-                            src: DefSource::Own,
-                        })
-                    }),
-                    _ => {}
-                }
-            }
-            g.block_defs[b.index()] = (start, nphis, g.defs.len() as u32);
-        }
-        (g, du)
-    }
-}
-
-/// The candidates in the order they are to be tried: a stable counting
-/// sort (program order breaks ties) by the key `(not phi-related, maximum
-/// depth - depth)`.
-fn sort_candidates(out: Vec<Candidate>) -> Vec<Candidate> {
-    let max_depth = out.iter().map(|c| c.depth).max().unwrap_or(0) as usize;
-    let key =
-        |c: &Candidate| (!c.phi_related as usize) * (max_depth + 1) + max_depth - c.depth as usize;
-    let mut start = vec![0usize; 2 * (max_depth + 1) + 1];
-    for c in &out {
-        start[key(c) + 1] += 1;
-    }
-    for k in 0..start.len() - 1 {
-        start[k + 1] += start[k];
-    }
-    let mut sorted = out.clone();
-    for c in &out {
-        let k = key(c);
-        sorted[start[k]] = *c;
-        start[k] += 1;
-    }
-    sorted
-}
-
-/// Definition points (as ranks) and values of the variables.
-struct VarInfo {
-    /// By variable: its rank, or [`NIL`] if it has no reachable
-    /// definition (it never runs, so it interferes with nothing).
-    rank: EntityVec<Var, u32>,
-    /// By rank: the definition point and value (see [`DefPoint`]).
-    pts: Vec<DefPoint>,
-}
-
-impl VarInfo {
-    /// Ranks and values, in one walk of the dominator tree in preorder
-    /// (which sees each definition before its uses): parameters, phis (used
-    /// ones first), then instructions, block by block. The value of a copy
-    /// is its source's; copies of one constant all get the value of the
-    /// first variable (in index order) copying it; any other variable is
-    /// its own value.
-    fn new(func: &Function, dt: &DomTree, g: &Gathered, live: &LiveCheck) -> VarInfo {
-        let nv = func.num_vars();
-        let nb = func.num_blocks();
-        let mut rank: EntityVec<Var, u32> = EntityVec::filled(nv, NIL);
-        // By index in `g.consts`: the variable labelling its constant.
-        let mut order: Vec<u32> = (0..g.consts.len() as u32).collect();
-        order.sort_unstable_by_key(|&k| g.consts[k as usize]);
-        let mut const_label = vec![Var::new(0); g.consts.len()];
-        for run in order.chunk_by(|&a, &b| g.consts[a as usize].0 == g.consts[b as usize].0) {
-            let label = g.consts[run[0] as usize].1;
-            for &k in run {
-                const_label[k as usize] = label;
-            }
-        }
-        // By block preorder number: the first rank of the block.
-        let mut first_rank: Vec<u32> = Vec::with_capacity(dt.num_reachable() + 1);
-        let mut pts: Vec<DefPoint> = Vec::with_capacity(g.defs.len() + func.params().len());
-        let mut define = |pts: &mut Vec<DefPoint>, d: Def, b: Block, used: bool| {
-            let value = match d.src {
-                DefSource::Own => d.var.as_u32(),
-                DefSource::Const(k) => const_label[k as usize].as_u32(),
-                DefSource::Var(s) => match rank[s] {
-                    NIL => s.as_u32(),
-                    k => pts[k as usize].value,
-                },
-            };
-            rank[d.var] = pts.len() as u32;
-            pts.push(DefPoint {
-                var: d.var,
-                block: b,
-                pos: d.pos,
-                end: 0,
-                value,
-                used,
-            });
-        };
-        for b in dt.preorder() {
-            first_rank.push(pts.len() as u32);
-            if b == func.entry() {
-                // Parameters are defined at the entry, like its phis, and
-                // count as used: two of them always intersect.
-                for &p in func.params() {
-                    let d = Def {
-                        var: p,
-                        pos: Point::entry(b),
-                        src: DefSource::Own,
-                    };
-                    define(&mut pts, d, b, true);
-                }
-            }
-            let (start, nphis, end) = g.block_defs[b.index()];
-            let (phis, rest) = g.defs[start as usize..end as usize].split_at(nphis as usize);
-            for used in [true, false] {
-                for &d in phis {
-                    if live.is_used(d.var) == used {
-                        define(&mut pts, d, b, used);
-                    }
-                }
-            }
-            for &d in rest {
-                define(&mut pts, d, b, false);
-            }
-        }
-        first_rank.push(pts.len() as u32);
-        // Subtree sizes, children before parents, then each point's end.
-        let mut size = vec![1u32; nb];
-        for b in dt.preorder().rev() {
-            if let Some(p) = dt.idom(b) {
-                size[p.index()] += size[b.index()];
-            }
-        }
-        for p in &mut pts {
-            let pre = dt.pre_number(p.block).expect("reachable") as usize;
-            p.end = first_rank[pre + size[p.block.index()] as usize] - 1;
-        }
-        VarInfo { rank, pts }
-    }
-}
-
-/// Functions with more variables are not checked against the [`Oracle`].
-#[cfg(debug_assertions)]
-const ORACLE_MAX_VARS: usize = 20_000;
-
-/// The definition of interference, pair by pair, from full liveness sets:
-/// the oracle of the class tests in debug builds.
-#[cfg(debug_assertions)]
-struct Oracle<'a> {
-    pts: &'a [DefPoint],
-    rank: &'a EntityVec<Var, u32>,
-    dt: &'a DomTree,
-    /// Full liveness, for functions of up to [`ORACLE_MAX_VARS`] variables
-    /// (no checks above).
-    live: Option<crate::analysis::Liveness>,
-    /// By variable: the points where it is read in reachable blocks,
-    /// sorted by block, then position. Phi operands are not included
-    /// (they are uses at the end of the predecessor, which liveness
-    /// accounts for).
-    uses: Csr<Var, Point>,
-    /// The parameters (independent of the code under test).
-    params: Vec<Var>,
-}
-
-#[cfg(debug_assertions)]
-impl<'a> Oracle<'a> {
-    /// Gathers the uses: blocks are scanned in index order, so each
-    /// variable's uses come sorted by block, then position. Functions of
-    /// more than [`ORACLE_MAX_VARS`] variables get no liveness (and no
-    /// checks).
-    fn new(func: &Function, info: &'a VarInfo, dt: &'a DomTree, cfg: &Cfg) -> Oracle<'a> {
-        let nv = func.num_vars();
-        let uses = Csr::build(nv, |emit| {
-            for b in func.blocks().filter(|&b| dt.is_reachable(b)) {
-                let insts = func.block_insts(b);
-                for (k, &i) in insts.iter().enumerate() {
-                    func.for_each_use(i, |v| emit.push(v, Point::before(b, k)));
-                }
-                func.for_each_term_use(b, |v| emit.push(v, Point::before(b, insts.len())));
-            }
-        });
-        let live = (nv <= ORACLE_MAX_VARS).then(|| crate::analysis::Liveness::new(func, cfg));
-        Oracle {
-            pts: &info.pts,
-            rank: &info.rank,
-            dt,
-            live,
-            uses,
-            params: func.params().to_vec(),
-        }
-    }
-
-    /// Whether the oracle checks anything (small functions).
-    fn active(&self) -> bool {
-        self.live.is_some()
-    }
-
-    /// Debug builds: no two members of a component found free interfere
-    /// (components of up to 48 members).
-    fn check_free(&self, members: &[u32]) {
-        if !self.active() || members.len() > 48 {
-            return;
-        }
-        let vars: Vec<Var> = members.iter().map(|&k| self.pts[k as usize].var).collect();
-        for (k, &x) in vars.iter().enumerate() {
-            assert!(!self.interfere(&[x], &vars[k + 1..]), "{vars:?}");
-        }
-    }
-
-    /// Whether some member of `red` interferes with some member of `blue`.
-    ///
-    /// # Panics
-    /// If the oracle is not [`Oracle::active`].
-    fn interfere(&self, red: &[Var], blue: &[Var]) -> bool {
-        red.iter().any(|&x| {
-            blue.iter().any(|&y| {
-                let (rx, ry) = (self.rank[x], self.rank[y]);
-                if rx == NIL || ry == NIL {
-                    return false;
-                }
-                let (anc, a) = if rx < ry { (x, y) } else { (y, x) };
-                let (pa, pn) = (self.point(a), self.point(anc));
-                pa.value != pn.value && self.dominates(anc, a) && self.intersect(a, anc)
-            })
-        })
-    }
-
-    fn point(&self, v: Var) -> DefPoint {
-        self.pts[self.rank[v] as usize]
-    }
-
-    /// The last point where `v` is read in block `b`, if any.
-    fn last_use(&self, v: Var, b: Block) -> Option<Point> {
-        let uses = self.uses.of(v);
-        let after = uses.partition_point(|u| u.block() <= b);
-        (after > 0 && uses[after - 1].block() == b).then(|| uses[after - 1])
-    }
-
-    /// Whether the definition point of `x` dominates that of `y`, for
-    /// ranked variables with `x` ranked first.
-    fn dominates(&self, x: Var, y: Var) -> bool {
-        let (px, py) = (self.point(x), self.point(y));
-        if px.block == py.block {
-            px.pos <= py.pos
-        } else {
-            self.dt.dominates(px.block, py.block)
-        }
-    }
-
-    /// Whether the live ranges of `a` and of `anc` intersect, where the
-    /// definition of `anc` dominates that of `a`: `anc` is live just after
-    /// `a` is defined. Two phis of one block intersect when either is live
-    /// after the phis; two parameters, or two destinations of one parallel
-    /// copy, always do.
-    fn intersect(&self, a: Var, anc: Var) -> bool {
-        let (pa, pn) = (self.point(a), self.point(anc));
-        let at = pa.pos;
-        if pn.pos == at {
-            let params = self.is_param(a) || self.is_param(anc);
-            return !at.is_entry() || params || self.live_after(a, at) || self.live_after(anc, at);
-        }
-        self.live_after(anc, at)
-    }
-
-    /// Whether `v` is a parameter.
-    fn is_param(&self, v: Var) -> bool {
-        self.params.contains(&v)
-    }
-
-    /// Whether `v`, defined at or before `at`, is live just after it: live
-    /// out of its block, or read later in it.
-    fn live_after(&self, v: Var, at: Point) -> bool {
-        let live = self.live.as_ref().expect("an active oracle");
-        live.is_live_out(at.block(), v) || self.last_use(v, at.block()).is_some_and(|p| p > at)
+    match merge {
+        Some(merge) => merge.apply(),
+        None => stats.refused += 1,
     }
 }
 
@@ -901,7 +452,7 @@ exit:
         for a in 0..nv {
             for b in a + 1..nv {
                 let (a, b) = (Var::new(a), Var::new(b));
-                if classes.interferes(a, b) {
+                if classes.test(a, b).is_none() {
                     out.push((f.base_name(a).to_string(), f.base_name(b).to_string()));
                 }
             }

@@ -1,0 +1,265 @@
+//! The facts coalescing works from, gathered once (Boissinot et al., CGO
+//! 2009, sections III-A and IV-B): the copies to try with their priority,
+//! the definitions of the reachable blocks, the value of every variable
+//! (a copy carries its source's value) and its rank, the place of its
+//! definition in the preorder of the dominator tree.
+
+use crate::analysis::live_check::DefUse;
+use crate::analysis::{DomTree, LiveCheck};
+use crate::destruct::classes::{DefPoint, NIL};
+use crate::destruct::to_cssa::Inserted;
+use crate::entity::EntityVec;
+use crate::ir::{Block, Function, InstData, Operand, Point, Var};
+
+/// A copy `dst ← src` between two variables, with its priority.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Candidate {
+    pub(super) dst: Var,
+    pub(super) src: Var,
+    /// Whether the copy is one of those inserted around phis.
+    pub(super) phi_related: bool,
+    /// Loop depth of the block holding the copy.
+    pub(super) depth: u32,
+}
+
+/// A definition in a reachable block, and where its value comes from.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Def {
+    pub(super) var: Var,
+    /// Where it is defined.
+    pub(super) pos: Point,
+    pub(super) src: DefSource,
+}
+
+/// Where the value of a definition comes from.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum DefSource {
+    /// It is a value of its own (not a copy, or a copy of `undef`).
+    Own,
+    /// A copy of this variable.
+    Var(Var),
+    /// A copy of the constant `Gathered::consts[k].0`, for this `k`.
+    Const(u32),
+}
+
+/// What coalescing needs from the instructions, gathered in one walk of
+/// the blocks in layout order (with the definitions and uses for
+/// [`LiveCheck`], block by block while each is in cache).
+pub(super) struct Gathered {
+    /// Every copy between two variables (ordinary copies and entries of
+    /// parallel copies), in program order.
+    pub(super) candidates: Vec<Candidate>,
+    /// `(dst, v)` for every variable operand `v` of every phi `dst`.
+    pub(super) phi_pairs: Vec<(Var, Var)>,
+    /// The definitions of the reachable blocks, block by block: phis,
+    /// then instructions.
+    pub(super) defs: Vec<Def>,
+    /// By block: its definitions in `defs` (start, number of phis, end).
+    pub(super) block_defs: Vec<(u32, u32, u32)>,
+    /// `(c, d)`: variable `d` copies constant `c`.
+    pub(super) consts: Vec<(i64, Var)>,
+}
+
+impl Gathered {
+    pub(super) fn new(
+        func: &Function,
+        dt: &DomTree,
+        depth: &EntityVec<Block, u32>,
+        inserted: &Inserted,
+    ) -> (Gathered, DefUse) {
+        let mut du = DefUse::new(func);
+        let mut g = Gathered {
+            candidates: Vec::new(),
+            phi_pairs: Vec::new(),
+            defs: Vec::new(),
+            block_defs: vec![(0, 0, 0); func.num_blocks()],
+            consts: Vec::new(),
+        };
+        for &b in func.layout() {
+            let reachable = dt.is_reachable(b);
+            if reachable {
+                du.add_block(func, dt, b);
+            }
+            let start = g.defs.len() as u32;
+            for &i in func.block_phis(b) {
+                if let InstData::Phi { dst, args } = func.inst(i) {
+                    let vars = args.as_slice(func).iter().filter_map(|a| a.value.var());
+                    g.phi_pairs.extend(vars.map(|v| (*dst, v)));
+                    if reachable {
+                        g.defs.push(Def {
+                            var: *dst,
+                            pos: Point::entry(b),
+                            src: DefSource::Own,
+                        });
+                    }
+                }
+            }
+            let nphis = g.defs.len() as u32 - start;
+            for (k, &i) in func.block_insts(b).iter().enumerate() {
+                let phi_related = inserted[i];
+                let copy = |g: &mut Gathered, dst: Var, src: Operand| {
+                    let src = match src {
+                        Operand::Var(s) => {
+                            g.candidates.push(Candidate {
+                                dst,
+                                src: s,
+                                phi_related,
+                                depth: depth[b],
+                            });
+                            DefSource::Var(s)
+                        }
+                        Operand::Const(c) => {
+                            g.consts.push((c, dst));
+                            DefSource::Const(g.consts.len() as u32 - 1)
+                        }
+                        Operand::Undef => DefSource::Own,
+                    };
+                    if reachable {
+                        g.defs.push(Def {
+                            var: dst,
+                            pos: Point::after(b, k),
+                            src,
+                        });
+                    }
+                };
+                match func.inst(i) {
+                    InstData::Copy { dst, src } => copy(&mut g, *dst, *src),
+                    InstData::ParCopy { copies } => {
+                        for &(d, s) in copies.as_slice(func) {
+                            copy(&mut g, d, s);
+                        }
+                    }
+                    // Calls and operations may define several variables.
+                    _ if reachable => func.for_each_def(i, |d| {
+                        g.defs.push(Def {
+                            var: d,
+                            pos: Point::after(b, k),
+                            src: DefSource::Own,
+                        })
+                    }),
+                    _ => {}
+                }
+            }
+            g.block_defs[b.index()] = (start, nphis, g.defs.len() as u32);
+        }
+        (g, du)
+    }
+}
+
+/// The candidates in the order they are to be tried: a stable counting
+/// sort (program order breaks ties) by the key `(not phi-related, maximum
+/// depth - depth)`.
+pub(super) fn sort_candidates(out: Vec<Candidate>) -> Vec<Candidate> {
+    let max_depth = out.iter().map(|c| c.depth).max().unwrap_or(0) as usize;
+    let key =
+        |c: &Candidate| (!c.phi_related as usize) * (max_depth + 1) + max_depth - c.depth as usize;
+    let mut start = vec![0usize; 2 * (max_depth + 1) + 1];
+    for c in &out {
+        start[key(c) + 1] += 1;
+    }
+    for k in 0..start.len() - 1 {
+        start[k + 1] += start[k];
+    }
+    let mut sorted = out.clone();
+    for c in &out {
+        let k = key(c);
+        sorted[start[k]] = *c;
+        start[k] += 1;
+    }
+    sorted
+}
+
+/// Definition points (as ranks) and values of the variables.
+pub(super) struct VarInfo {
+    /// By variable: its rank, or [`NIL`] if it has no reachable
+    /// definition (it never runs, so it interferes with nothing).
+    pub(super) rank: EntityVec<Var, u32>,
+    /// By rank: the definition point and value (see [`DefPoint`]).
+    pub(super) pts: Vec<DefPoint>,
+}
+
+impl VarInfo {
+    /// Ranks and values, in one walk of the dominator tree in preorder
+    /// (which sees each definition before its uses): parameters, phis (used
+    /// ones first), then instructions, block by block. The value of a copy
+    /// is its source's; copies of one constant all get the value of the
+    /// first variable (in index order) copying it; any other variable is
+    /// its own value.
+    pub(super) fn new(func: &Function, dt: &DomTree, g: &Gathered, live: &LiveCheck) -> VarInfo {
+        let nv = func.num_vars();
+        let nb = func.num_blocks();
+        let mut rank: EntityVec<Var, u32> = EntityVec::filled(nv, NIL);
+        // By index in `g.consts`: the variable labelling its constant.
+        let mut order: Vec<u32> = (0..g.consts.len() as u32).collect();
+        order.sort_unstable_by_key(|&k| g.consts[k as usize]);
+        let mut const_label = vec![Var::new(0); g.consts.len()];
+        for run in order.chunk_by(|&a, &b| g.consts[a as usize].0 == g.consts[b as usize].0) {
+            let label = g.consts[run[0] as usize].1;
+            for &k in run {
+                const_label[k as usize] = label;
+            }
+        }
+        // By block preorder number: the first rank of the block.
+        let mut first_rank: Vec<u32> = Vec::with_capacity(dt.num_reachable() + 1);
+        let mut pts: Vec<DefPoint> = Vec::with_capacity(g.defs.len() + func.params().len());
+        let mut define = |pts: &mut Vec<DefPoint>, d: Def, b: Block, used: bool| {
+            let value = match d.src {
+                DefSource::Own => d.var.as_u32(),
+                DefSource::Const(k) => const_label[k as usize].as_u32(),
+                DefSource::Var(s) => match rank[s] {
+                    NIL => s.as_u32(),
+                    k => pts[k as usize].value,
+                },
+            };
+            rank[d.var] = pts.len() as u32;
+            pts.push(DefPoint {
+                var: d.var,
+                block: b,
+                pos: d.pos,
+                end: 0,
+                value,
+                used,
+            });
+        };
+        for b in dt.preorder() {
+            first_rank.push(pts.len() as u32);
+            if b == func.entry() {
+                // Parameters are defined at the entry, like its phis, and
+                // count as used: two of them always intersect.
+                for &p in func.params() {
+                    let d = Def {
+                        var: p,
+                        pos: Point::entry(b),
+                        src: DefSource::Own,
+                    };
+                    define(&mut pts, d, b, true);
+                }
+            }
+            let (start, nphis, end) = g.block_defs[b.index()];
+            let (phis, rest) = g.defs[start as usize..end as usize].split_at(nphis as usize);
+            for used in [true, false] {
+                for &d in phis {
+                    if live.is_used(d.var) == used {
+                        define(&mut pts, d, b, used);
+                    }
+                }
+            }
+            for &d in rest {
+                define(&mut pts, d, b, false);
+            }
+        }
+        first_rank.push(pts.len() as u32);
+        // Subtree sizes, children before parents, then each point's end.
+        let mut size = vec![1u32; nb];
+        for b in dt.preorder().rev() {
+            if let Some(p) = dt.idom(b) {
+                size[p.index()] += size[b.index()];
+            }
+        }
+        for p in &mut pts {
+            let pre = dt.pre_number(p.block).expect("reachable") as usize;
+            p.end = first_rank[pre + size[p.block.index()] as usize] - 1;
+        }
+        VarInfo { rank, pts }
+    }
+}
