@@ -23,8 +23,10 @@
 //! live-in at the entry, its interval starts at 0, and it gets a local no
 //! variable used before, which still holds its zero.
 //!
-//! Parameters keep their indices `0..n` and are never shared.
+//! Parameters keep their indices `0..n` and are never shared; values
+//! kept on the stack or never read ([`super::stackify`]) get no local.
 
+use super::stackify::Stackified;
 use super::structure::{Ctl, Structured};
 use super::val_type;
 use ssakit::analysis::liveness::Liveness;
@@ -49,11 +51,14 @@ pub struct Assignment {
 const NONE: u32 = u32::MAX;
 
 /// Assigns locals to the variables of `f` emitted in the order of `s`.
-pub fn assign(f: &Function, s: &Structured) -> Assignment {
+pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
     let nv = f.num_vars();
     let mut lo = vec![NONE; nv];
     let mut hi = vec![0u32; nv];
     let mut touch = |v: usize, p: u32| {
+        if st.on_stack[v] || st.dead[v] {
+            return;
+        }
         if lo[v] == NONE || p < lo[v] {
             lo[v] = p;
         }

@@ -34,9 +34,12 @@
 //!   type; a copy of `undef` emits nothing.
 //! * **Control flow** ([`structure`]): Ramsey's structured translation of
 //!   reducible CFGs; an irreducible CFG is an error.
+//! * **The operand stack** ([`stackify`]): a value defined once and used
+//!   once by an instruction that follows its definition's tree in the same
+//!   block stays on the stack; a result never used is dropped.
 //! * **Variables** ([`locals`]): parameters keep their indices; every
-//!   other variable gets a local, variables of one type whose live ranges
-//!   do not overlap sharing one.
+//!   other variable left gets a local, variables of one type whose live
+//!   ranges do not overlap sharing one.
 //!
 //! ```
 //! use ssakit::ir::Type;
@@ -56,12 +59,14 @@
 
 pub mod locals;
 pub mod lower;
+pub mod stackify;
 pub mod structure;
 
 use crate::error::WasmError;
 use crate::module::Signature;
 use lower::{Lowered, OpTable};
-use ssakit::ir::{BinOp, Function, InstData, Operand, Terminator, Type, UnOp, Var};
+use ssakit::ir::{BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var};
+use stackify::{Node, Stackified};
 use structure::Ctl;
 use wasm_encoder::reencode::{Reencode, RoundtripReencoder};
 use wasm_encoder::{BlockType, Instruction as I, ValType};
@@ -116,8 +121,28 @@ struct Emitter<'f, 'a> {
     f: &'f Function,
     low: &'a Lowering<'a>,
     local: Vec<u32>,
+    st: Stackified,
     out: wasm_encoder::Function,
     re: RoundtripReencoder,
+    returns: Vec<ValType>,
+}
+
+/// What an operand must become on the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// A value of this type.
+    V(ValType),
+    /// An `i32` that is non-zero when the operand is (a branch condition).
+    Truth,
+}
+
+/// One tree being emitted: its node, the next operand, its operands, and
+/// the conversion its value needs once on the stack.
+struct Frame {
+    node: Node,
+    next: usize,
+    ops: Vec<(Operand, Want)>,
+    conv: Option<(ValType, Want)>,
 }
 
 impl Emitter<'_, '_> {
@@ -136,44 +161,52 @@ impl Emitter<'_, '_> {
         }
     }
 
-    /// Pushes `o` as a value of type `want`.
-    fn push(&mut self, o: Operand, want: ValType) {
-        match o {
-            Operand::Var(v) => {
-                self.ins(I::LocalGet(self.local[v.index()]));
-                let have = val_type(self.f.var_type(v));
-                match (have, want) {
-                    (ValType::I32, ValType::I64) => self.ins(I::I64ExtendI32U),
-                    (ValType::I64, ValType::I32) => self.ins(I::I32WrapI64),
-                    _ => {}
-                }
-            }
-            Operand::Const(c) => match want {
-                ValType::I32 => self.ins(I::I32Const(c as i32)),
-                ValType::I64 => self.ins(I::I64Const(c)),
-                ValType::F32 => self.ins(I::F32Const(f32::from_bits(c as u32).into())),
-                ValType::F64 => self.ins(I::F64Const(f64::from_bits(c as u64).into())),
-                ValType::V128 => self.ins(I::V128Const(c as i128)),
-                ValType::Ref(_) => self.zero(want),
-            },
-            Operand::Undef => self.zero(want),
-        }
-    }
-
-    /// Pushes a branch condition as an `i32` truth value.
-    fn push_cond(&mut self, o: Operand) {
-        match o {
-            Operand::Var(v) if val_type(self.f.var_type(v)) == ValType::I64 => {
-                self.ins(I::LocalGet(self.local[v.index()]));
+    fn convert(&mut self, have: ValType, want: Want) {
+        match (have, want) {
+            (ValType::I32, Want::V(ValType::I64)) => self.ins(I::I64ExtendI32U),
+            (ValType::I64, Want::V(ValType::I32)) => self.ins(I::I32WrapI64),
+            (ValType::I64, Want::Truth) => {
                 self.ins(I::I64Eqz);
                 self.ins(I::I32Eqz);
             }
-            Operand::Const(c) => self.ins(I::I32Const((c != 0) as i32)),
-            _ => self.push(o, ValType::I32),
+            _ => {}
         }
     }
 
+    /// Pushes `o` (not a stackified variable) as `want`.
+    fn leaf(&mut self, o: Operand, want: Want) {
+        let wv = match want {
+            Want::V(t) => t,
+            Want::Truth => ValType::I32,
+        };
+        match o {
+            Operand::Var(v) => {
+                self.ins(I::LocalGet(self.local[v.index()]));
+                self.convert(val_type(self.f.var_type(v)), want);
+            }
+            Operand::Const(c) => match want {
+                Want::Truth => self.ins(I::I32Const((c != 0) as i32)),
+                Want::V(ValType::I32) => self.ins(I::I32Const(c as i32)),
+                Want::V(ValType::I64) => self.ins(I::I64Const(c)),
+                Want::V(ValType::F32) => self.ins(I::F32Const(f32::from_bits(c as u32).into())),
+                Want::V(ValType::F64) => self.ins(I::F64Const(f64::from_bits(c as u64).into())),
+                Want::V(ValType::V128) => self.ins(I::V128Const(c as i128)),
+                Want::V(ValType::Ref(_)) => self.zero(wv),
+            },
+            Operand::Undef => self.zero(wv),
+        }
+    }
+
+    /// Stores the top value into `v` (kept on the stack when stackified,
+    /// dropped when never read).
     fn set(&mut self, v: Var) {
+        if self.st.on_stack[v.index()] {
+            return;
+        }
+        if self.st.dead[v.index()] {
+            self.ins(I::Drop);
+            return;
+        }
         self.ins(I::LocalSet(self.local[v.index()]));
     }
 
@@ -187,19 +220,7 @@ impl Emitter<'_, '_> {
     }
 
     fn sig(&self, type_index: u32) -> Result<&Signature, WasmError> {
-        self.low
-            .types
-            .get(type_index as usize)
-            .and_then(|s| s.as_ref())
-            .ok_or_else(|| err(self.f, format!("type {type_index} is not a function type")))
-    }
-
-    /// Pushes `args` typed by `params`, calls, stores the results.
-    fn push_args(&mut self, args: &[Operand], params: &[Type]) {
-        for (k, &a) in args.iter().enumerate() {
-            let want = params.get(k).map_or(ValType::I64, |&t| val_type(t));
-            self.push(a, want);
-        }
+        sig_of(self.f, self.low, type_index)
     }
 
     fn results(&mut self, results: &[Var], n_results: usize) {
@@ -214,37 +235,66 @@ impl Emitter<'_, '_> {
         }
     }
 
-    fn inst(&mut self, inst: ssakit::ir::Inst) -> Result<(), WasmError> {
+    /// Emits the tree rooted at `root` (see [`stackify`]), iteratively.
+    fn tree(&mut self, root: Node) -> Result<(), WasmError> {
+        let mut st = vec![Frame {
+            node: root,
+            next: 0,
+            ops: operands(self.f, self.low, root)?,
+            conv: None,
+        }];
+        while let Some(top) = st.last_mut() {
+            if top.next < top.ops.len() {
+                let (o, want) = top.ops[top.next];
+                top.next += 1;
+                match o {
+                    Operand::Var(t) if self.st.on_stack[t.index()] => {
+                        let d = self.st.def[t.index()];
+                        let node = Node::Inst(d);
+                        st.push(Frame {
+                            node,
+                            next: 0,
+                            ops: operands(self.f, self.low, node)?,
+                            conv: Some((val_type(self.f.var_type(t)), want)),
+                        });
+                    }
+                    _ => self.leaf(o, want),
+                }
+            } else {
+                let fr = st.pop().expect("a frame");
+                if let Node::Inst(i) = fr.node {
+                    self.finish(i)?;
+                }
+                if let Some((have, want)) = fr.conv {
+                    self.convert(have, want);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The operation of `inst` and the stores of its results, its operands
+    /// being on the stack.
+    fn finish(&mut self, inst: Inst) -> Result<(), WasmError> {
         let f = self.f;
         match *f.inst(inst) {
             InstData::Copy { dst, src } => {
                 if src == Operand::Undef {
                     return Ok(());
                 }
-                if let Operand::Var(s) = src {
-                    if self.local[s.index()] == self.local[dst.index()] {
-                        return Ok(());
-                    }
-                }
-                self.push(src, val_type(f.var_type(dst)));
                 self.set(dst);
             }
-            InstData::Unary { dst, op, arg } => match op {
+            InstData::Unary { dst, op, .. } => match op {
                 UnOp::Neg => {
-                    self.ins(I::I64Const(0));
-                    self.push(arg, ValType::I64);
                     self.ins(I::I64Sub);
                     self.set(dst);
                 }
                 UnOp::Not => {
-                    self.push(arg, ValType::I64);
                     self.ins(I::I64Eqz);
                     self.set_from(dst, ValType::I32);
                 }
             },
-            InstData::Binary { dst, op, lhs, rhs } => {
-                self.push(lhs, ValType::I64);
-                self.push(rhs, ValType::I64);
+            InstData::Binary { dst, op, .. } => {
                 let (i, cmp) = match op {
                     BinOp::Add => (I::I64Add, false),
                     BinOp::Sub => (I::I64Sub, false),
@@ -271,128 +321,46 @@ impl Emitter<'_, '_> {
                 }
             }
             InstData::Call {
-                callee,
-                args,
-                results,
+                callee, results, ..
             } => {
-                let idx = self
-                    .low
-                    .callees
-                    .get(callee.index())
-                    .copied()
-                    .flatten()
-                    .ok_or_else(|| {
-                        err(
-                            f,
-                            format!("no function for callee `{}`", f.callee_name(callee)),
-                        )
-                    })?;
-                let ty = *self
-                    .low
-                    .func_types
-                    .get(idx as usize)
-                    .ok_or_else(|| err(f, format!("function {idx} out of range")))?;
-                let sig = self.sig(ty)?.clone();
-                self.push_args(args.as_slice(f), &sig.params);
+                let (idx, sig) = callee_sig(f, self.low, callee)?;
+                let n = sig.results.len();
                 self.ins(I::Call(idx));
-                self.results(results.as_slice(f), sig.results.len());
+                self.results(results.as_slice(f), n);
             }
             InstData::Print { args } => {
-                let args = args.as_slice(f);
-                let idx = self
-                    .low
-                    .print
-                    .get(args.len())
-                    .copied()
-                    .flatten()
-                    .ok_or_else(|| err(f, format!("no import for print of {}", args.len())))?;
-                for &a in args {
-                    self.push(a, ValType::I64);
-                }
+                let idx = print_index(f, self.low, args.as_slice(f).len())?;
                 self.ins(I::Call(idx));
             }
             InstData::Phi { .. } => return Err(err(f, "a phi is left (destruct first)")),
             InstData::ParCopy { copies } => {
-                let copies = copies.as_slice(f);
-                for &(d, s) in copies {
-                    self.push(s, val_type(f.var_type(d)));
-                }
-                for &(d, _) in copies.iter().rev() {
+                for &(d, _) in copies.as_slice(f).iter().rev() {
                     self.set(d);
                 }
             }
             InstData::Op {
-                op,
-                imms,
-                args,
-                results,
+                op, imms, results, ..
             } => {
-                let (imms, args, results) =
-                    (imms.as_slice(f), args.as_slice(f), results.as_slice(f));
-                let lowered = self.low.ops.get(op).ok_or_else(|| {
-                    err(
-                        f,
-                        format!("`{}` is not a WebAssembly operator", f.operator_name(op)),
-                    )
-                })?;
-                match lowered {
+                let (imms, results) = (imms.as_slice(f), results.as_slice(f));
+                match lowered(f, self.low, op)? {
                     Lowered::Select => {
-                        let [r] = results else {
-                            return Err(err(f, "select without one result"));
-                        };
-                        if args.len() != 3 {
-                            return Err(err(f, "select without three operands"));
-                        }
-                        let t = val_type(f.var_type(*r));
-                        self.push(args[0], t);
-                        self.push(args[1], t);
-                        self.push(args[2], ValType::I32);
+                        let t = val_type(f.var_type(results[0]));
                         match t {
                             ValType::Ref(_) => self.ins(I::TypedSelect(t)),
                             _ => self.ins(I::Select),
                         }
-                        self.set(*r);
+                        self.set(results[0]);
                     }
                     Lowered::CallIndirect => {
-                        let (&[ty, table], Some((&index, params))) = (imms, args.split_last())
-                        else {
-                            return Err(err(f, "call_indirect needs [type, table] and an index"));
-                        };
-                        let sig = self.sig(ty as u32)?.clone();
-                        self.push_args(params, &sig.params);
-                        self.push(index, ValType::I32);
+                        let n = self.sig(imms[0] as u32)?.results.len();
                         self.ins(I::CallIndirect {
-                            type_index: ty as u32,
-                            table_index: table as u32,
+                            type_index: imms[0] as u32,
+                            table_index: imms[1] as u32,
                         });
-                        self.results(results, sig.results.len());
+                        self.results(results, n);
                     }
-                    Lowered::GlobalSet => {
-                        let (&[g], &[v]) = (imms, args) else {
-                            return Err(err(f, "global.set needs [global] and one operand"));
-                        };
-                        let t = self
-                            .low
-                            .globals
-                            .get(g as usize)
-                            .copied()
-                            .ok_or_else(|| err(f, format!("global {g} out of range")))?;
-                        self.push(v, val_type(t));
-                        self.ins(I::GlobalSet(g as u32));
-                    }
-                    Lowered::Plain { build, i64_mask } => {
-                        for (k, &a) in args.iter().enumerate() {
-                            let want = if k < 64 && i64_mask >> k & 1 == 1 {
-                                ValType::I64
-                            } else {
-                                ValType::I32
-                            };
-                            let want = match a {
-                                Operand::Var(v) => val_type(f.var_type(v)),
-                                _ => want,
-                            };
-                            self.push(a, want);
-                        }
+                    Lowered::GlobalSet => self.ins(I::GlobalSet(imms[0] as u32)),
+                    Lowered::Plain { build, .. } => {
                         let wop = build(imms).ok_or_else(|| {
                             err(f, format!("bad immediates for `{}`", f.operator_name(op)))
                         })?;
@@ -410,6 +378,210 @@ impl Emitter<'_, '_> {
         }
         Ok(())
     }
+
+    fn body(&mut self, b: Block) -> Result<(), WasmError> {
+        for &i in self.f.block_insts(b) {
+            if !self.st.absorbed[i.index()] && !self.skip(i) {
+                self.tree(Node::Inst(i))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A copy that moves nothing: from a variable to itself (one local),
+    /// or into a variable never read.
+    fn skip(&self, i: Inst) -> bool {
+        let InstData::Copy { dst, src } = *self.f.inst(i) else {
+            return false;
+        };
+        let src_local = match src {
+            Operand::Var(s) if self.st.on_stack[s.index()] => return false,
+            Operand::Var(s) => Some(self.local[s.index()]),
+            _ => None,
+        };
+        if self.st.on_stack[dst.index()] {
+            return false;
+        }
+        self.st.dead[dst.index()] || src_local == Some(self.local[dst.index()])
+    }
+}
+
+fn sig_of<'l>(
+    f: &Function,
+    low: &'l Lowering<'_>,
+    type_index: u32,
+) -> Result<&'l Signature, WasmError> {
+    low.types
+        .get(type_index as usize)
+        .and_then(|s| s.as_ref())
+        .ok_or_else(|| err(f, format!("type {type_index} is not a function type")))
+}
+
+fn callee_sig<'l>(
+    f: &Function,
+    low: &'l Lowering<'_>,
+    callee: ssakit::ir::Callee,
+) -> Result<(u32, &'l Signature), WasmError> {
+    let idx = low
+        .callees
+        .get(callee.index())
+        .copied()
+        .flatten()
+        .ok_or_else(|| {
+            err(
+                f,
+                format!("no function for callee `{}`", f.callee_name(callee)),
+            )
+        })?;
+    let ty = *low
+        .func_types
+        .get(idx as usize)
+        .ok_or_else(|| err(f, format!("function {idx} out of range")))?;
+    Ok((idx, sig_of(f, low, ty)?))
+}
+
+fn print_index(f: &Function, low: &Lowering<'_>, arity: usize) -> Result<u32, WasmError> {
+    low.print
+        .get(arity)
+        .copied()
+        .flatten()
+        .ok_or_else(|| err(f, format!("no import for print of {arity}")))
+}
+
+fn lowered(
+    f: &Function,
+    low: &Lowering<'_>,
+    op: ssakit::ir::Operator,
+) -> Result<Lowered, WasmError> {
+    low.ops.get(op).ok_or_else(|| {
+        err(
+            f,
+            format!("`{}` is not a WebAssembly operator", f.operator_name(op)),
+        )
+    })
+}
+
+/// The operands of `node` in push order, each with what it must become;
+/// also checks the instruction's shape.
+pub(crate) fn operands(
+    f: &Function,
+    low: &Lowering<'_>,
+    node: Node,
+) -> Result<Vec<(Operand, Want)>, WasmError> {
+    let v = |t: Type| Want::V(val_type(t));
+    let i64w = Want::V(ValType::I64);
+    let mut out = Vec::new();
+    let inst = match node {
+        Node::Term(b) => {
+            match *f.term(b) {
+                Terminator::Branch { cond, .. } => out.push((cond, Want::Truth)),
+                Terminator::Switch { value, .. } => out.push((value, Want::V(ValType::I32))),
+                Terminator::Ret(vals) => {
+                    let rets = f.returns().unwrap_or(&[]);
+                    let vals = vals.as_slice(f);
+                    if vals.len() != rets.len() {
+                        return Err(err(
+                            f,
+                            format!(
+                                "returns {} values, the signature {}",
+                                vals.len(),
+                                rets.len()
+                            ),
+                        ));
+                    }
+                    out.extend(vals.iter().zip(rets).map(|(&o, &t)| (o, v(t))));
+                }
+                Terminator::Jump(_) | Terminator::Unreachable => {}
+            }
+            return Ok(out);
+        }
+        Node::Inst(i) => i,
+    };
+    match *f.inst(inst) {
+        InstData::Copy { dst, src } => {
+            if src != Operand::Undef {
+                out.push((src, v(f.var_type(dst))));
+            }
+        }
+        InstData::Unary { op, arg, .. } => {
+            if op == UnOp::Neg {
+                out.push((Operand::Const(0), i64w));
+            }
+            out.push((arg, i64w));
+        }
+        InstData::Binary { lhs, rhs, .. } => {
+            out.push((lhs, i64w));
+            out.push((rhs, i64w));
+        }
+        InstData::Call { callee, args, .. } => {
+            let (_, sig) = callee_sig(f, low, callee)?;
+            for (k, &a) in args.as_slice(f).iter().enumerate() {
+                out.push((a, sig.params.get(k).map_or(i64w, |&t| v(t))));
+            }
+        }
+        InstData::Print { args } => {
+            print_index(f, low, args.as_slice(f).len())?;
+            out.extend(args.as_slice(f).iter().map(|&a| (a, i64w)));
+        }
+        InstData::Phi { .. } => return Err(err(f, "a phi is left (destruct first)")),
+        InstData::ParCopy { copies } => {
+            out.extend(
+                copies
+                    .as_slice(f)
+                    .iter()
+                    .map(|&(d, s)| (s, v(f.var_type(d)))),
+            );
+        }
+        InstData::Op {
+            op,
+            imms,
+            args,
+            results,
+        } => {
+            let (imms, args, results) = (imms.as_slice(f), args.as_slice(f), results.as_slice(f));
+            match lowered(f, low, op)? {
+                Lowered::Select => {
+                    if results.len() != 1 || args.len() != 3 {
+                        return Err(err(f, "select needs three operands and one result"));
+                    }
+                    let t = v(f.var_type(results[0]));
+                    out.extend([(args[0], t), (args[1], t), (args[2], Want::V(ValType::I32))]);
+                }
+                Lowered::CallIndirect => {
+                    let (&[ty, _], Some((&index, params))) = (imms, args.split_last()) else {
+                        return Err(err(f, "call_indirect needs [type, table] and an index"));
+                    };
+                    let sig = sig_of(f, low, ty as u32)?;
+                    for (k, &a) in params.iter().enumerate() {
+                        out.push((a, sig.params.get(k).map_or(i64w, |&t| v(t))));
+                    }
+                    out.push((index, Want::V(ValType::I32)));
+                }
+                Lowered::GlobalSet => {
+                    let (&[g], &[a]) = (imms, args) else {
+                        return Err(err(f, "global.set needs [global] and one operand"));
+                    };
+                    let t = low
+                        .globals
+                        .get(g as usize)
+                        .copied()
+                        .ok_or_else(|| err(f, format!("global {g} out of range")))?;
+                    out.push((a, v(t)));
+                }
+                Lowered::Plain { i64_mask, .. } => {
+                    for (k, &a) in args.iter().enumerate() {
+                        let want = match a {
+                            Operand::Var(x) => v(f.var_type(x)),
+                            _ if k < 64 && i64_mask >> k & 1 == 1 => i64w,
+                            _ => Want::V(ValType::I32),
+                        };
+                        out.push((a, want));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Emits `f` (destructed) as a function body (see the module
@@ -430,32 +602,28 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
             ),
         )
     })?;
-    let alloc = locals::assign(f, &s);
-    let mut e = Emitter {
-        f,
-        low,
-        local: alloc.local,
-        out: wasm_encoder::Function::new(alloc.groups),
-        re: RoundtripReencoder,
-    };
+    let st = stackify::stackify(f, low, &s)?;
+    let alloc = locals::assign(f, &s, &st);
     let returns: Vec<ValType> = f
         .returns()
         .map(|r| r.iter().map(|&t| val_type(t)).collect())
         .unwrap_or_default();
+    let mut e = Emitter {
+        f,
+        low,
+        local: alloc.local,
+        st,
+        out: wasm_encoder::Function::new(alloc.groups),
+        re: RoundtripReencoder,
+        returns,
+    };
     for &c in &s.items {
         match c {
-            Ctl::Body(b) => {
-                for &i in f.block_insts(b) {
-                    e.inst(i)?;
-                }
-            }
+            Ctl::Body(b) => e.body(b)?,
             Ctl::Block => e.ins(I::Block(BlockType::Empty)),
             Ctl::Loop => e.ins(I::Loop(BlockType::Empty)),
             Ctl::If(b) => {
-                let Terminator::Branch { cond, .. } = *f.term(b) else {
-                    unreachable!("an if ends a branch")
-                };
-                e.push_cond(cond);
+                e.tree(Node::Term(b))?;
                 e.ins(I::If(BlockType::Empty));
             }
             Ctl::Else => e.ins(I::Else),
@@ -467,37 +635,18 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
                 len,
                 default,
             } => {
-                let Terminator::Switch { value, .. } = *f.term(block) else {
-                    unreachable!("a br_table ends a switch")
-                };
-                e.push(value, ValType::I32);
+                e.tree(Node::Term(block))?;
                 let depths = &s.depths[start as usize..(start + len) as usize];
                 e.ins(I::BrTable(depths.into(), default));
             }
             Ctl::Ret(b) => {
-                let Terminator::Ret(vals) = *f.term(b) else {
-                    unreachable!("a return ends a ret")
-                };
-                let vals = vals.as_slice(f);
-                if vals.len() != returns.len() {
-                    return Err(err(
-                        f,
-                        format!(
-                            "returns {} values, the signature {}",
-                            vals.len(),
-                            returns.len()
-                        ),
-                    ));
-                }
-                for (k, &v) in vals.iter().enumerate() {
-                    e.push(v, returns[k]);
-                }
+                e.tree(Node::Term(b))?;
                 e.ins(I::Return);
             }
             Ctl::Unreachable => e.ins(I::Unreachable),
         }
     }
-    if matches!(s.items.last(), Some(Ctl::End)) && !returns.is_empty() {
+    if matches!(s.items.last(), Some(Ctl::End)) && !e.returns.is_empty() {
         e.ins(I::Unreachable);
     }
     e.ins(I::End);
