@@ -477,19 +477,25 @@ pub(crate) fn operands(
                 Terminator::Branch { cond, .. } => out.push((cond, Want::Truth)),
                 Terminator::Switch { value, .. } => out.push((value, Want::V(ValType::I32))),
                 Terminator::Ret(vals) => {
-                    let rets = f.returns().unwrap_or(&[]);
                     let vals = vals.as_slice(f);
-                    if vals.len() != rets.len() {
-                        return Err(err(
-                            f,
-                            format!(
-                                "returns {} values, the signature {}",
-                                vals.len(),
-                                rets.len()
-                            ),
-                        ));
+                    match f.returns() {
+                        // An `.ssa` function without a declared signature
+                        // returns `i64`s.
+                        None => out.extend(vals.iter().map(|&o| (o, i64w))),
+                        Some(rets) => {
+                            if vals.len() != rets.len() {
+                                return Err(err(
+                                    f,
+                                    format!(
+                                        "returns {} values, the signature {}",
+                                        vals.len(),
+                                        rets.len()
+                                    ),
+                                ));
+                            }
+                            out.extend(vals.iter().zip(rets).map(|(&o, &t)| (o, v(t))));
+                        }
                     }
-                    out.extend(vals.iter().zip(rets).map(|(&o, &t)| (o, v(t))));
                 }
                 Terminator::Jump(_) | Terminator::Unreachable => {}
             }
@@ -646,7 +652,10 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
             Ctl::Unreachable => e.ins(I::Unreachable),
         }
     }
-    if matches!(s.items.last(), Some(Ctl::End)) && !e.returns.is_empty() {
+    // After a final `end` the function's results must be on the stack:
+    // that point is never reached (every path returned or branched).
+    if matches!(s.items.last(), Some(Ctl::End)) && (f.returns().is_none() || !e.returns.is_empty())
+    {
         e.ins(I::Unreachable);
     }
     e.ins(I::End);
