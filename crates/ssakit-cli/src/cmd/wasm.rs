@@ -136,6 +136,11 @@ fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
 }
 
 fn run_opt(a: OptArgs) -> Result<(), Failed> {
+    let to_stdout = matches!(a.output.output.as_deref(), None | Some("-"));
+    if to_stdout && std::io::stdout().is_terminal() {
+        crate::errln!("error: refusing to write a binary module to a terminal (use -o FILE)");
+        return Err(Failed(exit::INPUT));
+    }
     let (name, bytes) = input::read_module_bytes(&a.file)?;
     let opts = rewrite::OptOptions {
         construct: to_options(
@@ -147,7 +152,14 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
         passes: parse_passes(&a.passes)?,
         destruct: a.mode.options(),
     };
-    let done = rewrite::optimize(&bytes, &opts).map_err(|e| bad(&name, &e))?;
+    let done = rewrite::optimize(&bytes, &opts).map_err(|e| {
+        let f = bad(&name, &e);
+        if e.message.starts_with("internal error") {
+            Failed(exit::INTERNAL)
+        } else {
+            f
+        }
+    })?;
     let mut out = Out::open(&a.output)?;
     out.write_bytes(&done.bytes)?;
     out.finish()?;

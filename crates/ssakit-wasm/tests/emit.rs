@@ -1,0 +1,267 @@
+//! The emitter and the module round trip (`rewrite::optimize`): every
+//! output validates (`optimize` runs wasmparser's validator on it; the
+//! tests parse it again), the tour runs the same under wasmi, sql-wasm
+//! round-trips in every destruction mode, deep nesting and a wide
+//! `br_table` emit.
+
+use ssakit::destruct::DestructOptions;
+use ssakit::opt::Pass;
+use ssakit_wasm::rewrite::{optimize, OptOptions, Optimized};
+
+fn root(rel: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+}
+
+fn tour() -> Vec<u8> {
+    let src = std::fs::read(root("examples/wasm_tour.wat")).unwrap();
+    ssakit_wasm::module::to_binary(&src).unwrap().into_owned()
+}
+
+/// `optimize`, and the output parsed and validated once more here.
+fn opt_ok(bytes: &[u8], o: &OptOptions) -> Optimized {
+    let out = optimize(bytes, o).unwrap();
+    wasmparser::Validator::new_with_features(ssakit_wasm::module::features())
+        .validate_all(&out.bytes)
+        .unwrap();
+    out
+}
+
+/// Calls export `name` with `args` (i32), as a result or a trap.
+fn call(bytes: &[u8], name: &str, args: &[i32]) -> Result<Vec<i64>, String> {
+    use wasmi::{Engine, Linker, Module, Store, Val};
+    let engine = Engine::default();
+    let module = Module::new(&engine, bytes).unwrap();
+    let mut store = Store::new(&engine, ());
+    let linker = <Linker<()>>::new(&engine);
+    let inst = linker.instantiate_and_start(&mut store, &module).unwrap();
+    let f = inst.get_func(&store, name).unwrap();
+    let ty = f.ty(&store);
+    let params: Vec<Val> = ty
+        .params()
+        .iter()
+        .zip(args.iter().cycle())
+        .map(|(t, &a)| match t {
+            wasmi::ValType::I64 => Val::I64(a as i64),
+            _ => Val::I32(a),
+        })
+        .collect();
+    let mut results: Vec<Val> = ty.results().iter().map(|_| Val::I32(0)).collect();
+    f.call(&mut store, &params, &mut results)
+        .map_err(|e| e.to_string())?;
+    Ok(results
+        .iter()
+        .map(|v| match v {
+            Val::I32(x) => *x as i64,
+            Val::I64(x) => *x,
+            _ => 0,
+        })
+        .collect())
+}
+
+fn exports(bytes: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in wasmparser::Parser::new(0).parse_all(bytes) {
+        if let wasmparser::Payload::ExportSection(r) = p.unwrap() {
+            for e in r {
+                let e = e.unwrap();
+                if e.kind == wasmparser::ExternalKind::Func {
+                    out.push(e.name.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn tour_runs_the_same_under_wasmi() {
+    let before = tour();
+    for passes in [vec![], vec![Pass::CopyProp, Pass::ConstProp, Pass::Dce]] {
+        let o = OptOptions {
+            passes,
+            ..Default::default()
+        };
+        let after = opt_ok(&before, &o).bytes;
+        let names = exports(&before);
+        assert!(!names.is_empty());
+        for name in &names {
+            for args in [[0, 0], [1, 2], [3, 0], [10, -1], [-7, 5], [100, 3]] {
+                assert_eq!(
+                    call(&before, name, &args),
+                    call(&after, name, &args),
+                    "{name}{args:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn stats_are_filled() {
+    let out = opt_ok(&tour(), &OptOptions::default());
+    assert_eq!(out.stats.functions, 3);
+    assert!(out.stats.code_bytes_before > 0 && out.stats.code_bytes_after > 0);
+    assert!(out.stats.locals_before > 0);
+}
+
+fn destruct_modes() -> Vec<(&'static str, OptOptions)> {
+    let d = |split: bool, coalesce: bool, conventional: bool| DestructOptions {
+        split,
+        coalesce,
+        conventional,
+    };
+    vec![
+        ("default", OptOptions::default()),
+        (
+            "no-split",
+            OptOptions {
+                destruct: d(false, true, false),
+                ..Default::default()
+            },
+        ),
+        (
+            "no-coalesce",
+            OptOptions {
+                destruct: d(true, false, false),
+                ..Default::default()
+            },
+        ),
+        (
+            "both",
+            OptOptions {
+                destruct: d(false, false, false),
+                ..Default::default()
+            },
+        ),
+        (
+            "conventional",
+            OptOptions {
+                destruct: d(true, true, true),
+                ..Default::default()
+            },
+        ),
+        (
+            "passes",
+            OptOptions {
+                passes: vec![Pass::CopyProp, Pass::ConstProp, Pass::Dce],
+                ..Default::default()
+            },
+        ),
+    ]
+}
+
+#[test]
+fn sql_wasm_round_trips_in_every_mode() {
+    let path = root("target/wasm-corpus/sql-wasm.wasm");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!(
+            "skipped: {} absent (scripts/fetch-wasm-corpus.sh)",
+            path.display()
+        );
+        return;
+    };
+    let mut failed = Vec::new();
+    for (mode, o) in destruct_modes() {
+        let out = match optimize(&bytes, &o) {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!("sql-wasm {mode}: {}", e.message);
+                failed.push(mode);
+                continue;
+            }
+        };
+        wasmparser::Validator::new_with_features(ssakit_wasm::module::features())
+            .validate_all(&out.bytes)
+            .unwrap();
+        eprintln!(
+            "sql-wasm {mode}: code {} -> {} bytes ({:.4}), locals {} -> {}",
+            out.stats.code_bytes_before,
+            out.stats.code_bytes_after,
+            out.stats.code_bytes_after as f64 / out.stats.code_bytes_before as f64,
+            out.stats.locals_before,
+            out.stats.locals_after
+        );
+    }
+    // Without coalescing, the copies of the biggest function (the SQLite
+    // interpreter loop) pass the engines' body-size limit: the live
+    // intervals are hulls, too coarse to share those copies' locals.
+    // Known, listed in the README; every other mode must pass.
+    failed.retain(|m| !matches!(*m, "no-coalesce" | "both"));
+    assert!(failed.is_empty(), "{failed:?}");
+}
+
+#[test]
+fn tour_in_every_mode() {
+    for (_, o) in destruct_modes() {
+        opt_ok(&tour(), &o);
+    }
+}
+
+#[test]
+fn deep_nesting_emits() {
+    let n = 100_000;
+    let mut wat = String::from("(module (func (export \"f\") (param i32) (result i32)\n");
+    for _ in 0..n {
+        wat.push_str("block\n");
+    }
+    wat.push_str("local.get 0\nbr_if 0\n");
+    for k in 0..n {
+        wat.push_str("end\n");
+        if k == n / 2 {
+            wat.push_str("local.get 0\nbr_if 1\n");
+        }
+    }
+    wat.push_str("i32.const 7))");
+    let out = opt_ok(wat.as_bytes(), &OptOptions::default());
+    assert_eq!(call(&out.bytes, "f", &[0]), Ok(vec![7]));
+    assert_eq!(call(&out.bytes, "f", &[1]), Ok(vec![7]));
+}
+
+#[test]
+fn wide_br_table_emits() {
+    let n = 20_000;
+    let mut wat = String::from("(module (func (export \"f\") (param i32) (result i32)\n");
+    for _ in 0..n {
+        wat.push_str("block\n");
+    }
+    wat.push_str("local.get 0\nbr_table");
+    for k in 0..n {
+        wat.push_str(&format!(" {k}"));
+    }
+    wat.push_str(&format!(" {}\n", n - 1));
+    for k in 0..n {
+        wat.push_str(&format!("end\ni32.const {k}\nreturn\n"));
+    }
+    wat.push_str("))");
+    let before = ssakit_wasm::module::to_binary(wat.as_bytes())
+        .unwrap()
+        .into_owned();
+    let out = opt_ok(&before, &OptOptions::default());
+    for x in [0, 1, 2, 500, n - 1, n, n + 10, -1] {
+        assert_eq!(call(&before, "f", &[x]), call(&out.bytes, "f", &[x]), "{x}");
+    }
+}
+
+#[test]
+fn irreducible_is_an_error() {
+    let src = "function f(a) {\nentry:\n  branch a, x, y\nx:\n  jump y\ny:\n  jump x\n}\n";
+    let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+    let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+    let sig = ssakit_wasm::module::Signature {
+        params: vec![ssakit::ir::Type::I64],
+        results: vec![],
+    };
+    let types = [Some(sig)];
+    let low = ssakit_wasm::emit::Lowering {
+        ops: &ops,
+        callees: &[],
+        func_types: &[0],
+        types: &types,
+        globals: &[],
+        print: &[],
+    };
+    let e = ssakit_wasm::emit::emit_function(&f, &low).unwrap_err();
+    assert!(e.message.contains("irreducible"), "{}", e.message);
+}
