@@ -8,6 +8,15 @@ use crate::ir::{Block, Function, Inst};
 use std::fmt;
 
 /// A problem found by a pass or the verifier, with where it is.
+///
+/// ```
+/// use ssakit::{error::IrError, text::parse_module};
+/// let m = parse_module("function f() {\nentry:\n    ret 0\n}\n").unwrap();
+/// let f = &m.functions[0];
+/// let e = IrError::new(f, Some(f.entry()), None, "something is off");
+/// assert_eq!((e.func.as_str(), e.block, e.inst), ("f", Some(f.entry()), None));
+/// assert_eq!(e.to_string(), "function `f`: something is off");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IrError {
     /// The function's name.
@@ -23,6 +32,13 @@ pub struct IrError {
 
 impl IrError {
     /// An error in `func` at `block` / `inst`.
+    ///
+    /// ```
+    /// use ssakit::{error::IrError, text::parse_module};
+    /// let m = parse_module("function g() {\nentry:\n    ret 0\n}\n").unwrap();
+    /// let e = IrError::new(&m.functions[0], None, None, "no block");
+    /// assert_eq!((e.func.as_str(), e.message.as_str()), ("g", "no block"));
+    /// ```
     pub fn new(
         func: &Function,
         block: Option<Block>,
@@ -38,6 +54,14 @@ impl IrError {
     }
 
     /// Renders `function F, block B: message` using `func`'s labels.
+    ///
+    /// ```
+    /// use ssakit::{error::IrError, text::parse_module};
+    /// let m = parse_module("function f() {\nstart:\n    ret 0\n}\n").unwrap();
+    /// let f = &m.functions[0];
+    /// let e = IrError::new(f, Some(f.entry()), None, "bad");
+    /// assert_eq!(e.describe(f), "function `f`, block `start`: bad");
+    /// ```
     pub fn describe(&self, func: &Function) -> String {
         match self.block {
             Some(b) => format!(

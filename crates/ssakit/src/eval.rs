@@ -32,6 +32,13 @@ use crate::ir::{BinOp, UnOp};
 use std::fmt;
 
 /// A runtime value: an integer or the undefined value ⊥.
+///
+/// ```
+/// use ssakit::eval::Value;
+/// assert_eq!(Value::from(7).to_string(), "7");
+/// assert_eq!(Value::Undef.to_string(), "undef");
+/// assert_eq!(Value::Bool(true).as_int(), Some(1));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Value {
     /// A 64-bit integer.
@@ -46,6 +53,13 @@ pub enum Value {
 
 impl Value {
     /// The integer, unless the value is `undef`.
+    ///
+    /// ```
+    /// use ssakit::eval::Value;
+    /// assert_eq!(Value::Int(-3).as_int(), Some(-3));
+    /// assert_eq!(Value::Bool(false).as_int(), Some(0));
+    /// assert_eq!(Value::Undef.as_int(), None);
+    /// ```
     pub fn as_int(self) -> Option<i64> {
         match self {
             Value::Int(v) => Some(v),
@@ -63,12 +77,25 @@ impl Value {
     }
 
     /// Whether this is `undef`.
+    ///
+    /// ```
+    /// use ssakit::eval::Value;
+    /// assert!(Value::Undef.is_undef());
+    /// assert!(!Value::Int(0).is_undef());
+    /// ```
     pub fn is_undef(self) -> bool {
         self == Value::Undef
     }
 
     /// Whether `transformed` may stand where this value of the original
     /// program stood: `undef` admits any value, an integer only itself.
+    ///
+    /// ```
+    /// use ssakit::eval::Value;
+    /// assert!(Value::Undef.admits(Value::Int(5)));
+    /// assert!(Value::Int(5).admits(Value::Int(5)));
+    /// assert!(!Value::Int(5).admits(Value::Undef));
+    /// ```
     pub fn admits(self, transformed: Value) -> bool {
         self == Value::Undef || self == transformed
     }
@@ -91,6 +118,13 @@ impl fmt::Display for Value {
 }
 
 /// Why evaluating an operator stopped the program (rules 2 and 3).
+///
+/// ```
+/// use ssakit::eval::{binary, Trap, Value};
+/// use ssakit::ir::BinOp;
+/// assert_eq!(binary(BinOp::Div, Value::Int(1), Value::Int(0)), Err(Trap::DivisionByZero));
+/// assert_eq!(binary(BinOp::Div, Value::Int(1), Value::Undef), Err(Trap::DivisionByUndef));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Trap {
     /// `/` or `%` with a right operand of 0.
@@ -100,6 +134,14 @@ pub enum Trap {
 }
 
 /// The value of `op a` (rules 1 and 4).
+///
+/// ```
+/// use ssakit::eval::{unary, Value};
+/// use ssakit::ir::UnOp;
+/// assert_eq!(unary(UnOp::Neg, Value::Int(4)), Value::Int(-4));
+/// assert_eq!(unary(UnOp::Not, Value::Int(0)), Value::Int(1));
+/// assert_eq!(unary(UnOp::Neg, Value::Undef), Value::Undef);
+/// ```
 #[inline]
 pub fn unary(op: UnOp, a: Value) -> Value {
     match a.as_int() {
@@ -110,6 +152,14 @@ pub fn unary(op: UnOp, a: Value) -> Value {
 
 /// The value of `a op b`, or the trap it raises (see the rules in the
 /// module documentation).
+///
+/// ```
+/// use ssakit::eval::{binary, Value};
+/// use ssakit::ir::BinOp;
+/// assert_eq!(binary(BinOp::Add, Value::Int(2), Value::Int(3)), Ok(Value::Int(5)));
+/// assert_eq!(binary(BinOp::Add, Value::Undef, Value::Int(3)), Ok(Value::Undef));
+/// assert_eq!(binary(BinOp::Add, Value::Int(i64::MAX), Value::Int(1)), Ok(Value::Int(i64::MIN)));
+/// ```
 #[inline]
 pub fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, Trap> {
     match (a.normal(), b.normal()) {

@@ -119,6 +119,15 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 pub use crate::eval::Value;
 
 /// Limits and switches of one run.
+///
+/// ```
+/// use ssakit::interp::{run, RunOptions};
+/// use ssakit::text::parse_module;
+/// let m = parse_module("function main() {\nentry:\n    jump entry\n}\n").unwrap();
+/// let opts = RunOptions { fuel: 1000, ..RunOptions::default() };
+/// let err = run(&m, &m.functions[0], &[], &opts).unwrap_err();
+/// assert!(err.to_string().contains("out of fuel after 1000 steps"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     /// Maximum number of steps (see the module documentation for the cost of
@@ -145,6 +154,18 @@ impl Default for RunOptions {
 }
 
 /// One call to an uninterpreted external function.
+///
+/// ```
+/// use ssakit::interp::{run, RunOptions};
+/// use ssakit::text::parse_module;
+/// let m = parse_module("function main(n) {\nentry:\n    r = ext(n)\n    ret r\n}\n").unwrap();
+/// let opts = RunOptions { trace_calls: true, ..RunOptions::default() };
+/// let out = run(&m, &m.functions[0], &[5], &opts).unwrap();
+/// let call = &out.calls[0];
+/// assert_eq!((&*call.func, call.args.len()), ("ext", 1));
+/// assert_eq!(Some(call.result), out.ret);
+/// assert_eq!(call.to_string(), format!("ext(5) = {}", call.result));
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct CallRecord {
     /// The callee's name.
@@ -170,6 +191,18 @@ impl fmt::Display for CallRecord {
 }
 
 /// What a run that finished produced.
+///
+/// ```
+/// use ssakit::interp::{run, RunOptions};
+/// use ssakit::text::parse_module;
+/// use ssakit::interp::Value;
+/// let src = "function main(n) {\nentry:\n    print n, undef\n    ret n, 7\n}\n";
+/// let m = parse_module(src).unwrap();
+/// let out = run(&m, &m.functions[0], &[3], &RunOptions::default()).unwrap();
+/// assert_eq!(out.output, [vec![Value::Int(3), Value::Undef]]);
+/// assert_eq!((out.ret, out.extra_rets.clone()), (Some(Value::Int(3)), vec![Value::Int(7)]));
+/// assert!(out.calls.is_empty() && out.block_visits.is_empty());
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Outcome {
     /// The values of each executed `print`, one entry per line.
@@ -193,6 +226,14 @@ pub struct Outcome {
 
 impl Outcome {
     /// The printed lines: each `print`'s values separated by one space.
+    ///
+    /// ```
+    /// use ssakit::interp::{run, RunOptions};
+    /// use ssakit::text::parse_module;
+    /// let m = parse_module("function main() {\nentry:\n    print 1, 2\n    print 3\n    ret\n}\n").unwrap();
+    /// let out = run(&m, &m.functions[0], &[], &RunOptions::default()).unwrap();
+    /// assert_eq!(out.lines(), ["1 2", "3"]);
+    /// ```
     pub fn lines(&self) -> Vec<String> {
         self.output.iter().map(|l| join_values(l)).collect()
     }
@@ -200,6 +241,14 @@ impl Outcome {
     /// The text the CLI prints: one line per `print`, then `=> V` if the entry
     /// function returned a value (`=> V1 V2 ...` for several). Every line
     /// ends in a newline.
+    ///
+    /// ```
+    /// use ssakit::interp::{run, RunOptions};
+    /// use ssakit::text::parse_module;
+    /// let m = parse_module("function main(a) {\nentry:\n    print a\n    ret a, a\n}\n").unwrap();
+    /// let out = run(&m, &m.functions[0], &[4], &RunOptions::default()).unwrap();
+    /// assert_eq!(out.render(), "4\n=> 4 4\n");
+    /// ```
     pub fn render(&self) -> String {
         let mut s = String::new();
         for line in self.lines() {
@@ -228,12 +277,27 @@ fn join_values(vals: &[Value]) -> String {
 /// same return value and the same external calls, where an `undef` in the
 /// original matches any value (a transformation may define what was
 /// undefined) but not the other way round.
+///
+/// ```
+/// use ssakit::interp::{outputs_match, Outcome, Value};
+/// let with = |v| Outcome { ret: Some(v), ..Outcome::default() };
+/// assert!(outputs_match(&with(Value::Undef), &with(Value::Int(1)))); // undef admits 1
+/// assert!(!outputs_match(&with(Value::Int(1)), &with(Value::Undef)));
+/// ```
 pub fn outputs_match(original: &Outcome, transformed: &Outcome) -> bool {
     first_difference(original, transformed).is_none()
 }
 
 /// The first way in which `transformed` does not match `original` (see
 /// [`outputs_match`]), described for a test failure message.
+///
+/// ```
+/// use ssakit::interp::{first_difference, Outcome, Value};
+/// let a = Outcome { output: vec![vec![Value::Int(1)]], ..Outcome::default() };
+/// let b = Outcome { output: vec![vec![Value::Int(2)]], ..Outcome::default() };
+/// assert_eq!(first_difference(&a, &a), None);
+/// assert_eq!(first_difference(&a, &b).unwrap(), "print line 1: expected `1`, got `2`");
+/// ```
 pub fn first_difference(original: &Outcome, transformed: &Outcome) -> Option<String> {
     let all_admit =
         |o: &[Value], t: &[Value]| o.len() == t.len() && o.iter().zip(t).all(|(o, t)| o.admits(*t));
@@ -293,6 +357,14 @@ pub fn first_difference(original: &Outcome, transformed: &Outcome) -> Option<Str
 /// `args`: FNV-1a 64-bit over the name's bytes then each argument's 8
 /// little-endian bytes, modulo [`EXTERNAL_MODULUS`]; `undef` if any argument
 /// is `undef`.
+///
+/// ```
+/// use ssakit::interp::{external_call_result, Value, EXTERNAL_MODULUS};
+/// let v = external_call_result("f", &[Value::Int(1)]);
+/// assert_eq!(v, external_call_result("f", &[Value::Int(1)])); // a function of its inputs
+/// assert!((0..EXTERNAL_MODULUS as i64).contains(&v.as_int().unwrap()));
+/// assert_eq!(external_call_result("f", &[Value::Undef]), Value::Undef);
+/// ```
 pub fn external_call_result(name: &str, args: &[Value]) -> Value {
     external_result(fnv1a(FNV_OFFSET_BASIS, name.as_bytes()), args)
 }
@@ -319,6 +391,17 @@ fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
 
 /// A set of functions translated for execution, with call targets resolved.
 /// Build it once, run it many times.
+///
+/// ```
+/// use ssakit::interp::{Interpreter, RunOptions, Value};
+/// use ssakit::text::parse_module;
+/// let m = parse_module("function sq(x) {\nentry:\n    y = x * x\n    ret y\n}\n").unwrap();
+/// let interp = Interpreter::new(&m).unwrap();
+/// for n in 0..4 {
+///     let out = interp.run(0, &[n], &RunOptions::default()).unwrap();
+///     assert_eq!(out.ret, Some(Value::Int(n * n)));
+/// }
+/// ```
 #[derive(Debug)]
 pub struct Interpreter<'m> {
     funcs: Vec<CFunc<'m>>,
@@ -332,12 +415,31 @@ impl<'m> Interpreter<'m> {
     /// What the interpreter cannot run ([`ErrorKind::Unsupported`], naming
     /// the operation or variable and where it is), or a malformed function
     /// ([`ErrorKind::Malformed`]: no blocks, a jump to no block).
+    ///
+    /// ```
+    /// use ssakit::interp::Interpreter;
+    /// use ssakit::text::parse_module;
+    /// let m = parse_module("function f() {\nentry:\n    ret 1\n}\n").unwrap();
+    /// assert_eq!(Interpreter::new(&m).unwrap().function_index("f"), Some(0));
+    /// ```
     pub fn new(module: &'m Module) -> Result<Self, RuntimeError> {
         Self::from_functions(module.functions.iter())
     }
 
     /// Translates `funcs`; a call resolves to the first function of that name,
     /// any other callee is external.
+    ///
+    /// ```
+    /// use ssakit::interp::{Interpreter, RunOptions, Value};
+    /// use ssakit::text::parse_module;
+    /// let m = parse_module("function f() {\nentry:\n    r = g()\n    ret r\n}\n\nfunction g() {\nentry:\n    ret 9\n}\n").unwrap();
+    /// // Without `g`, the call is external; with it, `g` runs.
+    /// let alone = Interpreter::from_functions([&m.functions[0]]).unwrap();
+    /// let both = Interpreter::from_functions(&m.functions).unwrap();
+    /// let opts = RunOptions::default();
+    /// assert_eq!(both.run(0, &[], &opts).unwrap().ret, Some(Value::Int(9)));
+    /// assert_ne!(alone.run(0, &[], &opts).unwrap().ret, Some(Value::Int(9)));
+    /// ```
     pub fn from_functions(
         funcs: impl IntoIterator<Item = &'m Function>,
     ) -> Result<Self, RuntimeError> {
@@ -360,11 +462,29 @@ impl<'m> Interpreter<'m> {
     }
 
     /// The index of the function named `name`, for [`Interpreter::run`].
+    ///
+    /// ```
+    /// use ssakit::interp::Interpreter;
+    /// use ssakit::text::parse_module;
+    /// let m = parse_module("function a() {\nentry:\n    ret\n}\n\nfunction b() {\nentry:\n    ret\n}\n").unwrap();
+    /// let i = Interpreter::new(&m).unwrap();
+    /// assert_eq!((i.function_index("b"), i.function_index("c")), (Some(1), None));
+    /// ```
     pub fn function_index(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).map(|&i| i as usize)
     }
 
     /// Runs function number `entry` on `args`.
+    ///
+    /// ```
+    /// use ssakit::interp::{Interpreter, RunOptions};
+    /// use ssakit::text::parse_module;
+    /// let m = parse_module("function main(a, b) {\nentry:\n    c = a / b\n    ret c\n}\n").unwrap();
+    /// let i = Interpreter::new(&m).unwrap();
+    /// assert_eq!(i.run(0, &[7, 2], &RunOptions::default()).unwrap().render(), "=> 3\n");
+    /// assert!(i.run(0, &[7, 0], &RunOptions::default()).is_err()); // division by zero
+    /// assert!(i.run(5, &[], &RunOptions::default()).is_err()); // no function number 5
+    /// ```
     pub fn run(
         &self,
         entry: usize,

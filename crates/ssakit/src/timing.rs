@@ -22,6 +22,13 @@ use std::cell::RefCell;
 use std::time::Instant;
 
 /// Named phase durations, in the order they ran.
+///
+/// ```
+/// use ssakit::timing::PassTimes;
+/// let t = PassTimes { phases: vec![("parse", 0.25), ("verify", 0.5)] };
+/// assert_eq!(t.phases[1].0, "verify");
+/// assert_eq!(t.total(), 0.75);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct PassTimes {
     /// `(phase, seconds)` pairs; a phase run twice appears twice.
@@ -33,6 +40,17 @@ thread_local! {
 }
 
 /// Times the phase `name` until the guard is dropped.
+///
+/// ```
+/// use ssakit::timing::{collect, phase};
+/// let ((), times) = collect(|| {
+///     let _g = phase("work");
+/// });
+/// assert_eq!(times.phases.len(), 1);
+/// assert_eq!(times.phases[0].0, "work");
+/// // Outside `collect` nothing is recorded (and nothing is timed).
+/// drop(phase("ignored"));
+/// ```
 #[must_use = "the phase ends when the guard is dropped"]
 pub fn phase(name: &'static str) -> PhaseGuard {
     let recording = RECORD.with(|r| r.borrow().is_some());
@@ -43,6 +61,17 @@ pub fn phase(name: &'static str) -> PhaseGuard {
 }
 
 /// The guard of [`phase`]: records the phase's duration when dropped.
+///
+/// ```
+/// use ssakit::timing::{collect, phase};
+/// let (_, times) = collect(|| {
+///     let g = phase("a");
+///     drop(g); // "a" ends here
+///     let _b = phase("b");
+/// });
+/// let names: Vec<_> = times.phases.iter().map(|p| p.0).collect();
+/// assert_eq!(names, ["a", "b"]);
+/// ```
 #[derive(Debug)]
 pub struct PhaseGuard {
     name: &'static str,
@@ -64,6 +93,19 @@ impl Drop for PhaseGuard {
 
 /// Runs `f` and returns, with its result, the phases it timed (on this
 /// thread). Nested calls each get their own phases.
+///
+/// ```
+/// use ssakit::timing::{collect, phase};
+/// let (v, outer) = collect(|| {
+///     let _o = phase("outer");
+///     let (_, inner) = collect(|| drop(phase("inner")));
+///     assert_eq!(inner.phases.len(), 1);
+///     40 + 2
+/// });
+/// assert_eq!(v, 42);
+/// assert_eq!(outer.phases.len(), 1); // "inner" went to the nested call
+/// assert!(outer.phases[0].1 >= 0.0);
+/// ```
 pub fn collect<T>(f: impl FnOnce() -> T) -> (T, PassTimes) {
     let outer = RECORD.with(|r| r.borrow_mut().replace(PassTimes::default()));
     // Put the outer record back even if `f` unwinds.
@@ -87,6 +129,12 @@ pub fn collect<T>(f: impl FnOnce() -> T) -> (T, PassTimes) {
 
 impl PassTimes {
     /// Total seconds over all phases.
+    ///
+    /// ```
+    /// use ssakit::timing::PassTimes;
+    /// assert_eq!(PassTimes::default().total(), 0.0);
+    /// assert_eq!(PassTimes { phases: vec![("x", 1.0), ("x", 2.0)] }.total(), 3.0);
+    /// ```
     pub fn total(&self) -> f64 {
         self.phases.iter().map(|p| p.1).sum()
     }
@@ -95,6 +143,13 @@ impl PassTimes {
     /// k-th run of a phase in `other` is added to the k-th run of the same
     /// phase here (appended if there is none), so a module whose functions
     /// all ran the same passes reports them once each, summed, in order.
+    ///
+    /// ```
+    /// use ssakit::timing::PassTimes;
+    /// let mut a = PassTimes { phases: vec![("dce", 1.0), ("dce", 2.0)] };
+    /// a.merge(&PassTimes { phases: vec![("dce", 0.5), ("dce", 0.25), ("dce", 4.0)] });
+    /// assert_eq!(a.phases, [("dce", 1.5), ("dce", 2.25), ("dce", 4.0)]);
+    /// ```
     pub fn merge(&mut self, other: &PassTimes) {
         let mut seen: Vec<(&'static str, usize)> = Vec::new();
         for &(name, secs) in &other.phases {
@@ -116,6 +171,12 @@ impl PassTimes {
     }
 
     /// One line `PHASE: SECONDS` per phase, then `total: SECONDS`.
+    ///
+    /// ```
+    /// use ssakit::timing::PassTimes;
+    /// let t = PassTimes { phases: vec![("parse", 0.5)] };
+    /// assert_eq!(t.render(), "parse: 0.500000\ntotal: 0.500000\n");
+    /// ```
     pub fn render(&self) -> String {
         let mut out = String::new();
         for (n, s) in &self.phases {

@@ -6,6 +6,15 @@
 //! and the amortised cost per operation is near constant (Tarjan 1975).
 
 /// A partition of `0..n` into disjoint sets.
+///
+/// ```
+/// use ssakit::union_find::UnionFind;
+/// let mut uf = UnionFind::new(4);
+/// uf.union(0, 1);
+/// uf.union(2, 3);
+/// assert!(uf.same(0, 1) && uf.same(3, 2));
+/// assert!(!uf.same(1, 2));
+/// ```
 #[derive(Clone, Debug)]
 pub struct UnionFind {
     parent: Vec<u32>,
@@ -14,6 +23,13 @@ pub struct UnionFind {
 
 impl UnionFind {
     /// `n` singleton sets.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(3);
+    /// assert_eq!(uf.len(), 3);
+    /// assert_eq!((uf.find(0), uf.find(1), uf.find(2)), (0, 1, 2));
+    /// ```
     pub fn new(n: usize) -> Self {
         UnionFind {
             parent: (0..n as u32).collect(),
@@ -22,16 +38,37 @@ impl UnionFind {
     }
 
     /// Number of elements.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(5);
+    /// uf.union(0, 4);
+    /// assert_eq!(uf.len(), 5); // elements, not sets
+    /// ```
     pub fn len(&self) -> usize {
         self.parent.len()
     }
 
     /// Whether there are no elements.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// assert!(UnionFind::new(0).is_empty());
+    /// assert!(!UnionFind::new(1).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.parent.is_empty()
     }
 
     /// Adds a singleton set and returns its element.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(2);
+    /// let x = uf.push();
+    /// assert_eq!((x, uf.len()), (2, 3));
+    /// assert!(!uf.same(x, 0));
+    /// ```
     pub fn push(&mut self) -> usize {
         self.parent.push(self.parent.len() as u32);
         self.size.push(1);
@@ -39,6 +76,15 @@ impl UnionFind {
     }
 
     /// The representative of `x`'s set, halving the path on the way.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(3);
+    /// let r = uf.union(1, 2);
+    /// assert_eq!(uf.find(1), r);
+    /// assert_eq!(uf.find(2), r);
+    /// assert_eq!(uf.find(0), 0);
+    /// ```
     pub fn find(&mut self, mut x: usize) -> usize {
         while self.parent[x] as usize != x {
             let gp = self.parent[self.parent[x] as usize];
@@ -49,6 +95,16 @@ impl UnionFind {
     }
 
     /// The representative of `x`'s set, without changing the structure.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(3);
+    /// let r = uf.union(0, 2);
+    /// let uf = uf; // no longer mutable
+    /// assert_eq!(uf.find_const(0), r);
+    /// assert_eq!(uf.find_const(2), r);
+    /// assert_eq!(uf.find_const(1), 1);
+    /// ```
     pub fn find_const(&self, mut x: usize) -> usize {
         while self.parent[x] as usize != x {
             x = self.parent[x] as usize;
@@ -58,6 +114,14 @@ impl UnionFind {
 
     /// Makes `root` and the elements of `others`, each alone in its set,
     /// one set represented by `root`: one write per element, no `find`.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(5);
+    /// uf.join_singletons(1, [0, 3].into_iter());
+    /// assert_eq!((uf.find(0), uf.find(3)), (1, 1));
+    /// assert!(!uf.same(1, 4));
+    /// ```
     pub fn join_singletons(&mut self, root: usize, others: impl Iterator<Item = usize>) {
         debug_assert!(self.parent[root] as usize == root && self.size[root] == 1);
         for x in others {
@@ -68,6 +132,16 @@ impl UnionFind {
     }
 
     /// Merges the sets of `a` and `b`; returns the new representative.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(4);
+    /// let r = uf.union(0, 1);
+    /// assert!(r == 0 || r == 1);
+    /// assert_eq!(uf.union(1, 0), r); // already one set
+    /// let r2 = uf.union(2, 0);
+    /// assert_eq!(r2, r); // the larger set's representative stays
+    /// ```
     pub fn union(&mut self, a: usize, b: usize) -> usize {
         let (mut ra, mut rb) = (self.find(a), self.find(b));
         if ra == rb {
@@ -82,6 +156,15 @@ impl UnionFind {
     }
 
     /// Whether `a` and `b` are in one set.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(3);
+    /// assert!(!uf.same(0, 2));
+    /// uf.union(0, 1);
+    /// uf.union(1, 2);
+    /// assert!(uf.same(0, 2));
+    /// ```
     pub fn same(&mut self, a: usize, b: usize) -> bool {
         self.find(a) == self.find(b)
     }

@@ -40,6 +40,16 @@ use crate::ir::{
 use crate::union_find::UnionFind;
 
 /// The chapter's properties of a valid SSA function.
+///
+/// ```
+/// use ssakit::{text::parse_module, verify::verify};
+/// let src = "function f(p) {\nentry:\n    branch p, A, B\nA:\n    jump J\nB:\n    jump J\nJ:\n    x = phi(A: 1, B: undef)\n    y = phi(A: 1, B: 2)\n    ret x\n}\n";
+/// let m = parse_module(src).unwrap();
+/// let r = verify(&m.functions[0]).unwrap();
+/// assert_eq!((r.phis, r.dead_phis.len(), r.undef_operands), (2, 1, 1)); // `y` is dead
+/// assert!(r.interference.is_none());
+/// assert!(!r.non_minimal_phis.is_empty()); // A and B define nothing: no phi is needed
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
     /// Number of phis.
@@ -56,23 +66,68 @@ pub struct Report {
 
 impl Report {
     /// Minimal: every phi at an iterated dominance frontier, one per block.
+    ///
+    /// ```
+    /// use ssakit::construct::{construct, Options};
+    /// use ssakit::{text::parse_module, verify::verify};
+    /// let src = "function f(p) {\nentry:\n    x = 1\n    branch p, A, J\nA:\n    x = 2\n    jump J\nJ:\n    ret x\n}\n";
+    /// let mut m = parse_module(src).unwrap();
+    /// construct(&mut m.functions[0], &Options::default()).unwrap();
+    /// let r = verify(&m.functions[0]).unwrap();
+    /// assert_eq!(r.phis, 1);
+    /// assert!(r.minimal()); // one phi, at J, the frontier of A's definition
+    /// ```
     pub fn minimal(&self) -> bool {
         self.non_minimal_phis.is_empty()
     }
     /// Pruned: no dead phi.
+    ///
+    /// ```
+    /// use ssakit::{text::parse_module, verify::verify};
+    /// let src = "function f(p) {\nentry:\n    branch p, A, B\nA:\n    jump J\nB:\n    jump J\nJ:\n    x = phi(A: 1, B: undef)\n    y = phi(A: 1, B: 2)\n    ret x\n}\n";
+    /// let m = parse_module(src).unwrap();
+    /// let r = verify(&m.functions[0]).unwrap();
+    /// assert!(!r.pruned()); // nothing uses `y`
+    /// ```
     pub fn pruned(&self) -> bool {
         self.dead_phis.is_empty()
     }
     /// Conventional: no interference inside a phi web.
+    ///
+    /// ```
+    /// use ssakit::{text::parse_module, verify::verify};
+    /// let src = "function f(p) {\nentry:\n    branch p, A, B\nA:\n    jump J\nB:\n    jump J\nJ:\n    x = phi(A: 1, B: undef)\n    y = phi(A: 1, B: 2)\n    ret x\n}\n";
+    /// let m = parse_module(src).unwrap();
+    /// let r = verify(&m.functions[0]).unwrap();
+    /// assert!(r.conventional());
+    /// ```
     pub fn conventional(&self) -> bool {
         self.interference.is_none()
     }
     /// Strict: no `undef` operand (every use has a definition on every path).
+    ///
+    /// ```
+    /// use ssakit::{text::parse_module, verify::verify};
+    /// let src = "function f(p) {\nentry:\n    branch p, A, B\nA:\n    jump J\nB:\n    jump J\nJ:\n    x = phi(A: 1, B: undef)\n    y = phi(A: 1, B: 2)\n    ret x\n}\n";
+    /// let m = parse_module(src).unwrap();
+    /// let r = verify(&m.functions[0]).unwrap();
+    /// assert!(!r.strict()); // the `undef` from B
+    /// ```
     pub fn strict(&self) -> bool {
         self.undef_operands == 0
     }
 
     /// A readable summary, one property per line.
+    ///
+    /// ```
+    /// use ssakit::{text::parse_module, verify::verify};
+    /// let src = "function f(p) {\nentry:\n    branch p, A, B\nA:\n    jump J\nB:\n    jump J\nJ:\n    x = phi(A: 1, B: undef)\n    y = phi(A: 1, B: 2)\n    ret x\n}\n";
+    /// let m = parse_module(src).unwrap();
+    /// let r = verify(&m.functions[0]).unwrap();
+    /// let text = r.render(&m.functions[0]);
+    /// assert!(text.starts_with("function f: valid SSA with the dominance property\n  phis: 2\n"));
+    /// assert!(text.contains("pruned: no (dead phis: y)"));
+    /// ```
     pub fn render(&self, f: &Function) -> String {
         let names = crate::ir::VarNames::new(f);
         let yes = |b: bool| if b { "yes" } else { "no" };
@@ -160,6 +215,15 @@ pub fn verify(func: &Function) -> Result<Report, Vec<IrError>> {
 /// before they run. The report's minimality check costs a DF⁺ query per
 /// variable group and the conventionality check a liveness walk per phi
 /// web, which dominate on large inputs.
+///
+/// ```
+/// use ssakit::{text::parse_module, verify::verify_valid};
+/// let ssa = parse_module("function f(a) {\nentry:\n    b = a + 1\n    ret b\n}\n").unwrap();
+/// assert!(verify_valid(&ssa.functions[0]).is_ok());
+/// let twice = parse_module("function f(a) {\nentry:\n    b = a\n    b = 2\n    ret b\n}\n").unwrap();
+/// let errs = verify_valid(&twice.functions[0]).unwrap_err();
+/// assert!(errs[0].message.contains("assigned more than once"));
+/// ```
 pub fn verify_valid(func: &Function) -> Result<(), Vec<IrError>> {
     Verifier::new(func).run(false).map(|_| ())
 }

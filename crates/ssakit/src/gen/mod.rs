@@ -154,6 +154,14 @@ impl Shape {
     ];
 
     /// The shape's name on the command line (`nested-loops`, ...).
+    ///
+    /// ```
+    /// use ssakit::gen::Shape;
+    /// assert_eq!(Shape::NestedLoops.name(), "nested-loops");
+    /// for s in Shape::ALL {
+    ///     assert_eq!(s.name().parse::<Shape>(), Ok(s)); // names parse back
+    /// }
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Shape::Random => "random",
@@ -168,6 +176,14 @@ impl Shape {
     }
 
     /// The number of blocks [`generate`] produces for `blocks` requested.
+    ///
+    /// ```
+    /// use ssakit::gen::{generate, GenOptions, Shape};
+    /// for shape in Shape::ALL {
+    ///     let f = generate(&GenOptions { shape, blocks: 12, ..GenOptions::default() });
+    ///     assert_eq!(f.num_blocks(), shape.block_count(12), "{shape}");
+    /// }
+    /// ```
     pub fn block_count(self, blocks: usize) -> usize {
         let n = clamp_blocks(blocks);
         (match self {
@@ -185,6 +201,13 @@ impl fmt::Display for Shape {
 }
 
 /// The error of parsing an unknown shape name.
+///
+/// ```
+/// use ssakit::gen::{Shape, UnknownShape};
+/// let err = "spiral".parse::<Shape>().unwrap_err();
+/// assert_eq!(err, UnknownShape("spiral".to_string()));
+/// assert!(err.to_string().starts_with("unknown shape `spiral` (expected one of: random"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownShape(pub String);
 
@@ -211,6 +234,13 @@ impl FromStr for Shape {
 }
 
 /// What to generate.
+///
+/// ```
+/// use ssakit::gen::{generate, GenOptions, Shape};
+/// let opts = GenOptions { shape: Shape::Chain, blocks: 5, vars: 2, seed: 7 };
+/// assert_eq!(generate(&opts).num_blocks(), 5);
+/// assert_eq!(GenOptions::default().blocks, 20);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GenOptions {
     /// The control-flow shape.
@@ -240,6 +270,17 @@ fn clamp_blocks(blocks: usize) -> u32 {
 }
 
 /// Generates the program described by `opts` (see the module documentation).
+///
+/// ```
+/// use ssakit::gen::{generate, GenOptions, Shape};
+/// use ssakit::construct::{construct, Options};
+/// use ssakit::{text::print_function, verify::verify_valid};
+/// let opts = GenOptions { shape: Shape::Irreducible, blocks: 30, vars: 3, seed: 1 };
+/// let mut f = generate(&opts);
+/// assert_eq!(print_function(&f), print_function(&generate(&opts))); // deterministic
+/// construct(&mut f, &Options::default()).unwrap(); // a program construction accepts
+/// verify_valid(&f).unwrap();
+/// ```
 pub fn generate(opts: &GenOptions) -> Function {
     let blocks = clamp_blocks(opts.blocks);
     let vars = opts.vars.clamp(1, 1 << 24) as u32;

@@ -9,6 +9,12 @@
 //! version of the dependencies, forever.
 
 /// The SplitMix64 generator.
+///
+/// ```
+/// use ssakit::gen::Rng;
+/// let (mut a, mut b) = (Rng::new(3), Rng::new(3));
+/// assert_eq!(a.next_u64(), b.next_u64()); // one seed, one sequence
+/// ```
 #[derive(Clone, Debug)]
 pub struct Rng {
     state: u64,
@@ -16,11 +22,23 @@ pub struct Rng {
 
 impl Rng {
     /// A generator whose sequence is determined by `seed` alone.
+    ///
+    /// ```
+    /// use ssakit::gen::Rng;
+    /// assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    /// ```
     pub fn new(seed: u64) -> Rng {
         Rng { state: seed }
     }
 
     /// The next 64 random bits.
+    ///
+    /// ```
+    /// use ssakit::gen::Rng;
+    /// let mut r = Rng::new(0);
+    /// let (x, y) = (r.next_u64(), r.next_u64());
+    /// assert_ne!(x, y);
+    /// ```
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
@@ -31,29 +49,62 @@ impl Rng {
 
     /// A number in `0..n` (`n > 0`), by multiplying the high 32 bits by `n`
     /// (Lemire's reduction; the bias, below 2^-32 · n, does not matter here).
+    ///
+    /// ```
+    /// use ssakit::gen::Rng;
+    /// let mut r = Rng::new(5);
+    /// assert!((0..100).all(|_| r.below(6) < 6));
+    /// ```
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0, "Rng::below(0)");
         (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 
     /// A number in `lo..=hi` (`lo <= hi`).
+    ///
+    /// ```
+    /// use ssakit::gen::Rng;
+    /// let mut r = Rng::new(5);
+    /// assert!((0..100).map(|_| r.range(3, 4)).all(|x| x == 3 || x == 4));
+    /// assert_eq!(r.range(9, 9), 9);
+    /// ```
     pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
         debug_assert!(lo <= hi);
         lo + self.below(hi - lo + 1)
     }
 
     /// True with probability `num / den`.
+    ///
+    /// ```
+    /// use ssakit::gen::Rng;
+    /// let mut r = Rng::new(5);
+    /// assert!((0..50).all(|_| r.chance(4, 4)));
+    /// assert!((0..50).all(|_| !r.chance(0, 4)));
+    /// ```
     pub fn chance(&mut self, num: u32, den: u32) -> bool {
         self.below(den) < num
     }
 
     /// A uniformly chosen element of the non-empty slice `xs`.
+    ///
+    /// ```
+    /// use ssakit::gen::Rng;
+    /// let mut r = Rng::new(5);
+    /// assert!(['a', 'b'].contains(&r.pick(&['a', 'b'])));
+    /// assert_eq!(r.pick(&[7]), 7);
+    /// ```
     pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
         xs[self.below(xs.len() as u32) as usize]
     }
 
     /// An index drawn with probability proportional to `weights[i]` (the
     /// weights must not all be zero).
+    ///
+    /// ```
+    /// use ssakit::gen::Rng;
+    /// let mut r = Rng::new(5);
+    /// assert!((0..50).all(|_| r.weighted(&[0, 3, 0]) == 1)); // weight 0: never
+    /// ```
     pub fn weighted(&mut self, weights: &[u32]) -> usize {
         let total: u32 = weights.iter().sum();
         let mut r = self.below(total);
@@ -69,6 +120,14 @@ impl Rng {
     /// Splits `total` into `parts.len()` parts, each at least 1 (requires
     /// `total >= parts.len()`): every part gets 1, and the rest is shared in
     /// proportion to random weights from 1 to 8.
+    ///
+    /// ```
+    /// use ssakit::gen::Rng;
+    /// let mut parts = [0; 4];
+    /// Rng::new(9).split(10, &mut parts);
+    /// assert_eq!(parts.iter().sum::<u32>(), 10);
+    /// assert!(parts.iter().all(|&p| p >= 1));
+    /// ```
     pub fn split(&mut self, total: u32, parts: &mut [u32]) {
         let k = parts.len() as u32;
         debug_assert!(k > 0 && total >= k, "split {total} into {k}");

@@ -4,6 +4,15 @@ use crate::ir::{BinOp, Inst};
 use std::fmt;
 
 /// Where in a block an error happened.
+///
+/// ```
+/// use ssakit::interp::{run, ErrorKind, Position, RunOptions};
+/// use ssakit::ir::BinOp;
+/// use ssakit::text::parse_module;
+/// let m = parse_module("function main(a) {\nentry:\n    b = a\n    c = 1 / a\n    ret c\n}\n").unwrap();
+/// let err = run(&m, &m.functions[0], &[0], &RunOptions::default()).unwrap_err();
+/// assert_eq!(err.location.unwrap().position, Position::Inst(1)); // the second instruction
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Position {
     /// The instruction at this 0-based index, counting the block's phis
@@ -14,6 +23,17 @@ pub enum Position {
 }
 
 /// Where a runtime error happened.
+///
+/// ```
+/// use ssakit::interp::{run, ErrorKind, Position, RunOptions};
+/// use ssakit::ir::BinOp;
+/// use ssakit::text::parse_module;
+/// let m = parse_module("function main(a) {\nentry:\n    b = a\n    c = 1 / a\n    ret c\n}\n").unwrap();
+/// let err = run(&m, &m.functions[0], &[0], &RunOptions::default()).unwrap_err();
+/// let loc = err.location.unwrap();
+/// assert_eq!((&*loc.function, &*loc.block), ("main", "entry"));
+/// assert!(loc.inst.is_some());
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Location {
     /// The function's name.
@@ -27,6 +47,16 @@ pub struct Location {
 }
 
 /// What went wrong.
+///
+/// ```
+/// use ssakit::interp::{run, ErrorKind, Position, RunOptions};
+/// use ssakit::ir::BinOp;
+/// use ssakit::text::parse_module;
+/// let m = parse_module("function main(a) {\nentry:\n    b = a\n    c = 1 / a\n    ret c\n}\n").unwrap();
+/// let err = run(&m, &m.functions[0], &[0], &RunOptions::default()).unwrap_err();
+/// assert_eq!(err.kind, ErrorKind::DivisionByZero(BinOp::Div));
+/// assert_eq!(err.kind.to_string(), "division by zero");
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ErrorKind {
     /// `/` or `%` (the operator) with a right operand of 0
@@ -134,6 +164,15 @@ impl fmt::Display for ErrorKind {
 }
 
 /// A run that stopped with an error.
+///
+/// ```
+/// use ssakit::interp::{run, ErrorKind, Position, RunOptions};
+/// use ssakit::ir::BinOp;
+/// use ssakit::text::parse_module;
+/// let m = parse_module("function main(a) {\nentry:\n    b = a\n    c = 1 / a\n    ret c\n}\n").unwrap();
+/// let err = run(&m, &m.functions[0], &[0], &RunOptions::default()).unwrap_err();
+/// assert_eq!(err.to_string(), "runtime error in function main, block entry, instruction 1: division by zero");
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct RuntimeError {
     /// What went wrong.

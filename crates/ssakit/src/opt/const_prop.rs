@@ -510,6 +510,16 @@ impl<'a> Sccp<'a> {
 ///
 /// # Errors
 /// A variable defined twice (the input is not SSA).
+///
+/// ```
+/// use ssakit::{opt::const_prop, text::parse_module};
+/// let src = "function f() {\nentry:\n    a = 2\n    b = a * 3\n    c = b < 10\n    branch c, T, E\nT:\n    ret b\nE:\n    ret 0\n}\n";
+/// let mut m = parse_module(src).unwrap();
+/// let stats = const_prop(&mut m.functions[0]).unwrap();
+/// assert!(stats.constants_folded >= 1);
+/// assert_eq!(stats.branches_folded, 1); // `c` is always true
+/// assert_eq!(stats.blocks_removed, 1); // `E` is unreachable
+/// ```
 pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     let du = DefUse::new(func)?;
     let cfg = Cfg::new(func);

@@ -145,6 +145,14 @@ impl CopyForest {
 ///
 /// # Errors
 /// A variable defined twice (the input is not SSA).
+///
+/// ```
+/// use ssakit::{opt::copy_prop, text::{parse_module, print_function}};
+/// let mut m = parse_module("function f(a) {\nentry:\n    b = a\n    c = b + 1\n    ret c\n}\n").unwrap();
+/// let f = &mut m.functions[0];
+/// assert_eq!(copy_prop(f).unwrap().copies_propagated, 1);
+/// assert_eq!(print_function(f), "function f(a) {\nentry:\n    c = a + 1\n    ret c\n}\n");
+/// ```
 pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
     let du = DefUse::new(func)?;
     let mut stats = Stats::default();

@@ -46,6 +46,12 @@ use crate::timing;
 use std::fmt;
 
 /// An optimisation pass.
+///
+/// ```
+/// use ssakit::opt::Pass;
+/// assert_eq!(Pass::parse("copy-prop, dce").unwrap(), [Pass::CopyProp, Pass::Dce]);
+/// assert_eq!(Pass::ConstProp.to_string(), "const-prop");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Pass {
     /// [`copy_prop()`]: `copy-prop`.
@@ -57,6 +63,13 @@ pub enum Pass {
 }
 
 /// A pass list that does not parse.
+///
+/// ```
+/// use ssakit::opt::Pass;
+/// let err = Pass::parse("dce,,dce").unwrap_err();
+/// assert_eq!(err.message, "empty pass name in `dce,,dce`");
+/// assert_eq!(err.to_string(), err.message);
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ParsePassError {
     /// What is wrong.
@@ -76,6 +89,12 @@ impl Pass {
     pub const ALL: [Pass; 3] = [Pass::CopyProp, Pass::ConstProp, Pass::Dce];
 
     /// The pass's name on the command line and in `--time-passes`.
+    ///
+    /// ```
+    /// use ssakit::opt::Pass;
+    /// let names: Vec<_> = Pass::ALL.iter().map(|p| p.name()).collect();
+    /// assert_eq!(names, ["copy-prop", "const-prop", "dce"]);
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Pass::CopyProp => "copy-prop",
@@ -85,6 +104,12 @@ impl Pass {
     }
 
     /// The pass named `name`.
+    ///
+    /// ```
+    /// use ssakit::opt::Pass;
+    /// assert_eq!(Pass::from_name("dce"), Some(Pass::Dce));
+    /// assert_eq!(Pass::from_name("gvn"), None);
+    /// ```
     pub fn from_name(name: &str) -> Option<Pass> {
         Pass::ALL.iter().copied().find(|p| p.name() == name)
     }
@@ -96,6 +121,14 @@ impl Pass {
     /// # Errors
     /// An empty list, an empty name, or an unknown name (the message lists
     /// the known ones).
+    ///
+    /// ```
+    /// use ssakit::opt::Pass;
+    /// assert_eq!(Pass::parse("dce,dce").unwrap(), [Pass::Dce, Pass::Dce]);
+    /// assert!(Pass::parse("").is_err());
+    /// let err = Pass::parse("dce,gvn").unwrap_err();
+    /// assert!(err.message.starts_with("unknown pass `gvn` (known passes: copy-prop"));
+    /// ```
     pub fn parse(list: &str) -> Result<Vec<Pass>, ParsePassError> {
         let known = || {
             Pass::ALL
@@ -125,6 +158,13 @@ impl Pass {
     }
 
     /// Runs this pass on `func`.
+    ///
+    /// ```
+    /// use ssakit::{opt::Pass, text::parse_module};
+    /// let mut m = parse_module("function f(a) {\nentry:\n    b = a + 0\n    ret a\n}\n").unwrap();
+    /// let stats = Pass::Dce.run(&mut m.functions[0]).unwrap();
+    /// assert_eq!(stats.insts_removed, 1); // `b` is never used
+    /// ```
     pub fn run(self, func: &mut Function) -> Result<Stats, IrError> {
         match self {
             Pass::CopyProp => copy_prop(func),
@@ -141,6 +181,14 @@ impl fmt::Display for Pass {
 }
 
 /// What the passes did, summed over every pass run.
+///
+/// ```
+/// use ssakit::{opt::{run_passes, Pass}, text::parse_module};
+/// let mut m = parse_module("function f(a) {\nentry:\n    b = a\n    c = b + 1\n    ret c\n}\n").unwrap();
+/// let stats = run_passes(&mut m.functions[0], &[Pass::CopyProp]).unwrap();
+/// assert_eq!(stats.copies_propagated, 1);
+/// assert_eq!(stats.insts_removed, 0); // counted by dce only
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Stats {
@@ -164,6 +212,13 @@ pub struct Stats {
 
 impl Stats {
     /// Adds `other`'s counts to these.
+    ///
+    /// ```
+    /// use ssakit::opt::Stats;
+    /// let mut total = Stats { insts_removed: 2, ..Stats::default() };
+    /// total.add(&Stats { insts_removed: 1, phis_removed: 4, ..Stats::default() });
+    /// assert_eq!((total.insts_removed, total.phis_removed), (3, 4));
+    /// ```
     pub fn add(&mut self, other: &Stats) {
         self.copies_propagated += other.copies_propagated;
         self.phis_simplified += other.phis_simplified;
@@ -175,6 +230,13 @@ impl Stats {
     }
 
     /// One line `counter: N` per counter.
+    ///
+    /// ```
+    /// use ssakit::opt::Stats;
+    /// let text = Stats { copies_propagated: 2, ..Stats::default() }.render();
+    /// assert!(text.starts_with("copies propagated: 2\ntrivial phis propagated: 0\n"));
+    /// assert_eq!(text.lines().count(), 7);
+    /// ```
     pub fn render(&self) -> String {
         format!(
             "copies propagated: {}\ntrivial phis propagated: {}\ndead instructions removed: {}\n\

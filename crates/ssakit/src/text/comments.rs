@@ -34,6 +34,14 @@ struct Attached<'a> {
 /// line up with the canonical text's (a label and an instruction on one
 /// line): the message says where, and nothing is printed without its
 /// comments. Without comments, the canonical text is all there is.
+///
+/// ```
+/// use ssakit::text::{parse_module, print_module_with_comments};
+/// let src = "# doubles n\nfunction f(n) {\nentry:\n    m = n  +  n   # sum\n    ret m\n}\n";
+/// let m = parse_module(src).unwrap();
+/// let out = print_module_with_comments(src, &m).unwrap();
+/// assert_eq!(out, "# doubles n\nfunction f(n) {\nentry:\n    m = n + n # sum\n    ret m\n}\n");
+/// ```
 pub fn print_module_with_comments(src: &str, m: &Module) -> Result<String, Diagnostic> {
     let canonical = print_module(m);
     // `#` starts a comment and is no other token: without one, there is

@@ -14,6 +14,15 @@ use std::fmt;
 use std::ops::Range;
 
 /// An error located in a source text.
+///
+/// ```
+/// use ssakit::text::parse_module;
+/// let src = "function f() {\nentry:\n    jump nowhere\n}\n";
+/// let d = parse_module(src).unwrap_err();
+/// assert_eq!(&src[d.span.clone()], "nowhere");
+/// assert!(d.message.contains("nowhere"));
+/// assert_eq!(d.line_col(src), (3, 10));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// What is wrong, one sentence without a trailing period.
@@ -28,6 +37,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic at `span`.
+    ///
+    /// ```
+    /// use ssakit::text::Diagnostic;
+    /// let d = Diagnostic::new("bad thing", 3..5, "here");
+    /// assert_eq!((d.message.as_str(), d.span.clone(), d.help), ("bad thing", 3..5, None));
+    /// ```
     pub fn new(message: impl Into<String>, span: Range<usize>, label: impl Into<String>) -> Self {
         Diagnostic {
             message: message.into(),
@@ -38,12 +53,25 @@ impl Diagnostic {
     }
 
     /// Adds a help line.
+    ///
+    /// ```
+    /// use ssakit::text::Diagnostic;
+    /// let d = Diagnostic::new("bad", 0..1, "here").with_help("try this");
+    /// assert_eq!(d.help.as_deref(), Some("try this"));
+    /// assert!(d.render("t.ssa", "x\n").ends_with("= help: try this\n"));
+    /// ```
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
 
     /// 1-based line and column (in characters) of the span start in `src`.
+    ///
+    /// ```
+    /// use ssakit::text::Diagnostic;
+    /// let src = "ab\ncd\n";
+    /// assert_eq!(Diagnostic::new("m", 4..5, "l").line_col(src), (2, 2));
+    /// ```
     pub fn line_col(&self, src: &str) -> (usize, usize) {
         line_col(src, self.span.start)
     }
@@ -57,6 +85,14 @@ impl Diagnostic {
     /// 3 |     jump nowhere
     ///   |          ^^^^^^^ no block has this label
     /// ```
+    ///
+    /// ```
+    /// use ssakit::text::parse_module;
+    /// let src = "function f() {\nentry:\n    jump nowhere\n}\n";
+    /// let text = parse_module(src).unwrap_err().render("t.ssa", src);
+    /// assert!(text.starts_with("error: t.ssa:3:10: "));
+    /// assert!(text.contains("3 |     jump nowhere\n"));
+    /// ```
     pub fn render(&self, file: &str, src: &str) -> String {
         self.render_at(file, src, self.line_col(src))
     }
@@ -65,6 +101,13 @@ impl Diagnostic {
     /// `src` built once for many diagnostics (each [`Diagnostic::render`]
     /// counts the lines before its span: 20,000 errors in one file took
     /// time quadratic in its size).
+    ///
+    /// ```
+    /// use ssakit::text::{diag::LineIndex, Diagnostic};
+    /// let src = "one\ntwo\n";
+    /// let d = Diagnostic::new("odd", 4..7, "this word");
+    /// assert_eq!(d.render_indexed("t", src, &LineIndex::new(src)), d.render("t", src));
+    /// ```
     pub fn render_indexed(&self, file: &str, src: &str, lines: &LineIndex) -> String {
         self.render_at(file, src, lines.line_col(src, self.span.start))
     }
@@ -143,6 +186,12 @@ const BOM: char = '\u{feff}';
 /// 1-based line and column (in characters) of byte `offset` in `src`.
 /// Lines end at `\n`, `\r\n` or a lone `\r`; a byte-order mark at the
 /// start is not counted.
+///
+/// ```
+/// use ssakit::text::diag::line_col;
+/// assert_eq!(line_col("ab\r\ncd", 4), (2, 1)); // `\r\n` is one line end
+/// assert_eq!(line_col("\u{feff}x", 3), (1, 1)); // a byte-order mark is not counted
+/// ```
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = point(src, offset);
     let bytes = src.as_bytes();
@@ -158,6 +207,15 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
 
 /// Where the lines of a text end, for [`line_col`] in time logarithmic in
 /// the text's size instead of linear.
+///
+/// ```
+/// use ssakit::text::diag::{line_col, LineIndex};
+/// let src = "a\nbb\nccc";
+/// let idx = LineIndex::new(src);
+/// for off in 0..src.len() {
+///     assert_eq!(idx.line_col(src, off), line_col(src, off));
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     /// Byte offsets of the line ends [`line_col`] counts: each `\n`, and
@@ -167,6 +225,12 @@ pub struct LineIndex {
 
 impl LineIndex {
     /// Indexes `src`, in one pass.
+    ///
+    /// ```
+    /// use ssakit::text::diag::LineIndex;
+    /// let idx = LineIndex::new("x\ny\n");
+    /// assert_eq!(idx.line_col("x\ny\n", 2), (2, 1));
+    /// ```
     pub fn new(src: &str) -> LineIndex {
         let bytes = src.as_bytes();
         let ends = (0..bytes.len())
@@ -178,6 +242,12 @@ impl LineIndex {
     }
 
     /// [`line_col`] of `offset` in `src`, the text indexed.
+    ///
+    /// ```
+    /// use ssakit::text::diag::LineIndex;
+    /// let src = "first\nsecond";
+    /// assert_eq!(LineIndex::new(src).line_col(src, 9), (2, 4));
+    /// ```
     pub fn line_col(&self, src: &str, offset: usize) -> (usize, usize) {
         let offset = point(src, offset);
         let line = 1 + self.ends.partition_point(|&e| e < offset);

@@ -31,6 +31,17 @@ use std::sync::Arc;
 pub use crate::ir::RESERVED as KEYWORDS;
 
 /// Where each part of a parsed function came from in the source.
+///
+/// ```
+/// use ssakit::text::parse;
+/// let src = "function f(n) {\nentry:\n    m = n + 1\n    ret m\n}\n";
+/// let p = parse(src).unwrap();
+/// let (f, spans) = (&p.module.functions[0], &p.spans[0]);
+/// assert_eq!(&src[spans.name.clone()], "f");
+/// assert_eq!(&src[spans.blocks[f.entry()].clone()], "entry");
+/// assert_eq!(&src[spans.insts[f.block_insts(f.entry())[0]].clone()], "m = n + 1");
+/// assert_eq!(&src[spans.terms[f.entry()].clone()], "ret m");
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct FunctionSpans {
     /// The function's name.
@@ -44,6 +55,15 @@ pub struct FunctionSpans {
 }
 
 /// A parsed module and the spans of its functions (same order).
+///
+/// ```
+/// use ssakit::text::parse;
+/// let src = "function f() {\nentry:\n    ret 0\n}\n\nfunction g() {\nentry:\n    ret 1\n}\n";
+/// let p = parse(src).unwrap();
+/// assert_eq!(p.module.functions.len(), 2);
+/// assert_eq!(p.spans.len(), 2);
+/// assert_eq!(&src[p.spans[1].name.clone()], "g");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Parsed {
     /// The module.
@@ -57,6 +77,15 @@ pub struct Parsed {
 type CallSite = (Range<usize>, usize, Range<usize>);
 
 /// Parses a module, returning the first error.
+///
+/// ```
+/// use ssakit::text::parse;
+/// let ok = parse("function f() {\nentry:\n    ret 0\n}\n").unwrap();
+/// assert_eq!(ok.module.functions[0].name(), "f");
+/// let src = "function f() {\nentry:\n    ret 0\n}\nfunction f() {\nentry:\n    ret 1\n}\n";
+/// let err = parse(src).unwrap_err();
+/// assert_eq!(err.line_col(src).0, 5); // the second `f` is the error
+/// ```
 pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
     let mut p = Parser::new(src);
     let res = parse_tokens(&mut p);

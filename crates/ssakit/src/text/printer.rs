@@ -12,6 +12,13 @@ use std::fmt::Write;
 
 /// Prints every function of a module, separated by blank lines, after the
 /// declarations of the operators they use.
+///
+/// ```
+/// use ssakit::text::{parse_module, print_module};
+/// let src = "function f() {\nentry:\n    ret 1\n}\n\nfunction g(x) {\nentry:\n    ret x\n}\n";
+/// let m = parse_module(src).unwrap();
+/// assert_eq!(print_module(&m), src);
+/// ```
 pub fn print_module(m: &Module) -> String {
     let mut out = print_declarations(m);
     for (i, f) in m.functions.iter().enumerate() {
@@ -26,6 +33,15 @@ pub fn print_module(m: &Module) -> String {
 /// The `operator NAME EFFECTS` lines of the operators the functions of
 /// `m` use, in order of first use, followed by a blank line; empty when
 /// no operation is used.
+///
+/// ```
+/// use ssakit::text::{parse_module, print_declarations};
+/// let src = "operator i32.add pure\n\nfunction f(a, b) {\nentry:\n    c = i32.add(a, b)\n    ret c\n}\n";
+/// let m = parse_module(src).unwrap();
+/// assert_eq!(print_declarations(&m), "operator i32.add pure\n\n");
+/// let plain = parse_module("function f() {\nentry:\n    ret 0\n}\n").unwrap();
+/// assert_eq!(print_declarations(&plain), "");
+/// ```
 pub fn print_declarations(m: &Module) -> String {
     let mut out = String::new();
     let mut seen: FxHashSet<&str> = FxHashSet::default();
@@ -49,6 +65,13 @@ pub fn print_declarations(m: &Module) -> String {
 
 /// Prints one function (without operator declarations: see
 /// [`print_declarations`]).
+///
+/// ```
+/// use ssakit::text::{parse_module, print_function};
+/// let src = "function f(n) {\nentry:\n    m = n * 2\n    ret m\n}\n";
+/// let m = parse_module(src).unwrap();
+/// assert_eq!(print_function(&m.functions[0]), src);
+/// ```
 pub fn print_function(f: &Function) -> String {
     // Sized up front: growing a multi-megabyte string by doubling costs
     // copies and, in glibc, consolidations of freed small blocks.
@@ -122,6 +145,18 @@ fn operation(out: &mut String, f: &Function, names: &VarNames, op: Operator, imm
 }
 
 /// Appends the text of instruction `i` (no indentation, no newline).
+///
+/// ```
+/// use ssakit::ir::VarNames;
+/// use ssakit::text::{parse_module, printer::write_inst};
+/// let m = parse_module("function f(n) {\nentry:\n    m = n + 1\n    ret m\n}\n").unwrap();
+/// let f = &m.functions[0];
+/// let b = f.entry();
+/// let i = f.block_insts(b)[0];
+/// let mut out = String::new();
+/// write_inst(&mut out, f, &VarNames::new(f), i);
+/// assert_eq!(out, "m = n + 1");
+/// ```
 pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
     match f.inst(i) {
         InstData::Copy { dst, src } => {
@@ -203,6 +238,16 @@ pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
 }
 
 /// Appends the text of terminator `t` (no indentation, no newline).
+///
+/// ```
+/// use ssakit::ir::VarNames;
+/// use ssakit::text::{parse_module, printer::write_term};
+/// let m = parse_module("function f(n) {\nentry:\n    ret n\n}\n").unwrap();
+/// let f = &m.functions[0];
+/// let mut out = String::new();
+/// write_term(&mut out, f, &VarNames::new(f), f.term(f.entry()));
+/// assert_eq!(out, "ret n");
+/// ```
 pub fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminator) {
     let name = |b| f.block_name(b);
     match t {
