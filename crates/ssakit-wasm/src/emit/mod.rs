@@ -26,9 +26,9 @@
 //!   `i32`), `-x` is `0 - x`, `!x` is `i64.eqz`; `print a, b` calls the
 //!   lowering's import for that arity with `i64` arguments. An `i32` (or
 //!   `bool`) operand where an `i64` is wanted is zero-extended; a branch
-//!   condition or `switch` selector of type `i64` is tested against zero
-//!   (condition) or wrapped (selector: values past 2^32 are the caller's
-//!   to avoid).
+//!   condition of type `i64` is tested against zero; a `switch` selector
+//!   of type `i64` outside `0..2^32` becomes `u32::MAX` (through a
+//!   scratch local), so that it takes the default as `ssakit run` does.
 //! * **Literals** take the type their position wants ([`lower`] keeps
 //!   which operands of each operator are `i64`); `undef` is a zero of that
 //!   type; a copy of `undef` emits nothing.
@@ -125,6 +125,8 @@ struct Emitter<'f, 'a> {
     out: wasm_encoder::Function,
     re: RoundtripReencoder,
     returns: Vec<ValType>,
+    /// A scratch `i64` local for clamping `switch` selectors ([`Want::Index`]).
+    scratch: u32,
 }
 
 /// What an operand must become on the stack.
@@ -134,6 +136,10 @@ pub enum Want {
     V(ValType),
     /// An `i32` that is non-zero when the operand is (a branch condition).
     Truth,
+    /// A `br_table` index: an `i64` selector outside `0..2^32` (negative
+    /// ones included) becomes `u32::MAX`, past every table, so that it goes
+    /// to the default as `ssakit run` does, instead of wrapping into range.
+    Index,
 }
 
 /// One tree being emitted: its node, the next operand, its operands, and
@@ -169,6 +175,16 @@ impl Emitter<'_, '_> {
                 self.ins(I::I64Eqz);
                 self.ins(I::I32Eqz);
             }
+            (ValType::I64, Want::Index) => {
+                // select(wrap(s), u32::MAX, s <=u u32::MAX)
+                self.ins(I::LocalTee(self.scratch));
+                self.ins(I::I32WrapI64);
+                self.ins(I::I32Const(-1));
+                self.ins(I::LocalGet(self.scratch));
+                self.ins(I::I64Const(u32::MAX as i64));
+                self.ins(I::I64LeU);
+                self.ins(I::Select);
+            }
             _ => {}
         }
     }
@@ -177,7 +193,7 @@ impl Emitter<'_, '_> {
     fn leaf(&mut self, o: Operand, want: Want) {
         let wv = match want {
             Want::V(t) => t,
-            Want::Truth => ValType::I32,
+            Want::Truth | Want::Index => ValType::I32,
         };
         match o {
             Operand::Var(v) => {
@@ -186,6 +202,7 @@ impl Emitter<'_, '_> {
             }
             Operand::Const(c) => match want {
                 Want::Truth => self.ins(I::I32Const((c != 0) as i32)),
+                Want::Index => self.ins(I::I32Const(u32::try_from(c).unwrap_or(u32::MAX) as i32)),
                 Want::V(ValType::I32) => self.ins(I::I32Const(c as i32)),
                 Want::V(ValType::I64) => self.ins(I::I64Const(c)),
                 Want::V(ValType::F32) => self.ins(I::F32Const(f32::from_bits(c as u32).into())),
@@ -475,7 +492,7 @@ pub(crate) fn operands(
         Node::Term(b) => {
             match *f.term(b) {
                 Terminator::Branch { cond, .. } => out.push((cond, Want::Truth)),
-                Terminator::Switch { value, .. } => out.push((value, Want::V(ValType::I32))),
+                Terminator::Switch { value, .. } => out.push((value, Want::Index)),
                 Terminator::Ret(vals) => {
                     let vals = vals.as_slice(f);
                     match f.returns() {
@@ -609,7 +626,20 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
         )
     })?;
     let st = stackify::stackify(f, low, &s)?;
-    let alloc = locals::assign(f, &s, &st);
+    let mut alloc = locals::assign(f, &s, &st);
+    // One scratch `i64` after the assigned locals when a selector is `i64`.
+    let scratch = (f.params().len() + alloc.count) as u32;
+    let wide_selector = f.layout().iter().any(|&b| match *f.term(b) {
+        Terminator::Switch { value, .. } => match value {
+            Operand::Var(v) => f.var_type(v) == Type::I64,
+            _ => false,
+        },
+        _ => false,
+    });
+    if wide_selector {
+        alloc.groups.push((1, ValType::I64));
+        alloc.count += 1;
+    }
     let returns: Vec<ValType> = f
         .returns()
         .map(|r| r.iter().map(|&t| val_type(t)).collect())
@@ -622,6 +652,7 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
         out: wasm_encoder::Function::new(alloc.groups),
         re: RoundtripReencoder,
         returns,
+        scratch,
     };
     for &c in &s.items {
         match c {
