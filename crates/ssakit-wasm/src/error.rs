@@ -30,6 +30,16 @@ impl WasmError {
         }
     }
 
+    /// An error without a location (an internal error of emission).
+    pub fn new(message: impl Into<String>) -> Self {
+        WasmError {
+            message: message.into(),
+            offset: None,
+            func: None,
+            line_col: None,
+        }
+    }
+
     /// The error in function `index`.
     pub fn in_func(mut self, index: u32) -> Self {
         self.func = Some(index);

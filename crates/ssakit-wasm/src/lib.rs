@@ -16,6 +16,8 @@
 //!   numbers it, so that its text parses back to the same IR.
 //! * [`pipeline`]: every function in parallel through lift, construct,
 //!   verify, optimise, destruct, with counts and times.
+//! * [`emit`]: one destructed function → one function body (structured
+//!   control flow, locals, operators).
 //! * [`rewrite`]: the module round trip of `ssakit wasm opt`.
 //! * [`check`]: what every lifted function must pass (the tests' and the
 //!   fuzz target's oracle).
@@ -33,6 +35,7 @@
 
 pub mod canonical;
 pub mod check;
+pub mod emit;
 pub mod error;
 pub mod lift;
 pub mod module;

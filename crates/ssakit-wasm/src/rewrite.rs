@@ -1,18 +1,34 @@
 //! The module round trip of `ssakit wasm opt` (section 13.8, part 2):
 //! every function body lifted, put into SSA form, optimised, destructed
-//! and emitted again; everything outside the function bodies carried over
-//! unchanged.
+//! and emitted again ([`crate::emit`]); everything outside the function
+//! bodies carried over unchanged.
 //!
-//! **Contract (stub).** Until the emitter lands, [`optimize`] validates
-//! its input and returns it unchanged, so that the harnesses built on it
-//! (wasmi differential tests, node workloads, the comparison against
-//! `wasm-opt`) run today and test the real round trip the day it lands.
+//! * **Sections**: every section but the code section is copied byte for
+//!   byte (types, imports, functions, tables, memories, globals, exports,
+//!   start, elements, data count, data, and every custom section), in its
+//!   place; the code section is encoded anew by `wasm_encoder`.
+//! * **The name section** keeps its module, function and other names; its
+//!   local names are dropped (subsection 2): after emission the locals
+//!   past the parameters are other locals, and a parameter's name alone
+//!   was not worth a second encoder.
+//! * **Functions** run in parallel (rayon), results in module order:
+//!   lift, construct (the flavour of the options), the passes, destruct
+//!   (the options), emit.
+//! * **Validation**: the output is validated by wasmparser's validator
+//!   before it is returned; an invalid output is an internal error naming
+//!   the function, never returned.
 
+use crate::emit::{self, lower::OpTable, Lowering};
 use crate::error::WasmError;
-use crate::module;
+use crate::lift::{lift, ModuleSymbols};
+use crate::module::{self, val_type, WasmModule};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use ssakit::construct;
-use ssakit::destruct::DestructOptions;
-use ssakit::opt::Pass;
+use ssakit::destruct::{destruct, DestructOptions};
+use ssakit::ir::Type;
+use ssakit::opt::{self, Pass};
+use wasmparser::{Parser, Payload};
 
 /// What to run on every function.
 #[derive(Clone, Debug, Default)]
@@ -49,8 +65,61 @@ pub struct Optimized {
     pub stats: OptStats,
 }
 
+/// The types of the module's globals (imported first).
+fn global_types(bytes: &[u8]) -> Result<Vec<Type>, WasmError> {
+    let mut out = Vec::new();
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload? {
+            Payload::ImportSection(reader) => {
+                for imp in reader.into_imports() {
+                    if let wasmparser::TypeRef::Global(g) = imp?.ty {
+                        out.push(val_type(g.content_type, 0)?);
+                    }
+                }
+            }
+            Payload::GlobalSection(reader) => {
+                for g in reader {
+                    let g = g?;
+                    out.push(val_type(g.ty.content_type, 0)?);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// One function through the pipeline and the emitter.
+fn one(
+    m: &WasmModule<'_>,
+    syms: &ModuleSymbols,
+    low: &Lowering<'_>,
+    body: &module::Body<'_>,
+    options: &OptOptions,
+) -> Result<(emit::EmittedFunction, usize), WasmError> {
+    let index = body.index;
+    let lifted = lift(m, syms, body)?;
+    let n_params = m.signature(index).params.len();
+    let locals_before = lifted.locals - n_params;
+    let mut f = lifted.func;
+    let internal = |stage: &str, msg: String| {
+        WasmError::new(format!("internal error in {stage}: {msg}")).in_func(index)
+    };
+    construct::construct(&mut f, &options.construct)
+        .map_err(|e| internal("construct", e.describe(&f)))?;
+    if !options.passes.is_empty() {
+        opt::run_passes(&mut f, &options.passes).map_err(|e| internal("opt", e.describe(&f)))?;
+    }
+    destruct(&mut f, &options.destruct).map_err(|e| internal("destruct", e.describe(&f)))?;
+    let e = emit::emit_function(&f, low).map_err(|e| e.in_func(index))?;
+    Ok((e, locals_before))
+}
+
 /// Rewrites every function body of the module `bytes` (binary, or text
 /// assembled first) through `options`.
+///
+/// # Errors
+/// An invalid input (located), or an internal error naming the function.
 ///
 /// ```
 /// let wasm = ssakit_wasm::module::to_binary(b"(module (func (result i32) i32.const 1))").unwrap();
@@ -58,15 +127,135 @@ pub struct Optimized {
 /// assert!(ssakit_wasm::module::parse(&out.bytes).is_ok());
 /// ```
 pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmError> {
-    let _ = options;
     let binary = module::to_binary(bytes)?;
     let m = module::parse(&binary)?;
-    let functions = m.bodies.len();
-    Ok(Optimized {
-        bytes: binary.to_vec(),
-        stats: OptStats {
-            functions,
-            ..OptStats::default()
-        },
+    let syms = ModuleSymbols::new(&m);
+    let ops = OpTable::new(syms.shared());
+    let by_name: FxHashMap<&str, u32> = m
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i as u32))
+        .collect();
+    let callees: Vec<Option<u32>> = (0..syms.shared().num_callees())
+        .map(|c| {
+            let name = syms.shared().callee_name(ssakit::ir::Callee::new(c));
+            by_name.get(name).copied()
+        })
+        .collect();
+    let globals = global_types(&binary)?;
+    let low = Lowering {
+        ops: &ops,
+        callees: &callees,
+        func_types: &m.func_types,
+        types: &m.types,
+        globals: &globals,
+        print: &[],
+    };
+    let emitted: Vec<(emit::EmittedFunction, usize)> = m
+        .bodies
+        .par_iter()
+        .map(|b| one(&m, &syms, &low, b, options))
+        .collect::<Result<_, _>>()?;
+    let mut stats = OptStats {
+        functions: m.bodies.len(),
+        ..OptStats::default()
+    };
+    let mut code = wasm_encoder::CodeSection::new();
+    for (e, before) in &emitted {
+        stats.locals_before += before;
+        stats.locals_after += e.locals;
+        code.function(&e.func);
+    }
+    let out = reassemble(&binary, &code, &mut stats)?;
+    if let Err(e) = module::parse(&out).and_then(|m2| validate_bodies(&m2)) {
+        return Err(WasmError {
+            message: format!(
+                "internal error: the rewritten module is invalid: {}",
+                e.message
+            ),
+            ..e
+        });
+    }
+    Ok(Optimized { bytes: out, stats })
+}
+
+/// Validates every function body of `m` (`module::parse` leaves them to
+/// the lifter).
+fn validate_bodies(m: &WasmModule<'_>) -> Result<(), WasmError> {
+    m.bodies.par_iter().try_for_each(|b| {
+        let mut v = b
+            .validator()
+            .into_validator(wasmparser::FuncValidatorAllocations::default());
+        v.validate(&b.body)
+            .map_err(|e| WasmError::from(e).in_func(b.index))
     })
+}
+
+/// `input` with its code section replaced by `code` and the local names
+/// dropped from its name section.
+fn reassemble(
+    input: &[u8],
+    code: &wasm_encoder::CodeSection,
+    stats: &mut OptStats,
+) -> Result<Vec<u8>, WasmError> {
+    let mut module = wasm_encoder::Module::new();
+    for payload in Parser::new(0).parse_all(input) {
+        let payload = payload?;
+        match &payload {
+            Payload::CodeSectionStart {
+                unchecked_range, ..
+            } => {
+                stats.code_bytes_before = (unchecked_range.end - unchecked_range.start) as usize;
+                let mut bytes = Vec::new();
+                wasm_encoder::Encode::encode(code, &mut bytes);
+                // The section's contents, without its id and size.
+                stats.code_bytes_after = {
+                    let mut r = wasmparser::BinaryReader::new(&bytes, 0);
+                    let size = r.read_var_u32()? as usize;
+                    debug_assert_eq!(size, bytes.len() - r.current_position());
+                    size
+                };
+                module.section(code);
+            }
+            Payload::CustomSection(c) if c.name() == "name" => {
+                module.section(&drop_local_names(c));
+            }
+            _ => {
+                if let Some((id, range)) = payload.as_section() {
+                    module.section(&wasm_encoder::RawSection {
+                        id,
+                        data: &input[range.start as usize..range.end as usize],
+                    });
+                }
+            }
+        }
+    }
+    Ok(module.finish())
+}
+
+/// The name section `c` without its local-names subsection (id 2); a
+/// malformed one as it is (engines ignore it).
+fn drop_local_names(
+    c: &wasmparser::CustomSectionReader<'_>,
+) -> wasm_encoder::CustomSection<'static> {
+    let data = c.data();
+    let strip = || -> Result<Vec<u8>, wasmparser::BinaryReaderError> {
+        let mut out = Vec::with_capacity(data.len());
+        let mut r = wasmparser::BinaryReader::new(data, 0);
+        while !r.eof() {
+            let start = r.current_position();
+            let id = r.read_u8()?;
+            let size = r.read_var_u32()? as usize;
+            r.read_bytes(size)?;
+            if id != 2 {
+                out.extend_from_slice(&data[start..r.current_position()]);
+            }
+        }
+        Ok(out)
+    };
+    wasm_encoder::CustomSection {
+        name: "name".into(),
+        data: strip().unwrap_or_else(|_| data.to_vec()).into(),
+    }
 }

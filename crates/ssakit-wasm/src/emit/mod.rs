@@ -1,0 +1,657 @@
+//! ssakit's IR back into WebAssembly (section 13.8, part 2): one
+//! destructed function → one function body.
+//!
+//! # API
+//!
+//! [`emit_function`]`(f, &lowering)` takes a **destructed** function (no
+//! phis; parallel copies are allowed and are sequentialised through the
+//! operand stack) and a [`Lowering`] saying how the function's names map
+//! to the module being built: callee → function index, function index →
+//! type, type → signature, global → type, and `print` of each arity → an
+//! imported function index. It does not need a wasm module as input: the
+//! `ssakit wasm opt` round trip ([`crate::rewrite`]) fills the lowering
+//! from the input module, `emit-wasm` from an `.ssa` program. It returns
+//! an [`EmittedFunction`], a `wasm_encoder::Function` ready for a
+//! `CodeSection`.
+//!
+//! # What is emitted
+//!
+//! * **Operations** of [`crate::operators`] become their operator again
+//!   ([`lower`]); `select` is typed when its result is a reference;
+//!   `call_indirect`'s last operand is the table index.
+//! * **ssakit's built-ins** are `i64` arithmetic: `+ - * / % & | ^ << >>`
+//!   are `i64.add ... i64.shr_s` (so `/` traps on `i64::MIN / -1` where
+//!   `ssakit run` wraps), comparisons `i64.eq ... i64.ge_s` extended to
+//!   `i64` when their destination is `i64` (a `bool` destination is an
+//!   `i32`), `-x` is `0 - x`, `!x` is `i64.eqz`; `print a, b` calls the
+//!   lowering's import for that arity with `i64` arguments. An `i32` (or
+//!   `bool`) operand where an `i64` is wanted is zero-extended; a branch
+//!   condition or `switch` selector of type `i64` is tested against zero
+//!   (condition) or wrapped (selector: values past 2^32 are the caller's
+//!   to avoid).
+//! * **Literals** take the type their position wants ([`lower`] keeps
+//!   which operands of each operator are `i64`); `undef` is a zero of that
+//!   type; a copy of `undef` emits nothing.
+//! * **Control flow** ([`structure`]): Ramsey's structured translation of
+//!   reducible CFGs; an irreducible CFG is an error.
+//! * **The operand stack** ([`stackify`]): a value defined once and used
+//!   once by an instruction that follows its definition's tree in the same
+//!   block stays on the stack; a result never used is dropped.
+//! * **Variables** ([`locals`]): parameters keep their indices; every
+//!   other variable left gets a local, variables of one type whose live
+//!   ranges do not overlap sharing one.
+//!
+//! ```
+//! use ssakit::ir::Type;
+//! let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  c = a + b\n  ret c\n}\n")
+//!     .unwrap()
+//!     .functions
+//!     .remove(0);
+//! let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+//! let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
+//! let types = [Some(sig)];
+//! let low = ssakit_wasm::emit::Lowering {
+//!     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
+//! };
+//! let e = ssakit_wasm::emit::emit_function(&f, &low).unwrap();
+//! assert_eq!(e.locals, 0);
+//! ```
+
+pub mod locals;
+pub mod lower;
+pub mod stackify;
+pub mod structure;
+
+use crate::error::WasmError;
+use crate::module::Signature;
+use lower::{Lowered, OpTable};
+use ssakit::ir::{BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var};
+use stackify::{Node, Stackified};
+use structure::Ctl;
+use wasm_encoder::reencode::{Reencode, RoundtripReencoder};
+use wasm_encoder::{BlockType, Instruction as I, ValType};
+
+/// How a function's names map to the module being built.
+#[derive(Clone, Copy, Debug)]
+pub struct Lowering<'a> {
+    /// How each operator of the function's symbol table is emitted
+    /// ([`OpTable::new`] once per symbol table).
+    pub ops: &'a OpTable,
+    /// The function index of each callee of the symbol table, by
+    /// [`Callee`](ssakit::ir::Callee) index (`None`: not callable).
+    pub callees: &'a [Option<u32>],
+    /// The type index of each function index.
+    pub func_types: &'a [u32],
+    /// The signature of each type index (`None`: not a function type).
+    pub types: &'a [Option<Signature>],
+    /// The type of each global index.
+    pub globals: &'a [Type],
+    /// The function index `print` with `k` arguments calls, by `k`
+    /// (arguments `i64`, no result).
+    pub print: &'a [Option<u32>],
+}
+
+/// One emitted function body.
+#[derive(Clone, Debug)]
+pub struct EmittedFunction {
+    /// The body, for a `wasm_encoder::CodeSection`.
+    pub func: wasm_encoder::Function,
+    /// Declared locals (parameters not counted).
+    pub locals: usize,
+}
+
+/// The WebAssembly value type of `t` (`bool` is an `i32`).
+pub fn val_type(t: Type) -> ValType {
+    match t {
+        Type::I32 | Type::Bool => ValType::I32,
+        Type::I64 => ValType::I64,
+        Type::F32 => ValType::F32,
+        Type::F64 => ValType::F64,
+        Type::V128 => ValType::V128,
+        Type::FuncRef => ValType::FUNCREF,
+        Type::ExternRef => ValType::EXTERNREF,
+    }
+}
+
+fn err(f: &Function, msg: impl std::fmt::Display) -> WasmError {
+    WasmError::new(format!("emitting `{}`: {msg}", f.name()))
+}
+
+struct Emitter<'f, 'a> {
+    f: &'f Function,
+    low: &'a Lowering<'a>,
+    local: Vec<u32>,
+    st: Stackified,
+    out: wasm_encoder::Function,
+    re: RoundtripReencoder,
+    returns: Vec<ValType>,
+}
+
+/// What an operand must become on the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// A value of this type.
+    V(ValType),
+    /// An `i32` that is non-zero when the operand is (a branch condition).
+    Truth,
+}
+
+/// One tree being emitted: its node, the next operand, its operands, and
+/// the conversion its value needs once on the stack.
+struct Frame {
+    node: Node,
+    next: usize,
+    ops: Vec<(Operand, Want)>,
+    conv: Option<(ValType, Want)>,
+}
+
+impl Emitter<'_, '_> {
+    fn ins(&mut self, i: I<'_>) {
+        self.out.instruction(&i);
+    }
+
+    fn zero(&mut self, want: ValType) {
+        match want {
+            ValType::I32 => self.ins(I::I32Const(0)),
+            ValType::I64 => self.ins(I::I64Const(0)),
+            ValType::F32 => self.ins(I::F32Const(0.0.into())),
+            ValType::F64 => self.ins(I::F64Const(0.0.into())),
+            ValType::V128 => self.ins(I::V128Const(0)),
+            ValType::Ref(r) => self.ins(I::RefNull(r.heap_type)),
+        }
+    }
+
+    fn convert(&mut self, have: ValType, want: Want) {
+        match (have, want) {
+            (ValType::I32, Want::V(ValType::I64)) => self.ins(I::I64ExtendI32U),
+            (ValType::I64, Want::V(ValType::I32)) => self.ins(I::I32WrapI64),
+            (ValType::I64, Want::Truth) => {
+                self.ins(I::I64Eqz);
+                self.ins(I::I32Eqz);
+            }
+            _ => {}
+        }
+    }
+
+    /// Pushes `o` (not a stackified variable) as `want`.
+    fn leaf(&mut self, o: Operand, want: Want) {
+        let wv = match want {
+            Want::V(t) => t,
+            Want::Truth => ValType::I32,
+        };
+        match o {
+            Operand::Var(v) => {
+                self.ins(I::LocalGet(self.local[v.index()]));
+                self.convert(val_type(self.f.var_type(v)), want);
+            }
+            Operand::Const(c) => match want {
+                Want::Truth => self.ins(I::I32Const((c != 0) as i32)),
+                Want::V(ValType::I32) => self.ins(I::I32Const(c as i32)),
+                Want::V(ValType::I64) => self.ins(I::I64Const(c)),
+                Want::V(ValType::F32) => self.ins(I::F32Const(f32::from_bits(c as u32).into())),
+                Want::V(ValType::F64) => self.ins(I::F64Const(f64::from_bits(c as u64).into())),
+                Want::V(ValType::V128) => self.ins(I::V128Const(c as i128)),
+                Want::V(ValType::Ref(_)) => self.zero(wv),
+            },
+            Operand::Undef => self.zero(wv),
+        }
+    }
+
+    /// Stores the top value into `v` (kept on the stack when stackified,
+    /// dropped when never read).
+    fn set(&mut self, v: Var) {
+        if self.st.on_stack[v.index()] {
+            return;
+        }
+        if self.st.dead[v.index()] {
+            self.ins(I::Drop);
+            return;
+        }
+        self.ins(I::LocalSet(self.local[v.index()]));
+    }
+
+    /// Stores the top value, of type `have`, into `v` (converting an
+    /// `i32` truth value for an `i64` destination).
+    fn set_from(&mut self, v: Var, have: ValType) {
+        if have == ValType::I32 && val_type(self.f.var_type(v)) == ValType::I64 {
+            self.ins(I::I64ExtendI32U);
+        }
+        self.set(v);
+    }
+
+    fn sig(&self, type_index: u32) -> Result<&Signature, WasmError> {
+        sig_of(self.f, self.low, type_index)
+    }
+
+    fn results(&mut self, results: &[Var], n_results: usize) {
+        if results.is_empty() {
+            for _ in 0..n_results {
+                self.ins(I::Drop);
+            }
+            return;
+        }
+        for &r in results.iter().rev() {
+            self.set(r);
+        }
+    }
+
+    /// Emits the tree rooted at `root` (see [`stackify`]), iteratively.
+    fn tree(&mut self, root: Node) -> Result<(), WasmError> {
+        let mut st = vec![Frame {
+            node: root,
+            next: 0,
+            ops: operands(self.f, self.low, root)?,
+            conv: None,
+        }];
+        while let Some(top) = st.last_mut() {
+            if top.next < top.ops.len() {
+                let (o, want) = top.ops[top.next];
+                top.next += 1;
+                match o {
+                    Operand::Var(t) if self.st.on_stack[t.index()] => {
+                        let d = self.st.def[t.index()];
+                        let node = Node::Inst(d);
+                        st.push(Frame {
+                            node,
+                            next: 0,
+                            ops: operands(self.f, self.low, node)?,
+                            conv: Some((val_type(self.f.var_type(t)), want)),
+                        });
+                    }
+                    _ => self.leaf(o, want),
+                }
+            } else {
+                let fr = st.pop().expect("a frame");
+                if let Node::Inst(i) = fr.node {
+                    self.finish(i)?;
+                }
+                if let Some((have, want)) = fr.conv {
+                    self.convert(have, want);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The operation of `inst` and the stores of its results, its operands
+    /// being on the stack.
+    fn finish(&mut self, inst: Inst) -> Result<(), WasmError> {
+        let f = self.f;
+        match *f.inst(inst) {
+            InstData::Copy { dst, src } => {
+                if src == Operand::Undef {
+                    return Ok(());
+                }
+                self.set(dst);
+            }
+            InstData::Unary { dst, op, .. } => match op {
+                UnOp::Neg => {
+                    self.ins(I::I64Sub);
+                    self.set(dst);
+                }
+                UnOp::Not => {
+                    self.ins(I::I64Eqz);
+                    self.set_from(dst, ValType::I32);
+                }
+            },
+            InstData::Binary { dst, op, .. } => {
+                let (i, cmp) = match op {
+                    BinOp::Add => (I::I64Add, false),
+                    BinOp::Sub => (I::I64Sub, false),
+                    BinOp::Mul => (I::I64Mul, false),
+                    BinOp::Div => (I::I64DivS, false),
+                    BinOp::Rem => (I::I64RemS, false),
+                    BinOp::And => (I::I64And, false),
+                    BinOp::Or => (I::I64Or, false),
+                    BinOp::Xor => (I::I64Xor, false),
+                    BinOp::Shl => (I::I64Shl, false),
+                    BinOp::Shr => (I::I64ShrS, false),
+                    BinOp::Eq => (I::I64Eq, true),
+                    BinOp::Ne => (I::I64Ne, true),
+                    BinOp::Lt => (I::I64LtS, true),
+                    BinOp::Le => (I::I64LeS, true),
+                    BinOp::Gt => (I::I64GtS, true),
+                    BinOp::Ge => (I::I64GeS, true),
+                };
+                self.ins(i);
+                if cmp {
+                    self.set_from(dst, ValType::I32);
+                } else {
+                    self.set(dst);
+                }
+            }
+            InstData::Call {
+                callee, results, ..
+            } => {
+                let (idx, sig) = callee_sig(f, self.low, callee)?;
+                let n = sig.results.len();
+                self.ins(I::Call(idx));
+                self.results(results.as_slice(f), n);
+            }
+            InstData::Print { args } => {
+                let idx = print_index(f, self.low, args.as_slice(f).len())?;
+                self.ins(I::Call(idx));
+            }
+            InstData::Phi { .. } => return Err(err(f, "a phi is left (destruct first)")),
+            InstData::ParCopy { copies } => {
+                for &(d, _) in copies.as_slice(f).iter().rev() {
+                    self.set(d);
+                }
+            }
+            InstData::Op {
+                op, imms, results, ..
+            } => {
+                let (imms, results) = (imms.as_slice(f), results.as_slice(f));
+                match lowered(f, self.low, op)? {
+                    Lowered::Select => {
+                        let t = val_type(f.var_type(results[0]));
+                        match t {
+                            ValType::Ref(_) => self.ins(I::TypedSelect(t)),
+                            _ => self.ins(I::Select),
+                        }
+                        self.set(results[0]);
+                    }
+                    Lowered::CallIndirect => {
+                        let n = self.sig(imms[0] as u32)?.results.len();
+                        self.ins(I::CallIndirect {
+                            type_index: imms[0] as u32,
+                            table_index: imms[1] as u32,
+                        });
+                        self.results(results, n);
+                    }
+                    Lowered::GlobalSet => self.ins(I::GlobalSet(imms[0] as u32)),
+                    Lowered::Plain { build, .. } => {
+                        let wop = build(imms).ok_or_else(|| {
+                            err(f, format!("bad immediates for `{}`", f.operator_name(op)))
+                        })?;
+                        let i = self
+                            .re
+                            .instruction(wop)
+                            .map_err(|e| err(f, format!("re-encoding: {e}")))?;
+                        self.ins(i);
+                        for &r in results.iter().rev() {
+                            self.set(r);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn body(&mut self, b: Block) -> Result<(), WasmError> {
+        for &i in self.f.block_insts(b) {
+            if !self.st.absorbed[i.index()] && !self.skip(i) {
+                self.tree(Node::Inst(i))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A copy that moves nothing: from a variable to itself (one local),
+    /// or into a variable never read.
+    fn skip(&self, i: Inst) -> bool {
+        let InstData::Copy { dst, src } = *self.f.inst(i) else {
+            return false;
+        };
+        let src_local = match src {
+            Operand::Var(s) if self.st.on_stack[s.index()] => return false,
+            Operand::Var(s) => Some(self.local[s.index()]),
+            _ => None,
+        };
+        if self.st.on_stack[dst.index()] {
+            return false;
+        }
+        self.st.dead[dst.index()] || src_local == Some(self.local[dst.index()])
+    }
+}
+
+fn sig_of<'l>(
+    f: &Function,
+    low: &'l Lowering<'_>,
+    type_index: u32,
+) -> Result<&'l Signature, WasmError> {
+    low.types
+        .get(type_index as usize)
+        .and_then(|s| s.as_ref())
+        .ok_or_else(|| err(f, format!("type {type_index} is not a function type")))
+}
+
+fn callee_sig<'l>(
+    f: &Function,
+    low: &'l Lowering<'_>,
+    callee: ssakit::ir::Callee,
+) -> Result<(u32, &'l Signature), WasmError> {
+    let idx = low
+        .callees
+        .get(callee.index())
+        .copied()
+        .flatten()
+        .ok_or_else(|| {
+            err(
+                f,
+                format!("no function for callee `{}`", f.callee_name(callee)),
+            )
+        })?;
+    let ty = *low
+        .func_types
+        .get(idx as usize)
+        .ok_or_else(|| err(f, format!("function {idx} out of range")))?;
+    Ok((idx, sig_of(f, low, ty)?))
+}
+
+fn print_index(f: &Function, low: &Lowering<'_>, arity: usize) -> Result<u32, WasmError> {
+    low.print
+        .get(arity)
+        .copied()
+        .flatten()
+        .ok_or_else(|| err(f, format!("no import for print of {arity}")))
+}
+
+fn lowered(
+    f: &Function,
+    low: &Lowering<'_>,
+    op: ssakit::ir::Operator,
+) -> Result<Lowered, WasmError> {
+    low.ops.get(op).ok_or_else(|| {
+        err(
+            f,
+            format!("`{}` is not a WebAssembly operator", f.operator_name(op)),
+        )
+    })
+}
+
+/// The operands of `node` in push order, each with what it must become;
+/// also checks the instruction's shape.
+pub(crate) fn operands(
+    f: &Function,
+    low: &Lowering<'_>,
+    node: Node,
+) -> Result<Vec<(Operand, Want)>, WasmError> {
+    let v = |t: Type| Want::V(val_type(t));
+    let i64w = Want::V(ValType::I64);
+    let mut out = Vec::new();
+    let inst = match node {
+        Node::Term(b) => {
+            match *f.term(b) {
+                Terminator::Branch { cond, .. } => out.push((cond, Want::Truth)),
+                Terminator::Switch { value, .. } => out.push((value, Want::V(ValType::I32))),
+                Terminator::Ret(vals) => {
+                    let rets = f.returns().unwrap_or(&[]);
+                    let vals = vals.as_slice(f);
+                    if vals.len() != rets.len() {
+                        return Err(err(
+                            f,
+                            format!(
+                                "returns {} values, the signature {}",
+                                vals.len(),
+                                rets.len()
+                            ),
+                        ));
+                    }
+                    out.extend(vals.iter().zip(rets).map(|(&o, &t)| (o, v(t))));
+                }
+                Terminator::Jump(_) | Terminator::Unreachable => {}
+            }
+            return Ok(out);
+        }
+        Node::Inst(i) => i,
+    };
+    match *f.inst(inst) {
+        InstData::Copy { dst, src } => {
+            if src != Operand::Undef {
+                out.push((src, v(f.var_type(dst))));
+            }
+        }
+        InstData::Unary { op, arg, .. } => {
+            if op == UnOp::Neg {
+                out.push((Operand::Const(0), i64w));
+            }
+            out.push((arg, i64w));
+        }
+        InstData::Binary { lhs, rhs, .. } => {
+            out.push((lhs, i64w));
+            out.push((rhs, i64w));
+        }
+        InstData::Call { callee, args, .. } => {
+            let (_, sig) = callee_sig(f, low, callee)?;
+            for (k, &a) in args.as_slice(f).iter().enumerate() {
+                out.push((a, sig.params.get(k).map_or(i64w, |&t| v(t))));
+            }
+        }
+        InstData::Print { args } => {
+            print_index(f, low, args.as_slice(f).len())?;
+            out.extend(args.as_slice(f).iter().map(|&a| (a, i64w)));
+        }
+        InstData::Phi { .. } => return Err(err(f, "a phi is left (destruct first)")),
+        InstData::ParCopy { copies } => {
+            out.extend(
+                copies
+                    .as_slice(f)
+                    .iter()
+                    .map(|&(d, s)| (s, v(f.var_type(d)))),
+            );
+        }
+        InstData::Op {
+            op,
+            imms,
+            args,
+            results,
+        } => {
+            let (imms, args, results) = (imms.as_slice(f), args.as_slice(f), results.as_slice(f));
+            match lowered(f, low, op)? {
+                Lowered::Select => {
+                    if results.len() != 1 || args.len() != 3 {
+                        return Err(err(f, "select needs three operands and one result"));
+                    }
+                    let t = v(f.var_type(results[0]));
+                    out.extend([(args[0], t), (args[1], t), (args[2], Want::V(ValType::I32))]);
+                }
+                Lowered::CallIndirect => {
+                    let (&[ty, _], Some((&index, params))) = (imms, args.split_last()) else {
+                        return Err(err(f, "call_indirect needs [type, table] and an index"));
+                    };
+                    let sig = sig_of(f, low, ty as u32)?;
+                    for (k, &a) in params.iter().enumerate() {
+                        out.push((a, sig.params.get(k).map_or(i64w, |&t| v(t))));
+                    }
+                    out.push((index, Want::V(ValType::I32)));
+                }
+                Lowered::GlobalSet => {
+                    let (&[g], &[a]) = (imms, args) else {
+                        return Err(err(f, "global.set needs [global] and one operand"));
+                    };
+                    let t = low
+                        .globals
+                        .get(g as usize)
+                        .copied()
+                        .ok_or_else(|| err(f, format!("global {g} out of range")))?;
+                    out.push((a, v(t)));
+                }
+                Lowered::Plain { i64_mask, .. } => {
+                    for (k, &a) in args.iter().enumerate() {
+                        let want = match a {
+                            Operand::Var(x) => v(f.var_type(x)),
+                            _ if k < 64 && i64_mask >> k & 1 == 1 => i64w,
+                            _ => Want::V(ValType::I32),
+                        };
+                        out.push((a, want));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Emits `f` (destructed) as a function body (see the module
+/// documentation).
+///
+/// # Errors
+/// An irreducible CFG, a phi, an operation that is not a WebAssembly
+/// operator or has bad immediates, a callee or `print` arity the lowering
+/// does not map.
+pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction, WasmError> {
+    let s = structure::structure(f).map_err(|e| {
+        err(
+            f,
+            format!(
+                "irreducible control flow (edge {} -> {})",
+                f.block_name(e.from),
+                f.block_name(e.to)
+            ),
+        )
+    })?;
+    let st = stackify::stackify(f, low, &s)?;
+    let alloc = locals::assign(f, &s, &st);
+    let returns: Vec<ValType> = f
+        .returns()
+        .map(|r| r.iter().map(|&t| val_type(t)).collect())
+        .unwrap_or_default();
+    let mut e = Emitter {
+        f,
+        low,
+        local: alloc.local,
+        st,
+        out: wasm_encoder::Function::new(alloc.groups),
+        re: RoundtripReencoder,
+        returns,
+    };
+    for &c in &s.items {
+        match c {
+            Ctl::Body(b) => e.body(b)?,
+            Ctl::Block => e.ins(I::Block(BlockType::Empty)),
+            Ctl::Loop => e.ins(I::Loop(BlockType::Empty)),
+            Ctl::If(b) => {
+                e.tree(Node::Term(b))?;
+                e.ins(I::If(BlockType::Empty));
+            }
+            Ctl::Else => e.ins(I::Else),
+            Ctl::End => e.ins(I::End),
+            Ctl::Br(d) => e.ins(I::Br(d)),
+            Ctl::BrTable {
+                block,
+                start,
+                len,
+                default,
+            } => {
+                e.tree(Node::Term(block))?;
+                let depths = &s.depths[start as usize..(start + len) as usize];
+                e.ins(I::BrTable(depths.into(), default));
+            }
+            Ctl::Ret(b) => {
+                e.tree(Node::Term(b))?;
+                e.ins(I::Return);
+            }
+            Ctl::Unreachable => e.ins(I::Unreachable),
+        }
+    }
+    if matches!(s.items.last(), Some(Ctl::End)) && !e.returns.is_empty() {
+        e.ins(I::Unreachable);
+    }
+    e.ins(I::End);
+    Ok(EmittedFunction {
+        func: e.out,
+        locals: alloc.count,
+    })
+}

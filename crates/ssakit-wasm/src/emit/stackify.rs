@@ -1,0 +1,135 @@
+//! Values that stay on the operand stack instead of going through a
+//! local, as LLVM's WebAssembly register stackifier does
+//! (`WebAssemblyRegStackify.cpp`: a def with one use becomes the operand
+//! of its user's expression tree), restricted so that no instruction
+//! moves.
+//!
+//! Within a block, the instructions and the terminator are scanned in
+//! order; for each (the *user*), its operands are matched from the last to
+//! the first against the instruction just before the user's tree so far:
+//! an operand that is a variable defined exactly once, used exactly once
+//! (in the emitted code), by an instruction with that single result, which
+//! sits right there, becomes a *child*: its value stays on the stack, and
+//! the match goes on before the child's own tree. An operand that does
+//! not match (a literal, a local, a value from elsewhere) is pushed by the
+//! user itself and the match continues with the next operand to the left.
+//!
+//! A tree is emitted in post-order ([`super`]): children in operand order
+//! are contiguous, earlier instructions, so every instruction runs in its
+//! original order; only the pushes of the user's own non-child operands
+//! (`local.get`, literals) happen before its children run. That is safe:
+//! a child writes no local (its only result stays on the stack), so no
+//! `local.get` can see a different value, and a push has no effect to
+//! reorder. A variable never read is dropped instead of stored.
+
+use super::structure::{Ctl, Structured};
+use super::{operands, Lowering};
+use crate::error::WasmError;
+use ssakit::ir::{Block, Function, Inst, InstData, Operand, Var};
+
+/// A tree's root: an instruction, or a block's terminator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// An instruction.
+    Inst(Inst),
+    /// The terminator of a block.
+    Term(Block),
+}
+
+/// Which values stay on the stack.
+#[derive(Clone, Debug)]
+pub struct Stackified {
+    /// Per variable: its value stays on the stack.
+    pub on_stack: Vec<bool>,
+    /// Per variable: never read (its definitions drop their value).
+    pub dead: Vec<bool>,
+    /// Per variable: its one definition (meaningful when `on_stack`).
+    pub def: Vec<Inst>,
+    /// Per instruction slot: emitted inside its user's tree.
+    pub absorbed: Vec<bool>,
+}
+
+/// The single result of `i` when it can be a child.
+fn single_def(f: &Function, i: Inst) -> Option<Var> {
+    match *f.inst(i) {
+        InstData::Copy {
+            src: Operand::Undef,
+            ..
+        } => None,
+        InstData::Copy { dst, .. } | InstData::Unary { dst, .. } | InstData::Binary { dst, .. } => {
+            Some(dst)
+        }
+        InstData::Call { results, .. } | InstData::Op { results, .. } => {
+            match results.as_slice(f) {
+                [r] => Some(*r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Decides the stack values of `f` emitted in the order of `s`.
+pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stackified, WasmError> {
+    let nv = f.num_vars();
+    let mut uses = vec![0u32; nv];
+    let mut defs = vec![0u32; nv];
+    let mut def = vec![Inst::new(0); nv];
+    for c in &s.items {
+        let Ctl::Body(b) = *c else { continue };
+        for &i in f.block_insts(b) {
+            f.for_each_operand(i, |o| {
+                if let Operand::Var(v) = o {
+                    uses[v.index()] += 1;
+                }
+            });
+            f.for_each_def(i, |v| {
+                defs[v.index()] += 1;
+                def[v.index()] = i;
+            });
+        }
+        f.for_each_term_use(b, |v| uses[v.index()] += 1);
+    }
+    let mut is_param = vec![false; nv];
+    for &p in f.params() {
+        is_param[p.index()] = true;
+    }
+    let mut st = Stackified {
+        on_stack: vec![false; nv],
+        dead: (0..nv).map(|v| uses[v] == 0 && !is_param[v]).collect(),
+        def,
+        absorbed: vec![false; f.inst_slots()],
+    };
+    let mut start: Vec<usize> = Vec::new();
+    for c in &s.items {
+        let Ctl::Body(b) = *c else { continue };
+        let insts = f.block_insts(b);
+        start.clear();
+        for j in 0..=insts.len() {
+            let node = if j < insts.len() {
+                Node::Inst(insts[j])
+            } else {
+                Node::Term(b)
+            };
+            let ops = operands(f, low, node)?;
+            // Position just before the user's tree so far, plus one.
+            let mut cursor = j;
+            for &(o, _) in ops.iter().rev() {
+                let Operand::Var(t) = o else { continue };
+                let ti = t.index();
+                if cursor == 0 || is_param[ti] || defs[ti] != 1 || uses[ti] != 1 {
+                    continue;
+                }
+                let cand = insts[cursor - 1];
+                if st.absorbed[cand.index()] || single_def(f, cand) != Some(t) {
+                    continue;
+                }
+                st.absorbed[cand.index()] = true;
+                st.on_stack[ti] = true;
+                cursor = start[cursor - 1];
+            }
+            start.push(cursor);
+        }
+    }
+    Ok(st)
+}

@@ -1,0 +1,266 @@
+//! A reducible CFG as structured control flow: Ramsey, "Beyond Relooper:
+//! recursive translation of unstructured control flow to structured
+//! control flow" (ICFP 2022), section 4, on the dominator tree.
+//!
+//! The paper's three functions, `doTree`, `nodeWithin` and `doBranch`, run
+//! here on an explicit work stack (no native recursion: 100,000 nested
+//! blocks cost heap, not stack):
+//!
+//! * `doTree x`: if `x` is a loop header (the target of a retreating edge
+//!   in reverse postorder), a `loop` around `nodeWithin x`, else
+//!   `nodeWithin x` alone.
+//! * `nodeWithin x ys`: for the children `ys` of `x` in the dominator tree
+//!   that need a label (merge nodes: two or more incoming edges; and every
+//!   forward target of a `switch`), highest reverse-postorder number
+//!   first, a `block` whose end is followed by that child's `doTree`; the
+//!   innermost block holds `x`'s own code and its terminator.
+//! * `doBranch x y`: a retreating edge is a `br` to `y`'s loop; an edge to a
+//!   labelled child is a `br` to its block; any other edge goes to a child
+//!   that only `x` reaches, whose `doTree` is placed right there.
+//!
+//! A branch's depth is found in O(1): each label remembers the height of
+//! the context stack where it was opened. The output is a flat list of
+//! [`Ctl`] items; a `br_table`'s depths sit in a side vector. A retreating
+//! edge whose target does not dominate its source makes the CFG
+//! irreducible: an error.
+
+use ssakit::analysis::domtree::{DomAlgorithm, DomTree};
+use ssakit::analysis::postorder::DepthFirst;
+use ssakit::entity::SecondaryMap;
+use ssakit::ir::{Block, Cfg, Function, Terminator};
+
+/// One item of the structured code, in emission order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ctl {
+    /// The instructions of a block (not its terminator).
+    Body(Block),
+    /// `block` (empty type).
+    Block,
+    /// `loop` (empty type).
+    Loop,
+    /// The condition of `Block`'s `branch`, then `if` (empty type).
+    If(Block),
+    /// `else`.
+    Else,
+    /// `end`.
+    End,
+    /// `br depth`.
+    Br(u32),
+    /// The selector of the block's `switch`, then `br_table` whose
+    /// depths are `depths[start..start + len]`, then the default depth.
+    BrTable {
+        /// The block ending in the switch.
+        block: Block,
+        /// Where its depths start in [`Structured::depths`].
+        start: u32,
+        /// Number of targets.
+        len: u32,
+        /// Depth of the default target.
+        default: u32,
+    },
+    /// The block's `ret` values, then `return`.
+    Ret(Block),
+    /// `unreachable`.
+    Unreachable,
+}
+
+/// The structured form of a function.
+#[derive(Clone, Debug, Default)]
+pub struct Structured {
+    /// Items in emission order.
+    pub items: Vec<Ctl>,
+    /// Depths of every `br_table`.
+    pub depths: Vec<u32>,
+}
+
+/// Why a CFG cannot be structured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Irreducible {
+    /// The source of a retreating edge whose target does not dominate it.
+    pub from: Block,
+    /// Its target.
+    pub to: Block,
+}
+
+enum Work {
+    Tree(Block),
+    Within(Block, u32),
+    Branch(Block, Block),
+    Else,
+    End,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Structures `f` (reachable blocks only).
+///
+/// # Errors
+/// [`Irreducible`] if the CFG is not reducible.
+pub fn structure(f: &Function) -> Result<Structured, Irreducible> {
+    let cfg = Cfg::new(f);
+    let dfs = DepthFirst::new(&cfg);
+    let dom = DomTree::with_dfs(&cfg, &dfs, DomAlgorithm::default());
+    let n = f.num_blocks();
+    // Reverse postorder numbers.
+    let reach = dfs.num_reachable() as u32;
+    let mut rpo: SecondaryMap<Block, u32> = SecondaryMap::new(NONE);
+    for b in f.blocks() {
+        if let Some(p) = dfs.post_number(b) {
+            rpo[b] = reach - 1 - p;
+        }
+    }
+    // In-degrees with multiplicity (reachable sources), loop headers.
+    let mut indeg: SecondaryMap<Block, u32> = SecondaryMap::new(0);
+    let mut header: SecondaryMap<Block, bool> = SecondaryMap::new(false);
+    for x in f.blocks() {
+        if rpo[x] == NONE {
+            continue;
+        }
+        let mut err = None;
+        f.for_each_succ(x, |y| {
+            if rpo[y] <= rpo[x] {
+                if !dom.dominates(y, x) {
+                    err.get_or_insert(Irreducible { from: x, to: y });
+                }
+                header[y] = true;
+            } else {
+                indeg[y] += 1;
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+    }
+    // A block's labelled children: merge nodes, and a switch's forward
+    // targets; highest reverse postorder first.
+    let mut labelled: SecondaryMap<Block, bool> = SecondaryMap::new(false);
+    for x in f.blocks() {
+        if rpo[x] == NONE {
+            continue;
+        }
+        if indeg[x] >= 2 {
+            labelled[x] = true;
+        }
+        if let Terminator::Switch { .. } = f.term(x) {
+            f.for_each_succ(x, |y| {
+                if rpo[y] > rpo[x] {
+                    labelled[y] = true;
+                }
+            });
+        }
+    }
+    let mut kids: Vec<Vec<Block>> = vec![Vec::new(); n];
+    for x in f.blocks() {
+        if rpo[x] == NONE {
+            continue;
+        }
+        let mut ks: Vec<Block> = dom
+            .children(x)
+            .iter()
+            .copied()
+            .filter(|&c| labelled[c])
+            .collect();
+        ks.sort_unstable_by_key(|&c| std::cmp::Reverse(rpo[c]));
+        kids[x.index()] = ks;
+    }
+
+    let mut out = Structured::default();
+    // Context heights of open labels.
+    let mut loop_pos: SecondaryMap<Block, u32> = SecondaryMap::new(NONE);
+    let mut block_pos: SecondaryMap<Block, u32> = SecondaryMap::new(NONE);
+    // The context stack: per frame, the label it opened (for clearing).
+    let mut ctx: Vec<(Option<Block>, bool)> = Vec::new();
+    let mut work = vec![Work::Tree(f.entry())];
+    let depth = |ctx: &Vec<(Option<Block>, bool)>, pos: u32| {
+        debug_assert!((pos as usize) < ctx.len(), "label not open");
+        ctx.len() as u32 - 1 - pos
+    };
+    while let Some(w) = work.pop() {
+        match w {
+            Work::Tree(x) => {
+                if header[x] {
+                    out.items.push(Ctl::Loop);
+                    loop_pos[x] = ctx.len() as u32;
+                    ctx.push((Some(x), true));
+                    work.push(Work::End);
+                }
+                work.push(Work::Within(x, 0));
+            }
+            Work::Within(x, i) => {
+                let ks = &kids[x.index()];
+                if (i as usize) < ks.len() {
+                    let y = ks[i as usize];
+                    out.items.push(Ctl::Block);
+                    block_pos[y] = ctx.len() as u32;
+                    ctx.push((Some(y), false));
+                    work.push(Work::Tree(y));
+                    work.push(Work::End);
+                    work.push(Work::Within(x, i + 1));
+                    continue;
+                }
+                out.items.push(Ctl::Body(x));
+                match *f.term(x) {
+                    Terminator::Jump(y) => work.push(Work::Branch(x, y)),
+                    Terminator::Branch {
+                        then_dest,
+                        else_dest,
+                        ..
+                    } => {
+                        out.items.push(Ctl::If(x));
+                        ctx.push((None, false));
+                        work.push(Work::End);
+                        work.push(Work::Branch(x, else_dest));
+                        work.push(Work::Else);
+                        work.push(Work::Branch(x, then_dest));
+                    }
+                    Terminator::Switch {
+                        default, targets, ..
+                    } => {
+                        let start = out.depths.len() as u32;
+                        let target_depth = |y: Block| {
+                            let pos = if rpo[y] <= rpo[x] {
+                                loop_pos[y]
+                            } else {
+                                block_pos[y]
+                            };
+                            depth(&ctx, pos)
+                        };
+                        for &y in targets.as_slice(f) {
+                            out.depths.push(target_depth(y));
+                        }
+                        let default = target_depth(default);
+                        out.items.push(Ctl::BrTable {
+                            block: x,
+                            start,
+                            len: out.depths.len() as u32 - start,
+                            default,
+                        });
+                    }
+                    Terminator::Ret(_) => out.items.push(Ctl::Ret(x)),
+                    Terminator::Unreachable => out.items.push(Ctl::Unreachable),
+                }
+            }
+            Work::Branch(x, y) => {
+                if rpo[y] <= rpo[x] {
+                    out.items.push(Ctl::Br(depth(&ctx, loop_pos[y])));
+                } else if labelled[y] {
+                    out.items.push(Ctl::Br(depth(&ctx, block_pos[y])));
+                } else {
+                    work.push(Work::Tree(y));
+                }
+            }
+            Work::Else => out.items.push(Ctl::Else),
+            Work::End => {
+                out.items.push(Ctl::End);
+                if let Some((Some(b), is_loop)) = ctx.pop() {
+                    if is_loop {
+                        loop_pos[b] = NONE;
+                    } else {
+                        block_pos[b] = NONE;
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
