@@ -53,6 +53,9 @@ enum Command {
     /// Print a non-SSA program as LLVM 14 IR, one `alloca` per variable
     /// (the input of `opt -passes=mem2reg`).
     EmitLlvm(cmd::emit_llvm::Args),
+    /// Compile a program to a WebAssembly module (made reducible with
+    /// dispatch loops; `print` and externals are imports of `ssakit`).
+    EmitWasm(cmd::emit_wasm::Args),
     /// Lift WebAssembly modules into programs (`wasm lift`) and run the
     /// pipeline on every function (`wasm stats`).
     Wasm(cmd::wasm::Args),
@@ -77,6 +80,7 @@ fn main() {
         Command::Run(a) => cmd::run::run(a),
         Command::Gen(a) => cmd::gen::run(a),
         Command::EmitLlvm(a) => cmd::emit_llvm::run(a),
+        Command::EmitWasm(a) => cmd::emit_wasm::run(a),
         Command::Dot(a) => cmd::dot::run(a),
         Command::Wasm(a) => cmd::wasm::run(a),
         Command::Explain(a) => cmd::explain::run(a),

@@ -41,6 +41,7 @@ pub mod lift;
 pub mod module;
 pub mod operators;
 pub mod pipeline;
+pub mod program;
 pub mod rewrite;
 
 pub use error::WasmError;

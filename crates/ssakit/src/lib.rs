@@ -25,6 +25,7 @@ pub mod interp;
 pub mod ir;
 pub mod opt;
 pub mod oracle;
+pub mod reducible;
 pub mod text;
 pub mod timing;
 pub mod union_find;

@@ -6,6 +6,7 @@ pub mod construct;
 pub mod destruct;
 pub mod dot;
 pub mod emit_llvm;
+pub mod emit_wasm;
 pub mod explain;
 pub mod fmt;
 pub mod gen;

@@ -1,0 +1,35 @@
+//! `ssakit emit-wasm`: a `.ssa` program as a WebAssembly module
+//! (`ssakit_wasm::program`): destructed if in SSA, made reducible with
+//! dispatch loops, emitted with structured control flow.
+
+use std::io::IsTerminal;
+
+use crate::exit::{self, Failed};
+use crate::out::{Out, OutputArg};
+
+/// Arguments of `ssakit emit-wasm`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub input: crate::format::InputArg,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    if a.output.output.as_deref().is_none_or(|o| o == "-") && std::io::stdout().is_terminal() {
+        crate::errln!("error: refusing to write a binary module to a terminal (use -o FILE)");
+        return Err(Failed(exit::INPUT));
+    }
+    let inp = crate::format::load(&a.input)?;
+    let wasm = match ssakit_wasm::program::emit_program(&inp.parsed.module) {
+        Ok((w, _)) => w,
+        Err(e) => {
+            crate::errln!("error: {}: {e}", inp.src.name);
+            return Err(Failed(exit::INPUT));
+        }
+    };
+    let mut out = Out::open(&a.output)?;
+    out.write_bytes(&wasm)?;
+    out.finish()
+}

@@ -1,0 +1,257 @@
+//! A whole `.ssa` program as a WebAssembly module (`ssakit emit-wasm`).
+//!
+//! Each function is destructed if it is in SSA form, made reducible with
+//! dispatch loops ([`ssakit::reducible`]) and emitted by [`crate::emit`];
+//! the module exports each function under its name, with `i64` parameters
+//! and results (several results are multi-value). `print` with `k`
+//! arguments calls the import `ssakit.print_k` (`k` `i64` parameters); a
+//! callee that is not a function of the program is the import
+//! `ssakit.NAME` with one `i64` parameter per argument and one `i64`
+//! result. The semantics are `ssakit run`'s except that `undef` operands
+//! become 0 and `i64::MIN / -1` traps (wasm's `i64.div_s`) where the
+//! interpreter wraps.
+
+use crate::emit::lower::OpTable;
+use crate::emit::{emit_function, Lowering};
+use crate::error::WasmError;
+use crate::module::Signature;
+use ssakit::destruct::{destruct, DestructOptions};
+use ssakit::ir::{Function, InstData, Module, Terminator, Type};
+use wasm_encoder::{
+    CodeSection, EntityType, ExportKind, ExportSection, FunctionSection, ImportSection, TypeSection,
+};
+
+/// Counts of what [`emit_program`] produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProgramStats {
+    /// Functions emitted.
+    pub functions: usize,
+    /// Imports (`print_k` and externals).
+    pub imports: usize,
+    /// Dispatchers added to make CFGs reducible.
+    pub dispatchers: usize,
+}
+
+fn err(f: &Function, msg: impl std::fmt::Display) -> WasmError {
+    WasmError::new(format!("function `{}`: {msg}", f.name()))
+}
+
+/// The number of values `f` returns: the arity of its `ret`s, which must
+/// agree.
+fn result_count(f: &Function) -> Result<usize, WasmError> {
+    let mut n = None;
+    for &b in f.layout() {
+        if let Terminator::Ret(vals) = f.term(b) {
+            let k = vals.as_slice(f).len();
+            if n.is_some_and(|n| n != k) {
+                let other = n.unwrap_or(0);
+                return Err(err(
+                    f,
+                    format!(
+                        "block {} returns {k} values, another block {other}",
+                        f.block_name(b)
+                    ),
+                ));
+            }
+            n = Some(k);
+        }
+    }
+    Ok(n.unwrap_or(0))
+}
+
+/// Emits `module` as a WebAssembly binary (see the module documentation).
+pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmError> {
+    let mut stats = ProgramStats::default();
+    // Destructed, reducible copies of the functions.
+    let mut funcs = Vec::with_capacity(module.functions.len());
+    for f in &module.functions {
+        let mut g = f.clone();
+        let has_phis = g.layout().iter().any(|&b| !g.block_phis(b).is_empty());
+        if has_phis {
+            destruct(&mut g, &DestructOptions::default()).map_err(|e| err(f, e))?;
+        }
+        stats.dispatchers += ssakit::reducible::make_reducible(&mut g)
+            .map_err(|e| err(f, e))?
+            .dispatchers;
+        for &b in g.layout() {
+            for &i in g.block_insts(b) {
+                if let InstData::Op { op, .. } = g.inst(i) {
+                    return Err(err(
+                        f,
+                        format!("block {}: generic operation `{}` is not supported by emit-wasm (i64 programs only)", g.block_name(b), g.operator_name(*op)),
+                    ));
+                }
+            }
+        }
+        for &p in g.params() {
+            if g.var_type(p) != Type::I64 {
+                return Err(err(f, format!("parameter `{}` is not i64", g.base_name(p))));
+            }
+        }
+        if g.returns().is_none() {
+            let n = result_count(&g)?;
+            g.set_returns(Some(vec![Type::I64; n]));
+        }
+        funcs.push(g);
+    }
+    // Imports: print_k by arity, then externals by first call.
+    let mut print_arities: Vec<usize> = Vec::new();
+    let mut externals: Vec<(String, usize)> = Vec::new();
+    for g in &funcs {
+        for &b in g.layout() {
+            for &i in g.block_insts(b) {
+                match g.inst(i) {
+                    InstData::Print { args } => {
+                        let k = args.as_slice(g).len();
+                        if !print_arities.contains(&k) {
+                            print_arities.push(k);
+                        }
+                    }
+                    InstData::Call {
+                        callee,
+                        args,
+                        results,
+                    } => {
+                        let name = g.callee_name(*callee);
+                        let k = args.as_slice(g).len();
+                        if let Some(t) = funcs.iter().find(|t| t.name() == name) {
+                            if t.params().len() != k {
+                                return Err(err(
+                                    g,
+                                    format!(
+                                        "block {}: `{name}` takes {} arguments, called with {k}",
+                                        g.block_name(b),
+                                        t.params().len()
+                                    ),
+                                ));
+                            }
+                            let r = result_count(t)?;
+                            if results.as_slice(g).len() > r {
+                                return Err(err(
+                                    g,
+                                    format!(
+                                        "block {}: `{name}` returns {r} values, {} wanted",
+                                        g.block_name(b),
+                                        results.as_slice(g).len()
+                                    ),
+                                ));
+                            }
+                        } else {
+                            match externals.iter().find(|e| e.0 == name) {
+                                Some(e) if e.1 != k => {
+                                    return Err(err(g, format!("block {}: external `{name}` called with {k} arguments and elsewhere with {}", g.block_name(b), e.1)));
+                                }
+                                Some(_) => {}
+                                None => externals.push((name.to_string(), k)),
+                            }
+                            if results.as_slice(g).len() > 1 {
+                                return Err(err(
+                                    g,
+                                    format!(
+                                        "block {}: external `{name}` returns one value",
+                                        g.block_name(b)
+                                    ),
+                                ));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    print_arities.sort_unstable();
+    let n_imports = print_arities.len() + externals.len();
+    stats.imports = n_imports;
+    // One type per function index.
+    let mut sigs: Vec<Option<Signature>> = Vec::new();
+    for &k in &print_arities {
+        sigs.push(Some(Signature {
+            params: vec![Type::I64; k],
+            results: vec![],
+        }));
+    }
+    for (_, k) in &externals {
+        sigs.push(Some(Signature {
+            params: vec![Type::I64; *k],
+            results: vec![Type::I64],
+        }));
+    }
+    for g in &funcs {
+        sigs.push(Some(Signature {
+            params: vec![Type::I64; g.params().len()],
+            results: vec![Type::I64; result_count(g)?],
+        }));
+    }
+    let func_types: Vec<u32> = (0..sigs.len() as u32).collect();
+    let max_arity = print_arities.last().map_or(0, |&k| k + 1);
+    let mut print = vec![None; max_arity];
+    for (i, &k) in print_arities.iter().enumerate() {
+        print[k] = Some(i as u32);
+    }
+
+    let mut types = TypeSection::new();
+    for s in sigs.iter().flatten() {
+        let vt = |t: &Type| crate::emit::val_type(*t);
+        types
+            .ty()
+            .function(s.params.iter().map(vt), s.results.iter().map(vt));
+    }
+    let mut imports = ImportSection::new();
+    for (i, &k) in print_arities.iter().enumerate() {
+        imports.import(
+            "ssakit",
+            &format!("print_{k}"),
+            EntityType::Function(i as u32),
+        );
+    }
+    for (j, (name, _)) in externals.iter().enumerate() {
+        imports.import(
+            "ssakit",
+            name,
+            EntityType::Function((print_arities.len() + j) as u32),
+        );
+    }
+    let mut fsec = FunctionSection::new();
+    let mut exports = ExportSection::new();
+    let mut code = CodeSection::new();
+    for (k, g) in funcs.iter().enumerate() {
+        let idx = (n_imports + k) as u32;
+        fsec.function(idx);
+        exports.export(g.name(), ExportKind::Func, idx);
+        let syms = g.symbols();
+        let callees: Vec<Option<u32>> = (0..syms.num_callees())
+            .map(|c| {
+                let name = syms.callee_name(ssakit::ir::Callee::new(c));
+                match funcs.iter().position(|t| t.name() == name) {
+                    Some(t) => Some((n_imports + t) as u32),
+                    None => externals
+                        .iter()
+                        .position(|e| e.0 == name)
+                        .map(|e| (print_arities.len() + e) as u32),
+                }
+            })
+            .collect();
+        let ops = OpTable::new(syms);
+        let low = Lowering {
+            ops: &ops,
+            callees: &callees,
+            func_types: &func_types,
+            types: &sigs,
+            globals: &[],
+            print: &print,
+        };
+        let e = emit_function(g, &low)?;
+        code.function(&e.func);
+        stats.functions += 1;
+    }
+    let mut m = wasm_encoder::Module::new();
+    m.section(&types);
+    if n_imports > 0 {
+        m.section(&imports);
+    }
+    m.section(&fsec);
+    m.section(&exports);
+    m.section(&code);
+    Ok((m.finish(), stats))
+}

@@ -1,0 +1,390 @@
+//! Making a control-flow graph reducible with dispatch loops.
+//!
+//! WebAssembly's structured control flow (and Ramsey's translation,
+//! "Beyond Relooper", ICFP 2022) needs a *reducible* CFG: every cycle is
+//! entered through one block, its header, which dominates the cycle.
+//! The generator's `irreducible` shape makes loops with two or three
+//! entries. [`make_reducible`] rewrites every multi-entry cycle into a
+//! single-entry one by a *dispatch loop* (the "controlled node splitting"
+//! alternative of Janssen and Corporaal 1997, the `switch` loop of
+//! Erosa and Hendren 1994 and of Emscripten's Relooper "multiple" blocks):
+//! a new header `D` ends in `switch lbl, E0, [E0, E1, ...]` over the
+//! cycle's entries, and every edge to an entry `Ei` (from outside the
+//! cycle and from inside it) goes through a new block `lbl = i; jump D`.
+//! `D` then dominates the cycle, and the old entries are ordinary blocks
+//! of its body.
+//!
+//! Why a dispatch loop and not node splitting: node splitting (Cocke and
+//! Miller; Hecht 1977, T1/T2) copies blocks and can grow the program
+//! exponentially on nested irreducible regions (Carter, Ferrante and
+//! Thomborson 2003); a dispatcher adds one block per cycle, one block per
+//! redirected edge and one `i64` variable per cycle, so the output is
+//! linear in the input. The cost is a `switch` per entry into the cycle.
+//!
+//! The cycles are found as in Havlak's and Ramalingam's loop-nesting forests
+//! ("On loops, dominators, and dominance frontiers", TOPLAS 2002): the
+//! strongly connected components (Tarjan 1972, iteratively) of the
+//! reachable graph; a component with one entry keeps it as header, one with
+//! several gets a dispatcher as header; then the components of each
+//! component minus its header (edges into the header removed), and so on,
+//! with a worklist. A graph is reducible exactly when every component of
+//! this forest has one entry, which is what the rewrite makes true. Each
+//! level of nesting scans its region's edges once: the time is
+//! O(edges × loop-nesting depth), linear for a bounded depth.
+//!
+//! Works on a function without phis (before construction or after
+//! destruction); unreachable blocks are left alone.
+
+use std::collections::HashSet;
+
+use crate::ir::{Block, Cfg, Function, InstData, Operand, Terminator, Type, Var};
+
+/// What [`make_reducible`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReducibleStats {
+    /// Multi-entry cycles given a dispatcher.
+    pub dispatchers: usize,
+    /// Edges redirected through a block setting the label.
+    pub redirected_edges: usize,
+}
+
+/// The error of [`make_reducible`] on a function with phis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HasPhis {
+    /// The first block with a phi.
+    pub block: String,
+}
+
+impl std::fmt::Display for HasPhis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "block {} has phis: make the CFG reducible before construction or after destruction",
+            self.block
+        )
+    }
+}
+
+impl std::error::Error for HasPhis {}
+
+const NONE: u32 = u32::MAX;
+
+/// Makes `func`'s reachable CFG reducible, preserving its meaning (see the
+/// module documentation). Refuses a function with phis.
+pub fn make_reducible(func: &mut Function) -> Result<ReducibleStats, HasPhis> {
+    if let Some(&b) = func
+        .layout()
+        .iter()
+        .find(|&&b| !func.block_phis(b).is_empty())
+    {
+        return Err(HasPhis {
+            block: func.block_name(b).to_string(),
+        });
+    }
+    let cfg = Cfg::new(func);
+    let mut succs: Vec<Vec<u32>> = (0..cfg.num_blocks())
+        .map(|b| {
+            cfg.succs(Block::new(b))
+                .iter()
+                .map(|s| s.index() as u32)
+                .collect()
+        })
+        .collect();
+    let mut names = Namer {
+        names: func
+            .layout()
+            .iter()
+            .map(|&b| func.block_name(b).into())
+            .collect(),
+        next: 0,
+    };
+    let mut stats = ReducibleStats::default();
+
+    // The reachable blocks: the top region, without a header.
+    let entry = func.entry().index() as u32;
+    let mut seen = vec![false; succs.len()];
+    let mut top = vec![entry];
+    seen[entry as usize] = true;
+    let mut i = 0;
+    while i < top.len() {
+        for &s in &succs[top[i] as usize] {
+            if !seen[s as usize] {
+                seen[s as usize] = true;
+                top.push(s);
+            }
+        }
+        i += 1;
+    }
+    drop(seen);
+
+    let mut scc = Scc::default();
+    let mut work: Vec<(Vec<u32>, u32)> = vec![(top, NONE)];
+    // By node: the region being scanned (its number), its component in it.
+    let mut region_of: Vec<u32> = vec![NONE; succs.len()];
+    let mut comp_of: Vec<u32> = vec![NONE; succs.len()];
+    let mut entry_idx: Vec<u32> = vec![NONE; succs.len()];
+    let mut region_no: u32 = 0;
+    while let Some((nodes, header)) = work.pop() {
+        region_no += 1;
+        for &n in &nodes {
+            region_of[n as usize] = region_no;
+        }
+        let comps = scc.run(&nodes, header, &succs, &region_of, region_no, &mut comp_of);
+        // Entries of each component: targets of edges from another
+        // component of the region (or the header), and the function entry.
+        let mut entries: Vec<Vec<u32>> = vec![Vec::new(); comps.len()];
+        let is_entry = |v: u32, entries: &mut Vec<Vec<u32>>, entry_idx: &mut Vec<u32>| {
+            let c = comp_of[v as usize] as usize;
+            if entry_idx[v as usize] == NONE {
+                entry_idx[v as usize] = entries[c].len() as u32;
+                entries[c].push(v);
+            }
+        };
+        if header == NONE && comp_of[entry as usize] != NONE {
+            is_entry(entry, &mut entries, &mut entry_idx);
+        }
+        for &u in &nodes {
+            for &v in &succs[u as usize] {
+                if v == header || region_of[v as usize] != region_no {
+                    continue;
+                }
+                let cv = comp_of[v as usize];
+                if cv != NONE && (u == header || comp_of[u as usize] != cv) {
+                    is_entry(v, &mut entries, &mut entry_idx);
+                }
+            }
+        }
+        // Dispatchers for the multi-entry components.
+        let mut dispatcher: Vec<(u32, Option<Var>)> = vec![(NONE, None); comps.len()];
+        for (c, es) in entries.iter().enumerate() {
+            if es.len() < 2 {
+                continue;
+            }
+            let lbl = func.new_var("lbl", Type::I64);
+            let d = func.create_block(&names.fresh("dispatch"));
+            let targets: Vec<Block> = es.iter().map(|&e| Block::new(e as usize)).collect();
+            let t = func.switch_term(Operand::Var(lbl), targets[0], &targets);
+            func.set_term(d, t);
+            func.append_to_layout(d);
+            succs.push(es.clone());
+            region_of.push(NONE);
+            comp_of.push(NONE);
+            entry_idx.push(NONE);
+            dispatcher[c] = (d.index() as u32, Some(lbl));
+            stats.dispatchers += 1;
+        }
+        // Redirect every edge into an entry of a multi-entry component.
+        let mut inner: Vec<Vec<u32>> = vec![Vec::new(); comps.len()];
+        for &u in &nodes {
+            let mut changed = false;
+            let mut made: Vec<(u32, u32)> = Vec::new();
+            let mut new_succs = succs[u as usize].clone();
+            for s in new_succs.iter_mut() {
+                let v = *s;
+                if v == header || region_of[v as usize] != region_no {
+                    continue;
+                }
+                let c = comp_of[v as usize];
+                if c == NONE || dispatcher[c as usize].0 == NONE || entry_idx[v as usize] == NONE {
+                    continue;
+                }
+                let (d, Some(lbl)) = dispatcher[c as usize] else {
+                    unreachable!()
+                };
+                let setter = match made.iter().find(|m| m.0 == v) {
+                    Some(m) => m.1,
+                    None => {
+                        let name =
+                            names.fresh(&format!("to_{}", func.block_name(Block::new(v as usize))));
+                        let b = func.create_block(&name);
+                        func.push_inst(
+                            b,
+                            InstData::Copy {
+                                dst: lbl,
+                                src: Operand::Const(i64::from(entry_idx[v as usize])),
+                            },
+                        );
+                        func.set_term(b, Terminator::Jump(Block::new(d as usize)));
+                        func.append_to_layout(b);
+                        succs.push(vec![d]);
+                        region_of.push(NONE);
+                        comp_of.push(NONE);
+                        entry_idx.push(NONE);
+                        stats.redirected_edges += 1;
+                        if comp_of[u as usize] == c {
+                            inner[c as usize].push(b.index() as u32);
+                        }
+                        made.push((v, b.index() as u32));
+                        b.index() as u32
+                    }
+                };
+                *s = setter;
+                changed = true;
+            }
+            if changed {
+                let mut it = new_succs.iter();
+                func.redirect_succs(Block::new(u as usize), |_| {
+                    Block::new(*it.next().expect("one target per edge") as usize)
+                });
+                succs[u as usize] = new_succs;
+            }
+        }
+        // The function entry inside a multi-entry cycle: a new entry block
+        // sets the label and jumps to the dispatcher.
+        if header == NONE {
+            let c = comp_of[entry as usize];
+            if c != NONE && dispatcher[c as usize].0 != NONE {
+                let (d, Some(lbl)) = dispatcher[c as usize] else {
+                    unreachable!()
+                };
+                let b = func.create_block(&names.fresh("start"));
+                func.push_inst(
+                    b,
+                    InstData::Copy {
+                        dst: lbl,
+                        src: Operand::Const(i64::from(entry_idx[entry as usize])),
+                    },
+                );
+                func.set_term(b, Terminator::Jump(Block::new(d as usize)));
+                func.insert_entry(b);
+                succs.push(vec![d]);
+                region_of.push(NONE);
+                comp_of.push(NONE);
+                entry_idx.push(NONE);
+                stats.redirected_edges += 1;
+            }
+        }
+        // The nested regions.
+        for (c, mut members) in comps.into_iter().enumerate() {
+            for &m in &members {
+                entry_idx[m as usize] = NONE;
+            }
+            let h = if dispatcher[c].0 != NONE {
+                members.push(dispatcher[c].0);
+                members.extend_from_slice(&inner[c]);
+                dispatcher[c].0
+            } else {
+                entries[c].first().copied().unwrap_or(members[0])
+            };
+            work.push((members, h));
+        }
+        for &n in &nodes {
+            comp_of[n as usize] = NONE;
+        }
+    }
+    Ok(stats)
+}
+
+/// Fresh block names: `base`, or `base.K` with `K` from one counter, so
+/// the probes stay few however many blocks share a base.
+struct Namer {
+    names: HashSet<Box<str>>,
+    next: usize,
+}
+
+impl Namer {
+    fn fresh(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        while self.names.contains(name.as_str()) {
+            self.next += 1;
+            name = format!("{base}.{}", self.next);
+        }
+        self.names.insert(name.as_str().into());
+        name
+    }
+}
+
+/// Iterative Tarjan over a region's nodes minus its header.
+#[derive(Default)]
+struct Scc {
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+}
+
+impl Scc {
+    /// The cyclic components (several nodes, or one with a self edge) of
+    /// `nodes` minus `header`, edges leaving the region or entering the
+    /// header ignored. Sets `comp_of` of their members to their number.
+    fn run(
+        &mut self,
+        nodes: &[u32],
+        header: u32,
+        succs: &[Vec<u32>],
+        region_of: &[u32],
+        region: u32,
+        comp_of: &mut [u32],
+    ) -> Vec<Vec<u32>> {
+        let n = succs.len();
+        if self.index.len() < n {
+            self.index.resize(n, NONE);
+            self.low.resize(n, 0);
+            self.on_stack.resize(n, false);
+        }
+        let inside = |v: u32| v != header && region_of[v as usize] == region;
+        let mut comps = Vec::new();
+        let mut counter = 0u32;
+        let mut stack: Vec<u32> = Vec::new();
+        let mut call: Vec<(u32, usize)> = Vec::new();
+        for &root in nodes {
+            if root == header || self.index[root as usize] != NONE {
+                continue;
+            }
+            call.push((root, 0));
+            self.index[root as usize] = counter;
+            self.low[root as usize] = counter;
+            counter += 1;
+            stack.push(root);
+            self.on_stack[root as usize] = true;
+            while let Some(&mut (u, ref mut k)) = call.last_mut() {
+                let su = &succs[u as usize];
+                if *k < su.len() {
+                    let v = su[*k];
+                    *k += 1;
+                    if !inside(v) {
+                        continue;
+                    }
+                    if self.index[v as usize] == NONE {
+                        self.index[v as usize] = counter;
+                        self.low[v as usize] = counter;
+                        counter += 1;
+                        stack.push(v);
+                        self.on_stack[v as usize] = true;
+                        call.push((v, 0));
+                    } else if self.on_stack[v as usize] {
+                        let l = self.low[u as usize].min(self.index[v as usize]);
+                        self.low[u as usize] = l;
+                    }
+                    continue;
+                }
+                call.pop();
+                if let Some(&(p, _)) = call.last() {
+                    let l = self.low[p as usize].min(self.low[u as usize]);
+                    self.low[p as usize] = l;
+                }
+                if self.low[u as usize] == self.index[u as usize] {
+                    let mut comp = Vec::new();
+                    loop {
+                        let w = stack.pop().expect("u is on the stack");
+                        self.on_stack[w as usize] = false;
+                        comp.push(w);
+                        if w == u {
+                            break;
+                        }
+                    }
+                    let cyclic = comp.len() > 1 || su.contains(&u);
+                    if cyclic {
+                        for &w in &comp {
+                            comp_of[w as usize] = comps.len() as u32;
+                        }
+                        comps.push(comp);
+                    }
+                }
+            }
+        }
+        for &v in nodes {
+            self.index[v as usize] = NONE;
+        }
+        comps
+    }
+}
