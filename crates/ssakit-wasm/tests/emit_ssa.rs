@@ -18,10 +18,15 @@ type Lines = Arc<Mutex<Vec<Vec<i64>>>>;
 
 /// Runs `main` of `wasm` on `args`: printed lines and results, or a trap.
 fn run_wasm(wasm: &[u8], args: &[i64], nres: usize) -> Result<(Vec<Vec<i64>>, Vec<i64>), String> {
-    let engine = Engine::default();
+    // Fuel bounds every run, so that a miscompiled program that never
+    // terminates fails this test instead of hanging it.
+    let mut config = wasmi::Config::default();
+    config.consume_fuel(true);
+    let engine = Engine::new(&config);
     let module = wasmi::Module::new(&engine, wasm).map_err(|e| format!("invalid module: {e}"))?;
     let lines: Lines = Arc::default();
     let mut store = Store::new(&engine, ());
+    store.set_fuel(50_000_000).expect("fuel is on");
     let mut linker = Linker::<()>::new(&engine);
     for imp in module.imports() {
         let name = imp.name().to_string();
@@ -124,4 +129,24 @@ fn generated_programs_run_alike_under_wasmi() {
     }
     eprintln!("{n} programs: {compared} runs compared, {traps} traps alike");
     assert!(compared >= n * 2, "{compared}");
+}
+
+/// An `i64` selector outside `0..2^32` takes the default, as `ssakit run`
+/// does, instead of wrapping into the table.
+#[test]
+fn wide_switch_selectors_take_the_default() {
+    let src = "function main(k) {\nentry:\n    switch k, d, [a, b]\na:\n    ret 10\nb:\n    ret 20\nd:\n    ret 99\n}\n";
+    let m = ssakit::text::parse_module(src).unwrap();
+    let (wasm, _) = emit_program(&m).unwrap();
+    for (k, want) in [
+        (0, 10),
+        (1, 20),
+        (2, 99),
+        (-1, 99),
+        (1 << 32, 99),
+        ((1 << 32) + 1, 99),
+    ] {
+        let (_, rets) = run_wasm(&wasm, &[k], 1).unwrap();
+        assert_eq!(rets, vec![want], "selector {k}");
+    }
 }
