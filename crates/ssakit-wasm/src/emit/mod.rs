@@ -630,10 +630,10 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
     // One scratch `i64` after the assigned locals when a selector is `i64`.
     let scratch = (f.params().len() + alloc.count) as u32;
     let wide_selector = f.layout().iter().any(|&b| match *f.term(b) {
-        Terminator::Switch { value, .. } => match value {
-            Operand::Var(v) => f.var_type(v) == Type::I64,
-            _ => false,
-        },
+        Terminator::Switch {
+            value: Operand::Var(v),
+            ..
+        } => f.var_type(v) == Type::I64,
         _ => false,
     });
     if wide_selector {
