@@ -196,15 +196,7 @@ pub fn make_reducible(func: &mut Function) -> Result<ReducibleStats, HasPhis> {
                     None => {
                         let name =
                             names.fresh(&format!("to_{}", func.block_name(Block::new(v as usize))));
-                        let b = func.create_block(&name);
-                        func.push_inst(
-                            b,
-                            InstData::Copy {
-                                dst: lbl,
-                                src: Operand::Const(i64::from(entry_idx[v as usize])),
-                            },
-                        );
-                        func.set_term(b, Terminator::Jump(Block::new(d as usize)));
+                        let b = label_setter(func, &name, lbl, entry_idx[v as usize], d);
                         func.append_to_layout(b);
                         succs.push(vec![d]);
                         region_of.push(NONE);
@@ -237,15 +229,8 @@ pub fn make_reducible(func: &mut Function) -> Result<ReducibleStats, HasPhis> {
                 let (d, Some(lbl)) = dispatcher[c as usize] else {
                     unreachable!()
                 };
-                let b = func.create_block(&names.fresh("start"));
-                func.push_inst(
-                    b,
-                    InstData::Copy {
-                        dst: lbl,
-                        src: Operand::Const(i64::from(entry_idx[entry as usize])),
-                    },
-                );
-                func.set_term(b, Terminator::Jump(Block::new(d as usize)));
+                let name = names.fresh("start");
+                let b = label_setter(func, &name, lbl, entry_idx[entry as usize], d);
                 func.insert_entry(b);
                 succs.push(vec![d]);
                 region_of.push(NONE);
@@ -387,4 +372,19 @@ impl Scc {
         }
         comps
     }
+}
+
+/// A new block `name: lbl = k; jump d` (not yet in the layout): the way
+/// into dispatcher `d` towards its `k`-th entry.
+fn label_setter(func: &mut Function, name: &str, lbl: Var, k: u32, d: u32) -> Block {
+    let b = func.create_block(name);
+    func.push_inst(
+        b,
+        InstData::Copy {
+            dst: lbl,
+            src: Operand::Const(i64::from(k)),
+        },
+    );
+    func.set_term(b, Terminator::Jump(Block::new(d as usize)));
+    b
 }
