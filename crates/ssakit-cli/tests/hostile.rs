@@ -117,6 +117,7 @@ const READERS: &[&[&str]] = &[
     &["opt", "--passes", "dce"],
     &["destruct"],
     &["emit-llvm"],
+    &["emit-wasm"],
     &["reduce"],
     &["dot"],
     &["dot", "--svg", "--dom"],
@@ -324,6 +325,19 @@ fn wasm_stats_on_a_closed_pipe_and_a_full_device() {
     }
 }
 
+/// The binary writers (`wasm opt`, `emit-wasm`): a closed pipe and a full
+/// device, as standard output and as `-o`.
+#[test]
+fn binary_writers_on_a_closed_pipe_and_a_full_device() {
+    for args in [
+        &["wasm", "opt", "wasm_tour.wat"][..],
+        &["emit-wasm", "seed.ssa"][..],
+    ] {
+        closed_pipe_is_quiet(args);
+        full_device_fails(args, true);
+    }
+}
+
 /// Bad Bril: each unsupported extension, malformed text and JSON, bad
 /// programs. (format, input, the message with its location)
 const BRIL_CASES: &[(&str, &str, &str)] = &[
@@ -370,7 +384,7 @@ fn every_command_rejects_bad_bril_with_a_located_message() {
 #[test]
 fn wasm_commands_refuse_bad_bytes_and_endless_streams() {
     let urandom = std::fs::File::open("/dev/urandom").unwrap();
-    for cmd in ["lift", "stats"] {
+    for cmd in ["lift", "stats", "opt"] {
         let (code, out) = common::spawn_with_input(
             &["wasm", cmd, "-"],
             urandom.try_clone().unwrap().into(),
