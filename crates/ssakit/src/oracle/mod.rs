@@ -200,11 +200,11 @@ impl Plan {
     /// let (a, b) = (Plan::rotating(0, vec![]), Plan::rotating(1, vec![]));
     /// assert_eq!(a.constructions.len(), 1); // one construction per case
     /// // The next case, the next ⊥ mode; every ninth, the other renaming.
-/// use ssakit::construct::{Renaming, UndefMode};
-/// assert!(matches!(a.constructions[0].undef, UndefMode::Operand));
-/// assert!(matches!(b.constructions[0].undef, UndefMode::EntryDef));
-/// let c = Plan::rotating(9, vec![]);
-/// assert!(matches!(c.constructions[0].renaming, Renaming::Stacks));
+    /// use ssakit::construct::{Renaming, UndefMode};
+    /// assert!(matches!(a.constructions[0].undef, UndefMode::Operand));
+    /// assert!(matches!(b.constructions[0].undef, UndefMode::EntryDef));
+    /// let c = Plan::rotating(9, vec![]);
+    /// assert!(matches!(c.constructions[0].renaming, Renaming::Stacks));
     /// assert_eq!(a.destructions.len(), Plan::full(vec![]).destructions.len());
     /// ```
     pub fn rotating(k: usize, args: Vec<Vec<i64>>) -> Plan {
