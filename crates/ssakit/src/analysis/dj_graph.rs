@@ -27,6 +27,21 @@ use std::fmt::Write;
 /// Invariant: `j_succs(a)` is sorted, without duplicates, empty for
 /// unreachable `a`, and `(a, b)` is in it iff `a → b` is a CFG edge with `a`
 /// reachable and `a` not strictly dominating `b`.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{CsrGraph, DjGraph, DomTree};
+/// use ssakit::ir::Block;
+/// let b = Block::new;
+/// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+/// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+/// let g = CsrGraph::from_edges(6, b(0), &edges);
+/// let dj = DjGraph::new(&g, DomTree::new(&g));
+/// assert_eq!(dj.d_succs(b(1)), &[b(2), b(3), b(4), b(5)]); // A's tree children
+/// assert_eq!(dj.j_succs(b(4)), &[b(1), b(5)]); // D -J-> A, D -J-> E
+/// assert_eq!(dj.num_j_edges(), 5);
+/// ```
 #[derive(Clone, Debug)]
 pub struct DjGraph {
     tree: DomTree,
@@ -39,6 +54,19 @@ impl DjGraph {
     ///
     /// # Preconditions
     /// `tree` is the dominator tree of `g`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DjGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // A self loop is a J-edge; 0 → 1 is a D-edge.
+    /// let g = CsrGraph::from_edges(2, b(0), &[(0, 1), (1, 1)]);
+    /// let dj = DjGraph::new(&g, DomTree::new(&g));
+    /// assert_eq!(dj.d_succs(b(0)), &[b(1)]);
+    /// assert_eq!(dj.j_succs(b(1)), &[b(1)]);
+    /// ```
     pub fn new<G: Graph + ?Sized>(g: &G, tree: DomTree) -> DjGraph {
         let n = g.num_nodes();
         let mut j_start = Vec::with_capacity(n + 1);
@@ -66,21 +94,67 @@ impl DjGraph {
     }
 
     /// The dominator tree, whose edges are the D-edges.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DjGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// let g = CsrGraph::from_edges(2, Block::new(0), &[(0, 1)]);
+    /// let dj = DjGraph::new(&g, DomTree::new(&g));
+    /// assert_eq!(dj.dom_tree().idom(Block::new(1)), Some(Block::new(0)));
+    /// ```
     pub fn dom_tree(&self) -> &DomTree {
         &self.tree
     }
 
     /// The D-edge targets of `a`: its dominator-tree children.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DjGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → 1 → 2 and 0 → 2: 2's D-edge comes from 0, its idom.
+    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 1), (1, 2), (0, 2)]);
+    /// let dj = DjGraph::new(&g, DomTree::new(&g));
+    /// assert_eq!(dj.d_succs(b(0)), &[b(1), b(2)]);
+    /// assert!(dj.d_succs(b(1)).is_empty());
+    /// ```
     pub fn d_succs(&self, a: Block) -> &[Block] {
         self.tree.children(a)
     }
 
     /// The J-edge targets of `a`, sorted.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DjGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → 1 → 2 and 0 → 2: 1 → 2 is a J-edge (1 does not dominate 2).
+    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 1), (1, 2), (0, 2)]);
+    /// let dj = DjGraph::new(&g, DomTree::new(&g));
+    /// assert_eq!(dj.j_succs(b(1)), &[b(2)]);
+    /// assert!(dj.j_succs(b(0)).is_empty());
+    /// ```
     pub fn j_succs(&self, a: Block) -> &[Block] {
         &self.j_succ[self.j_start[a.index()] as usize..self.j_start[a.index() + 1] as usize]
     }
 
     /// Number of J-edges.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DjGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// // A multi-edge gives one J-edge: 1 ⇒ 0 twice.
+    /// let g = CsrGraph::from_edges(2, Block::new(0), &[(0, 1), (1, 0), (1, 0)]);
+    /// assert_eq!(DjGraph::new(&g, DomTree::new(&g)).num_j_edges(), 1);
+    /// ```
     pub fn num_j_edges(&self) -> usize {
         self.j_succ.len()
     }
@@ -89,6 +163,18 @@ impl DjGraph {
     /// `a -J-> b` for every J-edge, by source then target in the order
     /// `order` gives (which should list every reachable node once), nodes
     /// named by `name`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DjGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 1), (1, 2), (2, 1)]);
+    /// let dj = DjGraph::new(&g, DomTree::new(&g));
+    /// let text = dj.render(&[b(0), b(1), b(2)], |x| format!("n{}", x.index()));
+    /// assert_eq!(text, "n0 -D-> n1\nn1 -D-> n2\nn2 -J-> n1\n");
+    /// ```
     pub fn render(&self, order: &[Block], name: impl Fn(Block) -> String) -> String {
         let mut out = String::new();
         let mut pos = vec![u32::MAX; self.tree.num_nodes()];

@@ -60,6 +60,22 @@ use crate::entity::Csr;
 use crate::ir::Block;
 
 /// Which algorithm computes the immediate dominators.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{CsrGraph, DomAlgorithm, DomTree};
+/// use ssakit::ir::Block;
+/// // An irreducible loop: 1 ⇄ 2, both entered from 0.
+/// let g = CsrGraph::from_edges(4, Block::new(0), &[(0, 1), (0, 2), (1, 2), (2, 1), (2, 3)]);
+/// let simple = DomTree::with_algorithm(&g, DomAlgorithm::Simple);
+/// let fast = DomTree::with_algorithm(&g, DomAlgorithm::Fast);
+/// for i in 0..4 {
+///     assert_eq!(simple.idom(Block::new(i)), fast.idom(Block::new(i)));
+/// }
+/// assert_eq!(fast.idom(Block::new(3)), Some(Block::new(2)));
+/// assert_eq!(fast.idom(Block::new(2)), Some(Block::new(0)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum DomAlgorithm {
     /// Cooper–Harvey–Kennedy iterative algorithm (the simple baseline).
@@ -119,11 +135,44 @@ impl crate::ir::Dominance for DomTree {
 
 impl DomTree {
     /// Computes the dominator tree of `g` with the fast algorithm.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use ssakit::analysis::DomTree;
+    /// # let f = &ssakit::text::parse_module("function f(c) {
+    /// # e:
+    /// #     branch c, l, r
+    /// # l:
+    /// #     jump j
+    /// # r:
+    /// #     jump j
+    /// # j:
+    /// #     ret
+    /// # }
+    /// # ").unwrap().functions[0];
+    /// // `f` is a diamond: e → {l, r} → j.
+    /// let cfg = ssakit::ir::Cfg::new(f);
+    /// let tree = DomTree::new(&cfg);
+    /// let (e, j) = (f.block_by_name("e").unwrap(), f.block_by_name("j").unwrap());
+    /// assert_eq!(tree.idom(j), Some(e));
+    /// ```
     pub fn new<G: Graph + ?Sized>(g: &G) -> DomTree {
         DomTree::with_algorithm(g, DomAlgorithm::Fast)
     }
 
     /// Computes the dominator tree of `g` with algorithm `alg`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use ssakit::analysis::{CsrGraph, DomAlgorithm, DomTree};
+    /// use ssakit::ir::Block;
+    /// // A loop 1 → 2 → 1 with exit 2 → 3.
+    /// let g = CsrGraph::from_edges(4, Block::new(0), &[(0, 1), (1, 2), (2, 1), (2, 3)]);
+    /// let tree = DomTree::with_algorithm(&g, DomAlgorithm::Simple);
+    /// assert_eq!(tree.idom(Block::new(3)), Some(Block::new(2)));
+    /// ```
     pub fn with_algorithm<G: Graph + ?Sized>(g: &G, alg: DomAlgorithm) -> DomTree {
         let dfs = DepthFirst::new(g);
         DomTree::with_dfs(g, &dfs, alg)
@@ -133,6 +182,18 @@ impl DomTree {
     ///
     /// # Preconditions
     /// `dfs` is `DepthFirst::new(g)`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use ssakit::analysis::{CsrGraph, DepthFirst, DomAlgorithm, DomTree};
+    /// use ssakit::ir::Block;
+    /// let g = CsrGraph::from_edges(3, Block::new(0), &[(0, 1), (1, 2)]);
+    /// let dfs = DepthFirst::new(&g); // computed once, used twice
+    /// let tree = DomTree::with_dfs(&g, &dfs, DomAlgorithm::Fast);
+    /// assert_eq!(tree.idom(Block::new(2)), Some(Block::new(1)));
+    /// assert_eq!(dfs.postorder(), &[Block::new(2), Block::new(1), Block::new(0)]);
+    /// ```
     pub fn with_dfs<G: Graph + ?Sized>(g: &G, dfs: &DepthFirst, alg: DomAlgorithm) -> DomTree {
         debug_assert_eq!(dfs.num_nodes(), g.num_nodes());
         let idom = match alg {
@@ -190,17 +251,52 @@ impl DomTree {
     }
 
     /// The entry node, root of the tree.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// let g = CsrGraph::from_edges(2, Block::new(1), &[(1, 0)]);
+    /// assert_eq!(DomTree::new(&g).entry(), Block::new(1));
+    /// ```
     pub fn entry(&self) -> Block {
         self.entry
     }
 
     /// Number of nodes of the graph, reachable or not.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// // Node 2 is unreachable, yet counted.
+    /// let g = CsrGraph::from_edges(3, Block::new(0), &[(0, 1)]);
+    /// let tree = DomTree::new(&g);
+    /// assert_eq!(tree.num_nodes(), 3);
+    /// assert_eq!(tree.num_reachable(), 2);
+    /// ```
     pub fn num_nodes(&self) -> usize {
         self.idom.len()
     }
 
     /// The immediate dominator of `b`; `None` for the entry and unreachable
     /// nodes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let tree = DomTree::new(&g);
+    /// assert_eq!(tree.idom(b(3)), Some(b(0)));
+    /// assert_eq!(tree.idom(b(0)), None); // the entry
+    /// assert_eq!(tree.idom(b(4)), None); // unreachable
+    /// ```
     #[inline]
     pub fn idom(&self, b: Block) -> Option<Block> {
         let p = self.idom[b.index()];
@@ -208,18 +304,55 @@ impl DomTree {
     }
 
     /// The children of `b` in the dominator tree, in increasing index order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3: all three are children of 0.
+    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 2), (0, 1), (1, 3), (2, 3)]);
+    /// let tree = DomTree::new(&g);
+    /// assert_eq!(tree.children(b(0)), &[b(1), b(2), b(3)]);
+    /// assert!(tree.children(b(3)).is_empty());
+    /// ```
     #[inline]
     pub fn children(&self, b: Block) -> &[Block] {
         self.children.of(b)
     }
 
     /// Whether `b` is reachable from the entry.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 2 → 1 but nothing reaches 2.
+    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 1), (2, 1)]);
+    /// let tree = DomTree::new(&g);
+    /// assert!(tree.is_reachable(b(1)));
+    /// assert!(!tree.is_reachable(b(2)));
+    /// ```
     #[inline]
     pub fn is_reachable(&self, b: Block) -> bool {
         self.pre[b.index()] != NONE
     }
 
     /// The nodes not reachable from the entry, in index order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 2), (3, 1)]);
+    /// let tree = DomTree::new(&g);
+    /// assert_eq!(tree.unreachable_blocks().collect::<Vec<_>>(), [b(1), b(3)]);
+    /// ```
     pub fn unreachable_blocks(&self) -> impl Iterator<Item = Block> + '_ {
         (0..self.num_nodes())
             .filter(|&i| self.pre[i] == NONE)
@@ -227,12 +360,36 @@ impl DomTree {
     }
 
     /// Number of reachable nodes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// let g = CsrGraph::from_edges(4, Block::new(0), &[(0, 2), (3, 1)]);
+    /// assert_eq!(DomTree::new(&g).num_reachable(), 2); // 0 and 2
+    /// ```
     pub fn num_reachable(&self) -> usize {
         self.preorder.len()
     }
 
     /// Whether `a` dominates `b`: both are reachable and every path from the
     /// entry to `b` goes through `a`. O(1), by interval nesting.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let tree = DomTree::new(&g);
+    /// assert!(tree.dominates(b(0), b(3)));
+    /// assert!(!tree.dominates(b(1), b(3))); // 0 → 2 → 3 avoids 1
+    /// assert!(tree.dominates(b(3), b(3)));
+    /// assert!(!tree.dominates(b(4), b(4))); // unreachable
+    /// ```
     #[inline]
     pub fn dominates(&self, a: Block, b: Block) -> bool {
         let (pa, pb) = (self.pre[a.index()], self.pre[b.index()]);
@@ -240,6 +397,18 @@ impl DomTree {
     }
 
     /// Whether `a` dominates `b` and `a ≠ b`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// let g = CsrGraph::from_edges(2, b(0), &[(0, 1)]);
+    /// let tree = DomTree::new(&g);
+    /// assert!(tree.strictly_dominates(b(0), b(1)));
+    /// assert!(!tree.strictly_dominates(b(1), b(1)));
+    /// ```
     #[inline]
     pub fn strictly_dominates(&self, a: Block, b: Block) -> bool {
         a != b && self.dominates(a, b)
@@ -247,6 +416,20 @@ impl DomTree {
 
     /// The depth (level) of `b` in the tree: 0 for the entry, `None` when
     /// unreachable.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // A chain 0 → 1 → 2, and 3 unreachable.
+    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (1, 2)]);
+    /// let tree = DomTree::new(&g);
+    /// assert_eq!(tree.depth(b(0)), Some(0));
+    /// assert_eq!(tree.depth(b(2)), Some(2));
+    /// assert_eq!(tree.depth(b(3)), None);
+    /// ```
     #[inline]
     pub fn depth(&self, b: Block) -> Option<u32> {
         let d = self.depth[b.index()];
@@ -254,6 +437,19 @@ impl DomTree {
     }
 
     /// The preorder number of `b` in the tree, if reachable.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2}, 1 → 3: the tree is 0 → {1 → 3, 2}.
+    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3)]);
+    /// let tree = DomTree::new(&g);
+    /// let pre: Vec<_> = (0..4).map(|i| tree.pre_number(b(i)).unwrap()).collect();
+    /// assert_eq!(pre, [0, 1, 3, 2]);
+    /// ```
     #[inline]
     pub fn pre_number(&self, b: Block) -> Option<u32> {
         let p = self.pre[b.index()];
@@ -261,6 +457,22 @@ impl DomTree {
     }
 
     /// The postorder number of `b` in the tree, if reachable.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2}, 1 → 3: the tree is 0 → {1 → 3, 2}.
+    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3)]);
+    /// let tree = DomTree::new(&g);
+    /// let post: Vec<_> = (0..4).map(|i| tree.post_number(b(i)).unwrap()).collect();
+    /// assert_eq!(post, [3, 1, 2, 0]);
+    /// // 1 dominates 3: the interval of 3 nests in that of 1.
+    /// assert!(tree.pre_number(b(1)) <= tree.pre_number(b(3)));
+    /// assert!(tree.post_number(b(3)) <= tree.post_number(b(1)));
+    /// ```
     #[inline]
     pub fn post_number(&self, b: Block) -> Option<u32> {
         let p = self.post[b.index()];
@@ -269,6 +481,18 @@ impl DomTree {
 
     /// The reachable nodes in tree preorder: every node after its immediate
     /// dominator, children in increasing index order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2}, 1 → 3, and 4 unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3)]);
+    /// let tree = DomTree::new(&g);
+    /// assert_eq!(tree.preorder().collect::<Vec<_>>(), [b(0), b(1), b(3), b(2)]);
+    /// ```
     pub fn preorder(&self) -> impl DoubleEndedIterator<Item = Block> + ExactSizeIterator + '_ {
         self.preorder.iter().copied()
     }
@@ -276,6 +500,18 @@ impl DomTree {
     /// An iterative walk of the tree yielding [`DomEvent::Enter`] for a node
     /// before its subtree and [`DomEvent::Exit`] after it (what renaming with
     /// an undo stack needs).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomEvent, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 1), (0, 2)]);
+    /// let events: Vec<_> = DomTree::new(&g).walk().collect();
+    /// use DomEvent::{Enter, Exit};
+    /// assert_eq!(events, [Enter(b(0)), Enter(b(1)), Exit(b(1)), Enter(b(2)), Exit(b(2)), Exit(b(0))]);
+    /// ```
     pub fn walk(&self) -> DomWalk<'_> {
         DomWalk {
             tree: self,
@@ -286,6 +522,20 @@ impl DomTree {
 
     /// The nearest common dominator of two reachable nodes (their lowest
     /// common ancestor in the tree); `None` if either is unreachable.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → 1 → {2, 3}, 0 → 4, and 5 unreachable.
+    /// let g = CsrGraph::from_edges(6, b(0), &[(0, 1), (1, 2), (1, 3), (0, 4)]);
+    /// let tree = DomTree::new(&g);
+    /// assert_eq!(tree.nearest_common_dominator(b(2), b(3)), Some(b(1)));
+    /// assert_eq!(tree.nearest_common_dominator(b(2), b(4)), Some(b(0)));
+    /// assert_eq!(tree.nearest_common_dominator(b(2), b(5)), None);
+    /// ```
     pub fn nearest_common_dominator(&self, mut a: Block, mut b: Block) -> Option<Block> {
         let (mut da, mut db) = (self.depth(a)?, self.depth(b)?);
         while da > db {
@@ -305,6 +555,25 @@ impl DomTree {
 }
 
 /// An event of [`DomTree::walk`].
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{CsrGraph, DomEvent, DomTree};
+/// use ssakit::ir::Block;
+/// // A chain 0 → 1 → 2: track the depth with the events, as renaming
+/// // tracks its undo stack.
+/// let g = CsrGraph::from_edges(3, Block::new(0), &[(0, 1), (1, 2)]);
+/// let (mut depth, mut deepest) = (0, 0);
+/// for event in DomTree::new(&g).walk() {
+///     match event {
+///         DomEvent::Enter(_) => depth += 1,
+///         DomEvent::Exit(_) => depth -= 1,
+///     }
+///     deepest = deepest.max(depth);
+/// }
+/// assert_eq!((depth, deepest), (0, 3));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DomEvent {
     /// The walk enters a node: its dominators have been entered, not exited.
@@ -314,6 +583,18 @@ pub enum DomEvent {
 }
 
 /// Iterator returned by [`DomTree::walk`].
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::{CsrGraph, DomEvent, DomTree};
+/// # use ssakit::ir::Block;
+/// // Every reachable node is entered once and exited once.
+/// let g = CsrGraph::from_edges(4, Block::new(0), &[(0, 1), (0, 2), (2, 1)]);
+/// let tree = DomTree::new(&g);
+/// let walk = tree.walk();
+/// assert_eq!(walk.filter(|e| matches!(e, DomEvent::Exit(_))).count(), 3);
+/// ```
 #[derive(Clone, Debug)]
 pub struct DomWalk<'a> {
     tree: &'a DomTree,

@@ -42,6 +42,20 @@ use crate::ir::Block;
 ///
 /// Invariant: `df(x)` is sorted by node index and duplicate-free; it is empty
 /// for unreachable `x`, and only contains reachable nodes.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
+/// use ssakit::ir::Block;
+/// let b = Block::new;
+/// // A loop: 0 → 1 → 2 → 1, exit 1 → 3.
+/// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 1), (1, 3)]);
+/// let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
+/// assert_eq!(df.df(b(2)), &[b(1)]); // the back edge's source has the header
+/// assert_eq!(df.df(b(1)), &[b(1)]); // and so has the header itself
+/// assert!(df.df(b(3)).is_empty());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DominanceFrontiers {
     df: Csr<Block, Block>,
@@ -52,6 +66,20 @@ impl DominanceFrontiers {
     ///
     /// # Preconditions
     /// `tree` is the dominator tree of `g`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+    /// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+    /// let g = CsrGraph::from_edges(6, b(0), &edges);
+    /// let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
+    /// assert_eq!(df.df(b(4)), &[b(1), b(5)]); // DF(D) = {A, E}
+    /// assert_eq!(df.df(b(1)), &[b(1)]); // DF(A) = {A}
+    /// ```
     pub fn new<G: Graph + ?Sized>(g: &G, tree: &DomTree) -> DominanceFrontiers {
         let n = g.num_nodes();
         // last[x] == b: b was already added to DF(x).
@@ -83,17 +111,54 @@ impl DominanceFrontiers {
     }
 
     /// Number of nodes of the graph.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
+    /// # use ssakit::ir::Block;
+    /// let g = CsrGraph::from_edges(3, Block::new(0), &[(0, 1)]);
+    /// assert_eq!(DominanceFrontiers::new(&g, &DomTree::new(&g)).num_nodes(), 3);
+    /// ```
     pub fn num_nodes(&self) -> usize {
         self.df.num_keys()
     }
 
     /// DF(x), sorted by index.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // A diamond 0 → {1, 2} → 3.
+    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
+    /// assert_eq!(df.df(b(1)), &[b(3)]);
+    /// assert_eq!(df.df(b(2)), &[b(3)]);
+    /// assert!(df.df(b(0)).is_empty());
+    /// ```
     #[inline]
     pub fn df(&self, x: Block) -> &[Block] {
         self.df.of(x)
     }
 
     /// Total size Σ|DF(x)|.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+    /// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+    /// let g = CsrGraph::from_edges(6, b(0), &edges);
+    /// let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
+    /// // DF(A) = {A}, DF(B) = {D}, DF(C) = {D, E}, DF(D) = {A, E}.
+    /// assert_eq!(df.total_size(), 6);
+    /// ```
     pub fn total_size(&self) -> usize {
         self.df.num_items()
     }

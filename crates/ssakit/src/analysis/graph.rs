@@ -24,14 +24,86 @@ use crate::ir::{Block, Cfg};
 ///
 /// `succs` and `preds` must describe the same edge multiset: `b` appears `k`
 /// times in `succs(a)` exactly when `a` appears `k` times in `preds(b)`.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{DomTree, Graph};
+/// use ssakit::ir::Block;
+/// // A client's own CFG, as adjacency lists: 0 → 1 → 2 → 1.
+/// struct MyCfg {
+///     succs: Vec<Vec<Block>>,
+///     preds: Vec<Vec<Block>>,
+/// }
+/// impl Graph for MyCfg {
+///     fn num_nodes(&self) -> usize {
+///         self.succs.len()
+///     }
+///     fn entry(&self) -> Block {
+///         Block::new(0)
+///     }
+///     fn succs(&self, n: Block) -> &[Block] {
+///         &self.succs[n.index()]
+///     }
+///     fn preds(&self, n: Block) -> &[Block] {
+///         &self.preds[n.index()]
+///     }
+/// }
+/// let b = Block::new;
+/// let g = MyCfg {
+///     succs: vec![vec![b(1)], vec![b(2)], vec![b(1)]],
+///     preds: vec![vec![], vec![b(0), b(2)], vec![b(1)]],
+/// };
+/// assert_eq!(DomTree::new(&g).idom(b(2)), Some(b(1)));
+/// ```
 pub trait Graph {
     /// Number of nodes; nodes are `Block(0) .. Block(num_nodes - 1)`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, Graph};
+    /// # use ssakit::ir::Block;
+    /// let g = CsrGraph::from_edges(3, Block::new(0), &[(0, 1)]);
+    /// assert_eq!(g.num_nodes(), 3); // node 2 has no edges, yet counts
+    /// ```
     fn num_nodes(&self) -> usize;
     /// The entry node.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::Graph;
+    /// let f = &ssakit::text::parse_module("function f() {\nstart:\n    ret\n}\n").unwrap().functions[0];
+    /// let cfg = ssakit::ir::Cfg::new(f);
+    /// assert_eq!(cfg.entry(), f.block_by_name("start").unwrap());
+    /// ```
     fn entry(&self) -> Block;
     /// Successors of `n`, one per edge.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, Graph};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 2), (0, 1), (1, 1)]);
+    /// assert_eq!(g.succs(b(0)), &[b(2), b(1)]); // in edge order
+    /// assert_eq!(g.succs(b(1)), &[b(1)]); // a self loop
+    /// ```
     fn succs(&self, n: Block) -> &[Block];
     /// Predecessors of `n`, one per edge.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, Graph};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 2), (1, 2), (0, 1)]);
+    /// assert_eq!(g.preds(b(2)), &[b(0), b(1)]);
+    /// assert!(g.preds(b(0)).is_empty());
+    /// ```
     fn preds(&self, n: Block) -> &[Block];
 }
 
@@ -92,6 +164,17 @@ impl CsrGraph {
     /// edge per pair `(from, to)` of `edges` (duplicates make multi-edges).
     ///
     /// Panics if `entry` or an edge end is not below `num_nodes`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, Graph};
+    /// # use ssakit::ir::Block;
+    /// // The entry need not be node 0.
+    /// let g = CsrGraph::from_edges(3, Block::new(2), &[(2, 0), (0, 1)]);
+    /// assert_eq!(g.entry(), Block::new(2));
+    /// assert_eq!(g.succs(Block::new(2)), &[Block::new(0)]);
+    /// ```
     pub fn from_edges(num_nodes: usize, entry: Block, edges: &[(u32, u32)]) -> CsrGraph {
         assert!(entry.index() < num_nodes, "entry out of range");
         assert!(num_nodes < u32::MAX as usize && edges.len() < u32::MAX as usize);
@@ -109,17 +192,50 @@ impl CsrGraph {
     }
 
     /// Copies any graph into CSR form (for instance to add a node to it).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, Graph};
+    /// # use ssakit::ir::Block;
+    /// let f = &ssakit::text::parse_module("function f() {\na:\n    jump b\nb:\n    jump a\n}\n")
+    ///     .unwrap()
+    ///     .functions[0];
+    /// let g = CsrGraph::from_graph(&ssakit::ir::Cfg::new(f));
+    /// assert_eq!(g.num_edges(), 2);
+    /// assert_eq!(g.preds(Block::new(0)), &[Block::new(1)]);
+    /// ```
     pub fn from_graph<G: Graph + ?Sized>(g: &G) -> CsrGraph {
         CsrGraph::from_edges(g.num_nodes(), g.entry(), &edge_list(g))
     }
 
     /// Number of edges.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::CsrGraph;
+    /// # use ssakit::ir::Block;
+    /// let g = CsrGraph::from_edges(2, Block::new(0), &[(0, 1), (0, 1), (1, 1)]);
+    /// assert_eq!(g.num_edges(), 3); // multi-edges count once each
+    /// ```
     pub fn num_edges(&self) -> usize {
         self.succ.num_items()
     }
 }
 
 /// Every edge of `g` as a `(from, to)` pair, by source then successor order.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::CsrGraph;
+/// # use ssakit::analysis::graph::edge_list;
+/// # use ssakit::ir::Block;
+/// let g = CsrGraph::from_edges(3, Block::new(0), &[(1, 2), (0, 2), (0, 1)]);
+/// // Sorted by source; each source's edges in successor order.
+/// assert_eq!(edge_list(&g), [(0, 2), (0, 1), (1, 2)]);
+/// ```
 pub fn edge_list<G: Graph + ?Sized>(g: &G) -> Vec<(u32, u32)> {
     let mut edges = Vec::new();
     for a in 0..g.num_nodes() {

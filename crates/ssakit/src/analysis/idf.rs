@@ -55,6 +55,21 @@ pub use super::brute::join_set;
 
 /// The chapter's worklist algorithm (section 13.3) for DF⁺ over precomputed
 /// dominance frontiers, with reusable scratch sets.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers, WorklistIdf};
+/// use ssakit::ir::Block;
+/// let b = Block::new;
+/// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+/// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+/// let g = CsrGraph::from_edges(6, b(0), &edges);
+/// let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
+/// let mut idf = WorklistIdf::new(&df);
+/// // Defs(x) = {B}: DF(B) = {D}, then DF(D) = {A, E}, then DF(A) = {A}.
+/// assert_eq!(idf.idf(&[b(2)]), [b(1), b(4), b(5)]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct WorklistIdf<'a> {
     df: &'a DominanceFrontiers,
@@ -68,6 +83,18 @@ pub struct WorklistIdf<'a> {
 
 impl<'a> WorklistIdf<'a> {
     /// A calculator over the frontiers `df`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers, WorklistIdf};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // A diamond 0 → {1, 2} → 3.
+    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
+    /// assert_eq!(WorklistIdf::new(&df).idf(&[b(1)]), [b(3)]);
+    /// ```
     pub fn new(df: &'a DominanceFrontiers) -> WorklistIdf<'a> {
         WorklistIdf {
             df,
@@ -78,6 +105,24 @@ impl<'a> WorklistIdf<'a> {
     }
 
     /// Replaces `out` with DF⁺(`defs`), sorted.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers, WorklistIdf};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+    /// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+    /// let g = CsrGraph::from_edges(6, b(0), &edges);
+    /// let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
+    /// let mut idf = WorklistIdf::new(&df);
+    /// let mut out = Vec::new(); // reused across queries
+    /// idf.compute(&[b(5)], &mut out);
+    /// assert!(out.is_empty()); // DF(E) is empty
+    /// idf.compute(&[b(3)], &mut out);
+    /// assert_eq!(out, [b(1), b(4), b(5)]);
+    /// ```
     pub fn compute(&mut self, defs: &[Block], out: &mut Vec<Block>) {
         out.clear();
         self.in_f.clear();
@@ -105,6 +150,18 @@ impl<'a> WorklistIdf<'a> {
     }
 
     /// DF⁺(`defs`), sorted.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers, WorklistIdf};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // A loop 0 → 1 → 2 → 1: a definition in the body needs a phi at 1.
+    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 1), (1, 2), (2, 1)]);
+    /// let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
+    /// assert_eq!(WorklistIdf::new(&df).idf(&[b(0), b(2)]), [b(1)]);
+    /// ```
     pub fn idf(&mut self, defs: &[Block]) -> Vec<Block> {
         let mut out = Vec::new();
         self.compute(defs, &mut out);
@@ -171,6 +228,19 @@ pub struct IdfCalculator<'a, G: Graph + ?Sized> {
 
 impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
     /// A calculator for `graph`, whose dominator tree is `tree`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, IdfCalculator};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // A diamond 0 → {1, 2} → 3.
+    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let tree = DomTree::new(&g);
+    /// let mut idf = IdfCalculator::new(&g, &tree);
+    /// assert_eq!(idf.idf(&[b(1), b(2)]), [b(3)]);
+    /// ```
     pub fn new(graph: &'a G, tree: &'a DomTree) -> Self {
         let n = graph.num_nodes();
         debug_assert_eq!(n, tree.num_nodes());
@@ -203,6 +273,24 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
     }
 
     /// Replaces `out` with DF⁺(`defs`), sorted.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, IdfCalculator};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+    /// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+    /// let g = CsrGraph::from_edges(6, b(0), &edges);
+    /// let tree = DomTree::new(&g);
+    /// let mut idf = IdfCalculator::new(&g, &tree);
+    /// let mut out = Vec::new(); // reused across queries
+    /// idf.compute(&[b(2)], &mut out);
+    /// assert_eq!(out, [b(1), b(4), b(5)]);
+    /// idf.compute(&[b(0)], &mut out);
+    /// assert!(out.is_empty());
+    /// ```
     pub fn compute(&mut self, defs: &[Block], out: &mut Vec<Block>) {
         self.compute_live(defs, out, |_| true)
     }
@@ -213,6 +301,21 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
     /// (D-edges go one level down, so they never qualify). Lets a caller
     /// skip per-variable work (liveness) for a variable that needs no phi:
     /// every variable of straight-line code or of a tree of branches.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, IdfCalculator};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+    /// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+    /// let g = CsrGraph::from_edges(6, b(0), &edges);
+    /// let tree = DomTree::new(&g);
+    /// let idf = IdfCalculator::new(&g, &tree);
+    /// assert!(idf.is_empty(&[b(0), b(5)])); // DF(r) and DF(E) are empty
+    /// assert!(!idf.is_empty(&[b(2)]));
+    /// ```
     pub fn is_empty(&self, defs: &[Block]) -> bool {
         defs.iter().all(|&d| match self.tree.depth(d) {
             Some(level) => self.escape[d.index()] > level,
@@ -230,6 +333,23 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
     /// is live all along that path since it is live at `z`. It saves the
     /// propagation through dead joins (a loop counter's enclosing loop
     /// headers, say), which is most of the work on loop nests.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, IdfCalculator};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+    /// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
+    /// let g = CsrGraph::from_edges(6, b(0), &edges);
+    /// let tree = DomTree::new(&g);
+    /// let mut idf = IdfCalculator::new(&g, &tree);
+    /// let mut out = Vec::new();
+    /// // Defs = {B}; the variable is dead on entry to A.
+    /// idf.compute_live(&[b(2)], &mut out, |y| y != b(1));
+    /// assert_eq!(out, [b(4), b(5)]);
+    /// ```
     pub fn compute_live(
         &mut self,
         defs: &[Block],
@@ -283,6 +403,18 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
     }
 
     /// DF⁺(`defs`), sorted.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DomTree, IdfCalculator};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // A loop 0 → 1 → 2 → 1: a definition in the body needs a phi at 1.
+    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 1), (1, 2), (2, 1)]);
+    /// let tree = DomTree::new(&g);
+    /// assert_eq!(IdfCalculator::new(&g, &tree).idf(&[b(2)]), [b(1)]);
+    /// ```
     pub fn idf(&mut self, defs: &[Block]) -> Vec<Block> {
         let mut out = Vec::new();
         self.compute(defs, &mut out);

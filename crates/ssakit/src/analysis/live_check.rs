@@ -64,6 +64,38 @@ const SORTED: u32 = 1 << 31;
 /// (start, and length with the `KEPT` flag, and `SORTED` once
 /// sorted); `out_mark`
 /// the live-out blocks of the variable `current`, the last explored.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{DomTree, LiveCheck};
+/// use ssakit::ir::{Cfg, Point};
+/// let src = "function f(n) {
+/// e:
+///     i = 0
+///     jump h
+/// h:
+///     i1 = phi(e: i, b: i2)
+///     c = i1 < n
+///     branch c, b, x
+/// b:
+///     i2 = i1 + 1
+///     jump h
+/// x:
+///     ret i1
+/// }
+/// ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let var = |s: &str| f.var_by_name(s).unwrap();
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let cfg = Cfg::new(f);
+/// let dt = DomTree::new(&cfg);
+/// let mut lc = LiveCheck::new(f, &cfg, &dt);
+/// // i1 lives past `c = i1 < n` (it is returned in x); i1 does not live
+/// // past `i2 = i1 + 1`.
+/// assert!(lc.is_live_after(var("i1"), Point::after(block("h"), 0)));
+/// assert!(!lc.is_live_after(var("i1"), Point::after(block("b"), 0)));
+/// ```
 #[derive(Debug)]
 pub struct LiveCheck {
     /// By block: its reachable predecessors.
@@ -88,6 +120,42 @@ pub struct LiveCheck {
 /// gathered block by block (so that a caller can gather what it needs of
 /// the same block while its instructions are in cache): what a
 /// [`LiveCheck`] is built from.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::live_check::DefUse;
+/// # use ssakit::analysis::{DomTree, LiveCheck};
+/// # use ssakit::ir::Cfg;
+/// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+/// # let src = "function f(n) {
+/// # e:
+/// #     i = 0
+/// #     jump h
+/// # h:
+/// #     i1 = phi(e: i, b: i2)
+/// #     c = i1 < n
+/// #     branch c, b, x
+/// # b:
+/// #     i2 = i1 + 1
+/// #     jump h
+/// # x:
+/// #     ret i1
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let var = |s: &str| f.var_by_name(s).unwrap();
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let cfg = Cfg::new(f);
+/// let dt = DomTree::new(&cfg);
+/// // Gather block by block (here in reverse layout order), then check.
+/// let mut du = DefUse::new(f);
+/// for &b in f.layout().iter().rev() {
+///     du.add_block(f, &dt, b);
+/// }
+/// let mut lc = LiveCheck::from_def_use(du, &cfg, &dt);
+/// assert!(lc.is_live_out(var("i1"), block("h")));
+/// ```
 #[derive(Debug)]
 pub struct DefUse {
     /// By variable: the block of its definition, or [`NIL`].
@@ -101,6 +169,38 @@ pub struct DefUse {
 
 impl DefUse {
     /// Nothing gathered yet, for the variables of `func`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::live_check::DefUse;
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let du = DefUse::new(f);
+    /// assert_eq!(du.def_block(var("n")), Some(block("e"))); // parameters are known
+    /// assert_eq!(du.def_block(var("i1")), None); // nothing else yet
+    /// ```
     pub fn new(func: &Function) -> DefUse {
         let mut def_block = vec![NIL; func.num_vars()];
         for &p in func.params() {
@@ -115,6 +215,40 @@ impl DefUse {
 
     /// Gathers the definitions and uses of block `b`, which must be
     /// reachable (phi operands from unreachable predecessors are left out).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::live_check::DefUse;
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut du = DefUse::new(f);
+    /// du.add_block(f, &dt, block("h"));
+    /// assert_eq!(du.def_block(var("i1")), Some(block("h"))); // the phi
+    /// assert_eq!(du.def_block(var("c")), Some(block("h")));
+    /// assert_eq!(du.def_block(var("i2")), None); // b not gathered yet
+    /// ```
     pub fn add_block(&mut self, func: &Function, dt: &DomTree, b: Block) {
         for &i in func.block_phis(b) {
             if let InstData::Phi { dst, args } = func.inst(i) {
@@ -140,6 +274,38 @@ impl DefUse {
     }
 
     /// The block of the definition of `v`, if gathered.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::live_check::DefUse;
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut du = DefUse::new(f);
+    /// du.add_block(f, &dt, block("b"));
+    /// assert_eq!(du.def_block(var("i2")), Some(block("b")));
+    /// ```
     pub fn def_block(&self, v: Var) -> Option<Block> {
         let b = self.def_block[v.index()];
         (b != NIL).then(|| Block::from_u32(b))
@@ -154,6 +320,37 @@ impl LiveCheck {
     /// `func` is strict SSA (each variable defined once, every use
     /// dominated by its definition); `cfg` and `dt` are its CFG and
     /// dominator tree.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::{Cfg, Point};
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
+    /// assert!(lc.is_live_out(var("n"), block("b")));
+    /// assert!(!lc.is_live_out(var("n"), block("x")));
+    /// ```
     pub fn new(func: &Function, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
         let mut du = DefUse::new(func);
         for b in func.blocks().filter(|&b| dt.is_reachable(b)) {
@@ -168,6 +365,42 @@ impl LiveCheck {
     ///
     /// # Preconditions
     /// As for [`LiveCheck::new`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::live_check::DefUse;
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut du = DefUse::new(f);
+    /// for b in f.blocks() {
+    ///     du.add_block(f, &dt, b);
+    /// }
+    /// let mut lc = LiveCheck::from_def_use(du, &cfg, &dt);
+    /// assert!(lc.is_live_out(var("i2"), block("b")));
+    /// assert!(!lc.is_live_out(var("i2"), block("h")));
+    /// ```
     pub fn from_def_use(du: DefUse, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
         let nv = du.def_block.len();
         let nb = cfg.num_blocks();
@@ -217,6 +450,37 @@ impl LiveCheck {
     }
 
     /// Whether some reachable instruction, terminator or phi reads `v`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::{Cfg, Point};
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
+    /// assert!(lc.is_used(var("i2"))); // by the phi
+    /// assert!(lc.is_used(var("c"))); // by the branch
+    /// ```
     pub fn is_used(&self, v: Var) -> bool {
         let i = v.index();
         self.use_start[i] != self.use_start[i + 1] || !self.phi_uses.of(v).is_empty()
@@ -224,6 +488,39 @@ impl LiveCheck {
 
     /// The last point where an instruction or the terminator of `b` reads
     /// `v`, if any (phi operands aside).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::{Cfg, Point};
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
+    /// let h = block("h");
+    /// assert_eq!(lc.last_use_in(var("i1"), h), Some(Point::before(h, 0)));
+    /// assert_eq!(lc.last_use_in(var("c"), h), Some(Point::before(h, 1))); // the branch
+    /// assert_eq!(lc.last_use_in(var("i2"), block("b")), None); // phi uses aside
+    /// ```
     pub fn last_use_in(&self, v: Var, b: Block) -> Option<Point> {
         let v = v.index();
         let uses = &self.uses[self.use_start[v] as usize..self.use_start[v + 1] as usize];
@@ -234,6 +531,38 @@ impl LiveCheck {
 
     /// Whether `v` is live at the end of `b` (its live range is explored on
     /// the first question about `v`).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::{Cfg, Point};
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
+    /// assert!(lc.is_live_out(var("i1"), block("h")));
+    /// assert!(!lc.is_live_out(var("i1"), block("b")));
+    /// assert!(lc.is_live_out(var("i2"), block("b"))); // read by the phi in h
+    /// ```
     pub fn is_live_out(&mut self, v: Var, b: Block) -> bool {
         if self.current != v.as_u32() {
             let m = self.memo[v.index()];
@@ -257,12 +586,75 @@ impl LiveCheck {
     ///
     /// # Preconditions
     /// The definition of `v` is at or before `at` and dominates it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::{Cfg, Point};
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
+    /// let h = block("h");
+    /// assert!(lc.is_live_after(var("c"), Point::after(h, 0))); // read by the branch
+    /// assert!(!lc.is_live_after(var("c"), Point::exit(h)));
+    /// ```
     pub fn is_live_after(&mut self, v: Var, at: Point) -> bool {
         self.last_use_in(v, at.block()).is_some_and(|p| p > at) || self.is_live_out(v, at.block())
     }
 
     /// Explores `v` now, without keeping the result beyond the next
     /// exploration: for a batch of questions about `v` in a row.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::{Cfg, Point};
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
+    /// lc.explore(var("n")); // then many questions about n
+    /// assert!(["e", "h", "b"].iter().all(|b| lc.is_live_out(var("n"), block(b))));
+    /// ```
     pub fn explore(&mut self, v: Var) {
         if self.current != v.as_u32() {
             self.explore_into(v, false);
@@ -270,6 +662,38 @@ impl LiveCheck {
     }
 
     /// Blocks visited by explorations so far (a measure of the work done).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{DomTree, LiveCheck};
+    /// # use ssakit::ir::{Cfg, Point};
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let dt = DomTree::new(&cfg);
+    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
+    /// assert_eq!(lc.explored_blocks(), 0); // nothing explored yet
+    /// lc.is_live_out(var("n"), block("e"));
+    /// assert_eq!(lc.explored_blocks(), 2); // h and b, where n is live-in
+    /// ```
     pub fn explored_blocks(&self) -> usize {
         self.explored_blocks
     }

@@ -55,6 +55,37 @@ use crate::ir::{Block, Cfg, Function, InstData, Var};
 ///
 /// Invariant: `live_in(b)` and `live_out(b)` are sorted by variable index
 /// and duplicate-free; tables cover every block of the function.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::Liveness;
+/// use ssakit::ir::Cfg;
+/// let src = "function f(n) {
+/// e:
+///     i = 0
+///     jump h
+/// h:
+///     i1 = phi(e: i, b: i2)
+///     c = i1 < n
+///     branch c, b, x
+/// b:
+///     i2 = i1 + 1
+///     jump h
+/// x:
+///     ret i1
+/// }
+/// ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let var = |s: &str| f.var_by_name(s).unwrap();
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let live = Liveness::new(f, &Cfg::new(f));
+/// // The phi defines i1 at the start of h and reads i2 at the end of b.
+/// assert_eq!(live.live_in(block("h")), &[var("n")]);
+/// assert_eq!(live.live_out(block("h")), &[var("n"), var("i1")]);
+/// assert!(live.is_live_out(block("b"), var("i2")));
+/// assert!(!live.is_live_in(block("h"), var("i2")));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Liveness {
     live_in: Csr<Block, Var>,
@@ -67,6 +98,39 @@ impl Liveness {
     /// # Preconditions
     /// `cfg` is `Cfg::new(func)`; every phi argument is labelled by a
     /// predecessor of the phi's block.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::Liveness;
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let live = Liveness::new(f, &cfg);
+    /// // The parameter n is live around the whole loop, not after it.
+    /// for b in ["e", "h", "b"] {
+    ///     assert!(live.is_live_in(block(b), var("n")));
+    /// }
+    /// assert!(!live.is_live_in(block("x"), var("n")));
+    /// ```
     pub fn new(func: &Function, cfg: &Cfg) -> Liveness {
         let nb = func.num_blocks();
         let mut by_var = VarLiveness::new(func, cfg);
@@ -82,23 +146,139 @@ impl Liveness {
     }
 
     /// Variables live at the start of `b`, sorted.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::Liveness;
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let live = Liveness::new(f, &Cfg::new(f));
+    /// assert_eq!(live.live_in(block("x")), &[var("i1")]);
+    /// assert!(live.live_in(block("e")).contains(&var("n")));
+    /// ```
     #[inline]
     pub fn live_in(&self, b: Block) -> &[Var] {
         self.live_in.of(b)
     }
 
     /// Variables live at the end of `b`, sorted.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::Liveness;
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let live = Liveness::new(f, &Cfg::new(f));
+    /// assert!(live.live_out(block("x")).is_empty());
+    /// assert!(live.live_out(block("e")).contains(&var("i"))); // read by the phi
+    /// ```
     #[inline]
     pub fn live_out(&self, b: Block) -> &[Var] {
         self.live_out.of(b)
     }
 
     /// Whether `v` is live at the start of `b` (binary search).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::Liveness;
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let live = Liveness::new(f, &Cfg::new(f));
+    /// assert!(live.is_live_in(block("b"), var("i1")));
+    /// assert!(!live.is_live_in(block("h"), var("i1"))); // defined there by the phi
+    /// ```
     pub fn is_live_in(&self, b: Block, v: Var) -> bool {
         self.live_in(b).binary_search(&v).is_ok()
     }
 
     /// Whether `v` is live at the end of `b` (binary search).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::Liveness;
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let live = Liveness::new(f, &Cfg::new(f));
+    /// assert!(live.is_live_out(block("h"), var("i1")));
+    /// assert!(!live.is_live_out(block("b"), var("i1"))); // the next i1 is a new value
+    /// ```
     pub fn is_live_out(&self, b: Block, v: Var) -> bool {
         self.live_out(b).binary_search(&v).is_ok()
     }
@@ -109,6 +289,38 @@ impl Liveness {
 /// sets. Pruned phi placement uses it to pay only for the variables that
 /// may need phis, instead of materialising every live set (which takes
 /// variables × blocks space when many variables are live everywhere).
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::VarLiveness;
+/// use ssakit::ir::Cfg;
+/// let src = "function f(n) {
+/// e:
+///     i = 0
+///     jump h
+/// h:
+///     i1 = phi(e: i, b: i2)
+///     c = i1 < n
+///     branch c, b, x
+/// b:
+///     i2 = i1 + 1
+///     jump h
+/// x:
+///     ret i1
+/// }
+/// ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let var = |s: &str| f.var_by_name(s).unwrap();
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let cfg = Cfg::new(f);
+/// let mut by_var = VarLiveness::new(f, &cfg);
+/// let (mut ins, mut outs) = (Vec::new(), Vec::new());
+/// by_var.explore(var("i1"), |b| ins.push(b), |b| outs.push(b));
+/// ins.sort();
+/// assert_eq!(ins, [block("b"), block("x")]);
+/// assert_eq!(outs, [block("h")]);
+/// ```
 #[derive(Debug)]
 pub struct VarLiveness<'a> {
     cfg: &'a Cfg,
@@ -129,6 +341,36 @@ impl<'a> VarLiveness<'a> {
     ///
     /// # Preconditions
     /// As for [`Liveness::new`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::VarLiveness;
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let mut by_var = VarLiveness::new(f, &cfg);
+    /// by_var.explore(var("i2"), |_| {}, |_| {});
+    /// assert!(by_var.is_live_out(block("b")));
+    /// ```
     pub fn new(func: &Function, cfg: &'a Cfg) -> VarLiveness<'a> {
         let nb = func.num_blocks();
         let nv = func.num_vars();
@@ -190,6 +432,37 @@ impl<'a> VarLiveness<'a> {
     /// `v` is live-in and `on_out(b)` once for each block where it is
     /// live-out; afterwards [`VarLiveness::is_live_in`] answers for `v`.
     /// Costs what `v`'s live range touches.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::VarLiveness;
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let mut by_var = VarLiveness::new(f, &cfg);
+    /// let mut live_in = 0;
+    /// by_var.explore(var("n"), |_| live_in += 1, |_| {});
+    /// assert_eq!(live_in, 3); // e, h and b
+    /// ```
     pub fn explore(&mut self, v: Var, mut on_in: impl FnMut(Block), mut on_out: impl FnMut(Block)) {
         self.is_def.clear();
         self.live_in.clear();
@@ -229,12 +502,74 @@ impl<'a> VarLiveness<'a> {
     }
 
     /// Whether the variable last explored is live-in at `b`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::VarLiveness;
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let mut by_var = VarLiveness::new(f, &cfg);
+    /// by_var.explore(var("i1"), |_| {}, |_| {});
+    /// assert!(by_var.is_live_in(block("x")));
+    /// assert!(!by_var.is_live_in(block("h")));
+    /// ```
     #[inline]
     pub fn is_live_in(&self, b: Block) -> bool {
         self.live_in.contains(b.index())
     }
 
     /// Whether the variable last explored is live-out at `b`.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::VarLiveness;
+    /// # use ssakit::ir::Cfg;
+    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
+    /// # let src = "function f(n) {
+    /// # e:
+    /// #     i = 0
+    /// #     jump h
+    /// # h:
+    /// #     i1 = phi(e: i, b: i2)
+    /// #     c = i1 < n
+    /// #     branch c, b, x
+    /// # b:
+    /// #     i2 = i1 + 1
+    /// #     jump h
+    /// # x:
+    /// #     ret i1
+    /// # }
+    /// # ";
+    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// # let var = |s: &str| f.var_by_name(s).unwrap();
+    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let cfg = Cfg::new(f);
+    /// let mut by_var = VarLiveness::new(f, &cfg);
+    /// by_var.explore(var("i"), |_| {}, |_| {});
+    /// assert!(by_var.is_live_out(block("e")));
+    /// assert!(!by_var.is_live_in(block("e")));
+    /// ```
     #[inline]
     pub fn is_live_out(&self, b: Block) -> bool {
         self.live_out.contains(b.index())

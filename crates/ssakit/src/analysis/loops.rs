@@ -54,6 +54,18 @@ const NO_LOOP: u32 = u32::MAX;
 ///
 /// # Preconditions
 /// `dt` is the dominator tree of `g`.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::{loop_depth, CsrGraph, DomTree};
+/// # use ssakit::ir::Block;
+/// # let b = Block::new;
+/// // Two nested loops: 1 → 2 → 1 around the self loop 2 → 2; exit 1 → 3.
+/// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 2), (2, 1), (1, 3)]);
+/// let depth = loop_depth(&g, &DomTree::new(&g));
+/// assert_eq!([depth[b(0)], depth[b(1)], depth[b(2)], depth[b(3)]], [0, 1, 2, 0]);
+/// ```
 pub fn loop_depth<G: Graph + ?Sized>(g: &G, dt: &DomTree) -> EntityVec<Block, u32> {
     let n = g.num_nodes();
     // `enclosing[b]`: the header of the innermost loop containing `b`
@@ -123,6 +135,21 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
 ///
 /// # Preconditions
 /// `dt` is the dominator tree of `g`.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::loops::{loop_depth, loop_depth_by_bodies};
+/// # use ssakit::analysis::{CsrGraph, DomTree};
+/// # use ssakit::ir::Block;
+/// # let b = Block::new;
+/// // An irreducible cycle 1 ⇄ 2 (no header dominates it) and a loop 3 → 3.
+/// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 2), (2, 1), (2, 3), (3, 3)]);
+/// let dt = DomTree::new(&g);
+/// let slow = loop_depth_by_bodies(&g, &dt);
+/// assert_eq!([slow[b(1)], slow[b(2)], slow[b(3)]], [0, 0, 1]);
+/// assert_eq!(slow, loop_depth(&g, &dt));
+/// ```
 pub fn loop_depth_by_bodies<G: Graph + ?Sized>(g: &G, dt: &DomTree) -> EntityVec<Block, u32> {
     let n = g.num_nodes();
     let mut depth: EntityVec<Block, u32> = EntityVec::filled(n, 0);

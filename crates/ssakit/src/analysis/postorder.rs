@@ -29,6 +29,22 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// and `post_number[postorder[i]] == i`; unreachable nodes have both numbers
 /// [`None`]; `parent[i]` is the preorder number of the DFS-tree parent of
 /// `preorder[i]`, and is smaller than `i` (the entry has no parent).
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{CsrGraph, DepthFirst};
+/// use ssakit::ir::Block;
+/// let b = Block::new;
+/// // A loop 0 → 1 → 2 → 1, exit 2 → 3.
+/// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 1), (2, 3)]);
+/// let dfs = DepthFirst::new(&g);
+/// assert_eq!(dfs.preorder(), &[b(0), b(1), b(2), b(3)]);
+/// assert_eq!(dfs.postorder(), &[b(3), b(2), b(1), b(0)]);
+/// // 2 → 1 is a back edge: 1 is entered before 2 and finished after it.
+/// assert!(dfs.pre_number(b(1)) < dfs.pre_number(b(2)));
+/// assert!(dfs.post_number(b(1)) > dfs.post_number(b(2)));
+/// ```
 #[derive(Clone, Debug)]
 pub struct DepthFirst {
     preorder: Vec<Block>,
@@ -40,6 +56,17 @@ pub struct DepthFirst {
 
 impl DepthFirst {
     /// Searches `g` depth-first from its entry.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::DepthFirst;
+    /// let f = &ssakit::text::parse_module("function f() {\na:\n    jump b\nb:\n    ret\nc:\n    jump b\n}\n")
+    ///     .unwrap()
+    ///     .functions[0];
+    /// let dfs = DepthFirst::new(&ssakit::ir::Cfg::new(f));
+    /// assert!(!dfs.is_reachable(f.block_by_name("c").unwrap()));
+    /// ```
     pub fn new<G: Graph + ?Sized>(g: &G) -> DepthFirst {
         let n = g.num_nodes();
         let mut pre_number = vec![NONE; n];
@@ -84,50 +111,164 @@ impl DepthFirst {
     }
 
     /// Number of nodes of the graph searched, reachable or not.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert_eq!(dfs.num_nodes(), 5);
+    /// ```
     pub fn num_nodes(&self) -> usize {
         self.pre_number.len()
     }
 
     /// Number of reachable nodes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert_eq!(dfs.num_reachable(), 4);
+    /// ```
     pub fn num_reachable(&self) -> usize {
         self.preorder.len()
     }
 
     /// Whether `b` is reachable from the entry.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert!(dfs.is_reachable(b(3)));
+    /// assert!(!dfs.is_reachable(b(4)));
+    /// ```
     #[inline]
     pub fn is_reachable(&self, b: Block) -> bool {
         self.pre_number[b.index()] != NONE
     }
 
     /// Reachable nodes in the order the search entered them.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert_eq!(dfs.preorder(), &[b(0), b(1), b(3), b(2)]);
+    /// ```
     pub fn preorder(&self) -> &[Block] {
         &self.preorder
     }
 
     /// Reachable nodes in the order the search finished them.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert_eq!(dfs.postorder(), &[b(3), b(1), b(2), b(0)]);
+    /// ```
     pub fn postorder(&self) -> &[Block] {
         &self.postorder
     }
 
     /// Reachable nodes in reverse postorder: every node comes before its
     /// successors, except along back edges (edges to a DFS ancestor).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// let rpo: Vec<_> = dfs.reverse_postorder().collect();
+    /// assert_eq!(rpo, [b(0), b(2), b(1), b(3)]); // 3 after both its predecessors
+    /// ```
     pub fn reverse_postorder(&self) -> impl DoubleEndedIterator<Item = Block> + '_ {
         self.postorder.iter().rev().copied()
     }
 
     /// Position of `b` in [`preorder`](Self::preorder), if reachable.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert_eq!(dfs.pre_number(b(3)), Some(2));
+    /// assert_eq!(dfs.pre_number(b(4)), None);
+    /// ```
     #[inline]
     pub fn pre_number(&self, b: Block) -> Option<u32> {
         some(self.pre_number[b.index()])
     }
 
     /// Position of `b` in [`postorder`](Self::postorder), if reachable.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert_eq!(dfs.post_number(b(0)), Some(3)); // the entry finishes last
+    /// assert_eq!(dfs.post_number(b(4)), None);
+    /// ```
     #[inline]
     pub fn post_number(&self, b: Block) -> Option<u32> {
         some(self.post_number[b.index()])
     }
 
     /// Position of `b` in the reverse postorder, if reachable.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert_eq!(dfs.rpo_number(b(0)), Some(0));
+    /// assert_eq!(dfs.rpo_number(b(3)), Some(3));
+    /// assert_eq!(dfs.rpo_number(b(4)), None);
+    /// ```
     pub fn rpo_number(&self, b: Block) -> Option<u32> {
         self.post_number(b)
             .map(|p| self.postorder.len() as u32 - 1 - p)
@@ -135,12 +276,37 @@ impl DepthFirst {
 
     /// The node from which the search first entered `b`: its parent in the
     /// DFS spanning tree. `None` for the entry and unreachable nodes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert_eq!(dfs.dfs_parent(b(3)), Some(b(1))); // entered from 1, not 2
+    /// assert_eq!(dfs.dfs_parent(b(0)), None);
+    /// ```
     pub fn dfs_parent(&self, b: Block) -> Option<Block> {
         let i = self.pre_number(b)?;
         some(self.parent[i as usize]).map(|p| self.preorder[p as usize])
     }
 
     /// Every node not reachable from the entry, in index order.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
+    /// # use ssakit::ir::Block;
+    /// # let b = Block::new;
+    /// // 0 → {1, 2} → 3; node 4 is unreachable.
+    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+    /// let dfs = DepthFirst::new(&g);
+    /// assert_eq!(dfs.unreachable().collect::<Vec<_>>(), [b(4)]);
+    /// ```
     pub fn unreachable(&self) -> impl Iterator<Item = Block> + '_ {
         (0..self.num_nodes())
             .filter(|&i| self.pre_number[i] == NONE)

@@ -64,6 +64,28 @@ fn var_set(names: &VarNames, vars: &[Var]) -> String {
 const MAX_INDENT_DEPTH: usize = 32;
 
 /// A block and its immediate dominator.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::report::{dom_rows, DomRow};
+/// let src = "function f(c) {
+/// e:
+///     x = 1
+///     branch c, l, j
+/// l:
+///     x = 2
+///     jump j
+/// j:
+///     ret x
+/// }
+/// ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let rows = dom_rows(f);
+/// let l = DomRow { block: block("l"), idom: Some(block("e")), reachable: true };
+/// assert_eq!(rows[1], l);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DomRow {
     /// The block.
@@ -75,6 +97,28 @@ pub struct DomRow {
 }
 
 /// The immediate dominator of each block, in layout order.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::dom_rows;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let idoms: Vec<_> = dom_rows(f).iter().map(|r| r.idom).collect();
+/// assert_eq!(idoms, [None, Some(block("e")), Some(block("e"))]);
+/// ```
 pub fn dom_rows(func: &Function) -> Vec<DomRow> {
     dom_rows_of(func, &DomTree::new(&Cfg::new(func)))
 }
@@ -95,6 +139,28 @@ fn dom_rows_of(func: &Function, tree: &DomTree) -> Vec<DomRow> {
 /// tree in preorder, indented two spaces per level, children in layout
 /// order. A block deeper than 32 (`MAX_INDENT_DEPTH`) is indented as that
 /// level and preceded by its depth: `[40] B40` (the entry is depth 0).
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::render_dom;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let text = "idom(e) = -\nidom(l) = e\nidom(j) = e\n\ne\n  l\n  j\n";
+/// assert_eq!(render_dom(f), text);
+/// ```
 pub fn render_dom(func: &Function) -> String {
     let cfg = Cfg::new(func);
     let tree = DomTree::new(&cfg);
@@ -127,6 +193,29 @@ pub fn render_dom(func: &Function) -> String {
 }
 
 /// Each block and its dominance frontier (DF_all), in layout order.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::df_rows;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let rows = df_rows(f);
+/// assert_eq!(rows[1], (block("l"), vec![block("j")]));
+/// assert!(rows[0].1.is_empty()); // DF(e)
+/// ```
 pub fn df_rows(func: &Function) -> Vec<(Block, Vec<Block>)> {
     let cfg = Cfg::new(func);
     let tree = DomTree::new(&cfg);
@@ -140,6 +229,27 @@ pub fn df_rows(func: &Function) -> Vec<(Block, Vec<Block>)> {
 
 /// The dominance frontiers (DF_all): `DF(B) = {...}` for each block in
 /// layout order.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::render_df;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// assert_eq!(render_df(f), "DF(e) = {}\nDF(l) = {j}\nDF(j) = {}\n");
+/// ```
 pub fn render_df(func: &Function) -> String {
     let blocks = Blocks::new(func);
     let mut out = String::new();
@@ -152,6 +262,29 @@ pub fn render_df(func: &Function) -> String {
 /// The blocks defining `var` (an instruction or phi writing it; the entry if
 /// it is a parameter) and their iterated dominance frontier, where minimal
 /// SSA puts the phis of `var`; both in layout order.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::idf_sets;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let (defs, idf) = idf_sets(f, f.var_by_name("x").unwrap());
+/// assert_eq!(defs, [block("e"), block("l")]);
+/// assert_eq!(idf, [block("j")]); // where minimal SSA puts x's phi
+/// ```
 pub fn idf_sets(func: &Function, var: Var) -> (Vec<Block>, Vec<Block>) {
     let cfg = Cfg::new(func);
     let tree = DomTree::new(&cfg);
@@ -174,6 +307,28 @@ pub fn idf_sets(func: &Function, var: Var) -> (Vec<Block>, Vec<Block>) {
 }
 
 /// [`idf_sets`] on two lines: `Defs(x) = {...}` and `DF+(Defs(x)) = {...}`.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::render_idf;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let text = render_idf(f, f.var_by_name("x").unwrap());
+/// assert_eq!(text, "Defs(x) = {e, l}\nDF+(Defs(x)) = {j}\n");
+/// ```
 pub fn render_idf(func: &Function, var: Var) -> String {
     let blocks = Blocks::new(func);
     let names = VarNames::new(func);
@@ -191,6 +346,29 @@ pub type EdgeList = Vec<(Block, Block)>;
 
 /// The D-edges and the J-edges of the DJ-graph, each by source then target
 /// in layout order.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::dj_edges;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let (d, j) = dj_edges(f);
+/// assert_eq!(d, [(block("e"), block("l")), (block("e"), block("j"))]);
+/// assert_eq!(j, [(block("l"), block("j"))]);
+/// ```
 pub fn dj_edges(func: &Function) -> (EdgeList, EdgeList) {
     let cfg = Cfg::new(func);
     let dj = DjGraph::new(&cfg, DomTree::new(&cfg));
@@ -207,6 +385,27 @@ pub fn dj_edges(func: &Function) -> (EdgeList, EdgeList) {
 
 /// The DJ-graph: `A -D-> B` for each dominator-tree edge, then `A -J-> B`
 /// for each join edge, by source then target in layout order.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::render_dj;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// assert_eq!(render_dj(f), "e -D-> l\ne -D-> j\nl -J-> j\n");
+/// ```
 pub fn render_dj(func: &Function) -> String {
     let blocks = Blocks::new(func);
     let (d, j) = dj_edges(func);
@@ -221,6 +420,30 @@ pub fn render_dj(func: &Function) -> String {
 
 /// Each block with its live-in and live-out variables, in layout order,
 /// variables in index order.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::live_rows;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let (c, x) = (f.var_by_name("c").unwrap(), f.var_by_name("x").unwrap());
+/// let rows = live_rows(f);
+/// assert_eq!(rows[0], (block("e"), vec![c], vec![x]));
+/// assert_eq!(rows[2], (block("j"), vec![x], vec![]));
+/// ```
 pub fn live_rows(func: &Function) -> Vec<(Block, Vec<Var>, Vec<Var>)> {
     let cfg = Cfg::new(func);
     let live = Liveness::new(func, &cfg);
@@ -232,6 +455,29 @@ pub fn live_rows(func: &Function) -> Vec<(Block, Vec<Var>, Vec<Var>)> {
 
 /// Liveness: `live-in(B) = {...}` and `live-out(B) = {...}` for each block
 /// in layout order, variables in index order.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::analysis::report::render_live;
+/// // `f` is `x = 1; if c { x = 2 }; return x`: e → {l, j}, l → j.
+/// # let src = "function f(c) {
+/// # e:
+/// #     x = 1
+/// #     branch c, l, j
+/// # l:
+/// #     x = 2
+/// #     jump j
+/// # j:
+/// #     ret x
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let text = render_live(f);
+/// assert!(text.starts_with("live-in(e) = {c}\nlive-out(e) = {x}\n"));
+/// assert!(text.ends_with("live-in(j) = {x}\nlive-out(j) = {}\n"));
+/// ```
 pub fn render_live(func: &Function) -> String {
     let blocks = Blocks::new(func);
     let names = VarNames::new(func);

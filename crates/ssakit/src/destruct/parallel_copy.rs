@@ -100,6 +100,16 @@ use std::fmt;
 /// ```
 pub trait Location: Copy + Eq + fmt::Debug {
     /// This location's dense index.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use ssakit::destruct::parallel_copy::Location;
+    /// // Block, Var and the other entity types are locations, as are integers;
+    /// // the index is what the sequentializer's dense tables are keyed by.
+    /// assert_eq!(Location::index(ssakit::ir::Var::new(3)), 3);
+    /// assert_eq!(Location::index(5u8), 5);
+    /// ```
     fn index(self) -> usize;
 }
 

@@ -46,6 +46,21 @@ use std::str::FromStr;
 
 /// The control-flow shape of a generated program. `N` is
 /// [`GenOptions::blocks`]; each variant says how many blocks it produces.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::analysis::{loop_depth, DomTree};
+/// use ssakit::gen::{generate, GenOptions, Shape};
+/// use ssakit::ir::Cfg;
+/// let deepest = |shape| {
+///     let f = generate(&GenOptions { shape, blocks: 11, ..GenOptions::default() });
+///     let cfg = Cfg::new(&f);
+///     loop_depth(&cfg, &DomTree::new(&cfg)).iter().map(|(_, &d)| d).max()
+/// };
+/// assert_eq!(deepest(Shape::NestedLoops), Some(3)); // (11 - 2) / 3 loops
+/// assert_eq!(deepest(Shape::Chain), Some(0)); // straight-line code
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Shape {
     /// Random structured control flow: sequences, if/else diamonds, small

@@ -29,6 +29,15 @@ use crate::text;
 use std::fmt;
 
 /// How a program leaves SSA in one pipeline.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::oracle::DestructMode;
+/// // Printed as the `ssakit` command line it stands for, in mismatch stages.
+/// let mode = DestructMode { split: false, coalesce: true };
+/// assert_eq!(mode.to_string(), "destruct --no-split");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DestructMode {
     /// Split critical edges (else Method I copies around the phis).
@@ -82,6 +91,44 @@ pub(crate) const PASS_LISTS: [&str; 6] = [
 ];
 
 /// Which pipelines to run on a program.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::construct::Options;
+/// use ssakit::oracle::{check, DestructMode, Plan};
+/// // `f(n)` prints and returns 0 + 1 + ... + (n - 1), computed in a loop.
+/// # let src = "function f(n) {
+/// # e:
+/// #     s = 0
+/// #     i = 0
+/// #     jump h
+/// # h:
+/// #     c = i < n
+/// #     branch c, b, x
+/// # b:
+/// #     s = s + i
+/// #     i = i + 1
+/// #     jump h
+/// # x:
+/// #     print s
+/// #     ret s
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// // One pipeline: default construction, no optimisation, split and coalesce.
+/// let plan = Plan {
+///     constructions: vec![Options::default()],
+///     pass_lists: vec![vec![]],
+///     destructions: vec![DestructMode { split: true, coalesce: true }],
+///     args: vec![vec![0], vec![4]],
+///     fuel: 10_000,
+/// };
+/// let cov = check(f, &plan).unwrap();
+/// // The SSA form, its destruction, and its direct (conventional) destruction,
+/// // each run on both argument vectors.
+/// assert_eq!((cov.programs, cov.comparisons), (3, 6));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// Construction options.
@@ -101,6 +148,18 @@ impl Plan {
     /// Every flavour × ⊥ mode; no optimisation, then `copy-prop`, `dce`,
     /// `const-prop`, `copy-prop,dce` and `const-prop,copy-prop,dce`; every
     /// destruction mode (with and without edge splitting and coalescing).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::oracle::Plan;
+    /// let plan = Plan::full(vec![vec![1, 2]]);
+    /// // 3 flavours × 3 ⊥ modes, 6 optimisation lists, 4 destruction modes.
+    /// assert_eq!(plan.constructions.len(), 9);
+    /// assert_eq!(plan.pass_lists.len(), 6);
+    /// assert_eq!(plan.destructions.len(), 4);
+    /// assert_eq!(plan.args, [vec![1, 2]]);
+    /// ```
     pub fn full(args: Vec<Vec<i64>>) -> Plan {
         let mut constructions = Vec::new();
         for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
@@ -133,6 +192,21 @@ impl Plan {
     /// A cheaper plan for case number `k` of a long run: one construction
     /// (rotating through flavours, ⊥ modes, renamings and DF⁺ methods), all
     /// optimisation lists and destruction modes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// # use ssakit::oracle::Plan;
+    /// let (a, b) = (Plan::rotating(0, vec![]), Plan::rotating(1, vec![]));
+    /// assert_eq!(a.constructions.len(), 1); // one construction per case
+    /// // The next case, the next ⊥ mode; every ninth, the other renaming.
+    /// use ssakit::construct::{Renaming, UndefMode};
+    /// assert!(matches!(a.constructions[0].undef, UndefMode::Operand));
+    /// assert!(matches!(b.constructions[0].undef, UndefMode::EntryDef));
+    /// let c = Plan::rotating(9, vec![]);
+    /// assert!(matches!(c.constructions[0].renaming, Renaming::Stacks));
+    /// assert_eq!(a.destructions.len(), Plan::full(vec![]).destructions.len());
+    /// ```
     pub fn rotating(k: usize, args: Vec<Vec<i64>>) -> Plan {
         let mut p = Plan::full(args);
         let mut opts = p.constructions[k % p.constructions.len()];
@@ -152,6 +226,38 @@ impl Plan {
 }
 
 /// A disagreement between the original program and a transformed one.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::oracle::{agree, Plan};
+/// // `f(n)` prints and returns 0 + 1 + ... + (n - 1), computed in a loop.
+/// # let src = "function f(n) {
+/// # e:
+/// #     s = 0
+/// #     i = 0
+/// #     jump h
+/// # h:
+/// #     c = i < n
+/// #     branch c, b, x
+/// # b:
+/// #     s = s + i
+/// #     i = i + 1
+/// #     jump h
+/// # x:
+/// #     print s
+/// #     ret s
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// // A "transformation" that breaks the program: it returns s + 1.
+/// let src2 = src.replace("ret s", "t = s + 1\n    ret t");
+/// let broken = &ssakit::text::parse_module(&src2).unwrap().functions[0];
+/// let m = agree(f, broken, "my-pass", &Plan::full(vec![vec![3]])).unwrap_err();
+/// assert_eq!(m.stage, "my-pass");
+/// assert!(m.to_string().starts_with("my-pass: on [3]:"), "{m}");
+/// assert!(m.program.contains("t = s + 1")); // the failing program, printed
+/// ```
 #[derive(Clone, Debug)]
 pub struct Mismatch {
     /// The pipeline, e.g. `construct --flavor pruned | opt copy-prop | destruct`.
@@ -169,6 +275,35 @@ impl fmt::Display for Mismatch {
 }
 
 /// What a successful check covered.
+///
+/// # Example
+///
+/// ```
+/// use ssakit::oracle::{check, Plan};
+/// // `f(n)` prints and returns 0 + 1 + ... + (n - 1), computed in a loop.
+/// # let src = "function f(n) {
+/// # e:
+/// #     s = 0
+/// #     i = 0
+/// #     jump h
+/// # h:
+/// #     c = i < n
+/// #     branch c, b, x
+/// # b:
+/// #     s = s + i
+/// #     i = i + 1
+/// #     jump h
+/// # x:
+/// #     print s
+/// #     ret s
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// let cov = check(f, &Plan::rotating(0, vec![vec![2]])).unwrap();
+/// // Every program transformed was run on the one argument vector.
+/// assert!(cov.programs > 1);
+/// assert_eq!(cov.comparisons, cov.programs);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
     /// Programs transformed (each stage of each pipeline counts one).
@@ -216,11 +351,34 @@ fn run(f: &Function, args: &[i64], fuel: u64) -> Result<Outcome, interp::Runtime
 }
 
 /// The original's runs on each argument vector, with the plan's fuel.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::oracle::{original_runs, Plan};
+/// # use ssakit::interp::Value;
+/// let src = "function f(a) {\ne:\n    q = 10 / a\n    ret q\n}\n";
+/// let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// let runs = original_runs(f, &Plan::full(vec![vec![0], vec![2]]));
+/// assert!(runs[0].is_err()); // division by zero
+/// assert_eq!(runs[1].as_ref().unwrap().ret, Some(Value::Int(5)));
+/// ```
 pub fn original_runs(func: &Function, plan: &Plan) -> Vec<Result<Outcome, interp::RuntimeError>> {
     plan.args.iter().map(|a| run(func, a, plan.fuel)).collect()
 }
 
 /// The original's outcomes on each argument vector (`None` where it fails).
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::oracle::{original_outcomes, Plan};
+/// let src = "function f(a) {\ne:\n    q = 10 / a\n    print q\n    ret\n}\n";
+/// let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// let outs = original_outcomes(f, &Plan::full(vec![vec![0], vec![5]]));
+/// assert!(outs[0].is_none()); // failed runs are not compared
+/// assert_eq!(outs[1].as_ref().unwrap().lines(), ["2"]);
+/// ```
 pub fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
     original_runs(func, plan)
         .into_iter()
@@ -232,12 +390,65 @@ pub fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
 /// can start from (one with phis: it is in SSA form already). [`check`]
 /// would report it as a mismatch of the first construction, and
 /// [`reduce`] shrink it as one; this is an error of the input instead.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::oracle::check_input;
+/// let src = "function f(c) {
+/// e:
+///     a = 1
+///     b = 2
+///     print a, b
+///     branch c, l, j
+/// l:
+///     jump j
+/// j:
+///     x = phi(e: a, l: b)
+///     ret x
+/// }
+/// ";
+/// let with_phi = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// assert!(check_input(with_phi).is_err()); // already SSA: not a starting point
+/// let plain = ssakit::text::parse_module("function g(a) {\ne:\n    ret a\n}\n").unwrap();
+/// assert!(check_input(&plain.functions[0]).is_ok());
+/// ```
 pub fn check_input(func: &Function) -> Result<(), crate::error::IrError> {
     construct::construct(&mut func.clone(), &Options::default()).map(|_| ())
 }
 
 /// Checks every pipeline of `plan` on `func`, a non-SSA function whose
 /// parameters match the plan's argument vectors.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::oracle::{check, Plan};
+/// // `f(n)` prints and returns 0 + 1 + ... + (n - 1), computed in a loop.
+/// # let src = "function f(n) {
+/// # e:
+/// #     s = 0
+/// #     i = 0
+/// #     jump h
+/// # h:
+/// #     c = i < n
+/// #     branch c, b, x
+/// # b:
+/// #     s = s + i
+/// #     i = i + 1
+/// #     jump h
+/// # x:
+/// #     print s
+/// #     ret s
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// let plan = Plan::full(vec![vec![0], vec![4]]);
+/// let cov = check(f, &plan).unwrap();
+/// // Every pipeline agreed with the original on both argument vectors.
+/// assert_eq!(cov.comparisons, 2 * cov.programs);
+/// assert!(cov.programs > plan.constructions.len() * plan.destructions.len());
+/// ```
 pub fn check(func: &Function, plan: &Plan) -> Result<Coverage, Mismatch> {
     let originals = original_outcomes(func, plan);
     let mut cov = Coverage::default();
@@ -361,6 +572,37 @@ fn compare_ssa(
 
 /// Compares `transformed` (any form: SSA or not) with `original` on the
 /// plan's arguments, as [`check`] does after each stage.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::oracle::{agree, Plan};
+/// # use ssakit::construct::{construct, Options};
+/// // `f(n)` prints and returns 0 + 1 + ... + (n - 1), computed in a loop.
+/// # let src = "function f(n) {
+/// # e:
+/// #     s = 0
+/// #     i = 0
+/// #     jump h
+/// # h:
+/// #     c = i < n
+/// #     branch c, b, x
+/// # b:
+/// #     s = s + i
+/// #     i = i + 1
+/// #     jump h
+/// # x:
+/// #     print s
+/// #     ret s
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// // Check your own transformation: here, construction alone.
+/// let mut ssa = f.clone();
+/// construct(&mut ssa, &Options::default()).unwrap();
+/// let cov = agree(f, &ssa, "construct", &Plan::full(vec![vec![0], vec![5]])).unwrap();
+/// assert_eq!((cov.programs, cov.comparisons), (1, 2));
+/// ```
 pub fn agree(
     original: &Function,
     transformed: &Function,
@@ -423,6 +665,17 @@ fn compare(
 /// The fuzz target's body: parse arbitrary bytes; on success, check the
 /// printer round trip and every pipeline on the entry function if it is not
 /// in SSA form. Panics on any violation (that is what the fuzzer looks for).
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::oracle::fuzz_source;
+/// // Returns quietly on bytes that are not a program, and on programs that
+/// // pass every check; panics (which the fuzzer reports) on a violation.
+/// fuzz_source(b"\xff not UTF-8");
+/// fuzz_source(b"function f( {");
+/// fuzz_source(b"function f(a) {\ne:\n    b = a * 2\n    print b\n    ret b\n}\n");
+/// ```
 pub fn fuzz_source(data: &[u8]) {
     let Ok(src) = std::str::from_utf8(data) else {
         return;
@@ -463,6 +716,15 @@ pub fn fuzz_source(data: &[u8]) {
 /// The generated-program fuzz target's body: the first bytes choose a shape,
 /// a size, a variable count and a seed; the program goes through every
 /// pipeline. Panics on any mismatch.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::oracle::fuzz_generated;
+/// // Shape 3 (`chain`), 3 + 5 blocks, 1 + 2 variables, seed 42: passes every
+/// // check, so it returns; a mismatch would panic with the reduced program.
+/// fuzz_generated(&[3, 5, 2, 42]);
+/// ```
 pub fn fuzz_generated(data: &[u8]) {
     use crate::gen::{generate, GenOptions, Shape};
     if data.len() < 4 {

@@ -20,6 +20,32 @@ use crate::text::parse_module;
 /// Shrinks `func` while `check(func, plan)` fails at `first.stage` (a panic
 /// counts as a failure). Returns the smallest failing program found and its
 /// mismatch.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::oracle::{check, reduce, Plan};
+/// // A phi in the input makes the first construction fail: shrink that failure.
+/// let src = "function f(c) {
+/// e:
+///     a = 1
+///     b = 2
+///     print a, b
+///     branch c, l, j
+/// l:
+///     jump j
+/// j:
+///     x = phi(e: a, l: b)
+///     ret x
+/// }
+/// ";
+/// let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// let plan = Plan::rotating(0, vec![vec![1]]);
+/// let first = check(f, &plan).unwrap_err();
+/// let (small, m) = reduce(f, &plan, &first);
+/// assert_eq!(m.stage, first.stage);
+/// assert!(small.num_insts() < f.num_insts());
+/// ```
 pub fn reduce(func: &Function, plan: &Plan, first: &Mismatch) -> (Function, Mismatch) {
     reduce_by(func, first, |f| {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(f, plan)));
@@ -37,6 +63,44 @@ pub fn reduce(func: &Function, plan: &Plan, first: &Mismatch) -> (Function, Mism
 
 /// Shrinks `func` while `still_fails` returns a mismatch; `first` is the
 /// mismatch of `func` itself.
+///
+/// # Example
+///
+/// ```
+/// # use ssakit::oracle::{reduce_by, Mismatch};
+/// # use ssakit::text::print_function;
+/// // `f(n)` prints and returns 0 + 1 + ... + (n - 1), computed in a loop.
+/// # let src = "function f(n) {
+/// # e:
+/// #     s = 0
+/// #     i = 0
+/// #     jump h
+/// # h:
+/// #     c = i < n
+/// #     branch c, b, x
+/// # b:
+/// #     s = s + i
+/// #     i = i + 1
+/// #     jump h
+/// # x:
+/// #     print s
+/// #     ret s
+/// # }
+/// # ";
+/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// // A made-up failure: "the program prints something".
+/// let prints = |g: &ssakit::ir::Function| {
+///     print_function(g).contains("print").then(|| Mismatch {
+///         stage: "prints".into(),
+///         detail: String::new(),
+///         program: print_function(g),
+///     })
+/// };
+/// let first = prints(f).unwrap();
+/// let (small, _) = reduce_by(f, &first, prints);
+/// assert!(print_function(&small).contains("print"));
+/// assert!(small.num_insts() < f.num_insts());
+/// ```
 pub fn reduce_by(
     func: &Function,
     first: &Mismatch,
