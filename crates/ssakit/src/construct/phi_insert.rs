@@ -28,7 +28,7 @@
 //!
 //! DF sets can be quadratic in size (a ladder of n nested loops has
 //! frontiers of Θ(n²) elements in all), so the worklist above, like every
-//! method that materialises DF, is quadratic there. [`IdfMethod::Linear`]
+//! method that materialises DF, is quadratic there. `IdfMethod::Linear`
 //! (the default for construction) computes the same DF⁺(Defs(v)) per
 //! variable without building DF, by Sreedhar and Gao's method on the
 //! DJ-graph ([`IdfCalculator`], the method of the chapter 14 that the

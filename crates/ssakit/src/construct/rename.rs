@@ -3,9 +3,9 @@
 //! A preorder walk of the dominator tree gives each definition a fresh
 //! version and rewrites each use to the version of the unique definition
 //! that reaches it — the closest definition that dominates it. Two
-//! interchangeable ways of finding that definition implement [`Reaching`]:
+//! interchangeable ways of finding that definition implement `Reaching`:
 //!
-//! * [`ReachingDefChains`], the chapter's algorithm: one slot
+//! * `ReachingDefChains`, the chapter's algorithm: one slot
 //!   `v.reachingDef` per variable, and per version `v'.reachingDef` the
 //!   definition it shadowed. `updateReachingDef(v, i)` climbs that chain
 //!   until it finds a definition that dominates `i`:
@@ -16,11 +16,11 @@
 //!   v.reachingDef := r
 //!   ```
 //!   It needs no stack and no action when the walk leaves a block.
-//! * [`VersionStacks`], the classic algorithm (Cytron et al. 1991): one stack
+//! * `VersionStacks`, the classic algorithm (Cytron et al. 1991): one stack
 //!   of versions per variable, pushed at each definition and popped, through
 //!   an undo log, when the walk leaves the block.
 //!
-//! Both are driven by one [`Renamer`], which visits blocks, instructions and
+//! Both are driven by one `Renamer`, which visits blocks, instructions and
 //! uses in the same order and numbers versions in that order, so they
 //! produce identical functions; the tests check it.
 //!
@@ -37,7 +37,7 @@
 //! The undefined value ⊥ (section 13.5) is the empty chain. [`UndefMode`]
 //! says what a use that finds ⊥ becomes.
 //!
-//! An [`Observer`] sees every use and definition with where it is (the
+//! An `Observer` sees every use and definition with where it is (the
 //! trace of [`super::trace`] is one); the default observes nothing and
 //! costs nothing.
 
