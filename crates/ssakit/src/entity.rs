@@ -29,21 +29,49 @@ use std::marker::PhantomData;
 use std::ops::{Index, IndexMut};
 
 /// A dense index type: a `u32` newtype usable as a table index.
+///
+/// ```
+/// use ssakit::entity::EntityRef;
+/// use ssakit::ir::Block;
+/// fn second<K: EntityRef>(k: K) -> K { K::new(k.index() + 1) }
+/// assert_eq!(second(Block::new(4)), Block::new(5));
+/// ```
 pub trait EntityRef: Copy + Eq + Ord + std::hash::Hash + fmt::Debug + 'static {
     /// The entity with index `i`. Panics if `i` does not fit in a `u32`
     /// below the reserved value of [`PackedOption`].
+    ///
+    /// ```
+    /// use ssakit::entity::EntityRef;
+    /// use ssakit::ir::Var;
+    /// assert_eq!(<Var as EntityRef>::new(7).to_string(), "v7");
+    /// ```
     fn new(i: usize) -> Self;
     /// This entity's index.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityRef;
+    /// use ssakit::ir::Var;
+    /// assert_eq!(EntityRef::index(Var::new(7)), 7);
+    /// ```
     fn index(self) -> usize;
 }
 
 /// Declares a `u32` newtype entity whose `Display` is `prefix` + index.
 /// The `u32` is private; [`EntityRef::new`] and [`EntityRef::index`] (also
-/// inherent methods, with `from_u32`/`as_u32`) convert.
+/// inherent methods, with `from_u32`/`as_u32`) convert. The examples it
+/// writes into the type's documentation name it `ssakit::ir::$name`, where
+/// every entity of the library is declared.
 #[macro_export]
 macro_rules! entity_ref {
     ($(#[$attr:meta])* $name:ident, $prefix:literal) => {
         $(#[$attr])*
+        ///
+        /// ```
+        #[doc = concat!("use ssakit::ir::", stringify!($name), ";")]
+        #[doc = concat!("let k = ", stringify!($name), "::new(3);")]
+        #[doc = concat!("assert_eq!(k.to_string(), \"", $prefix, "3\");")]
+        #[doc = concat!("assert!(k < ", stringify!($name), "::new(4));")]
+        /// ```
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name(u32);
 
@@ -61,21 +89,42 @@ macro_rules! entity_ref {
 
         impl $name {
             /// The entity with index `i`.
+            ///
+            /// ```
+            #[doc = concat!("use ssakit::ir::", stringify!($name), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new(2).index(), 2);")]
+            /// ```
             #[inline]
             pub fn new(i: usize) -> Self {
                 <Self as $crate::entity::EntityRef>::new(i)
             }
             /// This entity's index.
+            ///
+            /// ```
+            #[doc = concat!("use ssakit::ir::", stringify!($name), ";")]
+            /// let table = ['a', 'b'];
+            #[doc = concat!("assert_eq!(table[", stringify!($name), "::new(1).index()], 'b');")]
+            /// ```
             #[inline]
             pub fn index(self) -> usize {
                 self.0 as usize
             }
             /// The entity with index `i` (for tables of `u32`).
+            ///
+            /// ```
+            #[doc = concat!("use ssakit::ir::", stringify!($name), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::from_u32(5), ", stringify!($name), "::new(5));")]
+            /// ```
             #[inline]
             pub fn from_u32(i: u32) -> Self {
                 <Self as $crate::entity::EntityRef>::new(i as usize)
             }
             /// This entity's index as a `u32` (for tables of `u32`).
+            ///
+            /// ```
+            #[doc = concat!("use ssakit::ir::", stringify!($name), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::new(5).as_u32(), 5u32);")]
+            /// ```
             #[inline]
             pub fn as_u32(self) -> u32 {
                 self.0
@@ -98,6 +147,14 @@ macro_rules! entity_ref {
 
 /// A vector indexed by an entity type: the owner of the entities (like
 /// Cranelift's `PrimaryMap`) or a side table filled up front.
+///
+/// ```
+/// use ssakit::entity::EntityVec;
+/// use ssakit::ir::Block;
+/// let mut names: EntityVec<Block, &str> = EntityVec::new();
+/// let entry = names.push("entry");
+/// assert_eq!(names[entry], "entry");
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct EntityVec<K: EntityRef, V> {
     data: Vec<V>,
@@ -106,6 +163,13 @@ pub struct EntityVec<K: EntityRef, V> {
 
 impl<K: EntityRef, V> EntityVec<K, V> {
     /// An empty vector.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let v: EntityVec<Block, u8> = EntityVec::new();
+    /// assert!(v.is_empty());
+    /// ```
     pub fn new() -> Self {
         EntityVec {
             data: Vec::new(),
@@ -114,6 +178,13 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// An empty vector with room for `n` entities.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let v: EntityVec<Block, u8> = EntityVec::with_capacity(8);
+    /// assert!(v.is_empty() && v.as_slice().is_empty());
+    /// ```
     pub fn with_capacity(n: usize) -> Self {
         EntityVec {
             data: Vec::with_capacity(n),
@@ -122,6 +193,14 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// A side table of `n` copies of `v`.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let seen: EntityVec<Block, bool> = EntityVec::filled(3, false);
+    /// assert_eq!(seen.len(), 3);
+    /// assert!(!seen[Block::new(2)]);
+    /// ```
     pub fn filled(n: usize, v: V) -> Self
     where
         V: Clone,
@@ -133,6 +212,13 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Wraps an existing vector.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let depth: EntityVec<Block, u32> = EntityVec::from_vec(vec![0, 1, 1]);
+    /// assert_eq!(depth[Block::new(2)], 1);
+    /// ```
     pub fn from_vec(data: Vec<V>) -> Self {
         EntityVec {
             data,
@@ -141,6 +227,14 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Appends `v` and returns its new key.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut v: EntityVec<Block, char> = EntityVec::new();
+    /// assert_eq!(v.push('a'), Block::new(0));
+    /// assert_eq!(v.push('b'), Block::new(1));
+    /// ```
     pub fn push(&mut self, v: V) -> K {
         let k = K::new(self.data.len());
         self.data.push(v);
@@ -148,46 +242,118 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// The key the next `push` will return.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut v: EntityVec<Block, char> = EntityVec::new();
+    /// let k = v.next_key();
+    /// assert_eq!(v.push('a'), k);
+    /// ```
     pub fn next_key(&self) -> K {
         K::new(self.data.len())
     }
 
     /// Number of entities.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let v: EntityVec<Block, u8> = EntityVec::from_vec(vec![5, 6]);
+    /// assert_eq!(v.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.data.len()
     }
 
     /// Whether there are no entities.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut v: EntityVec<Block, u8> = EntityVec::new();
+    /// assert!(v.is_empty());
+    /// v.push(1);
+    /// assert!(!v.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
 
     /// All keys, in index order.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let v: EntityVec<Block, u8> = EntityVec::from_vec(vec![5, 6]);
+    /// assert_eq!(v.keys().collect::<Vec<_>>(), [Block::new(0), Block::new(1)]);
+    /// ```
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + 'static {
         (0..self.data.len()).map(K::new)
     }
 
     /// Values in index order.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let v: EntityVec<Block, u8> = EntityVec::from_vec(vec![5, 6]);
+    /// assert_eq!(v.values().sum::<u8>(), 11);
+    /// ```
     pub fn values(&self) -> std::slice::Iter<'_, V> {
         self.data.iter()
     }
 
     /// Mutable values in index order.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut v: EntityVec<Block, u8> = EntityVec::from_vec(vec![5, 6]);
+    /// v.values_mut().for_each(|x| *x *= 2);
+    /// assert_eq!(v.as_slice(), [10, 12]);
+    /// ```
     pub fn values_mut(&mut self) -> std::slice::IterMut<'_, V> {
         self.data.iter_mut()
     }
 
     /// `(key, value)` pairs in index order.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let v: EntityVec<Block, char> = EntityVec::from_vec(vec!['a', 'b']);
+    /// let pairs: Vec<_> = v.iter().map(|(k, c)| (k.index(), *c)).collect();
+    /// assert_eq!(pairs, [(0, 'a'), (1, 'b')]);
+    /// ```
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (K, &V)> + ExactSizeIterator {
         self.data.iter().enumerate().map(|(i, v)| (K::new(i), v))
     }
 
     /// The value at `k`, or `None` if `k` is out of range.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let v: EntityVec<Block, char> = EntityVec::from_vec(vec!['a']);
+    /// assert_eq!(v.get(Block::new(0)), Some(&'a'));
+    /// assert_eq!(v.get(Block::new(1)), None);
+    /// ```
     pub fn get(&self, k: K) -> Option<&V> {
         self.data.get(k.index())
     }
 
     /// Grows the table with copies of `v` until `k` is a valid key.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut v: EntityVec<Block, u8> = EntityVec::new();
+    /// v.ensure(Block::new(2), 0);
+    /// assert_eq!(v.len(), 3);
+    /// v.ensure(Block::new(1), 9);
+    /// assert_eq!(v.as_slice(), [0, 0, 0]);
+    /// ```
     pub fn ensure(&mut self, k: K, v: V)
     where
         V: Clone,
@@ -198,16 +364,39 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Reserves room for `additional` more entries (see `Vec::reserve`).
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut v: EntityVec<Block, u8> = EntityVec::new();
+    /// v.reserve(100);
+    /// assert!(v.is_empty());
+    /// ```
     pub fn reserve(&mut self, additional: usize) {
         self.data.reserve(additional);
     }
 
     /// Keeps the first `n` entries.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut v: EntityVec<Block, u8> = EntityVec::from_vec(vec![1, 2, 3]);
+    /// v.truncate(1);
+    /// assert_eq!(v.as_slice(), [1]);
+    /// ```
     pub fn truncate(&mut self, n: usize) {
         self.data.truncate(n);
     }
 
     /// The underlying slice.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let v: EntityVec<Block, u8> = EntityVec::filled(2, 7);
+    /// assert_eq!(v.as_slice(), &[7, 7]);
+    /// ```
     pub fn as_slice(&self) -> &[V] {
         &self.data
     }
@@ -216,6 +405,14 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     /// `O(len)`, by following each cycle of the permutation once (no second
     /// table: renumbering a million blocks does not hold two copies of
     /// them). `new_of` must be a permutation of `0..len`.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut v: EntityVec<Block, char> = EntityVec::from_vec(vec!['a', 'b', 'c']);
+    /// v.permute(&[2, 0, 1]); // 'a' goes to key 2, 'b' to 0, 'c' to 1
+    /// assert_eq!(v.as_slice(), ['b', 'c', 'a']);
+    /// ```
     pub fn permute(&mut self, new_of: &[u32]) {
         let n = self.data.len();
         assert_eq!(new_of.len(), n, "permute: not a permutation of the keys");
@@ -241,6 +438,13 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// The underlying vector.
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let v: EntityVec<Block, u8> = EntityVec::filled(2, 1);
+    /// assert_eq!(v.into_vec(), vec![1, 1]);
+    /// ```
     pub fn into_vec(self) -> Vec<V> {
         self.data
     }
@@ -276,6 +480,14 @@ impl<K: EntityRef, V: fmt::Debug> fmt::Debug for EntityVec<K, V> {
 /// A side table that reads as `default` for every key never written and
 /// grows on first write, so that it never has to be sized up front (like
 /// Cranelift's `SecondaryMap`).
+///
+/// ```
+/// use ssakit::entity::SecondaryMap;
+/// use ssakit::ir::Var;
+/// let mut uses: SecondaryMap<Var, u32> = SecondaryMap::new(0);
+/// uses[Var::new(5)] += 1;
+/// assert_eq!((uses[Var::new(5)], uses[Var::new(99)]), (1, 0));
+/// ```
 #[derive(Clone)]
 pub struct SecondaryMap<K: EntityRef, V: Clone> {
     data: Vec<V>,
@@ -285,6 +497,13 @@ pub struct SecondaryMap<K: EntityRef, V: Clone> {
 
 impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     /// An empty map answering `default` everywhere.
+    ///
+    /// ```
+    /// use ssakit::entity::SecondaryMap;
+    /// use ssakit::ir::Var;
+    /// let m: SecondaryMap<Var, i8> = SecondaryMap::new(-1);
+    /// assert_eq!(m[Var::new(3)], -1);
+    /// ```
     pub fn new(default: V) -> Self {
         SecondaryMap {
             data: Vec::new(),
@@ -294,6 +513,14 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     }
 
     /// An empty map with room for keys below `n` before it grows.
+    ///
+    /// ```
+    /// use ssakit::entity::SecondaryMap;
+    /// use ssakit::ir::Var;
+    /// let mut m: SecondaryMap<Var, u8> = SecondaryMap::with_capacity(16, 0);
+    /// m[Var::new(2)] = 4;
+    /// assert_eq!((m[Var::new(2)], m[Var::new(1)]), (4, 0));
+    /// ```
     pub fn with_capacity(n: usize, default: V) -> Self {
         SecondaryMap {
             data: Vec::with_capacity(n),
@@ -303,6 +530,15 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     }
 
     /// Resets every entry to the default, keeping the memory.
+    ///
+    /// ```
+    /// use ssakit::entity::SecondaryMap;
+    /// use ssakit::ir::Var;
+    /// let mut m: SecondaryMap<Var, u8> = SecondaryMap::new(0);
+    /// m[Var::new(2)] = 4;
+    /// m.clear();
+    /// assert_eq!(m[Var::new(2)], 0);
+    /// ```
     pub fn clear(&mut self) {
         self.data.clear();
     }
@@ -336,6 +572,14 @@ impl<K: EntityRef, V: Clone + fmt::Debug> fmt::Debug for SecondaryMap<K, V> {
 
 /// An `Option<K>` in the four bytes of `K`: the reserved index `u32::MAX`
 /// (which [`EntityRef::new`] never returns) stands for `None`.
+///
+/// ```
+/// use ssakit::entity::PackedOption;
+/// use ssakit::ir::Block;
+/// let idom: PackedOption<Block> = Some(Block::new(1)).into();
+/// assert_eq!(idom.expand(), Some(Block::new(1)));
+/// assert_eq!(std::mem::size_of::<PackedOption<Block>>(), 4);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PackedOption<K: EntityRef> {
     raw: u32,
@@ -350,6 +594,12 @@ impl<K: EntityRef> PackedOption<K> {
     };
 
     /// `Some(k)`.
+    ///
+    /// ```
+    /// use ssakit::entity::PackedOption;
+    /// use ssakit::ir::Block;
+    /// assert!(!PackedOption::some(Block::new(0)).is_none());
+    /// ```
     #[inline]
     pub fn some(k: K) -> Self {
         PackedOption {
@@ -359,12 +609,25 @@ impl<K: EntityRef> PackedOption<K> {
     }
 
     /// The option unpacked.
+    ///
+    /// ```
+    /// use ssakit::entity::PackedOption;
+    /// use ssakit::ir::Block;
+    /// assert_eq!(PackedOption::some(Block::new(3)).expand(), Some(Block::new(3)));
+    /// assert_eq!(PackedOption::<Block>::NONE.expand(), None);
+    /// ```
     #[inline]
     pub fn expand(self) -> Option<K> {
         (self.raw != u32::MAX).then(|| K::new(self.raw as usize))
     }
 
     /// Whether this is `None`.
+    ///
+    /// ```
+    /// use ssakit::entity::PackedOption;
+    /// use ssakit::ir::Block;
+    /// assert!(PackedOption::<Block>::default().is_none());
+    /// ```
     #[inline]
     pub fn is_none(self) -> bool {
         self.raw == u32::MAX
@@ -413,6 +676,13 @@ pub struct Csr<K: EntityRef, V> {
 
 impl<K: EntityRef, V: Copy> Csr<K, V> {
     /// The lists of `num_keys` keys from `pairs` (keys below `num_keys`).
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// let csr = Csr::from_pairs(2, [(Block::new(1), 10), (Block::new(1), 11)]);
+    /// assert_eq!(csr.of(Block::new(1)), [10, 11]);
+    /// ```
     pub fn from_pairs(num_keys: usize, pairs: impl IntoIterator<Item = (K, V)>) -> Self {
         let pairs: Vec<(K, V)> = pairs.into_iter().collect();
         let mut start = vec![0u32; num_keys + 1];
@@ -443,6 +713,23 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     /// sink it is given. `gen` is called twice (once to count, once to
     /// place) and must push the same pairs both times; no pair vector is
     /// materialised.
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// // The blocks each number 0..6 is a multiple of: keys are 2 and 3.
+    /// let csr: Csr<Block, u32> = Csr::build(4, |sink| {
+    ///     for n in 0..6 {
+    ///         for d in [2, 3] {
+    ///             if n % d == 0 {
+    ///                 sink.push(Block::new(d as usize), n);
+    ///             }
+    ///         }
+    ///     }
+    /// });
+    /// assert_eq!(csr.of(Block::new(2)), [0, 2, 4]);
+    /// assert_eq!(csr.of(Block::new(3)), [0, 3]);
+    /// ```
     pub fn build(num_keys: usize, mut gen: impl FnMut(&mut CsrSink<'_, K, V>)) -> Self {
         let mut start = vec![0u32; num_keys + 1];
         let mut items: Vec<V> = Vec::new();
@@ -487,6 +774,16 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     /// The lists of `num_keys` keys from pairs that `gen` pushes in
     /// increasing key order (one pass, no counting). Panics if a key comes
     /// after a greater one.
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// let csr: Csr<Block, char> = Csr::build_in_key_order(3, |app| {
+    ///     app.push(Block::new(0), 'a');
+    ///     app.push(Block::new(2), 'b');
+    /// });
+    /// assert_eq!((csr.of(Block::new(1)), csr.of(Block::new(2))), (&[][..], &['b'][..]));
+    /// ```
     pub fn build_in_key_order(num_keys: usize, gen: impl FnOnce(&mut CsrAppender<K, V>)) -> Self {
         let mut app = CsrAppender {
             start: Vec::with_capacity(num_keys + 1),
@@ -509,12 +806,27 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     }
 
     /// The items of key `k`.
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// let csr = Csr::from_pairs(2, [(Block::new(0), 'x')]);
+    /// assert_eq!(csr.of(Block::new(0)), ['x']);
+    /// ```
     #[inline]
     pub fn of(&self, k: K) -> &[V] {
         &self.items[self.start[k.index()] as usize..self.start[k.index() + 1] as usize]
     }
 
     /// The items of key `k`, mutably.
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// let mut csr = Csr::from_pairs(1, [(Block::new(0), 3), (Block::new(0), 1)]);
+    /// csr.of_mut(Block::new(0)).sort();
+    /// assert_eq!(csr.of(Block::new(0)), [1, 3]);
+    /// ```
     #[inline]
     pub fn of_mut(&mut self, k: K) -> &mut [V] {
         let (a, b) = (
@@ -525,16 +837,37 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     }
 
     /// Number of keys.
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// let csr = Csr::from_pairs(5, [(Block::new(0), 'x')]);
+    /// assert_eq!(csr.num_keys(), 5);
+    /// ```
     pub fn num_keys(&self) -> usize {
         self.start.len() - 1
     }
 
     /// Number of items in all lists.
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// let csr = Csr::from_pairs(5, [(Block::new(0), 'x'), (Block::new(4), 'y')]);
+    /// assert_eq!(csr.num_items(), 2);
+    /// ```
     pub fn num_items(&self) -> usize {
         self.items.len()
     }
 
     /// Every item, key by key.
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// let csr = Csr::from_pairs(2, [(Block::new(1), 'b'), (Block::new(0), 'a')]);
+    /// assert_eq!(csr.items(), ['a', 'b']);
+    /// ```
     pub fn items(&self) -> &[V] {
         &self.items
     }
@@ -542,6 +875,16 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
 
 /// Where [`Csr::build`]'s generator pushes its pairs: a counter in the
 /// first pass, the table in the second.
+///
+/// ```
+/// use ssakit::entity::{Csr, CsrSink};
+/// use ssakit::ir::Block;
+/// fn edges(sink: &mut CsrSink<'_, Block, Block>) {
+///     sink.push(Block::new(0), Block::new(1));
+/// }
+/// let succs = Csr::build(2, edges);
+/// assert_eq!(succs.of(Block::new(0)), [Block::new(1)]);
+/// ```
 pub struct CsrSink<'a, K, V> {
     /// First pass: the count of each key. Second pass: the next free slot
     /// of each key.
@@ -554,6 +897,13 @@ pub struct CsrSink<'a, K, V> {
 
 impl<K: EntityRef, V: Copy> CsrSink<'_, K, V> {
     /// Adds `v` to the list of `k`.
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// let csr = Csr::build(1, |sink| sink.push(Block::new(0), 'z'));
+    /// assert_eq!(csr.of(Block::new(0)), ['z']);
+    /// ```
     #[inline]
     pub fn push(&mut self, k: K, v: V) {
         let p = &mut self.pos[k.index()];
@@ -570,6 +920,15 @@ impl<K: EntityRef, V: Copy> CsrSink<'_, K, V> {
 }
 
 /// Where [`Csr::build_in_key_order`]'s generator pushes its pairs.
+///
+/// ```
+/// use ssakit::entity::{Csr, CsrAppender};
+/// use ssakit::ir::Block;
+/// fn fill(app: &mut CsrAppender<Block, u8>) {
+///     app.push(Block::new(1), 7);
+/// }
+/// assert_eq!(Csr::build_in_key_order(2, fill).of(Block::new(1)), [7]);
+/// ```
 pub struct CsrAppender<K, V> {
     start: Vec<u32>,
     items: Vec<V>,
@@ -579,6 +938,16 @@ pub struct CsrAppender<K, V> {
 impl<K: EntityRef, V> CsrAppender<K, V> {
     /// Adds `v` to the list of `k`, which is no smaller than the keys
     /// pushed before.
+    ///
+    /// ```
+    /// use ssakit::entity::Csr;
+    /// use ssakit::ir::Block;
+    /// let csr = Csr::build_in_key_order(2, |app| {
+    ///     app.push(Block::new(1), 'p');
+    ///     app.push(Block::new(1), 'q');
+    /// });
+    /// assert_eq!(csr.of(Block::new(1)), ['p', 'q']);
+    /// ```
     #[inline]
     pub fn push(&mut self, k: K, v: V) {
         assert!(
@@ -608,6 +977,14 @@ impl<K: EntityRef, V: fmt::Debug + Copy> fmt::Debug for Csr<K, V> {
 /// A handle copied is the same list, not a new one: an instruction that
 /// owns a list must not share its handle with another instruction that
 /// edits it (the IR never does; [`ListPool::alloc`] makes a fresh list).
+///
+/// ```
+/// use ssakit::entity::{EntityList, ListPool};
+/// let mut pool = ListPool::new();
+/// let mut args: EntityList<u32> = pool.alloc(&[1, 2]);
+/// args.push(3, &mut pool);
+/// assert_eq!(args.as_slice(&pool), [1, 2, 3]);
+/// ```
 pub struct EntityList<T> {
     start: u32,
     len: u32,
@@ -651,10 +1028,34 @@ impl<T> fmt::Debug for EntityList<T> {
 /// Where the items of lists of `T` are stored: a [`ListPool`], or an owner
 /// of pools such as a [`Function`](crate::ir::Function), so that a list is
 /// read as `list.as_slice(&func)`.
+///
+/// ```
+/// use ssakit::entity::{EntityList, ListPool, ListStore};
+/// fn total(list: EntityList<u32>, store: &impl ListStore<u32>) -> u32 {
+///     list.as_slice(store).iter().sum()
+/// }
+/// let mut pool = ListPool::new();
+/// let l = pool.alloc(&[4, 5]);
+/// assert_eq!(total(l, &pool), 9);
+/// ```
 pub trait ListStore<T> {
     /// The pool of `T` items.
+    ///
+    /// ```
+    /// use ssakit::entity::{ListPool, ListStore};
+    /// let mut pool: ListPool<u8> = ListPool::new();
+    /// pool.alloc(&[1]);
+    /// assert_eq!(ListStore::pool(&pool).len(), 1);
+    /// ```
     fn pool(&self) -> &ListPool<T>;
     /// The pool of `T` items, mutably.
+    ///
+    /// ```
+    /// use ssakit::entity::{ListPool, ListStore};
+    /// let mut pool: ListPool<u8> = ListPool::new();
+    /// let l = ListStore::pool_mut(&mut pool).alloc(&[1]);
+    /// assert_eq!(l.as_slice(&pool), [1]);
+    /// ```
     fn pool_mut(&mut self) -> &mut ListPool<T>;
 }
 
@@ -671,29 +1072,62 @@ impl<T> ListStore<T> for ListPool<T> {
 
 impl<T: Copy> EntityList<T> {
     /// The empty list (no storage).
+    ///
+    /// ```
+    /// use ssakit::entity::EntityList;
+    /// let l: EntityList<u32> = EntityList::new();
+    /// assert!(l.is_empty());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Number of items.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// assert_eq!(pool.alloc(&[1u8, 2]).len(), 2);
+    /// ```
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
     /// Whether the list is empty.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool: ListPool<u8> = ListPool::new();
+    /// assert!(pool.alloc(&[]).is_empty());
+    /// ```
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The items.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let l = pool.alloc(&['a', 'b']);
+    /// assert_eq!(l.as_slice(&pool), ['a', 'b']);
+    /// ```
     #[inline]
     pub fn as_slice<'a>(&self, store: &'a impl ListStore<T>) -> &'a [T] {
         &store.pool().data[self.start as usize..(self.start + self.len) as usize]
     }
 
     /// The items, mutably (the length cannot change through the slice).
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let l = pool.alloc(&[1, 2]);
+    /// l.as_mut_slice(&mut pool)[0] = 9;
+    /// assert_eq!(l.as_slice(&pool), [9, 2]);
+    /// ```
     #[inline]
     pub fn as_mut_slice<'a>(&self, store: &'a mut impl ListStore<T>) -> &'a mut [T] {
         &mut store.pool_mut().data[self.start as usize..(self.start + self.len) as usize]
@@ -701,6 +1135,16 @@ impl<T: Copy> EntityList<T> {
 
     /// Appends `x`, moving the list to the end of the pool with twice the
     /// room when it is full (amortised O(1)).
+    ///
+    /// ```
+    /// use ssakit::entity::{EntityList, ListPool};
+    /// let mut pool = ListPool::new();
+    /// let mut l = EntityList::new();
+    /// for i in 0..10 {
+    ///     l.push(i, &mut pool);
+    /// }
+    /// assert_eq!(l.as_slice(&pool), (0..10).collect::<Vec<_>>());
+    /// ```
     pub fn push(&mut self, x: T, store: &mut impl ListStore<T>) {
         let pool = store.pool_mut();
         if self.len == self.cap {
@@ -723,6 +1167,14 @@ impl<T: Copy> EntityList<T> {
     }
 
     /// Keeps the items for which `keep` is true, in order.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut l = pool.alloc(&[1, 2, 3, 4]);
+    /// l.retain(&mut pool, |x| x % 2 == 0);
+    /// assert_eq!(l.as_slice(&pool), [2, 4]);
+    /// ```
     pub fn retain(&mut self, store: &mut impl ListStore<T>, mut keep: impl FnMut(&T) -> bool) {
         let s = self.as_mut_slice(store);
         let mut w = 0;
@@ -736,11 +1188,27 @@ impl<T: Copy> EntityList<T> {
     }
 
     /// Keeps the first `n` items.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut l = pool.alloc(&[1, 2, 3]);
+    /// l.truncate(2);
+    /// assert_eq!(l.as_slice(&pool), [1, 2]);
+    /// ```
     pub fn truncate(&mut self, n: usize) {
         self.len = self.len.min(n as u32);
     }
 
     /// Removes the item at `i`, shifting the rest down.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut l = pool.alloc(&['a', 'b', 'c']);
+    /// assert_eq!(l.remove(1, &mut pool), 'b');
+    /// assert_eq!(l.as_slice(&pool), ['a', 'c']);
+    /// ```
     pub fn remove(&mut self, i: usize, store: &mut impl ListStore<T>) -> T {
         let s = self.as_mut_slice(store);
         let x = s[i];
@@ -757,6 +1225,15 @@ impl<T: Copy> EntityList<T> {
 /// its old room becomes *garbage*, as does a freed list. Garbage is
 /// reclaimed by [`ListPool::compact`], which the owner (the
 /// [`Function`](crate::ir::Function)) runs with every live handle.
+///
+/// ```
+/// use ssakit::entity::ListPool;
+/// let mut pool = ListPool::new();
+/// let a = pool.alloc(&[1, 2]);
+/// let b = pool.alloc(&[3]);
+/// assert_eq!((a.as_slice(&pool), b.as_slice(&pool)), (&[1, 2][..], &[3][..]));
+/// assert_eq!(pool.len(), 3);
+/// ```
 #[derive(Clone)]
 pub struct ListPool<T> {
     data: Vec<T>,
@@ -785,11 +1262,24 @@ impl<T: fmt::Debug> fmt::Debug for ListPool<T> {
 
 impl<T: Copy> ListPool<T> {
     /// An empty pool.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let pool: ListPool<u32> = ListPool::new();
+    /// assert!(pool.is_empty());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// A new list holding `items`, with exactly that room.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let l = pool.alloc(&[7, 8]);
+    /// assert_eq!(l.as_slice(&pool), [7, 8]);
+    /// ```
     pub fn alloc(&mut self, items: &[T]) -> EntityList<T> {
         let start = self.data.len();
         self.data.extend_from_slice(items);
@@ -797,6 +1287,13 @@ impl<T: Copy> ListPool<T> {
     }
 
     /// A new list of the items of `iter`, with exactly that room.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let l = pool.alloc_iter((1..=3).map(|i| i * i));
+    /// assert_eq!(l.as_slice(&pool), [1, 4, 9]);
+    /// ```
     pub fn alloc_iter(&mut self, iter: impl IntoIterator<Item = T>) -> EntityList<T> {
         let start = self.data.len();
         self.data.extend(iter);
@@ -806,6 +1303,15 @@ impl<T: Copy> ListPool<T> {
 
     /// A new empty list with room for `cap` items before it moves; `fill`
     /// is a placeholder for the room (never read).
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut l = pool.alloc_room(4, 0);
+    /// assert!(l.is_empty());
+    /// l.push(5, &mut pool);
+    /// assert_eq!((l.as_slice(&pool), pool.len()), (&[5][..], 4));
+    /// ```
     pub fn alloc_room(&mut self, cap: usize, fill: T) -> EntityList<T> {
         let start = self.data.len();
         self.data.resize(start + cap, fill);
@@ -823,27 +1329,68 @@ impl<T: Copy> ListPool<T> {
     }
 
     /// Gives `list`'s room back (as garbage) and empties the handle.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut l = pool.alloc(&[1, 2]);
+    /// pool.free(&mut l);
+    /// assert!(l.is_empty());
+    /// assert_eq!(pool.garbage(), 2);
+    /// ```
     pub fn free(&mut self, list: &mut EntityList<T>) {
         self.garbage += list.cap as usize;
         *list = EntityList::default();
     }
 
     /// Items stored, garbage included.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut l = pool.alloc(&[1, 2]);
+    /// pool.free(&mut l);
+    /// assert_eq!(pool.len(), 2); // garbage still stored
+    /// ```
     pub fn len(&self) -> usize {
         self.data.len()
     }
 
     /// Whether nothing is stored.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// assert!(pool.is_empty());
+    /// pool.alloc(&[1]);
+    /// assert!(!pool.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
 
     /// Items no live list holds (moved or freed room).
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut a = pool.alloc(&[1, 2]);
+    /// let _b = pool.alloc(&[3]);
+    /// a.push(4, &mut pool); // full and not last: moves, leaving its room behind
+    /// assert_eq!(pool.garbage(), 2);
+    /// ```
     pub fn garbage(&self) -> usize {
         self.garbage
     }
 
     /// Reserves room for `n` more items.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool: ListPool<u8> = ListPool::new();
+    /// pool.reserve(64);
+    /// assert_eq!(pool.len(), 0);
+    /// ```
     pub fn reserve(&mut self, n: usize) {
         self.data.reserve(n);
     }
@@ -852,6 +1399,17 @@ impl<T: Copy> ListPool<T> {
     /// no room to spare and no garbage, updating the handles. `lists` must
     /// yield every live list of the pool exactly once: a list not given is
     /// lost, and its handle dangles.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut a = pool.alloc(&[1, 2]);
+    /// let mut b = pool.alloc(&[3]);
+    /// a.push(4, &mut pool);
+    /// pool.compact([&mut a, &mut b].into_iter());
+    /// assert_eq!((pool.garbage(), pool.len()), (0, 4));
+    /// assert_eq!((a.as_slice(&pool), b.as_slice(&pool)), (&[1, 2, 4][..], &[3][..]));
+    /// ```
     pub fn compact<'a>(&mut self, lists: impl Iterator<Item = &'a mut EntityList<T>>)
     where
         T: 'a,

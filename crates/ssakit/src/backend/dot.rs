@@ -31,11 +31,38 @@ pub(crate) const PHI_COLOUR: &str = "#fff3c4";
 pub(crate) const J_COLOUR: &str = "#c0392b";
 
 /// The DOT text of graph `kind` of `func`.
+///
+/// ```
+/// use ssakit::backend::{dot::dot, picture::PictureKind};
+/// let m = ssakit::text::parse_module("function f(c) {
+/// e:
+///     branch c, a, j
+/// a:
+///     jump j
+/// j:
+///     ret
+/// }").unwrap();
+/// let cfg = dot(&m.functions[0], PictureKind::Cfg);
+/// assert!(cfg.starts_with("digraph \"f\" {"));
+/// assert_eq!(cfg.matches(" -> ").count(), 3);
+/// let dj = dot(&m.functions[0], PictureKind::Dj);
+/// assert_eq!(dj.matches("style=dashed").count(), 1); // the J-edge a→j
+/// ```
 pub fn dot(func: &Function, kind: PictureKind) -> String {
     write_dot(&Picture::new(func, kind))
 }
 
 /// The DOT text of a picture.
+///
+/// ```
+/// use ssakit::backend::{dot::write_dot, picture::{Picture, PictureKind}};
+/// let m = ssakit::text::parse_module("function f() {\ne:\n    jump l\nl:\n    ret\n}").unwrap();
+/// let mut p = Picture::new(&m.functions[0], PictureKind::Dom);
+/// p.title = "renamed".into();
+/// let text = write_dot(&p);
+/// assert!(text.contains("label=\"renamed (dom)\""));
+/// assert!(text.contains("b0 -> b1"));
+/// ```
 pub fn write_dot(p: &Picture) -> String {
     let mut out = String::with_capacity(64 * p.nodes.len() + 24 * p.edges.len() + 128);
     let title = quoted(&p.title);

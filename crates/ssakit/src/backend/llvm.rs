@@ -71,6 +71,16 @@ use std::collections::BTreeSet;
 use std::fmt::{self, Write};
 
 /// Why a module cannot be emitted.
+///
+/// ```
+/// use ssakit::backend::llvm::emit_module;
+/// // An LLVM function returns one `i64`.
+/// let m = ssakit::text::parse_module("function pair() {\ne:\n    ret 1, 2\n}").unwrap();
+/// let e = emit_module(&m).unwrap_err();
+/// assert_eq!(e.func, "pair");
+/// assert!(e.message.contains("`ret` of 2 values"));
+/// assert!(e.to_string().starts_with("function `pair`: block `e`:"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EmitError {
     /// The function concerned.
@@ -89,6 +99,15 @@ impl std::error::Error for EmitError {}
 
 /// Prints `m` as an LLVM 14 module: one `define` per function, then the
 /// declarations of the print helpers and of every external called.
+///
+/// ```
+/// use ssakit::backend::llvm::emit_module;
+/// let m = ssakit::text::parse_module("function f(n) {\ne:\n    m = n + 1\n    ret m\n}\nfunction g() {\ne:\n    r = f(1)\n    print r\n    ret\n}").unwrap();
+/// let ll = emit_module(&m).unwrap();
+/// assert!(ll.contains("define i64 @f(i64 %arg.0) {"));
+/// assert!(ll.contains("alloca i64"));
+/// assert!(ll.contains("declare void @print_i64(i64)"));
+/// ```
 pub fn emit_module(m: &Module) -> Result<String, EmitError> {
     let mut out = String::new();
     let mut externals = BTreeSet::new();
@@ -105,6 +124,13 @@ pub fn emit_module(m: &Module) -> Result<String, EmitError> {
 }
 
 /// Prints one function alone as a module (externals declared).
+///
+/// ```
+/// use ssakit::backend::llvm::emit_function;
+/// let m = ssakit::text::parse_module("function f() {\ne:\n    r = ext(1)\n    ret r\n}").unwrap();
+/// let ll = emit_function(&m.functions[0]).unwrap();
+/// assert!(ll.contains("declare i64 @ext(...)"));
+/// ```
 pub fn emit_function(f: &Function) -> Result<String, EmitError> {
     emit_module(&Module {
         functions: vec![f.clone()],

@@ -5,6 +5,13 @@
 use std::ops::Range;
 
 /// A Bril program: its functions, in order.
+///
+/// ```
+/// use ssakit::bril::{parse, Syntax};
+/// let p = parse("@f { ret; }\n@main { call @f; }", Syntax::Text).unwrap();
+/// let names: Vec<&str> = p.functions.iter().map(|f| f.name.as_str()).collect();
+/// assert_eq!(names, ["f", "main"]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Program {
     /// The functions.
@@ -12,6 +19,13 @@ pub struct Program {
 }
 
 /// A Bril type as written.
+///
+/// ```
+/// use ssakit::bril::{ast::Ty, parse, Syntax};
+/// let p = parse("@f(a: int, b: bool, c: ptr<int>) { ret; }", Syntax::Text).unwrap();
+/// let tys: Vec<&Ty> = p.functions[0].args.iter().map(|(_, t)| t).collect();
+/// assert_eq!(tys, [&Ty::Int, &Ty::Bool, &Ty::Other("ptr<int>".into())]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
     /// `int`: a 64-bit integer.
@@ -25,6 +39,12 @@ pub enum Ty {
 
 impl Ty {
     /// The type's text (`int`, `ptr<int>`).
+    ///
+    /// ```
+    /// use ssakit::bril::ast::Ty;
+    /// assert_eq!(Ty::Bool.name(), "bool");
+    /// assert_eq!(Ty::Other("float".into()).name(), "float");
+    /// ```
     pub fn name(&self) -> &str {
         match self {
             Ty::Int => "int",
@@ -34,6 +54,12 @@ impl Ty {
     }
 
     /// The type named `s` (a parameterised type is `Other`).
+    ///
+    /// ```
+    /// use ssakit::bril::ast::Ty;
+    /// assert_eq!(Ty::from_name("int"), Ty::Int);
+    /// assert_eq!(Ty::from_name("char"), Ty::Other("char".into()));
+    /// ```
     pub fn from_name(s: &str) -> Ty {
         match s {
             "int" => Ty::Int,
@@ -44,6 +70,16 @@ impl Ty {
 }
 
 /// A `const` literal as written.
+///
+/// ```
+/// use ssakit::bril::{ast::{Code, Literal}, parse, Syntax};
+/// let p = parse("@main { a: int = const -3; b: bool = const true; }", Syntax::Text).unwrap();
+/// let values: Vec<_> = p.functions[0].body.iter().map(|c| match c {
+///     Code::Instr(i) => i.value.clone(),
+///     Code::Label { .. } => None,
+/// }).collect();
+/// assert_eq!(values, [Some(Literal::Int(-3)), Some(Literal::Bool(true))]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Literal {
     /// An integer.
@@ -55,6 +91,16 @@ pub enum Literal {
 }
 
 /// Where a piece of a program was written.
+///
+/// ```
+/// use ssakit::bril::{ast::{Code, Loc}, parse, Syntax};
+/// let text = parse("@main { nop; }", Syntax::Text).unwrap();
+/// let Code::Instr(nop) = &text.functions[0].body[0] else { panic!() };
+/// assert_eq!(nop.loc, Loc::Text(8..12)); // the bytes of `nop;`
+/// let json = parse(r#"{"functions": [{"name": "main", "instrs": [{"op": "nop"}]}]}"#, Syntax::Json).unwrap();
+/// let Code::Instr(nop) = &json.functions[0].body[0] else { panic!() };
+/// assert_eq!(nop.loc, Loc::Index(0));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum Loc {
     /// Made by ssakit (an emitted program).
@@ -68,6 +114,14 @@ pub enum Loc {
 }
 
 /// A function.
+///
+/// ```
+/// use ssakit::bril::{ast::Ty, parse, Syntax};
+/// let p = parse("@sq(x: int): int {\n  y: int = mul x x;\n  ret y;\n}", Syntax::Text).unwrap();
+/// let f = &p.functions[0];
+/// assert_eq!((f.name.as_str(), f.args.len(), f.ret.clone()), ("sq", 1, Some(Ty::Int)));
+/// assert_eq!(f.body.len(), 2);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Func {
     /// Its name, without the `@`.
@@ -83,6 +137,14 @@ pub struct Func {
 }
 
 /// One line of a function body.
+///
+/// ```
+/// use ssakit::bril::{ast::Code, parse, Syntax};
+/// let p = parse("@main {\n.top:\n  jmp .top;\n}", Syntax::Text).unwrap();
+/// let body = &p.functions[0].body;
+/// assert!(matches!(&body[0], Code::Label { name, .. } if name == "top"));
+/// assert!(matches!(&body[1], Code::Instr(i) if i.labels == ["top"]));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Code {
     /// `.name:` (the name without the dot).
@@ -98,6 +160,14 @@ pub enum Code {
 
 /// An instruction: an operation with its destination, type, arguments,
 /// called functions, labels and (for `const`) value.
+///
+/// ```
+/// use ssakit::bril::{ast::{Code, Ty}, parse, Syntax};
+/// let p = parse("@main { r: int = call @f a b; }", Syntax::Text).unwrap();
+/// let Code::Instr(call) = &p.functions[0].body[0] else { panic!() };
+/// assert_eq!((call.op.as_str(), call.dest.as_deref(), call.ty.clone()), ("call", Some("r"), Some(Ty::Int)));
+/// assert_eq!((call.funcs.as_slice(), call.args.as_slice()), (&["f".to_string()][..], &["a".to_string(), "b".to_string()][..]));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Instr {
     /// The opcode (`add`, `br`, ...).

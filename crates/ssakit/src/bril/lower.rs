@@ -36,6 +36,16 @@ use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// A lowered program.
+///
+/// ```
+/// use ssakit::bril::{read, Syntax};
+/// let src = "@main {\n  a: int = const 1;\n  nop;\n.next:\n  print a;\n}";
+/// let lowered = read(src, Syntax::Text).unwrap();
+/// assert_eq!(lowered.module.functions.len(), 1);
+/// // `const` and `nop` in the entry, `print` after `.next` (labels not counted).
+/// let costs: Vec<u64> = lowered.costs[0].values().copied().collect();
+/// assert_eq!(costs, [2, 1]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Lowered {
     /// The module, functions in program order.
@@ -92,6 +102,15 @@ struct Sig {
 }
 
 /// Lowers a Bril program into a module.
+///
+/// ```
+/// use ssakit::bril::{lower, parse, Syntax};
+/// let p = parse("@main { x: int = const 2; y: int = add x x; print y; }", Syntax::Text).unwrap();
+/// let m = lower(&p).unwrap().module;
+/// assert!(ssakit::text::print_module(&m).contains("y = x + x"));
+/// let float = parse("@main { x: float = const 1.5; }", Syntax::Text).unwrap();
+/// assert!(lower(&float).unwrap_err().describe().contains("float"));
+/// ```
 pub fn lower(p: &Program) -> Result<Lowered, Error> {
     let mut sigs: FxHashMap<&str, Sig> = FxHashMap::default();
     let mut symbols = Symbols::new();

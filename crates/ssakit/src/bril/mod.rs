@@ -36,6 +36,15 @@ use crate::text::Diagnostic;
 use ast::{Loc, Program};
 
 /// Bril's two forms of one program.
+///
+/// ```
+/// use ssakit::bril::{parse, print, Syntax};
+/// let p = parse("@main { a: int = const 4; print a; }", Syntax::Text).unwrap();
+/// let json = print(&p, Syntax::Json);
+/// assert!(json.trim_start().starts_with('{'));
+/// let back = parse(&json, Syntax::Json).unwrap();
+/// assert_eq!(print(&back, Syntax::Text), print(&p, Syntax::Text));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
     /// The text format (`.bril`).
@@ -45,6 +54,14 @@ pub enum Syntax {
 }
 
 /// Bad Bril input, or a module Bril cannot express.
+///
+/// ```
+/// use ssakit::bril::{read, Error, Syntax};
+/// let text = read("@main { x: int = const 1 }", Syntax::Text).unwrap_err();
+/// assert!(matches!(text, Error::Text(_)));
+/// let json = read(r#"{"functions": [{"name": "main", "instrs": [{"op": "load"}]}]}"#, Syntax::Json);
+/// assert!(matches!(json.unwrap_err(), Error::At { index: Some(0), .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// At a place in a text (Bril text, or malformed JSON).
@@ -63,6 +80,12 @@ pub enum Error {
 
 impl Error {
     /// An error in `function` at instruction `index`.
+    ///
+    /// ```
+    /// use ssakit::bril::Error;
+    /// let e = Error::at(Some("main"), Some(3), "unknown opcode `frob`");
+    /// assert_eq!(e.describe(), "function `main`, instruction 3: unknown opcode `frob`");
+    /// ```
     pub fn at(function: Option<&str>, index: Option<usize>, message: &str) -> Error {
         Error::At {
             message: message.to_string(),
@@ -90,6 +113,12 @@ impl Error {
     /// The message with where it is, without the file: `LINE:COL:
     /// MESSAGE` is for [`Error::render`]; this gives `function `f`,
     /// instruction K: MESSAGE` or the message alone.
+    ///
+    /// ```
+    /// use ssakit::bril::Error;
+    /// assert_eq!(Error::at(None, None, "no functions").describe(), "no functions");
+    /// assert_eq!(Error::at(Some("f"), None, "bad").describe(), "function `f`: bad");
+    /// ```
     pub fn describe(&self) -> String {
         match self {
             Error::Text(d) => d.message.clone(),
@@ -115,6 +144,15 @@ impl Error {
     /// The report: `error: FILE:LINE:COL: MESSAGE` with the source line
     /// for a text, `error: FILE: function `f`, instruction K: MESSAGE` for
     /// JSON (K counts from 0 over `instrs`, labels included).
+    ///
+    /// ```
+    /// use ssakit::bril::{read, Error, Syntax};
+    /// let src = "@main {\n  x: int = frob;\n}\n";
+    /// let e = read(src, Syntax::Text).unwrap_err();
+    /// assert!(e.render("p.bril", src).starts_with("error: p.bril:2:"));
+    /// let e = Error::at(Some("main"), Some(0), "bad");
+    /// assert_eq!(e.render("p.json", "{}"), "error: p.json: function `main`, instruction 0: bad\n");
+    /// ```
     pub fn render(&self, file: &str, src: &str) -> String {
         match self {
             Error::Text(d) => d.render(file, src),
@@ -124,6 +162,13 @@ impl Error {
 }
 
 /// Parses Bril `src` into its syntax tree.
+///
+/// ```
+/// use ssakit::bril::{parse, Syntax};
+/// let p = parse("@main { ret; }", Syntax::Text).unwrap();
+/// assert_eq!(p.functions[0].name, "main");
+/// assert!(parse("@main { ret; ", Syntax::Text).is_err());
+/// ```
 pub fn parse(src: &str, syntax: Syntax) -> Result<Program, Error> {
     match syntax {
         Syntax::Text => text::parse(src).map_err(Error::Text),
@@ -132,6 +177,16 @@ pub fn parse(src: &str, syntax: Syntax) -> Result<Program, Error> {
 }
 
 /// Prints a syntax tree.
+///
+/// ```
+/// use ssakit::bril::{parse, print, Syntax};
+/// let p = parse("@main { a: int = const 4; print a; }", Syntax::Text).unwrap();
+/// let text = print(&p, Syntax::Text);
+/// assert!(text.contains("a: int = const 4;"));
+/// // Text, then JSON, then text again: the same program.
+/// let json = print(&parse(&text, Syntax::Text).unwrap(), Syntax::Json);
+/// assert_eq!(print(&parse(&json, Syntax::Json).unwrap(), Syntax::Text), text);
+/// ```
 pub fn print(p: &Program, syntax: Syntax) -> String {
     match syntax {
         Syntax::Text => text::print(p),
@@ -158,6 +213,16 @@ pub fn read(src: &str, syntax: Syntax) -> Result<Lowered, Error> {
 }
 
 /// `module` as a Bril program, SSA phis spelled `form`.
+///
+/// ```
+/// use ssakit::bril::{read, write, SsaForm, Syntax};
+/// use ssakit::construct::{construct_module, Options};
+/// let src = "@main(c: bool) {\n  x: int = const 1;\n  br c .t .j;\n.t:\n  x: int = const 2;\n.j:\n  print x;\n}";
+/// let mut m = read(src, Syntax::Text).unwrap().module;
+/// construct_module(&mut m, &Options::default()).unwrap();
+/// assert!(write(&m, Syntax::Text, SsaForm::SetGet).unwrap().contains("= get;"));
+/// assert!(write(&m, Syntax::Text, SsaForm::Phi).unwrap().contains("= phi "));
+/// ```
 pub fn write(module: &Module, syntax: Syntax, form: SsaForm) -> Result<String, Error> {
     Ok(print(&raise(module, form)?, syntax))
 }
@@ -166,6 +231,18 @@ pub fn write(module: &Module, syntax: Syntax, form: SsaForm) -> Result<String, E
 /// labels not (`brili.ts` counts in `evalInstr`). `visits` are the block
 /// entries of a run with [`RunOptions::count_blocks`](crate::interp::RunOptions),
 /// `costs` the [`Lowered::costs`] of the same module.
+///
+/// ```
+/// use ssakit::bril::{dyn_insts, read, Syntax};
+/// use ssakit::interp::{run, RunOptions};
+/// let src = "@main {\n  i: int = const 0;\n  n: int = const 3;\n  one: int = const 1;\n.loop:\n  i: int = add i one;\n  c: bool = lt i n;\n  br c .loop .done;\n.done:\n  print i;\n}";
+/// let lowered = read(src, Syntax::Text).unwrap();
+/// let main = lowered.module.entry_function(None).unwrap();
+/// let opts = RunOptions { count_blocks: true, ..RunOptions::default() };
+/// let out = run(&lowered.module, main, &[], &opts).unwrap();
+/// // 3 constants, 3 trips of 3 instructions, one print.
+/// assert_eq!(dyn_insts(&lowered.costs, &out.block_visits), 3 + 3 * 3 + 1);
+/// ```
 pub fn dyn_insts(
     costs: &[crate::entity::EntityVec<crate::ir::Block, u64>],
     visits: &[Vec<u64>],

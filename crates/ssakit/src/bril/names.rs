@@ -16,7 +16,7 @@
 //! an encoded name back exactly, and two Bril names never meet. Names
 //! ssakit makes itself (SSA versions `x1` or `x_1`, split blocks `A_B`)
 //! may not decode;
-//! the printer ([`Namer`]) then writes them as they are, since every
+//! the printer (`Namer`) then writes them as they are, since every
 //! `.ssa` name is a Bril identifier, and makes every printed name unique in
 //! its function: the Bril names of the input are claimed first, so they
 //! never change, and a version `k` of `x` prints `x.k` (`x.k_2`, ... if
@@ -27,6 +27,14 @@ use rustc_hash::FxHashSet;
 use std::fmt::Write;
 
 /// The `.ssa` name standing for Bril identifier `s`.
+///
+/// ```
+/// use ssakit::bril::names::encode;
+/// assert_eq!(encode("x.1"), "x.1");
+/// assert_eq!(encode("my_var"), "my__var");
+/// assert_eq!(encode("phi"), "_kphi"); // a `.ssa` keyword
+/// assert_eq!(encode("a%b"), "a_x25_b");
+/// ```
 pub fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     if RESERVED.contains(&s) {
@@ -52,6 +60,12 @@ pub fn encode(s: &str) -> String {
 }
 
 /// The Bril identifier [`encode`] made `s` from, if it did.
+///
+/// ```
+/// use ssakit::bril::names::{decode, encode};
+/// assert_eq!(decode(&encode("a%b")).as_deref(), Some("a%b"));
+/// assert_eq!(decode("x_1"), None); // not made by `encode`
+/// ```
 pub fn decode(s: &str) -> Option<String> {
     if let Some(k) = s.strip_prefix("_k") {
         return RESERVED.contains(&k).then(|| k.to_string());
@@ -81,7 +95,7 @@ pub fn decode(s: &str) -> Option<String> {
 /// Unique printed names in one namespace (a function's variables, or its
 /// labels, or the program's functions).
 #[derive(Default)]
-pub struct Namer {
+pub(crate) struct Namer {
     taken: FxHashSet<String>,
 }
 
@@ -108,6 +122,12 @@ impl Namer {
 }
 
 /// The Bril name of a `.ssa` name: decoded, or as it is.
+///
+/// ```
+/// use ssakit::bril::names::bril_name;
+/// assert_eq!(bril_name("_kret"), "ret");
+/// assert_eq!(bril_name("x_1"), "x_1"); // a version ssakit made: as it is
+/// ```
 pub fn bril_name(s: &str) -> String {
     decode(s).unwrap_or_else(|| s.to_string())
 }

@@ -32,6 +32,21 @@ use crate::ir::{
 use rustc_hash::FxHashMap;
 
 /// Bril's two spellings of SSA.
+///
+/// ```
+/// use ssakit::bril::{raise, read, Syntax, SsaForm};
+/// use ssakit::construct::{construct_module, Options};
+/// let src = "@main(c: bool) {\n  x: int = const 1;\n  br c .t .j;\n.t:\n  x: int = const 2;\n.j:\n  print x;\n}";
+/// let mut m = read(src, Syntax::Text).unwrap().module;
+/// construct_module(&mut m, &Options::default()).unwrap();
+/// let ops = |form| {
+///     let p = raise(&m, form).unwrap();
+///     let text = ssakit::bril::print(&p, Syntax::Text);
+///     (text.contains("get;"), text.contains("set "), text.contains("phi "))
+/// };
+/// assert_eq!(ops(SsaForm::SetGet), (true, true, false));
+/// assert_eq!(ops(SsaForm::Phi), (false, false, true));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SsaForm {
     /// `set` and `get` (and `undef`), the current extension.
@@ -42,6 +57,15 @@ pub enum SsaForm {
 }
 
 /// The Bril program of `module`.
+///
+/// ```
+/// use ssakit::bril::{raise, SsaForm};
+/// let m = ssakit::text::parse_module("function main(a) {\ne:\n    b = a + 1\n    print b\n    ret\n}").unwrap();
+/// let p = raise(&m, SsaForm::default()).unwrap();
+/// assert_eq!(p.functions[0].name, "main");
+/// let shift = ssakit::text::parse_module("function main(a) {\ne:\n    b = a << 1\n    ret b\n}").unwrap();
+/// assert!(raise(&shift, SsaForm::default()).is_err()); // Bril has no shifts
+/// ```
 pub fn raise(module: &Module, form: SsaForm) -> Result<Program, Error> {
     let mut fnames = Namer::default();
     let names: Vec<String> = module

@@ -123,6 +123,14 @@ fn stray(src: &str, at: usize, what: &str) -> Diagnostic {
 }
 
 /// Parses Bril text into its syntax tree.
+///
+/// ```
+/// use ssakit::bril::text::parse;
+/// let p = parse("@main {\n  v: int = const 5;\n  print v;\n}").unwrap();
+/// assert_eq!(p.functions[0].body.len(), 2);
+/// let err = parse("@main {\n  v: int = const 5\n}").unwrap_err();
+/// assert!(err.render("p.bril", "@main {\n  v: int = const 5\n}").contains("p.bril:"));
+/// ```
 pub fn parse(src: &str) -> Result<Program, Diagnostic> {
     let mut p = Parser {
         src,
@@ -303,6 +311,12 @@ impl Parser<'_> {
 }
 
 /// Prints a program in the text format, as `bril2txt` lays it out.
+///
+/// ```
+/// use ssakit::bril::text::{parse, print};
+/// let src = "@main {\n  v: int = const 5;\n  print v;\n}\n";
+/// assert_eq!(print(&parse(src).unwrap()), src);
+/// ```
 pub fn print(p: &Program) -> String {
     let mut s = String::new();
     for (k, f) in p.functions.iter().enumerate() {

@@ -31,6 +31,31 @@ use crate::ir::{Cfg, Function, Module};
 use crate::timing;
 
 /// Which SSA flavour to build.
+///
+/// ```
+/// use ssakit::construct::{construct, Flavor, Options};
+/// // `y` is assigned on both paths but never read: only minimal SSA gives
+/// // it a phi.
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x = 1
+///     y = 1
+///     branch c, t, j
+/// t:
+///     x = 2
+///     y = 2
+///     jump j
+/// j:
+///     ret x
+/// }";
+/// let phis = |flavor| {
+///     let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+///     construct(&mut f, &Options { flavor, ..Options::default() }).unwrap().phis
+/// };
+/// assert_eq!(phis(Flavor::Minimal), 2);
+/// assert_eq!(phis(Flavor::SemiPruned), 1);
+/// assert_eq!(phis(Flavor::Pruned), 1);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Flavor {
     /// Phis at DF⁺(Defs(v)) for every variable, as in the chapter.
@@ -44,6 +69,28 @@ pub enum Flavor {
 }
 
 /// What a use reached by no definition (⊥) becomes (chapter, 13.5).
+///
+/// ```
+/// use ssakit::construct::{construct, Options, UndefMode};
+/// // On the path through `e`, no definition of `x` reaches the phi: ⊥.
+/// const SRC: &str = "function f(c) {
+/// e:
+///     branch c, t, j
+/// t:
+///     x = 1
+///     jump j
+/// j:
+///     ret x
+/// }";
+/// let ssa = |undef| {
+///     let mut m = ssakit::text::parse_module(SRC).unwrap();
+///     construct(&mut m.functions[0], &Options { undef, ..Options::default() }).unwrap();
+///     ssakit::text::print_module(&m)
+/// };
+/// assert!(ssa(UndefMode::Operand).contains("x2 = phi(e: undef, t: x1)"));
+/// assert!(ssa(UndefMode::EntryDef).contains("x0 = undef"));
+/// assert!(ssa(UndefMode::Local).contains("x1 = undef\n    branch c, t, j"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum UndefMode {
     /// The operand `undef`.
@@ -57,6 +104,28 @@ pub enum UndefMode {
 }
 
 /// Which renaming algorithm.
+///
+/// ```
+/// use ssakit::construct::{construct, Options, Renaming};
+/// const SRC: &str = "function f(n) {
+/// e:
+///     i = 0
+///     jump h
+/// h:
+///     i = add(i, 1)
+///     branch n, h, x
+/// x:
+///     ret i
+/// }";
+/// let ssa = |renaming| {
+///     let mut m = ssakit::text::parse_module(SRC).unwrap();
+///     construct(&mut m.functions[0], &Options { renaming, ..Options::default() }).unwrap();
+///     ssakit::text::print_module(&m)
+/// };
+/// // Both algorithms number versions in the same walk order.
+/// assert_eq!(ssa(Renaming::ReachingDef), ssa(Renaming::Stacks));
+/// assert!(ssa(Renaming::Stacks).contains("i2 = phi(e: i1, h: i3)"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Renaming {
     /// The chapter's reachingDef chains with `updateReachingDef`.
@@ -67,6 +136,26 @@ pub enum Renaming {
 }
 
 /// How phi insertion computes DF⁺(Defs(v)).
+///
+/// ```
+/// use ssakit::construct::{construct, Idf, Options};
+/// const SRC: &str = "function f(n) {
+/// e:
+///     i = 0
+///     jump h
+/// h:
+///     i = add(i, 1)
+///     branch n, h, x
+/// x:
+///     ret i
+/// }";
+/// let phis = |idf| {
+///     let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+///     construct(&mut f, &Options { idf, ..Options::default() }).unwrap().phis
+/// };
+/// assert_eq!(phis(Idf::Linear), 1);
+/// assert_eq!(phis(Idf::Worklist), 1);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Idf {
     /// Sreedhar and Gao's linear method on the DJ-graph (no DF sets).
@@ -78,6 +167,14 @@ pub enum Idf {
 }
 
 /// Options of [`construct`].
+///
+/// ```
+/// use ssakit::construct::{construct, Flavor, Options, UndefMode};
+/// let opts = Options { flavor: Flavor::Pruned, undef: UndefMode::EntryDef, ..Options::default() };
+/// let mut m = ssakit::text::parse_module("function f() {\ne:\n    ret x\n}").unwrap();
+/// construct(&mut m.functions[0], &opts).unwrap();
+/// assert!(ssakit::text::print_module(&m).contains("x0 = undef"));
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
     /// How DF⁺ is computed.
@@ -91,6 +188,23 @@ pub struct Options {
 }
 
 /// What construction did.
+///
+/// ```
+/// use ssakit::construct::{construct, Options};
+/// // The entry is a loop header: preparation adds a fresh entry block.
+/// const SRC: &str = "function f(n) {
+/// h:
+///     i = add(i, 1)
+///     branch n, h, x
+/// x:
+///     ret i
+/// }";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let stats = construct(&mut f, &Options::default()).unwrap();
+/// assert!(stats.prepared.new_entry.is_some());
+/// assert_eq!(stats.phis, 1);
+/// assert_eq!(stats.rename.undef_uses, 1); // `i` before its first assignment
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
     /// Preparation changes.
@@ -143,6 +257,24 @@ pub fn construct(func: &mut Function, opts: &Options) -> Result<Stats, IrError> 
 
 /// Puts `func` into SSA form, recording the trace of the variable named
 /// `var` (an error if there is none).
+///
+/// ```
+/// use ssakit::construct::{construct_traced, Options};
+/// const SRC: &str = "function f(c) {
+/// e:
+///     branch c, t, j
+/// t:
+///     x = 1
+///     jump j
+/// j:
+///     ret x
+/// }";
+/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let (stats, trace) = construct_traced(&mut f, &Options::default(), "x").unwrap();
+/// assert_eq!((stats.phis, trace.insert.len()), (1, 2));
+/// assert!(trace.render(&f).contains("Phi insertion for x: Defs(x) = {t}"));
+/// assert!(construct_traced(&mut f, &Options::default(), "nope").is_err());
+/// ```
 pub fn construct_traced(
     func: &mut Function,
     opts: &Options,
@@ -165,6 +297,26 @@ pub fn construct_traced(
 /// `after_phis` with the function between the two phases: phis inserted
 /// (`x = phi(A: x, B: x)`, every name still the original), nothing
 /// renamed yet. `ssakit explain` shows that state.
+///
+/// ```
+/// use ssakit::construct::{construct_observed, Options};
+/// let mut f = ssakit::text::parse_module("function f(c) {
+/// e:
+///     x = 1
+///     branch c, t, j
+/// t:
+///     x = 2
+///     jump j
+/// j:
+///     ret x
+/// }").unwrap().functions.remove(0);
+/// let mut between = String::new();
+/// construct_observed(&mut f, &Options::default(), None, &mut |g| {
+///     between = ssakit::text::print_function(g);
+/// }).unwrap();
+/// assert!(between.contains("x = phi(e: x, t: x)")); // inserted, not yet renamed
+/// assert!(ssakit::text::print_function(&f).contains("x3 = phi(e: x1, t: x2)"));
+/// ```
 pub fn construct_observed(
     func: &mut Function,
     opts: &Options,
@@ -181,6 +333,24 @@ pub fn construct_observed(
 }
 
 /// Puts every function of a module into SSA form.
+///
+/// ```
+/// use ssakit::construct::{construct_module, Options};
+/// let mut m = ssakit::text::parse_module("function f() {
+/// e:
+///     x = 1
+///     x = 2
+///     ret x
+/// }
+/// function g() {
+/// e:
+///     y = 1
+///     ret y
+/// }").unwrap();
+/// let stats = construct_module(&mut m, &Options::default()).unwrap();
+/// assert_eq!(stats.len(), 2);
+/// assert_eq!(stats[0].rename.versions, 2);
+/// ```
 pub fn construct_module(m: &mut Module, opts: &Options) -> Result<Vec<Stats>, IrError> {
     m.functions.iter_mut().map(|f| construct(f, opts)).collect()
 }

@@ -28,7 +28,7 @@
 //!
 //! DF sets can be quadratic in size (a ladder of n nested loops has
 //! frontiers of Θ(n²) elements in all), so the worklist above, like every
-//! method that materialises DF, is quadratic there. [`IdfMethod::Linear`]
+//! method that materialises DF, is quadratic there. `IdfMethod::Linear`
 //! (the default for construction) computes the same DF⁺(Defs(v)) per
 //! variable without building DF, by Sreedhar and Gao's method on the
 //! DJ-graph ([`IdfCalculator`], the method of the chapter 14 that the
@@ -51,12 +51,38 @@ use std::cell::RefCell;
 /// Definition blocks of each variable, compressed: the blocks defining
 /// variable `v`, in layout order, each once. Parameters are defined in the
 /// entry block.
+///
+/// ```
+/// use ssakit::construct::phi_insert::DefBlocks;
+/// let f = ssakit::text::parse_module("function f(c) {
+/// e:
+///     x = 1
+///     branch c, t, j
+/// t:
+///     x = 2
+///     jump j
+/// j:
+///     ret x
+/// }").unwrap().functions.remove(0);
+/// let defs = DefBlocks::new(&f);
+/// let x = f.var_by_name("x").unwrap();
+/// let names: Vec<&str> = defs.of(x).iter().map(|&b| f.block_name(b)).collect();
+/// assert_eq!(names, ["e", "t"]);
+/// ```
 pub struct DefBlocks {
     blocks: Csr<Var, Block>,
 }
 
 impl DefBlocks {
     /// Collects the definition blocks of every variable of `func`.
+    ///
+    /// ```
+    /// use ssakit::construct::phi_insert::DefBlocks;
+    /// // Parameters are defined in the entry block.
+    /// let f = ssakit::text::parse_module("function f(p) {\ne:\n    ret p\n}").unwrap().functions.remove(0);
+    /// let p = f.params()[0];
+    /// assert_eq!(DefBlocks::new(&f).of(p), [f.entry()]);
+    /// ```
     pub fn new(func: &Function) -> DefBlocks {
         let nv = func.num_vars();
         // Pairs (var, block) without repeats for one block: a block defines
@@ -89,6 +115,17 @@ impl DefBlocks {
     }
 
     /// The blocks defining `v`.
+    ///
+    /// ```
+    /// use ssakit::construct::phi_insert::DefBlocks;
+    /// // A block that assigns `x` twice is listed once.
+    /// let f = ssakit::text::parse_module("function f() {\ne:\n    x = 1\n    x = 2\n    ret x\n}")
+    ///     .unwrap()
+    ///     .functions
+    ///     .remove(0);
+    /// let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(DefBlocks::new(&f).of(x).len(), 1);
+    /// ```
     pub fn of(&self, v: Var) -> &[Block] {
         self.blocks.of(v)
     }
@@ -96,7 +133,7 @@ impl DefBlocks {
 
 /// Variables used in some block before being defined in it: Briggs et al.'s
 /// "global names", the only ones semi-pruned SSA gives phis.
-pub fn global_names(func: &Function) -> EntityVec<Var, bool> {
+pub(crate) fn global_names(func: &Function) -> EntityVec<Var, bool> {
     let mut global = EntityVec::filled(func.num_vars(), false);
     // defined_in[v] == Some(b) when v has been assigned earlier in the
     // block b being scanned.
@@ -123,7 +160,7 @@ pub fn global_names(func: &Function) -> EntityVec<Var, bool> {
 
 /// The order in which variables get their phis: by name, then index. Phis
 /// of one block then appear in name order, as in the chapter's figures.
-pub fn variable_order(func: &Function) -> Vec<Var> {
+pub(crate) fn variable_order(func: &Function) -> Vec<Var> {
     let mut order: Vec<Var> = func.vars().collect();
     order.sort_by(|&a, &b| func.base_name(a).cmp(func.base_name(b)).then(a.cmp(&b)));
     order
@@ -131,7 +168,7 @@ pub fn variable_order(func: &Function) -> Vec<Var> {
 
 /// How DF⁺(Defs(v)) is computed.
 #[derive(Clone, Copy, Debug)]
-pub enum IdfMethod<'a> {
+pub(crate) enum IdfMethod<'a> {
     /// The chapter's worklist with sets W and F over precomputed frontiers.
     Worklist(&'a DominanceFrontiers),
     /// Sreedhar and Gao's linear method on the DJ-graph, without DF sets.
@@ -139,7 +176,7 @@ pub enum IdfMethod<'a> {
 }
 
 /// Inputs of phi insertion.
-pub struct PhiInsertion<'a> {
+pub(crate) struct PhiInsertion<'a> {
     /// The control-flow graph of the function.
     pub cfg: &'a Cfg,
     /// How DF⁺ is computed.

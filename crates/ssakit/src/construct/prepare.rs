@@ -16,6 +16,24 @@ use crate::error::IrError;
 use crate::ir::{Block, Cfg, Function, Terminator};
 
 /// What preparation changed.
+///
+/// ```
+/// use ssakit::construct::prepare;
+/// // `u` is unreachable and the entry `h` is a loop header.
+/// let mut f = ssakit::text::parse_module("function f(c) {
+/// h:
+///     branch c, h, x
+/// u:
+///     jump x
+/// x:
+///     ret
+/// }").unwrap().functions.remove(0);
+/// let u = f.block_by_name("u").unwrap();
+/// let prepared = prepare(&mut f).unwrap();
+/// assert_eq!(prepared.removed_unreachable, [u]);
+/// assert_eq!(prepared.new_entry, Some(f.entry()));
+/// assert_eq!(f.block_name(f.entry()), "entry");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Prepared {
     /// The fresh entry block, if one was added.
@@ -26,6 +44,14 @@ pub struct Prepared {
 
 /// Gives `func` an entry without predecessors and drops unreachable blocks.
 /// Fails (without changing `func`) if the function already has phis.
+///
+/// ```
+/// use ssakit::construct::prepare;
+/// let src = "function f(c) {\ne:\n    jump h\nh:\n    x = phi(e: c, h: x)\n    branch x, h, d\nd:\n    ret\n}";
+/// let mut f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let err = prepare(&mut f).unwrap_err();
+/// assert!(err.to_string().contains("already has phis"));
+/// ```
 pub fn prepare(func: &mut Function) -> Result<Prepared, IrError> {
     let mut out = fresh_entry(func)?;
     let cfg = Cfg::new(func);
@@ -36,7 +62,7 @@ pub fn prepare(func: &mut Function) -> Result<Prepared, IrError> {
 /// The first half of [`prepare`]: refuses a function with phis and gives
 /// the entry block no predecessors. Costs one look at each block's first
 /// phi and terminator; builds no graph.
-pub fn fresh_entry(func: &mut Function) -> Result<Prepared, IrError> {
+pub(crate) fn fresh_entry(func: &mut Function) -> Result<Prepared, IrError> {
     let mut entry_has_preds = false;
     let entry = func.entry();
     for &b in func.layout() {
@@ -65,7 +91,7 @@ pub fn fresh_entry(func: &mut Function) -> Result<Prepared, IrError> {
 /// `reach` (any analysis that knows reachability from the entry: a
 /// depth-first search, or the dominator tree construction already needs)
 /// says no path from the entry reaches, and returns them.
-pub fn drop_unreachable(func: &mut Function, reach: &impl Reachability) -> Vec<Block> {
+pub(crate) fn drop_unreachable(func: &mut Function, reach: &impl Reachability) -> Vec<Block> {
     if reach.num_reachable() == func.layout().len() {
         return Vec::new();
     }
@@ -80,7 +106,7 @@ pub fn drop_unreachable(func: &mut Function, reach: &impl Reachability) -> Vec<B
 }
 
 /// What [`drop_unreachable`] needs to know.
-pub trait Reachability {
+pub(crate) trait Reachability {
     /// How many blocks the entry reaches.
     fn num_reachable(&self) -> usize;
     /// Whether the entry reaches `b`.
@@ -107,7 +133,7 @@ impl Reachability for DomTree {
 
 /// A label starting with `base` that no block of `func` has: `base`, then
 /// `base.1`, `base.2`, ...
-pub fn fresh_label(func: &Function, base: &str) -> String {
+pub(crate) fn fresh_label(func: &Function, base: &str) -> String {
     let taken = |n: &str| func.blocks().any(|b| func.block_name(b) == n);
     if !taken(base) {
         return base.to_string();

@@ -3,9 +3,9 @@
 //! A preorder walk of the dominator tree gives each definition a fresh
 //! version and rewrites each use to the version of the unique definition
 //! that reaches it — the closest definition that dominates it. Two
-//! interchangeable ways of finding that definition implement [`Reaching`]:
+//! interchangeable ways of finding that definition implement `Reaching`:
 //!
-//! * [`ReachingDefChains`], the chapter's algorithm: one slot
+//! * `ReachingDefChains`, the chapter's algorithm: one slot
 //!   `v.reachingDef` per variable, and per version `v'.reachingDef` the
 //!   definition it shadowed. `updateReachingDef(v, i)` climbs that chain
 //!   until it finds a definition that dominates `i`:
@@ -16,11 +16,11 @@
 //!   v.reachingDef := r
 //!   ```
 //!   It needs no stack and no action when the walk leaves a block.
-//! * [`VersionStacks`], the classic algorithm (Cytron et al. 1991): one stack
+//! * `VersionStacks`, the classic algorithm (Cytron et al. 1991): one stack
 //!   of versions per variable, pushed at each definition and popped, through
 //!   an undo log, when the walk leaves the block.
 //!
-//! Both are driven by one [`Renamer`], which visits blocks, instructions and
+//! Both are driven by one `Renamer`, which visits blocks, instructions and
 //! uses in the same order and numbers versions in that order, so they
 //! produce identical functions; the tests check it.
 //!
@@ -37,7 +37,7 @@
 //! The undefined value ⊥ (section 13.5) is the empty chain. [`UndefMode`]
 //! says what a use that finds ⊥ becomes.
 //!
-//! An [`Observer`] sees every use and definition with where it is (the
+//! An `Observer` sees every use and definition with where it is (the
 //! trace of [`super::trace`] is one); the default observes nothing and
 //! costs nothing.
 
@@ -48,7 +48,7 @@ use crate::entity::{Csr, EntityVec};
 use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Point, Var};
 
 /// How renaming finds the definition reaching a use.
-pub trait Reaching {
+pub(crate) trait Reaching {
     /// The walk enters block `b` (after entering its dominators).
     fn enter(&mut self, b: Block);
     /// The walk leaves block `b` (after its dominator subtree).
@@ -65,7 +65,7 @@ pub trait Reaching {
 /// One climb of `updateReachingDef` for the traced variable: the chain
 /// values passed over, recorded by [`ReachingDefChains`] when tracing.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Climb {
+pub(crate) struct Climb {
     /// `v.reachingDef` before the update.
     pub before: Option<Var>,
     /// The values `v.reachingDef` climbed to, in order.
@@ -73,7 +73,7 @@ pub struct Climb {
 }
 
 /// The chapter's reachingDef chains.
-pub struct ReachingDefChains<'a> {
+pub(crate) struct ReachingDefChains<'a> {
     dt: &'a DomTree,
     /// `v.reachingDef` for each original variable `v`.
     current: EntityVec<Var, Option<Var>>,
@@ -154,7 +154,7 @@ impl Reaching for ReachingDefChains<'_> {
 }
 
 /// The classic renaming stacks, with an undo log popped on block exit.
-pub struct VersionStacks {
+pub(crate) struct VersionStacks {
     stacks: EntityVec<Var, Vec<Var>>,
     /// Variables pushed, in order; `marks` holds the log length at each
     /// entered block.
@@ -193,7 +193,7 @@ impl Reaching for VersionStacks {
 }
 
 /// Sees every use and definition renaming makes, with where it is.
-pub trait Observer {
+pub(crate) trait Observer {
     /// A use of original variable `v` at `site`, in block `block`, became
     /// `found` (a version, or `None` for ⊥).
     fn used(&mut self, _v: Var, _site: Site, _block: Block, _found: Option<Var>) {}
@@ -205,6 +205,19 @@ pub trait Observer {
 impl Observer for () {}
 
 /// Statistics of a renaming.
+///
+/// ```
+/// use ssakit::construct::{construct, Options, UndefMode};
+/// let mut f = ssakit::text::parse_module("function f() {
+/// e:
+///     x = add(x, 1)
+///     y = add(x, x)
+///     ret y
+/// }").unwrap().functions.remove(0);
+/// let opts = Options { undef: UndefMode::Local, ..Options::default() };
+/// let stats = construct(&mut f, &opts).unwrap().rename;
+/// assert_eq!((stats.versions, stats.undef_uses, stats.undef_defs), (3, 1, 1));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RenameStats {
     /// Versions created (phis and ordinary definitions).
@@ -217,7 +230,7 @@ pub struct RenameStats {
 
 /// The state of one renaming: the reaching-definition method, the
 /// observer, version numbers and ⊥ handling.
-pub struct Renamer<R: Reaching, O: Observer> {
+pub(crate) struct Renamer<R: Reaching, O: Observer> {
     reaching: R,
     observer: O,
     undef: UndefMode,

@@ -22,6 +22,25 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 /// One step of the phi-insertion worklist for the traced variable.
+///
+/// ```
+/// use ssakit::construct::{construct_traced, Options};
+/// let mut f = ssakit::text::parse_module("function f(c) {
+/// e:
+///     branch c, t, j
+/// t:
+///     x = 1
+///     jump j
+/// j:
+///     ret x
+/// }").unwrap().functions.remove(0);
+/// let (_, trace) = construct_traced(&mut f, &Options::default(), "x").unwrap();
+/// let first = &trace.insert[0];
+/// let j = f.block_by_name("j").unwrap();
+/// assert_eq!(f.block_name(first.x), "t");
+/// assert_eq!((first.df.as_slice(), first.inserted.as_slice()), (&[j][..], &[j][..]));
+/// assert_eq!((first.f.as_slice(), first.w.as_slice()), (&[j][..], &[j][..]));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InsertRow {
     /// The block taken from W.
@@ -37,6 +56,14 @@ pub struct InsertRow {
 }
 
 /// Where a mention of the traced variable is.
+///
+/// ```
+/// use ssakit::construct::{construct_traced, trace::Site, Options};
+/// let mut f = ssakit::text::parse_module("function f(x) {\ne:\n    ret x\n}").unwrap().functions.remove(0);
+/// let (_, trace) = construct_traced(&mut f, &Options::default(), "x").unwrap();
+/// let sites: Vec<Site> = trace.rename.iter().map(|r| r.site).collect();
+/// assert_eq!(sites, [Site::Param, Site::Term(f.entry())]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Site {
     /// A parameter of the function (a definition at the entry).
@@ -52,6 +79,23 @@ pub enum Site {
 }
 
 /// One mention of the traced variable during renaming.
+///
+/// ```
+/// use ssakit::construct::{construct_traced, Options};
+/// let mut f = ssakit::text::parse_module("function f() {
+/// e:
+///     x = 1
+///     x = add(x, 1)
+///     ret x
+/// }").unwrap().functions.remove(0);
+/// let (_, trace) = construct_traced(&mut f, &Options::default(), "x").unwrap();
+/// // x1 = 1, then the use and the definition of `x2 = add(x1, 1)`, then `ret x2`.
+/// let defined: Vec<_> = trace.rename.iter().map(|r| r.defined.is_some()).collect();
+/// assert_eq!(defined, [true, false, true, false]);
+/// let last = trace.rename.last().unwrap();
+/// assert_eq!(last.after, last.before);
+/// assert!(last.climbed.is_empty());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenameRow {
     /// The block being renamed.
@@ -69,6 +113,24 @@ pub struct RenameRow {
 }
 
 /// A full construction trace of one variable.
+///
+/// ```
+/// use ssakit::construct::{construct_traced, Options};
+/// let mut f = ssakit::text::parse_module("function f(c) {
+/// e:
+///     branch c, t, j
+/// t:
+///     x = 1
+///     jump j
+/// j:
+///     ret x
+/// }").unwrap().functions.remove(0);
+/// let (_, trace) = construct_traced(&mut f, &Options::default(), "x").unwrap();
+/// assert_eq!(trace.var, "x");
+/// let names = |bs: &[ssakit::ir::Block]| bs.iter().map(|&b| f.block_name(b).to_string()).collect::<Vec<_>>();
+/// assert_eq!(names(&trace.defs), ["t"]);
+/// assert_eq!(names(&trace.preorder), ["e", "t", "j"]);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trace {
     /// The traced variable's name.
@@ -86,7 +148,7 @@ pub struct Trace {
 /// The renaming [`Observer`] of the trace: records where each mention of
 /// one variable is, in walk order.
 #[derive(Debug)]
-pub struct TraceObserver {
+pub(crate) struct TraceObserver {
     var: Var,
     /// `(block, site, version found or defined, whether a definition)`.
     mentions: Vec<(Block, Site, Option<Var>, bool)>,
@@ -235,6 +297,18 @@ fn table(rows: &[Vec<String>]) -> String {
 
 impl Trace {
     /// Renders both tables against the constructed function.
+    ///
+    /// ```
+    /// use ssakit::construct::{construct_traced, Options};
+    /// let mut f = ssakit::text::parse_module("function f() {\ne:\n    x = 1\n    ret x\n}")
+    ///     .unwrap()
+    ///     .functions
+    ///     .remove(0);
+    /// let (_, trace) = construct_traced(&mut f, &Options::default(), "x").unwrap();
+    /// let table = trace.render(&f);
+    /// assert!(table.contains("Renaming of x, dominator-tree preorder {e}:"));
+    /// assert!(table.contains("| x1 = 1 "));
+    /// ```
     pub fn render(&self, f: &Function) -> String {
         let names = VarNames::new(f);
         let v = &self.var;

@@ -14,6 +14,16 @@ use crate::entity::{Csr, EntityVec};
 ///
 /// Blocks not in the layout have no edges. Indexed by block index, so the
 /// tables cover every block of the function.
+///
+/// ```
+/// use ssakit::ir::Cfg;
+/// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+/// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+/// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+/// # let x = f.var_by_name("x").unwrap();
+/// let cfg = Cfg::new(&f);
+/// assert_eq!((cfg.succs(e), cfg.preds(j)), (&[a, j][..], &[e, a][..]));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Cfg {
     entry: Block,
@@ -23,6 +33,19 @@ pub struct Cfg {
 
 impl Cfg {
     /// Computes the CFG of `func`.
+    ///
+    /// ```
+    /// use ssakit::ir::Cfg;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// // A block outside the layout has no edges.
+    /// let spare = f.create_block("spare");
+    /// let cfg = Cfg::new(&f);
+    /// assert_eq!((cfg.num_blocks(), cfg.num_edges()), (4, 3));
+    /// assert!(cfg.succs(spare).is_empty());
+    /// ```
     pub fn new(func: &Function) -> Cfg {
         let n = func.num_blocks();
         let layout = func.layout();
@@ -54,27 +77,73 @@ impl Cfg {
     }
 
     /// The entry block.
+    ///
+    /// ```
+    /// use ssakit::ir::Cfg;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(Cfg::new(&f).entry(), e);
+    /// ```
     pub fn entry(&self) -> Block {
         self.entry
     }
 
     /// Number of blocks (the function's block count, layout or not).
+    ///
+    /// ```
+    /// use ssakit::ir::Cfg;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(Cfg::new(&f).num_blocks(), 3);
+    /// ```
     pub fn num_blocks(&self) -> usize {
         self.succ.num_keys()
     }
 
     /// Number of edges.
+    ///
+    /// ```
+    /// use ssakit::ir::Cfg;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(Cfg::new(&f).num_edges(), 3);
+    /// ```
     pub fn num_edges(&self) -> usize {
         self.succ.num_items()
     }
 
     /// Successors of `b`, one per edge.
+    ///
+    /// ```
+    /// use ssakit::ir::Cfg;
+    /// // `branch c, l, l` is a multi-edge: two successors.
+    /// let f = ssakit::text::parse_module("function f(c) {\ne:\n    branch c, l, l\nl:\n    ret\n}").unwrap().functions.remove(0);
+    /// let l = f.block_by_name("l").unwrap();
+    /// assert_eq!(Cfg::new(&f).succs(f.entry()), [l, l]);
+    /// ```
     #[inline]
     pub fn succs(&self, b: Block) -> &[Block] {
         self.succ.of(b)
     }
 
     /// Predecessors of `b`, one per edge.
+    ///
+    /// ```
+    /// use ssakit::ir::Cfg;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let cfg = Cfg::new(&f);
+    /// assert_eq!(cfg.preds(j), [e, a]);
+    /// assert!(cfg.preds(e).is_empty());
+    /// ```
     #[inline]
     pub fn preds(&self, b: Block) -> &[Block] {
         self.pred.of(b)
@@ -83,6 +152,14 @@ impl Cfg {
     /// Distinct predecessors of `b`, in order (the labels a phi in `b` must
     /// have). Edges from one source are adjacent in [`Cfg::preds`], so this
     /// only drops adjacent repeats.
+    ///
+    /// ```
+    /// use ssakit::ir::Cfg;
+    /// let f = ssakit::text::parse_module("function f(c) {\ne:\n    branch c, l, l\nl:\n    ret\n}").unwrap().functions.remove(0);
+    /// let (cfg, l) = (Cfg::new(&f), f.block_by_name("l").unwrap());
+    /// assert_eq!(cfg.preds(l).len(), 2);
+    /// assert_eq!(cfg.unique_preds(l).collect::<Vec<_>>(), [f.entry()]);
+    /// ```
     pub fn unique_preds(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
         let p = self.preds(b);
         p.iter()
@@ -92,6 +169,20 @@ impl Cfg {
     }
 
     /// A side table with one entry per block.
+    ///
+    /// ```
+    /// use ssakit::ir::Cfg;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let cfg = Cfg::new(&f);
+    /// let mut indegree = cfg.block_table(0);
+    /// for &b in f.layout() {
+    ///     indegree[b] = cfg.preds(b).len();
+    /// }
+    /// assert_eq!(indegree.as_slice(), [0, 1, 2]);
+    /// ```
     pub fn block_table<V: Clone>(&self, v: V) -> EntityVec<Block, V> {
         EntityVec::filled(self.num_blocks(), v)
     }

@@ -29,6 +29,15 @@ use std::sync::Arc;
 
 /// A variable: its type, and its name or, for an SSA version, the variable
 /// it is a version of and its number.
+///
+/// ```
+/// use ssakit::ir::{Function, Type};
+/// let mut f = Function::new("f");
+/// let x = f.new_var("x", Type::I32);
+/// let x1 = f.new_version(x, 1);
+/// let d = f.var(x1);
+/// assert_eq!((d.ty(), d.origin(), d.version()), (Type::I32, Some(x), 1));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct VarData {
     kind: VarKind,
@@ -45,10 +54,25 @@ enum VarKind {
 
 impl VarData {
     /// The variable's type.
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// let b = f.new_var("b", Type::Bool);
+    /// assert_eq!(f.var(b).ty(), Type::Bool);
+    /// ```
     pub fn ty(&self) -> Type {
         self.ty
     }
     /// For an SSA version, the variable it is a version of.
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// let x = f.new_var("x", Type::I64);
+    /// let x2 = f.new_version(x, 2);
+    /// assert_eq!((f.var(x).origin(), f.var(x2).origin()), (None, Some(x)));
+    /// ```
     pub fn origin(&self) -> Option<Var> {
         match self.kind {
             VarKind::Version { origin, .. } => Some(origin),
@@ -56,6 +80,14 @@ impl VarData {
         }
     }
     /// For an SSA version, its number; 0 for an original variable.
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// let x = f.new_var("x", Type::I64);
+    /// let x7 = f.new_version(x, 7);
+    /// assert_eq!((f.var(x).version(), f.var(x7).version()), (0, 7));
+    /// ```
     pub fn version(&self) -> u32 {
         match self.kind {
             VarKind::Version { number, .. } => number,
@@ -131,6 +163,17 @@ list_store!(i64, imms);
 
 /// A function: its signature, variables, blocks and instructions (see the
 /// module documentation for the invariants its methods keep).
+///
+/// ```
+/// use ssakit::ir::{Function, InstData, Operand, Type};
+/// let mut f = Function::new("f");
+/// let b = f.new_block("entry");
+/// let x = f.new_var("x", Type::I64);
+/// f.push_inst(b, InstData::Copy { dst: x, src: Operand::Const(1) });
+/// let t = f.ret_term(&[x.into()]);
+/// f.set_term(b, t);
+/// assert_eq!(ssakit::text::print_function(&f), "function f() {\nentry:\n    x = 1\n    ret x\n}\n");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Function {
     name: Box<str>,
@@ -149,12 +192,26 @@ pub struct Function {
 
 impl Function {
     /// An empty function (no blocks yet) with its own symbol table.
+    ///
+    /// ```
+    /// use ssakit::ir::Function;
+    /// let f = Function::new("main");
+    /// assert_eq!((f.name(), f.num_blocks(), f.num_vars()), ("main", 0, 0));
+    /// ```
     pub fn new(name: &str) -> Self {
         Self::with_symbols(name, Arc::default())
     }
 
     /// An empty function sharing the symbol table `symbols` (of its
     /// module).
+    ///
+    /// ```
+    /// use ssakit::ir::Function;
+    /// let mut f = Function::new("f");
+    /// let ext = f.callee("ext");
+    /// let g = Function::with_symbols("g", f.shared_symbols().clone());
+    /// assert_eq!(g.callee_name(ext), "ext");
+    /// ```
     pub fn with_symbols(name: &str, symbols: SharedSymbols) -> Self {
         Function {
             name: name.into(),
@@ -175,42 +232,107 @@ impl Function {
     // Signature and symbols.
 
     /// The function's name.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.name(), "f");
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// Renames the function.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.set_name("g");
+    /// assert!(ssakit::text::print_function(&f).starts_with("function g(c) {"));
+    /// ```
     pub fn set_name(&mut self, name: &str) {
         self.name = name.into();
     }
 
     /// Parameters: variables defined on entry, in order.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let c = f.params()[0];
+    /// assert_eq!((f.params().len(), f.base_name(c)), (1, "c"));
+    /// ```
     pub fn params(&self) -> &[Var] {
         &self.params
     }
 
     /// Appends `v` to the parameters.
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// let n = f.new_var("n", Type::I64);
+    /// f.add_param(n);
+    /// assert_eq!(f.params(), [n]);
+    /// ```
     pub fn add_param(&mut self, v: Var) {
         self.params.push(v);
     }
 
     /// The declared result types, if declared (`-> i32, i64` in the text
     /// format; today's programs leave them open).
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// let m = ssakit::text::parse_module("function f() -> i32 {\ne:\n    ret 1\n}\nfunction g() {\ne:\n    ret\n}").unwrap();
+    /// assert_eq!(m.functions[0].returns(), Some(&[Type::I32][..]));
+    /// assert_eq!(m.functions[1].returns(), None);
+    /// ```
     pub fn returns(&self) -> Option<&[Type]> {
         self.returns.as_deref()
     }
 
     /// Declares the result types (`None`: undeclared).
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// f.set_returns(Some(vec![Type::I64, Type::I64]));
+    /// assert_eq!(f.returns().map(<[Type]>::len), Some(2));
+    /// ```
     pub fn set_returns(&mut self, returns: Option<Vec<Type>>) {
         self.returns = returns.map(Vec::into_boxed_slice);
     }
 
     /// The symbol table (shared with the module's other functions).
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.symbols().num_operators(), 0);
+    /// f.callee("ext");
+    /// assert!(f.symbols().find_callee("ext").is_some());
+    /// ```
     pub fn symbols(&self) -> &Symbols {
         &self.symbols
     }
 
     /// The shared symbol table itself, to give to another function.
+    ///
+    /// ```
+    /// use ssakit::ir::Function;
+    /// let f = Function::new("f");
+    /// let g = Function::with_symbols("g", f.shared_symbols().clone());
+    /// assert!(std::sync::Arc::ptr_eq(f.shared_symbols(), g.shared_symbols()));
+    /// ```
     pub fn shared_symbols(&self) -> &SharedSymbols {
         &self.symbols
     }
@@ -220,6 +342,14 @@ impl Function {
     ///
     /// # Errors
     /// If the table has `name` with other effects.
+    ///
+    /// ```
+    /// use ssakit::ir::{Effects, Function};
+    /// let mut f = Function::new("f");
+    /// let add = f.operator("i32.add", Effects::PURE).unwrap();
+    /// assert_eq!(f.operator("i32.add", Effects::PURE), Ok(add));
+    /// assert!(f.operator("i32.add", Effects::TRAP).is_err());
+    /// ```
     pub fn operator(&mut self, name: &str, effects: Effects) -> Result<Operator, EffectsConflict> {
         if let Some(op) = self.symbols.find_operator(name) {
             let existing = self.symbols.operator_data(op).effects;
@@ -231,6 +361,13 @@ impl Function {
     }
 
     /// The callee named `name`, added to the symbol table if new.
+    ///
+    /// ```
+    /// use ssakit::ir::Function;
+    /// let mut f = Function::new("f");
+    /// let a = f.callee("g");
+    /// assert_eq!(f.callee("g"), a); // interned once
+    /// ```
     pub fn callee(&mut self, name: &str) -> Callee {
         match self.symbols.find_callee(name) {
             Some(c) => c,
@@ -239,11 +376,25 @@ impl Function {
     }
 
     /// An operator's name.
+    ///
+    /// ```
+    /// use ssakit::ir::{Effects, Function};
+    /// let mut f = Function::new("f");
+    /// let op = f.operator("f64.sqrt", Effects::PURE).unwrap();
+    /// assert_eq!(f.operator_name(op), "f64.sqrt");
+    /// ```
     pub fn operator_name(&self, op: Operator) -> &str {
         &self.symbols.operator_data(op).name
     }
 
     /// A callee's name.
+    ///
+    /// ```
+    /// use ssakit::ir::Function;
+    /// let mut f = Function::new("f");
+    /// let c = f.callee("putchar");
+    /// assert_eq!(f.callee_name(c), "putchar");
+    /// ```
     pub fn callee_name(&self, c: Callee) -> &str {
         self.symbols.callee_name(c)
     }
@@ -252,31 +403,80 @@ impl Function {
     // Variables.
 
     /// Number of variables.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.num_vars(), 2); // c and x
+    /// ```
     pub fn num_vars(&self) -> usize {
         self.vars.len()
     }
 
     /// Every variable, in creation order.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let names: Vec<&str> = f.vars().map(|v| f.base_name(v)).collect();
+    /// assert_eq!(names, ["c", "x"]);
+    /// ```
     pub fn vars(&self) -> impl DoubleEndedIterator<Item = Var> + ExactSizeIterator + 'static {
         self.vars.keys()
     }
 
     /// What is known of `v`.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.var(x).origin(), None);
+    /// ```
     pub fn var(&self, v: Var) -> &VarData {
         &self.vars[v]
     }
 
     /// The type of `v`.
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// let f = ssakit::text::parse_module("function f(p: f64) {\ne:\n    ret\n}").unwrap().functions.remove(0);
+    /// assert_eq!(f.var_type(f.params()[0]), Type::F64);
+    /// ```
     pub fn var_type(&self, v: Var) -> Type {
         self.vars[v].ty
     }
 
     /// Sets the type of `v` (and so of its versions created afterwards).
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.set_var_type(x, Type::I32);
+    /// let x1 = f.new_version(x, 1);
+    /// assert_eq!(f.var_type(x1), Type::I32);
+    /// ```
     pub fn set_var_type(&mut self, v: Var, ty: Type) {
         self.vars[v].ty = ty;
     }
 
     /// Creates a variable named `name` (not an SSA version) of type `ty`.
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// let v = f.new_var("v", Type::I64);
+    /// assert_eq!((f.base_name(v), f.var_by_name("v")), ("v", Some(v)));
+    /// ```
     pub fn new_var(&mut self, name: &str, ty: Type) -> Var {
         let name = self.names.add(name);
         self.vars.push(VarData {
@@ -287,6 +487,15 @@ impl Function {
 
     /// Creates version number `number` of variable `origin`'s original,
     /// with its type.
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type, VarNames};
+    /// let mut f = Function::new("f");
+    /// let x = f.new_var("x", Type::I64);
+    /// let x1 = f.new_version(x, 1);
+    /// let x2 = f.new_version(x1, 2); // a version of a version is one of `x`
+    /// assert_eq!((f.original(x2), VarNames::new(&f).get(x2)), (x, "x2"));
+    /// ```
     pub fn new_version(&mut self, origin: Var, number: u32) -> Var {
         let origin = self.original(origin);
         self.vars.push(VarData {
@@ -296,11 +505,28 @@ impl Function {
     }
 
     /// Reserves room for `n` more variables.
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// f.reserve_vars(1000);
+    /// assert_eq!(f.num_vars(), 0);
+    /// f.new_var("x", Type::I64);
+    /// assert_eq!(f.num_vars(), 1);
+    /// ```
     pub fn reserve_vars(&mut self, n: usize) {
         self.vars.reserve(n);
     }
 
     /// The original variable of `v`: `v` itself unless it is an SSA version.
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// let x = f.new_var("x", Type::I64);
+    /// let x3 = f.new_version(x, 3);
+    /// assert_eq!((f.original(x), f.original(x3)), (x, x));
+    /// ```
     #[inline]
     pub fn original(&self, v: Var) -> Var {
         match self.vars[v].kind {
@@ -310,6 +536,14 @@ impl Function {
     }
 
     /// The name of `v`'s original variable (without version number).
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// let x = f.new_var("x", Type::I64);
+    /// let x3 = f.new_version(x, 3);
+    /// assert_eq!(f.base_name(x3), "x");
+    /// ```
     pub fn base_name(&self, v: Var) -> &str {
         match self.vars[self.original(v)].kind {
             VarKind::Named { name } => self.names.get(name),
@@ -319,6 +553,15 @@ impl Function {
 
     /// The variable whose name is `name` and that is not an SSA version, by
     /// linear search (for tests and the command line, not for passes).
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.var_by_name("x"), Some(x));
+    /// assert_eq!(f.var_by_name("y"), None);
+    /// ```
     pub fn var_by_name(&self, name: &str) -> Option<Var> {
         self.vars.keys().find(|&v| {
             matches!(self.vars[v].kind, VarKind::Named { name: n } if self.names.get(n) == name)
@@ -330,53 +573,142 @@ impl Function {
 
     /// Number of blocks, in the layout or not (the size of a side table
     /// indexed by block).
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let spare = f.create_block("spare"); // not in the layout, still counted
+    /// assert_eq!((f.num_blocks(), f.layout().len()), (4, 3));
+    /// ```
     pub fn num_blocks(&self) -> usize {
         self.blocks.len()
     }
 
     /// Every block, in the layout or not.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let names: Vec<&str> = f.blocks().map(|b| f.block_name(b)).collect();
+    /// assert_eq!(names, ["e", "a", "j"]);
+    /// ```
     pub fn blocks(&self) -> impl DoubleEndedIterator<Item = Block> + ExactSizeIterator + 'static {
         self.blocks.keys()
     }
 
     /// Blocks in program order; the first is the entry.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.layout(), [e, a, j]);
+    /// ```
     pub fn layout(&self) -> &[Block] {
         &self.layout
     }
 
     /// The entry block. Panics if the layout is empty.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.entry(), e);
+    /// ```
     pub fn entry(&self) -> Block {
         self.layout[0]
     }
 
     /// The label of `b`.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.block_name(j), "j");
+    /// ```
     pub fn block_name(&self, b: Block) -> &str {
         self.names.get(self.blocks[b].name)
     }
 
     /// The phis of `b`, in order.
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// assert_eq!(f.block_phis(j).len(), 1);
+    /// assert!(f.block_phis(e).is_empty());
+    /// ```
     pub fn block_phis(&self, b: Block) -> &[Inst] {
         &self.blocks[b].phis
     }
 
     /// The ordinary instructions of `b`, in order.
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// assert_eq!(f.block_insts(j).len(), 1); // `print x3`; the phi is apart
+    /// ```
     pub fn block_insts(&self, b: Block) -> &[Inst] {
         &self.blocks[b].insts
     }
 
     /// Phis, then ordinary instructions of `b`.
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// let all: Vec<_> = f.block_all_insts(j).collect();
+    /// assert_eq!(all, [phi, f.block_insts(j)[0]]);
+    /// ```
     pub fn block_all_insts(&self, b: Block) -> impl DoubleEndedIterator<Item = Inst> + '_ {
         let d = &self.blocks[b];
         d.phis.iter().chain(&d.insts).copied()
     }
 
     /// The terminator of `b`.
+    ///
+    /// ```
+    /// use ssakit::ir::Terminator;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.term(a), &Terminator::Jump(j));
+    /// ```
     pub fn term(&self, b: Block) -> &Terminator {
         &self.blocks[b].term
     }
 
     /// The block labelled `name`, among the blocks of the layout, by linear
     /// search.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.block_by_name("a"), Some(a));
+    /// assert_eq!(f.block_by_name("zz"), None);
+    /// ```
     pub fn block_by_name(&self, name: &str) -> Option<Block> {
         self.layout
             .iter()
@@ -385,6 +717,17 @@ impl Function {
     }
 
     /// Creates an empty block ending in `ret`, outside the layout.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let b = f.create_block("later");
+    /// assert!(!f.is_in_layout(b));
+    /// f.append_to_layout(b);
+    /// assert_eq!(f.layout().last(), Some(&b));
+    /// ```
     pub fn create_block(&mut self, name: &str) -> Block {
         let name = self.names.add(name);
         self.blocks.push(BlockData {
@@ -397,6 +740,14 @@ impl Function {
     }
 
     /// Creates an empty block ending in `ret`, appended to the layout.
+    ///
+    /// ```
+    /// use ssakit::ir::Function;
+    /// let mut f = Function::new("f");
+    /// let first = f.new_block("first");
+    /// f.new_block("second");
+    /// assert_eq!((f.entry(), f.layout().len()), (first, 2));
+    /// ```
     pub fn new_block(&mut self, name: &str) -> Block {
         let b = self.create_block(name);
         self.append_to_layout(b);
@@ -404,12 +755,31 @@ impl Function {
     }
 
     /// Whether `b` is in the layout.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert!(f.is_in_layout(a));
+    /// f.retain_layout(|&b| b != a);
+    /// assert!(!f.is_in_layout(a));
+    /// ```
     pub fn is_in_layout(&self, b: Block) -> bool {
         self.blocks[b].in_layout
     }
 
     /// Sets the layout. Panics if it lists a block twice or a block that
     /// does not exist.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.set_layout(vec![e, j, a]);
+    /// assert_eq!(f.layout(), [e, j, a]);
+    /// ```
     pub fn set_layout(&mut self, layout: Vec<Block>) {
         for &b in &self.layout {
             self.blocks[b].in_layout = false;
@@ -425,6 +795,15 @@ impl Function {
     }
 
     /// Keeps the blocks of the layout for which `keep` is true.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.retain_layout(|&b| b != a);
+    /// assert_eq!(f.layout(), [e, j]);
+    /// ```
     pub fn retain_layout(&mut self, mut keep: impl FnMut(&Block) -> bool) {
         let blocks = &mut self.blocks;
         self.layout.retain(|b| {
@@ -436,6 +815,16 @@ impl Function {
 
     /// Appends `b`, a block outside the layout, to it. Panics if `b` is in
     /// the layout already.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let extra = f.create_block("extra");
+    /// f.append_to_layout(extra);
+    /// assert_eq!(f.layout(), [e, a, j, extra]);
+    /// ```
     pub fn append_to_layout(&mut self, b: Block) {
         assert!(!self.blocks[b].in_layout, "block {b} is in the layout");
         self.blocks[b].in_layout = true;
@@ -443,6 +832,18 @@ impl Function {
     }
 
     /// Makes `b` (outside the layout) the new entry, in front of the old.
+    ///
+    /// ```
+    /// use ssakit::ir::Terminator;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let start = f.create_block("start");
+    /// f.set_term(start, Terminator::Jump(e));
+    /// f.insert_entry(start);
+    /// assert_eq!((f.entry(), f.layout()[1]), (start, e));
+    /// ```
     pub fn insert_entry(&mut self, b: Block) {
         assert!(!self.blocks[b].in_layout, "block {b} is in the layout");
         self.blocks[b].in_layout = true;
@@ -450,6 +851,16 @@ impl Function {
     }
 
     /// Sets the terminator of `b`. Its lists must be new (made for it).
+    ///
+    /// ```
+    /// use ssakit::ir::Terminator;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.set_term(e, Terminator::Jump(j));
+    /// assert!(ssakit::text::print_function(&f).contains("e:\n    x = 1\n    jump j\n"));
+    /// ```
     pub fn set_term(&mut self, b: Block, t: Terminator) {
         self.blocks[b].term = t;
     }
@@ -457,6 +868,16 @@ impl Function {
     /// Calls `f` on each successor edge of `b`, in order (duplicates kept:
     /// `branch c, L, L` has two edges to `L`). The order is: `then`,
     /// `else` for a branch; `default`, then targets for a switch.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let mut succs = Vec::new();
+    /// f.for_each_succ(e, |s| succs.push(s));
+    /// assert_eq!(succs, [a, j]); // then, else
+    /// ```
     #[inline]
     pub fn for_each_succ(&self, b: Block, mut f: impl FnMut(Block)) {
         match &self.blocks[b].term {
@@ -480,6 +901,15 @@ impl Function {
     }
 
     /// Rewrites each successor edge `s` of `b` to `f(s)`, in order.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.redirect_succs(e, |s| if s == j { a } else { s });
+    /// assert!(ssakit::text::print_function(&f).contains("branch c, a, a"));
+    /// ```
     pub fn redirect_succs(&mut self, b: Block, mut f: impl FnMut(Block) -> Block) {
         let mut term = self.blocks[b].term;
         match &mut term {
@@ -506,6 +936,17 @@ impl Function {
     }
 
     /// Calls `f` on each operand read by the terminator of `b`.
+    ///
+    /// ```
+    /// use ssakit::ir::Operand;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let mut ops = Vec::new();
+    /// f.for_each_term_operand(j, |o| ops.push(o));
+    /// assert_eq!(ops, [Operand::Var(x)]);
+    /// ```
     #[inline]
     pub fn for_each_term_operand(&self, b: Block, mut f: impl FnMut(Operand)) {
         match &self.blocks[b].term {
@@ -516,6 +957,16 @@ impl Function {
     }
 
     /// Calls `f` on each operand read by the terminator of `b`, mutably.
+    ///
+    /// ```
+    /// use ssakit::ir::Operand;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.for_each_term_operand_mut(j, |o| *o = Operand::Const(0));
+    /// assert!(ssakit::text::print_function(&f).contains("ret 0"));
+    /// ```
     pub fn for_each_term_operand_mut(&mut self, b: Block, mut f: impl FnMut(&mut Operand)) {
         let Function { blocks, pools, .. } = self;
         match &mut blocks[b].term {
@@ -529,6 +980,17 @@ impl Function {
     }
 
     /// Calls `f` on each variable read by the terminator of `b`.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let c = f.params()[0];
+    /// let mut uses = Vec::new();
+    /// f.for_each_term_use(e, |v| uses.push(v));
+    /// assert_eq!(uses, [c]);
+    /// ```
     #[inline]
     pub fn for_each_term_use(&self, b: Block, mut f: impl FnMut(Var)) {
         self.for_each_term_operand(b, |o| {
@@ -540,6 +1002,17 @@ impl Function {
 
     /// A `switch value, default, [targets]` terminator (its target list
     /// allocated in this function).
+    ///
+    /// ```
+    /// use ssakit::ir::Operand;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let t = f.switch_term(Operand::Const(1), j, &[a, j]);
+    /// f.set_term(e, t);
+    /// assert!(ssakit::text::print_function(&f).contains("switch 1, j, [a, j]"));
+    /// ```
     pub fn switch_term(&mut self, value: Operand, default: Block, targets: &[Block]) -> Terminator {
         Terminator::Switch {
             value,
@@ -549,6 +1022,17 @@ impl Function {
     }
 
     /// A `ret v1, ..., vn` terminator (`ret` alone when `vals` is empty).
+    ///
+    /// ```
+    /// use ssakit::ir::Operand;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let t = f.ret_term(&[Operand::Const(4), x.into()]);
+    /// f.set_term(j, t);
+    /// assert!(ssakit::text::print_function(&f).contains("ret 4, x"));
+    /// ```
     pub fn ret_term(&mut self, vals: &[Operand]) -> Terminator {
         Terminator::Ret(self.pools.operands.alloc(vals))
     }
@@ -558,12 +1042,29 @@ impl Function {
 
     /// The size of the instruction table: removed instructions included,
     /// so the size of a side table indexed by instruction.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.retain_insts(a, |_, _| false); // removes `x = 2`, still a slot
+    /// assert_eq!((f.inst_slots(), f.num_insts()), (2, 4));
+    /// ```
     pub fn inst_slots(&self) -> usize {
         self.insts.len()
     }
 
     /// Number of instructions in the layout, phis included, terminators
     /// counted one per block.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// assert_eq!(f.num_insts(), 2 + 3); // two copies, three terminators
+    /// ```
     pub fn num_insts(&self) -> usize {
         self.layout
             .iter()
@@ -572,24 +1073,69 @@ impl Function {
     }
 
     /// The data of instruction `i`.
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand};
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let i = f.block_insts(a)[0];
+    /// assert_eq!(f.inst(i), &InstData::Copy { dst: x, src: Operand::Const(2) });
+    /// ```
     #[inline]
     pub fn inst(&self, i: Inst) -> &InstData {
         &self.insts[i]
     }
 
     /// The block listing `i`, or `None` if `i` is removed.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let i = f.block_insts(a)[0];
+    /// assert_eq!(f.inst_block(i), Some(a));
+    /// f.retain_insts(a, |_, _| false);
+    /// assert_eq!(f.inst_block(i), None);
+    /// ```
     #[inline]
     pub fn inst_block(&self, i: Inst) -> Option<Block> {
         self.inst_block[i].expand()
     }
 
     /// Creates an instruction listed by no block yet.
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand};
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let i = f.new_inst(InstData::Copy { dst: x, src: Operand::Const(5) });
+    /// assert_eq!(f.inst_block(i), None);
+    /// let mut list = f.take_insts(j);
+    /// list.push(i);
+    /// f.set_insts(j, list);
+    /// assert_eq!(f.inst_block(i), Some(j));
+    /// ```
     pub fn new_inst(&mut self, data: InstData) -> Inst {
         self.inst_block.push(PackedOption::NONE);
         self.insts.push(data)
     }
 
     /// Reserves room for `n` more instructions.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let before = f.num_insts();
+    /// f.reserve_insts(64);
+    /// assert_eq!(f.num_insts(), before);
+    /// ```
     pub fn reserve_insts(&mut self, n: usize) {
         self.insts.reserve(n);
         self.inst_block.reserve(n);
@@ -597,6 +1143,16 @@ impl Function {
 
     /// Adds an instruction at the end of `block`'s phis (a phi) or of its
     /// ordinary instructions (anything else).
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand};
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.push_inst(j, InstData::Copy { dst: x, src: Operand::Const(3) });
+    /// assert!(ssakit::text::print_function(&f).contains("j:\n    x = 3\n    ret x"));
+    /// ```
     pub fn push_inst(&mut self, block: Block, data: InstData) -> Inst {
         let is_phi = data.is_phi();
         let i = self.new_inst(data);
@@ -612,6 +1168,16 @@ impl Function {
 
     /// Inserts a new ordinary instruction at position `index` of `block`'s
     /// ordinary instructions.
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand};
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.insert_inst(e, 0, InstData::Copy { dst: x, src: Operand::Const(0) });
+    /// assert!(ssakit::text::print_function(&f).contains("e:\n    x = 0\n    x = 1\n"));
+    /// ```
     pub fn insert_inst(&mut self, block: Block, index: usize, data: InstData) -> Inst {
         assert!(!data.is_phi(), "insert_inst: phis go through push_inst");
         let i = self.new_inst(data);
@@ -624,6 +1190,17 @@ impl Function {
     /// a non-phi (the lists of blocks keep them apart). The lists of the old
     /// data are not freed: pass them on in `data` or let
     /// [`Function::compact`] reclaim them.
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand};
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let i = f.block_insts(a)[0];
+    /// f.set_inst(i, InstData::Copy { dst: x, src: Operand::Undef });
+    /// assert!(ssakit::text::print_function(&f).contains("a:\n    x = undef\n"));
+    /// ```
     pub fn set_inst(&mut self, i: Inst, data: InstData) {
         assert_eq!(
             self.insts[i].is_phi(),
@@ -635,6 +1212,17 @@ impl Function {
 
     /// Keeps the ordinary instructions of `b` for which `keep` is true;
     /// the others are removed.
+    ///
+    /// ```
+    /// use ssakit::ir::InstData;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// // Drop the copies of constants into `x`.
+    /// f.retain_insts(a, |f, i| !matches!(f.inst(i), InstData::Copy { .. }));
+    /// assert!(f.block_insts(a).is_empty());
+    /// ```
     pub fn retain_insts(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
         let mut list = std::mem::take(&mut self.blocks[b].insts);
         list.retain(|&i| {
@@ -649,6 +1237,17 @@ impl Function {
 
     /// Keeps the phis of `b` for which `keep` is true; the others are
     /// removed.
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// f.retain_phis(j, |_, _| false);
+    /// assert!(f.block_phis(j).is_empty());
+    /// assert_eq!(f.inst_block(phi), None);
+    /// ```
     pub fn retain_phis(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
         let mut list = std::mem::take(&mut self.blocks[b].phis);
         list.retain(|&i| {
@@ -663,6 +1262,16 @@ impl Function {
 
     /// Takes the ordinary instructions of `b` out of it: they are removed
     /// until listed again by [`Function::set_insts`].
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let moved = f.take_insts(a);
+    /// f.set_insts(j, moved);
+    /// assert!(ssakit::text::print_function(&f).contains("a:\n    jump j\nj:\n    x = 2\n"));
+    /// ```
     pub fn take_insts(&mut self, b: Block) -> Vec<Inst> {
         let list = std::mem::take(&mut self.blocks[b].insts);
         for &i in &list {
@@ -675,6 +1284,17 @@ impl Function {
     /// empty (see [`Function::take_insts`]). Panics if an instruction of
     /// `list` is listed already (here or by another block), appears twice,
     /// or is a phi.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let mut list = f.take_insts(e);
+    /// list.extend(f.take_insts(a));
+    /// f.set_insts(e, list);
+    /// assert_eq!(f.block_insts(e).len(), 2);
+    /// ```
     pub fn set_insts(&mut self, b: Block, list: Vec<Inst>) {
         assert!(
             self.blocks[b].insts.is_empty(),
@@ -691,6 +1311,18 @@ impl Function {
     }
 
     /// Takes the phis of `b` out of it (see [`Function::take_insts`]).
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// assert_eq!(f.take_phis(j), [phi]);
+    /// assert_eq!(f.inst_block(phi), None);
+    /// f.set_phis(j, vec![phi]);
+    /// assert_eq!(f.inst_block(phi), Some(j));
+    /// ```
     pub fn take_phis(&mut self, b: Block) -> Vec<Inst> {
         let list = std::mem::take(&mut self.blocks[b].phis);
         for &i in &list {
@@ -701,6 +1333,22 @@ impl Function {
 
     /// Makes `list` the phis of `b`, whose phi list must be empty. Panics
     /// if an instruction of `list` is listed already or is not a phi.
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand, PhiArg, Type};
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// let y = f.new_var("y", Type::I64);
+    /// let args = f.list(&[PhiArg { block: e, value: Operand::Const(0) }, PhiArg { block: a, value: Operand::Const(1) }]);
+    /// let p = f.new_inst(InstData::Phi { dst: y, args });
+    /// let mut phis = f.take_phis(j);
+    /// phis.push(p);
+    /// f.set_phis(j, phis);
+    /// assert!(ssakit::text::print_function(&f).contains("y = phi(e: 0, a: 1)"));
+    /// ```
     pub fn set_phis(&mut self, b: Block, list: Vec<Inst>) {
         assert!(
             self.blocks[b].phis.is_empty(),
@@ -717,6 +1365,16 @@ impl Function {
     }
 
     /// Reserves room for `n` more phis in `b`.
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// f.reserve_phis(j, 8);
+    /// assert_eq!(f.block_phis(j), [phi]);
+    /// ```
     pub fn reserve_phis(&mut self, b: Block, n: usize) {
         self.blocks[b].phis.reserve(n);
     }
@@ -724,6 +1382,17 @@ impl Function {
     /// Reserves room for `n` more list items of type `T` (when a pass
     /// knows how many it will add, the pool grows once instead of by
     /// doubling, which briefly holds both the old and the new vector).
+    ///
+    /// ```
+    /// use ssakit::ir::PhiArg;
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// f.reserve_list_items::<PhiArg>(100);
+    /// assert_eq!(f.phi_args(phi).len(), 2);
+    /// ```
     pub fn reserve_list_items<T: Copy>(&mut self, n: usize)
     where
         Self: ListStore<T>,
@@ -732,6 +1401,17 @@ impl Function {
     }
 
     /// A new list of `items` in this function's pool for `T`.
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand};
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let args = f.list(&[Operand::Var(x), Operand::Const(7)]);
+    /// f.push_inst(j, InstData::Print { args });
+    /// assert!(ssakit::text::print_function(&f).contains("print x, 7"));
+    /// ```
     pub fn list<T: Copy>(&mut self, items: &[T]) -> EntityList<T>
     where
         Self: ListStore<T>,
@@ -740,6 +1420,17 @@ impl Function {
     }
 
     /// A new list of the items of `iter`.
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand};
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let args = f.list_from_iter((1..=3).map(Operand::Const));
+    /// f.push_inst(j, InstData::Print { args });
+    /// assert!(ssakit::text::print_function(&f).contains("print 1, 2, 3"));
+    /// ```
     pub fn list_from_iter<T: Copy>(&mut self, iter: impl IntoIterator<Item = T>) -> EntityList<T>
     where
         Self: ListStore<T>,
@@ -749,6 +1440,18 @@ impl Function {
 
     /// A new empty list with room for `cap` items (`fill` is a
     /// placeholder, never read).
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand};
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let mut args = f.list_with_room(2, Operand::Undef);
+    /// args.push(Operand::Const(9), &mut f);
+    /// f.push_inst(j, InstData::Print { args });
+    /// assert!(ssakit::text::print_function(&f).contains("print 9"));
+    /// ```
     pub fn list_with_room<T: Copy>(&mut self, cap: usize, fill: T) -> EntityList<T>
     where
         Self: ListStore<T>,
@@ -760,6 +1463,13 @@ impl Function {
     /// division or remainder may trap unless its divisor is a non-zero
     /// constant; a call may do anything; a `print` writes output; an
     /// operation has its operator's effects; the rest is pure.
+    ///
+    /// ```
+    /// use ssakit::ir::Effects;
+    /// let f = ssakit::text::parse_module("function f(a, b) {\ne:\n    q = a / b\n    r = a / 2\n    print r\n    ret q\n}").unwrap().functions.remove(0);
+    /// let fx: Vec<Effects> = f.block_insts(f.entry()).iter().map(|&i| f.effects(i)).collect();
+    /// assert_eq!(fx, [Effects::TRAP, Effects::PURE, Effects::WRITE]);
+    /// ```
     pub fn effects(&self, i: Inst) -> Effects {
         match &self.insts[i] {
             InstData::Binary { op, rhs, .. } if op.may_trap() => match rhs {
@@ -774,6 +1484,13 @@ impl Function {
     }
 
     /// Calls `f` on every variable instruction `i` defines, in order.
+    ///
+    /// ```
+    /// let f = ssakit::text::parse_module("function f(a, b) {\ne:\n    (a, b) = (b, a)\n    ret a\n}").unwrap().functions.remove(0);
+    /// let mut defs = Vec::new();
+    /// f.for_each_def(f.block_insts(f.entry())[0], |v| defs.push(f.base_name(v).to_string()));
+    /// assert_eq!(defs, ["a", "b"]);
+    /// ```
     #[inline]
     pub fn for_each_def(&self, i: Inst, mut f: impl FnMut(Var)) {
         match &self.insts[i] {
@@ -790,6 +1507,18 @@ impl Function {
     }
 
     /// Calls `f` on every variable instruction `i` defines, mutably.
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let y = f.new_var("y", Type::I64);
+    /// let i = f.block_insts(a)[0];
+    /// f.for_each_def_mut(i, |v| *v = y);
+    /// assert!(ssakit::text::print_function(&f).contains("a:\n    y = 2\n"));
+    /// ```
     pub fn for_each_def_mut(&mut self, i: Inst, mut f: impl FnMut(&mut Var)) {
         let Function { insts, pools, .. } = self;
         match &mut insts[i] {
@@ -811,6 +1540,16 @@ impl Function {
     /// The one variable `i` defines: `None` for an instruction defining
     /// none or several (a parallel copy, a call or operation with several
     /// results; see [`Function::for_each_def`]).
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// assert_eq!(f.def(phi).map(|v| f.base_name(v)), Some("x3"));
+    /// assert_eq!(f.def(f.block_insts(j)[0]), None); // `print x3`
+    /// ```
     pub fn def(&self, i: Inst) -> Option<Var> {
         match &self.insts[i] {
             InstData::Copy { dst, .. }
@@ -829,6 +1568,19 @@ impl Function {
 
     /// Calls `f` on every operand instruction `i` reads, in order. For a
     /// phi these are the incoming values (uses at the end of predecessors).
+    ///
+    /// ```
+    /// use ssakit::ir::Operand;
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// let mut ops = Vec::new();
+    /// f.for_each_operand(phi, |o| ops.push(o));
+    /// assert_eq!(ops.len(), 2);
+    /// assert!(ops.iter().all(|o| matches!(o, Operand::Var(_))));
+    /// ```
     #[inline]
     pub fn for_each_operand(&self, i: Inst, mut f: impl FnMut(Operand)) {
         match &self.insts[i] {
@@ -847,6 +1599,17 @@ impl Function {
     }
 
     /// Calls `f` on every operand of `i`, mutably.
+    ///
+    /// ```
+    /// use ssakit::ir::Operand;
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// f.for_each_operand_mut(phi, |o| *o = Operand::Const(0));
+    /// assert!(ssakit::text::print_function(&f).contains("x3 = phi(e: 0, a: 0)"));
+    /// ```
     pub fn for_each_operand_mut(&mut self, i: Inst, mut f: impl FnMut(&mut Operand)) {
         let Function { insts, pools, .. } = self;
         match &mut insts[i] {
@@ -874,6 +1637,18 @@ impl Function {
 
     /// Replaces every variable instruction `i` defines or reads by `f` of
     /// it, in one visit (renaming).
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let y = f.new_var("y", Type::I64);
+    /// let i = f.block_insts(e)[0];
+    /// f.map_vars(i, |v| if v == x { y } else { v });
+    /// assert!(ssakit::text::print_function(&f).contains("e:\n    y = 1\n"));
+    /// ```
     pub fn map_vars(&mut self, i: Inst, mut f: impl FnMut(Var) -> Var) {
         fn op(o: &mut Operand, f: &mut impl FnMut(Var) -> Var) {
             if let Operand::Var(v) = o {
@@ -920,6 +1695,17 @@ impl Function {
     }
 
     /// Calls `f` on every variable instruction `i` reads.
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// let mut uses = Vec::new();
+    /// f.for_each_use(f.block_insts(j)[0], |v| uses.push(v)); // `print x3`
+    /// assert_eq!(uses, [f.def(phi).unwrap()]);
+    /// ```
     #[inline]
     pub fn for_each_use(&self, i: Inst, mut f: impl FnMut(Var)) {
         self.for_each_operand(i, |o| {
@@ -930,6 +1716,16 @@ impl Function {
     }
 
     /// The operands of phi `i`. Panics if `i` is not a phi.
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// let from: Vec<_> = f.phi_args(phi).iter().map(|p| p.block).collect();
+    /// assert_eq!(from, [e, a]);
+    /// ```
     pub fn phi_args(&self, i: Inst) -> &[PhiArg] {
         match &self.insts[i] {
             InstData::Phi { args, .. } => args.as_slice(self),
@@ -938,6 +1734,17 @@ impl Function {
     }
 
     /// The operands of phi `i`, mutably. Panics if `i` is not a phi.
+    ///
+    /// ```
+    /// use ssakit::ir::Operand;
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// f.phi_args_mut(phi)[1].value = Operand::Undef;
+    /// assert!(ssakit::text::print_function(&f).contains("phi(e: x1, a: undef)"));
+    /// ```
     pub fn phi_args_mut(&mut self, i: Inst) -> &mut [PhiArg] {
         match self.insts[i] {
             InstData::Phi { args, .. } => args.as_mut_slice(self),
@@ -947,6 +1754,13 @@ impl Function {
 
     /// The `(destination, source)` pairs of parallel copy `i`. Panics if
     /// `i` is not a parallel copy.
+    ///
+    /// ```
+    /// use ssakit::ir::Operand;
+    /// let f = ssakit::text::parse_module("function f(a, b) {\ne:\n    (a, b) = (b, 1)\n    ret a\n}").unwrap().functions.remove(0);
+    /// let (pa, pb) = (f.params()[0], f.params()[1]);
+    /// assert_eq!(f.par_copy(f.block_insts(f.entry())[0]), [(pa, Operand::Var(pb)), (pb, Operand::Const(1))]);
+    /// ```
     pub fn par_copy(&self, i: Inst) -> &[(Var, Operand)] {
         match &self.insts[i] {
             InstData::ParCopy { copies } => copies.as_slice(self),
@@ -957,6 +1771,16 @@ impl Function {
     /// Edits the list of phi operands or parallel-copy pairs of `i`
     /// through `f`, which gets the list and this function (for its pool)
     /// and may push, retain or remove items.
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// f.edit_phi_args(phi, |args, f| args.retain(f, |p| p.block == e));
+    /// assert!(ssakit::text::print_function(&f).contains("x3 = phi(e: x1)"));
+    /// ```
     pub fn edit_phi_args(&mut self, i: Inst, f: impl FnOnce(&mut EntityList<PhiArg>, &mut Self)) {
         let InstData::Phi { dst, mut args } = self.insts[i] else {
             panic!("edit_phi_args: {i} is not a phi")
@@ -967,6 +1791,17 @@ impl Function {
 
     /// Edits the pairs of parallel copy `i` (see
     /// [`Function::edit_phi_args`]).
+    ///
+    /// ```
+    /// use ssakit::ir::Operand;
+    /// let mut f = ssakit::text::parse_module("function f(a, b) {\ne:\n    (a, b) = (b, a)\n    ret a\n}").unwrap().functions.remove(0);
+    /// let i = f.block_insts(f.entry())[0];
+    /// f.edit_par_copy(i, |pairs, f| {
+    ///     pairs.remove(1, f);
+    /// });
+    /// assert_eq!(f.par_copy(i).len(), 1);
+    /// assert!(matches!(f.par_copy(i)[0].1, Operand::Var(_)));
+    /// ```
     pub fn edit_par_copy(
         &mut self,
         i: Inst,
@@ -984,6 +1819,18 @@ impl Function {
     /// follow). `order` must list every block exactly once. Returns the new
     /// number of each old block, for side tables to follow
     /// ([`EntityVec::permute`]).
+    ///
+    /// ```
+    /// use ssakit::ir::Block;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let new_of = f.renumber_blocks(&[j, e, a]);
+    /// assert_eq!(new_of, [1, 2, 0]); // e → 1, a → 2, j → 0
+    /// assert_eq!(f.block_name(Block::new(0)), "j");
+    /// assert_eq!(f.layout(), [Block::new(1), Block::new(2), Block::new(0)]);
+    /// ```
     pub fn renumber_blocks(&mut self, order: &[Block]) -> Vec<u32> {
         let new_of = self.block_numbering(order);
         self.blocks.permute(&new_of);
@@ -1044,6 +1891,16 @@ impl Function {
     ///
     /// Instruction numbers change, so side tables keyed by [`Inst`] become
     /// stale.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.retain_insts(a, |_, _| false);
+    /// assert_eq!(f.compact(), 1);
+    /// assert_eq!(f.inst_slots(), 1);
+    /// ```
     pub fn compact(&mut self) -> usize {
         let listed: usize = self
             .blocks
@@ -1182,6 +2039,12 @@ impl PartialEq for Function {
 impl Eq for Function {}
 
 /// A module: functions, in order.
+///
+/// ```
+/// let m = ssakit::text::parse_module("function f() {\ne:\n    ret 1\n}\nfunction main() {\ne:\n    r = f()\n    print r\n    ret\n}").unwrap();
+/// let names: Vec<&str> = m.functions.iter().map(|f| f.name()).collect();
+/// assert_eq!(names, ["f", "main"]);
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Module {
     /// The functions.
@@ -1190,12 +2053,24 @@ pub struct Module {
 
 impl Module {
     /// The function named `name`.
+    ///
+    /// ```
+    /// let m = ssakit::text::parse_module("function f() {\ne:\n    ret\n}").unwrap();
+    /// assert!(m.function("f").is_some() && m.function("g").is_none());
+    /// ```
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name() == name)
     }
 
     /// The entry function: `name` if given, else `main` if present, else the
     /// first function.
+    ///
+    /// ```
+    /// let m = ssakit::text::parse_module("function f() {\ne:\n    ret\n}\nfunction main() {\ne:\n    ret\n}").unwrap();
+    /// assert_eq!(m.entry_function(None).map(|f| f.name()), Some("main"));
+    /// assert_eq!(m.entry_function(Some("f")).map(|f| f.name()), Some("f"));
+    /// assert!(m.entry_function(Some("g")).is_none());
+    /// ```
     pub fn entry_function(&self, name: Option<&str>) -> Option<&Function> {
         match name {
             Some(n) => self.function(n),
@@ -1209,6 +2084,17 @@ impl Function {
     /// The parameters, mutably: renaming them (out-of-SSA translation
     /// renames every variable of a congruence class to one). The list
     /// keeps its length.
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let y = f.new_var("y", Type::I64);
+    /// f.params_mut()[0] = y;
+    /// assert!(ssakit::text::print_function(&f).starts_with("function f(y) {"));
+    /// ```
     pub fn params_mut(&mut self) -> &mut [Var] {
         &mut self.params
     }

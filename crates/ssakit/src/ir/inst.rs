@@ -15,6 +15,14 @@ use crate::entity::EntityList;
 
 /// An instruction operand: a variable, an integer literal, or the undefined
 /// value ⊥ (written `undef`).
+///
+/// ```
+/// use ssakit::ir::{InstData, Operand};
+/// let f = ssakit::text::parse_module("function f(a) {\ne:\n    print a, 5, undef\n    ret\n}").unwrap().functions.remove(0);
+/// let InstData::Print { args } = f.inst(f.block_insts(f.entry())[0]) else { panic!() };
+/// let a = f.params()[0];
+/// assert_eq!(args.as_slice(&f), [Operand::Var(a), Operand::Const(5), Operand::Undef]);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Operand {
     /// The current value of a variable.
@@ -27,6 +35,12 @@ pub enum Operand {
 
 impl Operand {
     /// The variable read by this operand, if any.
+    ///
+    /// ```
+    /// use ssakit::ir::{Operand, Var};
+    /// assert_eq!(Operand::Var(Var::new(2)).var(), Some(Var::new(2)));
+    /// assert_eq!(Operand::Const(2).var(), None);
+    /// ```
     #[inline]
     pub fn var(self) -> Option<Var> {
         match self {
@@ -43,6 +57,13 @@ impl From<Var> for Operand {
 }
 
 /// Binary integer operators. Arithmetic wraps on `i64`; comparisons give 0 or 1.
+///
+/// ```
+/// use ssakit::ir::BinOp;
+/// assert_eq!(BinOp::Sub.eval(3, 5), Some(-2));
+/// assert_eq!(BinOp::Lt.eval(3, 5), Some(1));
+/// assert_eq!(BinOp::Add.eval(i64::MAX, 1), Some(i64::MIN)); // wraps
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[allow(missing_docs)]
 pub enum BinOp {
@@ -86,6 +107,12 @@ impl BinOp {
     ];
 
     /// The operator's spelling in the text format.
+    ///
+    /// ```
+    /// use ssakit::ir::BinOp;
+    /// assert_eq!(BinOp::Shl.symbol(), "<<");
+    /// assert!(BinOp::ALL.iter().all(|&op| BinOp::from_symbol(op.symbol()) == Some(op)));
+    /// ```
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Add => "+",
@@ -109,11 +136,23 @@ impl BinOp {
 
     /// Whether evaluating the operator may fail (division and remainder by
     /// zero).
+    ///
+    /// ```
+    /// use ssakit::ir::BinOp;
+    /// assert!(BinOp::Div.may_trap() && BinOp::Rem.may_trap());
+    /// assert!(!BinOp::Mul.may_trap());
+    /// ```
     pub fn may_trap(self) -> bool {
         matches!(self, BinOp::Div | BinOp::Rem)
     }
 
     /// The operator spelled `s`, if any.
+    ///
+    /// ```
+    /// use ssakit::ir::BinOp;
+    /// assert_eq!(BinOp::from_symbol("!="), Some(BinOp::Ne));
+    /// assert_eq!(BinOp::from_symbol("**"), None);
+    /// ```
     pub fn from_symbol(s: &str) -> Option<BinOp> {
         BinOp::ALL.iter().copied().find(|op| op.symbol() == s)
     }
@@ -121,6 +160,13 @@ impl BinOp {
     /// Evaluates the operator with `i64` wrapping semantics: `/` and `%`
     /// truncate toward zero, shifts use the low 6 bits of the amount, `>>` is
     /// arithmetic. Returns `None` for division or remainder by zero.
+    ///
+    /// ```
+    /// use ssakit::ir::BinOp;
+    /// assert_eq!(BinOp::Div.eval(-7, 2), Some(-3)); // toward zero
+    /// assert_eq!(BinOp::Rem.eval(1, 0), None);
+    /// assert_eq!(BinOp::Shr.eval(-8, 65), Some(-4)); // amount mod 64, arithmetic
+    /// ```
     pub fn eval(self, a: i64, b: i64) -> Option<i64> {
         Some(match self {
             BinOp::Add => a.wrapping_add(b),
@@ -154,6 +200,11 @@ impl BinOp {
 }
 
 /// Unary integer operators: `-` (wrapping negation) and `!` (0 → 1, else 0).
+///
+/// ```
+/// use ssakit::ir::UnOp;
+/// assert_eq!((UnOp::Neg.eval(5), UnOp::Not.eval(5), UnOp::Not.eval(0)), (-5, 0, 1));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum UnOp {
     /// Wrapping negation, `-x`.
@@ -164,6 +215,11 @@ pub enum UnOp {
 
 impl UnOp {
     /// The operator's spelling in the text format.
+    ///
+    /// ```
+    /// use ssakit::ir::UnOp;
+    /// assert_eq!((UnOp::Neg.symbol(), UnOp::Not.symbol()), ("-", "!"));
+    /// ```
     pub fn symbol(self) -> &'static str {
         match self {
             UnOp::Neg => "-",
@@ -172,6 +228,11 @@ impl UnOp {
     }
 
     /// Evaluates the operator.
+    ///
+    /// ```
+    /// use ssakit::ir::UnOp;
+    /// assert_eq!(UnOp::Neg.eval(i64::MIN), i64::MIN); // wraps
+    /// ```
     pub fn eval(self, a: i64) -> i64 {
         match self {
             UnOp::Neg => a.wrapping_neg(),
@@ -181,6 +242,17 @@ impl UnOp {
 }
 
 /// One operand of a phi, labelled by the predecessor block it flows from.
+///
+/// ```
+/// use ssakit::ir::{Operand, PhiArg};
+/// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+/// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+/// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+/// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+/// # let phi = f.block_phis(j)[0];
+/// let x1 = f.def(f.block_insts(e)[0]).unwrap();
+/// assert_eq!(f.phi_args(phi)[0], PhiArg { block: e, value: Operand::Var(x1) });
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PhiArg {
     /// The predecessor block.
@@ -190,6 +262,14 @@ pub struct PhiArg {
 }
 
 /// A non-terminator instruction.
+///
+/// ```
+/// use ssakit::ir::{BinOp, InstData, Operand};
+/// let f = ssakit::text::parse_module("function f(n) {\ne:\n    m = n * 2\n    ret m\n}").unwrap().functions.remove(0);
+/// let n = f.params()[0];
+/// let InstData::Binary { dst, op, lhs, rhs } = *f.inst(f.block_insts(f.entry())[0]) else { panic!() };
+/// assert_eq!((f.base_name(dst), op, lhs, rhs), ("m", BinOp::Mul, Operand::Var(n), Operand::Const(2)));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum InstData {
     /// `dst = src`: a copy of a variable, a constant (`i = 0`) or the
@@ -268,17 +348,43 @@ pub enum InstData {
 
 impl InstData {
     /// Whether this is a phi.
+    ///
+    /// ```
+    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
+    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let phi = f.block_phis(j)[0];
+    /// assert!(f.inst(phi).is_phi());
+    /// assert!(!f.inst(f.block_insts(j)[0]).is_phi());
+    /// ```
     pub fn is_phi(&self) -> bool {
         matches!(self, InstData::Phi { .. })
     }
 
     /// Whether this is a parallel copy.
+    ///
+    /// ```
+    /// let f = ssakit::text::parse_module("function f(a, b) {\ne:\n    (a, b) = (b, a)\n    ret a\n}").unwrap().functions.remove(0);
+    /// assert!(f.inst(f.block_insts(f.entry())[0]).is_par_copy());
+    /// ```
     pub fn is_par_copy(&self) -> bool {
         matches!(self, InstData::ParCopy { .. })
     }
 }
 
 /// The instruction that ends a block.
+///
+/// ```
+/// use ssakit::ir::{Operand, Terminator};
+/// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+/// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+/// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+/// # let x = f.var_by_name("x").unwrap();
+/// let c = f.params()[0];
+/// assert_eq!(f.term(e), &Terminator::Branch { cond: Operand::Var(c), then_dest: a, else_dest: j });
+/// assert_eq!(f.term(a), &Terminator::Jump(j));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Terminator {
     /// `jump L`.
@@ -310,6 +416,16 @@ pub enum Terminator {
 
 impl Terminator {
     /// `ret` with no value.
+    ///
+    /// ```
+    /// use ssakit::ir::Terminator;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// f.set_term(j, Terminator::ret_void());
+    /// assert!(ssakit::text::print_function(&f).ends_with("j:\n    ret\n}\n"));
+    /// ```
     pub fn ret_void() -> Terminator {
         Terminator::Ret(EntityList::new())
     }

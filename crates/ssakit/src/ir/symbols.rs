@@ -39,6 +39,14 @@ crate::entity_ref!(
 /// `copy-prop` and `const-prop` never move or delete an instruction with
 /// an effect, and treat the results of operations they cannot evaluate as
 /// unknown.
+///
+/// ```
+/// use ssakit::ir::Effects;
+/// let load = Effects::TRAP.union(Effects::READ);
+/// assert_eq!(load.to_string(), "trap read");
+/// assert!(!load.removable_if_unused());
+/// assert!(Effects::READ.removable_if_unused());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Effects(u8);
 
@@ -62,31 +70,63 @@ impl Effects {
     ];
 
     /// Both sets of effects.
+    ///
+    /// ```
+    /// use ssakit::ir::Effects;
+    /// let e = Effects::READ.union(Effects::WRITE);
+    /// assert!(e.reads() && e.writes() && !e.may_trap());
+    /// ```
     pub const fn union(self, other: Effects) -> Effects {
         Effects(self.0 | other.0)
     }
 
     /// Whether `self` has every effect of `other`.
+    ///
+    /// ```
+    /// use ssakit::ir::Effects;
+    /// let e = Effects::TRAP.union(Effects::READ);
+    /// assert!(e.contains(Effects::READ) && !e.contains(Effects::WRITE));
+    /// ```
     pub const fn contains(self, other: Effects) -> bool {
         self.0 & other.0 == other.0
     }
 
     /// Whether there is no effect at all.
+    ///
+    /// ```
+    /// use ssakit::ir::Effects;
+    /// assert!(Effects::PURE.is_pure() && !Effects::TRAP.is_pure());
+    /// ```
     pub const fn is_pure(self) -> bool {
         self.0 == 0
     }
 
     /// Whether it may trap (a call may).
+    ///
+    /// ```
+    /// use ssakit::ir::Effects;
+    /// assert!(Effects::CALL.may_trap() && !Effects::READ.may_trap());
+    /// ```
     pub const fn may_trap(self) -> bool {
         self.0 & (Effects::TRAP.0 | Effects::CALL.0) != 0
     }
 
     /// Whether it may read state (a call may).
+    ///
+    /// ```
+    /// use ssakit::ir::Effects;
+    /// assert!(Effects::CALL.reads() && !Effects::WRITE.reads());
+    /// ```
     pub const fn reads(self) -> bool {
         self.0 & (Effects::READ.0 | Effects::CALL.0) != 0
     }
 
     /// Whether it may write state (a call may).
+    ///
+    /// ```
+    /// use ssakit::ir::Effects;
+    /// assert!(Effects::WRITE.writes() && !Effects::READ.writes());
+    /// ```
     pub const fn writes(self) -> bool {
         self.0 & (Effects::WRITE.0 | Effects::CALL.0) != 0
     }
@@ -94,12 +134,24 @@ impl Effects {
     /// Whether an instruction with these effects may be deleted when none
     /// of its results is used: it neither traps nor writes (reading is
     /// fine).
+    ///
+    /// ```
+    /// use ssakit::ir::Effects;
+    /// assert!(Effects::PURE.removable_if_unused());
+    /// assert!(!Effects::TRAP.removable_if_unused() && !Effects::CALL.removable_if_unused());
+    /// ```
     pub const fn removable_if_unused(self) -> bool {
         !self.may_trap() && !self.writes()
     }
 
     /// The effect named `word` in the text format (`pure`, `trap`, `read`,
     /// `write`, `call`).
+    ///
+    /// ```
+    /// use ssakit::ir::Effects;
+    /// assert_eq!(Effects::from_word("write"), Some(Effects::WRITE));
+    /// assert_eq!(Effects::from_word("io"), None);
+    /// ```
     pub fn from_word(word: &str) -> Option<Effects> {
         if word == "pure" {
             return Some(Effects::PURE);
@@ -138,6 +190,14 @@ impl fmt::Debug for Effects {
 }
 
 /// An operator: its name (`i32.add`, `f64.load`) and effects.
+///
+/// ```
+/// use ssakit::ir::{Effects, Symbols};
+/// let mut s = Symbols::new();
+/// let op = s.operator("i32.load", Effects::TRAP.union(Effects::READ)).unwrap();
+/// let data = s.operator_data(op);
+/// assert_eq!((&*data.name, data.effects), ("i32.load", Effects::TRAP.union(Effects::READ)));
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct OperatorData {
     /// The name, as written in the text format.
@@ -147,6 +207,14 @@ pub struct OperatorData {
 }
 
 /// An operator named twice with different effects.
+///
+/// ```
+/// use ssakit::ir::{Effects, Symbols};
+/// let mut s = Symbols::new();
+/// s.operator("f", Effects::PURE).unwrap();
+/// let e = s.operator("f", Effects::WRITE).unwrap_err();
+/// assert_eq!((e.name.as_str(), e.existing, e.requested), ("f", Effects::PURE, Effects::WRITE));
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct EffectsConflict {
     /// The operator's name.
@@ -170,6 +238,14 @@ impl fmt::Display for EffectsConflict {
 impl std::error::Error for EffectsConflict {}
 
 /// The interned operators and callee names of a module.
+///
+/// ```
+/// use ssakit::ir::{Effects, Symbols};
+/// let mut s = Symbols::new();
+/// let add = s.operator("i32.add", Effects::PURE).unwrap();
+/// let g = s.callee("g");
+/// assert_eq!((s.find_operator("i32.add"), s.find_callee("g")), (Some(add), Some(g)));
+/// ```
 #[derive(Clone, Default, Debug)]
 pub struct Symbols {
     operators: EntityVec<Operator, OperatorData>,
@@ -187,6 +263,12 @@ impl Eq for Symbols {}
 
 impl Symbols {
     /// An empty table.
+    ///
+    /// ```
+    /// use ssakit::ir::Symbols;
+    /// let s = Symbols::new();
+    /// assert_eq!((s.num_operators(), s.num_callees()), (0, 0));
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
@@ -195,6 +277,14 @@ impl Symbols {
     ///
     /// # Errors
     /// If `name` is already an operator with other effects.
+    ///
+    /// ```
+    /// use ssakit::ir::{Effects, Symbols};
+    /// let mut s = Symbols::new();
+    /// let a = s.operator("i32.add", Effects::PURE).unwrap();
+    /// assert_eq!(s.operator("i32.add", Effects::PURE), Ok(a));
+    /// assert!(s.operator("i32.add", Effects::TRAP).is_err());
+    /// ```
     pub fn operator(&mut self, name: &str, effects: Effects) -> Result<Operator, EffectsConflict> {
         if let Some(&op) = self.operator_index.get(name) {
             let existing = self.operators[op].effects;
@@ -216,11 +306,23 @@ impl Symbols {
     }
 
     /// The operator named `name`, if any.
+    ///
+    /// ```
+    /// use ssakit::ir::Symbols;
+    /// assert_eq!(Symbols::new().find_operator("i32.add"), None);
+    /// ```
     pub fn find_operator(&self, name: &str) -> Option<Operator> {
         self.operator_index.get(name).copied()
     }
 
     /// The callee named `name`, added if new.
+    ///
+    /// ```
+    /// use ssakit::ir::Symbols;
+    /// let mut s = Symbols::new();
+    /// let g = s.callee("g");
+    /// assert_eq!((s.callee("g"), s.num_callees()), (g, 1));
+    /// ```
     pub fn callee(&mut self, name: &str) -> Callee {
         if let Some(&c) = self.callee_index.get(name) {
             return c;
@@ -231,31 +333,77 @@ impl Symbols {
     }
 
     /// The callee named `name`, if any.
+    ///
+    /// ```
+    /// use ssakit::ir::Symbols;
+    /// let mut s = Symbols::new();
+    /// s.callee("g");
+    /// assert!(s.find_callee("g").is_some() && s.find_callee("h").is_none());
+    /// ```
     pub fn find_callee(&self, name: &str) -> Option<Callee> {
         self.callee_index.get(name).copied()
     }
 
     /// An operator's name and effects.
+    ///
+    /// ```
+    /// use ssakit::ir::{Effects, Symbols};
+    /// let mut s = Symbols::new();
+    /// let op = s.operator("memory.grow", Effects::WRITE).unwrap();
+    /// assert_eq!(s.operator_data(op).effects, Effects::WRITE);
+    /// ```
     pub fn operator_data(&self, op: Operator) -> &OperatorData {
         &self.operators[op]
     }
 
     /// A callee's name.
+    ///
+    /// ```
+    /// use ssakit::ir::Symbols;
+    /// let mut s = Symbols::new();
+    /// let c = s.callee("ext");
+    /// assert_eq!(s.callee_name(c), "ext");
+    /// ```
     pub fn callee_name(&self, c: Callee) -> &str {
         &self.callees[c]
     }
 
     /// Every operator, in the order added.
+    ///
+    /// ```
+    /// use ssakit::ir::{Effects, Symbols};
+    /// let mut s = Symbols::new();
+    /// s.operator("b", Effects::PURE).unwrap();
+    /// s.operator("a", Effects::PURE).unwrap();
+    /// let names: Vec<&str> = s.operators().map(|(_, d)| &*d.name).collect();
+    /// assert_eq!(names, ["b", "a"]);
+    /// ```
     pub fn operators(&self) -> impl Iterator<Item = (Operator, &OperatorData)> {
         self.operators.iter()
     }
 
     /// Number of operators.
+    ///
+    /// ```
+    /// use ssakit::ir::{Effects, Symbols};
+    /// let mut s = Symbols::new();
+    /// s.operator("a", Effects::PURE).unwrap();
+    /// s.operator("a", Effects::PURE).unwrap();
+    /// assert_eq!(s.num_operators(), 1);
+    /// ```
     pub fn num_operators(&self) -> usize {
         self.operators.len()
     }
 
     /// Number of callees.
+    ///
+    /// ```
+    /// use ssakit::ir::Symbols;
+    /// let mut s = Symbols::new();
+    /// s.callee("f");
+    /// s.callee("g");
+    /// assert_eq!(s.num_callees(), 2);
+    /// ```
     pub fn num_callees(&self) -> usize {
         self.callees.len()
     }

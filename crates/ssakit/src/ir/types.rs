@@ -12,6 +12,13 @@ use std::fmt;
 /// [operations](super::InstData::Op) touch, and [`Type::Bool`], the
 /// one-bit flag of Bril programs. Machine registers would be further
 /// variants.
+///
+/// ```
+/// use ssakit::ir::Type;
+/// let f = ssakit::text::parse_module("function f(a: i32, b) {\ne:\n    ret\n}").unwrap().functions.remove(0);
+/// let tys: Vec<Type> = f.params().iter().map(|&p| f.var_type(p)).collect();
+/// assert_eq!(tys, [Type::I32, Type::I64]); // untyped is i64
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
 pub enum Type {
     /// A 64-bit integer (the default; `int` of the interpreter).
@@ -50,6 +57,12 @@ impl Type {
     ];
 
     /// The type's name in the text format.
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// assert_eq!((Type::F32.name(), Type::Bool.name()), ("f32", "bool"));
+    /// assert!(Type::ALL.iter().all(|&t| Type::from_name(t.name()) == Some(t)));
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Type::I64 => "i64",
@@ -64,6 +77,12 @@ impl Type {
     }
 
     /// The type named `s`, if any.
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// assert_eq!(Type::from_name("v128"), Some(Type::V128));
+    /// assert_eq!(Type::from_name("int"), None);
+    /// ```
     pub fn from_name(s: &str) -> Option<Type> {
         Type::ALL.into_iter().find(|t| t.name() == s)
     }
@@ -71,12 +90,24 @@ impl Type {
     /// Whether an integer literal operand may stand for a value of this
     /// type (its bits, truncated for `i32`; 0 or 1 for `bool`), and a
     /// branch may test it.
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// assert!(Type::I32.is_int() && Type::Bool.is_int());
+    /// assert!(!Type::F64.is_int());
+    /// ```
     pub fn is_int(self) -> bool {
         matches!(self, Type::I64 | Type::I32 | Type::Bool)
     }
 
     /// Whether the interpreter and constant propagation compute on values
     /// of this type (`i64`, and `bool` as the integers 0 and 1).
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// assert!(Type::I64.is_computed() && Type::Bool.is_computed());
+    /// assert!(!Type::I32.is_computed());
+    /// ```
     pub fn is_computed(self) -> bool {
         matches!(self, Type::I64 | Type::Bool)
     }

@@ -94,6 +94,15 @@ const SCRIPT: &str = r#"
 "#;
 
 /// The page for the phases of `e`, titled with the function's name.
+///
+/// ```
+/// use ssakit::backend::explain::{html_page, phases, Options};
+/// let m = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap();
+/// let page = html_page(&phases(&m.functions[0], &Options::default()).unwrap());
+/// assert!(page.starts_with("<!DOCTYPE html>"));
+/// assert!(page.contains("ssakit explain: function f"));
+/// assert!(page.contains("<svg"));
+/// ```
 pub fn html_page(e: &Explained) -> String {
     let mut out = String::new();
     let _ = write_page(e, &mut |part: &str| {
@@ -108,6 +117,23 @@ pub fn html_page(e: &Explained) -> String {
 /// holds one column in memory, not the whole page: at 20,000 blocks a
 /// page is hundreds of megabytes, most of it pictures. Stops at the first
 /// error of `emit`.
+///
+/// ```
+/// use ssakit::backend::explain::{html_page, phases, write_page, Options};
+/// let m = ssakit::text::parse_module("function f() {\ne:\n    ret\n}").unwrap();
+/// let e = phases(&m.functions[0], &Options::default()).unwrap();
+/// let mut parts = Vec::new();
+/// write_page(&e, &mut |s: &str| {
+///     parts.push(s.to_string());
+///     Ok::<(), ()>(())
+/// }).unwrap();
+/// assert!(parts.len() > 2);
+/// assert_eq!(parts.concat(), html_page(&e));
+/// // The first error stops the writing.
+/// let mut calls = 0;
+/// assert_eq!(write_page(&e, &mut |_| { calls += 1; Err("full") }), Err("full"));
+/// assert_eq!(calls, 1);
+/// ```
 pub fn write_page<E>(e: &Explained, emit: &mut dyn FnMut(&str) -> Result<(), E>) -> Result<(), E> {
     let name = e.phases.first().map_or("", |p| p.func.name());
     emit(&format!(

@@ -14,6 +14,15 @@ use crate::ir::Function;
 use crate::opt::{run_passes, Pass};
 
 /// What [`phases`] runs.
+///
+/// ```
+/// use ssakit::backend::explain::{phases, Options};
+/// use ssakit::opt::Pass;
+/// let m = ssakit::text::parse_module("function f() {\ne:\n    x = 1\n    y = x\n    ret y\n}").unwrap();
+/// let opts = Options { passes: vec![Pass::CopyProp, Pass::Dce], ..Options::default() };
+/// let ids: Vec<String> = phases(&m.functions[0], &opts).unwrap().phases.into_iter().map(|p| p.id).collect();
+/// assert!(ids.contains(&"copy-prop".to_string()) && ids.contains(&"dce".to_string()));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Construction (its renaming is forced to reachingDef chains when a
@@ -29,6 +38,14 @@ pub struct Options {
 }
 
 /// Which stage of the pipeline a phase belongs to.
+///
+/// ```
+/// use ssakit::backend::explain::{phases, Options, Stage};
+/// let m = ssakit::text::parse_module("function f() {\ne:\n    ret\n}").unwrap();
+/// let e = phases(&m.functions[0], &Options::default()).unwrap();
+/// assert_eq!(e.phases[0].stage, Stage::Construction);
+/// assert_eq!(e.phases.last().unwrap().stage, Stage::Destruction);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// The input and construction's two phases (dominator tree and
@@ -41,6 +58,15 @@ pub enum Stage {
 }
 
 /// The function after one phase.
+///
+/// ```
+/// use ssakit::backend::explain::{phases, Options};
+/// let m = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap();
+/// let e = phases(&m.functions[0], &Options::default()).unwrap();
+/// let renamed = e.phases.iter().find(|p| p.id == "renamed").unwrap();
+/// assert!(ssakit::text::print_function(&renamed.func).contains("x3 = phi(e: x1, a: x2)"));
+/// assert!(!renamed.title.is_empty() && !renamed.note.is_empty());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Phase {
     /// Short name, also the column's `data-phase`: `input`, `phis`,
@@ -58,6 +84,15 @@ pub struct Phase {
 }
 
 /// Every phase's snapshot and the construction trace.
+///
+/// ```
+/// use ssakit::backend::explain::{phases, Options};
+/// let m = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap();
+/// let e = phases(&m.functions[0], &Options::default()).unwrap();
+/// let (trace, table) = e.trace.unwrap(); // `x`, the first variable with a phi
+/// assert_eq!(trace.var, "x");
+/// assert!(table.contains("Phi insertion for x"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Explained {
     /// The phases in order, the input first.
@@ -85,6 +120,15 @@ fn phase(id: &str, title: &str, note: &str, stage: Stage, func: &Function) -> Ph
 /// What construction, the passes or destruction report (a variable to
 /// trace that does not exist, input already in SSA that is not valid SSA,
 /// ...), the function named.
+///
+/// ```
+/// use ssakit::backend::explain::{phases, Options};
+/// let m = ssakit::text::parse_module("function f() {\ne:\n    ret\n}").unwrap();
+/// let e = phases(&m.functions[0], &Options::default()).unwrap();
+/// assert_eq!(e.phases[0].id, "input");
+/// let ask = Options { trace: Some("nope".into()), ..Options::default() };
+/// assert!(phases(&m.functions[0], &ask).is_err());
+/// ```
 pub fn phases(func: &Function, opts: &Options) -> Result<Explained, IrError> {
     let mut f = func.clone();
     let mut out = vec![phase(

@@ -52,6 +52,17 @@ pub const MARGIN: f64 = 20.0;
 ///
 /// Invariant: boxes of one rank do not overlap and are at least [`H_GAP`]
 /// apart; every coordinate is at least [`MARGIN`].
+///
+/// ```
+/// use ssakit::backend::svg::layout::{layout, MARGIN};
+/// // A diamond: 0 on top, 1 and 2 side by side, 3 below.
+/// let l = layout(&[(40.0, 20.0); 4], &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+/// assert_eq!(l.rank, [0, 1, 1, 2]);
+/// assert!(l.y[0] < l.y[1] && l.y[1] == l.y[2] && l.y[2] < l.y[3]);
+/// assert!(l.x[1] + 40.0 <= l.x[2] || l.x[2] + 40.0 <= l.x[1]); // no overlap
+/// assert!(l.x.iter().chain(&l.y).all(|&c| c >= MARGIN));
+/// assert!(l.back.iter().all(|&b| !b));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Layout {
     /// Left edge of each box.
@@ -81,6 +92,15 @@ pub struct Layout {
 
 impl Layout {
     /// The waypoints of edge `e`: `(rank, x)` of each rank it crosses.
+    ///
+    /// ```
+    /// use ssakit::backend::svg::layout::layout;
+    /// // 0→1→2 and a long edge 0→2 that crosses rank 1: one waypoint there.
+    /// let l = layout(&[(40.0, 20.0); 3], &[(0, 1), (1, 2), (0, 2)]);
+    /// assert!(l.route(0).is_empty());
+    /// assert_eq!(l.route(2).len(), 1);
+    /// assert_eq!(l.route(2)[0].0, 1);
+    /// ```
     pub fn route(&self, e: usize) -> &[(u32, f64)] {
         &self.waypoints[self.route_start[e] as usize..self.route_start[e + 1] as usize]
     }
@@ -132,6 +152,14 @@ impl Adjacency {
 /// by a *dummy node* (Sugiyama's method), which takes part in the ordering
 /// and the placement like a narrow box, so that the edge gets a lane of
 /// its own instead of crossing the boxes in between.
+///
+/// ```
+/// use ssakit::backend::svg::layout::layout;
+/// // A loop 0→1→0: the edge back up is a back edge.
+/// let l = layout(&[(30.0, 20.0), (30.0, 20.0)], &[(0, 1), (1, 0)]);
+/// assert_eq!(l.back, [false, true]);
+/// assert!(l.width > 30.0 && l.height > 40.0);
+/// ```
 pub fn layout(sizes: &[(f64, f64)], edges: &[(u32, u32)]) -> Layout {
     let n = sizes.len();
     let out = Adjacency::new(n, edges, |e| e.0);

@@ -68,6 +68,22 @@ fn box_size(rows: &[Row]) -> (f64, f64) {
 }
 
 /// The SVG text of a picture.
+///
+/// ```
+/// use ssakit::backend::{picture::{Picture, PictureKind}, svg::write_svg};
+/// let m = ssakit::text::parse_module("function f(c) {
+/// e:
+///     branch c, a, j
+/// a:
+///     jump j
+/// j:
+///     ret
+/// }").unwrap();
+/// let s = write_svg(&Picture::new(&m.functions[0], PictureKind::Dj));
+/// assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+/// assert_eq!(s.matches("class=\"edge j-edge\"").count(), 1);
+/// assert_eq!(s.matches("class=\"edge d-edge\"").count(), 2);
+/// ```
 pub fn write_svg(p: &Picture) -> String {
     let sizes: Vec<(f64, f64)> = p.nodes.iter().map(|n| box_size(&n.rows)).collect();
     // J-edges do not shape the layout: the DJ-graph is drawn by tree levels.
