@@ -67,7 +67,7 @@ pub(crate) mod to_cssa;
 use crate::analysis::Liveness;
 use crate::entity::{EntityVec, SecondaryMap};
 use crate::error::IrError;
-use crate::ir::{Block, Cfg, Function, Inst, InstData, Var, VarNames};
+use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Var, VarNames};
 use crate::timing;
 use coalesce::coalesce;
 pub use coalesce::CoalesceStats;
@@ -300,7 +300,7 @@ impl DestructStats {
 /// assert_eq!(after.render(), "=> 65\n");
 /// ```
 pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructStats, IrError> {
-    destruct_observed(func, opts, &mut |_, _| {})
+    destruct_with(func, opts, true, &mut |_, _| {})
 }
 
 /// A point between two steps of [`destruct`], where
@@ -376,6 +376,16 @@ pub fn destruct_observed(
     opts: &DestructOptions,
     observe: &mut dyn FnMut(DestructStep, &Function),
 ) -> Result<DestructStats, IrError> {
+    destruct_with(func, opts, false, observe)
+}
+
+/// [`destruct`] (with `virtualize`) or [`destruct_observed`].
+fn destruct_with(
+    func: &mut Function,
+    opts: &DestructOptions,
+    virtualize: bool,
+    observe: &mut dyn FnMut(DestructStep, &Function),
+) -> Result<DestructStats, IrError> {
     let mut stats = DestructStats::default();
     // The property report (conventionality) is needed by the direct
     // destruction only; the general method needs valid SSA.
@@ -397,6 +407,8 @@ pub fn destruct_observed(
     let split_blocks = if opts.conventional {
         conventional(func, &report, &mut stats)?;
         Vec::new()
+    } else if virtualize && opts.coalesce {
+        virtualized(func, opts, &mut stats)
     } else {
         general(func, opts, &mut stats, observe)
     };
@@ -460,6 +472,95 @@ fn general(
     stats.inserted_copies_left = dropped.inserted_left;
     stats.phis_removed += renamed.phis_removed;
     split_blocks
+}
+
+/// The general method with virtualized copies (Boissinot et al., CGO
+/// 2009, section IV-C), up to sequentialization: split, delete the dead
+/// phis and copies, materialize the copies of constant phi operands, and
+/// coalesce with the other copies around phis virtual, each phi's
+/// destination and operands standing for them. Only when a phi component
+/// interferes do its phis get Method I's copies, and coalescing runs again
+/// ([`coalesce_virtual`](coalesce::coalesce_virtual)). Then renaming, as in
+/// [`general`]; the copies left virtual count as inserted and coalesced.
+/// Returns the blocks made by splitting.
+fn virtualized(
+    func: &mut Function,
+    opts: &DestructOptions,
+    stats: &mut DestructStats,
+) -> Vec<Block> {
+    let split_blocks = if opts.split {
+        let _t = timing::phase("critical edges");
+        split_critical_edges(func)
+    } else {
+        Vec::new()
+    };
+    stats.edges_split = split_blocks.len();
+    let dead = {
+        let _t = timing::phase("dead code");
+        cleanup::remove_dead_phis_and_copies(func)
+    };
+    stats.dead_copies_removed = dead.copies;
+    stats.phis_removed = dead.phis;
+    let first_fresh = func.num_vars();
+    let mut inserted = to_cssa::Inserted::new(false);
+    let constants = {
+        let _t = timing::phase("parallel copies");
+        to_cssa::insert_copies(func, to_cssa::Selection::Constants, &mut inserted)
+    };
+    stats.copies_inserted = constants.copies;
+    let (mut webs, mut cs) = match coalesce::coalesce_virtual(func, &inserted) {
+        Ok(done) => done,
+        Err(failed) => {
+            {
+                let _t = timing::phase("parallel copies");
+                let which = to_cssa::Selection::Phis {
+                    phis: &failed,
+                    first_fresh,
+                };
+                let more = to_cssa::insert_copies(func, which, &mut inserted);
+                stats.copies_inserted += more.copies;
+            }
+            coalesce(func, &inserted)
+        }
+    };
+    // The copies still virtual: every one coalesced.
+    let left_virtual = virtual_copies(func, first_fresh);
+    stats.copies_inserted += left_virtual;
+    cs.candidates += left_virtual;
+    cs.coalesced += left_virtual;
+    stats.coalescing = cs;
+    let rep = webs.representatives();
+    let (renamed, dropped) = {
+        let _t = timing::phase("renaming");
+        cleanup::rename_and_drop(func, &rep, true, &inserted)
+    };
+    stats.copies_coalesced = dropped.self_copies + left_virtual;
+    stats.undef_copies_removed = dropped.undef_copies;
+    stats.inserted_copies_left = dropped.inserted_left;
+    stats.phis_removed += renamed.phis_removed;
+    split_blocks
+}
+
+/// The copies Method I would put around the phis of `func` that are still
+/// virtual: a copy per operand that is a variable numbered below
+/// `first_fresh` (not one materialized), and a join copy per phi whose
+/// destination is such a variable, in a block with a predecessor that does
+/// not end with a jump to it.
+fn virtual_copies(func: &Function, first_fresh: usize) -> usize {
+    let old = |v: Operand| v.var().is_some_and(|x| x.index() < first_fresh);
+    let mut n = 0;
+    for &b in func.layout() {
+        let phis = func.block_phis(b);
+        if phis.is_empty() {
+            continue;
+        }
+        let join = !to_cssa::all_preds_jump_to(func, b);
+        for &phi in phis {
+            n += func.phi_args(phi).iter().filter(|a| old(a.value)).count();
+            n += (join && func.def(phi).is_some_and(|d| d.index() < first_fresh)) as usize;
+        }
+    }
+    n
 }
 
 /// The chapter's direct destruction of conventional SSA, up to
