@@ -43,7 +43,20 @@
 //! other instruction (calls and operations with several results,
 //! `unreachable` terminators) is kept as it is, its variables renamed.
 //!
-//! [`destruct`] chains them, as a flat list of passes:
+//! [`destruct`] chains them, as a flat list of passes, with the copies
+//! around phis *virtualized* (Boissinot et al., CGO 2009, section IV-C):
+//!
+//! ```text
+//! verify ─ split critical edges into phi blocks? ─ drop dead phis
+//!        ─ copies of constant phi operands ─ coalesce, each phi's
+//!          operands standing for their copies (a component that
+//!          interferes: Method I copies for its phis, coalesce again)
+//!        ─ rename classes, remove phis, drop x = x
+//!        ─ sequentialize parallel copies ─ remove empty split blocks
+//! ```
+//!
+//! [`destruct_observed`] (what `ssakit explain` shows) and the naive
+//! translation (no coalescing) keep Sreedhar's Method I as published:
 //!
 //! ```text
 //! verify ─ split critical edges? ─ insert copies ─ coalesce? ─ drop x = x
@@ -163,10 +176,14 @@ pub struct DestructStats {
     /// Phis removed.
     pub phis_removed: usize,
     /// Copies inserted to make the SSA conventional (Method I: one per phi
-    /// operand, one per phi destination that needs a join copy).
+    /// operand, one per phi destination that needs a join copy), counting
+    /// those [`destruct`] leaves virtual (never materialized, all
+    /// coalesced), but not those of dead phis, which [`destruct`] deletes
+    /// before any copy exists.
     pub copies_inserted: usize,
     /// Copies whose destination and source ended in one class, deleted as
-    /// `x = x`: by coalescing, or (rarely) already by the phi webs.
+    /// `x = x`, or left virtual by [`destruct`]: by coalescing, or (rarely)
+    /// already by the phi webs.
     pub copies_coalesced: usize,
     /// Inserted copies of a variable still there after coalescing (before
     /// sequentialization); copies of constants, always needed, aside.
@@ -397,6 +414,12 @@ pub enum DestructStep {
 /// [`destruct`], calling `observe` with the function after each
 /// [`DestructStep`] it reaches; the function it returns is the state after
 /// sequentialization. `ssakit explain` shows those states.
+///
+/// To show Method I's step, it materializes every copy around phis
+/// before coalescing (the path [`destruct`] took before virtualization):
+/// the decisions, and so the copy counts, are those of [`destruct`] or
+/// worse by the copies of phis that are not used (which [`destruct`] may
+/// coalesce), and the fresh names may differ.
 ///
 /// # Example
 ///
