@@ -138,7 +138,26 @@ fn distinct_succs(
 /// assert!(ssakit::verify::verify(&f).is_ok());
 /// ```
 pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
+    split_edges_where(func, false)
+}
+
+/// [`split_critical_edges`], but only the critical edges into blocks with
+/// phis: the only ones that get copies when destruction goes out of SSA
+/// (the others would stay empty and be removed at the end).
+pub(crate) fn split_critical_edges_into_phis(func: &mut Function) -> Vec<Block> {
+    split_edges_where(func, true)
+}
+
+/// The critical edges, or with `phis_only` those into blocks with phis,
+/// split (see [`split_critical_edges`]).
+fn split_edges_where(func: &mut Function, phis_only: bool) -> Vec<Block> {
     let cfg = Cfg::new(func);
+    // By block: whether its incoming critical edges are split.
+    let wanted: EntityVec<Block, bool> = EntityVec::from_vec(
+        func.blocks()
+            .map(|b| !phis_only || !func.block_phis(b).is_empty())
+            .collect(),
+    );
     let mut names = Namer::new(func);
     let npreds = distinct_preds(func, &cfg);
     // Stamped by source: the target seen, and the block splitting the
@@ -161,7 +180,7 @@ pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
         }
         targets.clear();
         for &target in succs {
-            if npreds[target] < 2 {
+            if npreds[target] < 2 || !wanted[target] {
                 targets.push(target);
                 continue;
             }

@@ -100,6 +100,59 @@ pub(crate) type Inserted = SecondaryMap<Inst, bool>;
 /// The pairs of a parallel copy.
 type CopyList = EntityList<(Var, Operand)>;
 
+/// Which of Method I's copies [`insert_copies`] materializes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Selection<'a> {
+    /// Every copy Method I asks for (the join copies as [`JoinCopies`]
+    /// says).
+    All(JoinCopies),
+    /// The copies of constant operands only, no join copy: the copies
+    /// virtualization materializes whatever coalescing decides (a constant
+    /// has no live range to stand for the copy's destination).
+    Constants,
+    /// Method I for the phis whose destination is marked in `phis` (by
+    /// variable), skipping the operands already materialized (variables
+    /// numbered from `first_fresh` on, made by an earlier call), with join
+    /// copies where needed.
+    Phis {
+        /// By variable: whether its phi gets copies.
+        phis: &'a [bool],
+        /// The first variable an earlier call made.
+        first_fresh: usize,
+    },
+}
+
+impl Selection<'_> {
+    /// Whether the phi defining `dst` gets copies at all.
+    fn phi(&self, dst: Var) -> bool {
+        match self {
+            Selection::Phis { phis, .. } => phis[dst.index()],
+            _ => true,
+        }
+    }
+
+    /// Whether operand `v` of a selected phi gets a copy.
+    fn operand(&self, v: Operand) -> bool {
+        match (self, v) {
+            (_, Operand::Undef) => false,
+            (Selection::All(_), _) => true,
+            (Selection::Constants, v) => v.var().is_none(),
+            (Selection::Phis { first_fresh, .. }, v) => {
+                v.var().is_some_and(|x| x.index() < *first_fresh)
+            }
+        }
+    }
+
+    /// Whether block `b`, with phis, gets a join copy for each selected phi.
+    fn join(&self, func: &Function, b: Block) -> bool {
+        match self {
+            Selection::All(JoinCopies::Always) => true,
+            Selection::Constants => false,
+            _ => !all_preds_jump_to(func, b),
+        }
+    }
+}
+
 /// Makes `func` conventional by giving every phi operand a fresh variable
 /// copied in parallel at the end of its predecessor, and, where
 /// [`JoinCopies`] asks, every phi destination a fresh variable copied at
@@ -116,9 +169,23 @@ type CopyList = EntityList<(Var, Operand)>;
 /// construction with `undef` produces): a phi's destination is then never
 /// live on entry to its own block. Runs in `O(instructions)`.
 pub(crate) fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> (CssaStats, Inserted) {
+    let mut inserted = Inserted::new(false);
+    let stats = insert_copies(func, Selection::All(join), &mut inserted);
+    (stats, inserted)
+}
+
+/// The copies of [`insert_phi_copies`] that `which` selects, marking the
+/// parallel copies it creates in `inserted`. The copies of a predecessor
+/// go into the parallel copy an earlier call inserted at its end (marked
+/// in `inserted`), if there is one, so that they stay simultaneous. Runs
+/// in `O(instructions)`.
+pub(crate) fn insert_copies(
+    func: &mut Function,
+    which: Selection<'_>,
+    inserted: &mut Inserted,
+) -> CssaStats {
     let mut fresh = FreshVars::new(func);
     let mut stats = CssaStats::default();
-    let mut inserted = Inserted::new(false);
     // By block: its end-of-block parallel copy, once created, and the
     // list of its copies, filled here and set in the instruction at the
     // end.
@@ -132,9 +199,13 @@ pub(crate) fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> (CssaS
     for &b in func.layout() {
         blocks_with_phis += !func.block_phis(b).is_empty() as usize;
         for &phi in func.block_phis(b) {
+            let Some(dst) = func.def(phi) else { continue };
+            if !which.phi(dst) {
+                continue;
+            }
             phis += 1;
             for a in func.phi_args(phi) {
-                if a.value != Operand::Undef {
+                if which.operand(a.value) {
                     end_size[a.block] += 1;
                 }
             }
@@ -144,26 +215,39 @@ pub(crate) fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> (CssaS
     let end_copies = end_size.values().filter(|&&n| n > 0).count();
     func.reserve_vars(operand_copies + phis);
     func.reserve_insts(end_copies + blocks_with_phis);
+    // The end-of-block parallel copies an earlier call inserted.
+    for b in func.blocks() {
+        if end_size[b] == 0 {
+            continue;
+        }
+        if let Some(&last) = func.block_insts(b).last() {
+            if let InstData::ParCopy { copies } = *func.inst(last) {
+                if inserted[last] {
+                    end_copy[b] = Some((last, copies));
+                }
+            }
+        }
+    }
     let layout = func.layout().to_vec();
     for &b in &layout {
         if func.block_phis(b).is_empty() {
             continue;
         }
-        let need_join = match join {
-            JoinCopies::Always => true,
-            JoinCopies::WhenNeeded => !all_preds_jump_to(func, b),
-        };
+        let need_join = which.join(func, b);
         let mut join_copies: Vec<(Var, Operand)> = Vec::new();
         for p in 0..func.block_phis(b).len() {
             let phi = func.block_phis(b)[p];
             let InstData::Phi { dst, args } = *func.inst(phi) else {
                 unreachable!("non-phi in the phis of {}", func.block_name(b));
             };
+            if !which.phi(dst) {
+                continue;
+            }
             stats.phis += 1;
             // Step 1: `ai' ← ai` at the end of `Bi` (not for `undef`).
             for k in 0..args.len() {
                 let arg = args.as_slice(func)[k];
-                if arg.value == Operand::Undef {
+                if !which.operand(arg.value) {
                     continue;
                 }
                 let fresh_arg = fresh.version_of(func, dst);
@@ -203,12 +287,12 @@ pub(crate) fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> (CssaS
     for (pc, copies) in end_copy.values().flatten() {
         func.set_inst(*pc, InstData::ParCopy { copies: *copies });
     }
-    (stats, inserted)
+    stats
 }
 
 /// Whether every block labelling an operand of a phi of `b` ends with
 /// `jump b`.
-fn all_preds_jump_to(func: &Function, b: Block) -> bool {
+pub(crate) fn all_preds_jump_to(func: &Function, b: Block) -> bool {
     func.block_phis(b).iter().all(|&phi| {
         func.phi_args(phi)
             .iter()

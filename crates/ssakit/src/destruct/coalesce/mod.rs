@@ -177,6 +177,44 @@ pub struct CoalesceStats {
 /// parallel copies marked in `inserted` are those that pass inserted,
 /// tried first; pass an empty table when there are none.
 pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceStats) {
+    run(func, inserted, false).expect("Method I coalescing never stops at step 1")
+}
+
+/// [`coalesce`] with the copies around phis *virtual* (Boissinot et al.,
+/// CGO 2009, section IV-C): `func` has its phis without Method I's copies
+/// (but with the copies of constant operands, which are always needed),
+/// each phi's destination and operands standing for the fresh variables of
+/// those copies. Step 1 tests each phi component as it is; when all are
+/// free of interference, the copies were never needed, and the rest of
+/// coalescing goes on with those classes. Otherwise returns, by variable,
+/// which variables lie in a component that is not free: their phis need
+/// their copies materialized, and [`coalesce`] runs again.
+///
+/// Why the verdict of step 1 is the same as with Method I's copies: a
+/// fresh `ai'` carries `ai`'s value and lives from the end of `Bi` to the
+/// edge, where `ai`, read by the phi, lives too; a fresh `a0'` carries
+/// the phi's value and lives from the phis to the join copy, where `a0`
+/// lives in the virtual program. So each member of a component with its
+/// copies is live only where its virtual stand-in is, with the same value,
+/// and the live ranges of a stand-in are the union of its own and its
+/// copy's: one component is free exactly when the other is.
+///
+/// # Preconditions
+/// Those of [`coalesce`], but the phi webs may interfere.
+pub(crate) fn coalesce_virtual(
+    func: &Function,
+    inserted: &Inserted,
+) -> Result<(Webs, CoalesceStats), Vec<bool>> {
+    run(func, inserted, true)
+}
+
+/// [`coalesce`] and [`coalesce_virtual`]: with `virtual_copies`, stops
+/// after step 1 if a phi component is not free.
+fn run(
+    func: &Function,
+    inserted: &Inserted,
+    virtual_copies: bool,
+) -> Result<(Webs, CoalesceStats), Vec<bool>> {
     let nv = func.num_vars();
     let cfg = Cfg::new(func);
     let dt = {
@@ -230,6 +268,15 @@ pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceS
                 #[cfg(debug_assertions)]
                 oracle.check_free(&groups.ranks[lo as usize..hi as usize]);
             }
+        }
+        if virtual_copies && !failed.is_empty() {
+            let mut in_failed = vec![false; nv];
+            for &(lo, hi) in &failed {
+                for &k in &groups.ranks[lo as usize..hi as usize] {
+                    in_failed[info.pts[k as usize].var.index()] = true;
+                }
+            }
+            return Err(in_failed);
         }
         // Step 2: the webs of the others, then their copies. A pair of
         // ranked variables of a component found free is settled already
@@ -285,7 +332,7 @@ pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceS
         }
         stats.intersection_tests = classes.work;
     }
-    (Webs::from_sets(classes.into_sets()), stats)
+    Ok((Webs::from_sets(classes.into_sets()), stats))
 }
 
 /// Tries copy `c`: merges the classes of its two sides unless they
