@@ -33,7 +33,10 @@
 //!   which operands of each operator are `i64`); `undef` is a zero of that
 //!   type; a copy of `undef` emits nothing.
 //! * **Control flow** ([`structure`]): Ramsey's structured translation of
-//!   reducible CFGs; an irreducible CFG is an error.
+//!   reducible CFGs; an irreducible CFG is an error. Then [`tidy`]: an
+//!   `if` with a lone `br` arm becomes a `br_if`, a `br` to where control
+//!   falls through anyway goes, and so does a label no branch targets; a
+//!   final `ret` needs no `return`.
 //! * **The operand stack** ([`stackify`]): a value defined once and used
 //!   once by an instruction that follows its definition's tree in the same
 //!   block stays on the stack; a result never used is dropped.
@@ -61,6 +64,7 @@ pub mod locals;
 pub mod lower;
 pub mod stackify;
 pub mod structure;
+pub mod tidy;
 
 use crate::error::WasmError;
 use crate::module::Signature;
@@ -654,7 +658,8 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
         returns,
         scratch,
     };
-    for &c in &s.items {
+    let last = s.items.len().wrapping_sub(1);
+    for (k, &c) in s.items.iter().enumerate() {
         match c {
             Ctl::Body(b) => e.body(b)?,
             Ctl::Block => e.ins(I::Block(BlockType::Empty)),
@@ -666,6 +671,17 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
             Ctl::Else => e.ins(I::Else),
             Ctl::End => e.ins(I::End),
             Ctl::Br(d) => e.ins(I::Br(d)),
+            Ctl::BrIf {
+                block,
+                negate,
+                depth,
+            } => {
+                e.tree(Node::Term(block))?;
+                if negate {
+                    e.ins(I::I32Eqz);
+                }
+                e.ins(I::BrIf(depth));
+            }
             Ctl::BrTable {
                 block,
                 start,
@@ -678,7 +694,10 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
             }
             Ctl::Ret(b) => {
                 e.tree(Node::Term(b))?;
-                e.ins(I::Return);
+                // The last item needs no `return`: the body's `end` follows.
+                if k != last {
+                    e.ins(I::Return);
+                }
             }
             Ctl::Unreachable => e.ins(I::Unreachable),
         }
