@@ -39,7 +39,9 @@
 //!   final `ret` needs no `return`.
 //! * **The operand stack** ([`stackify`]): a value defined once and used
 //!   once by an instruction that follows its definition's tree in the same
-//!   block stays on the stack; a result never used is dropped.
+//!   block stays on the stack; a result never used is dropped; a
+//!   `local.set` right before a `local.get` of the same local is one
+//!   `local.tee`.
 //! * **Variables** ([`locals`]): parameters keep their indices; every
 //!   other variable left gets a local, variables of one type whose live
 //!   ranges do not overlap sharing one.
@@ -131,6 +133,8 @@ struct Emitter<'f, 'a> {
     returns: Vec<ValType>,
     /// A scratch `i64` local for clamping `switch` selectors ([`Want::Index`]).
     scratch: u32,
+    /// A `local.set` not written yet (see [`Emitter::ins`]).
+    pending_set: Option<u32>,
 }
 
 /// What an operand must become on the stack.
@@ -156,7 +160,21 @@ struct Frame {
 }
 
 impl Emitter<'_, '_> {
+    /// Appends `i`; a `local.set l` waits for the next instruction, and
+    /// becomes `local.tee l` when that is `local.get l` (the same effect,
+    /// two bytes fewer).
     fn ins(&mut self, i: I<'_>) {
+        if let Some(l) = self.pending_set.take() {
+            if matches!(i, I::LocalGet(g) if g == l) {
+                self.out.instruction(&I::LocalTee(l));
+                return;
+            }
+            self.out.instruction(&I::LocalSet(l));
+        }
+        if let I::LocalSet(l) = i {
+            self.pending_set = Some(l);
+            return;
+        }
         self.out.instruction(&i);
     }
 
@@ -657,6 +675,7 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
         re: RoundtripReencoder,
         returns,
         scratch,
+        pending_set: None,
     };
     let last = s.items.len().wrapping_sub(1);
     for (k, &c) in s.items.iter().enumerate() {
