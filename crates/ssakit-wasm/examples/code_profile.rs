@@ -97,11 +97,20 @@ fn profiles(path: &str) -> Vec<Profile> {
         }
         let mut ops = body.get_operators_reader().expect("operators");
         p.decl = (ops.original_position() - decl_start) as u64;
+        let mut prev_get = false;
         while !ops.eof() {
             let start = ops.original_position();
             let op = ops.read().expect("an operator");
             let len = (ops.original_position() - start) as u64;
             p.add(class(&op), len);
+            if prev_get && matches!(op, Operator::LocalSet { .. } | Operator::LocalTee { .. }) {
+                // Counted apart, its bytes already in the two classes.
+                p.classes
+                    .entry("(copies: local.get; local.set/tee)")
+                    .or_default()
+                    .0 += 1;
+            }
+            prev_get = matches!(op, Operator::LocalGet { .. });
         }
         out.push(p);
     }

@@ -249,3 +249,56 @@ pub fn tidy(s: &mut Structured) {
         !dead[k - 1]
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::structure::{structure, translate, Ctl};
+
+    fn func(src: &str) -> ssakit::ir::Function {
+        ssakit::text::parse_module(src).unwrap().functions.remove(0)
+    }
+
+    /// A loop whose exit test is a `branch` with the back edge on one side:
+    /// Ramsey's translation gives `if; br; else; ...; end`, tidy a `br_if`.
+    #[test]
+    fn a_lone_br_arm_becomes_br_if() {
+        let f = func(
+            "function f(n) {\nentry:\n  i = 0\n  jump head\nhead:\n  i = i + 1\n  c = i < n\n  branch c, head, out\nout:\n  ret i\n}\n",
+        );
+        let raw = translate(&f).unwrap();
+        assert!(raw.items.contains(&Ctl::Else));
+        let s = structure(&f).unwrap();
+        assert!(!s.items.contains(&Ctl::Else), "{:?}", s.items);
+        assert!(
+            s.items.iter().any(|c| matches!(
+                c,
+                Ctl::BrIf {
+                    depth: 0,
+                    negate: false,
+                    ..
+                }
+            )),
+            "{:?}",
+            s.items
+        );
+        assert!(s.items.len() < raw.items.len());
+    }
+
+    /// A diamond keeps its `if`/`else`; the `br`s to the merge that falls
+    /// through go, and so does the merge's `block`, which nothing targets.
+    #[test]
+    fn a_diamond_loses_its_fall_through_brs() {
+        let f = func(
+            "function f(a) {\nentry:\n  branch a, t, e\nt:\n  x = 1\n  jump m\ne:\n  x = 2\n  jump m\nm:\n  ret x\n}\n",
+        );
+        let raw = translate(&f).unwrap();
+        assert!(raw.items.iter().any(|c| matches!(c, Ctl::Br(_))));
+        let s = structure(&f).unwrap();
+        assert!(
+            !s.items.iter().any(|c| matches!(c, Ctl::Br(_) | Ctl::Block)),
+            "{:?}",
+            s.items
+        );
+        assert!(s.items.contains(&Ctl::Else));
+    }
+}
