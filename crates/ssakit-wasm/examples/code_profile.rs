@@ -84,7 +84,7 @@ fn profiles(path: &str) -> Vec<Profile> {
         let mut p = Profile {
             body: {
                 let r = body.range();
-                (r.end - r.start) as u64
+                r.end - r.start
             },
             ..Profile::default()
         };
@@ -96,12 +96,12 @@ fn profiles(path: &str) -> Vec<Profile> {
             p.locals += n as u64;
         }
         let mut ops = body.get_operators_reader().expect("operators");
-        p.decl = (ops.original_position() - decl_start) as u64;
+        p.decl = ops.original_position() - decl_start;
         let mut prev_get = false;
         while !ops.eof() {
             let start = ops.original_position();
             let op = ops.read().expect("an operator");
-            let len = (ops.original_position() - start) as u64;
+            let len = ops.original_position() - start;
             p.add(class(&op), len);
             if prev_get && matches!(op, Operator::LocalSet { .. } | Operator::LocalTee { .. }) {
                 // Counted apart, its bytes already in the two classes.

@@ -73,7 +73,6 @@ fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u3
     // Per variable, the end of its open segment (NONE: not open).
     let mut open = vec![NONE; nv];
     let mut opened: Vec<Var> = Vec::new();
-    let mut moved: Vec<(u32, ssakit::ir::Inst)> = Vec::new();
     let mut pos = 0u32;
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
@@ -86,26 +85,10 @@ fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u3
                 opened.push(v);
             }
         };
-        // Trees moved down into a later user ([`super::stackify`]) read
-        // their operands at the user's position: (user index, member).
-        moved.clear();
-        for &i in insts {
-            if st.moved_to[i.index()] != NONE {
-                moved.push((st.moved_to[i.index()], i));
-            }
-        }
-        moved.sort_unstable_by_key(|&(u, _)| std::cmp::Reverse(u));
-        let mut next_moved = 0;
         for &v in live.live_out(b) {
             use_at(v, 2 * term, &mut open, &mut opened);
         }
         f.for_each_term_use(b, |v| use_at(v, 2 * term, &mut open, &mut opened));
-        while next_moved < moved.len() && moved[next_moved].0 as usize == insts.len() {
-            f.for_each_use(moved[next_moved].1, |v| {
-                use_at(v, 2 * term, &mut open, &mut opened)
-            });
-            next_moved += 1;
-        }
         for (k, &i) in insts.iter().enumerate().rev() {
             let p = first + k as u32;
             f.for_each_def(i, |v| {
@@ -119,15 +102,7 @@ fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u3
                     if end == NONE { 2 * p + 1 } else { end },
                 ));
             });
-            if st.moved_to[i.index()] == NONE {
-                f.for_each_use(i, |v| use_at(v, 2 * p, &mut open, &mut opened));
-            }
-            while next_moved < moved.len() && moved[next_moved].0 as usize == k {
-                f.for_each_use(moved[next_moved].1, |v| {
-                    use_at(v, 2 * p, &mut open, &mut opened)
-                });
-                next_moved += 1;
-            }
+            f.for_each_use(i, |v| use_at(v, 2 * p, &mut open, &mut opened));
         }
         for v in opened.drain(..) {
             let end = std::mem::replace(&mut open[v.index()], NONE);

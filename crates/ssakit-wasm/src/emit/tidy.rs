@@ -39,6 +39,8 @@ const NONE: u32 = u32::MAX;
 const WALK: usize = 64;
 
 /// Tidies `s` in place (see the module documentation).
+// Each pass indexes several side tables by item: index loops read best.
+#[allow(clippy::needless_range_loop)]
 pub fn tidy(s: &mut Structured) {
     let n = s.items.len();
     // Matching: per opener (`block`, `loop`, `if`) its `end`, per `if`
