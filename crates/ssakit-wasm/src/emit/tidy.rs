@@ -38,6 +38,26 @@ const NONE: u32 = u32::MAX;
 /// How far rule 3 looks ahead from a `br`.
 const WALK: usize = 64;
 
+/// Replaces every branch target of `c` (a `br`, `br_if` or `br_table`;
+/// the table's in `depths`) by `g` of it.
+fn map_targets(c: &mut Ctl, depths: &mut [u32], mut g: impl FnMut(u32) -> u32) {
+    match c {
+        Ctl::Br(d) | Ctl::BrIf { depth: d, .. } => *d = g(*d),
+        Ctl::BrTable {
+            start,
+            len,
+            default,
+            ..
+        } => {
+            for d in &mut depths[*start as usize..(*start + *len) as usize] {
+                *d = g(*d);
+            }
+            *default = g(*default);
+        }
+        _ => {}
+    }
+}
+
 /// Tidies `s` in place (see the module documentation).
 // Each pass indexes several side tables by item: index loops read best.
 #[allow(clippy::needless_range_loop)]
@@ -64,35 +84,7 @@ pub fn tidy(s: &mut Structured) {
                 end_of[o as usize] = i as u32;
                 opener[i] = o;
             }
-            Ctl::Br(d) => s.items[i] = Ctl::Br(target(&open, d)),
-            Ctl::BrIf {
-                block,
-                negate,
-                depth,
-            } => {
-                s.items[i] = Ctl::BrIf {
-                    block,
-                    negate,
-                    depth: target(&open, depth),
-                }
-            }
-            Ctl::BrTable {
-                start,
-                len,
-                default,
-                block,
-            } => {
-                for k in start..start + len {
-                    s.depths[k as usize] = target(&open, s.depths[k as usize]);
-                }
-                s.items[i] = Ctl::BrTable {
-                    block,
-                    start,
-                    len,
-                    default: target(&open, default),
-                };
-            }
-            _ => {}
+            _ => map_targets(&mut s.items[i], &mut s.depths, |d| target(&open, d)),
         }
     }
     let mut dead = vec![false; n];
@@ -214,35 +206,9 @@ pub fn tidy(s: &mut Structured) {
                 depth_now += 1;
             }
             Ctl::End => depth_now -= 1,
-            Ctl::Br(t) => s.items[i] = Ctl::Br(depth(&height, depth_now, t)),
-            Ctl::BrIf {
-                block,
-                negate,
-                depth: t,
-            } => {
-                s.items[i] = Ctl::BrIf {
-                    block,
-                    negate,
-                    depth: depth(&height, depth_now, t),
-                }
-            }
-            Ctl::BrTable {
-                start,
-                len,
-                default,
-                block,
-            } => {
-                for k in start..start + len {
-                    s.depths[k as usize] = depth(&height, depth_now, s.depths[k as usize]);
-                }
-                s.items[i] = Ctl::BrTable {
-                    block,
-                    start,
-                    len,
-                    default: depth(&height, depth_now, default),
-                };
-            }
-            _ => {}
+            _ => map_targets(&mut s.items[i], &mut s.depths, |t| {
+                depth(&height, depth_now, t)
+            }),
         }
     }
     let mut k = 0;
