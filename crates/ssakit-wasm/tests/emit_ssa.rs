@@ -150,3 +150,37 @@ fn wide_switch_selectors_take_the_default() {
         assert_eq!(rets, vec![want], "selector {k}");
     }
 }
+
+/// `/` and `%` on their edge cases under wasmi against `ssakit run`: the
+/// overflow `i64::MIN / -1` wraps to `i64::MIN` and `i64::MIN % -1` is 0
+/// (as `run` computes them, not wasm's trap), a zero divisor traps on both
+/// sides, and the ordinary cases truncate toward zero.
+#[test]
+fn division_edge_cases_match_run() {
+    let src = "function main(a, b) {\nentry:\n    q = a / b\n    r = a % b\n    print q, r\n    ret q\n}\n";
+    let m = ssakit::text::parse_module(src).unwrap();
+    let (wasm, _) = emit_program(&m).unwrap();
+    let (min, max) = (i64::MIN, i64::MAX);
+    let mut traps = 0;
+    for a in [min, min + 1, -7, -1, 0, 1, 7, max] {
+        for b in [min, -7, -2, -1, 0, 1, 2, 7, max] {
+            let want = run(&m, &m.functions[0], &[a, b], &RunOptions::default());
+            let got = run_wasm(&wasm, &[a, b], 1);
+            match (want, got) {
+                (Ok(o), Ok((lines, rets))) => {
+                    let q = a.wrapping_div(b);
+                    let r = a.wrapping_rem(b);
+                    assert_eq!(lines, vec![vec![q, r]], "{a} / {b}");
+                    assert_eq!(rets, vec![q], "{a} / {b}");
+                    assert_eq!(o.ret, Some(Value::Int(q)), "{a} / {b}");
+                }
+                (Err(_), Err(e)) if b == 0 && e.starts_with("trap") => traps += 1,
+                (w, g) => panic!("{a} / {b}: {:?} vs {g:?}", w.map(|o| o.render())),
+            }
+        }
+    }
+    assert_eq!(traps, 8);
+    // The overflow case on its own, so that the wrap is certainly seen.
+    let (lines, _) = run_wasm(&wasm, &[min, -1], 1).unwrap();
+    assert_eq!(lines, vec![vec![min, 0]]);
+}
