@@ -22,6 +22,9 @@ fn generated_programs_run_alike_under_wasmi() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(400);
     let (mut compared, mut traps) = (0usize, 0usize);
+    // Per shape: programs, runs compared, and dispatchers added (the
+    // irreducible ones need some).
+    let mut per_shape = vec![(0usize, 0usize, 0usize); Shape::ALL.len()];
     for k in 0..n {
         let opts = GenOptions {
             shape: Shape::ALL[k % Shape::ALL.len()],
@@ -31,7 +34,10 @@ fn generated_programs_run_alike_under_wasmi() {
         };
         let f = generate(&opts);
         let m = Module { functions: vec![f] };
-        let (wasm, _) = emit_program(&m).unwrap_or_else(|e| panic!("{opts:?}: {e}"));
+        let (wasm, stats) = emit_program(&m).unwrap_or_else(|e| panic!("{opts:?}: {e}"));
+        let row = &mut per_shape[k % Shape::ALL.len()];
+        row.0 += 1;
+        row.2 += stats.dispatchers;
         for args in [[0i64, 0], [1, -1], [7, 3], [-20, 45]] {
             let args = &args[..m.functions[0].params().len().min(2)];
             let want = run(&m, &m.functions[0], args, &RunOptions::default());
@@ -63,6 +69,7 @@ fn generated_programs_run_alike_under_wasmi() {
                         ctx()
                     );
                     compared += 1;
+                    per_shape[k % Shape::ALL.len()].1 += 1;
                 }
                 (Err(_), Err(e)) if e.starts_with("trap") => traps += 1,
                 (w, g) => panic!("{:?} vs {g:?}: {}", w.map(|o| o.render()), ctx()),
@@ -70,6 +77,21 @@ fn generated_programs_run_alike_under_wasmi() {
         }
     }
     eprintln!("{n} programs: {compared} runs compared, {traps} traps alike");
+    for (shape, (programs, runs, dispatchers)) in Shape::ALL.iter().zip(&per_shape) {
+        eprintln!(
+            "  {shape}: {programs} programs, {runs} runs compared, {dispatchers} dispatchers"
+        );
+        if n >= 8 * Shape::ALL.len() {
+            assert!(*runs > 0, "{shape}: no run compared");
+        }
+    }
+    let irreducible = Shape::ALL
+        .iter()
+        .position(|&s| s == Shape::Irreducible)
+        .unwrap();
+    if n >= 8 * Shape::ALL.len() {
+        assert!(per_shape[irreducible].2 > 0, "no irreducible program");
+    }
     assert!(compared >= n * 2, "{compared}");
 }
 
