@@ -31,7 +31,10 @@
 
 #[path = "support/modes.rs"]
 mod modes;
+#[path = "support/outcome.rs"]
+mod outcome;
 
+use outcome::{key, Outcome};
 use ssakit_wasm::operators::{classify, mnemonic, Class};
 use ssakit_wasm::rewrite;
 use wasm_encoder::reencode::{Reencode, RoundtripReencoder};
@@ -431,28 +434,6 @@ fn functions_for(op: &Operator<'static>) -> Option<Vec<Func>> {
         }
     }
     Some(out)
-}
-
-/// What one call did, comparable across modules.
-#[derive(Debug, PartialEq, Eq, Clone)]
-enum Outcome {
-    /// Returned these values (floats and vectors by bits, references as
-    /// null or not).
-    Values(Vec<u128>),
-    /// Trapped with this code.
-    Trap(String),
-}
-
-fn key(v: &Val) -> u128 {
-    match v {
-        Val::I32(x) => *x as u32 as u128,
-        Val::I64(x) => *x as u64 as u128,
-        Val::F32(x) => x.to_bits() as u128,
-        Val::F64(x) => x.to_bits() as u128,
-        Val::V128(x) => x.as_u128(),
-        Val::FuncRef(r) => r.is_null() as u128,
-        Val::ExternRef(r) => r.is_null() as u128,
-    }
 }
 
 /// Four argument vectors for `params`: zeros, small values, extreme

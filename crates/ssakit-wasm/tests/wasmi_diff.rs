@@ -22,10 +22,13 @@
 
 #[path = "support/modes.rs"]
 mod modes;
+#[path = "support/outcome.rs"]
+mod outcome;
 #[path = "support/seeded.rs"]
 mod seeded;
 
 use modes::modes;
+use outcome::{key, Outcome};
 use ssakit_wasm::rewrite;
 use wasmi::{Config, Engine, Extern, Linker, Module, Store, Val};
 use wasmparser::{Operator, Parser, Payload};
@@ -47,29 +50,6 @@ fn config(disallow_traps: bool) -> wasm_smith::Config {
         max_memory32_bytes: 1 << 20,
         min_funcs: 4,
         ..ssakit_wasm::check::smith_config()
-    }
-}
-
-/// What one call did, comparable across modules.
-#[derive(Debug, PartialEq, Eq)]
-enum Outcome {
-    /// Returned these values (floats and vectors as bits, references as
-    /// null or not).
-    Values(Vec<u128>),
-    /// Trapped with this trap code.
-    Trap(String),
-}
-
-/// One value, comparable: floats by bits.
-fn key(v: &Val) -> u128 {
-    match v {
-        Val::I32(x) => *x as u32 as u128,
-        Val::I64(x) => *x as u64 as u128,
-        Val::F32(x) => x.to_bits() as u128,
-        Val::F64(x) => x.to_bits() as u128,
-        Val::FuncRef(r) => r.is_null() as u128,
-        Val::ExternRef(r) => r.is_null() as u128,
-        Val::V128(x) => x.as_u128(),
     }
 }
 
