@@ -293,13 +293,35 @@ fn count() -> u64 {
         .unwrap_or(200)
 }
 
+/// Modules of the fixed seed (by index among those that lift) that wasmi
+/// 2.0 itself runs wrongly, so they are not compared. Module 5443: its
+/// export "2" traps with `IntegerDivisionByZero` under wasmi, while node
+/// 20 (V8) returns normally, and so does wasmi on the output of every
+/// mode with `dce` (the `i32.rem_s` it traps on has divisor 1: the
+/// `select(1, x, x == 0)` guard of wasm-smith's `disallow_traps`, with
+/// `x = i32.trunc_sat_f32_s(-0.1999...) = 0`); without `dce` wasmi traps
+/// on the output too. Not reduced further.
+const WASMI_MISRUNS: &[usize] = &[5443];
+
 /// Runs every module through `rewrite` and [`compare`]; returns the
 /// tally and the failures (module index and difference).
 fn run(modules: &[Vec<u8>], rewrite: impl Fn(&[u8]) -> Vec<u8>) -> (Tally, Vec<String>) {
+    run_skipping(modules, &[], rewrite)
+}
+
+/// [`run`], leaving out the modules of index in `skip`.
+fn run_skipping(
+    modules: &[Vec<u8>],
+    skip: &[usize],
+    rewrite: impl Fn(&[u8]) -> Vec<u8>,
+) -> (Tally, Vec<String>) {
     let engine = engine();
     let mut tally = Tally::default();
     let mut failures = Vec::new();
     for (k, m) in modules.iter().enumerate() {
+        if skip.contains(&k) {
+            continue;
+        }
         let out = rewrite(m);
         ssakit_wasm::module::parse(&out)
             .unwrap_or_else(|e| panic!("module {k}: the output does not validate: {e}"));
@@ -332,7 +354,7 @@ fn differential() {
     assert_eq!(modules.len() as u64, count());
     eprintln!("{} modules that lift, of {draws} draws", modules.len());
     for (name, options) in modes() {
-        let (tally, failures) = run(&modules, |m| {
+        let (tally, failures) = run_skipping(&modules, WASMI_MISRUNS, |m| {
             rewrite::optimize(m, &options)
                 .unwrap_or_else(|e| panic!("{name}: {e}"))
                 .bytes
