@@ -150,6 +150,9 @@ fn a_hundred_thousand_blocks_and_wide_instructions() {
     }
 }
 
+/// A benchmark row: the shape, its sizes, and its program of size `n`.
+type Row = (String, Vec<usize>, Box<dyn Fn(usize) -> Module>);
+
 /// Times at 10,000 and 100,000 (switchy at 3,000, 10,000 and 30,000: at
 /// 100,000 `wasm opt` runs out of memory, see the README; pcopy at 4,000
 /// and 40,000, under the 50,000-local limit).
@@ -158,7 +161,7 @@ fn a_hundred_thousand_blocks_and_wide_instructions() {
 fn scale_ratios() {
     eprintln!("| shape | n | emit-wasm s | wasm opt s | total × previous n |");
     eprintln!("| --- | ---: | ---: | ---: | ---: |");
-    let mut rows: Vec<(String, Vec<usize>, Box<dyn Fn(usize) -> Module>)> = vec![
+    let mut rows: Vec<Row> = vec![
         (
             "random".into(),
             vec![10_000, 100_000],
