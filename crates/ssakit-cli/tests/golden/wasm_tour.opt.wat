@@ -17,17 +17,16 @@
       if ;; label = @2
         local.get 2
         return
-      else
-        local.get 2
-        local.get 1
-        i32.add
-        local.set 2
-        local.get 1
-        i32.const 1
-        i32.add
-        local.set 1
-        br 1 (;@1;)
       end
+      local.get 2
+      local.get 1
+      i32.add
+      local.set 2
+      local.get 1
+      i32.const 1
+      i32.add
+      local.set 1
+      br 0 (;@1;)
     end
     unreachable
   )
@@ -49,42 +48,32 @@
       i32.const 10
       return
     end
-    block ;; label = @1
-      local.get 0
-      i32.eqz
-      if ;; label = @2
-        i32.const 20
-        local.set 1
-        br 1 (;@1;)
-      else
-        i32.const 21
-        local.set 1
-        br 1 (;@1;)
-      end
+    local.get 0
+    i32.eqz
+    if ;; label = @1
+      i32.const 20
+      local.set 1
+    else
+      i32.const 21
+      local.set 1
     end
     local.get 1
-    return
   )
   (func $pick (;2;) (type 1) (param i32 i32) (result i64)
     (local i64)
-    block ;; label = @1
-      f64.const 0x0p+0 (;=0;)
-      drop
-      local.get 0
-      if ;; label = @2
-        local.get 1
-        i64.load
-        local.set 2
-        br 1 (;@1;)
-      else
-        local.get 1
-        call $sum
-        i64.extend_i32_u
-        local.set 2
-        br 1 (;@1;)
-      end
+    f64.const 0x0p+0 (;=0;)
+    drop
+    local.get 0
+    if ;; label = @1
+      local.get 1
+      i64.load
+      local.set 2
+    else
+      local.get 1
+      call $sum
+      i64.extend_i32_u
+      local.set 2
     end
     local.get 2
-    return
   )
 )
