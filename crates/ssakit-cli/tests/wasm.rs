@@ -1,11 +1,12 @@
-//! `ssakit wasm lift` and `ssakit wasm stats` end to end: the example
-//! module's golden lift, one function by index or name, SSA output that
-//! `check` accepts, the stats table and its JSON, and bad modules (exit 1
-//! with a byte offset).
+//! `ssakit wasm lift`, `ssakit wasm stats` and `ssakit wasm opt` end to
+//! end: the example module's golden lift, one function by index or name,
+//! SSA output that `check` accepts, the stats table and its JSON, the
+//! golden `wasm opt --wat` text, and bad modules (exit 1 with a byte
+//! offset).
 
 mod common;
 
-use common::{ok, ssakit, ssakit_bytes, stderr, stdout};
+use common::{golden, ok, ssakit, ssakit_bytes, stderr, stdout};
 
 const GOLDEN: &str = include_str!("../../ssakit-wasm/tests/golden/wasm_tour.ssa");
 const GOLDEN_PRUNED: &str = include_str!("../../ssakit-wasm/tests/golden/wasm_tour.pruned.ssa");
@@ -184,4 +185,38 @@ fn wasm_help_ends_with_the_exit_codes() {
         );
         assert!(help.contains("  3  internal error"), "{cmd:?}: {help}");
     }
+}
+
+/// `wasm opt --wat` prints the rewritten example as text (golden,
+/// `BLESS=1`), the same module as the binary output: the text assembles
+/// and lifts to what the binary lifts to.
+#[test]
+fn opt_wat_prints_the_golden_text_of_the_binary_output() {
+    let text = ok(&["wasm", "opt", "--wat", "wasm_tour.wat"], None);
+    golden("wasm_tour.opt.wat", &text);
+    let o = ssakit_bytes(&["wasm", "opt", "wasm_tour.wat"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.starts_with(b"\0asm"));
+    let from_binary = stdout(&ssakit_bytes(&["wasm", "lift", "-"], &o.stdout));
+    let assembled = wat::parse_str(&text).unwrap();
+    let from_text = stdout(&ssakit_bytes(&["wasm", "lift", "-"], &assembled));
+    assert!(from_binary.contains("function"), "{from_binary}");
+    assert_eq!(from_text, from_binary);
+    // Text output may go to a terminal; `-o` writes it to a file too.
+    let dir = std::env::temp_dir().join(format!("ssakit-wat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("out.wat");
+    ok(
+        &[
+            "wasm",
+            "opt",
+            "--wat",
+            "wasm_tour.wat",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

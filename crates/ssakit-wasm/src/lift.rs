@@ -850,6 +850,14 @@ impl Lifter<'_, '_> {
     /// has it after the operator.
     fn result_type(&self, depth: usize, offset: u64) -> Result<Type, WasmError> {
         match self.validator.get_operand_type(depth) {
+            // The validator types `ref.func` (and a `select` of such
+            // values) as a non-null reference to the function's type;
+            // in WebAssembly 2.0 that is a `funcref` that is not null.
+            Some(Some(wasmparser::ValType::Ref(r)))
+                if r.is_concrete_type_ref() || r.heap_type() == wasmparser::HeapType::FUNC =>
+            {
+                Ok(Type::FuncRef)
+            }
             Some(Some(t)) => val_type(t, offset),
             _ => Err(WasmError::at(offset, "result of unknown type")),
         }

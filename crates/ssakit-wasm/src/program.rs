@@ -7,19 +7,92 @@
 //! arguments calls the import `ssakit.print_k` (`k` `i64` parameters); a
 //! callee that is not a function of the program is the import
 //! `ssakit.NAME` with one `i64` parameter per argument and one `i64`
-//! result. The semantics are `ssakit run`'s except that `undef` operands
-//! become 0 and `i64::MIN / -1` traps (wasm's `i64.div_s`) where the
-//! interpreter wraps.
+//! result. The semantics are `ssakit run`'s ([`ssakit::eval`]) except that
+//! `undef` operands become 0.
+//!
+//! Division is the one built-in where WebAssembly and `run` differ:
+//! `i64.div_s` traps on `i64::MIN / -1`, which `run` wraps to `i64::MIN`
+//! (`i64.rem_s` already gives 0 for `i64::MIN % -1`, and both trap on a
+//! zero divisor). So every `/` becomes a call of one helper function,
+//! added after the program's functions and not exported ([`DIV_HELPER`]):
+//!
+//! ```text
+//! (func (param $a i64) (param $b i64) (result i64)
+//!   (if (result i64) (i64.eq (local.get $b) (i64.const -1))
+//!     (then (i64.sub (i64.const 0) (local.get $a)))   ;; wraps: MIN stays MIN
+//!     (else (i64.div_s (local.get $a) (local.get $b)))))
+//! ```
 
 use crate::emit::lower::OpTable;
 use crate::emit::{emit_function, Lowering};
 use crate::error::WasmError;
 use crate::module::Signature;
 use ssakit::destruct::{destruct, DestructOptions};
-use ssakit::ir::{Function, InstData, Module, Terminator, Type};
+use ssakit::ir::{BinOp, Function, InstData, Module, Operand, Terminator, Type};
 use wasm_encoder::{
-    CodeSection, EntityType, ExportKind, ExportSection, FunctionSection, ImportSection, TypeSection,
+    BlockType, CodeSection, EntityType, ExportKind, ExportSection, FunctionSection, ImportSection,
+    Instruction, TypeSection,
 };
+
+/// The callee name the rewritten divisions call (not an identifier of the
+/// text format, so no function of a program can have it).
+pub const DIV_HELPER: &str = "ssakit:div_s";
+
+/// Rewrites every `d = a / b` of `g` into `d = call DIV_HELPER(a, b)`;
+/// whether there was one.
+fn call_div_helper(g: &mut Function) -> bool {
+    let mut found = false;
+    for k in 0..g.layout().len() {
+        let b = g.layout()[k];
+        for j in 0..g.block_insts(b).len() {
+            let i = g.block_insts(b)[j];
+            if let InstData::Binary {
+                dst,
+                op: BinOp::Div,
+                lhs,
+                rhs,
+            } = *g.inst(i)
+            {
+                let callee = g.callee(DIV_HELPER);
+                let args = g.list::<Operand>(&[lhs, rhs]);
+                let results = g.list(&[dst]);
+                g.set_inst(
+                    i,
+                    InstData::Call {
+                        callee,
+                        args,
+                        results,
+                    },
+                );
+                found = true;
+            }
+        }
+    }
+    found
+}
+
+/// The body of [`DIV_HELPER`] (see the module documentation).
+fn div_helper() -> wasm_encoder::Function {
+    let mut h = wasm_encoder::Function::new([]);
+    for i in [
+        Instruction::LocalGet(1),
+        Instruction::I64Const(-1),
+        Instruction::I64Eq,
+        Instruction::If(BlockType::Result(wasm_encoder::ValType::I64)),
+        Instruction::I64Const(0),
+        Instruction::LocalGet(0),
+        Instruction::I64Sub,
+        Instruction::Else,
+        Instruction::LocalGet(0),
+        Instruction::LocalGet(1),
+        Instruction::I64DivS,
+        Instruction::End,
+        Instruction::End,
+    ] {
+        h.instruction(&i);
+    }
+    h
+}
 
 /// Counts of what [`emit_program`] produced.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -64,6 +137,7 @@ pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmErro
     let mut stats = ProgramStats::default();
     // Destructed, reducible copies of the functions.
     let mut funcs = Vec::with_capacity(module.functions.len());
+    let mut divides = false;
     for f in &module.functions {
         let mut g = f.clone();
         let has_phis = g.layout().iter().any(|&b| !g.block_phis(b).is_empty());
@@ -92,6 +166,7 @@ pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmErro
             let n = result_count(&g)?;
             g.set_returns(Some(vec![Type::I64; n]));
         }
+        divides |= call_div_helper(&mut g);
         funcs.push(g);
     }
     // Imports: print_k by arity, then externals by first call.
@@ -114,6 +189,9 @@ pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmErro
                     } => {
                         let name = g.callee_name(*callee);
                         let k = args.as_slice(g).len();
+                        if name == DIV_HELPER {
+                            continue;
+                        }
                         if let Some(t) = funcs.iter().find(|t| t.name() == name) {
                             if t.params().len() != k {
                                 return Err(err(
@@ -183,6 +261,14 @@ pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmErro
             results: vec![Type::I64; result_count(g)?],
         }));
     }
+    // The helper's index, after the program's functions.
+    let div_index = (n_imports + funcs.len()) as u32;
+    if divides {
+        sigs.push(Some(Signature {
+            params: vec![Type::I64; 2],
+            results: vec![Type::I64],
+        }));
+    }
     let func_types: Vec<u32> = (0..sigs.len() as u32).collect();
     let max_arity = print_arities.last().map_or(0, |&k| k + 1);
     let mut print = vec![None; max_arity];
@@ -223,6 +309,9 @@ pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmErro
         let callees: Vec<Option<u32>> = (0..syms.num_callees())
             .map(|c| {
                 let name = syms.callee_name(ssakit::ir::Callee::new(c));
+                if name == DIV_HELPER {
+                    return Some(div_index);
+                }
                 match funcs.iter().position(|t| t.name() == name) {
                     Some(t) => Some((n_imports + t) as u32),
                     None => externals
@@ -244,6 +333,10 @@ pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmErro
         let e = emit_function(g, &low)?;
         code.function(&e.func);
         stats.functions += 1;
+    }
+    if divides {
+        fsec.function(div_index);
+        code.function(&div_helper());
     }
     let mut m = wasm_encoder::Module::new();
     m.section(&types);

@@ -8,9 +8,11 @@
 //!   start, elements, data count, data, and every custom section), in its
 //!   place; the code section is encoded anew by `wasm_encoder`.
 //! * **The name section** keeps its module, function and other names; its
-//!   local names are dropped (subsection 2): after emission the locals
-//!   past the parameters are other locals, and a parameter's name alone
-//!   was not worth a second encoder.
+//!   local names (subsection 2) and label names (subsection 3, of the
+//!   extended name section) are dropped: after emission the locals past
+//!   the parameters are other locals and the labels other blocks (a
+//!   printer would name the new `loop` after an old `block`), and a
+//!   parameter's name alone was not worth a second encoder.
 //! * **Functions** run in parallel (rayon), results in module order:
 //!   lift, construct (the flavour of the options), the passes, destruct
 //!   (the options), emit.
@@ -192,8 +194,8 @@ fn validate_bodies(m: &WasmModule<'_>) -> Result<(), WasmError> {
     })
 }
 
-/// `input` with its code section replaced by `code` and the local names
-/// dropped from its name section.
+/// `input` with its code section replaced by `code` and the local and
+/// label names dropped from its name section.
 fn reassemble(
     input: &[u8],
     code: &wasm_encoder::CodeSection,
@@ -219,7 +221,7 @@ fn reassemble(
                 module.section(code);
             }
             Payload::CustomSection(c) if c.name() == "name" => {
-                module.section(&drop_local_names(c));
+                module.section(&drop_body_names(c));
             }
             _ => {
                 if let Some((id, range)) = payload.as_section() {
@@ -234,9 +236,10 @@ fn reassemble(
     Ok(module.finish())
 }
 
-/// The name section `c` without its local-names subsection (id 2); a
+/// The name section `c` without its local-names and label-names
+/// subsections (ids 2 and 3); a
 /// malformed one as it is (engines ignore it).
-fn drop_local_names(
+fn drop_body_names(
     c: &wasmparser::CustomSectionReader<'_>,
 ) -> wasm_encoder::CustomSection<'static> {
     let data = c.data();
@@ -248,7 +251,7 @@ fn drop_local_names(
             let id = r.read_u8()?;
             let size = r.read_var_u32()? as usize;
             r.read_bytes(size)?;
-            if id != 2 {
+            if id != 2 && id != 3 {
                 out.extend_from_slice(&data[start..r.current_position()]);
             }
         }

@@ -5,73 +5,15 @@
 //! of the interpreter matches any value. `SSAKIT_EMIT_PROGRAMS=N` sets the
 //! count (default 400).
 
-use std::sync::{Arc, Mutex};
+#[path = "support/run_ssa.rs"]
+mod run_ssa;
 
+use run_ssa::{admits, run_wasm};
 use ssakit::eval::Value;
 use ssakit::gen::{generate, GenOptions, Shape};
-use ssakit::interp::{external_call_result, run, RunOptions};
+use ssakit::interp::{run, RunOptions};
 use ssakit::ir::Module;
 use ssakit_wasm::program::emit_program;
-use wasmi::{Engine, Linker, Store, Val};
-
-type Lines = Arc<Mutex<Vec<Vec<i64>>>>;
-
-/// Runs `main` of `wasm` on `args`: printed lines and results, or a trap.
-fn run_wasm(wasm: &[u8], args: &[i64], nres: usize) -> Result<(Vec<Vec<i64>>, Vec<i64>), String> {
-    // Fuel bounds every run, so that a miscompiled program that never
-    // terminates fails this test instead of hanging it.
-    let mut config = wasmi::Config::default();
-    config.consume_fuel(true);
-    let engine = Engine::new(&config);
-    let module = wasmi::Module::new(&engine, wasm).map_err(|e| format!("invalid module: {e}"))?;
-    let lines: Lines = Arc::default();
-    let mut store = Store::new(&engine, ());
-    store.set_fuel(50_000_000).expect("fuel is on");
-    let mut linker = Linker::<()>::new(&engine);
-    for imp in module.imports() {
-        let name = imp.name().to_string();
-        let ty = imp.ty().func().expect("function import").clone();
-        let lines = lines.clone();
-        linker
-            .func_new(
-                "ssakit",
-                &name.clone(),
-                ty,
-                move |_, ps: &[Val], rs: &mut [Val]| {
-                    let vals: Vec<i64> = ps.iter().map(|p| p.i64().unwrap()).collect();
-                    if name.starts_with("print_") {
-                        lines.lock().unwrap().push(vals);
-                    } else {
-                        let a: Vec<Value> = vals.iter().map(|&v| Value::Int(v)).collect();
-                        let Value::Int(r) = external_call_result(&name, &a) else {
-                            panic!("external result")
-                        };
-                        rs[0] = Val::I64(r);
-                    }
-                    Ok(())
-                },
-            )
-            .unwrap();
-    }
-    let inst = linker
-        .instantiate_and_start(&mut store, &module)
-        .map_err(|e| e.to_string())?;
-    let f = inst.get_func(&store, "main").expect("main exported");
-    let ps: Vec<Val> = args.iter().map(|&a| Val::I64(a)).collect();
-    let mut rs = vec![Val::I64(0); nres];
-    f.call(&mut store, &ps, &mut rs)
-        .map_err(|e| format!("trap: {e}"))?;
-    let out = lines.lock().unwrap().clone();
-    Ok((out, rs.iter().map(|r| r.i64().unwrap()).collect()))
-}
-
-fn admits(want: &Value, got: i64) -> bool {
-    match *want {
-        Value::Int(v) => v == got,
-        Value::Undef => true,
-        Value::Bool(b) => i64::from(b) == got,
-    }
-}
 
 #[test]
 fn generated_programs_run_alike_under_wasmi() {
@@ -80,6 +22,9 @@ fn generated_programs_run_alike_under_wasmi() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(400);
     let (mut compared, mut traps) = (0usize, 0usize);
+    // Per shape: programs, runs compared, and dispatchers added (the
+    // irreducible ones need some).
+    let mut per_shape = vec![(0usize, 0usize, 0usize); Shape::ALL.len()];
     for k in 0..n {
         let opts = GenOptions {
             shape: Shape::ALL[k % Shape::ALL.len()],
@@ -89,7 +34,10 @@ fn generated_programs_run_alike_under_wasmi() {
         };
         let f = generate(&opts);
         let m = Module { functions: vec![f] };
-        let (wasm, _) = emit_program(&m).unwrap_or_else(|e| panic!("{opts:?}: {e}"));
+        let (wasm, stats) = emit_program(&m).unwrap_or_else(|e| panic!("{opts:?}: {e}"));
+        let row = &mut per_shape[k % Shape::ALL.len()];
+        row.0 += 1;
+        row.2 += stats.dispatchers;
         for args in [[0i64, 0], [1, -1], [7, 3], [-20, 45]] {
             let args = &args[..m.functions[0].params().len().min(2)];
             let want = run(&m, &m.functions[0], args, &RunOptions::default());
@@ -121,6 +69,7 @@ fn generated_programs_run_alike_under_wasmi() {
                         ctx()
                     );
                     compared += 1;
+                    per_shape[k % Shape::ALL.len()].1 += 1;
                 }
                 (Err(_), Err(e)) if e.starts_with("trap") => traps += 1,
                 (w, g) => panic!("{:?} vs {g:?}: {}", w.map(|o| o.render()), ctx()),
@@ -128,6 +77,21 @@ fn generated_programs_run_alike_under_wasmi() {
         }
     }
     eprintln!("{n} programs: {compared} runs compared, {traps} traps alike");
+    for (shape, (programs, runs, dispatchers)) in Shape::ALL.iter().zip(&per_shape) {
+        eprintln!(
+            "  {shape}: {programs} programs, {runs} runs compared, {dispatchers} dispatchers"
+        );
+        if n >= 8 * Shape::ALL.len() {
+            assert!(*runs > 0, "{shape}: no run compared");
+        }
+    }
+    let irreducible = Shape::ALL
+        .iter()
+        .position(|&s| s == Shape::Irreducible)
+        .unwrap();
+    if n >= 8 * Shape::ALL.len() {
+        assert!(per_shape[irreducible].2 > 0, "no irreducible program");
+    }
     assert!(compared >= n * 2, "{compared}");
 }
 
@@ -149,4 +113,38 @@ fn wide_switch_selectors_take_the_default() {
         let (_, rets) = run_wasm(&wasm, &[k], 1).unwrap();
         assert_eq!(rets, vec![want], "selector {k}");
     }
+}
+
+/// `/` and `%` on their edge cases under wasmi against `ssakit run`: the
+/// overflow `i64::MIN / -1` wraps to `i64::MIN` and `i64::MIN % -1` is 0
+/// (as `run` computes them, not wasm's trap), a zero divisor traps on both
+/// sides, and the ordinary cases truncate toward zero.
+#[test]
+fn division_edge_cases_match_run() {
+    let src = "function main(a, b) {\nentry:\n    q = a / b\n    r = a % b\n    print q, r\n    ret q\n}\n";
+    let m = ssakit::text::parse_module(src).unwrap();
+    let (wasm, _) = emit_program(&m).unwrap();
+    let (min, max) = (i64::MIN, i64::MAX);
+    let mut traps = 0;
+    for a in [min, min + 1, -7, -1, 0, 1, 7, max] {
+        for b in [min, -7, -2, -1, 0, 1, 2, 7, max] {
+            let want = run(&m, &m.functions[0], &[a, b], &RunOptions::default());
+            let got = run_wasm(&wasm, &[a, b], 1);
+            match (want, got) {
+                (Ok(o), Ok((lines, rets))) => {
+                    let q = a.wrapping_div(b);
+                    let r = a.wrapping_rem(b);
+                    assert_eq!(lines, vec![vec![q, r]], "{a} / {b}");
+                    assert_eq!(rets, vec![q], "{a} / {b}");
+                    assert_eq!(o.ret, Some(Value::Int(q)), "{a} / {b}");
+                }
+                (Err(_), Err(e)) if b == 0 && e.starts_with("trap") => traps += 1,
+                (w, g) => panic!("{a} / {b}: {:?} vs {g:?}", w.map(|o| o.render())),
+            }
+        }
+    }
+    assert_eq!(traps, 8);
+    // The overflow case on its own, so that the wrap is certainly seen.
+    let (lines, _) = run_wasm(&wasm, &[min, -1], 1).unwrap();
+    assert_eq!(lines, vec![vec![min, 0]]);
 }

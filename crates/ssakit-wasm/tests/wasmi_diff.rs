@@ -22,10 +22,13 @@
 
 #[path = "support/modes.rs"]
 mod modes;
+#[path = "support/outcome.rs"]
+mod outcome;
 #[path = "support/seeded.rs"]
 mod seeded;
 
 use modes::modes;
+use outcome::{key, Outcome};
 use ssakit_wasm::rewrite;
 use wasmi::{Config, Engine, Extern, Linker, Module, Store, Val};
 use wasmparser::{Operator, Parser, Payload};
@@ -33,8 +36,8 @@ use wasmparser::{Operator, Parser, Payload};
 /// Fuel of one call (and of instantiation, with its start function).
 const FUEL: u64 = 100_000;
 
-/// wasm-smith's configuration: the features ssakit accepts, less SIMD
-/// (wasmi is built without it here), with deterministic semantics; with
+/// wasm-smith's configuration: the features ssakit accepts (SIMD
+/// included: wasmi is built with it here), with deterministic semantics; with
 /// `disallow_traps` (every other module), wasm-smith guards the operations
 /// that could trap, so that calls run further and return values.
 fn config(disallow_traps: bool) -> wasm_smith::Config {
@@ -43,32 +46,10 @@ fn config(disallow_traps: bool) -> wasm_smith::Config {
         canonicalize_nans: true,
         export_everything: true,
         max_imports: 0,
-        simd_enabled: false,
+        simd_enabled: true,
         max_memory32_bytes: 1 << 20,
         min_funcs: 4,
         ..ssakit_wasm::check::smith_config()
-    }
-}
-
-/// What one call did, comparable across modules.
-#[derive(Debug, PartialEq, Eq)]
-enum Outcome {
-    /// Returned these values (floats as bits, references as null or not).
-    Values(Vec<u64>),
-    /// Trapped with this trap code.
-    Trap(String),
-}
-
-/// One value, comparable: floats by bits.
-fn key(v: &Val) -> u64 {
-    match v {
-        Val::I32(x) => *x as u32 as u64,
-        Val::I64(x) => *x as u64,
-        Val::F32(x) => x.to_bits() as u64,
-        Val::F64(x) => x.to_bits(),
-        Val::FuncRef(r) => r.is_null() as u64,
-        Val::ExternRef(r) => r.is_null() as u64,
-        Val::V128(_) => unreachable!("SIMD is off"),
     }
 }
 
@@ -270,14 +251,20 @@ fn compare(
     Ok(())
 }
 
-/// The `n` wasm-smith modules of the fixed seed (some draws make none).
-fn smith_modules(n: u64) -> Vec<Vec<u8>> {
+/// The first `n` wasm-smith modules of the fixed seed that the front end
+/// lifts (some draws make no module, and the front end refuses some), and
+/// the number of draws it took.
+fn smith_modules(n: u64) -> (Vec<Vec<u8>>, u64) {
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut out = Vec::new();
-    for k in 0..n {
+    let mut k = 0;
+    while (out.len() as u64) < n {
+        assert!(k < 4 * n + 100, "only {} of {k} draws lift", out.len());
+        let draw = k;
+        k += 1;
         let data = seeded::bytes(&mut state, 16_384);
         let mut u = arbitrary::Unstructured::new(&data);
-        if let Ok(m) = wasm_smith::Module::new(config(k % 2 == 1), &mut u) {
+        if let Ok(m) = wasm_smith::Module::new(config(draw % 2 == 1), &mut u) {
             // Only modules the front end lifts: it refuses, with an error,
             // what it does not support (typed function references, ...).
             let bytes = m.to_bytes();
@@ -290,7 +277,7 @@ fn smith_modules(n: u64) -> Vec<Vec<u8>> {
             }
         }
     }
-    out
+    (out, k)
 }
 
 fn engine() -> Engine {
@@ -306,13 +293,35 @@ fn count() -> u64 {
         .unwrap_or(200)
 }
 
+/// Modules of the fixed seed (by index among those that lift) that wasmi
+/// 2.0 itself runs wrongly, so they are not compared. Module 5443: its
+/// export "2" traps with `IntegerDivisionByZero` under wasmi, while node
+/// 20 (V8) returns normally, and so does wasmi on the output of every
+/// mode with `dce` (the `i32.rem_s` it traps on has divisor 1: the
+/// `select(1, x, x == 0)` guard of wasm-smith's `disallow_traps`, with
+/// `x = i32.trunc_sat_f32_s(-0.1999...) = 0`); without `dce` wasmi traps
+/// on the output too. Not reduced further.
+const WASMI_MISRUNS: &[usize] = &[5443];
+
 /// Runs every module through `rewrite` and [`compare`]; returns the
 /// tally and the failures (module index and difference).
 fn run(modules: &[Vec<u8>], rewrite: impl Fn(&[u8]) -> Vec<u8>) -> (Tally, Vec<String>) {
+    run_skipping(modules, &[], rewrite)
+}
+
+/// [`run`], leaving out the modules of index in `skip`.
+fn run_skipping(
+    modules: &[Vec<u8>],
+    skip: &[usize],
+    rewrite: impl Fn(&[u8]) -> Vec<u8>,
+) -> (Tally, Vec<String>) {
     let engine = engine();
     let mut tally = Tally::default();
     let mut failures = Vec::new();
     for (k, m) in modules.iter().enumerate() {
+        if skip.contains(&k) {
+            continue;
+        }
         let out = rewrite(m);
         ssakit_wasm::module::parse(&out)
             .unwrap_or_else(|e| panic!("module {k}: the output does not validate: {e}"));
@@ -341,10 +350,11 @@ fn wasm_smith_modules_behave_the_same_after_optimize_in_every_mode() {
 }
 
 fn differential() {
-    let modules = smith_modules(count());
-    assert!(modules.len() as u64 > count() / 2);
+    let (modules, draws) = smith_modules(count());
+    assert_eq!(modules.len() as u64, count());
+    eprintln!("{} modules that lift, of {draws} draws", modules.len());
     for (name, options) in modes() {
-        let (tally, failures) = run(&modules, |m| {
+        let (tally, failures) = run_skipping(&modules, WASMI_MISRUNS, |m| {
             rewrite::optimize(m, &options)
                 .unwrap_or_else(|e| panic!("{name}: {e}"))
                 .bytes
@@ -425,7 +435,7 @@ fn planted() {
 
     // On wasm-smith modules: many of the flipped constants are dead or
     // masked, but a good share must be seen.
-    let modules = smith_modules(count().min(200));
+    let (modules, _) = smith_modules(count().min(200));
     // (every i32.const flipped: a quarter at least; a data byte: half)
     for (what, plant, share) in [
         (

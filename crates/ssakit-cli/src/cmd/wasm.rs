@@ -61,6 +61,10 @@ pub struct OptArgs {
     /// after) to standard error.
     #[arg(long)]
     pub stats: bool,
+    /// Write the output module as text (WebAssembly's text format, by
+    /// `wasmprinter`) instead of binary.
+    #[arg(long)]
+    pub wat: bool,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -137,7 +141,7 @@ fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
 
 fn run_opt(a: OptArgs) -> Result<(), Failed> {
     let to_stdout = matches!(a.output.output.as_deref(), None | Some("-"));
-    if to_stdout && std::io::stdout().is_terminal() {
+    if !a.wat && to_stdout && std::io::stdout().is_terminal() {
         crate::errln!("error: refusing to write a binary module to a terminal (use -o FILE)");
         return Err(Failed(exit::INPUT));
     }
@@ -161,7 +165,15 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
         }
     })?;
     let mut out = Out::open(&a.output)?;
-    out.write_bytes(&done.bytes)?;
+    if a.wat {
+        let text = wasmprinter::print_bytes(&done.bytes).map_err(|e| {
+            crate::errln!("internal error: printing the output module: {e}");
+            Failed(exit::INTERNAL)
+        })?;
+        out.write_str(&text)?;
+    } else {
+        out.write_bytes(&done.bytes)?;
+    }
     out.finish()?;
     if a.stats {
         let s = &done.stats;

@@ -33,10 +33,15 @@
 //!   which operands of each operator are `i64`); `undef` is a zero of that
 //!   type; a copy of `undef` emits nothing.
 //! * **Control flow** ([`structure`]): Ramsey's structured translation of
-//!   reducible CFGs; an irreducible CFG is an error.
+//!   reducible CFGs; an irreducible CFG is an error. Then [`tidy`]: an
+//!   `if` with a lone `br` arm becomes a `br_if`, a `br` to where control
+//!   falls through anyway goes, and so does a label no branch targets; a
+//!   final `ret` needs no `return`.
 //! * **The operand stack** ([`stackify`]): a value defined once and used
 //!   once by an instruction that follows its definition's tree in the same
-//!   block stays on the stack; a result never used is dropped.
+//!   block stays on the stack; a result never used is dropped; a
+//!   `local.set` right before a `local.get` of the same local is one
+//!   `local.tee`.
 //! * **Variables** ([`locals`]): parameters keep their indices; every
 //!   other variable left gets a local, variables of one type whose live
 //!   ranges do not overlap sharing one.
@@ -61,6 +66,7 @@ pub mod locals;
 pub mod lower;
 pub mod stackify;
 pub mod structure;
+pub mod tidy;
 
 use crate::error::WasmError;
 use crate::module::Signature;
@@ -127,6 +133,8 @@ struct Emitter<'f, 'a> {
     returns: Vec<ValType>,
     /// A scratch `i64` local for clamping `switch` selectors ([`Want::Index`]).
     scratch: u32,
+    /// A `local.set` not written yet (see [`Emitter::ins`]).
+    pending_set: Option<u32>,
 }
 
 /// What an operand must become on the stack.
@@ -152,7 +160,21 @@ struct Frame {
 }
 
 impl Emitter<'_, '_> {
+    /// Appends `i`; a `local.set l` waits for the next instruction, and
+    /// becomes `local.tee l` when that is `local.get l` (the same effect,
+    /// two bytes fewer).
     fn ins(&mut self, i: I<'_>) {
+        if let Some(l) = self.pending_set.take() {
+            if matches!(i, I::LocalGet(g) if g == l) {
+                self.out.instruction(&I::LocalTee(l));
+                return;
+            }
+            self.out.instruction(&I::LocalSet(l));
+        }
+        if let I::LocalSet(l) = i {
+            self.pending_set = Some(l);
+            return;
+        }
         self.out.instruction(&i);
     }
 
@@ -653,8 +675,10 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
         re: RoundtripReencoder,
         returns,
         scratch,
+        pending_set: None,
     };
-    for &c in &s.items {
+    let last = s.items.len().wrapping_sub(1);
+    for (k, &c) in s.items.iter().enumerate() {
         match c {
             Ctl::Body(b) => e.body(b)?,
             Ctl::Block => e.ins(I::Block(BlockType::Empty)),
@@ -666,6 +690,17 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
             Ctl::Else => e.ins(I::Else),
             Ctl::End => e.ins(I::End),
             Ctl::Br(d) => e.ins(I::Br(d)),
+            Ctl::BrIf {
+                block,
+                negate,
+                depth,
+            } => {
+                e.tree(Node::Term(block))?;
+                if negate {
+                    e.ins(I::I32Eqz);
+                }
+                e.ins(I::BrIf(depth));
+            }
             Ctl::BrTable {
                 block,
                 start,
@@ -678,7 +713,10 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
             }
             Ctl::Ret(b) => {
                 e.tree(Node::Term(b))?;
-                e.ins(I::Return);
+                // The last item needs no `return`: the body's `end` follows.
+                if k != last {
+                    e.ins(I::Return);
+                }
             }
             Ctl::Unreachable => e.ins(I::Unreachable),
         }

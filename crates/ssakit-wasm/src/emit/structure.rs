@@ -46,6 +46,17 @@ pub enum Ctl {
     End,
     /// `br depth`.
     Br(u32),
+    /// The condition of the block's `branch` (negated when `negate`),
+    /// then `br_if depth`: one arm of the branch was a `br`
+    /// ([`super::tidy`]).
+    BrIf {
+        /// The block ending in the branch.
+        block: Block,
+        /// Branch when the condition is false.
+        negate: bool,
+        /// The depth of the target.
+        depth: u32,
+    },
     /// The selector of the block's `switch`, then `br_table` whose
     /// depths are `depths[start..start + len]`, then the default depth.
     BrTable {
@@ -92,11 +103,22 @@ enum Work {
 
 const NONE: u32 = u32::MAX;
 
-/// Structures `f` (reachable blocks only).
+/// Structures `f` (reachable blocks only), then tidies the result
+/// ([`super::tidy`]).
 ///
 /// # Errors
 /// [`Irreducible`] if the CFG is not reducible.
 pub fn structure(f: &Function) -> Result<Structured, Irreducible> {
+    let mut s = translate(f)?;
+    super::tidy::tidy(&mut s);
+    Ok(s)
+}
+
+/// Ramsey's translation alone (see the module documentation).
+///
+/// # Errors
+/// [`Irreducible`] if the CFG is not reducible.
+pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
     let cfg = Cfg::new(f);
     let dfs = DepthFirst::new(&cfg);
     let dom = DomTree::with_dfs(&cfg, &dfs, DomAlgorithm::default());
