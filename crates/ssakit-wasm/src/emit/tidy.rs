@@ -28,7 +28,7 @@
 //! Branches are first resolved from depths to the item that opened their
 //! label, and depths are computed again at the end, so removing items
 //! never has to renumber anything in the middle. Iterative throughout; the
-//! walk of rule 3 is bounded (it gives up after [`WALK`] items), so the
+//! walk of rule 3 is bounded (it gives up after `WALK` items), so the
 //! whole is linear.
 
 use super::structure::{Ctl, Structured};
