@@ -182,6 +182,16 @@ impl Renumber<'_> {
 /// appearance in its text, without the variables and blocks its text does
 /// not show. For a function without SSA versions (a version would become
 /// a variable named after its original).
+///
+/// ```
+/// use ssakit::text::{parse_module, print_function};
+/// use ssakit_wasm::canonical::in_text_order;
+/// let src = "function f(a, b) {\nentry:\n    x = b + 1\n    ret x\n}\n";
+/// let f = parse_module(src).unwrap().functions.remove(0);
+/// let g = in_text_order(&f);
+/// assert_eq!(print_function(&g), print_function(&f));
+/// assert_eq!(g, f); // the parser numbers in text order already
+/// ```
 pub fn in_text_order(f: &Function) -> Function {
     let mut r = Renumber {
         old: f,

@@ -16,6 +16,18 @@ use ssakit::text::{parse_module, print_function, print_module};
 /// flavour goes through `copy-prop,const-prop,dce` and destruction, and
 /// the result's text is a fixed point of print and parse. Returns the phi
 /// counts per flavour, or the failing stage and why.
+///
+/// ```
+/// # use ssakit_wasm::module::{parse, to_binary};
+/// # use ssakit_wasm::lift::{lift, ModuleSymbols};
+/// let wasm = to_binary(b"(module (func (param i32) (result i32) (local i32)
+///     (if (local.get 0) (then (local.set 1 (i32.const 1))) (else (local.set 1 (i32.const 2))))
+///     local.get 1))").unwrap();
+/// let m = parse(&wasm).unwrap();
+/// let f = lift(&m, &ModuleSymbols::new(&m), &m.bodies[0]).unwrap().func;
+/// let [minimal, semi_pruned, pruned] = ssakit_wasm::check::check_function(&f).unwrap();
+/// assert!(minimal >= semi_pruned && semi_pruned >= pruned && pruned >= 1);
+/// ```
 pub fn check_function(f: &Function) -> Result<[usize; 3], String> {
     let text = print_function(f);
     let decls = ssakit::text::print_declarations(&Module {
@@ -69,6 +81,13 @@ pub fn check_function(f: &Function) -> Result<[usize; 3], String> {
 /// The fuzz target's body: `bytes` as a module; if it validates, every
 /// function must lift and pass [`check_function`]; if not, the error must
 /// have a byte offset or a line and column. Panics on any violation.
+///
+/// ```
+/// use ssakit_wasm::check::fuzz_module;
+/// fuzz_module(b"(module (func (result i32) i32.const 1))"); // lifts and checks
+/// fuzz_module(b"(module (func (result i32) i64.const 1))"); // invalid: located
+/// fuzz_module(b"\0asm garbage"); // malformed: located
+/// ```
 pub fn fuzz_module(bytes: &[u8]) {
     let binary = match module::to_binary(bytes) {
         Ok(b) => b,
@@ -101,6 +120,12 @@ pub fn fuzz_module(bytes: &[u8]) {
 /// (WebAssembly 2.0: no exceptions, GC, memory64, relaxed SIMD, tail
 /// calls, threads, wide arithmetic, extended constants, custom page
 /// sizes; one memory; at least one function).
+///
+/// ```
+/// let c = ssakit_wasm::check::smith_config();
+/// assert!(!c.gc_enabled && !c.tail_call_enabled);
+/// assert_eq!((c.max_memories, c.min_funcs), (1, 1));
+/// ```
 #[cfg(feature = "smith")]
 pub fn smith_config() -> wasm_smith::Config {
     wasm_smith::Config {
@@ -123,6 +148,11 @@ pub fn smith_config() -> wasm_smith::Config {
 /// The fuzz target's body: a `wasm-smith` module ([`smith_config`]) made
 /// of `data` through [`fuzz_module`]. Returns the module's bytes (`None`
 /// when `data` makes none).
+///
+/// ```
+/// let bytes = ssakit_wasm::check::fuzz_smith(&[7; 256]).unwrap();
+/// assert!(bytes.starts_with(b"\0asm"));
+/// ```
 #[cfg(feature = "smith")]
 pub fn fuzz_smith(data: &[u8]) -> Option<Vec<u8>> {
     let mut u = arbitrary::Unstructured::new(data);

@@ -7,6 +7,12 @@ use std::fmt;
 /// offset in the module it assembles to, or `line:column` in the message
 /// when the text does not assemble), and the function index when the
 /// error is inside a function body.
+///
+/// ```
+/// let Err(e) = ssakit_wasm::module::parse(b"\0asm\x02\0\0\0") else { panic!() };
+/// assert_eq!(e.offset, Some(4));
+/// assert!(e.to_string().starts_with("byte offset 0x4: "));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WasmError {
     /// What is wrong.
@@ -21,6 +27,11 @@ pub struct WasmError {
 
 impl WasmError {
     /// An error at `offset`.
+    ///
+    /// ```
+    /// let e = ssakit_wasm::WasmError::at(0x1a, "bad opcode");
+    /// assert_eq!(e.to_string(), "byte offset 0x1a: bad opcode");
+    /// ```
     pub fn at(offset: u64, message: impl Into<String>) -> Self {
         WasmError {
             message: message.into(),
@@ -31,6 +42,12 @@ impl WasmError {
     }
 
     /// An error without a location (an internal error of emission).
+    ///
+    /// ```
+    /// let e = ssakit_wasm::WasmError::new("no block to branch to");
+    /// assert_eq!((e.offset, e.func), (None, None));
+    /// assert_eq!(e.to_string(), "no block to branch to");
+    /// ```
     pub fn new(message: impl Into<String>) -> Self {
         WasmError {
             message: message.into(),
@@ -41,6 +58,11 @@ impl WasmError {
     }
 
     /// The error in function `index`.
+    ///
+    /// ```
+    /// let e = ssakit_wasm::WasmError::at(0x30, "type mismatch").in_func(2);
+    /// assert_eq!(e.to_string(), "byte offset 0x30: in function 2: type mismatch");
+    /// ```
     pub fn in_func(mut self, index: u32) -> Self {
         self.func = Some(index);
         self
@@ -56,6 +78,12 @@ impl From<wasmparser::BinaryReaderError> for WasmError {
 impl fmt::Display for WasmError {
     /// `byte offset 0x1a2b: in function 12: MESSAGE`, or `LINE:COLUMN:
     /// MESSAGE` for text.
+    ///
+    /// ```
+    /// let e = ssakit_wasm::module::to_binary(b"(module\n  (func (bogus)))").unwrap_err();
+    /// let (line, col) = e.line_col.unwrap();
+    /// assert!(e.to_string().starts_with(&format!("{line}:{col}: ")));
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some((l, c)) = self.line_col {
             write!(f, "{l}:{c}: ")?;

@@ -68,6 +68,17 @@ use wasmparser::{
 /// The module's symbol table, filled once before lifting (every accepted
 /// operator and every function name), so that the functions share it and
 /// lifting never copies it.
+///
+/// ```
+/// # use ssakit_wasm::module::{parse, to_binary};
+/// use ssakit_wasm::lift::{lift, ModuleSymbols};
+/// let wasm = to_binary(b"(module (func) (func))").unwrap();
+/// let m = parse(&wasm).unwrap();
+/// let syms = ModuleSymbols::new(&m);
+/// let a = lift(&m, &syms, &m.bodies[0]).unwrap().func;
+/// let b = lift(&m, &syms, &m.bodies[1]).unwrap().func;
+/// assert!(std::sync::Arc::ptr_eq(a.shared_symbols(), b.shared_symbols()));
+/// ```
 pub struct ModuleSymbols {
     symbols: SharedSymbols,
     by_visit: FxHashMap<&'static str, Operator>,
@@ -77,7 +88,16 @@ pub struct ModuleSymbols {
 }
 
 impl ModuleSymbols {
-    /// The symbols of `m`.
+    /// The symbols of `m`: every accepted operator, and a callee per
+    /// function named as `m` names it.
+    ///
+    /// ```
+    /// # use ssakit_wasm::module::{parse, to_binary};
+    /// let wasm = to_binary(b"(module (func $main))").unwrap();
+    /// let syms = ssakit_wasm::lift::ModuleSymbols::new(&parse(&wasm).unwrap());
+    /// assert!(syms.shared().find_operator("i32.add").is_some());
+    /// assert!(syms.shared().find_callee("main").is_some());
+    /// ```
     pub fn new(m: &WasmModule<'_>) -> Self {
         let mut s = Symbols::new();
         let mut by_visit = FxHashMap::default();
@@ -101,6 +121,14 @@ impl ModuleSymbols {
     }
 
     /// The shared table.
+    ///
+    /// ```
+    /// # use ssakit_wasm::module::{parse, to_binary};
+    /// let wasm = to_binary(b"(module)").unwrap();
+    /// let syms = ssakit_wasm::lift::ModuleSymbols::new(&parse(&wasm).unwrap());
+    /// assert!(syms.shared().find_operator("f64.sqrt").is_some());
+    /// assert!(syms.shared().find_operator("no.such_op").is_none());
+    /// ```
     pub fn shared(&self) -> &SharedSymbols {
         &self.symbols
     }
@@ -112,6 +140,16 @@ impl ModuleSymbols {
 
 /// What was lifted: the function, in the order the `.ssa` parser would
 /// number it ([`canonical::in_text_order`]).
+///
+/// ```
+/// # use ssakit_wasm::module::{parse, to_binary};
+/// # use ssakit_wasm::lift::{lift, ModuleSymbols};
+/// let wasm = to_binary(b"(module (func (param i32 i32) (local f32)))").unwrap();
+/// let m = parse(&wasm).unwrap();
+/// let l = lift(&m, &ModuleSymbols::new(&m), &m.bodies[0]).unwrap();
+/// assert_eq!(l.locals, 3);
+/// assert_eq!(l.func.params().len(), 2);
+/// ```
 #[derive(Debug)]
 pub struct Lifted {
     /// The function.
@@ -194,6 +232,16 @@ struct Lifter<'m, 'a> {
 /// # Errors
 /// A malformed or invalid body, or an unsupported operator, with its byte
 /// offset and the function index.
+///
+/// ```
+/// # use ssakit_wasm::module::{parse, to_binary};
+/// use ssakit_wasm::lift::{lift, ModuleSymbols};
+/// let wasm = to_binary(b"(module (func (result i32) i64.const 1))").unwrap();
+/// let m = parse(&wasm).unwrap(); // bodies are validated as they are lifted
+/// let e = lift(&m, &ModuleSymbols::new(&m), &m.bodies[0]).unwrap_err();
+/// assert_eq!(e.func, Some(0));
+/// assert!(e.offset.is_some() && e.message.contains("type mismatch"));
+/// ```
 pub fn lift(
     m: &WasmModule<'_>,
     syms: &ModuleSymbols,

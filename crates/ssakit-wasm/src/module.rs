@@ -19,11 +19,26 @@ use wasmparser::{
 };
 
 /// The features a module may use.
+///
+/// ```
+/// use wasmparser::WasmFeatures;
+/// let f = ssakit_wasm::module::features();
+/// assert!(f.contains(WasmFeatures::SIMD | WasmFeatures::MULTI_VALUE));
+/// assert!(!f.contains(WasmFeatures::GC));
+/// ```
 pub fn features() -> WasmFeatures {
     WasmFeatures::WASM2
 }
 
 /// A function signature in ssakit types.
+///
+/// ```
+/// # use ssakit_wasm::module::{parse, to_binary};
+/// use ssakit::ir::Type;
+/// let wasm = to_binary(b"(module (func (param i32 f64) (result i64) i64.const 0))").unwrap();
+/// let sig = parse(&wasm).unwrap().signature(0).clone();
+/// assert_eq!((sig.params, sig.results), (vec![Type::I32, Type::F64], vec![Type::I64]));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Signature {
     /// Parameter types.
@@ -33,6 +48,14 @@ pub struct Signature {
 }
 
 /// One function body, with what its validation needs.
+///
+/// ```
+/// # use ssakit_wasm::module::{parse, to_binary};
+/// let wasm = to_binary(b"(module (import \"env\" \"g\" (func)) (func (local i32)))").unwrap();
+/// let m = parse(&wasm).unwrap();
+/// assert_eq!(m.bodies[0].index, 1); // imports come first
+/// assert_eq!(m.bodies[0].body.get_locals_reader().unwrap().get_count(), 1);
+/// ```
 pub struct Body<'a> {
     /// The function's index (imports first).
     pub index: u32,
@@ -54,6 +77,17 @@ impl Body<'_> {
 }
 
 /// A validated module: what the lifter needs of it.
+///
+/// ```
+/// # use ssakit_wasm::module::{parse, to_binary};
+/// let wasm = to_binary(b"(module (import \"env\" \"log\" (func (param i32)))
+///     (func $main (call 0 (i32.const 1))))").unwrap();
+/// let m = parse(&wasm).unwrap();
+/// assert_eq!(m.num_imported, 1);
+/// assert_eq!(m.names, ["log", "main"]);
+/// assert_eq!(m.bodies.len(), 1);
+/// assert_eq!(m.func_types.len(), 2);
+/// ```
 pub struct WasmModule<'a> {
     /// Function types, by type index (`None` for a type that is not a
     /// function type).
@@ -71,6 +105,14 @@ pub struct WasmModule<'a> {
 
 impl WasmModule<'_> {
     /// The signature of function `index`.
+    ///
+    /// ```
+    /// # use ssakit_wasm::module::{parse, to_binary};
+    /// let wasm = to_binary(b"(module (func (param i32)) (func (result f32) f32.const 1))").unwrap();
+    /// let m = parse(&wasm).unwrap();
+    /// assert_eq!(m.signature(0).params, [ssakit::ir::Type::I32]);
+    /// assert_eq!(m.signature(1).results, [ssakit::ir::Type::F32]);
+    /// ```
     pub fn signature(&self, index: u32) -> &Signature {
         self.types[self.func_types[index as usize] as usize]
             .as_ref()
@@ -79,6 +121,16 @@ impl WasmModule<'_> {
 
     /// The index of the function named `name` (its `.ssa` name) or written
     /// as its decimal index.
+    ///
+    /// ```
+    /// # use ssakit_wasm::module::{parse, to_binary};
+    /// let wasm = to_binary(b"(module (func $a) (func $b))").unwrap();
+    /// let m = parse(&wasm).unwrap();
+    /// assert_eq!(m.find("b"), Some(1));
+    /// assert_eq!(m.find("0"), Some(0));
+    /// assert_eq!(m.find("2"), None);
+    /// assert_eq!(m.find("c"), None);
+    /// ```
     pub fn find(&self, name: &str) -> Option<u32> {
         if let Some(i) = self.names.iter().position(|n| n == name) {
             return Some(i as u32);
@@ -94,6 +146,14 @@ impl WasmModule<'_> {
 ///
 /// # Errors
 /// Text that does not assemble (the message has `line:column`).
+///
+/// ```
+/// use ssakit_wasm::module::to_binary;
+/// let wasm = to_binary(b"(module)").unwrap();
+/// assert_eq!(&wasm[..], b"\0asm\x01\0\0\0");
+/// assert!(matches!(to_binary(&wasm).unwrap(), std::borrow::Cow::Borrowed(_)));
+/// assert_eq!(to_binary(b"(module\n  (oops))").unwrap_err().line_col, Some((2, 4)));
+/// ```
 pub fn to_binary(input: &[u8]) -> Result<Cow<'_, [u8]>, WasmError> {
     if input.starts_with(b"\0asm") {
         return Ok(Cow::Borrowed(input));
@@ -122,7 +182,17 @@ fn text_error(rendered: &str) -> WasmError {
     }
 }
 
-/// The ssakit type of a WebAssembly value type.
+/// The ssakit type of a WebAssembly value type (a reference type other
+/// than `funcref` and `externref` is an error at `offset`).
+///
+/// ```
+/// use ssakit::ir::Type;
+/// use wasmparser::{RefType, ValType};
+/// use ssakit_wasm::module::val_type;
+/// assert_eq!(val_type(ValType::I64, 0), Ok(Type::I64));
+/// assert_eq!(val_type(ValType::Ref(RefType::FUNCREF), 0), Ok(Type::FuncRef));
+/// assert_eq!(val_type(ValType::Ref(RefType::ANYREF), 9).unwrap_err().offset, Some(9));
+/// ```
 pub fn val_type(t: ValType, offset: u64) -> Result<Type, WasmError> {
     Ok(match t {
         ValType::I32 => Type::I32,
@@ -146,6 +216,16 @@ pub fn val_type(t: ValType, offset: u64) -> Result<Type, WasmError> {
 ///
 /// # Errors
 /// The first malformed or invalid section, with its byte offset.
+///
+/// ```
+/// use ssakit_wasm::module::{parse, to_binary};
+/// let wasm = to_binary(b"(module (func (result i32) i32.const 7))").unwrap();
+/// assert_eq!(parse(&wasm).unwrap().bodies.len(), 1);
+/// // A type mismatch is found when the body is lifted, not here; a
+/// // truncated module is not.
+/// let Err(e) = parse(&wasm[..wasm.len() - 1]) else { panic!() };
+/// assert!(e.offset.is_some());
+/// ```
 pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
     let mut validator = Validator::new_with_features(features());
     let mut m = WasmModule {
@@ -232,6 +312,13 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
 /// `[A-Za-z0-9_]` become `_`, a leading digit gets a `_` before it, and a
 /// keyword, an operator name (`select`, `call_indirect`) or a name taken
 /// gets `_{index}` after it.
+///
+/// ```
+/// let imports = ["log".to_string()];
+/// let section = [(1, "my-func".to_string()), (2, "log".to_string()), (3, "ret".to_string())];
+/// let names = ssakit_wasm::module::function_names(5, &imports, &section);
+/// assert_eq!(names, ["log", "my_func", "log_2", "ret_3", "f4"]);
+/// ```
 pub fn function_names(n: usize, imports: &[String], section: &[(u32, String)]) -> Vec<String> {
     let mut chosen: Vec<Option<String>> = vec![None; n];
     for (i, name) in imports.iter().enumerate() {

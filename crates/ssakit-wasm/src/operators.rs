@@ -32,6 +32,20 @@ use ssakit::ir::Effects;
 use wasmparser::{BlockType, BrTable, HeapType, Ieee32, Ieee64, MemArg, Operator, ValType, V128};
 
 /// What an operator is to the lifter.
+///
+/// ```
+/// use ssakit_wasm::operators::{classify, Class};
+/// use wasmparser::Operator;
+/// let mut imms = Vec::new();
+/// assert_eq!(
+///     classify(&Operator::I32Add, &mut imms),
+///     Class::Generic { visit: "visit_i32_add", arity: Some((2, 1)) }
+/// );
+/// assert_eq!(
+///     classify(&Operator::ReturnCall { function_index: 0 }, &mut imms),
+///     Class::Unsupported("tail_call")
+/// );
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
     /// A generic operation: wasmparser's visitor name (`visit_i32_add`; see
@@ -135,6 +149,13 @@ impl Imms for BrTable<'_> {
 
 /// The binary code of a heap type (`func` 0x70, `extern` 0x6f); a
 /// concrete type index as itself.
+///
+/// ```
+/// use ssakit_wasm::operators::heap_type_code;
+/// use wasmparser::HeapType;
+/// assert_eq!(heap_type_code(HeapType::FUNC), 0x70);
+/// assert_eq!(heap_type_code(HeapType::EXTERN), 0x6f);
+/// ```
 pub fn heap_type_code(h: HeapType) -> i64 {
     match h {
         HeapType::Abstract { ty, .. } => match ty {
@@ -147,6 +168,14 @@ pub fn heap_type_code(h: HeapType) -> i64 {
 }
 
 /// The binary code of a value type (`i32` 0x7f ... `externref` 0x6f).
+///
+/// ```
+/// use ssakit_wasm::operators::val_type_code;
+/// use wasmparser::{RefType, ValType};
+/// assert_eq!(val_type_code(ValType::I32), 0x7f);
+/// assert_eq!(val_type_code(ValType::V128), 0x7b);
+/// assert_eq!(val_type_code(ValType::Ref(RefType::EXTERNREF)), 0x6f);
+/// ```
 pub fn val_type_code(t: ValType) -> i64 {
     match t {
         ValType::I32 => 0x7f,
@@ -193,6 +222,15 @@ macro_rules! define_classify {
     ($( @$proposal:ident $op:ident $({ $($arg:ident: $argty:ty),* })? => $visit:ident ($($ann:tt)*) )*) => {
         /// The class of `op`, appending its immediates to `imms` when it is
         /// generic.
+        ///
+        /// ```
+        /// use ssakit_wasm::operators::{classify, Class};
+        /// use wasmparser::Operator;
+        /// let mut imms = Vec::new();
+        /// let c = classify(&Operator::GlobalGet { global_index: 5 }, &mut imms);
+        /// assert!(matches!(c, Class::Generic { visit: "visit_global_get", .. }));
+        /// assert_eq!(imms, [5]);
+        /// ```
         pub fn classify(op: &Operator<'_>, imms: &mut Vec<i64>) -> Class {
             #[allow(unreachable_patterns)]
             match op {
@@ -207,6 +245,12 @@ macro_rules! define_classify {
 
         /// wasmparser's visitor name of every operator of an accepted
         /// proposal, in its order.
+        ///
+        /// ```
+        /// let v = ssakit_wasm::operators::accepted_visits();
+        /// assert!(v.contains(&"visit_i32_add") && v.contains(&"visit_i8x16_shuffle"));
+        /// assert!(!v.contains(&"visit_return_call")); // tail calls are not accepted
+        /// ```
         pub fn accepted_visits() -> Vec<&'static str> {
             let mut out = Vec::new();
             $(
@@ -237,6 +281,14 @@ fn accepted(p: &str) -> bool {
 
 /// The text-format mnemonic of wasmparser's visitor name: `visit_i32_add`
 /// is `i32.add`, `visit_i8x16_shuffle` is `i8x16.shuffle`.
+///
+/// ```
+/// use ssakit_wasm::operators::mnemonic;
+/// assert_eq!(mnemonic("visit_i32_add"), "i32.add");
+/// assert_eq!(mnemonic("visit_i32_trunc_sat_f32_s"), "i32.trunc_sat_f32_s");
+/// assert_eq!(mnemonic("visit_typed_select"), "select");
+/// assert_eq!(mnemonic("visit_call_indirect"), "call_indirect");
+/// ```
 pub fn mnemonic(visit: &str) -> String {
     let s = visit.strip_prefix("visit_").unwrap_or(visit);
     match s {
@@ -249,6 +301,16 @@ pub fn mnemonic(visit: &str) -> String {
 
 /// The effect class of the operation named `name` (a [`mnemonic`]); see
 /// the module documentation.
+///
+/// ```
+/// use ssakit::ir::Effects;
+/// use ssakit_wasm::operators::effects;
+/// assert_eq!(effects("i32.add"), Effects::PURE);
+/// assert_eq!(effects("i64.load8_u"), Effects::TRAP.union(Effects::READ));
+/// assert_eq!(effects("i32.div_s"), Effects::TRAP);
+/// assert_eq!(effects("f32.div"), Effects::PURE);
+/// assert_eq!(effects("global.set"), Effects::WRITE);
+/// ```
 pub fn effects(name: &str) -> Effects {
     let t = Effects::TRAP;
     let r = Effects::READ;

@@ -18,6 +18,26 @@ use std::time::Instant;
 pub const FLAVORS: [Flavor; 3] = [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned];
 
 /// What to run after construction.
+///
+/// ```
+/// use ssakit::opt::Pass;
+/// use ssakit_wasm::pipeline::{run, Options};
+/// # let wasm = ssakit_wasm::module::to_binary(b"(module (func (param i32) (result i32) (local i32)
+/// #     (block (loop (br_if 1 (i32.eqz (local.get 0)))
+/// #         (local.set 1 (i32.add (local.get 1) (local.get 0)))
+/// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
+/// #     local.get 1))").unwrap();
+/// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
+/// let opts = Options {
+///     passes: Pass::parse("copy-prop,dce").unwrap(),
+///     destruct: true,
+///     ..Default::default()
+/// };
+/// let stats = run(&m, &opts, &|| {}).unwrap();
+/// assert!(stats.functions[0].copies.is_some()); // destruction ran
+/// let no_destruct = run(&m, &Options::default(), &|| {}).unwrap();
+/// assert_eq!(no_destruct.functions[0].copies, None);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Construction options; its flavour is the one optimised and
@@ -31,6 +51,19 @@ pub struct Options {
 
 /// Seconds per phase, summed over functions (each function's phases run
 /// on one thread).
+///
+/// ```
+/// # use ssakit_wasm::pipeline::{run, Options};
+/// # let wasm = ssakit_wasm::module::to_binary(b"(module (func (param i32) (result i32) (local i32)
+/// #     (block (loop (br_if 1 (i32.eqz (local.get 0)))
+/// #         (local.set 1 (i32.add (local.get 1) (local.get 0)))
+/// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
+/// #     local.get 1))").unwrap();
+/// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
+/// let t = run(&m, &Options::default(), &|| {}).unwrap().total().times;
+/// assert!(t.lift >= 0.0 && t.construct.iter().all(|&s| s >= 0.0));
+/// assert_eq!(t.destruct, 0.0); // not asked for
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Times {
     /// Reading, validating and lifting bodies.
@@ -58,6 +91,21 @@ impl Times {
 }
 
 /// One function's figures.
+///
+/// ```
+/// # use ssakit_wasm::pipeline::{run, Options};
+/// # let wasm = ssakit_wasm::module::to_binary(b"(module (func (param i32) (result i32) (local i32)
+/// #     (block (loop (br_if 1 (i32.eqz (local.get 0)))
+/// #         (local.set 1 (i32.add (local.get 1) (local.get 0)))
+/// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
+/// #     local.get 1))").unwrap();
+/// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
+/// let f = &run(&m, &Options::default(), &|| {}).unwrap().functions[0];
+/// assert_eq!((f.index, f.locals), (0, 2));
+/// assert!(f.blocks >= 3 && f.insts > 0);
+/// let [minimal, semi_pruned, pruned] = f.phis;
+/// assert!(minimal >= semi_pruned && semi_pruned >= pruned && pruned >= 2);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct FunctionStats {
     /// Function index.
@@ -80,6 +128,20 @@ pub struct FunctionStats {
 
 /// A function the pipeline failed on (an internal error: the input was
 /// valid).
+///
+/// ```
+/// # use ssakit_wasm::pipeline::{run, Options};
+/// # let wasm = ssakit_wasm::module::to_binary(b"(module (func (param i32) (result i32) (local i32)
+/// #     (block (loop (br_if 1 (i32.eqz (local.get 0)))
+/// #         (local.set 1 (i32.add (local.get 1) (local.get 0)))
+/// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
+/// #     local.get 1))").unwrap();
+/// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
+/// let stats = run(&m, &Options::default(), &|| {}).unwrap();
+/// for f in &stats.failures {
+///     panic!("function {} failed in {}: {}", f.index, f.stage, f.message);
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Failure {
     /// Function index.
@@ -91,6 +153,23 @@ pub struct Failure {
 }
 
 /// The module's figures.
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use ssakit_wasm::pipeline::{run, Options};
+/// let wasm = ssakit_wasm::module::to_binary(b"(module (import \"env\" \"g\" (func))
+///     (func) (func (call 0)))").unwrap();
+/// let m = ssakit_wasm::module::parse(&wasm).unwrap();
+/// let done = AtomicUsize::new(0);
+/// let stats = run(&m, &Options::default(), &|| {
+///     done.fetch_add(1, Ordering::Relaxed);
+/// })
+/// .unwrap();
+/// assert_eq!(done.into_inner(), 2);
+/// assert_eq!((stats.imported, stats.functions.len()), (1, 2));
+/// assert_eq!(stats.functions[1].index, 2);
+/// assert!(stats.failures.is_empty() && stats.wall >= 0.0);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ModuleStats {
     /// Per defined function, in module order.
@@ -105,6 +184,14 @@ pub struct ModuleStats {
 
 impl ModuleStats {
     /// The sum over functions.
+    ///
+    /// ```
+    /// # use ssakit_wasm::pipeline::{run, Options};
+    /// let wasm = ssakit_wasm::module::to_binary(b"(module (func (local i32)) (func (local i64 i64)))").unwrap();
+    /// let m = ssakit_wasm::module::parse(&wasm).unwrap();
+    /// let stats = run(&m, &Options::default(), &|| {}).unwrap();
+    /// assert_eq!(stats.total().locals, 3);
+    /// ```
     pub fn total(&self) -> FunctionStats {
         let mut t = FunctionStats::default();
         for f in &self.functions {
@@ -128,11 +215,30 @@ impl ModuleStats {
 ///
 /// # Errors
 /// The first function (in module order) that does not lift.
+///
+/// ```
+/// use ssakit_wasm::lift::ModuleSymbols;
+/// use ssakit_wasm::pipeline::lift_module;
+/// let wasm = ssakit_wasm::module::to_binary(b"(module (func) (func (result i32) i32.const 0)
+///     (func (result i32) f32.const 0))").unwrap();
+/// let m = ssakit_wasm::module::parse(&wasm).unwrap();
+/// let syms = ModuleSymbols::new(&m);
+/// assert_eq!(lift_module(&m, &syms).unwrap_err().func, Some(2));
+/// let wasm = ssakit_wasm::module::to_binary(b"(module (func) (func))").unwrap();
+/// let m = ssakit_wasm::module::parse(&wasm).unwrap();
+/// assert_eq!(lift_module(&m, &ModuleSymbols::new(&m)).unwrap().len(), 2);
+/// ```
 pub fn lift_module(m: &WasmModule<'_>, syms: &ModuleSymbols) -> Result<Vec<Lifted>, WasmError> {
     m.bodies.par_iter().map(|b| lift(m, syms, b)).collect()
 }
 
 /// The number of copy instructions of `f`.
+///
+/// ```
+/// let src = "function f(a) {\nentry:\n    x = a\n    y = x\n    z = y + 1\n    ret z\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// assert_eq!(ssakit_wasm::pipeline::count_copies(&f), 2);
+/// ```
 pub fn count_copies(f: &Function) -> usize {
     f.layout()
         .iter()
@@ -154,6 +260,13 @@ fn timed<T>(slot: &mut f64, work: impl FnOnce() -> T) -> T {
 /// # Errors
 /// The first function (in module order) that does not lift: the module is
 /// invalid. A later stage failing is a [`Failure`] in the result.
+///
+/// ```
+/// use ssakit_wasm::pipeline::{run, Options};
+/// let wasm = ssakit_wasm::module::to_binary(b"(module (func (result i32) i64.const 0))").unwrap();
+/// let m = ssakit_wasm::module::parse(&wasm).unwrap();
+/// assert_eq!(run(&m, &Options::default(), &|| {}).unwrap_err().func, Some(0));
+/// ```
 pub fn run(
     m: &WasmModule<'_>,
     opts: &Options,

@@ -95,6 +95,14 @@ fn div_helper() -> wasm_encoder::Function {
 }
 
 /// Counts of what [`emit_program`] produced.
+///
+/// ```
+/// let src = "function f(a) {\nentry:\n  r = ext(a)\n  print r\n  ret r\n}\n";
+/// let m = ssakit::text::parse_module(src).unwrap();
+/// let (_, stats) = ssakit_wasm::program::emit_program(&m).unwrap();
+/// // `ext` is not in the program: an import, as `print` with one argument.
+/// assert_eq!(stats, ssakit_wasm::program::ProgramStats { functions: 1, imports: 2, dispatchers: 0 });
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ProgramStats {
     /// Functions emitted.
@@ -133,6 +141,23 @@ fn result_count(f: &Function) -> Result<usize, WasmError> {
 }
 
 /// Emits `module` as a WebAssembly binary (see the module documentation).
+///
+/// # Errors
+/// A function that cannot be emitted (its `ret`s disagree on the number of
+/// values, an operation that is not a WebAssembly operator...), named.
+///
+/// ```
+/// let src = "function main(n) {\nentry:\n  s = 0\n  jump h\nh:\n  c = n > 0\n  branch c, b, x\n\
+/// b:\n  s = s + n\n  n = n - 1\n  print n, s\n  jump h\nx:\n  r = twice(s)\n  ret r\n}\n\
+/// function twice(v) {\nentry:\n  r = v + v\n  ret r\n}\n";
+/// let m = ssakit::text::parse_module(src).unwrap();
+/// let (wasm, stats) = ssakit_wasm::program::emit_program(&m).unwrap();
+/// assert_eq!(stats.functions, 2);
+/// let back = ssakit_wasm::module::parse(&wasm).unwrap(); // valid WebAssembly
+/// assert_eq!(back.names.len(), 3); // `ssakit.print_2`, then `main` and `twice`
+/// let bad = ssakit::text::parse_module("function g(a) {\nentry:\n  branch a, l, r\nl:\n  ret a\nr:\n  ret\n}\n").unwrap();
+/// assert!(ssakit_wasm::program::emit_program(&bad).unwrap_err().message.contains("function `g`"));
+/// ```
 pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmError> {
     let mut stats = ProgramStats::default();
     // Destructed, reducible copies of the functions.

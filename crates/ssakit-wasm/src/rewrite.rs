@@ -33,6 +33,16 @@ use ssakit::opt::{self, Pass};
 use wasmparser::{Parser, Payload};
 
 /// What to run on every function.
+///
+/// ```
+/// use ssakit::opt::Pass;
+/// use ssakit_wasm::rewrite::{optimize, OptOptions};
+/// let wasm = ssakit_wasm::module::to_binary(b"(module (func (export \"f\") (param i32) (result i32) (local i32 i32)
+///     (local.set 1 (local.get 0)) (local.set 2 (local.get 1)) (i32.add (local.get 2) (i32.const 1))))").unwrap();
+/// let options = OptOptions { passes: Pass::parse("copy-prop,dce").unwrap(), ..Default::default() };
+/// let out = optimize(&wasm, &options).unwrap();
+/// assert!(out.stats.locals_after < out.stats.locals_before);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct OptOptions {
     /// Construction options (the flavour).
@@ -44,6 +54,15 @@ pub struct OptOptions {
 }
 
 /// Figures of one round trip.
+///
+/// ```
+/// # use ssakit_wasm::rewrite::optimize;
+/// let wasm = ssakit_wasm::module::to_binary(b"(module (func (export \"f\") (param i32) (result i32) (local i32 i32)
+///     (local.set 1 (local.get 0)) (local.set 2 (local.get 1)) (i32.add (local.get 2) (i32.const 1))))").unwrap();
+/// let s = optimize(&wasm, &Default::default()).unwrap().stats;
+/// assert_eq!((s.functions, s.locals_before), (1, 2));
+/// assert!(s.code_bytes_before > 0 && s.code_bytes_after > 0);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OptStats {
     /// Functions with a body.
@@ -59,6 +78,16 @@ pub struct OptStats {
 }
 
 /// The rewritten module and its figures.
+///
+/// ```
+/// # use ssakit_wasm::rewrite::optimize;
+/// let wasm = ssakit_wasm::module::to_binary(b"(module (func (export \"f\") (param i32) (result i32) (local i32 i32)
+///     (local.set 1 (local.get 0)) (local.set 2 (local.get 1)) (i32.add (local.get 2) (i32.const 1))))").unwrap();
+/// let out = optimize(&wasm, &Default::default()).unwrap();
+/// let m = ssakit_wasm::module::parse(&out.bytes).unwrap();
+/// assert_eq!(m.signature(0).params, [ssakit::ir::Type::I32]);
+/// assert_eq!(out.stats.functions, m.bodies.len());
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Optimized {
     /// The output module, binary.

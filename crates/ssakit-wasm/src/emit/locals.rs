@@ -48,6 +48,26 @@ use std::collections::{BTreeMap, BinaryHeap};
 use wasm_encoder::ValType;
 
 /// The local of every variable, and the declarations.
+///
+/// ```
+/// # use ssakit::ir::Type;
+/// # use ssakit_wasm::emit::{locals::assign, stackify::stackify, structure::structure};
+/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = x * x\n  ret y\n}\n").unwrap().functions.remove(0);
+/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
+/// # let types = [Some(sig)];
+/// # let low = ssakit_wasm::emit::Lowering {
+/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
+/// # };
+/// # let s = structure(&f).unwrap();
+/// # let st = stackify(&f, &low, &s).unwrap();
+/// let a = assign(&f, &s, &st);
+/// assert_eq!(&a.local[..2], [0, 1]); // parameters keep their indices
+/// let x = f.var_by_name("x").unwrap().index();
+/// assert_eq!(a.local[x], 2); // read twice: a local; `y` stays on the stack
+/// assert_eq!(a.groups, [(1, wasm_encoder::ValType::I64)]);
+/// assert_eq!((a.count, a.vars), (1, 1));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Assignment {
     /// Local index per variable index (`u32::MAX`: not emitted).
@@ -148,6 +168,25 @@ fn overlaps(occ: &BTreeMap<u32, u32>, lo: u32, hi: u32) -> bool {
 }
 
 /// Assigns locals to the variables of `f` emitted in the order of `s`.
+///
+/// ```
+/// # use ssakit::ir::Type;
+/// # use ssakit_wasm::emit::{locals::assign, stackify::stackify, structure::structure};
+/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = x * x\n  z = b + 1\n  w = z * z\n  r = y + w\n  ret r\n}\n").unwrap().functions.remove(0);
+/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
+/// # let types = [Some(sig)];
+/// # let low = ssakit_wasm::emit::Lowering {
+/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
+/// # };
+/// # let s = structure(&f).unwrap();
+/// # let st = stackify(&f, &low, &s).unwrap();
+/// let a = assign(&f, &s, &st);
+/// let v = |n| a.local[f.var_by_name(n).unwrap().index()];
+/// assert_eq!(v("x"), v("y")); // `x` dies where `y` is defined: one local
+/// assert_ne!(v("y"), v("z")); // `y` is live across `z`
+/// assert_eq!(a.count, 2);
+/// ```
 pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
     let nv = f.num_vars();
     let (mut segs, limit) = segments(f, s, st);

@@ -163,6 +163,15 @@ macro_rules! define_builders {
     ($( @$proposal:ident $op:ident $({ $($arg:ident: $argty:ty),* })? => $visit:ident ($($ann:tt)*) )*) => {
         /// wasmparser's visitor name and builder of every operator of an
         /// accepted proposal.
+        ///
+        /// ```
+        /// use ssakit_wasm::emit::lower::builders;
+        /// let all = builders();
+        /// assert_eq!(all.len(), ssakit_wasm::operators::accepted_visits().len());
+        /// let (_, local_get) = all.iter().find(|(v, _)| *v == "visit_local_get").unwrap();
+        /// assert_eq!(local_get(&[3]), Some(wasmparser::Operator::LocalGet { local_index: 3 }));
+        /// assert_eq!(local_get(&[-1]), None); // out of range
+        /// ```
         pub fn builders() -> Vec<(&'static str, Builder)> {
             let all: Vec<Option<(&'static str, Builder)>> = vec![
                 $( build_one!(@$proposal $op $visit $($($arg)*)?), )*
@@ -175,6 +184,19 @@ macro_rules! define_builders {
 wasmparser::for_each_operator!(define_builders);
 
 /// How an operation is emitted.
+///
+/// ```
+/// use ssakit::ir::{Effects, Symbols};
+/// use ssakit_wasm::emit::lower::{Lowered, OpTable};
+/// let mut s = Symbols::new();
+/// let add = s.operator("i64.add", Effects::PURE).unwrap();
+/// let select = s.operator("select", Effects::PURE).unwrap();
+/// let t = OpTable::new(&s);
+/// let Some(Lowered::Plain { build, i64_mask }) = t.get(add) else { panic!() };
+/// assert_eq!(i64_mask, !0);
+/// assert_eq!(build(&[]), Some(wasmparser::Operator::I64Add));
+/// assert!(matches!(t.get(select), Some(Lowered::Select)));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub enum Lowered {
     /// `select`: typed when its result is a reference.
@@ -193,6 +215,16 @@ pub enum Lowered {
 }
 
 /// Per operator of a symbol table, how it is emitted.
+///
+/// ```
+/// use ssakit::ir::{Effects, Symbols};
+/// let mut s = Symbols::new();
+/// let load = s.operator("i32.load", Effects::TRAP.union(Effects::READ)).unwrap();
+/// let mine = s.operator("my.op", Effects::PURE).unwrap();
+/// let t = ssakit_wasm::emit::lower::OpTable::new(&s);
+/// assert!(t.get(load).is_some());
+/// assert!(t.get(mine).is_none()); // not a WebAssembly operator
+/// ```
 #[derive(Clone, Debug)]
 pub struct OpTable {
     by_op: SecondaryMap<Operator, Option<Lowered>>,
@@ -201,6 +233,17 @@ pub struct OpTable {
 impl OpTable {
     /// The table for every operator of `symbols` that names a WebAssembly
     /// operator (others are errors when emitted).
+    ///
+    /// ```
+    /// use ssakit::ir::{Effects, Symbols};
+    /// use ssakit_wasm::emit::lower::{Lowered, OpTable};
+    /// let mut s = Symbols::new();
+    /// let c = s.operator("f32.const", Effects::PURE).unwrap();
+    /// let Some(Lowered::Plain { build, .. }) = OpTable::new(&s).get(c) else { panic!() };
+    /// let one = build(&[1.0f32.to_bits() as i64]).unwrap();
+    /// assert!(matches!(one, wasmparser::Operator::F32Const { value } if value.bits() == 1.0f32.to_bits()));
+    /// assert!(build(&[]).is_none()); // too few immediates
+    /// ```
     pub fn new(symbols: &Symbols) -> OpTable {
         let mut by_name: FxHashMap<String, Builder> = FxHashMap::default();
         for (visit, b) in builders() {
@@ -227,6 +270,14 @@ impl OpTable {
     }
 
     /// How `op` is emitted, if it is a WebAssembly operator.
+    ///
+    /// ```
+    /// use ssakit::ir::{Effects, Symbols};
+    /// use ssakit_wasm::emit::lower::{Lowered, OpTable};
+    /// let mut s = Symbols::new();
+    /// let set = s.operator("global.set", Effects::WRITE).unwrap();
+    /// assert!(matches!(OpTable::new(&s).get(set), Some(Lowered::GlobalSet)));
+    /// ```
     pub fn get(&self, op: Operator) -> Option<Lowered> {
         self.by_op[op]
     }
@@ -234,6 +285,14 @@ impl OpTable {
 
 /// Which operands of the operator named `name` are `i64` (see the module
 /// documentation).
+///
+/// ```
+/// use ssakit_wasm::emit::lower::i64_mask;
+/// assert_eq!(i64_mask("i64.add"), !0); // every operand
+/// assert_eq!(i64_mask("i64.store"), 0b10); // the value, not the address
+/// assert_eq!(i64_mask("i32.wrap_i64"), 1);
+/// assert_eq!(i64_mask("i32.add"), 0);
+/// ```
 pub fn i64_mask(name: &str) -> u64 {
     let (ty, op) = name.split_once('.').unwrap_or((name, ""));
     let memory = op.starts_with("load") || op.starts_with("store");

@@ -78,6 +78,29 @@ use wasm_encoder::reencode::{Reencode, RoundtripReencoder};
 use wasm_encoder::{BlockType, Instruction as I, ValType};
 
 /// How a function's names map to the module being built.
+///
+/// ```
+/// use ssakit::ir::Type;
+/// use ssakit_wasm::emit::{emit_function, lower::OpTable, Lowering};
+/// // `g` (function 0, type 0) calls `h` (function 1, type 1).
+/// let m = ssakit::text::parse_module(
+///     "function g(a) {\nentry:\n  r = h(a)\n  ret r\n}\nfunction h(a) {\nentry:\n  ret a\n}\n",
+/// )
+/// .unwrap();
+/// let g = &m.functions[0];
+/// let ops = OpTable::new(g.symbols());
+/// let one = ssakit_wasm::module::Signature { params: vec![Type::I64], results: vec![Type::I64] };
+/// let types = [Some(one.clone()), Some(one)];
+/// let h = g.symbols().find_callee("h").unwrap();
+/// let mut callees = vec![None; h.index() + 1];
+/// callees[h.index()] = Some(1);
+/// let low = Lowering {
+///     ops: &ops, callees: &callees, func_types: &[0, 1], types: &types, globals: &[], print: &[],
+/// };
+/// assert!(emit_function(g, &low).is_ok());
+/// let no_callees = Lowering { callees: &[], ..low };
+/// assert!(emit_function(g, &no_callees).is_err()); // `h` is not mapped
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Lowering<'a> {
     /// How each operator of the function's symbol table is emitted
@@ -98,6 +121,22 @@ pub struct Lowering<'a> {
 }
 
 /// One emitted function body.
+///
+/// ```
+/// # use ssakit::ir::Type;
+/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = x * x\n  ret y\n}\n").unwrap().functions.remove(0);
+/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
+/// # let types = [Some(sig)];
+/// # let low = ssakit_wasm::emit::Lowering {
+/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
+/// # };
+/// let e = ssakit_wasm::emit::emit_function(&f, &low).unwrap();
+/// assert_eq!(e.locals, 1); // `x`, read twice; `y` stays on the stack
+/// let mut code = wasm_encoder::CodeSection::new();
+/// code.function(&e.func);
+/// assert_eq!(code.len(), 1);
+/// ```
 #[derive(Clone, Debug)]
 pub struct EmittedFunction {
     /// The body, for a `wasm_encoder::CodeSection`.
@@ -107,6 +146,15 @@ pub struct EmittedFunction {
 }
 
 /// The WebAssembly value type of `t` (`bool` is an `i32`).
+///
+/// ```
+/// use ssakit::ir::Type;
+/// use ssakit_wasm::emit::val_type;
+/// use wasm_encoder::ValType;
+/// assert_eq!(val_type(Type::Bool), ValType::I32);
+/// assert_eq!(val_type(Type::I64), ValType::I64);
+/// assert_eq!(val_type(Type::FuncRef), ValType::FUNCREF);
+/// ```
 pub fn val_type(t: Type) -> ValType {
     match t {
         Type::I32 | Type::Bool => ValType::I32,
@@ -138,6 +186,13 @@ struct Emitter<'f, 'a> {
 }
 
 /// What an operand must become on the stack.
+///
+/// ```
+/// use ssakit_wasm::emit::Want;
+/// use wasm_encoder::ValType;
+/// let wants = [Want::V(ValType::I64), Want::Truth, Want::Index];
+/// assert!(wants.iter().all(|&w| w == w) && wants[0] != Want::V(ValType::I32));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Want {
     /// A value of this type.
@@ -636,6 +691,25 @@ pub(crate) fn operands(
 /// An irreducible CFG, a phi, an operation that is not a WebAssembly
 /// operator or has bad immediates, a callee or `print` arity the lowering
 /// does not map.
+///
+/// ```
+/// # use ssakit::ir::Type;
+/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  branch a, l, r\nl:\n  ret a\nr:\n  ret b\n}\n").unwrap().functions.remove(0);
+/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
+/// # let types = [Some(sig)];
+/// # let low = ssakit_wasm::emit::Lowering {
+/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
+/// # };
+/// let e = ssakit_wasm::emit::emit_function(&f, &low).unwrap();
+/// assert_eq!(e.locals, 0);
+/// // Two entries into the loop of `a` and `b`: irreducible.
+/// let g = ssakit::text::parse_module(
+///     "function g(c) {\nentry:\n  branch c, a, b\na:\n  jump b\nb:\n  jump a\n}\n",
+/// )
+/// .unwrap();
+/// assert!(ssakit_wasm::emit::emit_function(&g.functions[0], &low).is_err());
+/// ```
 pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction, WasmError> {
     let s = structure::structure(f).map_err(|e| {
         err(

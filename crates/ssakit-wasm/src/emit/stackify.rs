@@ -28,6 +28,12 @@ use crate::error::WasmError;
 use ssakit::ir::{Block, Function, Inst, InstData, Operand, Var};
 
 /// A tree's root: an instruction, or a block's terminator.
+///
+/// ```
+/// use ssakit::ir::{Block, Inst};
+/// use ssakit_wasm::emit::stackify::Node;
+/// assert_ne!(Node::Inst(Inst::new(0)), Node::Term(Block::new(0)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Node {
     /// An instruction.
@@ -37,6 +43,23 @@ pub enum Node {
 }
 
 /// Which values stay on the stack.
+///
+/// ```
+/// # use ssakit_wasm::emit::{stackify::stackify, structure::structure};
+/// # use ssakit::ir::Type;
+/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  z = a - b\n  y = x * x\n  ret y\n}\n").unwrap().functions.remove(0);
+/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
+/// # let types = [Some(sig)];
+/// # let low = ssakit_wasm::emit::Lowering {
+/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
+/// # };
+/// let st = stackify(&f, &low, &structure(&f).unwrap()).unwrap();
+/// let v = |n| f.var_by_name(n).unwrap().index();
+/// assert!(!st.on_stack[v("x")]); // read twice: a local
+/// assert!(st.on_stack[v("y")]); // read once, next: stays on the stack
+/// assert!(st.dead[v("z")]); // never read: dropped
+/// ```
 #[derive(Clone, Debug)]
 pub struct Stackified {
     /// Per variable: its value stays on the stack.
@@ -70,6 +93,22 @@ fn single_def(f: &Function, i: Inst) -> Option<Var> {
 }
 
 /// Decides the stack values of `f` emitted in the order of `s`.
+///
+/// ```
+/// # use ssakit_wasm::emit::{stackify::stackify, structure::structure};
+/// # use ssakit::ir::Type;
+/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  ret x\n}\n").unwrap().functions.remove(0);
+/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
+/// # let types = [Some(sig)];
+/// # let low = ssakit_wasm::emit::Lowering {
+/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
+/// # };
+/// let st = stackify(&f, &low, &structure(&f).unwrap()).unwrap();
+/// let x = f.var_by_name("x").unwrap().index();
+/// assert!(st.on_stack[x] && !st.dead[x]);
+/// assert_eq!(st.absorbed.iter().filter(|&&a| a).count(), 1); // `a + b`, inside `ret`
+/// ```
 pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stackified, WasmError> {
     let nv = f.num_vars();
     let mut uses = vec![0u32; nv];

@@ -30,6 +30,19 @@ use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Block, Cfg, Function, Terminator};
 
 /// One item of the structured code, in emission order.
+///
+/// ```
+/// use ssakit::ir::Block;
+/// use ssakit_wasm::emit::structure::{translate, Ctl};
+/// let src = "function f(a) {\nentry:\n  branch a, l, r\nl:\n  ret a\nr:\n  ret 0\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let (entry, l, r) = (Block::new(0), Block::new(1), Block::new(2));
+/// assert_eq!(
+///     translate(&f).unwrap().items,
+///     [Ctl::Body(entry), Ctl::If(entry), Ctl::Body(l), Ctl::Ret(l), Ctl::Else,
+///      Ctl::Body(r), Ctl::Ret(r), Ctl::End]
+/// );
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ctl {
     /// The instructions of a block (not its terminator).
@@ -76,6 +89,20 @@ pub enum Ctl {
 }
 
 /// The structured form of a function.
+///
+/// ```
+/// use ssakit_wasm::emit::structure::{structure, Ctl};
+/// let src = "function f(n) {\nentry:\n  switch n, c, [a, b]\na:\n  ret 1\nb:\n  ret 2\nc:\n  ret 3\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let s = structure(&f).unwrap();
+/// let Some(&Ctl::BrTable { start, len, .. }) =
+///     s.items.iter().find(|c| matches!(c, Ctl::BrTable { .. }))
+/// else {
+///     panic!("a switch is a br_table")
+/// };
+/// assert_eq!(len, 2);
+/// assert_eq!(s.depths[start as usize..(start + len) as usize].len(), 2);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Structured {
     /// Items in emission order.
@@ -85,6 +112,16 @@ pub struct Structured {
 }
 
 /// Why a CFG cannot be structured.
+///
+/// ```
+/// use ssakit::ir::Block;
+/// // `a` and `b` form a loop with two entries.
+/// let src = "function f(c) {\nentry:\n  branch c, a, b\na:\n  jump b\nb:\n  jump a\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let e = ssakit_wasm::emit::structure::structure(&f).unwrap_err();
+/// let (a, b) = (Block::new(1), Block::new(2));
+/// assert!((e.from, e.to) == (a, b) || (e.from, e.to) == (b, a));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Irreducible {
     /// The source of a retreating edge whose target does not dominate it.
@@ -108,6 +145,18 @@ const NONE: u32 = u32::MAX;
 ///
 /// # Errors
 /// [`Irreducible`] if the CFG is not reducible.
+///
+/// ```
+/// use ssakit_wasm::emit::structure::{structure, Ctl};
+/// let src = "function f(n) {\nentry:\n  jump h\nh:\n  n = n - 1\n  c = n > 0\n  branch c, h, x\nx:\n  ret n\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let items = structure(&f).unwrap().items;
+/// assert!(items.contains(&Ctl::Loop));
+/// assert_eq!(
+///     items.iter().filter(|c| matches!(c, Ctl::Block | Ctl::Loop | Ctl::If(_))).count(),
+///     items.iter().filter(|c| **c == Ctl::End).count()
+/// );
+/// ```
 pub fn structure(f: &Function) -> Result<Structured, Irreducible> {
     let mut s = translate(f)?;
     super::tidy::tidy(&mut s);
@@ -118,6 +167,14 @@ pub fn structure(f: &Function) -> Result<Structured, Irreducible> {
 ///
 /// # Errors
 /// [`Irreducible`] if the CFG is not reducible.
+///
+/// ```
+/// use ssakit_wasm::emit::structure::{structure, translate};
+/// let src = "function f(a) {\nentry:\n  branch a, l, r\nl:\n  ret a\nr:\n  ret 0\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// // `structure` is `translate` then `tidy`: never longer.
+/// assert!(structure(&f).unwrap().items.len() <= translate(&f).unwrap().items.len());
+/// ```
 pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
     let cfg = Cfg::new(f);
     let dfs = DepthFirst::new(&cfg);

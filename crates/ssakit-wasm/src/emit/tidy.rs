@@ -28,7 +28,7 @@
 //! Branches are first resolved from depths to the item that opened their
 //! label, and depths are computed again at the end, so removing items
 //! never has to renumber anything in the middle. Iterative throughout; the
-//! walk of rule 3 is bounded (it gives up after [`WALK`] items), so the
+//! walk of rule 3 is bounded (it gives up after `WALK` items), so the
 //! whole is linear.
 
 use super::structure::{Ctl, Structured};
@@ -59,6 +59,18 @@ fn map_targets(c: &mut Ctl, depths: &mut [u32], mut g: impl FnMut(u32) -> u32) {
 }
 
 /// Tidies `s` in place (see the module documentation).
+///
+/// ```
+/// use ssakit_wasm::emit::structure::{translate, Ctl};
+/// // A loop whose exit is a lone branch: `if; br; else; ...; end` is a `br_if`.
+/// let src = "function f(n) {\nentry:\n  jump h\nh:\n  n = n - 1\n  c = n > 0\n  branch c, h, x\nx:\n  ret n\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let mut s = translate(&f).unwrap();
+/// let before = s.items.len();
+/// ssakit_wasm::emit::tidy::tidy(&mut s);
+/// assert!(s.items.len() < before);
+/// assert!(s.items.contains(&Ctl::Loop));
+/// ```
 // Each pass indexes several side tables by item: index loops read best.
 #[allow(clippy::needless_range_loop)]
 pub fn tidy(s: &mut Structured) {
