@@ -58,6 +58,19 @@ pub struct OutputArg {
     pub output: Option<String>,
 }
 
+impl OutputArg {
+    /// Refuse a binary output (a WebAssembly module) bound for a terminal:
+    /// standard output (no `-o`, or `-o -`) when it is a terminal.
+    pub fn refuse_binary_to_terminal(&self) -> Result<(), Failed> {
+        use std::io::IsTerminal;
+        if self.output.as_deref().is_none_or(|o| o == "-") && io::stdout().is_terminal() {
+            crate::errln!("error: refusing to write a binary module to a terminal (use -o FILE)");
+            return Err(Failed(exit::INPUT));
+        }
+        Ok(())
+    }
+}
+
 /// Where the bytes go.
 enum Sink {
     Stdout(io::Stdout),

@@ -2,8 +2,6 @@
 //! (`ssakit_wasm::program`): destructed if in SSA, made reducible with
 //! dispatch loops, emitted with structured control flow.
 
-use std::io::IsTerminal;
-
 use crate::exit::{self, Failed};
 use crate::out::{Out, OutputArg};
 
@@ -17,10 +15,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    if a.output.output.as_deref().is_none_or(|o| o == "-") && std::io::stdout().is_terminal() {
-        crate::errln!("error: refusing to write a binary module to a terminal (use -o FILE)");
-        return Err(Failed(exit::INPUT));
-    }
+    a.output.refuse_binary_to_terminal()?;
     let inp = crate::format::load(&a.input)?;
     let wasm = match ssakit_wasm::program::emit_program(&inp.parsed.module) {
         Ok((w, _)) => w,

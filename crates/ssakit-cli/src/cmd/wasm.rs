@@ -140,10 +140,8 @@ fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
 }
 
 fn run_opt(a: OptArgs) -> Result<(), Failed> {
-    let to_stdout = matches!(a.output.output.as_deref(), None | Some("-"));
-    if !a.wat && to_stdout && std::io::stdout().is_terminal() {
-        crate::errln!("error: refusing to write a binary module to a terminal (use -o FILE)");
-        return Err(Failed(exit::INPUT));
+    if !a.wat {
+        a.output.refuse_binary_to_terminal()?;
     }
     let (name, bytes) = input::read_module_bytes(&a.file)?;
     let opts = rewrite::OptOptions {
