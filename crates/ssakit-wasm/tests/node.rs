@@ -7,6 +7,8 @@
 //! destruction mode (and in CI); brotli-wasm and esbuild-wasm, slower,
 //! are `#[ignore]`d (`cargo test -p ssakit-wasm --test node -- --ignored`).
 //! A test skips with a message when node or the package is absent.
+//! `SSAKIT_NODE_MODES=split,neither` (names of `support/modes.rs`) runs
+//! only the modes listed.
 //!
 //! While `optimize` is the identity, a planted change to the module (a
 //! byte of SQLite's version string, in its data) must be reported.
@@ -141,7 +143,24 @@ fn same_output(w: &Workload, modes: &[(&str, OptOptions)]) {
     let expected = run(w, &pkg);
     assert!(!expected.is_empty());
     let original = std::fs::read(pkg.join(w.module)).unwrap();
+    // `SSAKIT_NODE_MODES=coalesce,neither` runs only those modes (the
+    // esbuild workload takes minutes per mode).
+    let only = std::env::var("SSAKIT_NODE_MODES").ok();
+    if let Some(only) = &only {
+        for m in only.split(',') {
+            assert!(
+                modes.iter().any(|(name, _)| *name == m),
+                "SSAKIT_NODE_MODES: no mode {m:?}"
+            );
+        }
+    }
     for (name, options) in modes {
+        if let Some(only) = &only {
+            if !only.split(',').any(|m| m == *name) {
+                eprintln!("{} {name}: not selected by SSAKIT_NODE_MODES", w.package);
+                continue;
+            }
+        }
         let out = rewrite::optimize(&original, options)
             .unwrap_or_else(|e| panic!("{} {name}: {e}", w.package));
         ssakit_wasm::module::parse(&out.bytes)

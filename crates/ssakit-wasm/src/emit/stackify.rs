@@ -20,7 +20,9 @@
 //! (`local.get`, literals) happen before its children run. That is safe:
 //! a child writes no local (its only result stays on the stack), so no
 //! `local.get` can see a different value, and a push has no effect to
-//! reorder. A variable never read is dropped instead of stored.
+//! reorder. A variable never read is dropped instead of stored, and a
+//! copy into it is not emitted at all, so that it does not count as a
+//! read of its source (`discount_dead_copies`, iterated).
 
 use super::structure::{Ctl, Structured};
 use super::{operands, Lowering};
@@ -60,6 +62,24 @@ pub enum Node {
 /// assert!(st.on_stack[v("y")]); // read once, next: stays on the stack
 /// assert!(st.dead[v("z")]); // never read: dropped
 /// ```
+///
+/// Copies that feed only copies nothing reads are dead too:
+///
+/// ```
+/// # use ssakit_wasm::emit::{stackify::stackify, structure::structure};
+/// # use ssakit::ir::Type;
+/// # let f = ssakit::text::parse_module("function f(a) {\nentry:\n  x = a\n  y = x\n  z = y\n  ret a\n}\n").unwrap().functions.remove(0);
+/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64], results: vec![Type::I64] };
+/// # let types = [Some(sig)];
+/// # let low = ssakit_wasm::emit::Lowering {
+/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
+/// # };
+/// let st = stackify(&f, &low, &structure(&f).unwrap()).unwrap();
+/// let v = |n| f.var_by_name(n).unwrap().index();
+/// assert!(st.dead[v("x")] && st.dead[v("y")] && st.dead[v("z")]);
+/// assert!(!st.dead[v("a")]); // a parameter, and returned
+/// ```
 #[derive(Clone, Debug)]
 pub struct Stackified {
     /// Per variable: its value stays on the stack.
@@ -70,6 +90,58 @@ pub struct Stackified {
     pub def: Vec<Inst>,
     /// Per instruction slot: emitted inside its user's tree.
     pub absorbed: Vec<bool>,
+}
+
+/// Dead copies, iterated: a copy into a variable never read is not
+/// emitted ([`super`] skips it), so it is not a read of its source
+/// either. Starting from the variables with no reads, each one's copies
+/// give back their source's read; a source left with none joins the
+/// worklist. Webs of copies that feed only each other (the phis of
+/// minimal SSA that nothing reads, after destruction without coalescing)
+/// disappear whole. Only copies: any other instruction may trap or have
+/// an effect, and keeps its operands read. Linear: each copy is given
+/// back at most once, when its destination becomes dead.
+fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param: &[bool]) {
+    let nv = uses.len();
+    // The copies of the emitted code, grouped by destination (CSR).
+    let mut first = vec![0u32; nv + 1];
+    let mut copies: Vec<(Var, Var)> = Vec::new();
+    for c in &s.items {
+        let Ctl::Body(b) = *c else { continue };
+        for &i in f.block_insts(b) {
+            if let InstData::Copy {
+                dst,
+                src: Operand::Var(src),
+            } = *f.inst(i)
+            {
+                copies.push((dst, src));
+                first[dst.index() + 1] += 1;
+            }
+        }
+    }
+    for v in 0..nv {
+        first[v + 1] += first[v];
+    }
+    let mut fill = first.clone();
+    let mut src_of = vec![Var::new(0); copies.len()];
+    for &(dst, src) in &copies {
+        src_of[fill[dst.index()] as usize] = src;
+        fill[dst.index()] += 1;
+    }
+    let mut work: Vec<usize> = (0..nv).filter(|&v| uses[v] == 0 && !is_param[v]).collect();
+    while let Some(v) = work.pop() {
+        for &src in &src_of[first[v] as usize..first[v + 1] as usize] {
+            let si = src.index();
+            // A copy of a variable to itself is already skipped.
+            if si == v {
+                continue;
+            }
+            uses[si] -= 1;
+            if uses[si] == 0 && !is_param[si] {
+                work.push(si);
+            }
+        }
+    }
 }
 
 /// The single result of `i` when it can be a child.
@@ -133,6 +205,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
     for &p in f.params() {
         is_param[p.index()] = true;
     }
+    discount_dead_copies(f, s, &mut uses, &is_param);
     let mut st = Stackified {
         on_stack: vec![false; nv],
         dead: (0..nv).map(|v| uses[v] == 0 && !is_param[v]).collect(),
@@ -150,6 +223,16 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             } else {
                 Node::Term(b)
             };
+            // A copy into a dead variable is not emitted: it is no user,
+            // and nothing before it can join a tree past it.
+            if let Node::Inst(i) = node {
+                if let InstData::Copy { dst, .. } = *f.inst(i) {
+                    if st.dead[dst.index()] {
+                        start.push(j);
+                        continue;
+                    }
+                }
+            }
             let ops = operands(f, low, node)?;
             // Position just before the user's tree so far, plus one.
             let mut cursor = j;
