@@ -6,7 +6,8 @@
 # and of `wasm-opt -O1` (Debian's binaryen, installed with apt-get when
 # missing) against the original, and whether the node workload of
 # crates/ssakit-wasm/tests/node/ gives the original's output on each output.
-# Prints a Markdown table. Not run by .ci/run (esbuild alone takes minutes).
+# Prints a Markdown table, with the declared locals before and after
+# (`--stats`). Not run by .ci/run (esbuild alone takes minutes).
 # Usage: scripts/wasm-opt-compare.sh [DIR]   (outputs in DIR, default target/wasm-opt-compare)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,14 +44,14 @@ run_node() {
     rm -rf "$copy"
 }
 
-echo "| module | original code bytes | ssakit time | ssakit code bytes (ratio) | ssakit node | wasm-opt -O1 time | wasm-opt code bytes (ratio) | wasm-opt node |"
-echo "| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |"
+echo "| module | original code bytes | ssakit time | ssakit code bytes (ratio) | ssakit locals before -> after | ssakit node | wasm-opt -O1 time | wasm-opt code bytes (ratio) | wasm-opt node |"
+echo "| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |"
 while read -r script pkg inside; do
     name=$(basename "$inside")
     stem="${name%.wasm}"
     orig="$packages/$pkg/$inside"
     t0=$(now)
-    "$ssakit" wasm opt --passes copy-prop,const-prop,dce "$orig" -o "$dir/$stem.ssakit.wasm"
+    "$ssakit" wasm opt --stats --passes copy-prop,const-prop,dce "$orig" -o "$dir/$stem.ssakit.wasm" 2>"$dir/$stem.stats"
     t1=$(now)
     wasm-opt -O1 "${features[@]}" "$orig" -o "$dir/$stem.wasm-opt.wasm"
     t2=$(now)
@@ -63,7 +64,8 @@ while read -r script pkg inside; do
     s0=$(size "$orig")
     s1=$(size "$dir/$stem.ssakit.wasm")
     s2=$(size "$dir/$stem.wasm-opt.wasm")
-    echo "| $name | $s0 | $(secs "$t0" "$t1") s | $s1 ($(ratio "$s0" "$s1")) | $(verdict "$dir/$stem.ssakit.wasm" "$stem-ssakit") | $(secs "$t1" "$t2") s | $s2 ($(ratio "$s0" "$s2")) | $(verdict "$dir/$stem.wasm-opt.wasm" "$stem-wasm-opt") |"
+    locals=$(sed -n 's/.*; locals \([0-9]*\) -> \([0-9]*\)$/\1 -> \2/p' "$dir/$stem.stats")
+    echo "| $name | $s0 | $(secs "$t0" "$t1") s | $s1 ($(ratio "$s0" "$s1")) | $locals | $(verdict "$dir/$stem.ssakit.wasm" "$stem-ssakit") | $(secs "$t1" "$t2") s | $s2 ($(ratio "$s0" "$s2")) | $(verdict "$dir/$stem.wasm-opt.wasm" "$stem-wasm-opt") |"
 done <<'LIST'
 sqljs.js sql.js dist/sql-wasm.wasm
 brotli.js brotli-wasm pkg.node/brotli_wasm_bg.wasm
