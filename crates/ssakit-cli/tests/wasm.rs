@@ -220,3 +220,54 @@ fn opt_wat_prints_the_golden_text_of_the_binary_output() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--conventional` after passes that leave SSA not conventional (copy
+/// propagation makes the loop's old value and its increment one phi web
+/// that interferes: the lost-copy problem) is refused as the options'
+/// conflict, exit 1 with the function and a way out; without the passes
+/// the same module goes through.
+#[test]
+fn opt_conventional_after_passes_that_break_it_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("ssakit-wasm-conv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wat = dir.join("lost_copy.wat");
+    std::fs::write(
+        &wat,
+        "(module (func (export \"f\") (param i32) (result i32) (local i32 i32)\n\
+         (loop\n\
+           (local.set 2 (local.get 1))\n\
+           (local.set 1 (i32.add (local.get 1) (i32.const 1)))\n\
+           (br_if 0 (i32.lt_s (local.get 1) (local.get 0))))\n\
+         (local.get 2)))\n",
+    )
+    .unwrap();
+    let wat = wat.to_str().unwrap();
+    let out = dir.join("out.wasm");
+    let out = out.to_str().unwrap();
+    let o = ssakit(
+        &[
+            "wasm",
+            "opt",
+            "--conventional",
+            "--passes",
+            "copy-prop",
+            wat,
+            "-o",
+            out,
+        ],
+        None,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("in function 0"), "{err}");
+    assert!(err.contains("SSA is not conventional"), "{err}");
+    assert!(err.contains("drop --passes"), "{err}");
+    assert!(!err.contains("internal error"), "{err}");
+    assert!(
+        !std::path::Path::new(out).exists(),
+        "nothing written on error"
+    );
+    let o = ssakit(&["wasm", "opt", "--conventional", wat, "-o", out], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

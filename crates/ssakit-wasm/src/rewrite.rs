@@ -141,7 +141,22 @@ fn one(
     if !options.passes.is_empty() {
         opt::run_passes(&mut f, &options.passes).map_err(|e| internal("opt", e.describe(&f)))?;
     }
-    destruct(&mut f, &options.destruct).map_err(|e| internal("destruct", e.describe(&f)))?;
+    destruct(&mut f, &options.destruct).map_err(|e| {
+        // Construction makes conventional SSA; passes such as copy
+        // propagation may not keep it so. The chapter's direct
+        // destruction then refuses, which is the user's choice of
+        // options meeting this function, not a fault of ours.
+        if options.destruct.conventional && !options.passes.is_empty() {
+            WasmError::new(format!(
+                "--conventional: {} (after the passes, which need not keep SSA \
+                 conventional; drop --passes, or --conventional to have copies inserted)",
+                e.describe(&f)
+            ))
+            .in_func(index)
+        } else {
+            internal("destruct", e.describe(&f))
+        }
+    })?;
     let e = emit::emit_function(&f, low).map_err(|e| e.in_func(index))?;
     Ok((e, locals_before))
 }
