@@ -18,6 +18,7 @@
 mod run_ssa;
 
 use run_ssa::{admits, run_wasm_with};
+use ssakit::construct::Flavor;
 use ssakit::gen::{generate, wide, GenOptions, Shape};
 use ssakit::interp::{run, RunOptions};
 use ssakit::ir::Module;
@@ -25,10 +26,12 @@ use ssakit_wasm::program::emit_program;
 use ssakit_wasm::rewrite::{optimize, OptOptions};
 use std::time::Instant;
 
-/// Seconds of one emission and one round trip.
+/// Seconds of one emission and of the round trip in the library's
+/// default flavour (minimal SSA) and in the CLI's (pruned).
 struct Times {
     emit: f64,
     opt: f64,
+    opt_pruned: f64,
 }
 
 /// Emits `m`, rewrites the module, and checks both against `ssakit run`
@@ -40,6 +43,11 @@ fn through(what: &str, m: Module, args: &[i64]) -> Times {
     let t = Instant::now();
     let out = optimize(&wasm, &OptOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
     let opt = t.elapsed().as_secs_f64();
+    let mut pruned = OptOptions::default();
+    pruned.construct.flavor = Flavor::Pruned;
+    let t = Instant::now();
+    let out_pruned = optimize(&wasm, &pruned).unwrap_or_else(|e| panic!("{what}, pruned: {e}"));
+    let opt_pruned = t.elapsed().as_secs_f64();
     let f = &m.functions[0];
     let args = args[..f.params().len().min(args.len())].to_vec();
     let opts = RunOptions {
@@ -52,7 +60,11 @@ fn through(what: &str, m: Module, args: &[i64]) -> Times {
     std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(move || {
-            for (side, bytes) in [("emit-wasm", &wasm), ("wasm opt", &out.bytes)] {
+            for (side, bytes) in [
+                ("emit-wasm", &wasm),
+                ("wasm opt", &out.bytes),
+                ("wasm opt, pruned", &out_pruned.bytes),
+            ] {
                 let (lines, rets) = run_wasm_with(bytes, &args, nres, u64::MAX / 4)
                     .unwrap_or_else(|e| panic!("{what}, {side}: {e}"));
                 assert_eq!(lines.len(), want.output.len(), "{what}, {side}");
@@ -76,7 +88,11 @@ fn through(what: &str, m: Module, args: &[i64]) -> Times {
         .unwrap()
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
-    Times { emit, opt }
+    Times {
+        emit,
+        opt,
+        opt_pruned,
+    }
 }
 
 fn blocks(shape: Shape, n: usize) -> Module {
@@ -167,8 +183,11 @@ type Row = (String, Vec<usize>, Box<dyn Fn(usize) -> Module>);
 #[test]
 #[ignore = "a benchmark: prints emit and round-trip times"]
 fn scale_ratios() {
-    eprintln!("| shape | n | emit-wasm s | wasm opt s | total × previous n |");
-    eprintln!("| --- | ---: | ---: | ---: | ---: |");
+    eprintln!(
+        "| shape | n | emit-wasm s | wasm opt s, minimal | wasm opt s, pruned | \
+         × previous n, minimal | × previous n, pruned |"
+    );
+    eprintln!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut rows: Vec<Row> = vec![
         (
             "random".into(),
@@ -190,12 +209,20 @@ fn scale_ratios() {
         rows.push((name.into(), sizes, Box::new(move |n| wide_shape(make, n))));
     }
     for (name, sizes, make) in rows {
-        let mut prev = None;
+        let mut prev: Option<(f64, f64)> = None;
         for n in sizes {
             let t = through(&format!("{name} {n}"), make(n), &[3, 5]);
-            let total = t.emit + t.opt;
-            let ratio = prev.map_or(String::new(), |p: f64| format!("{:.1}", total / p));
-            eprintln!("| {name} | {n} | {:.3} | {:.3} | {ratio} |", t.emit, t.opt);
+            let total = (t.emit + t.opt, t.emit + t.opt_pruned);
+            let (r1, r2) = prev.map_or((String::new(), String::new()), |p| {
+                (
+                    format!("{:.1}", total.0 / p.0),
+                    format!("{:.1}", total.1 / p.1),
+                )
+            });
+            eprintln!(
+                "| {name} | {n} | {:.3} | {:.3} | {:.3} | {r1} | {r2} |",
+                t.emit, t.opt, t.opt_pruned
+            );
             prev = Some(total);
         }
     }
