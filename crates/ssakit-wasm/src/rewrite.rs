@@ -43,14 +43,38 @@ use wasmparser::{Parser, Payload};
 /// let out = optimize(&wasm, &options).unwrap();
 /// assert!(out.stats.locals_after < out.stats.locals_before);
 /// ```
-#[derive(Clone, Debug, Default)]
+///
+/// The default is what `ssakit wasm opt` does without options: pruned SSA
+/// (not the chapter's minimal SSA, [`construct::Options`]'s default: on
+/// real modules minimal SSA gives a phi to every lifter temporary at every
+/// join it reaches, quadratic on a lifted `br_table` with its cases), no
+/// passes, edges split and coalescing.
+///
+/// ```
+/// use ssakit::construct::Flavor;
+/// assert_eq!(ssakit_wasm::rewrite::OptOptions::default().construct.flavor, Flavor::Pruned);
+/// ```
+#[derive(Clone, Debug)]
 pub struct OptOptions {
-    /// Construction options (the flavour).
+    /// Construction options (the flavour; pruned by default).
     pub construct: construct::Options,
     /// Optimisation passes on the SSA form.
     pub passes: Vec<Pass>,
     /// Destruction options (split, coalesce, conventional).
     pub destruct: DestructOptions,
+}
+
+impl Default for OptOptions {
+    fn default() -> Self {
+        OptOptions {
+            construct: construct::Options {
+                flavor: construct::Flavor::Pruned,
+                ..Default::default()
+            },
+            passes: Vec::new(),
+            destruct: DestructOptions::default(),
+        }
+    }
 }
 
 /// Figures of one round trip.
