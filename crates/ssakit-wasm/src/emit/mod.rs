@@ -482,12 +482,17 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
-    /// A copy that moves nothing: from a variable to itself (one local),
-    /// or into a variable never read.
+    /// A copy that moves nothing: into a variable never read, or from a
+    /// variable to itself (one local).
     fn skip(&self, i: Inst) -> bool {
         let InstData::Copy { dst, src } = *self.f.inst(i) else {
             return false;
         };
+        // Whatever its source: [`stackify`] made it no user, so a source
+        // on the stack is another user's child, which must not run again.
+        if self.st.dead[dst.index()] {
+            return true;
+        }
         let src_local = match src {
             Operand::Var(s) if self.st.on_stack[s.index()] => return false,
             Operand::Var(s) => Some(self.local[s.index()]),
@@ -496,7 +501,7 @@ impl Emitter<'_, '_> {
         if self.st.on_stack[dst.index()] {
             return false;
         }
-        self.st.dead[dst.index()] || src_local == Some(self.local[dst.index()])
+        src_local == Some(self.local[dst.index()])
     }
 }
 

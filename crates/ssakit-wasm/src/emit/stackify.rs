@@ -22,7 +22,7 @@
 //! `local.get` can see a different value, and a push has no effect to
 //! reorder. A variable never read is dropped instead of stored, and a
 //! copy into it is not emitted at all, so that it does not count as a
-//! read of its source (`discount_dead_copies`, iterated).
+//! read of its source (`discount_dead_copies`, by marking).
 
 use super::structure::{Ctl, Structured};
 use super::{operands, Lowering};
@@ -63,12 +63,13 @@ pub enum Node {
 /// assert!(st.dead[v("z")]); // never read: dropped
 /// ```
 ///
-/// Copies that feed only copies nothing reads are dead too:
+/// Copies that feed only copies nothing reads are dead too, in chains and
+/// in cycles:
 ///
 /// ```
 /// # use ssakit_wasm::emit::{stackify::stackify, structure::structure};
 /// # use ssakit::ir::Type;
-/// # let f = ssakit::text::parse_module("function f(a) {\nentry:\n  x = a\n  y = x\n  z = y\n  ret a\n}\n").unwrap().functions.remove(0);
+/// # let f = ssakit::text::parse_module("function f(a) {\nentry:\n  x = a\n  y = x\n  z = y\n  w = a\n  jump l\nl:\n  u = w\n  w = u\n  branch a, l, e\ne:\n  ret a\n}\n").unwrap().functions.remove(0);
 /// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
 /// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64], results: vec![Type::I64] };
 /// # let types = [Some(sig)];
@@ -78,6 +79,7 @@ pub enum Node {
 /// let st = stackify(&f, &low, &structure(&f).unwrap()).unwrap();
 /// let v = |n| f.var_by_name(n).unwrap().index();
 /// assert!(st.dead[v("x")] && st.dead[v("y")] && st.dead[v("z")]);
+/// assert!(st.dead[v("u")] && st.dead[v("w")]); // read only by each other
 /// assert!(!st.dead[v("a")]); // a parameter, and returned
 /// ```
 #[derive(Clone, Debug)]
@@ -92,19 +94,23 @@ pub struct Stackified {
     pub absorbed: Vec<bool>,
 }
 
-/// Dead copies, iterated: a copy into a variable never read is not
-/// emitted ([`super`] skips it), so it is not a read of its source
-/// either. Starting from the variables with no reads, each one's copies
-/// give back their source's read; a source left with none joins the
-/// worklist. Webs of copies that feed only each other (the phis of
-/// minimal SSA that nothing reads, after destruction without coalescing)
-/// disappear whole. Only copies: any other instruction may trap or have
-/// an effect, and keeps its operands read. Linear: each copy is given
-/// back at most once, when its destination becomes dead.
+/// Dead copies: a copy into a variable never read is not emitted
+/// ([`super`] skips it), so it is not a read of its source either. Marked
+/// as dead-code elimination marks what is useful: a variable is *live*
+/// when an instruction other than a copy, or a terminator, reads it, or
+/// when a copy into a live variable reads it; the copies into the others
+/// give back their read of their source. Webs of copies that feed only
+/// each other, cycles included (the phis of minimal SSA that nothing
+/// reads, after destruction without coalescing), disappear whole. Only
+/// copies: any other instruction may trap or have an effect, and keeps
+/// its operands read. Linear: each copy is looked at once by the marking
+/// and once by the recount.
 fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param: &[bool]) {
     let nv = uses.len();
-    // The copies of the emitted code, grouped by destination (CSR).
+    // The copies of the emitted code, grouped by destination (CSR), and
+    // how many of each variable's reads are copies.
     let mut first = vec![0u32; nv + 1];
+    let mut copy_reads = vec![0u32; nv];
     let mut copies: Vec<(Var, Var)> = Vec::new();
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
@@ -116,6 +122,7 @@ fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param
             {
                 copies.push((dst, src));
                 first[dst.index() + 1] += 1;
+                copy_reads[src.index()] += 1;
             }
         }
     }
@@ -128,18 +135,23 @@ fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param
         src_of[fill[dst.index()] as usize] = src;
         fill[dst.index()] += 1;
     }
-    let mut work: Vec<usize> = (0..nv).filter(|&v| uses[v] == 0 && !is_param[v]).collect();
+    // Roots: read by something that is not a copy (parameters too: they
+    // are never dropped).
+    let mut live: Vec<bool> = (0..nv)
+        .map(|v| uses[v] > copy_reads[v] || is_param[v])
+        .collect();
+    let mut work: Vec<usize> = (0..nv).filter(|&v| live[v]).collect();
     while let Some(v) = work.pop() {
         for &src in &src_of[first[v] as usize..first[v + 1] as usize] {
-            let si = src.index();
-            // A copy of a variable to itself is already skipped.
-            if si == v {
-                continue;
+            if !live[src.index()] {
+                live[src.index()] = true;
+                work.push(src.index());
             }
-            uses[si] -= 1;
-            if uses[si] == 0 && !is_param[si] {
-                work.push(si);
-            }
+        }
+    }
+    for &(dst, src) in &copies {
+        if !live[dst.index()] {
+            uses[src.index()] -= 1;
         }
     }
 }

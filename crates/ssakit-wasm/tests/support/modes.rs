@@ -6,23 +6,32 @@ use ssakit::destruct::DestructOptions;
 use ssakit::opt::Pass;
 use ssakit_wasm::rewrite::OptOptions;
 
-/// Split and coalesce on and off, after `copy-prop,const-prop,dce`; and
-/// the chapter's conventional destruction, without passes (copy
+/// Split and coalesce on and off, after `copy-prop,const-prop,dce` and
+/// without passes (`/none`); and the chapter's conventional destruction, without
+/// passes (copy
 /// propagation can leave SSA that is not conventional). All on minimal
 /// SSA, the chapter's flavour and the one with the most phis to destruct
 /// (`OptOptions::default()` is pruned).
 pub fn modes() -> Vec<(&'static str, OptOptions)> {
     let passes = Pass::parse("copy-prop,const-prop,dce").unwrap();
+    // Without passes, minimal SSA's dead phis reach destruction and the
+    // emitter: the copies they leave must vanish without running anything
+    // twice (a call once emitted twice was found this way).
+    let none: Vec<Pass> = Vec::new();
     let minimal = construct::Options {
         flavor: Flavor::Minimal,
         ..Default::default()
     };
     let mut out = Vec::new();
-    for (name, split, coalesce) in [
-        ("split+coalesce", true, true),
-        ("split", true, false),
-        ("coalesce", false, true),
-        ("neither", false, false),
+    for (name, split, coalesce, passes) in [
+        ("split+coalesce", true, true, &passes),
+        ("split", true, false, &passes),
+        ("coalesce", false, true, &passes),
+        ("neither", false, false, &passes),
+        ("split+coalesce/none", true, true, &none),
+        ("split/none", true, false, &none),
+        ("coalesce/none", false, true, &none),
+        ("neither/none", false, false, &none),
     ] {
         out.push((
             name,
