@@ -170,7 +170,8 @@ fn one(
         // propagation may not keep it so. The chapter's direct
         // destruction then refuses, which is the user's choice of
         // options meeting this function, not a fault of ours.
-        if options.destruct.conventional && !options.passes.is_empty() {
+        let refused = e.message.starts_with("SSA is not conventional");
+        if refused && !options.passes.is_empty() {
             WasmError::new(format!(
                 "--conventional: {} (after the passes, which need not keep SSA \
                  conventional; drop --passes, or --conventional to have copies inserted)",

@@ -485,14 +485,14 @@ impl Emitter<'_, '_> {
     /// A copy that moves nothing: into a variable never read, or from a
     /// variable to itself (one local).
     fn skip(&self, i: Inst) -> bool {
+        // Whatever its source: [`stackify`] made it no user, so a source
+        // on the stack is another user's child, which must not run again.
+        if self.st.drops_copy(self.f, i) {
+            return true;
+        }
         let InstData::Copy { dst, src } = *self.f.inst(i) else {
             return false;
         };
-        // Whatever its source: [`stackify`] made it no user, so a source
-        // on the stack is another user's child, which must not run again.
-        if self.st.dead[dst.index()] {
-            return true;
-        }
         let src_local = match src {
             Operand::Var(s) if self.st.on_stack[s.index()] => return false,
             Operand::Var(s) => Some(self.local[s.index()]),

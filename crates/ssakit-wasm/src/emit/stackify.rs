@@ -27,6 +27,7 @@
 use super::structure::{Ctl, Structured};
 use super::{operands, Lowering};
 use crate::error::WasmError;
+use ssakit::entity::Csr;
 use ssakit::ir::{Block, Function, Inst, InstData, Operand, Var};
 
 /// A tree's root: an instruction, or a block's terminator.
@@ -103,13 +104,12 @@ pub struct Stackified {
 /// each other, cycles included (the phis of minimal SSA that nothing
 /// reads, after destruction without coalescing), disappear whole. Only
 /// copies: any other instruction may trap or have an effect, and keeps
-/// its operands read. Linear: each copy is looked at once by the marking
-/// and once by the recount.
+/// its operands read. Linear: the copies grouped by destination
+/// ([`Csr`]), each looked at once by the marking and once by the recount.
 fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param: &[bool]) {
     let nv = uses.len();
-    // The copies of the emitted code, grouped by destination (CSR), and
-    // how many of each variable's reads are copies.
-    let mut first = vec![0u32; nv + 1];
+    // The copies of the emitted code, and how many of each variable's
+    // reads are copies.
     let mut copy_reads = vec![0u32; nv];
     let mut copies: Vec<(Var, Var)> = Vec::new();
     for c in &s.items {
@@ -121,20 +121,11 @@ fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param
             } = *f.inst(i)
             {
                 copies.push((dst, src));
-                first[dst.index() + 1] += 1;
                 copy_reads[src.index()] += 1;
             }
         }
     }
-    for v in 0..nv {
-        first[v + 1] += first[v];
-    }
-    let mut fill = first.clone();
-    let mut src_of = vec![Var::new(0); copies.len()];
-    for &(dst, src) in &copies {
-        src_of[fill[dst.index()] as usize] = src;
-        fill[dst.index()] += 1;
-    }
+    let src_of: Csr<Var, Var> = Csr::from_pairs(nv, copies.iter().copied());
     // Roots: read by something that is not a copy (parameters too: they
     // are never dropped).
     let mut live: Vec<bool> = (0..nv)
@@ -142,7 +133,7 @@ fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param
         .collect();
     let mut work: Vec<usize> = (0..nv).filter(|&v| live[v]).collect();
     while let Some(v) = work.pop() {
-        for &src in &src_of[first[v] as usize..first[v + 1] as usize] {
+        for &src in src_of.of(Var::new(v)) {
             if !live[src.index()] {
                 live[src.index()] = true;
                 work.push(src.index());
@@ -153,6 +144,14 @@ fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param
         if !live[dst.index()] {
             uses[src.index()] -= 1;
         }
+    }
+}
+
+impl Stackified {
+    /// `i` is a copy into a variable never read: not emitted, and no user
+    /// of its source (the emitter and the tree matching both ask this).
+    pub(crate) fn drops_copy(&self, f: &Function, i: Inst) -> bool {
+        matches!(*f.inst(i), InstData::Copy { dst, .. } if self.dead[dst.index()])
     }
 }
 
@@ -237,13 +236,9 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             };
             // A copy into a dead variable is not emitted: it is no user,
             // and nothing before it can join a tree past it.
-            if let Node::Inst(i) = node {
-                if let InstData::Copy { dst, .. } = *f.inst(i) {
-                    if st.dead[dst.index()] {
-                        start.push(j);
-                        continue;
-                    }
-                }
+            if matches!(node, Node::Inst(i) if st.drops_copy(f, i)) {
+                start.push(j);
+                continue;
             }
             let ops = operands(f, low, node)?;
             // Position just before the user's tree so far, plus one.
