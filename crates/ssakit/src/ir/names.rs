@@ -17,6 +17,7 @@
 //! names taken is a chained hash table over that string, keyed by FxHash.
 
 use super::{Function, Var};
+use crate::decimal::push_u64;
 use crate::entity::EntityVec;
 use rustc_hash::FxHashMap;
 use std::hash::BuildHasher;
@@ -141,20 +142,29 @@ impl VarNames {
             text: String::with_capacity(8 * n),
             spans: EntityVec::with_capacity(n),
         };
+        let mut versions = false;
+        for v in func.vars() {
+            let start = names.text.len();
+            if func.var(v).origin().is_none() {
+                names.text.push_str(func.base_name(v));
+            } else {
+                versions = true;
+            }
+            names.spans.push((start, names.text.len()));
+        }
+        // Original names print as they are: without versions there is no
+        // name to choose, and no table of names taken to build.
+        if !versions {
+            return names;
+        }
         let mut taken = Taken {
             hasher: Default::default(),
             head: FxHashMap::with_capacity_and_hasher(n, Default::default()),
             next: EntityVec::with_capacity(n),
         };
         for v in func.vars() {
-            let start = names.text.len();
-            let original = func.var(v).origin().is_none();
-            if original {
-                names.text.push_str(func.base_name(v));
-            }
-            names.spans.push((start, names.text.len()));
             taken.next.push(None);
-            if original {
+            if func.var(v).origin().is_none() {
                 taken.insert(&names, v);
             }
         }
@@ -164,18 +174,20 @@ impl VarNames {
             if d.origin().is_none() {
                 continue;
             }
-            use std::fmt::Write;
             let name = func.base_name(v);
             cand.clear();
-            let _ = write!(cand, "{name}{}", d.version());
+            cand.push_str(name);
+            push_u64(&mut cand, d.version().into());
             if taken.contains(&names, &cand) {
-                cand.clear();
-                let _ = write!(cand, "{name}_{}", d.version());
+                cand.truncate(name.len());
+                cand.push('_');
+                push_u64(&mut cand, d.version().into());
                 let base = cand.len();
-                let mut k = 2;
+                let mut k = 2u64;
                 while taken.contains(&names, &cand) {
                     cand.truncate(base);
-                    let _ = write!(cand, "_{k}");
+                    cand.push('_');
+                    push_u64(&mut cand, k);
                     k += 1;
                 }
             }

@@ -26,11 +26,43 @@ pub(crate) enum Tok {
     Eof,
 }
 
-/// A token: its kind and where it is.
+/// A token: its kind, where it is, and a code that makes comparing it
+/// cheap.
 #[derive(Clone, Debug)]
 pub(crate) struct Token {
     pub kind: Tok,
     pub span: Range<usize>,
+    /// For [`Tok::Punct`], its bytes as [`punct`] encodes them, so that a
+    /// punctuation test is one comparison; for [`Tok::Ident`], the
+    /// [`name_hash`] of its text, computed while it was scanned, so that
+    /// the parser's name tables never hash a name again; else 0.
+    pub code: u32,
+}
+
+/// The code of punctuation `s` (one or two bytes): its bytes, first in
+/// the low byte (`punct("->")` is `b'-' | b'>' << 8`). A `const fn`, so
+/// that `is_punct("->")` compares with a constant.
+#[inline]
+pub(crate) const fn punct(s: &str) -> u32 {
+    let b = s.as_bytes();
+    if b.len() == 1 {
+        b[0] as u32
+    } else {
+        b[0] as u32 | (b[1] as u32) << 8
+    }
+}
+
+/// One step of the hash of a name's bytes (FxHash's mix, on 32 bits).
+#[inline]
+fn hash_step(h: u32, b: u8) -> u32 {
+    (h.rotate_left(5) ^ b as u32).wrapping_mul(0x9e37_79b9)
+}
+
+/// The hash a [`Tok::Ident`] token carries for its text `s` (for tests:
+/// the lexer computes it as it scans).
+#[cfg(test)]
+pub(crate) fn name_hash(s: &str) -> u32 {
+    s.bytes().fold(0, hash_step)
 }
 
 /// Two-byte punctuation: `<< >> == != <= >= ->`.
@@ -100,6 +132,7 @@ impl<'s> Lexer<'s> {
 
     /// The next token; after the end of input or an error, [`Tok::Eof`] or
     /// [`Tok::Bad`] again.
+    #[inline]
     pub(crate) fn next_token(&mut self) -> Token {
         let bytes = self.src.as_bytes();
         let len = bytes.len();
@@ -107,83 +140,94 @@ impl<'s> Lexer<'s> {
             return Token {
                 kind: Tok::Bad,
                 span: len..len,
+                code: 0,
             };
         }
         let mut i = self.pos;
+        // Blanks and comments, in runs.
         loop {
-            if i >= len {
-                self.pos = len;
-                return Token {
-                    kind: Tok::Eof,
-                    span: len..len,
-                };
+            match bytes.get(i) {
+                Some(b' ' | b'\t') => i += 1,
+                Some(b'#') => {
+                    i += bytes[i..]
+                        .iter()
+                        .position(|&b| b == b'\n' || b == b'\r')
+                        .unwrap_or(len - i);
+                }
+                _ => break,
             }
-            let c = bytes[i];
-            let start = i;
-            let kind = match c {
-                b' ' | b'\t' => {
-                    i += 1;
-                    continue;
-                }
-                b'#' => {
-                    while i < len && bytes[i] != b'\n' && bytes[i] != b'\r' {
-                        i += 1;
-                    }
-                    continue;
-                }
-                b'\n' | b'\r' | b';' => {
-                    i += if bytes[i..].starts_with(b"\r\n") {
-                        2
-                    } else {
-                        1
-                    };
-                    Tok::Newline
-                }
-                b'A'..=b'Z' | b'a'..=b'z' | b'_' => {
-                    while i < len && CLASS[bytes[i] as usize] & IDENT_CONT != 0 {
-                        i += 1;
-                    }
-                    Tok::Ident
-                }
-                b'0'..=b'9' => {
-                    while i < len && CLASS[bytes[i] as usize] & DIGIT != 0 {
-                        i += 1;
-                    }
-                    if i < len && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') {
-                        let mut j = i;
-                        while j < len && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
-                            j += 1;
-                        }
-                        return self.fail(Diagnostic::new(
-                            format!("malformed number `{}`", &self.src[start..j]),
-                            start..j,
-                            "names start with a letter or `_`; numbers are decimal digits",
-                        ));
-                    }
-                    Tok::Int
-                }
-                _ => {
-                    if i + 1 < len && is_punct2(c, bytes[i + 1]) {
-                        i += 2;
-                    } else if CLASS[c as usize] & PUNCT1 != 0 {
-                        i += 1;
-                    } else {
-                        let ch = self.src[i..].chars().next().unwrap_or('?');
-                        let end = i + ch.len_utf8();
-                        return self.fail(Diagnostic::new(
-                            format!("unexpected character `{}`", ch.escape_debug()),
-                            start..end,
-                            "not part of the .ssa syntax",
-                        ));
-                    }
-                    Tok::Punct
-                }
-            };
-            self.pos = i;
+        }
+        let start = i;
+        let Some(&c) = bytes.get(i) else {
+            self.pos = len;
             return Token {
-                kind,
-                span: start..i,
+                kind: Tok::Eof,
+                span: len..len,
+                code: 0,
             };
+        };
+        let (kind, code) = match c {
+            b'A'..=b'Z' | b'a'..=b'z' | b'_' => {
+                let mut h = hash_step(0, c);
+                i += 1;
+                while let Some(&b) = bytes.get(i) {
+                    if CLASS[b as usize] & IDENT_CONT == 0 {
+                        break;
+                    }
+                    h = hash_step(h, b);
+                    i += 1;
+                }
+                (Tok::Ident, h)
+            }
+            b'\n' | b'\r' | b';' => {
+                i += if c == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                (Tok::Newline, 0)
+            }
+            b'0'..=b'9' => {
+                while i < len && CLASS[bytes[i] as usize] & DIGIT != 0 {
+                    i += 1;
+                }
+                if i < len && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') {
+                    let mut j = i;
+                    while j < len && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+                        j += 1;
+                    }
+                    return self.fail(Diagnostic::new(
+                        format!("malformed number `{}`", &self.src[start..j]),
+                        start..j,
+                        "names start with a letter or `_`; numbers are decimal digits",
+                    ));
+                }
+                (Tok::Int, 0)
+            }
+            _ => {
+                let code = if i + 1 < len && is_punct2(c, bytes[i + 1]) {
+                    i += 2;
+                    c as u32 | (bytes[i - 1] as u32) << 8
+                } else if CLASS[c as usize] & PUNCT1 != 0 {
+                    i += 1;
+                    c as u32
+                } else {
+                    let ch = self.src[i..].chars().next().unwrap_or('?');
+                    let end = i + ch.len_utf8();
+                    return self.fail(Diagnostic::new(
+                        format!("unexpected character `{}`", ch.escape_debug()),
+                        start..end,
+                        "not part of the .ssa syntax",
+                    ));
+                };
+                (Tok::Punct, code)
+            }
+        };
+        self.pos = i;
+        Token {
+            kind,
+            span: start..i,
+            code,
         }
     }
 
@@ -194,6 +238,7 @@ impl<'s> Lexer<'s> {
         Token {
             kind: Tok::Bad,
             span,
+            code: 0,
         }
     }
 }
@@ -214,5 +259,34 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
             }
             _ => toks.push(t),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lex, name_hash, punct, Tok};
+
+    /// Every token carries the code the parser compares with: punctuation
+    /// its [`punct`] code, a name its [`name_hash`].
+    #[test]
+    fn tokens_carry_their_codes() {
+        let src = "f(a, b) -> x.y_1 <= 12 >> != ; { } [ ] : == ! << >= % & | ^ * / + - =\r\n";
+        let toks = lex(src).unwrap();
+        let mut kinds = 0;
+        for t in &toks {
+            let text = &src[t.span.clone()];
+            match t.kind {
+                Tok::Punct => assert_eq!(t.code, punct(text), "{text}"),
+                Tok::Ident => assert_eq!(t.code, name_hash(text), "{text}"),
+                _ => assert_eq!(t.code, 0),
+            }
+            kinds |= 1 << t.kind as u8;
+        }
+        assert_eq!(
+            kinds, 0b10_1111,
+            "idents, ints, puncts, newlines and the end"
+        );
+        assert_ne!(name_hash("ab"), name_hash("ba"));
+        assert_ne!(punct("<"), punct("<<"));
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod comments;
 pub mod diag;
+pub(crate) mod intern;
 pub(crate) mod lexer;
 pub mod parser;
 pub mod printer;

@@ -16,7 +16,8 @@
 //! [`Symbols`] table that all its functions share.
 
 use super::diag::Diagnostic;
-use super::lexer::{Lexer, Tok, Token};
+use super::intern::NameTable;
+use super::lexer::{punct, Lexer, Tok, Token};
 use crate::entity::{EntityVec, SecondaryMap};
 use crate::ir::{
     BinOp, Block, Cfg, Effects, Function, Inst, InstData, Module, Operand, PhiArg, Symbols,
@@ -93,11 +94,11 @@ pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
     // parser reads at most a few tokens past the one it stumbled on.
     match p.lexer.take_error() {
         Some(e) => Err(e),
-        None => res,
+        None => res.map_err(|d| *d),
     }
 }
 
-fn parse_tokens<'s>(p: &mut Parser<'s>) -> Result<Parsed, Diagnostic> {
+fn parse_tokens<'s>(p: &mut Parser<'s>) -> Res<Parsed> {
     let src = p.src;
     let mut functions = Vec::new();
     let mut spans = Vec::new();
@@ -110,12 +111,14 @@ fn parse_tokens<'s>(p: &mut Parser<'s>) -> Result<Parsed, Diagnostic> {
         }
         if p.is_word("operator") {
             if !functions.is_empty() {
-                return Err(Diagnostic::new(
-                    "operator declaration after a function",
-                    p.peek().span.clone(),
-                    "declare operators first",
-                )
-                .with_help("`operator NAME EFFECT...` lines come before the first function"));
+                return fail(
+                    Diagnostic::new(
+                        "operator declaration after a function",
+                        p.peek().span.clone(),
+                        "declare operators first",
+                    )
+                    .with_help("`operator NAME EFFECT...` lines come before the first function"),
+                );
             }
             p.operator_declaration()?;
             continue;
@@ -124,7 +127,7 @@ fn parse_tokens<'s>(p: &mut Parser<'s>) -> Result<Parsed, Diagnostic> {
         if let Some(&prev) = fn_index.get(&src[s.name.clone()]) {
             let prev: &FunctionSpans = &spans[prev];
             let (l, _) = super::diag::line_col(src, prev.name.start);
-            return Err(Diagnostic::new(
+            return fail(Diagnostic::new(
                 format!("duplicate function `{}`", &src[s.name.clone()]),
                 s.name,
                 format!("first defined on line {l}"),
@@ -135,7 +138,7 @@ fn parse_tokens<'s>(p: &mut Parser<'s>) -> Result<Parsed, Diagnostic> {
         spans.push(s);
     }
     if functions.is_empty() {
-        return Err(Diagnostic::new(
+        return fail(Diagnostic::new(
             "no function in input",
             0..0,
             "expected `function NAME(...) {`",
@@ -145,7 +148,7 @@ fn parse_tokens<'s>(p: &mut Parser<'s>) -> Result<Parsed, Diagnostic> {
         if let Some(&fi) = fn_index.get(&src[name.clone()]) {
             let want = functions[fi].params().len();
             if want != arity {
-                return Err(Diagnostic::new(
+                return fail(Diagnostic::new(
                     format!(
                         "function `{}` takes {want} argument(s), called with {arity}",
                         &src[name]
@@ -185,8 +188,10 @@ pub fn parse_module(src: &str) -> Result<Module, Diagnostic> {
     parse(src).map(|p| p.module)
 }
 
-/// How many tokens the parser sees ahead (`peek_at(0..LOOKAHEAD)`).
-const LOOKAHEAD: usize = 3;
+/// How many tokens the parser sees ahead (`peek_at(0..LOOKAHEAD)`); a
+/// power of two, so that the ring's index wraps with a mask. The grammar
+/// needs three.
+const LOOKAHEAD: usize = 4;
 
 struct Parser<'s> {
     src: &'s str,
@@ -198,28 +203,42 @@ struct Parser<'s> {
     prev_end: usize,
     /// The module's operators and callees, interned as they are read.
     symbols: Symbols,
+    /// Each binary operator with the [`punct`] code of its symbol.
+    binops: Vec<(u32, BinOp)>,
 }
 
 /// Per-function state: names to entities, and label bookkeeping.
-struct FnState<'s> {
+struct FnState {
     func: Function,
     spans: FunctionSpans,
-    vars: HashMap<&'s str, Var>,
+    vars: NameTable<Var>,
+    /// Where each variable is first mentioned: its name, compared with
+    /// the source's bytes when the name table finds its hash.
+    var_at: EntityVec<Var, Range<usize>>,
     /// Where each variable's type was written, if it was.
     typed_at: SecondaryMap<Var, Option<Range<usize>>>,
-    labels: HashMap<&'s str, Block>,
-    /// First reference to each block, for "unknown label" errors.
-    first_ref: EntityVec<Block, Range<usize>>,
+    labels: NameTable<Block>,
+    /// Whether each block's label was seen; until it is, `spans.blocks`
+    /// holds the block's first mention, for "unknown label" errors.
     defined: EntityVec<Block, bool>,
     terminated: EntityVec<Block, bool>,
 }
 
-type Res<T> = Result<T, Diagnostic>;
+/// A parse result. The error is boxed so that the `Ok` path, taken for
+/// every token, passes a few words in registers instead of a diagnostic's
+/// 88 bytes through memory.
+type Res<T> = Result<T, Box<Diagnostic>>;
+
+/// The error `d`, as [`Res`] carries it.
+#[cold]
+fn fail<T>(d: Diagnostic) -> Res<T> {
+    Err(Box::new(d))
+}
 
 impl<'s> Parser<'s> {
     fn new(src: &'s str) -> Self {
         let mut lexer = Lexer::new(src);
-        let ahead = [lexer.next_token(), lexer.next_token(), lexer.next_token()];
+        let ahead = std::array::from_fn(|_| lexer.next_token());
         Parser {
             src,
             lexer,
@@ -227,6 +246,10 @@ impl<'s> Parser<'s> {
             head: 0,
             prev_end: 0,
             symbols: Symbols::new(),
+            binops: BinOp::ALL
+                .iter()
+                .map(|&op| (punct(op.symbol()), op))
+                .collect(),
         }
     }
     fn peek(&self) -> &Token {
@@ -235,7 +258,7 @@ impl<'s> Parser<'s> {
     /// The token `k < LOOKAHEAD` places ahead.
     fn peek_at(&self, k: usize) -> &Token {
         debug_assert!(k < LOOKAHEAD);
-        &self.ahead[(self.head + k) % LOOKAHEAD]
+        &self.ahead[(self.head + k) & (LOOKAHEAD - 1)]
     }
     fn text(&self, t: &Token) -> &'s str {
         &self.src[t.span.clone()]
@@ -247,20 +270,22 @@ impl<'s> Parser<'s> {
         if !matches!(t.kind, Tok::Eof | Tok::Bad) {
             self.prev_end = t.span.end;
             self.ahead[self.head] = self.lexer.next_token();
-            self.head = (self.head + 1) % LOOKAHEAD;
+            self.head = (self.head + 1) & (LOOKAHEAD - 1);
         }
         t
     }
     fn prev_end(&self) -> usize {
         self.prev_end
     }
+    #[inline]
     fn is_punct(&self, s: &str) -> bool {
         let t = self.peek();
-        t.kind == Tok::Punct && self.text(t) == s
+        t.kind == Tok::Punct && t.code == punct(s)
     }
+    #[inline]
     fn is_punct_at(&self, k: usize, s: &str) -> bool {
         let t = self.peek_at(k);
-        t.kind == Tok::Punct && self.text(t) == s
+        t.kind == Tok::Punct && t.code == punct(s)
     }
     fn is_word(&self, s: &str) -> bool {
         let t = self.peek();
@@ -293,25 +318,31 @@ impl<'s> Parser<'s> {
         if self.is_punct(s) {
             Ok(self.bump())
         } else {
-            Err(self.err_here(&format!("`{s}`")))
+            fail(self.err_here(&format!("`{s}`")))
         }
     }
     /// An identifier that is not a keyword.
     fn name(&mut self, what: &str) -> Res<(&'s str, Range<usize>)> {
-        let t = self.peek().clone();
+        self.hashed_name(what).map(|(s, span, _)| (s, span))
+    }
+    /// [`Parser::name`] with the hash the lexer computed for it.
+    #[inline]
+    fn hashed_name(&mut self, what: &str) -> Res<(&'s str, Range<usize>, u32)> {
+        let t = self.peek();
         if t.kind != Tok::Ident {
-            return Err(self.err_here(what));
+            return fail(self.err_here(what));
         }
-        let s = self.text(&t);
+        let (span, hash) = (t.span.clone(), t.code);
+        let s = &self.src[span.clone()];
         if crate::ir::is_reserved(s) {
-            return Err(Diagnostic::new(
+            return fail(Diagnostic::new(
                 format!("`{s}` is a keyword and cannot be used as {what}"),
-                t.span,
+                span,
                 "keyword",
             ));
         }
         self.bump();
-        Ok((s, t.span))
+        Ok((s, span, hash))
     }
     /// A comma-separated list of `item`s, possibly empty, up to `close`
     /// (consumed).
@@ -337,7 +368,7 @@ impl<'s> Parser<'s> {
             }
             Tok::Eof => Ok(()),
             _ if self.is_punct("}") => Ok(()),
-            _ => Err(self.err_here("end of line")),
+            _ => fail(self.err_here("end of line")),
         }
     }
 
@@ -349,8 +380,11 @@ impl<'s> Parser<'s> {
                 self.bump();
                 Ok(ty)
             }
-            _ => Err(self
-                .err_here("a type (`i64`, `i32`, `f32`, `f64`, `v128`, `funcref` or `externref`)")),
+            _ => {
+                fail(self.err_here(
+                    "a type (`i64`, `i32`, `f32`, `f64`, `v128`, `funcref` or `externref`)",
+                ))
+            }
         }
     }
 
@@ -363,23 +397,25 @@ impl<'s> Parser<'s> {
         while self.peek().kind == Tok::Ident {
             let t = self.bump();
             let Some(e) = Effects::from_word(self.text(&t)) else {
-                return Err(Diagnostic::new(
-                    format!("unknown effect `{}`", self.text(&t)),
-                    t.span,
-                    "not an effect",
-                )
-                .with_help("effects are `pure`, or any of `trap`, `read`, `write`, `call`"));
+                return fail(
+                    Diagnostic::new(
+                        format!("unknown effect `{}`", self.text(&t)),
+                        t.span,
+                        "not an effect",
+                    )
+                    .with_help("effects are `pure`, or any of `trap`, `read`, `write`, `call`"),
+                );
             };
             effects = effects.union(e);
             any = true;
         }
         if !any {
-            return Err(
-                self.err_here("the operator's effects (`pure`, `trap`, `read`, `write`, `call`)")
+            return fail(
+                self.err_here("the operator's effects (`pure`, `trap`, `read`, `write`, `call`)"),
             );
         }
         if self.symbols.find_operator(name).is_some() {
-            return Err(Diagnostic::new(
+            return fail(Diagnostic::new(
                 format!("operator `{name}` is declared twice"),
                 span,
                 "already declared",
@@ -393,7 +429,7 @@ impl<'s> Parser<'s> {
 
     fn function(&mut self, calls: &mut Vec<CallSite>) -> Res<(Function, FunctionSpans)> {
         if !self.is_word("function") {
-            return Err(self.err_here("`function`"));
+            return fail(self.err_here("`function`"));
         }
         self.bump();
         let (name, name_span) = self.name("a function name")?;
@@ -403,25 +439,25 @@ impl<'s> Parser<'s> {
                 name: name_span,
                 ..Default::default()
             },
-            vars: HashMap::default(),
+            vars: NameTable::new(),
+            var_at: EntityVec::new(),
             typed_at: SecondaryMap::new(None),
-            labels: HashMap::default(),
-            first_ref: EntityVec::new(),
+            labels: NameTable::new(),
             defined: EntityVec::new(),
             terminated: EntityVec::new(),
         };
         self.expect_punct("(")?;
         if !self.is_punct(")") {
             loop {
-                let (p, span) = self.name("a parameter name")?;
-                if st.vars.contains_key(p) {
-                    return Err(Diagnostic::new(
+                let (p, span, hash) = self.hashed_name("a parameter name")?;
+                if find_var(self.src, &st, p, hash).is_some() {
+                    return fail(Diagnostic::new(
                         format!("duplicate parameter `{p}`"),
                         span,
                         "already a parameter",
                     ));
                 }
-                let v = self.var(&mut st, p);
+                let v = self.var(&mut st, p, span.clone(), hash);
                 self.type_annotation(&mut st, v, span)?;
                 st.func.add_param(v);
                 if !self.is_punct(",") {
@@ -449,7 +485,7 @@ impl<'s> Parser<'s> {
                 break;
             }
             if self.peek().kind == Tok::Eof {
-                return Err(self.err_here("`}` closing the function"));
+                return fail(self.err_here("`}` closing the function"));
             }
             // A label: `NAME:` (`NAME: TYPE` begins a typed definition).
             if self.peek().kind == Tok::Ident
@@ -460,12 +496,12 @@ impl<'s> Parser<'s> {
                 if let Some(b) = current {
                     self.check_terminated(&st, b)?;
                 }
-                let (l, span) = self.name("a label")?;
+                let (l, span, hash) = self.hashed_name("a label")?;
                 self.bump(); // ':'
-                let b = self.block_ref(&mut st, l, span.clone());
+                let b = self.block_ref(&mut st, l, span.clone(), hash);
                 if st.defined[b] {
                     let (line, _) = super::diag::line_col(self.src, st.spans.blocks[b].start);
-                    return Err(Diagnostic::new(
+                    return fail(Diagnostic::new(
                         format!("duplicate label `{l}`"),
                         span,
                         format!("first defined on line {line}"),
@@ -478,15 +514,17 @@ impl<'s> Parser<'s> {
                 continue;
             }
             let Some(b) = current else {
-                return Err(Diagnostic::new(
-                    "statement before the first label",
-                    self.peek().span.clone(),
-                    "not in a block",
-                )
-                .with_help("start the function body with a label such as `entry:`"));
+                return fail(
+                    Diagnostic::new(
+                        "statement before the first label",
+                        self.peek().span.clone(),
+                        "not in a block",
+                    )
+                    .with_help("start the function body with a label such as `entry:`"),
+                );
             };
             if st.terminated[b] {
-                return Err(Diagnostic::new(
+                return fail(Diagnostic::new(
                     format!("statement after the terminator of block `{}`", st.func.block_name(b)),
                     self.peek().span.clone(),
                     "unreachable statement",
@@ -499,7 +537,7 @@ impl<'s> Parser<'s> {
         let close = self.bump();
         match current {
             None => {
-                return Err(Diagnostic::new(
+                return fail(Diagnostic::new(
                     format!("function `{name}` has no blocks"),
                     close.span,
                     "empty body",
@@ -509,9 +547,9 @@ impl<'s> Parser<'s> {
         }
         for b in st.func.blocks() {
             if !st.defined[b] {
-                return Err(Diagnostic::new(
+                return fail(Diagnostic::new(
                     format!("unknown label `{}`", st.func.block_name(b)),
-                    st.first_ref[b].clone(),
+                    st.spans.blocks[b].clone(),
                     "no block has this label",
                 ));
             }
@@ -521,11 +559,11 @@ impl<'s> Parser<'s> {
         Ok((st.func, st.spans))
     }
 
-    fn check_terminated(&self, st: &FnState<'s>, b: Block) -> Res<()> {
+    fn check_terminated(&self, st: &FnState, b: Block) -> Res<()> {
         if st.terminated[b] {
             return Ok(());
         }
-        Err(Diagnostic::new(
+        fail(Diagnostic::new(
             format!("block `{}` has no terminator", st.func.block_name(b)),
             st.spans.blocks[b].clone(),
             "this block does not end in `jump`, `branch`, `switch`, `ret` or `unreachable`",
@@ -533,13 +571,17 @@ impl<'s> Parser<'s> {
     }
 
     /// The block labelled `l`, created on first mention.
-    fn block_ref(&self, st: &mut FnState<'s>, l: &'s str, span: Range<usize>) -> Block {
-        if let Some(&b) = st.labels.get(l) {
+    fn block_ref(&self, st: &mut FnState, l: &'s str, span: Range<usize>, hash: u32) -> Block {
+        let src = self.src.as_bytes();
+        // `spans.blocks` holds the label or the first mention: the name.
+        if let Some(b) = st
+            .labels
+            .find(hash, |b| src[st.spans.blocks[b].clone()] == *l.as_bytes())
+        {
             return b;
         }
         let b = st.func.create_block(l);
-        st.labels.insert(l, b);
-        st.first_ref.push(span.clone());
+        st.labels.insert(hash, b);
         st.defined.push(false);
         st.terminated.push(false);
         st.spans.blocks.push(span.clone());
@@ -547,23 +589,27 @@ impl<'s> Parser<'s> {
         b
     }
 
-    fn label(&mut self, st: &mut FnState<'s>) -> Res<Block> {
-        let (l, span) = self.name("a label")?;
-        Ok(self.block_ref(st, l, span))
+    fn label(&mut self, st: &mut FnState) -> Res<Block> {
+        let (l, span, hash) = self.hashed_name("a label")?;
+        Ok(self.block_ref(st, l, span, hash))
     }
 
-    fn var(&self, st: &mut FnState<'s>, name: &'s str) -> Var {
-        if let Some(&v) = st.vars.get(name) {
+    /// The variable named `name` (at `span`, of hash `hash`), created on
+    /// first mention.
+    #[inline]
+    fn var(&self, st: &mut FnState, name: &'s str, span: Range<usize>, hash: u32) -> Var {
+        if let Some(v) = find_var(self.src, st, name, hash) {
             return v;
         }
         let v = st.func.new_var(name, Type::I64);
-        st.vars.insert(name, v);
+        st.vars.insert(hash, v);
+        st.var_at.push(span);
         v
     }
 
     /// An optional `: TYPE` after the name of `v` (at `span`): sets `v`'s
     /// type, which must agree with any type written for `v` before.
-    fn type_annotation(&mut self, st: &mut FnState<'s>, v: Var, span: Range<usize>) -> Res<()> {
+    fn type_annotation(&mut self, st: &mut FnState, v: Var, span: Range<usize>) -> Res<()> {
         if !self.is_punct(":") {
             return Ok(());
         }
@@ -574,15 +620,17 @@ impl<'s> Parser<'s> {
             let had = st.func.var_type(v);
             if had != ty {
                 let (line, _) = super::diag::line_col(self.src, prev.start);
-                return Err(Diagnostic::new(
-                    format!(
-                        "`{}` is given type `{ty}` here but `{had}` on line {line}",
-                        &self.src[span]
-                    ),
-                    here,
-                    "conflicting type",
-                )
-                .with_help("a variable has one type for the whole function"));
+                return fail(
+                    Diagnostic::new(
+                        format!(
+                            "`{}` is given type `{ty}` here but `{had}` on line {line}",
+                            &self.src[span]
+                        ),
+                        here,
+                        "conflicting type",
+                    )
+                    .with_help("a variable has one type for the whole function"),
+                );
             }
             return Ok(());
         }
@@ -592,14 +640,14 @@ impl<'s> Parser<'s> {
     }
 
     /// A definition's destination: `NAME` or `NAME: TYPE`.
-    fn destination(&mut self, st: &mut FnState<'s>) -> Res<(Var, Range<usize>)> {
-        let (d, span) = self.name("a variable name")?;
-        let v = self.var(st, d);
+    fn destination(&mut self, st: &mut FnState) -> Res<(Var, Range<usize>)> {
+        let (d, span, hash) = self.hashed_name("a variable name")?;
+        let v = self.var(st, d, span.clone(), hash);
         self.type_annotation(st, v, span.clone())?;
         Ok((v, span))
     }
 
-    fn operand(&mut self, st: &mut FnState<'s>) -> Res<Operand> {
+    fn operand(&mut self, st: &mut FnState) -> Res<Operand> {
         let t = self.peek().clone();
         match t.kind {
             Tok::Int => {
@@ -620,10 +668,10 @@ impl<'s> Parser<'s> {
                 Ok(Operand::Undef)
             }
             Tok::Ident => {
-                let (n, _) = self.name("an operand")?;
-                Ok(Operand::Var(self.var(st, n)))
+                let (n, span, hash) = self.hashed_name("an operand")?;
+                Ok(Operand::Var(self.var(st, n, span, hash)))
             }
-            _ => Err(self.err_here("an operand (variable, integer or `undef`)")),
+            _ => fail(self.err_here("an operand (variable, integer or `undef`)")),
         }
     }
 
@@ -639,23 +687,23 @@ impl<'s> Parser<'s> {
             let n = self.bump();
             return self.int(&(t.span.start..n.span.end));
         }
-        Err(self.err_here("an integer"))
+        fail(self.err_here("an integer"))
     }
 
     /// The literal spelled at `span` (digits, with a leading `-` if negative).
     fn int(&self, span: &Range<usize>) -> Res<i64> {
         let digits = &self.src[span.clone()];
         digits.parse::<i64>().ok().ok_or_else(|| {
-            Diagnostic::new(
+            Box::new(Diagnostic::new(
                 format!("integer literal `{}` does not fit in 64 bits", if digits.len() > 40 { &digits[..40] } else { digits }),
                 span.clone(),
                 "out of range",
             )
-            .with_help("values are 64-bit signed integers, from -9223372036854775808 to 9223372036854775807")
+            .with_help("values are 64-bit signed integers, from -9223372036854775808 to 9223372036854775807"))
         })
     }
 
-    fn operand_list(&mut self, st: &mut FnState<'s>, close: &str) -> Res<Vec<Operand>> {
+    fn operand_list(&mut self, st: &mut FnState, close: &str) -> Res<Vec<Operand>> {
         self.list(close, |p| p.operand(st))
     }
 
@@ -672,7 +720,7 @@ impl<'s> Parser<'s> {
     /// declared operator, else a call; `results` receive its results.
     fn call_or_op(
         &mut self,
-        st: &mut FnState<'s>,
+        st: &mut FnState,
         results: &[Var],
         start: usize,
         calls: &mut Vec<CallSite>,
@@ -681,14 +729,16 @@ impl<'s> Parser<'s> {
         let op = self.symbols.find_operator(f);
         let imms = if self.is_punct("[") {
             if op.is_none() {
-                return Err(Diagnostic::new(
-                    format!("`{f}` has immediates but is not a declared operator"),
-                    fspan,
-                    "unknown operator",
-                )
-                .with_help(format!(
+                return fail(
+                    Diagnostic::new(
+                        format!("`{f}` has immediates but is not a declared operator"),
+                        fspan,
+                        "unknown operator",
+                    )
+                    .with_help(format!(
                     "declare it before the first function: `operator {f} pure` (or its effects)"
-                )));
+                )),
+                );
             }
             self.bump();
             self.list("]", |p| p.literal())?
@@ -717,7 +767,7 @@ impl<'s> Parser<'s> {
         })
     }
 
-    fn statement(&mut self, st: &mut FnState<'s>, b: Block, calls: &mut Vec<CallSite>) -> Res<()> {
+    fn statement(&mut self, st: &mut FnState, b: Block, calls: &mut Vec<CallSite>) -> Res<()> {
         let start = self.peek().span.start;
         let t = self.peek().clone();
         let word = if t.kind == Tok::Ident {
@@ -803,18 +853,22 @@ impl<'s> Parser<'s> {
             self.expect_punct("=")?;
             self.rhs(st, dst, start, calls)?
         } else {
-            return Err(self.err_here("a statement"));
+            return fail(self.err_here("a statement"));
         };
         if data.is_phi() && !st.func.block_insts(b).is_empty() {
-            return Err(Diagnostic::new(
+            return fail(Diagnostic::new(
                 "phi after an ordinary instruction",
                 start..self.prev_end(),
                 "phis must come first in their block",
             ));
         }
         let i = st.func.push_inst(b, data);
-        st.spans.insts.ensure(i, 0..0);
-        st.spans.insts[i] = start..self.prev_end();
+        debug_assert_eq!(
+            i.index(),
+            st.spans.insts.len(),
+            "instructions are created in order"
+        );
+        st.spans.insts.push(start..self.prev_end());
         Ok(())
     }
 
@@ -822,7 +876,7 @@ impl<'s> Parser<'s> {
     /// `(d1, ..., dn) = f(...)`, a call or operation with several results.
     fn multi_definition(
         &mut self,
-        st: &mut FnState<'s>,
+        st: &mut FnState,
         start: usize,
         calls: &mut Vec<CallSite>,
     ) -> Res<InstData> {
@@ -845,7 +899,7 @@ impl<'s> Parser<'s> {
         let mut seen: HashSet<Var> = HashSet::default();
         for (v, span) in &dsts {
             if !seen.insert(*v) {
-                return Err(Diagnostic::new(
+                return fail(Diagnostic::new(
                     format!("`{}` is written twice by {what}", &self.src[span.clone()]),
                     span.clone(),
                     "duplicate destination",
@@ -859,7 +913,7 @@ impl<'s> Parser<'s> {
         let open = self.expect_punct("(")?;
         let srcs = self.operand_list(st, ")")?;
         if srcs.len() != dsts.len() {
-            return Err(Diagnostic::new(
+            return fail(Diagnostic::new(
                 format!(
                     "parallel copy has {} destination(s) but {} source(s)",
                     dsts.len(),
@@ -877,7 +931,7 @@ impl<'s> Parser<'s> {
 
     fn rhs(
         &mut self,
-        st: &mut FnState<'s>,
+        st: &mut FnState,
         dst: Var,
         start: usize,
         calls: &mut Vec<CallSite>,
@@ -913,9 +967,10 @@ impl<'s> Parser<'s> {
             }
         }
         let lhs = self.operand(st)?;
-        let t = self.peek().clone();
+        let t = self.peek();
         if t.kind == Tok::Punct {
-            if let Some(op) = BinOp::from_symbol(self.text(&t)) {
+            let code = t.code;
+            if let Some(&(_, op)) = self.binops.iter().find(|b| b.0 == code) {
                 self.bump();
                 let rhs = self.operand(st)?;
                 return Ok(InstData::Binary { dst, op, lhs, rhs });
@@ -926,8 +981,11 @@ impl<'s> Parser<'s> {
 
     /// Checks that each phi has exactly one operand per distinct
     /// predecessor, and that no block without predecessors has phis.
-    fn check_phis(&self, st: &FnState<'s>) -> Res<()> {
+    fn check_phis(&self, st: &FnState) -> Res<()> {
         let f = &st.func;
+        if f.layout().iter().all(|&b| f.block_phis(b).is_empty()) {
+            return Ok(()); // no CFG to build
+        }
         let cfg = Cfg::new(f);
         // pred_stamp[p] == stamp marks p as a predecessor of the current
         // block; used_stamp[p] == stamp2 marks it as already labelled in the
@@ -948,15 +1006,17 @@ impl<'s> Parser<'s> {
             }
             if npreds == 0 {
                 let i = f.block_phis(b)[0];
-                return Err(Diagnostic::new(
-                    format!(
-                        "phi in block `{}`, which has no predecessors",
-                        f.block_name(b)
-                    ),
-                    st.spans.insts[i].clone(),
-                    "no edge leads here",
-                )
-                .with_help("a phi chooses a value by the edge taken into its block"));
+                return fail(
+                    Diagnostic::new(
+                        format!(
+                            "phi in block `{}`, which has no predecessors",
+                            f.block_name(b)
+                        ),
+                        st.spans.insts[i].clone(),
+                        "no edge leads here",
+                    )
+                    .with_help("a phi chooses a value by the edge taken into its block"),
+                );
             }
             for &i in f.block_phis(b) {
                 stamp += 1;
@@ -965,14 +1025,14 @@ impl<'s> Parser<'s> {
                 for a in args {
                     let name = f.block_name(a.block);
                     if pred_stamp[a.block.index()] != bstamp {
-                        return Err(Diagnostic::new(
+                        return fail(Diagnostic::new(
                             format!("phi operand labelled `{name}`, which is not a predecessor of block `{}`", f.block_name(b)),
                             span,
                             "not a predecessor",
                         ));
                     }
                     if used_stamp[a.block.index()] == stamp {
-                        return Err(Diagnostic::new(
+                        return fail(Diagnostic::new(
                             format!("phi has two operands for predecessor `{name}`"),
                             span,
                             "duplicate label",
@@ -985,7 +1045,7 @@ impl<'s> Parser<'s> {
                         .unique_preds(b)
                         .find(|p| used_stamp[p.index()] != stamp)
                         .expect("a missing predecessor");
-                    return Err(Diagnostic::new(
+                    return fail(Diagnostic::new(
                         format!(
                             "phi has no operand for predecessor `{}`",
                             f.block_name(missing)
@@ -998,6 +1058,14 @@ impl<'s> Parser<'s> {
         }
         Ok(())
     }
+}
+
+/// The variable of `st` named `name`, whose hash is `hash`.
+#[inline]
+fn find_var(src: &str, st: &FnState, name: &str, hash: u32) -> Option<Var> {
+    let src = src.as_bytes();
+    st.vars
+        .find(hash, |v| src[st.var_at[v].clone()] == *name.as_bytes())
 }
 
 /// Renumbers blocks so that block indices follow the layout (blocks are

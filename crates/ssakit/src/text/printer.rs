@@ -4,6 +4,7 @@
 //! Types are printed where they are not the default `i64`: on parameters,
 //! on every definition of a variable, and on declared results.
 
+use crate::decimal::push_i64;
 use crate::ir::{
     Function, Inst, InstData, Module, Operand, Operator, Terminator, Type, UnOp, Var, VarNames,
 };
@@ -21,6 +22,7 @@ use std::fmt::Write;
 /// ```
 pub fn print_module(m: &Module) -> String {
     let mut out = print_declarations(m);
+    out.reserve(m.functions.iter().map(text_estimate).sum());
     for (i, f) in m.functions.iter().enumerate() {
         if i > 0 {
             out.push('\n');
@@ -75,17 +77,21 @@ pub fn print_declarations(m: &Module) -> String {
 pub fn print_function(f: &Function) -> String {
     // Sized up front: growing a multi-megabyte string by doubling costs
     // copies and, in glibc, consolidations of freed small blocks.
-    let mut out = String::with_capacity(24 * f.inst_slots() + 16 * f.layout().len() + 64);
+    let mut out = String::with_capacity(text_estimate(f));
     write_function(&mut out, f);
     out
+}
+
+/// About the length of `f`'s text (a little over it on generated
+/// programs), to size the output once.
+fn text_estimate(f: &Function) -> usize {
+    24 * f.inst_slots() + 16 * f.layout().len() + 64
 }
 
 fn operand(out: &mut String, names: &VarNames, o: Operand) {
     match o {
         Operand::Var(v) => out.push_str(&names[v]),
-        Operand::Const(c) => {
-            let _ = write!(out, "{c}");
-        }
+        Operand::Const(c) => push_i64(out, c),
         Operand::Undef => out.push_str("undef"),
     }
 }
@@ -104,7 +110,8 @@ fn def(out: &mut String, f: &Function, names: &VarNames, v: Var) {
     out.push_str(&names[v]);
     let ty = f.var_type(v);
     if ty != Type::I64 {
-        let _ = write!(out, ": {ty}");
+        out.push_str(": ");
+        out.push_str(ty.name());
     }
 }
 
@@ -137,7 +144,7 @@ fn operation(out: &mut String, f: &Function, names: &VarNames, op: Operator, imm
             if k > 0 {
                 out.push_str(", ");
             }
-            let _ = write!(out, "{m}");
+            push_i64(out, *m);
         }
         out.push(']');
     }
@@ -166,7 +173,8 @@ pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
         }
         InstData::Unary { dst, op, arg } => {
             def(out, f, names, *dst);
-            let _ = write!(out, " = {}", op.symbol());
+            out.push_str(" = ");
+            out.push_str(op.symbol());
             // `x = -5` would read back as the literal -5: keep a space.
             if *op == UnOp::Neg && matches!(arg, Operand::Const(_)) {
                 out.push(' ');
@@ -177,7 +185,9 @@ pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
             def(out, f, names, *dst);
             out.push_str(" = ");
             operand(out, names, *lhs);
-            let _ = write!(out, " {} ", op.symbol());
+            out.push(' ');
+            out.push_str(op.symbol());
+            out.push(' ');
             operand(out, names, *rhs);
         }
         InstData::Call {
@@ -186,7 +196,8 @@ pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
             results: r,
         } => {
             results(out, f, names, r.as_slice(f));
-            let _ = write!(out, "{}(", f.callee_name(*callee));
+            out.push_str(f.callee_name(*callee));
+            out.push('(');
             operands(out, names, args.as_slice(f).iter().copied());
             out.push(')');
         }
@@ -216,7 +227,8 @@ pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
                 if k > 0 {
                     out.push_str(", ");
                 }
-                let _ = write!(out, "{}: ", f.block_name(a.block));
+                out.push_str(f.block_name(a.block));
+                out.push_str(": ");
                 operand(out, names, a.value);
             }
             out.push(')');
@@ -252,7 +264,8 @@ pub fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminat
     let name = |b| f.block_name(b);
     match t {
         Terminator::Jump(b) => {
-            let _ = write!(out, "jump {}", name(*b));
+            out.push_str("jump ");
+            out.push_str(name(*b));
         }
         Terminator::Branch {
             cond,
@@ -261,7 +274,10 @@ pub fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminat
         } => {
             out.push_str("branch ");
             operand(out, names, *cond);
-            let _ = write!(out, ", {}, {}", name(*then_dest), name(*else_dest));
+            out.push_str(", ");
+            out.push_str(name(*then_dest));
+            out.push_str(", ");
+            out.push_str(name(*else_dest));
         }
         Terminator::Switch {
             value,
@@ -270,7 +286,9 @@ pub fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminat
         } => {
             out.push_str("switch ");
             operand(out, names, *value);
-            let _ = write!(out, ", {}, [", name(*default));
+            out.push_str(", ");
+            out.push_str(name(*default));
+            out.push_str(", [");
             for (k, &t) in targets.as_slice(f).iter().enumerate() {
                 if k > 0 {
                     out.push_str(", ");
@@ -292,7 +310,9 @@ pub fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminat
 
 fn write_function(out: &mut String, f: &Function) {
     let names = VarNames::new(f);
-    let _ = write!(out, "function {}(", f.name());
+    out.push_str("function ");
+    out.push_str(f.name());
+    out.push('(');
     for (k, &p) in f.params().iter().enumerate() {
         if k > 0 {
             out.push_str(", ");
@@ -303,7 +323,8 @@ fn write_function(out: &mut String, f: &Function) {
     match f.returns() {
         None => {}
         Some([t]) => {
-            let _ = write!(out, " -> {t}");
+            out.push_str(" -> ");
+            out.push_str(t.name());
         }
         Some(ts) => {
             out.push_str(" -> (");
@@ -311,14 +332,15 @@ fn write_function(out: &mut String, f: &Function) {
                 if k > 0 {
                     out.push_str(", ");
                 }
-                let _ = write!(out, "{t}");
+                out.push_str(t.name());
             }
             out.push(')');
         }
     }
     out.push_str(" {\n");
     for &b in f.layout() {
-        let _ = writeln!(out, "{}:", f.block_name(b));
+        out.push_str(f.block_name(b));
+        out.push_str(":\n");
         for i in f.block_all_insts(b) {
             out.push_str("    ");
             write_inst(out, f, &names, i);

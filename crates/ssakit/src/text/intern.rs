@@ -1,0 +1,123 @@
+//! The parser's name tables: a name read from the source to the entity it
+//! names (a variable, a block), found by the hash the lexer computed while
+//! it scanned the name ([`super::lexer::name_hash`]), so that no name is
+//! hashed twice.
+//!
+//! Open addressing with linear probing over slots of (hash, entity); the
+//! table holds no strings: a candidate is confirmed by comparing the name
+//! with the entity's own (the caller's `same` closure, which looks it up in
+//! the function). It doubles at half load, so a probe sequence is short
+//! and growing rehashes from the stored hashes alone.
+
+use crate::entity::EntityRef;
+use std::marker::PhantomData;
+
+/// An empty slot's entity: no entity has this index in a table that fits
+/// in memory.
+const EMPTY: u32 = u32::MAX;
+
+/// Names to entities `K`, keyed by precomputed hashes.
+pub(crate) struct NameTable<K> {
+    /// (hash, entity index), or `(_, EMPTY)`; the length is a power of two.
+    slots: Vec<(u32, u32)>,
+    len: usize,
+    _k: PhantomData<K>,
+}
+
+impl<K: EntityRef> NameTable<K> {
+    pub(crate) fn new() -> Self {
+        NameTable {
+            slots: vec![(0, EMPTY); 16],
+            len: 0,
+            _k: PhantomData,
+        }
+    }
+
+    /// The entity whose name has hash `hash` and for which `same` holds.
+    #[inline]
+    pub(crate) fn find(&self, hash: u32, mut same: impl FnMut(K) -> bool) -> Option<K> {
+        let mask = self.slots.len() - 1;
+        let mut at = spread(hash) & mask;
+        loop {
+            let (h, k) = self.slots[at];
+            if k == EMPTY {
+                return None;
+            }
+            if h == hash && same(K::new(k as usize)) {
+                return Some(K::new(k as usize));
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Adds `k`, whose name hashes to `hash` and is in no entry yet.
+    #[inline]
+    pub(crate) fn insert(&mut self, hash: u32, k: K) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        debug_assert!(k.index() < EMPTY as usize);
+        place(&mut self.slots, hash, k.index() as u32);
+        self.len += 1;
+    }
+
+    fn grow(&mut self) {
+        let bigger = vec![(0, EMPTY); 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        for (h, k) in old {
+            if k != EMPTY {
+                place(&mut self.slots, h, k);
+            }
+        }
+    }
+}
+
+/// The slot a hash probes first: its high bits folded in, since the
+/// mask keeps only the low ones.
+#[inline]
+fn spread(hash: u32) -> usize {
+    (hash ^ hash >> 16) as usize
+}
+
+fn place(slots: &mut [(u32, u32)], hash: u32, k: u32) {
+    let mask = slots.len() - 1;
+    let mut at = spread(hash) & mask;
+    while slots[at].1 != EMPTY {
+        at = (at + 1) & mask;
+    }
+    slots[at] = (hash, k);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NameTable;
+    use crate::ir::Var;
+    use crate::text::lexer::name_hash;
+
+    /// Against a brute-force search over the names, with colliding hashes
+    /// forced by a hash that keeps 3 bits.
+    #[test]
+    fn finds_exactly_the_names_inserted() {
+        for bits in [3u32, 32] {
+            let mask = if bits == 32 {
+                u32::MAX
+            } else {
+                (1 << bits) - 1
+            };
+            let h = |s: &str| name_hash(s) & mask;
+            let mut t = NameTable::<Var>::new();
+            let mut names: Vec<String> = Vec::new();
+            for i in 0..5000 {
+                let s = format!("v{}", (i * 7919) % 3000);
+                let found = t.find(h(&s), |v: Var| names[v.index()] == s);
+                let brute = names.iter().position(|n| *n == s).map(Var::new);
+                assert_eq!(found, brute, "{s}");
+                if found.is_none() {
+                    t.insert(h(&s), Var::new(names.len()));
+                    names.push(s);
+                }
+            }
+            assert_eq!(names.len(), 3000);
+        }
+    }
+}
