@@ -24,12 +24,17 @@ pub fn run(a: Args) -> Result<(), Failed> {
         // .ssa to .ssa: the source's comments are kept.
         let (src, p) = (&input.src, &input.parsed);
         match ssakit::text::print_module_with_comments(&src.text, &p.module) {
-            Ok(text) => out.write_str(&text)?,
+            Ok(text) => {
+                out.write_str(&text)?;
+                crate::input::skip_freeing(text);
+            }
             Err(d) => {
                 crate::input::report(src, &d);
                 return Err(Failed(crate::exit::INPUT));
             }
         }
     }
-    out.finish()
+    out.finish()?;
+    crate::input::skip_freeing(input);
+    Ok(())
 }

@@ -144,7 +144,10 @@ impl<'s> Lexer<'s> {
             };
         }
         let mut i = self.pos;
-        // Blanks and comments, in runs.
+        // Blanks and comments, in runs; the usual indentation at once.
+        if bytes.get(i..i + 4) == Some(b"    ") {
+            i += 4;
+        }
         loop {
             match bytes.get(i) {
                 Some(b' ' | b'\t') => i += 1,

@@ -88,7 +88,10 @@ type CallSite = (Range<usize>, usize, Range<usize>);
 /// assert_eq!(err.line_col(src).0, 5); // the second `f` is the error
 /// ```
 pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
-    let mut p = Parser::new(src);
+    parse_with(Parser::new(src))
+}
+
+fn parse_with(mut p: Parser) -> Result<Parsed, Diagnostic> {
     let res = parse_tokens(&mut p);
     // Text that is no token is the error, wherever the parser stopped: the
     // parser reads at most a few tokens past the one it stumbled on.
@@ -205,6 +208,9 @@ struct Parser<'s> {
     symbols: Symbols,
     /// Each binary operator with the [`punct`] code of its symbol.
     binops: Vec<(u32, BinOp)>,
+    /// Whether [`Parser::plain_assignment`] may take the statements it
+    /// knows (off in the test that compares it with the general path).
+    quick: bool,
 }
 
 /// Per-function state: names to entities, and label bookkeeping.
@@ -222,6 +228,11 @@ struct FnState {
     /// holds the block's first mention, for "unknown label" errors.
     defined: EntityVec<Block, bool>,
     terminated: EntityVec<Block, bool>,
+    /// The current block's phis and ordinary instructions so far, given
+    /// to it at its terminator: its lists are then allocated once, at
+    /// their size, instead of growing by doubling.
+    phis: Vec<Inst>,
+    insts: Vec<Inst>,
 }
 
 /// A parse result. The error is boxed so that the `Ok` path, taken for
@@ -250,6 +261,7 @@ impl<'s> Parser<'s> {
                 .iter()
                 .map(|&op| (punct(op.symbol()), op))
                 .collect(),
+            quick: true,
         }
     }
     fn peek(&self) -> &Token {
@@ -266,13 +278,19 @@ impl<'s> Parser<'s> {
     /// Consumes the next token; the end of input and text that is no token
     /// are never consumed.
     fn bump(&mut self) -> Token {
-        let t = self.ahead[self.head].clone();
+        let t = self.peek().clone();
+        self.advance();
+        t
+    }
+    /// [`Parser::bump`] without a copy of the token.
+    #[inline(always)]
+    fn advance(&mut self) {
+        let t = &self.ahead[self.head];
         if !matches!(t.kind, Tok::Eof | Tok::Bad) {
             self.prev_end = t.span.end;
             self.ahead[self.head] = self.lexer.next_token();
             self.head = (self.head + 1) & (LOOKAHEAD - 1);
         }
-        t
     }
     fn prev_end(&self) -> usize {
         self.prev_end
@@ -445,6 +463,8 @@ impl<'s> Parser<'s> {
             labels: NameTable::new(),
             defined: EntityVec::new(),
             terminated: EntityVec::new(),
+            phis: Vec::new(),
+            insts: Vec::new(),
         };
         self.expect_punct("(")?;
         if !self.is_punct(")") {
@@ -531,7 +551,9 @@ impl<'s> Parser<'s> {
                 )
                 .with_help("a block ends at its `jump`, `branch`, `switch`, `ret` or `unreachable`; start a new block with a label"));
             }
-            self.statement(&mut st, b, calls)?;
+            if !(self.quick && self.plain_assignment(&mut st)?) {
+                self.statement(&mut st, b, calls)?;
+            }
             self.end_of_statement()?;
         }
         let close = self.bump();
@@ -824,6 +846,14 @@ impl<'s> Parser<'s> {
             _ => None,
         };
         if let Some(term) = term {
+            if !st.phis.is_empty() {
+                st.func.set_phis(b, st.phis.as_slice().into());
+                st.phis.clear();
+            }
+            if !st.insts.is_empty() {
+                st.func.set_insts(b, st.insts.as_slice().into());
+                st.insts.clear();
+            }
             st.func.set_term(b, term);
             st.terminated[b] = true;
             st.spans.terms[b] = start..self.prev_end();
@@ -855,14 +885,16 @@ impl<'s> Parser<'s> {
         } else {
             return fail(self.err_here("a statement"));
         };
-        if data.is_phi() && !st.func.block_insts(b).is_empty() {
+        let phi = data.is_phi();
+        if phi && !st.insts.is_empty() {
             return fail(Diagnostic::new(
                 "phi after an ordinary instruction",
                 start..self.prev_end(),
                 "phis must come first in their block",
             ));
         }
-        let i = st.func.push_inst(b, data);
+        let i = st.func.new_inst(data);
+        if phi { &mut st.phis } else { &mut st.insts }.push(i);
         debug_assert_eq!(
             i.index(),
             st.spans.insts.len(),
@@ -870,6 +902,71 @@ impl<'s> Parser<'s> {
         );
         st.spans.insts.push(start..self.prev_end());
         Ok(())
+    }
+
+    /// The statements most programs are made of, `NAME = OPERAND` and
+    /// `NAME = OPERAND OP OPERAND`, read without [`Parser::statement`]'s
+    /// search through every statement form; `false`, with nothing
+    /// consumed, when the tokens ahead may begin anything else.
+    ///
+    /// The same as [`Parser::statement`] on the statements it takes: the
+    /// four tokens ahead (`NAME`, `=`, then a variable not followed by `(`
+    /// or `[`, or an integer) rule out a label, a type annotation, a
+    /// keyword, a call, an operation, a phi and a unary operation; the
+    /// variables are created in the same order (destination, then
+    /// operands); an error past those tokens comes from the functions
+    /// `statement` calls.
+    #[inline]
+    fn plain_assignment(&mut self, st: &mut FnState) -> Res<bool> {
+        let (t0, t1, t2, t3) = (
+            self.peek_at(0),
+            self.peek_at(1),
+            self.peek_at(2),
+            self.peek_at(3),
+        );
+        let simple_operand = match t2.kind {
+            Tok::Int => true,
+            Tok::Ident => {
+                !crate::ir::is_reserved(self.text(t2))
+                    && !(t3.kind == Tok::Punct && (t3.code == punct("(") || t3.code == punct("[")))
+            }
+            _ => false,
+        };
+        if !(t0.kind == Tok::Ident
+            && t1.kind == Tok::Punct
+            && t1.code == punct("=")
+            && simple_operand
+            && !crate::ir::is_reserved(self.text(t0)))
+        {
+            return Ok(false);
+        }
+        let start = t0.span.start;
+        let (d, span, hash) = self.hashed_name("a variable name")?;
+        let dst = self.var(st, d, span, hash);
+        self.advance(); // `=`
+        let lhs = self.operand(st)?;
+        let t = self.peek();
+        let data = match self
+            .binops
+            .iter()
+            .find(|b| t.kind == Tok::Punct && b.0 == t.code)
+        {
+            Some(&(_, op)) => {
+                self.advance();
+                let rhs = self.operand(st)?;
+                InstData::Binary { dst, op, lhs, rhs }
+            }
+            None => InstData::Copy { dst, src: lhs },
+        };
+        let i = st.func.new_inst(data);
+        st.insts.push(i);
+        debug_assert_eq!(
+            i.index(),
+            st.spans.insts.len(),
+            "instructions are created in order"
+        );
+        st.spans.insts.push(start..self.prev_end());
+        Ok(true)
     }
 
     /// `(d1, ..., dn) = (s1, ..., sn)`, a parallel copy, or
@@ -1080,4 +1177,96 @@ fn renumber_blocks_in_layout_order(f: &mut Function, spans: &mut FunctionSpans) 
     let new_of = f.renumber_blocks(&order);
     spans.blocks.permute(&new_of);
     spans.terms.permute(&new_of);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse, parse_with, Parser};
+    use crate::text::print_module;
+
+    /// The fast path for plain assignments against the general path, on
+    /// every statement of up to four tokens from an alphabet of the
+    /// tokens that decide between them (names, keywords, literals,
+    /// punctuation, calls, types, comments), and on every one of up to
+    /// three more after `x =` and up to two after `x = y +`: the same
+    /// module, spans and variables in the same order, or the same error.
+    #[test]
+    fn plain_assignments_read_as_the_general_path_reads_them() {
+        let alphabet = [
+            "x",
+            "y",
+            "=",
+            "1",
+            "-",
+            "-1",
+            "+",
+            "<<",
+            "==",
+            "undef",
+            "phi",
+            "jump",
+            "(",
+            ")",
+            "[",
+            ":",
+            "i32",
+            "f",
+            ",",
+            "#c",
+            "!",
+            "99999999999999999999",
+            "1x",
+            "@",
+        ];
+        let mut seen = 0;
+        let mut stmt = Vec::new();
+        let n = alphabet.len();
+        let prefixes: [(&[&str], u32); 3] =
+            [(&[], 4), (&["x", "="], 3), (&["x", "=", "y", "+"], 2)];
+        for (prefix, most) in prefixes {
+            for len in 1..=most {
+                for mut code in 0..n.pow(len) {
+                    stmt.clear();
+                    stmt.extend_from_slice(prefix);
+                    for _ in 0..len {
+                        stmt.push(alphabet[code % n]);
+                        code /= n;
+                    }
+                    // Tokens with and without spaces between them where they
+                    // would not fuse.
+                    for sep in [" ", ""] {
+                        let line = stmt.join(sep);
+                        let src = format!(
+                            "function f(a) {{\nentry:\n    x = a\n    {line}\n    ret x\n}}\n"
+                        );
+                        let quick = parse(&src);
+                        let mut p = Parser::new(&src);
+                        p.quick = false;
+                        let general = parse_with(p);
+                        match (&quick, &general) {
+                            (Ok(q), Ok(g)) => {
+                                seen += 1;
+                                let (fq, fg) = (&q.module.functions[0], &g.module.functions[0]);
+                                assert_eq!(
+                                    print_module(&q.module),
+                                    print_module(&g.module),
+                                    "{src}"
+                                );
+                                assert_eq!(q.spans[0].insts, g.spans[0].insts, "{src}");
+                                let names = |f: &crate::ir::Function| {
+                                    f.vars()
+                                        .map(|v| f.base_name(v).to_string())
+                                        .collect::<Vec<_>>()
+                                };
+                                assert_eq!(names(fq), names(fg), "{src}");
+                            }
+                            (Err(q), Err(g)) => assert_eq!(q, g, "{src}"),
+                            _ => panic!("{src}: {:?} against {:?}", quick.is_ok(), general.is_ok()),
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen > 3000, "{seen} statements parsed");
+    }
 }
