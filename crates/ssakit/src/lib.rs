@@ -22,6 +22,7 @@ pub mod entity;
 pub mod error;
 pub mod eval;
 pub mod gen;
+pub(crate) mod intern;
 pub mod interp;
 pub mod ir;
 pub mod opt;

@@ -14,13 +14,13 @@
 
 //!
 //! All names live in one string (no allocation per name); the table of
-//! names taken is a chained hash table over that string, keyed by FxHash.
+//! names taken ([`crate::intern::NameTable`]) holds variables, compared
+//! by their names in that string.
 
 use super::{Function, Var};
 use crate::decimal::push_u64;
 use crate::entity::EntityVec;
-use rustc_hash::FxHashMap;
-use std::hash::BuildHasher;
+use crate::intern::{hash_name, NameTable};
 
 /// Words that cannot name a variable, a label, a function or an operator in
 /// the text format: statement keywords and the type names.
@@ -98,31 +98,22 @@ pub struct VarNames {
     spans: EntityVec<Var, (usize, usize)>,
 }
 
-/// Names taken so far: hash → last variable with that hash, then a chain.
+/// Names taken so far, by their [`hash_name`].
 struct Taken {
-    hasher: rustc_hash::FxBuildHasher,
-    head: FxHashMap<u64, Var>,
-    next: EntityVec<Var, Option<Var>>,
+    table: NameTable<Var>,
 }
 
 impl Taken {
     fn contains(&self, names: &VarNames, cand: &str) -> bool {
-        if is_reserved(cand) {
-            return true;
-        }
-        let mut at = self.head.get(&self.hasher.hash_one(cand)).copied();
-        while let Some(v) = at {
-            if names.get(v) == cand {
-                return true;
-            }
-            at = self.next[v];
-        }
-        false
+        is_reserved(cand)
+            || self
+                .table
+                .find(hash_name(cand), |v| names.get(v) == cand)
+                .is_some()
     }
 
     fn insert(&mut self, names: &VarNames, v: Var) {
-        let h = self.hasher.hash_one(names.get(v));
-        self.next[v] = self.head.insert(h, v);
+        self.table.insert(hash_name(names.get(v)), v);
     }
 }
 
@@ -158,12 +149,9 @@ impl VarNames {
             return names;
         }
         let mut taken = Taken {
-            hasher: Default::default(),
-            head: FxHashMap::with_capacity_and_hasher(n, Default::default()),
-            next: EntityVec::with_capacity(n),
+            table: NameTable::with_capacity(n),
         };
         for v in func.vars() {
-            taken.next.push(None);
             if func.var(v).origin().is_none() {
                 taken.insert(&names, v);
             }

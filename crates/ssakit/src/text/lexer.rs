@@ -6,6 +6,7 @@
 //! of input) would be most of the memory parsing takes.
 
 use super::diag::Diagnostic;
+use crate::intern::hash_step;
 use std::ops::Range;
 
 /// A token kind.
@@ -34,7 +35,7 @@ pub(crate) struct Token {
     pub span: Range<usize>,
     /// For [`Tok::Punct`], its bytes as [`punct`] encodes them, so that a
     /// punctuation test is one comparison; for [`Tok::Ident`], the
-    /// [`name_hash`] of its text, computed while it was scanned, so that
+    /// [`crate::intern::hash_name`] of its text, computed while it was scanned, so that
     /// the parser's name tables never hash a name again; else 0.
     pub code: u32,
 }
@@ -50,19 +51,6 @@ pub(crate) const fn punct(s: &str) -> u32 {
     } else {
         b[0] as u32 | (b[1] as u32) << 8
     }
-}
-
-/// One step of the hash of a name's bytes (FxHash's mix, on 32 bits).
-#[inline]
-fn hash_step(h: u32, b: u8) -> u32 {
-    (h.rotate_left(5) ^ b as u32).wrapping_mul(0x9e37_79b9)
-}
-
-/// The hash a [`Tok::Ident`] token carries for its text `s` (for tests:
-/// the lexer computes it as it scans).
-#[cfg(test)]
-pub(crate) fn name_hash(s: &str) -> u32 {
-    s.bytes().fold(0, hash_step)
 }
 
 /// Two-byte punctuation: `<< >> == != <= >= ->`.
@@ -195,15 +183,7 @@ impl<'s> Lexer<'s> {
                     i += 1;
                 }
                 if i < len && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') {
-                    let mut j = i;
-                    while j < len && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
-                        j += 1;
-                    }
-                    return self.fail(Diagnostic::new(
-                        format!("malformed number `{}`", &self.src[start..j]),
-                        start..j,
-                        "names start with a letter or `_`; numbers are decimal digits",
-                    ));
+                    return self.malformed_number(start, i);
                 }
                 (Tok::Int, 0)
             }
@@ -215,13 +195,7 @@ impl<'s> Lexer<'s> {
                     i += 1;
                     c as u32
                 } else {
-                    let ch = self.src[i..].chars().next().unwrap_or('?');
-                    let end = i + ch.len_utf8();
-                    return self.fail(Diagnostic::new(
-                        format!("unexpected character `{}`", ch.escape_debug()),
-                        start..end,
-                        "not part of the .ssa syntax",
-                    ));
+                    return self.unexpected_character(i);
                 };
                 (Tok::Punct, code)
             }
@@ -232,6 +206,36 @@ impl<'s> Lexer<'s> {
             span: start..i,
             code,
         }
+    }
+
+    /// Digits at `start` run into letters at `i`. Out of line, as the
+    /// other error paths, to keep `next_token` small.
+    #[cold]
+    #[inline(never)]
+    fn malformed_number(&mut self, start: usize, i: usize) -> Token {
+        let bytes = self.src.as_bytes();
+        let mut j = i;
+        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+            j += 1;
+        }
+        self.fail(Diagnostic::new(
+            format!("malformed number `{}`", &self.src[start..j]),
+            start..j,
+            "names start with a letter or `_`; numbers are decimal digits",
+        ))
+    }
+
+    /// The character at `i` begins no token.
+    #[cold]
+    #[inline(never)]
+    fn unexpected_character(&mut self, i: usize) -> Token {
+        let ch = self.src[i..].chars().next().unwrap_or('?');
+        let end = i + ch.len_utf8();
+        self.fail(Diagnostic::new(
+            format!("unexpected character `{}`", ch.escape_debug()),
+            i..end,
+            "not part of the .ssa syntax",
+        ))
     }
 
     fn fail(&mut self, d: Diagnostic) -> Token {
@@ -267,7 +271,8 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token>, Diagnostic> {
 
 #[cfg(test)]
 mod tests {
-    use super::{lex, name_hash, punct, Tok};
+    use super::{lex, punct, Tok};
+    use crate::intern::hash_name as name_hash;
 
     /// Every token carries the code the parser compares with: punctuation
     /// its [`punct`] code, a name its [`name_hash`].

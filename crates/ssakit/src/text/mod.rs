@@ -4,7 +4,6 @@
 
 pub mod comments;
 pub mod diag;
-pub(crate) mod intern;
 pub(crate) mod lexer;
 pub mod parser;
 pub mod printer;

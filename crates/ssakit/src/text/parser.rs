@@ -16,9 +16,9 @@
 //! [`Symbols`] table that all its functions share.
 
 use super::diag::Diagnostic;
-use super::intern::NameTable;
 use super::lexer::{punct, Lexer, Tok, Token};
 use crate::entity::{EntityVec, SecondaryMap};
+use crate::intern::NameTable;
 use crate::ir::{
     BinOp, Block, Cfg, Effects, Function, Inst, InstData, Module, Operand, PhiArg, Symbols,
     Terminator, Type, UnOp, Var,

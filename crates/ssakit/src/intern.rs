@@ -1,7 +1,8 @@
-//! The parser's name tables: a name read from the source to the entity it
-//! names (a variable, a block), found by the hash the lexer computed while
-//! it scanned the name ([`super::lexer::name_hash`]), so that no name is
-//! hashed twice.
+//! Name tables: a name to the entity it names (a variable, a block),
+//! found by a hash computed once. The parser's tables take the hash the
+//! lexer computed while it scanned the name ([`hash_step`], byte by
+//! byte), so that no name read is hashed twice; [`crate::ir::VarNames`]
+//! hashes each candidate name once with [`hash_name`].
 //!
 //! Open addressing with linear probing over slots of (hash, entity); the
 //! table holds no strings: a candidate is confirmed by comparing the name
@@ -11,6 +12,19 @@
 
 use crate::entity::EntityRef;
 use std::marker::PhantomData;
+
+/// One step of the hash of a name's bytes (FxHash's mix, on 32 bits).
+#[inline]
+pub(crate) fn hash_step(h: u32, b: u8) -> u32 {
+    (h.rotate_left(5) ^ b as u32).wrapping_mul(0x9e37_79b9)
+}
+
+/// The hash of name `s`: [`hash_step`] over its bytes, as the lexer
+/// computes it while scanning.
+#[inline]
+pub(crate) fn hash_name(s: &str) -> u32 {
+    s.bytes().fold(0, hash_step)
+}
 
 /// An empty slot's entity: no entity has this index in a table that fits
 /// in memory.
@@ -26,8 +40,13 @@ pub(crate) struct NameTable<K> {
 
 impl<K: EntityRef> NameTable<K> {
     pub(crate) fn new() -> Self {
+        Self::with_capacity(8)
+    }
+
+    /// A table that holds `n` names before it grows.
+    pub(crate) fn with_capacity(n: usize) -> Self {
         NameTable {
-            slots: vec![(0, EMPTY); 16],
+            slots: vec![(0, EMPTY); (2 * n).next_power_of_two().max(16)],
             len: 0,
             _k: PhantomData,
         }
@@ -90,9 +109,8 @@ fn place(slots: &mut [(u32, u32)], hash: u32, k: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::NameTable;
+    use super::{hash_name as name_hash, NameTable};
     use crate::ir::Var;
-    use crate::text::lexer::name_hash;
 
     /// Against a brute-force search over the names, with colliding hashes
     /// forced by a hash that keeps 3 bits.
