@@ -1,6 +1,7 @@
 //! The `.ssa` parser: tokens to a [`Module`], with spans for diagnostics.
 //!
-//! A hand-written recursive-descent parser over a flat token list; the
+//! A hand-written recursive-descent parser over the lexer's tokens (a
+//! ring of four ahead), with a fast path for plain assignments; the
 //! grammar has no nesting deeper than one function, so nothing recurses on
 //! input size. Every error is a [`Diagnostic`] naming the offending text.
 //! Checks done here, beyond syntax: duplicate and unknown labels, blocks
@@ -193,7 +194,7 @@ pub fn parse_module(src: &str) -> Result<Module, Diagnostic> {
 
 /// How many tokens the parser sees ahead (`peek_at(0..LOOKAHEAD)`); a
 /// power of two, so that the ring's index wraps with a mask. The grammar
-/// needs three.
+/// needs three; [`Parser::plain_assignment`] decides on four.
 const LOOKAHEAD: usize = 4;
 
 struct Parser<'s> {
