@@ -886,6 +886,12 @@ impl<'s> Parser<'s> {
         } else {
             return fail(self.err_here("a statement"));
         };
+        self.add_inst(st, data, start)
+    }
+
+    /// Adds the instruction of the statement that began at `start` and
+    /// ended with the last token consumed to the current block's lists.
+    fn add_inst(&self, st: &mut FnState, data: InstData, start: usize) -> Res<()> {
         let phi = data.is_phi();
         if phi && !st.insts.is_empty() {
             return fail(Diagnostic::new(
@@ -945,28 +951,8 @@ impl<'s> Parser<'s> {
         let (d, span, hash) = self.hashed_name("a variable name")?;
         let dst = self.var(st, d, span, hash);
         self.advance(); // `=`
-        let lhs = self.operand(st)?;
-        let t = self.peek();
-        let data = match self
-            .binops
-            .iter()
-            .find(|b| t.kind == Tok::Punct && b.0 == t.code)
-        {
-            Some(&(_, op)) => {
-                self.advance();
-                let rhs = self.operand(st)?;
-                InstData::Binary { dst, op, lhs, rhs }
-            }
-            None => InstData::Copy { dst, src: lhs },
-        };
-        let i = st.func.new_inst(data);
-        st.insts.push(i);
-        debug_assert_eq!(
-            i.index(),
-            st.spans.insts.len(),
-            "instructions are created in order"
-        );
-        st.spans.insts.push(start..self.prev_end());
+        let data = self.copy_or_binary(st, dst)?;
+        self.add_inst(st, data, start)?;
         Ok(true)
     }
 
@@ -1064,17 +1050,25 @@ impl<'s> Parser<'s> {
                 return Ok(InstData::Unary { dst, op, arg });
             }
         }
+        self.copy_or_binary(st, dst)
+    }
+
+    /// `OPERAND` or `OPERAND OP OPERAND`, the right-hand side of a copy or
+    /// a binary operation into `dst`.
+    fn copy_or_binary(&mut self, st: &mut FnState, dst: Var) -> Res<InstData> {
         let lhs = self.operand(st)?;
         let t = self.peek();
-        if t.kind == Tok::Punct {
-            let code = t.code;
-            if let Some(&(_, op)) = self.binops.iter().find(|b| b.0 == code) {
-                self.bump();
+        let op = (t.kind == Tok::Punct)
+            .then(|| self.binops.iter().find(|b| b.0 == t.code))
+            .flatten();
+        Ok(match op {
+            Some(&(_, op)) => {
+                self.advance();
                 let rhs = self.operand(st)?;
-                return Ok(InstData::Binary { dst, op, lhs, rhs });
+                InstData::Binary { dst, op, lhs, rhs }
             }
-        }
-        Ok(InstData::Copy { dst, src: lhs })
+            None => InstData::Copy { dst, src: lhs },
+        })
     }
 
     /// Checks that each phi has exactly one operand per distinct
