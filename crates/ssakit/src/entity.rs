@@ -1146,24 +1146,119 @@ impl<T: Copy> EntityList<T> {
     /// assert_eq!(l.as_slice(&pool), (0..10).collect::<Vec<_>>());
     /// ```
     pub fn push(&mut self, x: T, store: &mut impl ListStore<T>) {
-        let pool = store.pool_mut();
         if self.len == self.cap {
-            let new_cap = (self.cap * 2).max(4);
-            if self.start + self.cap == pool.data.len() as u32 && self.cap > 0 {
-                // Last in the pool: grow in place.
-                pool.data.resize((self.start + new_cap) as usize, x);
-            } else {
-                let start = pool.data.len() as u32;
-                pool.data
-                    .extend_from_within(self.start as usize..(self.start + self.len) as usize);
-                pool.data.resize((start + new_cap) as usize, x);
-                pool.garbage += self.cap as usize;
-                self.start = start;
-            }
-            self.cap = new_cap;
+            self.grow_to((self.cap * 2).max(4), x, store.pool_mut());
         }
-        pool.data[(self.start + self.len) as usize] = x;
+        store.pool_mut().data[(self.start + self.len) as usize] = x;
         self.len += 1;
+    }
+
+    /// Gives the list room for `cap` items (`cap` > its room): in place
+    /// when it is the last list of the pool, otherwise by moving it to the
+    /// end (its old room becomes garbage). New room is filled with `fill`.
+    fn grow_to(&mut self, cap: u32, fill: T, pool: &mut ListPool<T>) {
+        debug_assert!(cap > self.cap);
+        if self.start + self.cap == pool.data.len() as u32 && self.cap > 0 {
+            // Last in the pool: grow in place.
+            pool.data.resize((self.start + cap) as usize, fill);
+        } else {
+            let start = pool.data.len() as u32;
+            pool.data
+                .extend_from_within(self.start as usize..(self.start + self.len) as usize);
+            pool.data.resize((start + cap) as usize, fill);
+            pool.garbage += self.cap as usize;
+            self.start = start;
+        }
+        assert!(
+            (self.start as usize + cap as usize) < u32::MAX as usize,
+            "list pool too large"
+        );
+        self.cap = cap;
+    }
+
+    /// Makes room for `additional` more items without moving the list
+    /// again while they are pushed (`fill` fills the new room).
+    ///
+    /// ```
+    /// use ssakit::entity::{EntityList, ListPool};
+    /// let mut pool = ListPool::new();
+    /// let mut l = EntityList::new();
+    /// l.reserve(8, 0u32, &mut pool);
+    /// let before = pool.len();
+    /// for i in 0..8 {
+    ///     l.push(i, &mut pool);
+    /// }
+    /// assert_eq!((pool.len(), l.len()), (before, 8));
+    /// ```
+    pub fn reserve(&mut self, additional: usize, fill: T, store: &mut impl ListStore<T>) {
+        let want = self.len as usize + additional;
+        if want > self.cap as usize {
+            let want = u32::try_from(want).expect("list pool too large");
+            self.grow_to(want, fill, store.pool_mut());
+        }
+    }
+
+    /// Inserts `x` at position `i` (at most the length), shifting the
+    /// items after it.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut l = pool.alloc(&[1, 3]);
+    /// l.insert(1, 2, &mut pool);
+    /// l.insert(0, 0, &mut pool);
+    /// assert_eq!(l.as_slice(&pool), [0, 1, 2, 3]);
+    /// ```
+    pub fn insert(&mut self, i: usize, x: T, store: &mut impl ListStore<T>) {
+        assert!(
+            i <= self.len(),
+            "insert at {i} past the length {}",
+            self.len
+        );
+        self.push(x, store);
+        let s = self.as_mut_slice(store);
+        s.copy_within(i..s.len() - 1, i + 1);
+        s[i] = x;
+    }
+
+    /// Replaces the items by `items`: in the list's own room when they
+    /// fit, otherwise in new room at the end of the pool.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut l = pool.alloc(&[1, 2, 3]);
+    /// l.assign(&[7, 8], &mut pool);
+    /// assert_eq!((l.as_slice(&pool), pool.garbage()), (&[7, 8][..], 0));
+    /// l.assign(&[4, 5, 6, 7], &mut pool);
+    /// assert_eq!((l.as_slice(&pool), pool.garbage()), (&[4, 5, 6, 7][..], 3));
+    /// ```
+    pub fn assign(&mut self, items: &[T], store: &mut impl ListStore<T>) {
+        let pool = store.pool_mut();
+        if items.len() <= self.cap as usize {
+            let start = self.start as usize;
+            pool.data[start..start + items.len()].copy_from_slice(items);
+            self.len = items.len() as u32;
+        } else {
+            pool.garbage += self.cap as usize;
+            *self = pool.alloc(items);
+        }
+    }
+
+    /// Empties the list, keeping its room for later pushes.
+    ///
+    /// ```
+    /// use ssakit::entity::ListPool;
+    /// let mut pool = ListPool::new();
+    /// let mut l = pool.alloc(&[1, 2, 3]);
+    /// l.clear();
+    /// assert!(l.is_empty());
+    /// let before = pool.len();
+    /// l.push(9, &mut pool);
+    /// assert_eq!((l.as_slice(&pool), pool.len()), (&[9][..], before));
+    /// ```
+    pub fn clear(&mut self) {
+        self.len = 0;
     }
 
     /// Keeps the items for which `keep` is true, in order.

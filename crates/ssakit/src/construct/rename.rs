@@ -299,6 +299,7 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
         self.reaching.reserve(nv + defs);
         let slots = succ_slots(func, cfg);
         let mut new_insts: Vec<Inst> = Vec::new();
+        let mut insts: Vec<Inst> = Vec::new();
         for ev in dt.walk() {
             let bb = match ev {
                 DomEvent::Enter(b) => b,
@@ -328,7 +329,7 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
                 func.for_each_def_mut(i, |d| *d = new);
             }
             // Ordinary instructions: uses, then definitions.
-            let insts = func.take_insts(bb);
+            func.take_insts_into(bb, &mut insts);
             new_insts.clear();
             for &i in &insts {
                 self.rename_inst(func, i, bb, &mut new_insts);
@@ -350,14 +351,13 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
                     func.phi_args_mut(i)[k as usize].value = val;
                 }
             }
-            func.set_insts(bb, std::mem::take(&mut new_insts));
-            new_insts = insts;
+            func.set_insts(bb, &new_insts);
         }
         if !self.entry_defs.is_empty() {
             let rest = func.take_insts(entry);
             let mut list = std::mem::take(&mut self.entry_defs);
             list.extend(rest);
-            func.set_insts(entry, list);
+            func.set_insts(entry, &list);
         }
         std::mem::take(&mut self.stats)
     }

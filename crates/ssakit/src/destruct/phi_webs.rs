@@ -312,7 +312,7 @@ pub(super) fn rename(
             func.map_vars(i, |v| rep[v]);
             keep(func, i)
         });
-        func.set_insts(b, list);
+        func.set_insts(b, &list);
         func.for_each_term_operand_mut(b, ro);
     }
     func.compact();

@@ -129,7 +129,7 @@ pub(crate) fn sequentialize_parallel_copies(
                 ListStore::<(Var, Operand)>::pool_mut(func).free(&mut copies);
             }
         }
-        func.set_insts(b, new);
+        func.set_insts(b, &new);
     }
     func.compact();
     Ok(stats)

@@ -103,9 +103,48 @@ struct BlockData {
     /// Whether the block is in the layout (so that appending checks in
     /// `O(1)`).
     in_layout: bool,
-    phis: Vec<Inst>,
-    insts: Vec<Inst>,
+    /// Its phis, in [`Pools::block_insts`].
+    phis: EntityList<Inst>,
+    /// Its ordinary instructions, in [`Pools::block_insts`].
+    insts: EntityList<Inst>,
     term: Terminator,
+}
+
+/// Which of a block's two instruction lists.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ListKind {
+    Phis,
+    Insts,
+}
+
+impl ListKind {
+    fn setter(self) -> &'static str {
+        match self {
+            ListKind::Phis => "set_phis",
+            ListKind::Insts => "set_insts",
+        }
+    }
+    fn items(self) -> &'static str {
+        match self {
+            ListKind::Phis => "phis",
+            ListKind::Insts => "instructions",
+        }
+    }
+    fn refused(self) -> &'static str {
+        match self {
+            ListKind::Phis => "not a phi",
+            ListKind::Insts => "a phi",
+        }
+    }
+}
+
+impl BlockData {
+    fn list_mut(&mut self, kind: ListKind) -> &mut EntityList<Inst> {
+        match kind {
+            ListKind::Phis => &mut self.phis,
+            ListKind::Insts => &mut self.insts,
+        }
+    }
 }
 
 /// Names of variables and blocks, one after the other in one string.
@@ -138,6 +177,10 @@ pub(super) struct Pools {
     pub(super) vars: ListPool<Var>,
     pub(super) blocks: ListPool<Block>,
     pub(super) imms: ListPool<i64>,
+    /// The blocks' phi and instruction lists: one pool for all blocks, so
+    /// that a block costs no allocation of its own and a function's
+    /// clone copies one vector instead of two per block.
+    pub(super) block_insts: ListPool<Inst>,
 }
 
 macro_rules! list_store {
@@ -651,7 +694,7 @@ impl Function {
     /// assert!(f.block_phis(e).is_empty());
     /// ```
     pub fn block_phis(&self, b: Block) -> &[Inst] {
-        &self.blocks[b].phis
+        self.blocks[b].phis.as_slice(&self.pools.block_insts)
     }
 
     /// The ordinary instructions of `b`, in order.
@@ -665,7 +708,7 @@ impl Function {
     /// assert_eq!(f.block_insts(j).len(), 1); // `print x3`; the phi is apart
     /// ```
     pub fn block_insts(&self, b: Block) -> &[Inst] {
-        &self.blocks[b].insts
+        self.blocks[b].insts.as_slice(&self.pools.block_insts)
     }
 
     /// Phis, then ordinary instructions of `b`.
@@ -681,7 +724,12 @@ impl Function {
     /// ```
     pub fn block_all_insts(&self, b: Block) -> impl DoubleEndedIterator<Item = Inst> + '_ {
         let d = &self.blocks[b];
-        d.phis.iter().chain(&d.insts).copied()
+        let pool = &self.pools.block_insts;
+        d.phis
+            .as_slice(pool)
+            .iter()
+            .chain(d.insts.as_slice(pool))
+            .copied()
     }
 
     /// The terminator of `b`.
@@ -733,8 +781,8 @@ impl Function {
         self.blocks.push(BlockData {
             name,
             in_layout: false,
-            phis: Vec::new(),
-            insts: Vec::new(),
+            phis: EntityList::new(),
+            insts: EntityList::new(),
             term: Terminator::ret_void(),
         })
     }
@@ -1117,7 +1165,7 @@ impl Function {
     /// assert_eq!(f.inst_block(i), None);
     /// let mut list = f.take_insts(j);
     /// list.push(i);
-    /// f.set_insts(j, list);
+    /// f.set_insts(j, &list);
     /// assert_eq!(f.inst_block(i), Some(j));
     /// ```
     pub fn new_inst(&mut self, data: InstData) -> Inst {
@@ -1158,10 +1206,11 @@ impl Function {
         let i = self.new_inst(data);
         self.inst_block[i] = PackedOption::some(block);
         let bd = &mut self.blocks[block];
+        let pool = &mut self.pools.block_insts;
         if is_phi {
-            bd.phis.push(i);
+            bd.phis.push(i, pool);
         } else {
-            bd.insts.push(i);
+            bd.insts.push(i, pool);
         }
         i
     }
@@ -1182,7 +1231,9 @@ impl Function {
         assert!(!data.is_phi(), "insert_inst: phis go through push_inst");
         let i = self.new_inst(data);
         self.inst_block[i] = PackedOption::some(block);
-        self.blocks[block].insts.insert(index, i);
+        self.blocks[block]
+            .insts
+            .insert(index, i, &mut self.pools.block_insts);
         i
     }
 
@@ -1225,14 +1276,29 @@ impl Function {
     /// ```
     pub fn retain_insts(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
         let mut list = std::mem::take(&mut self.blocks[b].insts);
-        list.retain(|&i| {
-            let k = keep(self, i);
-            if !k {
+        self.retain_list(&mut list, &mut keep);
+        self.blocks[b].insts = list;
+    }
+
+    /// Keeps the items of `list` (taken out of its block, so that `keep`
+    /// sees the block without it) for which `keep` is true; the others are
+    /// unlisted.
+    fn retain_list(
+        &mut self,
+        list: &mut EntityList<Inst>,
+        keep: &mut impl FnMut(&Function, Inst) -> bool,
+    ) {
+        let mut w = 0;
+        for r in 0..list.len() {
+            let i = list.as_slice(&self.pools.block_insts)[r];
+            if keep(self, i) {
+                list.as_mut_slice(&mut self.pools.block_insts)[w] = i;
+                w += 1;
+            } else {
                 self.inst_block[i] = PackedOption::NONE;
             }
-            k
-        });
-        self.blocks[b].insts = list;
+        }
+        list.truncate(w);
     }
 
     /// Keeps the phis of `b` for which `keep` is true; the others are
@@ -1250,13 +1316,7 @@ impl Function {
     /// ```
     pub fn retain_phis(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
         let mut list = std::mem::take(&mut self.blocks[b].phis);
-        list.retain(|&i| {
-            let k = keep(self, i);
-            if !k {
-                self.inst_block[i] = PackedOption::NONE;
-            }
-            k
-        });
+        self.retain_list(&mut list, &mut keep);
         self.blocks[b].phis = list;
     }
 
@@ -1269,15 +1329,63 @@ impl Function {
     /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
     /// # let x = f.var_by_name("x").unwrap();
     /// let moved = f.take_insts(a);
-    /// f.set_insts(j, moved);
+    /// f.set_insts(j, &moved);
     /// assert!(ssakit::text::print_function(&f).contains("a:\n    jump j\nj:\n    x = 2\n"));
     /// ```
     pub fn take_insts(&mut self, b: Block) -> Vec<Inst> {
-        let list = std::mem::take(&mut self.blocks[b].insts);
-        for &i in &list {
+        let mut out = Vec::new();
+        self.take_insts_into(b, &mut out);
+        out
+    }
+
+    /// [`Function::take_insts`] into `out` (cleared first), so that a pass
+    /// rewriting every block reuses one vector.
+    ///
+    /// ```
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// let mut scratch = vec![];
+    /// f.take_insts_into(e, &mut scratch);
+    /// assert_eq!((scratch.len(), f.block_insts(e).len()), (1, 0));
+    /// ```
+    pub fn take_insts_into(&mut self, b: Block, out: &mut Vec<Inst>) {
+        self.take_list(b, ListKind::Insts, out)
+    }
+
+    /// Empties list `kind` of `b` into `out`, unlisting its instructions;
+    /// the list keeps its room in the pool for the list set after it.
+    fn take_list(&mut self, b: Block, kind: ListKind, out: &mut Vec<Inst>) {
+        out.clear();
+        let list = self.blocks[b].list_mut(kind);
+        out.extend_from_slice(list.as_slice(&self.pools.block_insts));
+        list.clear();
+        for &i in out.iter() {
             self.inst_block[i] = PackedOption::NONE;
         }
-        list
+    }
+
+    /// Makes `items` list `kind` of `b`, which must be empty; panics if
+    /// one is listed already (here or by another block), appears twice,
+    /// or is not of the list's kind.
+    fn set_list(&mut self, b: Block, kind: ListKind, items: &[Inst]) {
+        let what = kind.setter();
+        assert!(
+            self.blocks[b].list_mut(kind).is_empty(),
+            "{what}: block {b} still lists {}",
+            kind.items()
+        );
+        for &i in items {
+            assert!(
+                self.inst_block[i].is_none() && self.insts[i].is_phi() == (kind == ListKind::Phis),
+                "{what}: {i} is listed already or is {}",
+                kind.refused()
+            );
+            self.inst_block[i] = PackedOption::some(b);
+        }
+        self.blocks[b]
+            .list_mut(kind)
+            .assign(items, &mut self.pools.block_insts);
     }
 
     /// Makes `list` the ordinary instructions of `b`, whose list must be
@@ -1292,22 +1400,11 @@ impl Function {
     /// # let x = f.var_by_name("x").unwrap();
     /// let mut list = f.take_insts(e);
     /// list.extend(f.take_insts(a));
-    /// f.set_insts(e, list);
+    /// f.set_insts(e, &list);
     /// assert_eq!(f.block_insts(e).len(), 2);
     /// ```
-    pub fn set_insts(&mut self, b: Block, list: Vec<Inst>) {
-        assert!(
-            self.blocks[b].insts.is_empty(),
-            "set_insts: block {b} still lists instructions"
-        );
-        for &i in &list {
-            assert!(
-                self.inst_block[i].is_none() && !self.insts[i].is_phi(),
-                "set_insts: {i} is listed already or is a phi"
-            );
-            self.inst_block[i] = PackedOption::some(b);
-        }
-        self.blocks[b].insts = list;
+    pub fn set_insts(&mut self, b: Block, list: &[Inst]) {
+        self.set_list(b, ListKind::Insts, list)
     }
 
     /// Takes the phis of `b` out of it (see [`Function::take_insts`]).
@@ -1320,15 +1417,13 @@ impl Function {
     /// # let phi = f.block_phis(j)[0];
     /// assert_eq!(f.take_phis(j), [phi]);
     /// assert_eq!(f.inst_block(phi), None);
-    /// f.set_phis(j, vec![phi]);
+    /// f.set_phis(j, &[phi]);
     /// assert_eq!(f.inst_block(phi), Some(j));
     /// ```
     pub fn take_phis(&mut self, b: Block) -> Vec<Inst> {
-        let list = std::mem::take(&mut self.blocks[b].phis);
-        for &i in &list {
-            self.inst_block[i] = PackedOption::NONE;
-        }
-        list
+        let mut out = Vec::new();
+        self.take_list(b, ListKind::Phis, &mut out);
+        out
     }
 
     /// Makes `list` the phis of `b`, whose phi list must be empty. Panics
@@ -1346,22 +1441,11 @@ impl Function {
     /// let p = f.new_inst(InstData::Phi { dst: y, args });
     /// let mut phis = f.take_phis(j);
     /// phis.push(p);
-    /// f.set_phis(j, phis);
+    /// f.set_phis(j, &phis);
     /// assert!(ssakit::text::print_function(&f).contains("y = phi(e: 0, a: 1)"));
     /// ```
-    pub fn set_phis(&mut self, b: Block, list: Vec<Inst>) {
-        assert!(
-            self.blocks[b].phis.is_empty(),
-            "set_phis: block {b} still lists phis"
-        );
-        for &i in &list {
-            assert!(
-                self.inst_block[i].is_none() && self.insts[i].is_phi(),
-                "set_phis: {i} is listed already or is not a phi"
-            );
-            self.inst_block[i] = PackedOption::some(b);
-        }
-        self.blocks[b].phis = list;
+    pub fn set_phis(&mut self, b: Block, list: &[Inst]) {
+        self.set_list(b, ListKind::Phis, list)
     }
 
     /// Reserves room for `n` more phis in `b`.
@@ -1376,7 +1460,11 @@ impl Function {
     /// assert_eq!(f.block_phis(j), [phi]);
     /// ```
     pub fn reserve_phis(&mut self, b: Block, n: usize) {
-        self.blocks[b].phis.reserve(n);
+        // The filler is never read: room past a list's length is unused.
+        let fill = Inst::from_u32(0);
+        self.blocks[b]
+            .phis
+            .reserve(n, fill, &mut self.pools.block_insts);
     }
 
     /// Reserves room for `n` more list items of type `T` (when a pass
@@ -1920,9 +2008,12 @@ impl Function {
             }
             self.insts = kept;
             self.inst_block = kept_block;
+            let pool = &mut self.pools.block_insts;
             for b in self.blocks.values_mut() {
-                for i in b.phis.iter_mut().chain(b.insts.iter_mut()) {
-                    *i = Inst::from_u32(new_index[i.index()]);
+                for list in [&b.phis, &b.insts] {
+                    for i in list.as_mut_slice(pool) {
+                        *i = Inst::from_u32(new_index[i.index()]);
+                    }
                 }
             }
         }
@@ -1934,6 +2025,14 @@ impl Function {
     /// terminators, in instruction order, when instructions were dropped
     /// (their lists are garbage now) or garbage is a quarter of the pools.
     fn compact_pools(&mut self, dropped: bool) {
+        let lists = &self.pools.block_insts;
+        if lists.garbage() > 0 && (dropped || lists.garbage() * 4 >= lists.len()) {
+            self.pools.block_insts.compact(
+                self.blocks
+                    .values_mut()
+                    .flat_map(|b| [&mut b.phis, &mut b.insts]),
+            );
+        }
         let p = &self.pools;
         let garbage = p.operands.garbage()
             + p.phi_args.garbage()
@@ -2026,10 +2125,11 @@ impl PartialEq for Function {
                 self.block_name(b) == o.block_name(b)
                     && x.phis.len() == y.phis.len()
                     && x.insts.len() == y.insts.len()
-                    && x.phis
+                    && self
+                        .block_phis(b)
                         .iter()
-                        .zip(&y.phis)
-                        .chain(x.insts.iter().zip(&y.insts))
+                        .zip(o.block_phis(b))
+                        .chain(self.block_insts(b).iter().zip(o.block_insts(b)))
                         .all(|(&i, &j)| super::compare::same_inst(self, i, o, j))
                     && super::compare::same_term(self, &x.term, o, &y.term)
             })

@@ -150,7 +150,7 @@ fn candidates(f: &Function) -> Vec<Function> {
             let mut g = f.clone();
             let mut insts = g.take_insts(b);
             insts.remove(j);
-            g.set_insts(b, insts);
+            g.set_insts(b, &insts);
             out.push(g);
         }
         // Operands to 0.

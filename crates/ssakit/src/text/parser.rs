@@ -848,11 +848,11 @@ impl<'s> Parser<'s> {
         };
         if let Some(term) = term {
             if !st.phis.is_empty() {
-                st.func.set_phis(b, st.phis.as_slice().into());
+                st.func.set_phis(b, &st.phis);
                 st.phis.clear();
             }
             if !st.insts.is_empty() {
-                st.func.set_insts(b, st.insts.as_slice().into());
+                st.func.set_insts(b, &st.insts);
                 st.insts.clear();
             }
             st.func.set_term(b, term);
