@@ -238,18 +238,19 @@ pub fn ir_span_in(
 ) -> Option<std::ops::Range<usize>> {
     let span = e
         .inst
-        .and_then(|i| spans.insts.get(i).cloned())
+        .and_then(|i| spans.insts.get(i).copied())
         .or_else(|| {
             e.block.and_then(|b| {
                 if e.inst.is_none() {
-                    spans.terms.get(b).cloned()
+                    spans.terms.get(b).copied()
                 } else {
                     None
                 }
             })
         })
-        .or_else(|| e.block.and_then(|b| spans.blocks.get(b).cloned()))
-        .unwrap_or_else(|| spans.name.clone());
+        .or_else(|| e.block.and_then(|b| spans.blocks.get(b).copied()))
+        .unwrap_or(spans.name)
+        .range();
     (span.end <= src.text.len()).then_some(span)
 }
 

@@ -18,7 +18,10 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let input = crate::format::load(&a.input)?;
-    if input.is_bril() || a.emit.emit != crate::format::Format::Ssa {
+    // `#` starts a comment and is no other token: without one, the
+    // canonical text is all there is, printed in parallel and in pieces.
+    let comments = !input.is_bril() && input.src.text.as_bytes().contains(&b'#');
+    if !comments || a.emit.emit != crate::format::Format::Ssa {
         crate::format::emit(&input.parsed.module, &a.emit, &mut out)?;
     } else {
         // .ssa to .ssa: the source's comments are kept.

@@ -85,7 +85,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
         vars: a.vars as usize,
         seed: a.seed,
     });
-    let text = ssakit::text::print_module(&Module { functions: vec![f] });
-    out.write_str(&text)?;
+    crate::par::print_module(&Module { functions: vec![f] }, &mut out)?;
     out.finish()
 }

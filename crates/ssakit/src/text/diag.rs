@@ -13,6 +13,76 @@
 use std::fmt;
 use std::ops::Range;
 
+/// A byte range of a source text in 8 bytes, where a `Range<usize>` takes
+/// 16: the parser keeps one for every instruction and two for every block
+/// ([`FunctionSpans`](super::FunctionSpans)), so a million-instruction
+/// program's spans take 8 MB instead of 16. The parser refuses a source
+/// of more than `u32::MAX` bytes, so every span of one fits.
+///
+/// ```
+/// use ssakit::text::Span;
+/// let s = Span::from(4..9);
+/// assert_eq!((s.range(), s.len()), (4..9, 5));
+/// assert_eq!(&"let x = 1"[s.range()], "x = 1");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// The span as a range of byte offsets, to index the source with.
+    ///
+    /// ```
+    /// use ssakit::text::Span;
+    /// assert_eq!(Span { start: 2, end: 3 }.range(), 2..3);
+    /// ```
+    pub fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// Its length in bytes.
+    ///
+    /// ```
+    /// use ssakit::text::Span;
+    /// assert!(Span::from(7..7).len() == 0 && Span::from(7..7).is_empty());
+    /// ```
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    /// Whether it holds no byte.
+    ///
+    /// ```
+    /// use ssakit::text::Span;
+    /// assert!(!Span::from(0..1).is_empty());
+    /// ```
+    pub fn is_empty(self) -> bool {
+        self.end == self.start
+    }
+}
+
+impl From<Range<usize>> for Span {
+    /// Panics past `u32::MAX` (the parser never makes such a span: it
+    /// refuses longer sources first).
+    fn from(r: Range<usize>) -> Span {
+        let fit = |x: usize| u32::try_from(x).expect("a span past 4 GiB");
+        Span {
+            start: fit(r.start),
+            end: fit(r.end),
+        }
+    }
+}
+
+impl From<Span> for Range<usize> {
+    fn from(s: Span) -> Range<usize> {
+        s.range()
+    }
+}
+
 /// An error located in a source text.
 ///
 /// ```

@@ -9,9 +9,11 @@ pub mod parser;
 pub mod printer;
 
 pub use comments::print_module_with_comments;
-pub use diag::Diagnostic;
+pub use diag::{Diagnostic, Span};
 pub use parser::{parse, parse_module, FunctionSpans, Parsed};
-pub use printer::{print_declarations, print_function, print_module};
+pub use printer::{
+    print_declarations, print_function, print_function_in_pieces, print_module, text_estimate,
+};
 
 /// The first function of `src`, for unit tests written as `.ssa` text.
 /// Panics with the rendered diagnostic if `src` does not parse.

@@ -16,7 +16,7 @@
 //! EFFECT...`); the module's operators and callee names are interned in one
 //! [`Symbols`] table that all its functions share.
 
-use super::diag::Diagnostic;
+use super::diag::{Diagnostic, Span};
 use super::lexer::{punct, Lexer, Tok, Token};
 use crate::entity::{EntityVec, SecondaryMap};
 use crate::intern::NameTable;
@@ -27,6 +27,14 @@ use crate::ir::{
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ops::Range;
 use std::sync::Arc;
+
+/// The longest source the parser reads, in bytes: its spans are `u32`
+/// offsets ([`Span`]); a longer one is an error.
+///
+/// ```
+/// assert_eq!(ssakit::text::parser::MAX_SOURCE, u32::MAX as usize);
+/// ```
+pub const MAX_SOURCE: usize = u32::MAX as usize;
 
 /// Words that cannot name a variable, a label or a function: statement
 /// keywords and the type names.
@@ -39,21 +47,21 @@ pub use crate::ir::RESERVED as KEYWORDS;
 /// let src = "function f(n) {\nentry:\n    m = n + 1\n    ret m\n}\n";
 /// let p = parse(src).unwrap();
 /// let (f, spans) = (&p.module.functions[0], &p.spans[0]);
-/// assert_eq!(&src[spans.name.clone()], "f");
-/// assert_eq!(&src[spans.blocks[f.entry()].clone()], "entry");
-/// assert_eq!(&src[spans.insts[f.block_insts(f.entry())[0]].clone()], "m = n + 1");
-/// assert_eq!(&src[spans.terms[f.entry()].clone()], "ret m");
+/// assert_eq!(&src[spans.name.range()], "f");
+/// assert_eq!(&src[spans.blocks[f.entry()].range()], "entry");
+/// assert_eq!(&src[spans.insts[f.block_insts(f.entry())[0]].range()], "m = n + 1");
+/// assert_eq!(&src[spans.terms[f.entry()].range()], "ret m");
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct FunctionSpans {
     /// The function's name.
-    pub name: Range<usize>,
+    pub name: Span,
     /// Each instruction's statement.
-    pub insts: EntityVec<Inst, Range<usize>>,
+    pub insts: EntityVec<Inst, Span>,
     /// Each block's label.
-    pub blocks: EntityVec<Block, Range<usize>>,
+    pub blocks: EntityVec<Block, Span>,
     /// Each block's terminator statement.
-    pub terms: EntityVec<Block, Range<usize>>,
+    pub terms: EntityVec<Block, Span>,
 }
 
 /// A parsed module and the spans of its functions (same order).
@@ -64,7 +72,7 @@ pub struct FunctionSpans {
 /// let p = parse(src).unwrap();
 /// assert_eq!(p.module.functions.len(), 2);
 /// assert_eq!(p.spans.len(), 2);
-/// assert_eq!(&src[p.spans[1].name.clone()], "g");
+/// assert_eq!(&src[p.spans[1].name.range()], "g");
 /// ```
 #[derive(Clone, Debug)]
 pub struct Parsed {
@@ -93,6 +101,7 @@ pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
 }
 
 fn parse_with(mut p: Parser) -> Result<Parsed, Diagnostic> {
+    refuse_too_long(p.src.len())?;
     let res = parse_tokens(&mut p);
     // Text that is no token is the error, wherever the parser stopped: the
     // parser reads at most a few tokens past the one it stumbled on.
@@ -100,6 +109,19 @@ fn parse_with(mut p: Parser) -> Result<Parsed, Diagnostic> {
         Some(e) => Err(e),
         None => res.map_err(|d| *d),
     }
+}
+
+/// A source of `len` bytes is an error past [`MAX_SOURCE`].
+fn refuse_too_long(len: usize) -> Result<(), Diagnostic> {
+    if len <= MAX_SOURCE {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        format!("the program is {len} bytes long, more than the {MAX_SOURCE} bytes (4 GiB) the parser reads"),
+        0..0,
+        "too long",
+    )
+    .with_help("split its functions among several files"))
 }
 
 fn parse_tokens<'s>(p: &mut Parser<'s>) -> Res<Parsed> {
@@ -128,16 +150,16 @@ fn parse_tokens<'s>(p: &mut Parser<'s>) -> Res<Parsed> {
             continue;
         }
         let (f, s) = p.function(&mut calls)?;
-        if let Some(&prev) = fn_index.get(&src[s.name.clone()]) {
+        if let Some(&prev) = fn_index.get(&src[s.name.range()]) {
             let prev: &FunctionSpans = &spans[prev];
-            let (l, _) = super::diag::line_col(src, prev.name.start);
+            let (l, _) = super::diag::line_col(src, prev.name.start as usize);
             return fail(Diagnostic::new(
-                format!("duplicate function `{}`", &src[s.name.clone()]),
-                s.name,
+                format!("duplicate function `{}`", &src[s.name.range()]),
+                s.name.range(),
                 format!("first defined on line {l}"),
             ));
         }
-        fn_index.insert(&src[s.name.clone()], functions.len());
+        fn_index.insert(&src[s.name.range()], functions.len());
         functions.push(f);
         spans.push(s);
     }
@@ -221,7 +243,7 @@ struct FnState {
     vars: NameTable<Var>,
     /// Where each variable is first mentioned: its name, compared with
     /// the source's bytes when the name table finds its hash.
-    var_at: EntityVec<Var, Range<usize>>,
+    var_at: EntityVec<Var, Span>,
     /// Where each variable's type was written, if it was.
     typed_at: SecondaryMap<Var, Option<Range<usize>>>,
     labels: NameTable<Block>,
@@ -455,7 +477,7 @@ impl<'s> Parser<'s> {
         let mut st = FnState {
             func: Function::new(name),
             spans: FunctionSpans {
-                name: name_span,
+                name: name_span.into(),
                 ..Default::default()
             },
             vars: NameTable::new(),
@@ -521,7 +543,8 @@ impl<'s> Parser<'s> {
                 self.bump(); // ':'
                 let b = self.block_ref(&mut st, l, span.clone(), hash);
                 if st.defined[b] {
-                    let (line, _) = super::diag::line_col(self.src, st.spans.blocks[b].start);
+                    let (line, _) =
+                        super::diag::line_col(self.src, st.spans.blocks[b].start as usize);
                     return fail(Diagnostic::new(
                         format!("duplicate label `{l}`"),
                         span,
@@ -529,7 +552,7 @@ impl<'s> Parser<'s> {
                     ));
                 }
                 st.defined[b] = true;
-                st.spans.blocks[b] = span;
+                st.spans.blocks[b] = span.into();
                 st.func.append_to_layout(b);
                 current = Some(b);
                 continue;
@@ -572,7 +595,7 @@ impl<'s> Parser<'s> {
             if !st.defined[b] {
                 return fail(Diagnostic::new(
                     format!("unknown label `{}`", st.func.block_name(b)),
-                    st.spans.blocks[b].clone(),
+                    st.spans.blocks[b].range(),
                     "no block has this label",
                 ));
             }
@@ -588,7 +611,7 @@ impl<'s> Parser<'s> {
         }
         fail(Diagnostic::new(
             format!("block `{}` has no terminator", st.func.block_name(b)),
-            st.spans.blocks[b].clone(),
+            st.spans.blocks[b].range(),
             "this block does not end in `jump`, `branch`, `switch`, `ret` or `unreachable`",
         ))
     }
@@ -599,7 +622,7 @@ impl<'s> Parser<'s> {
         // `spans.blocks` holds the label or the first mention: the name.
         if let Some(b) = st
             .labels
-            .find(hash, |b| src[st.spans.blocks[b].clone()] == *l.as_bytes())
+            .find(hash, |b| src[st.spans.blocks[b].range()] == *l.as_bytes())
         {
             return b;
         }
@@ -607,8 +630,8 @@ impl<'s> Parser<'s> {
         st.labels.insert(hash, b);
         st.defined.push(false);
         st.terminated.push(false);
-        st.spans.blocks.push(span.clone());
-        st.spans.terms.push(span);
+        st.spans.blocks.push(span.clone().into());
+        st.spans.terms.push(span.into());
         b
     }
 
@@ -626,7 +649,7 @@ impl<'s> Parser<'s> {
         }
         let v = st.func.new_var(name, Type::I64);
         st.vars.insert(hash, v);
-        st.var_at.push(span);
+        st.var_at.push(span.into());
         v
     }
 
@@ -857,7 +880,7 @@ impl<'s> Parser<'s> {
             }
             st.func.set_term(b, term);
             st.terminated[b] = true;
-            st.spans.terms[b] = start..self.prev_end();
+            st.spans.terms[b] = (start..self.prev_end()).into();
             return Ok(());
         }
         let data = if word == "print" {
@@ -907,7 +930,7 @@ impl<'s> Parser<'s> {
             st.spans.insts.len(),
             "instructions are created in order"
         );
-        st.spans.insts.push(start..self.prev_end());
+        st.spans.insts.push((start..self.prev_end()).into());
         Ok(())
     }
 
@@ -1104,7 +1127,7 @@ impl<'s> Parser<'s> {
                             "phi in block `{}`, which has no predecessors",
                             f.block_name(b)
                         ),
-                        st.spans.insts[i].clone(),
+                        st.spans.insts[i].range(),
                         "no edge leads here",
                     )
                     .with_help("a phi chooses a value by the edge taken into its block"),
@@ -1112,7 +1135,7 @@ impl<'s> Parser<'s> {
             }
             for &i in f.block_phis(b) {
                 stamp += 1;
-                let span = st.spans.insts[i].clone();
+                let span = st.spans.insts[i].range();
                 let args = f.phi_args(i);
                 for a in args {
                     let name = f.block_name(a.block);
@@ -1157,7 +1180,7 @@ impl<'s> Parser<'s> {
 fn find_var(src: &str, st: &FnState, name: &str, hash: u32) -> Option<Var> {
     let src = src.as_bytes();
     st.vars
-        .find(hash, |v| src[st.var_at[v].clone()] == *name.as_bytes())
+        .find(hash, |v| src[st.var_at[v].range()] == *name.as_bytes())
 }
 
 /// Renumbers blocks so that block indices follow the layout (blocks are
@@ -1176,7 +1199,16 @@ fn renumber_blocks_in_layout_order(f: &mut Function, spans: &mut FunctionSpans) 
 
 #[cfg(test)]
 mod tests {
-    use super::{parse, parse_with, Parser};
+    use super::{parse, parse_with, refuse_too_long, Parser, MAX_SOURCE};
+
+    #[test]
+    fn a_source_past_4_gib_is_refused() {
+        assert!(refuse_too_long(MAX_SOURCE).is_ok());
+        let d = refuse_too_long(MAX_SOURCE + 1).unwrap_err();
+        assert!(d.message.contains("4294967296 bytes long"), "{}", d.message);
+        assert_eq!(d.span, 0..0);
+    }
+
     use crate::text::print_module;
 
     /// The fast path for plain assignments against the general path, on

@@ -82,9 +82,51 @@ pub fn print_function(f: &Function) -> String {
     out
 }
 
-/// About the length of `f`'s text (a little over it on generated
-/// programs), to size the output once.
-fn text_estimate(f: &Function) -> usize {
+/// Prints `f` exactly as [`print_function`] does, handing the text to
+/// `sink` a piece at a time: each piece ends at a line end and holds at
+/// least `piece` bytes, but the last. The text of a function of a million
+/// blocks (tens of megabytes) is never held whole, only one piece of it;
+/// the first error of `sink` stops the printing and is returned.
+///
+/// ```
+/// use ssakit::text::{parse_module, print_function, print_function_in_pieces};
+/// let src = "function f(n) {\nentry:\n    jump a\na:\n    m = n * 2\n    ret m\n}\n";
+/// let f = &parse_module(src).unwrap().functions[0];
+/// let mut pieces = Vec::new();
+/// print_function_in_pieces(f, 1, |s| {
+///     pieces.push(s.to_string());
+///     Ok::<_, ()>(())
+/// })
+/// .unwrap();
+/// assert_eq!(pieces.concat(), print_function(f));
+/// assert_eq!(pieces[0], "function f(n) {\nentry:\n    jump a\n"); // a piece a block
+/// ```
+pub fn print_function_in_pieces<E>(
+    f: &Function,
+    piece: usize,
+    mut sink: impl FnMut(&str) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut out = String::with_capacity(text_estimate(f).min(piece.saturating_add(4096)));
+    write_function_with(&mut out, f, |out| {
+        if out.len() >= piece {
+            sink(out)?;
+            out.clear();
+        }
+        Ok(())
+    })?;
+    sink(&out)
+}
+
+/// The length of the text [`print_function`] makes of `f`, roughly (a
+/// little over it on generated programs): to size the output once, or to
+/// decide to print it in pieces ([`print_function_in_pieces`]).
+///
+/// ```
+/// use ssakit::text::{parse_module, print_function, text_estimate};
+/// let f = &parse_module("function f(n) {\nentry:\n    m = n * 2\n    ret m\n}\n").unwrap().functions[0];
+/// assert!(text_estimate(f) >= print_function(f).len());
+/// ```
+pub fn text_estimate(f: &Function) -> usize {
     24 * f.inst_slots() + 16 * f.layout().len() + 64
 }
 
@@ -309,6 +351,17 @@ pub fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminat
 }
 
 fn write_function(out: &mut String, f: &Function) {
+    let done: Result<(), std::convert::Infallible> = write_function_with(out, f, |_| Ok(()));
+    let Ok(()) = done;
+}
+
+/// Appends `f`'s text to `out`, calling `after_block` after each block
+/// (with `out`, which it may drain).
+fn write_function_with<E>(
+    out: &mut String,
+    f: &Function,
+    mut after_block: impl FnMut(&mut String) -> Result<(), E>,
+) -> Result<(), E> {
     let names = VarNames::new(f);
     out.push_str("function ");
     out.push_str(f.name());
@@ -349,6 +402,8 @@ fn write_function(out: &mut String, f: &Function) {
         out.push_str("    ");
         write_term(out, f, &names, f.term(b));
         out.push('\n');
+        after_block(out)?;
     }
     out.push_str("}\n");
+    Ok(())
 }
