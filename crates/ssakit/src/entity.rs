@@ -1145,6 +1145,7 @@ impl<T: Copy> EntityList<T> {
     /// }
     /// assert_eq!(l.as_slice(&pool), (0..10).collect::<Vec<_>>());
     /// ```
+    #[inline]
     pub fn push(&mut self, x: T, store: &mut impl ListStore<T>) {
         if self.len == self.cap {
             self.grow_to((self.cap * 2).max(4), x, store.pool_mut());
@@ -1156,6 +1157,8 @@ impl<T: Copy> EntityList<T> {
     /// Gives the list room for `cap` items (`cap` > its room): in place
     /// when it is the last list of the pool, otherwise by moving it to the
     /// end (its old room becomes garbage). New room is filled with `fill`.
+    #[cold]
+    #[inline(never)]
     fn grow_to(&mut self, cap: u32, fill: T, pool: &mut ListPool<T>) {
         debug_assert!(cap > self.cap);
         if self.start + self.cap == pool.data.len() as u32 && self.cap > 0 {

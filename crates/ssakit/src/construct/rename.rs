@@ -328,10 +328,13 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
                 self.observer.defined(v, Site::Inst(i), bb, new);
                 func.for_each_def_mut(i, |d| *d = new);
             }
-            // Ordinary instructions: uses, then definitions.
-            func.take_insts_into(bb, &mut insts);
+            // Ordinary instructions: uses, then definitions. `new_insts`
+            // is the block's new list: its instructions with the ⊥
+            // definitions made for them (`--undef local`) before them.
             new_insts.clear();
-            for &i in &insts {
+            let n = func.block_insts(bb).len();
+            for k in 0..n {
+                let i = func.block_insts(bb)[k];
                 self.rename_inst(func, i, bb, &mut new_insts);
                 new_insts.push(i);
             }
@@ -351,7 +354,11 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
                     func.phi_args_mut(i)[k as usize].value = val;
                 }
             }
-            func.set_insts(bb, &new_insts);
+            if new_insts.len() != n {
+                // ⊥ definitions were made: the new list replaces the old.
+                func.take_insts_into(bb, &mut insts);
+                func.set_insts(bb, &new_insts);
+            }
         }
         if !self.entry_defs.is_empty() {
             let rest = func.take_insts(entry);

@@ -294,7 +294,8 @@ pub(super) fn rename(
         func.push_inst(b, copy);
     }
     for b in func.blocks() {
-        stats.phis_removed += func.take_phis(b).len();
+        stats.phis_removed += func.block_phis(b).len();
+        func.retain_phis(b, |_, _| false);
     }
     // Step 2: rename every definition and use.
     let r = |v: &mut Var| *v = rep[*v];
@@ -307,12 +308,10 @@ pub(super) fn rename(
         r(p);
     }
     for b in func.blocks() {
-        let mut list = func.take_insts(b);
-        list.retain(|&i| {
+        func.retain_insts_mut(b, |func, i| {
             func.map_vars(i, |v| rep[v]);
             keep(func, i)
         });
-        func.set_insts(b, &list);
         func.for_each_term_operand_mut(b, ro);
     }
     func.compact();

@@ -66,6 +66,7 @@ pub(crate) fn sequentialize_parallel_copies(
     let mut stats = SequentializeStats::default();
     let mut pc: Vec<(Var, Src<Var, Operand>)> = Vec::new();
     let mut moves: Vec<Move<Var, Operand>> = Vec::new();
+    let (mut old, mut new) = (Vec::new(), Vec::new());
     for b in func.blocks() {
         if !func
             .block_insts(b)
@@ -74,8 +75,8 @@ pub(crate) fn sequentialize_parallel_copies(
         {
             continue;
         }
-        let old = func.take_insts(b);
-        let mut new = Vec::with_capacity(old.len());
+        func.take_insts_into(b, &mut old);
+        new.clear();
         for &i in &old {
             let InstData::ParCopy { mut copies } = *func.inst(i) else {
                 new.push(i);

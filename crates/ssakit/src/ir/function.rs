@@ -693,6 +693,7 @@ impl Function {
     /// assert_eq!(f.block_phis(j).len(), 1);
     /// assert!(f.block_phis(e).is_empty());
     /// ```
+    #[inline]
     pub fn block_phis(&self, b: Block) -> &[Inst] {
         self.blocks[b].phis.as_slice(&self.pools.block_insts)
     }
@@ -707,6 +708,7 @@ impl Function {
     /// # let phi = f.block_phis(j)[0];
     /// assert_eq!(f.block_insts(j).len(), 1); // `print x3`; the phi is apart
     /// ```
+    #[inline]
     pub fn block_insts(&self, b: Block) -> &[Inst] {
         self.blocks[b].insts.as_slice(&self.pools.block_insts)
     }
@@ -722,6 +724,7 @@ impl Function {
     /// let all: Vec<_> = f.block_all_insts(j).collect();
     /// assert_eq!(all, [phi, f.block_insts(j)[0]]);
     /// ```
+    #[inline]
     pub fn block_all_insts(&self, b: Block) -> impl DoubleEndedIterator<Item = Inst> + '_ {
         let d = &self.blocks[b];
         let pool = &self.pools.block_insts;
@@ -1173,7 +1176,9 @@ impl Function {
         self.insts.push(data)
     }
 
-    /// Reserves room for `n` more instructions.
+    /// Reserves room for `n` more instructions, in the instruction table
+    /// and in the pool of the blocks' lists (where a list that moves for
+    /// room takes it).
     ///
     /// ```
     /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
@@ -1187,6 +1192,8 @@ impl Function {
     pub fn reserve_insts(&mut self, n: usize) {
         self.insts.reserve(n);
         self.inst_block.reserve(n);
+        // Each will be listed by a block: room at the pool's end.
+        self.pools.block_insts.reserve(n);
     }
 
     /// Adds an instruction at the end of `block`'s phis (a phi) or of its
@@ -1201,6 +1208,7 @@ impl Function {
     /// f.push_inst(j, InstData::Copy { dst: x, src: Operand::Const(3) });
     /// assert!(ssakit::text::print_function(&f).contains("j:\n    x = 3\n    ret x"));
     /// ```
+    #[inline]
     pub fn push_inst(&mut self, block: Block, data: InstData) -> Inst {
         let is_phi = data.is_phi();
         let i = self.new_inst(data);
@@ -1275,18 +1283,53 @@ impl Function {
     /// assert!(f.block_insts(a).is_empty());
     /// ```
     pub fn retain_insts(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
+        self.retain_insts_mut(b, |f, i| keep(f, i))
+    }
+
+    /// [`Function::retain_insts`] with a `keep` that may edit the function
+    /// (rewrite the instruction it is asked about, say), in place: no list
+    /// is copied. While `keep` runs, `b`'s list is out of it, and `keep`
+    /// must not give `b` instructions (it panics after if it did).
+    ///
+    /// ```
+    /// use ssakit::ir::{InstData, Operand};
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let a = f.block_by_name("a").unwrap();
+    /// // Every copy of a constant in `a` copies 7 instead, and stays.
+    /// f.retain_insts_mut(a, |f, i| {
+    ///     if let InstData::Copy { dst, src: Operand::Const(_) } = *f.inst(i) {
+    ///         f.set_inst(i, InstData::Copy { dst, src: Operand::Const(7) });
+    ///     }
+    ///     true
+    /// });
+    /// assert!(ssakit::text::print_function(&f).contains("a:\n    x = 7\n"));
+    /// ```
+    pub fn retain_insts_mut(
+        &mut self,
+        b: Block,
+        mut keep: impl FnMut(&mut Function, Inst) -> bool,
+    ) {
+        if self.blocks[b].insts.is_empty() {
+            return;
+        }
         let mut list = std::mem::take(&mut self.blocks[b].insts);
         self.retain_list(&mut list, &mut keep);
+        assert!(
+            self.blocks[b].insts.is_empty(),
+            "retain_insts_mut: `keep` gave block {b} instructions"
+        );
         self.blocks[b].insts = list;
     }
 
     /// Keeps the items of `list` (taken out of its block, so that `keep`
     /// sees the block without it) for which `keep` is true; the others are
-    /// unlisted.
+    /// unlisted. The list's room stays where it is while `keep` runs:
+    /// lists that grow meanwhile move to the pool's end, never into it.
     fn retain_list(
         &mut self,
         list: &mut EntityList<Inst>,
-        keep: &mut impl FnMut(&Function, Inst) -> bool,
+        keep: &mut impl FnMut(&mut Function, Inst) -> bool,
     ) {
         let mut w = 0;
         for r in 0..list.len() {
@@ -1315,8 +1358,11 @@ impl Function {
     /// assert_eq!(f.inst_block(phi), None);
     /// ```
     pub fn retain_phis(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
+        if self.blocks[b].phis.is_empty() {
+            return;
+        }
         let mut list = std::mem::take(&mut self.blocks[b].phis);
-        self.retain_list(&mut list, &mut keep);
+        self.retain_list(&mut list, &mut |f, i| keep(f, i));
         self.blocks[b].phis = list;
     }
 
