@@ -74,7 +74,49 @@
 //!   ([`InstData::Op`](crate::ir::InstData::Op)), whose meaning the
 //!   interpreter does not know, and variables of a type other than `i64`
 //!   and `bool` (a `bool` is computed on as 0 or 1, and `print` shows it
-//!   `true` or `false`: [`Value::Bool`]).
+//!   `true` or `false`: [`Value::Bool`]); unless it runs them as
+//!   uninterpreted functions, below.
+//!
+//! # Uninterpreted operations
+//!
+//! Lifted code (WebAssembly, x86-64) is made of operations whose meaning
+//! the interpreter does not know: `i32.add[..]`, `x86.imul[..]`. Their
+//! *meaning* does not matter to the question a round trip asks, which is
+//! whether construction, the passes and destruction fed every operation the
+//! same values in the same order. [`Mode::Uninterpreted`]
+//! ([`Interpreter::with_mode`], or [`RunOptions::mode`] for [`run`]) answers
+//! it: every generic operation runs as an *uninterpreted function*, a fixed
+//! hash of what it was given, and variables of every type hold such values
+//! (an integer, as an `i64` does):
+//!
+//! ```text
+//! h = FNV-1a 64 over: the operator's name (UTF-8), each immediate as 8
+//!     little-endian bytes, then, for an operator with an effect, the
+//!     effect state (8 bytes), then each argument (8 bytes)
+//! result k:  z = mix(FNV-1a 64 of h continued by k as 4 little-endian bytes)
+//!            (mix: the splitmix64 finaliser)
+//!            a bool result:  z & 1
+//!            any other:      0 if z is even, else (z >> 1) % 1000
+//! ```
+//!
+//! Half the non-`bool` results are 0, so that a branch on an uninterpreted
+//! comparison goes both ways. The *effect state* starts as the FNV offset
+//! basis. An operation that no pass may delete (its effects are not
+//! [removable](crate::ir::Effects::removable_if_unused): a write, a trap, a
+//! call) replaces it with its own `h`, and with
+//! [`RunOptions::trace_calls`] it is recorded in [`Outcome::ops`] with its
+//! immediates, arguments and results; an operation that only reads takes the
+//! state into its hash without changing it. So a load after a store sees the
+//! store, and a transformation that reorders two effects, drops one or feeds
+//! one a different value changes the trace. External calls take part too:
+//! in this mode an external's hash starts from its name's continued by the
+//! state, the call replaces the state with that hash continued by the
+//! arguments, and a call with several results computes result `k ≥ 1` as
+//! result 0 is computed, from the hash continued by `k` (8 little-endian
+//! bytes) before the arguments.
+//! An `undef` argument makes every result `undef` and the state `undef`
+//! from then on (every later effect's results `undef`), so that a program
+//! that refined ⊥ into a value still matches its original.
 //!
 //! # The differential oracle
 //!
@@ -106,6 +148,30 @@ use error::malformed;
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
+/// What the interpreter does with what it has no semantics for: generic
+/// operations and variables of types other than `i64` and `bool`.
+///
+/// ```
+/// use ssakit::interp::{Interpreter, Mode, RunOptions, Value};
+/// use ssakit::text::parse_module;
+/// let m = parse_module("operator i32.add pure\n\nfunction main(a: i32) -> i32 {\nentry:\n    x: i32 = i32.add(a, 1)\n    ret x\n}\n").unwrap();
+/// assert!(Interpreter::new(&m).is_err()); // Mode::Strict refuses `i32.add`
+/// let i = Interpreter::with_mode(&m.functions, Mode::Uninterpreted).unwrap();
+/// let r = |a| i.run(0, &[a], &RunOptions::default()).unwrap().ret;
+/// assert_eq!(r(5), r(5)); // a fixed function of its arguments
+/// assert!(matches!(r(5), Some(Value::Int(0..=999))));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Mode {
+    /// Refuse them when translating (the default).
+    #[default]
+    Strict,
+    /// Run generic operations as uninterpreted functions and accept
+    /// variables of every type (see "Uninterpreted operations" in the
+    /// module documentation).
+    Uninterpreted,
+}
+
 /// Default step limit of [`RunOptions::fuel`].
 pub const DEFAULT_FUEL: u64 = 100_000_000;
 /// Default frame limit of [`RunOptions::max_depth`].
@@ -135,11 +201,15 @@ pub struct RunOptions {
     pub fuel: u64,
     /// Maximum number of simultaneously live frames, the entry's included.
     pub max_depth: usize,
-    /// Record every external call in [`Outcome::calls`].
+    /// Record every external call in [`Outcome::calls`], and every
+    /// uninterpreted operation that no pass may delete in [`Outcome::ops`].
     pub trace_calls: bool,
     /// Count the entries into every block in [`Outcome::block_visits`]
     /// (the Bril profile weighs them with the instructions of each block).
     pub count_blocks: bool,
+    /// The mode [`run`] translates the program in ([`Interpreter::run`]
+    /// runs in the mode its interpreter was made with).
+    pub mode: Mode,
 }
 
 impl Default for RunOptions {
@@ -149,6 +219,7 @@ impl Default for RunOptions {
             max_depth: DEFAULT_MAX_DEPTH,
             trace_calls: false,
             count_blocks: false,
+            mode: Mode::Strict,
         }
     }
 }
@@ -190,6 +261,46 @@ impl fmt::Display for CallRecord {
     }
 }
 
+/// One execution of an uninterpreted operation with an effect
+/// ([`Mode::Uninterpreted`]).
+///
+/// ```
+/// use ssakit::interp::{run, Mode, RunOptions};
+/// use ssakit::text::parse_module;
+/// let m = parse_module("operator store write\n\nfunction main(a) {\nentry:\n    store[8](a)\n    ret\n}\n").unwrap();
+/// let opts = RunOptions { trace_calls: true, mode: Mode::Uninterpreted, ..RunOptions::default() };
+/// let out = run(&m, &m.functions[0], &[3], &opts).unwrap();
+/// assert_eq!(out.ops[0].to_string(), "store[8](3)");
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OpRecord {
+    /// The operator's name.
+    pub op: Box<str>,
+    /// Its immediates.
+    pub imms: Box<[i64]>,
+    /// The argument values.
+    pub args: Vec<Value>,
+    /// The results computed.
+    pub results: Vec<Value>,
+}
+
+impl fmt::Display for OpRecord {
+    /// `name[i, j](a, b) = r1, r2` (no brackets without immediates, no
+    /// `= ...` without results).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.op)?;
+        if !self.imms.is_empty() {
+            let imms: Vec<String> = self.imms.iter().map(|m| m.to_string()).collect();
+            write!(f, "[{}]", imms.join(", "))?;
+        }
+        write!(f, "({})", join_values_with(&self.args, ", "))?;
+        if !self.results.is_empty() {
+            write!(f, " = {}", join_values_with(&self.results, ", "))?;
+        }
+        Ok(())
+    }
+}
+
 /// What a run that finished produced.
 ///
 /// ```
@@ -216,6 +327,10 @@ pub struct Outcome {
     /// The external calls, in order (empty unless
     /// [`RunOptions::trace_calls`]).
     pub calls: Vec<CallRecord>,
+    /// The uninterpreted operations with an effect no pass may delete, in
+    /// order (empty unless [`RunOptions::trace_calls`] in
+    /// [`Mode::Uninterpreted`]).
+    pub ops: Vec<OpRecord>,
     /// Steps executed: the dynamic instruction count.
     pub dyn_insts: u64,
     /// With [`RunOptions::count_blocks`], `block_visits[f][b]` is how many
@@ -267,14 +382,19 @@ impl Outcome {
 }
 
 fn join_values(vals: &[Value]) -> String {
+    join_values_with(vals, " ")
+}
+
+fn join_values_with(vals: &[Value], sep: &str) -> String {
     vals.iter()
         .map(|v| v.to_string())
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(sep)
 }
 
 /// Whether `transformed` behaves like `original`: the same printed lines, the
-/// same return value and the same external calls, where an `undef` in the
+/// same return value, the same external calls and the same operations with
+/// an effect ([`Outcome::ops`]), where an `undef` in the
 /// original matches any value (a transformation may define what was
 /// undefined) but not the other way round.
 ///
@@ -350,6 +470,25 @@ pub fn first_difference(original: &Outcome, transformed: &Outcome) -> Option<Str
             transformed.calls.len()
         ));
     }
+    for (i, (o, t)) in original.ops.iter().zip(&transformed.ops).enumerate() {
+        if o.op != t.op
+            || o.imms != t.imms
+            || !all_admit(&o.args, &t.args)
+            || !all_admit(&o.results, &t.results)
+        {
+            return Some(format!(
+                "operation {} with an effect: expected {o}, got {t}",
+                i + 1
+            ));
+        }
+    }
+    if original.ops.len() != transformed.ops.len() {
+        return Some(format!(
+            "expected {} operations with an effect, got {}",
+            original.ops.len(),
+            transformed.ops.len()
+        ));
+    }
     None
 }
 
@@ -381,6 +520,26 @@ fn external_result(seed: u64, args: &[Value]) -> Value {
     Value::Int((h % EXTERNAL_MODULUS) as i64)
 }
 
+/// Result `k` of an uninterpreted operation whose hash is `h` (see
+/// "Uninterpreted operations"): 0 or 1 for a `bool`, else 0 half the time
+/// and a number below [`EXTERNAL_MODULUS`] otherwise.
+fn uninterpreted_result(h: u64, k: usize, is_bool: bool) -> Value {
+    let z = splitmix64(fnv1a(h, &(k as u32).to_le_bytes()));
+    Value::Int(match (is_bool, z & 1) {
+        (true, bit) => bit as i64,
+        (false, 0) => 0,
+        (false, _) => ((z >> 1) % EXTERNAL_MODULUS) as i64,
+    })
+}
+
+/// The splitmix64 finaliser: FNV-1a's low bits are weak (its last bit is
+/// the parity of the input bytes' last bits).
+fn splitmix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= u64::from(b);
@@ -406,6 +565,7 @@ fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
 pub struct Interpreter<'m> {
     funcs: Vec<CFunc<'m>>,
     by_name: HashMap<&'m str, u32>,
+    mode: Mode,
 }
 
 impl<'m> Interpreter<'m> {
@@ -443,6 +603,26 @@ impl<'m> Interpreter<'m> {
     pub fn from_functions(
         funcs: impl IntoIterator<Item = &'m Function>,
     ) -> Result<Self, RuntimeError> {
+        Self::with_mode(funcs, Mode::Strict)
+    }
+
+    /// Translates `funcs` in `mode` (see [`Mode`]); calls resolve as in
+    /// [`Interpreter::from_functions`].
+    ///
+    /// ```
+    /// use ssakit::interp::{Interpreter, Mode, RunOptions};
+    /// use ssakit::text::parse_module;
+    /// let m = parse_module("operator load read\noperator store write\n\nfunction main(a) {\nentry:\n    x = load(a)\n    store(a, 1)\n    y = load(a)\n    ret x, y\n}\n").unwrap();
+    /// let i = Interpreter::with_mode(&m.functions, Mode::Uninterpreted).unwrap();
+    /// let out = i.run(0, &[2], &RunOptions { trace_calls: true, ..RunOptions::default() }).unwrap();
+    /// assert_eq!(out.ops.len(), 1); // the store; loads only read the state
+    /// // The second load sees the store: its hash includes the new state.
+    /// # let _ = out.ret;
+    /// ```
+    pub fn with_mode(
+        funcs: impl IntoIterator<Item = &'m Function>,
+        mode: Mode,
+    ) -> Result<Self, RuntimeError> {
         let funcs: Vec<&'m Function> = funcs.into_iter().collect();
         let mut by_name = HashMap::with_capacity_and_hasher(funcs.len(), Default::default());
         for (i, f) in funcs.iter().enumerate() {
@@ -454,11 +634,16 @@ impl<'m> Interpreter<'m> {
                 Compiler {
                     func,
                     by_name: &by_name,
+                    mode,
                 }
                 .function()
             })
             .collect::<Result<_, _>>()?;
-        Ok(Interpreter { funcs, by_name })
+        Ok(Interpreter {
+            funcs,
+            by_name,
+            mode,
+        })
     }
 
     /// The index of the function named `name`, for [`Interpreter::run`].
@@ -494,7 +679,7 @@ impl<'m> Interpreter<'m> {
         if entry >= self.funcs.len() {
             return Err(malformed(format!("no function number {entry}")));
         }
-        machine::execute(&self.funcs, entry as u32, args, opts)
+        machine::execute(&self.funcs, self.mode, entry as u32, args, opts)
     }
 }
 
@@ -528,8 +713,8 @@ pub fn run(
     opts: &RunOptions,
 ) -> Result<Outcome, RuntimeError> {
     match module.functions.iter().position(|f| std::ptr::eq(f, entry)) {
-        Some(i) => Interpreter::new(module)?.run(i, args, opts),
-        None => Interpreter::from_functions(module.functions.iter().chain([entry]))?.run(
+        Some(i) => Interpreter::with_mode(&module.functions, opts.mode)?.run(i, args, opts),
+        None => Interpreter::with_mode(module.functions.iter().chain([entry]), opts.mode)?.run(
             module.functions.len(),
             args,
             opts,
@@ -655,6 +840,167 @@ entry:
             e.to_string(),
             "runtime error in function main, block entry, instruction 0: \
              function two returned 2 values, the call takes 1"
+        );
+    }
+}
+
+#[cfg(test)]
+mod uninterpreted_tests {
+    use super::*;
+    use crate::text::parse_module;
+
+    const OPS: &str = "operator add pure
+operator lt pure
+operator load read
+operator store write
+operator div trap
+";
+
+    fn run_u(src: &str, args: &[i64]) -> Outcome {
+        let m = parse_module(&format!("{OPS}\n{src}")).unwrap();
+        let opts = RunOptions {
+            trace_calls: true,
+            mode: Mode::Uninterpreted,
+            ..RunOptions::default()
+        };
+        run(&m, m.entry_function(None).unwrap(), args, &opts).unwrap()
+    }
+
+    #[test]
+    fn results_are_fixed_functions_of_name_immediates_and_arguments() {
+        let src = "function main(a: i32) -> i32 {
+entry:
+    x: i32 = add(a, 1)
+    y: i32 = add(a, 1)
+    z: i32 = add[3](a, 1)
+    w: i32 = add(1, a)
+    ret x, y, z, w
+}
+";
+        let mut seen = std::collections::BTreeSet::new();
+        for a in 0..200 {
+            let out = run_u(src, &[a]);
+            let vals: Vec<Value> = std::iter::once(out.ret.unwrap())
+                .chain(out.extra_rets.iter().copied())
+                .collect();
+            assert_eq!(vals[0], vals[1], "the same inputs give the same result");
+            seen.insert(vals[0].as_int().unwrap());
+            for v in &vals {
+                assert!(matches!(v, Value::Int(0..=999)), "{v}");
+            }
+            assert!(out.ops.is_empty(), "pure operations are not recorded");
+        }
+        // Half of the results are 0; the rest spread.
+        assert!(seen.contains(&0) && seen.len() > 50, "{seen:?}");
+        let differ = (0..50)
+            .filter(|&a| {
+                let out = run_u(src, &[a]);
+                out.ret != Some(out.extra_rets[1]) && out.extra_rets[1] != out.extra_rets[2]
+            })
+            .count();
+        assert!(differ > 10, "immediates and argument order change results");
+    }
+
+    #[test]
+    fn bool_results_branch_both_ways() {
+        let src = "function main(a) {
+entry:
+    c: bool = lt(a, 10)
+    branch c, yes, no
+yes:
+    ret 1
+no:
+    ret 0
+}
+";
+        let ones = (0..400)
+            .filter(|&a| run_u(src, &[a]).ret == Some(Value::Int(1)))
+            .count();
+        assert!((120..280).contains(&ones), "{ones} of 400 took the branch");
+    }
+
+    #[test]
+    fn effects_are_traced_in_order_and_loads_see_stores() {
+        let src = "function main(a) {
+entry:
+    x = load(a)
+    store(a, 5)
+    y = load(a)
+    q = div(a, a)
+    ret x, y, q
+}
+";
+        let out = run_u(src, &[7]);
+        let trace: Vec<String> = out.ops.iter().map(|o| o.to_string()).collect();
+        assert_eq!(trace.len(), 2, "{trace:?}");
+        assert_eq!(trace[0], "store(7, 5)");
+        assert!(trace[1].starts_with("div(7, 7) = "), "{trace:?}");
+        let swapped = run_u(
+            "function main(a) {
+entry:
+    x = load(a)
+    q = div(a, a)
+    store(a, 5)
+    y = load(a)
+    ret x, y, q
+}
+",
+            &[7],
+        );
+        assert!(
+            first_difference(&out, &swapped).is_some(),
+            "reordering two effects is seen"
+        );
+        // Over inputs, the load after the store sees another state.
+        let differ = (0..40)
+            .filter(|&a| {
+                let o = run_u(src, &[a]);
+                o.ret != Some(o.extra_rets[0])
+            })
+            .count();
+        assert!(differ > 5);
+    }
+
+    #[test]
+    fn undef_poisons_the_results_and_the_state() {
+        let src = "function main(a) {
+entry:
+    x: i32 = undef
+    store(x, a)
+    y = load(a)
+    z = add(a, a)
+    ret y, z
+}
+";
+        let out = run_u(src, &[3]);
+        assert_eq!(out.ret, Some(Value::Undef), "a load after an undef store");
+        assert_ne!(
+            out.extra_rets[0],
+            Value::Undef,
+            "pure operations of defined values"
+        );
+        assert_eq!(out.ops[0].to_string(), "store(undef, 3)");
+    }
+
+    #[test]
+    fn externals_with_several_results_take_part_in_the_state() {
+        let src = "function main(a) {
+entry:
+    (p, q) = ext(a)
+    (r, s) = ext(a)
+    ret p, q, r, s
+}
+";
+        let out = run_u(src, &[3]);
+        let vals: Vec<Value> = std::iter::once(out.ret.unwrap())
+            .chain(out.extra_rets.iter().copied())
+            .collect();
+        assert!(vals.iter().all(|v| matches!(v, Value::Int(0..=999))));
+        assert_eq!(out.calls.len(), 2);
+        assert_ne!(
+            (vals[0], vals[1]),
+            (vals[2], vals[3]),
+            "the second call sees the first one's state"
         );
     }
 }

@@ -11,7 +11,7 @@ use ssakit::construct::{self, Flavor, Options};
 use ssakit::gen::{generate, GenOptions, Shape};
 use ssakit::ir::{Function, InstData, Operand};
 use ssakit::opt::Pass;
-use ssakit::oracle::{self, Plan};
+use ssakit::oracle::{self, naive_out_of_ssa, Plan};
 use ssakit::text::parse_module;
 
 fn args2() -> Vec<Vec<i64>> {
@@ -116,24 +116,6 @@ fn critical_edges() {
 fn entry_with_predecessors() {
     let src = "function main(n) {\ne:\n    n = n - 1\n    k = k + n\n    c = n > 0\n    branch c, e, x\nx:\n    print k\n    ret n\n}\n";
     check_full(&parse_module(src).unwrap().functions.remove(0), args1());
-}
-
-/// The classic wrong translation: each phi `x = phi(P: a, ...)` becomes a
-/// copy `x = a` at the end of `P`, in order, with no edge splitting.
-fn naive_out_of_ssa(f: &Function) -> Function {
-    let mut g = f.clone();
-    for &b in f.layout() {
-        for &i in f.block_phis(b) {
-            let dst = f.def(i).unwrap();
-            for a in f.phi_args(i) {
-                g.push_inst(a.block, InstData::Copy { dst, src: a.value });
-            }
-        }
-    }
-    for &b in f.layout() {
-        g.retain_phis(b, |_, _| false);
-    }
-    g
 }
 
 /// Construction then copy propagation: the non-conventional SSA of the

@@ -3,11 +3,12 @@
 //! CFG edge a precomputed parallel copy, so that execution does no lookups.
 //!
 //! What the interpreter cannot run is refused here, before anything runs:
-//! generic operations, variables of a type other than `i64`, and calls of
-//! externals with several results.
+//! generic operations, variables of a type other than `i64` and `bool`, and
+//! calls of externals with several results; in [`Mode::Uninterpreted`] all
+//! of them run, as uninterpreted functions (see the parent module).
 
 use super::error::{malformed, ErrorKind, Location, Position, RuntimeError};
-use super::{fnv1a, FNV_OFFSET_BASIS};
+use super::{fnv1a, Mode, FNV_OFFSET_BASIS};
 use crate::ir::{
     BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var, VarNames,
 };
@@ -47,7 +48,11 @@ pub(super) enum Code<'m> {
         lhs: Op,
         rhs: Op,
     },
-    /// A call; an external one has at most one result.
+    /// A generic operation run as an uninterpreted function
+    /// ([`Mode::Uninterpreted`] only); boxed, it is rare and large.
+    Op(Box<OpCode<'m>>),
+    /// A call; an external one has at most one result outside
+    /// [`Mode::Uninterpreted`].
     Call {
         results: Box<[u32]>,
         callee: Callee<'m>,
@@ -63,6 +68,27 @@ pub(super) enum Code<'m> {
         dsts: Box<[u32]>,
         srcs: Box<[Op]>,
     },
+}
+
+/// A generic operation, ready to be hashed: see the parent module's
+/// "Uninterpreted operations".
+#[derive(Debug)]
+pub(super) struct OpCode<'m> {
+    pub(super) results: Box<[u32]>,
+    /// `bools[k]`: result `k` is a `bool` variable (its value is 0 or 1).
+    pub(super) bools: Box<[bool]>,
+    /// The operator's name, for the trace.
+    pub(super) name: &'m str,
+    pub(super) imms: Box<[i64]>,
+    /// FNV-1a state after the name and the immediates.
+    pub(super) seed: u64,
+    /// Whether the operator has any effect: its results depend on the
+    /// effect state.
+    pub(super) reads_state: bool,
+    /// Whether no pass may delete it (an effect beyond reading): it
+    /// advances the effect state and is recorded in the trace.
+    pub(super) recorded: bool,
+    pub(super) args: Box<[Op]>,
 }
 
 /// A CFG edge with the phis of its target resolved: taking it runs `moves`
@@ -113,6 +139,7 @@ pub(super) struct CFunc<'m> {
 pub(super) struct Compiler<'a, 'm> {
     pub(super) func: &'m Function,
     pub(super) by_name: &'a HashMap<&'m str, u32>,
+    pub(super) mode: Mode,
 }
 
 /// The position of the first operand of each phi labelled by each block.
@@ -145,13 +172,19 @@ impl<'m> Compiler<'_, 'm> {
         }
     }
 
-    /// The frame slot of `v`, which must be an `i64` variable.
+    /// Whether variables of type `ty` can be run in this mode.
+    fn runs_type(&self, ty: Type) -> bool {
+        ty.is_computed() || self.mode == Mode::Uninterpreted
+    }
+
+    /// The frame slot of `v`, which must be an `i64` or `bool` variable
+    /// outside [`Mode::Uninterpreted`].
     fn slot(&self, v: Var, at: Site) -> Result<u32, RuntimeError> {
         if v.index() >= self.func.num_vars() {
             return Err(self.err(format!("variable {v} out of range")));
         }
         let ty = self.func.var_type(v);
-        if !ty.is_computed() {
+        if !self.runs_type(ty) {
             let names = VarNames::new(self.func);
             return Err(self.unsupported(
                 at,
@@ -185,7 +218,7 @@ impl<'m> Compiler<'_, 'm> {
         if f.layout().is_empty() {
             return Err(self.err("no blocks".into()));
         }
-        if let Some(&p) = f.params().iter().find(|&&p| !f.var_type(p).is_computed()) {
+        if let Some(&p) = f.params().iter().find(|&&p| !self.runs_type(f.var_type(p))) {
             let names = VarNames::new(f);
             return Err(RuntimeError {
                 kind: ErrorKind::Unsupported(format!(
@@ -344,7 +377,7 @@ impl<'m> Compiler<'_, 'm> {
                 let results = results.as_slice(f);
                 let callee = match self.by_name.get(name) {
                     Some(&g) => Callee::Internal(g),
-                    None if results.len() > 1 => {
+                    None if results.len() > 1 && self.mode == Mode::Strict => {
                         return Err(self.unsupported(
                             at,
                             format!(
@@ -385,6 +418,33 @@ impl<'m> Compiler<'_, 'm> {
                         .map(|&(_, s)| self.op(s, at))
                         .collect::<Result<_, _>>()?,
                 }
+            }
+            InstData::Op {
+                op,
+                imms,
+                args,
+                results,
+            } if self.mode == Mode::Uninterpreted => {
+                let name: &'m str = f.operator_name(*op);
+                let imms: Box<[i64]> = imms.as_slice(f).into();
+                let mut seed = fnv1a(FNV_OFFSET_BASIS, name.as_bytes());
+                for m in imms.iter() {
+                    seed = fnv1a(seed, &m.to_le_bytes());
+                }
+                let results = results.as_slice(f);
+                Code::Op(Box::new(OpCode {
+                    results: self.slots(results, at)?,
+                    bools: results
+                        .iter()
+                        .map(|&v| f.var_type(v) == Type::Bool)
+                        .collect(),
+                    name,
+                    imms,
+                    seed,
+                    reads_state: !f.effects(i).is_pure(),
+                    recorded: !f.effects(i).removable_if_unused(),
+                    args: self.ops(args.as_slice(f), at)?,
+                }))
             }
             InstData::Op { op, .. } => {
                 return Err(self.unsupported(

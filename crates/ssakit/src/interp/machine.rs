@@ -1,15 +1,19 @@
 //! Execution: the interpreter's main loop over the compiled tables, with an
 //! explicit frame stack.
 
-use super::compile::{CFunc, Callee, Code, Op, Term};
+use super::compile::{CFunc, Callee, Code, Op, OpCode, Term};
 use super::error::{ErrorKind, Location, Position, RuntimeError};
-use super::{external_result, CallRecord, Outcome, RunOptions, Value};
+use super::{
+    external_result, fnv1a, uninterpreted_result, CallRecord, Mode, OpRecord, Outcome, RunOptions,
+    Value, FNV_OFFSET_BASIS,
+};
 use crate::eval::{self, Trap};
 use crate::ir::Block;
 
 /// Runs function number `entry` of `funcs` on `args`.
 pub(super) fn execute(
     funcs: &[CFunc<'_>],
+    mode: Mode,
     entry: u32,
     args: &[i64],
     opts: &RunOptions,
@@ -23,6 +27,9 @@ pub(super) fn execute(
         dyn_insts: 0,
         output: Vec::new(),
         calls: Vec::new(),
+        mode,
+        state: Some(FNV_OFFSET_BASIS),
+        ops: Vec::new(),
         visits: match opts.count_blocks {
             true => funcs.iter().map(|f| vec![0; f.blocks.len()]).collect(),
             false => Vec::new(),
@@ -34,6 +41,7 @@ pub(super) fn execute(
         ret: rets.next(),
         extra_rets: rets.collect(),
         calls: m.calls,
+        ops: m.ops,
         dyn_insts: m.dyn_insts,
         block_visits: m.visits,
     })
@@ -65,6 +73,11 @@ struct Machine<'a, 'm> {
     dyn_insts: u64,
     output: Vec<Vec<Value>>,
     calls: Vec<CallRecord>,
+    mode: Mode,
+    /// The effect state of [`Mode::Uninterpreted`]; `None` once an `undef`
+    /// reached an operation with an effect.
+    state: Option<u64>,
+    ops: Vec<OpRecord>,
     /// Entries into each block of each function, if
     /// [`RunOptions::count_blocks`] (else empty).
     visits: Vec<Vec<u64>>,
@@ -215,7 +228,10 @@ impl Machine<'_, '_> {
                             let v = read(&self.vals, base, a);
                             self.scratch.push(v);
                         }
-                        let result = external_result(*seed, &self.scratch);
+                        let result = match self.mode {
+                            Mode::Strict => external_result(*seed, &self.scratch),
+                            Mode::Uninterpreted => self.uninterpreted_call(*seed, results, base),
+                        };
                         if self.opts.trace_calls {
                             self.calls.push(CallRecord {
                                 func: (*name).into(),
@@ -226,6 +242,14 @@ impl Machine<'_, '_> {
                         if let Some(&d) = results.first() {
                             self.vals[base + d as usize] = result;
                         }
+                    }
+                    Code::Op(op) => {
+                        self.scratch.clear();
+                        for &a in op.args.iter() {
+                            let v = read(&self.vals, base, a);
+                            self.scratch.push(v);
+                        }
+                        self.uninterpreted_op(op, base);
                     }
                     Code::Call {
                         callee: Callee::Internal(g),
@@ -345,6 +369,64 @@ impl Machine<'_, '_> {
                 fr.ip = 0;
             }
         }
+    }
+
+    /// The hash of an uninterpreted function from `seed` (its name's, and
+    /// its immediates'), the effect state if `reads_state`, and the
+    /// arguments in `scratch`; `None` if any of them is `undef`.
+    fn uninterpreted_hash(&self, seed: u64, reads_state: bool) -> Option<u64> {
+        let mut h = seed;
+        if reads_state {
+            h = fnv1a(h, &self.state?.to_le_bytes());
+        }
+        for a in &self.scratch {
+            h = fnv1a(h, &a.as_int()?.to_le_bytes());
+        }
+        Some(h)
+    }
+
+    /// Runs `op` on the arguments in `scratch` (see "Uninterpreted
+    /// operations" in the module documentation).
+    fn uninterpreted_op(&mut self, op: &OpCode<'_>, base: usize) {
+        let h = self.uninterpreted_hash(op.seed, op.reads_state);
+        for (k, (&d, &b)) in op.results.iter().zip(op.bools.iter()).enumerate() {
+            let v = h.map_or(Value::Undef, |h| uninterpreted_result(h, k, b));
+            self.vals[base + d as usize] = v;
+        }
+        if op.recorded {
+            self.state = h;
+            if self.opts.trace_calls {
+                self.ops.push(OpRecord {
+                    op: op.name.into(),
+                    imms: op.imms.clone(),
+                    args: self.scratch.clone(),
+                    results: op
+                        .results
+                        .iter()
+                        .map(|&d| self.vals[base + d as usize])
+                        .collect(),
+                });
+            }
+        }
+    }
+
+    /// An external call in [`Mode::Uninterpreted`], its arguments in
+    /// `scratch`: result 0 is returned, results from 1 on are written to
+    /// their variables, and the state advances.
+    fn uninterpreted_call(&mut self, seed: u64, results: &[u32], base: usize) -> Value {
+        let h = self.state.map(|s| fnv1a(seed, &s.to_le_bytes()));
+        let first = h.map_or(Value::Undef, |h| external_result(h, &self.scratch));
+        for (k, &d) in results.iter().enumerate().skip(1) {
+            let v = h.map_or(Value::Undef, |h| {
+                external_result(fnv1a(h, &(k as u64).to_le_bytes()), &self.scratch)
+            });
+            self.vals[base + d as usize] = v;
+        }
+        self.state = match first {
+            Value::Undef => None,
+            _ => self.uninterpreted_hash(h.unwrap_or(seed), false),
+        };
+        first
     }
 
     /// Binds the values `callee` returned (in `scratch`) to the results of

@@ -386,6 +386,45 @@ pub fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
         .collect()
 }
 
+/// The classic *wrong* translation out of SSA, kept to show that an oracle
+/// catches it: each phi `x = phi(P: a, ...)` becomes a copy `x = a` at the
+/// end of `P`, in order, with no edge split and no parallel copy. After copy
+/// propagation it shows the chapter's lost-copy and swap problems (Briggs
+/// et al. 1998, section 13.9); never use it to leave SSA.
+///
+/// ```
+/// use ssakit::construct::{construct, Options};
+/// use ssakit::interp::{run, RunOptions};
+/// use ssakit::oracle::naive_out_of_ssa;
+/// use ssakit::opt::{run_passes, Pass};
+/// // The swap problem: the loop exchanges a and b.
+/// let src = "function main(a, b, n) {\ne:\n    jump h\nh:\n    t = a\n    a = b\n    b = t\n    n = n - 1\n    branch n, h, x\nx:\n    ret a, b\n}\n";
+/// let m = ssakit::text::parse_module(src).unwrap();
+/// let mut f = m.functions[0].clone();
+/// construct(&mut f, &Options::default()).unwrap();
+/// run_passes(&mut f, &Pass::parse("copy-prop").unwrap()).unwrap();
+/// let wrong = naive_out_of_ssa(&f);
+/// let opts = RunOptions::default();
+/// let before = run(&m, &m.functions[0], &[1, 2, 1], &opts).unwrap();
+/// let after = run(&m, &wrong, &[1, 2, 1], &opts).unwrap();
+/// assert_ne!(before.render(), after.render());
+/// ```
+pub fn naive_out_of_ssa(f: &Function) -> Function {
+    let mut g = f.clone();
+    for &b in f.layout() {
+        for &i in f.block_phis(b) {
+            let dst = f.def(i).expect("a phi defines a variable");
+            for a in f.phi_args(i) {
+                g.push_inst(a.block, InstData::Copy { dst, src: a.value });
+            }
+        }
+    }
+    for &b in f.layout() {
+        g.retain_phis(b, |_, _| false);
+    }
+    g
+}
+
 /// The error construction gives `func` if it is not a program the oracle
 /// can start from (one with phis: it is in SSA form already). [`check`]
 /// would report it as a mismatch of the first construction, and
