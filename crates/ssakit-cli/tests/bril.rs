@@ -66,6 +66,38 @@ fn division_by_zero_is_a_runtime_error() {
     assert!(stderr(&o).contains("division by zero"), "{}", stderr(&o));
 }
 
+/// Issue 32, defect 1: brili prints `1` before it stops on the division.
+#[test]
+fn output_before_a_runtime_error_is_kept() {
+    let src = "@main {\n  a: int = const 1;\n  print a;\n  z: int = const 0;\n  q: int = div a z;\n  print q;\n}\n";
+    let o = ssakit(&["run", "--input-format", "bril"], Some(src));
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), "1\n"));
+}
+
+/// Issue 32, defect 2: reading a variable no path assigned stops the run
+/// with "undefined variable" as brili does (the variable's Bril name), where
+/// `.ssa` reads `undef`; copying an `undef` (`id`) is allowed.
+#[test]
+fn reading_an_unassigned_variable_is_an_error() {
+    let src = "@main {\n  c: bool = const false;\n  br c .a .b;\n.a:\n  my_x: int = const 1;\n.b:\n  print c;\n  print my_x;\n}\n";
+    let o = ssakit(&["run", "--input-format", "bril"], Some(src));
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), "false\n"));
+    assert!(
+        stderr(&o).ends_with(": undefined variable my_x\n"),
+        "{}",
+        stderr(&o)
+    );
+    let copied =
+        "@main {\n  u: int = undef;\n  v: int = id u;\n  one: int = const 1;\n  print one;\n}\n";
+    assert_eq!(ok(&["run", "--input-format", "bril"], Some(copied)), "1\n");
+    let added = "@main {\n  u: int = undef;\n  v: int = add u u;\n}\n";
+    let o = ssakit(&["run", "--input-format", "bril"], Some(added));
+    assert_eq!(o.status.code(), Some(2));
+    // The same program in `.ssa` reads `undef`.
+    let ssa = "function main(c) {\ne:\n    branch c, a, b\na:\n    x = 1\n    jump b\nb:\n    print x\n    ret\n}\n";
+    assert_eq!(ok(&["run", "-", "0"], Some(ssa)), "undef\n");
+}
+
 #[test]
 fn the_pipeline_through_pipes_in_bril() {
     // construct, opt and destruct, each reading the previous one's Bril.

@@ -3,16 +3,18 @@
 
 use super::compile::{CFunc, Callee, Code, Op, Term};
 use super::error::{ErrorKind, Location, Position, RuntimeError};
-use super::{external_result, CallRecord, Outcome, RunOptions, Value};
+use super::{external_result, CallRecord, Outcome, Output, RunOptions, Value};
 use crate::eval::{self, Trap};
-use crate::ir::Block;
+use crate::ir::{Block, Var, VarNames};
 
-/// Runs function number `entry` of `funcs` on `args`.
+/// Runs function number `entry` of `funcs` on `args`, its prints and calls
+/// going to `out` as they happen.
 pub(super) fn execute(
     funcs: &[CFunc<'_>],
     entry: u32,
     args: &[i64],
     opts: &RunOptions,
+    out: &mut dyn Output,
 ) -> Result<Outcome, RuntimeError> {
     let mut m = Machine {
         funcs,
@@ -21,8 +23,8 @@ pub(super) fn execute(
         frames: Vec::new(),
         scratch: Vec::new(),
         dyn_insts: 0,
-        output: Vec::new(),
-        calls: Vec::new(),
+        out,
+        line: Vec::new(),
         visits: match opts.count_blocks {
             true => funcs.iter().map(|f| vec![0; f.blocks.len()]).collect(),
             false => Vec::new(),
@@ -30,10 +32,10 @@ pub(super) fn execute(
     };
     let mut rets = m.exec(entry, args)?.into_iter();
     Ok(Outcome {
-        output: m.output,
+        output: Vec::new(),
         ret: rets.next(),
         extra_rets: rets.collect(),
-        calls: m.calls,
+        calls: Vec::new(),
         dyn_insts: m.dyn_insts,
         block_visits: m.visits,
     })
@@ -63,8 +65,10 @@ struct Machine<'a, 'm> {
     /// returned.
     scratch: Vec<Value>,
     dyn_insts: u64,
-    output: Vec<Vec<Value>>,
-    calls: Vec<CallRecord>,
+    /// Where prints and traced calls go.
+    out: &'a mut dyn Output,
+    /// The values of the `print` being executed.
+    line: Vec<Value>,
     /// Entries into each block of each function, if
     /// [`RunOptions::count_blocks`] (else empty).
     visits: Vec<Vec<u64>>,
@@ -96,6 +100,34 @@ impl Machine<'_, '_> {
                 inst,
             }),
         }
+    }
+
+    /// The value of `op` read by the instruction at `position` of `fr`
+    /// (whose variables start at `base`): with
+    /// [`RunOptions::strict_reads`], a variable holding `undef` is an error.
+    #[inline]
+    fn get(
+        &self,
+        base: usize,
+        op: Op,
+        fr: &Frame,
+        position: Position,
+    ) -> Result<Value, RuntimeError> {
+        let v = read(&self.vals, base, op);
+        match op {
+            Op::Slot(s) if v == Value::Undef && self.opts.strict_reads => {
+                Err(self.undefined(fr, position, s))
+            }
+            _ => Ok(v),
+        }
+    }
+
+    #[cold]
+    fn undefined(&self, fr: &Frame, position: Position, slot: u32) -> RuntimeError {
+        let f = self.funcs[fr.func as usize].src;
+        let name = VarNames::new(f)[Var::from_u32(slot)].into();
+        let kind = ErrorKind::UndefinedVariable { name };
+        self.error(fr.func, fr.block, position, kind)
     }
 
     /// Charges `cost` steps for the instruction at `(func, block, position)`.
@@ -162,15 +194,17 @@ impl Machine<'_, '_> {
                 self.charge(cost, &fr, pos)?;
                 match code {
                     Code::Copy { dst, src } => {
+                        // A copy moves `undef` even with strict reads (Bril's
+                        // `id` may copy an `undef`).
                         self.vals[base + *dst as usize] = read(&self.vals, base, *src);
                     }
                     Code::Unary { dst, op, arg } => {
-                        let v = eval::unary(*op, read(&self.vals, base, *arg));
+                        let v = eval::unary(*op, self.get(base, *arg, &fr, pos)?);
                         self.vals[base + *dst as usize] = v;
                     }
                     Code::Binary { dst, op, lhs, rhs } => {
-                        let a = read(&self.vals, base, *lhs);
-                        let b = read(&self.vals, base, *rhs);
+                        let a = self.get(base, *lhs, &fr, pos)?;
+                        let b = self.get(base, *rhs, &fr, pos)?;
                         let v = match eval::binary(*op, a, b) {
                             Ok(v) => v,
                             Err(trap) => {
@@ -184,15 +218,16 @@ impl Machine<'_, '_> {
                         self.vals[base + *dst as usize] = v;
                     }
                     Code::Print { args, bools } => {
-                        let line = args
-                            .iter()
-                            .zip(bools.iter())
-                            .map(|(&a, &b)| match read(&self.vals, base, a) {
+                        let mut line = std::mem::take(&mut self.line);
+                        line.clear();
+                        for (&a, &b) in args.iter().zip(bools.iter()) {
+                            line.push(match self.get(base, a, &fr, pos)? {
                                 Value::Int(v) if b => Value::Bool(v != 0),
                                 v => v,
-                            })
-                            .collect();
-                        self.output.push(line);
+                            });
+                        }
+                        self.out.print(&line);
+                        self.line = line;
                     }
                     Code::ParCopy { dsts, srcs } => {
                         // All reads, then all writes.
@@ -212,12 +247,12 @@ impl Machine<'_, '_> {
                     } => {
                         self.scratch.clear();
                         for &a in args.iter() {
-                            let v = read(&self.vals, base, a);
+                            let v = self.get(base, a, &fr, pos)?;
                             self.scratch.push(v);
                         }
                         let result = external_result(*seed, &self.scratch);
                         if self.opts.trace_calls {
-                            self.calls.push(CallRecord {
+                            self.out.call(CallRecord {
                                 func: (*name).into(),
                                 args: self.scratch.clone(),
                                 result,
@@ -251,7 +286,7 @@ impl Machine<'_, '_> {
                         let callee = self.enter(*g)?;
                         // The caller's slots stay below the callee's.
                         for (&p, &a) in gf.params.iter().zip(args.iter()) {
-                            let v = read(&self.vals, base, a);
+                            let v = self.get(base, a, &fr, pos)?;
                             self.vals[callee.base + p as usize] = v;
                         }
                         fr.ip += 1;
@@ -272,7 +307,7 @@ impl Machine<'_, '_> {
                     cond,
                     then_edge,
                     else_edge,
-                } => match read(&self.vals, cur, *cond).as_int() {
+                } => match self.get(cur, *cond, &fr, Position::Terminator)?.as_int() {
                     Some(0) => else_edge,
                     Some(_) => then_edge,
                     None => {
@@ -284,7 +319,7 @@ impl Machine<'_, '_> {
                     value,
                     default,
                     targets,
-                } => match read(&self.vals, cur, *value).as_int() {
+                } => match self.get(cur, *value, &fr, Position::Terminator)?.as_int() {
                     Some(v) => usize::try_from(v)
                         .ok()
                         .and_then(|i| targets.get(i))
@@ -297,7 +332,7 @@ impl Machine<'_, '_> {
                 Term::Ret(vals) => {
                     self.scratch.clear();
                     for &v in vals.iter() {
-                        let v = read(&self.vals, cur, v);
+                        let v = self.get(cur, v, &fr, Position::Terminator)?;
                         self.scratch.push(v);
                     }
                     self.vals.truncate(fr.base);
