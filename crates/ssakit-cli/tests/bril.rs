@@ -218,6 +218,61 @@ fn what_bril_cannot_say_is_an_error() {
     assert!(stdout(&o).is_empty());
 }
 
+/// Issue 32, defect 6: names from JSON that Bril's text grammar cannot
+/// read (`a b`, a version `ü.1`, a label `ℓoop`, a function `f g`) make
+/// `--emit bril` fail with exit 1 before anything is written; JSON keeps
+/// them exactly.
+#[test]
+fn names_bril_text_cannot_read_are_refused() {
+    let instr =
+        |dest: &str| format!(r#"{{"op": "const", "dest": "{dest}", "type": "int", "value": 1}}"#);
+    let program = |name: &str, instrs: &[String]| {
+        format!(
+            r#"{{"functions": [{{"name": "{name}", "instrs": [{}]}}]}}"#,
+            instrs.join(", ")
+        )
+    };
+    let print = |v: &str| format!(r#"{{"op": "print", "args": ["{v}"]}}"#);
+    for (src, what) in [
+        (
+            program("main", &[instr("a b"), print("a b")]),
+            "variable `a b",
+        ),
+        (program("main", &[instr("ü"), print("ü")]), "variable `ü"),
+        (
+            program(
+                "main",
+                &[instr("x"), r#"{"label": "ℓoop"}"#.into(), print("x")],
+            ),
+            "label `ℓoop`",
+        ),
+        (program("f g", &[instr("x"), print("x")]), "function `f g`"),
+    ] {
+        for cmd in ["fmt", "construct"] {
+            let args = [cmd, "--input-format", "bril-json", "--emit", "bril"];
+            let o = ssakit(&args, Some(&src));
+            assert_eq!(o.status.code(), Some(1), "{cmd} {src}");
+            assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+            let e = stderr(&o);
+            assert!(
+                e.contains(what) && e.contains("no Bril text spelling"),
+                "{e}"
+            );
+            let args = [cmd, "--input-format", "bril-json", "--emit", "bril-json"];
+            let json = ok(&args, Some(&src));
+            let name = what.split('`').nth(1).unwrap();
+            assert!(json.contains(&format!("\"{name}")), "{json}");
+        }
+    }
+    // What the text format can spell is written, `%` included.
+    let src = program("main", &[instr("%t"), print("%t")]);
+    let text = ok(
+        &["fmt", "--input-format", "bril-json", "--emit", "bril"],
+        Some(&src),
+    );
+    assert!(text.contains("  %t: int = const 1;"), "{text}");
+}
+
 /// Item 4 of issue 15: with no FILE, every subcommand reads standard
 /// input, as with `-`.
 #[test]
