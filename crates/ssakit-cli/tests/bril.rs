@@ -273,6 +273,42 @@ fn names_bril_text_cannot_read_are_refused() {
     assert!(text.contains("  %t: int = const 1;"), "{text}");
 }
 
+/// Issue 32, defect 7: SSA written as Bril stays conventional. Two webs
+/// each take `undef` (`x`'s from `b`, `y`'s from `l`) and one web takes two
+/// constants: the `undef`s must not share one variable (joining the webs),
+/// and no constant or `undef` may be defined where the other members of its
+/// web are live (at the function's start).
+#[test]
+fn ssa_written_as_bril_stays_conventional() {
+    let src = "function main(c: bool, d: bool) {\nentry:\n    branch c, a, b\n\
+               a:\n    jump j\nb:\n    jump j\nj:\n    x = phi(a: 1, b: undef)\n    \
+               z = phi(a: 5, b: 6)\n    branch d, k, l\nk:\n    jump m\nl:\n    jump m\n\
+               m:\n    y = phi(k: x, l: undef)\n    w = phi(k: z, l: 1)\n    print w\n    ret\n}\n";
+    let conventional = |text: &str, format: &str| {
+        let report = ok(&["check", "--input-format", format], Some(text));
+        assert!(report.contains("conventional: yes"), "{report}\n{text}");
+        ok(
+            &["destruct", "--conventional", "--input-format", format],
+            Some(text),
+        );
+    };
+    conventional(src, "ssa");
+    for form in ["set", "phi"] {
+        let bril = ok(
+            &["fmt", "--emit", "bril", "--bril-ssa", form, "-"],
+            Some(src),
+        );
+        conventional(&bril, "bril");
+        for args in [["true", "true"], ["false", "false"]] {
+            let mut run = vec!["run", "--input-format", "bril", "-"];
+            run.extend(args);
+            let mut orig = vec!["run", "-"];
+            orig.extend(args);
+            assert_eq!(ok(&run, Some(&bril)), ok(&orig, Some(src)), "{bril}");
+        }
+    }
+}
+
 /// Item 4 of issue 15: with no FILE, every subcommand reads standard
 /// input, as with `-`.
 #[test]
