@@ -66,6 +66,38 @@ fn division_by_zero_is_a_runtime_error() {
     assert!(stderr(&o).contains("division by zero"), "{}", stderr(&o));
 }
 
+/// Issue 32, defect 1: brili prints `1` before it stops on the division.
+#[test]
+fn output_before_a_runtime_error_is_kept() {
+    let src = "@main {\n  a: int = const 1;\n  print a;\n  z: int = const 0;\n  q: int = div a z;\n  print q;\n}\n";
+    let o = ssakit(&["run", "--input-format", "bril"], Some(src));
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), "1\n"));
+}
+
+/// Issue 32, defect 2: reading a variable no path assigned stops the run
+/// with "undefined variable" as brili does (the variable's Bril name), where
+/// `.ssa` reads `undef`; copying an `undef` (`id`) is allowed.
+#[test]
+fn reading_an_unassigned_variable_is_an_error() {
+    let src = "@main {\n  c: bool = const false;\n  br c .a .b;\n.a:\n  my_x: int = const 1;\n.b:\n  print c;\n  print my_x;\n}\n";
+    let o = ssakit(&["run", "--input-format", "bril"], Some(src));
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), "false\n"));
+    assert!(
+        stderr(&o).ends_with(": undefined variable my_x\n"),
+        "{}",
+        stderr(&o)
+    );
+    let copied =
+        "@main {\n  u: int = undef;\n  v: int = id u;\n  one: int = const 1;\n  print one;\n}\n";
+    assert_eq!(ok(&["run", "--input-format", "bril"], Some(copied)), "1\n");
+    let added = "@main {\n  u: int = undef;\n  v: int = add u u;\n}\n";
+    let o = ssakit(&["run", "--input-format", "bril"], Some(added));
+    assert_eq!(o.status.code(), Some(2));
+    // The same program in `.ssa` reads `undef`.
+    let ssa = "function main(c) {\ne:\n    branch c, a, b\na:\n    x = 1\n    jump b\nb:\n    print x\n    ret\n}\n";
+    assert_eq!(ok(&["run", "-", "0"], Some(ssa)), "undef\n");
+}
+
 #[test]
 fn the_pipeline_through_pipes_in_bril() {
     // construct, opt and destruct, each reading the previous one's Bril.
@@ -184,6 +216,97 @@ fn what_bril_cannot_say_is_an_error() {
         stderr(&o)
     );
     assert!(stdout(&o).is_empty());
+}
+
+/// Issue 32, defect 6: names from JSON that Bril's text grammar cannot
+/// read (`a b`, a version `ü.1`, a label `ℓoop`, a function `f g`) make
+/// `--emit bril` fail with exit 1 before anything is written; JSON keeps
+/// them exactly.
+#[test]
+fn names_bril_text_cannot_read_are_refused() {
+    let instr =
+        |dest: &str| format!(r#"{{"op": "const", "dest": "{dest}", "type": "int", "value": 1}}"#);
+    let program = |name: &str, instrs: &[String]| {
+        format!(
+            r#"{{"functions": [{{"name": "{name}", "instrs": [{}]}}]}}"#,
+            instrs.join(", ")
+        )
+    };
+    let print = |v: &str| format!(r#"{{"op": "print", "args": ["{v}"]}}"#);
+    for (src, what) in [
+        (
+            program("main", &[instr("a b"), print("a b")]),
+            "variable `a b",
+        ),
+        (program("main", &[instr("ü"), print("ü")]), "variable `ü"),
+        (
+            program(
+                "main",
+                &[instr("x"), r#"{"label": "ℓoop"}"#.into(), print("x")],
+            ),
+            "label `ℓoop`",
+        ),
+        (program("f g", &[instr("x"), print("x")]), "function `f g`"),
+    ] {
+        for cmd in ["fmt", "construct"] {
+            let args = [cmd, "--input-format", "bril-json", "--emit", "bril"];
+            let o = ssakit(&args, Some(&src));
+            assert_eq!(o.status.code(), Some(1), "{cmd} {src}");
+            assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+            let e = stderr(&o);
+            assert!(
+                e.contains(what) && e.contains("no Bril text spelling"),
+                "{e}"
+            );
+            let args = [cmd, "--input-format", "bril-json", "--emit", "bril-json"];
+            let json = ok(&args, Some(&src));
+            let name = what.split('`').nth(1).unwrap();
+            assert!(json.contains(&format!("\"{name}")), "{json}");
+        }
+    }
+    // What the text format can spell is written, `%` included.
+    let src = program("main", &[instr("%t"), print("%t")]);
+    let text = ok(
+        &["fmt", "--input-format", "bril-json", "--emit", "bril"],
+        Some(&src),
+    );
+    assert!(text.contains("  %t: int = const 1;"), "{text}");
+}
+
+/// Issue 32, defect 7: SSA written as Bril stays conventional. Two webs
+/// each take `undef` (`x`'s from `b`, `y`'s from `l`) and one web takes two
+/// constants: the `undef`s must not share one variable (joining the webs),
+/// and no constant or `undef` may be defined where the other members of its
+/// web are live (at the function's start).
+#[test]
+fn ssa_written_as_bril_stays_conventional() {
+    let src = "function main(c: bool, d: bool) {\nentry:\n    branch c, a, b\n\
+               a:\n    jump j\nb:\n    jump j\nj:\n    x = phi(a: 1, b: undef)\n    \
+               z = phi(a: 5, b: 6)\n    branch d, k, l\nk:\n    jump m\nl:\n    jump m\n\
+               m:\n    y = phi(k: x, l: undef)\n    w = phi(k: z, l: 1)\n    print w\n    ret\n}\n";
+    let conventional = |text: &str, format: &str| {
+        let report = ok(&["check", "--input-format", format], Some(text));
+        assert!(report.contains("conventional: yes"), "{report}\n{text}");
+        ok(
+            &["destruct", "--conventional", "--input-format", format],
+            Some(text),
+        );
+    };
+    conventional(src, "ssa");
+    for form in ["set", "phi"] {
+        let bril = ok(
+            &["fmt", "--emit", "bril", "--bril-ssa", form, "-"],
+            Some(src),
+        );
+        conventional(&bril, "bril");
+        for args in [["true", "true"], ["false", "false"]] {
+            let mut run = vec!["run", "--input-format", "bril", "-"];
+            run.extend(args);
+            let mut orig = vec!["run", "-"];
+            orig.extend(args);
+            assert_eq!(ok(&run, Some(&bril)), ok(&orig, Some(src)), "{bril}");
+        }
+    }
 }
 
 /// Item 4 of issue 15: with no FILE, every subcommand reads standard

@@ -26,6 +26,26 @@ fn run_prints_what_the_examples_promise() {
     assert_eq!(stderr(&o), "total_dyn_inst: 35\n");
 }
 
+/// Issue 32, defect 1: what a program printed before a runtime error or
+/// the fuel limit is written out, then the error (exit 2), as the program
+/// compiled to wasm under node does; `--trace-calls` keeps its order.
+#[test]
+fn run_keeps_the_output_printed_before_an_error() {
+    let src = "function main(a) {\ne:\n    print 1\n    x = 1 / a\n    print x\n    ret x\n}\n";
+    let o = ssakit(&["run", "-", "0"], Some(src));
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), "1\n"));
+    assert!(stderr(&o).contains("division by zero"), "{}", stderr(&o));
+    let looping = "function main() {\ne:\n    print 7\n    jump e\n}\n";
+    let o = ssakit(&["run", "--fuel", "20", "-"], Some(looping));
+    assert_eq!((o.status.code(), stdout(&o)), (Some(2), "7\n".repeat(10)));
+    assert!(stderr(&o).contains("out of fuel"), "{}", stderr(&o));
+    let calls =
+        "function main(a) {\ne:\n    c = ext(a)\n    print c\n    x = 1 / a\n    ret x\n}\n";
+    let o = ssakit(&["run", "--trace-calls", "-", "0"], Some(calls));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "call ext(0) = 268\n268\n");
+}
+
 #[test]
 fn run_errors_exit_2_with_a_location() {
     let src = "function main(a) {\ne:\n    x = 1 / a\n    ret x\n}\n";

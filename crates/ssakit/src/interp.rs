@@ -23,6 +23,14 @@
 //!   starts as `undef`, so a non-SSA program may read a variable on a path
 //!   that never assigned it (the chapter's `x` on the path r→A→C) and get ⊥,
 //!   exactly what SSA construction makes explicit with `undef` operands.
+//!   With [`RunOptions::strict_reads`] (Bril's semantics, where `brili`
+//!   stops with "undefined variable"), an instruction or terminator that
+//!   reads a variable holding `undef` is an error instead
+//!   ([`ErrorKind::UndefinedVariable`]); copies, phi arguments and parallel
+//!   copies still move `undef` silently, as Bril's `id`, `set` and `phi` do
+//!   (Bril's `ssa2.md`: the only thing one can do with an undef value is
+//!   copy it). A copy of a variable never assigned is therefore not yet an
+//!   error, where `brili` stops at once; the first other use is.
 //! * **Branching or switching on `undef` is an error**: control flow must
 //!   not depend on ⊥.
 //! * **Phis** are evaluated when a block is entered along an edge from `P`:
@@ -68,6 +76,8 @@
 //! * **Observable behaviour** is the list of printed lines, the entry
 //!   function's return values, and (with [`RunOptions::trace_calls`]) the
 //!   external calls made, each with its arguments and result.
+//!   [`Interpreter::run_to`] hands the lines and calls to an [`Output`] as
+//!   they happen, so that what a run printed before an error is not lost.
 //! * **What it cannot run** it refuses when [`Interpreter::new`] translates
 //!   the program, with an error naming the operation
 //!   ([`ErrorKind::Unsupported`]): generic operations
@@ -210,6 +220,21 @@ pub struct RunOptions {
     /// The mode [`run`] translates the program in ([`Interpreter::run`]
     /// runs in the mode its interpreter was made with).
     pub mode: Mode,
+    /// Reading a variable that holds `undef` is an error
+    /// ([`ErrorKind::UndefinedVariable`]), as in Bril (see the
+    /// [semantics](self#semantics)); copies, phi arguments and parallel
+    /// copies move `undef` without error.
+    ///
+    /// ```
+    /// use ssakit::interp::{run, ErrorKind, RunOptions};
+    /// use ssakit::text::parse_module;
+    /// let m = parse_module("function main() {\nentry:\n    print x\n    ret\n}\n").unwrap();
+    /// let strict = RunOptions { strict_reads: true, ..RunOptions::default() };
+    /// let err = run(&m, &m.functions[0], &[], &strict).unwrap_err();
+    /// assert_eq!(err.kind, ErrorKind::UndefinedVariable { name: "x".into() });
+    /// assert!(run(&m, &m.functions[0], &[], &RunOptions::default()).is_ok()); // prints `undef`
+    /// ```
+    pub strict_reads: bool,
 }
 
 impl Default for RunOptions {
@@ -220,6 +245,7 @@ impl Default for RunOptions {
             trace_calls: false,
             count_blocks: false,
             mode: Mode::Strict,
+            strict_reads: false,
         }
     }
 }
@@ -298,6 +324,60 @@ impl fmt::Display for OpRecord {
             write!(f, " = {}", join_values_with(&self.results, ", "))?;
         }
         Ok(())
+    }
+}
+
+/// Where a run's prints and external calls go as they happen
+/// ([`Interpreter::run_to`]): a caller that writes them out at once keeps
+/// what a run printed before it stopped with an error.
+///
+/// ```
+/// use ssakit::interp::{CallRecord, Interpreter, Output, RunOptions, Value};
+/// use ssakit::text::parse_module;
+/// struct Lines(Vec<String>);
+/// impl Output for Lines {
+///     fn print(&mut self, line: &[Value]) {
+///         self.0.push(format!("{line:?}"));
+///     }
+///     fn call(&mut self, _: CallRecord) {}
+/// }
+/// let m = parse_module("function main(a) {\nentry:\n    print a\n    b = 1 / a\n    ret b\n}\n").unwrap();
+/// let i = Interpreter::new(&m).unwrap();
+/// let mut lines = Lines(Vec::new());
+/// assert!(i.run_to(0, &[0], &RunOptions::default(), &mut lines).is_err()); // division by zero
+/// assert_eq!(lines.0, ["[Int(0)]"]); // printed before the error
+/// ```
+pub trait Output {
+    /// A `print` was executed, with these values.
+    fn print(&mut self, line: &[Value]);
+    /// An external call was made (only with [`RunOptions::trace_calls`]).
+    fn call(&mut self, call: CallRecord);
+    /// An uninterpreted operation with an effect no pass may delete was
+    /// executed (only with [`RunOptions::trace_calls`] in
+    /// [`Mode::Uninterpreted`]); ignored unless implemented.
+    fn op(&mut self, op: OpRecord) {
+        let _ = op;
+    }
+}
+
+/// The [`Output`] of [`Interpreter::run`]: everything kept for the
+/// [`Outcome`].
+#[derive(Default)]
+struct Collect {
+    output: Vec<Vec<Value>>,
+    calls: Vec<CallRecord>,
+    ops: Vec<OpRecord>,
+}
+
+impl Output for Collect {
+    fn print(&mut self, line: &[Value]) {
+        self.output.push(line.to_vec());
+    }
+    fn call(&mut self, call: CallRecord) {
+        self.calls.push(call);
+    }
+    fn op(&mut self, op: OpRecord) {
+        self.ops.push(op);
     }
 }
 
@@ -676,10 +756,46 @@ impl<'m> Interpreter<'m> {
         args: &[i64],
         opts: &RunOptions,
     ) -> Result<Outcome, RuntimeError> {
+        let mut collect = Collect::default();
+        let mut outcome = self.run_to(entry, args, opts, &mut collect)?;
+        outcome.output = collect.output;
+        outcome.calls = collect.calls;
+        outcome.ops = collect.ops;
+        Ok(outcome)
+    }
+
+    /// Runs function number `entry` on `args`, handing each printed line
+    /// and traced call to `out` as it happens; the [`Outcome`]'s `output`
+    /// and `calls` stay empty. After an error, `out` has had everything
+    /// the run did before it.
+    ///
+    /// ```
+    /// use ssakit::interp::{CallRecord, Interpreter, Output, RunOptions, Value};
+    /// use ssakit::text::parse_module;
+    /// struct Count(usize);
+    /// impl Output for Count {
+    ///     fn print(&mut self, _: &[Value]) {
+    ///         self.0 += 1;
+    ///     }
+    ///     fn call(&mut self, _: CallRecord) {}
+    /// }
+    /// let m = parse_module("function main() {\nl:\n    print 1\n    jump l\n}\n").unwrap();
+    /// let opts = RunOptions { fuel: 20, ..RunOptions::default() };
+    /// let mut n = Count(0);
+    /// assert!(Interpreter::new(&m).unwrap().run_to(0, &[], &opts, &mut n).is_err()); // out of fuel
+    /// assert_eq!(n.0, 10); // each turn: a print and a jump
+    /// ```
+    pub fn run_to(
+        &self,
+        entry: usize,
+        args: &[i64],
+        opts: &RunOptions,
+        out: &mut dyn Output,
+    ) -> Result<Outcome, RuntimeError> {
         if entry >= self.funcs.len() {
             return Err(malformed(format!("no function number {entry}")));
         }
-        machine::execute(&self.funcs, self.mode, entry as u32, args, opts)
+        machine::execute(&self.funcs, self.mode, entry as u32, args, opts, out)
     }
 }
 

@@ -229,6 +229,46 @@ fn syntax_errors() {
     );
 }
 
+/// Issue 32, defect 14: type names are contextual, types only follow `:`
+/// or `->`. A program naming values `v0 ... vN` reaches `v128`; `i32`,
+/// `f64`, `bool` name variables, labels, functions; typed definitions and
+/// signatures still read their types; everything prints and parses back.
+#[test]
+fn type_names_are_contextual() {
+    let src = "function bool(v128: i32, i64) -> f64 {\n\
+               f32:\n    v128 = i64 + 1\n    i32 = v128 * 2\n    f64 = phi_free(i32)\n    \
+               (bool, externref) = (i32, f64)\n    x: i32 = v128\n    branch bool, f32, funcref\n\
+               funcref:\n    print i32, f64, bool, externref\n    ret x\n}\n";
+    let m = parse_module(src).unwrap_or_else(|e| panic!("{e:?}"));
+    let f = &m.functions[0];
+    assert_eq!(f.name(), "bool");
+    let text = print_module(&m);
+    for line in [
+        "function bool(v128: i32, i64) -> f64 {",
+        "    v128: i32 = i64 + 1",
+        "    i32 = v128 * 2",
+        "    f64 = phi_free(i32)",
+        "    x: i32 = v128",
+        "funcref:",
+    ] {
+        assert!(text.contains(line), "{line} not in\n{text}");
+    }
+    assert_eq!(print_module(&parse_module(&text).unwrap()), text);
+    // The statement keywords stay reserved, types are still checked.
+    bad(
+        "function f() {\na:\n    print = 1\n    ret\n}\n",
+        "expected an operand",
+        3,
+        11,
+    );
+    bad(
+        "function f(a: v0) {\na:\n    ret\n}\n",
+        "expected a type",
+        1,
+        15,
+    );
+}
+
 #[test]
 fn absurd_integers() {
     bad(

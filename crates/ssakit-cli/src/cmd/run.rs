@@ -3,8 +3,11 @@
 use crate::exit::{self, Failed};
 use crate::input;
 use crate::out::{Out, OutputArg};
-use ssakit::interp::{Interpreter, RunOptions, DEFAULT_FUEL};
+use ssakit::interp::{
+    CallRecord, ErrorKind, Interpreter, Outcome, Output, RunOptions, Value, DEFAULT_FUEL,
+};
 use ssakit::ir::Type;
+use std::fmt::Write as _;
 
 /// Arguments of `ssakit run`.
 #[derive(clap::Args)]
@@ -64,12 +67,14 @@ pub fn run(a: Args) -> Result<(), Failed> {
         };
         args.push(n);
     }
-    // A Bril program counts and prints as `brili` does.
+    // A Bril program counts and prints as `brili` does, and reading a
+    // variable before it is assigned stops it ("undefined variable").
     let bril = inp.is_bril();
     let opts = RunOptions {
         fuel: a.fuel,
         trace_calls: a.trace_calls,
         count_blocks: bril && a.profile,
+        strict_reads: bril,
         ..Default::default()
     };
     let interp = match Interpreter::new(&p.module) {
@@ -82,30 +87,86 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let index = interp
         .function_index(f.name())
         .expect("entry is in the module");
-    match interp.run(index, &args, &opts) {
-        Ok(mut outcome) => {
-            for c in &outcome.calls {
-                writeln!(out, "call {c}")?;
-            }
+    let mut sink = Printer {
+        out: &mut out,
+        held: a.trace_calls.then(String::new),
+        failed: None,
+    };
+    let res = interp.run_to(index, &args, &opts, &mut sink);
+    // With `--trace-calls` the lines were held back to follow the calls.
+    if let Some(held) = sink.held.take() {
+        sink.write(&held);
+    }
+    if let Some(f) = sink.failed.take() {
+        return Err(f);
+    }
+    match res {
+        Ok(outcome) => {
             let count = match bril {
                 true => ssakit::bril::dyn_insts(&inp.costs, &outcome.block_visits),
                 false => outcome.dyn_insts,
             };
-            if bril {
-                // brili prints only what `print` prints.
-                outcome.ret = None;
-                outcome.extra_rets.clear();
+            // brili prints only what `print` prints.
+            if !bril {
+                let mut tail = Outcome::default();
+                (tail.ret, tail.extra_rets) = (outcome.ret, outcome.extra_rets);
+                out.write_str(&tail.render())?;
             }
-            out.write_str(&outcome.render())?;
             out.finish()?;
             if a.profile {
                 crate::errln!("total_dyn_inst: {count}");
             }
             Ok(())
         }
-        Err(e) => {
+        Err(mut e) => {
+            // What the program printed goes out before the error (with
+            // `-o FILE`, FILE is left as it was: the command failed).
+            out.flush()?;
+            if let (true, ErrorKind::UndefinedVariable { name }) = (bril, &mut e.kind) {
+                if let Some(n) = ssakit::bril::names::decode(name) {
+                    *name = n.into();
+                }
+            }
             crate::errln!("{e}");
             Err(Failed(exit::RUNTIME))
         }
+    }
+}
+
+/// The run's [`Output`]: each printed line written as it is produced (so
+/// that a runtime error or the fuel limit does not lose it), each traced
+/// call too, the lines then held back until the end.
+struct Printer<'o> {
+    out: &'o mut Out,
+    /// With `--trace-calls`: the printed lines, written after the calls.
+    held: Option<String>,
+    /// The first write error.
+    failed: Option<Failed>,
+}
+
+impl Printer<'_> {
+    fn write(&mut self, s: &str) {
+        if let Err(e) = self.out.write_str(s) {
+            self.failed.get_or_insert(e);
+        }
+    }
+}
+
+impl Output for Printer<'_> {
+    fn print(&mut self, line: &[Value]) {
+        let mut s = String::new();
+        for (i, v) in line.iter().enumerate() {
+            let sep = if i == 0 { "" } else { " " };
+            let _ = write!(s, "{sep}{v}");
+        }
+        s.push('\n');
+        match &mut self.held {
+            Some(held) => held.push_str(&s),
+            None => self.write(&s),
+        }
+    }
+
+    fn call(&mut self, call: CallRecord) {
+        self.write(&format!("call {call}\n"));
     }
 }

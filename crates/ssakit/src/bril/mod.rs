@@ -212,7 +212,9 @@ pub fn read(src: &str, syntax: Syntax) -> Result<Lowered, Error> {
     lower(&parse(src, syntax)?)
 }
 
-/// `module` as a Bril program, SSA phis spelled `form`.
+/// `module` as a Bril program, SSA phis spelled `form`. A name the text
+/// format cannot spell (one read from JSON, `a b`) is an error in
+/// [`Syntax::Text`] ([`text::check`]) and written as it is in JSON.
 ///
 /// ```
 /// use ssakit::bril::{read, write, SsaForm, Syntax};
@@ -224,7 +226,11 @@ pub fn read(src: &str, syntax: Syntax) -> Result<Lowered, Error> {
 /// assert!(write(&m, Syntax::Text, SsaForm::Phi).unwrap().contains("= phi "));
 /// ```
 pub fn write(module: &Module, syntax: Syntax, form: SsaForm) -> Result<String, Error> {
-    Ok(print(&raise(module, form)?, syntax))
+    let p = raise(module, form)?;
+    if syntax == Syntax::Text {
+        text::check(&p)?;
+    }
+    Ok(print(&p, syntax))
 }
 
 /// `total_dyn_inst` as `brili -p` counts it: every instruction executed,

@@ -7,10 +7,20 @@
 //!   simultaneous copies), or the old `x: T = phi v1 v2 .P1 .P2`
 //!   (`docs/lang/ssa.md`).
 //! * **Operands that are not variables** (constants after constant
-//!   propagation, `undef`) read a variable defined once per function, at
-//!   its start (`const.5: int = const 5;`, `const.m5` for −5, `undef.int: int = undef;`): the
-//!   start dominates every use, and a constant used in a loop costs no
-//!   instruction per iteration.
+//!   propagation, `undef`) of ordinary instructions read a variable
+//!   defined once per function, at its start (`const.5: int = const 5;`,
+//!   `const.m5` for −5, `undef.int: int = undef;`): the start dominates
+//!   every use, and a constant used in a loop costs no instruction per
+//!   iteration.
+//! * **A phi's constant or `undef` operand** gets a variable of its own,
+//!   defined at the end of the predecessor it comes from (before the
+//!   `set`s; for the old `phi`, where its operands are read). Such a
+//!   variable joins the phi's web, so a shared one would put two webs
+//!   together, and one defined at the start would be live across the
+//!   other members of the web: conventional SSA (chapter 13.5: renaming
+//!   each web to one variable is correct) would stop being conventional
+//!   in Bril. Defined at the edge, it lives exactly where the copy that
+//!   out-of-SSA translation inserts for it would.
 //! * **Jumps** to the next block of the layout are left out (Bril falls
 //!   through), and so is the `ret` of a function without result at the end
 //!   of its last block.
@@ -27,7 +37,7 @@ use super::names::{bril_name, Namer};
 use super::Error;
 use crate::entity::EntityVec;
 use crate::ir::{
-    BinOp, Block, Cfg, Function, InstData, Module, Operand, Terminator, Type, UnOp, Var,
+    BinOp, Block, Cfg, Function, Inst, InstData, Module, Operand, Terminator, Type, UnOp, Var,
 };
 use rustc_hash::FxHashMap;
 
@@ -104,8 +114,14 @@ struct Raise<'a> {
     /// function (which dominates every use).
     pool: FxHashMap<(Type, Operand), String>,
     preamble: Vec<Code>,
-    /// `outgoing[p]`: the phis that take an operand from `p`, with it.
-    outgoing: EntityVec<Block, Vec<(Var, Operand)>>,
+    /// `outgoing[p]`: the phis that take an operand from `p`, with the
+    /// Bril variable holding it.
+    outgoing: EntityVec<Block, Vec<(Var, String)>>,
+    /// The variable defined at the end of the predecessor for each phi
+    /// operand that is a constant or `undef`, by phi and operand position.
+    edge_vars: FxHashMap<(Inst, usize), String>,
+    /// `edge_defs[p]`: the definitions of those variables at the end of `p`.
+    edge_defs: EntityVec<Block, Vec<Code>>,
     sigs: &'a Sigs<'a>,
 }
 
@@ -164,6 +180,8 @@ impl<'a> Raise<'a> {
             pool: FxHashMap::default(),
             preamble: Vec::new(),
             outgoing: EntityVec::filled(f.num_blocks(), Vec::new()),
+            edge_vars: FxHashMap::default(),
+            edge_defs: EntityVec::filled(f.num_blocks(), Vec::new()),
             sigs,
         })
     }
@@ -195,15 +213,7 @@ impl<'a> Raise<'a> {
         if let Some(name) = self.pool.get(&key) {
             return Ok(name.clone());
         }
-        let (want, op, value) = match o {
-            Operand::Const(c) if c < 0 => (
-                format!("const.m{}", c.unsigned_abs()),
-                "const",
-                Some(literal(&ty, c)),
-            ),
-            Operand::Const(c) => (format!("const.{c}"), "const", Some(literal(&ty, c))),
-            _ => (format!("undef.{}", ty.name()), "undef", None),
-        };
+        let (want, op, value) = constant_def(&ty, o);
         let name = self.vars.fresh(&want);
         self.preamble.push(Code::Instr(Instr {
             op: op.into(),
@@ -230,8 +240,16 @@ impl<'a> Raise<'a> {
         for &b in layout {
             for &i in f.block_phis(b) {
                 let Some(dst) = f.def(i) else { continue };
-                for a in f.phi_args(i) {
-                    self.outgoing[a.block].push((dst, a.value));
+                for (k, a) in f.phi_args(i).iter().enumerate() {
+                    let name = match a.value {
+                        Operand::Var(v) => self.var[v].clone(),
+                        o => {
+                            let name = self.edge_operand(a.block, o, f.var_type(dst))?;
+                            self.edge_vars.insert((i, k), name.clone());
+                            name
+                        }
+                    };
+                    self.outgoing[a.block].push((dst, name));
                 }
             }
         }
@@ -260,8 +278,11 @@ impl<'a> Raise<'a> {
                 if self.form == SsaForm::Phi {
                     // The operands are named at the end of the predecessors.
                     ins.op = "phi".into();
-                    for a in args.as_slice(f) {
-                        let name = self.operand(b, a.value, f.var_type(dst))?;
+                    for (k, a) in args.as_slice(f).iter().enumerate() {
+                        let name = match a.value {
+                            Operand::Var(v) => self.var[v].clone(),
+                            _ => self.edge_vars[&(i, k)].clone(),
+                        };
                         ins.args.push(name);
                         ins.labels.push(self.label[a.block].clone());
                     }
@@ -287,12 +308,12 @@ impl<'a> Raise<'a> {
     /// (constants and `undef` in fresh variables, and with `set`/`get`,
     /// the `set`s).
     fn edge_values(&mut self, b: Block) -> Result<(), Error> {
+        let defs = std::mem::take(&mut self.edge_defs[b]);
+        self.out.body.extend(defs);
         if self.form == SsaForm::Phi {
             return Ok(());
         }
-        let outgoing = std::mem::take(&mut self.outgoing[b]);
-        for &(dst, value) in &outgoing {
-            let src = self.operand(b, value, self.f.var_type(dst))?;
+        for (dst, src) in std::mem::take(&mut self.outgoing[b]) {
             self.push(Instr {
                 op: "set".into(),
                 args: vec![self.var[dst].clone(), src],
@@ -300,6 +321,23 @@ impl<'a> Raise<'a> {
             });
         }
         Ok(())
+    }
+
+    /// A fresh variable for the constant or `undef` `o` of type `t` that a
+    /// phi takes from `p`, defined at the end of `p` (see the module
+    /// documentation).
+    fn edge_operand(&mut self, p: Block, o: Operand, t: Type) -> Result<String, Error> {
+        let ty = self.bty(p, t)?;
+        let (want, op, value) = constant_def(&ty, o);
+        let name = self.vars.fresh(&want);
+        self.edge_defs[p].push(Code::Instr(Instr {
+            op: op.into(),
+            dest: Some(name.clone()),
+            ty: Some(ty),
+            value,
+            ..Default::default()
+        }));
+        Ok(name)
     }
 
     fn instruction(&mut self, b: Block, data: InstData) -> Result<(), Error> {
@@ -522,6 +560,20 @@ impl<'a> Raise<'a> {
 }
 
 /// The `const` literal of `c` for a destination of type `ty`.
+/// The wanted name, opcode and literal of the definition of constant or
+/// `undef` operand `o` of Bril type `ty`.
+fn constant_def(ty: &Ty, o: Operand) -> (String, &'static str, Option<Literal>) {
+    match o {
+        Operand::Const(c) if c < 0 => (
+            format!("const.m{}", c.unsigned_abs()),
+            "const",
+            Some(literal(ty, c)),
+        ),
+        Operand::Const(c) => (format!("const.{c}"), "const", Some(literal(ty, c))),
+        _ => (format!("undef.{}", ty.name()), "undef", None),
+    }
+}
+
 fn literal(ty: &Ty, c: i64) -> Literal {
     match ty {
         Ty::Bool => Literal::Bool(c != 0),

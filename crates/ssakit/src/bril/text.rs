@@ -14,6 +14,7 @@
 //! ```
 
 use super::ast::{Code, Func, Instr, Literal, Loc, Program, Ty};
+use super::Error;
 use crate::text::Diagnostic;
 use std::fmt::Write;
 use std::ops::Range;
@@ -310,7 +311,76 @@ impl Parser<'_> {
     }
 }
 
-/// Prints a program in the text format, as `bril2txt` lays it out.
+/// Whether `s` is an identifier of the text format, `IDENT` of the grammar
+/// above (`bril-txt`'s `("_"|"%"|LETTER) ("_"|"%"|"."|LETTER|DIGIT)*`, with
+/// Lark's ASCII `LETTER`). JSON takes any string as a name; the text
+/// format only these.
+///
+/// ```
+/// use ssakit::bril::text::is_ident;
+/// assert!(is_ident("x.1") && is_ident("%t") && is_ident("_"));
+/// assert!(!is_ident("a b") && !is_ident("ü") && !is_ident("1a") && !is_ident(""));
+/// ```
+pub fn is_ident(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.first().is_some_and(|&c| ident_start(c)) && b.iter().all(|&c| ident_char(c))
+}
+
+/// Checks that [`print`] can write every name of `p`: a function, a
+/// parameter, a variable, a label or a callee that is not an
+/// [`is_ident`] (a name from JSON: `a b`, `ü`) is an error naming it, so
+/// that nothing is written that Bril's text parser cannot read back.
+///
+/// ```
+/// use ssakit::bril::{parse, text, Syntax};
+/// let p = parse(r#"{"functions": [{"name": "main", "instrs": [{"label": "a b"}]}]}"#, Syntax::Json).unwrap();
+/// let err = text::check(&p).unwrap_err();
+/// assert!(err.describe().contains("label `a b` has no Bril text spelling"));
+/// ```
+pub fn check(p: &Program) -> Result<(), Error> {
+    for f in &p.functions {
+        let bad = |what: &str, name: &str, index: Option<usize>| {
+            let message = format!(
+                "{what} `{name}` has no Bril text spelling (an identifier is \
+                 [_%A-Za-z][_%.A-Za-z0-9]*); Bril's JSON form takes any name"
+            );
+            Err(Error::at(Some(&f.name), index, &message))
+        };
+        if !is_ident(&f.name) {
+            return bad("function", &f.name, None);
+        }
+        for (a, _) in &f.args {
+            if !is_ident(a) {
+                return bad("parameter", a, None);
+            }
+        }
+        for (k, c) in f.body.iter().enumerate() {
+            match c {
+                Code::Label { name, .. } if !is_ident(name) => {
+                    return bad("label", name, Some(k));
+                }
+                Code::Label { .. } => {}
+                Code::Instr(i) => {
+                    let vars = i.dest.iter().chain(&i.args);
+                    if let Some(v) = vars.into_iter().find(|v| !is_ident(v)) {
+                        return bad("variable", v, Some(k));
+                    }
+                    if let Some(g) = i.funcs.iter().find(|g| !is_ident(g)) {
+                        return bad("function", g, Some(k));
+                    }
+                    if let Some(l) = i.labels.iter().find(|l| !is_ident(l)) {
+                        return bad("label", l, Some(k));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Prints a program in the text format, as `bril2txt` lays it out; a name
+/// that is not an identifier of the format is written as it is ([`check`]
+/// refuses such a program first).
 ///
 /// ```
 /// use ssakit::bril::text::{parse, print};

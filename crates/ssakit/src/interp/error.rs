@@ -114,6 +114,12 @@ pub enum ErrorKind {
     },
     /// The program breaks an IR invariant the interpreter relies on.
     Malformed(String),
+    /// A variable holding `undef` was read, with
+    /// [`RunOptions::strict_reads`](super::RunOptions::strict_reads).
+    UndefinedVariable {
+        /// The variable's name.
+        name: Box<str>,
+    },
 }
 
 impl fmt::Display for ErrorKind {
@@ -159,6 +165,7 @@ impl fmt::Display for ErrorKind {
                 "out of fuel after {fuel} steps (the program may not terminate)"
             ),
             ErrorKind::Malformed(m) => write!(f, "malformed program: {m}"),
+            ErrorKind::UndefinedVariable { name } => write!(f, "undefined variable {name}"),
         }
     }
 }

@@ -4,19 +4,21 @@
 use super::compile::{CFunc, Callee, Code, Op, OpCode, Term};
 use super::error::{ErrorKind, Location, Position, RuntimeError};
 use super::{
-    external_result, fnv1a, uninterpreted_result, CallRecord, Mode, OpRecord, Outcome, RunOptions,
-    Value, FNV_OFFSET_BASIS,
+    external_result, fnv1a, uninterpreted_result, CallRecord, Mode, OpRecord, Outcome, Output,
+    RunOptions, Value, FNV_OFFSET_BASIS,
 };
 use crate::eval::{self, Trap};
-use crate::ir::Block;
+use crate::ir::{Block, Var, VarNames};
 
-/// Runs function number `entry` of `funcs` on `args`.
+/// Runs function number `entry` of `funcs` on `args`, its prints and calls
+/// going to `out` as they happen.
 pub(super) fn execute(
     funcs: &[CFunc<'_>],
     mode: Mode,
     entry: u32,
     args: &[i64],
     opts: &RunOptions,
+    out: &mut dyn Output,
 ) -> Result<Outcome, RuntimeError> {
     let mut m = Machine {
         funcs,
@@ -25,11 +27,10 @@ pub(super) fn execute(
         frames: Vec::new(),
         scratch: Vec::new(),
         dyn_insts: 0,
-        output: Vec::new(),
-        calls: Vec::new(),
+        out,
+        line: Vec::new(),
         mode,
         state: Some(FNV_OFFSET_BASIS),
-        ops: Vec::new(),
         visits: match opts.count_blocks {
             true => funcs.iter().map(|f| vec![0; f.blocks.len()]).collect(),
             false => Vec::new(),
@@ -37,11 +38,11 @@ pub(super) fn execute(
     };
     let mut rets = m.exec(entry, args)?.into_iter();
     Ok(Outcome {
-        output: m.output,
+        output: Vec::new(),
         ret: rets.next(),
         extra_rets: rets.collect(),
-        calls: m.calls,
-        ops: m.ops,
+        calls: Vec::new(),
+        ops: Vec::new(),
         dyn_insts: m.dyn_insts,
         block_visits: m.visits,
     })
@@ -71,13 +72,14 @@ struct Machine<'a, 'm> {
     /// returned.
     scratch: Vec<Value>,
     dyn_insts: u64,
-    output: Vec<Vec<Value>>,
-    calls: Vec<CallRecord>,
+    /// Where prints and traced calls go.
+    out: &'a mut dyn Output,
+    /// The values of the `print` being executed.
+    line: Vec<Value>,
     mode: Mode,
     /// The effect state of [`Mode::Uninterpreted`]; `None` once an `undef`
     /// reached an operation with an effect.
     state: Option<u64>,
-    ops: Vec<OpRecord>,
     /// Entries into each block of each function, if
     /// [`RunOptions::count_blocks`] (else empty).
     visits: Vec<Vec<u64>>,
@@ -109,6 +111,34 @@ impl Machine<'_, '_> {
                 inst,
             }),
         }
+    }
+
+    /// The value of `op` read by the instruction at `position` of `fr`
+    /// (whose variables start at `base`): with
+    /// [`RunOptions::strict_reads`], a variable holding `undef` is an error.
+    #[inline]
+    fn get(
+        &self,
+        base: usize,
+        op: Op,
+        fr: &Frame,
+        position: Position,
+    ) -> Result<Value, RuntimeError> {
+        let v = read(&self.vals, base, op);
+        match op {
+            Op::Slot(s) if v == Value::Undef && self.opts.strict_reads => {
+                Err(self.undefined(fr, position, s))
+            }
+            _ => Ok(v),
+        }
+    }
+
+    #[cold]
+    fn undefined(&self, fr: &Frame, position: Position, slot: u32) -> RuntimeError {
+        let f = self.funcs[fr.func as usize].src;
+        let name = VarNames::new(f)[Var::from_u32(slot)].into();
+        let kind = ErrorKind::UndefinedVariable { name };
+        self.error(fr.func, fr.block, position, kind)
     }
 
     /// Charges `cost` steps for the instruction at `(func, block, position)`.
@@ -175,15 +205,17 @@ impl Machine<'_, '_> {
                 self.charge(cost, &fr, pos)?;
                 match code {
                     Code::Copy { dst, src } => {
+                        // A copy moves `undef` even with strict reads (Bril's
+                        // `id` may copy an `undef`).
                         self.vals[base + *dst as usize] = read(&self.vals, base, *src);
                     }
                     Code::Unary { dst, op, arg } => {
-                        let v = eval::unary(*op, read(&self.vals, base, *arg));
+                        let v = eval::unary(*op, self.get(base, *arg, &fr, pos)?);
                         self.vals[base + *dst as usize] = v;
                     }
                     Code::Binary { dst, op, lhs, rhs } => {
-                        let a = read(&self.vals, base, *lhs);
-                        let b = read(&self.vals, base, *rhs);
+                        let a = self.get(base, *lhs, &fr, pos)?;
+                        let b = self.get(base, *rhs, &fr, pos)?;
                         let v = match eval::binary(*op, a, b) {
                             Ok(v) => v,
                             Err(trap) => {
@@ -197,15 +229,16 @@ impl Machine<'_, '_> {
                         self.vals[base + *dst as usize] = v;
                     }
                     Code::Print { args, bools } => {
-                        let line = args
-                            .iter()
-                            .zip(bools.iter())
-                            .map(|(&a, &b)| match read(&self.vals, base, a) {
+                        let mut line = std::mem::take(&mut self.line);
+                        line.clear();
+                        for (&a, &b) in args.iter().zip(bools.iter()) {
+                            line.push(match self.get(base, a, &fr, pos)? {
                                 Value::Int(v) if b => Value::Bool(v != 0),
                                 v => v,
-                            })
-                            .collect();
-                        self.output.push(line);
+                            });
+                        }
+                        self.out.print(&line);
+                        self.line = line;
                     }
                     Code::ParCopy { dsts, srcs } => {
                         // All reads, then all writes.
@@ -225,7 +258,7 @@ impl Machine<'_, '_> {
                     } => {
                         self.scratch.clear();
                         for &a in args.iter() {
-                            let v = read(&self.vals, base, a);
+                            let v = self.get(base, a, &fr, pos)?;
                             self.scratch.push(v);
                         }
                         let result = match self.mode {
@@ -233,7 +266,7 @@ impl Machine<'_, '_> {
                             Mode::Uninterpreted => self.uninterpreted_call(*seed, results, base),
                         };
                         if self.opts.trace_calls {
-                            self.calls.push(CallRecord {
+                            self.out.call(CallRecord {
                                 func: (*name).into(),
                                 args: self.scratch.clone(),
                                 result,
@@ -246,7 +279,7 @@ impl Machine<'_, '_> {
                     Code::Op(op) => {
                         self.scratch.clear();
                         for &a in op.args.iter() {
-                            let v = read(&self.vals, base, a);
+                            let v = self.get(base, a, &fr, pos)?;
                             self.scratch.push(v);
                         }
                         self.uninterpreted_op(op, base);
@@ -275,7 +308,7 @@ impl Machine<'_, '_> {
                         let callee = self.enter(*g)?;
                         // The caller's slots stay below the callee's.
                         for (&p, &a) in gf.params.iter().zip(args.iter()) {
-                            let v = read(&self.vals, base, a);
+                            let v = self.get(base, a, &fr, pos)?;
                             self.vals[callee.base + p as usize] = v;
                         }
                         fr.ip += 1;
@@ -296,7 +329,7 @@ impl Machine<'_, '_> {
                     cond,
                     then_edge,
                     else_edge,
-                } => match read(&self.vals, cur, *cond).as_int() {
+                } => match self.get(cur, *cond, &fr, Position::Terminator)?.as_int() {
                     Some(0) => else_edge,
                     Some(_) => then_edge,
                     None => {
@@ -308,7 +341,7 @@ impl Machine<'_, '_> {
                     value,
                     default,
                     targets,
-                } => match read(&self.vals, cur, *value).as_int() {
+                } => match self.get(cur, *value, &fr, Position::Terminator)?.as_int() {
                     Some(v) => usize::try_from(v)
                         .ok()
                         .and_then(|i| targets.get(i))
@@ -321,7 +354,7 @@ impl Machine<'_, '_> {
                 Term::Ret(vals) => {
                     self.scratch.clear();
                     for &v in vals.iter() {
-                        let v = read(&self.vals, cur, v);
+                        let v = self.get(cur, v, &fr, Position::Terminator)?;
                         self.scratch.push(v);
                     }
                     self.vals.truncate(fr.base);
@@ -396,7 +429,7 @@ impl Machine<'_, '_> {
         if op.recorded {
             self.state = h;
             if self.opts.trace_calls {
-                self.ops.push(OpRecord {
+                self.out.op(OpRecord {
                     op: op.name.into(),
                     imms: op.imms.clone(),
                     args: self.scratch.clone(),

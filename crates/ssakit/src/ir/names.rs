@@ -8,9 +8,9 @@
 //! `name_N`, then `name_N_2`, `name_N_3`, ... until the name is unused.
 //! Original names are claimed first, then versions in variable order, so the
 //! scheme is deterministic and never renames an original variable. The
-//! words of the text format ([`RESERVED`]: `phi`, `ret`, the type names...)
-//! count as taken, so that a version such as `i32` of a variable `i` prints
-//! `i_32` and parses back.
+//! words of the text format ([`RESERVED`]: `phi`, `ret`, ...) count as
+//! taken, so that every printed name parses back (type names are not
+//! reserved: a version `i32` of a variable `i` prints `i32`).
 
 //!
 //! All names live in one string (no allocation per name); the table of
@@ -23,8 +23,16 @@ use crate::entity::EntityVec;
 use crate::intern::{hash_name, NameTable};
 
 /// Words that cannot name a variable, a label, a function or an operator in
-/// the text format: statement keywords and the type names.
-pub const RESERVED: [&str; 18] = [
+/// the text format: the statement keywords.
+///
+/// Type names (`i64`, `i32`, `f32`, `f64`, `v128`, `funcref`,
+/// `externref`, `bool`) are not among them: a type appears only after `:`
+/// (a parameter, a typed definition) or `->` (a function's results), so
+/// `v128 = a + 1` assigns a variable named `v128`, as generators that name
+/// values `v0 ... vN` need. The one place both readings could meet, a label
+/// followed on its line by a statement (`l: i32 = ...`), reads as a typed
+/// definition.
+pub const RESERVED: [&str; 10] = [
     "function",
     "phi",
     "print",
@@ -35,14 +43,6 @@ pub const RESERVED: [&str; 18] = [
     "undef",
     "unreachable",
     "operator",
-    "i64",
-    "i32",
-    "f32",
-    "f64",
-    "v128",
-    "funcref",
-    "externref",
-    "bool",
 ];
 
 /// For each first byte, the lengths (bit `min(len, 31)`) of the reserved
@@ -63,8 +63,8 @@ const RESERVED_FILTER: [u32; 256] = {
 ///
 /// ```
 /// use ssakit::ir::{is_reserved, RESERVED};
-/// assert!(is_reserved("phi") && is_reserved("i64"));
-/// assert!(!is_reserved("phis"));
+/// assert!(is_reserved("phi") && is_reserved("ret"));
+/// assert!(!is_reserved("phis") && !is_reserved("i64")); // types are contextual
 /// assert!(RESERVED.iter().all(|w| is_reserved(w)));
 /// ```
 #[inline]
@@ -273,6 +273,6 @@ mod tests {
         assert_eq!(&names[b], "x2");
         assert_eq!(&names[c], "x11");
         assert_eq!(&names[d], "x_1_4", "a second version 1 still gets a name");
-        assert_eq!(&names[i32], "i_32", "a type name is not a variable name");
+        assert_eq!(&names[i32], "i32", "a type name is a variable name too");
     }
 }

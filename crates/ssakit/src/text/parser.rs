@@ -36,8 +36,8 @@ use std::sync::Arc;
 /// ```
 pub const MAX_SOURCE: usize = u32::MAX as usize;
 
-/// Words that cannot name a variable, a label or a function: statement
-/// keywords and the type names.
+/// Words that cannot name a variable, a label or a function: the statement
+/// keywords (type names are contextual, see [`crate::ir::RESERVED`]).
 pub use crate::ir::RESERVED as KEYWORDS;
 
 /// Where each part of a parsed function came from in the source.
