@@ -271,3 +271,28 @@ fn opt_conventional_after_passes_that_break_it_is_a_clear_error() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 32, defect 10: every wasm command reads standard input when FILE
+/// is absent (as when it is `-`), and `wasm opt`'s usage shows neither
+/// FILE nor `-o` as required.
+#[test]
+fn wasm_commands_read_standard_input_without_file() {
+    let src = std::fs::read_to_string(common::example("wasm_tour.wat")).unwrap();
+    for cmd in ["lift", "stats"] {
+        let o = ssakit(&["wasm", cmd], Some(&src));
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {}", stderr(&o));
+        assert!(stdout(&o).contains("<stdin>") || cmd == "lift", "{cmd}");
+    }
+    assert_eq!(ok(&["wasm", "lift"], Some(&src)), GOLDEN);
+    let o = ssakit(&["wasm", "opt", "--wat"], Some(&src));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        ok(&["wasm", "opt", "--wat", "wasm_tour.wat"], None)
+    );
+    for cmd in ["lift", "stats", "opt"] {
+        let help = ok(&["wasm", cmd, "--help"], None);
+        let usage = help.lines().find(|l| l.starts_with("Usage:")).unwrap();
+        assert_eq!(usage, format!("Usage: ssakit wasm {cmd} [OPTIONS] [FILE]"));
+    }
+}
