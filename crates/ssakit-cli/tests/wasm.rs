@@ -149,7 +149,7 @@ fn bad_modules_are_one_error_with_a_byte_offset_and_exit_1() {
             "error: <stdin>:1:14: expected `)`",
         ),
         (
-            b"\xff\xfe\x00garbage".to_vec(),
+            b"\xff\xfegarbage".to_vec(),
             "error: <stdin>:1:1: not a binary module and not UTF-8 text",
         ),
         (Vec::new(), "error: <stdin>:1:1: "),
@@ -295,4 +295,51 @@ fn wasm_commands_read_standard_input_without_file() {
         let usage = help.lines().find(|l| l.starts_with("Usage:")).unwrap();
         assert_eq!(usage, format!("Usage: ssakit wasm {cmd} [OPTIONS] [FILE]"));
     }
+}
+
+/// Issue 32, defect 11: an empty `.wasm` file, a `.wasm` file of text, and
+/// input whose first bytes are a damaged magic number are binary errors at
+/// byte offset 0, never text errors ("expected at least one module
+/// field", "unexpected character '\u{0}'").
+#[test]
+fn damaged_binaries_are_binary_errors() {
+    let dir = std::env::temp_dir().join(format!("ssakit-badmagic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("empty.wasm"), b"").unwrap();
+    std::fs::write(dir.join("text.wasm"), b"(module)").unwrap();
+    std::fs::write(dir.join("magic.WASM"), b"\0asn\x01\0\0\0").unwrap();
+    let mut cases: Vec<(&str, &[u8], &str)> = vec![
+        ("empty.wasm", b"", "empty file"),
+        ("text.wasm", b"", "bad magic number"),
+        ("magic.WASM", b"", "bad magic number"),
+    ];
+    for input in [
+        &b"\0asn\x01\0\0\0"[..],
+        b"\0\0\0\0",
+        b"\0",
+        b"\0\xff\xfe",
+        b"\x7fELF\x02\x01",
+    ] {
+        cases.push(("-", input, "bad magic number"));
+    }
+    for cmd in ["lift", "stats", "opt"] {
+        for (file, input, what) in &cases {
+            let args: &[&str] = if cmd == "opt" {
+                &["wasm", cmd, "--wat", file]
+            } else {
+                &["wasm", cmd, file]
+            };
+            let o = common::ssakit_in(&dir, args, input);
+            let err = stderr(&o);
+            let name = if *file == "-" { "<stdin>" } else { file };
+            assert_eq!(o.status.code(), Some(1), "{cmd} {file} {input:?}: {err}");
+            assert!(
+                err.starts_with(&format!("error: {name}: byte offset 0x0: {what}")),
+                "{cmd} {file} {input:?}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(o.stdout.is_empty());
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

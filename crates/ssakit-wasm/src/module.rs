@@ -141,11 +141,34 @@ impl WasmModule<'_> {
     }
 }
 
-/// The binary module of `input`: itself if it starts with the binary
-/// magic `\0asm`, else assembled from WebAssembly text.
+/// Whether `input` is to be read as a binary module rather than as text:
+/// it starts with the binary magic `\0asm`, or one of its first four bytes
+/// is a control character other than tab, line feed and carriage return (a
+/// damaged or truncated magic number: WebAssembly text has none).
+///
+/// ```
+/// use ssakit_wasm::module::looks_binary;
+/// assert!(looks_binary(b"\0asm\x01\0\0\0"));
+/// assert!(looks_binary(b"\0asn\x01\0\0\0"));
+/// assert!(looks_binary(b"\0"));
+/// assert!(!looks_binary(b"(module)"));
+/// assert!(!looks_binary(b"\n\t(module)"));
+/// assert!(!looks_binary(b""));
+/// ```
+pub fn looks_binary(input: &[u8]) -> bool {
+    input.starts_with(b"\0asm")
+        || input
+            .iter()
+            .take(4)
+            .any(|&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)
+}
+
+/// The binary module of `input`: itself if it [looks binary](looks_binary),
+/// else assembled from WebAssembly text.
 ///
 /// # Errors
-/// Text that does not assemble (the message has `line:column`).
+/// Text that does not assemble (the message has `line:column`); a binary
+/// whose magic number is wrong (with its byte offset).
 ///
 /// ```
 /// use ssakit_wasm::module::to_binary;
@@ -153,12 +176,50 @@ impl WasmModule<'_> {
 /// assert_eq!(&wasm[..], b"\0asm\x01\0\0\0");
 /// assert!(matches!(to_binary(&wasm).unwrap(), std::borrow::Cow::Borrowed(_)));
 /// assert_eq!(to_binary(b"(module\n  (oops))").unwrap_err().line_col, Some((2, 4)));
+/// assert_eq!(to_binary(b"\0asn\x01\0\0\0").unwrap_err().offset, Some(0));
 /// ```
 pub fn to_binary(input: &[u8]) -> Result<Cow<'_, [u8]>, WasmError> {
-    if input.starts_with(b"\0asm") {
+    if looks_binary(input) {
+        check_magic(input)?;
         return Ok(Cow::Borrowed(input));
     }
     wat::parse_bytes(input).map_err(|e| text_error(&e.to_string()))
+}
+
+/// Refuses `input` unless it starts with the binary magic `\0asm`: the
+/// error wasmparser gives for the module's header (a byte offset), so that
+/// an empty or damaged binary is reported as a binary, not as text.
+///
+/// # Errors
+/// No magic number, or a wrong one.
+///
+/// ```
+/// use ssakit_wasm::module::check_magic;
+/// assert!(check_magic(b"\0asm\x01\0\0\0").is_ok());
+/// let e = check_magic(b"").unwrap_err();
+/// assert_eq!(e.offset, Some(0));
+/// assert!(e.line_col.is_none());
+/// assert_eq!(check_magic(b"\x7fELF").unwrap_err().offset, Some(0));
+/// ```
+pub fn check_magic(input: &[u8]) -> Result<(), WasmError> {
+    if input.starts_with(b"\0asm") {
+        return Ok(());
+    }
+    let found = input
+        .iter()
+        .take(4)
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Err(WasmError::at(
+        0,
+        if input.is_empty() {
+            "empty file: a binary module starts with the magic number 00 61 73 6d (\\0asm)"
+                .to_string()
+        } else {
+            format!("bad magic number: expected 00 61 73 6d (\\0asm), found {found}")
+        },
+    ))
 }
 
 /// The message and `line:column` of `wat`'s rendered error (`MESSAGE`,
