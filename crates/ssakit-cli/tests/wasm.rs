@@ -68,7 +68,10 @@ fn func_picks_one_function_by_index_or_name() {
         assert_eq!(o.status.code(), Some(1));
         assert_eq!(
             stderr(&o),
-            format!("error: wasm_tour.wat: no function `{bad}`\n")
+            format!(
+                "error: wasm_tour.wat: no function `{bad}`; the module's functions, \
+                 by name or index: `sum` (0), `classify` (1), `pick` (2)\n"
+            )
         );
     }
     let src = r#"(module (import "env" "f" (func)) (func call 0))"#;
@@ -342,4 +345,51 @@ fn damaged_binaries_are_binary_errors() {
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 32, defect 12: `--func` takes the module's own names as written
+/// in its name section (`foo-bar`, `i32.add`, which `.ssa` names cannot
+/// hold), its export names and import field names, beside the `.ssa`
+/// names and indices; a missing one lists the names there are.
+#[test]
+fn func_takes_the_modules_own_names_and_exports() {
+    let src = r#"(module
+        (import "env" "log.it" (func $log.it (param i32)))
+        (func $foo-bar (export "run") (result i32) i32.const 1)
+        (func $i32.add (export "add") (export "plus") (param i32 i32) (result i32)
+            local.get 0 local.get 1 i32.add))"#;
+    let lift = |sel: &str| ssakit(&["wasm", "lift", "--func", sel, "-"], Some(src));
+    let by_index = ok(&["wasm", "lift", "--func", "1", "-"], Some(src));
+    for sel in ["foo-bar", "foo_bar", "run"] {
+        let o = lift(sel);
+        assert_eq!(o.status.code(), Some(0), "{sel}: {}", stderr(&o));
+        assert_eq!(stdout(&o), by_index, "{sel}");
+    }
+    let add = ok(&["wasm", "lift", "--func", "2", "-"], Some(src));
+    assert!(add.contains("function i32_add("), "{add}");
+    for sel in ["i32.add", "i32_add", "add", "plus"] {
+        let o = lift(sel);
+        assert_eq!(o.status.code(), Some(0), "{sel}: {}", stderr(&o));
+        assert_eq!(stdout(&o), add, "{sel}");
+    }
+    let o = lift("log.it");
+    assert_eq!(
+        stderr(&o),
+        "error: <stdin>: function 0 (`log_it`) is imported: it has no body\n"
+    );
+    let o = lift("nosuch");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: <stdin>: no function `nosuch`; the module's functions, by name or index: \
+         `log_it` (0), `foo_bar` (1), `i32_add` (2)\n"
+    );
+    // A long list is cut short.
+    let many = format!("(module {})", "(func)".repeat(20));
+    let o = ssakit(&["wasm", "lift", "--func", "x", "-"], Some(&many));
+    let err = stderr(&o);
+    assert!(
+        err.ends_with("`f7` (7), and 12 more (`ssakit wasm lift` prints them all)\n"),
+        "{err}"
+    );
 }

@@ -101,6 +101,11 @@ pub struct WasmModule<'a> {
     pub names: Vec<String>,
     /// The bodies of the defined functions, in order.
     pub bodies: Vec<Body<'a>>,
+    /// The other names a function answers to in [`find`](Self::find),
+    /// `(name, function index)`: its name in the name section (or its
+    /// import's field name) as written, before [`function_names`] rewrote
+    /// it, and its export names.
+    pub aliases: Vec<(String, u32)>,
 }
 
 impl WasmModule<'_> {
@@ -119,14 +124,18 @@ impl WasmModule<'_> {
             .expect("validated: a function has a function type")
     }
 
-    /// The index of the function named `name` (its `.ssa` name) or written
-    /// as its decimal index.
+    /// The index of the function named `name`: its `.ssa` name, else one
+    /// of its [`aliases`](Self::aliases) (its own name as the module writes
+    /// it, an export name), else its decimal index.
     ///
     /// ```
     /// # use ssakit_wasm::module::{parse, to_binary};
-    /// let wasm = to_binary(b"(module (func $a) (func $b))").unwrap();
+    /// let wasm = to_binary(br#"(module (func $a) (func $b-c (export "run")))"#).unwrap();
     /// let m = parse(&wasm).unwrap();
-    /// assert_eq!(m.find("b"), Some(1));
+    /// assert_eq!(m.names, ["a", "b_c"]);
+    /// assert_eq!(m.find("b_c"), Some(1));
+    /// assert_eq!(m.find("b-c"), Some(1));
+    /// assert_eq!(m.find("run"), Some(1));
     /// assert_eq!(m.find("0"), Some(0));
     /// assert_eq!(m.find("2"), None);
     /// assert_eq!(m.find("c"), None);
@@ -134,6 +143,9 @@ impl WasmModule<'_> {
     pub fn find(&self, name: &str) -> Option<u32> {
         if let Some(i) = self.names.iter().position(|n| n == name) {
             return Some(i as u32);
+        }
+        if let Some((_, i)) = self.aliases.iter().find(|(n, _)| n == name) {
+            return Some(*i);
         }
         name.parse::<u32>()
             .ok()
@@ -295,7 +307,9 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
         num_imported: 0,
         names: Vec::new(),
         bodies: Vec::new(),
+        aliases: Vec::new(),
     };
+    let mut exports: Vec<(String, u32)> = Vec::new();
     let mut import_names: Vec<String> = Vec::new();
     let mut section_names: Vec<(u32, String)> = Vec::new();
     for payload in Parser::new(0).parse_all(bytes) {
@@ -347,6 +361,14 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
                     m.func_types.push(t?);
                 }
             }
+            Payload::ExportSection(reader) => {
+                for e in reader {
+                    let e = e?;
+                    if e.kind == wasmparser::ExternalKind::Func {
+                        exports.push((e.name.to_string(), e.index));
+                    }
+                }
+            }
             Payload::CustomSection(c) => {
                 // A malformed name section is ignored, as engines do.
                 if let wasmparser::KnownCustom::Name(names) = c.as_known() {
@@ -365,6 +387,16 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
         }
     }
     m.names = function_names(m.func_types.len(), &import_names, &section_names);
+    // The names as written, where the `.ssa` name differs, then exports.
+    let written = import_names
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| (n, i as u32))
+        .chain(section_names.into_iter().map(|(i, n)| (n, i)));
+    m.aliases = written
+        .chain(exports)
+        .filter(|(n, i)| m.names.get(*i as usize).is_some_and(|s| s != n))
+        .collect();
     Ok(m)
 }
 

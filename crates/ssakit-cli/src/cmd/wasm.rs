@@ -216,6 +216,31 @@ fn with_module<T>(
     then(&name, &m)
 }
 
+/// The functions that `--func` can name, for the error of one missing:
+/// the first few `.ssa` names with their indices, and how many more.
+fn known_names(m: &WasmModule<'_>) -> String {
+    const SHOWN: usize = 8;
+    let n = m.names.len();
+    if n == 0 {
+        return "the module has no function".into();
+    }
+    let list: Vec<String> = m
+        .names
+        .iter()
+        .take(SHOWN)
+        .enumerate()
+        .map(|(i, s)| format!("`{s}` ({i})"))
+        .collect();
+    let more = match n.saturating_sub(SHOWN) {
+        0 => String::new(),
+        k => format!(", and {k} more (`ssakit wasm lift` prints them all)"),
+    };
+    format!(
+        "the module's functions, by name or index: {}{more}",
+        list.join(", ")
+    )
+}
+
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let opts = a.flags.options();
@@ -224,7 +249,7 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
         let mut functions = match &a.func {
             Some(sel) => {
                 let index = m.find(sel).ok_or_else(|| {
-                    crate::errln!("error: {name}: no function `{sel}`");
+                    crate::errln!("error: {name}: no function `{sel}`; {}", known_names(m));
                     Failed(exit::INPUT)
                 })?;
                 if index < m.num_imported {
