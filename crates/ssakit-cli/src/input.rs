@@ -55,9 +55,12 @@ pub fn read(path: &str) -> Result<Source, Failed> {
 }
 
 /// Reads `path` (or standard input for `-`) as a WebAssembly module: the
-/// bytes of a binary module (starting with `\0asm`), else text, read and
+/// bytes of a binary module (a file named `*.wasm`, or input that
+/// [looks binary](ssakit_wasm::module::looks_binary)), else text, read and
 /// checked as UTF-8 like any source (so an endless stream of random bytes
-/// is refused at its first invalid byte). Returns the name reported and
+/// is refused at its first invalid byte). A binary without the magic
+/// number `\0asm` (an empty `.wasm` file, a damaged header) is refused
+/// here, with its byte offset, as a binary. Returns the name reported and
 /// the bytes.
 pub fn read_module_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
     let name = if path == "-" {
@@ -82,7 +85,11 @@ pub fn read_module_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
         .take(4)
         .read_to_end(&mut head)
         .map_err(|e| fail(e.to_string()))?;
-    let binary = head.starts_with(b"\0asm");
+    let named_binary = path != "-"
+        && std::path::Path::new(path)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("wasm"));
+    let binary = named_binary || ssakit_wasm::module::looks_binary(&head);
     finish(binary, &mut r, &mut head, size, &name, fail)
 }
 
@@ -101,6 +108,10 @@ fn finish(
         all.try_reserve_exact(size.saturating_sub(all.len()))
             .map_err(|_| fail("out of memory".into()))?;
         r.read_to_end(&mut all).map_err(|e| fail(e.to_string()))?;
+        if let Err(e) = ssakit_wasm::module::check_magic(&all) {
+            crate::errln!("error: {name}: {e}");
+            return Err(Failed(exit::INPUT));
+        }
         return Ok((name.to_string(), all));
     }
     let mut chained = std::io::Cursor::new(std::mem::take(head)).chain(r);

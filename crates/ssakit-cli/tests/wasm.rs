@@ -68,7 +68,10 @@ fn func_picks_one_function_by_index_or_name() {
         assert_eq!(o.status.code(), Some(1));
         assert_eq!(
             stderr(&o),
-            format!("error: wasm_tour.wat: no function `{bad}`\n")
+            format!(
+                "error: wasm_tour.wat: no function `{bad}`; the module's functions, \
+                 by name or index: `sum` (0), `classify` (1), `pick` (2)\n"
+            )
         );
     }
     let src = r#"(module (import "env" "f" (func)) (func call 0))"#;
@@ -149,7 +152,7 @@ fn bad_modules_are_one_error_with_a_byte_offset_and_exit_1() {
             "error: <stdin>:1:14: expected `)`",
         ),
         (
-            b"\xff\xfe\x00garbage".to_vec(),
+            b"\xff\xfegarbage".to_vec(),
             "error: <stdin>:1:1: not a binary module and not UTF-8 text",
         ),
         (Vec::new(), "error: <stdin>:1:1: "),
@@ -270,4 +273,123 @@ fn opt_conventional_after_passes_that_break_it_is_a_clear_error() {
     let o = ssakit(&["wasm", "opt", "--conventional", wat, "-o", out], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 32, defect 10: every wasm command reads standard input when FILE
+/// is absent (as when it is `-`), and `wasm opt`'s usage shows neither
+/// FILE nor `-o` as required.
+#[test]
+fn wasm_commands_read_standard_input_without_file() {
+    let src = std::fs::read_to_string(common::example("wasm_tour.wat")).unwrap();
+    for cmd in ["lift", "stats"] {
+        let o = ssakit(&["wasm", cmd], Some(&src));
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {}", stderr(&o));
+        assert!(stdout(&o).contains("<stdin>") || cmd == "lift", "{cmd}");
+    }
+    assert_eq!(ok(&["wasm", "lift"], Some(&src)), GOLDEN);
+    let o = ssakit(&["wasm", "opt", "--wat"], Some(&src));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        ok(&["wasm", "opt", "--wat", "wasm_tour.wat"], None)
+    );
+    for cmd in ["lift", "stats", "opt"] {
+        let help = ok(&["wasm", cmd, "--help"], None);
+        let usage = help.lines().find(|l| l.starts_with("Usage:")).unwrap();
+        assert_eq!(usage, format!("Usage: ssakit wasm {cmd} [OPTIONS] [FILE]"));
+    }
+}
+
+/// Issue 32, defect 11: an empty `.wasm` file, a `.wasm` file of text, and
+/// input whose first bytes are a damaged magic number are binary errors at
+/// byte offset 0, never text errors ("expected at least one module
+/// field", "unexpected character '\u{0}'").
+#[test]
+fn damaged_binaries_are_binary_errors() {
+    let dir = std::env::temp_dir().join(format!("ssakit-badmagic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("empty.wasm"), b"").unwrap();
+    std::fs::write(dir.join("text.wasm"), b"(module)").unwrap();
+    std::fs::write(dir.join("magic.WASM"), b"\0asn\x01\0\0\0").unwrap();
+    let mut cases: Vec<(&str, &[u8], &str)> = vec![
+        ("empty.wasm", b"", "empty file"),
+        ("text.wasm", b"", "bad magic number"),
+        ("magic.WASM", b"", "bad magic number"),
+    ];
+    for input in [
+        &b"\0asn\x01\0\0\0"[..],
+        b"\0\0\0\0",
+        b"\0",
+        b"\0\xff\xfe",
+        b"\x7fELF\x02\x01",
+    ] {
+        cases.push(("-", input, "bad magic number"));
+    }
+    for cmd in ["lift", "stats", "opt"] {
+        for (file, input, what) in &cases {
+            let args: &[&str] = if cmd == "opt" {
+                &["wasm", cmd, "--wat", file]
+            } else {
+                &["wasm", cmd, file]
+            };
+            let o = common::ssakit_in(&dir, args, input);
+            let err = stderr(&o);
+            let name = if *file == "-" { "<stdin>" } else { file };
+            assert_eq!(o.status.code(), Some(1), "{cmd} {file} {input:?}: {err}");
+            assert!(
+                err.starts_with(&format!("error: {name}: byte offset 0x0: {what}")),
+                "{cmd} {file} {input:?}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(o.stdout.is_empty());
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 32, defect 12: `--func` takes the module's own names as written
+/// in its name section (`foo-bar`, `i32.add`, which `.ssa` names cannot
+/// hold), its export names and import field names, beside the `.ssa`
+/// names and indices; a missing one lists the names there are.
+#[test]
+fn func_takes_the_modules_own_names_and_exports() {
+    let src = r#"(module
+        (import "env" "log.it" (func $log.it (param i32)))
+        (func $foo-bar (export "run") (result i32) i32.const 1)
+        (func $i32.add (export "add") (export "plus") (param i32 i32) (result i32)
+            local.get 0 local.get 1 i32.add))"#;
+    let lift = |sel: &str| ssakit(&["wasm", "lift", "--func", sel, "-"], Some(src));
+    let by_index = ok(&["wasm", "lift", "--func", "1", "-"], Some(src));
+    for sel in ["foo-bar", "foo_bar", "run"] {
+        let o = lift(sel);
+        assert_eq!(o.status.code(), Some(0), "{sel}: {}", stderr(&o));
+        assert_eq!(stdout(&o), by_index, "{sel}");
+    }
+    let add = ok(&["wasm", "lift", "--func", "2", "-"], Some(src));
+    assert!(add.contains("function i32_add("), "{add}");
+    for sel in ["i32.add", "i32_add", "add", "plus"] {
+        let o = lift(sel);
+        assert_eq!(o.status.code(), Some(0), "{sel}: {}", stderr(&o));
+        assert_eq!(stdout(&o), add, "{sel}");
+    }
+    let o = lift("log.it");
+    assert_eq!(
+        stderr(&o),
+        "error: <stdin>: function 0 (`log_it`) is imported: it has no body\n"
+    );
+    let o = lift("nosuch");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: <stdin>: no function `nosuch`; the module's functions, by name or index: \
+         `log_it` (0), `foo_bar` (1), `i32_add` (2)\n"
+    );
+    // A long list is cut short.
+    let many = format!("(module {})", "(func)".repeat(20));
+    let o = ssakit(&["wasm", "lift", "--func", "x", "-"], Some(&many));
+    let err = stderr(&o);
+    assert!(
+        err.ends_with("`f7` (7), and 12 more (`ssakit wasm lift` prints them all)\n"),
+        "{err}"
+    );
 }

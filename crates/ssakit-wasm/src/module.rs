@@ -101,6 +101,11 @@ pub struct WasmModule<'a> {
     pub names: Vec<String>,
     /// The bodies of the defined functions, in order.
     pub bodies: Vec<Body<'a>>,
+    /// The other names a function answers to in [`find`](Self::find),
+    /// `(name, function index)`: its name in the name section (or its
+    /// import's field name) as written, before [`function_names`] rewrote
+    /// it, and its export names.
+    pub aliases: Vec<(String, u32)>,
 }
 
 impl WasmModule<'_> {
@@ -119,14 +124,18 @@ impl WasmModule<'_> {
             .expect("validated: a function has a function type")
     }
 
-    /// The index of the function named `name` (its `.ssa` name) or written
-    /// as its decimal index.
+    /// The index of the function named `name`: its `.ssa` name, else one
+    /// of its [`aliases`](Self::aliases) (its own name as the module writes
+    /// it, an export name), else its decimal index.
     ///
     /// ```
     /// # use ssakit_wasm::module::{parse, to_binary};
-    /// let wasm = to_binary(b"(module (func $a) (func $b))").unwrap();
+    /// let wasm = to_binary(br#"(module (func $a) (func $b-c (export "run")))"#).unwrap();
     /// let m = parse(&wasm).unwrap();
-    /// assert_eq!(m.find("b"), Some(1));
+    /// assert_eq!(m.names, ["a", "b_c"]);
+    /// assert_eq!(m.find("b_c"), Some(1));
+    /// assert_eq!(m.find("b-c"), Some(1));
+    /// assert_eq!(m.find("run"), Some(1));
     /// assert_eq!(m.find("0"), Some(0));
     /// assert_eq!(m.find("2"), None);
     /// assert_eq!(m.find("c"), None);
@@ -135,17 +144,43 @@ impl WasmModule<'_> {
         if let Some(i) = self.names.iter().position(|n| n == name) {
             return Some(i as u32);
         }
+        if let Some((_, i)) = self.aliases.iter().find(|(n, _)| n == name) {
+            return Some(*i);
+        }
         name.parse::<u32>()
             .ok()
             .filter(|&i| (i as usize) < self.names.len())
     }
 }
 
-/// The binary module of `input`: itself if it starts with the binary
-/// magic `\0asm`, else assembled from WebAssembly text.
+/// Whether `input` is to be read as a binary module rather than as text:
+/// it starts with the binary magic `\0asm`, or one of its first four bytes
+/// is a control character other than tab, line feed and carriage return (a
+/// damaged or truncated magic number: WebAssembly text has none).
+///
+/// ```
+/// use ssakit_wasm::module::looks_binary;
+/// assert!(looks_binary(b"\0asm\x01\0\0\0"));
+/// assert!(looks_binary(b"\0asn\x01\0\0\0"));
+/// assert!(looks_binary(b"\0"));
+/// assert!(!looks_binary(b"(module)"));
+/// assert!(!looks_binary(b"\n\t(module)"));
+/// assert!(!looks_binary(b""));
+/// ```
+pub fn looks_binary(input: &[u8]) -> bool {
+    input.starts_with(b"\0asm")
+        || input
+            .iter()
+            .take(4)
+            .any(|&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)
+}
+
+/// The binary module of `input`: itself if it [looks binary](looks_binary),
+/// else assembled from WebAssembly text.
 ///
 /// # Errors
-/// Text that does not assemble (the message has `line:column`).
+/// Text that does not assemble (the message has `line:column`); a binary
+/// whose magic number is wrong (with its byte offset).
 ///
 /// ```
 /// use ssakit_wasm::module::to_binary;
@@ -153,12 +188,50 @@ impl WasmModule<'_> {
 /// assert_eq!(&wasm[..], b"\0asm\x01\0\0\0");
 /// assert!(matches!(to_binary(&wasm).unwrap(), std::borrow::Cow::Borrowed(_)));
 /// assert_eq!(to_binary(b"(module\n  (oops))").unwrap_err().line_col, Some((2, 4)));
+/// assert_eq!(to_binary(b"\0asn\x01\0\0\0").unwrap_err().offset, Some(0));
 /// ```
 pub fn to_binary(input: &[u8]) -> Result<Cow<'_, [u8]>, WasmError> {
-    if input.starts_with(b"\0asm") {
+    if looks_binary(input) {
+        check_magic(input)?;
         return Ok(Cow::Borrowed(input));
     }
     wat::parse_bytes(input).map_err(|e| text_error(&e.to_string()))
+}
+
+/// Refuses `input` unless it starts with the binary magic `\0asm`: the
+/// error wasmparser gives for the module's header (a byte offset), so that
+/// an empty or damaged binary is reported as a binary, not as text.
+///
+/// # Errors
+/// No magic number, or a wrong one.
+///
+/// ```
+/// use ssakit_wasm::module::check_magic;
+/// assert!(check_magic(b"\0asm\x01\0\0\0").is_ok());
+/// let e = check_magic(b"").unwrap_err();
+/// assert_eq!(e.offset, Some(0));
+/// assert!(e.line_col.is_none());
+/// assert_eq!(check_magic(b"\x7fELF").unwrap_err().offset, Some(0));
+/// ```
+pub fn check_magic(input: &[u8]) -> Result<(), WasmError> {
+    if input.starts_with(b"\0asm") {
+        return Ok(());
+    }
+    let found = input
+        .iter()
+        .take(4)
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Err(WasmError::at(
+        0,
+        if input.is_empty() {
+            "empty file: a binary module starts with the magic number 00 61 73 6d (\\0asm)"
+                .to_string()
+        } else {
+            format!("bad magic number: expected 00 61 73 6d (\\0asm), found {found}")
+        },
+    ))
 }
 
 /// The message and `line:column` of `wat`'s rendered error (`MESSAGE`,
@@ -234,7 +307,9 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
         num_imported: 0,
         names: Vec::new(),
         bodies: Vec::new(),
+        aliases: Vec::new(),
     };
+    let mut exports: Vec<(String, u32)> = Vec::new();
     let mut import_names: Vec<String> = Vec::new();
     let mut section_names: Vec<(u32, String)> = Vec::new();
     for payload in Parser::new(0).parse_all(bytes) {
@@ -286,6 +361,14 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
                     m.func_types.push(t?);
                 }
             }
+            Payload::ExportSection(reader) => {
+                for e in reader {
+                    let e = e?;
+                    if e.kind == wasmparser::ExternalKind::Func {
+                        exports.push((e.name.to_string(), e.index));
+                    }
+                }
+            }
             Payload::CustomSection(c) => {
                 // A malformed name section is ignored, as engines do.
                 if let wasmparser::KnownCustom::Name(names) = c.as_known() {
@@ -304,6 +387,16 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
         }
     }
     m.names = function_names(m.func_types.len(), &import_names, &section_names);
+    // The names as written, where the `.ssa` name differs, then exports.
+    let written = import_names
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| (n, i as u32))
+        .chain(section_names.into_iter().map(|(i, n)| (n, i)));
+    m.aliases = written
+        .chain(exports)
+        .filter(|(n, i)| m.names.get(*i as usize).is_some_and(|s| s != n))
+        .collect();
     Ok(m)
 }
 

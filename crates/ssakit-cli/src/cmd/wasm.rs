@@ -38,6 +38,9 @@ pub enum WasmCommand {
     /// Rewrite a module: every function body lifted, put into SSA form,
     /// optimised with `--passes`, destructed and emitted again; everything
     /// outside the bodies is carried over unchanged.
+    ///
+    /// The binary module goes to standard output, or to `-o FILE` (needed
+    /// only when standard output is a terminal); `--wat` prints text.
     #[command(after_help = exit::HELP)]
     Opt(OptArgs),
 }
@@ -45,9 +48,9 @@ pub enum WasmCommand {
 /// Arguments of `ssakit wasm opt`.
 #[derive(clap::Args)]
 pub struct OptArgs {
-    /// Input module, binary (`.wasm`) or text (`.wat`), or `-` for
-    /// standard input.
-    pub file: String,
+    /// Input module, binary (`.wasm`) or text (`.wat`) (standard input if
+    /// absent or `-`).
+    pub file: Option<String>,
     /// The SSA flavour constructed.
     #[arg(long, value_enum, default_value = "pruned")]
     pub flavor: FlavorArg,
@@ -72,9 +75,9 @@ pub struct OptArgs {
 /// Arguments of `ssakit wasm lift`.
 #[derive(clap::Args)]
 pub struct LiftArgs {
-    /// Input module, binary (`.wasm`) or text (`.wat`), or `-` for
-    /// standard input.
-    pub file: String,
+    /// Input module, binary (`.wasm`) or text (`.wat`) (standard input if
+    /// absent or `-`).
+    pub file: Option<String>,
     /// Only this function: its index (imports counted) or its name.
     #[arg(long, value_name = "INDEX|NAME")]
     pub func: Option<String>,
@@ -99,9 +102,9 @@ pub enum Format {
 /// Arguments of `ssakit wasm stats`.
 #[derive(clap::Args)]
 pub struct StatsArgs {
-    /// Input module, binary (`.wasm`) or text (`.wat`), or `-` for
-    /// standard input.
-    pub file: String,
+    /// Input module, binary (`.wasm`) or text (`.wat`) (standard input if
+    /// absent or `-`).
+    pub file: Option<String>,
     /// The flavour optimised and destructed (all three are constructed
     /// and counted).
     #[arg(long, value_enum, default_value = "pruned")]
@@ -128,6 +131,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
 }
 
+/// The input's path: `-` (standard input) when FILE is absent.
+fn file(f: &Option<String>) -> &str {
+    f.as_deref().unwrap_or("-")
+}
+
 /// Parses `--passes`.
 fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
     match list {
@@ -143,7 +151,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
     if !a.wat {
         a.output.refuse_binary_to_terminal()?;
     }
-    let (name, bytes) = input::read_module_bytes(&a.file)?;
+    let (name, bytes) = input::read_module_bytes(file(&a.file))?;
     let opts = rewrite::OptOptions {
         construct: to_options(
             a.flavor,
@@ -208,15 +216,40 @@ fn with_module<T>(
     then(&name, &m)
 }
 
+/// The functions that `--func` can name, for the error of one missing:
+/// the first few `.ssa` names with their indices, and how many more.
+fn known_names(m: &WasmModule<'_>) -> String {
+    const SHOWN: usize = 8;
+    let n = m.names.len();
+    if n == 0 {
+        return "the module has no function".into();
+    }
+    let list: Vec<String> = m
+        .names
+        .iter()
+        .take(SHOWN)
+        .enumerate()
+        .map(|(i, s)| format!("`{s}` ({i})"))
+        .collect();
+    let more = match n.saturating_sub(SHOWN) {
+        0 => String::new(),
+        k => format!(", and {k} more (`ssakit wasm lift` prints them all)"),
+    };
+    format!(
+        "the module's functions, by name or index: {}{more}",
+        list.join(", ")
+    )
+}
+
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let opts = a.flags.options();
-    let module = with_module(&a.file, |name, m| {
+    let module = with_module(file(&a.file), |name, m| {
         let syms = ModuleSymbols::new(m);
         let mut functions = match &a.func {
             Some(sel) => {
                 let index = m.find(sel).ok_or_else(|| {
-                    crate::errln!("error: {name}: no function `{sel}`");
+                    crate::errln!("error: {name}: no function `{sel}`; {}", known_names(m));
                     Failed(exit::INPUT)
                 })?;
                 if index < m.num_imported {
@@ -272,7 +305,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         passes,
         destruct: !a.no_destruct,
     };
-    let (name, stats, names) = with_module(&a.file, |name, m| {
+    let (name, stats, names) = with_module(file(&a.file), |name, m| {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(m.bodies.len() as u64);
             bar.set_style(
