@@ -46,6 +46,40 @@ fn run_keeps_the_output_printed_before_an_error() {
     assert_eq!(stdout(&o), "call ext(0) = 268\n268\n");
 }
 
+/// Lifted code runs with `--uninterpreted` (issue 29, item 6): each
+/// operation a fixed hash of its inputs, the effects traced; without the
+/// flag it is refused with a hint.
+#[test]
+fn run_uninterpreted_hashes_operations_and_traces_effects() {
+    let src = "operator i32.add pure\noperator i32.store trap write\n\n\
+               function main(a: i32) -> i32 {\ne:\n    x: i32 = i32.add(a, 1)\n    \
+               i32.store[0, 2](a, x)\n    print x\n    ret x\n}\n";
+    let o = ssakit(&["run", "-", "5"], Some(src));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot run parameter `a` of type `i32`")
+            && stderr(&o).contains("hint: --uninterpreted"),
+        "{}",
+        stderr(&o)
+    );
+    let out = ok(
+        &["run", "--uninterpreted", "--trace-calls", "-", "5"],
+        Some(src),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let x = lines[1];
+    assert_eq!(lines[0], format!("op i32.store[0, 2](5, {x})"));
+    assert_eq!(lines[2], format!("=> {x}"));
+    assert_eq!(
+        out,
+        ok(
+            &["run", "--uninterpreted", "--trace-calls", "-", "5"],
+            Some(src)
+        )
+    );
+}
+
 #[test]
 fn run_errors_exit_2_with_a_location() {
     let src = "function main(a) {\ne:\n    x = 1 / a\n    ret x\n}\n";

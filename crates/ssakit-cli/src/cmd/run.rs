@@ -4,7 +4,8 @@ use crate::exit::{self, Failed};
 use crate::input;
 use crate::out::{Out, OutputArg};
 use ssakit::interp::{
-    CallRecord, ErrorKind, Interpreter, Outcome, Output, RunOptions, Value, DEFAULT_FUEL,
+    CallRecord, ErrorKind, Interpreter, Mode, OpRecord, Outcome, Output, RunOptions, Value,
+    DEFAULT_FUEL,
 };
 use ssakit::ir::Type;
 use std::fmt::Write as _;
@@ -31,6 +32,14 @@ pub struct Args {
     /// output before the program's output.
     #[arg(long)]
     pub trace_calls: bool,
+    /// Run generic operations (lifted WebAssembly or x86-64) as
+    /// uninterpreted functions: each result is a fixed hash of the
+    /// operator, its immediates, its arguments and, for an operation with
+    /// an effect, the effects before it. With --trace-calls, each
+    /// operation with an effect is printed too, `op NAME[IMMS](ARGS) =
+    /// RESULTS`.
+    #[arg(long)]
+    pub uninterpreted: bool,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -77,10 +86,19 @@ pub fn run(a: Args) -> Result<(), Failed> {
         strict_reads: bril,
         ..Default::default()
     };
-    let interp = match Interpreter::new(&p.module) {
+    let mode = match a.uninterpreted {
+        true => Mode::Uninterpreted,
+        false => Mode::Strict,
+    };
+    let interp = match Interpreter::with_mode(&p.module.functions, mode) {
         Ok(i) => i,
         Err(e) => {
             crate::errln!("{e}");
+            if matches!(e.kind, ErrorKind::Unsupported(_)) {
+                crate::errln!(
+                    "hint: --uninterpreted runs what the interpreter has no semantics for"
+                );
+            }
             return Err(Failed(exit::RUNTIME));
         }
     };
@@ -168,5 +186,9 @@ impl Output for Printer<'_> {
 
     fn call(&mut self, call: CallRecord) {
         self.write(&format!("call {call}\n"));
+    }
+
+    fn op(&mut self, op: OpRecord) {
+        self.write(&format!("op {op}\n"));
     }
 }
