@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Ratios of two ssakit-compare runs side by side (README, "Performance").
+"""Ratios of two ssakit-compare runs side by side (docs/performance.md).
 
 Usage: scripts/compare-runs.py BEFORE/results.json NOW/results.json
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The code-section size and locals of `ssakit wasm opt` on the corpus, per
 # module and destruction mode, with and without the passes: a Markdown
-# table (README, "Emitting WebAssembly"). Needs scripts/fetch-wasm-corpus.sh
+# table (docs/wasm.md, "Code size"). Needs scripts/fetch-wasm-corpus.sh
 # first and a release build (`cargo build --release -p ssakit-cli`).
 # Usage: scripts/wasm-size-table.sh [MODULE.wasm ...]
 set -euo pipefail

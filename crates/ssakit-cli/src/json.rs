@@ -2,7 +2,7 @@
 //! `analyze`, `--stats` and `--time-passes`, and their JSON schema.
 //!
 //! The types here *are* the schema, documented field by field in the
-//! README ("Machine-readable output"): serde writes their fields in
+//! docs/cli.md ("Machine-readable output"): serde writes their fields in
 //! declaration order, under these names. Blocks are named by their labels,
 //! variables by their printed names, sets and lists are in the order the
 //! text reports use. A field is only ever added, never renamed or removed,
@@ -24,7 +24,7 @@ pub enum Format {
     /// Lines for people (the default).
     #[default]
     Text,
-    /// One JSON document (schema in the README).
+    /// One JSON document (schema in docs/cli.md).
     Json,
 }
 

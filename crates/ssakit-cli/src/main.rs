@@ -56,8 +56,9 @@ enum Command {
     /// Compile a program to a WebAssembly module (made reducible with
     /// dispatch loops; `print` and externals are imports of `ssakit`).
     EmitWasm(cmd::emit_wasm::Args),
-    /// Lift WebAssembly modules into programs (`wasm lift`) and run the
-    /// pipeline on every function (`wasm stats`).
+    /// Lift WebAssembly modules into programs (`wasm lift`), run the
+    /// pipeline on every function (`wasm stats`) or rewrite a module
+    /// through it (`wasm opt`).
     Wasm(cmd::wasm::Args),
     /// One HTML page with every phase of construction, optimisation and
     /// destruction side by side (click a variable or block to highlight it).

@@ -1,7 +1,7 @@
 //! `--format json`: the reports of `check`, `analyze`, `--stats` and
 //! `--time-passes` on the chapter's example, compared with golden files
 //! exactly (`BLESS=1` re-blesses) and parsed with serde_json, and the
-//! schema's promises checked on the parsed values (the README documents
+//! schema's promises checked on the parsed values (docs/cli.md documents
 //! it).
 
 mod common;

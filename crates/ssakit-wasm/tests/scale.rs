@@ -180,7 +180,7 @@ fn a_hundred_thousand_blocks_and_wide_instructions() {
 type Row = (String, Vec<usize>, Box<dyn Fn(usize) -> Module>);
 
 /// Times at 10,000 and 100,000 (switchy at 3,000, 10,000 and 30,000: at
-/// 100,000 `wasm opt` runs out of memory, see the README; pcopy at 1,000
+/// 100,000 `wasm opt` runs out of memory, see docs/scale.md; pcopy at 1,000
 /// and 10,000, see `a_hundred_thousand_blocks_and_wide_instructions`).
 #[test]
 #[ignore = "a benchmark: prints emit and round-trip times"]

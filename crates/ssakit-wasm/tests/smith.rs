@@ -1,7 +1,7 @@
 //! Random valid modules from `wasm-smith` (the features ssakit accepts)
 //! through the fuzz target's body ([`fuzz_smith`]): every function lifts
 //! and passes the checks. A fixed seed; `SSAKIT_SMITH=N` modules, 200 by
-//! default (the README's figure is from 10,000).
+//! default (docs/testing.md's figure is from 10,000).
 #![cfg(feature = "smith")]
 
 #[path = "support/seeded.rs"]

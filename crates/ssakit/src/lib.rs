@@ -32,3 +32,15 @@ pub mod text;
 pub mod timing;
 pub mod union_find;
 pub mod verify;
+
+/// The Rust examples of the library guide, `docs/library.md`, run as
+/// doctests, so that the guide cannot drift from the API. Only under
+/// `cargo test --doc`: the published crate does not hold the guide.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+pub struct LibraryGuide;
+
+/// The crate's README (its page on crates.io) runs as a doctest too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct Readme;

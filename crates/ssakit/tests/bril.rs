@@ -268,7 +268,7 @@ fn a_wide_join_is_written_and_read_in_linear_time() {
     }
 }
 
-/// The README's table: `total_dyn_inst` of each program with a `.prof`
+/// The table of docs/bril.md: `total_dyn_inst` of each program with a `.prof`
 /// (brili's count of the original), and after `construct --flavor pruned
 /// | opt --passes copy-prop,const-prop,dce | destruct` written as Bril
 /// and read back (the count brili gives the emitted program; the

@@ -169,7 +169,7 @@ fn seed_svg_dominator_tree_and_dj_graph() {
     assert_no_overlap(&d);
 }
 
-/// The README's pictures are what `ssakit dot --svg` draws today.
+/// The pictures of the README and docs/ are what `ssakit dot --svg` draws today.
 #[test]
 fn readme_pictures_are_current() {
     let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/pictures"));

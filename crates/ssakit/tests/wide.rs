@@ -9,7 +9,7 @@
 //! cargo test --release -p ssakit --test wide -- --ignored
 //! ```
 //!
-//! Their times per stage are the README's Scale figures, from
+//! Their times per stage are the figures of docs/scale.md, from
 //! `examples/wide.rs`; nothing is timed here.
 
 use ssakit::construct::{construct, Flavor, Options};

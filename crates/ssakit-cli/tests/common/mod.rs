@@ -4,6 +4,7 @@
 
 #[path = "../../../ssakit/tests/support/golden.rs"]
 mod golden_file;
+pub mod shown;
 #[allow(unused_imports)]
 pub use golden_file::golden;
 

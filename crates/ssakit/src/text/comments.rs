@@ -1,5 +1,5 @@
 //! Comments kept through formatting (`ssakit fmt`), as `rustfmt` and
-//! `gofmt` keep them: the grammar of the README's ".ssa format" section
+//! `gofmt` keep them: the grammar of docs/format.md
 //! has comments from `#` to the end of the line, which the lexer skips and
 //! the IR does not hold, so they are put back into the canonical text here.
 //!

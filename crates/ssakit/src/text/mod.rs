@@ -1,6 +1,6 @@
 //! The `.ssa` text format: lexer, parser (with spans for diagnostics),
 //! printer, and comments kept through formatting. The grammar is
-//! documented in the README ("The .ssa format").
+//! documented in docs/format.md.
 
 pub mod comments;
 pub mod diag;
