@@ -355,6 +355,25 @@ pub trait Output {
     /// An uninterpreted operation with an effect no pass may delete was
     /// executed (only with [`RunOptions::trace_calls`] in
     /// [`Mode::Uninterpreted`]); ignored unless implemented.
+    ///
+    /// ```
+    /// use ssakit::interp::{CallRecord, Interpreter, Mode, OpRecord, Output, RunOptions, Value};
+    /// use ssakit::text::parse_module;
+    /// struct Trace(Vec<String>);
+    /// impl Output for Trace {
+    ///     fn print(&mut self, _: &[Value]) {}
+    ///     fn call(&mut self, _: CallRecord) {}
+    ///     fn op(&mut self, op: OpRecord) {
+    ///         self.0.push(op.to_string());
+    ///     }
+    /// }
+    /// let m = parse_module("operator store write\n\nfunction main(a) {\ne:\n    store[4](a, a)\n    ret\n}\n").unwrap();
+    /// let i = Interpreter::with_mode(&m.functions, Mode::Uninterpreted).unwrap();
+    /// let mut t = Trace(Vec::new());
+    /// let opts = RunOptions { trace_calls: true, ..RunOptions::default() };
+    /// i.run_to(0, &[2], &opts, &mut t).unwrap();
+    /// assert_eq!(t.0, ["store[4](2, 2)"]);
+    /// ```
     fn op(&mut self, op: OpRecord) {
         let _ = op;
     }
