@@ -119,7 +119,8 @@ pub struct Properties {
     pub minimal: bool,
     /// No dead phi.
     pub pruned: bool,
-    /// No interference inside a phi web.
+    /// No interference inside a phi web (constant phi operands counted,
+    /// see [`ssakit::verify::ConstantConflict`]).
     pub conventional: bool,
     /// No `undef` operand.
     pub strict: bool,
@@ -129,6 +130,10 @@ pub struct Properties {
     pub dead_phis: Vec<String>,
     /// Two interfering variables of one phi web, or null.
     pub interference: Option<[String; 2]>,
+    /// A constant phi operand interfering with its web, in words; absent if
+    /// none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constant_conflict: Option<String>,
     /// Number of `undef` operands.
     pub undef_operands: usize,
 }
@@ -155,6 +160,7 @@ impl Properties {
             interference: r
                 .interference
                 .map(|(a, b)| [names.get(a).to_string(), names.get(b).to_string()]),
+            constant_conflict: r.constant_conflict.map(|c| c.describe(f)),
             undef_operands: r.undef_operands,
         }
     }

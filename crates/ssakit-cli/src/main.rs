@@ -13,6 +13,7 @@ mod input;
 mod json;
 mod out;
 mod par;
+mod signals;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 

@@ -13,7 +13,8 @@
 //!   error, or a command that fails before its output is complete, leaves
 //!   FILE as it was (and `ssakit fmt f.ssa -o f.ssa` works). A FILE that
 //!   exists and is not a regular file (`/dev/full`, a FIFO) is written in
-//!   place.
+//!   place. A termination signal (SIGTERM, SIGINT, SIGHUP) removes the
+//!   temporary file too ([`crate::signals`]).
 //!
 //! Nothing in the CLI prints to standard output except through [`Out`];
 //! `main.rs` denies `clippy::print_stdout` and `clippy::print_stderr` so
@@ -21,6 +22,7 @@
 //! Diagnostics go through [`errln!`](crate::errln), which never panics.
 
 use crate::exit::{self, Failed};
+use crate::signals::TempFile;
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -75,11 +77,13 @@ impl OutputArg {
 enum Sink {
     Stdout(io::Stdout),
     /// A regular file: written as `tmp`, renamed to `dest` by
-    /// [`Out::finish`], removed if dropped before.
+    /// [`Out::finish`], removed if dropped before, or if a termination
+    /// signal ends the process (`_guard`).
     Replace {
         file: File,
         tmp: PathBuf,
         dest: PathBuf,
+        _guard: TempFile,
     },
     /// A device or FIFO named by `-o`, written in place.
     InPlace(File),
@@ -151,6 +155,9 @@ impl Out {
         tmp_name.push(file_name);
         tmp_name.push(format!(".ssakit-{}.tmp", std::process::id()));
         let tmp = dest.with_file_name(tmp_name);
+        // Registered before it exists: a signal between the two finds no
+        // file to remove, never a file it does not know.
+        let guard = TempFile::register(&tmp);
         let file = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -158,7 +165,15 @@ impl Out {
         if let Some(m) = fs::metadata(&dest).ok().filter(|m| m.is_file()) {
             let _ = fs::set_permissions(&tmp, m.permissions());
         }
-        Ok(Out::new(Sink::Replace { file, tmp, dest }, name))
+        Ok(Out::new(
+            Sink::Replace {
+                file,
+                tmp,
+                dest,
+                _guard: guard,
+            },
+            name,
+        ))
     }
 
     fn new(sink: Sink, name: String) -> Out {
@@ -225,7 +240,9 @@ impl Out {
             return Ok(());
         }
         let res = match &mut self.sink {
-            Sink::Replace { file, tmp, dest } => file
+            Sink::Replace {
+                file, tmp, dest, ..
+            } => file
                 .sync_all()
                 .and_then(|_| fs::rename(&*tmp, &*dest))
                 .map(|_| *tmp = PathBuf::new()),

@@ -715,3 +715,65 @@ fn fmt_keeps_every_comment() {
     }
     assert!(seen > 5, "only {seen} examples have comments");
 }
+
+/// Issue 32, defect 13: SIGTERM or SIGINT while `-o FILE` is being written
+/// (`gen -o`, `explain -o`) removes the temporary file beside FILE, leaves
+/// FILE as it was (absent here), and ends the process by the signal.
+#[cfg(unix)]
+#[test]
+fn a_termination_signal_removes_the_temporary_output() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("ssakit-signal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("big.ssa");
+    let o = ssakit(
+        &["gen", "--blocks", "6000", "-o", program.to_str().unwrap()],
+        None,
+    );
+    assert!(o.status.success());
+    let temporaries = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect::<Vec<_>>()
+    };
+    let big = program.to_str().unwrap();
+    for (args, signal) in [
+        (vec!["gen", "--blocks", "5000000", "-o", "out.ssa"], "TERM"),
+        (vec!["gen", "--blocks", "5000000", "-o", "out.ssa"], "INT"),
+        (vec!["explain", big, "-o", "out.html"], "TERM"),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
+            .args(&args)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while temporaries().is_empty() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "{args:?}: no temporary file"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let kill = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let status = child.wait().unwrap();
+        let expected = if signal == "TERM" { 15 } else { 2 };
+        assert_eq!(status.signal(), Some(expected), "{args:?}: {status:?}");
+        assert_eq!(temporaries(), Vec::<String>::new(), "{args:?} SIG{signal}");
+        let out = dir.join(args[args.len() - 1]);
+        assert!(!out.exists(), "{args:?}: FILE was not finished");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

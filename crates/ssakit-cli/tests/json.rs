@@ -55,6 +55,20 @@ fn check_json_of_seed_before_and_after_construction() {
     // The same verdicts as the text report.
     let text = ok(&["check", "-"], Some(&ssa));
     assert!(text.contains("minimal: yes\n  pruned: no"), "{text}");
+    assert!(p.get("constant_conflict").is_none(), "absent when none");
+    // Issue 32, defect 8: a constant phi operand that keeps SSA from being
+    // conventional is named.
+    let src = "function main(c) {\nentry:\n    m = c + 1\n    branch c, s, t\n\
+               s:\n    y = phi(entry: 2, t: m)\n    print y\n    ret\n\
+               t:\n    print m\n    jump s\n}\n";
+    let json = parse(&ok(&["check", "--format", "json", "-"], Some(src)));
+    let p = &json["functions"][0]["properties"];
+    assert_eq!(p["conventional"], Value::Bool(false));
+    assert_eq!(
+        p["constant_conflict"],
+        "the constant `y` takes from entry is copied into its web at the end of entry, \
+         where `m` of the same web is still needed"
+    );
 }
 
 #[test]

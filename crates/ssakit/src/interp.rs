@@ -349,8 +349,42 @@ impl fmt::Display for OpRecord {
 /// ```
 pub trait Output {
     /// A `print` was executed, with these values.
+    ///
+    /// ```
+    /// use ssakit::interp::{CallRecord, Interpreter, Output, RunOptions, Value};
+    /// use ssakit::text::parse_module;
+    /// struct Text(String);
+    /// impl Output for Text {
+    ///     fn print(&mut self, line: &[Value]) {
+    ///         let words: Vec<String> = line.iter().map(|v| v.to_string()).collect();
+    ///         self.0 += &(words.join(" ") + "\n");
+    ///     }
+    ///     fn call(&mut self, _: CallRecord) {}
+    /// }
+    /// let m = parse_module("function main() {\nentry:\n    print 1, undef\n    ret\n}\n").unwrap();
+    /// let mut t = Text(String::new());
+    /// Interpreter::new(&m).unwrap().run_to(0, &[], &RunOptions::default(), &mut t).unwrap();
+    /// assert_eq!(t.0, "1 undef\n");
+    /// ```
     fn print(&mut self, line: &[Value]);
     /// An external call was made (only with [`RunOptions::trace_calls`]).
+    ///
+    /// ```
+    /// use ssakit::interp::{CallRecord, Interpreter, Output, RunOptions, Value};
+    /// use ssakit::text::parse_module;
+    /// struct Calls(Vec<String>);
+    /// impl Output for Calls {
+    ///     fn print(&mut self, _: &[Value]) {}
+    ///     fn call(&mut self, call: CallRecord) {
+    ///         self.0.push(call.func.to_string());
+    ///     }
+    /// }
+    /// let m = parse_module("function main(a) {\nentry:\n    b = ext(a)\n    ret b\n}\n").unwrap();
+    /// let opts = RunOptions { trace_calls: true, ..RunOptions::default() };
+    /// let mut c = Calls(Vec::new());
+    /// Interpreter::new(&m).unwrap().run_to(0, &[3], &opts, &mut c).unwrap();
+    /// assert_eq!(c.0, ["ext"]);
+    /// ```
     fn call(&mut self, call: CallRecord);
     /// An uninterpreted operation with an effect no pass may delete was
     /// executed (only with [`RunOptions::trace_calls`] in

@@ -22,9 +22,22 @@
 //!
 //! * **Pruned**: no dead phi — every phi's value reaches a non-phi use,
 //!   possibly through other phis.
-//! * **Conventional**: no two variables of one phi web (variables connected
-//!   through phis, found by union-find as in section 13.6) interfere, where
-//!   two variables interfere when one is live where the other is defined.
+//! * **Conventional**: renaming every variable of a phi web (variables
+//!   connected through phis, found by union-find as in section 13.6) to one
+//!   representative and dropping the phis is a correct destruction (the
+//!   chapter's definition, section 13.5). It holds when no two members of
+//!   one web interfere, where two members interfere when one is live where
+//!   the other is defined, or both are written by one instruction (a
+//!   parallel copy: renaming would write one variable twice). The members
+//!   are the web's variables and its
+//!   constant phi operands: renaming leaves a constant `c` that a phi takes
+//!   from `P` as the copy `r ← c` at the end of `P` (the chapter's place
+//!   for a phi's copies), so it counts as a member defined there
+//!   ([`ConstantConflict`]): it interferes with a member still needed at
+//!   the end of `P` (live out of `P`, or read by its terminator) and with
+//!   another constant copied into the same web there. `undef` operands are
+//!   not members: any value will do. `destruct --conventional` refuses
+//!   exactly what this calls non-conventional.
 //! * **Minimal**: variables are grouped by the original variable they are
 //!   versions of (or, for text without that information, by phi web); every
 //!   phi of a group stands in the iterated dominance frontier of the blocks
@@ -60,6 +73,9 @@ pub struct Report {
     pub dead_phis: Vec<Inst>,
     /// A pair of interfering variables of one phi web, if any.
     pub interference: Option<(Var, Var)>,
+    /// A constant phi operand interfering with its web, if any (looked
+    /// for when no two variables interfere).
+    pub constant_conflict: Option<ConstantConflict>,
     /// Number of `undef` operands.
     pub undef_operands: usize,
 }
@@ -102,7 +118,7 @@ impl Report {
     /// assert!(r.conventional());
     /// ```
     pub fn conventional(&self) -> bool {
-        self.interference.is_none()
+        self.interference.is_none() && self.constant_conflict.is_none()
     }
     /// Strict: no `undef` operand (every use has a definition on every path).
     ///
@@ -159,6 +175,9 @@ impl Report {
                 " ({} and {} are in one phi web and interfere)",
                 &names[a], &names[b]
             ));
+        }
+        if let Some(c) = &self.constant_conflict {
+            out.push_str(&format!(" ({})", c.describe(f)));
         }
         out.push_str(&format!("\n  strict: {}", yes(self.strict())));
         if !self.strict() {
@@ -292,6 +311,9 @@ impl<'a> Verifier<'a> {
             .map(|&b| func.block_phis(b).len())
             .sum();
         report.interference = web_interference(func, &cfg, &webs);
+        if report.interference.is_none() {
+            report.constant_conflict = constant_conflict(func, &cfg, &webs);
+        }
         report.non_minimal_phis = non_minimal_phis(func, &cfg, &dt, &webs);
         Ok(report)
     }
@@ -713,6 +735,8 @@ fn web_interference(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<(Var
     let mut is_live = vec![false; n];
     let mut live_list: Vec<Var> = Vec::new();
     let mut count = vec![0u32; n];
+    // `writer[web]`: the last instruction seen defining a member, with it.
+    let mut writer: Vec<Option<(Inst, Var)>> = vec![None; n];
     for &b in func.layout() {
         let add = |v: Var, is_live: &mut Vec<bool>, count: &mut Vec<u32>, list: &mut Vec<Var>| {
             if member(v) && !is_live[v.index()] {
@@ -738,6 +762,18 @@ fn web_interference(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<(Var
         func.for_each_term_use(b, |v| add(v, &mut is_live, &mut count, &mut live_list));
         let mut found = None;
         for &i in func.block_insts(b).iter().rev() {
+            // Two definitions of one instruction (a parallel copy, a call
+            // with several results) in one web interfere even if one is
+            // dead: renaming would make the instruction write one variable
+            // twice.
+            func.for_each_def(i, |d| {
+                if found.is_none() && member(d) {
+                    match writer[web(d)] {
+                        Some((j, x)) if j == i => found = Some((x, d)),
+                        _ => writer[web(d)] = Some((i, d)),
+                    }
+                }
+            });
             func.for_each_def(i, |d| {
                 if found.is_none() {
                     found = partner(d, &is_live, &count, &live_list).map(|x| (x, d));
@@ -773,6 +809,145 @@ fn web_interference(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<(Var
                 is_live[v.index()] = false;
                 count[web(v)] -= 1;
             }
+        }
+    }
+    None
+}
+
+/// A constant phi operand that keeps SSA from being conventional: its copy
+/// `r ← c` at the end of its predecessor `pred`, where renaming the web to
+/// `r` puts it, would overwrite a value of the web still needed there (see
+/// the [module documentation](self)).
+///
+/// ```
+/// use ssakit::{text::parse_module, verify::verify};
+/// // Two loop entries; `x` and `y` are one web, and `entry` gives it 1 and 2.
+/// let src = "function f(c, d) {\nentry:\n    branch c, s1, s2\n\
+///            s1:\n    x = phi(entry: 1, s2: y)\n    print x\n    branch d, s2, out\n\
+///            s2:\n    y = phi(entry: 2, s1: x)\n    print y\n    branch d, out, s1\n\
+///            out:\n    ret\n}\n";
+/// let f = &parse_module(src).unwrap().functions[0];
+/// let r = verify(f).unwrap();
+/// assert!(r.interference.is_none() && !r.conventional());
+/// let c = r.constant_conflict.unwrap();
+/// assert_eq!((f.block_name(c.pred), c.member), ("entry", None));
+/// assert_eq!(c.describe(f), "the constants that `x` and `y` take from entry \
+///     are copied into their one web at its end");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ConstantConflict {
+    /// The phi.
+    pub phi: Inst,
+    /// The predecessor whose end would get the copy.
+    pub pred: Block,
+    /// A variable of the web still needed at the end of `pred` (live out
+    /// of it or read by its terminator), or `None` when another constant
+    /// phi operand from `pred` goes into the same web.
+    pub member: Option<Var>,
+    /// With `member` `None`: the other phi.
+    pub other: Option<Inst>,
+}
+
+impl ConstantConflict {
+    /// What conflicts, in words (for the property report and the error of
+    /// `destruct --conventional`).
+    ///
+    /// ```
+    /// use ssakit::{text::parse_module, verify::verify};
+    /// // `m` is live out of `entry` (for `t`), which hands its web the constant 2.
+    /// let src = "function f(c) {\nentry:\n    m = c + 1\n    branch c, s, t\n\
+    ///            s:\n    y = phi(entry: 2, t: m)\n    print y\n    ret\n\
+    ///            t:\n    print m\n    jump s\n}\n";
+    /// let f = &parse_module(src).unwrap().functions[0];
+    /// let c = verify(f).unwrap().constant_conflict.unwrap();
+    /// assert_eq!(c.describe(f), "the constant `y` takes from entry is copied into its \
+    ///     web at the end of entry, where `m` of the same web is still needed");
+    /// ```
+    pub fn describe(&self, f: &Function) -> String {
+        let names = crate::ir::VarNames::new(f);
+        let dst = |i: Inst| f.def(i).map_or(String::new(), |d| names[d].to_string());
+        let pred = f.block_name(self.pred);
+        match (self.member, self.other) {
+            (Some(m), _) => format!(
+                "the constant `{}` takes from {pred} is copied into its web at the end of \
+                 {pred}, where `{}` of the same web is still needed",
+                dst(self.phi),
+                &names[m]
+            ),
+            (None, Some(o)) => format!(
+                "the constants that `{}` and `{}` take from {pred} are copied into their \
+                 one web at its end",
+                dst(o),
+                dst(self.phi)
+            ),
+            (None, None) => format!("a constant from {pred} conflicts with its web"),
+        }
+    }
+}
+
+/// The first constant phi operand interfering with its web
+/// ([`ConstantConflict`]), or `None`. Costs nothing without constant phi
+/// operands; else the liveness of the members of the webs that take one
+/// ([`VarLiveness`]).
+fn constant_conflict(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<ConstantConflict> {
+    let web = |v: Var| webs.find_const(v.index());
+    // Every constant operand as (predecessor, web, phi), in layout order.
+    let mut consts: Vec<(Block, usize, Inst)> = Vec::new();
+    for &b in func.layout() {
+        for &i in func.block_phis(b) {
+            if let InstData::Phi { dst, args } = func.inst(i) {
+                for a in args.as_slice(func) {
+                    if matches!(a.value, Operand::Const(_)) {
+                        consts.push((a.block, web(*dst), i));
+                    }
+                }
+            }
+        }
+    }
+    if consts.is_empty() {
+        return None;
+    }
+    // Two constants into one web at the end of one predecessor.
+    let mut sorted = consts.clone();
+    sorted.sort_unstable();
+    for w in sorted.windows(2) {
+        if w[0].0 == w[1].0 && w[0].1 == w[1].1 {
+            let (pred, _, phi) = w[1];
+            return Some(ConstantConflict {
+                phi,
+                pred,
+                member: None,
+                other: Some(w[0].2),
+            });
+        }
+    }
+    // A member live out of the predecessor, or read by its terminator.
+    let mut has_const = vec![false; func.num_vars()];
+    for &(_, w, _) in &consts {
+        has_const[w] = true;
+    }
+    let mut by_var = VarLiveness::new(func, cfg);
+    let mut out_pairs: Vec<(Block, Var)> = Vec::new();
+    for v in func.vars().filter(|&v| has_const[web(v)]) {
+        by_var.explore(v, |_| {}, |b| out_pairs.push((b, v)));
+    }
+    let live_out = Csr::from_pairs(func.num_blocks(), out_pairs);
+    for &(pred, w, phi) in &consts {
+        let mut member = live_out.of(pred).iter().copied().find(|&v| web(v) == w);
+        if member.is_none() {
+            func.for_each_term_use(pred, |v| {
+                if member.is_none() && web(v) == w {
+                    member = Some(v);
+                }
+            });
+        }
+        if member.is_some() {
+            return Some(ConstantConflict {
+                phi,
+                pred,
+                member,
+                other: None,
+            });
         }
     }
     None

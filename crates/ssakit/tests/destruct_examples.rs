@@ -247,6 +247,66 @@ fn seed_phi_webs_coalesce_completely() {
 /// would become `x = 5` at the end of `P`, which also branches to `C`
 /// where `y`, now named like `x`, is returned: the direct destruction
 /// refuses, the general one handles it.
+/// Issue 32, defect 8: `check` and `destruct --conventional` agree, by the
+/// chapter's definition (13.5: SSA is conventional when renaming each phi
+/// web to one variable and dropping the phis is a correct destruction).
+/// An irreducible loop entered at `s1` or `s2`, whose phis `x` and `y` are
+/// one web and take 1 and 2 from `entry`: both constants would be copied
+/// into the web at the end of `entry`, so it is not conventional (and
+/// destruction with copies is still right). Two results of one parallel
+/// copy in one web, one of them dead, are not conventional either.
+#[test]
+fn check_and_conventional_destruction_agree() {
+    let irreducible = "function main(c, d) {
+entry:
+    branch c, s1, s2
+s1:
+    x = phi(entry: 1, s2: y)
+    print x
+    branch d, s2, out
+s2:
+    y = phi(entry: 2, s1: x)
+    print y
+    branch d, out, s1
+out:
+    ret
+}
+";
+    let pcopy = "function main(c, d) {
+entry:
+    (a, b) = (c, d)
+    branch c, l, j
+l:
+    jump j
+j:
+    x = phi(entry: a, l: b)
+    ret x
+}
+";
+    let conventional = DestructOptions {
+        conventional: true,
+        ..Default::default()
+    };
+    let runs: [&[i64]; 3] = [&[0, 0], &[1, 1], &[0, 1]];
+    for src in [irreducible, pcopy] {
+        let m = parse_module(src).unwrap();
+        let report = ssakit::verify::verify(&m.functions[0]).unwrap();
+        let mut f = m.functions[0].clone();
+        let refused = destruct(&mut f, &conventional).is_err();
+        assert!(
+            refused && !report.conventional(),
+            "{}",
+            report.render(&m.functions[0])
+        );
+        for (tag, opts) in MODES {
+            let (g, _) = destruct_module(&m, &opts);
+            let text = print_module(&g);
+            assert_same_behaviour(&m, &text, &runs);
+            assert!(!text.contains("phi"), "{tag}");
+        }
+    }
+}
+
 #[test]
 fn constant_phi_operand_at_a_branching_predecessor() {
     let src = "function main(p, q) {
@@ -265,9 +325,10 @@ C:
 }
 ";
     let m = parse_module(src).unwrap();
-    assert!(ssakit::verify::verify(&m.functions[0])
-        .unwrap()
-        .conventional());
+    // Issue 32, defect 8: the verifier and `--conventional` agree that the
+    // copy of 5 at the end of `P` would overwrite `y`.
+    let report = ssakit::verify::verify(&m.functions[0]).unwrap();
+    assert!(!report.conventional());
     let mut f = m.functions[0].clone();
     let conventional = DestructOptions {
         conventional: true,
@@ -276,8 +337,8 @@ C:
     let e = destruct(&mut f, &conventional).unwrap_err();
     assert_eq!(
         e.message,
-        "a constant phi operand would be copied at the end of `P`, \
-         but `y` of the same web is still needed there"
+        "SSA is not conventional: the constant `x` takes from P is copied into its \
+         web at the end of P, where `y` of the same web is still needed"
     );
     for (tag, opts) in MODES {
         let (g, _) = destruct_module(&m, &opts);

@@ -326,7 +326,7 @@ pub fn is_ident(s: &str) -> bool {
     b.first().is_some_and(|&c| ident_start(c)) && b.iter().all(|&c| ident_char(c))
 }
 
-/// Checks that [`print`] can write every name of `p`: a function, a
+/// Checks that [`print()`] can write every name of `p`: a function, a
 /// parameter, a variable, a label or a callee that is not an
 /// [`is_ident`] (a name from JSON: `a b`, `ü`) is an error naming it, so
 /// that nothing is written that Bril's text parser cannot read back.
@@ -379,7 +379,7 @@ pub fn check(p: &Program) -> Result<(), Error> {
 }
 
 /// Prints a program in the text format, as `bril2txt` lays it out; a name
-/// that is not an identifier of the format is written as it is ([`check`]
+/// that is not an identifier of the format is written as it is ([`check()`]
 /// refuses such a program first).
 ///
 /// ```

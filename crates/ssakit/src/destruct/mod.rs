@@ -77,10 +77,9 @@ pub mod phi_webs;
 pub(crate) mod sequentialize;
 pub(crate) mod to_cssa;
 
-use crate::analysis::Liveness;
-use crate::entity::{EntityVec, SecondaryMap};
+use crate::entity::SecondaryMap;
 use crate::error::IrError;
-use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Var, VarNames};
+use crate::ir::{Block, Function, Inst, InstData, Operand, Var, VarNames};
 use crate::timing;
 use coalesce::coalesce;
 pub use coalesce::CoalesceStats;
@@ -667,42 +666,21 @@ fn conventional(
             ),
         ));
     }
-    let mut webs = {
-        let _t = timing::phase("phi webs");
-        phi_webs(func)
-    };
-    let cfg = Cfg::new(func);
-    let live = {
-        let _t = timing::phase("liveness");
-        Liveness::new(func, &cfg)
-    };
-    if let Some(c) = phi_webs::constant_operand_conflict(func, &mut webs, &live) {
-        let what = match c.member {
-            Some(m) => format!("`{}` of the same web is still needed there", &names[m]),
-            None => "another constant goes into the same web there".to_string(),
-        };
+    // The verifier's definition of conventional counts constant phi
+    // operands as web members defined at the end of their predecessor.
+    if let Some(c) = &report.constant_conflict {
         return Err(IrError::new(
             func,
             Some(c.pred),
             Some(c.phi),
-            format!(
-                "a constant phi operand would be copied at the end of `{}`, but {what}",
-                func.block_name(c.pred)
-            ),
+            format!("SSA is not conventional: {}", c.describe(func)),
         ));
     }
+    let mut webs = {
+        let _t = timing::phase("phi webs");
+        phi_webs(func)
+    };
     let rep = webs.representatives();
-    if let Some((b, i, x, y)) = parallel_copy_web_clash(func, &rep) {
-        return Err(IrError::new(
-            func,
-            Some(b),
-            Some(i),
-            format!(
-                "`{}` and `{}`, written by one parallel copy, are in one phi web",
-                &names[x], &names[y]
-            ),
-        ));
-    }
     let (renamed, dropped) = {
         let _t = timing::phase("renaming");
         // Nothing was inserted: no parallel copy counts in `inserted_left`.
@@ -712,34 +690,6 @@ fn conventional(
     stats.undef_copies_removed = dropped.undef_copies;
     stats.phis_removed = renamed.phis_removed;
     Ok(())
-}
-
-/// Two destinations of one parallel copy with the same representative in
-/// `rep` (renaming would make the copy write one variable twice), with
-/// where they are.
-fn parallel_copy_web_clash(
-    func: &Function,
-    rep: &EntityVec<Var, Var>,
-) -> Option<(Block, Inst, Var, Var)> {
-    // `writer[r] = Some((i, v))`: class `r` written by `v` in parallel
-    // copy `i`.
-    let mut writer: EntityVec<Var, Option<(Inst, Var)>> = EntityVec::filled(func.num_vars(), None);
-    for &b in func.layout() {
-        for &i in func.block_insts(b) {
-            if let InstData::ParCopy { copies } = func.inst(i) {
-                for &(d, _) in copies.as_slice(func) {
-                    let w = &mut writer[rep[d]];
-                    if let Some((j, v)) = *w {
-                        if j == i {
-                            return Some((b, i, v, d));
-                        }
-                    }
-                    *w = Some((i, d));
-                }
-            }
-        }
-    }
-    None
 }
 
 /// Where `v` is defined: its block and instruction (none for a parameter),

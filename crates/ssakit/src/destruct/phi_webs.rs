@@ -20,9 +20,9 @@
 //! write the same name, `r = phi(r, ..., r)`, and deleting it is a correct
 //! destruction: [`destruct_conventional`].
 //!
-//! This module does not decide conventionality, which needs liveness (the
-//! verifier does that); `constant_operand_conflict` finds the constant
-//! operands that renaming alone would get wrong. Coalescing builds bigger
+//! This module does not decide conventionality, which needs liveness: the
+//! verifier does that, constant phi operands included
+//! ([`ConstantConflict`](crate::verify::ConstantConflict)). Coalescing builds bigger
 //! webs (congruence classes) from the phi webs and the copies, for the
 //! same renaming.
 
@@ -83,6 +83,7 @@ impl Webs {
     }
 
     /// Whether `a` and `b` are in the same web.
+    #[cfg(test)]
     pub(crate) fn same_web(&mut self, a: Var, b: Var) -> bool {
         self.sets.same(a.index(), b.index())
     }
@@ -148,71 +149,6 @@ fn same_block_phi_conflict(func: &Function, webs: &mut Webs) -> Option<(Var, Var
     found
 }
 
-/// A constant phi operand that [`rename_webs`] cannot turn into a copy.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct ConstantOperandConflict {
-    /// The phi.
-    pub phi: Inst,
-    /// The predecessor whose end would get the copy `r ← c`.
-    pub pred: Block,
-    /// A variable of the web still needed at the end of `pred` (live out
-    /// of it or read by its terminator), or `None` when the conflict is a
-    /// second constant copy into the same web at the end of `pred`.
-    pub member: Option<Var>,
-}
-
-/// Finds a constant phi operand whose copy, at the end of its predecessor
-/// `P`, would overwrite a value of its web that is still needed: a member
-/// live out of `P` or read by `P`'s terminator (`P` may have other
-/// successors), or another constant copy into the same web at the end of
-/// `P`. Conventional SSA (by the verifier's definition, which does not see
-/// constants as variables) can still have one when `P` ends in a branch.
-///
-/// # Preconditions
-/// `live` is the liveness of `func`.
-pub(crate) fn constant_operand_conflict(
-    func: &Function,
-    webs: &mut Webs,
-    live: &crate::analysis::Liveness,
-) -> Option<ConstantOperandConflict> {
-    // Every constant operand as (predecessor, web, phi).
-    let mut consts: Vec<(Block, Var, Inst)> = Vec::new();
-    for_each_phi(func, |_, phi, dst, args| {
-        for a in args {
-            if matches!(a.value, Operand::Const(_)) {
-                consts.push((a.block, webs.representative(dst), phi));
-            }
-        }
-    });
-    consts.sort_unstable();
-    for (k, &(pred, rep, phi)) in consts.iter().enumerate() {
-        if k > 0 && consts[k - 1].0 == pred && consts[k - 1].1 == rep {
-            return Some(ConstantOperandConflict {
-                phi,
-                pred,
-                member: None,
-            });
-        }
-        // Live out of `pred`, then read by its terminator.
-        let mut member = live
-            .live_out(pred)
-            .iter()
-            .copied()
-            .find(|&v| webs.same_web(v, rep));
-        if member.is_none() {
-            func.for_each_term_use(pred, |v| {
-                if member.is_none() && webs.same_web(v, rep) {
-                    member = Some(v);
-                }
-            });
-        }
-        if member.is_some() {
-            return Some(ConstantOperandConflict { phi, pred, member });
-        }
-    }
-    None
-}
-
 /// What [`destruct_conventional`] did.
 ///
 /// # Example
@@ -255,7 +191,7 @@ pub struct RenameStats {
 /// as an implicit fresh web member defined just before the edge, and
 /// becomes the copy `r ← c` at the end of `P`, before its terminator; that
 /// is correct under the precondition with that member counted (see
-/// [`constant_operand_conflict`]), and always after
+/// [`ConstantConflict`](crate::verify::ConstantConflict)), and always after
 /// [`insert_phi_copies`](super::to_cssa::insert_phi_copies), which
 /// leaves no constant operands.
 pub(crate) fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {

@@ -125,7 +125,9 @@ impl VarNames {
     /// let mut f = Function::new("f");
     /// let i = f.new_var("i", Type::I64);
     /// let v32 = f.new_version(i, 32);
-    /// assert_eq!(VarNames::new(&f).get(v32), "i_32"); // never the keyword `i32`
+    /// assert_eq!(VarNames::new(&f).get(v32), "i32"); // type names are not keywords
+    /// f.new_var("i32", Type::I64); // a variable really named `i32`
+    /// assert_eq!(VarNames::new(&f).get(v32), "i_32");
     /// ```
     pub fn new(func: &Function) -> VarNames {
         let n = func.num_vars();
