@@ -128,8 +128,8 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
 }
 
-/// Parses `--passes`.
-fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
+/// Parses `--passes` (shared with `x86 stats`).
+pub(crate) fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
     match list {
         Some(list) => Pass::parse(list).map_err(|e| {
             crate::errln!("error: --passes: {e}");
