@@ -29,6 +29,14 @@ use rustc_hash::FxHashMap;
 use std::ops::Range;
 
 /// Where a function's extent came from.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// use ssakit_x86::binary::Origin;
+/// // The fixture has its symbols: no function comes from `.eh_frame` alone.
+/// assert!(bin.functions().iter().all(|f| f.origin == Origin::Symbol));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Origin {
     /// A `FUNC` symbol with a size.
@@ -38,6 +46,13 @@ pub enum Origin {
 }
 
 /// A function: its name and the address range of its code.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let f = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
+/// assert!(f.extent.end - f.extent.start >= 8);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FuncInfo {
     /// The symbol's name, or `sub_ADDRESS` (hexadecimal).
@@ -82,16 +97,26 @@ const SHN_XINDEX: u64 = 0xffff;
 const SHF_ALLOC: u64 = 2;
 const SHF_EXECINSTR: u64 = 4;
 
+/// The little-endian integer of `N` bytes at `o` (0 past the end: callers
+/// check the bounds first, this only keeps a bad file from panicking).
+fn le_at<const N: usize>(d: &[u8], o: usize) -> u64 {
+    let mut b = [0u8; 8];
+    if let Some(s) = o.checked_add(N).and_then(|e| d.get(o..e)) {
+        b[..N].copy_from_slice(s);
+    }
+    u64::from_le_bytes(b)
+}
+
 fn u16_at(d: &[u8], o: usize) -> u64 {
-    u16::from_le_bytes([d[o], d[o + 1]]) as u64
+    le_at::<2>(d, o)
 }
 
 fn u32_at(d: &[u8], o: usize) -> u64 {
-    u32::from_le_bytes(d[o..o + 4].try_into().unwrap()) as u64
+    le_at::<4>(d, o)
 }
 
 fn u64_at(d: &[u8], o: usize) -> u64 {
-    u64::from_le_bytes(d[o..o + 8].try_into().unwrap())
+    le_at::<8>(d, o)
 }
 
 /// Checks what `object` would refuse without a location: the ELF

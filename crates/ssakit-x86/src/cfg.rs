@@ -35,6 +35,17 @@ use iced_x86::{
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Where a control transfer goes.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// use ssakit_x86::cfg::{recover, End, Target};
+/// let f = bin.functions().iter().find(|f| f.name == "classify").unwrap();
+/// let cfg = recover(&bin, f);
+/// // `cmp edi, 7; ja classify.cold`: the default leaves the function.
+/// let End::Branch(Target::Outside(cold), Target::Inside(_)) = cfg.blocks[0].end else { panic!() };
+/// assert_eq!(bin.functions().iter().find(|g| g.extent.start == cold).unwrap().name, "classify.cold");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     /// A block of this function, by address.
@@ -44,6 +55,15 @@ pub enum Target {
 }
 
 /// How a block ends.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// use ssakit_x86::cfg::{recover, End};
+/// let f = bin.functions().iter().find(|f| f.name == "checked").unwrap();
+/// let ends: Vec<End> = recover(&bin, f).blocks.into_iter().map(|b| b.end).collect();
+/// assert!(ends.contains(&End::Ret) && ends.contains(&End::NoReturn)); // `call die`
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum End {
     /// Falls or jumps to the block at this address.
@@ -61,6 +81,15 @@ pub enum End {
 }
 
 /// A decoded instruction and its reads and writes.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let f = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
+/// let cfg = ssakit_x86::cfg::recover(&bin, f);
+/// let cmov = cfg.insts.iter().find(|i| i.ins.mnemonic() == iced_x86::Mnemonic::Cmovge).unwrap();
+/// assert_eq!(cmov.access.writes, 1); // rax only
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Insn {
     /// The instruction (its address is `ins.ip()`).
@@ -70,6 +99,16 @@ pub struct Insn {
 }
 
 /// A recovered block.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let f = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
+/// let cfg = ssakit_x86::cfg::recover(&bin, f);
+/// assert_eq!(cfg.blocks.len(), 1);
+/// assert_eq!(cfg.blocks[0].start, f.extent.start);
+/// assert_eq!(cfg.blocks[0].insts.len(), 4); // cmp, mov, cmovge, ret
+/// ```
 #[derive(Clone, Debug)]
 pub struct BlockInfo {
     /// Its first address.
@@ -82,6 +121,14 @@ pub struct BlockInfo {
 }
 
 /// One function's control flow, blocks in address order (the entry first).
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let f = bin.functions().iter().find(|f| f.name == "spin").unwrap();
+/// let cfg = ssakit_x86::cfg::recover(&bin, f);
+/// assert!(cfg.entry_is_target); // `1: sub rdi, 1; jnz 1b`
+/// ```
 #[derive(Clone, Debug)]
 pub struct FuncCfg {
     /// Every decoded instruction.

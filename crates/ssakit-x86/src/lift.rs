@@ -21,7 +21,8 @@
 //!   `switch sel, D, [T0, ...]`;
 //! * `call f` → `(rax, ..., xmm15) = f(rdi, ..., xmm7)` (the System V
 //!   registers, [`CALL_READS`] and [`CALL_WRITES`]), named after the
-//!   callee's symbol, `NAME.plt` for a PLT stub or `sub_ADDRESS`; an
+//!   callee's symbol, `NAME.call`, `NAME.plt` for a PLT stub, `NAME.got`
+//!   for a call through a GOT slot, or `sub_ADDRESS.call`; an
 //!   indirect call is the operation `x86.call.x` reading its target's
 //!   registers too;
 //! * a tail call → the call, then `ret`; an unresolved indirect jump →
@@ -44,6 +45,15 @@ use ssakit::ir::{
 };
 
 /// A lifted function and the figures of its recovery.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let info = bin.functions().iter().find(|f| f.name == "classify").unwrap();
+/// let l = ssakit_x86::lift::lift(&bin, info);
+/// assert_eq!(l.jump_tables, 1);
+/// assert!(l.instructions > 20 && l.func.num_blocks() > 9);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Lifted {
     /// The function, not in SSA form.
@@ -62,7 +72,7 @@ pub struct Lifted {
 /// let info = bin.functions().iter().find(|f| f.name == "checked").unwrap();
 /// let l = ssakit_x86::lift::lift(&bin, info);
 /// let text = ssakit::text::print_function(&l.func);
-/// assert!(text.contains("die(rdi,") && text.contains("unreachable"));
+/// assert!(text.contains("die.call(rdi,") && text.contains("unreachable"));
 /// ```
 pub fn lift(bin: &Binary<'_>, info: &FuncInfo) -> Lifted {
     let cfg = recover(bin, info);
@@ -102,15 +112,18 @@ pub fn ident(name: &str) -> String {
     s
 }
 
-/// The name of code at `a` as a callee: `NAME.plt` for a PLT stub, a
-/// function's name, or `sub_ADDRESS`.
+/// The name of code at `a` as a callee: `NAME.plt` for a PLT stub,
+/// `NAME.call` for a function of the binary, `sub_ADDRESS.call`
+/// otherwise. The suffix keeps a callee from naming a function of the
+/// lifted module: a call is an uninterpreted external (the module's
+/// functions take all 39 registers, a call passes the ABI's 16).
 fn callee_name(bin: &Binary<'_>, a: u64) -> String {
     if let Some(n) = bin.plt_name(a) {
         ident(&format!("{n}.plt"))
     } else if let Some(f) = bin.function_at(a) {
-        ident(&f.name)
+        ident(&format!("{}.call", f.name))
     } else {
-        format!("sub_{a:x}")
+        format!("sub_{a:x}.call")
     }
 }
 

@@ -197,6 +197,17 @@ fn flag_set(mask: u32) -> LocSet {
 /// What one instruction reads and writes of the modelled state, and its
 /// effect class (from its memory operands; [`Effects::CALL`] for system
 /// instructions).
+///
+/// ```
+/// use iced_x86::{Decoder, DecoderOptions, InstructionInfoFactory};
+/// use ssakit::ir::Effects;
+/// use ssakit_x86::regs::access;
+/// // push rax: reads rax and rsp, writes rsp and the stack.
+/// let ins = Decoder::with_ip(64, &[0x50], 0, DecoderOptions::NONE).decode();
+/// let a = access(&ins, InstructionInfoFactory::new().info(&ins));
+/// assert_eq!((a.reads, a.writes), (1 | 1 << 4, 1 << 4));
+/// assert_eq!(a.effects, Effects::TRAP.union(Effects::WRITE));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Access {
     /// Locations read.
