@@ -365,10 +365,16 @@ impl Walk<'_, '_> {
                 .collect::<Vec<_>>();
             (t, default)
         };
-        if !targets.iter().all(|a| self.extent.contains(a)) {
+        // An entry outside the extent (a case GCC moved to the function's
+        // cold part, which has its own symbol or FDE) is a tail call; an
+        // entry outside the code means this was no table.
+        if !targets.iter().all(|&a| self.bin.code(a).is_some()) {
             return None;
         }
-        Some((targets.into_iter().map(Target::Inside).collect(), default))
+        Some((
+            targets.into_iter().map(|a| self.target(a)).collect(),
+            default,
+        ))
     }
 }
 

@@ -260,3 +260,20 @@ fn overlapping_instructions_are_decoded_by_address() {
         .collect();
     assert_eq!(starts, [0, 1]);
 }
+
+/// `pick`'s table has an entry outside its extent (`maxl`, as GCC's cold
+/// parts are other symbols): the switch keeps it, as a tail call.
+#[test]
+fn a_table_entry_outside_the_extent_is_a_tail_call() {
+    for which in FIXTURES {
+        let (text, _) = lifted(which, "pick");
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("switch sel, "))
+            .unwrap_or_else(|| panic!("{which}: no switch\n{text}"));
+        let exit = line.rsplit(", ").next().unwrap().trim_end_matches(']');
+        assert!(exit.starts_with('x'), "{which}: {line}");
+        let block = text.split(&format!("{exit}:\n")).nth(1).expect(&text);
+        assert!(block.contains("= maxl.call(rdi,"), "{which}\n{text}");
+    }
+}
