@@ -277,3 +277,33 @@ fn a_table_entry_outside_the_extent_is_a_tail_call() {
         assert!(block.contains("= maxl.call(rdi,"), "{which}\n{text}");
     }
 }
+
+/// `fixture-stripped` (`strip` of `fixture`) has no symbol table: its
+/// functions are `.eh_frame`'s FDEs, at the same addresses as the
+/// symbols; with `fixture` as the debug file, the names come back and
+/// every function lifts to the same text.
+#[test]
+fn a_stripped_binary_has_its_functions_from_eh_frame_and_names_from_a_debug_file() {
+    use ssakit_x86::binary::Origin;
+    let full_elf = read("fixture");
+    let full = Binary::parse(&full_elf).unwrap();
+    let stripped_elf = read("fixture-stripped");
+    let mut stripped = Binary::parse(&stripped_elf).unwrap();
+    let starts = |b: &Binary<'_>| {
+        b.functions()
+            .iter()
+            .map(|f| f.extent.start)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(starts(&stripped), starts(&full));
+    for f in stripped.functions() {
+        assert_eq!(f.origin, Origin::Fde);
+        assert_eq!(f.name, format!("sub_{:x}", f.extent.start));
+    }
+    stripped.add_symbols(&full_elf).unwrap();
+    assert_eq!(stripped.functions(), full.functions());
+    for (a, b) in full.functions().iter().zip(stripped.functions()) {
+        let (fa, fb) = (lift(&full, a).func, lift(&stripped, b).func);
+        assert_eq!(print_function(&fa), print_function(&fb), "{}", a.name);
+    }
+}
