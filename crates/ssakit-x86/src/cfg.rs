@@ -19,7 +19,7 @@
 //!   `cmp i, N; ja D; lea B, [rip+T]; movsxd r, [B + i*4]; add r, B; jmp r`
 //!   (4-byte entries relative to `T`), with `N + 1` entries (`N` for `jae`)
 //!   and `D` the default; the bound comes from the `cmp` that the `ja`
-//!   tests, carried along the fall-through (the [`Ctx`] of the walk);
+//!   tests, carried along the fall-through (the walk's context);
 //! * any other indirect `jmp` → an exit (unresolved);
 //! * `ret` → a return;
 //! * a `call` whose fall-through leaves the extent, `ud2`, `hlt`, an

@@ -10,7 +10,7 @@
 //!   `.eh_frame`, a separate debug file), PLT names.
 //! * [`regs`]: registers and flags as variables; what each instruction
 //!   reads and writes.
-//! * [`cfg`]: recursive descent inside a function's extent, jump tables,
+//! * [`mod@cfg`]: recursive descent inside a function's extent, jump tables,
 //!   tail calls, calls that never return.
 //! * [`lift`]: one recovered function → one IR function.
 //! * [`pipeline`]: every function through lift, the three flavours,
