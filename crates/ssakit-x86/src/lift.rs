@@ -275,25 +275,41 @@ impl Lifter<'_, '_> {
 
 /// The immediates of an instruction: its address, then each operand's
 /// immediate, branch target or memory displacement (`rip`-relative ones
-/// as the address they name).
-fn imms(insn: &Insn) -> Vec<i64> {
+/// as the address they name). At most 5 operands: 6 values.
+fn imms(insn: &Insn) -> Imms {
     let ins = &insn.ins;
-    let mut v = vec![ins.ip() as i64];
-    for i in 0..ins.op_count() {
-        match ins.op_kind(i) {
-            OpKind::Register => {}
+    let mut v = Imms {
+        vals: [0; 6],
+        len: 1,
+    };
+    v.vals[0] = ins.ip() as i64;
+    for i in 0..ins.op_count().min(5) {
+        let x = match ins.op_kind(i) {
             OpKind::NearBranch16 | OpKind::NearBranch32 | OpKind::NearBranch64 => {
-                v.push(ins.near_branch_target() as i64)
+                ins.near_branch_target()
             }
-            OpKind::Memory if ins.is_ip_rel_memory_operand() => {
-                v.push(ins.ip_rel_memory_address() as i64)
-            }
-            OpKind::Memory => v.push(ins.memory_displacement64() as i64),
-            k if crate::cfg::is_imm(k) => v.push(ins.immediate(i) as i64),
-            _ => {}
-        }
+            OpKind::Memory if ins.is_ip_rel_memory_operand() => ins.ip_rel_memory_address(),
+            OpKind::Memory => ins.memory_displacement64(),
+            k if crate::cfg::is_imm(k) => ins.immediate(i),
+            _ => continue,
+        };
+        v.vals[v.len] = x as i64;
+        v.len += 1;
     }
     v
+}
+
+/// The immediates of one operation, without allocating.
+struct Imms {
+    vals: [i64; 6],
+    len: usize,
+}
+
+impl std::ops::Deref for Imms {
+    type Target = [i64];
+    fn deref(&self) -> &[i64] {
+        &self.vals[..self.len]
+    }
 }
 
 /// Lifts the recovered function `cfg` of `info`.

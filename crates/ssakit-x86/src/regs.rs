@@ -402,5 +402,10 @@ pub fn effect_suffix(e: Effects) -> &'static str {
 /// assert_eq!(ssakit_x86::regs::locs(0b1010).collect::<Vec<_>>(), [1, 3]);
 /// ```
 pub fn locs(set: LocSet) -> impl Iterator<Item = Loc> {
-    (0..NUM_LOCS as Loc).filter(move |&l| set & (1 << l) != 0)
+    let mut rest = set & ((1 << NUM_LOCS) - 1);
+    std::iter::from_fn(move || {
+        let l = rest.trailing_zeros();
+        rest &= rest.wrapping_sub(1);
+        (l < 64).then_some(l as Loc)
+    })
 }
