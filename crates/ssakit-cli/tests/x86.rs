@@ -79,7 +79,7 @@ fn stats_counts_phis_by_kind_in_text_and_json() {
         let line = text.lines().find(|l| l.starts_with(label)).expect(&text);
         line[label.len()..].trim().to_string()
     };
-    assert_eq!(row("jump tables resolved"), "2"); // classify, pick
+    assert_eq!(row("jump tables resolved"), "3"); // classify, pick, pick2
     assert_eq!(row("failures"), "0");
     assert!(text.contains(" flags, "), "{text}");
     let json = ok(&[

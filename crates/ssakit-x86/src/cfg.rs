@@ -19,7 +19,9 @@
 //!   `cmp i, N; ja D; lea B, [rip+T]; movsxd r, [B + i*4]; add r, B; jmp r`
 //!   (4-byte entries relative to `T`), with `N + 1` entries (`N` for `jae`)
 //!   and `D` the default; the bound comes from the `cmp` that the `ja`
-//!   tests, carried along the fall-through (the walk's context);
+//!   tests, carried along the fall-through (the walk's context); a block
+//!   first walked from a path without the bound is walked again from the
+//!   bounded path when that reaches it later;
 //! * any other indirect `jmp` → an exit (unresolved);
 //! * `ret` → a return;
 //! * a `call` whose fall-through leaves the extent, `ud2`, `hlt`, an
@@ -197,6 +199,9 @@ struct Walk<'b, 'd> {
     ends: FxHashMap<u32, End>,
     leaders: FxHashSet<u64>,
     work: Vec<(u64, Ctx)>,
+    /// Leaders reached again with a bounded index: a jump table behind
+    /// them that the first visit could not bound is tried again from here.
+    retry: Vec<(u64, Ctx)>,
     jump_tables: usize,
     targets_entry: bool,
 }
@@ -217,7 +222,38 @@ impl Walk<'_, '_> {
             }
             if self.leaders.insert(a) {
                 self.work.push((a, ctx));
+            } else if ctx.bound.is_some() {
+                self.retry.push((a, ctx));
             }
+        }
+    }
+
+    /// Follows the code from `a` with `ctx` (at most 64 instructions) to
+    /// an unresolved indirect jump, and resolves it if `ctx` bounds its
+    /// table: the first path to reach a block may lack the `cmp; ja`
+    /// another path carries.
+    fn retry_from(&mut self, mut a: u64, mut ctx: Ctx) {
+        for _ in 0..64 {
+            let Some(&i) = self.by_addr.get(&a) else {
+                return;
+            };
+            let Insn { ins, access } = self.insts[i as usize];
+            if let Some(end) = self.ends.get(&i) {
+                if *end == End::TailCall(None) && ins.flow_control() == FlowControl::IndirectBranch
+                {
+                    if let Some((targets, default)) = self.jump_table(&ins, &ctx) {
+                        self.jump_tables += 1;
+                        for &t in &targets {
+                            self.lead(t, Ctx::default());
+                        }
+                        self.lead(default, Ctx::default());
+                        self.ends.insert(i, End::Switch(targets, default));
+                    }
+                }
+                return;
+            }
+            ctx = step(ctx, &ins, access.writes);
+            a = ins.next_ip();
         }
     }
 
@@ -246,6 +282,9 @@ impl Walk<'_, '_> {
         loop {
             if self.by_addr.contains_key(&a) {
                 self.leaders.insert(a);
+                if ctx.bound.is_some() {
+                    self.retry.push((a, ctx));
+                }
                 return;
             }
             let i = self.decode(a);
@@ -508,6 +547,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         ends: FxHashMap::default(),
         leaders: FxHashSet::default(),
         work: Vec::new(),
+        retry: Vec::new(),
         jump_tables: 0,
         targets_entry: false,
     };
@@ -525,8 +565,14 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
     }
     w.leaders.insert(start);
     w.work.push((start, Ctx::default()));
-    while let Some((a, ctx)) = w.work.pop() {
-        w.walk(a, ctx);
+    loop {
+        while let Some((a, ctx)) = w.work.pop() {
+            w.walk(a, ctx);
+        }
+        let Some((a, ctx)) = w.retry.pop() else {
+            break;
+        };
+        w.retry_from(a, ctx);
     }
     let mut leaders: Vec<u64> = w.leaders.iter().copied().collect();
     leaders.sort_unstable();

@@ -202,7 +202,7 @@ pub struct Failure {
 /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
 /// let stats = ssakit_x86::pipeline::run(&bin, &Default::default(), &|| {});
 /// assert_eq!(stats.functions.len(), bin.functions().len());
-/// assert_eq!(stats.total().jump_tables, 2); // classify's and pick's switches
+/// assert_eq!(stats.total().jump_tables, 3); // classify's, pick's and pick2's switches
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct BinaryStats {

@@ -307,3 +307,13 @@ fn a_stripped_binary_has_its_functions_from_eh_frame_and_names_from_a_debug_file
         assert_eq!(print_function(&fa), print_function(&fb), "{}", a.name);
     }
 }
+
+/// `pick2`'s table block is walked first from a path with no bound; the
+/// bounded path that reaches it later resolves the table.
+#[test]
+fn a_table_bounded_on_another_path_is_resolved_on_the_second_visit() {
+    for which in FIXTURES {
+        let (text, _) = lifted(which, "pick2");
+        assert!(text.contains("switch sel, "), "{which}\n{text}");
+    }
+}
