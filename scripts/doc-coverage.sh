@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Documentation coverage of the libraries `ssakit` and `ssakit-wasm`
+# Documentation coverage of the libraries `ssakit`, `ssakit-wasm` and `ssakit-x86`
 # (issue 15, item 5): rustdoc's
 # `--show-coverage` (unstable, hence RUSTC_BOOTSTRAP=1) counts, per file,
 # the public items with a doc comment and those with an example (a code
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 allow=scripts/doc-coverage-allow.txt
 # One JSON object per package, merged (file paths differ between crates).
 json='{}'
-for pkg in ssakit ssakit-wasm; do
+for pkg in ssakit ssakit-wasm ssakit-x86; do
     one=$(RUSTC_BOOTSTRAP=1 cargo rustdoc -q -p "$pkg" --all-features -- \
         -Z unstable-options --show-coverage --output-format json)
     json=$(A="$json" B="$one" python3 -c \

@@ -61,6 +61,10 @@ enum Command {
     /// pipeline on every function (`wasm stats`) or rewrite a module
     /// through it (`wasm opt`).
     Wasm(cmd::wasm::Args),
+    /// Lift functions of x86-64 ELF binaries into programs whose variables
+    /// are registers and flags (`x86 lift`) and run the pipeline on every
+    /// function (`x86 stats`).
+    X86(cmd::x86::Args),
     /// One HTML page with every phase of construction, optimisation and
     /// destruction side by side (click a variable or block to highlight it).
     Explain(cmd::explain::Args),
@@ -85,6 +89,7 @@ fn main() {
         Command::EmitWasm(a) => cmd::emit_wasm::run(a),
         Command::Dot(a) => cmd::dot::run(a),
         Command::Wasm(a) => cmd::wasm::run(a),
+        Command::X86(a) => cmd::x86::run(a),
         Command::Explain(a) => cmd::explain::run(a),
     };
     if let Err(exit::Failed(code)) = res {

@@ -14,3 +14,4 @@ pub mod opt;
 pub mod reduce;
 pub mod run;
 pub mod wasm;
+pub mod x86;

@@ -136,8 +136,8 @@ fn file(f: &Option<String>) -> &str {
     f.as_deref().unwrap_or("-")
 }
 
-/// Parses `--passes`.
-fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
+/// Parses `--passes` (shared with `x86 stats`).
+pub(crate) fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
     match list {
         Some(list) => Pass::parse(list).map_err(|e| {
             crate::errln!("error: --passes: {e}");

@@ -1,0 +1,361 @@
+//! `ssakit x86 lift` and `ssakit x86 stats`: functions of x86-64 ELF
+//! binaries through the front end of `ssakit-x86` (lifting rules in its
+//! `lift` module, docs/x86.md).
+
+use super::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
+use super::wasm::parse_passes;
+use crate::exit::{self, Failed};
+use crate::out::{Out, OutputArg};
+use crate::par;
+use clap::{Subcommand, ValueEnum};
+use ssakit::ir::Module;
+use ssakit_x86::binary::{Binary, FuncInfo};
+use ssakit_x86::pipeline::{self, BinaryStats, Options, PhiCounts};
+use ssakit_x86::X86Error;
+use std::io::{IsTerminal, Read};
+
+/// Arguments of `ssakit x86`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: X86Command,
+}
+
+/// The `x86` subcommands.
+#[derive(Subcommand)]
+pub enum X86Command {
+    /// Print the functions of an x86-64 ELF binary as `.ssa` programs
+    /// (registers and flags as variables), before construction or, with
+    /// `--construct`, in SSA form.
+    #[command(after_help = exit::HELP)]
+    Lift(LiftArgs),
+    /// Run every function through control-flow recovery, lifting,
+    /// construction in each flavour, verification, `--passes` and
+    /// destruction, and print the binary's figures.
+    #[command(after_help = exit::HELP)]
+    Stats(StatsArgs),
+}
+
+/// Arguments of `ssakit x86 lift`.
+#[derive(clap::Args)]
+pub struct LiftArgs {
+    /// Input ELF file, or `-` for standard input.
+    pub file: String,
+    /// Only this function: its name or its start address (`0x1270`).
+    #[arg(long, value_name = "NAME|0xADDR")]
+    pub func: Option<String>,
+    /// A separate debug file (Debian's `-dbg`) whose symbols name and
+    /// delimit the functions of a stripped binary.
+    #[arg(long, value_name = "DEBUGFILE")]
+    pub symbols: Option<String>,
+    /// Put the functions into SSA form (verified), with the options below.
+    #[arg(long)]
+    pub construct: bool,
+    #[command(flatten)]
+    pub flags: ConstructFlags,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+/// Output format of `stats`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// A table.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// Arguments of `ssakit x86 stats`.
+#[derive(clap::Args)]
+pub struct StatsArgs {
+    /// Input ELF file, or `-` for standard input.
+    pub file: String,
+    /// A separate debug file (Debian's `-dbg`) whose symbols name and
+    /// delimit the functions of a stripped binary.
+    #[arg(long, value_name = "DEBUGFILE")]
+    pub symbols: Option<String>,
+    /// The flavour optimised and destructed (all three are constructed
+    /// and counted).
+    #[arg(long, value_enum, default_value = "pruned")]
+    pub flavor: FlavorArg,
+    /// Optimisation passes after construction, comma-separated
+    /// (`copy-prop`, `const-prop`, `dce`).
+    #[arg(long, value_name = "LIST")]
+    pub passes: Option<String>,
+    /// Stop after the passes: no destruction.
+    #[arg(long)]
+    pub no_destruct: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+pub fn run(a: Args) -> Result<(), Failed> {
+    match a.command {
+        X86Command::Lift(a) => run_lift(a),
+        X86Command::Stats(a) => run_stats(a),
+    }
+}
+
+/// Reads a whole file (`-`: standard input) as bytes.
+fn read_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
+    let name = if path == "-" { "<stdin>" } else { path };
+    let r = if path == "-" {
+        let mut v = Vec::new();
+        std::io::stdin().read_to_end(&mut v).map(|_| v)
+    } else {
+        std::fs::read(path)
+    };
+    r.map(|v| (name.to_string(), v)).map_err(|e| {
+        crate::errln!("error: cannot read {name}: {e}");
+        Failed(exit::INPUT)
+    })
+}
+
+fn bad(name: &str, e: &X86Error) -> Failed {
+    crate::errln!("error: {name}: {e}");
+    Failed(exit::INPUT)
+}
+
+/// Reads the binary at `path` (and the debug file); `then` gets it.
+fn with_binary<T>(
+    path: &str,
+    symbols: &Option<String>,
+    then: impl FnOnce(&str, &Binary<'_>) -> Result<T, Failed>,
+) -> Result<T, Failed> {
+    let (name, bytes) = read_bytes(path)?;
+    let mut bin = Binary::parse(&bytes).map_err(|e| bad(&name, &e))?;
+    if let Some(dbg) = symbols {
+        let (dname, dbytes) = read_bytes(dbg)?;
+        bin.add_symbols(&dbytes).map_err(|e| bad(&dname, &e))?;
+    }
+    then(&name, &bin)
+}
+
+/// The function named `sel`, or starting at address `sel` (`0x...`).
+fn find<'b>(bin: &'b Binary<'_>, sel: &str) -> Option<&'b FuncInfo> {
+    let addr = sel
+        .strip_prefix("0x")
+        .and_then(|h| u64::from_str_radix(h, 16).ok());
+    match addr {
+        Some(a) => bin.function_at(a),
+        None => bin.functions().iter().find(|f| f.name == sel),
+    }
+}
+
+fn run_lift(a: LiftArgs) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
+    let opts = a.flags.options();
+    let module = with_binary(&a.file, &a.symbols, |name, bin| {
+        let chosen: Vec<&FuncInfo> = match &a.func {
+            Some(sel) => vec![find(bin, sel).ok_or_else(|| {
+                crate::errln!(
+                    "error: {name}: no function `{sel}` (a name or a start address 0x...)"
+                );
+                Failed(exit::INPUT)
+            })?],
+            None => bin.functions().iter().collect(),
+        };
+        let mut functions: Vec<_> = {
+            use rayon::prelude::*;
+            chosen
+                .par_iter()
+                .map(|info| ssakit_x86::lift::lift(bin, info).func)
+                .collect()
+        };
+        if a.construct {
+            let results = par::each_function(&mut functions, |f| {
+                ssakit::construct::construct(f, &opts).map_err(|e| e.describe(f))?;
+                ssakit::verify::verify_valid(f)
+                    .map_err(|errs| errs.first().map(|e| e.describe(f)).unwrap_or_default())
+            });
+            for ((r, _), info) in results.iter().zip(&chosen) {
+                if let Err(msg) = r {
+                    crate::errln!(
+                        "internal error: {name}: function `{}` at {:#x}: construction: {msg}",
+                        info.name,
+                        info.extent.start
+                    );
+                    return Err(Failed(exit::INTERNAL));
+                }
+            }
+        }
+        Ok(Module { functions })
+    })?;
+    par::print_module(&module, &mut out)?;
+    out.finish()
+}
+
+fn run_stats(a: StatsArgs) -> Result<(), Failed> {
+    let mut out = Out::open(&a.output)?;
+    let opts = Options {
+        construct: to_options(
+            a.flavor,
+            UndefArg::Operand,
+            IdfArg::Linear,
+            RenamingArg::ReachingDef,
+        ),
+        passes: parse_passes(&a.passes)?,
+        destruct: !a.no_destruct,
+    };
+    let (name, stats) = with_binary(&a.file, &a.symbols, |name, bin| {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(bin.functions().len() as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} functions {elapsed}")
+                    .expect("valid template"),
+            );
+            bar
+        });
+        let done = || {
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        };
+        let stats = pipeline::run(bin, &opts, &done);
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        Ok((name.to_string(), stats))
+    })?;
+    let text = match a.format {
+        Format::Text => render_text(&name, &stats, &opts),
+        Format::Json => render_json(&name, &stats, &opts),
+    };
+    out.write_str(&text)?;
+    out.finish()?;
+    for f in &stats.failures {
+        crate::errln!(
+            "internal error: {name}: function `{}` at {:#x}: {}: {}",
+            f.name,
+            f.address,
+            f.stage,
+            f.message
+        );
+    }
+    if stats.failures.is_empty() {
+        Ok(())
+    } else {
+        Err(Failed(exit::INTERNAL))
+    }
+}
+
+const FLAVOR_NAMES: [&str; 3] = ["minimal", "semi-pruned", "pruned"];
+
+fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
+    let t = stats.total();
+    let phis = |p: &PhiCounts| {
+        format!(
+            "{} ({} registers, {} flags, {} vectors)",
+            p.total(),
+            p.registers,
+            p.flags,
+            p.vectors
+        )
+    };
+    let secs = |s: f64| format!("{s:.3} s");
+    let mut r: Vec<(String, String)> = vec![
+        (
+            "functions".into(),
+            (stats.functions.len() + stats.failures.len()).to_string(),
+        ),
+        ("blocks".into(), t.blocks.to_string()),
+        ("instructions".into(), t.instructions.to_string()),
+        ("jump tables resolved".into(), t.jump_tables.to_string()),
+    ];
+    for (k, f) in FLAVOR_NAMES.iter().enumerate() {
+        r.push((format!("phis {f}"), phis(&t.phis[k])));
+    }
+    if !opts.passes.is_empty() {
+        let names: Vec<&str> = opts.passes.iter().map(|p| p.name()).collect();
+        r.push(("passes".into(), names.join(",")));
+    }
+    if let Some(c) = t.copies {
+        r.push(("copies after destruct".into(), c.to_string()));
+    }
+    r.push(("time decode+cfg".into(), secs(t.times.decode)));
+    r.push(("time lift".into(), secs(t.times.lift)));
+    for (k, f) in FLAVOR_NAMES.iter().enumerate() {
+        r.push((format!("time construct {f}"), secs(t.times.construct[k])));
+    }
+    r.push(("time verify".into(), secs(t.times.verify)));
+    if !opts.passes.is_empty() {
+        r.push(("time passes".into(), secs(t.times.opt)));
+    }
+    if opts.destruct {
+        r.push(("time destruct".into(), secs(t.times.destruct)));
+    }
+    r.push((
+        "wall".into(),
+        format!(
+            "{} ({} threads)",
+            secs(stats.wall),
+            rayon::current_num_threads()
+        ),
+    ));
+    r.push(("failures".into(), stats.failures.len().to_string()));
+    let width = r.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    let mut s = format!("binary: {name}\n");
+    for (l, v) in r {
+        s.push_str(&format!("{l:<width$}  {v}\n"));
+    }
+    s
+}
+
+fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
+    use serde_json::json;
+    let phis = |p: &[PhiCounts; 3]| {
+        let one = |p: &PhiCounts| json!({ "registers": p.registers, "flags": p.flags, "vectors": p.vectors });
+        json!({ "minimal": one(&p[0]), "semi-pruned": one(&p[1]), "pruned": one(&p[2]) })
+    };
+    let times = |t: &pipeline::Times| {
+        json!({
+            "decode": t.decode,
+            "lift": t.lift,
+            "construct": { "minimal": t.construct[0], "semi-pruned": t.construct[1], "pruned": t.construct[2] },
+            "verify": t.verify,
+            "passes": t.opt,
+            "destruct": t.destruct,
+        })
+    };
+    let counts = |f: &pipeline::FunctionStats| {
+        json!({
+            "blocks": f.blocks,
+            "instructions": f.instructions,
+            "jump_tables": f.jump_tables,
+            "phis": phis(&f.phis),
+            "copies_after_destruct": f.copies,
+            "times": times(&f.times),
+        })
+    };
+    let functions: Vec<serde_json::Value> = stats
+        .functions
+        .iter()
+        .map(|f| {
+            let mut v = counts(f);
+            v["address"] = json!(format!("{:#x}", f.address));
+            v["name"] = json!(f.name);
+            v
+        })
+        .collect();
+    let failures: Vec<serde_json::Value> = stats
+        .failures
+        .iter()
+        .map(|f| json!({ "address": format!("{:#x}", f.address), "name": f.name, "stage": f.stage, "message": f.message }))
+        .collect();
+    let v = json!({
+        "binary": name,
+        "passes": opts.passes.iter().map(|p| p.name()).collect::<Vec<_>>(),
+        "total": counts(&stats.total()),
+        "wall": stats.wall,
+        "threads": rayon::current_num_threads(),
+        "functions": functions,
+        "failures": failures,
+    });
+    let mut s = serde_json::to_string_pretty(&v).expect("JSON values serialise");
+    s.push('\n');
+    s
+}

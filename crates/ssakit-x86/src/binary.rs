@@ -1,0 +1,533 @@
+//! Reading an x86-64 ELF file: its code and data, its functions' extents,
+//! and the names of its PLT stubs.
+//!
+//! Functions come from three places, in this order of preference:
+//!
+//! 1. `FUNC` symbols with a size, of `.symtab` and `.dynsym` (and of a
+//!    separate debug file, Debian's `-dbg` packages, given to
+//!    [`Binary::add_symbols`]);
+//! 2. the FDEs of `.eh_frame` (read with `gimli`) whose start no symbol's
+//!    extent covers: the functions of a stripped binary, named
+//!    `sub_ADDRESS`;
+//!
+//! and never from the PLT sections (`.plt`, `.plt.sec`, `.plt.got`), whose
+//! stubs are named after the symbol of the GOT slot they jump through
+//! (`.rela.plt`, `.rela.dyn`): a call to the stub of `puts` is a call of
+//! `puts.plt`.
+//!
+//! Every error carries the byte offset of what is wrong: the headers are
+//! checked here before `object` reads them, so that a truncated or mutated
+//! file says which field or section header points outside it.
+
+use crate::error::X86Error;
+use iced_x86::{Decoder, DecoderOptions, FlowControl};
+use object::read::elf::ElfFile64;
+use object::{
+    LittleEndian as LE, Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget,
+};
+use rustc_hash::FxHashMap;
+use std::ops::Range;
+
+/// Where a function's extent came from.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// use ssakit_x86::binary::Origin;
+/// // The fixture has its symbols: no function comes from `.eh_frame` alone.
+/// assert!(bin.functions().iter().all(|f| f.origin == Origin::Symbol));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Origin {
+    /// A `FUNC` symbol with a size.
+    Symbol,
+    /// An `.eh_frame` FDE no symbol covers.
+    Fde,
+}
+
+/// A function: its name and the address range of its code.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let f = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
+/// assert!(f.extent.end - f.extent.start >= 8);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FuncInfo {
+    /// The symbol's name, or `sub_ADDRESS` (hexadecimal).
+    pub name: String,
+    /// Its code, `[start, end)`.
+    pub extent: Range<u64>,
+    /// Where the extent came from.
+    pub origin: Origin,
+}
+
+/// A loaded section with contents.
+#[derive(Clone, Debug)]
+struct Region<'d> {
+    addr: u64,
+    bytes: &'d [u8],
+    exec: bool,
+}
+
+/// An ELF file read: its loaded sections, functions and PLT names.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let main = bin.functions().iter().find(|f| f.name == "main").unwrap();
+/// assert!(main.extent.end > main.extent.start);
+/// assert!(bin.code(main.extent.start).is_some());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Binary<'d> {
+    regions: Vec<Region<'d>>,
+    plt: Vec<Range<u64>>,
+    plt_names: FxHashMap<u64, String>,
+    got_names: FxHashMap<u64, String>,
+    functions: Vec<FuncInfo>,
+    by_start: FxHashMap<u64, u32>,
+}
+
+const EM_X86_64: u64 = 62;
+const SHT_NULL: u64 = 0;
+const SHT_NOBITS: u64 = 8;
+const SHN_XINDEX: u64 = 0xffff;
+const SHF_ALLOC: u64 = 2;
+const SHF_EXECINSTR: u64 = 4;
+
+/// The little-endian integer of `N` bytes at `o` (0 past the end: callers
+/// check the bounds first, this only keeps a bad file from panicking).
+fn le_at<const N: usize>(d: &[u8], o: usize) -> u64 {
+    let mut b = [0u8; 8];
+    if let Some(s) = o.checked_add(N).and_then(|e| d.get(o..e)) {
+        b[..N].copy_from_slice(s);
+    }
+    u64::from_le_bytes(b)
+}
+
+fn u16_at(d: &[u8], o: usize) -> u64 {
+    le_at::<2>(d, o)
+}
+
+fn u32_at(d: &[u8], o: usize) -> u64 {
+    le_at::<4>(d, o)
+}
+
+fn u64_at(d: &[u8], o: usize) -> u64 {
+    le_at::<8>(d, o)
+}
+
+/// Checks what `object` would refuse without a location: the ELF
+/// identification, the machine, and that the section and program header
+/// tables and every section's contents lie inside the file.
+fn check_headers(d: &[u8]) -> Result<(), X86Error> {
+    let len = d.len() as u64;
+    if len < 4 || &d[..4] != b"\x7fELF" {
+        return Err(X86Error::at(
+            len.min(4),
+            "not an ELF file (no `\\x7fELF` magic)",
+        ));
+    }
+    if len < 64 {
+        return Err(X86Error::at(
+            len,
+            "ELF header truncated (64 bytes expected)",
+        ));
+    }
+    if d[4] != 2 {
+        return Err(X86Error::at(4, "not a 64-bit ELF file"));
+    }
+    if d[5] != 1 {
+        return Err(X86Error::at(5, "not a little-endian ELF file"));
+    }
+    if u16_at(d, 18) != EM_X86_64 {
+        return Err(X86Error::at(18, "not an x86-64 ELF file (e_machine)"));
+    }
+    let table = |off_field: usize, size_field: usize, num_field: usize, what: &str| {
+        let off = u64_at(d, off_field);
+        let entsize = u16_at(d, size_field);
+        let num = u16_at(d, num_field);
+        if num == 0 {
+            return Ok((off, 0, entsize));
+        }
+        match off.checked_add(entsize * num) {
+            Some(end) if end <= len && entsize >= 56 => Ok((off, num, entsize)),
+            _ => Err(X86Error::at(
+                off_field as u64,
+                format!("{what} table ({num} entries of {entsize} bytes at {off:#x}) outside the file of {len} bytes"),
+            )),
+        }
+    };
+    table(0x20, 0x36, 0x38, "program header")?;
+    let (shoff, shnum, shentsize) = table(0x28, 0x3a, 0x3c, "section header")?;
+    if shnum > 0 && shentsize < 64 {
+        return Err(X86Error::at(
+            0x3a,
+            "section header entries shorter than 64 bytes",
+        ));
+    }
+    for i in 0..shnum {
+        let h = (shoff + i * shentsize) as usize;
+        let ty = u32_at(d, h + 4);
+        let off = u64_at(d, h + 0x18);
+        let size = u64_at(d, h + 0x20);
+        if ty != SHT_NOBITS && ty != SHT_NULL && off.checked_add(size).is_none_or(|e| e > len) {
+            return Err(X86Error::at(
+                h as u64,
+                format!("section {i}'s contents ({size} bytes at {off:#x}) outside the file of {len} bytes"),
+            ));
+        }
+    }
+    let shstrndx = u16_at(d, 0x3e);
+    if shnum > 0 && shstrndx >= shnum && shstrndx != SHN_XINDEX {
+        return Err(X86Error::at(
+            0x3e,
+            format!("section name table index {shstrndx} out of range"),
+        ));
+    }
+    Ok(())
+}
+
+fn sanitize_addr(name: &str) -> String {
+    name.split('@').next().unwrap_or(name).to_string()
+}
+
+impl<'d> Binary<'d> {
+    /// Reads the ELF file `data`: sections, functions, PLT names.
+    ///
+    /// # Errors
+    /// A file that is not a well-formed 64-bit little-endian x86-64 ELF
+    /// file, with the byte offset of what is wrong.
+    ///
+    /// ```
+    /// let Err(e) = ssakit_x86::binary::Binary::parse(b"\x7fELF\x01") else { panic!() };
+    /// assert!(e.to_string().contains("truncated"));
+    /// ```
+    pub fn parse(data: &'d [u8]) -> Result<Binary<'d>, X86Error> {
+        check_headers(data)?;
+        let file =
+            ElfFile64::<LE>::parse(data).map_err(|e| X86Error::at(0, format!("ELF: {e}")))?;
+        let mut bin = Binary {
+            regions: Vec::new(),
+            plt: Vec::new(),
+            plt_names: FxHashMap::default(),
+            got_names: FxHashMap::default(),
+            functions: Vec::new(),
+            by_start: FxHashMap::default(),
+        };
+        let header_at = |i: usize| u64_at(data, 0x28) + i as u64 * u16_at(data, 0x3a);
+        let mut eh_frame = None;
+        let mut plt_sections = Vec::new();
+        for sec in file.sections() {
+            // The raw header (checked to lie inside the file).
+            let at = header_at(sec.index().0);
+            let flags = u64_at(data, at as usize + 8);
+            if flags & SHF_ALLOC == 0 || u32_at(data, at as usize + 4) == SHT_NOBITS {
+                continue;
+            }
+            let bytes = sec
+                .data()
+                .map_err(|e| X86Error::at(at, format!("section {}: {e}", sec.index().0)))?;
+            let exec = flags & SHF_EXECINSTR != 0;
+            let addr = sec.address();
+            if addr.checked_add(bytes.len() as u64).is_none() {
+                return Err(X86Error::at(at, "section's address range overflows"));
+            }
+            bin.regions.push(Region { addr, bytes, exec });
+            let name = sec.name().unwrap_or("");
+            if name == ".eh_frame" {
+                eh_frame = Some((addr, bytes, u64_at(data, at as usize + 0x18)));
+            }
+            if exec && matches!(name, ".plt" | ".plt.sec" | ".plt.got") {
+                let entsize = match u64_at(data, at as usize + 0x38) {
+                    0 if name == ".plt.got" => 8,
+                    0 => 16,
+                    n => n,
+                };
+                bin.plt.push(addr..addr + bytes.len() as u64);
+                plt_sections.push((addr, bytes, entsize));
+            }
+        }
+        bin.regions.sort_by_key(|r| r.addr);
+        bin.read_got_names(&file);
+        bin.read_plt(&plt_sections);
+        bin.add_symbols_of(&file);
+        if let Some((addr, bytes, off)) = eh_frame {
+            bin.read_eh_frame(addr, bytes, off)?;
+        }
+        bin.finish_functions();
+        Ok(bin)
+    }
+
+    /// Adds the function symbols of a separate debug file (same layout,
+    /// e.g. from a `-dbg` package) to the functions.
+    ///
+    /// # Errors
+    /// A debug file that is not a well-formed x86-64 ELF file.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let mut bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let n = bin.functions().len();
+    /// bin.add_symbols(&elf).unwrap(); // the same symbols again: nothing new
+    /// assert_eq!(bin.functions().len(), n);
+    /// ```
+    pub fn add_symbols(&mut self, debug: &[u8]) -> Result<(), X86Error> {
+        check_headers(debug)?;
+        let file =
+            ElfFile64::<LE>::parse(debug).map_err(|e| X86Error::at(0, format!("ELF: {e}")))?;
+        let fdes: Vec<FuncInfo> = self
+            .functions
+            .iter()
+            .filter(|f| f.origin == Origin::Fde)
+            .cloned()
+            .collect();
+        self.functions.retain(|f| f.origin == Origin::Symbol);
+        self.add_symbols_of(&file);
+        // FDE functions that the new symbols now cover are dropped.
+        let covered = self.symbol_cover();
+        self.functions.extend(
+            fdes.into_iter()
+                .filter(|f| !covers(&covered, f.extent.start)),
+        );
+        self.finish_functions();
+        Ok(())
+    }
+
+    fn read_got_names(&mut self, file: &ElfFile64<'d, LE>) {
+        let Some(relocs) = file.dynamic_relocations() else {
+            return;
+        };
+        let Some(dynsym) = file.dynamic_symbol_table() else {
+            return;
+        };
+        for (off, rel) in relocs {
+            if let RelocationTarget::Symbol(i) = rel.target() {
+                if let Ok(name) = dynsym.symbol_by_index(i).and_then(|s| s.name()) {
+                    if !name.is_empty() {
+                        self.got_names
+                            .entry(off)
+                            .or_insert_with(|| sanitize_addr(name));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Names each PLT stub after the GOT slot its `jmp [rip+X]` reads.
+    fn read_plt(&mut self, sections: &[(u64, &[u8], u64)]) {
+        for &(addr, bytes, entsize) in sections {
+            let mut dec = Decoder::with_ip(64, bytes, addr, DecoderOptions::NONE);
+            while dec.can_decode() {
+                let ins = dec.decode();
+                if ins.flow_control() == FlowControl::IndirectBranch
+                    && ins.is_ip_rel_memory_operand()
+                {
+                    if let Some(name) = self.got_names.get(&ins.ip_rel_memory_address()) {
+                        let stub = addr + (ins.ip() - addr) / entsize * entsize;
+                        self.plt_names.entry(stub).or_insert_with(|| name.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    fn add_symbols_of(&mut self, file: &ElfFile64<'_, LE>) {
+        for sym in file.symbols().chain(file.dynamic_symbols()) {
+            if sym.kind() != object::SymbolKind::Text || sym.size() == 0 {
+                continue;
+            }
+            let start = sym.address();
+            let Some(end) = start.checked_add(sym.size()) else {
+                continue;
+            };
+            if !self.is_code(start) || self.in_plt(start) {
+                continue;
+            }
+            let name = match sym.name() {
+                Ok(n) if !n.is_empty() => sanitize_addr(n),
+                _ => format!("sub_{start:x}"),
+            };
+            self.functions.push(FuncInfo {
+                name,
+                extent: start..end,
+                origin: Origin::Symbol,
+            });
+        }
+    }
+
+    fn symbol_cover(&self) -> Vec<Range<u64>> {
+        let mut v: Vec<Range<u64>> = self
+            .functions
+            .iter()
+            .filter(|f| f.origin == Origin::Symbol)
+            .map(|f| f.extent.clone())
+            .collect();
+        v.sort_by_key(|r| r.start);
+        // Merge into disjoint ranges.
+        let mut out: Vec<Range<u64>> = Vec::with_capacity(v.len());
+        for r in v {
+            match out.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => out.push(r),
+            }
+        }
+        out
+    }
+
+    fn read_eh_frame(&mut self, addr: u64, bytes: &[u8], file_off: u64) -> Result<(), X86Error> {
+        use gimli::{BaseAddresses, CieOrFde, EhFrame, UnwindSection};
+        let eh = EhFrame::new(bytes, gimli::LittleEndian);
+        let bases = BaseAddresses::default().set_eh_frame(addr);
+        let mut entries = eh.entries(&bases);
+        let covered = self.symbol_cover();
+        let err = |e: gimli::Error| X86Error::at(file_off, format!("`.eh_frame`: {e}"));
+        while let Some(entry) = entries.next().map_err(err)? {
+            if let CieOrFde::Fde(partial) = entry {
+                let fde = partial
+                    .parse(|sec, b, o| sec.cie_from_offset(b, o))
+                    .map_err(err)?;
+                let start = fde.initial_address();
+                let Some(end) = start.checked_add(fde.len()) else {
+                    continue;
+                };
+                if fde.len() == 0
+                    || !self.is_code(start)
+                    || self.in_plt(start)
+                    || covers(&covered, start)
+                {
+                    continue;
+                }
+                self.functions.push(FuncInfo {
+                    name: format!("sub_{start:x}"),
+                    extent: start..end,
+                    origin: Origin::Fde,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Sorts by address, keeps one function per start address (a symbol
+    /// before an FDE, then the first name), clips each extent to its
+    /// section.
+    fn finish_functions(&mut self) {
+        self.functions.sort_by_key(|f| (f.extent.start, f.origin));
+        self.functions.dedup_by_key(|f| f.extent.start);
+        for f in &mut self.functions {
+            if let Some(r) = region_of(&self.regions, f.extent.start) {
+                f.extent.end = f.extent.end.min(r.addr + r.bytes.len() as u64);
+            }
+        }
+        self.by_start = self
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.extent.start, i as u32))
+            .collect();
+    }
+
+    /// The functions, by address.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert!(bin.functions().windows(2).all(|w| w[0].extent.start < w[1].extent.start));
+    /// ```
+    pub fn functions(&self) -> &[FuncInfo] {
+        &self.functions
+    }
+
+    /// The function starting at `addr`, if any.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let f = &bin.functions()[0];
+    /// assert_eq!(bin.function_at(f.extent.start), Some(f));
+    /// ```
+    pub fn function_at(&self, addr: u64) -> Option<&FuncInfo> {
+        self.by_start
+            .get(&addr)
+            .map(|&i| &self.functions[i as usize])
+    }
+
+    /// The name of the PLT stub at `addr` (the imported symbol's name),
+    /// if `addr` is one.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.plt_name(0), None);
+    /// ```
+    pub fn plt_name(&self, addr: u64) -> Option<&str> {
+        self.plt_names.get(&addr).map(|s| s.as_str())
+    }
+
+    /// The symbol whose GOT slot is at `addr`, if any (a call through
+    /// `[rip+X]` with `-fno-plt`).
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.got_name(0), None);
+    /// ```
+    pub fn got_name(&self, addr: u64) -> Option<&str> {
+        self.got_names.get(&addr).map(|s| s.as_str())
+    }
+
+    /// Whether `addr` is inside a PLT section.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert!(!bin.in_plt(bin.functions()[0].extent.start));
+    /// ```
+    pub fn in_plt(&self, addr: u64) -> bool {
+        self.plt.iter().any(|r| r.contains(&addr))
+    }
+
+    fn is_code(&self, addr: u64) -> bool {
+        region_of(&self.regions, addr).is_some_and(|r| r.exec)
+    }
+
+    /// The code bytes from `addr` to the end of its executable section.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.code(0), None);
+    /// ```
+    pub fn code(&self, addr: u64) -> Option<&'d [u8]> {
+        let r = region_of(&self.regions, addr).filter(|r| r.exec)?;
+        Some(&r.bytes[(addr - r.addr) as usize..])
+    }
+
+    /// `len` bytes of loaded contents (code or data) at `addr`, if they
+    /// lie in one section.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let main = bin.functions().iter().find(|f| f.name == "main").unwrap();
+    /// assert_eq!(bin.read(main.extent.start, 1).map(|b| b.len()), Some(1));
+    /// ```
+    pub fn read(&self, addr: u64, len: usize) -> Option<&'d [u8]> {
+        let r = region_of(&self.regions, addr)?;
+        let off = (addr - r.addr) as usize;
+        r.bytes.get(off..off.checked_add(len)?)
+    }
+}
+
+fn region_of<'a, 'd>(regions: &'a [Region<'d>], addr: u64) -> Option<&'a Region<'d>> {
+    let i = regions.partition_point(|r| r.addr <= addr).checked_sub(1)?;
+    let r = &regions[i];
+    (addr - r.addr < r.bytes.len() as u64).then_some(r)
+}
+
+fn covers(sorted: &[Range<u64>], addr: u64) -> bool {
+    let i = sorted.partition_point(|r| r.start <= addr);
+    i > 0 && sorted[i - 1].end > addr
+}

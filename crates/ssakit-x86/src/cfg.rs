@@ -1,0 +1,609 @@
+//! Control-flow recovery inside one function's extent: iterative recursive
+//! descent from the entry, decoding by address.
+//!
+//! Every address reached is decoded once ([`FuncCfg::insts`] by address);
+//! a *leader* starts a block: the entry, every branch target, the
+//! fall-through of a conditional branch, every jump-table entry, and an
+//! address reached twice by fall-through (two overlapping instructions
+//! that end at the same byte, or a walk running into decoded code).
+//! Overlapping instructions are thus two instructions with their own
+//! blocks; nothing assumes that code is laid out linearly.
+//!
+//! How a block ends ([`End`]):
+//!
+//! * `jcc` → a branch; a target outside the extent is a conditional tail
+//!   call;
+//! * `jmp` inside the extent → a jump; outside → a tail call;
+//! * `jmp` through a jump table of one of GCC's two shapes → a switch:
+//!   `cmp i, N; ja D; ... jmp [T + i*8]` (absolute 8-byte entries) and
+//!   `cmp i, N; ja D; lea B, [rip+T]; movsxd r, [B + i*4]; add r, B; jmp r`
+//!   (4-byte entries relative to `T`), with `N + 1` entries (`N` for `jae`)
+//!   and `D` the default; the bound comes from the `cmp` that the `ja`
+//!   tests, carried along the fall-through (the walk's context); a block
+//!   first walked from a path without the bound is walked again from the
+//!   bounded path when that reaches it later;
+//! * any other indirect `jmp` → an exit (unresolved);
+//! * `ret` → a return;
+//! * a `call` whose fall-through leaves the extent, `ud2`, `hlt`, an
+//!   undecodable instruction → no return;
+//! * running off the end of the extent → a tail call to the next byte.
+
+use crate::binary::{Binary, FuncInfo};
+use crate::regs::{access, reg_loc, Access, Loc};
+use iced_x86::{
+    Decoder, DecoderOptions, FlowControl, Instruction, InstructionInfoFactory, Mnemonic, OpKind,
+    Register,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Where a control transfer goes.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// use ssakit_x86::cfg::{recover, End, Target};
+/// let f = bin.functions().iter().find(|f| f.name == "classify").unwrap();
+/// let cfg = recover(&bin, f);
+/// // `cmp edi, 7; ja classify.cold`: the default leaves the function.
+/// let End::Branch(Target::Outside(cold), Target::Inside(_)) = cfg.blocks[0].end else { panic!() };
+/// assert_eq!(bin.functions().iter().find(|g| g.extent.start == cold).unwrap().name, "classify.cold");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A block of this function, by address.
+    Inside(u64),
+    /// Outside the extent (a tail call when taken).
+    Outside(u64),
+}
+
+/// How a block ends.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// use ssakit_x86::cfg::{recover, End};
+/// let f = bin.functions().iter().find(|f| f.name == "checked").unwrap();
+/// let ends: Vec<End> = recover(&bin, f).blocks.into_iter().map(|b| b.end).collect();
+/// assert!(ends.contains(&End::Ret) && ends.contains(&End::NoReturn)); // `call die`
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Falls or jumps to the block at this address.
+    Jump(u64),
+    /// A conditional branch (its last instruction): taken, fall-through.
+    Branch(Target, Target),
+    /// A resolved jump table: the targets by index, and the default.
+    Switch(Vec<Target>, Target),
+    /// `ret`.
+    Ret,
+    /// A jump leaving the function: to a known address, or unresolved.
+    TailCall(Option<u64>),
+    /// The last instruction never returns.
+    NoReturn,
+}
+
+/// A decoded instruction and its reads and writes.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let f = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
+/// let cfg = ssakit_x86::cfg::recover(&bin, f);
+/// let cmov = cfg.insts.iter().find(|i| i.ins.mnemonic() == iced_x86::Mnemonic::Cmovge).unwrap();
+/// assert_eq!(cmov.access.writes, 1); // rax only
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Insn {
+    /// The instruction (its address is `ins.ip()`).
+    pub ins: Instruction,
+    /// What it reads and writes.
+    pub access: Access,
+}
+
+/// A recovered block.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let f = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
+/// let cfg = ssakit_x86::cfg::recover(&bin, f);
+/// assert_eq!(cfg.blocks.len(), 1);
+/// assert_eq!(cfg.blocks[0].start, f.extent.start);
+/// assert_eq!(cfg.blocks[0].insts.len(), 4); // cmp, mov, cmovge, ret
+/// ```
+#[derive(Clone, Debug)]
+pub struct BlockInfo {
+    /// Its first address.
+    pub start: u64,
+    /// Its instructions (indices into [`FuncCfg::insts`]), the last one
+    /// included when it is the branch, jump or return that ends it.
+    pub insts: Vec<u32>,
+    /// How it ends.
+    pub end: End,
+}
+
+/// One function's control flow, blocks in address order (the entry first).
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let f = bin.functions().iter().find(|f| f.name == "spin").unwrap();
+/// let cfg = ssakit_x86::cfg::recover(&bin, f);
+/// assert!(cfg.entry_is_target); // `1: sub rdi, 1; jnz 1b`
+/// ```
+#[derive(Clone, Debug)]
+pub struct FuncCfg {
+    /// Every decoded instruction.
+    pub insts: Vec<Insn>,
+    /// The blocks.
+    pub blocks: Vec<BlockInfo>,
+    /// Jump tables resolved.
+    pub jump_tables: usize,
+    /// Whether the entry address is also a branch target (the lifter then
+    /// adds a fresh entry block).
+    pub entry_is_target: bool,
+}
+
+/// What a `cmp` compared with its immediate: a register, or a
+/// `rip`-relative memory word (`cmp dword [rip+X], 6`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Compared {
+    Reg(Loc),
+    Mem(u64),
+}
+
+/// An index known to be below `count` (after `cmp i, N; ja D`): the
+/// registers holding it (the compared one and its copies), the memory
+/// word it was compared in, and the default target `D`.
+#[derive(Clone, Copy, Debug)]
+struct Bound {
+    regs: u64,
+    mem: Option<u64>,
+    count: u64,
+    default: Target,
+}
+
+/// What the walk knows on reaching an address: the last `cmp x, imm` (for
+/// a following `ja`), the bounded index after `ja`, the `rip`-relative
+/// addresses loaded by `lea` (carried along every edge: GCC hoists a
+/// table's base out of loops), and a loaded relative jump-table entry.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ctx {
+    last_cmp: Option<(Compared, u64)>,
+    bound: Option<Bound>,
+    lea: [Option<u64>; 16],
+    /// `(register holding entry or entry + T, T, entries, default, added)`.
+    rel: Option<(Loc, u64, u64, Target, bool)>,
+}
+
+impl Ctx {
+    /// What survives a branch: the `lea` values.
+    fn across_edge(&self) -> Ctx {
+        Ctx {
+            lea: self.lea,
+            ..Ctx::default()
+        }
+    }
+}
+
+/// Most entries a jump table may have.
+const MAX_TABLE: u64 = 1 << 16;
+
+struct Walk<'b, 'd> {
+    bin: &'b Binary<'d>,
+    extent: std::ops::Range<u64>,
+    decoder: Decoder<'d>,
+    factory: InstructionInfoFactory,
+    insts: Vec<Insn>,
+    by_addr: FxHashMap<u64, u32>,
+    ends: FxHashMap<u32, End>,
+    leaders: FxHashSet<u64>,
+    work: Vec<(u64, Ctx)>,
+    /// Leaders reached again with a bounded index: a jump table behind
+    /// them that the first visit could not bound is tried again from here.
+    retry: Vec<(u64, Ctx)>,
+    jump_tables: usize,
+    targets_entry: bool,
+}
+
+impl Walk<'_, '_> {
+    fn target(&self, a: u64) -> Target {
+        if self.extent.contains(&a) {
+            Target::Inside(a)
+        } else {
+            Target::Outside(a)
+        }
+    }
+
+    fn lead(&mut self, t: Target, ctx: Ctx) {
+        if let Target::Inside(a) = t {
+            if a == self.extent.start {
+                self.targets_entry = true;
+            }
+            if self.leaders.insert(a) {
+                self.work.push((a, ctx));
+            } else if ctx.bound.is_some() {
+                self.retry.push((a, ctx));
+            }
+        }
+    }
+
+    /// Follows the code from `a` with `ctx` (at most 64 instructions) to
+    /// an unresolved indirect jump, and resolves it if `ctx` bounds its
+    /// table: the first path to reach a block may lack the `cmp; ja`
+    /// another path carries.
+    fn retry_from(&mut self, mut a: u64, mut ctx: Ctx) {
+        for _ in 0..64 {
+            let Some(&i) = self.by_addr.get(&a) else {
+                return;
+            };
+            let Insn { ins, access } = self.insts[i as usize];
+            if let Some(end) = self.ends.get(&i) {
+                if *end == End::TailCall(None) && ins.flow_control() == FlowControl::IndirectBranch
+                {
+                    if let Some((targets, default)) = self.jump_table(&ins, &ctx) {
+                        self.jump_tables += 1;
+                        for &t in &targets {
+                            self.lead(t, Ctx::default());
+                        }
+                        self.lead(default, Ctx::default());
+                        self.ends.insert(i, End::Switch(targets, default));
+                    }
+                }
+                return;
+            }
+            ctx = step(ctx, &ins, access.writes);
+            a = ins.next_ip();
+        }
+    }
+
+    fn decode(&mut self, a: u64) -> u32 {
+        let off = (a - self.extent.start) as usize;
+        let ok = self.decoder.set_position(off).is_ok();
+        self.decoder.set_ip(a);
+        let ins = if ok {
+            self.decoder.decode()
+        } else {
+            Instruction::default()
+        };
+        let access = if ins.is_invalid() {
+            Access::default()
+        } else {
+            access(&ins, self.factory.info(&ins))
+        };
+        let i = self.insts.len() as u32;
+        self.insts.push(Insn { ins, access });
+        self.by_addr.insert(a, i);
+        i
+    }
+
+    /// Walks from leader `a` until an end or an address already decoded.
+    fn walk(&mut self, mut a: u64, mut ctx: Ctx) {
+        loop {
+            if self.by_addr.contains_key(&a) {
+                self.leaders.insert(a);
+                if ctx.bound.is_some() {
+                    self.retry.push((a, ctx));
+                }
+                return;
+            }
+            let i = self.decode(a);
+            let Insn { ins, access } = self.insts[i as usize];
+            let next = ins.next_ip();
+            if ins.is_invalid() || next > self.extent.end {
+                self.ends.insert(i, End::NoReturn);
+                return;
+            }
+            let m = ins.mnemonic();
+            let end = match ins.flow_control() {
+                FlowControl::Return => Some(End::Ret),
+                FlowControl::Exception => Some(End::NoReturn),
+                _ if m == Mnemonic::Hlt => Some(End::NoReturn),
+                FlowControl::Call | FlowControl::IndirectCall
+                    if next >= self.extent.end && m != Mnemonic::Syscall =>
+                {
+                    Some(End::NoReturn)
+                }
+                FlowControl::ConditionalBranch => {
+                    let taken = self.target(ins.near_branch_target());
+                    let fall = self.target(next);
+                    let mut fctx = ctx.across_edge();
+                    if let (Some((c, n)), Mnemonic::Ja | Mnemonic::Jae) = (ctx.last_cmp, m) {
+                        let count = if m == Mnemonic::Ja {
+                            n.checked_add(1)
+                        } else {
+                            Some(n)
+                        };
+                        if let Some(count) = count.filter(|&c| c > 0 && c <= MAX_TABLE) {
+                            let (regs, mem) = match c {
+                                Compared::Reg(r) => (1 << r, None),
+                                Compared::Mem(a) => (0, Some(a)),
+                            };
+                            fctx.bound = Some(Bound {
+                                regs,
+                                mem,
+                                count,
+                                default: taken,
+                            });
+                        }
+                    }
+                    self.lead(taken, ctx.across_edge());
+                    self.lead(fall, fctx);
+                    Some(End::Branch(taken, fall))
+                }
+                FlowControl::UnconditionalBranch => {
+                    let t = self.target(ins.near_branch_target());
+                    self.lead(t, ctx.across_edge());
+                    Some(match t {
+                        Target::Inside(a) => End::Jump(a),
+                        Target::Outside(a) => End::TailCall(Some(a)),
+                    })
+                }
+                FlowControl::IndirectBranch => Some(match self.jump_table(&ins, &ctx) {
+                    Some((targets, default)) => {
+                        self.jump_tables += 1;
+                        for &t in &targets {
+                            self.lead(t, Ctx::default());
+                        }
+                        self.lead(default, Ctx::default());
+                        End::Switch(targets, default)
+                    }
+                    None => End::TailCall(None),
+                }),
+                _ => None,
+            };
+            if let Some(end) = end {
+                self.ends.insert(i, end);
+                return;
+            }
+            ctx = step(ctx, &ins, access.writes);
+            if next >= self.extent.end {
+                self.ends.insert(i, End::TailCall(Some(next)));
+                return;
+            }
+            a = next;
+        }
+    }
+
+    /// The targets and default of the jump table `ins` jumps through.
+    fn jump_table(&self, ins: &Instruction, ctx: &Ctx) -> Option<(Vec<Target>, Target)> {
+        let (targets, default) = if ins.op0_kind() == OpKind::Memory {
+            // jmp [T + i*8]
+            let Bound {
+                regs,
+                count,
+                default,
+                ..
+            } = ctx.bound?;
+            let i = reg_loc(ins.memory_index())?.0;
+            if regs & (1 << i) == 0
+                || ins.memory_base() != Register::None
+                || ins.memory_index_scale() != 8
+            {
+                return None;
+            }
+            let table = ins.memory_displacement64();
+            let bytes = self.bin.read(table, (count * 8) as usize)?;
+            let t = bytes
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                .collect::<Vec<_>>();
+            (t, default)
+        } else {
+            // lea B, [rip+T]; movsxd r, [B + i*4]; add r, B; jmp r
+            let (r, table, count, default, added) = ctx.rel?;
+            if !added || reg_loc(ins.op0_register())?.0 != r {
+                return None;
+            }
+            let bytes = self.bin.read(table, (count * 4) as usize)?;
+            let t = bytes
+                .chunks_exact(4)
+                .map(|c| {
+                    table.wrapping_add(i32::from_le_bytes(c.try_into().unwrap()) as i64 as u64)
+                })
+                .collect::<Vec<_>>();
+            (t, default)
+        };
+        // An entry outside the extent (a case GCC moved to the function's
+        // cold part, which has its own symbol or FDE) is a tail call; an
+        // entry outside the code means this was no table.
+        if !targets.iter().all(|&a| self.bin.code(a).is_some()) {
+            return None;
+        }
+        Some((
+            targets.into_iter().map(|a| self.target(a)).collect(),
+            default,
+        ))
+    }
+}
+
+/// The walk's knowledge after `ins`, which writes `writes`.
+fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
+    let m = ins.mnemonic();
+    let reg0 = || reg_loc(ins.op0_register()).map(|(l, _)| l);
+    let reg1 = || reg_loc(ins.op1_register()).map(|(l, _)| l);
+    let (k0, k1) = (ins.op0_kind(), ins.op1_kind());
+    let mut new_rel = None;
+    // Registers that hold the bounded index after `ins`.
+    let mut index_copy = None;
+    let is_move = matches!(
+        m,
+        Mnemonic::Mov | Mnemonic::Movzx | Mnemonic::Movsx | Mnemonic::Movsxd
+    );
+    match m {
+        Mnemonic::Cmp if is_imm(k1) && k0 == OpKind::Register => {
+            ctx.last_cmp = reg0().map(|r| (Compared::Reg(r), ins.immediate(1)));
+        }
+        Mnemonic::Cmp if is_imm(k1) && k0 == OpKind::Memory && ins.is_ip_rel_memory_operand() => {
+            ctx.last_cmp = Some((Compared::Mem(ins.ip_rel_memory_address()), ins.immediate(1)));
+        }
+        _ if is_move && k0 == OpKind::Register && k1 == OpKind::Register => {
+            if let (Some(b), Some(src)) = (ctx.bound, reg1()) {
+                if b.regs & (1 << src) != 0 {
+                    index_copy = reg0();
+                }
+            }
+        }
+        _ if is_move && k0 == OpKind::Register && k1 == OpKind::Memory => {
+            let bound = ctx.bound;
+            if let (Some(b), Some(r)) = (bound, reg0()) {
+                if ins.is_ip_rel_memory_operand() && b.mem == Some(ins.ip_rel_memory_address()) {
+                    index_copy = Some(r);
+                } else if let Some(base) = reg_loc(ins.memory_base()) {
+                    let idx = reg_loc(ins.memory_index()).map(|x| x.0);
+                    if ins.memory_index_scale() == 4
+                        && idx.is_some_and(|i| b.regs & (1 << i) != 0)
+                        && base.0 < 16
+                    {
+                        if let Some(t) = ctx.lea[base.0 as usize] {
+                            new_rel = Some((r, t, b.count, b.default, false));
+                        }
+                    }
+                }
+            }
+        }
+        Mnemonic::Add if k0 == OpKind::Register && k1 == OpKind::Register => {
+            if let (Some((r, t, n, d, false)), Some(dst), Some(src)) = (ctx.rel, reg0(), reg1()) {
+                if dst == r && src < 16 && ctx.lea[src as usize] == Some(t) {
+                    new_rel = Some((r, t, n, d, true));
+                }
+            }
+        }
+        _ => {}
+    }
+    if m != Mnemonic::Cmp && writes & crate::regs::FLAGS != 0 {
+        ctx.last_cmp = None;
+    }
+    if let Some(b) = &mut ctx.bound {
+        let before = b.regs;
+        b.regs &= !writes;
+        if let Some(r) = index_copy {
+            b.regs |= 1 << r;
+        }
+        if m == Mnemonic::Mov
+            && k0 == OpKind::Register
+            && k1 == OpKind::Register
+            && ins.op0_register() == ins.op1_register()
+        {
+            // `mov edi, edi` zero-extends the index: it still holds.
+            b.regs |= before & (1 << reg0().unwrap_or(0));
+        }
+    }
+    for (r, slot) in ctx.lea.iter_mut().enumerate() {
+        if writes & (1 << r) != 0 {
+            *slot = None;
+        }
+    }
+    if m == Mnemonic::Lea && ins.is_ip_rel_memory_operand() {
+        if let Some(r) = reg0() {
+            ctx.lea[r as usize] = Some(ins.ip_rel_memory_address());
+        }
+    }
+    if new_rel.is_some() {
+        ctx.rel = new_rel;
+    } else if let Some((r, ..)) = ctx.rel {
+        if writes & (1 << r) != 0 {
+            ctx.rel = None;
+        }
+    }
+    ctx
+}
+
+pub(crate) fn is_imm(k: OpKind) -> bool {
+    matches!(
+        k,
+        OpKind::Immediate8
+            | OpKind::Immediate16
+            | OpKind::Immediate32
+            | OpKind::Immediate8to32
+            | OpKind::Immediate8to64
+            | OpKind::Immediate32to64
+            | OpKind::Immediate64
+    )
+}
+
+/// Recovers the control flow of function `f` of `bin`.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let f = bin.functions().iter().find(|f| f.name == "classify").unwrap();
+/// let cfg = ssakit_x86::cfg::recover(&bin, f);
+/// assert_eq!(cfg.jump_tables, 1);
+/// assert!(cfg.blocks.len() >= 9);
+/// ```
+pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
+    let start = f.extent.start;
+    let code = bin.code(start).unwrap_or(&[]);
+    let len = (f.extent.end - start).min(code.len() as u64);
+    let extent = start..start + len;
+    let mut w = Walk {
+        bin,
+        extent: extent.clone(),
+        decoder: Decoder::with_ip(64, &code[..len as usize], start, DecoderOptions::NONE),
+        factory: InstructionInfoFactory::new(),
+        insts: Vec::new(),
+        by_addr: FxHashMap::default(),
+        ends: FxHashMap::default(),
+        leaders: FxHashSet::default(),
+        work: Vec::new(),
+        retry: Vec::new(),
+        jump_tables: 0,
+        targets_entry: false,
+    };
+    if len == 0 {
+        return FuncCfg {
+            insts: Vec::new(),
+            blocks: vec![BlockInfo {
+                start,
+                insts: Vec::new(),
+                end: End::TailCall(Some(start)),
+            }],
+            jump_tables: 0,
+            entry_is_target: false,
+        };
+    }
+    w.leaders.insert(start);
+    w.work.push((start, Ctx::default()));
+    loop {
+        while let Some((a, ctx)) = w.work.pop() {
+            w.walk(a, ctx);
+        }
+        let Some((a, ctx)) = w.retry.pop() else {
+            break;
+        };
+        w.retry_from(a, ctx);
+    }
+    let mut leaders: Vec<u64> = w.leaders.iter().copied().collect();
+    leaders.sort_unstable();
+    let mut blocks = Vec::with_capacity(leaders.len());
+    for &l in &leaders {
+        let mut insts = Vec::new();
+        let mut a = l;
+        let end = loop {
+            let Some(&i) = w.by_addr.get(&a) else {
+                // Only reachable if a leader was never walked.
+                break End::NoReturn;
+            };
+            insts.push(i);
+            if let Some(e) = w.ends.get(&i) {
+                break e.clone();
+            }
+            a = w.insts[i as usize].ins.next_ip();
+            if w.leaders.contains(&a) {
+                break End::Jump(a);
+            }
+        };
+        blocks.push(BlockInfo {
+            start: l,
+            insts,
+            end,
+        });
+    }
+    FuncCfg {
+        insts: w.insts,
+        blocks,
+        jump_tables: w.jump_tables,
+        entry_is_target: w.targets_entry,
+    }
+}

@@ -1,0 +1,36 @@
+//! # ssakit-x86
+//!
+//! The x86-64 front end of ssakit: the chapter's algorithms on machine
+//! code (section 13.8, "En binarios"). Each function of an ELF binary
+//! becomes one non-SSA [`Function`](ssakit::ir::Function) whose variables
+//! are the machine's registers and flags; construction, verification, the
+//! optimisations, destruction and printing then work on it unchanged.
+//!
+//! * [`binary`]: the ELF file: code, data, function extents (symbols,
+//!   `.eh_frame`, a separate debug file), PLT names.
+//! * [`regs`]: registers and flags as variables; what each instruction
+//!   reads and writes.
+//! * [`mod@cfg`]: recursive descent inside a function's extent, jump tables,
+//!   tail calls, calls that never return.
+//! * [`lift`]: one recovered function → one IR function.
+//! * [`pipeline`]: every function through lift, the three flavours,
+//!   verification, passes and destruction, with counts and times.
+//! * [`error`]: errors located by byte offset.
+//!
+//! ```
+//! let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+//! let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+//! let info = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
+//! let f = ssakit_x86::lift::lift(&bin, info).func;
+//! assert!(ssakit::text::print_function(&f).contains("x86.cmp"));
+//! ```
+#![deny(missing_docs)]
+
+pub mod binary;
+pub mod cfg;
+pub mod error;
+pub mod lift;
+pub mod pipeline;
+pub mod regs;
+
+pub use error::X86Error;

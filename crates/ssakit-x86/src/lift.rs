@@ -1,0 +1,440 @@
+//! One recovered function ([`FuncCfg`]) → one non-SSA
+//! [`Function`]: the machine's registers and flags are its variables, and
+//! every instruction is one generic operation with exactly the reads and
+//! writes of [`regs`](crate::regs).
+//!
+//! The function's parameters are all 39 locations (`rax`…`r15`,
+//! `cf`…`df`, `xmm0`…`xmm15`), so every register has a definition at the
+//! entry; it returns, at every exit, [`RET_LOCS`] (`rax rdx rbx rbp
+//! r12`–`r15 rsp`). An instruction at address `A` becomes
+//!
+//! ```text
+//! (written...) = x86.MNEMONIC[A, immediates...](read...)
+//! ```
+//!
+//! with the operator's name carrying its effect class (`x86.mov.r` loads,
+//! `x86.mov.w` stores, see [`effect_suffix`]). Control transfers are the
+//! IR's terminators:
+//!
+//! * `jcc` → `cc = x86.jne[A, T](zf)` and `branch cc, T, F`;
+//! * a jump table → `sel = x86.jmp[A](index...)` and
+//!   `switch sel, D, [T0, ...]`;
+//! * `call f` → `(rax, ..., xmm15) = f(rdi, ..., xmm7)` (the System V
+//!   registers, [`CALL_READS`] and [`CALL_WRITES`]), named after the
+//!   callee's symbol, `NAME.call`, `NAME.plt` for a PLT stub, `NAME.got`
+//!   for a call through a GOT slot, or `sub_ADDRESS.call`; an
+//!   indirect call is the operation `x86.call.x` reading its target's
+//!   registers too;
+//! * a tail call → the call, then `ret`; an unresolved indirect jump →
+//!   `x86.jmp.x` like an indirect call, then `ret`;
+//! * a call that never returns → the call, then `unreachable`.
+//!
+//! A block whose first address is also reached by a branch gets a fresh
+//! entry block before it (the entry of a function has no predecessor).
+
+use crate::binary::{Binary, FuncInfo};
+use crate::cfg::{recover, End, FuncCfg, Insn, Target};
+use crate::regs::{
+    effect_suffix, loc_name, loc_type, locs, mnemonic_name, LocSet, CALL_ARGS, CALL_READS,
+    CALL_WRITES, NUM_LOCS, RET_LOCS,
+};
+use iced_x86::{FlowControl, Mnemonic, OpKind};
+use rustc_hash::FxHashMap;
+use ssakit::ir::{
+    is_reserved, Block, Effects, Function, FunctionBuilder, InstData, Operand, Operator, Type, Var,
+};
+
+/// A lifted function and the figures of its recovery.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let info = bin.functions().iter().find(|f| f.name == "classify").unwrap();
+/// let l = ssakit_x86::lift::lift(&bin, info);
+/// assert_eq!(l.jump_tables, 1);
+/// assert!(l.instructions > 20 && l.func.num_blocks() > 9);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Lifted {
+    /// The function, not in SSA form.
+    pub func: Function,
+    /// Instructions decoded.
+    pub instructions: usize,
+    /// Jump tables resolved.
+    pub jump_tables: usize,
+}
+
+/// Recovers and lifts function `info` of `bin`.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let info = bin.functions().iter().find(|f| f.name == "checked").unwrap();
+/// let l = ssakit_x86::lift::lift(&bin, info);
+/// let text = ssakit::text::print_function(&l.func);
+/// assert!(text.contains("die.call(rdi,") && text.contains("unreachable"));
+/// ```
+pub fn lift(bin: &Binary<'_>, info: &FuncInfo) -> Lifted {
+    let cfg = recover(bin, info);
+    Lifted {
+        func: lift_cfg(bin, info, &cfg),
+        instructions: cfg.insts.len(),
+        jump_tables: cfg.jump_tables,
+    }
+}
+
+/// `name` made an identifier of the text format: other characters become
+/// `_`, a leading digit gets a `_` before it, a reserved word one after.
+///
+/// ```
+/// use ssakit_x86::lift::ident;
+/// assert_eq!(ident("foo.part.0"), "foo.part.0");
+/// assert_eq!(ident("operator new$1"), "operator_new_1");
+/// assert_eq!(ident("phi"), "phi_");
+/// ```
+pub fn ident(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        s.insert(0, '_');
+    }
+    if is_reserved(&s) {
+        s.push('_');
+    }
+    s
+}
+
+/// The name of code at `a` as a callee: `NAME.plt` for a PLT stub,
+/// `NAME.call` for a function of the binary, `sub_ADDRESS.call`
+/// otherwise. The suffix keeps a callee from naming a function of the
+/// lifted module: a call is an uninterpreted external (the module's
+/// functions take all 39 registers, a call passes the ABI's 16).
+fn callee_name(bin: &Binary<'_>, a: u64) -> String {
+    if let Some(n) = bin.plt_name(a) {
+        ident(&format!("{n}.plt"))
+    } else if let Some(f) = bin.function_at(a) {
+        ident(&format!("{}.call", f.name))
+    } else {
+        format!("sub_{a:x}.call")
+    }
+}
+
+/// The canonical effects of each suffix, so that a name has one class.
+fn canonical(e: Effects) -> Effects {
+    match effect_suffix(e) {
+        "" => Effects::PURE,
+        ".r" => Effects::TRAP.union(Effects::READ),
+        ".w" => Effects::TRAP.union(Effects::WRITE),
+        ".rw" => Effects::TRAP.union(Effects::READ).union(Effects::WRITE),
+        _ => Effects::CALL,
+    }
+}
+
+struct Lifter<'a, 'd> {
+    bin: &'a Binary<'d>,
+    b: FunctionBuilder,
+    vars: [Var; NUM_LOCS],
+    cc: Var,
+    sel: Var,
+    /// The block being filled.
+    cur: Block,
+    blocks: FxHashMap<u64, Block>,
+    exits: FxHashMap<u64, Block>,
+    ops: FxHashMap<(Mnemonic, Effects), Operator>,
+    args: Vec<Operand>,
+    results: Vec<Var>,
+}
+
+impl Lifter<'_, '_> {
+    fn operator(&mut self, m: Mnemonic, effects: Effects) -> Operator {
+        let effects = canonical(effects);
+        if let Some(&op) = self.ops.get(&(m, effects)) {
+            return op;
+        }
+        let name = format!("x86.{}{}", mnemonic_name(m), effect_suffix(effects));
+        let op = self
+            .b
+            .func_mut()
+            .operator(&name, effects)
+            .expect("an x86 operator's name determines its effects");
+        self.ops.insert((m, effects), op);
+        op
+    }
+
+    fn set_lists(&mut self, reads: LocSet, writes: LocSet) {
+        self.args.clear();
+        self.args
+            .extend(locs(reads).map(|l| Operand::Var(self.vars[l as usize])));
+        self.results.clear();
+        self.results
+            .extend(locs(writes).map(|l| self.vars[l as usize]));
+    }
+
+    /// `(results) = x86.M[imms](args)`, lists already set.
+    fn emit_op(&mut self, m: Mnemonic, effects: Effects, imms: &[i64]) {
+        let op = self.operator(m, effects);
+        let f = self.b.func_mut();
+        let imms = f.list(imms);
+        let args = f.list(&self.args);
+        let results = f.list(&self.results);
+        self.b.inst(InstData::Op {
+            op,
+            imms,
+            args,
+            results,
+        });
+    }
+
+    /// A call of `name` with the ABI's reads and writes.
+    fn emit_call(&mut self, name: &str) {
+        self.set_lists(0, CALL_WRITES);
+        self.args.extend(
+            CALL_ARGS
+                .iter()
+                .map(|&l| Operand::Var(self.vars[l as usize])),
+        );
+        let f = self.b.func_mut();
+        let callee = f.callee(name);
+        let args = f.list(&self.args);
+        let results = f.list(&self.results);
+        self.b.inst(InstData::Call {
+            callee,
+            args,
+            results,
+        });
+    }
+
+    fn emit_ret(&mut self) {
+        let vals: Vec<Operand> = RET_LOCS
+            .iter()
+            .map(|&l| Operand::Var(self.vars[l as usize]))
+            .collect();
+        self.b.ret_values(&vals);
+    }
+
+    /// One ordinary instruction (a call included).
+    fn emit_insn(&mut self, insn: &Insn) {
+        let ins = &insn.ins;
+        let m = ins.mnemonic();
+        if ins.is_invalid() {
+            self.set_lists(0, 0);
+            self.emit_op(Mnemonic::INVALID, Effects::CALL, &[ins.ip() as i64]);
+            return;
+        }
+        if matches!(m, Mnemonic::Nop | Mnemonic::Endbr64 | Mnemonic::Endbr32) {
+            return;
+        }
+        if matches!(
+            ins.flow_control(),
+            FlowControl::Call | FlowControl::IndirectCall
+        ) && m != Mnemonic::Syscall
+        {
+            if ins.op0_kind() == OpKind::NearBranch64 {
+                let name = callee_name(self.bin, ins.near_branch_target());
+                return self.emit_call(&name);
+            }
+            if ins.is_ip_rel_memory_operand() {
+                if let Some(n) = self.bin.got_name(ins.ip_rel_memory_address()) {
+                    return self.emit_call(&ident(&format!("{n}.got")));
+                }
+            }
+            self.set_lists(insn.access.reads | CALL_READS, CALL_WRITES);
+            return self.emit_op(m, Effects::CALL, &imms(insn));
+        }
+        self.set_lists(insn.access.reads, insn.access.writes);
+        self.emit_op(m, insn.access.effects, &imms(insn));
+    }
+
+    fn target(&mut self, t: Target) -> Block {
+        match t {
+            Target::Inside(a) => self.blocks[&a],
+            Target::Outside(a) => {
+                if let Some(&b) = self.exits.get(&a) {
+                    return b;
+                }
+                let blk = self.b.block(&format!("x{a:x}"));
+                self.exits.insert(a, blk);
+                self.b.switch_to(blk);
+                let name = callee_name(self.bin, a);
+                self.emit_call(&name);
+                self.emit_ret();
+                self.b.switch_to(self.cur);
+                blk
+            }
+        }
+    }
+}
+
+/// The immediates of an instruction: its address, then each operand's
+/// immediate, branch target or memory displacement (`rip`-relative ones
+/// as the address they name). At most 5 operands: 6 values.
+fn imms(insn: &Insn) -> Imms {
+    let ins = &insn.ins;
+    let mut v = Imms {
+        vals: [0; 6],
+        len: 1,
+    };
+    v.vals[0] = ins.ip() as i64;
+    for i in 0..ins.op_count().min(5) {
+        let x = match ins.op_kind(i) {
+            OpKind::NearBranch16 | OpKind::NearBranch32 | OpKind::NearBranch64 => {
+                ins.near_branch_target()
+            }
+            OpKind::Memory if ins.is_ip_rel_memory_operand() => ins.ip_rel_memory_address(),
+            OpKind::Memory => ins.memory_displacement64(),
+            k if crate::cfg::is_imm(k) => ins.immediate(i),
+            _ => continue,
+        };
+        v.vals[v.len] = x as i64;
+        v.len += 1;
+    }
+    v
+}
+
+/// The immediates of one operation, without allocating.
+struct Imms {
+    vals: [i64; 6],
+    len: usize,
+}
+
+impl std::ops::Deref for Imms {
+    type Target = [i64];
+    fn deref(&self) -> &[i64] {
+        &self.vals[..self.len]
+    }
+}
+
+/// Lifts the recovered function `cfg` of `info`.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let info = bin.functions().iter().find(|f| f.name == "classify").unwrap();
+/// let cfg = ssakit_x86::cfg::recover(&bin, info);
+/// let f = ssakit_x86::lift::lift_cfg(&bin, info, &cfg);
+/// assert!(ssakit::text::print_function(&f).contains("switch sel, "));
+/// ```
+pub fn lift_cfg(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> Function {
+    let mut b = FunctionBuilder::new(&ident(&info.name));
+    let vars: [Var; NUM_LOCS] =
+        std::array::from_fn(|l| b.typed_param(&loc_name(l as u8), loc_type(l as u8)));
+    let cc = b.typed_var("cc", Type::Bool);
+    let sel = b.var("sel");
+    b.returns(&[Type::I64; RET_LOCS.len()]);
+    let mut l = Lifter {
+        bin,
+        b,
+        vars,
+        cc,
+        sel,
+        cur: Block::new(0),
+        blocks: FxHashMap::default(),
+        exits: FxHashMap::default(),
+        ops: FxHashMap::default(),
+        args: Vec::new(),
+        results: Vec::new(),
+    };
+    let entry = cfg.entry_is_target.then(|| l.b.block("entry"));
+    for blk in &cfg.blocks {
+        let nb = l.b.block(&format!("b{:x}", blk.start));
+        l.blocks.insert(blk.start, nb);
+    }
+    l.cur = entry.unwrap_or(l.blocks[&cfg.blocks[0].start]);
+    if let Some(e) = entry {
+        l.b.switch_to(e);
+        let first = l.blocks[&cfg.blocks[0].start];
+        l.b.jump(first);
+    }
+    for blk in &cfg.blocks {
+        l.cur = l.blocks[&blk.start];
+        l.b.switch_to(l.cur);
+        let (body, last) = match blk.insts.split_last() {
+            Some((&last, body)) if is_transfer(&cfg.insts[last as usize]) => {
+                (body, Some(&cfg.insts[last as usize]))
+            }
+            _ => (&blk.insts[..], None),
+        };
+        for &i in body {
+            l.emit_insn(&cfg.insts[i as usize]);
+        }
+        match &blk.end {
+            End::Jump(a) => {
+                let t = l.blocks[a];
+                l.b.jump(t);
+            }
+            End::Branch(t, f) => {
+                let insn = last.expect("a branch ends in its jcc");
+                l.set_lists(insn.access.reads, insn.access.writes);
+                l.results.insert(0, l.cc);
+                l.emit_op(insn.ins.mnemonic(), insn.access.effects, &imms(insn));
+                let (tb, fb) = (l.target(*t), l.target(*f));
+                l.b.branch(Operand::Var(l.cc), tb, fb);
+            }
+            End::Switch(targets, default) => {
+                let insn = last.expect("a switch ends in its jmp");
+                l.set_lists(insn.access.reads, 0);
+                l.results.push(l.sel);
+                l.emit_op(insn.ins.mnemonic(), insn.access.effects, &imms(insn));
+                let d = l.target(*default);
+                let ts: Vec<Block> = targets.iter().map(|&t| l.target(t)).collect();
+                l.b.switch(Operand::Var(l.sel), d, &ts);
+            }
+            End::Ret => l.emit_ret(),
+            End::TailCall(a) => {
+                match (last, a) {
+                    (Some(insn), Some(a)) if insn.ins.op0_kind() == OpKind::NearBranch64 => {
+                        let name = callee_name(bin, *a);
+                        l.emit_call(&name);
+                    }
+                    (Some(insn), _) => {
+                        let got = insn
+                            .ins
+                            .is_ip_rel_memory_operand()
+                            .then(|| bin.got_name(insn.ins.ip_rel_memory_address()))
+                            .flatten();
+                        match got {
+                            Some(n) => l.emit_call(&ident(&format!("{n}.got"))),
+                            None => {
+                                l.set_lists(insn.access.reads | CALL_READS, CALL_WRITES);
+                                l.emit_op(insn.ins.mnemonic(), Effects::CALL, &imms(insn));
+                            }
+                        }
+                    }
+                    (None, Some(a)) => {
+                        let name = callee_name(bin, *a);
+                        l.emit_call(&name);
+                    }
+                    (None, None) => {}
+                }
+                l.emit_ret();
+            }
+            End::NoReturn => {
+                if let Some(insn) = last {
+                    l.emit_insn(insn);
+                }
+                l.b.unreachable();
+            }
+        }
+    }
+    l.b.finish()
+}
+
+/// Whether `insn` is a jump, branch or return (the block's terminator
+/// rather than an operation before it).
+fn is_transfer(insn: &Insn) -> bool {
+    matches!(
+        insn.ins.flow_control(),
+        FlowControl::ConditionalBranch
+            | FlowControl::UnconditionalBranch
+            | FlowControl::IndirectBranch
+            | FlowControl::Return
+    )
+}

@@ -1,0 +1,351 @@
+//! The chapter's pipeline on every function of a binary, in parallel
+//! (rayon; results in address order): recover the control flow, lift,
+//! construct in each flavour (minimal, semi-pruned, pruned), verify each,
+//! then, on the chosen flavour, the optimisation passes and destruction;
+//! counts (phis split into registers, flags and vector registers) and time
+//! per phase.
+
+use crate::binary::{Binary, FuncInfo};
+use crate::cfg::recover;
+use crate::lift::lift_cfg;
+use rayon::prelude::*;
+use ssakit::construct::{self, Flavor};
+use ssakit::destruct::{destruct, destruct_trusted, DestructOptions};
+use ssakit::ir::{Function, Type};
+use ssakit::opt::{self, Pass};
+use std::time::Instant;
+
+/// The flavours, in the order of [`FunctionStats::phis`].
+pub const FLAVORS: [Flavor; 3] = [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned];
+
+/// What to run after construction.
+///
+/// ```
+/// let o = ssakit_x86::pipeline::Options { destruct: true, ..Default::default() };
+/// assert!(o.passes.is_empty());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Construction options; its flavour is the one optimised and
+    /// destructed (all three are constructed and counted).
+    pub construct: construct::Options,
+    /// Optimisation passes on the chosen flavour's SSA.
+    pub passes: Vec<Pass>,
+    /// Whether to destruct after the passes.
+    pub destruct: bool,
+}
+
+/// Seconds per phase, summed over functions.
+///
+/// ```
+/// let t = ssakit_x86::pipeline::Times::default();
+/// assert_eq!(t.total(), 0.0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Times {
+    /// Decoding and control-flow recovery.
+    pub decode: f64,
+    /// Lifting into the IR.
+    pub lift: f64,
+    /// Construction, per flavour (as [`FLAVORS`]).
+    pub construct: [f64; 3],
+    /// Verification of the three constructions.
+    pub verify: f64,
+    /// The optimisation passes.
+    pub opt: f64,
+    /// Destruction.
+    pub destruct: f64,
+}
+
+impl Times {
+    /// The sum of the phases.
+    ///
+    /// ```
+    /// let t = ssakit_x86::pipeline::Times { decode: 1.0, verify: 0.5, ..Default::default() };
+    /// assert_eq!(t.total(), 1.5);
+    /// ```
+    pub fn total(&self) -> f64 {
+        self.decode
+            + self.lift
+            + self.construct.iter().sum::<f64>()
+            + self.verify
+            + self.opt
+            + self.destruct
+    }
+
+    fn add(&mut self, o: &Times) {
+        self.decode += o.decode;
+        self.lift += o.lift;
+        for k in 0..3 {
+            self.construct[k] += o.construct[k];
+        }
+        self.verify += o.verify;
+        self.opt += o.opt;
+        self.destruct += o.destruct;
+    }
+}
+
+/// Phis of one construction by the type of what they merge.
+///
+/// ```
+/// let src = "function f(c: bool, x) {\ne:\n    branch c, a, j\na:\n    jump j\nj:\n    x = phi(e: x, a: x)\n    ret\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let p = ssakit_x86::pipeline::PhiCounts::of(&f);
+/// assert_eq!((p.registers, p.flags, p.vectors, p.total()), (1, 0, 0, 1));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhiCounts {
+    /// Phis of general registers (`i64`).
+    pub registers: usize,
+    /// Phis of flags (`bool`).
+    pub flags: usize,
+    /// Phis of vector registers (`v128`).
+    pub vectors: usize,
+}
+
+impl PhiCounts {
+    /// Counts the phis of `f`.
+    ///
+    /// ```
+    /// let f = ssakit::text::parse_module("function f() {\ne:\n    ret\n}").unwrap().functions.remove(0);
+    /// assert_eq!(ssakit_x86::pipeline::PhiCounts::of(&f).total(), 0);
+    /// ```
+    pub fn of(f: &Function) -> PhiCounts {
+        let mut c = PhiCounts::default();
+        for &b in f.layout() {
+            for &i in f.block_phis(b) {
+                if let ssakit::ir::InstData::Phi { dst, .. } = f.inst(i) {
+                    match f.var_type(*dst) {
+                        Type::Bool => c.flags += 1,
+                        Type::V128 => c.vectors += 1,
+                        _ => c.registers += 1,
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    /// All of them.
+    ///
+    /// ```
+    /// let p = ssakit_x86::pipeline::PhiCounts { registers: 2, flags: 1, vectors: 0 };
+    /// assert_eq!(p.total(), 3);
+    /// ```
+    pub fn total(&self) -> usize {
+        self.registers + self.flags + self.vectors
+    }
+
+    fn add(&mut self, o: &PhiCounts) {
+        self.registers += o.registers;
+        self.flags += o.flags;
+        self.vectors += o.vectors;
+    }
+}
+
+/// One function's figures.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let stats = ssakit_x86::pipeline::run(&bin, &Default::default(), &|| {});
+/// let f = stats.functions.iter().find(|f| f.name == "sum").unwrap();
+/// let [minimal, _, pruned] = f.phis;
+/// assert!(minimal.total() >= pruned.total() && pruned.registers > 0);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct FunctionStats {
+    /// Start address.
+    pub address: u64,
+    /// Name.
+    pub name: String,
+    /// Blocks of the lifted function.
+    pub blocks: usize,
+    /// Machine instructions decoded.
+    pub instructions: usize,
+    /// Jump tables resolved.
+    pub jump_tables: usize,
+    /// Phis per flavour ([`FLAVORS`]).
+    pub phis: [PhiCounts; 3],
+    /// Copies left after destruction, if it ran.
+    pub copies: Option<usize>,
+    /// Time per phase.
+    pub times: Times,
+}
+
+/// A function the pipeline failed on, with its address and the stage.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let stats = ssakit_x86::pipeline::run(&bin, &Default::default(), &|| {});
+/// for f in &stats.failures {
+///     panic!("{:#x} {} failed in {}: {}", f.address, f.name, f.stage, f.message);
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// Start address.
+    pub address: u64,
+    /// Name.
+    pub name: String,
+    /// The stage that failed.
+    pub stage: String,
+    /// Why.
+    pub message: String,
+}
+
+/// The binary's figures.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let stats = ssakit_x86::pipeline::run(&bin, &Default::default(), &|| {});
+/// assert_eq!(stats.functions.len(), bin.functions().len());
+/// assert_eq!(stats.total().jump_tables, 3); // classify's, pick's and pick2's switches
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct BinaryStats {
+    /// Per function, by address.
+    pub functions: Vec<FunctionStats>,
+    /// Functions the pipeline failed on.
+    pub failures: Vec<Failure>,
+    /// Wall-clock seconds of the whole parallel loop.
+    pub wall: f64,
+}
+
+impl BinaryStats {
+    /// The sum over functions.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let stats = ssakit_x86::pipeline::run(&bin, &Default::default(), &|| {});
+    /// assert!(stats.total().instructions > 100);
+    /// ```
+    pub fn total(&self) -> FunctionStats {
+        let mut t = FunctionStats::default();
+        for f in &self.functions {
+            t.blocks += f.blocks;
+            t.instructions += f.instructions;
+            t.jump_tables += f.jump_tables;
+            for k in 0..3 {
+                t.phis[k].add(&f.phis[k]);
+            }
+            if let Some(c) = f.copies {
+                *t.copies.get_or_insert(0) += c;
+            }
+            t.times.add(&f.times);
+        }
+        t
+    }
+}
+
+fn timed<T>(slot: &mut f64, work: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = work();
+    *slot += start.elapsed().as_secs_f64();
+    out
+}
+
+/// Runs the pipeline on every function of `bin` in parallel; `done` is
+/// called after each function (for a progress bar).
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let opts = ssakit_x86::pipeline::Options { destruct: true, ..Default::default() };
+/// let stats = ssakit_x86::pipeline::run(&bin, &opts, &|| {});
+/// assert!(stats.failures.is_empty() && stats.functions.iter().all(|f| f.copies.is_some()));
+/// ```
+pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> BinaryStats {
+    let start = Instant::now();
+    let results: Vec<Result<FunctionStats, Failure>> = bin
+        .functions()
+        .par_iter()
+        .map(|info| {
+            let r = one_function(bin, info, opts);
+            done();
+            r
+        })
+        .collect();
+    let mut stats = BinaryStats {
+        wall: start.elapsed().as_secs_f64(),
+        ..Default::default()
+    };
+    for r in results {
+        match r {
+            Ok(s) => stats.functions.push(s),
+            Err(f) => stats.failures.push(f),
+        }
+    }
+    stats
+}
+
+/// The pipeline on one function.
+fn one_function(
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    opts: &Options,
+) -> Result<FunctionStats, Failure> {
+    let mut s = FunctionStats {
+        address: info.extent.start,
+        name: info.name.clone(),
+        ..Default::default()
+    };
+    let cfg = timed(&mut s.times.decode, || recover(bin, info));
+    let f = timed(&mut s.times.lift, || lift_cfg(bin, info, &cfg));
+    s.instructions = cfg.insts.len();
+    s.jump_tables = cfg.jump_tables;
+    s.blocks = f.layout().len();
+    let fail = |stage: &str, message: String| Failure {
+        address: info.extent.start,
+        name: info.name.clone(),
+        stage: stage.to_string(),
+        message,
+    };
+    let mut chosen = None;
+    for (k, &flavor) in FLAVORS.iter().enumerate() {
+        let mut g = f.clone();
+        let copts = construct::Options {
+            flavor,
+            ..opts.construct
+        };
+        timed(&mut s.times.construct[k], || {
+            construct::construct(&mut g, &copts)
+        })
+        .map_err(|e| fail("construct", e.describe(&f)))?;
+        s.phis[k] = PhiCounts::of(&g);
+        if let Err(errs) = timed(&mut s.times.verify, || ssakit::verify::verify_valid(&g)) {
+            let msg = errs.first().map(|e| e.describe(&g)).unwrap_or_default();
+            return Err(fail(&format!("verify ({flavor:?})"), msg));
+        }
+        if flavor == opts.construct.flavor {
+            chosen = Some(g);
+        }
+    }
+    let mut g = chosen.expect("the chosen flavour is one of the three");
+    if !opts.passes.is_empty() {
+        timed(&mut s.times.opt, || opt::run_passes(&mut g, &opts.passes))
+            .map_err(|e| fail("opt", e.describe(&g)))?;
+    }
+    if opts.destruct {
+        let trusted = opts.passes.is_empty();
+        timed(&mut s.times.destruct, || {
+            if trusted {
+                destruct_trusted(&mut g, &DestructOptions::default())
+            } else {
+                destruct(&mut g, &DestructOptions::default())
+            }
+        })
+        .map_err(|e| fail("destruct", e.describe(&g)))?;
+        s.copies = Some(
+            g.layout()
+                .iter()
+                .flat_map(|&b| g.block_insts(b))
+                .filter(|&&i| matches!(g.inst(i), ssakit::ir::InstData::Copy { .. }))
+                .count(),
+        );
+    }
+    Ok(s)
+}

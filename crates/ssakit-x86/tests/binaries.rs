@@ -1,0 +1,79 @@
+//! Properties on real binaries of this machine, whose exact counts drift
+//! with their versions: every function of `/usr/bin/ls` lifts, goes
+//! through the three flavours, verifies and destructs with no failure, and
+//! its lifted and pruned forms survive the text round trip. Skipped, with
+//! a message, where the binary is absent. `SSAKIT_X86_CORPUS` (paths
+//! separated by `:`) adds binaries (scripts/install-x86-corpus.sh installs
+//! the issue's).
+
+use ssakit::construct::{self, Flavor};
+use ssakit::ir::Module;
+use ssakit::text::{parse_module, print_module};
+use ssakit_x86::binary::Binary;
+use ssakit_x86::pipeline::{run, Options};
+
+fn corpus() -> Vec<String> {
+    let mut v = vec!["/usr/bin/ls".to_string()];
+    if let Ok(extra) = std::env::var("SSAKIT_X86_CORPUS") {
+        v.extend(extra.split(':').filter(|s| !s.is_empty()).map(String::from));
+    }
+    v
+}
+
+fn text_round_trip(m: Module, what: &str) {
+    let text = print_module(&m);
+    let back = parse_module(&text).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    assert!(
+        print_module(&back) == text,
+        "{what}: text round trip differs"
+    );
+}
+
+#[test]
+fn every_function_of_the_system_binaries_goes_through() {
+    for path in corpus() {
+        let Ok(elf) = std::fs::read(&path) else {
+            eprintln!("skipped: {path} is absent");
+            continue;
+        };
+        let bin = Binary::parse(&elf).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let opts = Options {
+            destruct: true,
+            ..Default::default()
+        };
+        let stats = run(&bin, &opts, &|| {});
+        for f in &stats.failures {
+            eprintln!(
+                "{path}: {} at {:#x}: {}: {}",
+                f.name, f.address, f.stage, f.message
+            );
+        }
+        assert!(
+            stats.failures.is_empty(),
+            "{path}: {} failures",
+            stats.failures.len()
+        );
+        let t = stats.total();
+        eprintln!(
+            "{path}: {} functions, {} instructions, {} jump tables, pruned phis {:?}",
+            stats.functions.len(),
+            t.instructions,
+            t.jump_tables,
+            t.phis[2]
+        );
+        assert!(stats.functions.len() > 10 && t.jump_tables > 0, "{path}");
+        // The text round trip, lifted and pruned, a function at a time.
+        for info in bin.functions() {
+            let what = format!("{path}: {} at {:#x}", info.name, info.extent.start);
+            let f = ssakit_x86::lift::lift(&bin, info).func;
+            let mut g = f.clone();
+            let copts = construct::Options {
+                flavor: Flavor::Pruned,
+                ..Default::default()
+            };
+            construct::construct(&mut g, &copts).unwrap();
+            text_round_trip(Module { functions: vec![f] }, &what);
+            text_round_trip(Module { functions: vec![g] }, &what);
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! Bad input: truncated and byte-mutated ELF files give one error with a
+//! byte offset inside the file, never a panic or a hang; a mutant that
+//! still reads as an ELF file must go through the whole pipeline (lift,
+//! the three flavours, verification, destruction) with no failure:
+//! mutated code decodes to other instructions, and the recovery must cope.
+
+use ssakit_x86::binary::Binary;
+use ssakit_x86::pipeline::{run, Options};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+fn fixture() -> Vec<u8> {
+    std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixture/fixture"
+    ))
+    .unwrap()
+}
+
+/// What happened to one input.
+#[derive(Debug, PartialEq)]
+enum Outcome {
+    Lifted,
+    Refused,
+}
+
+/// Reads `bytes`, runs the pipeline on every function; panics (failing
+/// the test) on a panic, an error without an offset inside the file, a
+/// pipeline failure or a slow input.
+fn feed(bytes: &[u8], what: &str) -> Outcome {
+    let start = Instant::now();
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        let bin = Binary::parse(bytes)?;
+        let stats = run(
+            &bin,
+            &Options {
+                destruct: true,
+                ..Default::default()
+            },
+            &|| {},
+        );
+        if let Some(f) = stats.failures.first() {
+            panic!(
+                "{what}: {} at {:#x}: {}: {}",
+                f.name, f.address, f.stage, f.message
+            );
+        }
+        Ok::<(), ssakit_x86::X86Error>(())
+    }));
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{what}: too slow"
+    );
+    match r {
+        Ok(Ok(())) => Outcome::Lifted,
+        Ok(Err(e)) => {
+            let off = e
+                .offset
+                .unwrap_or_else(|| panic!("{what}: no offset in `{e}`"));
+            assert!(off <= bytes.len() as u64, "{what}: `{e}` is past the end");
+            Outcome::Refused
+        }
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            panic!("{what}: panicked: {msg}");
+        }
+    }
+}
+
+#[test]
+fn the_fixture_itself_lifts() {
+    assert_eq!(feed(&fixture(), "fixture"), Outcome::Lifted);
+}
+
+/// Every prefix up to the end of the headers, then every 61st byte: a
+/// truncated file is refused (the section headers are at the end).
+#[test]
+fn truncated_files_are_refused_with_an_offset() {
+    let elf = fixture();
+    let mut cuts: Vec<usize> = (0..=128).collect();
+    cuts.extend((128..elf.len()).step_by(61));
+    for cut in cuts {
+        assert_eq!(
+            feed(&elf[..cut], &format!("cut at {cut}")),
+            Outcome::Refused,
+            "cut at {cut}"
+        );
+    }
+}
+
+/// A fixed-seed xorshift generator (no dependency).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// 1 to 4 random bytes changed, 1500 times: the headers' 64 bytes a third
+/// of the time, anywhere otherwise.
+#[test]
+fn mutated_files_are_refused_or_lifted() {
+    let elf = fixture();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut lifted, mut refused) = (0, 0);
+    for k in 0..1500 {
+        let mut m = elf.clone();
+        let n = 1 + rng.next() % 4;
+        let mut changed = Vec::new();
+        for _ in 0..n {
+            let at = if k % 3 == 0 {
+                (rng.next() % 64) as usize
+            } else {
+                (rng.next() % m.len() as u64) as usize
+            };
+            m[at] = rng.next() as u8;
+            changed.push(at);
+        }
+        match feed(&m, &format!("mutant {k} (bytes {changed:?})")) {
+            Outcome::Lifted => lifted += 1,
+            Outcome::Refused => refused += 1,
+        }
+    }
+    assert!(
+        lifted > 500 && refused > 50,
+        "lifted {lifted}, refused {refused}"
+    );
+}
+
+/// Code overwritten with random bytes (the whole `.text` of the fixture):
+/// every function still goes through.
+#[test]
+fn random_code_goes_through() {
+    let elf = fixture();
+    let bin = Binary::parse(&elf).unwrap();
+    let (lo, hi) = bin.functions().iter().fold((u64::MAX, 0), |(lo, hi), f| {
+        (lo.min(f.extent.start), hi.max(f.extent.end))
+    });
+    // The fixture maps its code at file offset = address.
+    assert_eq!(&elf[lo as usize..lo as usize + 4], bin.read(lo, 4).unwrap());
+    let mut rng = Rng(42);
+    for round in 0..20 {
+        let mut m = elf.clone();
+        for b in &mut m[lo as usize..hi as usize] {
+            *b = rng.next() as u8;
+        }
+        assert_eq!(feed(&m, &format!("random code {round}")), Outcome::Lifted);
+    }
+}
