@@ -13,7 +13,7 @@
 //!   command naming a file that is not there (the WebAssembly corpus
 //!   before `scripts/fetch-wasm-corpus.sh`) only has its arguments parsed
 //!   (`--help` appended). The commands of one page run in one scratch
-//!   directory, where `examples/` and `target/` are the repository's and
+//!   directory, where `examples/`, `target/` and `crates/` are the repository's and
 //!   each "```ssa file=NAME" block of the page is written as NAME first;
 //!   a picture the page shows must be the file of the same name its
 //!   commands draw. `docs/tutorial.md`'s commands are `tests/tutorial.rs`'s.
@@ -300,7 +300,7 @@ fn run_pipeline(command: &str, dir: &Path) -> Result<(), String> {
 }
 
 /// A scratch directory for `page`'s commands, with the repository's
-/// `examples/` and `target/` linked in and the page's "```ssa file=NAME"
+/// `examples/`, `target/` and `crates/` (the x86 fixtures) linked in and the page's "```ssa file=NAME"
 /// blocks written.
 #[cfg(unix)]
 fn scratch(page: &Path, blocks: &[Block]) -> PathBuf {
@@ -310,7 +310,7 @@ fn scratch(page: &Path, blocks: &[Block]) -> PathBuf {
         .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    for linked in ["examples", "target"] {
+    for linked in ["examples", "target", "crates"] {
         std::os::unix::fs::symlink(repo().join(linked), dir.join(linked)).unwrap();
     }
     for b in blocks {
