@@ -439,3 +439,33 @@ fn stats_builds_only_the_chosen_flavor_unless_asked() {
         assert!(line.ends_with("  -"), "{line}");
     }
 }
+
+/// Issue 32, defect 9 (in part): a valid module with 60,000 call results
+/// on the operand stack across an `if` needs 60,000 locals once each value
+/// crossing the block gets one, more than engines accept. `wasm opt` said
+/// "internal error: too many locals" (exit 3); it now refuses the function
+/// as not supported (exit 1), naming it and the count. A thousand such
+/// values are rewritten.
+#[test]
+fn too_many_values_across_a_block_is_not_an_internal_error() {
+    let module = |n: usize| {
+        let text = format!(
+            "(module (func $f (result i32) i32.const 1)
+               (func $g (export \"g\") (param i32) (result i32)
+                 {} local.get 0 if nop end {}))",
+            "call $f ".repeat(n),
+            "i32.add ".repeat(n - 1)
+        );
+        wat::parse_str(text).unwrap()
+    };
+    let o = ssakit_bytes(&["wasm", "opt", "--wat", "-"], &module(60_000));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains("internal error"), "{err}");
+    assert!(
+        err.contains("emitting `g`: not supported: it needs 60001 locals"),
+        "{err}"
+    );
+    let o = ssakit_bytes(&["wasm", "opt", "--wat", "-"], &module(1_000));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
