@@ -43,9 +43,10 @@ pub const FLAVORS: [Flavor; 3] = [Flavor::Minimal, Flavor::SemiPruned, Flavor::P
 /// assert!(stats.functions[0].copies.is_some()); // destruction ran
 /// let no_destruct = run(&m, &Options::default(), &|| {}).unwrap();
 /// assert_eq!(no_destruct.functions[0].copies, None);
-/// // Only the chosen flavour (pruned by default) is constructed.
-/// assert_eq!(no_destruct.functions[0].phis[0], None);
-/// assert!(no_destruct.functions[0].phis[2].is_some());
+/// // Only the chosen flavour (`construct.flavor`: minimal by default) is
+/// // constructed.
+/// let [minimal, semi_pruned, pruned] = no_destruct.functions[0].phis;
+/// assert!(minimal.is_some() && semi_pruned.is_none() && pruned.is_none());
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Options {
