@@ -104,14 +104,16 @@ fn finish(
     fail: impl Fn(String) -> Failed,
 ) -> Result<(String, Vec<u8>), Failed> {
     if binary {
+        // Refused on its first bytes, before the rest is read: an endless
+        // stream (`-` on `/dev/urandom`) must not be read to its end.
+        if let Err(e) = ssakit_wasm::module::check_magic(head) {
+            crate::errln!("error: {name}: {e}");
+            return Err(Failed(exit::INPUT));
+        }
         let mut all = std::mem::take(head);
         all.try_reserve_exact(size.saturating_sub(all.len()))
             .map_err(|_| fail("out of memory".into()))?;
         r.read_to_end(&mut all).map_err(|e| fail(e.to_string()))?;
-        if let Err(e) = ssakit_wasm::module::check_magic(&all) {
-            crate::errln!("error: {name}: {e}");
-            return Err(Failed(exit::INPUT));
-        }
         return Ok((name.to_string(), all));
     }
     let mut chained = std::io::Cursor::new(std::mem::take(head)).chain(r);

@@ -91,6 +91,7 @@ fn stats_prints_the_table_and_json() {
             "stats",
             "--passes",
             "copy-prop,dce",
+            "--all-flavors",
             "wasm_tour.wat",
         ],
         None,
@@ -125,7 +126,7 @@ fn stats_prints_the_table_and_json() {
     assert_eq!(v["defined"], 3);
     assert_eq!(v["functions"][1]["name"], "classify");
     assert_eq!(v["total"]["blocks"], 16);
-    assert_eq!(v["total"]["phis"]["minimal"], 6);
+    assert_eq!(v["total"]["phis"]["pruned"], 4);
     assert!(v["total"]["copies_after_destruct"].as_u64().is_some());
     let o = ssakit(
         &["wasm", "stats", "--passes", "nosuch", "wasm_tour.wat"],
@@ -392,4 +393,79 @@ fn func_takes_the_modules_own_names_and_exports() {
         err.ends_with("`f7` (7), and 12 more (`ssakit wasm lift` prints them all)\n"),
         "{err}"
     );
+}
+
+/// Issue 32, defect 5: `wasm stats` constructs only the chosen flavour
+/// (pruned by default; minimal SSA is quadratic on ladders, 22 GB on a
+/// 353 KB module): the others' phi counts and construction times are `-`
+/// in the table and null in JSON, the same keys as with `--all-flavors`.
+#[test]
+fn stats_builds_only_the_chosen_flavor_unless_asked() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec!["wasm", "stats", "--format", "json"];
+        all.extend_from_slice(args);
+        all.push("wasm_tour.wat");
+        serde_json::from_str(&ok(&all, None)).unwrap()
+    };
+    let phis = |v: &serde_json::Value| {
+        ["minimal", "semi-pruned", "pruned"].map(|f| v["total"]["phis"][f].as_u64())
+    };
+    let times = |v: &serde_json::Value| {
+        ["minimal", "semi-pruned", "pruned"]
+            .map(|f| v["total"]["times"]["construct"][f].is_number())
+    };
+    let default = json(&[]);
+    assert_eq!(phis(&default), [None, None, Some(4)]);
+    assert_eq!(times(&default), [false, false, true]);
+    assert_eq!(
+        default["functions"][0]["phis"]["minimal"],
+        serde_json::Value::Null
+    );
+    let minimal = json(&["--flavor", "minimal"]);
+    assert_eq!(phis(&minimal), [Some(6), None, None]);
+    let all = json(&["--all-flavors"]);
+    assert_eq!(phis(&all)[0], Some(6));
+    assert_eq!(phis(&all)[2], Some(4));
+    assert_eq!(times(&all), [true; 3]);
+    let keys = |v: &serde_json::Value| {
+        let mut k: Vec<String> = v["total"].as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&default), keys(&all));
+    let t = ok(&["wasm", "stats", "wasm_tour.wat"], None);
+    for row in ["phis minimal", "phis semi-pruned", "time construct minimal"] {
+        let line = t.lines().find(|l| l.starts_with(row)).unwrap();
+        assert!(line.ends_with("  -"), "{line}");
+    }
+}
+
+/// Issue 32, defect 9 (in part): a valid module with 60,000 call results
+/// on the operand stack across an `if` needs 60,000 locals once each value
+/// crossing the block gets one, more than engines accept. `wasm opt` said
+/// "internal error: too many locals" (exit 3); it now refuses the function
+/// as not supported (exit 1), naming it and the count. A thousand such
+/// values are rewritten.
+#[test]
+fn too_many_values_across_a_block_is_not_an_internal_error() {
+    let module = |n: usize| {
+        let text = format!(
+            "(module (func $f (result i32) i32.const 1)
+               (func $g (export \"g\") (param i32) (result i32)
+                 {} local.get 0 if nop end {}))",
+            "call $f ".repeat(n),
+            "i32.add ".repeat(n - 1)
+        );
+        wat::parse_str(text).unwrap()
+    };
+    let o = ssakit_bytes(&["wasm", "opt", "--wat", "-"], &module(60_000));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains("internal error"), "{err}");
+    assert!(
+        err.contains("emitting `g`: not supported: it needs 60001 locals"),
+        "{err}"
+    );
+    let o = ssakit_bytes(&["wasm", "opt", "--wat", "-"], &module(1_000));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

@@ -1,8 +1,14 @@
 //! The chapter's pipeline on every function of a module, in parallel
-//! (rayon; results in module order): lift, construct in each flavour
-//! (minimal, semi-pruned, pruned: their phi counts), verify each, then, on
-//! the chosen flavour, the optimisation passes and destruction; counts and
-//! time per phase.
+//! (rayon; results in module order): lift, construct the chosen flavour
+//! (and, when asked, the other two: their phi counts), verify each, then,
+//! on the chosen flavour, the optimisation passes and destruction; counts
+//! and time per phase.
+//!
+//! Only the chosen flavour is built unless [`Options::all_flavors`] asks
+//! for the three: minimal SSA places a phi at the iterated dominance
+//! frontier of every assignment (chapter, section 13.2), quadratic in the
+//! function on a ladder of blocks, and a 353 KB module's minimal SSA took
+//! 22 GB.
 
 use crate::error::WasmError;
 use crate::lift::{lift, Lifted, ModuleSymbols};
@@ -37,12 +43,19 @@ pub const FLAVORS: [Flavor; 3] = [Flavor::Minimal, Flavor::SemiPruned, Flavor::P
 /// assert!(stats.functions[0].copies.is_some()); // destruction ran
 /// let no_destruct = run(&m, &Options::default(), &|| {}).unwrap();
 /// assert_eq!(no_destruct.functions[0].copies, None);
+/// // Only the chosen flavour (`construct.flavor`: minimal by default) is
+/// // constructed.
+/// let [minimal, semi_pruned, pruned] = no_destruct.functions[0].phis;
+/// assert!(minimal.is_some() && semi_pruned.is_none() && pruned.is_none());
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// Construction options; its flavour is the one optimised and
-    /// destructed (all three are constructed and counted).
+    /// Construction options; its flavour is the one constructed, counted,
+    /// optimised and destructed.
     pub construct: construct::Options,
+    /// Also construct, verify and count the other two flavours (minimal
+    /// SSA can be quadratic in the function).
+    pub all_flavors: bool,
     /// Optimisation passes on the chosen flavour's SSA.
     pub passes: Vec<Pass>,
     /// Whether to destruct (split edges, coalescing) after the passes.
@@ -68,9 +81,9 @@ pub struct Options {
 pub struct Times {
     /// Reading, validating and lifting bodies.
     pub lift: f64,
-    /// Construction, per flavour (as [`FLAVORS`]).
+    /// Construction, per flavour (as [`FLAVORS`]; 0 for one not built).
     pub construct: [f64; 3],
-    /// Verification of the three constructions.
+    /// Verification of the constructions.
     pub verify: f64,
     /// The optimisation passes.
     pub opt: f64,
@@ -100,10 +113,11 @@ impl Times {
 /// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
 /// #     local.get 1))").unwrap();
 /// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
-/// let f = &run(&m, &Options::default(), &|| {}).unwrap().functions[0];
+/// let all = Options { all_flavors: true, ..Default::default() };
+/// let f = &run(&m, &all, &|| {}).unwrap().functions[0];
 /// assert_eq!((f.index, f.locals), (0, 2));
 /// assert!(f.blocks >= 3 && f.insts > 0);
-/// let [minimal, semi_pruned, pruned] = f.phis;
+/// let [Some(minimal), Some(semi_pruned), Some(pruned)] = f.phis else { panic!() };
 /// assert!(minimal >= semi_pruned && semi_pruned >= pruned && pruned >= 2);
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -118,8 +132,9 @@ pub struct FunctionStats {
     pub copies_lifted: usize,
     /// Locals (parameters included).
     pub locals: usize,
-    /// Phis placed, per flavour ([`FLAVORS`]).
-    pub phis: [usize; 3],
+    /// Phis placed, per flavour ([`FLAVORS`]); `None` for a flavour not
+    /// constructed ([`Options::all_flavors`]).
+    pub phis: [Option<usize>; 3],
     /// Copies left after destruction, if it ran.
     pub copies: Option<usize>,
     /// Time per phase.
@@ -200,7 +215,9 @@ impl ModuleStats {
             t.copies_lifted += f.copies_lifted;
             t.locals += f.locals;
             for k in 0..3 {
-                t.phis[k] += f.phis[k];
+                if let Some(p) = f.phis[k] {
+                    *t.phis[k].get_or_insert(0) += p;
+                }
             }
             if let Some(c) = f.copies {
                 *t.copies.get_or_insert(0) += c;
@@ -321,6 +338,9 @@ fn one_function(
     };
     let mut chosen = None;
     for (k, &flavor) in FLAVORS.iter().enumerate() {
+        if flavor != opts.construct.flavor && !opts.all_flavors {
+            continue;
+        }
         let mut g = f.clone();
         let copts = construct::Options {
             flavor,
@@ -334,7 +354,7 @@ fn one_function(
             Ok(c) => c,
             Err(e) => return Ok(Err(e)),
         };
-        s.phis[k] = cs.phis;
+        s.phis[k] = Some(cs.phis);
         if let Err(errs) = timed(&mut s.times.verify, || ssakit::verify::verify_valid(&g)) {
             let msg = errs.first().map(|e| e.describe(&g)).unwrap_or_default();
             return Ok(Err(fail(&format!("verify ({flavor:?})"), msg)));

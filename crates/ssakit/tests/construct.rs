@@ -238,3 +238,85 @@ fn verifier_sees_non_conventional_ssa() {
         .unwrap()
         .conventional());
 }
+
+/// Issue 32, defect 3: the trace of a variable computes the frontiers its
+/// worklist takes on demand (`Idf::Linear`, the default) instead of
+/// DF_all's: the rows, their sets' sizes and the SSA are those of the
+/// chapter's worklist over DF_all (`Idf::Worklist`) on every variable of
+/// generated programs, in every flavour.
+#[test]
+fn traced_frontiers_on_demand_agree_with_df_all() {
+    use ssakit::gen::{generate, GenOptions, Shape};
+    for shape in [
+        Shape::Random,
+        Shape::Ladder,
+        Shape::Irreducible,
+        Shape::NestedLoops,
+    ] {
+        for seed in 0..3 {
+            let f = generate(&GenOptions {
+                shape,
+                blocks: 40,
+                vars: 3,
+                seed,
+            });
+            for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
+                for v in ["v0", "v1", "v2"] {
+                    let run = |idf| {
+                        let mut g = f.clone();
+                        let opts = Options {
+                            idf,
+                            flavor,
+                            ..Options::default()
+                        };
+                        let (_, t) = construct::construct_traced(&mut g, &opts, v).unwrap();
+                        let text = print_module(&ssakit::ir::Module { functions: vec![g] });
+                        (t, text)
+                    };
+                    let (a, b) = (run(Idf::Worklist), run(Idf::Linear));
+                    assert_eq!(a, b, "{shape:?} seed {seed} {flavor:?} {v}");
+                }
+            }
+        }
+    }
+}
+
+/// Issue 32, defect 3: a trace's rows keep at most `ROW_SHOWN` blocks of
+/// each set and the sets' sizes, so a ladder's trace holds memory linear
+/// in the function (its full sets F, W and DF(X) summed to the square of
+/// the blocks); the sizes are the sets' true sizes.
+#[test]
+fn trace_rows_are_linear_on_a_ladder() {
+    use ssakit::construct::trace::ROW_SHOWN;
+    use ssakit::gen::{generate, GenOptions, Shape};
+    let mut f = generate(&GenOptions {
+        shape: Shape::Ladder,
+        blocks: 2002,
+        vars: 4,
+        seed: 0,
+    });
+    let (_, t) = construct::construct_traced(&mut f, &Options::default(), "v0").unwrap();
+    let held: usize = t
+        .insert
+        .iter()
+        .map(|r| r.df.len() + r.inserted.len() + r.f.len() + r.w.len())
+        .sum();
+    let sizes: usize = t
+        .insert
+        .iter()
+        .map(|r| r.df_len + r.inserted_len + r.f_len + r.w_len)
+        .sum();
+    assert!(t.insert.len() <= 2 * 2002, "{} rows", t.insert.len());
+    assert!(held <= 4 * ROW_SHOWN * t.insert.len(), "{held}");
+    // The sets themselves are quadratic: what the rows no longer hold.
+    assert!(sizes > 100 * 2002, "{sizes}");
+    let last = t.insert.last().unwrap();
+    assert_eq!((last.w_len, last.w.len()), (0, 0));
+    let phis = f
+        .layout()
+        .iter()
+        .flat_map(|&b| f.block_phis(b))
+        .filter(|&&i| f.base_name(f.def(i).unwrap()) == "v0")
+        .count();
+    assert_eq!(last.f_len, phis);
+}

@@ -30,9 +30,9 @@ pub enum WasmCommand {
     /// programs, before construction or, with `--construct`, in SSA form.
     #[command(after_help = exit::HELP)]
     Lift(LiftArgs),
-    /// Run every function through lift, construction in each flavour,
-    /// verification, `--passes` and destruction, and print the module's
-    /// figures.
+    /// Run every function through lift, construction (`--flavor`; the
+    /// three flavours with `--all-flavors`), verification, `--passes` and
+    /// destruction, and print the module's figures.
     #[command(after_help = exit::HELP)]
     Stats(StatsArgs),
     /// Rewrite a module: every function body lifted, put into SSA form,
@@ -105,10 +105,14 @@ pub struct StatsArgs {
     /// Input module, binary (`.wasm`) or text (`.wat`) (standard input if
     /// absent or `-`).
     pub file: Option<String>,
-    /// The flavour optimised and destructed (all three are constructed
-    /// and counted).
+    /// The flavour constructed, counted, optimised and destructed.
     #[arg(long, value_enum, default_value = "pruned")]
     pub flavor: FlavorArg,
+    /// Also construct, verify and count the other two flavours (minimal
+    /// SSA can take memory quadratic in a function; without this flag their
+    /// phi counts are `-` in the table and null in JSON).
+    #[arg(long)]
+    pub all_flavors: bool,
     /// Optimisation passes after construction, comma-separated
     /// (`copy-prop`, `const-prop`, `dce`).
     #[arg(long, value_name = "LIST")]
@@ -304,6 +308,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         ),
         passes,
         destruct: !a.no_destruct,
+        all_flavors: a.all_flavors,
     };
     let (name, stats, names) = with_module(file(&a.file), |name, m| {
         let bar = std::io::stderr().is_terminal().then(|| {
@@ -365,7 +370,7 @@ fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
         ("locals".into(), t.locals.to_string()),
     ];
     for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
-        r.push((format!("phis {f}"), t.phis[k].to_string()));
+        r.push((format!("phis {f}"), or_dash(t.phis[k])));
     }
     if !opts.passes.is_empty() {
         let names: Vec<&str> = opts.passes.iter().map(|p| p.name()).collect();
@@ -377,7 +382,8 @@ fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
     let secs = |s: f64| format!("{s:.3} s");
     r.push(("time lift".into(), secs(t.times.lift)));
     for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
-        r.push((format!("time construct {f}"), secs(t.times.construct[k])));
+        let time = t.phis[k].map(|_| secs(t.times.construct[k]));
+        r.push((format!("time construct {f}"), or_dash(time)));
     }
     r.push(("time verify".into(), secs(t.times.verify)));
     if !opts.passes.is_empty() {
@@ -398,6 +404,11 @@ fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
     r
 }
 
+/// A figure, or `-` for a flavour not constructed.
+fn or_dash<T: ToString>(v: Option<T>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
 fn render_text(name: &str, stats: &ModuleStats, _names: &[String], opts: &Options) -> String {
     let rows = rows(stats, opts);
     let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
@@ -411,10 +422,12 @@ fn render_text(name: &str, stats: &ModuleStats, _names: &[String], opts: &Option
 fn render_json(name: &str, stats: &ModuleStats, names: &[String], opts: &Options) -> String {
     use serde_json::json;
     let t = stats.total();
-    let times = |t: &pipeline::Times| {
+    // A flavour not constructed has null phis and construction time.
+    let times = |t: &pipeline::Times, built: [Option<usize>; 3]| {
+        let c = |k: usize| built[k].map(|_| t.construct[k]);
         json!({
             "lift": t.lift,
-            "construct": { "minimal": t.construct[0], "semi-pruned": t.construct[1], "pruned": t.construct[2] },
+            "construct": { "minimal": c(0), "semi-pruned": c(1), "pruned": c(2) },
             "verify": t.verify,
             "passes": t.opt,
             "destruct": t.destruct,
@@ -428,7 +441,7 @@ fn render_json(name: &str, stats: &ModuleStats, names: &[String], opts: &Options
             "locals": f.locals,
             "phis": { "minimal": f.phis[0], "semi-pruned": f.phis[1], "pruned": f.phis[2] },
             "copies_after_destruct": f.copies,
-            "times": times(&f.times),
+            "times": times(&f.times, f.phis),
         })
     };
     let functions: Vec<serde_json::Value> = stats

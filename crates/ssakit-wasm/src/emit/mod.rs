@@ -167,6 +167,11 @@ pub fn val_type(t: Type) -> ValType {
     }
 }
 
+/// The most locals (parameters included) a function may have: the
+/// implementation limit of the WebAssembly JavaScript API, which
+/// wasmparser's validator applies.
+const MAX_LOCALS: usize = 50_000;
+
 fn err(f: &Function, msg: impl std::fmt::Display) -> WasmError {
     WasmError::new(format!("emitting `{}`: {msg}", f.name()))
 }
@@ -740,6 +745,18 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
     if wide_selector {
         alloc.groups.push((1, ValType::I64));
         alloc.count += 1;
+    }
+    let needed = f.params().len() + alloc.count;
+    if needed > MAX_LOCALS {
+        // Values live at once each need a local of their own: a module
+        // that keeps more of them on its operand stack across a block
+        // than there may be locals cannot be emitted this way.
+        return Err(err(
+            f,
+            format!(
+                "not supported: it needs {needed} locals (values live at once across                  a block or loop), more than the {MAX_LOCALS} WebAssembly engines accept;                  the emitter keeps no value on the operand stack across a block"
+            ),
+        ));
     }
     let returns: Vec<ValType> = f
         .returns()

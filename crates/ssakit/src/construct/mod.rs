@@ -382,8 +382,9 @@ fn construct_impl(
         cfg = Cfg::new(func);
         dt = DomTree::new(&cfg);
     }
-    // The trace shows the chapter's worklist, which needs DF_all.
-    let use_worklist = opts.idf == Idf::Worklist || trace_var.is_some();
+    // DF_all only for the chapter's worklist on every variable: the trace
+    // computes the frontiers its variable's worklist takes, on demand.
+    let use_worklist = opts.idf == Idf::Worklist;
     let df = use_worklist.then(|| {
         let _t = timing::phase("frontiers");
         DominanceFrontiers::new(&cfg, &dt)

@@ -40,19 +40,46 @@ use std::fmt::Write;
 /// assert_eq!(f.block_name(first.x), "t");
 /// assert_eq!((first.df.as_slice(), first.inserted.as_slice()), (&[j][..], &[j][..]));
 /// assert_eq!((first.f.as_slice(), first.w.as_slice()), (&[j][..], &[j][..]));
+/// assert_eq!((first.df_len, first.inserted_len, first.f_len, first.w_len), (1, 1, 1, 1));
 /// ```
+///
+/// Each set keeps only its first [`ROW_SHOWN`] blocks, more than a cell of
+/// the table shows, and its size: the rows of a ladder's variable would
+/// otherwise hold sets quadratic in the function.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InsertRow {
     /// The block taken from W.
     pub x: Block,
-    /// DF(X).
+    /// DF(X), sorted: its first blocks.
     pub df: Vec<Block>,
-    /// Blocks of DF(X) that received a phi in this step.
+    /// The size of DF(X).
+    pub df_len: usize,
+    /// Blocks of DF(X) that received a phi in this step: the first ones.
     pub inserted: Vec<Block>,
-    /// F after the step (blocks with a phi for the variable), sorted.
+    /// How many blocks received a phi in this step.
+    pub inserted_len: usize,
+    /// F after the step (blocks with a phi for the variable), sorted: its
+    /// first blocks.
     pub f: Vec<Block>,
-    /// W after the step, in removal order.
+    /// The size of F after the step.
+    pub f_len: usize,
+    /// W after the step, in removal order: its first blocks.
     pub w: Vec<Block>,
+    /// The size of W after the step.
+    pub w_len: usize,
+}
+
+/// The blocks an [`InsertRow`] keeps of each set: a cell of the table
+/// shows at most `CELL_MAX / 3` of them (a name and `, ` each).
+///
+/// ```
+/// assert!(ssakit::construct::trace::ROW_SHOWN >= 20);
+/// ```
+pub const ROW_SHOWN: usize = 32;
+
+/// The first [`ROW_SHOWN`] blocks of `bs`.
+pub(crate) fn shown(bs: impl IntoIterator<Item = Block>) -> Vec<Block> {
+    bs.into_iter().take(ROW_SHOWN).collect()
 }
 
 /// Where a mention of the traced variable is.
@@ -211,8 +238,9 @@ fn block_set(f: &Function, bs: &[Block]) -> String {
 
 /// `{A, B, ...}` as [`block_set`] if it fits in [`CELL_MAX`] characters,
 /// else its first blocks and the count of the others, `{A, B, … 8573 more}`,
-/// in about as many characters, whatever the size of the set.
-fn block_cell(f: &Function, bs: &[Block]) -> String {
+/// in about as many characters, whatever the size of the set: `bs` are
+/// the set's first blocks (at least as many as fit), `len` its size.
+fn block_cell(f: &Function, bs: &[Block], len: usize) -> String {
     let mut out = String::from("{");
     // out.len() after each block written.
     let mut ends = Vec::new();
@@ -222,10 +250,10 @@ fn block_cell(f: &Function, bs: &[Block]) -> String {
         }
         out.push_str(f.block_name(b));
         ends.push(out.len());
-        if out.len() + 1 > CELL_MAX && k + 1 < bs.len() {
+        if out.len() + 1 > CELL_MAX && k + 1 < len {
             // Too long with more to come: drop blocks until the count fits.
             loop {
-                let more = format!(", … {} more}}", bs.len() - ends.len());
+                let more = format!(", … {} more}}", len - ends.len());
                 let end = ends.last().copied().unwrap_or(1);
                 if ends.len() <= 1 || end + more.chars().count() <= CELL_MAX {
                     out.truncate(end);
@@ -332,14 +360,14 @@ impl Trace {
             rows.push(vec![
                 (k + 1).to_string(),
                 f.block_name(r.x).to_string(),
-                block_cell(f, &r.df),
+                block_cell(f, &r.df, r.df_len),
                 if r.inserted.is_empty() {
                     "-".into()
                 } else {
-                    block_cell(f, &r.inserted)
+                    block_cell(f, &r.inserted, r.inserted_len)
                 },
-                block_cell(f, &r.f),
-                block_cell(f, &r.w),
+                block_cell(f, &r.f, r.f_len),
+                block_cell(f, &r.w, r.w_len),
             ]);
         }
         let insert_rows = rows;
