@@ -93,6 +93,61 @@ pub fn read_module_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
     finish(binary, &mut r, &mut head, size, &name, fail)
 }
 
+/// Reads `path` (or standard input for `-`) as an ELF file: its first four
+/// bytes must be the magic number `\x7fELF`, checked before anything else
+/// is read (so an endless stream is refused at once, at byte offset 0);
+/// the rest is read with the buffer grown by `try_reserve` (input too
+/// large to hold is an error, not an abort). Returns the name reported and
+/// the bytes.
+pub fn read_elf_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
+    let name = if path == "-" { "<stdin>" } else { path };
+    let fail = |msg: String| {
+        crate::errln!("error: {name}: {msg}");
+        Failed(exit::INPUT)
+    };
+    let mut r: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| fail(format!("cannot read: {e}")))?)
+    };
+    let mut bytes = Vec::with_capacity(4);
+    r.by_ref()
+        .take(4)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
+    if bytes != b"\x7fELF" {
+        let found: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        return Err(fail(format!(
+            "byte offset 0x0: not an ELF file: expected the magic number 7f 45 4c 46, found {}",
+            if found.is_empty() {
+                "an empty file".to_string()
+            } else {
+                found.join(" ")
+            }
+        )));
+    }
+    loop {
+        if bytes.capacity() - bytes.len() < READ_CHUNK {
+            bytes
+                .try_reserve(bytes.len().max(READ_CHUNK))
+                .map_err(|_| {
+                    fail(format!(
+                        "too large to hold in memory ({} bytes read)",
+                        bytes.len()
+                    ))
+                })?;
+        }
+        let n = r
+            .by_ref()
+            .take(READ_CHUNK as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| fail(format!("cannot read: {e}")))?;
+        if n == 0 {
+            return Ok((name.to_string(), bytes));
+        }
+    }
+}
+
 /// The rest of [`read_module_bytes`]: `head` (the first bytes) has been
 /// read already.
 fn finish(

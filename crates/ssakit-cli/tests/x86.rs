@@ -148,3 +148,44 @@ fn bad_input_is_exit_1_with_a_location() {
     let o = ssakit_bytes(&["x86", "lift", "/nonexistent/file"], &[]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// Input that does not start with ELF's magic number is refused on its
+/// first four bytes: an endless stream on standard input (FILE absent)
+/// does not hang, and the fixture read from standard input lifts as from
+/// its file.
+#[test]
+fn standard_input_is_read_and_an_endless_stream_refused_at_once() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ssakit"))
+        .args(["x86", "stats"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Writes until the reader stops reading (a broken pipe), bounded.
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![0x55u8; 1 << 16];
+        for _ in 0..(1 << 14) {
+            if stdin.write_all(&chunk).is_err() {
+                return true;
+            }
+        }
+        false
+    });
+    let o = child.wait_with_output().unwrap();
+    assert!(writer.join().unwrap(), "the reader went on reading 1 GiB");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("<stdin>: byte offset 0x0: not an ELF file")
+            && stderr(&o).contains("55 55 55 55"),
+        "{}",
+        stderr(&o)
+    );
+    let elf = std::fs::read(fixture("fixture")).unwrap();
+    let piped = ssakit_bytes(&["x86", "lift"], &elf);
+    assert_eq!(piped.status.code(), Some(0));
+    assert_eq!(stdout(&piped), ok(&["x86", "lift", &fixture("fixture")]));
+}

@@ -6,7 +6,7 @@ use crate::exit::{self, Failed};
 use crate::input;
 use crate::out::{Out, OutputArg};
 use crate::par;
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 use ssakit::ir::Module;
 use ssakit::opt::Pass;
 use ssakit_wasm::lift::{lift, ModuleSymbols};
@@ -90,15 +90,6 @@ pub struct LiftArgs {
     pub output: OutputArg,
 }
 
-/// Output format of `stats`.
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Format {
-    /// A table.
-    Text,
-    /// One JSON object.
-    Json,
-}
-
 /// Arguments of `ssakit wasm stats`.
 #[derive(clap::Args)]
 pub struct StatsArgs {
@@ -122,7 +113,7 @@ pub struct StatsArgs {
     pub no_destruct: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub format: crate::json::Format,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -331,8 +322,8 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         Ok((name.to_string(), stats, m.names.clone()))
     })?;
     let text = match a.format {
-        Format::Text => render_text(&name, &stats, &names, &opts),
-        Format::Json => render_json(&name, &stats, &names, &opts),
+        crate::json::Format::Text => render_text(&name, &stats, &names, &opts),
+        crate::json::Format::Json => render_json(&name, &stats, &names, &opts),
     };
     out.write_str(&text)?;
     out.finish()?;

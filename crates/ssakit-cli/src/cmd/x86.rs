@@ -7,12 +7,12 @@ use super::wasm::parse_passes;
 use crate::exit::{self, Failed};
 use crate::out::{Out, OutputArg};
 use crate::par;
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 use ssakit::ir::Module;
 use ssakit_x86::binary::{Binary, FuncInfo};
 use ssakit_x86::pipeline::{self, BinaryStats, Options, PhiCounts};
 use ssakit_x86::X86Error;
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 
 /// Arguments of `ssakit x86`.
 #[derive(clap::Args)]
@@ -39,8 +39,8 @@ pub enum X86Command {
 /// Arguments of `ssakit x86 lift`.
 #[derive(clap::Args)]
 pub struct LiftArgs {
-    /// Input ELF file, or `-` for standard input.
-    pub file: String,
+    /// Input ELF file (standard input if absent or `-`).
+    pub file: Option<String>,
     /// Only this function: its name or its start address (`0x1270`).
     #[arg(long, value_name = "NAME|0xADDR")]
     pub func: Option<String>,
@@ -57,20 +57,11 @@ pub struct LiftArgs {
     pub output: OutputArg,
 }
 
-/// Output format of `stats`.
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Format {
-    /// A table.
-    Text,
-    /// One JSON object.
-    Json,
-}
-
 /// Arguments of `ssakit x86 stats`.
 #[derive(clap::Args)]
 pub struct StatsArgs {
-    /// Input ELF file, or `-` for standard input.
-    pub file: String,
+    /// Input ELF file (standard input if absent or `-`).
+    pub file: Option<String>,
     /// A separate debug file (Debian's `-dbg`) whose symbols name and
     /// delimit the functions of a stripped binary.
     #[arg(long, value_name = "DEBUGFILE")]
@@ -88,7 +79,7 @@ pub struct StatsArgs {
     pub no_destruct: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub format: crate::json::Format,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -98,21 +89,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
         X86Command::Lift(a) => run_lift(a),
         X86Command::Stats(a) => run_stats(a),
     }
-}
-
-/// Reads a whole file (`-`: standard input) as bytes.
-fn read_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
-    let name = if path == "-" { "<stdin>" } else { path };
-    let r = if path == "-" {
-        let mut v = Vec::new();
-        std::io::stdin().read_to_end(&mut v).map(|_| v)
-    } else {
-        std::fs::read(path)
-    };
-    r.map(|v| (name.to_string(), v)).map_err(|e| {
-        crate::errln!("error: cannot read {name}: {e}");
-        Failed(exit::INPUT)
-    })
 }
 
 fn bad(name: &str, e: &X86Error) -> Failed {
@@ -126,10 +102,10 @@ fn with_binary<T>(
     symbols: &Option<String>,
     then: impl FnOnce(&str, &Binary<'_>) -> Result<T, Failed>,
 ) -> Result<T, Failed> {
-    let (name, bytes) = read_bytes(path)?;
+    let (name, bytes) = crate::input::read_elf_bytes(path)?;
     let mut bin = Binary::parse(&bytes).map_err(|e| bad(&name, &e))?;
     if let Some(dbg) = symbols {
-        let (dname, dbytes) = read_bytes(dbg)?;
+        let (dname, dbytes) = crate::input::read_elf_bytes(dbg)?;
         bin.add_symbols(&dbytes).map_err(|e| bad(&dname, &e))?;
     }
     then(&name, &bin)
@@ -149,7 +125,7 @@ fn find<'b>(bin: &'b Binary<'_>, sel: &str) -> Option<&'b FuncInfo> {
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let opts = a.flags.options();
-    let module = with_binary(&a.file, &a.symbols, |name, bin| {
+    let module = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let chosen: Vec<&FuncInfo> = match &a.func {
             Some(sel) => vec![find(bin, sel).ok_or_else(|| {
                 crate::errln!(
@@ -201,7 +177,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         passes: parse_passes(&a.passes)?,
         destruct: !a.no_destruct,
     };
-    let (name, stats) = with_binary(&a.file, &a.symbols, |name, bin| {
+    let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(bin.functions().len() as u64);
             bar.set_style(
@@ -222,8 +198,8 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         Ok((name.to_string(), stats))
     })?;
     let text = match a.format {
-        Format::Text => render_text(&name, &stats, &opts),
-        Format::Json => render_json(&name, &stats, &opts),
+        crate::json::Format::Text => render_text(&name, &stats, &opts),
+        crate::json::Format::Json => render_json(&name, &stats, &opts),
     };
     out.write_str(&text)?;
     out.finish()?;
