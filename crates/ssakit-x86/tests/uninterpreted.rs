@@ -15,12 +15,12 @@
 
 use ssakit::construct::{self, Flavor};
 use ssakit::destruct::{destruct, DestructOptions};
-use ssakit::interp::{first_difference, ErrorKind, Interpreter, Mode, RunOptions};
+use ssakit::interp::{Interpreter, Mode};
 use ssakit::ir::{Function, Type};
 use ssakit::opt::{self, Pass};
+use ssakit::oracle::uninterpreted::{agree_uninterpreted, Agreement};
 use ssakit_x86::binary::Binary;
 use ssakit_x86::lift::lift;
-use std::mem::discriminant;
 
 const FUEL: u64 = 100_000;
 
@@ -72,39 +72,12 @@ fn compare(f: &Function, g: &Function, state: &mut u64, counts: &mut Counts) -> 
                 }
             })
             .collect();
-        let opts = RunOptions {
-            fuel: FUEL,
-            trace_calls: true,
-            ..RunOptions::default()
-        };
         counts.runs += 1;
-        let after = |fuel| {
-            b.run(
-                0,
-                &args,
-                &RunOptions {
-                    fuel,
-                    ..opts.clone()
-                },
-            )
-        };
-        match a.run(0, &args, &opts) {
-            Ok(o) => {
-                let t = after(o.dyn_insts * 8 + 10_000)
-                    .map_err(|e| format!("ran before, after: {e}"))?;
-                if let Some(d) = first_difference(&o, &t) {
-                    return Err(d);
-                }
-                counts.effects += o.ops.len() + o.calls.len();
-            }
-            Err(e) if matches!(e.kind, ErrorKind::OutOfFuel { .. }) => counts.out_of_fuel += 1,
-            Err(e) => {
-                counts.errors += 1;
-                match after(FUEL * 8 + 10_000) {
-                    Err(t) if discriminant(&t.kind) == discriminant(&e.kind) => {}
-                    t => return Err(format!("before: {e}, after: {t:?}")),
-                }
-            }
+        match agree_uninterpreted(&a, &b, 0, &args, FUEL) {
+            Ok(Agreement::Compared { effects }) => counts.effects += effects,
+            Ok(Agreement::OutOfFuel) => counts.out_of_fuel += 1,
+            Ok(Agreement::SameError) => counts.errors += 1,
+            Err(d) => return Err(d),
         }
     }
     Ok(())

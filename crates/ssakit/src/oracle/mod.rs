@@ -17,6 +17,7 @@
 //! [`reduce`] shrinks the program while the same stage keeps failing.
 
 mod reduce;
+pub mod uninterpreted;
 
 pub use reduce::{reduce, reduce_by};
 
