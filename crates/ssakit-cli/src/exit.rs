@@ -16,6 +16,26 @@ pub const INTERNAL: i32 = 3;
 /// `reduce` found a pipeline that changes the program's behaviour.
 pub const MISMATCH: i32 = 4;
 
+/// The exit code of a library error of kind `kind`: [`INTERNAL`] for a
+/// bug of ssakit, else [`INPUT`]. Decided by the kind, never by the
+/// message's wording.
+pub fn of_ir(kind: ssakit::error::ErrorKind) -> i32 {
+    if kind.is_input() {
+        INPUT
+    } else {
+        INTERNAL
+    }
+}
+
+/// The exit code of a WebAssembly error of kind `kind`, as [`of_ir`].
+pub fn of_wasm(kind: ssakit_wasm::error::ErrorKind) -> i32 {
+    if kind.is_internal() {
+        INTERNAL
+    } else {
+        INPUT
+    }
+}
+
 /// The end of every subcommand's `--help`.
 pub const HELP: &str = "\
 Exit codes:
@@ -24,3 +44,35 @@ Exit codes:
   2  runtime error of `run`
   3  internal error (a pass produced invalid SSA)
   4  `reduce` found a mismatch";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ssakit::error::ErrorKind;
+    use ssakit_wasm::error::ErrorKind as WasmKind;
+
+    /// Each kind decides its exit code: only a bug of ssakit exits with 3.
+    #[test]
+    fn the_kind_decides_the_exit_code() {
+        let ir = [
+            (ErrorKind::Input, INPUT),
+            (ErrorKind::NotSsa, INPUT),
+            (ErrorKind::NotConventional, INPUT),
+            (ErrorKind::ConstantConflict, INPUT),
+            (ErrorKind::Options, INPUT),
+            (ErrorKind::Internal, INTERNAL),
+        ];
+        for (kind, code) in ir {
+            assert_eq!(of_ir(kind), code, "{kind:?}");
+        }
+        let wasm = [
+            (WasmKind::Input, INPUT),
+            (WasmKind::Unsupported, INPUT),
+            (WasmKind::Options, INPUT),
+            (WasmKind::Internal, INTERNAL),
+        ];
+        for (kind, code) in wasm {
+            assert_eq!(of_wasm(kind), code, "{kind:?}");
+        }
+    }
+}

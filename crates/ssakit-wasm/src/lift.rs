@@ -879,13 +879,15 @@ impl Lifter<'_, '_> {
                 return Err(WasmError::at(
                     offset,
                     format!("operator `{}` is not supported", operators::mnemonic(visit)),
-                ))
+                )
+                .with_kind(crate::error::ErrorKind::Unsupported))
             }
             Class::Unsupported(p) => {
                 return Err(WasmError::at(
                     offset,
                     format!("operators of the `{p}` proposal are not supported"),
-                ))
+                )
+                .with_kind(crate::error::ErrorKind::Unsupported))
             }
         };
         let mut args = Vec::new();

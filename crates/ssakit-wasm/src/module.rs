@@ -248,6 +248,7 @@ fn text_error(rendered: &str) -> WasmError {
             Some((line, col))
         });
     WasmError {
+        kind: crate::error::ErrorKind::Input,
         message,
         offset: None,
         func: None,
@@ -276,10 +277,10 @@ pub fn val_type(t: ValType, offset: u64) -> Result<Type, WasmError> {
         ValType::Ref(r) if r == wasmparser::RefType::FUNCREF => Type::FuncRef,
         ValType::Ref(r) if r == wasmparser::RefType::EXTERNREF => Type::ExternRef,
         ValType::Ref(r) => {
-            return Err(WasmError::at(
-                offset,
-                format!("reference type {r} is not supported"),
-            ))
+            return Err(
+                WasmError::at(offset, format!("reference type {r} is not supported"))
+                    .with_kind(crate::error::ErrorKind::Unsupported),
+            )
         }
     })
 }
@@ -321,7 +322,8 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
                 validate,
             }),
             wasmparser::ValidPayload::Parser(_) => {
-                return Err(WasmError::at(0, "components are not supported"))
+                return Err(WasmError::at(0, "components are not supported")
+                    .with_kind(crate::error::ErrorKind::Unsupported))
             }
             _ => {}
         }

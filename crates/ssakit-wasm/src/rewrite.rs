@@ -21,7 +21,7 @@
 //!   the function, never returned.
 
 use crate::emit::{self, lower::OpTable, Lowering};
-use crate::error::WasmError;
+use crate::error::{ErrorKind, WasmError};
 use crate::lift::{lift, ModuleSymbols};
 use crate::module::{self, val_type, WasmModule};
 use rayon::prelude::*;
@@ -158,7 +158,9 @@ fn one(
     let locals_before = lifted.locals - n_params;
     let mut f = lifted.func;
     let internal = |stage: &str, msg: String| {
-        WasmError::new(format!("internal error in {stage}: {msg}")).in_func(index)
+        WasmError::new(format!("internal error in {stage}: {msg}"))
+            .with_kind(ErrorKind::Internal)
+            .in_func(index)
     };
     construct::construct(&mut f, &options.construct)
         .map_err(|e| internal("construct", e.describe(&f)))?;
@@ -170,13 +172,14 @@ fn one(
         // propagation may not keep it so. The chapter's direct
         // destruction then refuses, which is the user's choice of
         // options meeting this function, not a fault of ours.
-        let refused = e.message.starts_with("SSA is not conventional");
+        let refused = e.kind.is_not_conventional();
         if refused && !options.passes.is_empty() {
             WasmError::new(format!(
                 "--conventional: {} (after the passes, which need not keep SSA \
                  conventional; drop --passes, or --conventional to have copies inserted)",
                 e.describe(&f)
             ))
+            .with_kind(ErrorKind::Options)
             .in_func(index)
         } else {
             internal("destruct", e.describe(&f))
@@ -241,6 +244,7 @@ pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmErr
     let out = reassemble(&binary, &code, &mut stats)?;
     if let Err(e) = module::parse(&out).and_then(|m2| validate_bodies(&m2)) {
         return Err(WasmError {
+            kind: ErrorKind::Internal,
             message: format!(
                 "internal error: the rewritten module is invalid: {}",
                 e.message

@@ -140,6 +140,43 @@ fn naive_destruction_is_wrong_on_briggs_problems() {
     }
 }
 
+/// Every refusal of [`destruct`] says its kind, which callers decide on:
+/// not SSA, not conventional for interfering members (the lost copy), not
+/// conventional for a constant operand that overwrites a live member.
+#[test]
+fn refusals_have_their_kind() {
+    use ssakit::error::ErrorKind;
+    let direct = DestructOptions {
+        conventional: true,
+        ..DestructOptions::default()
+    };
+    let kind = |src: &str, opts: &DestructOptions| {
+        let mut f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+        destruct(&mut f, opts).unwrap_err().kind
+    };
+    let twice = "function f() {\ne:\n    x = 1\n    x = 2\n    ret x\n}\n";
+    assert_eq!(kind(twice, &DestructOptions::default()), ErrorKind::NotSsa);
+    assert_eq!(kind(twice, &direct), ErrorKind::NotSsa);
+    let mut lost = programs::lost_copy();
+    let e = destruct(&mut lost, &direct).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::NotConventional, "{e}");
+    // `y` takes 1 from entry, copied at entry's end, where `m` of its web
+    // is still needed on the way to t.
+    let constant = "function f(c) {
+entry:
+    m = c + 1
+    branch c, s, t
+t:
+    print m
+    jump s
+s:
+    y = phi(entry: 1, t: m)
+    ret y
+}
+";
+    assert_eq!(kind(constant, &direct), ErrorKind::ConstantConflict);
+}
+
 #[test]
 fn swap_problem() {
     let f = programs::swap_problem();

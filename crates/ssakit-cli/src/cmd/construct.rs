@@ -198,7 +198,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 // program as written.
                 let parsed = inp.reparse();
                 input::report_ir_in(&inp.src, &parsed, k, &e);
-                return Err(Failed(exit::INPUT));
+                return Err(Failed(exit::of_ir(e.kind)));
             }
             Err(Fail::Invalid(errs)) => {
                 for e in &errs {

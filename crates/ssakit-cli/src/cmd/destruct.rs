@@ -6,6 +6,7 @@ use crate::json::{self, FormatArg};
 use crate::out::{Out, OutputArg};
 use crate::par;
 use ssakit::destruct::{self, DestructOptions};
+use ssakit::error::ErrorKind;
 
 /// How destruction proceeds (shared with `ssakit explain`).
 #[derive(clap::Args)]
@@ -88,14 +89,14 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 // program as written.
                 let parsed = inp.reparse();
                 input::report_ir_in(&inp.src, &parsed, k, &e);
-                if e.message.starts_with("input is not valid SSA") {
+                if e.kind == ErrorKind::NotSsa {
                     crate::errln!("help: `ssakit construct` puts a program into SSA form");
                 } else if a.mode.conventional {
                     crate::errln!(
                         "help: without --conventional, copies are inserted to handle this"
                     );
                 }
-                return Err(Failed(exit::INPUT));
+                return Err(Failed(exit::of_ir(e.kind)));
             }
         }
     }

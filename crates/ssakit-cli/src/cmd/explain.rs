@@ -65,7 +65,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     };
     let explained = explain::phases(f, &opts).map_err(|e| {
         input::report_ir(&src, Some(&parsed), f, &e);
-        Failed(exit::INPUT)
+        Failed(exit::of_ir(e.kind))
     })?;
     explain::write_page(&explained, &mut |part| out.write_str(part))?;
     out.finish()

@@ -157,14 +157,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
         passes: parse_passes(&a.passes)?,
         destruct: a.mode.options(),
     };
-    let done = rewrite::optimize(&bytes, &opts).map_err(|e| {
-        let f = bad(&name, &e);
-        if e.message.starts_with("internal error") {
-            Failed(exit::INTERNAL)
-        } else {
-            f
-        }
-    })?;
+    let done = rewrite::optimize(&bytes, &opts).map_err(|e| bad(&name, &e))?;
     let mut out = Out::open(&a.output)?;
     if a.wat {
         let text = wasmprinter::print_bytes(&done.bytes).map_err(|e| {
@@ -190,13 +183,14 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
     Ok(())
 }
 
-/// Reports a front-end error against the file and fails with exit 1.
+/// Reports a front-end error against the file and fails with the exit
+/// code of its kind.
 fn bad(name: &str, e: &WasmError) -> Failed {
     match e.line_col {
         Some(_) => crate::errln!("error: {name}:{e}"),
         None => crate::errln!("error: {name}: {e}"),
     }
-    Failed(exit::INPUT)
+    Failed(exit::of_wasm(e.kind))
 }
 
 /// Reads, assembles (`.wat`) and validates the module at `path`; `then`

@@ -78,7 +78,7 @@ pub(crate) mod sequentialize;
 pub(crate) mod to_cssa;
 
 use crate::entity::SecondaryMap;
-use crate::error::IrError;
+use crate::error::{ErrorKind, IrError};
 use crate::ir::{Block, Function, Inst, InstData, Operand, Var, VarNames};
 use crate::timing;
 use coalesce::coalesce;
@@ -481,6 +481,7 @@ fn destruct_with(
     .map_err(|errs| {
         let e = errs.into_iter().next().expect("verify reports an error");
         IrError {
+            kind: ErrorKind::NotSsa,
             message: format!("input is not valid SSA: {}", e.message),
             ..e
         }
@@ -664,7 +665,8 @@ fn conventional(
                  so renaming the web to one variable would be wrong",
                 &names[a], &names[b]
             ),
-        ));
+        )
+        .with_kind(ErrorKind::NotConventional));
     }
     // The verifier's definition of conventional counts constant phi
     // operands as web members defined at the end of their predecessor.
@@ -674,7 +676,8 @@ fn conventional(
             Some(c.pred),
             Some(c.phi),
             format!("SSA is not conventional: {}", c.describe(func)),
-        ));
+        )
+        .with_kind(ErrorKind::ConstantConflict));
     }
     let mut webs = {
         let _t = timing::phase("phi webs");

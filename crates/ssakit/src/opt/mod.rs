@@ -312,6 +312,7 @@ pub fn run_passes(func: &mut Function, passes: &[Pass]) -> Result<Stats, IrError
             if let Err(errs) = crate::verify::verify_valid(func) {
                 let e = &errs[0];
                 return Err(IrError {
+                    kind: crate::error::ErrorKind::Internal,
                     message: format!("internal error: `{p}` produced invalid SSA: {}", e.message),
                     ..e.clone()
                 });

@@ -23,6 +23,7 @@ pub use reduce::{reduce, reduce_by};
 
 use crate::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
 use crate::destruct;
+use crate::error::ErrorKind;
 use crate::interp::{self, Interpreter, Outcome, RunOptions};
 use crate::ir::{Function, InstData, Module};
 use crate::opt::Pass;
@@ -556,7 +557,7 @@ fn conventional_destruction(
     };
     match destruct::destruct(&mut out, &opts) {
         Ok(_) => {}
-        Err(e) if e.message.contains("constant phi operand") => return Ok(()),
+        Err(e) if e.kind == ErrorKind::ConstantConflict => return Ok(()),
         Err(e) => {
             return Err(fail(&stage, format!("conventional SSA refused: {e}"), ssa));
         }

@@ -144,6 +144,7 @@ pub fn phases(func: &Function, opts: &Options) -> Result<Explained, IrError> {
         crate::verify::verify_valid(&f).map_err(|errs| {
             let e = errs.into_iter().next().expect("verify reports an error");
             IrError {
+                kind: crate::error::ErrorKind::NotSsa,
                 message: format!("input has phis but is not valid SSA: {}", e.message),
                 ..e
             }
