@@ -1,9 +1,8 @@
 //! Virtualized copies against Method I, on thousands of random programs:
 //! [`destruct`] decides coalescing with the copies around phis virtual
 //! (Boissinot et al., CGO 2009, section IV-C) and materializes only those
-//! of phi components that interfere; [`destruct_observed`] inserts every
-//! Method I copy first and coalesces them away (the path `ssakit explain`
-//! shows). Both must compute what the SSA computes, and the virtual path
+//! of phi components that interfere; [`destruct_method_one`] inserts every
+//! Method I copy first and coalesces them away (the baseline). Both must compute what the SSA computes, and the virtual path
 //! must leave no more copies, statically or dynamically, nor create more
 //! variables; on conventional SSA it must create none but the copies of
 //! constant phi operands and the temporaries of cycles.
@@ -18,7 +17,7 @@ mod common;
 use common::random_program::{program, run_module, ARGS, FUEL};
 use proptest::prelude::*;
 use ssakit::construct::{self, Flavor, Options};
-use ssakit::destruct::{destruct, destruct_observed, DestructOptions, DestructStats};
+use ssakit::destruct::{destruct, destruct_method_one, DestructOptions, DestructStats};
 use ssakit::interp::{self, Outcome};
 use ssakit::ir::{Function, InstData, Module, Operand};
 
@@ -55,7 +54,7 @@ fn destroyed(
 ) -> Result<(Function, DestructStats, Vec<u64>), TestCaseError> {
     let mut g = ssa.clone();
     let res = if method_one {
-        destruct_observed(&mut g, opts, &mut |_, _| {})
+        destruct_method_one(&mut g, opts)
     } else {
         destruct(&mut g, opts)
     };

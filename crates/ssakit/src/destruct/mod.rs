@@ -43,29 +43,42 @@
 //! other instruction (calls and operations with several results,
 //! `unreachable` terminators) is kept as it is, its variables renamed.
 //!
-//! [`destruct`] chains them, as a flat list of passes, with the copies
-//! around phis *virtualized* (Boissinot et al., CGO 2009, section IV-C):
+//! # The pipeline
+//!
+//! [`destruct`] chains them as one flat list of passes, the same whoever
+//! calls it: [`destruct_observed`] (what `ssakit explain` shows) is
+//! [`destruct`] with a hook called at each [`DestructStep`], and
+//! [`destruct_trusted`] is [`destruct`] without the input check. The
+//! options choose the variant of a step, never a second driver. With
+//! coalescing (the default), the copies around phis are *virtualized*
+//! (Boissinot et al., CGO 2009, section IV-C):
 //!
 //! ```text
 //! verify ─ split critical edges into phi blocks? ─ drop dead phis
 //!        ─ copies of constant phi operands ─ coalesce, each phi's
 //!          operands standing for their copies (a component that
 //!          interferes: Method I copies for its phis, coalesce again)
-//!        ─ rename classes, remove phis, drop x = x
+//!        ─ [ParallelCopies] ─ rename classes, remove phis, drop x = x
+//!        ─ [Coalesced] ─ sequentialize parallel copies
+//!        ─ remove empty split blocks
+//! ```
+//!
+//! without coalescing ([`DestructOptions::coalesce`] off), Sreedhar's
+//! Method I as published:
+//!
+//! ```text
+//! verify ─ split critical edges? ─ insert copies ─ [ParallelCopies]
+//!        ─ rename phi webs, remove phis, drop x = x ─ [Coalesced]
 //!        ─ sequentialize parallel copies ─ remove empty split blocks
 //! ```
 //!
-//! [`destruct_observed`] (what `ssakit explain` shows) and the naive
-//! translation (no coalescing) keep Sreedhar's Method I as published:
-//!
-//! ```text
-//! verify ─ split critical edges? ─ insert copies ─ coalesce? ─ drop x = x
-//!        ─ rename classes, remove phis ─ sequentialize parallel copies
-//!        ─ remove the split blocks that stayed empty
-//! ```
-//!
 //! or, with [`DestructOptions::conventional`], the chapter's direct
-//! destruction of conventional SSA: rename each phi web, drop the phis.
+//! destruction of conventional SSA: rename each phi web, drop the phis
+//! (`[Coalesced]` only).
+//!
+//! Method I followed by coalescing, every copy materialized first, stays
+//! as [`destruct_method_one`]: the baseline the virtualized pipeline is
+//! tested against (`tests/virtual_copies.rs`), not what [`destruct`] runs.
 
 pub(crate) mod classes;
 pub(crate) mod cleanup;
@@ -316,7 +329,7 @@ impl DestructStats {
 /// assert_eq!(after.render(), "=> 65\n");
 /// ```
 pub fn destruct(func: &mut Function, opts: &DestructOptions) -> Result<DestructStats, IrError> {
-    destruct_with(func, opts, Check::Input, true, &mut |_, _| {})
+    pipeline(func, opts, Check::Input, &mut |_, _| {})
 }
 
 /// [`destruct`] without checking first that `func` is valid SSA, for a
@@ -361,10 +374,10 @@ pub fn destruct_trusted(
     func: &mut Function,
     opts: &DestructOptions,
 ) -> Result<DestructStats, IrError> {
-    destruct_with(func, opts, Check::Trusted, true, &mut |_, _| {})
+    pipeline(func, opts, Check::Trusted, &mut |_, _| {})
 }
 
-/// Whether [`destruct_with`] verifies its input.
+/// Whether [`pipeline`] verifies its input.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Check {
     /// Verify, and refuse invalid SSA.
@@ -374,7 +387,8 @@ enum Check {
 }
 
 /// A point between two steps of [`destruct`], where
-/// [`destruct_observed`] shows the function.
+/// [`destruct_observed`] shows the function (see the module doc for where
+/// each falls in each mode).
 ///
 /// # Example
 ///
@@ -400,8 +414,12 @@ enum Check {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DestructStep {
     /// Critical edges split (unless [`DestructOptions::split`] is off) and
-    /// a parallel copy inserted for every phi operand and, where needed,
-    /// after the phis: the SSA is conventional. Not reached with
+    /// the copies that will exist inserted as parallel copies: with
+    /// coalescing, after the dead phis are dropped, those of constant phi
+    /// operands and of the phis of components that interfere (the others
+    /// stay virtual, and coalescing has decided the classes); without, one
+    /// for every phi operand and, where needed, after the phis (Method I):
+    /// the SSA is conventional. Not reached with
     /// [`DestructOptions::conventional`].
     ParallelCopies,
     /// Classes renamed to one variable each and the phis removed: after
@@ -412,13 +430,9 @@ pub enum DestructStep {
 
 /// [`destruct`], calling `observe` with the function after each
 /// [`DestructStep`] it reaches; the function it returns is the state after
-/// sequentialization. `ssakit explain` shows those states.
-///
-/// To show Method I's step, it materializes every copy around phis
-/// before coalescing (the path [`destruct`] took before virtualization):
-/// the decisions, and so the copy counts, are those of [`destruct`] or
-/// worse by the copies of phis that are not used (which [`destruct`] may
-/// coalesce), and the fresh names may differ.
+/// sequentialization. `ssakit explain` shows those states. The passes are
+/// those of [`destruct`], so the result, the names and the statistics are
+/// [`destruct`]'s exactly.
 ///
 /// # Example
 ///
@@ -452,22 +466,90 @@ pub fn destruct_observed(
     opts: &DestructOptions,
     observe: &mut dyn FnMut(DestructStep, &Function),
 ) -> Result<DestructStats, IrError> {
-    destruct_with(func, opts, Check::Input, false, observe)
+    pipeline(func, opts, Check::Input, observe)
 }
 
-/// [`destruct`] and [`destruct_trusted`] (with `virtualize`) or
-/// [`destruct_observed`].
-fn destruct_with(
+/// Sreedhar's Method I followed by coalescing, as published: every copy
+/// around phis materialized (edges split or not) before coalescing
+/// decides which to keep. Not what [`destruct`] runs, which leaves the
+/// copies of phi components free of interference virtual and so may keep
+/// fewer copies (those of phis that are not used) and fresh variables:
+/// the baseline `tests/virtual_copies.rs` checks [`destruct`] against.
+/// Without [`DestructOptions::coalesce`] or with
+/// [`DestructOptions::conventional`], it is [`destruct`].
+///
+/// # Errors
+/// As [`destruct`].
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{destruct, destruct_method_one, is_out_of_ssa, DestructOptions};
+/// const SRC: &str = "function f(c) {
+/// e:
+///     x1 = 1
+///     branch c, j, l
+/// l:
+///     x2 = 2
+///     jump j
+/// j:
+///     x3 = phi(e: x1, l: x2)
+///     ret x3
+/// }
+/// ";
+/// let mut a = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+/// let mut b = a.clone();
+/// let opts = DestructOptions::default();
+/// let one = destruct_method_one(&mut a, &opts).unwrap();
+/// let virtualized = destruct(&mut b, &opts).unwrap();
+/// assert!(is_out_of_ssa(&a));
+/// assert!(virtualized.copies_remaining <= one.copies_remaining);
+/// ```
+pub fn destruct_method_one(
+    func: &mut Function,
+    opts: &DestructOptions,
+) -> Result<DestructStats, IrError> {
+    if opts.conventional || !opts.coalesce {
+        return destruct(func, opts);
+    }
+    verified(func, opts, Check::Input)?;
+    let mut stats = DestructStats::default();
+    let split_blocks = method_one(func, opts, &mut stats, &mut |_, _| {});
+    Ok(finish(func, &split_blocks, stats))
+}
+
+/// The one pipeline of [`destruct`], [`destruct_trusted`] and
+/// [`destruct_observed`] (the module doc draws it): check, the mode's
+/// steps up to renaming, then sequentialization.
+fn pipeline(
     func: &mut Function,
     opts: &DestructOptions,
     check: Check,
-    virtualize: bool,
     observe: &mut dyn FnMut(DestructStep, &Function),
 ) -> Result<DestructStats, IrError> {
+    let report = verified(func, opts, check)?;
     let mut stats = DestructStats::default();
-    // The property report (conventionality) is needed by the direct
-    // destruction only; the general method needs valid SSA.
-    let report = {
+    let split_blocks = if opts.conventional {
+        conventional(func, &report, &mut stats)?;
+        Vec::new()
+    } else if opts.coalesce {
+        virtualized(func, opts, &mut stats, observe)
+    } else {
+        method_one(func, opts, &mut stats, observe)
+    };
+    observe(DestructStep::Coalesced, func);
+    Ok(finish(func, &split_blocks, stats))
+}
+
+/// The check before destruction: `func` must be valid SSA (unless
+/// `check` trusts it), and conventional for the direct destruction, which
+/// needs the property report (returned; the default otherwise).
+fn verified(
+    func: &Function,
+    opts: &DestructOptions,
+    check: Check,
+) -> Result<crate::verify::Report, IrError> {
+    {
         let _t = timing::phase("verification");
         if opts.conventional {
             crate::verify::verify(func)
@@ -485,16 +567,12 @@ fn destruct_with(
             message: format!("input is not valid SSA: {}", e.message),
             ..e
         }
-    })?;
-    let split_blocks = if opts.conventional {
-        conventional(func, &report, &mut stats)?;
-        Vec::new()
-    } else if virtualize && opts.coalesce {
-        virtualized(func, opts, &mut stats)
-    } else {
-        general(func, opts, &mut stats, observe)
-    };
-    observe(DestructStep::Coalesced, func);
+    })
+}
+
+/// The steps after renaming: sequentialize the parallel copies, remove the
+/// split blocks that stayed empty, count the copies left.
+fn finish(func: &mut Function, split_blocks: &[Block], mut stats: DestructStats) -> DestructStats {
     let seq = {
         let _t = timing::phase("sequentialization");
         sequentialize_parallel_copies(func)
@@ -502,16 +580,17 @@ fn destruct_with(
     .expect("no parallel copy writes one variable twice after renaming");
     stats.temporaries = seq.temporaries;
     stats.empty_split_blocks_removed =
-        critical_edges::remove_empty_split_blocks(func, &split_blocks);
+        critical_edges::remove_empty_split_blocks(func, split_blocks);
     stats.copies_remaining = cleanup::count_copies(func);
     debug_assert!(is_out_of_ssa(func));
-    Ok(stats)
+    stats
 }
 
-/// The general method, up to sequentialization: split, copies, coalescing
-/// (or phi webs only), deletion of useless copies, renaming. Returns the
-/// blocks made by splitting.
-fn general(
+/// Sreedhar's Method I, up to sequentialization: split, copies around
+/// every phi, then coalescing (only for [`destruct_method_one`]) or the phi
+/// webs alone, deletion of useless copies, renaming. Returns the blocks
+/// made by splitting.
+fn method_one(
     func: &mut Function,
     opts: &DestructOptions,
     stats: &mut DestructStats,
@@ -563,12 +642,13 @@ fn general(
 /// destination and operands standing for them. Only when a phi component
 /// interferes do its phis get Method I's copies, and coalescing runs again
 /// ([`coalesce_virtual`](coalesce::coalesce_virtual)). Then renaming, as in
-/// [`general`]; the copies left virtual count as inserted and coalesced.
+/// [`method_one`]; the copies left virtual count as inserted and coalesced.
 /// Returns the blocks made by splitting.
 fn virtualized(
     func: &mut Function,
     opts: &DestructOptions,
     stats: &mut DestructStats,
+    observe: &mut dyn FnMut(DestructStep, &Function),
 ) -> Vec<Block> {
     let split_blocks = if opts.split {
         let _t = timing::phase("critical edges");
@@ -605,6 +685,7 @@ fn virtualized(
             coalesce(func, &inserted)
         }
     };
+    observe(DestructStep::ParallelCopies, func);
     // The copies still virtual: every one coalesced.
     let left_virtual = virtual_copies(func, first_fresh);
     stats.copies_inserted += left_virtual;

@@ -4,8 +4,9 @@
 //!
 //! [`phases`] runs the same library calls as `ssakit construct`, `opt` and
 //! `destruct` ([`construct_observed`], [`run_passes`] one pass at a time,
-//! [`destruct_observed`]) and clones the function at every point they
-//! expose. A program that already has phis starts at optimisation.
+//! [`destruct_observed`], which is `destruct`'s pipeline with hooks) and
+//! clones the function at every point they expose: the last column is
+//! what `destruct` gives. A program that already has phis starts at optimisation.
 
 use crate::construct::{self, construct_observed, Trace};
 use crate::destruct::{destruct_observed, DestructOptions, DestructStep};
@@ -199,7 +200,13 @@ pub fn phases(func: &Function, opts: &Options) -> Result<Explained, IrError> {
                 } else {
                     "parallel copies"
                 },
-                "critical edges split, a parallel copy per phi operand (Method I): conventional SSA",
+                if d.coalesce {
+                    "critical edges into phis split, dead phis dropped, copies where needed \
+                     (constant operands, phis whose component interferes; the rest virtual)"
+                } else {
+                    "critical edges split, a parallel copy per phi operand (Method I): \
+                     conventional SSA"
+                },
             ),
             DestructStep::Coalesced if d.conventional => (
                 "coalesced",
