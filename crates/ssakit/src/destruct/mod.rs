@@ -671,8 +671,8 @@ fn virtualized(
     };
     stats.copies_inserted = constants.copies;
     let (mut webs, mut cs) = match coalesce::coalesce_virtual(func, &inserted) {
-        Ok(done) => done,
-        Err(failed) => {
+        coalesce::Virtual::Coalesced(webs, cs) => (webs, cs),
+        coalesce::Virtual::Interfering(failed) => {
             {
                 let _t = timing::phase("parallel copies");
                 let which = to_cssa::Selection::Phis {

@@ -8,7 +8,6 @@ impl Classes<'_> {
     /// Debug builds: the forest of every class with a slot is right
     /// (`fpar` is the nearest member above, `eq` is above with the same
     /// value), for classes of up to `limit` members.
-    #[cfg(debug_assertions)]
     pub fn check_forests(&mut self, limit: usize) {
         for s in 0..self.head.len() as u32 {
             let mut ms: Vec<u32> = Vec::new();

@@ -56,7 +56,6 @@
 //! * `check`: the debug check of the forests.
 
 mod build;
-#[cfg(debug_assertions)]
 mod check;
 mod runs;
 mod walk;
@@ -237,7 +236,6 @@ impl<'a> Classes<'a> {
 
     /// The ranked members of the class of root `r`, sorted (allocates: for
     /// checks).
-    #[cfg(debug_assertions)]
     pub fn members(&mut self, r: Var) -> Vec<Var> {
         let s = self.slot_of(r);
         if s == NIL {

@@ -96,7 +96,8 @@
 //! * [`components`]: the phi components and the classes of their phi
 //!   webs (steps 1 and 2);
 //! * `oracle`: the debug check of every decision against the pairwise
-//!   definition;
+//!   definition, which the coalescer holds as a [`DebugCheck`] (empty in
+//!   release builds);
 //! * the classes themselves, their dominance-forest walk and run sets,
 //!   are [`classes`](super::classes).
 //!
@@ -104,7 +105,6 @@
 
 mod components;
 pub(super) mod facts;
-#[cfg(debug_assertions)]
 mod oracle;
 
 use crate::analysis::{loop_depth, DomTree, LiveCheck};
@@ -115,8 +115,7 @@ use crate::ir::{Cfg, Function, Var};
 use crate::timing;
 use components::{build_webs, phi_components};
 use facts::{sort_candidates, Candidate, Gathered, VarInfo};
-#[cfg(debug_assertions)]
-use oracle::Oracle;
+use oracle::DebugCheck;
 
 /// What coalescing did (in [`DestructStats`](super::DestructStats)).
 ///
@@ -177,7 +176,21 @@ pub struct CoalesceStats {
 /// parallel copies marked in `inserted` are those that pass inserted,
 /// tried first; pass an empty table when there are none.
 pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceStats) {
-    run(func, inserted, false).expect("Method I coalescing never stops at step 1")
+    match run(func, inserted, false) {
+        Virtual::Coalesced(webs, stats) => (webs, stats),
+        Virtual::Interfering(_) => unreachable!("Method I coalescing never stops at step 1"),
+    }
+}
+
+/// What [`coalesce_virtual`] found.
+pub(crate) enum Virtual {
+    /// Every phi component is free of interference: the classes (the
+    /// copies around phis were never needed) and what coalescing did.
+    Coalesced(Webs, CoalesceStats),
+    /// Some phi component interferes: by variable index, whether it lies
+    /// in such a component. Their phis need Method I's copies
+    /// materialized, and [`coalesce`] runs again.
+    Interfering(Vec<bool>),
 }
 
 /// [`coalesce`] with the copies around phis *virtual* (Boissinot et al.,
@@ -186,9 +199,10 @@ pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceS
 /// each phi's destination and operands standing for the fresh variables of
 /// those copies. Step 1 tests each phi component as it is; when all are
 /// free of interference, the copies were never needed, and the rest of
-/// coalescing goes on with those classes. Otherwise returns, by variable,
-/// which variables lie in a component that is not free: their phis need
-/// their copies materialized, and [`coalesce`] runs again.
+/// coalescing goes on with those classes ([`Virtual::Coalesced`]).
+/// Otherwise returns, by variable, which variables lie in a component that
+/// is not free ([`Virtual::Interfering`]): their phis need their copies
+/// materialized, and [`coalesce`] runs again.
 ///
 /// Why the verdict of step 1 is the same as with Method I's copies: a
 /// fresh `ai'` carries `ai`'s value and lives from the end of `Bi` to the
@@ -201,20 +215,13 @@ pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceS
 ///
 /// # Preconditions
 /// Those of [`coalesce`], but the phi webs may interfere.
-pub(crate) fn coalesce_virtual(
-    func: &Function,
-    inserted: &Inserted,
-) -> Result<(Webs, CoalesceStats), Vec<bool>> {
+pub(crate) fn coalesce_virtual(func: &Function, inserted: &Inserted) -> Virtual {
     run(func, inserted, true)
 }
 
 /// [`coalesce`] and [`coalesce_virtual`]: with `virtual_copies`, stops
 /// after step 1 if a phi component is not free.
-fn run(
-    func: &Function,
-    inserted: &Inserted,
-    virtual_copies: bool,
-) -> Result<(Webs, CoalesceStats), Vec<bool>> {
+fn run(func: &Function, inserted: &Inserted, virtual_copies: bool) -> Virtual {
     let nv = func.num_vars();
     let cfg = Cfg::new(func);
     let dt = {
@@ -239,8 +246,7 @@ fn run(
         (candidates, g.phi_pairs, info, groups)
     };
     stats.candidates = candidates.len();
-    #[cfg(debug_assertions)]
-    let oracle = Oracle::new(func, &info, &dt, &cfg);
+    let check = DebugCheck::new(func, &info, &dt, &cfg);
     let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
     let phi_related = candidates.iter().take_while(|c| c.phi_related).count();
     // By variable, once a phi component has failed: whether it is in one.
@@ -257,16 +263,11 @@ fn run(
         let found = classes.build_all(&groups.start, &groups.ranks, &groups.of_rank);
         for (g, pair) in found.into_iter().enumerate() {
             let (lo, hi) = (groups.start[g], groups.start[g + 1]);
-            if let Some((_a, _b)) = pair {
-                #[cfg(debug_assertions)]
-                assert!(
-                    !oracle.active() || oracle.interfere(&[_a], &[_b]),
-                    "{_a} {_b}"
-                );
+            if let Some((a, b)) = pair {
+                check.component_interferes(a, b);
                 failed.push((lo, hi));
             } else {
-                #[cfg(debug_assertions)]
-                oracle.check_free(&groups.ranks[lo as usize..hi as usize]);
+                check.component_free(&groups.ranks[lo as usize..hi as usize]);
             }
         }
         if virtual_copies && !failed.is_empty() {
@@ -276,7 +277,7 @@ fn run(
                     in_failed[info.pts[k as usize].var.index()] = true;
                 }
             }
-            return Err(in_failed);
+            return Virtual::Interfering(in_failed);
         }
         // Step 2: the webs of the others, then their copies. A pair of
         // ranked variables of a component found free is settled already
@@ -301,29 +302,16 @@ fn run(
             .iter()
             .filter(|c| !settled(c.dst, c.src))
         {
-            try_copy(
-                &mut classes,
-                c,
-                &mut stats,
-                #[cfg(debug_assertions)]
-                &oracle,
-            );
+            try_copy(&mut classes, c, &mut stats, &check);
         }
     }
     {
         let _t = timing::phase("coalescing");
         // Step 3: the other copies.
         for c in &candidates[phi_related..] {
-            try_copy(
-                &mut classes,
-                c,
-                &mut stats,
-                #[cfg(debug_assertions)]
-                &oracle,
-            );
+            try_copy(&mut classes, c, &mut stats, &check);
         }
-        #[cfg(debug_assertions)]
-        classes.check_forests(200);
+        check.forests(&mut classes, 200);
         for (k, c) in candidates.iter().enumerate() {
             let phi_settled = k < phi_related && settled(&in_failed, c.dst, c.src);
             if phi_settled || classes.root(c.dst) == classes.root(c.src) {
@@ -332,32 +320,19 @@ fn run(
         }
         stats.intersection_tests = classes.work;
     }
-    Ok((Webs::from_sets(classes.into_sets()), stats))
+    Virtual::Coalesced(Webs::from_sets(classes.into_sets()), stats)
 }
 
 /// Tries copy `c`: merges the classes of its two sides unless they
 /// interfere.
-fn try_copy(
-    classes: &mut Classes,
-    c: &Candidate,
-    stats: &mut CoalesceStats,
-    #[cfg(debug_assertions)] oracle: &Oracle,
-) {
+fn try_copy(classes: &mut Classes, c: &Candidate, stats: &mut CoalesceStats, check: &DebugCheck) {
     let (rx, ry) = (classes.root(c.dst), classes.root(c.src));
     if rx == ry {
         return;
     }
-    #[cfg(debug_assertions)]
-    let expected = oracle.active().then(|| {
-        let (x, y) = (classes.members(rx), classes.members(ry));
-        let checked = x.len() + y.len() <= 48;
-        checked.then(|| (oracle.interfere(&x, &y), x, y))
-    });
+    let expected = check.expect(classes, rx, ry);
     let merge = classes.test(rx, ry);
-    #[cfg(debug_assertions)]
-    if let Some(Some((bad, x, y))) = expected {
-        assert_eq!(merge.is_none(), bad, "{x:?} {y:?}");
-    }
+    check.confirm(expected, merge.is_none());
     match merge {
         Some(merge) => merge.apply(),
         None => stats.refused += 1,

@@ -1,20 +1,90 @@
-//! Debug builds: the definition of interference, pair by pair, from full
-//! liveness sets (Boissinot et al., CGO 2009, section III-A, with the
-//! intersection test of Budimlić et al., PLDI 2002): the oracle every
-//! decision of coalescing is checked against.
+//! The definition of interference, pair by pair, from full liveness sets
+//! (Boissinot et al., CGO 2009, section III-A, with the intersection test
+//! of Budimlić et al., PLDI 2002): the oracle every decision of coalescing
+//! is checked against, and [`DebugCheck`], the coalescer's hold on it,
+//! which checks in debug builds and costs nothing in release builds (the
+//! oracle is never built there).
 
 use super::facts::VarInfo;
 use crate::analysis::DomTree;
-use crate::destruct::classes::{DefPoint, NIL};
+use crate::destruct::classes::{Classes, DefPoint, NIL};
 use crate::entity::{Csr, EntityVec};
 use crate::ir::{Block, Cfg, Function, Point, Var};
+
+/// Components and classes of up to this many members are checked.
+const CHECKED_MEMBERS: usize = 48;
+
+/// The coalescer's debug check: every verdict of the class tests against
+/// the [`Oracle`] (debug builds, functions of up to [`ORACLE_MAX_VARS`]
+/// variables), and the dominance forests against their definition. Empty,
+/// and every check a no-op, in release builds.
+pub(super) struct DebugCheck<'a>(Option<Oracle<'a>>);
+
+/// What the oracle expects of one class test, taken before it runs.
+pub(super) struct Expected(Option<(bool, Vec<Var>, Vec<Var>)>);
+
+impl<'a> DebugCheck<'a> {
+    /// The oracle in debug builds; nothing in release builds.
+    pub(super) fn new(
+        func: &Function,
+        info: &'a VarInfo,
+        dt: &'a DomTree,
+        cfg: &Cfg,
+    ) -> DebugCheck<'a> {
+        let oracle = cfg!(debug_assertions).then(|| Oracle::new(func, info, dt, cfg));
+        DebugCheck(oracle.filter(Oracle::active))
+    }
+
+    /// A component whose walk found `a` and `b` interfering: the oracle
+    /// agrees.
+    pub(super) fn component_interferes(&self, a: Var, b: Var) {
+        if let Some(o) = &self.0 {
+            assert!(o.interfere(&[a], &[b]), "{a} {b}");
+        }
+    }
+
+    /// A component found free: no two members interfere (components of up
+    /// to [`CHECKED_MEMBERS`] members).
+    pub(super) fn component_free(&self, members: &[u32]) {
+        if let Some(o) = &self.0 {
+            o.check_free(members);
+        }
+    }
+
+    /// Before the classes of roots `rx` and `ry` are tested: whether the
+    /// oracle says they interfere (classes of up to [`CHECKED_MEMBERS`]
+    /// members together).
+    pub(super) fn expect(&self, classes: &mut Classes, rx: Var, ry: Var) -> Expected {
+        Expected(self.0.as_ref().and_then(|o| {
+            let (x, y) = (classes.members(rx), classes.members(ry));
+            let checked = x.len() + y.len() <= CHECKED_MEMBERS;
+            checked.then(|| (o.interfere(&x, &y), x, y))
+        }))
+    }
+
+    /// After the test: it refused the merge exactly when the oracle said
+    /// the classes interfere.
+    pub(super) fn confirm(&self, expected: Expected, refused: bool) {
+        if let Some((bad, x, y)) = expected.0 {
+            assert_eq!(refused, bad, "{x:?} {y:?}");
+        }
+    }
+
+    /// At the end: the forests of the classes of up to `limit` members are
+    /// right.
+    pub(super) fn forests(&self, classes: &mut Classes, limit: usize) {
+        if self.0.is_some() {
+            classes.check_forests(limit);
+        }
+    }
+}
 
 /// Functions with more variables are not checked against the [`Oracle`].
 pub(super) const ORACLE_MAX_VARS: usize = 20_000;
 
 /// The definition of interference, pair by pair, from full liveness sets:
 /// the oracle of the class tests in debug builds.
-pub(super) struct Oracle<'a> {
+struct Oracle<'a> {
     pts: &'a [DefPoint],
     rank: &'a EntityVec<Var, u32>,
     dt: &'a DomTree,
@@ -35,12 +105,7 @@ impl<'a> Oracle<'a> {
     /// variable's uses come sorted by block, then position. Functions of
     /// more than [`ORACLE_MAX_VARS`] variables get no liveness (and no
     /// checks).
-    pub(super) fn new(
-        func: &Function,
-        info: &'a VarInfo,
-        dt: &'a DomTree,
-        cfg: &Cfg,
-    ) -> Oracle<'a> {
+    fn new(func: &Function, info: &'a VarInfo, dt: &'a DomTree, cfg: &Cfg) -> Oracle<'a> {
         let nv = func.num_vars();
         let uses = Csr::build(nv, |emit| {
             for b in func.blocks().filter(|&b| dt.is_reachable(b)) {
@@ -63,14 +128,14 @@ impl<'a> Oracle<'a> {
     }
 
     /// Whether the oracle checks anything (small functions).
-    pub(super) fn active(&self) -> bool {
+    fn active(&self) -> bool {
         self.live.is_some()
     }
 
-    /// Debug builds: no two members of a component found free interfere
-    /// (components of up to 48 members).
-    pub(super) fn check_free(&self, members: &[u32]) {
-        if !self.active() || members.len() > 48 {
+    /// No two members of a component found free interfere (components of
+    /// up to [`CHECKED_MEMBERS`] members).
+    fn check_free(&self, members: &[u32]) {
+        if !self.active() || members.len() > CHECKED_MEMBERS {
             return;
         }
         let vars: Vec<Var> = members.iter().map(|&k| self.pts[k as usize].var).collect();
@@ -83,7 +148,7 @@ impl<'a> Oracle<'a> {
     ///
     /// # Panics
     /// If the oracle is not [`Oracle::active`].
-    pub(super) fn interfere(&self, red: &[Var], blue: &[Var]) -> bool {
+    fn interfere(&self, red: &[Var], blue: &[Var]) -> bool {
         red.iter().any(|&x| {
             blue.iter().any(|&y| {
                 let (rx, ry) = (self.rank[x], self.rank[y]);
