@@ -343,6 +343,136 @@ impl<'a> Namer<'a> {
     }
 }
 
+// ---- wasm stats ----
+//
+// `ssakit wasm stats --format json`. Its keys are in alphabetical order
+// (the order of its first version), so these fields are declared in it.
+
+/// `ssakit wasm stats --format json`.
+#[derive(Serialize)]
+pub struct WasmStats {
+    /// Functions with a body (failed ones included).
+    pub defined: usize,
+    /// The functions the pipeline failed on.
+    pub failures: Vec<WasmFailure>,
+    /// One record per function that went through, in module order.
+    pub functions: Vec<WasmCounts>,
+    /// Imported functions.
+    pub imported: u32,
+    /// The input's name.
+    pub module: String,
+    /// The passes run, by name.
+    pub passes: Vec<&'static str>,
+    /// Threads of the parallel loop.
+    pub threads: usize,
+    /// The sums over functions (no index, no name).
+    pub total: WasmCounts,
+    /// Wall time of the module, in seconds.
+    pub wall: f64,
+}
+
+/// A function the pipeline failed on.
+#[derive(Serialize)]
+pub struct WasmFailure {
+    /// Its index (imports counted).
+    pub index: u32,
+    /// What went wrong.
+    pub message: String,
+    /// Its name.
+    pub name: String,
+    /// The stage that failed.
+    pub stage: String,
+}
+
+/// The figures of one function, or of the module (`total`).
+#[derive(Serialize)]
+pub struct WasmCounts {
+    /// Blocks lifted.
+    pub blocks: usize,
+    /// Copies left by destruction (null with `--no-destruct`).
+    pub copies_after_destruct: Option<usize>,
+    /// Copies the lifter made (`local.get`/`local.set` pairs and the like).
+    pub copies_lifted: usize,
+    /// The function's index (imports counted); absent in `total`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
+    /// Instructions lifted.
+    pub instructions: usize,
+    /// Locals (parameters aside).
+    pub locals: usize,
+    /// The function's name; absent in `total`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Phis per flavour (null for a flavour not constructed).
+    pub phis: Flavours<Option<usize>>,
+    /// Seconds per stage.
+    pub times: WasmTimes,
+}
+
+/// One value per SSA flavour.
+#[derive(Serialize)]
+pub struct Flavours<T> {
+    /// Minimal SSA.
+    pub minimal: T,
+    /// Pruned SSA.
+    pub pruned: T,
+    /// Semi-pruned SSA.
+    #[serde(rename = "semi-pruned")]
+    pub semi_pruned: T,
+}
+
+impl<T: Copy> Flavours<T> {
+    /// From the pipeline's order: minimal, semi-pruned, pruned.
+    pub fn new(v: [T; 3]) -> Self {
+        Flavours {
+            minimal: v[0],
+            pruned: v[2],
+            semi_pruned: v[1],
+        }
+    }
+}
+
+/// Seconds per stage of one function (summed for `total`).
+#[derive(Serialize)]
+pub struct WasmTimes {
+    /// Construction per flavour (null for a flavour not constructed).
+    pub construct: Flavours<Option<f64>>,
+    /// Destruction.
+    pub destruct: f64,
+    /// Lifting.
+    pub lift: f64,
+    /// The passes.
+    pub passes: f64,
+    /// Verification.
+    pub verify: f64,
+}
+
+impl WasmCounts {
+    /// The record of `f` (`named`: its index and name, else none, for
+    /// `total`).
+    pub fn new(f: &ssakit_wasm::pipeline::FunctionStats, named: Option<&str>) -> WasmCounts {
+        let t = &f.times;
+        let built = |k: usize| f.phis[k].map(|_| t.construct[k]);
+        WasmCounts {
+            blocks: f.blocks,
+            copies_after_destruct: f.copies,
+            copies_lifted: f.copies_lifted,
+            index: named.map(|_| f.index),
+            instructions: f.insts,
+            locals: f.locals,
+            name: named.map(str::to_string),
+            phis: Flavours::new(f.phis),
+            times: WasmTimes {
+                construct: Flavours::new([built(0), built(1), built(2)]),
+                destruct: t.destruct,
+                lift: t.lift,
+                passes: t.opt,
+                verify: t.verify,
+            },
+        }
+    }
+}
+
 // ---- --stats and --time-passes ----
 
 /// What `--stats` and `--time-passes` print on standard error with

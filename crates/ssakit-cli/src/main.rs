@@ -13,7 +13,9 @@ mod input;
 mod json;
 mod out;
 mod par;
+mod passes;
 mod signals;
+mod transform;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 

@@ -128,11 +128,42 @@ fn stats_prints_the_table_and_json() {
     assert_eq!(v["total"]["blocks"], 16);
     assert_eq!(v["total"]["phis"]["pruned"], 4);
     assert!(v["total"]["copies_after_destruct"].as_u64().is_some());
+    // The keys of every object are in alphabetical order, as the first
+    // version wrote them; `total` has no index and no name.
+    let first = |key: &str| j.find(&format!("\n  \"{key}\": ")).unwrap_or(usize::MAX);
+    let top = [
+        "defined",
+        "failures",
+        "functions",
+        "imported",
+        "module",
+        "passes",
+        "threads",
+        "total",
+        "wall",
+    ];
+    assert!(top.windows(2).all(|w| first(w[0]) < first(w[1])), "{j}");
+    let record = &j[j.find("\"functions\"").unwrap()..];
+    let at = |key: &str| record.find(&format!("\"{key}\": ")).unwrap();
+    let keys = [
+        "blocks",
+        "copies_after_destruct",
+        "copies_lifted",
+        "index",
+        "instructions",
+    ];
+    assert!(keys.windows(2).all(|w| at(w[0]) < at(w[1])), "{record}");
+    assert!(at("locals") < at("name") && at("name") < at("phis") && at("phis") < at("times"));
+    assert!(v["total"].get("index").is_none() && v["total"].get("name").is_none());
     let o = ssakit(
         &["wasm", "stats", "--passes", "nosuch", "wasm_tour.wat"],
         None,
     );
     assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: --passes: unknown pass `nosuch` (known passes: copy-prop, const-prop, dce)\n"
+    );
 }
 
 #[test]

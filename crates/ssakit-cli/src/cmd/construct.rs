@@ -2,12 +2,12 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::json::{self, FormatArg};
+use crate::json::FormatArg;
 use crate::out::{Out, OutputArg};
-use crate::par;
+use crate::transform::transform;
 use clap::ValueEnum;
 use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
-use ssakit::timing::{self, PassTimes};
+use ssakit::timing;
 
 /// SSA flavour.
 #[derive(Clone, Copy, ValueEnum)]
@@ -164,62 +164,45 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Input(ssakit::error::IrError),
         Invalid(Vec<ssakit::error::IrError>),
     }
-    let mut module = std::mem::take(&mut inp.parsed.module);
-    let start = std::time::Instant::now();
-    let results: Vec<(Result<String, Fail>, PassTimes)> =
-        par::each_function(&mut module.functions, |f| {
+    let done = transform(
+        &mut inp,
+        |f| {
             let mut trace_text = String::new();
-            let stats = match (&a.trace, traced.as_deref() == Some(f.name())) {
-                (Some(v), true) => construct::construct_traced(f, &opts, v).map(|(s, t)| {
+            match (&a.trace, traced.as_deref() == Some(f.name())) {
+                (Some(v), true) => construct::construct_traced(f, &opts, v).map(|(_, t)| {
                     trace_text = t.render(f);
-                    s
                 }),
-                _ => construct::construct(f, &opts),
+                _ => construct::construct(f, &opts).map(|_| ()),
             }
             .map_err(Fail::Input)?;
-            let _ = stats;
             if !a.no_verify {
                 let _t = timing::phase("verification");
                 ssakit::verify::verify_valid(f).map_err(Fail::Invalid)?;
             }
             Ok(trace_text)
-        });
-    let wall = start.elapsed().as_secs_f64();
-    let mut times = PassTimes::default();
-    let mut trace_text = String::new();
-    for (k, (r, t)) in results.into_iter().enumerate() {
-        times.merge(&t);
-        match r {
-            Ok(tr) => {
-                trace_text.push_str(&tr);
+        },
+        |inp, k, f, fail| match fail {
+            Fail::Input(e) => {
+                input::report_ir_in(&inp.src, &inp.reparse(), k, &e);
+                Failed(exit::of_ir(e.kind))
             }
-            Err(Fail::Input(e)) => {
-                // The function was changed in place: report against the
-                // program as written.
-                let parsed = inp.reparse();
-                input::report_ir_in(&inp.src, &parsed, k, &e);
-                return Err(Failed(exit::of_ir(e.kind)));
-            }
-            Err(Fail::Invalid(errs)) => {
+            Fail::Invalid(errs) => {
                 for e in &errs {
                     crate::errln!(
                         "internal error: construction produced invalid SSA: {}",
-                        e.describe(&module.functions[k])
+                        e.describe(f)
                     );
                 }
-                return Err(Failed(exit::INTERNAL));
+                Failed(exit::INTERNAL)
             }
-        }
-    }
+        },
+    )?;
+    let trace_text = done.results.concat();
     if !trace_text.is_empty() {
         for line in trace_text.lines() {
             writeln!(out, "# {line}")?;
         }
         writeln!(out)?;
     }
-    crate::format::emit(&module, &a.emit, &mut out)?;
-    out.finish()?;
-    json::report_passes::<()>(a.format, None, a.time_passes.then_some((wall, &times)));
-    input::skip_freeing((inp, module));
-    Ok(())
+    done.finish::<()>(inp, &a.emit, out, a.format, None, a.time_passes)
 }

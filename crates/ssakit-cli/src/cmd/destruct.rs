@@ -4,7 +4,7 @@ use crate::exit::{self, Failed};
 use crate::input;
 use crate::json::{self, FormatArg};
 use crate::out::{Out, OutputArg};
-use crate::par;
+use crate::transform::transform;
 use ssakit::destruct::{self, DestructOptions};
 use ssakit::error::ErrorKind;
 
@@ -59,54 +59,39 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
+    let out = Out::open(&a.output)?;
     let mut inp = crate::format::load(&a.input)?;
     let opts = a.mode.options();
-    // Functions are independent: destruct them in parallel, then report in
-    // module order.
-    let mut module = std::mem::take(&mut inp.parsed.module);
-    let start = std::time::Instant::now();
-    let results = par::each_function(&mut module.functions, |f| destruct::destruct(f, &opts));
-    let wall = start.elapsed().as_secs_f64();
-    let mut times = ssakit::timing::PassTimes::default();
+    let mut done = transform(
+        &mut inp,
+        |f| destruct::destruct(f, &opts),
+        |inp, k, _, e| {
+            input::report_ir_in(&inp.src, &inp.reparse(), k, &e);
+            if e.kind == ErrorKind::NotSsa {
+                crate::errln!("help: `ssakit construct` puts a program into SSA form");
+            } else if a.mode.conventional {
+                crate::errln!("help: without --conventional, copies are inserted to handle this");
+            }
+            Failed(exit::of_ir(e.kind))
+        },
+    )?;
     let mut stats_text = String::new();
     let mut stats_list = Vec::new();
-    for (k, (r, t)) in results.into_iter().enumerate() {
-        times.merge(&t);
-        match r {
-            Ok(stats) => {
-                stats_text.push_str(&format!("function {}:\n", module.functions[k].name()));
-                for line in stats.render().lines() {
-                    stats_text.push_str(&format!("  {line}\n"));
-                }
-                stats_list.push(json::FunctionStats {
-                    function: module.functions[k].name().to_string(),
-                    stats,
-                });
-            }
-            Err(e) => {
-                // The function was changed in place: report against the
-                // program as written.
-                let parsed = inp.reparse();
-                input::report_ir_in(&inp.src, &parsed, k, &e);
-                if e.kind == ErrorKind::NotSsa {
-                    crate::errln!("help: `ssakit construct` puts a program into SSA form");
-                } else if a.mode.conventional {
-                    crate::errln!(
-                        "help: without --conventional, copies are inserted to handle this"
-                    );
-                }
-                return Err(Failed(exit::of_ir(e.kind)));
-            }
+    for (f, stats) in done
+        .module
+        .functions
+        .iter()
+        .zip(std::mem::take(&mut done.results))
+    {
+        stats_text.push_str(&format!("function {}:\n", f.name()));
+        for line in stats.render().lines() {
+            stats_text.push_str(&format!("  {line}\n"));
         }
+        stats_list.push(json::FunctionStats {
+            function: f.name().to_string(),
+            stats,
+        });
     }
-    crate::format::emit(&module, &a.emit, &mut out)?;
-    out.finish()?;
-    json::report_passes(
-        a.format,
-        a.stats.then_some((stats_list, stats_text)),
-        a.time_passes.then_some((wall, &times)),
-    );
-    input::skip_freeing((inp, module));
-    Ok(())
+    let stats = a.stats.then_some((stats_list, stats_text));
+    done.finish(inp, &a.emit, out, a.format, stats, a.time_passes)
 }

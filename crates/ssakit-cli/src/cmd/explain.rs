@@ -7,9 +7,9 @@ use crate::cmd::destruct::ModeArgs;
 use crate::exit::{self, Failed};
 use crate::input;
 use crate::out::{Out, OutputArg};
+use crate::passes::{Passes, PassesParser};
 use ssakit::backend::explain;
 use ssakit::construct;
-use ssakit::opt::Pass;
 
 /// Arguments of `ssakit explain`.
 #[derive(clap::Args)]
@@ -29,8 +29,13 @@ pub struct Args {
     pub undef: UndefArg,
     /// Comma-separated optimisation passes, one column each (`copy-prop`,
     /// `const-prop`, `dce`), or `none`.
-    #[arg(long, value_name = "LIST", default_value = "copy-prop,dce")]
-    pub passes: String,
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "copy-prop,dce",
+        value_parser = PassesParser::OR_NONE
+    )]
+    pub passes: Passes,
     /// The variable whose phi-insertion and renaming traces are shown
     /// (default: the first variable that gets a phi).
     #[arg(long, value_name = "VAR")]
@@ -43,14 +48,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let passes = if a.passes.trim() == "none" {
-        Vec::new()
-    } else {
-        Pass::parse(&a.passes).map_err(|e| {
-            crate::errln!("error: --passes: {e}");
-            Failed(exit::INPUT)
-        })?
-    };
+    let passes = a.passes.0;
     let crate::format::Input { src, parsed, .. } = crate::format::load(&a.input)?;
     let f = input::entry(&parsed.module, a.function.as_deref())?;
     let opts = explain::Options {

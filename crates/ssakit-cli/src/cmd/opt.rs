@@ -2,10 +2,11 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::json::{self, FormatArg};
+use crate::json::FormatArg;
 use crate::out::{Out, OutputArg};
-use crate::par;
-use ssakit::opt::{self, Pass};
+use crate::passes::{Passes, PassesParser};
+use crate::transform::transform;
+use ssakit::opt;
 
 /// Arguments of `ssakit opt`.
 #[derive(clap::Args)]
@@ -14,8 +15,8 @@ pub struct Args {
     pub input: crate::format::InputArg,
     /// Comma-separated passes, run in order, repeats allowed:
     /// `copy-prop`, `const-prop`, `dce`.
-    #[arg(long, value_name = "LIST")]
-    pub passes: String,
+    #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
+    pub passes: Passes,
     /// Print per-phase wall times on standard error.
     #[arg(long)]
     pub time_passes: bool,
@@ -35,14 +36,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let passes = match Pass::parse(&a.passes) {
-        Ok(p) => p,
-        Err(e) => {
-            crate::errln!("error: --passes: {e}");
-            return Err(Failed(exit::INPUT));
-        }
-    };
+    let out = Out::open(&a.output)?;
+    let passes = &a.passes.0;
     let mut inp = crate::format::load(&a.input)?;
     // Functions are independent: verify, optimise (and, with --verify,
     // verify again) in parallel, then report in module order. The passes
@@ -54,32 +49,23 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Pass(ssakit::error::IrError),
         Invalid(Vec<ssakit::error::IrError>),
     }
-    let mut module = std::mem::take(&mut inp.parsed.module);
-    let start = std::time::Instant::now();
     let verify = || ssakit::timing::phase("verification");
-    let results = par::each_function(&mut module.functions, |f| {
-        {
-            let _t = verify();
-            ssakit::verify::verify_valid(f).map_err(Fail::Input)?;
-        }
-        let stats = opt::run_passes(f, &passes).map_err(Fail::Pass)?;
-        if a.verify {
-            let _t = verify();
-            ssakit::verify::verify_valid(f).map_err(Fail::Invalid)?;
-        }
-        Ok(stats)
-    });
-    let wall = start.elapsed().as_secs_f64();
-    let mut times = ssakit::timing::PassTimes::default();
-    let mut stats = opt::Stats::default();
-    for (k, (r, t)) in results.into_iter().enumerate() {
-        let f = &module.functions[k];
-        times.merge(&t);
-        match r {
-            Ok(s) => {
-                stats.add(&s);
+    let done = transform(
+        &mut inp,
+        |f| {
+            {
+                let _t = verify();
+                ssakit::verify::verify_valid(f).map_err(Fail::Input)?;
             }
-            Err(Fail::Input(errs)) => {
+            let stats = opt::run_passes(f, passes).map_err(Fail::Pass)?;
+            if a.verify {
+                let _t = verify();
+                ssakit::verify::verify_valid(f).map_err(Fail::Invalid)?;
+            }
+            Ok(stats)
+        },
+        |inp, k, f, fail| match fail {
+            Fail::Input(errs) => {
                 crate::errln!(
                     "error: function `{}` is not valid SSA ({} error(s)); `ssakit construct` puts a program into SSA form",
                     f.name(),
@@ -91,30 +77,27 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 for e in errs.iter().take(20) {
                     input::report_ir_in(&inp.src, &parsed, k, e);
                 }
-                return Err(Failed(exit::INPUT));
+                Failed(exit::INPUT)
             }
-            Err(Fail::Pass(e)) => {
+            Fail::Pass(e) => {
                 crate::errln!("internal error: {}", e.describe(f));
-                return Err(Failed(exit::INTERNAL));
+                Failed(exit::INTERNAL)
             }
-            Err(Fail::Invalid(errs)) => {
+            Fail::Invalid(errs) => {
                 for e in &errs {
                     crate::errln!(
                         "internal error: optimisation produced invalid SSA: {}",
                         e.describe(f)
                     );
                 }
-                return Err(Failed(exit::INTERNAL));
+                Failed(exit::INTERNAL)
             }
-        }
+        },
+    )?;
+    let mut stats = opt::Stats::default();
+    for s in &done.results {
+        stats.add(s);
     }
-    crate::format::emit(&module, &a.emit, &mut out)?;
-    out.finish()?;
-    json::report_passes(
-        a.format,
-        a.stats.then(|| (stats, stats.render())),
-        a.time_passes.then_some((wall, &times)),
-    );
-    input::skip_freeing((inp, module));
-    Ok(())
+    let stats = a.stats.then(|| (stats, stats.render()));
+    done.finish(inp, &a.emit, out, a.format, stats, a.time_passes)
 }

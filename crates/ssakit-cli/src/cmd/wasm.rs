@@ -4,8 +4,10 @@
 use super::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
 use crate::exit::{self, Failed};
 use crate::input;
+use crate::json;
 use crate::out::{Out, OutputArg};
 use crate::par;
+use crate::passes::{Passes, PassesParser};
 use clap::Subcommand;
 use ssakit::ir::Module;
 use ssakit::opt::Pass;
@@ -56,8 +58,8 @@ pub struct OptArgs {
     pub flavor: FlavorArg,
     /// Optimisation passes after construction, comma-separated
     /// (`copy-prop`, `const-prop`, `dce`).
-    #[arg(long, value_name = "LIST")]
-    pub passes: Option<String>,
+    #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
+    pub passes: Option<Passes>,
     #[command(flatten)]
     pub mode: super::destruct::ModeArgs,
     /// Print the figures (functions, code section and locals before and
@@ -106,8 +108,8 @@ pub struct StatsArgs {
     pub all_flavors: bool,
     /// Optimisation passes after construction, comma-separated
     /// (`copy-prop`, `const-prop`, `dce`).
-    #[arg(long, value_name = "LIST")]
-    pub passes: Option<String>,
+    #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
+    pub passes: Option<Passes>,
     /// Stop after the passes: no destruction.
     #[arg(long)]
     pub no_destruct: bool,
@@ -131,13 +133,22 @@ fn file(f: &Option<String>) -> &str {
     f.as_deref().unwrap_or("-")
 }
 
-/// Parses `--passes` (shared with `x86 stats`).
+/// The passes of `--passes` (none without it).
+fn passes(p: Option<Passes>) -> Vec<Pass> {
+    p.map(|p| p.0).unwrap_or_default()
+}
+
+/// Parses `--passes` for `x86 stats`, whose argument is still a string:
+/// the value parser's parse and message.
 pub(crate) fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
     match list {
-        Some(list) => Pass::parse(list).map_err(|e| {
-            crate::errln!("error: --passes: {e}");
-            Failed(exit::INPUT)
-        }),
+        Some(list) => PassesParser::default()
+            .list(list)
+            .map(|p| p.0)
+            .map_err(|message| {
+                crate::errln!("error: {message}");
+                Failed(exit::INPUT)
+            }),
         None => Ok(Vec::new()),
     }
 }
@@ -154,7 +165,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
             IdfArg::Linear,
             RenamingArg::ReachingDef,
         ),
-        passes: parse_passes(&a.passes)?,
+        passes: passes(a.passes),
         destruct: a.mode.options(),
     };
     let done = rewrite::optimize(&bytes, &opts).map_err(|e| bad(&name, &e))?;
@@ -283,7 +294,7 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let passes = parse_passes(&a.passes)?;
+    let passes = passes(a.passes);
     let opts = Options {
         construct: to_options(
             a.flavor,
@@ -405,57 +416,29 @@ fn render_text(name: &str, stats: &ModuleStats, _names: &[String], opts: &Option
 }
 
 fn render_json(name: &str, stats: &ModuleStats, names: &[String], opts: &Options) -> String {
-    use serde_json::json;
-    let t = stats.total();
-    // A flavour not constructed has null phis and construction time.
-    let times = |t: &pipeline::Times, built: [Option<usize>; 3]| {
-        let c = |k: usize| built[k].map(|_| t.construct[k]);
-        json!({
-            "lift": t.lift,
-            "construct": { "minimal": c(0), "semi-pruned": c(1), "pruned": c(2) },
-            "verify": t.verify,
-            "passes": t.opt,
-            "destruct": t.destruct,
-        })
+    let report = json::WasmStats {
+        defined: stats.functions.len() + stats.failures.len(),
+        failures: stats
+            .failures
+            .iter()
+            .map(|f| json::WasmFailure {
+                index: f.index,
+                message: f.message.clone(),
+                name: names[f.index as usize].clone(),
+                stage: f.stage.clone(),
+            })
+            .collect(),
+        functions: stats
+            .functions
+            .iter()
+            .map(|f| json::WasmCounts::new(f, Some(&names[f.index as usize])))
+            .collect(),
+        imported: stats.imported,
+        module: name.to_string(),
+        passes: opts.passes.iter().map(|p| p.name()).collect(),
+        threads: rayon::current_num_threads(),
+        total: json::WasmCounts::new(&stats.total(), None),
+        wall: stats.wall,
     };
-    let counts = |f: &pipeline::FunctionStats| {
-        json!({
-            "blocks": f.blocks,
-            "instructions": f.insts,
-            "copies_lifted": f.copies_lifted,
-            "locals": f.locals,
-            "phis": { "minimal": f.phis[0], "semi-pruned": f.phis[1], "pruned": f.phis[2] },
-            "copies_after_destruct": f.copies,
-            "times": times(&f.times, f.phis),
-        })
-    };
-    let functions: Vec<serde_json::Value> = stats
-        .functions
-        .iter()
-        .map(|f| {
-            let mut v = counts(f);
-            v["index"] = json!(f.index);
-            v["name"] = json!(names[f.index as usize]);
-            v
-        })
-        .collect();
-    let failures: Vec<serde_json::Value> = stats
-        .failures
-        .iter()
-        .map(|f| json!({ "index": f.index, "name": names[f.index as usize], "stage": f.stage, "message": f.message }))
-        .collect();
-    let v = json!({
-        "module": name,
-        "defined": stats.functions.len() + stats.failures.len(),
-        "imported": stats.imported,
-        "passes": opts.passes.iter().map(|p| p.name()).collect::<Vec<_>>(),
-        "total": counts(&t),
-        "wall": stats.wall,
-        "threads": rayon::current_num_threads(),
-        "functions": functions,
-        "failures": failures,
-    });
-    let mut s = serde_json::to_string_pretty(&v).expect("JSON values serialise");
-    s.push('\n');
-    s
+    json::to_string(&report)
 }

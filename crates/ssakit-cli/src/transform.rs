@@ -1,0 +1,83 @@
+//! The per-function driver of the transforming subcommands (`construct`,
+//! `opt`, `destruct`), written once: the module taken out of its input,
+//! every function transformed in parallel ([`par::each_function`]), the
+//! phases summed, the first failure in module order reported, then the
+//! module printed (`--emit`) and the reports of `--stats` and
+//! `--time-passes` written.
+
+use crate::exit::Failed;
+use crate::format::{EmitArg, Input};
+use crate::json::{self, FormatArg};
+use crate::out::Out;
+use crate::{input, par};
+use ssakit::ir::{Function, Module};
+use ssakit::timing::PassTimes;
+
+/// What [`transform`] did: the module, each function's result in module
+/// order, the wall time of the parallel loop and the phases summed over
+/// functions.
+pub struct Transformed<T> {
+    /// The transformed module.
+    pub module: Module,
+    /// Each function's result, in module order.
+    pub results: Vec<T>,
+    /// The elapsed time of the loop over functions, in seconds.
+    pub wall: f64,
+    /// The phases timed, summed over functions.
+    pub times: PassTimes,
+}
+
+/// Runs `work` on every function of `inp`'s module in parallel. The first
+/// function (in module order) whose `work` fails goes to `fail` with its
+/// index: `fail` reports it (against `inp`, the program as written, since
+/// the function may be changed in place) and returns the exit.
+pub fn transform<T: Send, E: Send>(
+    inp: &mut Input,
+    work: impl Fn(&mut Function) -> Result<T, E> + Sync + Send,
+    fail: impl FnOnce(&Input, usize, &Function, E) -> Failed,
+) -> Result<Transformed<T>, Failed> {
+    let mut module = std::mem::take(&mut inp.parsed.module);
+    let start = std::time::Instant::now();
+    let ran = par::each_function(&mut module.functions, work);
+    let wall = start.elapsed().as_secs_f64();
+    let mut times = PassTimes::default();
+    let mut results = Vec::with_capacity(ran.len());
+    for (k, (r, t)) in ran.into_iter().enumerate() {
+        times.merge(&t);
+        match r {
+            Ok(v) => results.push(v),
+            Err(e) => return Err(fail(inp, k, &module.functions[k], e)),
+        }
+    }
+    Ok(Transformed {
+        module,
+        results,
+        wall,
+        times,
+    })
+}
+
+impl<T> Transformed<T> {
+    /// Prints the module to `out` as `emit` asks, then `stats` (as JSON
+    /// with `--format json`, else its text) and, with `time_passes`, the
+    /// times, on standard error; the memory goes with the process.
+    pub fn finish<S: serde::Serialize>(
+        self,
+        inp: Input,
+        emit: &EmitArg,
+        mut out: Out,
+        format: FormatArg,
+        stats: Option<(S, String)>,
+        time_passes: bool,
+    ) -> Result<(), Failed> {
+        crate::format::emit(&self.module, emit, &mut out)?;
+        out.finish()?;
+        json::report_passes(
+            format,
+            stats,
+            time_passes.then_some((self.wall, &self.times)),
+        );
+        input::skip_freeing((inp, self.module));
+        Ok(())
+    }
+}
