@@ -54,25 +54,22 @@ mod tests {
     /// Each kind decides its exit code: only a bug of ssakit exits with 3.
     #[test]
     fn the_kind_decides_the_exit_code() {
+        use ErrorKind as K;
         let ir = [
-            (ErrorKind::Input, INPUT),
-            (ErrorKind::NotSsa, INPUT),
-            (ErrorKind::NotConventional, INPUT),
-            (ErrorKind::ConstantConflict, INPUT),
-            (ErrorKind::Options, INPUT),
-            (ErrorKind::Internal, INTERNAL),
+            K::Input,
+            K::NotSsa,
+            K::NotConventional,
+            K::ConstantConflict,
+            K::Options,
+            K::Internal,
         ];
-        for (kind, code) in ir {
-            assert_eq!(of_ir(kind), code, "{kind:?}");
-        }
+        assert_eq!(ir.map(of_ir), [INPUT, INPUT, INPUT, INPUT, INPUT, INTERNAL]);
         let wasm = [
-            (WasmKind::Input, INPUT),
-            (WasmKind::Unsupported, INPUT),
-            (WasmKind::Options, INPUT),
-            (WasmKind::Internal, INTERNAL),
+            WasmKind::Input,
+            WasmKind::Unsupported,
+            WasmKind::Options,
+            WasmKind::Internal,
         ];
-        for (kind, code) in wasm {
-            assert_eq!(of_wasm(kind), code, "{kind:?}");
-        }
+        assert_eq!(wasm.map(of_wasm), [INPUT, INPUT, INPUT, INTERNAL]);
     }
 }

@@ -46,6 +46,23 @@ pub struct InputArg {
     pub input_format: Option<Format>,
 }
 
+/// A program in, a result out: the arguments of the subcommands that
+/// take nothing else (`emit-llvm`, `emit-wasm`).
+#[derive(clap::Args)]
+pub struct FileArgs {
+    #[command(flatten)]
+    pub input: InputArg,
+    #[command(flatten)]
+    pub output: crate::out::OutputArg,
+}
+
+/// Opens the output (first, so that an output that cannot be written is
+/// refused before any work), then reads the input.
+pub fn open(input: &InputArg, output: &crate::out::OutputArg) -> Result<(Out, Input), Failed> {
+    let out = Out::open(output)?;
+    Ok((out, load(input)?))
+}
+
 /// The output program's format.
 #[derive(clap::Args, Clone)]
 pub struct EmitArg {

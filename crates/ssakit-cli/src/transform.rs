@@ -5,13 +5,38 @@
 //! module printed (`--emit`) and the reports of `--stats` and
 //! `--time-passes` written.
 
-use crate::exit::Failed;
+use crate::exit::{self, Failed};
 use crate::format::{EmitArg, Input};
 use crate::json::{self, FormatArg};
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use crate::{input, par};
+use ssakit::error::IrError;
 use ssakit::ir::{Function, Module};
 use ssakit::timing::PassTimes;
+
+/// The last options of `construct`, `opt` and `destruct`: the report's
+/// format, the program's and where it goes.
+#[derive(clap::Args)]
+pub struct OutArgs {
+    #[command(flatten)]
+    pub format: FormatArg,
+    #[command(flatten)]
+    pub emit: EmitArg,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+/// Reports that the pass `what` (`construction`, `optimisation`) left
+/// `f` invalid, one line per error: an internal error (exit 3).
+pub fn invalid(what: &str, f: &Function, errs: &[IrError]) -> Failed {
+    for e in errs {
+        crate::errln!(
+            "internal error: {what} produced invalid SSA: {}",
+            e.describe(f)
+        );
+    }
+    Failed(exit::INTERNAL)
+}
 
 /// What [`transform`] did: the module, each function's result in module
 /// order, the wall time of the parallel loop and the phases summed over
@@ -58,22 +83,21 @@ pub fn transform<T: Send, E: Send>(
 }
 
 impl<T> Transformed<T> {
-    /// Prints the module to `out` as `emit` asks, then `stats` (as JSON
+    /// Prints the module to `out` as `--emit` asks, then `stats` (as JSON
     /// with `--format json`, else its text) and, with `time_passes`, the
     /// times, on standard error; the memory goes with the process.
     pub fn finish<S: serde::Serialize>(
         self,
         inp: Input,
-        emit: &EmitArg,
+        args: &OutArgs,
         mut out: Out,
-        format: FormatArg,
         stats: Option<(S, String)>,
         time_passes: bool,
     ) -> Result<(), Failed> {
-        crate::format::emit(&self.module, emit, &mut out)?;
+        crate::format::emit(&self.module, &args.emit, &mut out)?;
         out.finish()?;
         json::report_passes(
-            format,
+            args.format,
             stats,
             time_passes.then_some((self.wall, &self.times)),
         );

@@ -4,7 +4,7 @@
 use crate::exit::{self, Failed};
 use crate::input;
 use crate::json::{self, FormatArg};
-use crate::out::{Out, OutputArg};
+use crate::out::OutputArg;
 use ssakit::analysis::report;
 
 /// Arguments of `ssakit analyze`. At least one analysis flag is required.
@@ -38,8 +38,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let p = crate::format::load(&a.input)?.parsed;
+    let (mut out, inp) = crate::format::open(&a.input, &a.output)?;
+    let p = inp.parsed;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     let idf_var = match &a.idf {
         Some(name) => match f.var_by_name(name) {

@@ -3,7 +3,7 @@
 use crate::exit::{self, Failed};
 use crate::input;
 use crate::json::{self, FormatArg};
-use crate::out::{Out, OutputArg};
+use crate::out::OutputArg;
 
 /// Arguments of `ssakit check`.
 #[derive(clap::Args)]
@@ -17,8 +17,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let crate::format::Input { src, parsed: p, .. } = crate::format::load(&a.input)?;
+    let (mut out, inp) = crate::format::open(&a.input, &a.output)?;
+    let crate::format::Input { src, parsed: p, .. } = inp;
     if a.format.json() {
         let doc = json::Check {
             functions: p

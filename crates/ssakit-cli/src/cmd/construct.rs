@@ -2,9 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::json::FormatArg;
-use crate::out::{Out, OutputArg};
-use crate::transform::transform;
+use crate::transform::{transform, OutArgs};
 use clap::ValueEnum;
 use ssakit::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
 use ssakit::timing;
@@ -115,11 +113,7 @@ pub struct Args {
     #[arg(long)]
     pub no_verify: bool,
     #[command(flatten)]
-    pub format: FormatArg,
-    #[command(flatten)]
-    pub emit: crate::format::EmitArg,
-    #[command(flatten)]
-    pub output: OutputArg,
+    pub out: OutArgs,
 }
 
 /// The library's options for these choices (shared with `wasm lift`).
@@ -144,8 +138,7 @@ pub fn to_options(
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let mut inp = crate::format::load(&a.input)?;
+    let (mut out, mut inp) = crate::format::open(&a.input, &a.out.output)?;
     let mut opts = a.flags.options();
     let traced = match &a.trace {
         Some(_) => {
@@ -186,15 +179,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 input::report_ir_in(&inp.src, &inp.reparse(), k, &e);
                 Failed(exit::of_ir(e.kind))
             }
-            Fail::Invalid(errs) => {
-                for e in &errs {
-                    crate::errln!(
-                        "internal error: construction produced invalid SSA: {}",
-                        e.describe(f)
-                    );
-                }
-                Failed(exit::INTERNAL)
-            }
+            Fail::Invalid(errs) => crate::transform::invalid("construction", f, &errs),
         },
     )?;
     let trace_text = done.results.concat();
@@ -204,5 +189,5 @@ pub fn run(a: Args) -> Result<(), Failed> {
         }
         writeln!(out)?;
     }
-    done.finish::<()>(inp, &a.emit, out, a.format, None, a.time_passes)
+    done.finish::<()>(inp, &a.out, out, None, a.time_passes)
 }

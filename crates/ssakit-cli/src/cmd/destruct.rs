@@ -2,9 +2,8 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::json::{self, FormatArg};
-use crate::out::{Out, OutputArg};
-use crate::transform::transform;
+use crate::json;
+use crate::transform::{transform, OutArgs};
 use ssakit::destruct::{self, DestructOptions};
 use ssakit::error::ErrorKind;
 
@@ -51,16 +50,11 @@ pub struct Args {
     #[arg(long)]
     pub time_passes: bool,
     #[command(flatten)]
-    pub format: FormatArg,
-    #[command(flatten)]
-    pub emit: crate::format::EmitArg,
-    #[command(flatten)]
-    pub output: OutputArg,
+    pub out: OutArgs,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let out = Out::open(&a.output)?;
-    let mut inp = crate::format::load(&a.input)?;
+    let (out, mut inp) = crate::format::open(&a.input, &a.out.output)?;
     let opts = a.mode.options();
     let mut done = transform(
         &mut inp,
@@ -93,5 +87,5 @@ pub fn run(a: Args) -> Result<(), Failed> {
         });
     }
     let stats = a.stats.then_some((stats_list, stats_text));
-    done.finish(inp, &a.emit, out, a.format, stats, a.time_passes)
+    done.finish(inp, &a.out, out, stats, a.time_passes)
 }

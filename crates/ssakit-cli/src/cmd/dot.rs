@@ -4,7 +4,7 @@
 
 use crate::exit::Failed;
 use crate::input;
-use crate::out::{Out, OutputArg};
+use crate::out::OutputArg;
 use ssakit::backend::picture::PictureKind;
 
 /// Arguments of `ssakit dot`.
@@ -35,8 +35,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let p = crate::format::load(&a.input)?.parsed;
+    let (mut out, inp) = crate::format::open(&a.input, &a.output)?;
+    let p = inp.parsed;
     let f = input::entry(&p.module, a.function.as_deref())?;
     let kind = if a.dom {
         PictureKind::Dom

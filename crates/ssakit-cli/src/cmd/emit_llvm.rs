@@ -2,16 +2,10 @@
 //! `alloca` per variable, ready for `opt -passes=mem2reg`.
 
 use crate::exit::{self, Failed};
-use crate::out::{Out, OutputArg};
+use crate::out::Out;
 
-/// Arguments of `ssakit emit-llvm`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    pub input: crate::format::InputArg,
-    #[command(flatten)]
-    pub output: OutputArg,
-}
+/// Arguments of `ssakit emit-llvm`: the program and where its result goes.
+pub type Args = crate::format::FileArgs;
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;

@@ -3,16 +3,10 @@
 //! dispatch loops, emitted with structured control flow.
 
 use crate::exit::{self, Failed};
-use crate::out::{Out, OutputArg};
+use crate::out::Out;
 
-/// Arguments of `ssakit emit-wasm`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    pub input: crate::format::InputArg,
-    #[command(flatten)]
-    pub output: OutputArg,
-}
+/// Arguments of `ssakit emit-wasm`: the program and where its result goes.
+pub type Args = crate::format::FileArgs;
 
 pub fn run(a: Args) -> Result<(), Failed> {
     a.output.refuse_binary_to_terminal()?;

@@ -6,7 +6,7 @@ use crate::cmd::construct::{FlavorArg, UndefArg};
 use crate::cmd::destruct::ModeArgs;
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::{Out, OutputArg};
+use crate::out::OutputArg;
 use crate::passes::{Passes, PassesParser};
 use ssakit::backend::explain;
 use ssakit::construct;
@@ -47,9 +47,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let passes = a.passes.0;
-    let crate::format::Input { src, parsed, .. } = crate::format::load(&a.input)?;
+    let (mut out, inp) = crate::format::open(&a.input, &a.output)?;
+    let crate::format::Input { src, parsed, .. } = inp;
     let f = input::entry(&parsed.module, a.function.as_deref())?;
     let opts = explain::Options {
         construct: construct::Options {
@@ -57,7 +56,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             undef: a.undef.into(),
             ..Default::default()
         },
-        passes,
+        passes: a.passes.0,
         destruct: a.destruct.options(),
         trace: a.trace.clone(),
     };

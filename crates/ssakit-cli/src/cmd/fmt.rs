@@ -2,7 +2,7 @@
 //! ([`ssakit::text::comments`]).
 
 use crate::exit::Failed;
-use crate::out::{Out, OutputArg};
+use crate::out::OutputArg;
 
 /// Arguments of `ssakit fmt`.
 #[derive(clap::Args)]
@@ -16,8 +16,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let input = crate::format::load(&a.input)?;
+    let (mut out, input) = crate::format::open(&a.input, &a.output)?;
     // `#` starts a comment and is no other token: without one, the
     // canonical text is all there is, printed in parallel and in pieces.
     let comments = !input.is_bril() && input.src.text.as_bytes().contains(&b'#');

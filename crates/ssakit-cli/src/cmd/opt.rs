@@ -2,10 +2,8 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::json::FormatArg;
-use crate::out::{Out, OutputArg};
 use crate::passes::{Passes, PassesParser};
-use crate::transform::transform;
+use crate::transform::{transform, OutArgs};
 use ssakit::opt;
 
 /// Arguments of `ssakit opt`.
@@ -28,17 +26,12 @@ pub struct Args {
     #[arg(long)]
     pub verify: bool,
     #[command(flatten)]
-    pub format: FormatArg,
-    #[command(flatten)]
-    pub emit: crate::format::EmitArg,
-    #[command(flatten)]
-    pub output: OutputArg,
+    pub out: OutArgs,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let out = Out::open(&a.output)?;
     let passes = &a.passes.0;
-    let mut inp = crate::format::load(&a.input)?;
+    let (out, mut inp) = crate::format::open(&a.input, &a.out.output)?;
     // Functions are independent: verify, optimise (and, with --verify,
     // verify again) in parallel, then report in module order. The passes
     // preserve valid SSA (the property tests check it on thousands of
@@ -83,15 +76,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 crate::errln!("internal error: {}", e.describe(f));
                 Failed(exit::INTERNAL)
             }
-            Fail::Invalid(errs) => {
-                for e in &errs {
-                    crate::errln!(
-                        "internal error: optimisation produced invalid SSA: {}",
-                        e.describe(f)
-                    );
-                }
-                Failed(exit::INTERNAL)
-            }
+            Fail::Invalid(errs) => crate::transform::invalid("optimisation", f, &errs),
         },
     )?;
     let mut stats = opt::Stats::default();
@@ -99,5 +84,5 @@ pub fn run(a: Args) -> Result<(), Failed> {
         stats.add(s);
     }
     let stats = a.stats.then(|| (stats, stats.render()));
-    done.finish(inp, &a.emit, out, a.format, stats, a.time_passes)
+    done.finish(inp, &a.out, out, stats, a.time_passes)
 }

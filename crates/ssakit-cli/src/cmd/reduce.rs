@@ -3,7 +3,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::out::{Out, OutputArg};
+use crate::out::OutputArg;
 use ssakit::oracle::{self, Plan};
 
 /// Arguments of `ssakit reduce`.
@@ -27,8 +27,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let crate::format::Input { src, parsed: p, .. } = crate::format::load(&a.input)?;
+    let (mut out, inp) = crate::format::open(&a.input, &a.output)?;
+    let crate::format::Input { src, parsed: p, .. } = inp;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     // A program construction refuses is bad input, as for `construct`, not
     // a mismatch of the first pipeline.

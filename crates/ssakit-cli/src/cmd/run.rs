@@ -45,8 +45,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let inp = crate::format::load(&a.input)?;
+    let (mut out, inp) = crate::format::open(&a.input, &a.output)?;
     let p = &inp.parsed;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     if f.params().len() != a.args.len() {
