@@ -77,6 +77,9 @@ pub struct Config {
     pub llvm: bool,
     /// Run Cranelift.
     pub cranelift: bool,
+    /// `sizes` and `sweep_size` count blocks, not instructions (the
+    /// generator's `--blocks`, as issue 33's table gives them).
+    pub by_blocks: bool,
 }
 
 impl Config {
@@ -94,6 +97,7 @@ impl Config {
             out: PathBuf::from("target/compare"),
             llvm: true,
             cranelift: true,
+            by_blocks: false,
         }
     }
 
@@ -112,7 +116,7 @@ impl Config {
 
 const USAGE: &str = "usage: ssakit-compare [--quick] [--sizes N,N..] [--vars N] \
 [--sweep-vars N,N..] [--sweep-shapes S,S..] [--sweep-size N] [--shapes S,S..] [--reps N] \
-[--limit SECONDS] [--out DIR] [--no-llvm] [--no-cranelift]";
+[--limit SECONDS] [--out DIR] [--no-llvm] [--no-cranelift] [--by-blocks]";
 
 fn parse_args() -> Result<Config, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -148,6 +152,7 @@ fn parse_args() -> Result<Config, String> {
             "--out" => c.out = PathBuf::from(val()?),
             "--no-llvm" => c.llvm = false,
             "--no-cranelift" => c.cranelift = false,
+            "--by-blocks" => c.by_blocks = true,
             "-h" | "--help" => return Err(USAGE.to_string()),
             _ => return Err(format!("unknown argument `{a}`\n{USAGE}")),
         }
@@ -209,6 +214,8 @@ pub struct Row {
     pub construct: BTreeMap<String, Construction>,
     /// Destruction per mode (of the pruned SSA), seconds.
     pub destruct: BTreeMap<String, f64>,
+    /// Phases of the median run of destruction per mode, `(name, seconds)`.
+    pub destruct_phases: BTreeMap<String, Vec<(String, f64)>>,
     /// The verifier on the pruned SSA, seconds.
     pub verify_s: f64,
     /// `Function::clone`, seconds.
@@ -323,7 +330,11 @@ fn run_one(
     ab: &mut Abandoned,
     tmp: &Path,
 ) -> Row {
-    let blocks = blocks_for(shape, vars, size);
+    let blocks = if c.by_blocks {
+        size
+    } else {
+        blocks_for(shape, vars, size)
+    };
     let src = generate(&GenOptions {
         shape,
         blocks,
@@ -382,16 +393,28 @@ fn run_one(
         |_| ssakit::verify::verify(&pruned).expect("valid SSA"),
     );
     let mut destruct = BTreeMap::new();
+    let mut destruct_phases = BTreeMap::new();
     for &(name, run) in ssa::DESTRUCTORS {
-        let s = measure(
-            reps,
-            || pruned.clone(),
-            |mut f| {
-                run(&mut f);
-                f
-            },
-        );
+        // As `measure`, keeping the phases of the median run.
+        let mut runs: Vec<(f64, Vec<(String, f64)>)> = (0..reps)
+            .map(|_| {
+                let mut f = pruned.clone();
+                let t = Instant::now();
+                let times = run(&mut f);
+                let e = t.elapsed().as_secs_f64();
+                drop(black_box(f));
+                let phases = times
+                    .phases
+                    .iter()
+                    .map(|(n, s)| (n.to_string(), *s))
+                    .collect();
+                (e, phases)
+            })
+            .collect();
+        runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (s, phases) = runs.swap_remove(runs.len() / 2);
         destruct.insert(name.to_string(), s);
+        destruct_phases.insert(name.to_string(), phases);
     }
     drop(pruned);
 
@@ -484,6 +507,7 @@ fn run_one(
         input_bytes,
         construct,
         destruct,
+        destruct_phases,
         verify_s,
         clone_s,
         copy_s,

@@ -75,7 +75,61 @@ fn cranelift_best(r: &Row) -> Option<f64> {
     }
 }
 
-/// The Markdown report: the main table, a phase table, the verdicts.
+/// One row per shape and variable count (its largest size) of the phases
+/// `of` gives, `(phases, total seconds)`, each phase a column.
+fn phase_table(o: &mut String, rows: &[Row], of: impl Fn(&Row) -> Option<(&[(String, f64)], f64)>) {
+    let mut phase_names: Vec<&str> = Vec::new();
+    for (phases, _) in rows.iter().filter_map(&of) {
+        for (n, _) in phases {
+            if !phase_names.contains(&n.as_str()) {
+                phase_names.push(n);
+            }
+        }
+    }
+    let _ = writeln!(
+        o,
+        "| shape | vars | insts | {} | total |",
+        phase_names.join(" | ")
+    );
+    let _ = writeln!(
+        o,
+        "|---|---:|---:|{}---:|",
+        "---:|".repeat(phase_names.len())
+    );
+    for r in rows {
+        let largest = rows
+            .iter()
+            .filter(|x| x.shape == r.shape && x.vars == r.vars)
+            .map(|x| x.insts)
+            .max();
+        if Some(r.insts) != largest {
+            continue;
+        }
+        let Some((phases, total)) = of(r) else {
+            continue;
+        };
+        let cells: Vec<String> = phase_names
+            .iter()
+            .map(|n| {
+                phases
+                    .iter()
+                    .find(|(m, _)| m == n)
+                    .map_or("–".into(), |(_, s)| ms(*s))
+            })
+            .collect();
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {} |",
+            r.shape,
+            r.vars,
+            size(r.insts),
+            cells.join(" | "),
+            ms(total)
+        );
+    }
+}
+
+/// The Markdown report: the main table, the phase tables, the verdicts.
 pub fn markdown(meta: &Meta, rows: &[Row]) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "# ssakit-compare results\n");
@@ -92,7 +146,7 @@ pub fn markdown(meta: &Meta, rows: &[Row]) -> String {
         o,
         "Times in ms. *pruned*, *minimal*, *semi*: ssakit construction of the generated function \
          (cfg, dominators, liveness, phi insertion, renaming; verification not included). \
-         *destr*: `destruct` of the pruned SSA (coalescing; `-naive` without), splitting critical edges or not, input verification excluded. *verify*: \
+         *destr*: `destruct_trusted` of the pruned SSA (coalescing; `-naive` without), splitting critical edges or not: input verification excluded. *verify*: \
          the verifier the CLI runs. *clone*: `Function::clone`; *copy*: clone and rewrite every \
          operand. *LLVM*: PromotePass of `opt -passes=mem2reg`. *CL end*/*CL early*: Cranelift's \
          FunctionBuilder sealing at the end / early, building the function from the ssakit \
@@ -140,57 +194,23 @@ pub fn markdown(meta: &Meta, rows: &[Row]) -> String {
             r.input_bytes as f64 / r.insts as f64,
         );
     }
-    // Phases of pruned construction at each shape's largest size.
+    // Phases of pruned construction, and of its destruction (edges split,
+    // coalescing), at each shape's largest size.
     o.push_str(
         "\n## Phases of pruned construction (ms), largest size per shape and variable count\n\n",
     );
-    let mut phase_names: Vec<String> = Vec::new();
-    for r in rows {
-        for (n, _) in &r.construct["pruned"].phases {
-            if !phase_names.contains(n) {
-                phase_names.push(n.clone());
-            }
-        }
-    }
-    let _ = writeln!(
-        o,
-        "| shape | vars | insts | {} | total |",
-        phase_names.join(" | ")
-    );
-    let _ = writeln!(
-        o,
-        "|---|---:|---:|{}---:|",
-        "---:|".repeat(phase_names.len())
-    );
-    for r in rows {
-        let largest = rows
-            .iter()
-            .filter(|x| x.shape == r.shape && x.vars == r.vars)
-            .map(|x| x.insts)
-            .max();
-        if Some(r.insts) != largest {
-            continue;
-        }
+    phase_table(&mut o, rows, |r| {
         let c = &r.construct["pruned"];
-        let cells: Vec<String> = phase_names
-            .iter()
-            .map(|n| {
-                c.phases
-                    .iter()
-                    .find(|(m, _)| m == n)
-                    .map_or("–".into(), |(_, s)| ms(*s))
-            })
-            .collect();
-        let _ = writeln!(
-            o,
-            "| {} | {} | {} | {} | {} |",
-            r.shape,
-            r.vars,
-            size(r.insts),
-            cells.join(" | "),
-            ms(c.total_s)
-        );
-    }
+        Some((&c.phases[..], c.total_s))
+    });
+    o.push_str(
+        "\n## Phases of destruction, edges split, coalescing (ms), largest size per shape and \
+         variable count\n\n",
+    );
+    phase_table(&mut o, rows, |r| {
+        let p = r.destruct_phases.get("split")?;
+        Some((&p[..], *r.destruct.get("split")?))
+    });
     o.push_str("\n## Verdicts\n\n");
     for v in verdicts(rows) {
         let _ = writeln!(o, "- {v}");

@@ -199,11 +199,7 @@ impl PhiInsertion<'_> {
     /// always true for the other flavours.
     fn prepare_var(&self, v: Var) -> bool {
         match (&self.liveness, self.flavor) {
-            (Some(live), Flavor::Pruned) => {
-                let mut any = false;
-                live.borrow_mut().explore(v, |_| any = true, |_| {});
-                any
-            }
+            (Some(live), Flavor::Pruned) => live.borrow_mut().explore_live_in(v),
             _ => true,
         }
     }
@@ -322,7 +318,8 @@ impl PhiInsertion<'_> {
                 if !self.prepare_var(v) {
                     continue;
                 }
-                calc.compute_live(d, &mut frontier, |y| self.keep(y, v));
+                // Unsorted: `run` groups the placements by block.
+                calc.compute_live_unsorted(d, &mut frontier, |y| self.keep(y, v));
             } else {
                 calc.compute(d, &mut frontier);
             }
