@@ -36,7 +36,7 @@
 //! and the tests check that both place the same phis. The trace of one
 //! variable runs the worklist for that variable alone, beside the linear
 //! method for the others, with what each step needs of DF(X) computed
-//! without DF_all ([`TracedFrontiers`]): time and memory near-linear in
+//! without DF_all (`trace::TracedFrontiers`): time and memory near-linear in
 //! the function, where DF_all took 4.8 GB on a 40,000-block ladder.
 //!
 //! Flavours ([`Flavor`]): *minimal* inserts at DF⁺(Defs(v)) for every
