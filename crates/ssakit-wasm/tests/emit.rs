@@ -4,6 +4,9 @@
 //! round-trips in every destruction mode, deep nesting and a wide
 //! `br_table` emit.
 
+#[path = "support/absent.rs"]
+mod absent;
+
 use ssakit::construct::{self, Flavor};
 use ssakit::destruct::DestructOptions;
 use ssakit::opt::Pass;
@@ -146,10 +149,10 @@ fn destruct_modes() -> Vec<(&'static str, OptOptions)> {
 fn sql_wasm_round_trips_in_every_mode() {
     let path = root("target/wasm-corpus/sql-wasm.wasm");
     let Ok(bytes) = std::fs::read(&path) else {
-        eprintln!(
-            "skipped: {} absent (scripts/fetch-wasm-corpus.sh)",
+        absent::absent(&format!(
+            "{} is absent (run scripts/fetch-wasm-corpus.sh)",
             path.display()
-        );
+        ));
         return;
     };
     let mut failed: Vec<&str> = Vec::new();

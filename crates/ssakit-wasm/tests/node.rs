@@ -13,9 +13,12 @@
 //! While `optimize` is the identity, a planted change to the module (a
 //! byte of SQLite's version string, in its data) must be reported.
 
+#[path = "support/absent.rs"]
+mod absent;
 #[path = "support/modes.rs"]
 mod modes;
 
+use absent::absent;
 use modes::modes;
 use ssakit_wasm::rewrite::{self, OptOptions};
 use std::path::{Path, PathBuf};
@@ -77,17 +80,17 @@ const ESBUILD: Workload = Workload {
 /// absent.
 fn package(w: &Workload) -> Option<PathBuf> {
     if Command::new("node").arg("--version").output().is_err() {
-        eprintln!("skipped: node is not installed");
+        absent("node is not installed");
         return None;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../target/wasm-corpus/packages")
         .join(w.package);
     if !dir.join(w.module).is_file() {
-        eprintln!(
-            "skipped: {} is absent (run scripts/fetch-wasm-corpus.sh)",
+        absent(&format!(
+            "{} is absent (run scripts/fetch-wasm-corpus.sh)",
             dir.join(w.module).display()
-        );
+        ));
         return None;
     }
     Some(dir)

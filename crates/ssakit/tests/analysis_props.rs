@@ -213,7 +213,7 @@ fn check_idf<G: Graph>(g: &G, sets: &[Vec<u32>]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(2000)))]
+    #![proptest_config(common::config(2000))]
 
     #[test]
     fn dominators_match_oracle(g in any_graph()) {
@@ -375,7 +375,7 @@ impl FnSpec {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(3000)))]
+    #![proptest_config(common::config(3000))]
 
     #[test]
     fn liveness_matches_dataflow(spec in fn_spec()) {

@@ -357,7 +357,7 @@ fn check(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(1500)))]
+    #![proptest_config(common::config(1500))]
 
     #[test]
     fn coalesced_names_never_join_interfering_variables(p in program(9, 4)) {

@@ -239,6 +239,23 @@ fn verifier_sees_non_conventional_ssa() {
         .conventional());
 }
 
+/// The trace of `v` and the SSA of `f` constructed with `idf` in `flavor`.
+fn traced(
+    f: &ssakit::ir::Function,
+    idf: Idf,
+    flavor: Flavor,
+    v: &str,
+) -> (construct::Trace, ssakit::ir::Function) {
+    let mut g = f.clone();
+    let opts = Options {
+        idf,
+        flavor,
+        ..Options::default()
+    };
+    let (_, t) = construct::construct_traced(&mut g, &opts, v).unwrap();
+    (t, g)
+}
+
 /// Issue 32, defect 3: the trace of a variable computes the frontiers its
 /// worklist takes on demand (`Idf::Linear`, the default) instead of
 /// DF_all's: the rows, their sets' sizes and the SSA are those of the
@@ -263,13 +280,7 @@ fn traced_frontiers_on_demand_agree_with_df_all() {
             for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
                 for v in ["v0", "v1", "v2"] {
                     let run = |idf| {
-                        let mut g = f.clone();
-                        let opts = Options {
-                            idf,
-                            flavor,
-                            ..Options::default()
-                        };
-                        let (_, t) = construct::construct_traced(&mut g, &opts, v).unwrap();
+                        let (t, g) = traced(&f, idf, flavor, v);
                         let text = print_module(&ssakit::ir::Module { functions: vec![g] });
                         (t, text)
                     };
@@ -319,4 +330,57 @@ fn trace_rows_are_linear_on_a_ladder() {
         .filter(|&&i| f.base_name(f.def(i).unwrap()) == "v0")
         .count();
     assert_eq!(last.f_len, phis);
+}
+
+/// Issue 32, defect 3 (time): the traced variable's steps read DF(X)
+/// without walking X's subtree ([`ssakit::construct::trace`]'s counted
+/// sizes, the blocks not yet in F found in a segment tree of edges, a
+/// bounded walk for the blocks shown). On programs large enough for the
+/// walk to stop early, every row agrees with the chapter's worklist over
+/// DF_all but for the blocks shown of a frontier too large to walk, which
+/// are then blocks of DF(X) (checked against DF_all).
+#[test]
+fn counted_frontiers_agree_with_df_all_on_large_programs() {
+    use ssakit::analysis::{DomTree, DominanceFrontiers};
+    use ssakit::gen::{generate, GenOptions, Shape};
+    use ssakit::ir::Cfg;
+    let mut partial = 0;
+    for shape in [
+        Shape::Random,
+        Shape::Ladder,
+        Shape::Irreducible,
+        Shape::NestedLoops,
+        Shape::Switchy,
+    ] {
+        for seed in 0..2 {
+            let f = generate(&GenOptions {
+                shape,
+                blocks: 600,
+                vars: 3,
+                seed,
+            });
+            let cfg = Cfg::new(&f);
+            let df = DominanceFrontiers::new(&cfg, &DomTree::new(&cfg));
+            for flavor in [Flavor::Minimal, Flavor::Pruned] {
+                let run = |idf| traced(&f, idf, flavor, "v0").0;
+                let (mut a, b) = (run(Idf::Worklist), run(Idf::Linear));
+                assert_eq!(a.insert.len(), b.insert.len(), "{shape:?} {seed}");
+                for (ra, rb) in a.insert.iter_mut().zip(&b.insert) {
+                    let what = format!("{shape:?} seed {seed} {flavor:?} X = {}", rb.x);
+                    if ra.df != rb.df {
+                        partial += 1;
+                        assert!(rb.df.windows(2).all(|w| w[0] < w[1]), "{what}");
+                        for y in &rb.df {
+                            assert!(df.df(rb.x).contains(y), "{what}: {y} not in DF(X)");
+                        }
+                        ra.df = rb.df.clone();
+                    }
+                    assert_eq!(*ra, *rb, "{what}");
+                }
+                assert_eq!(a, b, "{shape:?} seed {seed} {flavor:?}");
+            }
+        }
+    }
+    // The ladder's outer frontiers are too large to walk.
+    assert!(partial > 0);
 }

@@ -57,7 +57,7 @@ fn expected_minimal(f: &Function) -> Vec<(Var, Block)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(2000)))]
+    #![proptest_config(common::config(2000))]
 
     #[test]
     fn construction_verifies_places_minimal_phis_and_preserves_behaviour(p in program(9, 4)) {
@@ -107,4 +107,50 @@ proptest! {
         prop_assert!(pr.is_subset(&se), "pruned ⊄ semi-pruned");
         prop_assert!(se.is_subset(&mi), "semi-pruned ⊄ minimal");
     }
+}
+
+/// Issue 32: a failing property test does not rewrite the tracked
+/// `.proptest-regressions` file beside it (proptest appended the failing
+/// seed there): [`common::config`] replays the seeds of the tracked file
+/// and saves a new failure under `target/tmp`.
+#[test]
+fn failures_leave_the_tracked_regressions_file_alone() {
+    use proptest::test_runner::{TestCaseError, TestRunner};
+    let fail = |source: &'static str| {
+        let mut config = common::config(4);
+        config.source_file = Some(source);
+        let result =
+            TestRunner::new(config).run(&any::<u8>(), |_| Err(TestCaseError::fail("planted")));
+        assert!(result.is_err());
+    };
+    // This file's tracked seeds are read (a failing replay ends the run).
+    let tracked = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/construct_props.proptest-regressions"
+    );
+    let before = std::fs::read(tracked).unwrap();
+    assert!(String::from_utf8_lossy(&before).contains("\ncc "));
+    fail(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/construct_props.rs"
+    ));
+    assert_eq!(std::fs::read(tracked).unwrap(), before);
+    // A test without a regressions file gets none: its seed goes to target/tmp.
+    let beside = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/planted_failure.proptest-regressions"
+    );
+    let saved = concat!(
+        env!("CARGO_TARGET_TMPDIR"),
+        "/proptest-regressions/planted_failure.proptest-regressions"
+    );
+    let _ = std::fs::remove_file(saved);
+    fail(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/planted_failure.rs"
+    ));
+    let created = std::path::Path::new(beside).exists();
+    let _ = std::fs::remove_file(beside);
+    assert!(!created, "{beside} written");
+    assert!(std::fs::read_to_string(saved).unwrap().contains("\ncc "));
 }

@@ -343,7 +343,7 @@ fn closed_cycles(sources: &[Option<usize>]) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(400)))]
+    #![proptest_config(common::config(400))]
 
     /// Random phi shuffles in a loop (permutations, fan-out, self-loops,
     /// values computed in the body), split and not split: same output; when

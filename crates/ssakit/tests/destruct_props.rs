@@ -256,7 +256,7 @@ fn check_program(p: &common::random_program::Program) -> Result<(), TestCaseErro
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(2000)))]
+    #![proptest_config(common::config(2000))]
 
     #[test]
     fn construct_transform_destruct_preserves_behaviour(p in program(9, 4)) {
@@ -265,7 +265,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(300)))]
+    #![proptest_config(common::config(300))]
 
     /// Bigger programs: longer copy chains, more phis per block, bigger
     /// classes for the interference test.

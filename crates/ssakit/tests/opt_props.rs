@@ -282,7 +282,7 @@ fn check_program(f: &Function, undef: UndefMode, random: Vec<Pass>) -> Result<()
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(5000)))]
+    #![proptest_config(common::config(5000))]
 
     #[test]
     fn passes_preserve_ssa_and_behaviour(
@@ -296,7 +296,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(300)))]
+    #![proptest_config(common::config(300))]
 
     #[test]
     fn passes_preserve_ssa_and_behaviour_on_bigger_programs(

@@ -277,7 +277,7 @@ fn choice_strategy() -> impl Strategy<Value = (Choice, Vec<usize>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(5000)))]
+    #![proptest_config(common::config(5000))]
 
     /// Random parallel copies of up to twelve locations, with fan-out and
     /// self-copies, in random input order.

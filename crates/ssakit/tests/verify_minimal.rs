@@ -127,7 +127,7 @@ fn add_phis(f: &mut Function, rng: &mut Rng) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(1500)))]
+    #![proptest_config(common::config(1500))]
 
     #[test]
     fn minimality_report_matches_its_definition(p in program(9, 4), seed in any::<u64>()) {

@@ -142,7 +142,7 @@ fn check_program(p: &common::random_program::Program) -> Result<(), TestCaseErro
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(2000)))]
+    #![proptest_config(common::config(2000))]
 
     #[test]
     fn virtualized_copies_never_lose_to_method_one(p in program(9, 4)) {
@@ -151,7 +151,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(300)))]
+    #![proptest_config(common::config(300))]
 
     /// Bigger programs: bigger phi components, more of them interfering.
     #[test]

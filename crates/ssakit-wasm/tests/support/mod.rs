@@ -2,6 +2,8 @@
 //! every lifted function must pass.
 #![allow(dead_code)]
 
+pub mod absent;
+
 use ssakit::ir::{Function, Module};
 use ssakit::text::print_module;
 use ssakit_wasm::lift::{lift, ModuleSymbols};
@@ -44,7 +46,9 @@ pub fn corpus(name: &str) -> Option<Vec<u8>> {
     match std::fs::read(&path) {
         Ok(b) => Some(b),
         Err(_) => {
-            eprintln!("skipped: {path} is absent (run scripts/fetch-wasm-corpus.sh)");
+            absent::absent(&format!(
+                "{path} is absent (run scripts/fetch-wasm-corpus.sh)"
+            ));
             None
         }
     }

@@ -35,9 +35,9 @@
 //! chapter announces); the worklist is kept for teaching and for the trace,
 //! and the tests check that both place the same phis. The trace of one
 //! variable runs the worklist for that variable alone, beside the linear
-//! method for the others, with each DF(X) computed from the DJ-graph when X
-//! is taken from W: memory linear in the function, where DF_all took
-//! 4.8 GB on a 40,000-block ladder.
+//! method for the others, with what each step needs of DF(X) computed
+//! without DF_all (`trace::TracedFrontiers`): time and memory near-linear in
+//! the function, where DF_all took 4.8 GB on a 40,000-block ladder.
 //!
 //! Flavours ([`Flavor`]): *minimal* inserts at DF⁺(Defs(v)) for every
 //! variable, as the chapter does; *semi-pruned* (Briggs, Cooper, Harvey and
@@ -45,7 +45,7 @@
 //! some block before any definition in it); *pruned* only where `v` is live
 //! on entry, so no phi is dead.
 
-use super::trace::{shown, InsertRow, ROW_SHOWN};
+use super::trace::{shown, InsertRow, TracedFrontiers, ROW_SHOWN};
 use super::Flavor;
 use crate::analysis::{DomTree, DominanceFrontiers, IdfCalculator, VarLiveness};
 use crate::entity::{Csr, EntityVec, PackedOption};
@@ -340,7 +340,7 @@ impl PhiInsertion<'_> {
         let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
         let mut wl = Worklist::new(func.num_blocks());
         let mut placed: Vec<(Block, Var)> = Vec::new();
-        let mut df_of = |x: Block, out: &mut Vec<Block>| out.extend_from_slice(df.df(x));
+        let mut df_of = df;
         for v in variable_order(func) {
             let d = defs.of(v);
             if d.is_empty() || !self.wanted(&global, v) {
@@ -356,13 +356,11 @@ impl PhiInsertion<'_> {
     }
 
     /// The traced variable `v` of [`Self::place_linear`]: the chapter's
-    /// worklist, recording its rows, with each DF(X) computed when X is
-    /// taken from W, from the DJ-graph (the J-edges leaving X's dominator
-    /// subtree to blocks X does not strictly dominate, chapter 13.2),
-    /// instead of DF_all's frontiers of every block. Memory stays linear in
-    /// the function (the rows keep [`ROW_SHOWN`](super::trace::ROW_SHOWN)
-    /// blocks of each set); the time is the sum of the subtrees of the
-    /// blocks taken from W.
+    /// worklist, recording its rows, with what each step needs of DF(X)
+    /// (its blocks not yet in F, its size, the blocks a row shows) from
+    /// [`TracedFrontiers`] instead of DF_all's frontiers of every block:
+    /// time and memory near-linear in the function, where the sum of the
+    /// frontiers taken is quadratic on a ladder.
     fn place_traced(
         &self,
         func: &Function,
@@ -371,30 +369,44 @@ impl PhiInsertion<'_> {
         d: &[Block],
         rows: &mut Vec<InsertRow>,
     ) -> Vec<(Block, Var)> {
-        let n = func.num_blocks();
-        let mut wl = Worklist::new(n);
-        // DF(X) by a walk of X's subtree; `seen[y] == stamp` once y is in.
-        let mut seen = vec![0u32; n];
-        let mut stamp = 0u32;
-        let mut stack: Vec<Block> = Vec::new();
-        let cfg = self.cfg;
-        let mut df_of = |x: Block, out: &mut Vec<Block>| {
-            stamp += 1;
-            stack.push(x);
-            while let Some(z) = stack.pop() {
-                for &y in cfg.succs(z) {
-                    if seen[y.index()] != stamp && !dt.strictly_dominates(x, y) {
-                        seen[y.index()] = stamp;
-                        out.push(y);
-                    }
-                }
-                stack.extend_from_slice(dt.children(z));
-            }
-            out.sort_unstable();
-        };
+        let mut wl = Worklist::new(func.num_blocks());
+        let mut frontiers = TracedFrontiers::new(self.cfg, dt);
         let mut placed = Vec::new();
-        wl.run(self, v, d, &mut df_of, &mut placed, Some(rows));
+        wl.run(self, v, d, &mut frontiers, &mut placed, Some(rows));
         placed
+    }
+}
+
+/// What a worklist step reads of DF(X): the blocks that may receive a phi
+/// and, for a trace row, the blocks shown and the size.
+trait StepFrontier {
+    /// Pushes onto `out` a part of DF(x) holding every block of DF(x) not
+    /// yet in F, sorted.
+    fn candidates(&mut self, x: Block, out: &mut Vec<Block>);
+    /// The first blocks of DF(x) a row keeps and `|DF(x)|`, after
+    /// [`Self::candidates`] gave `candidates` for `x`.
+    fn row_cell(&mut self, x: Block, candidates: &[Block]) -> (Vec<Block>, usize);
+}
+
+/// DF_all's frontiers: the candidates are all of DF(X).
+impl StepFrontier for &DominanceFrontiers {
+    fn candidates(&mut self, x: Block, out: &mut Vec<Block>) {
+        out.extend_from_slice(self.df(x));
+    }
+    fn row_cell(&mut self, _x: Block, candidates: &[Block]) -> (Vec<Block>, usize) {
+        (shown(candidates.iter().copied()), candidates.len())
+    }
+}
+
+/// The traced variable of the linear method: only the blocks not yet in F
+/// are found, and the size is counted ([`TracedFrontiers`]).
+impl StepFrontier for TracedFrontiers<'_> {
+    fn candidates(&mut self, x: Block, out: &mut Vec<Block>) {
+        self.take_new(x, out);
+        out.sort_unstable();
+    }
+    fn row_cell(&mut self, x: Block, _candidates: &[Block]) -> (Vec<Block>, usize) {
+        (self.shown(x), self.len(x))
     }
 }
 
@@ -408,7 +420,8 @@ struct Worklist {
     in_defs: Vec<u32>,
     /// W, in insertion order; `w[head..]` is still to be taken.
     w: Vec<Block>,
-    /// DF(X) of the current step.
+    /// The blocks of DF(X) that may receive a phi in the current step
+    /// ([`StepFrontier::candidates`]).
     df: Vec<Block>,
 }
 
@@ -422,14 +435,14 @@ impl Worklist {
         }
     }
 
-    /// Places `v`'s phis (pushed to `placed`), DF(X) given by `df_of`; with
-    /// `rows`, records one row per step.
+    /// Places `v`'s phis (pushed to `placed`), DF(X) read from `df_of`;
+    /// with `rows`, records one row per step.
     fn run(
         &mut self,
         ins: &PhiInsertion<'_>,
         v: Var,
         d: &[Block],
-        df_of: &mut dyn FnMut(Block, &mut Vec<Block>),
+        df_of: &mut dyn StepFrontier,
         placed: &mut Vec<(Block, Var)>,
         mut rows: Option<&mut Vec<InsertRow>>,
     ) {
@@ -448,7 +461,7 @@ impl Worklist {
             let x = self.w[head];
             head += 1;
             self.df.clear();
-            df_of(x, &mut self.df);
+            df_of.candidates(x, &mut self.df);
             let mut inserted = Vec::new();
             let mut inserted_len = 0;
             for &y in &self.df {
@@ -473,10 +486,11 @@ impl Worklist {
                 }
             }
             if let Some(rows) = rows.as_mut() {
+                let (df, df_len) = df_of.row_cell(x, &self.df);
                 rows.push(InsertRow {
                     x,
-                    df: shown(self.df.iter().copied()),
-                    df_len: self.df.len(),
+                    df,
+                    df_len,
                     inserted,
                     inserted_len,
                     f: shown(f_rows.iter().copied()),
