@@ -110,22 +110,47 @@ fn ladder_commands_grow_linearly() {
     ];
     let mut report = String::new();
     for (name, args, ns) in commands {
-        let runs: Vec<(usize, f64, f64)> = ns
+        let run = |n: usize| {
+            let a = args(&format!("ladder{n}.ssa"), &format!("ladder{n}.wasm"));
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            measure(&dir, &a)
+        };
+        let mut runs: Vec<(usize, f64, f64)> = ns
             .iter()
             .map(|&n| {
-                let a = args(&format!("ladder{n}.ssa"), &format!("ladder{n}.wasm"));
-                let a: Vec<&str> = a.iter().map(String::as_str).collect();
-                let (cpu, rss) = measure(&dir, &a);
+                let (cpu, rss) = run(n);
                 report += &format!("{name} {n}: {cpu:.2} s, {:.0} MB\n", rss / 1e6);
                 (n, cpu, rss)
             })
             .collect();
-        for &(n, cpu, rss) in &runs {
-            let Some(&(_, cpu0, rss0)) = runs.iter().find(|r| r.0 * 4 == n) else {
+        for i in 0..runs.len() {
+            let n = runs[i].0;
+            let Some(j) = runs.iter().position(|r| r.0 * 4 == n) else {
                 continue;
             };
-            let time = cpu.max(CPU_FLOOR) / cpu0.max(CPU_FLOOR);
-            let memory = rss.max(RSS_FLOOR) / rss0.max(RSS_FLOOR);
+            let growth = |runs: &[(usize, f64, f64)]| {
+                let ((_, cpu, rss), (_, cpu0, rss0)) = (runs[i], runs[j]);
+                (
+                    cpu.max(CPU_FLOOR) / cpu0.max(CPU_FLOOR),
+                    rss.max(RSS_FLOOR) / rss0.max(RSS_FLOOR),
+                )
+            };
+            let (mut time, mut memory) = growth(&runs);
+            if time > MAX_RATIO || memory > MAX_RATIO {
+                // A shared machine can slow one run down: both sizes are
+                // measured once more and each keeps its smaller figures.
+                for k in [j, i] {
+                    let (cpu, rss) = run(runs[k].0);
+                    report += &format!(
+                        "{name} {} again: {cpu:.2} s, {:.0} MB\n",
+                        runs[k].0,
+                        rss / 1e6
+                    );
+                    runs[k].1 = runs[k].1.min(cpu);
+                    runs[k].2 = runs[k].2.min(rss);
+                }
+                (time, memory) = growth(&runs);
+            }
             assert!(
                 time <= MAX_RATIO && memory <= MAX_RATIO,
                 "{name}: ×{time:.1} time, ×{memory:.1} memory from {} to {n} blocks\n{report}",
