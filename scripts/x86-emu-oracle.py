@@ -11,8 +11,9 @@ How (docs/x86.md, "The emulator oracle"):
   execute only), a stack and a thread block (`fs`) beside them; memory the
   function touches elsewhere is mapped on the fault, as zero pages (at most
   MAX_PAGES of them);
-* the registers start random (pointer-like canonical values, random flags
-  but DF clear, random xmm), and each SSA parameter holds its register's
+* the registers start random (pointer-like canonical values, but an
+  argument register a small integer below 32 one time in three, so that
+  switches take their cases; random flags but DF clear, random xmm), and each SSA parameter holds its register's
   initial value;
 * before each instruction, every (register, value) it reads must hold: the
   CPU's register equals the value the SSA value was given when its
@@ -27,7 +28,8 @@ How (docs/x86.md, "The emulator oracle"):
   SSA results take;
 * a run stops at `ret` (its reads checked), a tail call or any jump out
   of the extent, a call that never returns, an edge the CFG does not have,
-  an emulator fault it cannot map, or after STEPS instructions.
+  an emulator fault it cannot map, or after STEPS instructions. An edge the
+  CFG does not have (a jump table resolved wrong) is a mismatch too.
 
 Every function gets RUNS random inputs. A function passes when it compared
 at least one read and no run found a mismatch; it is skipped, with its
@@ -36,7 +38,8 @@ renaming fault in the JSON (each phi's first two operands exchanged, and
 each read of a register defined in the block by an earlier instruction
 names the block's incoming value instead) to show the oracle catches it.
 
-Usage: x86-emu-oracle.py --ssakit BIN [--sample N] [--seed S] [--fault] ELF
+Usage: x86-emu-oracle.py --ssakit BIN [--sample N] [--seed S] [--fault]
+       [--with-tables] ELF
 Exit 1 on a mismatch (or, with --fault, when nothing is caught), 2 on bad
 use; --min-pass N fails unless at least N functions pass.
 """
@@ -68,6 +71,7 @@ GPRS = ["rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
         "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"]
 FLAG_BITS = {"cf": 0, "pf": 2, "af": 4, "zf": 6, "sf": 7, "of": 11, "df": 10}
 XMMS = ["xmm%d" % i for i in range(16)]
+ARGS = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"]
 UC_REG = {r: getattr(X, "UC_X86_REG_" + r.upper()) for r in GPRS + XMMS}
 CPU_REGS = set(GPRS) | set(FLAG_BITS) | set(XMMS)
 
@@ -111,6 +115,7 @@ class Flavor:
         self.fresh = self.blocks[self.entry]["address"] is not None
         self.pending = []
         self.compared = 0
+        self.switched = 0
         self.mismatches = []
 
     def read(self, reg, val, cpu, where):
@@ -135,7 +140,11 @@ class Flavor:
         if label is not None and not self.fresh:
             b = self.blocks[self.cur]
             if label not in b["terminator"]["successors"]:
+                self.mismatches.append("%#x: the CPU went from %s to %s, an edge not in the CFG"
+                                       % (pc, self.cur, label))
                 return ("stop", "edge not in the CFG")
+            if b["terminator"]["kind"] == "switch":
+                self.switched += 1
             new = {}
             for phi in self.blocks[label]["phis"]:
                 arg = [v for p, v in phi["args"] if p == self.cur]
@@ -282,7 +291,8 @@ class Emu:
         """One run of one function on random inputs: the reason it stopped."""
         cpu0 = {}
         for r in GPRS:
-            cpu0[r] = canonical(rng)
+            small = r in ARGS and rng.randrange(3) == 0
+            cpu0[r] = rng.randrange(32) if small else canonical(rng)
         cpu0["rsp"] = STACK + STACK_SIZE - 0x2008
         for f in FLAG_BITS:
             cpu0[f] = 0 if f == "df" else rng.getrandbits(1)
@@ -331,6 +341,8 @@ def main():
     ap.add_argument("--seed", type=int, default=29)
     ap.add_argument("--fault", action="store_true")
     ap.add_argument("--min-pass", type=int, default=0)
+    ap.add_argument("--with-tables", action="store_true",
+                    help="sample only functions with a resolved jump table")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
     with open(a.elf, "rb") as fh:
@@ -340,6 +352,8 @@ def main():
                               "--flavor", "minimal", "--no-destruct"],
                              check=True, capture_output=True)
     funcs = json.loads(listing.stdout)["functions"]
+    if a.with_tables:
+        funcs = [f for f in funcs if f["jump_tables"] > 0]
     rng = random.Random(a.seed)
     chosen = sorted(rng.sample(funcs, min(a.sample, len(funcs))), key=lambda f: int(f["address"], 16))
     addrs = [f["address"] for f in chosen]
@@ -348,7 +362,7 @@ def main():
     emu = Emu(segs)
     passed, mismatched, skipped = 0, [], collections.Counter()
     ends = collections.Counter()
-    compared = 0
+    compared = switched = 0
     for k, addr in enumerate(addrs):
         fjs = [lifted[fl][k] for fl in flavors]
         checkers = [Flavor(fj, a.fault) for fj in fjs]
@@ -360,6 +374,7 @@ def main():
             for fl, c in zip(flavors, checkers):
                 n += c.compared
                 bad.extend("%s: %s" % (fl, m) for m in c.mismatches)
+            switched += checkers[0].switched
         ends.update(reasons)
         compared += n
         name = "%s %s" % (addr, fjs[0]["name"])
@@ -378,6 +393,7 @@ def main():
     print("  with a mismatch: %d" % len(mismatched))
     print("  skipped (nothing compared): %d %s" % (sum(skipped.values()), dict(skipped)))
     print("  reads compared: %d" % compared)
+    print("  jump-table edges followed: %d" % switched)
     print("  runs ended by: %s" % dict(sorted(ends.items(), key=lambda kv: -kv[1])))
     for name, bad in mismatched[:5]:
         print("  mismatch in %s: %s" % (name, bad[0]))
