@@ -244,3 +244,35 @@ fn lift_json_names_every_read_and_write_with_its_address() {
     );
     assert_eq!(term["successors"], serde_json::json!(["b1340", "b1354"]));
 }
+
+/// `x86 stats --only-flavor`: the pipeline (one SSA flavour,
+/// verified, destructed); the other flavours are `-` in text and null in
+/// JSON, the chosen one counted as without the flag.
+#[test]
+fn stats_only_flavor_constructs_one_flavour() {
+    let all = ok(&["x86", "stats", &fixture("fixture")]);
+    let one = ok(&["x86", "stats", &fixture("fixture"), "--only-flavor"]);
+    let line = |text: &str, key: &str| {
+        text.lines()
+            .find(|l| l.starts_with(key))
+            .unwrap_or_else(|| panic!("no {key}: {text}"))
+            .to_string()
+    };
+    assert_eq!(line(&one, "phis minimal"), "phis minimal                -");
+    assert_eq!(line(&one, "phis pruned"), line(&all, "phis pruned"));
+    assert_eq!(line(&one, "copies"), line(&all, "copies"));
+    let json = ok(&[
+        "x86",
+        "stats",
+        &fixture("fixture"),
+        "--only-flavor",
+        "--flavor",
+        "minimal",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v["total"]["phis"]["pruned"].is_null(), "{json}");
+    assert!(v["total"]["phis"]["minimal"]["registers"].as_u64().unwrap() > 0);
+    assert!(v["total"]["times"]["construct"]["semi-pruned"].is_null());
+}

@@ -84,6 +84,11 @@ pub struct StatsArgs {
     /// Stop after the passes: no destruction.
     #[arg(long)]
     pub no_destruct: bool,
+    /// Construct and verify only `--flavor` (decode, CFG, lift, one SSA,
+    /// verify, destruct); the other flavours' phis are `-` (null in
+    /// JSON).
+    #[arg(long)]
+    pub only_flavor: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: crate::json::Format,
@@ -305,6 +310,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         ),
         passes: parse_passes(&a.passes)?,
         destruct: !a.no_destruct,
+        only_chosen: a.only_flavor,
     };
     let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let bar = std::io::stderr().is_terminal().then(|| {
@@ -371,8 +377,14 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         ("instructions".into(), t.instructions.to_string()),
         ("jump tables resolved".into(), t.jump_tables.to_string()),
     ];
+    let built = |k: usize| !opts.only_chosen || pipeline::FLAVORS[k] == opts.construct.flavor;
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
-        r.push((format!("phis {f}"), phis(&t.phis[k])));
+        let v = if built(k) {
+            phis(&t.phis[k])
+        } else {
+            "-".into()
+        };
+        r.push((format!("phis {f}"), v));
     }
     if !opts.passes.is_empty() {
         let names: Vec<&str> = opts.passes.iter().map(|p| p.name()).collect();
@@ -384,7 +396,12 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     r.push(("time decode+cfg".into(), secs(t.times.decode)));
     r.push(("time lift".into(), secs(t.times.lift)));
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
-        r.push((format!("time construct {f}"), secs(t.times.construct[k])));
+        let v = if built(k) {
+            secs(t.times.construct[k])
+        } else {
+            "-".into()
+        };
+        r.push((format!("time construct {f}"), v));
     }
     r.push(("time verify".into(), secs(t.times.verify)));
     if !opts.passes.is_empty() {
@@ -412,15 +429,34 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
 
 fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     use serde_json::json;
+    let built = |k: usize| !opts.only_chosen || pipeline::FLAVORS[k] == opts.construct.flavor;
     let phis = |p: &[PhiCounts; 3]| {
-        let one = |p: &PhiCounts| json!({ "registers": p.registers, "flags": p.flags, "vectors": p.vectors });
-        json!({ "minimal": one(&p[0]), "semi-pruned": one(&p[1]), "pruned": one(&p[2]) })
+        let one = |k: usize| {
+            let p = &p[k];
+            let v = json!({ "registers": p.registers, "flags": p.flags, "vectors": p.vectors });
+            if built(k) {
+                v
+            } else {
+                serde_json::Value::Null
+            }
+        };
+        json!({ "minimal": one(0), "semi-pruned": one(1), "pruned": one(2) })
+    };
+    let construct = |t: &[f64; 3]| {
+        let one = |k: usize| {
+            if built(k) {
+                json!(t[k])
+            } else {
+                serde_json::Value::Null
+            }
+        };
+        json!({ "minimal": one(0), "semi-pruned": one(1), "pruned": one(2) })
     };
     let times = |t: &pipeline::Times| {
         json!({
             "decode": t.decode,
             "lift": t.lift,
-            "construct": { "minimal": t.construct[0], "semi-pruned": t.construct[1], "pruned": t.construct[2] },
+            "construct": construct(&t.construct),
             "verify": t.verify,
             "passes": t.opt,
             "destruct": t.destruct,
