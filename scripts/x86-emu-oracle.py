@@ -349,7 +349,7 @@ def main():
         elf = fh.read()
     segs = segments(elf)
     listing = subprocess.run([a.ssakit, "x86", "stats", a.elf, "--format", "json",
-                              "--flavor", "minimal", "--no-destruct"],
+                              "--flavor", "minimal", "--only-flavor", "--no-destruct"],
                              check=True, capture_output=True)
     funcs = json.loads(listing.stdout)["functions"]
     if a.with_tables:

@@ -69,14 +69,14 @@ pub struct Lifted {
     pub origins: Origins,
 }
 
-/// A machine instruction: its address and length in bytes.
+/// Where a machine instruction sits: its address and length in bytes.
 ///
 /// ```
-/// let o = ssakit_x86::lift::Origin { address: 0x1330, size: 3 };
+/// let o = ssakit_x86::lift::Site { address: 0x1330, size: 3 };
 /// assert_eq!(o.address + o.size as u64, 0x1333);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Origin {
+pub struct Site {
     /// Its address.
     pub address: u64,
     /// Its length in bytes.
@@ -106,8 +106,8 @@ pub struct Origin {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Origins {
-    insts: SecondaryMap<Inst, Option<Origin>>,
-    terms: SecondaryMap<Block, Option<Origin>>,
+    insts: SecondaryMap<Inst, Option<Site>>,
+    terms: SecondaryMap<Block, Option<Site>>,
     starts: SecondaryMap<Block, Option<u64>>,
 }
 
@@ -122,7 +122,7 @@ impl Origins {
     /// let i = l.func.block_insts(l.func.entry())[0];
     /// assert_eq!(l.origins.inst(i).unwrap().address, info.extent.start);
     /// ```
-    pub fn inst(&self, i: Inst) -> Option<Origin> {
+    pub fn inst(&self, i: Inst) -> Option<Site> {
         self.insts[i]
     }
 
@@ -135,7 +135,7 @@ impl Origins {
     /// let l = ssakit_x86::lift::lift(&bin, info);
     /// assert_eq!(l.origins.term(l.func.entry()).unwrap().size, 2); // jle rel8
     /// ```
-    pub fn term(&self, b: Block) -> Option<Origin> {
+    pub fn term(&self, b: Block) -> Option<Site> {
         self.terms[b]
     }
 
@@ -244,7 +244,7 @@ struct Lifter<'a, 'd> {
     args: Vec<Operand>,
     results: Vec<Var>,
     /// The machine instruction being lifted, if any.
-    origin: Option<Origin>,
+    origin: Option<Site>,
     origins: Origins,
 }
 
@@ -432,8 +432,8 @@ pub fn lift_cfg(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> Function {
 }
 
 /// The origin of the machine instruction `insn`.
-fn origin(insn: &Insn) -> Option<Origin> {
-    Some(Origin {
+fn origin(insn: &Insn) -> Option<Site> {
+    Some(Site {
         address: insn.ins.ip(),
         size: insn.ins.len() as u8,
     })
