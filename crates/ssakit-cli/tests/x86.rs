@@ -189,3 +189,90 @@ fn standard_input_is_read_and_an_endless_stream_refused_at_once() {
     assert_eq!(piped.status.code(), Some(0));
     assert_eq!(stdout(&piped), ok(&["x86", "lift", &fixture("fixture")]));
 }
+
+/// `x86 lift --construct --format json`, what the emulator oracle reads
+/// (tests/x86_emu.rs): `sum`'s loop header has the phis of `i` (`rax`)
+/// and `s` (`rdx`), each operand named with its predecessor, and each
+/// instruction its address, size and (register, value) pairs; `--func`
+/// takes a comma-separated list.
+#[test]
+fn lift_json_names_every_read_and_write_with_its_address() {
+    let text = ok(&[
+        "x86",
+        "lift",
+        &fixture("fixture"),
+        "--func",
+        "sum,maxl",
+        "--construct",
+        "--flavor",
+        "pruned",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect(&text);
+    let fs = v["functions"].as_array().unwrap();
+    assert_eq!((fs.len(), &v["ssa"]), (2, &"pruned".into()));
+    let sum = &fs[0];
+    assert_eq!(
+        (&sum["name"], &sum["address"]),
+        (&"sum".into(), &"0x1330".into())
+    );
+    let header = sum["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["label"] == "b1340")
+        .expect(&text);
+    assert_eq!(header["address"], "0x1340");
+    let phis = serde_json::json!([
+        { "register": "rax", "def": "rax2", "args": [["b1335", "rax1"], ["b1340", "rax3"]] },
+        { "register": "rdx", "def": "rdx2", "args": [["b1335", "rdx1"], ["b1340", "rdx3"]] },
+    ]);
+    assert_eq!(header["phis"], phis);
+    let first = &header["instructions"][0];
+    assert_eq!(first["address"], "0x1340");
+    assert_eq!(first["size"], 4);
+    assert_eq!(
+        first["reads"],
+        serde_json::json!([["rax", "rax2"], ["rdi", "rdi"]])
+    );
+    assert_eq!(first["writes"], serde_json::json!([["rcx", "rcx1"]]));
+    let term = &header["terminator"];
+    assert_eq!(
+        (&term["kind"], &term["address"]),
+        (&"branch".into(), &"0x1352".into())
+    );
+    assert_eq!(term["successors"], serde_json::json!(["b1340", "b1354"]));
+}
+
+/// `x86 stats --only-flavor`: the pipeline (one SSA flavour,
+/// verified, destructed); the other flavours are `-` in text and null in
+/// JSON, the chosen one counted as without the flag.
+#[test]
+fn stats_only_flavor_constructs_one_flavour() {
+    let all = ok(&["x86", "stats", &fixture("fixture")]);
+    let one = ok(&["x86", "stats", &fixture("fixture"), "--only-flavor"]);
+    let line = |text: &str, key: &str| {
+        text.lines()
+            .find(|l| l.starts_with(key))
+            .unwrap_or_else(|| panic!("no {key}: {text}"))
+            .to_string()
+    };
+    assert_eq!(line(&one, "phis minimal"), "phis minimal                -");
+    assert_eq!(line(&one, "phis pruned"), line(&all, "phis pruned"));
+    assert_eq!(line(&one, "copies"), line(&all, "copies"));
+    let json = ok(&[
+        "x86",
+        "stats",
+        &fixture("fixture"),
+        "--only-flavor",
+        "--flavor",
+        "minimal",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v["total"]["phis"]["pruned"].is_null(), "{json}");
+    assert!(v["total"]["phis"]["minimal"]["registers"].as_u64().unwrap() > 0);
+    assert!(v["total"]["times"]["construct"]["semi-pruned"].is_null());
+}

@@ -144,12 +144,40 @@ pub struct FuncCfg {
     pub entry_is_target: bool,
 }
 
-/// What a `cmp` compared with its immediate: a register, or a
-/// `rip`-relative memory word (`cmp dword [rip+X], 6`).
+/// What a `cmp` compared with its immediate: a register, or a memory
+/// word ([`Slot`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Compared {
     Reg(Loc),
-    Mem(u64),
+    Mem(Slot),
+}
+
+/// A memory word named by its address: `rip`-relative (`cmp dword
+/// [rip+X], 6`, `base` none, `disp` the address) or a base register and
+/// a displacement (`cmp dword [rdi+0x70], 5`, valid until `rdi` is
+/// written).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    base: Option<Loc>,
+    disp: u64,
+}
+
+impl Slot {
+    /// The word memory operand `ins` reads or writes, if it has one of
+    /// the two forms.
+    fn of(ins: &Instruction) -> Option<Slot> {
+        if ins.is_ip_rel_memory_operand() {
+            return Some(Slot {
+                base: None,
+                disp: ins.ip_rel_memory_address(),
+            });
+        }
+        let base = reg_loc(ins.memory_base())?.0;
+        (base < 16 && ins.memory_index() == Register::None).then(|| Slot {
+            base: Some(base),
+            disp: ins.memory_displacement64(),
+        })
+    }
 }
 
 /// An index known to be below `count` (after `cmp i, N; ja D`): the
@@ -158,20 +186,26 @@ enum Compared {
 #[derive(Clone, Copy, Debug)]
 struct Bound {
     regs: u64,
-    mem: Option<u64>,
+    mem: Option<Slot>,
     count: u64,
     default: Target,
 }
 
 /// What the walk knows on reaching an address: the last `cmp x, imm` (for
 /// a following `ja`), the bounded index after `ja`, the `rip`-relative
-/// addresses loaded by `lea` (carried along every edge: GCC hoists a
-/// table's base out of loops), and a loaded relative jump-table entry.
+/// addresses loaded by `lea` and the registers one `mov` copied into
+/// another (both carried along every edge: GCC hoists a table's base out
+/// of loops, and copies an index before a first table whose cases then
+/// bound the copy's source: `mov esi, eax; ... jmp` to a case `cmp eax,
+/// 9; ja D; ... movsxd rdx, [rcx+rsi*4]`), and a loaded relative
+/// jump-table entry.
 #[derive(Clone, Copy, Debug, Default)]
 struct Ctx {
     last_cmp: Option<(Compared, u64)>,
     bound: Option<Bound>,
     lea: [Option<u64>; 16],
+    /// Registers known to hold one value (copies by `mov r, r`).
+    same: u64,
     /// `(register holding entry or entry + T, T, entries, default, added)`.
     rel: Option<(Loc, u64, u64, Target, bool)>,
 }
@@ -181,6 +215,7 @@ impl Ctx {
     fn across_edge(&self) -> Ctx {
         Ctx {
             lea: self.lea,
+            same: self.same,
             ..Ctx::default()
         }
     }
@@ -244,9 +279,9 @@ impl Walk<'_, '_> {
                     if let Some((targets, default)) = self.jump_table(&ins, &ctx) {
                         self.jump_tables += 1;
                         for &t in &targets {
-                            self.lead(t, Ctx::default());
+                            self.lead(t, ctx.across_edge());
                         }
-                        self.lead(default, Ctx::default());
+                        self.lead(default, ctx.across_edge());
                         self.ends.insert(i, End::Switch(targets, default));
                     }
                 }
@@ -316,6 +351,7 @@ impl Walk<'_, '_> {
                         };
                         if let Some(count) = count.filter(|&c| c > 0 && c <= MAX_TABLE) {
                             let (regs, mem) = match c {
+                                Compared::Reg(r) if ctx.same & (1 << r) != 0 => (ctx.same, None),
                                 Compared::Reg(r) => (1 << r, None),
                                 Compared::Mem(a) => (0, Some(a)),
                             };
@@ -343,9 +379,9 @@ impl Walk<'_, '_> {
                     Some((targets, default)) => {
                         self.jump_tables += 1;
                         for &t in &targets {
-                            self.lead(t, Ctx::default());
+                            self.lead(t, ctx.across_edge());
                         }
-                        self.lead(default, Ctx::default());
+                        self.lead(default, ctx.across_edge());
                         End::Switch(targets, default)
                     }
                     None => End::TailCall(None),
@@ -434,8 +470,8 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
         Mnemonic::Cmp if is_imm(k1) && k0 == OpKind::Register => {
             ctx.last_cmp = reg0().map(|r| (Compared::Reg(r), ins.immediate(1)));
         }
-        Mnemonic::Cmp if is_imm(k1) && k0 == OpKind::Memory && ins.is_ip_rel_memory_operand() => {
-            ctx.last_cmp = Some((Compared::Mem(ins.ip_rel_memory_address()), ins.immediate(1)));
+        Mnemonic::Cmp if is_imm(k1) && k0 == OpKind::Memory => {
+            ctx.last_cmp = Slot::of(ins).map(|s| (Compared::Mem(s), ins.immediate(1)));
         }
         _ if is_move && k0 == OpKind::Register && k1 == OpKind::Register => {
             if let (Some(b), Some(src)) = (ctx.bound, reg1()) {
@@ -447,7 +483,7 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
         _ if is_move && k0 == OpKind::Register && k1 == OpKind::Memory => {
             let bound = ctx.bound;
             if let (Some(b), Some(r)) = (bound, reg0()) {
-                if ins.is_ip_rel_memory_operand() && b.mem == Some(ins.ip_rel_memory_address()) {
+                if b.mem.is_some() && Slot::of(ins) == b.mem {
                     index_copy = Some(r);
                 } else if let Some(base) = reg_loc(ins.memory_base()) {
                     let idx = reg_loc(ins.memory_index()).map(|x| x.0);
@@ -477,6 +513,12 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
     if let Some(b) = &mut ctx.bound {
         let before = b.regs;
         b.regs &= !writes;
+        if b.mem
+            .and_then(|s| s.base)
+            .is_some_and(|r| writes & (1 << r) != 0)
+        {
+            b.mem = None;
+        }
         if let Some(r) = index_copy {
             b.regs |= 1 << r;
         }
@@ -489,6 +531,25 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
             b.regs |= before & (1 << reg0().unwrap_or(0));
         }
     }
+    if let Some((Compared::Mem(Slot { base: Some(r), .. }), _)) = ctx.last_cmp {
+        if writes & (1 << r) != 0 {
+            ctx.last_cmp = None;
+        }
+    }
+    let copied = match (
+        m == Mnemonic::Mov && k0 == OpKind::Register && k1 == OpKind::Register,
+        reg0(),
+        reg1(),
+    ) {
+        (true, Some(d), Some(s)) if d < 16 && s < 16 => Some((d, s)),
+        _ => None,
+    };
+    ctx.same = match copied {
+        Some((d, s)) if d == s => ctx.same,
+        Some((d, s)) if ctx.same & (1 << s) != 0 => ctx.same | (1 << d),
+        Some((d, s)) => (1 << d) | (1 << s),
+        None => ctx.same & !writes,
+    };
     for (r, slot) in ctx.lea.iter_mut().enumerate() {
         if writes & (1 << r) != 0 {
             *slot = None;

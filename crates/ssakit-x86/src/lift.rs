@@ -40,8 +40,10 @@ use crate::regs::{
 };
 use iced_x86::{FlowControl, Mnemonic, OpKind};
 use rustc_hash::FxHashMap;
+use ssakit::entity::SecondaryMap;
 use ssakit::ir::{
-    is_reserved, Block, Effects, Function, FunctionBuilder, InstData, Operand, Operator, Type, Var,
+    is_reserved, Block, Effects, Function, FunctionBuilder, Inst, InstData, Operand, Operator,
+    Type, Var,
 };
 
 /// A lifted function and the figures of its recovery.
@@ -62,6 +64,94 @@ pub struct Lifted {
     pub instructions: usize,
     /// Jump tables resolved.
     pub jump_tables: usize,
+    /// The machine instruction each instruction and terminator of `func`
+    /// came from.
+    pub origins: Origins,
+}
+
+/// Where a machine instruction sits: its address and length in bytes.
+///
+/// ```
+/// let o = ssakit_x86::lift::Site { address: 0x1330, size: 3 };
+/// assert_eq!(o.address + o.size as u64, 0x1333);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// Its address.
+    pub address: u64,
+    /// Its length in bytes.
+    pub size: u8,
+}
+
+/// Where the instructions and terminators of a lifted function came
+/// from: the machine instruction of each operation and call, and the
+/// one that ends each block (`ret`, `jcc`, `jmp`, a tail `jmp`, the call
+/// before `unreachable`). Construction keeps instructions (it adds phis
+/// and renames operands in place), so the side table still answers for
+/// the SSA form: this is what `ssakit x86 lift --construct --format json`
+/// prints for the emulator oracle (docs/x86.md). Blocks and
+/// instructions of no machine instruction (the fresh `entry` block, the
+/// exit blocks of a branch out of the extent) answer `None`.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+/// let l = ssakit_x86::lift::lift(&bin, info);
+/// let entry = l.func.entry();
+/// let first = l.func.block_insts(entry)[0];
+/// let o = l.origins.inst(first).unwrap();
+/// assert_eq!((o.address, o.size), (info.extent.start, 3)); // test rsi, rsi
+/// assert_eq!(l.origins.term(entry).unwrap().address, info.extent.start + 3); // jle
+/// ```
+#[derive(Clone, Debug)]
+pub struct Origins {
+    insts: SecondaryMap<Inst, Option<Site>>,
+    terms: SecondaryMap<Block, Option<Site>>,
+    starts: SecondaryMap<Block, Option<u64>>,
+}
+
+impl Origins {
+    /// The machine instruction operation or call `i` came from.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// # let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+    /// let l = ssakit_x86::lift::lift(&bin, info);
+    /// let i = l.func.block_insts(l.func.entry())[0];
+    /// assert_eq!(l.origins.inst(i).unwrap().address, info.extent.start);
+    /// ```
+    pub fn inst(&self, i: Inst) -> Option<Site> {
+        self.insts[i]
+    }
+
+    /// The machine instruction that ends block `b`.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// # let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+    /// let l = ssakit_x86::lift::lift(&bin, info);
+    /// assert_eq!(l.origins.term(l.func.entry()).unwrap().size, 2); // jle rel8
+    /// ```
+    pub fn term(&self, b: Block) -> Option<Site> {
+        self.terms[b]
+    }
+
+    /// The address where block `b` starts (`None` for the fresh `entry`
+    /// block and the exit blocks).
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// # let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+    /// let l = ssakit_x86::lift::lift(&bin, info);
+    /// assert_eq!(l.origins.block(l.func.entry()), Some(info.extent.start));
+    /// ```
+    pub fn block(&self, b: Block) -> Option<u64> {
+        self.starts[b]
+    }
 }
 
 /// Recovers and lifts function `info` of `bin`.
@@ -76,10 +166,12 @@ pub struct Lifted {
 /// ```
 pub fn lift(bin: &Binary<'_>, info: &FuncInfo) -> Lifted {
     let cfg = recover(bin, info);
+    let (func, origins) = lift_with_origins(bin, info, &cfg);
     Lifted {
-        func: lift_cfg(bin, info, &cfg),
+        func,
         instructions: cfg.insts.len(),
         jump_tables: cfg.jump_tables,
+        origins,
     }
 }
 
@@ -151,9 +243,18 @@ struct Lifter<'a, 'd> {
     ops: FxHashMap<(Mnemonic, Effects), Operator>,
     args: Vec<Operand>,
     results: Vec<Var>,
+    /// The machine instruction being lifted, if any.
+    origin: Option<Site>,
+    origins: Origins,
 }
 
 impl Lifter<'_, '_> {
+    fn note(&mut self, i: Inst) {
+        if self.origin.is_some() {
+            self.origins.insts[i] = self.origin;
+        }
+    }
+
     fn operator(&mut self, m: Mnemonic, effects: Effects) -> Operator {
         let effects = canonical(effects);
         if let Some(&op) = self.ops.get(&(m, effects)) {
@@ -185,12 +286,13 @@ impl Lifter<'_, '_> {
         let imms = f.list(imms);
         let args = f.list(&self.args);
         let results = f.list(&self.results);
-        self.b.inst(InstData::Op {
+        let i = self.b.inst(InstData::Op {
             op,
             imms,
             args,
             results,
         });
+        self.note(i);
     }
 
     /// A call of `name` with the ABI's reads and writes.
@@ -205,11 +307,12 @@ impl Lifter<'_, '_> {
         let callee = f.callee(name);
         let args = f.list(&self.args);
         let results = f.list(&self.results);
-        self.b.inst(InstData::Call {
+        let i = self.b.inst(InstData::Call {
             callee,
             args,
             results,
         });
+        self.note(i);
     }
 
     fn emit_ret(&mut self) {
@@ -264,8 +367,10 @@ impl Lifter<'_, '_> {
                 self.exits.insert(a, blk);
                 self.b.switch_to(blk);
                 let name = callee_name(self.bin, a);
+                let origin = self.origin.take();
                 self.emit_call(&name);
                 self.emit_ret();
+                self.origin = origin;
                 self.b.switch_to(self.cur);
                 blk
             }
@@ -323,6 +428,19 @@ impl std::ops::Deref for Imms {
 /// assert!(ssakit::text::print_function(&f).contains("switch sel, "));
 /// ```
 pub fn lift_cfg(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> Function {
+    lift_with_origins(bin, info, cfg).0
+}
+
+/// The origin of the machine instruction `insn`.
+fn origin(insn: &Insn) -> Option<Site> {
+    Some(Site {
+        address: insn.ins.ip(),
+        size: insn.ins.len() as u8,
+    })
+}
+
+/// [`lift_cfg`] and the origins of what it emits.
+fn lift_with_origins(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> (Function, Origins) {
     let mut b = FunctionBuilder::new(&ident(&info.name));
     let vars: [Var; NUM_LOCS] =
         std::array::from_fn(|l| b.typed_param(&loc_name(l as u8), loc_type(l as u8)));
@@ -341,11 +459,18 @@ pub fn lift_cfg(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> Function {
         ops: FxHashMap::default(),
         args: Vec::new(),
         results: Vec::new(),
+        origin: None,
+        origins: Origins {
+            insts: SecondaryMap::new(None),
+            terms: SecondaryMap::new(None),
+            starts: SecondaryMap::new(None),
+        },
     };
     let entry = cfg.entry_is_target.then(|| l.b.block("entry"));
     for blk in &cfg.blocks {
         let nb = l.b.block(&format!("b{:x}", blk.start));
         l.blocks.insert(blk.start, nb);
+        l.origins.starts[nb] = Some(blk.start);
     }
     l.cur = entry.unwrap_or(l.blocks[&cfg.blocks[0].start]);
     if let Some(e) = entry {
@@ -363,7 +488,12 @@ pub fn lift_cfg(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> Function {
             _ => (&blk.insts[..], None),
         };
         for &i in body {
+            l.origin = origin(&cfg.insts[i as usize]);
             l.emit_insn(&cfg.insts[i as usize]);
+        }
+        l.origin = last.and_then(origin);
+        if l.origin.is_some() {
+            l.origins.terms[l.cur] = l.origin;
         }
         match &blk.end {
             End::Jump(a) => {
@@ -424,7 +554,7 @@ pub fn lift_cfg(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> Function {
             }
         }
     }
-    l.b.finish()
+    (l.b.finish(), l.origins)
 }
 
 /// Whether `insn` is a jump, branch or return (the block's terminator

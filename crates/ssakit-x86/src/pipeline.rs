@@ -33,6 +33,21 @@ pub struct Options {
     pub passes: Vec<Pass>,
     /// Whether to destruct after the passes.
     pub destruct: bool,
+    /// Construct (and verify) only the chosen flavour: the issue's
+    /// pipeline (decode, CFG, lift, one SSA, verify, destruct). The other
+    /// flavours' phi counts and times stay zero.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// use ssakit::construct::Flavor;
+    /// let mut opts = ssakit_x86::pipeline::Options { destruct: true, only_chosen: true, ..Default::default() };
+    /// opts.construct.flavor = Flavor::Pruned;
+    /// let t = ssakit_x86::pipeline::run(&bin, &opts, &|| {}).total();
+    /// assert_eq!((t.phis[0].total(), t.times.construct[0]), (0, 0.0)); // no minimal SSA
+    /// assert!(t.phis[2].total() > 0 && t.copies.is_some());
+    /// ```
+    pub only_chosen: bool,
 }
 
 /// Seconds per phase, summed over functions.
@@ -306,6 +321,9 @@ fn one_function(
     };
     let mut chosen = None;
     for (k, &flavor) in FLAVORS.iter().enumerate() {
+        if opts.only_chosen && flavor != opts.construct.flavor {
+            continue;
+        }
         let mut g = f.clone();
         let copts = construct::Options {
             flavor,

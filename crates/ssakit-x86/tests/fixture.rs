@@ -317,3 +317,32 @@ fn a_table_bounded_on_another_path_is_resolved_on_the_second_visit() {
         assert!(text.contains("switch sel, "), "{which}\n{text}");
     }
 }
+
+/// The switches of `name` in `tables.so` (`tables.c`): the number of
+/// targets of each, and the function through pruned SSA and verification.
+fn switches(name: &str) -> Vec<usize> {
+    let (text, f) = lifted("tables.so", name);
+    let mut g = f.clone();
+    construct::construct(&mut g, &construct::Options::default()).unwrap();
+    ssakit::verify::verify_valid(&g).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    text.lines()
+        .filter(|l| l.trim_start().starts_with("switch sel, "))
+        .map(|l| l.split('[').nth(1).unwrap().split(',').count())
+        .collect()
+}
+
+/// `cmp dword [rbx+0x70], 5; ja D; mov eax, [rbx+0x70]; lea; movsxd; add;
+/// jmp`: the bound is on a memory word addressed by a register (not only
+/// `rip`), loaded again as the index.
+#[test]
+fn a_table_bounded_on_a_field_is_resolved() {
+    assert_eq!(switches("field"), [6]);
+}
+
+/// `mov esi, eax` before a first table indexed by `rsi`; a case then
+/// bounds `eax` (`cmp eax, 2; ja D`) and indexes a second table by
+/// `rsi`: the copy is known along the table's edges.
+#[test]
+fn a_second_table_indexed_by_the_first_ones_copy_is_resolved() {
+    assert_eq!(switches("copied"), [4, 3]);
+}

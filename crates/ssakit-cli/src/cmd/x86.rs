@@ -8,8 +8,9 @@ use crate::exit::{self, Failed};
 use crate::out::{Out, OutputArg};
 use crate::par;
 use clap::Subcommand;
-use ssakit::ir::Module;
+use ssakit::ir::{Function, InstData, Module, Operand, Terminator, VarNames};
 use ssakit_x86::binary::{Binary, FuncInfo};
+use ssakit_x86::lift::Origins;
 use ssakit_x86::pipeline::{self, BinaryStats, Options, PhiCounts};
 use ssakit_x86::X86Error;
 use std::io::IsTerminal;
@@ -41,8 +42,9 @@ pub enum X86Command {
 pub struct LiftArgs {
     /// Input ELF file (standard input if absent or `-`).
     pub file: Option<String>,
-    /// Only this function: its name or its start address (`0x1270`).
-    #[arg(long, value_name = "NAME|0xADDR")]
+    /// Only these functions: names or start addresses (`0x1270`),
+    /// comma-separated.
+    #[arg(long, value_name = "NAME|0xADDR,...")]
     pub func: Option<String>,
     /// A separate debug file (Debian's `-dbg`) whose symbols name and
     /// delimit the functions of a stripped binary.
@@ -53,6 +55,11 @@ pub struct LiftArgs {
     pub construct: bool,
     #[command(flatten)]
     pub flags: ConstructFlags,
+    /// `text` (the `.ssa` program) or `json`: per block its address,
+    /// phis and instructions, each with its machine address and the
+    /// (register, value) pairs it reads and writes (docs/x86.md).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: crate::json::Format,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -77,6 +84,11 @@ pub struct StatsArgs {
     /// Stop after the passes: no destruction.
     #[arg(long)]
     pub no_destruct: bool,
+    /// Construct and verify only `--flavor` (decode, CFG, lift, one SSA,
+    /// verify, destruct); the other flavours' phis are `-` (null in
+    /// JSON).
+    #[arg(long)]
+    pub only_flavor: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: crate::json::Format,
@@ -127,20 +139,28 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let opts = a.flags.options();
     let module = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let chosen: Vec<&FuncInfo> = match &a.func {
-            Some(sel) => vec![find(bin, sel).ok_or_else(|| {
-                crate::errln!(
-                    "error: {name}: no function `{sel}` (a name or a start address 0x...)"
-                );
-                Failed(exit::INPUT)
-            })?],
+            Some(sels) => sels
+                .split(',')
+                .map(|sel| {
+                    find(bin, sel).ok_or_else(|| {
+                        crate::errln!(
+                            "error: {name}: no function `{sel}` (a name or a start address 0x...)"
+                        );
+                        Failed(exit::INPUT)
+                    })
+                })
+                .collect::<Result<_, _>>()?,
             None => bin.functions().iter().collect(),
         };
-        let mut functions: Vec<_> = {
+        let (mut functions, origins): (Vec<_>, Vec<_>) = {
             use rayon::prelude::*;
             chosen
                 .par_iter()
-                .map(|info| ssakit_x86::lift::lift(bin, info).func)
-                .collect()
+                .map(|info| {
+                    let l = ssakit_x86::lift::lift(bin, info);
+                    (l.func, l.origins)
+                })
+                .unzip()
         };
         if a.construct {
             let results = par::each_function(&mut functions, |f| {
@@ -159,10 +179,124 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
                 }
             }
         }
-        Ok(Module { functions })
+        if a.format == crate::json::Format::Json {
+            let fs: Vec<serde_json::Value> = functions
+                .iter()
+                .zip(&origins)
+                .zip(&chosen)
+                .map(|((f, o), info)| lift_json(f, o, info))
+                .collect();
+            let flavor = a.construct.then_some(match opts.flavor {
+                ssakit::construct::Flavor::Minimal => "minimal",
+                ssakit::construct::Flavor::SemiPruned => "semi-pruned",
+                ssakit::construct::Flavor::Pruned => "pruned",
+            });
+            let v = serde_json::json!({ "binary": name, "ssa": flavor, "functions": fs });
+            return Ok(Err(v));
+        }
+        Ok(Ok(Module { functions }))
     })?;
-    par::print_module(&module, &mut out)?;
+    match module {
+        Ok(module) => par::print_module(&module, &mut out)?,
+        Err(v) => {
+            let mut s = serde_json::to_string(&v).expect("JSON values serialise");
+            s.push('\n');
+            out.write_str(&s)?;
+        }
+    }
     out.finish()
+}
+
+/// `x86 lift --format json` of one function: what the emulator oracle
+/// (scripts/x86-emu-oracle.py) needs to follow the CPU through the IR.
+/// Every read and write is a pair `[register, value]`: the location (the
+/// variable's name before construction) and the printed name of the
+/// value (SSA name after `--construct`). Schema in docs/x86.md.
+fn lift_json(f: &Function, o: &Origins, info: &FuncInfo) -> serde_json::Value {
+    use serde_json::{json, Value};
+    let names = VarNames::new(f);
+    let pair = |op: Operand| match op {
+        Operand::Var(v) => json!([f.base_name(v), names.get(v)]),
+        Operand::Const(c) => json!([Value::Null, c]),
+        Operand::Undef => json!([Value::Null, Value::Null]),
+    };
+    let hex = |a: Option<u64>| a.map_or(Value::Null, |a| json!(format!("{a:#x}")));
+    let blocks: Vec<Value> = f
+        .layout()
+        .iter()
+        .map(|&b| {
+            let phis: Vec<Value> = f
+                .block_phis(b)
+                .iter()
+                .map(|&i| {
+                    let dst = f.def(i).expect("a phi defines");
+                    let args: Vec<Value> = f
+                        .phi_args(i)
+                        .iter()
+                        .map(|a| json!([f.block_name(a.block), pair(a.value)[1]]))
+                        .collect();
+                    json!({ "register": f.base_name(dst), "def": names.get(dst), "args": args })
+                })
+                .collect();
+            let insts: Vec<Value> = f
+                .block_insts(b)
+                .iter()
+                .map(|&i| {
+                    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+                    f.for_each_operand(i, |op| reads.push(pair(op)));
+                    f.for_each_def(i, |v| writes.push(pair(Operand::Var(v))));
+                    let op = match f.inst(i) {
+                        InstData::Op { op, .. } => f.operator_name(*op).to_string(),
+                        InstData::Call { callee, .. } => f.callee_name(*callee).to_string(),
+                        _ => String::new(),
+                    };
+                    let origin = o.inst(i);
+                    json!({
+                        "address": hex(origin.map(|o| o.address)),
+                        "size": origin.map(|o| o.size),
+                        "op": op,
+                        "call": matches!(f.inst(i), InstData::Call { .. })
+                            || op.starts_with("x86.call") || op == "x86.syscall.x",
+                        "reads": reads,
+                        "writes": writes,
+                    })
+                })
+                .collect();
+            let mut reads = Vec::new();
+            f.for_each_term_operand(b, |op| reads.push(pair(op)));
+            let mut succs = Vec::new();
+            f.for_each_succ(b, |s| succs.push(f.block_name(s).to_string()));
+            let kind = match f.term(b) {
+                Terminator::Jump(_) => "jump",
+                Terminator::Branch { .. } => "branch",
+                Terminator::Switch { .. } => "switch",
+                Terminator::Ret(_) => "ret",
+                Terminator::Unreachable => "unreachable",
+            };
+            let t = o.term(b);
+            json!({
+                "label": f.block_name(b),
+                "address": hex(o.block(b)),
+                "phis": phis,
+                "instructions": insts,
+                "terminator": {
+                    "kind": kind,
+                    "address": hex(t.map(|t| t.address)),
+                    "size": t.map(|t| t.size),
+                    "reads": reads,
+                    "successors": succs,
+                },
+            })
+        })
+        .collect();
+    json!({
+        "name": info.name,
+        "address": format!("{:#x}", info.extent.start),
+        "end": format!("{:#x}", info.extent.end),
+        "label": f.name(),
+        "params": f.params().iter().map(|&v| names.get(v)).collect::<Vec<_>>(),
+        "blocks": blocks,
+    })
 }
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
@@ -176,6 +310,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         ),
         passes: parse_passes(&a.passes)?,
         destruct: !a.no_destruct,
+        only_chosen: a.only_flavor,
     };
     let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let bar = std::io::stderr().is_terminal().then(|| {
@@ -242,8 +377,14 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         ("instructions".into(), t.instructions.to_string()),
         ("jump tables resolved".into(), t.jump_tables.to_string()),
     ];
+    let built = |k: usize| !opts.only_chosen || pipeline::FLAVORS[k] == opts.construct.flavor;
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
-        r.push((format!("phis {f}"), phis(&t.phis[k])));
+        let v = if built(k) {
+            phis(&t.phis[k])
+        } else {
+            "-".into()
+        };
+        r.push((format!("phis {f}"), v));
     }
     if !opts.passes.is_empty() {
         let names: Vec<&str> = opts.passes.iter().map(|p| p.name()).collect();
@@ -255,7 +396,12 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     r.push(("time decode+cfg".into(), secs(t.times.decode)));
     r.push(("time lift".into(), secs(t.times.lift)));
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
-        r.push((format!("time construct {f}"), secs(t.times.construct[k])));
+        let v = if built(k) {
+            secs(t.times.construct[k])
+        } else {
+            "-".into()
+        };
+        r.push((format!("time construct {f}"), v));
     }
     r.push(("time verify".into(), secs(t.times.verify)));
     if !opts.passes.is_empty() {
@@ -283,15 +429,34 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
 
 fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     use serde_json::json;
+    let built = |k: usize| !opts.only_chosen || pipeline::FLAVORS[k] == opts.construct.flavor;
     let phis = |p: &[PhiCounts; 3]| {
-        let one = |p: &PhiCounts| json!({ "registers": p.registers, "flags": p.flags, "vectors": p.vectors });
-        json!({ "minimal": one(&p[0]), "semi-pruned": one(&p[1]), "pruned": one(&p[2]) })
+        let one = |k: usize| {
+            let p = &p[k];
+            let v = json!({ "registers": p.registers, "flags": p.flags, "vectors": p.vectors });
+            if built(k) {
+                v
+            } else {
+                serde_json::Value::Null
+            }
+        };
+        json!({ "minimal": one(0), "semi-pruned": one(1), "pruned": one(2) })
+    };
+    let construct = |t: &[f64; 3]| {
+        let one = |k: usize| {
+            if built(k) {
+                json!(t[k])
+            } else {
+                serde_json::Value::Null
+            }
+        };
+        json!({ "minimal": one(0), "semi-pruned": one(1), "pruned": one(2) })
     };
     let times = |t: &pipeline::Times| {
         json!({
             "decode": t.decode,
             "lift": t.lift,
-            "construct": { "minimal": t.construct[0], "semi-pruned": t.construct[1], "pruned": t.construct[2] },
+            "construct": construct(&t.construct),
             "verify": t.verify,
             "passes": t.opt,
             "destruct": t.destruct,
