@@ -39,12 +39,15 @@
 //!   final `ret` needs no `return`.
 //! * **The operand stack** ([`stackify`]): a value defined once and used
 //!   once by an instruction that follows its definition's tree in the same
-//!   block stays on the stack; a result never used is dropped; a
+//!   block stays on the stack, the definition moved down to its user when
+//!   its tree has no effect and nothing in between writes what it reads;
+//!   a result never used is dropped; a
 //!   `local.set` right before a `local.get` of the same local is one
 //!   `local.tee`.
 //! * **Variables** ([`locals`]): parameters keep their indices; every
 //!   other variable left gets a local, variables of one type whose live
-//!   ranges do not overlap sharing one.
+//!   ranges do not overlap, or that hold one value, sharing one; the most
+//!   used locals get the smallest indices.
 //!
 //! ```
 //! use ssakit::ir::Type;
@@ -66,6 +69,8 @@ pub mod locals;
 pub mod lower;
 pub mod stackify;
 pub mod structure;
+#[cfg(test)]
+mod tests;
 pub mod tidy;
 
 use crate::error::WasmError;
