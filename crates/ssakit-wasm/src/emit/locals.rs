@@ -409,7 +409,7 @@ fn number_by_weight(
 /// ```
 /// # use ssakit::ir::Type;
 /// # use ssakit_wasm::emit::{locals::assign, stackify::stackify, structure::structure};
-/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = x * x\n  z = b + 1\n  w = z * z\n  r = y + w\n  ret r\n}\n").unwrap().functions.remove(0);
+/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = x * x\n  z = b + 1\n  w = z * z\n  r = y + w\n  s = r + y\n  ret s\n}\n").unwrap().functions.remove(0);
 /// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
 /// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
 /// # let types = [Some(sig)];
