@@ -16,6 +16,10 @@
 //! * **Functions** run in parallel (rayon), results in module order:
 //!   lift, construct (the flavour of the options), the passes, destruct
 //!   (the options), emit.
+//! * **A body over the limit of locals** (values live at once on the
+//!   input's operand stack across a block, tens of thousands of them,
+//!   each needing a local once emitted) is kept as it was, and counted in
+//!   [`OptStats::kept`].
 //! * **Validation**: the output is validated by wasmparser's validator
 //!   before it is returned; an invalid output is an internal error naming
 //!   the function, never returned.
@@ -84,7 +88,7 @@ impl Default for OptOptions {
 /// let wasm = ssakit_wasm::module::to_binary(b"(module (func (export \"f\") (param i32) (result i32) (local i32 i32)
 ///     (local.set 1 (local.get 0)) (local.set 2 (local.get 1)) (i32.add (local.get 2) (i32.const 1))))").unwrap();
 /// let s = optimize(&wasm, &Default::default()).unwrap().stats;
-/// assert_eq!((s.functions, s.locals_before), (1, 2));
+/// assert_eq!((s.functions, s.locals_before, s.kept), (1, 2, 0));
 /// assert!(s.code_bytes_before > 0 && s.code_bytes_after > 0);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -99,6 +103,10 @@ pub struct OptStats {
     pub locals_before: usize,
     /// Declared locals over all bodies (parameters not counted), after.
     pub locals_after: usize,
+    /// Functions whose input body was kept as it was: emitted anew they
+    /// would need more than the 50,000 locals engines accept (values live
+    /// at once on the input's operand stack across a block).
+    pub kept: usize,
 }
 
 /// The rewritten module and its figures.
@@ -144,14 +152,24 @@ fn global_types(bytes: &[u8]) -> Result<Vec<Type>, WasmError> {
     Ok(out)
 }
 
-/// One function through the pipeline and the emitter.
+/// What becomes of one function body.
+enum Rewritten {
+    /// Emitted anew.
+    Emitted(emit::EmittedFunction),
+    /// The input's body, kept: emitted anew it would need more locals
+    /// than engines accept ([`emit::MAX_LOCALS`]).
+    Kept,
+}
+
+/// One function through the pipeline and the emitter, and its declared
+/// locals before.
 fn one(
     m: &WasmModule<'_>,
     syms: &ModuleSymbols,
     low: &Lowering<'_>,
     body: &module::Body<'_>,
     options: &OptOptions,
-) -> Result<(emit::EmittedFunction, usize), WasmError> {
+) -> Result<(Rewritten, usize), WasmError> {
     let index = body.index;
     let lifted = lift(m, syms, body)?;
     let n_params = m.signature(index).params.len();
@@ -185,8 +203,16 @@ fn one(
             internal("destruct", e.describe(&f))
         }
     })?;
-    let e = emit::emit_function(&f, low).map_err(|e| e.in_func(index))?;
-    Ok((e, locals_before))
+    let e = emit::emit_unchecked(&f, low).map_err(|e| e.in_func(index))?;
+    // Values the input keeps on its operand stack across a block each
+    // need a local once emitted (the emitter keeps no value on the stack
+    // across a block): tens of thousands of them, all live at once, are
+    // more locals than engines accept. The input's body is valid and
+    // means the same: it is kept (issue 32, defect 9).
+    if n_params + e.locals > emit::MAX_LOCALS {
+        return Ok((Rewritten::Kept, locals_before));
+    }
+    Ok((Rewritten::Emitted(e), locals_before))
 }
 
 /// Rewrites every function body of the module `bytes` (binary, or text
@@ -226,7 +252,7 @@ pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmErr
         globals: &globals,
         print: &[],
     };
-    let emitted: Vec<(emit::EmittedFunction, usize)> = m
+    let emitted: Vec<(Rewritten, usize)> = m
         .bodies
         .par_iter()
         .map(|b| one(&m, &syms, &low, b, options))
@@ -236,10 +262,19 @@ pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmErr
         ..OptStats::default()
     };
     let mut code = wasm_encoder::CodeSection::new();
-    for (e, before) in &emitted {
+    for ((e, before), body) in emitted.iter().zip(&m.bodies) {
         stats.locals_before += before;
-        stats.locals_after += e.locals;
-        code.function(&e.func);
+        match e {
+            Rewritten::Emitted(e) => {
+                stats.locals_after += e.locals;
+                code.function(&e.func);
+            }
+            Rewritten::Kept => {
+                stats.locals_after += before;
+                stats.kept += 1;
+                code.raw(body.body.as_bytes());
+            }
+        }
     }
     let out = reassemble(&binary, &code, &mut stats)?;
     if let Err(e) = module::parse(&out).and_then(|m2| validate_bodies(&m2)) {

@@ -6,8 +6,10 @@
 //!
 //! Positions number the emitted code: block bodies in the order of the
 //! structured code ([`super::structure`]), instruction `p` reading its
-//! operands at `2p` and writing its results at `2p + 1`, a block's
-//! terminator at its last position. A variable's **live range** is a list
+//! operands at `2r`, where `r` is the root of the tree it is emitted in
+//! ([`super::stackify::Stackified::at`]; `p` itself when it is a root),
+//! and writing its results at `2p + 1`, a block's terminator at its last
+//! position. A variable's **live range** is a list
 //! of disjoint segments: per block, a backward walk from the variables
 //! live-out ([`ssakit::analysis::liveness`]) opens a segment at a variable's
 //! last use and closes it at its definition (or at the block's start when
@@ -99,10 +101,19 @@ fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u3
         let insts = f.block_insts(b);
         let first = pos;
         let term = pos + insts.len() as u32;
+        // A read moved down with its tree ([`Stackified::at`]) can come
+        // later than a read met before it: the segment's end is the
+        // latest.
         let use_at = |v: Var, p: u32, open: &mut Vec<u32>, opened: &mut Vec<Var>| {
-            if needs(v) && open[v.index()] == NONE {
-                open[v.index()] = p;
+            if !needs(v) {
+                return;
+            }
+            let o = &mut open[v.index()];
+            if *o == NONE {
+                *o = p;
                 opened.push(v);
+            } else {
+                *o = (*o).max(p);
             }
         };
         for &v in live.live_out(b) {
@@ -122,7 +133,8 @@ fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u3
                     if end == NONE { 2 * p + 1 } else { end },
                 ));
             });
-            f.for_each_use(i, |v| use_at(v, 2 * p, &mut open, &mut opened));
+            let at = first + st.at[i.index()];
+            f.for_each_use(i, |v| use_at(v, 2 * at, &mut open, &mut opened));
         }
         for v in opened.drain(..) {
             let end = std::mem::replace(&mut open[v.index()], NONE);
@@ -162,9 +174,234 @@ fn partners(f: &Function) -> Vec<Vec<u32>> {
     out
 }
 
-/// Whether segment `(lo, hi)` overlaps any segment of `occ`.
-fn overlaps(occ: &BTreeMap<u32, u32>, lo: u32, hi: u32) -> bool {
-    occ.range(..=hi).next_back().is_some_and(|(_, &e)| e >= lo)
+/// What a local holds: disjoint intervals, start → (end, value), where
+/// the value is [`values`]' name of the value the local holds there.
+type Occupied = BTreeMap<u32, (u32, u32)>;
+
+/// Whether segment `(lo, hi)` of a variable holding `value` overlaps an
+/// interval of `occ` holding another value.
+fn conflicts(occ: &Occupied, lo: u32, hi: u32, value: u32) -> bool {
+    occ.range(..=hi)
+        .rev()
+        .take_while(|(_, &(e, _))| e >= lo)
+        .any(|(_, &(_, w))| w != value)
+}
+
+/// Adds segment `(lo, hi)` holding `value` to `occ`, merged with the
+/// intervals it overlaps (which hold `value` too: [`conflicts`] said so).
+fn insert(occ: &mut Occupied, lo: u32, hi: u32, value: u32) {
+    let (mut a, mut b) = (lo, hi);
+    let over: Vec<u32> = occ
+        .range(..=hi)
+        .rev()
+        .take_while(|(_, &(e, _))| e >= lo)
+        .map(|(&s, _)| s)
+        .collect();
+    for s in over {
+        let (e, w) = occ.remove(&s).expect("an interval");
+        debug_assert_eq!(w, value, "overlapping values");
+        a = a.min(s);
+        b = b.max(e);
+    }
+    occ.insert(a, (b, value));
+}
+
+/// The value each variable holds wherever it is live, named by a
+/// variable (value-based interference: Boissinot et al., "Revisiting
+/// Out-of-SSA Translation for Correctness, Code Quality, and Efficiency",
+/// CGO 2009, section 4.1; the chapter's section on coalescing). Two
+/// variables of one value may share a local even where both are live:
+/// the copy between them is then `local.get l; local.set l` and goes.
+///
+/// `x` defined once, by a copy `x = y`, with `y` defined once (a
+/// parameter counts its entry as its definition), holds `y`'s value,
+/// that is the value `r` of `y`, as long as `r`'s variable is not written
+/// again while `x` is live: `r` is defined once, so that is "no segment of
+/// `x` contains the position of `r`'s definition" (in strict SSA it never
+/// does, Boissinot et al.'s lemma; after destruction a variable defined
+/// on some paths only, an `undef` of SSA, can be live there). Otherwise
+/// `x` is a value of its own. Every other variable is its own value.
+/// Chains are resolved iteratively, sources first.
+fn values(f: &Function, segs: &[(u32, u32, u32)], seg_at: &[u32], is_param: &[bool]) -> Vec<u32> {
+    let nv = f.num_vars();
+    let mut defs = vec![0u32; nv];
+    let mut copy_of = vec![NONE; nv];
+    for (v, &p) in is_param.iter().enumerate() {
+        defs[v] = p as u32;
+    }
+    for &b in f.layout() {
+        for &i in f.block_insts(b) {
+            f.for_each_def(i, |v| defs[v.index()] += 1);
+            if let InstData::Copy {
+                dst,
+                src: Operand::Var(src),
+            } = *f.inst(i)
+            {
+                copy_of[dst.index()] = src.as_u32();
+            }
+        }
+    }
+    let segs_of = |v: usize| &segs[seg_at[v] as usize..seg_at[v + 1] as usize];
+    let has_local = |v: usize| seg_at[v] < seg_at[v + 1];
+    // Where `r`'s one definition writes: 0 for a parameter, else the odd
+    // start of the segment it opens.
+    let def_pos = |r: usize| {
+        if is_param[r] {
+            Some(0)
+        } else {
+            segs_of(r).iter().map(|s| s.1).find(|p| p % 2 == 1)
+        }
+    };
+    let chains = |x: usize| {
+        let y = copy_of[x];
+        (defs[x] == 1
+            && y != NONE
+            && defs[y as usize] == 1
+            && has_local(x)
+            && has_local(y as usize))
+        .then_some(y as usize)
+    };
+    let shares = |x: usize, r: u32| {
+        def_pos(r as usize).is_some_and(|d| !segs_of(x).iter().any(|&(_, a, b)| a <= d && d <= b))
+    };
+    // Per variable: 0 not seen, 1 on the current chain, 2 resolved.
+    let mut state = vec![0u8; nv];
+    let mut value = vec![NONE; nv];
+    let mut path: Vec<usize> = Vec::new();
+    for v in 0..nv {
+        let mut x = v;
+        // Up the chain of sources to a resolved variable, one that is no
+        // copy, or (in a cycle of copies) one seen on this chain.
+        while state[x] == 0 {
+            state[x] = 1;
+            path.push(x);
+            match chains(x) {
+                Some(y) => x = y,
+                None => break,
+            }
+        }
+        let mut r = (state[x] == 2).then(|| value[x]);
+        while let Some(x) = path.pop() {
+            value[x] = match r {
+                Some(r) if shares(x, r) => r,
+                _ => x as u32,
+            };
+            state[x] = 2;
+            r = Some(value[x]);
+        }
+    }
+    value
+}
+
+/// Bytes of the unsigned LEB128 encoding of a local index.
+fn leb_len(i: u32) -> u64 {
+    match i {
+        0..=0x7f => 1,
+        0x80..=0x3fff => 2,
+        0x4000..=0x1f_ffff => 3,
+        _ => 4,
+    }
+}
+
+/// The index of every local past the parameters, numbered so that the
+/// most used get the short LEB128 indices, as LLVM's
+/// `WebAssemblyRegColoring.cpp` sorts its registers by weight. A local's
+/// *weight* is how many `local.get`/`local.set` the emitted code has of it
+/// (the reads and writes of its variables). WebAssembly declares locals in
+/// runs of one type, so the locals of one type stay together, heaviest
+/// first, and the types are ordered to make the weighted index bytes
+/// least: every order of the types present is tried when there are at
+/// most five (120 orders, each costed in O(types) from prefix sums),
+/// else they come in declaration order, heaviest type first.
+fn number_by_weight(
+    f: &Function,
+    st: &Stackified,
+    slot_of: &[u32],
+    slot_kind: &[usize],
+    n_params: u32,
+) -> Vec<u32> {
+    let n_slots = slot_kind.len();
+    let mut weight = vec![0u64; n_slots];
+    let mut count = |v: Var| {
+        let l = slot_of[v.index()];
+        if l != NONE && !st.on_stack[v.index()] && !st.dead[v.index()] {
+            weight[l as usize] += 1;
+        }
+    };
+    for &b in f.layout() {
+        for &i in f.block_insts(b) {
+            f.for_each_use(i, &mut count);
+            f.for_each_def(i, &mut count);
+        }
+        f.for_each_term_use(b, &mut count);
+    }
+    // Per type present: its locals, heaviest first (ties by creation).
+    let n_types = slot_kind.iter().copied().max().map_or(0, |k| k + 1);
+    let mut of_type: Vec<Vec<usize>> = vec![Vec::new(); n_types];
+    for l in n_params as usize..n_slots {
+        of_type[slot_kind[l]].push(l);
+    }
+    for ls in &mut of_type {
+        ls.sort_by_key(|&l| std::cmp::Reverse(weight[l]));
+    }
+    let present: Vec<usize> = (0..n_types).filter(|&t| !of_type[t].is_empty()).collect();
+    // The weighted bytes of type `t`'s locals numbered from `base`.
+    let cost = |t: usize, base: u32| -> u64 {
+        of_type[t]
+            .iter()
+            .enumerate()
+            .map(|(k, &l)| weight[l] * leb_len(base + k as u32))
+            .sum()
+    };
+    let mut best: Vec<usize> = present.clone();
+    best.sort_by_key(|&t| std::cmp::Reverse(of_type[t].first().map_or(0, |&l| weight[l])));
+    if (2..=5).contains(&present.len()) {
+        let total = |perm: &[usize]| {
+            let mut base = n_params;
+            let mut c = 0;
+            for &t in perm {
+                c += cost(t, base);
+                base += of_type[t].len() as u32;
+            }
+            c
+        };
+        let mut best_cost = total(&best);
+        let mut perm = present.clone();
+        // Heap's algorithm, iterative.
+        let mut ctr = vec![0usize; perm.len()];
+        let mut k = 1;
+        while k < perm.len() {
+            if ctr[k] < k {
+                if k % 2 == 0 {
+                    perm.swap(0, k);
+                } else {
+                    perm.swap(ctr[k], k);
+                }
+                let c = total(&perm);
+                if c < best_cost {
+                    best_cost = c;
+                    best.clone_from(&perm);
+                }
+                ctr[k] += 1;
+                k = 1;
+            } else {
+                ctr[k] = 0;
+                k += 1;
+            }
+        }
+    }
+    let mut index = vec![NONE; n_slots];
+    for (k, i) in index.iter_mut().enumerate().take(n_params as usize) {
+        *i = k as u32;
+    }
+    let mut next = n_params;
+    for t in best {
+        for &l in &of_type[t] {
+            index[l] = next;
+            next += 1;
+        }
+    }
+    index
 }
 
 /// Assigns locals to the variables of `f` emitted in the order of `s`.
@@ -172,7 +409,7 @@ fn overlaps(occ: &BTreeMap<u32, u32>, lo: u32, hi: u32) -> bool {
 /// ```
 /// # use ssakit::ir::Type;
 /// # use ssakit_wasm::emit::{locals::assign, stackify::stackify, structure::structure};
-/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = x * x\n  z = b + 1\n  w = z * z\n  r = y + w\n  ret r\n}\n").unwrap().functions.remove(0);
+/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = x * x\n  z = b + 1\n  w = z * z\n  r = y + w\n  s = r + y\n  ret s\n}\n").unwrap().functions.remove(0);
 /// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
 /// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
 /// # let types = [Some(sig)];
@@ -245,29 +482,27 @@ pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
     // Slots: the parameters first, then the locals made, each with its
     // type, its segments and its last occupied position.
     let mut slot_kind: Vec<usize> = Vec::new();
-    let mut occ: Vec<BTreeMap<u32, u32>> = Vec::new();
+    let mut occ: Vec<Occupied> = Vec::new();
     let mut last: Vec<u32> = Vec::new();
     let mut slot_of = vec![NONE; nv];
-    let take = |v: usize,
-                l: u32,
-                occ: &mut Vec<BTreeMap<u32, u32>>,
-                last: &mut Vec<u32>,
-                slot_of: &mut Vec<u32>| {
-        for &(_, a, b) in segs_of(v) {
-            occ[l as usize].insert(a, b);
-        }
-        last[l as usize] = last[l as usize].max(hi(v));
-        slot_of[v] = l;
-    };
+    let value = values(f, &segs, &seg_at, &is_param);
+    let take =
+        |v: usize, l: u32, occ: &mut Vec<Occupied>, last: &mut Vec<u32>, slot_of: &mut Vec<u32>| {
+            for &(_, a, b) in segs_of(v) {
+                insert(&mut occ[l as usize], a, b, value[v]);
+            }
+            last[l as usize] = last[l as usize].max(hi(v));
+            slot_of[v] = l;
+        };
     for &p in f.params() {
         slot_kind.push(kind(p.index()));
         occ.push(BTreeMap::new());
         last.push(0);
         let l = slot_kind.len() as u32 - 1;
-        take(p.index(), l, &mut occ, &mut last, &mut slot_of);
         // A parameter holds its argument from the start: a variable read
         // before any definition (which relies on a zero) never shares it.
-        occ[l as usize].entry(0).or_insert(0);
+        insert(&mut occ[l as usize], 0, 0, value[p.index()]);
+        take(p.index(), l, &mut occ, &mut last, &mut slot_of);
     }
     let partner = partners(f);
     // Per type: locals by last occupied position (min-heap, stale entries
@@ -278,11 +513,11 @@ pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
         let v = v as usize;
         let t = kind(v);
         let start = lo(v);
-        let fits = |l: u32, occ: &Vec<BTreeMap<u32, u32>>| {
+        let fits = |l: u32, occ: &Vec<Occupied>| {
             slot_kind[l as usize] == t
                 && segs_of(v)
                     .iter()
-                    .all(|&(_, a, b)| !overlaps(&occ[l as usize], a, b))
+                    .all(|&(_, a, b)| !conflicts(&occ[l as usize], a, b, value[v]))
         };
         let hinted = partner[v]
             .iter()
@@ -314,25 +549,18 @@ pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
         take(v, l, &mut occ, &mut last, &mut slot_of);
         busy[t].push(Reverse((last[l as usize], l)));
     }
-    // Locals numbered type by type after the parameters.
-    let mut index = vec![NONE; slot_kind.len()];
-    let mut next = n_params;
-    let mut groups = Vec::new();
-    for (t, &ty) in types.iter().enumerate() {
-        let n0 = next;
-        for l in n_params as usize..slot_kind.len() {
-            if slot_kind[l] == t {
-                index[l] = next;
-                next += 1;
-            }
-        }
-        if next > n0 {
-            groups.push((next - n0, ty));
+    let index = number_by_weight(f, st, &slot_of, &slot_kind, n_params);
+    let mut groups: Vec<(u32, ValType)> = Vec::new();
+    let mut by_index: Vec<usize> = (n_params as usize..slot_kind.len()).collect();
+    by_index.sort_unstable_by_key(|&l| index[l]);
+    for l in by_index {
+        let ty = types[slot_kind[l]];
+        match groups.last_mut() {
+            Some((n, t)) if *t == ty => *n += 1,
+            _ => groups.push((1, ty)),
         }
     }
-    for (k, i) in index.iter_mut().enumerate().take(n_params as usize) {
-        *i = k as u32;
-    }
+    let next = slot_kind.len() as u32;
     for &v in &order {
         local[v as usize] = index[slot_of[v as usize] as usize];
     }

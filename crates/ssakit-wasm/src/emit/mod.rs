@@ -39,12 +39,15 @@
 //!   final `ret` needs no `return`.
 //! * **The operand stack** ([`stackify`]): a value defined once and used
 //!   once by an instruction that follows its definition's tree in the same
-//!   block stays on the stack; a result never used is dropped; a
+//!   block stays on the stack, the definition moved down to its user when
+//!   its tree has no effect and nothing in between writes what it reads;
+//!   a result never used is dropped; a
 //!   `local.set` right before a `local.get` of the same local is one
 //!   `local.tee`.
 //! * **Variables** ([`locals`]): parameters keep their indices; every
 //!   other variable left gets a local, variables of one type whose live
-//!   ranges do not overlap sharing one.
+//!   ranges do not overlap, or that hold one value, sharing one; the most
+//!   used locals get the smallest indices.
 //!
 //! ```
 //! use ssakit::ir::Type;
@@ -66,6 +69,8 @@ pub mod locals;
 pub mod lower;
 pub mod stackify;
 pub mod structure;
+#[cfg(test)]
+mod tests;
 pub mod tidy;
 
 use crate::error::WasmError;
@@ -170,7 +175,7 @@ pub fn val_type(t: Type) -> ValType {
 /// The most locals (parameters included) a function may have: the
 /// implementation limit of the WebAssembly JavaScript API, which
 /// wasmparser's validator applies.
-const MAX_LOCALS: usize = 50_000;
+pub(crate) const MAX_LOCALS: usize = 50_000;
 
 fn err(f: &Function, msg: impl std::fmt::Display) -> WasmError {
     WasmError::new(format!("emitting `{}`: {msg}", f.name()))
@@ -721,6 +726,31 @@ pub(crate) fn operands(
 /// assert!(ssakit_wasm::emit::emit_function(&g.functions[0], &low).is_err());
 /// ```
 pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction, WasmError> {
+    let e = emit_unchecked(f, low)?;
+    let needed = f.params().len() + e.locals;
+    if needed > MAX_LOCALS {
+        // Values live at once each need a local of their own: a module
+        // that keeps more of them on its operand stack across a block
+        // than there may be locals cannot be emitted this way.
+        return Err(err(
+            f,
+            format!(
+                "not supported: it needs {needed} locals (values live at once across \
+                 a block or loop), more than the {MAX_LOCALS} WebAssembly engines accept; \
+                 the emitter keeps no value on the operand stack across a block"
+            ),
+        ));
+    }
+    Ok(e)
+}
+
+/// [`emit_function`] without the limit on locals: the caller checks
+/// `params + locals` against [`MAX_LOCALS`] ([`crate::rewrite`] keeps
+/// the input's body of a function over it).
+pub(crate) fn emit_unchecked(
+    f: &Function,
+    low: &Lowering<'_>,
+) -> Result<EmittedFunction, WasmError> {
     let s = structure::structure(f).map_err(|e| {
         err(
             f,
@@ -745,18 +775,6 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
     if wide_selector {
         alloc.groups.push((1, ValType::I64));
         alloc.count += 1;
-    }
-    let needed = f.params().len() + alloc.count;
-    if needed > MAX_LOCALS {
-        // Values live at once each need a local of their own: a module
-        // that keeps more of them on its operand stack across a block
-        // than there may be locals cannot be emitted this way.
-        return Err(err(
-            f,
-            format!(
-                "not supported: it needs {needed} locals (values live at once across                  a block or loop), more than the {MAX_LOCALS} WebAssembly engines accept;                  the emitter keeps no value on the operand stack across a block"
-            ),
-        ));
     }
     let returns: Vec<ValType> = f
         .returns()

@@ -1,8 +1,8 @@
 //! Values that stay on the operand stack instead of going through a
 //! local, as LLVM's WebAssembly register stackifier does
 //! (`WebAssemblyRegStackify.cpp`: a def with one use becomes the operand
-//! of its user's expression tree), restricted so that no instruction
-//! moves.
+//! of its user's expression tree), moving a definition down to its user
+//! only when its tree has no effect at all.
 //!
 //! Within a block, the instructions and the terminator are scanned in
 //! order; for each (the *user*), its operands are matched from the last to
@@ -10,17 +10,28 @@
 //! an operand that is a variable defined exactly once, used exactly once
 //! (in the emitted code), by an instruction with that single result, which
 //! sits right there, becomes a *child*: its value stays on the stack, and
-//! the match goes on before the child's own tree. An operand that does
-//! not match (a literal, a local, a value from elsewhere) is pushed by the
-//! user itself and the match continues with the next operand to the left.
+//! the match goes on before the child's own tree. Defined further up in
+//! the block, it becomes a child too, its tree *moved* down (issue 30,
+//! item 1), when every instruction of that tree is [`movable`] (no
+//! effect, no trap) and no instruction between it and the user writes a
+//! variable the tree reads (the first position after each instruction
+//! where one of its operands is written again, from one backward walk of
+//! the block, folded into each tree as it grows: linear); the match then
+//! goes on at the same place. An operand that does not match (a literal,
+//! a local, a value from elsewhere) is pushed by the user itself and the
+//! match continues with the next operand to the left.
 //!
-//! A tree is emitted in post-order ([`super`]): children in operand order
-//! are contiguous, earlier instructions, so every instruction runs in its
-//! original order; only the pushes of the user's own non-child operands
-//! (`local.get`, literals) happen before its children run. That is safe:
-//! a child writes no local (its only result stays on the stack), so no
+//! A tree is emitted in post-order ([`super`]): children in operand order,
+//! so every instruction with an effect runs in its original order (a moved
+//! one has none, and what it reads is not written before its new place);
+//! only the pushes of the user's own non-child operands (`local.get`,
+//! literals) happen before its later children run. That is safe: a child
+//! writes no local (its only result stays on the stack), so no
 //! `local.get` can see a different value, and a push has no effect to
-//! reorder. A variable never read is dropped instead of stored, and a
+//! reorder. Every read of a tree happens where its root is emitted, after
+//! the roots before it: [`Stackified::at`] tells [`super::locals`] so,
+//! or a variable whose last read moved down would give its local to
+//! another written in between. A variable never read is dropped instead of stored, and a
 //! copy into it is not emitted at all, so that it does not count as a
 //! read of its source (`discount_dead_copies`, by marking).
 
@@ -93,6 +104,12 @@ pub struct Stackified {
     pub def: Vec<Inst>,
     /// Per instruction slot: emitted inside its user's tree.
     pub absorbed: Vec<bool>,
+    /// Per instruction slot: the position in its block of the root of the
+    /// tree it is emitted in (the block's length for its terminator), its
+    /// own position when it is a root. Every read of a tree happens after
+    /// the roots before it and before its root writes, so this is where
+    /// its reads are, as far as locals can tell.
+    pub at: Vec<u32>,
 }
 
 /// Dead copies: a copy into a variable never read is not emitted
@@ -175,6 +192,19 @@ fn single_def(f: &Function, i: Inst) -> Option<Var> {
     }
 }
 
+/// Whether instruction `i` may run later than where it is, past other
+/// instructions that write none of its operands: it has no effect at all
+/// and cannot trap (a builtin `/` or `%` by a constant is pure for
+/// [`Function::effects`], but its `i64.div_s` traps on `i64::MIN / -1`).
+fn movable(f: &Function, i: Inst) -> bool {
+    match *f.inst(i) {
+        InstData::Binary { op, .. } if op.may_trap() => false,
+        InstData::Copy { .. } | InstData::Unary { .. } | InstData::Binary { .. } => true,
+        InstData::Op { .. } => f.effects(i).is_pure(),
+        _ => false,
+    }
+}
+
 /// Decides the stack values of `f` emitted in the order of `s`.
 ///
 /// ```
@@ -222,14 +252,62 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
         dead: (0..nv).map(|v| uses[v] == 0 && !is_param[v]).collect(),
         def,
         absorbed: vec![false; f.inst_slots()],
+        at: vec![0; f.inst_slots()],
     };
+    // Where each instruction sits in its block (checked against the
+    // block's list: an instruction of another block is never moved).
+    let mut index_of = vec![u32::MAX; f.inst_slots()];
+    for c in &s.items {
+        let Ctl::Body(b) = *c else { continue };
+        for (k, &i) in f.block_insts(b).iter().enumerate() {
+            index_of[i.index()] = k as u32;
+        }
+    }
+    // Per variable, scratch: the next definition in the block (backward
+    // scan).
+    let mut next_def = vec![u32::MAX; nv];
+    let mut touched: Vec<Var> = Vec::new();
     let mut start: Vec<usize> = Vec::new();
+    // Per position of the block (the terminator last), for the tree
+    // rooted there: whether every instruction of it may move
+    // ([`movable`]), and the first position after it where a variable
+    // it reads from a local is written again.
+    let mut moves: Vec<bool> = Vec::new();
+    let mut next_write: Vec<u32> = Vec::new();
+    // The position of each absorbed instruction's user.
+    let mut user: Vec<u32> = Vec::new();
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
         let insts = f.block_insts(b);
+        let n = insts.len();
         start.clear();
-        for j in 0..=insts.len() {
-            let node = if j < insts.len() {
+        moves.clear();
+        moves.extend(insts.iter().map(|&i| movable(f, i)));
+        moves.push(false);
+        next_write.clear();
+        next_write.resize(n + 1, u32::MAX);
+        user.clear();
+        user.resize(n + 1, u32::MAX);
+        for (k, &i) in insts.iter().enumerate().rev() {
+            let mut w = u32::MAX;
+            f.for_each_operand(i, |o| {
+                if let Operand::Var(v) = o {
+                    w = w.min(next_def[v.index()]);
+                }
+            });
+            next_write[k] = w;
+            f.for_each_def(i, |v| {
+                if next_def[v.index()] == u32::MAX {
+                    touched.push(v);
+                }
+                next_def[v.index()] = k as u32;
+            });
+        }
+        for v in touched.drain(..) {
+            next_def[v.index()] = u32::MAX;
+        }
+        for j in 0..=n {
+            let node = if j < n {
                 Node::Inst(insts[j])
             } else {
                 Node::Term(b)
@@ -246,18 +324,48 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             for &(o, _) in ops.iter().rev() {
                 let Operand::Var(t) = o else { continue };
                 let ti = t.index();
-                if cursor == 0 || is_param[ti] || defs[ti] != 1 || uses[ti] != 1 {
+                if is_param[ti] || defs[ti] != 1 || uses[ti] != 1 {
                     continue;
                 }
-                let cand = insts[cursor - 1];
-                if st.absorbed[cand.index()] || single_def(f, cand) != Some(t) {
+                let d = st.def[ti];
+                let k = index_of[d.index()] as usize;
+                if k >= cursor
+                    || insts[k] != d
+                    || st.absorbed[d.index()]
+                    || single_def(f, d) != Some(t)
+                {
                     continue;
                 }
-                st.absorbed[cand.index()] = true;
+                // Right before the tree: no instruction changes order.
+                // Further up: the definition's tree moves down past the
+                // instructions in between, when it has no effect and
+                // none of them writes what it reads.
+                let adjacent = k + 1 == cursor;
+                let may_move = moves[k] && next_write[k] as usize >= j;
+                if !(adjacent || may_move) {
+                    continue;
+                }
+                st.absorbed[d.index()] = true;
                 st.on_stack[ti] = true;
-                cursor = start[cursor - 1];
+                user[k] = j as u32;
+                moves[j] &= moves[k];
+                next_write[j] = next_write[j].min(next_write[k]);
+                if adjacent {
+                    cursor = start[k];
+                }
             }
             start.push(cursor);
+        }
+        // Emitted with its tree's root: users come after their children.
+        for k in (0..n).rev() {
+            let u = user[k];
+            st.at[insts[k].index()] = if u == u32::MAX {
+                k as u32
+            } else if (u as usize) < n {
+                st.at[insts[u as usize].index()]
+            } else {
+                n as u32
+            };
         }
     }
     Ok(st)

@@ -1,0 +1,129 @@
+//! Stackify's moves and the locals' value-based sharing on small
+//! programs (issue 30): what stays on the stack, where a tree is emitted,
+//! which variables share a local.
+use super::locals::assign;
+use super::stackify::{stackify, Stackified};
+use super::structure::structure;
+use super::Lowering;
+use crate::module::Signature;
+use ssakit::ir::{Function, Type};
+
+/// `(stackified, local of each variable)` of the one function of
+/// `text`, whose parameters and result are `i64`s.
+fn run(text: &str) -> (Function, Stackified, Vec<u32>) {
+    let f = ssakit::text::parse_module(text)
+        .unwrap()
+        .functions
+        .remove(0);
+    let ops = super::lower::OpTable::new(f.symbols());
+    let sig = Signature {
+        params: vec![Type::I64; f.params().len()],
+        results: vec![Type::I64],
+    };
+    let types = [Some(sig)];
+    let low = Lowering {
+        ops: &ops,
+        callees: &[],
+        func_types: &[0],
+        types: &types,
+        globals: &[],
+        print: &[None, Some(0)],
+    };
+    let s = structure(&f).unwrap();
+    let st = stackify(&f, &low, &s).unwrap();
+    let local = assign(&f, &s, &st).local;
+    (f, st, local)
+}
+
+fn var(f: &Function, name: &str) -> usize {
+    f.var_by_name(name).unwrap().index()
+}
+
+/// A pure definition moves down past an instruction in between to
+/// its one use (issue 30, item 1), and its tree is emitted there.
+#[test]
+fn pure_definition_moves_to_its_use() {
+    let (f, st, _) =
+        run("function f(a, b) {\ne:\n  x = a + b\n  print a\n  y = x * 2\n  ret y\n}\n");
+    assert!(st.on_stack[var(&f, "x")]);
+    let insts = f.block_insts(f.entry());
+    // In `y`'s tree, itself in `ret`'s: emitted at the terminator.
+    assert_eq!(st.at[insts[0].index()], 3);
+    assert_eq!(st.at[insts[1].index()], 1);
+}
+
+/// Not past a write of what it reads, and not when it may trap (a
+/// trap moved past `print` would lose the line printed).
+#[test]
+fn no_move_past_a_write_of_an_operand_or_of_a_trap() {
+    let (f, st, _) = run(
+        "function f(a, b) {\ne:\n  x = a + b\n  a = b * 3\n  print a\n  y = x * a\n  ret y\n}\n",
+    );
+    assert!(!st.on_stack[var(&f, "x")]);
+    let (f, st, _) =
+        run("function f(a, b) {\ne:\n  x = a / b\n  print a\n  y = x + 1\n  ret y\n}\n");
+    assert!(!st.on_stack[var(&f, "x")]);
+    let (f, st, _) =
+        run("function f(a, b) {\ne:\n  x = a / -1\n  print a\n  y = x + 1\n  ret y\n}\n");
+    assert!(!st.on_stack[var(&f, "x")]);
+}
+
+/// A moved definition reads its operands where its tree is emitted:
+/// `c`'s local stays `c`'s until `y`, so `z`, written before, gets
+/// another (with reads at `x`'s own place, `z` took `c`'s local and
+/// `x` read `z`'s value).
+#[test]
+fn a_moved_read_keeps_its_local_live() {
+    let (f, st, local) = run(
+        "function f(a, b) {\ne:\n  c = a * b\n  print c\n  x = c + 1\n  z = b - 1\n  print z\n  y = x + z\n  ret y\n}\n",
+    );
+    assert!(st.on_stack[var(&f, "x")]);
+    assert!(!st.on_stack[var(&f, "c")] && !st.on_stack[var(&f, "z")]);
+    assert_ne!(local[var(&f, "c")], local[var(&f, "z")]);
+}
+
+/// Value-based interference (Boissinot et al.): `y = x` holds `x`'s
+/// value wherever both are live, so they share a local although their
+/// live ranges overlap, and the copy goes.
+#[test]
+fn copies_of_one_value_share_a_local() {
+    let (f, st, local) = run(
+        "function f(a, b) {\ne:\n  x = a + b\n  y = x\n  print x\n  print y\n  print y\n  ret a\n}\n",
+    );
+    assert!(!st.on_stack[var(&f, "x")] && !st.on_stack[var(&f, "y")]);
+    assert_eq!(local[var(&f, "x")], local[var(&f, "y")]);
+}
+
+/// Not when the copy is live where its source is written again: `y`,
+/// read before `y = x` in the loop, holds the previous turn's `x` there.
+#[test]
+fn a_copy_live_across_its_source_keeps_its_own_local() {
+    let (f, st, local) = run(
+        "function f(a) {\ne:\n  jump h\nh:\n  x = a + 1\n  print y\n  y = x\n  print x\n  print y\n  branch a, h, out\nout:\n  ret a\n}\n",
+    );
+    assert!(!st.on_stack[var(&f, "x")] && !st.on_stack[var(&f, "y")]);
+    assert_ne!(local[var(&f, "x")], local[var(&f, "y")]);
+}
+
+/// Locals numbered by use (LLVM's register colouring sorts by weight):
+/// with 131 locals (each `v` read twice), `h`, made last but read most, gets the first index
+/// after the parameter, a 1-byte LEB128, instead of index 131 (2 bytes).
+#[test]
+fn the_most_used_local_gets_the_first_index() {
+    let mut text = String::from("function f(a) {\ne:\n");
+    for k in 0..130 {
+        text.push_str(&format!("  v{k} = a + {k}\n"));
+    }
+    text.push_str("  h = a * 3\n");
+    for _ in 0..6 {
+        text.push_str("  print h\n");
+    }
+    for k in 0..260 {
+        text.push_str(&format!("  print v{}\n", k % 130));
+    }
+    text.push_str("  ret a\n}\n");
+    let (f, st, local) = run(&text);
+    assert!((0..130).all(|k| !st.on_stack[var(&f, &format!("v{k}"))]));
+    assert_eq!(local[var(&f, "h")], 1);
+    assert!((0..130).all(|k| local[var(&f, &format!("v{k}"))] > 1));
+}
