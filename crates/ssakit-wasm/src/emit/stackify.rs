@@ -12,7 +12,7 @@
 //! sits right there, becomes a *child*: its value stays on the stack, and
 //! the match goes on before the child's own tree. Defined further up in
 //! the block, it becomes a child too, its tree *moved* down (issue 30,
-//! item 1), when every instruction of that tree is [`movable`] (no
+//! item 1), when every instruction of that tree is `movable` (no
 //! effect, no trap) and no instruction between it and the user writes a
 //! variable the tree reads (the first position after each instruction
 //! where one of its operands is written again, from one backward walk of
