@@ -1,6 +1,6 @@
 //! `--passes LIST`, parsed once: one clap value parser
 //! ([`ssakit::opt::Pass::parse`]) for every subcommand that takes passes
-//! (`opt`, `explain`, `wasm stats`, `wasm opt`), so a bad list is refused
+//! (`opt`, `explain`, `wasm stats`, `wasm opt`, `x86 stats`), so a bad list is refused
 //! before the command runs, with one message.
 
 use clap::builder::TypedValueParser;

@@ -276,3 +276,17 @@ fn stats_only_flavor_constructs_one_flavour() {
     assert!(v["total"]["phis"]["minimal"]["registers"].as_u64().unwrap() > 0);
     assert!(v["total"]["times"]["construct"]["semi-pruned"].is_null());
 }
+
+#[test]
+fn stats_refuses_an_unknown_pass_before_reading_the_binary() {
+    // The same clap value parser as every other `--passes` (passes.rs):
+    // refused with its message and exit 1, even when the file is absent.
+    for file in [fixture("fixture"), "no-such-binary".to_string()] {
+        let o = ssakit_bytes(&["x86", "stats", "--passes", "dce,bogus", &file], &[]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            "error: --passes: unknown pass `bogus` (known passes: copy-prop, const-prop, dce)\n"
+        );
+    }
+}

@@ -134,23 +134,8 @@ fn file(f: &Option<String>) -> &str {
 }
 
 /// The passes of `--passes` (none without it).
-fn passes(p: Option<Passes>) -> Vec<Pass> {
+pub(crate) fn passes(p: Option<Passes>) -> Vec<Pass> {
     p.map(|p| p.0).unwrap_or_default()
-}
-
-/// Parses `--passes` for `x86 stats`, whose argument is still a string:
-/// the value parser's parse and message.
-pub(crate) fn parse_passes(list: &Option<String>) -> Result<Vec<Pass>, Failed> {
-    match list {
-        Some(list) => PassesParser::default()
-            .list(list)
-            .map(|p| p.0)
-            .map_err(|message| {
-                crate::errln!("error: {message}");
-                Failed(exit::INPUT)
-            }),
-        None => Ok(Vec::new()),
-    }
 }
 
 fn run_opt(a: OptArgs) -> Result<(), Failed> {

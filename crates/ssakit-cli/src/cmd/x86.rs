@@ -3,10 +3,11 @@
 //! `lift` module, docs/x86.md).
 
 use super::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
-use super::wasm::parse_passes;
+use super::wasm::passes;
 use crate::exit::{self, Failed};
 use crate::out::{Out, OutputArg};
 use crate::par;
+use crate::passes::{Passes, PassesParser};
 use clap::Subcommand;
 use ssakit::ir::{Function, InstData, Module, Operand, Terminator, VarNames};
 use ssakit_x86::binary::{Binary, FuncInfo};
@@ -79,8 +80,8 @@ pub struct StatsArgs {
     pub flavor: FlavorArg,
     /// Optimisation passes after construction, comma-separated
     /// (`copy-prop`, `const-prop`, `dce`).
-    #[arg(long, value_name = "LIST")]
-    pub passes: Option<String>,
+    #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
+    pub passes: Option<Passes>,
     /// Stop after the passes: no destruction.
     #[arg(long)]
     pub no_destruct: bool,
@@ -308,7 +309,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
             IdfArg::Linear,
             RenamingArg::ReachingDef,
         ),
-        passes: parse_passes(&a.passes)?,
+        passes: passes(a.passes),
         destruct: !a.no_destruct,
         only_chosen: a.only_flavor,
     };
