@@ -360,29 +360,73 @@ fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
     if let Some(c) = t.copies {
         r.push(("copies after destruct".into(), c.to_string()));
     }
-    let secs = |s: f64| format!("{s:.3} s");
     r.push(("time lift".into(), secs(t.times.lift)));
     for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
         let time = t.phis[k].map(|_| secs(t.times.construct[k]));
         r.push((format!("time construct {f}"), or_dash(time)));
     }
-    r.push(("time verify".into(), secs(t.times.verify)));
-    if !opts.passes.is_empty() {
-        r.push(("time passes".into(), secs(t.times.opt)));
-    }
-    if opts.destruct {
-        r.push(("time destruct".into(), secs(t.times.destruct)));
-    }
-    r.push((
-        "wall".into(),
-        format!(
-            "{} ({} threads)",
-            secs(stats.wall),
-            rayon::current_num_threads()
-        ),
-    ));
-    r.push(("failures".into(), stats.failures.len().to_string()));
+    let ran = Ran {
+        verify: t.times.verify,
+        passes: (!opts.passes.is_empty()).then_some(t.times.opt),
+        destruct: opts.destruct.then_some(t.times.destruct),
+        wall: stats.wall,
+        failures: stats.failures.len(),
+    };
+    ran.push_rows(&mut r);
     r
+}
+
+/// What every `stats` report (`wasm stats`, `x86 stats`) ends with:
+/// verification's time, the passes' and destruction's when they ran, the
+/// wall clock and the failures.
+pub(crate) struct Ran {
+    /// Seconds of verification.
+    pub verify: f64,
+    /// Seconds of the passes, when `--passes` gave some.
+    pub passes: Option<f64>,
+    /// Seconds of destruction, unless `--no-destruct`.
+    pub destruct: Option<f64>,
+    /// Wall-clock seconds of the whole run.
+    pub wall: f64,
+    /// Functions that failed.
+    pub failures: usize,
+}
+
+impl Ran {
+    /// Appends the report's last rows to `r`.
+    pub(crate) fn push_rows(&self, r: &mut Vec<(String, String)>) {
+        r.push(("time verify".into(), secs(self.verify)));
+        if let Some(t) = self.passes {
+            r.push(("time passes".into(), secs(t)));
+        }
+        if let Some(t) = self.destruct {
+            r.push(("time destruct".into(), secs(t)));
+        }
+        r.push((
+            "wall".into(),
+            format!(
+                "{} ({} threads)",
+                secs(self.wall),
+                rayon::current_num_threads()
+            ),
+        ));
+        r.push(("failures".into(), self.failures.to_string()));
+    }
+}
+
+/// Seconds as a report shows them.
+pub(crate) fn secs(s: f64) -> String {
+    format!("{s:.3} s")
+}
+
+/// A report: `header`, then one row per line, labels padded to one width.
+pub(crate) fn table(header: &str, rows: Vec<(String, String)>) -> String {
+    let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    let mut s = format!("{header}\n");
+    for (l, v) in rows {
+        s.push_str(&format!("{l:<width$}  {v}\n"));
+    }
+    s
 }
 
 /// A figure, or `-` for a flavour not constructed.
@@ -391,13 +435,7 @@ fn or_dash<T: ToString>(v: Option<T>) -> String {
 }
 
 fn render_text(name: &str, stats: &ModuleStats, _names: &[String], opts: &Options) -> String {
-    let rows = rows(stats, opts);
-    let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
-    let mut s = format!("module: {name}\n");
-    for (l, v) in rows {
-        s.push_str(&format!("{l:<width$}  {v}\n"));
-    }
-    s
+    table(&format!("module: {name}"), rows(stats, opts))
 }
 
 fn render_json(name: &str, stats: &ModuleStats, names: &[String], opts: &Options) -> String {

@@ -3,7 +3,7 @@
 //! `lift` module, docs/x86.md).
 
 use super::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
-use super::wasm::passes;
+use super::wasm::{passes, secs, table, Ran};
 use crate::exit::{self, Failed};
 use crate::out::{Out, OutputArg};
 use crate::par;
@@ -368,7 +368,6 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
             p.vectors
         )
     };
-    let secs = |s: f64| format!("{s:.3} s");
     let mut r: Vec<(String, String)> = vec![
         (
             "functions".into(),
@@ -404,28 +403,15 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         };
         r.push((format!("time construct {f}"), v));
     }
-    r.push(("time verify".into(), secs(t.times.verify)));
-    if !opts.passes.is_empty() {
-        r.push(("time passes".into(), secs(t.times.opt)));
-    }
-    if opts.destruct {
-        r.push(("time destruct".into(), secs(t.times.destruct)));
-    }
-    r.push((
-        "wall".into(),
-        format!(
-            "{} ({} threads)",
-            secs(stats.wall),
-            rayon::current_num_threads()
-        ),
-    ));
-    r.push(("failures".into(), stats.failures.len().to_string()));
-    let width = r.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
-    let mut s = format!("binary: {name}\n");
-    for (l, v) in r {
-        s.push_str(&format!("{l:<width$}  {v}\n"));
-    }
-    s
+    let ran = Ran {
+        verify: t.times.verify,
+        passes: (!opts.passes.is_empty()).then_some(t.times.opt),
+        destruct: opts.destruct.then_some(t.times.destruct),
+        wall: stats.wall,
+        failures: stats.failures.len(),
+    };
+    ran.push_rows(&mut r);
+    table(&format!("binary: {name}"), r)
 }
 
 fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
