@@ -325,6 +325,26 @@ fn wasm_stats_on_a_closed_pipe_and_a_full_device() {
     }
 }
 
+/// The x86 commands, in every output format (`x86 lift --format json` is
+/// the emulator oracle's input): a closed pipe and a full device, as
+/// standard output and as `-o`.
+#[test]
+fn x86_commands_on_a_closed_pipe_and_a_full_device() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../ssakit-x86/tests/fixture/fixture"
+    );
+    for args in [
+        &["x86", "lift", fixture][..],
+        &["x86", "lift", "--construct", "--format", "json", fixture],
+        &["x86", "stats", fixture],
+        &["x86", "stats", "--format", "json", fixture],
+    ] {
+        closed_pipe_is_quiet(args);
+        full_device_fails(args, true);
+    }
+}
+
 /// The binary writers (`wasm opt`, `emit-wasm`): a closed pipe and a full
 /// device, as standard output and as `-o`.
 #[test]
