@@ -269,3 +269,68 @@ fn irreducible_is_an_error() {
     let e = ssakit_wasm::emit::emit_function(&f, &low).unwrap_err();
     assert!(e.message.contains("irreducible"), "{}", e.message);
 }
+
+/// The operators of the first function body of `bytes`, by name.
+fn body_ops(bytes: &[u8]) -> Vec<String> {
+    for p in wasmparser::Parser::new(0).parse_all(bytes) {
+        if let wasmparser::Payload::CodeSectionEntry(body) = p.unwrap() {
+            let mut r = body.get_operators_reader().unwrap();
+            let mut out = Vec::new();
+            while !r.eof() {
+                let op = format!("{:?}", r.read().unwrap());
+                out.push(op.split([' ', '{']).next().unwrap().to_string());
+            }
+            return out;
+        }
+    }
+    Vec::new()
+}
+
+/// Issue 32 ("reach the tidy rules from wasm too"): the lifter gives an
+/// arm that is only `br $l` a block of its own with no instruction; tidy
+/// sees through it. An else-arm `br` that does not fall through becomes
+/// `i32.eqz; br_if` (rule 1), one that does goes with its `else` (rule
+/// 2), and no module gets an empty `else` arm. Both behave as before.
+#[test]
+fn lifted_branch_arms_reach_tidy() {
+    // `$out` is not next after the `if`: `$m`'s code lies between.
+    let not_next = r#"(module (global $g (mut i32) (i32.const 0))
+      (func (export "f") (param i32 i32) (result i32)
+        (block $out
+          (block $m
+            (br_if $m (local.get 1))
+            (if (local.get 0)
+              (then (global.set $g (i32.const 1)))
+              (else (br $out))))
+          (global.set $g (i32.add (global.get $g) (i32.const 10))))
+        (global.get $g)))"#;
+    // The loop's exit is next after the `if`: the `br` falls through.
+    let next = r#"(module (global $g (mut i32) (i32.const 0))
+      (func (export "f") (param i32 i32) (result i32)
+        (block $out
+          (loop $l
+            (br_if $out (i32.eq (local.get 1) (i32.const 7)))
+            (if (local.get 0)
+              (then (global.set $g (i32.add (global.get $g) (local.get 1)))
+                    (local.set 0 (i32.sub (local.get 0) (i32.const 1))))
+              (else (br $out)))
+            (local.set 1 (i32.add (local.get 1) (i32.const 1)))
+            (br_if $l (i32.lt_u (local.get 1) (i32.const 100))))
+          (global.set $g (i32.mul (global.get $g) (i32.const 3))))
+        (global.get $g)))"#;
+    for (wat, eqz) in [(not_next, true), (next, false)] {
+        let orig = ssakit_wasm::module::to_binary(wat.as_bytes())
+            .unwrap()
+            .into_owned();
+        let out = opt_ok(&orig, &OptOptions::default());
+        let ops = body_ops(&out.bytes);
+        assert!(!ops.iter().any(|o| o == "Else"), "{ops:?}");
+        let negated = ops.windows(2).any(|w| w[0] == "I32Eqz" && w[1] == "BrIf");
+        assert_eq!(negated, eqz, "{ops:?}");
+        for a in [0, 1, 3] {
+            for b in [0, 1, 7, 99] {
+                assert_eq!(call(&out.bytes, "f", &[a, b]), call(&orig, "f", &[a, b]));
+            }
+        }
+    }
+}

@@ -128,6 +128,13 @@
 //! from then on (every later effect's results `undef`), so that a program
 //! that refined ⊥ into a value still matches its original.
 //!
+//! One family keeps its meaning: `i32.eqz` and `i64.eqz` (one argument,
+//! one result, no immediate) run as `!x` (1 if `x` is 0, else 0), because
+//! a back end negates a branch's condition with them (`ssakit-wasm`'s
+//! emitter writes `if; A; else; br L; end` as `i32.eqz; br_if L; A`): a
+//! branch on `h` and one on `i32.eqz(h)` must go opposite ways, or the
+//! round trip could not be compared.
+//!
 //! # The differential oracle
 //!
 //! A transformation may *refine* ⊥: SSA construction turns an uninitialised
@@ -900,6 +907,35 @@ mod tests {
         let m = parse_module(src).unwrap();
         let main = m.entry_function(None).unwrap();
         run(&m, main, args, &RunOptions::default())
+    }
+
+    /// `i32.eqz` and `i64.eqz` keep their meaning in the uninterpreted
+    /// mode: a branch on `h` and one on `i32.eqz(h)` go opposite ways,
+    /// whatever `h` (the emitter's negated `br_if` relies on it). With an
+    /// immediate it is not that shape and stays a hash.
+    #[test]
+    fn eqz_is_a_negation_when_uninterpreted() {
+        let src = "operator i32.eqz pure\noperator i64.eqz pure\noperator h pure\n\n\
+                   function main(a: i32) -> (i32, i32, i32, i32) {\nentry:\n    \
+                   x: i32 = h(a)\n    y: i32 = i32.eqz(x)\n    z: i32 = i64.eqz(a)\n    \
+                   v: i32 = i32.eqz[1](a)\n    ret x, y, z, v\n}\n";
+        let m = parse_module(src).unwrap();
+        let i = Interpreter::with_mode(&m.functions, Mode::Uninterpreted).unwrap();
+        let one = |b: bool| Value::Int(b as i64);
+        let (mut h_zero, mut h_not, mut v_hash) = (false, false, false);
+        for a in 0..64 {
+            let out = i.run(0, &[a], &RunOptions::default()).unwrap();
+            let x = out.ret.unwrap();
+            let [y, z, v] = out.extra_rets[..] else {
+                panic!("{out:?}")
+            };
+            assert_eq!(y, one(x == Value::Int(0)), "a = {a}");
+            assert_eq!(z, one(a == 0), "a = {a}");
+            h_zero |= x == Value::Int(0);
+            h_not |= x != Value::Int(0);
+            v_hash |= !matches!(v, Value::Int(0 | 1));
+        }
+        assert!(h_zero && h_not && v_hash);
     }
 
     #[test]

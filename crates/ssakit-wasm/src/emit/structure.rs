@@ -159,7 +159,7 @@ const NONE: u32 = u32::MAX;
 /// ```
 pub fn structure(f: &Function) -> Result<Structured, Irreducible> {
     let mut s = translate(f)?;
-    super::tidy::tidy(&mut s);
+    super::tidy::tidy(f, &mut s);
     Ok(s)
 }
 

@@ -25,6 +25,15 @@
 //!    in a `br`, `br_table`, `return` or `unreachable`, becomes `if; A;
 //!    end; B`: `B` is reached only when the condition was false.
 //!
+//! Before them, the body of a block that has no instruction and ends in a
+//! `jump` goes (it emits nothing, and its own edge is the `br` or the fall
+//! through after it). The lifter makes such blocks for every arm that is
+//! only a branch (`if (c) (then ...) (else (br $l))`); without this the
+//! rules above would never see a lone `br` in lifted code. Its variables
+//! need no position of their own: a block without definitions whose one
+//! successor is `L` has exactly `L`'s live-in variables live, and they
+//! meet at `L`'s start ([`super::locals`]).
+//!
 //! Branches are first resolved from depths to the item that opened their
 //! label, and depths are computed again at the end, so removing items
 //! never has to renumber anything in the middle. Iterative throughout; the
@@ -32,6 +41,7 @@
 //! whole is linear.
 
 use super::structure::{Ctl, Structured};
+use ssakit::ir::{Function, Terminator};
 
 const NONE: u32 = u32::MAX;
 
@@ -67,13 +77,13 @@ fn map_targets(c: &mut Ctl, depths: &mut [u32], mut g: impl FnMut(u32) -> u32) {
 /// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
 /// let mut s = translate(&f).unwrap();
 /// let before = s.items.len();
-/// ssakit_wasm::emit::tidy::tidy(&mut s);
+/// ssakit_wasm::emit::tidy::tidy(&f, &mut s);
 /// assert!(s.items.len() < before);
 /// assert!(s.items.contains(&Ctl::Loop));
 /// ```
 // Each pass indexes several side tables by item: index loops read best.
 #[allow(clippy::needless_range_loop)]
-pub fn tidy(s: &mut Structured) {
+pub fn tidy(f: &Function, s: &mut Structured) {
     let n = s.items.len();
     // Matching: per opener (`block`, `loop`, `if`) its `end`, per `if`
     // its `else`; per `end` and `else` its opener. Branch depths become
@@ -99,8 +109,15 @@ pub fn tidy(s: &mut Structured) {
             _ => map_targets(&mut s.items[i], &mut s.depths, |d| target(&open, d)),
         }
     }
-    let mut dead = vec![false; n];
-    // Rule 1: an arm that is a lone `br`.
+    // Bodies that emit nothing: no instruction, and a `jump`.
+    let mut dead: Vec<bool> = (s.items.iter())
+        .map(|c| match *c {
+            Ctl::Body(b) => f.block_insts(b).is_empty() && matches!(f.term(b), Terminator::Jump(_)),
+            _ => false,
+        })
+        .collect();
+    // Rule 1: an arm that is a lone `br` (bodies that went aside). An arm
+    // whose items are not one `br` after at most one such body is not one.
     for i in 0..n {
         let Ctl::If(block) = s.items[i] else { continue };
         let (e, end) = (else_of[i] as usize, end_of[i] as usize);
@@ -108,15 +125,19 @@ pub fn tidy(s: &mut Structured) {
             continue;
         }
         let lone_br = |from: usize, to: usize| match s.items[from..to] {
-            [Ctl::Br(t)] => Some(t),
+            [Ctl::Br(t)] => Some((from, t)),
+            [Ctl::Body(_), Ctl::Br(t)] if dead[from] => Some((from + 1, t)),
             _ => None,
         };
-        let (negate, br) = if let Some(t) = lone_br(i + 1, e) {
-            (false, (i + 1, t))
-        } else if let Some(t) = lone_br(e + 1, end) {
-            (true, (e + 1, t))
-        } else {
-            continue;
+        // An else-arm `br` that falls through is rule 2's: `if; A; end`
+        // keeps its target's `block` unused where `i32.eqz; br_if` would
+        // not.
+        let (negate, br) = match (lone_br(i + 1, e), lone_br(e + 1, end)) {
+            (Some(br), _) => (false, br),
+            (None, Some(br)) if !falls_through(s, &dead, &opener, &end_of, br.0, br.1) => {
+                (true, br)
+            }
+            _ => continue,
         };
         s.items[i] = Ctl::BrIf {
             block,
@@ -127,34 +148,23 @@ pub fn tidy(s: &mut Structured) {
         dead[e] = true;
         dead[end] = true;
     }
-    // Rule 2: a `br` that falls through to its target anyway.
+    // Rule 2: a `br` that falls through to its target anyway; then an
+    // `else` whose arm is left empty goes too.
     for p in 0..n {
-        let Ctl::Br(t) = s.items[p] else { continue };
-        if dead[p] {
+        if let Ctl::Br(t) = s.items[p] {
+            if !dead[p] && falls_through(s, &dead, &opener, &end_of, p, t) {
+                dead[p] = true;
+            }
+        }
+    }
+    for i in 0..n {
+        let e = else_of[i] as usize;
+        if !matches!(s.items[i], Ctl::If(_)) || e == NONE as usize || dead[e] {
             continue;
         }
-        let mut q = p + 1;
-        let mut steps = 0;
-        while q < n && steps < WALK {
-            steps += 1;
-            if dead[q] {
-                q += 1;
-                continue;
-            }
-            match s.items[q] {
-                Ctl::End => {
-                    let o = opener[q];
-                    if o == t && matches!(s.items[o as usize], Ctl::Block) {
-                        dead[p] = true;
-                        break;
-                    }
-                    q += 1;
-                }
-                // The then-arm ends: control goes on after the `if`'s `end`
-                // (live: rule 1 kills an `else` with its `end`).
-                Ctl::Else => q = end_of[opener[q] as usize] as usize,
-                _ => break,
-            }
+        let next = (e + 1..n).take(WALK).find(|&k| !dead[k]);
+        if next == Some(end_of[i] as usize) {
+            dead[e] = true;
         }
     }
     // Rule 3: labels nothing targets.
@@ -228,6 +238,43 @@ pub fn tidy(s: &mut Structured) {
         k += 1;
         !dead[k - 1]
     });
+}
+
+/// Whether the `br` at item `p` to the label opened at item `t` reaches
+/// its target by falling through anyway: only `end`s (and an `else`, which
+/// ends a then-arm: control goes on after the `if`'s `end`) lie between it
+/// and the `end` of `t`'s `block`. (A `loop`'s label is its start, so a
+/// `br` to a loop never falls through.) Looks at most [`WALK`] items ahead.
+fn falls_through(
+    s: &Structured,
+    dead: &[bool],
+    opener: &[u32],
+    end_of: &[u32],
+    p: usize,
+    t: u32,
+) -> bool {
+    let n = s.items.len();
+    let mut q = p + 1;
+    let mut steps = 0;
+    while q < n && steps < WALK {
+        steps += 1;
+        if dead[q] {
+            q += 1;
+            continue;
+        }
+        match s.items[q] {
+            Ctl::End => {
+                let o = opener[q];
+                if o == t && matches!(s.items[o as usize], Ctl::Block) {
+                    return true;
+                }
+                q += 1;
+            }
+            Ctl::Else => q = end_of[opener[q] as usize] as usize,
+            _ => return false,
+        }
+    }
+    false
 }
 
 #[cfg(test)]

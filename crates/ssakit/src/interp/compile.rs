@@ -419,6 +419,25 @@ impl<'m> Compiler<'_, 'm> {
                         .collect::<Result<_, _>>()?,
                 }
             }
+            // The negation a back end writes keeps its meaning (see
+            // "Uninterpreted operations").
+            InstData::Op {
+                op,
+                imms,
+                args,
+                results,
+            } if self.mode == Mode::Uninterpreted
+                && matches!(f.operator_name(*op), "i32.eqz" | "i64.eqz")
+                && imms.is_empty()
+                && args.len() == 1
+                && results.len() == 1 =>
+            {
+                Code::Unary {
+                    dst: self.slot(results.as_slice(f)[0], at)?,
+                    op: UnOp::Not,
+                    arg: self.op(args.as_slice(f)[0], at)?,
+                }
+            }
             InstData::Op {
                 op,
                 imms,
