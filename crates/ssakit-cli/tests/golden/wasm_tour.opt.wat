@@ -60,8 +60,6 @@
   )
   (func $pick (;2;) (type 1) (param i32 i32) (result i64)
     (local i64)
-    f64.const 0x0p+0 (;=0;)
-    drop
     local.get 0
     if ;; label = @1
       local.get 1
