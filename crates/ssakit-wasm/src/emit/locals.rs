@@ -25,12 +25,12 @@
 //! (parameters included) whose segments leave a hole it fits in, the
 //! *lifetime holes* of Wimmer and Franz (a variable live in the `else`
 //! arm only takes the local of one live after the `if` but dead in the
-//! `then` arm), of the first [`HOLE_TRIES`] locals made; else a local
+//! `then` arm), of the first `HOLE_TRIES` (64) locals made; else a local
 //! whose last occupied position is before the variable's first (a
 //! min-heap of ends per type, so that is O(log n)); else a new local. A
 //! local's segments sit in a `BTreeMap` from start to end: testing a
 //! segment against it is one range query. Each variable tries at most its
-//! copy partners, [`HOLE_TRIES`] locals and one free local, so the whole
+//! copy partners, `HOLE_TRIES` (64) locals and one free local, so the whole
 //! is O(n log n) in the segments, with no interference graph. Without the
 //! holes, a local whose variable is live again later is never reused,
 //! which in structured code with loops and `if`/`else` is most of them
