@@ -499,3 +499,36 @@ fn too_many_values_across_a_block_keeps_the_body() {
     let o = ssakit_bytes(&["wasm", "opt", "--wat", "-"], &module(1_000));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// Issue 30, item 4: `wasm opt -O0` is the round trip only, `-O1` adds
+/// dead code elimination (local 1, written and never read, goes) and is
+/// the default; `-O2`, `-O3`, `-Os`, `-Oz` are `-O1`, as binaryen's users
+/// type them; `-O` with `--passes`, or an unknown level, is a usage error.
+#[test]
+fn opt_levels_are_spelled_as_binaryen_spells_them() {
+    let wat = "(module (func (export \"f\") (param i32) (result i32) (local i32)\n\
+               (local.set 1 (i32.mul (local.get 0) (i32.const 3))) (local.get 0)))\n";
+    let opt = |args: &[&str]| {
+        let mut all = vec!["wasm", "opt"];
+        all.extend_from_slice(args);
+        all.push("-");
+        let o = ssakit_bytes(&all, wat.as_bytes());
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        o.stdout
+    };
+    let (o0, o1) = (opt(&["-O0"]), opt(&["-O1"]));
+    assert!(o1.len() < o0.len(), "{} {}", o1.len(), o0.len());
+    assert_eq!(opt(&[]), o1);
+    assert_eq!(opt(&["--passes", "dce"]), o1);
+    for level in ["-O2", "-O3", "-Os", "-Oz", "-O=1"] {
+        assert_eq!(opt(&[level]), o1, "{level}");
+    }
+    for bad in [&["-O1", "--passes", "dce"][..], &["-O9"]] {
+        let mut all = vec!["wasm", "opt"];
+        all.extend_from_slice(bad);
+        all.push("-");
+        let o = ssakit_bytes(&all, wat.as_bytes());
+        assert_eq!(o.status.code(), Some(1), "{bad:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+}

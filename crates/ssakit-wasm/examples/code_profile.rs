@@ -178,5 +178,24 @@ fn main() {
                 mods[0][i].body, mods[1][i].body, mods[0][i].locals, mods[1][i].locals
             );
         }
+        let mut over: Vec<(i64, usize)> = mods[0]
+            .iter()
+            .zip(&mods[1])
+            .enumerate()
+            .map(|(i, (a, b))| (b.locals as i64 - a.locals as i64, i))
+            .filter(|&(d, _)| d > 0)
+            .collect();
+        over.sort_unstable_by_key(|&(d, i)| (std::cmp::Reverse(d), i));
+        let total: i64 = over.iter().map(|&(d, _)| d).sum();
+        println!(
+            "\nmore locals than the original: {} bodies, {total} locals in all",
+            over.len()
+        );
+        for &(d, i) in over.iter().take(10) {
+            println!(
+                "  #{i}: locals {} -> {} (+{d}), {} -> {} bytes",
+                mods[0][i].locals, mods[1][i].locals, mods[0][i].body, mods[1][i].body
+            );
+        }
     }
 }

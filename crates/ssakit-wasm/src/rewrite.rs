@@ -48,11 +48,12 @@ use wasmparser::{Parser, Payload};
 /// assert!(out.stats.locals_after < out.stats.locals_before);
 /// ```
 ///
-/// The default is what `ssakit wasm opt` does without options: pruned SSA
-/// (not the chapter's minimal SSA, [`construct::Options`]'s default: on
-/// real modules minimal SSA gives a phi to every lifter temporary at every
-/// join it reaches, quadratic on a lifted `br_table` with its cases), no
-/// passes, edges split and coalescing.
+/// The default is what `ssakit wasm opt -O0` does: pruned SSA (not the
+/// chapter's minimal SSA, [`construct::Options`]'s default: on real
+/// modules minimal SSA gives a phi to every lifter temporary at every join
+/// it reaches, quadratic on a lifted `br_table` with its cases), no
+/// passes, edges split and coalescing. [`OptOptions::at`] gives each
+/// level of `-O`.
 ///
 /// ```
 /// use ssakit::construct::Flavor;
@@ -77,6 +78,52 @@ impl Default for OptOptions {
             },
             passes: Vec::new(),
             destruct: DestructOptions::default(),
+        }
+    }
+}
+
+/// The levels of `ssakit wasm opt -O`, spelled as binaryen's `wasm-opt`
+/// users expect. Which passes make a level was measured on the corpus
+/// (docs/wasm.md, "Levels"): dead code elimination makes every module
+/// smaller and costs no time (the emitter has less to emit); constant
+/// propagation makes them larger (a literal costs more bytes than the
+/// `local.get` it replaces) and so does copy propagation (longer live
+/// ranges, more locals and `local.set`s).
+///
+/// ```
+/// use ssakit::opt::Pass;
+/// use ssakit_wasm::rewrite::{OptLevel, OptOptions};
+/// assert!(OptOptions::at(OptLevel::O0).passes.is_empty());
+/// assert_eq!(OptOptions::at(OptLevel::O1).passes, [Pass::Dce]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptLevel {
+    /// The round trip only: lift, pruned SSA, destruction, emission.
+    O0,
+    /// The round trip with the passes that make the output smaller:
+    /// `dce`. The default of `ssakit wasm opt`.
+    O1,
+}
+
+impl OptOptions {
+    /// The options of `level`: [`OptOptions::default`] with its passes.
+    ///
+    /// ```
+    /// use ssakit_wasm::rewrite::{optimize, OptLevel, OptOptions};
+    /// // Local 1 is written and never read: dead code elimination drops it.
+    /// let wasm = ssakit_wasm::module::to_binary(b"(module (func (export \"f\") (param i32) (result i32) (local i32)
+    ///     (local.set 1 (i32.mul (local.get 0) (i32.const 3))) (local.get 0)))").unwrap();
+    /// let size = |l| optimize(&wasm, &OptOptions::at(l)).unwrap().stats.code_bytes_after;
+    /// assert!(size(OptLevel::O1) < size(OptLevel::O0));
+    /// ```
+    pub fn at(level: OptLevel) -> OptOptions {
+        let passes = match level {
+            OptLevel::O0 => Vec::new(),
+            OptLevel::O1 => vec![Pass::Dce],
+        };
+        OptOptions {
+            passes,
+            ..OptOptions::default()
         }
     }
 }

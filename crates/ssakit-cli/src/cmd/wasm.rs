@@ -14,7 +14,7 @@ use ssakit::opt::Pass;
 use ssakit_wasm::lift::{lift, ModuleSymbols};
 use ssakit_wasm::module::{self, WasmModule};
 use ssakit_wasm::pipeline::{self, ModuleStats, Options};
-use ssakit_wasm::rewrite;
+use ssakit_wasm::rewrite::{self, OptLevel};
 use ssakit_wasm::WasmError;
 use std::io::IsTerminal;
 
@@ -38,8 +38,8 @@ pub enum WasmCommand {
     #[command(after_help = exit::HELP)]
     Stats(StatsArgs),
     /// Rewrite a module: every function body lifted, put into SSA form,
-    /// optimised with `--passes`, destructed and emitted again; everything
-    /// outside the bodies is carried over unchanged.
+    /// optimised (`-O`, `--passes`), destructed and emitted again;
+    /// everything outside the bodies is carried over unchanged.
     ///
     /// The binary module goes to standard output, or to `-o FILE` (needed
     /// only when standard output is a terminal); `--wat` prints text.
@@ -56,8 +56,18 @@ pub struct OptArgs {
     /// The SSA flavour constructed.
     #[arg(long, value_enum, default_value = "pruned")]
     pub flavor: FlavorArg,
+    /// Optimisation level, as binaryen's `wasm-opt` spells it: `-O0` the
+    /// round trip only, `-O1` (the default) with the passes that make the
+    /// output smaller (`dce`); `-O2`, `-O3`, `-Os` and `-Oz` are `-O1`.
+    #[arg(
+        short = 'O',
+        value_name = "LEVEL",
+        value_enum,
+        conflicts_with = "passes"
+    )]
+    pub level: Option<LevelArg>,
     /// Optimisation passes after construction, comma-separated
-    /// (`copy-prop`, `const-prop`, `dce`).
+    /// (`copy-prop`, `const-prop`, `dce`), instead of a level's.
     #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
     pub passes: Option<Passes>,
     #[command(flatten)]
@@ -72,6 +82,17 @@ pub struct OptArgs {
     pub wat: bool,
     #[command(flatten)]
     pub output: OutputArg,
+}
+
+/// The value of `wasm opt -O`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LevelArg {
+    /// The round trip only.
+    #[value(name = "0")]
+    O0,
+    /// With the passes that make the output smaller.
+    #[value(name = "1", alias = "2", alias = "3", alias = "s", alias = "z")]
+    O1,
 }
 
 /// Arguments of `ssakit wasm lift`.
@@ -150,7 +171,11 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
             IdfArg::Linear,
             RenamingArg::ReachingDef,
         ),
-        passes: passes(a.passes),
+        passes: match (a.passes, a.level) {
+            (Some(p), _) => p.0,
+            (None, Some(LevelArg::O0)) => rewrite::OptOptions::at(OptLevel::O0).passes,
+            (None, Some(LevelArg::O1) | None) => rewrite::OptOptions::at(OptLevel::O1).passes,
+        },
         destruct: a.mode.options(),
     };
     let done = rewrite::optimize(&bytes, &opts).map_err(|e| bad(&name, &e))?;

@@ -31,7 +31,6 @@
     unreachable
   )
   (func $classify (;1;) (type 0) (param i32) (result i32)
-    (local i32)
     block ;; label = @1
       block ;; label = @2
         block ;; label = @3
@@ -52,17 +51,15 @@
     i32.eqz
     if ;; label = @1
       i32.const 20
-      local.set 1
+      local.set 0
     else
       i32.const 21
-      local.set 1
+      local.set 0
     end
-    local.get 1
+    local.get 0
   )
   (func $pick (;2;) (type 1) (param i32 i32) (result i64)
     (local i64)
-    f64.const 0x0p+0 (;=0;)
-    drop
     local.get 0
     if ;; label = @1
       local.get 1

@@ -21,12 +21,20 @@
 //! positions are dense). For each, in this order, the first local that
 //! fits: the local of a copy partner (the source or destination of a copy
 //! that has it on the other side), so that the copy `local.get a;
-//! local.set a` is deleted; else a local whose last occupied position is
-//! before the variable's first (a min-heap of ends per type, so that is
-//! O(log n)); else a new local. A local's segments sit in a `BTreeMap`
-//! from start to end: testing a segment against it is one range query.
-//! Each variable tries at most its copy partners and one free local, so
-//! the whole is O(n log n) in the segments, with no interference graph.
+//! local.set a` is deleted; else the first of its type's locals
+//! (parameters included) whose segments leave a hole it fits in, the
+//! *lifetime holes* of Wimmer and Franz (a variable live in the `else`
+//! arm only takes the local of one live after the `if` but dead in the
+//! `then` arm), of the first `HOLE_TRIES` (64) locals made; else a local
+//! whose last occupied position is before the variable's first (a
+//! min-heap of ends per type, so that is O(log n)); else a new local. A
+//! local's segments sit in a `BTreeMap` from start to end: testing a
+//! segment against it is one range query. Each variable tries at most its
+//! copy partners, `HOLE_TRIES` (64) locals and one free local, so the whole
+//! is O(n log n) in the segments, with no interference graph. Without the
+//! holes, a local whose variable is live again later is never reused,
+//! which in structured code with loops and `if`/`else` is most of them
+//! (docs/wasm.md has the figures).
 //!
 //! **The invariant relied on**: a variable is read only where a
 //! definition reaches it on every path, or where its value does not
@@ -37,8 +45,10 @@
 //! other variable occupies before it, which still holds its zero.
 //!
 //! Parameters keep their indices `0..n` (their ranges occupy them, so a
-//! copy of a parameter can share its local); values kept on the stack or
-//! never read ([`super::stackify`]) get no local.
+//! copy of a parameter can share its local, and so can any variable once
+//! the parameter is dead; never one read before its definition, which
+//! relies on a zero: a parameter occupies position 0 even unread); values
+//! kept on the stack or never read ([`super::stackify`]) get no local.
 
 use super::stackify::Stackified;
 use super::structure::{Ctl, Structured};
@@ -66,9 +76,11 @@ use wasm_encoder::ValType;
 /// let a = assign(&f, &s, &st);
 /// assert_eq!(&a.local[..2], [0, 1]); // parameters keep their indices
 /// let x = f.var_by_name("x").unwrap().index();
-/// assert_eq!(a.local[x], 2); // read twice: a local; `y` stays on the stack
-/// assert_eq!(a.groups, [(1, wasm_encoder::ValType::I64)]);
-/// assert_eq!((a.count, a.vars), (1, 1));
+/// // Read twice: a local, `a`'s, as `a` is dead once `x` is written;
+/// // `y` stays on the stack.
+/// assert_eq!(a.local[x], 0);
+/// assert!(a.groups.is_empty());
+/// assert_eq!((a.count, a.vars), (0, 1));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Assignment {
@@ -83,6 +95,11 @@ pub struct Assignment {
 }
 
 const NONE: u32 = u32::MAX;
+
+/// How many locals of its type a variable is tested against for a hole
+/// it fits in (the first ones made): a bound, so that the scan stays
+/// O(n log n) on a function with thousands of locals.
+const HOLE_TRIES: usize = 64;
 
 /// Live segments `(var, start, end)`, inclusive, of the variables that
 /// need a local, block by block in the emitted order.
@@ -422,7 +439,8 @@ fn number_by_weight(
 /// let v = |n| a.local[f.var_by_name(n).unwrap().index()];
 /// assert_eq!(v("x"), v("y")); // `x` dies where `y` is defined: one local
 /// assert_ne!(v("y"), v("z")); // `y` is live across `z`
-/// assert_eq!(a.count, 2);
+/// assert_eq!((v("x"), v("z")), (0, 1)); // the parameters' locals, once dead
+/// assert_eq!(a.count, 0);
 /// ```
 pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
     let nv = f.num_vars();
@@ -506,9 +524,17 @@ pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
     }
     let partner = partners(f);
     // Per type: locals by last occupied position (min-heap, stale entries
-    // skipped) and locals found free.
+    // skipped) and locals found free; the parameters are locals too.
     let mut busy: Vec<BinaryHeap<Reverse<(u32, u32)>>> = vec![BinaryHeap::new(); types.len()];
     let mut free: Vec<Vec<u32>> = vec![Vec::new(); types.len()];
+    // Per type: its first `HOLE_TRIES` locals, in creation order.
+    let mut first_of: Vec<Vec<u32>> = vec![Vec::new(); types.len()];
+    for (l, &t) in slot_kind.iter().enumerate() {
+        busy[t].push(Reverse((last[l], l as u32)));
+        if first_of[t].len() < HOLE_TRIES {
+            first_of[t].push(l as u32);
+        }
+    }
     for &v in &order {
         let v = v as usize;
         let t = kind(v);
@@ -523,28 +549,34 @@ pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
             .iter()
             .map(|&w| slot_of[w as usize])
             .find(|&l| l != NONE && fits(l, &occ));
-        let l = hinted.or_else(|| {
-            while let Some(&Reverse((end, l))) = busy[t].peek() {
-                if end >= start {
-                    break;
+        let l = hinted
+            .or_else(|| first_of[t].iter().copied().find(|&l| fits(l, &occ)))
+            .or_else(|| {
+                while let Some(&Reverse((end, l))) = busy[t].peek() {
+                    if end >= start {
+                        break;
+                    }
+                    busy[t].pop();
+                    if last[l as usize] == end {
+                        free[t].push(l);
+                    }
                 }
-                busy[t].pop();
-                if last[l as usize] == end {
-                    free[t].push(l);
+                while let Some(l) = free[t].pop() {
+                    if last[l as usize] < start {
+                        return Some(l);
+                    }
                 }
-            }
-            while let Some(l) = free[t].pop() {
-                if last[l as usize] < start {
-                    return Some(l);
-                }
-            }
-            None
-        });
+                None
+            });
         let l = l.unwrap_or_else(|| {
             slot_kind.push(t);
             occ.push(BTreeMap::new());
             last.push(0);
-            slot_kind.len() as u32 - 1
+            let l = slot_kind.len() as u32 - 1;
+            if first_of[t].len() < HOLE_TRIES {
+                first_of[t].push(l);
+            }
+            l
         });
         take(v, l, &mut occ, &mut last, &mut slot_of);
         busy[t].push(Reverse((last[l as usize], l)));

@@ -137,7 +137,9 @@ pub struct Lowering<'a> {
 /// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
 /// # };
 /// let e = ssakit_wasm::emit::emit_function(&f, &low).unwrap();
-/// assert_eq!(e.locals, 1); // `x`, read twice; `y` stays on the stack
+/// // `x`, read twice, takes the local of `a`, dead by then; `y` stays on
+/// // the stack.
+/// assert_eq!(e.locals, 0);
 /// let mut code = wasm_encoder::CodeSection::new();
 /// code.function(&e.func);
 /// assert_eq!(code.len(), 1);

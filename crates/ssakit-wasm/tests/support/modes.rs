@@ -4,14 +4,14 @@
 use ssakit::construct::{self, Flavor};
 use ssakit::destruct::DestructOptions;
 use ssakit::opt::Pass;
-use ssakit_wasm::rewrite::OptOptions;
+use ssakit_wasm::rewrite::{OptLevel, OptOptions};
 
 /// Split and coalesce on and off, after `copy-prop,const-prop,dce` and
 /// without passes (`/none`); and the chapter's conventional destruction, without
 /// passes (copy
 /// propagation can leave SSA that is not conventional). All on minimal
 /// SSA, the chapter's flavour and the one with the most phis to destruct
-/// (`OptOptions::default()` is pruned).
+/// (`OptOptions::default()` is pruned); and `wasm opt`'s default, `-O1`.
 pub fn modes() -> Vec<(&'static str, OptOptions)> {
     let passes = Pass::parse("copy-prop,const-prop,dce").unwrap();
     // Without passes, minimal SSA's dead phis reach destruction and the
@@ -46,6 +46,8 @@ pub fn modes() -> Vec<(&'static str, OptOptions)> {
             },
         ));
     }
+    // What `ssakit wasm opt` does without options: `-O1`, on pruned SSA.
+    out.push(("-O1", OptOptions::at(OptLevel::O1)));
     out.push((
         "conventional",
         OptOptions {
