@@ -12,8 +12,10 @@
 //! sits right there, becomes a *child*: its value stays on the stack, and
 //! the match goes on before the child's own tree. Defined further up in
 //! the block, it becomes a child too, its tree *moved* down (issue 30,
-//! item 1), when every instruction of that tree is `movable` (no
-//! effect, no trap) and no instruction between it and the user writes a
+//! item 1), when the effects of its instructions allow it (LLVM's
+//! rules: none, or reads of memory and state and traps only, crossing no
+//! write or call, and no other trap when it may trap itself:
+//! [`effects_of`]) and no instruction between it and the user writes a
 //! variable the tree reads (the first position after each instruction
 //! where one of its operands is written again, from one backward walk of
 //! the block, folded into each tree as it grows: linear); the match then
@@ -37,7 +39,8 @@
 //!
 //! A tree is emitted in post-order ([`super`]): children in operand order,
 //! so every instruction with an effect runs in its original order (a moved
-//! one has none, and what it reads is not written before its new place);
+//! one at most reads what nothing crossed writes, and traps only where
+//! nothing crossed has an effect or traps);
 //! only the pushes of the user's own non-child operands (`local.get`,
 //! literals) happen before its later children run. That is safe: a child
 //! writes no local (its only result stays on the stack), so no
@@ -57,7 +60,7 @@ use super::structure::{Ctl, Structured};
 use super::{operands, Lowering};
 use crate::error::WasmError;
 use ssakit::entity::Csr;
-use ssakit::ir::{Block, Function, Inst, InstData, Operand, Var};
+use ssakit::ir::{Block, Effects, Function, Inst, InstData, Operand, Var};
 
 /// A tree's root: an instruction, or a block's terminator.
 ///
@@ -216,16 +219,17 @@ fn single_def(f: &Function, i: Inst) -> Option<Var> {
     }
 }
 
-/// Whether instruction `i` may run later than where it is, past other
-/// instructions that write none of its operands: it has no effect at all
-/// and cannot trap (a builtin `/` or `%` by a constant is pure for
-/// [`Function::effects`], but its `i64.div_s` traps on `i64::MIN / -1`).
-fn movable(f: &Function, i: Inst) -> bool {
+/// The effects of instruction `i` for moving it ([`Function::effects`],
+/// except that a builtin `/` or `%` by a constant, pure there, traps: its
+/// `i64.div_s` traps on `i64::MIN / -1`).
+fn effects_of(f: &Function, i: Inst) -> Effects {
     match *f.inst(i) {
-        InstData::Binary { op, .. } if op.may_trap() => false,
-        InstData::Copy { .. } | InstData::Unary { .. } | InstData::Binary { .. } => true,
-        InstData::Op { .. } => f.effects(i).is_pure(),
-        _ => false,
+        InstData::Binary { op, .. } if op.may_trap() => Effects::TRAP,
+        InstData::Copy { .. }
+        | InstData::Unary { .. }
+        | InstData::Binary { .. }
+        | InstData::ParCopy { .. } => Effects::PURE,
+        _ => f.effects(i),
     }
 }
 
@@ -346,11 +350,15 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
     let mut touched: Vec<Var> = Vec::new();
     let mut start: Vec<usize> = Vec::new();
     // Per position of the block (the terminator last), for the tree
-    // rooted there: whether every instruction of it may move
-    // ([`movable`]), and the first position after it where a variable
+    // rooted there: the union of its instructions' effects
+    // ([`effects_of`]), and the first position after it where a variable
     // it reads from a local is written again.
-    let mut moves: Vec<bool> = Vec::new();
+    let mut tree_eff: Vec<Effects> = Vec::new();
     let mut next_write: Vec<u32> = Vec::new();
+    // Per position `p`: how many instructions before it write (or call),
+    // and how many may trap.
+    let mut writes_before: Vec<u32> = Vec::new();
+    let mut traps_before: Vec<u32> = Vec::new();
     // The position of each absorbed instruction's user, and the same
     // links for [`root`] to compress.
     let mut user: Vec<u32> = Vec::new();
@@ -374,9 +382,18 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
         let insts = f.block_insts(b);
         let n = insts.len();
         start.clear();
-        moves.clear();
-        moves.extend(insts.iter().map(|&i| movable(f, i)));
-        moves.push(false);
+        tree_eff.clear();
+        tree_eff.extend(insts.iter().map(|&i| effects_of(f, i)));
+        tree_eff.push(Effects::CALL);
+        writes_before.clear();
+        traps_before.clear();
+        let (mut w, mut t) = (0, 0);
+        for e in &tree_eff {
+            writes_before.push(w);
+            traps_before.push(t);
+            w += e.writes() as u32;
+            t += e.may_trap() as u32;
+        }
         next_write.clear();
         next_write.resize(n + 1, u32::MAX);
         user.clear();
@@ -467,8 +484,15 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 // none of them writes what it reads; and, either way,
                 // nothing reads a variable tee'd in it before it runs.
                 let adjacent = k + 1 == cursor && tainted[k] != j as u32;
-                let may_move =
-                    !tee && moves[k] && next_write[k] as usize >= j && tainted[k] == NO_READ;
+                let e = tree_eff[k];
+                let crossed = |c: &[u32]| c[j] - c[k + 1];
+                let may_move = !tee
+                    && next_write[k] as usize >= j
+                    && tainted[k] == NO_READ
+                    && (e.is_pure()
+                        || (!e.writes()
+                            && crossed(&writes_before) == 0
+                            && (!e.may_trap() || crossed(&traps_before) == 0)));
                 if !(adjacent || may_move) {
                     continue;
                 }
@@ -482,7 +506,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 user[k] = j as u32;
                 up[k] = j as u32;
                 in_place[k] = adjacent;
-                moves[j] &= moves[k];
+                tree_eff[j] = tree_eff[j].union(e);
                 next_write[j] = next_write[j].min(next_write[k]);
                 if k + 1 == cursor {
                     cursor = start[k];
@@ -609,5 +633,22 @@ mod tests {
             run("function f(a, b) {\ne:\n  x = a + b\n  e = x + 1\n  y = x * e\n  ret y\n}\n");
         assert_eq!(st.tee_in[var(&f, "x")], None);
         assert!(st.on_stack[var(&f, "e")]);
+    }
+
+    /// Loads (`trap read`) move past pure instructions, not past a store
+    /// nor, since they trap, past a division that may trap.
+    #[test]
+    fn a_load_moves_past_no_write_and_no_other_trap() {
+        let text = |mid: &str| {
+            format!(
+                "operator i64.load trap read\noperator i64.store trap write\nfunction f(a, b) {{\ne:\n  x = i64.load[0, 3](a)\n{mid}\n  y = x * 2\n  r = y + z\n  s = r * z\n  ret s\n}}\n"
+            )
+        };
+        let (f, st, _) = run(&text("  z = a + b"));
+        assert!(st.on_stack[var(&f, "x")]);
+        let (f, st, _) = run(&text("  z = a / b"));
+        assert!(!st.on_stack[var(&f, "x")]);
+        let (f, st, _) = run(&text("  i64.store[0, 3](b, a)\n  z = a + b"));
+        assert!(!st.on_stack[var(&f, "x")]);
     }
 }
