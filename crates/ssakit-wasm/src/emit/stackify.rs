@@ -15,7 +15,7 @@
 //! item 1), when the effects of its instructions allow it (LLVM's
 //! rules: none, or reads of memory and state and traps only, crossing no
 //! write or call, and no other trap when it may trap itself:
-//! [`effects_of`]) and no instruction between it and the user writes a
+//! `effects_of`) and no instruction between it and the user writes a
 //! variable the tree reads (the first position after each instruction
 //! where one of its operands is written again, from one backward walk of
 //! the block, folded into each tree as it grows: linear); the match then
