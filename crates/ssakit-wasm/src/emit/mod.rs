@@ -41,6 +41,8 @@
 //!   once by an instruction that follows its definition's tree in the same
 //!   block stays on the stack, the definition moved down to its user when
 //!   its tree has no effect and nothing in between writes what it reads;
+//!   a value read more than once is defined with a `local.tee` in the
+//!   tree of its first reader when it comes right before it;
 //!   a result never used is dropped; a
 //!   `local.set` right before a `local.get` of the same local is one
 //!   `local.tee`.
@@ -194,7 +196,7 @@ struct Emitter<'f, 'a> {
     /// A scratch `i64` local for clamping `switch` selectors ([`Want::Index`]).
     scratch: u32,
     /// A `local.set` not written yet (see [`Emitter::ins`]).
-    pending_set: Option<u32>,
+    pending_set: Option<(u32, bool)>,
 }
 
 /// What an operand must become on the stack.
@@ -227,22 +229,32 @@ struct Frame {
 }
 
 impl Emitter<'_, '_> {
-    /// Appends `i`; a `local.set l` waits for the next instruction, and
-    /// becomes `local.tee l` when that is `local.get l` (the same effect,
-    /// two bytes fewer).
+    /// Appends `i`; a `local.set l` or `local.tee l` waits for the next
+    /// instruction: `local.set l; local.get l` is `local.tee l` (the same
+    /// effect, two bytes fewer), and `local.tee l; local.set l` (a tee'd
+    /// value copied into a variable sharing its local) `local.set l`.
     fn ins(&mut self, i: I<'_>) {
-        if let Some(l) = self.pending_set.take() {
-            if matches!(i, I::LocalGet(g) if g == l) {
-                self.out.instruction(&I::LocalTee(l));
-                return;
+        if let Some((l, tee)) = self.pending_set.take() {
+            match i {
+                I::LocalGet(g) if g == l && !tee => {
+                    self.out.instruction(&I::LocalTee(l));
+                    return;
+                }
+                I::LocalSet(g) if g == l && tee => {
+                    self.pending_set = Some((l, false));
+                    return;
+                }
+                _ if tee => self.out.instruction(&I::LocalTee(l)),
+                _ => self.out.instruction(&I::LocalSet(l)),
+            };
+        }
+        match i {
+            I::LocalSet(l) => self.pending_set = Some((l, false)),
+            I::LocalTee(l) => self.pending_set = Some((l, true)),
+            _ => {
+                self.out.instruction(&i);
             }
-            self.out.instruction(&I::LocalSet(l));
         }
-        if let I::LocalSet(l) = i {
-            self.pending_set = Some(l);
-            return;
-        }
-        self.out.instruction(&i);
     }
 
     fn zero(&mut self, want: ValType) {
@@ -313,6 +325,10 @@ impl Emitter<'_, '_> {
             self.ins(I::Drop);
             return;
         }
+        if self.st.tee_in[v.index()].is_some() {
+            self.ins(I::LocalTee(self.local[v.index()]));
+            return;
+        }
         self.ins(I::LocalSet(self.local[v.index()]));
     }
 
@@ -351,10 +367,13 @@ impl Emitter<'_, '_> {
         }];
         while let Some(top) = st.last_mut() {
             if top.next < top.ops.len() {
-                let (o, want) = top.ops[top.next];
+                let (o, want, user) = (top.ops[top.next].0, top.ops[top.next].1, top.node);
                 top.next += 1;
                 match o {
-                    Operand::Var(t) if self.st.on_stack[t.index()] => {
+                    Operand::Var(t)
+                        if self.st.on_stack[t.index()]
+                            || self.st.tee_in[t.index()] == Some(user) =>
+                    {
                         let d = self.st.def[t.index()];
                         let node = Node::Inst(d);
                         st.push(Frame {
@@ -506,7 +525,13 @@ impl Emitter<'_, '_> {
             return false;
         };
         let src_local = match src {
-            Operand::Var(s) if self.st.on_stack[s.index()] => return false,
+            // Its source's definition is emitted in its tree.
+            Operand::Var(s)
+                if self.st.on_stack[s.index()]
+                    || self.st.tee_in[s.index()] == Some(Node::Inst(i)) =>
+            {
+                return false
+            }
             Operand::Var(s) => Some(self.local[s.index()]),
             _ => None,
         };

@@ -12,8 +12,10 @@
 //! sits right there, becomes a *child*: its value stays on the stack, and
 //! the match goes on before the child's own tree. Defined further up in
 //! the block, it becomes a child too, its tree *moved* down (issue 30,
-//! item 1), when every instruction of that tree is `movable` (no
-//! effect, no trap) and no instruction between it and the user writes a
+//! item 1), when the effects of its instructions allow it (LLVM's
+//! rules: none, or reads of memory and state and traps only, crossing no
+//! write or call, and no other trap when it may trap itself:
+//! `effects_of`) and no instruction between it and the user writes a
 //! variable the tree reads (the first position after each instruction
 //! where one of its operands is written again, from one backward walk of
 //! the block, folded into each tree as it grows: linear); the match then
@@ -21,9 +23,24 @@
 //! a local, a value from elsewhere) is pushed by the user itself and the
 //! match continues with the next operand to the left.
 //!
+//! **`local.tee`** (LLVM's rule for a def with several uses): a variable
+//! defined once and read more than once becomes a child the same way,
+//! right before the user's tree (not moved: moving it lengthens its
+//! operands' live ranges and saved nothing on sql-wasm), when this user is
+//! its first reader after the definition in the block and reads it once,
+//! and when the tee would not keep this user's tree from joining its own
+//! reader (`blocks_join`); its definition ends with `local.tee` there
+//! ([`Stackified::tee_in`]), and every later read is a `local.get`. A tree holding a tee must not
+//! run after a read of the tee'd value: it joins a user's tree in place
+//! only when the user does not read that value itself (its `local.get`
+//! may come first), and moves down only when no instruction in between
+//! reads it (each read marks the tree holding the value's tee, found by
+//! union-find over the user links: near-linear).
+//!
 //! A tree is emitted in post-order ([`super`]): children in operand order,
 //! so every instruction with an effect runs in its original order (a moved
-//! one has none, and what it reads is not written before its new place);
+//! one at most reads what nothing crossed writes, and traps only where
+//! nothing crossed has an effect or traps);
 //! only the pushes of the user's own non-child operands (`local.get`,
 //! literals) happen before its later children run. That is safe: a child
 //! writes no local (its only result stays on the stack), so no
@@ -31,7 +48,11 @@
 //! reorder. Every read of a tree happens where its root is emitted, after
 //! the roots before it: [`Stackified::at`] tells [`super::locals`] so,
 //! or a variable whose last read moved down would give its local to
-//! another written in between. A variable never read is dropped instead of stored, and a
+//! another written in between; a child absorbed in place, with every
+//! user up to its root, keeps its own position there (positions
+//! `start..=root` are emitted in order). A tee'd definition writes its
+//! local later than its position says (at its user's tree): locals see
+//! it live from its position, earlier, which only adds interference. A variable never read is dropped instead of stored, and a
 //! copy into it is not emitted at all, so that it does not count as a
 //! read of its source (`discount_dead_copies`, by marking).
 
@@ -39,7 +60,7 @@ use super::structure::{Ctl, Structured};
 use super::{operands, Lowering};
 use crate::error::WasmError;
 use ssakit::entity::Csr;
-use ssakit::ir::{Block, Function, Inst, InstData, Operand, Var};
+use ssakit::ir::{Block, Effects, Function, Inst, InstData, Operand, Var};
 
 /// A tree's root: an instruction, or a block's terminator.
 ///
@@ -100,16 +121,22 @@ pub struct Stackified {
     pub on_stack: Vec<bool>,
     /// Per variable: never read (its definitions drop their value).
     pub dead: Vec<bool>,
-    /// Per variable: its one definition (meaningful when `on_stack`).
+    /// Per variable: its one definition (meaningful when `on_stack` or
+    /// `tee_in`).
     pub def: Vec<Inst>,
     /// Per instruction slot: emitted inside its user's tree.
     pub absorbed: Vec<bool>,
     /// Per instruction slot: the position in its block of the root of the
     /// tree it is emitted in (the block's length for its terminator), its
-    /// own position when it is a root. Every read of a tree happens after
+    /// own position when it is a root or absorbed in place up to the root. Every read of a tree happens after
     /// the roots before it and before its root writes, so this is where
     /// its reads are, as far as locals can tell.
     pub at: Vec<u32>,
+    /// Per variable: the user whose tree takes its value from the stack
+    /// through a `local.tee` (the definition, read more than once, is
+    /// emitted in that tree, at that operand; every other read is a
+    /// `local.get` after it).
+    pub tee_in: Vec<Option<Node>>,
 }
 
 /// Dead copies: a copy into a variable never read is not emitted
@@ -192,17 +219,70 @@ fn single_def(f: &Function, i: Inst) -> Option<Var> {
     }
 }
 
-/// Whether instruction `i` may run later than where it is, past other
-/// instructions that write none of its operands: it has no effect at all
-/// and cannot trap (a builtin `/` or `%` by a constant is pure for
-/// [`Function::effects`], but its `i64.div_s` traps on `i64::MIN / -1`).
-fn movable(f: &Function, i: Inst) -> bool {
+/// The effects of instruction `i` for moving it ([`Function::effects`],
+/// except that a builtin `/` or `%` by a constant, pure there, traps: its
+/// `i64.div_s` traps on `i64::MIN / -1`).
+fn effects_of(f: &Function, i: Inst) -> Effects {
     match *f.inst(i) {
-        InstData::Binary { op, .. } if op.may_trap() => false,
-        InstData::Copy { .. } | InstData::Unary { .. } | InstData::Binary { .. } => true,
-        InstData::Op { .. } => f.effects(i).is_pure(),
-        _ => false,
+        InstData::Binary { op, .. } if op.may_trap() => Effects::TRAP,
+        InstData::Copy { .. }
+        | InstData::Unary { .. }
+        | InstData::Binary { .. }
+        | InstData::ParCopy { .. } => Effects::PURE,
+        _ => f.effects(i),
     }
+}
+
+/// Whether teeing `t` in `node`'s tree would keep that tree from joining
+/// the one reader of its result, which reads `t` too (`select(1, x, x ==
+/// 0)`: with `x` tee'd in `x == 0`, the `select`'s own `local.get x`
+/// comes first, so `x == 0` would need a local of its own, two bytes more
+/// than the tee saves). `reader` holds each variable's first reader in
+/// the block, numbered from `base + 1`.
+fn blocks_join(
+    f: &Function,
+    uses: &[u32],
+    reader: &[u32],
+    base: u32,
+    b: Block,
+    node: Node,
+    t: Var,
+) -> bool {
+    let Node::Inst(i) = node else { return false };
+    let Some(r) = single_def(f, i) else {
+        return false;
+    };
+    if uses[r.index()] != 1 || reader[r.index()] <= base {
+        return false;
+    }
+    let q = (reader[r.index()] - base - 1) as usize;
+    let mut reads = false;
+    match f.block_insts(b).get(q) {
+        Some(&qi) => f.for_each_operand(qi, |o| reads |= o == Operand::Var(t)),
+        None => f.for_each_term_use(b, |v| reads |= v == t),
+    }
+    reads
+}
+
+/// No read yet (in [`stackify`]'s per-tree record of reads).
+const NO_READ: u32 = u32::MAX;
+
+/// The root of the tree position `k` is in, following the links `up`
+/// from each absorbed position to its user, and pointing each position
+/// passed straight at the root (path compression: a tree only ever grows
+/// at its root, so an ancestor stays one).
+fn root(up: &mut [u32], k: usize) -> usize {
+    let mut r = k;
+    while up[r] != u32::MAX {
+        r = up[r] as usize;
+    }
+    let mut p = k;
+    while up[p] != u32::MAX && up[p] as usize != r {
+        let next = up[p] as usize;
+        up[p] = r as u32;
+        p = next;
+    }
+    r
 }
 
 /// Decides the stack values of `f` emitted in the order of `s`.
@@ -253,6 +333,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
         def,
         absorbed: vec![false; f.inst_slots()],
         at: vec![0; f.inst_slots()],
+        tee_in: vec![None; nv],
     };
     // Where each instruction sits in its block (checked against the
     // block's list: an instruction of another block is never moved).
@@ -269,30 +350,67 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
     let mut touched: Vec<Var> = Vec::new();
     let mut start: Vec<usize> = Vec::new();
     // Per position of the block (the terminator last), for the tree
-    // rooted there: whether every instruction of it may move
-    // ([`movable`]), and the first position after it where a variable
+    // rooted there: the union of its instructions' effects
+    // ([`effects_of`]), and the first position after it where a variable
     // it reads from a local is written again.
-    let mut moves: Vec<bool> = Vec::new();
+    let mut tree_eff: Vec<Effects> = Vec::new();
     let mut next_write: Vec<u32> = Vec::new();
-    // The position of each absorbed instruction's user.
+    // Per position `p`: how many instructions before it write (or call),
+    // and how many may trap.
+    let mut writes_before: Vec<u32> = Vec::new();
+    let mut traps_before: Vec<u32> = Vec::new();
+    // The position of each absorbed instruction's user, and the same
+    // links for [`root`] to compress.
     let mut user: Vec<u32> = Vec::new();
+    let mut up: Vec<u32> = Vec::new();
+    // Per position, for the tree rooted there: the last position after
+    // it that reads a variable tee'd inside it (`NO_READ`: none).
+    let mut tainted: Vec<u32> = Vec::new();
+    // Per position: absorbed right before its user's tree so far (not
+    // moved).
+    let mut in_place: Vec<bool> = Vec::new();
+    // Per variable, positions numbered across blocks from 1 (`base + k +
+    // 1`; `base` or less: another block): its last read so far, and the
+    // user it is tee'd in.
+    let mut last_read = vec![0u32; nv];
+    let mut tee_user = vec![0u32; nv];
+    // Per variable, the same numbering: its first reader in the block.
+    let mut reader = vec![0u32; nv];
+    let mut base = 0u32;
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
         let insts = f.block_insts(b);
         let n = insts.len();
         start.clear();
-        moves.clear();
-        moves.extend(insts.iter().map(|&i| movable(f, i)));
-        moves.push(false);
+        tree_eff.clear();
+        tree_eff.extend(insts.iter().map(|&i| effects_of(f, i)));
+        tree_eff.push(Effects::CALL);
+        writes_before.clear();
+        traps_before.clear();
+        let (mut w, mut t) = (0, 0);
+        for e in &tree_eff {
+            writes_before.push(w);
+            traps_before.push(t);
+            w += e.writes() as u32;
+            t += e.may_trap() as u32;
+        }
         next_write.clear();
         next_write.resize(n + 1, u32::MAX);
         user.clear();
         user.resize(n + 1, u32::MAX);
+        up.clear();
+        up.resize(n + 1, u32::MAX);
+        tainted.clear();
+        tainted.resize(n + 1, NO_READ);
+        in_place.clear();
+        in_place.resize(n + 1, false);
+        f.for_each_term_use(b, |v| reader[v.index()] = base + n as u32 + 1);
         for (k, &i) in insts.iter().enumerate().rev() {
             let mut w = u32::MAX;
             f.for_each_operand(i, |o| {
                 if let Operand::Var(v) = o {
                     w = w.min(next_def[v.index()]);
+                    reader[v.index()] = base + k as u32 + 1;
                 }
             });
             next_write[k] = w;
@@ -319,12 +437,24 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 continue;
             }
             let ops = operands(f, low, node)?;
+            let here = base + j as u32 + 1;
+            // A read of a variable tee'd in an earlier tree: that tree
+            // may no longer move past here (nor, when this reads it, join
+            // this tree, whose own operands may come first).
+            for &(o, _) in &ops {
+                if let Operand::Var(v) = o {
+                    if tee_user[v.index()] > base {
+                        let r = root(&mut up, (tee_user[v.index()] - base - 1) as usize);
+                        tainted[r] = j as u32;
+                    }
+                }
+            }
             // Position just before the user's tree so far, plus one.
             let mut cursor = j;
             for &(o, _) in ops.iter().rev() {
                 let Operand::Var(t) = o else { continue };
                 let ti = t.index();
-                if is_param[ti] || defs[ti] != 1 || uses[ti] != 1 {
+                if is_param[ti] || defs[ti] != 1 {
                     continue;
                 }
                 let d = st.def[ti];
@@ -336,37 +466,189 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 {
                     continue;
                 }
+                // Read more than once: a `local.tee` at this read, when
+                // it is the first after the definition (LLVM's
+                // WebAssemblyRegStackify: the def's other uses come after
+                // its first) and the user's only read of it.
+                let tee = uses[ti] != 1;
+                if tee
+                    && (last_read[ti] > base + k as u32 + 1
+                        || ops.iter().filter(|&&(p, _)| p == o).count() != 1
+                        || blocks_join(f, &uses, &reader, base, b, node, t))
+                {
+                    continue;
+                }
                 // Right before the tree: no instruction changes order.
                 // Further up: the definition's tree moves down past the
                 // instructions in between, when it has no effect and
-                // none of them writes what it reads.
-                let adjacent = k + 1 == cursor;
-                let may_move = moves[k] && next_write[k] as usize >= j;
+                // none of them writes what it reads; and, either way,
+                // nothing reads a variable tee'd in it before it runs.
+                let adjacent = k + 1 == cursor && tainted[k] != j as u32;
+                let e = tree_eff[k];
+                let crossed = |c: &[u32]| c[j] - c[k + 1];
+                let may_move = !tee
+                    && next_write[k] as usize >= j
+                    && tainted[k] == NO_READ
+                    && (e.is_pure()
+                        || (!e.writes()
+                            && crossed(&writes_before) == 0
+                            && (!e.may_trap() || crossed(&traps_before) == 0)));
                 if !(adjacent || may_move) {
                     continue;
                 }
                 st.absorbed[d.index()] = true;
-                st.on_stack[ti] = true;
+                if tee {
+                    st.tee_in[ti] = Some(node);
+                    tee_user[ti] = here;
+                } else {
+                    st.on_stack[ti] = true;
+                }
                 user[k] = j as u32;
-                moves[j] &= moves[k];
+                up[k] = j as u32;
+                in_place[k] = adjacent;
+                tree_eff[j] = tree_eff[j].union(e);
                 next_write[j] = next_write[j].min(next_write[k]);
-                if adjacent {
+                if k + 1 == cursor {
                     cursor = start[k];
+                }
+            }
+            for &(o, _) in &ops {
+                if let Operand::Var(v) = o {
+                    last_read[v.index()] = here;
                 }
             }
             start.push(cursor);
         }
-        // Emitted with its tree's root: users come after their children.
+        // Emitted with its tree's root (users come after their
+        // children), or at its own place when it and every user up to
+        // the root were absorbed in place: positions `start..=root` are
+        // then emitted in their order, with nothing else in between.
         for k in (0..n).rev() {
-            let u = user[k];
-            st.at[insts[k].index()] = if u == u32::MAX {
+            let u = user[k] as usize;
+            let at_user = if user[k] == u32::MAX {
                 k as u32
-            } else if (u as usize) < n {
-                st.at[insts[u as usize].index()]
+            } else if u < n {
+                st.at[insts[u].index()]
             } else {
                 n as u32
             };
+            st.at[insts[k].index()] = if in_place[k] && at_user == u as u32 {
+                k as u32
+            } else {
+                at_user
+            };
         }
+        base += n as u32 + 1;
     }
     Ok(st)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The `local.tee` rule (issue 30, item 1): when it fires, and the
+    //! cases where it must not.
+    use super::Node;
+    use crate::emit::tests::{run, var};
+    use ssakit::ir::Function;
+
+    /// The node of the `k`-th instruction of the entry block.
+    fn at(f: &Function, k: usize) -> Option<Node> {
+        Some(Node::Inst(f.block_insts(f.entry())[k]))
+    }
+
+    /// `x`, read twice, right before its first user: defined in `y`'s
+    /// tree with a `local.tee`, read by `print` with a `local.get`.
+    #[test]
+    fn a_value_read_twice_is_teed_into_its_first_user() {
+        let (f, st, local) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  y = x * 3\n  z = y - b\n  print x\n  ret z\n}\n",
+        );
+        let x = var(&f, "x");
+        assert_eq!(st.tee_in[x], at(&f, 1));
+        assert!(!st.on_stack[x] && local[x] != u32::MAX);
+        assert!(st.on_stack[var(&f, "y")] && st.absorbed[f.block_insts(f.entry())[0].index()]);
+    }
+
+    /// Not when the user reads it twice (`x * x`: which read would take
+    /// it from the stack?), nor in a later user when an earlier one read
+    /// it (`w`'s, before `r`).
+    #[test]
+    fn no_tee_when_a_read_comes_first() {
+        let (f, st, _) =
+            run("function f(a, b) {\ne:\n  x = a + b\n  w = x * x\n  r = x - w\n  ret r\n}\n");
+        let x = var(&f, "x");
+        assert_eq!(st.tee_in[x], None);
+        assert!(!st.absorbed[f.block_insts(f.entry())[0].index()]);
+    }
+
+    /// Not past a write in between (`a = 5` separates `x` from its first
+    /// user), and not into a user in another block.
+    #[test]
+    fn no_tee_past_a_write_nor_across_blocks() {
+        let (f, st, _) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  a = 5\n  y = x * a\n  print x\n  ret y\n}\n",
+        );
+        assert_eq!(st.tee_in[var(&f, "x")], None);
+        let (f, st, _) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  jump l\nl:\n  y = x * 2\n  print x\n  ret y\n}\n",
+        );
+        assert_eq!(st.tee_in[var(&f, "x")], None);
+    }
+
+    /// A tree holding a tee moves down with it when nothing in between
+    /// reads the tee'd value (`print a`), not when something does
+    /// (`print x` would read the local before the tee writes it).
+    #[test]
+    fn a_moved_tree_keeps_its_tee_unless_read_in_between() {
+        let (f, st, _) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  y = x * 3\n  print a\n  z = y + 1\n  print x\n  ret z\n}\n",
+        );
+        assert_eq!(st.tee_in[var(&f, "x")], at(&f, 1));
+        assert!(st.on_stack[var(&f, "y")]);
+        let (f, st, _) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  y = x * 3\n  print x\n  z = y + 1\n  print x\n  ret z\n}\n",
+        );
+        assert_eq!(st.tee_in[var(&f, "x")], at(&f, 1));
+        assert!(!st.on_stack[var(&f, "y")]);
+    }
+
+    /// A tree holding a tee of `x` does not join a user reading `x`
+    /// itself: the user's own `local.get` of it may come first (`s`, with
+    /// `x` tee'd in its child `p`, stays a root below `q = x - s`).
+    #[test]
+    fn a_teed_tree_does_not_join_a_reader_of_its_value() {
+        let (f, st, _) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  p = x + 1\n  s = p * 2\n  q = x - s\n  ret q\n}\n",
+        );
+        assert_eq!(st.tee_in[var(&f, "x")], at(&f, 1));
+        assert!(st.on_stack[var(&f, "p")] && !st.on_stack[var(&f, "s")]);
+    }
+
+    /// No tee in `e` when `e`'s one reader reads `x` too (wasm-smith's
+    /// `select(1, x, x == 0)`): `e` joins its reader instead, two bytes
+    /// fewer.
+    #[test]
+    fn no_tee_that_keeps_its_tree_from_joining() {
+        let (f, st, _) =
+            run("function f(a, b) {\ne:\n  x = a + b\n  e = x + 1\n  y = x * e\n  ret y\n}\n");
+        assert_eq!(st.tee_in[var(&f, "x")], None);
+        assert!(st.on_stack[var(&f, "e")]);
+    }
+
+    /// Loads (`trap read`) move past pure instructions, not past a store
+    /// nor, since they trap, past a division that may trap.
+    #[test]
+    fn a_load_moves_past_no_write_and_no_other_trap() {
+        let text = |mid: &str| {
+            format!(
+                "operator i64.load trap read\noperator i64.store trap write\nfunction f(a, b) {{\ne:\n  x = i64.load[0, 3](a)\n{mid}\n  y = x * 2\n  r = y + z\n  s = r * z\n  ret s\n}}\n"
+            )
+        };
+        let (f, st, _) = run(&text("  z = a + b"));
+        assert!(st.on_stack[var(&f, "x")]);
+        let (f, st, _) = run(&text("  z = a / b"));
+        assert!(!st.on_stack[var(&f, "x")]);
+        let (f, st, _) = run(&text("  i64.store[0, 3](b, a)\n  z = a + b"));
+        assert!(!st.on_stack[var(&f, "x")]);
+    }
 }

@@ -10,7 +10,7 @@ use ssakit::ir::{Function, Type};
 
 /// `(stackified, local of each variable)` of the one function of
 /// `text`, whose parameters and result are `i64`s.
-fn run(text: &str) -> (Function, Stackified, Vec<u32>) {
+pub(super) fn run(text: &str) -> (Function, Stackified, Vec<u32>) {
     let f = ssakit::text::parse_module(text)
         .unwrap()
         .functions
@@ -35,7 +35,7 @@ fn run(text: &str) -> (Function, Stackified, Vec<u32>) {
     (f, st, local)
 }
 
-fn var(f: &Function, name: &str) -> usize {
+pub(super) fn var(f: &Function, name: &str) -> usize {
     f.var_by_name(name).unwrap().index()
 }
 
@@ -47,8 +47,10 @@ fn pure_definition_moves_to_its_use() {
         run("function f(a, b) {\ne:\n  x = a + b\n  print a\n  y = x * 2\n  ret y\n}\n");
     assert!(st.on_stack[var(&f, "x")]);
     let insts = f.block_insts(f.entry());
-    // In `y`'s tree, itself in `ret`'s: emitted at the terminator.
-    assert_eq!(st.at[insts[0].index()], 3);
+    // In `y`'s tree, itself right before `ret` in `ret`'s (in place):
+    // emitted at `y`'s place.
+    assert_eq!(st.at[insts[0].index()], 2);
+    assert_eq!(st.at[insts[2].index()], 2);
     assert_eq!(st.at[insts[1].index()], 1);
 }
 
