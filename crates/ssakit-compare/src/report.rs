@@ -146,7 +146,7 @@ pub fn markdown(meta: &Meta, rows: &[Row]) -> String {
         o,
         "Times in ms. *pruned*, *minimal*, *semi*: ssakit construction of the generated function \
          (cfg, dominators, liveness, phi insertion, renaming; verification not included). \
-         *destr*: `destruct_trusted` of the pruned SSA (coalescing; `-naive` without), splitting critical edges or not: input verification excluded. *verify*: \
+         *destr*: `destruct_pruned` of the pruned SSA (coalescing; `-naive` without), splitting critical edges or not: input verification and the dead-code walk excluded. *verify*: \
          the verifier the CLI runs. *clone*: `Function::clone`; *copy*: clone and rewrite every \
          operand. *LLVM*: PromotePass of `opt -passes=mem2reg`. *CL end*/*CL early*: Cranelift's \
          FunctionBuilder sealing at the end / early, building the function from the ssakit \

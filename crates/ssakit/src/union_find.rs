@@ -124,11 +124,15 @@ impl UnionFind {
     /// ```
     pub fn join_singletons(&mut self, root: usize, others: impl Iterator<Item = usize>) {
         debug_assert!(self.parent[root] as usize == root && self.size[root] == 1);
+        // The size is added once at the end: its store in the loop would
+        // wait on each element's (a component of a ladder has 100,000s).
+        let mut n = 0;
         for x in others {
             debug_assert!(self.parent[x] as usize == x && self.size[x] == 1);
             self.parent[x] = root as u32;
-            self.size[root] += 1;
+            n += 1;
         }
+        self.size[root] += n;
     }
 
     /// Merges the sets of `a` and `b`; returns the new representative.

@@ -48,7 +48,9 @@
 //! [`destruct`] chains them as one flat list of passes, the same whoever
 //! calls it: [`destruct_observed`] (what `ssakit explain` shows) is
 //! [`destruct`] with a hook called at each [`DestructStep`], and
-//! [`destruct_trusted`] is [`destruct`] without the input check. The
+//! [`destruct_trusted`] is [`destruct`] without the input check
+//! ([`destruct_pruned`] also without the dead-code walk, for pruned SSA,
+//! where it finds nothing). The
 //! options choose the variant of a step, never a second driver. With
 //! coalescing (the default), the copies around phis are *virtualized*
 //! (Boissinot et al., CGO 2009, section IV-C):
@@ -377,13 +379,60 @@ pub fn destruct_trusted(
     pipeline(func, opts, Check::Trusted, &mut |_, _| {})
 }
 
-/// Whether [`pipeline`] verifies its input.
+/// [`destruct_trusted`] for pruned SSA as
+/// [`construct`](crate::construct::construct) makes it: the caller also
+/// vouches that every phi and parallel-copy entry is *needed* (some
+/// instruction other than a phi or a parallel copy, or a terminator,
+/// reads its destination, or a needed phi or entry does), so the dead-code
+/// walk, a worklist over every phi operand that finds nothing to delete
+/// in pruned SSA, is skipped. The result is [`destruct_trusted`]'s, byte
+/// for byte; debug builds check that the walk would delete nothing.
+///
+/// Pruned construction ([`Flavor::Pruned`](crate::construct::Flavor::Pruned))
+/// places a phi for a variable only where the variable is live, so every
+/// phi it makes reaches a real use, through other phis at most; minimal
+/// and semi-pruned SSA may hold dead phis, and need [`destruct_trusted`].
+///
+/// # Preconditions
+/// Those of [`destruct_trusted`], and no phi or parallel-copy entry of
+/// `func` is dead: pruned construction's output of a function without
+/// parallel copies, for instance.
+///
+/// # Errors
+/// Only with [`DestructOptions::conventional`], as [`destruct`].
+///
+/// # Example
+///
+/// ```
+/// use ssakit::construct::{construct, Flavor, Options};
+/// use ssakit::destruct::{destruct_pruned, destruct_trusted, DestructOptions};
+/// let src = ssakit::gen::generate(&ssakit::gen::GenOptions::default());
+/// let mut a = src.clone();
+/// let pruned = Options { flavor: Flavor::Pruned, ..Options::default() };
+/// construct(&mut a, &pruned).unwrap();
+/// let mut b = a.clone();
+/// let opts = DestructOptions::default();
+/// let (x, y) = (destruct_pruned(&mut a, &opts).unwrap(), destruct_trusted(&mut b, &opts).unwrap());
+/// assert_eq!(x.render(), y.render());
+/// assert_eq!(ssakit::text::print_function(&a), ssakit::text::print_function(&b));
+/// ```
+pub fn destruct_pruned(
+    func: &mut Function,
+    opts: &DestructOptions,
+) -> Result<DestructStats, IrError> {
+    pipeline(func, opts, Check::Pruned, &mut |_, _| {})
+}
+
+/// What [`pipeline`] checks of its input, and what the caller vouches for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Check {
     /// Verify, and refuse invalid SSA.
     Input,
     /// The caller vouches for it (checked in debug builds only).
     Trusted,
+    /// As `Trusted`, and no phi or parallel-copy entry is dead: the
+    /// dead-code walk is skipped (checked in debug builds only).
+    Pruned,
 }
 
 /// A point between two steps of [`destruct`], where
@@ -518,8 +567,9 @@ pub fn destruct_method_one(
     Ok(finish(func, &split_blocks, stats))
 }
 
-/// The one pipeline of [`destruct`], [`destruct_trusted`] and
-/// [`destruct_observed`] (the module doc draws it): check, the mode's
+/// The one pipeline of [`destruct`], [`destruct_trusted`],
+/// [`destruct_pruned`] and [`destruct_observed`] (the module doc draws
+/// it): check, the mode's
 /// steps up to renaming, then sequentialization.
 fn pipeline(
     func: &mut Function,
@@ -533,7 +583,7 @@ fn pipeline(
         conventional(func, &report, &mut stats)?;
         Vec::new()
     } else if opts.coalesce {
-        virtualized(func, opts, &mut stats, observe)
+        virtualized(func, opts, check, &mut stats, observe)
     } else {
         method_one(func, opts, &mut stats, observe)
     };
@@ -553,7 +603,7 @@ fn verified(
         let _t = timing::phase("verification");
         if opts.conventional {
             crate::verify::verify(func)
-        } else if check == Check::Trusted {
+        } else if check != Check::Input {
             debug_assert!(crate::verify::verify_valid(func).is_ok());
             Ok(Default::default())
         } else {
@@ -647,6 +697,7 @@ fn method_one(
 fn virtualized(
     func: &mut Function,
     opts: &DestructOptions,
+    check: Check,
     stats: &mut DestructStats,
     observe: &mut dyn FnMut(DestructStep, &Function),
 ) -> Vec<Block> {
@@ -657,7 +708,15 @@ fn virtualized(
         Vec::new()
     };
     stats.edges_split = split_blocks.len();
-    let dead = {
+    let dead = if check == Check::Pruned {
+        // Nothing is dead in pruned SSA (the caller vouches for it).
+        debug_assert_eq!(
+            cleanup::remove_dead_phis_and_copies(&mut func.clone()),
+            cleanup::DeadRemoved::default(),
+            "destruct_pruned: the input has dead phis or parallel-copy entries"
+        );
+        cleanup::DeadRemoved::default()
+    } else {
         let _t = timing::phase("dead code");
         cleanup::remove_dead_phis_and_copies(func)
     };
@@ -830,6 +889,43 @@ pub fn is_out_of_ssa(func: &Function) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Pruned construction's output of every generated shape: without
+    /// the dead-code walk (no `dead code` phase), [`destruct_pruned`]
+    /// gives [`destruct_trusted`]'s function and statistics, byte for
+    /// byte, in both splitting modes.
+    #[test]
+    fn destruct_pruned_skips_the_dead_code_walk_and_changes_nothing() {
+        use crate::construct::{construct, Flavor, Options};
+        use crate::gen::{generate, GenOptions, Shape};
+        let pruned = Options {
+            flavor: Flavor::Pruned,
+            ..Options::default()
+        };
+        for shape in Shape::ALL {
+            let opts = GenOptions {
+                shape,
+                blocks: 60,
+                vars: 6,
+                seed: 3,
+            };
+            let mut f = generate(&opts);
+            construct(&mut f, &pruned).unwrap();
+            for split in [true, false] {
+                let opts = DestructOptions {
+                    split,
+                    ..DestructOptions::default()
+                };
+                let (mut a, mut b) = (f.clone(), f.clone());
+                let (x, times) = timing::collect(|| destruct_pruned(&mut a, &opts));
+                let y = destruct_trusted(&mut b, &opts).unwrap();
+                assert_eq!(x.unwrap().render(), y.render(), "{shape:?}");
+                let text = crate::text::print_function;
+                assert_eq!(text(&a), text(&b), "{shape:?}");
+                assert!(!times.phases.iter().any(|p| p.0 == "dead code"));
+            }
+        }
+    }
     use crate::ir::{BinOp, Effects, FunctionBuilder, Operand, PhiArg, Terminator, Type};
 
     /// The swap problem over `f64` variables, with a pure operation and a

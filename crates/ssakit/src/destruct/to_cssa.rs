@@ -184,7 +184,6 @@ pub(crate) fn insert_copies(
     which: Selection<'_>,
     inserted: &mut Inserted,
 ) -> CssaStats {
-    let mut fresh = FreshVars::new(func);
     let mut stats = CssaStats::default();
     // By block: its end-of-block parallel copy, once created, and the
     // list of its copies, filled here and set in the instruction at the
@@ -212,6 +211,14 @@ pub(crate) fn insert_copies(
         }
     }
     let operand_copies: usize = end_size.values().map(|&n| n as usize).sum();
+    if operand_copies == 0 && matches!(which, Selection::Constants) {
+        // No constant operand (no join copy either): nothing to insert,
+        // and no second walk of the phis.
+        stats.phis = phis;
+        return stats;
+    }
+    // Made here, after the early return: a walk of every variable.
+    let mut fresh = FreshVars::new(func);
     let end_copies = end_size.values().filter(|&&n| n > 0).count();
     func.reserve_vars(operand_copies + phis);
     func.reserve_insts(end_copies + blocks_with_phis);
@@ -292,8 +299,13 @@ pub(crate) fn insert_copies(
 
 /// Whether every block labelling an operand of a phi of `b` ends with
 /// `jump b`.
+///
+/// # Preconditions
+/// Every phi of `b` has one operand per predecessor (valid SSA): the
+/// first phi's labels are every phi's, so only they are read (a block of
+/// a ladder holds hundreds of phis).
 pub(crate) fn all_preds_jump_to(func: &Function, b: Block) -> bool {
-    func.block_phis(b).iter().all(|&phi| {
+    func.block_phis(b).first().is_none_or(|&phi| {
         func.phi_args(phi)
             .iter()
             .all(|a| *func.term(a.block) == Terminator::Jump(b))
