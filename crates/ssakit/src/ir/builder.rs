@@ -239,17 +239,7 @@ impl FunctionBuilder {
     }
 
     /// `(r1, ..., rn) = func(args)`.
-    ///
-    /// ```
-    /// use ssakit::ir::FunctionBuilder;
-    /// let mut b = FunctionBuilder::new("f");
-    /// let e = b.block("e");
-    /// b.switch_to(e);
-    /// let (q, r) = (b.var("q"), b.var("r"));
-    /// b.call_multi(&[q, r], "divmod", &[]);
-    /// assert!(ssakit::text::print_function(b.func()).contains("(q, r) = divmod()"));
-    /// ```
-    pub fn call_multi(&mut self, results: &[Var], func: &str, args: &[Operand]) -> Inst {
+    pub(crate) fn call_multi(&mut self, results: &[Var], func: &str, args: &[Operand]) -> Inst {
         let callee = self.func.callee(func);
         let args = self.func.list(args);
         let results = self.func.list(results);
@@ -348,16 +338,7 @@ impl FunctionBuilder {
     }
 
     /// Sets the current block's terminator.
-    ///
-    /// ```
-    /// use ssakit::ir::{FunctionBuilder, Terminator};
-    /// let mut b = FunctionBuilder::new("f");
-    /// let e = b.block("e");
-    /// b.switch_to(e);
-    /// b.terminate(Terminator::Unreachable);
-    /// assert_eq!(b.func().term(e), &Terminator::Unreachable);
-    /// ```
-    pub fn terminate(&mut self, t: Terminator) {
+    pub(crate) fn terminate(&mut self, t: Terminator) {
         let b = self.cur();
         self.func.set_term(b, t);
     }
