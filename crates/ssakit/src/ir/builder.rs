@@ -239,7 +239,17 @@ impl FunctionBuilder {
     }
 
     /// `(r1, ..., rn) = func(args)`.
-    pub(crate) fn call_multi(&mut self, results: &[Var], func: &str, args: &[Operand]) -> Inst {
+    ///
+    /// ```
+    /// use ssakit::ir::FunctionBuilder;
+    /// let mut b = FunctionBuilder::new("f");
+    /// let e = b.block("e");
+    /// b.switch_to(e);
+    /// let (q, r) = (b.var("q"), b.var("r"));
+    /// b.call_multi(&[q, r], "divmod", &[]);
+    /// assert!(ssakit::text::print_function(b.func()).contains("(q, r) = divmod()"));
+    /// ```
+    pub fn call_multi(&mut self, results: &[Var], func: &str, args: &[Operand]) -> Inst {
         let callee = self.func.callee(func);
         let args = self.func.list(args);
         let results = self.func.list(results);

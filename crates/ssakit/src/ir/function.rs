@@ -1440,7 +1440,19 @@ impl Function {
     }
 
     /// Calls `f` on every variable instruction `i` defines, mutably.
-    pub(crate) fn for_each_def_mut(&mut self, i: Inst, mut f: impl FnMut(&mut Var)) {
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
+    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
+    /// # let x = f.var_by_name("x").unwrap();
+    /// let y = f.new_var("y", Type::I64);
+    /// let i = f.block_insts(a)[0];
+    /// f.for_each_def_mut(i, |v| *v = y);
+    /// assert!(ssakit::text::print_function(&f).contains("a:\n    y = 2\n"));
+    /// ```
+    pub fn for_each_def_mut(&mut self, i: Inst, mut f: impl FnMut(&mut Var)) {
         let Function { insts, pools, .. } = self;
         match &mut insts[i] {
             InstData::Copy { dst, .. }
