@@ -6,15 +6,8 @@
 //! appended two digits at a time, each pair a slice of a constant table.
 
 /// Appends the decimal digits of `n` (no sign).
-///
-/// ```
-/// let mut s = String::from("x");
-/// ssakit::decimal::push_u64(&mut s, 1207);
-/// ssakit::decimal::push_u64(&mut s, 0);
-/// assert_eq!(s, "x12070");
-/// ```
 #[inline]
-pub fn push_u64(out: &mut String, mut n: u64) {
+pub(crate) fn push_u64(out: &mut String, mut n: u64) {
     if n < 10 {
         // Most literals and many version numbers: one character.
         out.push((b'0' + n as u8) as char);
@@ -61,17 +54,8 @@ const PAIR_BYTES: [u8; 200] = {
 };
 
 /// Appends `n` as `.ssa` writes it: digits, `-` first when negative.
-///
-/// ```
-/// let mut s = String::new();
-/// for n in [-5, 0, i64::MIN, i64::MAX] {
-///     ssakit::decimal::push_i64(&mut s, n);
-///     s.push(' ');
-/// }
-/// assert_eq!(s, "-5 0 -9223372036854775808 9223372036854775807 ");
-/// ```
 #[inline]
-pub fn push_i64(out: &mut String, n: i64) {
+pub(crate) fn push_i64(out: &mut String, n: i64) {
     if n < 0 {
         out.push('-');
     }

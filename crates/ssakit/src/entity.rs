@@ -178,14 +178,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// An empty vector with room for `n` entities.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let v: EntityVec<Block, u8> = EntityVec::with_capacity(8);
-    /// assert!(v.is_empty() && v.as_slice().is_empty());
-    /// ```
-    pub fn with_capacity(n: usize) -> Self {
+    pub(crate) fn with_capacity(n: usize) -> Self {
         EntityVec {
             data: Vec::with_capacity(n),
             _key: PhantomData,
@@ -281,14 +274,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// All keys, in index order.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let v: EntityVec<Block, u8> = EntityVec::from_vec(vec![5, 6]);
-    /// assert_eq!(v.keys().collect::<Vec<_>>(), [Block::new(0), Block::new(1)]);
-    /// ```
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + 'static {
+    pub(crate) fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + 'static {
         (0..self.data.len()).map(K::new)
     }
 
@@ -305,15 +291,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Mutable values in index order.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let mut v: EntityVec<Block, u8> = EntityVec::from_vec(vec![5, 6]);
-    /// v.values_mut().for_each(|x| *x *= 2);
-    /// assert_eq!(v.as_slice(), [10, 12]);
-    /// ```
-    pub fn values_mut(&mut self) -> std::slice::IterMut<'_, V> {
+    pub(crate) fn values_mut(&mut self) -> std::slice::IterMut<'_, V> {
         self.data.iter_mut()
     }
 
@@ -344,17 +322,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Grows the table with copies of `v` until `k` is a valid key.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let mut v: EntityVec<Block, u8> = EntityVec::new();
-    /// v.ensure(Block::new(2), 0);
-    /// assert_eq!(v.len(), 3);
-    /// v.ensure(Block::new(1), 9);
-    /// assert_eq!(v.as_slice(), [0, 0, 0]);
-    /// ```
-    pub fn ensure(&mut self, k: K, v: V)
+    pub(crate) fn ensure(&mut self, k: K, v: V)
     where
         V: Clone,
     {
@@ -364,15 +332,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Reserves room for `additional` more entries (see `Vec::reserve`).
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let mut v: EntityVec<Block, u8> = EntityVec::new();
-    /// v.reserve(100);
-    /// assert!(v.is_empty());
-    /// ```
-    pub fn reserve(&mut self, additional: usize) {
+    pub(crate) fn reserve(&mut self, additional: usize) {
         self.data.reserve(additional);
     }
 
@@ -405,15 +365,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     /// `O(len)`, by following each cycle of the permutation once (no second
     /// table: renumbering a million blocks does not hold two copies of
     /// them). `new_of` must be a permutation of `0..len`.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let mut v: EntityVec<Block, char> = EntityVec::from_vec(vec!['a', 'b', 'c']);
-    /// v.permute(&[2, 0, 1]); // 'a' goes to key 2, 'b' to 0, 'c' to 1
-    /// assert_eq!(v.as_slice(), ['b', 'c', 'a']);
-    /// ```
-    pub fn permute(&mut self, new_of: &[u32]) {
+    pub(crate) fn permute(&mut self, new_of: &[u32]) {
         let n = self.data.len();
         assert_eq!(new_of.len(), n, "permute: not a permutation of the keys");
         let mut placed = vec![false; n];
@@ -513,15 +465,7 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     }
 
     /// An empty map with room for keys below `n` before it grows.
-    ///
-    /// ```
-    /// use ssakit::entity::SecondaryMap;
-    /// use ssakit::ir::Var;
-    /// let mut m: SecondaryMap<Var, u8> = SecondaryMap::with_capacity(16, 0);
-    /// m[Var::new(2)] = 4;
-    /// assert_eq!((m[Var::new(2)], m[Var::new(1)]), (4, 0));
-    /// ```
-    pub fn with_capacity(n: usize, default: V) -> Self {
+    pub(crate) fn with_capacity(n: usize, default: V) -> Self {
         SecondaryMap {
             data: Vec::with_capacity(n),
             default,
@@ -713,24 +657,7 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     /// sink it is given. `gen` is called twice (once to count, once to
     /// place) and must push the same pairs both times; no pair vector is
     /// materialised.
-    ///
-    /// ```
-    /// use ssakit::entity::Csr;
-    /// use ssakit::ir::Block;
-    /// // The blocks each number 0..6 is a multiple of: keys are 2 and 3.
-    /// let csr: Csr<Block, u32> = Csr::build(4, |sink| {
-    ///     for n in 0..6 {
-    ///         for d in [2, 3] {
-    ///             if n % d == 0 {
-    ///                 sink.push(Block::new(d as usize), n);
-    ///             }
-    ///         }
-    ///     }
-    /// });
-    /// assert_eq!(csr.of(Block::new(2)), [0, 2, 4]);
-    /// assert_eq!(csr.of(Block::new(3)), [0, 3]);
-    /// ```
-    pub fn build(num_keys: usize, mut gen: impl FnMut(&mut CsrSink<'_, K, V>)) -> Self {
+    pub(crate) fn build(num_keys: usize, mut gen: impl FnMut(&mut CsrSink<'_, K, V>)) -> Self {
         let mut start = vec![0u32; num_keys + 1];
         let mut items: Vec<V> = Vec::new();
         let mut sink = CsrSink {
@@ -774,17 +701,10 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     /// The lists of `num_keys` keys from pairs that `gen` pushes in
     /// increasing key order (one pass, no counting). Panics if a key comes
     /// after a greater one.
-    ///
-    /// ```
-    /// use ssakit::entity::Csr;
-    /// use ssakit::ir::Block;
-    /// let csr: Csr<Block, char> = Csr::build_in_key_order(3, |app| {
-    ///     app.push(Block::new(0), 'a');
-    ///     app.push(Block::new(2), 'b');
-    /// });
-    /// assert_eq!((csr.of(Block::new(1)), csr.of(Block::new(2))), (&[][..], &['b'][..]));
-    /// ```
-    pub fn build_in_key_order(num_keys: usize, gen: impl FnOnce(&mut CsrAppender<K, V>)) -> Self {
+    pub(crate) fn build_in_key_order(
+        num_keys: usize,
+        gen: impl FnOnce(&mut CsrAppender<K, V>),
+    ) -> Self {
         let mut app = CsrAppender {
             start: Vec::with_capacity(num_keys + 1),
             items: Vec::new(),
@@ -819,16 +739,8 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     }
 
     /// The items of key `k`, mutably.
-    ///
-    /// ```
-    /// use ssakit::entity::Csr;
-    /// use ssakit::ir::Block;
-    /// let mut csr = Csr::from_pairs(1, [(Block::new(0), 3), (Block::new(0), 1)]);
-    /// csr.of_mut(Block::new(0)).sort();
-    /// assert_eq!(csr.of(Block::new(0)), [1, 3]);
-    /// ```
     #[inline]
-    pub fn of_mut(&mut self, k: K) -> &mut [V] {
+    pub(crate) fn of_mut(&mut self, k: K) -> &mut [V] {
         let (a, b) = (
             self.start[k.index()] as usize,
             self.start[k.index() + 1] as usize,
@@ -837,26 +749,12 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
     }
 
     /// Number of keys.
-    ///
-    /// ```
-    /// use ssakit::entity::Csr;
-    /// use ssakit::ir::Block;
-    /// let csr = Csr::from_pairs(5, [(Block::new(0), 'x')]);
-    /// assert_eq!(csr.num_keys(), 5);
-    /// ```
-    pub fn num_keys(&self) -> usize {
+    pub(crate) fn num_keys(&self) -> usize {
         self.start.len() - 1
     }
 
     /// Number of items in all lists.
-    ///
-    /// ```
-    /// use ssakit::entity::Csr;
-    /// use ssakit::ir::Block;
-    /// let csr = Csr::from_pairs(5, [(Block::new(0), 'x'), (Block::new(4), 'y')]);
-    /// assert_eq!(csr.num_items(), 2);
-    /// ```
-    pub fn num_items(&self) -> usize {
+    pub(crate) fn num_items(&self) -> usize {
         self.items.len()
     }
 
@@ -875,17 +773,7 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
 
 /// Where [`Csr::build`]'s generator pushes its pairs: a counter in the
 /// first pass, the table in the second.
-///
-/// ```
-/// use ssakit::entity::{Csr, CsrSink};
-/// use ssakit::ir::Block;
-/// fn edges(sink: &mut CsrSink<'_, Block, Block>) {
-///     sink.push(Block::new(0), Block::new(1));
-/// }
-/// let succs = Csr::build(2, edges);
-/// assert_eq!(succs.of(Block::new(0)), [Block::new(1)]);
-/// ```
-pub struct CsrSink<'a, K, V> {
+pub(crate) struct CsrSink<'a, K, V> {
     /// First pass: the count of each key. Second pass: the next free slot
     /// of each key.
     pos: &'a mut [u32],
@@ -897,15 +785,8 @@ pub struct CsrSink<'a, K, V> {
 
 impl<K: EntityRef, V: Copy> CsrSink<'_, K, V> {
     /// Adds `v` to the list of `k`.
-    ///
-    /// ```
-    /// use ssakit::entity::Csr;
-    /// use ssakit::ir::Block;
-    /// let csr = Csr::build(1, |sink| sink.push(Block::new(0), 'z'));
-    /// assert_eq!(csr.of(Block::new(0)), ['z']);
-    /// ```
     #[inline]
-    pub fn push(&mut self, k: K, v: V) {
+    pub(crate) fn push(&mut self, k: K, v: V) {
         let p = &mut self.pos[k.index()];
         match &mut self.items {
             None => {
@@ -920,16 +801,7 @@ impl<K: EntityRef, V: Copy> CsrSink<'_, K, V> {
 }
 
 /// Where [`Csr::build_in_key_order`]'s generator pushes its pairs.
-///
-/// ```
-/// use ssakit::entity::{Csr, CsrAppender};
-/// use ssakit::ir::Block;
-/// fn fill(app: &mut CsrAppender<Block, u8>) {
-///     app.push(Block::new(1), 7);
-/// }
-/// assert_eq!(Csr::build_in_key_order(2, fill).of(Block::new(1)), [7]);
-/// ```
-pub struct CsrAppender<K, V> {
+pub(crate) struct CsrAppender<K, V> {
     start: Vec<u32>,
     items: Vec<V>,
     _key: PhantomData<K>,
@@ -938,18 +810,8 @@ pub struct CsrAppender<K, V> {
 impl<K: EntityRef, V> CsrAppender<K, V> {
     /// Adds `v` to the list of `k`, which is no smaller than the keys
     /// pushed before.
-    ///
-    /// ```
-    /// use ssakit::entity::Csr;
-    /// use ssakit::ir::Block;
-    /// let csr = Csr::build_in_key_order(2, |app| {
-    ///     app.push(Block::new(1), 'p');
-    ///     app.push(Block::new(1), 'q');
-    /// });
-    /// assert_eq!(csr.of(Block::new(1)), ['p', 'q']);
-    /// ```
     #[inline]
-    pub fn push(&mut self, k: K, v: V) {
+    pub(crate) fn push(&mut self, k: K, v: V) {
         assert!(
             k.index() + 1 >= self.start.len(),
             "Csr::build_in_key_order: keys out of order"
@@ -976,7 +838,7 @@ impl<K: EntityRef, V: fmt::Debug + Copy> fmt::Debug for Csr<K, V> {
 ///
 /// A handle copied is the same list, not a new one: an instruction that
 /// owns a list must not share its handle with another instruction that
-/// edits it (the IR never does; [`ListPool::alloc`] makes a fresh list).
+/// edits it (the IR never does; `ListPool::alloc` makes a fresh list).
 ///
 /// ```
 /// use ssakit::entity::{EntityList, ListPool};
@@ -1181,19 +1043,7 @@ impl<T: Copy> EntityList<T> {
 
     /// Makes room for `additional` more items without moving the list
     /// again while they are pushed (`fill` fills the new room).
-    ///
-    /// ```
-    /// use ssakit::entity::{EntityList, ListPool};
-    /// let mut pool = ListPool::new();
-    /// let mut l = EntityList::new();
-    /// l.reserve(8, 0u32, &mut pool);
-    /// let before = pool.len();
-    /// for i in 0..8 {
-    ///     l.push(i, &mut pool);
-    /// }
-    /// assert_eq!((pool.len(), l.len()), (before, 8));
-    /// ```
-    pub fn reserve(&mut self, additional: usize, fill: T, store: &mut impl ListStore<T>) {
+    pub(crate) fn reserve(&mut self, additional: usize, fill: T, store: &mut impl ListStore<T>) {
         let want = self.len as usize + additional;
         if want > self.cap as usize {
             let want = u32::try_from(want).expect("list pool too large");
@@ -1203,16 +1053,7 @@ impl<T: Copy> EntityList<T> {
 
     /// Inserts `x` at position `i` (at most the length), shifting the
     /// items after it.
-    ///
-    /// ```
-    /// use ssakit::entity::ListPool;
-    /// let mut pool = ListPool::new();
-    /// let mut l = pool.alloc(&[1, 3]);
-    /// l.insert(1, 2, &mut pool);
-    /// l.insert(0, 0, &mut pool);
-    /// assert_eq!(l.as_slice(&pool), [0, 1, 2, 3]);
-    /// ```
-    pub fn insert(&mut self, i: usize, x: T, store: &mut impl ListStore<T>) {
+    pub(crate) fn insert(&mut self, i: usize, x: T, store: &mut impl ListStore<T>) {
         assert!(
             i <= self.len(),
             "insert at {i} past the length {}",
@@ -1226,17 +1067,7 @@ impl<T: Copy> EntityList<T> {
 
     /// Replaces the items by `items`: in the list's own room when they
     /// fit, otherwise in new room at the end of the pool.
-    ///
-    /// ```
-    /// use ssakit::entity::ListPool;
-    /// let mut pool = ListPool::new();
-    /// let mut l = pool.alloc(&[1, 2, 3]);
-    /// l.assign(&[7, 8], &mut pool);
-    /// assert_eq!((l.as_slice(&pool), pool.garbage()), (&[7, 8][..], 0));
-    /// l.assign(&[4, 5, 6, 7], &mut pool);
-    /// assert_eq!((l.as_slice(&pool), pool.garbage()), (&[4, 5, 6, 7][..], 3));
-    /// ```
-    pub fn assign(&mut self, items: &[T], store: &mut impl ListStore<T>) {
+    pub(crate) fn assign(&mut self, items: &[T], store: &mut impl ListStore<T>) {
         let pool = store.pool_mut();
         if items.len() <= self.cap as usize {
             let start = self.start as usize;
@@ -1249,31 +1080,16 @@ impl<T: Copy> EntityList<T> {
     }
 
     /// Empties the list, keeping its room for later pushes.
-    ///
-    /// ```
-    /// use ssakit::entity::ListPool;
-    /// let mut pool = ListPool::new();
-    /// let mut l = pool.alloc(&[1, 2, 3]);
-    /// l.clear();
-    /// assert!(l.is_empty());
-    /// let before = pool.len();
-    /// l.push(9, &mut pool);
-    /// assert_eq!((l.as_slice(&pool), pool.len()), (&[9][..], before));
-    /// ```
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.len = 0;
     }
 
     /// Keeps the items for which `keep` is true, in order.
-    ///
-    /// ```
-    /// use ssakit::entity::ListPool;
-    /// let mut pool = ListPool::new();
-    /// let mut l = pool.alloc(&[1, 2, 3, 4]);
-    /// l.retain(&mut pool, |x| x % 2 == 0);
-    /// assert_eq!(l.as_slice(&pool), [2, 4]);
-    /// ```
-    pub fn retain(&mut self, store: &mut impl ListStore<T>, mut keep: impl FnMut(&T) -> bool) {
+    pub(crate) fn retain(
+        &mut self,
+        store: &mut impl ListStore<T>,
+        mut keep: impl FnMut(&T) -> bool,
+    ) {
         let s = self.as_mut_slice(store);
         let mut w = 0;
         for r in 0..s.len() {
@@ -1286,15 +1102,7 @@ impl<T: Copy> EntityList<T> {
     }
 
     /// Keeps the first `n` items.
-    ///
-    /// ```
-    /// use ssakit::entity::ListPool;
-    /// let mut pool = ListPool::new();
-    /// let mut l = pool.alloc(&[1, 2, 3]);
-    /// l.truncate(2);
-    /// assert_eq!(l.as_slice(&pool), [1, 2]);
-    /// ```
-    pub fn truncate(&mut self, n: usize) {
+    pub(crate) fn truncate(&mut self, n: usize) {
         self.len = self.len.min(n as u32);
     }
 
@@ -1321,7 +1129,7 @@ impl<T: Copy> EntityList<T> {
 ///
 /// Allocation appends; a list that outgrows its room moves to the end and
 /// its old room becomes *garbage*, as does a freed list. Garbage is
-/// reclaimed by [`ListPool::compact`], which the owner (the
+/// reclaimed by `ListPool::compact`, which the owner (the
 /// [`Function`](crate::ir::Function)) runs with every live handle.
 ///
 /// ```

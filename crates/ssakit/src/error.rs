@@ -105,7 +105,7 @@ pub struct IrError {
 
 impl IrError {
     /// An error in `func` at `block` / `inst`, of kind
-    /// [`ErrorKind::Input`] (see [`IrError::with_kind`]).
+    /// [`ErrorKind::Input`] (see `IrError::with_kind`).
     ///
     /// ```
     /// use ssakit::{error::IrError, text::parse_module};
@@ -129,15 +129,7 @@ impl IrError {
     }
 
     /// The same error, of kind `kind`.
-    ///
-    /// ```
-    /// use ssakit::error::{ErrorKind, IrError};
-    /// let m = ssakit::text::parse_module("function g() {\nentry:\n    ret 0\n}\n").unwrap();
-    /// let e = IrError::new(&m.functions[0], None, None, "no variable named `q`")
-    ///     .with_kind(ErrorKind::Options);
-    /// assert_eq!(e.kind, ErrorKind::Options);
-    /// ```
-    pub fn with_kind(mut self, kind: ErrorKind) -> Self {
+    pub(crate) fn with_kind(mut self, kind: ErrorKind) -> Self {
         self.kind = kind;
         self
     }

@@ -1,7 +1,7 @@
 //! Runtime values and the evaluation of the built-in operators on them,
 //! `undef` included: the one definition of ssakit's arithmetic, shared by
 //! the interpreter ([`crate::interp`]) and constant propagation
-//! ([`const_prop`](mod@crate::opt::const_prop), whose lattice only adds ⊤
+//! (`const_prop`, whose lattice only adds ⊤
 //! and ⊥ on top).
 //!
 //! # The rules
@@ -12,10 +12,10 @@
 //! 1. **Integers.** Arithmetic wraps ([`BinOp::eval`], [`UnOp::eval`]): `/`
 //!    and `%` truncate toward zero, shifts use the low 6 bits of the amount,
 //!    `>>` is arithmetic, comparisons and `!` give 0 or 1.
-//! 2. **Division or remainder by 0 traps** ([`Trap::DivisionByZero`]),
+//! 2. **Division or remainder by 0 traps** (`Trap::DivisionByZero`),
 //!    whatever the left operand is, `undef` included: every refinement of
 //!    `undef / 0` fails.
-//! 3. **Division or remainder by `undef` traps** ([`Trap::DivisionByUndef`]):
+//! 3. **Division or remainder by `undef` traps** (`Trap::DivisionByUndef`):
 //!    the divisor may be 0, so, like a branch on `undef`, the behaviour is
 //!    undefined from there (a transformation may give the divisor any
 //!    definite value, 0 included: destruction drops `x = undef` copies).
@@ -89,14 +89,7 @@ impl Value {
 
     /// Whether `transformed` may stand where this value of the original
     /// program stood: `undef` admits any value, an integer only itself.
-    ///
-    /// ```
-    /// use ssakit::eval::Value;
-    /// assert!(Value::Undef.admits(Value::Int(5)));
-    /// assert!(Value::Int(5).admits(Value::Int(5)));
-    /// assert!(!Value::Int(5).admits(Value::Undef));
-    /// ```
-    pub fn admits(self, transformed: Value) -> bool {
+    pub(crate) fn admits(self, transformed: Value) -> bool {
         self == Value::Undef || self == transformed
     }
 }
@@ -118,15 +111,8 @@ impl fmt::Display for Value {
 }
 
 /// Why evaluating an operator stopped the program (rules 2 and 3).
-///
-/// ```
-/// use ssakit::eval::{binary, Trap, Value};
-/// use ssakit::ir::BinOp;
-/// assert_eq!(binary(BinOp::Div, Value::Int(1), Value::Int(0)), Err(Trap::DivisionByZero));
-/// assert_eq!(binary(BinOp::Div, Value::Int(1), Value::Undef), Err(Trap::DivisionByUndef));
-/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Trap {
+pub(crate) enum Trap {
     /// `/` or `%` with a right operand of 0.
     DivisionByZero,
     /// `/` or `%` with an `undef` right operand.
@@ -134,16 +120,8 @@ pub enum Trap {
 }
 
 /// The value of `op a` (rules 1 and 4).
-///
-/// ```
-/// use ssakit::eval::{unary, Value};
-/// use ssakit::ir::UnOp;
-/// assert_eq!(unary(UnOp::Neg, Value::Int(4)), Value::Int(-4));
-/// assert_eq!(unary(UnOp::Not, Value::Int(0)), Value::Int(1));
-/// assert_eq!(unary(UnOp::Neg, Value::Undef), Value::Undef);
-/// ```
 #[inline]
-pub fn unary(op: UnOp, a: Value) -> Value {
+pub(crate) fn unary(op: UnOp, a: Value) -> Value {
     match a.as_int() {
         Some(a) => Value::Int(op.eval(a)),
         None => Value::Undef,
@@ -152,16 +130,8 @@ pub fn unary(op: UnOp, a: Value) -> Value {
 
 /// The value of `a op b`, or the trap it raises (see the rules in the
 /// module documentation).
-///
-/// ```
-/// use ssakit::eval::{binary, Value};
-/// use ssakit::ir::BinOp;
-/// assert_eq!(binary(BinOp::Add, Value::Int(2), Value::Int(3)), Ok(Value::Int(5)));
-/// assert_eq!(binary(BinOp::Add, Value::Undef, Value::Int(3)), Ok(Value::Undef));
-/// assert_eq!(binary(BinOp::Add, Value::Int(i64::MAX), Value::Int(1)), Ok(Value::Int(i64::MIN)));
-/// ```
 #[inline]
-pub fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, Trap> {
+pub(crate) fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, Trap> {
     match (a.normal(), b.normal()) {
         (Value::Int(a), Value::Int(b)) => op.eval(a, b).map(Value::Int).ok_or(Trap::DivisionByZero),
         (_, Value::Int(0)) if op.may_trap() => Err(Trap::DivisionByZero),

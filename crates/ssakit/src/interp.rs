@@ -192,7 +192,7 @@ pub enum Mode {
 /// Default step limit of [`RunOptions::fuel`].
 pub const DEFAULT_FUEL: u64 = 100_000_000;
 /// Default frame limit of [`RunOptions::max_depth`].
-pub const DEFAULT_MAX_DEPTH: usize = 100_000;
+pub(crate) const DEFAULT_MAX_DEPTH: usize = 100_000;
 /// External calls return their hash modulo this number.
 pub const EXTERNAL_MODULUS: u64 = 1000;
 
@@ -308,13 +308,13 @@ impl fmt::Display for CallRecord {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct OpRecord {
     /// The operator's name.
-    pub op: Box<str>,
+    pub(crate) op: Box<str>,
     /// Its immediates.
-    pub imms: Box<[i64]>,
+    pub(crate) imms: Box<[i64]>,
     /// The argument values.
-    pub args: Vec<Value>,
+    pub(crate) args: Vec<Value>,
     /// The results computed.
-    pub results: Vec<Value>,
+    pub(crate) results: Vec<Value>,
 }
 
 impl fmt::Display for OpRecord {
@@ -481,15 +481,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// The printed lines: each `print`'s values separated by one space.
-    ///
-    /// ```
-    /// use ssakit::interp::{run, RunOptions};
-    /// use ssakit::text::parse_module;
-    /// let m = parse_module("function main() {\nentry:\n    print 1, 2\n    print 3\n    ret\n}\n").unwrap();
-    /// let out = run(&m, &m.functions[0], &[], &RunOptions::default()).unwrap();
-    /// assert_eq!(out.lines(), ["1 2", "3"]);
-    /// ```
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         self.output.iter().map(|l| join_values(l)).collect()
     }
 
@@ -634,7 +626,7 @@ pub fn first_difference(original: &Outcome, transformed: &Outcome) -> Option<Str
 
 /// The result of the uninterpreted external function `name` applied to
 /// `args`: FNV-1a 64-bit over the name's bytes then each argument's 8
-/// little-endian bytes, modulo [`EXTERNAL_MODULUS`]; `undef` if any argument
+/// little-endian bytes, modulo `EXTERNAL_MODULUS`; `undef` if any argument
 /// is `undef`.
 ///
 /// ```
@@ -728,26 +720,14 @@ impl<'m> Interpreter<'m> {
 
     /// Translates `funcs`; a call resolves to the first function of that name,
     /// any other callee is external.
-    ///
-    /// ```
-    /// use ssakit::interp::{Interpreter, RunOptions, Value};
-    /// use ssakit::text::parse_module;
-    /// let m = parse_module("function f() {\nentry:\n    r = g()\n    ret r\n}\n\nfunction g() {\nentry:\n    ret 9\n}\n").unwrap();
-    /// // Without `g`, the call is external; with it, `g` runs.
-    /// let alone = Interpreter::from_functions([&m.functions[0]]).unwrap();
-    /// let both = Interpreter::from_functions(&m.functions).unwrap();
-    /// let opts = RunOptions::default();
-    /// assert_eq!(both.run(0, &[], &opts).unwrap().ret, Some(Value::Int(9)));
-    /// assert_ne!(alone.run(0, &[], &opts).unwrap().ret, Some(Value::Int(9)));
-    /// ```
-    pub fn from_functions(
+    pub(crate) fn from_functions(
         funcs: impl IntoIterator<Item = &'m Function>,
     ) -> Result<Self, RuntimeError> {
         Self::with_mode(funcs, Mode::Strict)
     }
 
     /// Translates `funcs` in `mode` (see [`Mode`]); calls resolve as in
-    /// [`Interpreter::from_functions`].
+    /// `Interpreter::from_functions`.
     ///
     /// ```
     /// use ssakit::interp::{Interpreter, Mode, RunOptions};

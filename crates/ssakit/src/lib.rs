@@ -16,7 +16,7 @@ pub mod backend;
 #[cfg(feature = "bril")]
 pub mod bril;
 pub mod construct;
-pub mod decimal;
+pub(crate) mod decimal;
 pub mod destruct;
 pub mod entity;
 pub mod error;

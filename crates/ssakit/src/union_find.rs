@@ -60,21 +60,6 @@ impl UnionFind {
         self.parent.is_empty()
     }
 
-    /// Adds a singleton set and returns its element.
-    ///
-    /// ```
-    /// use ssakit::union_find::UnionFind;
-    /// let mut uf = UnionFind::new(2);
-    /// let x = uf.push();
-    /// assert_eq!((x, uf.len()), (2, 3));
-    /// assert!(!uf.same(x, 0));
-    /// ```
-    pub fn push(&mut self) -> usize {
-        self.parent.push(self.parent.len() as u32);
-        self.size.push(1);
-        self.parent.len() - 1
-    }
-
     /// The representative of `x`'s set, halving the path on the way.
     ///
     /// ```
@@ -95,17 +80,7 @@ impl UnionFind {
     }
 
     /// The representative of `x`'s set, without changing the structure.
-    ///
-    /// ```
-    /// use ssakit::union_find::UnionFind;
-    /// let mut uf = UnionFind::new(3);
-    /// let r = uf.union(0, 2);
-    /// let uf = uf; // no longer mutable
-    /// assert_eq!(uf.find_const(0), r);
-    /// assert_eq!(uf.find_const(2), r);
-    /// assert_eq!(uf.find_const(1), 1);
-    /// ```
-    pub fn find_const(&self, mut x: usize) -> usize {
+    pub(crate) fn find_const(&self, mut x: usize) -> usize {
         while self.parent[x] as usize != x {
             x = self.parent[x] as usize;
         }
@@ -114,15 +89,7 @@ impl UnionFind {
 
     /// Makes `root` and the elements of `others`, each alone in its set,
     /// one set represented by `root`: one write per element, no `find`.
-    ///
-    /// ```
-    /// use ssakit::union_find::UnionFind;
-    /// let mut uf = UnionFind::new(5);
-    /// uf.join_singletons(1, [0, 3].into_iter());
-    /// assert_eq!((uf.find(0), uf.find(3)), (1, 1));
-    /// assert!(!uf.same(1, 4));
-    /// ```
-    pub fn join_singletons(&mut self, root: usize, others: impl Iterator<Item = usize>) {
+    pub(crate) fn join_singletons(&mut self, root: usize, others: impl Iterator<Item = usize>) {
         debug_assert!(self.parent[root] as usize == root && self.size[root] == 1);
         // The size is added once at the end: its store in the loop would
         // wait on each element's (a component of a ladder has 100,000s).

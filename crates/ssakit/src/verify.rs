@@ -837,7 +837,7 @@ fn web_interference(func: &Function, cfg: &Cfg, webs: &UnionFind) -> Option<(Var
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ConstantConflict {
     /// The phi.
-    pub phi: Inst,
+    pub(crate) phi: Inst,
     /// The predecessor whose end would get the copy.
     pub pred: Block,
     /// A variable of the web still needed at the end of `pred` (live out
@@ -845,7 +845,7 @@ pub struct ConstantConflict {
     /// phi operand from `pred` goes into the same web.
     pub member: Option<Var>,
     /// With `member` `None`: the other phi.
-    pub other: Option<Inst>,
+    pub(crate) other: Option<Inst>,
 }
 
 impl ConstantConflict {

@@ -265,19 +265,7 @@ impl DomTree {
     }
 
     /// Number of nodes of the graph, reachable or not.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// // Node 2 is unreachable, yet counted.
-    /// let g = CsrGraph::from_edges(3, Block::new(0), &[(0, 1)]);
-    /// let tree = DomTree::new(&g);
-    /// assert_eq!(tree.num_nodes(), 3);
-    /// assert_eq!(tree.num_reachable(), 2);
-    /// ```
-    pub fn num_nodes(&self) -> usize {
+    pub(crate) fn num_nodes(&self) -> usize {
         self.idom.len()
     }
 

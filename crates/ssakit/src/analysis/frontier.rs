@@ -111,16 +111,7 @@ impl DominanceFrontiers {
     }
 
     /// Number of nodes of the graph.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
-    /// # use ssakit::ir::Block;
-    /// let g = CsrGraph::from_edges(3, Block::new(0), &[(0, 1)]);
-    /// assert_eq!(DominanceFrontiers::new(&g, &DomTree::new(&g)).num_nodes(), 3);
-    /// ```
-    pub fn num_nodes(&self) -> usize {
+    pub(crate) fn num_nodes(&self) -> usize {
         self.df.num_keys()
     }
 

@@ -225,18 +225,7 @@ impl CsrGraph {
 }
 
 /// Every edge of `g` as a `(from, to)` pair, by source then successor order.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::CsrGraph;
-/// # use ssakit::analysis::graph::edge_list;
-/// # use ssakit::ir::Block;
-/// let g = CsrGraph::from_edges(3, Block::new(0), &[(1, 2), (0, 2), (0, 1)]);
-/// // Sorted by source; each source's edges in successor order.
-/// assert_eq!(edge_list(&g), [(0, 2), (0, 1), (1, 2)]);
-/// ```
-pub fn edge_list<G: Graph + ?Sized>(g: &G) -> Vec<(u32, u32)> {
+pub(crate) fn edge_list<G: Graph + ?Sized>(g: &G) -> Vec<(u32, u32)> {
     let mut edges = Vec::new();
     for a in 0..g.num_nodes() {
         for &b in g.succs(Block::new(a)) {

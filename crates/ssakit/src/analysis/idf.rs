@@ -49,10 +49,6 @@ use super::graph::Graph;
 use super::stamp::StampSet;
 use crate::ir::Block;
 
-/// J(S), the join set: the reference DF⁺ is checked against (defined and
-/// implemented with the other oracles in [`super::brute`]).
-pub use super::brute::join_set;
-
 /// The chapter's worklist algorithm (section 13.3) for DF⁺ over precomputed
 /// dominance frontiers, with reusable scratch sets.
 ///
@@ -333,24 +329,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
     /// is live all along that path since it is live at `z`. It saves the
     /// propagation through dead joins (a loop counter's enclosing loop
     /// headers, say), which is most of the work on loop nests.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree, IdfCalculator};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-    /// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
-    /// let g = CsrGraph::from_edges(6, b(0), &edges);
-    /// let tree = DomTree::new(&g);
-    /// let mut idf = IdfCalculator::new(&g, &tree);
-    /// let mut out = Vec::new();
-    /// // Defs = {B}; the variable is dead on entry to A.
-    /// idf.compute_live(&[b(2)], &mut out, |y| y != b(1));
-    /// assert_eq!(out, [b(4), b(5)]);
-    /// ```
-    pub fn compute_live(
+    pub(crate) fn compute_live(
         &mut self,
         defs: &[Block],
         out: &mut Vec<Block>,

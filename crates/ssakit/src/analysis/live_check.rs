@@ -120,44 +120,8 @@ pub struct LiveCheck {
 /// gathered block by block (so that a caller can gather what it needs of
 /// the same block while its instructions are in cache): what a
 /// [`LiveCheck`] is built from.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::live_check::DefUse;
-/// # use ssakit::analysis::{DomTree, LiveCheck};
-/// # use ssakit::ir::Cfg;
-/// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-/// # let src = "function f(n) {
-/// # e:
-/// #     i = 0
-/// #     jump h
-/// # h:
-/// #     i1 = phi(e: i, b: i2)
-/// #     c = i1 < n
-/// #     branch c, b, x
-/// # b:
-/// #     i2 = i1 + 1
-/// #     jump h
-/// # x:
-/// #     ret i1
-/// # }
-/// # ";
-/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-/// # let var = |s: &str| f.var_by_name(s).unwrap();
-/// # let block = |s: &str| f.block_by_name(s).unwrap();
-/// let cfg = Cfg::new(f);
-/// let dt = DomTree::new(&cfg);
-/// // Gather block by block (here in reverse layout order), then check.
-/// let mut du = DefUse::new(f);
-/// for &b in f.layout().iter().rev() {
-///     du.add_block(f, &dt, b);
-/// }
-/// let mut lc = LiveCheck::from_def_use(du, &cfg, &dt);
-/// assert!(lc.is_live_out(var("i1"), block("h")));
-/// ```
 #[derive(Debug)]
-pub struct DefUse {
+pub(crate) struct DefUse {
     /// By variable: the block of its definition, or [`NIL`].
     def_block: Vec<u32>,
     /// `(variable, point)`: read by an instruction or a terminator.
@@ -169,39 +133,7 @@ pub struct DefUse {
 
 impl DefUse {
     /// Nothing gathered yet, for the variables of `func`.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::live_check::DefUse;
-    /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::Cfg;
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let cfg = Cfg::new(f);
-    /// let dt = DomTree::new(&cfg);
-    /// let du = DefUse::new(f);
-    /// assert_eq!(du.def_block(var("n")), Some(block("e"))); // parameters are known
-    /// assert_eq!(du.def_block(var("i1")), None); // nothing else yet
-    /// ```
-    pub fn new(func: &Function) -> DefUse {
+    pub(crate) fn new(func: &Function) -> DefUse {
         let mut def_block = vec![NIL; func.num_vars()];
         for &p in func.params() {
             def_block[p.index()] = func.entry().as_u32();
@@ -215,41 +147,7 @@ impl DefUse {
 
     /// Gathers the definitions and uses of block `b`, which must be
     /// reachable (phi operands from unreachable predecessors are left out).
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::live_check::DefUse;
-    /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::Cfg;
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let cfg = Cfg::new(f);
-    /// let dt = DomTree::new(&cfg);
-    /// let mut du = DefUse::new(f);
-    /// du.add_block(f, &dt, block("h"));
-    /// assert_eq!(du.def_block(var("i1")), Some(block("h"))); // the phi
-    /// assert_eq!(du.def_block(var("c")), Some(block("h")));
-    /// assert_eq!(du.def_block(var("i2")), None); // b not gathered yet
-    /// ```
-    pub fn add_block(&mut self, func: &Function, dt: &DomTree, b: Block) {
+    pub(crate) fn add_block(&mut self, func: &Function, dt: &DomTree, b: Block) {
         for &i in func.block_phis(b) {
             if let InstData::Phi { dst, args } = func.inst(i) {
                 self.def_block[dst.index()] = b.as_u32();
@@ -271,44 +169,6 @@ impl DefUse {
         }
         let at = Point::before(b, insts.len());
         func.for_each_term_use(b, |v| self.uses.push((v, at)));
-    }
-
-    /// The block of the definition of `v`, if gathered.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::live_check::DefUse;
-    /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::Cfg;
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let cfg = Cfg::new(f);
-    /// let dt = DomTree::new(&cfg);
-    /// let mut du = DefUse::new(f);
-    /// du.add_block(f, &dt, block("b"));
-    /// assert_eq!(du.def_block(var("i2")), Some(block("b")));
-    /// ```
-    pub fn def_block(&self, v: Var) -> Option<Block> {
-        let b = self.def_block[v.index()];
-        (b != NIL).then(|| Block::from_u32(b))
     }
 }
 
@@ -365,43 +225,7 @@ impl LiveCheck {
     ///
     /// # Preconditions
     /// As for [`LiveCheck::new`].
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::live_check::DefUse;
-    /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::Cfg;
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let cfg = Cfg::new(f);
-    /// let dt = DomTree::new(&cfg);
-    /// let mut du = DefUse::new(f);
-    /// for b in f.blocks() {
-    ///     du.add_block(f, &dt, b);
-    /// }
-    /// let mut lc = LiveCheck::from_def_use(du, &cfg, &dt);
-    /// assert!(lc.is_live_out(var("i2"), block("b")));
-    /// assert!(!lc.is_live_out(var("i2"), block("h")));
-    /// ```
-    pub fn from_def_use(du: DefUse, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
+    pub(crate) fn from_def_use(du: DefUse, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
         let nv = du.def_block.len();
         let nb = cfg.num_blocks();
         let mut uses = Csr::from_pairs(nv, du.uses);
@@ -450,78 +274,14 @@ impl LiveCheck {
     }
 
     /// Whether some reachable instruction, terminator or phi reads `v`.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::{Cfg, Point};
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let cfg = Cfg::new(f);
-    /// let dt = DomTree::new(&cfg);
-    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
-    /// assert!(lc.is_used(var("i2"))); // by the phi
-    /// assert!(lc.is_used(var("c"))); // by the branch
-    /// ```
-    pub fn is_used(&self, v: Var) -> bool {
+    pub(crate) fn is_used(&self, v: Var) -> bool {
         let i = v.index();
         self.use_start[i] != self.use_start[i + 1] || !self.phi_uses.of(v).is_empty()
     }
 
     /// The last point where an instruction or the terminator of `b` reads
     /// `v`, if any (phi operands aside).
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::{Cfg, Point};
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let cfg = Cfg::new(f);
-    /// let dt = DomTree::new(&cfg);
-    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
-    /// let h = block("h");
-    /// assert_eq!(lc.last_use_in(var("i1"), h), Some(Point::before(h, 0)));
-    /// assert_eq!(lc.last_use_in(var("c"), h), Some(Point::before(h, 1))); // the branch
-    /// assert_eq!(lc.last_use_in(var("i2"), block("b")), None); // phi uses aside
-    /// ```
-    pub fn last_use_in(&self, v: Var, b: Block) -> Option<Point> {
+    pub(crate) fn last_use_in(&self, v: Var, b: Block) -> Option<Point> {
         let v = v.index();
         let uses = &self.uses[self.use_start[v] as usize..self.use_start[v + 1] as usize];
         uses.binary_search_by_key(&b, |u| u.block())

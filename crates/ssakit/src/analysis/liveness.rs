@@ -43,7 +43,7 @@
 //!    live-out and, unless `P` defines `v` or is already live-in, live-in,
 //!    and continues from `P`. An explicit stack replaces the recursion.
 //!
-//! The per-variable marks are [`StampSet`]s, so a variable costs what its
+//! The per-variable marks are `StampSet`s, so a variable costs what its
 //! live range touches. Pairs `(block, v)` come out in increasing `v`; a stable
 //! counting sort by block yields sorted, duplicate-free sets in CSR form.
 

@@ -33,7 +33,9 @@
 //! it in one move, through the header's predecessors (the only way in).
 //! [`loop_depth_by_bodies`] is the direct definition, kept as the oracle.
 
-use super::{DomTree, Graph, StampSet};
+#[cfg(test)]
+use super::StampSet;
+use super::{DomTree, Graph};
 use crate::entity::EntityVec;
 use crate::ir::Block;
 
@@ -135,22 +137,11 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
 ///
 /// # Preconditions
 /// `dt` is the dominator tree of `g`.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::loops::{loop_depth, loop_depth_by_bodies};
-/// # use ssakit::analysis::{CsrGraph, DomTree};
-/// # use ssakit::ir::Block;
-/// # let b = Block::new;
-/// // An irreducible cycle 1 ⇄ 2 (no header dominates it) and a loop 3 → 3.
-/// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 2), (2, 1), (2, 3), (3, 3)]);
-/// let dt = DomTree::new(&g);
-/// let slow = loop_depth_by_bodies(&g, &dt);
-/// assert_eq!([slow[b(1)], slow[b(2)], slow[b(3)]], [0, 0, 1]);
-/// assert_eq!(slow, loop_depth(&g, &dt));
-/// ```
-pub fn loop_depth_by_bodies<G: Graph + ?Sized>(g: &G, dt: &DomTree) -> EntityVec<Block, u32> {
+#[cfg(test)]
+pub(crate) fn loop_depth_by_bodies<G: Graph + ?Sized>(
+    g: &G,
+    dt: &DomTree,
+) -> EntityVec<Block, u32> {
     let n = g.num_nodes();
     let mut depth: EntityVec<Block, u32> = EntityVec::filled(n, 0);
     let mut body = StampSet::new(n);

@@ -18,30 +18,30 @@
 //! 1. [`DepthFirst`]: preorder, postorder, reachability ([`postorder`]);
 //! 2. [`DomTree`]: immediate dominators by [`DomAlgorithm::Simple`] or
 //!    [`DomAlgorithm::Fast`], O(1) `dominates` ([`domtree`]);
-//! 3. [`DjGraph`]: D-edges and J-edges ([`dj_graph`]);
-//! 4. [`DominanceFrontiers`]: DF_all ([`frontier`]);
+//! 3. [`DjGraph`]: D-edges and J-edges (`dj_graph`);
+//! 4. [`DominanceFrontiers`]: DF_all (`frontier`);
 //! 5. [`IdfCalculator`] (linear, on the DJ-graph) and [`WorklistIdf`] (the
-//!    chapter's worklist over DF) for DF⁺ ([`idf`]);
+//!    chapter's worklist over DF) for DF⁺ (`idf`);
 //! 6. [`Liveness`]: live-in and live-out sets of variables ([`liveness`]),
 //!    and [`LiveCheck`]: per-variable questions on strict SSA, answered
-//!    without the sets ([`live_check`]);
-//! 7. [`loop_depth`]: how many natural loops contain each block ([`loops`]).
+//!    without the sets (`live_check`);
+//! 7. [`loop_depth`]: how many natural loops contain each block (`loops`).
 //!
 //! [`brute`] holds slow oracles straight from the definitions, for tests;
 //! [`report`] renders results as text for the command line.
 
 pub mod brute;
-pub mod dj_graph;
+pub(crate) mod dj_graph;
 pub mod domtree;
-pub mod frontier;
-pub mod graph;
-pub mod idf;
-pub mod live_check;
+pub(crate) mod frontier;
+pub(crate) mod graph;
+pub(crate) mod idf;
+pub(crate) mod live_check;
 pub mod liveness;
-pub mod loops;
+pub(crate) mod loops;
 pub mod postorder;
 pub mod report;
-pub mod stamp;
+pub(crate) mod stamp;
 
 pub use dj_graph::DjGraph;
 pub use domtree::{DomAlgorithm, DomEvent, DomTree, DomWalk};
@@ -52,4 +52,4 @@ pub use live_check::LiveCheck;
 pub use liveness::{Liveness, VarLiveness};
 pub use loops::loop_depth;
 pub use postorder::DepthFirst;
-pub use stamp::StampSet;
+pub(crate) use stamp::StampSet;

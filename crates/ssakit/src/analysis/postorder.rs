@@ -111,19 +111,7 @@ impl DepthFirst {
     }
 
     /// Number of nodes of the graph searched, reachable or not.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 0 → {1, 2} → 3; node 4 is unreachable.
-    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-    /// let dfs = DepthFirst::new(&g);
-    /// assert_eq!(dfs.num_nodes(), 5);
-    /// ```
-    pub fn num_nodes(&self) -> usize {
+    pub(crate) fn num_nodes(&self) -> usize {
         self.pre_number.len()
     }
 

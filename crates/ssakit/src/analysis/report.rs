@@ -342,7 +342,7 @@ pub fn render_idf(func: &Function, var: Var) -> String {
 }
 
 /// Edges `(from, to)`.
-pub type EdgeList = Vec<(Block, Block)>;
+pub(crate) type EdgeList = Vec<(Block, Block)>;
 
 /// The D-edges and the J-edges of the DJ-graph, each by source then target
 /// in layout order.

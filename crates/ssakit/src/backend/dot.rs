@@ -53,17 +53,7 @@ pub fn dot(func: &Function, kind: PictureKind) -> String {
 }
 
 /// The DOT text of a picture.
-///
-/// ```
-/// use ssakit::backend::{dot::write_dot, picture::{Picture, PictureKind}};
-/// let m = ssakit::text::parse_module("function f() {\ne:\n    jump l\nl:\n    ret\n}").unwrap();
-/// let mut p = Picture::new(&m.functions[0], PictureKind::Dom);
-/// p.title = "renamed".into();
-/// let text = write_dot(&p);
-/// assert!(text.contains("label=\"renamed (dom)\""));
-/// assert!(text.contains("b0 -> b1"));
-/// ```
-pub fn write_dot(p: &Picture) -> String {
+pub(crate) fn write_dot(p: &Picture) -> String {
     let mut out = String::with_capacity(64 * p.nodes.len() + 24 * p.edges.len() + 128);
     let title = quoted(&p.title);
     let _ = writeln!(out, "digraph \"{title}\" {{");

@@ -9,16 +9,16 @@
 //! [`DjGraph`]).
 //!
 //! * **CFG**: one node per block of the layout, unreachable ones included,
-//!   labelled with the block's name, its phis (a [`Row::Phi`] each, set
+//!   labelled with the block's name, its phis (a `Row::Phi` each, set
 //!   apart by the writers), its other instructions and its terminator; one
 //!   edge per successor the terminator names, in order, so `branch c, L, L`
 //!   gives two edges (the CFG's multi-edge).
 //! * **Dominator tree** and **DJ-graph**: one node per reachable block,
-//!   labelled with its name only; D-edges [`EdgeStyle::Solid`], J-edges
-//!   [`EdgeStyle::Dashed`].
+//!   labelled with its name only; D-edges `EdgeStyle::Solid`, J-edges
+//!   `EdgeStyle::Dashed`.
 //!
 //! Nodes are listed in layout order and edges by source in that order, so
-//! both writers are deterministic. Every row is cut at [`MAX_ROW_CHARS`]
+//! both writers are deterministic. Every row is cut at `MAX_ROW_CHARS`
 //! characters (with `…`), so a 200,000-operand phi does not make a node
 //! megabytes wide.
 
@@ -71,7 +71,7 @@ impl PictureKind {
 }
 
 /// Longest row of a node label, in characters; longer rows end in `…`.
-pub const MAX_ROW_CHARS: usize = 96;
+pub(crate) const MAX_ROW_CHARS: usize = 96;
 
 /// One line of a node label.
 ///
@@ -163,7 +163,7 @@ pub struct Node {
     pub rows: Vec<Row>,
 }
 
-/// An edge between two nodes, by their positions in [`Picture::nodes`].
+/// An edge between two nodes, by their positions in `Picture::nodes`.
 ///
 /// ```
 /// use ssakit::backend::picture::{Edge, EdgeStyle, Picture, PictureKind};

@@ -10,18 +10,7 @@ use crate::text::Diagnostic;
 use serde_json::{json, Map, Value};
 
 /// Parses a Bril JSON program into its syntax tree.
-///
-/// ```
-/// let src = r#"{"functions": [{"name": "main", "instrs": [
-///   {"op": "const", "dest": "a", "type": "int", "value": 4},
-///   {"op": "print", "args": ["a"]}]}]}"#;
-/// let p = ssakit::bril::json::parse(src).unwrap();
-/// assert_eq!(p.functions[0].body.len(), 2);
-/// let err = ssakit::bril::json::parse(r#"{"functions": [{"name": "main", "instrs": [{"op": "alloc"}]}]}"#);
-/// assert!(err.is_ok()); // parsed as written; the lowering refuses memory
-/// assert!(ssakit::bril::json::parse("{").is_err());
-/// ```
-pub fn parse(src: &str) -> Result<Program, Error> {
+pub(crate) fn parse(src: &str) -> Result<Program, Error> {
     let v: Value = serde_json::from_str(src).map_err(|e| {
         let at = offset(src, e.line(), e.column());
         let msg = format!("malformed JSON: {e}");
@@ -180,15 +169,7 @@ fn ty(v: &Value) -> Result<Ty, String> {
 
 /// Prints a program as JSON, one key order for every instruction
 /// (`serde_json` sorts keys), two-space indented.
-///
-/// ```
-/// use ssakit::bril::{json, text};
-/// let p = text::parse("@main { a: int = const 4; print a; }").unwrap();
-/// let out = json::print(&p);
-/// assert!(out.contains("\"op\": \"const\""));
-/// assert_eq!(json::parse(&out).unwrap().functions[0].body.len(), 2);
-/// ```
-pub fn print(p: &Program) -> String {
+pub(crate) fn print(p: &Program) -> String {
     let functions: Vec<Value> = p
         .functions
         .iter()

@@ -4,7 +4,7 @@
 //! `sampsyo/bril`).
 //!
 //! The path in is [`parse`] (text or JSON into the syntax tree of
-//! [`ast`]), then [`lower::lower`] (the tree into a [`Module`], with the
+//! `ast`), then [`lower::lower`] (the tree into a [`Module`], with the
 //! instruction count of each block); the path out is [`raise::raise`] (a
 //! module into a tree, SSA in either spelling), then [`print()`]. The text
 //! and JSON forms of one tree are the same program, so text → JSON → text
@@ -22,7 +22,7 @@
 //! ```
 
 pub mod ast;
-pub mod json;
+pub(crate) mod json;
 pub mod lower;
 pub mod names;
 pub mod raise;
@@ -214,7 +214,7 @@ pub fn read(src: &str, syntax: Syntax) -> Result<Lowered, Error> {
 
 /// `module` as a Bril program, SSA phis spelled `form`. A name the text
 /// format cannot spell (one read from JSON, `a b`) is an error in
-/// [`Syntax::Text`] ([`text::check`]) and written as it is in JSON.
+/// [`Syntax::Text`] (`text::check`) and written as it is in JSON.
 ///
 /// ```
 /// use ssakit::bril::{read, write, SsaForm, Syntax};

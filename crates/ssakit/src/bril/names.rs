@@ -59,7 +59,7 @@ pub fn encode(s: &str) -> String {
     out
 }
 
-/// The Bril identifier [`encode`] made `s` from, if it did.
+/// The Bril identifier `encode` made `s` from, if it did.
 ///
 /// ```
 /// use ssakit::bril::names::{decode, encode};
@@ -101,12 +101,12 @@ pub(crate) struct Namer {
 
 impl Namer {
     /// Claims `name`; whether it was free.
-    pub fn claim(&mut self, name: &str) -> bool {
+    pub(crate) fn claim(&mut self, name: &str) -> bool {
         self.taken.insert(name.to_string())
     }
 
     /// `want` if free, else `want_2`, `want_3`, ...; claimed.
-    pub fn fresh(&mut self, want: &str) -> String {
+    pub(crate) fn fresh(&mut self, want: &str) -> String {
         if self.claim(want) {
             return want.to_string();
         }
@@ -122,13 +122,7 @@ impl Namer {
 }
 
 /// The Bril name of a `.ssa` name: decoded, or as it is.
-///
-/// ```
-/// use ssakit::bril::names::bril_name;
-/// assert_eq!(bril_name("_kret"), "ret");
-/// assert_eq!(bril_name("x_1"), "x_1"); // a version ssakit made: as it is
-/// ```
-pub fn bril_name(s: &str) -> String {
+pub(crate) fn bril_name(s: &str) -> String {
     decode(s).unwrap_or_else(|| s.to_string())
 }
 

@@ -10,7 +10,7 @@
 //! 3. [`phi_insert`]: phis at DF⁺(Defs(v)), by the chapter's worklist with
 //!    sets W and F ([`Idf::Worklist`]) or by the linear Sreedhar–Gao method
 //!    ([`Idf::Linear`], the default: DF sets are quadratic on ladders);
-//! 4. [`rename`]: versions by a preorder walk of the dominator tree with one
+//! 4. `rename`: versions by a preorder walk of the dominator tree with one
 //!    `reachingDef` slot per variable (or the classic stacks).
 //!
 //! The result is minimal (by default), conventional, and has the dominance
@@ -18,11 +18,11 @@
 
 pub mod phi_insert;
 pub mod prepare;
-pub mod rename;
+pub(crate) mod rename;
 pub mod trace;
 
 pub use prepare::{prepare, Prepared};
-pub use rename::RenameStats;
+pub(crate) use rename::RenameStats;
 pub use trace::Trace;
 
 use crate::analysis::{DomTree, DominanceFrontiers, VarLiveness};

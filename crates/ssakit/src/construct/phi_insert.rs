@@ -183,14 +183,14 @@ pub(crate) enum IdfMethod<'a> {
 /// Inputs of phi insertion.
 pub(crate) struct PhiInsertion<'a> {
     /// The control-flow graph of the function.
-    pub cfg: &'a Cfg,
+    pub(crate) cfg: &'a Cfg,
     /// How DF⁺ is computed.
-    pub idf: IdfMethod<'a>,
+    pub(crate) idf: IdfMethod<'a>,
     /// Which flavour of SSA.
-    pub flavor: Flavor,
+    pub(crate) flavor: Flavor,
     /// Liveness of the original program, explored one variable at a time;
     /// required for [`Flavor::Pruned`].
-    pub liveness: Option<RefCell<VarLiveness<'a>>>,
+    pub(crate) liveness: Option<RefCell<VarLiveness<'a>>>,
 }
 
 impl PhiInsertion<'_> {
@@ -212,7 +212,11 @@ impl PhiInsertion<'_> {
     /// # Preconditions
     /// `func` has no phis, its entry has no predecessors, every block of the
     /// layout is reachable, and `cfg`, `df` (and `liveness`) describe it.
-    pub fn run(&self, func: &mut Function, trace: Option<(Var, &mut Vec<InsertRow>)>) -> usize {
+    pub(crate) fn run(
+        &self,
+        func: &mut Function,
+        trace: Option<(Var, &mut Vec<InsertRow>)>,
+    ) -> usize {
         let placed = match self.idf {
             IdfMethod::Worklist(df) => self.place_by_worklist(func, df, trace),
             IdfMethod::Linear(dt) => self.place_linear(func, dt, trace),

@@ -67,9 +67,9 @@ pub(crate) trait Reaching {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Climb {
     /// `v.reachingDef` before the update.
-    pub before: Option<Var>,
+    pub(crate) before: Option<Var>,
     /// The values `v.reachingDef` climbed to, in order.
-    pub climbed: Vec<Option<Var>>,
+    pub(crate) climbed: Vec<Option<Var>>,
 }
 
 /// The chapter's reachingDef chains.
@@ -88,7 +88,7 @@ pub(crate) struct ReachingDefChains<'a> {
 impl<'a> ReachingDefChains<'a> {
     /// Chains for a function with `num_vars` variables (more are added as
     /// versions are created), recording the climbs of `trace` if given.
-    pub fn new(dt: &'a DomTree, num_vars: usize, trace: Option<Var>) -> Self {
+    pub(crate) fn new(dt: &'a DomTree, num_vars: usize, trace: Option<Var>) -> Self {
         let here = Point::entry(Block::new(0));
         ReachingDefChains {
             dt,
@@ -100,7 +100,7 @@ impl<'a> ReachingDefChains<'a> {
     }
 
     /// The climbs recorded, if tracing.
-    pub fn into_climbs(self) -> Option<Vec<Climb>> {
+    pub(crate) fn into_climbs(self) -> Option<Vec<Climb>> {
         self.trace.map(|t| t.1)
     }
 
@@ -164,7 +164,7 @@ pub(crate) struct VersionStacks {
 
 impl VersionStacks {
     /// Stacks for a function with `num_vars` original variables.
-    pub fn new(num_vars: usize) -> Self {
+    pub(crate) fn new(num_vars: usize) -> Self {
         VersionStacks {
             stacks: EntityVec::filled(num_vars, Vec::new()),
             log: Vec::new(),
@@ -249,7 +249,7 @@ pub(crate) struct Renamer<R: Reaching, O: Observer> {
 impl<R: Reaching, O: Observer> Renamer<R, O> {
     /// A renamer finding reaching definitions with `reaching`, reporting to
     /// `observer`, turning ⊥ into what `undef` says.
-    pub fn new(reaching: R, observer: O, undef: UndefMode) -> Self {
+    pub(crate) fn new(reaching: R, observer: O, undef: UndefMode) -> Self {
         Renamer {
             reaching,
             observer,
@@ -263,7 +263,7 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
     }
 
     /// The reaching-definition method and the observer, after the run.
-    pub fn into_parts(self) -> (R, O) {
+    pub(crate) fn into_parts(self) -> (R, O) {
         (self.reaching, self.observer)
     }
 
@@ -273,7 +273,7 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
     /// Phis are inserted and still name original variables; `cfg` and `dt`
     /// describe `func`; every block of the layout is reachable and the entry
     /// has no predecessors. No variable of `func` is an SSA version yet.
-    pub fn run(&mut self, func: &mut Function, cfg: &Cfg, dt: &DomTree) -> RenameStats {
+    pub(crate) fn run(&mut self, func: &mut Function, cfg: &Cfg, dt: &DomTree) -> RenameStats {
         let nv = func.num_vars();
         self.version = EntityVec::filled(nv, 0);
         self.dummy = EntityVec::filled(nv, None);

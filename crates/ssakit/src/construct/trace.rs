@@ -86,16 +86,8 @@ pub(crate) fn shown(bs: impl IntoIterator<Item = Block>) -> Vec<Block> {
 }
 
 /// Where a mention of the traced variable is.
-///
-/// ```
-/// use ssakit::construct::{construct_traced, trace::Site, Options};
-/// let mut f = ssakit::text::parse_module("function f(x) {\ne:\n    ret x\n}").unwrap().functions.remove(0);
-/// let (_, trace) = construct_traced(&mut f, &Options::default(), "x").unwrap();
-/// let sites: Vec<Site> = trace.rename.iter().map(|r| r.site).collect();
-/// assert_eq!(sites, [Site::Param, Site::Term(f.entry())]);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Site {
+pub(crate) enum Site {
     /// A parameter of the function (a definition at the entry).
     Param,
     /// An instruction (a phi's definition, or an ordinary instruction).
@@ -109,37 +101,20 @@ pub enum Site {
 }
 
 /// One mention of the traced variable during renaming.
-///
-/// ```
-/// use ssakit::construct::{construct_traced, Options};
-/// let mut f = ssakit::text::parse_module("function f() {
-/// e:
-///     x = 1
-///     x = add(x, 1)
-///     ret x
-/// }").unwrap().functions.remove(0);
-/// let (_, trace) = construct_traced(&mut f, &Options::default(), "x").unwrap();
-/// // x1 = 1, then the use and the definition of `x2 = add(x1, 1)`, then `ret x2`.
-/// let defined: Vec<_> = trace.rename.iter().map(|r| r.defined.is_some()).collect();
-/// assert_eq!(defined, [true, false, true, false]);
-/// let last = trace.rename.last().unwrap();
-/// assert_eq!(last.after, last.before);
-/// assert!(last.climbed.is_empty());
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RenameRow {
+pub(crate) struct RenameRow {
     /// The block being renamed.
-    pub block: Block,
+    pub(crate) block: Block,
     /// The mention.
-    pub site: Site,
+    pub(crate) site: Site,
     /// `v.reachingDef` before `updateReachingDef`.
-    pub before: Option<crate::ir::Var>,
+    pub(crate) before: Option<crate::ir::Var>,
     /// The values `v.reachingDef` climbed to, in order.
-    pub climbed: Vec<Option<crate::ir::Var>>,
+    pub(crate) climbed: Vec<Option<crate::ir::Var>>,
     /// `v.reachingDef` after: the version used, or the new version defined.
-    pub after: Option<crate::ir::Var>,
+    pub(crate) after: Option<crate::ir::Var>,
     /// The version defined, for a definition.
-    pub defined: Option<crate::ir::Var>,
+    pub(crate) defined: Option<crate::ir::Var>,
 }
 
 /// A full construction trace of one variable.
@@ -172,7 +147,7 @@ pub struct Trace {
     /// Dominator-tree preorder walked by renaming.
     pub preorder: Vec<Block>,
     /// Renaming rows.
-    pub rename: Vec<RenameRow>,
+    pub(crate) rename: Vec<RenameRow>,
 }
 
 /// The renaming [`Observer`] of the trace: records where each mention of
@@ -186,7 +161,7 @@ pub(crate) struct TraceObserver {
 
 impl TraceObserver {
     /// An observer of the mentions of `var`.
-    pub fn new(var: Var) -> Self {
+    pub(crate) fn new(var: Var) -> Self {
         TraceObserver {
             var,
             mentions: Vec::new(),
@@ -196,7 +171,7 @@ impl TraceObserver {
     /// The rows of the renaming trace: each mention with the climb of
     /// `updateReachingDef` that [`ReachingDefChains`](super::rename::ReachingDefChains)
     /// recorded for it (one climb per mention, in the same order).
-    pub fn into_rows(self, climbs: Vec<Climb>) -> Vec<RenameRow> {
+    pub(crate) fn into_rows(self, climbs: Vec<Climb>) -> Vec<RenameRow> {
         debug_assert_eq!(self.mentions.len(), climbs.len());
         self.mentions
             .into_iter()
@@ -540,7 +515,7 @@ pub(crate) struct TracedFrontiers<'a> {
 
 impl<'a> TracedFrontiers<'a> {
     /// The tables for `cfg`'s reachable blocks, dominated as `dt` says.
-    pub fn new(cfg: &'a Cfg, dt: &'a DomTree) -> Self {
+    pub(crate) fn new(cfg: &'a Cfg, dt: &'a DomTree) -> Self {
         let n = cfg.num_blocks();
         let none = u32::MAX;
         let (mut pre, mut end) = (vec![none; n], vec![none; n]);
@@ -626,14 +601,14 @@ impl<'a> TracedFrontiers<'a> {
     }
 
     /// `|DF(x)|`.
-    pub fn len(&self, x: Block) -> usize {
+    pub(crate) fn len(&self, x: Block) -> usize {
         self.df_len[x.index()] as usize
     }
 
     /// Pushes onto `out` the blocks of DF(x) not found by an earlier call
     /// (the blocks of F, for the worklist's only caller), and takes them
     /// out: each block is found once.
-    pub fn take_new(&mut self, x: Block, out: &mut Vec<Block>) {
+    pub(crate) fn take_new(&mut self, x: Block, out: &mut Vec<Block>) {
         let k = self.pre[x.index()];
         if k == u32::MAX {
             return;
@@ -676,7 +651,7 @@ impl<'a> TracedFrontiers<'a> {
     /// The blocks of DF(x) a trace row keeps: all of them, sorted, when the
     /// walk of x's subtree ends within [`WALK_BUDGET`] steps, else the
     /// ones it found, sorted; at most [`ROW_SHOWN`].
-    pub fn shown(&mut self, x: Block) -> Vec<Block> {
+    pub(crate) fn shown(&mut self, x: Block) -> Vec<Block> {
         self.stamp += 1;
         let mut out = Vec::new();
         let mut stack = vec![x];

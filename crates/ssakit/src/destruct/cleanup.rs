@@ -21,9 +21,9 @@ use crate::ir::{Block, Function, Inst, InstData, Operand, Var};
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub(crate) struct DeadRemoved {
     /// Phis removed.
-    pub phis: usize,
+    pub(crate) phis: usize,
     /// Parallel-copy entries removed.
-    pub copies: usize,
+    pub(crate) copies: usize,
 }
 
 /// No phi or parallel copy defines the variable: a root of the walk or
@@ -153,12 +153,12 @@ pub(crate) fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
 pub(crate) struct Dropped {
     /// Copies (ordinary, or entries of parallel copies) whose destination
     /// and source are one class, and second writes of one class.
-    pub self_copies: usize,
+    pub(crate) self_copies: usize,
     /// Entries of parallel copies copying `undef`.
-    pub undef_copies: usize,
+    pub(crate) undef_copies: usize,
     /// Entries left, copying a variable, in the parallel copies of
     /// `inserted`.
-    pub inserted_left: usize,
+    pub(crate) inserted_left: usize,
 }
 
 /// Renames every variable `v` to `rep[v]` and removes the phis

@@ -97,7 +97,7 @@ use crate::error::{ErrorKind, IrError};
 use crate::ir::{Block, Function, Inst, InstData, Operand, Var, VarNames};
 use crate::timing;
 use coalesce::coalesce;
-pub use coalesce::CoalesceStats;
+pub(crate) use coalesce::CoalesceStats;
 use critical_edges::split_critical_edges;
 use phi_webs::phi_webs;
 use sequentialize::sequentialize_parallel_copies;
@@ -186,7 +186,7 @@ pub struct DestructStats {
     /// Critical edges split.
     pub edges_split: usize,
     /// Blocks made by splitting that got no copy, removed at the end.
-    pub empty_split_blocks_removed: usize,
+    pub(crate) empty_split_blocks_removed: usize,
     /// Phis removed.
     pub phis_removed: usize,
     /// Copies inserted to make the SSA conventional (Method I: one per phi
@@ -198,13 +198,13 @@ pub struct DestructStats {
     /// Copies whose destination and source ended in one class, deleted as
     /// `x = x`, or left virtual by [`destruct`]: by coalescing, or (rarely)
     /// already by the phi webs.
-    pub copies_coalesced: usize,
+    pub(crate) copies_coalesced: usize,
     /// Inserted copies of a variable still there after coalescing (before
     /// sequentialization); copies of constants, always needed, aside.
     pub inserted_copies_left: usize,
     /// Copies of `undef` deleted from parallel copies: the destination may
     /// keep any value.
-    pub undef_copies_removed: usize,
+    pub(crate) undef_copies_removed: usize,
     /// Entries of parallel copies whose destination is never needed,
     /// deleted before coalescing (the copies of dead phis); the dead phis
     /// count in `phis_removed`.

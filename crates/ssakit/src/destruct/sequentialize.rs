@@ -18,22 +18,22 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub(crate) struct SequentializeStats {
     /// Parallel copies replaced.
-    pub parallel_copies: usize,
+    pub(crate) parallel_copies: usize,
     /// Copies emitted in their place.
-    pub copies: usize,
+    pub(crate) copies: usize,
     /// Temporaries created (one per closed cycle).
-    pub temporaries: usize,
+    pub(crate) temporaries: usize,
 }
 
 /// A parallel copy that cannot be sequentialized.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct SequentializeError {
     /// The block holding it.
-    pub block: Block,
+    pub(crate) block: Block,
     /// The parallel copy.
-    pub inst: Inst,
+    pub(crate) inst: Inst,
     /// The variable it writes twice.
-    pub var: Var,
+    pub(crate) var: Var,
 }
 
 impl fmt::Display for SequentializeError {

@@ -84,12 +84,12 @@ pub(crate) enum JoinCopies {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub(crate) struct CssaStats {
     /// Phis processed.
-    pub phis: usize,
+    pub(crate) phis: usize,
     /// Copies inserted (inside parallel copies), and so fresh variables;
     /// none for `undef` operands.
-    pub copies: usize,
+    pub(crate) copies: usize,
     /// Parallel copies created.
-    pub parallel_copies: usize,
+    pub(crate) parallel_copies: usize,
 }
 
 /// The parallel copies [`insert_phi_copies`] inserted: `true` for each of

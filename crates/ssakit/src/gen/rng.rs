@@ -49,26 +49,13 @@ impl Rng {
 
     /// A number in `0..n` (`n > 0`), by multiplying the high 32 bits by `n`
     /// (Lemire's reduction; the bias, below 2^-32 · n, does not matter here).
-    ///
-    /// ```
-    /// use ssakit::gen::Rng;
-    /// let mut r = Rng::new(5);
-    /// assert!((0..100).all(|_| r.below(6) < 6));
-    /// ```
-    pub fn below(&mut self, n: u32) -> u32 {
+    pub(crate) fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0, "Rng::below(0)");
         (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 
     /// A number in `lo..=hi` (`lo <= hi`).
-    ///
-    /// ```
-    /// use ssakit::gen::Rng;
-    /// let mut r = Rng::new(5);
-    /// assert!((0..100).map(|_| r.range(3, 4)).all(|x| x == 3 || x == 4));
-    /// assert_eq!(r.range(9, 9), 9);
-    /// ```
-    pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
+    pub(crate) fn range(&mut self, lo: u32, hi: u32) -> u32 {
         debug_assert!(lo <= hi);
         lo + self.below(hi - lo + 1)
     }
@@ -99,13 +86,7 @@ impl Rng {
 
     /// An index drawn with probability proportional to `weights[i]` (the
     /// weights must not all be zero).
-    ///
-    /// ```
-    /// use ssakit::gen::Rng;
-    /// let mut r = Rng::new(5);
-    /// assert!((0..50).all(|_| r.weighted(&[0, 3, 0]) == 1)); // weight 0: never
-    /// ```
-    pub fn weighted(&mut self, weights: &[u32]) -> usize {
+    pub(crate) fn weighted(&mut self, weights: &[u32]) -> usize {
         let total: u32 = weights.iter().sum();
         let mut r = self.below(total);
         for (i, &w) in weights.iter().enumerate() {
@@ -120,15 +101,7 @@ impl Rng {
     /// Splits `total` into `parts.len()` parts, each at least 1 (requires
     /// `total >= parts.len()`): every part gets 1, and the rest is shared in
     /// proportion to random weights from 1 to 8.
-    ///
-    /// ```
-    /// use ssakit::gen::Rng;
-    /// let mut parts = [0; 4];
-    /// Rng::new(9).split(10, &mut parts);
-    /// assert_eq!(parts.iter().sum::<u32>(), 10);
-    /// assert!(parts.iter().all(|&p| p >= 1));
-    /// ```
-    pub fn split(&mut self, total: u32, parts: &mut [u32]) {
+    pub(crate) fn split(&mut self, total: u32, parts: &mut [u32]) {
         let k = parts.len() as u32;
         debug_assert!(k > 0 && total >= k, "split {total} into {k}");
         let rest = u64::from(total - k);

@@ -60,15 +60,15 @@ pub(super) const MAX_TRIPS: u32 = 3;
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Ctx {
     /// The counter of the innermost enclosing loop, always defined there.
-    pub counter: Option<Var>,
+    pub(crate) counter: Option<Var>,
 }
 
 /// A loop counter: counts down to 0 (`bound == None`, initial value at most
 /// [`MAX_TRIPS`], test `k > 0`) or up from 0 (test `k < bound`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Counter {
-    pub var: Var,
-    pub bound: Option<i64>,
+    pub(crate) var: Var,
+    pub(crate) bound: Option<i64>,
 }
 
 /// How a block ends, naming sketch blocks and variables (translated by
@@ -105,7 +105,7 @@ struct SketchBlock {
 #[derive(Debug)]
 pub(super) struct Sketch {
     /// The random source of every choice.
-    pub rng: Rng,
+    pub(crate) rng: Rng,
     fb: FunctionBuilder,
     /// Every block allocated, by sketch number.
     blocks: Vec<SketchBlock>,
@@ -122,7 +122,7 @@ pub(super) struct Sketch {
 
 impl Sketch {
     /// An empty sketch with variables `v0 .. v{vars-1}` (at least one).
-    pub fn new(seed: u64, vars: u32) -> Sketch {
+    pub(crate) fn new(seed: u64, vars: u32) -> Sketch {
         let nvars = vars.max(1);
         let mut names: Vec<Box<str>> = Vec::with_capacity(V0 + nvars as usize);
         names.extend(["a".into(), "b".into(), "c".into()]);
@@ -146,18 +146,18 @@ impl Sketch {
     }
 
     /// The number of `v` variables.
-    pub fn nvars(&self) -> u32 {
+    pub(crate) fn nvars(&self) -> u32 {
         self.nvars
     }
 
     /// Variable `v{i}`.
-    pub fn v(&self, i: u32) -> Var {
+    pub(crate) fn v(&self, i: u32) -> Var {
         debug_assert!(i < self.nvars);
         Var::new(V0 + i as usize)
     }
 
     /// A fresh variable named `name` (must not clash with another).
-    pub fn new_var(&mut self, name: &str) -> Var {
+    pub(crate) fn new_var(&mut self, name: &str) -> Var {
         let v = Var::new(self.names.len());
         self.names.push(name.into());
         self.vars.push(None);
@@ -165,7 +165,7 @@ impl Sketch {
     }
 
     /// A fresh loop counter `k0`, `k1`, ...
-    pub fn counter_var(&mut self) -> Var {
+    pub(crate) fn counter_var(&mut self) -> Var {
         let v = self.new_var(&format!("k{}", self.ncounters));
         self.ncounters += 1;
         v
@@ -173,14 +173,14 @@ impl Sketch {
 
     /// Allocates a block labelled `kind` followed by its layout position
     /// (`entry` and `exit` are used as they are). It is placed by `begin`.
-    pub fn block(&mut self, kind: &'static str) -> Block {
+    pub(crate) fn block(&mut self, kind: &'static str) -> Block {
         let b = Block::new(self.blocks.len());
         self.blocks.push(SketchBlock { kind, placed: None });
         b
     }
 
     /// Appends `b` to the layout and makes it the block code goes to.
-    pub fn begin(&mut self, b: Block) {
+    pub(crate) fn begin(&mut self, b: Block) {
         debug_assert!(!self.open, "block {b} begun inside another");
         let sb = &self.blocks[b.index()];
         assert!(sb.placed.is_none(), "block {b} placed twice");
@@ -212,7 +212,7 @@ impl Sketch {
 
     /// Closes the open block with terminator `t` (whose targets are sketch
     /// blocks, translated by `finish`).
-    pub fn end(&mut self, t: Exit) {
+    pub(crate) fn end(&mut self, t: Exit) {
         assert!(self.open, "no open block");
         match t {
             Exit::Jump(b) => self.fb.jump(b),
@@ -241,7 +241,7 @@ impl Sketch {
     }
 
     /// Appends a copy, unary or binary instruction to the open block.
-    pub fn push(&mut self, mut data: InstData) {
+    pub(crate) fn push(&mut self, mut data: InstData) {
         debug_assert!(self.open, "instruction outside a block");
         // The parser meets the destination before the operands.
         match &mut data {
@@ -264,7 +264,7 @@ impl Sketch {
     }
 
     /// Appends `print args` to the open block.
-    pub fn print(&mut self, args: &[Operand]) {
+    pub(crate) fn print(&mut self, args: &[Operand]) {
         debug_assert!(self.open, "instruction outside a block");
         let mut args = args.to_vec();
         for o in &mut args {
@@ -274,7 +274,7 @@ impl Sketch {
     }
 
     /// `dst = lhs op rhs`.
-    pub fn binary(&mut self, dst: Var, op: BinOp, lhs: Operand, rhs: Operand) {
+    pub(crate) fn binary(&mut self, dst: Var, op: BinOp, lhs: Operand, rhs: Operand) {
         self.push(InstData::Binary { dst, op, lhs, rhs })
     }
 
@@ -282,7 +282,7 @@ impl Sketch {
     // Operands
 
     /// A small constant, sometimes negative.
-    pub fn constant(&mut self) -> i64 {
+    pub(crate) fn constant(&mut self) -> i64 {
         self.rng.pick(&[0, 1, 1, 2, 3, 5, 7, 10, 100, -1, -4])
     }
 
@@ -302,7 +302,7 @@ impl Sketch {
 
     /// A variable that always holds a number: a parameter, a safe variable
     /// or the innermost counter.
-    pub fn safe_var_operand(&mut self, ctx: Ctx) -> Operand {
+    pub(crate) fn safe_var_operand(&mut self, ctx: Ctx) -> Operand {
         match self.rng.below(8) {
             0..=2 => var_a().into(),
             3..=4 => var_b().into(),
@@ -312,7 +312,7 @@ impl Sketch {
     }
 
     /// An operand that always holds a number.
-    pub fn safe_operand(&mut self, ctx: Ctx) -> Operand {
+    pub(crate) fn safe_operand(&mut self, ctx: Ctx) -> Operand {
         if self.rng.chance(1, 4) {
             Operand::Const(self.constant())
         } else {
@@ -321,7 +321,7 @@ impl Sketch {
     }
 
     /// Any operand: mostly `v` variables, possibly undefined here.
-    pub fn any_operand(&mut self, ctx: Ctx) -> Operand {
+    pub(crate) fn any_operand(&mut self, ctx: Ctx) -> Operand {
         if self.rng.chance(3, 5) {
             self.any_var().into()
         } else {
@@ -334,7 +334,7 @@ impl Sketch {
 
     /// One random assignment to a `v` variable, following the safety
     /// discipline: a safe destination reads only safe operands.
-    pub fn assign(&mut self, ctx: Ctx) {
+    pub(crate) fn assign(&mut self, ctx: Ctx) {
         let safe = self.nsafe > 0 && self.rng.chance(1, 3);
         let (dst, x, y) = if safe {
             let d = self.safe_var().unwrap();
@@ -354,7 +354,7 @@ impl Sketch {
     }
 
     /// `dst = ...` combining `x` and `y` with a random operator.
-    pub fn assign_to(&mut self, dst: Var, x: Operand, y: Operand) {
+    pub(crate) fn assign_to(&mut self, dst: Var, x: Operand, y: Operand) {
         let data = match self.rng.below(20) {
             0..=9 => {
                 let op = self.rng.pick(&[
@@ -422,7 +422,7 @@ impl Sketch {
     }
 
     /// `print` of one or two variables, with probability `1 / every`.
-    pub fn maybe_print(&mut self, ctx: Ctx, every: u32) {
+    pub(crate) fn maybe_print(&mut self, ctx: Ctx, every: u32) {
         if !self.rng.chance(1, every) {
             return;
         }
@@ -438,7 +438,7 @@ impl Sketch {
 
     /// The code of an ordinary block: `min..=max` assignments, then maybe a
     /// print (one block in six).
-    pub fn code(&mut self, ctx: Ctx, min: u32, max: u32) {
+    pub(crate) fn code(&mut self, ctx: Ctx, min: u32, max: u32) {
         for _ in 0..self.rng.range(min, max) {
             self.assign(ctx)
         }
@@ -447,7 +447,7 @@ impl Sketch {
 
     /// A branch condition that is never `undef`: a safe variable tested
     /// against zero, or `c = x cmp y` over safe operands.
-    pub fn cond(&mut self, ctx: Ctx) -> Operand {
+    pub(crate) fn cond(&mut self, ctx: Ctx) -> Operand {
         if self.rng.chance(1, 5) {
             return self.safe_var_operand(ctx);
         }
@@ -468,7 +468,7 @@ impl Sketch {
 
     /// A switch selector over `n` targets that is never `undef`: in range
     /// for most arguments, negative or too large for some (the default).
-    pub fn selector(&mut self, ctx: Ctx, n: u32) -> Operand {
+    pub(crate) fn selector(&mut self, ctx: Ctx, n: u32) -> Operand {
         let x = self.safe_var_operand(ctx);
         let n = i64::from(n);
         match self.rng.below(3) {
@@ -484,7 +484,7 @@ impl Sketch {
 
     /// `v = p op q` from the parameters and constants: an entry-block
     /// definition that always holds a number.
-    pub fn init_var(&mut self, v: Var) {
+    pub(crate) fn init_var(&mut self, v: Var) {
         let x = self.rng.pick(&[var_a(), var_b()]).into();
         let y = if self.rng.chance(1, 3) {
             self.rng.pick(&[var_a(), var_b()]).into()
@@ -498,7 +498,7 @@ impl Sketch {
     }
 
     /// The entry block's definitions of the safe variables.
-    pub fn init_safe(&mut self) {
+    pub(crate) fn init_safe(&mut self) {
         for i in 0..self.nsafe {
             self.init_var(self.v(i));
         }
@@ -506,14 +506,14 @@ impl Sketch {
 
     /// Entry-block definitions of every other wild variable (the others stay
     /// undefined until the body assigns them).
-    pub fn init_wild(&mut self) {
+    pub(crate) fn init_wild(&mut self) {
         for i in (self.nsafe..self.nvars).step_by(2) {
             self.init_var(self.v(i));
         }
     }
 
     /// Entry-block definitions of every `v` variable.
-    pub fn init_all(&mut self) {
+    pub(crate) fn init_all(&mut self) {
         for i in 0..self.nvars {
             self.init_var(self.v(i));
         }
@@ -525,13 +525,13 @@ impl Sketch {
     /// A new counter for a loop that runs at most `max_trips` times (1 to
     /// [`MAX_TRIPS`]), initialised in the open block from constants and the
     /// parameters.
-    pub fn counter_init(&mut self, max_trips: u32) -> Counter {
+    pub(crate) fn counter_init(&mut self, max_trips: u32) -> Counter {
         let var = self.counter_var();
         self.counter_init_of(var, max_trips)
     }
 
     /// Initialises counter variable `var` (see [`Sketch::counter_init`]).
-    pub fn counter_init_of(&mut self, var: Var, max_trips: u32) -> Counter {
+    pub(crate) fn counter_init_of(&mut self, var: Var, max_trips: u32) -> Counter {
         let max_trips = max_trips.clamp(1, MAX_TRIPS);
         if self.rng.chance(1, 4) {
             let bound = i64::from(self.rng.range(1, max_trips));
@@ -560,7 +560,7 @@ impl Sketch {
     }
 
     /// `k = k - 1` (or `k = k + 1` for an up-counter).
-    pub fn counter_step(&mut self, k: Counter) {
+    pub(crate) fn counter_step(&mut self, k: Counter) {
         let op = if k.bound.is_some() {
             BinOp::Add
         } else {
@@ -570,7 +570,7 @@ impl Sketch {
     }
 
     /// `c = k > 0` (or `c = k < bound`): whether the loop goes on.
-    pub fn counter_test(&mut self, k: Counter) -> Operand {
+    pub(crate) fn counter_test(&mut self, k: Counter) -> Operand {
         match k.bound {
             None => self.binary(var_c(), BinOp::Gt, k.var.into(), Operand::Const(0)),
             Some(n) => self.binary(var_c(), BinOp::Lt, k.var.into(), Operand::Const(n)),
@@ -584,7 +584,7 @@ impl Sketch {
     /// The exit block's code and `ret`: prints every `v` variable (ten per
     /// line) when `all`, else up to eight consecutive ones from a random
     /// start.
-    pub fn exit_code(&mut self, all: bool) {
+    pub(crate) fn exit_code(&mut self, all: bool) {
         let n = self.nvars;
         let (start, count) = if all {
             (0, n)
@@ -604,7 +604,7 @@ impl Sketch {
 
     /// The function: `main(a, b)`, with the terminators' targets translated
     /// to the function's blocks.
-    pub fn finish(self) -> Function {
+    pub(crate) fn finish(self) -> Function {
         assert!(!self.open, "a block was left open");
         let map: Vec<Block> = self
             .blocks

@@ -44,29 +44,29 @@ use crate::ir::{Block, Operand, Var};
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Profile {
     /// Weight of a sequence of two regions (must be non-zero).
-    pub seq: u32,
+    pub(crate) seq: u32,
     /// Weight of an if-then(-else) diamond.
-    pub diamond: u32,
+    pub(crate) diamond: u32,
     /// Weight of a switch with two to four cases.
-    pub switch: u32,
+    pub(crate) switch: u32,
     /// Weight of a counted while loop.
-    pub while_loop: u32,
+    pub(crate) while_loop: u32,
     /// Weight of a counted repeat-until loop.
-    pub do_while: u32,
+    pub(crate) do_while: u32,
     /// Weight of a two-entry (irreducible) loop. When non-zero, the first
     /// region of 4 to `big` blocks is always one.
-    pub irreducible: u32,
+    pub(crate) irreducible: u32,
     /// Loops nest at most this deep.
-    pub max_loop_depth: u8,
+    pub(crate) max_loop_depth: u8,
     /// Regions of more blocks than this are only cut into sequences,
     /// diamonds and switches, keeping loops (and their trip counts) local.
-    pub big: u32,
+    pub(crate) big: u32,
     /// Assignments per block, inclusive range.
-    pub assigns: (u32, u32),
+    pub(crate) assigns: (u32, u32),
     /// The entry also assigns every other wild variable.
-    pub init_wild: bool,
+    pub(crate) init_wild: bool,
     /// The exit prints every `v` variable, not only eight.
-    pub print_all: bool,
+    pub(crate) print_all: bool,
 }
 
 /// The `random` shape.

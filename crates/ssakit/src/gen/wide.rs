@@ -23,14 +23,7 @@ pub fn numbered(prefix: &str, n: usize) -> String {
 
 /// `phi`: an `n`-target switch into a join where `x` has `n + 1`
 /// definitions, so construction makes an `n + 1`-operand phi.
-///
-/// ```
-/// use ssakit::{construct::{construct, Options}, gen::wide::phi, text::parse_module};
-/// let mut f = parse_module(&phi(4)).unwrap().functions.remove(0);
-/// construct(&mut f, &Options::default()).unwrap();
-/// assert!(ssakit::text::print_function(&f).contains("phi(")); // one 5-operand phi
-/// ```
-pub fn phi(n: usize) -> String {
+pub(crate) fn phi(n: usize) -> String {
     let mut s = String::from("function main(a) {\nentry:\n    x = 0\n    switch a, J, [");
     s.push_str(&numbered("B", n));
     s.push_str("]\n");
@@ -44,14 +37,7 @@ pub fn phi(n: usize) -> String {
 /// `switch-loop`: a loop whose header is named `n` times by its own switch
 /// (`switch k, X, [L, L, ...]`), with two variables carried around it:
 /// every one of those edges is critical.
-///
-/// ```
-/// use ssakit::{gen::wide::switch_loop, text::parse_module};
-/// let src = switch_loop(3);
-/// assert!(src.contains("switch k, X, [L, L, L]"));
-/// assert_eq!(parse_module(&src).unwrap().functions[0].num_blocks(), 3);
-/// ```
-pub fn switch_loop(n: usize) -> String {
+pub(crate) fn switch_loop(n: usize) -> String {
     let mut s = String::from(
         "function main(a) {\nentry:\n    i = 0\n    s = 0\n    jump L\nL:\n    s = s + i\n    \
          i = i + 1\n    c = i < 3\n    k = c - a\n    switch k, X, [",
@@ -64,14 +50,7 @@ pub fn switch_loop(n: usize) -> String {
 }
 
 /// `pcopy`: an `n`-wide parallel copy rotating `n` variables in a loop.
-///
-/// ```
-/// use ssakit::{gen::wide::pcopy, text::parse_module};
-/// let src = pcopy(3);
-/// assert!(src.contains("(w0, w1, w2) = (w1, w2, w0)"));
-/// assert!(parse_module(&src).is_ok());
-/// ```
-pub fn pcopy(n: usize) -> String {
+pub(crate) fn pcopy(n: usize) -> String {
     let mut s = String::from("function main(a) {\nentry:\n");
     for i in 0..n {
         let _ = writeln!(s, "    w{i} = {i}");
@@ -87,7 +66,7 @@ pub fn pcopy(n: usize) -> String {
 }
 
 /// A wide shape's name and its program of width `n`.
-pub type WideShape = (&'static str, fn(usize) -> String);
+pub(crate) type WideShape = (&'static str, fn(usize) -> String);
 
 /// Every wide shape.
 pub const ALL: [WideShape; 3] = [("phi", phi), ("switch-loop", switch_loop), ("pcopy", pcopy)];

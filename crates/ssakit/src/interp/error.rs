@@ -60,10 +60,10 @@ pub struct Location {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ErrorKind {
     /// `/` or `%` (the operator) with a right operand of 0
-    /// ([`Trap::DivisionByZero`](crate::eval::Trap::DivisionByZero)).
+    /// (`Trap::DivisionByZero`).
     DivisionByZero(BinOp),
     /// `/` or `%` (the operator) with an `undef` right operand
-    /// ([`Trap::DivisionByUndef`](crate::eval::Trap::DivisionByUndef)).
+    /// (`Trap::DivisionByUndef`).
     DivisionByUndef(BinOp),
     /// `branch` on `undef`.
     BranchOnUndef,

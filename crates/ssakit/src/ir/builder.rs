@@ -348,16 +348,7 @@ impl FunctionBuilder {
     }
 
     /// Sets the current block's terminator.
-    ///
-    /// ```
-    /// use ssakit::ir::{FunctionBuilder, Terminator};
-    /// let mut b = FunctionBuilder::new("f");
-    /// let e = b.block("e");
-    /// b.switch_to(e);
-    /// b.terminate(Terminator::Unreachable);
-    /// assert_eq!(b.func().term(e), &Terminator::Unreachable);
-    /// ```
-    pub fn terminate(&mut self, t: Terminator) {
+    pub(crate) fn terminate(&mut self, t: Terminator) {
         let b = self.cur();
         self.func.set_term(b, t);
     }

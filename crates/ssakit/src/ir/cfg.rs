@@ -1,7 +1,7 @@
 //! The control-flow graph of a function, computed from its terminators.
 
 use super::{Block, Function};
-use crate::entity::{Csr, EntityVec};
+use crate::entity::Csr;
 
 /// Successor and predecessor lists of every block, in compressed (CSR) form.
 ///
@@ -166,24 +166,5 @@ impl Cfg {
             .enumerate()
             .filter(move |&(i, x)| i == 0 || p[i - 1] != *x)
             .map(|(_, &x)| x)
-    }
-
-    /// A side table with one entry per block.
-    ///
-    /// ```
-    /// use ssakit::ir::Cfg;
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let cfg = Cfg::new(&f);
-    /// let mut indegree = cfg.block_table(0);
-    /// for &b in f.layout() {
-    ///     indegree[b] = cfg.preds(b).len();
-    /// }
-    /// assert_eq!(indegree.as_slice(), [0, 1, 2]);
-    /// ```
-    pub fn block_table<V: Clone>(&self, v: V) -> EntityVec<Block, V> {
-        EntityVec::filled(self.num_blocks(), v)
     }
 }

@@ -497,18 +497,7 @@ impl Function {
     }
 
     /// Sets the type of `v` (and so of its versions created afterwards).
-    ///
-    /// ```
-    /// use ssakit::ir::Type;
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// f.set_var_type(x, Type::I32);
-    /// let x1 = f.new_version(x, 1);
-    /// assert_eq!(f.var_type(x1), Type::I32);
-    /// ```
-    pub fn set_var_type(&mut self, v: Var, ty: Type) {
+    pub(crate) fn set_var_type(&mut self, v: Var, ty: Type) {
         self.vars[v].ty = ty;
     }
 
@@ -548,16 +537,7 @@ impl Function {
     }
 
     /// Reserves room for `n` more variables.
-    ///
-    /// ```
-    /// use ssakit::ir::{Function, Type};
-    /// let mut f = Function::new("f");
-    /// f.reserve_vars(1000);
-    /// assert_eq!(f.num_vars(), 0);
-    /// f.new_var("x", Type::I64);
-    /// assert_eq!(f.num_vars(), 1);
-    /// ```
-    pub fn reserve_vars(&mut self, n: usize) {
+    pub(crate) fn reserve_vars(&mut self, n: usize) {
         self.vars.reserve(n);
     }
 
@@ -822,16 +802,7 @@ impl Function {
 
     /// Sets the layout. Panics if it lists a block twice or a block that
     /// does not exist.
-    ///
-    /// ```
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// f.set_layout(vec![e, j, a]);
-    /// assert_eq!(f.layout(), [e, j, a]);
-    /// ```
-    pub fn set_layout(&mut self, layout: Vec<Block>) {
+    pub(crate) fn set_layout(&mut self, layout: Vec<Block>) {
         for &b in &self.layout {
             self.blocks[b].in_layout = false;
         }
@@ -883,19 +854,7 @@ impl Function {
     }
 
     /// Makes `b` (outside the layout) the new entry, in front of the old.
-    ///
-    /// ```
-    /// use ssakit::ir::Terminator;
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let start = f.create_block("start");
-    /// f.set_term(start, Terminator::Jump(e));
-    /// f.insert_entry(start);
-    /// assert_eq!((f.entry(), f.layout()[1]), (start, e));
-    /// ```
-    pub fn insert_entry(&mut self, b: Block) {
+    pub(crate) fn insert_entry(&mut self, b: Block) {
         assert!(!self.blocks[b].in_layout, "block {b} is in the layout");
         self.blocks[b].in_layout = true;
         self.layout.insert(0, b);
@@ -952,16 +911,7 @@ impl Function {
     }
 
     /// Rewrites each successor edge `s` of `b` to `f(s)`, in order.
-    ///
-    /// ```
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// f.redirect_succs(e, |s| if s == j { a } else { s });
-    /// assert!(ssakit::text::print_function(&f).contains("branch c, a, a"));
-    /// ```
-    pub fn redirect_succs(&mut self, b: Block, mut f: impl FnMut(Block) -> Block) {
+    pub(crate) fn redirect_succs(&mut self, b: Block, mut f: impl FnMut(Block) -> Block) {
         let mut term = self.blocks[b].term;
         match &mut term {
             Terminator::Jump(t) => *t = f(*t),
@@ -1157,21 +1107,7 @@ impl Function {
     }
 
     /// Creates an instruction listed by no block yet.
-    ///
-    /// ```
-    /// use ssakit::ir::{InstData, Operand};
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let i = f.new_inst(InstData::Copy { dst: x, src: Operand::Const(5) });
-    /// assert_eq!(f.inst_block(i), None);
-    /// let mut list = f.take_insts(j);
-    /// list.push(i);
-    /// f.set_insts(j, &list);
-    /// assert_eq!(f.inst_block(i), Some(j));
-    /// ```
-    pub fn new_inst(&mut self, data: InstData) -> Inst {
+    pub(crate) fn new_inst(&mut self, data: InstData) -> Inst {
         self.inst_block.push(PackedOption::NONE);
         self.insts.push(data)
     }
@@ -1179,17 +1115,7 @@ impl Function {
     /// Reserves room for `n` more instructions, in the instruction table
     /// and in the pool of the blocks' lists (where a list that moves for
     /// room takes it).
-    ///
-    /// ```
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let before = f.num_insts();
-    /// f.reserve_insts(64);
-    /// assert_eq!(f.num_insts(), before);
-    /// ```
-    pub fn reserve_insts(&mut self, n: usize) {
+    pub(crate) fn reserve_insts(&mut self, n: usize) {
         self.insts.reserve(n);
         self.inst_block.reserve(n);
         // Each will be listed by a block: room at the pool's end.
@@ -1225,17 +1151,7 @@ impl Function {
 
     /// Inserts a new ordinary instruction at position `index` of `block`'s
     /// ordinary instructions.
-    ///
-    /// ```
-    /// use ssakit::ir::{InstData, Operand};
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// f.insert_inst(e, 0, InstData::Copy { dst: x, src: Operand::Const(0) });
-    /// assert!(ssakit::text::print_function(&f).contains("e:\n    x = 0\n    x = 1\n"));
-    /// ```
-    pub fn insert_inst(&mut self, block: Block, index: usize, data: InstData) -> Inst {
+    pub(crate) fn insert_inst(&mut self, block: Block, index: usize, data: InstData) -> Inst {
         assert!(!data.is_phi(), "insert_inst: phis go through push_inst");
         let i = self.new_inst(data);
         self.inst_block[i] = PackedOption::some(block);
@@ -1290,22 +1206,7 @@ impl Function {
     /// (rewrite the instruction it is asked about, say), in place: no list
     /// is copied. While `keep` runs, `b`'s list is out of it, and `keep`
     /// must not give `b` instructions (it panics after if it did).
-    ///
-    /// ```
-    /// use ssakit::ir::{InstData, Operand};
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let a = f.block_by_name("a").unwrap();
-    /// // Every copy of a constant in `a` copies 7 instead, and stays.
-    /// f.retain_insts_mut(a, |f, i| {
-    ///     if let InstData::Copy { dst, src: Operand::Const(_) } = *f.inst(i) {
-    ///         f.set_inst(i, InstData::Copy { dst, src: Operand::Const(7) });
-    ///     }
-    ///     true
-    /// });
-    /// assert!(ssakit::text::print_function(&f).contains("a:\n    x = 7\n"));
-    /// ```
-    pub fn retain_insts_mut(
+    pub(crate) fn retain_insts_mut(
         &mut self,
         b: Block,
         mut keep: impl FnMut(&mut Function, Inst) -> bool,
@@ -1346,18 +1247,7 @@ impl Function {
 
     /// Keeps the phis of `b` for which `keep` is true; the others are
     /// removed.
-    ///
-    /// ```
-    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
-    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let phi = f.block_phis(j)[0];
-    /// f.retain_phis(j, |_, _| false);
-    /// assert!(f.block_phis(j).is_empty());
-    /// assert_eq!(f.inst_block(phi), None);
-    /// ```
-    pub fn retain_phis(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
+    pub(crate) fn retain_phis(&mut self, b: Block, mut keep: impl FnMut(&Function, Inst) -> bool) {
         if self.blocks[b].phis.is_empty() {
             return;
         }
@@ -1368,17 +1258,7 @@ impl Function {
 
     /// Takes the ordinary instructions of `b` out of it: they are removed
     /// until listed again by [`Function::set_insts`].
-    ///
-    /// ```
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let moved = f.take_insts(a);
-    /// f.set_insts(j, &moved);
-    /// assert!(ssakit::text::print_function(&f).contains("a:\n    jump j\nj:\n    x = 2\n"));
-    /// ```
-    pub fn take_insts(&mut self, b: Block) -> Vec<Inst> {
+    pub(crate) fn take_insts(&mut self, b: Block) -> Vec<Inst> {
         let mut out = Vec::new();
         self.take_insts_into(b, &mut out);
         out
@@ -1386,16 +1266,7 @@ impl Function {
 
     /// [`Function::take_insts`] into `out` (cleared first), so that a pass
     /// rewriting every block reuses one vector.
-    ///
-    /// ```
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// let mut scratch = vec![];
-    /// f.take_insts_into(e, &mut scratch);
-    /// assert_eq!((scratch.len(), f.block_insts(e).len()), (1, 0));
-    /// ```
-    pub fn take_insts_into(&mut self, b: Block, out: &mut Vec<Inst>) {
+    pub(crate) fn take_insts_into(&mut self, b: Block, out: &mut Vec<Inst>) {
         self.take_list(b, ListKind::Insts, out)
     }
 
@@ -1438,35 +1309,12 @@ impl Function {
     /// empty (see [`Function::take_insts`]). Panics if an instruction of
     /// `list` is listed already (here or by another block), appears twice,
     /// or is a phi.
-    ///
-    /// ```
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let mut list = f.take_insts(e);
-    /// list.extend(f.take_insts(a));
-    /// f.set_insts(e, &list);
-    /// assert_eq!(f.block_insts(e).len(), 2);
-    /// ```
-    pub fn set_insts(&mut self, b: Block, list: &[Inst]) {
+    pub(crate) fn set_insts(&mut self, b: Block, list: &[Inst]) {
         self.set_list(b, ListKind::Insts, list)
     }
 
     /// Takes the phis of `b` out of it (see [`Function::take_insts`]).
-    ///
-    /// ```
-    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
-    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let phi = f.block_phis(j)[0];
-    /// assert_eq!(f.take_phis(j), [phi]);
-    /// assert_eq!(f.inst_block(phi), None);
-    /// f.set_phis(j, &[phi]);
-    /// assert_eq!(f.inst_block(phi), Some(j));
-    /// ```
-    pub fn take_phis(&mut self, b: Block) -> Vec<Inst> {
+    pub(crate) fn take_phis(&mut self, b: Block) -> Vec<Inst> {
         let mut out = Vec::new();
         self.take_list(b, ListKind::Phis, &mut out);
         out
@@ -1474,38 +1322,12 @@ impl Function {
 
     /// Makes `list` the phis of `b`, whose phi list must be empty. Panics
     /// if an instruction of `list` is listed already or is not a phi.
-    ///
-    /// ```
-    /// use ssakit::ir::{InstData, Operand, PhiArg, Type};
-    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
-    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let phi = f.block_phis(j)[0];
-    /// let y = f.new_var("y", Type::I64);
-    /// let args = f.list(&[PhiArg { block: e, value: Operand::Const(0) }, PhiArg { block: a, value: Operand::Const(1) }]);
-    /// let p = f.new_inst(InstData::Phi { dst: y, args });
-    /// let mut phis = f.take_phis(j);
-    /// phis.push(p);
-    /// f.set_phis(j, &phis);
-    /// assert!(ssakit::text::print_function(&f).contains("y = phi(e: 0, a: 1)"));
-    /// ```
-    pub fn set_phis(&mut self, b: Block, list: &[Inst]) {
+    pub(crate) fn set_phis(&mut self, b: Block, list: &[Inst]) {
         self.set_list(b, ListKind::Phis, list)
     }
 
     /// Reserves room for `n` more phis in `b`.
-    ///
-    /// ```
-    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
-    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let phi = f.block_phis(j)[0];
-    /// f.reserve_phis(j, 8);
-    /// assert_eq!(f.block_phis(j), [phi]);
-    /// ```
-    pub fn reserve_phis(&mut self, b: Block, n: usize) {
+    pub(crate) fn reserve_phis(&mut self, b: Block, n: usize) {
         // The filler is never read: room past a list's length is unused.
         let fill = Inst::from_u32(0);
         self.blocks[b]
@@ -1516,18 +1338,7 @@ impl Function {
     /// Reserves room for `n` more list items of type `T` (when a pass
     /// knows how many it will add, the pool grows once instead of by
     /// doubling, which briefly holds both the old and the new vector).
-    ///
-    /// ```
-    /// use ssakit::ir::PhiArg;
-    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
-    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let phi = f.block_phis(j)[0];
-    /// f.reserve_list_items::<PhiArg>(100);
-    /// assert_eq!(f.phi_args(phi).len(), 2);
-    /// ```
-    pub fn reserve_list_items<T: Copy>(&mut self, n: usize)
+    pub(crate) fn reserve_list_items<T: Copy>(&mut self, n: usize)
     where
         Self: ListStore<T>,
     {
@@ -1574,19 +1385,7 @@ impl Function {
 
     /// A new empty list with room for `cap` items (`fill` is a
     /// placeholder, never read).
-    ///
-    /// ```
-    /// use ssakit::ir::{InstData, Operand};
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let mut args = f.list_with_room(2, Operand::Undef);
-    /// args.push(Operand::Const(9), &mut f);
-    /// f.push_inst(j, InstData::Print { args });
-    /// assert!(ssakit::text::print_function(&f).contains("print 9"));
-    /// ```
-    pub fn list_with_room<T: Copy>(&mut self, cap: usize, fill: T) -> EntityList<T>
+    pub(crate) fn list_with_room<T: Copy>(&mut self, cap: usize, fill: T) -> EntityList<T>
     where
         Self: ListStore<T>,
     {
@@ -1771,19 +1570,7 @@ impl Function {
 
     /// Replaces every variable instruction `i` defines or reads by `f` of
     /// it, in one visit (renaming).
-    ///
-    /// ```
-    /// use ssakit::ir::Type;
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let y = f.new_var("y", Type::I64);
-    /// let i = f.block_insts(e)[0];
-    /// f.map_vars(i, |v| if v == x { y } else { v });
-    /// assert!(ssakit::text::print_function(&f).contains("e:\n    y = 1\n"));
-    /// ```
-    pub fn map_vars(&mut self, i: Inst, mut f: impl FnMut(Var) -> Var) {
+    pub(crate) fn map_vars(&mut self, i: Inst, mut f: impl FnMut(Var) -> Var) {
         fn op(o: &mut Operand, f: &mut impl FnMut(Var) -> Var) {
             if let Operand::Var(v) = o {
                 *v = f(*v);
@@ -1888,14 +1675,7 @@ impl Function {
 
     /// The `(destination, source)` pairs of parallel copy `i`. Panics if
     /// `i` is not a parallel copy.
-    ///
-    /// ```
-    /// use ssakit::ir::Operand;
-    /// let f = ssakit::text::parse_module("function f(a, b) {\ne:\n    (a, b) = (b, 1)\n    ret a\n}").unwrap().functions.remove(0);
-    /// let (pa, pb) = (f.params()[0], f.params()[1]);
-    /// assert_eq!(f.par_copy(f.block_insts(f.entry())[0]), [(pa, Operand::Var(pb)), (pb, Operand::Const(1))]);
-    /// ```
-    pub fn par_copy(&self, i: Inst) -> &[(Var, Operand)] {
+    pub(crate) fn par_copy(&self, i: Inst) -> &[(Var, Operand)] {
         match &self.insts[i] {
             InstData::ParCopy { copies } => copies.as_slice(self),
             other => panic!("par_copy: {i} is not a parallel copy but {other:?}"),
@@ -1905,17 +1685,11 @@ impl Function {
     /// Edits the list of phi operands or parallel-copy pairs of `i`
     /// through `f`, which gets the list and this function (for its pool)
     /// and may push, retain or remove items.
-    ///
-    /// ```
-    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
-    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let phi = f.block_phis(j)[0];
-    /// f.edit_phi_args(phi, |args, f| args.retain(f, |p| p.block == e));
-    /// assert!(ssakit::text::print_function(&f).contains("x3 = phi(e: x1)"));
-    /// ```
-    pub fn edit_phi_args(&mut self, i: Inst, f: impl FnOnce(&mut EntityList<PhiArg>, &mut Self)) {
+    pub(crate) fn edit_phi_args(
+        &mut self,
+        i: Inst,
+        f: impl FnOnce(&mut EntityList<PhiArg>, &mut Self),
+    ) {
         let InstData::Phi { dst, mut args } = self.insts[i] else {
             panic!("edit_phi_args: {i} is not a phi")
         };
@@ -1925,18 +1699,7 @@ impl Function {
 
     /// Edits the pairs of parallel copy `i` (see
     /// [`Function::edit_phi_args`]).
-    ///
-    /// ```
-    /// use ssakit::ir::Operand;
-    /// let mut f = ssakit::text::parse_module("function f(a, b) {\ne:\n    (a, b) = (b, a)\n    ret a\n}").unwrap().functions.remove(0);
-    /// let i = f.block_insts(f.entry())[0];
-    /// f.edit_par_copy(i, |pairs, f| {
-    ///     pairs.remove(1, f);
-    /// });
-    /// assert_eq!(f.par_copy(i).len(), 1);
-    /// assert!(matches!(f.par_copy(i)[0].1, Operand::Var(_)));
-    /// ```
-    pub fn edit_par_copy(
+    pub(crate) fn edit_par_copy(
         &mut self,
         i: Inst,
         f: impl FnOnce(&mut EntityList<(Var, Operand)>, &mut Self),
@@ -1953,19 +1716,7 @@ impl Function {
     /// follow). `order` must list every block exactly once. Returns the new
     /// number of each old block, for side tables to follow
     /// ([`EntityVec::permute`]).
-    ///
-    /// ```
-    /// use ssakit::ir::Block;
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let new_of = f.renumber_blocks(&[j, e, a]);
-    /// assert_eq!(new_of, [1, 2, 0]); // e → 1, a → 2, j → 0
-    /// assert_eq!(f.block_name(Block::new(0)), "j");
-    /// assert_eq!(f.layout(), [Block::new(1), Block::new(2), Block::new(0)]);
-    /// ```
-    pub fn renumber_blocks(&mut self, order: &[Block]) -> Vec<u32> {
+    pub(crate) fn renumber_blocks(&mut self, order: &[Block]) -> Vec<u32> {
         let new_of = self.block_numbering(order);
         self.blocks.permute(&new_of);
         let map = |b: Block| Block::from_u32(new_of[b.index()]);
@@ -2199,12 +1950,7 @@ pub struct Module {
 
 impl Module {
     /// The function named `name`.
-    ///
-    /// ```
-    /// let m = ssakit::text::parse_module("function f() {\ne:\n    ret\n}").unwrap();
-    /// assert!(m.function("f").is_some() && m.function("g").is_none());
-    /// ```
-    pub fn function(&self, name: &str) -> Option<&Function> {
+    pub(crate) fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name() == name)
     }
 
@@ -2230,18 +1976,7 @@ impl Function {
     /// The parameters, mutably: renaming them (out-of-SSA translation
     /// renames every variable of a congruence class to one). The list
     /// keeps its length.
-    ///
-    /// ```
-    /// use ssakit::ir::Type;
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// let y = f.new_var("y", Type::I64);
-    /// f.params_mut()[0] = y;
-    /// assert!(ssakit::text::print_function(&f).starts_with("function f(y) {"));
-    /// ```
-    pub fn params_mut(&mut self) -> &mut [Var] {
+    pub(crate) fn params_mut(&mut self) -> &mut [Var] {
         &mut self.params
     }
 }

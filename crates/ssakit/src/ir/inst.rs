@@ -35,14 +35,8 @@ pub enum Operand {
 
 impl Operand {
     /// The variable read by this operand, if any.
-    ///
-    /// ```
-    /// use ssakit::ir::{Operand, Var};
-    /// assert_eq!(Operand::Var(Var::new(2)).var(), Some(Var::new(2)));
-    /// assert_eq!(Operand::Const(2).var(), None);
-    /// ```
     #[inline]
-    pub fn var(self) -> Option<Var> {
+    pub(crate) fn var(self) -> Option<Var> {
         match self {
             Operand::Var(v) => Some(v),
             _ => None,
@@ -107,13 +101,7 @@ impl BinOp {
     ];
 
     /// The operator's spelling in the text format.
-    ///
-    /// ```
-    /// use ssakit::ir::BinOp;
-    /// assert_eq!(BinOp::Shl.symbol(), "<<");
-    /// assert!(BinOp::ALL.iter().all(|&op| BinOp::from_symbol(op.symbol()) == Some(op)));
-    /// ```
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             BinOp::Add => "+",
             BinOp::Sub => "-",
@@ -215,12 +203,7 @@ pub enum UnOp {
 
 impl UnOp {
     /// The operator's spelling in the text format.
-    ///
-    /// ```
-    /// use ssakit::ir::UnOp;
-    /// assert_eq!((UnOp::Neg.symbol(), UnOp::Not.symbol()), ("-", "!"));
-    /// ```
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             UnOp::Neg => "-",
             UnOp::Not => "!",
@@ -348,27 +331,12 @@ pub enum InstData {
 
 impl InstData {
     /// Whether this is a phi.
-    ///
-    /// ```
-    /// // `f`: e: `x1 = 1; branch c, a, j`, a: `x2 = 2; jump j`,
-    /// // j: `x3 = phi(e: x1, a: x2); print x3; ret x3`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x1 = 1\n    branch c, a, j\na:\n    x2 = 2\n    jump j\nj:\n    x3 = phi(e: x1, a: x2)\n    print x3\n    ret x3\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let phi = f.block_phis(j)[0];
-    /// assert!(f.inst(phi).is_phi());
-    /// assert!(!f.inst(f.block_insts(j)[0]).is_phi());
-    /// ```
-    pub fn is_phi(&self) -> bool {
+    pub(crate) fn is_phi(&self) -> bool {
         matches!(self, InstData::Phi { .. })
     }
 
     /// Whether this is a parallel copy.
-    ///
-    /// ```
-    /// let f = ssakit::text::parse_module("function f(a, b) {\ne:\n    (a, b) = (b, a)\n    ret a\n}").unwrap().functions.remove(0);
-    /// assert!(f.inst(f.block_insts(f.entry())[0]).is_par_copy());
-    /// ```
-    pub fn is_par_copy(&self) -> bool {
+    pub(crate) fn is_par_copy(&self) -> bool {
         matches!(self, InstData::ParCopy { .. })
     }
 }
@@ -416,17 +384,7 @@ pub enum Terminator {
 
 impl Terminator {
     /// `ret` with no value.
-    ///
-    /// ```
-    /// use ssakit::ir::Terminator;
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// f.set_term(j, Terminator::ret_void());
-    /// assert!(ssakit::text::print_function(&f).ends_with("j:\n    ret\n}\n"));
-    /// ```
-    pub fn ret_void() -> Terminator {
+    pub(crate) fn ret_void() -> Terminator {
         Terminator::Ret(EntityList::new())
     }
 }

@@ -146,13 +146,7 @@ impl Effects {
 
     /// The effect named `word` in the text format (`pure`, `trap`, `read`,
     /// `write`, `call`).
-    ///
-    /// ```
-    /// use ssakit::ir::Effects;
-    /// assert_eq!(Effects::from_word("write"), Some(Effects::WRITE));
-    /// assert_eq!(Effects::from_word("io"), None);
-    /// ```
-    pub fn from_word(word: &str) -> Option<Effects> {
+    pub(crate) fn from_word(word: &str) -> Option<Effects> {
         if word == "pure" {
             return Some(Effects::PURE);
         }

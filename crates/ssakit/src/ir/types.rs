@@ -45,7 +45,7 @@ pub enum Type {
 
 impl Type {
     /// Every type, in a fixed order.
-    pub const ALL: [Type; 8] = [
+    pub(crate) const ALL: [Type; 8] = [
         Type::I64,
         Type::I32,
         Type::F32,
@@ -57,13 +57,7 @@ impl Type {
     ];
 
     /// The type's name in the text format.
-    ///
-    /// ```
-    /// use ssakit::ir::Type;
-    /// assert_eq!((Type::F32.name(), Type::Bool.name()), ("f32", "bool"));
-    /// assert!(Type::ALL.iter().all(|&t| Type::from_name(t.name()) == Some(t)));
-    /// ```
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Type::I64 => "i64",
             Type::I32 => "i32",
@@ -90,25 +84,13 @@ impl Type {
     /// Whether an integer literal operand may stand for a value of this
     /// type (its bits, truncated for `i32`; 0 or 1 for `bool`), and a
     /// branch may test it.
-    ///
-    /// ```
-    /// use ssakit::ir::Type;
-    /// assert!(Type::I32.is_int() && Type::Bool.is_int());
-    /// assert!(!Type::F64.is_int());
-    /// ```
-    pub fn is_int(self) -> bool {
+    pub(crate) fn is_int(self) -> bool {
         matches!(self, Type::I64 | Type::I32 | Type::Bool)
     }
 
     /// Whether the interpreter and constant propagation compute on values
     /// of this type (`i64`, and `bool` as the integers 0 and 1).
-    ///
-    /// ```
-    /// use ssakit::ir::Type;
-    /// assert!(Type::I64.is_computed() && Type::Bool.is_computed());
-    /// assert!(!Type::I32.is_computed());
-    /// ```
-    pub fn is_computed(self) -> bool {
+    pub(crate) fn is_computed(self) -> bool {
         matches!(self, Type::I64 | Type::Bool)
     }
 }

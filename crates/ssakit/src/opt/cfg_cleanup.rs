@@ -20,11 +20,11 @@ use crate::ir::{Cfg, Function, Terminator};
 pub(crate) struct CleanupStats {
     /// Blocks dropped from the layout because no path from the entry
     /// reaches them.
-    pub blocks_removed: usize,
+    pub(crate) blocks_removed: usize,
     /// Phi operands dropped because their label is no longer a predecessor.
-    pub phi_operands_removed: usize,
+    pub(crate) phi_operands_removed: usize,
     /// Instructions of removed blocks.
-    pub insts_removed: usize,
+    pub(crate) insts_removed: usize,
 }
 
 /// Drops unreachable blocks from the layout (removing their instructions),

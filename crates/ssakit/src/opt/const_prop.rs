@@ -117,7 +117,7 @@ pub(crate) enum Lattice {
 impl Lattice {
     /// The greatest lower bound: `Top ⊓ x = x`, `x ⊓ x = x`, any two
     /// different constants (`undef` included) give `Bottom`.
-    pub fn meet(self, other: Lattice) -> Lattice {
+    pub(crate) fn meet(self, other: Lattice) -> Lattice {
         match (self, other) {
             (Lattice::Top, x) | (x, Lattice::Top) => x,
             (a, b) if a == b => a,
@@ -142,7 +142,7 @@ impl Lattice {
     }
 
     /// The value of `op a`: [`eval::unary`], ⊤ and ⊥ staying as they are.
-    pub fn unary(op: UnOp, a: Lattice) -> Lattice {
+    pub(crate) fn unary(op: UnOp, a: Lattice) -> Lattice {
         match a.value() {
             Some(v) => Lattice::from_value(eval::unary(op, v)),
             None => a,
@@ -163,7 +163,7 @@ impl Lattice {
     /// * A trap on a division by `undef` keeps the value `undef` (the
     ///   division is never deleted, so it still traps); one on a division
     ///   by 0 gives ⊥ (never folded).
-    pub fn binary(op: BinOp, a: Lattice, b: Lattice) -> Lattice {
+    pub(crate) fn binary(op: BinOp, a: Lattice, b: Lattice) -> Lattice {
         match (a, b) {
             (Lattice::Top, _) | (_, Lattice::Top) => return Lattice::Top,
             (_, Lattice::Bottom) if op.may_trap() => return Lattice::Bottom,
@@ -183,7 +183,7 @@ impl Lattice {
     }
 
     /// The operand standing for this value, if it is a constant or `undef`.
-    pub fn as_operand(self) -> Option<Operand> {
+    pub(crate) fn as_operand(self) -> Option<Operand> {
         match self {
             Lattice::Const(c) => Some(Operand::Const(c)),
             Lattice::Undef => Some(Operand::Undef),
@@ -510,17 +510,7 @@ impl<'a> Sccp<'a> {
 ///
 /// # Errors
 /// A variable defined twice (the input is not SSA).
-///
-/// ```
-/// use ssakit::{opt::const_prop, text::parse_module};
-/// let src = "function f() {\nentry:\n    a = 2\n    b = a * 3\n    c = b < 10\n    branch c, T, E\nT:\n    ret b\nE:\n    ret 0\n}\n";
-/// let mut m = parse_module(src).unwrap();
-/// let stats = const_prop(&mut m.functions[0]).unwrap();
-/// assert!(stats.constants_folded >= 1);
-/// assert_eq!(stats.branches_folded, 1); // `c` is always true
-/// assert_eq!(stats.blocks_removed, 1); // `E` is unreachable
-/// ```
-pub fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
+pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     let du = DefUse::new(func)?;
     let cfg = Cfg::new(func);
     let mut sccp = Sccp::new(func, &du, &cfg);

@@ -67,7 +67,7 @@
 //!
 //! What it deliberately does not do: propagate constants (`x = 5`) or
 //! `undef` (`x = undef`), fold phis whose operands are all one constant
-//! (see [`const_prop`](mod@super::const_prop)), or split parallel copies.
+//! (see `const_prop`), or split parallel copies.
 //!
 //! # Preconditions
 //! Valid SSA with the dominance property ([`crate::verify::verify`]).

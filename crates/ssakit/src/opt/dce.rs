@@ -59,16 +59,7 @@ use crate::ir::{Function, InstData, Operand, Var};
 ///
 /// # Errors
 /// A variable defined twice (the input is not SSA).
-///
-/// ```
-/// use ssakit::{opt::dce, text::{parse_module, print_function}};
-/// let src = "function f(a) {\nentry:\n    b = a * 2\n    c = b + 1\n    print a\n    ret a\n}\n";
-/// let mut m = parse_module(src).unwrap();
-/// let f = &mut m.functions[0];
-/// assert_eq!(dce(f).unwrap().insts_removed, 2); // `c`, then `b`; `print` stays
-/// assert_eq!(print_function(f), "function f(a) {\nentry:\n    print a\n    ret a\n}\n");
-/// ```
-pub fn dce(func: &mut Function) -> Result<Stats, IrError> {
+pub(crate) fn dce(func: &mut Function) -> Result<Stats, IrError> {
     let mut stats = Stats::default();
     // Step 1: unreachable blocks.
     let cleaned = cleanup_cfg(func);

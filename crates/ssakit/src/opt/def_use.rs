@@ -50,7 +50,7 @@ pub(crate) enum UseSite {
 #[derive(Clone, Debug)]
 pub(crate) struct DefUse {
     /// Definition of each variable.
-    pub def: EntityVec<Var, Def>,
+    pub(crate) def: EntityVec<Var, Def>,
     uses: Csr<Var, UseSite>,
 }
 
@@ -60,7 +60,7 @@ impl DefUse {
     /// # Errors
     /// A variable defined twice (the single-assignment property of SSA is
     /// the one precondition every optimisation relies on).
-    pub fn new(func: &Function) -> Result<DefUse, IrError> {
+    pub(crate) fn new(func: &Function) -> Result<DefUse, IrError> {
         let nv = func.num_vars();
         let mut def: EntityVec<Var, Def> = EntityVec::filled(nv, Def::None);
         let twice = |v: Var, b: Option<Block>, i: Option<Inst>| {
@@ -113,7 +113,7 @@ impl DefUse {
 
     /// Every use of `v`.
     #[inline]
-    pub fn uses(&self, v: Var) -> &[UseSite] {
+    pub(crate) fn uses(&self, v: Var) -> &[UseSite] {
         self.uses.of(v)
     }
 }

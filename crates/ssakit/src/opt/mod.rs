@@ -11,8 +11,8 @@
 //! One pass per module:
 //!
 //! * [`copy_prop`](mod@copy_prop): propagate `x = y` copies and trivial phis;
-//! * [`dce`](mod@dce): dead code elimination by mark and sweep;
-//! * [`const_prop`](mod@const_prop): sparse conditional constant propagation
+//! * `dce`: dead code elimination by mark and sweep;
+//! * `const_prop`: sparse conditional constant propagation
 //!   (Wegman–Zadeck), with branch folding;
 //!
 //! and their helpers, private to the crate: `def_use` (def-use chains) and
@@ -31,14 +31,14 @@
 //! [`run_passes`] verifies the function after each pass.
 
 pub(crate) mod cfg_cleanup;
-pub mod const_prop;
+pub(crate) mod const_prop;
 pub mod copy_prop;
-pub mod dce;
+pub(crate) mod dce;
 pub(crate) mod def_use;
 
-pub use const_prop::const_prop;
+pub(crate) use const_prop::const_prop;
 pub use copy_prop::copy_prop;
-pub use dce::dce;
+pub(crate) use dce::dce;
 
 use crate::error::IrError;
 use crate::ir::Function;
@@ -104,13 +104,7 @@ impl Pass {
     }
 
     /// The pass named `name`.
-    ///
-    /// ```
-    /// use ssakit::opt::Pass;
-    /// assert_eq!(Pass::from_name("dce"), Some(Pass::Dce));
-    /// assert_eq!(Pass::from_name("gvn"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Pass> {
+    pub(crate) fn from_name(name: &str) -> Option<Pass> {
         Pass::ALL.iter().copied().find(|p| p.name() == name)
     }
 
@@ -330,7 +324,7 @@ pub(crate) mod testing {
 
     /// Parses `src` (one function, valid SSA), runs `passes`, checks the
     /// result verifies, and returns it printed with the summed stats.
-    pub fn run(src: &str, passes: &str) -> (String, super::Stats) {
+    pub(crate) fn run(src: &str, passes: &str) -> (String, super::Stats) {
         let mut f = parse_module(src).unwrap().functions.remove(0);
         if let Err(e) = crate::verify::verify(&f) {
             panic!("test input is not valid SSA: {e:?}");
@@ -348,7 +342,7 @@ pub(crate) mod testing {
 
     /// [`run`], comparing the printed result with `expected` exactly.
     #[track_caller]
-    pub fn check(src: &str, passes: &str, expected: &str) -> super::Stats {
+    pub(crate) fn check(src: &str, passes: &str, expected: &str) -> super::Stats {
         let (got, stats) = run(src, passes);
         assert_eq!(got, expected, "\n--- got\n{got}\n--- expected\n{expected}");
         stats

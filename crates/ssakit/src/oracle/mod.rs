@@ -370,18 +370,7 @@ pub fn original_runs(func: &Function, plan: &Plan) -> Vec<Result<Outcome, interp
 }
 
 /// The original's outcomes on each argument vector (`None` where it fails).
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::oracle::{original_outcomes, Plan};
-/// let src = "function f(a) {\ne:\n    q = 10 / a\n    print q\n    ret\n}\n";
-/// let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-/// let outs = original_outcomes(f, &Plan::full(vec![vec![0], vec![5]]));
-/// assert!(outs[0].is_none()); // failed runs are not compared
-/// assert_eq!(outs[1].as_ref().unwrap().lines(), ["2"]);
-/// ```
-pub fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
+pub(crate) fn original_outcomes(func: &Function, plan: &Plan) -> Vec<Option<Outcome>> {
     original_runs(func, plan)
         .into_iter()
         .map(Result::ok)

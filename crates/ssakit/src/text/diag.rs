@@ -100,7 +100,7 @@ pub struct Diagnostic {
     /// Byte range of the offending text (may be empty, at end of input).
     pub span: Range<usize>,
     /// A short label shown under the offending text.
-    pub label: String,
+    pub(crate) label: String,
     /// An optional hint on how to fix it.
     pub help: Option<String>,
 }
@@ -123,14 +123,7 @@ impl Diagnostic {
     }
 
     /// Adds a help line.
-    ///
-    /// ```
-    /// use ssakit::text::Diagnostic;
-    /// let d = Diagnostic::new("bad", 0..1, "here").with_help("try this");
-    /// assert_eq!(d.help.as_deref(), Some("try this"));
-    /// assert!(d.render("t.ssa", "x\n").ends_with("= help: try this\n"));
-    /// ```
-    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }

@@ -33,13 +33,13 @@ pub(crate) enum Tok {
 /// cheap.
 #[derive(Clone, Debug)]
 pub(crate) struct Token {
-    pub kind: Tok,
-    pub span: Range<usize>,
+    pub(crate) kind: Tok,
+    pub(crate) span: Range<usize>,
     /// For [`Tok::Punct`], its bytes as [`punct`] encodes them, so that a
     /// punctuation test is one comparison; for [`Tok::Ident`], the
     /// [`crate::intern::hash_name`] of its text, computed while it was scanned, so that
     /// the parser's name tables never hash a name again; else 0.
-    pub code: u32,
+    pub(crate) code: u32,
 }
 
 /// The code of punctuation `s` (one or two bytes): its bytes, first in

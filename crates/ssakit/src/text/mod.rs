@@ -2,11 +2,11 @@
 //! printer, and comments kept through formatting. The grammar is
 //! documented in docs/format.md.
 
-pub mod comments;
+pub(crate) mod comments;
 pub mod diag;
 pub(crate) mod lexer;
-pub mod parser;
-pub mod printer;
+pub(crate) mod parser;
+pub(crate) mod printer;
 
 pub use comments::print_module_with_comments;
 pub use diag::{Diagnostic, Span};

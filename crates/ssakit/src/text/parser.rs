@@ -30,15 +30,7 @@ use std::sync::Arc;
 
 /// The longest source the parser reads, in bytes: its spans are `u32`
 /// offsets ([`Span`]); a longer one is an error.
-///
-/// ```
-/// assert_eq!(ssakit::text::parser::MAX_SOURCE, u32::MAX as usize);
-/// ```
-pub const MAX_SOURCE: usize = u32::MAX as usize;
-
-/// Words that cannot name a variable, a label or a function: the statement
-/// keywords (type names are contextual, see [`crate::ir::RESERVED`]).
-pub use crate::ir::RESERVED as KEYWORDS;
+pub(crate) const MAX_SOURCE: usize = u32::MAX as usize;
 
 /// Where each part of a parsed function came from in the source.
 ///

@@ -194,19 +194,7 @@ fn operation(out: &mut String, f: &Function, names: &VarNames, op: Operator, imm
 }
 
 /// Appends the text of instruction `i` (no indentation, no newline).
-///
-/// ```
-/// use ssakit::ir::VarNames;
-/// use ssakit::text::{parse_module, printer::write_inst};
-/// let m = parse_module("function f(n) {\nentry:\n    m = n + 1\n    ret m\n}\n").unwrap();
-/// let f = &m.functions[0];
-/// let b = f.entry();
-/// let i = f.block_insts(b)[0];
-/// let mut out = String::new();
-/// write_inst(&mut out, f, &VarNames::new(f), i);
-/// assert_eq!(out, "m = n + 1");
-/// ```
-pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
+pub(crate) fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
     match f.inst(i) {
         InstData::Copy { dst, src } => {
             def(out, f, names, *dst);
@@ -292,17 +280,7 @@ pub fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
 }
 
 /// Appends the text of terminator `t` (no indentation, no newline).
-///
-/// ```
-/// use ssakit::ir::VarNames;
-/// use ssakit::text::{parse_module, printer::write_term};
-/// let m = parse_module("function f(n) {\nentry:\n    ret n\n}\n").unwrap();
-/// let f = &m.functions[0];
-/// let mut out = String::new();
-/// write_term(&mut out, f, &VarNames::new(f), f.term(f.entry()));
-/// assert_eq!(out, "ret n");
-/// ```
-pub fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminator) {
+pub(crate) fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminator) {
     let name = |b| f.block_name(b);
     match t {
         Terminator::Jump(b) => {

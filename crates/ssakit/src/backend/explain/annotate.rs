@@ -22,15 +22,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 /// The printed text of `f`, escaped for HTML, names wrapped in spans.
-///
-/// ```
-/// use ssakit::backend::explain::annotate::annotated;
-/// let m = ssakit::text::parse_module("function f() {\ne:\n    x1 = 1\n    ret x1\n}").unwrap();
-/// let html = annotated(&m.functions[0]);
-/// assert!(html.contains("<span class=\"b\" data-block=\"e\">e</span>:"));
-/// assert_eq!(html.matches("class=\"v\"").count(), 2);
-/// ```
-pub fn annotated(f: &Function) -> String {
+pub(crate) fn annotated(f: &Function) -> String {
     let text = print_function(f);
     let names = VarNames::new(f);
     let var_of: HashMap<&str, &str> = f

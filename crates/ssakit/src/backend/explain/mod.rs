@@ -4,7 +4,7 @@
 //!
 //! * [`phases`](mod@phases) runs the pipeline and keeps the function after
 //!   each phase (chapter 13.1 to 13.7);
-//! * [`annotate`](mod@annotate) turns a function's `.ssa` text into HTML
+//! * `annotate` turns a function's `.ssa` text into HTML
 //!   whose variable and block names are spans (`data-var`, `data-block`);
 //! * this module writes the page: one column per phase with the text and,
 //!   behind a toggle, the CFG drawn by [`super::svg`] (and the dominator
@@ -17,7 +17,7 @@
 //! The page needs nothing outside itself: CSS, script and SVG are inline,
 //! and it names no URL but the SVG namespace.
 
-pub mod annotate;
+pub(crate) mod annotate;
 pub mod phases;
 
 pub use phases::{phases, Explained, Options, Phase, Stage};

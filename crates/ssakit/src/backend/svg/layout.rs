@@ -40,74 +40,54 @@
 //! its cost is written above.
 
 /// Down-and-up barycenter sweeps.
-pub const SWEEPS: usize = 4;
+pub(crate) const SWEEPS: usize = 4;
 /// Horizontal space between two boxes of a rank.
-pub const H_GAP: f64 = 24.0;
+pub(crate) const H_GAP: f64 = 24.0;
 /// Vertical space between two ranks.
-pub const V_GAP: f64 = 40.0;
+pub(crate) const V_GAP: f64 = 40.0;
 /// Space around the drawing.
-pub const MARGIN: f64 = 20.0;
+pub(crate) const MARGIN: f64 = 20.0;
 
 /// Where each box goes.
 ///
 /// Invariant: boxes of one rank do not overlap and are at least [`H_GAP`]
 /// apart; every coordinate is at least [`MARGIN`].
-///
-/// ```
-/// use ssakit::backend::svg::layout::{layout, MARGIN};
-/// // A diamond: 0 on top, 1 and 2 side by side, 3 below.
-/// let l = layout(&[(40.0, 20.0); 4], &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-/// assert_eq!(l.rank, [0, 1, 1, 2]);
-/// assert!(l.y[0] < l.y[1] && l.y[1] == l.y[2] && l.y[2] < l.y[3]);
-/// assert!(l.x[1] + 40.0 <= l.x[2] || l.x[2] + 40.0 <= l.x[1]); // no overlap
-/// assert!(l.x.iter().chain(&l.y).all(|&c| c >= MARGIN));
-/// assert!(l.back.iter().all(|&b| !b));
-/// ```
 #[derive(Clone, Debug)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// Left edge of each box.
-    pub x: Vec<f64>,
+    pub(crate) x: Vec<f64>,
     /// Top edge of each box.
-    pub y: Vec<f64>,
+    pub(crate) y: Vec<f64>,
     /// The rank (layer) of each box, 0 at the top.
-    pub rank: Vec<u32>,
+    pub(crate) rank: Vec<u32>,
     /// Top of each rank.
-    pub rank_top: Vec<f64>,
+    pub(crate) rank_top: Vec<f64>,
     /// Height of each rank (its tallest box).
-    pub rank_height: Vec<f64>,
+    pub(crate) rank_height: Vec<f64>,
     /// Whether each edge is a back edge (drawn upwards), by edge index.
-    pub back: Vec<bool>,
+    pub(crate) back: Vec<bool>,
     /// For each edge, the start of its waypoints in `waypoints`
     /// (`edges + 1` entries).
-    pub route_start: Vec<u32>,
+    pub(crate) route_start: Vec<u32>,
     /// The horizontal centres of the dummy nodes a long edge goes through,
     /// one per rank it crosses, top down: the edge passes that rank at this
     /// `x`, from `rank_top` to `rank_top + rank_height`.
-    pub waypoints: Vec<(u32, f64)>,
+    pub(crate) waypoints: Vec<(u32, f64)>,
     /// Width of the drawing.
-    pub width: f64,
+    pub(crate) width: f64,
     /// Height of the drawing.
-    pub height: f64,
+    pub(crate) height: f64,
 }
 
 impl Layout {
     /// The waypoints of edge `e`: `(rank, x)` of each rank it crosses.
-    ///
-    /// ```
-    /// use ssakit::backend::svg::layout::layout;
-    /// // 0→1→2 and a long edge 0→2 that crosses rank 1: one waypoint there.
-    /// let l = layout(&[(40.0, 20.0); 3], &[(0, 1), (1, 2), (0, 2)]);
-    /// assert!(l.route(0).is_empty());
-    /// assert_eq!(l.route(2).len(), 1);
-    /// assert_eq!(l.route(2)[0].0, 1);
-    /// ```
-    pub fn route(&self, e: usize) -> &[(u32, f64)] {
+    pub(crate) fn route(&self, e: usize) -> &[(u32, f64)] {
         &self.waypoints[self.route_start[e] as usize..self.route_start[e + 1] as usize]
     }
 }
 
 /// Width of the lane of a long edge through a rank.
-pub const LANE_W: f64 = 8.0;
+pub(crate) const LANE_W: f64 = 8.0;
 
 /// Dummy nodes a layout may add, per node and edge of the input: past this
 /// budget the remaining long edges get no lane (a ladder's long edges
@@ -152,15 +132,7 @@ impl Adjacency {
 /// by a *dummy node* (Sugiyama's method), which takes part in the ordering
 /// and the placement like a narrow box, so that the edge gets a lane of
 /// its own instead of crossing the boxes in between.
-///
-/// ```
-/// use ssakit::backend::svg::layout::layout;
-/// // A loop 0→1→0: the edge back up is a back edge.
-/// let l = layout(&[(30.0, 20.0), (30.0, 20.0)], &[(0, 1), (1, 0)]);
-/// assert_eq!(l.back, [false, true]);
-/// assert!(l.width > 30.0 && l.height > 40.0);
-/// ```
-pub fn layout(sizes: &[(f64, f64)], edges: &[(u32, u32)]) -> Layout {
+pub(crate) fn layout(sizes: &[(f64, f64)], edges: &[(u32, u32)]) -> Layout {
     let n = sizes.len();
     let out = Adjacency::new(n, edges, |e| e.0);
     let inc = Adjacency::new(n, edges, |e| e.1);

@@ -2,9 +2,9 @@
 //! process: no Graphviz needed.
 //!
 //! The [`Picture`] of [`super::picture`] gives the boxes and edges; the
-//! layered layout of [`layout`] places them; this module measures the
+//! layered layout of `layout` places them; this module measures the
 //! boxes and writes the SVG. Text is monospace, so a row's width is its
-//! character count times [`CHAR_W`].
+//! character count times `CHAR_W`.
 //!
 //! The document is plain SVG 1.1 that browsers, `rsvg-convert` and XML
 //! parsers read, and that a page can style or script (the page of
@@ -21,7 +21,7 @@
 //!   edges within a rank are arcs below it; parallel edges are spread apart
 //!   (the private `route` module says how).
 
-pub mod layout;
+pub(crate) mod layout;
 mod route;
 
 use super::dot::{html, J_COLOUR, PHI_COLOUR};
@@ -30,11 +30,11 @@ use crate::ir::Function;
 use std::fmt::Write;
 
 /// Width of one character of text, for a 12-pixel monospace font.
-pub const CHAR_W: f64 = 7.3;
+pub(crate) const CHAR_W: f64 = 7.3;
 /// Height of one row of text.
-pub const ROW_H: f64 = 16.0;
+pub(crate) const ROW_H: f64 = 16.0;
 /// Space between a box's border and its text.
-pub const PAD: f64 = 6.0;
+pub(crate) const PAD: f64 = 6.0;
 
 /// The SVG picture of graph `kind` of `func`.
 ///
@@ -68,23 +68,7 @@ fn box_size(rows: &[Row]) -> (f64, f64) {
 }
 
 /// The SVG text of a picture.
-///
-/// ```
-/// use ssakit::backend::{picture::{Picture, PictureKind}, svg::write_svg};
-/// let m = ssakit::text::parse_module("function f(c) {
-/// e:
-///     branch c, a, j
-/// a:
-///     jump j
-/// j:
-///     ret
-/// }").unwrap();
-/// let s = write_svg(&Picture::new(&m.functions[0], PictureKind::Dj));
-/// assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
-/// assert_eq!(s.matches("class=\"edge j-edge\"").count(), 1);
-/// assert_eq!(s.matches("class=\"edge d-edge\"").count(), 2);
-/// ```
-pub fn write_svg(p: &Picture) -> String {
+pub(crate) fn write_svg(p: &Picture) -> String {
     let sizes: Vec<(f64, f64)> = p.nodes.iter().map(|n| box_size(&n.rows)).collect();
     // J-edges do not shape the layout: the DJ-graph is drawn by tree levels.
     let pairs: Vec<(u32, u32)> = p

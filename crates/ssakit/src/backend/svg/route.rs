@@ -22,13 +22,13 @@ use crate::backend::picture::Picture;
 use std::fmt::Write;
 
 /// Spacing of the parallel edges of a multi-edge.
-pub const SPREAD: f64 = 10.0;
+pub(crate) const SPREAD: f64 = 10.0;
 /// Parallel edges spread apart at most; later ones are drawn over the
 /// last.
-pub const MAX_SPREAD: u32 = 3;
+pub(crate) const MAX_SPREAD: u32 = 3;
 
 /// Routes the edges of one picture, and keeps how far they reach.
-pub struct Router<'a> {
+pub(crate) struct Router<'a> {
     sizes: &'a [(f64, f64)],
     l: &'a Layout,
     /// Right edge of the rightmost box of each rank.
@@ -44,7 +44,7 @@ pub struct Router<'a> {
 
 impl<'a> Router<'a> {
     /// A router for the boxes of `p`, of sizes `sizes`, laid out as `l`.
-    pub fn new(p: &Picture, sizes: &'a [(f64, f64)], l: &'a Layout) -> Router<'a> {
+    pub(crate) fn new(p: &Picture, sizes: &'a [(f64, f64)], l: &'a Layout) -> Router<'a> {
         let (box_right, all_right) = rank_rights(p, sizes, l);
         Router {
             sizes,
@@ -60,7 +60,7 @@ impl<'a> Router<'a> {
 
     /// The largest `x` and `y` the paths routed reach (their control
     /// points bound them).
-    pub fn extent(&self) -> (f64, f64) {
+    pub(crate) fn extent(&self) -> (f64, f64) {
         (self.far_x, self.far_y)
     }
 
@@ -70,7 +70,7 @@ impl<'a> Router<'a> {
     }
 
     /// A self loop of `u` on its right side.
-    pub fn self_loop(&mut self, u: usize, dup: u32) -> String {
+    pub(crate) fn self_loop(&mut self, u: usize, dup: u32) -> String {
         let (ux, uy, uw, uh) = self.rect(u);
         let (x, y) = (ux + uw, uy + uh / 2.0);
         let r = 18.0 + dup.min(MAX_SPREAD) as f64 * SPREAD;
@@ -87,7 +87,7 @@ impl<'a> Router<'a> {
     }
 
     /// An edge between two boxes of one rank: an arc below both.
-    pub fn arc_below(&mut self, u: usize, v: usize, dup: u32) -> String {
+    pub(crate) fn arc_below(&mut self, u: usize, v: usize, dup: u32) -> String {
         let (ux, uy, uw, uh) = self.rect(u);
         let (vx, vy, vw, vh) = self.rect(v);
         let (x1, y1) = (ux + uw / 2.0, uy + uh);
@@ -101,7 +101,7 @@ impl<'a> Router<'a> {
     }
 
     /// A back edge from `u` up to `v`.
-    pub fn back_edge(&mut self, u: usize, v: usize, dup: u32) -> String {
+    pub(crate) fn back_edge(&mut self, u: usize, v: usize, dup: u32) -> String {
         let (ux, uy, uw, uh) = self.rect(u);
         let (vx, vy, vw, vh) = self.rect(v);
         let l = self.l;
@@ -137,7 +137,13 @@ impl<'a> Router<'a> {
 
     /// An edge from `u` down to `v` through `lanes` (`(rank, x)` of each
     /// rank crossed).
-    pub fn down_edge(&mut self, u: usize, v: usize, dup: u32, lanes: &[(u32, f64)]) -> String {
+    pub(crate) fn down_edge(
+        &mut self,
+        u: usize,
+        v: usize,
+        dup: u32,
+        lanes: &[(u32, f64)],
+    ) -> String {
         let (ux, uy, uw, uh) = self.rect(u);
         let (vx, vy, vw, _) = self.rect(v);
         let k = dup.min(MAX_SPREAD);

@@ -25,7 +25,7 @@ impl Classes<'_> {
     /// pair if there is one (then `fpar` and `eq` of `members` are reset
     /// and nothing else changes); without, the set must be free of
     /// interference. On success the variables become one class.
-    pub fn build(&mut self, members: &[u32], check: bool) -> Option<(Var, Var)> {
+    pub(crate) fn build(&mut self, members: &[u32], check: bool) -> Option<(Var, Var)> {
         debug_assert!(members.windows(2).all(|w| w[0] < w[1]));
         self.stack.clear();
         // The liveness questions, `(m, c)`: is `m` live after `c`? Chains
@@ -101,7 +101,7 @@ impl Classes<'_> {
     /// the `fpar` chain of its latest member), then the liveness questions
     /// of all sets sorted by variable. Returns, per set, an interfering
     /// pair if there is one; the other sets become classes.
-    pub fn build_all(
+    pub(crate) fn build_all(
         &mut self,
         start: &[u32],
         ranks: &[u32],

@@ -8,7 +8,7 @@ impl Classes<'_> {
     /// Debug builds: the forest of every class with a slot is right
     /// (`fpar` is the nearest member above, `eq` is above with the same
     /// value), for classes of up to `limit` members.
-    pub fn check_forests(&mut self, limit: usize) {
+    pub(crate) fn check_forests(&mut self, limit: usize) {
         for s in 0..self.head.len() as u32 {
             let mut ms: Vec<u32> = Vec::new();
             for run in self.runs_of(s) {

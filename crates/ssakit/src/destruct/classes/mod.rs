@@ -78,20 +78,20 @@ pub(super) const NIL: u32 = u32::MAX;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct DefPoint {
     /// The variable.
-    pub var: Var,
+    pub(crate) var: Var,
     /// Its block.
-    pub block: Block,
+    pub(crate) block: Block,
     /// Where it is defined (parameters and phis at the entry of their
     /// block), for its liveness questions.
-    pub pos: Point,
+    pub(crate) pos: Point,
     /// The last rank dominated by this point (the dominator subtree of
     /// `block`).
-    pub end: u32,
+    pub(crate) end: u32,
     /// Its value label.
-    pub value: u32,
+    pub(crate) value: u32,
     /// Whether anything reachable reads it, or it is a parameter (decides
     /// intersection between definitions at the entry of one block).
-    pub used: bool,
+    pub(crate) used: bool,
 }
 
 /// Hot members kept per class.
@@ -144,13 +144,13 @@ pub(super) struct Classes<'a> {
     pending: Vec<walk::Update>,
     /// Intersection tests, chain and forest steps, members of the bigger
     /// class visited: the work of the tests, for the statistics.
-    pub work: usize,
+    pub(crate) work: usize,
 }
 
 impl<'a> Classes<'a> {
     /// Every variable alone in its class (`nv` variables; `pts` by rank,
     /// `rank` by variable).
-    pub fn new(
+    pub(crate) fn new(
         nv: usize,
         pts: &'a [DefPoint],
         rank: &'a [u32],
@@ -185,12 +185,12 @@ impl<'a> Classes<'a> {
     }
 
     /// The root of `v`'s class.
-    pub fn root(&mut self, v: Var) -> Var {
+    pub(crate) fn root(&mut self, v: Var) -> Var {
         Var::new(self.sets.find(v.index()))
     }
 
     /// The partition into classes.
-    pub fn into_sets(self) -> UnionFind {
+    pub(crate) fn into_sets(self) -> UnionFind {
         self.sets
     }
 
@@ -236,7 +236,7 @@ impl<'a> Classes<'a> {
 
     /// The ranked members of the class of root `r`, sorted (allocates: for
     /// checks).
-    pub fn members(&mut self, r: Var) -> Vec<Var> {
+    pub(crate) fn members(&mut self, r: Var) -> Vec<Var> {
         let s = self.slot_of(r);
         if s == NIL {
             return Vec::new();

@@ -88,7 +88,7 @@ pub(in crate::destruct) struct Merge<'c, 'a> {
 impl Merge<'_, '_> {
     /// Merges the two classes (roots `rx` and `ry`) that the test found not
     /// to interfere.
-    pub fn apply(self) {
+    pub(crate) fn apply(self) {
         let Merge {
             classes: this,
             rx,
@@ -117,7 +117,7 @@ impl<'a> Classes<'a> {
     /// Tests the classes of roots `rx` and `ry` (distinct): `None` if they
     /// interfere (the pair that does is kept as a blocker), else the
     /// [`Merge`] the test allows.
-    pub fn test(&mut self, rx: Var, ry: Var) -> Option<Merge<'_, 'a>> {
+    pub(crate) fn test(&mut self, rx: Var, ry: Var) -> Option<Merge<'_, 'a>> {
         if self.interferes(rx, ry) {
             return None;
         }

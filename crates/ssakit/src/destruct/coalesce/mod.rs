@@ -347,7 +347,7 @@ pub(super) mod fixtures {
 
     /// `e(a): b = a; c = a; d = a + 1; print a, b, c, d; ret`, with
     /// `[a, b, c, d]`.
-    pub fn copies_of_one_value() -> (Function, [Var; 4]) {
+    pub(crate) fn copies_of_one_value() -> (Function, [Var; 4]) {
         let mut fb = FunctionBuilder::new("f");
         let a = fb.param("a");
         let e = fb.block("e");
@@ -364,7 +364,7 @@ pub(super) mod fixtures {
     /// `e(a, b): (p, q) = (P, Q); (r, s) = (R, S); print p, r; ret` with
     /// `sources` the parameter names `[P, Q, R, S]`, each `"a"` or `"b"`;
     /// with `[a, b, p, q, r, s]`.
-    pub fn two_parallel_copies(sources: [&str; 4]) -> (Function, [Var; 6]) {
+    pub(crate) fn two_parallel_copies(sources: [&str; 4]) -> (Function, [Var; 6]) {
         let mut fb = FunctionBuilder::new("f");
         let (a, b) = (fb.param("a"), fb.param("b"));
         let e = fb.block("e");
