@@ -234,7 +234,7 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool) -> Virtual {
     };
     let (g, mut live) = {
         let _t = timing::phase("def-use");
-        let (g, du) = Gathered::new(func, &dt, &depth, inserted);
+        let (g, du) = Gathered::new(func, &cfg, &dt, &depth, inserted);
         (g, LiveCheck::from_def_use(du, &cfg, &dt))
     };
     let mut stats = CoalesceStats::default();
@@ -465,7 +465,7 @@ exit:
         let cfg = Cfg::new(f);
         let dt = DomTree::new(&cfg);
         let depth = loop_depth(&cfg, &dt);
-        let (g, du) = Gathered::new(f, &dt, &depth, &SecondaryMap::new(false));
+        let (g, du) = Gathered::new(f, &cfg, &dt, &depth, &SecondaryMap::new(false));
         let mut live = LiveCheck::from_def_use(du, &cfg, &dt);
         let info = VarInfo::new(f, &dt, &g, &live);
         let nv = f.num_vars();
