@@ -111,10 +111,6 @@ impl Classes<'_> {
         let mut top = vec![NIL; ng];
         let mut questions = std::mem::take(&mut self.questions);
         questions.clear();
-        // A question per member at least when values differ; every member
-        // goes to the arena once.
-        questions.reserve(ranks.len());
-        self.arena.reserve(ranks.len());
         for (k, &g) in of_rank.iter().enumerate() {
             if g == NIL {
                 continue;
