@@ -42,7 +42,7 @@
 
 use super::domtree::DomTree;
 use crate::entity::Csr;
-use crate::ir::{Block, Cfg, Function, InstData, Point, Var};
+use crate::ir::{Block, Cfg, Function, InstData, Operand, Point, Var};
 
 /// No block (in `def_block`), no variable (in `current`).
 const NIL: u32 = u32::MAX;
@@ -145,23 +145,47 @@ impl DefUse {
         }
     }
 
+    /// Room for `phi_operands` phi operands and `uses` other uses (a
+    /// guess: the lists grow past it if needed).
+    pub(crate) fn reserve(&mut self, phi_operands: usize, uses: usize) {
+        self.phi_uses.reserve(phi_operands);
+        self.uses.reserve(uses);
+    }
+
     /// Gathers the definitions and uses of block `b`, which must be
     /// reachable (phi operands from unreachable predecessors are left out).
     pub(crate) fn add_block(&mut self, func: &Function, dt: &DomTree, b: Block) {
         for &i in func.block_phis(b) {
             if let InstData::Phi { dst, args } = func.inst(i) {
-                self.def_block[dst.index()] = b.as_u32();
-                for a in args
-                    .as_slice(func)
-                    .iter()
-                    .filter(|a| dt.is_reachable(a.block))
-                {
-                    if let Some(v) = a.value.var() {
-                        self.phi_uses.push((v, a.block.as_u32()));
-                    }
+                self.add_phi_def(*dst, b);
+                for a in args.as_slice(func) {
+                    self.add_phi_use(dt, a.value, a.block);
                 }
             }
         }
+        self.add_insts(func, b);
+    }
+
+    /// Gathers the definition of phi `dst` of (reachable) block `b`.
+    #[inline]
+    pub(crate) fn add_phi_def(&mut self, dst: Var, b: Block) {
+        self.def_block[dst.index()] = b.as_u32();
+    }
+
+    /// Gathers a phi operand `value` on the edge from `pred`, of a phi in
+    /// a reachable block: left out unless a variable and `pred` reachable.
+    #[inline]
+    pub(crate) fn add_phi_use(&mut self, dt: &DomTree, value: Operand, pred: Block) {
+        if let Some(v) = value.var() {
+            if dt.is_reachable(pred) {
+                self.phi_uses.push((v, pred.as_u32()));
+            }
+        }
+    }
+
+    /// Gathers the definitions and uses of the instructions and the
+    /// terminator of reachable block `b` (its phis aside).
+    pub(crate) fn add_insts(&mut self, func: &Function, b: Block) {
         let insts = func.block_insts(b);
         for (k, &i) in insts.iter().enumerate() {
             func.for_each_use(i, |v| self.uses.push((v, Point::before(b, k))));

@@ -151,13 +151,17 @@ pub(crate) fn split_critical_edges_into_phis(func: &mut Function) -> Vec<Block> 
 /// The critical edges, or with `phis_only` those into blocks with phis,
 /// split (see [`split_critical_edges`]).
 fn split_edges_where(func: &mut Function, phis_only: bool) -> Vec<Block> {
-    let cfg = Cfg::new(func);
     // By block: whether its incoming critical edges are split.
     let wanted: EntityVec<Block, bool> = EntityVec::from_vec(
         func.blocks()
             .map(|b| !phis_only || !func.block_phis(b).is_empty())
             .collect(),
     );
+    if !wanted.as_slice().contains(&true) {
+        // No block with phis: nothing to split (a straight line, say).
+        return Vec::new();
+    }
+    let cfg = Cfg::new(func);
     let mut names = Namer::new(func);
     let npreds = distinct_preds(func, &cfg);
     // Stamped by source: the target seen, and the block splitting the

@@ -926,6 +926,41 @@ mod tests {
             }
         }
     }
+
+    /// A straight line has no phi and no copy: destruction leaves it as
+    /// it is, and coalescing returns before its analyses (no `def-use`,
+    /// `dominators` or `affinity` phase), in every mode that coalesces.
+    #[test]
+    fn nothing_to_coalesce_skips_the_analyses() {
+        use crate::construct::{construct, Flavor, Options};
+        use crate::gen::{generate, GenOptions, Shape};
+        let mut f = generate(&GenOptions {
+            shape: Shape::Chain,
+            blocks: 40,
+            vars: 5,
+            seed: 2,
+        });
+        let pruned = Options {
+            flavor: Flavor::Pruned,
+            ..Options::default()
+        };
+        construct(&mut f, &pruned).unwrap();
+        let before = crate::text::print_function(&f);
+        for split in [true, false] {
+            let opts = DestructOptions {
+                split,
+                ..DestructOptions::default()
+            };
+            let mut g = f.clone();
+            let (stats, times) = timing::collect(|| destruct_pruned(&mut g, &opts));
+            assert_eq!(stats.unwrap().render(), DestructStats::default().render());
+            assert_eq!(crate::text::print_function(&g), before);
+            for skipped in ["def-use", "dominators", "affinity"] {
+                assert!(!times.phases.iter().any(|p| p.0 == skipped), "{skipped}");
+            }
+        }
+    }
+
     use crate::ir::{BinOp, Effects, FunctionBuilder, Operand, PhiArg, Terminator, Type};
 
     /// The swap problem over `f64` variables, with a pure operation and a

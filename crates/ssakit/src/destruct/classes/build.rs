@@ -138,7 +138,7 @@ impl Classes<'_> {
             top[g as usize] = c;
         }
         drop(top);
-        questions.sort_unstable();
+        sort_by_first(&mut questions, self.pts.len());
         let mut failed: Vec<Option<(Var, Var)>> = vec![None; ng];
         for &(m, c) in &questions {
             let g = of_rank[c as usize] as usize;
@@ -177,5 +177,57 @@ impl Classes<'_> {
             self.slot[root] = s;
         }
         failed
+    }
+}
+
+/// Sorts `questions`, pushed in increasing order of their second rank, by
+/// `(first, second)`: a stable counting sort by the first rank (below
+/// `num_ranks`) keeps each first rank's questions in push order, so the
+/// result is `sort_unstable`'s, in `O(questions + num_ranks)`. Few
+/// questions among many ranks are left to `sort_unstable`.
+fn sort_by_first(questions: &mut Vec<(u32, u32)>, num_ranks: usize) {
+    debug_assert!(questions.windows(2).all(|w| w[0].1 <= w[1].1));
+    if questions.len() < num_ranks / 8 {
+        questions.sort_unstable();
+        return;
+    }
+    let mut start = vec![0u32; num_ranks + 1];
+    for &(m, _) in questions.iter() {
+        start[m as usize + 1] += 1;
+    }
+    for k in 0..num_ranks {
+        start[k + 1] += start[k];
+    }
+    let mut sorted = vec![(0, 0); questions.len()];
+    for &(m, c) in questions.iter() {
+        let slot = &mut start[m as usize];
+        sorted[*slot as usize] = (m, c);
+        *slot += 1;
+    }
+    *questions = sorted;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_by_first;
+
+    /// Questions pushed by increasing second rank come out as
+    /// `sort_unstable` orders them, duplicates included.
+    #[test]
+    fn counting_sort_of_questions_is_the_comparison_sort() {
+        let mut q = vec![
+            (5, 1),
+            (2, 1),
+            (5, 3),
+            (0, 3),
+            (2, 4),
+            (5, 4),
+            (2, 4),
+            (1, 7),
+        ];
+        let mut expected = q.clone();
+        expected.sort_unstable();
+        sort_by_first(&mut q, 6);
+        assert_eq!(q, expected);
     }
 }

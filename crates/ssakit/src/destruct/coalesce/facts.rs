@@ -9,7 +9,7 @@ use crate::analysis::{DomTree, LiveCheck};
 use crate::destruct::classes::{DefPoint, NIL};
 use crate::destruct::to_cssa::Inserted;
 use crate::entity::EntityVec;
-use crate::ir::{Block, Function, InstData, Operand, Point, Var};
+use crate::ir::{Block, Cfg, Function, InstData, Operand, Point, Var};
 
 /// A copy `dst ← src` between two variables, with its priority.
 #[derive(Clone, Copy, Debug)]
@@ -61,38 +61,57 @@ pub(super) struct Gathered {
 }
 
 impl Gathered {
+    /// One walk of the blocks in layout order: the facts, and the
+    /// definitions and uses for [`LiveCheck`] (each phi operand read once
+    /// for both), in lists sized from the phi and instruction counts.
     pub(super) fn new(
         func: &Function,
+        cfg: &Cfg,
         dt: &DomTree,
         depth: &EntityVec<Block, u32>,
         inserted: &Inserted,
     ) -> (Gathered, DefUse) {
+        // Sizes: phi operands (one per predecessor edge in valid SSA),
+        // phis and instructions.
+        let (mut operands, mut phis, mut insts) = (0, 0, 0);
+        for &b in func.layout() {
+            let n = func.block_phis(b).len();
+            operands += n * cfg.preds(b).len();
+            phis += n;
+            insts += func.block_insts(b).len();
+        }
         let mut du = DefUse::new(func);
+        du.reserve(operands, 2 * insts + func.layout().len());
         let mut g = Gathered {
             candidates: Vec::new(),
-            phi_pairs: Vec::new(),
-            defs: Vec::new(),
+            phi_pairs: Vec::with_capacity(operands),
+            defs: Vec::with_capacity(phis + insts),
             block_defs: vec![(0, 0, 0); func.num_blocks()],
             consts: Vec::new(),
         };
         for &b in func.layout() {
             let reachable = dt.is_reachable(b);
-            if reachable {
-                du.add_block(func, dt, b);
-            }
             let start = g.defs.len() as u32;
             for &i in func.block_phis(b) {
                 if let InstData::Phi { dst, args } = func.inst(i) {
-                    let vars = args.as_slice(func).iter().filter_map(|a| a.value.var());
-                    g.phi_pairs.extend(vars.map(|v| (*dst, v)));
+                    let args = args.as_slice(func);
                     if reachable {
+                        du.add_phi_def(*dst, b);
                         g.defs.push(Def {
                             var: *dst,
                             pos: Point::entry(b),
                             src: DefSource::Own,
                         });
+                        for a in args {
+                            du.add_phi_use(dt, a.value, a.block);
+                        }
                     }
+                    let vars = args.iter().filter_map(|a| a.value.var());
+                    g.phi_pairs.extend(vars.map(|v| (*dst, v)));
                 }
+            }
+            if reachable {
+                du.add_insts(func, b);
             }
             let nphis = g.defs.len() as u32 - start;
             for (k, &i) in func.block_insts(b).iter().enumerate() {

@@ -111,7 +111,7 @@ use crate::analysis::{loop_depth, DomTree, LiveCheck};
 use crate::destruct::classes::{Classes, NIL};
 use crate::destruct::phi_webs::Webs;
 use crate::destruct::to_cssa::Inserted;
-use crate::ir::{Cfg, Function, Var};
+use crate::ir::{Cfg, Function, InstData, Var};
 use crate::timing;
 use components::{build_webs, phi_components};
 use facts::{sort_candidates, Candidate, Gathered, VarInfo};
@@ -223,6 +223,11 @@ pub(crate) fn coalesce_virtual(func: &Function, inserted: &Inserted) -> Virtual 
 /// after step 1 if a phi component is not free.
 fn run(func: &Function, inserted: &Inserted, virtual_copies: bool) -> Virtual {
     let nv = func.num_vars();
+    if !has_affinities(func) {
+        // No phi and no copy: nothing to try, every variable alone.
+        let sets = crate::union_find::UnionFind::new(nv);
+        return Virtual::Coalesced(Webs::from_sets(sets), CoalesceStats::default());
+    }
     let cfg = Cfg::new(func);
     let dt = {
         let _t = timing::phase("dominators");
@@ -234,7 +239,7 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool) -> Virtual {
     };
     let (g, mut live) = {
         let _t = timing::phase("def-use");
-        let (g, du) = Gathered::new(func, &dt, &depth, inserted);
+        let (g, du) = Gathered::new(func, &cfg, &dt, &depth, inserted);
         (g, LiveCheck::from_def_use(du, &cfg, &dt))
     };
     let mut stats = CoalesceStats::default();
@@ -321,6 +326,22 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool) -> Virtual {
         stats.intersection_tests = classes.work;
     }
     Virtual::Coalesced(Webs::from_sets(classes.into_sets()), stats)
+}
+
+/// Whether `func` has a phi, a copy or a parallel copy: without, coalescing
+/// has no candidate and no phi web, and leaves every variable alone (the
+/// dominator tree, the def-use lists and the ranks are not needed). One
+/// look at each instruction, against the walks those would take.
+fn has_affinities(func: &Function) -> bool {
+    func.layout().iter().any(|&b| {
+        !func.block_phis(b).is_empty()
+            || func.block_insts(b).iter().any(|&i| {
+                matches!(
+                    func.inst(i),
+                    InstData::Copy { .. } | InstData::ParCopy { .. }
+                )
+            })
+    })
 }
 
 /// Tries copy `c`: merges the classes of its two sides unless they
@@ -465,7 +486,7 @@ exit:
         let cfg = Cfg::new(f);
         let dt = DomTree::new(&cfg);
         let depth = loop_depth(&cfg, &dt);
-        let (g, du) = Gathered::new(f, &dt, &depth, &SecondaryMap::new(false));
+        let (g, du) = Gathered::new(f, &cfg, &dt, &depth, &SecondaryMap::new(false));
         let mut live = LiveCheck::from_def_use(du, &cfg, &dt);
         let info = VarInfo::new(f, &dt, &g, &live);
         let nv = f.num_vars();
