@@ -6,8 +6,8 @@
 # trait methods not counted). Prints three counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "pub fn: $(grep -rE '^\s*pub (const |unsafe )?fn ' crates/ssakit/src | wc -l)"
-echo "pub(crate) fn: $(grep -rE '^\s*pub\(crate\) (const |unsafe )?fn ' crates/ssakit/src | wc -l)"
+echo "pub fn: $(grep -rE '^\s*pub (const |unsafe )?fn ' --exclude-dir=tests crates/ssakit/src | wc -l)"
+echo "pub(crate) fn: $(grep -rE '^\s*pub\(crate\) (const |unsafe )?fn ' --exclude-dir=tests crates/ssakit/src | wc -l)"
 RUSTC_BOOTSTRAP=1 cargo rustdoc -q -p ssakit --all-features -- \
     -Z unstable-options --output-format json
 python3 - <<'PY'

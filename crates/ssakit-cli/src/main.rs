@@ -15,6 +15,7 @@ mod out;
 mod par;
 mod passes;
 mod signals;
+mod stats;
 mod transform;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

@@ -2,7 +2,7 @@
 //!
 //! `cargo bench -p ssakit --bench analysis` prints one JSON object per line:
 //! `{"bench": ..., "shape": ..., "blocks": ..., "ns_per_block": ..., "ms": ...}`,
-//! the best of three runs. Shapes are those of `tests/analysis_shapes`:
+//! the best of three runs. Shapes are those of `src/tests/analysis_shapes.rs`:
 //! `chain`, `diamonds` and Cytron's `ladder`. Two pairings are skipped
 //! because they are quadratic by nature, not by implementation: DF_all (and
 //! the worklist DF⁺ that needs it) on the ladder, whose frontiers have Θ(n²)
@@ -10,7 +10,7 @@
 //! `intersect` walks Θ(n²) steps in all. Set `SSAKIT_BENCH_SLOW=1` to run
 //! the latter anyway. Arguments (`cargo bench -- 10000`) pick the sizes.
 
-#[path = "../tests/analysis_shapes/mod.rs"]
+#[path = "../src/tests/analysis_shapes.rs"]
 mod shapes;
 
 use shapes::{chain, diamonds, function_from_graph, Ladder};

@@ -9,7 +9,7 @@
 //! A value is an integer ([`Value::Int`], an `i64`) or `undef`
 //! ([`Value::Undef`], the chapter's ⊥, section 13.5).
 //!
-//! 1. **Integers.** Arithmetic wraps ([`BinOp::eval`], [`UnOp::eval`]): `/`
+//! 1. **Integers.** Arithmetic wraps (`BinOp::eval`, `UnOp::eval`): `/`
 //!    and `%` truncate toward zero, shifts use the low 6 bits of the amount,
 //!    `>>` is arithmetic, comparisons and `!` give 0 or 1.
 //! 2. **Division or remainder by 0 traps** (`Trap::DivisionByZero`),
@@ -74,17 +74,6 @@ impl Value {
             Value::Bool(b) => Value::Int(i64::from(b)),
             v => v,
         }
-    }
-
-    /// Whether this is `undef`.
-    ///
-    /// ```
-    /// use ssakit::eval::Value;
-    /// assert!(Value::Undef.is_undef());
-    /// assert!(!Value::Int(0).is_undef());
-    /// ```
-    pub fn is_undef(self) -> bool {
-        self == Value::Undef
     }
 
     /// Whether `transformed` may stand where this value of the original

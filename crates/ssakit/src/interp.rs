@@ -112,7 +112,7 @@
 //! Half the non-`bool` results are 0, so that a branch on an uninterpreted
 //! comparison goes both ways. The *effect state* starts as the FNV offset
 //! basis. An operation that no pass may delete (its effects are not
-//! [removable](crate::ir::Effects::removable_if_unused): a write, a trap, a
+//! removable (`Effects::removable_if_unused`): a write, a trap, a
 //! call) replaces it with its own `h`, and with
 //! [`RunOptions::trace_calls`] it is recorded in [`Outcome::ops`] with its
 //! immediates, arguments and results; an operation that only reads takes the

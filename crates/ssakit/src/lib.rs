@@ -33,6 +33,13 @@ pub mod timing;
 pub mod union_find;
 pub mod verify;
 
+// The tests that reach inside the crate (`src/tests/`) name it `ssakit`
+// as the integration tests under `crates/ssakit/tests` do.
+#[cfg(test)]
+extern crate self as ssakit;
+#[cfg(test)]
+mod tests;
+
 /// The Rust examples of the library guide, `docs/library.md`, run as
 /// doctests, so that the guide cannot drift from the API. Only under
 /// `cargo test --doc`: the published crate does not hold the guide.

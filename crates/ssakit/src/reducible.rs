@@ -33,7 +33,7 @@
 //! O(edges × loop-nesting depth), linear for a bounded depth.
 //!
 //! A reducible graph, the common case, is recognised first in linear time
-//! ([`is_reducible`]) and left alone without building the forest: a ladder
+//! (`is_reducible`) and left alone without building the forest: a ladder
 //! of 20,000 nested loops has a nesting depth of 10,000, and the forest
 //! alone made `emit-wasm` quadratic on it. The test is the classic one
 //! (Hecht and Ullman 1974; Tarjan 1974): a graph is reducible exactly
@@ -131,22 +131,8 @@ const NONE: u32 = u32::MAX;
 /// the edges `u → v` with `v` dominating `u` are removed (see the module
 /// documentation). Linear in the blocks and edges, after the dominator
 /// tree.
-///
-/// # Example
-///
-/// ```
-/// use ssakit::reducible::is_reducible;
-/// let parse = |s: &str| ssakit::text::parse_module(s).unwrap().functions.remove(0);
-/// // A loop h ⇄ b entered at h only.
-/// let natural = parse("function f(c) {\ne:\n    jump h\nh:\n    branch c, b, x\n\
-///     b:\n    jump h\nx:\n    ret\n}\n");
-/// assert!(is_reducible(&natural));
-/// // A loop a ⇄ b entered at both a and b.
-/// let two_entries = parse("function f(c) {\ne:\n    branch c, a, b\na:\n    branch c, b, x\n\
-///     b:\n    branch c, a, x\nx:\n    ret\n}\n");
-/// assert!(!is_reducible(&two_entries));
-/// ```
-pub fn is_reducible(func: &Function) -> bool {
+#[cfg(test)]
+pub(crate) fn is_reducible(func: &Function) -> bool {
     reducible_cfg(&Cfg::new(func))
 }
 

@@ -1,7 +1,7 @@
 //! `ssakit wasm lift`, `ssakit wasm stats` and `ssakit wasm opt`: WebAssembly modules through
 //! the front end of `ssakit-wasm` (lifting rules in its `lift` module).
 
-use super::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
+use super::construct::{ConstructFlags, FlavorArg};
 use crate::exit::{self, Failed};
 use crate::input;
 use crate::json;
@@ -16,7 +16,6 @@ use ssakit_wasm::module::{self, WasmModule};
 use ssakit_wasm::pipeline::{self, ModuleStats, Options};
 use ssakit_wasm::rewrite::{self, OptLevel};
 use ssakit_wasm::WasmError;
-use std::io::IsTerminal;
 
 /// Arguments of `ssakit wasm`.
 #[derive(clap::Args)]
@@ -165,12 +164,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
     }
     let (name, bytes) = input::read_module_bytes(file(&a.file))?;
     let opts = rewrite::OptOptions {
-        construct: to_options(
-            a.flavor,
-            UndefArg::Operand,
-            IdfArg::Linear,
-            RenamingArg::ReachingDef,
-        ),
+        construct: crate::stats::construct_options(a.flavor),
         passes: match (a.passes, a.level) {
             (Some(p), _) => p.0,
             (None, Some(LevelArg::O0)) => rewrite::OptOptions::at(OptLevel::O0).passes,
@@ -280,9 +274,7 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
         };
         if a.construct {
             let results = par::each_function(&mut functions, |f| {
-                ssakit::construct::construct(f, &opts).map_err(|e| e.describe(f))?;
-                ssakit::verify::verify_valid(f)
-                    .map_err(|errs| errs.first().map(|e| e.describe(f)).unwrap_or_default())
+                crate::stats::construct_verified(f, &opts)
             });
             for ((r, _), f) in results.iter().zip(&functions) {
                 if let Err(msg) = r {
@@ -306,34 +298,15 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let passes = passes(a.passes);
     let opts = Options {
-        construct: to_options(
-            a.flavor,
-            UndefArg::Operand,
-            IdfArg::Linear,
-            RenamingArg::ReachingDef,
-        ),
+        construct: crate::stats::construct_options(a.flavor),
         passes,
         destruct: !a.no_destruct,
         all_flavors: a.all_flavors,
     };
     let (name, stats, names) = with_module(file(&a.file), |name, m| {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new(m.bodies.len() as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} functions {elapsed}")
-                    .expect("valid template"),
-            );
-            bar
-        });
-        let done = || {
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-        };
-        let stats = pipeline::run(m, &opts, &done).map_err(|e| bad(name, &e))?;
-        if let Some(b) = bar {
-            b.finish_and_clear();
-        }
+        let bar = crate::stats::Progress::new(m.bodies.len() as u64);
+        let stats = pipeline::run(m, &opts, &|| bar.inc()).map_err(|e| bad(name, &e))?;
+        bar.finish();
         Ok((name.to_string(), stats, m.names.clone()))
     })?;
     let text = match a.format {
@@ -378,26 +351,15 @@ fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
     for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
         r.push((format!("phis {f}"), or_dash(t.phis[k])));
     }
-    if !opts.passes.is_empty() {
-        let names: Vec<&str> = opts.passes.iter().map(|p| p.name()).collect();
-        r.push(("passes".into(), names.join(",")));
-    }
-    if let Some(c) = t.copies {
-        r.push(("copies after destruct".into(), c.to_string()));
-    }
+    crate::stats::push_pass_rows(&mut r, &opts.passes, t.copies);
     r.push(("time lift".into(), secs(t.times.lift)));
     for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
         let time = t.phis[k].map(|_| secs(t.times.construct[k]));
         r.push((format!("time construct {f}"), or_dash(time)));
     }
-    let ran = Ran {
-        verify: t.times.verify,
-        passes: (!opts.passes.is_empty()).then_some(t.times.opt),
-        destruct: opts.destruct.then_some(t.times.destruct),
-        wall: stats.wall,
-        failures: stats.failures.len(),
-    };
-    ran.push_rows(&mut r);
+    let times = [t.times.verify, t.times.opt, t.times.destruct];
+    let (wall, failed) = (stats.wall, stats.failures.len());
+    Ran::new(times, &opts.passes, opts.destruct, wall, failed).push_rows(&mut r);
     r
 }
 

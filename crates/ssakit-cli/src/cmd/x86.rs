@@ -2,7 +2,7 @@
 //! binaries through the front end of `ssakit-x86` (lifting rules in its
 //! `lift` module, docs/x86.md).
 
-use super::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
+use super::construct::{ConstructFlags, FlavorArg};
 use super::wasm::{passes, secs, table, Ran};
 use crate::exit::{self, Failed};
 use crate::out::{Out, OutputArg};
@@ -14,7 +14,6 @@ use ssakit_x86::binary::{Binary, FuncInfo};
 use ssakit_x86::lift::Origins;
 use ssakit_x86::pipeline::{self, BinaryStats, Options, PhiCounts};
 use ssakit_x86::X86Error;
-use std::io::IsTerminal;
 
 /// Arguments of `ssakit x86`.
 #[derive(clap::Args)]
@@ -165,9 +164,7 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
         };
         if a.construct {
             let results = par::each_function(&mut functions, |f| {
-                ssakit::construct::construct(f, &opts).map_err(|e| e.describe(f))?;
-                ssakit::verify::verify_valid(f)
-                    .map_err(|errs| errs.first().map(|e| e.describe(f)).unwrap_or_default())
+                crate::stats::construct_verified(f, &opts)
             });
             for ((r, _), info) in results.iter().zip(&chosen) {
                 if let Err(msg) = r {
@@ -303,34 +300,15 @@ fn lift_json(f: &Function, o: &Origins, info: &FuncInfo) -> serde_json::Value {
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     let opts = Options {
-        construct: to_options(
-            a.flavor,
-            UndefArg::Operand,
-            IdfArg::Linear,
-            RenamingArg::ReachingDef,
-        ),
+        construct: crate::stats::construct_options(a.flavor),
         passes: passes(a.passes),
         destruct: !a.no_destruct,
         only_chosen: a.only_flavor,
     };
     let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new(bin.functions().len() as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} functions {elapsed}")
-                    .expect("valid template"),
-            );
-            bar
-        });
-        let done = || {
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-        };
-        let stats = pipeline::run(bin, &opts, &done);
-        if let Some(b) = bar {
-            b.finish_and_clear();
-        }
+        let bar = crate::stats::Progress::new(bin.functions().len() as u64);
+        let stats = pipeline::run(bin, &opts, &|| bar.inc());
+        bar.finish();
         Ok((name.to_string(), stats))
     })?;
     let text = match a.format {
@@ -386,13 +364,7 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         };
         r.push((format!("phis {f}"), v));
     }
-    if !opts.passes.is_empty() {
-        let names: Vec<&str> = opts.passes.iter().map(|p| p.name()).collect();
-        r.push(("passes".into(), names.join(",")));
-    }
-    if let Some(c) = t.copies {
-        r.push(("copies after destruct".into(), c.to_string()));
-    }
+    crate::stats::push_pass_rows(&mut r, &opts.passes, t.copies);
     r.push(("time decode+cfg".into(), secs(t.times.decode)));
     r.push(("time lift".into(), secs(t.times.lift)));
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
@@ -403,14 +375,9 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         };
         r.push((format!("time construct {f}"), v));
     }
-    let ran = Ran {
-        verify: t.times.verify,
-        passes: (!opts.passes.is_empty()).then_some(t.times.opt),
-        destruct: opts.destruct.then_some(t.times.destruct),
-        wall: stats.wall,
-        failures: stats.failures.len(),
-    };
-    ran.push_rows(&mut r);
+    let times = [t.times.verify, t.times.opt, t.times.destruct];
+    let (wall, failed) = (stats.wall, stats.failures.len());
+    Ran::new(times, &opts.passes, opts.destruct, wall, failed).push_rows(&mut r);
     table(&format!("binary: {name}"), r)
 }
 

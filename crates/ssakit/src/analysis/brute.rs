@@ -20,21 +20,7 @@ use super::graph::{edge_list, CsrGraph, Graph};
 use crate::ir::{Block, Cfg, Function, Var};
 
 /// Which nodes are reachable from the entry when `removed` is deleted.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::brute::reachable_without;
-/// # use ssakit::analysis::CsrGraph;
-/// # use ssakit::ir::Block;
-/// # let b = Block::new;
-/// // 0 → 1 → 2, and 3 unreachable.
-/// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (1, 2)]);
-/// assert_eq!(reachable_without(&g, None), [true, true, true, false]);
-/// // Without 1, 2 is cut off: 1 dominates 2.
-/// assert_eq!(reachable_without(&g, Some(b(1))), [true, false, false, false]);
-/// ```
-pub fn reachable_without<G: Graph + ?Sized>(g: &G, removed: Option<Block>) -> Vec<bool> {
+pub(crate) fn reachable_without<G: Graph + ?Sized>(g: &G, removed: Option<Block>) -> Vec<bool> {
     let mut seen = vec![false; g.num_nodes()];
     if Some(g.entry()) == removed {
         return seen;
@@ -54,26 +40,7 @@ pub fn reachable_without<G: Graph + ?Sized>(g: &G, removed: Option<Block>) -> Ve
 
 /// The dominance relation as a matrix: `m[a][b]` iff `a` dominates `b`.
 /// Only reachable nodes dominate or are dominated.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::brute::dominance_matrix;
-/// # use ssakit::analysis::{CsrGraph, DomTree};
-/// # use ssakit::ir::Block;
-/// # let b = Block::new;
-/// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-/// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
-/// let g = CsrGraph::from_edges(6, b(0), &edges);
-/// let m = dominance_matrix(&g);
-/// let tree = DomTree::new(&g);
-/// for x in 0..6 {
-///     for y in 0..6 {
-///         assert_eq!(m[x][y], tree.dominates(b(x), b(y)));
-///     }
-/// }
-/// ```
-pub fn dominance_matrix<G: Graph + ?Sized>(g: &G) -> Vec<Vec<bool>> {
+pub(crate) fn dominance_matrix<G: Graph + ?Sized>(g: &G) -> Vec<Vec<bool>> {
     let n = g.num_nodes();
     let reach = reachable_without(g, None);
     let mut m = vec![vec![false; n]; n];
@@ -92,21 +59,7 @@ pub fn dominance_matrix<G: Graph + ?Sized>(g: &G) -> Vec<Vec<bool>> {
 /// Immediate dominators from the matrix: the strict dominator of `b` that all
 /// other strict dominators of `b` dominate. `None` for the entry and for
 /// unreachable nodes.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::brute::idoms;
-/// # use ssakit::analysis::CsrGraph;
-/// # use ssakit::ir::Block;
-/// # let b = Block::new;
-/// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-/// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
-/// let g = CsrGraph::from_edges(6, b(0), &edges);
-/// let a = Some(b(1));
-/// assert_eq!(idoms(&g), [None, Some(b(0)), a, a, a, a]);
-/// ```
-pub fn idoms<G: Graph + ?Sized>(g: &G) -> Vec<Option<Block>> {
+pub(crate) fn idoms<G: Graph + ?Sized>(g: &G) -> Vec<Option<Block>> {
     let m = dominance_matrix(g);
     let n = g.num_nodes();
     (0..n)
@@ -122,23 +75,7 @@ pub fn idoms<G: Graph + ?Sized>(g: &G) -> Vec<Option<Block>> {
 }
 
 /// DF(x) for every x, by definition, each sorted.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::brute::dominance_frontiers;
-/// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
-/// # use ssakit::ir::Block;
-/// # let b = Block::new;
-/// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-/// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
-/// let g = CsrGraph::from_edges(6, b(0), &edges);
-/// let slow = dominance_frontiers(&g);
-/// assert_eq!(slow[3], [b(4), b(5)]); // DF(C) = {D, E}
-/// let fast = DominanceFrontiers::new(&g, &DomTree::new(&g));
-/// assert!((0..6).all(|x| fast.df(b(x)) == slow[x].as_slice()));
-/// ```
-pub fn dominance_frontiers<G: Graph + ?Sized>(g: &G) -> Vec<Vec<Block>> {
+pub(crate) fn dominance_frontiers<G: Graph + ?Sized>(g: &G) -> Vec<Vec<Block>> {
     let m = dominance_matrix(g);
     let n = g.num_nodes();
     (0..n)
@@ -156,22 +93,7 @@ pub fn dominance_frontiers<G: Graph + ?Sized>(g: &G) -> Vec<Vec<Block>> {
 }
 
 /// DF⁺(S) as the fixpoint of DF_{i+1} = DF(S ∪ DF_i), sorted.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::brute::{dominance_frontiers, iterated_frontier};
-/// # use ssakit::analysis::CsrGraph;
-/// # use ssakit::ir::Block;
-/// # let b = Block::new;
-/// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-/// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
-/// let g = CsrGraph::from_edges(6, b(0), &edges);
-/// let df = dominance_frontiers(&g);
-/// // DF⁺({B}): DF(B) = {D}, DF(D) = {A, E}, DF(A) = {A}.
-/// assert_eq!(iterated_frontier(&df, &[b(2)]), [b(1), b(4), b(5)]);
-/// ```
-pub fn iterated_frontier(df: &[Vec<Block>], s: &[Block]) -> Vec<Block> {
+pub(crate) fn iterated_frontier(df: &[Vec<Block>], s: &[Block]) -> Vec<Block> {
     let n = df.len();
     let mut result = vec![false; n];
     loop {
@@ -207,20 +129,7 @@ pub fn iterated_frontier(df: &[Vec<Block>], s: &[Block]) -> Vec<Block> {
 /// J(S ∪ {r₀}) \ {r₀} in [`with_virtual_entry`]`(g)`, whose new entry `r₀`
 /// has a single edge to `r` (a definition at `r` in the chapter's sense is a
 /// definition *before* `r`: with `r → a → r`, DF⁺({a}) = {r} but J({r, a}) = ∅).
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::brute::join_set;
-/// # use ssakit::analysis::CsrGraph;
-/// # use ssakit::ir::Block;
-/// # let b = Block::new;
-/// // A diamond 0 → {1, 2} → 3: paths from 1 and from 2 first meet at 3.
-/// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-/// assert_eq!(join_set(&g, &[b(1), b(2)]), [b(3)]);
-/// assert!(join_set(&g, &[b(1)]).is_empty()); // one node: nothing to join
-/// ```
-pub fn join_set<G: Graph + ?Sized>(g: &G, s: &[Block]) -> Vec<Block> {
+pub(crate) fn join_set<G: Graph + ?Sized>(g: &G, s: &[Block]) -> Vec<Block> {
     let n = g.num_nodes();
     let edges = edge_list(g);
     (0..n)
@@ -231,22 +140,7 @@ pub fn join_set<G: Graph + ?Sized>(g: &G, s: &[Block]) -> Vec<Block> {
 
 /// A copy of `g` with one more node, the new entry, whose only edge goes to
 /// the old entry.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::brute::with_virtual_entry;
-/// # use ssakit::analysis::{CsrGraph, Graph};
-/// # use ssakit::ir::Block;
-/// # let b = Block::new;
-/// // The entry 0 has a predecessor: 0 ⇄ 1.
-/// let g = CsrGraph::from_edges(2, b(0), &[(0, 1), (1, 0)]);
-/// let v = with_virtual_entry(&g);
-/// assert_eq!(v.entry(), b(2));
-/// assert_eq!(v.succs(b(2)), &[b(0)]);
-/// assert!(v.preds(b(2)).is_empty());
-/// ```
-pub fn with_virtual_entry<G: Graph + ?Sized>(g: &G) -> CsrGraph {
+pub(crate) fn with_virtual_entry<G: Graph + ?Sized>(g: &G) -> CsrGraph {
     let n = g.num_nodes();
     let mut edges = edge_list(g);
     edges.push((n as u32, g.entry().as_u32()));
@@ -338,37 +232,7 @@ fn max_flow_to(n: usize, edges: &[(u32, u32)], s: &[Block], t: usize, limit: u32
 /// instruction from last to first, remove its definitions then add its uses;
 /// finally remove the phi destinations. Blocks outside the layout have empty
 /// sets.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::{brute, Liveness};
-/// # use ssakit::ir::Cfg;
-/// let src = "function f(n) {
-/// e:
-///     i = 0
-///     jump h
-/// h:
-///     c = i < n
-///     branch c, b, x
-/// b:
-///     i = i + 1
-///     jump h
-/// x:
-///     ret i
-/// }
-/// ";
-/// let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-/// let (live_in, live_out) = brute::liveness(f);
-/// let fast = Liveness::new(f, &Cfg::new(f));
-/// for b in f.blocks() {
-///     assert_eq!(live_in[b.index()], fast.live_in(b));
-///     assert_eq!(live_out[b.index()], fast.live_out(b));
-/// }
-/// let h = f.block_by_name("h").unwrap();
-/// assert_eq!(live_in[h.index()].len(), 2); // i and n
-/// ```
-pub fn liveness(func: &Function) -> (Vec<Vec<Var>>, Vec<Vec<Var>>) {
+pub(crate) fn liveness(func: &Function) -> (Vec<Vec<Var>>, Vec<Vec<Var>>) {
     let cfg = Cfg::new(func);
     let nb = func.num_blocks();
     let words = func.num_vars().div_ceil(64);

@@ -94,17 +94,7 @@ impl DjGraph {
     }
 
     /// The dominator tree, whose edges are the D-edges.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DjGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// let g = CsrGraph::from_edges(2, Block::new(0), &[(0, 1)]);
-    /// let dj = DjGraph::new(&g, DomTree::new(&g));
-    /// assert_eq!(dj.dom_tree().idom(Block::new(1)), Some(Block::new(0)));
-    /// ```
-    pub fn dom_tree(&self) -> &DomTree {
+    pub(crate) fn dom_tree(&self) -> &DomTree {
         &self.tree
     }
 
@@ -145,16 +135,6 @@ impl DjGraph {
     }
 
     /// Number of J-edges.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DjGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// // A multi-edge gives one J-edge: 1 ⇒ 0 twice.
-    /// let g = CsrGraph::from_edges(2, Block::new(0), &[(0, 1), (1, 0), (1, 0)]);
-    /// assert_eq!(DjGraph::new(&g, DomTree::new(&g)).num_j_edges(), 1);
-    /// ```
     pub fn num_j_edges(&self) -> usize {
         self.j_succ.len()
     }

@@ -52,7 +52,7 @@
 //! Dominance is only defined between reachable nodes. An unreachable node has
 //! no immediate dominator, no depth and no numbers; [`DomTree::dominates`]
 //! answers `false` whenever either argument is unreachable (even for `a ==
-//! b`), and [`DomTree::unreachable_blocks`] lists them. Nothing panics.
+//! b`), and `DomTree::unreachable_blocks` lists them. Nothing panics.
 
 use super::graph::Graph;
 use super::postorder::{DepthFirst, NONE};
@@ -250,20 +250,6 @@ impl DomTree {
         }
     }
 
-    /// The entry node, root of the tree.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// let g = CsrGraph::from_edges(2, Block::new(1), &[(1, 0)]);
-    /// assert_eq!(DomTree::new(&g).entry(), Block::new(1));
-    /// ```
-    pub fn entry(&self) -> Block {
-        self.entry
-    }
-
     /// Number of nodes of the graph, reachable or not.
     pub(crate) fn num_nodes(&self) -> usize {
         self.idom.len()
@@ -311,53 +297,21 @@ impl DomTree {
     }
 
     /// Whether `b` is reachable from the entry.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 2 → 1 but nothing reaches 2.
-    /// let g = CsrGraph::from_edges(3, b(0), &[(0, 1), (2, 1)]);
-    /// let tree = DomTree::new(&g);
-    /// assert!(tree.is_reachable(b(1)));
-    /// assert!(!tree.is_reachable(b(2)));
-    /// ```
     #[inline]
-    pub fn is_reachable(&self, b: Block) -> bool {
+    pub(crate) fn is_reachable(&self, b: Block) -> bool {
         self.pre[b.index()] != NONE
     }
 
     /// The nodes not reachable from the entry, in index order.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 2), (3, 1)]);
-    /// let tree = DomTree::new(&g);
-    /// assert_eq!(tree.unreachable_blocks().collect::<Vec<_>>(), [b(1), b(3)]);
-    /// ```
-    pub fn unreachable_blocks(&self) -> impl Iterator<Item = Block> + '_ {
+    #[cfg(test)]
+    pub(crate) fn unreachable_blocks(&self) -> impl Iterator<Item = Block> + '_ {
         (0..self.num_nodes())
             .filter(|&i| self.pre[i] == NONE)
             .map(Block::new)
     }
 
     /// Number of reachable nodes.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// let g = CsrGraph::from_edges(4, Block::new(0), &[(0, 2), (3, 1)]);
-    /// assert_eq!(DomTree::new(&g).num_reachable(), 2); // 0 and 2
-    /// ```
-    pub fn num_reachable(&self) -> usize {
+    pub(crate) fn num_reachable(&self) -> usize {
         self.preorder.len()
     }
 
@@ -404,84 +358,24 @@ impl DomTree {
 
     /// The depth (level) of `b` in the tree: 0 for the entry, `None` when
     /// unreachable.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // A chain 0 → 1 → 2, and 3 unreachable.
-    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (1, 2)]);
-    /// let tree = DomTree::new(&g);
-    /// assert_eq!(tree.depth(b(0)), Some(0));
-    /// assert_eq!(tree.depth(b(2)), Some(2));
-    /// assert_eq!(tree.depth(b(3)), None);
-    /// ```
     #[inline]
-    pub fn depth(&self, b: Block) -> Option<u32> {
+    pub(crate) fn depth(&self, b: Block) -> Option<u32> {
         let d = self.depth[b.index()];
         (d != NONE).then_some(d)
     }
 
     /// The preorder number of `b` in the tree, if reachable.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 0 → {1, 2}, 1 → 3: the tree is 0 → {1 → 3, 2}.
-    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3)]);
-    /// let tree = DomTree::new(&g);
-    /// let pre: Vec<_> = (0..4).map(|i| tree.pre_number(b(i)).unwrap()).collect();
-    /// assert_eq!(pre, [0, 1, 3, 2]);
-    /// ```
     #[inline]
-    pub fn pre_number(&self, b: Block) -> Option<u32> {
+    pub(crate) fn pre_number(&self, b: Block) -> Option<u32> {
         let p = self.pre[b.index()];
-        (p != NONE).then_some(p)
-    }
-
-    /// The postorder number of `b` in the tree, if reachable.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 0 → {1, 2}, 1 → 3: the tree is 0 → {1 → 3, 2}.
-    /// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3)]);
-    /// let tree = DomTree::new(&g);
-    /// let post: Vec<_> = (0..4).map(|i| tree.post_number(b(i)).unwrap()).collect();
-    /// assert_eq!(post, [3, 1, 2, 0]);
-    /// // 1 dominates 3: the interval of 3 nests in that of 1.
-    /// assert!(tree.pre_number(b(1)) <= tree.pre_number(b(3)));
-    /// assert!(tree.post_number(b(3)) <= tree.post_number(b(1)));
-    /// ```
-    #[inline]
-    pub fn post_number(&self, b: Block) -> Option<u32> {
-        let p = self.post[b.index()];
         (p != NONE).then_some(p)
     }
 
     /// The reachable nodes in tree preorder: every node after its immediate
     /// dominator, children in increasing index order.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 0 → {1, 2}, 1 → 3, and 4 unreachable.
-    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3)]);
-    /// let tree = DomTree::new(&g);
-    /// assert_eq!(tree.preorder().collect::<Vec<_>>(), [b(0), b(1), b(3), b(2)]);
-    /// ```
-    pub fn preorder(&self) -> impl DoubleEndedIterator<Item = Block> + ExactSizeIterator + '_ {
+    pub(crate) fn preorder(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = Block> + ExactSizeIterator + '_ {
         self.preorder.iter().copied()
     }
 
@@ -510,21 +404,8 @@ impl DomTree {
 
     /// The nearest common dominator of two reachable nodes (their lowest
     /// common ancestor in the tree); `None` if either is unreachable.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 0 → 1 → {2, 3}, 0 → 4, and 5 unreachable.
-    /// let g = CsrGraph::from_edges(6, b(0), &[(0, 1), (1, 2), (1, 3), (0, 4)]);
-    /// let tree = DomTree::new(&g);
-    /// assert_eq!(tree.nearest_common_dominator(b(2), b(3)), Some(b(1)));
-    /// assert_eq!(tree.nearest_common_dominator(b(2), b(4)), Some(b(0)));
-    /// assert_eq!(tree.nearest_common_dominator(b(2), b(5)), None);
-    /// ```
-    pub fn nearest_common_dominator(&self, mut a: Block, mut b: Block) -> Option<Block> {
+    #[cfg(test)]
+    pub(crate) fn nearest_common_dominator(&self, mut a: Block, mut b: Block) -> Option<Block> {
         let (mut da, mut db) = (self.depth(a)?, self.depth(b)?);
         while da > db {
             a = Block::from_u32(self.idom[a.index()]);
@@ -542,7 +423,7 @@ impl DomTree {
     }
 }
 
-/// An event of [`DomTree::walk`].
+/// An event of `DomTree::walk`.
 ///
 /// # Example
 ///
@@ -570,7 +451,7 @@ pub enum DomEvent {
     Exit(Block),
 }
 
-/// Iterator returned by [`DomTree::walk`].
+/// Iterator returned by `DomTree::walk`.
 ///
 /// # Example
 ///

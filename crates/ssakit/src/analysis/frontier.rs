@@ -136,21 +136,8 @@ impl DominanceFrontiers {
     }
 
     /// Total size Σ|DF(x)|.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-    /// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
-    /// let g = CsrGraph::from_edges(6, b(0), &edges);
-    /// let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
-    /// // DF(A) = {A}, DF(B) = {D}, DF(C) = {D, E}, DF(D) = {A, E}.
-    /// assert_eq!(df.total_size(), 6);
-    /// ```
-    pub fn total_size(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn total_size(&self) -> usize {
         self.df.num_items()
     }
 }

@@ -297,22 +297,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
     /// (D-edges go one level down, so they never qualify). Lets a caller
     /// skip per-variable work (liveness) for a variable that needs no phi:
     /// every variable of straight-line code or of a tree of branches.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DomTree, IdfCalculator};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-    /// let edges = [(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 5), (4, 5), (4, 1)];
-    /// let g = CsrGraph::from_edges(6, b(0), &edges);
-    /// let tree = DomTree::new(&g);
-    /// let idf = IdfCalculator::new(&g, &tree);
-    /// assert!(idf.is_empty(&[b(0), b(5)])); // DF(r) and DF(E) are empty
-    /// assert!(!idf.is_empty(&[b(2)]));
-    /// ```
-    pub fn is_empty(&self, defs: &[Block]) -> bool {
+    pub(crate) fn is_empty(&self, defs: &[Block]) -> bool {
         defs.iter().all(|&d| match self.tree.depth(d) {
             Some(level) => self.escape[d.index()] > level,
             None => true,

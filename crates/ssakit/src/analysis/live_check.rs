@@ -133,7 +133,7 @@ pub(crate) struct DefUse {
 
 impl DefUse {
     /// Nothing gathered yet, for the variables of `func`.
-    pub(crate) fn new(func: &Function) -> DefUse {
+    pub fn new(func: &Function) -> DefUse {
         let mut def_block = vec![NIL; func.num_vars()];
         for &p in func.params() {
             def_block[p.index()] = func.entry().as_u32();
@@ -408,78 +408,10 @@ impl LiveCheck {
 
     /// Explores `v` now, without keeping the result beyond the next
     /// exploration: for a batch of questions about `v` in a row.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::{Cfg, Point};
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let cfg = Cfg::new(f);
-    /// let dt = DomTree::new(&cfg);
-    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
-    /// lc.explore(var("n")); // then many questions about n
-    /// assert!(["e", "h", "b"].iter().all(|b| lc.is_live_out(var("n"), block(b))));
-    /// ```
-    pub fn explore(&mut self, v: Var) {
+    pub(crate) fn explore(&mut self, v: Var) {
         if self.current != v.as_u32() {
             self.explore_into(v, false);
         }
-    }
-
-    /// Blocks visited by explorations so far (a measure of the work done).
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::{Cfg, Point};
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let cfg = Cfg::new(f);
-    /// let dt = DomTree::new(&cfg);
-    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
-    /// assert_eq!(lc.explored_blocks(), 0); // nothing explored yet
-    /// lc.is_live_out(var("n"), block("e"));
-    /// assert_eq!(lc.explored_blocks(), 2); // h and b, where n is live-in
-    /// ```
-    pub fn explored_blocks(&self) -> usize {
-        self.explored_blocks
     }
 
     /// Explores `v`: afterwards `out_mark` holds its live-out blocks and `v`

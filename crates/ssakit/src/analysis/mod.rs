@@ -27,10 +27,11 @@
 //!    without the sets (`live_check`);
 //! 7. [`loop_depth`]: how many natural loops contain each block (`loops`).
 //!
-//! [`brute`] holds slow oracles straight from the definitions, for tests;
+//! `brute` holds slow oracles straight from the definitions, for tests;
 //! [`report`] renders results as text for the command line.
 
-pub mod brute;
+#[cfg(test)]
+pub(crate) mod brute;
 pub(crate) mod dj_graph;
 pub mod domtree;
 pub(crate) mod frontier;

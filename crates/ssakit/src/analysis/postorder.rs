@@ -187,20 +187,8 @@ impl DepthFirst {
 
     /// Reachable nodes in reverse postorder: every node comes before its
     /// successors, except along back edges (edges to a DFS ancestor).
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 0 → {1, 2} → 3; node 4 is unreachable.
-    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-    /// let dfs = DepthFirst::new(&g);
-    /// let rpo: Vec<_> = dfs.reverse_postorder().collect();
-    /// assert_eq!(rpo, [b(0), b(2), b(1), b(3)]); // 3 after both its predecessors
-    /// ```
-    pub fn reverse_postorder(&self) -> impl DoubleEndedIterator<Item = Block> + '_ {
+    #[cfg(test)]
+    pub(crate) fn reverse_postorder(&self) -> impl DoubleEndedIterator<Item = Block> + '_ {
         self.postorder.iter().rev().copied()
     }
 
@@ -223,7 +211,7 @@ impl DepthFirst {
         some(self.pre_number[b.index()])
     }
 
-    /// Position of `b` in [`postorder`](Self::postorder), if reachable.
+    /// Position of `b` in `postorder`, if reachable.
     ///
     /// # Example
     ///
@@ -243,59 +231,23 @@ impl DepthFirst {
     }
 
     /// Position of `b` in the reverse postorder, if reachable.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 0 → {1, 2} → 3; node 4 is unreachable.
-    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-    /// let dfs = DepthFirst::new(&g);
-    /// assert_eq!(dfs.rpo_number(b(0)), Some(0));
-    /// assert_eq!(dfs.rpo_number(b(3)), Some(3));
-    /// assert_eq!(dfs.rpo_number(b(4)), None);
-    /// ```
-    pub fn rpo_number(&self, b: Block) -> Option<u32> {
+    #[cfg(test)]
+    pub(crate) fn rpo_number(&self, b: Block) -> Option<u32> {
         self.post_number(b)
             .map(|p| self.postorder.len() as u32 - 1 - p)
     }
 
     /// The node from which the search first entered `b`: its parent in the
     /// DFS spanning tree. `None` for the entry and unreachable nodes.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 0 → {1, 2} → 3; node 4 is unreachable.
-    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-    /// let dfs = DepthFirst::new(&g);
-    /// assert_eq!(dfs.dfs_parent(b(3)), Some(b(1))); // entered from 1, not 2
-    /// assert_eq!(dfs.dfs_parent(b(0)), None);
-    /// ```
-    pub fn dfs_parent(&self, b: Block) -> Option<Block> {
+    #[cfg(test)]
+    pub(crate) fn dfs_parent(&self, b: Block) -> Option<Block> {
         let i = self.pre_number(b)?;
         some(self.parent[i as usize]).map(|p| self.preorder[p as usize])
     }
 
     /// Every node not reachable from the entry, in index order.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{CsrGraph, DepthFirst};
-    /// # use ssakit::ir::Block;
-    /// # let b = Block::new;
-    /// // 0 → {1, 2} → 3; node 4 is unreachable.
-    /// let g = CsrGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-    /// let dfs = DepthFirst::new(&g);
-    /// assert_eq!(dfs.unreachable().collect::<Vec<_>>(), [b(4)]);
-    /// ```
-    pub fn unreachable(&self) -> impl Iterator<Item = Block> + '_ {
+    #[cfg(test)]
+    pub(crate) fn unreachable(&self) -> impl Iterator<Item = Block> + '_ {
         (0..self.num_nodes())
             .filter(|&i| self.pre_number[i] == NONE)
             .map(Block::new)

@@ -123,20 +123,6 @@ pub fn emit_module(m: &Module) -> Result<String, EmitError> {
     Ok(out)
 }
 
-/// Prints one function alone as a module (externals declared).
-///
-/// ```
-/// use ssakit::backend::llvm::emit_function;
-/// let m = ssakit::text::parse_module("function f() {\ne:\n    r = ext(1)\n    ret r\n}").unwrap();
-/// let ll = emit_function(&m.functions[0]).unwrap();
-/// assert!(ll.contains("declare i64 @ext(...)"));
-/// ```
-pub fn emit_function(f: &Function) -> Result<String, EmitError> {
-    emit_module(&Module {
-        functions: vec![f.clone()],
-    })
-}
-
 /// `name` as an LLVM identifier body: unchanged when it is a plain
 /// identifier (`[-a-zA-Z$._][-a-zA-Z$._0-9]*`), else quoted with `\XX`
 /// escapes for `"`, `\` and non-printable bytes.

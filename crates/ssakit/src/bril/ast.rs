@@ -39,13 +39,7 @@ pub enum Ty {
 
 impl Ty {
     /// The type's text (`int`, `ptr<int>`).
-    ///
-    /// ```
-    /// use ssakit::bril::ast::Ty;
-    /// assert_eq!(Ty::Bool.name(), "bool");
-    /// assert_eq!(Ty::Other("float".into()).name(), "float");
-    /// ```
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match self {
             Ty::Int => "int",
             Ty::Bool => "bool",
@@ -54,13 +48,7 @@ impl Ty {
     }
 
     /// The type named `s` (a parameterised type is `Other`).
-    ///
-    /// ```
-    /// use ssakit::bril::ast::Ty;
-    /// assert_eq!(Ty::from_name("int"), Ty::Int);
-    /// assert_eq!(Ty::from_name("char"), Ty::Other("char".into()));
-    /// ```
-    pub fn from_name(s: &str) -> Ty {
+    pub(crate) fn from_name(s: &str) -> Ty {
         match s {
             "int" => Ty::Int,
             "bool" => Ty::Bool,

@@ -22,7 +22,7 @@
 //! * **Types.** `int` is `i64`, `bool` is [`Type::Bool`]; every operation
 //!   is checked against Bril's signature. Anything else (memory, float,
 //!   char, speculation, ...) is an error naming the instruction.
-//! * **Names** go through [`names::encode`](super::names::encode).
+//! * **Names** go through `names::encode`.
 
 use super::ast::{Code, Func, Instr, Literal, Loc, Program, Ty};
 use super::names::encode;

@@ -2,7 +2,7 @@
 //!
 //! A Bril identifier may hold characters a `.ssa` name may not (`%`, and
 //! in JSON anything), may start with a digit or a dot, and may be a word
-//! of the `.ssa` format (`phi`, `print`, `ret`). [`encode`] maps it to a
+//! of the `.ssa` format (`phi`, `print`, `ret`). `encode` maps it to a
 //! valid `.ssa` name, injectively, by escaping with `_`:
 //!
 //! | Bril | ssakit |

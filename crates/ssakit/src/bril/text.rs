@@ -124,15 +124,7 @@ fn stray(src: &str, at: usize, what: &str) -> Diagnostic {
 }
 
 /// Parses Bril text into its syntax tree.
-///
-/// ```
-/// use ssakit::bril::text::parse;
-/// let p = parse("@main {\n  v: int = const 5;\n  print v;\n}").unwrap();
-/// assert_eq!(p.functions[0].body.len(), 2);
-/// let err = parse("@main {\n  v: int = const 5\n}").unwrap_err();
-/// assert!(err.render("p.bril", "@main {\n  v: int = const 5\n}").contains("p.bril:"));
-/// ```
-pub fn parse(src: &str) -> Result<Program, Diagnostic> {
+pub(crate) fn parse(src: &str) -> Result<Program, Diagnostic> {
     let mut p = Parser {
         src,
         lex: Lexer { src, pos: 0 },
@@ -315,13 +307,7 @@ impl Parser<'_> {
 /// above (`bril-txt`'s `("_"|"%"|LETTER) ("_"|"%"|"."|LETTER|DIGIT)*`, with
 /// Lark's ASCII `LETTER`). JSON takes any string as a name; the text
 /// format only these.
-///
-/// ```
-/// use ssakit::bril::text::is_ident;
-/// assert!(is_ident("x.1") && is_ident("%t") && is_ident("_"));
-/// assert!(!is_ident("a b") && !is_ident("ü") && !is_ident("1a") && !is_ident(""));
-/// ```
-pub fn is_ident(s: &str) -> bool {
+pub(crate) fn is_ident(s: &str) -> bool {
     let b = s.as_bytes();
     b.first().is_some_and(|&c| ident_start(c)) && b.iter().all(|&c| ident_char(c))
 }
@@ -330,14 +316,7 @@ pub fn is_ident(s: &str) -> bool {
 /// parameter, a variable, a label or a callee that is not an
 /// [`is_ident`] (a name from JSON: `a b`, `ü`) is an error naming it, so
 /// that nothing is written that Bril's text parser cannot read back.
-///
-/// ```
-/// use ssakit::bril::{parse, text, Syntax};
-/// let p = parse(r#"{"functions": [{"name": "main", "instrs": [{"label": "a b"}]}]}"#, Syntax::Json).unwrap();
-/// let err = text::check(&p).unwrap_err();
-/// assert!(err.describe().contains("label `a b` has no Bril text spelling"));
-/// ```
-pub fn check(p: &Program) -> Result<(), Error> {
+pub(crate) fn check(p: &Program) -> Result<(), Error> {
     for f in &p.functions {
         let bad = |what: &str, name: &str, index: Option<usize>| {
             let message = format!(
@@ -381,13 +360,7 @@ pub fn check(p: &Program) -> Result<(), Error> {
 /// Prints a program in the text format, as `bril2txt` lays it out; a name
 /// that is not an identifier of the format is written as it is ([`check()`]
 /// refuses such a program first).
-///
-/// ```
-/// use ssakit::bril::text::{parse, print};
-/// let src = "@main {\n  v: int = const 5;\n  print v;\n}\n";
-/// assert_eq!(print(&parse(src).unwrap()), src);
-/// ```
-pub fn print(p: &Program) -> String {
+pub(crate) fn print(p: &Program) -> String {
     let mut s = String::new();
     for (k, f) in p.functions.iter().enumerate() {
         if k > 0 {

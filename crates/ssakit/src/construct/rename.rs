@@ -41,7 +41,6 @@
 //! trace of [`super::trace`] is one); the default observes nothing and
 //! costs nothing.
 
-use super::trace::Site;
 use super::UndefMode;
 use crate::analysis::{DomEvent, DomTree};
 use crate::entity::{Csr, EntityVec};
@@ -190,6 +189,21 @@ impl Reaching for VersionStacks {
         self.stacks[v].push(new);
         self.log.push(v);
     }
+}
+
+/// Where a mention of the traced variable is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Site {
+    /// A parameter of the function (a definition at the entry).
+    Param,
+    /// An instruction (a phi's definition, or an ordinary instruction).
+    Inst(Inst),
+    /// The terminator of a block.
+    Term(Block),
+    /// An operand of a phi in a successor, used at the end of the block.
+    SuccPhi(Inst),
+    /// An `x = undef` created just before a use that found ⊥.
+    UndefDef(Inst),
 }
 
 /// Sees every use and definition renaming makes, with where it is.

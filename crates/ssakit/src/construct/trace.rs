@@ -16,7 +16,7 @@
 //! blocks (a 20,000-block ladder printed 3.6 GB). The chapter's small
 //! examples are far below the cap and print in full.
 
-use super::rename::{Climb, Observer};
+use super::rename::{Climb, Observer, Site};
 use crate::analysis::{DomEvent, DomTree};
 use crate::entity::Csr;
 use crate::ir::{Block, Cfg, Function, Inst, Var, VarNames};
@@ -83,21 +83,6 @@ pub const ROW_SHOWN: usize = 32;
 /// The first [`ROW_SHOWN`] blocks of `bs`.
 pub(crate) fn shown(bs: impl IntoIterator<Item = Block>) -> Vec<Block> {
     bs.into_iter().take(ROW_SHOWN).collect()
-}
-
-/// Where a mention of the traced variable is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Site {
-    /// A parameter of the function (a definition at the entry).
-    Param,
-    /// An instruction (a phi's definition, or an ordinary instruction).
-    Inst(Inst),
-    /// The terminator of a block.
-    Term(Block),
-    /// An operand of a phi in a successor, used at the end of the block.
-    SuccPhi(Inst),
-    /// An `x = undef` created just before a use that found ⊥.
-    UndefDef(Inst),
 }
 
 /// One mention of the traced variable during renaming.

@@ -70,7 +70,7 @@
 //! index, grown on demand and reset after each call by visiting only the
 //! entries it touched, so a call on `n` copies costs `O(n)` amortised and no
 //! hashing or sorting is ever done. The one-shot functions
-//! [`sequentialize_with_temp`] and [`sequentialize_with_swaps`] build a
+//! `sequentialize_with_temp` and `sequentialize_with_swaps` build a
 //! fresh `Sequentializer` and so also pay `O(largest index)` once.
 
 use crate::entity::EntityRef;

@@ -18,7 +18,7 @@
 //! `to_cssa` are inserted around every phi), renaming
 //! every variable of a web to one representative makes each phi read and
 //! write the same name, `r = phi(r, ..., r)`, and deleting it is a correct
-//! destruction: [`destruct_conventional`].
+//! destruction: `destruct_conventional`.
 //!
 //! This module does not decide conventionality, which needs liveness: the
 //! verifier does that, constant phi operands included
@@ -149,7 +149,7 @@ fn same_block_phi_conflict(func: &Function, webs: &mut Webs) -> Option<(Var, Var
     found
 }
 
-/// What [`destruct_conventional`] did.
+/// What `destruct_conventional` did.
 ///
 /// # Example
 ///

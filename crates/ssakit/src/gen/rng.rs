@@ -61,26 +61,12 @@ impl Rng {
     }
 
     /// True with probability `num / den`.
-    ///
-    /// ```
-    /// use ssakit::gen::Rng;
-    /// let mut r = Rng::new(5);
-    /// assert!((0..50).all(|_| r.chance(4, 4)));
-    /// assert!((0..50).all(|_| !r.chance(0, 4)));
-    /// ```
-    pub fn chance(&mut self, num: u32, den: u32) -> bool {
+    pub(crate) fn chance(&mut self, num: u32, den: u32) -> bool {
         self.below(den) < num
     }
 
     /// A uniformly chosen element of the non-empty slice `xs`.
-    ///
-    /// ```
-    /// use ssakit::gen::Rng;
-    /// let mut r = Rng::new(5);
-    /// assert!(['a', 'b'].contains(&r.pick(&['a', 'b'])));
-    /// assert_eq!(r.pick(&[7]), 7);
-    /// ```
-    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+    pub(crate) fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
         xs[self.below(xs.len() as u32) as usize]
     }
 

@@ -7,13 +7,7 @@ use std::fmt::Write;
 
 /// `p0, p1, ..., p{n-1}` for `prefix` `p`: a switch's targets, a parallel
 /// copy's variables.
-///
-/// ```
-/// use ssakit::gen::wide::numbered;
-/// assert_eq!(numbered("B", 3), "B0, B1, B2");
-/// assert_eq!(numbered("x", 0), "");
-/// ```
-pub fn numbered(prefix: &str, n: usize) -> String {
+pub(crate) fn numbered(prefix: &str, n: usize) -> String {
     let mut s = String::with_capacity(n * (prefix.len() + 8));
     for i in 0..n {
         let _ = write!(s, "{}{prefix}{i}", if i > 0 { ", " } else { "" });

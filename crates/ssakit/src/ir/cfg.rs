@@ -77,16 +77,7 @@ impl Cfg {
     }
 
     /// The entry block.
-    ///
-    /// ```
-    /// use ssakit::ir::Cfg;
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// assert_eq!(Cfg::new(&f).entry(), e);
-    /// ```
-    pub fn entry(&self) -> Block {
+    pub(crate) fn entry(&self) -> Block {
         self.entry
     }
 
@@ -152,15 +143,7 @@ impl Cfg {
     /// Distinct predecessors of `b`, in order (the labels a phi in `b` must
     /// have). Edges from one source are adjacent in [`Cfg::preds`], so this
     /// only drops adjacent repeats.
-    ///
-    /// ```
-    /// use ssakit::ir::Cfg;
-    /// let f = ssakit::text::parse_module("function f(c) {\ne:\n    branch c, l, l\nl:\n    ret\n}").unwrap().functions.remove(0);
-    /// let (cfg, l) = (Cfg::new(&f), f.block_by_name("l").unwrap());
-    /// assert_eq!(cfg.preds(l).len(), 2);
-    /// assert_eq!(cfg.unique_preds(l).collect::<Vec<_>>(), [f.entry()]);
-    /// ```
-    pub fn unique_preds(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
+    pub(crate) fn unique_preds(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
         let p = self.preds(b);
         p.iter()
             .enumerate()

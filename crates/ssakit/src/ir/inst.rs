@@ -134,17 +134,6 @@ impl BinOp {
         matches!(self, BinOp::Div | BinOp::Rem)
     }
 
-    /// The operator spelled `s`, if any.
-    ///
-    /// ```
-    /// use ssakit::ir::BinOp;
-    /// assert_eq!(BinOp::from_symbol("!="), Some(BinOp::Ne));
-    /// assert_eq!(BinOp::from_symbol("**"), None);
-    /// ```
-    pub fn from_symbol(s: &str) -> Option<BinOp> {
-        BinOp::ALL.iter().copied().find(|op| op.symbol() == s)
-    }
-
     /// Evaluates the operator with `i64` wrapping semantics: `/` and `%`
     /// truncate toward zero, shifts use the low 6 bits of the amount, `>>` is
     /// arithmetic. Returns `None` for division or remainder by zero.
@@ -211,11 +200,6 @@ impl UnOp {
     }
 
     /// Evaluates the operator.
-    ///
-    /// ```
-    /// use ssakit::ir::UnOp;
-    /// assert_eq!(UnOp::Neg.eval(i64::MIN), i64::MIN); // wraps
-    /// ```
     pub fn eval(self, a: i64) -> i64 {
         match self {
             UnOp::Neg => a.wrapping_neg(),

@@ -59,14 +59,8 @@ impl Point {
 
     /// Just before instruction `k` of `b` (`k` = the number of ordinary
     /// instructions: its terminator), where it reads its operands.
-    ///
-    /// ```
-    /// use ssakit::ir::{Block, Point};
-    /// let b = Block::new(0);
-    /// assert!(Point::before(b, 1) < Point::after(b, 1) && Point::after(b, 0) < Point::before(b, 1));
-    /// ```
     #[inline]
-    pub fn before(b: Block, k: usize) -> Point {
+    pub(crate) fn before(b: Block, k: usize) -> Point {
         Point {
             block: b,
             slot: 2 * k as u32 + 1,
@@ -106,24 +100,14 @@ impl Point {
     }
 
     /// The block of the point.
-    ///
-    /// ```
-    /// use ssakit::ir::{Block, Point};
-    /// assert_eq!(Point::exit(Block::new(4)).block(), Block::new(4));
-    /// ```
     #[inline]
-    pub fn block(self) -> Block {
+    pub(crate) fn block(self) -> Block {
         self.block
     }
 
     /// Whether this point is the entry of its block.
-    ///
-    /// ```
-    /// use ssakit::ir::{Block, Point};
-    /// assert!(!Point::before(Block::new(0), 0).is_entry());
-    /// ```
     #[inline]
-    pub fn is_entry(self) -> bool {
+    pub(crate) fn is_entry(self) -> bool {
         self.slot == 0
     }
 

@@ -35,7 +35,7 @@ crate::entity_ref!(
 /// | `write` | writes memory, output or other state | no |
 /// | `call` | anything at all (a call) | no |
 ///
-/// `dce` deletes an instruction only when [`Effects::removable_if_unused`];
+/// `dce` deletes an instruction only when `Effects::removable_if_unused`;
 /// `copy-prop` and `const-prop` never move or delete an instruction with
 /// an effect, and treat the results of operations they cannot evaluate as
 /// unknown.

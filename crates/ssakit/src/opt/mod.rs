@@ -20,7 +20,7 @@
 //!
 //! Every pass respects effects ([`Function::effects`]): it deletes an
 //! instruction only when it has none that matters once its results are
-//! unused ([`Effects::removable_if_unused`](crate::ir::Effects::removable_if_unused)),
+//! unused (`Effects::removable_if_unused`),
 //! and moves none.
 //!
 //! [`run_passes`] runs a list of passes, as parsed by [`Pass::parse`] from
@@ -152,14 +152,7 @@ impl Pass {
     }
 
     /// Runs this pass on `func`.
-    ///
-    /// ```
-    /// use ssakit::{opt::Pass, text::parse_module};
-    /// let mut m = parse_module("function f(a) {\nentry:\n    b = a + 0\n    ret a\n}\n").unwrap();
-    /// let stats = Pass::Dce.run(&mut m.functions[0]).unwrap();
-    /// assert_eq!(stats.insts_removed, 1); // `b` is never used
-    /// ```
-    pub fn run(self, func: &mut Function) -> Result<Stats, IrError> {
+    pub(crate) fn run(self, func: &mut Function) -> Result<Stats, IrError> {
         match self {
             Pass::CopyProp => copy_prop(func),
             Pass::Dce => dce(func),

@@ -21,6 +21,14 @@ mod golden_file;
 #[allow(unused_imports)]
 pub use golden_file::golden;
 
+/// Cargo's scratch folder for tests, `target/tmp`: `CARGO_TARGET_TMPDIR`
+/// for integration tests; unit tests (`src/tests/`) do not get that
+/// variable and use the workspace's `target/tmp`.
+pub fn tmp_dir() -> &'static str {
+    option_env!("CARGO_TARGET_TMPDIR")
+        .unwrap_or(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/tmp"))
+}
+
 /// `n` property-test cases, times `SSAKIT_PROPTEST_SCALE` when it is set:
 /// the randomized soak (`.ci/run` fixes proptest's seed with
 /// `PROPTEST_RNG_SEED`; without it every run draws new programs).
@@ -70,7 +78,7 @@ impl proptest::test_runner::FailurePersistence for ReadOnlyRegressions {
             .map_or("unknown".into(), |s| s.to_string_lossy().into_owned());
         let path = format!(
             "{}/proptest-regressions/{name}.proptest-regressions",
-            env!("CARGO_TARGET_TMPDIR")
+            tmp_dir()
         );
         eprintln!(
             "proptest: failing seed saved in {path}; copy its `cc` line into the \

@@ -10,7 +10,7 @@
 //! * every flavour and ⊥ mode computes what the original computes (an
 //!   `undef` printed by the original matches any value).
 
-mod common;
+use super::common;
 
 use common::random_program::{program, run, ARGS, FUEL};
 use proptest::prelude::*;
@@ -126,13 +126,13 @@ fn failures_leave_the_tracked_regressions_file_alone() {
     // This file's tracked seeds are read (a failing replay ends the run).
     let tracked = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/construct_props.proptest-regressions"
+        "/src/tests/construct_props.proptest-regressions"
     );
     let before = std::fs::read(tracked).unwrap();
     assert!(String::from_utf8_lossy(&before).contains("\ncc "));
     fail(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/construct_props.rs"
+        "/src/tests/construct_props.rs"
     ));
     assert_eq!(std::fs::read(tracked).unwrap(), before);
     // A test without a regressions file gets none: its seed goes to target/tmp.
@@ -140,11 +140,11 @@ fn failures_leave_the_tracked_regressions_file_alone() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/planted_failure.proptest-regressions"
     );
-    let saved = concat!(
-        env!("CARGO_TARGET_TMPDIR"),
-        "/proptest-regressions/planted_failure.proptest-regressions"
+    let saved = format!(
+        "{}/proptest-regressions/planted_failure.proptest-regressions",
+        common::tmp_dir()
     );
-    let _ = std::fs::remove_file(saved);
+    let _ = std::fs::remove_file(&saved);
     fail(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/planted_failure.rs"

@@ -10,7 +10,7 @@
 //! paths: SSA from every flavour, the same read back from text, after
 //! optimisation, and with extra phis added that are usually not minimal.
 
-mod common;
+use super::common;
 
 use common::random_program::program;
 use proptest::prelude::*;

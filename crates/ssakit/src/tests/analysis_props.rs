@@ -9,7 +9,7 @@
 //! terminators (jumps, branches with equal targets, switches, returns) and
 //! random phis with one argument per distinct predecessor.
 
-mod common;
+use super::common;
 
 use proptest::prelude::*;
 use ssakit::analysis::{

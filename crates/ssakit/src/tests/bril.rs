@@ -7,7 +7,7 @@
 
 #![cfg(feature = "bril")]
 
-mod common;
+use super::common;
 
 use ssakit::bril::{self, SsaForm, Syntax};
 use ssakit::construct::{self, Flavor, Options, UndefMode};

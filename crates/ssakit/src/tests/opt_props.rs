@@ -14,7 +14,7 @@
 //! * translated out of SSA by `destruct` (with critical edges split
 //!   or not), it still computes the same.
 
-mod common;
+use super::common;
 
 use common::random_program::{program, run, Program, ARGS, FUEL};
 use proptest::prelude::*;

@@ -4,9 +4,9 @@
 //! branch reads a phi operand, multi-edges and switches, and random phi
 //! shuffles in a loop; with and without critical-edge splitting.
 
-mod common;
+use super::common;
 
-mod support;
+use super::support;
 
 use proptest::prelude::*;
 use ssakit::destruct::phi_webs::destruct_conventional;

@@ -5,7 +5,7 @@
 //! stack survives. (Cooper–Harvey–Kennedy is Θ(n²) on the ladder, so that
 //! one pairing runs on a smaller ladder; it has no recursion either way.)
 
-mod analysis_shapes;
+use super::analysis_shapes;
 
 use analysis_shapes::{chain, diamonds, function_from_graph, Ladder};
 use ssakit::analysis::{

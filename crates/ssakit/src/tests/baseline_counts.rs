@@ -9,7 +9,7 @@
 //! here, on the line of the program concerned. Re-bless with `BLESS=1` only
 //! for a change meant to improve them, and say so in the commit.
 
-mod common;
+use super::common;
 
 use ssakit::construct::{self, Flavor, Options};
 use ssakit::destruct::{destruct, DestructOptions};
