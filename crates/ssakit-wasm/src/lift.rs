@@ -225,6 +225,9 @@ struct Lifter<'m, 'a> {
     temps: u32,
     labels: u32,
     merges: u32,
+    /// Scratch for the names of new variables and blocks (one allocation
+    /// per function, not one per name).
+    name: String,
 }
 
 /// Lifts function `body` of `m` (see the module documentation).
@@ -280,6 +283,7 @@ fn lift_impl(
         temps: 0,
         labels: 0,
         merges: 0,
+        name: String::new(),
     };
     l.run(body)?;
     let locals = l.locals.len();
@@ -289,12 +293,31 @@ fn lift_impl(
     })
 }
 
+/// `prefix` followed by `n` in decimal, written into `buf`.
+fn numbered<'a>(buf: &'a mut String, prefix: &str, n: u64) -> &'a str {
+    buf.clear();
+    buf.push_str(prefix);
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    let mut n = n;
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend(digits[k..].iter().map(|&d| d as char));
+    buf
+}
+
 impl Lifter<'_, '_> {
     fn run(&mut self, body: &Body<'_>) -> Result<(), WasmError> {
         let sig = self.m.signature(self.index).clone();
         self.f.set_returns(Some(sig.results.clone()));
         for (i, &t) in sig.params.iter().enumerate() {
-            let v = self.f.new_var(&format!("l{i}"), t);
+            let v = self.f.new_var(numbered(&mut self.name, "l", i as u64), t);
             self.f.add_param(v);
             self.locals.push(v);
         }
@@ -309,7 +332,7 @@ impl Lifter<'_, '_> {
                 .get_local_type(i as u32)
                 .expect("validated local");
             let t = val_type(t, reader.original_position())?;
-            let v = self.f.new_var(&format!("l{i}"), t);
+            let v = self.f.new_var(numbered(&mut self.name, "l", i as u64), t);
             self.locals.push(v);
             self.zero(entry, v, t);
         }
@@ -417,12 +440,14 @@ impl Lifter<'_, '_> {
 
     fn temp(&mut self, t: Type) -> Var {
         self.temps += 1;
-        self.f.new_var(&format!("t{}", self.temps), t)
+        self.f
+            .new_var(numbered(&mut self.name, "t", self.temps.into()), t)
     }
 
     fn block(&mut self, kind: &str) -> Block {
         self.labels += 1;
-        self.f.create_block(&format!("{kind}{}", self.labels))
+        self.f
+            .create_block(numbered(&mut self.name, kind, self.labels.into()))
     }
 
     /// Starts emitting into `b`, placing it in the layout.
@@ -539,7 +564,8 @@ impl Lifter<'_, '_> {
 
     fn merge_var(&mut self, prefix: &str, t: Type) -> Var {
         self.merges += 1;
-        self.f.new_var(&format!("{prefix}{}", self.merges), t)
+        self.f
+            .new_var(numbered(&mut self.name, prefix, self.merges.into()), t)
     }
 
     /// Opens a frame of `kind` whose parameters are the top `params.len()`
