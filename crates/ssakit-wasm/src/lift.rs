@@ -1013,3 +1013,17 @@ impl Lifter<'_, '_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::numbered;
+
+    /// Names as `format!("{prefix}{n}")` writes them, into one buffer.
+    #[test]
+    fn numbered_names() {
+        let mut buf = String::from("left over");
+        assert_eq!(numbered(&mut buf, "t", 0), "t0");
+        assert_eq!(numbered(&mut buf, "block", 1907), "block1907");
+        assert_eq!(numbered(&mut buf, "l", u64::MAX), format!("l{}", u64::MAX));
+    }
+}

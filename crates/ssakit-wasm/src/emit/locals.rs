@@ -663,3 +663,48 @@ pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
         vars: n_vars,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::segments;
+    use crate::emit::{stackify::stackify, structure::structure, tests::run, Lowering};
+    use crate::module::Signature;
+    use ssakit::ir::Type;
+
+    /// `a` is live from the entry through the bodies of `e`, `h` and `b`
+    /// (emitted one after the other) to its last read in `b`: one
+    /// segment, not one per body; `x`, defined in `h` and live into `b`,
+    /// one too. The locals are those of segments made per body.
+    #[test]
+    fn one_segment_across_consecutive_bodies() {
+        let text = "function f(a) {\ne:\n  print a\n  jump h\nh:\n  x = a + 1\n  print x\n  jump b\nb:\n  print x\n  print a\n  ret 0\n}\n";
+        let f = ssakit::text::parse_module(text)
+            .unwrap()
+            .functions
+            .remove(0);
+        let ops = crate::emit::lower::OpTable::new(f.symbols());
+        let types = [Some(Signature {
+            params: vec![Type::I64],
+            results: vec![Type::I64],
+        })];
+        let low = Lowering {
+            ops: &ops,
+            callees: &[],
+            func_types: &[0],
+            types: &types,
+            globals: &[],
+            print: &[None, Some(0)],
+        };
+        let s = structure(&f).unwrap();
+        let st = stackify(&f, &low, &s).unwrap();
+        let (segs, _) = segments(&f, &s, &st);
+        let of = |n: &str| {
+            let v = f.var_by_name(n).unwrap().as_u32();
+            segs.iter().filter(|s| s.0 == v).count()
+        };
+        assert_eq!((of("a"), of("x")), (1, 1));
+        let (g, _, local) = run(text);
+        let l = |n: &str| local[g.var_by_name(n).unwrap().index()];
+        assert_ne!(l("a"), l("x"));
+    }
+}
