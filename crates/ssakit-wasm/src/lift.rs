@@ -228,6 +228,9 @@ struct Lifter<'m, 'a> {
     /// Scratch for the names of new variables and blocks (one allocation
     /// per function, not one per name).
     name: String,
+    /// Scratch of [`Lifter::generic`].
+    args_buf: Vec<Operand>,
+    results_buf: Vec<Var>,
 }
 
 /// Lifts function `body` of `m` (see the module documentation).
@@ -284,6 +287,8 @@ fn lift_impl(
         labels: 0,
         merges: 0,
         name: String::new(),
+        args_buf: Vec::new(),
+        results_buf: Vec::new(),
     };
     l.run(body)?;
     let locals = l.locals.len();
@@ -916,19 +921,27 @@ impl Lifter<'_, '_> {
                 .with_kind(crate::error::ErrorKind::Unsupported))
             }
         };
-        let mut args = Vec::new();
-        self.pop_n(n_args as usize, &mut args, offset)?;
-        let n = n_results as usize;
-        let mut results = Vec::with_capacity(n);
-        for k in 0..n {
-            let t = self.result_type(n - 1 - k, offset)?;
-            results.push(self.temp(t));
-        }
-        let op = self.syms.op(visit);
-        let inst = self.operation(b, op, imms, &args, &results);
-        self.note_def(b, inst, &results);
-        self.push_vars(&results);
-        Ok(())
+        // The operands and results through two scratch buffers (this runs
+        // once per operator: no list of its own each time).
+        let mut args = std::mem::take(&mut self.args_buf);
+        let mut results = std::mem::take(&mut self.results_buf);
+        let mut run = || -> Result<(), WasmError> {
+            self.pop_n(n_args as usize, &mut args, offset)?;
+            let n = n_results as usize;
+            results.clear();
+            for k in 0..n {
+                let t = self.result_type(n - 1 - k, offset)?;
+                results.push(self.temp(t));
+            }
+            let op = self.syms.op(visit);
+            let inst = self.operation(b, op, imms, &args, &results);
+            self.note_def(b, inst, &results);
+            self.push_vars(&results);
+            Ok(())
+        };
+        let r = run();
+        (self.args_buf, self.results_buf) = (args, results);
+        r
     }
 
     fn top_frame(&self, offset: u64) -> Result<usize, WasmError> {
