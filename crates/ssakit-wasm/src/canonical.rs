@@ -19,6 +19,10 @@ struct Renumber<'f> {
     new: Function,
     vars: Vec<PackedOption<Var>>,
     blocks: Vec<PackedOption<Block>>,
+    /// Scratch of [`Renumber::operands`] and [`Renumber::defs`]: one
+    /// buffer each for the whole function, not a list per instruction.
+    op_buf: Vec<Operand>,
+    var_buf: Vec<Var>,
 }
 
 impl Renumber<'_> {
@@ -49,12 +53,22 @@ impl Renumber<'_> {
         n
     }
 
-    fn operands(&mut self, list: &[Operand]) -> Vec<Operand> {
-        list.iter().map(|&o| self.operand(o)).collect()
+    /// `list` renumbered, into `op_buf`.
+    fn operands(&mut self, list: &[Operand]) {
+        self.op_buf.clear();
+        for &o in list {
+            let o = self.operand(o);
+            self.op_buf.push(o);
+        }
     }
 
-    fn defs(&mut self, list: &[Var]) -> Vec<Var> {
-        list.iter().map(|&v| self.var(v)).collect()
+    /// `list` renumbered, into `var_buf`.
+    fn defs(&mut self, list: &[Var]) {
+        self.var_buf.clear();
+        for &v in list {
+            let v = self.var(v);
+            self.var_buf.push(v);
+        }
     }
 
     fn inst(&mut self, data: &InstData) -> InstData {
@@ -81,18 +95,18 @@ impl Renumber<'_> {
                 args,
                 results,
             } => {
-                let results = self.defs(results.as_slice(f));
-                let args = self.operands(args.as_slice(f));
+                self.defs(results.as_slice(f));
+                self.operands(args.as_slice(f));
                 InstData::Call {
                     callee,
-                    args: self.new.list(&args),
-                    results: self.new.list(&results),
+                    args: self.new.list(&self.op_buf),
+                    results: self.new.list(&self.var_buf),
                 }
             }
             InstData::Print { args } => {
-                let args = self.operands(args.as_slice(f));
+                self.operands(args.as_slice(f));
                 InstData::Print {
-                    args: self.new.list(&args),
+                    args: self.new.list(&self.op_buf),
                 }
             }
             InstData::Phi { dst, args } => {
@@ -128,13 +142,13 @@ impl Renumber<'_> {
                 args,
                 results,
             } => {
-                let results = self.defs(results.as_slice(f));
-                let args = self.operands(args.as_slice(f));
+                self.defs(results.as_slice(f));
+                self.operands(args.as_slice(f));
                 InstData::Op {
                     op,
                     imms: self.new.list(imms.as_slice(f)),
-                    args: self.new.list(&args),
-                    results: self.new.list(&results),
+                    args: self.new.list(&self.op_buf),
+                    results: self.new.list(&self.var_buf),
                 }
             }
         }
@@ -170,8 +184,8 @@ impl Renumber<'_> {
                 self.new.switch_term(value, default, &targets)
             }
             Terminator::Ret(vals) => {
-                let vals = self.operands(vals.as_slice(f));
-                self.new.ret_term(&vals)
+                self.operands(vals.as_slice(f));
+                self.new.ret_term(&self.op_buf)
             }
             Terminator::Unreachable => Terminator::Unreachable,
         }
@@ -198,6 +212,8 @@ pub fn in_text_order(f: &Function) -> Function {
         new: Function::with_symbols(f.name(), f.shared_symbols().clone()),
         vars: vec![PackedOption::default(); f.num_vars()],
         blocks: vec![PackedOption::default(); f.num_blocks()],
+        op_buf: Vec::new(),
+        var_buf: Vec::new(),
     };
     r.new.set_returns(f.returns().map(<[_]>::to_vec));
     for &p in f.params() {

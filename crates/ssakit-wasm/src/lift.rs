@@ -225,6 +225,12 @@ struct Lifter<'m, 'a> {
     temps: u32,
     labels: u32,
     merges: u32,
+    /// Scratch for the names of new variables and blocks (one allocation
+    /// per function, not one per name).
+    name: String,
+    /// Scratch of [`Lifter::generic`].
+    args_buf: Vec<Operand>,
+    results_buf: Vec<Var>,
 }
 
 /// Lifts function `body` of `m` (see the module documentation).
@@ -280,6 +286,9 @@ fn lift_impl(
         temps: 0,
         labels: 0,
         merges: 0,
+        name: String::new(),
+        args_buf: Vec::new(),
+        results_buf: Vec::new(),
     };
     l.run(body)?;
     let locals = l.locals.len();
@@ -289,12 +298,31 @@ fn lift_impl(
     })
 }
 
+/// `prefix` followed by `n` in decimal, written into `buf`.
+fn numbered<'a>(buf: &'a mut String, prefix: &str, n: u64) -> &'a str {
+    buf.clear();
+    buf.push_str(prefix);
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    let mut n = n;
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend(digits[k..].iter().map(|&d| d as char));
+    buf
+}
+
 impl Lifter<'_, '_> {
     fn run(&mut self, body: &Body<'_>) -> Result<(), WasmError> {
         let sig = self.m.signature(self.index).clone();
         self.f.set_returns(Some(sig.results.clone()));
         for (i, &t) in sig.params.iter().enumerate() {
-            let v = self.f.new_var(&format!("l{i}"), t);
+            let v = self.f.new_var(numbered(&mut self.name, "l", i as u64), t);
             self.f.add_param(v);
             self.locals.push(v);
         }
@@ -309,7 +337,7 @@ impl Lifter<'_, '_> {
                 .get_local_type(i as u32)
                 .expect("validated local");
             let t = val_type(t, reader.original_position())?;
-            let v = self.f.new_var(&format!("l{i}"), t);
+            let v = self.f.new_var(numbered(&mut self.name, "l", i as u64), t);
             self.locals.push(v);
             self.zero(entry, v, t);
         }
@@ -417,12 +445,14 @@ impl Lifter<'_, '_> {
 
     fn temp(&mut self, t: Type) -> Var {
         self.temps += 1;
-        self.f.new_var(&format!("t{}", self.temps), t)
+        self.f
+            .new_var(numbered(&mut self.name, "t", self.temps.into()), t)
     }
 
     fn block(&mut self, kind: &str) -> Block {
         self.labels += 1;
-        self.f.create_block(&format!("{kind}{}", self.labels))
+        self.f
+            .create_block(numbered(&mut self.name, kind, self.labels.into()))
     }
 
     /// Starts emitting into `b`, placing it in the layout.
@@ -539,7 +569,8 @@ impl Lifter<'_, '_> {
 
     fn merge_var(&mut self, prefix: &str, t: Type) -> Var {
         self.merges += 1;
-        self.f.new_var(&format!("{prefix}{}", self.merges), t)
+        self.f
+            .new_var(numbered(&mut self.name, prefix, self.merges.into()), t)
     }
 
     /// Opens a frame of `kind` whose parameters are the top `params.len()`
@@ -890,19 +921,27 @@ impl Lifter<'_, '_> {
                 .with_kind(crate::error::ErrorKind::Unsupported))
             }
         };
-        let mut args = Vec::new();
-        self.pop_n(n_args as usize, &mut args, offset)?;
-        let n = n_results as usize;
-        let mut results = Vec::with_capacity(n);
-        for k in 0..n {
-            let t = self.result_type(n - 1 - k, offset)?;
-            results.push(self.temp(t));
-        }
-        let op = self.syms.op(visit);
-        let inst = self.operation(b, op, imms, &args, &results);
-        self.note_def(b, inst, &results);
-        self.push_vars(&results);
-        Ok(())
+        // The operands and results through two scratch buffers (this runs
+        // once per operator: no list of its own each time).
+        let mut args = std::mem::take(&mut self.args_buf);
+        let mut results = std::mem::take(&mut self.results_buf);
+        let mut run = || -> Result<(), WasmError> {
+            self.pop_n(n_args as usize, &mut args, offset)?;
+            let n = n_results as usize;
+            results.clear();
+            for k in 0..n {
+                let t = self.result_type(n - 1 - k, offset)?;
+                results.push(self.temp(t));
+            }
+            let op = self.syms.op(visit);
+            let inst = self.operation(b, op, imms, &args, &results);
+            self.note_def(b, inst, &results);
+            self.push_vars(&results);
+            Ok(())
+        };
+        let r = run();
+        (self.args_buf, self.results_buf) = (args, results);
+        r
     }
 
     fn top_frame(&self, offset: u64) -> Result<usize, WasmError> {
@@ -985,5 +1024,19 @@ impl Lifter<'_, '_> {
         self.vars.truncate(fr.vars);
         self.saved.truncate(fr.saved);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numbered;
+
+    /// Names as `format!("{prefix}{n}")` writes them, into one buffer.
+    #[test]
+    fn numbered_names() {
+        let mut buf = String::from("left over");
+        assert_eq!(numbered(&mut buf, "t", 0), "t0");
+        assert_eq!(numbered(&mut buf, "block", 1907), "block1907");
+        assert_eq!(numbered(&mut buf, "l", u64::MAX), format!("l{}", u64::MAX));
     }
 }

@@ -53,8 +53,9 @@
 use super::stackify::Stackified;
 use super::structure::{Ctl, Structured};
 use super::val_type;
-use ssakit::analysis::liveness::Liveness;
-use ssakit::ir::{Cfg, Function, InstData, Operand, Var};
+use ssakit::analysis::VarLiveness;
+use ssakit::entity::Csr;
+use ssakit::ir::{Block, Cfg, Function, InstData, Operand, Var};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 use wasm_encoder::ValType;
@@ -103,15 +104,42 @@ const HOLE_TRIES: usize = 64;
 
 /// Live segments `(var, start, end)`, inclusive, of the variables that
 /// need a local, block by block in the emitted order.
+///
+/// A variable live out of one block body (read at its terminator,
+/// `2 * term`) and live into the next one emitted (from `2 * term + 2`)
+/// gets one segment over both, not two: the position between,
+/// `2 * term + 1`, starts and ends no segment (a terminator writes
+/// nothing), so any segment that covers it overlaps one of the two
+/// already, and the interference is the same with fewer segments to test
+/// and insert (a variable live across a loop of many blocks would
+/// otherwise have one per block).
 fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u32)>, u32) {
     let nv = f.num_vars();
     let needs = |v: Var| !st.on_stack[v.index()] && !st.dead[v.index()];
+    // Live-out sets of the variables that need a local only (those kept
+    // on the stack or dead, most of a lifted function's, are never asked
+    // about): one path exploration each (Brandner et al.'s by-variable
+    // liveness, [`VarLiveness`]).
     let cfg = Cfg::new(f);
-    let live = Liveness::new(f, &cfg);
+    let live_out: Csr<Block, Var> = {
+        let mut by_var = VarLiveness::new(f, &cfg);
+        let mut pairs: Vec<(Block, Var)> = Vec::new();
+        for v in f.vars() {
+            if needs(v) {
+                by_var.explore(v, |_| {}, |b| pairs.push((b, v)));
+            }
+        }
+        Csr::from_pairs(f.num_blocks(), pairs)
+    };
     let mut segs = Vec::new();
     // Per variable, the end of its open segment (NONE: not open).
     let mut open = vec![NONE; nv];
     let mut opened: Vec<Var> = Vec::new();
+    // Per variable, its segment that ends at the terminator of the body
+    // last emitted, and that position: `(segment, 2 * term)`, to extend.
+    let mut carry = vec![(NONE, NONE); nv];
+    // The segments of this body that end at its terminator.
+    let mut fresh: Vec<(Var, u32)> = Vec::new();
     let mut pos = 0u32;
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
@@ -133,7 +161,7 @@ fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u3
                 *o = (*o).max(p);
             }
         };
-        for &v in live.live_out(b) {
+        for &v in live_out.of(b) {
             use_at(v, 2 * term, &mut open, &mut opened);
         }
         f.for_each_term_use(b, |v| use_at(v, 2 * term, &mut open, &mut opened));
@@ -144,6 +172,9 @@ fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u3
                     return;
                 }
                 let end = std::mem::replace(&mut open[v.index()], NONE);
+                if end == 2 * term {
+                    fresh.push((v, segs.len() as u32));
+                }
                 segs.push((
                     v.as_u32(),
                     2 * p + 1,
@@ -155,9 +186,23 @@ fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u3
         }
         for v in opened.drain(..) {
             let end = std::mem::replace(&mut open[v.index()], NONE);
-            if end != NONE {
-                segs.push((v.as_u32(), 2 * first, end));
+            if end == NONE {
+                continue;
             }
+            let (k, e) = carry[v.index()];
+            let k = if first > 0 && e == 2 * first - 2 {
+                segs[k as usize].2 = end;
+                k
+            } else {
+                segs.push((v.as_u32(), 2 * first, end));
+                segs.len() as u32 - 1
+            };
+            if end == 2 * term {
+                fresh.push((v, k));
+            }
+        }
+        for (v, k) in fresh.drain(..) {
+            carry[v.index()] = (k, 2 * term);
         }
         pos = term + 1;
     }
@@ -208,14 +253,13 @@ fn conflicts(occ: &Occupied, lo: u32, hi: u32, value: u32) -> bool {
 /// intervals it overlaps (which hold `value` too: [`conflicts`] said so).
 fn insert(occ: &mut Occupied, lo: u32, hi: u32, value: u32) {
     let (mut a, mut b) = (lo, hi);
-    let over: Vec<u32> = occ
-        .range(..=hi)
-        .rev()
-        .take_while(|(_, &(e, _))| e >= lo)
-        .map(|(&s, _)| s)
-        .collect();
-    for s in over {
-        let (e, w) = occ.remove(&s).expect("an interval");
+    // The intervals it overlaps, latest first, each removed as found (no
+    // list collected: this runs once per segment).
+    while let Some((&s, &(e, w))) = occ.range(..=hi).next_back() {
+        if e < lo {
+            break;
+        }
+        occ.remove(&s);
         debug_assert_eq!(w, value, "overlapping values");
         a = a.min(s);
         b = b.max(e);
@@ -444,19 +488,35 @@ fn number_by_weight(
 /// ```
 pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
     let nv = f.num_vars();
-    let (mut segs, limit) = segments(f, s, st);
-    segs.sort_unstable();
-    // Per variable, its segments: `segs[seg_at[v]..seg_at[v + 1]]`.
+    let (made, limit) = segments(f, s, st);
+    // Per variable, its segments: `segs[seg_at[v]..seg_at[v + 1]]`, in
+    // the order made (a counting sort by variable: nothing below depends
+    // on their order within a variable); its first position `lo` and its
+    // last `hi` (NONE and 0 without a segment).
     let mut seg_at = vec![0u32; nv + 1];
-    for &(v, _, _) in &segs {
+    let mut lo_of = vec![NONE; nv];
+    let mut hi_of = vec![0u32; nv];
+    for &(v, a, b) in &made {
         seg_at[v as usize + 1] += 1;
+        lo_of[v as usize] = lo_of[v as usize].min(a);
+        hi_of[v as usize] = hi_of[v as usize].max(b);
     }
     for k in 1..=nv {
         seg_at[k] += seg_at[k - 1];
     }
+    let mut segs = vec![(0u32, 0u32, 0u32); made.len()];
+    {
+        let mut next = seg_at.clone();
+        for &seg in &made {
+            let slot = &mut next[seg.0 as usize];
+            segs[*slot as usize] = seg;
+            *slot += 1;
+        }
+    }
+    drop(made);
     let segs_of = |v: usize| &segs[seg_at[v] as usize..seg_at[v + 1] as usize];
-    let lo = |v: usize| segs_of(v).first().map_or(NONE, |s| s.1);
-    let hi = |v: usize| segs_of(v).iter().map(|s| s.2).max().unwrap_or(0);
+    let lo = |v: usize| lo_of[v];
+    let hi = |v: usize| hi_of[v];
     let n_params = f.params().len() as u32;
     let mut local = vec![NONE; nv];
     let mut is_param = vec![false; nv];
@@ -601,5 +661,50 @@ pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
         groups,
         count: (next - n_params) as usize,
         vars: n_vars,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::segments;
+    use crate::emit::{stackify::stackify, structure::structure, tests::run, Lowering};
+    use crate::module::Signature;
+    use ssakit::ir::Type;
+
+    /// `a` is live from the entry through the bodies of `e`, `h` and `b`
+    /// (emitted one after the other) to its last read in `b`: one
+    /// segment, not one per body; `x`, defined in `h` and live into `b`,
+    /// one too. The locals are those of segments made per body.
+    #[test]
+    fn one_segment_across_consecutive_bodies() {
+        let text = "function f(a) {\ne:\n  print a\n  jump h\nh:\n  x = a + 1\n  print x\n  jump b\nb:\n  print x\n  print a\n  ret 0\n}\n";
+        let f = ssakit::text::parse_module(text)
+            .unwrap()
+            .functions
+            .remove(0);
+        let ops = crate::emit::lower::OpTable::new(f.symbols());
+        let types = [Some(Signature {
+            params: vec![Type::I64],
+            results: vec![Type::I64],
+        })];
+        let low = Lowering {
+            ops: &ops,
+            callees: &[],
+            func_types: &[0],
+            types: &types,
+            globals: &[],
+            print: &[None, Some(0)],
+        };
+        let s = structure(&f).unwrap();
+        let st = stackify(&f, &low, &s).unwrap();
+        let (segs, _) = segments(&f, &s, &st);
+        let of = |n: &str| {
+            let v = f.var_by_name(n).unwrap().as_u32();
+            segs.iter().filter(|s| s.0 == v).count()
+        };
+        assert_eq!((of("a"), of("x")), (1, 1));
+        let (g, _, local) = run(text);
+        let l = |n: &str| local[g.var_by_name(n).unwrap().index()];
+        assert_ne!(l("a"), l("x"));
     }
 }

@@ -197,6 +197,10 @@ struct Emitter<'f, 'a> {
     scratch: u32,
     /// A `local.set` not written yet (see [`Emitter::ins`]).
     pending_set: Option<(u32, bool)>,
+    /// Scratch of [`Emitter::tree`]: its frames, and their operands
+    /// (a stack: each frame's after its parent's).
+    frames: Vec<Frame>,
+    ops: Vec<(Operand, Want)>,
 }
 
 /// What an operand must become on the stack.
@@ -223,8 +227,11 @@ pub enum Want {
 /// the conversion its value needs once on the stack.
 struct Frame {
     node: Node,
+    /// Its operands, `Emitter::ops[start..end]`; from `next` on still to
+    /// push.
+    start: usize,
     next: usize,
-    ops: Vec<(Operand, Want)>,
+    end: usize,
     conv: Option<(ValType, Want)>,
 }
 
@@ -359,15 +366,33 @@ impl Emitter<'_, '_> {
 
     /// Emits the tree rooted at `root` (see [`stackify`]), iteratively.
     fn tree(&mut self, root: Node) -> Result<(), WasmError> {
-        let mut st = vec![Frame {
+        let mut st = std::mem::take(&mut self.frames);
+        let mut ops = std::mem::take(&mut self.ops);
+        st.clear();
+        ops.clear();
+        let r = self.tree_in(root, &mut st, &mut ops);
+        (self.frames, self.ops) = (st, ops);
+        r
+    }
+
+    /// [`Emitter::tree`] with its scratch.
+    fn tree_in(
+        &mut self,
+        root: Node,
+        st: &mut Vec<Frame>,
+        ops: &mut Vec<(Operand, Want)>,
+    ) -> Result<(), WasmError> {
+        operands_into(self.f, self.low, root, ops)?;
+        st.push(Frame {
             node: root,
+            start: 0,
             next: 0,
-            ops: operands(self.f, self.low, root)?,
+            end: ops.len(),
             conv: None,
-        }];
+        });
         while let Some(top) = st.last_mut() {
-            if top.next < top.ops.len() {
-                let (o, want, user) = (top.ops[top.next].0, top.ops[top.next].1, top.node);
+            if top.next < top.end {
+                let (o, want, user) = (ops[top.next].0, ops[top.next].1, top.node);
                 top.next += 1;
                 match o {
                     Operand::Var(t)
@@ -376,10 +401,13 @@ impl Emitter<'_, '_> {
                     {
                         let d = self.st.def[t.index()];
                         let node = Node::Inst(d);
+                        let next = ops.len();
+                        operands_into(self.f, self.low, node, ops)?;
                         st.push(Frame {
                             node,
-                            next: 0,
-                            ops: operands(self.f, self.low, node)?,
+                            start: next,
+                            next,
+                            end: ops.len(),
                             conv: Some((val_type(self.f.var_type(t)), want)),
                         });
                     }
@@ -387,6 +415,7 @@ impl Emitter<'_, '_> {
                 }
             } else {
                 let fr = st.pop().expect("a frame");
+                ops.truncate(fr.start);
                 if let Node::Inst(i) = fr.node {
                     self.finish(i)?;
                 }
@@ -604,9 +633,21 @@ pub(crate) fn operands(
     low: &Lowering<'_>,
     node: Node,
 ) -> Result<Vec<(Operand, Want)>, WasmError> {
+    let mut out = Vec::new();
+    operands_into(f, low, node, &mut out)?;
+    Ok(out)
+}
+
+/// [`operands`], appended to `out` (the emitter's one buffer for a whole
+/// tree: no allocation per instruction).
+fn operands_into(
+    f: &Function,
+    low: &Lowering<'_>,
+    node: Node,
+    out: &mut Vec<(Operand, Want)>,
+) -> Result<(), WasmError> {
     let v = |t: Type| Want::V(val_type(t));
     let i64w = Want::V(ValType::I64);
-    let mut out = Vec::new();
     let inst = match node {
         Node::Term(b) => {
             match *f.term(b) {
@@ -635,7 +676,7 @@ pub(crate) fn operands(
                 }
                 Terminator::Jump(_) | Terminator::Unreachable => {}
             }
-            return Ok(out);
+            return Ok(());
         }
         Node::Inst(i) => i,
     };
@@ -723,7 +764,7 @@ pub(crate) fn operands(
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Emits `f` (destructed) as a function body (see the module
@@ -817,6 +858,8 @@ pub(crate) fn emit_unchecked(
         returns,
         scratch,
         pending_set: None,
+        frames: Vec::new(),
+        ops: Vec::new(),
     };
     let last = s.items.len().wrapping_sub(1);
     for (k, &c) in s.items.iter().enumerate() {
