@@ -38,12 +38,39 @@ impl UnionFind {
     }
 
     /// Number of elements.
-    pub(crate) fn len(&self) -> usize {
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(5);
+    /// uf.union(0, 4);
+    /// assert_eq!(uf.len(), 5); // elements, not sets
+    /// ```
+    pub fn len(&self) -> usize {
         self.parent.len()
     }
 
+    /// Whether there are no elements.
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// assert!(UnionFind::new(0).is_empty());
+    /// assert!(!UnionFind::new(1).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.parent.is_empty()
+    }
+
     /// The representative of `x`'s set, halving the path on the way.
-    pub(crate) fn find(&mut self, mut x: usize) -> usize {
+    ///
+    /// ```
+    /// use ssakit::union_find::UnionFind;
+    /// let mut uf = UnionFind::new(3);
+    /// let r = uf.union(1, 2);
+    /// assert_eq!(uf.find(1), r);
+    /// assert_eq!(uf.find(2), r);
+    /// assert_eq!(uf.find(0), 0);
+    /// ```
+    pub fn find(&mut self, mut x: usize) -> usize {
         while self.parent[x] as usize != x {
             let gp = self.parent[self.parent[x] as usize];
             self.parent[x] = gp;

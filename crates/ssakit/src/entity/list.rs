@@ -157,7 +157,7 @@ impl<T: Copy> EntityList<T> {
     /// Appends `x`, moving the list to the end of the pool with twice the
     /// room when it is full (amortised O(1)).
     #[inline]
-    pub(crate) fn push(&mut self, x: T, store: &mut impl ListStore<T>) {
+    pub fn push(&mut self, x: T, store: &mut impl ListStore<T>) {
         if self.len == self.cap {
             self.grow_to((self.cap * 2).max(4), x, store.pool_mut());
         }

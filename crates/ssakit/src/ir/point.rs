@@ -60,7 +60,7 @@ impl Point {
     /// Just before instruction `k` of `b` (`k` = the number of ordinary
     /// instructions: its terminator), where it reads its operands.
     #[inline]
-    pub(crate) fn before(b: Block, k: usize) -> Point {
+    pub fn before(b: Block, k: usize) -> Point {
         Point {
             block: b,
             slot: 2 * k as u32 + 1,
@@ -101,13 +101,13 @@ impl Point {
 
     /// The block of the point.
     #[inline]
-    pub(crate) fn block(self) -> Block {
+    pub fn block(self) -> Block {
         self.block
     }
 
     /// Whether this point is the entry of its block.
     #[inline]
-    pub(crate) fn is_entry(self) -> bool {
+    pub fn is_entry(self) -> bool {
         self.slot == 0
     }
 

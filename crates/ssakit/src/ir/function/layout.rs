@@ -216,7 +216,7 @@ impl Function {
     }
 
     /// Keeps the blocks of the layout for which `keep` is true.
-    pub(crate) fn retain_layout(&mut self, mut keep: impl FnMut(&Block) -> bool) {
+    pub fn retain_layout(&mut self, mut keep: impl FnMut(&Block) -> bool) {
         let blocks = &mut self.blocks;
         self.layout.retain(|b| {
             let k = keep(b);

@@ -61,19 +61,18 @@ enum VarKind {
 
 impl VarData {
     /// The variable's type.
-    #[cfg(test)]
-    pub(crate) fn ty(&self) -> Type {
+    pub fn ty(&self) -> Type {
         self.ty
     }
     /// For an SSA version, the variable it is a version of.
-    pub(crate) fn origin(&self) -> Option<Var> {
+    pub fn origin(&self) -> Option<Var> {
         match self.kind {
             VarKind::Version { origin, .. } => Some(origin),
             VarKind::Named { .. } => None,
         }
     }
     /// For an SSA version, its number; 0 for an original variable.
-    pub(crate) fn version(&self) -> u32 {
+    pub fn version(&self) -> u32 {
         match self.kind {
             VarKind::Version { number, .. } => number,
             VarKind::Named { .. } => 0,

@@ -106,7 +106,7 @@ impl Function {
 
     /// The original variable of `v`: `v` itself unless it is an SSA version.
     #[inline]
-    pub(crate) fn original(&self, v: Var) -> Var {
+    pub fn original(&self, v: Var) -> Var {
         match self.vars[v].kind {
             VarKind::Version { origin, .. } => origin,
             VarKind::Named { .. } => v,
