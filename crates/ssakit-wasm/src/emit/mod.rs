@@ -208,6 +208,9 @@ struct Emitter<'f, 'a> {
     /// Per instruction slot: a store of zero into a local still zero
     /// (`emit/zeros.rs`), not emitted.
     zero: Vec<bool>,
+    /// The pending `local.set` of an `if`'s result read once
+    /// (`emit/results.rs`): with the `local.get` right after it, both go.
+    vanish: Option<u32>,
 }
 
 /// What an operand must become on the stack.
@@ -245,8 +248,10 @@ impl Emitter<'_, '_> {
     /// effect, two bytes fewer), and `local.tee l; local.set l` (a tee'd
     /// value copied into a variable sharing its local) `local.set l`.
     fn ins(&mut self, i: I<'_>) {
+        let vanish = self.vanish.take();
         if let Some((l, tee)) = self.pending_set.take() {
             match i {
+                I::LocalGet(g) if g == l && vanish == Some(l) => return,
                 I::LocalGet(g) if g == l && !tee => {
                     self.out.instruction(&I::LocalTee(l));
                     return;
@@ -828,6 +833,7 @@ pub(crate) fn emit_unchecked(
         pending_set: None,
         tee_now: false,
         zero,
+        vanish: None,
     };
     let last = s.items.len().wrapping_sub(1);
     for (k, &c) in s.items.iter().enumerate() {
@@ -854,8 +860,9 @@ pub(crate) fn emit_unchecked(
             Ctl::Else => e.ins(I::Else),
             Ctl::End => {
                 e.ins(I::End);
-                if let Some(results::Carry::Store(_, l)) = carried[k] {
+                if let Some(results::Carry::Store(_, l, once)) = carried[k] {
                     e.ins(I::LocalSet(l));
+                    e.vanish = once.then_some(l);
                 }
             }
             Ctl::Br(d) => e.ins(I::Br(d)),

@@ -36,12 +36,18 @@
 use super::stackify::{single_def, Node, Stackified};
 use super::structure::{Ctl, Structured};
 use super::val_type;
-use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator};
+use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator, Var};
 use wasm_encoder::ValType;
 
-/// The local `b`'s last instruction stores last in the emitted code, and
-/// its type, when that instruction is a root tree ending in `local.set`.
-fn stored_last(f: &Function, st: &Stackified, local: &[u32], b: Block) -> Option<(u32, ValType)> {
+/// The local `b`'s last instruction stores last in the emitted code, its
+/// type and the variable stored, when that instruction is a root tree
+/// ending in `local.set`.
+fn stored_last(
+    f: &Function,
+    st: &Stackified,
+    local: &[u32],
+    b: Block,
+) -> Option<(u32, ValType, Option<Var>)> {
     if !matches!(f.term(b), Terminator::Jump(_)) {
         return None;
     }
@@ -62,7 +68,7 @@ fn stored_last(f: &Function, st: &Stackified, local: &[u32], b: Block) -> Option
         }
     }
     let l = *local.get(xi)?;
-    (l != u32::MAX).then(|| (l, val_type(f.var_type(x))))
+    (l != u32::MAX).then(|| (l, val_type(f.var_type(x)), Some(x)))
 }
 
 /// What an item does with an `if`'s result ([`if_results`]).
@@ -75,8 +81,12 @@ pub(crate) enum Carry {
     /// not stored either (the value stays on the stack).
     Keep(u32),
     /// The `end` of an `if` with a result, then `local.set` of this local
-    /// (of this type).
-    Store(ValType, u32),
+    /// (of this type); with `once`, the arms all stored one variable read
+    /// once in the whole function, not by a copy: when the next instruction is a
+    /// `local.get` of the local, that is the read (the local's value is
+    /// live there, so no other variable holds it), the variable is dead
+    /// after it, and the value stays on the stack with neither.
+    Store(ValType, u32, bool),
 }
 
 /// Per structured item, what it does with an `if`'s result: an
@@ -91,6 +101,24 @@ pub(crate) fn if_results(
 ) -> Vec<Option<Carry>> {
     let n = s.items.len();
     let mut out = vec![None; n];
+    // Per variable, how many reads (dead copies included: fewer `once`).
+    // A copy counts twice: its destination may share the local and the
+    // copy emit nothing, so that the `local.get` after the `end` would
+    // be the destination's first read of several.
+    let mut uses = vec![0u32; f.num_vars()];
+    for &b in f.layout() {
+        for &i in f.block_insts(b) {
+            let k = match f.inst(i) {
+                InstData::Copy { .. } | InstData::ParCopy { .. } => 2,
+                _ => 1,
+            };
+            f.for_each_use(i, |v| uses[v.index()] += k);
+        }
+        f.for_each_term_use(b, |v| uses[v.index()] += 1);
+    }
+    // Per `end` of an `if` with a result: the one variable its arms
+    // store, if they store one.
+    let mut stored: Vec<Option<Var>> = vec![None; n];
     // Per opener: some branch targets its label.
     let mut targeted = vec![false; n];
     // Per `if`: its `else`.
@@ -134,19 +162,22 @@ pub(crate) fn if_results(
                 // The local and type each arm's last item stores last.
                 let last = |k: usize| match (s.items[k], out[k]) {
                     (Ctl::Body(b), _) => stored_last(f, st, local, b),
-                    (Ctl::End, Some(Carry::Store(t, l))) => Some((l, t)),
+                    (Ctl::End, Some(Carry::Store(t, l, _))) => Some((l, t, stored[k])),
                     _ => None,
                 };
-                let (Some((l, t)), r2) = (last(e - 1), last(i - 1)) else {
+                let (Some((l, t, x1)), Some((l2, t2, x2))) = (last(e - 1), last(i - 1)) else {
                     continue;
                 };
-                if r2 != Some((l, t)) {
+                if (l, t) != (l2, t2) {
                     continue;
                 }
+                let x = x1.filter(|_| x1 == x2);
+                stored[i] = x;
+                let once = x.is_some_and(|x| uses[x.index()] == 1);
                 out[o] = Some(Carry::Result(t));
                 out[e - 1] = Some(Carry::Keep(l));
                 out[i - 1] = Some(Carry::Keep(l));
-                out[i] = Some(Carry::Store(t, l));
+                out[i] = Some(Carry::Store(t, l, once));
             }
             _ => {}
         }
@@ -183,7 +214,7 @@ mod tests {
     fn a_diamond_carries_its_merge_value() {
         let c = carried(DIAMOND);
         let l = match c.iter().find(|(i, _)| *i == Ctl::End) {
-            Some((_, Some(Carry::Store(ValType::I64, l)))) => *l,
+            Some((_, Some(Carry::Store(ValType::I64, l, false)))) => *l,
             other => panic!("{other:?} in {c:?}"),
         };
         assert!(c.contains(&(
@@ -194,6 +225,31 @@ mod tests {
             c.iter().filter(|(_, k)| *k == Some(Carry::Keep(l))).count(),
             2
         );
+    }
+
+    /// `x` read once after the join (`x - b`): its `end` says so, and the
+    /// emitter leaves the value on the stack when that read comes next.
+    #[test]
+    fn a_merge_value_read_once_is_marked() {
+        let c = carried(&DIAMOND.replace("x * x", "x - b"));
+        let once = c.iter().find_map(|p| match p.1 {
+            Some(Carry::Store(_, _, once)) => Some(once),
+            _ => None,
+        });
+        assert_eq!(once, Some(true), "{c:?}");
+    }
+
+    /// Not when that one read is a copy (`y = x`, which may share `x`'s
+    /// local and emit nothing: the `local.get` after the `end` is then
+    /// `y`'s, read again later).
+    #[test]
+    fn a_merge_value_copied_is_not_once() {
+        let c = carried(&DIAMOND.replace("y = x * x", "y = x\n  print y\n  y = y + b\n  print y"));
+        let once = c.iter().find_map(|p| match p.1 {
+            Some(Carry::Store(_, _, once)) => Some(once),
+            _ => None,
+        });
+        assert_eq!(once, Some(false), "{c:?}");
     }
 
     /// An `else if` chain: the inner `if`'s value is kept through the
