@@ -194,6 +194,14 @@ mod tests {
     use crate::emit::tests::run;
     use wasm_encoder::ValType;
 
+    /// The `once` of the first `end` storing a result.
+    fn once_of(c: &[(Ctl, Option<Carry>)]) -> Option<bool> {
+        c.iter().find_map(|p| match p.1 {
+            Some(Carry::Store(_, _, once)) => Some(once),
+            _ => None,
+        })
+    }
+
     /// `x` set in both arms of a diamond, read after it.
     const DIAMOND: &str = "function f(a, b) {\ne:\n  branch a, t, u\nt:\n  x = b * 3\n  jump m\nu:\n  x = b + 7\n  jump m\nm:\n  y = x * x\n  ret y\n}\n";
 
@@ -232,10 +240,7 @@ mod tests {
     #[test]
     fn a_merge_value_read_once_is_marked() {
         let c = carried(&DIAMOND.replace("x * x", "x - b"));
-        let once = c.iter().find_map(|p| match p.1 {
-            Some(Carry::Store(_, _, once)) => Some(once),
-            _ => None,
-        });
+        let once = once_of(&c);
         assert_eq!(once, Some(true), "{c:?}");
     }
 
@@ -245,10 +250,7 @@ mod tests {
     #[test]
     fn a_merge_value_copied_is_not_once() {
         let c = carried(&DIAMOND.replace("y = x * x", "y = x\n  print y\n  y = y + b\n  print y"));
-        let once = c.iter().find_map(|p| match p.1 {
-            Some(Carry::Store(_, _, once)) => Some(once),
-            _ => None,
-        });
+        let once = once_of(&c);
         assert_eq!(once, Some(false), "{c:?}");
     }
 
