@@ -6,10 +6,6 @@
   (export "classify" (func $classify))
   (func $sum (;0;) (type 0) (param i32) (result i32)
     (local i32 i32)
-    i32.const 0
-    local.set 1
-    i32.const 0
-    local.set 2
     loop ;; label = @1
       local.get 1
       local.get 0
@@ -49,28 +45,22 @@
     end
     local.get 0
     i32.eqz
-    if ;; label = @1
+    if (result i32) ;; label = @1
       i32.const 20
-      local.set 0
     else
       i32.const 21
-      local.set 0
     end
-    local.get 0
   )
   (func $pick (;2;) (type 1) (param i32 i32) (result i64)
     (local i64)
     local.get 0
-    if ;; label = @1
+    if (result i64) ;; label = @1
       local.get 1
       i64.load
-      local.set 2
     else
       local.get 1
       call $sum
       i64.extend_i32_u
-      local.set 2
     end
-    local.get 2
   )
 )

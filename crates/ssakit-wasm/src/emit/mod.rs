@@ -42,10 +42,13 @@
 //!   block stays on the stack, the definition moved down to its user when
 //!   its tree has no effect and nothing in between writes what it reads;
 //!   a value read more than once is defined with a `local.tee` in the
-//!   tree of its first reader when it comes right before it;
+//!   tree of its first reader when it comes right before it, per
+//!   definition for a variable with several (a phi web);
 //!   a result never used is dropped; a
 //!   `local.set` right before a `local.get` of the same local is one
-//!   `local.tee`.
+//!   `local.tee`; an `if`/`else` whose arms both end storing one local
+//!   carries the value as its result (`emit/results.rs`); a store of zero
+//!   at entry into a local still zero is left out (`emit/zeros.rs`).
 //! * **Variables** ([`locals`]): parameters keep their indices; every
 //!   other variable left gets a local, variables of one type whose live
 //!   ranges do not overlap, or that hold one value, sharing one; the most
@@ -69,11 +72,13 @@
 
 pub mod locals;
 pub mod lower;
+mod results;
 pub mod stackify;
 pub mod structure;
 #[cfg(test)]
 mod tests;
 pub mod tidy;
+mod zeros;
 
 use crate::error::WasmError;
 use crate::module::Signature;
@@ -201,6 +206,15 @@ struct Emitter<'f, 'a> {
     /// (a stack: each frame's after its parent's).
     frames: Vec<Frame>,
     ops: Vec<(Operand, Want)>,
+    /// The instruction being finished ends with `local.tee`
+    /// ([`Stackified::teed`]).
+    tee_now: bool,
+    /// Per instruction slot: a store of zero into a local still zero
+    /// (`emit/zeros.rs`), not emitted.
+    zero: Vec<bool>,
+    /// The pending `local.set` of an `if`'s result read once
+    /// (`emit/results.rs`): with the `local.get` right after it, both go.
+    vanish: Option<u32>,
 }
 
 /// What an operand must become on the stack.
@@ -241,8 +255,10 @@ impl Emitter<'_, '_> {
     /// effect, two bytes fewer), and `local.tee l; local.set l` (a tee'd
     /// value copied into a variable sharing its local) `local.set l`.
     fn ins(&mut self, i: I<'_>) {
+        let vanish = self.vanish.take();
         if let Some((l, tee)) = self.pending_set.take() {
             match i {
+                I::LocalGet(g) if g == l && vanish == Some(l) => return,
                 I::LocalGet(g) if g == l && !tee => {
                     self.out.instruction(&I::LocalTee(l));
                     return;
@@ -332,7 +348,7 @@ impl Emitter<'_, '_> {
             self.ins(I::Drop);
             return;
         }
-        if self.st.tee_in[v.index()].is_some() {
+        if self.tee_now {
             self.ins(I::LocalTee(self.local[v.index()]));
             return;
         }
@@ -394,12 +410,12 @@ impl Emitter<'_, '_> {
             if top.next < top.end {
                 let (o, want, user) = (ops[top.next].0, ops[top.next].1, top.node);
                 top.next += 1;
-                match o {
-                    Operand::Var(t)
-                        if self.st.on_stack[t.index()]
-                            || self.st.tee_in[t.index()] == Some(user) =>
-                    {
-                        let d = self.st.def[t.index()];
+                let child = match o {
+                    Operand::Var(t) => self.st.child(user, t).map(|d| (t, d)),
+                    _ => None,
+                };
+                match child {
+                    Some((t, d)) => {
                         let node = Node::Inst(d);
                         let next = ops.len();
                         operands_into(self.f, self.low, node, ops)?;
@@ -411,12 +427,13 @@ impl Emitter<'_, '_> {
                             conv: Some((val_type(self.f.var_type(t)), want)),
                         });
                     }
-                    _ => self.leaf(o, want),
+                    None => self.leaf(o, want),
                 }
             } else {
                 let fr = st.pop().expect("a frame");
                 ops.truncate(fr.start);
                 if let Node::Inst(i) = fr.node {
+                    self.tee_now = self.st.teed[i.index()];
                     self.finish(i)?;
                 }
                 if let Some((have, want)) = fr.conv {
@@ -547,7 +564,7 @@ impl Emitter<'_, '_> {
     fn skip(&self, i: Inst) -> bool {
         // Whatever its source: [`stackify`] made it no user, so a source
         // on the stack is another user's child, which must not run again.
-        if self.st.drops_copy(self.f, i) {
+        if self.st.drops_copy(self.f, i) || self.zero[i.index()] {
             return true;
         }
         let InstData::Copy { dst, src } = *self.f.inst(i) else {
@@ -555,12 +572,7 @@ impl Emitter<'_, '_> {
         };
         let src_local = match src {
             // Its source's definition is emitted in its tree.
-            Operand::Var(s)
-                if self.st.on_stack[s.index()]
-                    || self.st.tee_in[s.index()] == Some(Node::Inst(i)) =>
-            {
-                return false
-            }
+            Operand::Var(s) if self.st.child(Node::Inst(i), s).is_some() => return false,
             Operand::Var(s) => Some(self.local[s.index()]),
             _ => None,
         };
@@ -831,6 +843,8 @@ pub(crate) fn emit_unchecked(
     })?;
     let st = stackify::stackify(f, low, &s)?;
     let mut alloc = locals::assign(f, &s, &st);
+    let carried = results::if_results(f, &s, &st, &alloc.local);
+    let zero = zeros::implicit_zeros(f, &s, &st, &alloc.local, alloc.count);
     // One scratch `i64` after the assigned locals when a selector is `i64`.
     let scratch = (f.params().len() + alloc.count) as u32;
     let wide_selector = f.layout().iter().any(|&b| match *f.term(b) {
@@ -860,19 +874,40 @@ pub(crate) fn emit_unchecked(
         pending_set: None,
         frames: Vec::new(),
         ops: Vec::new(),
+        tee_now: false,
+        zero,
+        vanish: None,
     };
     let last = s.items.len().wrapping_sub(1);
     for (k, &c) in s.items.iter().enumerate() {
         match c {
-            Ctl::Body(b) => e.body(b)?,
+            Ctl::Body(b) => {
+                e.body(b)?;
+                // The last store of an arm of an `if` with a result: its
+                // value stays on the stack (`emit/results.rs`).
+                if let Some(results::Carry::Keep(l)) = carried[k] {
+                    if e.pending_set.take() != Some((l, false)) {
+                        return Err(err(f, "an `if` result is not stored last"));
+                    }
+                }
+            }
             Ctl::Block => e.ins(I::Block(BlockType::Empty)),
             Ctl::Loop => e.ins(I::Loop(BlockType::Empty)),
             Ctl::If(b) => {
                 e.tree(Node::Term(b))?;
-                e.ins(I::If(BlockType::Empty));
+                e.ins(I::If(match carried[k] {
+                    Some(results::Carry::Result(t)) => BlockType::Result(t),
+                    _ => BlockType::Empty,
+                }));
             }
             Ctl::Else => e.ins(I::Else),
-            Ctl::End => e.ins(I::End),
+            Ctl::End => {
+                e.ins(I::End);
+                if let Some(results::Carry::Store(_, l, once)) = carried[k] {
+                    e.ins(I::LocalSet(l));
+                    e.vanish = once.then_some(l);
+                }
+            }
             Ctl::Br(d) => e.ins(I::Br(d)),
             Ctl::BrIf {
                 block,

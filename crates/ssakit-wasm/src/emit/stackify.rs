@@ -137,6 +137,16 @@ pub struct Stackified {
     /// emitted in that tree, at that operand; every other read is a
     /// `local.get` after it).
     pub tee_in: Vec<Option<Node>>,
+    /// Per instruction slot: its result ends with `local.tee` (a
+    /// definition in [`Stackified::tee_in`], or one of a variable with
+    /// several, in [`Stackified::child`]).
+    pub teed: Vec<bool>,
+    /// The tees of variables with several definitions (phi webs after
+    /// destruction, parameters written again): `(user key, variable,
+    /// definition)`, sorted, for [`Stackified::child`].
+    multi_tees: Vec<(u32, Var, Inst)>,
+    /// Per variable: one of its definitions is in `multi_tees`.
+    multi_teed: Vec<bool>,
 }
 
 /// Dead copies: a copy into a variable never read is not emitted
@@ -192,6 +202,52 @@ fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param
 }
 
 impl Stackified {
+    /// The definition emitted inside `user`'s tree for its operand `t`
+    /// (on the stack, or ending with `local.tee`), if any.
+    ///
+    /// ```
+    /// # use ssakit_wasm::emit::{stackify::{stackify, Node}, structure::structure};
+    /// # use ssakit::ir::Type;
+    /// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = b * x\n  x = y + 1\n  z = b - x\n  ret z\n}\n").unwrap().functions.remove(0);
+    /// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+    /// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
+    /// # let types = [Some(sig)];
+    /// # let low = ssakit_wasm::emit::Lowering {
+    /// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
+    /// # };
+    /// let st = stackify(&f, &low, &structure(&f).unwrap()).unwrap();
+    /// let insts = f.block_insts(f.entry());
+    /// let x = f.var_by_name("x").unwrap();
+    /// // `x`, defined twice, is tee'd in `y = b * x` and in `z = b - x`.
+    /// assert_eq!(st.child(Node::Inst(insts[1]), x), Some(insts[0]));
+    /// assert_eq!(st.child(Node::Inst(insts[3]), x), Some(insts[2]));
+    /// assert!(st.teed[insts[0].index()] && st.teed[insts[2].index()]);
+    /// ```
+    pub fn child(&self, user: Node, t: Var) -> Option<Inst> {
+        let ti = t.index();
+        if self.on_stack[ti] || self.tee_in[ti] == Some(user) {
+            return Some(self.def[ti]);
+        }
+        if !self.multi_teed[ti] {
+            return None;
+        }
+        let key = (self.user_key(user), t);
+        let at = self.multi_tees.partition_point(|&(u, v, _)| (u, v) < key);
+        match self.multi_tees.get(at) {
+            Some(&(u, v, d)) if (u, v) == key => Some(d),
+            _ => None,
+        }
+    }
+
+    /// A dense key per user: its instruction slot, or past the slots, its
+    /// block for its terminator.
+    fn user_key(&self, user: Node) -> u32 {
+        match user {
+            Node::Inst(i) => i.as_u32(),
+            Node::Term(b) => (self.absorbed.len() + b.index()) as u32,
+        }
+    }
+
     /// `i` is a copy into a variable never read: not emitted, and no user
     /// of its source (the emitter and the tree matching both ask this).
     pub(crate) fn drops_copy(&self, f: &Function, i: Inst) -> bool {
@@ -200,7 +256,7 @@ impl Stackified {
 }
 
 /// The single result of `i` when it can be a child.
-fn single_def(f: &Function, i: Inst) -> Option<Var> {
+pub(crate) fn single_def(f: &Function, i: Inst) -> Option<Var> {
     match *f.inst(i) {
         InstData::Copy {
             src: Operand::Undef,
@@ -334,6 +390,9 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
         absorbed: vec![false; f.inst_slots()],
         at: vec![0; f.inst_slots()],
         tee_in: vec![None; nv],
+        teed: vec![false; f.inst_slots()],
+        multi_tees: Vec::new(),
+        multi_teed: vec![false; nv],
     };
     // Where each instruction sits in its block (checked against the
     // block's list: an instruction of another block is never moved).
@@ -374,6 +433,10 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
     // user it is tee'd in.
     let mut last_read = vec![0u32; nv];
     let mut tee_user = vec![0u32; nv];
+    // Per variable, the same numbering: its last definition so far, and
+    // the definition tee'd in `tee_user`.
+    let mut last_def = vec![0u32; nv];
+    let mut tee_def = vec![0u32; nv];
     // Per variable, the same numbering: its first reader in the block.
     let mut reader = vec![0u32; nv];
     let mut base = 0u32;
@@ -441,9 +504,15 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             // A read of a variable tee'd in an earlier tree: that tree
             // may no longer move past here (nor, when this reads it, join
             // this tree, whose own operands may come first).
+            // Not a read of a later definition (of a variable with
+            // several): that definition, after the tee'd one's reader,
+            // keeps the tree holding the tee from moving here anyway (the
+            // reader reads the variable: `next_write`), and is itself
+            // either that tree's root, which joins this reader only as
+            // its tee'd operand, or tee'd, and then `tee_user`'s.
             for &(o, _) in &ops {
                 if let Operand::Var(v) = o {
-                    if tee_user[v.index()] > base {
+                    if tee_user[v.index()] > base && last_def[v.index()] <= tee_def[v.index()] {
                         let r = root(&mut up, (tee_user[v.index()] - base - 1) as usize);
                         tainted[r] = j as u32;
                     }
@@ -454,10 +523,17 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             for &(o, _) in ops.iter().rev() {
                 let Operand::Var(t) = o else { continue };
                 let ti = t.index();
-                if is_param[ti] || defs[ti] != 1 {
+                // Several definitions (or a parameter's entry value
+                // besides): the one reaching this read is the last in
+                // the block before it, if any, and only a tee.
+                let multi = is_param[ti] || defs[ti] != 1;
+                let d = if !multi {
+                    st.def[ti]
+                } else if last_def[ti] > base {
+                    insts[(last_def[ti] - base - 1) as usize]
+                } else {
                     continue;
-                }
-                let d = st.def[ti];
+                };
                 let k = index_of[d.index()] as usize;
                 if k >= cursor
                     || insts[k] != d
@@ -470,7 +546,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 // it is the first after the definition (LLVM's
                 // WebAssemblyRegStackify: the def's other uses come after
                 // its first) and the user's only read of it.
-                let tee = uses[ti] != 1;
+                let tee = multi || uses[ti] != 1;
                 if tee
                     && (last_read[ti] > base + k as u32 + 1
                         || ops.iter().filter(|&&(p, _)| p == o).count() != 1
@@ -498,8 +574,15 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 }
                 st.absorbed[d.index()] = true;
                 if tee {
-                    st.tee_in[ti] = Some(node);
+                    if multi {
+                        st.multi_tees.push((st.user_key(node), t, d));
+                        st.multi_teed[ti] = true;
+                    } else {
+                        st.tee_in[ti] = Some(node);
+                    }
+                    st.teed[d.index()] = true;
                     tee_user[ti] = here;
+                    tee_def[ti] = base + k as u32 + 1;
                 } else {
                     st.on_stack[ti] = true;
                 }
@@ -516,6 +599,9 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 if let Operand::Var(v) = o {
                     last_read[v.index()] = here;
                 }
+            }
+            if let Node::Inst(i) = node {
+                f.for_each_def(i, |v| last_def[v.index()] = here);
             }
             start.push(cursor);
         }
@@ -540,6 +626,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
         }
         base += n as u32 + 1;
     }
+    st.multi_tees.sort_unstable();
     Ok(st)
 }
 
@@ -586,7 +673,7 @@ mod tests {
     #[test]
     fn no_tee_past_a_write_nor_across_blocks() {
         let (f, st, _) = run(
-            "function f(a, b) {\ne:\n  x = a + b\n  a = 5\n  y = x * a\n  print x\n  ret y\n}\n",
+            "function f(a, b) {\ne:\n  x = a + b\n  a = 5\n  y = x * b\n  print x\n  print a\n  ret y\n}\n",
         );
         assert_eq!(st.tee_in[var(&f, "x")], None);
         let (f, st, _) = run(
@@ -633,6 +720,43 @@ mod tests {
             run("function f(a, b) {\ne:\n  x = a + b\n  e = x + 1\n  y = x * e\n  ret y\n}\n");
         assert_eq!(st.tee_in[var(&f, "x")], None);
         assert!(st.on_stack[var(&f, "e")]);
+    }
+
+    /// A variable with several definitions (a phi web after destruction,
+    /// a parameter written again) is tee'd per definition: each
+    /// definition right before the tree of its first reader, which reads
+    /// it once, ends with `local.tee` there (`x` twice, and `a = 5` in
+    /// `y`'s tree after `x`'s, in their order).
+    #[test]
+    fn each_definition_of_a_web_is_teed_into_its_first_reader() {
+        let (f, st, _) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  a = 5\n  y = x * a\n  x = y - b\n  z = b - x\n  print x\n  print a\n  ret z\n}\n",
+        );
+        let i = f.block_insts(f.entry());
+        let (x, a) = (f.var_by_name("x").unwrap(), f.var_by_name("a").unwrap());
+        assert_eq!(st.child(at(&f, 2).unwrap(), x), Some(i[0]));
+        assert_eq!(st.child(at(&f, 2).unwrap(), a), Some(i[1]));
+        assert_eq!(st.child(at(&f, 4).unwrap(), x), Some(i[3]));
+        assert!([0, 1, 3].iter().all(|&k| st.teed[i[k].index()]));
+        assert!(st.on_stack[var(&f, "y")] && !st.teed[i[2].index()]);
+    }
+
+    /// Not when another instruction comes between the definition and its
+    /// reader's tree (`c`), nor when a read of it comes first (`print x`
+    /// before `y`), nor into a reader of the value of another definition.
+    #[test]
+    fn no_tee_of_a_web_definition_not_right_before_its_first_reader() {
+        let (f, st, _) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  print a\n  y = a * x\n  x = 2 * b\n  print x\n  w = x - y\n  x = w + 1\n  ret x\n}\n",
+        );
+        let i = f.block_insts(f.entry());
+        let x = f.var_by_name("x").unwrap();
+        assert_eq!(st.child(at(&f, 2).unwrap(), x), None);
+        assert!(!st.teed[i[0].index()]);
+        // `x = 2 * b` is tee'd in `print x`, its first reader; `w` reads
+        // it later with a `local.get`.
+        assert_eq!(st.child(at(&f, 4).unwrap(), x), Some(i[3]));
+        assert_eq!(st.child(at(&f, 5).unwrap(), x), None);
     }
 
     /// Loads (`trap read`) move past pure instructions, not past a store

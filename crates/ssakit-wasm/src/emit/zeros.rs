@@ -1,0 +1,119 @@
+//! Zeros that WebAssembly gives for free: a store of zero into a local
+//! that still holds its initial zero is not emitted (issue 30; what
+//! LLVM's and binaryen's output relies on, `local.set L (i32.const 0)`
+//! being four bytes).
+//!
+//! The lifter ([`crate::lift`]) makes WebAssembly's zeroing of locals an
+//! explicit definition at entry, `x = 0`, for every variable read before
+//! a write on some path; the emitted function's declared locals start at
+//! zero again ([`super::locals`] gives such a variable a local no other
+//! occupies before it). So a copy of the literal `0` (zero bits: `0`,
+//! `+0.0`, the null reference) into a declared local (not a parameter),
+//! in the entry block's body when only `block`s open before it (it runs
+//! once, at the start: no `loop` comes before it), before any instruction
+//! of that body that writes the same local, is left out. Trees only move
+//! down ([`super::stackify`]), so an instruction's writes happen at its
+//! position or later, and "before" in the block's order is safe.
+
+use super::stackify::Stackified;
+use super::structure::{Ctl, Structured};
+use ssakit::ir::{Function, InstData, Operand};
+
+/// Per instruction slot: a store of zero into a local still zero, not
+/// emitted.
+pub(crate) fn implicit_zeros(
+    f: &Function,
+    s: &Structured,
+    st: &Stackified,
+    local: &[u32],
+    locals: usize,
+) -> Vec<bool> {
+    let mut out = vec![false; f.inst_slots()];
+    let entry = f.entry();
+    let first = s.items.iter().find(|c| **c != Ctl::Block);
+    if first != Some(&Ctl::Body(entry)) {
+        return out;
+    }
+    let params = f.params().len() as u32;
+    // Per declared local: written by an instruction so far.
+    let mut written = vec![false; locals];
+    let declared = |l: u32| (l >= params && l != u32::MAX).then(|| (l - params) as usize);
+    for &i in f.block_insts(entry) {
+        if let InstData::Copy {
+            dst,
+            src: Operand::Const(0),
+        } = *f.inst(i)
+        {
+            let d = dst.index();
+            let root = !st.absorbed[i.index()] && !st.on_stack[d] && !st.dead[d];
+            if let Some(l) = declared(local[d]).filter(|&l| root && l < locals && !written[l]) {
+                out[i.index()] = true;
+                written[l] = true;
+                continue;
+            }
+        }
+        f.for_each_def(i, |v| {
+            if let Some(l) = declared(local[v.index()]).filter(|&l| l < locals) {
+                written[l] = true;
+            }
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    //! When the rule fires, and the cases where it must not.
+    use super::implicit_zeros;
+    use crate::emit::locals::assign;
+    use crate::emit::structure::{structure, Ctl};
+    use crate::emit::tests::run;
+
+    /// Per instruction of the entry block of `text`'s one function: left
+    /// out.
+    fn zeros(text: &str) -> Vec<bool> {
+        let (f, st, _) = run(text);
+        let s = structure(&f).unwrap();
+        let a = assign(&f, &s, &st);
+        let z = implicit_zeros(&f, &s, &st, &a.local, a.count);
+        f.block_insts(f.entry())
+            .iter()
+            .map(|i| z[i.index()])
+            .collect()
+    }
+
+    /// `x = 0` at entry, `x` a loop counter: its local is zero already.
+    #[test]
+    fn a_zero_at_entry_is_left_out() {
+        let z = zeros(
+            "function f(n) {\ne:\n  x = 0\n  jump h\nh:\n  x = x + 1\n  c = x < n\n  branch c, h, o\no:\n  ret x\n}\n",
+        );
+        assert_eq!(z, [true]);
+    }
+
+    /// Also when `block`s open before the entry's body (a forward
+    /// branch from it to a join), which still runs once.
+    #[test]
+    fn a_zero_after_opening_blocks_is_left_out() {
+        let src = "function f(n) {\ne:\n  x = 0\n  print n\n  branch n, a, b\na:\n  print x\n  branch x, b, m\nb:\n  x = n * 2\n  jump m\nm:\n  r = x + n\n  ret r\n}\n";
+        let (f, _, _) = run(src);
+        let s = structure(&f).unwrap();
+        assert_eq!(s.items[0], Ctl::Block, "{:?}", s.items);
+        assert_eq!(zeros(src), [true, false]);
+    }
+
+    /// Not a parameter's (`n = 0`), not another constant (`w = 3`), not
+    /// after a write of the same local (`x = m * 2`),
+    /// and not when the entry block is a loop's header (run again).
+    #[test]
+    fn no_zero_left_out_where_the_local_may_hold_another_value() {
+        let z = zeros(
+            "function f(n, m) {\ne:\n  x = m * 2\n  print x\n  n = 0\n  x = 0\n  w = 3\n  jump h\nh:\n  x = x + w\n  c = x < m\n  branch c, h, o\no:\n  r = x + n\n  ret r\n}\n",
+        );
+        assert_eq!(z, [false, false, false, false, false]);
+        let z = zeros(
+            "function f(n) {\ne:\n  x = 0\n  n = n - 1\n  print x\n  print x\n  branch n, e, o\no:\n  ret n\n}\n",
+        );
+        assert_eq!(z, [false, false, false, false]);
+    }
+}
