@@ -667,9 +667,7 @@ pub fn assign(f: &Function, s: &Structured, st: &Stackified) -> Assignment {
 #[cfg(test)]
 mod tests {
     use super::segments;
-    use crate::emit::{stackify::stackify, structure::structure, tests::run, Lowering};
-    use crate::module::Signature;
-    use ssakit::ir::Type;
+    use crate::emit::tests::{run, stackified};
 
     /// `a` is live from the entry through the bodies of `e`, `h` and `b`
     /// (emitted one after the other) to its last read in `b`: one
@@ -678,25 +676,7 @@ mod tests {
     #[test]
     fn one_segment_across_consecutive_bodies() {
         let text = "function f(a) {\ne:\n  print a\n  jump h\nh:\n  x = a + 1\n  print x\n  jump b\nb:\n  print x\n  print a\n  ret 0\n}\n";
-        let f = ssakit::text::parse_module(text)
-            .unwrap()
-            .functions
-            .remove(0);
-        let ops = crate::emit::lower::OpTable::new(f.symbols());
-        let types = [Some(Signature {
-            params: vec![Type::I64],
-            results: vec![Type::I64],
-        })];
-        let low = Lowering {
-            ops: &ops,
-            callees: &[],
-            func_types: &[0],
-            types: &types,
-            globals: &[],
-            print: &[None, Some(0)],
-        };
-        let s = structure(&f).unwrap();
-        let st = stackify(&f, &low, &s).unwrap();
+        let (f, s, st) = stackified(text);
         let (segs, _) = segments(&f, &s, &st);
         let of = |n: &str| {
             let v = f.var_by_name(n).unwrap().as_u32();

@@ -3,14 +3,14 @@
 //! which variables share a local.
 use super::locals::assign;
 use super::stackify::{stackify, Stackified};
-use super::structure::structure;
+use super::structure::{structure, Structured};
 use super::Lowering;
 use crate::module::Signature;
 use ssakit::ir::{Function, Type};
 
-/// `(stackified, local of each variable)` of the one function of
-/// `text`, whose parameters and result are `i64`s.
-pub(super) fn run(text: &str) -> (Function, Stackified, Vec<u32>) {
+/// The one function of `text`, whose parameters and result are `i64`s,
+/// structured and stackified.
+pub(super) fn stackified(text: &str) -> (Function, Structured, Stackified) {
     let f = ssakit::text::parse_module(text)
         .unwrap()
         .functions
@@ -31,6 +31,13 @@ pub(super) fn run(text: &str) -> (Function, Stackified, Vec<u32>) {
     };
     let s = structure(&f).unwrap();
     let st = stackify(&f, &low, &s).unwrap();
+    (f, s, st)
+}
+
+/// `(stackified, local of each variable)` of the one function of
+/// `text`, whose parameters and result are `i64`s.
+pub(super) fn run(text: &str) -> (Function, Stackified, Vec<u32>) {
+    let (f, s, st) = stackified(text);
     let local = assign(&f, &s, &st).local;
     (f, st, local)
 }
