@@ -10,7 +10,7 @@
 
 use crate::exit::Failed;
 use crate::input::{self, Source};
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use serde::Serialize;
 use ssakit::analysis::report;
 use ssakit::error::IrError;
@@ -40,6 +40,24 @@ pub struct FormatArg {
 impl FormatArg {
     /// Whether JSON was asked for.
     pub fn json(self) -> bool {
+        self.format == Format::Json
+    }
+}
+
+/// `--format` and `-o` of the subcommands whose output is a report:
+/// `check`, `analyze`, `wasm stats` and `x86 stats`.
+#[derive(clap::Args)]
+pub struct ReportArgs {
+    /// The format of the report: `text`, or `json` (one JSON document).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+impl ReportArgs {
+    /// Whether JSON was asked for.
+    pub fn json(&self) -> bool {
         self.format == Format::Json
     }
 }

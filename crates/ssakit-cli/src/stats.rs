@@ -7,8 +7,8 @@
 
 use crate::cmd::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
 use crate::exit::{self, Failed};
-use crate::json::Format;
-use crate::out::{Out, OutputArg};
+use crate::json::ReportArgs;
+use crate::out::Out;
 use crate::par;
 use crate::passes::{Passes, PassesParser};
 use ssakit::construct::Options;
@@ -74,18 +74,9 @@ impl PipelineArgs {
     }
 }
 
-/// `--format` and `-o` of `wasm stats` and `x86 stats`.
-#[derive(clap::Args)]
-pub struct ReportArgs {
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
-    #[command(flatten)]
-    pub output: OutputArg,
-}
-
 impl ReportArgs {
-    /// Writes the report (`text` or `json`, as `--format` asks) to `out`
+    /// Writes the report of `wasm stats` or `x86 stats` (`text` or
+    /// `json`, as `--format` asks) to `out`
     /// (opened by `-o` before the work), then each of `failures` on
     /// standard error as an internal error: exit 3 if there is one.
     pub fn write(
@@ -95,10 +86,7 @@ impl ReportArgs {
         json: impl FnOnce() -> String,
         failures: impl Iterator<Item = String>,
     ) -> Result<(), Failed> {
-        out.write_str(&match self.format {
-            Format::Text => text(),
-            Format::Json => json(),
-        })?;
+        out.write_str(&if self.json() { json() } else { text() })?;
         out.finish()?;
         let mut failed = false;
         for f in failures {

@@ -4,11 +4,11 @@
 use super::construct::FlavorArg;
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::json;
+use crate::json::{self, ReportArgs};
 use crate::out::{Out, OutputArg};
 use crate::par;
 use crate::passes::{Passes, PassesParser};
-use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran, ReportArgs};
+use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran};
 use clap::Subcommand;
 use ssakit::ir::Module;
 use ssakit_wasm::lift::{lift, ModuleSymbols};

@@ -4,10 +4,10 @@
 
 use super::construct::FlavorArg;
 use crate::exit::{self, Failed};
-use crate::json::{self, ValueName};
+use crate::json::{self, ReportArgs, ValueName};
 use crate::out::{Out, OutputArg};
 use crate::par;
-use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran, ReportArgs};
+use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran};
 use clap::Subcommand;
 use ssakit::ir::{Function, InstData, Module, Operand, Terminator, VarNames};
 use ssakit_x86::binary::{Binary, FuncInfo};
