@@ -1,9 +1,11 @@
 //! `--format text|json`: the machine-readable reports of `check`,
-//! `analyze`, `--stats` and `--time-passes`, and their JSON schema.
+//! `analyze`, `--stats`, `--time-passes`, `wasm stats`, `x86 stats` and
+//! `x86 lift`, and their JSON schema, the only one: no subcommand builds
+//! JSON by hand.
 //!
-//! The types here *are* the schema, documented field by field in the
-//! docs/cli.md ("Machine-readable output"): serde writes their fields in
-//! declaration order, under these names. Blocks are named by their labels,
+//! The types here *are* the schema, documented field by field in
+//! docs/cli.md ("Machine-readable output"; the x86 ones in docs/x86.md):
+//! serde writes their fields in declaration order, under these names. Blocks are named by their labels,
 //! variables by their printed names, sets and lists are in the order the
 //! text reports use. A field is only ever added, never renamed or removed,
 //! so scripts and autograders can rely on it.
@@ -504,7 +506,7 @@ pub struct X86Stats {
     pub binary: String,
     /// The functions the pipeline failed on.
     pub failures: Vec<X86Failure>,
-    /// One record per function that went through, in address order.
+    /// One record per function that went through.
     pub functions: Vec<X86Counts>,
     /// The passes run, by name.
     pub passes: Vec<&'static str>,
