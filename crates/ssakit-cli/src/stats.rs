@@ -76,10 +76,10 @@ impl PipelineArgs {
 
 impl ReportArgs {
     /// Writes the report of `wasm stats` or `x86 stats` (`text` or
-    /// `json`, as `--format` asks) to `out`
-    /// (opened by `-o` before the work), then each of `failures` on
-    /// standard error as an internal error: exit 3 if there is one.
-    pub fn write(
+    /// `json`, as `--format` asks) to `out` (opened by `-o` before the
+    /// work), then each of `failures` on standard error as an internal
+    /// error: exit 3 if there is one.
+    pub fn write_stats(
         &self,
         mut out: Out,
         text: impl FnOnce() -> String,

@@ -281,7 +281,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
                 .map_err(|e| bad(name, &e))?;
         Ok((name.to_string(), stats, m.names.clone()))
     })?;
-    a.report.write(
+    a.report.write_stats(
         out,
         || render_text(&name, &stats, &opts),
         || render_json(&name, &stats, &names, &opts),

@@ -300,7 +300,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         });
         Ok((name.to_string(), stats))
     })?;
-    a.report.write(
+    a.report.write_stats(
         out,
         || render_text(&name, &stats, &opts),
         || render_json(&name, &stats, &opts),
