@@ -1,16 +1,18 @@
 //! `--format text|json`: the machine-readable reports of `check`,
-//! `analyze`, `--stats` and `--time-passes`, and their JSON schema.
+//! `analyze`, `--stats`, `--time-passes`, `wasm stats`, `x86 stats` and
+//! `x86 lift`, and their JSON schema, the only one: no subcommand builds
+//! JSON by hand.
 //!
-//! The types here *are* the schema, documented field by field in the
-//! docs/cli.md ("Machine-readable output"): serde writes their fields in
-//! declaration order, under these names. Blocks are named by their labels,
+//! The types here *are* the schema, documented field by field in
+//! docs/cli.md ("Machine-readable output"; the x86 ones in docs/x86.md):
+//! serde writes their fields in declaration order, under these names. Blocks are named by their labels,
 //! variables by their printed names, sets and lists are in the order the
 //! text reports use. A field is only ever added, never renamed or removed,
 //! so scripts and autograders can rely on it.
 
 use crate::exit::Failed;
 use crate::input::{self, Source};
-use crate::out::Out;
+use crate::out::{Out, OutputArg};
 use serde::Serialize;
 use ssakit::analysis::report;
 use ssakit::error::IrError;
@@ -40,6 +42,24 @@ pub struct FormatArg {
 impl FormatArg {
     /// Whether JSON was asked for.
     pub fn json(self) -> bool {
+        self.format == Format::Json
+    }
+}
+
+/// `--format` and `-o` of the subcommands whose output is a report:
+/// `check`, `analyze`, `wasm stats` and `x86 stats`.
+#[derive(clap::Args)]
+pub struct ReportArgs {
+    /// The format of the report: `text`, or `json` (one JSON document).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+impl ReportArgs {
+    /// Whether JSON was asked for.
+    pub fn json(&self) -> bool {
         self.format == Format::Json
     }
 }
@@ -471,6 +491,240 @@ impl WasmCounts {
             },
         }
     }
+}
+
+// ---- x86 stats and x86 lift ----
+//
+// `ssakit x86 stats --format json` and `ssakit x86 lift --format json`
+// (docs/x86.md). Their keys are in alphabetical order too (the order of
+// their first version), so these fields are declared in it.
+
+/// `ssakit x86 stats --format json`.
+#[derive(Serialize)]
+pub struct X86Stats {
+    /// The input's name.
+    pub binary: String,
+    /// The functions the pipeline failed on.
+    pub failures: Vec<X86Failure>,
+    /// One record per function that went through.
+    pub functions: Vec<X86Counts>,
+    /// The passes run, by name.
+    pub passes: Vec<&'static str>,
+    /// Threads of the parallel loop.
+    pub threads: usize,
+    /// The sums over functions (no address, no name).
+    pub total: X86Counts,
+    /// Wall time of the binary, in seconds.
+    pub wall: f64,
+}
+
+/// A function the pipeline failed on.
+#[derive(Serialize)]
+pub struct X86Failure {
+    /// Its start address, `0x...`.
+    pub address: String,
+    /// What went wrong.
+    pub message: String,
+    /// Its name.
+    pub name: String,
+    /// The stage that failed.
+    pub stage: String,
+}
+
+/// The figures of one function, or of the binary (`total`).
+#[derive(Serialize)]
+pub struct X86Counts {
+    /// The function's start address, `0x...`; absent in `total`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    /// Blocks.
+    pub blocks: usize,
+    /// Copies left by destruction (null with `--no-destruct`).
+    pub copies_after_destruct: Option<usize>,
+    /// Machine instructions decoded.
+    pub instructions: usize,
+    /// Jump tables resolved.
+    pub jump_tables: usize,
+    /// The function's name; absent in `total`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Phis per flavour, by kind of location (null for a flavour not
+    /// constructed).
+    pub phis: Flavours<Option<X86Phis>>,
+    /// Seconds per stage.
+    pub times: X86Times,
+}
+
+/// The phis of one flavour, by kind of location.
+#[derive(Serialize, Clone, Copy)]
+pub struct X86Phis {
+    /// Phis of flags.
+    pub flags: usize,
+    /// Phis of general registers.
+    pub registers: usize,
+    /// Phis of vector registers.
+    pub vectors: usize,
+}
+
+/// Seconds per stage of one function (summed for `total`).
+#[derive(Serialize)]
+pub struct X86Times {
+    /// Construction per flavour (null for a flavour not constructed).
+    pub construct: Flavours<Option<f64>>,
+    /// Decoding and control-flow recovery.
+    pub decode: f64,
+    /// Destruction.
+    pub destruct: f64,
+    /// Lifting.
+    pub lift: f64,
+    /// The passes.
+    pub passes: f64,
+    /// Verification.
+    pub verify: f64,
+}
+
+impl X86Counts {
+    /// The record of `f`, its flavour `k` counted if `built(k)` (`named`:
+    /// with its address and name, else without, for `total`).
+    pub fn new(
+        f: &ssakit_x86::pipeline::FunctionStats,
+        built: impl Fn(usize) -> bool,
+        named: bool,
+    ) -> X86Counts {
+        let t = &f.times;
+        let phis = |k: usize| {
+            let p = &f.phis[k];
+            built(k).then_some(X86Phis {
+                flags: p.flags,
+                registers: p.registers,
+                vectors: p.vectors,
+            })
+        };
+        let construct = |k: usize| built(k).then_some(t.construct[k]);
+        X86Counts {
+            address: named.then(|| format!("{:#x}", f.address)),
+            blocks: f.blocks,
+            copies_after_destruct: f.copies,
+            instructions: f.instructions,
+            jump_tables: f.jump_tables,
+            name: named.then(|| f.name.clone()),
+            phis: Flavours::new([phis(0), phis(1), phis(2)]),
+            times: X86Times {
+                construct: Flavours::new([construct(0), construct(1), construct(2)]),
+                decode: t.decode,
+                destruct: t.destruct,
+                lift: t.lift,
+                passes: t.opt,
+                verify: t.verify,
+            },
+        }
+    }
+}
+
+/// `ssakit x86 lift --format json`: what the emulator oracle
+/// (scripts/x86-emu-oracle.py) needs to follow the CPU through the IR.
+#[derive(Serialize)]
+pub struct X86Lift {
+    /// The input's name.
+    pub binary: String,
+    /// The functions lifted, in the order asked for.
+    pub functions: Vec<X86Function>,
+    /// The SSA flavour with `--construct`, else null.
+    pub ssa: Option<&'static str>,
+}
+
+/// One lifted function.
+#[derive(Serialize)]
+pub struct X86Function {
+    /// Its start address, `0x...`.
+    pub address: String,
+    /// Its blocks, in layout order.
+    pub blocks: Vec<X86Block>,
+    /// The address after its last byte, `0x...`.
+    pub end: String,
+    /// Its name in the program printed.
+    pub label: String,
+    /// Its symbol's name.
+    pub name: String,
+    /// Its parameters' printed names.
+    pub params: Vec<String>,
+}
+
+/// One block of a lifted function.
+#[derive(Serialize)]
+pub struct X86Block {
+    /// Its machine address, or null for a block of the lifter's own.
+    pub address: Option<String>,
+    /// Its instructions.
+    pub instructions: Vec<X86Inst>,
+    /// Its label.
+    pub label: String,
+    /// Its phis.
+    pub phis: Vec<X86Phi>,
+    /// Its terminator.
+    pub terminator: X86Terminator,
+}
+
+/// A phi: the register it merges, its value and its operands, each
+/// `[predecessor, value]`.
+#[derive(Serialize)]
+pub struct X86Phi {
+    /// `[predecessor's label, value]` per operand.
+    pub args: Vec<(String, ValueName)>,
+    /// The value defined.
+    pub def: String,
+    /// The register (the variable's name before construction).
+    pub register: String,
+}
+
+/// One instruction of a lifted block.
+#[derive(Serialize)]
+pub struct X86Inst {
+    /// The machine instruction's address, or null.
+    pub address: Option<String>,
+    /// Whether it is a call (a call of the IR, a `x86.call*` operation or
+    /// `syscall`).
+    pub call: bool,
+    /// The operator or callee.
+    pub op: String,
+    /// What it reads.
+    pub reads: Vec<Access>,
+    /// The machine instruction's size in bytes, or null.
+    pub size: Option<u8>,
+    /// What it writes.
+    pub writes: Vec<Access>,
+}
+
+/// A block's terminator.
+#[derive(Serialize)]
+pub struct X86Terminator {
+    /// The machine instruction's address, or null.
+    pub address: Option<String>,
+    /// `jump`, `branch`, `switch`, `ret` or `unreachable`.
+    pub kind: &'static str,
+    /// What it reads.
+    pub reads: Vec<Access>,
+    /// The machine instruction's size in bytes, or null.
+    pub size: Option<u8>,
+    /// The successors' labels, in order.
+    pub successors: Vec<String>,
+}
+
+/// A read or write: `[register, value]`, the register null for a
+/// constant or `undef`.
+pub type Access = (Option<String>, ValueName);
+
+/// A value as JSON shows it: a variable's printed name, a constant, or
+/// null for `undef`.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum ValueName {
+    /// A variable's printed name.
+    Name(String),
+    /// An integer constant.
+    Const(i64),
+    /// `undef`.
+    Undef,
 }
 
 // ---- --stats and --time-passes ----

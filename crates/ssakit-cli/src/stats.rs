@@ -1,13 +1,105 @@
-//! What `ssakit wasm stats` and `ssakit x86 stats` share, with the
-//! `--construct` of their `lift`: construction as they run it (verified),
-//! the progress bar, and the rows of the passes and copies in their
-//! tables.
+//! What the binary front ends' subcommands share (`wasm lift` with
+//! `x86 lift`, `wasm stats` with `x86 stats`), written once: the
+//! `--construct` of `lift` and construction as it runs there (verified),
+//! the options of the stats pipeline, the progress bar, and the report:
+//! its rows of passes, copies and times, its table, and its end (the
+//! failures, exit 3 if any).
 
-use crate::cmd::construct::{to_options, FlavorArg, IdfArg, RenamingArg, UndefArg};
+use crate::cmd::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
+use crate::exit::{self, Failed};
+use crate::json::ReportArgs;
+use crate::out::Out;
+use crate::par;
+use crate::passes::{Passes, PassesParser};
 use ssakit::construct::Options;
 use ssakit::ir::Function;
 use ssakit::opt::Pass;
 use std::io::IsTerminal;
+
+/// `--construct` of `wasm lift` and `x86 lift`, with construction's
+/// choices.
+#[derive(clap::Args)]
+pub struct LiftConstruct {
+    /// Put the functions into SSA form (verified), with the options below.
+    #[arg(long)]
+    pub construct: bool,
+    #[command(flatten)]
+    pub flags: ConstructFlags,
+}
+
+impl LiftConstruct {
+    /// Puts every function of `functions` into SSA form (verified) when
+    /// `--construct` asks, in parallel. The first function, in order, that
+    /// fails is reported as an internal error, `who` naming it by its index
+    /// and itself (`FILE: function ...`).
+    pub fn apply(
+        &self,
+        functions: &mut [Function],
+        who: impl Fn(usize, &Function) -> String,
+    ) -> Result<(), Failed> {
+        if !self.construct {
+            return Ok(());
+        }
+        let opts = self.flags.options();
+        let results = par::each_function(functions, |f| construct_verified(f, &opts));
+        for (k, ((r, _), f)) in results.iter().zip(functions.iter()).enumerate() {
+            if let Err(msg) = r {
+                crate::errln!("internal error: {}: construction: {msg}", who(k, f));
+                return Err(Failed(exit::INTERNAL));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `--passes` and `--no-destruct` of `wasm stats` and `x86 stats`.
+#[derive(clap::Args)]
+pub struct PipelineArgs {
+    /// Optimisation passes after construction, comma-separated
+    /// (`copy-prop`, `const-prop`, `dce`).
+    #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
+    pub passes: Option<Passes>,
+    /// Stop after the passes: no destruction.
+    #[arg(long)]
+    pub no_destruct: bool,
+}
+
+impl PipelineArgs {
+    /// The options both pipelines take: construction of `flavor` (as
+    /// [`construct_options`]), the passes (none without `--passes`) and
+    /// whether to destruct.
+    pub fn options(&self, flavor: FlavorArg) -> (Options, Vec<Pass>, bool) {
+        let passes = self.passes.clone().map(|p| p.0).unwrap_or_default();
+        (construct_options(flavor), passes, !self.no_destruct)
+    }
+}
+
+impl ReportArgs {
+    /// Writes the report of `wasm stats` or `x86 stats` (`text` or
+    /// `json`, as `--format` asks) to `out` (opened by `-o` before the
+    /// work), then each of `failures` on standard error as an internal
+    /// error: exit 3 if there is one.
+    pub fn write_stats(
+        &self,
+        mut out: Out,
+        text: impl FnOnce() -> String,
+        json: impl FnOnce() -> String,
+        failures: impl Iterator<Item = String>,
+    ) -> Result<(), Failed> {
+        out.write_str(&if self.json() { json() } else { text() })?;
+        out.finish()?;
+        let mut failed = false;
+        for f in failures {
+            crate::errln!("internal error: {f}");
+            failed = true;
+        }
+        if failed {
+            Err(Failed(exit::INTERNAL))
+        } else {
+            Ok(())
+        }
+    }
+}
 
 /// Construction of `flavor` as the stats commands run it: `undef` as an
 /// operand, the linear IDF, renaming by reachingDef.
@@ -33,8 +125,18 @@ pub(crate) fn construct_verified(f: &mut Function, opts: &Options) -> Result<(),
 pub(crate) struct Progress(Option<indicatif::ProgressBar>);
 
 impl Progress {
+    /// Runs `work` with a bar of `len` functions, which `work` moves on by
+    /// calling the function it is given once per function done; the bar is
+    /// erased after.
+    pub(crate) fn over<T>(len: usize, work: impl FnOnce(&(dyn Fn() + Sync)) -> T) -> T {
+        let bar = Progress::new(len as u64);
+        let done = work(&|| bar.inc());
+        bar.finish();
+        done
+    }
+
     /// A bar at 0 of `len`.
-    pub(crate) fn new(len: u64) -> Progress {
+    fn new(len: u64) -> Progress {
         Progress(std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(len);
             bar.set_style(
@@ -46,14 +148,14 @@ impl Progress {
     }
 
     /// One more function done.
-    pub(crate) fn inc(&self) {
+    fn inc(&self) {
         if let Some(b) = &self.0 {
             b.inc(1);
         }
     }
 
     /// Erases the bar.
-    pub(crate) fn finish(self) {
+    fn finish(self) {
         if let Some(b) = self.0 {
             b.finish_and_clear();
         }
@@ -76,7 +178,23 @@ pub(crate) fn push_pass_rows(
     }
 }
 
-impl crate::cmd::wasm::Ran {
+/// What every `stats` report (`wasm stats`, `x86 stats`) ends with:
+/// verification's time, the passes' and destruction's when they ran, the
+/// wall clock and the failures.
+pub(crate) struct Ran {
+    /// Seconds of verification.
+    pub verify: f64,
+    /// Seconds of the passes, when `--passes` gave some.
+    pub passes: Option<f64>,
+    /// Seconds of destruction, unless `--no-destruct`.
+    pub destruct: Option<f64>,
+    /// Wall-clock seconds of the whole run.
+    pub wall: f64,
+    /// Functions that failed.
+    pub failures: usize,
+}
+
+impl Ran {
     /// The tail of a report whose pipeline took `times` seconds to
     /// verify, optimise and destruct: the passes' time when `passes` ran
     /// some, destruction's when `destruct`.
@@ -87,7 +205,7 @@ impl crate::cmd::wasm::Ran {
         wall: f64,
         failures: usize,
     ) -> Self {
-        crate::cmd::wasm::Ran {
+        Ran {
             verify,
             passes: (!passes.is_empty()).then_some(opt),
             destruct: destruct.then_some(destruct_time),
@@ -95,4 +213,39 @@ impl crate::cmd::wasm::Ran {
             failures,
         }
     }
+
+    /// Appends the report's last rows to `r`.
+    pub(crate) fn push_rows(&self, r: &mut Vec<(String, String)>) {
+        r.push(("time verify".into(), secs(self.verify)));
+        if let Some(t) = self.passes {
+            r.push(("time passes".into(), secs(t)));
+        }
+        if let Some(t) = self.destruct {
+            r.push(("time destruct".into(), secs(t)));
+        }
+        r.push((
+            "wall".into(),
+            format!(
+                "{} ({} threads)",
+                secs(self.wall),
+                rayon::current_num_threads()
+            ),
+        ));
+        r.push(("failures".into(), self.failures.to_string()));
+    }
+}
+
+/// Seconds as a report shows them.
+pub(crate) fn secs(s: f64) -> String {
+    format!("{s:.3} s")
+}
+
+/// A report: `header`, then one row per line, labels padded to one width.
+pub(crate) fn table(header: &str, rows: Vec<(String, String)>) -> String {
+    let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    let mut s = format!("{header}\n");
+    for (l, v) in rows {
+        s.push_str(&format!("{l:<width$}  {v}\n"));
+    }
+    s
 }

@@ -451,3 +451,77 @@ fn plain_blocks_are_read_line_by_line() {
         "```sh\n$ ssakit a\nnew\n$ ssakit b\nkept\n```\n"
     );
 }
+
+/// A new user's path, as the README's "Your own program" gives it: the
+/// program of its "```ssa file=NAME" block, saved in an empty directory
+/// (nothing of the repository beside it), runs as shown, and the README's
+/// `ssakit explain NAME -o PAGE` writes PAGE, an explain page with every
+/// phase from the input to sequentialization and every block of the
+/// program.
+#[cfg(unix)]
+#[test]
+fn the_readme_takes_a_program_of_ones_own_to_its_explain_page() {
+    let text = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let start = text
+        .find("\n## Your own program\n")
+        .expect("README.md has a section \"Your own program\"");
+    let section = &text[start + 1..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let (found, _) = blocks(section);
+    let files: Vec<&Block> = found
+        .iter()
+        .filter(|b| b.info.starts_with("ssa file="))
+        .collect();
+    assert_eq!(files.len(), 1, "one program to save in the section");
+    let name = files[0].info.strip_prefix("ssa file=").unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("own-program");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), files[0].lines.join("\n") + "\n").unwrap();
+    let commands = shown_commands("README.md", section);
+    let explain = commands
+        .iter()
+        .find(|c| c.command.starts_with("ssakit explain ") && c.command.contains(name))
+        .expect("the section shows `ssakit explain` on its program");
+    let words: Vec<&str> = explain.command.split_whitespace().collect();
+    let page = words
+        .iter()
+        .position(|&w| w == "-o")
+        .map(|k| words[k + 1])
+        .expect("the explain command writes its page with -o");
+    for c in &commands {
+        let printed = common::shown::run(&c.command, &dir);
+        let actual: Vec<&str> = printed.lines().collect();
+        assert!(
+            matches(&c.output, &actual),
+            "README.md: `{}` printed\n{printed}\nbut the README shows\n{}",
+            c.command,
+            c.output.join("\n")
+        );
+    }
+    let html = std::fs::read_to_string(dir.join(page)).expect("the explain page is written");
+    for phase in [
+        "input",
+        "phis",
+        "renamed",
+        "parallel-copies",
+        "coalesced",
+        "sequentialized",
+    ] {
+        assert!(
+            html.contains(&format!("data-phase=\"{phase}\"")),
+            "{page} has no phase {phase}"
+        );
+    }
+    for line in &files[0].lines {
+        if let Some(label) = line
+            .strip_suffix(':')
+            .filter(|l| !l.starts_with([' ', '#']))
+        {
+            assert!(
+                html.contains(&format!("data-block=\"{label}\"")),
+                "{page} does not show block {label}"
+            );
+        }
+    }
+}

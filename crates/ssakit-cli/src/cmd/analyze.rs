@@ -3,8 +3,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::json::{self, FormatArg};
-use crate::out::OutputArg;
+use crate::json::{self, ReportArgs};
 use ssakit::analysis::report;
 
 /// Arguments of `ssakit analyze`. At least one analysis flag is required.
@@ -32,13 +31,11 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
     #[command(flatten)]
-    pub format: FormatArg,
-    #[command(flatten)]
-    pub output: OutputArg,
+    pub report: ReportArgs,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let (mut out, inp) = crate::format::open(&a.input, &a.output)?;
+    let (mut out, inp) = crate::format::open(&a.input, &a.report.output)?;
     let p = inp.parsed;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     let idf_var = match &a.idf {
@@ -51,7 +48,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         },
         None => None,
     };
-    if a.format.json() {
+    if a.report.json() {
         let n = json::Namer::new(f);
         let doc = json::Analysis {
             function: f.name().to_string(),

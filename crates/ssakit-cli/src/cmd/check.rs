@@ -2,8 +2,7 @@
 
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::json::{self, FormatArg};
-use crate::out::OutputArg;
+use crate::json::{self, ReportArgs};
 
 /// Arguments of `ssakit check`.
 #[derive(clap::Args)]
@@ -11,15 +10,13 @@ pub struct Args {
     #[command(flatten)]
     pub input: crate::format::InputArg,
     #[command(flatten)]
-    pub format: FormatArg,
-    #[command(flatten)]
-    pub output: OutputArg,
+    pub report: ReportArgs,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
-    let (mut out, inp) = crate::format::open(&a.input, &a.output)?;
+    let (mut out, inp) = crate::format::open(&a.input, &a.report.output)?;
     let crate::format::Input { src, parsed: p, .. } = inp;
-    if a.format.json() {
+    if a.report.json() {
         let doc = json::Check {
             functions: p
                 .module

@@ -1,16 +1,16 @@
 //! `ssakit wasm lift`, `ssakit wasm stats` and `ssakit wasm opt`: WebAssembly modules through
 //! the front end of `ssakit-wasm` (lifting rules in its `lift` module).
 
-use super::construct::{ConstructFlags, FlavorArg};
+use super::construct::FlavorArg;
 use crate::exit::{self, Failed};
 use crate::input;
-use crate::json;
+use crate::json::{self, ReportArgs};
 use crate::out::{Out, OutputArg};
 use crate::par;
 use crate::passes::{Passes, PassesParser};
+use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran};
 use clap::Subcommand;
 use ssakit::ir::Module;
-use ssakit::opt::Pass;
 use ssakit_wasm::lift::{lift, ModuleSymbols};
 use ssakit_wasm::module::{self, WasmModule};
 use ssakit_wasm::pipeline::{self, ModuleStats, Options};
@@ -103,11 +103,8 @@ pub struct LiftArgs {
     /// Only this function: its index (imports counted) or its name.
     #[arg(long, value_name = "INDEX|NAME")]
     pub func: Option<String>,
-    /// Put the functions into SSA form (verified), with the options below.
-    #[arg(long)]
-    pub construct: bool,
     #[command(flatten)]
-    pub flags: ConstructFlags,
+    pub construct: LiftConstruct,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -126,18 +123,10 @@ pub struct StatsArgs {
     /// phi counts are `-` in the table and null in JSON).
     #[arg(long)]
     pub all_flavors: bool,
-    /// Optimisation passes after construction, comma-separated
-    /// (`copy-prop`, `const-prop`, `dce`).
-    #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
-    pub passes: Option<Passes>,
-    /// Stop after the passes: no destruction.
-    #[arg(long)]
-    pub no_destruct: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: crate::json::Format,
     #[command(flatten)]
-    pub output: OutputArg,
+    pub pipeline: PipelineArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
@@ -151,11 +140,6 @@ pub fn run(a: Args) -> Result<(), Failed> {
 /// The input's path: `-` (standard input) when FILE is absent.
 fn file(f: &Option<String>) -> &str {
     f.as_deref().unwrap_or("-")
-}
-
-/// The passes of `--passes` (none without it).
-pub(crate) fn passes(p: Option<Passes>) -> Vec<Pass> {
-    p.map(|p| p.0).unwrap_or_default()
 }
 
 fn run_opt(a: OptArgs) -> Result<(), Failed> {
@@ -247,7 +231,6 @@ fn known_names(m: &WasmModule<'_>) -> String {
 
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let opts = a.flags.options();
     let module = with_module(file(&a.file), |name, m| {
         let syms = ModuleSymbols::new(m);
         let mut functions = match &a.func {
@@ -272,20 +255,9 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
                 .map(|l| l.func)
                 .collect(),
         };
-        if a.construct {
-            let results = par::each_function(&mut functions, |f| {
-                crate::stats::construct_verified(f, &opts)
-            });
-            for ((r, _), f) in results.iter().zip(&functions) {
-                if let Err(msg) = r {
-                    crate::errln!(
-                        "internal error: {name}: function `{}`: construction: {msg}",
-                        f.name()
-                    );
-                    return Err(Failed(exit::INTERNAL));
-                }
-            }
-        }
+        a.construct.apply(&mut functions, |_, f| {
+            format!("{name}: function `{}`", f.name())
+        })?;
         Ok(Module { functions })
     })?;
     par::print_module(&module, &mut out)?;
@@ -295,42 +267,32 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
 }
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
-    let passes = passes(a.passes);
+    let out = Out::open(&a.report.output)?;
+    let (construct, passes, destruct) = a.pipeline.options(a.flavor);
     let opts = Options {
-        construct: crate::stats::construct_options(a.flavor),
+        construct,
         passes,
-        destruct: !a.no_destruct,
+        destruct,
         all_flavors: a.all_flavors,
     };
     let (name, stats, names) = with_module(file(&a.file), |name, m| {
-        let bar = crate::stats::Progress::new(m.bodies.len() as u64);
-        let stats = pipeline::run(m, &opts, &|| bar.inc()).map_err(|e| bad(name, &e))?;
-        bar.finish();
+        let stats =
+            crate::stats::Progress::over(m.bodies.len(), |done| pipeline::run(m, &opts, done))
+                .map_err(|e| bad(name, &e))?;
         Ok((name.to_string(), stats, m.names.clone()))
     })?;
-    let text = match a.format {
-        crate::json::Format::Text => render_text(&name, &stats, &names, &opts),
-        crate::json::Format::Json => render_json(&name, &stats, &names, &opts),
-    };
-    out.write_str(&text)?;
-    out.finish()?;
-    for f in &stats.failures {
-        crate::errln!(
-            "internal error: {name}: function {} (`{}`): {}: {}",
-            f.index,
-            names[f.index as usize],
-            f.stage,
-            f.message
-        );
-    }
-    if stats.failures.is_empty() {
-        Ok(())
-    } else {
-        Err(Failed(exit::INTERNAL))
-    }
+    a.report.write_stats(
+        out,
+        || render_text(&name, &stats, &opts),
+        || render_json(&name, &stats, &names, &opts),
+        stats.failures.iter().map(|f| {
+            format!(
+                "{name}: function {} (`{}`): {}: {}",
+                f.index, names[f.index as usize], f.stage, f.message
+            )
+        }),
+    )
 }
-
 /// The rows of the table: `(label, value)`.
 fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
     let t = stats.total();
@@ -351,7 +313,7 @@ fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
     for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
         r.push((format!("phis {f}"), or_dash(t.phis[k])));
     }
-    crate::stats::push_pass_rows(&mut r, &opts.passes, t.copies);
+    push_pass_rows(&mut r, &opts.passes, t.copies);
     r.push(("time lift".into(), secs(t.times.lift)));
     for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
         let time = t.phis[k].map(|_| secs(t.times.construct[k]));
@@ -363,65 +325,12 @@ fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
     r
 }
 
-/// What every `stats` report (`wasm stats`, `x86 stats`) ends with:
-/// verification's time, the passes' and destruction's when they ran, the
-/// wall clock and the failures.
-pub(crate) struct Ran {
-    /// Seconds of verification.
-    pub verify: f64,
-    /// Seconds of the passes, when `--passes` gave some.
-    pub passes: Option<f64>,
-    /// Seconds of destruction, unless `--no-destruct`.
-    pub destruct: Option<f64>,
-    /// Wall-clock seconds of the whole run.
-    pub wall: f64,
-    /// Functions that failed.
-    pub failures: usize,
-}
-
-impl Ran {
-    /// Appends the report's last rows to `r`.
-    pub(crate) fn push_rows(&self, r: &mut Vec<(String, String)>) {
-        r.push(("time verify".into(), secs(self.verify)));
-        if let Some(t) = self.passes {
-            r.push(("time passes".into(), secs(t)));
-        }
-        if let Some(t) = self.destruct {
-            r.push(("time destruct".into(), secs(t)));
-        }
-        r.push((
-            "wall".into(),
-            format!(
-                "{} ({} threads)",
-                secs(self.wall),
-                rayon::current_num_threads()
-            ),
-        ));
-        r.push(("failures".into(), self.failures.to_string()));
-    }
-}
-
-/// Seconds as a report shows them.
-pub(crate) fn secs(s: f64) -> String {
-    format!("{s:.3} s")
-}
-
-/// A report: `header`, then one row per line, labels padded to one width.
-pub(crate) fn table(header: &str, rows: Vec<(String, String)>) -> String {
-    let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
-    let mut s = format!("{header}\n");
-    for (l, v) in rows {
-        s.push_str(&format!("{l:<width$}  {v}\n"));
-    }
-    s
-}
-
 /// A figure, or `-` for a flavour not constructed.
 fn or_dash<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
 
-fn render_text(name: &str, stats: &ModuleStats, _names: &[String], opts: &Options) -> String {
+fn render_text(name: &str, stats: &ModuleStats, opts: &Options) -> String {
     table(&format!("module: {name}"), rows(stats, opts))
 }
 

@@ -2,12 +2,12 @@
 //! binaries through the front end of `ssakit-x86` (lifting rules in its
 //! `lift` module, docs/x86.md).
 
-use super::construct::{ConstructFlags, FlavorArg};
-use super::wasm::{passes, secs, table, Ran};
+use super::construct::FlavorArg;
 use crate::exit::{self, Failed};
+use crate::json::{self, ReportArgs, ValueName};
 use crate::out::{Out, OutputArg};
 use crate::par;
-use crate::passes::{Passes, PassesParser};
+use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran};
 use clap::Subcommand;
 use ssakit::ir::{Function, InstData, Module, Operand, Terminator, VarNames};
 use ssakit_x86::binary::{Binary, FuncInfo};
@@ -50,11 +50,8 @@ pub struct LiftArgs {
     /// delimit the functions of a stripped binary.
     #[arg(long, value_name = "DEBUGFILE")]
     pub symbols: Option<String>,
-    /// Put the functions into SSA form (verified), with the options below.
-    #[arg(long)]
-    pub construct: bool,
     #[command(flatten)]
-    pub flags: ConstructFlags,
+    pub construct: LiftConstruct,
     /// `text` (the `.ssa` program) or `json`: per block its address,
     /// phis and instructions, each with its machine address and the
     /// (register, value) pairs it reads and writes (docs/x86.md).
@@ -77,23 +74,15 @@ pub struct StatsArgs {
     /// and counted).
     #[arg(long, value_enum, default_value = "pruned")]
     pub flavor: FlavorArg,
-    /// Optimisation passes after construction, comma-separated
-    /// (`copy-prop`, `const-prop`, `dce`).
-    #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
-    pub passes: Option<Passes>,
-    /// Stop after the passes: no destruction.
-    #[arg(long)]
-    pub no_destruct: bool,
+    #[command(flatten)]
+    pub pipeline: PipelineArgs,
     /// Construct and verify only `--flavor` (decode, CFG, lift, one SSA,
     /// verify, destruct); the other flavours' phis are `-` (null in
     /// JSON).
     #[arg(long)]
     pub only_flavor: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: crate::json::Format,
     #[command(flatten)]
-    pub output: OutputArg,
+    pub report: ReportArgs,
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
@@ -136,7 +125,6 @@ fn find<'b>(bin: &'b Binary<'_>, sel: &str) -> Option<&'b FuncInfo> {
 
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let opts = a.flags.options();
     let module = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let chosen: Vec<&FuncInfo> = match &a.func {
             Some(sels) => sels
@@ -162,42 +150,41 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
                 })
                 .unzip()
         };
-        if a.construct {
-            let results = par::each_function(&mut functions, |f| {
-                crate::stats::construct_verified(f, &opts)
-            });
-            for ((r, _), info) in results.iter().zip(&chosen) {
-                if let Err(msg) = r {
-                    crate::errln!(
-                        "internal error: {name}: function `{}` at {:#x}: construction: {msg}",
-                        info.name,
-                        info.extent.start
-                    );
-                    return Err(Failed(exit::INTERNAL));
-                }
-            }
-        }
+        a.construct.apply(&mut functions, |k, _| {
+            let info = chosen[k];
+            format!(
+                "{name}: function `{}` at {:#x}",
+                info.name, info.extent.start
+            )
+        })?;
         if a.format == crate::json::Format::Json {
-            let fs: Vec<serde_json::Value> = functions
+            let functions = functions
                 .iter()
                 .zip(&origins)
                 .zip(&chosen)
                 .map(|((f, o), info)| lift_json(f, o, info))
                 .collect();
-            let flavor = a.construct.then_some(match opts.flavor {
-                ssakit::construct::Flavor::Minimal => "minimal",
-                ssakit::construct::Flavor::SemiPruned => "semi-pruned",
-                ssakit::construct::Flavor::Pruned => "pruned",
-            });
-            let v = serde_json::json!({ "binary": name, "ssa": flavor, "functions": fs });
-            return Ok(Err(v));
+            let ssa = a
+                .construct
+                .construct
+                .then_some(match a.construct.flags.flavor {
+                    FlavorArg::Minimal => "minimal",
+                    FlavorArg::SemiPruned => "semi-pruned",
+                    FlavorArg::Pruned => "pruned",
+                });
+            let name = name.to_string();
+            return Ok(Err(json::X86Lift {
+                binary: name,
+                functions,
+                ssa,
+            }));
         }
         Ok(Ok(Module { functions }))
     })?;
     match module {
         Ok(module) => par::print_module(&module, &mut out)?,
-        Err(v) => {
-            let mut s = serde_json::to_string(&v).expect("JSON values serialise");
+        Err(lifted) => {
+            let mut s = serde_json::to_string(&lifted).expect("reports serialise");
             s.push('\n');
             out.write_str(&s)?;
         }
@@ -205,132 +192,125 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     out.finish()
 }
 
-/// `x86 lift --format json` of one function: what the emulator oracle
-/// (scripts/x86-emu-oracle.py) needs to follow the CPU through the IR.
-/// Every read and write is a pair `[register, value]`: the location (the
-/// variable's name before construction) and the printed name of the
-/// value (SSA name after `--construct`). Schema in docs/x86.md.
-fn lift_json(f: &Function, o: &Origins, info: &FuncInfo) -> serde_json::Value {
-    use serde_json::{json, Value};
+/// `x86 lift --format json` of one function: every read and write is a
+/// pair `[register, value]`, the location (the variable's name before
+/// construction) and the printed name of the value (SSA name after
+/// `--construct`). Schema in [`json::X86Lift`] and docs/x86.md.
+fn lift_json(f: &Function, o: &Origins, info: &FuncInfo) -> json::X86Function {
     let names = VarNames::new(f);
-    let pair = |op: Operand| match op {
-        Operand::Var(v) => json!([f.base_name(v), names.get(v)]),
-        Operand::Const(c) => json!([Value::Null, c]),
-        Operand::Undef => json!([Value::Null, Value::Null]),
+    let value = |op: Operand| match op {
+        Operand::Var(v) => ValueName::Name(names.get(v).to_string()),
+        Operand::Const(c) => ValueName::Const(c),
+        Operand::Undef => ValueName::Undef,
     };
-    let hex = |a: Option<u64>| a.map_or(Value::Null, |a| json!(format!("{a:#x}")));
-    let blocks: Vec<Value> = f
-        .layout()
-        .iter()
-        .map(|&b| {
-            let phis: Vec<Value> = f
-                .block_phis(b)
+    let pair = |op: Operand| match op {
+        Operand::Var(v) => (Some(f.base_name(v).to_string()), value(op)),
+        _ => (None, value(op)),
+    };
+    let hex = |a: u64| format!("{a:#x}");
+    let phi = |i| {
+        let dst = f.def(i).expect("a phi defines");
+        json::X86Phi {
+            args: f
+                .phi_args(i)
                 .iter()
-                .map(|&i| {
-                    let dst = f.def(i).expect("a phi defines");
-                    let args: Vec<Value> = f
-                        .phi_args(i)
-                        .iter()
-                        .map(|a| json!([f.block_name(a.block), pair(a.value)[1]]))
-                        .collect();
-                    json!({ "register": f.base_name(dst), "def": names.get(dst), "args": args })
-                })
-                .collect();
-            let insts: Vec<Value> = f
-                .block_insts(b)
-                .iter()
-                .map(|&i| {
-                    let (mut reads, mut writes) = (Vec::new(), Vec::new());
-                    f.for_each_operand(i, |op| reads.push(pair(op)));
-                    f.for_each_def(i, |v| writes.push(pair(Operand::Var(v))));
-                    let op = match f.inst(i) {
-                        InstData::Op { op, .. } => f.operator_name(*op).to_string(),
-                        InstData::Call { callee, .. } => f.callee_name(*callee).to_string(),
-                        _ => String::new(),
-                    };
-                    let origin = o.inst(i);
-                    json!({
-                        "address": hex(origin.map(|o| o.address)),
-                        "size": origin.map(|o| o.size),
-                        "op": op,
-                        "call": matches!(f.inst(i), InstData::Call { .. })
-                            || op.starts_with("x86.call") || op == "x86.syscall.x",
-                        "reads": reads,
-                        "writes": writes,
-                    })
-                })
-                .collect();
-            let mut reads = Vec::new();
-            f.for_each_term_operand(b, |op| reads.push(pair(op)));
-            let mut succs = Vec::new();
-            f.for_each_succ(b, |s| succs.push(f.block_name(s).to_string()));
-            let kind = match f.term(b) {
+                .map(|a| (f.block_name(a.block).to_string(), value(a.value)))
+                .collect(),
+            def: names.get(dst).to_string(),
+            register: f.base_name(dst).to_string(),
+        }
+    };
+    let inst = |i| {
+        let (mut reads, mut writes) = (Vec::new(), Vec::new());
+        f.for_each_operand(i, |op| reads.push(pair(op)));
+        f.for_each_def(i, |v| writes.push(pair(Operand::Var(v))));
+        let op = match f.inst(i) {
+            InstData::Op { op, .. } => f.operator_name(*op).to_string(),
+            InstData::Call { callee, .. } => f.callee_name(*callee).to_string(),
+            _ => String::new(),
+        };
+        let origin = o.inst(i);
+        json::X86Inst {
+            address: origin.map(|o| hex(o.address)),
+            call: matches!(f.inst(i), InstData::Call { .. })
+                || op.starts_with("x86.call")
+                || op == "x86.syscall.x",
+            op,
+            reads,
+            size: origin.map(|o| o.size),
+            writes,
+        }
+    };
+    let terminator = |b| {
+        let mut reads = Vec::new();
+        f.for_each_term_operand(b, |op| reads.push(pair(op)));
+        let mut successors = Vec::new();
+        f.for_each_succ(b, |s| successors.push(f.block_name(s).to_string()));
+        let t = o.term(b);
+        json::X86Terminator {
+            address: t.map(|t| hex(t.address)),
+            kind: match f.term(b) {
                 Terminator::Jump(_) => "jump",
                 Terminator::Branch { .. } => "branch",
                 Terminator::Switch { .. } => "switch",
                 Terminator::Ret(_) => "ret",
                 Terminator::Unreachable => "unreachable",
-            };
-            let t = o.term(b);
-            json!({
-                "label": f.block_name(b),
-                "address": hex(o.block(b)),
-                "phis": phis,
-                "instructions": insts,
-                "terminator": {
-                    "kind": kind,
-                    "address": hex(t.map(|t| t.address)),
-                    "size": t.map(|t| t.size),
-                    "reads": reads,
-                    "successors": succs,
-                },
+            },
+            reads,
+            size: t.map(|t| t.size),
+            successors,
+        }
+    };
+    json::X86Function {
+        address: hex(info.extent.start),
+        blocks: f
+            .layout()
+            .iter()
+            .map(|&b| json::X86Block {
+                address: o.block(b).map(hex),
+                instructions: f.block_insts(b).iter().map(|&i| inst(i)).collect(),
+                label: f.block_name(b).to_string(),
+                phis: f.block_phis(b).iter().map(|&i| phi(i)).collect(),
+                terminator: terminator(b),
             })
-        })
-        .collect();
-    json!({
-        "name": info.name,
-        "address": format!("{:#x}", info.extent.start),
-        "end": format!("{:#x}", info.extent.end),
-        "label": f.name(),
-        "params": f.params().iter().map(|&v| names.get(v)).collect::<Vec<_>>(),
-        "blocks": blocks,
-    })
+            .collect(),
+        end: hex(info.extent.end),
+        label: f.name().to_string(),
+        name: info.name.clone(),
+        params: f
+            .params()
+            .iter()
+            .map(|&v| names.get(v).to_string())
+            .collect(),
+    }
 }
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
-    let mut out = Out::open(&a.output)?;
+    let out = Out::open(&a.report.output)?;
+    let (construct, passes, destruct) = a.pipeline.options(a.flavor);
     let opts = Options {
-        construct: crate::stats::construct_options(a.flavor),
-        passes: passes(a.passes),
-        destruct: !a.no_destruct,
+        construct,
+        passes,
+        destruct,
         only_chosen: a.only_flavor,
     };
     let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
-        let bar = crate::stats::Progress::new(bin.functions().len() as u64);
-        let stats = pipeline::run(bin, &opts, &|| bar.inc());
-        bar.finish();
+        let stats = crate::stats::Progress::over(bin.functions().len(), |done| {
+            pipeline::run(bin, &opts, done)
+        });
         Ok((name.to_string(), stats))
     })?;
-    let text = match a.format {
-        crate::json::Format::Text => render_text(&name, &stats, &opts),
-        crate::json::Format::Json => render_json(&name, &stats, &opts),
-    };
-    out.write_str(&text)?;
-    out.finish()?;
-    for f in &stats.failures {
-        crate::errln!(
-            "internal error: {name}: function `{}` at {:#x}: {}: {}",
-            f.name,
-            f.address,
-            f.stage,
-            f.message
-        );
-    }
-    if stats.failures.is_empty() {
-        Ok(())
-    } else {
-        Err(Failed(exit::INTERNAL))
-    }
+    a.report.write_stats(
+        out,
+        || render_text(&name, &stats, &opts),
+        || render_json(&name, &stats, &opts),
+        stats.failures.iter().map(|f| {
+            format!(
+                "{name}: function `{}` at {:#x}: {}: {}",
+                f.name, f.address, f.stage, f.message
+            )
+        }),
+    )
 }
 
 const FLAVOR_NAMES: [&str; 3] = ["minimal", "semi-pruned", "pruned"];
@@ -364,7 +344,7 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         };
         r.push((format!("phis {f}"), v));
     }
-    crate::stats::push_pass_rows(&mut r, &opts.passes, t.copies);
+    push_pass_rows(&mut r, &opts.passes, t.copies);
     r.push(("time decode+cfg".into(), secs(t.times.decode)));
     r.push(("time lift".into(), secs(t.times.lift)));
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
@@ -382,75 +362,27 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
 }
 
 fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
-    use serde_json::json;
     let built = |k: usize| !opts.only_chosen || pipeline::FLAVORS[k] == opts.construct.flavor;
-    let phis = |p: &[PhiCounts; 3]| {
-        let one = |k: usize| {
-            let p = &p[k];
-            let v = json!({ "registers": p.registers, "flags": p.flags, "vectors": p.vectors });
-            if built(k) {
-                v
-            } else {
-                serde_json::Value::Null
-            }
-        };
-        json!({ "minimal": one(0), "semi-pruned": one(1), "pruned": one(2) })
-    };
-    let construct = |t: &[f64; 3]| {
-        let one = |k: usize| {
-            if built(k) {
-                json!(t[k])
-            } else {
-                serde_json::Value::Null
-            }
-        };
-        json!({ "minimal": one(0), "semi-pruned": one(1), "pruned": one(2) })
-    };
-    let times = |t: &pipeline::Times| {
-        json!({
-            "decode": t.decode,
-            "lift": t.lift,
-            "construct": construct(&t.construct),
-            "verify": t.verify,
-            "passes": t.opt,
-            "destruct": t.destruct,
-        })
-    };
-    let counts = |f: &pipeline::FunctionStats| {
-        json!({
-            "blocks": f.blocks,
-            "instructions": f.instructions,
-            "jump_tables": f.jump_tables,
-            "phis": phis(&f.phis),
-            "copies_after_destruct": f.copies,
-            "times": times(&f.times),
-        })
-    };
-    let functions: Vec<serde_json::Value> = stats
-        .functions
-        .iter()
-        .map(|f| {
-            let mut v = counts(f);
-            v["address"] = json!(format!("{:#x}", f.address));
-            v["name"] = json!(f.name);
-            v
-        })
-        .collect();
-    let failures: Vec<serde_json::Value> = stats
-        .failures
-        .iter()
-        .map(|f| json!({ "address": format!("{:#x}", f.address), "name": f.name, "stage": f.stage, "message": f.message }))
-        .collect();
-    let v = json!({
-        "binary": name,
-        "passes": opts.passes.iter().map(|p| p.name()).collect::<Vec<_>>(),
-        "total": counts(&stats.total()),
-        "wall": stats.wall,
-        "threads": rayon::current_num_threads(),
-        "functions": functions,
-        "failures": failures,
-    });
-    let mut s = serde_json::to_string_pretty(&v).expect("JSON values serialise");
-    s.push('\n');
-    s
+    json::to_string(&json::X86Stats {
+        binary: name.to_string(),
+        failures: stats
+            .failures
+            .iter()
+            .map(|f| json::X86Failure {
+                address: format!("{:#x}", f.address),
+                message: f.message.clone(),
+                name: f.name.clone(),
+                stage: f.stage.clone(),
+            })
+            .collect(),
+        functions: stats
+            .functions
+            .iter()
+            .map(|f| json::X86Counts::new(f, built, true))
+            .collect(),
+        passes: opts.passes.iter().map(|p| p.name()).collect(),
+        threads: rayon::current_num_threads(),
+        total: json::X86Counts::new(&stats.total(), built, false),
+        wall: stats.wall,
+    })
 }
