@@ -79,17 +79,6 @@ pub fn is_reserved(s: &str) -> bool {
 }
 
 /// The printed name of every variable of a function, collision-free.
-///
-/// ```
-/// use ssakit::ir::{Function, Type, VarNames};
-/// let mut f = Function::new("f");
-/// let x = f.new_var("x", Type::I64);
-/// let x1 = f.new_version(x, 1);
-/// let taken = f.new_var("x1", Type::I64); // a variable really named `x1`
-/// let names = VarNames::new(&f);
-/// assert_ne!(names.get(x1), names.get(taken));
-/// assert_eq!(names[x], *"x");
-/// ```
 #[derive(Clone, Debug)]
 pub struct VarNames {
     /// Every name, one after the other.
@@ -119,16 +108,6 @@ impl Taken {
 
 impl VarNames {
     /// Computes the printed names of `func`'s variables.
-    ///
-    /// ```
-    /// use ssakit::ir::{Function, Type, VarNames};
-    /// let mut f = Function::new("f");
-    /// let i = f.new_var("i", Type::I64);
-    /// let v32 = f.new_version(i, 32);
-    /// assert_eq!(VarNames::new(&f).get(v32), "i32"); // type names are not keywords
-    /// f.new_var("i32", Type::I64); // a variable really named `i32`
-    /// assert_eq!(VarNames::new(&f).get(v32), "i_32");
-    /// ```
     pub fn new(func: &Function) -> VarNames {
         let n = func.num_vars();
         let mut names = VarNames {
@@ -190,14 +169,6 @@ impl VarNames {
     }
 
     /// The printed name of `v`.
-    ///
-    /// ```
-    /// use ssakit::ir::{Function, Type, VarNames};
-    /// let mut f = Function::new("f");
-    /// let x = f.new_var("x", Type::I64);
-    /// let x2 = f.new_version(x, 2);
-    /// assert_eq!(VarNames::new(&f).get(x2), "x2");
-    /// ```
     pub fn get(&self, v: Var) -> &str {
         let (a, b) = self.spans[v];
         &self.text[a..b]
