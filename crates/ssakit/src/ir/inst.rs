@@ -51,6 +51,15 @@ impl From<Var> for Operand {
 }
 
 /// Binary integer operators. Arithmetic wraps on `i64`; comparisons give 0 or 1.
+///
+/// ```
+/// use ssakit::interp::{run, RunOptions};
+/// // `a - b` wraps on i64; `a < b` gives 0 or 1.
+/// let src = "function f(a, b) {\ne:\n    d = a - b\n    c = a < b\n    print d, c\n    ret d\n}\n";
+/// let m = ssakit::text::parse_module(src).unwrap();
+/// let out = run(&m, &m.functions[0], &[3, 5], &RunOptions::default()).unwrap();
+/// assert_eq!(out.render(), "-2 1\n=> -2\n");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[allow(missing_docs)]
 pub enum BinOp {
@@ -163,6 +172,14 @@ impl BinOp {
 }
 
 /// Unary integer operators: `-` (wrapping negation) and `!` (0 → 1, else 0).
+///
+/// ```
+/// use ssakit::interp::{run, RunOptions};
+/// let src = "function f(a) {\ne:\n    n = -a\n    z = !a\n    print n, z\n    ret z\n}\n";
+/// let m = ssakit::text::parse_module(src).unwrap();
+/// let out = run(&m, &m.functions[0], &[5], &RunOptions::default()).unwrap();
+/// assert_eq!(out.render(), "-5 0\n=> 0\n");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum UnOp {
     /// Wrapping negation, `-x`.

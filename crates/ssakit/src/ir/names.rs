@@ -79,6 +79,22 @@ pub fn is_reserved(s: &str) -> bool {
 }
 
 /// The printed name of every variable of a function, collision-free.
+///
+/// ```
+/// use ssakit::construct::{construct, Options};
+/// use ssakit::ir::VarNames;
+/// let src = "function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}";
+/// let mut f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// construct(&mut f, &Options::default()).unwrap();
+/// // The SSA versions of `x` print as distinct names built on `x`.
+/// let names = VarNames::new(&f);
+/// let mut xs: Vec<&str> = f.vars().filter(|&v| f.base_name(v) == "x").map(|v| names.get(v)).collect();
+/// assert!(xs.iter().all(|n| n.starts_with('x')));
+/// let all = xs.len();
+/// xs.sort();
+/// xs.dedup();
+/// assert_eq!(xs.len(), all);
+/// ```
 #[derive(Clone, Debug)]
 pub struct VarNames {
     /// Every name, one after the other.
@@ -108,6 +124,13 @@ impl Taken {
 
 impl VarNames {
     /// Computes the printed names of `func`'s variables.
+    ///
+    /// ```
+    /// use ssakit::ir::VarNames;
+    /// let f = ssakit::text::parse_module("function f(a) {\ne:\n    ret a\n}").unwrap().functions.remove(0);
+    /// let names = VarNames::new(&f);
+    /// assert_eq!(names.get(f.params()[0]), "a"); // an unversioned name prints as written
+    /// ```
     pub fn new(func: &Function) -> VarNames {
         let n = func.num_vars();
         let mut names = VarNames {
@@ -169,6 +192,14 @@ impl VarNames {
     }
 
     /// The printed name of `v`.
+    ///
+    /// ```
+    /// use ssakit::ir::VarNames;
+    /// let f = ssakit::text::parse_module("function f(a) {\ne:\n    b = a\n    ret b\n}").unwrap().functions.remove(0);
+    /// let names = VarNames::new(&f);
+    /// let b = f.var_by_name("b").unwrap();
+    /// assert_eq!(names.get(b), "b");
+    /// ```
     pub fn get(&self, v: Var) -> &str {
         let (a, b) = self.spans[v];
         &self.text[a..b]
