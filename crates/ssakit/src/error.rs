@@ -80,13 +80,14 @@ impl ErrorKind {
 /// [kind](ErrorKind).
 ///
 /// ```
-/// use ssakit::{error::IrError, text::parse_module};
-/// let m = parse_module("function f() {\nentry:\n    ret 0\n}\n").unwrap();
-/// let f = &m.functions[0];
-/// let e = IrError::new(f, Some(f.entry()), None, "something is off");
-/// assert_eq!((e.func.as_str(), e.block, e.inst), ("f", Some(f.entry()), None));
-/// assert_eq!(e.to_string(), "function `f`: something is off");
-/// assert_eq!(e.kind, ssakit::error::ErrorKind::Input);
+/// use ssakit::error::ErrorKind;
+/// use ssakit::text::parse_module;
+/// use ssakit::verify::verify_valid;
+/// // `b` is assigned twice: not SSA.
+/// let m = parse_module("function f(a) {\nentry:\n    b = a\n    b = 2\n    ret b\n}\n").unwrap();
+/// let e = &verify_valid(&m.functions[0]).unwrap_err()[0];
+/// assert_eq!((e.func.as_str(), e.kind), ("f", ErrorKind::Input));
+/// assert!(e.message.contains("assigned more than once"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IrError {
@@ -106,14 +107,7 @@ pub struct IrError {
 impl IrError {
     /// An error in `func` at `block` / `inst`, of kind
     /// [`ErrorKind::Input`] (see `IrError::with_kind`).
-    ///
-    /// ```
-    /// use ssakit::{error::IrError, text::parse_module};
-    /// let m = parse_module("function g() {\nentry:\n    ret 0\n}\n").unwrap();
-    /// let e = IrError::new(&m.functions[0], None, None, "no block");
-    /// assert_eq!((e.func.as_str(), e.message.as_str()), ("g", "no block"));
-    /// ```
-    pub fn new(
+    pub(crate) fn new(
         func: &Function,
         block: Option<Block>,
         inst: Option<Inst>,
@@ -137,11 +131,12 @@ impl IrError {
     /// Renders `function F, block B: message` using `func`'s labels.
     ///
     /// ```
-    /// use ssakit::{error::IrError, text::parse_module};
-    /// let m = parse_module("function f() {\nstart:\n    ret 0\n}\n").unwrap();
+    /// use ssakit::text::parse_module;
+    /// use ssakit::verify::verify_valid;
+    /// let m = parse_module("function f(a) {\nentry:\n    b = a\n    b = 2\n    ret b\n}\n").unwrap();
     /// let f = &m.functions[0];
-    /// let e = IrError::new(f, Some(f.entry()), None, "bad");
-    /// assert_eq!(e.describe(f), "function `f`, block `start`: bad");
+    /// let e = &verify_valid(f).unwrap_err()[0];
+    /// assert!(e.describe(f).starts_with("function `f`, block `entry`"));
     /// ```
     pub fn describe(&self, func: &Function) -> String {
         match self.block {

@@ -37,7 +37,6 @@ use std::fmt;
 /// use ssakit::eval::Value;
 /// assert_eq!(Value::from(7).to_string(), "7");
 /// assert_eq!(Value::Undef.to_string(), "undef");
-/// assert_eq!(Value::Bool(true).as_int(), Some(1));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Value {
@@ -53,14 +52,7 @@ pub enum Value {
 
 impl Value {
     /// The integer, unless the value is `undef`.
-    ///
-    /// ```
-    /// use ssakit::eval::Value;
-    /// assert_eq!(Value::Int(-3).as_int(), Some(-3));
-    /// assert_eq!(Value::Bool(false).as_int(), Some(0));
-    /// assert_eq!(Value::Undef.as_int(), None);
-    /// ```
-    pub fn as_int(self) -> Option<i64> {
+    pub(crate) fn as_int(self) -> Option<i64> {
         match self {
             Value::Int(v) => Some(v),
             Value::Bool(b) => Some(i64::from(b)),

@@ -633,7 +633,8 @@ pub fn first_difference(original: &Outcome, transformed: &Outcome) -> Option<Str
 /// use ssakit::interp::{external_call_result, Value, EXTERNAL_MODULUS};
 /// let v = external_call_result("f", &[Value::Int(1)]);
 /// assert_eq!(v, external_call_result("f", &[Value::Int(1)])); // a function of its inputs
-/// assert!((0..EXTERNAL_MODULUS as i64).contains(&v.as_int().unwrap()));
+/// let Value::Int(n) = v else { panic!("an integer") };
+/// assert!((0..EXTERNAL_MODULUS as i64).contains(&n));
 /// assert_eq!(external_call_result("f", &[Value::Undef]), Value::Undef);
 /// ```
 pub fn external_call_result(name: &str, args: &[Value]) -> Value {

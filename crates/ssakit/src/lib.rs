@@ -30,7 +30,7 @@ pub mod oracle;
 pub mod reducible;
 pub mod text;
 pub mod timing;
-pub mod union_find;
+pub(crate) mod union_find;
 pub mod verify;
 
 // The tests that reach inside the crate (`src/tests/`) name it `ssakit`

@@ -6,15 +6,6 @@
 //! and the amortised cost per operation is near constant (Tarjan 1975).
 
 /// A partition of `0..n` into disjoint sets.
-///
-/// ```
-/// use ssakit::union_find::UnionFind;
-/// let mut uf = UnionFind::new(4);
-/// uf.union(0, 1);
-/// uf.union(2, 3);
-/// assert!(uf.same(0, 1) && uf.same(3, 2));
-/// assert!(!uf.same(1, 2));
-/// ```
 #[derive(Clone, Debug)]
 pub struct UnionFind {
     parent: Vec<u32>,
@@ -23,14 +14,7 @@ pub struct UnionFind {
 
 impl UnionFind {
     /// `n` singleton sets.
-    ///
-    /// ```
-    /// use ssakit::union_find::UnionFind;
-    /// let mut uf = UnionFind::new(3);
-    /// assert_eq!(uf.len(), 3);
-    /// assert_eq!((uf.find(0), uf.find(1), uf.find(2)), (0, 1, 2));
-    /// ```
-    pub fn new(n: usize) -> Self {
+    pub(crate) fn new(n: usize) -> Self {
         UnionFind {
             parent: (0..n as u32).collect(),
             size: vec![1; n],
@@ -38,39 +22,12 @@ impl UnionFind {
     }
 
     /// Number of elements.
-    ///
-    /// ```
-    /// use ssakit::union_find::UnionFind;
-    /// let mut uf = UnionFind::new(5);
-    /// uf.union(0, 4);
-    /// assert_eq!(uf.len(), 5); // elements, not sets
-    /// ```
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.parent.len()
     }
 
-    /// Whether there are no elements.
-    ///
-    /// ```
-    /// use ssakit::union_find::UnionFind;
-    /// assert!(UnionFind::new(0).is_empty());
-    /// assert!(!UnionFind::new(1).is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.parent.is_empty()
-    }
-
     /// The representative of `x`'s set, halving the path on the way.
-    ///
-    /// ```
-    /// use ssakit::union_find::UnionFind;
-    /// let mut uf = UnionFind::new(3);
-    /// let r = uf.union(1, 2);
-    /// assert_eq!(uf.find(1), r);
-    /// assert_eq!(uf.find(2), r);
-    /// assert_eq!(uf.find(0), 0);
-    /// ```
-    pub fn find(&mut self, mut x: usize) -> usize {
+    pub(crate) fn find(&mut self, mut x: usize) -> usize {
         while self.parent[x] as usize != x {
             let gp = self.parent[self.parent[x] as usize];
             self.parent[x] = gp;
@@ -103,17 +60,7 @@ impl UnionFind {
     }
 
     /// Merges the sets of `a` and `b`; returns the new representative.
-    ///
-    /// ```
-    /// use ssakit::union_find::UnionFind;
-    /// let mut uf = UnionFind::new(4);
-    /// let r = uf.union(0, 1);
-    /// assert!(r == 0 || r == 1);
-    /// assert_eq!(uf.union(1, 0), r); // already one set
-    /// let r2 = uf.union(2, 0);
-    /// assert_eq!(r2, r); // the larger set's representative stays
-    /// ```
-    pub fn union(&mut self, a: usize, b: usize) -> usize {
+    pub(crate) fn union(&mut self, a: usize, b: usize) -> usize {
         let (mut ra, mut rb) = (self.find(a), self.find(b));
         if ra == rb {
             return ra;
@@ -136,7 +83,8 @@ impl UnionFind {
     /// uf.union(1, 2);
     /// assert!(uf.same(0, 2));
     /// ```
-    pub fn same(&mut self, a: usize, b: usize) -> bool {
+    #[cfg(test)]
+    pub(crate) fn same(&mut self, a: usize, b: usize) -> bool {
         self.find(a) == self.find(b)
     }
 }

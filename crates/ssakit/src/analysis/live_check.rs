@@ -66,10 +66,9 @@ const SORTED: u32 = 1 << 31;
 /// the live-out blocks of the variable `current`, the last explored.
 ///
 /// # Example
-///
 /// ```
 /// use ssakit::analysis::{DomTree, LiveCheck};
-/// use ssakit::ir::{Cfg, Point};
+/// use ssakit::ir::Cfg;
 /// let src = "function f(n) {
 /// e:
 ///     i = 0
@@ -85,16 +84,17 @@ const SORTED: u32 = 1 << 31;
 ///     ret i1
 /// }
 /// ";
-/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-/// # let var = |s: &str| f.var_by_name(s).unwrap();
-/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// let var = |s: &str| f.var_by_name(s).unwrap();
+/// let block = |s: &str| f.block_by_name(s).unwrap();
 /// let cfg = Cfg::new(f);
 /// let dt = DomTree::new(&cfg);
 /// let mut lc = LiveCheck::new(f, &cfg, &dt);
-/// // i1 lives past `c = i1 < n` (it is returned in x); i1 does not live
-/// // past `i2 = i1 + 1`.
-/// assert!(lc.is_live_after(var("i1"), Point::after(block("h"), 0)));
-/// assert!(!lc.is_live_after(var("i1"), Point::after(block("b"), 0)));
+/// // i1 is live out of h (it is returned in x), not out of b, where
+/// // `i2 = i1 + 1` was its last use; i2 is, for the phi in h.
+/// assert!(lc.is_live_out(var("i1"), block("h")));
+/// assert!(!lc.is_live_out(var("i1"), block("b")));
+/// assert!(lc.is_live_out(var("i2"), block("b")));
 /// ```
 #[derive(Debug)]
 pub struct LiveCheck {
@@ -133,7 +133,7 @@ pub(crate) struct DefUse {
 
 impl DefUse {
     /// Nothing gathered yet, for the variables of `func`.
-    pub fn new(func: &Function) -> DefUse {
+    pub(crate) fn new(func: &Function) -> DefUse {
         let mut def_block = vec![NIL; func.num_vars()];
         for &p in func.params() {
             def_block[p.index()] = func.entry().as_u32();
@@ -209,7 +209,7 @@ impl LiveCheck {
     ///
     /// ```
     /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::{Cfg, Point};
+    /// # use ssakit::ir::Cfg;
     /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
     /// # let src = "function f(n) {
     /// # e:
@@ -320,7 +320,7 @@ impl LiveCheck {
     ///
     /// ```
     /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::{Cfg, Point};
+    /// # use ssakit::ir::Cfg;
     /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
     /// # let src = "function f(n) {
     /// # e:
@@ -370,39 +370,7 @@ impl LiveCheck {
     ///
     /// # Preconditions
     /// The definition of `v` is at or before `at` and dominates it.
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::{DomTree, LiveCheck};
-    /// # use ssakit::ir::{Cfg, Point};
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let cfg = Cfg::new(f);
-    /// let dt = DomTree::new(&cfg);
-    /// let mut lc = LiveCheck::new(f, &cfg, &dt);
-    /// let h = block("h");
-    /// assert!(lc.is_live_after(var("c"), Point::after(h, 0))); // read by the branch
-    /// assert!(!lc.is_live_after(var("c"), Point::exit(h)));
-    /// ```
-    pub fn is_live_after(&mut self, v: Var, at: Point) -> bool {
+    pub(crate) fn is_live_after(&mut self, v: Var, at: Point) -> bool {
         self.last_use_in(v, at.block()).is_some_and(|p| p > at) || self.is_live_out(v, at.block())
     }
 

@@ -57,7 +57,6 @@ use crate::ir::{Block, Cfg, Function, InstData, Var};
 /// and duplicate-free; tables cover every block of the function.
 ///
 /// # Example
-///
 /// ```
 /// use ssakit::analysis::Liveness;
 /// use ssakit::ir::Cfg;
@@ -76,15 +75,14 @@ use crate::ir::{Block, Cfg, Function, InstData, Var};
 ///     ret i1
 /// }
 /// ";
-/// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-/// # let var = |s: &str| f.var_by_name(s).unwrap();
-/// # let block = |s: &str| f.block_by_name(s).unwrap();
+/// let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+/// let var = |s: &str| f.var_by_name(s).unwrap();
+/// let block = |s: &str| f.block_by_name(s).unwrap();
 /// let live = Liveness::new(f, &Cfg::new(f));
 /// // The phi defines i1 at the start of h and reads i2 at the end of b.
 /// assert_eq!(live.live_in(block("h")), &[var("n")]);
 /// assert_eq!(live.live_out(block("h")), &[var("n"), var("i1")]);
-/// assert!(live.is_live_out(block("b"), var("i2")));
-/// assert!(!live.is_live_in(block("h"), var("i2")));
+/// assert_eq!(live.live_out(block("b")), &[var("n"), var("i2")]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Liveness {
@@ -100,36 +98,35 @@ impl Liveness {
     /// predecessor of the phi's block.
     ///
     /// # Example
-    ///
     /// ```
-    /// # use ssakit::analysis::Liveness;
-    /// # use ssakit::ir::Cfg;
+    /// use ssakit::analysis::Liveness;
+    /// use ssakit::ir::Cfg;
     /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
+    /// let src = "function f(n) {
+    /// e:
+    ///     i = 0
+    ///     jump h
+    /// h:
+    ///     i1 = phi(e: i, b: i2)
+    ///     c = i1 < n
+    ///     branch c, b, x
+    /// b:
+    ///     i2 = i1 + 1
+    ///     jump h
+    /// x:
+    ///     ret i1
+    /// }
+    /// ";
+    /// let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    /// let var = |s: &str| f.var_by_name(s).unwrap();
+    /// let block = |s: &str| f.block_by_name(s).unwrap();
     /// let cfg = Cfg::new(f);
     /// let live = Liveness::new(f, &cfg);
     /// // The parameter n is live around the whole loop, not after it.
     /// for b in ["e", "h", "b"] {
-    ///     assert!(live.is_live_in(block(b), var("n")));
+    ///     assert!(live.live_in(block(b)).contains(&var("n")));
     /// }
-    /// assert!(!live.is_live_in(block("x"), var("n")));
+    /// assert!(!live.live_in(block("x")).contains(&var("n")));
     /// ```
     pub fn new(func: &Function, cfg: &Cfg) -> Liveness {
         let nb = func.num_blocks();
@@ -245,41 +242,13 @@ impl Liveness {
     /// assert!(live.is_live_in(block("b"), var("i1")));
     /// assert!(!live.is_live_in(block("h"), var("i1"))); // defined there by the phi
     /// ```
-    pub fn is_live_in(&self, b: Block, v: Var) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_live_in(&self, b: Block, v: Var) -> bool {
         self.live_in(b).binary_search(&v).is_ok()
     }
 
     /// Whether `v` is live at the end of `b` (binary search).
-    ///
-    /// # Example
-    ///
-    /// ```
-    /// # use ssakit::analysis::Liveness;
-    /// # use ssakit::ir::Cfg;
-    /// // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    /// # let src = "function f(n) {
-    /// # e:
-    /// #     i = 0
-    /// #     jump h
-    /// # h:
-    /// #     i1 = phi(e: i, b: i2)
-    /// #     c = i1 < n
-    /// #     branch c, b, x
-    /// # b:
-    /// #     i2 = i1 + 1
-    /// #     jump h
-    /// # x:
-    /// #     ret i1
-    /// # }
-    /// # ";
-    /// # let f = &ssakit::text::parse_module(src).unwrap().functions[0];
-    /// # let var = |s: &str| f.var_by_name(s).unwrap();
-    /// # let block = |s: &str| f.block_by_name(s).unwrap();
-    /// let live = Liveness::new(f, &Cfg::new(f));
-    /// assert!(live.is_live_out(block("h"), var("i1")));
-    /// assert!(!live.is_live_out(block("b"), var("i1"))); // the next i1 is a new value
-    /// ```
-    pub fn is_live_out(&self, b: Block, v: Var) -> bool {
+    pub(crate) fn is_live_out(&self, b: Block, v: Var) -> bool {
         self.live_out(b).binary_search(&v).is_ok()
     }
 }

@@ -56,19 +56,7 @@ const NO_LOOP: u32 = u32::MAX;
 ///
 /// # Preconditions
 /// `dt` is the dominator tree of `g`.
-///
-/// # Example
-///
-/// ```
-/// # use ssakit::analysis::{loop_depth, CsrGraph, DomTree};
-/// # use ssakit::ir::Block;
-/// # let b = Block::new;
-/// // Two nested loops: 1 → 2 → 1 around the self loop 2 → 2; exit 1 → 3.
-/// let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 2), (2, 1), (1, 3)]);
-/// let depth = loop_depth(&g, &DomTree::new(&g));
-/// assert_eq!([depth[b(0)], depth[b(1)], depth[b(2)], depth[b(3)]], [0, 1, 2, 0]);
-/// ```
-pub fn loop_depth<G: Graph + ?Sized>(g: &G, dt: &DomTree) -> EntityVec<Block, u32> {
+pub(crate) fn loop_depth<G: Graph + ?Sized>(g: &G, dt: &DomTree) -> EntityVec<Block, u32> {
     let n = g.num_nodes();
     // `enclosing[b]`: the header of the innermost loop containing `b`
     // other than `b`'s own (for a header, the loop around its loop).

@@ -25,7 +25,7 @@
 //! 6. [`Liveness`]: live-in and live-out sets of variables ([`liveness`]),
 //!    and [`LiveCheck`]: per-variable questions on strict SSA, answered
 //!    without the sets (`live_check`);
-//! 7. [`loop_depth`]: how many natural loops contain each block (`loops`).
+//! 7. `loop_depth`: how many natural loops contain each block (`loops`).
 //!
 //! `brute` holds slow oracles straight from the definitions, for tests;
 //! [`report`] renders results as text for the command line.
@@ -51,6 +51,6 @@ pub use graph::{CsrGraph, Graph};
 pub use idf::{IdfCalculator, WorklistIdf};
 pub use live_check::LiveCheck;
 pub use liveness::{Liveness, VarLiveness};
-pub use loops::loop_depth;
+pub(crate) use loops::loop_depth;
 pub use postorder::DepthFirst;
 pub(crate) use stamp::StampSet;

@@ -1,5 +1,5 @@
 //! Graphviz DOT text of a function's CFG, dominator tree or DJ-graph (the
-//! [`Picture`] of [`super::picture`]), for `dot -Tsvg` and the many tools
+//! `Picture` of [`super::picture`]), for `dot -Tsvg` and the many tools
 //! that read DOT.
 //!
 //! ```text

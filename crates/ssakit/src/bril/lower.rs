@@ -43,7 +43,8 @@ use std::sync::Arc;
 /// let lowered = read(src, Syntax::Text).unwrap();
 /// assert_eq!(lowered.module.functions.len(), 1);
 /// // `const` and `nop` in the entry, `print` after `.next` (labels not counted).
-/// let costs: Vec<u64> = lowered.costs[0].values().copied().collect();
+/// let f = &lowered.module.functions[0];
+/// let costs: Vec<u64> = f.layout().iter().map(|&b| lowered.costs[0][b]).collect();
 /// assert_eq!(costs, [2, 1]);
 /// ```
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 //!
 //! The driver [`construct`] reads as the chapter's two phases:
 //!
-//! 1. [`prepare()`]: give the entry no predecessors, drop unreachable blocks;
+//! 1. [`prepare`](mod@prepare): give the entry no predecessors, drop unreachable blocks;
 //! 2. CFG, dominator tree ([`DomTree`]), dominance frontiers
 //!    ([`DominanceFrontiers`], DF_all, for the worklist) and, for pruned SSA,
 //!    liveness;
@@ -21,7 +21,9 @@ pub mod prepare;
 pub(crate) mod rename;
 pub mod trace;
 
-pub use prepare::{prepare, Prepared};
+#[cfg(test)]
+pub(crate) use prepare::prepare;
+pub use prepare::Prepared;
 pub(crate) use rename::RenameStats;
 pub use trace::Trace;
 

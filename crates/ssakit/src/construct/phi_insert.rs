@@ -56,39 +56,13 @@ use std::collections::BTreeSet;
 /// Definition blocks of each variable, compressed: the blocks defining
 /// variable `v`, in layout order, each once. Parameters are defined in the
 /// entry block.
-///
-/// ```
-/// use ssakit::construct::phi_insert::DefBlocks;
-/// let f = ssakit::text::parse_module("function f(c) {
-/// e:
-///     x = 1
-///     branch c, t, j
-/// t:
-///     x = 2
-///     jump j
-/// j:
-///     ret x
-/// }").unwrap().functions.remove(0);
-/// let defs = DefBlocks::new(&f);
-/// let x = f.var_by_name("x").unwrap();
-/// let names: Vec<&str> = defs.of(x).iter().map(|&b| f.block_name(b)).collect();
-/// assert_eq!(names, ["e", "t"]);
-/// ```
-pub struct DefBlocks {
+pub(crate) struct DefBlocks {
     blocks: Csr<Var, Block>,
 }
 
 impl DefBlocks {
     /// Collects the definition blocks of every variable of `func`.
-    ///
-    /// ```
-    /// use ssakit::construct::phi_insert::DefBlocks;
-    /// // Parameters are defined in the entry block.
-    /// let f = ssakit::text::parse_module("function f(p) {\ne:\n    ret p\n}").unwrap().functions.remove(0);
-    /// let p = f.params()[0];
-    /// assert_eq!(DefBlocks::new(&f).of(p), [f.entry()]);
-    /// ```
-    pub fn new(func: &Function) -> DefBlocks {
+    pub(crate) fn new(func: &Function) -> DefBlocks {
         let nv = func.num_vars();
         // Pairs (var, block) without repeats for one block: a block defines
         // v once in this list however many times it assigns v.
@@ -120,18 +94,7 @@ impl DefBlocks {
     }
 
     /// The blocks defining `v`.
-    ///
-    /// ```
-    /// use ssakit::construct::phi_insert::DefBlocks;
-    /// // A block that assigns `x` twice is listed once.
-    /// let f = ssakit::text::parse_module("function f() {\ne:\n    x = 1\n    x = 2\n    ret x\n}")
-    ///     .unwrap()
-    ///     .functions
-    ///     .remove(0);
-    /// let x = f.var_by_name("x").unwrap();
-    /// assert_eq!(DefBlocks::new(&f).of(x).len(), 1);
-    /// ```
-    pub fn of(&self, v: Var) -> &[Block] {
+    pub(crate) fn of(&self, v: Var) -> &[Block] {
         self.blocks.of(v)
     }
 }

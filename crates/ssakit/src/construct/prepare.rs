@@ -13,23 +13,30 @@
 
 use crate::analysis::{DepthFirst, DomTree};
 use crate::error::IrError;
-use crate::ir::{Block, Cfg, Function, Terminator};
+#[cfg(test)]
+use crate::ir::Cfg;
+use crate::ir::{Block, Function, Terminator};
 
 /// What preparation changed.
 ///
 /// ```
-/// use ssakit::construct::prepare;
+/// use ssakit::construct::{construct, Options};
 /// // `u` is unreachable and the entry `h` is a loop header.
-/// let mut f = ssakit::text::parse_module("function f(c) {
+/// let mut f = ssakit::text::parse_module(
+///     "function f(c) {
 /// h:
 ///     branch c, h, x
 /// u:
 ///     jump x
 /// x:
 ///     ret
-/// }").unwrap().functions.remove(0);
+/// }",
+/// )
+/// .unwrap()
+/// .functions
+/// .remove(0);
 /// let u = f.block_by_name("u").unwrap();
-/// let prepared = prepare(&mut f).unwrap();
+/// let prepared = construct(&mut f, &Options::default()).unwrap().prepared;
 /// assert_eq!(prepared.removed_unreachable, [u]);
 /// assert_eq!(prepared.new_entry, Some(f.entry()));
 /// assert_eq!(f.block_name(f.entry()), "entry");
@@ -52,7 +59,8 @@ pub struct Prepared {
 /// let err = prepare(&mut f).unwrap_err();
 /// assert!(err.to_string().contains("already has phis"));
 /// ```
-pub fn prepare(func: &mut Function) -> Result<Prepared, IrError> {
+#[cfg(test)]
+pub(crate) fn prepare(func: &mut Function) -> Result<Prepared, IrError> {
     let mut out = fresh_entry(func)?;
     let cfg = Cfg::new(func);
     out.removed_unreachable = drop_unreachable(func, &DepthFirst::new(&cfg));

@@ -83,9 +83,8 @@ use std::fmt;
 /// `largest index + 1`.
 ///
 /// # Example
-///
 /// ```
-/// use ssakit::destruct::parallel_copy::{sequentialize_with_temp, Location, Move, Src};
+/// use ssakit::destruct::parallel_copy::{Location, Move, Sequentializer, Src};
 /// // Machine registers of some back end.
 /// #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 /// struct Reg(u8);
@@ -95,8 +94,15 @@ use std::fmt;
 ///     }
 /// }
 /// let copies = [(Reg(1), Src::<Reg, i64>::Loc(Reg(0)))];
-/// let moves = sequentialize_with_temp(&copies, |_| Reg(15)).unwrap();
-/// assert_eq!(moves, [Move::Copy { dst: Reg(1), src: Reg(0) }]);
+/// let mut moves = Vec::new();
+/// Sequentializer::new().with_temp(&copies, |_| Reg(15), &mut moves).unwrap();
+/// assert_eq!(
+///     moves,
+///     [Move::Copy {
+///         dst: Reg(1),
+///         src: Reg(0)
+///     }]
+/// );
 /// ```
 pub trait Location: Copy + Eq + fmt::Debug {
     /// This location's dense index.
@@ -135,13 +141,16 @@ integer_location!(u8, u16, u32, usize);
 /// The source of one copy: a location, or a value no write can change.
 ///
 /// # Example
-///
 /// ```
-/// use ssakit::destruct::parallel_copy::{sequentialize_with_swaps, Move, Src};
+/// use ssakit::destruct::parallel_copy::{Move, Sequentializer, Src};
 /// // (r0, r1) = (r1, 7): the constant is set after r1 is read.
 /// let copies = [(0u32, Src::Loc(1)), (1, Src::Val(7i64))];
-/// let moves = sequentialize_with_swaps(&copies).unwrap();
-/// assert_eq!(moves, [Move::Copy { dst: 0, src: 1 }, Move::Set { dst: 1, val: 7 }]);
+/// let mut moves = Vec::new();
+/// Sequentializer::new().with_swaps(&copies, &mut moves).unwrap();
+/// assert_eq!(
+///     moves,
+///     [Move::Copy { dst: 0, src: 1 }, Move::Set { dst: 1, val: 7 }]
+/// );
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Src<L, V> {
@@ -154,12 +163,14 @@ pub enum Src<L, V> {
 /// One sequential move.
 ///
 /// # Example
-///
 /// ```
-/// use ssakit::destruct::parallel_copy::{sequentialize_with_swaps, Move, Src};
+/// use ssakit::destruct::parallel_copy::{Move, Sequentializer, Src};
 /// // The swap (r0, r1) = (r1, r0) without a spare register: one swap.
 /// let copies: [(u32, Src<u32, i64>); 2] = [(0, Src::Loc(1)), (1, Src::Loc(0))];
-/// assert_eq!(sequentialize_with_swaps(&copies).unwrap(), [Move::Swap(0, 1)]);
+/// assert_eq!(
+///     { let mut out = Vec::new(); Sequentializer::new().with_swaps(&copies, &mut out).unwrap(); out },
+///     [Move::Swap(0, 1)]
+/// );
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move<L, V> {
@@ -184,11 +195,10 @@ pub enum Move<L, V> {
 /// Why a parallel copy cannot be sequentialized.
 ///
 /// # Example
-///
 /// ```
-/// use ssakit::destruct::parallel_copy::{sequentialize_with_swaps, ParallelCopyError, Src};
+/// use ssakit::destruct::parallel_copy::{ParallelCopyError, Sequentializer, Src};
 /// let copies: [(u32, Src<u32, i64>); 2] = [(0, Src::Loc(1)), (0, Src::Val(3))];
-/// let err = sequentialize_with_swaps(&copies).unwrap_err();
+/// let err = Sequentializer::new().with_swaps(&copies, &mut Vec::new()).unwrap_err();
 /// assert_eq!(err, ParallelCopyError::DuplicateDestination(0));
 /// assert_eq!(err.to_string(), "0 is written twice by one parallel copy");
 /// ```
@@ -594,7 +604,8 @@ impl<L: Location> Sequentializer<L> {
 ///     Move::Set { dst: 2, val: 5 },
 /// ]);
 /// ```
-pub fn sequentialize_with_temp<L: Location, V: Copy>(
+#[cfg(test)]
+pub(crate) fn sequentialize_with_temp<L: Location, V: Copy>(
     copies: &[(L, Src<L, V>)],
     temp: impl FnMut(L) -> L,
 ) -> Result<Vec<Move<L, V>>, ParallelCopyError<L>> {
@@ -614,7 +625,8 @@ pub fn sequentialize_with_temp<L: Location, V: Copy>(
 /// let copies: [(u32, Src<u32, i64>); 3] = [(0, Src::Loc(1)), (1, Src::Loc(2)), (2, Src::Loc(0))];
 /// assert_eq!(sequentialize_with_swaps(&copies).unwrap(), [Move::Swap(0, 1), Move::Swap(1, 2)]);
 /// ```
-pub fn sequentialize_with_swaps<L: Location, V: Copy>(
+#[cfg(test)]
+pub(crate) fn sequentialize_with_swaps<L: Location, V: Copy>(
     copies: &[(L, Src<L, V>)],
 ) -> Result<Vec<Move<L, V>>, ParallelCopyError<L>> {
     let mut out = Vec::with_capacity(copies.len());

@@ -150,29 +150,8 @@ fn same_block_phi_conflict(func: &Function, webs: &mut Webs) -> Option<(Var, Var
 }
 
 /// What `destruct_conventional` did.
-///
-/// # Example
-///
-/// ```
-/// use ssakit::destruct::phi_webs::destruct_conventional;
-/// const SRC: &str = "function f(c) {
-/// e:
-///     x1 = 1
-///     branch c, j, l
-/// l:
-///     x2 = 2
-///     jump j
-/// j:
-///     x3 = phi(e: x1, l: x2)
-///     ret x3
-/// }
-/// ";
-/// let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
-/// let stats = destruct_conventional(&mut f);
-/// assert_eq!((stats.phis_removed, stats.constant_copies), (1, 0));
-/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct RenameStats {
+pub(crate) struct RenameStats {
     /// Phis removed.
     pub phis_removed: usize,
     /// Copies added for constant phi operands.
@@ -194,6 +173,7 @@ pub struct RenameStats {
 /// [`ConstantConflict`](crate::verify::ConstantConflict)), and always after
 /// [`insert_phi_copies`](super::to_cssa::insert_phi_copies), which
 /// leaves no constant operands.
+#[cfg(test)]
 pub(crate) fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {
     rename(func, &webs.representatives(), |_, _| true)
 }
@@ -286,7 +266,8 @@ pub(super) fn rename(
 /// let after = run(&m, &m.functions[0], &[0], &RunOptions::default()).unwrap();
 /// assert_eq!(after.render(), before.render());
 /// ```
-pub fn destruct_conventional(func: &mut Function) -> RenameStats {
+#[cfg(test)]
+pub(crate) fn destruct_conventional(func: &mut Function) -> RenameStats {
     let mut webs = phi_webs(func);
     rename_webs(func, &mut webs)
 }

@@ -12,11 +12,13 @@ use super::*;
 /// edits it (the IR never does; `ListPool::alloc` makes a fresh list).
 ///
 /// ```
-/// use ssakit::entity::{EntityList, ListPool};
-/// let mut pool = ListPool::new();
-/// let mut args: EntityList<u32> = pool.alloc(&[1, 2]);
-/// args.push(3, &mut pool);
-/// assert_eq!(args.as_slice(&pool), [1, 2, 3]);
+/// use ssakit::ir::{InstData, Operand};
+/// let m = ssakit::text::parse_module("function f(a) {\nentry:\n    print a, 1\n    ret\n}\n").unwrap();
+/// let f = &m.functions[0];
+/// // An instruction's operand list lives in its function's pool.
+/// let InstData::Print { args } = f.inst(f.block_insts(f.entry())[0]) else { unreachable!() };
+/// let a = f.var_by_name("a").unwrap();
+/// assert_eq!(args.as_slice(f), [Operand::Var(a), Operand::Const(1)]);
 /// ```
 pub struct EntityList<T> {
     start: u32,
@@ -61,34 +63,10 @@ impl<T> fmt::Debug for EntityList<T> {
 /// Where the items of lists of `T` are stored: a [`ListPool`], or an owner
 /// of pools such as a [`Function`](crate::ir::Function), so that a list is
 /// read as `list.as_slice(&func)`.
-///
-/// ```
-/// use ssakit::entity::{EntityList, ListPool, ListStore};
-/// fn total(list: EntityList<u32>, store: &impl ListStore<u32>) -> u32 {
-///     list.as_slice(store).iter().sum()
-/// }
-/// let mut pool = ListPool::new();
-/// let l = pool.alloc(&[4, 5]);
-/// assert_eq!(total(l, &pool), 9);
-/// ```
 pub trait ListStore<T> {
     /// The pool of `T` items.
-    ///
-    /// ```
-    /// use ssakit::entity::{ListPool, ListStore};
-    /// let mut pool: ListPool<u8> = ListPool::new();
-    /// pool.alloc(&[1]);
-    /// assert_eq!(ListStore::pool(&pool).len(), 1);
-    /// ```
     fn pool(&self) -> &ListPool<T>;
     /// The pool of `T` items, mutably.
-    ///
-    /// ```
-    /// use ssakit::entity::{ListPool, ListStore};
-    /// let mut pool: ListPool<u8> = ListPool::new();
-    /// let l = ListStore::pool_mut(&mut pool).alloc(&[1]);
-    /// assert_eq!(l.as_slice(&pool), [1]);
-    /// ```
     fn pool_mut(&mut self) -> &mut ListPool<T>;
 }
 
@@ -116,24 +94,21 @@ impl<T: Copy> EntityList<T> {
     }
 
     /// Whether the list is empty.
-    ///
-    /// ```
-    /// use ssakit::entity::ListPool;
-    /// let mut pool: ListPool<u8> = ListPool::new();
-    /// assert!(pool.alloc(&[]).is_empty());
-    /// ```
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The items.
     ///
     /// ```
-    /// use ssakit::entity::ListPool;
-    /// let mut pool = ListPool::new();
-    /// let l = pool.alloc(&['a', 'b']);
-    /// assert_eq!(l.as_slice(&pool), ['a', 'b']);
+    /// use ssakit::ir::{InstData, Operand};
+    /// let m = ssakit::text::parse_module("function f(a) {\nentry:\n    print a, 1\n    ret\n}\n").unwrap();
+    /// let f = &m.functions[0];
+    /// // An instruction's operand list lives in its function's pool.
+    /// let InstData::Print { args } = f.inst(f.block_insts(f.entry())[0]) else { unreachable!() };
+    /// let a = f.var_by_name("a").unwrap();
+    /// assert_eq!(args.as_slice(f), [Operand::Var(a), Operand::Const(1)]);
     /// ```
     #[inline]
     pub fn as_slice<'a>(&self, store: &'a impl ListStore<T>) -> &'a [T] {
@@ -141,14 +116,6 @@ impl<T: Copy> EntityList<T> {
     }
 
     /// The items, mutably (the length cannot change through the slice).
-    ///
-    /// ```
-    /// use ssakit::entity::ListPool;
-    /// let mut pool = ListPool::new();
-    /// let l = pool.alloc(&[1, 2]);
-    /// l.as_mut_slice(&mut pool)[0] = 9;
-    /// assert_eq!(l.as_slice(&pool), [9, 2]);
-    /// ```
     #[inline]
     pub fn as_mut_slice<'a>(&self, store: &'a mut impl ListStore<T>) -> &'a mut [T] {
         &mut store.pool_mut().data[self.start as usize..(self.start + self.len) as usize]
@@ -157,7 +124,7 @@ impl<T: Copy> EntityList<T> {
     /// Appends `x`, moving the list to the end of the pool with twice the
     /// room when it is full (amortised O(1)).
     #[inline]
-    pub fn push(&mut self, x: T, store: &mut impl ListStore<T>) {
+    pub(crate) fn push(&mut self, x: T, store: &mut impl ListStore<T>) {
         if self.len == self.cap {
             self.grow_to((self.cap * 2).max(4), x, store.pool_mut());
         }
@@ -273,15 +240,6 @@ impl<T: Copy> EntityList<T> {
 /// its old room becomes *garbage*, as does a freed list. Garbage is
 /// reclaimed by `ListPool::compact`, which the owner (the
 /// [`Function`](crate::ir::Function)) runs with every live handle.
-///
-/// ```
-/// use ssakit::entity::ListPool;
-/// let mut pool = ListPool::new();
-/// let a = pool.alloc(&[1, 2]);
-/// let b = pool.alloc(&[3]);
-/// assert_eq!((a.as_slice(&pool), b.as_slice(&pool)), (&[1, 2][..], &[3][..]));
-/// assert_eq!(pool.len(), 3);
-/// ```
 #[derive(Clone)]
 pub struct ListPool<T> {
     data: Vec<T>,
@@ -310,19 +268,13 @@ impl<T: fmt::Debug> fmt::Debug for ListPool<T> {
 
 impl<T: Copy> ListPool<T> {
     /// An empty pool.
-    pub fn new() -> Self {
+    #[cfg(test)]
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// A new list holding `items`, with exactly that room.
-    ///
-    /// ```
-    /// use ssakit::entity::ListPool;
-    /// let mut pool = ListPool::new();
-    /// let l = pool.alloc(&[7, 8]);
-    /// assert_eq!(l.as_slice(&pool), [7, 8]);
-    /// ```
-    pub fn alloc(&mut self, items: &[T]) -> EntityList<T> {
+    pub(crate) fn alloc(&mut self, items: &[T]) -> EntityList<T> {
         let start = self.data.len();
         self.data.extend_from_slice(items);
         Self::handle(start, items.len(), items.len())
@@ -362,7 +314,7 @@ impl<T: Copy> ListPool<T> {
     }
 
     /// Items stored, garbage included.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.data.len()
     }
 
@@ -375,7 +327,8 @@ impl<T: Copy> ListPool<T> {
     /// pool.alloc(&[1]);
     /// assert!(!pool.is_empty());
     /// ```
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
 

@@ -69,7 +69,7 @@ pub trait EntityRef: Copy + Eq + Ord + std::hash::Hash + fmt::Debug + 'static {
 
 /// Declares a `u32` newtype entity whose `Display` is `prefix` + index.
 /// The `u32` is private; [`EntityRef::new`] and [`EntityRef::index`] (also
-/// inherent methods, with `from_u32`/`as_u32`) convert. The examples it
+/// inherent methods, with `as_u32`, and `from_u32` inside the crate) convert. The examples it
 /// writes into the type's documentation name it `ssakit::ir::$name`, where
 /// every entity of the library is declared.
 #[macro_export]
@@ -120,14 +120,11 @@ macro_rules! entity_ref {
             pub fn index(self) -> usize {
                 self.0 as usize
             }
-            /// The entity with index `i` (for tables of `u32`).
-            ///
-            /// ```
-            #[doc = concat!("use ssakit::ir::", stringify!($name), ";")]
-            #[doc = concat!("assert_eq!(", stringify!($name), "::from_u32(5), ", stringify!($name), "::new(5));")]
-            /// ```
+            /// The entity with index `i` (for the crate's tables of `u32`;
+            /// not every key reads one).
             #[inline]
-            pub fn from_u32(i: u32) -> Self {
+            #[allow(dead_code)]
+            pub(crate) fn from_u32(i: u32) -> Self {
                 <Self as $crate::entity::EntityRef>::new(i as usize)
             }
             /// This entity's index as a `u32` (for tables of `u32`).

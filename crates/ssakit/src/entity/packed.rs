@@ -26,12 +26,6 @@ impl<K: EntityRef> PackedOption<K> {
     };
 
     /// `Some(k)`.
-    ///
-    /// ```
-    /// use ssakit::entity::PackedOption;
-    /// use ssakit::ir::Block;
-    /// assert!(!PackedOption::some(Block::new(0)).is_none());
-    /// ```
     #[inline]
     pub fn some(k: K) -> Self {
         PackedOption {
@@ -54,14 +48,8 @@ impl<K: EntityRef> PackedOption<K> {
     }
 
     /// Whether this is `None`.
-    ///
-    /// ```
-    /// use ssakit::entity::PackedOption;
-    /// use ssakit::ir::Block;
-    /// assert!(PackedOption::<Block>::default().is_none());
-    /// ```
     #[inline]
-    pub fn is_none(self) -> bool {
+    pub(crate) fn is_none(self) -> bool {
         self.raw == u32::MAX
     }
 }

@@ -4,14 +4,6 @@ use super::*;
 
 /// A vector indexed by an entity type: the owner of the entities (like
 /// Cranelift's `PrimaryMap`) or a side table filled up front.
-///
-/// ```
-/// use ssakit::entity::EntityVec;
-/// use ssakit::ir::Block;
-/// let mut names: EntityVec<Block, &str> = EntityVec::new();
-/// let entry = names.push("entry");
-/// assert_eq!(names[entry], "entry");
-/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct EntityVec<K: EntityRef, V> {
     data: Vec<V>,
@@ -20,7 +12,7 @@ pub struct EntityVec<K: EntityRef, V> {
 
 impl<K: EntityRef, V> EntityVec<K, V> {
     /// An empty vector.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         EntityVec {
             data: Vec::new(),
             _key: PhantomData,
@@ -47,14 +39,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Wraps an existing vector.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let depth: EntityVec<Block, u32> = EntityVec::from_vec(vec![0, 1, 1]);
-    /// assert_eq!(depth[Block::new(2)], 1);
-    /// ```
-    pub fn from_vec(data: Vec<V>) -> Self {
+    pub(crate) fn from_vec(data: Vec<V>) -> Self {
         EntityVec {
             data,
             _key: PhantomData,
@@ -62,15 +47,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Appends `v` and returns its new key.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let mut v: EntityVec<Block, char> = EntityVec::new();
-    /// assert_eq!(v.push('a'), Block::new(0));
-    /// assert_eq!(v.push('b'), Block::new(1));
-    /// ```
-    pub fn push(&mut self, v: V) -> K {
+    pub(crate) fn push(&mut self, v: V) -> K {
         let k = K::new(self.data.len());
         self.data.push(v);
         k
@@ -91,7 +68,8 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     /// v.push(1);
     /// assert!(!v.is_empty());
     /// ```
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
 
@@ -101,14 +79,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Values in index order.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let v: EntityVec<Block, u8> = EntityVec::from_vec(vec![5, 6]);
-    /// assert_eq!(v.values().sum::<u8>(), 11);
-    /// ```
-    pub fn values(&self) -> std::slice::Iter<'_, V> {
+    pub(crate) fn values(&self) -> std::slice::Iter<'_, V> {
         self.data.iter()
     }
 
@@ -118,27 +89,11 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// `(key, value)` pairs in index order.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let v: EntityVec<Block, char> = EntityVec::from_vec(vec!['a', 'b']);
-    /// let pairs: Vec<_> = v.iter().map(|(k, c)| (k.index(), *c)).collect();
-    /// assert_eq!(pairs, [(0, 'a'), (1, 'b')]);
-    /// ```
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (K, &V)> + ExactSizeIterator {
+    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = (K, &V)> + ExactSizeIterator {
         self.data.iter().enumerate().map(|(i, v)| (K::new(i), v))
     }
 
     /// The value at `k`, or `None` if `k` is out of range.
-    ///
-    /// ```
-    /// use ssakit::entity::EntityVec;
-    /// use ssakit::ir::Block;
-    /// let v: EntityVec<Block, char> = EntityVec::from_vec(vec!['a']);
-    /// assert_eq!(v.get(Block::new(0)), Some(&'a'));
-    /// assert_eq!(v.get(Block::new(1)), None);
-    /// ```
     pub fn get(&self, k: K) -> Option<&V> {
         self.data.get(k.index())
     }

@@ -37,7 +37,8 @@ mod sketch;
 mod structured;
 pub mod wide;
 
-pub use rng::Rng;
+#[cfg(test)]
+pub(crate) use rng::Rng;
 
 use crate::ir::Function;
 use sketch::Sketch;
@@ -50,16 +51,19 @@ use std::str::FromStr;
 /// # Example
 ///
 /// ```
-/// use ssakit::analysis::{loop_depth, DomTree};
+/// use ssakit::analysis::DomTree;
 /// use ssakit::gen::{generate, GenOptions, Shape};
 /// use ssakit::ir::Cfg;
-/// let deepest = |shape| {
+/// // Back edges (`b -> s` where `s` dominates `b`) of an 11-block program.
+/// let back_edges = |shape| {
 ///     let f = generate(&GenOptions { shape, blocks: 11, ..GenOptions::default() });
 ///     let cfg = Cfg::new(&f);
-///     loop_depth(&cfg, &DomTree::new(&cfg)).iter().map(|(_, &d)| d).max()
+///     let dt = DomTree::new(&cfg);
+///     let edges = f.layout().iter().flat_map(|&b| cfg.succs(b).iter().map(move |&s| (b, s)));
+///     edges.filter(|&(b, s)| dt.dominates(s, b)).count()
 /// };
-/// assert_eq!(deepest(Shape::NestedLoops), Some(3)); // (11 - 2) / 3 loops
-/// assert_eq!(deepest(Shape::Chain), Some(0)); // straight-line code
+/// assert_eq!(back_edges(Shape::NestedLoops), 3); // (11 - 2) / 3 loops
+/// assert_eq!(back_edges(Shape::Chain), 0); // straight-line code
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Shape {

@@ -9,37 +9,19 @@
 //! version of the dependencies, forever.
 
 /// The SplitMix64 generator.
-///
-/// ```
-/// use ssakit::gen::Rng;
-/// let (mut a, mut b) = (Rng::new(3), Rng::new(3));
-/// assert_eq!(a.next_u64(), b.next_u64()); // one seed, one sequence
-/// ```
 #[derive(Clone, Debug)]
-pub struct Rng {
+pub(crate) struct Rng {
     state: u64,
 }
 
 impl Rng {
     /// A generator whose sequence is determined by `seed` alone.
-    ///
-    /// ```
-    /// use ssakit::gen::Rng;
-    /// assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
-    /// ```
-    pub fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng { state: seed }
     }
 
     /// The next 64 random bits.
-    ///
-    /// ```
-    /// use ssakit::gen::Rng;
-    /// let mut r = Rng::new(0);
-    /// let (x, y) = (r.next_u64(), r.next_u64());
-    /// assert_ne!(x, y);
-    /// ```
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

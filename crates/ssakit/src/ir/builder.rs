@@ -1,10 +1,9 @@
 //! A small builder for constructing functions in code (tests, the program
 //! generator, front ends).
 
-use super::{
-    BinOp, Block, Effects, EffectsConflict, Function, Inst, InstData, Operand, PhiArg,
-    SharedSymbols, Terminator, Type, UnOp, Var,
-};
+use super::{BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var};
+#[cfg(test)]
+use super::{Effects, EffectsConflict, PhiArg};
 
 /// Builds a [`Function`] one instruction at a time at a current block.
 ///
@@ -40,22 +39,6 @@ impl FunctionBuilder {
     pub fn new(name: &str) -> Self {
         FunctionBuilder {
             func: Function::new(name),
-            current: None,
-        }
-    }
-
-    /// Starts a function named `name` sharing its module's symbol table.
-    ///
-    /// ```
-    /// use ssakit::ir::{Effects, FunctionBuilder};
-    /// let mut f = FunctionBuilder::new("f");
-    /// let op = f.func_mut().operator("i32.add", Effects::PURE).unwrap();
-    /// let g = FunctionBuilder::with_symbols("g", f.func().shared_symbols().clone());
-    /// assert_eq!(g.func().operator_name(op), "i32.add");
-    /// ```
-    pub fn with_symbols(name: &str, symbols: SharedSymbols) -> Self {
-        FunctionBuilder {
-            func: Function::with_symbols(name, symbols),
             current: None,
         }
     }
@@ -289,7 +272,8 @@ impl FunctionBuilder {
     /// assert_eq!(b.func().block_phis(j), [i]);
     /// assert!(ssakit::text::print_function(b.func()).contains("x = phi(e: 0)"));
     /// ```
-    pub fn phi(&mut self, dst: Var, args: &[PhiArg]) -> Inst {
+    #[cfg(test)]
+    pub(crate) fn phi(&mut self, dst: Var, args: &[PhiArg]) -> Inst {
         let args = self.func.list(args);
         self.inst(InstData::Phi { dst, args })
     }
@@ -327,7 +311,8 @@ impl FunctionBuilder {
     /// assert!(ssakit::text::print_function(b.func()).contains("w: i32 = i32.load[0, 2](p)"));
     /// assert!(b.op("i32.load", Effects::PURE, &[], &[], &[]).is_err());
     /// ```
-    pub fn op(
+    #[cfg(test)]
+    pub(crate) fn op(
         &mut self,
         name: &str,
         effects: Effects,

@@ -53,10 +53,12 @@ impl From<Var> for Operand {
 /// Binary integer operators. Arithmetic wraps on `i64`; comparisons give 0 or 1.
 ///
 /// ```
-/// use ssakit::ir::BinOp;
-/// assert_eq!(BinOp::Sub.eval(3, 5), Some(-2));
-/// assert_eq!(BinOp::Lt.eval(3, 5), Some(1));
-/// assert_eq!(BinOp::Add.eval(i64::MAX, 1), Some(i64::MIN)); // wraps
+/// use ssakit::interp::{run, RunOptions};
+/// // `a - b` wraps on i64; `a < b` gives 0 or 1.
+/// let src = "function f(a, b) {\ne:\n    d = a - b\n    c = a < b\n    print d, c\n    ret d\n}\n";
+/// let m = ssakit::text::parse_module(src).unwrap();
+/// let out = run(&m, &m.functions[0], &[3, 5], &RunOptions::default()).unwrap();
+/// assert_eq!(out.render(), "-2 1\n=> -2\n");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[allow(missing_docs)]
@@ -137,14 +139,7 @@ impl BinOp {
     /// Evaluates the operator with `i64` wrapping semantics: `/` and `%`
     /// truncate toward zero, shifts use the low 6 bits of the amount, `>>` is
     /// arithmetic. Returns `None` for division or remainder by zero.
-    ///
-    /// ```
-    /// use ssakit::ir::BinOp;
-    /// assert_eq!(BinOp::Div.eval(-7, 2), Some(-3)); // toward zero
-    /// assert_eq!(BinOp::Rem.eval(1, 0), None);
-    /// assert_eq!(BinOp::Shr.eval(-8, 65), Some(-4)); // amount mod 64, arithmetic
-    /// ```
-    pub fn eval(self, a: i64, b: i64) -> Option<i64> {
+    pub(crate) fn eval(self, a: i64, b: i64) -> Option<i64> {
         Some(match self {
             BinOp::Add => a.wrapping_add(b),
             BinOp::Sub => a.wrapping_sub(b),
@@ -179,8 +174,11 @@ impl BinOp {
 /// Unary integer operators: `-` (wrapping negation) and `!` (0 → 1, else 0).
 ///
 /// ```
-/// use ssakit::ir::UnOp;
-/// assert_eq!((UnOp::Neg.eval(5), UnOp::Not.eval(5), UnOp::Not.eval(0)), (-5, 0, 1));
+/// use ssakit::interp::{run, RunOptions};
+/// let src = "function f(a) {\ne:\n    n = -a\n    z = !a\n    print n, z\n    ret z\n}\n";
+/// let m = ssakit::text::parse_module(src).unwrap();
+/// let out = run(&m, &m.functions[0], &[5], &RunOptions::default()).unwrap();
+/// assert_eq!(out.render(), "-5 0\n=> 0\n");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum UnOp {
@@ -200,7 +198,7 @@ impl UnOp {
     }
 
     /// Evaluates the operator.
-    pub fn eval(self, a: i64) -> i64 {
+    pub(crate) fn eval(self, a: i64) -> i64 {
         match self {
             UnOp::Neg => a.wrapping_neg(),
             UnOp::Not => (a == 0) as i64,

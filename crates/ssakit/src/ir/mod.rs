@@ -23,7 +23,7 @@
 //!   `x` gives `x1`, `x2`, ... ([`VarNames`]).
 //! * Operators of generic operations and callees are interned once per
 //!   module ([`Symbols`]); an operation carries its operator's [`Effects`].
-//! * A program point is one [`Point`]: the entry of a block, before or
+//! * A program point is one `Point`: the entry of a block, before or
 //!   after one of its instructions, or its exit.
 //! * The control-flow graph is not stored: [`Cfg::new`] computes it.
 
@@ -39,10 +39,12 @@ mod types;
 
 pub use builder::FunctionBuilder;
 pub use cfg::Cfg;
-pub use function::{Function, Module, VarData};
+#[cfg(test)]
+pub(crate) use function::VarData;
+pub use function::{Function, Module};
 pub use inst::{BinOp, InstData, Operand, PhiArg, Terminator, UnOp};
 pub use names::{is_reserved, VarNames, RESERVED};
-pub use point::{Dominance, Point};
+pub(crate) use point::{Dominance, Point};
 pub use symbols::{
     Callee, Effects, EffectsConflict, Operator, OperatorData, SharedSymbols, Symbols,
 };

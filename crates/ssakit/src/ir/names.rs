@@ -81,14 +81,19 @@ pub fn is_reserved(s: &str) -> bool {
 /// The printed name of every variable of a function, collision-free.
 ///
 /// ```
-/// use ssakit::ir::{Function, Type, VarNames};
-/// let mut f = Function::new("f");
-/// let x = f.new_var("x", Type::I64);
-/// let x1 = f.new_version(x, 1);
-/// let taken = f.new_var("x1", Type::I64); // a variable really named `x1`
+/// use ssakit::construct::{construct, Options};
+/// use ssakit::ir::VarNames;
+/// let src = "function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}";
+/// let mut f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// construct(&mut f, &Options::default()).unwrap();
+/// // The SSA versions of `x` print as distinct names built on `x`.
 /// let names = VarNames::new(&f);
-/// assert_ne!(names.get(x1), names.get(taken));
-/// assert_eq!(names[x], *"x");
+/// let mut xs: Vec<&str> = f.vars().filter(|&v| f.base_name(v) == "x").map(|v| names.get(v)).collect();
+/// assert!(xs.iter().all(|n| n.starts_with('x')));
+/// let all = xs.len();
+/// xs.sort();
+/// xs.dedup();
+/// assert_eq!(xs.len(), all);
 /// ```
 #[derive(Clone, Debug)]
 pub struct VarNames {
@@ -121,13 +126,10 @@ impl VarNames {
     /// Computes the printed names of `func`'s variables.
     ///
     /// ```
-    /// use ssakit::ir::{Function, Type, VarNames};
-    /// let mut f = Function::new("f");
-    /// let i = f.new_var("i", Type::I64);
-    /// let v32 = f.new_version(i, 32);
-    /// assert_eq!(VarNames::new(&f).get(v32), "i32"); // type names are not keywords
-    /// f.new_var("i32", Type::I64); // a variable really named `i32`
-    /// assert_eq!(VarNames::new(&f).get(v32), "i_32");
+    /// use ssakit::ir::VarNames;
+    /// let f = ssakit::text::parse_module("function f(a) {\ne:\n    ret a\n}").unwrap().functions.remove(0);
+    /// let names = VarNames::new(&f);
+    /// assert_eq!(names.get(f.params()[0]), "a"); // an unversioned name prints as written
     /// ```
     pub fn new(func: &Function) -> VarNames {
         let n = func.num_vars();
@@ -192,11 +194,11 @@ impl VarNames {
     /// The printed name of `v`.
     ///
     /// ```
-    /// use ssakit::ir::{Function, Type, VarNames};
-    /// let mut f = Function::new("f");
-    /// let x = f.new_var("x", Type::I64);
-    /// let x2 = f.new_version(x, 2);
-    /// assert_eq!(VarNames::new(&f).get(x2), "x2");
+    /// use ssakit::ir::VarNames;
+    /// let f = ssakit::text::parse_module("function f(a) {\ne:\n    b = a\n    ret b\n}").unwrap().functions.remove(0);
+    /// let names = VarNames::new(&f);
+    /// let b = f.var_by_name("b").unwrap();
+    /// assert_eq!(names.get(b), "b");
     /// ```
     pub fn get(&self, v: Var) -> &str {
         let (a, b) = self.spans[v];

@@ -28,7 +28,7 @@ use ssakit::ir::{BinOp, Block, Function, FunctionBuilder, Operand};
 pub fn chain(n: usize) -> CsrGraph {
     let mut edges: Vec<(u32, u32)> = (0..n as u32 - 1).map(|i| (i, i + 1)).collect();
     edges.push((n as u32 - 1, 1));
-    CsrGraph::from_edges(n, Block::from_u32(0), &edges)
+    CsrGraph::from_edges(n, Block::new(0), &edges)
 }
 
 /// Node numbers of the ladder with `k` rungs.
@@ -48,13 +48,13 @@ impl Ladder {
         2 * self.k as usize + 2
     }
     pub fn l(&self, i: u32) -> Block {
-        Block::from_u32(1 + 2 * i)
+        Block::new((1 + 2 * i) as usize)
     }
     pub fn r(&self, i: u32) -> Block {
-        Block::from_u32(2 + 2 * i)
+        Block::new((2 + 2 * i) as usize)
     }
     pub fn x(&self) -> Block {
-        Block::from_u32(2 * self.k + 1)
+        Block::new((2 * self.k + 1) as usize)
     }
     pub fn graph(&self) -> CsrGraph {
         let (l, r, x) = (
@@ -74,7 +74,7 @@ impl Ladder {
             }
         }
         edges.push((x, l(0)));
-        CsrGraph::from_edges(self.num_nodes(), Block::from_u32(0), &edges)
+        CsrGraph::from_edges(self.num_nodes(), Block::new(0), &edges)
     }
 }
 
@@ -90,7 +90,7 @@ pub fn diamonds(n: usize) -> CsrGraph {
         edges.extend([(h(i) + 1, h(i + 1)), (h(i) + 2, h(i + 1))]);
     }
     edges.push((h(k), h(0)));
-    CsrGraph::from_edges(h(k) as usize + 1, Block::from_u32(0), &edges)
+    CsrGraph::from_edges(h(k) as usize + 1, Block::new(0), &edges)
 }
 
 /// A function whose CFG is `g` (block `i` is node `i`, entry first; needs
@@ -99,7 +99,7 @@ pub fn diamonds(n: usize) -> CsrGraph {
 /// 0, 1, 2 or 3, then returns `a`, jumps, branches on `b` or switches on `a`
 /// by its number of successors.
 pub fn function_from_graph<G: Graph>(g: &G) -> Function {
-    assert_eq!(g.entry(), Block::from_u32(0));
+    assert_eq!(g.entry(), Block::new(0));
     let mut fb = FunctionBuilder::new("shape");
     let p = fb.param("p");
     let a = fb.var("a");

@@ -8,6 +8,43 @@
     clippy::needless_range_loop
 )]
 
+/// `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`, with
+/// its blocks e, a, j and its variable x.
+fn diamond() -> (
+    ssakit::ir::Function,
+    [ssakit::ir::Block; 3],
+    ssakit::ir::Var,
+) {
+    let src = "function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}";
+    let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+    let blocks = ["e", "a", "j"].map(|n| f.block_by_name(n).unwrap());
+    let x = f.var_by_name("x").unwrap();
+    (f, blocks, x)
+}
+
+/// `i = 0; while i < n { i = i + 1 }` in SSA (e → h ⇄ b, h → x), the
+/// function the liveness examples ask about.
+fn counting_loop() -> ssakit::ir::Module {
+    ssakit::text::parse_module(
+        "function f(n) {
+e:
+    i = 0
+    jump h
+h:
+    i1 = phi(e: i, b: i2)
+    c = i1 < n
+    branch c, b, x
+b:
+    i2 = i1 + 1
+    jump h
+x:
+    ret i1
+}
+",
+    )
+    .unwrap()
+}
+
 /// `reachable_without` (analysis/brute.rs).
 #[test]
 fn analysis_brute_reachable_without() {
@@ -369,28 +406,13 @@ fn analysis_idf_is_empty() {
     assert!(!idf.is_empty(&[b(2)]));
 }
 
-/// `explore` (analysis/live_check.rs).
+/// `explore` and `is_live_after` (analysis/live_check.rs).
 #[test]
 fn analysis_live_check_explore() {
     use ssakit::analysis::{DomTree, LiveCheck};
     use ssakit::ir::{Cfg, Point};
-    // `f` is `i = 0; while i < n { i = i + 1 }` in SSA: e → h ⇄ b, h → x.
-    let src = "function f(n) {
-    e:
-        i = 0
-        jump h
-    h:
-        i1 = phi(e: i, b: i2)
-        c = i1 < n
-        branch c, b, x
-    b:
-        i2 = i1 + 1
-        jump h
-    x:
-        ret i1
-    }
-    ";
-    let f = &ssakit::text::parse_module(src).unwrap().functions[0];
+    let m = counting_loop();
+    let f = &m.functions[0];
     let var = |s: &str| f.var_by_name(s).unwrap();
     let block = |s: &str| f.block_by_name(s).unwrap();
     let cfg = Cfg::new(f);
@@ -400,6 +422,10 @@ fn analysis_live_check_explore() {
     assert!(["e", "h", "b"]
         .iter()
         .all(|b| lc.is_live_out(var("n"), block(b))));
+    // `is_live_after` at a program point.
+    let h = block("h");
+    assert!(lc.is_live_after(var("c"), Point::after(h, 0))); // read by the branch
+    assert!(!lc.is_live_after(var("c"), Point::exit(h)));
 }
 
 /// `reverse_postorder` (analysis/postorder.rs).
@@ -746,14 +772,7 @@ fn gen_wide_numbered() {
 #[test]
 fn ir_cfg_entry() {
     use ssakit::ir::Cfg;
-    // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    let (e, a, j) = (
-        f.block_by_name("e").unwrap(),
-        f.block_by_name("a").unwrap(),
-        f.block_by_name("j").unwrap(),
-    );
-    let x = f.var_by_name("x").unwrap();
+    let (mut f, [e, a, j], x) = diamond();
     assert_eq!(Cfg::new(&f).entry(), e);
 }
 
@@ -761,14 +780,7 @@ fn ir_cfg_entry() {
 #[test]
 fn ir_cfg_num_blocks() {
     use ssakit::ir::Cfg;
-    // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    let (e, a, j) = (
-        f.block_by_name("e").unwrap(),
-        f.block_by_name("a").unwrap(),
-        f.block_by_name("j").unwrap(),
-    );
-    let x = f.var_by_name("x").unwrap();
+    let (mut f, [e, a, j], x) = diamond();
     assert_eq!(Cfg::new(&f).num_blocks(), 3);
 }
 
@@ -776,14 +788,7 @@ fn ir_cfg_num_blocks() {
 #[test]
 fn ir_cfg_num_edges() {
     use ssakit::ir::Cfg;
-    // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    let (e, a, j) = (
-        f.block_by_name("e").unwrap(),
-        f.block_by_name("a").unwrap(),
-        f.block_by_name("j").unwrap(),
-    );
-    let x = f.var_by_name("x").unwrap();
+    let (mut f, [e, a, j], x) = diamond();
     assert_eq!(Cfg::new(&f).num_edges(), 3);
 }
 
@@ -791,14 +796,7 @@ fn ir_cfg_num_edges() {
 #[test]
 fn ir_cfg_preds() {
     use ssakit::ir::Cfg;
-    // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    let (e, a, j) = (
-        f.block_by_name("e").unwrap(),
-        f.block_by_name("a").unwrap(),
-        f.block_by_name("j").unwrap(),
-    );
-    let x = f.var_by_name("x").unwrap();
+    let (mut f, [e, a, j], x) = diamond();
     let cfg = Cfg::new(&f);
     assert_eq!(cfg.preds(j), [e, a]);
     assert!(cfg.preds(e).is_empty());
@@ -849,14 +847,7 @@ fn ir_function_version() {
 /// `var` (ir/function.rs).
 #[test]
 fn ir_function_var() {
-    // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    let (e, a, j) = (
-        f.block_by_name("e").unwrap(),
-        f.block_by_name("a").unwrap(),
-        f.block_by_name("j").unwrap(),
-    );
-    let x = f.var_by_name("x").unwrap();
+    let (mut f, [e, a, j], x) = diamond();
     assert_eq!(f.var(x).origin(), None);
 }
 
@@ -873,14 +864,7 @@ fn ir_function_original() {
 /// `retain_layout` (ir/function.rs).
 #[test]
 fn ir_function_retain_layout() {
-    // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    let (e, a, j) = (
-        f.block_by_name("e").unwrap(),
-        f.block_by_name("a").unwrap(),
-        f.block_by_name("j").unwrap(),
-    );
-    let x = f.var_by_name("x").unwrap();
+    let (mut f, [e, a, j], x) = diamond();
     f.retain_layout(|&b| b != a);
     assert_eq!(f.layout(), [e, j]);
 }
@@ -888,14 +872,7 @@ fn ir_function_retain_layout() {
 /// `inst_block` (ir/function.rs).
 #[test]
 fn ir_function_inst_block() {
-    // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    let (e, a, j) = (
-        f.block_by_name("e").unwrap(),
-        f.block_by_name("a").unwrap(),
-        f.block_by_name("j").unwrap(),
-    );
-    let x = f.var_by_name("x").unwrap();
+    let (mut f, [e, a, j], x) = diamond();
     let i = f.block_insts(a)[0];
     assert_eq!(f.inst_block(i), Some(a));
     f.retain_insts(a, |_, _| false);
@@ -906,14 +883,7 @@ fn ir_function_inst_block() {
 #[test]
 fn ir_function_list_from_iter() {
     use ssakit::ir::{InstData, Operand};
-    // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    let (e, a, j) = (
-        f.block_by_name("e").unwrap(),
-        f.block_by_name("a").unwrap(),
-        f.block_by_name("j").unwrap(),
-    );
-    let x = f.var_by_name("x").unwrap();
+    let (mut f, [e, a, j], x) = diamond();
     let args = f.list_from_iter((1..=3).map(Operand::Const));
     f.push_inst(j, InstData::Print { args });
     assert!(ssakit::text::print_function(&f).contains("print 1, 2, 3"));
@@ -953,14 +923,7 @@ fn ir_point_is_entry() {
 fn ir_point_dominates() {
     use ssakit::analysis::DomTree;
     use ssakit::ir::{Cfg, Point};
-    // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    let (e, a, j) = (
-        f.block_by_name("e").unwrap(),
-        f.block_by_name("a").unwrap(),
-        f.block_by_name("j").unwrap(),
-    );
-    let x = f.var_by_name("x").unwrap();
+    let (mut f, [e, a, j], x) = diamond();
     let dt = DomTree::new(&Cfg::new(&f));
     assert!(Point::after(a, 0).dominates(Point::exit(a), &dt)); // same block, earlier
     assert!(!Point::exit(a).dominates(Point::after(a, 0), &dt));
@@ -1064,4 +1027,726 @@ fn reducible_is_reducible() {
         b:\n    branch c, a, x\nx:\n    ret\n}\n",
     );
     assert!(!is_reducible(&two_entries));
+}
+
+/// `Liveness::is_live_out` (analysis/liveness.rs).
+#[test]
+fn analysis_liveness_liveness_is_live_out() {
+    use ssakit::analysis::Liveness;
+    use ssakit::ir::Cfg;
+    let m = counting_loop();
+    let f = &m.functions[0];
+    let var = |s: &str| f.var_by_name(s).unwrap();
+    let block = |s: &str| f.block_by_name(s).unwrap();
+    let live = Liveness::new(f, &Cfg::new(f));
+    assert!(live.is_live_out(block("h"), var("i1")));
+    assert!(!live.is_live_out(block("b"), var("i1"))); // the next i1 is a new value
+}
+
+/// `loop_depth` (analysis/loops.rs).
+#[test]
+fn analysis_loops_loop_depth() {
+    use ssakit::analysis::{loop_depth, CsrGraph, DomTree};
+    use ssakit::ir::Block;
+    let b = Block::new;
+    // Two nested loops: 1 → 2 → 1 around the self loop 2 → 2; exit 1 → 3.
+    let g = CsrGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 2), (2, 1), (1, 3)]);
+    let depth = loop_depth(&g, &DomTree::new(&g));
+    assert_eq!(
+        [depth[b(0)], depth[b(1)], depth[b(2)], depth[b(3)]],
+        [0, 1, 2, 0]
+    );
+}
+
+/// `Row` (backend/picture.rs).
+#[test]
+fn backend_picture_row() {
+    use ssakit::backend::picture::{Picture, PictureKind, Row};
+    let m = ssakit::text::parse_module(
+        "function f(c) {
+    e:
+        x1 = 1
+        branch c, a, j
+    a:
+        x2 = 2
+        jump j
+    j:
+        x3 = phi(e: x1, a: x2)
+        ret x3
+    }",
+    )
+    .unwrap();
+    let p = Picture::new(&m.functions[0], PictureKind::Cfg);
+    assert_eq!(
+        p.nodes[2].rows,
+        [
+            Row::Header("j".into()),
+            Row::Phi("x3 = phi(e: x1, a: x2)".into()),
+            Row::Inst("ret x3".into()),
+        ]
+    );
+}
+
+/// `EdgeStyle` (backend/picture.rs).
+#[test]
+fn backend_picture_edge_style() {
+    use ssakit::backend::picture::{EdgeStyle, Picture, PictureKind};
+    let m = ssakit::text::parse_module(
+        "function f(c) {
+    e:
+        branch c, a, j
+    a:
+        jump j
+    j:
+        ret
+    }",
+    )
+    .unwrap();
+    let p = Picture::new(&m.functions[0], PictureKind::Dj);
+    // a→j is a J-edge: a does not strictly dominate j.
+    let dashed: Vec<(u32, u32)> = p
+        .edges
+        .iter()
+        .filter(|e| e.style == EdgeStyle::Dashed)
+        .map(|e| (e.from, e.to))
+        .collect();
+    assert_eq!(dashed, [(1, 2)]);
+}
+
+/// `Node` (backend/picture.rs).
+#[test]
+fn backend_picture_node() {
+    use ssakit::backend::picture::{Picture, PictureKind};
+    let m = ssakit::text::parse_module("function f() {\ne:\n    x = 1\n    ret x\n}").unwrap();
+    let f = &m.functions[0];
+    let p = Picture::new(f, PictureKind::Cfg);
+    assert_eq!(p.nodes[0].block, f.entry());
+    let rows: Vec<&str> = p.nodes[0].rows.iter().map(|r| r.text()).collect();
+    assert_eq!(rows, ["e", "x = 1", "ret x"]);
+}
+
+/// `Edge` (backend/picture.rs).
+#[test]
+fn backend_picture_edge() {
+    use ssakit::backend::picture::{Edge, EdgeStyle, Picture, PictureKind};
+    let m = ssakit::text::parse_module("function f() {\ne:\n    jump l\nl:\n    ret\n}").unwrap();
+    let p = Picture::new(&m.functions[0], PictureKind::Cfg);
+    assert_eq!(
+        p.edges,
+        [Edge {
+            from: 0,
+            to: 1,
+            style: EdgeStyle::Solid
+        }]
+    );
+}
+
+/// `Picture` (backend/picture.rs).
+#[test]
+fn backend_picture_picture() {
+    use ssakit::backend::picture::{Picture, PictureKind};
+    // An unreachable block is drawn in the CFG, not in the dominator tree.
+    let m = ssakit::text::parse_module("function g() {\ne:\n    ret\nu:\n    ret\n}").unwrap();
+    let cfg = Picture::new(&m.functions[0], PictureKind::Cfg);
+    let dom = Picture::new(&m.functions[0], PictureKind::Dom);
+    assert_eq!((cfg.title.as_str(), cfg.kind), ("g", PictureKind::Cfg));
+    assert_eq!((cfg.nodes.len(), dom.nodes.len()), (2, 1));
+}
+
+/// `Error::describe` (bril/mod.rs).
+#[test]
+fn bril_error_describe() {
+    use ssakit::bril::Error;
+    assert_eq!(
+        Error::at(None, None, "no functions").describe(),
+        "no functions"
+    );
+    assert_eq!(
+        Error::at(Some("f"), None, "bad").describe(),
+        "function `f`: bad"
+    );
+}
+
+/// `Error::render` (bril/mod.rs).
+#[test]
+fn bril_error_render() {
+    use ssakit::bril::{read, Error, Syntax};
+    let src = "@main {\n  x: int = frob;\n}\n";
+    let e = read(src, Syntax::Text).unwrap_err();
+    assert!(e.render("p.bril", src).starts_with("error: p.bril:2:"));
+    let e = Error::at(Some("main"), Some(0), "bad");
+    assert_eq!(
+        e.render("p.json", "{}"),
+        "error: p.json: function `main`, instruction 0: bad\n"
+    );
+}
+
+/// `encode` (bril/names.rs).
+#[test]
+fn bril_names_encode() {
+    use ssakit::bril::names::encode;
+    assert_eq!(encode("x.1"), "x.1");
+    assert_eq!(encode("my_var"), "my__var");
+    assert_eq!(encode("phi"), "_kphi"); // a `.ssa` keyword
+    assert_eq!(encode("a%b"), "a_x25_b");
+}
+
+/// `decode` (bril/names.rs).
+#[test]
+fn bril_names_decode() {
+    use ssakit::bril::names::{decode, encode};
+    assert_eq!(decode(&encode("a%b")).as_deref(), Some("a%b"));
+    assert_eq!(decode("x_1"), None); // not made by `encode`
+}
+
+/// `DefBlocks` (construct/phi_insert.rs).
+#[test]
+fn construct_phi_insert_def_blocks() {
+    use ssakit::construct::phi_insert::DefBlocks;
+    let f = ssakit::text::parse_module(
+        "function f(c) {
+    e:
+        x = 1
+        branch c, t, j
+    t:
+        x = 2
+        jump j
+    j:
+        ret x
+    }",
+    )
+    .unwrap()
+    .functions
+    .remove(0);
+    let defs = DefBlocks::new(&f);
+    let x = f.var_by_name("x").unwrap();
+    let names: Vec<&str> = defs.of(x).iter().map(|&b| f.block_name(b)).collect();
+    assert_eq!(names, ["e", "t"]);
+}
+
+/// `DefBlocks::of` (construct/phi_insert.rs).
+#[test]
+fn construct_phi_insert_def_blocks_of() {
+    use ssakit::construct::phi_insert::DefBlocks;
+    // A block that assigns `x` twice is listed once.
+    let f = ssakit::text::parse_module("function f() {\ne:\n    x = 1\n    x = 2\n    ret x\n}")
+        .unwrap()
+        .functions
+        .remove(0);
+    let x = f.var_by_name("x").unwrap();
+    assert_eq!(DefBlocks::new(&f).of(x).len(), 1);
+}
+
+/// `RenameStats` (destruct/phi_webs.rs).
+#[test]
+fn destruct_phi_webs_rename_stats() {
+    use ssakit::destruct::phi_webs::destruct_conventional;
+    const SRC: &str = "function f(c) {
+    e:
+        x1 = 1
+        branch c, j, l
+    l:
+        x2 = 2
+        jump j
+    j:
+        x3 = phi(e: x1, l: x2)
+        ret x3
+    }
+    ";
+    let mut f = ssakit::text::parse_module(SRC).unwrap().functions.remove(0);
+    let stats = destruct_conventional(&mut f);
+    assert_eq!((stats.phis_removed, stats.constant_copies), (1, 0));
+}
+
+/// `EntityList` (entity/list.rs).
+#[test]
+fn entity_list_entity_list() {
+    use ssakit::entity::{EntityList, ListPool};
+    let mut pool = ListPool::new();
+    let mut args: EntityList<u32> = pool.alloc(&[1, 2]);
+    args.push(3, &mut pool);
+    assert_eq!(args.as_slice(&pool), [1, 2, 3]);
+}
+
+/// `ListStore` (entity/list.rs).
+#[test]
+fn entity_list_list_store() {
+    use ssakit::entity::{EntityList, ListPool, ListStore};
+    fn total(list: EntityList<u32>, store: &impl ListStore<u32>) -> u32 {
+        list.as_slice(store).iter().sum()
+    }
+    let mut pool = ListPool::new();
+    let l = pool.alloc(&[4, 5]);
+    assert_eq!(total(l, &pool), 9);
+}
+
+/// `ListStore::pool` (entity/list.rs).
+#[test]
+fn entity_list_list_store_pool() {
+    use ssakit::entity::{ListPool, ListStore};
+    let mut pool: ListPool<u8> = ListPool::new();
+    pool.alloc(&[1]);
+    assert_eq!(ListStore::pool(&pool).len(), 1);
+}
+
+/// `ListStore::pool_mut` (entity/list.rs).
+#[test]
+fn entity_list_list_store_pool_mut() {
+    use ssakit::entity::{ListPool, ListStore};
+    let mut pool: ListPool<u8> = ListPool::new();
+    let l = ListStore::pool_mut(&mut pool).alloc(&[1]);
+    assert_eq!(l.as_slice(&pool), [1]);
+}
+
+/// `EntityList::is_empty` (entity/list.rs).
+#[test]
+fn entity_list_entity_list_is_empty() {
+    use ssakit::entity::ListPool;
+    let mut pool: ListPool<u8> = ListPool::new();
+    assert!(pool.alloc(&[]).is_empty());
+}
+
+/// `EntityList::as_slice` (entity/list.rs).
+#[test]
+fn entity_list_entity_list_as_slice() {
+    use ssakit::entity::ListPool;
+    let mut pool = ListPool::new();
+    let l = pool.alloc(&['a', 'b']);
+    assert_eq!(l.as_slice(&pool), ['a', 'b']);
+}
+
+/// `EntityList::as_mut_slice` (entity/list.rs).
+#[test]
+fn entity_list_entity_list_as_mut_slice() {
+    use ssakit::entity::ListPool;
+    let mut pool = ListPool::new();
+    let l = pool.alloc(&[1, 2]);
+    l.as_mut_slice(&mut pool)[0] = 9;
+    assert_eq!(l.as_slice(&pool), [9, 2]);
+}
+
+/// `ListPool` (entity/list.rs).
+#[test]
+fn entity_list_list_pool() {
+    use ssakit::entity::ListPool;
+    let mut pool = ListPool::new();
+    let a = pool.alloc(&[1, 2]);
+    let b = pool.alloc(&[3]);
+    assert_eq!(
+        (a.as_slice(&pool), b.as_slice(&pool)),
+        (&[1, 2][..], &[3][..])
+    );
+    assert_eq!(pool.len(), 3);
+}
+
+/// `ListPool::alloc` (entity/list.rs).
+#[test]
+fn entity_list_list_pool_alloc() {
+    use ssakit::entity::ListPool;
+    let mut pool = ListPool::new();
+    let l = pool.alloc(&[7, 8]);
+    assert_eq!(l.as_slice(&pool), [7, 8]);
+}
+
+/// `PackedOption::some` (entity/packed.rs).
+#[test]
+fn entity_packed_packed_option_some() {
+    use ssakit::entity::PackedOption;
+    use ssakit::ir::Block;
+    assert!(!PackedOption::some(Block::new(0)).is_none());
+}
+
+/// `PackedOption::is_none` (entity/packed.rs).
+#[test]
+fn entity_packed_packed_option_is_none() {
+    use ssakit::entity::PackedOption;
+    use ssakit::ir::Block;
+    assert!(PackedOption::<Block>::default().is_none());
+}
+
+/// `EntityVec` (entity/vec.rs).
+#[test]
+fn entity_vec_entity_vec() {
+    use ssakit::entity::EntityVec;
+    use ssakit::ir::Block;
+    let mut names: EntityVec<Block, &str> = EntityVec::new();
+    let entry = names.push("entry");
+    assert_eq!(names[entry], "entry");
+}
+
+/// `EntityVec::from_vec` (entity/vec.rs).
+#[test]
+fn entity_vec_entity_vec_from_vec() {
+    use ssakit::entity::EntityVec;
+    use ssakit::ir::Block;
+    let depth: EntityVec<Block, u32> = EntityVec::from_vec(vec![0, 1, 1]);
+    assert_eq!(depth[Block::new(2)], 1);
+}
+
+/// `EntityVec::push` (entity/vec.rs).
+#[test]
+fn entity_vec_entity_vec_push() {
+    use ssakit::entity::EntityVec;
+    use ssakit::ir::Block;
+    let mut v: EntityVec<Block, char> = EntityVec::new();
+    assert_eq!(v.push('a'), Block::new(0));
+    assert_eq!(v.push('b'), Block::new(1));
+}
+
+/// `EntityVec::values` (entity/vec.rs).
+#[test]
+fn entity_vec_entity_vec_values() {
+    use ssakit::entity::EntityVec;
+    use ssakit::ir::Block;
+    let v: EntityVec<Block, u8> = EntityVec::from_vec(vec![5, 6]);
+    assert_eq!(v.values().sum::<u8>(), 11);
+}
+
+/// `EntityVec::iter` (entity/vec.rs).
+#[test]
+fn entity_vec_entity_vec_iter() {
+    use ssakit::entity::EntityVec;
+    use ssakit::ir::Block;
+    let v: EntityVec<Block, char> = EntityVec::from_vec(vec!['a', 'b']);
+    let pairs: Vec<_> = v.iter().map(|(k, c)| (k.index(), *c)).collect();
+    assert_eq!(pairs, [(0, 'a'), (1, 'b')]);
+}
+
+/// `EntityVec::get` (entity/vec.rs).
+#[test]
+fn entity_vec_entity_vec_get() {
+    use ssakit::entity::EntityVec;
+    use ssakit::ir::Block;
+    let v: EntityVec<Block, char> = EntityVec::from_vec(vec!['a']);
+    assert_eq!(v.get(Block::new(0)), Some(&'a'));
+    assert_eq!(v.get(Block::new(1)), None);
+}
+
+/// `IrError` (error.rs).
+#[test]
+fn error_ir_error() {
+    use ssakit::{error::IrError, text::parse_module};
+    let m = parse_module("function f() {\nentry:\n    ret 0\n}\n").unwrap();
+    let f = &m.functions[0];
+    let e = IrError::new(f, Some(f.entry()), None, "something is off");
+    assert_eq!(
+        (e.func.as_str(), e.block, e.inst),
+        ("f", Some(f.entry()), None)
+    );
+    assert_eq!(e.to_string(), "function `f`: something is off");
+    assert_eq!(e.kind, ssakit::error::ErrorKind::Input);
+}
+
+/// `IrError::new` (error.rs).
+#[test]
+fn error_ir_error_new() {
+    use ssakit::{error::IrError, text::parse_module};
+    let m = parse_module("function g() {\nentry:\n    ret 0\n}\n").unwrap();
+    let e = IrError::new(&m.functions[0], None, None, "no block");
+    assert_eq!((e.func.as_str(), e.message.as_str()), ("g", "no block"));
+}
+
+/// `IrError::describe` (error.rs).
+#[test]
+fn error_ir_error_describe() {
+    use ssakit::{error::IrError, text::parse_module};
+    let m = parse_module("function f() {\nstart:\n    ret 0\n}\n").unwrap();
+    let f = &m.functions[0];
+    let e = IrError::new(f, Some(f.entry()), None, "bad");
+    assert_eq!(e.describe(f), "function `f`, block `start`: bad");
+}
+
+/// `Value::as_int` (eval.rs).
+#[test]
+fn eval_value_as_int() {
+    use ssakit::eval::Value;
+    assert_eq!(Value::Int(-3).as_int(), Some(-3));
+    assert_eq!(Value::Bool(false).as_int(), Some(0));
+    assert_eq!(Value::Undef.as_int(), None);
+}
+
+/// `Shape` (gen/mod.rs).
+#[test]
+fn gen_shape() {
+    use ssakit::analysis::{loop_depth, DomTree};
+    use ssakit::gen::{generate, GenOptions, Shape};
+    use ssakit::ir::Cfg;
+    let deepest = |shape| {
+        let f = generate(&GenOptions {
+            shape,
+            blocks: 11,
+            ..GenOptions::default()
+        });
+        let cfg = Cfg::new(&f);
+        loop_depth(&cfg, &DomTree::new(&cfg))
+            .iter()
+            .map(|(_, &d)| d)
+            .max()
+    };
+    assert_eq!(deepest(Shape::NestedLoops), Some(3)); // (11 - 2) / 3 loops
+    assert_eq!(deepest(Shape::Chain), Some(0)); // straight-line code
+}
+
+/// `Rng` (gen/rng.rs).
+#[test]
+fn gen_rng_rng() {
+    use ssakit::gen::Rng;
+    let (mut a, mut b) = (Rng::new(3), Rng::new(3));
+    assert_eq!(a.next_u64(), b.next_u64()); // one seed, one sequence
+}
+
+/// `Rng::new` (gen/rng.rs).
+#[test]
+fn gen_rng_rng_new() {
+    use ssakit::gen::Rng;
+    assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+}
+
+/// `Rng::next_u64` (gen/rng.rs).
+#[test]
+fn gen_rng_rng_next_u64() {
+    use ssakit::gen::Rng;
+    let mut r = Rng::new(0);
+    let (x, y) = (r.next_u64(), r.next_u64());
+    assert_ne!(x, y);
+}
+
+/// `VarData` (ir/function/mod.rs).
+#[test]
+fn ir_function_var_data() {
+    use ssakit::ir::{Function, Type};
+    let mut f = Function::new("f");
+    let x = f.new_var("x", Type::I32);
+    let x1 = f.new_version(x, 1);
+    let d = f.var(x1);
+    assert_eq!((d.ty(), d.origin(), d.version()), (Type::I32, Some(x), 1));
+}
+
+/// `Function::new_version` (ir/function/vars.rs).
+#[test]
+fn ir_function_vars_function_new_version() {
+    use ssakit::ir::{Function, Type, VarNames};
+    let mut f = Function::new("f");
+    let x = f.new_var("x", Type::I64);
+    let x1 = f.new_version(x, 1);
+    let x2 = f.new_version(x1, 2); // a version of a version is one of `x`
+    assert_eq!((f.original(x2), VarNames::new(&f).get(x2)), (x, "x2"));
+}
+
+/// `Function::base_name` (ir/function/vars.rs).
+#[test]
+fn ir_function_vars_function_base_name() {
+    use ssakit::ir::{Function, Type};
+    let mut f = Function::new("f");
+    let x = f.new_var("x", Type::I64);
+    let x3 = f.new_version(x, 3);
+    assert_eq!(f.base_name(x3), "x");
+}
+
+/// `BinOp` (ir/inst.rs).
+#[test]
+fn ir_inst_bin_op() {
+    use ssakit::ir::BinOp;
+    assert_eq!(BinOp::Sub.eval(3, 5), Some(-2));
+    assert_eq!(BinOp::Lt.eval(3, 5), Some(1));
+    assert_eq!(BinOp::Add.eval(i64::MAX, 1), Some(i64::MIN)); // wraps
+}
+
+/// `BinOp::eval` (ir/inst.rs).
+#[test]
+fn ir_inst_bin_op_eval() {
+    use ssakit::ir::BinOp;
+    assert_eq!(BinOp::Div.eval(-7, 2), Some(-3)); // toward zero
+    assert_eq!(BinOp::Rem.eval(1, 0), None);
+    assert_eq!(BinOp::Shr.eval(-8, 65), Some(-4)); // amount mod 64, arithmetic
+}
+
+/// `UnOp` (ir/inst.rs).
+#[test]
+fn ir_inst_un_op() {
+    use ssakit::ir::UnOp;
+    assert_eq!(
+        (UnOp::Neg.eval(5), UnOp::Not.eval(5), UnOp::Not.eval(0)),
+        (-5, 0, 1)
+    );
+}
+
+/// `VarNames` (ir/names.rs).
+#[test]
+fn ir_names_var_names() {
+    use ssakit::ir::{Function, Type, VarNames};
+    let mut f = Function::new("f");
+    let x = f.new_var("x", Type::I64);
+    let x1 = f.new_version(x, 1);
+    let taken = f.new_var("x1", Type::I64); // a variable really named `x1`
+    let names = VarNames::new(&f);
+    assert_ne!(names.get(x1), names.get(taken));
+    assert_eq!(names[x], *"x");
+}
+
+/// `VarNames::new` (ir/names.rs).
+#[test]
+fn ir_names_var_names_new() {
+    use ssakit::ir::{Function, Type, VarNames};
+    let mut f = Function::new("f");
+    let i = f.new_var("i", Type::I64);
+    let v32 = f.new_version(i, 32);
+    assert_eq!(VarNames::new(&f).get(v32), "i32"); // type names are not keywords
+    f.new_var("i32", Type::I64); // a variable really named `i32`
+    assert_eq!(VarNames::new(&f).get(v32), "i_32");
+}
+
+/// `VarNames::get` (ir/names.rs).
+#[test]
+fn ir_names_var_names_get() {
+    use ssakit::ir::{Function, Type, VarNames};
+    let mut f = Function::new("f");
+    let x = f.new_var("x", Type::I64);
+    let x2 = f.new_version(x, 2);
+    assert_eq!(VarNames::new(&f).get(x2), "x2");
+}
+
+/// `Point` (ir/point.rs).
+#[test]
+fn ir_point_point() {
+    use ssakit::analysis::DomTree;
+    use ssakit::ir::{Cfg, Point};
+    let (mut f, [e, a, j], x) = diamond();
+    let dt = DomTree::new(&Cfg::new(&f));
+    // `x = 1` (instruction 0 of e) is defined after it and dominates j's entry.
+    assert!(Point::after(e, 0).dominates(Point::entry(j), &dt));
+    assert!(!Point::after(a, 0).dominates(Point::entry(j), &dt));
+}
+
+/// `Point::entry` (ir/point.rs).
+#[test]
+fn ir_point_point_entry() {
+    use ssakit::ir::{Block, Point};
+    let b = Block::new(0);
+    assert!(Point::entry(b).is_entry());
+    assert!(Point::entry(b) < Point::before(b, 0));
+}
+
+/// `Point::after` (ir/point.rs).
+#[test]
+fn ir_point_point_after() {
+    use ssakit::ir::{Block, Point};
+    let b = Block::new(3);
+    assert_eq!(Point::after(b, 2).block(), b);
+    assert!(Point::after(b, 2) < Point::exit(b));
+}
+
+/// `Point::exit` (ir/point.rs).
+#[test]
+fn ir_point_point_exit() {
+    use ssakit::ir::{Block, Point};
+    let b = Block::new(0);
+    assert!(Point::before(b, 1000) < Point::exit(b));
+}
+
+/// `Dominance` (ir/point.rs).
+#[test]
+fn ir_point_dominance() {
+    use ssakit::ir::{Block, Dominance, Point};
+    // Blocks in a chain 0 → 1 → 2: a block strictly dominates the later ones.
+    struct Chain;
+    impl Dominance for Chain {
+        fn strictly_dominates(&self, a: Block, b: Block) -> bool {
+            a < b
+        }
+    }
+    assert!(Point::exit(Block::new(0)).dominates(Point::entry(Block::new(2)), &Chain));
+}
+
+/// `Effects::removable_if_unused` (ir/symbols.rs).
+#[test]
+fn ir_symbols_effects_removable_if_unused() {
+    use ssakit::ir::Effects;
+    assert!(Effects::PURE.removable_if_unused());
+    assert!(!Effects::TRAP.removable_if_unused() && !Effects::CALL.removable_if_unused());
+}
+
+/// `OperatorData` (ir/symbols.rs).
+#[test]
+fn ir_symbols_operator_data() {
+    use ssakit::ir::{Effects, Symbols};
+    let mut s = Symbols::new();
+    let op = s
+        .operator("i32.load", Effects::TRAP.union(Effects::READ))
+        .unwrap();
+    let data = s.operator_data(op);
+    assert_eq!(
+        (&*data.name, data.effects),
+        ("i32.load", Effects::TRAP.union(Effects::READ))
+    );
+}
+
+/// `Symbols::operator_data` (ir/symbols.rs).
+#[test]
+fn ir_symbols_symbols_operator_data() {
+    use ssakit::ir::{Effects, Symbols};
+    let mut s = Symbols::new();
+    let op = s.operator("memory.grow", Effects::WRITE).unwrap();
+    assert_eq!(s.operator_data(op).effects, Effects::WRITE);
+}
+
+/// `Symbols::num_operators` (ir/symbols.rs).
+#[test]
+fn ir_symbols_symbols_num_operators() {
+    use ssakit::ir::{Effects, Symbols};
+    let mut s = Symbols::new();
+    s.operator("a", Effects::PURE).unwrap();
+    s.operator("a", Effects::PURE).unwrap();
+    assert_eq!(s.num_operators(), 1);
+}
+
+/// `Diagnostic::line_col` (text/diag.rs).
+#[test]
+fn text_diag_diagnostic_line_col() {
+    use ssakit::text::Diagnostic;
+    let src = "ab\ncd\n";
+    assert_eq!(Diagnostic::new("m", 4..5, "l").line_col(src), (2, 2));
+}
+
+/// `UnionFind` (union_find.rs).
+#[test]
+fn union_find_union_find() {
+    use ssakit::union_find::UnionFind;
+    let mut uf = UnionFind::new(4);
+    uf.union(0, 1);
+    uf.union(2, 3);
+    assert!(uf.same(0, 1) && uf.same(3, 2));
+    assert!(!uf.same(1, 2));
+}
+
+/// `UnionFind::new` (union_find.rs).
+#[test]
+fn union_find_union_find_new() {
+    use ssakit::union_find::UnionFind;
+    let mut uf = UnionFind::new(3);
+    assert_eq!(uf.len(), 3);
+    assert_eq!((uf.find(0), uf.find(1), uf.find(2)), (0, 1, 2));
+}
+
+/// `UnionFind::union` (union_find.rs).
+#[test]
+fn union_find_union_find_union() {
+    use ssakit::union_find::UnionFind;
+    let mut uf = UnionFind::new(4);
+    let r = uf.union(0, 1);
+    assert!(r == 0 || r == 1);
+    assert_eq!(uf.union(1, 0), r); // already one set
+    let r2 = uf.union(2, 0);
+    assert_eq!(r2, r); // the larger set's representative stays
+}
+
+/// `Dominance::strictly_dominates` (ir/point.rs).
+#[test]
+fn ir_point_dominance_strictly_dominates() {
+    use ssakit::analysis::DomTree;
+    use ssakit::ir::{Cfg, Dominance};
+    let (mut f, [e, a, j], x) = diamond();
+    let dt = DomTree::new(&Cfg::new(&f));
+    assert!(dt.strictly_dominates(e, j));
+    assert!(!dt.strictly_dominates(a, j) && !dt.strictly_dominates(j, j));
 }

@@ -22,7 +22,7 @@ use std::ops::Range;
 /// ```
 /// use ssakit::text::Span;
 /// let s = Span::from(4..9);
-/// assert_eq!((s.range(), s.len()), (4..9, 5));
+/// assert_eq!(s.range(), 4..9);
 /// assert_eq!(&"let x = 1"[s.range()], "x = 1");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -42,26 +42,6 @@ impl Span {
     /// ```
     pub fn range(self) -> Range<usize> {
         self.start as usize..self.end as usize
-    }
-
-    /// Its length in bytes.
-    ///
-    /// ```
-    /// use ssakit::text::Span;
-    /// assert!(Span::from(7..7).len() == 0 && Span::from(7..7).is_empty());
-    /// ```
-    pub fn len(self) -> usize {
-        (self.end - self.start) as usize
-    }
-
-    /// Whether it holds no byte.
-    ///
-    /// ```
-    /// use ssakit::text::Span;
-    /// assert!(!Span::from(0..1).is_empty());
-    /// ```
-    pub fn is_empty(self) -> bool {
-        self.end == self.start
     }
 }
 
@@ -91,7 +71,7 @@ impl From<Span> for Range<usize> {
 /// let d = parse_module(src).unwrap_err();
 /// assert_eq!(&src[d.span.clone()], "nowhere");
 /// assert!(d.message.contains("nowhere"));
-/// assert_eq!(d.line_col(src), (3, 10));
+/// assert_eq!(ssakit::text::diag::line_col(src, d.span.start), (3, 10));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -129,13 +109,7 @@ impl Diagnostic {
     }
 
     /// 1-based line and column (in characters) of the span start in `src`.
-    ///
-    /// ```
-    /// use ssakit::text::Diagnostic;
-    /// let src = "ab\ncd\n";
-    /// assert_eq!(Diagnostic::new("m", 4..5, "l").line_col(src), (2, 2));
-    /// ```
-    pub fn line_col(&self, src: &str) -> (usize, usize) {
+    pub(crate) fn line_col(&self, src: &str) -> (usize, usize) {
         line_col(src, self.span.start)
     }
 

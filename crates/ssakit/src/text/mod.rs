@@ -18,7 +18,7 @@ pub use printer::{
 /// The first function of `src`, for unit tests written as `.ssa` text.
 /// Panics with the rendered diagnostic if `src` does not parse.
 #[cfg(test)]
-pub fn parse_one(src: &str) -> crate::ir::Function {
+pub(crate) fn parse_one(src: &str) -> crate::ir::Function {
     match parse_module(src) {
         Ok(mut m) => m.functions.swap_remove(0),
         Err(d) => panic!("{}", d.render("test", src)),

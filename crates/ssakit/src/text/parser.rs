@@ -86,7 +86,7 @@ type CallSite = (Range<usize>, usize, Range<usize>);
 /// assert_eq!(ok.module.functions[0].name(), "f");
 /// let src = "function f() {\nentry:\n    ret 0\n}\nfunction f() {\nentry:\n    ret 1\n}\n";
 /// let err = parse(src).unwrap_err();
-/// assert_eq!(err.line_col(src).0, 5); // the second `f` is the error
+/// assert_eq!(ssakit::text::diag::line_col(src, err.span.start).0, 5); // the second `f` is the error
 /// ```
 pub fn parse(src: &str) -> Result<Parsed, Diagnostic> {
     parse_with(Parser::new(src))
@@ -191,7 +191,6 @@ fn parse_tokens<'s>(p: &mut Parser<'s>) -> Res<Parsed> {
 /// Parses a module, dropping spans.
 ///
 /// # Example
-///
 /// ```
 /// use ssakit::text::{parse_module, print_module};
 /// let src = "function main(n) {\nentry:\n    x = n + 1\n    ret x\n}\n";
@@ -200,7 +199,7 @@ fn parse_tokens<'s>(p: &mut Parser<'s>) -> Res<Parsed> {
 /// assert_eq!(print_module(&m), src); // canonical text prints back the same
 /// let bad = "function main() {\nentry:\n    jump nowhere\n}\n";
 /// let err = parse_module(bad).unwrap_err();
-/// assert_eq!(err.line_col(bad), (3, 10)); // errors carry their location
+/// assert_eq!(ssakit::text::diag::line_col(bad, err.span.start), (3, 10)); // errors carry their location
 /// ```
 pub fn parse_module(src: &str) -> Result<Module, Diagnostic> {
     parse(src).map(|p| p.module)

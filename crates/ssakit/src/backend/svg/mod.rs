@@ -1,7 +1,7 @@
 //! SVG pictures of a function's CFG, dominator tree or DJ-graph, drawn in
 //! process: no Graphviz needed.
 //!
-//! The [`Picture`] of [`super::picture`] gives the boxes and edges; the
+//! The `Picture` of [`super::picture`] gives the boxes and edges; the
 //! layered layout of `layout` places them; this module measures the
 //! boxes and writes the SVG. Text is monospace, so a row's width is its
 //! character count times `CHAR_W`.

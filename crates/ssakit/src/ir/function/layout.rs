@@ -165,11 +165,9 @@ impl Function {
     ///
     /// ```
     /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
+    /// let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
     /// let b = f.create_block("later");
-    /// assert!(!f.is_in_layout(b));
+    /// assert!(!f.layout().contains(&b));
     /// f.append_to_layout(b);
     /// assert_eq!(f.layout().last(), Some(&b));
     /// ```
@@ -216,7 +214,7 @@ impl Function {
     }
 
     /// Keeps the blocks of the layout for which `keep` is true.
-    pub fn retain_layout(&mut self, mut keep: impl FnMut(&Block) -> bool) {
+    pub(crate) fn retain_layout(&mut self, mut keep: impl FnMut(&Block) -> bool) {
         let blocks = &mut self.blocks;
         self.layout.retain(|b| {
             let k = keep(b);
@@ -426,20 +424,5 @@ impl Function {
     /// ```
     pub fn ret_term(&mut self, vals: &[Operand]) -> Terminator {
         Terminator::Ret(self.pools.operands.alloc(vals))
-    }
-
-    /// Whether `b` is in the layout.
-    ///
-    /// ```
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// assert!(f.is_in_layout(a));
-    /// f.retain_layout(|&b| b != a);
-    /// assert!(!f.is_in_layout(a));
-    /// ```
-    pub fn is_in_layout(&self, b: Block) -> bool {
-        self.blocks[b].in_layout
     }
 }

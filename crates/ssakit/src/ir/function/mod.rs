@@ -36,17 +36,8 @@ mod vars;
 
 /// A variable: its type, and its name or, for an SSA version, the variable
 /// it is a version of and its number.
-///
-/// ```
-/// use ssakit::ir::{Function, Type};
-/// let mut f = Function::new("f");
-/// let x = f.new_var("x", Type::I32);
-/// let x1 = f.new_version(x, 1);
-/// let d = f.var(x1);
-/// assert_eq!((d.ty(), d.origin(), d.version()), (Type::I32, Some(x), 1));
-/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct VarData {
+pub(crate) struct VarData {
     kind: VarKind,
     ty: Type,
 }
@@ -61,18 +52,19 @@ enum VarKind {
 
 impl VarData {
     /// The variable's type.
-    pub fn ty(&self) -> Type {
+    #[cfg(test)]
+    pub(crate) fn ty(&self) -> Type {
         self.ty
     }
     /// For an SSA version, the variable it is a version of.
-    pub fn origin(&self) -> Option<Var> {
+    pub(crate) fn origin(&self) -> Option<Var> {
         match self.kind {
             VarKind::Version { origin, .. } => Some(origin),
             VarKind::Named { .. } => None,
         }
     }
     /// For an SSA version, its number; 0 for an original variable.
-    pub fn version(&self) -> u32 {
+    pub(crate) fn version(&self) -> u32 {
         match self.kind {
             VarKind::Version { number, .. } => number,
             VarKind::Named { .. } => 0,
@@ -341,12 +333,10 @@ impl Function {
     ///
     /// ```
     /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// assert_eq!(f.symbols().num_operators(), 0);
-    /// f.callee("ext");
-    /// assert!(f.symbols().find_callee("ext").is_some());
+    /// let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
+    /// assert_eq!(f.symbols().num_callees(), 0);
+    /// let ext = f.callee("ext");
+    /// assert_eq!(f.symbols().callee_name(ext), "ext");
     /// ```
     pub fn symbols(&self) -> &Symbols {
         &self.symbols

@@ -36,15 +36,7 @@ impl Function {
     }
 
     /// What is known of `v`.
-    ///
-    /// ```
-    /// // `f`: e: `x = 1; branch c, a, j`, a: `x = 2; jump j`, j: `ret x`.
-    /// # let mut f = ssakit::text::parse_module("function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}").unwrap().functions.remove(0);
-    /// # let (e, a, j) = (f.block_by_name("e").unwrap(), f.block_by_name("a").unwrap(), f.block_by_name("j").unwrap());
-    /// # let x = f.var_by_name("x").unwrap();
-    /// assert_eq!(f.var(x).origin(), None);
-    /// ```
-    pub fn var(&self, v: Var) -> &VarData {
+    pub(crate) fn var(&self, v: Var) -> &VarData {
         &self.vars[v]
     }
 
@@ -82,16 +74,7 @@ impl Function {
 
     /// Creates version number `number` of variable `origin`'s original,
     /// with its type.
-    ///
-    /// ```
-    /// use ssakit::ir::{Function, Type, VarNames};
-    /// let mut f = Function::new("f");
-    /// let x = f.new_var("x", Type::I64);
-    /// let x1 = f.new_version(x, 1);
-    /// let x2 = f.new_version(x1, 2); // a version of a version is one of `x`
-    /// assert_eq!((f.original(x2), VarNames::new(&f).get(x2)), (x, "x2"));
-    /// ```
-    pub fn new_version(&mut self, origin: Var, number: u32) -> Var {
+    pub(crate) fn new_version(&mut self, origin: Var, number: u32) -> Var {
         let origin = self.original(origin);
         self.vars.push(VarData {
             kind: VarKind::Version { origin, number },
@@ -106,7 +89,7 @@ impl Function {
 
     /// The original variable of `v`: `v` itself unless it is an SSA version.
     #[inline]
-    pub fn original(&self, v: Var) -> Var {
+    pub(crate) fn original(&self, v: Var) -> Var {
         match self.vars[v].kind {
             VarKind::Version { origin, .. } => origin,
             VarKind::Named { .. } => v,
@@ -116,11 +99,14 @@ impl Function {
     /// The name of `v`'s original variable (without version number).
     ///
     /// ```
-    /// use ssakit::ir::{Function, Type};
-    /// let mut f = Function::new("f");
-    /// let x = f.new_var("x", Type::I64);
-    /// let x3 = f.new_version(x, 3);
-    /// assert_eq!(f.base_name(x3), "x");
+    /// use ssakit::construct::{construct, Options};
+    /// let src = "function f(c) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}";
+    /// let mut f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+    /// construct(&mut f, &Options::default()).unwrap();
+    /// // Every SSA version of `x` (one per assignment, one for the phi in j)
+    /// // keeps `x` as its base name.
+    /// let versions = f.vars().filter(|&v| f.base_name(v) == "x" && f.var_by_name("x") != Some(v));
+    /// assert_eq!(versions.count(), 3);
     /// ```
     pub fn base_name(&self, v: Var) -> &str {
         match self.vars[self.original(v)].kind {
