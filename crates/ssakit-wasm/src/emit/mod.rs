@@ -559,12 +559,12 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
-    /// A copy that moves nothing: into a variable never read, or from a
-    /// variable to itself (one local).
+    /// A copy that moves nothing (into a variable never read, or from a
+    /// variable to itself: one local), or a literal nothing reads.
     fn skip(&self, i: Inst) -> bool {
         // Whatever its source: [`stackify`] made it no user, so a source
         // on the stack is another user's child, which must not run again.
-        if self.st.drops_copy(self.f, i) || self.zero[i.index()] {
+        if self.st.drops(self.f, i) || self.zero[i.index()] {
             return true;
         }
         let InstData::Copy { dst, src } = *self.f.inst(i) else {

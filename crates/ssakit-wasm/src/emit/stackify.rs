@@ -54,7 +54,8 @@
 //! local later than its position says (at its user's tree): locals see
 //! it live from its position, earlier, which only adds interference. A variable never read is dropped instead of stored, and a
 //! copy into it is not emitted at all, so that it does not count as a
-//! read of its source (`discount_dead_copies`, by marking).
+//! read of its source (`discount_dead_copies`, by marking), nor is an instruction without
+//! effects that reads no variable and whose results nothing reads.
 
 use super::structure::{Ctl, Structured};
 use super::{operands, Lowering};
@@ -248,10 +249,21 @@ impl Stackified {
         }
     }
 
-    /// `i` is a copy into a variable never read: not emitted, and no user
-    /// of its source (the emitter and the tree matching both ask this).
-    pub(crate) fn drops_copy(&self, f: &Function, i: Inst) -> bool {
-        matches!(*f.inst(i), InstData::Copy { dst, .. } if self.dead[dst.index()])
+    /// `i` is not emitted, and no user of its operands (the emitter and
+    /// the tree matching both ask this): a copy into a variable never
+    /// read, or an instruction without effects whose results are never
+    /// read and whose operands are all literals (the lifter's explicit
+    /// zero at entry of an `f64` local nothing reads, `f64.const[0]()`,
+    /// would otherwise be a constant and a `drop`).
+    pub(crate) fn drops(&self, f: &Function, i: Inst) -> bool {
+        if let InstData::Copy { dst, .. } = *f.inst(i) {
+            return self.dead[dst.index()];
+        }
+        let mut read = false;
+        f.for_each_operand(i, |o| read |= matches!(o, Operand::Var(_)));
+        let mut live = false;
+        f.for_each_def(i, |v| live |= !self.dead[v.index()]);
+        !read && !live && effects_of(f, i).is_pure()
     }
 }
 
@@ -493,9 +505,10 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             } else {
                 Node::Term(b)
             };
-            // A copy into a dead variable is not emitted: it is no user,
-            // and nothing before it can join a tree past it.
-            if matches!(node, Node::Inst(i) if st.drops_copy(f, i)) {
+            // A copy into a dead variable (or a dead literal) is not
+            // emitted: it is no user, and nothing before it can join a
+            // tree past it.
+            if matches!(node, Node::Inst(i) if st.drops(f, i)) {
                 start.push(j);
                 continue;
             }
@@ -757,6 +770,21 @@ mod tests {
         // it later with a `local.get`.
         assert_eq!(st.child(at(&f, 4).unwrap(), x), Some(i[3]));
         assert_eq!(st.child(at(&f, 5).unwrap(), x), None);
+    }
+
+    /// A literal nothing reads is not emitted (the lifter's zero at entry
+    /// of an `f64` local never read: no `f64.const 0; drop`); an unread
+    /// result of an instruction that reads a variable, or has an effect,
+    /// still is.
+    #[test]
+    fn an_unread_literal_is_not_emitted() {
+        let (f, st, _) = run(
+            "operator f64.const pure\noperator memory.size read\nfunction f(a) {\ne:\n  x: f64 = f64.const[0]()\n  y = a + 1\n  z: i32 = memory.size[0]()\n  ret a\n}\n",
+        );
+        let i = f.block_insts(f.entry());
+        assert!(st.dead[var(&f, "x")] && st.drops(&f, i[0]));
+        assert!(st.dead[var(&f, "y")] && !st.drops(&f, i[1]));
+        assert!(st.dead[var(&f, "z")] && !st.drops(&f, i[2]));
     }
 
     /// Loads (`trap read`) move past pure instructions, not past a store
