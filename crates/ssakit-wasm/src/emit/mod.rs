@@ -36,7 +36,8 @@
 //!   reducible CFGs; an irreducible CFG is an error. Then [`tidy`]: an
 //!   `if` with a lone `br` arm becomes a `br_if`, a `br` to where control
 //!   falls through anyway goes, and so does a label no branch targets; a
-//!   final `ret` needs no `return`.
+//!   final `ret` needs no `return`, and one that ends the loops around it
+//!   moves after their `end`s (`emit/exit.rs`).
 //! * **The operand stack** ([`stackify`]): a value defined once and used
 //!   once by an instruction that follows its definition's tree in the same
 //!   block stays on the stack, the definition moved down to its user when
@@ -70,6 +71,7 @@
 //! assert_eq!(e.locals, 0);
 //! ```
 
+mod exit;
 pub mod locals;
 pub mod lower;
 mod results;
@@ -831,7 +833,7 @@ pub(crate) fn emit_unchecked(
     f: &Function,
     low: &Lowering<'_>,
 ) -> Result<EmittedFunction, WasmError> {
-    let s = structure::structure(f).map_err(|e| {
+    let mut s = structure::structure(f).map_err(|e| {
         err(
             f,
             format!(
@@ -841,6 +843,7 @@ pub(crate) fn emit_unchecked(
             ),
         )
     })?;
+    exit::hoist_final_ret(&mut s);
     let st = stackify::stackify(f, low, &s)?;
     let mut alloc = locals::assign(f, &s, &st);
     let carried = results::if_results(f, &s, &st, &alloc.local);
