@@ -44,7 +44,9 @@
 //!   its tree has no effect and nothing in between writes what it reads;
 //!   a value read more than once is defined with a `local.tee` in the
 //!   tree of its first reader when it comes right before it, per
-//!   definition for a variable with several (a phi web);
+//!   definition for a variable with several (a phi web); a value read
+//!   once, as its reader's first operand, later in the block, stays on
+//!   the stack under the trees in between;
 //!   a result never used is dropped; a
 //!   `local.set` right before a `local.get` of the same local is one
 //!   `local.tee`; an `if`/`else` whose arms both end storing one local
@@ -323,7 +325,10 @@ impl Emitter<'_, '_> {
         };
         match o {
             Operand::Var(v) => {
-                self.ins(I::LocalGet(self.local[v.index()]));
+                // A value left on the stack is there already, on top.
+                if !self.st.stacked[v.index()] {
+                    self.ins(I::LocalGet(self.local[v.index()]));
+                }
                 self.convert(val_type(self.f.var_type(v)), want);
             }
             Operand::Const(c) => match want {
@@ -343,7 +348,7 @@ impl Emitter<'_, '_> {
     /// Stores the top value into `v` (kept on the stack when stackified,
     /// dropped when never read).
     fn set(&mut self, v: Var) {
-        if self.st.on_stack[v.index()] {
+        if self.st.on_stack[v.index()] || self.st.stacked[v.index()] {
             return;
         }
         if self.st.dead[v.index()] {
@@ -575,10 +580,11 @@ impl Emitter<'_, '_> {
         let src_local = match src {
             // Its source's definition is emitted in its tree.
             Operand::Var(s) if self.st.child(Node::Inst(i), s).is_some() => return false,
+            Operand::Var(s) if self.st.stacked[s.index()] => return false,
             Operand::Var(s) => Some(self.local[s.index()]),
             _ => None,
         };
-        if self.st.on_stack[dst.index()] {
+        if self.st.on_stack[dst.index()] || self.st.stacked[dst.index()] {
             return false;
         }
         src_local == Some(self.local[dst.index()])
