@@ -115,7 +115,7 @@ const HOLE_TRIES: usize = 64;
 /// otherwise have one per block).
 fn segments(f: &Function, s: &Structured, st: &Stackified) -> (Vec<(u32, u32, u32)>, u32) {
     let nv = f.num_vars();
-    let needs = |v: Var| !st.on_stack[v.index()] && !st.dead[v.index()];
+    let needs = |v: Var| !st.on_stack[v.index()] && !st.stacked[v.index()] && !st.dead[v.index()];
     // Live-out sets of the variables that need a local only (those kept
     // on the stack or dead, most of a lifted function's, are never asked
     // about): one path exploration each (Brandner et al.'s by-variable
@@ -385,7 +385,7 @@ fn number_by_weight(
     let mut weight = vec![0u64; n_slots];
     let mut count = |v: Var| {
         let l = slot_of[v.index()];
-        if l != NONE && !st.on_stack[v.index()] && !st.dead[v.index()] {
+        if l != NONE && !st.on_stack[v.index()] && !st.stacked[v.index()] && !st.dead[v.index()] {
             weight[l as usize] += 1;
         }
     };

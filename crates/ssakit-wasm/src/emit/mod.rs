@@ -36,14 +36,17 @@
 //!   reducible CFGs; an irreducible CFG is an error. Then [`tidy`]: an
 //!   `if` with a lone `br` arm becomes a `br_if`, a `br` to where control
 //!   falls through anyway goes, and so does a label no branch targets; a
-//!   final `ret` needs no `return`.
+//!   final `ret` needs no `return`, and one that ends the loops around it
+//!   moves after their `end`s (`emit/exit.rs`).
 //! * **The operand stack** ([`stackify`]): a value defined once and used
 //!   once by an instruction that follows its definition's tree in the same
 //!   block stays on the stack, the definition moved down to its user when
 //!   its tree has no effect and nothing in between writes what it reads;
 //!   a value read more than once is defined with a `local.tee` in the
 //!   tree of its first reader when it comes right before it, per
-//!   definition for a variable with several (a phi web);
+//!   definition for a variable with several (a phi web); a value read
+//!   once, as its reader's first operand, later in the block, stays on
+//!   the stack under the trees in between;
 //!   a result never used is dropped; a
 //!   `local.set` right before a `local.get` of the same local is one
 //!   `local.tee`; an `if`/`else` whose arms both end storing one local
@@ -70,6 +73,7 @@
 //! assert_eq!(e.locals, 0);
 //! ```
 
+mod exit;
 pub mod locals;
 pub mod lower;
 mod results;
@@ -321,7 +325,10 @@ impl Emitter<'_, '_> {
         };
         match o {
             Operand::Var(v) => {
-                self.ins(I::LocalGet(self.local[v.index()]));
+                // A value left on the stack is there already, on top.
+                if !self.st.stacked[v.index()] {
+                    self.ins(I::LocalGet(self.local[v.index()]));
+                }
                 self.convert(val_type(self.f.var_type(v)), want);
             }
             Operand::Const(c) => match want {
@@ -341,7 +348,7 @@ impl Emitter<'_, '_> {
     /// Stores the top value into `v` (kept on the stack when stackified,
     /// dropped when never read).
     fn set(&mut self, v: Var) {
-        if self.st.on_stack[v.index()] {
+        if self.st.on_stack[v.index()] || self.st.stacked[v.index()] {
             return;
         }
         if self.st.dead[v.index()] {
@@ -559,12 +566,12 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
-    /// A copy that moves nothing: into a variable never read, or from a
-    /// variable to itself (one local).
+    /// A copy that moves nothing (into a variable never read, or from a
+    /// variable to itself: one local), or a literal nothing reads.
     fn skip(&self, i: Inst) -> bool {
         // Whatever its source: [`stackify`] made it no user, so a source
         // on the stack is another user's child, which must not run again.
-        if self.st.drops_copy(self.f, i) || self.zero[i.index()] {
+        if self.st.drops(self.f, i) || self.zero[i.index()] {
             return true;
         }
         let InstData::Copy { dst, src } = *self.f.inst(i) else {
@@ -573,10 +580,11 @@ impl Emitter<'_, '_> {
         let src_local = match src {
             // Its source's definition is emitted in its tree.
             Operand::Var(s) if self.st.child(Node::Inst(i), s).is_some() => return false,
+            Operand::Var(s) if self.st.stacked[s.index()] => return false,
             Operand::Var(s) => Some(self.local[s.index()]),
             _ => None,
         };
-        if self.st.on_stack[dst.index()] {
+        if self.st.on_stack[dst.index()] || self.st.stacked[dst.index()] {
             return false;
         }
         src_local == Some(self.local[dst.index()])
@@ -831,7 +839,7 @@ pub(crate) fn emit_unchecked(
     f: &Function,
     low: &Lowering<'_>,
 ) -> Result<EmittedFunction, WasmError> {
-    let s = structure::structure(f).map_err(|e| {
+    let mut s = structure::structure(f).map_err(|e| {
         err(
             f,
             format!(
@@ -841,6 +849,7 @@ pub(crate) fn emit_unchecked(
             ),
         )
     })?;
+    exit::hoist_final_ret(&mut s);
     let st = stackify::stackify(f, low, &s)?;
     let mut alloc = locals::assign(f, &s, &st);
     let carried = results::if_results(f, &s, &st, &alloc.local);

@@ -37,6 +37,24 @@
 //! reads it (each read marks the tree holding the value's tee, found by
 //! union-find over the user links: near-linear).
 //!
+//! **The tee in the first read in emitted order**: when a child tree may
+//! not join its user only because the user reads, at an earlier operand,
+//! a value tee'd inside that tree (`i64.store x (w)` with `w`'s tree
+//! holding `i64.load (local.tee x ...)`), the tee moves to the user's
+//! read, first in emitted order, and the tree joins (`first_read_tee`
+//! says when that moves the definition past nothing but pushes).
+//!
+//! **Values under trees** (WebAssembly lets a value wait on the stack
+//! while other trees run, each of which leaves the stack as it found
+//! it): a variable defined once and read once, as the *first* operand of
+//! its reader later in the block (or of the block's terminator, emitted
+//! right after the body), whose definition is a root that neither joins
+//! nor moves, is emitted at its own place without a `local.set` and read
+//! from the stack by its reader ([`Stackified::stacked`]); nothing changes
+//! order. Two such values must nest (the later defined is read first:
+//! `nests`, a stack of open values); a tree reading one is no child of
+//! anything (its first operand must be the first thing it pushes).
+//!
 //! A tree is emitted in post-order ([`super`]): children in operand order,
 //! so every instruction with an effect runs in its original order (a moved
 //! one at most reads what nothing crossed writes, and traps only where
@@ -54,7 +72,8 @@
 //! local later than its position says (at its user's tree): locals see
 //! it live from its position, earlier, which only adds interference. A variable never read is dropped instead of stored, and a
 //! copy into it is not emitted at all, so that it does not count as a
-//! read of its source (`discount_dead_copies`, by marking).
+//! read of its source (`discount_dead_copies`, by marking), nor is an instruction without
+//! effects that reads no variable and whose results nothing reads.
 
 use super::structure::{Ctl, Structured};
 use super::{operands, Lowering};
@@ -121,6 +140,10 @@ pub struct Stackified {
     pub on_stack: Vec<bool>,
     /// Per variable: never read (its definitions drop their value).
     pub dead: Vec<bool>,
+    /// Per variable: its value stays on the stack *under* the trees in
+    /// between, from its definition, emitted at its own place, to its one
+    /// reader, whose first operand it is (see the module documentation).
+    pub stacked: Vec<bool>,
     /// Per variable: its one definition (meaningful when `on_stack` or
     /// `tee_in`).
     pub def: Vec<Inst>,
@@ -248,10 +271,21 @@ impl Stackified {
         }
     }
 
-    /// `i` is a copy into a variable never read: not emitted, and no user
-    /// of its source (the emitter and the tree matching both ask this).
-    pub(crate) fn drops_copy(&self, f: &Function, i: Inst) -> bool {
-        matches!(*f.inst(i), InstData::Copy { dst, .. } if self.dead[dst.index()])
+    /// `i` is not emitted, and no user of its operands (the emitter and
+    /// the tree matching both ask this): a copy into a variable never
+    /// read, or an instruction without effects whose results are never
+    /// read and whose operands are all literals (the lifter's explicit
+    /// zero at entry of an `f64` local nothing reads, `f64.const[0]()`,
+    /// would otherwise be a constant and a `drop`).
+    pub(crate) fn drops(&self, f: &Function, i: Inst) -> bool {
+        if let InstData::Copy { dst, .. } = *f.inst(i) {
+            return self.dead[dst.index()];
+        }
+        let mut read = false;
+        f.for_each_operand(i, |o| read |= matches!(o, Operand::Var(_)));
+        let mut live = false;
+        f.for_each_def(i, |v| live |= !self.dead[v.index()]);
+        !read && !live && effects_of(f, i).is_pure()
     }
 }
 
@@ -320,6 +354,96 @@ fn blocks_join(
     reads
 }
 
+/// Whether the first operand of the user at `j` (whose tree so far
+/// starts at `cursor`) can be a value left on the stack since its
+/// definition: a variable defined once and read once (`once`; not a
+/// parameter), by a root of this block before the tree, with one result.
+fn stack_first(
+    f: &Function,
+    st: &Stackified,
+    ops: &[(Operand, super::Want)],
+    index_of: &[u32],
+    insts: &[Inst],
+    once: impl Fn(usize) -> bool,
+    cursor: usize,
+) -> bool {
+    let Some(&(Operand::Var(t), _)) = ops.first() else {
+        return false;
+    };
+    let ti = t.index();
+    if !once(ti) || st.on_stack[ti] || st.tee_in[ti].is_some() || st.multi_teed[ti] {
+        return false;
+    }
+    let d = st.def[ti];
+    let k = index_of[d.index()] as usize;
+    k < cursor && insts.get(k) == Some(&d) && !st.absorbed[d.index()] && single_def(f, d) == Some(t)
+}
+
+/// The tee to take over when the child tree at `k`, operand `q` of its
+/// user, may not join it only because the user reads a value tee'd
+/// inside it, at operand `p` (LLVM tees an address in the store of a
+/// call's result, whose operand comes first, not in the load among the
+/// call's arguments): `(p, variable, position of its definition)`. Only
+/// when that is the one such read of the tree (`taints`), of a variable
+/// defined once (`once`), tee'd in one use and read once by the user,
+/// with literals only between the two operands, and the definition's tree
+/// emitted first in the child's (it starts the child's positions, and no
+/// child there was moved): it then moves only past literal pushes and
+/// `local.get`s of other variables, read later than it writes.
+#[allow(clippy::too_many_arguments)]
+fn first_read_tee(
+    st: &Stackified,
+    taints: &[(usize, Var, usize)],
+    ops: &[(Operand, super::Want)],
+    k: usize,
+    q: usize,
+    start: &[usize],
+    moved_in: &[bool],
+    index_of: &[u32],
+    once: impl Fn(Var) -> bool,
+) -> Option<(usize, Var, usize)> {
+    let mut mine = taints.iter().filter(|&&(r, _, _)| r == k);
+    let &(_, v, p) = mine.next()?;
+    if mine.next().is_some() || p >= q || !once(v) || st.tee_in[v.index()].is_none() {
+        return None;
+    }
+    let reads = ops.iter().filter(|&&(o, _)| o == Operand::Var(v)).count();
+    let literals = ops[p + 1..q]
+        .iter()
+        .all(|&(o, _)| !matches!(o, Operand::Var(_)));
+    let kd = index_of[st.def[v.index()].index()] as usize;
+    (reads == 1 && literals && !moved_in[k] && start[k] == start[kd]).then_some((p, v, kd))
+}
+
+/// How many open values [`nests`] looks past before giving up (a bound,
+/// so that the whole stays linear).
+const NEST_TRIES: usize = 32;
+
+/// Whether a value defined at `k` and read at `j` nests with the values
+/// left on the stack so far (`open`, by reader, the innermost last): no
+/// value defined before `k` is read between `k` and `j` (it would sit
+/// under this one); records it when so. The values read after `k` and
+/// defined after it lie inside and are forgotten: any later value that
+/// crossed them crosses this one too.
+fn nests(open: &mut Vec<(usize, usize)>, k: usize, j: usize) -> bool {
+    let inside = open
+        .iter()
+        .rev()
+        .take(NEST_TRIES + 1)
+        .take_while(|&&(d, _)| d > k)
+        .count();
+    if inside > NEST_TRIES {
+        return false;
+    }
+    let keep = open.len() - inside;
+    if matches!(open[..keep].last(), Some(&(_, r)) if r > k) {
+        return false;
+    }
+    open.truncate(keep);
+    open.push((k, j));
+    true
+}
+
 /// No read yet (in [`stackify`]'s per-tree record of reads).
 const NO_READ: u32 = u32::MAX;
 
@@ -385,6 +509,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
     discount_dead_copies(f, s, &mut uses, &is_param);
     let mut st = Stackified {
         on_stack: vec![false; nv],
+        stacked: vec![false; nv],
         dead: (0..nv).map(|v| uses[v] == 0 && !is_param[v]).collect(),
         def,
         absorbed: vec![false; f.inst_slots()],
@@ -440,10 +565,30 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
     // Per variable, the same numbering: its first reader in the block.
     let mut reader = vec![0u32; nv];
     let mut base = 0u32;
-    for c in &s.items {
+    // Per position: its tree reads a value left on the stack before it
+    // (it is no child of anything). The `(definition, reader)` positions
+    // of those values, properly nested, the innermost last.
+    let mut pinned: Vec<bool> = Vec::new();
+    // Per position: its tree holds a moved child. This user's reads of
+    // values tee'd in earlier trees: (root of that tree, variable,
+    // operand).
+    let mut moved_in: Vec<bool> = Vec::new();
+    let mut taints: Vec<(usize, Var, usize)> = Vec::new();
+    let once = |v: usize| uses[v] == 1 && defs[v] == 1 && !is_param[v];
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for (ci, c) in s.items.iter().enumerate() {
         let Ctl::Body(b) = *c else { continue };
         let insts = f.block_insts(b);
         let n = insts.len();
+        // The terminator's tree is emitted right after the body: a value
+        // may stay on the stack into it.
+        let term_next = matches!(
+            s.items.get(ci + 1),
+            Some(&(Ctl::If(t) | Ctl::BrIf { block: t, .. } | Ctl::BrTable { block: t, .. } | Ctl::Ret(t))) if t == b
+        );
+        pinned.clear();
+        pinned.resize(n + 1, false);
+        open.clear();
         start.clear();
         tree_eff.clear();
         tree_eff.extend(insts.iter().map(|&i| effects_of(f, i)));
@@ -467,6 +612,8 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
         tainted.resize(n + 1, NO_READ);
         in_place.clear();
         in_place.resize(n + 1, false);
+        moved_in.clear();
+        moved_in.resize(n + 1, false);
         f.for_each_term_use(b, |v| reader[v.index()] = base + n as u32 + 1);
         for (k, &i) in insts.iter().enumerate().rev() {
             let mut w = u32::MAX;
@@ -493,9 +640,10 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             } else {
                 Node::Term(b)
             };
-            // A copy into a dead variable is not emitted: it is no user,
-            // and nothing before it can join a tree past it.
-            if matches!(node, Node::Inst(i) if st.drops_copy(f, i)) {
+            // A copy into a dead variable (or a dead literal) is not
+            // emitted: it is no user, and nothing before it can join a
+            // tree past it.
+            if matches!(node, Node::Inst(i) if st.drops(f, i)) {
                 start.push(j);
                 continue;
             }
@@ -510,19 +658,35 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             // reader reads the variable: `next_write`), and is itself
             // either that tree's root, which joins this reader only as
             // its tee'd operand, or tee'd, and then `tee_user`'s.
-            for &(o, _) in &ops {
+            taints.clear();
+            for (p, &(o, _)) in ops.iter().enumerate() {
                 if let Operand::Var(v) = o {
                     if tee_user[v.index()] > base && last_def[v.index()] <= tee_def[v.index()] {
                         let r = root(&mut up, (tee_user[v.index()] - base - 1) as usize);
                         tainted[r] = j as u32;
+                        taints.push((r, v, p));
                     }
                 }
             }
             // Position just before the user's tree so far, plus one.
             let mut cursor = j;
-            for &(o, _) in ops.iter().rev() {
+            // A tee taken over from a child's tree: (operand, variable,
+            // position of its definition).
+            let mut steal: Option<(usize, Var, usize)> = None;
+            for (q, &(o, _)) in ops.iter().enumerate().rev() {
                 let Operand::Var(t) = o else { continue };
                 let ti = t.index();
+                if let Some((p, v, kd)) = steal.filter(|&(p, _, _)| p == q) {
+                    steal = None;
+                    st.tee_in[v.index()] = Some(node);
+                    tee_user[v.index()] = here;
+                    user[kd] = j as u32;
+                    up[kd] = j as u32;
+                    in_place[kd] = true;
+                    cursor = start[kd];
+                    debug_assert_eq!(p, q);
+                    continue;
+                }
                 // Several definitions (or a parameter's entry value
                 // besides): the one reaching this read is the last in
                 // the block before it, if any, and only a tee.
@@ -538,6 +702,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 if k >= cursor
                     || insts[k] != d
                     || st.absorbed[d.index()]
+                    || pinned[k]
                     || single_def(f, d) != Some(t)
                 {
                     continue;
@@ -559,7 +724,16 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 // instructions in between, when it has no effect and
                 // none of them writes what it reads; and, either way,
                 // nothing reads a variable tee'd in it before it runs.
-                let adjacent = k + 1 == cursor && tainted[k] != j as u32;
+                let mut adjacent = k + 1 == cursor && tainted[k] != j as u32;
+                // Tainted by this user's read of a value tee'd first in
+                // it: the tee moves to that read, first in emitted order.
+                let stolen = (k + 1 == cursor && tainted[k] == j as u32 && !tee)
+                    .then(|| {
+                        let once = |v: Var| defs[v.index()] == 1 && !is_param[v.index()];
+                        first_read_tee(&st, &taints, &ops, k, q, &start, &moved_in, &index_of, once)
+                    })
+                    .flatten();
+                adjacent |= stolen.is_some();
                 let e = tree_eff[k];
                 let crossed = |c: &[u32]| c[j] - c[k + 1];
                 let may_move = !tee
@@ -573,6 +747,10 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                     continue;
                 }
                 st.absorbed[d.index()] = true;
+                moved_in[j] |= moved_in[k] || !adjacent;
+                if stolen.is_some() {
+                    steal = stolen;
+                }
                 if tee {
                     if multi {
                         st.multi_tees.push((st.user_key(node), t, d));
@@ -593,6 +771,15 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 next_write[j] = next_write[j].min(next_write[k]);
                 if k + 1 == cursor {
                     cursor = start[k];
+                }
+            }
+            if (j < n || term_next) && stack_first(f, &st, &ops, &index_of, insts, once, cursor) {
+                if let Some(&(Operand::Var(t), _)) = ops.first() {
+                    let k = index_of[st.def[t.index()].index()] as usize;
+                    if nests(&mut open, k, j) {
+                        st.stacked[t.index()] = true;
+                        pinned[j] = true;
+                    }
                 }
             }
             for &(o, _) in &ops {
@@ -701,14 +888,16 @@ mod tests {
 
     /// A tree holding a tee of `x` does not join a user reading `x`
     /// itself: the user's own `local.get` of it may come first (`s`, with
-    /// `x` tee'd in its child `p`, stays a root below `q = x - s`).
+    /// `x` tee'd in its child `p`, stays a root below `q = x - s`)...
+    /// unless the tee moves to that read (see the next test): here it
+    /// does, and `s` joins.
     #[test]
     fn a_teed_tree_does_not_join_a_reader_of_its_value() {
         let (f, st, _) = run(
             "function f(a, b) {\ne:\n  x = a + b\n  p = x + 1\n  s = p * 2\n  q = x - s\n  ret q\n}\n",
         );
-        assert_eq!(st.tee_in[var(&f, "x")], at(&f, 1));
-        assert!(st.on_stack[var(&f, "p")] && !st.on_stack[var(&f, "s")]);
+        assert_eq!(st.tee_in[var(&f, "x")], at(&f, 3));
+        assert!(st.on_stack[var(&f, "p")] && st.on_stack[var(&f, "s")]);
     }
 
     /// No tee in `e` when `e`'s one reader reads `x` too (wasm-smith's
@@ -757,6 +946,66 @@ mod tests {
         // it later with a `local.get`.
         assert_eq!(st.child(at(&f, 4).unwrap(), x), Some(i[3]));
         assert_eq!(st.child(at(&f, 5).unwrap(), x), None);
+    }
+
+    /// An address read by a load among a tree's operands, then by the
+    /// store of that tree's value: the tee goes in the store, whose
+    /// operand comes first in emitted order (`i64.store (local.tee x
+    /// ...) (... (i64.load (local.get x)))`), and the tree joins the store
+    /// (before, the tee in the load kept it out: the store's `local.get x`
+    /// would have run first); also past a literal between the two operands
+    /// (`select(x, 7, c)`), not past a variable (`select(x, b, c)`).
+    #[test]
+    fn a_tee_goes_to_the_first_read_in_emitted_order() {
+        let text = |tail: &str| {
+            format!(
+                "operator i64.load trap read\noperator i64.store trap write\noperator select pure\nfunction f(a, b) {{\ne:\n  x = a + b\n  v = i64.load[0, 3](x)\n  w = v + 1\n{tail}\n  ret a\n}}\n"
+            )
+        };
+        let (f, st, _) = run(&text("  i64.store[0, 3](x, w)"));
+        assert_eq!(st.tee_in[var(&f, "x")], at(&f, 3));
+        assert!(st.on_stack[var(&f, "w")] && st.on_stack[var(&f, "v")]);
+        let (f, st, _) = run(&text("  c = w > 0\n  s = select(x, 7, c)\n  print s"));
+        assert_eq!(st.tee_in[var(&f, "x")], at(&f, 4));
+        assert!(st.on_stack[var(&f, "c")]);
+        let (f, st, _) = run(&text("  c = w > 0\n  s = select(x, b, c)\n  print s"));
+        assert_eq!(st.tee_in[var(&f, "x")], at(&f, 1));
+        assert!(!st.on_stack[var(&f, "c")]);
+    }
+
+    /// A value read once as its reader's first operand, later in the
+    /// block, stays on the stack under the trees in between (the load
+    /// `x`, which may not move past `print`, under two of them, read by
+    /// `r`); not as a later operand (`y`), nor when it would sit under
+    /// another such value that is read first (`s`, defined after `u` and
+    /// read after `u`'s reader: the values would cross).
+    #[test]
+    fn a_first_operand_stays_on_the_stack_under_trees() {
+        let load = "operator i64.load trap read\nfunction f(a, b) {\ne:\n";
+        let (f, st, local) = run(&format!(
+            "{load}  x = i64.load[0, 3](a)\n  y = i64.load[0, 3](b)\n  print b\n  z = b * y\n  print a\n  r = x + z\n  ret r\n}}\n"
+        ));
+        assert!(st.stacked[var(&f, "x")] && local[var(&f, "x")] == u32::MAX);
+        assert!(!st.stacked[var(&f, "y")]);
+        let (f, st, _) = run(&format!(
+            "{load}  u = i64.load[0, 3](a)\n  s = i64.load[0, 3](b)\n  print b\n  p = u * 2\n  print a\n  q = s * p\n  ret q\n}}\n"
+        ));
+        assert!(st.stacked[var(&f, "u")] && !st.stacked[var(&f, "s")]);
+    }
+
+    /// A literal nothing reads is not emitted (the lifter's zero at entry
+    /// of an `f64` local never read: no `f64.const 0; drop`); an unread
+    /// result of an instruction that reads a variable, or has an effect,
+    /// still is.
+    #[test]
+    fn an_unread_literal_is_not_emitted() {
+        let (f, st, _) = run(
+            "operator f64.const pure\noperator memory.size read\nfunction f(a) {\ne:\n  x: f64 = f64.const[0]()\n  y = a + 1\n  z: i32 = memory.size[0]()\n  ret a\n}\n",
+        );
+        let i = f.block_insts(f.entry());
+        assert!(st.dead[var(&f, "x")] && st.drops(&f, i[0]));
+        assert!(st.dead[var(&f, "y")] && !st.drops(&f, i[1]));
+        assert!(st.dead[var(&f, "z")] && !st.drops(&f, i[2]));
     }
 
     /// Loads (`trap read`) move past pure instructions, not past a store
