@@ -32,7 +32,7 @@
         block ;; label = @3
           block ;; label = @4
             local.get 0
-            br_table 2 (;@2;) 1 (;@3;) 0 (;@4;) 3 (;@1;)
+            br_table 3 (;@1;) 1 (;@3;) 0 (;@4;) 2 (;@2;)
           end
           i32.const 12
           return
@@ -40,16 +40,16 @@
         i32.const 11
         return
       end
-      i32.const 10
+      local.get 0
+      i32.eqz
+      if (result i32) ;; label = @2
+        i32.const 20
+      else
+        i32.const 21
+      end
       return
     end
-    local.get 0
-    i32.eqz
-    if (result i32) ;; label = @1
-      i32.const 20
-    else
-      i32.const 21
-    end
+    i32.const 10
   )
   (func $pick (;2;) (type 1) (param i32 i32) (result i64)
     (local i64)

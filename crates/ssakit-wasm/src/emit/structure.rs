@@ -18,6 +18,12 @@
 //!   labelled child is a `br` to its block; any other edge goes to a child
 //!   that only `x` reaches, whose `doTree` is placed right there.
 //!
+//! One choice is ours: the order of a node's labelled children is free
+//! as long as no child's code branches into one placed inside it, and a
+//! child that ends in `ret` goes outermost along the chain of nodes whose
+//! code comes last, out of a loop if need be, so that the function ends
+//! with its `ret` (no `return`, no final `unreachable`: [`return_last`]).
+//!
 //! A branch's depth is found in O(1): each label remembers the height of
 //! the context stack where it was opened. The output is a flat list of
 //! [`Ctl`] items; a `br_table`'s depths sit in a side vector. A retreating
@@ -242,6 +248,7 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
         ks.sort_unstable_by_key(|&c| std::cmp::Reverse(rpo[c]));
         kids[x.index()] = ks;
     }
+    let hoist = return_last(f, &rpo, &header, &labelled, &mut kids);
 
     let mut out = Structured::default();
     // Context heights of open labels.
@@ -257,6 +264,22 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
     while let Some(w) = work.pop() {
         match w {
             Work::Tree(x) => {
+                if hoist == Some(x) {
+                    // The returning child outside the loop: `block; loop;
+                    // ...; end; end`, then its code, last.
+                    let y = kids[x.index()][0];
+                    out.items.push(Ctl::Block);
+                    block_pos[y] = ctx.len() as u32;
+                    ctx.push((Some(y), false));
+                    work.push(Work::Tree(y));
+                    work.push(Work::End);
+                    out.items.push(Ctl::Loop);
+                    loop_pos[x] = ctx.len() as u32;
+                    ctx.push((Some(x), true));
+                    work.push(Work::End);
+                    work.push(Work::Within(x, 1));
+                    continue;
+                }
                 if header[x] {
                     out.items.push(Ctl::Loop);
                     loop_pos[x] = ctx.len() as u32;
@@ -342,4 +365,84 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
         }
     }
     Ok(out)
+}
+
+/// The function's code ends with a `ret` when one can come last: that
+/// `ret` needs no `return` (the body's `end` follows), and no
+/// `unreachable` is needed after a final `end` (Go's functions end so:
+/// `block; loop; ...; end; end; i32.const 1; end`).
+///
+/// The code of `nodeWithin x` ends with its outermost labelled child's
+/// (`kids[x][0]`), and a node without labelled children ends with the
+/// node its `jump` goes to when that one is placed right there. Along
+/// that chain from the entry, the first node with a labelled child that
+/// ends in `ret` (a leaf of the dominator tree: it has no successor)
+/// gets it as its outermost child. Any order of the children is valid
+/// as long as no child's code branches to a child placed inside it, and
+/// a block without successors branches nowhere. At a loop header the
+/// child goes outside the loop (`block; loop; ...; end; end`, a branch
+/// out of the loop to its block): its header is returned.
+fn return_last(
+    f: &Function,
+    rpo: &SecondaryMap<Block, u32>,
+    header: &SecondaryMap<Block, bool>,
+    labelled: &SecondaryMap<Block, bool>,
+    kids: &mut [Vec<Block>],
+) -> Option<Block> {
+    let returns = |y: Block| matches!(f.term(y), Terminator::Ret(_));
+    let mut x = f.entry();
+    // Each step goes forward in reverse postorder: at most one per block.
+    loop {
+        let ks = &mut kids[x.index()];
+        if let Some(p) = ks.iter().position(|&y| returns(y)) {
+            let y = ks.remove(p);
+            ks.insert(0, y);
+            return header[x].then_some(x);
+        }
+        if header[x] {
+            return None;
+        }
+        match (ks.first(), f.term(x)) {
+            (Some(&y), _) => x = y,
+            (None, &Terminator::Jump(y)) if rpo[y] > rpo[x] && !labelled[y] => x = y,
+            _ => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{structure, Ctl};
+    use ssakit::ir::Block;
+
+    fn func(src: &str) -> ssakit::ir::Function {
+        ssakit::text::parse_module(src).unwrap().functions.remove(0)
+    }
+
+    /// A `ret` reached from two places in a loop: its block goes around
+    /// the loop and its code comes last (`block; loop; ...; end; end;
+    /// ret`), not inside the loop with an `unreachable` after it.
+    #[test]
+    fn a_returning_child_of_a_loop_comes_last() {
+        let f = func(
+            "function f(n) {\nentry:\n  n = n + 1\n  jump h\nh:\n  n = n - 1\n  c = n > 10\n  branch c, out, b\nb:\n  d = n > 0\n  branch d, h, out\nout:\n  ret n\n}\n",
+        );
+        let items = structure(&f).unwrap().items;
+        let out = Block::new(3);
+        assert_eq!(items.last(), Some(&Ctl::Ret(out)), "{items:?}");
+        assert_eq!(&items[1..3], [Ctl::Block, Ctl::Loop], "{items:?}");
+    }
+
+    /// Without a loop: of the entry's labelled children, the one that
+    /// returns is placed outermost, after the one that does not.
+    #[test]
+    fn a_returning_child_goes_outermost() {
+        let f = func(
+            "function f(n) {\nentry:\n  switch n, u, [r, a]\na:\n  c = n > 5\n  branch c, r, u\nu:\n  unreachable\nr:\n  ret n\n}\n",
+        );
+        let items = structure(&f).unwrap().items;
+        let r = Block::new(3);
+        assert_eq!(items.last(), Some(&Ctl::Ret(r)), "{items:?}");
+        assert!(items.contains(&Ctl::Unreachable), "{items:?}");
+    }
 }
