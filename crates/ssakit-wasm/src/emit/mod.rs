@@ -33,7 +33,8 @@
 //!   which operands of each operator are `i64`); `undef` is a zero of that
 //!   type; a copy of `undef` emits nothing.
 //! * **Control flow** ([`structure`]): Ramsey's structured translation of
-//!   reducible CFGs; an irreducible CFG is an error. Then [`tidy`]: an
+//!   reducible CFGs (a child ending in `ret` placed to come last when it
+//!   can); an irreducible CFG is an error. Then [`tidy`]: an
 //!   `if` with a lone `br` arm becomes a `br_if`, a `br` to where control
 //!   falls through anyway goes, and so does a label no branch targets; a
 //!   final `ret` needs no `return`, and one that ends the loops around it
