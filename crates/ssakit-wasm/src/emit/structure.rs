@@ -22,7 +22,7 @@
 //! as long as no child's code branches into one placed inside it, and a
 //! child that ends in `ret` goes outermost along the chain of nodes whose
 //! code comes last, out of a loop if need be, so that the function ends
-//! with its `ret` (no `return`, no final `unreachable`: [`return_last`]).
+//! with its `ret` (no `return`, no final `unreachable`: `return_last`).
 //!
 //! A branch's depth is found in O(1): each label remembers the height of
 //! the context stack where it was opened. The output is a flat list of
