@@ -65,14 +65,46 @@ pub struct PipelineArgs {
 }
 
 impl PipelineArgs {
-    /// The options both pipelines take: construction of `flavor` (as
+    /// The pipeline both stats commands run: construction of `flavor` (as
     /// [`construct_options`]), the passes (none without `--passes`) and
-    /// whether to destruct.
-    pub fn options(&self, flavor: FlavorArg) -> (Options, Vec<Pass>, bool) {
-        let passes = self.passes.clone().map(|p| p.0).unwrap_or_default();
-        (construct_options(flavor), passes, !self.no_destruct)
+    /// whether to destruct. It converts into either library's options,
+    /// whose other fields the command sets.
+    pub fn options(&self, flavor: FlavorArg) -> Pipeline {
+        Pipeline {
+            construct: construct_options(flavor),
+            passes: self.passes.clone().map(|p| p.0).unwrap_or_default(),
+            destruct: !self.no_destruct,
+        }
     }
 }
+
+/// What `wasm stats` and `x86 stats` share of their libraries' pipeline
+/// options ([`ssakit_wasm::pipeline::Options`],
+/// [`ssakit_x86::pipeline::Options`]): `Options { all_flavors,
+/// ..pipeline.into() }`.
+pub struct Pipeline {
+    construct: Options,
+    passes: Vec<Pass>,
+    destruct: bool,
+}
+
+/// `From<Pipeline>` for a library's options with the fields `construct`,
+/// `passes` and `destruct`, the others at their default.
+macro_rules! from_pipeline {
+    ($($options:ty),*) => {$(
+        impl From<Pipeline> for $options {
+            fn from(p: Pipeline) -> Self {
+                let (construct, passes, destruct) = (p.construct, p.passes, p.destruct);
+                Self { construct, passes, destruct, ..Self::default() }
+            }
+        }
+    )*};
+}
+
+from_pipeline!(
+    ssakit_wasm::pipeline::Options,
+    ssakit_x86::pipeline::Options
+);
 
 impl ReportArgs {
     /// Writes the report of `wasm stats` or `x86 stats` (`text` or

@@ -268,12 +268,9 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let out = Out::open(&a.report.output)?;
-    let (construct, passes, destruct) = a.pipeline.options(a.flavor);
     let opts = Options {
-        construct,
-        passes,
-        destruct,
         all_flavors: a.all_flavors,
+        ..a.pipeline.options(a.flavor).into()
     };
     let (name, stats, names) = with_module(file(&a.file), |name, m| {
         let stats =
