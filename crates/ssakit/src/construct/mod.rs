@@ -13,6 +13,9 @@
 //! 4. `rename`: versions by a preorder walk of the dominator tree with one
 //!    `reachingDef` slot per variable (or the classic stacks).
 //!
+//! Both phases report their steps to one observer (`observe`): `()` for
+//! [`construct`], the trace's for [`construct_traced`].
+//!
 //! The result is minimal (by default), conventional, and has the dominance
 //! property; [`crate::verify`] checks all three.
 

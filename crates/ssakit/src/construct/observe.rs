@@ -2,20 +2,20 @@
 //! as the chapter's traces show them ("Traza completa para la variable x",
 //! "Traza del renombrado").
 //!
-//! * Phi insertion (section 13.3, [`super::phi_insert`]) reports the
-//!   chapter's worklist for each variable the observer
-//!   [watches](Observer::watches): the blocks put in W, each block X taken
-//!   from W, each phi placed (its block enters F), and the end of the step
-//!   with what it showed of DF(X).
+//! * Phi insertion (section 13.3, `phi_insert`) reports the chapter's
+//!   worklist for each variable the observer [watches](Observer::watches):
+//!   the blocks put in W, each block X taken from W, each phi placed (its
+//!   block enters F), and the end of the step with what it showed of
+//!   DF(X).
 //! * Renaming (section 13.4, `rename`) reports every use and definition
 //!   with where it is ([`Site`]).
 //!
-//! The trace of `construct --trace` and `explain`
-//! ([`super::trace`]) is one observer, which builds its tables from these
-//! events alone. `()` observes nothing: every method is an empty default,
-//! the passes are generic over the observer, and phi insertion runs a
-//! variable no observer watches without asking for anything to show, so
-//! construction without a trace costs nothing for it.
+//! The trace of `construct --trace` and `explain` (`trace::TraceObserver`)
+//! is one observer, which builds its tables from these events alone.
+//! `()` observes nothing: every method is an empty default, the passes are
+//! generic over the observer, and phi insertion runs a variable no
+//! observer watches without asking for anything to show, so construction
+//! without a trace costs nothing for it.
 //!
 //! This module imports no other module of `construct`: the passes and the
 //! trace import it, and not each other's observation types.

@@ -38,7 +38,7 @@
 //! says what a use that finds ⊥ becomes.
 //!
 //! An [`Observer`](super::observe) sees every use and definition with
-//! where it is (the trace of [`super::trace`] is one); `()` observes
+//! where it is (the trace's `TraceObserver` is one); `()` observes
 //! nothing and costs nothing.
 
 use super::observe::{Observer, Site};
