@@ -451,3 +451,145 @@ impl Worklist {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chapter's running example: Defs(x) = {B, C, D}, DF⁺ = {A, D, E}.
+    const SEED: &str = "function main(p, q) {
+r:
+    jump A
+A:
+    branch p, B, C
+B:
+    y = 0
+    x = 0
+    jump D
+C:
+    tmp = x
+    x = y
+    y = tmp
+    branch q, D, E
+D:
+    x = f(x, y)
+    branch q, E, A
+E:
+    ret x
+}";
+
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    enum Event {
+        Added(Block),
+        Taken(Block),
+        Placed(Block),
+        Stepped(Block, usize),
+    }
+
+    /// Records the phi-insertion events of the variable it watches.
+    struct Recorder {
+        var: Var,
+        events: Vec<Event>,
+    }
+
+    impl Observer for Recorder {
+        fn watches(&self, v: Var) -> bool {
+            v == self.var
+        }
+        fn added(&mut self, v: Var, b: Block) {
+            assert_eq!(v, self.var, "only the watched variable is reported");
+            self.events.push(Event::Added(b));
+        }
+        fn taken(&mut self, v: Var, x: Block) {
+            assert_eq!(v, self.var);
+            self.events.push(Event::Taken(x));
+        }
+        fn placed(&mut self, v: Var, y: Block) {
+            assert_eq!(v, self.var);
+            self.events.push(Event::Placed(y));
+        }
+        fn stepped(&mut self, v: Var, x: Block, _df: &[Block], df_len: usize) {
+            assert_eq!(v, self.var);
+            self.events.push(Event::Stepped(x, df_len));
+        }
+    }
+
+    /// Inserts the phis of SEED by `worklist` or the linear method,
+    /// reporting `var`'s steps to a recorder: the events and the phis.
+    fn insert(var: &str, worklist: bool) -> (Function, Vec<Event>, usize) {
+        let mut f = crate::text::parse_module(SEED).unwrap().functions.remove(0);
+        let cfg = Cfg::new(&f);
+        let dt = DomTree::new(&cfg);
+        let df = DominanceFrontiers::new(&cfg, &dt);
+        let ins = PhiInsertion {
+            cfg: &cfg,
+            idf: if worklist {
+                IdfMethod::Worklist(&df)
+            } else {
+                IdfMethod::Linear(&dt)
+            },
+            flavor: Flavor::Minimal,
+            liveness: None,
+        };
+        let mut rec = Recorder {
+            var: f.var_by_name(var).unwrap(),
+            events: Vec::new(),
+        };
+        let phis = ins.run(&mut f, &mut rec);
+        (f, rec.events, phis)
+    }
+
+    #[test]
+    fn phi_insertion_reports_the_worklist_of_the_watched_variable() {
+        let (f, events, phis) = insert("x", true);
+        let b = |name: &str| f.block_by_name(name).unwrap();
+        use Event::*;
+        // W starts as Defs(x) = {B, C, D}; each step takes the oldest
+        // block of W, places phis at the blocks of DF(X) not yet in F and
+        // adds those not in Defs(x) to W: DF(B) = {D} (in Defs: not
+        // added), DF(C) = {D, E} (D already in F), DF(D) = {A, E},
+        // DF(E) = {}, DF(A) = {A} (already in F).
+        assert_eq!(
+            events,
+            [
+                Added(b("B")),
+                Added(b("C")),
+                Added(b("D")),
+                Taken(b("B")),
+                Placed(b("D")),
+                Stepped(b("B"), 1),
+                Taken(b("C")),
+                Placed(b("E")),
+                Added(b("E")),
+                Stepped(b("C"), 2),
+                Taken(b("D")),
+                Placed(b("A")),
+                Added(b("A")),
+                Stepped(b("D"), 2),
+                Taken(b("E")),
+                Stepped(b("E"), 0),
+                Taken(b("A")),
+                Stepped(b("A"), 1),
+            ]
+        );
+        // The observer changes nothing: the same phis as unobserved.
+        let mut g = crate::text::parse_module(SEED).unwrap().functions.remove(0);
+        let cfg = Cfg::new(&g);
+        let dt = DomTree::new(&cfg);
+        let unobserved = PhiInsertion {
+            cfg: &cfg,
+            idf: IdfMethod::Linear(&dt),
+            flavor: Flavor::Minimal,
+            liveness: None,
+        }
+        .run(&mut g, &mut ());
+        assert_eq!(phis, unobserved);
+        assert_eq!(
+            crate::text::print_function(&f),
+            crate::text::print_function(&g)
+        );
+        // The linear method sends the watched variable through the same
+        // worklist, with the same steps.
+        assert_eq!(insert("x", false).1, events);
+    }
+}
