@@ -65,13 +65,53 @@ pub struct PipelineArgs {
 }
 
 impl PipelineArgs {
-    /// The options both pipelines take: construction of `flavor` (as
-    /// [`construct_options`]), the passes (none without `--passes`) and
-    /// whether to destruct.
-    pub fn options(&self, flavor: FlavorArg) -> (Options, Vec<Pass>, bool) {
-        let passes = self.passes.clone().map(|p| p.0).unwrap_or_default();
-        (construct_options(flavor), passes, !self.no_destruct)
+    /// The pipeline both stats commands run: construction of `flavor` (as
+    /// [`construct_options`]), the passes (none without `--passes`),
+    /// whether to destruct, and whether all three flavours are constructed
+    /// or only `flavor`. It converts into either library's options.
+    pub fn options(&self, flavor: FlavorArg, all_flavors: bool) -> Pipeline {
+        Pipeline {
+            construct: construct_options(flavor),
+            passes: self.passes.clone().map(|p| p.0).unwrap_or_default(),
+            destruct: !self.no_destruct,
+            all_flavors,
+        }
     }
+}
+
+/// The pipeline of `wasm stats` and `x86 stats`, as their flags give it;
+/// `.into()` makes it [`ssakit_wasm::pipeline::Options`] or
+/// [`ssakit_x86::pipeline::Options`].
+pub struct Pipeline {
+    construct: Options,
+    passes: Vec<Pass>,
+    destruct: bool,
+    all_flavors: bool,
+}
+
+/// `From<Pipeline>` for each library's options: the three fields they
+/// share, and each library's own field saying which flavours are
+/// constructed, computed from `all` (all three flavours, or only the
+/// chosen one).
+macro_rules! from_pipeline {
+    ($($options:ty => |$all:ident| $flavors:ident: $value:expr;)*) => {$(
+        impl From<Pipeline> for $options {
+            fn from(p: Pipeline) -> Self {
+                let $all = p.all_flavors;
+                Self {
+                    construct: p.construct,
+                    passes: p.passes,
+                    destruct: p.destruct,
+                    $flavors: $value,
+                }
+            }
+        }
+    )*};
+}
+
+from_pipeline! {
+    ssakit_wasm::pipeline::Options => |all| all_flavors: all;
+    ssakit_x86::pipeline::Options => |all| only_chosen: !all;
 }
 
 impl ReportArgs {

@@ -35,9 +35,40 @@ pub fn available() -> Option<String> {
         .map(|l| l.trim().to_string())
 }
 
+/// Why a run of `opt` gave no time: the report tells a timeout from the
+/// other failures by this kind, not by the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptFailure {
+    /// `opt` ran longer than the limit, in seconds, and was killed.
+    TimedOut(u64),
+    /// `opt` did not start or failed, or its report could not be read.
+    Failed(String),
+}
+
+impl std::fmt::Display for OptFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptFailure::TimedOut(limit) => write!(f, "timeout: over {limit} s"),
+            OptFailure::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+impl From<String> for OptFailure {
+    fn from(why: String) -> Self {
+        OptFailure::Failed(why)
+    }
+}
+
+impl From<&str> for OptFailure {
+    fn from(why: &str) -> Self {
+        OptFailure::Failed(why.to_string())
+    }
+}
+
 /// Runs mem2reg on the module in `input`, writing the result next to it;
 /// gives up after `limit`.
-pub fn run(input: &Path, limit: Duration) -> Result<OptRun, String> {
+pub fn run(input: &Path, limit: Duration) -> Result<OptRun, OptFailure> {
     let output = input.with_extension("out.ll");
     let use_time = Path::new("/usr/bin/time").exists();
     let mut cmd = if use_time {
@@ -68,13 +99,16 @@ pub fn run(input: &Path, limit: Duration) -> Result<OptRun, String> {
             let _ = child.kill();
             let _ = child.wait();
             let _ = std::fs::remove_file(&output);
-            return Err(format!("timeout: over {} s", limit.as_secs()));
+            return Err(OptFailure::TimedOut(limit.as_secs()));
         }
         std::thread::sleep(Duration::from_millis(20));
     };
     let err = reader.join().unwrap_or_default();
     if !status.success() {
-        return Err(format!("opt failed: {}", err.lines().last().unwrap_or("")));
+        return Err(OptFailure::Failed(format!(
+            "opt failed: {}",
+            err.lines().last().unwrap_or("")
+        )));
     }
     // Columns present vary (LLVM drops System Time when it is zero): find
     // the wall-time column from the header of the first report.

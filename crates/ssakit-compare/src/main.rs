@@ -174,6 +174,8 @@ pub enum Time {
     Secs(f64),
     /// Not measured: the reason.
     Skipped(String),
+    /// Not measured: the run passed the time limit (the message says so).
+    TimedOut(String),
 }
 
 impl Time {
@@ -181,7 +183,7 @@ impl Time {
     pub fn secs(&self) -> Option<f64> {
         match self {
             Time::Secs(s) => Some(*s),
-            Time::Skipped(_) => None,
+            Time::Skipped(_) | Time::TimedOut(_) => None,
         }
     }
 }
@@ -483,7 +485,10 @@ fn run_one(
                 Ok(r) => runs.push(r),
                 Err(e) => {
                     ab.llvm.skip = Some(format!("skipped: {e} at {insts} instructions"));
-                    llvm = Time::Skipped(e);
+                    llvm = match e {
+                        llvm::OptFailure::TimedOut(_) => Time::TimedOut(e.to_string()),
+                        llvm::OptFailure::Failed(why) => Time::Skipped(why),
+                    };
                     break;
                 }
             }

@@ -44,7 +44,7 @@ fn ms(s: f64) -> String {
 fn ms_t(t: &Time) -> String {
     match t {
         Time::Secs(s) => ms(*s),
-        Time::Skipped(why) if why.starts_with("timeout") => "timeout".into(),
+        Time::TimedOut(_) => "timeout".into(),
         Time::Skipped(_) => "–".into(),
     }
 }
@@ -244,7 +244,7 @@ pub fn verdicts(rows: &[Row]) -> Vec<String> {
             .count();
         let timeouts = rows
             .iter()
-            .filter(|r| matches!(&r.llvm, Time::Skipped(s) if s.starts_with("timeout")))
+            .filter(|r| matches!(r.llvm, Time::TimedOut(_)))
             .count();
         out.push(format!(
             "Pruned construction ≥20× faster than LLVM 14 PromotePass at ≥10k blocks: {} \

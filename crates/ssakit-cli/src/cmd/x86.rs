@@ -287,13 +287,7 @@ fn lift_json(f: &Function, o: &Origins, info: &FuncInfo) -> json::X86Function {
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let out = Out::open(&a.report.output)?;
-    let (construct, passes, destruct) = a.pipeline.options(a.flavor);
-    let opts = Options {
-        construct,
-        passes,
-        destruct,
-        only_chosen: a.only_flavor,
-    };
+    let opts: Options = a.pipeline.options(a.flavor, !a.only_flavor).into();
     let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let stats = crate::stats::Progress::over(bin.functions().len(), |done| {
             pipeline::run(bin, &opts, done)

@@ -13,9 +13,13 @@
 //! 4. `rename`: versions by a preorder walk of the dominator tree with one
 //!    `reachingDef` slot per variable (or the classic stacks).
 //!
+//! Both phases report their steps to one observer (`observe`): `()` for
+//! [`construct`], the trace's for [`construct_traced`].
+//!
 //! The result is minimal (by default), conventional, and has the dominance
 //! property; [`crate::verify`] checks all three.
 
+pub(crate) mod observe;
 pub mod phi_insert;
 pub mod prepare;
 pub(crate) mod rename;
@@ -410,38 +414,40 @@ fn construct_impl(
         flavor: opts.flavor,
         liveness: liveness.map(std::cell::RefCell::new),
     };
+    // Both phases report to one observer: the trace's, or `()`.
+    let mut observer = trace_var.map(trace::TraceObserver::new);
     let phis = {
         let _t = timing::phase("phi insertion");
-        ins.run(
-            func,
-            trace
-                .as_mut()
-                .map(|tr| (trace_var.unwrap(), &mut tr.insert)),
-        )
+        match &mut observer {
+            Some(o) => ins.run(func, o),
+            None => ins.run(func, &mut ()),
+        }
     };
     after_phis(func);
     let _t = timing::phase("renaming");
-    let rename = match (opts.renaming, trace_var) {
+    let (rename, climbs) = match (opts.renaming, observer.as_mut()) {
         (Renaming::ReachingDef, None) => {
             let chains = rename::ReachingDefChains::new(&dt, func.num_vars(), None);
-            rename::Renamer::new(chains, (), opts.undef).run(func, &cfg, &dt)
+            let s = rename::Renamer::new(chains, (), opts.undef).run(func, &cfg, &dt);
+            (s, None)
         }
-        (Renaming::ReachingDef, Some(v)) => {
-            let chains = rename::ReachingDefChains::new(&dt, func.num_vars(), Some(v));
-            let observer = trace::TraceObserver::new(v);
-            let mut renamer = rename::Renamer::new(chains, observer, opts.undef);
+        (Renaming::ReachingDef, Some(o)) => {
+            let chains = rename::ReachingDefChains::new(&dt, func.num_vars(), trace_var);
+            let mut renamer = rename::Renamer::new(chains, o, opts.undef);
             let s = renamer.run(func, &cfg, &dt);
-            let (chains, observer) = renamer.into_parts();
-            if let (Some(tr), Some(climbs)) = (trace.as_mut(), chains.into_climbs()) {
-                tr.rename = observer.into_rows(climbs);
-            }
-            s
+            (s, renamer.into_parts().0.into_climbs())
         }
         (Renaming::Stacks, _) => {
+            // The renaming table needs the chains' climbs: by stacks, the
+            // trace shows phi insertion only.
             let stacks = rename::VersionStacks::new(func.num_vars());
-            rename::Renamer::new(stacks, (), opts.undef).run(func, &cfg, &dt)
+            let s = rename::Renamer::new(stacks, (), opts.undef).run(func, &cfg, &dt);
+            (s, None)
         }
     };
+    if let (Some(tr), Some(o)) = (trace.as_mut(), observer) {
+        (tr.insert, tr.rename) = o.into_rows(climbs);
+    }
     Ok((
         Stats {
             prepared,

@@ -45,13 +45,13 @@
 //! some block before any definition in it); *pruned* only where `v` is live
 //! on entry, so no phi is dead.
 
-use super::trace::{shown, InsertRow, TracedFrontiers, ROW_SHOWN};
+use super::observe::Observer;
+use super::trace::{shown, TracedFrontiers};
 use super::Flavor;
 use crate::analysis::{DomTree, DominanceFrontiers, IdfCalculator, VarLiveness};
 use crate::entity::{Csr, EntityVec, PackedOption};
 use crate::ir::{Block, Cfg, Function, InstData, Operand, PhiArg, Var};
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 
 /// Definition blocks of each variable, compressed: the blocks defining
 /// variable `v`, in layout order, each once. Parameters are defined in the
@@ -169,20 +169,16 @@ impl PhiInsertion<'_> {
 
     /// Inserts phis `v = phi(P1: v, ..., Pn: v)` (one operand per distinct
     /// predecessor, still naming the original variable; renaming fixes them)
-    /// and returns how many. If `trace` is given, records one row per
-    /// worklist step of variable `trace.0`.
+    /// and returns how many, reporting the worklist's steps of each
+    /// variable `observer` [watches](Observer::watches).
     ///
     /// # Preconditions
     /// `func` has no phis, its entry has no predecessors, every block of the
     /// layout is reachable, and `cfg`, `df` (and `liveness`) describe it.
-    pub(crate) fn run(
-        &self,
-        func: &mut Function,
-        trace: Option<(Var, &mut Vec<InsertRow>)>,
-    ) -> usize {
+    pub(crate) fn run<O: Observer>(&self, func: &mut Function, observer: &mut O) -> usize {
         let placed = match self.idf {
-            IdfMethod::Worklist(df) => self.place_by_worklist(func, df, trace),
-            IdfMethod::Linear(dt) => self.place_linear(func, dt, trace),
+            IdfMethod::Worklist(df) => self.place_by_worklist(func, df, observer),
+            IdfMethod::Linear(dt) => self.place_linear(func, dt, observer),
         };
         let n = placed.len();
         // Group the placements by block with a stable counting sort (each
@@ -256,13 +252,13 @@ impl PhiInsertion<'_> {
     /// without any walk. So a function with many variables live everywhere but
     /// assigned once pays neither time nor memory for their live ranges.
     ///
-    /// The traced variable, if any, goes through the chapter's worklist
-    /// ([`Self::place_traced`]) to record its rows.
-    fn place_linear(
+    /// A variable the observer watches goes through the chapter's worklist
+    /// instead ([`Self::place_traced`]), which reports its steps.
+    fn place_linear<O: Observer>(
         &self,
         func: &Function,
         dt: &DomTree,
-        mut trace: Option<(Var, &mut Vec<InsertRow>)>,
+        observer: &mut O,
     ) -> Vec<(Block, Var)> {
         let defs = DefBlocks::new(func);
         let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
@@ -272,9 +268,9 @@ impl PhiInsertion<'_> {
         let mut placed = Vec::new();
         for v in variable_order(func) {
             let d = defs.of(v);
-            if let Some((_, rows)) = trace.as_mut().filter(|t| t.0 == v) {
+            if observer.watches(v) {
                 if !d.is_empty() && self.wanted(&global, v) {
-                    placed.extend(self.place_traced(func, dt, v, d, rows));
+                    placed.extend(self.place_traced(func, dt, v, d, observer));
                 }
                 continue;
             }
@@ -295,13 +291,13 @@ impl PhiInsertion<'_> {
         placed
     }
 
-    /// The chapter's worklist over DF_all's frontiers, recording the trace
-    /// of one variable.
-    fn place_by_worklist(
+    /// The chapter's worklist over DF_all's frontiers, reporting the steps
+    /// of the variables the observer watches.
+    fn place_by_worklist<O: Observer>(
         &self,
         func: &Function,
         df: &DominanceFrontiers,
-        mut trace: Option<(Var, &mut Vec<InsertRow>)>,
+        observer: &mut O,
     ) -> Vec<(Block, Var)> {
         let defs = DefBlocks::new(func);
         let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
@@ -313,44 +309,45 @@ impl PhiInsertion<'_> {
             if d.is_empty() || !self.wanted(&global, v) {
                 continue;
             }
-            let rows = match &mut trace {
-                Some((t, rows)) if *t == v => Some(&mut **rows),
-                _ => None,
-            };
-            wl.run(self, v, d, &mut df_of, &mut placed, rows);
+            // The others run unobserved: nothing computed to show.
+            if observer.watches(v) {
+                wl.run(self, v, d, &mut df_of, &mut placed, observer);
+            } else {
+                wl.run(self, v, d, &mut df_of, &mut placed, &mut ());
+            }
         }
         placed
     }
 
-    /// The traced variable `v` of [`Self::place_linear`]: the chapter's
-    /// worklist, recording its rows, with what each step needs of DF(X)
+    /// A watched variable `v` of [`Self::place_linear`]: the chapter's
+    /// worklist, reporting its steps, with what each step needs of DF(X)
     /// (its blocks not yet in F, its size, the blocks a row shows) from
     /// [`TracedFrontiers`] instead of DF_all's frontiers of every block:
     /// time and memory near-linear in the function, where the sum of the
     /// frontiers taken is quadratic on a ladder.
-    fn place_traced(
+    fn place_traced<O: Observer>(
         &self,
         func: &Function,
         dt: &DomTree,
         v: Var,
         d: &[Block],
-        rows: &mut Vec<InsertRow>,
+        observer: &mut O,
     ) -> Vec<(Block, Var)> {
         let mut wl = Worklist::new(func.num_blocks());
         let mut frontiers = TracedFrontiers::new(self.cfg, dt);
         let mut placed = Vec::new();
-        wl.run(self, v, d, &mut frontiers, &mut placed, Some(rows));
+        wl.run(self, v, d, &mut frontiers, &mut placed, observer);
         placed
     }
 }
 
 /// What a worklist step reads of DF(X): the blocks that may receive a phi
-/// and, for a trace row, the blocks shown and the size.
+/// and, for an observer, the blocks shown and the size.
 trait StepFrontier {
     /// Pushes onto `out` a part of DF(x) holding every block of DF(x) not
     /// yet in F, sorted.
     fn candidates(&mut self, x: Block, out: &mut Vec<Block>);
-    /// The first blocks of DF(x) a row keeps and `|DF(x)|`, after
+    /// The first blocks of DF(x) an observer is shown and `|DF(x)|`, after
     /// [`Self::candidates`] gave `candidates` for `x`.
     fn row_cell(&mut self, x: Block, candidates: &[Block]) -> (Vec<Block>, usize);
 }
@@ -402,35 +399,35 @@ impl Worklist {
         }
     }
 
-    /// Places `v`'s phis (pushed to `placed`), DF(X) read from `df_of`;
-    /// with `rows`, records one row per step.
-    fn run(
+    /// Places `v`'s phis (pushed to `placed`), DF(X) read from `df_of`,
+    /// reporting each step to `observer` (`()` for a variable nobody
+    /// watches: then nothing is computed to show).
+    fn run<O: Observer>(
         &mut self,
         ins: &PhiInsertion<'_>,
         v: Var,
         d: &[Block],
         df_of: &mut dyn StepFrontier,
         placed: &mut Vec<(Block, Var)>,
-        mut rows: Option<&mut Vec<InsertRow>>,
+        observer: &mut O,
     ) {
         let stamp = v.as_u32() + 1;
+        let watched = observer.watches(v);
         ins.prepare_var(v);
-        // F as the trace shows it: the blocks given a phi, sorted.
-        let mut f_rows: BTreeSet<Block> = BTreeSet::new();
         self.w.clear();
         for &b in d {
             self.in_defs[b.index()] = stamp;
             self.w.push(b);
+            observer.added(v, b);
         }
         let mut head = 0;
         while head < self.w.len() {
             // "remove a basic block X from W"
             let x = self.w[head];
             head += 1;
+            observer.taken(v, x);
             self.df.clear();
             df_of.candidates(x, &mut self.df);
-            let mut inserted = Vec::new();
-            let mut inserted_len = 0;
             for &y in &self.df {
                 if self.in_f[y.index()] == stamp {
                     continue;
@@ -441,31 +438,158 @@ impl Worklist {
                     continue;
                 }
                 placed.push((y, v));
-                if rows.is_some() {
-                    if inserted.len() < ROW_SHOWN {
-                        inserted.push(y);
-                    }
-                    inserted_len += 1;
-                    f_rows.insert(y);
-                }
+                observer.placed(v, y);
                 if self.in_defs[y.index()] != stamp {
                     self.w.push(y);
+                    observer.added(v, y);
                 }
             }
-            if let Some(rows) = rows.as_mut() {
+            if watched {
                 let (df, df_len) = df_of.row_cell(x, &self.df);
-                rows.push(InsertRow {
-                    x,
-                    df,
-                    df_len,
-                    inserted,
-                    inserted_len,
-                    f: shown(f_rows.iter().copied()),
-                    f_len: f_rows.len(),
-                    w: shown(self.w[head..].iter().copied()),
-                    w_len: self.w.len() - head,
-                });
+                observer.stepped(v, x, &df, df_len);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chapter's running example: Defs(x) = {B, C, D}, DF⁺ = {A, D, E}.
+    const SEED: &str = "function main(p, q) {
+r:
+    jump A
+A:
+    branch p, B, C
+B:
+    y = 0
+    x = 0
+    jump D
+C:
+    tmp = x
+    x = y
+    y = tmp
+    branch q, D, E
+D:
+    x = f(x, y)
+    branch q, E, A
+E:
+    ret x
+}";
+
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    enum Event {
+        Added(Block),
+        Taken(Block),
+        Placed(Block),
+        Stepped(Block, usize),
+    }
+
+    /// Records the phi-insertion events of the variable it watches.
+    struct Recorder {
+        var: Var,
+        events: Vec<Event>,
+    }
+
+    impl Observer for Recorder {
+        fn watches(&self, v: Var) -> bool {
+            v == self.var
+        }
+        fn added(&mut self, v: Var, b: Block) {
+            assert_eq!(v, self.var, "only the watched variable is reported");
+            self.events.push(Event::Added(b));
+        }
+        fn taken(&mut self, v: Var, x: Block) {
+            assert_eq!(v, self.var);
+            self.events.push(Event::Taken(x));
+        }
+        fn placed(&mut self, v: Var, y: Block) {
+            assert_eq!(v, self.var);
+            self.events.push(Event::Placed(y));
+        }
+        fn stepped(&mut self, v: Var, x: Block, _df: &[Block], df_len: usize) {
+            assert_eq!(v, self.var);
+            self.events.push(Event::Stepped(x, df_len));
+        }
+    }
+
+    /// Inserts the phis of SEED by `worklist` or the linear method,
+    /// reporting `var`'s steps to a recorder: the events and the phis.
+    fn insert(var: &str, worklist: bool) -> (Function, Vec<Event>, usize) {
+        let mut f = crate::text::parse_module(SEED).unwrap().functions.remove(0);
+        let cfg = Cfg::new(&f);
+        let dt = DomTree::new(&cfg);
+        let df = DominanceFrontiers::new(&cfg, &dt);
+        let ins = PhiInsertion {
+            cfg: &cfg,
+            idf: if worklist {
+                IdfMethod::Worklist(&df)
+            } else {
+                IdfMethod::Linear(&dt)
+            },
+            flavor: Flavor::Minimal,
+            liveness: None,
+        };
+        let mut rec = Recorder {
+            var: f.var_by_name(var).unwrap(),
+            events: Vec::new(),
+        };
+        let phis = ins.run(&mut f, &mut rec);
+        (f, rec.events, phis)
+    }
+
+    #[test]
+    fn phi_insertion_reports_the_worklist_of_the_watched_variable() {
+        let (f, events, phis) = insert("x", true);
+        let b = |name: &str| f.block_by_name(name).unwrap();
+        use Event::*;
+        // W starts as Defs(x) = {B, C, D}; each step takes the oldest
+        // block of W, places phis at the blocks of DF(X) not yet in F and
+        // adds those not in Defs(x) to W: DF(B) = {D} (in Defs: not
+        // added), DF(C) = {D, E} (D already in F), DF(D) = {A, E},
+        // DF(E) = {}, DF(A) = {A} (already in F).
+        assert_eq!(
+            events,
+            [
+                Added(b("B")),
+                Added(b("C")),
+                Added(b("D")),
+                Taken(b("B")),
+                Placed(b("D")),
+                Stepped(b("B"), 1),
+                Taken(b("C")),
+                Placed(b("E")),
+                Added(b("E")),
+                Stepped(b("C"), 2),
+                Taken(b("D")),
+                Placed(b("A")),
+                Added(b("A")),
+                Stepped(b("D"), 2),
+                Taken(b("E")),
+                Stepped(b("E"), 0),
+                Taken(b("A")),
+                Stepped(b("A"), 1),
+            ]
+        );
+        // The observer changes nothing: the same phis as unobserved.
+        let mut g = crate::text::parse_module(SEED).unwrap().functions.remove(0);
+        let cfg = Cfg::new(&g);
+        let dt = DomTree::new(&cfg);
+        let unobserved = PhiInsertion {
+            cfg: &cfg,
+            idf: IdfMethod::Linear(&dt),
+            flavor: Flavor::Minimal,
+            liveness: None,
+        }
+        .run(&mut g, &mut ());
+        assert_eq!(phis, unobserved);
+        assert_eq!(
+            crate::text::print_function(&f),
+            crate::text::print_function(&g)
+        );
+        // The linear method sends the watched variable through the same
+        // worklist, with the same steps.
+        assert_eq!(insert("x", false).1, events);
     }
 }

@@ -37,10 +37,11 @@
 //! The undefined value ⊥ (section 13.5) is the empty chain. [`UndefMode`]
 //! says what a use that finds ⊥ becomes.
 //!
-//! An `Observer` sees every use and definition with where it is (the
-//! trace of [`super::trace`] is one); the default observes nothing and
-//! costs nothing.
+//! An [`Observer`](super::observe) sees every use and definition with
+//! where it is (the trace's `TraceObserver` is one); `()` observes
+//! nothing and costs nothing.
 
+use super::observe::{Observer, Site};
 use super::UndefMode;
 use crate::analysis::{DomEvent, DomTree};
 use crate::entity::{Csr, EntityVec};
@@ -190,33 +191,6 @@ impl Reaching for VersionStacks {
         self.log.push(v);
     }
 }
-
-/// Where a mention of the traced variable is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Site {
-    /// A parameter of the function (a definition at the entry).
-    Param,
-    /// An instruction (a phi's definition, or an ordinary instruction).
-    Inst(Inst),
-    /// The terminator of a block.
-    Term(Block),
-    /// An operand of a phi in a successor, used at the end of the block.
-    SuccPhi(Inst),
-    /// An `x = undef` created just before a use that found ⊥.
-    UndefDef(Inst),
-}
-
-/// Sees every use and definition renaming makes, with where it is.
-pub(crate) trait Observer {
-    /// A use of original variable `v` at `site`, in block `block`, became
-    /// `found` (a version, or `None` for ⊥).
-    fn used(&mut self, _v: Var, _site: Site, _block: Block, _found: Option<Var>) {}
-    /// `new`, a version of `v`, is defined at `site` in block `block`.
-    fn defined(&mut self, _v: Var, _site: Site, _block: Block, _new: Var) {}
-}
-
-/// The observer that observes nothing.
-impl Observer for () {}
 
 /// Statistics of a renaming.
 ///

@@ -16,12 +16,13 @@
 //! blocks (a 20,000-block ladder printed 3.6 GB). The chapter's small
 //! examples are far below the cap and print in full.
 
-use super::rename::{Climb, Observer, Site};
+use super::observe::{Observer, Site};
+use super::rename::Climb;
 use crate::analysis::{DomEvent, DomTree};
 use crate::entity::Csr;
 use crate::ir::{Block, Cfg, Function, Inst, Var, VarNames};
 use crate::union_find::UnionFind;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
 /// One step of the phi-insertion worklist for the traced variable.
@@ -135,30 +136,55 @@ pub struct Trace {
     pub(crate) rename: Vec<RenameRow>,
 }
 
-/// The renaming [`Observer`] of the trace: records where each mention of
-/// one variable is, in walk order.
+/// The [`Observer`] of the trace: builds the insertion rows from the
+/// worklist's steps for one variable, and records where each mention of
+/// that variable is during renaming, in walk order.
 #[derive(Debug)]
 pub(crate) struct TraceObserver {
     var: Var,
+    /// W as the worklist holds it: every block added, in order;
+    /// `w[w_head..]` are still to be taken.
+    w: Vec<Block>,
+    w_head: usize,
+    /// F as the trace shows it: the blocks given a phi, sorted.
+    f: BTreeSet<Block>,
+    /// The blocks given a phi in the current step: the first
+    /// [`ROW_SHOWN`], and how many.
+    inserted: Vec<Block>,
+    inserted_len: usize,
+    /// The rows of the steps done.
+    insert: Vec<InsertRow>,
     /// `(block, site, version found or defined, whether a definition)`.
     mentions: Vec<(Block, Site, Option<Var>, bool)>,
 }
 
 impl TraceObserver {
-    /// An observer of the mentions of `var`.
+    /// An observer of the steps and mentions of `var`.
     pub(crate) fn new(var: Var) -> Self {
         TraceObserver {
             var,
+            w: Vec::new(),
+            w_head: 0,
+            f: BTreeSet::new(),
+            inserted: Vec::new(),
+            inserted_len: 0,
+            insert: Vec::new(),
             mentions: Vec::new(),
         }
     }
 
-    /// The rows of the renaming trace: each mention with the climb of
-    /// `updateReachingDef` that [`ReachingDefChains`](super::rename::ReachingDefChains)
-    /// recorded for it (one climb per mention, in the same order).
-    pub(crate) fn into_rows(self, climbs: Vec<Climb>) -> Vec<RenameRow> {
+    /// The rows of both tables. The renaming rows pair each mention with
+    /// the climb of `updateReachingDef` that
+    /// [`ReachingDefChains`](super::rename::ReachingDefChains) recorded for
+    /// it (one climb per mention, in the same order); without `climbs`
+    /// (renaming by stacks) there are none.
+    pub(crate) fn into_rows(self, climbs: Option<Vec<Climb>>) -> (Vec<InsertRow>, Vec<RenameRow>) {
+        let Some(climbs) = climbs else {
+            return (self.insert, Vec::new());
+        };
         debug_assert_eq!(self.mentions.len(), climbs.len());
-        self.mentions
+        let rename = self
+            .mentions
             .into_iter()
             .zip(climbs)
             .map(|((block, site, v, def), c)| RenameRow {
@@ -169,11 +195,45 @@ impl TraceObserver {
                 after: v,
                 defined: if def { v } else { None },
             })
-            .collect()
+            .collect();
+        (self.insert, rename)
     }
 }
 
 impl Observer for TraceObserver {
+    fn watches(&self, v: Var) -> bool {
+        v == self.var
+    }
+    fn added(&mut self, _v: Var, b: Block) {
+        self.w.push(b);
+    }
+    fn taken(&mut self, _v: Var, x: Block) {
+        debug_assert_eq!(self.w.get(self.w_head), Some(&x), "W is taken in order");
+        self.w_head += 1;
+        self.inserted.clear();
+        self.inserted_len = 0;
+    }
+    fn placed(&mut self, _v: Var, y: Block) {
+        if self.inserted.len() < ROW_SHOWN {
+            self.inserted.push(y);
+        }
+        self.inserted_len += 1;
+        self.f.insert(y);
+    }
+    fn stepped(&mut self, _v: Var, x: Block, df: &[Block], df_len: usize) {
+        let w = &self.w[self.w_head..];
+        self.insert.push(InsertRow {
+            x,
+            df: df.to_vec(),
+            df_len,
+            inserted: std::mem::take(&mut self.inserted),
+            inserted_len: self.inserted_len,
+            f: shown(self.f.iter().copied()),
+            f_len: self.f.len(),
+            w: shown(w.iter().copied()),
+            w_len: w.len(),
+        });
+    }
     fn used(&mut self, v: Var, site: Site, block: Block, found: Option<Var>) {
         if v == self.var {
             self.mentions.push((block, site, found, false));
