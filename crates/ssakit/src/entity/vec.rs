@@ -47,7 +47,15 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Appends `v` and returns its new key.
-    pub(crate) fn push(&mut self, v: V) -> K {
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut names: EntityVec<Block, &str> = EntityVec::default();
+    /// let b = names.push("entry");
+    /// assert_eq!((b, names[b], names.keys().len()), (Block::new(0), "entry", 1));
+    /// ```
+    pub fn push(&mut self, v: V) -> K {
         let k = K::new(self.data.len());
         self.data.push(v);
         k
@@ -74,7 +82,7 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// All keys, in index order.
-    pub(crate) fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + 'static {
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + 'static {
         (0..self.data.len()).map(K::new)
     }
 
