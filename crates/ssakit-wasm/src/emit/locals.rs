@@ -65,7 +65,7 @@ use super::key::key;
 use super::stackify::Stackified;
 use super::val_type;
 use ssakit::analysis::VarLiveness;
-use ssakit::entity::{Csr, EntityRef, EntityVec, PackedOption, SecondaryMap};
+use ssakit::entity::{Csr, EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Block, Cfg, Function, InstData, Operand, Var};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -84,12 +84,15 @@ key!(
     Slot
 );
 
+/// Per variable: its local.
+pub(crate) type Locals = EntityVec<Var, PackedOption<Local>>;
+
 /// The local of every variable, and the declarations.
 #[derive(Clone, Debug)]
 pub(crate) struct Assignment {
     /// Per variable: its local (`None`: kept on the stack, never read, or
     /// not emitted).
-    pub(crate) local: SecondaryMap<Var, PackedOption<Local>>,
+    pub(crate) local: Locals,
     /// Declarations: `(count, type)` runs after the parameters.
     pub(crate) groups: Vec<(u32, ValType)>,
     /// Declared locals (parameters not counted).
@@ -101,7 +104,7 @@ pub(crate) struct Assignment {
 /// local has one: [`Allocation::segments`] gives a segment to every
 /// variable that needs a local and is defined or read in the emitted
 /// code, and the scan a slot to every variable with a segment.
-pub(crate) fn index(local: &SecondaryMap<Var, PackedOption<Local>>, v: Var) -> u32 {
+pub(crate) fn index(local: &Locals, v: Var) -> u32 {
     let l = local[v]
         .expand()
         .expect("a variable emitted through a local has one");
@@ -145,30 +148,33 @@ struct Allocation<'a> {
     f: &'a Function,
     st: &'a Stackified,
     /// Per variable: a parameter.
-    is_param: SecondaryMap<Var, bool>,
+    is_param: EntityVec<Var, bool>,
     /// [`Allocation::segments`]: per variable, its live segments
     /// `(start, end)`, inclusive and disjoint; a variable has some
     /// exactly when it needs a local and is defined or read in the
     /// emitted code.
     segs: Csr<Var, (u32, u32)>,
     /// Per variable with segments: its first and last position.
-    span: SecondaryMap<Var, Option<(u32, u32)>>,
+    span: EntityVec<Var, Option<(u32, u32)>>,
     /// Past the last position.
     limit: u32,
     /// [`Allocation::values`]: per variable, the variable naming the
     /// value it holds wherever it is live.
-    value: SecondaryMap<Var, PackedOption<Var>>,
+    value: EntityVec<Var, PackedOption<Var>>,
     /// [`Allocation::scan`]: the slots, the parameters' first.
     slots: EntityVec<Slot, SlotState>,
+    /// How many slots.
+    n_slots: usize,
     /// Per variable with segments: its slot.
-    slot_of: SecondaryMap<Var, PackedOption<Slot>>,
+    slot_of: EntityVec<Var, PackedOption<Slot>>,
     /// The variables the scan placed (not the parameters), in its order.
     order: Vec<Var>,
 }
 
 impl<'a> Allocation<'a> {
     fn new(f: &'a Function, st: &'a Stackified) -> Self {
-        let mut is_param = SecondaryMap::new(false);
+        let nv = f.num_vars();
+        let mut is_param = EntityVec::filled(nv, false);
         for &p in f.params() {
             is_param[p] = true;
         }
@@ -177,11 +183,12 @@ impl<'a> Allocation<'a> {
             st,
             is_param,
             segs: Csr::from_pairs(0, []),
-            span: SecondaryMap::new(None),
+            span: EntityVec::filled(nv, None),
             limit: 0,
-            value: SecondaryMap::new(PackedOption::NONE),
+            value: EntityVec::filled(nv, PackedOption::NONE),
             slots: EntityVec::default(),
-            slot_of: SecondaryMap::new(PackedOption::NONE),
+            n_slots: 0,
+            slot_of: EntityVec::filled(nv, PackedOption::NONE),
             order: Vec::new(),
         }
     }
@@ -213,6 +220,7 @@ impl<'a> Allocation<'a> {
     fn segments(&mut self, s: &Structured) {
         let f = self.f;
         let st = self.st;
+        let nv = f.num_vars();
         let needs = |v: Var| !st.on_stack[v] && !st.stacked[v] && !st.dead[v];
         // Live-out sets of the variables that need a local only (those
         // kept on the stack or dead, most of a lifted function's, are
@@ -231,12 +239,12 @@ impl<'a> Allocation<'a> {
         };
         let mut segs: Vec<(Var, u32, u32)> = Vec::new();
         // Per variable, the end of its open segment.
-        let mut open: SecondaryMap<Var, Option<u32>> = SecondaryMap::new(None);
+        let mut open: EntityVec<Var, Option<u32>> = EntityVec::filled(nv, None);
         let mut opened: Vec<Var> = Vec::new();
         // Per variable, its segment that ends at the terminator of the
         // body last emitted, and that position: `(segment, 2 * term)`, to
         // extend.
-        let mut carry: SecondaryMap<Var, Option<(usize, u32)>> = SecondaryMap::new(None);
+        let mut carry: EntityVec<Var, Option<(usize, u32)>> = EntityVec::filled(nv, None);
         // The segments of this body that end at its terminator.
         let mut fresh: Vec<(Var, usize)> = Vec::new();
         let mut pos = 0u32;
@@ -248,21 +256,19 @@ impl<'a> Allocation<'a> {
             // A read moved down with its tree (`Stackified::at`) can come
             // later than a read met before it: the segment's end is the
             // latest.
-            let use_at = |v: Var,
-                          p: u32,
-                          open: &mut SecondaryMap<Var, Option<u32>>,
-                          opened: &mut Vec<Var>| {
-                if !needs(v) {
-                    return;
-                }
-                match &mut open[v] {
-                    Some(o) => *o = (*o).max(p),
-                    o => {
-                        *o = Some(p);
-                        opened.push(v);
+            let use_at =
+                |v: Var, p: u32, open: &mut EntityVec<Var, Option<u32>>, opened: &mut Vec<Var>| {
+                    if !needs(v) {
+                        return;
                     }
-                }
-            };
+                    match &mut open[v] {
+                        Some(o) => *o = (*o).max(p),
+                        o => {
+                            *o = Some(p);
+                            opened.push(v);
+                        }
+                    }
+                };
             for &v in live_out.of(b) {
                 use_at(v, 2 * term, &mut open, &mut opened);
             }
@@ -363,9 +369,10 @@ impl<'a> Allocation<'a> {
     /// Chains are resolved iteratively, sources first.
     fn values(&mut self) {
         let f = self.f;
-        let mut defs: SecondaryMap<Var, u32> = SecondaryMap::new(0);
-        let mut copy_of: SecondaryMap<Var, PackedOption<Var>> =
-            SecondaryMap::new(PackedOption::NONE);
+        let nv = f.num_vars();
+        let mut defs: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+        let mut copy_of: EntityVec<Var, PackedOption<Var>> =
+            EntityVec::filled(nv, PackedOption::NONE);
         for &p in f.params() {
             defs[p] = 1;
         }
@@ -406,8 +413,9 @@ impl<'a> Allocation<'a> {
             OnChain,
             Resolved,
         }
-        let mut state: SecondaryMap<Var, State> = SecondaryMap::new(State::Unseen);
-        let mut value: SecondaryMap<Var, PackedOption<Var>> = SecondaryMap::new(PackedOption::NONE);
+        let mut state: EntityVec<Var, State> = EntityVec::filled(nv, State::Unseen);
+        let mut value: EntityVec<Var, PackedOption<Var>> =
+            EntityVec::filled(nv, PackedOption::NONE);
         let mut path: Vec<Var> = Vec::new();
         for v in f.vars() {
             let mut x = v;
@@ -453,11 +461,7 @@ impl<'a> Allocation<'a> {
             TYPES.iter().position(|&u| u == t).unwrap_or(0)
         };
         for &p in f.params() {
-            let l = self.slots.push(SlotState {
-                kind: kind(p),
-                occ: BTreeMap::new(),
-                last: 0,
-            });
+            let l = self.new_slot(kind(p));
             let value = self.value(p);
             insert(&mut self.slots[l].occ, 0, 0, value);
             self.take(p, l);
@@ -489,7 +493,7 @@ impl<'a> Allocation<'a> {
         let mut busy: Vec<BinaryHeap<Reverse<(u32, Slot)>>> = vec![BinaryHeap::new(); TYPES.len()];
         let mut free: Vec<Vec<Slot>> = vec![Vec::new(); TYPES.len()];
         let mut first_of: Vec<Vec<Slot>> = vec![Vec::new(); TYPES.len()];
-        for l in self.slots.keys() {
+        for l in (0..self.n_slots).map(Slot::new) {
             let t = self.slots[l].kind;
             busy[t].push(Reverse((self.slots[l].last, l)));
             if first_of[t].len() < HOLE_TRIES {
@@ -529,11 +533,7 @@ impl<'a> Allocation<'a> {
                     None
                 });
             let l = l.unwrap_or_else(|| {
-                let l = self.slots.push(SlotState {
-                    kind: t,
-                    occ: BTreeMap::new(),
-                    last: 0,
-                });
+                let l = self.new_slot(t);
                 if first_of[t].len() < HOLE_TRIES {
                     first_of[t].push(l);
                 }
@@ -543,6 +543,16 @@ impl<'a> Allocation<'a> {
             busy[t].push(Reverse((self.slots[l].last, l)));
         }
         self.order = order;
+    }
+
+    /// A new empty slot of type `kind`.
+    fn new_slot(&mut self, kind: usize) -> Slot {
+        self.n_slots += 1;
+        self.slots.push(SlotState {
+            kind,
+            occ: BTreeMap::new(),
+            last: 0,
+        })
     }
 
     /// `v`'s segments into slot `l`.
@@ -574,9 +584,9 @@ impl<'a> Allocation<'a> {
     fn numbering(self) -> Assignment {
         let f = self.f;
         let n_params = f.params().len();
-        let n_slots = self.slots.keys().len();
+        let n_slots = self.n_slots;
         let slot = Slot::new;
-        let mut weight: SecondaryMap<Slot, u64> = SecondaryMap::new(0);
+        let mut weight: EntityVec<Slot, u64> = EntityVec::filled(n_slots, 0);
         let mut count = |v: Var| {
             if let Some(l) = self.slot_of[v].expand().filter(|_| self.needs(v)) {
                 weight[l] += 1;
@@ -643,8 +653,8 @@ impl<'a> Allocation<'a> {
                 }
             }
         }
-        let mut index: SecondaryMap<Slot, PackedOption<Local>> =
-            SecondaryMap::new(PackedOption::NONE);
+        let mut index: EntityVec<Slot, PackedOption<Local>> =
+            EntityVec::filled(n_slots, PackedOption::NONE);
         for k in 0..n_params {
             index[slot(k)] = PackedOption::some(Local::new(k));
         }
@@ -658,8 +668,7 @@ impl<'a> Allocation<'a> {
             // The slots of one type are numbered together: one run.
             groups.push((of_type[t].len() as u32, TYPES[t]));
         }
-        let mut local: SecondaryMap<Var, PackedOption<Local>> =
-            SecondaryMap::new(PackedOption::NONE);
+        let mut local: Locals = EntityVec::filled(f.num_vars(), PackedOption::NONE);
         for (k, &p) in f.params().iter().enumerate() {
             local[p] = PackedOption::some(Local::new(k));
         }

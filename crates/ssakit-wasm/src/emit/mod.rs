@@ -91,7 +91,7 @@ use crate::error::WasmError;
 use crate::module::Signature;
 use lower::Lowered;
 pub use lower::OpTable;
-use ssakit::entity::{PackedOption, SecondaryMap};
+use ssakit::entity::SecondaryMap;
 use ssakit::ir::{BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var};
 use stackify::{Node, Stackified};
 use structure::Ctl;
@@ -202,7 +202,7 @@ fn err(f: &Function, msg: impl std::fmt::Display) -> WasmError {
 struct Emitter<'f, 'a> {
     f: &'f Function,
     low: &'a Lowering<'a>,
-    local: SecondaryMap<Var, PackedOption<locals::Local>>,
+    local: locals::Locals,
     st: Stackified,
     out: wasm_encoder::Function,
     re: RoundtripReencoder,

@@ -33,11 +33,10 @@
 //! One linear pass over the structured items, matching openers with a
 //! stack.
 
-use super::locals::{self, Local};
+use super::locals::{self, Locals};
 use super::stackify::{single_def, Node, Stackified};
 use super::structure::{Ctl, Structured};
 use super::val_type;
-use ssakit::entity::{PackedOption, SecondaryMap};
 use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator, Var};
 use wasm_encoder::ValType;
 
@@ -47,7 +46,7 @@ use wasm_encoder::ValType;
 fn stored_last(
     f: &Function,
     st: &Stackified,
-    local: &SecondaryMap<Var, PackedOption<Local>>,
+    local: &Locals,
     b: Block,
 ) -> Option<(u32, ValType, Option<Var>)> {
     if !matches!(f.term(b), Terminator::Jump(_)) {
@@ -98,7 +97,7 @@ pub(crate) fn if_results(
     f: &Function,
     s: &Structured,
     st: &Stackified,
-    local: &SecondaryMap<Var, PackedOption<Local>>,
+    local: &Locals,
 ) -> Vec<Option<Carry>> {
     let n = s.items.len();
     let mut out = vec![None; n];

@@ -81,7 +81,7 @@ use super::ctl::{Ctl, Structured};
 use super::key::key;
 use super::{operands, Lowering};
 use crate::error::WasmError;
-use ssakit::entity::{Csr, EntityRef, PackedOption, SecondaryMap};
+use ssakit::entity::{Csr, EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Block, Effects, Function, Inst, InstData, Operand, Var};
 
 /// A tree's root: an instruction, or a block's terminator.
@@ -100,46 +100,46 @@ key!(
 );
 
 /// Which values stay on the stack: side tables by variable and by
-/// instruction, `false` (or `None`) for every entity never written.
+/// instruction.
 /// Copies that feed only copies nothing reads are dead too, in chains and
 /// in cycles.
 #[derive(Clone, Debug)]
 pub(crate) struct Stackified {
     /// Per variable: its value stays on the stack.
-    pub(crate) on_stack: SecondaryMap<Var, bool>,
+    pub(crate) on_stack: EntityVec<Var, bool>,
     /// Per variable: never read (its definitions drop their value).
-    pub(crate) dead: SecondaryMap<Var, bool>,
+    pub(crate) dead: EntityVec<Var, bool>,
     /// Per variable: its value stays on the stack *under* the trees in
     /// between, from its definition, emitted at its own place, to its one
     /// reader, whose first operand it is (see the module documentation).
-    pub(crate) stacked: SecondaryMap<Var, bool>,
+    pub(crate) stacked: EntityVec<Var, bool>,
     /// Per variable: its last definition in the emitted order (the one
     /// when `on_stack` or `tee_in`).
-    pub(crate) def: SecondaryMap<Var, PackedOption<Inst>>,
+    pub(crate) def: EntityVec<Var, PackedOption<Inst>>,
     /// Per instruction: emitted inside its user's tree.
-    pub(crate) absorbed: SecondaryMap<Inst, bool>,
+    pub(crate) absorbed: EntityVec<Inst, bool>,
     /// Per instruction: the position in its block of the root of the
     /// tree it is emitted in (the block's length for its terminator), its
     /// own position when it is a root or absorbed in place up to the
     /// root. Every read of a tree happens after the roots before it and
     /// before its root writes, so this is where its reads are, as far as
     /// locals can tell.
-    pub(crate) at: SecondaryMap<Inst, u32>,
+    pub(crate) at: EntityVec<Inst, u32>,
     /// Per variable: the user whose tree takes its value from the stack
     /// through a `local.tee` (the definition, read more than once, is
     /// emitted in that tree, at that operand; every other read is a
     /// `local.get` after it).
-    pub(crate) tee_in: SecondaryMap<Var, Option<Node>>,
+    pub(crate) tee_in: EntityVec<Var, Option<Node>>,
     /// Per instruction: its result ends with `local.tee` (a definition in
     /// [`Stackified::tee_in`], or one of a variable with several, in
     /// [`Stackified::child`]).
-    pub(crate) teed: SecondaryMap<Inst, bool>,
+    pub(crate) teed: EntityVec<Inst, bool>,
     /// The tees of variables with several definitions (phi webs after
     /// destruction, parameters written again): `(user key, variable,
     /// definition)`, sorted, for [`Stackified::child`].
     multi_tees: Vec<(u32, Var, Inst)>,
     /// Per variable: one of its definitions is in `multi_tees`.
-    multi_teed: SecondaryMap<Var, bool>,
+    multi_teed: EntityVec<Var, bool>,
     /// The function's instruction slots: terminators' user keys come
     /// after them ([`Stackified::user_key`]).
     inst_slots: usize,
@@ -159,12 +159,13 @@ pub(crate) struct Stackified {
 fn discount_dead_copies(
     f: &Function,
     s: &Structured,
-    uses: &mut SecondaryMap<Var, u32>,
-    is_param: &SecondaryMap<Var, bool>,
+    uses: &mut EntityVec<Var, u32>,
+    is_param: &EntityVec<Var, bool>,
 ) {
     // The copies of the emitted code, and how many of each variable's
     // reads are copies.
-    let mut copy_reads: SecondaryMap<Var, u32> = SecondaryMap::new(0);
+    let nv = f.num_vars();
+    let mut copy_reads: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
     let mut copies: Vec<(Var, Var)> = Vec::new();
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
@@ -182,7 +183,7 @@ fn discount_dead_copies(
     let src_of: Csr<Var, Var> = Csr::from_pairs(f.num_vars(), copies.iter().copied());
     // Roots: read by something that is not a copy (parameters too: they
     // are never dropped).
-    let mut live: SecondaryMap<Var, bool> = SecondaryMap::new(false);
+    let mut live: EntityVec<Var, bool> = EntityVec::filled(nv, false);
     let mut work: Vec<Var> = Vec::new();
     for v in f.vars() {
         if uses[v] > copy_reads[v] || is_param[v] {
@@ -292,8 +293,8 @@ fn effects_of(f: &Function, i: Inst) -> Effects {
 /// the block, numbered from `base + 1`.
 fn blocks_join(
     f: &Function,
-    uses: &SecondaryMap<Var, u32>,
-    reader: &SecondaryMap<Var, u32>,
+    uses: &EntityVec<Var, u32>,
+    reader: &EntityVec<Var, u32>,
     base: u32,
     b: Block,
     node: Node,
@@ -323,7 +324,7 @@ fn stack_first(
     f: &Function,
     st: &Stackified,
     ops: &[(Operand, super::Want)],
-    index_of: &SecondaryMap<Inst, PackedOption<Pos>>,
+    index_of: &EntityVec<Inst, PackedOption<Pos>>,
     insts: &[Inst],
     once: impl Fn(Var) -> bool,
     cursor: usize,
@@ -363,7 +364,7 @@ fn first_read_tee(
     q: usize,
     start: &[usize],
     moved_in: &[bool],
-    index_of: &SecondaryMap<Inst, PackedOption<Pos>>,
+    index_of: &EntityVec<Inst, PackedOption<Pos>>,
     once: impl Fn(Var) -> bool,
 ) -> Option<(usize, Var, usize)> {
     let mut mine = taints.iter().filter(|&&(r, _, _)| r == k);
@@ -440,9 +441,10 @@ pub(crate) fn stackify(
     low: &Lowering<'_>,
     s: &Structured,
 ) -> Result<Stackified, WasmError> {
-    let mut uses: SecondaryMap<Var, u32> = SecondaryMap::new(0);
-    let mut defs: SecondaryMap<Var, u32> = SecondaryMap::new(0);
-    let mut def: SecondaryMap<Var, PackedOption<Inst>> = SecondaryMap::new(PackedOption::NONE);
+    let (nv, ni) = (f.num_vars(), f.inst_slots());
+    let mut uses: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    let mut defs: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    let mut def: EntityVec<Var, PackedOption<Inst>> = EntityVec::filled(nv, PackedOption::NONE);
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
         for &i in f.block_insts(b) {
@@ -458,31 +460,32 @@ pub(crate) fn stackify(
         }
         f.for_each_term_use(b, |v| uses[v] += 1);
     }
-    let mut is_param: SecondaryMap<Var, bool> = SecondaryMap::new(false);
+    let mut is_param: EntityVec<Var, bool> = EntityVec::filled(nv, false);
     for &p in f.params() {
         is_param[p] = true;
     }
     discount_dead_copies(f, s, &mut uses, &is_param);
-    let mut dead = SecondaryMap::new(false);
+    let mut dead = EntityVec::filled(nv, false);
     for v in f.vars() {
         dead[v] = uses[v] == 0 && !is_param[v];
     }
     let mut st = Stackified {
-        on_stack: SecondaryMap::new(false),
-        stacked: SecondaryMap::new(false),
+        on_stack: EntityVec::filled(nv, false),
+        stacked: EntityVec::filled(nv, false),
         dead,
         def,
-        absorbed: SecondaryMap::new(false),
-        at: SecondaryMap::new(0),
-        tee_in: SecondaryMap::new(None),
-        teed: SecondaryMap::new(false),
+        absorbed: EntityVec::filled(ni, false),
+        at: EntityVec::filled(ni, 0),
+        tee_in: EntityVec::filled(nv, None),
+        teed: EntityVec::filled(ni, false),
         multi_tees: Vec::new(),
-        multi_teed: SecondaryMap::new(false),
-        inst_slots: f.inst_slots(),
+        multi_teed: EntityVec::filled(nv, false),
+        inst_slots: ni,
     };
     // Where each instruction sits in its block (checked against the
     // block's list: an instruction of another block is never moved).
-    let mut index_of: SecondaryMap<Inst, PackedOption<Pos>> = SecondaryMap::new(PackedOption::NONE);
+    let mut index_of: EntityVec<Inst, PackedOption<Pos>> =
+        EntityVec::filled(ni, PackedOption::NONE);
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
         for (k, &i) in f.block_insts(b).iter().enumerate() {
@@ -491,7 +494,7 @@ pub(crate) fn stackify(
     }
     // Per variable, scratch: the next definition in the block (backward
     // scan).
-    let mut next_def: SecondaryMap<Var, PackedOption<Pos>> = SecondaryMap::new(PackedOption::NONE);
+    let mut next_def: EntityVec<Var, PackedOption<Pos>> = EntityVec::filled(nv, PackedOption::NONE);
     let mut touched: Vec<Var> = Vec::new();
     let mut start: Vec<usize> = Vec::new();
     // Per position of the block (the terminator last), for the tree
@@ -518,14 +521,14 @@ pub(crate) fn stackify(
     // Per variable, positions numbered across blocks from 1 (`base + k +
     // 1`; `base` or less: another block): its last read so far, and the
     // user it is tee'd in.
-    let mut last_read: SecondaryMap<Var, u32> = SecondaryMap::new(0);
-    let mut tee_user: SecondaryMap<Var, u32> = SecondaryMap::new(0);
+    let mut last_read: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    let mut tee_user: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
     // Per variable, the same numbering: its last definition so far, and
     // the definition tee'd in `tee_user`.
-    let mut last_def: SecondaryMap<Var, u32> = SecondaryMap::new(0);
-    let mut tee_def: SecondaryMap<Var, u32> = SecondaryMap::new(0);
+    let mut last_def: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    let mut tee_def: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
     // Per variable, the same numbering: its first reader in the block.
-    let mut reader: SecondaryMap<Var, u32> = SecondaryMap::new(0);
+    let mut reader: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
     let mut base = 0u32;
     // Per position: its tree reads a value left on the stack before it
     // (it is no child of anything). The `(definition, reader)` positions

@@ -1,16 +1,13 @@
 //! Stackify's moves and the locals' value-based sharing on small
 //! programs (issue 30): what stays on the stack, where a tree is emitted,
 //! which variables share a local.
-use super::locals::{assign, Local};
+use super::locals::{assign, Local, Locals};
 use super::stackify::{stackify, Stackified};
 use super::structure::{structure, Structured};
 use super::Lowering;
 use crate::module::Signature;
-use ssakit::entity::{EntityRef, PackedOption, SecondaryMap};
+use ssakit::entity::EntityRef;
 use ssakit::ir::{Function, Type, Var};
-
-/// The local of each variable.
-pub(super) type Locals = SecondaryMap<Var, PackedOption<Local>>;
 
 /// The one function of `src`.
 pub(super) fn func(src: &str) -> Function {

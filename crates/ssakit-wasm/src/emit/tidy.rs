@@ -41,7 +41,7 @@
 //! whole is linear.
 
 use super::ctl::{Ctl, Item, Structured};
-use ssakit::entity::{EntityRef, PackedOption, SecondaryMap};
+use ssakit::entity::{EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Function, Terminator};
 
 /// How far rule 3 looks ahead from a `br`.
@@ -68,7 +68,7 @@ fn map_targets(c: &mut Ctl, depths: &mut [u32], mut g: impl FnMut(u32) -> u32) {
 }
 
 /// Per item, an item it is matched with (`None`: none).
-type Links = SecondaryMap<Item, PackedOption<Item>>;
+type Links = EntityVec<Item, PackedOption<Item>>;
 
 /// How the openers (`block`, `loop`, `if`) and their `else` and `end`
 /// match.
@@ -88,7 +88,7 @@ impl Nesting {
 }
 
 /// Per item: removed.
-type Dead = SecondaryMap<Item, bool>;
+type Dead = EntityVec<Item, bool>;
 
 /// Tidies `s` in place (see the module documentation).
 pub(crate) fn tidy(f: &Function, s: &mut Structured) {
@@ -98,9 +98,9 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
     // Matching; branch depths become the position of the opener of their
     // label.
     let mut nest = Nesting {
-        end_of: SecondaryMap::new(PackedOption::NONE),
-        else_of: SecondaryMap::new(PackedOption::NONE),
-        opener: SecondaryMap::new(PackedOption::NONE),
+        end_of: EntityVec::filled(n, PackedOption::NONE),
+        else_of: EntityVec::filled(n, PackedOption::NONE),
+        opener: EntityVec::filled(n, PackedOption::NONE),
     };
     let mut open: Vec<Item> = Vec::new();
     let target = |open: &Vec<Item>, d: u32| open[open.len() - 1 - d as usize].index() as u32;
@@ -121,7 +121,7 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
         }
     }
     // Bodies that emit nothing: no instruction, and a `jump`.
-    let mut dead: Dead = SecondaryMap::new(false);
+    let mut dead: Dead = EntityVec::filled(n, false);
     for i in items() {
         if let Ctl::Body(b) = ctl(s, i) {
             dead[i] = f.block_insts(b).is_empty() && matches!(f.term(b), Terminator::Jump(_));
@@ -183,7 +183,7 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
         }
     }
     // Rule 3: labels nothing targets.
-    let mut used: SecondaryMap<Item, bool> = SecondaryMap::new(false);
+    let mut used: EntityVec<Item, bool> = EntityVec::filled(n, false);
     for i in items() {
         if dead[i] {
             continue;
@@ -236,11 +236,10 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
         }
     }
     // Depths again, over the items left; then the items left.
-    let mut height: SecondaryMap<Item, u32> = SecondaryMap::new(0);
+    let mut height: EntityVec<Item, u32> = EntityVec::filled(n, 0);
     let mut depth_now = 0u32;
-    let depth = |height: &SecondaryMap<Item, u32>, now: u32, t: u32| {
-        now - 1 - height[Item::new(t as usize)]
-    };
+    let depth =
+        |height: &EntityVec<Item, u32>, now: u32, t: u32| now - 1 - height[Item::new(t as usize)];
     for i in items() {
         if dead[i] {
             continue;

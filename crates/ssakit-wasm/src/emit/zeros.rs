@@ -15,11 +15,11 @@
 //! down ([`super::stackify`]), so an instruction's writes happen at its
 //! position or later, and "before" in the block's order is safe.
 
-use super::locals::Local;
+use super::locals::{Local, Locals};
 use super::stackify::Stackified;
 use super::structure::{Ctl, Structured};
 use ssakit::entity::{EntityRef, PackedOption, SecondaryMap};
-use ssakit::ir::{Function, Inst, InstData, Operand, Var};
+use ssakit::ir::{Function, Inst, InstData, Operand};
 
 /// Per instruction: a store of zero into a local still zero, not
 /// emitted.
@@ -27,7 +27,7 @@ pub(crate) fn implicit_zeros(
     f: &Function,
     s: &Structured,
     st: &Stackified,
-    local: &SecondaryMap<Var, PackedOption<Local>>,
+    local: &Locals,
     locals: usize,
 ) -> SecondaryMap<Inst, bool> {
     let mut out = SecondaryMap::new(false);
