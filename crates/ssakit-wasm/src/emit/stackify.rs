@@ -85,7 +85,7 @@ use ssakit::entity::{Csr, EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Block, Effects, Function, Inst, InstData, Operand, Var};
 
 /// A tree's root: an instruction, or a block's terminator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Node {
     /// An instruction.
     Inst(Inst),
@@ -135,14 +135,11 @@ pub(crate) struct Stackified {
     /// [`Stackified::child`]).
     pub(crate) teed: EntityVec<Inst, bool>,
     /// The tees of variables with several definitions (phi webs after
-    /// destruction, parameters written again): `(user key, variable,
+    /// destruction, parameters written again): `(user, variable,
     /// definition)`, sorted, for [`Stackified::child`].
-    multi_tees: Vec<(u32, Var, Inst)>,
+    multi_tees: Vec<(Node, Var, Inst)>,
     /// Per variable: one of its definitions is in `multi_tees`.
     multi_teed: EntityVec<Var, bool>,
-    /// The function's instruction slots: terminators' user keys come
-    /// after them ([`Stackified::user_key`]).
-    inst_slots: usize,
 }
 
 /// Dead copies: a copy into a variable never read is not emitted
@@ -216,20 +213,11 @@ impl Stackified {
         if !self.multi_teed[t] {
             return None;
         }
-        let key = (self.user_key(user), t);
+        let key = (user, t);
         let at = self.multi_tees.partition_point(|&(u, v, _)| (u, v) < key);
         match self.multi_tees.get(at) {
             Some(&(u, v, d)) if (u, v) == key => Some(d),
             _ => None,
-        }
-    }
-
-    /// A dense key per user: its instruction slot, or past the slots, its
-    /// block for its terminator.
-    fn user_key(&self, user: Node) -> u32 {
-        match user {
-            Node::Inst(i) => i.as_u32(),
-            Node::Term(b) => (self.inst_slots + b.index()) as u32,
         }
     }
 
@@ -480,7 +468,6 @@ pub(crate) fn stackify(
         teed: EntityVec::filled(ni, false),
         multi_tees: Vec::new(),
         multi_teed: EntityVec::filled(nv, false),
-        inst_slots: ni,
     };
     // Where each instruction sits in its block (checked against the
     // block's list: an instruction of another block is never moved).
@@ -723,7 +710,7 @@ pub(crate) fn stackify(
                 }
                 if tee {
                     if multi {
-                        st.multi_tees.push((st.user_key(node), t, d));
+                        st.multi_tees.push((node, t, d));
                         st.multi_teed[t] = true;
                     } else {
                         st.tee_in[t] = Some(node);
