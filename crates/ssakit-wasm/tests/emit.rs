@@ -252,7 +252,7 @@ fn wide_br_table_emits() {
 fn irreducible_is_an_error() {
     let src = "function f(a) {\nentry:\n  branch a, x, y\nx:\n  jump y\ny:\n  jump x\n}\n";
     let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
-    let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+    let ops = ssakit_wasm::emit::OpTable::new(f.symbols());
     let sig = ssakit_wasm::module::Signature {
         params: vec![ssakit::ir::Type::I64],
         results: vec![],

@@ -32,14 +32,14 @@
 //! * **Literals** take the type their position wants ([`lower`] keeps
 //!   which operands of each operator are `i64`); `undef` is a zero of that
 //!   type; a copy of `undef` emits nothing.
-//! * **Control flow** ([`structure`]): Ramsey's structured translation of
+//! * **Control flow** (`emit/structure.rs`): Ramsey's structured translation of
 //!   reducible CFGs (a child ending in `ret` placed to come last when it
-//!   can); an irreducible CFG is an error. Then [`tidy`]: an
+//!   can); an irreducible CFG is an error. Then `emit/tidy.rs`: an
 //!   `if` with a lone `br` arm becomes a `br_if`, a `br` to where control
 //!   falls through anyway goes, and so does a label no branch targets; a
 //!   final `ret` needs no `return`, and one that ends the loops around it
 //!   moves after their `end`s (`emit/exit.rs`).
-//! * **The operand stack** ([`stackify`]): a value defined once and used
+//! * **The operand stack** (`emit/stackify.rs`): a value defined once and used
 //!   once by an instruction that follows its definition's tree in the same
 //!   block stays on the stack, the definition moved down to its user when
 //!   its tree has no effect and nothing in between writes what it reads;
@@ -53,7 +53,7 @@
 //!   `local.tee`; an `if`/`else` whose arms both end storing one local
 //!   carries the value as its result (`emit/results.rs`); a store of zero
 //!   at entry into a local still zero is left out (`emit/zeros.rs`).
-//! * **Variables** ([`locals`]): parameters keep their indices; every
+//! * **Variables** (`emit/locals.rs`): parameters keep their indices; every
 //!   other variable left gets a local, variables of one type whose live
 //!   ranges do not overlap, or that hold one value, sharing one; the most
 //!   used locals get the smallest indices.
@@ -64,7 +64,7 @@
 //!     .unwrap()
 //!     .functions
 //!     .remove(0);
-//! let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+//! let ops = ssakit_wasm::emit::OpTable::new(f.symbols());
 //! let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
 //! let types = [Some(sig)];
 //! let low = ssakit_wasm::emit::Lowering {
@@ -74,20 +74,24 @@
 //! assert_eq!(e.locals, 0);
 //! ```
 
+mod ctl;
 mod exit;
-pub mod locals;
+mod key;
+mod locals;
 pub mod lower;
 mod results;
-pub mod stackify;
-pub mod structure;
+mod stackify;
+mod structure;
 #[cfg(test)]
 mod tests;
-pub mod tidy;
+mod tidy;
 mod zeros;
 
 use crate::error::WasmError;
 use crate::module::Signature;
-use lower::{Lowered, OpTable};
+use lower::Lowered;
+pub use lower::OpTable;
+use ssakit::entity::SecondaryMap;
 use ssakit::ir::{BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var};
 use stackify::{Node, Stackified};
 use structure::Ctl;
@@ -98,7 +102,7 @@ use wasm_encoder::{BlockType, Instruction as I, ValType};
 ///
 /// ```
 /// use ssakit::ir::Type;
-/// use ssakit_wasm::emit::{emit_function, lower::OpTable, Lowering};
+/// use ssakit_wasm::emit::{emit_function, Lowering, OpTable};
 /// // `g` (function 0, type 0) calls `h` (function 1, type 1).
 /// let m = ssakit::text::parse_module(
 ///     "function g(a) {\nentry:\n  r = h(a)\n  ret r\n}\nfunction h(a) {\nentry:\n  ret a\n}\n",
@@ -142,7 +146,7 @@ pub struct Lowering<'a> {
 /// ```
 /// # use ssakit::ir::Type;
 /// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = x * x\n  ret y\n}\n").unwrap().functions.remove(0);
-/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+/// # let ops = ssakit_wasm::emit::OpTable::new(f.symbols());
 /// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
 /// # let types = [Some(sig)];
 /// # let low = ssakit_wasm::emit::Lowering {
@@ -198,7 +202,7 @@ fn err(f: &Function, msg: impl std::fmt::Display) -> WasmError {
 struct Emitter<'f, 'a> {
     f: &'f Function,
     low: &'a Lowering<'a>,
-    local: Vec<u32>,
+    local: locals::Locals,
     st: Stackified,
     out: wasm_encoder::Function,
     re: RoundtripReencoder,
@@ -216,22 +220,15 @@ struct Emitter<'f, 'a> {
     tee_now: bool,
     /// Per instruction slot: a store of zero into a local still zero
     /// (`emit/zeros.rs`), not emitted.
-    zero: Vec<bool>,
+    zero: SecondaryMap<Inst, bool>,
     /// The pending `local.set` of an `if`'s result read once
     /// (`emit/results.rs`): with the `local.get` right after it, both go.
     vanish: Option<u32>,
 }
 
 /// What an operand must become on the stack.
-///
-/// ```
-/// use ssakit_wasm::emit::Want;
-/// use wasm_encoder::ValType;
-/// let wants = [Want::V(ValType::I64), Want::Truth, Want::Index];
-/// assert!(wants.iter().all(|&w| w == w) && wants[0] != Want::V(ValType::I32));
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Want {
+pub(crate) enum Want {
     /// A value of this type.
     V(ValType),
     /// An `i32` that is non-zero when the operand is (a branch condition).
@@ -327,8 +324,8 @@ impl Emitter<'_, '_> {
         match o {
             Operand::Var(v) => {
                 // A value left on the stack is there already, on top.
-                if !self.st.stacked[v.index()] {
-                    self.ins(I::LocalGet(self.local[v.index()]));
+                if !self.st.stacked[v] {
+                    self.ins(I::LocalGet(locals::index(&self.local, v)));
                 }
                 self.convert(val_type(self.f.var_type(v)), want);
             }
@@ -349,18 +346,18 @@ impl Emitter<'_, '_> {
     /// Stores the top value into `v` (kept on the stack when stackified,
     /// dropped when never read).
     fn set(&mut self, v: Var) {
-        if self.st.on_stack[v.index()] || self.st.stacked[v.index()] {
+        if self.st.on_stack[v] || self.st.stacked[v] {
             return;
         }
-        if self.st.dead[v.index()] {
+        if self.st.dead[v] {
             self.ins(I::Drop);
             return;
         }
         if self.tee_now {
-            self.ins(I::LocalTee(self.local[v.index()]));
+            self.ins(I::LocalTee(locals::index(&self.local, v)));
             return;
         }
-        self.ins(I::LocalSet(self.local[v.index()]));
+        self.ins(I::LocalSet(locals::index(&self.local, v)));
     }
 
     /// Stores the top value, of type `have`, into `v` (converting an
@@ -441,7 +438,7 @@ impl Emitter<'_, '_> {
                 let fr = st.pop().expect("a frame");
                 ops.truncate(fr.start);
                 if let Node::Inst(i) = fr.node {
-                    self.tee_now = self.st.teed[i.index()];
+                    self.tee_now = self.st.teed[i];
                     self.finish(i)?;
                 }
                 if let Some((have, want)) = fr.conv {
@@ -560,7 +557,7 @@ impl Emitter<'_, '_> {
 
     fn body(&mut self, b: Block) -> Result<(), WasmError> {
         for &i in self.f.block_insts(b) {
-            if !self.st.absorbed[i.index()] && !self.skip(i) {
+            if !self.st.absorbed[i] && !self.skip(i) {
                 self.tree(Node::Inst(i))?;
             }
         }
@@ -572,7 +569,7 @@ impl Emitter<'_, '_> {
     fn skip(&self, i: Inst) -> bool {
         // Whatever its source: [`stackify`] made it no user, so a source
         // on the stack is another user's child, which must not run again.
-        if self.st.drops(self.f, i) || self.zero[i.index()] {
+        if self.st.drops(self.f, i) || self.zero[i] {
             return true;
         }
         let InstData::Copy { dst, src } = *self.f.inst(i) else {
@@ -581,14 +578,14 @@ impl Emitter<'_, '_> {
         let src_local = match src {
             // Its source's definition is emitted in its tree.
             Operand::Var(s) if self.st.child(Node::Inst(i), s).is_some() => return false,
-            Operand::Var(s) if self.st.stacked[s.index()] => return false,
-            Operand::Var(s) => Some(self.local[s.index()]),
+            Operand::Var(s) if self.st.stacked[s] => return false,
+            Operand::Var(s) => Some(self.local[s]),
             _ => None,
         };
-        if self.st.on_stack[dst.index()] || self.st.stacked[dst.index()] {
+        if self.st.on_stack[dst] || self.st.stacked[dst] {
             return false;
         }
-        src_local == Some(self.local[dst.index()])
+        src_local == Some(self.local[dst])
     }
 }
 
@@ -799,7 +796,7 @@ fn operands_into(
 /// ```
 /// # use ssakit::ir::Type;
 /// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  branch a, l, r\nl:\n  ret a\nr:\n  ret b\n}\n").unwrap().functions.remove(0);
-/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
+/// # let ops = ssakit_wasm::emit::OpTable::new(f.symbols());
 /// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
 /// # let types = [Some(sig)];
 /// # let low = ssakit_wasm::emit::Lowering {

@@ -33,6 +33,7 @@
 //! One linear pass over the structured items, matching openers with a
 //! stack.
 
+use super::locals::{self, Locals};
 use super::stackify::{single_def, Node, Stackified};
 use super::structure::{Ctl, Structured};
 use super::val_type;
@@ -45,7 +46,7 @@ use wasm_encoder::ValType;
 fn stored_last(
     f: &Function,
     st: &Stackified,
-    local: &[u32],
+    local: &Locals,
     b: Block,
 ) -> Option<(u32, ValType, Option<Var>)> {
     if !matches!(f.term(b), Terminator::Jump(_)) {
@@ -53,8 +54,7 @@ fn stored_last(
     }
     let d: Inst = *f.block_insts(b).last()?;
     let x = single_def(f, d)?;
-    let xi = x.index();
-    if st.absorbed[d.index()] || st.teed[d.index()] || st.on_stack[xi] || st.dead[xi] {
+    if st.absorbed[d] || st.teed[d] || st.on_stack[x] || st.dead[x] {
         return None;
     }
     // A copy between variables sharing a local emits nothing.
@@ -63,12 +63,12 @@ fn stored_last(
         src: Operand::Var(s),
     } = *f.inst(d)
     {
-        if st.child(Node::Inst(d), s).is_none() && local[s.index()] == local[dst.index()] {
+        if st.child(Node::Inst(d), s).is_none() && local[s] == local[dst] {
             return None;
         }
     }
-    let l = *local.get(xi)?;
-    (l != u32::MAX).then(|| (l, val_type(f.var_type(x)), Some(x)))
+    local[x].expand()?;
+    Some((locals::index(local, x), val_type(f.var_type(x)), Some(x)))
 }
 
 /// What an item does with an `if`'s result ([`if_results`]).
@@ -97,7 +97,7 @@ pub(crate) fn if_results(
     f: &Function,
     s: &Structured,
     st: &Stackified,
-    local: &[u32],
+    local: &Locals,
 ) -> Vec<Option<Carry>> {
     let n = s.items.len();
     let mut out = vec![None; n];

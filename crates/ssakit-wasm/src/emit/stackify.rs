@@ -77,101 +77,69 @@
 //! read of its source (`discount_dead_copies`, by marking), nor is an instruction without
 //! effects that reads no variable and whose results nothing reads.
 
-use super::structure::{Ctl, Structured};
+use super::ctl::{Ctl, Structured};
+use super::key::key;
 use super::{operands, Lowering};
 use crate::error::WasmError;
-use ssakit::entity::Csr;
+use ssakit::entity::{Csr, EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Block, Effects, Function, Inst, InstData, Operand, Var};
 
 /// A tree's root: an instruction, or a block's terminator.
-///
-/// ```
-/// use ssakit::ir::{Block, Inst};
-/// use ssakit_wasm::emit::stackify::Node;
-/// assert_ne!(Node::Inst(Inst::new(0)), Node::Term(Block::new(0)));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Node {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Node {
     /// An instruction.
     Inst(Inst),
     /// The terminator of a block.
     Term(Block),
 }
 
-/// Which values stay on the stack.
-///
-/// ```
-/// # use ssakit_wasm::emit::{stackify::stackify, structure::structure};
-/// # use ssakit::ir::Type;
-/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  z = a - b\n  y = x * x\n  ret y\n}\n").unwrap().functions.remove(0);
-/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
-/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
-/// # let types = [Some(sig)];
-/// # let low = ssakit_wasm::emit::Lowering {
-/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
-/// # };
-/// let st = stackify(&f, &low, &structure(&f).unwrap()).unwrap();
-/// let v = |n| f.var_by_name(n).unwrap().index();
-/// assert!(!st.on_stack[v("x")]); // read twice: a local
-/// assert!(st.on_stack[v("y")]); // read once, next: stays on the stack
-/// assert!(st.dead[v("z")]); // never read: dropped
-/// ```
-///
+key!(
+    /// A position in a block: its `k`-th instruction, or its terminator
+    /// at the block's length.
+    Pos
+);
+
+/// Which values stay on the stack: side tables by variable and by
+/// instruction.
 /// Copies that feed only copies nothing reads are dead too, in chains and
-/// in cycles:
-///
-/// ```
-/// # use ssakit_wasm::emit::{stackify::stackify, structure::structure};
-/// # use ssakit::ir::Type;
-/// # let f = ssakit::text::parse_module("function f(a) {\nentry:\n  x = a\n  y = x\n  z = y\n  w = a\n  jump l\nl:\n  u = w\n  w = u\n  branch a, l, e\ne:\n  ret a\n}\n").unwrap().functions.remove(0);
-/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
-/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64], results: vec![Type::I64] };
-/// # let types = [Some(sig)];
-/// # let low = ssakit_wasm::emit::Lowering {
-/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
-/// # };
-/// let st = stackify(&f, &low, &structure(&f).unwrap()).unwrap();
-/// let v = |n| f.var_by_name(n).unwrap().index();
-/// assert!(st.dead[v("x")] && st.dead[v("y")] && st.dead[v("z")]);
-/// assert!(st.dead[v("u")] && st.dead[v("w")]); // read only by each other
-/// assert!(!st.dead[v("a")]); // a parameter, and returned
-/// ```
+/// in cycles.
 #[derive(Clone, Debug)]
-pub struct Stackified {
+pub(crate) struct Stackified {
     /// Per variable: its value stays on the stack.
-    pub on_stack: Vec<bool>,
+    pub(crate) on_stack: EntityVec<Var, bool>,
     /// Per variable: never read (its definitions drop their value).
-    pub dead: Vec<bool>,
+    pub(crate) dead: EntityVec<Var, bool>,
     /// Per variable: its value stays on the stack *under* the trees in
     /// between, from its definition, emitted at its own place, to its one
     /// reader, whose first operand it is (see the module documentation).
-    pub stacked: Vec<bool>,
-    /// Per variable: its one definition (meaningful when `on_stack` or
-    /// `tee_in`).
-    pub def: Vec<Inst>,
-    /// Per instruction slot: emitted inside its user's tree.
-    pub absorbed: Vec<bool>,
-    /// Per instruction slot: the position in its block of the root of the
+    pub(crate) stacked: EntityVec<Var, bool>,
+    /// Per variable: its last definition in the emitted order (the one
+    /// when `on_stack` or `tee_in`).
+    pub(crate) def: EntityVec<Var, PackedOption<Inst>>,
+    /// Per instruction: emitted inside its user's tree.
+    pub(crate) absorbed: EntityVec<Inst, bool>,
+    /// Per instruction: the position in its block of the root of the
     /// tree it is emitted in (the block's length for its terminator), its
-    /// own position when it is a root or absorbed in place up to the root. Every read of a tree happens after
-    /// the roots before it and before its root writes, so this is where
-    /// its reads are, as far as locals can tell.
-    pub at: Vec<u32>,
+    /// own position when it is a root or absorbed in place up to the
+    /// root. Every read of a tree happens after the roots before it and
+    /// before its root writes, so this is where its reads are, as far as
+    /// locals can tell.
+    pub(crate) at: EntityVec<Inst, u32>,
     /// Per variable: the user whose tree takes its value from the stack
     /// through a `local.tee` (the definition, read more than once, is
     /// emitted in that tree, at that operand; every other read is a
     /// `local.get` after it).
-    pub tee_in: Vec<Option<Node>>,
-    /// Per instruction slot: its result ends with `local.tee` (a
-    /// definition in [`Stackified::tee_in`], or one of a variable with
-    /// several, in [`Stackified::child`]).
-    pub teed: Vec<bool>,
+    pub(crate) tee_in: EntityVec<Var, Option<Node>>,
+    /// Per instruction: its result ends with `local.tee` (a definition in
+    /// [`Stackified::tee_in`], or one of a variable with several, in
+    /// [`Stackified::child`]).
+    pub(crate) teed: EntityVec<Inst, bool>,
     /// The tees of variables with several definitions (phi webs after
-    /// destruction, parameters written again): `(user key, variable,
+    /// destruction, parameters written again): `(user, variable,
     /// definition)`, sorted, for [`Stackified::child`].
-    multi_tees: Vec<(u32, Var, Inst)>,
+    multi_tees: Vec<(Node, Var, Inst)>,
     /// Per variable: one of its definitions is in `multi_tees`.
-    multi_teed: Vec<bool>,
+    multi_teed: EntityVec<Var, bool>,
 }
 
 /// Dead copies: a copy into a variable never read is not emitted
@@ -185,11 +153,16 @@ pub struct Stackified {
 /// copies: any other instruction may trap or have an effect, and keeps
 /// its operands read. Linear: the copies grouped by destination
 /// ([`Csr`]), each looked at once by the marking and once by the recount.
-fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param: &[bool]) {
-    let nv = uses.len();
+fn discount_dead_copies(
+    f: &Function,
+    s: &Structured,
+    uses: &mut EntityVec<Var, u32>,
+    is_param: &EntityVec<Var, bool>,
+) {
     // The copies of the emitted code, and how many of each variable's
     // reads are copies.
-    let mut copy_reads = vec![0u32; nv];
+    let nv = f.num_vars();
+    let mut copy_reads: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
     let mut copies: Vec<(Var, Var)> = Vec::new();
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
@@ -200,28 +173,32 @@ fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param
             } = *f.inst(i)
             {
                 copies.push((dst, src));
-                copy_reads[src.index()] += 1;
+                copy_reads[src] += 1;
             }
         }
     }
-    let src_of: Csr<Var, Var> = Csr::from_pairs(nv, copies.iter().copied());
+    let src_of: Csr<Var, Var> = Csr::from_pairs(f.num_vars(), copies.iter().copied());
     // Roots: read by something that is not a copy (parameters too: they
     // are never dropped).
-    let mut live: Vec<bool> = (0..nv)
-        .map(|v| uses[v] > copy_reads[v] || is_param[v])
-        .collect();
-    let mut work: Vec<usize> = (0..nv).filter(|&v| live[v]).collect();
+    let mut live: EntityVec<Var, bool> = EntityVec::filled(nv, false);
+    let mut work: Vec<Var> = Vec::new();
+    for v in f.vars() {
+        if uses[v] > copy_reads[v] || is_param[v] {
+            live[v] = true;
+            work.push(v);
+        }
+    }
     while let Some(v) = work.pop() {
-        for &src in src_of.of(Var::new(v)) {
-            if !live[src.index()] {
-                live[src.index()] = true;
-                work.push(src.index());
+        for &src in src_of.of(v) {
+            if !live[src] {
+                live[src] = true;
+                work.push(src);
             }
         }
     }
     for &(dst, src) in &copies {
-        if !live[dst.index()] {
-            uses[src.index()] -= 1;
+        if !live[dst] {
+            uses[src] -= 1;
         }
     }
 }
@@ -229,47 +206,18 @@ fn discount_dead_copies(f: &Function, s: &Structured, uses: &mut [u32], is_param
 impl Stackified {
     /// The definition emitted inside `user`'s tree for its operand `t`
     /// (on the stack, or ending with `local.tee`), if any.
-    ///
-    /// ```
-    /// # use ssakit_wasm::emit::{stackify::{stackify, Node}, structure::structure};
-    /// # use ssakit::ir::Type;
-    /// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  y = b * x\n  x = y + 1\n  z = b - x\n  ret z\n}\n").unwrap().functions.remove(0);
-    /// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
-    /// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
-    /// # let types = [Some(sig)];
-    /// # let low = ssakit_wasm::emit::Lowering {
-    /// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
-    /// # };
-    /// let st = stackify(&f, &low, &structure(&f).unwrap()).unwrap();
-    /// let insts = f.block_insts(f.entry());
-    /// let x = f.var_by_name("x").unwrap();
-    /// // `x`, defined twice, is tee'd in `y = b * x` and in `z = b - x`.
-    /// assert_eq!(st.child(Node::Inst(insts[1]), x), Some(insts[0]));
-    /// assert_eq!(st.child(Node::Inst(insts[3]), x), Some(insts[2]));
-    /// assert!(st.teed[insts[0].index()] && st.teed[insts[2].index()]);
-    /// ```
-    pub fn child(&self, user: Node, t: Var) -> Option<Inst> {
-        let ti = t.index();
-        if self.on_stack[ti] || self.tee_in[ti] == Some(user) {
-            return Some(self.def[ti]);
+    pub(crate) fn child(&self, user: Node, t: Var) -> Option<Inst> {
+        if self.on_stack[t] || self.tee_in[t] == Some(user) {
+            return self.def[t].expand();
         }
-        if !self.multi_teed[ti] {
+        if !self.multi_teed[t] {
             return None;
         }
-        let key = (self.user_key(user), t);
+        let key = (user, t);
         let at = self.multi_tees.partition_point(|&(u, v, _)| (u, v) < key);
         match self.multi_tees.get(at) {
             Some(&(u, v, d)) if (u, v) == key => Some(d),
             _ => None,
-        }
-    }
-
-    /// A dense key per user: its instruction slot, or past the slots, its
-    /// block for its terminator.
-    fn user_key(&self, user: Node) -> u32 {
-        match user {
-            Node::Inst(i) => i.as_u32(),
-            Node::Term(b) => (self.absorbed.len() + b.index()) as u32,
         }
     }
 
@@ -281,12 +229,12 @@ impl Stackified {
     /// would otherwise be a constant and a `drop`).
     pub(crate) fn drops(&self, f: &Function, i: Inst) -> bool {
         if let InstData::Copy { dst, .. } = *f.inst(i) {
-            return self.dead[dst.index()];
+            return self.dead[dst];
         }
         let mut read = false;
         f.for_each_operand(i, |o| read |= matches!(o, Operand::Var(_)));
         let mut live = false;
-        f.for_each_def(i, |v| live |= !self.dead[v.index()]);
+        f.for_each_def(i, |v| live |= !self.dead[v]);
         !read && !live && effects_of(f, i).is_pure()
     }
 }
@@ -333,8 +281,8 @@ fn effects_of(f: &Function, i: Inst) -> Effects {
 /// the block, numbered from `base + 1`.
 fn blocks_join(
     f: &Function,
-    uses: &[u32],
-    reader: &[u32],
+    uses: &EntityVec<Var, u32>,
+    reader: &EntityVec<Var, u32>,
     base: u32,
     b: Block,
     node: Node,
@@ -344,10 +292,10 @@ fn blocks_join(
     let Some(r) = single_def(f, i) else {
         return false;
     };
-    if uses[r.index()] != 1 || reader[r.index()] <= base {
+    if uses[r] != 1 || reader[r] <= base {
         return false;
     }
-    let q = (reader[r.index()] - base - 1) as usize;
+    let q = (reader[r] - base - 1) as usize;
     let mut reads = false;
     match f.block_insts(b).get(q) {
         Some(&qi) => f.for_each_operand(qi, |o| reads |= o == Operand::Var(t)),
@@ -364,21 +312,24 @@ fn stack_first(
     f: &Function,
     st: &Stackified,
     ops: &[(Operand, super::Want)],
-    index_of: &[u32],
+    index_of: &EntityVec<Inst, PackedOption<Pos>>,
     insts: &[Inst],
-    once: impl Fn(usize) -> bool,
+    once: impl Fn(Var) -> bool,
     cursor: usize,
 ) -> bool {
     let Some(&(Operand::Var(t), _)) = ops.first() else {
         return false;
     };
-    let ti = t.index();
-    if !once(ti) || st.on_stack[ti] || st.tee_in[ti].is_some() || st.multi_teed[ti] {
+    if !once(t) || st.on_stack[t] || st.tee_in[t].is_some() || st.multi_teed[t] {
         return false;
     }
-    let d = st.def[ti];
-    let k = index_of[d.index()] as usize;
-    k < cursor && insts.get(k) == Some(&d) && !st.absorbed[d.index()] && single_def(f, d) == Some(t)
+    let Some(d) = st.def[t].expand() else {
+        return false;
+    };
+    let Some(k) = index_of[d].expand().map(Pos::index) else {
+        return false;
+    };
+    k < cursor && insts.get(k) == Some(&d) && !st.absorbed[d] && single_def(f, d) == Some(t)
 }
 
 /// The tee to take over when the child tree at `k`, operand `q` of its
@@ -401,19 +352,19 @@ fn first_read_tee(
     q: usize,
     start: &[usize],
     moved_in: &[bool],
-    index_of: &[u32],
+    index_of: &EntityVec<Inst, PackedOption<Pos>>,
     once: impl Fn(Var) -> bool,
 ) -> Option<(usize, Var, usize)> {
     let mut mine = taints.iter().filter(|&&(r, _, _)| r == k);
     let &(_, v, p) = mine.next()?;
-    if mine.next().is_some() || p >= q || !once(v) || st.tee_in[v.index()].is_none() {
+    if mine.next().is_some() || p >= q || !once(v) || st.tee_in[v].is_none() {
         return None;
     }
     let reads = ops.iter().filter(|&&(o, _)| o == Operand::Var(v)).count();
     let literals = ops[p + 1..q]
         .iter()
         .all(|&(o, _)| !matches!(o, Operand::Var(_)));
-    let kd = index_of[st.def[v.index()].index()] as usize;
+    let kd = index_of[st.def[v].expand()?].expand()?.index();
     (reads == 1 && literals && !moved_in[k] && start[k] == start[kd]).then_some((p, v, kd))
 }
 
@@ -455,99 +406,89 @@ fn nests(open: &mut Vec<(usize, usize)>, k: usize, j: usize) -> bool {
     true
 }
 
-/// No read yet (in [`stackify`]'s per-tree record of reads).
-const NO_READ: u32 = u32::MAX;
-
 /// The root of the tree position `k` is in, following the links `up`
 /// from each absorbed position to its user, and pointing each position
 /// passed straight at the root (path compression: a tree only ever grows
 /// at its root, so an ancestor stays one).
-fn root(up: &mut [u32], k: usize) -> usize {
+fn root(up: &mut [PackedOption<Pos>], k: usize) -> usize {
     let mut r = k;
-    while up[r] != u32::MAX {
-        r = up[r] as usize;
+    while let Some(u) = up[r].expand() {
+        r = u.index();
     }
     let mut p = k;
-    while up[p] != u32::MAX && up[p] as usize != r {
-        let next = up[p] as usize;
-        up[p] = r as u32;
+    while let Some(next) = up[p].expand().map(Pos::index).filter(|&u| u != r) {
+        up[p] = PackedOption::some(Pos::new(r));
         p = next;
     }
     r
 }
 
 /// Decides the stack values of `f` emitted in the order of `s`.
-///
-/// ```
-/// # use ssakit_wasm::emit::{stackify::stackify, structure::structure};
-/// # use ssakit::ir::Type;
-/// # let f = ssakit::text::parse_module("function f(a, b) {\nentry:\n  x = a + b\n  ret x\n}\n").unwrap().functions.remove(0);
-/// # let ops = ssakit_wasm::emit::lower::OpTable::new(f.symbols());
-/// # let sig = ssakit_wasm::module::Signature { params: vec![Type::I64; 2], results: vec![Type::I64] };
-/// # let types = [Some(sig)];
-/// # let low = ssakit_wasm::emit::Lowering {
-/// #     ops: &ops, callees: &[], func_types: &[0], types: &types, globals: &[], print: &[],
-/// # };
-/// let st = stackify(&f, &low, &structure(&f).unwrap()).unwrap();
-/// let x = f.var_by_name("x").unwrap().index();
-/// assert!(st.on_stack[x] && !st.dead[x]);
-/// assert_eq!(st.absorbed.iter().filter(|&&a| a).count(), 1); // `a + b`, inside `ret`
-/// ```
-pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stackified, WasmError> {
-    let nv = f.num_vars();
-    let mut uses = vec![0u32; nv];
-    let mut defs = vec![0u32; nv];
-    let mut def = vec![Inst::new(0); nv];
+pub(crate) fn stackify(
+    f: &Function,
+    low: &Lowering<'_>,
+    s: &Structured,
+) -> Result<Stackified, WasmError> {
+    let (nv, ni) = (f.num_vars(), f.inst_slots());
+    let mut uses: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    let mut defs: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    let mut def: EntityVec<Var, PackedOption<Inst>> = EntityVec::filled(nv, PackedOption::NONE);
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
         for &i in f.block_insts(b) {
             f.for_each_operand(i, |o| {
                 if let Operand::Var(v) = o {
-                    uses[v.index()] += 1;
+                    uses[v] += 1;
                 }
             });
             f.for_each_def(i, |v| {
-                defs[v.index()] += 1;
-                def[v.index()] = i;
+                defs[v] += 1;
+                def[v] = PackedOption::some(i);
             });
         }
-        f.for_each_term_use(b, |v| uses[v.index()] += 1);
+        f.for_each_term_use(b, |v| uses[v] += 1);
     }
-    let mut is_param = vec![false; nv];
+    let mut is_param: EntityVec<Var, bool> = EntityVec::filled(nv, false);
     for &p in f.params() {
-        is_param[p.index()] = true;
+        is_param[p] = true;
     }
     discount_dead_copies(f, s, &mut uses, &is_param);
+    let mut dead = EntityVec::filled(nv, false);
+    for v in f.vars() {
+        dead[v] = uses[v] == 0 && !is_param[v];
+    }
     let mut st = Stackified {
-        on_stack: vec![false; nv],
-        stacked: vec![false; nv],
-        dead: (0..nv).map(|v| uses[v] == 0 && !is_param[v]).collect(),
+        on_stack: EntityVec::filled(nv, false),
+        stacked: EntityVec::filled(nv, false),
+        dead,
         def,
-        absorbed: vec![false; f.inst_slots()],
-        at: vec![0; f.inst_slots()],
-        tee_in: vec![None; nv],
-        teed: vec![false; f.inst_slots()],
+        absorbed: EntityVec::filled(ni, false),
+        at: EntityVec::filled(ni, 0),
+        tee_in: EntityVec::filled(nv, None),
+        teed: EntityVec::filled(ni, false),
         multi_tees: Vec::new(),
-        multi_teed: vec![false; nv],
+        multi_teed: EntityVec::filled(nv, false),
     };
     // Where each instruction sits in its block (checked against the
     // block's list: an instruction of another block is never moved).
-    let mut index_of = vec![u32::MAX; f.inst_slots()];
+    let mut index_of: EntityVec<Inst, PackedOption<Pos>> =
+        EntityVec::filled(ni, PackedOption::NONE);
     for c in &s.items {
         let Ctl::Body(b) = *c else { continue };
         for (k, &i) in f.block_insts(b).iter().enumerate() {
-            index_of[i.index()] = k as u32;
+            index_of[i] = PackedOption::some(Pos::new(k));
         }
     }
     // Per variable, scratch: the next definition in the block (backward
     // scan).
-    let mut next_def = vec![u32::MAX; nv];
+    let mut next_def: EntityVec<Var, PackedOption<Pos>> = EntityVec::filled(nv, PackedOption::NONE);
     let mut touched: Vec<Var> = Vec::new();
     let mut start: Vec<usize> = Vec::new();
     // Per position of the block (the terminator last), for the tree
     // rooted there: the union of its instructions' effects
     // ([`effects_of`]), and the first position after it where a variable
-    // it reads from a local is written again.
+    // it reads from a local is written again (`u32::MAX`: never, past
+    // every position).
     let mut tree_eff: Vec<Effects> = Vec::new();
     let mut next_write: Vec<u32> = Vec::new();
     // Per position `p`: how many instructions before it write (or call),
@@ -556,25 +497,25 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
     let mut traps_before: Vec<u32> = Vec::new();
     // The position of each absorbed instruction's user, and the same
     // links for [`root`] to compress.
-    let mut user: Vec<u32> = Vec::new();
-    let mut up: Vec<u32> = Vec::new();
+    let mut user: Vec<PackedOption<Pos>> = Vec::new();
+    let mut up: Vec<PackedOption<Pos>> = Vec::new();
     // Per position, for the tree rooted there: the last position after
-    // it that reads a variable tee'd inside it (`NO_READ`: none).
-    let mut tainted: Vec<u32> = Vec::new();
+    // it that reads a variable tee'd inside it.
+    let mut tainted: Vec<PackedOption<Pos>> = Vec::new();
     // Per position: absorbed right before its user's tree so far (not
     // moved).
     let mut in_place: Vec<bool> = Vec::new();
     // Per variable, positions numbered across blocks from 1 (`base + k +
     // 1`; `base` or less: another block): its last read so far, and the
     // user it is tee'd in.
-    let mut last_read = vec![0u32; nv];
-    let mut tee_user = vec![0u32; nv];
+    let mut last_read: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    let mut tee_user: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
     // Per variable, the same numbering: its last definition so far, and
     // the definition tee'd in `tee_user`.
-    let mut last_def = vec![0u32; nv];
-    let mut tee_def = vec![0u32; nv];
+    let mut last_def: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    let mut tee_def: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
     // Per variable, the same numbering: its first reader in the block.
-    let mut reader = vec![0u32; nv];
+    let mut reader: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
     let mut base = 0u32;
     // Per position: its tree reads a value left on the stack before it
     // (it is no child of anything). The `(definition, reader)` positions
@@ -585,7 +526,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
     // operand).
     let mut moved_in: Vec<bool> = Vec::new();
     let mut taints: Vec<(usize, Var, usize)> = Vec::new();
-    let once = |v: usize| uses[v] == 1 && defs[v] == 1 && !is_param[v];
+    let once = |v: Var| uses[v] == 1 && defs[v] == 1 && !is_param[v];
     let mut open: Vec<(usize, usize)> = Vec::new();
     for (ci, c) in s.items.iter().enumerate() {
         let Ctl::Body(b) = *c else { continue };
@@ -616,34 +557,34 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
         next_write.clear();
         next_write.resize(n + 1, u32::MAX);
         user.clear();
-        user.resize(n + 1, u32::MAX);
+        user.resize(n + 1, PackedOption::NONE);
         up.clear();
-        up.resize(n + 1, u32::MAX);
+        up.resize(n + 1, PackedOption::NONE);
         tainted.clear();
-        tainted.resize(n + 1, NO_READ);
+        tainted.resize(n + 1, PackedOption::NONE);
         in_place.clear();
         in_place.resize(n + 1, false);
         moved_in.clear();
         moved_in.resize(n + 1, false);
-        f.for_each_term_use(b, |v| reader[v.index()] = base + n as u32 + 1);
+        f.for_each_term_use(b, |v| reader[v] = base + n as u32 + 1);
         for (k, &i) in insts.iter().enumerate().rev() {
             let mut w = u32::MAX;
             f.for_each_operand(i, |o| {
                 if let Operand::Var(v) = o {
-                    w = w.min(next_def[v.index()]);
-                    reader[v.index()] = base + k as u32 + 1;
+                    w = w.min(next_def[v].expand().map_or(u32::MAX, |p| p.index() as u32));
+                    reader[v] = base + k as u32 + 1;
                 }
             });
             next_write[k] = w;
             f.for_each_def(i, |v| {
-                if next_def[v.index()] == u32::MAX {
+                if next_def[v].expand().is_none() {
                     touched.push(v);
                 }
-                next_def[v.index()] = k as u32;
+                next_def[v] = PackedOption::some(Pos::new(k));
             });
         }
         for v in touched.drain(..) {
-            next_def[v.index()] = u32::MAX;
+            next_def[v] = PackedOption::NONE;
         }
         for j in 0..=n {
             let node = if j < n {
@@ -660,6 +601,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             }
             let ops = operands(f, low, node)?;
             let here = base + j as u32 + 1;
+            let at_j = PackedOption::some(Pos::new(j));
             // A read of a variable tee'd in an earlier tree: that tree
             // may no longer move past here (nor, when this reads it, join
             // this tree, whose own operands may come first).
@@ -672,9 +614,9 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             taints.clear();
             for (p, &(o, _)) in ops.iter().enumerate() {
                 if let Operand::Var(v) = o {
-                    if tee_user[v.index()] > base && last_def[v.index()] <= tee_def[v.index()] {
-                        let r = root(&mut up, (tee_user[v.index()] - base - 1) as usize);
-                        tainted[r] = j as u32;
+                    if tee_user[v] > base && last_def[v] <= tee_def[v] {
+                        let r = root(&mut up, (tee_user[v] - base - 1) as usize);
+                        tainted[r] = at_j;
                         taints.push((r, v, p));
                     }
                 }
@@ -686,13 +628,12 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
             let mut steal: Option<(usize, Var, usize)> = None;
             for (q, &(o, _)) in ops.iter().enumerate().rev() {
                 let Operand::Var(t) = o else { continue };
-                let ti = t.index();
                 if let Some((p, v, kd)) = steal.filter(|&(p, _, _)| p == q) {
                     steal = None;
-                    st.tee_in[v.index()] = Some(node);
-                    tee_user[v.index()] = here;
-                    user[kd] = j as u32;
-                    up[kd] = j as u32;
+                    st.tee_in[v] = Some(node);
+                    tee_user[v] = here;
+                    user[kd] = at_j;
+                    up[kd] = at_j;
                     in_place[kd] = true;
                     cursor = start[kd];
                     debug_assert_eq!(p, q);
@@ -701,18 +642,23 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 // Several definitions (or a parameter's entry value
                 // besides): the one reaching this read is the last in
                 // the block before it, if any, and only a tee.
-                let multi = is_param[ti] || defs[ti] != 1;
+                let multi = is_param[t] || defs[t] != 1;
                 let d = if !multi {
-                    st.def[ti]
-                } else if last_def[ti] > base {
-                    insts[(last_def[ti] - base - 1) as usize]
+                    let Some(d) = st.def[t].expand() else {
+                        continue;
+                    };
+                    d
+                } else if last_def[t] > base {
+                    insts[(last_def[t] - base - 1) as usize]
                 } else {
                     continue;
                 };
-                let k = index_of[d.index()] as usize;
+                let Some(k) = index_of[d].expand().map(Pos::index) else {
+                    continue;
+                };
                 if k >= cursor
                     || insts[k] != d
-                    || st.absorbed[d.index()]
+                    || st.absorbed[d]
                     || pinned[k]
                     || single_def(f, d) != Some(t)
                 {
@@ -722,9 +668,9 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 // it is the first after the definition (LLVM's
                 // WebAssemblyRegStackify: the def's other uses come after
                 // its first) and the user's only read of it.
-                let tee = multi || uses[ti] != 1;
+                let tee = multi || uses[t] != 1;
                 if tee
-                    && (last_read[ti] > base + k as u32 + 1
+                    && (last_read[t] > base + k as u32 + 1
                         || ops.iter().filter(|&&(p, _)| p == o).count() != 1
                         || blocks_join(f, &uses, &reader, base, b, node, t))
                 {
@@ -735,12 +681,12 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 // instructions in between, when it has no effect and
                 // none of them writes what it reads; and, either way,
                 // nothing reads a variable tee'd in it before it runs.
-                let mut adjacent = k + 1 == cursor && tainted[k] != j as u32;
+                let mut adjacent = k + 1 == cursor && tainted[k] != at_j;
                 // Tainted by this user's read of a value tee'd first in
                 // it: the tee moves to that read, first in emitted order.
-                let stolen = (k + 1 == cursor && tainted[k] == j as u32 && !tee)
+                let stolen = (k + 1 == cursor && tainted[k] == at_j && !tee)
                     .then(|| {
-                        let once = |v: Var| defs[v.index()] == 1 && !is_param[v.index()];
+                        let once = |v: Var| defs[v] == 1 && !is_param[v];
                         first_read_tee(&st, &taints, &ops, k, q, &start, &moved_in, &index_of, once)
                     })
                     .flatten();
@@ -749,7 +695,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 let crossed = |c: &[u32]| c[j] - c[k + 1];
                 let may_move = !tee
                     && next_write[k] as usize >= j
-                    && tainted[k] == NO_READ
+                    && tainted[k].expand().is_none()
                     && (e.is_pure()
                         || (!e.writes()
                             && crossed(&writes_before) == 0
@@ -757,26 +703,26 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 if !(adjacent || may_move) {
                     continue;
                 }
-                st.absorbed[d.index()] = true;
+                st.absorbed[d] = true;
                 moved_in[j] |= moved_in[k] || !adjacent;
                 if stolen.is_some() {
                     steal = stolen;
                 }
                 if tee {
                     if multi {
-                        st.multi_tees.push((st.user_key(node), t, d));
-                        st.multi_teed[ti] = true;
+                        st.multi_tees.push((node, t, d));
+                        st.multi_teed[t] = true;
                     } else {
-                        st.tee_in[ti] = Some(node);
+                        st.tee_in[t] = Some(node);
                     }
-                    st.teed[d.index()] = true;
-                    tee_user[ti] = here;
-                    tee_def[ti] = base + k as u32 + 1;
+                    st.teed[d] = true;
+                    tee_user[t] = here;
+                    tee_def[t] = base + k as u32 + 1;
                 } else {
-                    st.on_stack[ti] = true;
+                    st.on_stack[t] = true;
                 }
-                user[k] = j as u32;
-                up[k] = j as u32;
+                user[k] = at_j;
+                up[k] = at_j;
                 in_place[k] = adjacent;
                 tree_eff[j] = tree_eff[j].union(e);
                 next_write[j] = next_write[j].min(next_write[k]);
@@ -785,21 +731,24 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 }
             }
             if (j < n || term_next) && stack_first(f, &st, &ops, &index_of, insts, once, cursor) {
+                // `stack_first` found the definition earlier in this block.
                 if let Some(&(Operand::Var(t), _)) = ops.first() {
-                    let k = index_of[st.def[t.index()].index()] as usize;
-                    if j - k <= WINDOW && nests(&mut open, k, j) {
-                        st.stacked[t.index()] = true;
-                        pinned[j] = true;
+                    let at = st.def[t].expand().and_then(|d| index_of[d].expand());
+                    if let Some(k) = at.map(Pos::index) {
+                        if j - k <= WINDOW && nests(&mut open, k, j) {
+                            st.stacked[t] = true;
+                            pinned[j] = true;
+                        }
                     }
                 }
             }
             for &(o, _) in &ops {
                 if let Operand::Var(v) = o {
-                    last_read[v.index()] = here;
+                    last_read[v] = here;
                 }
             }
             if let Node::Inst(i) = node {
-                f.for_each_def(i, |v| last_def[v.index()] = here);
+                f.for_each_def(i, |v| last_def[v] = here);
             }
             start.push(cursor);
         }
@@ -808,15 +757,15 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
         // the root were absorbed in place: positions `start..=root` are
         // then emitted in their order, with nothing else in between.
         for k in (0..n).rev() {
-            let u = user[k] as usize;
-            let at_user = if user[k] == u32::MAX {
-                k as u32
-            } else if u < n {
-                st.at[insts[u].index()]
-            } else {
-                n as u32
+            let at_user = match user[k].expand().map(Pos::index) {
+                None => k as u32,
+                Some(u) if u < n => st.at[insts[u]],
+                Some(_) => n as u32,
             };
-            st.at[insts[k].index()] = if in_place[k] && at_user == u as u32 {
+            let in_place_up_to_root = user[k]
+                .expand()
+                .is_some_and(|u| at_user as usize == u.index());
+            st.at[insts[k]] = if in_place[k] && in_place_up_to_root {
                 k as u32
             } else {
                 at_user
@@ -850,8 +799,8 @@ mod tests {
         );
         let x = var(&f, "x");
         assert_eq!(st.tee_in[x], at(&f, 1));
-        assert!(!st.on_stack[x] && local[x] != u32::MAX);
-        assert!(st.on_stack[var(&f, "y")] && st.absorbed[f.block_insts(f.entry())[0].index()]);
+        assert!(!st.on_stack[x] && local[x].expand().is_some());
+        assert!(st.on_stack[var(&f, "y")] && st.absorbed[f.block_insts(f.entry())[0]]);
     }
 
     /// Not when the user reads it twice (`x * x`: which read would take
@@ -863,7 +812,7 @@ mod tests {
             run("function f(a, b) {\ne:\n  x = a + b\n  w = x * x\n  r = x - w\n  ret r\n}\n");
         let x = var(&f, "x");
         assert_eq!(st.tee_in[x], None);
-        assert!(!st.absorbed[f.block_insts(f.entry())[0].index()]);
+        assert!(!st.absorbed[f.block_insts(f.entry())[0]]);
     }
 
     /// Not past a write in between (`a = 5` separates `x` from its first
@@ -937,8 +886,8 @@ mod tests {
         assert_eq!(st.child(at(&f, 2).unwrap(), x), Some(i[0]));
         assert_eq!(st.child(at(&f, 2).unwrap(), a), Some(i[1]));
         assert_eq!(st.child(at(&f, 4).unwrap(), x), Some(i[3]));
-        assert!([0, 1, 3].iter().all(|&k| st.teed[i[k].index()]));
-        assert!(st.on_stack[var(&f, "y")] && !st.teed[i[2].index()]);
+        assert!([0, 1, 3].iter().all(|&k| st.teed[i[k]]));
+        assert!(st.on_stack[var(&f, "y")] && !st.teed[i[2]]);
     }
 
     /// Not when another instruction comes between the definition and its
@@ -952,7 +901,7 @@ mod tests {
         let i = f.block_insts(f.entry());
         let x = f.var_by_name("x").unwrap();
         assert_eq!(st.child(at(&f, 2).unwrap(), x), None);
-        assert!(!st.teed[i[0].index()]);
+        assert!(!st.teed[i[0]]);
         // `x = 2 * b` is tee'd in `print x`, its first reader; `w` reads
         // it later with a `local.get`.
         assert_eq!(st.child(at(&f, 4).unwrap(), x), Some(i[3]));
@@ -996,7 +945,7 @@ mod tests {
         let (f, st, local) = run(&format!(
             "{load}  x = i64.load[0, 3](a)\n  y = i64.load[0, 3](b)\n  print b\n  z = b * y\n  print a\n  r = x + z\n  ret r\n}}\n"
         ));
-        assert!(st.stacked[var(&f, "x")] && local[var(&f, "x")] == u32::MAX);
+        assert!(st.stacked[var(&f, "x")] && local[var(&f, "x")].expand().is_none());
         assert!(!st.stacked[var(&f, "y")]);
         let (f, st, _) = run(&format!(
             "{load}  u = i64.load[0, 3](a)\n  s = i64.load[0, 3](b)\n  print b\n  p = u * 2\n  print a\n  q = s * p\n  ret q\n}}\n"
@@ -1019,7 +968,7 @@ mod tests {
         let (f, st, _) = run(&src(super::WINDOW - 1));
         assert!(st.stacked[var(&f, "x")]);
         let (f, st, local) = run(&src(super::WINDOW));
-        assert!(!st.stacked[var(&f, "x")] && local[var(&f, "x")] != u32::MAX);
+        assert!(!st.stacked[var(&f, "x")] && local[var(&f, "x")].expand().is_some());
     }
 
     /// A literal nothing reads is not emitted (the lifter's zero at entry

@@ -35,105 +35,15 @@ use ssakit::analysis::postorder::DepthFirst;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Block, Cfg, Function, Terminator};
 
-/// One item of the structured code, in emission order.
-///
-/// ```
-/// use ssakit::ir::Block;
-/// use ssakit_wasm::emit::structure::{translate, Ctl};
-/// let src = "function f(a) {\nentry:\n  branch a, l, r\nl:\n  ret a\nr:\n  ret 0\n}\n";
-/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
-/// let (entry, l, r) = (Block::new(0), Block::new(1), Block::new(2));
-/// assert_eq!(
-///     translate(&f).unwrap().items,
-///     [Ctl::Body(entry), Ctl::If(entry), Ctl::Body(l), Ctl::Ret(l), Ctl::Else,
-///      Ctl::Body(r), Ctl::Ret(r), Ctl::End]
-/// );
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ctl {
-    /// The instructions of a block (not its terminator).
-    Body(Block),
-    /// `block` (empty type).
-    Block,
-    /// `loop` (empty type).
-    Loop,
-    /// The condition of `Block`'s `branch`, then `if` (empty type).
-    If(Block),
-    /// `else`.
-    Else,
-    /// `end`.
-    End,
-    /// `br depth`.
-    Br(u32),
-    /// The condition of the block's `branch` (negated when `negate`),
-    /// then `br_if depth`: one arm of the branch was a `br`
-    /// ([`super::tidy`]).
-    BrIf {
-        /// The block ending in the branch.
-        block: Block,
-        /// Branch when the condition is false.
-        negate: bool,
-        /// The depth of the target.
-        depth: u32,
-    },
-    /// The selector of the block's `switch`, then `br_table` whose
-    /// depths are `depths[start..start + len]`, then the default depth.
-    BrTable {
-        /// The block ending in the switch.
-        block: Block,
-        /// Where its depths start in [`Structured::depths`].
-        start: u32,
-        /// Number of targets.
-        len: u32,
-        /// Depth of the default target.
-        default: u32,
-    },
-    /// The block's `ret` values, then `return`.
-    Ret(Block),
-    /// `unreachable`.
-    Unreachable,
-}
-
-/// The structured form of a function.
-///
-/// ```
-/// use ssakit_wasm::emit::structure::{structure, Ctl};
-/// let src = "function f(n) {\nentry:\n  switch n, c, [a, b]\na:\n  ret 1\nb:\n  ret 2\nc:\n  ret 3\n}\n";
-/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
-/// let s = structure(&f).unwrap();
-/// let Some(&Ctl::BrTable { start, len, .. }) =
-///     s.items.iter().find(|c| matches!(c, Ctl::BrTable { .. }))
-/// else {
-///     panic!("a switch is a br_table")
-/// };
-/// assert_eq!(len, 2);
-/// assert_eq!(s.depths[start as usize..(start + len) as usize].len(), 2);
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct Structured {
-    /// Items in emission order.
-    pub items: Vec<Ctl>,
-    /// Depths of every `br_table`.
-    pub depths: Vec<u32>,
-}
+pub(crate) use super::ctl::{Ctl, Structured};
 
 /// Why a CFG cannot be structured.
-///
-/// ```
-/// use ssakit::ir::Block;
-/// // `a` and `b` form a loop with two entries.
-/// let src = "function f(c) {\nentry:\n  branch c, a, b\na:\n  jump b\nb:\n  jump a\n}\n";
-/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
-/// let e = ssakit_wasm::emit::structure::structure(&f).unwrap_err();
-/// let (a, b) = (Block::new(1), Block::new(2));
-/// assert!((e.from, e.to) == (a, b) || (e.from, e.to) == (b, a));
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Irreducible {
+pub(crate) struct Irreducible {
     /// The source of a retreating edge whose target does not dominate it.
-    pub from: Block,
+    pub(crate) from: Block,
     /// Its target.
-    pub to: Block,
+    pub(crate) to: Block,
 }
 
 enum Work {
@@ -144,26 +54,12 @@ enum Work {
     End,
 }
 
-const NONE: u32 = u32::MAX;
-
-/// Structures `f` (reachable blocks only), then tidies the result
-/// ([`super::tidy`]).
+/// Structures `f` (reachable blocks only): Ramsey's translation
+/// ([`translate`]), then the peephole rules of `emit/tidy.rs`.
 ///
 /// # Errors
 /// [`Irreducible`] if the CFG is not reducible.
-///
-/// ```
-/// use ssakit_wasm::emit::structure::{structure, Ctl};
-/// let src = "function f(n) {\nentry:\n  jump h\nh:\n  n = n - 1\n  c = n > 0\n  branch c, h, x\nx:\n  ret n\n}\n";
-/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
-/// let items = structure(&f).unwrap().items;
-/// assert!(items.contains(&Ctl::Loop));
-/// assert_eq!(
-///     items.iter().filter(|c| matches!(c, Ctl::Block | Ctl::Loop | Ctl::If(_))).count(),
-///     items.iter().filter(|c| **c == Ctl::End).count()
-/// );
-/// ```
-pub fn structure(f: &Function) -> Result<Structured, Irreducible> {
+pub(crate) fn structure(f: &Function) -> Result<Structured, Irreducible> {
     let mut s = translate(f)?;
     super::tidy::tidy(f, &mut s);
     Ok(s)
@@ -173,32 +69,24 @@ pub fn structure(f: &Function) -> Result<Structured, Irreducible> {
 ///
 /// # Errors
 /// [`Irreducible`] if the CFG is not reducible.
-///
-/// ```
-/// use ssakit_wasm::emit::structure::{structure, translate};
-/// let src = "function f(a) {\nentry:\n  branch a, l, r\nl:\n  ret a\nr:\n  ret 0\n}\n";
-/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
-/// // `structure` is `translate` then `tidy`: never longer.
-/// assert!(structure(&f).unwrap().items.len() <= translate(&f).unwrap().items.len());
-/// ```
-pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
+pub(crate) fn translate(f: &Function) -> Result<Structured, Irreducible> {
     let cfg = Cfg::new(f);
     let dfs = DepthFirst::new(&cfg);
     let dom = DomTree::with_dfs(&cfg, &dfs, DomAlgorithm::default());
-    let n = f.num_blocks();
     // Reverse postorder numbers.
     let reach = dfs.num_reachable() as u32;
-    let mut rpo: SecondaryMap<Block, u32> = SecondaryMap::new(NONE);
+    // `None`: unreachable.
+    let mut rpo: SecondaryMap<Block, Option<u32>> = SecondaryMap::new(None);
     for b in f.blocks() {
         if let Some(p) = dfs.post_number(b) {
-            rpo[b] = reach - 1 - p;
+            rpo[b] = Some(reach - 1 - p);
         }
     }
     // In-degrees with multiplicity (reachable sources), loop headers.
     let mut indeg: SecondaryMap<Block, u32> = SecondaryMap::new(0);
     let mut header: SecondaryMap<Block, bool> = SecondaryMap::new(false);
     for x in f.blocks() {
-        if rpo[x] == NONE {
+        if rpo[x].is_none() {
             continue;
         }
         let mut err = None;
@@ -220,7 +108,7 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
     // targets; highest reverse postorder first.
     let mut labelled: SecondaryMap<Block, bool> = SecondaryMap::new(false);
     for x in f.blocks() {
-        if rpo[x] == NONE {
+        if rpo[x].is_none() {
             continue;
         }
         if indeg[x] >= 2 {
@@ -234,9 +122,9 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
             });
         }
     }
-    let mut kids: Vec<Vec<Block>> = vec![Vec::new(); n];
+    let mut kids: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new(Vec::new());
     for x in f.blocks() {
-        if rpo[x] == NONE {
+        if rpo[x].is_none() {
             continue;
         }
         let mut ks: Vec<Block> = dom
@@ -246,20 +134,23 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
             .filter(|&c| labelled[c])
             .collect();
         ks.sort_unstable_by_key(|&c| std::cmp::Reverse(rpo[c]));
-        kids[x.index()] = ks;
+        kids[x] = ks;
     }
     let hoist = return_last(f, &rpo, &header, &labelled, &mut kids);
 
     let mut out = Structured::default();
     // Context heights of open labels.
-    let mut loop_pos: SecondaryMap<Block, u32> = SecondaryMap::new(NONE);
-    let mut block_pos: SecondaryMap<Block, u32> = SecondaryMap::new(NONE);
+    let mut loop_pos: SecondaryMap<Block, Option<u32>> = SecondaryMap::new(None);
+    let mut block_pos: SecondaryMap<Block, Option<u32>> = SecondaryMap::new(None);
     // The context stack: per frame, the label it opened (for clearing).
     let mut ctx: Vec<(Option<Block>, bool)> = Vec::new();
     let mut work = vec![Work::Tree(f.entry())];
-    let depth = |ctx: &Vec<(Option<Block>, bool)>, pos: u32| {
-        debug_assert!((pos as usize) < ctx.len(), "label not open");
-        ctx.len() as u32 - 1 - pos
+    let depth = |ctx: &Vec<(Option<Block>, bool)>, pos: Option<u32>| {
+        debug_assert!(
+            pos.is_some_and(|p| (p as usize) < ctx.len()),
+            "label not open"
+        );
+        ctx.len() as u32 - 1 - pos.unwrap_or(0)
     };
     while let Some(w) = work.pop() {
         match w {
@@ -267,14 +158,14 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
                 if hoist == Some(x) {
                     // The returning child outside the loop: `block; loop;
                     // ...; end; end`, then its code, last.
-                    let y = kids[x.index()][0];
+                    let y = kids[x][0];
                     out.items.push(Ctl::Block);
-                    block_pos[y] = ctx.len() as u32;
+                    block_pos[y] = Some(ctx.len() as u32);
                     ctx.push((Some(y), false));
                     work.push(Work::Tree(y));
                     work.push(Work::End);
                     out.items.push(Ctl::Loop);
-                    loop_pos[x] = ctx.len() as u32;
+                    loop_pos[x] = Some(ctx.len() as u32);
                     ctx.push((Some(x), true));
                     work.push(Work::End);
                     work.push(Work::Within(x, 1));
@@ -282,18 +173,18 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
                 }
                 if header[x] {
                     out.items.push(Ctl::Loop);
-                    loop_pos[x] = ctx.len() as u32;
+                    loop_pos[x] = Some(ctx.len() as u32);
                     ctx.push((Some(x), true));
                     work.push(Work::End);
                 }
                 work.push(Work::Within(x, 0));
             }
             Work::Within(x, i) => {
-                let ks = &kids[x.index()];
+                let ks = &kids[x];
                 if (i as usize) < ks.len() {
                     let y = ks[i as usize];
                     out.items.push(Ctl::Block);
-                    block_pos[y] = ctx.len() as u32;
+                    block_pos[y] = Some(ctx.len() as u32);
                     ctx.push((Some(y), false));
                     work.push(Work::Tree(y));
                     work.push(Work::End);
@@ -356,9 +247,9 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
                 out.items.push(Ctl::End);
                 if let Some((Some(b), is_loop)) = ctx.pop() {
                     if is_loop {
-                        loop_pos[b] = NONE;
+                        loop_pos[b] = None;
                     } else {
-                        block_pos[b] = NONE;
+                        block_pos[b] = None;
                     }
                 }
             }
@@ -384,16 +275,16 @@ pub fn translate(f: &Function) -> Result<Structured, Irreducible> {
 /// out of the loop to its block): its header is returned.
 fn return_last(
     f: &Function,
-    rpo: &SecondaryMap<Block, u32>,
+    rpo: &SecondaryMap<Block, Option<u32>>,
     header: &SecondaryMap<Block, bool>,
     labelled: &SecondaryMap<Block, bool>,
-    kids: &mut [Vec<Block>],
+    kids: &mut SecondaryMap<Block, Vec<Block>>,
 ) -> Option<Block> {
     let returns = |y: Block| matches!(f.term(y), Terminator::Ret(_));
     let mut x = f.entry();
     // Each step goes forward in reverse postorder: at most one per block.
     loop {
-        let ks = &mut kids[x.index()];
+        let ks = &mut kids[x];
         if let Some(p) = ks.iter().position(|&y| returns(y)) {
             let y = ks.remove(p);
             ks.insert(0, y);
@@ -412,12 +303,9 @@ fn return_last(
 
 #[cfg(test)]
 mod tests {
-    use super::{structure, Ctl};
+    use super::{structure, translate, Ctl, Irreducible};
+    use crate::emit::tests::func;
     use ssakit::ir::Block;
-
-    fn func(src: &str) -> ssakit::ir::Function {
-        ssakit::text::parse_module(src).unwrap().functions.remove(0)
-    }
 
     /// A `ret` reached from two places in a loop: its block goes around
     /// the loop and its code comes last (`block; loop; ...; end; end;
@@ -444,5 +332,74 @@ mod tests {
         let r = Block::new(3);
         assert_eq!(items.last(), Some(&Ctl::Ret(r)), "{items:?}");
         assert!(items.contains(&Ctl::Unreachable), "{items:?}");
+    }
+
+    /// A diamond whose arms both return: `if ... else ... end`, each arm
+    /// its body and its `ret`, in the paper's order.
+    #[test]
+    fn a_branch_becomes_if_else() {
+        let f = func("function f(a) {\nentry:\n  branch a, l, r\nl:\n  ret a\nr:\n  ret 0\n}\n");
+        let (entry, l, r) = (Block::new(0), Block::new(1), Block::new(2));
+        assert_eq!(
+            translate(&f).unwrap().items,
+            [
+                Ctl::Body(entry),
+                Ctl::If(entry),
+                Ctl::Body(l),
+                Ctl::Ret(l),
+                Ctl::Else,
+                Ctl::Body(r),
+                Ctl::Ret(r),
+                Ctl::End
+            ]
+        );
+    }
+
+    /// A `switch` is one `br_table` whose depths, one per target, sit in
+    /// the side vector.
+    #[test]
+    fn a_switch_becomes_a_br_table() {
+        let f = func("function f(n) {\nentry:\n  switch n, c, [a, b]\na:\n  ret 1\nb:\n  ret 2\nc:\n  ret 3\n}\n");
+        let s = structure(&f).unwrap();
+        let tables: Vec<_> = s
+            .items
+            .iter()
+            .filter_map(|c| match *c {
+                Ctl::BrTable { start, len, .. } => Some((start, len)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(tables, [(0, 2)], "{:?}", s.items);
+        assert_eq!(s.depths.len(), 2);
+    }
+
+    /// A loop with two entries (`a` and `b`) is irreducible: the error
+    /// names one of its retreating edges.
+    #[test]
+    fn two_entries_into_a_loop_are_irreducible() {
+        let f = func("function f(c) {\nentry:\n  branch c, a, b\na:\n  jump b\nb:\n  jump a\n}\n");
+        let (a, b) = (Block::new(1), Block::new(2));
+        let e = structure(&f).unwrap_err();
+        assert!(
+            [
+                Irreducible { from: a, to: b },
+                Irreducible { from: b, to: a }
+            ]
+            .contains(&e),
+            "{e:?}"
+        );
+    }
+
+    /// A loop: one `loop`, and every opener closed by one `end`.
+    #[test]
+    fn a_loop_opens_and_ends_once() {
+        let f = func("function f(n) {\nentry:\n  jump h\nh:\n  n = n - 1\n  c = n > 0\n  branch c, h, x\nx:\n  ret n\n}\n");
+        let items = structure(&f).unwrap().items;
+        assert_eq!(items.iter().filter(|c| **c == Ctl::Loop).count(), 1);
+        let opened = items
+            .iter()
+            .filter(|c| matches!(c, Ctl::Block | Ctl::Loop | Ctl::If(_)))
+            .count();
+        assert_eq!(opened, items.iter().filter(|c| **c == Ctl::End).count());
     }
 }

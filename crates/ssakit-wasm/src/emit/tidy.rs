@@ -2,9 +2,9 @@
 //! peephole rules of a WebAssembly back end's control-flow cleanup (LLVM's
 //! `WebAssemblyCFGStackify` removes the same unnecessary `block`s and
 //! fall-through branches; binaryen's `RemoveUnusedBrs` folds `if`s into
-//! `br_if`s), applied to the output of [`super::structure`].
+//! `br_if`s), applied to the output of Ramsey's translation (`emit/structure.rs`).
 //!
-//! Ramsey's translation ([`super::structure`]) emits every `branch` as
+//! Ramsey's translation emits every `branch` as
 //! `if ... else ... end` and every edge to a labelled node as a `br`, even
 //! when control would get there anyway. Four rules, in this order, each
 //! one linear pass:
@@ -40,10 +40,9 @@
 //! walk of rule 3 is bounded (it gives up after `WALK` items), so the
 //! whole is linear.
 
-use super::structure::{Ctl, Structured};
+use super::ctl::{Ctl, Item, Structured};
+use ssakit::entity::{EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Function, Terminator};
-
-const NONE: u32 = u32::MAX;
 
 /// How far rule 3 looks ahead from a `br`.
 const WALK: usize = 64;
@@ -68,78 +67,89 @@ fn map_targets(c: &mut Ctl, depths: &mut [u32], mut g: impl FnMut(u32) -> u32) {
     }
 }
 
+/// Per item, an item it is matched with (`None`: none).
+type Links = EntityVec<Item, PackedOption<Item>>;
+
+/// How the openers (`block`, `loop`, `if`) and their `else` and `end`
+/// match.
+struct Nesting {
+    /// Per opener: its `end`.
+    end_of: Links,
+    /// Per `if`: its `else`.
+    else_of: Links,
+    /// Per `end` and `else`: its opener.
+    opener: Links,
+}
+
+impl Nesting {
+    fn end_of(&self, i: Item) -> Item {
+        self.end_of[i].expand().expect("every opener has its end")
+    }
+}
+
+/// Per item: removed.
+type Dead = EntityVec<Item, bool>;
+
 /// Tidies `s` in place (see the module documentation).
-///
-/// ```
-/// use ssakit_wasm::emit::structure::{translate, Ctl};
-/// // A loop whose exit is a lone branch: `if; br; else; ...; end` is a `br_if`.
-/// let src = "function f(n) {\nentry:\n  jump h\nh:\n  n = n - 1\n  c = n > 0\n  branch c, h, x\nx:\n  ret n\n}\n";
-/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
-/// let mut s = translate(&f).unwrap();
-/// let before = s.items.len();
-/// ssakit_wasm::emit::tidy::tidy(&f, &mut s);
-/// assert!(s.items.len() < before);
-/// assert!(s.items.contains(&Ctl::Loop));
-/// ```
-// Each pass indexes several side tables by item: index loops read best.
-#[allow(clippy::needless_range_loop)]
-pub fn tidy(f: &Function, s: &mut Structured) {
+pub(crate) fn tidy(f: &Function, s: &mut Structured) {
     let n = s.items.len();
-    // Matching: per opener (`block`, `loop`, `if`) its `end`, per `if`
-    // its `else`; per `end` and `else` its opener. Branch depths become
-    // the index of the opener of their label.
-    let mut end_of = vec![NONE; n];
-    let mut else_of = vec![NONE; n];
-    let mut opener = vec![NONE; n];
-    let mut open: Vec<u32> = Vec::new();
-    let target = |open: &Vec<u32>, d: u32| open[open.len() - 1 - d as usize];
-    for i in 0..n {
-        match s.items[i] {
-            Ctl::Block | Ctl::Loop | Ctl::If(_) => open.push(i as u32),
+    let items = || (0..n).map(Item::new);
+    let ctl = |s: &Structured, i: Item| s.items[i.index()];
+    // Matching; branch depths become the position of the opener of their
+    // label.
+    let mut nest = Nesting {
+        end_of: EntityVec::filled(n, PackedOption::NONE),
+        else_of: EntityVec::filled(n, PackedOption::NONE),
+        opener: EntityVec::filled(n, PackedOption::NONE),
+    };
+    let mut open: Vec<Item> = Vec::new();
+    let target = |open: &Vec<Item>, d: u32| open[open.len() - 1 - d as usize].index() as u32;
+    for i in items() {
+        match ctl(s, i) {
+            Ctl::Block | Ctl::Loop | Ctl::If(_) => open.push(i),
             Ctl::Else => {
                 let o = *open.last().expect("else inside an if");
-                else_of[o as usize] = i as u32;
-                opener[i] = o;
+                nest.else_of[o] = PackedOption::some(i);
+                nest.opener[i] = PackedOption::some(o);
             }
             Ctl::End => {
                 let o = open.pop().expect("a balanced end");
-                end_of[o as usize] = i as u32;
-                opener[i] = o;
+                nest.end_of[o] = PackedOption::some(i);
+                nest.opener[i] = PackedOption::some(o);
             }
-            _ => map_targets(&mut s.items[i], &mut s.depths, |d| target(&open, d)),
+            _ => map_targets(&mut s.items[i.index()], &mut s.depths, |d| target(&open, d)),
         }
     }
     // Bodies that emit nothing: no instruction, and a `jump`.
-    let mut dead: Vec<bool> = (s.items.iter())
-        .map(|c| match *c {
-            Ctl::Body(b) => f.block_insts(b).is_empty() && matches!(f.term(b), Terminator::Jump(_)),
-            _ => false,
-        })
-        .collect();
+    let mut dead: Dead = EntityVec::filled(n, false);
+    for i in items() {
+        if let Ctl::Body(b) = ctl(s, i) {
+            dead[i] = f.block_insts(b).is_empty() && matches!(f.term(b), Terminator::Jump(_));
+        }
+    }
     // Rule 1: an arm that is a lone `br` (bodies that went aside). An arm
     // whose items are not one `br` after at most one such body is not one.
-    for i in 0..n {
-        let Ctl::If(block) = s.items[i] else { continue };
-        let (e, end) = (else_of[i] as usize, end_of[i] as usize);
-        if e == NONE as usize {
+    for i in items() {
+        let Ctl::If(block) = ctl(s, i) else { continue };
+        let Some(e) = nest.else_of[i].expand() else {
             continue;
-        }
-        let lone_br = |from: usize, to: usize| match s.items[from..to] {
+        };
+        let end = nest.end_of(i);
+        let lone_br = |from: Item, to: Item| match s.items[from.index()..to.index()] {
             [Ctl::Br(t)] => Some((from, t)),
-            [Ctl::Body(_), Ctl::Br(t)] if dead[from] => Some((from + 1, t)),
+            [Ctl::Body(_), Ctl::Br(t)] if dead[from] => Some((Item::new(from.index() + 1), t)),
             _ => None,
         };
+        let next = |k: Item| Item::new(k.index() + 1);
         // An else-arm `br` that falls through is rule 2's: `if; A; end`
         // keeps its target's `block` unused where `i32.eqz; br_if` would
         // not.
-        let (negate, br) = match (lone_br(i + 1, e), lone_br(e + 1, end)) {
+        let (negate, br) = match (lone_br(next(i), e), lone_br(next(e), end)) {
             (Some(br), _) => (false, br),
-            (None, Some(br)) if !falls_through(s, &dead, &opener, &end_of, br.0, br.1) => {
-                (true, br)
-            }
+            (None, Some(br)) if !falls_through(s, &dead, &nest, br.0, br.1) => (true, br),
             _ => continue,
         };
-        s.items[i] = Ctl::BrIf {
+        s.items[i.index()] = Ctl::BrIf {
             block,
             negate,
             depth: br.1,
@@ -150,85 +160,97 @@ pub fn tidy(f: &Function, s: &mut Structured) {
     }
     // Rule 2: a `br` that falls through to its target anyway; then an
     // `else` whose arm is left empty goes too.
-    for p in 0..n {
-        if let Ctl::Br(t) = s.items[p] {
-            if !dead[p] && falls_through(s, &dead, &opener, &end_of, p, t) {
+    for p in items() {
+        if let Ctl::Br(t) = ctl(s, p) {
+            if !dead[p] && falls_through(s, &dead, &nest, p, t) {
                 dead[p] = true;
             }
         }
     }
-    for i in 0..n {
-        let e = else_of[i] as usize;
-        if !matches!(s.items[i], Ctl::If(_)) || e == NONE as usize || dead[e] {
+    for i in items() {
+        let Some(e) = nest.else_of[i].expand() else {
+            continue;
+        };
+        if !matches!(ctl(s, i), Ctl::If(_)) || dead[e] {
             continue;
         }
-        let next = (e + 1..n).take(WALK).find(|&k| !dead[k]);
-        if next == Some(end_of[i] as usize) {
+        let next = (e.index() + 1..n)
+            .take(WALK)
+            .map(Item::new)
+            .find(|&k| !dead[k]);
+        if next == Some(nest.end_of(i)) {
             dead[e] = true;
         }
     }
     // Rule 3: labels nothing targets.
-    let mut used = vec![false; n];
-    for i in 0..n {
+    let mut used: EntityVec<Item, bool> = EntityVec::filled(n, false);
+    for i in items() {
         if dead[i] {
             continue;
         }
-        match s.items[i] {
-            Ctl::Br(t) | Ctl::BrIf { depth: t, .. } => used[t as usize] = true,
+        match ctl(s, i) {
+            Ctl::Br(t) | Ctl::BrIf { depth: t, .. } => used[Item::new(t as usize)] = true,
             Ctl::BrTable {
                 start,
                 len,
                 default,
                 ..
             } => {
-                used[default as usize] = true;
-                for k in start..start + len {
-                    used[s.depths[k as usize] as usize] = true;
+                used[Item::new(default as usize)] = true;
+                for &t in &s.depths[start as usize..(start + len) as usize] {
+                    used[Item::new(t as usize)] = true;
                 }
             }
             _ => {}
         }
     }
-    for i in 0..n {
-        if matches!(s.items[i], Ctl::Block | Ctl::Loop) && !used[i] {
+    for i in items() {
+        if matches!(ctl(s, i), Ctl::Block | Ctl::Loop) && !used[i] {
             dead[i] = true;
-            dead[end_of[i] as usize] = true;
+            dead[nest.end_of(i)] = true;
         }
     }
     // Rule 4: a then-arm that never falls through needs no `else`: the
     // `else` becomes the `if`'s `end` and the else-arm follows the `if`.
-    for i in 0..n {
-        let Ctl::If(_) = s.items[i] else { continue };
-        let e = else_of[i] as usize;
-        if e == NONE as usize || dead[e] {
+    for i in items() {
+        let Ctl::If(_) = ctl(s, i) else { continue };
+        let Some(e) = nest.else_of[i].expand() else {
+            continue;
+        };
+        if dead[e] {
             continue;
         }
-        let last = (i + 1..e).rev().take(WALK).find(|&k| !dead[k]);
+        let last = (i.index() + 1..e.index())
+            .rev()
+            .take(WALK)
+            .map(Item::new)
+            .find(|&k| !dead[k]);
         if let Some(k) = last {
             if matches!(
-                s.items[k],
+                ctl(s, k),
                 Ctl::Br(_) | Ctl::BrTable { .. } | Ctl::Ret(_) | Ctl::Unreachable
             ) {
-                s.items[e] = Ctl::End;
-                dead[end_of[i] as usize] = true;
+                s.items[e.index()] = Ctl::End;
+                dead[nest.end_of(i)] = true;
             }
         }
     }
     // Depths again, over the items left; then the items left.
-    let mut height = vec![0u32; n];
+    let mut height: EntityVec<Item, u32> = EntityVec::filled(n, 0);
     let mut depth_now = 0u32;
-    let depth = |height: &Vec<u32>, now: u32, t: u32| now - 1 - height[t as usize];
-    for i in 0..n {
+    let depth =
+        |height: &EntityVec<Item, u32>, now: u32, t: u32| now - 1 - height[Item::new(t as usize)];
+    for i in items() {
         if dead[i] {
             continue;
         }
-        match s.items[i] {
+        match ctl(s, i) {
             Ctl::Block | Ctl::Loop | Ctl::If(_) => {
                 height[i] = depth_now;
                 depth_now += 1;
             }
             Ctl::End => depth_now -= 1,
-            _ => map_targets(&mut s.items[i], &mut s.depths, |t| {
+            _ => map_targets(&mut s.items[i.index()], &mut s.depths, |t| {
                 depth(&height, depth_now, t)
             }),
         }
@@ -236,7 +258,7 @@ pub fn tidy(f: &Function, s: &mut Structured) {
     let mut k = 0;
     s.items.retain(|_| {
         k += 1;
-        !dead[k - 1]
+        !dead[Item::new(k - 1)]
     });
 }
 
@@ -245,87 +267,31 @@ pub fn tidy(f: &Function, s: &mut Structured) {
 /// ends a then-arm: control goes on after the `if`'s `end`) lie between it
 /// and the `end` of `t`'s `block`. (A `loop`'s label is its start, so a
 /// `br` to a loop never falls through.) Looks at most [`WALK`] items ahead.
-fn falls_through(
-    s: &Structured,
-    dead: &[bool],
-    opener: &[u32],
-    end_of: &[u32],
-    p: usize,
-    t: u32,
-) -> bool {
+fn falls_through(s: &Structured, dead: &Dead, nest: &Nesting, p: Item, t: u32) -> bool {
     let n = s.items.len();
-    let mut q = p + 1;
+    let mut q = p.index() + 1;
     let mut steps = 0;
     while q < n && steps < WALK {
         steps += 1;
-        if dead[q] {
+        let here = Item::new(q);
+        if dead[here] {
             q += 1;
             continue;
         }
         match s.items[q] {
             Ctl::End => {
-                let o = opener[q];
-                if o == t && matches!(s.items[o as usize], Ctl::Block) {
+                let o = nest.opener[here].expand().expect("an end has its opener");
+                if o.index() as u32 == t && matches!(s.items[o.index()], Ctl::Block) {
                     return true;
                 }
                 q += 1;
             }
-            Ctl::Else => q = end_of[opener[q] as usize] as usize,
+            Ctl::Else => {
+                let o = nest.opener[here].expand().expect("an else has its if");
+                q = nest.end_of(o).index();
+            }
             _ => return false,
         }
     }
     false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::structure::{structure, translate, Ctl};
-
-    fn func(src: &str) -> ssakit::ir::Function {
-        ssakit::text::parse_module(src).unwrap().functions.remove(0)
-    }
-
-    /// A loop whose exit test is a `branch` with the back edge on one side:
-    /// Ramsey's translation gives `if; br; else; ...; end`, tidy a `br_if`.
-    #[test]
-    fn a_lone_br_arm_becomes_br_if() {
-        let f = func(
-            "function f(n) {\nentry:\n  i = 0\n  jump head\nhead:\n  i = i + 1\n  c = i < n\n  branch c, head, out\nout:\n  ret i\n}\n",
-        );
-        let raw = translate(&f).unwrap();
-        assert!(raw.items.contains(&Ctl::Else));
-        let s = structure(&f).unwrap();
-        assert!(!s.items.contains(&Ctl::Else), "{:?}", s.items);
-        assert!(
-            s.items.iter().any(|c| matches!(
-                c,
-                Ctl::BrIf {
-                    depth: 0,
-                    negate: false,
-                    ..
-                }
-            )),
-            "{:?}",
-            s.items
-        );
-        assert!(s.items.len() < raw.items.len());
-    }
-
-    /// A diamond keeps its `if`/`else`; the `br`s to the merge that falls
-    /// through go, and so does the merge's `block`, which nothing targets.
-    #[test]
-    fn a_diamond_loses_its_fall_through_brs() {
-        let f = func(
-            "function f(a) {\nentry:\n  branch a, t, e\nt:\n  x = 1\n  jump m\ne:\n  x = 2\n  jump m\nm:\n  ret x\n}\n",
-        );
-        let raw = translate(&f).unwrap();
-        assert!(raw.items.iter().any(|c| matches!(c, Ctl::Br(_))));
-        let s = structure(&f).unwrap();
-        assert!(
-            !s.items.iter().any(|c| matches!(c, Ctl::Br(_) | Ctl::Block)),
-            "{:?}",
-            s.items
-        );
-        assert!(s.items.contains(&Ctl::Else));
-    }
 }

@@ -15,45 +15,49 @@
 //! down ([`super::stackify`]), so an instruction's writes happen at its
 //! position or later, and "before" in the block's order is safe.
 
+use super::locals::{Local, Locals};
 use super::stackify::Stackified;
 use super::structure::{Ctl, Structured};
-use ssakit::ir::{Function, InstData, Operand};
+use ssakit::entity::{EntityRef, PackedOption, SecondaryMap};
+use ssakit::ir::{Function, Inst, InstData, Operand};
 
-/// Per instruction slot: a store of zero into a local still zero, not
+/// Per instruction: a store of zero into a local still zero, not
 /// emitted.
 pub(crate) fn implicit_zeros(
     f: &Function,
     s: &Structured,
     st: &Stackified,
-    local: &[u32],
+    local: &Locals,
     locals: usize,
-) -> Vec<bool> {
-    let mut out = vec![false; f.inst_slots()];
+) -> SecondaryMap<Inst, bool> {
+    let mut out = SecondaryMap::new(false);
     let entry = f.entry();
     let first = s.items.iter().find(|c| **c != Ctl::Block);
     if first != Some(&Ctl::Body(entry)) {
         return out;
     }
-    let params = f.params().len() as u32;
+    let params = f.params().len();
     // Per declared local: written by an instruction so far.
-    let mut written = vec![false; locals];
-    let declared = |l: u32| (l >= params && l != u32::MAX).then(|| (l - params) as usize);
+    let mut written: SecondaryMap<Local, bool> = SecondaryMap::new(false);
+    let declared = |l: PackedOption<Local>| {
+        l.expand()
+            .filter(|l| (params..params + locals).contains(&l.index()))
+    };
     for &i in f.block_insts(entry) {
         if let InstData::Copy {
             dst,
             src: Operand::Const(0),
         } = *f.inst(i)
         {
-            let d = dst.index();
-            let root = !st.absorbed[i.index()] && !st.on_stack[d] && !st.dead[d];
-            if let Some(l) = declared(local[d]).filter(|&l| root && l < locals && !written[l]) {
-                out[i.index()] = true;
+            let root = !st.absorbed[i] && !st.on_stack[dst] && !st.dead[dst];
+            if let Some(l) = declared(local[dst]).filter(|&l| root && !written[l]) {
+                out[i] = true;
                 written[l] = true;
                 continue;
             }
         }
         f.for_each_def(i, |v| {
-            if let Some(l) = declared(local[v.index()]).filter(|&l| l < locals) {
+            if let Some(l) = declared(local[v]) {
                 written[l] = true;
             }
         });
@@ -76,10 +80,7 @@ mod tests {
         let s = structure(&f).unwrap();
         let a = assign(&f, &s, &st);
         let z = implicit_zeros(&f, &s, &st, &a.local, a.count);
-        f.block_insts(f.entry())
-            .iter()
-            .map(|i| z[i.index()])
-            .collect()
+        f.block_insts(f.entry()).iter().map(|&i| z[i]).collect()
     }
 
     /// `x = 0` at entry, `x` a loop counter: its local is zero already.

@@ -28,7 +28,15 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// A side table of `n` copies of `v`.
-    pub(crate) fn filled(n: usize, v: V) -> Self
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Var;
+    /// let mut seen: EntityVec<Var, bool> = EntityVec::filled(3, false);
+    /// seen[Var::new(2)] = true;
+    /// assert_eq!((seen[Var::new(1)], seen[Var::new(2)]), (false, true));
+    /// ```
+    pub fn filled(n: usize, v: V) -> Self
     where
         V: Clone,
     {
@@ -47,7 +55,15 @@ impl<K: EntityRef, V> EntityVec<K, V> {
     }
 
     /// Appends `v` and returns its new key.
-    pub(crate) fn push(&mut self, v: V) -> K {
+    ///
+    /// ```
+    /// use ssakit::entity::EntityVec;
+    /// use ssakit::ir::Block;
+    /// let mut names: EntityVec<Block, &str> = EntityVec::default();
+    /// let b = names.push("entry");
+    /// assert_eq!((b, names[b]), (Block::new(0), "entry"));
+    /// ```
+    pub fn push(&mut self, v: V) -> K {
         let k = K::new(self.data.len());
         self.data.push(v);
         k
