@@ -77,8 +77,9 @@
 //! read of its source (`discount_dead_copies`, by marking), nor is an instruction without
 //! effects that reads no variable and whose results nothing reads.
 
+use super::plan::Plan;
 use super::structure::{Ctl, Structured};
-use super::{operands, Lowering};
+use super::Lowering;
 use crate::error::WasmError;
 use ssakit::entity::Csr;
 use ssakit::ir::{Block, Effects, Function, Inst, InstData, Operand, Var};
@@ -494,6 +495,15 @@ fn root(up: &mut [u32], k: usize) -> usize {
 /// assert_eq!(st.absorbed.iter().filter(|&&a| a).count(), 1); // `a + b`, inside `ret`
 /// ```
 pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stackified, WasmError> {
+    stackify_planned(f, &Plan::new(f, low, s), s)
+}
+
+/// [`stackify`] reading each instruction's operands from `plan`.
+pub(crate) fn stackify_planned(
+    f: &Function,
+    plan: &Plan,
+    s: &Structured,
+) -> Result<Stackified, WasmError> {
     let nv = f.num_vars();
     let mut uses = vec![0u32; nv];
     let mut defs = vec![0u32; nv];
@@ -658,7 +668,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 start.push(j);
                 continue;
             }
-            let ops = operands(f, low, node)?;
+            let ops = plan.operands(node)?;
             let here = base + j as u32 + 1;
             // A read of a variable tee'd in an earlier tree: that tree
             // may no longer move past here (nor, when this reads it, join
@@ -741,7 +751,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                 let stolen = (k + 1 == cursor && tainted[k] == j as u32 && !tee)
                     .then(|| {
                         let once = |v: Var| defs[v.index()] == 1 && !is_param[v.index()];
-                        first_read_tee(&st, &taints, &ops, k, q, &start, &moved_in, &index_of, once)
+                        first_read_tee(&st, &taints, ops, k, q, &start, &moved_in, &index_of, once)
                     })
                     .flatten();
                 adjacent |= stolen.is_some();
@@ -784,7 +794,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                     cursor = start[k];
                 }
             }
-            if (j < n || term_next) && stack_first(f, &st, &ops, &index_of, insts, once, cursor) {
+            if (j < n || term_next) && stack_first(f, &st, ops, &index_of, insts, once, cursor) {
                 if let Some(&(Operand::Var(t), _)) = ops.first() {
                     let k = index_of[st.def[t.index()].index()] as usize;
                     if j - k <= WINDOW && nests(&mut open, k, j) {
@@ -793,7 +803,7 @@ pub fn stackify(f: &Function, low: &Lowering<'_>, s: &Structured) -> Result<Stac
                     }
                 }
             }
-            for &(o, _) in &ops {
+            for &(o, _) in ops {
                 if let Operand::Var(v) = o {
                     last_read[v.index()] = here;
                 }

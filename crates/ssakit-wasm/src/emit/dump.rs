@@ -1,0 +1,1 @@
+//! Printing the results of emission's steps.
