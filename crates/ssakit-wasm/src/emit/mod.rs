@@ -74,7 +74,7 @@
 //! assert_eq!(e.locals, 0);
 //! ```
 
-mod dump;
+pub(crate) mod dump;
 mod exit;
 pub mod locals;
 pub mod lower;
@@ -89,6 +89,7 @@ mod zeros;
 
 use crate::error::WasmError;
 use crate::module::Signature;
+pub use dump::Dump;
 use lower::OpTable;
 use plan::{Action, Plan};
 use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator, Type, Var};
