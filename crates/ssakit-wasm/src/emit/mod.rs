@@ -74,6 +74,10 @@
 //! assert_eq!(e.locals, 0);
 //! ```
 
+// The steps, in order (`Steps::run`, then `Steps::emit`): structure
+// (`structure`, `tidy`) → exit → plan (each instruction's operands and
+// action, computed once) → stackify → locals → results and zeros →
+// the code. `dump` prints the result of one (`wasm opt --dump`).
 pub(crate) mod dump;
 mod exit;
 pub mod locals;
@@ -423,15 +427,15 @@ impl Emitter<'_, '_> {
         match plan.action(inst)? {
             Action::Nothing => return Ok(()),
             Action::Store => {}
-            Action::Op(i) => self.ins(i.clone()),
-            &Action::Truth(ref i, extend) => {
-                self.ins(i.clone());
+            Action::Op(k) => self.ins(plan.instruction(k).clone()),
+            Action::Truth(k, extend) => {
+                self.ins(plan.instruction(k).clone());
                 if extend {
                     self.ins(I::I64ExtendI32U);
                 }
             }
-            &Action::Call(ref i, drops) => {
-                self.ins(i.clone());
+            Action::Call(k, drops) => {
+                self.ins(plan.instruction(k).clone());
                 for _ in 0..drops {
                     self.ins(I::Drop);
                 }

@@ -37,8 +37,9 @@ use super::lower::Lowered;
 
 /// What the emitter does once an instruction's operands are on the
 /// stack; then it stores the instruction's destinations
-/// ([`Plan::dsts`]), the last first.
-#[derive(Clone, Debug)]
+/// ([`Plan::dsts`]), the last first. A WebAssembly instruction is
+/// [`Plan::instruction`]`(k)` (kept apart: the record stays small).
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Action {
     /// Nothing, and no store: a copy of `undef`, or a terminator (its
     /// operation is control flow, [`super::structure`]).
@@ -46,15 +47,15 @@ pub(crate) enum Action {
     /// The stores only: a copy, a parallel copy (its operands, pushed in
     /// order, are stored from the last).
     Store,
-    /// This instruction, then the stores.
-    Op(I<'static>),
-    /// This instruction, which leaves an `i32` truth value (a comparison,
+    /// Instruction `k`, then the stores.
+    Op(u32),
+    /// Instruction `k`, which leaves an `i32` truth value (a comparison,
     /// `!`); extended to `i64` when `extend` (its destination is one),
     /// then the store.
-    Truth(I<'static>, bool),
-    /// This call, then the stores of its results; a call that names no
+    Truth(u32, bool),
+    /// Call `k`, then the stores of its results; a call that names no
     /// result drops the `drops` its signature returns.
-    Call(I<'static>, u32),
+    Call(u32, u32),
 }
 
 /// A node that cannot be emitted: its error, [`Plan::errors`]`[k]`, and
@@ -97,6 +98,8 @@ pub(crate) struct Plan {
     ops: Vec<(Operand, Want)>,
     /// The destinations of every instruction, each one's a range.
     dsts: Vec<Var>,
+    /// The WebAssembly instructions of the actions.
+    instrs: Vec<I<'static>>,
     /// The errors of the nodes that cannot be emitted ([`Deferred`]).
     errors: Vec<WasmError>,
 }
@@ -110,8 +113,13 @@ impl Plan {
             terms: SecondaryMap::new(Step::default()),
             ops: Vec::new(),
             dsts: Vec::new(),
+            instrs: Vec::new(),
             errors: Vec::new(),
         };
+        // Sized once (written in the structure's order, not the slots').
+        if let Some(last) = f.inst_slots().checked_sub(1) {
+            p.insts[Inst::new(last)] = Step::default();
+        }
         for c in &s.items {
             let Ctl::Body(b) = *c else { continue };
             for &i in f.block_insts(b) {
@@ -180,11 +188,22 @@ impl Plan {
     }
 
     /// The action of instruction `i`, or its error.
-    pub(crate) fn action(&self, i: Inst) -> Result<&Action, WasmError> {
-        match &self.insts[i].action {
+    pub(crate) fn action(&self, i: Inst) -> Result<Action, WasmError> {
+        match self.insts[i].action {
             Ok(a) => Ok(a),
-            Err(Deferred::Refuse(k) | Deferred::Fail(k)) => Err(self.errors[*k as usize].clone()),
+            Err(Deferred::Refuse(k) | Deferred::Fail(k)) => Err(self.errors[k as usize].clone()),
         }
+    }
+
+    /// The WebAssembly instruction `k` of an action.
+    pub(crate) fn instruction(&self, k: u32) -> &I<'static> {
+        &self.instrs[k as usize]
+    }
+
+    /// Keeps `i` for an action: its number.
+    fn keep(&mut self, i: I<'static>) -> u32 {
+        self.instrs.push(i);
+        (self.instrs.len() - 1) as u32
     }
 
     /// The destinations of instruction `i`, stored after its action, the
@@ -249,11 +268,11 @@ impl Plan {
                     UnOp::Neg => {
                         self.ops.push((Operand::Const(0), i64w));
                         self.ops.push((arg, i64w));
-                        Action::Op(I::I64Sub)
+                        Action::Op(self.keep(I::I64Sub))
                     }
                     UnOp::Not => {
                         self.ops.push((arg, i64w));
-                        Action::Truth(I::I64Eqz, wide(f, dst))
+                        Action::Truth(self.keep(I::I64Eqz), wide(f, dst))
                     }
                 }
             }
@@ -262,8 +281,8 @@ impl Plan {
                 self.ops.push((rhs, i64w));
                 self.dsts.push(dst);
                 match binary(op) {
-                    (i, false) => Action::Op(i),
-                    (i, true) => Action::Truth(i, wide(f, dst)),
+                    (i, false) => Action::Op(self.keep(i)),
+                    (i, true) => Action::Truth(self.keep(i), wide(f, dst)),
                 }
             }
             InstData::Call {
@@ -273,7 +292,8 @@ impl Plan {
             } => {
                 let (idx, sig) = callee_sig(f, low, callee).map_err(Refusal::Shape)?;
                 self.params(args.as_slice(f), sig);
-                Action::Call(I::Call(idx), self.results(results.as_slice(f), sig))
+                let drops = self.results(results.as_slice(f), sig);
+                Action::Call(self.keep(I::Call(idx)), drops)
             }
             InstData::Print { args } => {
                 let args = args.as_slice(f);
@@ -284,7 +304,7 @@ impl Plan {
                     .flatten()
                     .ok_or_else(|| shape(format!("no import for print of {}", args.len())))?;
                 self.ops.extend(args.iter().map(|&a| (a, i64w)));
-                Action::Op(I::Call(idx))
+                Action::Op(self.keep(I::Call(idx)))
             }
             InstData::Phi { .. } => return Err(shape("a phi is left (destruct first)".into())),
             InstData::ParCopy { copies } => {
@@ -320,10 +340,10 @@ impl Plan {
                             (args[2], Want::V(ValType::I32)),
                         ]);
                         self.dsts.push(results[0]);
-                        match t {
-                            ValType::Ref(_) => Action::Op(I::TypedSelect(t)),
-                            _ => Action::Op(I::Select),
-                        }
+                        Action::Op(self.keep(match t {
+                            ValType::Ref(_) => I::TypedSelect(t),
+                            _ => I::Select,
+                        }))
                     }
                     Lowered::CallIndirect => {
                         let (&[ty, table], Some((&index, params))) = (imms, args.split_last())
@@ -339,7 +359,8 @@ impl Plan {
                             type_index: ty as u32,
                             table_index: table as u32,
                         };
-                        Action::Call(call, self.results(results, sig))
+                        let drops = self.results(results, sig);
+                        Action::Call(self.keep(call), drops)
                     }
                     Lowered::GlobalSet => {
                         let (&[g], &[a]) = (imms, args) else {
@@ -351,7 +372,7 @@ impl Plan {
                             .copied()
                             .ok_or_else(|| shape(format!("global {g} out of range")))?;
                         self.ops.push((a, v(t)));
-                        Action::Op(I::GlobalSet(g as u32))
+                        Action::Op(self.keep(I::GlobalSet(g as u32)))
                     }
                     Lowered::Plain { build, i64_mask } => {
                         for (k, &a) in args.iter().enumerate() {
@@ -370,7 +391,7 @@ impl Plan {
                         let i = RoundtripReencoder
                             .instruction(wop)
                             .map_err(|e| emit(format!("re-encoding: {e}")))?;
-                        Action::Op(i)
+                        Action::Op(self.keep(i))
                     }
                 }
             }
