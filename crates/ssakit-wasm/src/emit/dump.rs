@@ -23,11 +23,18 @@ use ssakit::ir::{Block, Function, Var, VarNames};
 use std::fmt::Write;
 use wasm_encoder::ValType;
 
-/// Which step's result `ssakit wasm opt --dump` prints.
+/// Which step's result `ssakit wasm opt --dump` prints
+/// ([`crate::rewrite::dump`]).
 ///
 /// ```
-/// use ssakit_wasm::emit::Dump;
-/// assert_eq!(Dump::Structure.to_string(), "structure");
+/// use ssakit_wasm::{emit::Dump, rewrite::dump};
+/// let wasm = ssakit_wasm::module::to_binary(b"(module (func $f (param i64) (result i64)
+///     (local i64) (local.set 1 (i64.mul (local.get 0) (local.get 0)))
+///     (i64.add (local.get 1) (local.get 1))))").unwrap();
+/// let text = dump(&wasm, &Default::default(), Dump::Locals).unwrap();
+/// // The square, read twice, takes the parameter's local, dead by then.
+/// assert!(text.contains("local 0 i64 (param): "), "{text}");
+/// assert!(text.contains("0 declared locals"), "{text}");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dump {
@@ -37,16 +44,6 @@ pub enum Dump {
     Stackify,
     /// Each variable's local, the locals' types and groups.
     Locals,
-}
-
-impl std::fmt::Display for Dump {
-    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        out.write_str(match self {
-            Dump::Structure => "structure",
-            Dump::Stackify => "stackify",
-            Dump::Locals => "locals",
-        })
-    }
 }
 
 /// The text of step `what` of emitting `f` (destructed): a header line

@@ -1,7 +1,7 @@
 //! Each instruction's lowering, computed once per function: what it
 //! reads (its operands, each with the [`Want`] it must become on the
 //! stack) and what it does once they are there (its [`Action`]: the
-//! WebAssembly instruction, already built, and the stores of its
+//! WebAssembly instruction, already built, then the stores of its
 //! results). [`super::stackify`] matches trees on the operands, the
 //! emitter pushes them and runs the action; neither matches on the
 //! instruction again, nor looks up a signature or an operator.
@@ -19,10 +19,11 @@
 //! (a phi, a callee or `print` arity the lowering does not map, a
 //! `call_indirect` without its immediates, ...) when its operands are
 //! read ([`Plan::operands`], by stackify, for every instruction it does
-//! not drop), bad immediates when it is emitted ([`Action::Fail`]). So a
+//! not drop), bad immediates when it is emitted ([`Plan::action`]). So a
 //! function fails with the message it failed with before, and a dead
 //! instruction that is never emitted fails nothing.
 
+use super::lower::Lowered;
 use super::stackify::Node;
 use super::structure::{Ctl, Structured};
 use super::{err, val_type, Lowering, Want};
@@ -32,8 +33,6 @@ use ssakit::entity::SecondaryMap;
 use ssakit::ir::{BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var};
 use wasm_encoder::reencode::{Reencode, RoundtripReencoder};
 use wasm_encoder::{Instruction as I, ValType};
-
-use super::lower::Lowered;
 
 /// What the emitter does once an instruction's operands are on the
 /// stack; then it stores the instruction's destinations
