@@ -313,3 +313,40 @@ fn ty(t: ValType) -> &'static str {
         ValType::Ref(_) => "externref",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{function, Dump};
+    use crate::emit::plan::tests::with_function;
+
+    /// Step `what` of the one function of `text` (no calls).
+    fn dump(text: &str, what: Dump) -> String {
+        with_function(text, |f, low| function(f, low, what).unwrap())
+    }
+
+    /// Each fate of a value is named: read twice (a `local.tee` in its
+    /// first reader's tree, then a local), read once next (on the
+    /// stack), read once later as the first operand (under the trees in
+    /// between), never read (dropped); and the locals that hold them.
+    #[test]
+    fn stackify_and_locals_name_each_fate_of_a_value() {
+        let text = "function f(a, b) {\ne:\n  d = a * b\n  x = a + b\n  y = x * 3\n  z = y - b\n  w = z + x\n  ret w\n}\n";
+        let st = dump(text, Dump::Stackify);
+        let lines: Vec<&str> = st.lines().map(str::trim).collect();
+        for want in [
+            "0  d = a * b                            root; d never read, dropped",
+            "1  x = a + b                            absorbed (in place); local.tee; x to a local",
+            "2  y = x * 3                            absorbed (in place); y on the stack",
+            "3  z = y - b                            root; z on the stack under later trees",
+            "-  ret w                                root",
+        ] {
+            assert!(lines.contains(&want), "{want}\n{st}");
+        }
+        let locals = dump(text, Dump::Locals);
+        assert!(locals.contains("  local 0 i64 (param): a, x\n"), "{locals}");
+        assert!(
+            locals.contains("no local: d (never read, dropped), y (on the stack), "),
+            "{locals}"
+        );
+    }
+}

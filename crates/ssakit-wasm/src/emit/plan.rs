@@ -493,26 +493,40 @@ fn callee_sig<'l>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     //! Errors stay where the steps met them before the plan: a bad shape
     //! when stackify reads the operands, bad immediates when emitted.
     use super::super::{emit_function, lower::OpTable, Lowering};
+    use ssakit::ir::Function;
+
+    /// `then` on the one function of `text` and a lowering that maps no
+    /// callee, global or `print`.
+    pub(in crate::emit) fn with_function<T>(
+        text: &str,
+        then: impl FnOnce(&Function, &Lowering<'_>) -> T,
+    ) -> T {
+        let f = &ssakit::text::parse_module(text).unwrap().functions[0];
+        let ops = OpTable::new(f.symbols());
+        let (callees, func_types, types, globals, print) = (&[], &[], &[], &[], &[]);
+        then(
+            f,
+            &Lowering {
+                ops: &ops,
+                callees,
+                func_types,
+                types,
+                globals,
+                print,
+            },
+        )
+    }
 
     /// The error of emitting the one function of `text` (no calls), if
     /// any.
     fn error_of(text: &str) -> Option<String> {
-        let f = &ssakit::text::parse_module(text).unwrap().functions[0];
-        let ops = OpTable::new(f.symbols());
-        let (callees, func_types, types, globals, print) = (&[], &[], &[], &[], &[]);
-        let low = Lowering {
-            ops: &ops,
-            callees,
-            func_types,
-            types,
-            globals,
-            print,
-        };
-        emit_function(f, &low).err().map(|e| e.message)
+        with_function(text, |f, low| {
+            emit_function(f, low).err().map(|e| e.message)
+        })
     }
 
     /// A dead instruction that reads no variable is never emitted: its
