@@ -256,6 +256,29 @@ fn opt_wat_prints_the_golden_text_of_the_binary_output() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `wasm opt --dump STEP` prints the result of one step of the emitter
+/// per function instead of the module (goldens, `BLESS=1`): the
+/// structured control flow, what stackify keeps on the stack, the locals.
+/// An unknown step, or `--dump` with `--wat` or `--stats`, is a usage
+/// error: exit 1, naming `--dump`.
+#[test]
+fn opt_dump_prints_each_step_of_the_emitter() {
+    for step in ["structure", "stackify", "locals"] {
+        let text = ok(&["wasm", "opt", "--dump", step, "wasm_tour.wat"], None);
+        assert!(text.starts_with("function sum:\n"), "{step}: {text}");
+        golden(&format!("wasm_tour.dump-{step}.txt"), &text);
+    }
+    for bad in [["bogus", "-O1"], ["locals", "--wat"], ["locals", "--stats"]] {
+        let o = ssakit(
+            &["wasm", "opt", "--dump", bad[0], bad[1], "wasm_tour.wat"],
+            None,
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{bad:?}: {err}");
+        assert!(err.contains("--dump"), "{bad:?}: {err}");
+    }
+}
+
 /// `--conventional` after passes that leave SSA not conventional (copy
 /// propagation makes the loop's old value and its increment one phi web
 /// that interferes: the lost-copy problem) is refused as the options'

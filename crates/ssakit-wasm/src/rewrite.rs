@@ -217,6 +217,28 @@ fn one(
     body: &module::Body<'_>,
     options: &OptOptions,
 ) -> Result<(Rewritten, usize), WasmError> {
+    let (f, locals_before) = prepare(m, syms, body, options)?;
+    let n_params = m.signature(body.index).params.len();
+    let e = emit::emit_unchecked(&f, low).map_err(|e| e.in_func(body.index))?;
+    // Values the input keeps on its operand stack across a block each
+    // need a local once emitted (the emitter keeps no value on the stack
+    // across a block): tens of thousands of them, all live at once, are
+    // more locals than engines accept. The input's body is valid and
+    // means the same: it is kept (issue 32, defect 9).
+    if n_params + e.locals > emit::MAX_LOCALS {
+        return Ok((Rewritten::Kept, locals_before));
+    }
+    Ok((Rewritten::Emitted(e), locals_before))
+}
+
+/// One function lifted, put into SSA form, optimised and destructed, and
+/// its declared locals before.
+fn prepare(
+    m: &WasmModule<'_>,
+    syms: &ModuleSymbols,
+    body: &module::Body<'_>,
+    options: &OptOptions,
+) -> Result<(ssakit::ir::Function, usize), WasmError> {
     let index = body.index;
     let lifted = lift(m, syms, body)?;
     let n_params = m.signature(index).params.len();
@@ -250,16 +272,7 @@ fn one(
             internal("destruct", e.describe(&f))
         }
     })?;
-    let e = emit::emit_unchecked(&f, low).map_err(|e| e.in_func(index))?;
-    // Values the input keeps on its operand stack across a block each
-    // need a local once emitted (the emitter keeps no value on the stack
-    // across a block): tens of thousands of them, all live at once, are
-    // more locals than engines accept. The input's body is valid and
-    // means the same: it is kept (issue 32, defect 9).
-    if n_params + e.locals > emit::MAX_LOCALS {
-        return Ok((Rewritten::Kept, locals_before));
-    }
-    Ok((Rewritten::Emitted(e), locals_before))
+    Ok((f, locals_before))
 }
 
 /// Rewrites every function body of the module `bytes` (binary, or text
@@ -277,28 +290,8 @@ pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmErr
     let binary = module::to_binary(bytes)?;
     let m = module::parse(&binary)?;
     let syms = ModuleSymbols::new(&m);
-    let ops = OpTable::new(syms.shared());
-    let by_name: FxHashMap<&str, u32> = m
-        .names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i as u32))
-        .collect();
-    let callees: Vec<Option<u32>> = (0..syms.shared().num_callees())
-        .map(|c| {
-            let name = syms.shared().callee_name(ssakit::ir::Callee::new(c));
-            by_name.get(name).copied()
-        })
-        .collect();
-    let globals = global_types(&binary)?;
-    let low = Lowering {
-        ops: &ops,
-        callees: &callees,
-        func_types: &m.func_types,
-        types: &m.types,
-        globals: &globals,
-        print: &[],
-    };
+    let tables = Tables::new(&m, &syms, &binary)?;
+    let low = tables.lowering(&m);
     let emitted: Vec<(Rewritten, usize)> = m
         .bodies
         .par_iter()
@@ -335,6 +328,81 @@ pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmErr
         });
     }
     Ok(Optimized { bytes: out, stats })
+}
+
+/// The tables of a [`Lowering`] for the functions of a module: its
+/// operators, its callees' function indices, its globals' types.
+struct Tables {
+    ops: OpTable,
+    callees: Vec<Option<u32>>,
+    globals: Vec<Type>,
+}
+
+impl Tables {
+    /// The tables of module `m` (binary `binary`).
+    fn new(m: &WasmModule<'_>, syms: &ModuleSymbols, binary: &[u8]) -> Result<Tables, WasmError> {
+        let by_name: FxHashMap<&str, u32> = m
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i as u32))
+            .collect();
+        let callees = (0..syms.shared().num_callees())
+            .map(|c| {
+                let name = syms.shared().callee_name(ssakit::ir::Callee::new(c));
+                by_name.get(name).copied()
+            })
+            .collect();
+        Ok(Tables {
+            ops: OpTable::new(syms.shared()),
+            callees,
+            globals: global_types(binary)?,
+        })
+    }
+
+    /// The lowering of `m`'s functions.
+    fn lowering<'a>(&'a self, m: &'a WasmModule<'_>) -> Lowering<'a> {
+        Lowering {
+            ops: &self.ops,
+            callees: &self.callees,
+            func_types: &m.func_types,
+            types: &m.types,
+            globals: &self.globals,
+            print: &[],
+        }
+    }
+}
+
+/// What `ssakit wasm opt --dump` prints: every function of the module
+/// `bytes` through `options`'s pipeline, then the emitter's steps up to
+/// `what`, whose result is printed ([`emit::Dump`]), in module order.
+///
+/// # Errors
+/// As [`optimize`], up to that step.
+///
+/// ```
+/// use ssakit_wasm::{emit::Dump, rewrite::{dump, OptOptions}};
+/// let wasm = ssakit_wasm::module::to_binary(b"(module (func $f (param i32) (result i32)
+///     (i32.add (local.get 0) (i32.const 1))))").unwrap();
+/// let text = dump(&wasm, &OptOptions::default(), Dump::Stackify).unwrap();
+/// assert!(text.starts_with("function f:\n"), "{text}");
+/// assert!(text.contains("on the stack"), "{text}");
+/// ```
+pub fn dump(bytes: &[u8], options: &OptOptions, what: emit::Dump) -> Result<String, WasmError> {
+    let binary = module::to_binary(bytes)?;
+    let m = module::parse(&binary)?;
+    let syms = ModuleSymbols::new(&m);
+    let tables = Tables::new(&m, &syms, &binary)?;
+    let low = tables.lowering(&m);
+    let texts: Vec<String> = m
+        .bodies
+        .par_iter()
+        .map(|b| {
+            let (f, _) = prepare(&m, &syms, b, options)?;
+            emit::dump::function(&f, &low, what).map_err(|e| e.in_func(b.index))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(texts.join("\n"))
 }
 
 /// Validates every function body of `m` (`module::parse` leaves them to

@@ -11,6 +11,7 @@ use crate::passes::{Passes, PassesParser};
 use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran};
 use clap::Subcommand;
 use ssakit::ir::Module;
+use ssakit_wasm::emit::Dump;
 use ssakit_wasm::lift::{lift, ModuleSymbols};
 use ssakit_wasm::module::{self, WasmModule};
 use ssakit_wasm::pipeline::{self, ModuleStats, Options};
@@ -79,8 +80,26 @@ pub struct OptArgs {
     /// `wasmprinter`) instead of binary.
     #[arg(long)]
     pub wat: bool,
+    /// Print, per function, the result of one step of the emitter as
+    /// text instead of the module: `structure` (the structured control
+    /// flow, labels resolved), `stackify` (what stays on the stack, is
+    /// teed, dropped, absorbed), `locals` (each local's type and
+    /// variables).
+    #[arg(long, value_name = "STEP", value_enum, conflicts_with_all = ["wat", "stats"])]
+    pub dump: Option<DumpArg>,
     #[command(flatten)]
     pub output: OutputArg,
+}
+
+/// The value of `wasm opt --dump`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DumpArg {
+    /// The structured control flow.
+    Structure,
+    /// What stays on the operand stack.
+    Stackify,
+    /// The locals and their variables.
+    Locals,
 }
 
 /// The value of `wasm opt -O`.
@@ -143,7 +162,7 @@ fn file(f: &Option<String>) -> &str {
 }
 
 fn run_opt(a: OptArgs) -> Result<(), Failed> {
-    if !a.wat {
+    if !a.wat && a.dump.is_none() {
         a.output.refuse_binary_to_terminal()?;
     }
     let (name, bytes) = input::read_module_bytes(file(&a.file))?;
@@ -156,6 +175,17 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
         },
         destruct: a.mode.options(),
     };
+    if let Some(step) = a.dump {
+        let step = match step {
+            DumpArg::Structure => Dump::Structure,
+            DumpArg::Stackify => Dump::Stackify,
+            DumpArg::Locals => Dump::Locals,
+        };
+        let text = rewrite::dump(&bytes, &opts, step).map_err(|e| bad(&name, &e))?;
+        let mut out = Out::open(&a.output)?;
+        out.write_str(&text)?;
+        return out.finish();
+    }
     let done = rewrite::optimize(&bytes, &opts).map_err(|e| bad(&name, &e))?;
     let mut out = Out::open(&a.output)?;
     if a.wat {

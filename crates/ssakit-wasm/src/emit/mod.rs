@@ -74,11 +74,17 @@
 //! assert_eq!(e.locals, 0);
 //! ```
 
+// The steps, in order (`Steps::run`, then `Steps::emit`): structure
+// (`structure`, `tidy`) → exit → plan (each instruction's operands and
+// action, computed once) → stackify → locals → results and zeros →
+// the code. `dump` prints the result of one (`wasm opt --dump`).
 mod ctl;
+pub(crate) mod dump;
 mod exit;
 mod key;
 mod locals;
 pub mod lower;
+mod plan;
 mod results;
 mod stackify;
 mod structure;
@@ -89,13 +95,13 @@ mod zeros;
 
 use crate::error::WasmError;
 use crate::module::Signature;
-use lower::Lowered;
+pub use dump::Dump;
 pub use lower::OpTable;
+use plan::{Action, Plan};
 use ssakit::entity::SecondaryMap;
-use ssakit::ir::{BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var};
+use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator, Type, Var};
 use stackify::{Node, Stackified};
 use structure::Ctl;
-use wasm_encoder::reencode::{Reencode, RoundtripReencoder};
 use wasm_encoder::{BlockType, Instruction as I, ValType};
 
 /// How a function's names map to the module being built.
@@ -201,20 +207,18 @@ fn err(f: &Function, msg: impl std::fmt::Display) -> WasmError {
 
 struct Emitter<'f, 'a> {
     f: &'f Function,
-    low: &'a Lowering<'a>,
+    /// Each instruction's operands and action.
+    plan: &'a Plan,
     local: locals::Locals,
     st: Stackified,
     out: wasm_encoder::Function,
-    re: RoundtripReencoder,
     returns: Vec<ValType>,
     /// A scratch `i64` local for clamping `switch` selectors ([`Want::Index`]).
     scratch: u32,
     /// A `local.set` not written yet (see [`Emitter::ins`]).
     pending_set: Option<(u32, bool)>,
-    /// Scratch of [`Emitter::tree`]: its frames, and their operands
-    /// (a stack: each frame's after its parent's).
+    /// Scratch of [`Emitter::tree`]: its frames.
     frames: Vec<Frame>,
-    ops: Vec<(Operand, Want)>,
     /// The instruction being finished ends with `local.tee`
     /// ([`Stackified::teed`]).
     tee_now: bool,
@@ -243,9 +247,7 @@ pub(crate) enum Want {
 /// the conversion its value needs once on the stack.
 struct Frame {
     node: Node,
-    /// Its operands, `Emitter::ops[start..end]`; from `next` on still to
-    /// push.
-    start: usize,
+    /// Its operands, [`Plan::op`]`(next..end)` still to push.
     next: usize,
     end: usize,
     conv: Option<(ValType, Want)>,
@@ -360,60 +362,28 @@ impl Emitter<'_, '_> {
         self.ins(I::LocalSet(locals::index(&self.local, v)));
     }
 
-    /// Stores the top value, of type `have`, into `v` (converting an
-    /// `i32` truth value for an `i64` destination).
-    fn set_from(&mut self, v: Var, have: ValType) {
-        if have == ValType::I32 && val_type(self.f.var_type(v)) == ValType::I64 {
-            self.ins(I::I64ExtendI32U);
-        }
-        self.set(v);
-    }
-
-    fn sig(&self, type_index: u32) -> Result<&Signature, WasmError> {
-        sig_of(self.f, self.low, type_index)
-    }
-
-    fn results(&mut self, results: &[Var], n_results: usize) {
-        if results.is_empty() {
-            for _ in 0..n_results {
-                self.ins(I::Drop);
-            }
-            return;
-        }
-        for &r in results.iter().rev() {
-            self.set(r);
-        }
-    }
-
     /// Emits the tree rooted at `root` (see [`stackify`]), iteratively.
     fn tree(&mut self, root: Node) -> Result<(), WasmError> {
         let mut st = std::mem::take(&mut self.frames);
-        let mut ops = std::mem::take(&mut self.ops);
         st.clear();
-        ops.clear();
-        let r = self.tree_in(root, &mut st, &mut ops);
-        (self.frames, self.ops) = (st, ops);
+        let r = self.tree_in(root, &mut st);
+        self.frames = st;
         r
     }
 
     /// [`Emitter::tree`] with its scratch.
-    fn tree_in(
-        &mut self,
-        root: Node,
-        st: &mut Vec<Frame>,
-        ops: &mut Vec<(Operand, Want)>,
-    ) -> Result<(), WasmError> {
-        operands_into(self.f, self.low, root, ops)?;
+    fn tree_in(&mut self, root: Node, st: &mut Vec<Frame>) -> Result<(), WasmError> {
+        let plan = self.plan;
+        let (next, end) = plan.reads(root)?;
         st.push(Frame {
             node: root,
-            start: 0,
-            next: 0,
-            end: ops.len(),
+            next,
+            end,
             conv: None,
         });
         while let Some(top) = st.last_mut() {
             if top.next < top.end {
-                let (o, want, user) = (ops[top.next].0, ops[top.next].1, top.node);
+                let ((o, want), user) = (plan.op(top.next), top.node);
                 top.next += 1;
                 let child = match o {
                     Operand::Var(t) => self.st.child(user, t).map(|d| (t, d)),
@@ -422,13 +392,11 @@ impl Emitter<'_, '_> {
                 match child {
                     Some((t, d)) => {
                         let node = Node::Inst(d);
-                        let next = ops.len();
-                        operands_into(self.f, self.low, node, ops)?;
+                        let (next, end) = plan.reads(node)?;
                         st.push(Frame {
                             node,
-                            start: next,
                             next,
-                            end: ops.len(),
+                            end,
                             conv: Some((val_type(self.f.var_type(t)), want)),
                         });
                     }
@@ -436,7 +404,6 @@ impl Emitter<'_, '_> {
                 }
             } else {
                 let fr = st.pop().expect("a frame");
-                ops.truncate(fr.start);
                 if let Node::Inst(i) = fr.node {
                     self.tee_now = self.st.teed[i];
                     self.finish(i)?;
@@ -449,108 +416,29 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
-    /// The operation of `inst` and the stores of its results, its operands
-    /// being on the stack.
+    /// The action of `inst` and the stores of its results, its operands
+    /// being on the stack ([`Plan`]).
     fn finish(&mut self, inst: Inst) -> Result<(), WasmError> {
-        let f = self.f;
-        match *f.inst(inst) {
-            InstData::Copy { dst, src } => {
-                if src == Operand::Undef {
-                    return Ok(());
-                }
-                self.set(dst);
-            }
-            InstData::Unary { dst, op, .. } => match op {
-                UnOp::Neg => {
-                    self.ins(I::I64Sub);
-                    self.set(dst);
-                }
-                UnOp::Not => {
-                    self.ins(I::I64Eqz);
-                    self.set_from(dst, ValType::I32);
-                }
-            },
-            InstData::Binary { dst, op, .. } => {
-                let (i, cmp) = match op {
-                    BinOp::Add => (I::I64Add, false),
-                    BinOp::Sub => (I::I64Sub, false),
-                    BinOp::Mul => (I::I64Mul, false),
-                    BinOp::Div => (I::I64DivS, false),
-                    BinOp::Rem => (I::I64RemS, false),
-                    BinOp::And => (I::I64And, false),
-                    BinOp::Or => (I::I64Or, false),
-                    BinOp::Xor => (I::I64Xor, false),
-                    BinOp::Shl => (I::I64Shl, false),
-                    BinOp::Shr => (I::I64ShrS, false),
-                    BinOp::Eq => (I::I64Eq, true),
-                    BinOp::Ne => (I::I64Ne, true),
-                    BinOp::Lt => (I::I64LtS, true),
-                    BinOp::Le => (I::I64LeS, true),
-                    BinOp::Gt => (I::I64GtS, true),
-                    BinOp::Ge => (I::I64GeS, true),
-                };
-                self.ins(i);
-                if cmp {
-                    self.set_from(dst, ValType::I32);
-                } else {
-                    self.set(dst);
+        let plan = self.plan;
+        match plan.action(inst)? {
+            Action::Nothing => return Ok(()),
+            Action::Store => {}
+            Action::Op(k) => self.ins(plan.instruction(k).clone()),
+            Action::Truth(k, extend) => {
+                self.ins(plan.instruction(k).clone());
+                if extend {
+                    self.ins(I::I64ExtendI32U);
                 }
             }
-            InstData::Call {
-                callee, results, ..
-            } => {
-                let (idx, sig) = callee_sig(f, self.low, callee)?;
-                let n = sig.results.len();
-                self.ins(I::Call(idx));
-                self.results(results.as_slice(f), n);
-            }
-            InstData::Print { args } => {
-                let idx = print_index(f, self.low, args.as_slice(f).len())?;
-                self.ins(I::Call(idx));
-            }
-            InstData::Phi { .. } => return Err(err(f, "a phi is left (destruct first)")),
-            InstData::ParCopy { copies } => {
-                for &(d, _) in copies.as_slice(f).iter().rev() {
-                    self.set(d);
+            Action::Call(k, drops) => {
+                self.ins(plan.instruction(k).clone());
+                for _ in 0..drops {
+                    self.ins(I::Drop);
                 }
             }
-            InstData::Op {
-                op, imms, results, ..
-            } => {
-                let (imms, results) = (imms.as_slice(f), results.as_slice(f));
-                match lowered(f, self.low, op)? {
-                    Lowered::Select => {
-                        let t = val_type(f.var_type(results[0]));
-                        match t {
-                            ValType::Ref(_) => self.ins(I::TypedSelect(t)),
-                            _ => self.ins(I::Select),
-                        }
-                        self.set(results[0]);
-                    }
-                    Lowered::CallIndirect => {
-                        let n = self.sig(imms[0] as u32)?.results.len();
-                        self.ins(I::CallIndirect {
-                            type_index: imms[0] as u32,
-                            table_index: imms[1] as u32,
-                        });
-                        self.results(results, n);
-                    }
-                    Lowered::GlobalSet => self.ins(I::GlobalSet(imms[0] as u32)),
-                    Lowered::Plain { build, .. } => {
-                        let wop = build(imms).ok_or_else(|| {
-                            err(f, format!("bad immediates for `{}`", f.operator_name(op)))
-                        })?;
-                        let i = self
-                            .re
-                            .instruction(wop)
-                            .map_err(|e| err(f, format!("re-encoding: {e}")))?;
-                        self.ins(i);
-                        for &r in results.iter().rev() {
-                            self.set(r);
-                        }
-                    }
-                }
-            }
+        }
+        for &r in plan.dsts(inst).iter().rev() {
+            self.set(r);
         }
         Ok(())
     }
@@ -587,202 +475,6 @@ impl Emitter<'_, '_> {
         }
         src_local == Some(self.local[dst])
     }
-}
-
-fn sig_of<'l>(
-    f: &Function,
-    low: &'l Lowering<'_>,
-    type_index: u32,
-) -> Result<&'l Signature, WasmError> {
-    low.types
-        .get(type_index as usize)
-        .and_then(|s| s.as_ref())
-        .ok_or_else(|| err(f, format!("type {type_index} is not a function type")))
-}
-
-fn callee_sig<'l>(
-    f: &Function,
-    low: &'l Lowering<'_>,
-    callee: ssakit::ir::Callee,
-) -> Result<(u32, &'l Signature), WasmError> {
-    let idx = low
-        .callees
-        .get(callee.index())
-        .copied()
-        .flatten()
-        .ok_or_else(|| {
-            err(
-                f,
-                format!("no function for callee `{}`", f.callee_name(callee)),
-            )
-        })?;
-    let ty = *low
-        .func_types
-        .get(idx as usize)
-        .ok_or_else(|| err(f, format!("function {idx} out of range")))?;
-    Ok((idx, sig_of(f, low, ty)?))
-}
-
-fn print_index(f: &Function, low: &Lowering<'_>, arity: usize) -> Result<u32, WasmError> {
-    low.print
-        .get(arity)
-        .copied()
-        .flatten()
-        .ok_or_else(|| err(f, format!("no import for print of {arity}")))
-}
-
-fn lowered(
-    f: &Function,
-    low: &Lowering<'_>,
-    op: ssakit::ir::Operator,
-) -> Result<Lowered, WasmError> {
-    low.ops.get(op).ok_or_else(|| {
-        err(
-            f,
-            format!("`{}` is not a WebAssembly operator", f.operator_name(op)),
-        )
-    })
-}
-
-/// The operands of `node` in push order, each with what it must become;
-/// also checks the instruction's shape.
-pub(crate) fn operands(
-    f: &Function,
-    low: &Lowering<'_>,
-    node: Node,
-) -> Result<Vec<(Operand, Want)>, WasmError> {
-    let mut out = Vec::new();
-    operands_into(f, low, node, &mut out)?;
-    Ok(out)
-}
-
-/// [`operands`], appended to `out` (the emitter's one buffer for a whole
-/// tree: no allocation per instruction).
-fn operands_into(
-    f: &Function,
-    low: &Lowering<'_>,
-    node: Node,
-    out: &mut Vec<(Operand, Want)>,
-) -> Result<(), WasmError> {
-    let v = |t: Type| Want::V(val_type(t));
-    let i64w = Want::V(ValType::I64);
-    let inst = match node {
-        Node::Term(b) => {
-            match *f.term(b) {
-                Terminator::Branch { cond, .. } => out.push((cond, Want::Truth)),
-                Terminator::Switch { value, .. } => out.push((value, Want::Index)),
-                Terminator::Ret(vals) => {
-                    let vals = vals.as_slice(f);
-                    match f.returns() {
-                        // An `.ssa` function without a declared signature
-                        // returns `i64`s.
-                        None => out.extend(vals.iter().map(|&o| (o, i64w))),
-                        Some(rets) => {
-                            if vals.len() != rets.len() {
-                                return Err(err(
-                                    f,
-                                    format!(
-                                        "returns {} values, the signature {}",
-                                        vals.len(),
-                                        rets.len()
-                                    ),
-                                ));
-                            }
-                            out.extend(vals.iter().zip(rets).map(|(&o, &t)| (o, v(t))));
-                        }
-                    }
-                }
-                Terminator::Jump(_) | Terminator::Unreachable => {}
-            }
-            return Ok(());
-        }
-        Node::Inst(i) => i,
-    };
-    match *f.inst(inst) {
-        InstData::Copy { dst, src } => {
-            if src != Operand::Undef {
-                out.push((src, v(f.var_type(dst))));
-            }
-        }
-        InstData::Unary { op, arg, .. } => {
-            if op == UnOp::Neg {
-                out.push((Operand::Const(0), i64w));
-            }
-            out.push((arg, i64w));
-        }
-        InstData::Binary { lhs, rhs, .. } => {
-            out.push((lhs, i64w));
-            out.push((rhs, i64w));
-        }
-        InstData::Call { callee, args, .. } => {
-            let (_, sig) = callee_sig(f, low, callee)?;
-            for (k, &a) in args.as_slice(f).iter().enumerate() {
-                out.push((a, sig.params.get(k).map_or(i64w, |&t| v(t))));
-            }
-        }
-        InstData::Print { args } => {
-            print_index(f, low, args.as_slice(f).len())?;
-            out.extend(args.as_slice(f).iter().map(|&a| (a, i64w)));
-        }
-        InstData::Phi { .. } => return Err(err(f, "a phi is left (destruct first)")),
-        InstData::ParCopy { copies } => {
-            out.extend(
-                copies
-                    .as_slice(f)
-                    .iter()
-                    .map(|&(d, s)| (s, v(f.var_type(d)))),
-            );
-        }
-        InstData::Op {
-            op,
-            imms,
-            args,
-            results,
-        } => {
-            let (imms, args, results) = (imms.as_slice(f), args.as_slice(f), results.as_slice(f));
-            match lowered(f, low, op)? {
-                Lowered::Select => {
-                    if results.len() != 1 || args.len() != 3 {
-                        return Err(err(f, "select needs three operands and one result"));
-                    }
-                    let t = v(f.var_type(results[0]));
-                    out.extend([(args[0], t), (args[1], t), (args[2], Want::V(ValType::I32))]);
-                }
-                Lowered::CallIndirect => {
-                    let (&[ty, _], Some((&index, params))) = (imms, args.split_last()) else {
-                        return Err(err(f, "call_indirect needs [type, table] and an index"));
-                    };
-                    let sig = sig_of(f, low, ty as u32)?;
-                    for (k, &a) in params.iter().enumerate() {
-                        out.push((a, sig.params.get(k).map_or(i64w, |&t| v(t))));
-                    }
-                    out.push((index, Want::V(ValType::I32)));
-                }
-                Lowered::GlobalSet => {
-                    let (&[g], &[a]) = (imms, args) else {
-                        return Err(err(f, "global.set needs [global] and one operand"));
-                    };
-                    let t = low
-                        .globals
-                        .get(g as usize)
-                        .copied()
-                        .ok_or_else(|| err(f, format!("global {g} out of range")))?;
-                    out.push((a, v(t)));
-                }
-                Lowered::Plain { i64_mask, .. } => {
-                    for (k, &a) in args.iter().enumerate() {
-                        let want = match a {
-                            Operand::Var(x) => v(f.var_type(x)),
-                            _ if k < 64 && i64_mask >> k & 1 == 1 => i64w,
-                            _ => Want::V(ValType::I32),
-                        };
-                        out.push((a, want));
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Emits `f` (destructed) as a function body (see the module
@@ -837,125 +529,199 @@ pub(crate) fn emit_unchecked(
     f: &Function,
     low: &Lowering<'_>,
 ) -> Result<EmittedFunction, WasmError> {
-    let mut s = structure::structure(f).map_err(|e| {
-        err(
-            f,
-            format!(
-                "irreducible control flow (edge {} -> {})",
-                f.block_name(e.from),
-                f.block_name(e.to)
-            ),
-        )
-    })?;
-    exit::hoist_final_ret(&mut s);
-    let st = stackify::stackify(f, low, &s)?;
-    let mut alloc = locals::assign(f, &s, &st);
-    let carried = results::if_results(f, &s, &st, &alloc.local);
-    let zero = zeros::implicit_zeros(f, &s, &st, &alloc.local, alloc.count);
-    // One scratch `i64` after the assigned locals when a selector is `i64`.
-    let scratch = (f.params().len() + alloc.count) as u32;
-    let wide_selector = f.layout().iter().any(|&b| match *f.term(b) {
-        Terminator::Switch {
-            value: Operand::Var(v),
-            ..
-        } => f.var_type(v) == Type::I64,
-        _ => false,
-    });
-    if wide_selector {
-        alloc.groups.push((1, ValType::I64));
-        alloc.count += 1;
+    Steps::run(f, low)?.emit(f)
+}
+
+/// The steps of emission before the code is written, each one's result
+/// (`ssakit wasm opt --dump` prints them: `emit/dump.rs`).
+pub(crate) struct Steps {
+    /// Structure: Ramsey's structured control flow, tidied
+    /// ([`structure`]); exit: a final `ret` moved after the loops around
+    /// it (`emit/exit.rs`).
+    pub(crate) structured: structure::Structured,
+    /// Each instruction's operands with their wants, and its action
+    /// (`emit/plan.rs`).
+    pub(crate) plan: Plan,
+    /// Stackify: what stays on the stack, is teed, dropped, absorbed
+    /// ([`stackify`]).
+    pub(crate) stackified: Stackified,
+    /// Locals: each variable's local and the declarations ([`locals`]),
+    /// with the scratch `i64` of a wide `switch` selector last.
+    pub(crate) locals: locals::Assignment,
+    /// The scratch local's index (declared only when a selector is an
+    /// `i64`): the first past the assigned locals.
+    pub(crate) scratch: u32,
+    /// Results: per structured item, what it does with an `if`'s result
+    /// (`emit/results.rs`).
+    pub(crate) carried: Vec<Option<results::Carry>>,
+    /// Zeros: per instruction slot, a store of zero into a local still
+    /// zero, left out (`emit/zeros.rs`).
+    pub(crate) zero: SecondaryMap<Inst, bool>,
+}
+
+impl Steps {
+    /// Runs the steps on `f` (destructed), in order: structure → exit →
+    /// plan → stackify → locals → results and zeros.
+    pub(crate) fn run(f: &Function, low: &Lowering<'_>) -> Result<Steps, WasmError> {
+        let structured = Steps::structure(f)?;
+        let plan = Plan::new(f, low, &structured);
+        let stackified = stackify::stackify_planned(f, &plan, &structured)?;
+        let (locals, scratch) = Steps::locals(f, &structured, &stackified);
+        let carried = results::if_results(f, &structured, &stackified, &locals.local);
+        let zero = zeros::implicit_zeros(f, &structured, &stackified, &locals.local, locals.count);
+        Ok(Steps {
+            structured,
+            plan,
+            stackified,
+            locals,
+            scratch,
+            carried,
+            zero,
+        })
     }
-    let returns: Vec<ValType> = f
-        .returns()
-        .map(|r| r.iter().map(|&t| val_type(t)).collect())
-        .unwrap_or_default();
-    let mut e = Emitter {
-        f,
-        low,
-        local: alloc.local,
-        st,
-        out: wasm_encoder::Function::new(alloc.groups),
-        re: RoundtripReencoder,
-        returns,
-        scratch,
-        pending_set: None,
-        frames: Vec::new(),
-        ops: Vec::new(),
-        tee_now: false,
-        zero,
-        vanish: None,
-    };
-    let last = s.items.len().wrapping_sub(1);
-    for (k, &c) in s.items.iter().enumerate() {
-        match c {
-            Ctl::Body(b) => {
-                e.body(b)?;
-                // The last store of an arm of an `if` with a result: its
-                // value stays on the stack (`emit/results.rs`).
-                if let Some(results::Carry::Keep(l)) = carried[k] {
-                    if e.pending_set.take() != Some((l, false)) {
-                        return Err(err(f, "an `if` result is not stored last"));
+
+    /// Structure and exit: the structured form of `f`, or the edge that
+    /// makes it irreducible.
+    fn structure(f: &Function) -> Result<structure::Structured, WasmError> {
+        let mut s = structure::structure(f).map_err(|e| {
+            err(
+                f,
+                format!(
+                    "irreducible control flow (edge {} -> {})",
+                    f.block_name(e.from),
+                    f.block_name(e.to)
+                ),
+            )
+        })?;
+        exit::hoist_final_ret(&mut s);
+        Ok(s)
+    }
+
+    /// Locals: the assignment, and the scratch `i64` after the assigned
+    /// locals, declared when a selector is `i64`.
+    fn locals(
+        f: &Function,
+        s: &structure::Structured,
+        st: &Stackified,
+    ) -> (locals::Assignment, u32) {
+        let mut alloc = locals::assign(f, s, st);
+        let scratch = (f.params().len() + alloc.count) as u32;
+        let wide_selector = f.layout().iter().any(|&b| match *f.term(b) {
+            Terminator::Switch {
+                value: Operand::Var(v),
+                ..
+            } => f.var_type(v) == Type::I64,
+            _ => false,
+        });
+        if wide_selector {
+            alloc.groups.push((1, ValType::I64));
+            alloc.count += 1;
+        }
+        (alloc, scratch)
+    }
+
+    /// Emission: the code of `f`, item by item of the structure.
+    fn emit(self, f: &Function) -> Result<EmittedFunction, WasmError> {
+        let Steps {
+            structured: s,
+            plan,
+            stackified: st,
+            locals: alloc,
+            scratch,
+            carried,
+            zero,
+        } = self;
+        let returns: Vec<ValType> = f
+            .returns()
+            .map(|r| r.iter().map(|&t| val_type(t)).collect())
+            .unwrap_or_default();
+        let mut e = Emitter {
+            f,
+            plan: &plan,
+            local: alloc.local,
+            st,
+            out: wasm_encoder::Function::new(alloc.groups),
+            returns,
+            scratch,
+            pending_set: None,
+            frames: Vec::new(),
+            tee_now: false,
+            zero,
+            vanish: None,
+        };
+        let last = s.items.len().wrapping_sub(1);
+        for (k, &c) in s.items.iter().enumerate() {
+            match c {
+                Ctl::Body(b) => {
+                    e.body(b)?;
+                    // The last store of an arm of an `if` with a result: its
+                    // value stays on the stack (`emit/results.rs`).
+                    if let Some(results::Carry::Keep(l)) = carried[k] {
+                        if e.pending_set.take() != Some((l, false)) {
+                            return Err(err(f, "an `if` result is not stored last"));
+                        }
                     }
                 }
-            }
-            Ctl::Block => e.ins(I::Block(BlockType::Empty)),
-            Ctl::Loop => e.ins(I::Loop(BlockType::Empty)),
-            Ctl::If(b) => {
-                e.tree(Node::Term(b))?;
-                e.ins(I::If(match carried[k] {
-                    Some(results::Carry::Result(t)) => BlockType::Result(t),
-                    _ => BlockType::Empty,
-                }));
-            }
-            Ctl::Else => e.ins(I::Else),
-            Ctl::End => {
-                e.ins(I::End);
-                if let Some(results::Carry::Store(_, l, once)) = carried[k] {
-                    e.ins(I::LocalSet(l));
-                    e.vanish = once.then_some(l);
+                Ctl::Block => e.ins(I::Block(BlockType::Empty)),
+                Ctl::Loop => e.ins(I::Loop(BlockType::Empty)),
+                Ctl::If(b) => {
+                    e.tree(Node::Term(b))?;
+                    e.ins(I::If(match carried[k] {
+                        Some(results::Carry::Result(t)) => BlockType::Result(t),
+                        _ => BlockType::Empty,
+                    }));
                 }
-            }
-            Ctl::Br(d) => e.ins(I::Br(d)),
-            Ctl::BrIf {
-                block,
-                negate,
-                depth,
-            } => {
-                e.tree(Node::Term(block))?;
-                if negate {
-                    e.ins(I::I32Eqz);
+                Ctl::Else => e.ins(I::Else),
+                Ctl::End => {
+                    e.ins(I::End);
+                    if let Some(results::Carry::Store(_, l, once)) = carried[k] {
+                        e.ins(I::LocalSet(l));
+                        e.vanish = once.then_some(l);
+                    }
                 }
-                e.ins(I::BrIf(depth));
-            }
-            Ctl::BrTable {
-                block,
-                start,
-                len,
-                default,
-            } => {
-                e.tree(Node::Term(block))?;
-                let depths = &s.depths[start as usize..(start + len) as usize];
-                e.ins(I::BrTable(depths.into(), default));
-            }
-            Ctl::Ret(b) => {
-                e.tree(Node::Term(b))?;
-                // The last item needs no `return`: the body's `end` follows.
-                if k != last {
-                    e.ins(I::Return);
+                Ctl::Br(d) => e.ins(I::Br(d)),
+                Ctl::BrIf {
+                    block,
+                    negate,
+                    depth,
+                } => {
+                    e.tree(Node::Term(block))?;
+                    if negate {
+                        e.ins(I::I32Eqz);
+                    }
+                    e.ins(I::BrIf(depth));
                 }
+                Ctl::BrTable {
+                    block,
+                    start,
+                    len,
+                    default,
+                } => {
+                    e.tree(Node::Term(block))?;
+                    let depths = &s.depths[start as usize..(start + len) as usize];
+                    e.ins(I::BrTable(depths.into(), default));
+                }
+                Ctl::Ret(b) => {
+                    e.tree(Node::Term(b))?;
+                    // The last item needs no `return`: the body's `end` follows.
+                    if k != last {
+                        e.ins(I::Return);
+                    }
+                }
+                Ctl::Unreachable => e.ins(I::Unreachable),
             }
-            Ctl::Unreachable => e.ins(I::Unreachable),
         }
+        // After a final `end` the function's results must be on the stack:
+        // that point is never reached (every path returned or branched).
+        if matches!(s.items.last(), Some(Ctl::End))
+            && (f.returns().is_none() || !e.returns.is_empty())
+        {
+            e.ins(I::Unreachable);
+        }
+        e.ins(I::End);
+        Ok(EmittedFunction {
+            func: e.out,
+            locals: alloc.count,
+        })
     }
-    // After a final `end` the function's results must be on the stack:
-    // that point is never reached (every path returned or branched).
-    if matches!(s.items.last(), Some(Ctl::End)) && (f.returns().is_none() || !e.returns.is_empty())
-    {
-        e.ins(I::Unreachable);
-    }
-    e.ins(I::End);
-    Ok(EmittedFunction {
-        func: e.out,
-        locals: alloc.count,
-    })
 }

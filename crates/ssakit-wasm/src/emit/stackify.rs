@@ -79,7 +79,9 @@
 
 use super::ctl::{Ctl, Structured};
 use super::key::key;
-use super::{operands, Lowering};
+use super::plan::Plan;
+#[cfg(test)]
+use super::Lowering;
 use crate::error::WasmError;
 use ssakit::entity::{Csr, EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Block, Effects, Function, Inst, InstData, Operand, Var};
@@ -423,10 +425,21 @@ fn root(up: &mut [PackedOption<Pos>], k: usize) -> usize {
     r
 }
 
-/// Decides the stack values of `f` emitted in the order of `s`.
+/// The stack values of `f` with a plan of its own (for tests).
+#[cfg(test)]
 pub(crate) fn stackify(
     f: &Function,
     low: &Lowering<'_>,
+    s: &Structured,
+) -> Result<Stackified, WasmError> {
+    stackify_planned(f, &Plan::new(f, low, s), s)
+}
+
+/// Decides the stack values of `f` emitted in the order of `s`, reading
+/// each instruction's operands from `plan` (built once per function).
+pub(crate) fn stackify_planned(
+    f: &Function,
+    plan: &Plan,
     s: &Structured,
 ) -> Result<Stackified, WasmError> {
     let (nv, ni) = (f.num_vars(), f.inst_slots());
@@ -599,7 +612,7 @@ pub(crate) fn stackify(
                 start.push(j);
                 continue;
             }
-            let ops = operands(f, low, node)?;
+            let ops = plan.operands(node)?;
             let here = base + j as u32 + 1;
             let at_j = PackedOption::some(Pos::new(j));
             // A read of a variable tee'd in an earlier tree: that tree
@@ -687,7 +700,7 @@ pub(crate) fn stackify(
                 let stolen = (k + 1 == cursor && tainted[k] == at_j && !tee)
                     .then(|| {
                         let once = |v: Var| defs[v] == 1 && !is_param[v];
-                        first_read_tee(&st, &taints, &ops, k, q, &start, &moved_in, &index_of, once)
+                        first_read_tee(&st, &taints, ops, k, q, &start, &moved_in, &index_of, once)
                     })
                     .flatten();
                 adjacent |= stolen.is_some();
@@ -730,7 +743,7 @@ pub(crate) fn stackify(
                     cursor = start[k];
                 }
             }
-            if (j < n || term_next) && stack_first(f, &st, &ops, &index_of, insts, once, cursor) {
+            if (j < n || term_next) && stack_first(f, &st, ops, &index_of, insts, once, cursor) {
                 // `stack_first` found the definition earlier in this block.
                 if let Some(&(Operand::Var(t), _)) = ops.first() {
                     let at = st.def[t].expand().and_then(|d| index_of[d].expand());
@@ -742,7 +755,7 @@ pub(crate) fn stackify(
                     }
                 }
             }
-            for &(o, _) in &ops {
+            for &(o, _) in ops {
                 if let Operand::Var(v) = o {
                     last_read[v] = here;
                 }
