@@ -23,7 +23,7 @@
 //!     (else (i64.div_s (local.get $a) (local.get $b)))))
 //! ```
 
-use crate::emit::lower::OpTable;
+use crate::emit::OpTable;
 use crate::emit::{emit_function, Lowering};
 use crate::error::WasmError;
 use crate::module::Signature;

@@ -24,7 +24,7 @@
 //!   before it is returned; an invalid output is an internal error naming
 //!   the function, never returned.
 
-use crate::emit::{self, lower::OpTable, Lowering};
+use crate::emit::{self, Lowering, OpTable};
 use crate::error::{ErrorKind, WasmError};
 use crate::lift::{lift, ModuleSymbols};
 use crate::module::{self, val_type, WasmModule};

@@ -28,7 +28,7 @@ use wasmparser::{
 
 /// Rebuilds an operator from its immediates (`None`: too few or out of
 /// range).
-pub type Builder = fn(&[i64]) -> Option<WasmOp<'static>>;
+pub(crate) type Builder = fn(&[i64]) -> Option<WasmOp<'static>>;
 
 trait FromImms: Sized {
     fn take(it: &mut std::slice::Iter<'_, i64>) -> Option<Self>;
@@ -163,16 +163,7 @@ macro_rules! define_builders {
     ($( @$proposal:ident $op:ident $({ $($arg:ident: $argty:ty),* })? => $visit:ident ($($ann:tt)*) )*) => {
         /// wasmparser's visitor name and builder of every operator of an
         /// accepted proposal.
-        ///
-        /// ```
-        /// use ssakit_wasm::emit::lower::builders;
-        /// let all = builders();
-        /// assert_eq!(all.len(), ssakit_wasm::operators::accepted_visits().len());
-        /// let (_, local_get) = all.iter().find(|(v, _)| *v == "visit_local_get").unwrap();
-        /// assert_eq!(local_get(&[3]), Some(wasmparser::Operator::LocalGet { local_index: 3 }));
-        /// assert_eq!(local_get(&[-1]), None); // out of range
-        /// ```
-        pub fn builders() -> Vec<(&'static str, Builder)> {
+        pub(crate) fn builders() -> Vec<(&'static str, Builder)> {
             let all: Vec<Option<(&'static str, Builder)>> = vec![
                 $( build_one!(@$proposal $op $visit $($($arg)*)?), )*
             ];
@@ -184,21 +175,8 @@ macro_rules! define_builders {
 wasmparser::for_each_operator!(define_builders);
 
 /// How an operation is emitted.
-///
-/// ```
-/// use ssakit::ir::{Effects, Symbols};
-/// use ssakit_wasm::emit::lower::{Lowered, OpTable};
-/// let mut s = Symbols::new();
-/// let add = s.operator("i64.add", Effects::PURE).unwrap();
-/// let select = s.operator("select", Effects::PURE).unwrap();
-/// let t = OpTable::new(&s);
-/// let Some(Lowered::Plain { build, i64_mask }) = t.get(add) else { panic!() };
-/// assert_eq!(i64_mask, !0);
-/// assert_eq!(build(&[]), Some(wasmparser::Operator::I64Add));
-/// assert!(matches!(t.get(select), Some(Lowered::Select)));
-/// ```
 #[derive(Clone, Copy, Debug)]
-pub enum Lowered {
+pub(crate) enum Lowered {
     /// `select`: typed when its result is a reference.
     Select,
     /// `call_indirect[type, table](args..., index)`.
@@ -214,16 +192,19 @@ pub enum Lowered {
     },
 }
 
-/// Per operator of a symbol table, how it is emitted.
+/// Per operator of a symbol table, how it is emitted: the first field of
+/// a [`Lowering`](super::Lowering), built once per symbol table.
 ///
 /// ```
 /// use ssakit::ir::{Effects, Symbols};
 /// let mut s = Symbols::new();
-/// let load = s.operator("i32.load", Effects::TRAP.union(Effects::READ)).unwrap();
-/// let mine = s.operator("my.op", Effects::PURE).unwrap();
-/// let t = ssakit_wasm::emit::lower::OpTable::new(&s);
-/// assert!(t.get(load).is_some());
-/// assert!(t.get(mine).is_none()); // not a WebAssembly operator
+/// s.operator("i32.load", Effects::TRAP.union(Effects::READ)).unwrap();
+/// s.operator("my.op", Effects::PURE).unwrap(); // an error when emitted
+/// let ops = ssakit_wasm::emit::OpTable::new(&s);
+/// let low = ssakit_wasm::emit::Lowering {
+///     ops: &ops, callees: &[], func_types: &[], types: &[], globals: &[], print: &[],
+/// };
+/// # let _ = low;
 /// ```
 #[derive(Clone, Debug)]
 pub struct OpTable {
@@ -233,17 +214,6 @@ pub struct OpTable {
 impl OpTable {
     /// The table for every operator of `symbols` that names a WebAssembly
     /// operator (others are errors when emitted).
-    ///
-    /// ```
-    /// use ssakit::ir::{Effects, Symbols};
-    /// use ssakit_wasm::emit::lower::{Lowered, OpTable};
-    /// let mut s = Symbols::new();
-    /// let c = s.operator("f32.const", Effects::PURE).unwrap();
-    /// let Some(Lowered::Plain { build, .. }) = OpTable::new(&s).get(c) else { panic!() };
-    /// let one = build(&[1.0f32.to_bits() as i64]).unwrap();
-    /// assert!(matches!(one, wasmparser::Operator::F32Const { value } if value.bits() == 1.0f32.to_bits()));
-    /// assert!(build(&[]).is_none()); // too few immediates
-    /// ```
     pub fn new(symbols: &Symbols) -> OpTable {
         let mut by_name: FxHashMap<String, Builder> = FxHashMap::default();
         for (visit, b) in builders() {
@@ -270,30 +240,14 @@ impl OpTable {
     }
 
     /// How `op` is emitted, if it is a WebAssembly operator.
-    ///
-    /// ```
-    /// use ssakit::ir::{Effects, Symbols};
-    /// use ssakit_wasm::emit::lower::{Lowered, OpTable};
-    /// let mut s = Symbols::new();
-    /// let set = s.operator("global.set", Effects::WRITE).unwrap();
-    /// assert!(matches!(OpTable::new(&s).get(set), Some(Lowered::GlobalSet)));
-    /// ```
-    pub fn get(&self, op: Operator) -> Option<Lowered> {
+    pub(crate) fn get(&self, op: Operator) -> Option<Lowered> {
         self.by_op[op]
     }
 }
 
 /// Which operands of the operator named `name` are `i64` (see the module
 /// documentation).
-///
-/// ```
-/// use ssakit_wasm::emit::lower::i64_mask;
-/// assert_eq!(i64_mask("i64.add"), !0); // every operand
-/// assert_eq!(i64_mask("i64.store"), 0b10); // the value, not the address
-/// assert_eq!(i64_mask("i32.wrap_i64"), 1);
-/// assert_eq!(i64_mask("i32.add"), 0);
-/// ```
-pub fn i64_mask(name: &str) -> u64 {
+pub(crate) fn i64_mask(name: &str) -> u64 {
     let (ty, op) = name.split_once('.').unwrap_or((name, ""));
     let memory = op.starts_with("load") || op.starts_with("store");
     match ty {
@@ -322,6 +276,49 @@ mod tests {
         assert_eq!(i64_mask("f64.convert_i64_u"), 1);
         assert_eq!(i64_mask("f64.convert_i32_u"), 0);
         assert_eq!(i64_mask("i32.add"), 0);
+    }
+
+    #[test]
+    fn builders_rebuild_operators_and_refuse_bad_immediates() {
+        let all = builders();
+        let (_, local_get) = all.iter().find(|(v, _)| *v == "visit_local_get").unwrap();
+        assert_eq!(
+            local_get(&[3]),
+            Some(wasmparser::Operator::LocalGet { local_index: 3 })
+        );
+        assert_eq!(local_get(&[-1]), None); // out of range
+    }
+
+    #[test]
+    fn the_table_knows_wasm_operators_only() {
+        use ssakit::ir::Effects;
+        let mut s = Symbols::new();
+        let add = s.operator("i64.add", Effects::PURE).unwrap();
+        let select = s.operator("select", Effects::PURE).unwrap();
+        let set = s.operator("global.set", Effects::WRITE).unwrap();
+        let load = s
+            .operator("i32.load", Effects::TRAP.union(Effects::READ))
+            .unwrap();
+        let c = s.operator("f32.const", Effects::PURE).unwrap();
+        let mine = s.operator("my.op", Effects::PURE).unwrap();
+        let t = OpTable::new(&s);
+        let Some(Lowered::Plain { build, i64_mask }) = t.get(add) else {
+            panic!()
+        };
+        assert_eq!(i64_mask, !0);
+        assert_eq!(build(&[]), Some(wasmparser::Operator::I64Add));
+        assert!(matches!(t.get(select), Some(Lowered::Select)));
+        assert!(matches!(t.get(set), Some(Lowered::GlobalSet)));
+        assert!(t.get(load).is_some());
+        assert!(t.get(mine).is_none()); // not a WebAssembly operator
+        let Some(Lowered::Plain { build, .. }) = t.get(c) else {
+            panic!()
+        };
+        let one = build(&[1.0f32.to_bits() as i64]).unwrap();
+        assert!(
+            matches!(one, wasmparser::Operator::F32Const { value } if value.bits() == 1.0f32.to_bits())
+        );
+        assert!(build(&[]).is_none()); // too few immediates
     }
 
     #[test]

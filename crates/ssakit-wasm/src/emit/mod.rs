@@ -17,7 +17,7 @@
 //! # What is emitted
 //!
 //! * **Operations** of [`crate::operators`] become their operator again
-//!   ([`lower`]); `select` is typed when its result is a reference;
+//!   (`emit/lower.rs`); `select` is typed when its result is a reference;
 //!   `call_indirect`'s last operand is the table index.
 //! * **ssakit's built-ins** are `i64` arithmetic: `+ - * / % & | ^ << >>`
 //!   are `i64.add ... i64.shr_s` (so `/` traps on `i64::MIN / -1` where
@@ -29,7 +29,7 @@
 //!   condition of type `i64` is tested against zero; a `switch` selector
 //!   of type `i64` outside `0..2^32` becomes `u32::MAX` (through a
 //!   scratch local), so that it takes the default as `ssakit run` does.
-//! * **Literals** take the type their position wants ([`lower`] keeps
+//! * **Literals** take the type their position wants (`emit/lower.rs` keeps
 //!   which operands of each operator are `i64`); `undef` is a zero of that
 //!   type; a copy of `undef` emits nothing.
 //! * **Control flow** (`emit/structure.rs`): Ramsey's structured translation of
@@ -83,7 +83,7 @@ pub(crate) mod dump;
 mod exit;
 mod key;
 mod locals;
-pub mod lower;
+mod lower;
 mod plan;
 mod results;
 mod stackify;

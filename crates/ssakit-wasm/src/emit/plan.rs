@@ -496,7 +496,7 @@ fn callee_sig<'l>(
 pub(super) mod tests {
     //! Errors stay where the steps met them before the plan: a bad shape
     //! when stackify reads the operands, bad immediates when emitted.
-    use super::super::{emit_function, lower::OpTable, Lowering};
+    use super::super::{emit_function, Lowering, OpTable};
     use ssakit::ir::Function;
 
     /// `then` on the one function of `text` and a lowering that maps no

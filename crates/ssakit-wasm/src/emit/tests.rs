@@ -21,7 +21,7 @@ pub(super) fn stackified(text: &str) -> (Function, Structured, Stackified) {
         .unwrap()
         .functions
         .remove(0);
-    let ops = super::lower::OpTable::new(f.symbols());
+    let ops = super::OpTable::new(f.symbols());
     let sig = Signature {
         params: vec![Type::I64; f.params().len()],
         results: vec![Type::I64],
