@@ -37,6 +37,7 @@ use super::locals::{self, Locals};
 use super::stackify::{single_def, Node, Stackified};
 use super::structure::{Ctl, Structured};
 use super::val_type;
+use ssakit::entity::EntityVec;
 use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator, Var};
 use wasm_encoder::ValType;
 
@@ -105,16 +106,16 @@ pub(crate) fn if_results(
     // A copy counts twice: its destination may share the local and the
     // copy emit nothing, so that the `local.get` after the `end` would
     // be the destination's first read of several.
-    let mut uses = vec![0u32; f.num_vars()];
+    let mut uses: EntityVec<Var, u32> = EntityVec::filled(f.num_vars(), 0);
     for &b in f.layout() {
         for &i in f.block_insts(b) {
             let k = match f.inst(i) {
                 InstData::Copy { .. } | InstData::ParCopy { .. } => 2,
                 _ => 1,
             };
-            f.for_each_use(i, |v| uses[v.index()] += k);
+            f.for_each_use(i, |v| uses[v] += k);
         }
-        f.for_each_term_use(b, |v| uses[v.index()] += 1);
+        f.for_each_term_use(b, |v| uses[v] += 1);
     }
     // Per `end` of an `if` with a result: the one variable its arms
     // store, if they store one.
@@ -122,7 +123,7 @@ pub(crate) fn if_results(
     // Per opener: some branch targets its label.
     let mut targeted = vec![false; n];
     // Per `if`: its `else`.
-    let mut else_of = vec![usize::MAX; n];
+    let mut else_of: Vec<Option<usize>> = vec![None; n];
     let mut open: Vec<usize> = Vec::new();
     for (i, c) in s.items.iter().enumerate() {
         let mut hit = |d: u32| {
@@ -138,7 +139,7 @@ pub(crate) fn if_results(
             Ctl::Block | Ctl::Loop | Ctl::If(_) => open.push(i),
             Ctl::Else => {
                 if let Some(&o) = open.last() {
-                    else_of[o] = i;
+                    else_of[o] = Some(i);
                 }
             }
             Ctl::Br(d) | Ctl::BrIf { depth: d, .. } => hit(d),
@@ -155,8 +156,8 @@ pub(crate) fn if_results(
             }
             Ctl::End => {
                 let Some(o) = open.pop() else { continue };
-                let e = else_of[o];
-                if !matches!(s.items[o], Ctl::If(_)) || e == usize::MAX || targeted[o] {
+                let Some(e) = else_of[o] else { continue };
+                if !matches!(s.items[o], Ctl::If(_)) || targeted[o] {
                     continue;
                 }
                 // The local and type each arm's last item stores last.
@@ -173,7 +174,7 @@ pub(crate) fn if_results(
                 }
                 let x = x1.filter(|_| x1 == x2);
                 stored[i] = x;
-                let once = x.is_some_and(|x| uses[x.index()] == 1);
+                let once = x.is_some_and(|x| uses[x] == 1);
                 out[o] = Some(Carry::Result(t));
                 out[e - 1] = Some(Carry::Keep(l));
                 out[i - 1] = Some(Carry::Keep(l));
