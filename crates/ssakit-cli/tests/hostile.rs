@@ -345,13 +345,16 @@ fn x86_commands_on_a_closed_pipe_and_a_full_device() {
     }
 }
 
-/// The binary writers (`wasm opt`, `emit-wasm`): a closed pipe and a full
-/// device, as standard output and as `-o`.
+/// The binary writers (`wasm opt`, `emit-wasm`), and `wasm opt --dump`'s
+/// text: a closed pipe and a full device, as standard output and as `-o`.
 #[test]
 fn binary_writers_on_a_closed_pipe_and_a_full_device() {
     for args in [
         &["wasm", "opt", "wasm_tour.wat"][..],
         &["emit-wasm", "seed.ssa"][..],
+        &["wasm", "opt", "--dump", "structure", "wasm_tour.wat"][..],
+        &["wasm", "opt", "--dump", "stackify", "wasm_tour.wat"][..],
+        &["wasm", "opt", "--dump", "locals", "wasm_tour.wat"][..],
     ] {
         closed_pipe_is_quiet(args);
         full_device_fails(args, true);
@@ -404,25 +407,31 @@ fn every_command_rejects_bad_bril_with_a_located_message() {
 #[test]
 fn wasm_commands_refuse_bad_bytes_and_endless_streams() {
     let urandom = std::fs::File::open("/dev/urandom").unwrap();
-    for cmd in ["lift", "stats", "opt"] {
+    for cmd in [
+        &["lift"][..],
+        &["stats"],
+        &["opt"],
+        &["opt", "--dump", "structure"],
+    ] {
+        let cmd: Vec<&str> = std::iter::once("wasm").chain(cmd.iter().copied()).collect();
         let (code, out) = common::spawn_with_input(
-            &["wasm", cmd, "-"],
+            &[&cmd[..], &["-"]].concat(),
             urandom.try_clone().unwrap().into(),
             Sink::Piped,
             Sink::Piped,
             Duration::from_secs(20),
         );
         let err = common::stderr(&out);
-        assert_eq!(code, Some(1), "{cmd}: {err}");
-        assert!(err.starts_with("error: <stdin>:"), "{cmd}: {err}");
+        assert_eq!(code, Some(1), "{cmd:?}: {err}");
+        assert!(err.starts_with("error: <stdin>:"), "{cmd:?}: {err}");
         // A binary module's magic, then garbage: malformed at a byte offset.
         let mut junk = b"\0asm\x01\0\0\0".to_vec();
         junk.extend((0..10_000u32).map(|k| (k.wrapping_mul(2_654_435_761) >> 24) as u8));
-        let (code, err) = feed(&["wasm", cmd], &junk);
-        assert_eq!(code, Some(1), "{cmd}: {err}");
+        let (code, err) = feed(&cmd, &junk);
+        assert_eq!(code, Some(1), "{cmd:?}: {err}");
         assert!(
             err.starts_with("error: <stdin>: byte offset 0x"),
-            "{cmd}: {err}"
+            "{cmd:?}: {err}"
         );
         // 100,000 nested blocks: no stack overflow in the lifter (the
         // text assembler is iterative on flat instructions).
@@ -430,8 +439,8 @@ fn wasm_commands_refuse_bad_bytes_and_endless_streams() {
         deep.push_str(&"block ".repeat(100_000));
         deep.push_str(&"end ".repeat(100_000));
         deep.push_str("))");
-        let (code, err) = feed(&["wasm", cmd], deep.as_bytes());
-        assert_eq!(code, Some(0), "{cmd}: {err}");
+        let (code, err) = feed(&cmd, deep.as_bytes());
+        assert_eq!(code, Some(0), "{cmd:?}: {err}");
     }
 }
 

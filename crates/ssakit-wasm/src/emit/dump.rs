@@ -5,7 +5,10 @@
 //! * **structure**: the structured items, indented by nesting; every
 //!   `block`, `loop` and `if` gets a label (`L0`, `L1`, ... in the order
 //!   they open) and every branch names the label its depth reaches
-//!   (`fn`: the function's body, a return).
+//!   (`fn`: the function's body, a return). Past [`MAX_INDENT`] levels
+//!   the indentation stops growing and the line starts with its depth
+//!   (`[40001] `), so that the text of 100,000 nested loops stays linear
+//!   in their number.
 //! * **stackify**: per block body, in emitted order, each instruction
 //!   (numbered by its position; `-` for the terminator) and what
 //!   [`super::stackify`] made of it: not emitted, a tree's root, or
@@ -62,6 +65,10 @@ pub(crate) fn function(f: &Function, low: &Lowering<'_>, what: Dump) -> Result<S
     Ok(out)
 }
 
+/// The deepest nesting shown by indentation (two spaces a level); deeper
+/// lines are indented as deep and say their depth.
+const MAX_INDENT: usize = 32;
+
 /// The structured items, indented by nesting, labels resolved.
 fn structure(out: &mut String, f: &Function, steps: &Steps) {
     let s = &steps.structured;
@@ -77,7 +84,10 @@ fn structure(out: &mut String, f: &Function, steps: &Steps) {
             Ctl::Else | Ctl::End => open.len().saturating_sub(1),
             _ => open.len(),
         };
-        out.push_str(&"  ".repeat(indent + 1));
+        out.push_str(&"  ".repeat(indent.min(MAX_INDENT) + 1));
+        if indent > MAX_INDENT {
+            let _ = write!(out, "[{indent}] ");
+        }
         let name = |b: Block| f.block_name(b).to_string();
         let mut opens = |kind: &str| {
             open.push(next);
@@ -326,6 +336,37 @@ mod tests {
     /// Step `what` of the one function of `text` (no calls).
     fn dump(text: &str, what: Dump) -> String {
         with_function(text, |f, low| function(f, low, what).unwrap())
+    }
+
+    /// 100 nested loops: the indentation stops at `MAX_INDENT` levels and
+    /// deeper lines say their depth, so the text grows linearly.
+    #[test]
+    fn deep_nesting_is_indented_up_to_a_bound() {
+        let n = 100;
+        let mut text = String::from("function f(a) {\ne:\n  jump h0\n");
+        for k in 0..n - 1 {
+            text += &format!("h{k}:\n  jump h{}\n", k + 1);
+        }
+        // The innermost loop, then each tail: back to its header or out.
+        let tail = |k: usize| {
+            if k == 0 {
+                "x".to_string()
+            } else {
+                format!("t{}", k - 1)
+            }
+        };
+        text += &format!("h{}:\n  branch a, {}, h{}\n", n - 1, tail(n - 1), n - 1);
+        for k in (0..n - 1).rev() {
+            text += &format!("t{k}:\n  branch a, {}, h{k}\n", tail(k));
+        }
+        text += "x:\n  ret a\n}\n";
+        let st = dump(&text, Dump::Structure);
+        let widest = st.lines().map(|l| l.len() - l.trim_start().len()).max();
+        assert_eq!(widest, Some(2 * (super::MAX_INDENT + 1)), "{st}");
+        assert!(
+            st.contains(&format!("[{}] loop L{}\n", n - 1, n - 1)),
+            "{st}"
+        );
     }
 
     /// Each fate of a value is named: read twice (a `local.tee` in its
