@@ -43,5 +43,6 @@ pub mod operators;
 pub mod pipeline;
 pub mod program;
 pub mod rewrite;
+pub mod state;
 
 pub use error::WasmError;

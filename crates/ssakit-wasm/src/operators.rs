@@ -26,7 +26,13 @@
 //!   and writes, bulk memory and table operations trap, read and write as
 //!   they access, `call_indirect` calls; everything else (arithmetic,
 //!   comparisons, conversions that cannot fail, SIMD lanes, `select`,
-//!   constants, `ref.func`) is pure.
+//!   constants, `ref.func`) is pure. For the operators that are
+//!   operations of ssakit's [operation set](ssakit::ir::Opcode) (the
+//!   numeric and memory instructions of the MVP, sign extension and
+//!   saturating truncation, `select`, globals, `memory.size` and
+//!   `memory.grow`) the effects are the set's, stated there once, and so
+//!   is their meaning: the interpreter runs them and constant propagation
+//!   folds them.
 
 use ssakit::ir::Effects;
 use wasmparser::{BlockType, BrTable, HeapType, Ieee32, Ieee64, MemArg, Operator, ValType, V128};
@@ -312,6 +318,11 @@ pub fn mnemonic(visit: &str) -> String {
 /// assert_eq!(effects("global.set"), Effects::WRITE);
 /// ```
 pub fn effects(name: &str) -> Effects {
+    // An operation of ssakit's operation set has the set's effects: they
+    // are stated once, there.
+    if let Some(o) = ssakit::ir::Opcode::from_name(name) {
+        return o.effects();
+    }
     let t = Effects::TRAP;
     let r = Effects::READ;
     let w = Effects::WRITE;

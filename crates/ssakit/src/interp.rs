@@ -81,21 +81,28 @@
 //! * **What it cannot run** it refuses when [`Interpreter::new`] translates
 //!   the program, with an error naming the operation
 //!   ([`ErrorKind::Unsupported`]): generic operations
-//!   ([`InstData::Op`](crate::ir::InstData::Op)), whose meaning the
-//!   interpreter does not know, and variables of a type other than `i64`
-//!   and `bool` (a `bool` is computed on as 0 or 1, and `print` shows it
-//!   `true` or `false`: [`Value::Bool`]); unless it runs them as
+//!   ([`InstData::Op`](crate::ir::InstData::Op)) that are not of the
+//!   [operation set](crate::ir::Opcode), whose meaning the interpreter does
+//!   not know, and variables of a type other than `i64`, `i32`, `f32`,
+//!   `f64` and `bool` (a `bool` is computed on as 0 or 1, and `print` shows
+//!   it `true` or `false`: [`Value::Bool`]); unless it runs them as
 //!   uninterpreted functions, below.
+//! * **The operation set** runs with its meaning ([`Opcode`](crate::ir::Opcode):
+//!   how each type's bits are held in a value, the traps, an `undef`
+//!   operand), its loads, stores and globals on the [`State`] given to
+//!   [`Interpreter::run_in`] (an empty one otherwise: every access traps);
+//!   a trap is [`ErrorKind::Trap`].
 //!
 //! # Uninterpreted operations
 //!
-//! Lifted code (WebAssembly, x86-64) is made of operations whose meaning
-//! the interpreter does not know: `i32.add[..]`, `x86.imul[..]`. Their
+//! Lifted code (WebAssembly, x86-64) holds operations whose meaning
+//! the interpreter does not know: `x86.cpuid[..]`, `call_indirect[..]`. Their
 //! *meaning* does not matter to the question a round trip asks, which is
 //! whether construction, the passes and destruction fed every operation the
 //! same values in the same order. [`Mode::Uninterpreted`]
 //! ([`Interpreter::with_mode`], or [`RunOptions::mode`] for [`run`]) answers
-//! it: every generic operation runs as an *uninterpreted function*, a fixed
+//! it: every generic operation (those of the set too) runs as an *uninterpreted
+//! function*, a fixed
 //! hash of what it was given, and variables of every type hold such values
 //! (an integer, as an `i64` does):
 //!
@@ -156,8 +163,10 @@
 mod compile;
 mod error;
 mod machine;
+mod memory;
 
 pub use error::{ErrorKind, Location, Position, RuntimeError};
+pub use memory::{Memory, State, WASM_PAGE};
 
 use crate::ir::{Function, Module};
 use compile::{CFunc, Compiler};
@@ -166,13 +175,14 @@ use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 /// What the interpreter does with what it has no semantics for: generic
-/// operations and variables of types other than `i64` and `bool`.
+/// operations (not of the [operation set](crate::ir::Opcode)) and
+/// variables of types other than `i64`, `i32`, `f32`, `f64` and `bool`.
 ///
 /// ```
 /// use ssakit::interp::{Interpreter, Mode, RunOptions, Value};
 /// use ssakit::text::parse_module;
-/// let m = parse_module("operator i32.add pure\n\nfunction main(a: i32) -> i32 {\nentry:\n    x: i32 = i32.add(a, 1)\n    ret x\n}\n").unwrap();
-/// assert!(Interpreter::new(&m).is_err()); // Mode::Strict refuses `i32.add`
+/// let m = parse_module("operator i32.add pure\noperator h pure\n\nfunction main(a: i32) -> i32 {\nentry:\n    x: i32 = i32.add(a, 1)\n    y: i32 = h(x)\n    ret y\n}\n").unwrap();
+/// assert!(Interpreter::new(&m).is_err()); // Mode::Strict refuses `h`
 /// let i = Interpreter::with_mode(&m.functions, Mode::Uninterpreted).unwrap();
 /// let r = |a| i.run(0, &[a], &RunOptions::default()).unwrap().ret;
 /// assert_eq!(r(5), r(5)); // a fixed function of its arguments
@@ -180,12 +190,13 @@ use std::fmt;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Mode {
-    /// Refuse them when translating (the default).
+    /// Run the operations of the set with their meaning, refuse the rest
+    /// when translating (the default).
     #[default]
     Strict,
-    /// Run generic operations as uninterpreted functions and accept
-    /// variables of every type (see "Uninterpreted operations" in the
-    /// module documentation).
+    /// Run every operation, those of the set included, as an
+    /// uninterpreted function and accept variables of every type (see
+    /// "Uninterpreted operations" in the module documentation).
     Uninterpreted,
 }
 
@@ -833,10 +844,55 @@ impl<'m> Interpreter<'m> {
         opts: &RunOptions,
         out: &mut dyn Output,
     ) -> Result<Outcome, RuntimeError> {
+        self.run_to_in(entry, args, &mut State::default(), opts, out)
+    }
+
+    /// Runs function number `entry` on `args` (each value's bits, see
+    /// [the operation set](crate::ir::Opcode)) with the memory and
+    /// globals of `state`, which the run's loads, stores and
+    /// `global.set`s change: after the run (an error included), `state`
+    /// holds what the program left there. [`Interpreter::run`] and
+    /// [`Interpreter::run_to`] run on an empty [`State`] (a flat memory
+    /// with nothing mapped, no globals).
+    ///
+    /// ```
+    /// use ssakit::interp::{Interpreter, Memory, RunOptions, State, Value};
+    /// use ssakit::text::parse_module;
+    /// let src = "operator i64.store8 trap write\n\nfunction f(p) {\ne:\n    i64.store8[1, 0, 0](p, 258)\n    ret\n}\n";
+    /// let m = parse_module(src).unwrap();
+    /// let mut state = State { memory: Memory::linear(1, 1), ..State::default() };
+    /// let i = Interpreter::new(&m).unwrap();
+    /// i.run_in(0, &[10], &mut state, &RunOptions::default()).unwrap();
+    /// assert_eq!(state.memory.nonzero_bytes(), [(11, 2)]);
+    /// assert!(i.run_in(0, &[65535], &mut state, &RunOptions::default()).is_err()); // out of bounds
+    /// ```
+    pub fn run_in(
+        &self,
+        entry: usize,
+        args: &[i64],
+        state: &mut State,
+        opts: &RunOptions,
+    ) -> Result<Outcome, RuntimeError> {
+        let mut collect = Collect::default();
+        let mut outcome = self.run_to_in(entry, args, state, opts, &mut collect)?;
+        outcome.output = collect.output;
+        outcome.calls = collect.calls;
+        outcome.ops = collect.ops;
+        Ok(outcome)
+    }
+
+    fn run_to_in(
+        &self,
+        entry: usize,
+        args: &[i64],
+        state: &mut State,
+        opts: &RunOptions,
+        out: &mut dyn Output,
+    ) -> Result<Outcome, RuntimeError> {
         if entry >= self.funcs.len() {
             return Err(malformed(format!("no function number {entry}")));
         }
-        machine::execute(&self.funcs, self.mode, entry as u32, args, opts, out)
+        machine::execute(&self.funcs, self.mode, entry as u32, args, opts, out, state)
     }
 }
 
@@ -923,27 +979,28 @@ mod tests {
     fn what_it_cannot_run_is_refused_by_name() {
         let err = |src: &str| run_text(src, &[1]).unwrap_err().to_string();
         assert_eq!(
-            err("operator i32.add pure
+            err("operator h pure
 
 function main(a) {
 entry:
     print a
-    x = i32.add(a, a)
+    x = h(a, a)
     ret
 }
 "),
             "runtime error in function main, block entry, instruction 1: \
-             the interpreter cannot run operation `i32.add`"
+             the interpreter cannot run operation `h`"
         );
         assert_eq!(
             err("function main(a) {
 entry:
-    x: f64 = undef
+    x: v128 = undef
     ret
 }
 "),
             "runtime error in function main, block entry, instruction 0: \
-             the interpreter cannot run variable `x` of type `f64` (only `i64` and `bool`)"
+             the interpreter cannot run variable `x` of type `v128` \
+             (only `i64`, `i32`, `f32`, `f64` and `bool`)"
         );
         assert_eq!(
             err("function main(a) {

@@ -48,7 +48,8 @@ use crate::analysis::{DomTree, IdfCalculator, VarLiveness};
 use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;
 use crate::ir::{
-    BinOp, Block, Cfg, Function, Inst, InstData, Operand, Point, Terminator, Type, UnOp, Var,
+    BinOp, Block, Cfg, Function, Inst, InstData, Opcode, Operand, Point, Slot, Terminator, Type,
+    UnOp, Var,
 };
 use crate::union_find::UnionFind;
 
@@ -614,8 +615,93 @@ fn inst_type_error(func: &Function, i: Inst) -> Option<String> {
         InstData::Binary { dst, op, lhs, rhs } => {
             on_i64(*dst, &[*lhs, *rhs], op.symbol(), flags_of(*op))
         }
-        InstData::Call { .. } | InstData::Print { .. } | InstData::Op { .. } => None,
+        InstData::Op {
+            op,
+            imms,
+            args,
+            results,
+        } => func.opcode(*op).and_then(|o| {
+            op_type_error(
+                func,
+                o,
+                imms.len(),
+                args.as_slice(func),
+                results.as_slice(func),
+            )
+        }),
+        InstData::Call { .. } | InstData::Print { .. } => None,
     }
+}
+
+/// What is wrong with an operation of the [set](crate::ir::Opcode): its
+/// numbers of immediates, operands and results, and their types (the
+/// `Any` slots all of one type).
+fn op_type_error(
+    func: &Function,
+    o: Opcode,
+    imms: usize,
+    args: &[Operand],
+    results: &[Var],
+) -> Option<String> {
+    // A memory access may leave out its memory index (memory 0).
+    if imms != o.num_imms() && !(o.access().is_some() && imms == 2) {
+        return Some(format!(
+            "`{o}` takes {} immediate(s), not {imms}",
+            o.num_imms()
+        ));
+    }
+    let params = o.params();
+    if args.len() != params.len() {
+        return Some(format!(
+            "`{o}` takes {} operand(s), not {}",
+            params.len(),
+            args.len()
+        ));
+    }
+    if results.len() != usize::from(o.result().is_some()) {
+        return Some(format!(
+            "`{o}` gives {} result(s), not {}",
+            usize::from(o.result().is_some()),
+            results.len()
+        ));
+    }
+    // The one type of the `Any` slots: the first variable's among them.
+    let any = params
+        .iter()
+        .zip(args)
+        .filter(|(s, _)| **s == Slot::Any)
+        .find_map(|(_, a)| a.var().map(|v| func.var_type(v)))
+        .or_else(|| {
+            (o.result() == Some(Slot::Any)).then(|| results.first().map(|&r| func.var_type(r)))?
+        });
+    let fits_slot = |slot: Slot, o: Operand| match (slot, any) {
+        (Slot::Is(t), _) | (Slot::Any, Some(t)) => fits(func, o, t),
+        (Slot::Address, _) => fits(func, o, Type::I32) || fits(func, o, Type::I64),
+        (Slot::Any, None) => true,
+    };
+    if let Some((k, (&slot, &a))) = params
+        .iter()
+        .zip(args)
+        .enumerate()
+        .find(|(_, (&s, &a))| !fits_slot(s, a))
+    {
+        let want = match (slot, any) {
+            (Slot::Any, Some(t)) => Slot::Is(t),
+            _ => slot,
+        };
+        return Some(format!(
+            "`{o}` operand {} is {}, not {want}",
+            k + 1,
+            describe(func, a)
+        ));
+    }
+    let (&r, slot) = results.first().zip(o.result())?;
+    let ty = func.var_type(r);
+    let ok = match (slot, any) {
+        (Slot::Is(t), _) | (Slot::Any, Some(t)) => t == ty,
+        (s, _) => s.admits(ty),
+    };
+    (!ok).then(|| format!("`{o}` gives {slot}, not `{ty}`"))
 }
 
 /// What is wrong with the types of `b`'s terminator, if anything.

@@ -10,7 +10,7 @@
 use super::error::{malformed, ErrorKind, Location, Position, RuntimeError};
 use super::{fnv1a, Mode, FNV_OFFSET_BASIS};
 use crate::ir::{
-    BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var, VarNames,
+    BinOp, Block, Function, Inst, InstData, Opcode, Operand, Terminator, Type, UnOp, Var, VarNames,
 };
 use rustc_hash::FxHashMap as HashMap;
 
@@ -51,6 +51,9 @@ pub(super) enum Code<'m> {
     /// A generic operation run as an uninterpreted function
     /// ([`Mode::Uninterpreted`] only); boxed, it is rare and large.
     Op(Box<OpCode<'m>>),
+    /// An operation of the set, run with its meaning
+    /// ([`Mode::Strict`] only).
+    Exec(Box<ExecCode>),
     /// A call; an external one has at most one result outside
     /// [`Mode::Uninterpreted`].
     Call {
@@ -89,6 +92,18 @@ pub(super) struct OpCode<'m> {
     /// advances the effect state and is recorded in the trace.
     pub(super) recorded: bool,
     pub(super) args: Box<[Op]>,
+}
+
+/// An operation of the [set](crate::ir::Opcode), ready to run.
+#[derive(Debug)]
+pub(super) struct ExecCode {
+    pub(super) opcode: Opcode,
+    pub(super) imms: Box<[i64]>,
+    pub(super) args: Box<[Op]>,
+    pub(super) result: Option<u32>,
+    /// The address operand of a load or store is 32 bits (an `i32`
+    /// variable, or a literal in `i32`'s range): it is read unsigned.
+    pub(super) addr32: bool,
 }
 
 /// A CFG edge with the phis of its target resolved: taking it runs `moves`
@@ -172,9 +187,22 @@ impl<'m> Compiler<'_, 'm> {
         }
     }
 
-    /// Whether variables of type `ty` can be run in this mode.
+    /// Whether variables of type `ty` can be run in this mode: the
+    /// integers, floats and `bool`, and in [`Mode::Uninterpreted`] any.
     fn runs_type(&self, ty: Type) -> bool {
-        ty.is_computed() || self.mode == Mode::Uninterpreted
+        ty.is_computed()
+            || matches!(ty, Type::I32 | Type::F32 | Type::F64)
+            || self.mode == Mode::Uninterpreted
+    }
+
+    /// Operand `o` moved into variable `dst`: an integer literal moved
+    /// into an `i32` is its low 32 bits, sign-extended (the form every
+    /// `i32` value has in the interpreter).
+    fn op_into(&self, o: Operand, dst: Var, at: Site) -> Result<Op, RuntimeError> {
+        Ok(match o {
+            Operand::Const(c) if self.func.var_type(dst) == Type::I32 => Op::Const(c as i32 as i64),
+            _ => self.op(o, at)?,
+        })
     }
 
     /// The frame slot of `v`, which must be an `i64` or `bool` variable
@@ -189,7 +217,8 @@ impl<'m> Compiler<'_, 'm> {
             return Err(self.unsupported(
                 at,
                 format!(
-                    "the interpreter cannot run variable `{}` of type `{ty}` (only `i64` and `bool`)",
+                    "the interpreter cannot run variable `{}` of type `{ty}` \
+                     (only `i64`, `i32`, `f32`, `f64` and `bool`)",
                     &names[v]
                 ),
             ));
@@ -223,7 +252,7 @@ impl<'m> Compiler<'_, 'm> {
             return Err(RuntimeError {
                 kind: ErrorKind::Unsupported(format!(
                     "function {}: the interpreter cannot run parameter `{}` of type `{}` \
-                     (only `i64` and `bool`)",
+                     (only `i64`, `i32`, `f32`, `f64` and `bool`)",
                     f.name(),
                     &names[p],
                     f.var_type(p)
@@ -335,7 +364,7 @@ impl<'m> Compiler<'_, 'm> {
             match first_arg.get(&(i, from)) {
                 Some(&k) => {
                     let a = args.as_slice(f)[k as usize];
-                    moves.push((self.slot(*dst, at)?, self.op(a.value, at)?))
+                    moves.push((self.slot(*dst, at)?, self.op_into(a.value, *dst, at)?))
                 }
                 None => {
                     missing = Some(k as u32);
@@ -355,7 +384,7 @@ impl<'m> Compiler<'_, 'm> {
         Ok(match f.inst(i) {
             InstData::Copy { dst, src } => Code::Copy {
                 dst: self.slot(*dst, at)?,
-                src: self.op(*src, at)?,
+                src: self.op_into(*src, *dst, at)?,
             },
             InstData::Unary { dst, op, arg } => Code::Unary {
                 dst: self.slot(*dst, at)?,
@@ -415,7 +444,7 @@ impl<'m> Compiler<'_, 'm> {
                         .collect::<Result<_, _>>()?,
                     srcs: copies
                         .iter()
-                        .map(|&(_, s)| self.op(s, at))
+                        .map(|&(d, s)| self.op_into(s, d, at))
                         .collect::<Result<_, _>>()?,
                 }
             }
@@ -463,6 +492,52 @@ impl<'m> Compiler<'_, 'm> {
                     reads_state: !f.effects(i).is_pure(),
                     recorded: !f.effects(i).removable_if_unused(),
                     args: self.ops(args.as_slice(f), at)?,
+                }))
+            }
+            InstData::Op {
+                op,
+                imms,
+                args,
+                results,
+            } if f.opcode(*op).is_some() => {
+                let opcode = f.opcode(*op).expect("an operation of the set");
+                let results = results.as_slice(f);
+                let memory = match (opcode.access(), opcode) {
+                    (Some(_), _) => imms.as_slice(f).get(2).copied().unwrap_or(0),
+                    (None, Opcode::MemorySize | Opcode::MemoryGrow) => {
+                        imms.as_slice(f).first().copied().unwrap_or(0)
+                    }
+                    _ => 0,
+                };
+                if memory != 0 {
+                    return Err(self.unsupported(
+                        at,
+                        format!(
+                            "the interpreter has one memory: `{opcode}` accesses memory {memory}"
+                        ),
+                    ));
+                }
+                let least = match opcode.access() {
+                    Some(_) => 2,
+                    None => opcode.num_imms(),
+                };
+                if results.len() > 1 || imms.len() < least {
+                    return Err(self.unsupported(
+                        at,
+                        format!("operation `{opcode}` is malformed (verify it first)"),
+                    ));
+                }
+                let addr32 = match args.as_slice(f).first() {
+                    Some(Operand::Var(v)) => f.var_type(*v) == Type::I32,
+                    Some(Operand::Const(c)) => i32::try_from(*c).is_ok(),
+                    _ => false,
+                };
+                Code::Exec(Box::new(ExecCode {
+                    opcode,
+                    addr32,
+                    imms: imms.as_slice(f).into(),
+                    args: self.ops(args.as_slice(f), at)?,
+                    result: results.first().map(|&r| self.slot(r, at)).transpose()?,
                 }))
             }
             InstData::Op { op, .. } => {

@@ -1,6 +1,6 @@
 //! Runtime errors of the interpreter and where they happened.
 
-use crate::ir::{BinOp, Inst};
+use crate::ir::{BinOp, Inst, OpTrap, Opcode};
 use std::fmt;
 
 /// Where in a block an error happened.
@@ -65,6 +65,15 @@ pub enum ErrorKind {
     /// `/` or `%` (the operator) with an `undef` right operand
     /// (`Trap::DivisionByUndef`).
     DivisionByUndef(BinOp),
+    /// An operation of the [set](crate::ir::Opcode) trapped: a division
+    /// by zero, an out-of-bounds access, a truncation of a NaN, an
+    /// `undef` operand where the operation may trap ([`OpTrap`]).
+    Trap {
+        /// The operation.
+        op: Opcode,
+        /// Why it trapped.
+        trap: OpTrap,
+    },
     /// `branch` on `undef`.
     BranchOnUndef,
     /// `switch` on `undef`.
@@ -129,6 +138,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::DivisionByZero(_) => f.write_str("division by zero"),
             ErrorKind::DivisionByUndef(BinOp::Rem) => f.write_str("remainder by undef"),
             ErrorKind::DivisionByUndef(_) => f.write_str("division by undef"),
+            ErrorKind::Trap { op, trap } => write!(f, "{op} trapped: {trap}"),
             ErrorKind::BranchOnUndef => f.write_str("branch on undef"),
             ErrorKind::SwitchOnUndef => f.write_str("switch on undef"),
             ErrorKind::MissingPhiArg { pred: Some(p) } => {

@@ -1,17 +1,18 @@
 //! Execution: the interpreter's main loop over the compiled tables, with an
 //! explicit frame stack.
 
-use super::compile::{CFunc, Callee, Code, Op, OpCode, Term};
+use super::compile::{CFunc, Callee, Code, ExecCode, Op, OpCode, Term};
 use super::error::{ErrorKind, Location, Position, RuntimeError};
+use super::memory::State;
 use super::{
     external_result, fnv1a, uninterpreted_result, CallRecord, Mode, OpRecord, Outcome, Output,
     RunOptions, Value, FNV_OFFSET_BASIS,
 };
 use crate::eval::{self, Trap};
-use crate::ir::{Block, Var, VarNames};
+use crate::ir::{Block, OpKind, OpTrap, Var, VarNames};
 
 /// Runs function number `entry` of `funcs` on `args`, its prints and calls
-/// going to `out` as they happen.
+/// going to `out` as they happen, its loads, stores and globals on `world`.
 pub(super) fn execute(
     funcs: &[CFunc<'_>],
     mode: Mode,
@@ -19,10 +20,12 @@ pub(super) fn execute(
     args: &[i64],
     opts: &RunOptions,
     out: &mut dyn Output,
+    world: &mut State,
 ) -> Result<Outcome, RuntimeError> {
     let mut m = Machine {
         funcs,
         opts,
+        world,
         vals: Vec::new(),
         frames: Vec::new(),
         scratch: Vec::new(),
@@ -63,6 +66,8 @@ struct Frame {
 struct Machine<'a, 'm> {
     funcs: &'a [CFunc<'m>],
     opts: &'a RunOptions,
+    /// The memory and globals the operations of the set access.
+    world: &'a mut State,
     /// The variables of every frame, the callee's on top.
     vals: Vec<Value>,
     /// Suspended callers (the running frame is kept apart).
@@ -131,6 +136,93 @@ impl Machine<'_, '_> {
             }
             _ => Ok(v),
         }
+    }
+
+    /// Runs an operation of the set: its value (`undef` for one with no
+    /// result), or the trap it raises. An operand that is `undef` makes
+    /// the value `undef`, or is a trap where the operation may trap (its
+    /// behaviour would be undefined); a store of `undef` is a trap too
+    /// (memory holds bytes, not ⊥).
+    fn exec_op(
+        &mut self,
+        x: &ExecCode,
+        base: usize,
+        fr: &Frame,
+        pos: Position,
+    ) -> Result<Result<Value, OpTrap>, RuntimeError> {
+        let mut words = [0i64; 3];
+        let mut undef = false;
+        for (k, &a) in x.args.iter().enumerate() {
+            match self.get(base, a, fr, pos)?.as_int() {
+                Some(w) => words[k.min(2)] = w,
+                None => undef = true,
+            }
+        }
+        let words = &words[..x.args.len().min(3)];
+        let op = x.opcode;
+        if undef {
+            return Ok(match op.effects().may_trap() || op.effects().writes() {
+                true => Err(OpTrap::Undef),
+                false => Ok(Value::Undef),
+            });
+        }
+        let imm = |k: usize| x.imms.get(k).copied().unwrap_or(0);
+        Ok(match op.kind() {
+            OpKind::Compute => op.eval(&x.imms, words).map(Value::Int),
+            OpKind::Select => Ok(Value::Int(match words.get(2) {
+                Some(0) => words.get(1).copied().unwrap_or(0),
+                _ => words.first().copied().unwrap_or(0),
+            })),
+            OpKind::Memory(access) => {
+                // The address: an `i32` is unsigned (WebAssembly's memory),
+                // an `i64` all its bits; plus the offset immediate.
+                let a = words.first().copied().unwrap_or(0);
+                let a = match x.addr32 {
+                    true => a as u32 as u64,
+                    false => a as u64,
+                };
+                let Some(addr) = a.checked_add(imm(0) as u64) else {
+                    return Ok(Err(OpTrap::OutOfBounds));
+                };
+                let n = u64::from(access.bytes);
+                if access.store {
+                    let v = words.get(1).copied().unwrap_or(0);
+                    self.world
+                        .memory
+                        .write(addr, &v.to_le_bytes()[..n as usize])
+                        .map(|()| Value::Undef)
+                } else {
+                    self.world.memory.read(addr, n).map(|v| {
+                        let shift = 64 - 8 * n as u32;
+                        Value::Int(match access.signed {
+                            true => ((v << shift) as i64) >> shift,
+                            false => v as i64,
+                        })
+                    })
+                }
+            }
+            OpKind::GlobalGet => Ok(self
+                .world
+                .globals
+                .get(imm(0) as usize)
+                .copied()
+                .unwrap_or(Value::Undef)),
+            OpKind::GlobalSet => {
+                let g = imm(0) as usize;
+                if self.world.globals.len() <= g {
+                    self.world.globals.resize(g + 1, Value::Undef);
+                }
+                self.world.globals[g] = Value::Int(words.first().copied().unwrap_or(0));
+                Ok(Value::Undef)
+            }
+            OpKind::MemorySize => Ok(Value::Int(self.world.memory.size_pages() as i64)),
+            OpKind::MemoryGrow => {
+                let delta = words.first().copied().unwrap_or(0) as u32 as u64;
+                Ok(Value::Int(
+                    self.world.memory.grow(delta).map_or(-1, |old| old as i64),
+                ))
+            }
+        })
     }
 
     #[cold]
@@ -274,6 +366,18 @@ impl Machine<'_, '_> {
                         }
                         if let Some(&d) = results.first() {
                             self.vals[base + d as usize] = result;
+                        }
+                    }
+                    Code::Exec(x) => {
+                        let v = match self.exec_op(x, base, &fr, pos)? {
+                            Ok(v) => v,
+                            Err(trap) => {
+                                let kind = ErrorKind::Trap { op: x.opcode, trap };
+                                return Err(self.error(fr.func, fr.block, pos, kind));
+                            }
+                        };
+                        if let Some(r) = x.result {
+                            self.vals[base + r as usize] = v;
                         }
                     }
                     Code::Op(op) => {

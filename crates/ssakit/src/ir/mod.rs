@@ -33,6 +33,7 @@ mod compare;
 mod function;
 mod inst;
 mod names;
+mod opcode;
 mod point;
 mod symbols;
 mod types;
@@ -44,6 +45,8 @@ pub(crate) use function::VarData;
 pub use function::{Function, Module};
 pub use inst::{BinOp, InstData, Operand, PhiArg, Terminator, UnOp};
 pub use names::{is_reserved, VarNames, RESERVED};
+pub(crate) use opcode::Kind as OpKind;
+pub use opcode::{Access, OpTrap, Opcode, Slot};
 pub(crate) use point::{Dominance, Point};
 pub use symbols::{
     Callee, Effects, EffectsConflict, Operator, OperatorData, SharedSymbols, Symbols,

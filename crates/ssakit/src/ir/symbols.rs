@@ -8,6 +8,7 @@
 //! functions of a module can be transformed in parallel while they read it;
 //! adding a symbol to a shared table copies it first ([`Arc::make_mut`]).
 
+use super::Opcode;
 use crate::entity::EntityVec;
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -175,14 +176,16 @@ impl fmt::Debug for Effects {
     }
 }
 
-/// An operator: its name (`i32.add`, `f64.load`) and effects.
+/// An operator: its name (`i32.add`, `f64.load`), effects, and its
+/// meaning when the name is one of the [operation set](super::Opcode).
 ///
 /// ```
-/// use ssakit::ir::{Effects, Symbols};
+/// use ssakit::ir::{Effects, Opcode, Symbols};
 /// let mut s = Symbols::new();
 /// s.operator("i32.load", Effects::TRAP.union(Effects::READ)).unwrap();
 /// let (_, data) = s.operators().next().unwrap();
 /// assert_eq!((&*data.name, data.effects.to_string()), ("i32.load", "trap read".to_string()));
+/// assert_eq!(data.opcode, Some(Opcode::I32Load));
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct OperatorData {
@@ -190,6 +193,9 @@ pub struct OperatorData {
     pub name: Box<str>,
     /// What executing it may do besides computing its results.
     pub effects: Effects,
+    /// The operation of the set the name names (`None`: a generic
+    /// operator, with no meaning beyond its effects).
+    pub opcode: Option<Opcode>,
 }
 
 /// An operator named twice with different effects.
@@ -264,6 +270,10 @@ impl Symbols {
 
     /// The operator named `name`, added with `effects` if new.
     ///
+    /// A name of the [operation set](super::Opcode) declared with the
+    /// set's effects gets its meaning; with other effects it is a generic
+    /// operator, with no meaning beyond them.
+    ///
     /// # Errors
     /// If `name` is already an operator with other effects.
     ///
@@ -273,6 +283,10 @@ impl Symbols {
     /// let a = s.operator("i32.add", Effects::PURE).unwrap();
     /// assert_eq!(s.operator("i32.add", Effects::PURE), Ok(a));
     /// assert!(s.operator("i32.add", Effects::TRAP).is_err());
+    /// let div = s.operator("i32.div_u", Effects::TRAP).unwrap();
+    /// let mine = s.operator("i32.rem_u", Effects::PURE).unwrap(); // not the set's effects
+    /// let opcode = |o| s.operators().find(|(k, _)| *k == o).unwrap().1.opcode;
+    /// assert_eq!((opcode(div), opcode(mine)), (Some(ssakit::ir::Opcode::I32DivU), None));
     /// ```
     pub fn operator(&mut self, name: &str, effects: Effects) -> Result<Operator, EffectsConflict> {
         if let Some(&op) = self.operator_index.get(name) {
@@ -286,9 +300,13 @@ impl Symbols {
             }
             return Ok(op);
         }
+        // Declared with other effects, a name of the set is a generic
+        // operator of the user's.
+        let opcode = Opcode::from_name(name).filter(|o| o.effects() == effects);
         let op = self.operators.push(OperatorData {
             name: name.into(),
             effects,
+            opcode,
         });
         self.operator_index.insert(name.into(), op);
         Ok(op)

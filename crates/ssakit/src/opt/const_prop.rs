@@ -97,7 +97,8 @@ use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;
 use crate::eval::{self, Trap, Value};
 use crate::ir::{
-    BinOp, Block, Cfg, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var,
+    BinOp, Block, Cfg, Function, Inst, InstData, OpKind, Opcode, Operand, Terminator, Type, UnOp,
+    Var,
 };
 use rustc_hash::FxHashMap;
 
@@ -182,6 +183,46 @@ impl Lattice {
         }
     }
 
+    /// The value of an operation of the [set](crate::ir::Opcode) on
+    /// these operand values: ⊤ if any is ⊤, `undef` if any is `undef`
+    /// (the interpreter gives `undef`, or traps where the operation may
+    /// trap; a trapping operation is never deleted), ⊥ if any is ⊥, else
+    /// [`Opcode::eval`] (⊥ when it traps: never folded). `select` with a
+    /// constant condition is the operand it picks, with a ⊥ condition
+    /// the meet of both. Loads and globals are ⊥.
+    pub(crate) fn operation(o: Opcode, imms: &[i64], args: &[Lattice]) -> Lattice {
+        if args.contains(&Lattice::Top) {
+            return Lattice::Top;
+        }
+        if args.contains(&Lattice::Undef) {
+            return Lattice::Undef;
+        }
+        match o.kind() {
+            OpKind::Select => match args {
+                [a, b, Lattice::Const(c)] => match *c as i32 {
+                    0 => *b,
+                    _ => *a,
+                },
+                [a, b, _] => a.meet(*b),
+                _ => Lattice::Bottom,
+            },
+            OpKind::Compute if !args.contains(&Lattice::Bottom) => {
+                let words: Vec<i64> = args
+                    .iter()
+                    .map(|a| match a {
+                        Lattice::Const(c) => *c,
+                        _ => 0,
+                    })
+                    .collect();
+                match o.eval(imms, &words) {
+                    Ok(c) => Lattice::Const(c),
+                    Err(_) => Lattice::Bottom,
+                }
+            }
+            _ => Lattice::Bottom,
+        }
+    }
+
     /// The operand standing for this value, if it is a constant or `undef`.
     pub(crate) fn as_operand(self) -> Option<Operand> {
         match self {
@@ -222,8 +263,8 @@ impl<'a> Sccp<'a> {
             .def
             .iter()
             .map(|(v, d)| match d {
-                // Only `i64` and `bool` variables take constants.
-                _ if !func.var_type(v).is_computed() => Lattice::Bottom,
+                // Only the types the operations compute on take constants.
+                _ if !computed(func.var_type(v)) => Lattice::Bottom,
                 Def::Inst { .. } => Lattice::Top,
                 // Parameters (and, defensively, undefined variables).
                 Def::Param | Def::None => Lattice::Bottom,
@@ -311,7 +352,15 @@ impl<'a> Sccp<'a> {
     }
 
     /// Lowers `v` to `value[v] ⊓ new`, queueing its uses if it dropped.
+    /// An `i32` constant is kept as its low 32 bits sign-extended, the
+    /// interpreter's form of an `i32` value.
     fn set(&mut self, v: Var, new: Lattice) {
+        let new = match new {
+            Lattice::Const(c) if self.func.var_type(v) == Type::I32 => {
+                Lattice::Const(c as i32 as i64)
+            }
+            _ => new,
+        };
         let m = self.value[v].meet(new);
         if m != self.value[v] {
             self.value[v] = m;
@@ -399,6 +448,23 @@ impl<'a> Sccp<'a> {
             InstData::Binary { dst, op, lhs, rhs } => {
                 let v = Lattice::binary(*op, self.operand(*lhs), self.operand(*rhs));
                 self.set(*dst, v)
+            }
+            InstData::Op {
+                op,
+                imms,
+                args,
+                results,
+            } if func.opcode(*op).is_some() => {
+                let o = func.opcode(*op).expect("an operation of the set");
+                let vals: Vec<Lattice> = args
+                    .as_slice(func)
+                    .iter()
+                    .map(|&a| self.operand(a))
+                    .collect();
+                let v = Lattice::operation(o, imms.as_slice(func), &vals);
+                for &d in results.as_slice(func) {
+                    self.set(d, v)
+                }
             }
             InstData::Call { results, .. } | InstData::Op { results, .. } => {
                 for &d in results.as_slice(func) {
@@ -537,6 +603,17 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     // values). `kept[v]`: a use of `v` is left (a condition that is
     // `undef`, a `bool` printed), so its definition must stay.
     let mut kept: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
+    // A float constant has no literal: its variable stays (only `undef`
+    // replaces it).
+    let value: EntityVec<Var, Lattice> = EntityVec::from_vec(
+        value
+            .iter()
+            .map(|(v, &l)| match l {
+                Lattice::Const(_) if !func.var_type(v).is_int() => Lattice::Bottom,
+                _ => l,
+            })
+            .collect(),
+    );
     let subst = |o: &mut Operand| {
         if let Operand::Var(v) = *o {
             if let Some(c) = value[v].as_operand() {
@@ -606,6 +683,9 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
                 InstData::Copy { dst, .. }
                 | InstData::Unary { dst, .. }
                 | InstData::Binary { dst, .. } => !gone(*dst),
+                InstData::Op { op, results, .. } if func.opcode(*op).is_some() => {
+                    results.is_empty() || results.as_slice(func).iter().any(|&r| !gone(r))
+                }
                 InstData::Phi { .. }
                 | InstData::Call { .. }
                 | InstData::Print { .. }
@@ -622,6 +702,13 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     stats.blocks_removed = cleaned.blocks_removed;
     func.compact();
     Ok(stats)
+}
+
+/// Whether constant propagation computes on values of type `ty`: the
+/// integers, `bool` and the floats (a float constant is never substituted,
+/// but it folds the operations that read it).
+fn computed(ty: Type) -> bool {
+    ty.is_computed() || matches!(ty, Type::I32 | Type::F32 | Type::F64)
 }
 
 #[cfg(test)]
@@ -968,10 +1055,11 @@ join:
     }
 
     #[test]
-    fn operations_calls_and_typed_variables_are_not_constants() {
-        // `k` is an i32: not a constant here, though it is 5. The results
-        // of the operation and of the call are unknown; the store and the
-        // call stay. `c` is an i64 constant.
+    fn operations_of_the_set_fold_generic_ones_and_calls_do_not() {
+        // `k` is an i32 constant: `i32.add(k, k)` folds to 10. The store
+        // declared `write` (not the set's `trap write`) is a generic
+        // operator of the user's and stays; the results of the call are
+        // unknown. `c` is an i64 constant.
         check(
             "operator i32.add pure
 operator i32.store write
@@ -989,12 +1077,68 @@ entry:
             "const-prop",
             "function f(a) {
 entry:
-    k: i32 = 5
-    x: i32 = i32.add(k, k)
-    i32.store[0](x, x)
+    i32.store[0](10, 10)
     (u, w) = g(1)
     print 5, u, w
     ret 5, u
+}
+",
+        );
+    }
+
+    #[test]
+    fn float_constants_fold_what_reads_them_and_stay() {
+        // 1.5 + 1.5 < 4.0: the comparison folds and so does the branch;
+        // a float has no literal, so `y` and `s` stay (dce may take them).
+        check(
+            "operator f64.const pure
+operator f64.add pure
+operator f64.lt pure
+
+function f() {
+entry:
+    y: f64 = f64.const[4609434218613702656]()
+    four: f64 = f64.const[4616189618054758400]()
+    s: f64 = f64.add(y, y)
+    c: i32 = f64.lt(s, four)
+    branch c, t, e
+t:
+    ret 1
+e:
+    ret 2
+}",
+            "const-prop",
+            "function f() {
+entry:
+    y: f64 = f64.const[4609434218613702656]()
+    four: f64 = f64.const[4616189618054758400]()
+    s: f64 = f64.add(y, y)
+    jump t
+t:
+    ret 1
+}
+",
+        );
+    }
+
+    #[test]
+    fn a_division_of_the_set_folds_unless_it_traps() {
+        check(
+            "operator i32.div_s trap
+
+function f(a: i32) -> (i32, i32, i32) {
+entry:
+    q: i32 = i32.div_s(7, 2)
+    z: i32 = i32.div_s(7, 0)
+    o: i32 = i32.div_s(-2147483648, -1)
+    ret q, z, o
+}",
+            "const-prop",
+            "function f(a: i32) -> (i32, i32, i32) {
+entry:
+    z: i32 = i32.div_s(7, 0)
+    o: i32 = i32.div_s(-2147483648, -1)
+    ret 3, z, o
 }
 ",
         );

@@ -22,7 +22,8 @@
 use super::inst::PhiArg;
 use super::symbols::{EffectsConflict, SharedSymbols};
 use super::{
-    Block, Callee, Effects, Inst, InstData, Operand, Operator, Symbols, Terminator, Type, Var,
+    Block, Callee, Effects, Inst, InstData, Opcode, Operand, Operator, Symbols, Terminator, Type,
+    Var,
 };
 use crate::entity::{EntityList, EntityVec, ListPool, ListStore, PackedOption};
 use std::sync::Arc;
@@ -390,6 +391,21 @@ impl Function {
             Some(c) => c,
             None => Arc::make_mut(&mut self.symbols).callee(name),
         }
+    }
+
+    /// The operation of the [set](super::Opcode) operator `op` names, if
+    /// any.
+    ///
+    /// ```
+    /// use ssakit::ir::{Effects, Function, Opcode};
+    /// let mut f = Function::new("f");
+    /// let add = f.operator("i64.add", Effects::PURE).unwrap();
+    /// let g = f.operator("x86.cpuid", Effects::CALL).unwrap();
+    /// assert_eq!((f.opcode(add), f.opcode(g)), (Some(Opcode::I64Add), None));
+    /// ```
+    #[inline]
+    pub fn opcode(&self, op: Operator) -> Option<Opcode> {
+        self.symbols.operator_data(op).opcode
     }
 
     /// An operator's name.

@@ -8,7 +8,9 @@ impl Function {
     /// What instruction `i` may do besides computing its results: a
     /// division or remainder may trap unless its divisor is a non-zero
     /// constant; a call may do anything; a `print` writes output; an
-    /// operation has its operator's effects; the rest is pure.
+    /// operation has its operator's effects (an integer division of the
+    /// [operation set](crate::ir::Opcode) by a constant that cannot trap
+    /// is pure); the rest is pure.
     ///
     /// ```
     /// use ssakit::ir::Effects;
@@ -24,7 +26,17 @@ impl Function {
             },
             InstData::Call { .. } => Effects::CALL,
             InstData::Print { .. } => Effects::WRITE,
-            InstData::Op { op, .. } => self.symbols.operator_data(*op).effects,
+            InstData::Op { op, args, .. } => {
+                let d = self.symbols.operator_data(*op);
+                match d.opcode {
+                    // A division by a constant that cannot trap is pure.
+                    Some(o) => o.effects_on(match args.as_slice(self).get(1) {
+                        Some(Operand::Const(c)) => Some(*c),
+                        _ => None,
+                    }),
+                    _ => d.effects,
+                }
+            }
             _ => Effects::PURE,
         }
     }
