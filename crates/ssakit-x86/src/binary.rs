@@ -20,7 +20,8 @@
 //! file says which field or section header points outside it.
 
 use crate::error::X86Error;
-use iced_x86::{Decoder, DecoderOptions, FlowControl};
+use crate::regs::{flow, Flow};
+use iced_x86::{Decoder, DecoderOptions};
 use object::read::elf::ElfFile64;
 use object::{
     LittleEndian as LE, Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget,
@@ -322,9 +323,7 @@ impl<'d> Binary<'d> {
             let mut dec = Decoder::with_ip(64, bytes, addr, DecoderOptions::NONE);
             while dec.can_decode() {
                 let ins = dec.decode();
-                if ins.flow_control() == FlowControl::IndirectBranch
-                    && ins.is_ip_rel_memory_operand()
-                {
+                if flow(&ins) == Flow::IndirectJump && ins.is_ip_rel_memory_operand() {
                     if let Some(name) = self.got_names.get(&ins.ip_rel_memory_address()) {
                         let stub = addr + (ins.ip() - addr) / entsize * entsize;
                         self.plt_names.entry(stub).or_insert_with(|| name.clone());
