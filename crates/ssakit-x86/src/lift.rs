@@ -20,11 +20,11 @@
 //! * a jump table → `sel = x86.jmp[A](index...)` and
 //!   `switch sel, D, [T0, ...]`;
 //! * `call f` → `(rax, ..., xmm15) = f(rdi, ..., xmm7)` (the System V
-//!   registers, [`LocSet::CALL_READS`] and [`LocSet::CALL_WRITES`]), named after the
-//!   callee's symbol, `NAME.call`, `NAME.plt` for a PLT stub, `NAME.got`
-//!   for a call through a GOT slot, or `sub_ADDRESS.call`; an
-//!   indirect call is the operation `x86.call.x` reading its target's
-//!   registers too;
+//!   registers, [`LocSet::CALL_READS`] and [`LocSet::CALL_WRITES`]),
+//!   named after the callee's symbol, `NAME.call`, `NAME.plt` for a PLT
+//!   stub, `NAME.got` for a call through a GOT slot, or
+//!   `sub_ADDRESS.call`; an indirect call is the operation `x86.call.x`
+//!   reading its target's registers too;
 //! * a tail call → the call, then `ret`; an unresolved indirect jump →
 //!   `x86.jmp.x` like an indirect call, then `ret`;
 //! * a call that never returns → the call, then `unreachable`.

@@ -5,12 +5,13 @@
 //! the lifter: what it reads and writes, its effect class and its
 //! [`Flow`].
 //!
-//! The variables ([`Loc`], sets of them [`LocSet`]) are the sixteen
-//! general registers (`i64`), the six status flags and `DF` (`bool`), and
-//! `xmm0`–`xmm15` (`v128`), in this order (the general registers in the
-//! encoding's order, `rax rcx rdx rbx rsp rbp rsi rdi r8`–`r15`): a lifted
-//! function's parameters, and an operation's reads and writes, are listed
-//! in it. What is not modelled: segment registers (an `fs:` access is a
+//! The variables ([`Loc`]; sets of them [`LocSet`], tables keyed by them
+//! [`LocMap`]) are the sixteen general registers (`i64`), the six status
+//! flags and `DF` (`bool`), and `xmm0`–`xmm15` (`v128`), in this order
+//! (the general registers in the encoding's order, `rax rcx rdx rbx rsp
+//! rbp rsi rdi r8`–`r15`): a lifted function's parameters, and an
+//! operation's reads and writes, are listed in it. Only this module
+//! knows how a location is numbered. What is not modelled: segment registers (an `fs:` access is a
 //! memory access), `rip`, the x87 stack, `mxcsr`, AVX-512's
 //! `xmm16`–`xmm31` and mask registers; an instruction touching only those
 //! reads and writes no variable.
