@@ -904,6 +904,37 @@ mod tests {
         assert_eq!(LocSet::RET_READS.len(), RET_LOCS.len());
     }
 
+    /// One instruction of each [`Flow`], and the system instructions
+    /// iced-x86 counts as calls or interrupts.
+    #[test]
+    fn flows() {
+        use iced_x86::{Decoder, DecoderOptions};
+        let cases: [(&[u8], Flow); 14] = [
+            (&[0x48, 0x01, 0xd8], Flow::Next),               // add rax, rbx
+            (&[0xcc], Flow::Next),                           // int3
+            (&[0x0f, 0x05], Flow::Next),                     // syscall
+            (&[0x0f, 0x84, 0, 0, 0, 0], Flow::Branch),       // je rel32
+            (&[0xe2, 0xfe], Flow::Branch),                   // loop
+            (&[0xeb, 0x00], Flow::Jump),                     // jmp rel8
+            (&[0xff, 0xe0], Flow::IndirectJump),             // jmp rax
+            (&[0xe8, 0, 0, 0, 0], Flow::Call),               // call rel32
+            (&[0xff, 0x15, 0, 0, 0, 0], Flow::IndirectCall), // call [rip]
+            (&[0x0f, 0x34], Flow::IndirectCall),             // sysenter
+            (&[0xc3], Flow::Return),                         // ret
+            (&[0xf4], Flow::Stop),                           // hlt
+            (&[0x0f, 0x0b], Flow::Stop),                     // ud2
+            (&[0x06], Flow::Invalid),                        // push es: not in 64-bit mode
+        ];
+        for (bytes, want) in cases {
+            let ins = Decoder::with_ip(64, bytes, 0x1000, DecoderOptions::NONE).decode();
+            assert_eq!(flow(&ins), want, "{bytes:x?}");
+        }
+        let syscall = Decoder::with_ip(64, &[0x0f, 0x05], 0, DecoderOptions::NONE).decode();
+        let a = access(&syscall, &mut InstructionInfoFactory::new());
+        assert!(a.reads.intersection(LocSet::SYSCALL_READS) == LocSet::SYSCALL_READS);
+        assert_eq!(a.effects, Effects::CALL);
+    }
+
     /// `is_cmov` picks out exactly the mnemonics named `cmov...`.
     #[test]
     fn cmov_is_the_code_range() {
