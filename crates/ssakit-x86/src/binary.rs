@@ -20,7 +20,8 @@
 //! file says which field or section header points outside it.
 
 use crate::error::X86Error;
-use iced_x86::{Decoder, DecoderOptions, FlowControl};
+use crate::regs::{flow, Flow};
+use iced_x86::{Decoder, DecoderOptions};
 use object::read::elf::ElfFile64;
 use object::{
     LittleEndian as LE, Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget,
@@ -90,6 +91,53 @@ pub struct Binary<'d> {
     by_start: FxHashMap<u64, u32>,
 }
 
+// The fields of the ELF64 file header that are read, by byte offset
+// (System V gABI, "ELF Header"); an error names the offset of the field
+// that is wrong.
+/// `e_ident[EI_MAG0..=EI_MAG3]`, at offset 0.
+const ELFMAG: &[u8; 4] = b"\x7fELF";
+/// `e_ident[EI_CLASS]`: [`ELFCLASS64`].
+const EI_CLASS: usize = 4;
+/// `e_ident[EI_DATA]`: [`ELFDATA2LSB`].
+const EI_DATA: usize = 5;
+/// `e_machine` (2 bytes): [`EM_X86_64`].
+const E_MACHINE: usize = 0x12;
+/// `e_phoff` (8 bytes): the program header table's file offset.
+const E_PHOFF: usize = 0x20;
+/// `e_shoff` (8 bytes): the section header table's file offset.
+const E_SHOFF: usize = 0x28;
+/// `e_phentsize` (2 bytes).
+const E_PHENTSIZE: usize = 0x36;
+/// `e_phnum` (2 bytes).
+const E_PHNUM: usize = 0x38;
+/// `e_shentsize` (2 bytes).
+const E_SHENTSIZE: usize = 0x3a;
+/// `e_shnum` (2 bytes).
+const E_SHNUM: usize = 0x3c;
+/// `e_shstrndx` (2 bytes): the section name table's index.
+const E_SHSTRNDX: usize = 0x3e;
+/// The file header's size.
+const EHDR_SIZE: u64 = 64;
+/// A program header's size.
+const PHDR_SIZE: u64 = 56;
+
+// The fields of a section header that are read, by byte offset from its
+// start.
+/// `sh_type` (4 bytes).
+const SH_TYPE: usize = 4;
+/// `sh_flags` (8 bytes).
+const SH_FLAGS: usize = 8;
+/// `sh_offset` (8 bytes): the contents' file offset.
+const SH_OFFSET: usize = 0x18;
+/// `sh_size` (8 bytes): the contents' size.
+const SH_SIZE: usize = 0x20;
+/// `sh_entsize` (8 bytes): the size of a table's entries.
+const SH_ENTSIZE: usize = 0x38;
+/// A section header's size.
+const SHDR_SIZE: u64 = 64;
+
+const ELFCLASS64: u8 = 2;
+const ELFDATA2LSB: u8 = 1;
 const EM_X86_64: u64 = 62;
 const SHT_NULL: u64 = 0;
 const SHT_NOBITS: u64 = 8;
@@ -119,31 +167,76 @@ fn u64_at(d: &[u8], o: usize) -> u64 {
     le_at::<8>(d, o)
 }
 
+/// Section header `i` of `d`, read field by field (where the file header
+/// says; [`check_headers`] checks that the table lies inside the file).
+#[derive(Clone, Copy)]
+struct SectionHeader<'d> {
+    d: &'d [u8],
+    /// Its file offset.
+    at: u64,
+}
+
+impl<'d> SectionHeader<'d> {
+    fn nth(d: &'d [u8], i: u64) -> SectionHeader<'d> {
+        SectionHeader {
+            d,
+            at: u64_at(d, E_SHOFF) + i * u16_at(d, E_SHENTSIZE),
+        }
+    }
+
+    fn field(&self, offset: usize) -> usize {
+        self.at as usize + offset
+    }
+
+    fn ty(&self) -> u64 {
+        u32_at(self.d, self.field(SH_TYPE))
+    }
+
+    fn flags(&self) -> u64 {
+        u64_at(self.d, self.field(SH_FLAGS))
+    }
+
+    fn offset(&self) -> u64 {
+        u64_at(self.d, self.field(SH_OFFSET))
+    }
+
+    fn size(&self) -> u64 {
+        u64_at(self.d, self.field(SH_SIZE))
+    }
+
+    fn entsize(&self) -> u64 {
+        u64_at(self.d, self.field(SH_ENTSIZE))
+    }
+}
+
 /// Checks what `object` would refuse without a location: the ELF
 /// identification, the machine, and that the section and program header
 /// tables and every section's contents lie inside the file.
 fn check_headers(d: &[u8]) -> Result<(), X86Error> {
     let len = d.len() as u64;
-    if len < 4 || &d[..4] != b"\x7fELF" {
+    if len < 4 || &d[..4] != ELFMAG {
         return Err(X86Error::at(
             len.min(4),
             "not an ELF file (no `\\x7fELF` magic)",
         ));
     }
-    if len < 64 {
+    if len < EHDR_SIZE {
         return Err(X86Error::at(
             len,
             "ELF header truncated (64 bytes expected)",
         ));
     }
-    if d[4] != 2 {
-        return Err(X86Error::at(4, "not a 64-bit ELF file"));
+    if d[EI_CLASS] != ELFCLASS64 {
+        return Err(X86Error::at(EI_CLASS as u64, "not a 64-bit ELF file"));
     }
-    if d[5] != 1 {
-        return Err(X86Error::at(5, "not a little-endian ELF file"));
+    if d[EI_DATA] != ELFDATA2LSB {
+        return Err(X86Error::at(EI_DATA as u64, "not a little-endian ELF file"));
     }
-    if u16_at(d, 18) != EM_X86_64 {
-        return Err(X86Error::at(18, "not an x86-64 ELF file (e_machine)"));
+    if u16_at(d, E_MACHINE) != EM_X86_64 {
+        return Err(X86Error::at(
+            E_MACHINE as u64,
+            "not an x86-64 ELF file (e_machine)",
+        ));
     }
     let table = |off_field: usize, size_field: usize, num_field: usize, what: &str| {
         let off = u64_at(d, off_field);
@@ -153,37 +246,36 @@ fn check_headers(d: &[u8]) -> Result<(), X86Error> {
             return Ok((off, 0, entsize));
         }
         match off.checked_add(entsize * num) {
-            Some(end) if end <= len && entsize >= 56 => Ok((off, num, entsize)),
+            // (The section header table's longer entries are checked below.)
+            Some(end) if end <= len && entsize >= PHDR_SIZE => Ok((off, num, entsize)),
             _ => Err(X86Error::at(
                 off_field as u64,
                 format!("{what} table ({num} entries of {entsize} bytes at {off:#x}) outside the file of {len} bytes"),
             )),
         }
     };
-    table(0x20, 0x36, 0x38, "program header")?;
-    let (shoff, shnum, shentsize) = table(0x28, 0x3a, 0x3c, "section header")?;
-    if shnum > 0 && shentsize < 64 {
+    table(E_PHOFF, E_PHENTSIZE, E_PHNUM, "program header")?;
+    let (_, shnum, shentsize) = table(E_SHOFF, E_SHENTSIZE, E_SHNUM, "section header")?;
+    if shnum > 0 && shentsize < SHDR_SIZE {
         return Err(X86Error::at(
-            0x3a,
+            E_SHENTSIZE as u64,
             "section header entries shorter than 64 bytes",
         ));
     }
     for i in 0..shnum {
-        let h = (shoff + i * shentsize) as usize;
-        let ty = u32_at(d, h + 4);
-        let off = u64_at(d, h + 0x18);
-        let size = u64_at(d, h + 0x20);
+        let h = SectionHeader::nth(d, i);
+        let (ty, off, size) = (h.ty(), h.offset(), h.size());
         if ty != SHT_NOBITS && ty != SHT_NULL && off.checked_add(size).is_none_or(|e| e > len) {
             return Err(X86Error::at(
-                h as u64,
+                h.at,
                 format!("section {i}'s contents ({size} bytes at {off:#x}) outside the file of {len} bytes"),
             ));
         }
     }
-    let shstrndx = u16_at(d, 0x3e);
+    let shstrndx = u16_at(d, E_SHSTRNDX);
     if shnum > 0 && shstrndx >= shnum && shstrndx != SHN_XINDEX {
         return Err(X86Error::at(
-            0x3e,
+            E_SHSTRNDX as u64,
             format!("section name table index {shstrndx} out of range"),
         ));
     }
@@ -217,14 +309,14 @@ impl<'d> Binary<'d> {
             functions: Vec::new(),
             by_start: FxHashMap::default(),
         };
-        let header_at = |i: usize| u64_at(data, 0x28) + i as u64 * u16_at(data, 0x3a);
         let mut eh_frame = None;
         let mut plt_sections = Vec::new();
         for sec in file.sections() {
             // The raw header (checked to lie inside the file).
-            let at = header_at(sec.index().0);
-            let flags = u64_at(data, at as usize + 8);
-            if flags & SHF_ALLOC == 0 || u32_at(data, at as usize + 4) == SHT_NOBITS {
+            let header = SectionHeader::nth(data, sec.index().0 as u64);
+            let at = header.at;
+            let flags = header.flags();
+            if flags & SHF_ALLOC == 0 || header.ty() == SHT_NOBITS {
                 continue;
             }
             let bytes = sec
@@ -238,10 +330,10 @@ impl<'d> Binary<'d> {
             bin.regions.push(Region { addr, bytes, exec });
             let name = sec.name().unwrap_or("");
             if name == ".eh_frame" {
-                eh_frame = Some((addr, bytes, u64_at(data, at as usize + 0x18)));
+                eh_frame = Some((addr, bytes, header.offset()));
             }
             if exec && matches!(name, ".plt" | ".plt.sec" | ".plt.got") {
-                let entsize = match u64_at(data, at as usize + 0x38) {
+                let entsize = match header.entsize() {
                     0 if name == ".plt.got" => 8,
                     0 => 16,
                     n => n,
@@ -322,9 +414,7 @@ impl<'d> Binary<'d> {
             let mut dec = Decoder::with_ip(64, bytes, addr, DecoderOptions::NONE);
             while dec.can_decode() {
                 let ins = dec.decode();
-                if ins.flow_control() == FlowControl::IndirectBranch
-                    && ins.is_ip_rel_memory_operand()
-                {
+                if flow(&ins) == Flow::IndirectJump && ins.is_ip_rel_memory_operand() {
                     if let Some(name) = self.got_names.get(&ins.ip_rel_memory_address()) {
                         let stub = addr + (ins.ip() - addr) / entsize * entsize;
                         self.plt_names.entry(stub).or_insert_with(|| name.clone());

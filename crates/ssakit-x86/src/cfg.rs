@@ -9,7 +9,8 @@
 //! Overlapping instructions are thus two instructions with their own
 //! blocks; nothing assumes that code is laid out linearly.
 //!
-//! How a block ends ([`End`]):
+//! How a block ends ([`End`]), by the [`Flow`] of its last instruction
+//! (computed once, with its reads and writes, in [`regs`](crate::regs)):
 //!
 //! * `jcc` → a branch; a target outside the extent is a conditional tail
 //!   call;
@@ -29,10 +30,9 @@
 //! * running off the end of the extent → a tail call to the next byte.
 
 use crate::binary::{Binary, FuncInfo};
-use crate::regs::{access, reg_loc, Access, Loc};
+use crate::regs::{access, Access, Flow, Loc, LocMap, LocSet};
 use iced_x86::{
-    Decoder, DecoderOptions, FlowControl, Instruction, InstructionInfoFactory, Mnemonic, OpKind,
-    Register,
+    Decoder, DecoderOptions, Instruction, InstructionInfoFactory, Mnemonic, OpKind, Register,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -82,7 +82,7 @@ pub enum End {
     NoReturn,
 }
 
-/// A decoded instruction and its reads and writes.
+/// A decoded instruction and its reads, writes and flow.
 ///
 /// ```
 /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
@@ -90,13 +90,14 @@ pub enum End {
 /// let f = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
 /// let cfg = ssakit_x86::cfg::recover(&bin, f);
 /// let cmov = cfg.insts.iter().find(|i| i.ins.mnemonic() == iced_x86::Mnemonic::Cmovge).unwrap();
-/// assert_eq!(cmov.access.writes, 1); // rax only
+/// let rax = ssakit_x86::regs::Loc::RAX;
+/// assert_eq!(cmov.access.writes, ssakit_x86::regs::LocSet::of(&[rax])); // no flag
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Insn {
     /// The instruction (its address is `ins.ip()`).
     pub ins: Instruction,
-    /// What it reads and writes.
+    /// What it reads and writes, and where control goes next.
     pub access: Access,
 }
 
@@ -172,8 +173,8 @@ impl Slot {
                 disp: ins.ip_rel_memory_address(),
             });
         }
-        let base = reg_loc(ins.memory_base())?.0;
-        (base < 16 && ins.memory_index() == Register::None).then(|| Slot {
+        let base = Loc::of_register(ins.memory_base())?;
+        (base.is_gpr() && ins.memory_index() == Register::None).then(|| Slot {
             base: Some(base),
             disp: ins.memory_displacement64(),
         })
@@ -185,7 +186,7 @@ impl Slot {
 /// word it was compared in, and the default target `D`.
 #[derive(Clone, Copy, Debug)]
 struct Bound {
-    regs: u64,
+    regs: LocSet,
     mem: Option<Slot>,
     count: u64,
     default: Target,
@@ -203,9 +204,9 @@ struct Bound {
 struct Ctx {
     last_cmp: Option<(Compared, u64)>,
     bound: Option<Bound>,
-    lea: [Option<u64>; 16],
+    lea: LocMap<Option<u64>>,
     /// Registers known to hold one value (copies by `mov r, r`).
-    same: u64,
+    same: LocSet,
     /// `(register holding entry or entry + T, T, entries, default, added)`.
     rel: Option<(Loc, u64, u64, Target, bool)>,
 }
@@ -274,8 +275,7 @@ impl Walk<'_, '_> {
             };
             let Insn { ins, access } = self.insts[i as usize];
             if let Some(end) = self.ends.get(&i) {
-                if *end == End::TailCall(None) && ins.flow_control() == FlowControl::IndirectBranch
-                {
+                if *end == End::TailCall(None) && access.flow == Flow::IndirectJump {
                     if let Some((targets, default)) = self.jump_table(&ins, &ctx) {
                         self.jump_tables += 1;
                         for &t in &targets {
@@ -301,11 +301,7 @@ impl Walk<'_, '_> {
         } else {
             Instruction::default()
         };
-        let access = if ins.is_invalid() {
-            Access::default()
-        } else {
-            access(&ins, self.factory.info(&ins))
-        };
+        let access = access(&ins, &mut self.factory);
         let i = self.insts.len() as u32;
         self.insts.push(Insn { ins, access });
         self.by_addr.insert(a, i);
@@ -325,21 +321,14 @@ impl Walk<'_, '_> {
             let i = self.decode(a);
             let Insn { ins, access } = self.insts[i as usize];
             let next = ins.next_ip();
-            if ins.is_invalid() || next > self.extent.end {
-                self.ends.insert(i, End::NoReturn);
-                return;
-            }
             let m = ins.mnemonic();
-            let end = match ins.flow_control() {
-                FlowControl::Return => Some(End::Ret),
-                FlowControl::Exception => Some(End::NoReturn),
-                _ if m == Mnemonic::Hlt => Some(End::NoReturn),
-                FlowControl::Call | FlowControl::IndirectCall
-                    if next >= self.extent.end && m != Mnemonic::Syscall =>
-                {
-                    Some(End::NoReturn)
-                }
-                FlowControl::ConditionalBranch => {
+            let end = match access.flow {
+                // An instruction running past the extent is not followed.
+                _ if next > self.extent.end => Some(End::NoReturn),
+                Flow::Invalid | Flow::Stop => Some(End::NoReturn),
+                Flow::Return => Some(End::Ret),
+                Flow::Call | Flow::IndirectCall if next >= self.extent.end => Some(End::NoReturn),
+                Flow::Branch => {
                     let taken = self.target(ins.near_branch_target());
                     let fall = self.target(next);
                     let mut fctx = ctx.across_edge();
@@ -351,9 +340,9 @@ impl Walk<'_, '_> {
                         };
                         if let Some(count) = count.filter(|&c| c > 0 && c <= MAX_TABLE) {
                             let (regs, mem) = match c {
-                                Compared::Reg(r) if ctx.same & (1 << r) != 0 => (ctx.same, None),
-                                Compared::Reg(r) => (1 << r, None),
-                                Compared::Mem(a) => (0, Some(a)),
+                                Compared::Reg(r) if ctx.same.contains(r) => (ctx.same, None),
+                                Compared::Reg(r) => (LocSet::of(&[r]), None),
+                                Compared::Mem(a) => (LocSet::EMPTY, Some(a)),
                             };
                             fctx.bound = Some(Bound {
                                 regs,
@@ -367,7 +356,7 @@ impl Walk<'_, '_> {
                     self.lead(fall, fctx);
                     Some(End::Branch(taken, fall))
                 }
-                FlowControl::UnconditionalBranch => {
+                Flow::Jump => {
                     let t = self.target(ins.near_branch_target());
                     self.lead(t, ctx.across_edge());
                     Some(match t {
@@ -375,7 +364,7 @@ impl Walk<'_, '_> {
                         Target::Outside(a) => End::TailCall(Some(a)),
                     })
                 }
-                FlowControl::IndirectBranch => Some(match self.jump_table(&ins, &ctx) {
+                Flow::IndirectJump => Some(match self.jump_table(&ins, &ctx) {
                     Some((targets, default)) => {
                         self.jump_tables += 1;
                         for &t in &targets {
@@ -386,7 +375,7 @@ impl Walk<'_, '_> {
                     }
                     None => End::TailCall(None),
                 }),
-                _ => None,
+                Flow::Next | Flow::Call | Flow::IndirectCall => None,
             };
             if let Some(end) = end {
                 self.ends.insert(i, end);
@@ -411,8 +400,8 @@ impl Walk<'_, '_> {
                 default,
                 ..
             } = ctx.bound?;
-            let i = reg_loc(ins.memory_index())?.0;
-            if regs & (1 << i) == 0
+            let i = Loc::of_register(ins.memory_index())?;
+            if !regs.contains(i)
                 || ins.memory_base() != Register::None
                 || ins.memory_index_scale() != 8
             {
@@ -428,7 +417,7 @@ impl Walk<'_, '_> {
         } else {
             // lea B, [rip+T]; movsxd r, [B + i*4]; add r, B; jmp r
             let (r, table, count, default, added) = ctx.rel?;
-            if !added || reg_loc(ins.op0_register())?.0 != r {
+            if !added || Loc::of_register(ins.op0_register())? != r {
                 return None;
             }
             let bytes = self.bin.read(table, (count * 4) as usize)?;
@@ -454,10 +443,10 @@ impl Walk<'_, '_> {
 }
 
 /// The walk's knowledge after `ins`, which writes `writes`.
-fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
+fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
     let m = ins.mnemonic();
-    let reg0 = || reg_loc(ins.op0_register()).map(|(l, _)| l);
-    let reg1 = || reg_loc(ins.op1_register()).map(|(l, _)| l);
+    let reg0 = || Loc::of_register(ins.op0_register());
+    let reg1 = || Loc::of_register(ins.op1_register());
     let (k0, k1) = (ins.op0_kind(), ins.op1_kind());
     let mut new_rel = None;
     // Registers that hold the bounded index after `ins`.
@@ -475,7 +464,7 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
         }
         _ if is_move && k0 == OpKind::Register && k1 == OpKind::Register => {
             if let (Some(b), Some(src)) = (ctx.bound, reg1()) {
-                if b.regs & (1 << src) != 0 {
+                if b.regs.contains(src) {
                     index_copy = reg0();
                 }
             }
@@ -485,13 +474,13 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
             if let (Some(b), Some(r)) = (bound, reg0()) {
                 if b.mem.is_some() && Slot::of(ins) == b.mem {
                     index_copy = Some(r);
-                } else if let Some(base) = reg_loc(ins.memory_base()) {
-                    let idx = reg_loc(ins.memory_index()).map(|x| x.0);
+                } else if let Some(base) = Loc::of_register(ins.memory_base()) {
+                    let idx = Loc::of_register(ins.memory_index());
                     if ins.memory_index_scale() == 4
-                        && idx.is_some_and(|i| b.regs & (1 << i) != 0)
-                        && base.0 < 16
+                        && idx.is_some_and(|i| b.regs.contains(i))
+                        && base.is_gpr()
                     {
-                        if let Some(t) = ctx.lea[base.0 as usize] {
+                        if let Some(t) = ctx.lea[base] {
                             new_rel = Some((r, t, b.count, b.default, false));
                         }
                     }
@@ -500,27 +489,27 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
         }
         Mnemonic::Add if k0 == OpKind::Register && k1 == OpKind::Register => {
             if let (Some((r, t, n, d, false)), Some(dst), Some(src)) = (ctx.rel, reg0(), reg1()) {
-                if dst == r && src < 16 && ctx.lea[src as usize] == Some(t) {
+                if dst == r && src.is_gpr() && ctx.lea[src] == Some(t) {
                     new_rel = Some((r, t, n, d, true));
                 }
             }
         }
         _ => {}
     }
-    if m != Mnemonic::Cmp && writes & crate::regs::FLAGS != 0 {
+    if m != Mnemonic::Cmp && writes.intersects(LocSet::FLAGS) {
         ctx.last_cmp = None;
     }
     if let Some(b) = &mut ctx.bound {
         let before = b.regs;
-        b.regs &= !writes;
+        b.regs = b.regs.difference(writes);
         if b.mem
             .and_then(|s| s.base)
-            .is_some_and(|r| writes & (1 << r) != 0)
+            .is_some_and(|r| writes.contains(r))
         {
             b.mem = None;
         }
         if let Some(r) = index_copy {
-            b.regs |= 1 << r;
+            b.regs.insert(r);
         }
         if m == Mnemonic::Mov
             && k0 == OpKind::Register
@@ -528,11 +517,13 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
             && ins.op0_register() == ins.op1_register()
         {
             // `mov edi, edi` zero-extends the index: it still holds.
-            b.regs |= before & (1 << reg0().unwrap_or(0));
+            if let Some(r) = reg0().filter(|&r| before.contains(r)) {
+                b.regs.insert(r);
+            }
         }
     }
     if let Some((Compared::Mem(Slot { base: Some(r), .. }), _)) = ctx.last_cmp {
-        if writes & (1 << r) != 0 {
+        if writes.contains(r) {
             ctx.last_cmp = None;
         }
     }
@@ -541,29 +532,27 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: u64) -> Ctx {
         reg0(),
         reg1(),
     ) {
-        (true, Some(d), Some(s)) if d < 16 && s < 16 => Some((d, s)),
+        (true, Some(d), Some(s)) if d.is_gpr() && s.is_gpr() => Some((d, s)),
         _ => None,
     };
     ctx.same = match copied {
         Some((d, s)) if d == s => ctx.same,
-        Some((d, s)) if ctx.same & (1 << s) != 0 => ctx.same | (1 << d),
-        Some((d, s)) => (1 << d) | (1 << s),
-        None => ctx.same & !writes,
+        Some((d, s)) if ctx.same.contains(s) => ctx.same.union(LocSet::of(&[d])),
+        Some((d, s)) => LocSet::of(&[d, s]),
+        None => ctx.same.difference(writes),
     };
-    for (r, slot) in ctx.lea.iter_mut().enumerate() {
-        if writes & (1 << r) != 0 {
-            *slot = None;
-        }
+    for r in writes.iter() {
+        ctx.lea[r] = None;
     }
     if m == Mnemonic::Lea && ins.is_ip_rel_memory_operand() {
         if let Some(r) = reg0() {
-            ctx.lea[r as usize] = Some(ins.ip_rel_memory_address());
+            ctx.lea[r] = Some(ins.ip_rel_memory_address());
         }
     }
     if new_rel.is_some() {
         ctx.rel = new_rel;
     } else if let Some((r, ..)) = ctx.rel {
-        if writes & (1 << r) != 0 {
+        if writes.contains(r) {
             ctx.rel = None;
         }
     }

@@ -8,8 +8,9 @@
 //!
 //! * [`binary`]: the ELF file: code, data, function extents (symbols,
 //!   `.eh_frame`, a separate debug file), PLT names.
-//! * [`regs`]: registers and flags as variables; what each instruction
-//!   reads and writes.
+//! * [`regs`]: the machine model: registers, flags and vector registers
+//!   as variables ([`Loc`](regs::Loc), [`LocSet`](regs::LocSet)); what
+//!   each instruction reads and writes, and where control goes next.
 //! * [`mod@cfg`]: recursive descent inside a function's extent, jump tables,
 //!   tail calls, calls that never return.
 //! * [`lift`]: one recovered function → one IR function.

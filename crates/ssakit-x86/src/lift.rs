@@ -14,17 +14,17 @@
 //!
 //! with the operator's name carrying its effect class (`x86.mov.r` loads,
 //! `x86.mov.w` stores, see [`effect_suffix`]). Control transfers are the
-//! IR's terminators:
+//! IR's terminators, chosen by the instruction's [`Flow`]:
 //!
 //! * `jcc` → `cc = x86.jne[A, T](zf)` and `branch cc, T, F`;
 //! * a jump table → `sel = x86.jmp[A](index...)` and
 //!   `switch sel, D, [T0, ...]`;
 //! * `call f` → `(rax, ..., xmm15) = f(rdi, ..., xmm7)` (the System V
-//!   registers, [`CALL_READS`] and [`CALL_WRITES`]), named after the
-//!   callee's symbol, `NAME.call`, `NAME.plt` for a PLT stub, `NAME.got`
-//!   for a call through a GOT slot, or `sub_ADDRESS.call`; an
-//!   indirect call is the operation `x86.call.x` reading its target's
-//!   registers too;
+//!   registers, [`LocSet::CALL_READS`] and [`LocSet::CALL_WRITES`]),
+//!   named after the callee's symbol, `NAME.call`, `NAME.plt` for a PLT
+//!   stub, `NAME.got` for a call through a GOT slot, or
+//!   `sub_ADDRESS.call`; an indirect call is the operation `x86.call.x`
+//!   reading its target's registers too;
 //! * a tail call → the call, then `ret`; an unresolved indirect jump →
 //!   `x86.jmp.x` like an indirect call, then `ret`;
 //! * a call that never returns → the call, then `unreachable`.
@@ -34,11 +34,8 @@
 
 use crate::binary::{Binary, FuncInfo};
 use crate::cfg::{recover, End, FuncCfg, Insn, Target};
-use crate::regs::{
-    effect_suffix, loc_name, loc_type, locs, mnemonic_name, LocSet, CALL_ARGS, CALL_READS,
-    CALL_WRITES, NUM_LOCS, RET_LOCS,
-};
-use iced_x86::{FlowControl, Mnemonic, OpKind};
+use crate::regs::{effect_suffix, mnemonic_name, Flow, LocMap, LocSet, CALL_ARGS, RET_LOCS};
+use iced_x86::{Mnemonic, OpKind};
 use rustc_hash::FxHashMap;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{
@@ -233,7 +230,7 @@ fn canonical(e: Effects) -> Effects {
 struct Lifter<'a, 'd> {
     bin: &'a Binary<'d>,
     b: FunctionBuilder,
-    vars: [Var; NUM_LOCS],
+    vars: LocMap<Var>,
     cc: Var,
     sel: Var,
     /// The block being filled.
@@ -273,10 +270,9 @@ impl Lifter<'_, '_> {
     fn set_lists(&mut self, reads: LocSet, writes: LocSet) {
         self.args.clear();
         self.args
-            .extend(locs(reads).map(|l| Operand::Var(self.vars[l as usize])));
+            .extend(reads.iter().map(|l| Operand::Var(self.vars[l])));
         self.results.clear();
-        self.results
-            .extend(locs(writes).map(|l| self.vars[l as usize]));
+        self.results.extend(writes.iter().map(|l| self.vars[l]));
     }
 
     /// `(results) = x86.M[imms](args)`, lists already set.
@@ -297,12 +293,9 @@ impl Lifter<'_, '_> {
 
     /// A call of `name` with the ABI's reads and writes.
     fn emit_call(&mut self, name: &str) {
-        self.set_lists(0, CALL_WRITES);
-        self.args.extend(
-            CALL_ARGS
-                .iter()
-                .map(|&l| Operand::Var(self.vars[l as usize])),
-        );
+        self.set_lists(LocSet::EMPTY, LocSet::CALL_WRITES);
+        self.args
+            .extend(CALL_ARGS.iter().map(|&l| Operand::Var(self.vars[l])));
         let f = self.b.func_mut();
         let callee = f.callee(name);
         let args = f.list(&self.args);
@@ -318,7 +311,7 @@ impl Lifter<'_, '_> {
     fn emit_ret(&mut self) {
         let vals: Vec<Operand> = RET_LOCS
             .iter()
-            .map(|&l| Operand::Var(self.vars[l as usize]))
+            .map(|&l| Operand::Var(self.vars[l]))
             .collect();
         self.b.ret_values(&vals);
     }
@@ -327,33 +320,43 @@ impl Lifter<'_, '_> {
     fn emit_insn(&mut self, insn: &Insn) {
         let ins = &insn.ins;
         let m = ins.mnemonic();
-        if ins.is_invalid() {
-            self.set_lists(0, 0);
-            self.emit_op(Mnemonic::INVALID, Effects::CALL, &[ins.ip() as i64]);
-            return;
-        }
-        if matches!(m, Mnemonic::Nop | Mnemonic::Endbr64 | Mnemonic::Endbr32) {
-            return;
-        }
-        if matches!(
-            ins.flow_control(),
-            FlowControl::Call | FlowControl::IndirectCall
-        ) && m != Mnemonic::Syscall
-        {
-            if ins.op0_kind() == OpKind::NearBranch64 {
+        match insn.access.flow {
+            Flow::Invalid => {
+                self.set_lists(LocSet::EMPTY, LocSet::EMPTY);
+                self.emit_op(Mnemonic::INVALID, Effects::CALL, &[ins.ip() as i64]);
+            }
+            _ if matches!(m, Mnemonic::Nop | Mnemonic::Endbr64 | Mnemonic::Endbr32) => {}
+            Flow::Call => {
                 let name = callee_name(self.bin, ins.near_branch_target());
-                return self.emit_call(&name);
+                self.emit_call(&name);
             }
-            if ins.is_ip_rel_memory_operand() {
-                if let Some(n) = self.bin.got_name(ins.ip_rel_memory_address()) {
-                    return self.emit_call(&ident(&format!("{n}.got")));
-                }
+            Flow::IndirectCall => self.emit_indirect(insn),
+            _ => {
+                self.set_lists(insn.access.reads, insn.access.writes);
+                self.emit_op(m, insn.access.effects, &imms(insn));
             }
-            self.set_lists(insn.access.reads | CALL_READS, CALL_WRITES);
-            return self.emit_op(m, Effects::CALL, &imms(insn));
         }
-        self.set_lists(insn.access.reads, insn.access.writes);
-        self.emit_op(m, insn.access.effects, &imms(insn));
+    }
+
+    /// A call or tail call of no immediate target: of `NAME.got` through
+    /// a GOT slot, else the operation `x86.MNEMONIC.x` with the ABI's
+    /// reads and writes and its target's registers.
+    fn emit_indirect(&mut self, insn: &Insn) {
+        let ins = &insn.ins;
+        let got = ins
+            .is_ip_rel_memory_operand()
+            .then(|| self.bin.got_name(ins.ip_rel_memory_address()))
+            .flatten();
+        match got {
+            Some(n) => self.emit_call(&ident(&format!("{n}.got"))),
+            None => {
+                self.set_lists(
+                    insn.access.reads.union(LocSet::CALL_READS),
+                    LocSet::CALL_WRITES,
+                );
+                self.emit_op(ins.mnemonic(), Effects::CALL, &imms(insn));
+            }
+        }
     }
 
     fn target(&mut self, t: Target) -> Block {
@@ -442,8 +445,7 @@ fn origin(insn: &Insn) -> Option<Site> {
 /// [`lift_cfg`] and the origins of what it emits.
 fn lift_with_origins(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> (Function, Origins) {
     let mut b = FunctionBuilder::new(&ident(&info.name));
-    let vars: [Var; NUM_LOCS] =
-        std::array::from_fn(|l| b.typed_param(&loc_name(l as u8), loc_type(l as u8)));
+    let vars = LocMap::from_fn(|l| b.typed_param(l.name(), l.ty()));
     let cc = b.typed_var("cc", Type::Bool);
     let sel = b.var("sel");
     b.returns(&[Type::I64; RET_LOCS.len()]);
@@ -482,7 +484,7 @@ fn lift_with_origins(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> (Funct
         l.cur = l.blocks[&blk.start];
         l.b.switch_to(l.cur);
         let (body, last) = match blk.insts.split_last() {
-            Some((&last, body)) if is_transfer(&cfg.insts[last as usize]) => {
+            Some((&last, body)) if cfg.insts[last as usize].access.flow.is_terminator() => {
                 (body, Some(&cfg.insts[last as usize]))
             }
             _ => (&blk.insts[..], None),
@@ -510,7 +512,7 @@ fn lift_with_origins(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> (Funct
             }
             End::Switch(targets, default) => {
                 let insn = last.expect("a switch ends in its jmp");
-                l.set_lists(insn.access.reads, 0);
+                l.set_lists(insn.access.reads, LocSet::EMPTY);
                 l.results.push(l.sel);
                 l.emit_op(insn.ins.mnemonic(), insn.access.effects, &imms(insn));
                 let d = l.target(*default);
@@ -520,24 +522,11 @@ fn lift_with_origins(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> (Funct
             End::Ret => l.emit_ret(),
             End::TailCall(a) => {
                 match (last, a) {
-                    (Some(insn), Some(a)) if insn.ins.op0_kind() == OpKind::NearBranch64 => {
+                    (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {
                         let name = callee_name(bin, *a);
                         l.emit_call(&name);
                     }
-                    (Some(insn), _) => {
-                        let got = insn
-                            .ins
-                            .is_ip_rel_memory_operand()
-                            .then(|| bin.got_name(insn.ins.ip_rel_memory_address()))
-                            .flatten();
-                        match got {
-                            Some(n) => l.emit_call(&ident(&format!("{n}.got"))),
-                            None => {
-                                l.set_lists(insn.access.reads | CALL_READS, CALL_WRITES);
-                                l.emit_op(insn.ins.mnemonic(), Effects::CALL, &imms(insn));
-                            }
-                        }
-                    }
+                    (Some(insn), _) => l.emit_indirect(insn),
                     (None, Some(a)) => {
                         let name = callee_name(bin, *a);
                         l.emit_call(&name);
@@ -555,16 +544,4 @@ fn lift_with_origins(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> (Funct
         }
     }
     (l.b.finish(), l.origins)
-}
-
-/// Whether `insn` is a jump, branch or return (the block's terminator
-/// rather than an operation before it).
-fn is_transfer(insn: &Insn) -> bool {
-    matches!(
-        insn.ins.flow_control(),
-        FlowControl::ConditionalBranch
-            | FlowControl::UnconditionalBranch
-            | FlowControl::IndirectBranch
-            | FlowControl::Return
-    )
 }

@@ -1,14 +1,20 @@
-//! The machine state as the chapter's variables, and what each instruction
-//! reads and writes of it: one [`Access`] per instruction, computed once
-//! (from iced-x86's register and flag information, then the rules below)
-//! and read by both the control-flow recovery and the lifter.
+//! The machine model: the machine state as the chapter's variables, and
+//! what each instruction does with it. One [`Access`] per instruction,
+//! computed once (from iced-x86's register, flag and flow information,
+//! then the rules below), is read by both the control-flow recovery and
+//! the lifter: what it reads and writes, its effect class and its
+//! [`Flow`].
 //!
-//! The variables ([`Loc`]) are the sixteen general registers (`i64`), the
-//! six status flags and `DF` (`bool`), and `xmm0`–`xmm15` (`v128`). What is
-//! not modelled: segment registers (an `fs:` access is a memory access),
-//! `rip`, the x87 stack, `mxcsr`, AVX-512's `xmm16`–`xmm31` and mask
-//! registers; an instruction touching only those reads and writes no
-//! variable.
+//! The variables ([`Loc`]; sets of them [`LocSet`], tables keyed by them
+//! [`LocMap`]) are the sixteen general registers (`i64`), the six status
+//! flags and `DF` (`bool`), and `xmm0`–`xmm15` (`v128`), in this order
+//! (the general registers in the encoding's order, `rax rcx rdx rbx rsp
+//! rbp rsi rdi r8`–`r15`): a lifted function's parameters, and an
+//! operation's reads and writes, are listed in it. Only this module
+//! knows how a location is numbered. What is not modelled: segment registers (an `fs:` access is a
+//! memory access), `rip`, the x87 stack, `mxcsr`, AVX-512's
+//! `xmm16`–`xmm31` and mask registers; an instruction touching only those
+//! reads and writes no variable.
 //!
 //! The rules, where iced-x86's access kinds are not the whole story
 //! (section 13.8 of the chapter: a register is a variable only once its
@@ -29,184 +35,634 @@
 //! * a VEX write of an `xmm` register defines it (the upper lanes are
 //!   zeroed); a legacy-SSE scalar write merges (iced reports a read).
 //!
-//! Calls, returns and `syscall` follow the System V ABI: [`CALL_READS`],
-//! [`CALL_WRITES`], [`RET_READS`].
+//! Calls, returns and `syscall` follow the System V ABI:
+//! [`LocSet::CALL_READS`], [`LocSet::CALL_WRITES`], [`LocSet::RET_READS`],
+//! [`LocSet::SYSCALL_READS`], [`LocSet::SYSCALL_WRITES`]. `syscall` is
+//! handled here only: it returns to the next instruction, so its
+//! [`Flow`] is [`Flow::Next`] and its reads and writes are the kernel's
+//! ABI; recovery and lifting treat it as any other operation.
 
-use iced_x86::{Instruction, InstructionInfo, Mnemonic, OpAccess, OpKind, Register, RflagsBits};
+use iced_x86::{
+    Code, FlowControl, Instruction, InstructionInfoFactory, Mnemonic, OpAccess, OpKind, Register,
+    RflagsBits,
+};
 use ssakit::ir::{Effects, Type};
+use std::fmt;
 use std::sync::OnceLock;
 
-/// A modelled location: general register `0..16` (iced-x86's numbering:
-/// `rax rcx rdx rbx rsp rbp rsi rdi r8`–`r15`), flag `16..23`
-/// (`cf pf af zf sf of df`), vector register `23..39`.
-pub type Loc = u8;
-
-/// The number of locations.
-pub const NUM_LOCS: usize = 39;
-
-/// The first flag location.
-pub const FLAG0: Loc = 16;
-
-/// The first vector location.
-pub const XMM0: Loc = 23;
-
-const GPR_NAMES: [&str; 16] = [
-    "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13",
-    "r14", "r15",
-];
-const FLAG_NAMES: [&str; 7] = ["cf", "pf", "af", "zf", "sf", "of", "df"];
-const FLAG_BITS: [u32; 7] = [
-    RflagsBits::CF,
-    RflagsBits::PF,
-    RflagsBits::AF,
-    RflagsBits::ZF,
-    RflagsBits::SF,
-    RflagsBits::OF,
-    RflagsBits::DF,
-];
-
-/// A set of locations, one bit each.
-pub type LocSet = u64;
-
-const fn bits(locs: &[Loc]) -> LocSet {
-    let mut s = 0;
-    let mut i = 0;
-    while i < locs.len() {
-        s |= 1 << locs[i];
-        i += 1;
-    }
-    s
-}
-
-const RAX: Loc = 0;
-const RCX: Loc = 1;
-const RDX: Loc = 2;
-const RBX: Loc = 3;
-const RSP: Loc = 4;
-const RBP: Loc = 5;
-const RSI: Loc = 6;
-const RDI: Loc = 7;
-const R8: Loc = 8;
-const R9: Loc = 9;
-const R10: Loc = 10;
-const R11: Loc = 11;
-
-/// The general registers.
-pub const GPRS: LocSet = (1 << 16) - 1;
-/// The flags.
-pub const FLAGS: LocSet = ((1 << 7) - 1) << FLAG0;
-/// The vector registers.
-pub const XMMS: LocSet = ((1 << 16) - 1) << XMM0;
-
-/// What a call reads: the argument registers `rdi rsi rdx rcx r8 r9`,
-/// `rax` (the vector-argument count of a variadic call), `rsp`, and
-/// `xmm0`–`xmm7`.
-pub const CALL_READS: LocSet = bits(&CALL_ARGS);
-/// [`CALL_READS`] in the order of a call's operands: the ABI's.
-pub const CALL_ARGS: [Loc; 16] = [
-    RDI,
-    RSI,
-    RDX,
-    RCX,
-    R8,
-    R9,
-    RAX,
-    RSP,
-    XMM0,
-    XMM0 + 1,
-    XMM0 + 2,
-    XMM0 + 3,
-    XMM0 + 4,
-    XMM0 + 5,
-    XMM0 + 6,
-    XMM0 + 7,
-];
-/// What a call writes: the caller-saved registers `rax rcx rdx rsi rdi
-/// r8`–`r11`, the flags and `xmm0`–`xmm15`.
-pub const CALL_WRITES: LocSet = bits(&[RAX, RCX, RDX, RSI, RDI, R8, R9, R10, R11]) | FLAGS | XMMS;
-/// What `ret` (and every exit) reads: `rax rdx`, the callee-saved
-/// registers `rbx rbp r12`–`r15`, and `rsp`, in this order.
-pub const RET_LOCS: [Loc; 9] = [RAX, RDX, RBX, RBP, 12, 13, 14, 15, RSP];
-/// [`RET_LOCS`] as a set.
-pub const RET_READS: LocSet = bits(&RET_LOCS);
-const SYSCALL_READS: LocSet = bits(&[RAX, RDI, RSI, RDX, R10, R8, R9]);
-const SYSCALL_WRITES: LocSet = bits(&[RAX, RCX, R11]);
-
-/// The name of location `l` (`rax`, `zf`, `xmm3`).
+/// What a location is.
 ///
 /// ```
-/// use ssakit_x86::regs::{loc_name, FLAG0, XMM0};
-/// assert_eq!((loc_name(0), loc_name(FLAG0 + 3), loc_name(XMM0 + 3)), ("rax".into(), "zf".into(), "xmm3".into()));
+/// use ssakit_x86::regs::{Loc, LocKind};
+/// assert_eq!([Loc::RSP.kind(), Loc::ZF.kind(), Loc::xmm(7).kind()], [LocKind::Gpr, LocKind::Flag, LocKind::Vector]);
 /// ```
-pub fn loc_name(l: Loc) -> String {
-    match l {
-        0..16 => GPR_NAMES[l as usize].to_string(),
-        16..23 => FLAG_NAMES[(l - FLAG0) as usize].to_string(),
-        _ => format!("xmm{}", l - XMM0),
-    }
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LocKind {
+    /// A general register, `rax`…`r15` (`i64`).
+    Gpr,
+    /// A status flag or `DF` (`bool`).
+    Flag,
+    /// A vector register, `xmm0`…`xmm15` (`v128`).
+    Vector,
 }
 
-/// The type of location `l`.
+/// A modelled location: a general register, a flag or a vector register.
+/// Locations are ordered as the module doc says; [`LocSet`] iterates in
+/// that order and [`LocMap`] has one entry per location.
 ///
 /// ```
 /// use ssakit::ir::Type;
-/// use ssakit_x86::regs::{loc_type, FLAG0, XMM0};
-/// assert_eq!([loc_type(0), loc_type(FLAG0), loc_type(XMM0)], [Type::I64, Type::Bool, Type::V128]);
+/// use ssakit_x86::regs::Loc;
+/// assert_eq!((Loc::R9.name(), Loc::R9.ty()), ("r9", Type::I64));
+/// assert_eq!((Loc::OF.name(), Loc::OF.ty()), ("of", Type::Bool));
+/// assert_eq!((Loc::xmm(3).name(), Loc::xmm(3).ty()), ("xmm3", Type::V128));
+/// assert!(Loc::R15 < Loc::CF && Loc::DF < Loc::xmm(0));
 /// ```
-pub fn loc_type(l: Loc) -> Type {
-    match l {
-        0..16 => Type::I64,
-        16..23 => Type::Bool,
-        _ => Type::V128,
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Loc(u8);
+
+/// The first flag and the first vector register in the numbering.
+const FLAG0: u8 = 16;
+const XMM0: u8 = 23;
+/// The number of locations.
+const NUM_LOCS: usize = 39;
+
+const NAMES: [&str; NUM_LOCS] = [
+    "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13",
+    "r14", "r15", "cf", "pf", "af", "zf", "sf", "of", "df", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
+    "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
+];
+
+/// The flags in order, with their bit in iced-x86's `RflagsBits`.
+const FLAG_BITS: [(Loc, u32); 7] = [
+    (Loc::CF, RflagsBits::CF),
+    (Loc::PF, RflagsBits::PF),
+    (Loc::AF, RflagsBits::AF),
+    (Loc::ZF, RflagsBits::ZF),
+    (Loc::SF, RflagsBits::SF),
+    (Loc::OF, RflagsBits::OF),
+    (Loc::DF, RflagsBits::DF),
+];
+
+impl Loc {
+    /// `rax`.
+    pub const RAX: Loc = Loc(0);
+    /// `rcx`.
+    pub const RCX: Loc = Loc(1);
+    /// `rdx`.
+    pub const RDX: Loc = Loc(2);
+    /// `rbx`.
+    pub const RBX: Loc = Loc(3);
+    /// `rsp`.
+    pub const RSP: Loc = Loc(4);
+    /// `rbp`.
+    pub const RBP: Loc = Loc(5);
+    /// `rsi`.
+    pub const RSI: Loc = Loc(6);
+    /// `rdi`.
+    pub const RDI: Loc = Loc(7);
+    /// `r8`.
+    pub const R8: Loc = Loc(8);
+    /// `r9`.
+    pub const R9: Loc = Loc(9);
+    /// `r10`.
+    pub const R10: Loc = Loc(10);
+    /// `r11`.
+    pub const R11: Loc = Loc(11);
+    /// `r12`.
+    pub const R12: Loc = Loc(12);
+    /// `r13`.
+    pub const R13: Loc = Loc(13);
+    /// `r14`.
+    pub const R14: Loc = Loc(14);
+    /// `r15`.
+    pub const R15: Loc = Loc(15);
+    /// The carry flag.
+    pub const CF: Loc = Loc(FLAG0);
+    /// The parity flag.
+    pub const PF: Loc = Loc(FLAG0 + 1);
+    /// The auxiliary carry flag.
+    pub const AF: Loc = Loc(FLAG0 + 2);
+    /// The zero flag.
+    pub const ZF: Loc = Loc(FLAG0 + 3);
+    /// The sign flag.
+    pub const SF: Loc = Loc(FLAG0 + 4);
+    /// The overflow flag.
+    pub const OF: Loc = Loc(FLAG0 + 5);
+    /// The direction flag.
+    pub const DF: Loc = Loc(FLAG0 + 6);
+
+    /// Vector register `xmm{i}`, `i < 16`.
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::regs::Loc::xmm(15).to_string(), "xmm15");
+    /// ```
+    pub const fn xmm(i: u8) -> Loc {
+        assert!(i < 16, "xmm16-xmm31 are not modelled");
+        Loc(XMM0 + i)
+    }
+
+    /// What the location is.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::{Loc, LocKind};
+    /// assert_eq!(Loc::DF.kind(), LocKind::Flag);
+    /// ```
+    pub const fn kind(self) -> LocKind {
+        if self.0 < FLAG0 {
+            LocKind::Gpr
+        } else if self.0 < XMM0 {
+            LocKind::Flag
+        } else {
+            LocKind::Vector
+        }
+    }
+
+    /// Whether it is a general register.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::Loc;
+    /// assert!(Loc::R12.is_gpr() && !Loc::CF.is_gpr());
+    /// ```
+    pub const fn is_gpr(self) -> bool {
+        matches!(self.kind(), LocKind::Gpr)
+    }
+
+    /// Its name as a variable (`rax`, `zf`, `xmm3`).
+    ///
+    /// ```
+    /// use ssakit_x86::regs::Loc;
+    /// assert_eq!([Loc::RAX.name(), Loc::ZF.name(), Loc::xmm(3).name()], ["rax", "zf", "xmm3"]);
+    /// ```
+    pub fn name(self) -> &'static str {
+        NAMES[self.0 as usize]
+    }
+
+    /// Its type as a variable: `i64`, `bool` or `v128`.
+    ///
+    /// ```
+    /// use ssakit::ir::Type;
+    /// use ssakit_x86::regs::Loc;
+    /// assert_eq!([Loc::RAX.ty(), Loc::CF.ty(), Loc::xmm(0).ty()], [Type::I64, Type::Bool, Type::V128]);
+    /// ```
+    pub const fn ty(self) -> Type {
+        match self.kind() {
+            LocKind::Gpr => Type::I64,
+            LocKind::Flag => Type::Bool,
+            LocKind::Vector => Type::V128,
+        }
+    }
+
+    /// The location register `r` is part of, if it is modelled: a general
+    /// register of any width is its 64-bit register, an `xmm`, `ymm` or
+    /// `zmm` register below 16 its `xmm` register.
+    ///
+    /// ```
+    /// use iced_x86::Register;
+    /// use ssakit_x86::regs::Loc;
+    /// assert_eq!(Loc::of_register(Register::AH), Some(Loc::RAX));
+    /// assert_eq!(Loc::of_register(Register::R9D), Some(Loc::R9));
+    /// assert_eq!(Loc::of_register(Register::YMM2), Some(Loc::xmm(2)));
+    /// assert_eq!(Loc::of_register(Register::XMM16), None);
+    /// assert_eq!(Loc::of_register(Register::FS), None);
+    /// ```
+    pub fn of_register(r: Register) -> Option<Loc> {
+        if r.is_gpr() {
+            return Some(Loc(r.full_register().number() as u8));
+        }
+        if r.is_xmm() || r.is_ymm() || r.is_zmm() {
+            let n = r.number();
+            return (n < 16).then(|| Loc::xmm(n as u8));
+        }
+        None
     }
 }
 
-/// The location of register `r` and its width in bytes, if modelled.
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Debug for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of locations, one bit each.
 ///
 /// ```
-/// use iced_x86::Register;
-/// use ssakit_x86::regs::{reg_loc, XMM0};
-/// assert_eq!(reg_loc(Register::AH), Some((0, 1)));
-/// assert_eq!(reg_loc(Register::R9D), Some((9, 4)));
-/// assert_eq!(reg_loc(Register::YMM2), Some((XMM0 + 2, 32)));
-/// assert_eq!(reg_loc(Register::FS), None);
+/// use ssakit_x86::regs::{Loc, LocSet};
+/// let mut s = LocSet::of(&[Loc::RSP, Loc::RAX]);
+/// s.insert(Loc::ZF);
+/// s.remove(Loc::RSP);
+/// assert!(s.contains(Loc::RAX) && !s.contains(Loc::RSP));
+/// assert_eq!(s.iter().collect::<Vec<_>>(), [Loc::RAX, Loc::ZF]); // in the model's order
+/// assert_eq!(s.len(), 2);
+/// assert_eq!(s.intersection(LocSet::FLAGS), LocSet::of(&[Loc::ZF]));
 /// ```
-pub fn reg_loc(r: Register) -> Option<(Loc, usize)> {
-    if r.is_gpr() {
-        let n = r.full_register().number();
-        return Some((n as Loc, r.size()));
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct LocSet(u64);
+
+impl LocSet {
+    /// No location.
+    pub const EMPTY: LocSet = LocSet(0);
+    /// Every location.
+    pub const ALL: LocSet = LocSet((1 << NUM_LOCS) - 1);
+    /// The general registers.
+    pub const GPRS: LocSet = LocSet((1 << FLAG0) - 1);
+    /// The flags.
+    pub const FLAGS: LocSet = LocSet(((1 << (XMM0 - FLAG0)) - 1) << FLAG0);
+    /// The vector registers.
+    pub const XMMS: LocSet = LocSet(((1 << 16) - 1) << XMM0);
+    /// What a call reads: the argument registers `rdi rsi rdx rcx r8 r9`,
+    /// `rax` (the vector-argument count of a variadic call), `rsp`, and
+    /// `xmm0`–`xmm7` ([`CALL_ARGS`] as a set).
+    pub const CALL_READS: LocSet = LocSet::of(&CALL_ARGS);
+    /// What a call writes: the caller-saved registers `rax rcx rdx rsi rdi
+    /// r8`–`r11`, the flags and `xmm0`–`xmm15`.
+    pub const CALL_WRITES: LocSet = LocSet::of(&[
+        Loc::RAX,
+        Loc::RCX,
+        Loc::RDX,
+        Loc::RSI,
+        Loc::RDI,
+        Loc::R8,
+        Loc::R9,
+        Loc::R10,
+        Loc::R11,
+    ])
+    .union(LocSet::FLAGS)
+    .union(LocSet::XMMS);
+    /// What `ret` (and every exit) reads: [`RET_LOCS`] as a set.
+    pub const RET_READS: LocSet = LocSet::of(&RET_LOCS);
+    /// What `syscall` reads: the number in `rax` and the arguments `rdi
+    /// rsi rdx r10 r8 r9`.
+    pub const SYSCALL_READS: LocSet = LocSet::of(&[
+        Loc::RAX,
+        Loc::RDI,
+        Loc::RSI,
+        Loc::RDX,
+        Loc::R10,
+        Loc::R8,
+        Loc::R9,
+    ]);
+    /// What `syscall` writes: the result in `rax`, and `rcx` and `r11`
+    /// (the return address and the flags the CPU saves there).
+    pub const SYSCALL_WRITES: LocSet = LocSet::of(&[Loc::RAX, Loc::RCX, Loc::R11]);
+
+    /// The set of `locs`.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::{Loc, LocSet};
+    /// assert_eq!(LocSet::of(&[Loc::CF, Loc::CF]).len(), 1);
+    /// ```
+    pub const fn of(locs: &[Loc]) -> LocSet {
+        let mut s = 0;
+        let mut i = 0;
+        while i < locs.len() {
+            s |= 1 << locs[i].0;
+            i += 1;
+        }
+        LocSet(s)
     }
-    if r.is_xmm() || r.is_ymm() || r.is_zmm() {
-        let n = r.number();
-        return (n < 16).then(|| (XMM0 + n as Loc, r.size()));
+
+    /// Whether `l` is in the set.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::{Loc, LocSet};
+    /// assert!(LocSet::CALL_READS.contains(Loc::RDI) && !LocSet::CALL_READS.contains(Loc::RBX));
+    /// ```
+    pub const fn contains(self, l: Loc) -> bool {
+        self.0 & (1 << l.0) != 0
     }
-    None
+
+    /// Adds `l`.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::{Loc, LocSet};
+    /// let mut s = LocSet::EMPTY;
+    /// s.insert(Loc::xmm(1));
+    /// assert_eq!(s, LocSet::of(&[Loc::xmm(1)]));
+    /// ```
+    pub fn insert(&mut self, l: Loc) {
+        self.0 |= 1 << l.0;
+    }
+
+    /// Removes `l`.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::{Loc, LocSet};
+    /// let mut s = LocSet::SYSCALL_WRITES;
+    /// s.remove(Loc::RAX);
+    /// assert_eq!(s, LocSet::of(&[Loc::RCX, Loc::R11]));
+    /// ```
+    pub fn remove(&mut self, l: Loc) {
+        self.0 &= !(1 << l.0);
+    }
+
+    /// The locations in either set.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::LocSet;
+    /// assert_eq!(LocSet::GPRS.union(LocSet::FLAGS).union(LocSet::XMMS), LocSet::ALL);
+    /// ```
+    pub const fn union(self, other: LocSet) -> LocSet {
+        LocSet(self.0 | other.0)
+    }
+
+    /// The locations in both sets.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::{Loc, LocSet};
+    /// assert_eq!(LocSet::CALL_WRITES.intersection(LocSet::RET_READS), LocSet::of(&[Loc::RAX, Loc::RDX]));
+    /// ```
+    pub const fn intersection(self, other: LocSet) -> LocSet {
+        LocSet(self.0 & other.0)
+    }
+
+    /// The locations of `self` not in `other`.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::LocSet;
+    /// assert_eq!(LocSet::CALL_WRITES.difference(LocSet::FLAGS.union(LocSet::XMMS)).len(), 9);
+    /// ```
+    pub const fn difference(self, other: LocSet) -> LocSet {
+        LocSet(self.0 & !other.0)
+    }
+
+    /// Whether the sets share a location.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::LocSet;
+    /// assert!(LocSet::CALL_WRITES.intersects(LocSet::FLAGS));
+    /// assert!(!LocSet::GPRS.intersects(LocSet::XMMS));
+    /// ```
+    pub const fn intersects(self, other: LocSet) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// The number of locations.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::LocSet;
+    /// assert_eq!((LocSet::ALL.len(), LocSet::FLAGS.len(), LocSet::CALL_READS.len()), (39, 7, 16));
+    /// ```
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether the set is empty.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::LocSet;
+    /// assert!(LocSet::EMPTY.is_empty() && !LocSet::RET_READS.is_empty());
+    /// ```
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The locations, in the model's order.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::{Loc, LocSet};
+    /// let names: Vec<&str> = LocSet::SYSCALL_WRITES.iter().map(Loc::name).collect();
+    /// assert_eq!(names, ["rax", "rcx", "r11"]);
+    /// ```
+    pub fn iter(self) -> impl Iterator<Item = Loc> {
+        let mut rest = self.0;
+        std::iter::from_fn(move || {
+            let l = rest.trailing_zeros();
+            rest &= rest.wrapping_sub(1);
+            (l < 64).then_some(Loc(l as u8))
+        })
+    }
+}
+
+impl fmt::Debug for LocSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<Loc> for LocSet {
+    fn from_iter<I: IntoIterator<Item = Loc>>(iter: I) -> LocSet {
+        let mut s = LocSet::EMPTY;
+        for l in iter {
+            s.insert(l);
+        }
+        s
+    }
+}
+
+/// [`LocSet::CALL_READS`] in the order of a call's operands: the ABI's.
+pub const CALL_ARGS: [Loc; 16] = [
+    Loc::RDI,
+    Loc::RSI,
+    Loc::RDX,
+    Loc::RCX,
+    Loc::R8,
+    Loc::R9,
+    Loc::RAX,
+    Loc::RSP,
+    Loc::xmm(0),
+    Loc::xmm(1),
+    Loc::xmm(2),
+    Loc::xmm(3),
+    Loc::xmm(4),
+    Loc::xmm(5),
+    Loc::xmm(6),
+    Loc::xmm(7),
+];
+
+/// What `ret` (and every exit) reads, in this order: `rax rdx`, the
+/// callee-saved registers `rbx rbp r12`–`r15`, and `rsp`.
+pub const RET_LOCS: [Loc; 9] = [
+    Loc::RAX,
+    Loc::RDX,
+    Loc::RBX,
+    Loc::RBP,
+    Loc::R12,
+    Loc::R13,
+    Loc::R14,
+    Loc::R15,
+    Loc::RSP,
+];
+
+/// One value per location: a side table keyed by [`Loc`].
+///
+/// ```
+/// use ssakit_x86::regs::{Loc, LocMap};
+/// let mut widths = LocMap::from_fn(|l| if l.is_gpr() { 8 } else { 0 });
+/// widths[Loc::xmm(0)] = 16;
+/// assert_eq!((widths[Loc::RSP], widths[Loc::CF], widths[Loc::xmm(0)]), (8, 0, 16));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LocMap<T>([T; NUM_LOCS]);
+
+impl<T> LocMap<T> {
+    /// The map whose value at `l` is `f(l)`, `f` called on every location
+    /// in the model's order.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::{Loc, LocMap};
+    /// let mut order = Vec::new();
+    /// let names = LocMap::from_fn(|l| { order.push(l); l.name() });
+    /// assert_eq!((order[0], order[38]), (Loc::RAX, Loc::xmm(15)));
+    /// assert_eq!(names[Loc::SF], "sf");
+    /// ```
+    pub fn from_fn(mut f: impl FnMut(Loc) -> T) -> LocMap<T> {
+        LocMap(std::array::from_fn(|i| f(Loc(i as u8))))
+    }
+}
+
+impl<T: Copy + Default> Default for LocMap<T> {
+    fn default() -> Self {
+        LocMap([T::default(); NUM_LOCS])
+    }
+}
+
+impl<T> std::ops::Index<Loc> for LocMap<T> {
+    type Output = T;
+    fn index(&self, l: Loc) -> &T {
+        &self.0[l.0 as usize]
+    }
+}
+
+impl<T> std::ops::IndexMut<Loc> for LocMap<T> {
+    fn index_mut(&mut self, l: Loc) -> &mut T {
+        &mut self.0[l.0 as usize]
+    }
 }
 
 /// The flags of an iced-x86 `RflagsBits` mask as a location set.
 fn flag_set(mask: u32) -> LocSet {
-    let mut s = 0;
-    for (k, &b) in FLAG_BITS.iter().enumerate() {
+    let mut s = LocSet::EMPTY;
+    for (l, b) in FLAG_BITS {
         if mask & b != 0 {
-            s |= 1 << (FLAG0 as usize + k);
+            s.insert(l);
         }
     }
     s
 }
 
-/// What one instruction reads and writes of the modelled state, and its
+/// Where control goes after an instruction: what ends a block and how,
+/// for the control-flow recovery, and which instructions are the IR's
+/// terminators or calls, for the lifter.
+///
+/// ```
+/// use iced_x86::{Decoder, DecoderOptions};
+/// use ssakit_x86::regs::{flow, Flow};
+/// let dec = |b: &[u8]| Decoder::with_ip(64, b, 0x1000, DecoderOptions::NONE).decode();
+/// assert_eq!(flow(&dec(&[0x74, 0x02])), Flow::Branch); // je
+/// assert_eq!(flow(&dec(&[0xe8, 0, 0, 0, 0])), Flow::Call); // call rel32
+/// assert_eq!(flow(&dec(&[0xff, 0xd0])), Flow::IndirectCall); // call rax
+/// assert_eq!(flow(&dec(&[0x0f, 0x05])), Flow::Next); // syscall returns
+/// assert_eq!(flow(&dec(&[0x0f, 0x0b])), Flow::Stop); // ud2
+/// assert_eq!(flow(&dec(&[0x0f, 0xff])), Flow::Invalid); // truncated ud0
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Flow {
+    /// Continues with the next instruction: every instruction not below,
+    /// `syscall` (which returns), `int n` and `xbegin` included.
+    #[default]
+    Next,
+    /// A conditional branch to its target or the next instruction
+    /// (`jcc`, `loop`, `jrcxz`).
+    Branch,
+    /// `jmp T`.
+    Jump,
+    /// A jump through a register or memory (`jmp rax`, `jmp [T+i*8]`).
+    IndirectJump,
+    /// `call T`.
+    Call,
+    /// Any other call: through a register or memory (`call rax`, `call
+    /// [rip+X]`), or a system instruction iced-x86 counts as a call
+    /// (`sysenter`, `vmcall`, ...); then the next instruction.
+    IndirectCall,
+    /// `ret` (and `iret`, `sysret`, ...).
+    Return,
+    /// Never continues: `ud2`, `hlt`.
+    Stop,
+    /// Bytes that decode to no instruction.
+    Invalid,
+}
+
+impl Flow {
+    /// Whether the instruction is the IR terminator that ends its block:
+    /// a branch, a jump or a return (a call or `ud2` is an operation
+    /// before the terminator).
+    ///
+    /// ```
+    /// use ssakit_x86::regs::Flow;
+    /// assert!(Flow::IndirectJump.is_terminator() && Flow::Return.is_terminator());
+    /// assert!(!Flow::Call.is_terminator() && !Flow::Stop.is_terminator());
+    /// ```
+    pub fn is_terminator(self) -> bool {
+        matches!(
+            self,
+            Flow::Branch | Flow::Jump | Flow::IndirectJump | Flow::Return
+        )
+    }
+
+    /// Whether the instruction calls and (unless the callee never
+    /// returns) continues with the next one.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::Flow;
+    /// assert!(Flow::Call.is_call() && Flow::IndirectCall.is_call() && !Flow::Jump.is_call());
+    /// ```
+    pub fn is_call(self) -> bool {
+        matches!(self, Flow::Call | Flow::IndirectCall)
+    }
+}
+
+/// The [`Flow`] of `ins`.
+///
+/// ```
+/// use iced_x86::{Decoder, DecoderOptions};
+/// use ssakit_x86::regs::{flow, Flow};
+/// let ins = Decoder::with_ip(64, &[0xff, 0x24, 0xc5, 0, 0, 0, 0], 0, DecoderOptions::NONE).decode();
+/// assert_eq!(flow(&ins), Flow::IndirectJump); // jmp [rax*8]
+/// ```
+pub fn flow(ins: &Instruction) -> Flow {
+    if ins.is_invalid() {
+        return Flow::Invalid;
+    }
+    match ins.flow_control() {
+        FlowControl::Return => Flow::Return,
+        FlowControl::Exception => Flow::Stop,
+        _ if ins.mnemonic() == Mnemonic::Hlt => Flow::Stop,
+        FlowControl::Call | FlowControl::IndirectCall if ins.mnemonic() == Mnemonic::Syscall => {
+            Flow::Next
+        }
+        FlowControl::Call | FlowControl::IndirectCall if ins.op0_kind() == OpKind::NearBranch64 => {
+            Flow::Call
+        }
+        FlowControl::Call | FlowControl::IndirectCall => Flow::IndirectCall,
+        FlowControl::ConditionalBranch => Flow::Branch,
+        FlowControl::UnconditionalBranch => Flow::Jump,
+        FlowControl::IndirectBranch => Flow::IndirectJump,
+        FlowControl::Next | FlowControl::Interrupt | FlowControl::XbeginXabortXend => Flow::Next,
+    }
+}
+
+/// What one instruction reads and writes of the modelled state, its
 /// effect class (from its memory operands; [`Effects::CALL`] for system
-/// instructions).
+/// instructions) and its [`Flow`].
 ///
 /// ```
 /// use iced_x86::{Decoder, DecoderOptions, InstructionInfoFactory};
 /// use ssakit::ir::Effects;
-/// use ssakit_x86::regs::access;
+/// use ssakit_x86::regs::{access, Flow, Loc, LocSet};
 /// // push rax: reads rax and rsp, writes rsp and the stack.
 /// let ins = Decoder::with_ip(64, &[0x50], 0, DecoderOptions::NONE).decode();
-/// let a = access(&ins, InstructionInfoFactory::new().info(&ins));
-/// assert_eq!((a.reads, a.writes), (1 | 1 << 4, 1 << 4));
+/// let a = access(&ins, &mut InstructionInfoFactory::new());
+/// assert_eq!(a.reads, LocSet::of(&[Loc::RAX, Loc::RSP]));
+/// assert_eq!(a.writes, LocSet::of(&[Loc::RSP]));
 /// assert_eq!(a.effects, Effects::TRAP.union(Effects::WRITE));
+/// assert_eq!(a.flow, Flow::Next);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Access {
@@ -216,26 +672,17 @@ pub struct Access {
     pub writes: LocSet,
     /// The effect class.
     pub effects: Effects,
+    /// Where control goes next.
+    pub flow: Flow,
 }
 
-/// Per-mnemonic facts, computed once: the lower-case name and whether it
-/// is a conditional move.
-struct MnemonicInfo {
-    names: Vec<String>,
-    cmov: Vec<bool>,
-}
-
-fn mnemonics() -> &'static MnemonicInfo {
-    static INFO: OnceLock<MnemonicInfo> = OnceLock::new();
-    INFO.get_or_init(|| {
-        let mut names = Vec::new();
-        let mut cmov = Vec::new();
-        for m in Mnemonic::values() {
-            let n = format!("{m:?}").to_lowercase();
-            cmov.push(n.starts_with("cmov") || n.starts_with("fcmov"));
-            names.push(n);
-        }
-        MnemonicInfo { names, cmov }
+/// The lower-case name of each mnemonic, computed once.
+fn mnemonic_names() -> &'static [String] {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        Mnemonic::values()
+            .map(|m| format!("{m:?}").to_lowercase())
+            .collect()
     })
 }
 
@@ -245,7 +692,14 @@ fn mnemonics() -> &'static MnemonicInfo {
 /// assert_eq!(ssakit_x86::regs::mnemonic_name(iced_x86::Mnemonic::Cmovne), "cmovne");
 /// ```
 pub fn mnemonic_name(m: Mnemonic) -> &'static str {
-    &mnemonics().names[m as usize]
+    &mnemonic_names()[m as usize]
+}
+
+/// Whether `ins` is a `cmovcc` (iced-x86's codes `Cmovo_r16_rm16` to
+/// `Cmovg_r64_rm64`, the range its `condition_code` reads; `fcmovcc`
+/// writes only the x87 stack, which is not modelled).
+fn is_cmov(ins: &Instruction) -> bool {
+    (Code::Cmovo_r16_rm16 as u32..=Code::Cmovg_r64_rm64 as u32).contains(&(ins.code() as u32))
 }
 
 fn is_shift_or_rotate(m: Mnemonic) -> bool {
@@ -304,54 +758,64 @@ fn is_system(m: Mnemonic) -> bool {
     )
 }
 
-/// The [`Access`] of `ins`, whose iced-x86 information is `info`.
+/// The [`Access`] of `ins`, with `factory` for iced-x86's information.
+/// Bytes that decode to no instruction read and write nothing.
 ///
 /// ```
 /// use iced_x86::{Decoder, DecoderOptions, InstructionInfoFactory};
-/// use ssakit_x86::regs::{access, FLAG0};
+/// use ssakit_x86::regs::{access, Loc, LocSet};
 /// let mut f = InstructionInfoFactory::new();
 /// let dec = |b: &[u8]| Decoder::with_ip(64, b, 0, DecoderOptions::NONE).decode();
-/// let mov_al = dec(&[0xb0, 0x01]); // mov al, 1: merges into rax
-/// let a = access(&mov_al, f.info(&mov_al));
-/// assert_eq!((a.reads, a.writes), (1, 1));
-/// let xor = dec(&[0x31, 0xc0]); // xor eax, eax: reads nothing
-/// let a = access(&xor, f.info(&xor));
-/// assert_eq!((a.reads, a.writes & 1), (0, 1));
-/// assert_ne!(a.writes >> FLAG0, 0); // and writes the flags
+/// let a = access(&dec(&[0xb0, 0x01]), &mut f); // mov al, 1: merges into rax
+/// assert_eq!((a.reads, a.writes), (LocSet::of(&[Loc::RAX]), LocSet::of(&[Loc::RAX])));
+/// let a = access(&dec(&[0x31, 0xc0]), &mut f); // xor eax, eax: reads nothing
+/// assert!(a.reads.is_empty() && a.writes.contains(Loc::RAX));
+/// assert!(a.writes.intersects(LocSet::FLAGS)); // and writes the flags
+/// let a = access(&dec(&[0x48, 0x0f, 0x4d, 0xc7]), &mut f); // cmovge rax, rdi
+/// assert_eq!(a.reads, LocSet::of(&[Loc::RAX, Loc::RDI, Loc::SF, Loc::OF])); // keeps rax if not taken
 /// ```
-pub fn access(ins: &Instruction, info: &InstructionInfo) -> Access {
-    let mut a = Access::default();
+pub fn access(ins: &Instruction, factory: &mut InstructionInfoFactory) -> Access {
+    let flow = flow(ins);
+    let mut a = Access {
+        flow,
+        ..Access::default()
+    };
+    if flow == Flow::Invalid {
+        return a;
+    }
+    let info = factory.info(ins);
     let m = ins.mnemonic();
     for u in info.used_registers() {
-        let Some((loc, size)) = reg_loc(u.register()) else {
+        let Some(loc) = Loc::of_register(u.register()) else {
             continue;
         };
-        let bit = 1u64 << loc;
         match u.access() {
-            OpAccess::Read | OpAccess::CondRead => a.reads |= bit,
+            OpAccess::Read | OpAccess::CondRead => a.reads.insert(loc),
             OpAccess::Write => {
-                a.writes |= bit;
-                if loc < FLAG0 && size < 4 {
-                    a.reads |= bit;
+                a.writes.insert(loc);
+                if loc.is_gpr() && u.register().size() < 4 {
+                    a.reads.insert(loc);
                 }
             }
             OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite => {
-                a.writes |= bit;
-                a.reads |= bit;
+                a.writes.insert(loc);
+                a.reads.insert(loc);
             }
             _ => {}
         }
     }
-    if mnemonics().cmov[m as usize] {
-        a.reads |= a.writes & (GPRS | XMMS);
+    if is_cmov(ins) {
+        a.reads = a
+            .reads
+            .union(a.writes.intersection(LocSet::GPRS.union(LocSet::XMMS)));
     }
-    a.reads |= flag_set(ins.rflags_read());
+    a.reads = a.reads.union(flag_set(ins.rflags_read()));
     let flags_written = flag_set(ins.rflags_modified());
-    a.writes |= flags_written;
+    a.writes = a.writes.union(flags_written);
     let count_in_register =
         is_shift_or_rotate(m) && (1..ins.op_count()).any(|i| ins.op_kind(i) == OpKind::Register);
     if count_in_register || ins.has_rep_prefix() || ins.has_repne_prefix() {
-        a.reads |= flags_written;
+        a.reads = a.reads.union(flags_written);
     }
     for mem in info.used_memory() {
         a.effects = a.effects.union(match mem.access() {
@@ -364,8 +828,8 @@ pub fn access(ins: &Instruction, info: &InstructionInfo) -> Access {
         });
     }
     if m == Mnemonic::Syscall {
-        a.reads |= SYSCALL_READS;
-        a.writes |= SYSCALL_WRITES;
+        a.reads = a.reads.union(LocSet::SYSCALL_READS);
+        a.writes = a.writes.union(LocSet::SYSCALL_WRITES);
     }
     if is_system(m) {
         a.effects = Effects::CALL;
@@ -396,16 +860,89 @@ pub fn effect_suffix(e: Effects) -> &'static str {
     }
 }
 
-/// The locations of `set`, in increasing order.
-///
-/// ```
-/// assert_eq!(ssakit_x86::regs::locs(0b1010).collect::<Vec<_>>(), [1, 3]);
-/// ```
-pub fn locs(set: LocSet) -> impl Iterator<Item = Loc> {
-    let mut rest = set & ((1 << NUM_LOCS) - 1);
-    std::iter::from_fn(move || {
-        let l = rest.trailing_zeros();
-        rest &= rest.wrapping_sub(1);
-        (l < 64).then_some(l as Loc)
-    })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The numbering behind the constants agrees with the names and with
+    /// iced-x86's register numbers.
+    #[test]
+    fn constants_name_their_locations() {
+        let gprs = [
+            (Loc::RAX, Register::RAX),
+            (Loc::RCX, Register::RCX),
+            (Loc::RDX, Register::RDX),
+            (Loc::RBX, Register::RBX),
+            (Loc::RSP, Register::RSP),
+            (Loc::RBP, Register::RBP),
+            (Loc::RSI, Register::RSI),
+            (Loc::RDI, Register::RDI),
+            (Loc::R8, Register::R8),
+            (Loc::R9, Register::R9),
+            (Loc::R10, Register::R10),
+            (Loc::R11, Register::R11),
+            (Loc::R12, Register::R12),
+            (Loc::R13, Register::R13),
+            (Loc::R14, Register::R14),
+            (Loc::R15, Register::R15),
+        ];
+        for (l, r) in gprs {
+            assert_eq!(Loc::of_register(r), Some(l));
+            assert_eq!(l.name(), format!("{r:?}").to_lowercase());
+        }
+        for i in 0..16 {
+            let x = Register::XMM0 as u32 + i;
+            let r = Register::values().find(|&r| r as u32 == x).unwrap();
+            assert_eq!(Loc::of_register(r), Some(Loc::xmm(i as u8)));
+        }
+        let all: Vec<Loc> = LocSet::ALL.iter().collect();
+        assert_eq!(all.len(), NUM_LOCS);
+        assert_eq!(LocSet::GPRS.iter().collect::<Vec<_>>(), all[..16]);
+        assert_eq!(LocSet::FLAGS.iter().collect::<Vec<_>>(), all[16..23]);
+        assert_eq!(LocSet::XMMS.iter().collect::<Vec<_>>(), all[23..]);
+        assert_eq!(LocSet::CALL_WRITES.len(), 9 + 7 + 16);
+        assert_eq!(LocSet::RET_READS.len(), RET_LOCS.len());
+    }
+
+    /// One instruction of each [`Flow`], and the system instructions
+    /// iced-x86 counts as calls or interrupts.
+    #[test]
+    fn flows() {
+        use iced_x86::{Decoder, DecoderOptions};
+        let cases: [(&[u8], Flow); 14] = [
+            (&[0x48, 0x01, 0xd8], Flow::Next),               // add rax, rbx
+            (&[0xcc], Flow::Next),                           // int3
+            (&[0x0f, 0x05], Flow::Next),                     // syscall
+            (&[0x0f, 0x84, 0, 0, 0, 0], Flow::Branch),       // je rel32
+            (&[0xe2, 0xfe], Flow::Branch),                   // loop
+            (&[0xeb, 0x00], Flow::Jump),                     // jmp rel8
+            (&[0xff, 0xe0], Flow::IndirectJump),             // jmp rax
+            (&[0xe8, 0, 0, 0, 0], Flow::Call),               // call rel32
+            (&[0xff, 0x15, 0, 0, 0, 0], Flow::IndirectCall), // call [rip]
+            (&[0x0f, 0x34], Flow::IndirectCall),             // sysenter
+            (&[0xc3], Flow::Return),                         // ret
+            (&[0xf4], Flow::Stop),                           // hlt
+            (&[0x0f, 0x0b], Flow::Stop),                     // ud2
+            (&[0x06], Flow::Invalid),                        // push es: not in 64-bit mode
+        ];
+        for (bytes, want) in cases {
+            let ins = Decoder::with_ip(64, bytes, 0x1000, DecoderOptions::NONE).decode();
+            assert_eq!(flow(&ins), want, "{bytes:x?}");
+        }
+        let syscall = Decoder::with_ip(64, &[0x0f, 0x05], 0, DecoderOptions::NONE).decode();
+        let a = access(&syscall, &mut InstructionInfoFactory::new());
+        assert!(a.reads.intersection(LocSet::SYSCALL_READS) == LocSet::SYSCALL_READS);
+        assert_eq!(a.effects, Effects::CALL);
+    }
+
+    /// `is_cmov` picks out exactly the mnemonics named `cmov...`.
+    #[test]
+    fn cmov_is_the_code_range() {
+        for c in Code::values() {
+            let name = format!("{:?}", c.mnemonic()).to_lowercase();
+            let range =
+                (Code::Cmovo_r16_rm16 as u32..=Code::Cmovg_r64_rm64 as u32).contains(&(c as u32));
+            assert_eq!(name.starts_with("cmov"), range, "{c:?}");
+        }
+    }
 }
