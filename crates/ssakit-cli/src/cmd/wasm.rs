@@ -266,7 +266,11 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
         let mut functions = match &a.func {
             Some(sel) => {
                 let index = m.find(sel).ok_or_else(|| {
-                    crate::errln!("error: {name}: no function `{sel}`; {}", known_names(m));
+                    crate::errln!(
+                        "error: {name}: no function `{}`; {}",
+                        crate::echo::echo(sel),
+                        known_names(m)
+                    );
                     Failed(exit::INPUT)
                 })?;
                 if index < m.num_imported {
