@@ -497,6 +497,10 @@ fn echoed_arguments_show_their_control_characters_escaped() {
             &["wasm", "lift", "--func", "sum\r", "wasm_tour.wat"],
             "no function `sum\\r`",
         ),
+        (
+            &["wasm", "opt", "--func", "0,\u{7f}", "wasm_tour.wat"],
+            "no function `\\u{7f}`",
+        ),
         (&["fmt", "se\red.ssa"], "cannot read se\\red.ssa: "),
         (
             &["fmt", "seed.ssa", "-o", o],
