@@ -14,13 +14,19 @@ pub struct Source {
     lines: std::cell::OnceCell<LineIndex>,
 }
 
-/// Reads `path` (or standard input for `-`) as UTF-8 text.
-pub fn read(path: &str) -> Result<Source, Failed> {
-    let name = if path == "-" {
+/// The name input from `path` is reported under: `<stdin>` for `-`, else
+/// the path with its control characters escaped ([`crate::echo`]).
+fn reported_name(path: &str) -> String {
+    if path == "-" {
         "<stdin>".to_string()
     } else {
-        path.to_string()
-    };
+        crate::echo::echo(path).into_owned()
+    }
+}
+
+/// Reads `path` (or standard input for `-`) as UTF-8 text.
+pub fn read(path: &str) -> Result<Source, Failed> {
+    let name = reported_name(path);
     let res = if path == "-" {
         read_utf8(&mut std::io::stdin().lock(), 0)
     } else {
@@ -63,11 +69,7 @@ pub fn read(path: &str) -> Result<Source, Failed> {
 /// here, with its byte offset, as a binary. Returns the name reported and
 /// the bytes.
 pub fn read_module_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
-    let name = if path == "-" {
-        "<stdin>".to_string()
-    } else {
-        path.to_string()
-    };
+    let name = reported_name(path);
     let fail = |msg: String| {
         crate::errln!("error: cannot read {name}: {msg}");
         Failed(exit::INPUT)
@@ -100,7 +102,7 @@ pub fn read_module_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
 /// large to hold is an error, not an abort). Returns the name reported and
 /// the bytes.
 pub fn read_elf_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
-    let name = if path == "-" { "<stdin>" } else { path };
+    let name = &reported_name(path);
     let fail = |msg: String| {
         crate::errln!("error: {name}: {msg}");
         Failed(exit::INPUT)
@@ -381,7 +383,10 @@ pub fn entry<'m>(
     name: Option<&str>,
 ) -> Result<&'m ssakit::ir::Function, Failed> {
     module.entry_function(name).ok_or_else(|| {
-        crate::errln!("error: no function named `{}`", name.unwrap_or("main"));
+        crate::errln!(
+            "error: no function named `{}`",
+            crate::echo::echo(name.unwrap_or("main"))
+        );
         Failed(exit::INPUT)
     })
 }

@@ -7,6 +7,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod cmd;
+mod echo;
 mod exit;
 mod format;
 mod input;
@@ -116,6 +117,7 @@ fn parse_arguments() -> Result<Cli, i32> {
         Ok(cli) => return Ok(cli),
         Err(e) => e,
     };
+    let e = echo_context(e);
     let printed = e.print();
     if e.use_stderr() {
         return Err(exit::INPUT);
@@ -127,4 +129,47 @@ fn parse_arguments() -> Result<Cli, i32> {
         }
         _ => Err(0),
     }
+}
+
+/// clap's error `e` with the values it quotes as the user typed them (a
+/// bad value, an unknown argument, the tip that repeats it) shown through
+/// [`echo::echo`]; a styled tip that needs it loses its style.
+fn echo_context(mut e: clap::Error) -> clap::Error {
+    use clap::builder::StyledStr;
+    use clap::error::ContextValue as V;
+    let fix = |s: &str| match echo::echo(s) {
+        std::borrow::Cow::Owned(t) => Some(t),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let fix_all = |ss: Vec<String>| {
+        let fixed: Vec<Option<String>> = ss.iter().map(|s| fix(s)).collect();
+        fixed.iter().any(Option::is_some).then(|| {
+            ss.into_iter()
+                .zip(fixed)
+                .map(|(s, f)| f.unwrap_or(s))
+                .collect::<Vec<_>>()
+        })
+    };
+    let echoed: Vec<_> = e
+        .context()
+        .filter_map(|(kind, value)| {
+            let value = match value {
+                V::String(s) => V::String(fix(s)?),
+                V::Strings(ss) => V::Strings(fix_all(ss.clone())?),
+                V::StyledStr(s) => V::StyledStr(StyledStr::from(fix(&s.to_string())?)),
+                V::StyledStrs(ss) => V::StyledStrs(
+                    fix_all(ss.iter().map(|s| s.to_string()).collect())?
+                        .into_iter()
+                        .map(StyledStr::from)
+                        .collect(),
+                ),
+                _ => return None,
+            };
+            Some((kind, value))
+        })
+        .collect();
+    for (kind, value) in echoed {
+        e.insert(kind, value);
+    }
+    e
 }

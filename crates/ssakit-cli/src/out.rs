@@ -125,14 +125,14 @@ impl Out {
         match arg.output.as_deref() {
             None | Some("-") => Ok(Out::stdout()),
             Some(path) => Out::file(Path::new(path)).map_err(|e| {
-                crate::errln!("error: cannot write to {path}: {e}");
+                crate::errln!("error: cannot write to {}: {e}", crate::echo::echo(path));
                 Failed(exit::INPUT)
             }),
         }
     }
 
     fn file(path: &Path) -> io::Result<Out> {
-        let name = path.display().to_string();
+        let name = crate::echo::echo(&path.display().to_string()).into_owned();
         let existing = fs::metadata(path).ok();
         if let Some(m) = &existing {
             if m.is_dir() {

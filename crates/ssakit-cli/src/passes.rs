@@ -50,6 +50,7 @@ impl TypedValueParser for PassesParser {
             },
             None => "--passes: not UTF-8".to_string(),
         };
+        let message = crate::echo::echo(&message).into_owned();
         Err(clap::Error::raw(ErrorKind::ValueValidation, message + "\n"))
     }
 }

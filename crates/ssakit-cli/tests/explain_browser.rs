@@ -8,7 +8,10 @@
 //! after the clicks is kept in `target/tmp/explain/seed.png`.
 //!
 //! Skipped, with a message, where no `chromium` is on the PATH
-//! (`apt-get install chromium`; `.ci/run` installs it).
+//! (`apt-get install chromium`), unless `SSAKIT_REQUIRE_CHROMIUM` is set:
+//! then its absence fails the test. `.ci/run` installs Chromium and sets
+//! it wherever Chromium is there, so that CI cannot pass without running
+//! this test.
 
 mod common;
 
@@ -108,6 +111,10 @@ fn headless(chromium: &Path, profile: &Path, extra: &[&str], page: &Path) -> Str
 #[test]
 fn clicking_x_in_chromium_highlights_x1_to_x6_and_the_pictures_show() {
     let Some(chromium) = chromium() else {
+        assert!(
+            std::env::var_os("SSAKIT_REQUIRE_CHROMIUM").is_none(),
+            "`chromium` is not on the PATH and SSAKIT_REQUIRE_CHROMIUM is set"
+        );
         eprintln!("skipped: `chromium` is not on the PATH (apt-get install chromium)");
         return;
     };

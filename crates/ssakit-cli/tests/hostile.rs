@@ -462,3 +462,69 @@ fn every_prefix_of_a_bril_program_is_handled() {
         }
     }
 }
+
+/// What the user typed is shown with its control characters escaped in
+/// every error that echoes it: an argument of `run`, `--args` of
+/// `reduce`, a variable of `--idf` and `--trace`, `--entry`, `--func`, a
+/// file name, `-o`, and a value clap refuses. Before, `run seed.ssa 1
+/// $'3\r'` said ``argument `3<CR>` `` with an invisible carriage return.
+#[test]
+fn echoed_arguments_show_their_control_characters_escaped() {
+    let o = std::env::temp_dir().join("ssakit-no-such-dir/out\u{1b}[2J.ssa");
+    let o = o.to_str().unwrap();
+    for (args, shown) in [
+        (
+            &["run", "seed.ssa", "1", "3\r"][..],
+            "argument `3\\r`: expected a 64-bit integer",
+        ),
+        (
+            &["reduce", "--args", "1\r", "seed.ssa"],
+            "`--args 1\\r` is not 2",
+        ),
+        (
+            &["analyze", "--idf", "x\t", "seed.ssa"],
+            "no variable `x\\t`",
+        ),
+        (
+            &["construct", "--trace", "x\r", "seed.ssa"],
+            "no variable named `x\\r`",
+        ),
+        (
+            &["run", "--entry", "ma\u{1}in", "seed.ssa", "1", "2"],
+            "no function named `ma\\u{1}in`",
+        ),
+        (
+            &["wasm", "lift", "--func", "sum\r", "wasm_tour.wat"],
+            "no function `sum\\r`",
+        ),
+        (
+            &["wasm", "opt", "--func", "0,\u{7f}", "wasm_tour.wat"],
+            "no function `\\u{7f}`",
+        ),
+        (&["fmt", "se\red.ssa"], "cannot read se\\red.ssa: "),
+        (
+            &["fmt", "seed.ssa", "-o", o],
+            "ssakit-no-such-dir/out\\u{1b}[2J.ssa",
+        ),
+        (
+            &["construct", "--flavor", "pruned\r", "seed.ssa"],
+            "'pruned\\r'",
+        ),
+        (&["run", "--fuel", "9\n", "seed.ssa"], "'9\\n'"),
+        (
+            &["opt", "--passes", "dce,\u{1b}[1m", "seed.ssa"],
+            "unknown pass `\\u{1b}[1m`",
+        ),
+        (&["gen", "--shape", "loop\r"], "'loop\\r'"),
+        (&["construct", "--bogus\r", "seed.ssa"], "'--bogus\\r'"),
+    ] {
+        let out = common::ssakit(args, None);
+        let err = common::stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "ssakit {args:?}\n{err}");
+        assert!(err.contains(shown), "ssakit {args:?} says\n{err}");
+        assert!(
+            !err.chars().any(|c| c.is_control() && c != '\n'),
+            "ssakit {args:?} says\n{err:?}"
+        );
+    }
+}

@@ -315,7 +315,10 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
     let mut section_names: Vec<(u32, String)> = Vec::new();
     for payload in Parser::new(0).parse_all(bytes) {
         let payload = payload?;
-        match validator.payload(&payload)? {
+        let valid = validator
+            .payload(&payload)
+            .map_err(|e| const_expr_refusal(&payload, e))?;
+        match valid {
             wasmparser::ValidPayload::Func(validate, body) => m.bodies.push(Body {
                 index: validate.index,
                 body,
@@ -400,6 +403,98 @@ pub fn parse(bytes: &[u8]) -> Result<WasmModule<'_>, WasmError> {
         .filter(|(n, i)| m.names.get(*i as usize).is_some_and(|s| s != n))
         .collect();
     Ok(m)
+}
+
+/// The validator's error `e` on `payload`, or, when it refuses a
+/// constant expression (`constant expression required: ...`), the
+/// proposal that expression needs, named as every other refusal names
+/// one: arithmetic (`i32.add`, `i64.mul`, ...) is the extended-const
+/// proposal, at the first such operator; a `global.get` of a global the
+/// module defines (not imported) is the gc proposal's.
+fn const_expr_refusal(payload: &Payload<'_>, e: wasmparser::BinaryReaderError) -> WasmError {
+    const REQUIRED: &str = "constant expression required";
+    if !e.message().starts_with(REQUIRED) {
+        return e.into();
+    }
+    let unsupported = |offset, msg: String| {
+        WasmError::at(offset, msg).with_kind(crate::error::ErrorKind::Unsupported)
+    };
+    if let Some((op, offset)) = const_expr_arithmetic(payload) {
+        return unsupported(
+            offset,
+            format!(
+                "`{op}` in a constant expression: the extended-const proposal is not supported"
+            ),
+        );
+    }
+    if e.message().contains("global.get of locally defined global") {
+        return unsupported(
+            e.offset(),
+            "`global.get` of a global the module defines, in a constant expression: \
+             the gc proposal is not supported (only imported globals)"
+                .to_string(),
+        );
+    }
+    e.into()
+}
+
+/// The first operator of the extended-const proposal (integer `add`,
+/// `sub`, `mul`) in a constant expression of the section `payload`
+/// (globals, tables, elements, data), and its byte offset.
+fn const_expr_arithmetic(payload: &Payload<'_>) -> Option<(&'static str, u64)> {
+    let mut exprs: Vec<wasmparser::ConstExpr<'_>> = Vec::new();
+    match payload {
+        Payload::GlobalSection(r) => {
+            exprs.extend(r.clone().into_iter().flatten().map(|g| g.init_expr))
+        }
+        Payload::TableSection(r) => {
+            exprs.extend(
+                r.clone()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|t| match t.init {
+                        wasmparser::TableInit::Expr(e) => Some(e),
+                        wasmparser::TableInit::RefNull => None,
+                    }),
+            )
+        }
+        Payload::ElementSection(r) => {
+            for el in r.clone().into_iter().flatten() {
+                if let wasmparser::ElementKind::Active { offset_expr, .. } = el.kind {
+                    exprs.push(offset_expr);
+                }
+                if let wasmparser::ElementItems::Expressions(_, items) = el.items {
+                    exprs.extend(items.into_iter().flatten());
+                }
+            }
+        }
+        Payload::DataSection(r) => {
+            for d in r.clone().into_iter().flatten() {
+                if let wasmparser::DataKind::Active { offset_expr, .. } = d.kind {
+                    exprs.push(offset_expr);
+                }
+            }
+        }
+        _ => {}
+    }
+    use wasmparser::Operator as O;
+    exprs.iter().find_map(|e| {
+        let mut ops = e.get_operators_reader();
+        while let Ok((op, offset)) = ops.read_with_offset() {
+            let name = match op {
+                O::I32Add => "i32.add",
+                O::I32Sub => "i32.sub",
+                O::I32Mul => "i32.mul",
+                O::I64Add => "i64.add",
+                O::I64Sub => "i64.sub",
+                O::I64Mul => "i64.mul",
+                O::End => return None,
+                _ => continue,
+            };
+            return Some((name, offset));
+        }
+        None
+    })
 }
 
 /// Valid, unique `.ssa` names for `n` functions: the name section's, else

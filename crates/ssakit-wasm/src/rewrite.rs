@@ -16,6 +16,9 @@
 //! * **Functions** run in parallel (rayon), results in module order:
 //!   lift, construct (the flavour of the options), the passes, destruct
 //!   (the options), emit.
+//! * **Some functions only** ([`OptOptions::only`], `wasm opt --func`):
+//!   the functions named are rewritten, every other body is validated and
+//!   copied as it is; [`dump`] shows the functions named only.
 //! * **A body over the limit of locals** (values live at once on the
 //!   input's operand stack across a block, tens of thousands of them,
 //!   each needing a local once emitted) is kept as it was, and counted in
@@ -67,6 +70,22 @@ pub struct OptOptions {
     pub passes: Vec<Pass>,
     /// Destruction options (split, coalesce, conventional).
     pub destruct: DestructOptions,
+    /// The functions rewritten (indices, imports counted; see
+    /// [`WasmModule::find`]), or `None` for every one. A body not listed
+    /// is validated and copied as it is; an imported function listed is
+    /// an error.
+    ///
+    /// ```
+    /// use ssakit_wasm::rewrite::{optimize, OptOptions};
+    /// let wasm = ssakit_wasm::module::to_binary(b"(module
+    ///     (func (param i32) (result i32) (local i32) (local.set 1 (local.get 0)) (local.get 1))
+    ///     (func (param i32) (result i32) (local i32) (local.set 1 (local.get 0)) (local.get 1)))").unwrap();
+    /// let options = OptOptions { only: Some(vec![1]), ..Default::default() };
+    /// let out = optimize(&wasm, &options).unwrap();
+    /// // Function 0 keeps its local, function 1 needs none after the round trip.
+    /// assert_eq!((out.stats.rewritten, out.stats.locals_before, out.stats.locals_after), (1, 2, 1));
+    /// ```
+    pub only: Option<Vec<u32>>,
 }
 
 impl Default for OptOptions {
@@ -78,6 +97,7 @@ impl Default for OptOptions {
             },
             passes: Vec::new(),
             destruct: DestructOptions::default(),
+            only: None,
         }
     }
 }
@@ -135,13 +155,16 @@ impl OptOptions {
 /// let wasm = ssakit_wasm::module::to_binary(b"(module (func (export \"f\") (param i32) (result i32) (local i32 i32)
 ///     (local.set 1 (local.get 0)) (local.set 2 (local.get 1)) (i32.add (local.get 2) (i32.const 1))))").unwrap();
 /// let s = optimize(&wasm, &Default::default()).unwrap().stats;
-/// assert_eq!((s.functions, s.locals_before, s.kept), (1, 2, 0));
+/// assert_eq!((s.functions, s.rewritten, s.locals_before, s.kept), (1, 1, 2, 0));
 /// assert!(s.code_bytes_before > 0 && s.code_bytes_after > 0);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OptStats {
     /// Functions with a body.
     pub functions: usize,
+    /// Functions rewritten: every function with a body, or those of
+    /// [`OptOptions::only`] (the others are copied as they are).
+    pub rewritten: usize,
     /// Size in bytes of the input's code section (its contents).
     pub code_bytes_before: usize,
     /// Size in bytes of the output's code section.
@@ -206,6 +229,9 @@ enum Rewritten {
     /// The input's body, kept: emitted anew it would need more locals
     /// than engines accept ([`emit::MAX_LOCALS`]).
     Kept,
+    /// The input's body, validated and copied: not one of
+    /// [`OptOptions::only`].
+    Copied,
 }
 
 /// One function through the pipeline and the emitter, and its declared
@@ -217,6 +243,10 @@ fn one(
     body: &module::Body<'_>,
     options: &OptOptions,
 ) -> Result<(Rewritten, usize), WasmError> {
+    if !selected(options, body.index) {
+        validate_body(body)?;
+        return Ok((Rewritten::Copied, declared_locals(body)?));
+    }
     let (f, locals_before) = prepare(m, syms, body, options)?;
     let n_params = m.signature(body.index).params.len();
     let e = emit::emit_unchecked(&f, low).map_err(|e| e.in_func(body.index))?;
@@ -229,6 +259,41 @@ fn one(
         return Ok((Rewritten::Kept, locals_before));
     }
     Ok((Rewritten::Emitted(e), locals_before))
+}
+
+/// Whether function `index` is rewritten ([`OptOptions::only`]).
+fn selected(options: &OptOptions, index: u32) -> bool {
+    options
+        .only
+        .as_ref()
+        .is_none_or(|only| only.contains(&index))
+}
+
+/// Refuses an imported function in [`OptOptions::only`] (it has no body)
+/// or an index past the module's functions.
+fn check_only(m: &WasmModule<'_>, options: &OptOptions) -> Result<(), WasmError> {
+    for &i in options.only.iter().flatten() {
+        if i < m.num_imported || i as usize >= m.names.len() {
+            let what = if i < m.num_imported {
+                "is imported: it has no body"
+            } else {
+                "does not exist"
+            };
+            return Err(
+                WasmError::new(format!("function {i} {what}")).with_kind(ErrorKind::Options)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The locals `body` declares (parameters not counted).
+fn declared_locals(body: &module::Body<'_>) -> Result<usize, WasmError> {
+    let mut n = 0usize;
+    for l in body.body.get_locals_reader()? {
+        n += l?.0 as usize;
+    }
+    Ok(n)
 }
 
 /// One function lifted, put into SSA form, optimised and destructed, and
@@ -289,6 +354,7 @@ fn prepare(
 pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmError> {
     let binary = module::to_binary(bytes)?;
     let m = module::parse(&binary)?;
+    check_only(&m, options)?;
     let syms = ModuleSymbols::new(&m);
     let tables = Tables::new(&m, &syms, &binary)?;
     let low = tables.lowering(&m);
@@ -306,12 +372,18 @@ pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmErr
         stats.locals_before += before;
         match e {
             Rewritten::Emitted(e) => {
+                stats.rewritten += 1;
                 stats.locals_after += e.locals;
                 code.function(&e.func);
             }
             Rewritten::Kept => {
+                stats.rewritten += 1;
                 stats.locals_after += before;
                 stats.kept += 1;
+                code.raw(body.body.as_bytes());
+            }
+            Rewritten::Copied => {
+                stats.locals_after += before;
                 code.raw(body.body.as_bytes());
             }
         }
@@ -374,8 +446,9 @@ impl Tables {
 }
 
 /// What `ssakit wasm opt --dump` prints: every function of the module
-/// `bytes` through `options`'s pipeline, then the emitter's steps up to
-/// `what`, whose result is printed ([`emit::Dump`]), in module order.
+/// `bytes` (those of [`OptOptions::only`], when given) through
+/// `options`'s pipeline, then the emitter's steps up to `what`, whose
+/// result is printed ([`emit::Dump`]), in module order.
 ///
 /// # Errors
 /// As [`optimize`], up to that step.
@@ -391,12 +464,14 @@ impl Tables {
 pub fn dump(bytes: &[u8], options: &OptOptions, what: emit::Dump) -> Result<String, WasmError> {
     let binary = module::to_binary(bytes)?;
     let m = module::parse(&binary)?;
+    check_only(&m, options)?;
     let syms = ModuleSymbols::new(&m);
     let tables = Tables::new(&m, &syms, &binary)?;
     let low = tables.lowering(&m);
     let texts: Vec<String> = m
         .bodies
         .par_iter()
+        .filter(|b| selected(options, b.index))
         .map(|b| {
             let (f, _) = prepare(&m, &syms, b, options)?;
             emit::dump::function(&f, &low, what).map_err(|e| e.in_func(b.index))
@@ -408,13 +483,16 @@ pub fn dump(bytes: &[u8], options: &OptOptions, what: emit::Dump) -> Result<Stri
 /// Validates every function body of `m` (`module::parse` leaves them to
 /// the lifter).
 fn validate_bodies(m: &WasmModule<'_>) -> Result<(), WasmError> {
-    m.bodies.par_iter().try_for_each(|b| {
-        let mut v = b
-            .validator()
-            .into_validator(wasmparser::FuncValidatorAllocations::default());
-        v.validate(&b.body)
-            .map_err(|e| WasmError::from(e).in_func(b.index))
-    })
+    m.bodies.par_iter().try_for_each(validate_body)
+}
+
+/// Validates one function body.
+fn validate_body(b: &module::Body<'_>) -> Result<(), WasmError> {
+    let mut v = b
+        .validator()
+        .into_validator(wasmparser::FuncValidatorAllocations::default());
+    v.validate(&b.body)
+        .map_err(|e| WasmError::from(e).in_func(b.index))
 }
 
 /// `input` with its code section replaced by `code` and the local and

@@ -125,6 +125,7 @@ fn destruct_modes() -> Vec<(&'static str, OptOptions)> {
             coalesce,
             conventional,
         },
+        only: None,
     };
     vec![
         ("default", OptOptions::default()),

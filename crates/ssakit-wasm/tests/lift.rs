@@ -297,3 +297,68 @@ fn unsupported_proposals_are_refused_with_function_index_and_offset() {
         }
     }
 }
+
+/// The extended-const proposal (arithmetic in constant expressions) is
+/// refused naming the proposal, at the byte offset of the operator, as
+/// every other proposal is: not with the validator's "constant
+/// expression required". `tests/wat/extended_const.wat` is hand-written;
+/// the other cases put the operator in each place a constant expression
+/// sits. A `global.get` of a global the module defines names the gc
+/// proposal, which allows it.
+#[test]
+fn the_extended_const_proposal_is_refused_by_name() {
+    use ssakit_wasm::error::ErrorKind;
+    let src = include_str!("wat/extended_const.wat");
+    let wasm = wat::parse_str(src).unwrap();
+    let e = lift_all(src.as_bytes()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+    assert_eq!(
+        e.message,
+        "`i32.add` in a constant expression: the extended-const proposal is not supported"
+    );
+    // The offset is the `i32.add` (0x6a) after `global.get 0; i32.const
+    // 64` (23 00 41 c0 00).
+    let at = e.offset.unwrap() as usize;
+    assert_eq!(
+        wasm[at - 5..=at],
+        [0x23, 0x00, 0x41, 0xc0, 0x00, 0x6a],
+        "{e}"
+    );
+    let import = r#"(import "env" "g" (global i64)) (memory 1) (table 1 funcref)"#;
+    for (body, op) in [
+        (
+            "(global i64 (i64.mul (global.get 0) (i64.const 3)))",
+            "i64.mul",
+        ),
+        (
+            r#"(data (offset (i32.sub (i32.const 9) (i32.const 1))) "x")"#,
+            "i32.sub",
+        ),
+        (
+            "(elem (offset (i32.add (i32.const 0) (i32.const 0))) func 0) (func)",
+            "i32.add",
+        ),
+    ] {
+        let wat = format!("(module {import} {body})");
+        let e = lift_all(wat.as_bytes()).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.starts_with("byte offset 0x"), "{wat}: {msg}");
+        assert!(
+            msg.ends_with(&format!(
+                "`{op}` in a constant expression: the extended-const proposal is not supported"
+            )),
+            "{wat}: {msg}"
+        );
+    }
+    let e =
+        lift_all(b"(module (global i32 (i32.const 1)) (global i32 (global.get 0)))").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+    assert!(
+        e.message.contains("the gc proposal is not supported"),
+        "{e}"
+    );
+    // Without arithmetic, a constant expression of another kind keeps the
+    // validator's words.
+    let e = lift_all(b"(module (global i32 (i32.eqz (i32.const 1))))").unwrap_err();
+    assert!(e.message.contains("constant expression required"), "{e}");
+}

@@ -4,7 +4,11 @@
 //! its lifted and pruned forms survive the text round trip. Skipped, with
 //! a message, where the binary is absent. `SSAKIT_X86_CORPUS` (paths
 //! separated by `:`) adds binaries (scripts/install-x86-corpus.sh installs
-//! the issue's).
+//! the issue's), which must be there: one absent fails the test.
+
+mod support {
+    pub mod corpus;
+}
 
 use ssakit::construct::{self, Flavor};
 use ssakit::ir::Module;
@@ -12,12 +16,20 @@ use ssakit::text::{parse_module, print_module};
 use ssakit_x86::binary::Binary;
 use ssakit_x86::pipeline::{run, Options};
 
-fn corpus() -> Vec<String> {
-    let mut v = vec!["/usr/bin/ls".to_string()];
-    if let Ok(extra) = std::env::var("SSAKIT_X86_CORPUS") {
-        v.extend(extra.split(':').filter(|s| !s.is_empty()).map(String::from));
-    }
-    v
+use support::corpus::{self, Entry};
+
+fn corpus() -> Vec<Entry> {
+    corpus::corpus(&["/usr/bin/ls"], &[], "SSAKIT_X86_CORPUS")
+}
+
+/// A path the environment gives is no default: absent, it fails.
+#[test]
+#[should_panic(expected = "SSAKIT_X86_CORPUS names /nonexistent/ls, which cannot be read")]
+fn a_corpus_path_given_and_absent_fails() {
+    corpus::read(&Entry {
+        path: "/nonexistent/ls".into(),
+        given: Some("SSAKIT_X86_CORPUS"),
+    });
 }
 
 fn text_round_trip(m: Module, what: &str) {
@@ -31,11 +43,11 @@ fn text_round_trip(m: Module, what: &str) {
 
 #[test]
 fn every_function_of_the_system_binaries_goes_through() {
-    for path in corpus() {
-        let Ok(elf) = std::fs::read(&path) else {
-            eprintln!("skipped: {path} is absent");
+    for entry in corpus() {
+        let Some(elf) = corpus::read(&entry) else {
             continue;
         };
+        let path = entry.path;
         let bin = Binary::parse(&elf).unwrap_or_else(|e| panic!("{path}: {e}"));
         let opts = Options {
             destruct: true,

@@ -11,7 +11,12 @@
 //! compared. On the committed fixtures and `/usr/bin/ls` (skipped with a
 //! message where absent); `SSAKIT_X86_DIFF_CORPUS` (paths separated by `:`)
 //! adds binaries (`.ci/run` adds bash and sqlite3 when it could install
-//! them).
+//! them), which must be there, as the fixtures must: one absent fails the
+//! test.
+
+mod support {
+    pub mod corpus;
+}
 
 use ssakit::construct::{self, Flavor};
 use ssakit::destruct::{destruct, DestructOptions};
@@ -83,12 +88,12 @@ fn compare(f: &Function, g: &Function, state: &mut u64, counts: &mut Counts) -> 
     Ok(())
 }
 
-/// Every function of the binary at `path` through both pipelines.
-fn check_binary(path: &str, counts: &mut Counts) {
-    let Ok(elf) = std::fs::read(path) else {
-        eprintln!("skipped: {path} is absent");
+/// Every function of the binary `entry` through both pipelines.
+fn check_binary(entry: &support::corpus::Entry, counts: &mut Counts) {
+    let Some(elf) = support::corpus::read(entry) else {
         return;
     };
+    let path = &entry.path;
     let bin = Binary::parse(&elf).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     for info in bin.functions() {
@@ -111,18 +116,15 @@ fn fixture(name: &str) -> String {
 
 #[test]
 fn lifted_machine_code_agrees_uninterpreted() {
-    let mut paths = vec![
-        fixture("fixture"),
-        fixture("fixture-nopie"),
-        "/usr/bin/ls".to_string(),
-    ];
-    if let Ok(extra) = std::env::var("SSAKIT_X86_DIFF_CORPUS") {
-        paths.extend(extra.split(':').filter(|s| !s.is_empty()).map(String::from));
-    }
+    let paths = support::corpus::corpus(
+        &["/usr/bin/ls"],
+        &[fixture("fixture"), fixture("fixture-nopie")],
+        "SSAKIT_X86_DIFF_CORPUS",
+    );
     let mut counts = Counts::default();
     for p in &paths {
         check_binary(p, &mut counts);
-        eprintln!("{p}: {counts:?}");
+        eprintln!("{}: {counts:?}", p.path);
     }
     assert!(counts.functions > 10 && counts.effects > 0, "{counts:?}");
     assert!(counts.runs > 4 * counts.out_of_fuel, "{counts:?}");

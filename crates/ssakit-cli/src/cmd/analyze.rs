@@ -42,7 +42,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Some(name) => match f.var_by_name(name) {
             Some(v) => Some(v),
             None => {
-                crate::errln!("error: function `{}` has no variable `{name}`", f.name());
+                crate::errln!(
+                    "error: function `{}` has no variable `{}`",
+                    f.name(),
+                    crate::echo::echo(name)
+                );
                 return Err(Failed(exit::INPUT));
             }
         },

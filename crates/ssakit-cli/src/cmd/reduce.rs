@@ -47,7 +47,10 @@ pub fn run(a: Args) -> Result<(), Failed> {
         match v {
             Ok(v) if v.len() == n => vectors.push(v),
             _ => {
-                crate::errln!("error: `--args {s}` is not {n} comma-separated integer(s)");
+                crate::errln!(
+                    "error: `--args {}` is not {n} comma-separated integer(s)",
+                    crate::echo::echo(s)
+                );
                 return Err(Failed(exit::INPUT));
             }
         }

@@ -70,7 +70,10 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 Type::Bool => "`true` or `false`",
                 _ => "a 64-bit integer",
             };
-            crate::errln!("error: argument `{s}`: expected {want}");
+            crate::errln!(
+                "error: argument `{}`: expected {want}",
+                crate::echo::echo(s)
+            );
             return Err(Failed(exit::INPUT));
         };
         args.push(n);

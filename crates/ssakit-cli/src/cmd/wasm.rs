@@ -87,6 +87,11 @@ pub struct OptArgs {
     /// variables).
     #[arg(long, value_name = "STEP", value_enum, conflicts_with_all = ["wat", "stats"])]
     pub dump: Option<DumpArg>,
+    /// Only these functions, comma-separated: indices (imports counted)
+    /// or names. They alone are rewritten (every other body is copied as
+    /// it is) and dumped by `--dump`.
+    #[arg(long, value_name = "INDEX|NAME,...")]
+    pub func: Option<String>,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -119,8 +124,9 @@ pub struct LiftArgs {
     /// Input module, binary (`.wasm`) or text (`.wat`) (standard input if
     /// absent or `-`).
     pub file: Option<String>,
-    /// Only this function: its index (imports counted) or its name.
-    #[arg(long, value_name = "INDEX|NAME")]
+    /// Only these functions, comma-separated: indices (imports counted)
+    /// or names.
+    #[arg(long, value_name = "INDEX|NAME,...")]
     pub func: Option<String>,
     #[command(flatten)]
     pub construct: LiftConstruct,
@@ -166,6 +172,17 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
         a.output.refuse_binary_to_terminal()?;
     }
     let (name, bytes) = input::read_module_bytes(file(&a.file))?;
+    let (bytes, only) = match &a.func {
+        None => (bytes, None),
+        Some(sel) => {
+            let binary = module::to_binary(&bytes)
+                .map_err(|e| bad(&name, &e))?
+                .into_owned();
+            let m = module::parse(&binary).map_err(|e| bad(&name, &e))?;
+            let only = select(&name, &m, sel)?;
+            (binary, Some(only))
+        }
+    };
     let opts = rewrite::OptOptions {
         construct: crate::stats::construct_options(a.flavor),
         passes: match (a.passes, a.level) {
@@ -174,6 +191,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
             (None, Some(LevelArg::O1) | None) => rewrite::OptOptions::at(OptLevel::O1).passes,
         },
         destruct: a.mode.options(),
+        only,
     };
     if let Some(step) = a.dump {
         let step = match step {
@@ -200,8 +218,12 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
     out.finish()?;
     if a.stats {
         let s = &done.stats;
+        let rewritten = match a.func {
+            Some(_) => format!(" ({} rewritten, --func)", s.rewritten),
+            None => String::new(),
+        };
         crate::errln!(
-            "{name}: {} functions; code section {} -> {} bytes; locals {} -> {}",
+            "{name}: {} functions{rewritten}; code section {} -> {} bytes; locals {} -> {}",
             s.functions,
             s.code_bytes_before,
             s.code_bytes_after,
@@ -220,6 +242,40 @@ fn bad(name: &str, e: &WasmError) -> Failed {
         None => crate::errln!("error: {name}: {e}"),
     }
     Failed(exit::of_wasm(e.kind))
+}
+
+/// The defined functions `--func` names (`sel`): one index or name (as
+/// [`WasmModule::find`] takes it), or several comma-separated, each
+/// once, in module order. A name missing lists the module's functions; an
+/// imported function (no body) is an error too.
+fn select(name: &str, m: &WasmModule<'_>, sel: &str) -> Result<Vec<u32>, Failed> {
+    // A module's own name may hold a comma: the whole selector first.
+    let parts: Vec<&str> = match m.find(sel) {
+        Some(_) => vec![sel],
+        None => sel.split(',').collect(),
+    };
+    let mut chosen = Vec::with_capacity(parts.len());
+    for part in parts {
+        let Some(index) = m.find(part) else {
+            crate::errln!(
+                "error: {name}: no function `{}`; {}",
+                crate::echo::echo(part),
+                known_names(m)
+            );
+            return Err(Failed(exit::INPUT));
+        };
+        if index < m.num_imported {
+            crate::errln!(
+                "error: {name}: function {index} (`{}`) is imported: it has no body",
+                m.names[index as usize]
+            );
+            return Err(Failed(exit::INPUT));
+        }
+        chosen.push(index);
+    }
+    chosen.sort_unstable();
+    chosen.dedup();
+    Ok(chosen)
 }
 
 /// Reads, assembles (`.wat`) and validates the module at `path`; `then`
@@ -264,21 +320,13 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let module = with_module(file(&a.file), |name, m| {
         let syms = ModuleSymbols::new(m);
         let mut functions = match &a.func {
-            Some(sel) => {
-                let index = m.find(sel).ok_or_else(|| {
-                    crate::errln!("error: {name}: no function `{sel}`; {}", known_names(m));
-                    Failed(exit::INPUT)
-                })?;
-                if index < m.num_imported {
-                    crate::errln!(
-                        "error: {name}: function {index} (`{}`) is imported: it has no body",
-                        m.names[index as usize]
-                    );
-                    return Err(Failed(exit::INPUT));
-                }
-                let body = &m.bodies[(index - m.num_imported) as usize];
-                vec![lift(m, &syms, body).map_err(|e| bad(name, &e))?.func]
-            }
+            Some(sel) => select(name, m, sel)?
+                .into_iter()
+                .map(|index| {
+                    let body = &m.bodies[(index - m.num_imported) as usize];
+                    Ok(lift(m, &syms, body).map_err(|e| bad(name, &e))?.func)
+                })
+                .collect::<Result<Vec<_>, Failed>>()?,
             None => pipeline::lift_module(m, &syms)
                 .map_err(|e| bad(name, &e))?
                 .into_iter()

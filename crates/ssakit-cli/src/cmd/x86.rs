@@ -132,7 +132,8 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
                 .map(|sel| {
                     find(bin, sel).ok_or_else(|| {
                         crate::errln!(
-                            "error: {name}: no function `{sel}` (a name or a start address 0x...)"
+                            "error: {name}: no function `{}` (a name or a start address 0x...)",
+                            crate::echo::echo(sel)
                         );
                         Failed(exit::INPUT)
                     })

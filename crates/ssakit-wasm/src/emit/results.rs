@@ -302,6 +302,41 @@ mod tests {
         assert!(if_results(&f, &s, &st, &local).iter().all(|c| c.is_none()));
     }
 
+    /// Nor when one entry of a `br_table` targets it, the default going
+    /// elsewhere: the diamond's items with `br_table [1 0] default 1` put
+    /// in the then-arm (entry 1 is the `if`'s label, entry 0 and the
+    /// default the label outside it).
+    #[test]
+    fn no_result_for_an_if_a_br_table_entry_targets() {
+        let (f, st, _) = run(DIAMOND);
+        let mut s = structure(&f).unwrap();
+        let local = assign(&f, &s, &st).local;
+        let at = s
+            .items
+            .iter()
+            .position(|c| matches!(c, Ctl::If(_)))
+            .unwrap();
+        let start = s.depths.len() as u32;
+        s.depths.extend([1, 0]);
+        let table = Ctl::BrTable {
+            block: f.entry(),
+            start,
+            len: 2,
+            default: 1,
+        };
+        let mut untargeted = s.clone();
+        untargeted.depths[start as usize + 1] = 1;
+        untargeted.items.insert(at + 1, table);
+        assert!(
+            if_results(&f, &untargeted, &st, &local)
+                .iter()
+                .any(|c| c.is_some()),
+            "a br_table not targeting the if keeps its result"
+        );
+        s.items.insert(at + 1, table);
+        assert!(if_results(&f, &s, &st, &local).iter().all(|c| c.is_none()));
+    }
+
     /// Not when one arm's last store is of another variable than the
     /// other's (two locals), nor when an arm ends with no store (`print`).
     #[test]

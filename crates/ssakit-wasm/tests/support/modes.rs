@@ -43,6 +43,7 @@ pub fn modes() -> Vec<(&'static str, OptOptions)> {
                     coalesce,
                     conventional: false,
                 },
+                only: None,
             },
         ));
     }

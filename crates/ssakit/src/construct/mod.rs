@@ -287,10 +287,13 @@ pub fn construct_traced(
     var: &str,
 ) -> Result<(Stats, Trace), IrError> {
     let Some(v) = func.var_by_name(var) else {
-        return Err(
-            IrError::new(func, None, None, format!("no variable named `{var}`"))
-                .with_kind(crate::error::ErrorKind::Options),
-        );
+        return Err(IrError::new(
+            func,
+            None,
+            None,
+            format!("no variable named `{}`", var.escape_debug()),
+        )
+        .with_kind(crate::error::ErrorKind::Options));
     };
     let (s, t) = construct_impl(func, opts, Some(v), &mut |_| {})?;
     Ok((s, t.expect("tracing was requested")))
@@ -330,8 +333,13 @@ pub fn construct_observed(
     let v = match var {
         None => None,
         Some(name) => Some(func.var_by_name(name).ok_or_else(|| {
-            IrError::new(func, None, None, format!("no variable named `{name}`"))
-                .with_kind(crate::error::ErrorKind::Options)
+            IrError::new(
+                func,
+                None,
+                None,
+                format!("no variable named `{}`", name.escape_debug()),
+            )
+            .with_kind(crate::error::ErrorKind::Options)
         })?),
     };
     construct_impl(func, opts, v, after_phis)

@@ -508,6 +508,7 @@ fn backend_picture_new() {
 }
 
 /// `name` (bril/ast.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_ast_name() {
     use ssakit::bril::ast::Ty;
@@ -516,6 +517,7 @@ fn bril_ast_name() {
 }
 
 /// `from_name` (bril/ast.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_ast_from_name() {
     use ssakit::bril::ast::Ty;
@@ -524,6 +526,7 @@ fn bril_ast_from_name() {
 }
 
 /// `at` (bril/mod.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_at() {
     use ssakit::bril::Error;
@@ -535,6 +538,7 @@ fn bril_at() {
 }
 
 /// `parse` (bril/text.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_text_parse() {
     use ssakit::bril::text::parse;
@@ -547,6 +551,7 @@ fn bril_text_parse() {
 }
 
 /// `is_ident` (bril/text.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_text_is_ident() {
     use ssakit::bril::text::is_ident;
@@ -555,6 +560,7 @@ fn bril_text_is_ident() {
 }
 
 /// `check` (bril/text.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_text_check() {
     use ssakit::bril::{parse, text, Syntax};
@@ -570,6 +576,7 @@ fn bril_text_check() {
 }
 
 /// `print` (bril/text.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_text_print() {
     use ssakit::bril::text::{parse, print};
@@ -1154,6 +1161,7 @@ fn backend_picture_picture() {
 }
 
 /// `Error::describe` (bril/mod.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_error_describe() {
     use ssakit::bril::Error;
@@ -1168,6 +1176,7 @@ fn bril_error_describe() {
 }
 
 /// `Error::render` (bril/mod.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_error_render() {
     use ssakit::bril::{read, Error, Syntax};
@@ -1182,6 +1191,7 @@ fn bril_error_render() {
 }
 
 /// `encode` (bril/names.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_names_encode() {
     use ssakit::bril::names::encode;
@@ -1192,6 +1202,7 @@ fn bril_names_encode() {
 }
 
 /// `decode` (bril/names.rs).
+#[cfg(feature = "bril")]
 #[test]
 fn bril_names_decode() {
     use ssakit::bril::names::{decode, encode};
