@@ -47,7 +47,7 @@ enum Command {
     Fmt(cmd::fmt::Args),
     /// Optimise SSA: copy propagation, constant propagation, dead code elimination.
     Opt(cmd::opt::Args),
-    /// Interpret a program (SSA or not) on integer arguments.
+    /// Interpret a program (SSA or not) on its arguments.
     Run(cmd::run::Args),
     /// Print a generated, terminating non-SSA program of a chosen shape
     /// and size (`gen --help` lists the shapes and their sizes).

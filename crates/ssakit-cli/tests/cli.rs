@@ -80,6 +80,35 @@ fn run_uninterpreted_hashes_operations_and_traces_effects() {
     );
 }
 
+/// `--memory PAGES` gives the program a linear memory; floats are given
+/// and shown as numbers, an `i32` as a signed 32-bit integer.
+#[test]
+fn run_with_memory_floats_and_i32() {
+    let src = "operator f64.sqrt pure\noperator i32.store trap write\n\
+               operator i32.load trap read\n\n\
+               function main(x: f64, p: i32) -> (f64, i32) {\ne:\n    \
+               y: f64 = f64.sqrt(x)\n    i32.store[0, 2](p, -5)\n    \
+               w: i32 = i32.load[0, 2](p)\n    ret y, w\n}\n";
+    assert_eq!(
+        ok(&["run", "--memory", "1", "-", "2.25", "8"], Some(src)),
+        "=> 1.5 -5\n"
+    );
+    let o = ssakit(&["run", "--memory", "1", "-", "2.25", "65533"], Some(src));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("i32.store trapped: out of bounds memory access"));
+    let o = ssakit(&["run", "--memory", "1", "-", "two", "8"], Some(src));
+    assert_eq!(
+        (o.status.code(), stderr(&o)),
+        (Some(1), "error: argument `two`: expected a number\n".into())
+    );
+    let o = ssakit(&["run", "--memory", "1", "-", "2", "4294967296"], Some(src));
+    assert!(
+        stderr(&o).contains("expected a 32-bit integer"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn run_errors_exit_2_with_a_location() {
     let src = "function main(a) {\ne:\n    x = 1 / a\n    ret x\n}\n";

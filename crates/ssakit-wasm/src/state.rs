@@ -15,8 +15,10 @@
 //!
 //! What the interpreter cannot hold is refused with
 //! [`ErrorKind::Unsupported`](crate::error::ErrorKind): an imported memory
-//! or global, a second memory, a 64-bit memory, a global of a reference or
-//! `v128` type. The start function is the caller's to run.
+//! or global, a second memory, a 64-bit memory. A global of a reference or
+//! `v128` type is held as `undef` (a function reading it is refused: the
+//! interpreter has no variable of its type). The start function is the
+//! caller's to run.
 
 use crate::error::{ErrorKind, WasmError};
 use ssakit::interp::{Memory, State, Value, WASM_PAGE};
@@ -78,11 +80,15 @@ pub fn initial_state(bytes: &[u8]) -> Result<State, WasmError> {
                 for g in r {
                     let g = g?;
                     let offset = g.init_expr.get_binary_reader().original_position();
+                    // A `v128` or reference global is held as `undef`: the
+                    // functions that read it have a variable of its type,
+                    // which the interpreter refuses.
                     if !matches!(
                         g.ty.content_type,
                         ValType::I32 | ValType::I64 | ValType::F32 | ValType::F64
                     ) {
-                        return Err(unsupported(offset, "a global of a reference or v128 type"));
+                        state.globals.push(Value::Undef);
+                        continue;
                     }
                     let v = constant(&g.init_expr, &state)
                         .ok_or_else(|| unsupported(offset, "this global's initialiser"))?;

@@ -486,9 +486,10 @@ fn check_module(bytes: &[u8], tally: &mut Tally) -> Result<(), String> {
                 // An `i32` global is its low 32 bits (wasmi's key of it
                 // is unsigned).
                 let pairs = globals_of(&side.state, &wglobals);
+                // A `v128` or reference global is `undef` here: not compared.
                 let same = pairs.iter().all(|&(a, b)| match a {
                     Some(a) => a == b || a as u32 as i64 == b,
-                    None => false,
+                    None => true,
                 });
                 if !same {
                     return Err(format!("{call}: globals (ours, wasmi) {pairs:?}"));
@@ -502,6 +503,15 @@ fn check_module(bytes: &[u8], tally: &mut Tally) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Modules of the fixed seed (by index) that wasmi 2.0 runs wrongly, so
+/// they are not compared (the engine differential has its own list,
+/// `WASMI_MISRUNS` in `wasmi_diff.rs`). Module 721: its export `""` on
+/// `(0, 0, 0)` traps with `IntegerDivisionByZero` under wasmi, where node
+/// 20 returns normally, as ssakit's interpreter does on every version.
+/// Module 1493: after its first export on `0.0`, wasmi leaves 26.0 in
+/// global `7`, where node leaves 0, as ssakit's interpreter does.
+const WASMI_MISRUNS: &[usize] = &[721, 1493];
 
 fn count() -> u64 {
     std::env::var("SSAKIT_INTERP_SMITH")
@@ -517,6 +527,9 @@ fn the_interpreter_runs_lifted_modules_as_wasmi_runs_the_originals() {
         let mut tally = Tally::default();
         let mut failures = Vec::new();
         for (k, m) in modules.iter().enumerate() {
+            if WASMI_MISRUNS.contains(&k) {
+                continue;
+            }
             if let Err(e) = check_module(m, &mut tally) {
                 failures.push(format!("module {k}: {e}"));
             }

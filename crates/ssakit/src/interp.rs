@@ -881,7 +881,28 @@ impl<'m> Interpreter<'m> {
         Ok(outcome)
     }
 
-    fn run_to_in(
+    /// [`Interpreter::run_in`], handing each printed line and traced call
+    /// to `out` as [`Interpreter::run_to`] does.
+    ///
+    /// ```
+    /// use ssakit::interp::{CallRecord, Interpreter, Memory, Output, RunOptions, State, Value};
+    /// use ssakit::text::parse_module;
+    /// struct Lines(Vec<String>);
+    /// impl Output for Lines {
+    ///     fn print(&mut self, line: &[Value]) {
+    ///         self.0.push(format!("{line:?}"));
+    ///     }
+    ///     fn call(&mut self, _: CallRecord) {}
+    /// }
+    /// let src = "operator i64.load trap read\n\nfunction f() {\ne:\n    x = i64.load[0, 3](16)\n    print x\n    ret\n}\n";
+    /// let m = parse_module(src).unwrap();
+    /// let mut state = State { memory: Memory::linear(1, 1), ..State::default() };
+    /// state.memory.write(16, &7i64.to_le_bytes()).unwrap();
+    /// let mut lines = Lines(Vec::new());
+    /// Interpreter::new(&m).unwrap().run_to_in(0, &[], &mut state, &RunOptions::default(), &mut lines).unwrap();
+    /// assert_eq!(lines.0, ["[Int(7)]"]);
+    /// ```
+    pub fn run_to_in(
         &self,
         entry: usize,
         args: &[i64],

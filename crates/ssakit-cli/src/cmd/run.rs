@@ -4,8 +4,8 @@ use crate::exit::{self, Failed};
 use crate::input;
 use crate::out::{Out, OutputArg};
 use ssakit::interp::{
-    CallRecord, ErrorKind, Interpreter, Mode, OpRecord, Outcome, Output, RunOptions, Value,
-    DEFAULT_FUEL,
+    CallRecord, ErrorKind, Interpreter, Memory, Mode, OpRecord, Outcome, Output, RunOptions, State,
+    Value, DEFAULT_FUEL, WASM_PAGE,
 };
 use ssakit::ir::Type;
 use std::fmt::Write as _;
@@ -15,8 +15,9 @@ use std::fmt::Write as _;
 pub struct Args {
     #[command(flatten)]
     pub input: crate::format::InputArg,
-    /// Arguments of the entry function: integers, and `true` or `false`
-    /// for a `bool` parameter.
+    /// Arguments of the entry function: integers, `true` or `false` for a
+    /// `bool` parameter, numbers for an `f32` or `f64` one (`1.5`, `-inf`,
+    /// `NaN`).
     #[arg(allow_negative_numbers = true)]
     pub args: Vec<String>,
     /// The function to run (default: `main`, else the first).
@@ -40,6 +41,11 @@ pub struct Args {
     /// RESULTS`.
     #[arg(long)]
     pub uninterpreted: bool,
+    /// Give the program a zeroed WebAssembly-style linear memory of PAGES
+    /// 64 KiB pages for its loads and stores (growable with
+    /// `memory.grow`); without it every access traps.
+    #[arg(long, value_name = "PAGES")]
+    pub memory: Option<u32>,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -59,15 +65,26 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
     let mut args = Vec::with_capacity(a.args.len());
     for (s, &v) in a.args.iter().zip(f.params()) {
+        // A float is given as a number and passed as its IEEE bits; an
+        // `i32` as a signed or unsigned 32-bit integer.
         let parsed = match (f.var_type(v), s.as_str()) {
             (Type::Bool, "true") => Some(1),
             (Type::Bool, "false") => Some(0),
             (Type::Bool, _) => None,
+            (Type::F32, _) => s.parse::<f32>().ok().map(|x| x.to_bits() as i64),
+            (Type::F64, _) => s.parse::<f64>().ok().map(|x| x.to_bits() as i64),
+            (Type::I32, _) => s
+                .parse::<i64>()
+                .ok()
+                .filter(|&n| (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&n))
+                .map(|n| n as i32 as i64),
             _ => s.parse::<i64>().ok(),
         };
         let Some(n) = parsed else {
             let want = match f.var_type(v) {
                 Type::Bool => "`true` or `false`",
+                Type::F32 | Type::F64 => "a number",
+                Type::I32 => "a 32-bit integer",
                 _ => "a 64-bit integer",
             };
             crate::errln!(
@@ -112,7 +129,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
         held: a.trace_calls.then(String::new),
         failed: None,
     };
-    let res = interp.run_to(index, &args, &opts, &mut sink);
+    let mut state = State::default();
+    if let Some(pages) = a.memory {
+        state.memory = Memory::linear(u64::from(pages), WASM_PAGE);
+    }
+    let res = interp.run_to_in(index, &args, &mut state, &opts, &mut sink);
     // With `--trace-calls` the lines were held back to follow the calls.
     if let Some(held) = sink.held.take() {
         sink.write(&held);
@@ -128,9 +149,8 @@ pub fn run(a: Args) -> Result<(), Failed> {
             };
             // brili prints only what `print` prints.
             if !bril {
-                let mut tail = Outcome::default();
-                (tail.ret, tail.extra_rets) = (outcome.ret, outcome.extra_rets);
-                out.write_str(&tail.render())?;
+                let vals: Vec<Value> = outcome.ret.into_iter().chain(outcome.extra_rets).collect();
+                out.write_str(&render_returns(&vals, f.returns()))?;
             }
             out.finish()?;
             if a.profile {
@@ -192,5 +212,32 @@ impl Output for Printer<'_> {
 
     fn op(&mut self, op: OpRecord) {
         self.write(&format!("op {op}\n"));
+    }
+}
+
+/// The `=> V1 V2` line of the entry function's values (none without
+/// values): a value of a declared `f32` or `f64` result as a number (Rust's
+/// shortest form that reads back, `NaN`, `inf`), an `i32` as a signed
+/// 32-bit integer, anything else as the interpreter shows it.
+fn render_returns(vals: &[Value], types: Option<&[Type]>) -> String {
+    let mut tail = Outcome::default();
+    let mut it = vals.iter().copied();
+    (tail.ret, tail.extra_rets) = (it.next(), it.collect());
+    let Some(types) = types.filter(|t| t.len() == vals.len()) else {
+        return tail.render();
+    };
+    let shown: Vec<String> = vals
+        .iter()
+        .zip(types)
+        .map(|(v, t)| match (v, t) {
+            (Value::Int(w), Type::F32) => format!("{:?}", f32::from_bits(*w as u32)),
+            (Value::Int(w), Type::F64) => format!("{:?}", f64::from_bits(*w as u64)),
+            (Value::Int(w), Type::I32) => format!("{}", *w as i32),
+            (v, _) => v.to_string(),
+        })
+        .collect();
+    match shown.is_empty() {
+        true => String::new(),
+        false => format!("=> {}\n", shown.join(" ")),
     }
 }
