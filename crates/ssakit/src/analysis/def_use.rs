@@ -571,6 +571,9 @@ impl<'f> ReachingDefs<'f> {
     /// The definitions of every variable of `func`, grouped by original
     /// variable, with their `reachingDef` chains.
     ///
+    /// # Panics
+    /// If the layout is empty (the function has no entry).
+    ///
     /// ```
     /// use ssakit::analysis::def_use::{At, ReachingDefs};
     /// let f = ssakit::text::parse_module("function f(a) {\ne:\n    b = a + 1\n    ret b\n}").unwrap().functions.remove(0);
@@ -598,9 +601,6 @@ impl<'f> ReachingDefs<'f> {
                 };
                 emit.push(func.original(var), entry)
             };
-            if func.layout().is_empty() {
-                return;
-            }
             for &p in func.params() {
                 push(p, func.entry(), 0, 0);
             }
