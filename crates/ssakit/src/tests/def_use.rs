@@ -20,6 +20,7 @@ use proptest::prelude::*;
 use ssakit::analysis::def_use::{At, DefUse, Definition, ReachingDefs, Use};
 use ssakit::construct::{self, Flavor, Options, UndefMode};
 use ssakit::ir::{Block, Cfg, Function, Inst, InstData, Operand, Terminator, Var, VarNames};
+use ssakit::opt::Pass;
 use std::collections::BTreeSet;
 
 /// The operands of `i`, by matching its kind (not through the visitor the
@@ -194,9 +195,9 @@ fn points(f: &Function, live: &[bool]) -> Vec<At> {
     out
 }
 
-fn check(f: &Function, originals: &[Var], minimal: bool) -> Result<(), TestCaseError> {
+/// Definitions and uses against [`brute_def_use`].
+fn check_def_use(f: &Function) -> Result<(), TestCaseError> {
     let text = || ssakit::text::print_function(f);
-    // Definitions and uses.
     let du = DefUse::new(f).unwrap();
     let (defs, uses) = brute_def_use(f);
     for v in f.vars() {
@@ -205,7 +206,14 @@ fn check(f: &Function, originals: &[Var], minimal: bool) -> Result<(), TestCaseE
         prop_assert_eq!(&got, &uses[v.index()], "{}\n{}", v, text());
         prop_assert_eq!(du.uses(v).len(), uses[v.index()].len());
     }
-    // Reaching definitions.
+    Ok(())
+}
+
+/// Reaching definitions against [`brute_reaching`], and every use against
+/// the version reaching it.
+fn check_reaching(f: &Function, originals: &[Var], minimal: bool) -> Result<(), TestCaseError> {
+    let text = || ssakit::text::print_function(f);
+    let du = DefUse::new(f).unwrap();
     let rd = ReachingDefs::new(f);
     let cfg = Cfg::new(f);
     let live = reachable(f, &cfg);
@@ -267,9 +275,15 @@ proptest! {
                 construct::construct(&mut g, &opts).unwrap();
                 // Local ⊥ definitions join other versions without a phi.
                 let minimal = flavor == Flavor::Minimal && undef != UndefMode::Local;
-                check(&g, &originals, minimal)?;
+                check_def_use(&g)?;
+                check_reaching(&g, &originals, minimal)?;
             }
         }
+        // After the optimisations, which delete, fold and rewire.
+        let mut g = f.clone();
+        construct::construct(&mut g, &Options::default()).unwrap();
+        ssakit::opt::run_passes(&mut g, &[Pass::CopyProp, Pass::ConstProp, Pass::Dce]).unwrap();
+        check_def_use(&g)?;
     }
 }
 
