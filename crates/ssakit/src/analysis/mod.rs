@@ -25,13 +25,16 @@
 //! 6. [`Liveness`]: live-in and live-out sets of variables ([`liveness`]),
 //!    and [`LiveCheck`]: per-variable questions on strict SSA, answered
 //!    without the sets (`live_check`);
-//! 7. `loop_depth`: how many natural loops contain each block (`loops`).
+//! 7. `loop_depth`: how many natural loops contain each block (`loops`);
+//! 8. [`DefUse`]: each value's definition and uses, and [`ReachingDefs`]:
+//!    the version of a variable that reaches a point ([`def_use`]).
 //!
 //! `brute` holds slow oracles straight from the definitions, for tests;
 //! [`report`] renders results as text for the command line.
 
 #[cfg(test)]
 pub(crate) mod brute;
+pub mod def_use;
 pub(crate) mod dj_graph;
 pub mod domtree;
 pub(crate) mod frontier;
@@ -44,6 +47,7 @@ pub mod postorder;
 pub mod report;
 pub(crate) mod stamp;
 
+pub use def_use::{DefUse, ReachingDefs};
 pub use dj_graph::DjGraph;
 pub use domtree::{DomAlgorithm, DomEvent, DomTree, DomWalk};
 pub use frontier::DominanceFrontiers;

@@ -77,8 +77,8 @@
 //! forwarding of an operand's root: linear on the programs construction
 //! produces.
 
-use super::def_use::{DefUse, UseSite};
 use super::Stats;
+use crate::analysis::def_use::{Chains, UseSite};
 use crate::analysis::DepthFirst;
 use crate::entity::EntityVec;
 use crate::error::IrError;
@@ -154,7 +154,7 @@ impl CopyForest {
 /// assert_eq!(print_function(f), "function f(a) {\nentry:\n    c = a + 1\n    ret c\n}\n");
 /// ```
 pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
-    let du = DefUse::new(func)?;
+    let du = Chains::new(func)?;
     let mut stats = Stats::default();
     // Step 1: reachable blocks.
     let cfg = Cfg::new(func);

@@ -46,8 +46,8 @@
 //! Cost: `O(instructions + operands + blocks + edges)`.
 
 use super::cfg_cleanup::cleanup_cfg;
-use super::def_use::{Def, DefUse};
 use super::Stats;
+use crate::analysis::def_use::{Chains, Def};
 use crate::entity::EntityVec;
 use crate::error::IrError;
 use crate::ir::{Function, InstData, Operand, Var};
@@ -64,7 +64,7 @@ pub(crate) fn dce(func: &mut Function) -> Result<Stats, IrError> {
     // Step 1: unreachable blocks.
     let cleaned = cleanup_cfg(func);
     stats.blocks_removed = cleaned.blocks_removed;
-    let du = DefUse::new(func)?;
+    let du = Chains::new(func)?;
 
     // Step 2: roots.
     let mut live: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);

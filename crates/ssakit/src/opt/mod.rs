@@ -15,8 +15,9 @@
 //! * `const_prop`: sparse conditional constant propagation
 //!   (Wegman–Zadeck), with branch folding;
 //!
-//! and their helpers, private to the crate: `def_use` (def-use chains) and
-//! `cfg_cleanup` (unreachable blocks and phi operands of removed edges).
+//! and a helper private to the crate, `cfg_cleanup` (unreachable blocks and
+//! phi operands of removed edges). The def-use chains they follow are
+//! [`crate::analysis::def_use`].
 //!
 //! Every pass respects effects ([`Function::effects`]): it deletes an
 //! instruction only when it has none that matters once its results are

@@ -19,6 +19,7 @@ mod analysis_shapes;
 mod baseline_counts;
 mod bril;
 mod construct_props;
+mod def_use;
 mod destruct;
 mod destruct_big;
 mod examples;
