@@ -91,8 +91,8 @@
 //! operands, not their square.
 
 use super::cfg_cleanup::cleanup_cfg;
-use super::def_use::{Def, DefUse, UseSite};
 use super::Stats;
+use crate::analysis::def_use::{Chains, Def, UseSite};
 use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;
 use crate::eval::{self, Trap, Value};
@@ -236,7 +236,7 @@ impl Lattice {
 /// The state of the propagation (step 1 and 2).
 struct Sccp<'a> {
     func: &'a Function,
-    du: &'a DefUse,
+    du: &'a Chains,
     cfg: &'a Cfg,
     /// Value of each variable.
     value: EntityVec<Var, Lattice>,
@@ -258,7 +258,7 @@ struct Sccp<'a> {
 }
 
 impl<'a> Sccp<'a> {
-    fn new(func: &'a Function, du: &'a DefUse, cfg: &'a Cfg) -> Self {
+    fn new(func: &'a Function, du: &'a Chains, cfg: &'a Cfg) -> Self {
         let value = du
             .def
             .iter()
@@ -577,7 +577,7 @@ impl<'a> Sccp<'a> {
 /// # Errors
 /// A variable defined twice (the input is not SSA).
 pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
-    let du = DefUse::new(func)?;
+    let du = Chains::new(func)?;
     let cfg = Cfg::new(func);
     let mut sccp = Sccp::new(func, &du, &cfg);
     sccp.run();

@@ -35,7 +35,6 @@ pub(crate) mod cfg_cleanup;
 pub(crate) mod const_prop;
 pub mod copy_prop;
 pub(crate) mod dce;
-pub(crate) mod def_use;
 
 pub(crate) use const_prop::const_prop;
 pub use copy_prop::copy_prop;
