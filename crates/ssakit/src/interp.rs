@@ -101,10 +101,15 @@
 //! whether construction, the passes and destruction fed every operation the
 //! same values in the same order. [`Mode::Uninterpreted`]
 //! ([`Interpreter::with_mode`], or [`RunOptions::mode`] for [`run`]) answers
-//! it: every generic operation (those of the set too) runs as an *uninterpreted
-//! function*, a fixed
-//! hash of what it was given, and variables of every type hold such values
-//! (an integer, as an `i64` does):
+//! it: every generic operation runs as an *uninterpreted function*, a
+//! fixed hash of what it was given, and variables of every type hold such
+//! values (an integer, as an `i64` does). The operations of the
+//! [set](crate::ir::Opcode) that compute (arithmetic, comparisons,
+//! conversions, `select`) keep their meaning, since constant propagation
+//! folds them; where one would trap, it is the uninterpreted function
+//! instead, so that a run goes on (constant propagation never folds an
+//! evaluation that traps, and `dce` keeps what may trap). Loads, stores
+//! and globals are uninterpreted (there is no memory in this mode):
 //!
 //! ```text
 //! h = FNV-1a 64 over: the operator's name (UTF-8), each immediate as 8
@@ -194,8 +199,9 @@ pub enum Mode {
     /// when translating (the default).
     #[default]
     Strict,
-    /// Run every operation, those of the set included, as an
-    /// uninterpreted function and accept variables of every type (see
+    /// Run generic operations (and loads, stores and globals) as
+    /// uninterpreted functions, the computing operations of the set with
+    /// their meaning, and accept variables of every type (see
     /// "Uninterpreted operations" in the module documentation).
     Uninterpreted,
 }

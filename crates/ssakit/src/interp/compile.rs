@@ -10,7 +10,8 @@
 use super::error::{malformed, ErrorKind, Location, Position, RuntimeError};
 use super::{fnv1a, Mode, FNV_OFFSET_BASIS};
 use crate::ir::{
-    BinOp, Block, Function, Inst, InstData, Opcode, Operand, Terminator, Type, UnOp, Var, VarNames,
+    BinOp, Block, Function, Inst, InstData, OpKind, Opcode, Operand, Terminator, Type, UnOp, Var,
+    VarNames,
 };
 use rustc_hash::FxHashMap as HashMap;
 
@@ -53,7 +54,7 @@ pub(super) enum Code<'m> {
     Op(Box<OpCode<'m>>),
     /// An operation of the set, run with its meaning
     /// ([`Mode::Strict`] only).
-    Exec(Box<ExecCode>),
+    Exec(Box<ExecCode<'m>>),
     /// A call; an external one has at most one result outside
     /// [`Mode::Uninterpreted`].
     Call {
@@ -96,7 +97,7 @@ pub(super) struct OpCode<'m> {
 
 /// An operation of the [set](crate::ir::Opcode), ready to run.
 #[derive(Debug)]
-pub(super) struct ExecCode {
+pub(super) struct ExecCode<'m> {
     pub(super) opcode: Opcode,
     pub(super) imms: Box<[i64]>,
     pub(super) args: Box<[Op]>,
@@ -104,6 +105,9 @@ pub(super) struct ExecCode {
     /// The address operand of a load or store is 32 bits (an `i32`
     /// variable, or a literal in `i32`'s range): it is read unsigned.
     pub(super) addr32: bool,
+    /// In [`Mode::Uninterpreted`], what runs instead where the operation
+    /// would trap.
+    pub(super) fallback: Option<Box<OpCode<'m>>>,
 }
 
 /// A CFG edge with the phis of its target resolved: taking it runs `moves`
@@ -480,19 +484,40 @@ impl<'m> Compiler<'_, 'm> {
                     seed = fnv1a(seed, &m.to_le_bytes());
                 }
                 let results = results.as_slice(f);
-                Code::Op(Box::new(OpCode {
+                let hashed = Box::new(OpCode {
                     results: self.slots(results, at)?,
                     bools: results
                         .iter()
                         .map(|&v| f.var_type(v) == Type::Bool)
                         .collect(),
                     name,
-                    imms,
+                    imms: imms.clone(),
                     seed,
                     reads_state: !f.effects(i).is_pure(),
                     recorded: !f.effects(i).removable_if_unused(),
                     args: self.ops(args.as_slice(f), at)?,
-                }))
+                });
+                // An operation of the set that computes keeps its meaning
+                // (constant propagation folds it); where it would trap it
+                // is the uninterpreted function instead (see
+                // "Uninterpreted operations").
+                match f.opcode(*op) {
+                    Some(opcode)
+                        if matches!(opcode.kind(), OpKind::Compute | OpKind::Select)
+                            && results.len() == 1
+                            && imms.len() >= opcode.num_imms() =>
+                    {
+                        Code::Exec(Box::new(ExecCode {
+                            opcode,
+                            addr32: false,
+                            imms,
+                            args: hashed.args.clone(),
+                            result: Some(hashed.results[0]),
+                            fallback: Some(hashed),
+                        }))
+                    }
+                    _ => Code::Op(hashed),
+                }
             }
             InstData::Op {
                 op,
@@ -535,6 +560,7 @@ impl<'m> Compiler<'_, 'm> {
                 Code::Exec(Box::new(ExecCode {
                     opcode,
                     addr32,
+                    fallback: None,
                     imms: imms.as_slice(f).into(),
                     args: self.ops(args.as_slice(f), at)?,
                     result: results.first().map(|&r| self.slot(r, at)).transpose()?,

@@ -370,13 +370,24 @@ impl Machine<'_, '_> {
                     }
                     Code::Exec(x) => {
                         let v = match self.exec_op(x, base, &fr, pos)? {
-                            Ok(v) => v,
+                            Ok(v) => Some(v),
+                            // Uninterpreted: where it would trap, the hash.
+                            Err(_) if x.fallback.is_some() => {
+                                let op = x.fallback.as_deref().expect("a fallback");
+                                self.scratch.clear();
+                                for &a in op.args.iter() {
+                                    let v = self.get(base, a, &fr, pos)?;
+                                    self.scratch.push(v);
+                                }
+                                self.uninterpreted_op(op, base);
+                                None
+                            }
                             Err(trap) => {
                                 let kind = ErrorKind::Trap { op: x.opcode, trap };
                                 return Err(self.error(fr.func, fr.block, pos, kind));
                             }
                         };
-                        if let Some(r) = x.result {
+                        if let (Some(v), Some(r)) = (v, x.result) {
                             self.vals[base + r as usize] = v;
                         }
                     }
