@@ -50,6 +50,11 @@ pub struct LiftArgs {
     /// delimit the functions of a stripped binary.
     #[arg(long, value_name = "DEBUGFILE")]
     pub symbols: Option<String>,
+    /// Lift the integer instructions onto the operation set (`i64.add`,
+    /// `i32.load`, `select`, ...; flags as `i32` 0 or 1), the others
+    /// staying `x86.MNEMONIC` operations (docs/x86.md).
+    #[arg(long)]
+    pub semantics: bool,
     #[command(flatten)]
     pub construct: LiftConstruct,
     /// `text` (the `.ssa` program) or `json`: per block its address,
@@ -146,7 +151,10 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
             chosen
                 .par_iter()
                 .map(|info| {
-                    let l = ssakit_x86::lift::lift(bin, info);
+                    let opts = ssakit_x86::lift::Options {
+                        semantics: a.semantics,
+                    };
+                    let l = ssakit_x86::lift::lift_with(bin, info, &opts);
                     (l.func, l.origins)
                 })
                 .unzip()
