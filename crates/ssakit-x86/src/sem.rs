@@ -499,6 +499,29 @@ impl<'a> Emitter<'a> {
         self.set_op(Loc::PF, Opcode::I32Eqz, &[odd]);
     }
 
+    /// `SF`, `ZF` and `PF` of result `r` into temporaries.
+    fn result_flag_values(&mut self, r: Operand, w: W) -> [Operand; 3] {
+        let sf = self.msb(r, w);
+        let zf = self.opw(w, Opcode::I64Eqz, Opcode::I32Eqz, &[r]);
+        let lo = if w.is64() {
+            self.op(Opcode::I32WrapI64, &[r])
+        } else {
+            r
+        };
+        let byte = self.op(Opcode::I32And, &[lo, Operand::Const(0xff)]);
+        let ones = self.op(Opcode::I32Popcnt, &[byte]);
+        let odd = self.op(Opcode::I32And, &[ones, Operand::Const(1)]);
+        let pf = self.op(Opcode::I32Eqz, &[odd]);
+        [sf, zf, pf]
+    }
+
+    /// `flag = select(v, flag, keep == 0)`: the new value where `nz` is
+    /// not zero, else the old one.
+    fn set_if(&mut self, flag: Loc, v: Operand, nz: Operand) {
+        let old = self.var(flag);
+        self.set_op(flag, Opcode::Select, &[v, old, nz]);
+    }
+
     /// `AF`: bit 4 of `a ^ b ^ r`.
     fn aux_flag(&mut self, a: Operand, b: Operand, r: Operand, w: W) {
         let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, b]);
@@ -650,11 +673,22 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
         M::Inc | M::Dec => inc_dec(e, ins, m == M::Inc),
         M::Neg => neg(e, ins),
         M::Not => not(e, ins),
+        M::Shl | M::Sal | M::Shr | M::Sar if count_in_cl(ins) => shift_cl(e, ins, m),
         M::Shl | M::Sal | M::Shr | M::Sar => shift(e, ins, m),
+        M::Rol | M::Ror => rotate(e, ins, m == M::Rol),
+        M::Adc | M::Sbb => carry_arith(e, ins, m == M::Adc),
+        M::Bsf | M::Bsr | M::Tzcnt | M::Lzcnt | M::Popcnt => count_bits(e, ins, m),
+        M::Bswap => bswap(e, ins),
+        M::Bt | M::Bts | M::Btr | M::Btc => bit_test(e, ins, m),
+        M::Mul => widening_mul(e, ins, false),
+        M::Imul if ins.op_count() == 1 => widening_mul(e, ins, true),
+        M::Leave => leave(e),
+        M::Cmpxchg => cmpxchg(e, ins),
+        M::Xadd => xadd(e, ins),
         M::Imul => imul(e, ins),
         M::Push => push(e, ins),
         M::Pop => pop(e, ins),
-        M::Cdqe | M::Cwde | M::Cdq | M::Cqo => convert(e, m),
+        M::Cdqe | M::Cwde | M::Cwd | M::Cdq | M::Cqo => convert(e, m),
         M::Xchg => xchg(e, ins),
         M::Nop | M::Endbr64 | M::Endbr32 => Some(true),
         _ if is_setcc(ins) => setcc(e, ins),
@@ -945,7 +979,7 @@ fn imul(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     let (r, over) = match w {
         W::B64 => {
             let r = e.op(Opcode::I64Mul, &[a, b]);
-            let hi = mul_high_signed(e, a, b);
+            let hi = mul_high(e, a, b, true);
             let sign = e.op(Opcode::I64ShrS, &[r, Operand::Const(63)]);
             (r, e.op(Opcode::I64Ne, &[hi, sign]))
         }
@@ -975,9 +1009,10 @@ fn imul(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     Some(true)
 }
 
-/// The high 64 bits of the signed 128-bit product `a * b`, from 32-bit
-/// limbs: the unsigned high half, then `- (a < 0 ? b : 0) - (b < 0 ? a : 0)`.
-fn mul_high_signed(e: &mut Emitter<'_>, a: Operand, b: Operand) -> Operand {
+/// The high 64 bits of the 128-bit product `a * b`, from 32-bit limbs:
+/// the unsigned high half, and for a signed product then `- (a < 0 ? b :
+/// 0) - (b < 0 ? a : 0)`.
+fn mul_high(e: &mut Emitter<'_>, a: Operand, b: Operand, signed: bool) -> Operand {
     let lo32 = Operand::Const(0xffff_ffff);
     let k32 = Operand::Const(32);
     let al = e.op(Opcode::I64And, &[a, lo32]);
@@ -1000,6 +1035,9 @@ fn mul_high_signed(e: &mut Emitter<'_>, a: Operand, b: Operand) -> Operand {
     let hi = e.op(Opcode::I64Add, &[hh, lh_hi]);
     let hi = e.op(Opcode::I64Add, &[hi, hl_hi]);
     let hi = e.op(Opcode::I64Add, &[hi, mid_hi]);
+    if !signed {
+        return hi;
+    }
     // Signed correction: subtract b where a < 0 and a where b < 0.
     let sa = e.op(Opcode::I64ShrS, &[a, Operand::Const(63)]);
     let sb = e.op(Opcode::I64ShrS, &[b, Operand::Const(63)]);
@@ -1087,8 +1125,8 @@ fn cmov(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     Some(true)
 }
 
-/// `cdqe`, `cwde` (sign extension of the accumulator), `cqo`, `cdq`
-/// (its sign into `rdx`/`edx`).
+/// `cdqe`, `cwde` (sign extension of the accumulator), `cqo`, `cdq`,
+/// `cwd` (its sign into `rdx`/`edx`/`dx`).
 fn convert(e: &mut Emitter<'_>, m: Mnemonic) -> Option<bool> {
     let acc = |w| Opnd::Reg {
         loc: Loc::RAX,
@@ -1116,6 +1154,13 @@ fn convert(e: &mut Emitter<'_>, m: Mnemonic) -> Option<bool> {
             let s = e.op(Opcode::I64ShrS, &[v, Operand::Const(63)]);
             e.write(&dx(W::B64), s);
         }
+        Mnemonic::Cwd => {
+            let v = e.read(&acc(W::B16), W::B16);
+            let v = e.sext(v, W::B16, W::B32);
+            let s = e.op(Opcode::I32ShrS, &[v, Operand::Const(31)]);
+            let s = e.trunc(s, W::B16);
+            e.write(&dx(W::B16), s);
+        }
         _ => {
             let v = e.read(&acc(W::B32), W::B32);
             let s = e.op(Opcode::I32ShrS, &[v, Operand::Const(31)]);
@@ -1140,8 +1185,15 @@ fn xchg(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     } else {
         va
     };
-    e.write(&a, vb);
-    e.write(&b, va);
+    // A memory operand is stored first: the register may be part of its
+    // address.
+    if let Opnd::Mem { .. } = b {
+        e.write(&b, va);
+        e.write(&a, vb);
+    } else {
+        e.write(&a, vb);
+        e.write(&b, va);
+    }
     Some(true)
 }
 
@@ -1190,4 +1242,510 @@ pub fn lift_instruction(ins: &Instruction) -> Option<ssakit::ir::Function> {
         .collect();
     b.ret_values(&rets);
     Some(b.finish())
+}
+
+/// Whether a shift's count is `cl`.
+fn count_in_cl(ins: &Instruction) -> bool {
+    ins.op_count() == 2 && ins.op_kind(1) == OpKind::Register && ins.op_register(1) == Register::CL
+}
+
+/// `shl`/`shr`/`sar` of a 32- or 64-bit operand by `cl`: the count
+/// masked to 5 (6) bits; when it is 0 the flags keep their values
+/// (`select` on the count), the result is written either way (a 32-bit
+/// one zero-extends). `OF` is defined by Intel for a count of 1 only; for
+/// larger counts it is the value QEMU gives (`shl`: the top bit `^` `CF`,
+/// `shr`: the top bits of `a >> (c - 1)` and `a >> c` differ, `sar`: 0),
+/// any value being right there. `AF` is undefined.
+fn shift_cl(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Option<bool> {
+    let [d, _] = places::<2>(ins)?;
+    let w = width(&d)?;
+    if !matches!(w, W::B32 | W::B64) {
+        return None;
+    }
+    let d = e.resolve(d, w);
+    let a = e.read(&d, w);
+    let cl = Opnd::Reg {
+        loc: Loc::RCX,
+        w: W::B8,
+        high: false,
+    };
+    let cnt = e.read(&cl, W::B8);
+    let c = e.op(
+        Opcode::I32And,
+        &[cnt, Operand::Const(if w.is64() { 63 } else { 31 })],
+    );
+    let nz = e.op(Opcode::I32Ne, &[c, Operand::Const(0)]);
+    let cw = if w.is64() {
+        e.op(Opcode::I64ExtendI32U, &[c])
+    } else {
+        c
+    };
+    let c1 = e.opw(w, Opcode::I64Sub, Opcode::I32Sub, &[cw, Operand::Const(1)]);
+    let mut shr_of = None;
+    let (r, cf) = match m {
+        Mnemonic::Shr => {
+            let r = e.opw(w, Opcode::I64ShrU, Opcode::I32ShrU, &[a, cw]);
+            let t = e.opw(w, Opcode::I64ShrU, Opcode::I32ShrU, &[a, c1]);
+            // OF: the top bits of the last two steps differ (the top bit
+            // of `a` for a count of 1, else 0).
+            let x = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[t, r]);
+            shr_of = Some(e.msb(x, w));
+            (r, e.bit(t, 0, w))
+        }
+        Mnemonic::Sar => {
+            let r = e.opw(w, Opcode::I64ShrS, Opcode::I32ShrS, &[a, cw]);
+            let t = e.opw(w, Opcode::I64ShrS, Opcode::I32ShrS, &[a, c1]);
+            (r, e.bit(t, 0, w))
+        }
+        _ => {
+            let r = e.opw(w, Opcode::I64Shl, Opcode::I32Shl, &[a, cw]);
+            let k = e.opw(
+                w,
+                Opcode::I64Sub,
+                Opcode::I32Sub,
+                &[Operand::Const(w.bits() as i64), cw],
+            );
+            let t = e.opw(w, Opcode::I64ShrU, Opcode::I32ShrU, &[a, k]);
+            (r, e.bit(t, 0, w))
+        }
+    };
+    let of = match (m, shr_of) {
+        (_, Some(of)) => of,
+        (Mnemonic::Sar, _) => Operand::Const(0),
+        _ => {
+            let top = e.msb(r, w);
+            e.op(Opcode::I32Xor, &[top, cf])
+        }
+    };
+    let [sf, zf, pf] = e.result_flag_values(r, w);
+    e.set_if(Loc::CF, cf, nz);
+    e.set_if(Loc::OF, of, nz);
+    e.set_if(Loc::SF, sf, nz);
+    e.set_if(Loc::ZF, zf, nz);
+    e.set_if(Loc::PF, pf, nz);
+    e.set(Loc::AF, Operand::Undef);
+    e.write(&d, r);
+    Some(true)
+}
+
+/// `rol`/`ror` of a 32- or 64-bit operand by an immediate (not 0): `CF`
+/// the bit rotated in, `OF` (count 1; undefined otherwise) the top bit
+/// `^` `CF` (`rol`) or the top two bits' `^` (`ror`); no other flag.
+fn rotate(e: &mut Emitter<'_>, ins: &Instruction, left: bool) -> Option<bool> {
+    let [d, s] = places::<2>(ins)?;
+    let w = width(&d)?;
+    let Place::Imm { v } = s else {
+        return None;
+    };
+    let c = (v as u32) & if w.is64() { 63 } else { 31 };
+    if !matches!(w, W::B32 | W::B64) || c == 0 {
+        return None;
+    }
+    let d = e.resolve(d, w);
+    let a = e.read(&d, w);
+    let k = Operand::Const(c as i64);
+    let r = if left {
+        e.opw(w, Opcode::I64Rotl, Opcode::I32Rotl, &[a, k])
+    } else {
+        e.opw(w, Opcode::I64Rotr, Opcode::I32Rotr, &[a, k])
+    };
+    let cf = if left { e.bit(r, 0, w) } else { e.msb(r, w) };
+    e.set(Loc::CF, cf);
+    let of = if c != 1 {
+        Operand::Undef
+    } else if left {
+        let top = e.msb(r, w);
+        e.op(Opcode::I32Xor, &[top, cf])
+    } else {
+        let next = e.bit(r, w.bits() - 2, w);
+        e.op(Opcode::I32Xor, &[cf, next])
+    };
+    e.set(Loc::OF, of);
+    e.write(&d, r);
+    Some(true)
+}
+
+/// `adc`/`sbb`: `a + b + CF`, `a - b - CF`. The carry (borrow) out of the
+/// top bit is the sign of `(a & b) | ((a | b) & !r)` (`(!a & b) | ((!a |
+/// b) & r)`), which holds whatever the carry in.
+fn carry_arith(e: &mut Emitter<'_>, ins: &Instruction, add: bool) -> Option<bool> {
+    let [d, s] = places::<2>(ins)?;
+    let w = width(&d)?;
+    let (d, s) = (e.resolve(d, w), e.resolve(s, w));
+    let a = e.read(&d, w);
+    let b = e.read(&s, w);
+    let cf = e.var(Loc::CF);
+    let cin = if w.is64() {
+        e.op(Opcode::I64ExtendI32U, &[cf])
+    } else {
+        cf
+    };
+    let (c, c32) = if add {
+        (Opcode::I64Add, Opcode::I32Add)
+    } else {
+        (Opcode::I64Sub, Opcode::I32Sub)
+    };
+    let t = e.opw(w, c, c32, &[a, b]);
+    let r = e.opw(w, c, c32, &[t, cin]);
+    let r = e.trunc(r, w);
+    let x = if add {
+        a
+    } else {
+        e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, Operand::Const(-1)])
+    };
+    let xr = if add {
+        e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[r, Operand::Const(-1)])
+    } else {
+        r
+    };
+    let both = e.opw(w, Opcode::I64And, Opcode::I32And, &[x, b]);
+    let either = e.opw(w, Opcode::I64Or, Opcode::I32Or, &[x, b]);
+    let lost = e.opw(w, Opcode::I64And, Opcode::I32And, &[either, xr]);
+    let carry = e.opw(w, Opcode::I64Or, Opcode::I32Or, &[both, lost]);
+    let cout = e.msb(carry, w);
+    let (p, q) = if add { (a, b) } else { (a, a) };
+    let x = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[p, r]);
+    let y = if add {
+        e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[q, r])
+    } else {
+        e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, b])
+    };
+    let both = e.opw(w, Opcode::I64And, Opcode::I32And, &[x, y]);
+    let of = e.msb(both, w);
+    e.set(Loc::CF, cout);
+    e.set(Loc::OF, of);
+    e.aux_flag(a, b, r, w);
+    e.result_flags(r, w);
+    e.write(&d, r);
+    Some(true)
+}
+
+/// `bsf`, `bsr`, `tzcnt`, `lzcnt`, `popcnt` on 32 or 64 bits. `bsf`/`bsr`
+/// of 0 set `ZF` and leave the destination's value (a 32-bit one is
+/// still zero-extended); `tzcnt`/`lzcnt` give the width and set `CF`.
+fn count_bits(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Option<bool> {
+    let [d, s] = places::<2>(ins)?;
+    let w = width(&d)?;
+    if !matches!(w, W::B32 | W::B64) {
+        return None;
+    }
+    let (d, s) = (e.resolve(d, w), e.resolve(s, w));
+    let a = e.read(&s, w);
+    let zero = e.opw(w, Opcode::I64Eqz, Opcode::I32Eqz, &[a]);
+    let (ctz, clz, pop) = if w.is64() {
+        (Opcode::I64Ctz, Opcode::I64Clz, Opcode::I64Popcnt)
+    } else {
+        (Opcode::I32Ctz, Opcode::I32Clz, Opcode::I32Popcnt)
+    };
+    let undef_rest = |e: &mut Emitter<'_>, locs: &[Loc]| {
+        for &l in locs {
+            e.set(l, Operand::Undef);
+        }
+    };
+    match m {
+        Mnemonic::Bsf | Mnemonic::Bsr => {
+            let n = if m == Mnemonic::Bsf {
+                e.op(ctz, &[a])
+            } else {
+                let z = e.op(clz, &[a]);
+                e.opw(
+                    w,
+                    Opcode::I64Sub,
+                    Opcode::I32Sub,
+                    &[Operand::Const(w.bits() as i64 - 1), z],
+                )
+            };
+            let old = e.read(&d, w);
+            let nonzero = e.op(Opcode::I32Eqz, &[zero]);
+            let r = e.tmp(if w.is64() { Type::I64 } else { Type::I32 });
+            e.emit_into(Some(r), Opcode::Select, &[], &[n, old, nonzero]);
+            e.set(Loc::ZF, zero);
+            undef_rest(e, &[Loc::CF, Loc::OF, Loc::SF, Loc::AF, Loc::PF]);
+            e.write(&d, Operand::Var(r));
+        }
+        Mnemonic::Popcnt => {
+            let r = e.op(pop, &[a]);
+            e.set(Loc::ZF, zero);
+            for l in [Loc::CF, Loc::OF, Loc::SF, Loc::AF, Loc::PF] {
+                e.set(l, Operand::Const(0));
+            }
+            e.write(&d, r);
+        }
+        _ => {
+            let r = e.op(if m == Mnemonic::Tzcnt { ctz } else { clz }, &[a]);
+            e.set(Loc::CF, zero);
+            e.set_op(
+                Loc::ZF,
+                if w.is64() {
+                    Opcode::I64Eqz
+                } else {
+                    Opcode::I32Eqz
+                },
+                &[r],
+            );
+            undef_rest(e, &[Loc::OF, Loc::SF, Loc::AF, Loc::PF]);
+            e.write(&d, r);
+        }
+    }
+    Some(true)
+}
+
+/// `bswap` of a 32- or 64-bit register: the bytes reversed, by masks and
+/// rotations (the set has no byte swap).
+fn bswap(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    let [d] = places::<1>(ins)?;
+    let w = width(&d)?;
+    if !matches!(w, W::B32 | W::B64) {
+        return None;
+    }
+    let d = e.resolve(d, w);
+    let a = e.read(&d, w);
+    let r = if w.is64() {
+        // Swap the halves, then the 16-bit pairs, then the bytes.
+        let mut x = e.op(Opcode::I64Rotl, &[a, Operand::Const(32)]);
+        for (mask, k) in [
+            (0xffff_0000_ffff_0000u64 as i64, 16),
+            (0xff00_ff00_ff00_ff00u64 as i64, 8),
+        ] {
+            let hi = e.op(Opcode::I64And, &[x, Operand::Const(mask)]);
+            let hi = e.op(Opcode::I64ShrU, &[hi, Operand::Const(k)]);
+            let lo = e.op(Opcode::I64Shl, &[x, Operand::Const(k)]);
+            let lo = e.op(Opcode::I64And, &[lo, Operand::Const(mask)]);
+            x = e.op(Opcode::I64Or, &[hi, lo]);
+        }
+        x
+    } else {
+        let hi = e.op(
+            Opcode::I32And,
+            &[a, Operand::Const(0xff00_ff00u32 as i32 as i64)],
+        );
+        let hi = e.op(Opcode::I32Rotr, &[hi, Operand::Const(8)]);
+        let lo = e.op(Opcode::I32And, &[a, Operand::Const(0x00ff_00ff)]);
+        let lo = e.op(Opcode::I32Rotl, &[lo, Operand::Const(8)]);
+        // Bytes swapped within each half; then the halves.
+        let x = e.op(Opcode::I32Or, &[hi, lo]);
+        e.op(Opcode::I32Rotl, &[x, Operand::Const(16)])
+    };
+    e.write(&d, r);
+    Some(true)
+}
+
+/// `bt`/`bts`/`btr`/`btc` of a register (bit index from a register or an
+/// immediate, masked to the width) or of memory by an immediate: `CF` the
+/// bit, then set, cleared or flipped; `OF`, `SF`, `AF`, `PF` undefined,
+/// `ZF` kept.
+fn bit_test(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Option<bool> {
+    let [d, s] = places::<2>(ins)?;
+    let w = width(&d)?;
+    if !matches!(w, W::B32 | W::B64) || matches!((d, s), (Place::Mem { .. }, Place::Reg { .. })) {
+        return None;
+    }
+    let (d, s) = (e.resolve(d, w), e.resolve(s, w));
+    let a = e.read(&d, w);
+    let k = e.read(&s, w);
+    let k = e.opw(
+        w,
+        Opcode::I64And,
+        Opcode::I32And,
+        &[k, Operand::Const(w.bits() as i64 - 1)],
+    );
+    let t = e.opw(w, Opcode::I64ShrU, Opcode::I32ShrU, &[a, k]);
+    let cf = e.bit(t, 0, w);
+    let one = e.opw(w, Opcode::I64Shl, Opcode::I32Shl, &[Operand::Const(1), k]);
+    let r = match m {
+        Mnemonic::Bts => Some(e.opw(w, Opcode::I64Or, Opcode::I32Or, &[a, one])),
+        Mnemonic::Btc => Some(e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, one])),
+        Mnemonic::Btr => {
+            let not = e.opw(
+                w,
+                Opcode::I64Xor,
+                Opcode::I32Xor,
+                &[one, Operand::Const(-1)],
+            );
+            Some(e.opw(w, Opcode::I64And, Opcode::I32And, &[a, not]))
+        }
+        _ => None,
+    };
+    e.set(Loc::CF, cf);
+    for l in [Loc::OF, Loc::SF, Loc::AF, Loc::PF] {
+        e.set(l, Operand::Undef);
+    }
+    if let Some(r) = r {
+        e.write(&d, r);
+    }
+    Some(true)
+}
+
+/// `mul`/`imul` of one operand: the accumulator times it, the double-width
+/// product in `dx:ax`-`rdx:rax` (`ax` for 8 bits); `CF = OF` = the high
+/// half is not the extension of the low one; the other flags undefined.
+fn widening_mul(e: &mut Emitter<'_>, ins: &Instruction, signed: bool) -> Option<bool> {
+    let [s] = places::<1>(ins)?;
+    let w = width(&s)?;
+    let s = e.resolve(s, w);
+    let acc = |w| Opnd::Reg {
+        loc: Loc::RAX,
+        w,
+        high: false,
+    };
+    let dx = |w| Opnd::Reg {
+        loc: Loc::RDX,
+        w,
+        high: false,
+    };
+    let a = e.read(&acc(w), w);
+    let b = e.read(&s, w);
+    let over = match w {
+        W::B64 => {
+            let lo = e.op(Opcode::I64Mul, &[a, b]);
+            let hi = mul_high(e, a, b, signed);
+            let ext = if signed {
+                e.op(Opcode::I64ShrS, &[lo, Operand::Const(63)])
+            } else {
+                Operand::Const(0)
+            };
+            let over = e.op(Opcode::I64Ne, &[hi, ext]);
+            e.write(&acc(W::B64), lo);
+            e.write(&dx(W::B64), hi);
+            over
+        }
+        W::B32 => {
+            let ext = if signed {
+                Opcode::I64ExtendI32S
+            } else {
+                Opcode::I64ExtendI32U
+            };
+            let a = e.op(ext, &[a]);
+            let b = e.op(ext, &[b]);
+            let p = e.op(Opcode::I64Mul, &[a, b]);
+            let lo = e.op(Opcode::I32WrapI64, &[p]);
+            let hi = e.op(Opcode::I64ShrU, &[p, Operand::Const(32)]);
+            let hi = e.op(Opcode::I32WrapI64, &[hi]);
+            let back = e.op(ext, &[lo]);
+            let over = e.op(Opcode::I64Ne, &[p, back]);
+            e.write(&acc(W::B32), lo);
+            e.write(&dx(W::B32), hi);
+            over
+        }
+        W::B16 | W::B8 => {
+            let (a, b) = if signed {
+                (e.sext(a, w, W::B32), e.sext(b, w, W::B32))
+            } else {
+                (a, b)
+            };
+            let p = e.op(Opcode::I32Mul, &[a, b]);
+            let lo = e.trunc(p, w);
+            let back = if signed { e.sext(lo, w, W::B32) } else { lo };
+            let over = e.op(Opcode::I32Ne, &[p, back]);
+            if w == W::B8 {
+                let ax = e.trunc(p, W::B16);
+                e.write(&acc(W::B16), ax);
+            } else {
+                let hi = e.op(Opcode::I32ShrU, &[p, Operand::Const(16)]);
+                let hi = e.trunc(hi, W::B16);
+                e.write(&acc(W::B16), lo);
+                e.write(&dx(W::B16), hi);
+            }
+            over
+        }
+    };
+    e.set(Loc::CF, over);
+    e.set(Loc::OF, over);
+    for l in [Loc::SF, Loc::ZF, Loc::AF, Loc::PF] {
+        e.set(l, Operand::Undef);
+    }
+    Some(true)
+}
+
+/// `leave`: `rsp = rbp`, then `pop rbp`.
+fn leave(e: &mut Emitter<'_>) -> Option<bool> {
+    let (rsp, rbp) = (e.vars[Loc::RSP], e.vars[Loc::RBP]);
+    e.copy(rsp, Operand::Var(rbp));
+    e.emit_into(Some(rbp), Opcode::I64Load, &[0, 0, 0], &[Operand::Var(rsp)]);
+    e.emit_into(
+        Some(rsp),
+        Opcode::I64Add,
+        &[],
+        &[Operand::Var(rsp), Operand::Const(8)],
+    );
+    Some(true)
+}
+
+/// `cmpxchg dst, src` (single-threaded): the flags of `acc - dst`; if
+/// equal `dst = src`, else the accumulator gets `dst` (the destination is
+/// written back either way).
+fn cmpxchg(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    let [d, s] = places::<2>(ins)?;
+    let w = width(&d)?;
+    let (d, s) = (e.resolve(d, w), e.resolve(s, w));
+    let acc = Opnd::Reg {
+        loc: Loc::RAX,
+        w,
+        high: false,
+    };
+    let a = e.read(&acc, w);
+    let old = e.read(&d, w);
+    let src = e.read(&s, w);
+    let r = e.opw(w, Opcode::I64Sub, Opcode::I32Sub, &[a, old]);
+    let r = e.trunc(r, w);
+    e.sub_flags(a, old, r, w, false);
+    let ty = if w.is64() { Type::I64 } else { Type::I32 };
+    let new = e.tmp(ty);
+    let zf = e.var(Loc::ZF);
+    e.emit_into(Some(new), Opcode::Select, &[], &[src, old, zf]);
+    let old = if let Opnd::Reg { .. } = d {
+        // The accumulator may be the destination: keep its old value.
+        let t = e.tmp(ty);
+        e.copy(t, old);
+        Operand::Var(t)
+    } else {
+        old
+    };
+    e.write(&d, Operand::Var(new));
+    if w == W::B32 {
+        // The accumulator is written only when the values differ.
+        let wide = e.op(Opcode::I64ExtendI32U, &[old]);
+        let rax = e.vars[Loc::RAX];
+        e.emit_into(
+            Some(rax),
+            Opcode::Select,
+            &[],
+            &[Operand::Var(rax), wide, zf],
+        );
+    } else {
+        let cur = e.read(&acc, w);
+        let t = e.tmp(ty);
+        e.emit_into(Some(t), Opcode::Select, &[], &[cur, old, zf]);
+        e.write(&acc, Operand::Var(t));
+    }
+    Some(true)
+}
+
+/// `xadd dst, src` (single-threaded): `dst = dst + src`, `src = old dst`,
+/// the flags of the addition.
+fn xadd(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    let [d, s] = places::<2>(ins)?;
+    let w = width(&d)?;
+    let (d, s) = (e.resolve(d, w), e.resolve(s, w));
+    let a = e.read(&d, w);
+    let b = e.read(&s, w);
+    let a = if let (Operand::Var(_), true) = (a, w.is64()) {
+        let t = e.tmp(Type::I64);
+        e.copy(t, a);
+        Operand::Var(t)
+    } else {
+        a
+    };
+    let r = e.opw(w, Opcode::I64Add, Opcode::I32Add, &[a, b]);
+    let r = e.trunc(r, w);
+    e.add_flags(a, b, r, w, false);
+    if let Opnd::Mem { .. } = d {
+        // Stored first: the source may be a register of its address.
+        e.write(&d, r);
+        e.write(&s, a);
+    } else {
+        e.write(&s, a);
+        e.write(&d, r);
+    }
+    Some(true)
 }

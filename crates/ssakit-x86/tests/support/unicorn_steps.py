@@ -21,6 +21,8 @@ REGS = [X.UC_X86_REG_RAX, X.UC_X86_REG_RCX, X.UC_X86_REG_RDX, X.UC_X86_REG_RBX,
 
 def main(path):
     uc = Uc(UC_ARCH_X86, UC_MODE_64)
+    # A CPU with BMI1 and LZCNT, so that tzcnt and lzcnt are not bsf, bsr.
+    uc.ctl_set_cpu_model(X.UC_CPU_X86_HASWELL)
     mapped = set()
     out = []
     with open(path) as f:
