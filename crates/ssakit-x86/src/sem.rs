@@ -1328,8 +1328,9 @@ fn shift_cl(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Option<bool>
     Some(true)
 }
 
-/// `rol`/`ror` of a 32- or 64-bit operand by an immediate (not 0): `CF`
-/// the bit rotated in, `OF` (count 1; undefined otherwise) the top bit
+/// `rol`/`ror` by an immediate (masked to 5 bits, 6 for 64-bit operands;
+/// not 0; 8 and 16 bits rotate by it modulo the width): `CF` the bit
+/// rotated in, `OF` (count 1; undefined otherwise) the top bit
 /// `^` `CF` (`rol`) or the top two bits' `^` (`ror`); no other flag.
 fn rotate(e: &mut Emitter<'_>, ins: &Instruction, left: bool) -> Option<bool> {
     let [d, s] = places::<2>(ins)?;
@@ -1338,16 +1339,33 @@ fn rotate(e: &mut Emitter<'_>, ins: &Instruction, left: bool) -> Option<bool> {
         return None;
     };
     let c = (v as u32) & if w.is64() { 63 } else { 31 };
-    if !matches!(w, W::B32 | W::B64) || c == 0 {
+    if c == 0 {
         return None;
     }
     let d = e.resolve(d, w);
     let a = e.read(&d, w);
-    let k = Operand::Const(c as i64);
-    let r = if left {
-        e.opw(w, Opcode::I64Rotl, Opcode::I32Rotl, &[a, k])
-    } else {
-        e.opw(w, Opcode::I64Rotr, Opcode::I32Rotr, &[a, k])
+    let r = match w {
+        W::B32 | W::B64 => {
+            let k = Operand::Const(c as i64);
+            if left {
+                e.opw(w, Opcode::I64Rotl, Opcode::I32Rotl, &[a, k])
+            } else {
+                e.opw(w, Opcode::I64Rotr, Opcode::I32Rotr, &[a, k])
+            }
+        }
+        _ => {
+            // 8 and 16 bits: by the count modulo the width, as two shifts.
+            let k = c % w.bits();
+            let (l, r) = if left {
+                (k, w.bits() - k)
+            } else {
+                (w.bits() - k, k)
+            };
+            let hi = e.op(Opcode::I32Shl, &[a, Operand::Const(l as i64)]);
+            let lo = e.op(Opcode::I32ShrU, &[a, Operand::Const(r as i64)]);
+            let x = e.op(Opcode::I32Or, &[hi, lo]);
+            e.trunc(x, w)
+        }
     };
     let cf = if left { e.bit(r, 0, w) } else { e.msb(r, w) };
     e.set(Loc::CF, cf);
