@@ -306,3 +306,21 @@ fn lift_semantics_prints_the_operation_set() {
     let plain = ok(&["x86", "lift", &fixture("fixture")]);
     assert_ne!(plain, text);
 }
+
+/// `x86 stats --semantics` counts the operations left opaque, by
+/// mnemonic; without it the report has no such row.
+#[test]
+fn stats_semantics_counts_the_opaque_operations() {
+    let text = ok(&["x86", "stats", "--semantics", &fixture("fixture")]);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("opaque operations"))
+        .expect(&text);
+    assert!(row.contains("18 (7.8% of the instructions)"), "{row}");
+    assert!(
+        text.contains("opaque, most frequent       movsd 4, jmp 3, pxor 3"),
+        "{text}"
+    );
+    let plain = ok(&["x86", "stats", &fixture("fixture")]);
+    assert!(!plain.contains("opaque"), "{plain}");
+}

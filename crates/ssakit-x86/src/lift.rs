@@ -504,7 +504,7 @@ fn origin(insn: &Insn) -> Option<Site> {
 }
 
 /// [`lift_cfg`] and the origins of what it emits.
-fn lift_with_origins(
+pub(crate) fn lift_with_origins(
     bin: &Binary<'_>,
     info: &FuncInfo,
     cfg: &FuncCfg,
