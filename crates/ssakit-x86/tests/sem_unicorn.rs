@@ -154,6 +154,11 @@ fn case(ins: &Instruction, code: &[u8], rng: &mut Rng) -> Option<Case> {
     }
     let ea = aim(ins, &mut regs, rng);
     let mut windows = vec![(regs[4] - 16, 32)];
+    if ins.mnemonic() == iced_x86::Mnemonic::Leave {
+        // leave loads at rbp: a frame above rsp.
+        regs[5] = regs[4] + 8 * rng.below(16);
+        windows.push((regs[5] - 16, 32));
+    }
     if let Some(a) = ea {
         windows.push((a.wrapping_sub(16), 48));
     }
@@ -257,6 +262,35 @@ fn interpret(c: &Case) -> Result<(Vec<Value>, Vec<Vec<u8>>), String> {
     Ok((vals, mem))
 }
 
+/// Where Unicorn (QEMU 5's translator) is known to differ from the CPU,
+/// checked on this machine's processor (a C program with `bzhi` and
+/// `blsi` in inline assembly): `blsi` sets `CF` when the source is not 0
+/// (Intel's definition; Unicorn: when it is 0), and `bzhi` with an index
+/// of the width or more leaves the source whole (Unicorn clamps the
+/// index to the width minus one) and sets `CF` only above the width
+/// minus one (Unicorn: from it on).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Deviation {
+    /// Compare everything but `CF`.
+    Carry,
+    /// Do not compare this case.
+    Case,
+}
+
+fn unicorn_deviates(c: &Case) -> Option<Deviation> {
+    match c.ins.mnemonic() {
+        iced_x86::Mnemonic::Blsi => Some(Deviation::Carry),
+        iced_x86::Mnemonic::Bzhi => {
+            let index = ssakit_x86::regs::LocSet::GPRS.iter().position(|l| {
+                Some(l) == ssakit_x86::regs::Loc::of_register(c.ins.op_register(2))
+            })?;
+            let width = c.ins.op_register(0).size() as u64 * 8;
+            (c.regs[index] & 0xff >= width - 1).then_some(Deviation::Case)
+        }
+        _ => None,
+    }
+}
+
 /// Runs every case under Unicorn and in the interpreter; the mismatches.
 fn check(py: &PathBuf, cases: &[Case], tag: &str) -> (usize, usize, Vec<String>) {
     let mut input = String::new();
@@ -289,6 +323,11 @@ fn check(py: &PathBuf, cases: &[Case], tag: &str) -> (usize, usize, Vec<String>)
     let (mut compared, mut skipped, mut bad) = (0, 0, Vec::new());
     for (c, line) in cases.iter().zip(stdout.lines()) {
         let p: Vec<&str> = line.split_whitespace().collect();
+        let deviation = unicorn_deviates(c);
+        if deviation == Some(Deviation::Case) {
+            skipped += 1;
+            continue;
+        }
         if p.first() != Some(&"ok") {
             skipped += 1;
             if skipped <= 3 {
@@ -316,6 +355,7 @@ fn check(py: &PathBuf, cases: &[Case], tag: &str) -> (usize, usize, Vec<String>)
             let cpu = ((rflags >> FLAG_BITS[k]) & 1) as i64;
             match vals[16 + k] {
                 Value::Undef => {}
+                _ if loc == ssakit_x86::regs::Loc::CF && deviation == Some(Deviation::Carry) => {}
                 v if v == Value::Int(cpu) => {}
                 v => diffs.push(format!("{loc}: cpu {cpu}, ssakit {v}")),
             }
@@ -332,7 +372,12 @@ fn check(py: &PathBuf, cases: &[Case], tag: &str) -> (usize, usize, Vec<String>)
             }
         }
         if !diffs.is_empty() {
-            bad.push(format!("{}: {}", c.what, diffs.join("; ")));
+            bad.push(format!(
+                "{}: {} (from {:x?})",
+                c.what,
+                diffs.join("; "),
+                c.regs
+            ));
         }
     }
     (compared, skipped, bad)
@@ -361,7 +406,7 @@ fn run_oracle(py: &PathBuf, insns: &[(Instruction, Vec<u8>)], states: usize, tag
         mnemonics.join(" ")
     );
     eprintln!(
-        "{tag}: {} instructions, {} cases, {compared} compared, {skipped} not run by Unicorn, {} mismatches",
+        "{tag}: {} instructions, {} cases, {compared} compared, {skipped} not compared (Unicorn cannot run them, or a known deviation of Unicorn), {} mismatches",
         insns.len(),
         cases.len(),
         bad.len()
@@ -413,10 +458,13 @@ fn random_instructions(n: usize, rng: &mut Rng) -> Vec<(Instruction, Vec<u8>)> {
         0x90, 0x91, 0x93, 0x97, 0x98, 0x99, 0xa8, 0xa9, 0xb0, 0xb4, 0xb8, 0xbc, 0xc0, 0xc1, 0xc6,
         0xc7, 0xd0, 0xd1, 0xd2, 0xd3, 0xf6, 0xf7, 0xfe, 0xff,
     ];
+    // cmovcc and setcc of all 16 conditions (the conditions of jcc), then
+    // the others.
     const TWO: &[u8] = &[
-        0x40, 0x42, 0x44, 0x45, 0x47, 0x48, 0x4a, 0x4c, 0x4d, 0x4e, 0x4f, 0x90, 0x92, 0x94, 0x95,
-        0x96, 0x97, 0x98, 0x9a, 0x9c, 0x9d, 0x9e, 0x9f, 0xaf, 0xb6, 0xb7, 0xbe, 0xbf, 0xa3, 0xab,
-        0xb3, 0xbb, 0xba, 0xbc, 0xbd, 0xb8, 0xc8, 0xcb, 0xcf, 0xb0, 0xb1, 0xc0, 0xc1,
+        0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e,
+        0x4f, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0x9b, 0x9c, 0x9d,
+        0x9e, 0x9f, 0xaf, 0xb6, 0xb7, 0xbe, 0xbf, 0xa3, 0xab, 0xb3, 0xbb, 0xba, 0xbc, 0xbd, 0xb8,
+        0xc8, 0xcb, 0xcf, 0xb0, 0xb1, 0xc0, 0xc1,
     ];
     let mut out = Vec::new();
     let ip = 0x40_1000;
@@ -424,20 +472,29 @@ fn random_instructions(n: usize, rng: &mut Rng) -> Vec<(Instruction, Vec<u8>)> {
     while out.len() < n && tries < 100 * n {
         tries += 1;
         let mut bytes = Vec::new();
-        if rng.below(4) == 0 {
-            bytes.push(0x66);
-        }
-        if rng.below(6) == 0 {
-            bytes.push(0xf3);
-        }
-        if rng.below(2) == 0 {
-            bytes.push(0x40 | rng.below(16) as u8);
-        }
-        if rng.below(4) == 0 {
-            bytes.push(0x0f);
-            bytes.push(TWO[rng.below(TWO.len() as u64) as usize]);
+        if rng.below(8) == 0 {
+            // VEX (map 0F38, L = 0): andn, blsr/blsmsk/blsi, bzhi,
+            // shlx/sarx/shrx (pp 01, 10, 11).
+            bytes.push(0xc4);
+            bytes.push((rng.next() as u8 & 0xe0) | 0x02);
+            bytes.push((rng.next() as u8 & 0xf8) | rng.below(4) as u8);
+            bytes.push([0xf2, 0xf3, 0xf5, 0xf7][rng.below(4) as usize]);
         } else {
-            bytes.push(ONE[rng.below(ONE.len() as u64) as usize]);
+            if rng.below(4) == 0 {
+                bytes.push(0x66);
+            }
+            if rng.below(6) == 0 {
+                bytes.push(0xf3);
+            }
+            if rng.below(2) == 0 {
+                bytes.push(0x40 | rng.below(16) as u8);
+            }
+            if rng.below(4) == 0 {
+                bytes.push(0x0f);
+                bytes.push(TWO[rng.below(TWO.len() as u64) as usize]);
+            } else {
+                bytes.push(ONE[rng.below(ONE.len() as u64) as usize]);
+            }
         }
         while bytes.len() < 15 {
             bytes.push(rng.next() as u8);

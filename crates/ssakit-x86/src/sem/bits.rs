@@ -354,3 +354,99 @@ pub(super) fn bit_test(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> O
     }
     Some(true)
 }
+
+/// The BMI operations on 32 or 64 bits: `andn` (`!a & b`), `blsr` (`(a -
+/// 1) & a`), `blsmsk` (`(a - 1) ^ a`), `blsi` (`-a & a`), `bzhi` (the bits
+/// from index `b & 0xff` up cleared), and the shifts `shlx`/`shrx`/`sarx`
+/// (count masked, no flag). `OF` is cleared, `AF` and `PF` undefined;
+/// `CF` says the source was 0 (`blsr`, `blsmsk`), was not (`blsi`), or the
+/// index was past the top (`bzhi`); `blsmsk` clears `ZF`.
+pub(super) fn bmi(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Option<bool> {
+    let ps: [Place; 3] = match ins.op_count() {
+        2 => {
+            let [d, s] = places::<2>(ins)?;
+            [d, s, s]
+        }
+        _ => places::<3>(ins)?,
+    };
+    let w = width(&ps[0])?;
+    if !matches!(w, W::B32 | W::B64) {
+        return None;
+    }
+    let [d, x, y] = ps.map(|p| e.resolve(p, w));
+    let a = e.read(&x, w);
+    let bits = w.bits() as i64;
+    let (and, xor, sub) = (
+        (Opcode::I64And, Opcode::I32And),
+        (Opcode::I64Xor, Opcode::I32Xor),
+        (Opcode::I64Sub, Opcode::I32Sub),
+    );
+    match m {
+        Mnemonic::Shlx | Mnemonic::Shrx | Mnemonic::Sarx => {
+            let c = e.read(&y, w);
+            let c = e.opw(w, and.0, and.1, &[c, Operand::Const(bits - 1)]);
+            let (c64, c32) = match m {
+                Mnemonic::Shlx => (Opcode::I64Shl, Opcode::I32Shl),
+                Mnemonic::Shrx => (Opcode::I64ShrU, Opcode::I32ShrU),
+                _ => (Opcode::I64ShrS, Opcode::I32ShrS),
+            };
+            let r = e.opw(w, c64, c32, &[a, c]);
+            e.write(&d, r);
+            return Some(true);
+        }
+        _ => {}
+    }
+    let zero = e.opw(w, Opcode::I64Eqz, Opcode::I32Eqz, &[a]);
+    let (r, cf) = match m {
+        Mnemonic::Andn => {
+            let b = e.read(&y, w);
+            let n = e.opw(w, xor.0, xor.1, &[a, Operand::Const(-1)]);
+            (e.opw(w, and.0, and.1, &[n, b]), Operand::Const(0))
+        }
+        Mnemonic::Blsr | Mnemonic::Blsmsk => {
+            let m1 = e.opw(w, sub.0, sub.1, &[a, Operand::Const(1)]);
+            let r = if m == Mnemonic::Blsr {
+                e.opw(w, and.0, and.1, &[m1, a])
+            } else {
+                e.opw(w, xor.0, xor.1, &[m1, a])
+            };
+            (r, zero)
+        }
+        Mnemonic::Blsi => {
+            let n = e.opw(w, sub.0, sub.1, &[Operand::Const(0), a]);
+            let r = e.opw(w, and.0, and.1, &[n, a]);
+            (r, e.op(Opcode::I32Eqz, &[zero]))
+        }
+        _ => {
+            // bzhi: n = b & 0xff; n < bits ? a & ((1 << n) - 1) : a.
+            let b = e.read(&y, w);
+            let n = e.opw(w, and.0, and.1, &[b, Operand::Const(0xff)]);
+            let one = e.opw(w, Opcode::I64Shl, Opcode::I32Shl, &[Operand::Const(1), n]);
+            let mask = e.opw(w, sub.0, sub.1, &[one, Operand::Const(1)]);
+            let cut = e.opw(w, and.0, and.1, &[a, mask]);
+            let inside = e.opw(
+                w,
+                Opcode::I64LtU,
+                Opcode::I32LtU,
+                &[n, Operand::Const(bits)],
+            );
+            let r = e.tmp(if w.is64() { Type::I64 } else { Type::I32 });
+            e.emit_into(Some(r), Opcode::Select, &[], &[cut, a, inside]);
+            (Operand::Var(r), e.op(Opcode::I32Eqz, &[inside]))
+        }
+    };
+    let sf = e.msb(r, w);
+    e.set(Loc::SF, sf);
+    if m == Mnemonic::Blsmsk {
+        e.set(Loc::ZF, Operand::Const(0));
+    } else {
+        let zf = e.opw(w, Opcode::I64Eqz, Opcode::I32Eqz, &[r]);
+        e.set(Loc::ZF, zf);
+    }
+    e.set(Loc::CF, cf);
+    e.set(Loc::OF, Operand::Const(0));
+    e.set(Loc::AF, Operand::Undef);
+    e.set(Loc::PF, Operand::Undef);
+    e.write(&d, r);
+    Some(true)
+}

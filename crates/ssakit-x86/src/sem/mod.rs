@@ -15,7 +15,7 @@
 //! Covered: the moves, extensions, `lea`, the stack, `setcc`, `cmovcc`
 //! and `xchg` (`moves.rs`); additions, subtractions, comparisons, logic,
 //! `adc`/`sbb`, `cmpxchg`, `xadd` (`alu.rs`); shifts, rotates, bit tests
-//! and counts, `bswap` (`bits.rs`); the multiplications (`mul.rs`). They
+//! and counts, `bswap`, BMI (`bits.rs`); the multiplications (`mul.rs`). They
 //! are written with the emitter (`emitter.rs`: operands at a width, the
 //! flags, the conditions) over the operands of `operand.rs`. The oracle
 //! is `tests/sem_unicorn.rs`: each covered instruction against Unicorn
@@ -130,10 +130,13 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
         M::Adc | M::Sbb => alu::carry_arith(e, ins, m == M::Adc),
         M::Bsf | M::Bsr | M::Tzcnt | M::Lzcnt | M::Popcnt => bits::count_bits(e, ins, m),
         M::Bswap => bits::bswap(e, ins),
+        M::Andn | M::Blsr | M::Blsmsk | M::Blsi | M::Bzhi | M::Shlx | M::Shrx | M::Sarx => {
+            bits::bmi(e, ins, m)
+        }
         M::Bt | M::Bts | M::Btr | M::Btc => bits::bit_test(e, ins, m),
         M::Mul => mul::widening_mul(e, ins, false),
         M::Imul if ins.op_count() == 1 => mul::widening_mul(e, ins, true),
-        M::Leave => moves::leave(e),
+        M::Leave => moves::leave(e, ins),
         M::Cmpxchg => alu::cmpxchg(e, ins),
         M::Xadd => alu::xadd(e, ins),
         M::Imul => mul::imul(e, ins),

@@ -101,8 +101,11 @@ pub(super) fn pop(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     Some(true)
 }
 
-/// `leave`: `rsp = rbp`, then `pop rbp`.
-pub(super) fn leave(e: &mut Emitter<'_>) -> Option<bool> {
+/// `leave` (64-bit): `rsp = rbp`, then `pop rbp`.
+pub(super) fn leave(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    if ins.code() != Code::Leaveq {
+        return None; // `leave` of 16 bits (a 0x66 prefix)
+    }
     let (rsp, rbp) = (e.vars[Loc::RSP], e.vars[Loc::RBP]);
     e.copy(rsp, Operand::Var(rbp));
     e.emit_into(Some(rbp), Opcode::I64Load, &[0, 0, 0], &[Operand::Var(rsp)]);
