@@ -31,6 +31,12 @@
 //!
 //! A block whose first address is also reached by a branch gets a fresh
 //! entry block before it (the entry of a function has no predecessor).
+//!
+//! With [`Options::semantics`] ([`lift_with`]), an instruction the
+//! [semantics table](crate::sem) covers becomes the operations of the set
+//! that compute it instead (`q0 = i64.add(rax, rbx)`, the flags as `i32`
+//! operations of its operands), and a `jcc`'s `cc` the expression of the
+//! flags it tests; the flags and `cc` are then `i32` variables.
 
 use crate::binary::{Binary, FuncInfo};
 use crate::cfg::{recover, End, FuncCfg, Insn, Target};
