@@ -90,11 +90,11 @@ pub struct Pipeline {
 }
 
 /// `From<Pipeline>` for each library's options: the three fields they
-/// share, and each library's own field saying which flavours are
-/// constructed, computed from `all` (all three flavours, or only the
-/// chosen one).
+/// share, and each library's own fields (which flavours are constructed,
+/// computed from `all`: all three flavours, or only the chosen one; the
+/// others at their defaults, set by the command afterwards).
 macro_rules! from_pipeline {
-    ($($options:ty => |$all:ident| $flavors:ident: $value:expr;)*) => {$(
+    ($($options:ty => |$all:ident| $($flavors:ident: $value:expr),+;)*) => {$(
         impl From<Pipeline> for $options {
             fn from(p: Pipeline) -> Self {
                 let $all = p.all_flavors;
@@ -102,7 +102,7 @@ macro_rules! from_pipeline {
                     construct: p.construct,
                     passes: p.passes,
                     destruct: p.destruct,
-                    $flavors: $value,
+                    $($flavors: $value,)+
                 }
             }
         }
@@ -111,7 +111,7 @@ macro_rules! from_pipeline {
 
 from_pipeline! {
     ssakit_wasm::pipeline::Options => |all| all_flavors: all;
-    ssakit_x86::pipeline::Options => |all| only_chosen: !all;
+    ssakit_x86::pipeline::Options => |all| only_chosen: !all, semantics: false;
 }
 
 impl ReportArgs {

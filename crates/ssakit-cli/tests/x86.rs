@@ -290,3 +290,37 @@ fn stats_refuses_an_unknown_pass_before_reading_the_binary() {
         );
     }
 }
+
+/// `--semantics`: the fixture's integer instructions as operations of the
+/// set (golden, `BLESS=1`), flags as `i32`; the text parses back and goes
+/// through construction; only what the table does not cover stays an
+/// `x86.` operation.
+#[test]
+fn lift_semantics_prints_the_operation_set() {
+    let text = ok(&["x86", "lift", "--semantics", &fixture("fixture")]);
+    golden("fixture.x86.lift.semantics.ssa", &text);
+    assert!(text.contains("cf: i32") && text.contains("i64.load[0, 0, 0]("));
+    assert!(!text.contains("x86.add[") && !text.contains("x86.mov["));
+    let o = ssakit_bytes(&["construct", "--flavor", "pruned", "-"], text.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plain = ok(&["x86", "lift", &fixture("fixture")]);
+    assert_ne!(plain, text);
+}
+
+/// `x86 stats --semantics` counts the operations left opaque, by
+/// mnemonic; without it the report has no such row.
+#[test]
+fn stats_semantics_counts_the_opaque_operations() {
+    let text = ok(&["x86", "stats", "--semantics", &fixture("fixture")]);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("opaque operations"))
+        .expect(&text);
+    assert!(row.contains("18 (7.8% of the instructions)"), "{row}");
+    assert!(
+        text.contains("opaque, most frequent       movsd 4, jmp 3, pxor 3"),
+        "{text}"
+    );
+    let plain = ok(&["x86", "stats", &fixture("fixture")]);
+    assert!(!plain.contains("opaque"), "{plain}");
+}

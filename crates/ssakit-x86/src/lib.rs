@@ -14,6 +14,8 @@
 //! * [`mod@cfg`]: recursive descent inside a function's extent, jump tables,
 //!   tail calls, calls that never return.
 //! * [`lift`]: one recovered function → one IR function.
+//! * [`sem`]: what the integer instructions compute, in one table
+//!   (`--semantics`).
 //! * [`pipeline`]: every function through lift, the three flavours,
 //!   verification, passes and destruction, with counts and times.
 //! * [`error`]: errors located by byte offset.
@@ -33,5 +35,6 @@ pub mod error;
 pub mod lift;
 pub mod pipeline;
 pub mod regs;
+pub mod sem;
 
 pub use error::X86Error;

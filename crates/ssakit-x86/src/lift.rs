@@ -31,10 +31,19 @@
 //!
 //! A block whose first address is also reached by a branch gets a fresh
 //! entry block before it (the entry of a function has no predecessor).
+//!
+//! With [`Options::semantics`] ([`lift_with`]), an instruction the
+//! [semantics table](crate::sem) covers becomes the operations of the set
+//! that compute it instead (`q0 = i64.add(rax, rbx)`, the flags as `i32`
+//! operations of its operands), and a `jcc`'s `cc` the expression of the
+//! flags it tests; the flags and `cc` are then `i32` variables.
 
 use crate::binary::{Binary, FuncInfo};
 use crate::cfg::{recover, End, FuncCfg, Insn, Target};
-use crate::regs::{effect_suffix, mnemonic_name, Flow, LocMap, LocSet, CALL_ARGS, RET_LOCS};
+use crate::regs::{
+    effect_suffix, mnemonic_name, Flow, LocKind, LocMap, LocSet, CALL_ARGS, RET_LOCS,
+};
+use crate::sem;
 use iced_x86::{Mnemonic, OpKind};
 use rustc_hash::FxHashMap;
 use ssakit::entity::SecondaryMap;
@@ -162,8 +171,38 @@ impl Origins {
 /// assert!(text.contains("die.call(rdi,") && text.contains("unreachable"));
 /// ```
 pub fn lift(bin: &Binary<'_>, info: &FuncInfo) -> Lifted {
+    lift_with(bin, info, &Options::default())
+}
+
+/// How to lift.
+///
+/// ```
+/// let o = ssakit_x86::lift::Options::default();
+/// assert!(!o.semantics); // the default: one opaque operation per instruction
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Lift the instructions the [semantics table](crate::sem) covers
+    /// onto the operation set (`i64.add`, `i32.load`, `select`, ...), the
+    /// flags and `cc` as `i32` variables holding 0 or 1; the others stay
+    /// opaque `x86.MNEMONIC` operations.
+    pub semantics: bool,
+}
+
+/// Recovers and lifts function `info` of `bin` as `opts` say.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+/// let opts = ssakit_x86::lift::Options { semantics: true };
+/// let text = ssakit::text::print_function(&ssakit_x86::lift::lift_with(&bin, info, &opts).func);
+/// assert!(text.contains("i64.add(") && !text.contains("x86.add"));
+/// assert!(text.contains("cf: i32"));
+/// ```
+pub fn lift_with(bin: &Binary<'_>, info: &FuncInfo, opts: &Options) -> Lifted {
     let cfg = recover(bin, info);
-    let (func, origins) = lift_with_origins(bin, info, &cfg);
+    let (func, origins) = lift_with_origins(bin, info, &cfg, opts);
     Lifted {
         func,
         instructions: cfg.insts.len(),
@@ -243,6 +282,9 @@ struct Lifter<'a, 'd> {
     /// The machine instruction being lifted, if any.
     origin: Option<Site>,
     origins: Origins,
+    /// With [`Options::semantics`], the semantics' operators and
+    /// temporaries.
+    sem: Option<sem::Cache>,
 }
 
 impl Lifter<'_, '_> {
@@ -250,6 +292,30 @@ impl Lifter<'_, '_> {
         if self.origin.is_some() {
             self.origins.insts[i] = self.origin;
         }
+    }
+
+    /// With [`Options::semantics`], `what` emits the meaning of an
+    /// instruction through the [semantics table](crate::sem); every
+    /// operation it emits gets the instruction's origin. `false` when
+    /// the table does not cover it (nothing emitted) or without the
+    /// option.
+    fn with_semantics(&mut self, what: impl FnOnce(&mut sem::Emitter<'_>) -> bool) -> bool {
+        let Some(cache) = self.sem.as_mut() else {
+            return false;
+        };
+        let before = self.b.func().block_insts(self.cur).len();
+        let mut e = sem::Emitter::new(&mut self.b, &self.vars, cache);
+        if !what(&mut e) {
+            return false;
+        }
+        if let Some(site) = self.origin {
+            let f = self.b.func();
+            let new: Vec<Inst> = f.block_insts(self.cur)[before..].to_vec();
+            for i in new {
+                self.origins.insts[i] = Some(site);
+            }
+        }
+        true
     }
 
     fn operator(&mut self, m: Mnemonic, effects: Effects) -> Operator {
@@ -331,6 +397,7 @@ impl Lifter<'_, '_> {
                 self.emit_call(&name);
             }
             Flow::IndirectCall => self.emit_indirect(insn),
+            _ if self.with_semantics(|e| sem::emit(e, ins)) => {}
             _ => {
                 self.set_lists(insn.access.reads, insn.access.writes);
                 self.emit_op(m, insn.access.effects, &imms(insn));
@@ -431,7 +498,7 @@ impl std::ops::Deref for Imms {
 /// assert!(ssakit::text::print_function(&f).contains("switch sel, "));
 /// ```
 pub fn lift_cfg(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> Function {
-    lift_with_origins(bin, info, cfg).0
+    lift_with_origins(bin, info, cfg, &Options::default()).0
 }
 
 /// The origin of the machine instruction `insn`.
@@ -443,10 +510,23 @@ fn origin(insn: &Insn) -> Option<Site> {
 }
 
 /// [`lift_cfg`] and the origins of what it emits.
-fn lift_with_origins(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> (Function, Origins) {
+pub(crate) fn lift_with_origins(
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    cfg: &FuncCfg,
+    opts: &Options,
+) -> (Function, Origins) {
     let mut b = FunctionBuilder::new(&ident(&info.name));
-    let vars = LocMap::from_fn(|l| b.typed_param(l.name(), l.ty()));
-    let cc = b.typed_var("cc", Type::Bool);
+    let flag_ty = if opts.semantics {
+        Type::I32
+    } else {
+        Type::Bool
+    };
+    let vars = LocMap::from_fn(|l| match l.kind() {
+        LocKind::Flag => b.typed_param(l.name(), flag_ty),
+        _ => b.typed_param(l.name(), l.ty()),
+    });
+    let cc = b.typed_var("cc", flag_ty);
     let sel = b.var("sel");
     b.returns(&[Type::I64; RET_LOCS.len()]);
     let mut l = Lifter {
@@ -462,6 +542,7 @@ fn lift_with_origins(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> (Funct
         args: Vec::new(),
         results: Vec::new(),
         origin: None,
+        sem: opts.semantics.then(sem::Cache::default),
         origins: Origins {
             insts: SecondaryMap::new(None),
             terms: SecondaryMap::new(None),
@@ -504,9 +585,12 @@ fn lift_with_origins(bin: &Binary<'_>, info: &FuncInfo, cfg: &FuncCfg) -> (Funct
             }
             End::Branch(t, f) => {
                 let insn = last.expect("a branch ends in its jcc");
-                l.set_lists(insn.access.reads, insn.access.writes);
-                l.results.insert(0, l.cc);
-                l.emit_op(insn.ins.mnemonic(), insn.access.effects, &imms(insn));
+                let cc = l.cc;
+                if !l.with_semantics(|e| sem::branch_condition(e, &insn.ins, cc)) {
+                    l.set_lists(insn.access.reads, insn.access.writes);
+                    l.results.insert(0, l.cc);
+                    l.emit_op(insn.ins.mnemonic(), insn.access.effects, &imms(insn));
+                }
                 let (tb, fb) = (l.target(*t), l.target(*f));
                 l.b.branch(Operand::Var(l.cc), tb, fb);
             }

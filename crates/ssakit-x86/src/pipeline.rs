@@ -7,12 +7,13 @@
 
 use crate::binary::{Binary, FuncInfo};
 use crate::cfg::recover;
-use crate::lift::lift_cfg;
+use crate::lift;
 use rayon::prelude::*;
 use ssakit::construct::{self, Flavor};
 use ssakit::destruct::{destruct, destruct_trusted, DestructOptions};
 use ssakit::ir::{Function, Type};
 use ssakit::opt::{self, Pass};
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// The flavours, in the order of [`FunctionStats::phis`].
@@ -48,6 +49,18 @@ pub struct Options {
     /// assert!(t.phis[2].total() > 0 && t.copies.is_some());
     /// ```
     pub only_chosen: bool,
+    /// Lift with the [semantics table](crate::sem) ([`lift::Options::semantics`](crate::lift::Options)),
+    /// and count the operations left opaque ([`FunctionStats::opaque`]).
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let opts = ssakit_x86::pipeline::Options { semantics: true, ..Default::default() };
+    /// let t = ssakit_x86::pipeline::run(&bin, &opts, &|| {}).total();
+    /// assert!(t.opaque.values().sum::<usize>() * 5 < t.instructions); // mostly vector code left
+    /// assert!(t.opaque.contains_key("pxor") && !t.opaque.contains_key("add"));
+    /// ```
+    pub semantics: bool,
 }
 
 /// Seconds per phase, summed over functions.
@@ -110,9 +123,11 @@ impl Times {
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhiCounts {
-    /// Phis of general registers (`i64`).
+    /// Phis of general registers (`i64`; with the semantics, the `i64`
+    /// temporaries too, which only minimal SSA gives phis).
     pub registers: usize,
-    /// Phis of flags (`bool`).
+    /// Phis of flags (`bool`; `i32` with the semantics, the `i32`
+    /// temporaries included).
     pub flags: usize,
     /// Phis of vector registers (`v128`).
     pub vectors: usize,
@@ -131,7 +146,7 @@ impl PhiCounts {
             for &i in f.block_phis(b) {
                 if let ssakit::ir::InstData::Phi { dst, .. } = f.inst(i) {
                     match f.var_type(*dst) {
-                        Type::Bool => c.flags += 1,
+                        Type::Bool | Type::I32 => c.flags += 1,
                         Type::V128 => c.vectors += 1,
                         _ => c.registers += 1,
                     }
@@ -184,6 +199,11 @@ pub struct FunctionStats {
     pub phis: [PhiCounts; 3],
     /// Copies left after destruction, if it ran.
     pub copies: Option<usize>,
+    /// With [`Options::semantics`], the operations left opaque
+    /// (`x86.MNEMONIC`: instructions the table does not cover, indirect
+    /// calls and jumps, the selectors of jump tables), by mnemonic; else
+    /// empty.
+    pub opaque: BTreeMap<String, usize>,
     /// Time per phase.
     pub times: Times,
 }
@@ -250,10 +270,31 @@ impl BinaryStats {
             if let Some(c) = f.copies {
                 *t.copies.get_or_insert(0) += c;
             }
+            for (m, n) in &f.opaque {
+                *t.opaque.entry(m.clone()).or_insert(0) += n;
+            }
             t.times.add(&f.times);
         }
         t
     }
+}
+
+/// The `x86.MNEMONIC` operations of `f`, by mnemonic (the effect
+/// suffix left out).
+fn opaque_operations(f: &ssakit::ir::Function) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for b in f.blocks() {
+        for &i in f.block_insts(b) {
+            if let ssakit::ir::InstData::Op { op, .. } = f.inst(i) {
+                let Some(name) = f.operator_name(*op).strip_prefix("x86.") else {
+                    continue;
+                };
+                let m = name.split('.').next().unwrap_or(name);
+                *out.entry(m.to_string()).or_insert(0) += 1;
+            }
+        }
+    }
+    out
 }
 
 fn timed<T>(slot: &mut f64, work: impl FnOnce() -> T) -> T {
@@ -309,7 +350,15 @@ fn one_function(
         ..Default::default()
     };
     let cfg = timed(&mut s.times.decode, || recover(bin, info));
-    let f = timed(&mut s.times.lift, || lift_cfg(bin, info, &cfg));
+    let lift_opts = lift::Options {
+        semantics: opts.semantics,
+    };
+    let f = timed(&mut s.times.lift, || {
+        lift::lift_with_origins(bin, info, &cfg, &lift_opts).0
+    });
+    if opts.semantics {
+        s.opaque = opaque_operations(&f);
+    }
     s.instructions = cfg.insts.len();
     s.jump_tables = cfg.jump_tables;
     s.blocks = f.layout().len();

@@ -698,7 +698,7 @@ pub fn mnemonic_name(m: Mnemonic) -> &'static str {
 /// Whether `ins` is a `cmovcc` (iced-x86's codes `Cmovo_r16_rm16` to
 /// `Cmovg_r64_rm64`, the range its `condition_code` reads; `fcmovcc`
 /// writes only the x87 stack, which is not modelled).
-fn is_cmov(ins: &Instruction) -> bool {
+pub(crate) fn is_cmov(ins: &Instruction) -> bool {
     (Code::Cmovo_r16_rm16 as u32..=Code::Cmovg_r64_rm64 as u32).contains(&(ins.code() as u32))
 }
 

@@ -9,7 +9,7 @@ use ssakit::destruct::{destruct, DestructOptions};
 use ssakit::ir::{Function, Module};
 use ssakit::text::{parse_module, print_function, print_module};
 use ssakit_x86::binary::Binary;
-use ssakit_x86::lift::lift;
+use ssakit_x86::lift::{lift, lift_with, Options};
 
 const FIXTURES: [&str; 2] = ["fixture", "fixture-nopie"];
 
@@ -345,4 +345,59 @@ fn a_table_bounded_on_a_field_is_resolved() {
 #[test]
 fn a_second_table_indexed_by_the_first_ones_copy_is_resolved() {
     assert_eq!(switches("copied"), [4, 3]);
+}
+
+/// With the semantics table (`--semantics`): every function of both
+/// fixtures through lift, the three flavours, verification, the passes
+/// (`copy-prop,const-prop,dce`, which now fold and remove operations of
+/// the set), destruction and the text round trip; and the passes remove
+/// most of what the flags cost.
+#[test]
+fn every_function_with_semantics_goes_through_the_passes() {
+    let sem = Options { semantics: true };
+    let passes = [
+        ssakit::opt::Pass::CopyProp,
+        ssakit::opt::Pass::ConstProp,
+        ssakit::opt::Pass::Dce,
+    ];
+    let (mut before, mut after) = (0, 0);
+    for which in FIXTURES {
+        let elf = read(which);
+        let bin = Binary::parse(&elf).unwrap();
+        for info in bin.functions() {
+            let what = format!("{which}: {} at {:#x}", info.name, info.extent.start);
+            let f = lift_with(&bin, info, &sem).func;
+            round_trip(&f, &what);
+            for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
+                let mut g = f.clone();
+                let opts = construct::Options {
+                    flavor,
+                    ..Default::default()
+                };
+                construct::construct(&mut g, &opts)
+                    .unwrap_or_else(|e| panic!("{what}: {}", e.describe(&f)));
+                ssakit::verify::verify_valid(&g)
+                    .unwrap_or_else(|e| panic!("{what}: {flavor:?}: {}", e[0].describe(&g)));
+                let n = |g: &Function| g.blocks().map(|b| g.block_insts(b).len()).sum::<usize>();
+                let m = n(&g);
+                ssakit::opt::run_passes(&mut g, &passes)
+                    .unwrap_or_else(|e| panic!("{what}: {flavor:?}: passes: {}", e.describe(&g)));
+                ssakit::verify::verify_valid(&g)
+                    .unwrap_or_else(|e| panic!("{what}: {flavor:?}: {}", e[0].describe(&g)));
+                if flavor == Flavor::Pruned {
+                    before += m;
+                    after += n(&g);
+                }
+                round_trip(&g, &what);
+                destruct(&mut g, &DestructOptions::default())
+                    .unwrap_or_else(|e| panic!("{what}: {flavor:?}: destruct: {}", e.describe(&g)));
+                round_trip(&g, &what);
+            }
+        }
+    }
+    eprintln!("pruned SSA with semantics: {before} instructions before the passes, {after} after");
+    assert!(
+        after * 2 < before,
+        "{before} instructions before the passes, {after} after"
+    );
 }

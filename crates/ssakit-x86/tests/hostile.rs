@@ -24,26 +24,34 @@ enum Outcome {
     Refused,
 }
 
-/// Reads `bytes`, runs the pipeline on every function; panics (failing
+/// Reads `bytes`, runs the pipeline on every function (opaque, and with
+/// the semantics and the passes); panics (failing
 /// the test) on a panic, an error without an offset inside the file, a
 /// pipeline failure or a slow input.
 fn feed(bytes: &[u8], what: &str) -> Outcome {
     let start = Instant::now();
     let r = catch_unwind(AssertUnwindSafe(|| {
         let bin = Binary::parse(bytes)?;
-        let stats = run(
-            &bin,
-            &Options {
+        // Opaque, then with the semantics table and the passes that
+        // fold and remove its operations.
+        for semantics in [false, true] {
+            let passes = match semantics {
+                true => ssakit::opt::Pass::parse("copy-prop,const-prop,dce").unwrap(),
+                false => Vec::new(),
+            };
+            let opts = Options {
                 destruct: true,
+                semantics,
+                passes,
                 ..Default::default()
-            },
-            &|| {},
-        );
-        if let Some(f) = stats.failures.first() {
-            panic!(
-                "{what}: {} at {:#x}: {}: {}",
-                f.name, f.address, f.stage, f.message
-            );
+            };
+            let stats = run(&bin, &opts, &|| {});
+            if let Some(f) = stats.failures.first() {
+                panic!(
+                    "{what}: semantics {semantics}: {} at {:#x}: {}: {}",
+                    f.name, f.address, f.stage, f.message
+                );
+            }
         }
         Ok::<(), ssakit_x86::X86Error>(())
     }));

@@ -50,6 +50,11 @@ pub struct LiftArgs {
     /// delimit the functions of a stripped binary.
     #[arg(long, value_name = "DEBUGFILE")]
     pub symbols: Option<String>,
+    /// Lift the integer instructions onto the operation set (`i64.add`,
+    /// `i32.load`, `select`, ...; flags as `i32` 0 or 1), the others
+    /// staying `x86.MNEMONIC` operations (docs/x86.md).
+    #[arg(long)]
+    pub semantics: bool,
     #[command(flatten)]
     pub construct: LiftConstruct,
     /// `text` (the `.ssa` program) or `json`: per block its address,
@@ -81,6 +86,10 @@ pub struct StatsArgs {
     /// JSON).
     #[arg(long)]
     pub only_flavor: bool,
+    /// Lift with the semantics table (as `x86 lift --semantics`) and
+    /// count the operations left opaque, by mnemonic (text report).
+    #[arg(long)]
+    pub semantics: bool,
     #[command(flatten)]
     pub report: ReportArgs,
 }
@@ -146,7 +155,10 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
             chosen
                 .par_iter()
                 .map(|info| {
-                    let l = ssakit_x86::lift::lift(bin, info);
+                    let opts = ssakit_x86::lift::Options {
+                        semantics: a.semantics,
+                    };
+                    let l = ssakit_x86::lift::lift_with(bin, info, &opts);
                     (l.func, l.origins)
                 })
                 .unzip()
@@ -288,7 +300,8 @@ fn lift_json(f: &Function, o: &Origins, info: &FuncInfo) -> json::X86Function {
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let out = Out::open(&a.report.output)?;
-    let opts: Options = a.pipeline.options(a.flavor, !a.only_flavor).into();
+    let mut opts: Options = a.pipeline.options(a.flavor, !a.only_flavor).into();
+    opts.semantics = a.semantics;
     let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let stats = crate::stats::Progress::over(bin.functions().len(), |done| {
             pipeline::run(bin, &opts, done)
@@ -340,6 +353,9 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         r.push((format!("phis {f}"), v));
     }
     push_pass_rows(&mut r, &opts.passes, t.copies);
+    if opts.semantics {
+        opaque_rows(&mut r, &t.opaque, t.instructions);
+    }
     r.push(("time decode+cfg".into(), secs(t.times.decode)));
     r.push(("time lift".into(), secs(t.times.lift)));
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
@@ -354,6 +370,30 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     let (wall, failed) = (stats.wall, stats.failures.len());
     Ran::new(times, &opts.passes, opts.destruct, wall, failed).push_rows(&mut r);
     table(&format!("binary: {name}"), r)
+}
+
+/// `opaque operations`: how many `x86.MNEMONIC` operations the
+/// semantics left, their share of the instructions, and the most frequent
+/// mnemonics.
+fn opaque_rows(
+    r: &mut Vec<(String, String)>,
+    opaque: &std::collections::BTreeMap<String, usize>,
+    instructions: usize,
+) {
+    let n: usize = opaque.values().sum();
+    let share = 100.0 * n as f64 / instructions.max(1) as f64;
+    r.push((
+        "opaque operations".into(),
+        format!("{n} ({share:.1}% of the instructions)"),
+    ));
+    let mut top: Vec<(&String, &usize)> = opaque.iter().collect();
+    top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let top: Vec<String> = top
+        .iter()
+        .take(12)
+        .map(|(m, k)| format!("{m} {k}"))
+        .collect();
+    r.push(("opaque, most frequent".into(), top.join(", ")));
 }
 
 fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {

@@ -1,0 +1,446 @@
+//! The emitter: reads and writes of operands at their widths, the
+//! flags as operations of operands and results, the conditions; what
+//! every family of [the table](super) is written with.
+
+use super::operand::{MemRef, Opnd, Place, W};
+use crate::regs::{Loc, LocMap};
+use iced_x86::ConditionCode;
+use rustc_hash::FxHashMap;
+use ssakit::ir::{FunctionBuilder, InstData, Opcode, Operand, Operator, Type, Var};
+
+/// The state the semantics keep across one function's instructions: the
+/// operators declared and the pools of temporaries.
+#[derive(Default)]
+pub(crate) struct Cache {
+    ops: FxHashMap<Opcode, Operator>,
+    q: Vec<Var>,
+    d: Vec<Var>,
+}
+
+/// What one instruction's semantics are emitted with.
+pub(crate) struct Emitter<'a> {
+    pub(crate) b: &'a mut FunctionBuilder,
+    pub(crate) vars: &'a LocMap<Var>,
+    pub(crate) cache: &'a mut Cache,
+    nq: usize,
+    nd: usize,
+}
+
+impl<'a> Emitter<'a> {
+    pub(crate) fn new(
+        b: &'a mut FunctionBuilder,
+        vars: &'a LocMap<Var>,
+        cache: &'a mut Cache,
+    ) -> Emitter<'a> {
+        Emitter {
+            b,
+            vars,
+            cache,
+            nq: 0,
+            nd: 0,
+        }
+    }
+
+    pub(super) fn var(&self, l: Loc) -> Operand {
+        Operand::Var(self.vars[l])
+    }
+
+    /// A fresh temporary of this instruction: `q0, q1, ...` (`i64`) or
+    /// `d0, d1, ...` (`i32`).
+    pub(super) fn tmp(&mut self, ty: Type) -> Var {
+        let wide = ty == Type::I64;
+        let (pool, n) = if wide {
+            (&mut self.cache.q, &mut self.nq)
+        } else {
+            (&mut self.cache.d, &mut self.nd)
+        };
+        if *n == pool.len() {
+            let name = format!("{}{}", if wide { "q" } else { "d" }, *n);
+            pool.push(
+                self.b
+                    .typed_var(&name, if wide { Type::I64 } else { Type::I32 }),
+            );
+        }
+        let v = pool[*n];
+        *n += 1;
+        v
+    }
+
+    pub(super) fn operator(&mut self, code: Opcode) -> Operator {
+        if let Some(&op) = self.cache.ops.get(&code) {
+            return op;
+        }
+        let op = self
+            .b
+            .func_mut()
+            .operator(code.name(), code.effects())
+            .expect("the set's names are declared with the set's effects");
+        self.cache.ops.insert(code, op);
+        op
+    }
+
+    /// `dst = code[imms](args)` (no result for a store).
+    pub(super) fn emit_into(
+        &mut self,
+        dst: Option<Var>,
+        code: Opcode,
+        imms: &[i64],
+        args: &[Operand],
+    ) {
+        let op = self.operator(code);
+        let f = self.b.func_mut();
+        let imms = f.list(imms);
+        let args = f.list(args);
+        let results = f.list(dst.as_slice());
+        self.b.inst(InstData::Op {
+            op,
+            imms,
+            args,
+            results,
+        });
+    }
+
+    /// `code(args)` into a fresh temporary of the result's type.
+    pub(super) fn op(&mut self, code: Opcode, args: &[Operand]) -> Operand {
+        let ty = match code.result() {
+            Some(ssakit::ir::Slot::Is(t)) => t,
+            _ => Type::I64,
+        };
+        let t = self.tmp(ty);
+        self.emit_into(Some(t), code, &[], args);
+        Operand::Var(t)
+    }
+
+    /// `code(args)` at width `w`: `c64` for 64 bits, else `c32`.
+    pub(super) fn opw(&mut self, w: W, c64: Opcode, c32: Opcode, args: &[Operand]) -> Operand {
+        self.op(if w.is64() { c64 } else { c32 }, args)
+    }
+
+    pub(super) fn copy(&mut self, dst: Var, src: Operand) {
+        self.b.copy(dst, src);
+    }
+
+    pub(super) fn set(&mut self, flag: Loc, v: Operand) {
+        let dst = self.vars[flag];
+        self.copy(dst, v);
+    }
+
+    /// Defines `flag` as `code(args)` directly.
+    pub(super) fn set_op(&mut self, flag: Loc, code: Opcode, args: &[Operand]) {
+        let dst = self.vars[flag];
+        self.emit_into(Some(dst), code, &[], args);
+    }
+
+    // ---- addresses, reads and writes -------------------------------------
+
+    /// `base + index * scale + disp` as `i64` operations.
+    pub(super) fn address(&mut self, m: &MemRef) -> Operand {
+        let mut acc: Option<Operand> = m.base.map(|b| self.var(b));
+        if let Some(i) = m.index {
+            let iv = self.var(i);
+            let scaled = match m.scale {
+                1 => iv,
+                s => self.op(
+                    Opcode::I64Shl,
+                    &[iv, Operand::Const(s.trailing_zeros() as i64)],
+                ),
+            };
+            acc = Some(match acc {
+                Some(a) => self.op(Opcode::I64Add, &[a, scaled]),
+                None => scaled,
+            });
+        }
+        match acc {
+            None => Operand::Const(m.disp),
+            Some(a) if m.disp == 0 => a,
+            Some(a) => self.op(Opcode::I64Add, &[a, Operand::Const(m.disp)]),
+        }
+    }
+
+    /// The operand of `p`, its address computed; `w` the width of a
+    /// memory operand whose size the decoder does not give.
+    pub(super) fn resolve(&mut self, p: Place, w: W) -> Opnd {
+        match p {
+            Place::Reg { loc, w, high } => Opnd::Reg { loc, w, high },
+            Place::Imm { v } => Opnd::Imm { v },
+            Place::Mem { m, w: mw } => Opnd::Mem {
+                addr: self.address(&m),
+                w: mw.unwrap_or(w),
+            },
+        }
+    }
+
+    /// The value of `o` at width `w`: `i64` for 64 bits, else an `i32`
+    /// (8 and 16 bits zero-extended).
+    pub(super) fn read(&mut self, o: &Opnd, w: W) -> Operand {
+        match *o {
+            Opnd::Imm { v } => Operand::Const(match w {
+                W::B64 => v,
+                W::B32 => v as i32 as i64,
+                W::B16 | W::B8 => v & w.mask(),
+            }),
+            Opnd::Reg { loc, high, .. } => {
+                let r = self.var(loc);
+                if w.is64() {
+                    return r;
+                }
+                let r = if high {
+                    self.op(Opcode::I64ShrU, &[r, Operand::Const(8)])
+                } else {
+                    r
+                };
+                let lo = self.op(Opcode::I32WrapI64, &[r]);
+                match w {
+                    W::B32 => lo,
+                    _ => self.op(Opcode::I32And, &[lo, Operand::Const(w.mask())]),
+                }
+            }
+            Opnd::Mem { addr, .. } => {
+                let code = match w {
+                    W::B64 => Opcode::I64Load,
+                    W::B32 => Opcode::I32Load,
+                    W::B16 => Opcode::I32Load16U,
+                    W::B8 => Opcode::I32Load8U,
+                };
+                let t = self.tmp(if w.is64() { Type::I64 } else { Type::I32 });
+                self.emit_into(Some(t), code, &[0, 0, 0], &[addr]);
+                Operand::Var(t)
+            }
+        }
+    }
+
+    /// Writes `v` (at `o`'s width, 8 and 16 bits zero-extended) to `o`.
+    pub(super) fn write(&mut self, o: &Opnd, v: Operand) {
+        match *o {
+            Opnd::Imm { .. } => {}
+            Opnd::Reg { loc, w, high } => {
+                let dst = self.vars[loc];
+                match w {
+                    W::B64 => self.copy(dst, v),
+                    W::B32 => match v {
+                        Operand::Const(c) => self.copy(dst, Operand::Const(c & 0xffff_ffff)),
+                        _ => self.emit_into(Some(dst), Opcode::I64ExtendI32U, &[], &[v]),
+                    },
+                    W::B16 | W::B8 => {
+                        let wide = self.op(Opcode::I64ExtendI32U, &[v]);
+                        let (wide, mask) = if high {
+                            let s = self.op(Opcode::I64Shl, &[wide, Operand::Const(8)]);
+                            (s, 0xff00)
+                        } else {
+                            (wide, w.mask())
+                        };
+                        let kept =
+                            self.op(Opcode::I64And, &[Operand::Var(dst), Operand::Const(!mask)]);
+                        self.emit_into(Some(dst), Opcode::I64Or, &[], &[kept, wide]);
+                    }
+                }
+            }
+            Opnd::Mem { addr, w } => {
+                let code = match w {
+                    W::B64 => Opcode::I64Store,
+                    W::B32 => Opcode::I32Store,
+                    W::B16 => Opcode::I32Store16,
+                    W::B8 => Opcode::I32Store8,
+                };
+                self.emit_into(None, code, &[0, 0, 0], &[addr, v]);
+            }
+        }
+    }
+
+    /// `v` (an `i32` at width `w`, 8 and 16 bits zero-extended, or an
+    /// `i64`) kept to its width's bits.
+    pub(super) fn trunc(&mut self, v: Operand, w: W) -> Operand {
+        match w {
+            W::B8 | W::B16 => self.op(Opcode::I32And, &[v, Operand::Const(w.mask())]),
+            _ => v,
+        }
+    }
+
+    /// `v` at width `from` zero-extended to width `to`.
+    pub(super) fn zext(&mut self, v: Operand, from: W, to: W) -> Operand {
+        match (from.is64(), to.is64()) {
+            (false, true) => self.op(Opcode::I64ExtendI32U, &[v]),
+            _ => v,
+        }
+    }
+
+    /// `v` at width `from` sign-extended to width `to`.
+    pub(super) fn sext(&mut self, v: Operand, from: W, to: W) -> Operand {
+        if from.is64() {
+            return v;
+        }
+        let s = match from {
+            W::B8 => self.op(Opcode::I32Extend8S, &[v]),
+            W::B16 => self.op(Opcode::I32Extend16S, &[v]),
+            _ => v,
+        };
+        match to {
+            W::B64 => self.op(Opcode::I64ExtendI32S, &[s]),
+            W::B32 => s,
+            _ => self.trunc(s, to),
+        }
+    }
+
+    // ---- flags -------------------------------------------------------------
+
+    /// The sign bit of `x` at width `w`, an `i32` 0 or 1.
+    pub(super) fn msb(&mut self, x: Operand, w: W) -> Operand {
+        match w {
+            W::B64 => self.op(Opcode::I64LtS, &[x, Operand::Const(0)]),
+            W::B32 => self.op(Opcode::I32LtS, &[x, Operand::Const(0)]),
+            _ => self.bit(x, w.bits() - 1, w),
+        }
+    }
+
+    /// Bit `k` of `x` at width `w`, an `i32` 0 or 1.
+    pub(super) fn bit(&mut self, x: Operand, k: u32, w: W) -> Operand {
+        let lo = if w.is64() {
+            let s = self.op(Opcode::I64ShrU, &[x, Operand::Const(k as i64)]);
+            self.op(Opcode::I32WrapI64, &[s])
+        } else if k == 0 {
+            x
+        } else {
+            self.op(Opcode::I32ShrU, &[x, Operand::Const(k as i64)])
+        };
+        self.op(Opcode::I32And, &[lo, Operand::Const(1)])
+    }
+
+    /// `SF`, `ZF` and `PF` of result `r`.
+    pub(super) fn result_flags(&mut self, r: Operand, w: W) {
+        let s = self.msb(r, w);
+        self.set(Loc::SF, s);
+        if w.is64() {
+            self.set_op(Loc::ZF, Opcode::I64Eqz, &[r]);
+        } else {
+            self.set_op(Loc::ZF, Opcode::I32Eqz, &[r]);
+        }
+        let lo = if w.is64() {
+            self.op(Opcode::I32WrapI64, &[r])
+        } else {
+            r
+        };
+        let byte = self.op(Opcode::I32And, &[lo, Operand::Const(0xff)]);
+        let ones = self.op(Opcode::I32Popcnt, &[byte]);
+        let odd = self.op(Opcode::I32And, &[ones, Operand::Const(1)]);
+        self.set_op(Loc::PF, Opcode::I32Eqz, &[odd]);
+    }
+
+    /// `SF`, `ZF` and `PF` of result `r` into temporaries.
+    pub(super) fn result_flag_values(&mut self, r: Operand, w: W) -> [Operand; 3] {
+        let sf = self.msb(r, w);
+        let zf = self.opw(w, Opcode::I64Eqz, Opcode::I32Eqz, &[r]);
+        let lo = if w.is64() {
+            self.op(Opcode::I32WrapI64, &[r])
+        } else {
+            r
+        };
+        let byte = self.op(Opcode::I32And, &[lo, Operand::Const(0xff)]);
+        let ones = self.op(Opcode::I32Popcnt, &[byte]);
+        let odd = self.op(Opcode::I32And, &[ones, Operand::Const(1)]);
+        let pf = self.op(Opcode::I32Eqz, &[odd]);
+        [sf, zf, pf]
+    }
+
+    /// `flag = select(v, flag, keep == 0)`: the new value where `nz` is
+    /// not zero, else the old one.
+    pub(super) fn set_if(&mut self, flag: Loc, v: Operand, nz: Operand) {
+        let old = self.var(flag);
+        self.set_op(flag, Opcode::Select, &[v, old, nz]);
+    }
+
+    /// `AF`: bit 4 of `a ^ b ^ r`.
+    pub(super) fn aux_flag(&mut self, a: Operand, b: Operand, r: Operand, w: W) {
+        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, b]);
+        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[x, r]);
+        let af = self.bit(x, 4, w);
+        self.set(Loc::AF, af);
+    }
+
+    /// The flags of `r = a + b` (`CF` unless `keep_cf`).
+    pub(super) fn add_flags(&mut self, a: Operand, b: Operand, r: Operand, w: W, keep_cf: bool) {
+        if !keep_cf {
+            self.set_op(
+                Loc::CF,
+                if w.is64() {
+                    Opcode::I64LtU
+                } else {
+                    Opcode::I32LtU
+                },
+                &[r, a],
+            );
+        }
+        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, r]);
+        let y = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[b, r]);
+        let both = self.opw(w, Opcode::I64And, Opcode::I32And, &[x, y]);
+        let of = self.msb(both, w);
+        self.set(Loc::OF, of);
+        self.aux_flag(a, b, r, w);
+        self.result_flags(r, w);
+    }
+
+    /// The flags of `r = a - b` (`CF` unless `keep_cf`).
+    pub(super) fn sub_flags(&mut self, a: Operand, b: Operand, r: Operand, w: W, keep_cf: bool) {
+        if !keep_cf {
+            self.set_op(
+                Loc::CF,
+                if w.is64() {
+                    Opcode::I64LtU
+                } else {
+                    Opcode::I32LtU
+                },
+                &[a, b],
+            );
+        }
+        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, b]);
+        let y = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, r]);
+        let both = self.opw(w, Opcode::I64And, Opcode::I32And, &[x, y]);
+        let of = self.msb(both, w);
+        self.set(Loc::OF, of);
+        self.aux_flag(a, b, r, w);
+        self.result_flags(r, w);
+    }
+
+    /// The flags of a logic operation's result `r`.
+    pub(super) fn logic_flags(&mut self, r: Operand, w: W) {
+        self.set(Loc::CF, Operand::Const(0));
+        self.set(Loc::OF, Operand::Const(0));
+        self.set(Loc::AF, Operand::Undef);
+        self.result_flags(r, w);
+    }
+
+    /// Condition `cc` of the flags, an `i32` 0 or 1.
+    pub(super) fn condition(&mut self, cc: ConditionCode) -> Option<Operand> {
+        use ConditionCode as C;
+        let f = |s: &Self, l: Loc| s.var(l);
+        let not = |s: &mut Self, x: Operand| s.op(Opcode::I32Eqz, &[x]);
+        Some(match cc {
+            C::o => f(self, Loc::OF),
+            C::no => not(self, f(self, Loc::OF)),
+            C::b => f(self, Loc::CF),
+            C::ae => not(self, f(self, Loc::CF)),
+            C::e => f(self, Loc::ZF),
+            C::ne => not(self, f(self, Loc::ZF)),
+            C::be => self.op(Opcode::I32Or, &[f(self, Loc::CF), f(self, Loc::ZF)]),
+            C::a => {
+                let x = self.op(Opcode::I32Or, &[f(self, Loc::CF), f(self, Loc::ZF)]);
+                not(self, x)
+            }
+            C::s => f(self, Loc::SF),
+            C::ns => not(self, f(self, Loc::SF)),
+            C::p => f(self, Loc::PF),
+            C::np => not(self, f(self, Loc::PF)),
+            C::l => self.op(Opcode::I32Ne, &[f(self, Loc::SF), f(self, Loc::OF)]),
+            C::ge => self.op(Opcode::I32Eq, &[f(self, Loc::SF), f(self, Loc::OF)]),
+            C::le => {
+                let x = self.op(Opcode::I32Ne, &[f(self, Loc::SF), f(self, Loc::OF)]);
+                self.op(Opcode::I32Or, &[f(self, Loc::ZF), x])
+            }
+            C::g => {
+                let x = self.op(Opcode::I32Eq, &[f(self, Loc::SF), f(self, Loc::OF)]);
+                let nz = not(self, f(self, Loc::ZF));
+                self.op(Opcode::I32And, &[nz, x])
+            }
+            C::None => return None,
+        })
+    }
+}

@@ -1,0 +1,181 @@
+//! Multiplications: the low half, the double-width product, overflow.
+
+use super::emitter::Emitter;
+use super::operand::{Opnd, W};
+use super::{places, width};
+use crate::regs::Loc;
+use iced_x86::Instruction;
+use ssakit::ir::{Opcode, Operand};
+
+/// `imul` with two or three operands: the low half of the signed product;
+/// `CF = OF` = the product does not fit; `SF`, `ZF`, `AF`, `PF` undefined.
+pub(super) fn imul(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    let (d, x, y) = match ins.op_count() {
+        2 => {
+            let [d, s] = places::<2>(ins)?;
+            (d, d, s)
+        }
+        3 => {
+            let [d, s, i] = places::<3>(ins)?;
+            (d, s, i)
+        }
+        _ => return None,
+    };
+    let w = width(&d)?;
+    if w == W::B8 {
+        return None;
+    }
+    let (d, x, y) = (e.resolve(d, w), e.resolve(x, w), e.resolve(y, w));
+    let a = e.read(&x, w);
+    let b = e.read(&y, w);
+    let (r, over) = match w {
+        W::B64 => {
+            let r = e.op(Opcode::I64Mul, &[a, b]);
+            let hi = mul_high(e, a, b, true);
+            let sign = e.op(Opcode::I64ShrS, &[r, Operand::Const(63)]);
+            (r, e.op(Opcode::I64Ne, &[hi, sign]))
+        }
+        W::B32 => {
+            let a = e.op(Opcode::I64ExtendI32S, &[a]);
+            let b = e.op(Opcode::I64ExtendI32S, &[b]);
+            let p = e.op(Opcode::I64Mul, &[a, b]);
+            let r = e.op(Opcode::I32WrapI64, &[p]);
+            let back = e.op(Opcode::I64ExtendI32S, &[r]);
+            (r, e.op(Opcode::I64Ne, &[p, back]))
+        }
+        _ => {
+            let a = e.op(Opcode::I32Extend16S, &[a]);
+            let b = e.op(Opcode::I32Extend16S, &[b]);
+            let p = e.op(Opcode::I32Mul, &[a, b]);
+            let back = e.op(Opcode::I32Extend16S, &[p]);
+            let over = e.op(Opcode::I32Ne, &[p, back]);
+            (e.trunc(p, w), over)
+        }
+    };
+    e.set(Loc::CF, over);
+    e.set(Loc::OF, over);
+    for l in [Loc::SF, Loc::ZF, Loc::AF, Loc::PF] {
+        e.set(l, Operand::Undef);
+    }
+    e.write(&d, r);
+    Some(true)
+}
+
+/// The high 64 bits of the 128-bit product `a * b`, from 32-bit limbs:
+/// the unsigned high half, and for a signed product then `- (a < 0 ? b :
+/// 0) - (b < 0 ? a : 0)`.
+pub(super) fn mul_high(e: &mut Emitter<'_>, a: Operand, b: Operand, signed: bool) -> Operand {
+    let lo32 = Operand::Const(0xffff_ffff);
+    let k32 = Operand::Const(32);
+    let al = e.op(Opcode::I64And, &[a, lo32]);
+    let ah = e.op(Opcode::I64ShrU, &[a, k32]);
+    let bl = e.op(Opcode::I64And, &[b, lo32]);
+    let bh = e.op(Opcode::I64ShrU, &[b, k32]);
+    let ll = e.op(Opcode::I64Mul, &[al, bl]);
+    let lh = e.op(Opcode::I64Mul, &[al, bh]);
+    let hl = e.op(Opcode::I64Mul, &[ah, bl]);
+    let hh = e.op(Opcode::I64Mul, &[ah, bh]);
+    // mid = (ll >> 32) + (lh & M) + (hl & M), at most 3 * 2^32: no overflow.
+    let ll_hi = e.op(Opcode::I64ShrU, &[ll, k32]);
+    let lh_lo = e.op(Opcode::I64And, &[lh, lo32]);
+    let hl_lo = e.op(Opcode::I64And, &[hl, lo32]);
+    let mid = e.op(Opcode::I64Add, &[ll_hi, lh_lo]);
+    let mid = e.op(Opcode::I64Add, &[mid, hl_lo]);
+    let lh_hi = e.op(Opcode::I64ShrU, &[lh, k32]);
+    let hl_hi = e.op(Opcode::I64ShrU, &[hl, k32]);
+    let mid_hi = e.op(Opcode::I64ShrU, &[mid, k32]);
+    let hi = e.op(Opcode::I64Add, &[hh, lh_hi]);
+    let hi = e.op(Opcode::I64Add, &[hi, hl_hi]);
+    let hi = e.op(Opcode::I64Add, &[hi, mid_hi]);
+    if !signed {
+        return hi;
+    }
+    // Signed correction: subtract b where a < 0 and a where b < 0.
+    let sa = e.op(Opcode::I64ShrS, &[a, Operand::Const(63)]);
+    let sb = e.op(Opcode::I64ShrS, &[b, Operand::Const(63)]);
+    let ca = e.op(Opcode::I64And, &[sa, b]);
+    let cb = e.op(Opcode::I64And, &[sb, a]);
+    let hi = e.op(Opcode::I64Sub, &[hi, ca]);
+    e.op(Opcode::I64Sub, &[hi, cb])
+}
+
+/// `mul`/`imul` of one operand: the accumulator times it, the double-width
+/// product in `dx:ax`-`rdx:rax` (`ax` for 8 bits); `CF = OF` = the high
+/// half is not the extension of the low one; the other flags undefined.
+pub(super) fn widening_mul(e: &mut Emitter<'_>, ins: &Instruction, signed: bool) -> Option<bool> {
+    let [s] = places::<1>(ins)?;
+    let w = width(&s)?;
+    let s = e.resolve(s, w);
+    let acc = |w| Opnd::Reg {
+        loc: Loc::RAX,
+        w,
+        high: false,
+    };
+    let dx = |w| Opnd::Reg {
+        loc: Loc::RDX,
+        w,
+        high: false,
+    };
+    let a = e.read(&acc(w), w);
+    let b = e.read(&s, w);
+    let over = match w {
+        W::B64 => {
+            let lo = e.op(Opcode::I64Mul, &[a, b]);
+            let hi = mul_high(e, a, b, signed);
+            let ext = if signed {
+                e.op(Opcode::I64ShrS, &[lo, Operand::Const(63)])
+            } else {
+                Operand::Const(0)
+            };
+            let over = e.op(Opcode::I64Ne, &[hi, ext]);
+            e.write(&acc(W::B64), lo);
+            e.write(&dx(W::B64), hi);
+            over
+        }
+        W::B32 => {
+            let ext = if signed {
+                Opcode::I64ExtendI32S
+            } else {
+                Opcode::I64ExtendI32U
+            };
+            let a = e.op(ext, &[a]);
+            let b = e.op(ext, &[b]);
+            let p = e.op(Opcode::I64Mul, &[a, b]);
+            let lo = e.op(Opcode::I32WrapI64, &[p]);
+            let hi = e.op(Opcode::I64ShrU, &[p, Operand::Const(32)]);
+            let hi = e.op(Opcode::I32WrapI64, &[hi]);
+            let back = e.op(ext, &[lo]);
+            let over = e.op(Opcode::I64Ne, &[p, back]);
+            e.write(&acc(W::B32), lo);
+            e.write(&dx(W::B32), hi);
+            over
+        }
+        W::B16 | W::B8 => {
+            let (a, b) = if signed {
+                (e.sext(a, w, W::B32), e.sext(b, w, W::B32))
+            } else {
+                (a, b)
+            };
+            let p = e.op(Opcode::I32Mul, &[a, b]);
+            let lo = e.trunc(p, w);
+            let back = if signed { e.sext(lo, w, W::B32) } else { lo };
+            let over = e.op(Opcode::I32Ne, &[p, back]);
+            if w == W::B8 {
+                let ax = e.trunc(p, W::B16);
+                e.write(&acc(W::B16), ax);
+            } else {
+                let hi = e.op(Opcode::I32ShrU, &[p, Operand::Const(16)]);
+                let hi = e.trunc(hi, W::B16);
+                e.write(&acc(W::B16), lo);
+                e.write(&dx(W::B16), hi);
+            }
+            over
+        }
+    };
+    e.set(Loc::CF, over);
+    e.set(Loc::OF, over);
+    for l in [Loc::SF, Loc::ZF, Loc::AF, Loc::PF] {
+        e.set(l, Operand::Undef);
+    }
+    Some(true)
+}

@@ -1,0 +1,519 @@
+//! The value oracle of the semantics table (`ssakit_x86::sem`, docs/x86.md
+//! "Instructions with meaning"): every covered instruction of the fixture
+//! and of a sample of libc's `.text` runs alone under Unicorn from random
+//! register, flag and memory states, and its lifted meaning
+//! ([`lift_instruction`]) runs in ssakit's interpreter from the same
+//! state; every general register, every flag the meaning does not leave
+//! `undef`, and the memory around the operands must agree.
+//!
+//! Needs the `unicorn` wheel of `scripts/install-unicorn.sh` (or
+//! `SSAKIT_UNICORN_PYTHON`): without it the test says so and passes,
+//! unless `SSAKIT_REQUIRE_UNICORN=1`. One Python process runs all cases
+//! (`tests/support/unicorn_steps.py`: cases in a file, results on stdout).
+
+use iced_x86::{Instruction, OpKind};
+use ssakit::interp::{Interpreter, Memory, RunOptions, State, Value};
+use ssakit::ir::Module;
+use ssakit_x86::binary::Binary;
+use ssakit_x86::sem::lift_instruction;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn python() -> Option<PathBuf> {
+    let py = std::env::var_os("SSAKIT_UNICORN_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+            target.join("unicorn-venv/bin/python")
+        });
+    let works = Command::new(&py)
+        .args(["-c", "import unicorn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if works {
+        return Some(py);
+    }
+    assert!(
+        std::env::var_os("SSAKIT_REQUIRE_UNICORN").is_none(),
+        "SSAKIT_REQUIRE_UNICORN is set but {} cannot import unicorn (scripts/install-unicorn.sh)",
+        py.display()
+    );
+    eprintln!(
+        "skipped: no unicorn at {} (run scripts/install-unicorn.sh)",
+        py.display()
+    );
+    None
+}
+
+/// SplitMix64: a fixed-seed generator for the states.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// A register value: edge values as often as random ones.
+    fn value(&mut self) -> u64 {
+        match self.below(8) {
+            0 => self.below(32),
+            1 => [0, u64::MAX, 0x8000_0000, 0x7fff_ffff, 0xffff_ffff][self.below(5) as usize],
+            2 => [
+                0x8000_0000_0000_0000,
+                0x7fff_ffff_ffff_ffff,
+                0x80,
+                0x7f,
+                0xff,
+                0x8000,
+            ][self.below(6) as usize],
+            3 => self.next() & 0xffff_ffff,
+            4 => (self.next() as i32) as i64 as u64,
+            _ => self.next(),
+        }
+    }
+}
+
+const SCRATCH: u64 = 0x2000_0000;
+const STACK: u64 = 0x7000_0000;
+const PAGE: u64 = 4096;
+/// The flags in the model's order (`cf pf af zf sf of df`) and their bit
+/// in RFLAGS.
+const FLAG_BITS: [u32; 7] = [0, 2, 4, 6, 7, 11, 10];
+
+/// One instruction from one state.
+struct Case {
+    /// The instruction, for the report.
+    what: String,
+    ins: Instruction,
+    code: Vec<u8>,
+    regs: [u64; 16],
+    rflags: u64,
+    pages: Vec<u64>,
+    windows: Vec<(u64, Vec<u8>)>,
+}
+
+/// The registers of an instruction's memory operand set so that its
+/// address falls in the scratch memory; the address.
+fn aim(ins: &Instruction, regs: &mut [u64; 16], rng: &mut Rng) -> Option<u64> {
+    let mem = (0..ins.op_count()).any(|i| ins.op_kind(i) == OpKind::Memory);
+    if !mem || ins.mnemonic() == iced_x86::Mnemonic::Lea {
+        return None;
+    }
+    if ins.is_ip_rel_memory_operand() {
+        return Some(ins.ip_rel_memory_address());
+    }
+    let num = |r: iced_x86::Register| {
+        ssakit_x86::regs::LocSet::GPRS
+            .iter()
+            .position(|l| Some(l) == ssakit_x86::regs::Loc::of_register(r))
+    };
+    let (base, index) = (num(ins.memory_base()), num(ins.memory_index()));
+    let scale = ins.memory_index_scale() as u64;
+    let disp = ins.memory_displacement64();
+    let want = SCRATCH + 0x800 + rng.below(0x400);
+    match (base, index) {
+        (None, None) => {}
+        (Some(b), None) => regs[b] = want.wrapping_sub(disp),
+        (None, Some(i)) => {
+            let x = want.wrapping_sub(disp) & !(scale - 1);
+            regs[i] = x / scale;
+        }
+        (Some(b), Some(i)) if b == i => {
+            regs[b] = (want.wrapping_sub(disp) as i64 / (scale as i64 + 1)) as u64;
+        }
+        (Some(b), Some(i)) => {
+            regs[i] = rng.below(64);
+            regs[b] = want
+                .wrapping_sub(disp)
+                .wrapping_sub(regs[i].wrapping_mul(scale));
+        }
+    }
+    let b = base.map_or(0, |b| regs[b]);
+    let i = index.map_or(0, |i| regs[i]);
+    Some(b.wrapping_add(i.wrapping_mul(scale)).wrapping_add(disp))
+}
+
+fn case(ins: &Instruction, code: &[u8], rng: &mut Rng) -> Option<Case> {
+    let mut regs = [0u64; 16];
+    for r in regs.iter_mut() {
+        *r = rng.value();
+    }
+    regs[4] = STACK + 0x800 + 8 * rng.below(64);
+    let mut rflags = 0x2;
+    for &b in &FLAG_BITS[..6] {
+        rflags |= (rng.below(2)) << b;
+    }
+    let ea = aim(ins, &mut regs, rng);
+    let mut windows = vec![(regs[4] - 16, 32)];
+    if ins.mnemonic() == iced_x86::Mnemonic::Leave {
+        // leave loads at rbp: a frame above rsp.
+        regs[5] = regs[4] + 8 * rng.below(16);
+        windows.push((regs[5] - 16, 32));
+    }
+    if let Some(a) = ea {
+        windows.push((a.wrapping_sub(16), 48));
+    }
+    let (ip, end) = (ins.ip(), ins.ip() + code.len() as u64);
+    let mut pages = vec![ip / PAGE * PAGE, (end - 1) / PAGE * PAGE];
+    let mut filled = Vec::new();
+    for (a, len) in windows {
+        if a.checked_add(len)? > u64::MAX - PAGE || (a < end && ip < a + len) {
+            return None;
+        }
+        pages.push(a / PAGE * PAGE);
+        pages.push((a + len - 1) / PAGE * PAGE);
+        filled.push((a, (0..len).map(|_| rng.next() as u8).collect()));
+    }
+    pages.sort_unstable();
+    pages.dedup();
+    let mut what = format!("{:#x} {:?} [", ip, ins.code());
+    for b in code {
+        let _ = write!(what, "{b:02x}");
+    }
+    what.push(']');
+    Some(Case {
+        what,
+        ins: *ins,
+        code: code.to_vec(),
+        regs,
+        rflags,
+        pages,
+        windows: filled,
+    })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+        .collect()
+}
+
+/// The covered instructions of `elf`: every function's from the start
+/// (`stride` 1) or every `stride`-th function's, at most `limit`.
+fn covered(elf: &[u8], stride: usize, limit: usize) -> Vec<(Instruction, Vec<u8>)> {
+    let bin = Binary::parse(elf).unwrap();
+    let mut out = Vec::new();
+    for info in bin.functions().iter().step_by(stride) {
+        let cfg = ssakit_x86::cfg::recover(&bin, info);
+        for insn in &cfg.insts {
+            if out.len() >= limit {
+                return out;
+            }
+            let ins = insn.ins;
+            if lift_instruction(&ins).is_none() {
+                continue;
+            }
+            let Some(code) = bin.read(ins.ip(), ins.len()) else {
+                continue;
+            };
+            out.push((ins, code.to_vec()));
+        }
+    }
+    out
+}
+
+/// What the interpreter gives for `c`: 16 registers, 7 flags, the windows.
+fn interpret(c: &Case) -> Result<(Vec<Value>, Vec<Vec<u8>>), String> {
+    let f = lift_instruction(&c.ins).unwrap();
+    let m = Module { functions: vec![f] };
+    let mut state = State {
+        memory: Memory::flat(),
+        ..State::default()
+    };
+    for &p in &c.pages {
+        state.memory.map(p, PAGE);
+    }
+    for (a, b) in &c.windows {
+        state.memory.write(*a, b).unwrap();
+    }
+    let mut args: Vec<i64> = c.regs.iter().map(|&r| r as i64).collect();
+    args.extend(FLAG_BITS.iter().map(|&b| ((c.rflags >> b) & 1) as i64));
+    let i = Interpreter::new(&m).map_err(|e| e.to_string())?;
+    let out = i
+        .run_in(0, &args, &mut state, &RunOptions::default())
+        .map_err(|e| e.to_string())?;
+    let mut vals = vec![out.ret.unwrap_or(Value::Undef)];
+    vals.extend(out.extra_rets);
+    let mem = c
+        .windows
+        .iter()
+        .map(|(a, b)| {
+            (0..b.len() as u64)
+                .map(|k| state.memory.read(a + k, 1).unwrap_or(0) as u8)
+                .collect()
+        })
+        .collect();
+    Ok((vals, mem))
+}
+
+/// Where Unicorn (QEMU 5's translator) is known to differ from the CPU,
+/// checked on this machine's processor (a C program with `bzhi` and
+/// `blsi` in inline assembly): `blsi` sets `CF` when the source is not 0
+/// (Intel's definition; Unicorn: when it is 0), and `bzhi` with an index
+/// of the width or more leaves the source whole (Unicorn clamps the
+/// index to the width minus one) and sets `CF` only above the width
+/// minus one (Unicorn: from it on).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Deviation {
+    /// Compare everything but `CF`.
+    Carry,
+    /// Do not compare this case.
+    Case,
+}
+
+fn unicorn_deviates(c: &Case) -> Option<Deviation> {
+    match c.ins.mnemonic() {
+        iced_x86::Mnemonic::Blsi => Some(Deviation::Carry),
+        iced_x86::Mnemonic::Bzhi => {
+            let index = ssakit_x86::regs::LocSet::GPRS.iter().position(|l| {
+                Some(l) == ssakit_x86::regs::Loc::of_register(c.ins.op_register(2))
+            })?;
+            let width = c.ins.op_register(0).size() as u64 * 8;
+            (c.regs[index] & 0xff >= width - 1).then_some(Deviation::Case)
+        }
+        _ => None,
+    }
+}
+
+/// Runs every case under Unicorn and in the interpreter; the mismatches.
+fn check(py: &PathBuf, cases: &[Case], tag: &str) -> (usize, usize, Vec<String>) {
+    let mut input = String::new();
+    for c in cases {
+        let _ = write!(input, "{:x} {} {:x}", c.ins.ip(), hex(&c.code), c.rflags);
+        for r in c.regs {
+            let _ = write!(input, " {r:x}");
+        }
+        let pages: Vec<String> = c.pages.iter().map(|p| format!("{p:x}")).collect();
+        let wins: Vec<String> = c
+            .windows
+            .iter()
+            .map(|(a, b)| format!("{a:x}:{}", hex(b)))
+            .collect();
+        let _ = writeln!(input, " {} {}", pages.join(","), wins.join(";"));
+    }
+    let path = std::env::temp_dir().join(format!(
+        "ssakit-sem-unicorn-{}-{tag}.txt",
+        std::process::id()
+    ));
+    std::fs::write(&path, input).unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/support/unicorn_steps.py"
+    );
+    let o = Command::new(py).arg(script).arg(&path).output().unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    let (mut compared, mut skipped, mut bad) = (0, 0, Vec::new());
+    for (c, line) in cases.iter().zip(stdout.lines()) {
+        let p: Vec<&str> = line.split_whitespace().collect();
+        let deviation = unicorn_deviates(c);
+        if deviation == Some(Deviation::Case) {
+            skipped += 1;
+            continue;
+        }
+        if p.first() != Some(&"ok") {
+            skipped += 1;
+            if skipped <= 3 {
+                eprintln!("  not run by Unicorn: {}: {line}", c.what);
+            }
+            continue;
+        }
+        compared += 1;
+        let (vals, mem) = match interpret(c) {
+            Ok(x) => x,
+            Err(e) => {
+                bad.push(format!("{}: the interpreter stops: {e}", c.what));
+                continue;
+            }
+        };
+        let rflags = u64::from_str_radix(p[1], 16).unwrap();
+        let mut diffs = Vec::new();
+        for (k, loc) in ssakit_x86::regs::LocSet::GPRS.iter().enumerate() {
+            let cpu = u64::from_str_radix(p[2 + k], 16).unwrap();
+            if vals[k] != Value::Int(cpu as i64) {
+                diffs.push(format!("{loc}: cpu {cpu:#x}, ssakit {}", vals[k]));
+            }
+        }
+        for (k, loc) in ssakit_x86::regs::LocSet::FLAGS.iter().enumerate() {
+            let cpu = ((rflags >> FLAG_BITS[k]) & 1) as i64;
+            match vals[16 + k] {
+                Value::Undef => {}
+                _ if loc == ssakit_x86::regs::Loc::CF && deviation == Some(Deviation::Carry) => {}
+                v if v == Value::Int(cpu) => {}
+                v => diffs.push(format!("{loc}: cpu {cpu}, ssakit {v}")),
+            }
+        }
+        let wins: Vec<&str> = p.get(18).map_or(vec![], |w| w.split(';').collect());
+        for ((w, (a, _)), got) in wins.iter().zip(&c.windows).zip(&mem) {
+            let cpu = unhex(w.split(':').nth(1).unwrap_or(""));
+            if &cpu != got {
+                diffs.push(format!(
+                    "memory at {a:#x}: cpu {}, ssakit {}",
+                    hex(&cpu),
+                    hex(got)
+                ));
+            }
+        }
+        if !diffs.is_empty() {
+            bad.push(format!(
+                "{}: {} (from {:x?})",
+                c.what,
+                diffs.join("; "),
+                c.regs
+            ));
+        }
+    }
+    (compared, skipped, bad)
+}
+
+fn run_oracle(py: &PathBuf, insns: &[(Instruction, Vec<u8>)], states: usize, tag: &str) {
+    let mut rng = Rng(0x5eed_0040 ^ insns.len() as u64);
+    let cases: Vec<Case> = insns
+        .iter()
+        .flat_map(|(ins, code)| {
+            (0..states)
+                .filter_map(|_| case(ins, code, &mut rng))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let (compared, skipped, bad) = check(py, &cases, tag);
+    let mut mnemonics: Vec<String> = insns
+        .iter()
+        .map(|(i, _)| format!("{:?}", i.mnemonic()).to_lowercase())
+        .collect();
+    mnemonics.sort_unstable();
+    mnemonics.dedup();
+    eprintln!(
+        "{tag}: {} mnemonics: {}",
+        mnemonics.len(),
+        mnemonics.join(" ")
+    );
+    eprintln!(
+        "{tag}: {} instructions, {} cases, {compared} compared, {skipped} not compared (Unicorn cannot run them, or a known deviation of Unicorn), {} mismatches",
+        insns.len(),
+        cases.len(),
+        bad.len()
+    );
+    for b in bad.iter().take(30) {
+        eprintln!("  {b}");
+    }
+    assert!(compared * 10 >= cases.len() * 9, "too few cases compared");
+    assert!(bad.is_empty(), "{} mismatches under Unicorn", bad.len());
+}
+
+#[test]
+fn fixture_instructions_compute_what_the_cpu_computes() {
+    let Some(py) = python() else { return };
+    let mut insns = Vec::new();
+    for name in ["fixture", "fixture-nopie"] {
+        let path = format!("{}/tests/fixture/{name}", env!("CARGO_MANIFEST_DIR"));
+        insns.extend(covered(&std::fs::read(path).unwrap(), 1, usize::MAX));
+    }
+    assert!(insns.len() > 250, "{} covered", insns.len());
+    run_oracle(&py, &insns, 6, "fixture");
+}
+
+#[test]
+fn libc_instructions_compute_what_the_cpu_computes() {
+    let path = "/lib/x86_64-linux-gnu/libc.so.6";
+    let Ok(elf) = std::fs::read(path) else {
+        eprintln!("skipped: no {path}");
+        return;
+    };
+    let Some(py) = python() else { return };
+    let stride = Binary::parse(&elf).unwrap().functions().len() / 400;
+    let insns = covered(&elf, stride.max(1), 2000);
+    assert!(insns.len() >= 1000, "{} covered", insns.len());
+    run_oracle(&py, &insns, 4, "libc");
+}
+
+/// Random encodings of the covered opcodes (every width, prefix, operand
+/// form and condition the decoder makes of them), decoded at a fixed
+/// address: the forms compilers rarely emit (`sar bh, 7`, `imul r16`,
+/// `setp [rip+X]`, `push rsp`) as well as the common ones.
+fn random_instructions(n: usize, rng: &mut Rng) -> Vec<(Instruction, Vec<u8>)> {
+    const ONE: &[u8] = &[
+        0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x99, 0xc9, 0x00,
+        0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x21, 0x22, 0x23,
+        0x24, 0x25, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x38,
+        0x39, 0x3a, 0x3b, 0x3c, 0x3d, 0x50, 0x53, 0x54, 0x55, 0x58, 0x5b, 0x5d, 0x63, 0x68, 0x69,
+        0x6a, 0x6b, 0x80, 0x81, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8d, 0x8f,
+        0x90, 0x91, 0x93, 0x97, 0x98, 0x99, 0xa8, 0xa9, 0xb0, 0xb4, 0xb8, 0xbc, 0xc0, 0xc1, 0xc6,
+        0xc7, 0xd0, 0xd1, 0xd2, 0xd3, 0xf6, 0xf7, 0xfe, 0xff,
+    ];
+    // cmovcc and setcc of all 16 conditions (the conditions of jcc), then
+    // the others.
+    const TWO: &[u8] = &[
+        0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e,
+        0x4f, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0x9b, 0x9c, 0x9d,
+        0x9e, 0x9f, 0xaf, 0xb6, 0xb7, 0xbe, 0xbf, 0xa3, 0xab, 0xb3, 0xbb, 0xba, 0xbc, 0xbd, 0xb8,
+        0xc8, 0xcb, 0xcf, 0xb0, 0xb1, 0xc0, 0xc1,
+    ];
+    let mut out = Vec::new();
+    let ip = 0x40_1000;
+    let mut tries = 0;
+    while out.len() < n && tries < 100 * n {
+        tries += 1;
+        let mut bytes = Vec::new();
+        if rng.below(8) == 0 {
+            // VEX (map 0F38, L = 0): andn, blsr/blsmsk/blsi, bzhi,
+            // shlx/sarx/shrx (pp 01, 10, 11).
+            bytes.push(0xc4);
+            bytes.push((rng.next() as u8 & 0xe0) | 0x02);
+            bytes.push((rng.next() as u8 & 0xf8) | rng.below(4) as u8);
+            bytes.push([0xf2, 0xf3, 0xf5, 0xf7][rng.below(4) as usize]);
+        } else {
+            if rng.below(4) == 0 {
+                bytes.push(0x66);
+            }
+            if rng.below(6) == 0 {
+                bytes.push(0xf3);
+            }
+            if rng.below(2) == 0 {
+                bytes.push(0x40 | rng.below(16) as u8);
+            }
+            if rng.below(4) == 0 {
+                bytes.push(0x0f);
+                bytes.push(TWO[rng.below(TWO.len() as u64) as usize]);
+            } else {
+                bytes.push(ONE[rng.below(ONE.len() as u64) as usize]);
+            }
+        }
+        while bytes.len() < 15 {
+            bytes.push(rng.next() as u8);
+        }
+        let ins =
+            iced_x86::Decoder::with_ip(64, &bytes, ip, iced_x86::DecoderOptions::NONE).decode();
+        if ins.is_invalid() || lift_instruction(&ins).is_none() {
+            continue;
+        }
+        out.push((ins, bytes[..ins.len()].to_vec()));
+    }
+    out
+}
+
+#[test]
+fn random_encodings_compute_what_the_cpu_computes() {
+    let Some(py) = python() else { return };
+    let mut rng = Rng(40);
+    let insns = random_instructions(4000, &mut rng);
+    assert_eq!(insns.len(), 4000);
+    run_oracle(&py, &insns, 3, "random");
+}
