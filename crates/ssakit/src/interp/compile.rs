@@ -505,7 +505,7 @@ impl<'m> Compiler<'_, 'm> {
                     Some(opcode)
                         if matches!(opcode.kind(), OpKind::Compute | OpKind::Select)
                             && results.len() == 1
-                            && imms.len() >= opcode.num_imms() =>
+                            && imms.len() == opcode.num_imms() =>
                     {
                         Code::Exec(Box::new(ExecCode {
                             opcode,
