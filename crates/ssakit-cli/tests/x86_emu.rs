@@ -10,36 +10,12 @@
 //! 200-function sample of which at least 140 must pass with no mismatch
 //! (`.ci/run` gives libc).
 
+#[path = "../../ssakit-x86/tests/support/unicorn.rs"]
+mod unicorn;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
-
-fn python() -> Option<PathBuf> {
-    let py = std::env::var_os("SSAKIT_UNICORN_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let target = std::env::var_os("CARGO_TARGET_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-            target.join("unicorn-venv/bin/python")
-        });
-    let works = Command::new(&py)
-        .args(["-c", "import unicorn"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if works {
-        return Some(py);
-    }
-    assert!(
-        std::env::var_os("SSAKIT_REQUIRE_UNICORN").is_none(),
-        "SSAKIT_REQUIRE_UNICORN is set but {} cannot import unicorn (scripts/install-unicorn.sh)",
-        py.display()
-    );
-    eprintln!(
-        "skipped: no unicorn at {} (run scripts/install-unicorn.sh)",
-        py.display()
-    );
-    None
-}
+use unicorn::python;
 
 fn oracle(py: &PathBuf, elf: &str, extra: &[&str]) -> (Output, String) {
     let script = concat!(

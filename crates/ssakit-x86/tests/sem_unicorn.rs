@@ -17,36 +17,12 @@ use ssakit::ir::Module;
 use ssakit_x86::binary::Binary;
 use ssakit_x86::sem::lift_instruction;
 use std::fmt::Write as _;
+
+#[path = "support/unicorn.rs"]
+mod unicorn;
 use std::path::PathBuf;
 use std::process::Command;
-
-fn python() -> Option<PathBuf> {
-    let py = std::env::var_os("SSAKIT_UNICORN_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let target = std::env::var_os("CARGO_TARGET_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-            target.join("unicorn-venv/bin/python")
-        });
-    let works = Command::new(&py)
-        .args(["-c", "import unicorn"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if works {
-        return Some(py);
-    }
-    assert!(
-        std::env::var_os("SSAKIT_REQUIRE_UNICORN").is_none(),
-        "SSAKIT_REQUIRE_UNICORN is set but {} cannot import unicorn (scripts/install-unicorn.sh)",
-        py.display()
-    );
-    eprintln!(
-        "skipped: no unicorn at {} (run scripts/install-unicorn.sh)",
-        py.display()
-    );
-    None
-}
+use unicorn::python;
 
 /// SplitMix64: a fixed-seed generator for the states.
 struct Rng(u64);

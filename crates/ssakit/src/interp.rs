@@ -814,12 +814,7 @@ impl<'m> Interpreter<'m> {
         args: &[i64],
         opts: &RunOptions,
     ) -> Result<Outcome, RuntimeError> {
-        let mut collect = Collect::default();
-        let mut outcome = self.run_to(entry, args, opts, &mut collect)?;
-        outcome.output = collect.output;
-        outcome.calls = collect.calls;
-        outcome.ops = collect.ops;
-        Ok(outcome)
+        self.run_in(entry, args, &mut State::default(), opts)
     }
 
     /// Runs function number `entry` on `args`, handing each printed line
