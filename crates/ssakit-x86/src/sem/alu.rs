@@ -204,11 +204,7 @@ pub(super) fn cmpxchg(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     let [d, s] = places::<2>(ins)?;
     let w = width(&d)?;
     let (d, s) = (e.resolve(d, w), e.resolve(s, w));
-    let acc = Opnd::Reg {
-        loc: Loc::RAX,
-        w,
-        high: false,
-    };
+    let acc = Opnd::reg(Loc::RAX, w);
     let a = e.read(&acc, w);
     let old = e.read(&d, w);
     let src = e.read(&s, w);

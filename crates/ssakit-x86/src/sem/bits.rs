@@ -80,11 +80,7 @@ pub(super) fn shift_cl(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> O
     }
     let d = e.resolve(d, w);
     let a = e.read(&d, w);
-    let cl = Opnd::Reg {
-        loc: Loc::RCX,
-        w: W::B8,
-        high: false,
-    };
+    let cl = Opnd::reg(Loc::RCX, W::B8);
     let cnt = e.read(&cl, W::B8);
     let c = e.op(
         Opcode::I32And,

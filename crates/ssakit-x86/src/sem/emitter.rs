@@ -356,43 +356,42 @@ impl<'a> Emitter<'a> {
         self.set(Loc::AF, af);
     }
 
-    /// The flags of `r = a + b` (`CF` unless `keep_cf`).
+    /// The flags of `r = a + b` (`CF` unless `keep_cf`): a carry out is
+    /// `r <u a`; an overflow, operands of one sign giving the other.
     pub(super) fn add_flags(&mut self, a: Operand, b: Operand, r: Operand, w: W, keep_cf: bool) {
-        if !keep_cf {
-            self.set_op(
-                Loc::CF,
-                if w.is64() {
-                    Opcode::I64LtU
-                } else {
-                    Opcode::I32LtU
-                },
-                &[r, a],
-            );
-        }
-        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, r]);
-        let y = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[b, r]);
-        let both = self.opw(w, Opcode::I64And, Opcode::I32And, &[x, y]);
-        let of = self.msb(both, w);
-        self.set(Loc::OF, of);
-        self.aux_flag(a, b, r, w);
-        self.result_flags(r, w);
+        let carry = (!keep_cf).then_some([r, a]);
+        self.arith_flags(a, b, r, w, carry, [[a, r], [b, r]]);
     }
 
-    /// The flags of `r = a - b` (`CF` unless `keep_cf`).
+    /// The flags of `r = a - b` (`CF` unless `keep_cf`): a borrow is
+    /// `a <u b`; an overflow, operands of different signs and `r` of `b`'s.
     pub(super) fn sub_flags(&mut self, a: Operand, b: Operand, r: Operand, w: W, keep_cf: bool) {
-        if !keep_cf {
-            self.set_op(
-                Loc::CF,
-                if w.is64() {
-                    Opcode::I64LtU
-                } else {
-                    Opcode::I32LtU
-                },
-                &[a, b],
-            );
+        let carry = (!keep_cf).then_some([a, b]);
+        self.arith_flags(a, b, r, w, carry, [[a, b], [a, r]]);
+    }
+
+    /// The flags of an addition or subtraction `r` of `a` and `b`: `CF`
+    /// is `carry[0] <u carry[1]` (left alone for `None`), `OF` the sign of
+    /// `(x0 ^ x1) & (y0 ^ y1)` for `over = [[x0, x1], [y0, y1]]`, then `AF`,
+    /// `ZF`, `SF`, `PF`.
+    fn arith_flags(
+        &mut self,
+        a: Operand,
+        b: Operand,
+        r: Operand,
+        w: W,
+        carry: Option<[Operand; 2]>,
+        over: [[Operand; 2]; 2],
+    ) {
+        if let Some(lt) = carry {
+            let op = match w.is64() {
+                true => Opcode::I64LtU,
+                false => Opcode::I32LtU,
+            };
+            self.set_op(Loc::CF, op, &lt);
         }
-        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, b]);
-        let y = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, r]);
+        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &over[0]);
+        let y = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &over[1]);
         let both = self.opw(w, Opcode::I64And, Opcode::I32And, &[x, y]);
         let of = self.msb(both, w);
         self.set(Loc::OF, of);

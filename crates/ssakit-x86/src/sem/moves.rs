@@ -151,16 +151,8 @@ pub(super) fn cmov(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
 /// `cdqe`, `cwde` (sign extension of the accumulator), `cqo`, `cdq`,
 /// `cwd` (its sign into `rdx`/`edx`/`dx`).
 pub(super) fn convert(e: &mut Emitter<'_>, m: Mnemonic) -> Option<bool> {
-    let acc = |w| Opnd::Reg {
-        loc: Loc::RAX,
-        w,
-        high: false,
-    };
-    let dx = |w| Opnd::Reg {
-        loc: Loc::RDX,
-        w,
-        high: false,
-    };
+    let acc = |w| Opnd::reg(Loc::RAX, w);
+    let dx = |w| Opnd::reg(Loc::RDX, w);
     match m {
         Mnemonic::Cdqe => {
             let v = e.read(&acc(W::B32), W::B32);

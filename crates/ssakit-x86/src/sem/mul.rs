@@ -106,16 +106,8 @@ pub(super) fn widening_mul(e: &mut Emitter<'_>, ins: &Instruction, signed: bool)
     let [s] = places::<1>(ins)?;
     let w = width(&s)?;
     let s = e.resolve(s, w);
-    let acc = |w| Opnd::Reg {
-        loc: Loc::RAX,
-        w,
-        high: false,
-    };
-    let dx = |w| Opnd::Reg {
-        loc: Loc::RDX,
-        w,
-        high: false,
-    };
+    let acc = |w| Opnd::reg(Loc::RAX, w);
+    let dx = |w| Opnd::reg(Loc::RDX, w);
     let a = e.read(&acc(w), w);
     let b = e.read(&s, w);
     let over = match w {

@@ -77,6 +77,18 @@ pub(super) enum Opnd {
     Mem { addr: Operand, w: W },
 }
 
+impl Opnd {
+    /// The low `w` bits of general register `loc` (`al`, `ax`, `eax`,
+    /// `rax` for `Loc::RAX`).
+    pub(super) fn reg(loc: Loc, w: W) -> Opnd {
+        Opnd::Reg {
+            loc,
+            w,
+            high: false,
+        }
+    }
+}
+
 /// The place of operand `i` of `ins`, if the model covers it.
 pub(super) fn place(ins: &Instruction, i: u32) -> Option<Place> {
     match ins.op_kind(i) {
