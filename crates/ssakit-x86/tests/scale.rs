@@ -165,8 +165,10 @@ fn elf(n: u32) -> Vec<u8> {
 }
 
 /// Blocks, instructions, jump tables, and the best of three wall times
-/// of the pipeline (pruned SSA, verified, destructed) on `n` cases.
-fn measure(n: u32) -> (usize, usize, usize, f64) {
+/// of the pipeline (pruned SSA, verified, destructed; with `semantics`,
+/// the instructions lifted with their meaning and `copy-prop,const-prop,dce`
+/// run) on `n` cases.
+fn measure(n: u32, semantics: bool) -> (usize, usize, usize, f64) {
     let bytes = elf(n);
     let bin = Binary::parse(&bytes).unwrap();
     let names: Vec<&str> = bin.functions().iter().map(|f| f.name.as_str()).collect();
@@ -174,6 +176,11 @@ fn measure(n: u32) -> (usize, usize, usize, f64) {
     let opts = Options {
         destruct: true,
         only_chosen: true,
+        semantics,
+        passes: match semantics {
+            true => ssakit::opt::Pass::parse("copy-prop,const-prop,dce").unwrap(),
+            false => Vec::new(),
+        },
         ..Default::default()
     };
     let mut best = f64::MAX;
@@ -191,9 +198,19 @@ fn measure(n: u32) -> (usize, usize, usize, f64) {
 
 #[test]
 fn a_huge_jump_table_and_a_long_branch_chain_scale_linearly() {
+    scales(false);
+}
+
+/// The same with the instructions' meaning and the passes on it.
+#[test]
+fn with_the_semantics_and_the_passes_too() {
+    scales(true);
+}
+
+fn scales(semantics: bool) {
     let (small, big) = (2048u32, 32768u32);
-    let (b1, i1, j1, t1) = measure(small);
-    let (b2, i2, j2, t2) = measure(big);
+    let (b1, i1, j1, t1) = measure(small, semantics);
+    let (b2, i2, j2, t2) = measure(big, semantics);
     // table: header, n cases, default, join; chain: n tests and the end.
     // `join` and the default each are blocks; the chain's tests are one
     // block each; the cases are blocks of `table` only.
