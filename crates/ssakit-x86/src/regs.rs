@@ -1012,4 +1012,148 @@ mod tests {
             assert_eq!(name.starts_with("cmov"), range, "{c:?}");
         }
     }
+
+    /// The read/write model, instruction by instruction: each operand
+    /// width (8-bit low and high, 16, 32, 64, legacy-SSE and VEX vectors)
+    /// and each conditional write (`cmov`, shifts by `cl`, `rep`), with
+    /// the zero idioms and the processor-state saves and restores.
+    #[test]
+    fn reads_and_writes_per_width_and_conditional_write() {
+        use iced_x86::{Decoder, DecoderOptions};
+        const A: Loc = Loc::RAX;
+        const B: Loc = Loc::RBX;
+        const C: Loc = Loc::RCX;
+        let arith = [Loc::CF, Loc::PF, Loc::AF, Loc::ZF, Loc::SF, Loc::OF];
+        let x = Loc::xmm;
+        let set = |ls: &[Loc]| LocSet::of(ls);
+        let with_flags = |ls: &[Loc]| LocSet::of(ls).union(LocSet::of(&arith));
+        let cases: Vec<(&str, &[u8], LocSet, LocSet)> = vec![
+            ("mov al, bl", &[0x88, 0xd8], set(&[A, B]), set(&[A])),
+            ("mov ah, bl", &[0x88, 0xdc], set(&[A, B]), set(&[A])),
+            ("mov ax, bx", &[0x66, 0x89, 0xd8], set(&[A, B]), set(&[A])),
+            ("mov eax, ebx", &[0x89, 0xd8], set(&[B]), set(&[A])),
+            ("mov rax, rbx", &[0x48, 0x89, 0xd8], set(&[B]), set(&[A])),
+            (
+                "add ax, bx",
+                &[0x66, 0x01, 0xd8],
+                set(&[A, B]),
+                with_flags(&[A]),
+            ),
+            (
+                "add eax, ebx",
+                &[0x01, 0xd8],
+                set(&[A, B]),
+                with_flags(&[A]),
+            ),
+            (
+                "inc al",
+                &[0xfe, 0xc0],
+                set(&[A]),
+                set(&[A, Loc::PF, Loc::AF, Loc::ZF, Loc::SF, Loc::OF]),
+            ),
+            (
+                "sete al",
+                &[0x0f, 0x94, 0xc0],
+                set(&[A, Loc::ZF]),
+                set(&[A]),
+            ),
+            ("movzx eax, bl", &[0x0f, 0xb6, 0xc3], set(&[B]), set(&[A])),
+            (
+                "cmove ax, bx",
+                &[0x66, 0x0f, 0x44, 0xc3],
+                set(&[A, B, Loc::ZF]),
+                set(&[A]),
+            ),
+            (
+                "cmove eax, ebx",
+                &[0x0f, 0x44, 0xc3],
+                set(&[A, B, Loc::ZF]),
+                set(&[A]),
+            ),
+            ("shl eax, 1", &[0xd1, 0xe0], set(&[A]), with_flags(&[A])),
+            // A count of 0 written out leaves the flags: none written.
+            ("shl eax, 0", &[0xc1, 0xe0, 0x00], set(&[A]), set(&[A])),
+            (
+                "shl eax, cl",
+                &[0xd3, 0xe0],
+                with_flags(&[A, C]),
+                with_flags(&[A]),
+            ),
+            (
+                "shl ax, cl",
+                &[0x66, 0xd3, 0xe0],
+                with_flags(&[A, C]),
+                with_flags(&[A]),
+            ),
+            (
+                "rol eax, cl",
+                &[0xd3, 0xc0],
+                set(&[A, C, Loc::CF, Loc::OF]),
+                set(&[A, Loc::CF, Loc::OF]),
+            ),
+            ("xor eax, eax", &[0x31, 0xc0], set(&[]), with_flags(&[A])),
+            (
+                "xor ax, ax",
+                &[0x66, 0x31, 0xc0],
+                set(&[A]),
+                with_flags(&[A]),
+            ),
+            (
+                "rep stosb",
+                &[0xf3, 0xaa],
+                set(&[A, C, Loc::RDI, Loc::DF]),
+                set(&[C, Loc::RDI]),
+            ),
+            (
+                "addsd xmm0, xmm1",
+                &[0xf2, 0x0f, 0x58, 0xc1],
+                set(&[x(0), x(1)]),
+                set(&[x(0)]),
+            ),
+            (
+                "vaddsd xmm0, xmm1, xmm2",
+                &[0xc5, 0xf3, 0x58, 0xc2],
+                set(&[x(1), x(2)]),
+                set(&[x(0)]),
+            ),
+            (
+                "pxor xmm0, xmm0",
+                &[0x66, 0x0f, 0xef, 0xc0],
+                set(&[]),
+                set(&[x(0)]),
+            ),
+            (
+                "fxsave [rax]",
+                &[0x0f, 0xae, 0x00],
+                set(&[A]).union(LocSet::XMMS),
+                set(&[]),
+            ),
+            (
+                "fxrstor [rax]",
+                &[0x0f, 0xae, 0x08],
+                set(&[A]),
+                LocSet::XMMS,
+            ),
+            (
+                "xrstor [rax]",
+                &[0x0f, 0xae, 0x28],
+                set(&[A, Loc::RDX]).union(LocSet::XMMS),
+                LocSet::XMMS,
+            ),
+        ];
+        let mut f = InstructionInfoFactory::new();
+        let mut bad = Vec::new();
+        for (what, bytes, reads, writes) in cases {
+            let ins = Decoder::with_ip(64, bytes, 0x1000, DecoderOptions::NONE).decode();
+            assert_eq!(ins.len(), bytes.len(), "{what}");
+            let a = access(&ins, &mut f);
+            if (a.reads, a.writes) != (reads, writes) {
+                bad.push(format!(
+                    "{what}: reads {:?} writes {:?}, expected {reads:?} {writes:?}",
+                    a.reads, a.writes
+                ));
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
 }
