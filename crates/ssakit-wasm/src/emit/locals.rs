@@ -62,8 +62,8 @@
 
 use super::ctl::{Ctl, Structured};
 use super::key::key;
+use super::plan::val_type;
 use super::stackify::Stackified;
-use super::val_type;
 use ssakit::analysis::VarLiveness;
 use ssakit::entity::{Csr, EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Block, Cfg, Function, InstData, Operand, Var};

@@ -33,10 +33,11 @@
 //! One linear pass over the structured items, matching openers with a
 //! stack.
 
+use super::ctl::{Ctl, Structured};
 use super::locals::{self, Locals};
-use super::stackify::{single_def, Node, Stackified};
-use super::structure::{Ctl, Structured};
-use super::val_type;
+use super::plan::val_type;
+use super::plan::Node;
+use super::stackify::{single_def, Stackified};
 use ssakit::entity::EntityVec;
 use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator, Var};
 use wasm_encoder::ValType;
@@ -190,8 +191,9 @@ pub(crate) fn if_results(
 mod tests {
     //! When the rule fires, and the cases where it must not.
     use super::{if_results, Carry};
+    use crate::emit::ctl::Ctl;
     use crate::emit::locals::assign;
-    use crate::emit::structure::{structure, Ctl};
+    use crate::emit::structure::structure;
     use crate::emit::tests::run;
     use wasm_encoder::ValType;
 

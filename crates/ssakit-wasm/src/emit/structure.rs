@@ -35,7 +35,7 @@ use ssakit::analysis::postorder::DepthFirst;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Block, Cfg, Function, Terminator};
 
-pub(crate) use super::ctl::{Ctl, Structured};
+use super::ctl::{Ctl, Structured};
 
 /// Why a CFG cannot be structured.
 #[derive(Clone, Debug, PartialEq, Eq)]
