@@ -18,11 +18,12 @@ pub(crate) enum EmitError {
         /// Its target.
         to: Block,
     },
-    /// More locals than engines accept (`super::MAX_LOCALS`), parameters
-    /// included.
+    /// More locals than engines accept, parameters included.
     TooManyLocals {
         /// Parameters and declared locals.
         needed: usize,
+        /// The most engines accept (`MAX_LOCALS`).
+        limit: usize,
     },
     /// The last store of an arm of an `if` with a result was not the last
     /// instruction written (`emit/results.rs` and the emitter disagree).
@@ -85,11 +86,10 @@ impl EmitError {
                 f.block_name(*from),
                 f.block_name(*to)
             ),
-            EmitError::TooManyLocals { needed } => format!(
+            EmitError::TooManyLocals { needed, limit } => format!(
                 "not supported: it needs {needed} locals (values live at once across \
-                 a block or loop), more than the {} WebAssembly engines accept; \
-                 the emitter keeps no value on the operand stack across a block",
-                super::MAX_LOCALS
+                 a block or loop), more than the {limit} WebAssembly engines accept; \
+                 the emitter keeps no value on the operand stack across a block"
             ),
             EmitError::IfResultNotStoredLast => "an `if` result is not stored last".into(),
             EmitError::ReturnCount { values, results } => {

@@ -1,5 +1,5 @@
 //! The function's last `ret` out of the `loop`s that end the function
-//! (issue 30: the `return`s the original does not have).
+//! (the `return`s the original does not have).
 //!
 //! Ramsey's translation ([`super::structure`]) places a block that only
 //! one loop block reaches inside that loop, right where the branch to it

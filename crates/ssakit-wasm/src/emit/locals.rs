@@ -84,6 +84,11 @@ key!(
     Slot
 );
 
+/// The most locals (parameters included) a function may have: the
+/// implementation limit of the WebAssembly JavaScript API, which
+/// wasmparser's validator applies.
+pub(crate) const MAX_LOCALS: usize = 50_000;
+
 /// Per variable: its local.
 pub(crate) type Locals = EntityVec<Var, PackedOption<Local>>;
 

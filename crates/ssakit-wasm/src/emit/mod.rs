@@ -101,6 +101,7 @@ use crate::error::WasmError;
 use ctl::Structured;
 use emitter::{Emitter, Inputs};
 use error::EmitError;
+pub(crate) use locals::MAX_LOCALS;
 pub use lower::{Lowering, OpTable};
 pub use plan::val_type;
 use plan::Plan;
@@ -159,11 +160,6 @@ pub struct EmittedFunction {
     pub locals: usize,
 }
 
-/// The most locals (parameters included) a function may have: the
-/// implementation limit of the WebAssembly JavaScript API, which
-/// wasmparser's validator applies.
-pub(crate) const MAX_LOCALS: usize = 50_000;
-
 /// Emits `f` (destructed) as a function body (see the module
 /// documentation).
 ///
@@ -197,7 +193,8 @@ pub fn emit_function(f: &Function, low: &Lowering<'_>) -> Result<EmittedFunction
         // Values live at once each need a local of their own: a module
         // that keeps more of them on its operand stack across a block
         // than there may be locals cannot be emitted this way.
-        return Err(EmitError::TooManyLocals { needed }.located(f));
+        let limit = MAX_LOCALS;
+        return Err(EmitError::TooManyLocals { needed, limit }.located(f));
     }
     Ok(e)
 }

@@ -14,14 +14,14 @@
 //!
 //! # Errors, deferred
 //!
-//! An instruction that cannot be emitted keeps its error in its record,
-//! raised where the steps met it before the plan existed: a bad shape
-//! (a phi, a callee or `print` arity the lowering does not map, a
-//! `call_indirect` without its immediates, ...) when its operands are
-//! read ([`Plan::operands`], by stackify, for every instruction it does
-//! not drop), bad immediates when it is emitted ([`Plan::action`]). So a
-//! function fails with the message it failed with before, and a dead
-//! instruction that is never emitted fails nothing.
+//! An instruction that cannot be emitted keeps its error
+//! ([`EmitError`]) in its record: a bad shape (a phi, a callee or
+//! `print` arity the lowering does not map, a `call_indirect` without
+//! its immediates, ...) is raised when its operands are read
+//! ([`Plan::operands`], by stackify, for every instruction it does not
+//! drop), bad immediates only when it is emitted ([`Plan::action`]). So
+//! a dead instruction that is never emitted fails nothing, and a bad
+//! shape anywhere in a function is met before bad immediates.
 
 use super::ctl::{Ctl, Structured};
 use super::error::{EmitError, Shape};

@@ -1,5 +1,5 @@
 //! `if` with a result: a merge value carried on the operand stack out of
-//! both arms instead of through a local (issue 30; binaryen's
+//! both arms instead of through a local (binaryen's
 //! `SimplifyLocals::optimizeIfElseReturn`, and what LLVM's WebAssembly
 //! back end emits for a phi at the join of a diamond).
 //!

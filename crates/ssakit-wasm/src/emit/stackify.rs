@@ -1,81 +1,46 @@
 //! Values that stay on the operand stack instead of going through a
 //! local, as LLVM's WebAssembly register stackifier does
 //! (`WebAssemblyRegStackify.cpp`: a def with one use becomes the operand
-//! of its user's expression tree), moving a definition down to its user
-//! only when its tree has no effect at all.
+//! of its user's expression tree).
 //!
-//! Within a block, the instructions and the terminator are scanned in
-//! order; for each (the *user*), its operands are matched from the last to
-//! the first against the instruction just before the user's tree so far:
-//! an operand that is a variable defined exactly once, used exactly once
-//! (in the emitted code), by an instruction with that single result, which
-//! sits right there, becomes a *child*: its value stays on the stack, and
-//! the match goes on before the child's own tree. Defined further up in
-//! the block, it becomes a child too, its tree *moved* down (issue 30,
-//! item 1), when the effects of its instructions allow it (LLVM's
-//! rules: none, or reads of memory and state and traps only, crossing no
-//! write or call, and no other trap when it may trap itself:
-//! `effects_of`) and no instruction between it and the user writes a
-//! variable the tree reads (the first position after each instruction
-//! where one of its operands is written again, from one backward walk of
-//! the block, folded into each tree as it grows: linear); the match then
-//! goes on at the same place. An operand that does not match (a literal,
-//! a local, a value from elsewhere) is pushed by the user itself and the
-//! match continues with the next operand to the left.
+//! One scan per block ([`Scan::block`]): each instruction, then the
+//! terminator, is a *user* whose operands are matched from the last to
+//! the first against the trees before it. The rules, each one method:
 //!
-//! **`local.tee`** (LLVM's rule for a def with several uses): a variable
-//! defined once and read more than once becomes a child the same way,
-//! right before the user's tree (not moved: moving it lengthens its
-//! operands' live ranges and saved nothing on sql-wasm), when this user is
-//! its first reader after the definition in the block and reads it once,
-//! and when the tee would not keep this user's tree from joining its own
-//! reader (`blocks_join`); its definition ends with `local.tee` there
-//! ([`Stackified::tee_in`]), and every later read is a `local.get`. A tree holding a tee must not
-//! run after a read of the tee'd value: it joins a user's tree in place
-//! only when the user does not read that value itself (its `local.get`
-//! may come first), and moves down only when no instruction in between
-//! reads it (each read marks the tree holding the value's tee, found by
-//! union-find over the user links: near-linear).
+//! 1. **Match a child** ([`Scan::match_child`]): an operand defined in the
+//!    block before the user's tree so far, by an instruction with that
+//!    single result, not absorbed yet.
+//! 2. **Stay on the stack**: read once, the definition right before the
+//!    tree becomes a child, and the match goes on before its tree.
+//! 3. **Move** ([`Scan::may_move`]): further up, the child's tree moves
+//!    down to its user when its effects allow (none; or reads and traps,
+//!    crossing no write and no other trap), nothing in between writes
+//!    what it reads, and nothing reads a value tee'd in it.
+//! 4. **Tee** ([`Scan::may_tee`]): a value read more than once (or a
+//!    definition of a phi web's variable) ends with `local.tee` in the
+//!    tree of its first reader, when that reader reads it once, right
+//!    after the definition, and the tee keeps no tree from joining.
+//! 5. **Steal a tee** ([`Scan::steal_tee`]): a child tree kept out only
+//!    because its user reads, at an earlier operand, a value tee'd in
+//!    it gives that tee to the user's read, first in emitted order.
+//! 6. **Keep under later trees** ([`Scan::keep_under`]): a value read
+//!    once, as its reader's first operand later in the block, stays on
+//!    the stack under the trees in between (at most [`WINDOW`]
+//!    positions, properly nested: [`nests`]).
+//! 7. **Place the roots** ([`Scan::place_roots`]): where each
+//!    instruction's reads happen as far as locals can tell
+//!    ([`Stackified::at`]).
 //!
-//! **The tee in the first read in emitted order**: when a child tree may
-//! not join its user only because the user reads, at an earlier operand,
-//! a value tee'd inside that tree (`i64.store x (w)` with `w`'s tree
-//! holding `i64.load (local.tee x ...)`), the tee moves to the user's
-//! read, first in emitted order, and the tree joins (`first_read_tee`
-//! says when that moves the definition past nothing but pushes).
+//! Also: a value never read is dropped, a copy into it not emitted
+//! ([`discount_dead_copies`]), nor a literal nothing reads.
 //!
-//! **Values under trees** (WebAssembly lets a value wait on the stack
-//! while other trees run, each of which leaves the stack as it found
-//! it): a variable defined once and read once, as the *first* operand of
-//! its reader later in the block (or of the block's terminator, emitted
-//! right after the body), whose definition is a root that neither joins
-//! nor moves, is emitted at its own place without a `local.set` and read
-//! from the stack by its reader ([`Stackified::stacked`]); nothing changes
-//! order. Two such values must nest (the later defined is read first:
-//! `nests`, a stack of open values); a tree reading one is no child of
-//! anything (its first operand must be the first thing it pushes). A
-//! value waits at most `WINDOW` positions of its block: engines pay for
-//! a deep operand stack at every call.
-//!
-//! A tree is emitted in post-order ([`super`]): children in operand order,
-//! so every instruction with an effect runs in its original order (a moved
-//! one at most reads what nothing crossed writes, and traps only where
-//! nothing crossed has an effect or traps);
-//! only the pushes of the user's own non-child operands (`local.get`,
-//! literals) happen before its later children run. That is safe: a child
-//! writes no local (its only result stays on the stack), so no
-//! `local.get` can see a different value, and a push has no effect to
-//! reorder. Every read of a tree happens where its root is emitted, after
-//! the roots before it: [`Stackified::at`] tells [`super::locals`] so,
-//! or a variable whose last read moved down would give its local to
-//! another written in between; a child absorbed in place, with every
-//! user up to its root, keeps its own position there (positions
-//! `start..=root` are emitted in order). A tee'd definition writes its
-//! local later than its position says (at its user's tree): locals see
-//! it live from its position, earlier, which only adds interference. A variable never read is dropped instead of stored, and a
-//! copy into it is not emitted at all, so that it does not count as a
-//! read of its source (`discount_dead_copies`, by marking), nor is an instruction without
-//! effects that reads no variable and whose results nothing reads.
+//! Why the order stays right: a tree is emitted in post-order, children
+//! in operand order, so every instruction with an effect runs in its
+//! original order; only the pushes of the user's own non-child operands
+//! (`local.get`, literals) happen before its later children run, and a
+//! child writes no local (its only result stays on the stack). A tee'd
+//! definition writes its local later than its position says: locals see
+//! it live from its position, earlier, which only adds interference.
 
 use super::ctl::{Ctl, Structured};
 use super::error::EmitError;
@@ -102,8 +67,6 @@ key!(
 
 /// Which values stay on the stack: side tables by variable and by
 /// instruction.
-/// Copies that feed only copies nothing reads are dead too, in chains and
-/// in cycles.
 #[derive(Clone, Debug)]
 pub(crate) struct Stackified {
     /// Per variable: its value stays on the stack.
@@ -144,7 +107,9 @@ pub(crate) struct Stackified {
 }
 
 /// Dead copies: a copy into a variable never read is not emitted
-/// ([`super`] skips it), so it is not a read of its source either. Marked
+/// ([`super`] skips it), so it is not a read of its source either.
+/// Copies that feed only copies nothing reads are dead too, in chains and
+/// in cycles. Marked
 /// as dead-code elimination marks what is useful: a variable is *live*
 /// when an instruction other than a copy, or a terminator, reads it, or
 /// when a copy into a live variable reads it; the copies into the others
@@ -964,8 +929,8 @@ pub(crate) fn stackify_planned(
 
 #[cfg(test)]
 mod tests {
-    //! The `local.tee` rule (issue 30, item 1): when it fires, and the
-    //! cases where it must not.
+    //! One or more tests per rule of the module documentation, named
+    //! after it: when it fires, and the cases where it must not.
     use crate::emit::plan::Node;
     use crate::emit::tests::{run, var};
     use ssakit::ir::Function;
@@ -1097,8 +1062,8 @@ mod tests {
     /// store of that tree's value: the tee goes in the store, whose
     /// operand comes first in emitted order (`i64.store (local.tee x
     /// ...) (... (i64.load (local.get x)))`), and the tree joins the store
-    /// (before, the tee in the load kept it out: the store's `local.get x`
-    /// would have run first); also past a literal between the two operands
+    /// (a tee in the load would keep it out: the store's `local.get x`
+    /// would run first); also past a literal between the two operands
     /// (`select(x, 7, c)`), not past a variable (`select(x, b, c)`).
     #[test]
     fn a_tee_goes_to_the_first_read_in_emitted_order() {

@@ -1,5 +1,5 @@
 //! Zeros that WebAssembly gives for free: a store of zero into a local
-//! that still holds its initial zero is not emitted (issue 30; what
+//! that still holds its initial zero is not emitted (what
 //! LLVM's and binaryen's output relies on, `local.set L (i32.const 0)`
 //! being four bytes).
 //!
