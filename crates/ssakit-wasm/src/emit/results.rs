@@ -1,5 +1,5 @@
 //! `if` with a result: a merge value carried on the operand stack out of
-//! both arms instead of through a local (issue 30; binaryen's
+//! both arms instead of through a local (binaryen's
 //! `SimplifyLocals::optimizeIfElseReturn`, and what LLVM's WebAssembly
 //! back end emits for a phi at the join of a diamond).
 //!
@@ -33,10 +33,11 @@
 //! One linear pass over the structured items, matching openers with a
 //! stack.
 
+use super::ctl::{Ctl, Structured};
 use super::locals::{self, Locals};
-use super::stackify::{single_def, Node, Stackified};
-use super::structure::{Ctl, Structured};
-use super::val_type;
+use super::plan::val_type;
+use super::plan::Node;
+use super::stackify::{single_def, Stackified};
 use ssakit::entity::EntityVec;
 use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator, Var};
 use wasm_encoder::ValType;
@@ -190,8 +191,9 @@ pub(crate) fn if_results(
 mod tests {
     //! When the rule fires, and the cases where it must not.
     use super::{if_results, Carry};
+    use crate::emit::ctl::Ctl;
     use crate::emit::locals::assign;
-    use crate::emit::structure::{structure, Ctl};
+    use crate::emit::structure::structure;
     use crate::emit::tests::run;
     use wasm_encoder::ValType;
 

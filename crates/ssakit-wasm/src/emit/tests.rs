@@ -1,10 +1,11 @@
 //! Stackify's moves and the locals' value-based sharing on small
 //! programs (issue 30): what stays on the stack, where a tree is emitted,
 //! which variables share a local.
+use super::ctl::Structured;
 use super::locals::{assign, Local, Locals};
+use super::lower::Lowering;
 use super::stackify::{stackify, Stackified};
-use super::structure::{structure, Structured};
-use super::Lowering;
+use super::structure::structure;
 use crate::module::Signature;
 use ssakit::entity::EntityRef;
 use ssakit::ir::{Function, Type, Var};
@@ -183,7 +184,8 @@ mod tidy {
     //! The peephole rules of `emit/tidy.rs` on the output of Ramsey's
     //! translation.
     use super::func;
-    use crate::emit::structure::{structure, translate, Ctl};
+    use crate::emit::ctl::Ctl;
+    use crate::emit::structure::{structure, translate};
 
     /// A loop whose exit test is a `branch` with the back edge on one side:
     /// Ramsey's translation gives `if; br; else; ...; end`, tidy a `br_if`.
