@@ -1,7 +1,9 @@
 //! Properties on real binaries of this machine, whose exact counts drift
 //! with their versions: every function of `/usr/bin/ls` lifts, goes
 //! through the three flavours, verifies and destructs with no failure, and
-//! its lifted and pruned forms survive the text round trip. Skipped, with
+//! its lifted and pruned forms survive the text round trip; what `x86
+//! lift` prints of the binary (opaque or with the semantics) parses back,
+//! every function under its own label. Skipped, with
 //! a message, where the binary is absent. `SSAKIT_X86_CORPUS` (paths
 //! separated by `:`) adds binaries (scripts/install-x86-corpus.sh installs
 //! the issue's), which must be there: one absent fails the test.
@@ -74,6 +76,28 @@ fn every_function_of_the_system_binaries_goes_through() {
             t.phis[2]
         );
         assert!(stats.functions.len() > 10 && t.jump_tables > 0, "{path}");
+        // What `x86 lift` prints parses back: the labels are unique, and
+        // the module, lifted opaque and with the semantics, round-trips
+        // (a chunk of functions at a time, to bound the memory).
+        let mut labels = std::collections::HashSet::new();
+        for info in bin.functions() {
+            assert!(
+                labels.insert(info.label.as_str()),
+                "{path}: two functions labelled {}",
+                info.label
+            );
+        }
+        for semantics in [false, true] {
+            let opts = ssakit_x86::lift::Options { semantics };
+            for (k, chunk) in bin.functions().chunks(512).enumerate() {
+                let functions = chunk
+                    .iter()
+                    .map(|info| ssakit_x86::lift::lift_with(&bin, info, &opts).func)
+                    .collect();
+                let what = format!("{path}: chunk {k}, semantics {semantics}");
+                text_round_trip(Module { functions }, &what);
+            }
+        }
         // The text round trip, lifted and pruned, a function at a time.
         for info in bin.functions() {
             let what = format!("{path}: {} at {:#x}", info.name, info.extent.start);
