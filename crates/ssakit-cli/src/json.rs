@@ -686,7 +686,7 @@ pub struct X86Phi {
 pub struct X86Inst {
     /// The machine instruction's address, or null.
     pub address: Option<String>,
-    /// Whether it is a call (a call of the IR, a `x86.call*` operation or
+    /// Whether it is a call (a call of the IR, an `x86.call.x` operation or
     /// `syscall`).
     pub call: bool,
     /// The operator or callee.

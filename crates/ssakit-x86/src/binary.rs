@@ -109,10 +109,9 @@ pub struct Binary<'d> {
     /// The GNU build-id's bytes and the `.gnu_debuglink` CRC, if any.
     build_id: Option<&'d [u8]>,
     debuglink_crc: Option<u32>,
-    /// Whether the file has section headers, a symbol table and an
-    /// `.eh_frame`: why [`Binary::functions`] may be empty.
+    /// Whether the file has section headers and an `.eh_frame`: why
+    /// [`Binary::functions`] may be empty.
     has_sections: bool,
-    has_symbols: bool,
     has_eh_frame: bool,
 }
 
@@ -461,7 +460,6 @@ impl<'d> Binary<'d> {
             build_id: file.build_id().ok().flatten(),
             debuglink_crc: file.gnu_debuglink().ok().flatten().map(|(_, crc)| crc),
             has_sections: u16_at(data, E_SHNUM) > 0,
-            has_symbols: file.symbol_table().is_some() || file.dynamic_symbol_table().is_some(),
             has_eh_frame: false,
         };
         let mut eh_frame = None;
@@ -604,9 +602,10 @@ impl<'d> Binary<'d> {
             "no function found: the file has no section headers (e_shnum 0), \
              so no symbols and no `.eh_frame` to find functions in"
                 .to_string()
-        } else if !self.has_symbols && !self.has_eh_frame {
-            "no function found: no symbol table and no `.eh_frame` (a stripped \
-             binary without unwind tables; give its debug file with --symbols)"
+        } else if !self.has_eh_frame {
+            "no function found: no symbol of a function and no `.eh_frame` (a \
+             stripped binary without unwind tables, as Go's; give its debug file \
+             with --symbols)"
                 .to_string()
         } else {
             "no function found: no symbol of a function and no `.eh_frame` FDE \

@@ -249,6 +249,29 @@ fn no_section_headers_is_a_reason_for_no_function() {
     assert!(why.contains("e_shnum 0"), "{why}");
 }
 
+/// Item 6: a stripped binary without `.eh_frame` (as a stripped Go
+/// binary) has no function, and the reason says so.
+#[test]
+fn no_symbols_and_no_eh_frame_is_a_reason_for_no_function() {
+    let mut elf = read("round4-stripped");
+    // Rename `.eh_frame` and `.eh_frame_hdr` in the section name table.
+    let mut renamed = 0;
+    for k in 0..elf.len() - 9 {
+        if &elf[k..k + 9] == b".eh_frame" {
+            elf[k + 1..k + 3].copy_from_slice(b"xx");
+            renamed += 1;
+        }
+    }
+    assert!(renamed >= 1);
+    let bin = Binary::parse(&elf).unwrap();
+    assert!(bin.functions().is_empty());
+    let why = bin.no_functions_reason().unwrap();
+    assert!(
+        why.contains("no symbol of a function and no `.eh_frame`"),
+        "{why}"
+    );
+}
+
 /// Item 7: `.symtab`'s `sh_link` naming a section that is no string
 /// table is reported at that field.
 #[test]
@@ -277,6 +300,29 @@ fn a_debug_file_of_another_build_is_refused() {
     let e = bin.add_symbols(&read("round4-O1")).unwrap_err();
     assert!(e.message.contains("build-id"), "{e}");
     assert!(e.offset.is_some(), "{e}");
+    bin.add_symbols(&read("round4")).unwrap();
+    assert!(bin.functions().iter().any(|f| f.label == "helper.2"));
+}
+
+/// Item 5, where the binary has no build-id: the CRC its
+/// `.gnu_debuglink` records must be the debug file's (`round4-linked`
+/// links `round4`; the build-id notes are hidden here by changing their
+/// type).
+#[test]
+fn a_debug_file_of_another_build_is_refused_by_its_crc() {
+    let hide_build_id = |mut elf: Vec<u8>| {
+        // namesz 4, descsz 20, type 3 (NT_GNU_BUILD_ID), "GNU\0"
+        let note = [4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0, b'G', b'N', b'U', 0];
+        let at = (0..elf.len() - 16)
+            .find(|&k| elf[k..k + 16] == note)
+            .expect("a build-id note");
+        elf[at + 8] = 0x7f;
+        elf
+    };
+    let linked = hide_build_id(read("round4-linked"));
+    let mut bin = Binary::parse(&linked).unwrap();
+    let e = bin.add_symbols(&read("round4-O1")).unwrap_err();
+    assert!(e.message.contains("`.gnu_debuglink`"), "{e}");
     bin.add_symbols(&read("round4")).unwrap();
     assert!(bin.functions().iter().any(|f| f.label == "helper.2"));
 }

@@ -207,7 +207,16 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
             )
         };
         if a.format == crate::json::Format::Json {
-            return write_json(&mut out, name, bin, &chosen, &opts, &a.construct, &who);
+            let failed = std::cell::Cell::new(None);
+            let batches = Batches {
+                bin,
+                chosen: &chosen,
+                opts: &opts,
+                construct: &a.construct,
+                who: &who,
+                failed: &failed,
+            };
+            return write_json(&mut out, name, batches);
         }
         let mut functions: Vec<Function> = {
             use rayon::prelude::*;
@@ -225,24 +234,8 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
 /// `x86 lift --format json`: the document written as it is made, a batch
 /// of functions at a time (lifted and constructed in parallel, then
 /// written), so that only a batch is in memory (docs/x86.md measures it).
-fn write_json(
-    out: &mut Out,
-    name: &str,
-    bin: &Binary<'_>,
-    chosen: &[&FuncInfo],
-    opts: &ssakit_x86::lift::Options,
-    construct: &LiftConstruct,
-    who: &dyn Fn(&FuncInfo) -> String,
-) -> Result<(), Failed> {
-    let failed = std::cell::Cell::new(None);
-    let functions = Batches {
-        bin,
-        chosen,
-        opts,
-        construct,
-        who,
-        failed: &failed,
-    };
+fn write_json(out: &mut Out, name: &str, functions: Batches<'_, '_, '_>) -> Result<(), Failed> {
+    let (construct, failed) = (functions.construct, functions.failed);
     let doc = json::X86Lift {
         binary: name.to_string(),
         functions,
@@ -252,10 +245,7 @@ fn write_json(
             FlavorArg::Pruned => "pruned",
         }),
     };
-    let mut w = OutWriter {
-        out,
-        failed: &failed,
-    };
+    let mut w = OutWriter { out, failed };
     let res = serde_json::to_writer(&mut w, &doc);
     if let Some(f) = failed.take() {
         return Err(f);
