@@ -973,6 +973,34 @@ mod tests {
         });
     }
 
+    /// Tee: at the user's one read of a value read more than once, right
+    /// after the definition; not when the user reads it twice, nor when
+    /// the tee keeps the user's tree from joining its reader.
+    #[test]
+    fn rule_may_tee() {
+        let tee_at_1 = |text: &str| {
+            scanned(text, 1, |scan, f| {
+                let x = var(f, "x");
+                let node = Node::Inst(f.block_insts(f.entry())[1]);
+                let ops = scan.plan.operands(node).unwrap();
+                let c = scan.match_child(x, 1).unwrap();
+                scan.may_tee(node, ops, ssakit::ir::Operand::Var(x), c)
+            })
+        };
+        let f = |user: &str| {
+            format!(
+                "function f(a, b) {{\ne:\n  x = a + b\n  y = {user}\n  z = y - b\n  r = z + x\n  ret r\n}}\n"
+            )
+        };
+        assert!(tee_at_1(&f("x * 3")));
+        assert!(!tee_at_1(&f("x * x")));
+        // Nor when `y`'s one reader reads `x` too: the tee would keep
+        // `y`'s tree from joining it.
+        assert!(!tee_at_1(
+            "function f(a, b) {\ne:\n  x = a + b\n  y = x * 3\n  z = y - x\n  ret z\n}\n"
+        ));
+    }
+
     /// Move: a load moves past a pure instruction, not past a store, and
     /// a tee never moves.
     #[test]
