@@ -135,8 +135,8 @@ impl<'f, 'a> Emitter<'f, 'a> {
             Ctl::Else => self.ins(I::Else),
             Ctl::End => {
                 self.ins(I::End);
-                if let Some(Carry::Store(_, l, once)) = carry {
-                    self.code.store_if_result(l, once);
+                if let Some(Carry::Store { local, once, .. }) = carry {
+                    self.code.store_if_result(local, once);
                 }
             }
             Ctl::Br(d) => self.ins(I::Br(d)),

@@ -242,7 +242,7 @@ fn effects_of(f: &Function, i: Inst) -> Effects {
 /// How many positions of its block a value may wait under the trees
 /// after it: engines record the operand stack at every call and branch
 /// (V8 for its stack maps), so values kept under long runs of statements
-/// cost them memory per call times depth (docs/bench has the
+/// cost them memory per call times depth (docs/wasm.md has the
 /// measurement); Go's pattern (`call; global.get SP; local.set SP;
 /// br_if`) needs two.
 const WINDOW: usize = 8;
@@ -929,11 +929,136 @@ pub(crate) fn stackify_planned(
 
 #[cfg(test)]
 mod tests {
-    //! One or more tests per rule of the module documentation, named
-    //! after it: when it fires, and the cases where it must not.
-    use crate::emit::plan::Node;
+    //! The rules of the module documentation on small programs: when
+    //! each fires, and the cases where it must not; `rule_*` call one
+    //! rule's method on a scan stopped before a user.
+    use super::{earlier, nests, root, Pos, Scan};
+    use crate::emit::plan::tests::with_function;
+    use crate::emit::plan::{Node, Plan};
+    use crate::emit::structure::structure;
     use crate::emit::tests::{run, var};
+    use ssakit::entity::{EntityRef, PackedOption};
     use ssakit::ir::Function;
+
+    /// `then` on a scan of the entry block of the one function of
+    /// `text`, its first `upto` positions scanned as users.
+    fn scanned<T>(
+        text: &str,
+        upto: usize,
+        then: impl FnOnce(&mut Scan<'_, '_>, &Function) -> T,
+    ) -> T {
+        with_function(text, |f, low| {
+            let s = structure(f).unwrap();
+            let plan = Plan::new(f, low, &s);
+            let mut scan = Scan::new(f, &plan, &s);
+            scan.prepare(f.entry());
+            for j in 0..upto {
+                scan.user_at(j, true).unwrap();
+            }
+            then(&mut scan, f)
+        })
+    }
+
+    /// Match a child: a definition in the block before the user's tree
+    /// so far, not a parameter's value, not at or after the cursor.
+    #[test]
+    fn rule_match_child() {
+        let text = "function f(a, b) {\ne:\n  x = a + b\n  y = a * b\n  z = x - y\n  ret z\n}\n";
+        scanned(text, 2, |scan, f| {
+            let (x, y, a) = (var(f, "x"), var(f, "y"), var(f, "a"));
+            assert_eq!(scan.match_child(x, 2).map(|c| c.at), Some(0));
+            assert_eq!(scan.match_child(y, 2).map(|c| c.at), Some(1));
+            assert!(scan.match_child(x, 0).is_none());
+            assert!(scan.match_child(a, 2).is_none());
+        });
+    }
+
+    /// Tee: at the user's one read of a value read more than once, right
+    /// after the definition; not when the user reads it twice, nor when
+    /// the tee keeps the user's tree from joining its reader.
+    #[test]
+    fn rule_may_tee() {
+        let tee_at_1 = |text: &str| {
+            scanned(text, 1, |scan, f| {
+                let x = var(f, "x");
+                let node = Node::Inst(f.block_insts(f.entry())[1]);
+                let ops = scan.plan.operands(node).unwrap();
+                let c = scan.match_child(x, 1).unwrap();
+                scan.may_tee(node, ops, ssakit::ir::Operand::Var(x), c)
+            })
+        };
+        let f = |user: &str| {
+            format!(
+                "function f(a, b) {{\ne:\n  x = a + b\n  y = {user}\n  z = y - b\n  r = z + x\n  ret r\n}}\n"
+            )
+        };
+        assert!(tee_at_1(&f("x * 3")));
+        assert!(!tee_at_1(&f("x * x")));
+        // Nor when `y`'s one reader reads `x` too: the tee would keep
+        // `y`'s tree from joining it.
+        assert!(!tee_at_1(
+            "function f(a, b) {\ne:\n  x = a + b\n  y = x * 3\n  z = y - x\n  ret z\n}\n"
+        ));
+    }
+
+    /// Move: a load moves past a pure instruction, not past a store, and
+    /// a tee never moves.
+    #[test]
+    fn rule_may_move() {
+        let text = |mid: &str| {
+            format!(
+                "operator i64.load trap read\noperator i64.store trap write\nfunction f(a, b) {{\ne:\n  x = i64.load[0, 3](a)\n{mid}\n  y = x * 2\n  ret y\n}}\n"
+            )
+        };
+        scanned(&text("  z = a + b"), 2, |scan, _| {
+            assert!(scan.may_move(0, 2, false));
+            assert!(!scan.may_move(0, 2, true));
+        });
+        scanned(&text("  i64.store[0, 3](b, a)"), 2, |scan, _| {
+            assert!(!scan.may_move(0, 2, false));
+        });
+    }
+
+    /// Place the roots: a moved child's reads are where its root is
+    /// (`x`, moved into `y`, itself in place up to `r`), an in-place
+    /// child keeps its own position, a root too.
+    #[test]
+    fn rule_place_roots() {
+        let (f, st, _) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  w = a * a\n  y = x * 2\n  z = y + w\n  r = z * w\n  ret r\n}\n",
+        );
+        let i = f.block_insts(f.entry());
+        let at: Vec<u32> = i.iter().map(|&k| st.at[k]).collect();
+        assert!(st.absorbed[i[0]] && !st.absorbed[i[1]]);
+        assert_eq!(at, [2, 1, 2, 3, 4]);
+    }
+
+    /// Keep under later trees nests values (readers come in order): a
+    /// value defined before an open one and read after it holds it; one
+    /// defined while another is open and read after that one's reader
+    /// would cross it.
+    #[test]
+    fn rule_keep_under_nests() {
+        let mut open = Vec::new();
+        assert!(nests(&mut open, 2, 3));
+        assert!(nests(&mut open, 1, 4));
+        assert_eq!(open, [(1, 4)]);
+        assert!(!nests(&mut open, 3, 5));
+        assert!(nests(&mut open, 4, 5));
+    }
+
+    /// The tree links: a root found through them, the path compressed;
+    /// an absent next write is never.
+    #[test]
+    fn tree_links_and_positions() {
+        let p = |k: usize| PackedOption::some(Pos::new(k));
+        let mut up = vec![p(1), p(2), PackedOption::NONE];
+        assert_eq!(root(&mut up, 0), 2);
+        assert_eq!(up[0], p(2));
+        assert_eq!(earlier(PackedOption::NONE, p(3)), p(3));
+        assert_eq!(earlier(p(2), p(3)), p(2));
+        assert_eq!(earlier(p(4), PackedOption::NONE), p(4));
+    }
 
     /// The node of the `k`-th instruction of the entry block.
     fn at(f: &Function, k: usize) -> Option<Node> {
