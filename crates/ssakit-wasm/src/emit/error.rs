@@ -4,8 +4,8 @@
 //! from it at the front door ([`EmitError::located`]), with the message
 //! naming the function.
 
-use crate::error::WasmError;
-use ssakit::ir::{Block, Callee, Function, Operator};
+use crate::error::{ErrorKind, WasmError};
+use ssakit::ir::{Block, Callee, Function, Operator, Var};
 
 /// Why a function cannot be emitted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +58,9 @@ pub(crate) enum EmitError {
     BadImmediates(Operator),
     /// The operator could not be re-encoded.
     Reencode(String),
+    /// Two values given one local where both are live (`emit/locals.rs`):
+    /// a bug of the allocation, checked in every build.
+    SharedLocal(Var, Var),
 }
 
 /// The operators whose shape the lowering checks itself.
@@ -72,10 +75,15 @@ pub(crate) enum Shape {
 }
 
 impl EmitError {
-    /// The error as callers see it: of kind
-    /// [`Input`](crate::error::ErrorKind::Input), its message naming `f`.
+    /// The error as callers see it, its message naming `f`: of kind
+    /// [`Input`](crate::error::ErrorKind::Input), but for a bug of the
+    /// emitter ([`Internal`](crate::error::ErrorKind::Internal)).
     pub(crate) fn located(&self, f: &Function) -> WasmError {
-        WasmError::new(format!("emitting `{}`: {}", f.name(), self.message(f)))
+        let e = WasmError::new(format!("emitting `{}`: {}", f.name(), self.message(f)));
+        match self {
+            EmitError::SharedLocal(..) => e.with_kind(ErrorKind::Internal),
+            _ => e,
+        }
     }
 
     /// What is wrong, with `f`'s names for its entities.
@@ -119,6 +127,14 @@ impl EmitError {
                 format!("bad immediates for `{}`", f.operator_name(*op))
             }
             EmitError::Reencode(e) => format!("re-encoding: {e}"),
+            EmitError::SharedLocal(a, b) => {
+                let names = ssakit::ir::VarNames::new(f);
+                format!(
+                    "internal error: `{}` and `{}` share a local where both are live",
+                    names.get(*a),
+                    names.get(*b)
+                )
+            }
         }
     }
 }

@@ -102,6 +102,12 @@ pub(crate) struct Assignment {
     pub(crate) groups: Vec<(u32, ValType)>,
     /// Declared locals (parameters not counted).
     pub(crate) count: usize,
+    /// Two values the scan put in one local where both are live, if it
+    /// ever did: the check [`insert`] makes in every build (a release
+    /// build runs no `debug_assert`, and no oracle sees a clash whose
+    /// wrong value happens not to be read), turned into an internal
+    /// error by the emitter.
+    pub(crate) clash: Option<(Var, Var)>,
 }
 
 /// The index of `v`'s local, for `local.get`, `local.set` and
@@ -174,6 +180,9 @@ struct Allocation<'a> {
     slot_of: EntityVec<Var, PackedOption<Slot>>,
     /// The variables the scan placed (not the parameters), in its order.
     order: Vec<Var>,
+    /// The first two values found live at once in one slot
+    /// ([`Assignment::clash`]).
+    clash: Option<(Var, Var)>,
 }
 
 impl<'a> Allocation<'a> {
@@ -195,6 +204,7 @@ impl<'a> Allocation<'a> {
             n_slots: 0,
             slot_of: EntityVec::filled(nv, PackedOption::NONE),
             order: Vec::new(),
+            clash: None,
         }
     }
 
@@ -468,7 +478,8 @@ impl<'a> Allocation<'a> {
         for &p in f.params() {
             let l = self.new_slot(kind(p));
             let value = self.value(p);
-            insert(&mut self.slots[l].occ, 0, 0, value);
+            let clash = insert(&mut self.slots[l].occ, 0, 0, value);
+            self.note(clash, value);
             self.take(p, l);
         }
         // Non-parameter variables with a range, by first position
@@ -564,12 +575,22 @@ impl<'a> Allocation<'a> {
     fn take(&mut self, v: Var, l: Slot) {
         let value = self.value(v);
         let slot = &mut self.slots[l];
+        let mut clash = None;
         for &(a, b) in self.segs.of(v) {
-            insert(&mut slot.occ, a, b, value);
+            clash = clash.or(insert(&mut slot.occ, a, b, value));
         }
         let hi = self.span[v].map_or(0, |(_, hi)| hi);
         slot.last = slot.last.max(hi);
         self.slot_of[v] = PackedOption::some(l);
+        self.note(clash, value);
+    }
+
+    /// Keeps the first clash [`insert`] reports: `other` live where
+    /// `value` was put.
+    fn note(&mut self, other: Option<Var>, value: Var) {
+        if let Some(w) = other {
+            self.clash = self.clash.or(Some((w, value)));
+        }
     }
 
     /// **Numbering**: the index of every slot past the parameters,
@@ -686,6 +707,7 @@ impl<'a> Allocation<'a> {
             local,
             groups,
             count: n_slots - n_params,
+            clash: self.clash,
         }
     }
 }
@@ -700,9 +722,11 @@ fn conflicts(occ: &Occupied, lo: u32, hi: u32, value: Var) -> bool {
 }
 
 /// Adds segment `(lo, hi)` holding `value` to `occ`, merged with the
-/// intervals it overlaps (which hold `value` too: [`conflicts`] said so).
-fn insert(occ: &mut Occupied, lo: u32, hi: u32, value: Var) {
+/// intervals it overlaps, which hold `value` too ([`conflicts`] said so):
+/// one that holds another value is returned, the allocation's error.
+fn insert(occ: &mut Occupied, lo: u32, hi: u32, value: Var) -> Option<Var> {
     let (mut a, mut b) = (lo, hi);
+    let mut clash = None;
     // The intervals it overlaps, latest first, each removed as found (no
     // list collected: this runs once per segment).
     while let Some((&s, &(e, w))) = occ.range(..=hi).next_back() {
@@ -710,11 +734,14 @@ fn insert(occ: &mut Occupied, lo: u32, hi: u32, value: Var) {
             break;
         }
         occ.remove(&s);
-        debug_assert_eq!(w, value, "overlapping values");
+        if w != value {
+            clash = clash.or(Some(w));
+        }
         a = a.min(s);
         b = b.max(e);
     }
     occ.insert(a, (b, value));
+    clash
 }
 
 /// Bytes of the unsigned LEB128 encoding of a local index.
@@ -789,5 +816,26 @@ mod tests {
         assert_ne!(l("y"), l("z"));
         assert_eq!((l("x"), l("z")), (Some(0), Some(1)));
         assert_eq!(a.count, 0);
+    }
+}
+
+#[cfg(test)]
+mod clash_tests {
+    use super::{insert, Occupied};
+    use ssakit::entity::EntityRef;
+    use ssakit::ir::Var;
+
+    /// A segment sharing an end point with another value's interval is a
+    /// clash, reported in every build (it was a `debug_assert`); one of the
+    /// same value merges.
+    #[test]
+    fn a_shared_end_point_of_two_values_is_a_clash() {
+        let (x, y) = (Var::new(0), Var::new(1));
+        let mut occ = Occupied::new();
+        assert_eq!(insert(&mut occ, 2, 5, x), None);
+        assert_eq!(insert(&mut occ, 5, 7, x), None);
+        assert_eq!(occ.len(), 1, "{occ:?}");
+        assert_eq!(insert(&mut occ, 7, 9, y), Some(x));
+        assert_eq!(insert(&mut occ, 0, 1, y), None);
     }
 }

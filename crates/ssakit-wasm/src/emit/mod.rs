@@ -248,7 +248,7 @@ impl Steps {
         let structured = Steps::structure(f)?;
         let plan = Plan::new(f, low, &structured);
         let stackified = stackify::stackify_planned(f, &plan, &structured)?;
-        let (locals, scratch) = Steps::locals(f, &structured, &stackified);
+        let (locals, scratch) = Steps::locals(f, &structured, &stackified)?;
         let carried = results::if_results(f, &structured, &stackified, &locals.local);
         let zero = zeros::implicit_zeros(f, &structured, &stackified, &locals.local, locals.count);
         Ok(Steps {
@@ -274,9 +274,17 @@ impl Steps {
     }
 
     /// Locals: the assignment, and the scratch `i64` after the assigned
-    /// locals, declared when a selector is `i64`.
-    fn locals(f: &Function, s: &Structured, st: &Stackified) -> (locals::Assignment, u32) {
+    /// locals, declared when a selector is `i64`; or the two values the
+    /// assignment put in one local where both are live.
+    fn locals(
+        f: &Function,
+        s: &Structured,
+        st: &Stackified,
+    ) -> Result<(locals::Assignment, u32), EmitError> {
         let mut alloc = locals::assign(f, s, st);
+        if let Some((a, b)) = alloc.clash {
+            return Err(EmitError::SharedLocal(a, b));
+        }
         let scratch = (f.params().len() + alloc.count) as u32;
         let wide_selector = f.layout().iter().any(|&b| match *f.term(b) {
             Terminator::Switch {
@@ -289,7 +297,7 @@ impl Steps {
             alloc.groups.push((1, ValType::I64));
             alloc.count += 1;
         }
-        (alloc, scratch)
+        Ok((alloc, scratch))
     }
 
     /// Emission: the code of `f`, item by item of the structure
