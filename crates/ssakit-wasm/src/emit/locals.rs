@@ -822,7 +822,6 @@ mod tests {
 #[cfg(test)]
 mod clash_tests {
     use super::{insert, Occupied};
-    use ssakit::entity::EntityRef;
     use ssakit::ir::Var;
 
     /// A segment sharing an end point with another value's interval is a
