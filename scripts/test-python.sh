@@ -4,9 +4,11 @@
 # the package installed with the README's one command
 # (`pip install ./crates/ssakit-py`), then pytest on
 # crates/ssakit-py/tests (the tour of docs/python.md included). The
-# extension is built in the dev profile (MATURIN_PEP517_ARGS) unless
-# SSAKIT_PY_PROFILE=release; the tests compare with the CLI, built here
-# in the dev profile too (or SSAKIT_BIN).
+# extension is built in the dev profile (MATURIN_PEP517_ARGS; not `test`,
+# which makes a test harness of the library) unless SSAKIT_PY_PROFILE says
+# otherwise (`release` is pip's default); the tests compare with the CLI,
+# built here in the test profile, which `cargo test` built already in
+# .ci/run (or SSAKIT_BIN).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
@@ -20,7 +22,7 @@ python3 -m venv "$venv"
 pip=("$venv/bin/pip" install -q --disable-pip-version-check)
 "${pip[@]}" maturin==1.16.0 pytest==9.2.0 networkx==3.6.1
 if [ -z "${SSAKIT_BIN:-}" ]; then
-    cargo build -q -p ssakit-cli
+    cargo build -q --profile test -p ssakit-cli
     export SSAKIT_BIN="$PWD/$target/debug/ssakit"
 fi
 # The README's command; pip builds the extension through maturin.

@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use ssakit::analysis::def_use::{At, DefUse, ReachingDefs};
 use ssakit::error::IrError;
 use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator, Var, VarNames};
+use ssakit_wasm::lift::Offsets;
 use ssakit_x86::lift::Origins;
 use std::sync::{Arc, OnceLock};
 
@@ -26,10 +27,13 @@ pub enum Source {
         /// The function's start address.
         start: u64,
     },
-    /// Lifted from WebAssembly: the function's index in the module.
+    /// Lifted from WebAssembly: the function's index in the module and
+    /// each instruction's byte offset.
     Wasm {
         /// The function index (imports counted).
         index: u32,
+        /// The side table of the lifter.
+        offsets: Arc<Offsets>,
     },
 }
 
@@ -166,19 +170,23 @@ impl PyFunction {
         t.as_ref().map_err(|e| ir_error(e, self.func()))
     }
 
-    /// The machine address of instruction `i` (x86 lifted code).
+    /// The machine address (x86) or byte offset (WebAssembly) of
+    /// instruction `i`.
     pub fn inst_address(&self, i: Inst) -> Option<u64> {
         match &self.inner.source {
             Source::X86 { origins, .. } => origins.inst(i).map(|s| s.address),
-            _ => None,
+            Source::Wasm { offsets, .. } => offsets.inst(i),
+            Source::Text => None,
         }
     }
 
-    /// The machine address of the terminator of `b` (x86 lifted code).
+    /// The machine address (x86) or byte offset (WebAssembly) of the
+    /// terminator of `b`.
     pub fn term_address(&self, b: Block) -> Option<u64> {
         match &self.inner.source {
             Source::X86 { origins, .. } => origins.term(b).map(|s| s.address),
-            _ => None,
+            Source::Wasm { offsets, .. } => offsets.term(b),
+            Source::Text => None,
         }
     }
 
@@ -191,11 +199,12 @@ impl PyFunction {
     }
 
     /// The point just before the first instruction at machine address
-    /// `a` (the end of the block when only its terminator is there).
+    /// or byte offset `a` (the end of the block when only its terminator
+    /// is there).
     pub fn at_address(&self, a: u64) -> PyResult<At> {
-        if !matches!(self.inner.source, Source::X86 { .. }) {
+        if matches!(self.inner.source, Source::Text) {
             return Err(value_error(format!(
-                "function `{}` was not lifted from machine code: give `at` as a block name or (block, index)",
+                "function `{}` was not lifted from a binary: give `at` as a block name or (block, index)",
                 self.func().name()
             )));
         }

@@ -304,7 +304,7 @@ impl PyFunction {
     #[getter]
     fn wasm_index(&self) -> Option<u32> {
         match &self.inner.source {
-            Source::Wasm { index } => Some(*index),
+            Source::Wasm { index, .. } => Some(*index),
             _ => None,
         }
     }

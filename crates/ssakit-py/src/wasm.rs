@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use ssakit_wasm::lift::{lift, ModuleSymbols};
 use ssakit_wasm::module::{parse, to_binary};
 use ssakit_wasm::rewrite::{optimize, OptLevel, OptOptions};
+use std::sync::Arc;
 
 /// Bytes given as `bytes`, or read from a path (`str` or `PathLike`).
 fn input(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
@@ -23,7 +24,8 @@ fn input(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 }
 
 /// Lifts every function body of a WebAssembly module (binary or text;
-/// bytes or a path); with `construct`, a flavour, each in SSA form.
+/// bytes or a path), each instruction with the byte offset of its
+/// operator in the module; with `construct`, a flavour, each in SSA form.
 #[pyfunction]
 #[pyo3(signature = (data, *, construct=None))]
 pub fn lift_wasm(
@@ -40,20 +42,24 @@ pub fn lift_wasm(
         m.bodies
             .par_iter()
             .map(|body| {
-                let mut f = lift(&m, &syms, body)?.func;
+                let l = lift(&m, &syms, body)?;
+                let mut f = l.func;
                 let c = copts
                     .as_ref()
                     .map(|o| ssakit::construct::construct(&mut f, o));
-                Ok((f, body.index, c.and_then(Result::err)))
+                Ok((f, body.index, l.offsets, c.and_then(Result::err)))
             })
             .collect()
     });
     let lifted = r.map_err(|e| wasm_error(&e))?;
     lifted
         .into_iter()
-        .map(|(f, index, err)| match err {
+        .map(|(f, index, offsets, err)| match err {
             Some(e) => Err(ir_error(&e, &f)),
-            None => Ok(PyFunction::new(f, Source::Wasm { index })),
+            None => {
+                let offsets = Arc::new(offsets);
+                Ok(PyFunction::new(f, Source::Wasm { index, offsets }))
+            }
         })
         .collect()
 }

@@ -101,3 +101,17 @@ def test_wasm_lift_and_opt(tmp_path):
     run_cli("wasm", "opt", str(wat), "-o", str(path))
     assert out == path.read_bytes()
     assert [f.wasm_index for f in ssakit.lift_wasm(out)] == [f.wasm_index for f in fs]
+
+
+# (module (func (param i32) (result i32) local.get 0 i32.const 1 i32.add))
+ADD_ONE = bytes.fromhex("0061736d01000000" "01060160017f017f" "03020100" "0a0901070020004101 6a0b".replace(" ", ""))
+
+
+def test_wasm_instructions_carry_their_byte_offsets():
+    f = ssakit.lift_wasm(ADD_ONE, construct="pruned")[0]
+    (add,) = f.block(f.entry)["instructions"]
+    assert add["op"] == "i32.add" and ADD_ONE[add["address"]] == 0x6A
+    assert ADD_ONE[f.block(f.entry)["terminator"]["address"]] == 0x0B  # end
+    assert f.reaching("l0", at=add["address"]) == "l0"
+    assert [u["address"] for u in f.uses("l0")] == [add["address"]]
+    assert f.definition(add["writes"][0])["address"] == add["address"]
