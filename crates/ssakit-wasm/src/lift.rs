@@ -447,7 +447,7 @@ impl Lifter<'_, '_> {
         while !ops.eof() {
             let (op, offset) = ops.read_with_offset()?;
             self.validator.op(offset, &op)?;
-            self.offset = Some(offset as u64);
+            self.offset = Some(offset);
             self.op(op, offset)?;
         }
         ops.finish()?;
