@@ -35,6 +35,13 @@ pub enum Source {
         /// The side table of the lifter.
         offsets: Arc<Offsets>,
     },
+    /// Lifted, then renumbered by a pass or destruction: no addresses.
+    Renumbered {
+        /// The start address of an x86 function.
+        start: Option<u64>,
+        /// The function index of a WebAssembly function.
+        index: Option<u32>,
+    },
 }
 
 /// The printed name of every value, and back.
@@ -95,18 +102,36 @@ impl PyFunction {
         &self.inner.func
     }
 
-    /// A new function from this one changed by `change`, keeping the
-    /// source (passes keep instructions in place, so the side table
-    /// still answers for those that remain).
+    /// A new function from this one changed by `change`. With
+    /// `keeps_insts` (construction: it adds phis and renames in place) it
+    /// keeps the addresses; otherwise (the passes and destruction compact
+    /// the instruction table, renumbering it) the addresses are dropped.
     pub fn derive(
         &self,
         py: Python<'_>,
+        keeps_insts: bool,
         change: impl FnOnce(&mut Function) -> Result<(), IrError> + Send,
     ) -> PyResult<PyFunction> {
         let mut f = (*self.inner.func).clone();
         let r = py.detach(|| change(&mut f));
         r.map_err(|e| ir_error(&e, &f))?;
-        Ok(PyFunction::new(f, self.inner.source.clone()))
+        Ok(PyFunction::new(f, self.source_after(keeps_insts)))
+    }
+
+    /// The source of a function derived from this one.
+    pub fn source_after(&self, keeps_insts: bool) -> Source {
+        match (&self.inner.source, keeps_insts) {
+            (s, true) => s.clone(),
+            (Source::X86 { start, .. }, false) => Source::Renumbered {
+                start: Some(*start),
+                index: None,
+            },
+            (Source::Wasm { index, .. }, false) => Source::Renumbered {
+                start: None,
+                index: Some(*index),
+            },
+            (s, false) => s.clone(),
+        }
     }
 
     /// The printed names.
@@ -176,7 +201,7 @@ impl PyFunction {
         match &self.inner.source {
             Source::X86 { origins, .. } => origins.inst(i).map(|s| s.address),
             Source::Wasm { offsets, .. } => offsets.inst(i),
-            Source::Text => None,
+            Source::Text | Source::Renumbered { .. } => None,
         }
     }
 
@@ -186,7 +211,7 @@ impl PyFunction {
         match &self.inner.source {
             Source::X86 { origins, .. } => origins.term(b).map(|s| s.address),
             Source::Wasm { offsets, .. } => offsets.term(b),
-            Source::Text => None,
+            Source::Text | Source::Renumbered { .. } => None,
         }
     }
 
@@ -202,11 +227,20 @@ impl PyFunction {
     /// or byte offset `a` (the end of the block when only its terminator
     /// is there).
     pub fn at_address(&self, a: u64) -> PyResult<At> {
-        if matches!(self.inner.source, Source::Text) {
-            return Err(value_error(format!(
-                "function `{}` was not lifted from a binary: give `at` as a block name or (block, index)",
-                self.func().name()
-            )));
+        match self.inner.source {
+            Source::Text => {
+                return Err(value_error(format!(
+                    "function `{}` was not lifted from a binary: give `at` as a block name or (block, index)",
+                    self.func().name()
+                )))
+            }
+            Source::Renumbered { .. } => {
+                return Err(value_error(format!(
+                    "function `{}` has no addresses after a pass or destruction renumbered its instructions: ask the constructed function",
+                    self.func().name()
+                )))
+            }
+            _ => {}
         }
         let index = self.inner.addresses.get_or_init(|| {
             let f = self.func();

@@ -296,6 +296,7 @@ impl PyFunction {
     fn address(&self) -> Option<u64> {
         match &self.inner.source {
             Source::X86 { start, .. } => Some(*start),
+            Source::Renumbered { start, .. } => *start,
             _ => None,
         }
     }
@@ -305,6 +306,7 @@ impl PyFunction {
     fn wasm_index(&self) -> Option<u32> {
         match &self.inner.source {
             Source::Wasm { index, .. } => Some(*index),
+            Source::Renumbered { index, .. } => *index,
             _ => None,
         }
     }
@@ -417,7 +419,7 @@ impl PyFunction {
         idf: &str,
     ) -> PyResult<PyFunction> {
         let opts = construct_options(flavor, undef, renaming, idf)?;
-        self.derive(py, |f| construct::construct(f, &opts).map(|_| ()))
+        self.derive(py, true, |f| construct::construct(f, &opts).map(|_| ()))
     }
 
     /// Construction with the chapter's trace of variable `var`: the
@@ -444,7 +446,7 @@ impl PyFunction {
     /// The optimisation passes, `"copy-prop,const-prop,dce"` or a list.
     fn opt(&self, py: Python<'_>, passes: &Bound<'_, PyAny>) -> PyResult<PyFunction> {
         let ps = self::passes(passes)?;
-        self.derive(py, |f| ssakit::opt::run_passes(f, &ps).map(|_| ()))
+        self.derive(py, false, |f| ssakit::opt::run_passes(f, &ps).map(|_| ()))
     }
 
     /// Out of SSA: `split` critical edges, `coalesce` copies, or the
@@ -462,7 +464,9 @@ impl PyFunction {
             coalesce,
             conventional,
         };
-        self.derive(py, |f| ssakit::destruct::destruct(f, &opts).map(|_| ()))
+        self.derive(py, false, |f| {
+            ssakit::destruct::destruct(f, &opts).map(|_| ())
+        })
     }
 
     /// The verifier's report: a dict of the SSA properties, or

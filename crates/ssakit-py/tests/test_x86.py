@@ -103,3 +103,15 @@ def test_symbols_from_a_debug_file_name_a_stripped_binary():
     named = ssakit.Elf(str(FIXTURE / "fixture-stripped"), symbols=str(FIXTURE / "fixture"))
     assert "sum" not in [n for n, _, _ in stripped.functions]
     assert "sum" in [n for n, _, _ in named.functions]
+
+
+def test_passes_and_destruction_drop_the_addresses_construction_keeps():
+    f = ssakit.Elf(str(FIXTURE / "fixture")).function("sum", construct="pruned")
+    first = f.block(f.entry)["instructions"][0]["address"]
+    assert first == f.address
+    for g in [f.opt("copy-prop,dce"), f.destruct()]:
+        # They renumber instructions (Function::compact): no stale address.
+        assert g.address == f.address
+        assert all(i["address"] is None for b in g.blocks for i in g.block(b)["instructions"])
+        with pytest.raises(ValueError):
+            g.reaching("rdi", at=f.address)

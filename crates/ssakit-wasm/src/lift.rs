@@ -165,8 +165,11 @@ pub struct Lifted {
 /// from: the byte offset, in the module, of the operator each was lifted
 /// from (a copy made at a `local.set` or at a branch carrying values
 /// answers that operator's offset; the zeros of declared locals, none).
-/// Construction and the passes keep instructions in place (phis are
-/// added, operands renamed), so the table still answers for the SSA form.
+/// Construction keeps instructions in place (phis are added, operands
+/// renamed), so the table still answers for the SSA form; the passes and
+/// destruction compact the instruction table
+/// ([`Function::compact`](ssakit::ir::Function::compact)), and it no
+/// longer does after them.
 ///
 /// ```
 /// # use ssakit_wasm::module::{parse, to_binary};
