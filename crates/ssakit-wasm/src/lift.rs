@@ -55,6 +55,7 @@ use crate::error::WasmError;
 use crate::module::{val_type, Body, WasmModule};
 use crate::operators::{self, Class};
 use rustc_hash::FxHashMap;
+use ssakit::entity::SecondaryMap;
 use ssakit::ir::{
     Block, Callee, Function, InstData, Operand, Operator, SharedSymbols, Symbols, Terminator, Type,
     Var,
@@ -156,6 +157,89 @@ pub struct Lifted {
     pub func: Function,
     /// Locals (parameters included).
     pub locals: usize,
+    /// The operator each instruction and terminator of `func` came from.
+    pub offsets: Offsets,
+}
+
+/// Where the instructions and terminators of a lifted function came
+/// from: the byte offset, in the module, of the operator each was lifted
+/// from (a copy made at a `local.set` or at a branch carrying values
+/// answers that operator's offset; the zeros of declared locals, none).
+/// Construction keeps instructions in place (phis are added, operands
+/// renamed), so the table still answers for the SSA form; the passes and
+/// destruction compact the instruction table
+/// ([`Function::compact`](ssakit::ir::Function::compact)), and it no
+/// longer does after them.
+///
+/// ```
+/// # use ssakit_wasm::module::{parse, to_binary};
+/// # use ssakit_wasm::lift::{lift, ModuleSymbols};
+/// let wasm = to_binary(b"(module (func (param i32) (result i32)
+///     local.get 0 i32.const 1 i32.add))").unwrap();
+/// let m = parse(&wasm).unwrap();
+/// let l = lift(&m, &ModuleSymbols::new(&m), &m.bodies[0]).unwrap();
+/// let add = l.func.block_insts(l.func.entry())[0];
+/// let at = l.offsets.inst(add).unwrap() as usize;
+/// assert_eq!(wasm[at], 0x6a); // the opcode of i32.add
+/// assert_eq!(wasm[l.offsets.term(l.func.entry()).unwrap() as usize], 0x0b); // `end`
+/// ```
+#[derive(Clone, Debug)]
+pub struct Offsets {
+    insts: SecondaryMap<ssakit::ir::Inst, Option<u64>>,
+    terms: SecondaryMap<Block, Option<u64>>,
+}
+
+impl Offsets {
+    fn new() -> Offsets {
+        Offsets {
+            insts: SecondaryMap::new(None),
+            terms: SecondaryMap::new(None),
+        }
+    }
+
+    /// The byte offset of the operator instruction `i` came from.
+    ///
+    /// ```
+    /// # use ssakit_wasm::module::{parse, to_binary};
+    /// # use ssakit_wasm::lift::{lift, ModuleSymbols};
+    /// let wasm = to_binary(b"(module (func (result f32) f32.const 1))").unwrap();
+    /// let m = parse(&wasm).unwrap();
+    /// let l = lift(&m, &ModuleSymbols::new(&m), &m.bodies[0]).unwrap();
+    /// let i = l.func.block_insts(l.func.entry())[0];
+    /// assert_eq!(wasm[l.offsets.inst(i).unwrap() as usize], 0x43); // f32.const
+    /// ```
+    pub fn inst(&self, i: ssakit::ir::Inst) -> Option<u64> {
+        self.insts[i]
+    }
+
+    /// The byte offset of the operator that ends block `b` (a branch,
+    /// `return`, `unreachable`, the `end` that falls through).
+    ///
+    /// ```
+    /// # use ssakit_wasm::module::{parse, to_binary};
+    /// # use ssakit_wasm::lift::{lift, ModuleSymbols};
+    /// let wasm = to_binary(b"(module (func unreachable))").unwrap();
+    /// let m = parse(&wasm).unwrap();
+    /// let l = lift(&m, &ModuleSymbols::new(&m), &m.bodies[0]).unwrap();
+    /// assert_eq!(wasm[l.offsets.term(l.func.entry()).unwrap() as usize], 0x00);
+    /// ```
+    pub fn term(&self, b: Block) -> Option<u64> {
+        self.terms[b]
+    }
+
+    /// The table of `new`, `old` renumbered in text order
+    /// ([`canonical::in_text_order`], which copies blocks in layout order
+    /// and each block's phis and instructions in order).
+    fn renumbered(&self, old: &Function, new: &Function) -> Offsets {
+        let mut out = Offsets::new();
+        for (&ob, &nb) in old.layout().iter().zip(new.layout()) {
+            out.terms[nb] = self.terms[ob];
+            for (oi, ni) in old.block_all_insts(ob).zip(new.block_all_insts(nb)) {
+                out.insts[ni] = self.insts[oi];
+            }
+        }
+        out
+    }
 }
 
 /// A stack slot: a local read lazily, or an operand.
@@ -231,6 +315,10 @@ struct Lifter<'m, 'a> {
     /// Scratch of [`Lifter::generic`].
     args_buf: Vec<Operand>,
     results_buf: Vec<Var>,
+    /// The byte offset of the operator being lifted.
+    offset: Option<u64>,
+    /// The offsets of what was emitted, in the lifter's numbering.
+    offsets: Offsets,
 }
 
 /// Lifts function `body` of `m` (see the module documentation).
@@ -289,12 +377,17 @@ fn lift_impl(
         name: String::new(),
         args_buf: Vec::new(),
         results_buf: Vec::new(),
+        offset: None,
+        offsets: Offsets::new(),
     };
     l.run(body)?;
     let locals = l.locals.len();
+    let func = canonical::in_text_order(&l.f);
+    let offsets = l.offsets.renumbered(&l.f, &func);
     Ok(Lifted {
-        func: canonical::in_text_order(&l.f),
+        func,
         locals,
+        offsets,
     })
 }
 
@@ -357,6 +450,7 @@ impl Lifter<'_, '_> {
         while !ops.eof() {
             let (op, offset) = ops.read_with_offset()?;
             self.validator.op(offset, &op)?;
+            self.offset = Some(offset);
             self.op(op, offset)?;
         }
         ops.finish()?;
@@ -374,7 +468,9 @@ impl Lifter<'_, '_> {
 
     fn emit(&mut self, b: Block, data: InstData) -> ssakit::ir::Inst {
         self.last_def = None;
-        self.f.push_inst(b, data)
+        let i = self.f.push_inst(b, data);
+        self.offsets.insts[i] = self.offset;
+        i
     }
 
     /// `dst = src` at the end of `b`, unless `src` is `dst`; when `src` is
@@ -462,6 +558,7 @@ impl Lifter<'_, '_> {
     }
 
     fn terminate(&mut self, b: Block, t: Terminator) {
+        self.offsets.terms[b] = self.offset;
         self.f.set_term(b, t);
     }
 
