@@ -321,6 +321,13 @@ fn stats_semantics_counts_the_opaque_operations() {
         text.contains("opaque, most frequent       movsd 4, jmp 3, pxor 3"),
         "{text}"
     );
+    // Without the instructions of vector or x87 registers: the jump
+    // tables' selectors and `hlt`.
+    assert!(
+        text.contains("opaque, no vector/x87       4 (1.83% of 218 instructions)")
+            && text.contains("no vector/x87, top 12       jmp 3, hlt 1"),
+        "{text}"
+    );
     let plain = ok(&["x86", "stats", &fixture("fixture")]);
     assert!(!plain.contains("opaque"), "{plain}");
 }

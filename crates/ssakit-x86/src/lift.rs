@@ -36,7 +36,10 @@
 //! [semantics table](crate::sem) covers becomes the operations of the set
 //! that compute it instead (`q0 = i64.add(rax, rbx)`, the flags as `i32`
 //! operations of its operands), and a `jcc`'s `cc` the expression of the
-//! flags it tests; the flags and `cc` are then `i32` variables.
+//! flags it tests; the flags and `cc` are then `i32` variables, and a
+//! function whose instructions use `fs:` or `gs:` gets the parameter
+//! `fs_base` or `gs_base` after the 39 (the [semantics'
+//! conventions](crate::sem)).
 
 use crate::binary::{Binary, FuncInfo};
 use crate::cfg::{recover, End, FuncCfg, Insn, Target};

@@ -204,6 +204,13 @@ pub struct FunctionStats {
     /// calls and jumps, the selectors of jump tables), by mnemonic; else
     /// empty.
     pub opaque: BTreeMap<String, usize>,
+    /// With [`Options::semantics`], the opaque operations of instructions
+    /// that use no vector or x87 register ([`uses_vector_or_x87`]), by
+    /// mnemonic: what the semantics table could still cover; else empty.
+    pub opaque_scalar: BTreeMap<String, usize>,
+    /// With [`Options::semantics`], the machine instructions that use a
+    /// vector or x87 register ([`uses_vector_or_x87`]); else 0.
+    pub vector_instructions: usize,
     /// Time per phase.
     pub times: Times,
 }
@@ -273,16 +280,59 @@ impl BinaryStats {
             for (m, n) in &f.opaque {
                 *t.opaque.entry(m.clone()).or_insert(0) += n;
             }
+            for (m, n) in &f.opaque_scalar {
+                *t.opaque_scalar.entry(m.clone()).or_insert(0) += n;
+            }
+            t.vector_instructions += f.vector_instructions;
             t.times.add(&f.times);
         }
         t
     }
 }
 
-/// The `x86.MNEMONIC` operations of `f`, by mnemonic (the effect
-/// suffix left out).
-fn opaque_operations(f: &ssakit::ir::Function) -> BTreeMap<String, usize> {
-    let mut out = BTreeMap::new();
+/// Whether `ins` uses a vector register (`xmm`, `ymm`, `zmm`, `mm`, an
+/// AVX-512 mask) or is an x87 instruction: what the issue's 1% goal of
+/// opaque operations leaves out (the semantics table covers integer
+/// instructions).
+///
+/// ```
+/// use iced_x86::{Decoder, DecoderOptions};
+/// let d = |b: &[u8]| Decoder::with_ip(64, b, 0, DecoderOptions::NONE).decode();
+/// use ssakit_x86::pipeline::uses_vector_or_x87;
+/// assert!(uses_vector_or_x87(&d(&[0x66, 0x0f, 0xef, 0xc0]))); // pxor xmm0, xmm0
+/// assert!(uses_vector_or_x87(&d(&[0xdd, 0x07]))); // fld qword [rdi]
+/// assert!(!uses_vector_or_x87(&d(&[0x48, 0x01, 0xd8]))); // add rax, rbx
+/// ```
+pub fn uses_vector_or_x87(ins: &iced_x86::Instruction) -> bool {
+    use iced_x86::{CpuidFeature as C, OpKind, Register};
+    let vector = |r: Register| r.is_xmm() || r.is_ymm() || r.is_zmm() || r.is_mm() || r.is_k();
+    let operand = (0..ins.op_count()).any(|i| {
+        ins.op_kind(i) == OpKind::Register
+            && (vector(ins.op_register(i)) || ins.op_register(i).is_st())
+    });
+    // x87 instructions with no register operand (`fld [m]`, `fnstsw`) and
+    // `vzeroupper`/`vzeroall`, which clear vector registers implicitly.
+    let implicit = ins.cpuid_features().iter().any(|f| {
+        matches!(
+            f,
+            C::FPU | C::FPU287 | C::FPU287XL_ONLY | C::FPU387 | C::FPU387SL_ONLY
+        )
+    }) || matches!(
+        ins.mnemonic(),
+        iced_x86::Mnemonic::Vzeroupper | iced_x86::Mnemonic::Vzeroall
+    );
+    operand || implicit || ins.op_mask() != Register::None
+}
+
+/// The `x86.MNEMONIC` operations of `f`, by mnemonic (the effect suffix
+/// left out): all of them, and those of instructions that use no vector
+/// or x87 register (whose addresses are not in the sorted `vector`).
+fn opaque_operations(
+    f: &ssakit::ir::Function,
+    origins: &lift::Origins,
+    vector: &[u64],
+) -> [BTreeMap<String, usize>; 2] {
+    let mut out = [BTreeMap::new(), BTreeMap::new()];
     for b in f.blocks() {
         for &i in f.block_insts(b) {
             if let ssakit::ir::InstData::Op { op, .. } = f.inst(i) {
@@ -290,7 +340,11 @@ fn opaque_operations(f: &ssakit::ir::Function) -> BTreeMap<String, usize> {
                     continue;
                 };
                 let m = name.split('.').next().unwrap_or(name);
-                *out.entry(m.to_string()).or_insert(0) += 1;
+                *out[0].entry(m.to_string()).or_insert(0) += 1;
+                let site = origins.inst(i).map(|s| s.address);
+                if site.is_none_or(|a| vector.binary_search(&a).is_err()) {
+                    *out[1].entry(m.to_string()).or_insert(0) += 1;
+                }
             }
         }
     }
@@ -353,11 +407,19 @@ fn one_function(
     let lift_opts = lift::Options {
         semantics: opts.semantics,
     };
-    let f = timed(&mut s.times.lift, || {
-        lift::lift_with_origins(bin, info, &cfg, &lift_opts).0
+    let (f, origins) = timed(&mut s.times.lift, || {
+        lift::lift_with_origins(bin, info, &cfg, &lift_opts)
     });
     if opts.semantics {
-        s.opaque = opaque_operations(&f);
+        let mut vector: Vec<u64> = cfg
+            .insts
+            .iter()
+            .filter(|i| uses_vector_or_x87(&i.ins))
+            .map(|i| i.ins.ip())
+            .collect();
+        vector.sort_unstable();
+        s.vector_instructions = vector.len();
+        [s.opaque, s.opaque_scalar] = opaque_operations(&f, &origins, &vector);
     }
     s.instructions = cfg.insts.len();
     s.jump_tables = cfg.jump_tables;

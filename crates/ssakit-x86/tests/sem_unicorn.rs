@@ -72,14 +72,17 @@ struct Case {
     ins: Instruction,
     code: Vec<u8>,
     regs: [u64; 16],
+    /// `FS_BASE` and `GS_BASE`.
+    segs: [u64; 2],
     rflags: u64,
     pages: Vec<u64>,
     windows: Vec<(u64, Vec<u8>)>,
 }
 
-/// The registers of an instruction's memory operand set so that its
-/// address falls in the scratch memory; the address.
-fn aim(ins: &Instruction, regs: &mut [u64; 16], rng: &mut Rng) -> Option<u64> {
+/// The registers of an instruction's memory operand (and the base of its
+/// `fs:` or `gs:` segment) set so that its address falls in the scratch
+/// memory; the address.
+fn aim(ins: &Instruction, regs: &mut [u64; 16], segs: &mut [u64; 2], rng: &mut Rng) -> Option<u64> {
     let mem = (0..ins.op_count()).any(|i| ins.op_kind(i) == OpKind::Memory);
     if !mem || ins.mnemonic() == iced_x86::Mnemonic::Lea {
         return None;
@@ -95,7 +98,26 @@ fn aim(ins: &Instruction, regs: &mut [u64; 16], rng: &mut Rng) -> Option<u64> {
     let (base, index) = (num(ins.memory_base()), num(ins.memory_index()));
     let scale = ins.memory_index_scale() as u64;
     let disp = ins.memory_displacement64();
-    let want = SCRATCH + 0x800 + rng.below(0x400);
+    let target = SCRATCH + 0x800 + rng.below(0x400);
+    // A segment's base is random and the registers aim at the rest; with
+    // no register, the base aims alone.
+    let seg = match ins.memory_segment() {
+        iced_x86::Register::FS => Some(0),
+        iced_x86::Register::GS => Some(1),
+        _ => None,
+    };
+    let sb = match (seg, base, index) {
+        (Some(k), None, None) => {
+            segs[k] = target.wrapping_sub(disp);
+            segs[k]
+        }
+        (Some(k), ..) => {
+            segs[k] = rng.next() & 0x7fff_ffff_f000;
+            segs[k]
+        }
+        _ => 0,
+    };
+    let want = target.wrapping_sub(sb);
     match (base, index) {
         (None, None) => {}
         (Some(b), None) => regs[b] = want.wrapping_sub(disp),
@@ -115,7 +137,11 @@ fn aim(ins: &Instruction, regs: &mut [u64; 16], rng: &mut Rng) -> Option<u64> {
     }
     let b = base.map_or(0, |b| regs[b]);
     let i = index.map_or(0, |i| regs[i]);
-    Some(b.wrapping_add(i.wrapping_mul(scale)).wrapping_add(disp))
+    Some(
+        sb.wrapping_add(b)
+            .wrapping_add(i.wrapping_mul(scale))
+            .wrapping_add(disp),
+    )
 }
 
 fn case(ins: &Instruction, code: &[u8], rng: &mut Rng) -> Option<Case> {
@@ -128,7 +154,8 @@ fn case(ins: &Instruction, code: &[u8], rng: &mut Rng) -> Option<Case> {
     for &b in &FLAG_BITS[..6] {
         rflags |= (rng.below(2)) << b;
     }
-    let ea = aim(ins, &mut regs, rng);
+    let mut segs = [rng.next() & 0x7fff_ffff_f000, rng.next() & 0x7fff_ffff_f000];
+    let ea = aim(ins, &mut regs, &mut segs, rng);
     let mut windows = vec![(regs[4] - 16, 32)];
     if ins.mnemonic() == iced_x86::Mnemonic::Leave {
         // leave loads at rbp: a frame above rsp.
@@ -161,6 +188,7 @@ fn case(ins: &Instruction, code: &[u8], rng: &mut Rng) -> Option<Case> {
         ins: *ins,
         code: code.to_vec(),
         regs,
+        segs,
         rflags,
         pages,
         windows: filled,
@@ -220,6 +248,7 @@ fn interpret(c: &Case) -> Result<(Vec<Value>, Vec<Vec<u8>>), String> {
     }
     let mut args: Vec<i64> = c.regs.iter().map(|&r| r as i64).collect();
     args.extend(FLAG_BITS.iter().map(|&b| ((c.rflags >> b) & 1) as i64));
+    args.extend(c.segs.iter().map(|&s| s as i64));
     let i = Interpreter::new(&m).map_err(|e| e.to_string())?;
     let out = i
         .run_in(0, &args, &mut state, &RunOptions::default())
@@ -281,7 +310,14 @@ fn check(py: &PathBuf, cases: &[Case], tag: &str) -> (usize, usize, Vec<String>)
             .iter()
             .map(|(a, b)| format!("{a:x}:{}", hex(b)))
             .collect();
-        let _ = writeln!(input, " {} {}", pages.join(","), wins.join(";"));
+        let _ = writeln!(
+            input,
+            " {} {} {:x} {:x}",
+            pages.join(","),
+            wins.join(";"),
+            c.segs[0],
+            c.segs[1]
+        );
     }
     let path = std::env::temp_dir().join(format!(
         "ssakit-sem-unicorn-{}-{tag}.txt",
@@ -406,18 +442,42 @@ fn fixture_instructions_compute_what_the_cpu_computes() {
     run_oracle(&py, &insns, 6, "fixture");
 }
 
-#[test]
-fn libc_instructions_compute_what_the_cpu_computes() {
+/// This machine's libc and the Python with Unicorn, or `None` (said).
+fn libc_and_python() -> Option<(Vec<u8>, PathBuf)> {
     let path = "/lib/x86_64-linux-gnu/libc.so.6";
     let Ok(elf) = std::fs::read(path) else {
         eprintln!("skipped: no {path}");
+        return None;
+    };
+    Some((elf, python()?))
+}
+
+#[test]
+fn libc_instructions_compute_what_the_cpu_computes() {
+    let Some((elf, py)) = libc_and_python() else {
         return;
     };
-    let Some(py) = python() else { return };
     let stride = Binary::parse(&elf).unwrap().functions().len() / 400;
     let insns = covered(&elf, stride.max(1), 2000);
     assert!(insns.len() >= 1000, "{} covered", insns.len());
     run_oracle(&py, &insns, 4, "libc");
+}
+
+/// libc's `fs:` accesses (the thread's control block: `errno`, the stack
+/// guard, the thread pointer), with `FS_BASE` set: the base is added.
+#[test]
+fn libc_segment_accesses_compute_what_the_cpu_computes() {
+    let Some((elf, py)) = libc_and_python() else {
+        return;
+    };
+    let insns: Vec<_> = covered(&elf, 1, usize::MAX)
+        .into_iter()
+        .filter(|(i, _)| i.segment_prefix() == iced_x86::Register::FS)
+        .step_by(8)
+        .take(500)
+        .collect();
+    assert!(insns.len() >= 300, "{} covered", insns.len());
+    run_oracle(&py, &insns, 3, "libc fs:");
 }
 
 /// Random encodings of the covered opcodes (every width, prefix, operand
@@ -456,6 +516,9 @@ fn random_instructions(n: usize, rng: &mut Rng) -> Vec<(Instruction, Vec<u8>)> {
             bytes.push((rng.next() as u8 & 0xf8) | rng.below(4) as u8);
             bytes.push([0xf2, 0xf3, 0xf5, 0xf7][rng.below(4) as usize]);
         } else {
+            if rng.below(8) == 0 {
+                bytes.push([0x64, 0x65][rng.below(2) as usize]); // fs:, gs:
+            }
             if rng.below(4) == 0 {
                 bytes.push(0x66);
             }

@@ -38,7 +38,17 @@
 //!   in `i64` operations (a `rip`-relative one a constant), accessed by
 //!   `i64.load`, `i32.load`, `i32.load16_u`, `i32.load8_u` and the
 //!   matching stores (immediates `[0, 0, 0]`: offset, alignment, memory
-//!   0). `fs:`/`gs:` accesses and 32-bit addressing stay opaque.
+//!   0). 32-bit addressing stays opaque.
+//! * **Segments.** An `fs:` or `gs:` operand adds its segment's base to
+//!   the address (`i64.add(fs_base, ...)`; `lea` adds none). The bases
+//!   are not registers of the model ([`regs`](crate::regs)): they are
+//!   set by the system (`arch_prctl`, `wrfsbase`), not by the integer
+//!   instructions, and never change inside a function, so each is an
+//!   `i64` **parameter**, `fs_base` or `gs_base`, appended to the lifted
+//!   function's parameters the first time one of its instructions uses
+//!   the segment (a function without `fs:` keeps its 39 parameters). An
+//!   interpreter or oracle gives it the thread's base (`FS_BASE` under
+//!   Unicorn); nothing writes it.
 //! * **Flags.** Each flag an instruction defines is an operation of its
 //!   operands `a`, `b` and result `r` at width `w`: `ZF = r == 0`, `SF`
 //!   the sign bit of `r`, `PF = (popcnt(r & 0xff) & 1) == 0`, `AF` bit 4
@@ -175,11 +185,12 @@ fn width(p: &Place) -> Option<W> {
 
 /// The meaning of one instruction as a function of its own, for oracles
 /// and examples: the parameters are the sixteen general registers
-/// (`i64`) and the seven flags (`i32`, 0 or 1), in the model's order; it
-/// runs the instruction and returns the same 23 locations afterwards
-/// (`undef` for a flag the instruction leaves undefined). `None` when the
-/// table does not cover the instruction (a control transfer, a vector or
-/// system instruction, an `fs:` access...).
+/// (`i64`) and the seven flags (`i32`, 0 or 1), in the model's order,
+/// then `fs_base` and `gs_base` (`i64`); it runs the instruction and
+/// returns the 23 locations afterwards (`undef` for a flag the
+/// instruction leaves undefined). `None` when the table does not cover
+/// the instruction (a control transfer, a vector or system
+/// instruction...).
 ///
 /// ```
 /// use iced_x86::{Decoder, DecoderOptions};
@@ -188,7 +199,7 @@ fn width(p: &Place) -> Option<W> {
 /// // sub eax, 1 with eax = 0: eax = 0xffffffff (zero-extended), CF = 1.
 /// let ins = Decoder::with_ip(64, &[0x83, 0xe8, 0x01], 0, DecoderOptions::NONE).decode();
 /// let m = Module { functions: vec![ssakit_x86::sem::lift_instruction(&ins).unwrap()] };
-/// let mut args = [0i64; 23];
+/// let mut args = [0i64; 25];
 /// args[0] = 0x1234_5678_0000_0000; // rax
 /// let out = Interpreter::new(&m).unwrap().run(0, &args, &RunOptions::default()).unwrap();
 /// assert_eq!(out.ret, Some(Value::Int(0xffff_ffff)));
@@ -201,12 +212,14 @@ pub fn lift_instruction(ins: &Instruction) -> Option<ssakit::ir::Function> {
         LocKind::Flag => b.typed_param(l.name(), Type::I32),
         LocKind::Vector => b.typed_var(l.name(), Type::V128),
     });
+    let fs = b.typed_param("fs_base", Type::I64);
+    let gs = b.typed_param("gs_base", Type::I64);
     let mut types = vec![Type::I64; 16];
     types.extend([Type::I32; 7]);
     b.returns(&types);
     let entry = b.block("entry");
     b.switch_to(entry);
-    let mut cache = Cache::default();
+    let mut cache = Cache::with_segment_bases(fs, gs);
     let mut e = Emitter::new(&mut b, &vars, &mut cache);
     if !emit(&mut e, ins) {
         return None;

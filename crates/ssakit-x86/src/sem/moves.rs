@@ -37,9 +37,11 @@ pub(super) fn extend(e: &mut Emitter<'_>, ins: &Instruction, signed: bool) -> Op
 pub(super) fn lea(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     let [d, s] = places::<2>(ins)?;
     let w = width(&d)?;
-    let Place::Mem { m, .. } = s else {
+    let Place::Mem { mut m, .. } = s else {
         return None;
     };
+    // The effective address: `lea` adds no segment base.
+    m.seg = None;
     let d = e.resolve(d, w);
     let a = e.address(&m);
     let v = match w {
