@@ -15,7 +15,8 @@
 //! Covered: the moves, extensions, `lea`, the stack, `setcc`, `cmovcc`
 //! and `xchg` (`moves.rs`); additions, subtractions, comparisons, logic,
 //! `adc`/`sbb`, `cmpxchg`, `xadd` (`alu.rs`); shifts, rotates, bit tests
-//! and counts, `bswap`, BMI (`bits.rs`); the multiplications (`mul.rs`). They
+//! and counts, `bswap`, BMI (`bits.rs`); the multiplications (`mul.rs`)
+//! and divisions (`div.rs`). They
 //! are written with the emitter (`emitter.rs`: operands at a width, the
 //! flags, the conditions) over the operands of `operand.rs`. The oracle
 //! is `tests/sem_unicorn.rs`: each covered instruction against Unicorn
@@ -68,6 +69,7 @@
 
 mod alu;
 mod bits;
+mod div;
 mod emitter;
 mod moves;
 mod mul;
@@ -146,6 +148,7 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
         M::Bt | M::Bts | M::Btr | M::Btc => bits::bit_test(e, ins, m),
         M::Mul => mul::widening_mul(e, ins, false),
         M::Imul if ins.op_count() == 1 => mul::widening_mul(e, ins, true),
+        M::Div | M::Idiv => div::divide(e, ins, m == M::Idiv),
         M::Leave => moves::leave(e, ins),
         M::Cmpxchg => alu::cmpxchg(e, ins),
         M::Xadd => alu::xadd(e, ins),
