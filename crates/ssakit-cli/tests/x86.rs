@@ -331,3 +331,39 @@ fn stats_semantics_counts_the_opaque_operations() {
     let plain = ok(&["x86", "stats", &fixture("fixture")]);
     assert!(!plain.contains("opaque"), "{plain}");
 }
+
+/// `x86 stats --semantics --passes`: each flavour before and after the
+/// passes, the flag definitions dce leaves (text and JSON), and the
+/// opaque operations in full in JSON.
+#[test]
+fn stats_semantics_reports_what_the_passes_remove() {
+    let passes = "copy-prop,const-prop,dce";
+    let f = fixture("fixture");
+    let text = ok(&["x86", "stats", "--semantics", "--passes", passes, &f]);
+    assert!(
+        text.contains("passes pruned               operations 1160 -> 384, phis 11 -> 10, flag defs 317 -> 14 (4.4% kept)"),
+        "{text}"
+    );
+    let args = [
+        "x86",
+        "stats",
+        "--semantics",
+        "--only-flavor",
+        "--passes",
+        passes,
+    ];
+    let json = ok(&[&args[..], &["--format", "json", &f]].concat());
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let t = &v["total"];
+    assert_eq!(t["passes"]["pruned"]["after"]["flag_defs"], 14, "{t}");
+    assert!(t["passes"]["minimal"].is_null(), "{t}");
+    assert_eq!(t["opaque"]["no_vector"]["jmp"], 3, "{t}");
+    assert_eq!(t["opaque"]["all"]["movsd"], 4, "{t}");
+    let plain = ok(&["x86", "stats", "--passes", passes, "--format", "json", &f]);
+    let v: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    let t = v["total"].as_object().unwrap();
+    assert!(
+        !t.contains_key("opaque") && !t.contains_key("passes"),
+        "{plain}"
+    );
+}

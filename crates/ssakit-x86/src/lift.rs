@@ -377,7 +377,18 @@ impl Lifter<'_, '_> {
         self.note(i);
     }
 
+    /// An exit: with the semantics, `rsp += 8` first (the return address
+    /// popped, by this function's `ret` or a tail callee's).
     fn emit_ret(&mut self) {
+        self.emit_ret_popping(8);
+    }
+
+    /// An exit whose return pops `bytes` (`ret imm16`: `8 + imm16`).
+    fn emit_ret_popping(&mut self, bytes: i64) {
+        self.with_semantics(|e| {
+            sem::release(e, bytes);
+            true
+        });
         let vals: Vec<Operand> = RET_LOCS
             .iter()
             .map(|&l| Operand::Var(self.vars[l]))
@@ -397,7 +408,14 @@ impl Lifter<'_, '_> {
             _ if matches!(m, Mnemonic::Nop | Mnemonic::Endbr64 | Mnemonic::Endbr32) => {}
             Flow::Call => {
                 let name = callee_name(self.bin, ins.near_branch_target());
+                let pushed = self.with_semantics(|e| sem::push_return_address(e, ins));
                 self.emit_call(&name);
+                if pushed {
+                    self.with_semantics(|e| {
+                        sem::release(e, 8);
+                        true
+                    });
+                }
             }
             Flow::IndirectCall => self.emit_indirect(insn),
             _ if self.with_semantics(|e| sem::emit(e, ins)) => {}
@@ -413,6 +431,10 @@ impl Lifter<'_, '_> {
     /// reads and writes and its target's registers.
     fn emit_indirect(&mut self, insn: &Insn) {
         let ins = &insn.ins;
+        // A call (not a tail jump) pushes its return address with the
+        // semantics; the callee's return releases it.
+        let pushed = insn.access.flow == Flow::IndirectCall
+            && self.with_semantics(|e| sem::push_return_address(e, ins));
         let got = ins
             .is_ip_rel_memory_operand()
             .then(|| self.bin.got_name(ins.ip_rel_memory_address()))
@@ -426,6 +448,12 @@ impl Lifter<'_, '_> {
                 );
                 self.emit_op(ins.mnemonic(), Effects::CALL, &imms(insn));
             }
+        }
+        if pushed {
+            self.with_semantics(|e| {
+                sem::release(e, 8);
+                true
+            });
         }
     }
 
@@ -606,7 +634,12 @@ pub(crate) fn lift_with_origins(
                 let ts: Vec<Block> = targets.iter().map(|&t| l.target(t)).collect();
                 l.b.switch(Operand::Var(l.sel), d, &ts);
             }
-            End::Ret => l.emit_ret(),
+            End::Ret => {
+                let imm = last
+                    .filter(|i| i.ins.mnemonic() == Mnemonic::Ret && i.ins.op_count() == 1)
+                    .map_or(0, |i| i.ins.immediate(0) as i64);
+                l.emit_ret_popping(8 + imm);
+            }
             End::TailCall(a) => {
                 match (last, a) {
                     (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {

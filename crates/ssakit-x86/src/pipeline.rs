@@ -3,7 +3,11 @@
 //! construct in each flavour (minimal, semi-pruned, pruned), verify each,
 //! then, on the chosen flavour, the optimisation passes and destruction;
 //! counts (phis split into registers, flags and vector registers) and time
-//! per phase.
+//! per phase. With the semantics, also the operations left opaque (with
+//! and without the instructions of vector and x87 registers) and, with
+//! passes, what they remove from each flavour ([`Size`]: operations,
+//! phis, flag definitions; the passes then also run, untimed, on the
+//! flavours not chosen).
 
 use crate::binary::{Binary, FuncInfo};
 use crate::cfg::recover;
@@ -173,6 +177,62 @@ impl PhiCounts {
     }
 }
 
+/// The size of one SSA form: what the passes shrink.
+///
+/// ```
+/// let src = "function f(c: bool, x) {\ne:\n    zf = x\n    y = x\n    branch c, a, j\na:\n    jump j\nj:\n    x = phi(e: y, a: zf)\n    ret\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let s = ssakit_x86::pipeline::Size::of(&f);
+/// assert_eq!((s.operations, s.phis, s.flag_defs), (2, 1, 1));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    /// Instructions other than phis (operations, copies, calls).
+    pub operations: usize,
+    /// Phis.
+    pub phis: usize,
+    /// Definitions of a flag (`cf` ... `df`) by a phi, a copy or an
+    /// operation: the figure dce should cut down, since most flags are
+    /// never read. The flags a call writes (a direct call, an opaque one
+    /// of call effects: indirect calls, `syscall`) are not counted: no
+    /// pass can remove the call.
+    pub flag_defs: usize,
+}
+
+impl Size {
+    /// Counts `f`.
+    ///
+    /// ```
+    /// let f = ssakit::text::parse_module("function f() {\ne:\n    ret\n}").unwrap().functions.remove(0);
+    /// assert_eq!(ssakit_x86::pipeline::Size::of(&f), Default::default());
+    /// ```
+    pub fn of(f: &Function) -> Size {
+        const FLAGS: [&str; 7] = ["cf", "pf", "af", "zf", "sf", "of", "df"];
+        let mut s = Size::default();
+        for &b in f.layout() {
+            s.phis += f.block_phis(b).len();
+            s.operations += f.block_insts(b).len();
+            for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
+                if f.effects(i).contains(ssakit::ir::Effects::CALL) {
+                    continue;
+                }
+                f.for_each_def(i, |v| {
+                    if FLAGS.contains(&f.base_name(v)) {
+                        s.flag_defs += 1;
+                    }
+                });
+            }
+        }
+        s
+    }
+
+    fn add(&mut self, o: &Size) {
+        self.operations += o.operations;
+        self.phis += o.phis;
+        self.flag_defs += o.flag_defs;
+    }
+}
+
 /// One function's figures.
 ///
 /// ```
@@ -211,6 +271,10 @@ pub struct FunctionStats {
     /// With [`Options::semantics`], the machine instructions that use a
     /// vector or x87 register ([`uses_vector_or_x87`]); else 0.
     pub vector_instructions: usize,
+    /// With [`Options::semantics`] and passes, each constructed
+    /// flavour's [`Size`] before and after the passes (as [`FLAVORS`];
+    /// `None` for a flavour not constructed); else all `None`.
+    pub passes: [Option<[Size; 2]>; 3],
     /// Time per phase.
     pub times: Times,
 }
@@ -284,6 +348,13 @@ impl BinaryStats {
                 *t.opaque_scalar.entry(m.clone()).or_insert(0) += n;
             }
             t.vector_instructions += f.vector_instructions;
+            for k in 0..3 {
+                if let Some([b, a]) = &f.passes[k] {
+                    let [tb, ta] = t.passes[k].get_or_insert_with(Default::default);
+                    tb.add(b);
+                    ta.add(a);
+                }
+            }
             t.times.add(&f.times);
         }
         t
@@ -451,12 +522,23 @@ fn one_function(
         }
         if flavor == opts.construct.flavor {
             chosen = Some(g);
+        } else if opts.semantics && !opts.passes.is_empty() {
+            // What the passes would do on this flavour too (untimed).
+            let before = Size::of(&g);
+            opt::run_passes(&mut g, &opts.passes).map_err(|e| fail("opt", e.describe(&g)))?;
+            s.passes[k] = Some([before, Size::of(&g)]);
         }
     }
     let mut g = chosen.expect("the chosen flavour is one of the three");
     if !opts.passes.is_empty() {
+        let before = opts.semantics.then(|| Size::of(&g));
         timed(&mut s.times.opt, || opt::run_passes(&mut g, &opts.passes))
             .map_err(|e| fail("opt", e.describe(&g)))?;
+        if let Some(before) = before {
+            let k = FLAVORS.iter().position(|&f| f == opts.construct.flavor);
+            s.passes[k.expect("the chosen flavour is one of the three")] =
+                Some([before, Size::of(&g)]);
+        }
     }
     if opts.destruct {
         let trusted = opts.passes.is_empty();

@@ -87,7 +87,10 @@ pub struct StatsArgs {
     #[arg(long)]
     pub only_flavor: bool,
     /// Lift with the semantics table (as `x86 lift --semantics`) and
-    /// count the operations left opaque, by mnemonic (text report).
+    /// count the operations left opaque, by mnemonic (with and without
+    /// the vector and x87 instructions), and, with `--passes`, each
+    /// flavour's operations, phis and flag definitions before and after
+    /// them.
     #[arg(long)]
     pub semantics: bool,
     #[command(flatten)]
@@ -355,6 +358,11 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     push_pass_rows(&mut r, &opts.passes, t.copies);
     if opts.semantics {
         opaque_rows(&mut r, &t);
+        for (k, f) in FLAVOR_NAMES.iter().enumerate() {
+            if let Some([b, a]) = t.passes[k] {
+                r.push((format!("passes {f}"), shrink(&b, &a)));
+            }
+        }
     }
     r.push(("time decode+cfg".into(), secs(t.times.decode)));
     r.push(("time lift".into(), secs(t.times.lift)));
@@ -392,6 +400,16 @@ fn opaque_rows(r: &mut Vec<(String, String)>, t: &pipeline::FunctionStats) {
         format!("{n} ({share:.2}% of {scalar} instructions)"),
     ));
     r.push(("no vector/x87, top 12".into(), top(&t.opaque_scalar)));
+}
+
+/// What the passes did to one flavour: operations, phis and flag
+/// definitions before and after, and the share of flag definitions kept.
+fn shrink(b: &pipeline::Size, a: &pipeline::Size) -> String {
+    let kept = 100.0 * a.flag_defs as f64 / b.flag_defs.max(1) as f64;
+    format!(
+        "operations {} -> {}, phis {} -> {}, flag defs {} -> {} ({kept:.1}% kept)",
+        b.operations, a.operations, b.phis, a.phis, b.flag_defs, a.flag_defs
+    )
 }
 
 /// The twelve most frequent mnemonics of `counts`, `NAME N` each.

@@ -50,6 +50,14 @@
 //!   the segment (a function without `fs:` keeps its 39 parameters). An
 //!   interpreter or oracle gives it the thread's base (`FS_BASE` under
 //!   Unicorn); nothing writes it.
+//! * **Calls and returns.** A `call` pushes its return address, the
+//!   constant address of the next instruction (`rsp = i64.sub(rsp, 8)`,
+//!   `i64.store`), then is the lifter's call as without the semantics (the
+//!   callee's effect), then `rsp = i64.add(rsp, 8)`: the callee's `ret`
+//!   popped the address. Every exit of a function (a `ret`, a tail call,
+//!   a branch out of it) adds 8 to `rsp` (`8 + imm16` for `ret imm16`),
+//!   so the `rsp` it returns is the caller's after the return; the return
+//!   address itself is not loaded (the function returns to it).
 //! * **Flags.** Each flag an instruction defines is an operation of its
 //!   operands `a`, `b` and result `r` at width `w`: `ZF = r == 0`, `SF`
 //!   the sign bit of `r`, `PF = (popcnt(r & 0xff) & 1) == 0`, `AF` bit 4
@@ -76,6 +84,7 @@ mod mul;
 mod operand;
 
 pub(crate) use emitter::{Cache, Emitter};
+pub(crate) use moves::{push_return_address, release};
 
 use crate::regs::{LocKind, LocMap};
 use iced_x86::{Instruction, Mnemonic};
@@ -150,6 +159,7 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
         M::Imul if ins.op_count() == 1 => mul::widening_mul(e, ins, true),
         M::Div | M::Idiv => div::divide(e, ins, m == M::Idiv),
         M::Leave => moves::leave(e, ins),
+        M::Enter => moves::enter(e, ins),
         M::Cmpxchg => alu::cmpxchg(e, ins),
         M::Xadd => alu::xadd(e, ins),
         M::Imul => mul::imul(e, ins),

@@ -72,6 +72,43 @@ pub(super) fn push(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     } else {
         v
     };
+    push_value(e, v);
+    Some(true)
+}
+
+/// `pop dst` (64-bit, a register or memory): the value at `[rsp]`, `rsp
+/// += 8`, then the destination written (`pop rsp` keeps the loaded
+/// value; a memory destination's address is computed with the new `rsp`,
+/// as Intel specifies).
+pub(super) fn pop(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    let [d] = places::<1>(ins)?;
+    if ins.stack_pointer_increment() != 8 || width(&d) != Some(W::B64) {
+        return None;
+    }
+    let rsp = e.vars[Loc::RSP];
+    let v = e.tmp(Type::I64);
+    e.emit_into(Some(v), Opcode::I64Load, &[0, 0, 0], &[Operand::Var(rsp)]);
+    release(e, 8);
+    let d = e.resolve(d, W::B64);
+    e.write(&d, Operand::Var(v));
+    Some(true)
+}
+
+/// `rsp += bytes`: what a `pop`, a `ret` (`8 + imm16`) or the callee's
+/// return after a `call` does to the stack.
+pub(crate) fn release(e: &mut Emitter<'_>, bytes: i64) {
+    let rsp = e.vars[Loc::RSP];
+    e.emit_into(
+        Some(rsp),
+        Opcode::I64Add,
+        &[],
+        &[Operand::Var(rsp), Operand::Const(bytes)],
+    );
+}
+
+/// `rsp -= 8; [rsp] = v`.
+fn push_value(e: &mut Emitter<'_>, v: Operand) {
+    let rsp = e.vars[Loc::RSP];
     e.emit_into(
         Some(rsp),
         Opcode::I64Sub,
@@ -79,27 +116,43 @@ pub(super) fn push(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
         &[Operand::Var(rsp), Operand::Const(8)],
     );
     e.emit_into(None, Opcode::I64Store, &[0, 0, 0], &[Operand::Var(rsp), v]);
-    Some(true)
 }
 
-/// `pop reg` (64-bit): the value at `[rsp]`, `rsp += 8`, then the
-/// register written (`pop rsp` keeps the loaded value).
-pub(super) fn pop(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
-    let [d] = places::<1>(ins)?;
-    if ins.stack_pointer_increment() != 8 || !matches!(d, Place::Reg { w: W::B64, .. }) {
+/// The push of a `call`'s return address, the constant address of the
+/// next instruction; `false` (nothing emitted) when the call's target
+/// operand reads `rsp` (`call [rsp + 8]`: the opaque call reads its
+/// target from the registers before the push).
+pub(crate) fn push_return_address(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
+    let reads_rsp = (0..ins.op_count()).any(|i| match ins.op_kind(i) {
+        iced_x86::OpKind::Register => ins.op_register(i).full_register() == iced_x86::Register::RSP,
+        iced_x86::OpKind::Memory => {
+            ins.memory_base() == iced_x86::Register::RSP
+                || ins.memory_index() == iced_x86::Register::RSP
+        }
+        _ => false,
+    });
+    if reads_rsp {
+        return false;
+    }
+    push_value(e, Operand::Const(ins.next_ip() as i64));
+    true
+}
+
+/// `enter size, 0` (64-bit): `push rbp; rbp = rsp; rsp -= size` (a
+/// nesting level above 0, which copies frame pointers, stays opaque).
+pub(super) fn enter(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    if ins.code() != Code::Enterq_imm16_imm8 || ins.immediate8_2nd() != 0 {
         return None;
     }
-    let d = e.resolve(d, W::B64);
-    let rsp = e.vars[Loc::RSP];
-    let v = e.tmp(Type::I64);
-    e.emit_into(Some(v), Opcode::I64Load, &[0, 0, 0], &[Operand::Var(rsp)]);
+    let (rsp, rbp) = (e.vars[Loc::RSP], e.vars[Loc::RBP]);
+    push_value(e, Operand::Var(rbp));
+    e.copy(rbp, Operand::Var(rsp));
     e.emit_into(
         Some(rsp),
-        Opcode::I64Add,
+        Opcode::I64Sub,
         &[],
-        &[Operand::Var(rsp), Operand::Const(8)],
+        &[Operand::Var(rsp), Operand::Const(ins.immediate16() as i64)],
     );
-    e.write(&d, Operand::Var(v));
     Some(true)
 }
 
@@ -111,12 +164,7 @@ pub(super) fn leave(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     let (rsp, rbp) = (e.vars[Loc::RSP], e.vars[Loc::RBP]);
     e.copy(rsp, Operand::Var(rbp));
     e.emit_into(Some(rbp), Opcode::I64Load, &[0, 0, 0], &[Operand::Var(rsp)]);
-    e.emit_into(
-        Some(rsp),
-        Opcode::I64Add,
-        &[],
-        &[Operand::Var(rsp), Operand::Const(8)],
-    );
+    release(e, 8);
     Some(true)
 }
 
