@@ -15,7 +15,7 @@
 //! Covered: the moves, extensions, `lea`, the stack, `setcc`, `cmovcc`
 //! and `xchg` (`moves.rs`); additions, subtractions, comparisons, logic,
 //! `adc`/`sbb`, `cmpxchg`, `xadd` (`alu.rs`); shifts, rotates, bit tests
-//! and counts, `bswap`, BMI (`bits.rs`); the multiplications (`mul.rs`)
+//! and counts, `bswap`, BMI (`bits.rs`); `shld`/`shrd` (`double.rs`); the multiplications (`mul.rs`)
 //! and divisions (`div.rs`). They
 //! are written with the emitter (`emitter.rs`: operands at a width, the
 //! flags, the conditions) over the operands of `operand.rs`. The oracle
@@ -78,6 +78,7 @@
 mod alu;
 mod bits;
 mod div;
+mod double;
 mod emitter;
 mod moves;
 mod mul;
@@ -147,7 +148,9 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
         M::Not => alu::not(e, ins),
         M::Shl | M::Sal | M::Shr | M::Sar if bits::count_in_cl(ins) => bits::shift_cl(e, ins, m),
         M::Shl | M::Sal | M::Shr | M::Sar => bits::shift(e, ins, m),
+        M::Rol | M::Ror if bits::count_in_cl(ins) => bits::rotate_cl(e, ins, m == M::Rol),
         M::Rol | M::Ror => bits::rotate(e, ins, m == M::Rol),
+        M::Shld | M::Shrd => double::double_shift(e, ins, m == M::Shld),
         M::Adc | M::Sbb => alu::carry_arith(e, ins, m == M::Adc),
         M::Bsf | M::Bsr | M::Tzcnt | M::Lzcnt | M::Popcnt => bits::count_bits(e, ins, m),
         M::Bswap => bits::bswap(e, ins),
