@@ -341,7 +341,7 @@ fn stats_semantics_reports_what_the_passes_remove() {
     let f = fixture("fixture");
     let text = ok(&["x86", "stats", "--semantics", "--passes", passes, &f]);
     assert!(
-        text.contains("passes pruned               operations 1160 -> 384, phis 11 -> 10, flag defs 317 -> 14 (4.4% kept)"),
+        text.contains("passes pruned               operations 1178 -> 370, phis 11 -> 10, flag defs 317 -> 14 (4.4% kept)"),
         "{text}"
     );
     let args = [

@@ -408,14 +408,9 @@ impl Lifter<'_, '_> {
             _ if matches!(m, Mnemonic::Nop | Mnemonic::Endbr64 | Mnemonic::Endbr32) => {}
             Flow::Call => {
                 let name = callee_name(self.bin, ins.near_branch_target());
-                let pushed = self.with_semantics(|e| sem::push_return_address(e, ins));
+                let saved = self.push_return_address(ins);
                 self.emit_call(&name);
-                if pushed {
-                    self.with_semantics(|e| {
-                        sem::release(e, 8);
-                        true
-                    });
-                }
+                self.restore_rsp(saved);
             }
             Flow::IndirectCall => self.emit_indirect(insn),
             _ if self.with_semantics(|e| sem::emit(e, ins)) => {}
@@ -433,8 +428,10 @@ impl Lifter<'_, '_> {
         let ins = &insn.ins;
         // A call (not a tail jump) pushes its return address with the
         // semantics; the callee's return releases it.
-        let pushed = insn.access.flow == Flow::IndirectCall
-            && self.with_semantics(|e| sem::push_return_address(e, ins));
+        let saved = match insn.access.flow {
+            Flow::IndirectCall => self.push_return_address(ins),
+            _ => None,
+        };
         let got = ins
             .is_ip_rel_memory_operand()
             .then(|| self.bin.got_name(ins.ip_rel_memory_address()))
@@ -449,9 +446,25 @@ impl Lifter<'_, '_> {
                 self.emit_op(ins.mnemonic(), Effects::CALL, &imms(insn));
             }
         }
-        if pushed {
+        self.restore_rsp(saved);
+    }
+
+    /// With the semantics, a call's push of its return address; the
+    /// temporary holding `rsp` before it.
+    fn push_return_address(&mut self, ins: &iced_x86::Instruction) -> Option<Var> {
+        let mut saved = None;
+        self.with_semantics(|e| {
+            saved = sem::push_return_address(e, ins);
+            saved.is_some()
+        });
+        saved
+    }
+
+    /// After a call whose return address was pushed: `rsp` as before it.
+    fn restore_rsp(&mut self, saved: Option<Var>) {
+        if let Some(v) = saved {
             self.with_semantics(|e| {
-                sem::release(e, 8);
+                sem::restore_rsp(e, v);
                 true
             });
         }

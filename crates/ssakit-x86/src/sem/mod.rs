@@ -52,9 +52,11 @@
 //!   Unicorn); nothing writes it.
 //! * **Calls and returns.** A `call` pushes its return address, the
 //!   constant address of the next instruction (`rsp = i64.sub(rsp, 8)`,
-//!   `i64.store`), then is the lifter's call as without the semantics (the
-//!   callee's effect), then `rsp = i64.add(rsp, 8)`: the callee's `ret`
-//!   popped the address. Every exit of a function (a `ret`, a tail call,
+//!   `i64.store`, the old `rsp` kept in a temporary), then is the
+//!   lifter's call as without the semantics (the callee's effect), then
+//!   `rsp` gets its old value back: the callee's `ret` popped the
+//!   address (a copy, not `rsp + 8`, so that copy propagation sees one
+//!   value of `rsp` on both sides of the call). Every exit of a function (a `ret`, a tail call,
 //!   a branch out of it) adds 8 to `rsp` (`8 + imm16` for `ret imm16`),
 //!   so the `rsp` it returns is the caller's after the return; the return
 //!   address itself is not loaded (the function returns to it).
@@ -85,7 +87,7 @@ mod mul;
 mod operand;
 
 pub(crate) use emitter::{Cache, Emitter};
-pub(crate) use moves::{push_return_address, release};
+pub(crate) use moves::{push_return_address, release, restore_rsp};
 
 use crate::regs::{LocKind, LocMap};
 use iced_x86::{Instruction, Mnemonic};

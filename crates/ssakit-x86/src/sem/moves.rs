@@ -5,7 +5,7 @@ use super::operand::{Opnd, Place, W};
 use super::{places, width};
 use crate::regs::Loc;
 use iced_x86::{Code, Instruction, Mnemonic};
-use ssakit::ir::{Opcode, Operand, Type};
+use ssakit::ir::{Opcode, Operand, Type, Var};
 
 /// `mov dst, src`: a copy at the destination's width.
 pub(super) fn mov(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
@@ -119,10 +119,11 @@ fn push_value(e: &mut Emitter<'_>, v: Operand) {
 }
 
 /// The push of a `call`'s return address, the constant address of the
-/// next instruction; `false` (nothing emitted) when the call's target
-/// operand reads `rsp` (`call [rsp + 8]`: the opaque call reads its
-/// target from the registers before the push).
-pub(crate) fn push_return_address(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
+/// next instruction, after `rsp` is saved in a temporary, which it
+/// returns (for [`restore_rsp`] after the call); `None` (nothing emitted)
+/// when the call's target operand reads `rsp` (`call [rsp + 8]`: the
+/// opaque call reads its target from the registers before the push).
+pub(crate) fn push_return_address(e: &mut Emitter<'_>, ins: &Instruction) -> Option<Var> {
     let reads_rsp = (0..ins.op_count()).any(|i| match ins.op_kind(i) {
         iced_x86::OpKind::Register => ins.op_register(i).full_register() == iced_x86::Register::RSP,
         iced_x86::OpKind::Memory => {
@@ -132,10 +133,21 @@ pub(crate) fn push_return_address(e: &mut Emitter<'_>, ins: &Instruction) -> boo
         _ => false,
     });
     if reads_rsp {
-        return false;
+        return None;
     }
+    let saved = e.tmp(Type::I64);
+    e.copy(saved, Operand::Var(e.vars[Loc::RSP]));
     push_value(e, Operand::Const(ins.next_ip() as i64));
-    true
+    Some(saved)
+}
+
+/// `rsp = saved`: after a call, the callee's `ret` has popped the return
+/// address, leaving `rsp` as it was before the call. A copy rather than
+/// `rsp + 8`, so that copy propagation sees the same value on both sides
+/// of the call (no phi of `rsp` where paths with and without calls meet).
+pub(crate) fn restore_rsp(e: &mut Emitter<'_>, saved: Var) {
+    let rsp = e.vars[Loc::RSP];
+    e.copy(rsp, Operand::Var(saved));
 }
 
 /// `enter size, 0` (64-bit): `push rbp; rbp = rsp; rsp -= size` (a
