@@ -584,6 +584,9 @@ fn random_instructions(n: usize, rng: &mut Rng) -> Vec<(Instruction, Vec<u8>)> {
             if rng.below(40) == 0 {
                 // enter size, 0 (a nesting level above 0 stays opaque).
                 bytes.extend([0xc8, rng.next() as u8, rng.next() as u8 & 0x7, 0]);
+            } else if rng.below(40) == 0 {
+                // movbe (0f 38 f0/f1).
+                bytes.extend([0x0f, 0x38, 0xf0 | rng.below(2) as u8]);
             } else if rng.below(4) == 0 {
                 bytes.push(0x0f);
                 bytes.push(TWO[rng.below(TWO.len() as u64) as usize]);

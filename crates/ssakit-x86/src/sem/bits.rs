@@ -336,32 +336,63 @@ pub(super) fn bswap(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     }
     let d = e.resolve(d, w);
     let a = e.read(&d, w);
-    let r = if w.is64() {
-        // Swap the halves, then the 16-bit pairs, then the bytes.
-        let mut x = e.op(Opcode::I64Rotl, &[a, Operand::Const(32)]);
-        for (mask, k) in [
-            (0xffff_0000_ffff_0000u64 as i64, 16),
-            (0xff00_ff00_ff00_ff00u64 as i64, 8),
-        ] {
-            let hi = e.op(Opcode::I64And, &[x, Operand::Const(mask)]);
-            let hi = e.op(Opcode::I64ShrU, &[hi, Operand::Const(k)]);
-            let lo = e.op(Opcode::I64Shl, &[x, Operand::Const(k)]);
-            let lo = e.op(Opcode::I64And, &[lo, Operand::Const(mask)]);
-            x = e.op(Opcode::I64Or, &[hi, lo]);
+    let r = swap_bytes(e, a, w);
+    e.write(&d, r);
+    Some(true)
+}
+
+/// The bytes of `a` (at width `w`: 16, 32 or 64 bits) in reverse order.
+fn swap_bytes(e: &mut Emitter<'_>, a: Operand, w: W) -> Operand {
+    match w {
+        W::B64 => {
+            // Swap the halves, then the 16-bit pairs, then the bytes.
+            let mut x = e.op(Opcode::I64Rotl, &[a, Operand::Const(32)]);
+            for (mask, k) in [
+                (0xffff_0000_ffff_0000u64 as i64, 16),
+                (0xff00_ff00_ff00_ff00u64 as i64, 8),
+            ] {
+                let hi = e.op(Opcode::I64And, &[x, Operand::Const(mask)]);
+                let hi = e.op(Opcode::I64ShrU, &[hi, Operand::Const(k)]);
+                let lo = e.op(Opcode::I64Shl, &[x, Operand::Const(k)]);
+                let lo = e.op(Opcode::I64And, &[lo, Operand::Const(mask)]);
+                x = e.op(Opcode::I64Or, &[hi, lo]);
+            }
+            x
         }
-        x
-    } else {
-        let hi = e.op(
-            Opcode::I32And,
-            &[a, Operand::Const(0xff00_ff00u32 as i32 as i64)],
-        );
-        let hi = e.op(Opcode::I32Rotr, &[hi, Operand::Const(8)]);
-        let lo = e.op(Opcode::I32And, &[a, Operand::Const(0x00ff_00ff)]);
-        let lo = e.op(Opcode::I32Rotl, &[lo, Operand::Const(8)]);
-        // Bytes swapped within each half; then the halves.
-        let x = e.op(Opcode::I32Or, &[hi, lo]);
-        e.op(Opcode::I32Rotl, &[x, Operand::Const(16)])
-    };
+        W::B32 => {
+            let hi = e.op(
+                Opcode::I32And,
+                &[a, Operand::Const(0xff00_ff00u32 as i32 as i64)],
+            );
+            let hi = e.op(Opcode::I32Rotr, &[hi, Operand::Const(8)]);
+            let lo = e.op(Opcode::I32And, &[a, Operand::Const(0x00ff_00ff)]);
+            let lo = e.op(Opcode::I32Rotl, &[lo, Operand::Const(8)]);
+            // Bytes swapped within each half; then the halves.
+            let x = e.op(Opcode::I32Or, &[hi, lo]);
+            e.op(Opcode::I32Rotl, &[x, Operand::Const(16)])
+        }
+        _ => {
+            // 16 bits (zero-extended): the low byte up, the high one down.
+            let hi = e.op(Opcode::I32Shl, &[a, Operand::Const(8)]);
+            let lo = e.op(Opcode::I32ShrU, &[a, Operand::Const(8)]);
+            let x = e.op(Opcode::I32Or, &[hi, lo]);
+            e.trunc(x, W::B16)
+        }
+    }
+}
+
+/// `movbe dst, src` (a register and memory, 16, 32 or 64 bits): a move
+/// with the bytes reversed; no flag. A 16-bit register destination keeps
+/// its upper bits, a 32-bit one is zero-extended.
+pub(super) fn movbe(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    let [d, s] = places::<2>(ins)?;
+    let w = width(&d)?;
+    if w == W::B8 {
+        return None;
+    }
+    let (d, s) = (e.resolve(d, w), e.resolve(s, w));
+    let a = e.read(&s, w);
+    let r = swap_bytes(e, a, w);
     e.write(&d, r);
     Some(true)
 }

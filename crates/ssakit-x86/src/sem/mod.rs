@@ -15,7 +15,7 @@
 //! Covered: the moves, extensions, `lea`, the stack, `setcc`, `cmovcc`
 //! and `xchg` (`moves.rs`); additions, subtractions, comparisons, logic,
 //! `adc`/`sbb`, `cmpxchg`, `xadd` (`alu.rs`); shifts, rotates, bit tests
-//! and counts, `bswap`, BMI (`bits.rs`); `shld`/`shrd` (`double.rs`); the multiplications (`mul.rs`)
+//! and counts, `bswap`, `movbe`, BMI (`bits.rs`); `shld`/`shrd` (`double.rs`); the multiplications (`mul.rs`)
 //! and divisions (`div.rs`). They
 //! are written with the emitter (`emitter.rs`: operands at a width, the
 //! flags, the conditions) over the operands of `operand.rs`. The oracle
@@ -156,6 +156,7 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
         M::Adc | M::Sbb => alu::carry_arith(e, ins, m == M::Adc),
         M::Bsf | M::Bsr | M::Tzcnt | M::Lzcnt | M::Popcnt => bits::count_bits(e, ins, m),
         M::Bswap => bits::bswap(e, ins),
+        M::Movbe => bits::movbe(e, ins),
         M::Andn | M::Blsr | M::Blsmsk | M::Blsi | M::Bzhi | M::Shlx | M::Shrx | M::Sarx => {
             bits::bmi(e, ins, m)
         }
