@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Installs the binaries of issue 29's corpus from Debian's packages (as
+# Installs the binaries of issue 29's corpus (and issue 46's libstdc++,
+# whose two functions of one name once made `x86 lift` unparseable) from Debian's packages (as
 # root) and prints the SSAKIT_X86_CORPUS line that adds them to
 # crates/ssakit-x86/tests/binaries.rs, and the libc debug file for
 # `ssakit x86 stats --symbols`. Versions drift: the tests check properties
 # on them (every function goes through), never exact counts.
 set -euo pipefail
-packages=(coreutils bash sqlite3 libsqlite3-0 libpython3.11 python3.11-minimal libc6 libc6-dbg)
+packages=(coreutils bash sqlite3 libsqlite3-0 libpython3.11 python3.11-minimal libc6 libc6-dbg
+    libstdc++6)
 if [ "$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}" >/dev/null
 lib=/usr/lib/x86_64-linux-gnu
 corpus=(/usr/bin/ls /usr/bin/bash /usr/bin/sqlite3 "$lib/libsqlite3.so.0"
-    "$lib/libpython3.11.so.1.0" /usr/bin/python3.11 "$lib/libc.so.6")
+    "$lib/libpython3.11.so.1.0" /usr/bin/python3.11 "$lib/libc.so.6"
+    "$lib/libstdc++.so.6")
 for f in "${corpus[@]}"; do
     [ -e "$f" ] || { echo "missing after install: $f" >&2; exit 1; }
 done

@@ -688,23 +688,27 @@ impl X86Counts {
 
 /// `ssakit x86 lift --format json`: what the emulator oracle
 /// (scripts/x86-emu-oracle.py) needs to follow the CPU through the IR.
+/// `F` serialises as a list of [`X86Function`]: the command lifts and
+/// writes the functions a few at a time as the list is written, so the
+/// document is never whole in memory.
 #[derive(Serialize)]
-pub struct X86Lift {
+pub struct X86Lift<F: Serialize> {
     /// The input's name.
     pub binary: String,
     /// The functions lifted, in the order asked for.
-    pub functions: Vec<X86Function>,
+    pub functions: F,
     /// The SSA flavour with `--construct`, else null.
     pub ssa: Option<&'static str>,
 }
 
-/// One lifted function.
+/// One lifted function; `B` serialises as a list of [`X86Block`] (made
+/// one at a time as they are written).
 #[derive(Serialize)]
-pub struct X86Function {
+pub struct X86Function<B: Serialize> {
     /// Its start address, `0x...`.
     pub address: String,
     /// Its blocks, in layout order.
-    pub blocks: Vec<X86Block>,
+    pub blocks: B,
     /// The address after its last byte, `0x...`.
     pub end: String,
     /// Its name in the program printed.
@@ -747,7 +751,7 @@ pub struct X86Phi {
 pub struct X86Inst {
     /// The machine instruction's address, or null.
     pub address: Option<String>,
-    /// Whether it is a call (a call of the IR, a `x86.call*` operation or
+    /// Whether it is a call (a call of the IR, an `x86.call.x` operation or
     /// `syscall`).
     pub call: bool,
     /// The operator or callee.

@@ -5,7 +5,7 @@
 //! its rows of passes, copies and times, its table, and its end (the
 //! failures, exit 3 if any).
 
-use crate::cmd::construct::{to_options, ConstructFlags, FlavorArg, IdfArg, RenamingArg, UndefArg};
+use crate::cmd::construct::{to_options, FlavorArg, IdfArg, RenamingArg, UndefArg};
 use crate::exit::{self, Failed};
 use crate::json::ReportArgs;
 use crate::out::Out;
@@ -17,17 +17,45 @@ use ssakit::opt::Pass;
 use std::io::IsTerminal;
 
 /// `--construct` of `wasm lift` and `x86 lift`, with construction's
-/// choices.
+/// choices: each of them requires `--construct` (without it nothing is
+/// constructed, and a choice would be silently ignored).
 #[derive(clap::Args)]
 pub struct LiftConstruct {
     /// Put the functions into SSA form (verified), with the options below.
     #[arg(long)]
     pub construct: bool,
-    #[command(flatten)]
-    pub flags: ConstructFlags,
+    /// SSA flavour, with `--construct` [default: minimal].
+    #[arg(long, value_enum, requires = "construct")]
+    pub flavor: Option<FlavorArg>,
+    /// What a use reached by no definition (⊥) becomes, with
+    /// `--construct` [default: operand].
+    #[arg(long, value_enum, requires = "construct")]
+    pub undef: Option<UndefArg>,
+    /// How DF+ is computed, with `--construct` [default: linear].
+    #[arg(long, value_enum, requires = "construct")]
+    pub idf: Option<IdfArg>,
+    /// Renaming algorithm, with `--construct` [default: reaching-def].
+    #[arg(long, value_enum, requires = "construct")]
+    pub renaming: Option<RenamingArg>,
 }
 
 impl LiftConstruct {
+    /// The flavour constructed (the default where not given).
+    pub fn flavor(&self) -> FlavorArg {
+        self.flavor.unwrap_or(FlavorArg::Minimal)
+    }
+
+    /// The library's options: the choices given, else the defaults of
+    /// `ssakit construct`.
+    fn options(&self) -> Options {
+        to_options(
+            self.flavor(),
+            self.undef.unwrap_or(UndefArg::Operand),
+            self.idf.unwrap_or(IdfArg::Linear),
+            self.renaming.unwrap_or(RenamingArg::ReachingDef),
+        )
+    }
+
     /// Puts every function of `functions` into SSA form (verified) when
     /// `--construct` asks, in parallel. The first function, in order, that
     /// fails is reported as an internal error, `who` naming it by its index
@@ -40,7 +68,7 @@ impl LiftConstruct {
         if !self.construct {
             return Ok(());
         }
-        let opts = self.flags.options();
+        let opts = self.options();
         let results = par::each_function(functions, |f| construct_verified(f, &opts));
         for (k, ((r, _), f)) in results.iter().zip(functions.iter()).enumerate() {
             if let Err(msg) = r {

@@ -341,7 +341,7 @@ fn stats_semantics_reports_what_the_passes_remove() {
     let f = fixture("fixture");
     let text = ok(&["x86", "stats", "--semantics", "--passes", passes, &f]);
     assert!(
-        text.contains("passes pruned               operations 1178 -> 370, phis 11 -> 10, flag defs 317 -> 14 (4.4% kept)"),
+        text.contains("passes pruned               operations 1178 -> 375, phis 11 -> 11, flag defs 317 -> 14 (4.4% kept)"),
         "{text}"
     );
     let args = [
@@ -366,4 +366,123 @@ fn stats_semantics_reports_what_the_passes_remove() {
         !t.contains_key("opaque") && !t.contains_key("passes"),
         "{plain}"
     );
+}
+
+/// Issue 46, item 4: `--func` with a name two functions have is refused,
+/// listing both labels; each label picks one; a function named twice is
+/// lifted once; an address inside a function names that function.
+#[test]
+fn func_refuses_an_ambiguous_name_and_lifts_each_function_once() {
+    let round4 = fixture("round4");
+    let o = ssakit_bytes(&["x86", "lift", &round4, "--func", "helper"], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`helper` names 2 functions: `helper` at 0x1220, `helper.2` at 0x1240"),
+        "{}",
+        stderr(&o)
+    );
+    let text = ok(&["x86", "lift", &round4, "--func", "helper.2,second"]);
+    assert!(text.contains("function helper.2(") && text.contains("= helper.2.call("));
+    let twice = ok(&["x86", "lift", &round4, "--func", "first,0x1230,first"]);
+    assert_eq!(
+        twice.matches("\nfunction ").count() + twice.starts_with("function ") as usize,
+        1
+    );
+    let o = ssakit_bytes(&["x86", "lift", &round4, "--func", "0x1243"], &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o)
+            .contains("no function starts at 0x1243: it is inside `helper.2` (0x1240..0x1245)"),
+        "{}",
+        stderr(&o)
+    );
+    // The whole binary's text parses back (two `helper`s, no duplicate).
+    let all = ok(&["x86", "lift", &round4]);
+    let o = ssakit_bytes(&["construct", "-"], all.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// Issue 46, items 5–7 and 9: what used to pass silently or with an
+/// unlocated message is refused with exit 1 and a message saying why.
+#[test]
+fn refusals_of_round_4_say_why() {
+    let o = ssakit_bytes(
+        &["x86", "lift", &fixture("round4"), "--flavor", "pruned"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--construct"), "{}", stderr(&o));
+    let mut headless = std::fs::read(fixture("round4")).unwrap();
+    headless[0x3c..0x3e].fill(0);
+    let (object, badlink) = (fixture("round4-other.o"), fixture("round4-badlink"));
+    let (stripped, other_build) = (fixture("round4-stripped"), fixture("round4-O1"));
+    for cmd in ["lift", "stats"] {
+        let cases: [(Vec<&str>, &[u8], &str); 4] = [
+            (
+                vec![&object],
+                &[],
+                "byte offset 0x10: a relocatable object (ET_REL",
+            ),
+            (vec![&badlink], &[], "sh_link should be a string table"),
+            (
+                vec![&stripped, "--symbols", &other_build],
+                &[],
+                "round4-O1: byte offset 0x368: the debug file's build-id",
+            ),
+            (
+                vec!["-"],
+                &headless,
+                "no function found: the file has no section headers",
+            ),
+        ];
+        for (args, input, needle) in cases {
+            let mut all = vec!["x86", cmd];
+            all.extend(args);
+            let o = ssakit_bytes(&all, input);
+            assert_eq!(o.status.code(), Some(1), "{all:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains(needle), "{all:?}: {}", stderr(&o));
+            assert!(!stderr(&o).contains("byte offset 0x0:"), "{}", stderr(&o));
+        }
+    }
+    let o = ssakit_bytes(
+        &[
+            "x86",
+            "stats",
+            &fixture("round4-stripped"),
+            "--symbols",
+            &fixture("round4"),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// Issue 46, item 10: the JSON document is written a batch of functions
+/// at a time; it is still one compact document, its functions in the
+/// order of the text.
+#[test]
+fn lift_json_streamed_is_one_compact_document() {
+    let text = ok(&[
+        "x86",
+        "lift",
+        &fixture("fixture"),
+        "--construct",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(serde_json::to_string(&v).unwrap() + "\n", text);
+    let labels: Vec<&str> = v["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["label"].as_str().unwrap())
+        .collect();
+    let printed = ok(&["x86", "lift", &fixture("fixture")]);
+    let names: Vec<&str> = printed
+        .lines()
+        .filter_map(|l| l.strip_prefix("function "))
+        .map(|l| &l[..l.find('(').unwrap()])
+        .collect();
+    assert_eq!(labels, names);
 }

@@ -41,7 +41,7 @@ mod ssa;
 mod wasm;
 
 use serde::Serialize;
-use ssakit::gen::{generate, GenOptions, Shape};
+use ssakit::gen::{generate, second, GenOptions, Shape};
 use ssakit::ir::Var;
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -80,6 +80,9 @@ pub struct Config {
     /// `sizes` and `sweep_size` count blocks, not instructions (the
     /// generator's `--blocks`, as issue 33's table gives them).
     pub by_blocks: bool,
+    /// Programs of the second generator (`ssakit gen --generator
+    /// second`, [`ssakit::gen::second`]) instead of the first.
+    pub second: bool,
 }
 
 impl Config {
@@ -98,6 +101,7 @@ impl Config {
             llvm: true,
             cranelift: true,
             by_blocks: false,
+            second: false,
         }
     }
 
@@ -116,7 +120,7 @@ impl Config {
 
 const USAGE: &str = "usage: ssakit-compare [--quick] [--sizes N,N..] [--vars N] \
 [--sweep-vars N,N..] [--sweep-shapes S,S..] [--sweep-size N] [--shapes S,S..] [--reps N] \
-[--limit SECONDS] [--out DIR] [--no-llvm] [--no-cranelift] [--by-blocks]";
+[--limit SECONDS] [--out DIR] [--no-llvm] [--no-cranelift] [--by-blocks] [--generator first|second]";
 
 fn parse_args() -> Result<Config, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -153,12 +157,30 @@ fn parse_args() -> Result<Config, String> {
             "--no-llvm" => c.llvm = false,
             "--no-cranelift" => c.cranelift = false,
             "--by-blocks" => c.by_blocks = true,
+            "--generator" => {
+                c.second = match val()?.as_str() {
+                    "first" => false,
+                    "second" => true,
+                    g => return Err(format!("unknown generator `{g}`\n{USAGE}")),
+                }
+            }
             "-h" | "--help" => return Err(USAGE.to_string()),
             _ => return Err(format!("unknown argument `{a}`\n{USAGE}")),
         }
     }
+    // The default shape lists keep what the second generator draws.
+    let drawn = |s: &String| s.parse().map_or(true, |s| second::density(s).is_some());
+    if c.second && !args.iter().any(|a| a == "--shapes") {
+        c.shapes.retain(drawn);
+    }
+    if c.second && !args.iter().any(|a| a == "--sweep-shapes") {
+        c.sweep_shapes.retain(drawn);
+    }
     for s in c.shapes.iter().chain(&c.sweep_shapes) {
-        s.parse::<Shape>().map_err(|e| e.to_string())?;
+        let shape = s.parse::<Shape>().map_err(|e| e.to_string())?;
+        if c.second && second::density(shape).is_none() {
+            return Err(second::UnsupportedShape(shape).to_string());
+        }
     }
     if c.sweep_vars.is_empty() {
         c.sweep_shapes.clear();
@@ -269,15 +291,28 @@ fn measure<S, T>(reps: usize, mut setup: impl FnMut() -> S, mut f: impl FnMut(S)
     )
 }
 
+/// The program of `opts` by the generator `c` chooses (its shapes were
+/// checked by `parse_args`).
+fn draw(c: &Config, opts: &GenOptions) -> ssakit::ir::Function {
+    if c.second {
+        second::generate(opts).expect("a shape of the second generator")
+    } else {
+        generate(opts)
+    }
+}
+
 /// The number of blocks that gives about `insts` instructions for `shape`.
-fn blocks_for(shape: Shape, vars: usize, insts: usize) -> usize {
+fn blocks_for(c: &Config, shape: Shape, vars: usize, insts: usize) -> usize {
     let probe = 2_000;
-    let f = generate(&GenOptions {
-        shape,
-        blocks: probe,
-        vars,
-        seed: 1,
-    });
+    let f = draw(
+        c,
+        &GenOptions {
+            shape,
+            blocks: probe,
+            vars,
+            seed: 1,
+        },
+    );
     let per_block = f.num_insts() as f64 / f.layout().len() as f64;
     ((insts as f64 / per_block).round() as usize).max(3)
 }
@@ -335,14 +370,17 @@ fn run_one(
     let blocks = if c.by_blocks {
         size
     } else {
-        blocks_for(shape, vars, size)
+        blocks_for(c, shape, vars, size)
     };
-    let src = generate(&GenOptions {
-        shape,
-        blocks,
-        vars,
-        seed: 1,
-    });
+    let src = draw(
+        c,
+        &GenOptions {
+            shape,
+            blocks,
+            vars,
+            seed: 1,
+        },
+    );
     let insts = src.num_insts();
     let reps = c.reps;
     eprintln!(
@@ -505,7 +543,8 @@ fn run_one(
         }
     }
     Row {
-        shape: shape.name().to_string(),
+        // The second generator's rows say so: `random/2`.
+        shape: format!("{}{}", shape.name(), if c.second { "/2" } else { "" }),
         vars,
         insts,
         blocks: src.layout().len(),

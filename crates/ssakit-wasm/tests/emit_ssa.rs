@@ -148,3 +148,68 @@ fn division_edge_cases_match_run() {
     let (lines, _) = run_wasm(&wasm, &[min, -1], 1).unwrap();
     assert_eq!(lines, vec![vec![min, 0]]);
 }
+
+/// Issue 46 item 19: a family of programs whose entry block is a loop's
+/// header and starts by zeroing variables, so the free-zero rule of the
+/// emitter (`emit/zeros.rs`: a store of zero into a local still zero at
+/// entry is left out) meets the case it must refuse: on the second trip
+/// round the loop the local holds the last trip's value, not zero. The
+/// generated programs never have this shape; each member runs under
+/// wasmi against `ssakit run`.
+#[test]
+fn an_entry_that_is_a_loop_header_zeroes_its_variables_each_trip() {
+    let mut compared = 0;
+    for vars in 1..=4usize {
+        for step in [1i64, 3, -2] {
+            for extra in [false, true] {
+                let names: Vec<String> = (0..vars).map(|k| format!("x{k}")).collect();
+                let mut body = String::new();
+                for x in &names {
+                    body += &format!("    {x} = 0\n");
+                }
+                if extra {
+                    body += "    print n\n";
+                }
+                for (k, x) in names.iter().enumerate() {
+                    body += &format!("    {x} = {x} + {}\n", step * (k as i64 + 1));
+                    body += &format!("    {x} = {x} * n\n");
+                }
+                let list = names.join(", ");
+                let src = format!(
+                    "function main(n) {{\ne:\n{body}    print {list}\n    n = n - 1\n    c = n > 0\n    branch c, e, o\no:\n    ret {}\n}}\n",
+                    names[0]
+                );
+                let m = ssakit::text::parse_module(&src).unwrap();
+                let (wasm, _) = emit_program(&m).unwrap_or_else(|e| panic!("{e}\n{src}"));
+                for n in [1i64, 2, 5] {
+                    let want = run(&m, &m.functions[0], &[n], &RunOptions::default())
+                        .unwrap_or_else(|e| panic!("{e}\n{src}"));
+                    let (lines, rets) = run_wasm(&wasm, &[n], 1).unwrap();
+                    let want_lines: Vec<Vec<i64>> = want
+                        .output
+                        .iter()
+                        .map(|l| {
+                            l.iter()
+                                .map(|v| match v {
+                                    Value::Int(i) => *i,
+                                    v => panic!("{v:?}"),
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    assert_eq!(lines, want_lines, "n = {n}\n{src}");
+                    assert_eq!(
+                        rets.first().copied(),
+                        want.ret.and_then(|v| match v {
+                            Value::Int(i) => Some(i),
+                            _ => None,
+                        }),
+                        "n = {n}\n{src}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 72);
+}

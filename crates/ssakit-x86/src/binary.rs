@@ -15,6 +15,19 @@
 //! (`.rela.plt`, `.rela.dyn`): a call to the stub of `puts` is a call of
 //! `puts.plt`.
 //!
+//! Each function has a [`FuncInfo::label`], its name as the text format
+//! prints it: the symbol's name made an identifier ([`ident`]), unique in
+//! the binary. Two functions of one name (two `static` functions
+//! `helper` of two files) are `helper` (the lower address) and
+//! `helper.2`, then `helper.3`, ..., skipping a label another function
+//! already has; a call names its callee's label (`helper.2.call`).
+//!
+//! Only executables and shared objects (`ET_EXEC`, `ET_DYN`) are read: a
+//! relocatable object (`.o`) has no addresses yet, and is refused. A
+//! separate debug file ([`Binary::add_symbols`]) must come from the same
+//! build: its GNU build-id must be the binary's (or, where the binary
+//! has none, its CRC the binary's `.gnu_debuglink` records).
+//!
 //! Every error carries the byte offset of what is wrong: the headers are
 //! checked here before `object` reads them, so that a truncated or mutated
 //! file says which field or section header points outside it.
@@ -26,7 +39,7 @@ use object::read::elf::ElfFile64;
 use object::{
     LittleEndian as LE, Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget,
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::Range;
 
 /// Where a function's extent came from.
@@ -46,18 +59,22 @@ pub enum Origin {
     Fde,
 }
 
-/// A function: its name and the address range of its code.
+/// A function: its name, its label and the address range of its code.
 ///
 /// ```
 /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
 /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
 /// let f = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
 /// assert!(f.extent.end - f.extent.start >= 8);
+/// assert_eq!(f.label, "maxl");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FuncInfo {
     /// The symbol's name, or `sub_ADDRESS` (hexadecimal).
     pub name: String,
+    /// The name the lifted function is printed with: `name` as an
+    /// identifier, unique in the binary (the module doc says how).
+    pub label: String,
     /// Its code, `[start, end)`.
     pub extent: Range<u64>,
     /// Where the extent came from.
@@ -89,6 +106,13 @@ pub struct Binary<'d> {
     got_names: FxHashMap<u64, String>,
     functions: Vec<FuncInfo>,
     by_start: FxHashMap<u64, u32>,
+    /// The GNU build-id's bytes and the `.gnu_debuglink` CRC, if any.
+    build_id: Option<&'d [u8]>,
+    debuglink_crc: Option<u32>,
+    /// Whether the file has section headers and an `.eh_frame`: why
+    /// [`Binary::functions`] may be empty.
+    has_sections: bool,
+    has_eh_frame: bool,
 }
 
 // The fields of the ELF64 file header that are read, by byte offset
@@ -100,6 +124,8 @@ const ELFMAG: &[u8; 4] = b"\x7fELF";
 const EI_CLASS: usize = 4;
 /// `e_ident[EI_DATA]`: [`ELFDATA2LSB`].
 const EI_DATA: usize = 5;
+/// `e_type` (2 bytes): [`ET_EXEC`] or [`ET_DYN`].
+const E_TYPE: usize = 0x10;
 /// `e_machine` (2 bytes): [`EM_X86_64`].
 const E_MACHINE: usize = 0x12;
 /// `e_phoff` (8 bytes): the program header table's file offset.
@@ -131,6 +157,9 @@ const SH_FLAGS: usize = 8;
 const SH_OFFSET: usize = 0x18;
 /// `sh_size` (8 bytes): the contents' size.
 const SH_SIZE: usize = 0x20;
+/// `sh_link` (4 bytes): the index of a related section (a symbol
+/// table's string table, a relocation section's symbol table).
+const SH_LINK: usize = 0x28;
 /// `sh_entsize` (8 bytes): the size of a table's entries.
 const SH_ENTSIZE: usize = 0x38;
 /// A section header's size.
@@ -139,8 +168,17 @@ const SHDR_SIZE: u64 = 64;
 const ELFCLASS64: u8 = 2;
 const ELFDATA2LSB: u8 = 1;
 const EM_X86_64: u64 = 62;
+const ET_REL: u64 = 1;
+const ET_EXEC: u64 = 2;
+const ET_DYN: u64 = 3;
+const ET_CORE: u64 = 4;
 const SHT_NULL: u64 = 0;
+const SHT_SYMTAB: u64 = 2;
+const SHT_STRTAB: u64 = 3;
+const SHT_RELA: u64 = 4;
 const SHT_NOBITS: u64 = 8;
+const SHT_REL: u64 = 9;
+const SHT_DYNSYM: u64 = 11;
 const SHN_XINDEX: u64 = 0xffff;
 const SHF_ALLOC: u64 = 2;
 const SHF_EXECINSTR: u64 = 4;
@@ -207,6 +245,49 @@ impl<'d> SectionHeader<'d> {
     fn entsize(&self) -> u64 {
         u64_at(self.d, self.field(SH_ENTSIZE))
     }
+
+    fn link(&self) -> u64 {
+        u32_at(self.d, self.field(SH_LINK))
+    }
+}
+
+/// The section type a section of type `ty` must link to with its
+/// `sh_link`, as `object` requires: a symbol table's string table, a
+/// relocation section's symbol table (or none, 0).
+fn link_wanted(ty: u64) -> Option<(&'static [u64], &'static str)> {
+    match ty {
+        SHT_SYMTAB | SHT_DYNSYM => Some((&[SHT_STRTAB], "a string table")),
+        SHT_REL | SHT_RELA => Some((&[SHT_SYMTAB, SHT_DYNSYM], "a symbol table")),
+        _ => None,
+    }
+}
+
+/// Checks the `sh_link` of each section `object` follows (symbol tables,
+/// relocation sections): in range and of the right type, else an error
+/// at the field.
+fn check_links(d: &[u8], shnum: u64) -> Result<(), X86Error> {
+    for i in 0..shnum {
+        let h = SectionHeader::nth(d, i);
+        let Some((types, what)) = link_wanted(h.ty()) else {
+            continue;
+        };
+        let link = h.link();
+        if link == 0 && matches!(h.ty(), SHT_REL | SHT_RELA) {
+            continue;
+        }
+        let to = (link < shnum).then(|| SectionHeader::nth(d, link).ty());
+        if !to.is_some_and(|t| types.contains(&t)) {
+            let found = match to {
+                Some(t) => format!("section {link}, of type {t}"),
+                None => format!("{link}, out of range ({shnum} sections)"),
+            };
+            return Err(X86Error::at(
+                h.field(SH_LINK) as u64,
+                format!("section {i}'s sh_link should be {what}, but is {found}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checks what `object` would refuse without a location: the ELF
@@ -237,6 +318,28 @@ fn check_headers(d: &[u8]) -> Result<(), X86Error> {
             E_MACHINE as u64,
             "not an x86-64 ELF file (e_machine)",
         ));
+    }
+    match u16_at(d, E_TYPE) {
+        ET_EXEC | ET_DYN => {}
+        ET_REL => {
+            return Err(X86Error::at(
+                E_TYPE as u64,
+                "a relocatable object (ET_REL, a `.o` file) is not supported: \
+                 its code is not placed at addresses yet; lift the linked binary",
+            ))
+        }
+        ET_CORE => {
+            return Err(X86Error::at(
+                E_TYPE as u64,
+                "a core file (ET_CORE) is not supported: lift the binary it came from",
+            ))
+        }
+        t => {
+            return Err(X86Error::at(
+                E_TYPE as u64,
+                format!("e_type {t}: not an executable or shared object"),
+            ))
+        }
     }
     let table = |off_field: usize, size_field: usize, num_field: usize, what: &str| {
         let off = u64_at(d, off_field);
@@ -279,7 +382,53 @@ fn check_headers(d: &[u8]) -> Result<(), X86Error> {
             format!("section name table index {shstrndx} out of range"),
         ));
     }
-    Ok(())
+    check_links(d, shnum)
+}
+
+/// `name` made an identifier of the text format: other characters become
+/// `_`, a leading digit gets a `_` before it, a reserved word one after.
+///
+/// ```
+/// use ssakit_x86::binary::ident;
+/// assert_eq!(ident("foo.part.0"), "foo.part.0");
+/// assert_eq!(ident("operator new$1"), "operator_new_1");
+/// assert_eq!(ident("phi"), "phi_");
+/// ```
+pub fn ident(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        s.insert(0, '_');
+    }
+    if ssakit::ir::is_reserved(&s) {
+        s.push('_');
+    }
+    s
+}
+
+/// The CRC-32 (IEEE 802.3, reflected, as zlib's `crc32`) that
+/// `.gnu_debuglink` records of a debug file.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0xedb8_8320 & (crc & 1).wrapping_neg());
+        }
+    }
+    !crc
+}
+
+fn hex_bytes(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 fn sanitize_addr(name: &str) -> String {
@@ -308,6 +457,10 @@ impl<'d> Binary<'d> {
             got_names: FxHashMap::default(),
             functions: Vec::new(),
             by_start: FxHashMap::default(),
+            build_id: file.build_id().ok().flatten(),
+            debuglink_crc: file.gnu_debuglink().ok().flatten().map(|(_, crc)| crc),
+            has_sections: u16_at(data, E_SHNUM) > 0,
+            has_eh_frame: false,
         };
         let mut eh_frame = None;
         let mut plt_sections = Vec::new();
@@ -331,6 +484,7 @@ impl<'d> Binary<'d> {
             let name = sec.name().unwrap_or("");
             if name == ".eh_frame" {
                 eh_frame = Some((addr, bytes, header.offset()));
+                bin.has_eh_frame = true;
             }
             if exec && matches!(name, ".plt" | ".plt.sec" | ".plt.got") {
                 let entsize = match header.entsize() {
@@ -357,19 +511,27 @@ impl<'d> Binary<'d> {
     /// e.g. from a `-dbg` package) to the functions.
     ///
     /// # Errors
-    /// A debug file that is not a well-formed x86-64 ELF file.
+    /// A debug file that is not a well-formed x86-64 ELF file, or that
+    /// comes from another build: a GNU build-id other than the binary's
+    /// (at the debug file's build-id note), or, where the binary has no
+    /// build-id, a CRC other than the one its `.gnu_debuglink` records.
     ///
     /// ```
-    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/");
+    /// let elf = std::fs::read(format!("{dir}fixture")).unwrap();
     /// let mut bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
     /// let n = bin.functions().len();
     /// bin.add_symbols(&elf).unwrap(); // the same symbols again: nothing new
     /// assert_eq!(bin.functions().len(), n);
+    /// let other = std::fs::read(format!("{dir}round4")).unwrap(); // another build
+    /// let e = bin.add_symbols(&other).unwrap_err();
+    /// assert!(e.to_string().contains("build-id"));
     /// ```
     pub fn add_symbols(&mut self, debug: &[u8]) -> Result<(), X86Error> {
         check_headers(debug)?;
         let file =
             ElfFile64::<LE>::parse(debug).map_err(|e| X86Error::at(0, format!("ELF: {e}")))?;
+        self.check_same_build(debug, &file)?;
         let fdes: Vec<FuncInfo> = self
             .functions
             .iter()
@@ -386,6 +548,70 @@ impl<'d> Binary<'d> {
         );
         self.finish_functions();
         Ok(())
+    }
+
+    /// Refuses a debug file of another build (see [`Binary::add_symbols`]).
+    fn check_same_build(&self, debug: &[u8], file: &ElfFile64<'_, LE>) -> Result<(), X86Error> {
+        match (self.build_id, file.build_id().ok().flatten()) {
+            (Some(ours), Some(theirs)) if ours != theirs => {
+                let at = theirs.as_ptr() as u64 - debug.as_ptr() as u64;
+                Err(X86Error::at(
+                    at,
+                    format!(
+                        "the debug file's build-id {} is not the binary's {}: \
+                         it comes from another build",
+                        hex_bytes(theirs),
+                        hex_bytes(ours)
+                    ),
+                ))
+            }
+            (None, _) => match self.debuglink_crc {
+                Some(crc) if crc32(debug) != crc => Err(X86Error {
+                    message: format!(
+                        "the debug file's CRC {:08x} is not the {crc:08x} the binary's \
+                         `.gnu_debuglink` records: it comes from another build",
+                        crc32(debug)
+                    ),
+                    offset: None,
+                }),
+                _ => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    /// Why [`Binary::functions`] is empty, in words (`None` when it is
+    /// not): no section headers, or no symbol of a function and no
+    /// `.eh_frame` (a stripped binary without unwind tables, as Go's),
+    /// or symbols and FDEs that name no code.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.no_functions_reason(), None);
+    /// let mut headless = elf.clone();
+    /// headless[0x3c..0x3e].fill(0); // e_shnum 0
+    /// let bin = ssakit_x86::binary::Binary::parse(&headless).unwrap();
+    /// assert!(bin.no_functions_reason().unwrap().contains("no section headers"));
+    /// ```
+    pub fn no_functions_reason(&self) -> Option<String> {
+        if !self.functions.is_empty() {
+            return None;
+        }
+        Some(if !self.has_sections {
+            "no function found: the file has no section headers (e_shnum 0), \
+             so no symbols and no `.eh_frame` to find functions in"
+                .to_string()
+        } else if !self.has_eh_frame {
+            "no function found: no symbol of a function and no `.eh_frame` (a \
+             stripped binary without unwind tables, as Go's; give its debug file \
+             with --symbols)"
+                .to_string()
+        } else {
+            "no function found: no symbol of a function and no `.eh_frame` FDE \
+             names code of the file"
+                .to_string()
+        })
     }
 
     fn read_got_names(&mut self, file: &ElfFile64<'d, LE>) {
@@ -442,6 +668,7 @@ impl<'d> Binary<'d> {
             };
             self.functions.push(FuncInfo {
                 name,
+                label: String::new(),
                 extent: start..end,
                 origin: Origin::Symbol,
             });
@@ -492,6 +719,7 @@ impl<'d> Binary<'d> {
                 }
                 self.functions.push(FuncInfo {
                     name: format!("sub_{start:x}"),
+                    label: String::new(),
                     extent: start..end,
                     origin: Origin::Fde,
                 });
@@ -502,7 +730,7 @@ impl<'d> Binary<'d> {
 
     /// Sorts by address, keeps one function per start address (a symbol
     /// before an FDE, then the first name), clips each extent to its
-    /// section.
+    /// section, gives each its unique label.
     fn finish_functions(&mut self) {
         self.functions.sort_by_key(|f| (f.extent.start, f.origin));
         self.functions.dedup_by_key(|f| f.extent.start);
@@ -510,6 +738,20 @@ impl<'d> Binary<'d> {
             if let Some(r) = region_of(&self.regions, f.extent.start) {
                 f.extent.end = f.extent.end.min(r.addr + r.bytes.len() as u64);
             }
+        }
+        // Labels: the identifier of the name, first come (by address)
+        // first served; then `.2`, `.3`, ... past the labels taken.
+        let mut taken: FxHashSet<String> = FxHashSet::default();
+        for f in &mut self.functions {
+            let base = ident(&f.name);
+            let mut label = base.clone();
+            let mut k = 2;
+            while taken.contains(&label) {
+                label = format!("{base}.{k}");
+                k += 1;
+            }
+            taken.insert(label.clone());
+            f.label = label;
         }
         self.by_start = self
             .functions
@@ -542,6 +784,25 @@ impl<'d> Binary<'d> {
         self.by_start
             .get(&addr)
             .map(|&i| &self.functions[i as usize])
+    }
+
+    /// The function whose extent holds `addr`, if any (of overlapping
+    /// extents, the one starting last before it).
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let f = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+    /// assert_eq!(bin.function_containing(f.extent.start + 3), Some(f));
+    /// assert_eq!(bin.function_containing(0), None);
+    /// ```
+    pub fn function_containing(&self, addr: u64) -> Option<&FuncInfo> {
+        let i = self
+            .functions
+            .partition_point(|f| f.extent.start <= addr)
+            .checked_sub(1)?;
+        let f = &self.functions[i];
+        f.extent.contains(&addr).then_some(f)
     }
 
     /// The name of the PLT stub at `addr` (the imported symbol's name),

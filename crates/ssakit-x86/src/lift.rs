@@ -6,7 +6,7 @@
 //! The function's parameters are all 39 locations (`rax`…`r15`,
 //! `cf`…`df`, `xmm0`…`xmm15`), so every register has a definition at the
 //! entry; it returns, at every exit, [`RET_LOCS`] (`rax rdx rbx rbp
-//! r12`–`r15 rsp`). An instruction at address `A` becomes
+//! r12`–`r15 rsp xmm0 xmm1`). An instruction at address `A` becomes
 //!
 //! ```text
 //! (written...) = x86.MNEMONIC[A, immediates...](read...)
@@ -51,8 +51,7 @@ use iced_x86::{Mnemonic, OpKind};
 use rustc_hash::FxHashMap;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{
-    is_reserved, Block, Effects, Function, FunctionBuilder, Inst, InstData, Operand, Operator,
-    Type, Var,
+    Block, Effects, Function, FunctionBuilder, Inst, InstData, Operand, Operator, Type, Var,
 };
 
 /// A lifted function and the figures of its recovery.
@@ -214,37 +213,11 @@ pub fn lift_with(bin: &Binary<'_>, info: &FuncInfo, opts: &Options) -> Lifted {
     }
 }
 
-/// `name` made an identifier of the text format: other characters become
-/// `_`, a leading digit gets a `_` before it, a reserved word one after.
-///
-/// ```
-/// use ssakit_x86::lift::ident;
-/// assert_eq!(ident("foo.part.0"), "foo.part.0");
-/// assert_eq!(ident("operator new$1"), "operator_new_1");
-/// assert_eq!(ident("phi"), "phi_");
-/// ```
-pub fn ident(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-        s.insert(0, '_');
-    }
-    if is_reserved(&s) {
-        s.push('_');
-    }
-    s
-}
+pub use crate::binary::ident;
 
 /// The name of code at `a` as a callee: `NAME.plt` for a PLT stub,
-/// `NAME.call` for a function of the binary, `sub_ADDRESS.call`
+/// `LABEL.call` for a function of the binary (its unique
+/// [label](crate::binary::FuncInfo::label)), `sub_ADDRESS.call`
 /// otherwise. The suffix keeps a callee from naming a function of the
 /// lifted module: a call is an uninterpreted external (the module's
 /// functions take all 39 registers, a call passes the ABI's 16).
@@ -252,7 +225,7 @@ fn callee_name(bin: &Binary<'_>, a: u64) -> String {
     if let Some(n) = bin.plt_name(a) {
         ident(&format!("{n}.plt"))
     } else if let Some(f) = bin.function_at(a) {
-        ident(&format!("{}.call", f.name))
+        format!("{}.call", f.label)
     } else {
         format!("sub_{a:x}.call")
     }
@@ -560,7 +533,7 @@ pub(crate) fn lift_with_origins(
     cfg: &FuncCfg,
     opts: &Options,
 ) -> (Function, Origins) {
-    let mut b = FunctionBuilder::new(&ident(&info.name));
+    let mut b = FunctionBuilder::new(&info.label);
     let flag_ty = if opts.semantics {
         Type::I32
     } else {
@@ -572,7 +545,7 @@ pub(crate) fn lift_with_origins(
     });
     let cc = b.typed_var("cc", flag_ty);
     let sel = b.var("sel");
-    b.returns(&[Type::I64; RET_LOCS.len()]);
+    b.returns(&RET_LOCS.map(|l| l.ty()));
     let mut l = Lifter {
         bin,
         b,

@@ -376,7 +376,8 @@ impl LocSet {
     ///
     /// ```
     /// use ssakit_x86::regs::{Loc, LocSet};
-    /// assert_eq!(LocSet::CALL_WRITES.intersection(LocSet::RET_READS), LocSet::of(&[Loc::RAX, Loc::RDX]));
+    /// let returned = LocSet::of(&[Loc::RAX, Loc::RDX, Loc::xmm(0), Loc::xmm(1)]);
+    /// assert_eq!(LocSet::CALL_WRITES.intersection(LocSet::RET_READS), returned);
     /// ```
     pub const fn intersection(self, other: LocSet) -> LocSet {
         LocSet(self.0 & other.0)
@@ -476,9 +477,11 @@ pub const CALL_ARGS: [Loc; 16] = [
     Loc::xmm(7),
 ];
 
-/// What `ret` (and every exit) reads, in this order: `rax rdx`, the
-/// callee-saved registers `rbx rbp r12`–`r15`, and `rsp`.
-pub const RET_LOCS: [Loc; 9] = [
+/// What `ret` (and every exit) reads, in this order: the System V return
+/// registers `rax rdx`, the callee-saved registers `rbx rbp r12`–`r15`,
+/// `rsp`, and the vector return registers `xmm0 xmm1` (a `double`, or a
+/// pair of them, as the calls already assume: they write `xmm0`).
+pub const RET_LOCS: [Loc; 11] = [
     Loc::RAX,
     Loc::RDX,
     Loc::RBX,
@@ -488,6 +491,8 @@ pub const RET_LOCS: [Loc; 9] = [
     Loc::R14,
     Loc::R15,
     Loc::RSP,
+    Loc::xmm(0),
+    Loc::xmm(1),
 ];
 
 /// One value per location: a side table keyed by [`Loc`].
@@ -556,7 +561,8 @@ fn flag_set(mask: u32) -> LocSet {
 /// use ssakit_x86::regs::{flow, Flow};
 /// let dec = |b: &[u8]| Decoder::with_ip(64, b, 0x1000, DecoderOptions::NONE).decode();
 /// assert_eq!(flow(&dec(&[0x74, 0x02])), Flow::Branch); // je
-/// assert_eq!(flow(&dec(&[0xe8, 0, 0, 0, 0])), Flow::Call); // call rel32
+/// assert_eq!(flow(&dec(&[0xe8, 1, 0, 0, 0])), Flow::Call); // call rel32
+/// assert_eq!(flow(&dec(&[0xe8, 0, 0, 0, 0])), Flow::Next); // call next: a push
 /// assert_eq!(flow(&dec(&[0xff, 0xd0])), Flow::IndirectCall); // call rax
 /// assert_eq!(flow(&dec(&[0x0f, 0x05])), Flow::Next); // syscall returns
 /// assert_eq!(flow(&dec(&[0x0f, 0x0b])), Flow::Stop); // ud2
@@ -565,7 +571,9 @@ fn flag_set(mask: u32) -> LocSet {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Flow {
     /// Continues with the next instruction: every instruction not below,
-    /// `syscall` (which returns), `int n` and `xbegin` included.
+    /// `syscall` (which returns), `int n`, `xbegin`, and `call` of the
+    /// next instruction (`call 1f; 1: pop rbx`, which pushes its own
+    /// address) included.
     #[default]
     Next,
     /// A conditional branch to its target or the next instruction
@@ -635,6 +643,15 @@ pub fn flow(ins: &Instruction) -> Flow {
         FlowControl::Exception => Flow::Stop,
         _ if ins.mnemonic() == Mnemonic::Hlt => Flow::Stop,
         FlowControl::Call | FlowControl::IndirectCall if ins.mnemonic() == Mnemonic::Syscall => {
+            Flow::Next
+        }
+        // `call next; pop reg` (the PIC idiom that reads its own
+        // address): a push of the return address, then the next
+        // instruction, not a call.
+        FlowControl::Call
+            if ins.op0_kind() == OpKind::NearBranch64
+                && ins.near_branch_target() == ins.next_ip() =>
+        {
             Flow::Next
         }
         FlowControl::Call | FlowControl::IndirectCall if ins.op0_kind() == OpKind::NearBranch64 => {
@@ -749,6 +766,16 @@ fn is_system(m: Mnemonic) -> bool {
             | M::Xrstor
             | M::Xsavec
             | M::Xsaveopt
+            | M::Fxsave64
+            | M::Fxrstor64
+            | M::Xsave64
+            | M::Xrstor64
+            | M::Xsavec64
+            | M::Xsaveopt64
+            | M::Xsaves
+            | M::Xsaves64
+            | M::Xrstors
+            | M::Xrstors64
             | M::Fldcw
             | M::Fnstcw
             | M::Ldmxcsr
@@ -756,6 +783,41 @@ fn is_system(m: Mnemonic) -> bool {
             | M::Fnstenv
             | M::Fldenv
     )
+}
+
+/// What a processor-state save or restore (`fxsave`, `xsave`, `xsavec`,
+/// `xsaveopt`, `xsaves`, `fxrstor`, `xrstor`, `xrstors`, and their `64`
+/// forms) does with the vector registers, which iced-x86 does not list:
+/// a save reads `xmm0`–`xmm15`; `fxrstor` writes them (64-bit mode
+/// restores all sixteen); an `xrstor` writes those its `edx:eax` mask
+/// asks for and leaves the others, so, as any conditional write, it
+/// reads them too. `None` for any other mnemonic.
+///
+/// ```
+/// use iced_x86::Mnemonic;
+/// use ssakit_x86::regs::{state_vectors, LocSet};
+/// assert_eq!(state_vectors(Mnemonic::Fxsave64), Some((LocSet::XMMS, LocSet::EMPTY)));
+/// assert_eq!(state_vectors(Mnemonic::Fxrstor), Some((LocSet::EMPTY, LocSet::XMMS)));
+/// assert_eq!(state_vectors(Mnemonic::Xrstor), Some((LocSet::XMMS, LocSet::XMMS)));
+/// assert_eq!(state_vectors(Mnemonic::Mov), None);
+/// ```
+pub fn state_vectors(m: Mnemonic) -> Option<(LocSet, LocSet)> {
+    use Mnemonic as M;
+    match m {
+        M::Fxsave
+        | M::Fxsave64
+        | M::Xsave
+        | M::Xsave64
+        | M::Xsavec
+        | M::Xsavec64
+        | M::Xsaveopt
+        | M::Xsaveopt64
+        | M::Xsaves
+        | M::Xsaves64 => Some((LocSet::XMMS, LocSet::EMPTY)),
+        M::Fxrstor | M::Fxrstor64 => Some((LocSet::EMPTY, LocSet::XMMS)),
+        M::Xrstor | M::Xrstor64 | M::Xrstors | M::Xrstors64 => Some((LocSet::XMMS, LocSet::XMMS)),
+        _ => None,
+    }
 }
 
 /// The [`Access`] of `ins`, with `factory` for iced-x86's information.
@@ -826,6 +888,10 @@ pub fn access(ins: &Instruction, factory: &mut InstructionInfoFactory) -> Access
             }
             _ => Effects::PURE,
         });
+    }
+    if let Some((reads, writes)) = state_vectors(m) {
+        a.reads = a.reads.union(reads);
+        a.writes = a.writes.union(writes);
     }
     if m == Mnemonic::Syscall {
         a.reads = a.reads.union(LocSet::SYSCALL_READS);
@@ -909,21 +975,22 @@ mod tests {
     #[test]
     fn flows() {
         use iced_x86::{Decoder, DecoderOptions};
-        let cases: [(&[u8], Flow); 14] = [
-            (&[0x48, 0x01, 0xd8], Flow::Next),               // add rax, rbx
-            (&[0xcc], Flow::Next),                           // int3
-            (&[0x0f, 0x05], Flow::Next),                     // syscall
-            (&[0x0f, 0x84, 0, 0, 0, 0], Flow::Branch),       // je rel32
-            (&[0xe2, 0xfe], Flow::Branch),                   // loop
-            (&[0xeb, 0x00], Flow::Jump),                     // jmp rel8
-            (&[0xff, 0xe0], Flow::IndirectJump),             // jmp rax
-            (&[0xe8, 0, 0, 0, 0], Flow::Call),               // call rel32
+        let cases: [(&[u8], Flow); 15] = [
+            (&[0xe8, 0, 0, 0, 0], Flow::Next),         // call next: a push
+            (&[0x48, 0x01, 0xd8], Flow::Next),         // add rax, rbx
+            (&[0xcc], Flow::Next),                     // int3
+            (&[0x0f, 0x05], Flow::Next),               // syscall
+            (&[0x0f, 0x84, 0, 0, 0, 0], Flow::Branch), // je rel32
+            (&[0xe2, 0xfe], Flow::Branch),             // loop
+            (&[0xeb, 0x00], Flow::Jump),               // jmp rel8
+            (&[0xff, 0xe0], Flow::IndirectJump),       // jmp rax
+            (&[0xe8, 1, 0, 0, 0], Flow::Call),         // call rel32
             (&[0xff, 0x15, 0, 0, 0, 0], Flow::IndirectCall), // call [rip]
-            (&[0x0f, 0x34], Flow::IndirectCall),             // sysenter
-            (&[0xc3], Flow::Return),                         // ret
-            (&[0xf4], Flow::Stop),                           // hlt
-            (&[0x0f, 0x0b], Flow::Stop),                     // ud2
-            (&[0x06], Flow::Invalid),                        // push es: not in 64-bit mode
+            (&[0x0f, 0x34], Flow::IndirectCall),       // sysenter
+            (&[0xc3], Flow::Return),                   // ret
+            (&[0xf4], Flow::Stop),                     // hlt
+            (&[0x0f, 0x0b], Flow::Stop),               // ud2
+            (&[0x06], Flow::Invalid),                  // push es: not in 64-bit mode
         ];
         for (bytes, want) in cases {
             let ins = Decoder::with_ip(64, bytes, 0x1000, DecoderOptions::NONE).decode();
@@ -944,5 +1011,149 @@ mod tests {
                 (Code::Cmovo_r16_rm16 as u32..=Code::Cmovg_r64_rm64 as u32).contains(&(c as u32));
             assert_eq!(name.starts_with("cmov"), range, "{c:?}");
         }
+    }
+
+    /// The read/write model, instruction by instruction: each operand
+    /// width (8-bit low and high, 16, 32, 64, legacy-SSE and VEX vectors)
+    /// and each conditional write (`cmov`, shifts by `cl`, `rep`), with
+    /// the zero idioms and the processor-state saves and restores.
+    #[test]
+    fn reads_and_writes_per_width_and_conditional_write() {
+        use iced_x86::{Decoder, DecoderOptions};
+        const A: Loc = Loc::RAX;
+        const B: Loc = Loc::RBX;
+        const C: Loc = Loc::RCX;
+        let arith = [Loc::CF, Loc::PF, Loc::AF, Loc::ZF, Loc::SF, Loc::OF];
+        let x = Loc::xmm;
+        let set = |ls: &[Loc]| LocSet::of(ls);
+        let with_flags = |ls: &[Loc]| LocSet::of(ls).union(LocSet::of(&arith));
+        let cases: Vec<(&str, &[u8], LocSet, LocSet)> = vec![
+            ("mov al, bl", &[0x88, 0xd8], set(&[A, B]), set(&[A])),
+            ("mov ah, bl", &[0x88, 0xdc], set(&[A, B]), set(&[A])),
+            ("mov ax, bx", &[0x66, 0x89, 0xd8], set(&[A, B]), set(&[A])),
+            ("mov eax, ebx", &[0x89, 0xd8], set(&[B]), set(&[A])),
+            ("mov rax, rbx", &[0x48, 0x89, 0xd8], set(&[B]), set(&[A])),
+            (
+                "add ax, bx",
+                &[0x66, 0x01, 0xd8],
+                set(&[A, B]),
+                with_flags(&[A]),
+            ),
+            (
+                "add eax, ebx",
+                &[0x01, 0xd8],
+                set(&[A, B]),
+                with_flags(&[A]),
+            ),
+            (
+                "inc al",
+                &[0xfe, 0xc0],
+                set(&[A]),
+                set(&[A, Loc::PF, Loc::AF, Loc::ZF, Loc::SF, Loc::OF]),
+            ),
+            (
+                "sete al",
+                &[0x0f, 0x94, 0xc0],
+                set(&[A, Loc::ZF]),
+                set(&[A]),
+            ),
+            ("movzx eax, bl", &[0x0f, 0xb6, 0xc3], set(&[B]), set(&[A])),
+            (
+                "cmove ax, bx",
+                &[0x66, 0x0f, 0x44, 0xc3],
+                set(&[A, B, Loc::ZF]),
+                set(&[A]),
+            ),
+            (
+                "cmove eax, ebx",
+                &[0x0f, 0x44, 0xc3],
+                set(&[A, B, Loc::ZF]),
+                set(&[A]),
+            ),
+            ("shl eax, 1", &[0xd1, 0xe0], set(&[A]), with_flags(&[A])),
+            // A count of 0 written out leaves the flags: none written.
+            ("shl eax, 0", &[0xc1, 0xe0, 0x00], set(&[A]), set(&[A])),
+            (
+                "shl eax, cl",
+                &[0xd3, 0xe0],
+                with_flags(&[A, C]),
+                with_flags(&[A]),
+            ),
+            (
+                "shl ax, cl",
+                &[0x66, 0xd3, 0xe0],
+                with_flags(&[A, C]),
+                with_flags(&[A]),
+            ),
+            (
+                "rol eax, cl",
+                &[0xd3, 0xc0],
+                set(&[A, C, Loc::CF, Loc::OF]),
+                set(&[A, Loc::CF, Loc::OF]),
+            ),
+            ("xor eax, eax", &[0x31, 0xc0], set(&[]), with_flags(&[A])),
+            (
+                "xor ax, ax",
+                &[0x66, 0x31, 0xc0],
+                set(&[A]),
+                with_flags(&[A]),
+            ),
+            (
+                "rep stosb",
+                &[0xf3, 0xaa],
+                set(&[A, C, Loc::RDI, Loc::DF]),
+                set(&[C, Loc::RDI]),
+            ),
+            (
+                "addsd xmm0, xmm1",
+                &[0xf2, 0x0f, 0x58, 0xc1],
+                set(&[x(0), x(1)]),
+                set(&[x(0)]),
+            ),
+            (
+                "vaddsd xmm0, xmm1, xmm2",
+                &[0xc5, 0xf3, 0x58, 0xc2],
+                set(&[x(1), x(2)]),
+                set(&[x(0)]),
+            ),
+            (
+                "pxor xmm0, xmm0",
+                &[0x66, 0x0f, 0xef, 0xc0],
+                set(&[]),
+                set(&[x(0)]),
+            ),
+            (
+                "fxsave [rax]",
+                &[0x0f, 0xae, 0x00],
+                set(&[A]).union(LocSet::XMMS),
+                set(&[]),
+            ),
+            (
+                "fxrstor [rax]",
+                &[0x0f, 0xae, 0x08],
+                set(&[A]),
+                LocSet::XMMS,
+            ),
+            (
+                "xrstor [rax]",
+                &[0x0f, 0xae, 0x28],
+                set(&[A, Loc::RDX]).union(LocSet::XMMS),
+                LocSet::XMMS,
+            ),
+        ];
+        let mut f = InstructionInfoFactory::new();
+        let mut bad = Vec::new();
+        for (what, bytes, reads, writes) in cases {
+            let ins = Decoder::with_ip(64, bytes, 0x1000, DecoderOptions::NONE).decode();
+            assert_eq!(ins.len(), bytes.len(), "{what}");
+            let a = access(&ins, &mut f);
+            if (a.reads, a.writes) != (reads, writes) {
+                bad.push(format!(
+                    "{what}: reads {:?} writes {:?}, expected {reads:?} {writes:?}",
+                    a.reads, a.writes
+                ));
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
     }
 }

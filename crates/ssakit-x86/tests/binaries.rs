@@ -1,7 +1,9 @@
 //! Properties on real binaries of this machine, whose exact counts drift
 //! with their versions: every function of `/usr/bin/ls` lifts, goes
 //! through the three flavours, verifies and destructs with no failure, and
-//! its lifted and pruned forms survive the text round trip. Skipped, with
+//! what `x86 lift` prints of it (opaque, in pruned SSA, with the
+//! semantics) parses back and prints the same, every function under its
+//! own label. Skipped, with
 //! a message, where the binary is absent. `SSAKIT_X86_CORPUS` (paths
 //! separated by `:`) adds binaries (scripts/install-x86-corpus.sh installs
 //! the issue's), which must be there: one absent fails the test.
@@ -74,18 +76,39 @@ fn every_function_of_the_system_binaries_goes_through() {
             t.phis[2]
         );
         assert!(stats.functions.len() > 10 && t.jump_tables > 0, "{path}");
-        // The text round trip, lifted and pruned, a function at a time.
+        // What `x86 lift` prints parses back: the labels are unique, and
+        // the module, lifted opaque, in pruned SSA (`--construct
+        // --flavor pruned`) and with the semantics, round-trips (a chunk
+        // of functions at a time, to bound the memory).
+        let mut labels = std::collections::HashSet::new();
         for info in bin.functions() {
-            let what = format!("{path}: {} at {:#x}", info.name, info.extent.start);
-            let f = ssakit_x86::lift::lift(&bin, info).func;
-            let mut g = f.clone();
-            let copts = construct::Options {
-                flavor: Flavor::Pruned,
-                ..Default::default()
-            };
-            construct::construct(&mut g, &copts).unwrap();
-            text_round_trip(Module { functions: vec![f] }, &what);
-            text_round_trip(Module { functions: vec![g] }, &what);
+            assert!(
+                labels.insert(info.label.as_str()),
+                "{path}: two functions labelled {}",
+                info.label
+            );
+        }
+        for semantics in [false, true] {
+            let opts = ssakit_x86::lift::Options { semantics };
+            for (k, chunk) in bin.functions().chunks(512).enumerate() {
+                let functions: Vec<_> = chunk
+                    .iter()
+                    .map(|info| ssakit_x86::lift::lift_with(&bin, info, &opts).func)
+                    .collect();
+                let what = format!("{path}: chunk {k}, semantics {semantics}");
+                if !semantics {
+                    let copts = construct::Options {
+                        flavor: Flavor::Pruned,
+                        ..Default::default()
+                    };
+                    let mut pruned = functions.clone();
+                    for g in &mut pruned {
+                        construct::construct(g, &copts).unwrap();
+                    }
+                    text_round_trip(Module { functions: pruned }, &format!("{what}, pruned"));
+                }
+                text_round_trip(Module { functions }, &what);
+            }
         }
     }
 }

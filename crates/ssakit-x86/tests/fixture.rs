@@ -132,7 +132,7 @@ fn a_jump_out_of_the_extent_is_a_tail_call() {
     let at = text.find("= classify.call(rdi,").expect(&text);
     assert_eq!(
         text[at..].lines().nth(1).unwrap().trim(),
-        "ret rax, rdx, rbx, rbp, r12, r13, r14, r15, rsp"
+        "ret rax, rdx, rbx, rbp, r12, r13, r14, r15, rsp, xmm0, xmm1"
     );
 }
 

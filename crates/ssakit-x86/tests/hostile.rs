@@ -163,3 +163,35 @@ fn random_code_goes_through() {
         assert_eq!(feed(&m, &format!("random code {round}")), Outcome::Lifted);
     }
 }
+
+/// Every section's `sh_link` set to every section index and past the
+/// end (issue 46, item 7): a link `object` follows and finds wrong is
+/// refused at that header's `sh_link` field, never at offset 0 with the
+/// ELF library's words.
+#[test]
+fn every_bad_sh_link_is_refused_at_its_field() {
+    let elf = fixture();
+    let shoff = u64::from_le_bytes(elf[0x28..0x30].try_into().unwrap()) as usize;
+    let shentsize = u16::from_le_bytes(elf[0x3a..0x3c].try_into().unwrap()) as usize;
+    let shnum = u16::from_le_bytes(elf[0x3c..0x3e].try_into().unwrap()) as usize;
+    let (mut refused, mut tried) = (0, 0);
+    for i in 0..shnum {
+        let field = shoff + i * shentsize + 0x28;
+        for link in (0..shnum as u32).chain([shnum as u32, 0xffff, u32::MAX]) {
+            let mut m = elf.clone();
+            m[field..field + 4].copy_from_slice(&link.to_le_bytes());
+            tried += 1;
+            let what = format!("section {i}'s sh_link {link}");
+            // (A link that is not followed changes no code: the file
+            // lifts as the fixture does, which the tests above run.)
+            if let Err(e) = Binary::parse(&m) {
+                assert_eq!(e.offset, Some(field as u64), "{what}: {e}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        refused > 50 && tried > refused,
+        "{refused} of {tried} refused"
+    );
+}

@@ -6,7 +6,7 @@
 
 use crate::exit::Failed;
 use crate::out::{Out, OutputArg};
-use ssakit::gen::{generate, GenOptions, Shape};
+use ssakit::gen::{generate, second, GenOptions, Shape};
 use ssakit::ir::Module;
 
 /// Arguments of `ssakit gen`.
@@ -26,6 +26,14 @@ pub struct Args {
     /// Seed: the same options always give the same program.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub seed: u64,
+    /// Which generator draws the program: `first`, structured regions with
+    /// one or two assignments per block; `second`, an unstructured graph
+    /// (loops of every size, overlapping and of several entries; joins of
+    /// tens of predecessors) with a quarter to 60% of the variables
+    /// assigned per block, for `random`, `irreducible`, `ladder` and
+    /// `chain` only (docs/performance.md).
+    #[arg(long, value_name = "G", default_value = "first", value_parser = ["first", "second"])]
+    pub generator: String,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -79,12 +87,20 @@ fn blocks_made(shape: Shape) -> &'static str {
 
 pub fn run(a: Args) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let f = generate(&GenOptions {
+    let opts = GenOptions {
         shape: a.shape,
         blocks: a.blocks as usize,
         vars: a.vars as usize,
         seed: a.seed,
-    });
+    };
+    let f = if a.generator == "second" {
+        second::generate(&opts).map_err(|e| {
+            crate::errln!("error: --shape: {e}");
+            Failed(crate::exit::INPUT)
+        })?
+    } else {
+        generate(&opts)
+    };
     crate::par::print_module(&Module { functions: vec![f] }, &mut out)?;
     out.finish()
 }

@@ -9,7 +9,7 @@ use crate::out::{Out, OutputArg};
 use crate::par;
 use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran};
 use clap::Subcommand;
-use ssakit::ir::{Function, InstData, Module, Operand, Terminator, VarNames};
+use ssakit::ir::{Block, Function, InstData, Module, Operand, Terminator, VarNames};
 use ssakit_x86::binary::{Binary, FuncInfo};
 use ssakit_x86::lift::Origins;
 use ssakit_x86::pipeline::{self, BinaryStats, Options, PhiCounts};
@@ -109,7 +109,8 @@ fn bad(name: &str, e: &X86Error) -> Failed {
     Failed(exit::INPUT)
 }
 
-/// Reads the binary at `path` (and the debug file); `then` gets it.
+/// Reads the binary at `path` (and the debug file); `then` gets it. A
+/// binary in which no function is found is refused, saying why.
 fn with_binary<T>(
     path: &str,
     symbols: &Option<String>,
@@ -121,175 +122,217 @@ fn with_binary<T>(
         let (dname, dbytes) = crate::input::read_elf_bytes(dbg)?;
         bin.add_symbols(&dbytes).map_err(|e| bad(&dname, &e))?;
     }
+    if let Some(why) = bin.no_functions_reason() {
+        crate::errln!("error: {name}: {why}");
+        return Err(Failed(exit::INPUT));
+    }
     then(&name, &bin)
 }
 
-/// The function named `sel`, or starting at address `sel` (`0x...`).
-fn find<'b>(bin: &'b Binary<'_>, sel: &str) -> Option<&'b FuncInfo> {
+/// The function `sel` names: a start address (`0x...`), a label, or a
+/// symbol's name that only one function has. The error says why not: no
+/// such function, an address inside a function (naming it), or a name
+/// several functions have (listing them).
+fn find<'b>(bin: &'b Binary<'_>, sel: &str) -> Result<&'b FuncInfo, String> {
+    let shown = crate::echo::echo(sel);
     let addr = sel
         .strip_prefix("0x")
         .and_then(|h| u64::from_str_radix(h, 16).ok());
-    match addr {
-        Some(a) => bin.function_at(a),
-        None => bin.functions().iter().find(|f| f.name == sel),
+    if let Some(a) = addr {
+        return bin
+            .function_at(a)
+            .ok_or_else(|| match bin.function_containing(a) {
+                Some(f) => format!(
+                    "no function starts at {a:#x}: it is inside `{}` ({:#x}..{:#x}); \
+                 give its start address {:#x}",
+                    f.label, f.extent.start, f.extent.end, f.extent.start
+                ),
+                None => format!("no function at {a:#x}"),
+            });
     }
+    let named: Vec<&FuncInfo> = bin.functions().iter().filter(|f| f.name == sel).collect();
+    if named.len() > 1 {
+        let list: Vec<String> = named
+            .iter()
+            .map(|f| format!("`{}` at {:#x}", f.label, f.extent.start))
+            .collect();
+        return Err(format!(
+            "`{shown}` names {} functions: {}; give one of these labels or a start address",
+            named.len(),
+            list.join(", ")
+        ));
+    }
+    bin.functions()
+        .iter()
+        .find(|f| f.label == sel)
+        .or(named.first().copied())
+        .ok_or_else(|| format!("no function `{shown}` (a name or a start address 0x...)"))
 }
+
+/// The functions `--func` chooses (each once, in the order first named),
+/// or all of them.
+fn choose<'b>(
+    bin: &'b Binary<'_>,
+    name: &str,
+    sels: Option<&str>,
+) -> Result<Vec<&'b FuncInfo>, Failed> {
+    let Some(sels) = sels else {
+        return Ok(bin.functions().iter().collect());
+    };
+    let mut chosen: Vec<&FuncInfo> = Vec::new();
+    for sel in sels.split(',') {
+        let f = find(bin, sel).map_err(|why| {
+            crate::errln!("error: {name}: {why}");
+            Failed(exit::INPUT)
+        })?;
+        if !chosen.iter().any(|g| g.extent.start == f.extent.start) {
+            chosen.push(f);
+        }
+    }
+    Ok(chosen)
+}
+
+/// How many functions `x86 lift --format json` lifts, constructs and
+/// writes at a time, per thread.
+const JSON_BATCH_PER_THREAD: usize = 4;
 
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let module = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
-        let chosen: Vec<&FuncInfo> = match &a.func {
-            Some(sels) => sels
-                .split(',')
-                .map(|sel| {
-                    find(bin, sel).ok_or_else(|| {
-                        crate::errln!(
-                            "error: {name}: no function `{}` (a name or a start address 0x...)",
-                            crate::echo::echo(sel)
-                        );
-                        Failed(exit::INPUT)
-                    })
-                })
-                .collect::<Result<_, _>>()?,
-            None => bin.functions().iter().collect(),
+    let opts = ssakit_x86::lift::Options {
+        semantics: a.semantics,
+    };
+    with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
+        let chosen = choose(bin, name, a.func.as_deref())?;
+        let who = |info: &FuncInfo| {
+            format!(
+                "{name}: function `{}` at {:#x}",
+                info.label, info.extent.start
+            )
         };
-        let (mut functions, origins): (Vec<_>, Vec<_>) = {
+        if a.format == crate::json::Format::Json {
+            let failed = std::cell::Cell::new(None);
+            let batches = Batches {
+                bin,
+                chosen: &chosen,
+                opts: &opts,
+                construct: &a.construct,
+                who: &who,
+                failed: &failed,
+            };
+            return write_json(&mut out, name, batches);
+        }
+        let mut functions: Vec<Function> = {
             use rayon::prelude::*;
             chosen
                 .par_iter()
-                .map(|info| {
-                    let opts = ssakit_x86::lift::Options {
-                        semantics: a.semantics,
-                    };
-                    let l = ssakit_x86::lift::lift_with(bin, info, &opts);
-                    (l.func, l.origins)
-                })
-                .unzip()
+                .map(|info| ssakit_x86::lift::lift_with(bin, info, &opts).func)
+                .collect()
         };
-        a.construct.apply(&mut functions, |k, _| {
-            let info = chosen[k];
-            format!(
-                "{name}: function `{}` at {:#x}",
-                info.name, info.extent.start
-            )
-        })?;
-        if a.format == crate::json::Format::Json {
-            let functions = functions
-                .iter()
-                .zip(&origins)
-                .zip(&chosen)
-                .map(|((f, o), info)| lift_json(f, o, info))
-                .collect();
-            let ssa = a
-                .construct
-                .construct
-                .then_some(match a.construct.flags.flavor {
-                    FlavorArg::Minimal => "minimal",
-                    FlavorArg::SemiPruned => "semi-pruned",
-                    FlavorArg::Pruned => "pruned",
-                });
-            let name = name.to_string();
-            return Ok(Err(json::X86Lift {
-                binary: name,
-                functions,
-                ssa,
-            }));
-        }
-        Ok(Ok(Module { functions }))
+        a.construct.apply(&mut functions, |k, _| who(chosen[k]))?;
+        par::print_module(&Module { functions }, &mut out)
     })?;
-    match module {
-        Ok(module) => par::print_module(&module, &mut out)?,
-        Err(lifted) => {
-            let mut s = serde_json::to_string(&lifted).expect("reports serialise");
-            s.push('\n');
-            out.write_str(&s)?;
+    out.finish()
+}
+
+/// `x86 lift --format json`: the document written as it is made, a batch
+/// of functions at a time (lifted and constructed in parallel, then
+/// written), so that only a batch is in memory (docs/x86.md measures it).
+fn write_json(out: &mut Out, name: &str, functions: Batches<'_, '_, '_>) -> Result<(), Failed> {
+    let (construct, failed) = (functions.construct, functions.failed);
+    let doc = json::X86Lift {
+        binary: name.to_string(),
+        functions,
+        ssa: construct.construct.then_some(match construct.flavor() {
+            FlavorArg::Minimal => "minimal",
+            FlavorArg::SemiPruned => "semi-pruned",
+            FlavorArg::Pruned => "pruned",
+        }),
+    };
+    let mut w = OutWriter { out, failed };
+    let res = serde_json::to_writer(&mut w, &doc);
+    if let Some(f) = failed.take() {
+        return Err(f);
+    }
+    res.expect("the document serialises");
+    out.write_str("\n")
+}
+
+/// [`Out`] as an `io::Write` for `serde_json`, keeping its failure.
+struct OutWriter<'a, 'c> {
+    out: &'a mut Out,
+    failed: &'c std::cell::Cell<Option<Failed>>,
+}
+
+impl std::io::Write for OutWriter<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.out.write_bytes(buf) {
+            Ok(()) => Ok(buf.len()),
+            Err(f) => {
+                self.failed.set(Some(f));
+                Err(std::io::Error::other("output failed"))
+            }
         }
     }
-    out.finish()
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The `functions` list of the JSON document: serialising it lifts (and
+/// constructs) the chosen functions a batch at a time.
+struct Batches<'a, 'b, 'd> {
+    bin: &'a Binary<'d>,
+    chosen: &'a [&'b FuncInfo],
+    opts: &'a ssakit_x86::lift::Options,
+    construct: &'a LiftConstruct,
+    who: &'a dyn Fn(&FuncInfo) -> String,
+    failed: &'a std::cell::Cell<Option<Failed>>,
+}
+
+impl serde::Serialize for Batches<'_, '_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use rayon::prelude::*;
+        use serde::ser::{Error, SerializeSeq};
+        let mut seq = s.serialize_seq(Some(self.chosen.len()))?;
+        let batch = JSON_BATCH_PER_THREAD * rayon::current_num_threads();
+        for infos in self.chosen.chunks(batch.max(1)) {
+            let (mut functions, origins): (Vec<_>, Vec<_>) = infos
+                .par_iter()
+                .map(|info| {
+                    let l = ssakit_x86::lift::lift_with(self.bin, info, self.opts);
+                    (l.func, l.origins)
+                })
+                .unzip();
+            if let Err(f) = self
+                .construct
+                .apply(&mut functions, |k, _| (self.who)(infos[k]))
+            {
+                self.failed.set(Some(f));
+                return Err(S::Error::custom("construction failed"));
+            }
+            for ((f, o), info) in functions.iter().zip(&origins).zip(infos) {
+                seq.serialize_element(&lift_json(f, o, info))?;
+            }
+        }
+        seq.end()
+    }
 }
 
 /// `x86 lift --format json` of one function: every read and write is a
 /// pair `[register, value]`, the location (the variable's name before
 /// construction) and the printed name of the value (SSA name after
-/// `--construct`). Schema in [`json::X86Lift`] and docs/x86.md.
-fn lift_json(f: &Function, o: &Origins, info: &FuncInfo) -> json::X86Function {
+/// `--construct`). Schema in [`json::X86Lift`] and docs/x86.md. The
+/// blocks are made as they are written.
+fn lift_json<'a>(
+    f: &'a Function,
+    o: &'a Origins,
+    info: &FuncInfo,
+) -> json::X86Function<LazyBlocks<'a>> {
     let names = VarNames::new(f);
-    let value = |op: Operand| match op {
-        Operand::Var(v) => ValueName::Name(names.get(v).to_string()),
-        Operand::Const(c) => ValueName::Const(c),
-        Operand::Undef => ValueName::Undef,
-    };
-    let pair = |op: Operand| match op {
-        Operand::Var(v) => (Some(f.base_name(v).to_string()), value(op)),
-        _ => (None, value(op)),
-    };
     let hex = |a: u64| format!("{a:#x}");
-    let phi = |i| {
-        let dst = f.def(i).expect("a phi defines");
-        json::X86Phi {
-            args: f
-                .phi_args(i)
-                .iter()
-                .map(|a| (f.block_name(a.block).to_string(), value(a.value)))
-                .collect(),
-            def: names.get(dst).to_string(),
-            register: f.base_name(dst).to_string(),
-        }
-    };
-    let inst = |i| {
-        let (mut reads, mut writes) = (Vec::new(), Vec::new());
-        f.for_each_operand(i, |op| reads.push(pair(op)));
-        f.for_each_def(i, |v| writes.push(pair(Operand::Var(v))));
-        let op = match f.inst(i) {
-            InstData::Op { op, .. } => f.operator_name(*op).to_string(),
-            InstData::Call { callee, .. } => f.callee_name(*callee).to_string(),
-            _ => String::new(),
-        };
-        let origin = o.inst(i);
-        json::X86Inst {
-            address: origin.map(|o| hex(o.address)),
-            call: matches!(f.inst(i), InstData::Call { .. })
-                || op.starts_with("x86.call")
-                || op == "x86.syscall.x",
-            op,
-            reads,
-            size: origin.map(|o| o.size),
-            writes,
-        }
-    };
-    let terminator = |b| {
-        let mut reads = Vec::new();
-        f.for_each_term_operand(b, |op| reads.push(pair(op)));
-        let mut successors = Vec::new();
-        f.for_each_succ(b, |s| successors.push(f.block_name(s).to_string()));
-        let t = o.term(b);
-        json::X86Terminator {
-            address: t.map(|t| hex(t.address)),
-            kind: match f.term(b) {
-                Terminator::Jump(_) => "jump",
-                Terminator::Branch { .. } => "branch",
-                Terminator::Switch { .. } => "switch",
-                Terminator::Ret(_) => "ret",
-                Terminator::Unreachable => "unreachable",
-            },
-            reads,
-            size: t.map(|t| t.size),
-            successors,
-        }
-    };
     json::X86Function {
         address: hex(info.extent.start),
-        blocks: f
-            .layout()
-            .iter()
-            .map(|&b| json::X86Block {
-                address: o.block(b).map(hex),
-                instructions: f.block_insts(b).iter().map(|&i| inst(i)).collect(),
-                label: f.block_name(b).to_string(),
-                phis: f.block_phis(b).iter().map(|&i| phi(i)).collect(),
-                terminator: terminator(b),
-            })
-            .collect(),
         end: hex(info.extent.end),
         label: f.name().to_string(),
         name: info.name.clone(),
@@ -298,6 +341,97 @@ fn lift_json(f: &Function, o: &Origins, info: &FuncInfo) -> json::X86Function {
             .iter()
             .map(|&v| names.get(v).to_string())
             .collect(),
+        blocks: LazyBlocks { f, o, names },
+    }
+}
+
+/// The blocks of one function, each made into its [`json::X86Block`] as
+/// it is written.
+struct LazyBlocks<'a> {
+    f: &'a Function,
+    o: &'a Origins,
+    names: VarNames,
+}
+
+impl serde::Serialize for LazyBlocks<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.f.layout().iter().map(|&b| self.block(b)))
+    }
+}
+
+impl LazyBlocks<'_> {
+    fn block(&self, b: Block) -> json::X86Block {
+        let (f, o, names) = (self.f, self.o, &self.names);
+        let value = |op: Operand| match op {
+            Operand::Var(v) => ValueName::Name(names.get(v).to_string()),
+            Operand::Const(c) => ValueName::Const(c),
+            Operand::Undef => ValueName::Undef,
+        };
+        let pair = |op: Operand| match op {
+            Operand::Var(v) => (Some(f.base_name(v).to_string()), value(op)),
+            _ => (None, value(op)),
+        };
+        let hex = |a: u64| format!("{a:#x}");
+        let phi = |i| {
+            let dst = f.def(i).expect("a phi defines");
+            json::X86Phi {
+                args: f
+                    .phi_args(i)
+                    .iter()
+                    .map(|a| (f.block_name(a.block).to_string(), value(a.value)))
+                    .collect(),
+                def: names.get(dst).to_string(),
+                register: f.base_name(dst).to_string(),
+            }
+        };
+        let inst = |i| {
+            let (mut reads, mut writes) = (Vec::new(), Vec::new());
+            f.for_each_operand(i, |op| reads.push(pair(op)));
+            f.for_each_def(i, |v| writes.push(pair(Operand::Var(v))));
+            let op = match f.inst(i) {
+                InstData::Op { op, .. } => f.operator_name(*op).to_string(),
+                InstData::Call { callee, .. } => f.callee_name(*callee).to_string(),
+                _ => String::new(),
+            };
+            let origin = o.inst(i);
+            json::X86Inst {
+                address: origin.map(|o| hex(o.address)),
+                call: matches!(f.inst(i), InstData::Call { .. })
+                    || op == "x86.call.x"
+                    || op == "x86.syscall.x",
+                op,
+                reads,
+                size: origin.map(|o| o.size),
+                writes,
+            }
+        };
+        let terminator = || {
+            let mut reads = Vec::new();
+            f.for_each_term_operand(b, |op| reads.push(pair(op)));
+            let mut successors = Vec::new();
+            f.for_each_succ(b, |s| successors.push(f.block_name(s).to_string()));
+            let t = o.term(b);
+            json::X86Terminator {
+                address: t.map(|t| hex(t.address)),
+                kind: match f.term(b) {
+                    Terminator::Jump(_) => "jump",
+                    Terminator::Branch { .. } => "branch",
+                    Terminator::Switch { .. } => "switch",
+                    Terminator::Ret(_) => "ret",
+                    Terminator::Unreachable => "unreachable",
+                },
+                reads,
+                size: t.map(|t| t.size),
+                successors,
+            }
+        };
+        json::X86Block {
+            address: o.block(b).map(hex),
+            instructions: f.block_insts(b).iter().map(|&i| inst(i)).collect(),
+            label: f.block_name(b).to_string(),
+            phis: f.block_phis(b).iter().map(|&i| phi(i)).collect(),
+            terminator: terminator(),
+        }
     }
 }
 

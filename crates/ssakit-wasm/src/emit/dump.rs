@@ -18,36 +18,15 @@
 //! * **locals**: each local with its type and the variables that share
 //!   it, the declarations' groups, and the variables with no local.
 
-use super::structure::Ctl;
-use super::{stackify::Stackified, val_type, Lowering, Steps};
+use super::ctl::Ctl;
+use super::plan::val_type;
+use super::stackify::Stackified;
+use super::{Dump, Lowering, Steps};
 use crate::error::WasmError;
 use ssakit::entity::{EntityRef, SecondaryMap};
 use ssakit::ir::{Block, Function, Var, VarNames};
 use std::fmt::Write;
 use wasm_encoder::ValType;
-
-/// Which step's result `ssakit wasm opt --dump` prints
-/// ([`crate::rewrite::dump`]).
-///
-/// ```
-/// use ssakit_wasm::{emit::Dump, rewrite::dump};
-/// let wasm = ssakit_wasm::module::to_binary(b"(module (func $f (param i64) (result i64)
-///     (local i64) (local.set 1 (i64.mul (local.get 0) (local.get 0)))
-///     (i64.add (local.get 1) (local.get 1))))").unwrap();
-/// let text = dump(&wasm, &Default::default(), Dump::Locals).unwrap();
-/// // The square, read twice, takes the parameter's local, dead by then.
-/// assert!(text.contains("local 0 i64 (param): "), "{text}");
-/// assert!(text.contains("0 declared locals"), "{text}");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dump {
-    /// The structured control flow, after tidying and the final `ret`.
-    Structure,
-    /// What stays on the stack, is teed, dropped, absorbed.
-    Stackify,
-    /// Each variable's local, the locals' types and groups.
-    Locals,
-}
 
 /// The text of step `what` of emitting `f` (destructed): a header line
 /// naming the function, then the step's result, indented.
@@ -55,7 +34,7 @@ pub enum Dump {
 /// # Errors
 /// What emitting `f` fails with in the steps before the code is written.
 pub(crate) fn function(f: &Function, low: &Lowering<'_>, what: Dump) -> Result<String, WasmError> {
-    let steps = Steps::run(f, low)?;
+    let steps = Steps::run(f, low).map_err(|e| e.located(f))?;
     let mut out = format!("function {}:\n", f.name());
     match what {
         Dump::Structure => structure(&mut out, f, &steps),

@@ -1,5 +1,5 @@
 //! The function's last `ret` out of the `loop`s that end the function
-//! (issue 30: the `return`s the original does not have).
+//! (the `return`s the original does not have).
 //!
 //! Ramsey's translation ([`super::structure`]) places a block that only
 //! one loop block reaches inside that loop, right where the branch to it
@@ -20,7 +20,7 @@
 //! target, and one of an `if` ends an arm: then nothing moves.) One
 //! backward walk over the items: linear.
 
-use super::structure::{Ctl, Structured};
+use super::ctl::{Ctl, Structured};
 
 /// Moves a final `Body(x), Ret(x)` out of the loops that close right
 /// after it (see the module documentation).
@@ -70,7 +70,8 @@ pub(crate) fn hoist_final_ret(s: &mut Structured) {
 #[cfg(test)]
 mod tests {
     use super::hoist_final_ret;
-    use crate::emit::structure::{structure, Ctl, Structured};
+    use crate::emit::ctl::{Ctl, Structured};
+    use crate::emit::structure::structure;
     use ssakit::ir::Block;
 
     fn items(src: &str) -> Vec<Ctl> {

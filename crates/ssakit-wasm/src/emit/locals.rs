@@ -62,8 +62,8 @@
 
 use super::ctl::{Ctl, Structured};
 use super::key::key;
+use super::plan::val_type;
 use super::stackify::Stackified;
-use super::val_type;
 use ssakit::analysis::VarLiveness;
 use ssakit::entity::{Csr, EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Block, Cfg, Function, InstData, Operand, Var};
@@ -83,6 +83,11 @@ key!(
     /// first, then the others in the order made.
     Slot
 );
+
+/// The most locals (parameters included) a function may have: the
+/// implementation limit of the WebAssembly JavaScript API, which
+/// wasmparser's validator applies.
+pub(crate) const MAX_LOCALS: usize = 50_000;
 
 /// Per variable: its local.
 pub(crate) type Locals = EntityVec<Var, PackedOption<Local>>;

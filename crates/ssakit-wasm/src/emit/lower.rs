@@ -17,10 +17,11 @@
 //! `f32/f64.convert_i64_*` and `reinterpret_i64`, of `i64x2.splat` and
 //! `replace_lane`); every other integer operand is `i32`.
 
+use crate::module::Signature;
 use crate::operators::mnemonic;
 use rustc_hash::FxHashMap;
 use ssakit::entity::SecondaryMap;
-use ssakit::ir::{Operator, Symbols};
+use ssakit::ir::{Operator, Symbols, Type};
 use wasmparser::{
     BlockType, BrTable, HeapType, Ieee32, Ieee64, MemArg, MemArgTarget, Operator as WasmOp,
     ValType, V128,
@@ -192,8 +193,51 @@ pub(crate) enum Lowered {
     },
 }
 
+/// How a function's names map to the module being built.
+///
+/// ```
+/// use ssakit::ir::Type;
+/// use ssakit_wasm::emit::{emit_function, Lowering, OpTable};
+/// // `g` (function 0, type 0) calls `h` (function 1, type 1).
+/// let m = ssakit::text::parse_module(
+///     "function g(a) {\nentry:\n  r = h(a)\n  ret r\n}\nfunction h(a) {\nentry:\n  ret a\n}\n",
+/// )
+/// .unwrap();
+/// let g = &m.functions[0];
+/// let ops = OpTable::new(g.symbols());
+/// let one = ssakit_wasm::module::Signature { params: vec![Type::I64], results: vec![Type::I64] };
+/// let types = [Some(one.clone()), Some(one)];
+/// let h = g.symbols().find_callee("h").unwrap();
+/// let mut callees = vec![None; h.index() + 1];
+/// callees[h.index()] = Some(1);
+/// let low = Lowering {
+///     ops: &ops, callees: &callees, func_types: &[0, 1], types: &types, globals: &[], print: &[],
+/// };
+/// assert!(emit_function(g, &low).is_ok());
+/// let no_callees = Lowering { callees: &[], ..low };
+/// assert!(emit_function(g, &no_callees).is_err()); // `h` is not mapped
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Lowering<'a> {
+    /// How each operator of the function's symbol table is emitted
+    /// ([`OpTable::new`] once per symbol table).
+    pub ops: &'a OpTable,
+    /// The function index of each callee of the symbol table, by
+    /// [`Callee`](ssakit::ir::Callee) index (`None`: not callable).
+    pub callees: &'a [Option<u32>],
+    /// The type index of each function index.
+    pub func_types: &'a [u32],
+    /// The signature of each type index (`None`: not a function type).
+    pub types: &'a [Option<Signature>],
+    /// The type of each global index.
+    pub globals: &'a [Type],
+    /// The function index `print` with `k` arguments calls, by `k`
+    /// (arguments `i64`, no result).
+    pub print: &'a [Option<u32>],
+}
+
 /// Per operator of a symbol table, how it is emitted: the first field of
-/// a [`Lowering`](super::Lowering), built once per symbol table.
+/// a [`Lowering`], built once per symbol table.
 ///
 /// ```
 /// use ssakit::ir::{Effects, Symbols};

@@ -14,25 +14,67 @@
 //!
 //! # Errors, deferred
 //!
-//! An instruction that cannot be emitted keeps its error in its record,
-//! raised where the steps met it before the plan existed: a bad shape
-//! (a phi, a callee or `print` arity the lowering does not map, a
-//! `call_indirect` without its immediates, ...) when its operands are
-//! read ([`Plan::operands`], by stackify, for every instruction it does
-//! not drop), bad immediates when it is emitted ([`Plan::action`]). So a
-//! function fails with the message it failed with before, and a dead
-//! instruction that is never emitted fails nothing.
+//! An instruction that cannot be emitted keeps its error
+//! ([`EmitError`]) in its record: a bad shape (a phi, a callee or
+//! `print` arity the lowering does not map, a `call_indirect` without
+//! its immediates, ...) is raised when its operands are read
+//! ([`Plan::operands`], by stackify, for every instruction it does not
+//! drop), bad immediates only when it is emitted ([`Plan::action`]). So
+//! a dead instruction that is never emitted fails nothing, and a bad
+//! shape anywhere in a function is met before bad immediates.
 
-use super::lower::Lowered;
-use super::stackify::Node;
-use super::structure::{Ctl, Structured};
-use super::{err, val_type, Lowering, Want};
-use crate::error::WasmError;
+use super::ctl::{Ctl, Structured};
+use super::error::{EmitError, Shape};
+use super::lower::{Lowered, Lowering};
 use crate::module::Signature;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{BinOp, Block, Function, Inst, InstData, Operand, Terminator, Type, UnOp, Var};
 use wasm_encoder::reencode::{Reencode, RoundtripReencoder};
 use wasm_encoder::{Instruction as I, ValType};
+
+/// A tree's root: an instruction, or a block's terminator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Node {
+    /// An instruction.
+    Inst(Inst),
+    /// The terminator of a block.
+    Term(Block),
+}
+
+/// What an operand must become on the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Want {
+    /// A value of this type.
+    V(ValType),
+    /// An `i32` that is non-zero when the operand is (a branch condition).
+    Truth,
+    /// A `br_table` index: an `i64` selector outside `0..2^32` (negative
+    /// ones included) becomes `u32::MAX`, past every table, so that it goes
+    /// to the default as `ssakit run` does, instead of wrapping into range.
+    Index,
+}
+
+/// The WebAssembly value type of `t` (`bool` is an `i32`).
+///
+/// ```
+/// use ssakit::ir::Type;
+/// use ssakit_wasm::emit::val_type;
+/// use wasm_encoder::ValType;
+/// assert_eq!(val_type(Type::Bool), ValType::I32);
+/// assert_eq!(val_type(Type::I64), ValType::I64);
+/// assert_eq!(val_type(Type::FuncRef), ValType::FUNCREF);
+/// ```
+pub fn val_type(t: Type) -> ValType {
+    match t {
+        Type::I32 | Type::Bool => ValType::I32,
+        Type::I64 => ValType::I64,
+        Type::F32 => ValType::F32,
+        Type::F64 => ValType::F64,
+        Type::V128 => ValType::V128,
+        Type::FuncRef => ValType::FUNCREF,
+        Type::ExternRef => ValType::EXTERNREF,
+    }
+}
 
 /// What the emitter does once an instruction's operands are on the
 /// stack; then it stores the instruction's destinations
@@ -100,7 +142,7 @@ pub(crate) struct Plan {
     /// The WebAssembly instructions of the actions.
     instrs: Vec<I<'static>>,
     /// The errors of the nodes that cannot be emitted ([`Deferred`]).
-    errors: Vec<WasmError>,
+    errors: Vec<EmitError>,
 }
 
 impl Plan {
@@ -166,7 +208,7 @@ impl Plan {
 
     /// Where the operands of `node` are, in push order: a range of
     /// [`Plan::op`]; the node's error if its shape is refused.
-    pub(crate) fn reads(&self, node: Node) -> Result<(usize, usize), WasmError> {
+    pub(crate) fn reads(&self, node: Node) -> Result<(usize, usize), EmitError> {
         let s = self.step(node);
         if let Err(Deferred::Refuse(k)) = s.action {
             return Err(self.errors[k as usize].clone());
@@ -176,7 +218,7 @@ impl Plan {
 
     /// The operands of `node` in push order, each with what it must
     /// become ([`Plan::reads`]).
-    pub(crate) fn operands(&self, node: Node) -> Result<&[(Operand, Want)], WasmError> {
+    pub(crate) fn operands(&self, node: Node) -> Result<&[(Operand, Want)], EmitError> {
         let (start, end) = self.reads(node)?;
         Ok(&self.ops[start..end])
     }
@@ -187,7 +229,7 @@ impl Plan {
     }
 
     /// The action of instruction `i`, or its error.
-    pub(crate) fn action(&self, i: Inst) -> Result<Action, WasmError> {
+    pub(crate) fn action(&self, i: Inst) -> Result<Action, EmitError> {
         match self.insts[i].action {
             Ok(a) => Ok(a),
             Err(Deferred::Refuse(k) | Deferred::Fail(k)) => Err(self.errors[k as usize].clone()),
@@ -227,14 +269,10 @@ impl Plan {
                     None => self.ops.extend(vals.iter().map(|&o| (o, i64w))),
                     Some(rets) => {
                         if vals.len() != rets.len() {
-                            return Err(Refusal::Shape(err(
-                                f,
-                                format!(
-                                    "returns {} values, the signature {}",
-                                    vals.len(),
-                                    rets.len()
-                                ),
-                            )));
+                            return Err(Refusal::Shape(EmitError::ReturnCount {
+                                values: vals.len(),
+                                results: rets.len(),
+                            }));
                         }
                         self.ops
                             .extend(vals.iter().zip(rets).map(|(&o, &t)| (o, v(t))));
@@ -250,7 +288,6 @@ impl Plan {
     fn inst(&mut self, f: &Function, low: &Lowering<'_>, i: Inst) -> Result<Action, Refusal> {
         let v = |t: Type| Want::V(val_type(t));
         let i64w = Want::V(ValType::I64);
-        let shape = |m: String| Refusal::Shape(err(f, m));
         Ok(match *f.inst(i) {
             InstData::Copy {
                 src: Operand::Undef,
@@ -289,7 +326,7 @@ impl Plan {
                 args,
                 results,
             } => {
-                let (idx, sig) = callee_sig(f, low, callee).map_err(Refusal::Shape)?;
+                let (idx, sig) = callee_sig(low, callee).map_err(Refusal::Shape)?;
                 self.params(args.as_slice(f), sig);
                 let drops = self.results(results.as_slice(f), sig);
                 Action::Call(self.keep(I::Call(idx)), drops)
@@ -301,11 +338,11 @@ impl Plan {
                     .get(args.len())
                     .copied()
                     .flatten()
-                    .ok_or_else(|| shape(format!("no import for print of {}", args.len())))?;
+                    .ok_or(Refusal::Shape(EmitError::NoPrint { arity: args.len() }))?;
                 self.ops.extend(args.iter().map(|&a| (a, i64w)));
                 Action::Op(self.keep(I::Call(idx)))
             }
-            InstData::Phi { .. } => return Err(shape("a phi is left (destruct first)".into())),
+            InstData::Phi { .. } => return Err(Refusal::Shape(EmitError::Phi)),
             InstData::ParCopy { copies } => {
                 for &(d, s) in copies.as_slice(f) {
                     self.ops.push((s, v(f.var_type(d))));
@@ -321,16 +358,15 @@ impl Plan {
             } => {
                 let (imms, args, results) =
                     (imms.as_slice(f), args.as_slice(f), results.as_slice(f));
-                let lowered = low.ops.get(op).ok_or_else(|| {
-                    shape(format!(
-                        "`{}` is not a WebAssembly operator",
-                        f.operator_name(op)
-                    ))
-                })?;
+                let lowered = low
+                    .ops
+                    .get(op)
+                    .ok_or(Refusal::Shape(EmitError::NotOperator(op)))?;
+                let shape = |s: Shape| Refusal::Shape(EmitError::Malformed(s));
                 match lowered {
                     Lowered::Select => {
                         if results.len() != 1 || args.len() != 3 {
-                            return Err(shape("select needs three operands and one result".into()));
+                            return Err(shape(Shape::Select));
                         }
                         let t = val_type(f.var_type(results[0]));
                         self.ops.extend([
@@ -347,11 +383,9 @@ impl Plan {
                     Lowered::CallIndirect => {
                         let (&[ty, table], Some((&index, params))) = (imms, args.split_last())
                         else {
-                            return Err(shape(
-                                "call_indirect needs [type, table] and an index".into(),
-                            ));
+                            return Err(shape(Shape::CallIndirect));
                         };
-                        let sig = sig_of(f, low, ty as u32).map_err(Refusal::Shape)?;
+                        let sig = sig_of(low, ty as u32).map_err(Refusal::Shape)?;
                         self.params(params, sig);
                         self.ops.push((index, Want::V(ValType::I32)));
                         let call = I::CallIndirect {
@@ -363,13 +397,13 @@ impl Plan {
                     }
                     Lowered::GlobalSet => {
                         let (&[g], &[a]) = (imms, args) else {
-                            return Err(shape("global.set needs [global] and one operand".into()));
+                            return Err(shape(Shape::GlobalSet));
                         };
                         let t = low
                             .globals
                             .get(g as usize)
                             .copied()
-                            .ok_or_else(|| shape(format!("global {g} out of range")))?;
+                            .ok_or(Refusal::Shape(EmitError::GlobalOutOfRange(g)))?;
                         self.ops.push((a, v(t)));
                         Action::Op(self.keep(I::GlobalSet(g as u32)))
                     }
@@ -383,13 +417,10 @@ impl Plan {
                             self.ops.push((a, want));
                         }
                         self.dsts.extend_from_slice(results);
-                        let emit = |m: String| Refusal::Emit(err(f, m));
-                        let wop = build(imms).ok_or_else(|| {
-                            emit(format!("bad immediates for `{}`", f.operator_name(op)))
-                        })?;
+                        let wop = build(imms).ok_or(Refusal::Emit(EmitError::BadImmediates(op)))?;
                         let i = RoundtripReencoder
                             .instruction(wop)
-                            .map_err(|e| emit(format!("re-encoding: {e}")))?;
+                            .map_err(|e| Refusal::Emit(EmitError::Reencode(e.to_string())))?;
                         Action::Op(self.keep(i))
                     }
                 }
@@ -424,9 +455,9 @@ impl Plan {
 /// Why a node cannot be emitted, and when that is said.
 enum Refusal {
     /// When its operands are read.
-    Shape(WasmError),
+    Shape(EmitError),
     /// When it is emitted.
-    Emit(WasmError),
+    Emit(EmitError),
 }
 
 /// A truth value stored into `dst` is extended to `i64` (an `i32` when
@@ -458,45 +489,36 @@ fn binary(op: BinOp) -> (I<'static>, bool) {
     }
 }
 
-fn sig_of<'l>(
-    f: &Function,
-    low: &'l Lowering<'_>,
-    type_index: u32,
-) -> Result<&'l Signature, WasmError> {
+fn sig_of<'l>(low: &'l Lowering<'_>, type_index: u32) -> Result<&'l Signature, EmitError> {
     low.types
         .get(type_index as usize)
         .and_then(|s| s.as_ref())
-        .ok_or_else(|| err(f, format!("type {type_index} is not a function type")))
+        .ok_or(EmitError::NotFunctionType(type_index))
 }
 
 fn callee_sig<'l>(
-    f: &Function,
     low: &'l Lowering<'_>,
     callee: ssakit::ir::Callee,
-) -> Result<(u32, &'l Signature), WasmError> {
+) -> Result<(u32, &'l Signature), EmitError> {
     let idx = low
         .callees
         .get(callee.index())
         .copied()
         .flatten()
-        .ok_or_else(|| {
-            err(
-                f,
-                format!("no function for callee `{}`", f.callee_name(callee)),
-            )
-        })?;
+        .ok_or(EmitError::NoFunction(callee))?;
     let ty = *low
         .func_types
         .get(idx as usize)
-        .ok_or_else(|| err(f, format!("function {idx} out of range")))?;
-    Ok((idx, sig_of(f, low, ty)?))
+        .ok_or(EmitError::FunctionOutOfRange(idx))?;
+    Ok((idx, sig_of(low, ty)?))
 }
 
 #[cfg(test)]
 pub(super) mod tests {
     //! Errors stay where the steps met them before the plan: a bad shape
     //! when stackify reads the operands, bad immediates when emitted.
-    use super::super::{emit_function, Lowering, OpTable};
+    use super::super::{Lowering, OpTable};
+    use super::{EmitError, Shape};
     use ssakit::ir::Function;
 
     /// `then` on the one function of `text` and a lowering that maps no
@@ -523,15 +545,13 @@ pub(super) mod tests {
 
     /// The error of emitting the one function of `text` (no calls), if
     /// any.
-    fn error_of(text: &str) -> Option<String> {
-        with_function(text, |f, low| {
-            emit_function(f, low).err().map(|e| e.message)
-        })
+    fn error_of(text: &str) -> Option<EmitError> {
+        with_function(text, |f, low| super::super::emit_steps(f, low).err())
     }
 
     /// A dead instruction that reads no variable is never emitted: its
     /// bad shape (not a WebAssembly operator) or its bad immediates fail
-    /// nothing; read, each fails with its message.
+    /// nothing; read, each fails with its error.
     #[test]
     fn an_instruction_never_emitted_fails_nothing() {
         let ops = "operator my.op pure\noperator i64.const pure\n";
@@ -539,10 +559,10 @@ pub(super) mod tests {
         assert_eq!(error_of(&dead("my.op(1)")), None);
         assert_eq!(error_of(&dead("i64.const[]()")), None);
         let read = |x: &str| format!("{ops}function f(a) {{\ne:\n  x = {x}\n  ret x\n}}\n");
-        let e = error_of(&read("my.op(1)")).unwrap();
-        assert!(e.ends_with("`my.op` is not a WebAssembly operator"), "{e}");
-        let e = error_of(&read("i64.const[]()")).unwrap();
-        assert!(e.ends_with("bad immediates for `i64.const`"), "{e}");
+        let e = error_of(&read("my.op(1)"));
+        assert!(matches!(e, Some(EmitError::NotOperator(_))), "{e:?}");
+        let e = error_of(&read("i64.const[]()"));
+        assert!(matches!(e, Some(EmitError::BadImmediates(_))), "{e:?}");
     }
 
     /// A bad shape later in the block is met first (stackify reads every
@@ -552,11 +572,29 @@ pub(super) mod tests {
     fn a_bad_shape_is_met_before_bad_immediates() {
         let e = error_of(
             "operator i64.const pure\noperator select pure\nfunction f(a) {\ne:\n  x = i64.const[]()\n  s = select(x, a)\n  ret s\n}\n",
-        )
-        .unwrap();
-        assert!(
-            e.ends_with("select needs three operands and one result"),
-            "{e}"
         );
+        assert_eq!(e, Some(EmitError::Malformed(Shape::Select)));
+    }
+
+    /// Each refusal is its own variant: a `print` of an unmapped arity,
+    /// an irreducible CFG, a callee the lowering does not map; the
+    /// message callers see names the function.
+    #[test]
+    fn each_refusal_is_a_variant() {
+        let one = |body: &str| format!("function f(a) {{\ne:\n{body}\n}}\n");
+        assert_eq!(
+            error_of(&one("  print a\n  ret a")),
+            Some(EmitError::NoPrint { arity: 1 })
+        );
+        let e = error_of("function f(c) {\ne:\n  branch c, a, b\na:\n  jump b\nb:\n  jump a\n}\n");
+        assert!(matches!(e, Some(EmitError::Irreducible { .. })), "{e:?}");
+        let e = error_of(
+            "function f(a) {\ne:\n  r = g(a)\n  ret r\n}\nfunction g(a) {\ne:\n  ret a\n}\n",
+        );
+        assert!(matches!(e, Some(EmitError::NoFunction(_))), "{e:?}");
+        with_function(&one("  print a\n  ret a"), |f, low| {
+            let e = super::super::emit_function(f, low).unwrap_err();
+            assert_eq!(e.message, "emitting `f`: no import for print of 1");
+        });
     }
 }

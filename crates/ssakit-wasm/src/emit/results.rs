@@ -1,5 +1,5 @@
 //! `if` with a result: a merge value carried on the operand stack out of
-//! both arms instead of through a local (issue 30; binaryen's
+//! both arms instead of through a local (binaryen's
 //! `SimplifyLocals::optimizeIfElseReturn`, and what LLVM's WebAssembly
 //! back end emits for a phi at the join of a diamond).
 //!
@@ -33,10 +33,11 @@
 //! One linear pass over the structured items, matching openers with a
 //! stack.
 
+use super::ctl::{Ctl, Structured};
 use super::locals::{self, Locals};
-use super::stackify::{single_def, Node, Stackified};
-use super::structure::{Ctl, Structured};
-use super::val_type;
+use super::plan::val_type;
+use super::plan::Node;
+use super::stackify::{single_def, Stackified};
 use ssakit::entity::EntityVec;
 use ssakit::ir::{Block, Function, Inst, InstData, Operand, Terminator, Var};
 use wasm_encoder::ValType;
@@ -87,7 +88,14 @@ pub(crate) enum Carry {
     /// `local.get` of the local, that is the read (the local's value is
     /// live there, so no other variable holds it), the variable is dead
     /// after it, and the value stays on the stack with neither.
-    Store(ValType, u32, bool),
+    Store {
+        /// The result's type.
+        ty: ValType,
+        /// The local stored.
+        local: u32,
+        /// Read once, right after: the store and the read both go.
+        once: bool,
+    },
 }
 
 /// Per structured item, what it does with an `if`'s result: an
@@ -163,7 +171,9 @@ pub(crate) fn if_results(
                 // The local and type each arm's last item stores last.
                 let last = |k: usize| match (s.items[k], out[k]) {
                     (Ctl::Body(b), _) => stored_last(f, st, local, b),
-                    (Ctl::End, Some(Carry::Store(t, l, _))) => Some((l, t, stored[k])),
+                    (Ctl::End, Some(Carry::Store { ty, local, .. })) => {
+                        Some((local, ty, stored[k]))
+                    }
                     _ => None,
                 };
                 let (Some((l, t, x1)), Some((l2, t2, x2))) = (last(e - 1), last(i - 1)) else {
@@ -178,7 +188,11 @@ pub(crate) fn if_results(
                 out[o] = Some(Carry::Result(t));
                 out[e - 1] = Some(Carry::Keep(l));
                 out[i - 1] = Some(Carry::Keep(l));
-                out[i] = Some(Carry::Store(t, l, once));
+                out[i] = Some(Carry::Store {
+                    ty: t,
+                    local: l,
+                    once,
+                });
             }
             _ => {}
         }
@@ -190,15 +204,16 @@ pub(crate) fn if_results(
 mod tests {
     //! When the rule fires, and the cases where it must not.
     use super::{if_results, Carry};
+    use crate::emit::ctl::Ctl;
     use crate::emit::locals::assign;
-    use crate::emit::structure::{structure, Ctl};
+    use crate::emit::structure::structure;
     use crate::emit::tests::run;
     use wasm_encoder::ValType;
 
     /// The `once` of the first `end` storing a result.
     fn once_of(c: &[(Ctl, Option<Carry>)]) -> Option<bool> {
         c.iter().find_map(|p| match p.1 {
-            Some(Carry::Store(_, _, once)) => Some(once),
+            Some(Carry::Store { once, .. }) => Some(once),
             _ => None,
         })
     }
@@ -223,7 +238,14 @@ mod tests {
     fn a_diamond_carries_its_merge_value() {
         let c = carried(DIAMOND);
         let l = match c.iter().find(|(i, _)| *i == Ctl::End) {
-            Some((_, Some(Carry::Store(ValType::I64, l, false)))) => *l,
+            Some((
+                _,
+                Some(Carry::Store {
+                    ty: ValType::I64,
+                    local,
+                    once: false,
+                }),
+            )) => *local,
             other => panic!("{other:?} in {c:?}"),
         };
         assert!(c.contains(&(
@@ -268,7 +290,7 @@ mod tests {
             .map(|p| p.1)
             .collect();
         assert!(
-            matches!(ends[..], [Some(Carry::Keep(_)), Some(Carry::Store(..))]),
+            matches!(ends[..], [Some(Carry::Keep(_)), Some(Carry::Store { .. })]),
             "{c:?}"
         );
         let results = c

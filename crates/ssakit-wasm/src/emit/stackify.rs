@@ -1,99 +1,55 @@
 //! Values that stay on the operand stack instead of going through a
 //! local, as LLVM's WebAssembly register stackifier does
 //! (`WebAssemblyRegStackify.cpp`: a def with one use becomes the operand
-//! of its user's expression tree), moving a definition down to its user
-//! only when its tree has no effect at all.
+//! of its user's expression tree).
 //!
-//! Within a block, the instructions and the terminator are scanned in
-//! order; for each (the *user*), its operands are matched from the last to
-//! the first against the instruction just before the user's tree so far:
-//! an operand that is a variable defined exactly once, used exactly once
-//! (in the emitted code), by an instruction with that single result, which
-//! sits right there, becomes a *child*: its value stays on the stack, and
-//! the match goes on before the child's own tree. Defined further up in
-//! the block, it becomes a child too, its tree *moved* down (issue 30,
-//! item 1), when the effects of its instructions allow it (LLVM's
-//! rules: none, or reads of memory and state and traps only, crossing no
-//! write or call, and no other trap when it may trap itself:
-//! `effects_of`) and no instruction between it and the user writes a
-//! variable the tree reads (the first position after each instruction
-//! where one of its operands is written again, from one backward walk of
-//! the block, folded into each tree as it grows: linear); the match then
-//! goes on at the same place. An operand that does not match (a literal,
-//! a local, a value from elsewhere) is pushed by the user itself and the
-//! match continues with the next operand to the left.
+//! One scan per block ([`Scan::block`]): each instruction, then the
+//! terminator, is a *user* whose operands are matched from the last to
+//! the first against the trees before it. The rules, each one method:
 //!
-//! **`local.tee`** (LLVM's rule for a def with several uses): a variable
-//! defined once and read more than once becomes a child the same way,
-//! right before the user's tree (not moved: moving it lengthens its
-//! operands' live ranges and saved nothing on sql-wasm), when this user is
-//! its first reader after the definition in the block and reads it once,
-//! and when the tee would not keep this user's tree from joining its own
-//! reader (`blocks_join`); its definition ends with `local.tee` there
-//! ([`Stackified::tee_in`]), and every later read is a `local.get`. A tree holding a tee must not
-//! run after a read of the tee'd value: it joins a user's tree in place
-//! only when the user does not read that value itself (its `local.get`
-//! may come first), and moves down only when no instruction in between
-//! reads it (each read marks the tree holding the value's tee, found by
-//! union-find over the user links: near-linear).
+//! 1. **Match a child** ([`Scan::match_child`]): an operand defined in the
+//!    block before the user's tree so far, by an instruction with that
+//!    single result, not absorbed yet.
+//! 2. **Stay on the stack**: read once, the definition right before the
+//!    tree becomes a child, and the match goes on before its tree.
+//! 3. **Move** ([`Scan::may_move`]): further up, the child's tree moves
+//!    down to its user when its effects allow (none; or reads and traps,
+//!    crossing no write and no other trap), nothing in between writes
+//!    what it reads, and nothing reads a value tee'd in it.
+//! 4. **Tee** ([`Scan::may_tee`]): a value read more than once (or a
+//!    definition of a phi web's variable) ends with `local.tee` in the
+//!    tree of its first reader, when that reader reads it once, right
+//!    after the definition, and the tee keeps no tree from joining.
+//! 5. **Steal a tee** ([`Scan::steal_tee`]): a child tree kept out only
+//!    because its user reads, at an earlier operand, a value tee'd in
+//!    it gives that tee to the user's read, first in emitted order.
+//! 6. **Keep under later trees** ([`Scan::keep_under`]): a value read
+//!    once, as its reader's first operand later in the block, stays on
+//!    the stack under the trees in between (at most [`WINDOW`]
+//!    positions, properly nested: [`nests`]).
+//! 7. **Place the roots** ([`Scan::place_roots`]): where each
+//!    instruction's reads happen as far as locals can tell
+//!    ([`Stackified::at`]).
 //!
-//! **The tee in the first read in emitted order**: when a child tree may
-//! not join its user only because the user reads, at an earlier operand,
-//! a value tee'd inside that tree (`i64.store x (w)` with `w`'s tree
-//! holding `i64.load (local.tee x ...)`), the tee moves to the user's
-//! read, first in emitted order, and the tree joins (`first_read_tee`
-//! says when that moves the definition past nothing but pushes).
+//! Also: a value never read is dropped, a copy into it not emitted
+//! ([`discount_dead_copies`]), nor a literal nothing reads.
 //!
-//! **Values under trees** (WebAssembly lets a value wait on the stack
-//! while other trees run, each of which leaves the stack as it found
-//! it): a variable defined once and read once, as the *first* operand of
-//! its reader later in the block (or of the block's terminator, emitted
-//! right after the body), whose definition is a root that neither joins
-//! nor moves, is emitted at its own place without a `local.set` and read
-//! from the stack by its reader ([`Stackified::stacked`]); nothing changes
-//! order. Two such values must nest (the later defined is read first:
-//! `nests`, a stack of open values); a tree reading one is no child of
-//! anything (its first operand must be the first thing it pushes). A
-//! value waits at most `WINDOW` positions of its block: engines pay for
-//! a deep operand stack at every call.
-//!
-//! A tree is emitted in post-order ([`super`]): children in operand order,
-//! so every instruction with an effect runs in its original order (a moved
-//! one at most reads what nothing crossed writes, and traps only where
-//! nothing crossed has an effect or traps);
-//! only the pushes of the user's own non-child operands (`local.get`,
-//! literals) happen before its later children run. That is safe: a child
-//! writes no local (its only result stays on the stack), so no
-//! `local.get` can see a different value, and a push has no effect to
-//! reorder. Every read of a tree happens where its root is emitted, after
-//! the roots before it: [`Stackified::at`] tells [`super::locals`] so,
-//! or a variable whose last read moved down would give its local to
-//! another written in between; a child absorbed in place, with every
-//! user up to its root, keeps its own position there (positions
-//! `start..=root` are emitted in order). A tee'd definition writes its
-//! local later than its position says (at its user's tree): locals see
-//! it live from its position, earlier, which only adds interference. A variable never read is dropped instead of stored, and a
-//! copy into it is not emitted at all, so that it does not count as a
-//! read of its source (`discount_dead_copies`, by marking), nor is an instruction without
-//! effects that reads no variable and whose results nothing reads.
+//! Why the order stays right: a tree is emitted in post-order, children
+//! in operand order, so every instruction with an effect runs in its
+//! original order; only the pushes of the user's own non-child operands
+//! (`local.get`, literals) happen before its later children run, and a
+//! child writes no local (its only result stays on the stack). A tee'd
+//! definition writes its local later than its position says: locals see
+//! it live from its position, earlier, which only adds interference.
 
 use super::ctl::{Ctl, Structured};
+use super::error::EmitError;
 use super::key::key;
-use super::plan::Plan;
 #[cfg(test)]
-use super::Lowering;
-use crate::error::WasmError;
+use super::lower::Lowering;
+use super::plan::{Node, Plan, Want};
 use ssakit::entity::{Csr, EntityRef, EntityVec, PackedOption};
 use ssakit::ir::{Block, Effects, Function, Inst, InstData, Operand, Var};
-
-/// A tree's root: an instruction, or a block's terminator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Node {
-    /// An instruction.
-    Inst(Inst),
-    /// The terminator of a block.
-    Term(Block),
-}
 
 key!(
     /// A position in a block: its `k`-th instruction, or its terminator
@@ -101,10 +57,16 @@ key!(
     Pos
 );
 
+key!(
+    /// A position numbered across the blocks of the structure, in their
+    /// order: block by block, each instruction then the terminator, so
+    /// that a point of an earlier block is smaller than every point of a
+    /// later one ([`Scan::in_block`]).
+    Point
+);
+
 /// Which values stay on the stack: side tables by variable and by
 /// instruction.
-/// Copies that feed only copies nothing reads are dead too, in chains and
-/// in cycles.
 #[derive(Clone, Debug)]
 pub(crate) struct Stackified {
     /// Per variable: its value stays on the stack.
@@ -145,7 +107,9 @@ pub(crate) struct Stackified {
 }
 
 /// Dead copies: a copy into a variable never read is not emitted
-/// ([`super`] skips it), so it is not a read of its source either. Marked
+/// ([`super`] skips it), so it is not a read of its source either.
+/// Copies that feed only copies nothing reads are dead too, in chains and
+/// in cycles. Marked
 /// as dead-code elimination marks what is useful: a variable is *live*
 /// when an instruction other than a copy, or a terminator, reads it, or
 /// when a copy into a live variable reads it; the copies into the others
@@ -275,108 +239,12 @@ fn effects_of(f: &Function, i: Inst) -> Effects {
     }
 }
 
-/// Whether teeing `t` in `node`'s tree would keep that tree from joining
-/// the one reader of its result, which reads `t` too (`select(1, x, x ==
-/// 0)`: with `x` tee'd in `x == 0`, the `select`'s own `local.get x`
-/// comes first, so `x == 0` would need a local of its own, two bytes more
-/// than the tee saves). `reader` holds each variable's first reader in
-/// the block, numbered from `base + 1`.
-fn blocks_join(
-    f: &Function,
-    uses: &EntityVec<Var, u32>,
-    reader: &EntityVec<Var, u32>,
-    base: u32,
-    b: Block,
-    node: Node,
-    t: Var,
-) -> bool {
-    let Node::Inst(i) = node else { return false };
-    let Some(r) = single_def(f, i) else {
-        return false;
-    };
-    if uses[r] != 1 || reader[r] <= base {
-        return false;
-    }
-    let q = (reader[r] - base - 1) as usize;
-    let mut reads = false;
-    match f.block_insts(b).get(q) {
-        Some(&qi) => f.for_each_operand(qi, |o| reads |= o == Operand::Var(t)),
-        None => f.for_each_term_use(b, |v| reads |= v == t),
-    }
-    reads
-}
-
-/// Whether the first operand of the user at `j` (whose tree so far
-/// starts at `cursor`) can be a value left on the stack since its
-/// definition: a variable defined once and read once (`once`; not a
-/// parameter), by a root of this block before the tree, with one result.
-fn stack_first(
-    f: &Function,
-    st: &Stackified,
-    ops: &[(Operand, super::Want)],
-    index_of: &EntityVec<Inst, PackedOption<Pos>>,
-    insts: &[Inst],
-    once: impl Fn(Var) -> bool,
-    cursor: usize,
-) -> bool {
-    let Some(&(Operand::Var(t), _)) = ops.first() else {
-        return false;
-    };
-    if !once(t) || st.on_stack[t] || st.tee_in[t].is_some() || st.multi_teed[t] {
-        return false;
-    }
-    let Some(d) = st.def[t].expand() else {
-        return false;
-    };
-    let Some(k) = index_of[d].expand().map(Pos::index) else {
-        return false;
-    };
-    k < cursor && insts.get(k) == Some(&d) && !st.absorbed[d] && single_def(f, d) == Some(t)
-}
-
-/// The tee to take over when the child tree at `k`, operand `q` of its
-/// user, may not join it only because the user reads a value tee'd
-/// inside it, at operand `p` (LLVM tees an address in the store of a
-/// call's result, whose operand comes first, not in the load among the
-/// call's arguments): `(p, variable, position of its definition)`. Only
-/// when that is the one such read of the tree (`taints`), of a variable
-/// defined once (`once`), tee'd in one use and read once by the user,
-/// with literals only between the two operands, and the definition's tree
-/// emitted first in the child's (it starts the child's positions, and no
-/// child there was moved): it then moves only past literal pushes and
-/// `local.get`s of other variables, read later than it writes.
-#[allow(clippy::too_many_arguments)]
-fn first_read_tee(
-    st: &Stackified,
-    taints: &[(usize, Var, usize)],
-    ops: &[(Operand, super::Want)],
-    k: usize,
-    q: usize,
-    start: &[usize],
-    moved_in: &[bool],
-    index_of: &EntityVec<Inst, PackedOption<Pos>>,
-    once: impl Fn(Var) -> bool,
-) -> Option<(usize, Var, usize)> {
-    let mut mine = taints.iter().filter(|&&(r, _, _)| r == k);
-    let &(_, v, p) = mine.next()?;
-    if mine.next().is_some() || p >= q || !once(v) || st.tee_in[v].is_none() {
-        return None;
-    }
-    let reads = ops.iter().filter(|&&(o, _)| o == Operand::Var(v)).count();
-    let literals = ops[p + 1..q]
-        .iter()
-        .all(|&(o, _)| !matches!(o, Operand::Var(_)));
-    let kd = index_of[st.def[v].expand()?].expand()?.index();
-    (reads == 1 && literals && !moved_in[k] && start[k] == start[kd]).then_some((p, v, kd))
-}
-
 /// How many positions of its block a value may wait under the trees
 /// after it: engines record the operand stack at every call and branch
 /// (V8 for its stack maps), so values kept under long runs of statements
-/// cost them memory per call times depth. Unbounded, node took 16 GB on
-/// esbuild destructed without splitting or coalescing, against 10 GB
-/// before; Go's pattern (`call; global.get SP; local.set SP; br_if`)
-/// needs two.
+/// cost them memory per call times depth (docs/wasm.md has the
+/// measurement); Go's pattern (`call; global.get SP; local.set SP;
+/// br_if`) needs two.
 const WINDOW: usize = 8;
 
 /// How many open values [`nests`] looks past before giving up (a bound,
@@ -425,378 +293,772 @@ fn root(up: &mut [PackedOption<Pos>], k: usize) -> usize {
     r
 }
 
+/// The earlier of two positions, an absent one being never (past every
+/// position).
+fn earlier(a: PackedOption<Pos>, b: PackedOption<Pos>) -> PackedOption<Pos> {
+    match (a.expand(), b.expand()) {
+        (Some(x), Some(y)) => PackedOption::some(x.min(y)),
+        (Some(_), None) => a,
+        _ => b,
+    }
+}
+
+/// A read, by the user being matched, of a value tee'd in an earlier
+/// tree: the root of that tree, the variable, the user's operand.
+#[derive(Clone, Copy, Debug)]
+struct Taint {
+    root: usize,
+    var: Var,
+    operand: usize,
+}
+
+/// A tee taken over from a child's tree by its user's earlier operand
+/// ([`Scan::steal_tee`]): that operand, the variable, and the position of
+/// its definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct StolenTee {
+    operand: usize,
+    var: Var,
+    def: usize,
+}
+
+/// A definition that may become a child of the user being matched
+/// ([`Scan::match_child`]): the variable read, its definition, the
+/// definition's position, and whether the variable has several
+/// definitions (or is a parameter written again).
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    var: Var,
+    def: Inst,
+    at: usize,
+    multi: bool,
+}
+
+/// The state of the per-block scan: function-wide tables, then per
+/// block, per position (the terminator last), what the trees matched so
+/// far are.
+struct Scan<'f, 'p> {
+    f: &'f Function,
+    plan: &'p Plan,
+    st: Stackified,
+    /// Per variable: its reads, the copies into dead variables left out.
+    uses: EntityVec<Var, u32>,
+    /// Per variable: its definitions.
+    defs: EntityVec<Var, u32>,
+    is_param: EntityVec<Var, bool>,
+    /// Where each instruction sits in its block (checked against the
+    /// block's list: an instruction of another block is never moved).
+    index_of: EntityVec<Inst, PackedOption<Pos>>,
+    /// The first point of the block being scanned.
+    base: usize,
+    /// Per variable, points of the function: its last read so far, the
+    /// user it is tee'd in, its last definition so far, the definition
+    /// tee'd in that user, its first reader in the block being scanned.
+    /// A point before `base` is of another block.
+    last_read: EntityVec<Var, PackedOption<Point>>,
+    tee_user: EntityVec<Var, PackedOption<Point>>,
+    last_def: EntityVec<Var, PackedOption<Point>>,
+    tee_def: EntityVec<Var, PackedOption<Point>>,
+    reader: EntityVec<Var, PackedOption<Point>>,
+    /// Per variable, scratch: the next definition in the block (backward
+    /// walk), and the variables it was set for.
+    next_def: EntityVec<Var, PackedOption<Pos>>,
+    touched: Vec<Var>,
+    /// The block being scanned: its instructions and terminator.
+    block: Block,
+    insts: &'f [Inst],
+    /// Per position: where its tree so far starts.
+    start: Vec<usize>,
+    /// Per position, for the tree rooted there: the union of its
+    /// instructions' effects ([`effects_of`]), and the first position
+    /// after it where a variable it reads from a local is written again
+    /// (none: never).
+    tree_eff: Vec<Effects>,
+    next_write: Vec<PackedOption<Pos>>,
+    /// Per position: how many instructions before it write (or call),
+    /// and how many may trap.
+    writes_before: Vec<u32>,
+    traps_before: Vec<u32>,
+    /// The position of each absorbed instruction's user, and the same
+    /// links for [`root`] to compress.
+    user: Vec<PackedOption<Pos>>,
+    up: Vec<PackedOption<Pos>>,
+    /// Per position, for the tree rooted there: the last position after
+    /// it that reads a variable tee'd inside it.
+    tainted: Vec<PackedOption<Pos>>,
+    /// Per position: absorbed right before its user's tree so far (not
+    /// moved).
+    in_place: Vec<bool>,
+    /// Per position: its tree holds a moved child.
+    moved_in: Vec<bool>,
+    /// Per position: its tree reads a value left on the stack before it
+    /// (it is no child of anything).
+    pinned: Vec<bool>,
+    /// The `(definition, reader)` positions of the values left on the
+    /// stack under trees, properly nested, the innermost last.
+    open: Vec<(usize, usize)>,
+    /// The user's reads of values tee'd in earlier trees.
+    taints: Vec<Taint>,
+}
+
+impl<'f, 'p> Scan<'f, 'p> {
+    /// The function-wide tables: reads and definitions counted in the
+    /// emitted code, dead variables, each instruction's position.
+    fn new(f: &'f Function, plan: &'p Plan, s: &Structured) -> Self {
+        let (nv, ni) = (f.num_vars(), f.inst_slots());
+        let mut uses: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+        let mut defs: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+        let mut def: EntityVec<Var, PackedOption<Inst>> = EntityVec::filled(nv, PackedOption::NONE);
+        let mut index_of: EntityVec<Inst, PackedOption<Pos>> =
+            EntityVec::filled(ni, PackedOption::NONE);
+        for c in &s.items {
+            let Ctl::Body(b) = *c else { continue };
+            for (k, &i) in f.block_insts(b).iter().enumerate() {
+                f.for_each_operand(i, |o| {
+                    if let Operand::Var(v) = o {
+                        uses[v] += 1;
+                    }
+                });
+                f.for_each_def(i, |v| {
+                    defs[v] += 1;
+                    def[v] = PackedOption::some(i);
+                });
+                index_of[i] = PackedOption::some(Pos::new(k));
+            }
+            f.for_each_term_use(b, |v| uses[v] += 1);
+        }
+        let mut is_param: EntityVec<Var, bool> = EntityVec::filled(nv, false);
+        for &p in f.params() {
+            is_param[p] = true;
+        }
+        discount_dead_copies(f, s, &mut uses, &is_param);
+        let mut dead = EntityVec::filled(nv, false);
+        for v in f.vars() {
+            dead[v] = uses[v] == 0 && !is_param[v];
+        }
+        let never = || EntityVec::filled(nv, PackedOption::NONE);
+        Scan {
+            f,
+            plan,
+            st: Stackified {
+                on_stack: EntityVec::filled(nv, false),
+                stacked: EntityVec::filled(nv, false),
+                dead,
+                def,
+                absorbed: EntityVec::filled(ni, false),
+                at: EntityVec::filled(ni, 0),
+                tee_in: EntityVec::filled(nv, None),
+                teed: EntityVec::filled(ni, false),
+                multi_tees: Vec::new(),
+                multi_teed: EntityVec::filled(nv, false),
+            },
+            uses,
+            defs,
+            is_param,
+            index_of,
+            base: 0,
+            last_read: never(),
+            tee_user: never(),
+            last_def: never(),
+            tee_def: never(),
+            reader: never(),
+            next_def: EntityVec::filled(nv, PackedOption::NONE),
+            touched: Vec::new(),
+            block: Block::new(0),
+            insts: &[],
+            start: Vec::new(),
+            tree_eff: Vec::new(),
+            next_write: Vec::new(),
+            writes_before: Vec::new(),
+            traps_before: Vec::new(),
+            user: Vec::new(),
+            up: Vec::new(),
+            tainted: Vec::new(),
+            in_place: Vec::new(),
+            moved_in: Vec::new(),
+            pinned: Vec::new(),
+            open: Vec::new(),
+            taints: Vec::new(),
+        }
+    }
+
+    /// Point `k` of the block being scanned.
+    fn point(&self, k: usize) -> Point {
+        Point::new(self.base + k)
+    }
+
+    /// The position in the block being scanned of point `p`, if it is
+    /// one of its points.
+    fn in_block(&self, p: PackedOption<Point>) -> Option<usize> {
+        p.expand().and_then(|p| p.index().checked_sub(self.base))
+    }
+
+    /// A variable defined once and read once (not a parameter).
+    fn once(&self, v: Var) -> bool {
+        self.uses[v] == 1 && self.defs[v] == 1 && !self.is_param[v]
+    }
+
+    /// Scans block `b`: each position in order as a user, then the
+    /// roots placed. `term_next`: its terminator's tree is emitted right
+    /// after the body (a value may stay on the stack into it).
+    fn block(&mut self, b: Block, term_next: bool) -> Result<(), EmitError> {
+        self.prepare(b);
+        let n = self.insts.len();
+        for j in 0..=n {
+            self.user_at(j, j < n || term_next)?;
+        }
+        self.place_roots();
+        self.base += n + 1;
+        Ok(())
+    }
+
+    /// The per-position tables of block `b`, and one backward walk: each
+    /// variable's first reader in the block, and per position the first
+    /// later one where a variable it reads is written again.
+    fn prepare(&mut self, b: Block) {
+        let f = self.f;
+        let insts = f.block_insts(b);
+        let n = insts.len();
+        (self.block, self.insts) = (b, insts);
+        self.pinned.clear();
+        self.pinned.resize(n + 1, false);
+        self.open.clear();
+        self.start.clear();
+        self.tree_eff.clear();
+        self.tree_eff
+            .extend(insts.iter().map(|&i| effects_of(f, i)));
+        self.tree_eff.push(Effects::CALL);
+        self.writes_before.clear();
+        self.traps_before.clear();
+        let (mut w, mut t) = (0, 0);
+        for e in &self.tree_eff {
+            self.writes_before.push(w);
+            self.traps_before.push(t);
+            w += e.writes() as u32;
+            t += e.may_trap() as u32;
+        }
+        for table in [&mut self.user, &mut self.up, &mut self.tainted] {
+            table.clear();
+            table.resize(n + 1, PackedOption::NONE);
+        }
+        self.next_write.clear();
+        self.next_write.resize(n + 1, PackedOption::NONE);
+        for table in [&mut self.in_place, &mut self.moved_in] {
+            table.clear();
+            table.resize(n + 1, false);
+        }
+        let term = PackedOption::some(self.point(n));
+        f.for_each_term_use(b, |v| self.reader[v] = term);
+        for (k, &i) in insts.iter().enumerate().rev() {
+            let mut w = PackedOption::NONE;
+            let here = PackedOption::some(self.point(k));
+            f.for_each_operand(i, |o| {
+                if let Operand::Var(v) = o {
+                    w = earlier(w, self.next_def[v]);
+                    self.reader[v] = here;
+                }
+            });
+            self.next_write[k] = w;
+            f.for_each_def(i, |v| {
+                if self.next_def[v].expand().is_none() {
+                    self.touched.push(v);
+                }
+                self.next_def[v] = PackedOption::some(Pos::new(k));
+            });
+        }
+        for v in self.touched.drain(..) {
+            self.next_def[v] = PackedOption::NONE;
+        }
+    }
+
+    /// The node at position `j` of the block as a user: its operands
+    /// matched against the trees before it, then the value under trees
+    /// it may read (`may_stack`: its tree is emitted with the body).
+    fn user_at(&mut self, j: usize, may_stack: bool) -> Result<(), EmitError> {
+        let node = match self.insts.get(j) {
+            Some(&i) => Node::Inst(i),
+            None => Node::Term(self.block),
+        };
+        // A copy into a dead variable (or a dead literal) is not
+        // emitted: it is no user, and nothing before it can join a
+        // tree past it.
+        if matches!(node, Node::Inst(i) if self.st.drops(self.f, i)) {
+            self.start.push(j);
+            return Ok(());
+        }
+        let plan = self.plan;
+        let ops = plan.operands(node)?;
+        self.mark_taints(j, ops);
+        let cursor = self.match_children(node, j, ops);
+        if may_stack {
+            self.keep_under(j, ops, cursor);
+        }
+        let here = PackedOption::some(self.point(j));
+        for &(o, _) in ops {
+            if let Operand::Var(v) = o {
+                self.last_read[v] = here;
+            }
+        }
+        if let Node::Inst(i) = node {
+            self.f.for_each_def(i, |v| self.last_def[v] = here);
+        }
+        self.start.push(cursor);
+        Ok(())
+    }
+
+    /// Rule *taint*: a read of a variable tee'd in an earlier tree; that
+    /// tree may no longer move past here (nor, when this reads it, join
+    /// this tree, whose own operands may come first). Not a read of a
+    /// later definition (of a variable with several): that definition,
+    /// after the tee'd one's reader, keeps the tree holding the tee from
+    /// moving here anyway (the reader reads the variable: `next_write`),
+    /// and is itself either that tree's root, which joins this reader
+    /// only as its tee'd operand, or tee'd, and then `tee_user`'s.
+    fn mark_taints(&mut self, j: usize, ops: &[(Operand, Want)]) {
+        self.taints.clear();
+        for (p, &(o, _)) in ops.iter().enumerate() {
+            let Operand::Var(v) = o else { continue };
+            let Some(u) = self.in_block(self.tee_user[v]) else {
+                continue;
+            };
+            if self.last_def[v].expand() <= self.tee_def[v].expand() {
+                let r = root(&mut self.up, u);
+                self.tainted[r] = PackedOption::some(Pos::new(j));
+                self.taints.push(Taint {
+                    root: r,
+                    var: v,
+                    operand: p,
+                });
+            }
+        }
+    }
+
+    /// The user `node` at `j`: its operands, from the last to the first,
+    /// against the tree just before its tree so far (or further up, for
+    /// a tree that moves); returns where its tree starts.
+    fn match_children(&mut self, node: Node, j: usize, ops: &[(Operand, Want)]) -> usize {
+        // Position just before the user's tree so far, plus one.
+        let mut cursor = j;
+        let mut steal: Option<StolenTee> = None;
+        for (q, &(o, _)) in ops.iter().enumerate().rev() {
+            let Operand::Var(t) = o else { continue };
+            if let Some(s) = steal.filter(|s| s.operand == q) {
+                steal = None;
+                cursor = self.take_stolen_tee(node, j, s);
+                continue;
+            }
+            let Some(c) = self.match_child(t, cursor) else {
+                continue;
+            };
+            // Read more than once: a `local.tee` at this read.
+            let tee = c.multi || self.uses[t] != 1;
+            if tee && !self.may_tee(node, ops, o, c) {
+                continue;
+            }
+            let at_j = PackedOption::some(Pos::new(j));
+            let k = c.at;
+            // Right before the tree: no instruction changes order.
+            let right_before = k + 1 == cursor;
+            let mut adjacent = right_before && self.tainted[k] != at_j;
+            // Tainted by this user's read of a value tee'd first in it:
+            // the tee moves to that read, first in emitted order.
+            let stolen = (right_before && self.tainted[k] == at_j && !tee)
+                .then(|| self.steal_tee(ops, k, q))
+                .flatten();
+            adjacent |= stolen.is_some();
+            if !(adjacent || self.may_move(k, j, tee)) {
+                continue;
+            }
+            if stolen.is_some() {
+                steal = stolen;
+            }
+            self.absorb(node, j, c, tee, adjacent);
+            if right_before {
+                cursor = self.start[k];
+            }
+        }
+        cursor
+    }
+
+    /// Rule *match a child*: the definition of `t` that may become a
+    /// child of the user whose tree so far starts at `cursor`: defined in
+    /// this block before that tree, not absorbed, not reading a value
+    /// under trees, with `t` its single result. Of a variable with
+    /// several definitions (or a parameter's entry value besides), the
+    /// one reaching this read is the last in the block before it, if any.
+    fn match_child(&self, t: Var, cursor: usize) -> Option<Candidate> {
+        let multi = self.is_param[t] || self.defs[t] != 1;
+        let d = if multi {
+            self.insts[self.in_block(self.last_def[t])?]
+        } else {
+            self.st.def[t].expand()?
+        };
+        let k = self.index_of[d].expand()?.index();
+        let fits = k < cursor
+            && self.insts[k] == d
+            && !self.st.absorbed[d]
+            && !self.pinned[k]
+            && single_def(self.f, d) == Some(t);
+        fits.then_some(Candidate {
+            var: t,
+            def: d,
+            at: k,
+            multi,
+        })
+    }
+
+    /// Rule *tee*: a value read more than once is tee'd at this read when
+    /// it is the first after the definition (LLVM's
+    /// `WebAssemblyRegStackify`: the def's other uses come after its
+    /// first), the user's only read of it, and the tee would not keep
+    /// the user's tree from joining its own reader ([`Scan::blocks_join`]).
+    fn may_tee(&self, node: Node, ops: &[(Operand, Want)], o: Operand, c: Candidate) -> bool {
+        let read_before = self.last_read[c.var]
+            .expand()
+            .is_some_and(|r| r > self.point(c.at));
+        !read_before
+            && ops.iter().filter(|&&(p, _)| p == o).count() == 1
+            && !self.blocks_join(node, c.var)
+    }
+
+    /// Whether teeing `t` in `node`'s tree would keep that tree from joining
+    /// the one reader of its result, which reads `t` too (`select(1, x, x ==
+    /// 0)`: with `x` tee'd in `x == 0`, the `select`'s own `local.get x`
+    /// comes first, so `x == 0` would need a local of its own, two bytes more
+    /// than the tee saves).
+    fn blocks_join(&self, node: Node, t: Var) -> bool {
+        let Node::Inst(i) = node else { return false };
+        let Some(r) = single_def(self.f, i) else {
+            return false;
+        };
+        if self.uses[r] != 1 {
+            return false;
+        }
+        let Some(q) = self.in_block(self.reader[r]) else {
+            return false;
+        };
+        let mut reads = false;
+        match self.insts.get(q) {
+            Some(&qi) => self
+                .f
+                .for_each_operand(qi, |o| reads |= o == Operand::Var(t)),
+            None => self.f.for_each_term_use(self.block, |v| reads |= v == t),
+        }
+        reads
+    }
+
+    /// Rule *move*: the tree at `k` moves down to the user at `j` past
+    /// the instructions in between when it has no effect (or only reads
+    /// and traps, crossing no write or call, and no other trap when it
+    /// may trap itself: LLVM's rules), none of them writes what it reads,
+    /// and nothing reads a variable tee'd in it before it runs. A tee is
+    /// never moved: moving it lengthens its operands' live ranges.
+    fn may_move(&self, k: usize, j: usize, tee: bool) -> bool {
+        let e = self.tree_eff[k];
+        let crossed = |c: &[u32]| c[j] - c[k + 1];
+        !tee && self.next_write[k].expand().is_none_or(|w| w.index() >= j)
+            && self.tainted[k].expand().is_none()
+            && (e.is_pure()
+                || (!e.writes()
+                    && crossed(&self.writes_before) == 0
+                    && (!e.may_trap() || crossed(&self.traps_before) == 0)))
+    }
+
+    /// Rule *steal a tee*: the tee to take over when the child tree at
+    /// `k`, operand `q` of its user, may not join it only because the
+    /// user reads a value tee'd inside it, at an earlier operand (LLVM
+    /// tees an address in the store of a call's result, whose operand
+    /// comes first, not in the load among the call's arguments). Only
+    /// when that is the one such read of the tree (`taints`), of a
+    /// variable defined once, tee'd in one use and read once by the
+    /// user, with literals only between the two operands, and the
+    /// definition's tree emitted first in the child's (it starts the
+    /// child's positions, and no child there was moved): it then moves
+    /// only past literal pushes and `local.get`s of other variables, read
+    /// later than it writes.
+    fn steal_tee(&self, ops: &[(Operand, Want)], k: usize, q: usize) -> Option<StolenTee> {
+        let mut mine = self.taints.iter().filter(|t| t.root == k);
+        let &Taint {
+            var: v, operand: p, ..
+        } = mine.next()?;
+        let defined_once = self.defs[v] == 1 && !self.is_param[v];
+        if mine.next().is_some() || p >= q || !defined_once || self.st.tee_in[v].is_none() {
+            return None;
+        }
+        let reads = ops.iter().filter(|&&(o, _)| o == Operand::Var(v)).count();
+        let literals = ops[p + 1..q]
+            .iter()
+            .all(|&(o, _)| !matches!(o, Operand::Var(_)));
+        let kd = self.index_of[self.st.def[v].expand()?].expand()?.index();
+        let first = !self.moved_in[k] && self.start[k] == self.start[kd];
+        (reads == 1 && literals && first).then_some(StolenTee {
+            operand: p,
+            var: v,
+            def: kd,
+        })
+    }
+
+    /// The stolen tee reached at its operand: the definition joins the
+    /// user `node` at `j` there, tee'd; returns where the tree starts.
+    fn take_stolen_tee(&mut self, node: Node, j: usize, s: StolenTee) -> usize {
+        let at_j = PackedOption::some(Pos::new(j));
+        self.st.tee_in[s.var] = Some(node);
+        self.tee_user[s.var] = PackedOption::some(self.point(j));
+        self.user[s.def] = at_j;
+        self.up[s.def] = at_j;
+        self.in_place[s.def] = true;
+        self.start[s.def]
+    }
+
+    /// The candidate `c` becomes a child of the user `node` at `j`: on
+    /// the stack, or tee'd (`tee`); `adjacent`: right before the user's
+    /// tree, not moved.
+    fn absorb(&mut self, node: Node, j: usize, c: Candidate, tee: bool, adjacent: bool) {
+        let (t, d, k) = (c.var, c.def, c.at);
+        self.st.absorbed[d] = true;
+        self.moved_in[j] |= self.moved_in[k] || !adjacent;
+        if tee {
+            if c.multi {
+                self.st.multi_tees.push((node, t, d));
+                self.st.multi_teed[t] = true;
+            } else {
+                self.st.tee_in[t] = Some(node);
+            }
+            self.st.teed[d] = true;
+            self.tee_user[t] = PackedOption::some(self.point(j));
+            self.tee_def[t] = PackedOption::some(self.point(k));
+        } else {
+            self.st.on_stack[t] = true;
+        }
+        let at_j = PackedOption::some(Pos::new(j));
+        self.user[k] = at_j;
+        self.up[k] = at_j;
+        self.in_place[k] = adjacent;
+        self.tree_eff[j] = self.tree_eff[j].union(self.tree_eff[k]);
+        self.next_write[j] = earlier(self.next_write[j], self.next_write[k]);
+    }
+
+    /// Rule *keep under later trees*: the first operand of the user at
+    /// `j` (whose tree so far starts at `cursor`) stays on the stack
+    /// since its definition, a root of this block before the tree, when
+    /// it is a variable defined once and read once (not a parameter),
+    /// by a root with one result, at most [`WINDOW`] positions up, and
+    /// nesting with the other such values ([`nests`]).
+    fn keep_under(&mut self, j: usize, ops: &[(Operand, Want)], cursor: usize) {
+        let Some(&(Operand::Var(t), _)) = ops.first() else {
+            return;
+        };
+        let st = &self.st;
+        if !self.once(t) || st.on_stack[t] || st.tee_in[t].is_some() || st.multi_teed[t] {
+            return;
+        }
+        let Some(d) = st.def[t].expand() else {
+            return;
+        };
+        let Some(k) = self.index_of[d].expand().map(Pos::index) else {
+            return;
+        };
+        let root_here = k < cursor
+            && self.insts.get(k) == Some(&d)
+            && !st.absorbed[d]
+            && single_def(self.f, d) == Some(t);
+        if root_here && j - k <= WINDOW && nests(&mut self.open, k, j) {
+            self.st.stacked[t] = true;
+            self.pinned[j] = true;
+        }
+    }
+
+    /// Rule *place the roots*: each instruction's position as far as
+    /// locals can tell ([`Stackified::at`]): its tree's root's (users
+    /// come after their children), or its own when it and every user up
+    /// to the root were absorbed in place (positions `start..=root` are
+    /// then emitted in their order, with nothing else in between).
+    fn place_roots(&mut self) {
+        let n = self.insts.len();
+        for k in (0..n).rev() {
+            let at_user = match self.user[k].expand().map(Pos::index) {
+                None => k as u32,
+                Some(u) if u < n => self.st.at[self.insts[u]],
+                Some(_) => n as u32,
+            };
+            let in_place_up_to_root = self.user[k]
+                .expand()
+                .is_some_and(|u| at_user as usize == u.index());
+            self.st.at[self.insts[k]] = if self.in_place[k] && in_place_up_to_root {
+                k as u32
+            } else {
+                at_user
+            };
+        }
+    }
+}
+
 /// The stack values of `f` with a plan of its own (for tests).
 #[cfg(test)]
 pub(crate) fn stackify(
     f: &Function,
     low: &Lowering<'_>,
     s: &Structured,
-) -> Result<Stackified, WasmError> {
+) -> Result<Stackified, EmitError> {
     stackify_planned(f, &Plan::new(f, low, s), s)
 }
 
 /// Decides the stack values of `f` emitted in the order of `s`, reading
-/// each instruction's operands from `plan` (built once per function).
+/// each instruction's operands from `plan` (built once per function):
+/// one scan per block ([`Scan::block`]).
 pub(crate) fn stackify_planned(
     f: &Function,
     plan: &Plan,
     s: &Structured,
-) -> Result<Stackified, WasmError> {
-    let (nv, ni) = (f.num_vars(), f.inst_slots());
-    let mut uses: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
-    let mut defs: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
-    let mut def: EntityVec<Var, PackedOption<Inst>> = EntityVec::filled(nv, PackedOption::NONE);
-    for c in &s.items {
-        let Ctl::Body(b) = *c else { continue };
-        for &i in f.block_insts(b) {
-            f.for_each_operand(i, |o| {
-                if let Operand::Var(v) = o {
-                    uses[v] += 1;
-                }
-            });
-            f.for_each_def(i, |v| {
-                defs[v] += 1;
-                def[v] = PackedOption::some(i);
-            });
-        }
-        f.for_each_term_use(b, |v| uses[v] += 1);
-    }
-    let mut is_param: EntityVec<Var, bool> = EntityVec::filled(nv, false);
-    for &p in f.params() {
-        is_param[p] = true;
-    }
-    discount_dead_copies(f, s, &mut uses, &is_param);
-    let mut dead = EntityVec::filled(nv, false);
-    for v in f.vars() {
-        dead[v] = uses[v] == 0 && !is_param[v];
-    }
-    let mut st = Stackified {
-        on_stack: EntityVec::filled(nv, false),
-        stacked: EntityVec::filled(nv, false),
-        dead,
-        def,
-        absorbed: EntityVec::filled(ni, false),
-        at: EntityVec::filled(ni, 0),
-        tee_in: EntityVec::filled(nv, None),
-        teed: EntityVec::filled(ni, false),
-        multi_tees: Vec::new(),
-        multi_teed: EntityVec::filled(nv, false),
-    };
-    // Where each instruction sits in its block (checked against the
-    // block's list: an instruction of another block is never moved).
-    let mut index_of: EntityVec<Inst, PackedOption<Pos>> =
-        EntityVec::filled(ni, PackedOption::NONE);
-    for c in &s.items {
-        let Ctl::Body(b) = *c else { continue };
-        for (k, &i) in f.block_insts(b).iter().enumerate() {
-            index_of[i] = PackedOption::some(Pos::new(k));
-        }
-    }
-    // Per variable, scratch: the next definition in the block (backward
-    // scan).
-    let mut next_def: EntityVec<Var, PackedOption<Pos>> = EntityVec::filled(nv, PackedOption::NONE);
-    let mut touched: Vec<Var> = Vec::new();
-    let mut start: Vec<usize> = Vec::new();
-    // Per position of the block (the terminator last), for the tree
-    // rooted there: the union of its instructions' effects
-    // ([`effects_of`]), and the first position after it where a variable
-    // it reads from a local is written again (`u32::MAX`: never, past
-    // every position).
-    let mut tree_eff: Vec<Effects> = Vec::new();
-    let mut next_write: Vec<u32> = Vec::new();
-    // Per position `p`: how many instructions before it write (or call),
-    // and how many may trap.
-    let mut writes_before: Vec<u32> = Vec::new();
-    let mut traps_before: Vec<u32> = Vec::new();
-    // The position of each absorbed instruction's user, and the same
-    // links for [`root`] to compress.
-    let mut user: Vec<PackedOption<Pos>> = Vec::new();
-    let mut up: Vec<PackedOption<Pos>> = Vec::new();
-    // Per position, for the tree rooted there: the last position after
-    // it that reads a variable tee'd inside it.
-    let mut tainted: Vec<PackedOption<Pos>> = Vec::new();
-    // Per position: absorbed right before its user's tree so far (not
-    // moved).
-    let mut in_place: Vec<bool> = Vec::new();
-    // Per variable, positions numbered across blocks from 1 (`base + k +
-    // 1`; `base` or less: another block): its last read so far, and the
-    // user it is tee'd in.
-    let mut last_read: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
-    let mut tee_user: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
-    // Per variable, the same numbering: its last definition so far, and
-    // the definition tee'd in `tee_user`.
-    let mut last_def: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
-    let mut tee_def: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
-    // Per variable, the same numbering: its first reader in the block.
-    let mut reader: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
-    let mut base = 0u32;
-    // Per position: its tree reads a value left on the stack before it
-    // (it is no child of anything). The `(definition, reader)` positions
-    // of those values, properly nested, the innermost last.
-    let mut pinned: Vec<bool> = Vec::new();
-    // Per position: its tree holds a moved child. This user's reads of
-    // values tee'd in earlier trees: (root of that tree, variable,
-    // operand).
-    let mut moved_in: Vec<bool> = Vec::new();
-    let mut taints: Vec<(usize, Var, usize)> = Vec::new();
-    let once = |v: Var| uses[v] == 1 && defs[v] == 1 && !is_param[v];
-    let mut open: Vec<(usize, usize)> = Vec::new();
+) -> Result<Stackified, EmitError> {
+    let mut scan = Scan::new(f, plan, s);
     for (ci, c) in s.items.iter().enumerate() {
         let Ctl::Body(b) = *c else { continue };
-        let insts = f.block_insts(b);
-        let n = insts.len();
         // The terminator's tree is emitted right after the body: a value
         // may stay on the stack into it.
         let term_next = matches!(
             s.items.get(ci + 1),
             Some(&(Ctl::If(t) | Ctl::BrIf { block: t, .. } | Ctl::BrTable { block: t, .. } | Ctl::Ret(t))) if t == b
         );
-        pinned.clear();
-        pinned.resize(n + 1, false);
-        open.clear();
-        start.clear();
-        tree_eff.clear();
-        tree_eff.extend(insts.iter().map(|&i| effects_of(f, i)));
-        tree_eff.push(Effects::CALL);
-        writes_before.clear();
-        traps_before.clear();
-        let (mut w, mut t) = (0, 0);
-        for e in &tree_eff {
-            writes_before.push(w);
-            traps_before.push(t);
-            w += e.writes() as u32;
-            t += e.may_trap() as u32;
-        }
-        next_write.clear();
-        next_write.resize(n + 1, u32::MAX);
-        user.clear();
-        user.resize(n + 1, PackedOption::NONE);
-        up.clear();
-        up.resize(n + 1, PackedOption::NONE);
-        tainted.clear();
-        tainted.resize(n + 1, PackedOption::NONE);
-        in_place.clear();
-        in_place.resize(n + 1, false);
-        moved_in.clear();
-        moved_in.resize(n + 1, false);
-        f.for_each_term_use(b, |v| reader[v] = base + n as u32 + 1);
-        for (k, &i) in insts.iter().enumerate().rev() {
-            let mut w = u32::MAX;
-            f.for_each_operand(i, |o| {
-                if let Operand::Var(v) = o {
-                    w = w.min(next_def[v].expand().map_or(u32::MAX, |p| p.index() as u32));
-                    reader[v] = base + k as u32 + 1;
-                }
-            });
-            next_write[k] = w;
-            f.for_each_def(i, |v| {
-                if next_def[v].expand().is_none() {
-                    touched.push(v);
-                }
-                next_def[v] = PackedOption::some(Pos::new(k));
-            });
-        }
-        for v in touched.drain(..) {
-            next_def[v] = PackedOption::NONE;
-        }
-        for j in 0..=n {
-            let node = if j < n {
-                Node::Inst(insts[j])
-            } else {
-                Node::Term(b)
-            };
-            // A copy into a dead variable (or a dead literal) is not
-            // emitted: it is no user, and nothing before it can join a
-            // tree past it.
-            if matches!(node, Node::Inst(i) if st.drops(f, i)) {
-                start.push(j);
-                continue;
-            }
-            let ops = plan.operands(node)?;
-            let here = base + j as u32 + 1;
-            let at_j = PackedOption::some(Pos::new(j));
-            // A read of a variable tee'd in an earlier tree: that tree
-            // may no longer move past here (nor, when this reads it, join
-            // this tree, whose own operands may come first).
-            // Not a read of a later definition (of a variable with
-            // several): that definition, after the tee'd one's reader,
-            // keeps the tree holding the tee from moving here anyway (the
-            // reader reads the variable: `next_write`), and is itself
-            // either that tree's root, which joins this reader only as
-            // its tee'd operand, or tee'd, and then `tee_user`'s.
-            taints.clear();
-            for (p, &(o, _)) in ops.iter().enumerate() {
-                if let Operand::Var(v) = o {
-                    if tee_user[v] > base && last_def[v] <= tee_def[v] {
-                        let r = root(&mut up, (tee_user[v] - base - 1) as usize);
-                        tainted[r] = at_j;
-                        taints.push((r, v, p));
-                    }
-                }
-            }
-            // Position just before the user's tree so far, plus one.
-            let mut cursor = j;
-            // A tee taken over from a child's tree: (operand, variable,
-            // position of its definition).
-            let mut steal: Option<(usize, Var, usize)> = None;
-            for (q, &(o, _)) in ops.iter().enumerate().rev() {
-                let Operand::Var(t) = o else { continue };
-                if let Some((p, v, kd)) = steal.filter(|&(p, _, _)| p == q) {
-                    steal = None;
-                    st.tee_in[v] = Some(node);
-                    tee_user[v] = here;
-                    user[kd] = at_j;
-                    up[kd] = at_j;
-                    in_place[kd] = true;
-                    cursor = start[kd];
-                    debug_assert_eq!(p, q);
-                    continue;
-                }
-                // Several definitions (or a parameter's entry value
-                // besides): the one reaching this read is the last in
-                // the block before it, if any, and only a tee.
-                let multi = is_param[t] || defs[t] != 1;
-                let d = if !multi {
-                    let Some(d) = st.def[t].expand() else {
-                        continue;
-                    };
-                    d
-                } else if last_def[t] > base {
-                    insts[(last_def[t] - base - 1) as usize]
-                } else {
-                    continue;
-                };
-                let Some(k) = index_of[d].expand().map(Pos::index) else {
-                    continue;
-                };
-                if k >= cursor
-                    || insts[k] != d
-                    || st.absorbed[d]
-                    || pinned[k]
-                    || single_def(f, d) != Some(t)
-                {
-                    continue;
-                }
-                // Read more than once: a `local.tee` at this read, when
-                // it is the first after the definition (LLVM's
-                // WebAssemblyRegStackify: the def's other uses come after
-                // its first) and the user's only read of it.
-                let tee = multi || uses[t] != 1;
-                if tee
-                    && (last_read[t] > base + k as u32 + 1
-                        || ops.iter().filter(|&&(p, _)| p == o).count() != 1
-                        || blocks_join(f, &uses, &reader, base, b, node, t))
-                {
-                    continue;
-                }
-                // Right before the tree: no instruction changes order.
-                // Further up: the definition's tree moves down past the
-                // instructions in between, when it has no effect and
-                // none of them writes what it reads; and, either way,
-                // nothing reads a variable tee'd in it before it runs.
-                let mut adjacent = k + 1 == cursor && tainted[k] != at_j;
-                // Tainted by this user's read of a value tee'd first in
-                // it: the tee moves to that read, first in emitted order.
-                let stolen = (k + 1 == cursor && tainted[k] == at_j && !tee)
-                    .then(|| {
-                        let once = |v: Var| defs[v] == 1 && !is_param[v];
-                        first_read_tee(&st, &taints, ops, k, q, &start, &moved_in, &index_of, once)
-                    })
-                    .flatten();
-                adjacent |= stolen.is_some();
-                let e = tree_eff[k];
-                let crossed = |c: &[u32]| c[j] - c[k + 1];
-                let may_move = !tee
-                    && next_write[k] as usize >= j
-                    && tainted[k].expand().is_none()
-                    && (e.is_pure()
-                        || (!e.writes()
-                            && crossed(&writes_before) == 0
-                            && (!e.may_trap() || crossed(&traps_before) == 0)));
-                if !(adjacent || may_move) {
-                    continue;
-                }
-                st.absorbed[d] = true;
-                moved_in[j] |= moved_in[k] || !adjacent;
-                if stolen.is_some() {
-                    steal = stolen;
-                }
-                if tee {
-                    if multi {
-                        st.multi_tees.push((node, t, d));
-                        st.multi_teed[t] = true;
-                    } else {
-                        st.tee_in[t] = Some(node);
-                    }
-                    st.teed[d] = true;
-                    tee_user[t] = here;
-                    tee_def[t] = base + k as u32 + 1;
-                } else {
-                    st.on_stack[t] = true;
-                }
-                user[k] = at_j;
-                up[k] = at_j;
-                in_place[k] = adjacent;
-                tree_eff[j] = tree_eff[j].union(e);
-                next_write[j] = next_write[j].min(next_write[k]);
-                if k + 1 == cursor {
-                    cursor = start[k];
-                }
-            }
-            if (j < n || term_next) && stack_first(f, &st, ops, &index_of, insts, once, cursor) {
-                // `stack_first` found the definition earlier in this block.
-                if let Some(&(Operand::Var(t), _)) = ops.first() {
-                    let at = st.def[t].expand().and_then(|d| index_of[d].expand());
-                    if let Some(k) = at.map(Pos::index) {
-                        if j - k <= WINDOW && nests(&mut open, k, j) {
-                            st.stacked[t] = true;
-                            pinned[j] = true;
-                        }
-                    }
-                }
-            }
-            for &(o, _) in ops {
-                if let Operand::Var(v) = o {
-                    last_read[v] = here;
-                }
-            }
-            if let Node::Inst(i) = node {
-                f.for_each_def(i, |v| last_def[v] = here);
-            }
-            start.push(cursor);
-        }
-        // Emitted with its tree's root (users come after their
-        // children), or at its own place when it and every user up to
-        // the root were absorbed in place: positions `start..=root` are
-        // then emitted in their order, with nothing else in between.
-        for k in (0..n).rev() {
-            let at_user = match user[k].expand().map(Pos::index) {
-                None => k as u32,
-                Some(u) if u < n => st.at[insts[u]],
-                Some(_) => n as u32,
-            };
-            let in_place_up_to_root = user[k]
-                .expand()
-                .is_some_and(|u| at_user as usize == u.index());
-            st.at[insts[k]] = if in_place[k] && in_place_up_to_root {
-                k as u32
-            } else {
-                at_user
-            };
-        }
-        base += n as u32 + 1;
+        scan.block(b, term_next)?;
     }
+    let mut st = scan.st;
     st.multi_tees.sort_unstable();
     Ok(st)
 }
 
 #[cfg(test)]
 mod tests {
-    //! The `local.tee` rule (issue 30, item 1): when it fires, and the
-    //! cases where it must not.
-    use super::Node;
+    //! The rules of the module documentation on small programs: when
+    //! each fires, and the cases where it must not; `rule_*` call one
+    //! rule's method on a scan stopped before a user.
+    use super::{earlier, nests, root, Pos, Scan};
+    use crate::emit::plan::tests::with_function;
+    use crate::emit::plan::{Node, Plan};
+    use crate::emit::structure::structure;
     use crate::emit::tests::{run, var};
+    use ssakit::entity::{EntityRef, PackedOption};
     use ssakit::ir::Function;
+
+    /// `then` on a scan of the entry block of the one function of
+    /// `text`, its first `upto` positions scanned as users.
+    fn scanned<T>(
+        text: &str,
+        upto: usize,
+        then: impl FnOnce(&mut Scan<'_, '_>, &Function) -> T,
+    ) -> T {
+        with_function(text, |f, low| {
+            let s = structure(f).unwrap();
+            let plan = Plan::new(f, low, &s);
+            let mut scan = Scan::new(f, &plan, &s);
+            scan.prepare(f.entry());
+            for j in 0..upto {
+                scan.user_at(j, true).unwrap();
+            }
+            then(&mut scan, f)
+        })
+    }
+
+    /// Match a child: a definition in the block before the user's tree
+    /// so far, not a parameter's value, not at or after the cursor.
+    #[test]
+    fn rule_match_child() {
+        let text = "function f(a, b) {\ne:\n  x = a + b\n  y = a * b\n  z = x - y\n  ret z\n}\n";
+        scanned(text, 2, |scan, f| {
+            let (x, y, a) = (var(f, "x"), var(f, "y"), var(f, "a"));
+            assert_eq!(scan.match_child(x, 2).map(|c| c.at), Some(0));
+            assert_eq!(scan.match_child(y, 2).map(|c| c.at), Some(1));
+            assert!(scan.match_child(x, 0).is_none());
+            assert!(scan.match_child(a, 2).is_none());
+        });
+    }
+
+    /// Tee: at the user's one read of a value read more than once, right
+    /// after the definition; not when the user reads it twice, nor when
+    /// the tee keeps the user's tree from joining its reader.
+    #[test]
+    fn rule_may_tee() {
+        let tee_at_1 = |text: &str| {
+            scanned(text, 1, |scan, f| {
+                let x = var(f, "x");
+                let node = Node::Inst(f.block_insts(f.entry())[1]);
+                let ops = scan.plan.operands(node).unwrap();
+                let c = scan.match_child(x, 1).unwrap();
+                scan.may_tee(node, ops, ssakit::ir::Operand::Var(x), c)
+            })
+        };
+        let f = |user: &str| {
+            format!(
+                "function f(a, b) {{\ne:\n  x = a + b\n  y = {user}\n  z = y - b\n  r = z + x\n  ret r\n}}\n"
+            )
+        };
+        assert!(tee_at_1(&f("x * 3")));
+        assert!(!tee_at_1(&f("x * x")));
+        // Nor when `y`'s one reader reads `x` too: the tee would keep
+        // `y`'s tree from joining it.
+        assert!(!tee_at_1(
+            "function f(a, b) {\ne:\n  x = a + b\n  y = x * 3\n  z = y - x\n  ret z\n}\n"
+        ));
+    }
+
+    /// Move: a load moves past a pure instruction, not past a store, and
+    /// a tee never moves.
+    #[test]
+    fn rule_may_move() {
+        let text = |mid: &str| {
+            format!(
+                "operator i64.load trap read\noperator i64.store trap write\nfunction f(a, b) {{\ne:\n  x = i64.load[0, 3](a)\n{mid}\n  y = x * 2\n  ret y\n}}\n"
+            )
+        };
+        scanned(&text("  z = a + b"), 2, |scan, _| {
+            assert!(scan.may_move(0, 2, false));
+            assert!(!scan.may_move(0, 2, true));
+        });
+        scanned(&text("  i64.store[0, 3](b, a)"), 2, |scan, _| {
+            assert!(!scan.may_move(0, 2, false));
+        });
+    }
+
+    /// Place the roots: a moved child's reads are where its root is
+    /// (`x`, moved into `y`, itself in place up to `r`), an in-place
+    /// child keeps its own position, a root too.
+    #[test]
+    fn rule_place_roots() {
+        let (f, st, _) = run(
+            "function f(a, b) {\ne:\n  x = a + b\n  w = a * a\n  y = x * 2\n  z = y + w\n  r = z * w\n  ret r\n}\n",
+        );
+        let i = f.block_insts(f.entry());
+        let at: Vec<u32> = i.iter().map(|&k| st.at[k]).collect();
+        assert!(st.absorbed[i[0]] && !st.absorbed[i[1]]);
+        assert_eq!(at, [2, 1, 2, 3, 4]);
+    }
+
+    /// Keep under later trees nests values (readers come in order): a
+    /// value defined before an open one and read after it holds it; one
+    /// defined while another is open and read after that one's reader
+    /// would cross it.
+    #[test]
+    fn rule_keep_under_nests() {
+        let mut open = Vec::new();
+        assert!(nests(&mut open, 2, 3));
+        assert!(nests(&mut open, 1, 4));
+        assert_eq!(open, [(1, 4)]);
+        assert!(!nests(&mut open, 3, 5));
+        assert!(nests(&mut open, 4, 5));
+    }
+
+    /// The tree links: a root found through them, the path compressed;
+    /// an absent next write is never.
+    #[test]
+    fn tree_links_and_positions() {
+        let p = |k: usize| PackedOption::some(Pos::new(k));
+        let mut up = vec![p(1), p(2), PackedOption::NONE];
+        assert_eq!(root(&mut up, 0), 2);
+        assert_eq!(up[0], p(2));
+        assert_eq!(earlier(PackedOption::NONE, p(3)), p(3));
+        assert_eq!(earlier(p(2), p(3)), p(2));
+        assert_eq!(earlier(p(4), PackedOption::NONE), p(4));
+    }
 
     /// The node of the `k`-th instruction of the entry block.
     fn at(f: &Function, k: usize) -> Option<Node> {
@@ -925,8 +1187,8 @@ mod tests {
     /// store of that tree's value: the tee goes in the store, whose
     /// operand comes first in emitted order (`i64.store (local.tee x
     /// ...) (... (i64.load (local.get x)))`), and the tree joins the store
-    /// (before, the tee in the load kept it out: the store's `local.get x`
-    /// would have run first); also past a literal between the two operands
+    /// (a tee in the load would keep it out: the store's `local.get x`
+    /// would run first); also past a literal between the two operands
     /// (`select(x, 7, c)`), not past a variable (`select(x, b, c)`).
     #[test]
     fn a_tee_goes_to_the_first_read_in_emitted_order() {

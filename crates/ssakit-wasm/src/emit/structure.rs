@@ -35,7 +35,7 @@ use ssakit::analysis::postorder::DepthFirst;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Block, Cfg, Function, Terminator};
 
-pub(crate) use super::ctl::{Ctl, Structured};
+use super::ctl::{Ctl, Structured};
 
 /// Why a CFG cannot be structured.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,197 +65,266 @@ pub(crate) fn structure(f: &Function) -> Result<Structured, Irreducible> {
     Ok(s)
 }
 
-/// Ramsey's translation alone (see the module documentation).
+/// Ramsey's translation alone (see the module documentation): the
+/// dominator tree's shape ([`Shape::of`]), then the walk.
 ///
 /// # Errors
 /// [`Irreducible`] if the CFG is not reducible.
 pub(crate) fn translate(f: &Function) -> Result<Structured, Irreducible> {
-    let cfg = Cfg::new(f);
-    let dfs = DepthFirst::new(&cfg);
-    let dom = DomTree::with_dfs(&cfg, &dfs, DomAlgorithm::default());
-    // Reverse postorder numbers.
-    let reach = dfs.num_reachable() as u32;
-    // `None`: unreachable.
-    let mut rpo: SecondaryMap<Block, Option<u32>> = SecondaryMap::new(None);
-    for b in f.blocks() {
-        if let Some(p) = dfs.post_number(b) {
-            rpo[b] = Some(reach - 1 - p);
+    let shape = Shape::of(f)?;
+    let mut t = Translation {
+        f,
+        work: vec![Work::Tree(f.entry())],
+        shape,
+        out: Structured::default(),
+        loop_pos: SecondaryMap::new(None),
+        block_pos: SecondaryMap::new(None),
+        ctx: Vec::new(),
+    };
+    while let Some(w) = t.work.pop() {
+        match w {
+            Work::Tree(x) => t.tree(x),
+            Work::Within(x, i) => t.within(x, i),
+            Work::Branch(x, y) => t.branch(x, y),
+            Work::Else => t.out.items.push(Ctl::Else),
+            Work::End => t.end(),
         }
     }
-    // In-degrees with multiplicity (reachable sources), loop headers.
-    let mut indeg: SecondaryMap<Block, u32> = SecondaryMap::new(0);
-    let mut header: SecondaryMap<Block, bool> = SecondaryMap::new(false);
-    for x in f.blocks() {
-        if rpo[x].is_none() {
-            continue;
-        }
-        let mut err = None;
-        f.for_each_succ(x, |y| {
-            if rpo[y] <= rpo[x] {
-                if !dom.dominates(y, x) {
-                    err.get_or_insert(Irreducible { from: x, to: y });
-                }
-                header[y] = true;
-            } else {
-                indeg[y] += 1;
+    Ok(t.out)
+}
+
+/// What the walk needs of the CFG and its dominator tree.
+struct Shape {
+    /// Reverse postorder numbers (`None`: unreachable).
+    rpo: SecondaryMap<Block, Option<u32>>,
+    /// Loop headers: targets of a retreating edge.
+    header: SecondaryMap<Block, bool>,
+    /// Merge nodes, and a switch's forward targets.
+    labelled: SecondaryMap<Block, bool>,
+    /// A block's labelled children, highest reverse postorder first.
+    kids: SecondaryMap<Block, Vec<Block>>,
+    /// The loop header whose returning child goes outside it
+    /// ([`return_last`]).
+    hoist: Option<Block>,
+}
+
+impl Shape {
+    /// The shape of `f`'s CFG, or the edge that makes it irreducible.
+    fn of(f: &Function) -> Result<Shape, Irreducible> {
+        let cfg = Cfg::new(f);
+        let dfs = DepthFirst::new(&cfg);
+        let dom = DomTree::with_dfs(&cfg, &dfs, DomAlgorithm::default());
+        // Reverse postorder numbers.
+        let reach = dfs.num_reachable() as u32;
+        // `None`: unreachable.
+        let mut rpo: SecondaryMap<Block, Option<u32>> = SecondaryMap::new(None);
+        for b in f.blocks() {
+            if let Some(p) = dfs.post_number(b) {
+                rpo[b] = Some(reach - 1 - p);
             }
-        });
-        if let Some(e) = err {
-            return Err(e);
         }
-    }
-    // A block's labelled children: merge nodes, and a switch's forward
-    // targets; highest reverse postorder first.
-    let mut labelled: SecondaryMap<Block, bool> = SecondaryMap::new(false);
-    for x in f.blocks() {
-        if rpo[x].is_none() {
-            continue;
-        }
-        if indeg[x] >= 2 {
-            labelled[x] = true;
-        }
-        if let Terminator::Switch { .. } = f.term(x) {
+        // In-degrees with multiplicity (reachable sources), loop headers.
+        let mut indeg: SecondaryMap<Block, u32> = SecondaryMap::new(0);
+        let mut header: SecondaryMap<Block, bool> = SecondaryMap::new(false);
+        for x in f.blocks() {
+            if rpo[x].is_none() {
+                continue;
+            }
+            let mut err = None;
             f.for_each_succ(x, |y| {
-                if rpo[y] > rpo[x] {
-                    labelled[y] = true;
+                if rpo[y] <= rpo[x] {
+                    if !dom.dominates(y, x) {
+                        err.get_or_insert(Irreducible { from: x, to: y });
+                    }
+                    header[y] = true;
+                } else {
+                    indeg[y] += 1;
                 }
             });
+            if let Some(e) = err {
+                return Err(e);
+            }
         }
-    }
-    let mut kids: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new(Vec::new());
-    for x in f.blocks() {
-        if rpo[x].is_none() {
-            continue;
+        // A block's labelled children: merge nodes, and a switch's forward
+        // targets; highest reverse postorder first.
+        let mut labelled: SecondaryMap<Block, bool> = SecondaryMap::new(false);
+        for x in f.blocks() {
+            if rpo[x].is_none() {
+                continue;
+            }
+            if indeg[x] >= 2 {
+                labelled[x] = true;
+            }
+            if let Terminator::Switch { .. } = f.term(x) {
+                f.for_each_succ(x, |y| {
+                    if rpo[y] > rpo[x] {
+                        labelled[y] = true;
+                    }
+                });
+            }
         }
-        let mut ks: Vec<Block> = dom
-            .children(x)
-            .iter()
-            .copied()
-            .filter(|&c| labelled[c])
-            .collect();
-        ks.sort_unstable_by_key(|&c| std::cmp::Reverse(rpo[c]));
-        kids[x] = ks;
+        let mut kids: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new(Vec::new());
+        for x in f.blocks() {
+            if rpo[x].is_none() {
+                continue;
+            }
+            let mut ks: Vec<Block> = dom
+                .children(x)
+                .iter()
+                .copied()
+                .filter(|&c| labelled[c])
+                .collect();
+            ks.sort_unstable_by_key(|&c| std::cmp::Reverse(rpo[c]));
+            kids[x] = ks;
+        }
+        let hoist = return_last(f, &rpo, &header, &labelled, &mut kids);
+        Ok(Shape {
+            rpo,
+            header,
+            labelled,
+            kids,
+            hoist,
+        })
     }
-    let hoist = return_last(f, &rpo, &header, &labelled, &mut kids);
+}
 
-    let mut out = Structured::default();
-    // Context heights of open labels.
-    let mut loop_pos: SecondaryMap<Block, Option<u32>> = SecondaryMap::new(None);
-    let mut block_pos: SecondaryMap<Block, Option<u32>> = SecondaryMap::new(None);
-    // The context stack: per frame, the label it opened (for clearing).
-    let mut ctx: Vec<(Option<Block>, bool)> = Vec::new();
-    let mut work = vec![Work::Tree(f.entry())];
-    let depth = |ctx: &Vec<(Option<Block>, bool)>, pos: Option<u32>| {
+/// The walk: the work stack, the items so far, and the labels open.
+struct Translation<'f> {
+    f: &'f Function,
+    work: Vec<Work>,
+    shape: Shape,
+    out: Structured,
+    /// Context heights of open labels.
+    loop_pos: SecondaryMap<Block, Option<u32>>,
+    block_pos: SecondaryMap<Block, Option<u32>>,
+    /// The context stack: per frame, the label it opened (for clearing).
+    ctx: Vec<(Option<Block>, bool)>,
+}
+
+impl Translation<'_> {
+    /// The depth of the label opened at context height `pos`.
+    fn depth(&self, pos: Option<u32>) -> u32 {
         debug_assert!(
-            pos.is_some_and(|p| (p as usize) < ctx.len()),
+            pos.is_some_and(|p| (p as usize) < self.ctx.len()),
             "label not open"
         );
-        ctx.len() as u32 - 1 - pos.unwrap_or(0)
-    };
-    while let Some(w) = work.pop() {
-        match w {
-            Work::Tree(x) => {
-                if hoist == Some(x) {
-                    // The returning child outside the loop: `block; loop;
-                    // ...; end; end`, then its code, last.
-                    let y = kids[x][0];
-                    out.items.push(Ctl::Block);
-                    block_pos[y] = Some(ctx.len() as u32);
-                    ctx.push((Some(y), false));
-                    work.push(Work::Tree(y));
-                    work.push(Work::End);
-                    out.items.push(Ctl::Loop);
-                    loop_pos[x] = Some(ctx.len() as u32);
-                    ctx.push((Some(x), true));
-                    work.push(Work::End);
-                    work.push(Work::Within(x, 1));
-                    continue;
-                }
-                if header[x] {
-                    out.items.push(Ctl::Loop);
-                    loop_pos[x] = Some(ctx.len() as u32);
-                    ctx.push((Some(x), true));
-                    work.push(Work::End);
-                }
-                work.push(Work::Within(x, 0));
+        self.ctx.len() as u32 - 1 - pos.unwrap_or(0)
+    }
+
+    /// Opens `item` (`block` or `loop`), the label of `b`.
+    fn open(&mut self, item: Ctl, b: Block) {
+        let is_loop = item == Ctl::Loop;
+        self.out.items.push(item);
+        let pos = Some(self.ctx.len() as u32);
+        if is_loop {
+            self.loop_pos[b] = pos;
+        } else {
+            self.block_pos[b] = pos;
+        }
+        self.ctx.push((Some(b), is_loop));
+    }
+
+    /// `doTree x`.
+    fn tree(&mut self, x: Block) {
+        if self.shape.hoist == Some(x) {
+            // The returning child outside the loop: `block; loop;
+            // ...; end; end`, then its code, last.
+            let y = self.shape.kids[x][0];
+            self.open(Ctl::Block, y);
+            self.work.push(Work::Tree(y));
+            self.work.push(Work::End);
+            self.open(Ctl::Loop, x);
+            self.work.push(Work::End);
+            self.work.push(Work::Within(x, 1));
+            return;
+        }
+        if self.shape.header[x] {
+            self.open(Ctl::Loop, x);
+            self.work.push(Work::End);
+        }
+        self.work.push(Work::Within(x, 0));
+    }
+
+    /// `nodeWithin x`, from its `i`-th labelled child.
+    fn within(&mut self, x: Block, i: u32) {
+        if let Some(&y) = self.shape.kids[x].get(i as usize) {
+            self.open(Ctl::Block, y);
+            self.work.push(Work::Tree(y));
+            self.work.push(Work::End);
+            self.work.push(Work::Within(x, i + 1));
+            return;
+        }
+        self.out.items.push(Ctl::Body(x));
+        match *self.f.term(x) {
+            Terminator::Jump(y) => self.work.push(Work::Branch(x, y)),
+            Terminator::Branch {
+                then_dest,
+                else_dest,
+                ..
+            } => {
+                self.out.items.push(Ctl::If(x));
+                self.ctx.push((None, false));
+                self.work.push(Work::End);
+                self.work.push(Work::Branch(x, else_dest));
+                self.work.push(Work::Else);
+                self.work.push(Work::Branch(x, then_dest));
             }
-            Work::Within(x, i) => {
-                let ks = &kids[x];
-                if (i as usize) < ks.len() {
-                    let y = ks[i as usize];
-                    out.items.push(Ctl::Block);
-                    block_pos[y] = Some(ctx.len() as u32);
-                    ctx.push((Some(y), false));
-                    work.push(Work::Tree(y));
-                    work.push(Work::End);
-                    work.push(Work::Within(x, i + 1));
-                    continue;
+            Terminator::Switch {
+                default, targets, ..
+            } => {
+                let start = self.out.depths.len() as u32;
+                for &y in targets.as_slice(self.f) {
+                    let d = self.target_depth(x, y);
+                    self.out.depths.push(d);
                 }
-                out.items.push(Ctl::Body(x));
-                match *f.term(x) {
-                    Terminator::Jump(y) => work.push(Work::Branch(x, y)),
-                    Terminator::Branch {
-                        then_dest,
-                        else_dest,
-                        ..
-                    } => {
-                        out.items.push(Ctl::If(x));
-                        ctx.push((None, false));
-                        work.push(Work::End);
-                        work.push(Work::Branch(x, else_dest));
-                        work.push(Work::Else);
-                        work.push(Work::Branch(x, then_dest));
-                    }
-                    Terminator::Switch {
-                        default, targets, ..
-                    } => {
-                        let start = out.depths.len() as u32;
-                        let target_depth = |y: Block| {
-                            let pos = if rpo[y] <= rpo[x] {
-                                loop_pos[y]
-                            } else {
-                                block_pos[y]
-                            };
-                            depth(&ctx, pos)
-                        };
-                        for &y in targets.as_slice(f) {
-                            out.depths.push(target_depth(y));
-                        }
-                        let default = target_depth(default);
-                        out.items.push(Ctl::BrTable {
-                            block: x,
-                            start,
-                            len: out.depths.len() as u32 - start,
-                            default,
-                        });
-                    }
-                    Terminator::Ret(_) => out.items.push(Ctl::Ret(x)),
-                    Terminator::Unreachable => out.items.push(Ctl::Unreachable),
-                }
+                let default = self.target_depth(x, default);
+                self.out.items.push(Ctl::BrTable {
+                    block: x,
+                    start,
+                    len: self.out.depths.len() as u32 - start,
+                    default,
+                });
             }
-            Work::Branch(x, y) => {
-                if rpo[y] <= rpo[x] {
-                    out.items.push(Ctl::Br(depth(&ctx, loop_pos[y])));
-                } else if labelled[y] {
-                    out.items.push(Ctl::Br(depth(&ctx, block_pos[y])));
-                } else {
-                    work.push(Work::Tree(y));
-                }
-            }
-            Work::Else => out.items.push(Ctl::Else),
-            Work::End => {
-                out.items.push(Ctl::End);
-                if let Some((Some(b), is_loop)) = ctx.pop() {
-                    if is_loop {
-                        loop_pos[b] = None;
-                    } else {
-                        block_pos[b] = None;
-                    }
-                }
+            Terminator::Ret(_) => self.out.items.push(Ctl::Ret(x)),
+            Terminator::Unreachable => self.out.items.push(Ctl::Unreachable),
+        }
+    }
+
+    /// The depth of a `switch` target `y` of `x`: its loop going back,
+    /// its block going forward.
+    fn target_depth(&self, x: Block, y: Block) -> u32 {
+        let pos = if self.shape.rpo[y] <= self.shape.rpo[x] {
+            self.loop_pos[y]
+        } else {
+            self.block_pos[y]
+        };
+        self.depth(pos)
+    }
+
+    /// `doBranch x y`.
+    fn branch(&mut self, x: Block, y: Block) {
+        if self.shape.rpo[y] <= self.shape.rpo[x] {
+            let d = self.depth(self.loop_pos[y]);
+            self.out.items.push(Ctl::Br(d));
+        } else if self.shape.labelled[y] {
+            let d = self.depth(self.block_pos[y]);
+            self.out.items.push(Ctl::Br(d));
+        } else {
+            self.work.push(Work::Tree(y));
+        }
+    }
+
+    /// `end`, closing the innermost label.
+    fn end(&mut self) {
+        self.out.items.push(Ctl::End);
+        if let Some((Some(b), is_loop)) = self.ctx.pop() {
+            if is_loop {
+                self.loop_pos[b] = None;
+            } else {
+                self.block_pos[b] = None;
             }
         }
     }
-    Ok(out)
 }
 
 /// The function's code ends with a `ret` when one can come last: that

@@ -1,10 +1,11 @@
 //! Stackify's moves and the locals' value-based sharing on small
-//! programs (issue 30): what stays on the stack, where a tree is emitted,
+//! programs: what stays on the stack, where a tree is emitted,
 //! which variables share a local.
+use super::ctl::Structured;
 use super::locals::{assign, Local, Locals};
+use super::lower::Lowering;
 use super::stackify::{stackify, Stackified};
-use super::structure::{structure, Structured};
-use super::Lowering;
+use super::structure::structure;
 use crate::module::Signature;
 use ssakit::entity::EntityRef;
 use ssakit::ir::{Function, Type, Var};
@@ -58,7 +59,7 @@ pub(super) fn local_index(local: &Locals, f: &Function, name: &str) -> Option<us
 }
 
 /// A pure definition moves down past an instruction in between to
-/// its one use (issue 30, item 1), and its tree is emitted there.
+/// its one use, and its tree is emitted there.
 #[test]
 fn pure_definition_moves_to_its_use() {
     let (f, st, _) =
@@ -148,7 +149,7 @@ fn the_most_used_local_gets_the_first_index() {
     assert!((0..130).all(|k| local_index(&local, &f, &format!("v{k}")) > Some(1)));
 }
 
-/// A hole in a local's live range is free (issue 30, item 2): `u`,
+/// A hole in a local's live range is free: `u`,
 /// live only inside `l`, takes the local of `x` or `y`, live across `r`
 /// (emitted after `l`) but dead inside `l` once `u` is written; not the
 /// local of `c`, live through `l`.
@@ -183,7 +184,8 @@ mod tidy {
     //! The peephole rules of `emit/tidy.rs` on the output of Ramsey's
     //! translation.
     use super::func;
-    use crate::emit::structure::{structure, translate, Ctl};
+    use crate::emit::ctl::Ctl;
+    use crate::emit::structure::{structure, translate};
 
     /// A loop whose exit test is a `branch` with the back edge on one side:
     /// Ramsey's translation gives `if; br; else; ...; end`, tidy a `br_if`.

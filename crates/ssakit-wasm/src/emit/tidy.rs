@@ -90,13 +90,27 @@ impl Nesting {
 /// Per item: removed.
 type Dead = EntityVec<Item, bool>;
 
-/// Tidies `s` in place (see the module documentation).
+/// Tidies `s` in place (see the module documentation): the rules in
+/// order over the matched items, then the items left, their depths again.
 pub(crate) fn tidy(f: &Function, s: &mut Structured) {
+    let nest = match_items(s);
+    let mut dead = empty_bodies(f, s);
+    lone_br_arms(s, &nest, &mut dead);
+    fall_through_brs(s, &nest, &mut dead);
+    unused_labels(s, &nest, &mut dead);
+    exits_need_no_else(s, &nest, &mut dead);
+    keep_live(s, &dead);
+}
+
+/// The items of `s`, in order.
+fn items(s: &Structured) -> impl Iterator<Item = Item> {
+    (0..s.items.len()).map(Item::new)
+}
+
+/// Matching; branch depths become the position of the opener of their
+/// label.
+fn match_items(s: &mut Structured) -> Nesting {
     let n = s.items.len();
-    let items = || (0..n).map(Item::new);
-    let ctl = |s: &Structured, i: Item| s.items[i.index()];
-    // Matching; branch depths become the position of the opener of their
-    // label.
     let mut nest = Nesting {
         end_of: EntityVec::filled(n, PackedOption::NONE),
         else_of: EntityVec::filled(n, PackedOption::NONE),
@@ -104,8 +118,8 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
     };
     let mut open: Vec<Item> = Vec::new();
     let target = |open: &Vec<Item>, d: u32| open[open.len() - 1 - d as usize].index() as u32;
-    for i in items() {
-        match ctl(s, i) {
+    for i in items(s) {
+        match s.items[i.index()] {
             Ctl::Block | Ctl::Loop | Ctl::If(_) => open.push(i),
             Ctl::Else => {
                 let o = *open.last().expect("else inside an if");
@@ -120,17 +134,27 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
             _ => map_targets(&mut s.items[i.index()], &mut s.depths, |d| target(&open, d)),
         }
     }
-    // Bodies that emit nothing: no instruction, and a `jump`.
-    let mut dead: Dead = EntityVec::filled(n, false);
-    for i in items() {
-        if let Ctl::Body(b) = ctl(s, i) {
+    nest
+}
+
+/// Bodies that emit nothing: no instruction, and a `jump`.
+fn empty_bodies(f: &Function, s: &Structured) -> Dead {
+    let mut dead: Dead = EntityVec::filled(s.items.len(), false);
+    for i in items(s) {
+        if let Ctl::Body(b) = s.items[i.index()] {
             dead[i] = f.block_insts(b).is_empty() && matches!(f.term(b), Terminator::Jump(_));
         }
     }
-    // Rule 1: an arm that is a lone `br` (bodies that went aside). An arm
-    // whose items are not one `br` after at most one such body is not one.
-    for i in items() {
-        let Ctl::If(block) = ctl(s, i) else { continue };
+    dead
+}
+
+/// Rule 1: an arm that is a lone `br` (bodies that went aside). An arm
+/// whose items are not one `br` after at most one such body is not one.
+fn lone_br_arms(s: &mut Structured, nest: &Nesting, dead: &mut Dead) {
+    for i in items(s) {
+        let Ctl::If(block) = s.items[i.index()] else {
+            continue;
+        };
         let Some(e) = nest.else_of[i].expand() else {
             continue;
         };
@@ -146,7 +170,7 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
         // not.
         let (negate, br) = match (lone_br(next(i), e), lone_br(next(e), end)) {
             (Some(br), _) => (false, br),
-            (None, Some(br)) if !falls_through(s, &dead, &nest, br.0, br.1) => (true, br),
+            (None, Some(br)) if !falls_through(s, dead, nest, br.0, br.1) => (true, br),
             _ => continue,
         };
         s.items[i.index()] = Ctl::BrIf {
@@ -158,20 +182,24 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
         dead[e] = true;
         dead[end] = true;
     }
-    // Rule 2: a `br` that falls through to its target anyway; then an
-    // `else` whose arm is left empty goes too.
-    for p in items() {
-        if let Ctl::Br(t) = ctl(s, p) {
-            if !dead[p] && falls_through(s, &dead, &nest, p, t) {
+}
+
+/// Rule 2: a `br` that falls through to its target anyway; then an
+/// `else` whose arm is left empty goes too.
+fn fall_through_brs(s: &Structured, nest: &Nesting, dead: &mut Dead) {
+    let n = s.items.len();
+    for p in items(s) {
+        if let Ctl::Br(t) = s.items[p.index()] {
+            if !dead[p] && falls_through(s, dead, nest, p, t) {
                 dead[p] = true;
             }
         }
     }
-    for i in items() {
+    for i in items(s) {
         let Some(e) = nest.else_of[i].expand() else {
             continue;
         };
-        if !matches!(ctl(s, i), Ctl::If(_)) || dead[e] {
+        if !matches!(s.items[i.index()], Ctl::If(_)) || dead[e] {
             continue;
         }
         let next = (e.index() + 1..n)
@@ -182,13 +210,16 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
             dead[e] = true;
         }
     }
-    // Rule 3: labels nothing targets.
-    let mut used: EntityVec<Item, bool> = EntityVec::filled(n, false);
-    for i in items() {
+}
+
+/// Rule 3: labels nothing targets.
+fn unused_labels(s: &Structured, nest: &Nesting, dead: &mut Dead) {
+    let mut used: EntityVec<Item, bool> = EntityVec::filled(s.items.len(), false);
+    for i in items(s) {
         if dead[i] {
             continue;
         }
-        match ctl(s, i) {
+        match s.items[i.index()] {
             Ctl::Br(t) | Ctl::BrIf { depth: t, .. } => used[Item::new(t as usize)] = true,
             Ctl::BrTable {
                 start,
@@ -204,16 +235,21 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
             _ => {}
         }
     }
-    for i in items() {
-        if matches!(ctl(s, i), Ctl::Block | Ctl::Loop) && !used[i] {
+    for i in items(s) {
+        if matches!(s.items[i.index()], Ctl::Block | Ctl::Loop) && !used[i] {
             dead[i] = true;
             dead[nest.end_of(i)] = true;
         }
     }
-    // Rule 4: a then-arm that never falls through needs no `else`: the
-    // `else` becomes the `if`'s `end` and the else-arm follows the `if`.
-    for i in items() {
-        let Ctl::If(_) = ctl(s, i) else { continue };
+}
+
+/// Rule 4: a then-arm that never falls through needs no `else`: the
+/// `else` becomes the `if`'s `end` and the else-arm follows the `if`.
+fn exits_need_no_else(s: &mut Structured, nest: &Nesting, dead: &mut Dead) {
+    for i in items(s) {
+        let Ctl::If(_) = s.items[i.index()] else {
+            continue;
+        };
         let Some(e) = nest.else_of[i].expand() else {
             continue;
         };
@@ -227,7 +263,7 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
             .find(|&k| !dead[k]);
         if let Some(k) = last {
             if matches!(
-                ctl(s, k),
+                s.items[k.index()],
                 Ctl::Br(_) | Ctl::BrTable { .. } | Ctl::Ret(_) | Ctl::Unreachable
             ) {
                 s.items[e.index()] = Ctl::End;
@@ -235,16 +271,20 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
             }
         }
     }
-    // Depths again, over the items left; then the items left.
+}
+
+/// Depths again, over the items left; then the items left.
+fn keep_live(s: &mut Structured, dead: &Dead) {
+    let n = s.items.len();
     let mut height: EntityVec<Item, u32> = EntityVec::filled(n, 0);
     let mut depth_now = 0u32;
     let depth =
         |height: &EntityVec<Item, u32>, now: u32, t: u32| now - 1 - height[Item::new(t as usize)];
-    for i in items() {
+    for i in (0..n).map(Item::new) {
         if dead[i] {
             continue;
         }
-        match ctl(s, i) {
+        match s.items[i.index()] {
             Ctl::Block | Ctl::Loop | Ctl::If(_) => {
                 height[i] = depth_now;
                 depth_now += 1;

@@ -1,5 +1,5 @@
 //! Zeros that WebAssembly gives for free: a store of zero into a local
-//! that still holds its initial zero is not emitted (issue 30; what
+//! that still holds its initial zero is not emitted (what
 //! LLVM's and binaryen's output relies on, `local.set L (i32.const 0)`
 //! being four bytes).
 //!
@@ -15,9 +15,9 @@
 //! down ([`super::stackify`]), so an instruction's writes happen at its
 //! position or later, and "before" in the block's order is safe.
 
+use super::ctl::{Ctl, Structured};
 use super::locals::{Local, Locals};
 use super::stackify::Stackified;
-use super::structure::{Ctl, Structured};
 use ssakit::entity::{EntityRef, PackedOption, SecondaryMap};
 use ssakit::ir::{Function, Inst, InstData, Operand};
 
@@ -69,8 +69,9 @@ pub(crate) fn implicit_zeros(
 mod tests {
     //! When the rule fires, and the cases where it must not.
     use super::implicit_zeros;
+    use crate::emit::ctl::Ctl;
     use crate::emit::locals::assign;
-    use crate::emit::structure::{structure, Ctl};
+    use crate::emit::structure::structure;
     use crate::emit::tests::run;
 
     /// Per instruction of the entry block of `text`'s one function: left

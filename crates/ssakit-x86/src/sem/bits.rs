@@ -1,8 +1,7 @@
 //! Shifts, rotates, bit tests, bit counts and byte swaps.
 
 use super::emitter::Emitter;
-use super::operand::{Opnd, Place, W};
-use super::{places, width};
+use super::operand::{places, width, Opnd, Place, W};
 use crate::regs::Loc;
 use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 use ssakit::ir::{Opcode, Operand, Type};

@@ -4,8 +4,7 @@
 //! quotient that does not fit in the width.
 
 use super::emitter::Emitter;
-use super::operand::{Opnd, W};
-use super::{places, width};
+use super::operand::{places, width, Opnd, W};
 use crate::regs::Loc;
 use iced_x86::Instruction;
 use ssakit::ir::{Opcode, Operand, Type};

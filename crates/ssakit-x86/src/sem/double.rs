@@ -3,8 +3,7 @@
 
 use super::bits::cl_count;
 use super::emitter::Emitter;
-use super::operand::{Place, W};
-use super::{places, width};
+use super::operand::{places, width, Place, W};
 use crate::regs::Loc;
 use iced_x86::Instruction;
 use ssakit::ir::{Opcode, Operand, Type};

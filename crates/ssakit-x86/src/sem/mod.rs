@@ -91,7 +91,7 @@ pub(crate) use moves::{push_return_address, release, restore_rsp};
 
 use crate::regs::{LocKind, LocMap};
 use iced_x86::{Instruction, Mnemonic};
-use operand::{place, Place, W};
+
 use ssakit::ir::{FunctionBuilder, Operand, Type, Var};
 
 /// The condition a `jcc` tests, into `cc`, if the table covers it
@@ -179,27 +179,6 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
         _ => None,
     };
     covered.unwrap_or(false)
-}
-
-/// The places of the first `n` operands, if all are covered.
-fn places<const N: usize>(ins: &Instruction) -> Option<[Place; N]> {
-    if ins.op_count() as usize != N {
-        return None;
-    }
-    let mut out = [Place::Imm { v: 0 }; N];
-    for (i, p) in out.iter_mut().enumerate() {
-        *p = place(ins, i as u32)?;
-    }
-    Some(out)
-}
-
-/// The width of a register or sized memory place.
-fn width(p: &Place) -> Option<W> {
-    match *p {
-        Place::Reg { w, .. } => Some(w),
-        Place::Mem { w, .. } => w,
-        Place::Imm { .. } => None,
-    }
 }
 
 /// The meaning of one instruction as a function of its own, for oracles

@@ -1,8 +1,7 @@
 //! Moves, extensions, `lea`, the stack, conditions as values, exchanges.
 
 use super::emitter::Emitter;
-use super::operand::{Opnd, Place, W};
-use super::{places, width};
+use super::operand::{places, width, Opnd, Place, W};
 use crate::regs::Loc;
 use iced_x86::{Code, Instruction, Mnemonic};
 use ssakit::ir::{Opcode, Operand, Type, Var};

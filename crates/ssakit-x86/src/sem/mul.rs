@@ -1,8 +1,7 @@
 //! Multiplications: the low half, the double-width product, overflow.
 
 use super::emitter::Emitter;
-use super::operand::{Opnd, W};
-use super::{places, width};
+use super::operand::{places, width, Opnd, W};
 use crate::regs::Loc;
 use iced_x86::Instruction;
 use ssakit::ir::{Opcode, Operand};

@@ -177,3 +177,24 @@ pub(super) fn reg_place(r: Register) -> Option<Place> {
         high,
     })
 }
+
+/// The places of the first `n` operands, if all are covered.
+pub(super) fn places<const N: usize>(ins: &Instruction) -> Option<[Place; N]> {
+    if ins.op_count() as usize != N {
+        return None;
+    }
+    let mut out = [Place::Imm { v: 0 }; N];
+    for (i, p) in out.iter_mut().enumerate() {
+        *p = place(ins, i as u32)?;
+    }
+    Some(out)
+}
+
+/// The width of a register or sized memory place.
+pub(super) fn width(p: &Place) -> Option<W> {
+    match *p {
+        Place::Reg { w, .. } => Some(w),
+        Place::Mem { w, .. } => w,
+        Place::Imm { .. } => None,
+    }
+}

@@ -32,6 +32,7 @@
 //! ```
 
 mod rng;
+pub mod second;
 mod shapes;
 mod sketch;
 mod structured;
