@@ -548,11 +548,60 @@ pub struct X86Counts {
     /// The function's name; absent in `total`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// With `--semantics`, the operations left opaque; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opaque: Option<X86Opaque>,
+    /// With `--semantics` and `--passes`, each flavour before and after
+    /// the passes (null for a flavour not constructed); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passes: Option<Flavours<Option<X86Passes>>>,
     /// Phis per flavour, by kind of location (null for a flavour not
     /// constructed).
     pub phis: Flavours<Option<X86Phis>>,
     /// Seconds per stage.
     pub times: X86Times,
+}
+
+/// The size of one SSA form (`x86 stats --semantics --passes`).
+#[derive(Serialize, Clone, Copy)]
+pub struct X86Size {
+    /// Definitions of flags (phis included).
+    pub flag_defs: usize,
+    /// Instructions other than phis.
+    pub operations: usize,
+    /// Phis.
+    pub phis: usize,
+}
+
+impl From<ssakit_x86::pipeline::Size> for X86Size {
+    fn from(s: ssakit_x86::pipeline::Size) -> X86Size {
+        X86Size {
+            flag_defs: s.flag_defs,
+            operations: s.operations,
+            phis: s.phis,
+        }
+    }
+}
+
+/// One flavour before and after the passes.
+#[derive(Serialize, Clone, Copy)]
+pub struct X86Passes {
+    /// After the passes.
+    pub after: X86Size,
+    /// Before them.
+    pub before: X86Size,
+}
+
+/// The operations `x86 stats --semantics` leaves opaque (`x86.MNEMONIC`).
+#[derive(Serialize)]
+pub struct X86Opaque {
+    /// All of them, by mnemonic.
+    pub all: std::collections::BTreeMap<String, usize>,
+    /// Those of instructions that use no vector or x87 register, by
+    /// mnemonic.
+    pub no_vector: std::collections::BTreeMap<String, usize>,
+    /// Instructions that use a vector or x87 register.
+    pub vector_instructions: usize,
 }
 
 /// The phis of one flavour, by kind of location.
@@ -585,11 +634,13 @@ pub struct X86Times {
 
 impl X86Counts {
     /// The record of `f`, its flavour `k` counted if `built(k)` (`named`:
-    /// with its address and name, else without, for `total`).
+    /// with its address and name, else without, for `total`; `semantics`:
+    /// with the opaque operations).
     pub fn new(
         f: &ssakit_x86::pipeline::FunctionStats,
         built: impl Fn(usize) -> bool,
         named: bool,
+        semantics: bool,
     ) -> X86Counts {
         let t = &f.times;
         let phis = |k: usize| {
@@ -608,6 +659,20 @@ impl X86Counts {
             instructions: f.instructions,
             jump_tables: f.jump_tables,
             name: named.then(|| f.name.clone()),
+            passes: f.passes.iter().any(Option::is_some).then(|| {
+                let p = |k: usize| {
+                    f.passes[k].map(|[b, a]| X86Passes {
+                        after: a.into(),
+                        before: b.into(),
+                    })
+                };
+                Flavours::new([p(0), p(1), p(2)])
+            }),
+            opaque: semantics.then(|| X86Opaque {
+                all: f.opaque.clone(),
+                no_vector: f.opaque_scalar.clone(),
+                vector_instructions: f.vector_instructions,
+            }),
             phis: Flavours::new([phis(0), phis(1), phis(2)]),
             times: X86Times {
                 construct: Flavours::new([construct(0), construct(1), construct(2)]),

@@ -321,8 +321,51 @@ fn stats_semantics_counts_the_opaque_operations() {
         text.contains("opaque, most frequent       movsd 4, jmp 3, pxor 3"),
         "{text}"
     );
+    // Without the instructions of vector or x87 registers: the jump
+    // tables' selectors and `hlt`.
+    assert!(
+        text.contains("opaque, no vector/x87       4 (1.83% of 218 instructions)")
+            && text.contains("no vector/x87, top 12       jmp 3, hlt 1"),
+        "{text}"
+    );
     let plain = ok(&["x86", "stats", &fixture("fixture")]);
     assert!(!plain.contains("opaque"), "{plain}");
+}
+
+/// `x86 stats --semantics --passes`: each flavour before and after the
+/// passes, the flag definitions dce leaves (text and JSON), and the
+/// opaque operations in full in JSON.
+#[test]
+fn stats_semantics_reports_what_the_passes_remove() {
+    let passes = "copy-prop,const-prop,dce";
+    let f = fixture("fixture");
+    let text = ok(&["x86", "stats", "--semantics", "--passes", passes, &f]);
+    assert!(
+        text.contains("passes pruned               operations 1178 -> 375, phis 11 -> 11, flag defs 317 -> 14 (4.4% kept)"),
+        "{text}"
+    );
+    let args = [
+        "x86",
+        "stats",
+        "--semantics",
+        "--only-flavor",
+        "--passes",
+        passes,
+    ];
+    let json = ok(&[&args[..], &["--format", "json", &f]].concat());
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let t = &v["total"];
+    assert_eq!(t["passes"]["pruned"]["after"]["flag_defs"], 14, "{t}");
+    assert!(t["passes"]["minimal"].is_null(), "{t}");
+    assert_eq!(t["opaque"]["no_vector"]["jmp"], 3, "{t}");
+    assert_eq!(t["opaque"]["all"]["movsd"], 4, "{t}");
+    let plain = ok(&["x86", "stats", "--passes", passes, "--format", "json", &f]);
+    let v: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    let t = v["total"].as_object().unwrap();
+    assert!(
+        !t.contains_key("opaque") && !t.contains_key("passes"),
+        "{plain}"
+    );
 }
 
 /// Issue 46, item 4: `--func` with a name two functions have is refused,

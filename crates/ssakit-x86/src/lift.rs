@@ -36,7 +36,10 @@
 //! [semantics table](crate::sem) covers becomes the operations of the set
 //! that compute it instead (`q0 = i64.add(rax, rbx)`, the flags as `i32`
 //! operations of its operands), and a `jcc`'s `cc` the expression of the
-//! flags it tests; the flags and `cc` are then `i32` variables.
+//! flags it tests; the flags and `cc` are then `i32` variables, and a
+//! function whose instructions use `fs:` or `gs:` gets the parameter
+//! `fs_base` or `gs_base` after the 39 (the [semantics'
+//! conventions](crate::sem)).
 
 use crate::binary::{Binary, FuncInfo};
 use crate::cfg::{recover, End, FuncCfg, Insn, Target};
@@ -347,7 +350,18 @@ impl Lifter<'_, '_> {
         self.note(i);
     }
 
+    /// An exit: with the semantics, `rsp += 8` first (the return address
+    /// popped, by this function's `ret` or a tail callee's).
     fn emit_ret(&mut self) {
+        self.emit_ret_popping(8);
+    }
+
+    /// An exit whose return pops `bytes` (`ret imm16`: `8 + imm16`).
+    fn emit_ret_popping(&mut self, bytes: i64) {
+        self.with_semantics(|e| {
+            sem::release(e, bytes);
+            true
+        });
         let vals: Vec<Operand> = RET_LOCS
             .iter()
             .map(|&l| Operand::Var(self.vars[l]))
@@ -367,7 +381,9 @@ impl Lifter<'_, '_> {
             _ if matches!(m, Mnemonic::Nop | Mnemonic::Endbr64 | Mnemonic::Endbr32) => {}
             Flow::Call => {
                 let name = callee_name(self.bin, ins.near_branch_target());
+                let saved = self.push_return_address(ins);
                 self.emit_call(&name);
+                self.restore_rsp(saved);
             }
             Flow::IndirectCall => self.emit_indirect(insn),
             _ if self.with_semantics(|e| sem::emit(e, ins)) => {}
@@ -383,6 +399,12 @@ impl Lifter<'_, '_> {
     /// reads and writes and its target's registers.
     fn emit_indirect(&mut self, insn: &Insn) {
         let ins = &insn.ins;
+        // A call (not a tail jump) pushes its return address with the
+        // semantics; the callee's return releases it.
+        let saved = match insn.access.flow {
+            Flow::IndirectCall => self.push_return_address(ins),
+            _ => None,
+        };
         let got = ins
             .is_ip_rel_memory_operand()
             .then(|| self.bin.got_name(ins.ip_rel_memory_address()))
@@ -396,6 +418,28 @@ impl Lifter<'_, '_> {
                 );
                 self.emit_op(ins.mnemonic(), Effects::CALL, &imms(insn));
             }
+        }
+        self.restore_rsp(saved);
+    }
+
+    /// With the semantics, a call's push of its return address; the
+    /// temporary holding `rsp` before it.
+    fn push_return_address(&mut self, ins: &iced_x86::Instruction) -> Option<Var> {
+        let mut saved = None;
+        self.with_semantics(|e| {
+            saved = sem::push_return_address(e, ins);
+            saved.is_some()
+        });
+        saved
+    }
+
+    /// After a call whose return address was pushed: `rsp` as before it.
+    fn restore_rsp(&mut self, saved: Option<Var>) {
+        if let Some(v) = saved {
+            self.with_semantics(|e| {
+                sem::restore_rsp(e, v);
+                true
+            });
         }
     }
 
@@ -576,7 +620,12 @@ pub(crate) fn lift_with_origins(
                 let ts: Vec<Block> = targets.iter().map(|&t| l.target(t)).collect();
                 l.b.switch(Operand::Var(l.sel), d, &ts);
             }
-            End::Ret => l.emit_ret(),
+            End::Ret => {
+                let imm = last
+                    .filter(|i| i.ins.mnemonic() == Mnemonic::Ret && i.ins.op_count() == 1)
+                    .map_or(0, |i| i.ins.immediate(0) as i64);
+                l.emit_ret_popping(8 + imm);
+            }
             End::TailCall(a) => {
                 match (last, a) {
                     (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {

@@ -87,7 +87,10 @@ pub struct StatsArgs {
     #[arg(long)]
     pub only_flavor: bool,
     /// Lift with the semantics table (as `x86 lift --semantics`) and
-    /// count the operations left opaque, by mnemonic (text report).
+    /// count the operations left opaque, by mnemonic (with and without
+    /// the vector and x87 instructions), and, with `--passes`, each
+    /// flavour's operations, phis and flag definitions before and after
+    /// them.
     #[arg(long)]
     pub semantics: bool,
     #[command(flatten)]
@@ -488,7 +491,12 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     }
     push_pass_rows(&mut r, &opts.passes, t.copies);
     if opts.semantics {
-        opaque_rows(&mut r, &t.opaque, t.instructions);
+        opaque_rows(&mut r, &t);
+        for (k, f) in FLAVOR_NAMES.iter().enumerate() {
+            if let Some([b, a]) = t.passes[k] {
+                r.push((format!("passes {f}"), shrink(&b, &a)));
+            }
+        }
     }
     r.push(("time decode+cfg".into(), secs(t.times.decode)));
     r.push(("time lift".into(), secs(t.times.lift)));
@@ -508,26 +516,46 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
 
 /// `opaque operations`: how many `x86.MNEMONIC` operations the
 /// semantics left, their share of the instructions, and the most frequent
-/// mnemonics.
-fn opaque_rows(
-    r: &mut Vec<(String, String)>,
-    opaque: &std::collections::BTreeMap<String, usize>,
-    instructions: usize,
-) {
-    let n: usize = opaque.values().sum();
-    let share = 100.0 * n as f64 / instructions.max(1) as f64;
+/// mnemonics; then the same without the instructions that use a vector or
+/// x87 register (the goal: at most 1%).
+fn opaque_rows(r: &mut Vec<(String, String)>, t: &pipeline::FunctionStats) {
+    let n: usize = t.opaque.values().sum();
+    let share = 100.0 * n as f64 / t.instructions.max(1) as f64;
     r.push((
         "opaque operations".into(),
         format!("{n} ({share:.1}% of the instructions)"),
     ));
-    let mut top: Vec<(&String, &usize)> = opaque.iter().collect();
+    r.push(("opaque, most frequent".into(), top(&t.opaque)));
+    let n: usize = t.opaque_scalar.values().sum();
+    let scalar = t.instructions - t.vector_instructions;
+    let share = 100.0 * n as f64 / scalar.max(1) as f64;
+    r.push((
+        "opaque, no vector/x87".into(),
+        format!("{n} ({share:.2}% of {scalar} instructions)"),
+    ));
+    r.push(("no vector/x87, top 12".into(), top(&t.opaque_scalar)));
+}
+
+/// What the passes did to one flavour: operations, phis and flag
+/// definitions before and after, and the share of flag definitions kept.
+fn shrink(b: &pipeline::Size, a: &pipeline::Size) -> String {
+    let kept = 100.0 * a.flag_defs as f64 / b.flag_defs.max(1) as f64;
+    format!(
+        "operations {} -> {}, phis {} -> {}, flag defs {} -> {} ({kept:.1}% kept)",
+        b.operations, a.operations, b.phis, a.phis, b.flag_defs, a.flag_defs
+    )
+}
+
+/// The twelve most frequent mnemonics of `counts`, `NAME N` each.
+fn top(counts: &std::collections::BTreeMap<String, usize>) -> String {
+    let mut top: Vec<(&String, &usize)> = counts.iter().collect();
     top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let top: Vec<String> = top
         .iter()
         .take(12)
         .map(|(m, k)| format!("{m} {k}"))
         .collect();
-    r.push(("opaque, most frequent".into(), top.join(", ")));
+    top.join(", ")
 }
 
 fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
@@ -547,11 +575,11 @@ fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         functions: stats
             .functions
             .iter()
-            .map(|f| json::X86Counts::new(f, built, true))
+            .map(|f| json::X86Counts::new(f, built, true, opts.semantics))
             .collect(),
         passes: opts.passes.iter().map(|p| p.name()).collect(),
         threads: rayon::current_num_threads(),
-        total: json::X86Counts::new(&stats.total(), built, false),
+        total: json::X86Counts::new(&stats.total(), built, false, opts.semantics),
         wall: stats.wall,
     })
 }

@@ -1,8 +1,7 @@
 //! Additions, subtractions, comparisons and logic, with their flags.
 
 use super::emitter::Emitter;
-use super::operand::{Opnd, Place, W};
-use super::{places, width};
+use super::operand::{places, width, Opnd, Place, W};
 use crate::regs::Loc;
 use iced_x86::{Instruction, Mnemonic};
 use ssakit::ir::{Opcode, Operand, Type};

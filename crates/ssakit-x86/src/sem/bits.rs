@@ -1,8 +1,7 @@
 //! Shifts, rotates, bit tests, bit counts and byte swaps.
 
 use super::emitter::Emitter;
-use super::operand::{Opnd, Place, W};
-use super::{places, width};
+use super::operand::{places, width, Opnd, Place, W};
 use crate::regs::Loc;
 use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 use ssakit::ir::{Opcode, Operand, Type};
@@ -60,38 +59,48 @@ pub(super) fn shift(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Opti
     Some(true)
 }
 
-/// Whether a shift's count is `cl`.
-pub(super) fn count_in_cl(ins: &Instruction) -> bool {
-    ins.op_count() == 2 && ins.op_kind(1) == OpKind::Register && ins.op_register(1) == Register::CL
-}
-
-/// `shl`/`shr`/`sar` of a 32- or 64-bit operand by `cl`: the count
-/// masked to 5 (6) bits; when it is 0 the flags keep their values
-/// (`select` on the count), the result is written either way (a 32-bit
-/// one zero-extends). `OF` is defined by Intel for a count of 1 only; for
-/// larger counts it is the value QEMU gives (`shl`: the top bit `^` `CF`,
-/// `shr`: the top bits of `a >> (c - 1)` and `a >> c` differ, `sar`: 0),
-/// any value being right there. `AF` is undefined.
-pub(super) fn shift_cl(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Option<bool> {
-    let [d, _] = places::<2>(ins)?;
-    let w = width(&d)?;
-    if !matches!(w, W::B32 | W::B64) {
-        return None;
-    }
-    let d = e.resolve(d, w);
-    let a = e.read(&d, w);
-    let cl = Opnd::reg(Loc::RCX, W::B8);
-    let cnt = e.read(&cl, W::B8);
-    let c = e.op(
-        Opcode::I32And,
-        &[cnt, Operand::Const(if w.is64() { 63 } else { 31 })],
-    );
+/// The count in `cl` of a shift or rotate at width `w`: `[c, nz, cw]`,
+/// the count masked to 5 bits (6 for 64-bit operands) as an `i32`,
+/// whether it is not 0, and the count at the operand's type (`i64` for
+/// 64 bits).
+pub(super) fn cl_count(e: &mut Emitter<'_>, w: W) -> [Operand; 3] {
+    let cnt = e.read(&Opnd::reg(Loc::RCX, W::B8), W::B8);
+    let mask = if w.is64() { 63 } else { 31 };
+    let c = e.op(Opcode::I32And, &[cnt, Operand::Const(mask)]);
     let nz = e.op(Opcode::I32Ne, &[c, Operand::Const(0)]);
     let cw = if w.is64() {
         e.op(Opcode::I64ExtendI32U, &[c])
     } else {
         c
     };
+    [c, nz, cw]
+}
+
+/// Whether a shift's count is `cl`.
+pub(super) fn count_in_cl(ins: &Instruction) -> bool {
+    ins.op_count() == 2 && ins.op_kind(1) == OpKind::Register && ins.op_register(1) == Register::CL
+}
+
+/// `shl`/`shr`/`sar` by `cl`, at every width: the count masked to 5 bits
+/// (6 for 64-bit operands; an 8- or 16-bit operand may then be shifted by
+/// its width or more, computed on its `i32`); when it is 0 the flags keep
+/// their values (`select` on the count), the result is written either way
+/// (a 32-bit one zero-extends). `CF` is the last bit shifted out (`shl`:
+/// the top bit of `a << (c - 1)`). `OF` is defined by Intel for a count
+/// of 1 only; for larger counts it is the value QEMU gives (`shl`: the
+/// top bit `^` `CF`, `shr`: the top bits of `a >> (c - 1)` and `a >> c`
+/// differ, `sar`: 0), any value being right there. `AF` is undefined.
+pub(super) fn shift_cl(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Option<bool> {
+    let [d, _] = places::<2>(ins)?;
+    let w = width(&d)?;
+    let d = e.resolve(d, w);
+    let a = e.read(&d, w);
+    // `sar` of 8 and 16 bits shifts the sign-extended value.
+    let a = match (m, w) {
+        (Mnemonic::Sar, W::B8 | W::B16) => e.sext(a, w, W::B32),
+        _ => a,
+    };
+    let [_, nz, cw] = cl_count(e, w);
     let c1 = e.opw(w, Opcode::I64Sub, Opcode::I32Sub, &[cw, Operand::Const(1)]);
     let mut shr_of = None;
     let (r, cf) = match m {
@@ -106,19 +115,15 @@ pub(super) fn shift_cl(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> O
         }
         Mnemonic::Sar => {
             let r = e.opw(w, Opcode::I64ShrS, Opcode::I32ShrS, &[a, cw]);
+            let r = e.trunc(r, w);
             let t = e.opw(w, Opcode::I64ShrS, Opcode::I32ShrS, &[a, c1]);
             (r, e.bit(t, 0, w))
         }
         _ => {
             let r = e.opw(w, Opcode::I64Shl, Opcode::I32Shl, &[a, cw]);
-            let k = e.opw(
-                w,
-                Opcode::I64Sub,
-                Opcode::I32Sub,
-                &[Operand::Const(w.bits() as i64), cw],
-            );
-            let t = e.opw(w, Opcode::I64ShrU, Opcode::I32ShrU, &[a, k]);
-            (r, e.bit(t, 0, w))
+            let r = e.trunc(r, w);
+            let t = e.opw(w, Opcode::I64Shl, Opcode::I32Shl, &[a, c1]);
+            (r, e.msb(t, w))
         }
     };
     let of = match (m, shr_of) {
@@ -191,6 +196,61 @@ pub(super) fn rotate(e: &mut Emitter<'_>, ins: &Instruction, left: bool) -> Opti
         e.op(Opcode::I32Xor, &[cf, next])
     };
     e.set(Loc::OF, of);
+    e.write(&d, r);
+    Some(true)
+}
+
+/// `rol`/`ror` by `cl`, at every width: the count masked to 5 bits (6
+/// for 64-bit operands); 8 and 16 bits rotate by it modulo the width, as
+/// two shifts. When the masked count is 0 nothing changes but a 32-bit
+/// register's upper half (zero-extended); else `CF` is the bit rotated in
+/// (bit 0 for `rol`, the top bit for `ror`) and `OF` the top bit `^` `CF`
+/// (`rol`) or the top two bits' `^` (`ror`), Intel's for a count of 1
+/// and QEMU's beyond; no other flag changes.
+pub(super) fn rotate_cl(e: &mut Emitter<'_>, ins: &Instruction, left: bool) -> Option<bool> {
+    let [d, _] = places::<2>(ins)?;
+    let w = width(&d)?;
+    let d = e.resolve(d, w);
+    let a = e.read(&d, w);
+    let [c, nz, cw] = cl_count(e, w);
+    let r = match w {
+        W::B64 => {
+            let code = if left {
+                Opcode::I64Rotl
+            } else {
+                Opcode::I64Rotr
+            };
+            e.op(code, &[a, cw])
+        }
+        W::B32 => {
+            let code = if left {
+                Opcode::I32Rotl
+            } else {
+                Opcode::I32Rotr
+            };
+            e.op(code, &[a, c])
+        }
+        _ => {
+            let bits = Operand::Const(w.bits() as i64);
+            let k = e.op(Opcode::I32And, &[c, Operand::Const(w.bits() as i64 - 1)]);
+            let back = e.op(Opcode::I32Sub, &[bits, k]);
+            let (l, r) = if left { (k, back) } else { (back, k) };
+            let hi = e.op(Opcode::I32Shl, &[a, l]);
+            let lo = e.op(Opcode::I32ShrU, &[a, r]);
+            let x = e.op(Opcode::I32Or, &[hi, lo]);
+            e.trunc(x, w)
+        }
+    };
+    let cf = if left { e.bit(r, 0, w) } else { e.msb(r, w) };
+    let top = e.msb(r, w);
+    let of = if left {
+        e.op(Opcode::I32Xor, &[top, cf])
+    } else {
+        let next = e.bit(r, w.bits() - 2, w);
+        e.op(Opcode::I32Xor, &[top, next])
+    };
+    e.set_if(Loc::CF, cf, nz);
+    e.set_if(Loc::OF, of, nz);
     e.write(&d, r);
     Some(true)
 }
@@ -275,32 +335,63 @@ pub(super) fn bswap(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     }
     let d = e.resolve(d, w);
     let a = e.read(&d, w);
-    let r = if w.is64() {
-        // Swap the halves, then the 16-bit pairs, then the bytes.
-        let mut x = e.op(Opcode::I64Rotl, &[a, Operand::Const(32)]);
-        for (mask, k) in [
-            (0xffff_0000_ffff_0000u64 as i64, 16),
-            (0xff00_ff00_ff00_ff00u64 as i64, 8),
-        ] {
-            let hi = e.op(Opcode::I64And, &[x, Operand::Const(mask)]);
-            let hi = e.op(Opcode::I64ShrU, &[hi, Operand::Const(k)]);
-            let lo = e.op(Opcode::I64Shl, &[x, Operand::Const(k)]);
-            let lo = e.op(Opcode::I64And, &[lo, Operand::Const(mask)]);
-            x = e.op(Opcode::I64Or, &[hi, lo]);
+    let r = swap_bytes(e, a, w);
+    e.write(&d, r);
+    Some(true)
+}
+
+/// The bytes of `a` (at width `w`: 16, 32 or 64 bits) in reverse order.
+fn swap_bytes(e: &mut Emitter<'_>, a: Operand, w: W) -> Operand {
+    match w {
+        W::B64 => {
+            // Swap the halves, then the 16-bit pairs, then the bytes.
+            let mut x = e.op(Opcode::I64Rotl, &[a, Operand::Const(32)]);
+            for (mask, k) in [
+                (0xffff_0000_ffff_0000u64 as i64, 16),
+                (0xff00_ff00_ff00_ff00u64 as i64, 8),
+            ] {
+                let hi = e.op(Opcode::I64And, &[x, Operand::Const(mask)]);
+                let hi = e.op(Opcode::I64ShrU, &[hi, Operand::Const(k)]);
+                let lo = e.op(Opcode::I64Shl, &[x, Operand::Const(k)]);
+                let lo = e.op(Opcode::I64And, &[lo, Operand::Const(mask)]);
+                x = e.op(Opcode::I64Or, &[hi, lo]);
+            }
+            x
         }
-        x
-    } else {
-        let hi = e.op(
-            Opcode::I32And,
-            &[a, Operand::Const(0xff00_ff00u32 as i32 as i64)],
-        );
-        let hi = e.op(Opcode::I32Rotr, &[hi, Operand::Const(8)]);
-        let lo = e.op(Opcode::I32And, &[a, Operand::Const(0x00ff_00ff)]);
-        let lo = e.op(Opcode::I32Rotl, &[lo, Operand::Const(8)]);
-        // Bytes swapped within each half; then the halves.
-        let x = e.op(Opcode::I32Or, &[hi, lo]);
-        e.op(Opcode::I32Rotl, &[x, Operand::Const(16)])
-    };
+        W::B32 => {
+            let hi = e.op(
+                Opcode::I32And,
+                &[a, Operand::Const(0xff00_ff00u32 as i32 as i64)],
+            );
+            let hi = e.op(Opcode::I32Rotr, &[hi, Operand::Const(8)]);
+            let lo = e.op(Opcode::I32And, &[a, Operand::Const(0x00ff_00ff)]);
+            let lo = e.op(Opcode::I32Rotl, &[lo, Operand::Const(8)]);
+            // Bytes swapped within each half; then the halves.
+            let x = e.op(Opcode::I32Or, &[hi, lo]);
+            e.op(Opcode::I32Rotl, &[x, Operand::Const(16)])
+        }
+        _ => {
+            // 16 bits (zero-extended): the low byte up, the high one down.
+            let hi = e.op(Opcode::I32Shl, &[a, Operand::Const(8)]);
+            let lo = e.op(Opcode::I32ShrU, &[a, Operand::Const(8)]);
+            let x = e.op(Opcode::I32Or, &[hi, lo]);
+            e.trunc(x, W::B16)
+        }
+    }
+}
+
+/// `movbe dst, src` (a register and memory, 16, 32 or 64 bits): a move
+/// with the bytes reversed; no flag. A 16-bit register destination keeps
+/// its upper bits, a 32-bit one is zero-extended.
+pub(super) fn movbe(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    let [d, s] = places::<2>(ins)?;
+    let w = width(&d)?;
+    if w == W::B8 {
+        return None;
+    }
+    let (d, s) = (e.resolve(d, w), e.resolve(s, w));
+    let a = e.read(&s, w);
+    let r = swap_bytes(e, a, w);
     e.write(&d, r);
     Some(true)
 }

@@ -2,7 +2,7 @@
 //! flags as operations of operands and results, the conditions; what
 //! every family of [the table](super) is written with.
 
-use super::operand::{MemRef, Opnd, Place, W};
+use super::operand::{MemRef, Opnd, Place, Seg, W};
 use crate::regs::{Loc, LocMap};
 use iced_x86::ConditionCode;
 use rustc_hash::FxHashMap;
@@ -15,6 +15,19 @@ pub(crate) struct Cache {
     ops: FxHashMap<Opcode, Operator>,
     q: Vec<Var>,
     d: Vec<Var>,
+    /// The parameters `fs_base` and `gs_base`, declared on first use.
+    seg_bases: [Option<Var>; 2],
+}
+
+impl Cache {
+    /// A cache whose segment bases are the parameters `fs` and `gs`
+    /// already declared.
+    pub(crate) fn with_segment_bases(fs: Var, gs: Var) -> Cache {
+        Cache {
+            seg_bases: [Some(fs), Some(gs)],
+            ..Cache::default()
+        }
+    }
 }
 
 /// What one instruction's semantics are emitted with.
@@ -133,9 +146,28 @@ impl<'a> Emitter<'a> {
 
     // ---- addresses, reads and writes -------------------------------------
 
-    /// `base + index * scale + disp` as `i64` operations.
+    /// The variable of segment `s`'s base: a parameter of the function,
+    /// declared the first time an instruction uses the segment.
+    fn segment_base(&mut self, s: Seg) -> Var {
+        let k = s as usize;
+        if let Some(v) = self.cache.seg_bases[k] {
+            return v;
+        }
+        let v = self.b.typed_param(s.base_name(), Type::I64);
+        self.cache.seg_bases[k] = Some(v);
+        v
+    }
+
+    /// `seg_base + base + index * scale + disp` as `i64` operations.
     pub(super) fn address(&mut self, m: &MemRef) -> Operand {
         let mut acc: Option<Operand> = m.base.map(|b| self.var(b));
+        if let Some(s) = m.seg {
+            let sb = Operand::Var(self.segment_base(s));
+            acc = Some(match acc {
+                Some(a) => self.op(Opcode::I64Add, &[sb, a]),
+                None => sb,
+            });
+        }
         if let Some(i) = m.index {
             let iv = self.var(i);
             let scaled = match m.scale {

@@ -15,7 +15,8 @@
 //! Covered: the moves, extensions, `lea`, the stack, `setcc`, `cmovcc`
 //! and `xchg` (`moves.rs`); additions, subtractions, comparisons, logic,
 //! `adc`/`sbb`, `cmpxchg`, `xadd` (`alu.rs`); shifts, rotates, bit tests
-//! and counts, `bswap`, BMI (`bits.rs`); the multiplications (`mul.rs`). They
+//! and counts, `bswap`, `movbe`, BMI (`bits.rs`); `shld`/`shrd` (`double.rs`); the multiplications (`mul.rs`)
+//! and divisions (`div.rs`). They
 //! are written with the emitter (`emitter.rs`: operands at a width, the
 //! flags, the conditions) over the operands of `operand.rs`. The oracle
 //! is `tests/sem_unicorn.rs`: each covered instruction against Unicorn
@@ -38,7 +39,27 @@
 //!   in `i64` operations (a `rip`-relative one a constant), accessed by
 //!   `i64.load`, `i32.load`, `i32.load16_u`, `i32.load8_u` and the
 //!   matching stores (immediates `[0, 0, 0]`: offset, alignment, memory
-//!   0). `fs:`/`gs:` accesses and 32-bit addressing stay opaque.
+//!   0). 32-bit addressing stays opaque.
+//! * **Segments.** An `fs:` or `gs:` operand adds its segment's base to
+//!   the address (`i64.add(fs_base, ...)`; `lea` adds none). The bases
+//!   are not registers of the model ([`regs`](crate::regs)): they are
+//!   set by the system (`arch_prctl`, `wrfsbase`), not by the integer
+//!   instructions, and never change inside a function, so each is an
+//!   `i64` **parameter**, `fs_base` or `gs_base`, appended to the lifted
+//!   function's parameters the first time one of its instructions uses
+//!   the segment (a function without `fs:` keeps its 39 parameters). An
+//!   interpreter or oracle gives it the thread's base (`FS_BASE` under
+//!   Unicorn); nothing writes it.
+//! * **Calls and returns.** A `call` pushes its return address, the
+//!   constant address of the next instruction (`rsp = i64.sub(rsp, 8)`,
+//!   `i64.store`, the old `rsp` kept in a temporary), then is the
+//!   lifter's call as without the semantics (the callee's effect), then
+//!   `rsp` gets its old value back: the callee's `ret` popped the
+//!   address (a copy, not `rsp + 8`, so that copy propagation sees one
+//!   value of `rsp` on both sides of the call). Every exit of a function (a `ret`, a tail call,
+//!   a branch out of it) adds 8 to `rsp` (`8 + imm16` for `ret imm16`),
+//!   so the `rsp` it returns is the caller's after the return; the return
+//!   address itself is not loaded (the function returns to it).
 //! * **Flags.** Each flag an instruction defines is an operation of its
 //!   operands `a`, `b` and result `r` at width `w`: `ZF = r == 0`, `SF`
 //!   the sign bit of `r`, `PF = (popcnt(r & 0xff) & 1) == 0`, `AF` bit 4
@@ -58,16 +79,19 @@
 
 mod alu;
 mod bits;
+mod div;
+mod double;
 mod emitter;
 mod moves;
 mod mul;
 mod operand;
 
 pub(crate) use emitter::{Cache, Emitter};
+pub(crate) use moves::{push_return_address, release, restore_rsp};
 
 use crate::regs::{LocKind, LocMap};
 use iced_x86::{Instruction, Mnemonic};
-use operand::{place, Place, W};
+
 use ssakit::ir::{FunctionBuilder, Operand, Type, Var};
 
 /// The condition a `jcc` tests, into `cc`, if the table covers it
@@ -126,17 +150,22 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
         M::Not => alu::not(e, ins),
         M::Shl | M::Sal | M::Shr | M::Sar if bits::count_in_cl(ins) => bits::shift_cl(e, ins, m),
         M::Shl | M::Sal | M::Shr | M::Sar => bits::shift(e, ins, m),
+        M::Rol | M::Ror if bits::count_in_cl(ins) => bits::rotate_cl(e, ins, m == M::Rol),
         M::Rol | M::Ror => bits::rotate(e, ins, m == M::Rol),
+        M::Shld | M::Shrd => double::double_shift(e, ins, m == M::Shld),
         M::Adc | M::Sbb => alu::carry_arith(e, ins, m == M::Adc),
         M::Bsf | M::Bsr | M::Tzcnt | M::Lzcnt | M::Popcnt => bits::count_bits(e, ins, m),
         M::Bswap => bits::bswap(e, ins),
+        M::Movbe => bits::movbe(e, ins),
         M::Andn | M::Blsr | M::Blsmsk | M::Blsi | M::Bzhi | M::Shlx | M::Shrx | M::Sarx => {
             bits::bmi(e, ins, m)
         }
         M::Bt | M::Bts | M::Btr | M::Btc => bits::bit_test(e, ins, m),
         M::Mul => mul::widening_mul(e, ins, false),
         M::Imul if ins.op_count() == 1 => mul::widening_mul(e, ins, true),
+        M::Div | M::Idiv => div::divide(e, ins, m == M::Idiv),
         M::Leave => moves::leave(e, ins),
+        M::Enter => moves::enter(e, ins),
         M::Cmpxchg => alu::cmpxchg(e, ins),
         M::Xadd => alu::xadd(e, ins),
         M::Imul => mul::imul(e, ins),
@@ -152,34 +181,14 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
     covered.unwrap_or(false)
 }
 
-/// The places of the first `n` operands, if all are covered.
-fn places<const N: usize>(ins: &Instruction) -> Option<[Place; N]> {
-    if ins.op_count() as usize != N {
-        return None;
-    }
-    let mut out = [Place::Imm { v: 0 }; N];
-    for (i, p) in out.iter_mut().enumerate() {
-        *p = place(ins, i as u32)?;
-    }
-    Some(out)
-}
-
-/// The width of a register or sized memory place.
-fn width(p: &Place) -> Option<W> {
-    match *p {
-        Place::Reg { w, .. } => Some(w),
-        Place::Mem { w, .. } => w,
-        Place::Imm { .. } => None,
-    }
-}
-
 /// The meaning of one instruction as a function of its own, for oracles
 /// and examples: the parameters are the sixteen general registers
-/// (`i64`) and the seven flags (`i32`, 0 or 1), in the model's order; it
-/// runs the instruction and returns the same 23 locations afterwards
-/// (`undef` for a flag the instruction leaves undefined). `None` when the
-/// table does not cover the instruction (a control transfer, a vector or
-/// system instruction, an `fs:` access...).
+/// (`i64`) and the seven flags (`i32`, 0 or 1), in the model's order,
+/// then `fs_base` and `gs_base` (`i64`); it runs the instruction and
+/// returns the 23 locations afterwards (`undef` for a flag the
+/// instruction leaves undefined). `None` when the table does not cover
+/// the instruction (a control transfer, a vector or system
+/// instruction...).
 ///
 /// ```
 /// use iced_x86::{Decoder, DecoderOptions};
@@ -188,7 +197,7 @@ fn width(p: &Place) -> Option<W> {
 /// // sub eax, 1 with eax = 0: eax = 0xffffffff (zero-extended), CF = 1.
 /// let ins = Decoder::with_ip(64, &[0x83, 0xe8, 0x01], 0, DecoderOptions::NONE).decode();
 /// let m = Module { functions: vec![ssakit_x86::sem::lift_instruction(&ins).unwrap()] };
-/// let mut args = [0i64; 23];
+/// let mut args = [0i64; 25];
 /// args[0] = 0x1234_5678_0000_0000; // rax
 /// let out = Interpreter::new(&m).unwrap().run(0, &args, &RunOptions::default()).unwrap();
 /// assert_eq!(out.ret, Some(Value::Int(0xffff_ffff)));
@@ -201,12 +210,14 @@ pub fn lift_instruction(ins: &Instruction) -> Option<ssakit::ir::Function> {
         LocKind::Flag => b.typed_param(l.name(), Type::I32),
         LocKind::Vector => b.typed_var(l.name(), Type::V128),
     });
+    let fs = b.typed_param("fs_base", Type::I64);
+    let gs = b.typed_param("gs_base", Type::I64);
     let mut types = vec![Type::I64; 16];
     types.extend([Type::I32; 7]);
     b.returns(&types);
     let entry = b.block("entry");
     b.switch_to(entry);
-    let mut cache = Cache::default();
+    let mut cache = Cache::with_segment_bases(fs, gs);
     let mut e = Emitter::new(&mut b, &vars, &mut cache);
     if !emit(&mut e, ins) {
         return None;

@@ -1,11 +1,10 @@
 //! Moves, extensions, `lea`, the stack, conditions as values, exchanges.
 
 use super::emitter::Emitter;
-use super::operand::{Opnd, Place, W};
-use super::{places, width};
+use super::operand::{places, width, Opnd, Place, W};
 use crate::regs::Loc;
 use iced_x86::{Code, Instruction, Mnemonic};
-use ssakit::ir::{Opcode, Operand, Type};
+use ssakit::ir::{Opcode, Operand, Type, Var};
 
 /// `mov dst, src`: a copy at the destination's width.
 pub(super) fn mov(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
@@ -37,9 +36,11 @@ pub(super) fn extend(e: &mut Emitter<'_>, ins: &Instruction, signed: bool) -> Op
 pub(super) fn lea(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     let [d, s] = places::<2>(ins)?;
     let w = width(&d)?;
-    let Place::Mem { m, .. } = s else {
+    let Place::Mem { mut m, .. } = s else {
         return None;
     };
+    // The effective address: `lea` adds no segment base.
+    m.seg = None;
     let d = e.resolve(d, w);
     let a = e.address(&m);
     let v = match w {
@@ -70,6 +71,43 @@ pub(super) fn push(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     } else {
         v
     };
+    push_value(e, v);
+    Some(true)
+}
+
+/// `pop dst` (64-bit, a register or memory): the value at `[rsp]`, `rsp
+/// += 8`, then the destination written (`pop rsp` keeps the loaded
+/// value; a memory destination's address is computed with the new `rsp`,
+/// as Intel specifies).
+pub(super) fn pop(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    let [d] = places::<1>(ins)?;
+    if ins.stack_pointer_increment() != 8 || width(&d) != Some(W::B64) {
+        return None;
+    }
+    let rsp = e.vars[Loc::RSP];
+    let v = e.tmp(Type::I64);
+    e.emit_into(Some(v), Opcode::I64Load, &[0, 0, 0], &[Operand::Var(rsp)]);
+    release(e, 8);
+    let d = e.resolve(d, W::B64);
+    e.write(&d, Operand::Var(v));
+    Some(true)
+}
+
+/// `rsp += bytes`: what a `pop`, a `ret` (`8 + imm16`) or the callee's
+/// return after a `call` does to the stack.
+pub(crate) fn release(e: &mut Emitter<'_>, bytes: i64) {
+    let rsp = e.vars[Loc::RSP];
+    e.emit_into(
+        Some(rsp),
+        Opcode::I64Add,
+        &[],
+        &[Operand::Var(rsp), Operand::Const(bytes)],
+    );
+}
+
+/// `rsp -= 8; [rsp] = v`.
+fn push_value(e: &mut Emitter<'_>, v: Operand) {
+    let rsp = e.vars[Loc::RSP];
     e.emit_into(
         Some(rsp),
         Opcode::I64Sub,
@@ -77,27 +115,55 @@ pub(super) fn push(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
         &[Operand::Var(rsp), Operand::Const(8)],
     );
     e.emit_into(None, Opcode::I64Store, &[0, 0, 0], &[Operand::Var(rsp), v]);
-    Some(true)
 }
 
-/// `pop reg` (64-bit): the value at `[rsp]`, `rsp += 8`, then the
-/// register written (`pop rsp` keeps the loaded value).
-pub(super) fn pop(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
-    let [d] = places::<1>(ins)?;
-    if ins.stack_pointer_increment() != 8 || !matches!(d, Place::Reg { w: W::B64, .. }) {
+/// The push of a `call`'s return address, the constant address of the
+/// next instruction, after `rsp` is saved in a temporary, which it
+/// returns (for [`restore_rsp`] after the call); `None` (nothing emitted)
+/// when the call's target operand reads `rsp` (`call [rsp + 8]`: the
+/// opaque call reads its target from the registers before the push).
+pub(crate) fn push_return_address(e: &mut Emitter<'_>, ins: &Instruction) -> Option<Var> {
+    let reads_rsp = (0..ins.op_count()).any(|i| match ins.op_kind(i) {
+        iced_x86::OpKind::Register => ins.op_register(i).full_register() == iced_x86::Register::RSP,
+        iced_x86::OpKind::Memory => {
+            ins.memory_base() == iced_x86::Register::RSP
+                || ins.memory_index() == iced_x86::Register::RSP
+        }
+        _ => false,
+    });
+    if reads_rsp {
         return None;
     }
-    let d = e.resolve(d, W::B64);
+    let saved = e.tmp(Type::I64);
+    e.copy(saved, Operand::Var(e.vars[Loc::RSP]));
+    push_value(e, Operand::Const(ins.next_ip() as i64));
+    Some(saved)
+}
+
+/// `rsp = saved`: after a call, the callee's `ret` has popped the return
+/// address, leaving `rsp` as it was before the call. A copy rather than
+/// `rsp + 8`, so that copy propagation sees the same value on both sides
+/// of the call (no phi of `rsp` where paths with and without calls meet).
+pub(crate) fn restore_rsp(e: &mut Emitter<'_>, saved: Var) {
     let rsp = e.vars[Loc::RSP];
-    let v = e.tmp(Type::I64);
-    e.emit_into(Some(v), Opcode::I64Load, &[0, 0, 0], &[Operand::Var(rsp)]);
+    e.copy(rsp, Operand::Var(saved));
+}
+
+/// `enter size, 0` (64-bit): `push rbp; rbp = rsp; rsp -= size` (a
+/// nesting level above 0, which copies frame pointers, stays opaque).
+pub(super) fn enter(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
+    if ins.code() != Code::Enterq_imm16_imm8 || ins.immediate8_2nd() != 0 {
+        return None;
+    }
+    let (rsp, rbp) = (e.vars[Loc::RSP], e.vars[Loc::RBP]);
+    push_value(e, Operand::Var(rbp));
+    e.copy(rbp, Operand::Var(rsp));
     e.emit_into(
         Some(rsp),
-        Opcode::I64Add,
+        Opcode::I64Sub,
         &[],
-        &[Operand::Var(rsp), Operand::Const(8)],
+        &[Operand::Var(rsp), Operand::Const(ins.immediate16() as i64)],
     );
-    e.write(&d, Operand::Var(v));
     Some(true)
 }
 
@@ -109,12 +175,7 @@ pub(super) fn leave(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     let (rsp, rbp) = (e.vars[Loc::RSP], e.vars[Loc::RBP]);
     e.copy(rsp, Operand::Var(rbp));
     e.emit_into(Some(rbp), Opcode::I64Load, &[0, 0, 0], &[Operand::Var(rsp)]);
-    e.emit_into(
-        Some(rsp),
-        Opcode::I64Add,
-        &[],
-        &[Operand::Var(rsp), Operand::Const(8)],
-    );
+    release(e, 8);
     Some(true)
 }
 

@@ -1,8 +1,7 @@
 //! Multiplications: the low half, the double-width product, overflow.
 
 use super::emitter::Emitter;
-use super::operand::{Opnd, W};
-use super::{places, width};
+use super::operand::{places, width, Opnd, W};
 use crate::regs::Loc;
 use iced_x86::Instruction;
 use ssakit::ir::{Opcode, Operand};
@@ -61,42 +60,15 @@ pub(super) fn imul(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     Some(true)
 }
 
-/// The high 64 bits of the 128-bit product `a * b`, from 32-bit limbs:
-/// the unsigned high half, and for a signed product then `- (a < 0 ? b :
-/// 0) - (b < 0 ? a : 0)`.
+/// The high 64 bits of the 128-bit product `a * b` (the set's
+/// `i64.mul_high_s`/`i64.mul_high_u`).
 pub(super) fn mul_high(e: &mut Emitter<'_>, a: Operand, b: Operand, signed: bool) -> Operand {
-    let lo32 = Operand::Const(0xffff_ffff);
-    let k32 = Operand::Const(32);
-    let al = e.op(Opcode::I64And, &[a, lo32]);
-    let ah = e.op(Opcode::I64ShrU, &[a, k32]);
-    let bl = e.op(Opcode::I64And, &[b, lo32]);
-    let bh = e.op(Opcode::I64ShrU, &[b, k32]);
-    let ll = e.op(Opcode::I64Mul, &[al, bl]);
-    let lh = e.op(Opcode::I64Mul, &[al, bh]);
-    let hl = e.op(Opcode::I64Mul, &[ah, bl]);
-    let hh = e.op(Opcode::I64Mul, &[ah, bh]);
-    // mid = (ll >> 32) + (lh & M) + (hl & M), at most 3 * 2^32: no overflow.
-    let ll_hi = e.op(Opcode::I64ShrU, &[ll, k32]);
-    let lh_lo = e.op(Opcode::I64And, &[lh, lo32]);
-    let hl_lo = e.op(Opcode::I64And, &[hl, lo32]);
-    let mid = e.op(Opcode::I64Add, &[ll_hi, lh_lo]);
-    let mid = e.op(Opcode::I64Add, &[mid, hl_lo]);
-    let lh_hi = e.op(Opcode::I64ShrU, &[lh, k32]);
-    let hl_hi = e.op(Opcode::I64ShrU, &[hl, k32]);
-    let mid_hi = e.op(Opcode::I64ShrU, &[mid, k32]);
-    let hi = e.op(Opcode::I64Add, &[hh, lh_hi]);
-    let hi = e.op(Opcode::I64Add, &[hi, hl_hi]);
-    let hi = e.op(Opcode::I64Add, &[hi, mid_hi]);
-    if !signed {
-        return hi;
-    }
-    // Signed correction: subtract b where a < 0 and a where b < 0.
-    let sa = e.op(Opcode::I64ShrS, &[a, Operand::Const(63)]);
-    let sb = e.op(Opcode::I64ShrS, &[b, Operand::Const(63)]);
-    let ca = e.op(Opcode::I64And, &[sa, b]);
-    let cb = e.op(Opcode::I64And, &[sb, a]);
-    let hi = e.op(Opcode::I64Sub, &[hi, ca]);
-    e.op(Opcode::I64Sub, &[hi, cb])
+    let code = if signed {
+        Opcode::I64MulHighS
+    } else {
+        Opcode::I64MulHighU
+    };
+    e.op(code, &[a, b])
 }
 
 /// `mul`/`imul` of one operand: the accumulator times it, the double-width

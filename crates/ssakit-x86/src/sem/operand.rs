@@ -59,9 +59,30 @@ pub(super) enum Place {
     Mem { m: MemRef, w: Option<W> },
 }
 
+/// A segment whose base is added to an address: `fs:` or `gs:` (64-bit
+/// mode ignores the others' bases).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Seg {
+    Fs,
+    Gs,
+}
+
+impl Seg {
+    /// The name of the variable holding the base (a parameter of the
+    /// lifted function).
+    pub(super) fn base_name(self) -> &'static str {
+        match self {
+            Seg::Fs => "fs_base",
+            Seg::Gs => "gs_base",
+        }
+    }
+}
+
 /// A memory operand's address, as the instruction encodes it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct MemRef {
+    /// `fs:` or `gs:`, whose base the address adds.
+    pub(super) seg: Option<Seg>,
     pub(super) base: Option<Loc>,
     pub(super) index: Option<Loc>,
     pub(super) scale: u32,
@@ -94,13 +115,16 @@ pub(super) fn place(ins: &Instruction, i: u32) -> Option<Place> {
     match ins.op_kind(i) {
         OpKind::Register => reg_place(ins.op_register(i)),
         OpKind::Memory => {
-            if matches!(ins.memory_segment(), Register::FS | Register::GS) {
-                return None;
-            }
+            let seg = match ins.memory_segment() {
+                Register::FS => Some(Seg::Fs),
+                Register::GS => Some(Seg::Gs),
+                _ => None,
+            };
             let w = W::of_bytes(ins.memory_size().size());
             if ins.is_ip_rel_memory_operand() {
                 return Some(Place::Mem {
                     m: MemRef {
+                        seg,
                         base: None,
                         index: None,
                         scale: 1,
@@ -118,6 +142,7 @@ pub(super) fn place(ins: &Instruction, i: u32) -> Option<Place> {
             };
             Some(Place::Mem {
                 m: MemRef {
+                    seg,
                     base: reg64(ins.memory_base())?,
                     index: reg64(ins.memory_index())?,
                     scale: ins.memory_index_scale(),
@@ -151,4 +176,25 @@ pub(super) fn reg_place(r: Register) -> Option<Place> {
         w: W::of_bytes(r.size())?,
         high,
     })
+}
+
+/// The places of the first `n` operands, if all are covered.
+pub(super) fn places<const N: usize>(ins: &Instruction) -> Option<[Place; N]> {
+    if ins.op_count() as usize != N {
+        return None;
+    }
+    let mut out = [Place::Imm { v: 0 }; N];
+    for (i, p) in out.iter_mut().enumerate() {
+        *p = place(ins, i as u32)?;
+    }
+    Some(out)
+}
+
+/// The width of a register or sized memory place.
+pub(super) fn width(p: &Place) -> Option<W> {
+    match *p {
+        Place::Reg { w, .. } => Some(w),
+        Place::Mem { w, .. } => w,
+        Place::Imm { .. } => None,
+    }
 }

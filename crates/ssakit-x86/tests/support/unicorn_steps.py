@@ -2,9 +2,10 @@
 the semantics table (crates/ssakit-x86/tests/sem_unicorn.rs).
 
 Input, one case a line (hex numbers):
-    IP CODE RFLAGS RAX RCX RDX RBX RSP RBP RSI RDI R8 ... R15 PAGE,PAGE,... ADDR:BYTES;ADDR:BYTES...
+    IP CODE RFLAGS RAX RCX RDX RBX RSP RBP RSI RDI R8 ... R15 PAGE,PAGE,... ADDR:BYTES;ADDR:BYTES... [FS_BASE GS_BASE]
 Each page (4 KiB) is mapped once, the windows written, the code written at
-IP, the registers set, and one instruction run. Output, one line a case:
+IP, the registers (and the segment bases, 0 if absent) set, and one
+instruction run. Output, one line a case:
     ok RFLAGS RAX ... R15 ADDR:BYTES;...   (the windows read back)
     err MESSAGE
 """
@@ -43,6 +44,9 @@ def main(path):
             for r, v in zip(REGS, regs):
                 uc.reg_write(r, v)
             uc.reg_write(X.UC_X86_REG_RFLAGS, rflags)
+            segs = [int(x, 16) for x in p[21:23]] + [0, 0]
+            uc.reg_write(X.UC_X86_REG_FS_BASE, segs[0])
+            uc.reg_write(X.UC_X86_REG_GS_BASE, segs[1])
             try:
                 uc.emu_start(ip, ip + len(code), count=1)
             except UcError as e:

@@ -459,6 +459,49 @@ fn rem_u64(a: i64, b: i64) -> Result<i64, OpTrap> {
     }
 }
 
+/// The quotient (or, with `rem`, the remainder) of the double-width
+/// division of the `i64.div_wide_*` operations: the dividend is `hi:lo`,
+/// the low `w` bits of each (`w = imms[0]`: 8, 16, 32, or 64 for any
+/// other value), `2w` bits read unsigned or as two's complement; the
+/// divisor is the low `w` bits of `d`. Division truncates toward zero,
+/// the remainder has the dividend's sign. A zero divisor traps
+/// ([`OpTrap::DivisionByZero`]), a quotient out of the `w`-bit range
+/// ([`OpTrap::IntegerOverflow`]) too, as x86's `#DE` does for both. The
+/// result is `w` bits, zero-extended (unsigned) or sign-extended
+/// (signed) to 64.
+///
+/// Worked example, `w = 8`, signed: `hi:lo = 0xff:0x9c` is -100, `d =
+/// 0x07` is 7: quotient -14 (`0xfff...f2`), remainder -2; `hi:lo =
+/// 0x04:0x00` (1024) by 2 gives 512, which does not fit: a trap.
+fn wide_div(imms: &[i64], [hi, lo, d]: [i64; 3], signed: bool, rem: bool) -> Result<i64, OpTrap> {
+    let w = match imms.first() {
+        Some(&w @ (8 | 16 | 32)) => w as u32,
+        _ => 64,
+    };
+    let mask = (1u128 << w) - 1;
+    let n = ((hi as u64 as u128 & mask) << w) | (lo as u64 as u128 & mask);
+    let dv = d as u64 as u128 & mask;
+    if dv == 0 {
+        return Err(OpTrap::DivisionByZero);
+    }
+    if !signed {
+        let q = n / dv;
+        if q > mask {
+            return Err(OpTrap::IntegerOverflow);
+        }
+        return Ok(if rem { n % dv } else { q } as u64 as i64);
+    }
+    let n = ((n << (128 - 2 * w)) as i128) >> (128 - 2 * w);
+    let dv = ((dv << (128 - w)) as i128) >> (128 - w);
+    let q = n.checked_div(dv).ok_or(OpTrap::IntegerOverflow)?;
+    let half = 1i128 << (w - 1);
+    if q < -half || q >= half {
+        return Err(OpTrap::IntegerOverflow);
+    }
+    let v = if rem { n - q * dv } else { q } as i64;
+    Ok((v << (64 - w)) >> (64 - w))
+}
+
 /// WebAssembly's `fN.min`: NaN if either is, and -0 below +0.
 macro_rules! fmin {
     ($a:ident, $b:ident) => {
@@ -729,6 +772,19 @@ table! {
         I64TruncSatF64S "i64.trunc_sat_f64_s" [0] (F64) -> I64, pure, |a| a as i64;
         I64TruncSatF64U "i64.trunc_sat_f64_u" [0] (F64) -> I64, pure, |a| a as u64 as i64;
 
+        // Machine arithmetic WebAssembly lacks ([`Opcode::is_webassembly`]
+        // is false): the high half of a 128-bit product, and the division
+        // of a double-width dividend `hi:lo` of `2w` bits by a `w`-bit
+        // divisor (x86's `div`/`idiv`; `[w]` is 8, 16, 32 or 64), which
+        // traps on a zero divisor and on a quotient that does not fit in
+        // `w` bits ([`wide_div`]).
+        I64MulHighS "i64.mul_high_s" [0] (I64, I64) -> I64, pure, |a, b| ((a as i128 * b as i128) >> 64) as i64;
+        I64MulHighU "i64.mul_high_u" [0] (I64, I64) -> I64, pure, |a, b| ((a as u64 as u128 * b as u64 as u128) >> 64) as i64;
+        I64DivWideU "i64.div_wide_u" [1] (I64, I64, I64) -> I64, trap, |h, l, d| wide_div(imms, [h, l, d], false, false);
+        I64RemWideU "i64.rem_wide_u" [1] (I64, I64, I64) -> I64, trap, |h, l, d| wide_div(imms, [h, l, d], false, true);
+        I64DivWideS "i64.div_wide_s" [1] (I64, I64, I64) -> I64, trap, |h, l, d| wide_div(imms, [h, l, d], true, false);
+        I64RemWideS "i64.rem_wide_s" [1] (I64, I64, I64) -> I64, trap, |h, l, d| wide_div(imms, [h, l, d], true, true);
+
         // Constants: the bits are the immediate.
         I32Const "i32.const" [1] () -> I32, pure, | | imms.first().map_or(0, |&c| c as i32);
         I64Const "i64.const" [1] () -> I64, pure, | | imms.first().map_or(0, |&c| c);
@@ -769,6 +825,29 @@ table! {
 }
 
 impl Opcode {
+    /// Whether the operation is WebAssembly's (its name and meaning): all
+    /// but the machine arithmetic WebAssembly lacks, `i64.mul_high_s`,
+    /// `i64.mul_high_u` and the double-width divisions `i64.div_wide_*`,
+    /// `i64.rem_wide_*`.
+    ///
+    /// ```
+    /// use ssakit::ir::Opcode;
+    /// assert!(Opcode::I64DivU.is_webassembly() && !Opcode::I64DivWideU.is_webassembly());
+    /// assert_eq!(Opcode::I64MulHighU.eval(&[], &[-1, 2]), Ok(1));
+    /// assert_eq!(Opcode::I64DivWideS.eval(&[8], &[0xff, 0x9c, 7]), Ok(-14));
+    /// ```
+    pub fn is_webassembly(self) -> bool {
+        !matches!(
+            self,
+            Opcode::I64MulHighS
+                | Opcode::I64MulHighU
+                | Opcode::I64DivWideU
+                | Opcode::I64RemWideU
+                | Opcode::I64DivWideS
+                | Opcode::I64RemWideS
+        )
+    }
+
     /// The memory access of a load or store.
     ///
     /// ```
@@ -869,6 +948,57 @@ mod tests {
         assert_eq!(e(Opcode::I32WrapI64, &[0x1_8000_0000]), Ok(i32::MIN as i64));
         assert_eq!(e(Opcode::I64ExtendI32U, &[-1]), Ok(0xffff_ffff));
         assert_eq!(e(Opcode::I64Extend8S, &[0x80]), Ok(-128));
+    }
+
+    /// The machine arithmetic against `u128`/`i128` on edge values, at
+    /// every width, with x86's traps.
+    #[test]
+    fn wide_semantics() {
+        let e = |op: Opcode, w: i64, a: &[i64]| op.eval(&[w], a);
+        assert_eq!(Opcode::I64MulHighS.eval(&[], &[-1, 2]), Ok(-1));
+        assert_eq!(
+            Opcode::I64MulHighS.eval(&[], &[i64::MIN, i64::MIN]),
+            Ok(1 << 62)
+        );
+        assert_eq!(Opcode::I64MulHighU.eval(&[], &[-1, -1]), Ok(-2));
+        // 64 bits: 2^64 / 3 and its remainder; a quotient of 2^64 traps.
+        assert_eq!(
+            e(Opcode::I64DivWideU, 64, &[1, 0, 3]),
+            Ok(0x5555_5555_5555_5555)
+        );
+        assert_eq!(e(Opcode::I64RemWideU, 64, &[1, 0, 3]), Ok(1));
+        assert_eq!(
+            e(Opcode::I64DivWideU, 64, &[1, 0, 1]),
+            Err(OpTrap::IntegerOverflow)
+        );
+        assert_eq!(
+            e(Opcode::I64DivWideU, 32, &[0, 5, 0x1_0000_0000]),
+            Err(OpTrap::DivisionByZero)
+        );
+        // Signed: -2^127 / -1 and INT_MIN / -1 overflow; -7 / 2 = -3 rem -1.
+        assert_eq!(
+            e(Opcode::I64DivWideS, 64, &[i64::MIN, 0, -1]),
+            Err(OpTrap::IntegerOverflow)
+        );
+        assert_eq!(
+            e(Opcode::I64DivWideS, 32, &[-1, i32::MIN as i64, -1]),
+            Err(OpTrap::IntegerOverflow)
+        );
+        assert_eq!(e(Opcode::I64DivWideS, 64, &[-1, -7, 2]), Ok(-3));
+        assert_eq!(e(Opcode::I64RemWideS, 64, &[-1, -7, 2]), Ok(-1));
+        assert_eq!(e(Opcode::I64RemWideS, 16, &[0xffff, 0xfff9, 2]), Ok(-1));
+        // 8 bits: -100 / 7 = -14 rem -2; 1024 / 2 does not fit; the bits
+        // above the width are ignored.
+        assert_eq!(e(Opcode::I64DivWideS, 8, &[0xff, 0x9c, 7]), Ok(-14));
+        assert_eq!(e(Opcode::I64RemWideS, 8, &[0xff, 0x9c, 7]), Ok(-2));
+        assert_eq!(
+            e(Opcode::I64DivWideS, 8, &[4, 0, 2]),
+            Err(OpTrap::IntegerOverflow)
+        );
+        assert_eq!(e(Opcode::I64DivWideU, 8, &[0x100, 0x1ff, 0x302]), Ok(0x7f));
+        assert_eq!(e(Opcode::I64DivWideU, 16, &[0, 0xffff, 0xffff]), Ok(1));
+        assert_eq!(Opcode::I64DivWideU.effects(), Effects::TRAP);
+        assert_eq!(Opcode::I64DivWideU.num_imms(), 1);
     }
 
     #[test]
