@@ -62,6 +62,10 @@ pub fn transform<T: Send, E: Send>(
     fail: impl FnOnce(&Input, usize, &Function, E) -> Failed,
 ) -> Result<Transformed<T>, Failed> {
     let mut module = std::mem::take(&mut inp.parsed.module);
+    // A failure is reported against the program parsed again
+    // (`Input::reparse`): the spans (eight bytes per instruction and per
+    // block) need not stay through the transformation and the printing.
+    inp.parsed.spans = Vec::new();
     let start = std::time::Instant::now();
     let ran = par::each_function(&mut module.functions, work);
     let wall = start.elapsed().as_secs_f64();

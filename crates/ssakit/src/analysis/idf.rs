@@ -32,10 +32,11 @@
 //!   (of level ≥ L, by the queue order) is not walked again: every J-edge
 //!   below it that qualifies for `L` qualified for that earlier root. So each
 //!   node is walked once and each edge looked at once per query: O(nodes +
-//!   edges touched + k log k) for k queued roots. The queue is a radix
-//!   heap (`LevelQueue`): the levels taken out never increase, which is
-//!   what a radix heap needs, and it costs a few bucket moves per root
-//!   instead of a binary heap's sift-downs (a tenth of construction on
+//!   edges touched + k log₆₄ depth) for k queued roots. The queue is a
+//!   bucket queue over levels (`LevelQueue`): one list per level and
+//!   occupancy bitmaps to find the deepest, so a root is pushed and popped
+//!   in a few word operations and never moved (a binary heap's sift-downs,
+//!   then a radix heap's bucket moves, were a tenth of construction on
 //!   loop nests).
 //!
 //! Both objects keep their scratch sets as [`StampSet`]s and reuse their
@@ -46,6 +47,7 @@
 use super::domtree::DomTree;
 use super::frontier::DominanceFrontiers;
 use super::graph::Graph;
+use super::level_queue::LevelQueue;
 use super::stamp::StampSet;
 use crate::ir::Block;
 
@@ -213,7 +215,7 @@ pub struct IdfCalculator<'a, G: Graph + ?Sized> {
     walked: StampSet,
     /// The definition blocks of the current query.
     is_def: StampSet,
-    /// Roots by (level, index): deepest first.
+    /// Roots by level: deepest first.
     queue: LevelQueue,
     /// Subtree walk of the current root.
     worklist: Vec<Block>,
@@ -243,7 +245,9 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
         // Children come after their parent in preorder: fold each node's
         // value into its parent in reverse preorder.
         let mut escape = vec![u32::MAX; n];
+        let mut max_level = 0;
         for z in tree.preorder().rev() {
+            max_level = max_level.max(tree.depth(z).unwrap_or(0));
             let own = graph
                 .succs(z)
                 .iter()
@@ -262,7 +266,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
             in_pq: StampSet::new(n),
             walked: StampSet::new(n),
             is_def: StampSet::new(n),
-            queue: LevelQueue::default(),
+            queue: LevelQueue::new(max_level, n),
             worklist: Vec::new(),
             escape,
         }
@@ -345,7 +349,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
             if let Some(level) = tree.depth(d) {
                 if self.is_def.insert(d.index()) {
                     self.walked.insert(d.index());
-                    self.queue.push((level, d.as_u32()));
+                    self.queue.push(level, d);
                 }
             }
         }
@@ -354,9 +358,9 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
             // walked for earlier (deeper or equal) roots. A root was never
             // walked before: a node walked for an earlier root of level L'
             // has level >= L', while queued roots have level <= L'.
-            self.walked.insert(root as usize);
+            self.walked.insert(root.index());
             self.worklist.clear();
-            self.worklist.push(Block::from_u32(root));
+            self.worklist.push(root);
             while let Some(z) = self.worklist.pop() {
                 for &y in self.graph.succs(z) {
                     let y_level = tree.depth(y).expect("successor of a reachable node");
@@ -368,7 +372,7 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
                     }
                     out.push(y);
                     if !self.is_def.contains(y.index()) {
-                        self.queue.push((y_level, y.as_u32()));
+                        self.queue.push(y_level, y);
                     }
                 }
                 for &c in tree.children(z) {
@@ -400,86 +404,10 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
     }
 }
 
-/// A max-queue of `(level, node)` whose extracted levels never increase
-/// and whose inserted levels are at most the last level extracted (the
-/// Sreedhar–Gao order): a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan
-/// 1990) on the key `u32::MAX - level`. Bucket 0 holds keys equal to the
-/// last key taken out; bucket `i > 0` keys whose highest bit differing from
-/// it is bit `i - 1`. A pop from an empty bucket 0 empties the first
-/// non-empty bucket into lower ones around its smallest key; a key moves
-/// at most 32 times, in practice once or twice. Ties come out in any order.
-#[derive(Debug)]
-struct LevelQueue {
-    buckets: [Vec<(u32, u32)>; 33],
-    last: u32,
-}
-
-impl Default for LevelQueue {
-    fn default() -> Self {
-        LevelQueue {
-            buckets: std::array::from_fn(|_| Vec::new()),
-            last: 0,
-        }
-    }
-}
-
-impl LevelQueue {
-    fn clear(&mut self) {
-        for b in &mut self.buckets {
-            b.clear();
-        }
-        self.last = 0;
-    }
-
-    fn bucket(&self, key: u32) -> usize {
-        (32 - (key ^ self.last).leading_zeros()) as usize
-    }
-
-    fn push(&mut self, (level, node): (u32, u32)) {
-        let key = u32::MAX - level;
-        debug_assert!(key >= self.last, "levels pushed after a pop do not rise");
-        let i = self.bucket(key);
-        self.buckets[i].push((key, node));
-    }
-
-    fn pop(&mut self) -> Option<(u32, u32)> {
-        if self.buckets[0].is_empty() {
-            let i = (1..33).find(|&i| !self.buckets[i].is_empty())?;
-            let items = std::mem::take(&mut self.buckets[i]);
-            self.last = items.iter().map(|&(k, _)| k).min().expect("non-empty");
-            for &(k, n) in &items {
-                let j = self.bucket(k);
-                self.buckets[j].push((k, n));
-            }
-            // Give the (empty) allocation back for reuse.
-            self.buckets[i] = items;
-            self.buckets[i].clear();
-        }
-        self.buckets[0].pop().map(|(k, n)| (u32::MAX - k, n))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analysis::graph::CsrGraph;
-
-    #[test]
-    fn level_queue_gives_deepest_first() {
-        let mut q = LevelQueue::default();
-        for (l, n) in [(3, 0), (7, 1), (1, 2), (7, 3), (5, 4)] {
-            q.push((l, n));
-        }
-        let mut out = Vec::new();
-        while let Some((l, n)) = q.pop() {
-            out.push(l);
-            if n == 4 {
-                q.push((5, 9));
-                q.push((2, 8));
-            }
-        }
-        assert_eq!(out, vec![7, 7, 5, 5, 3, 2, 1]);
-    }
 
     #[test]
     fn nested_loops_need_iteration() {

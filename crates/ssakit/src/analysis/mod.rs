@@ -40,6 +40,7 @@ pub mod domtree;
 pub(crate) mod frontier;
 pub(crate) mod graph;
 pub(crate) mod idf;
+pub(crate) mod level_queue;
 pub(crate) mod live_check;
 pub mod liveness;
 pub(crate) mod loops;
