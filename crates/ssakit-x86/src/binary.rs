@@ -28,11 +28,13 @@
 //! build: its GNU build-id must be the binary's (or, where the binary
 //! has none, its CRC the binary's `.gnu_debuglink` records).
 //!
-//! Every error carries the byte offset of what is wrong: the headers are
-//! checked here before `object` reads them, so that a truncated or mutated
-//! file says which field or section header points outside it.
+//! Every error of [`Binary::parse`] carries the byte offset of what is
+//! wrong and its [kind](crate::error::ErrorKind), with the [`Field`]: the
+//! headers are checked here before `object` reads them, so that a
+//! truncated or mutated file says which field or section header points
+//! outside it.
 
-use crate::error::X86Error;
+use crate::error::{ErrorKind, Field, X86Error};
 use crate::regs::{flow, Flow};
 use iced_x86::{Decoder, DecoderOptions};
 use object::read::elf::ElfFile64;
@@ -283,6 +285,7 @@ fn check_links(d: &[u8], shnum: u64) -> Result<(), X86Error> {
             };
             return Err(X86Error::at(
                 h.field(SH_LINK) as u64,
+                ErrorKind::Malformed(Field::SectionLink),
                 format!("section {i}'s sh_link should be {what}, but is {found}"),
             ));
         }
@@ -290,58 +293,67 @@ fn check_links(d: &[u8], shnum: u64) -> Result<(), X86Error> {
     Ok(())
 }
 
-/// Checks what `object` would refuse without a location: the ELF
-/// identification, the machine, and that the section and program header
-/// tables and every section's contents lie inside the file.
-fn check_headers(d: &[u8]) -> Result<(), X86Error> {
+/// Checks the file's identification: the magic number, then a 64-bit,
+/// little-endian, x86-64 executable or shared object (an error names the
+/// first field that is not).
+fn check_ident(d: &[u8]) -> Result<(), X86Error> {
     let len = d.len() as u64;
     if len < 4 || &d[..4] != ELFMAG {
         return Err(X86Error::at(
             len.min(4),
+            ErrorKind::NotElf,
             "not an ELF file (no `\\x7fELF` magic)",
         ));
     }
     if len < EHDR_SIZE {
         return Err(X86Error::at(
             len,
+            ErrorKind::Malformed(Field::Header),
             "ELF header truncated (64 bytes expected)",
         ));
     }
     if d[EI_CLASS] != ELFCLASS64 {
-        return Err(X86Error::at(EI_CLASS as u64, "not a 64-bit ELF file"));
+        return Err(X86Error::at(
+            EI_CLASS as u64,
+            ErrorKind::Unsupported(Field::Class),
+            "not a 64-bit ELF file",
+        ));
     }
     if d[EI_DATA] != ELFDATA2LSB {
-        return Err(X86Error::at(EI_DATA as u64, "not a little-endian ELF file"));
+        return Err(X86Error::at(
+            EI_DATA as u64,
+            ErrorKind::Unsupported(Field::ByteOrder),
+            "not a little-endian ELF file",
+        ));
     }
     if u16_at(d, E_MACHINE) != EM_X86_64 {
         return Err(X86Error::at(
             E_MACHINE as u64,
+            ErrorKind::Unsupported(Field::Machine),
             "not an x86-64 ELF file (e_machine)",
         ));
     }
-    match u16_at(d, E_TYPE) {
-        ET_EXEC | ET_DYN => {}
-        ET_REL => {
-            return Err(X86Error::at(
-                E_TYPE as u64,
-                "a relocatable object (ET_REL, a `.o` file) is not supported: \
-                 its code is not placed at addresses yet; lift the linked binary",
-            ))
-        }
+    let why = match u16_at(d, E_TYPE) {
+        ET_EXEC | ET_DYN => return Ok(()),
+        ET_REL => "a relocatable object (ET_REL, a `.o` file) is not supported: \
+                   its code is not placed at addresses yet; lift the linked binary"
+            .to_string(),
         ET_CORE => {
-            return Err(X86Error::at(
-                E_TYPE as u64,
-                "a core file (ET_CORE) is not supported: lift the binary it came from",
-            ))
+            "a core file (ET_CORE) is not supported: lift the binary it came from".to_string()
         }
-        t => {
-            return Err(X86Error::at(
-                E_TYPE as u64,
-                format!("e_type {t}: not an executable or shared object"),
-            ))
-        }
-    }
-    let table = |off_field: usize, size_field: usize, num_field: usize, what: &str| {
+        t => format!("e_type {t}: not an executable or shared object"),
+    };
+    let kind = ErrorKind::Unsupported(Field::Type);
+    Err(X86Error::at(E_TYPE as u64, kind, why))
+}
+
+/// Checks what `object` would refuse without a location: the ELF
+/// identification ([`check_ident`]), and that the section and program
+/// header tables and every section's contents lie inside the file.
+fn check_headers(d: &[u8]) -> Result<(), X86Error> {
+    check_ident(d)?;
+    let len = d.len() as u64;
+    let table = |off_field: usize, size_field: usize, num_field: usize, field, what: &str| {
         let off = u64_at(d, off_field);
         let entsize = u16_at(d, size_field);
         let num = u16_at(d, num_field);
@@ -353,15 +365,19 @@ fn check_headers(d: &[u8]) -> Result<(), X86Error> {
             Some(end) if end <= len && entsize >= PHDR_SIZE => Ok((off, num, entsize)),
             _ => Err(X86Error::at(
                 off_field as u64,
+                ErrorKind::Malformed(field),
                 format!("{what} table ({num} entries of {entsize} bytes at {off:#x}) outside the file of {len} bytes"),
             )),
         }
     };
-    table(E_PHOFF, E_PHENTSIZE, E_PHNUM, "program header")?;
-    let (_, shnum, shentsize) = table(E_SHOFF, E_SHENTSIZE, E_SHNUM, "section header")?;
+    let ph = Field::ProgramHeaders;
+    table(E_PHOFF, E_PHENTSIZE, E_PHNUM, ph, "program header")?;
+    let sh = Field::SectionHeaders;
+    let (_, shnum, shentsize) = table(E_SHOFF, E_SHENTSIZE, E_SHNUM, sh, "section header")?;
     if shnum > 0 && shentsize < SHDR_SIZE {
         return Err(X86Error::at(
             E_SHENTSIZE as u64,
+            ErrorKind::Malformed(Field::SectionHeaders),
             "section header entries shorter than 64 bytes",
         ));
     }
@@ -371,6 +387,7 @@ fn check_headers(d: &[u8]) -> Result<(), X86Error> {
         if ty != SHT_NOBITS && ty != SHT_NULL && off.checked_add(size).is_none_or(|e| e > len) {
             return Err(X86Error::at(
                 h.at,
+                ErrorKind::Malformed(Field::SectionContents),
                 format!("section {i}'s contents ({size} bytes at {off:#x}) outside the file of {len} bytes"),
             ));
         }
@@ -379,10 +396,17 @@ fn check_headers(d: &[u8]) -> Result<(), X86Error> {
     if shnum > 0 && shstrndx >= shnum && shstrndx != SHN_XINDEX {
         return Err(X86Error::at(
             E_SHSTRNDX as u64,
+            ErrorKind::Malformed(Field::SectionNames),
             format!("section name table index {shstrndx} out of range"),
         ));
     }
     check_links(d, shnum)
+}
+
+/// What `object` refuses once [`check_headers`] has passed: an error at
+/// offset 0 in its words.
+fn object_error(e: object::read::Error) -> X86Error {
+    X86Error::at(0, ErrorKind::Malformed(Field::Other), format!("ELF: {e}"))
 }
 
 /// `name` made an identifier of the text format: other characters become
@@ -440,16 +464,19 @@ impl<'d> Binary<'d> {
     ///
     /// # Errors
     /// A file that is not a well-formed 64-bit little-endian x86-64 ELF
-    /// file, with the byte offset of what is wrong.
+    /// file, with the byte offset of what is wrong: of kind
+    /// [`ErrorKind::NotElf`], [`ErrorKind::Unsupported`] or
+    /// [`ErrorKind::Malformed`], with the [`Field`].
     ///
     /// ```
+    /// use ssakit_x86::error::{ErrorKind, Field};
     /// let Err(e) = ssakit_x86::binary::Binary::parse(b"\x7fELF\x01") else { panic!() };
+    /// assert_eq!(e.kind, ErrorKind::Malformed(Field::Header));
     /// assert!(e.to_string().contains("truncated"));
     /// ```
     pub fn parse(data: &'d [u8]) -> Result<Binary<'d>, X86Error> {
         check_headers(data)?;
-        let file =
-            ElfFile64::<LE>::parse(data).map_err(|e| X86Error::at(0, format!("ELF: {e}")))?;
+        let file = ElfFile64::<LE>::parse(data).map_err(object_error)?;
         let mut bin = Binary {
             regions: Vec::new(),
             plt: Vec::new(),
@@ -472,13 +499,18 @@ impl<'d> Binary<'d> {
             if flags & SHF_ALLOC == 0 || header.ty() == SHT_NOBITS {
                 continue;
             }
-            let bytes = sec
-                .data()
-                .map_err(|e| X86Error::at(at, format!("section {}: {e}", sec.index().0)))?;
+            let bytes = sec.data().map_err(|e| {
+                let what = format!("section {}: {e}", sec.index().0);
+                X86Error::at(at, ErrorKind::Malformed(Field::SectionContents), what)
+            })?;
             let exec = flags & SHF_EXECINSTR != 0;
             let addr = sec.address();
             if addr.checked_add(bytes.len() as u64).is_none() {
-                return Err(X86Error::at(at, "section's address range overflows"));
+                return Err(X86Error::at(
+                    at,
+                    ErrorKind::Malformed(Field::SectionAddress),
+                    "section's address range overflows",
+                ));
             }
             bin.regions.push(Region { addr, bytes, exec });
             let name = sec.name().unwrap_or("");
@@ -511,8 +543,9 @@ impl<'d> Binary<'d> {
     /// e.g. from a `-dbg` package) to the functions.
     ///
     /// # Errors
-    /// A debug file that is not a well-formed x86-64 ELF file, or that
-    /// comes from another build: a GNU build-id other than the binary's
+    /// A debug file that is not a well-formed x86-64 ELF file (as
+    /// [`Binary::parse`]), or that comes from another build
+    /// ([`ErrorKind::OtherBuild`]): a GNU build-id other than the binary's
     /// (at the debug file's build-id note), or, where the binary has no
     /// build-id, a CRC other than the one its `.gnu_debuglink` records.
     ///
@@ -525,12 +558,12 @@ impl<'d> Binary<'d> {
     /// assert_eq!(bin.functions().len(), n);
     /// let other = std::fs::read(format!("{dir}round4")).unwrap(); // another build
     /// let e = bin.add_symbols(&other).unwrap_err();
+    /// assert_eq!(e.kind, ssakit_x86::error::ErrorKind::OtherBuild);
     /// assert!(e.to_string().contains("build-id"));
     /// ```
     pub fn add_symbols(&mut self, debug: &[u8]) -> Result<(), X86Error> {
         check_headers(debug)?;
-        let file =
-            ElfFile64::<LE>::parse(debug).map_err(|e| X86Error::at(0, format!("ELF: {e}")))?;
+        let file = ElfFile64::<LE>::parse(debug).map_err(object_error)?;
         self.check_same_build(debug, &file)?;
         let fdes: Vec<FuncInfo> = self
             .functions
@@ -557,6 +590,7 @@ impl<'d> Binary<'d> {
                 let at = theirs.as_ptr() as u64 - debug.as_ptr() as u64;
                 Err(X86Error::at(
                     at,
+                    ErrorKind::OtherBuild,
                     format!(
                         "the debug file's build-id {} is not the binary's {}: \
                          it comes from another build",
@@ -566,52 +600,57 @@ impl<'d> Binary<'d> {
                 ))
             }
             (None, _) => match self.debuglink_crc {
-                Some(crc) if crc32(debug) != crc => Err(X86Error {
-                    message: format!(
+                Some(crc) if crc32(debug) != crc => Err(X86Error::new(
+                    ErrorKind::OtherBuild,
+                    format!(
                         "the debug file's CRC {:08x} is not the {crc:08x} the binary's \
                          `.gnu_debuglink` records: it comes from another build",
                         crc32(debug)
                     ),
-                    offset: None,
-                }),
+                )),
                 _ => Ok(()),
             },
             _ => Ok(()),
         }
     }
 
-    /// Why [`Binary::functions`] is empty, in words (`None` when it is
-    /// not): no section headers, or no symbol of a function and no
-    /// `.eh_frame` (a stripped binary without unwind tables, as Go's),
-    /// or symbols and FDEs that name no code.
+    /// Refuses a binary in which no function is found, with an error of
+    /// kind [`ErrorKind::NoFunctions`] saying why: no section headers, or
+    /// no symbol of a function and no `.eh_frame` (a stripped binary
+    /// without unwind tables, as Go's), or symbols and FDEs that name no
+    /// code.
+    ///
+    /// # Errors
+    /// When [`Binary::functions`] is empty.
     ///
     /// ```
+    /// use ssakit_x86::error::ErrorKind;
     /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
     /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
-    /// assert_eq!(bin.no_functions_reason(), None);
+    /// assert_eq!(bin.check_functions(), Ok(()));
     /// let mut headless = elf.clone();
     /// headless[0x3c..0x3e].fill(0); // e_shnum 0
     /// let bin = ssakit_x86::binary::Binary::parse(&headless).unwrap();
-    /// assert!(bin.no_functions_reason().unwrap().contains("no section headers"));
+    /// let e = bin.check_functions().unwrap_err();
+    /// assert_eq!(e.kind, ErrorKind::NoFunctions);
+    /// assert!(e.message.contains("no section headers"));
     /// ```
-    pub fn no_functions_reason(&self) -> Option<String> {
+    pub fn check_functions(&self) -> Result<(), X86Error> {
         if !self.functions.is_empty() {
-            return None;
+            return Ok(());
         }
-        Some(if !self.has_sections {
+        let why = if !self.has_sections {
             "no function found: the file has no section headers (e_shnum 0), \
              so no symbols and no `.eh_frame` to find functions in"
-                .to_string()
         } else if !self.has_eh_frame {
             "no function found: no symbol of a function and no `.eh_frame` (a \
              stripped binary without unwind tables, as Go's; give its debug file \
              with --symbols)"
-                .to_string()
         } else {
             "no function found: no symbol of a function and no `.eh_frame` FDE \
              names code of the file"
-                .to_string()
-        })
+        };
+        Err(X86Error::new(ErrorKind::NoFunctions, why))
     }
 
     fn read_got_names(&mut self, file: &ElfFile64<'d, LE>) {
@@ -700,7 +739,10 @@ impl<'d> Binary<'d> {
         let bases = BaseAddresses::default().set_eh_frame(addr);
         let mut entries = eh.entries(&bases);
         let covered = self.symbol_cover();
-        let err = |e: gimli::Error| X86Error::at(file_off, format!("`.eh_frame`: {e}"));
+        let err = |e: gimli::Error| {
+            let what = format!("`.eh_frame`: {e}");
+            X86Error::at(file_off, ErrorKind::Malformed(Field::EhFrame), what)
+        };
         while let Some(entry) = entries.next().map_err(err)? {
             if let CieOrFde::Fde(partial) = entry {
                 let fde = partial
@@ -882,3 +924,4 @@ fn covers(sorted: &[Range<u64>], addr: u64) -> bool {
     let i = sorted.partition_point(|r| r.start <= addr);
     i > 0 && sorted[i - 1].end > addr
 }
+
