@@ -36,6 +36,23 @@ pub fn of_wasm(kind: ssakit_wasm::error::ErrorKind) -> i32 {
     }
 }
 
+/// The exit code of an x86-64 error of kind `kind`: [`INPUT`] for every
+/// kind, none being a bug of ssakit (a failure after lifting is a
+/// pipeline failure, reported by `x86 stats` with [`INTERNAL`]). The
+/// match names each kind, so that a new one is decided here.
+pub fn of_x86(kind: ssakit_x86::error::ErrorKind) -> i32 {
+    use ssakit_x86::error::ErrorKind as K;
+    match kind {
+        K::NotElf
+        | K::Unsupported(_)
+        | K::Malformed(_)
+        | K::OtherBuild
+        | K::NoFunctions
+        | K::NoSuchFunction
+        | K::Ambiguous => INPUT,
+    }
+}
+
 /// The end of every subcommand's `--help`.
 pub const HELP: &str = "\
 Exit codes:
@@ -71,5 +88,16 @@ mod tests {
             WasmKind::Internal,
         ];
         assert_eq!(wasm.map(of_wasm), [INPUT, INPUT, INPUT, INTERNAL]);
+        use ssakit_x86::error::{ErrorKind as X86Kind, Field};
+        let x86 = [
+            X86Kind::NotElf,
+            X86Kind::Unsupported(Field::Machine),
+            X86Kind::Malformed(Field::SectionLink),
+            X86Kind::OtherBuild,
+            X86Kind::NoFunctions,
+            X86Kind::NoSuchFunction,
+            X86Kind::Ambiguous,
+        ];
+        assert_eq!(x86.map(of_x86), [INPUT; 7]);
     }
 }

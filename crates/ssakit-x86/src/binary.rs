@@ -28,11 +28,13 @@
 //! build: its GNU build-id must be the binary's (or, where the binary
 //! has none, its CRC the binary's `.gnu_debuglink` records).
 //!
-//! Every error carries the byte offset of what is wrong: the headers are
-//! checked here before `object` reads them, so that a truncated or mutated
-//! file says which field or section header points outside it.
+//! Every error of [`Binary::parse`] carries the byte offset of what is
+//! wrong and its [kind](crate::error::ErrorKind), with the [`Field`]: the
+//! headers are checked here before `object` reads them, so that a
+//! truncated or mutated file says which field or section header points
+//! outside it.
 
-use crate::error::X86Error;
+use crate::error::{ErrorKind, Field, X86Error};
 use crate::regs::{flow, Flow};
 use iced_x86::{Decoder, DecoderOptions};
 use object::read::elf::ElfFile64;
@@ -283,6 +285,7 @@ fn check_links(d: &[u8], shnum: u64) -> Result<(), X86Error> {
             };
             return Err(X86Error::at(
                 h.field(SH_LINK) as u64,
+                ErrorKind::Malformed(Field::SectionLink),
                 format!("section {i}'s sh_link should be {what}, but is {found}"),
             ));
         }
@@ -290,58 +293,67 @@ fn check_links(d: &[u8], shnum: u64) -> Result<(), X86Error> {
     Ok(())
 }
 
-/// Checks what `object` would refuse without a location: the ELF
-/// identification, the machine, and that the section and program header
-/// tables and every section's contents lie inside the file.
-fn check_headers(d: &[u8]) -> Result<(), X86Error> {
+/// Checks the file's identification: the magic number, then a 64-bit,
+/// little-endian, x86-64 executable or shared object (an error names the
+/// first field that is not).
+fn check_ident(d: &[u8]) -> Result<(), X86Error> {
     let len = d.len() as u64;
     if len < 4 || &d[..4] != ELFMAG {
         return Err(X86Error::at(
             len.min(4),
+            ErrorKind::NotElf,
             "not an ELF file (no `\\x7fELF` magic)",
         ));
     }
     if len < EHDR_SIZE {
         return Err(X86Error::at(
             len,
+            ErrorKind::Malformed(Field::Header),
             "ELF header truncated (64 bytes expected)",
         ));
     }
     if d[EI_CLASS] != ELFCLASS64 {
-        return Err(X86Error::at(EI_CLASS as u64, "not a 64-bit ELF file"));
+        return Err(X86Error::at(
+            EI_CLASS as u64,
+            ErrorKind::Unsupported(Field::Class),
+            "not a 64-bit ELF file",
+        ));
     }
     if d[EI_DATA] != ELFDATA2LSB {
-        return Err(X86Error::at(EI_DATA as u64, "not a little-endian ELF file"));
+        return Err(X86Error::at(
+            EI_DATA as u64,
+            ErrorKind::Unsupported(Field::ByteOrder),
+            "not a little-endian ELF file",
+        ));
     }
     if u16_at(d, E_MACHINE) != EM_X86_64 {
         return Err(X86Error::at(
             E_MACHINE as u64,
+            ErrorKind::Unsupported(Field::Machine),
             "not an x86-64 ELF file (e_machine)",
         ));
     }
-    match u16_at(d, E_TYPE) {
-        ET_EXEC | ET_DYN => {}
-        ET_REL => {
-            return Err(X86Error::at(
-                E_TYPE as u64,
-                "a relocatable object (ET_REL, a `.o` file) is not supported: \
-                 its code is not placed at addresses yet; lift the linked binary",
-            ))
-        }
+    let why = match u16_at(d, E_TYPE) {
+        ET_EXEC | ET_DYN => return Ok(()),
+        ET_REL => "a relocatable object (ET_REL, a `.o` file) is not supported: \
+                   its code is not placed at addresses yet; lift the linked binary"
+            .to_string(),
         ET_CORE => {
-            return Err(X86Error::at(
-                E_TYPE as u64,
-                "a core file (ET_CORE) is not supported: lift the binary it came from",
-            ))
+            "a core file (ET_CORE) is not supported: lift the binary it came from".to_string()
         }
-        t => {
-            return Err(X86Error::at(
-                E_TYPE as u64,
-                format!("e_type {t}: not an executable or shared object"),
-            ))
-        }
-    }
-    let table = |off_field: usize, size_field: usize, num_field: usize, what: &str| {
+        t => format!("e_type {t}: not an executable or shared object"),
+    };
+    let kind = ErrorKind::Unsupported(Field::Type);
+    Err(X86Error::at(E_TYPE as u64, kind, why))
+}
+
+/// Checks what `object` would refuse without a location: the ELF
+/// identification ([`check_ident`]), and that the section and program
+/// header tables and every section's contents lie inside the file.
+fn check_headers(d: &[u8]) -> Result<(), X86Error> {
+    check_ident(d)?;
+    let len = d.len() as u64;
+    let table = |off_field: usize, size_field: usize, num_field: usize, field, what: &str| {
         let off = u64_at(d, off_field);
         let entsize = u16_at(d, size_field);
         let num = u16_at(d, num_field);
@@ -353,15 +365,19 @@ fn check_headers(d: &[u8]) -> Result<(), X86Error> {
             Some(end) if end <= len && entsize >= PHDR_SIZE => Ok((off, num, entsize)),
             _ => Err(X86Error::at(
                 off_field as u64,
+                ErrorKind::Malformed(field),
                 format!("{what} table ({num} entries of {entsize} bytes at {off:#x}) outside the file of {len} bytes"),
             )),
         }
     };
-    table(E_PHOFF, E_PHENTSIZE, E_PHNUM, "program header")?;
-    let (_, shnum, shentsize) = table(E_SHOFF, E_SHENTSIZE, E_SHNUM, "section header")?;
+    let ph = Field::ProgramHeaders;
+    table(E_PHOFF, E_PHENTSIZE, E_PHNUM, ph, "program header")?;
+    let sh = Field::SectionHeaders;
+    let (_, shnum, shentsize) = table(E_SHOFF, E_SHENTSIZE, E_SHNUM, sh, "section header")?;
     if shnum > 0 && shentsize < SHDR_SIZE {
         return Err(X86Error::at(
             E_SHENTSIZE as u64,
+            ErrorKind::Malformed(Field::SectionHeaders),
             "section header entries shorter than 64 bytes",
         ));
     }
@@ -371,6 +387,7 @@ fn check_headers(d: &[u8]) -> Result<(), X86Error> {
         if ty != SHT_NOBITS && ty != SHT_NULL && off.checked_add(size).is_none_or(|e| e > len) {
             return Err(X86Error::at(
                 h.at,
+                ErrorKind::Malformed(Field::SectionContents),
                 format!("section {i}'s contents ({size} bytes at {off:#x}) outside the file of {len} bytes"),
             ));
         }
@@ -379,10 +396,17 @@ fn check_headers(d: &[u8]) -> Result<(), X86Error> {
     if shnum > 0 && shstrndx >= shnum && shstrndx != SHN_XINDEX {
         return Err(X86Error::at(
             E_SHSTRNDX as u64,
+            ErrorKind::Malformed(Field::SectionNames),
             format!("section name table index {shstrndx} out of range"),
         ));
     }
     check_links(d, shnum)
+}
+
+/// What `object` refuses once [`check_headers`] has passed: an error at
+/// offset 0 in its words.
+fn object_error(e: object::read::Error) -> X86Error {
+    X86Error::at(0, ErrorKind::Malformed(Field::Other), format!("ELF: {e}"))
 }
 
 /// `name` made an identifier of the text format: other characters become
@@ -440,16 +464,19 @@ impl<'d> Binary<'d> {
     ///
     /// # Errors
     /// A file that is not a well-formed 64-bit little-endian x86-64 ELF
-    /// file, with the byte offset of what is wrong.
+    /// file, with the byte offset of what is wrong: of kind
+    /// [`ErrorKind::NotElf`], [`ErrorKind::Unsupported`] or
+    /// [`ErrorKind::Malformed`], with the [`Field`].
     ///
     /// ```
+    /// use ssakit_x86::error::{ErrorKind, Field};
     /// let Err(e) = ssakit_x86::binary::Binary::parse(b"\x7fELF\x01") else { panic!() };
+    /// assert_eq!(e.kind, ErrorKind::Malformed(Field::Header));
     /// assert!(e.to_string().contains("truncated"));
     /// ```
     pub fn parse(data: &'d [u8]) -> Result<Binary<'d>, X86Error> {
         check_headers(data)?;
-        let file =
-            ElfFile64::<LE>::parse(data).map_err(|e| X86Error::at(0, format!("ELF: {e}")))?;
+        let file = ElfFile64::<LE>::parse(data).map_err(object_error)?;
         let mut bin = Binary {
             regions: Vec::new(),
             plt: Vec::new(),
@@ -472,13 +499,18 @@ impl<'d> Binary<'d> {
             if flags & SHF_ALLOC == 0 || header.ty() == SHT_NOBITS {
                 continue;
             }
-            let bytes = sec
-                .data()
-                .map_err(|e| X86Error::at(at, format!("section {}: {e}", sec.index().0)))?;
+            let bytes = sec.data().map_err(|e| {
+                let what = format!("section {}: {e}", sec.index().0);
+                X86Error::at(at, ErrorKind::Malformed(Field::SectionContents), what)
+            })?;
             let exec = flags & SHF_EXECINSTR != 0;
             let addr = sec.address();
             if addr.checked_add(bytes.len() as u64).is_none() {
-                return Err(X86Error::at(at, "section's address range overflows"));
+                return Err(X86Error::at(
+                    at,
+                    ErrorKind::Malformed(Field::SectionAddress),
+                    "section's address range overflows",
+                ));
             }
             bin.regions.push(Region { addr, bytes, exec });
             let name = sec.name().unwrap_or("");
@@ -511,8 +543,9 @@ impl<'d> Binary<'d> {
     /// e.g. from a `-dbg` package) to the functions.
     ///
     /// # Errors
-    /// A debug file that is not a well-formed x86-64 ELF file, or that
-    /// comes from another build: a GNU build-id other than the binary's
+    /// A debug file that is not a well-formed x86-64 ELF file (as
+    /// [`Binary::parse`]), or that comes from another build
+    /// ([`ErrorKind::OtherBuild`]): a GNU build-id other than the binary's
     /// (at the debug file's build-id note), or, where the binary has no
     /// build-id, a CRC other than the one its `.gnu_debuglink` records.
     ///
@@ -525,12 +558,12 @@ impl<'d> Binary<'d> {
     /// assert_eq!(bin.functions().len(), n);
     /// let other = std::fs::read(format!("{dir}round4")).unwrap(); // another build
     /// let e = bin.add_symbols(&other).unwrap_err();
+    /// assert_eq!(e.kind, ssakit_x86::error::ErrorKind::OtherBuild);
     /// assert!(e.to_string().contains("build-id"));
     /// ```
     pub fn add_symbols(&mut self, debug: &[u8]) -> Result<(), X86Error> {
         check_headers(debug)?;
-        let file =
-            ElfFile64::<LE>::parse(debug).map_err(|e| X86Error::at(0, format!("ELF: {e}")))?;
+        let file = ElfFile64::<LE>::parse(debug).map_err(object_error)?;
         self.check_same_build(debug, &file)?;
         let fdes: Vec<FuncInfo> = self
             .functions
@@ -557,6 +590,7 @@ impl<'d> Binary<'d> {
                 let at = theirs.as_ptr() as u64 - debug.as_ptr() as u64;
                 Err(X86Error::at(
                     at,
+                    ErrorKind::OtherBuild,
                     format!(
                         "the debug file's build-id {} is not the binary's {}: \
                          it comes from another build",
@@ -566,52 +600,57 @@ impl<'d> Binary<'d> {
                 ))
             }
             (None, _) => match self.debuglink_crc {
-                Some(crc) if crc32(debug) != crc => Err(X86Error {
-                    message: format!(
+                Some(crc) if crc32(debug) != crc => Err(X86Error::new(
+                    ErrorKind::OtherBuild,
+                    format!(
                         "the debug file's CRC {:08x} is not the {crc:08x} the binary's \
                          `.gnu_debuglink` records: it comes from another build",
                         crc32(debug)
                     ),
-                    offset: None,
-                }),
+                )),
                 _ => Ok(()),
             },
             _ => Ok(()),
         }
     }
 
-    /// Why [`Binary::functions`] is empty, in words (`None` when it is
-    /// not): no section headers, or no symbol of a function and no
-    /// `.eh_frame` (a stripped binary without unwind tables, as Go's),
-    /// or symbols and FDEs that name no code.
+    /// Refuses a binary in which no function is found, with an error of
+    /// kind [`ErrorKind::NoFunctions`] saying why: no section headers, or
+    /// no symbol of a function and no `.eh_frame` (a stripped binary
+    /// without unwind tables, as Go's), or symbols and FDEs that name no
+    /// code.
+    ///
+    /// # Errors
+    /// When [`Binary::functions`] is empty.
     ///
     /// ```
+    /// use ssakit_x86::error::ErrorKind;
     /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
     /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
-    /// assert_eq!(bin.no_functions_reason(), None);
+    /// assert_eq!(bin.check_functions(), Ok(()));
     /// let mut headless = elf.clone();
     /// headless[0x3c..0x3e].fill(0); // e_shnum 0
     /// let bin = ssakit_x86::binary::Binary::parse(&headless).unwrap();
-    /// assert!(bin.no_functions_reason().unwrap().contains("no section headers"));
+    /// let e = bin.check_functions().unwrap_err();
+    /// assert_eq!(e.kind, ErrorKind::NoFunctions);
+    /// assert!(e.message.contains("no section headers"));
     /// ```
-    pub fn no_functions_reason(&self) -> Option<String> {
+    pub fn check_functions(&self) -> Result<(), X86Error> {
         if !self.functions.is_empty() {
-            return None;
+            return Ok(());
         }
-        Some(if !self.has_sections {
+        let why = if !self.has_sections {
             "no function found: the file has no section headers (e_shnum 0), \
              so no symbols and no `.eh_frame` to find functions in"
-                .to_string()
         } else if !self.has_eh_frame {
             "no function found: no symbol of a function and no `.eh_frame` (a \
              stripped binary without unwind tables, as Go's; give its debug file \
              with --symbols)"
-                .to_string()
         } else {
             "no function found: no symbol of a function and no `.eh_frame` FDE \
              names code of the file"
-                .to_string()
-        })
+        };
+        Err(X86Error::new(ErrorKind::NoFunctions, why))
     }
 
     fn read_got_names(&mut self, file: &ElfFile64<'d, LE>) {
@@ -700,7 +739,10 @@ impl<'d> Binary<'d> {
         let bases = BaseAddresses::default().set_eh_frame(addr);
         let mut entries = eh.entries(&bases);
         let covered = self.symbol_cover();
-        let err = |e: gimli::Error| X86Error::at(file_off, format!("`.eh_frame`: {e}"));
+        let err = |e: gimli::Error| {
+            let what = format!("`.eh_frame`: {e}");
+            X86Error::at(file_off, ErrorKind::Malformed(Field::EhFrame), what)
+        };
         while let Some(entry) = entries.next().map_err(err)? {
             if let CieOrFde::Fde(partial) = entry {
                 let fde = partial
@@ -872,6 +914,32 @@ impl<'d> Binary<'d> {
     }
 }
 
+#[cfg(test)]
+impl<'d> Binary<'d> {
+    /// A binary of `sections` (address, contents, whether executable)
+    /// and no function: the unit tests of the modules that read code and
+    /// data (the jump-table matcher) build theirs without an ELF file.
+    pub(crate) fn of_sections(sections: &[(u64, &'d [u8], bool)]) -> Binary<'d> {
+        let mut regions: Vec<Region<'d>> = sections
+            .iter()
+            .map(|&(addr, bytes, exec)| Region { addr, bytes, exec })
+            .collect();
+        regions.sort_by_key(|r| r.addr);
+        Binary {
+            regions,
+            plt: Vec::new(),
+            plt_names: FxHashMap::default(),
+            got_names: FxHashMap::default(),
+            functions: Vec::new(),
+            by_start: FxHashMap::default(),
+            build_id: None,
+            debuglink_crc: None,
+            has_sections: true,
+            has_eh_frame: false,
+        }
+    }
+}
+
 fn region_of<'a, 'd>(regions: &'a [Region<'d>], addr: u64) -> Option<&'a Region<'d>> {
     let i = regions.partition_point(|r| r.addr <= addr).checked_sub(1)?;
     let r = &regions[i];
@@ -881,4 +949,292 @@ fn region_of<'a, 'd>(regions: &'a [Region<'d>], addr: u64) -> Option<&'a Region<
 fn covers(sorted: &[Range<u64>], addr: u64) -> bool {
     let i = sorted.partition_point(|r| r.start <= addr);
     i > 0 && sorted[i - 1].end > addr
+}
+
+#[cfg(test)]
+mod tests {
+    //! The header checks on ELF files built here, byte by byte: each
+    //! refusal has its kind, its field and its byte offset.
+
+    use super::*;
+
+    /// Writes the `n`-byte little-endian `v` at `at`.
+    fn put(buf: &mut [u8], at: usize, n: usize, v: u64) {
+        buf[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+    }
+
+    /// A section of a test file.
+    struct Sec {
+        name: &'static str,
+        ty: u64,
+        flags: u64,
+        addr: u64,
+        data: Vec<u8>,
+        link: u64,
+        entsize: u64,
+    }
+
+    impl Sec {
+        fn new(name: &'static str, ty: u64, data: Vec<u8>) -> Sec {
+            Sec {
+                name,
+                ty,
+                flags: 0,
+                addr: 0,
+                data,
+                link: 0,
+                entsize: 0,
+            }
+        }
+    }
+
+    /// `.text` at 0x1000: `xor eax, eax; ret`.
+    fn text() -> Sec {
+        Sec {
+            flags: SHF_ALLOC | SHF_EXECINSTR,
+            addr: 0x1000,
+            ..Sec::new(".text", 1, vec![0x31, 0xc0, 0xc3])
+        }
+    }
+
+    /// `.symtab` (linked to section 3, `.strtab`) with the function `f`
+    /// of `.text` (section 1), and that `.strtab`.
+    fn symbols() -> [Sec; 2] {
+        let mut symtab = vec![0u8; 48];
+        put(&mut symtab, 24, 4, 1); // st_name: "f"
+        symtab[24 + 4] = 0x12; // STB_GLOBAL, STT_FUNC
+        put(&mut symtab, 24 + 6, 2, 1); // st_shndx: .text
+        put(&mut symtab, 24 + 8, 8, 0x1000); // st_value
+        put(&mut symtab, 24 + 16, 8, 3); // st_size
+        let symtab = Sec {
+            link: 3,
+            entsize: 24,
+            ..Sec::new(".symtab", SHT_SYMTAB, symtab)
+        };
+        [symtab, Sec::new(".strtab", SHT_STRTAB, b"\0f\0".to_vec())]
+    }
+
+    /// An x86-64 executable: the file header, the sections' contents, a
+    /// section name table and the section header table (a null section,
+    /// `secs`, the name table), no program header. No section at all
+    /// gives the file header alone (`e_shnum` 0).
+    fn elf(secs: &[Sec]) -> Vec<u8> {
+        let mut f = vec![0u8; EHDR_SIZE as usize];
+        f[..4].copy_from_slice(ELFMAG);
+        (f[EI_CLASS], f[EI_DATA], f[6]) = (ELFCLASS64, ELFDATA2LSB, 1);
+        put(&mut f, E_TYPE, 2, ET_EXEC);
+        put(&mut f, E_MACHINE, 2, EM_X86_64);
+        put(&mut f, 0x14, 4, 1); // e_version
+        put(&mut f, 0x34, 2, EHDR_SIZE); // e_ehsize
+        put(&mut f, E_PHENTSIZE, 2, PHDR_SIZE);
+        put(&mut f, E_SHENTSIZE, 2, SHDR_SIZE);
+        if secs.is_empty() {
+            return f;
+        }
+        let mut names = vec![0u8];
+        let mut headers = Vec::new();
+        for s in secs {
+            headers.push((names.len(), f.len(), s));
+            names.extend(s.name.as_bytes());
+            names.push(0);
+            f.extend(&s.data);
+        }
+        let shstrtab = Sec::new(".shstrtab", SHT_STRTAB, Vec::new());
+        headers.push((names.len(), f.len(), &shstrtab));
+        names.extend(b".shstrtab\0");
+        f.extend(&names);
+        f.resize(f.len().next_multiple_of(8), 0);
+        let shoff = f.len();
+        f.resize(shoff + SHDR_SIZE as usize, 0); // the null section
+        for (k, &(name, off, s)) in headers.iter().enumerate() {
+            let mut h = [0u8; SHDR_SIZE as usize];
+            put(&mut h, 0, 4, name as u64);
+            put(&mut h, SH_TYPE, 4, s.ty);
+            put(&mut h, SH_FLAGS, 8, s.flags);
+            put(&mut h, 0x10, 8, s.addr); // sh_addr
+            put(&mut h, SH_OFFSET, 8, off as u64);
+            let size = if k == secs.len() {
+                names.len()
+            } else {
+                s.data.len()
+            };
+            put(&mut h, SH_SIZE, 8, size as u64);
+            put(&mut h, SH_LINK, 4, s.link);
+            put(&mut h, 0x2c, 4, (s.ty == SHT_SYMTAB) as u64); // sh_info
+            put(&mut h, 0x30, 8, 1); // sh_addralign
+            put(&mut h, SH_ENTSIZE, 8, s.entsize);
+            f.extend(h);
+        }
+        put(&mut f, E_SHOFF, 8, shoff as u64);
+        put(&mut f, E_SHNUM, 2, headers.len() as u64 + 1);
+        put(&mut f, E_SHSTRNDX, 2, headers.len() as u64);
+        f
+    }
+
+    /// The file with its `.text`, `.symtab` and `.strtab`.
+    fn with_symbols() -> Vec<u8> {
+        let [symtab, strtab] = symbols();
+        elf(&[text(), symtab, strtab])
+    }
+
+    /// The kind and offset of the refusal of `d`.
+    fn refusal(d: &[u8]) -> (ErrorKind, u64) {
+        let Err(e) = Binary::parse(d) else {
+            panic!("not refused")
+        };
+        let at = e.offset.expect("an offset");
+        assert!(e.to_string().starts_with(&format!("byte offset {at:#x}: ")));
+        (e.kind, at)
+    }
+
+    /// The file offset of field `field` of section header `i` of `d`.
+    fn sh_field(d: &[u8], i: u64, field: usize) -> u64 {
+        SectionHeader::nth(d, i).field(field) as u64
+    }
+
+    #[test]
+    fn a_built_file_is_read_with_its_function() {
+        let d = with_symbols();
+        let bin = Binary::parse(&d).unwrap();
+        let names: Vec<(&str, Range<u64>)> = bin
+            .functions()
+            .iter()
+            .map(|f| (f.name.as_str(), f.extent.clone()))
+            .collect();
+        assert_eq!(names, [("f", 0x1000..0x1003)]);
+        assert_eq!(bin.check_functions(), Ok(()));
+        assert_eq!(bin.code(0x1001), Some(&[0xc0, 0xc3][..]));
+    }
+
+    #[test]
+    fn no_function_is_refused_by_its_kind() {
+        for (secs, why) in [
+            (Vec::new(), "no section headers"),
+            (vec![text()], "no symbol of a function and no `.eh_frame` ("),
+        ] {
+            let d = elf(&secs);
+            let e = Binary::parse(&d).unwrap().check_functions().unwrap_err();
+            assert_eq!((e.kind, e.offset), (ErrorKind::NoFunctions, None));
+            assert!(e.message.contains(why), "{e}");
+        }
+    }
+
+    /// Every prefix of the file header: not ELF below the magic number,
+    /// else a truncated header, at the end of what there is.
+    #[test]
+    fn a_truncated_header_is_refused_at_its_end() {
+        let d = elf(&[]);
+        for len in 0..EHDR_SIZE {
+            let kind = match len {
+                0..4 => ErrorKind::NotElf,
+                _ => ErrorKind::Malformed(Field::Header),
+            };
+            assert_eq!(refusal(&d[..len as usize]), (kind, len), "{len} bytes");
+        }
+        assert_eq!(refusal(b"MZ\x90\0"), (ErrorKind::NotElf, 4));
+    }
+
+    /// The identification, field by field: each other value is
+    /// unsupported, at its field.
+    #[test]
+    fn the_identification_is_checked_field_by_field() {
+        let cases: [(usize, usize, u64, Field); 7] = [
+            (EI_CLASS, 1, 1, Field::Class),      // ELFCLASS32
+            (EI_DATA, 1, 2, Field::ByteOrder),   // ELFDATA2MSB
+            (E_MACHINE, 2, 3, Field::Machine),   // EM_386
+            (E_MACHINE, 2, 183, Field::Machine), // EM_AARCH64
+            (E_TYPE, 2, ET_REL, Field::Type),    // a `.o` file
+            (E_TYPE, 2, ET_CORE, Field::Type),   // a core file
+            (E_TYPE, 2, 0, Field::Type),         // ET_NONE
+        ];
+        for (at, n, v, field) in cases {
+            let mut d = with_symbols();
+            put(&mut d, at, n, v);
+            let kind = ErrorKind::Unsupported(field);
+            assert_eq!(refusal(&d), (kind, at as u64), "{field:?} {v}");
+        }
+        let mut d = with_symbols();
+        put(&mut d, E_TYPE, 2, ET_DYN);
+        assert!(Binary::parse(&d).is_ok(), "a shared object is read");
+    }
+
+    /// The tables the file header locates, and the section headers'
+    /// fields: each refusal at the field that is wrong.
+    #[test]
+    fn a_malformed_table_is_refused_at_its_field() {
+        let d = with_symbols();
+        let len = d.len() as u64;
+        let text_size = sh_field(&d, 1, SH_SIZE) as usize;
+        let text_addr = sh_field(&d, 1, 0x10) as usize;
+        let symtab_link = sh_field(&d, 2, SH_LINK) as usize;
+        let cases: [(usize, usize, u64, Field, u64); 9] = [
+            (E_PHENTSIZE, 2, 20, Field::ProgramHeaders, E_PHOFF as u64),
+            (E_PHOFF, 8, len, Field::ProgramHeaders, E_PHOFF as u64),
+            (E_SHOFF, 8, len, Field::SectionHeaders, E_SHOFF as u64),
+            (E_SHENTSIZE, 2, 32, Field::SectionHeaders, E_SHOFF as u64),
+            (
+                E_SHENTSIZE,
+                2,
+                60,
+                Field::SectionHeaders,
+                E_SHENTSIZE as u64,
+            ),
+            (E_SHSTRNDX, 2, 9, Field::SectionNames, E_SHSTRNDX as u64),
+            (
+                text_size,
+                8,
+                len,
+                Field::SectionContents,
+                sh_field(&d, 1, 0),
+            ),
+            (
+                text_addr,
+                8,
+                u64::MAX - 1,
+                Field::SectionAddress,
+                sh_field(&d, 1, 0),
+            ),
+            (symtab_link, 4, 0, Field::SectionLink, symtab_link as u64),
+        ];
+        for (at, n, v, field, want) in cases {
+            let mut m = d.clone();
+            put(&mut m, at, n, v);
+            if field == Field::ProgramHeaders {
+                put(&mut m, E_PHNUM, 2, 1);
+            }
+            let what = format!("{field:?}: {v} at {at:#x}");
+            assert_eq!(refusal(&m), (ErrorKind::Malformed(field), want), "{what}");
+        }
+    }
+
+    /// `.eh_frame` contents that are no call frame information (an entry
+    /// longer than the section): refused at the section's contents.
+    #[test]
+    fn a_bad_eh_frame_is_refused_at_its_contents() {
+        let eh_frame = Sec {
+            flags: SHF_ALLOC,
+            addr: 0x2000,
+            ..Sec::new(".eh_frame", 1, vec![0xf0, 0xff, 0xff, 0x7f, 0, 0, 0, 0])
+        };
+        let d = elf(&[text(), eh_frame]);
+        let kind = ErrorKind::Malformed(Field::EhFrame);
+        assert_eq!(refusal(&d), (kind, SectionHeader::nth(&d, 2).offset()));
+    }
+
+    /// A relocation section may link to no symbol table (0), not to a
+    /// string table.
+    #[test]
+    fn a_relocation_section_links_to_a_symbol_table_or_none() {
+        let [symtab, strtab] = symbols();
+        let rela = |link| Sec {
+            link,
+            entsize: 24,
+            ..Sec::new(".rela.text", SHT_RELA, Vec::new())
+        };
+        assert!(Binary::parse(&elf(&[text(), symtab, strtab, rela(0)])).is_ok());
+        let [symtab, strtab] = symbols();
+        let d = elf(&[text(), symtab, strtab, rela(3)]);
+        let kind = ErrorKind::Malformed(Field::SectionLink);
+        assert_eq!(refusal(&d), (kind, sh_field(&d, 4, SH_LINK)));
+    }
 }

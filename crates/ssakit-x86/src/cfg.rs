@@ -657,3 +657,166 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         entry_is_target: w.targets_entry,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The jump-table matcher on hand-assembled switches over `edi` (the
+    //! bytes as GNU `as` encodes each commented instruction): code at
+    //! [`CODE`], the table at [`TABLE`], four cases `mov eax, k; ret` and
+    //! the default `xor eax, eax; ret` after the jump.
+
+    use super::*;
+    use crate::binary::Origin;
+
+    const CODE: u64 = 0x1000;
+    const TABLE: u64 = 0x2000;
+
+    /// `cmp edi, 3`.
+    const CMP_EDI_3: [u8; 3] = [0x83, 0xff, 0x03];
+    /// `ja` (rel8, patched to the default).
+    const JA: u8 = 0x77;
+    /// `jae` (rel8).
+    const JAE: u8 = 0x73;
+
+    /// A switch: `head` (ending in the jump through the table; its jcc
+    /// at `jcc_at`, whose rel8 is made to reach the default), the four
+    /// cases, the default. Returns the code, the cases' addresses and the
+    /// default's.
+    fn switch(mut code: Vec<u8>, jcc_at: usize) -> (Vec<u8>, Vec<u64>, u64) {
+        let mut cases = Vec::new();
+        for k in 0..4 {
+            cases.push(CODE + code.len() as u64);
+            code.extend([0xb8, k, 0, 0, 0, 0xc3]); // mov eax, k; ret
+        }
+        let default = CODE + code.len() as u64;
+        code.extend([0x31, 0xc0, 0xc3]); // xor eax, eax; ret
+        code[jcc_at + 1] = (default - (CODE + jcc_at as u64 + 2)) as u8;
+        (code, cases, default)
+    }
+
+    /// GCC's relative shape: `cmp; jcc D; lea rdx, [rip+TABLE];
+    /// BETWEEN; movsxd rax, [rdx+rdi*4]; add rax, rdx; jmp rax`.
+    fn relative(cmp: &[u8], jcc: u8, between: &[u8]) -> (Vec<u8>, Vec<u64>, u64) {
+        let mut code = cmp.to_vec();
+        let jcc_at = code.len();
+        code.extend([jcc, 0]);
+        let next = CODE + code.len() as u64 + 7;
+        code.extend([0x48, 0x8d, 0x15]); // lea rdx, [rip+disp32]
+        code.extend(((TABLE - next) as u32).to_le_bytes());
+        code.extend(between);
+        code.extend([0x48, 0x63, 0x04, 0xba]); // movsxd rax, dword [rdx+rdi*4]
+        code.extend([0x48, 0x01, 0xd0]); // add rax, rdx
+        code.extend([0xff, 0xe0]); // jmp rax
+        switch(code, jcc_at)
+    }
+
+    /// The 4-byte entries of a relative table: each target less [`TABLE`].
+    fn relative_table(targets: &[u64]) -> Vec<u8> {
+        let rel = |&t: &u64| (t.wrapping_sub(TABLE) as u32).to_le_bytes();
+        targets.iter().flat_map(rel).collect()
+    }
+
+    /// The control flow of the function that is all of `code`, with
+    /// `table` as data.
+    fn recovered(code: &[u8], table: &[u8]) -> FuncCfg {
+        let bin = Binary::of_sections(&[(CODE, code, true), (TABLE, table, false)]);
+        let f = FuncInfo {
+            name: "f".into(),
+            label: "f".into(),
+            extent: CODE..CODE + code.len() as u64,
+            origin: Origin::Symbol,
+        };
+        recover(&bin, &f)
+    }
+
+    /// How the block holding the indirect `jmp` ends.
+    fn jump_end(cfg: &FuncCfg) -> &End {
+        let jmp = |&i: &u32| cfg.insts[i as usize].ins.mnemonic() == Mnemonic::Jmp;
+        let b = cfg.blocks.iter().find(|b| b.insts.iter().any(jmp));
+        &b.expect("a block ends in the jmp").end
+    }
+
+    fn inside(addrs: &[u64]) -> Vec<Target> {
+        addrs.iter().map(|&a| Target::Inside(a)).collect()
+    }
+
+    /// `cmp edi, 3; ja D; lea; movsxd; add; jmp`: four entries relative
+    /// to the table, the default `D`.
+    #[test]
+    fn gcc_relative_table() {
+        let (code, cases, default) = relative(&CMP_EDI_3, JA, &[]);
+        let cfg = recovered(&code, &relative_table(&cases));
+        let shape: Vec<Mnemonic> = cfg.insts[..6].iter().map(|i| i.ins.mnemonic()).collect();
+        use Mnemonic::*;
+        assert_eq!(shape, [Cmp, Ja, Lea, Movsxd, Add, Jmp]);
+        assert_eq!(cfg.jump_tables, 1);
+        let want = End::Switch(inside(&cases), Target::Inside(default));
+        assert_eq!(jump_end(&cfg), &want);
+        assert_eq!(cfg.blocks.len(), 7); // entry, jump, 4 cases, default
+    }
+
+    /// `cmp edi, 4; jae D`: `jae` bounds by `N`, not `N + 1`.
+    #[test]
+    fn jae_bounds_by_its_immediate() {
+        let (code, cases, default) = relative(&[0x83, 0xff, 0x04], JAE, &[]);
+        let cfg = recovered(&code, &relative_table(&cases));
+        let want = End::Switch(inside(&cases), Target::Inside(default));
+        assert_eq!(jump_end(&cfg), &want);
+    }
+
+    /// `cmp edi, 3; ja D; jmp [rdi*8 + TABLE]`: four absolute 8-byte
+    /// entries.
+    #[test]
+    fn absolute_table_of_8_byte_entries() {
+        let mut code = CMP_EDI_3.to_vec();
+        code.extend([JA, 0]);
+        code.extend([0xff, 0x24, 0xfd]); // jmp qword [rdi*8 + disp32]
+        code.extend((TABLE as u32).to_le_bytes());
+        let (code, cases, default) = switch(code, 3);
+        let table: Vec<u8> = cases.iter().flat_map(|c| c.to_le_bytes()).collect();
+        let cfg = recovered(&code, &table);
+        assert_eq!(cfg.jump_tables, 1);
+        let want = End::Switch(inside(&cases), Target::Inside(default));
+        assert_eq!(jump_end(&cfg), &want);
+    }
+
+    /// `lea rdx, [rip+TABLE]; mov rdx, rsi`: the base the `movsxd` reads
+    /// is no longer the table's, and the jump stays unresolved.
+    #[test]
+    fn a_stale_lea_base_stays_unresolved() {
+        let mov_rdx_rsi = [0x48, 0x89, 0xf2];
+        let (code, cases, _) = relative(&CMP_EDI_3, JA, &mov_rdx_rsi);
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(cfg.jump_tables, 0);
+        assert_eq!(jump_end(&cfg), &End::TailCall(None));
+    }
+
+    /// A bound past [`MAX_TABLE`] entries (`cmp edi, 0x10000; ja`, with
+    /// a table that long in the data), and one that overflows (`cmp rdi,
+    /// -1; ja`: `N + 1` wraps): no table.
+    #[test]
+    fn a_bound_that_does_not_fit_is_no_table() {
+        let cmp_edi_0x10000 = [0x81, 0xff, 0x00, 0x00, 0x01, 0x00];
+        let cmp_rdi_minus_1 = [0x48, 0x83, 0xff, 0xff];
+        for cmp in [&cmp_edi_0x10000[..], &cmp_rdi_minus_1[..]] {
+            let (code, cases, _) = relative(cmp, JA, &[]);
+            let table = relative_table(&vec![cases[0]; MAX_TABLE as usize + 1]);
+            let cfg = recovered(&code, &table);
+            assert_eq!(cfg.jump_tables, 0, "{cmp:x?}");
+            assert_eq!(jump_end(&cfg), &End::TailCall(None), "{cmp:x?}");
+        }
+    }
+
+    /// Entries that lead outside the code, or a table that the data does
+    /// not hold whole: no table.
+    #[test]
+    fn a_table_that_is_not_code_addresses_is_no_table() {
+        let (code, cases, _) = relative(&CMP_EDI_3, JA, &[]);
+        let into_data = relative_table(&[cases[0], cases[1], TABLE, cases[3]]);
+        let short = relative_table(&cases[..3]);
+        for table in [into_data, short] {
+            let cfg = recovered(&code, &table);
+            assert_eq!(jump_end(&cfg), &End::TailCall(None));
+        }
+    }
+}

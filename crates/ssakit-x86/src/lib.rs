@@ -18,7 +18,8 @@
 //!   (`--semantics`).
 //! * [`pipeline`]: every function through lift, the three flavours,
 //!   verification, passes and destruction, with counts and times.
-//! * [`error`]: errors located by byte offset.
+//! * [`error`]: errors located by byte offset, each of a kind callers
+//!   decide on.
 //!
 //! ```
 //! let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();

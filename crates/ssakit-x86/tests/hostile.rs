@@ -5,6 +5,7 @@
 //! mutated code decodes to other instructions, and the recovery must cope.
 
 use ssakit_x86::binary::Binary;
+use ssakit_x86::error::{ErrorKind::Malformed, Field};
 use ssakit_x86::pipeline::{run, Options};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
@@ -186,6 +187,7 @@ fn every_bad_sh_link_is_refused_at_its_field() {
             // lifts as the fixture does, which the tests above run.)
             if let Err(e) = Binary::parse(&m) {
                 assert_eq!(e.offset, Some(field as u64), "{what}: {e}");
+                assert_eq!(e.kind, Malformed(Field::SectionLink), "{what}: {e}");
                 refused += 1;
             }
         }

@@ -8,6 +8,7 @@ use ssakit::ir::{Block, Function, Inst, InstData, Module, Operand, Terminator, V
 use ssakit::text::{parse_module, print_module};
 use ssakit_x86::binary::Binary;
 use ssakit_x86::cfg::{recover, End};
+use ssakit_x86::error::{ErrorKind, Field};
 use ssakit_x86::lift::lift;
 
 fn read(name: &str) -> Vec<u8> {
@@ -234,6 +235,7 @@ fn a_table_base_overwritten_after_its_lea_is_no_table() {
 fn a_relocatable_object_is_refused() {
     let e = Binary::parse(&read("round4-other.o")).unwrap_err();
     assert_eq!(e.offset, Some(0x10), "{e}");
+    assert_eq!(e.kind, ErrorKind::Unsupported(Field::Type), "{e}");
     assert!(e.message.contains("ET_REL"), "{e}");
 }
 
@@ -245,8 +247,9 @@ fn no_section_headers_is_a_reason_for_no_function() {
     elf[0x3c..0x3e].fill(0);
     let bin = Binary::parse(&elf).unwrap();
     assert!(bin.functions().is_empty());
-    let why = bin.no_functions_reason().unwrap();
-    assert!(why.contains("e_shnum 0"), "{why}");
+    let e = bin.check_functions().unwrap_err();
+    assert_eq!(e.kind, ErrorKind::NoFunctions, "{e}");
+    assert!(e.message.contains("e_shnum 0"), "{e}");
 }
 
 /// Item 6: a stripped binary without `.eh_frame` (as a stripped Go
@@ -265,10 +268,12 @@ fn no_symbols_and_no_eh_frame_is_a_reason_for_no_function() {
     assert!(renamed >= 1);
     let bin = Binary::parse(&elf).unwrap();
     assert!(bin.functions().is_empty());
-    let why = bin.no_functions_reason().unwrap();
+    let e = bin.check_functions().unwrap_err();
+    assert_eq!(e.kind, ErrorKind::NoFunctions, "{e}");
     assert!(
-        why.contains("no symbol of a function and no `.eh_frame`"),
-        "{why}"
+        e.message
+            .contains("no symbol of a function and no `.eh_frame`"),
+        "{e}"
     );
 }
 
@@ -288,7 +293,7 @@ fn a_bad_sh_link_is_reported_at_the_field() {
         2,
         "{e}: the header of .symtab (SHT_SYMTAB)"
     );
-    assert!(e.message.contains("sh_link"), "{e}");
+    assert_eq!(e.kind, ErrorKind::Malformed(Field::SectionLink), "{e}");
 }
 
 /// Item 5: the debug file of another build (another build-id) is
@@ -298,6 +303,7 @@ fn a_debug_file_of_another_build_is_refused() {
     let stripped = read("round4-stripped");
     let mut bin = Binary::parse(&stripped).unwrap();
     let e = bin.add_symbols(&read("round4-O1")).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::OtherBuild, "{e}");
     assert!(e.message.contains("build-id"), "{e}");
     assert!(e.offset.is_some(), "{e}");
     bin.add_symbols(&read("round4")).unwrap();
@@ -322,6 +328,7 @@ fn a_debug_file_of_another_build_is_refused_by_its_crc() {
     let linked = hide_build_id(read("round4-linked"));
     let mut bin = Binary::parse(&linked).unwrap();
     let e = bin.add_symbols(&read("round4-O1")).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::OtherBuild, "{e}");
     assert!(e.message.contains("`.gnu_debuglink`"), "{e}");
     bin.add_symbols(&read("round4")).unwrap();
     assert!(bin.functions().iter().any(|f| f.label == "helper.2"));

@@ -11,6 +11,7 @@ use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran
 use clap::Subcommand;
 use ssakit::ir::{Block, Function, InstData, Module, Operand, Terminator, VarNames};
 use ssakit_x86::binary::{Binary, FuncInfo};
+use ssakit_x86::error::ErrorKind;
 use ssakit_x86::lift::Origins;
 use ssakit_x86::pipeline::{self, BinaryStats, Options, PhiCounts};
 use ssakit_x86::X86Error;
@@ -104,9 +105,10 @@ pub fn run(a: Args) -> Result<(), Failed> {
     }
 }
 
+/// Prints `e` about the file `name`; the exit code is the kind's.
 fn bad(name: &str, e: &X86Error) -> Failed {
     crate::errln!("error: {name}: {e}");
-    Failed(exit::INPUT)
+    Failed(exit::of_x86(e.kind))
 }
 
 /// Reads the binary at `path` (and the debug file); `then` gets it. A
@@ -122,22 +124,21 @@ fn with_binary<T>(
         let (dname, dbytes) = crate::input::read_elf_bytes(dbg)?;
         bin.add_symbols(&dbytes).map_err(|e| bad(&dname, &e))?;
     }
-    if let Some(why) = bin.no_functions_reason() {
-        crate::errln!("error: {name}: {why}");
-        return Err(Failed(exit::INPUT));
-    }
+    bin.check_functions().map_err(|e| bad(&name, &e))?;
     then(&name, &bin)
 }
 
 /// The function `sel` names: a start address (`0x...`), a label, or a
 /// symbol's name that only one function has. The error says why not: no
 /// such function, an address inside a function (naming it), or a name
-/// several functions have (listing them).
-fn find<'b>(bin: &'b Binary<'_>, sel: &str) -> Result<&'b FuncInfo, String> {
+/// several functions have (listing them): of kind
+/// [`ErrorKind::NoSuchFunction`] or [`ErrorKind::Ambiguous`].
+fn find<'b>(bin: &'b Binary<'_>, sel: &str) -> Result<&'b FuncInfo, X86Error> {
     let shown = crate::echo::echo(sel);
     let addr = sel
         .strip_prefix("0x")
         .and_then(|h| u64::from_str_radix(h, 16).ok());
+    let none = |why: String| X86Error::new(ErrorKind::NoSuchFunction, why);
     if let Some(a) = addr {
         return bin
             .function_at(a)
@@ -148,7 +149,8 @@ fn find<'b>(bin: &'b Binary<'_>, sel: &str) -> Result<&'b FuncInfo, String> {
                     f.label, f.extent.start, f.extent.end, f.extent.start
                 ),
                 None => format!("no function at {a:#x}"),
-            });
+            })
+            .map_err(none);
     }
     let named: Vec<&FuncInfo> = bin.functions().iter().filter(|f| f.name == sel).collect();
     if named.len() > 1 {
@@ -156,17 +158,24 @@ fn find<'b>(bin: &'b Binary<'_>, sel: &str) -> Result<&'b FuncInfo, String> {
             .iter()
             .map(|f| format!("`{}` at {:#x}", f.label, f.extent.start))
             .collect();
-        return Err(format!(
-            "`{shown}` names {} functions: {}; give one of these labels or a start address",
-            named.len(),
-            list.join(", ")
+        return Err(X86Error::new(
+            ErrorKind::Ambiguous,
+            format!(
+                "`{shown}` names {} functions: {}; give one of these labels or a start address",
+                named.len(),
+                list.join(", ")
+            ),
         ));
     }
     bin.functions()
         .iter()
         .find(|f| f.label == sel)
         .or(named.first().copied())
-        .ok_or_else(|| format!("no function `{shown}` (a name or a start address 0x...)"))
+        .ok_or_else(|| {
+            none(format!(
+                "no function `{shown}` (a name or a start address 0x...)"
+            ))
+        })
 }
 
 /// The functions `--func` chooses (each once, in the order first named),
@@ -181,10 +190,7 @@ fn choose<'b>(
     };
     let mut chosen: Vec<&FuncInfo> = Vec::new();
     for sel in sels.split(',') {
-        let f = find(bin, sel).map_err(|why| {
-            crate::errln!("error: {name}: {why}");
-            Failed(exit::INPUT)
-        })?;
+        let f = find(bin, sel).map_err(|e| bad(name, &e))?;
         if !chosen.iter().any(|g| g.extent.start == f.extent.start) {
             chosen.push(f);
         }
@@ -582,4 +588,29 @@ fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         total: json::X86Counts::new(&stats.total(), built, false, opts.semantics),
         wall: stats.wall,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--func` decides by kind: a name two functions share is
+    /// ambiguous, an unknown name or an address inside a function names
+    /// none, and a label or a start address names one.
+    #[test]
+    fn a_selection_is_decided_by_its_kind() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../ssakit-x86/tests/fixture/round4"
+        );
+        let elf = std::fs::read(path).unwrap();
+        let bin = Binary::parse(&elf).unwrap();
+        let kind = |sel: &str| find(&bin, sel).err().map(|e| e.kind);
+        assert_eq!(kind("helper"), Some(ErrorKind::Ambiguous));
+        assert_eq!(kind("nope"), Some(ErrorKind::NoSuchFunction));
+        assert_eq!(kind("0x1243"), Some(ErrorKind::NoSuchFunction));
+        assert_eq!(kind("0x5"), Some(ErrorKind::NoSuchFunction));
+        assert_eq!(kind("helper.2"), None);
+        assert_eq!(kind("0x1240"), None);
+    }
 }
