@@ -54,15 +54,7 @@ fn every_function_goes_through_every_flavour_destruction_and_the_text() {
             let f = lift(&bin, info).func;
             round_trip(&f, &what);
             for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
-                let mut g = f.clone();
-                let opts = construct::Options {
-                    flavor,
-                    ..Default::default()
-                };
-                construct::construct(&mut g, &opts)
-                    .unwrap_or_else(|e| panic!("{what}: {}", e.describe(&f)));
-                ssakit::verify::verify_valid(&g)
-                    .unwrap_or_else(|e| panic!("{what}: {flavor:?}: {}", e[0].describe(&g)));
+                let mut g = constructed(&f, flavor, &what);
                 round_trip(&g, &what);
                 destruct(&mut g, &DestructOptions::default())
                     .unwrap_or_else(|e| panic!("{what}: {flavor:?}: destruct: {}", e.describe(&g)));
@@ -369,15 +361,7 @@ fn every_function_with_semantics_goes_through_the_passes() {
             let f = lift_with(&bin, info, &sem).func;
             round_trip(&f, &what);
             for flavor in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned] {
-                let mut g = f.clone();
-                let opts = construct::Options {
-                    flavor,
-                    ..Default::default()
-                };
-                construct::construct(&mut g, &opts)
-                    .unwrap_or_else(|e| panic!("{what}: {}", e.describe(&f)));
-                ssakit::verify::verify_valid(&g)
-                    .unwrap_or_else(|e| panic!("{what}: {flavor:?}: {}", e[0].describe(&g)));
+                let mut g = constructed(&f, flavor, &what);
                 let n = |g: &Function| g.blocks().map(|b| g.block_insts(b).len()).sum::<usize>();
                 let m = n(&g);
                 ssakit::opt::run_passes(&mut g, &passes)
@@ -400,4 +384,17 @@ fn every_function_with_semantics_goes_through_the_passes() {
         after * 2 < before,
         "{before} instructions before the passes, {after} after"
     );
+}
+
+/// `f` in SSA of `flavor`, verified (`what` names it in a failure).
+fn constructed(f: &Function, flavor: Flavor, what: &str) -> Function {
+    let mut g = f.clone();
+    let opts = construct::Options {
+        flavor,
+        ..Default::default()
+    };
+    construct::construct(&mut g, &opts).unwrap_or_else(|e| panic!("{what}: {}", e.describe(f)));
+    ssakit::verify::verify_valid(&g)
+        .unwrap_or_else(|e| panic!("{what}: {flavor:?}: {}", e[0].describe(&g)));
+    g
 }

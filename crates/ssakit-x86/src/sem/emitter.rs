@@ -346,6 +346,13 @@ impl<'a> Emitter<'a> {
         } else {
             self.set_op(Loc::ZF, Opcode::I32Eqz, &[r]);
         }
+        let odd = self.low_byte_odd(r, w);
+        self.set_op(Loc::PF, Opcode::I32Eqz, &[odd]);
+    }
+
+    /// Whether the low byte of `r` has an odd number of ones (`PF` is
+    /// its negation).
+    fn low_byte_odd(&mut self, r: Operand, w: W) -> Operand {
         let lo = if w.is64() {
             self.op(Opcode::I32WrapI64, &[r])
         } else {
@@ -353,22 +360,14 @@ impl<'a> Emitter<'a> {
         };
         let byte = self.op(Opcode::I32And, &[lo, Operand::Const(0xff)]);
         let ones = self.op(Opcode::I32Popcnt, &[byte]);
-        let odd = self.op(Opcode::I32And, &[ones, Operand::Const(1)]);
-        self.set_op(Loc::PF, Opcode::I32Eqz, &[odd]);
+        self.op(Opcode::I32And, &[ones, Operand::Const(1)])
     }
 
     /// `SF`, `ZF` and `PF` of result `r` into temporaries.
     pub(super) fn result_flag_values(&mut self, r: Operand, w: W) -> [Operand; 3] {
         let sf = self.msb(r, w);
         let zf = self.opw(w, Opcode::I64Eqz, Opcode::I32Eqz, &[r]);
-        let lo = if w.is64() {
-            self.op(Opcode::I32WrapI64, &[r])
-        } else {
-            r
-        };
-        let byte = self.op(Opcode::I32And, &[lo, Operand::Const(0xff)]);
-        let ones = self.op(Opcode::I32Popcnt, &[byte]);
-        let odd = self.op(Opcode::I32And, &[ones, Operand::Const(1)]);
+        let odd = self.low_byte_odd(r, w);
         let pf = self.op(Opcode::I32Eqz, &[odd]);
         [sf, zf, pf]
     }
