@@ -333,6 +333,43 @@ fn sites(bin: &Binary<'_>, info: &FuncInfo, opaque: &BTreeSet<u64>) -> Vec<(char
     out.into_iter().map(|(a, (k, n))| (k, a, n)).collect()
 }
 
+/// The explicit memory operands of `info`'s instructions, for
+/// `unicorn_functions.py`'s check of canonical addresses:
+/// `ADDR:BASE:INDEX:SCALE:DISP:FS,...` (`-` for none).
+fn memory_operands(bin: &Binary<'_>, info: &FuncInfo) -> String {
+    use iced_x86::{Mnemonic, OpKind, Register};
+    let num = |r: Register| {
+        GPRS.iter()
+            .position(|g| r != Register::None && format!("{r:?}").eq_ignore_ascii_case(g))
+            .map_or("x".to_string(), |k| k.to_string())
+    };
+    let cfg = recover(bin, info);
+    let mut out = Vec::new();
+    for insn in &cfg.insts {
+        let ins = &insn.ins;
+        let mem = (0..ins.op_count()).any(|i| ins.op_kind(i) == OpKind::Memory);
+        if !mem
+            || ins.is_ip_rel_memory_operand()
+            || matches!(ins.mnemonic(), Mnemonic::Lea | Mnemonic::Nop)
+        {
+            continue;
+        }
+        out.push(format!(
+            "{:x}:{}:{}:{}:{:x}:{}",
+            ins.ip(),
+            num(ins.memory_base()),
+            num(ins.memory_index()),
+            ins.memory_index_scale(),
+            ins.memory_displacement64(),
+            u8::from(ins.memory_segment() == Register::FS)
+        ));
+    }
+    match out.is_empty() {
+        true => "-".to_string(),
+        false => out.join(","),
+    }
+}
+
 /// Plants `fault` in the lifted function `f` (before construction).
 fn plant(
     f: &mut Function,
@@ -806,6 +843,7 @@ fn interpret(
 fn compare_return(
     cpu: (&[u64], u64),
     vals: &[Value],
+    undefined: &[bool],
     expected: &Memory,
     got: &Memory,
 ) -> Vec<String> {
@@ -813,6 +851,7 @@ fn compare_return(
     let mut diffs = Vec::new();
     for (k, name) in GPRS.iter().enumerate() {
         match vals[k] {
+            _ if undefined[k] => {}
             Value::Undef => {}
             v if v == Value::Int(regs[k] as i64) => {}
             v => diffs.push(format!("{name}: cpu {:#x}, ssakit {v}", regs[k])),
@@ -821,6 +860,7 @@ fn compare_return(
     for (k, name) in FLAGS.iter().enumerate() {
         let cpu = ((rflags >> FLAG_BITS[k]) & 1) as i64;
         match vals[16 + k] {
+            _ if undefined[16 + k] => {}
             Value::Undef => {}
             v if v == Value::Int(cpu) => {}
             v => diffs.push(format!("{name}: cpu {cpu}, ssakit {v}")),
@@ -848,6 +888,10 @@ fn compare_return(
     diffs
 }
 
+fn is_trap(r: &Result<Vec<Value>, ssakit::interp::RuntimeError>) -> bool {
+    matches!(r, Err(e) if matches!(e.kind, ErrorKind::Trap { .. }))
+}
+
 /// Classifies one case in one form: `Ok(None)` compared and equal,
 /// `Ok(Some(reason))` skipped, `Err(mismatch)`.
 fn judge(
@@ -856,6 +900,7 @@ fn judge(
     p: &Prepared,
     case: &Case,
     cpu: &Cpu,
+    undefined: &mut Vec<bool>,
 ) -> Result<Option<String>, String> {
     let start = start_memory(img, case, &cpu.touched, &cpu.zeroed);
     match &cpu.end {
@@ -883,6 +928,9 @@ fn judge(
                 ("noreturn", Some(f)) if f == p.forms[0].functions[0].name() => {
                     Ok(Some("a call that never returns".into()))
                 }
+                ("noncanonical", None) if is_trap(&r) => {
+                    Ok(Some("a non-canonical address (the CPU faults)".into()))
+                }
                 ("opaque", Some(f)) if f.starts_with(&format!("opaque_{addr:x}_")) => {
                     let m = f.rsplit('_').next().unwrap_or("");
                     Ok(Some(format!("opaque `{m}` reached")))
@@ -909,7 +957,13 @@ fn judge(
             let (r, got) = interpret(i, p, case, start);
             match r {
                 Ok(vals) => {
-                    let d = compare_return((regs, *rflags), &vals, &expected, &got);
+                    // What pruned SSA leaves undefined is compared in no
+                    // form: destruction may drop an `x = undef` copy, so
+                    // that `x` keeps an older value (a refinement of ⊥).
+                    if undefined.is_empty() {
+                        undefined.extend(vals.iter().map(|v| *v == Value::Undef));
+                    }
+                    let d = compare_return((regs, *rflags), &vals, undefined, &expected, &got);
                     match d.is_empty() {
                         true => Ok(None),
                         false => Err(d.join("; ")),
@@ -958,7 +1012,8 @@ fn run_sample(
                 } else {
                     sites.join(",")
                 };
-                let _ = writeln!(script, "func {:x} {sites}", p.entry);
+                let mems = memory_operands(&bin, info);
+                let _ = writeln!(script, "func {:x} {sites} {mems}", p.entry);
                 let cases: Vec<Case> = (0..states).map(|_| random_case(&mut rng)).collect();
                 for c in &cases {
                     let _ = write!(
@@ -1014,8 +1069,9 @@ fn run_sample(
             let cpu = parse_cpu(lines.next().expect("a line per case"));
             tally.cases += 1;
             let mut verdict = Ok(None);
+            let mut undefined = Vec::new();
             for (form, i) in FORMS.iter().zip(&interps) {
-                match judge(&img, i, p, case, &cpu) {
+                match judge(&img, i, p, case, &cpu, &mut undefined) {
                     Err(m) => {
                         verdict = Err(format!("{} ({:#x}) {form}: {m}", p.name, p.entry));
                         break;

@@ -7,8 +7,11 @@ Usage: unicorn_functions.py ELF CASES. The lines of CASES (numbers in hex):
     map ADDR SIZE PERMS     map a region (PERMS: letters of r, w, x)
     load ADDR OFFSET LEN    write LEN bytes of ELF from OFFSET at ADDR
     fill ADDR BYTES         write the bytes
-    func ENTRY SITES        the next cases run this function; SITES is `-`
-                            or KIND:ADDR:SIZE,... (below)
+    func ENTRY SITES MEMS   the next cases run this function; SITES is `-`
+                            or KIND:ADDR:SIZE,... (below); MEMS is `-` or
+                            ADDR:BASE:INDEX:SCALE:DISP:FS,... for each
+                            instruction with a memory operand (registers
+                            by number, `x` for none; FS 1 for `fs:`)
     case RFLAGS FS_BASE RET RAX RCX ... R15
                             one run: RET is written at [rsp] (the return
                             address) and the run ends when it is reached
@@ -19,11 +22,15 @@ call model's results in the caller-saved registers and the flags, then the
 next instruction), `t` a tail call or a jump out of the function (the
 call model, rsp + 8, then the return), `n` a call that never returns (the
 run stops), `s` an operation the lifted function leaves opaque (the run
-stops). The call model (number N of the run's calls, result K): see
+stops). Before an instruction with a memory operand, the address is
+computed: a non-canonical one stops the run (`stop noncanonical ADDR`;
+the CPU faults there, where Unicorn would wrap the address to 48 bits).
+The call model (number N of the run's calls, result K): see
 `mix` below; the value oracle's interpreter computes the same.
 
 Memory a run touches that is not mapped is mapped as zero pages (at most
-64 a run, canonical addresses only). After each case the memory is put
+64 a run, below 4 GiB only: Unicorn wraps a non-canonical address to 48
+bits where the CPU faults). After each case the memory is put
 back as it was. One output line per case:
 
     STATUS DETAIL ADDR CALLS TOUCHED ZEROED [RFLAGS RAX ... R15 WRITES]
@@ -99,7 +106,7 @@ class Runner:
             prot |= UC_PROT_EXEC
         self.uc.mem_map(addr, size, prot)
 
-    def func(self, entry, sites):
+    def func(self, entry, sites, mems):
         for h in self.site_hooks:
             self.uc.hook_del(h)
         self.site_hooks = []
@@ -112,7 +119,16 @@ class Runner:
         if os.environ.get('SSAKIT_VALUE_ORACLE_TRACE') == '%x' % entry:
             self.site_hooks.append(self.uc.hook_add(
                 UC_HOOK_BLOCK, lambda uc, a, n, d: sys.stderr.write('%x ' % a)))
-        for a in self.sites:
+        self.mems = {}
+        if mems != '-':
+            for m in mems.split(','):
+                a, base, index, scale, disp, fs = m.split(':')
+                if int(a, 16) not in self.sites:
+                    self.mems[int(a, 16)] = (
+                        None if base == 'x' else REGS[int(base)],
+                        None if index == 'x' else REGS[int(index)],
+                        int(scale), int(disp, 16), fs == '1')
+        for a in set(self.sites) | set(self.mems):
             self.site_hooks.append(self.uc.hook_add(UC_HOOK_CODE, self.on_site, begin=a, end=a))
         # Code translated for an earlier function has no hook at this one's
         # sites.
@@ -139,7 +155,9 @@ class Runner:
                 self.touched.add(p)
 
     def on_unmapped(self, uc, access, addr, size, value, data):
-        if len(self.zeroed) >= MAX_ZEROED or not (addr < 1 << 47):
+        # Below 4 GiB only: Unicorn wraps a non-canonical address to 48
+        # bits where the CPU faults (#GP), and the interpreter traps.
+        if len(self.zeroed) >= MAX_ZEROED or addr + size > 1 << 32:
             return False
         for p in range(addr // PAGE, (addr + size - 1) // PAGE + 1):
             try:
@@ -161,6 +179,22 @@ class Runner:
         self.uc.reg_write(X.UC_X86_REG_RFLAGS, fl)
 
     def on_site(self, uc, address, size, data):
+        mem = self.mems.get(address)
+        if mem:
+            base, index, scale, disp, fs = mem
+            ea = disp
+            if base is not None:
+                ea += uc.reg_read(base)
+            if index is not None:
+                ea += uc.reg_read(index) * scale
+            if fs:
+                ea += uc.reg_read(X.UC_X86_REG_FS_BASE)
+            top = (ea & MASK) >> 47
+            if top not in (0, (1 << 17) - 1):
+                self.status = ('stop', 'noncanonical', address)
+                uc.reg_write(X.UC_X86_REG_RIP, self.ret)
+                uc.emu_stop()
+            return
         kind, isize = self.sites[address]
         if kind == 'c':
             self.call_model()
@@ -248,7 +282,7 @@ def main(elf_path, path):
             elif p[0] == 'fill':
                 r.uc.mem_write(int(p[1], 16), bytes.fromhex(p[2]))
             elif p[0] == 'func':
-                r.func(int(p[1], 16), p[2])
+                r.func(int(p[1], 16), p[2], p[3])
             elif p[0] == 'case':
                 rflags, fs_base, ret = (int(x, 16) for x in p[1:4])
                 regs = [int(x, 16) for x in p[4:20]]
