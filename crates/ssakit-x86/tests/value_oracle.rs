@@ -117,6 +117,18 @@ impl Rng {
             _ => self.next(),
         }
     }
+    /// A word of the stack, heap or TLS: as [`Rng::word`], but never a
+    /// random 64-bit value (most are not canonical: a pointer loaded
+    /// from memory would end most runs in a fault).
+    fn memory_word(&mut self) -> u64 {
+        match self.below(8) {
+            0..=3 => HEAP + 8 * self.below(HEAP_SIZE / 8 - 64),
+            4 => STACK + 0x8000 + 8 * self.below(0x800),
+            5 => self.below(32),
+            6 => [0, u64::MAX, 1, 0x8000_0000, 0x7fff_ffff, 0xffff_ffff][self.below(6) as usize],
+            _ => self.next() & 0xffff_ffff,
+        }
+    }
 }
 
 /// A planted fault of the meaning, for `planted_faults_are_caught`.
@@ -208,7 +220,7 @@ impl<'e> Image<'e> {
         let mut regions = Vec::new();
         for (start, size) in [(STACK, STACK_SIZE), (HEAP, HEAP_SIZE), (TLS, TLS_SIZE)] {
             let bytes = (0..size / 8)
-                .flat_map(|_| rng.word().to_le_bytes())
+                .flat_map(|_| rng.memory_word().to_le_bytes())
                 .collect();
             regions.push((start, bytes));
             for p in (start..start + size).step_by(PAGE as usize) {
