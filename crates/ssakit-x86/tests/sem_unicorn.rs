@@ -21,26 +21,19 @@ use ssakit_x86::binary::Binary;
 use ssakit_x86::sem::lift_instruction;
 use std::fmt::Write as _;
 
+#[path = "support/hex.rs"]
+mod hex;
+#[path = "support/rng.rs"]
+mod rng;
 #[path = "support/unicorn.rs"]
 mod unicorn;
+use hex::{hex, unhex};
+use rng::Rng;
 use std::path::PathBuf;
 use std::process::Command;
 use unicorn::python;
 
-/// SplitMix64: a fixed-seed generator for the states.
-struct Rng(u64);
-
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
     /// A register value: edge values as often as random ones.
     fn value(&mut self) -> u64 {
         match self.below(8) {
@@ -223,19 +216,6 @@ fn case(ins: &Instruction, code: &[u8], rng: &mut Rng) -> Option<Case> {
         pages,
         windows: filled,
     })
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
-        .collect()
 }
 
 /// The covered instructions of `elf`: every function's from the start

@@ -63,8 +63,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[path = "support/hex.rs"]
+mod hex;
+#[path = "support/rng.rs"]
+mod rng;
 #[path = "support/unicorn.rs"]
 mod unicorn;
+use hex::{hex, unhex};
+use rng::Rng;
 
 const PAGE: u64 = 4096;
 const STACK: u64 = 0x7ff0_0000;
@@ -91,20 +97,7 @@ const FLAGS: [&str; 7] = ["cf", "pf", "af", "zf", "sf", "of", "df"];
 /// What a call writes, in the call model's order.
 const CALL_GPRS: [&str; 9] = ["rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"];
 
-/// SplitMix64: a fixed-seed generator for the states.
-struct Rng(u64);
-
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
     /// A word of memory or a register: a pointer into the heap or the
     /// stack, a small number, or an edge or random value.
     fn word(&mut self) -> u64 {
@@ -274,19 +267,6 @@ impl<'e> Image<'e> {
             let _ = writeln!(out, "fill {start:x} {}", hex(bytes));
         }
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
-        .collect()
 }
 
 /// Where the CPU does what the lifted function does instead of the
@@ -818,6 +798,23 @@ fn start_memory(img: &Image<'_>, case: &Case, touched: &[u64], zeroed: &[u64]) -
     m
 }
 
+/// The lifted function's arguments for `case`: the 16 general registers,
+/// the 7 flags, the 16 vector registers (0: nothing reads them), then
+/// `fs_base` (the TLS block) or `gs_base` (0) where the function takes
+/// them.
+fn arguments(p: &Prepared, case: &Case) -> Vec<i64> {
+    let mut args: Vec<i64> = case.regs.iter().map(|&r| r as i64).collect();
+    args.extend(FLAG_BITS.iter().map(|&b| ((case.rflags >> b) & 1) as i64));
+    args.extend([0; 16]);
+    for s in &p.segment_params {
+        args.push(match s.as_str() {
+            "fs_base" => (TLS + 0x1000) as i64,
+            _ => 0,
+        });
+    }
+    args
+}
+
 /// Runs form `module` from `case` on `memory`.
 fn interpret(
     i: &Interpreter<'_>,
@@ -825,16 +822,7 @@ fn interpret(
     case: &Case,
     memory: Memory,
 ) -> (Result<Vec<Value>, ssakit::interp::RuntimeError>, Memory) {
-    let mut args: Vec<i64> = case.regs.iter().map(|&r| r as i64).collect();
-    args.extend(FLAG_BITS.iter().map(|&b| ((case.rflags >> b) & 1) as i64));
-    args.extend([0; 16]);
-    for s in &p.segment_params {
-        args.push(if s == "fs_base" {
-            (TLS + 0x1000) as i64
-        } else {
-            0
-        });
-    }
+    let args = arguments(p, case);
     let mut state = State {
         memory,
         ..State::default()
@@ -1125,16 +1113,7 @@ fn run_sample(
 /// Prints the blocks the interpreter entered (pruned SSA), to compare
 /// with the CPU's (`SSAKIT_VALUE_ORACLE_TRACE=ENTRY`).
 fn debug_path(img: &Image<'_>, i: &Interpreter<'_>, p: &Prepared, case: &Case, cpu: &Cpu) {
-    let mut args: Vec<i64> = case.regs.iter().map(|&r| r as i64).collect();
-    args.extend(FLAG_BITS.iter().map(|&b| ((case.rflags >> b) & 1) as i64));
-    args.extend([0; 16]);
-    for s in &p.segment_params {
-        args.push(if s == "fs_base" {
-            (TLS + 0x1000) as i64
-        } else {
-            0
-        });
-    }
+    let args = arguments(p, case);
     let mut state = State {
         memory: start_memory(img, case, &cpu.touched, &cpu.zeroed),
         ..State::default()

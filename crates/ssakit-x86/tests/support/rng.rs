@@ -1,0 +1,22 @@
+//! SplitMix64, the fixed-seed generator of the Unicorn oracles' states
+//! (`sem_unicorn.rs`, `value_oracle.rs`); each test adds the kinds of
+//! values it draws in its own `impl Rng`.
+
+/// SplitMix64 (Steele, Lea and Flood): `next` is the whole generator.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
