@@ -43,6 +43,12 @@
 //! sign-extended instead of zero-extended); `planted_faults_are_caught`
 //! checks that the oracle sees both.
 //!
+//! On a mismatch, `SSAKIT_VALUE_ORACLE_DEBUG=1` prints the blocks the
+//! interpreter entered, `SSAKIT_VALUE_ORACLE_TRACE=ENTRY` (the function's
+//! address in hex) the blocks the CPU ran, and
+//! `SSAKIT_VALUE_ORACLE_KEEP=1` keeps the cases given to Python in the
+//! temporary directory.
+//!
 //! Needs the `unicorn` wheel of `scripts/install-unicorn.sh`: without it
 //! the tests say so and pass, unless `SSAKIT_REQUIRE_UNICORN=1`. The
 //! sample: the fixtures whole, and from the corpus (this machine's libc,
@@ -1213,28 +1219,32 @@ fn corpus_functions_compute_what_the_cpu_computes() {
             .find(|p| p.ends_with(name))
             .map(str::to_string)
     };
+    // This machine's libc (skipped where absent), then what the corpus
+    // names (a path named and absent fails).
+    let libc = "/lib/x86_64-linux-gnu/libc.so.6".to_string();
     let binaries = [
-        (
-            Some("/lib/x86_64-linux-gnu/libc.so.6".to_string()),
-            if full { 200 } else { 20 },
-            29,
-        ),
-        (find("/bash"), if full { 100 } else { 10 }, 30),
+        (Some(libc), false, if full { 200 } else { 20 }, 29),
+        (find("/bash"), true, if full { 100 } else { 10 }, 30),
         (
             find("/libpython3.11.so.1.0"),
+            true,
             if full { 100 } else { 10 },
             31,
         ),
     ];
     let mut total = Tally::default();
-    for (path, n, seed) in binaries {
+    for (path, given, n, seed) in binaries {
         let Some(path) = path else {
-            eprintln!("skipped: SSAKIT_X86_CORPUS names no bash or libpython");
+            eprintln!("skipped: SSAKIT_X86_CORPUS names no bash or no libpython3.11");
             continue;
         };
-        let Ok(elf) = std::fs::read(&path) else {
-            eprintln!("skipped: no {path}");
-            continue;
+        let elf = match std::fs::read(&path) {
+            Ok(elf) => elf,
+            Err(e) if given => panic!("SSAKIT_X86_CORPUS names {path}, which cannot be read: {e}"),
+            Err(_) => {
+                eprintln!("skipped: no {path}");
+                continue;
+            }
         };
         let mut t = Tally::default();
         run_sample(
@@ -1247,6 +1257,13 @@ fn corpus_functions_compute_what_the_cpu_computes() {
             &mut t,
         );
         report(&path, &t);
+        // Something was compared: a harness that skips everything fails.
+        assert!(
+            t.compared * 3 >= t.functions,
+            "{path}: {} of {} functions compared",
+            t.compared,
+            t.functions
+        );
         total.mismatches.extend(t.mismatches);
     }
     assert!(
