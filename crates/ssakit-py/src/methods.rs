@@ -331,6 +331,30 @@ impl PyFunction {
         self.func().num_insts()
     }
 
+    /// The number of copies (what destruction leaves, as `x86 stats`
+    /// counts them: `copy` instructions, not parallel copies).
+    #[getter]
+    fn num_copies(&self) -> usize {
+        let f = self.func();
+        f.layout()
+            .iter()
+            .flat_map(|&b| f.block_insts(b))
+            .filter(|&&i| matches!(f.inst(i), InstData::Copy { .. }))
+            .count()
+    }
+
+    /// The machine instructions decoded (lifted x86 code), else None.
+    #[getter]
+    fn machine_instructions(&self) -> Option<usize> {
+        self.recovery().map(|r| r.instructions)
+    }
+
+    /// The jump tables resolved (lifted x86 code), else None.
+    #[getter]
+    fn jump_tables(&self) -> Option<usize> {
+        self.recovery().map(|r| r.jump_tables)
+    }
+
     /// The function as `.ssa` text.
     fn to_text(&self) -> String {
         ssakit::text::print_function(self.func())

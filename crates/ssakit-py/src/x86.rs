@@ -4,7 +4,7 @@
 //! (`ssakit_x86::lift::Origins`), optionally constructed in one flavour.
 
 use crate::errors::{elf_error, ir_error, key_error};
-use crate::function::{PyFunction, Source};
+use crate::function::{PyFunction, Recovery, Source};
 use crate::methods::flavor_options;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -127,6 +127,10 @@ impl Elf {
                     let source = Source::X86 {
                         origins: Arc::new(l.origins),
                         start: info.extent.start,
+                        recovery: Recovery {
+                            instructions: l.instructions,
+                            jump_tables: l.jump_tables,
+                        },
                     };
                     Ok((f, source))
                 })
