@@ -5,7 +5,7 @@
 
 use crate::errors::{elf_error, ir_error, key_error};
 use crate::function::{PyFunction, Recovery, Source};
-use crate::methods::flavor_options;
+use crate::options::flavor_options;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use ssakit_x86::binary::{Binary, FuncInfo};
