@@ -9,6 +9,11 @@
 # otherwise (`release` is pip's default); the tests compare with the CLI,
 # built here in the test profile, which `cargo test` built already in
 # .ci/run (or SSAKIT_BIN).
+#
+# With SSAKIT_RAY=1, Ray Data from its wheels goes into the environment
+# too, and tests/test_ray.py (scripts/ray-stats.py in local mode against
+# `x86 stats`) must run rather than skip: the wheels alone took 2 to 3.3
+# minutes to install here (docs/scale.md), so it is not on by default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
@@ -21,6 +26,10 @@ rm -rf "$venv"
 python3 -m venv "$venv"
 pip=("$venv/bin/pip" install -q --disable-pip-version-check)
 "${pip[@]}" maturin==1.16.0 pytest==9.2.0 networkx==3.6.1
+if [ "${SSAKIT_RAY:-}" = 1 ]; then
+    "${pip[@]}" "ray[data]==2.60.0"
+    export SSAKIT_REQUIRE_RAY=1
+fi
 if [ -z "${SSAKIT_BIN:-}" ]; then
     cargo build -q --profile test -p ssakit-cli
     export SSAKIT_BIN="$PWD/$target/debug/ssakit"

@@ -108,6 +108,15 @@ class Function:
     def num_phis(self) -> int: ...
     @property
     def num_insts(self) -> int: ...
+    @property
+    def num_copies(self) -> int:
+        """`copy` instructions, as `ssakit x86 stats` counts what destruction leaves."""
+    @property
+    def machine_instructions(self) -> Optional[int]:
+        """Machine instructions decoded (lifted x86 code), else None."""
+    @property
+    def jump_tables(self) -> Optional[int]:
+        """Jump tables resolved (lifted x86 code), else None."""
     def phi_counts(self) -> Tuple[int, int, int]:
         """(registers, flags, vectors), as `ssakit x86 stats` counts them."""
     def to_text(self) -> str: ...

@@ -26,6 +26,8 @@ pub enum Source {
         origins: Arc<Origins>,
         /// The function's start address.
         start: u64,
+        /// What control-flow recovery found.
+        recovery: Recovery,
     },
     /// Lifted from WebAssembly: the function's index in the module and
     /// each instruction's byte offset.
@@ -39,9 +41,21 @@ pub enum Source {
     Renumbered {
         /// The start address of an x86 function.
         start: Option<u64>,
+        /// What control-flow recovery found in an x86 function.
+        recovery: Option<Recovery>,
         /// The function index of a WebAssembly function.
         index: Option<u32>,
     },
+}
+
+/// What control-flow recovery found in a lifted x86 function, as
+/// `ssakit x86 stats` counts it.
+#[derive(Clone, Copy)]
+pub struct Recovery {
+    /// Machine instructions decoded.
+    pub instructions: usize,
+    /// Jump tables resolved.
+    pub jump_tables: usize,
 }
 
 /// The printed name of every value, and back.
@@ -122,15 +136,31 @@ impl PyFunction {
     pub fn source_after(&self, keeps_insts: bool) -> Source {
         match (&self.inner.source, keeps_insts) {
             (s, true) => s.clone(),
-            (Source::X86 { start, .. }, false) => Source::Renumbered {
+            (
+                Source::X86 {
+                    start, recovery, ..
+                },
+                false,
+            ) => Source::Renumbered {
                 start: Some(*start),
+                recovery: Some(*recovery),
                 index: None,
             },
             (Source::Wasm { index, .. }, false) => Source::Renumbered {
                 start: None,
+                recovery: None,
                 index: Some(*index),
             },
             (s, false) => s.clone(),
+        }
+    }
+
+    /// What control-flow recovery found (lifted x86 code).
+    pub fn recovery(&self) -> Option<Recovery> {
+        match &self.inner.source {
+            Source::X86 { recovery, .. } => Some(*recovery),
+            Source::Renumbered { recovery, .. } => *recovery,
+            _ => None,
         }
     }
 

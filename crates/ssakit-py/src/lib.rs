@@ -4,7 +4,8 @@
 //! built by maturin (`pip install ./crates/ssakit-py`; docs/python.md):
 //! the `.ssa` text and Bril in and out ([`text`], [`builder`]); one
 //! function's analyses, construction, passes, destruction, verifier and
-//! def-use questions ([`function`], [`methods`]); WebAssembly and x86-64
+//! def-use questions ([`function`], [`methods`], their keyword arguments
+//! and answers in [`options`] and [`objects`]); WebAssembly and x86-64
 //! lifted, with each instruction's address ([`wasm`], [`x86`]); errors as
 //! exceptions with their location ([`errors`]).
 //!
@@ -17,6 +18,8 @@ mod builder;
 mod errors;
 mod function;
 mod methods;
+mod objects;
+mod options;
 mod text;
 mod wasm;
 mod x86;

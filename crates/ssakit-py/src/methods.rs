@@ -3,267 +3,20 @@
 //! construction (section 13.3) with its trace, the passes, destruction
 //! (section 13.4), the verifier, the def-use questions (`definition`,
 //! `uses`, `reaching`, `phis`, `ssakit::analysis::def_use`) and the
-//! exports (`to_json`, edge lists for networkx).
+//! exports (`to_json`, edge lists for networkx). Their keyword arguments
+//! are read by [`crate::options`], their answers made by
+//! [`crate::objects`].
 
-use crate::errors::{ir_error, ir_errors, value_error};
-use crate::function::{op_name, term_kind, PyFunction, Source};
+use crate::errors::{ir_error, ir_errors};
+use crate::function::{PyFunction, Source};
+use crate::options::{construct_options, passes};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use ssakit::analysis::def_use::{At, Definition, Use};
+use ssakit::analysis::def_use::Use;
 use ssakit::analysis::report;
-use ssakit::construct::{self, Flavor, Idf, Renaming, UndefMode};
+use ssakit::construct;
 use ssakit::destruct::DestructOptions;
-use ssakit::ir::{Block, Inst, InstData, Var};
-use ssakit::opt::Pass;
-
-/// The construction options of the keyword arguments.
-fn construct_options(
-    flavor: &str,
-    undef: &str,
-    renaming: &str,
-    idf: &str,
-) -> PyResult<construct::Options> {
-    let flavor = match flavor {
-        "minimal" => Flavor::Minimal,
-        "semi-pruned" | "semi_pruned" => Flavor::SemiPruned,
-        "pruned" => Flavor::Pruned,
-        _ => {
-            return Err(value_error(format!(
-                "flavor `{flavor}`: minimal, semi-pruned or pruned"
-            )))
-        }
-    };
-    let undef = match undef {
-        "operand" => UndefMode::Operand,
-        "entry" => UndefMode::EntryDef,
-        "local" => UndefMode::Local,
-        _ => {
-            return Err(value_error(format!(
-                "undef `{undef}`: operand, entry or local"
-            )))
-        }
-    };
-    let renaming = match renaming {
-        "reaching-def" | "reaching_def" => Renaming::ReachingDef,
-        "stacks" => Renaming::Stacks,
-        _ => {
-            return Err(value_error(format!(
-                "renaming `{renaming}`: reaching-def or stacks"
-            )))
-        }
-    };
-    let idf = match idf {
-        "linear" => Idf::Linear,
-        "worklist" => Idf::Worklist,
-        _ => return Err(value_error(format!("idf `{idf}`: linear or worklist"))),
-    };
-    Ok(construct::Options {
-        idf,
-        flavor,
-        undef,
-        renaming,
-    })
-}
-
-/// The flavour named `name` (for the lifters' `construct=`).
-pub fn flavor_options(name: &str) -> PyResult<construct::Options> {
-    construct_options(name, "operand", "reaching-def", "linear")
-}
-
-/// Passes from a comma-separated string or a list of names.
-fn passes(spec: &Bound<'_, PyAny>) -> PyResult<Vec<Pass>> {
-    let list: String = match spec.extract::<String>() {
-        Ok(s) => s,
-        Err(_) => spec.extract::<Vec<String>>()?.join(","),
-    };
-    Pass::parse(&list).map_err(|e| value_error(e.message))
-}
-
-impl PyFunction {
-    fn blocks_of(&self, bs: &[Block]) -> Vec<String> {
-        bs.iter()
-            .map(|&b| self.func().block_name(b).to_string())
-            .collect()
-    }
-
-    fn bname(&self, b: Block) -> String {
-        self.func().block_name(b).to_string()
-    }
-
-    /// `at` as a program point: an address (lifted code), a block name
-    /// (its end) or `(block, index)` (before ordinary instruction
-    /// `index` of the block).
-    fn point(&self, at: &Bound<'_, PyAny>) -> PyResult<At> {
-        if let Ok(a) = at.extract::<u64>() {
-            return self.at_address(a);
-        }
-        if let Ok(b) = at.extract::<String>() {
-            return Ok(At::End(self.block(&b)?));
-        }
-        if let Ok((b, k)) = at.extract::<(String, usize)>() {
-            let blk = self.block(&b)?;
-            return match self.func().block_insts(blk).get(k) {
-                Some(&i) => Ok(At::Before(i)),
-                None => Err(crate::errors::key_error(format!(
-                    "block `{b}` has no instruction {k}"
-                ))),
-            };
-        }
-        Err(value_error(
-            "`at` is an address, a block name or (block, index)".into(),
-        ))
-    }
-
-    /// One definition as a dict.
-    fn definition_dict<'py>(
-        &self,
-        py: Python<'py>,
-        v: Var,
-        d: Definition,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let f = self.func();
-        let out = PyDict::new(py);
-        out.set_item("value", self.name(v))?;
-        out.set_item("variable", f.base_name(v))?;
-        out.set_item("block", self.bname(d.block()))?;
-        match d {
-            Definition::Param { index, .. } => {
-                out.set_item("kind", "param")?;
-                out.set_item("index", index)?;
-                out.set_item("address", py.None())?;
-                out.set_item("op", py.None())?;
-            }
-            Definition::Phi { inst, block } => {
-                out.set_item("kind", "phi")?;
-                out.set_item("index", self.position(block, inst))?;
-                out.set_item("address", self.block_address(block))?;
-                out.set_item("op", "phi")?;
-            }
-            Definition::Inst {
-                inst,
-                block,
-                result,
-            } => {
-                out.set_item("kind", "inst")?;
-                out.set_item("index", self.position(block, inst))?;
-                out.set_item("result", result)?;
-                out.set_item("address", self.inst_address(inst))?;
-                out.set_item("op", op_name(f, inst))?;
-            }
-        }
-        Ok(out)
-    }
-
-    /// One use as a dict.
-    fn use_dict<'py>(&self, py: Python<'py>, u: Use) -> PyResult<Bound<'py, PyDict>> {
-        let f = self.func();
-        let out = PyDict::new(py);
-        match u {
-            Use::Operand { inst, block, index } => {
-                out.set_item("kind", "operand")?;
-                out.set_item("block", self.bname(block))?;
-                out.set_item("index", self.position(block, inst))?;
-                out.set_item("operand", index)?;
-                out.set_item("address", self.inst_address(inst))?;
-                out.set_item("op", op_name(f, inst))?;
-                let mut defs = Vec::new();
-                f.for_each_def(inst, |d| defs.push(self.name(d)));
-                out.set_item("defines", defs)?;
-            }
-            Use::Phi {
-                inst,
-                block,
-                pred,
-                index,
-            } => {
-                out.set_item("kind", "phi")?;
-                out.set_item("block", self.bname(block))?;
-                out.set_item("index", self.position(block, inst))?;
-                out.set_item("operand", index)?;
-                out.set_item("pred", self.bname(pred))?;
-                // Read at the end of the predecessor.
-                out.set_item("address", self.term_address(pred))?;
-                out.set_item("op", "phi")?;
-                out.set_item(
-                    "defines",
-                    f.def(inst).map(|d| vec![self.name(d)]).unwrap_or_default(),
-                )?;
-            }
-            Use::Term { block } => {
-                out.set_item("kind", "term")?;
-                out.set_item("block", self.bname(block))?;
-                out.set_item("index", py.None())?;
-                out.set_item("address", self.term_address(block))?;
-                out.set_item("op", term_kind(f.term(block)))?;
-                out.set_item("defines", Vec::<String>::new())?;
-            }
-        }
-        Ok(out)
-    }
-
-    /// One instruction as a dict: op, reads, writes, address.
-    fn inst_dict<'py>(&self, py: Python<'py>, i: Inst) -> PyResult<Bound<'py, PyDict>> {
-        let f = self.func();
-        let out = PyDict::new(py);
-        out.set_item("op", op_name(f, i))?;
-        let mut reads = Vec::new();
-        f.for_each_operand(i, |op| reads.push(self.operand(py, op)));
-        let mut writes = Vec::new();
-        f.for_each_def(i, |v| writes.push(self.name(v)));
-        if let InstData::Op { imms, .. } = f.inst(i) {
-            out.set_item("immediates", imms.as_slice(f).to_vec())?;
-        }
-        out.set_item("reads", reads)?;
-        out.set_item("writes", writes)?;
-        out.set_item("address", self.inst_address(i))?;
-        Ok(out)
-    }
-
-    /// One block as a dict.
-    fn block_dict<'py>(&self, py: Python<'py>, b: Block) -> PyResult<Bound<'py, PyDict>> {
-        let f = self.func();
-        let out = PyDict::new(py);
-        out.set_item("label", self.bname(b))?;
-        out.set_item("address", self.block_address(b))?;
-        let phis = PyList::empty(py);
-        for &i in f.block_phis(b) {
-            phis.append(self.phi_dict(py, b, i)?)?;
-        }
-        out.set_item("phis", phis)?;
-        let insts = PyList::empty(py);
-        for &i in f.block_insts(b) {
-            insts.append(self.inst_dict(py, i)?)?;
-        }
-        out.set_item("instructions", insts)?;
-        let term = PyDict::new(py);
-        term.set_item("kind", term_kind(f.term(b)))?;
-        let mut reads = Vec::new();
-        f.for_each_term_operand(b, |op| reads.push(self.operand(py, op)));
-        term.set_item("reads", reads)?;
-        let mut succs = Vec::new();
-        f.for_each_succ(b, |s| succs.push(self.bname(s)));
-        term.set_item("successors", succs)?;
-        term.set_item("address", self.term_address(b))?;
-        out.set_item("terminator", term)?;
-        Ok(out)
-    }
-
-    /// One phi as a dict: value, variable, block, operands by predecessor.
-    fn phi_dict<'py>(&self, py: Python<'py>, b: Block, i: Inst) -> PyResult<Bound<'py, PyDict>> {
-        let f = self.func();
-        let out = PyDict::new(py);
-        let dst = f.def(i).expect("a phi defines");
-        out.set_item("value", self.name(dst))?;
-        out.set_item("variable", f.base_name(dst))?;
-        out.set_item("block", self.bname(b))?;
-        let ops = PyList::empty(py);
-        for a in f.phi_args(i) {
-            ops.append((self.bname(a.block), self.operand(py, a.value)))?;
-        }
-        out.set_item("operands", ops)?;
-        Ok(out)
-    }
-}
+use ssakit::ir::{Block, InstData, Var};
 
 #[pymethods]
 impl PyFunction {
@@ -329,6 +82,30 @@ impl PyFunction {
     #[getter]
     fn num_insts(&self) -> usize {
         self.func().num_insts()
+    }
+
+    /// The number of copies (what destruction leaves, as `x86 stats`
+    /// counts them: `copy` instructions, not parallel copies).
+    #[getter]
+    fn num_copies(&self) -> usize {
+        let f = self.func();
+        f.layout()
+            .iter()
+            .flat_map(|&b| f.block_insts(b))
+            .filter(|&&i| matches!(f.inst(i), InstData::Copy { .. }))
+            .count()
+    }
+
+    /// The machine instructions decoded (lifted x86 code), else None.
+    #[getter]
+    fn machine_instructions(&self) -> Option<usize> {
+        self.recovery().map(|r| r.instructions)
+    }
+
+    /// The jump tables resolved (lifted x86 code), else None.
+    #[getter]
+    fn jump_tables(&self) -> Option<usize> {
+        self.recovery().map(|r| r.jump_tables)
     }
 
     /// The function as `.ssa` text.

@@ -4,7 +4,7 @@
 
 use crate::errors::{ir_error, value_error, wasm_error};
 use crate::function::{PyFunction, Source};
-use crate::methods::flavor_options;
+use crate::options::flavor_options;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::prelude::*;

@@ -4,8 +4,8 @@
 //! (`ssakit_x86::lift::Origins`), optionally constructed in one flavour.
 
 use crate::errors::{elf_error, ir_error, key_error};
-use crate::function::{PyFunction, Source};
-use crate::methods::flavor_options;
+use crate::function::{PyFunction, Recovery, Source};
+use crate::options::flavor_options;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use ssakit_x86::binary::{Binary, FuncInfo};
@@ -127,6 +127,10 @@ impl Elf {
                     let source = Source::X86 {
                         origins: Arc::new(l.origins),
                         start: info.extent.start,
+                        recovery: Recovery {
+                            instructions: l.instructions,
+                            jump_tables: l.jump_tables,
+                        },
                     };
                     Ok((f, source))
                 })

@@ -8,7 +8,7 @@ the CPU read; docs/x86.md)."""
 import pytest
 
 import ssakit
-from conftest import FIXTURE, cli_json
+from conftest import FIXTURE, ROOT, cli_json
 
 LS = "/usr/bin/ls"
 FLAVORS = ["minimal", "semi-pruned", "pruned"]
@@ -27,6 +27,27 @@ def test_every_function_of_ls_has_the_phis_of_x86_stats():
         for a, (registers, flags, vectors) in got.items():
             w = want[a][key]
             assert (registers, flags, vectors) == (w["registers"], w["flags"], w["vectors"]), (flavor, hex(a))
+
+
+
+def test_every_function_of_ls_has_the_other_figures_of_x86_stats():
+    """Blocks, machine instructions, jump tables and the copies destruction
+    leaves (pruned SSA, destructed with the default options)."""
+    stats = cli_json("x86", "stats", LS, "--format", "json")
+    want = {int(f["address"], 16): f for f in stats["functions"]}
+    for f in ssakit.Elf(LS).lift(construct="pruned"):
+        w = want[f.address]
+        got = (len(f.blocks), f.machine_instructions, f.jump_tables, f.destruct().num_copies)
+        assert got == (w["blocks"], w["instructions"], w["jump_tables"], w["copies_after_destruct"]), hex(f.address)
+    assert sum(f["jump_tables"] for f in want.values()) > 0
+    # Coalescing leaves no copy in ls: num_copies counts those of the
+    # naive destruction, as the instructions listed say.
+    f = ssakit.Elf(LS).function(max(want, key=lambda a: want[a]["phis"]["pruned"]["registers"]), construct="pruned")
+    naive = f.destruct(coalesce=False)
+    listed = sum(i["op"] == "copy" for b in naive.blocks for i in naive.block(b)["instructions"])
+    assert naive.num_copies == listed > 0
+    text = ssakit.parse((ROOT / "examples/seed.ssa").read_text())[0]
+    assert text.machine_instructions is None and text.jump_tables is None
 
 
 # `cc` and `sel` are the IR's, not the machine's: the oracle does not
