@@ -13,7 +13,7 @@
 # With SSAKIT_RAY=1, Ray Data from its wheels goes into the environment
 # too, and tests/test_ray.py (scripts/ray-stats.py in local mode against
 # `x86 stats`) must run rather than skip: the wheels alone took 2 to 3.3
-# minutes to install here (docs/scale.md), so it is not on by default.
+# minutes to install here (docs/scale.md); .ci/run sets it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
