@@ -30,7 +30,9 @@
 //!   code) or by a `movzx r, byte` (below 256 by its type: the entries
 //!   read while they lead inside the extent, at least two; LLVM's tables
 //!   over an enum's tag) → the same switch, its first entry standing for
-//!   the default no index reaches;
+//!   the default no index reaches; a 32- or 64-bit load of the index
+//!   (`mov rax, [rdx]`: an enum's tag whose range only the compiler
+//!   knew) reads at most 512 entries that way;
 //! * any other indirect `jmp` → an exit (unresolved);
 //! * a `call` that a `.gcc_except_table` call site covers → an invoke:
 //!   its fall-through, or its landing pad when it unwinds
@@ -233,6 +235,10 @@ struct Bound {
 struct Ctx {
     last_cmp: Option<(Compared, u64)>,
     bound: Option<Bound>,
+    /// The last bound by a mask, a byte's type or a load
+    /// ([`type_bound`]), kept apart from `bound` so that neither hides
+    /// the other.
+    typed: Option<Bound>,
     lea: LocMap<Option<u64>>,
     /// Registers known to hold one value (copies by `mov r, r`).
     same: LocSet,
@@ -242,6 +248,14 @@ struct Ctx {
 }
 
 impl Ctx {
+    /// The bound on index register `i`: a comparison's, else a type's.
+    fn bound_of(&self, i: Loc) -> Option<Bound> {
+        [self.bound, self.typed]
+            .into_iter()
+            .flatten()
+            .find(|b| b.regs.contains(i))
+    }
+
     /// What survives a branch: the `lea` values, the copies and the
     /// bounded index (a bound checked in an earlier block holds as long
     /// as its registers are not written).
@@ -250,6 +264,7 @@ impl Ctx {
             lea: self.lea,
             same: self.same,
             bound: self.bound,
+            typed: self.typed,
             ..Ctx::default()
         }
     }
@@ -257,6 +272,10 @@ impl Ctx {
 
 /// Most entries a jump table may have.
 const MAX_TABLE: u64 = 1 << 16;
+
+/// Most entries read of a table whose index no comparison, mask or type
+/// bounds (its entries read while they lead inside the extent).
+const OPEN_TABLE: u64 = 512;
 
 struct Walk<'b, 'd> {
     bin: &'b Binary<'d>,
@@ -450,12 +469,9 @@ impl Walk<'_, '_> {
     fn jump_table(&self, ins: &Instruction, ctx: &Ctx) -> Option<(Vec<Target>, Target)> {
         let (table, bound, relative) = if ins.op0_kind() == OpKind::Memory {
             // jmp [T + i*8]
-            let bound = ctx.bound?;
             let i = Loc::of_register(ins.memory_index())?;
-            if !bound.regs.contains(i)
-                || ins.memory_base() != Register::None
-                || ins.memory_index_scale() != 8
-            {
+            let bound = ctx.bound_of(i)?;
+            if ins.memory_base() != Register::None || ins.memory_index_scale() != 8 {
                 return None;
             }
             (ins.memory_displacement64(), bound, false)
@@ -535,16 +551,15 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
             }
         }
         _ if is_move && k0 == OpKind::Register && k1 == OpKind::Memory => {
-            let bound = ctx.bound;
-            if let (Some(b), Some(r)) = (bound, reg0()) {
+            if let (Some(b), Some(r)) = (ctx.bound, reg0()) {
                 if b.mem.is_some() && Slot::of(ins) == b.mem {
                     index_copy = Some(r);
-                } else if let Some(base) = Loc::of_register(ins.memory_base()) {
-                    let idx = Loc::of_register(ins.memory_index());
-                    if ins.memory_index_scale() == 4
-                        && idx.is_some_and(|i| b.regs.contains(i))
-                        && base.is_gpr()
-                    {
+                }
+            }
+            if let (Some(r), Some(base)) = (reg0(), Loc::of_register(ins.memory_base())) {
+                let idx = Loc::of_register(ins.memory_index());
+                if let Some(b) = idx.and_then(|i| ctx.bound_of(i)) {
+                    if ins.memory_index_scale() == 4 && index_copy.is_none() && base.is_gpr() {
                         if let Some(t) = ctx.lea[base] {
                             new_rel = Some((r, t, b, false));
                         }
@@ -588,12 +603,9 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
         }
     }
     if let Some(b) = type_bound(ins) {
-        // A mask or a zero-extended byte bounds a register afresh, unless
-        // a comparison's bound still holds in a register (this one, when
-        // it copied the bounded index: `movzx eax, al` after `cmp al, N`).
-        if ctx.bound.is_none_or(|old| old.regs.is_empty()) {
-            ctx.bound = Some(b);
-        }
+        ctx.typed = Some(b);
+    } else if let Some(t) = &mut ctx.typed {
+        t.regs = t.regs.difference(writes);
     }
     if let Some((Compared::Mem(Slot { base: Some(r), .. }), _)) = ctx.last_cmp {
         if writes.contains(r) {
@@ -633,8 +645,10 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
 }
 
 /// The bound `ins` puts on the register it writes by the values it can
-/// give: `and r, M` (below `M + 1`, every value possible) and `movzx r,
-/// byte` (below 256 by its type only: [`Bound::exact`] false).
+/// give: `and r, M` (below `M + 1`, every value possible), `movzx r,
+/// byte` (below 256 by its type only: [`Bound::exact`] false), and a
+/// 32- or 64-bit load `mov r, [m]` (no bound but [`OPEN_TABLE`] entries:
+/// rustc's tables over an enum's tag loaded whole, whose range LLVM knew).
 fn type_bound(ins: &Instruction) -> Option<Bound> {
     // Only a 32- or 64-bit write defines the whole register.
     if ins.op0_kind() != OpKind::Register || ins.op0_register().size() < 4 {
@@ -652,6 +666,7 @@ fn type_bound(ins: &Instruction) -> Option<Bound> {
         {
             (256, false)
         }
+        Mnemonic::Mov if ins.op1_kind() == OpKind::Memory => (OPEN_TABLE, false),
         _ => return None,
     };
     Some(Bound {
@@ -949,6 +964,24 @@ mod tests {
             &End::Switch(inside(&cases), Target::Inside(cases[0]))
         );
         assert_eq!(cfg.jump_tables, 1);
+    }
+
+    /// `mov rdi, [rsi]` (rustc's enum tag loaded whole, its range known
+    /// only to LLVM): no bound but the entries that lead inside the
+    /// extent; a comparison's bound on another register (`cmp eax, 9;
+    /// ja`) is kept beside it.
+    #[test]
+    fn a_loaded_index_reads_the_entries_inside_the_extent() {
+        // cmp eax, 9; ja +0; mov rdi, [rsi]
+        let head = [0x83, 0xf8, 0x09, 0x77, 0x00, 0x48, 0x8b, 0x3e];
+        let (code, cases) = table_after(&head);
+        let mut entries = cases.clone();
+        entries.extend([0x9000, cases[0]]);
+        let cfg = recovered(&code, &relative_table(&entries));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases), Target::Inside(cases[0]))
+        );
     }
 
     /// `lea rdx, [rip+TABLE]; mov rdx, rsi`: the base the `movsxd` reads
