@@ -343,6 +343,7 @@ def main():
     ap.add_argument("--min-pass", type=int, default=0)
     ap.add_argument("--with-tables", action="store_true",
                     help="sample only functions with a resolved jump table")
+    ap.add_argument("--only", help="sample only these functions (start addresses, comma-separated)")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
     with open(a.elf, "rb") as fh:
@@ -354,6 +355,9 @@ def main():
     funcs = json.loads(listing.stdout)["functions"]
     if a.with_tables:
         funcs = [f for f in funcs if f["jump_tables"] > 0]
+    if a.only:
+        only = {int(x, 16) for x in a.only.split(",")}
+        funcs = [f for f in funcs if int(f["address"], 16) in only]
     rng = random.Random(a.seed)
     chosen = sorted(rng.sample(funcs, min(a.sample, len(funcs))), key=lambda f: int(f["address"], 16))
     addrs = [f["address"] for f in chosen]

@@ -543,8 +543,12 @@ pub struct X86Counts {
     pub copies_after_destruct: Option<usize>,
     /// Machine instructions decoded.
     pub instructions: usize,
+    /// Calls with a landing pad (edges to `.gcc_except_table`'s pads).
+    pub invokes: usize,
     /// Jump tables resolved.
     pub jump_tables: usize,
+    /// The code of the extent never decoded (padding apart).
+    pub lost: X86Lost,
     /// The function's name; absent in `total`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -560,6 +564,104 @@ pub struct X86Counts {
     pub phis: Flavours<Option<X86Phis>>,
     /// Seconds per stage.
     pub times: X86Times,
+}
+
+/// Code never decoded: of one function (with its ranges) or of the
+/// binary (with the functions that lost code and the sums per reason).
+#[derive(Serialize)]
+pub struct X86Lost {
+    /// Bytes lost.
+    pub bytes: u64,
+    /// In `total`, bytes and instructions per reason
+    /// (`unresolved-jump`, `data-in-code`, `unreachable`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_reason: Option<std::collections::BTreeMap<&'static str, X86LostCount>>,
+    /// In `total`, the functions that lost code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub functions: Option<usize>,
+    /// Instructions lost (decoded linearly).
+    pub instructions: usize,
+    /// Of a function, its lost ranges in address order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranges: Option<Vec<X86LostRange>>,
+}
+
+/// Bytes and instructions lost for one reason.
+#[derive(Serialize)]
+pub struct X86LostCount {
+    /// Bytes.
+    pub bytes: u64,
+    /// Instructions.
+    pub instructions: usize,
+}
+
+/// One range of an extent never decoded.
+#[derive(Serialize)]
+pub struct X86LostRange {
+    /// One past its last byte, `0x...`.
+    pub end: String,
+    /// Instructions in it (decoded linearly).
+    pub instructions: usize,
+    /// For `unresolved-jump`, the address of the jump, `0x...`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jump: Option<String>,
+    /// `unresolved-jump`, `data-in-code` or `unreachable`.
+    pub reason: &'static str,
+    /// Its first byte, `0x...`.
+    pub start: String,
+}
+
+impl X86LostRange {
+    /// The record of `r`.
+    pub fn new(r: &ssakit_x86::lost::LostRange) -> X86LostRange {
+        X86LostRange {
+            end: format!("{:#x}", r.end),
+            instructions: r.instructions,
+            jump: match r.reason {
+                ssakit_x86::lost::Reason::UnresolvedJump(a) => Some(format!("{a:#x}")),
+                _ => None,
+            },
+            reason: r.reason.key(),
+            start: format!("{:#x}", r.start),
+        }
+    }
+}
+
+impl X86Lost {
+    /// The lost code of one function, with its ranges.
+    pub fn of_function(ranges: &[ssakit_x86::lost::LostRange]) -> X86Lost {
+        X86Lost {
+            bytes: ranges.iter().map(|r| r.bytes()).sum(),
+            by_reason: None,
+            functions: None,
+            instructions: ranges.iter().map(|r| r.instructions).sum(),
+            ranges: Some(ranges.iter().map(X86LostRange::new).collect()),
+        }
+    }
+
+    /// The lost code of a binary.
+    pub fn of_totals(t: &ssakit_x86::lost::LostTotals) -> X86Lost {
+        let by_reason = ssakit_x86::lost::Reason::KEYS
+            .iter()
+            .zip(t.by_reason)
+            .map(|(&k, (bytes, instructions))| {
+                (
+                    k,
+                    X86LostCount {
+                        bytes,
+                        instructions,
+                    },
+                )
+            })
+            .collect();
+        X86Lost {
+            bytes: t.bytes,
+            by_reason: Some(by_reason),
+            functions: Some(t.functions),
+            instructions: t.instructions,
+            ranges: None,
+        }
+    }
 }
 
 /// The size of one SSA form (`x86 stats --semantics --passes`).
@@ -657,7 +759,9 @@ impl X86Counts {
             blocks: f.blocks,
             copies_after_destruct: f.copies,
             instructions: f.instructions,
+            invokes: f.invokes,
             jump_tables: f.jump_tables,
+            lost: X86Lost::of_function(&f.lost),
             name: named.then(|| f.name.clone()),
             passes: f.passes.iter().any(Option::is_some).then(|| {
                 let p = |k: usize| {
@@ -713,6 +817,8 @@ pub struct X86Function<B: Serialize> {
     pub end: String,
     /// Its name in the program printed.
     pub label: String,
+    /// The ranges of its extent never decoded (padding apart).
+    pub lost: Vec<X86LostRange>,
     /// Its symbol's name.
     pub name: String,
     /// Its parameters' printed names.

@@ -115,6 +115,8 @@ pub struct Binary<'d> {
     /// [`Binary::functions`] may be empty.
     has_sections: bool,
     has_eh_frame: bool,
+    /// The landing pads of the `.gcc_except_table` call sites.
+    except: crate::except::ExceptTables,
 }
 
 // The fields of the ELF64 file header that are read, by byte offset
@@ -488,6 +490,7 @@ impl<'d> Binary<'d> {
             debuglink_crc: file.gnu_debuglink().ok().flatten().map(|(_, crc)| crc),
             has_sections: u16_at(data, E_SHNUM) > 0,
             has_eh_frame: false,
+            except: Default::default(),
         };
         let mut eh_frame = None;
         let mut plt_sections = Vec::new();
@@ -535,6 +538,7 @@ impl<'d> Binary<'d> {
         if let Some((addr, bytes, off)) = eh_frame {
             bin.read_eh_frame(addr, bytes, off)?;
         }
+        bin.except.finish();
         bin.finish_functions();
         Ok(bin)
     }
@@ -749,6 +753,9 @@ impl<'d> Binary<'d> {
                     .parse(|sec, b, o| sec.cie_from_offset(b, o))
                     .map_err(err)?;
                 let start = fde.initial_address();
+                if let Some(p) = fde.lsda() {
+                    self.read_lsda(p, start);
+                }
                 let Some(end) = start.checked_add(fde.len()) else {
                     continue;
                 };
@@ -768,6 +775,28 @@ impl<'d> Binary<'d> {
             }
         }
         Ok(())
+    }
+
+    /// Reads the LSDA an FDE of the function at `func` points to (a
+    /// pointer that leads outside the loaded sections counts as a
+    /// malformed LSDA).
+    fn read_lsda(&mut self, p: gimli::Pointer, func: u64) {
+        let addr = match p {
+            gimli::Pointer::Direct(a) => Some(a),
+            gimli::Pointer::Indirect(a) => self
+                .read(a, 8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))),
+        };
+        match addr.and_then(|a| Some((a, self.bytes_from(a)?))) {
+            Some((a, bytes)) => self.except.add_lsda(bytes, func, a),
+            None => self.except.skipped += 1,
+        }
+    }
+
+    /// The loaded bytes from `addr` to the end of its section.
+    fn bytes_from(&self, addr: u64) -> Option<&'d [u8]> {
+        let r = region_of(&self.regions, addr)?;
+        Some(&r.bytes[(addr - r.addr) as usize..])
     }
 
     /// Sorts by address, keeps one function per start address (a symbol
@@ -871,6 +900,31 @@ impl<'d> Binary<'d> {
         self.got_names.get(&addr).map(|s| s.as_str())
     }
 
+    /// The landing pad of a call at `addr` that unwinds, from the
+    /// `.gcc_except_table` call sites ([`crate::except`]), if one covers
+    /// it.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.landing_pad(bin.functions()[0].extent.start), None); // C: no pads
+    /// ```
+    pub fn landing_pad(&self, addr: u64) -> Option<u64> {
+        self.except.pad_of(addr)
+    }
+
+    /// The exception tables read: call sites with a landing pad, and the
+    /// LSDAs skipped as malformed.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!((bin.except_tables().pads(), bin.except_tables().skipped), (0, 0));
+    /// ```
+    pub fn except_tables(&self) -> &crate::except::ExceptTables {
+        &self.except
+    }
+
     /// Whether `addr` is inside a PLT section.
     ///
     /// ```
@@ -936,6 +990,7 @@ impl<'d> Binary<'d> {
             debuglink_crc: None,
             has_sections: true,
             has_eh_frame: false,
+            except: Default::default(),
         }
     }
 }

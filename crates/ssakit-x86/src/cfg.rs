@@ -20,10 +20,23 @@
 //!   `cmp i, N; ja D; lea B, [rip+T]; movsxd r, [B + i*4]; add r, B; jmp r`
 //!   (4-byte entries relative to `T`), with `N + 1` entries (`N` for `jae`)
 //!   and `D` the default; the bound comes from the `cmp` that the `ja`
-//!   tests, carried along the fall-through (the walk's context); a block
-//!   first walked from a path without the bound is walked again from the
-//!   bounded path when that reaches it later;
+//!   tests, carried along the fall-through (the walk's context), or that
+//!   a `jbe T`/`jb T` tests, carried along the taken edge to the table
+//!   (the fall-through then the default), and along every later edge
+//!   while its registers are not written; a block first walked from a
+//!   path without the bound is walked again from the bounded path when
+//!   that reaches it later;
+//! * an index bounded by an `and r, M` mask (`M + 1` entries, every one
+//!   code) or by a `movzx r, byte` (below 256 by its type: the entries
+//!   read while they lead inside the extent, at least two; LLVM's tables
+//!   over an enum's tag) → the same switch, its first entry standing for
+//!   the default no index reaches; a 32- or 64-bit load of the index
+//!   (`mov rax, [rdx]`: an enum's tag whose range only the compiler
+//!   knew) reads at most 512 entries that way;
 //! * any other indirect `jmp` → an exit (unresolved);
+//! * a `call` that a `.gcc_except_table` call site covers → an invoke:
+//!   its fall-through, or its landing pad when it unwinds
+//!   ([`crate::except`]);
 //! * `ret` → a return;
 //! * a `call` whose fall-through leaves the extent, `ud2`, `hlt`, an
 //!   undecodable instruction → no return;
@@ -80,6 +93,17 @@ pub enum End {
     TailCall(Option<u64>),
     /// The last instruction never returns.
     NoReturn,
+    /// The last instruction is a call covered by a landing pad
+    /// ([`crate::except`]): it returns to `next` (`None` when its
+    /// fall-through leaves the extent: it only leaves by unwinding), or
+    /// unwinds to `pad`, with the exception pointer in `rax` and the
+    /// selector in `rdx` (both written by the call).
+    Invoke {
+        /// The fall-through, inside the extent.
+        next: Option<u64>,
+        /// The landing pad.
+        pad: Target,
+    },
 }
 
 /// A decoded instruction and its reads, writes and flow.
@@ -140,6 +164,8 @@ pub struct FuncCfg {
     pub blocks: Vec<BlockInfo>,
     /// Jump tables resolved.
     pub jump_tables: usize,
+    /// Calls that may unwind to a landing pad ([`End::Invoke`]).
+    pub invokes: usize,
     /// Whether the entry address is also a branch target (the lifter then
     /// adds a fresh entry block).
     pub entry_is_target: bool,
@@ -181,15 +207,20 @@ impl Slot {
     }
 }
 
-/// An index known to be below `count` (after `cmp i, N; ja D`): the
-/// registers holding it (the compared one and its copies), the memory
-/// word it was compared in, and the default target `D`.
+/// An index known to be below `count`: the registers holding it (the
+/// compared one and its copies), the memory word it was compared in, and
+/// the default target `D` of `cmp i, N; ja D` (none for a bound from a
+/// mask or the index's type). `exact`: every index below `count` may
+/// occur (a comparison, an `and` mask), so every entry must be code;
+/// else (a `movzx` from a byte: below 256 by its type only) the table is
+/// read while its entries lead inside the extent.
 #[derive(Clone, Copy, Debug)]
 struct Bound {
     regs: LocSet,
     mem: Option<Slot>,
     count: u64,
-    default: Target,
+    default: Option<Target>,
+    exact: bool,
 }
 
 /// What the walk knows on reaching an address: the last `cmp x, imm` (for
@@ -204,19 +235,36 @@ struct Bound {
 struct Ctx {
     last_cmp: Option<(Compared, u64)>,
     bound: Option<Bound>,
+    /// The last bound by a mask, a byte's type or a load
+    /// ([`type_bound`]), kept apart from `bound` so that neither hides
+    /// the other.
+    typed: Option<Bound>,
     lea: LocMap<Option<u64>>,
     /// Registers known to hold one value (copies by `mov r, r`).
     same: LocSet,
-    /// `(register holding entry or entry + T, T, entries, default, added)`.
-    rel: Option<(Loc, u64, u64, Target, bool)>,
+    /// `(register holding entry or entry + T, T, the index's bound,
+    /// added)`.
+    rel: Option<(Loc, u64, Bound, bool)>,
 }
 
 impl Ctx {
-    /// What survives a branch: the `lea` values.
+    /// The bound on index register `i`: a comparison's, else a type's.
+    fn bound_of(&self, i: Loc) -> Option<Bound> {
+        [self.bound, self.typed]
+            .into_iter()
+            .flatten()
+            .find(|b| b.regs.contains(i))
+    }
+
+    /// What survives a branch: the `lea` values, the copies and the
+    /// bounded index (a bound checked in an earlier block holds as long
+    /// as its registers are not written).
     fn across_edge(&self) -> Ctx {
         Ctx {
             lea: self.lea,
             same: self.same,
+            bound: self.bound,
+            typed: self.typed,
             ..Ctx::default()
         }
     }
@@ -224,6 +272,10 @@ impl Ctx {
 
 /// Most entries a jump table may have.
 const MAX_TABLE: u64 = 1 << 16;
+
+/// Most entries read of a table whose index no comparison, mask or type
+/// bounds (its entries read while they lead inside the extent).
+const OPEN_TABLE: u64 = 512;
 
 struct Walk<'b, 'd> {
     bin: &'b Binary<'d>,
@@ -239,6 +291,7 @@ struct Walk<'b, 'd> {
     /// them that the first visit could not bound is tried again from here.
     retry: Vec<(u64, Ctx)>,
     jump_tables: usize,
+    invokes: usize,
     targets_entry: bool,
 }
 
@@ -322,37 +375,59 @@ impl Walk<'_, '_> {
             let Insn { ins, access } = self.insts[i as usize];
             let next = ins.next_ip();
             let m = ins.mnemonic();
+            let pad = match access.flow {
+                Flow::Call | Flow::IndirectCall => self.bin.landing_pad(ins.ip()),
+                _ => None,
+            };
             let end = match access.flow {
                 // An instruction running past the extent is not followed.
                 _ if next > self.extent.end => Some(End::NoReturn),
                 Flow::Invalid | Flow::Stop => Some(End::NoReturn),
+                _ if pad.is_some() => {
+                    let pad = self.target(pad.expect("a pad"));
+                    let after = step(ctx, &ins, access.writes);
+                    self.invokes += 1;
+                    self.lead(pad, after.across_edge());
+                    let next = (next < self.extent.end).then_some(next);
+                    if let Some(n) = next {
+                        self.lead(Target::Inside(n), after);
+                    }
+                    Some(End::Invoke { next, pad })
+                }
                 Flow::Return => Some(End::Ret),
                 Flow::Call | Flow::IndirectCall if next >= self.extent.end => Some(End::NoReturn),
                 Flow::Branch => {
                     let taken = self.target(ins.near_branch_target());
                     let fall = self.target(next);
-                    let mut fctx = ctx.across_edge();
-                    if let (Some((c, n)), Mnemonic::Ja | Mnemonic::Jae) = (ctx.last_cmp, m) {
-                        let count = if m == Mnemonic::Ja {
-                            n.checked_add(1)
-                        } else {
-                            Some(n)
-                        };
+                    let (mut tctx, mut fctx) = (ctx.across_edge(), ctx.across_edge());
+                    // `cmp i, N; ja D` bounds `i` on the fall-through
+                    // (`jae`: below `N`); `cmp i, N; jbe T` on the taken
+                    // edge (`jb`: below `N`), the other edge the default.
+                    let bounded = match m {
+                        Mnemonic::Ja => Some((1, &mut fctx, taken)),
+                        Mnemonic::Jae => Some((0, &mut fctx, taken)),
+                        Mnemonic::Jbe => Some((1, &mut tctx, fall)),
+                        Mnemonic::Jb => Some((0, &mut tctx, fall)),
+                        _ => None,
+                    };
+                    if let (Some((c, n)), Some((plus, bctx, default))) = (ctx.last_cmp, bounded) {
+                        let count = n.checked_add(plus);
                         if let Some(count) = count.filter(|&c| c > 0 && c <= MAX_TABLE) {
                             let (regs, mem) = match c {
                                 Compared::Reg(r) if ctx.same.contains(r) => (ctx.same, None),
                                 Compared::Reg(r) => (LocSet::of(&[r]), None),
                                 Compared::Mem(a) => (LocSet::EMPTY, Some(a)),
                             };
-                            fctx.bound = Some(Bound {
+                            bctx.bound = Some(Bound {
                                 regs,
                                 mem,
                                 count,
-                                default: taken,
+                                default: Some(default),
+                                exact: true,
                             });
                         }
                     }
-                    self.lead(taken, ctx.across_edge());
+                    self.lead(taken, tctx);
                     self.lead(fall, fctx);
                     Some(End::Branch(taken, fall))
                 }
@@ -392,53 +467,59 @@ impl Walk<'_, '_> {
 
     /// The targets and default of the jump table `ins` jumps through.
     fn jump_table(&self, ins: &Instruction, ctx: &Ctx) -> Option<(Vec<Target>, Target)> {
-        let (targets, default) = if ins.op0_kind() == OpKind::Memory {
+        let (table, bound, relative) = if ins.op0_kind() == OpKind::Memory {
             // jmp [T + i*8]
-            let Bound {
-                regs,
-                count,
-                default,
-                ..
-            } = ctx.bound?;
             let i = Loc::of_register(ins.memory_index())?;
-            if !regs.contains(i)
-                || ins.memory_base() != Register::None
-                || ins.memory_index_scale() != 8
-            {
+            let bound = ctx.bound_of(i)?;
+            if ins.memory_base() != Register::None || ins.memory_index_scale() != 8 {
                 return None;
             }
-            let table = ins.memory_displacement64();
-            let bytes = self.bin.read(table, (count * 8) as usize)?;
-            let t = bytes
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-                .collect::<Vec<_>>();
-            (t, default)
+            (ins.memory_displacement64(), bound, false)
         } else {
             // lea B, [rip+T]; movsxd r, [B + i*4]; add r, B; jmp r
-            let (r, table, count, default, added) = ctx.rel?;
+            let (r, table, bound, added) = ctx.rel?;
             if !added || Loc::of_register(ins.op0_register())? != r {
                 return None;
             }
-            let bytes = self.bin.read(table, (count * 4) as usize)?;
-            let t = bytes
-                .chunks_exact(4)
-                .map(|c| {
-                    table.wrapping_add(i32::from_le_bytes(c.try_into().unwrap()) as i64 as u64)
-                })
-                .collect::<Vec<_>>();
-            (t, default)
+            (table, bound, true)
         };
-        // An entry outside the extent (a case GCC moved to the function's
-        // cold part, which has its own symbol or FDE) is a tail call; an
-        // entry outside the code means this was no table.
-        if !targets.iter().all(|&a| self.bin.code(a).is_some()) {
-            return None;
-        }
-        Some((
-            targets.into_iter().map(|a| self.target(a)).collect(),
-            default,
-        ))
+        let entry = |k: u64| -> Option<u64> {
+            Some(if relative {
+                let b = self.bin.read(table.checked_add(k * 4)?, 4)?;
+                table.wrapping_add(i32::from_le_bytes(b.try_into().ok()?) as i64 as u64)
+            } else {
+                u64::from_le_bytes(
+                    self.bin
+                        .read(table.checked_add(k * 8)?, 8)?
+                        .try_into()
+                        .ok()?,
+                )
+            })
+        };
+        let targets: Vec<u64> = if bound.exact {
+            // An entry outside the extent (a case GCC moved to the
+            // function's cold part, which has its own symbol or FDE) is
+            // a tail call; an entry outside the code means this was no
+            // table.
+            let t: Option<Vec<u64>> = (0..bound.count).map(entry).collect();
+            t?.into_iter()
+                .map(|a| self.bin.code(a).map(|_| a))
+                .collect::<Option<_>>()?
+        } else {
+            // Bounded by the index's type only: the entries while they
+            // lead inside the extent (the table's own cases; what follows
+            // is other data), at least two.
+            let t: Vec<u64> = (0..bound.count)
+                .map_while(|k| entry(k).filter(|a| self.extent.contains(a)))
+                .collect();
+            if t.len() < 2 {
+                return None;
+            }
+            t
+        };
+        let targets: Vec<Target> = targets.into_iter().map(|a| self.target(a)).collect();
+        let default = bound.default.unwrap_or(targets[0]);
+        Some((targets, default))
     }
 }
 
@@ -470,27 +551,26 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
             }
         }
         _ if is_move && k0 == OpKind::Register && k1 == OpKind::Memory => {
-            let bound = ctx.bound;
-            if let (Some(b), Some(r)) = (bound, reg0()) {
+            if let (Some(b), Some(r)) = (ctx.bound, reg0()) {
                 if b.mem.is_some() && Slot::of(ins) == b.mem {
                     index_copy = Some(r);
-                } else if let Some(base) = Loc::of_register(ins.memory_base()) {
-                    let idx = Loc::of_register(ins.memory_index());
-                    if ins.memory_index_scale() == 4
-                        && idx.is_some_and(|i| b.regs.contains(i))
-                        && base.is_gpr()
-                    {
+                }
+            }
+            if let (Some(r), Some(base)) = (reg0(), Loc::of_register(ins.memory_base())) {
+                let idx = Loc::of_register(ins.memory_index());
+                if let Some(b) = idx.and_then(|i| ctx.bound_of(i)) {
+                    if ins.memory_index_scale() == 4 && index_copy.is_none() && base.is_gpr() {
                         if let Some(t) = ctx.lea[base] {
-                            new_rel = Some((r, t, b.count, b.default, false));
+                            new_rel = Some((r, t, b, false));
                         }
                     }
                 }
             }
         }
         Mnemonic::Add if k0 == OpKind::Register && k1 == OpKind::Register => {
-            if let (Some((r, t, n, d, false)), Some(dst), Some(src)) = (ctx.rel, reg0(), reg1()) {
+            if let (Some((r, t, b, false)), Some(dst), Some(src)) = (ctx.rel, reg0(), reg1()) {
                 if dst == r && src.is_gpr() && ctx.lea[src] == Some(t) {
-                    new_rel = Some((r, t, n, d, true));
+                    new_rel = Some((r, t, b, true));
                 }
             }
         }
@@ -521,6 +601,11 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
                 b.regs.insert(r);
             }
         }
+    }
+    if let Some(b) = type_bound(ins) {
+        ctx.typed = Some(b);
+    } else if let Some(t) = &mut ctx.typed {
+        t.regs = t.regs.difference(writes);
     }
     if let Some((Compared::Mem(Slot { base: Some(r), .. }), _)) = ctx.last_cmp {
         if writes.contains(r) {
@@ -557,6 +642,40 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
         }
     }
     ctx
+}
+
+/// The bound `ins` puts on the register it writes by the values it can
+/// give: `and r, M` (below `M + 1`, every value possible), `movzx r,
+/// byte` (below 256 by its type only: [`Bound::exact`] false), and a
+/// 32- or 64-bit load `mov r, [m]` (no bound but [`OPEN_TABLE`] entries:
+/// rustc's tables over an enum's tag loaded whole, whose range LLVM knew).
+fn type_bound(ins: &Instruction) -> Option<Bound> {
+    // Only a 32- or 64-bit write defines the whole register.
+    if ins.op0_kind() != OpKind::Register || ins.op0_register().size() < 4 {
+        return None;
+    }
+    let r = Loc::of_register(ins.op0_register()).filter(|r| r.is_gpr())?;
+    let (count, exact) = match ins.mnemonic() {
+        Mnemonic::And if is_imm(ins.op1_kind()) => {
+            let m = ins.immediate(1);
+            (m.checked_add(1).filter(|&c| c > 1 && c <= MAX_TABLE)?, true)
+        }
+        Mnemonic::Movzx
+            if ins.memory_size() == iced_x86::MemorySize::UInt8
+                || ins.op1_register().size() == 1 =>
+        {
+            (256, false)
+        }
+        Mnemonic::Mov if ins.op1_kind() == OpKind::Memory => (OPEN_TABLE, false),
+        _ => return None,
+    };
+    Some(Bound {
+        regs: LocSet::of(&[r]),
+        mem: None,
+        count,
+        default: None,
+        exact,
+    })
 }
 
 pub(crate) fn is_imm(k: OpKind) -> bool {
@@ -599,6 +718,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         work: Vec::new(),
         retry: Vec::new(),
         jump_tables: 0,
+        invokes: 0,
         targets_entry: false,
     };
     if len == 0 {
@@ -610,6 +730,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
                 end: End::TailCall(Some(start)),
             }],
             jump_tables: 0,
+            invokes: 0,
             entry_is_target: false,
         };
     }
@@ -654,6 +775,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         insts: w.insts,
         blocks,
         jump_tables: w.jump_tables,
+        invokes: w.invokes,
         entry_is_target: w.targets_entry,
     }
 }
@@ -778,6 +900,88 @@ mod tests {
         assert_eq!(cfg.jump_tables, 1);
         let want = End::Switch(inside(&cases), Target::Inside(default));
         assert_eq!(jump_end(&cfg), &want);
+    }
+
+    /// `HEAD; lea rdx, [rip+TABLE]; movsxd rax, [rdx+rdi*4]; add rax,
+    /// rdx; jmp rax`, then four cases `mov eax, k; ret`: the code and
+    /// the cases' addresses.
+    fn table_after(head: &[u8]) -> (Vec<u8>, Vec<u64>) {
+        let mut code = head.to_vec();
+        let next = CODE + code.len() as u64 + 7;
+        code.extend([0x48, 0x8d, 0x15]); // lea rdx, [rip+disp32]
+        code.extend(((TABLE - next) as u32).to_le_bytes());
+        code.extend([0x48, 0x63, 0x04, 0xba]); // movsxd rax, dword [rdx+rdi*4]
+        code.extend([0x48, 0x01, 0xd0]); // add rax, rdx
+        code.extend([0xff, 0xe0]); // jmp rax
+        let mut cases = Vec::new();
+        for k in 0..4 {
+            cases.push(CODE + code.len() as u64);
+            code.extend([0xb8, k, 0, 0, 0, 0xc3]); // mov eax, k; ret
+        }
+        (code, cases)
+    }
+
+    /// GCC's `cmp edi, 3; jbe T; xor eax, eax; ret; T: ...; jmp rax`:
+    /// the bound holds on the taken edge, the fall-through is the
+    /// default.
+    #[test]
+    fn a_bound_on_the_taken_edge_of_jbe() {
+        // cmp edi, 3; jbe +3; xor eax, eax; ret
+        let head = [0x83, 0xff, 0x03, 0x76, 0x03, 0x31, 0xc0, 0xc3];
+        let (code, cases) = table_after(&head);
+        let cfg = recovered(&code, &relative_table(&cases));
+        let want = End::Switch(inside(&cases), Target::Inside(CODE + 5));
+        assert_eq!(jump_end(&cfg), &want);
+    }
+
+    /// `and edi, 3`: a mask bounds the index exactly (four entries, each
+    /// one code; no default).
+    #[test]
+    fn a_mask_bounds_the_index() {
+        let (code, cases) = table_after(&[0x83, 0xe7, 0x03]); // and edi, 3
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases), Target::Inside(cases[0]))
+        );
+        // `and dil, 3` leaves the upper bits: no bound.
+        let (code, cases) = table_after(&[0x40, 0x80, 0xe7, 0x03]);
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(jump_end(&cfg), &End::TailCall(None));
+    }
+
+    /// `movzx edi, byte [rsi]` (an enum's tag, as LLVM loads it): below
+    /// 256 by its type only, so the entries are read while they lead
+    /// inside the extent; the fifth leads out and ends the table.
+    #[test]
+    fn a_byte_index_reads_the_entries_inside_the_extent() {
+        let (code, cases) = table_after(&[0x0f, 0xb6, 0x3e]); // movzx edi, byte [rsi]
+        let mut entries = cases.clone();
+        entries.push(0x9000);
+        let cfg = recovered(&code, &relative_table(&entries));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases), Target::Inside(cases[0]))
+        );
+        assert_eq!(cfg.jump_tables, 1);
+    }
+
+    /// `mov rdi, [rsi]` (rustc's enum tag loaded whole, its range known
+    /// only to LLVM): no bound but the entries that lead inside the
+    /// extent; a comparison's bound on another register (`cmp eax, 9;
+    /// ja`) is kept beside it.
+    #[test]
+    fn a_loaded_index_reads_the_entries_inside_the_extent() {
+        // cmp eax, 9; ja +0; mov rdi, [rsi]
+        let head = [0x83, 0xf8, 0x09, 0x77, 0x00, 0x48, 0x8b, 0x3e];
+        let (code, cases) = table_after(&head);
+        let mut entries = cases.clone();
+        entries.extend([0x9000, cases[0]]);
+        let cfg = recovered(&code, &relative_table(&entries));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases), Target::Inside(cases[0]))
+        );
     }
 
     /// `lea rdx, [rip+TABLE]; mov rdx, rsi`: the base the `movsxd` reads

@@ -8,12 +8,15 @@
 //!
 //! * [`binary`]: the ELF file: code, data, function extents (symbols,
 //!   `.eh_frame`, a separate debug file), PLT names.
+//! * [`except`]: the landing pads of `.gcc_except_table`'s call sites.
 //! * [`regs`]: the machine model: registers, flags and vector registers
 //!   as variables ([`Loc`](regs::Loc), [`LocSet`](regs::LocSet)); what
 //!   each instruction reads and writes, and where control goes next.
 //! * [`mod@cfg`]: recursive descent inside a function's extent, jump tables,
 //!   tail calls, calls that never return.
 //! * [`lift`]: one recovered function → one IR function.
+//! * [`lost`]: the bytes of an extent never decoded, each range with
+//!   its reason (padding apart).
 //! * [`sem`]: what the integer instructions compute, in one table
 //!   (`--semantics`).
 //! * [`pipeline`]: every function through lift, the three flavours,
@@ -33,7 +36,9 @@
 pub mod binary;
 pub mod cfg;
 pub mod error;
+pub mod except;
 pub mod lift;
+pub mod lost;
 pub mod pipeline;
 pub mod regs;
 pub mod sem;

@@ -75,6 +75,8 @@ pub struct Lifted {
     /// The machine instruction each instruction and terminator of `func`
     /// came from.
     pub origins: Origins,
+    /// The ranges of the extent never decoded ([`crate::lost`]).
+    pub lost: Vec<crate::lost::LostRange>,
 }
 
 /// Where a machine instruction sits: its address and length in bytes.
@@ -209,6 +211,7 @@ pub fn lift_with(bin: &Binary<'_>, info: &FuncInfo, opts: &Options) -> Lifted {
         func,
         instructions: cfg.insts.len(),
         jump_tables: cfg.jump_tables,
+        lost: crate::lost::lost_code(bin, info, &cfg),
         origins,
     }
 }
@@ -348,6 +351,27 @@ impl Lifter<'_, '_> {
             results,
         });
         self.note(i);
+    }
+
+    /// `cc = x86.unwinds[A]()`: whether the call at `A` returned by
+    /// unwinding (to its landing pad) rather than normally. No machine
+    /// instruction stands behind it (no origin).
+    fn emit_unwinds(&mut self, call: u64) {
+        let origin = self.origin.take();
+        let f = self.b.func_mut();
+        let op = f
+            .operator("x86.unwinds", Effects::PURE)
+            .expect("x86.unwinds is pure");
+        let imms = f.list(&[call as i64]);
+        let args = f.list(&[]);
+        let results = f.list(&[self.cc]);
+        self.b.inst(InstData::Op {
+            op,
+            imms,
+            args,
+            results,
+        });
+        self.origin = origin;
     }
 
     /// An exit: with the semantics, `rsp += 8` first (the return address
@@ -640,6 +664,22 @@ pub(crate) fn lift_with_origins(
                     (None, None) => {}
                 }
                 l.emit_ret();
+            }
+            End::Invoke { next, pad } => {
+                // The call (the block's last instruction, emitted above)
+                // wrote `rax` and `rdx`, the pad's exception pointer and
+                // selector; `cc` says whether it unwound.
+                let call =
+                    cfg.insts[*blk.insts.last().expect("an invoke ends in its call") as usize];
+                let pb = l.target(*pad);
+                match next {
+                    Some(n) => {
+                        l.emit_unwinds(call.ins.ip());
+                        let nb = l.blocks[n];
+                        l.b.branch(Operand::Var(l.cc), pb, nb);
+                    }
+                    None => l.b.jump(pb),
+                }
             }
             End::NoReturn => {
                 if let Some(insn) = last {

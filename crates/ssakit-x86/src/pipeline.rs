@@ -255,6 +255,12 @@ pub struct FunctionStats {
     pub instructions: usize,
     /// Jump tables resolved.
     pub jump_tables: usize,
+    /// Calls with a landing pad ([`End::Invoke`](crate::cfg::End::Invoke)).
+    pub invokes: usize,
+    /// The ranges of its extent never decoded, with their reasons
+    /// ([`crate::lost`]); empty in [`BinaryStats::total`] (see
+    /// [`BinaryStats::lost`]).
+    pub lost: Vec<crate::lost::LostRange>,
     /// Phis per flavour ([`FLAVORS`]).
     pub phis: [PhiCounts; 3],
     /// Copies left after destruction, if it ran.
@@ -321,6 +327,22 @@ pub struct BinaryStats {
 }
 
 impl BinaryStats {
+    /// Lost code summed over the functions.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let stats = ssakit_x86::pipeline::run(&bin, &Default::default(), &|| {});
+    /// assert_eq!(stats.lost().functions, 0); // every byte of the fixture is reached
+    /// ```
+    pub fn lost(&self) -> crate::lost::LostTotals {
+        let mut t = crate::lost::LostTotals::default();
+        for f in &self.functions {
+            t.add(&f.lost);
+        }
+        t
+    }
+
     /// The sum over functions.
     ///
     /// ```
@@ -335,6 +357,7 @@ impl BinaryStats {
             t.blocks += f.blocks;
             t.instructions += f.instructions;
             t.jump_tables += f.jump_tables;
+            t.invokes += f.invokes;
             for k in 0..3 {
                 t.phis[k].add(&f.phis[k]);
             }
@@ -475,6 +498,9 @@ fn one_function(
         ..Default::default()
     };
     let cfg = timed(&mut s.times.decode, || recover(bin, info));
+    s.lost = timed(&mut s.times.decode, || {
+        crate::lost::lost_code(bin, info, &cfg)
+    });
     let lift_opts = lift::Options {
         semantics: opts.semantics,
     };
@@ -494,6 +520,7 @@ fn one_function(
     }
     s.instructions = cfg.insts.len();
     s.jump_tables = cfg.jump_tables;
+    s.invokes = cfg.invokes;
     s.blocks = f.layout().len();
     let fail = |stage: &str, message: String| Failure {
         address: info.extent.start,

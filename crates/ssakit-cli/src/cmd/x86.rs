@@ -227,13 +227,21 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
             };
             return write_json(&mut out, name, batches);
         }
-        let mut functions: Vec<Function> = {
+        let (mut functions, lost): (Vec<Function>, Vec<_>) = {
             use rayon::prelude::*;
             chosen
                 .par_iter()
-                .map(|info| ssakit_x86::lift::lift_with(bin, info, &opts).func)
-                .collect()
+                .map(|info| {
+                    let l = ssakit_x86::lift::lift_with(bin, info, &opts);
+                    (l.func, l.lost)
+                })
+                .unzip()
         };
+        for (info, lost) in chosen.iter().zip(&lost) {
+            if let Some(note) = lost_note(&who(info), lost) {
+                crate::errln!("{note}");
+            }
+        }
         a.construct.apply(&mut functions, |k, _| who(chosen[k]))?;
         par::print_module(&Module { functions }, &mut out)
     })?;
@@ -307,7 +315,7 @@ impl serde::Serialize for Batches<'_, '_, '_> {
                 .par_iter()
                 .map(|info| {
                     let l = ssakit_x86::lift::lift_with(self.bin, info, self.opts);
-                    (l.func, l.origins)
+                    (l.func, (l.origins, l.lost))
                 })
                 .unzip();
             if let Err(f) = self
@@ -317,8 +325,11 @@ impl serde::Serialize for Batches<'_, '_, '_> {
                 self.failed.set(Some(f));
                 return Err(S::Error::custom("construction failed"));
             }
-            for ((f, o), info) in functions.iter().zip(&origins).zip(infos) {
-                seq.serialize_element(&lift_json(f, o, info))?;
+            for ((f, (o, lost)), info) in functions.iter().zip(&origins).zip(infos) {
+                if let Some(note) = lost_note(&(self.who)(info), lost) {
+                    crate::errln!("{note}");
+                }
+                seq.serialize_element(&lift_json(f, o, lost, info))?;
             }
         }
         seq.end()
@@ -333,6 +344,7 @@ impl serde::Serialize for Batches<'_, '_, '_> {
 fn lift_json<'a>(
     f: &'a Function,
     o: &'a Origins,
+    lost: &[ssakit_x86::lost::LostRange],
     info: &FuncInfo,
 ) -> json::X86Function<LazyBlocks<'a>> {
     let names = VarNames::new(f);
@@ -341,6 +353,7 @@ fn lift_json<'a>(
         address: hex(info.extent.start),
         end: hex(info.extent.end),
         label: f.name().to_string(),
+        lost: lost.iter().map(json::X86LostRange::new).collect(),
         name: info.name.clone(),
         params: f
             .params()
@@ -485,6 +498,7 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         ("blocks".into(), t.blocks.to_string()),
         ("instructions".into(), t.instructions.to_string()),
         ("jump tables resolved".into(), t.jump_tables.to_string()),
+        ("calls with a landing pad".into(), t.invokes.to_string()),
     ];
     let built = |k: usize| !opts.only_chosen || pipeline::FLAVORS[k] == opts.construct.flavor;
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
@@ -517,7 +531,65 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     let times = [t.times.verify, t.times.opt, t.times.destruct];
     let (wall, failed) = (stats.wall, stats.failures.len());
     Ran::new(times, &opts.passes, opts.destruct, wall, failed).push_rows(&mut r);
+    r.push(("lost code".into(), lost_row(stats)));
     table(&format!("binary: {name}"), r)
+}
+
+/// `lost code`: the instructions and bytes of extents never decoded
+/// (padding apart), the functions they belong to, and the split by
+/// reason; `0` when every byte was reached.
+fn lost_row(stats: &BinaryStats) -> String {
+    let t = stats.lost();
+    if t.functions == 0 {
+        return "0".into();
+    }
+    let reasons: Vec<String> = ["unresolved indirect jumps", "data in code", "unreachable"]
+        .iter()
+        .zip(t.by_reason)
+        .filter(|(_, (b, _))| *b > 0)
+        .map(|(k, (b, i))| format!("{k} {i} ({b} bytes)"))
+        .collect();
+    format!(
+        "{} instructions ({} bytes) in {} of {} functions: {}",
+        t.instructions,
+        t.bytes,
+        t.functions,
+        stats.functions.len() + stats.failures.len(),
+        reasons.join(", ")
+    )
+}
+
+/// The note `x86 lift` prints on standard error for a function that lost
+/// code: its instructions and bytes never decoded, by reason.
+fn lost_note(who: &str, lost: &[ssakit_x86::lost::LostRange]) -> Option<String> {
+    if lost.is_empty() {
+        return None;
+    }
+    let mut t = ssakit_x86::lost::LostTotals::default();
+    t.add(lost);
+    let first_jump = lost.iter().find_map(|r| match r.reason {
+        ssakit_x86::lost::Reason::UnresolvedJump(a) => Some(a),
+        _ => None,
+    });
+    let reasons: Vec<String> = [
+        "after unresolved indirect jumps",
+        "data in code",
+        "unreachable",
+    ]
+    .iter()
+    .zip(t.by_reason)
+    .filter(|(_, (b, _))| *b > 0)
+    .map(|(k, (_, i))| match (k, first_jump) {
+        (k, Some(a)) if k.starts_with("after") => format!("{i} {k} (the first at {a:#x})"),
+        _ => format!("{i} {k}"),
+    })
+    .collect();
+    Some(format!(
+        "note: {who}: {} instructions ({} bytes) never decoded: {}",
+        t.instructions,
+        t.bytes,
+        reasons.join(", ")
+    ))
 }
 
 /// `opaque operations`: how many `x86.MNEMONIC` operations the
@@ -585,7 +657,11 @@ fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
             .collect(),
         passes: opts.passes.iter().map(|p| p.name()).collect(),
         threads: rayon::current_num_threads(),
-        total: json::X86Counts::new(&stats.total(), built, false, opts.semantics),
+        total: {
+            let mut t = json::X86Counts::new(&stats.total(), built, false, opts.semantics);
+            t.lost = json::X86Lost::of_totals(&stats.lost());
+            t
+        },
         wall: stats.wall,
     })
 }

@@ -1,0 +1,357 @@
+//! Lost code: the bytes of a function's extent that control-flow recovery
+//! ([`mod@crate::cfg`]) never decoded, each range with the reason it was
+//! not reached (section 13.8 of the chapter: a CFG recovered from a binary
+//! is only as good as the code it reaches; what it misses must be said,
+//! not dropped).
+//!
+//! Every byte of an extent is then one of three things:
+//!
+//! * **decoded**: part of an instruction the walk reached;
+//! * **padding**: a `nop` of any length, `int3`, a lone `ud2` trap, or
+//!   zero bytes (`00 00` decodes as `add [rax], al`), as compilers and
+//!   linkers put between and after functions;
+//! * **lost**: anything else, in maximal ranges of instructions decoded
+//!   linearly from the end of the decoded code before them, each with a
+//!   [`Reason`].
+//!
+//! The reason of a range, first that applies: [`Reason::DataInCode`]
+//! when its linear decoding meets bytes that are no instruction;
+//! [`Reason::UnresolvedJump`] when an indirect jump that stayed
+//! unresolved lies before it in the extent (the nearest one: what follows
+//! a `jmp reg` whose table was not found is typically its cases);
+//! [`Reason::Unreachable`] otherwise (code after a call that never
+//! returns, a landing pad no table names).
+//!
+//! Worked example: an extent `0x10..0x30` whose walk decoded `0x10..0x18`
+//! ending in `jmp rax` (unresolved) and `0x20..0x28`, with `nop` bytes at
+//! `0x28..0x30`: `0x18..0x20` is lost (unresolved jump at `0x16`), the
+//! `nop`s are padding.
+
+use crate::binary::{Binary, FuncInfo};
+use crate::cfg::{End, FuncCfg};
+use crate::regs::Flow;
+use iced_x86::{Decoder, DecoderOptions, Mnemonic};
+
+/// Why a range of an extent was never decoded.
+///
+/// ```
+/// use ssakit_x86::lost::Reason;
+/// assert_eq!(Reason::UnresolvedJump(0x1234).to_string(), "unresolved indirect jump at 0x1234");
+/// assert_eq!(Reason::Unreachable.to_string(), "unreachable");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reason {
+    /// After an indirect jump (at this address) that stayed unresolved.
+    UnresolvedJump(u64),
+    /// Bytes that decode to no instruction.
+    DataInCode,
+    /// No path of the recovered CFG reaches it.
+    Unreachable,
+}
+
+impl Reason {
+    /// The reason's kind as a short key (`unresolved-jump`,
+    /// `data-in-code`, `unreachable`), for counts and JSON.
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::lost::Reason::DataInCode.key(), "data-in-code");
+    /// ```
+    pub fn key(&self) -> &'static str {
+        match self {
+            Reason::UnresolvedJump(_) => "unresolved-jump",
+            Reason::DataInCode => "data-in-code",
+            Reason::Unreachable => "unreachable",
+        }
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reason::UnresolvedJump(a) => write!(f, "unresolved indirect jump at {a:#x}"),
+            Reason::DataInCode => f.write_str("data in code"),
+            Reason::Unreachable => f.write_str("unreachable"),
+        }
+    }
+}
+
+/// A range of an extent never decoded: `[start, end)`, the instructions
+/// a linear decoding finds in it, and why.
+///
+/// ```
+/// use ssakit_x86::lost::{LostRange, Reason};
+/// let r = LostRange { start: 0x18, end: 0x20, instructions: 3, reason: Reason::Unreachable };
+/// assert_eq!(r.bytes(), 8);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LostRange {
+    /// First byte.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
+    /// Instructions in it, decoded linearly from `start`.
+    pub instructions: usize,
+    /// Why it was not reached.
+    pub reason: Reason,
+}
+
+impl LostRange {
+    /// Its length in bytes.
+    ///
+    /// ```
+    /// use ssakit_x86::lost::{LostRange, Reason};
+    /// let r = LostRange { start: 4, end: 5, instructions: 1, reason: Reason::DataInCode };
+    /// assert_eq!(r.bytes(), 1);
+    /// ```
+    pub fn bytes(&self) -> u64 {
+        self.end - self.start
+    }
+}
+
+/// Lost code summed over functions: how many functions lost code, and
+/// the bytes and instructions lost, in all and per [`Reason::key`]
+/// (`unresolved-jump`, `data-in-code`, `unreachable`, in that order).
+///
+/// ```
+/// use ssakit_x86::lost::{LostRange, LostTotals, Reason};
+/// let mut t = LostTotals::default();
+/// t.add(&[LostRange { start: 0, end: 4, instructions: 2, reason: Reason::Unreachable }]);
+/// t.add(&[]);
+/// assert_eq!((t.functions, t.bytes, t.instructions, t.by_reason[2]), (1, 4, 2, (4, 2)));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LostTotals {
+    /// Functions with at least one lost range.
+    pub functions: usize,
+    /// Bytes lost.
+    pub bytes: u64,
+    /// Instructions lost.
+    pub instructions: usize,
+    /// Bytes and instructions per reason, in [`Reason::KEYS`] order.
+    pub by_reason: [(u64, usize); 3],
+}
+
+impl Reason {
+    /// The keys of the reasons, in the order of [`LostTotals::by_reason`].
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::lost::Reason::KEYS[0], "unresolved-jump");
+    /// ```
+    pub const KEYS: [&'static str; 3] = ["unresolved-jump", "data-in-code", "unreachable"];
+
+    fn index(&self) -> usize {
+        match self {
+            Reason::UnresolvedJump(_) => 0,
+            Reason::DataInCode => 1,
+            Reason::Unreachable => 2,
+        }
+    }
+}
+
+impl LostTotals {
+    /// Adds one function's lost ranges.
+    ///
+    /// ```
+    /// let mut t = ssakit_x86::lost::LostTotals::default();
+    /// t.add(&[]);
+    /// assert_eq!(t.functions, 0);
+    /// ```
+    pub fn add(&mut self, ranges: &[LostRange]) {
+        if !ranges.is_empty() {
+            self.functions += 1;
+        }
+        for r in ranges {
+            self.bytes += r.bytes();
+            self.instructions += r.instructions;
+            let k = &mut self.by_reason[r.reason.index()];
+            k.0 += r.bytes();
+            k.1 += r.instructions;
+        }
+    }
+}
+
+/// Whether a linearly decoded instruction `ins` of `bytes` is padding: a
+/// `nop` of any form (`xchg ax, ax`, GCC's two-byte one, included),
+/// `int3`, `ud2` (a trap put where control never comes), or all zero
+/// bytes.
+fn is_padding(ins: &iced_x86::Instruction, bytes: &[u8]) -> bool {
+    let self_xchg = ins.mnemonic() == Mnemonic::Xchg
+        && ins.op0_kind() == iced_x86::OpKind::Register
+        && ins.op1_kind() == iced_x86::OpKind::Register
+        && ins.op0_register() == ins.op1_register();
+    matches!(
+        ins.mnemonic(),
+        Mnemonic::Nop | Mnemonic::Int3 | Mnemonic::Ud2
+    ) || self_xchg
+        || bytes.iter().all(|&b| b == 0)
+}
+
+/// The ranges of `f`'s extent that `cfg` (its recovered control flow)
+/// never decoded and that are not padding, in address order.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// for f in bin.functions() {
+///     let cfg = ssakit_x86::cfg::recover(&bin, f);
+///     assert_eq!(ssakit_x86::lost::lost_code(&bin, f, &cfg), vec![], "{}", f.name);
+/// }
+/// ```
+pub fn lost_code(bin: &Binary<'_>, f: &FuncInfo, cfg: &FuncCfg) -> Vec<LostRange> {
+    let start = f.extent.start;
+    let code = bin.code(start).unwrap_or(&[]);
+    let end = start + (f.extent.end - start).min(code.len() as u64);
+    let mut decoded: Vec<(u64, u64)> = cfg
+        .insts
+        .iter()
+        .map(|i| (i.ins.ip(), i.ins.next_ip()))
+        .collect();
+    decoded.sort_unstable();
+    // The unresolved indirect jumps, by address.
+    let mut unresolved: Vec<u64> = cfg
+        .blocks
+        .iter()
+        .filter(|b| b.end == End::TailCall(None))
+        .filter_map(|b| b.insts.last())
+        .map(|&i| &cfg.insts[i as usize])
+        .filter(|i| i.access.flow == Flow::IndirectJump)
+        .map(|i| i.ins.ip())
+        .collect();
+    unresolved.sort_unstable();
+    let mut out = Vec::new();
+    let mut at = start;
+    let mut next = decoded.iter().peekable();
+    while at < end {
+        // Skip what is decoded from `at` on.
+        while let Some(&&(lo, hi)) = next.peek() {
+            if lo > at {
+                break;
+            }
+            at = at.max(hi);
+            next.next();
+        }
+        if at >= end {
+            break;
+        }
+        let gap_end = next.peek().map_or(end, |&&(lo, _)| lo.min(end));
+        gap(code, start, at..gap_end, &unresolved, &mut out);
+        at = gap_end;
+    }
+    out
+}
+
+/// Decodes the gap `range` linearly (its last instruction may run past
+/// its end) and appends its non-padding runs to `out`.
+fn gap(
+    code: &[u8],
+    base: u64,
+    range: std::ops::Range<u64>,
+    unresolved: &[u64],
+    out: &mut Vec<LostRange>,
+) {
+    let off = (range.start - base) as usize;
+    let len = (range.end - range.start) as usize;
+    let bytes = &code[off..off + len];
+    let mut d = Decoder::with_ip(64, bytes, range.start, DecoderOptions::NONE);
+    // The run being built: start, instructions, whether it met bad bytes.
+    let mut run: Option<(u64, usize, bool)> = None;
+    let close = |run: &mut Option<(u64, usize, bool)>, end: u64, out: &mut Vec<LostRange>| {
+        if let Some((s, n, bad)) = run.take() {
+            let reason = if bad {
+                Reason::DataInCode
+            } else {
+                let k = unresolved.partition_point(|&a| a < s);
+                match k.checked_sub(1) {
+                    Some(k) => Reason::UnresolvedJump(unresolved[k]),
+                    None => Reason::Unreachable,
+                }
+            };
+            out.push(LostRange {
+                start: s,
+                end,
+                instructions: n,
+                reason,
+            });
+        }
+    };
+    while d.can_decode() {
+        let ins = d.decode();
+        let (a, n) = (ins.ip(), ins.len());
+        let o = (a - range.start) as usize;
+        let raw = &bytes[o..(o + n.max(1)).min(len)];
+        if !ins.is_invalid() && is_padding(&ins, raw) {
+            close(&mut run, a, out);
+            continue;
+        }
+        let r = run.get_or_insert((a, 0, false));
+        r.1 += 1;
+        r.2 |= ins.is_invalid();
+    }
+    close(&mut run, range.end, out);
+}
+
+#[cfg(test)]
+mod tests {
+    //! Lost ranges of hand-assembled functions (bytes as GNU `as` encodes
+    //! each commented instruction).
+
+    use super::*;
+    use crate::binary::Origin;
+    use crate::cfg::recover;
+
+    const CODE: u64 = 0x1000;
+
+    fn lost(code: &[u8]) -> Vec<LostRange> {
+        let bin = Binary::of_sections(&[(CODE, code, true)]);
+        let f = FuncInfo {
+            name: "f".into(),
+            label: "f".into(),
+            extent: CODE..CODE + code.len() as u64,
+            origin: Origin::Symbol,
+        };
+        let cfg = recover(&bin, &f);
+        lost_code(&bin, &f, &cfg)
+    }
+
+    /// `ret; nop; nop dword [rax]; int3; 00 00; xchg ax, ax`: all
+    /// padding.
+    #[test]
+    fn padding_after_ret_is_not_lost() {
+        let code = [0xc3, 0x90, 0x0f, 0x1f, 0x00, 0xcc, 0x00, 0x00, 0x66, 0x90];
+        assert_eq!(lost(&code), vec![]);
+    }
+
+    /// `jmp rax; mov eax, 1; ret; nop`: the two instructions after the
+    /// unresolved jump are lost because of it; the `nop` is padding.
+    #[test]
+    fn code_after_an_unresolved_jump_names_it() {
+        let code = [0xff, 0xe0, 0xb8, 1, 0, 0, 0, 0xc3, 0x90];
+        let want = LostRange {
+            start: CODE + 2,
+            end: CODE + 8,
+            instructions: 2,
+            reason: Reason::UnresolvedJump(CODE),
+        };
+        assert_eq!(lost(&code), vec![want]);
+    }
+
+    /// `ud2; xor eax, eax; ret`: unreachable after `ud2` (itself a
+    /// trap, not counted).
+    #[test]
+    fn code_after_ud2_is_unreachable() {
+        let code = [0x0f, 0x0b, 0x31, 0xc0, 0xc3];
+        let r = lost(&code);
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].start, r[0].instructions), (CODE + 2, 2));
+        assert_eq!(r[0].reason, Reason::Unreachable);
+    }
+
+    /// `ret; 0x06` (`push es`, invalid in 64-bit mode): data in code.
+    #[test]
+    fn bytes_that_are_no_instruction_are_data() {
+        let r = lost(&[0xc3, 0x06, 0xc3]);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].reason, Reason::DataInCode);
+        assert_eq!((r[0].start, r[0].end), (CODE + 1, CODE + 3));
+    }
+}
