@@ -322,6 +322,13 @@ fn sites(bin: &Binary<'_>, info: &FuncInfo, opaque: &BTreeSet<u64>) -> Vec<(char
                     }
                 }
             }
+            End::Invoke { pad, .. } => {
+                // The call itself is a `c` site above; the CPU never
+                // unwinds (the call model does not either).
+                if let Target::Outside(a) = pad {
+                    out.insert(*a, ('t', 0));
+                }
+            }
             End::Jump(_) | End::Ret => {}
         }
     }
@@ -461,6 +468,12 @@ fn runnable(f: &Function) -> Result<(Function, Vec<Function>, BTreeSet<u64>), St
             }
             let name = f.operator_name(op);
             let at = imms.as_slice(&f).first().copied().unwrap_or(0) as u64;
+            // Whether a call covered by a landing pad unwound: the call
+            // model never unwinds (nor does the CPU, which skips the call).
+            if name == "x86.unwinds" {
+                edits.push((i, "no_unwind".to_string(), None, results));
+                continue;
+            }
             let indirect = matches!(name, "x86.call.x" | "x86.jmp.x");
             if !indirect {
                 opaque.insert(at);
@@ -533,6 +546,8 @@ fn runnable(f: &Function) -> Result<(Function, Vec<Function>, BTreeSet<u64>), St
     for (name, (arity, results)) in &callees {
         if name.starts_with("opaque_") {
             let _ = writeln!(src, "function {name}() {{\ne:\n    unreachable\n}}\n");
+        } else if name == "no_unwind" {
+            let _ = writeln!(src, "function {name}() -> (i32) {{\ne:\n    ret 0\n}}\n");
         } else {
             src.push_str(&model_function(name, *arity, results));
         }
