@@ -1,18 +1,18 @@
 //! Stack pointer tracking: the offset of `rsp` (and of `rbp` when it is a
 //! frame pointer) from the value `rsp` had at the function's entry, at
 //! every program point of a function lifted with the
-//! [semantics](crate::sem) (section 13.8 of the chapter, "En binarios":
-//! the stack is memory until an analysis shows which of it behaves like
-//! variables; Ghidra's heritage of the stack space and Van Emmerik's
-//! "Static Single Assignment for Decompilation", chapter 3, start from
-//! the same offsets).
+//! [semantics](crate::sem) (section 13.8 of the chapter, "En binarios";
+//! Ghidra's heritage of the stack space and Van Emmerik's "Static Single
+//! Assignment for Decompilation" start from the same offsets): what
+//! [`slots`](crate::slots) needs to turn the frame's memory into the
+//! chapter's variables.
 //!
 //! With the semantics, `push`, `pop`, `sub rsp, 16`, `leave` and the
 //! return address of a `call` are arithmetic on the variable `rsp`
 //! (`rsp = i64.sub(rsp, 8)`), so the offsets are a forward data-flow
 //! problem over the lifted, not yet SSA, function: a constant
 //! propagation whose values say what a variable holds relative to the
-//! entry `rsp`. The lattice of one variable ([`Value`]):
+//! entry `rsp`. The lattice of one variable (`Value`):
 //!
 //! ```text
 //!            Lost                  a frame address at an unknown offset
@@ -28,9 +28,9 @@
 //! integer `c - d`; any other operation of a frame address (`and rsp,
 //! -16`, `sub rsp, rax`, a product) is `Lost`. At a join, equal values
 //! stay and different offsets meet in `Lost`. Values are only ever
-//! raised, and the lattice is three high, so the worklist iteration
-//! ([`analyse`]) visits each block a bounded number of times: it is
-//! linear in the function's size times that height.
+//! raised, and the lattice is three high, so the iteration in reverse
+//! postorder ([`analyse`]) ends after a few rounds over the function (the
+//! loop nesting depth plus two, in practice).
 //!
 //! The offset of `rsp` is *kept* when it is a `Frame` value at every
 //! reached point; where it is not, the function is reported lost
@@ -168,6 +168,19 @@ impl std::fmt::Display for Lost {
 
 /// The offsets of `rsp` and `rbp` at every point of one function
 /// ([`analyse`]).
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let info = bin.functions().iter().find(|f| f.name == "main").unwrap();
+/// let l = ssakit_x86::lift::lift_with(&bin, info, &ssakit_x86::lift::Options { semantics: true });
+/// let frame: ssakit_x86::frame::Frame = ssakit_x86::frame::analyse(&l.func, &l.origins);
+/// // main pushes five registers and subtracts 64 (-104); before its
+/// // call of printf, `sub rsp, 8; push r14` (-120), then the call's
+/// // return address (-128).
+/// let lowest = l.func.layout().iter().flat_map(|&b| l.func.block_insts(b)).filter_map(|&i| frame.rsp_before(i)).min();
+/// assert_eq!(lowest, Some(-128));
+/// ```
 ///
 /// # Invariants
 ///
@@ -399,35 +412,39 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
         };
     }
     reached[e] = true;
-    // The worklist iteration: a block is queued when its entry values
-    // rise; each rises at most three times per variable.
-    let mut queued = SecondaryMap::new(false);
-    let mut work = vec![e];
-    queued[e] = true;
+    // Round-robin iteration in layout order (roughly reverse postorder:
+    // the lifter lays blocks out by address) until no entry value rises;
+    // each rises at most three times per variable, and a round costs one
+    // pass over the function, so the rounds are few (the loop nesting
+    // depth plus two, as for any such problem in reverse postorder).
     let mut state = Vec::with_capacity(n);
-    while let Some(b) = work.pop() {
-        queued[b] = false;
-        state.clear();
-        state.extend_from_slice(&entry[b.index() * n..(b.index() + 1) * n]);
-        for &i in f.block_insts(b) {
-            step(f, i, &mut state, rsp);
-        }
-        f.for_each_succ(b, |s| {
-            let at = s.index() * n;
-            let mut changed = !reached[s];
-            reached[s] = true;
-            for (k, &v) in state.iter().enumerate() {
-                let j = entry[at + k].join(v);
-                if j != entry[at + k] {
-                    entry[at + k] = j;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in f.layout() {
+            if !reached[b] {
+                continue;
+            }
+            state.clear();
+            state.extend_from_slice(&entry[b.index() * n..(b.index() + 1) * n]);
+            for &i in f.block_insts(b) {
+                step(f, i, &mut state, rsp);
+            }
+            f.for_each_succ(b, |s| {
+                let at = s.index() * n;
+                if !reached[s] {
+                    reached[s] = true;
                     changed = true;
                 }
-            }
-            if changed && !queued[s] {
-                queued[s] = true;
-                work.push(s);
-            }
-        });
+                for (k, &v) in state.iter().enumerate() {
+                    let j = entry[at + k].join(v);
+                    if j != entry[at + k] {
+                        entry[at + k] = j;
+                        changed = true;
+                    }
+                }
+            });
+        }
     }
     let mut frame = Frame {
         num_vars: n,
@@ -472,7 +489,12 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
             if let Some(r) = frame.rbp {
                 rbp_before[i] = offset(state[r.index()]);
             }
-            before.clone_from(&state);
+            // The old values of what `i` defines, put back for a moment
+            // to find why it made a lost value (copying the whole state
+            // at each instruction would be quadratic on wide functions).
+            before.clear();
+            f.for_each_def(i, |v| before.push((v, state[v.index()])));
+            let was_frame = matches!(state[rsp.index()], Value::Frame(_));
             step(f, i, &mut state, frame.rsp);
             let mut made_lost = None;
             f.for_each_def(i, |v| {
@@ -481,11 +503,20 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
                     made_lost = Some(v);
                 }
             });
-            let why = made_lost.map(|_| reason_of(f, i, &before, &causes));
+            let why = made_lost.map(|_| {
+                for (v, old) in before.iter_mut() {
+                    std::mem::swap(&mut state[v.index()], old);
+                }
+                let why = reason_of(f, i, &state, &causes);
+                for (v, old) in before.iter_mut() {
+                    std::mem::swap(&mut state[v.index()], old);
+                }
+                why
+            });
             f.for_each_def(i, |v| causes[v.index()] = None);
             if let (Some(v), Some(why)) = (made_lost, why) {
                 causes[v.index()] = Some(why);
-                if v == rsp && matches!(before[rsp.index()], Value::Frame(_)) {
+                if v == rsp && was_frame {
                     points.push(Lost {
                         address: origins.inst(i).map(|s| s.address),
                         reason: why,

@@ -1,13 +1,13 @@
 //! Stack slots as variables: the loads and stores of a function lifted
 //! with the [semantics](crate::sem) at fixed offsets of its frame
-//! ([`frame`](crate::frame)) whose address does not escape become
+//! ([`crate::frame`]) whose address does not escape become
 //! variables of their width, before construction, so that the chapter's
 //! construction places their phis (at the iterated dominance frontier of
 //! their stores) and renames them like any register's. This is LLVM's
 //! `mem2reg` and Ghidra's heritage of the stack space on machine code:
 //! memory locations turned into variables are construction over a new
 //! kind of variable (Van Emmerik, "Static Single Assignment for
-//! Decompilation", section 3.4).
+//! Decompilation", 2007, treats stack locations the same way).
 //!
 //! # Slots and what stays memory
 //!

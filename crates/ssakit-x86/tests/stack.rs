@@ -446,7 +446,11 @@ fn fresh_state(seed: u64) -> State {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        *b = if x.is_multiple_of(3) { (x >> 8) as u8 } else { 0 };
+        *b = if x.is_multiple_of(3) {
+            (x >> 8) as u8
+        } else {
+            0
+        };
     }
     m.write(HEAP, &bytes).unwrap();
     // The caller's frame: the return address and stack arguments.
