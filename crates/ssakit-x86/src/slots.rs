@@ -30,9 +30,11 @@
 //!   xmm0`, whose address `c + d` escapes too for each immediate `d` of
 //!   the operation, the displacement being one of them). The escaped
 //!   object is taken to run from `c` up to the next escaped address, the
-//!   next slot saved by a `push` or the return address, whichever is
-//!   lowest above it, so that a structure whose address is passed keeps
-//!   its fields in memory; a slot overlapping that range has *escaped*;
+//!   registers saved by `push` at the top of the frame (the run of
+//!   pushed slots from offset -8 down) or the return address, whichever
+//!   is lowest above it, so that a structure whose address is passed
+//!   keeps its fields in memory; a slot overlapping that range has
+//!   *escaped*;
 //! * **it overlaps another slot**: one contains the other (a 4-byte load
 //!   of an 8-byte store's low half: *overlapping*) or they share only
 //!   some bytes (*partly overlapping*);
@@ -212,8 +214,9 @@ impl Facts {
         }
     }
 
-    /// An opaque operation `i` reading `args`: an indirect call reads its
-    /// stack arguments through `rsp` as a call does; otherwise a frame
+    /// An opaque operation `i` reading `args`: an indirect call (or
+    /// jump) reads its stack arguments through `rsp` as a call does;
+    /// otherwise a frame
     /// address it reads escapes, and so does that address plus each of
     /// its immediates (a memory operand's displacement is one of them:
     /// `movsd [rbp - 8], xmm0` reads `rbp` and writes at `rbp - 8`).
@@ -225,10 +228,15 @@ impl Facts {
         state: &[Value],
         rsp: Option<Var>,
     ) {
-        let call = f.effects(i).contains(Effects::CALL);
-        let imms = match f.inst(i) {
-            InstData::Op { imms, .. } => imms.as_slice(f),
-            _ => &[],
+        // Only an indirect call or jump passes the stack to a callee; other
+        // opaque operations of call effects (`fnstcw [rsp + 38]`, whose
+        // effects the model does not know) access the frame themselves.
+        let (call, imms) = match f.inst(i) {
+            InstData::Op { op, imms, .. } => (
+                matches!(f.operator_name(*op), "x86.call.x" | "x86.jmp.x"),
+                imms.as_slice(f),
+            ),
+            _ => (false, &[][..]),
         };
         for &a in args {
             match (a, value(a, state)) {
@@ -346,6 +354,26 @@ impl Slot {
     }
 }
 
+/// The bottom of the registers saved by `push` at the top of the frame:
+/// the lowest `L` such that 8-byte stores addressed by `rsp` itself write
+/// each of `-8, -16, ..., L` (0 when there is none). A `push` lower in
+/// the frame (a stack argument) is not a boundary of an object.
+fn saved_registers_bottom(facts: &Facts) -> i64 {
+    let mut pushed: Vec<i64> = facts
+        .accesses
+        .iter()
+        .filter(|a| a.by_rsp && a.stored.is_some() && a.bytes == 8)
+        .map(|a| a.offset)
+        .collect();
+    pushed.sort_unstable();
+    pushed.dedup();
+    let mut bottom = 0;
+    while pushed.binary_search(&(bottom - 8)).is_ok() {
+        bottom -= 8;
+    }
+    bottom
+}
+
 /// Decides each slot's fate from the facts (the rules of the module
 /// documentation); `slots` sorted by (offset, width), unique.
 fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
@@ -384,13 +412,7 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
     }
     // Escaped objects: from each escaped address to the next boundary.
     let mut bounds: Vec<i64> = facts.escapes.clone();
-    bounds.extend(
-        facts
-            .accesses
-            .iter()
-            .filter(|a| a.by_rsp && a.stored.is_some())
-            .map(|a| a.offset),
-    );
+    bounds.push(saved_registers_bottom(facts));
     bounds.push(0);
     bounds.sort_unstable();
     bounds.dedup();
