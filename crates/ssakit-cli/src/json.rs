@@ -562,6 +562,10 @@ pub struct X86Counts {
     /// Phis per flavour, by kind of location (null for a flavour not
     /// constructed).
     pub phis: Flavours<Option<X86Phis>>,
+    /// With `--stack`, the frame: where the `rsp` offset is lost, the
+    /// accesses promoted and left; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stack: Option<X86Stack>,
     /// Seconds per stage.
     pub times: X86Times,
 }
@@ -664,6 +668,43 @@ impl X86Lost {
     }
 }
 
+/// The stack frame of one function, or summed (`x86 stats --stack`).
+#[derive(Serialize)]
+pub struct X86Stack {
+    /// Accesses left in memory, by reason.
+    pub left: std::collections::BTreeMap<&'static str, usize>,
+    /// Where the `rsp` offset is first lost (`0x...`, null at a point
+    /// of no machine instruction); absent when kept, and in `total`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost_at: Option<Option<String>>,
+    /// Why it is lost; absent when kept, and in `total`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost_reason: Option<&'static str>,
+    /// Accesses promoted to slot variables.
+    pub promoted: usize,
+    /// Slots promoted.
+    pub slots: usize,
+    /// Promoted stores kept in memory for a call's stack arguments.
+    pub written_through: usize,
+}
+
+impl From<&ssakit_x86::slots::Promotion> for X86Stack {
+    fn from(p: &ssakit_x86::slots::Promotion) -> X86Stack {
+        X86Stack {
+            left: ssakit_x86::slots::Left::ALL
+                .iter()
+                .zip(p.left)
+                .map(|(w, k)| (w.name(), k))
+                .collect(),
+            lost_at: p.lost.map(|l| l.address.map(|a| format!("{a:#x}"))),
+            lost_reason: p.lost.map(|l| l.reason.name()),
+            promoted: p.promoted,
+            slots: p.slots,
+            written_through: p.written_through,
+        }
+    }
+}
+
 /// The size of one SSA form (`x86 stats --semantics --passes`).
 #[derive(Serialize, Clone, Copy)]
 pub struct X86Size {
@@ -715,6 +756,9 @@ pub struct X86Phis {
     pub registers: usize,
     /// Phis of vector registers.
     pub vectors: usize,
+    /// With `--stack`, phis of stack slot variables; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slots: Option<usize>,
 }
 
 /// Seconds per stage of one function (summed for `total`).
@@ -751,6 +795,7 @@ impl X86Counts {
                 flags: p.flags,
                 registers: p.registers,
                 vectors: p.vectors,
+                slots: f.stack.is_some().then_some(p.slots),
             })
         };
         let construct = |k: usize| built(k).then_some(t.construct[k]);
@@ -778,6 +823,7 @@ impl X86Counts {
                 vector_instructions: f.vector_instructions,
             }),
             phis: Flavours::new([phis(0), phis(1), phis(2)]),
+            stack: f.stack.as_ref().map(X86Stack::from),
             times: X86Times {
                 construct: Flavours::new([construct(0), construct(1), construct(2)]),
                 decode: t.decode,

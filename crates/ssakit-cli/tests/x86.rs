@@ -486,3 +486,73 @@ fn lift_json_streamed_is_one_compact_document() {
         .collect();
     assert_eq!(labels, names);
 }
+
+/// `--stack` (issue 41): it requires `--semantics` (exit 1, a usage
+/// error); `x86 lift` prints slot variables, `x86 stats` the frame's rows
+/// and, in JSON, each function's `stack` and the slots' phis; without it
+/// the JSON has neither.
+#[test]
+fn stack_promotes_slots_and_reports_them() {
+    let o = ssakit_bytes(&["x86", "stats", "--stack", &fixture("fixture")], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--semantics"), "{}", stderr(&o));
+    let text = ok(&[
+        "x86",
+        "lift",
+        "--semantics",
+        "--stack",
+        "--func",
+        "main",
+        &fixture("fixture"),
+    ]);
+    assert!(text.contains("    s8 = r14\n"), "{text}");
+    let stats = ok(&[
+        "x86",
+        "stats",
+        "--semantics",
+        "--stack",
+        &fixture("fixture"),
+    ]);
+    for row in [
+        "rsp offset kept",
+        "stack accesses promoted",
+        "stack accesses left",
+        "stack slots)",
+    ] {
+        assert!(stats.contains(row), "{row}: {stats}");
+    }
+    let json = ok(&[
+        "x86",
+        "stats",
+        "--semantics",
+        "--stack",
+        "--format",
+        "json",
+        &fixture("fixture"),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let main = v["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "main")
+        .unwrap();
+    assert!(main["stack"]["promoted"].as_u64().unwrap() > 0, "{main}");
+    assert!(main["phis"]["pruned"]["slots"].is_u64(), "{main}");
+    let start = v["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "_start")
+        .unwrap();
+    assert_eq!(start["stack"]["lost_reason"], "realigned", "{start}");
+    let plain = ok(&[
+        "x86",
+        "stats",
+        "--semantics",
+        "--format",
+        "json",
+        &fixture("fixture"),
+    ]);
+    assert!(!plain.contains("\"stack\"") && !plain.contains("\"slots\""));
+}

@@ -19,6 +19,10 @@
 //!   its reason (padding apart).
 //! * [`sem`]: what the integer instructions compute, in one table
 //!   (`--semantics`).
+//! * [`frame`]: the offset of `rsp` (and `rbp`) from its entry value at
+//!   every point, and where it is lost (`--stack`).
+//! * [`slots`]: the stack slots of fixed offset whose address does not
+//!   escape become variables before construction (`--stack`).
 //! * [`pipeline`]: every function through lift, the three flavours,
 //!   verification, passes and destruction, with counts and times.
 //! * [`error`]: errors located by byte offset, each of a kind callers
@@ -37,10 +41,12 @@ pub mod binary;
 pub mod cfg;
 pub mod error;
 pub mod except;
+pub mod frame;
 pub mod lift;
 pub mod lost;
 pub mod pipeline;
 pub mod regs;
 pub mod sem;
+pub mod slots;
 
 pub use error::X86Error;

@@ -122,6 +122,27 @@ pub struct Origins {
 }
 
 impl Origins {
+    /// The origins of a function of no machine code (written by hand,
+    /// parsed from text): every query answers `None`.
+    ///
+    /// ```
+    /// let o = ssakit_x86::lift::Origins::none();
+    /// assert_eq!(o.block(ssakit::ir::Block::new(0)), None);
+    /// ```
+    pub fn none() -> Origins {
+        Origins {
+            insts: SecondaryMap::new(None),
+            terms: SecondaryMap::new(None),
+            starts: SecondaryMap::new(None),
+        }
+    }
+
+    /// Gives instruction `to` the origin of `from` (an instruction
+    /// rewritten into a new one).
+    pub(crate) fn moved(&mut self, from: Inst, to: Inst) {
+        self.insts[to] = self.insts[from];
+    }
+
     /// The machine instruction operation or call `i` came from.
     ///
     /// ```
@@ -584,11 +605,7 @@ pub(crate) fn lift_with_origins(
         results: Vec::new(),
         origin: None,
         sem: opts.semantics.then(sem::Cache::default),
-        origins: Origins {
-            insts: SecondaryMap::new(None),
-            terms: SecondaryMap::new(None),
-            starts: SecondaryMap::new(None),
-        },
+        origins: Origins::none(),
     };
     let entry = cfg.entry_is_target.then(|| l.b.block("entry"));
     for blk in &cfg.blocks {

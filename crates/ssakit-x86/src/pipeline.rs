@@ -65,6 +65,22 @@ pub struct Options {
     /// assert!(t.opaque.contains_key("pxor") && !t.opaque.contains_key("add"));
     /// ```
     pub semantics: bool,
+    /// With [`semantics`](Options::semantics) (ignored without it),
+    /// track the stack pointer and turn the frame slots whose address
+    /// does not escape into variables before construction ([`slots`](crate::slots));
+    /// [`FunctionStats::stack`] says what was promoted and what was
+    /// left, and [`PhiCounts::slots`] counts the slots' phis.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let opts = ssakit_x86::pipeline::Options { semantics: true, stack: true, ..Default::default() };
+    /// let stats = ssakit_x86::pipeline::run(&bin, &opts, &|| {});
+    /// assert!(stats.failures.is_empty());
+    /// let s = stats.total().stack.unwrap();
+    /// assert!(s.promoted > 0 && s.slots > 0);
+    /// ```
+    pub stack: bool,
 }
 
 /// Seconds per phase, summed over functions.
@@ -135,6 +151,9 @@ pub struct PhiCounts {
     pub flags: usize,
     /// Phis of vector registers (`v128`).
     pub vectors: usize,
+    /// Phis of stack slot variables ([`slots`](crate::slots), named
+    /// `sN`: with [`Options::stack`]).
+    pub slots: usize,
 }
 
 impl PhiCounts {
@@ -149,6 +168,10 @@ impl PhiCounts {
         for &b in f.layout() {
             for &i in f.block_phis(b) {
                 if let ssakit::ir::InstData::Phi { dst, .. } = f.inst(i) {
+                    if crate::slots::is_slot_name(f.base_name(*dst)) {
+                        c.slots += 1;
+                        continue;
+                    }
                     match f.var_type(*dst) {
                         Type::Bool | Type::I32 => c.flags += 1,
                         Type::V128 => c.vectors += 1,
@@ -163,17 +186,18 @@ impl PhiCounts {
     /// All of them.
     ///
     /// ```
-    /// let p = ssakit_x86::pipeline::PhiCounts { registers: 2, flags: 1, vectors: 0 };
-    /// assert_eq!(p.total(), 3);
+    /// let p = ssakit_x86::pipeline::PhiCounts { registers: 2, flags: 1, vectors: 0, slots: 1 };
+    /// assert_eq!(p.total(), 4);
     /// ```
     pub fn total(&self) -> usize {
-        self.registers + self.flags + self.vectors
+        self.registers + self.flags + self.vectors + self.slots
     }
 
     fn add(&mut self, o: &PhiCounts) {
         self.registers += o.registers;
         self.flags += o.flags;
         self.vectors += o.vectors;
+        self.slots += o.slots;
     }
 }
 
@@ -281,6 +305,10 @@ pub struct FunctionStats {
     /// flavour's [`Size`] before and after the passes (as [`FLAVORS`];
     /// `None` for a flavour not constructed); else all `None`.
     pub passes: [Option<[Size; 2]>; 3],
+    /// With [`Options::stack`], where the offset of `rsp` is lost (if
+    /// it is) and the frame's accesses promoted and left; else `None`.
+    /// In [`BinaryStats::total`], the sum (with no lost point).
+    pub stack: Option<crate::slots::Promotion>,
     /// Time per phase.
     pub times: Times,
 }
@@ -371,6 +399,9 @@ impl BinaryStats {
                 *t.opaque_scalar.entry(m.clone()).or_insert(0) += n;
             }
             t.vector_instructions += f.vector_instructions;
+            if let Some(p) = &f.stack {
+                t.stack.get_or_insert_with(Default::default).add(p);
+            }
             for k in 0..3 {
                 if let Some([b, a]) = &f.passes[k] {
                     let [tb, ta] = t.passes[k].get_or_insert_with(Default::default);
@@ -504,9 +535,14 @@ fn one_function(
     let lift_opts = lift::Options {
         semantics: opts.semantics,
     };
-    let (f, origins) = timed(&mut s.times.lift, || {
+    let (mut f, mut origins) = timed(&mut s.times.lift, || {
         lift::lift_with_origins(bin, info, &cfg, &lift_opts)
     });
+    if opts.stack && opts.semantics {
+        s.stack = Some(timed(&mut s.times.lift, || {
+            crate::slots::promote(&mut f, &mut origins)
+        }));
+    }
     if opts.semantics {
         let mut vector: Vec<u64> = cfg
             .insts

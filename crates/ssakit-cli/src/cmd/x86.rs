@@ -56,6 +56,12 @@ pub struct LiftArgs {
     /// staying `x86.MNEMONIC` operations (docs/x86.md).
     #[arg(long)]
     pub semantics: bool,
+    /// With `--semantics`: the frame's slots of fixed offset whose
+    /// address does not escape become variables `sN` (N bytes below the
+    /// entry `rsp`) before construction (docs/x86.md, "The stack
+    /// frame").
+    #[arg(long, requires = "semantics")]
+    pub stack: bool,
     #[command(flatten)]
     pub construct: LiftConstruct,
     /// `text` (the `.ssa` program) or `json`: per block its address,
@@ -94,6 +100,13 @@ pub struct StatsArgs {
     /// them.
     #[arg(long)]
     pub semantics: bool,
+    /// With `--semantics`: track the stack pointer and promote the
+    /// frame's slots whose address does not escape to variables before
+    /// construction; count the functions whose `rsp` offset is kept or
+    /// lost (by reason), the accesses promoted and those left in memory
+    /// (by reason), and the slots' phis.
+    #[arg(long, requires = "semantics")]
+    pub stack: bool,
     #[command(flatten)]
     pub report: ReportArgs,
 }
@@ -204,8 +217,11 @@ const JSON_BATCH_PER_THREAD: usize = 4;
 
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let opts = ssakit_x86::lift::Options {
-        semantics: a.semantics,
+    let opts = LiftOptions {
+        lift: ssakit_x86::lift::Options {
+            semantics: a.semantics,
+        },
+        stack: a.stack,
     };
     with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let chosen = choose(bin, name, a.func.as_deref())?;
@@ -232,7 +248,7 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
             chosen
                 .par_iter()
                 .map(|info| {
-                    let l = ssakit_x86::lift::lift_with(bin, info, &opts);
+                    let l = opts.lift(bin, info);
                     (l.func, l.lost)
                 })
                 .unzip()
@@ -246,6 +262,23 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
         par::print_module(&Module { functions }, &mut out)
     })?;
     out.finish()
+}
+
+/// How `x86 lift` lifts each function.
+struct LiftOptions {
+    lift: ssakit_x86::lift::Options,
+    /// `--stack`: promote the frame's slots after lifting.
+    stack: bool,
+}
+
+impl LiftOptions {
+    fn lift(&self, bin: &Binary<'_>, info: &FuncInfo) -> ssakit_x86::lift::Lifted {
+        let mut l = ssakit_x86::lift::lift_with(bin, info, &self.lift);
+        if self.stack {
+            ssakit_x86::slots::promote(&mut l.func, &mut l.origins);
+        }
+        l
+    }
 }
 
 /// `x86 lift --format json`: the document written as it is made, a batch
@@ -298,7 +331,7 @@ impl std::io::Write for OutWriter<'_, '_> {
 struct Batches<'a, 'b, 'd> {
     bin: &'a Binary<'d>,
     chosen: &'a [&'b FuncInfo],
-    opts: &'a ssakit_x86::lift::Options,
+    opts: &'a LiftOptions,
     construct: &'a LiftConstruct,
     who: &'a dyn Fn(&FuncInfo) -> String,
     failed: &'a std::cell::Cell<Option<Failed>>,
@@ -314,7 +347,7 @@ impl serde::Serialize for Batches<'_, '_, '_> {
             let (mut functions, origins): (Vec<_>, Vec<_>) = infos
                 .par_iter()
                 .map(|info| {
-                    let l = ssakit_x86::lift::lift_with(self.bin, info, self.opts);
+                    let l = self.opts.lift(self.bin, info);
                     (l.func, (l.origins, l.lost))
                 })
                 .unzip();
@@ -458,6 +491,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let out = Out::open(&a.report.output)?;
     let mut opts: Options = a.pipeline.options(a.flavor, !a.only_flavor).into();
     opts.semantics = a.semantics;
+    opts.stack = a.stack;
     let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let stats = crate::stats::Progress::over(bin.functions().len(), |done| {
             pipeline::run(bin, &opts, done)
@@ -482,8 +516,13 @@ const FLAVOR_NAMES: [&str; 3] = ["minimal", "semi-pruned", "pruned"];
 fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     let t = stats.total();
     let phis = |p: &PhiCounts| {
+        let slots = if opts.stack {
+            format!(", {} stack slots", p.slots)
+        } else {
+            String::new()
+        };
         format!(
-            "{} ({} registers, {} flags, {} vectors)",
+            "{} ({} registers, {} flags, {} vectors{slots})",
             p.total(),
             p.registers,
             p.flags,
@@ -510,6 +549,9 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         r.push((format!("phis {f}"), v));
     }
     push_pass_rows(&mut r, &opts.passes, t.copies);
+    if let Some(p) = &t.stack {
+        stack_rows(&mut r, stats, p);
+    }
     if opts.semantics {
         opaque_rows(&mut r, &t);
         for (k, f) in FLAVOR_NAMES.iter().enumerate() {
@@ -590,6 +632,54 @@ fn lost_note(who: &str, lost: &[ssakit_x86::lost::LostRange]) -> Option<String> 
         t.bytes,
         reasons.join(", ")
     ))
+}
+
+/// With `--stack`: the functions whose `rsp` offset is kept or lost, by
+/// reason; the frame accesses promoted to variables and those left in
+/// memory, by reason.
+fn stack_rows(
+    r: &mut Vec<(String, String)>,
+    stats: &BinaryStats,
+    p: &ssakit_x86::slots::Promotion,
+) {
+    use ssakit_x86::frame::LostReason;
+    let mut lost = [0usize; LostReason::ALL.len()];
+    for f in &stats.functions {
+        if let Some(l) = f.stack.and_then(|s| s.lost) {
+            lost[LostReason::ALL
+                .iter()
+                .position(|&x| x == l.reason)
+                .unwrap_or(0)] += 1;
+        }
+    }
+    let n = stats.functions.len();
+    let kept = n - lost.iter().sum::<usize>();
+    let reasons: Vec<String> = LostReason::ALL
+        .iter()
+        .zip(lost)
+        .map(|(w, k)| format!("{} {k}", w.name()))
+        .collect();
+    r.push((
+        "rsp offset kept".into(),
+        format!("{kept} of {n} functions (lost: {})", reasons.join(", ")),
+    ));
+    let left: usize = p.left.iter().sum();
+    r.push((
+        "stack accesses promoted".into(),
+        format!(
+            "{} of {} ({} slots; {} stores written through for calls)",
+            p.promoted,
+            p.promoted + left,
+            p.slots,
+            p.written_through
+        ),
+    ));
+    let reasons: Vec<String> = ssakit_x86::slots::Left::ALL
+        .iter()
+        .zip(p.left)
+        .map(|(w, k)| format!("{} {k}", w.name()))
+        .collect();
+    r.push(("stack accesses left".into(), reasons.join(", ")));
 }
 
 /// `opaque operations`: how many `x86.MNEMONIC` operations the

@@ -1,0 +1,552 @@
+//! Stack pointer tracking: the offset of `rsp` (and of `rbp` when it is a
+//! frame pointer) from the value `rsp` had at the function's entry, at
+//! every program point of a function lifted with the
+//! [semantics](crate::sem) (section 13.8 of the chapter, "En binarios";
+//! Ghidra's heritage of the stack space and Van Emmerik's "Static Single
+//! Assignment for Decompilation" start from the same offsets): what
+//! [`slots`](crate::slots) needs to turn the frame's memory into the
+//! chapter's variables.
+//!
+//! With the semantics, `push`, `pop`, `sub rsp, 16`, `leave` and the
+//! return address of a `call` are arithmetic on the variable `rsp`
+//! (`rsp = i64.sub(rsp, 8)`), so the offsets are a forward data-flow
+//! problem over the lifted, not yet SSA, function: a constant
+//! propagation whose values say what a variable holds relative to the
+//! entry `rsp`. The lattice of one variable (`Value`):
+//!
+//! ```text
+//!            Lost                  a frame address at an unknown offset
+//!          /      \                (or maybe one)
+//!     Frame(c)    Other            entry rsp + c   |  not a frame address
+//!          \      /  |
+//!           \  Int(k)                              |  the integer k
+//!            \   |
+//!             Unset                no definition reaches (undef)
+//! ```
+//!
+//! `Frame(c) + Int(k)` is `Frame(c + k)`, `Frame(c) - Frame(d)` the
+//! integer `c - d`; any other operation of a frame address (`and rsp,
+//! -16`, `sub rsp, rax`, a product) is `Lost`. At a join, equal values
+//! stay and different offsets meet in `Lost`. Values are only ever
+//! raised, and the lattice is three high, so the iteration in reverse
+//! postorder ([`analyse`]) ends after a few rounds over the function (the
+//! loop nesting depth plus two, in practice).
+//!
+//! The offset of `rsp` is *kept* when it is a `Frame` value at every
+//! reached point; where it is not, the function is reported lost
+//! ([`Frame::lost`]) at the first such point, with why ([`LostReason`]):
+//! a realignment (`and rsp, -32`), a variable adjustment (`alloca`:
+//! `sub rsp, rax`), a replacement (`rsp` loaded, moved from another
+//! register or written by an opaque instruction) or a join of different
+//! offsets. What the slots of the frame become is [`slots`](crate::slots).
+//!
+//! ```
+//! let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+//! let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+//! let info = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
+//! let opts = ssakit_x86::lift::Options { semantics: true };
+//! let l = ssakit_x86::lift::lift_with(&bin, info, &opts);
+//! let frame = ssakit_x86::frame::analyse(&l.func, &l.origins);
+//! assert!(frame.lost().is_none());
+//! let first = l.func.block_insts(l.func.entry())[0];
+//! assert_eq!(frame.rsp_before(first), Some(0)); // rsp is the entry rsp
+//! ```
+
+use crate::lift::Origins;
+use ssakit::entity::SecondaryMap;
+use ssakit::ir::{Block, Function, Inst, InstData, Opcode, Operand, Type, Var};
+
+/// What a variable holds, relative to the entry `rsp` (the lattice of
+/// the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Value {
+    /// No definition reaches.
+    Unset,
+    /// The integer `k`.
+    Int(i64),
+    /// The entry `rsp` plus `c`.
+    Frame(i64),
+    /// Not a frame address (a parameter other than `rsp`, a loaded value,
+    /// a call's result, a comparison).
+    Other,
+    /// Maybe a frame address, at an unknown offset.
+    Lost,
+}
+
+impl Value {
+    /// The least upper bound.
+    fn join(self, o: Value) -> Value {
+        use Value::*;
+        match (self, o) {
+            (Unset, x) | (x, Unset) => x,
+            (a, b) if a == b => a,
+            (Lost, _) | (_, Lost) | (Frame(_), _) | (_, Frame(_)) => Lost,
+            _ => Other,
+        }
+    }
+
+    /// Whether the value may be a frame address.
+    pub(crate) fn may_be_frame(self) -> bool {
+        matches!(self, Value::Frame(_) | Value::Lost)
+    }
+}
+
+/// Why the offset of `rsp` is lost at a point.
+///
+/// ```
+/// use ssakit_x86::frame::LostReason;
+/// assert_eq!(LostReason::Realigned.name(), "realigned");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LostReason {
+    /// A realignment: `and rsp, -16` (or any operation other than adding
+    /// or subtracting a constant).
+    Realigned,
+    /// An adjustment by a value that is not constant: `sub rsp, rax`
+    /// (`alloca`, a variable-length array).
+    Variable,
+    /// `rsp` replaced by a value not computed from it: loaded (`pop
+    /// rsp`), moved from another register, written by an opaque
+    /// instruction.
+    Replaced,
+    /// Paths with different offsets meet.
+    Join,
+}
+
+impl LostReason {
+    /// Every reason, in the order of the reports.
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::frame::LostReason::ALL.len(), 4);
+    /// ```
+    pub const ALL: [LostReason; 4] = [
+        LostReason::Realigned,
+        LostReason::Variable,
+        LostReason::Replaced,
+        LostReason::Join,
+    ];
+
+    /// The name used in reports (`realigned`, `variable`, `replaced`,
+    /// `join`).
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::frame::LostReason::Join.name(), "join");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            LostReason::Realigned => "realigned",
+            LostReason::Variable => "variable",
+            LostReason::Replaced => "replaced",
+            LostReason::Join => "join",
+        }
+    }
+}
+
+/// Where and why the offset of `rsp` is first lost.
+///
+/// ```
+/// let l = ssakit_x86::frame::Lost { address: Some(0x1130), reason: ssakit_x86::frame::LostReason::Variable };
+/// assert_eq!(l.to_string(), "lost at 0x1130: variable");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lost {
+    /// The address of the instruction (or of the block, for a join);
+    /// `None` at a point of no machine instruction.
+    pub address: Option<u64>,
+    /// Why.
+    pub reason: LostReason,
+}
+
+impl std::fmt::Display for Lost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.address {
+            Some(a) => write!(f, "lost at {a:#x}: {}", self.reason.name()),
+            None => write!(f, "lost: {}", self.reason.name()),
+        }
+    }
+}
+
+/// The offsets of `rsp` and `rbp` at every point of one function
+/// ([`analyse`]).
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let info = bin.functions().iter().find(|f| f.name == "main").unwrap();
+/// let l = ssakit_x86::lift::lift_with(&bin, info, &ssakit_x86::lift::Options { semantics: true });
+/// let frame: ssakit_x86::frame::Frame = ssakit_x86::frame::analyse(&l.func, &l.origins);
+/// // main pushes five registers and subtracts 64 (-104); before its
+/// // call of printf, `sub rsp, 8; push r14` (-120), then the call's
+/// // return address (-128).
+/// let lowest = l.func.layout().iter().flat_map(|&b| l.func.block_insts(b)).filter_map(|&i| frame.rsp_before(i)).min();
+/// assert_eq!(lowest, Some(-128));
+/// ```
+///
+/// # Invariants
+///
+/// `entry` holds, for each reached block, the value of every variable at
+/// its start (`num_vars` values from `block.index() * num_vars`); an
+/// unreached block's values are all `Unset` and `reached` is false.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    num_vars: usize,
+    entry: Vec<Value>,
+    reached: SecondaryMap<Block, bool>,
+    rsp: Option<Var>,
+    rbp: Option<Var>,
+    rsp_before: SecondaryMap<Inst, Option<i64>>,
+    rbp_before: SecondaryMap<Inst, Option<i64>>,
+    lost: Option<Lost>,
+}
+
+impl Frame {
+    /// The offset of `rsp` from its entry value just before instruction
+    /// `i`; `None` where it is lost (or `i` is unreached).
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// # let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+    /// let l = ssakit_x86::lift::lift_with(&bin, info, &ssakit_x86::lift::Options { semantics: true });
+    /// let frame = ssakit_x86::frame::analyse(&l.func, &l.origins);
+    /// assert!(l.func.layout().iter().flat_map(|&b| l.func.block_insts(b)).all(|&i| frame.rsp_before(i) == Some(0)));
+    /// ```
+    pub fn rsp_before(&self, i: Inst) -> Option<i64> {
+        self.rsp_before[i]
+    }
+
+    /// The offset of `rbp` from the entry `rsp` just before instruction
+    /// `i`, where `rbp` holds a frame address at a known offset (a frame
+    /// pointer); `None` elsewhere.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// # let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+    /// let l = ssakit_x86::lift::lift_with(&bin, info, &ssakit_x86::lift::Options { semantics: true });
+    /// let frame = ssakit_x86::frame::analyse(&l.func, &l.origins);
+    /// let first = l.func.block_insts(l.func.entry())[0];
+    /// assert_eq!(frame.rbp_before(first), None); // the caller's rbp
+    /// ```
+    pub fn rbp_before(&self, i: Inst) -> Option<i64> {
+        self.rbp_before[i]
+    }
+
+    /// Where and why the offset of `rsp` is first lost (the point of
+    /// least address), or `None` when it is kept at every reached point.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// # let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+    /// let l = ssakit_x86::lift::lift_with(&bin, info, &ssakit_x86::lift::Options { semantics: true });
+    /// assert_eq!(ssakit_x86::frame::analyse(&l.func, &l.origins).lost(), None);
+    /// ```
+    pub fn lost(&self) -> Option<Lost> {
+        self.lost
+    }
+
+    /// Calls `visit` at every point of the reached block `b` with the
+    /// values before it: `Some(i)` before each ordinary instruction, then
+    /// `None` before the terminator.
+    pub(crate) fn walk(
+        &self,
+        f: &Function,
+        b: Block,
+        mut visit: impl FnMut(Option<Inst>, &[Value]),
+    ) {
+        let mut state = self.entry_state(b).to_vec();
+        for &i in f.block_insts(b) {
+            visit(Some(i), &state);
+            step(f, i, &mut state, self.rsp);
+        }
+        visit(None, &state);
+    }
+
+    /// Whether block `b` is reached from the entry.
+    pub(crate) fn reached(&self, b: Block) -> bool {
+        self.reached[b]
+    }
+
+    fn entry_state(&self, b: Block) -> &[Value] {
+        let at = b.index() * self.num_vars;
+        &self.entry[at..at + self.num_vars]
+    }
+}
+
+/// The value of operand `o` in `state`.
+pub(crate) fn value(o: Operand, state: &[Value]) -> Value {
+    match o {
+        Operand::Var(v) => state[v.index()],
+        Operand::Const(k) => Value::Int(k),
+        _ => Value::Other,
+    }
+}
+
+/// `a + b` or `a - b` in the lattice.
+fn add_sub(a: Value, b: Value, sub: bool) -> Value {
+    use Value::*;
+    match (a, b) {
+        (Unset, _) | (_, Unset) => Unset,
+        (Frame(c), Int(k)) => Frame(if sub {
+            c.wrapping_sub(k)
+        } else {
+            c.wrapping_add(k)
+        }),
+        (Int(k), Frame(c)) if !sub => Frame(c.wrapping_add(k)),
+        (Frame(c), Frame(d)) if sub => Int(c.wrapping_sub(d)),
+        (Int(a), Int(b)) => Int(if sub {
+            a.wrapping_sub(b)
+        } else {
+            a.wrapping_add(b)
+        }),
+        (x, y) if x.may_be_frame() || y.may_be_frame() => Lost,
+        _ => Other,
+    }
+}
+
+/// The transfer function of instruction `i`: `state` after it.
+fn step(f: &Function, i: Inst, state: &mut [Value], rsp: Option<Var>) {
+    match f.inst(i) {
+        InstData::Copy { dst, src } => state[dst.index()] = value(*src, state),
+        InstData::Op {
+            op, args, results, ..
+        } => {
+            let args = args.as_slice(f);
+            let results = results.as_slice(f);
+            let Some(&dst) = results.first() else {
+                return;
+            };
+            let v = match (f.opcode(*op), args) {
+                (Some(Opcode::I64Add), &[a, b]) => add_sub(value(a, state), value(b, state), false),
+                (Some(Opcode::I64Sub), &[a, b]) => add_sub(value(a, state), value(b, state), true),
+                (Some(Opcode::Select), &[a, b, _]) => value(a, state).join(value(b, state)),
+                (Some(code), _) if code.access().is_some() => Value::Other,
+                (Some(_), _) if f.var_type(dst) != Type::I64 => Value::Other,
+                (Some(_), _) => {
+                    if args.iter().any(|&a| value(a, state).may_be_frame()) {
+                        Value::Lost
+                    } else {
+                        Value::Other
+                    }
+                }
+                // An opaque instruction: a register it writes is not
+                // computed from the frame, except `rsp`, which it moved
+                // (`pushfq`) or replaced.
+                (None, _) => Value::Other,
+            };
+            for &r in results {
+                state[r.index()] = Value::Other;
+            }
+            state[dst.index()] = v;
+            if f.opcode(*op).is_none() {
+                if let Some(r) = rsp {
+                    if results.contains(&r) {
+                        state[r.index()] = Value::Lost;
+                    }
+                }
+            }
+        }
+        _ => f.for_each_def(i, |v| state[v.index()] = Value::Other),
+    }
+}
+
+/// Why instruction `i` makes a lost value, `before` the values before it
+/// and `causes` why each lost variable was lost (within the block): a
+/// copy keeps its source's reason, an addition of something not
+/// constant is a variable adjustment, another operation of a frame
+/// address a realignment, and anything else a replacement.
+fn reason_of(f: &Function, i: Inst, before: &[Value], causes: &[Option<LostReason>]) -> LostReason {
+    let inherited = |o: Operand| match o {
+        Operand::Var(v) if before[v.index()] == Value::Lost => causes[v.index()],
+        _ => None,
+    };
+    match f.inst(i) {
+        InstData::Copy { src, .. } => inherited(*src).unwrap_or(LostReason::Replaced),
+        InstData::Op { op, args, .. } => {
+            let args = args.as_slice(f);
+            if let Some(r) = args.iter().find_map(|&a| inherited(a)) {
+                return r;
+            }
+            let reads_frame = args.iter().any(|&a| value(a, before).may_be_frame());
+            match f.opcode(*op) {
+                Some(Opcode::I64Add | Opcode::I64Sub) if reads_frame => LostReason::Variable,
+                Some(code) if code.access().is_none() && reads_frame => LostReason::Realigned,
+                _ => LostReason::Replaced,
+            }
+        }
+        _ => LostReason::Replaced,
+    }
+}
+
+/// The variables named `rsp` and `rbp` among the parameters.
+fn frame_registers(f: &Function) -> (Option<Var>, Option<Var>) {
+    let by = |n: &str| f.params().iter().copied().find(|&p| f.base_name(p) == n);
+    (by("rsp"), by("rbp"))
+}
+
+/// The offsets of `rsp` and `rbp` at every point of `f`, a function
+/// lifted with the semantics (its parameter `rsp` the entry stack
+/// pointer); `origins` locate the point where the offset is lost.
+///
+/// ```
+/// let src = "operator i64.sub pure\noperator i64.and pure\n\nfunction f(rsp, rax) {\ne:\n    rsp = i64.sub(rsp, 16)\n    rsp = i64.and(rsp, -32)\n    ret\n}\n";
+/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let origins = ssakit_x86::lift::Origins::none(); // no machine code
+/// let frame = ssakit_x86::frame::analyse(&f, &origins);
+/// let [sub, and] = [0, 1].map(|k| f.block_insts(f.entry())[k]);
+/// assert_eq!((frame.rsp_before(sub), frame.rsp_before(and)), (Some(0), Some(-16)));
+/// assert_eq!(frame.lost().unwrap().reason, ssakit_x86::frame::LostReason::Realigned);
+/// ```
+pub fn analyse(f: &Function, origins: &Origins) -> Frame {
+    let n = f.num_vars();
+    let (rsp, rbp) = frame_registers(f);
+    let mut entry = vec![Value::Unset; n * f.num_blocks()];
+    let mut reached = SecondaryMap::new(false);
+    let e = f.entry();
+    for &p in f.params() {
+        entry[e.index() * n + p.index()] = if Some(p) == rsp {
+            Value::Frame(0)
+        } else {
+            Value::Other
+        };
+    }
+    reached[e] = true;
+    // Round-robin iteration in layout order (roughly reverse postorder:
+    // the lifter lays blocks out by address) until no entry value rises;
+    // each rises at most three times per variable, and a round costs one
+    // pass over the function, so the rounds are few (the loop nesting
+    // depth plus two, as for any such problem in reverse postorder).
+    let mut state = Vec::with_capacity(n);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in f.layout() {
+            if !reached[b] {
+                continue;
+            }
+            state.clear();
+            state.extend_from_slice(&entry[b.index() * n..(b.index() + 1) * n]);
+            for &i in f.block_insts(b) {
+                step(f, i, &mut state, rsp);
+            }
+            f.for_each_succ(b, |s| {
+                let at = s.index() * n;
+                if !reached[s] {
+                    reached[s] = true;
+                    changed = true;
+                }
+                for (k, &v) in state.iter().enumerate() {
+                    let j = entry[at + k].join(v);
+                    if j != entry[at + k] {
+                        entry[at + k] = j;
+                        changed = true;
+                    }
+                }
+            });
+        }
+    }
+    let mut frame = Frame {
+        num_vars: n,
+        entry,
+        reached,
+        rsp,
+        rbp,
+        rsp_before: SecondaryMap::new(None),
+        rbp_before: SecondaryMap::new(None),
+        lost: None,
+    };
+    record_points(f, origins, &mut frame);
+    frame
+}
+
+/// Fills the offsets before each instruction and finds where `rsp` is
+/// first lost.
+fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
+    let Some(rsp) = frame.rsp else {
+        return;
+    };
+    let offset = |v: Value| match v {
+        Value::Frame(c) => Some(c),
+        _ => None,
+    };
+    // Whether some edge into a block carries a lost `rsp`: a block whose
+    // entry `rsp` is lost without one is where different offsets meet.
+    let mut lost_in = SecondaryMap::new(false);
+    let mut points: Vec<Lost> = Vec::new();
+    let mut rsp_before = SecondaryMap::new(None);
+    let mut rbp_before = SecondaryMap::new(None);
+    let (mut causes, mut before) = (Vec::new(), Vec::new());
+    for &b in f.layout() {
+        if !frame.reached(b) {
+            continue;
+        }
+        let mut state = frame.entry_state(b).to_vec();
+        causes.clear();
+        causes.resize(state.len(), None);
+        for &i in f.block_insts(b) {
+            rsp_before[i] = offset(state[rsp.index()]);
+            if let Some(r) = frame.rbp {
+                rbp_before[i] = offset(state[r.index()]);
+            }
+            // The old values of what `i` defines, put back for a moment
+            // to find why it made a lost value (copying the whole state
+            // at each instruction would be quadratic on wide functions).
+            before.clear();
+            f.for_each_def(i, |v| before.push((v, state[v.index()])));
+            let was_frame = matches!(state[rsp.index()], Value::Frame(_));
+            step(f, i, &mut state, frame.rsp);
+            let mut made_lost = None;
+            f.for_each_def(i, |v| {
+                let k = v.index();
+                if state[k] == Value::Lost || (v == rsp && !matches!(state[k], Value::Frame(_))) {
+                    made_lost = Some(v);
+                }
+            });
+            let why = made_lost.map(|_| {
+                for (v, old) in before.iter_mut() {
+                    std::mem::swap(&mut state[v.index()], old);
+                }
+                let why = reason_of(f, i, &state, &causes);
+                for (v, old) in before.iter_mut() {
+                    std::mem::swap(&mut state[v.index()], old);
+                }
+                why
+            });
+            f.for_each_def(i, |v| causes[v.index()] = None);
+            if let (Some(v), Some(why)) = (made_lost, why) {
+                causes[v.index()] = Some(why);
+                if v == rsp && was_frame {
+                    points.push(Lost {
+                        address: origins.inst(i).map(|s| s.address),
+                        reason: why,
+                    });
+                }
+            }
+        }
+        let out = state[rsp.index()];
+        f.for_each_succ(b, |s| {
+            if !matches!(out, Value::Frame(_)) {
+                lost_in[s] = true;
+            }
+        });
+    }
+    for &b in f.layout() {
+        if frame.reached(b)
+            && !matches!(frame.entry_state(b)[rsp.index()], Value::Frame(_))
+            && !lost_in[b]
+        {
+            points.push(Lost {
+                address: origins
+                    .block(b)
+                    .or_else(|| origins.term(b).map(|s| s.address)),
+                reason: LostReason::Join,
+            });
+        }
+    }
+    frame.rsp_before = rsp_before;
+    frame.rbp_before = rbp_before;
+    frame.lost = points
+        .into_iter()
+        .min_by_key(|p| (p.address.unwrap_or(u64::MAX), p.reason));
+}

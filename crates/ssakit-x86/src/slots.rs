@@ -1,0 +1,606 @@
+//! Stack slots as variables: the loads and stores of a function lifted
+//! with the [semantics](crate::sem) at fixed offsets of its frame
+//! ([`crate::frame`]) whose address does not escape become
+//! variables of their width, before construction, so that the chapter's
+//! construction places their phis (at the iterated dominance frontier of
+//! their stores) and renames them like any register's. This is LLVM's
+//! `mem2reg` and Ghidra's heritage of the stack space on machine code:
+//! memory locations turned into variables are construction over a new
+//! kind of variable (Van Emmerik, "Static Single Assignment for
+//! Decompilation", 2007, treats stack locations the same way).
+//!
+//! # Slots and what stays memory
+//!
+//! A *slot* is the pair (offset from the entry `rsp`, width) of an access
+//! whose address is `Frame(c)` at its point. Its variable is `sN` for the
+//! slot `N` bytes below the entry `rsp` (`s16` for `[rsp_entry - 16]`),
+//! an `i64` of 8 bytes or an `i32` of 4, 2 or 1 (the narrow ones
+//! zero-extended, as `i32.load16_u` and `i32.load8_u` read them: a store
+//! of 2 or 1 bytes keeps the low bits, `s = i32.and(v, 0xffff)`). A slot
+//! stays memory, every access of it counted by reason ([`Left`]), when:
+//!
+//! * **the offset is lost** somewhere in the function
+//!   ([`Frame::lost`](crate::frame::Frame::lost)): an access through the
+//!   lost `rsp` may touch any slot;
+//! * **an address at an unknown offset** of the frame (`rsp + rax * 8`,
+//!   an array indexed by a variable) is accessed or escapes (*aliased*);
+//! * **its address escapes**: a frame address `c` is stored as a value,
+//!   passed to a call in an argument register, returned, or read by an
+//!   opaque instruction (`rep stosq`; a vector access `movsd [rbp - 8],
+//!   xmm0`, whose address `c + d` escapes too for each immediate `d` of
+//!   the operation, the displacement being one of them). The escaped
+//!   object is taken to run from `c` up to the next escaped address, the
+//!   registers saved by `push` at the top of the frame (the run of
+//!   pushed slots from offset -8 down) or the return address, whichever
+//!   is lowest above it, so that a structure whose address is passed
+//!   keeps its fields in memory; a slot overlapping that range has
+//!   *escaped*;
+//! * **it overlaps another slot**: one contains the other (a 4-byte load
+//!   of an 8-byte store's low half: *overlapping*) or they share only
+//!   some bytes (*partly overlapping*);
+//! * **it is in the caller's frame**: offset 0 and up (the return
+//!   address, the stack arguments) is the caller's memory (*incoming*;
+//!   the signatures of a later round make them parameters).
+//!
+//! # Calls
+//!
+//! A callee reads its stack arguments through its `rsp`: the `rsp` a call
+//! (or an indirect call, an opaque operation) reads is the frame address `s`, and its arguments are at `s + 8` and
+//! up. How many there are is the callee's signature, not known here; a
+//! promoted slot within [`CALL_ARGUMENT_WINDOW`] bytes above `s + 8` is
+//! therefore *written through*: its stores stay in memory as well as
+//! defining the variable, and its loads read the variable. Everything
+//! else a callee may touch of the frame was passed to it, and has
+//! escaped.
+//!
+//! A callee-saved register pushed in the prologue and popped in the
+//! epilogue becomes a slot variable defined by the push and read by the
+//! pop: after copy propagation the register's value at the return is its
+//! entry value, a register saved and restored.
+//!
+//! ```
+//! let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+//! let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+//! let info = bin.functions().iter().find(|f| f.name == "main").unwrap();
+//! let opts = ssakit_x86::lift::Options { semantics: true };
+//! let mut l = ssakit_x86::lift::lift_with(&bin, info, &opts);
+//! let p = ssakit_x86::slots::promote(&mut l.func, &mut l.origins);
+//! assert!(p.lost.is_none() && p.promoted > 0);
+//! assert!(ssakit::text::print_function(&l.func).contains("s8 = "));
+//! ```
+
+use crate::frame::{self, value, Lost, Value};
+use crate::lift::Origins;
+use ssakit::ir::{
+    Block, Effects, Function, Inst, InstData, Opcode, Operand, Terminator, Type, Var,
+};
+
+/// The bytes above a call's `rsp + 8` whose promoted slots are written
+/// through (16 stack arguments of 8 bytes), where the callee may read its
+/// stack arguments.
+///
+/// ```
+/// assert_eq!(ssakit_x86::slots::CALL_ARGUMENT_WINDOW, 128);
+/// ```
+pub const CALL_ARGUMENT_WINDOW: i64 = 128;
+
+/// Why an access of the frame stays memory.
+///
+/// ```
+/// use ssakit_x86::slots::Left;
+/// assert_eq!(Left::ALL.map(Left::name)[2], "escaped");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Left {
+    /// The offset of `rsp` is lost in the function.
+    Lost,
+    /// A frame address of unknown offset is accessed or escapes.
+    Aliased,
+    /// The slot's address escapes (or one below it, of the same object).
+    Escaped,
+    /// Another slot contains it or is contained in it.
+    Overlapping,
+    /// Another slot shares some of its bytes.
+    PartlyOverlapping,
+    /// The caller's frame: the return address, the stack arguments.
+    Incoming,
+}
+
+impl Left {
+    /// Every reason, in the order of [`Promotion::left`].
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::slots::Left::ALL.len(), 6);
+    /// ```
+    pub const ALL: [Left; 6] = [
+        Left::Lost,
+        Left::Aliased,
+        Left::Escaped,
+        Left::Overlapping,
+        Left::PartlyOverlapping,
+        Left::Incoming,
+    ];
+
+    /// The name used in reports.
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::slots::Left::PartlyOverlapping.name(), "partly-overlapping");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Left::Lost => "lost",
+            Left::Aliased => "aliased",
+            Left::Escaped => "escaped",
+            Left::Overlapping => "overlapping",
+            Left::PartlyOverlapping => "partly-overlapping",
+            Left::Incoming => "incoming",
+        }
+    }
+}
+
+/// What [`promote`] did to one function.
+///
+/// ```
+/// let p = ssakit_x86::slots::Promotion::default();
+/// assert_eq!(p.left.iter().sum::<usize>(), 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Promotion {
+    /// Where the offset of `rsp` is first lost, if it is.
+    pub lost: Option<Lost>,
+    /// Slots that became variables.
+    pub slots: usize,
+    /// Accesses (loads and stores) that became copies of a slot variable.
+    pub promoted: usize,
+    /// Of the promoted stores, those also kept in memory, for a call's
+    /// stack arguments ([`CALL_ARGUMENT_WINDOW`]).
+    pub written_through: usize,
+    /// Accesses of the frame left in memory, by reason (as
+    /// [`Left::ALL`]).
+    pub left: [usize; 6],
+}
+
+impl Promotion {
+    /// Adds `o`'s counts (not its lost point) to these.
+    ///
+    /// ```
+    /// let mut a = ssakit_x86::slots::Promotion { promoted: 2, ..Default::default() };
+    /// a.add(&a.clone());
+    /// assert_eq!(a.promoted, 4);
+    /// ```
+    pub fn add(&mut self, o: &Promotion) {
+        self.slots += o.slots;
+        self.promoted += o.promoted;
+        self.written_through += o.written_through;
+        for k in 0..self.left.len() {
+            self.left[k] += o.left[k];
+        }
+    }
+}
+
+/// One access of the frame at a known offset.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    inst: Inst,
+    block: Block,
+    offset: i64,
+    bytes: u8,
+    /// The stored value, for a store.
+    stored: Option<Operand>,
+    /// A store addressed by `rsp` itself (`push`, `mov [rsp], x`).
+    by_rsp: bool,
+}
+
+/// What one walk of the function finds.
+#[derive(Default)]
+struct Facts {
+    accesses: Vec<Access>,
+    /// Frame addresses that escape.
+    escapes: Vec<i64>,
+    /// The `rsp + 8` of each call: where its stack arguments start.
+    windows: Vec<i64>,
+    /// A frame address of unknown offset is accessed or escapes.
+    aliased: bool,
+}
+
+impl Facts {
+    /// A value reaching a sink: a known frame address escapes, an
+    /// unknown one aliases the frame.
+    fn sink(&mut self, v: Value) {
+        match v {
+            Value::Frame(c) => self.escapes.push(c),
+            Value::Lost => self.aliased = true,
+            _ => {}
+        }
+    }
+
+    /// An opaque operation `i` reading `args`: an indirect call (or
+    /// jump) reads its stack arguments through `rsp` as a call does;
+    /// otherwise a frame
+    /// address it reads escapes, and so does that address plus each of
+    /// its immediates (a memory operand's displacement is one of them:
+    /// `movsd [rbp - 8], xmm0` reads `rbp` and writes at `rbp - 8`).
+    fn opaque(
+        &mut self,
+        f: &Function,
+        i: Inst,
+        args: &[Operand],
+        state: &[Value],
+        rsp: Option<Var>,
+    ) {
+        // Only an indirect call or jump passes the stack to a callee; other
+        // opaque operations of call effects (`fnstcw [rsp + 38]`, whose
+        // effects the model does not know) access the frame themselves.
+        let (call, imms) = match f.inst(i) {
+            InstData::Op { op, imms, .. } => (
+                matches!(f.operator_name(*op), "x86.call.x" | "x86.jmp.x"),
+                imms.as_slice(f),
+            ),
+            _ => (false, &[][..]),
+        };
+        for &a in args {
+            match (a, value(a, state)) {
+                (Operand::Var(v), Value::Frame(c)) if call && Some(v) == rsp => {
+                    self.windows.push(c + 8)
+                }
+                (_, Value::Frame(c)) => {
+                    self.escapes.push(c);
+                    // The first immediate is the instruction's address.
+                    for &d in imms.iter().skip(1) {
+                        if d.unsigned_abs() < 1 << 16 {
+                            self.escapes.push(c.wrapping_add(d));
+                        }
+                    }
+                }
+                (_, v) => self.sink(v),
+            }
+        }
+    }
+}
+
+/// The loads and stores the semantics emit, by width.
+fn is_slot_access(code: Opcode) -> bool {
+    matches!(
+        code,
+        Opcode::I64Load
+            | Opcode::I32Load
+            | Opcode::I32Load16U
+            | Opcode::I32Load8U
+            | Opcode::I64Store
+            | Opcode::I32Store
+            | Opcode::I32Store16
+            | Opcode::I32Store8
+    )
+}
+
+/// Walks the reached blocks: accesses, escapes, calls' windows.
+fn find_facts(f: &Function, frame: &frame::Frame, rsp: Option<Var>) -> Facts {
+    let mut facts = Facts::default();
+    for &b in f.layout() {
+        if !frame.reached(b) {
+            continue;
+        }
+        frame.walk(f, b, |point, state| {
+            let Some(i) = point else {
+                if let Terminator::Ret { .. } = f.term(b) {
+                    f.for_each_term_operand(b, |o| {
+                        // The returned `rsp` is the caller's (`+8`).
+                        if !rsp.is_some_and(|r| o == Operand::Var(r)) {
+                            facts.sink(value(o, state));
+                        }
+                    });
+                }
+                return;
+            };
+            match f.inst(i) {
+                InstData::Op { op, args, .. } => {
+                    let args = args.as_slice(f);
+                    match f.opcode(*op) {
+                        Some(code) if code.access().is_some() => {
+                            let a = code.access().expect("a memory access");
+                            let addr = value(args[0], state);
+                            if a.store {
+                                facts.sink(value(args[1], state));
+                            }
+                            match addr {
+                                Value::Frame(c) if is_slot_access(code) => {
+                                    facts.accesses.push(Access {
+                                        inst: i,
+                                        block: b,
+                                        offset: c,
+                                        bytes: a.bytes,
+                                        stored: a.store.then(|| args[1]),
+                                        by_rsp: rsp.is_some_and(|r| args[0] == Operand::Var(r)),
+                                    })
+                                }
+                                v if v.may_be_frame() => facts.aliased = true,
+                                _ => {}
+                            }
+                        }
+                        Some(_) => {}
+                        None => facts.opaque(f, i, args, state, rsp),
+                    }
+                }
+                InstData::Call { args, .. } => {
+                    for &a in args.as_slice(f) {
+                        match (a, value(a, state)) {
+                            (Operand::Var(v), Value::Frame(c)) if Some(v) == rsp => {
+                                facts.windows.push(c + 8)
+                            }
+                            (_, v) => facts.sink(v),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        });
+    }
+    facts
+}
+
+/// A slot: offset and width, and its fate.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    offset: i64,
+    bytes: u8,
+    left: Option<Left>,
+    through: bool,
+    var: Option<Var>,
+}
+
+impl Slot {
+    fn end(&self) -> i64 {
+        self.offset + self.bytes as i64
+    }
+}
+
+/// The bottom of the registers saved by `push` at the top of the frame:
+/// the lowest `L` such that 8-byte stores addressed by `rsp` itself write
+/// each of `-8, -16, ..., L` (0 when there is none). A `push` lower in
+/// the frame (a stack argument) is not a boundary of an object.
+fn saved_registers_bottom(facts: &Facts) -> i64 {
+    let mut pushed: Vec<i64> = facts
+        .accesses
+        .iter()
+        .filter(|a| a.by_rsp && a.stored.is_some() && a.bytes == 8)
+        .map(|a| a.offset)
+        .collect();
+    pushed.sort_unstable();
+    pushed.dedup();
+    let mut bottom = 0;
+    while pushed.binary_search(&(bottom - 8)).is_ok() {
+        bottom -= 8;
+    }
+    bottom
+}
+
+/// Decides each slot's fate from the facts (the rules of the module
+/// documentation); `slots` sorted by (offset, width), unique.
+fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
+    let whole = if lost {
+        Some(Left::Lost)
+    } else if facts.aliased {
+        Some(Left::Aliased)
+    } else {
+        None
+    };
+    if let Some(why) = whole {
+        for s in slots.iter_mut() {
+            s.left = Some(why);
+        }
+        return;
+    }
+    // Overlaps: `slots` sorted by start, so each slot's overlaps are the
+    // slots after it that start before it ends.
+    for k in 0..slots.len() {
+        for j in k + 1..slots.len() {
+            if slots[j].offset >= slots[k].end() {
+                break;
+            }
+            let (a, b) = (slots[k], slots[j]);
+            let nested = (a.offset <= b.offset && b.end() <= a.end())
+                || (b.offset <= a.offset && a.end() <= b.end());
+            let why = if nested {
+                Left::Overlapping
+            } else {
+                Left::PartlyOverlapping
+            };
+            for s in [k, j] {
+                slots[s].left = Some(slots[s].left.map_or(why, |w| w.max(why)));
+            }
+        }
+    }
+    // Escaped objects: from each escaped address to the next boundary.
+    let mut bounds: Vec<i64> = facts.escapes.clone();
+    bounds.push(saved_registers_bottom(facts));
+    bounds.push(0);
+    bounds.sort_unstable();
+    bounds.dedup();
+    let mut objects: Vec<(i64, i64)> = facts
+        .escapes
+        .iter()
+        .filter(|&&c| c < 0)
+        .map(|&c| {
+            let next = bounds[bounds.partition_point(|&b| b <= c)..]
+                .first()
+                .copied()
+                .unwrap_or(0);
+            (c, next)
+        })
+        .collect();
+    objects.sort_unstable();
+    objects.dedup();
+    for s in slots.iter_mut() {
+        if s.end() > 0 {
+            s.left = Some(Left::Incoming);
+        } else if s.left.is_none()
+            && objects
+                .iter()
+                .any(|&(lo, hi)| lo < s.end() && s.offset < hi)
+        {
+            s.left = Some(Left::Escaped);
+        }
+        s.through = s.left.is_none()
+            && facts
+                .windows
+                .iter()
+                .any(|&w| w < s.end() && s.offset < w + CALL_ARGUMENT_WINDOW);
+    }
+}
+
+/// Turns the frame slots of `f` (lifted with the semantics, not yet in
+/// SSA form) whose address does not escape into variables, in place;
+/// `origins` follow the instructions it rewrites. What it promoted and
+/// what it left, by reason.
+///
+/// ```
+/// let src = "operator i64.sub pure\noperator i64.store trap write\noperator i64.load trap read\n\n\
+///            function f(rsp, rbx) -> i64 {\ne:\n    rsp = i64.sub(rsp, 8)\n    i64.store[0, 0, 0](rsp, rbx)\n    \
+///            rbx = 5\n    rbx = i64.load[0, 0, 0](rsp)\n    ret rbx\n}\n";
+/// let mut f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+/// let p = ssakit_x86::slots::promote(&mut f, &mut ssakit_x86::lift::Origins::none());
+/// assert_eq!((p.slots, p.promoted), (1, 2));
+/// let text = ssakit::text::print_function(&f);
+/// assert!(text.contains("s8 = rbx\n") && text.contains("rbx = s8\n"), "{text}");
+/// ```
+pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
+    let frame = frame::analyse(f, origins);
+    let rsp = f
+        .params()
+        .iter()
+        .copied()
+        .find(|&p| f.base_name(p) == "rsp");
+    let facts = find_facts(f, &frame, rsp);
+    let mut out = Promotion {
+        lost: frame.lost(),
+        ..Default::default()
+    };
+    let mut slots: Vec<Slot> = facts
+        .accesses
+        .iter()
+        .map(|a| Slot {
+            offset: a.offset,
+            bytes: a.bytes,
+            left: None,
+            through: false,
+            var: None,
+        })
+        .collect();
+    slots.sort_unstable_by_key(|s| (s.offset, s.bytes));
+    slots.dedup_by_key(|s| (s.offset, s.bytes));
+    decide(&mut slots, &facts, out.lost.is_some());
+    for s in &mut slots {
+        if s.left.is_none() {
+            let ty = if s.bytes == 8 { Type::I64 } else { Type::I32 };
+            s.var = Some(f.new_var(&format!("s{}", -s.offset), ty));
+            out.slots += 1;
+        }
+    }
+    let find = |a: &Access| {
+        let k = slots.partition_point(|s| (s.offset, s.bytes) < (a.offset, a.bytes));
+        slots[k]
+    };
+    // Blocks with a store written through, rebuilt after: each such
+    // store is followed by the definition of its variable.
+    let mut after: Vec<(Inst, InstData)> = Vec::new();
+    for a in &facts.accesses {
+        let s = find(a);
+        let Some(var) = s.var else {
+            let why = s.left.expect("a slot not promoted has a reason");
+            out.left[Left::ALL.iter().position(|&w| w == why).expect("a reason")] += 1;
+            continue;
+        };
+        out.promoted += 1;
+        let data = match a.stored {
+            None => {
+                let dst = f.def(a.inst).expect("a load defines its result");
+                InstData::Copy {
+                    dst,
+                    src: Operand::Var(var),
+                }
+            }
+            Some(v) => define(f, var, a.bytes, v),
+        };
+        if s.through && a.stored.is_some() {
+            out.written_through += 1;
+            after.push((a.inst, data));
+        } else {
+            f.set_inst(a.inst, data);
+        }
+    }
+    if !after.is_empty() {
+        write_through(f, origins, &facts, after);
+    }
+    out
+}
+
+/// `var = v` for a store of `bytes` bytes of `v`: the narrow ones keep
+/// their low bits, as the load that reads them back zero-extends.
+fn define(f: &mut Function, var: Var, bytes: u8, v: Operand) -> InstData {
+    let mask = match bytes {
+        1 => 0xff,
+        2 => 0xffff,
+        _ => return InstData::Copy { dst: var, src: v },
+    };
+    if let Operand::Const(k) = v {
+        return InstData::Copy {
+            dst: var,
+            src: Operand::Const(k & mask),
+        };
+    }
+    let op = f
+        .operator("i32.and", Effects::PURE)
+        .expect("i32.and is pure");
+    let imms = f.list(&[]);
+    let args = f.list(&[v, Operand::Const(mask)]);
+    let results = f.list(&[var]);
+    InstData::Op {
+        op,
+        imms,
+        args,
+        results,
+    }
+}
+
+/// Rebuilds the blocks of the stores in `after`, each store followed by
+/// its variable's definition.
+fn write_through(
+    f: &mut Function,
+    origins: &mut Origins,
+    facts: &Facts,
+    mut after: Vec<(Inst, InstData)>,
+) {
+    after.sort_unstable_by_key(|(i, _)| *i);
+    let mut blocks: Vec<Block> = facts
+        .accesses
+        .iter()
+        .filter(|a| after.binary_search_by_key(&a.inst, |(i, _)| *i).is_ok())
+        .map(|a| a.block)
+        .collect();
+    blocks.sort_unstable();
+    blocks.dedup();
+    for b in blocks {
+        let old = f.block_insts(b).to_vec();
+        f.retain_insts(b, |_, _| false);
+        for i in old {
+            let data = *f.inst(i);
+            let n = f.push_inst(b, data);
+            origins.moved(i, n);
+            if let Ok(k) = after.binary_search_by_key(&i, |(i, _)| *i) {
+                let m = f.push_inst(b, after[k].1);
+                origins.moved(i, m);
+            }
+        }
+    }
+}
+
+/// Whether `name` is the name of a slot variable (`s` and digits).
+///
+/// ```
+/// assert!(ssakit_x86::slots::is_slot_name("s16"));
+/// assert!(!ssakit_x86::slots::is_slot_name("sel") && !ssakit_x86::slots::is_slot_name("s"));
+/// ```
+pub fn is_slot_name(name: &str) -> bool {
+    name.strip_prefix('s')
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+}
