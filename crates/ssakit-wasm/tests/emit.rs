@@ -335,3 +335,54 @@ fn lifted_branch_arms_reach_tidy() {
         }
     }
 }
+
+/// The size of the first function body of `bytes`.
+fn body_size(bytes: &[u8]) -> usize {
+    for p in wasmparser::Parser::new(0).parse_all(bytes) {
+        if let wasmparser::Payload::CodeSectionEntry(body) = p.unwrap() {
+            let r = body.range();
+            return (r.end - r.start) as usize;
+        }
+    }
+    0
+}
+
+/// The free zero for every type (`emit/zeros.rs`): an `f64` or `v128`
+/// local still zero at entry gets no `f64.const 0; local.set` (nor
+/// `v128.const`); the one-loop functions are no larger than the
+/// original's, and the `f64` one computes the same.
+#[test]
+fn float_and_vector_locals_start_at_zero_for_free() {
+    let f64_loop = r#"(module
+      (func (export "f") (param i32) (result i64) (local f64)
+        (loop $l
+          (local.set 1 (f64.add (local.get 1) (f64.convert_i32_s (local.get 0))))
+          (br_if $l (local.tee 0 (i32.sub (local.get 0) (i32.const 1)))))
+        (i64.reinterpret_f64 (local.get 1))))"#;
+    let v128_loop = r#"(module (memory 1)
+      (func (export "f") (param i32) (local v128)
+        (loop $l
+          (local.set 1 (i32x4.add (local.get 1) (i32x4.splat (local.get 0))))
+          (br_if $l (local.tee 0 (i32.sub (local.get 0) (i32.const 1)))))
+        (v128.store (i32.const 0) (local.get 1))))"#;
+    for (wat, konst) in [(f64_loop, "F64Const"), (v128_loop, "V128Const")] {
+        let orig = ssakit_wasm::module::to_binary(wat.as_bytes())
+            .unwrap()
+            .into_owned();
+        let out = opt_ok(&orig, &OptOptions::default());
+        let ops = body_ops(&out.bytes);
+        assert!(!ops.iter().any(|o| o == konst), "{ops:?}");
+        let (before, after) = (body_size(&orig), body_size(&out.bytes));
+        eprintln!("{konst}: {before} -> {after} bytes");
+        assert!(
+            after <= before,
+            "{konst}: {before} -> {after} bytes: {ops:?}"
+        );
+        if konst == "F64Const" {
+            assert_eq!(call(&orig, "f", &[3]), Ok(vec![6.0f64.to_bits() as i64]));
+            for n in [1, 2, 10] {
+                assert_eq!(call(&out.bytes, "f", &[n]), call(&orig, "f", &[n]));
+            }
+        }
+    }
+}
