@@ -386,3 +386,39 @@ fn float_and_vector_locals_start_at_zero_for_free() {
         }
     }
 }
+
+/// A `block` with a result (`emit/results.rs`): the cases of a
+/// `br_table` each leave with their value on `br`, as AssemblyScript's
+/// inlined getters do; the rewrite keeps them on the stack (no
+/// `local.set` before each `br`), is no larger, and computes the same.
+#[test]
+fn a_br_table_s_cases_carry_their_value_out_of_the_block() {
+    let wat = r#"(module
+      (func (export "f") (param i32 i32) (result i32)
+        (block $out (result i32)
+          (block $c2
+            (block $c1
+              (block $c0
+                (br_table $c0 $c1 $c2 (local.get 0)))
+              (br $out (i32.mul (local.get 1) (i32.const 3))))
+            (br $out (i32.add (local.get 1) (i32.const 7))))
+          (i32.sub (local.get 1) (i32.const 1)))
+        (local.get 1)
+        (i32.xor)))"#;
+    let orig = ssakit_wasm::module::to_binary(wat.as_bytes())
+        .unwrap()
+        .into_owned();
+    for (name, o) in destruct_modes() {
+        let out = opt_ok(&orig, &o);
+        for a in [0, 1, 2, 3, 9] {
+            for b in [0, 5, -4] {
+                assert_eq!(call(&out.bytes, "f", &[a, b]), call(&orig, "f", &[a, b]), "{name}");
+            }
+        }
+    }
+    let out = opt_ok(&orig, &OptOptions::default());
+    let ops = body_ops(&out.bytes);
+    assert!(!ops.iter().any(|o| o == "LocalSet"), "{ops:?}");
+    let (before, after) = (body_size(&orig), body_size(&out.bytes));
+    assert!(after <= before, "{before} -> {after} bytes: {ops:?}");
+}
