@@ -412,7 +412,11 @@ fn a_br_table_s_cases_carry_their_value_out_of_the_block() {
         let out = opt_ok(&orig, &o);
         for a in [0, 1, 2, 3, 9] {
             for b in [0, 5, -4] {
-                assert_eq!(call(&out.bytes, "f", &[a, b]), call(&orig, "f", &[a, b]), "{name}");
+                assert_eq!(
+                    call(&out.bytes, "f", &[a, b]),
+                    call(&orig, "f", &[a, b]),
+                    "{name}"
+                );
             }
         }
     }

@@ -524,7 +524,10 @@ mod tests {
             "function f(a, b) {\ne:\n  x = b * 5\n  branch a, m, t\nt:\n  x = b + 7\n  print x\n  branch b, m, u\nu:\n  x = b - 1\n  jump m\nm:\n  y = x * x\n  ret y\n}\n",
         );
         assert!(c.iter().any(|(i, _)| *i == Ctl::Block), "{c:?}");
-        assert!(c.iter().any(|(i, _)| matches!(i, Ctl::BrIf { .. })), "{c:?}");
+        assert!(
+            c.iter().any(|(i, _)| matches!(i, Ctl::BrIf { .. })),
+            "{c:?}"
+        );
         assert!(
             !c.iter().any(|(i, k)| *i == Ctl::Block && k.is_some()),
             "{c:?}"
