@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # ssakit's `wasm opt` beside binaryen's `wasm-opt`, in one run (issue 30,
-# item 3): for each module (default: the three of
-# scripts/fetch-wasm-corpus.sh), `ssakit wasm opt -O0` (the round trip
-# only), `ssakit wasm opt` (the default, -O1), `ssakit wasm opt --passes
-# copy-prop,const-prop,dce`, `wasm-opt -O1` and `wasm-opt` without -O
-# (parse and write only; Debian's binaryen, installed with apt-get when
-# missing): the code section's size against the original's
-# (scripts/wasm-code-size.py), declared locals (parameters not counted),
-# the median wall time and peak memory of 3 runs, the tools alternated.
+# item 3): for each module (default: every module of
+# scripts/fetch-wasm-corpus.sh, the three and the corpus beyond them),
+# `ssakit wasm opt -O0` (the round trip only), `ssakit wasm opt` (the
+# default, -O1), `ssakit wasm opt --passes copy-prop,const-prop,dce`,
+# `wasm-opt -O1` and `wasm-opt` without -O (parse and write only;
+# Debian's binaryen, installed with apt-get when missing): the code
+# section's size against the original's (scripts/wasm-code-size.py),
+# declared locals (parameters not counted),
+# the median wall time and peak memory of 3 runs (ROUNDS=N in the
+# environment: N runs), the tools alternated.
 # Prints one Markdown table; with --kinds, then the per-instruction-kind
 # table of every module (crates/ssakit-wasm/examples/code_profile.rs:
 # counts and bytes per class, original, ssakit -O0, ssakit -O1, wasm-opt -O1).
@@ -27,15 +29,15 @@ if ! command -v wasm-opt >/dev/null; then
 fi
 if [[ $# -eq 0 ]]; then
     scripts/fetch-wasm-corpus.sh >&2
-    set -- target/wasm-corpus/sql-wasm.wasm target/wasm-corpus/brotli_wasm_bg.wasm target/wasm-corpus/esbuild.wasm
+    set -- target/wasm-corpus/{sql-wasm,brotli_wasm_bg,esbuild,swc_wasm_bg,hash-wasm-bcrypt,hash-wasm-sha512,hash-wasm-blake3,web-tree-sitter,tree-sitter-javascript,onig,yoga,as-sha256-simd}.wasm
 fi
 cargo build --release -q -p ssakit-cli
 cargo build --release -q -p ssakit-wasm --example code_profile
 ssakit=target/release/ssakit
 profile=target/release/examples/code_profile
 # The features the corpus uses (with --all-features wasm-opt's output no
-# longer loads in node 20).
-features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals)
+# longer loads in node 20; SIMD for @chainsafe/as-sha256).
+features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-simd)
 tools=("ssakit -O0" "ssakit (default, -O1)" "ssakit --passes copy-prop,const-prop,dce" "wasm-opt -O1" "wasm-opt (parse and write)")
 # The command of tool number $1 on $2, writing $3, into the array cmd.
 command_of() {
@@ -50,13 +52,13 @@ command_of() {
 median() { python3 -c "import sys; v=sorted(map(float, sys.argv[1:])); print(f'{v[len(v)//2]:.2f}')" "$@"; }
 # Declared locals of a module: the profile's declarations row.
 locals() { "$profile" "$1" | sed -n 's/^| locals declarations (runs; locals) | [0-9]* ; \([0-9]*\) .*/\1/p'; }
-echo "| module | tool | code section | ratio | locals | wall (median of 3) | peak memory |"
+echo "| module | tool | code section | ratio | locals | wall (median of ${ROUNDS:-3}) | peak memory |"
 echo "|---|---|---:|---:|---:|---:|---:|"
 for m in "$@"; do
     name=$(basename "$m" .wasm)
     before=$(python3 scripts/wasm-code-size.py "$m")
     declare -A wall=() mem=()
-    for round in 1 2 3; do
+    for ((round = 1; round <= ${ROUNDS:-3}; round++)); do
         for t in 0 1 2 3 4; do
             command_of "$t" "$m" "$dir/$name.$t.wasm"
             /usr/bin/time -f "%e %M" -o "$dir/time" "${cmd[@]}"

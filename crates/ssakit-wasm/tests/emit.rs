@@ -335,3 +335,94 @@ fn lifted_branch_arms_reach_tidy() {
         }
     }
 }
+
+/// The size of the first function body of `bytes`.
+fn body_size(bytes: &[u8]) -> usize {
+    for p in wasmparser::Parser::new(0).parse_all(bytes) {
+        if let wasmparser::Payload::CodeSectionEntry(body) = p.unwrap() {
+            let r = body.range();
+            return (r.end - r.start) as usize;
+        }
+    }
+    0
+}
+
+/// The free zero for every type (`emit/zeros.rs`): an `f64` or `v128`
+/// local still zero at entry gets no `f64.const 0; local.set` (nor
+/// `v128.const`); the one-loop functions are no larger than the
+/// original's, and the `f64` one computes the same.
+#[test]
+fn float_and_vector_locals_start_at_zero_for_free() {
+    let f64_loop = r#"(module
+      (func (export "f") (param i32) (result i64) (local f64)
+        (loop $l
+          (local.set 1 (f64.add (local.get 1) (f64.convert_i32_s (local.get 0))))
+          (br_if $l (local.tee 0 (i32.sub (local.get 0) (i32.const 1)))))
+        (i64.reinterpret_f64 (local.get 1))))"#;
+    let v128_loop = r#"(module (memory 1)
+      (func (export "f") (param i32) (local v128)
+        (loop $l
+          (local.set 1 (i32x4.add (local.get 1) (i32x4.splat (local.get 0))))
+          (br_if $l (local.tee 0 (i32.sub (local.get 0) (i32.const 1)))))
+        (v128.store (i32.const 0) (local.get 1))))"#;
+    for (wat, konst) in [(f64_loop, "F64Const"), (v128_loop, "V128Const")] {
+        let orig = ssakit_wasm::module::to_binary(wat.as_bytes())
+            .unwrap()
+            .into_owned();
+        let out = opt_ok(&orig, &OptOptions::default());
+        let ops = body_ops(&out.bytes);
+        assert!(!ops.iter().any(|o| o == konst), "{ops:?}");
+        let (before, after) = (body_size(&orig), body_size(&out.bytes));
+        eprintln!("{konst}: {before} -> {after} bytes");
+        assert!(
+            after <= before,
+            "{konst}: {before} -> {after} bytes: {ops:?}"
+        );
+        if konst == "F64Const" {
+            assert_eq!(call(&orig, "f", &[3]), Ok(vec![6.0f64.to_bits() as i64]));
+            for n in [1, 2, 10] {
+                assert_eq!(call(&out.bytes, "f", &[n]), call(&orig, "f", &[n]));
+            }
+        }
+    }
+}
+
+/// A `block` with a result (`emit/results.rs`): the cases of a
+/// `br_table` each leave with their value on `br`, as AssemblyScript's
+/// inlined getters do; the rewrite keeps them on the stack (no
+/// `local.set` before each `br`), is no larger, and computes the same.
+#[test]
+fn a_br_table_s_cases_carry_their_value_out_of_the_block() {
+    let wat = r#"(module
+      (func (export "f") (param i32 i32) (result i32)
+        (block $out (result i32)
+          (block $c2
+            (block $c1
+              (block $c0
+                (br_table $c0 $c1 $c2 (local.get 0)))
+              (br $out (i32.mul (local.get 1) (i32.const 3))))
+            (br $out (i32.add (local.get 1) (i32.const 7))))
+          (i32.sub (local.get 1) (i32.const 1)))
+        (local.get 1)
+        (i32.xor)))"#;
+    let orig = ssakit_wasm::module::to_binary(wat.as_bytes())
+        .unwrap()
+        .into_owned();
+    for (name, o) in destruct_modes() {
+        let out = opt_ok(&orig, &o);
+        for a in [0, 1, 2, 3, 9] {
+            for b in [0, 5, -4] {
+                assert_eq!(
+                    call(&out.bytes, "f", &[a, b]),
+                    call(&orig, "f", &[a, b]),
+                    "{name}"
+                );
+            }
+        }
+    }
+    let out = opt_ok(&orig, &OptOptions::default());
+    let ops = body_ops(&out.bytes);
+    assert!(!ops.iter().any(|o| o == "LocalSet"), "{ops:?}");
+    let (before, after) = (body_size(&orig), body_size(&out.bytes));
+    assert!(after <= before, "{before} -> {after} bytes: {ops:?}");
+}

@@ -123,7 +123,10 @@ impl<'f, 'a> Emitter<'f, 'a> {
                     }
                 }
             }
-            Ctl::Block => self.ins(I::Block(BlockType::Empty)),
+            Ctl::Block => self.ins(I::Block(match carry {
+                Some(Carry::Result(t)) => BlockType::Result(t),
+                _ => BlockType::Empty,
+            })),
             Ctl::Loop => self.ins(I::Loop(BlockType::Empty)),
             Ctl::If(b) => {
                 self.tree(Node::Term(b))?;

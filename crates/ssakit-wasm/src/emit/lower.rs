@@ -253,6 +253,19 @@ pub struct Lowering<'a> {
 #[derive(Clone, Debug)]
 pub struct OpTable {
     by_op: SecondaryMap<Operator, Option<Lowered>>,
+    /// Per operator: a constant without operands, and how its immediates
+    /// say it is zero bits ([`OpTable::is_zero`]).
+    constant: SecondaryMap<Operator, Option<Constant>>,
+}
+
+/// A constant operator: which of its values are a local's initial value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Constant {
+    /// `f32.const`, `f64.const`, `v128.const`: the immediates are the
+    /// value's bits; zero bits (`+0.0`, the zero vector) when all are 0.
+    Bits,
+    /// `ref.null[type]`: always the null reference.
+    Null,
 }
 
 impl OpTable {
@@ -267,8 +280,14 @@ impl OpTable {
             by_name.insert(mnemonic(visit), b);
         }
         let mut by_op = SecondaryMap::new(None);
+        let mut constant = SecondaryMap::new(None);
         for (op, data) in symbols.operators() {
             let name: &str = &data.name;
+            constant[op] = match name {
+                "f32.const" | "f64.const" | "v128.const" => Some(Constant::Bits),
+                "ref.null" => Some(Constant::Null),
+                _ => None,
+            };
             let l = match name {
                 "select" => Some(Lowered::Select),
                 "call_indirect" => Some(Lowered::CallIndirect),
@@ -280,7 +299,19 @@ impl OpTable {
             };
             by_op[op] = l;
         }
-        OpTable { by_op }
+        OpTable { by_op, constant }
+    }
+
+    /// `op[imms]()` is a constant of zero bits, the value WebAssembly
+    /// gives a declared local at entry: `f32.const 0`, `f64.const 0`
+    /// (not `-0.0`), `v128.const 0`, `ref.null`. (Integer zeros are the
+    /// literal `0`, not operations.)
+    pub(crate) fn is_zero(&self, op: Operator, imms: &[i64]) -> bool {
+        match self.constant[op] {
+            Some(Constant::Bits) => !imms.is_empty() && imms.iter().all(|&b| b == 0),
+            Some(Constant::Null) => true,
+            None => false,
+        }
     }
 
     /// How `op` is emitted, if it is a WebAssembly operator.
@@ -363,6 +394,24 @@ mod tests {
             matches!(one, wasmparser::Operator::F32Const { value } if value.bits() == 1.0f32.to_bits())
         );
         assert!(build(&[]).is_none()); // too few immediates
+    }
+
+    #[test]
+    fn zero_constants_are_zero_bits_or_null() {
+        use ssakit::ir::Effects;
+        let mut s = Symbols::new();
+        let f64c = s.operator("f64.const", Effects::PURE).unwrap();
+        let v128c = s.operator("v128.const", Effects::PURE).unwrap();
+        let null = s.operator("ref.null", Effects::PURE).unwrap();
+        let add = s.operator("i32.add", Effects::PURE).unwrap();
+        let t = OpTable::new(&s);
+        assert!(t.is_zero(f64c, &[0]));
+        assert!(!t.is_zero(f64c, &[(-0.0f64).to_bits() as i64]));
+        assert!(!t.is_zero(f64c, &[1.0f64.to_bits() as i64]));
+        assert!(t.is_zero(v128c, &[0, 0]));
+        assert!(!t.is_zero(v128c, &[0, 1]));
+        assert!(t.is_zero(null, &[0x70]));
+        assert!(!t.is_zero(add, &[]));
     }
 
     #[test]

@@ -52,7 +52,8 @@
 //!   `local.set` right before a `local.get` of the same local is one
 //!   `local.tee`; an `if`/`else` whose arms both end storing one local
 //!   carries the value as its result (`emit/results.rs`); a store of zero
-//!   at entry into a local still zero is left out (`emit/zeros.rs`).
+//!   at entry into a local still zero (`0`, `+0.0`, the zero vector, the
+//!   null reference) is left out (`emit/zeros.rs`).
 //! * **Variables** (`emit/locals.rs`): parameters keep their indices; every
 //!   other variable left gets a local, variables of one type whose live
 //!   ranges do not overlap, or that hold one value, sharing one; the most
@@ -250,7 +251,14 @@ impl Steps {
         let stackified = stackify::stackify_planned(f, &plan, &structured)?;
         let (locals, scratch) = Steps::locals(f, &structured, &stackified)?;
         let carried = results::if_results(f, &structured, &stackified, &locals.local);
-        let zero = zeros::implicit_zeros(f, &structured, &stackified, &locals.local, locals.count);
+        let zero = zeros::implicit_zeros(
+            f,
+            low.ops,
+            &structured,
+            &stackified,
+            &locals.local,
+            locals.count,
+        );
         Ok(Steps {
             structured,
             plan,
