@@ -69,6 +69,13 @@ impl<K: EntityRef> NameTable<K> {
         }
     }
 
+    /// Makes room for `n` more names without growing.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        while 2 * (self.len + n) > self.slots.len() {
+            self.grow();
+        }
+    }
+
     /// Adds `k`, whose name hashes to `hash` and is in no entry yet.
     #[inline]
     pub(crate) fn insert(&mut self, hash: u32, k: K) {

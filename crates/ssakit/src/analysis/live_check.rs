@@ -41,6 +41,7 @@
 //! it without keeping anything.
 
 use super::domtree::DomTree;
+use super::sweep_queue::SweepQueue;
 use crate::entity::Csr;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, Point, Var};
 
@@ -114,6 +115,58 @@ pub struct LiveCheck {
     // Scratch of the exploration.
     stack: Vec<u32>,
     explored_blocks: usize,
+    /// The live-out blocks of up to 64 variables explored at once by
+    /// [`LiveCheck::explore_words`], made on its first call.
+    words: Option<OutWords>,
+}
+
+/// The live-out blocks of up to 64 variables (bit `k` for `vars[k]`), one
+/// word per block: the walk of [`LiveCheck`]'s exploration carrying a
+/// word of variables along each predecessor edge.
+///
+/// Invariant between calls: `live_in`, `live_out` and `def` are zero
+/// except at the blocks listed in `touched`, `pending` is zero everywhere,
+/// and `slot[v]` is `v`'s bit for the variables of `vars`, [`NO_SLOT`]
+/// for the others.
+#[derive(Debug)]
+struct OutWords {
+    vars: Vec<Var>,
+    slot: Vec<u8>,
+    live_in: Vec<u64>,
+    live_out: Vec<u64>,
+    def: Vec<u64>,
+    /// Bits of `live_in` not yet carried to the block's predecessors; a
+    /// block is queued exactly when its word is non-zero.
+    pending: Vec<u64>,
+    touched: Vec<u32>,
+    queue: SweepQueue,
+}
+
+/// In [`OutWords::slot`]: not among the variables explored.
+const NO_SLOT: u8 = u8::MAX;
+
+impl OutWords {
+    /// Makes the variables of `bits` live-in at `b` and queues those that
+    /// were not for `b`'s predecessors.
+    #[inline]
+    fn mark_in(&mut self, b: u32, bits: u64) {
+        let b = b as usize;
+        let new = bits & !self.live_in[b];
+        if new != 0 {
+            self.touched.push(b as u32);
+            self.live_in[b] |= new;
+            self.queue.push(b as u32);
+            self.pending[b] |= new;
+        }
+    }
+
+    #[inline]
+    fn mark_out(&mut self, b: u32, bits: u64) {
+        if self.live_out[b as usize] == 0 {
+            self.touched.push(b);
+        }
+        self.live_out[b as usize] |= bits;
+    }
 }
 
 /// The definitions and uses of a function's variables as flat lists,
@@ -294,6 +347,7 @@ impl LiveCheck {
             current: NIL,
             stack: Vec::new(),
             explored_blocks: 0,
+            words: None,
         }
     }
 
@@ -348,6 +402,12 @@ impl LiveCheck {
     /// assert!(lc.is_live_out(var("i2"), block("b"))); // read by the phi in h
     /// ```
     pub fn is_live_out(&mut self, v: Var, b: Block) -> bool {
+        if let Some(w) = &self.words {
+            let k = w.slot[v.index()];
+            if k != NO_SLOT {
+                return w.live_out[b.index()] >> k & 1 != 0;
+            }
+        }
         if self.current != v.as_u32() {
             let m = self.memo[v.index()];
             if m.1 & KEPT == 0 {
@@ -379,6 +439,68 @@ impl LiveCheck {
     pub(crate) fn explore(&mut self, v: Var) {
         if self.current != v.as_u32() {
             self.explore_into(v, false);
+        }
+    }
+
+    /// Explores up to 64 variables at once, without keeping anything
+    /// beyond the next call: afterwards [`LiveCheck::is_live_out`] answers
+    /// for them from one word per block. The same live-out sets as one
+    /// exploration each, for the walk over the union of their live ranges
+    /// (overlapping ranges are walked once, up to 64 variables carried
+    /// along an edge in one word operation): for a batch of questions
+    /// about many variables whose ranges overlap.
+    pub(crate) fn explore_words(&mut self, vars: &[Var]) {
+        assert!(vars.len() <= 64, "explore_words: at most 64 variables");
+        let (nb, nv) = (self.marks.len(), self.def_block.len());
+        let w = self.words.get_or_insert_with(|| OutWords {
+            vars: Vec::new(),
+            slot: vec![NO_SLOT; nv],
+            live_in: vec![0; nb],
+            live_out: vec![0; nb],
+            def: vec![0; nb],
+            pending: vec![0; nb],
+            touched: Vec::new(),
+            queue: SweepQueue::new(nb),
+        });
+        for &v in &w.vars {
+            w.slot[v.index()] = NO_SLOT;
+        }
+        for b in w.touched.drain(..) {
+            let b = b as usize;
+            (w.live_in[b], w.live_out[b], w.def[b]) = (0, 0, 0);
+        }
+        w.vars.clear();
+        w.vars.extend_from_slice(vars);
+        for (k, &v) in vars.iter().enumerate() {
+            debug_assert_eq!(w.slot[v.index()], NO_SLOT, "explore_words: {v} twice");
+            w.slot[v.index()] = k as u8;
+            let d = self.def_block[v.index()];
+            if d != NIL {
+                w.def[d as usize] |= 1 << k;
+                w.touched.push(d);
+            }
+        }
+        for (k, &v) in vars.iter().enumerate() {
+            let vi = v.index();
+            let range = self.use_start[vi] as usize..self.use_start[vi + 1] as usize;
+            // A use in the defining block follows the definition.
+            for u in &self.uses[range] {
+                let u = u.block().as_u32();
+                w.mark_in(u, 1 << k & !w.def[u as usize]);
+            }
+            for &p in self.phi_uses.of(v) {
+                w.mark_out(p, 1 << k);
+                w.mark_in(p, 1 << k & !w.def[p as usize]);
+            }
+        }
+        // Up_and_Mark, iteratively, a word of variables at a time.
+        while let Some(b) = w.queue.pop() {
+            self.explored_blocks += 1;
+            let bits = std::mem::take(&mut w.pending[b as usize]);
+            for &p in self.preds.of(Block::from_u32(b)) {
+                w.mark_out(p, bits);
+                w.mark_in(p, bits & !w.def[p as usize]);
+            }
         }
     }
 

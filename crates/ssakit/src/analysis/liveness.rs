@@ -48,7 +48,8 @@
 //! counting sort by block yields sorted, duplicate-free sets in CSR form.
 
 use super::stamp::StampSet;
-use crate::entity::Csr;
+use super::sweep_queue::SweepQueue;
+use crate::entity::{Csr, EntityVec};
 use crate::ir::{Block, Cfg, Function, InstData, Var};
 
 /// Live-in and live-out sets of every block, in compressed (CSR) form.
@@ -303,6 +304,56 @@ pub struct VarLiveness<'a> {
     live_in: StampSet,
     live_out: StampSet,
     stack: Vec<Block>,
+    /// The marks of [`VarLiveness::explore_live_in_words`], made on its
+    /// first call.
+    words: Option<LiveWords>,
+}
+
+/// The live-in sets of up to 64 variables at once, one bit per variable
+/// in a word per block: the same up-and-mark walk as
+/// [`VarLiveness::explore_live_in`], carrying a word of variables along
+/// each predecessor edge instead of one variable.
+///
+/// Invariant between calls: `live_in` and `def` are zero except at the
+/// blocks listed in `touched` (which lists every block whose `live_in` or
+/// `def` word is non-zero, perhaps twice), and `pending` is zero
+/// everywhere.
+#[derive(Debug)]
+struct LiveWords {
+    /// Bit `k`: variable `k` of the chunk is live on entry to the block.
+    live_in: EntityVec<Block, u64>,
+    /// Bit `k`: variable `k` of the chunk is defined in the block.
+    def: EntityVec<Block, u64>,
+    /// Bits of `live_in` not yet carried to the block's predecessors; a
+    /// block is queued exactly when its word is non-zero.
+    pending: EntityVec<Block, u64>,
+    touched: Vec<Block>,
+    queue: SweepQueue,
+}
+
+impl LiveWords {
+    fn new(blocks: usize) -> LiveWords {
+        LiveWords {
+            live_in: EntityVec::filled(blocks, 0),
+            def: EntityVec::filled(blocks, 0),
+            pending: EntityVec::filled(blocks, 0),
+            touched: Vec::new(),
+            queue: SweepQueue::new(blocks),
+        }
+    }
+
+    /// Makes the variables of `bits` live on entry to `b`, and queues
+    /// those that were not for `b`'s predecessors.
+    #[inline]
+    fn mark(&mut self, b: Block, bits: u64) {
+        let new = bits & !self.live_in[b];
+        if new != 0 {
+            self.touched.push(b);
+            self.live_in[b] |= new;
+            self.queue.push(b.as_u32());
+            self.pending[b] |= new;
+        }
+    }
 }
 
 impl<'a> VarLiveness<'a> {
@@ -394,6 +445,7 @@ impl<'a> VarLiveness<'a> {
             live_in: StampSet::new(nb),
             live_out: StampSet::new(nb),
             stack: Vec::new(),
+            words: None,
         }
     }
 
@@ -504,6 +556,63 @@ impl<'a> VarLiveness<'a> {
             }
         }
         any
+    }
+
+    /// [`Self::explore_live_in`] for up to 64 variables at once (`vars[k]`
+    /// is bit `k`), returning the bits of those live on entry to some
+    /// block; afterwards [`Self::is_live_in_word`] answers for them. The
+    /// same sets as one call per variable, for the cost of the walk over
+    /// the union of their live ranges (where the variables' live ranges
+    /// overlap, as dense definitions make them, a walk carries up to 64 of
+    /// them along an edge in one word operation). Does not change what
+    /// [`Self::is_live_in`] answers.
+    pub(crate) fn explore_live_in_words(&mut self, vars: &[Var]) -> u64 {
+        assert!(
+            vars.len() <= 64,
+            "explore_live_in_words: at most 64 variables"
+        );
+        let nb = self.cfg.num_blocks();
+        let w = self.words.get_or_insert_with(|| LiveWords::new(nb));
+        for b in w.touched.drain(..) {
+            w.live_in[b] = 0;
+            w.def[b] = 0;
+        }
+        for (k, &v) in vars.iter().enumerate() {
+            for &b in self.defs.of(v) {
+                w.def[b] |= 1 << k;
+                w.touched.push(b);
+            }
+        }
+        for (k, &v) in vars.iter().enumerate() {
+            // An upward-exposed use: live-in where it is used; a phi use:
+            // live-out of the predecessor, so live-in there unless defined.
+            for &b in self.upward.of(v) {
+                w.mark(b, 1 << k);
+            }
+            for &p in self.phi_uses.of(v) {
+                w.mark(p, 1 << k & !w.def[p]);
+            }
+        }
+        // Up_and_Mark, iteratively, a word of variables at a time.
+        let mut any = 0;
+        while let Some(b) = w.queue.pop() {
+            let b = Block::from_u32(b);
+            let bits = std::mem::take(&mut w.pending[b]);
+            any |= bits;
+            for &p in self.cfg.preds(b) {
+                w.mark(p, bits & !w.def[p]);
+            }
+        }
+        any
+    }
+
+    /// Whether variable `k` of the last [`Self::explore_live_in_words`]
+    /// is live-in at `b`.
+    #[inline]
+    pub(crate) fn is_live_in_word(&self, b: Block, k: usize) -> bool {
+        self.words
+            .as_ref()
+            .is_some_and(|w| w.live_in[b] >> k & 1 != 0)
     }
 
     /// Whether the variable last explored is live-in at `b`.

@@ -47,6 +47,7 @@ pub(crate) mod loops;
 pub mod postorder;
 pub mod report;
 pub(crate) mod stamp;
+pub(crate) mod sweep_queue;
 
 pub use def_use::{DefUse, ReachingDefs};
 pub use dj_graph::DjGraph;

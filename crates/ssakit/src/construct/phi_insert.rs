@@ -243,9 +243,10 @@ impl PhiInsertion<'_> {
     ///
     /// For pruned SSA the filter is applied inside the IDF computation
     /// ([`IdfCalculator::compute_live`]): a join where `v` is dead is
-    /// neither a phi nor a new root. Liveness is explored for one variable
-    /// at a time ([`VarLiveness`]), and only for variables that can need a
-    /// phi: a variable defined only in the entry block (which dominates
+    /// neither a phi nor a new root. Liveness is explored for 64 variables
+    /// at a time (a word of variables per block,
+    /// [`VarLiveness`]'s `explore_live_in_words`), and only for variables
+    /// that can need a phi: a variable defined only in the entry block (which dominates
     /// everything and has no predecessors), or more generally whose DF⁺ is
     /// seen to be empty in O(definitions) ([`IdfCalculator::is_empty`]),
     /// costs nothing, and a variable live on entry to no block is skipped
@@ -266,7 +267,25 @@ impl PhiInsertion<'_> {
         let mut calc = IdfCalculator::new(self.cfg, dt);
         let mut frontier = Vec::new();
         let mut placed = Vec::new();
-        for v in variable_order(func) {
+        let needs = |calc: &IdfCalculator<_>, v: Var| {
+            let d = defs.of(v);
+            !(d.is_empty() || d == [entry] || !self.wanted(&global, v) || calc.is_empty(d))
+        };
+        let pruned = self.flavor == Flavor::Pruned && self.liveness.is_some();
+        // Pruned: the variables that need a walk, unwatched, in order, their
+        // liveness explored 64 at a time when the first of each chunk comes.
+        let order = variable_order(func);
+        let walked: Vec<Var> = if pruned {
+            order
+                .iter()
+                .copied()
+                .filter(|&v| !observer.watches(v) && needs(&calc, v))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let (mut next, mut live) = (0, 0u64);
+        for v in order {
             let d = defs.of(v);
             if observer.watches(v) {
                 if !d.is_empty() && self.wanted(&global, v) {
@@ -274,21 +293,48 @@ impl PhiInsertion<'_> {
                 }
                 continue;
             }
-            if d.is_empty() || d == [entry] || !self.wanted(&global, v) || calc.is_empty(d) {
-                continue;
-            }
-            if self.flavor == Flavor::Pruned && self.liveness.is_some() {
-                if !self.prepare_var(v) {
+            if pruned {
+                if walked.get(next) != Some(&v) {
+                    continue;
+                }
+                let k = next % 64;
+                if k == 0 {
+                    let chunk = &walked[next..walked.len().min(next + 64)];
+                    live = self.liveness_of(chunk);
+                }
+                next += 1;
+                if live >> k & 1 == 0 {
                     continue;
                 }
                 // Unsorted: `run` groups the placements by block.
-                calc.compute_live_unsorted(d, &mut frontier, |y| self.keep(y, v));
-            } else {
+                calc.compute_live_unsorted(d, &mut frontier, |y| self.keep_word(y, k));
+            } else if needs(&calc, v) {
                 calc.compute(d, &mut frontier);
+            } else {
+                continue;
             }
             placed.extend(frontier.iter().map(|&y| (y, v)));
         }
         placed
+    }
+
+    /// For pruned SSA by [`Self::place_linear`]: explores the liveness of
+    /// `vars` (at most 64) at once and returns the bits of those live on
+    /// entry to some block; afterwards [`Self::keep_word`] answers for
+    /// them.
+    fn liveness_of(&self, vars: &[Var]) -> u64 {
+        match &self.liveness {
+            Some(live) => live.borrow_mut().explore_live_in_words(vars),
+            None => u64::MAX,
+        }
+    }
+
+    /// [`Self::keep`] for variable `k` of the last [`Self::liveness_of`].
+    fn keep_word(&self, y: Block, k: usize) -> bool {
+        match &self.liveness {
+            Some(live) => live.borrow().is_live_in_word(y, k),
+            None => true,
+        }
     }
 
     /// The chapter's worklist over DF_all's frontiers, reporting the steps

@@ -97,29 +97,72 @@ pub fn is_reserved(s: &str) -> bool {
 /// ```
 #[derive(Clone, Debug)]
 pub struct VarNames {
-    /// Every name, one after the other.
+    /// Every name, one after the other, in variable order.
     text: String,
-    /// `text[span.0..span.1]` is the variable's name.
-    spans: EntityVec<Var, (usize, usize)>,
+    /// `text[ends[v - 1]..ends[v]]` is variable `v`'s name (from 0 for
+    /// the first): four bytes per variable, the text's length fitting in
+    /// a `u32` (checked).
+    ends: EntityVec<Var, u32>,
 }
 
-/// Names taken so far, by their [`hash_name`].
+/// Names taken so far, by their [`hash_name`]: the original variables'
+/// (entered first) and the versions' written so far.
 struct Taken {
     table: NameTable<Var>,
 }
 
 impl Taken {
-    fn contains(&self, names: &VarNames, cand: &str) -> bool {
+    /// The printed name of `v`, taken already: an original's is its own,
+    /// a version's is in `names`.
+    fn name_of<'a>(func: &'a Function, names: &'a VarNames, v: Var) -> &'a str {
+        if func.var(v).origin().is_none() {
+            func.base_name(v)
+        } else {
+            names.get(v)
+        }
+    }
+
+    fn contains(&self, func: &Function, names: &VarNames, cand: &str) -> bool {
         is_reserved(cand)
             || self
                 .table
-                .find(hash_name(cand), |v| names.get(v) == cand)
+                .find(hash_name(cand), |v| Self::name_of(func, names, v) == cand)
                 .is_some()
     }
+}
 
-    fn insert(&mut self, names: &VarNames, v: Var) {
-        self.table.insert(hash_name(names.get(v)), v);
+/// Whether every version's plain name (its original's name and its
+/// number, `x12`) is free without asking a table of names taken: no
+/// original's name ends with a digit (so none is a version's plain name,
+/// and a plain name splits one way into a name and a number: the longest
+/// run of digits at its end), no two originals share a name, and the
+/// versions of each original come in increasing numbers (so no two share
+/// one; the caller checks the originals' names are distinct). The reserved words end with no digit either. This is the case
+/// of every program construction renames (`x` becomes `x1`, `x2`, ...);
+/// a program already holding `x1` takes the table.
+fn plain_names_are_free(func: &Function) -> bool {
+    let ends_with_digit = |v: Var| func.base_name(v).ends_with(|c: char| c.is_ascii_digit());
+    if func
+        .vars()
+        .any(|v| func.var(v).origin().is_none() && ends_with_digit(v))
+    {
+        return false;
     }
+    // The number after the last version seen of each original.
+    let mut next: EntityVec<Var, u32> = EntityVec::filled(func.num_vars(), 0);
+    for v in func.vars() {
+        let d = func.var(v);
+        if let Some(o) = d.origin() {
+            if d.version() < next[o] {
+                return false;
+            }
+            match d.version().checked_add(1) {
+                Some(n) => next[o] = n,
+                None => return false,
+            }
+        }
+    }
+    true
 }
 
 impl VarNames {
@@ -132,61 +175,73 @@ impl VarNames {
     /// assert_eq!(names.get(f.params()[0]), "a"); // an unversioned name prints as written
     /// ```
     pub fn new(func: &Function) -> VarNames {
+        Self::choose(func, true)
+    }
+
+    /// [`VarNames::new`], taking the table of names taken even where the
+    /// plain names are free when `allow_plain` is false (the tests
+    /// compare both ways).
+    fn choose(func: &Function, allow_plain: bool) -> VarNames {
         let n = func.num_vars();
+        let versions = func.vars().any(|v| func.var(v).origin().is_some());
+        // The originals' names, entered first; without versions there is
+        // no name to choose and no table to build.
+        let mut taken = None;
+        if versions {
+            let mut table = NameTable::with_capacity(
+                func.vars()
+                    .filter(|&v| func.var(v).origin().is_none())
+                    .count(),
+            );
+            let mut dups = false;
+            for v in func.vars().filter(|&v| func.var(v).origin().is_none()) {
+                let name = func.base_name(v);
+                let h = hash_name(name);
+                dups |= table.find(h, |o| func.base_name(o) == name).is_some();
+                table.insert(h, v);
+            }
+            if dups || !allow_plain || !plain_names_are_free(func) {
+                // The versions' names join the originals' as they are
+                // chosen: one slot per variable.
+                table.reserve(n);
+                taken = Some(Taken { table });
+            }
+        }
         let mut names = VarNames {
             text: String::with_capacity(8 * n),
-            spans: EntityVec::with_capacity(n),
+            ends: EntityVec::with_capacity(n),
         };
-        let mut versions = false;
-        for v in func.vars() {
-            let start = names.text.len();
-            if func.var(v).origin().is_none() {
-                names.text.push_str(func.base_name(v));
-            } else {
-                versions = true;
-            }
-            names.spans.push((start, names.text.len()));
-        }
-        // Original names print as they are: without versions there is no
-        // name to choose, and no table of names taken to build.
-        if !versions {
-            return names;
-        }
-        let mut taken = Taken {
-            table: NameTable::with_capacity(n),
-        };
-        for v in func.vars() {
-            if func.var(v).origin().is_none() {
-                taken.insert(&names, v);
-            }
-        }
         let mut cand = String::new();
         for v in func.vars() {
             let d = *func.var(v);
-            if d.origin().is_none() {
-                continue;
-            }
             let name = func.base_name(v);
-            cand.clear();
-            cand.push_str(name);
-            push_u64(&mut cand, d.version().into());
-            if taken.contains(&names, &cand) {
-                cand.truncate(name.len());
-                cand.push('_');
+            if d.origin().is_none() {
+                names.text.push_str(name);
+            } else if let Some(taken) = &mut taken {
+                cand.clear();
+                cand.push_str(name);
                 push_u64(&mut cand, d.version().into());
-                let base = cand.len();
-                let mut k = 2u64;
-                while taken.contains(&names, &cand) {
-                    cand.truncate(base);
+                if taken.contains(func, &names, &cand) {
+                    cand.truncate(name.len());
                     cand.push('_');
-                    push_u64(&mut cand, k);
-                    k += 1;
+                    push_u64(&mut cand, d.version().into());
+                    let base = cand.len();
+                    let mut k = 2u64;
+                    while taken.contains(func, &names, &cand) {
+                        cand.truncate(base);
+                        cand.push('_');
+                        push_u64(&mut cand, k);
+                        k += 1;
+                    }
                 }
+                names.text.push_str(&cand);
+                taken.table.insert(hash_name(&cand), v);
+            } else {
+                names.text.push_str(name);
+                push_u64(&mut names.text, d.version().into());
             }
-            let start = names.text.len();
-            names.text.push_str(&cand);
-            names.spans[v] = (start, names.text.len());
-            taken.insert(&names, v);
+            let end = u32::try_from(names.text.len()).expect("printed names beyond 4 GiB");
+            names.ends.push(end);
         }
         names
     }
@@ -201,8 +256,11 @@ impl VarNames {
     /// assert_eq!(names.get(b), "b");
     /// ```
     pub fn get(&self, v: Var) -> &str {
-        let (a, b) = self.spans[v];
-        &self.text[a..b]
+        let start = match v.index() {
+            0 => 0,
+            k => self.ends[Var::new(k - 1)],
+        };
+        &self.text[start as usize..self.ends[v] as usize]
     }
 }
 
@@ -253,6 +311,102 @@ mod tests {
             &"x".repeat(40),
         ] {
             assert!(!is_reserved(name), "{name}");
+        }
+    }
+
+    /// The names of every variable both ways: without the table where the
+    /// plain names are free, and with it.
+    fn both_ways(f: &Function) -> (Vec<String>, Vec<String>) {
+        let (plain, table) = (VarNames::new(f), VarNames::choose(f, false));
+        let all = |n: &VarNames| f.vars().map(|v| n[v].to_string()).collect();
+        (all(&plain), all(&table))
+    }
+
+    /// On generated programs (variables `v0`, `v1`, ...: the table
+    /// decides) and on the same programs with their variables renamed
+    /// `v_a`, `v_b`, ... (no name ends with a digit: the plain names), after
+    /// construction in each flavour, both ways give the same names.
+    #[test]
+    fn plain_names_are_the_names_the_table_chooses() {
+        use crate::construct::{construct, Flavor, Options};
+        use crate::gen::{generate, GenOptions, Shape};
+        let letters = |k: usize| -> String {
+            let mut s = String::from("_");
+            let mut k = k + 1;
+            while k > 0 {
+                s.push((b'a' + ((k - 1) % 26) as u8) as char);
+                k = (k - 1) / 26;
+            }
+            s
+        };
+        let (mut plain_checked, mut table_checked) = (0, 0);
+        for (k, shape) in [Shape::Random, Shape::Ladder, Shape::Irreducible]
+            .into_iter()
+            .enumerate()
+        {
+            for seed in 0..3 {
+                let f = generate(&GenOptions {
+                    shape,
+                    blocks: 60,
+                    vars: 30,
+                    seed,
+                });
+                let text = crate::text::print_function(&f);
+                // Every word `xN` (variables `v3`, `k0`, labels `b12`)
+                // becomes `x` and letters.
+                let mut renamed = String::new();
+                for word in text.split_inclusive(|c: char| !c.is_alphanumeric()) {
+                    let (w, sep) =
+                        word.split_at(word.trim_end_matches(|c: char| !c.is_alphanumeric()).len());
+                    let stem = w.trim_end_matches(|c: char| c.is_ascii_digit());
+                    match w[stem.len()..].parse::<usize>() {
+                        Ok(i) if !stem.is_empty() => {
+                            renamed.push_str(stem);
+                            renamed.push_str(&letters(i));
+                        }
+                        _ => renamed.push_str(w),
+                    }
+                    renamed.push_str(sep);
+                }
+                for (src, plain) in [(text, false), (renamed, true)] {
+                    let mut f = crate::text::parse_module(&src).unwrap().functions.remove(0);
+                    let opts = Options {
+                        flavor: [Flavor::Minimal, Flavor::Pruned, Flavor::SemiPruned][k],
+                        ..Options::default()
+                    };
+                    construct(&mut f, &opts).unwrap();
+                    assert_eq!(super::plain_names_are_free(&f), plain, "{shape} {seed}");
+                    let (a, b) = both_ways(&f);
+                    assert_eq!(a, b, "{shape} seed {seed}");
+                    *if plain {
+                        &mut plain_checked
+                    } else {
+                        &mut table_checked
+                    } += a.len();
+                }
+            }
+        }
+        assert!(plain_checked > 1000 && table_checked > 1000);
+    }
+
+    #[test]
+    fn the_table_decides_when_plain_names_could_collide() {
+        let mut f = Function::new("f");
+        let x = f.new_var("x", Type::I64);
+        let x2 = f.new_var("x", Type::I64); // a second original named `x`
+        let (a, b) = (f.new_version(x, 1), f.new_version(x2, 1));
+        let names = VarNames::new(&f);
+        assert_eq!((&names[a], &names[b]), ("x1", "x_1"));
+        let mut g = Function::new("g");
+        let y = g.new_var("y", Type::I64);
+        let (c, d) = (g.new_version(y, 2), g.new_version(y, 2)); // same number
+        let e = g.new_version(y, 1); // numbers not increasing
+        assert!(!super::plain_names_are_free(&g));
+        let names = VarNames::new(&g);
+        assert_eq!((&names[c], &names[d], &names[e]), ("y2", "y_2", "y1"));
+        for f in [&f, &g] {
+            let (plain, table) = both_ways(f);
+            assert_eq!(plain, table);
         }
     }
 

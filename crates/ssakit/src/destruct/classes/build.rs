@@ -140,14 +140,33 @@ impl Classes<'_> {
         drop(top);
         sort_by_first(&mut questions, self.pts.len());
         let mut failed: Vec<Option<(Var, Var)>> = vec![None; ng];
-        for &(m, c) in &questions {
+        // The variables explored by the last `explore_words`, and the
+        // index of the first question past them.
+        let mut batch: Vec<Var> = Vec::with_capacity(64);
+        let mut batch_end = 0;
+        for (q, &(m, c)) in questions.iter().enumerate() {
             let g = of_rank[c as usize] as usize;
             if failed[g].is_some() {
                 continue;
             }
             let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
-            if pm.pos != pc.pos {
-                self.live.explore(pm.var);
+            if pm.pos != pc.pos && q >= batch_end {
+                // The next 64 variables asked about (the questions are
+                // sorted by `m`), explored at once.
+                batch.clear();
+                batch_end = q;
+                while batch_end < questions.len() {
+                    let (m2, c2) = questions[batch_end];
+                    let (p2, pc2) = (self.pts[m2 as usize], self.pts[c2 as usize]);
+                    if p2.pos != pc2.pos && batch.last() != Some(&p2.var) {
+                        if batch.len() == 64 {
+                            break;
+                        }
+                        batch.push(p2.var);
+                    }
+                    batch_end += 1;
+                }
+                self.live.explore_words(&batch);
             }
             if self.intersect(m, c) {
                 failed[g] = Some((pm.var, pc.var));
