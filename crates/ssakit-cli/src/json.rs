@@ -545,6 +545,12 @@ pub struct X86Counts {
     pub instructions: usize,
     /// Jump tables resolved.
     pub jump_tables: usize,
+    /// With `--semantics`, the flag definitions of the instructions'
+    /// meaning, before the lift left out those their block overwrites
+    /// unread (the "before" of `passes.*.after.flag_defs`); absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meaning_flag_defs: Option<usize>,
     /// The function's name; absent in `total`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -658,6 +664,7 @@ impl X86Counts {
             copies_after_destruct: f.copies,
             instructions: f.instructions,
             jump_tables: f.jump_tables,
+            meaning_flag_defs: semantics.then_some(f.meaning_flag_defs),
             name: named.then(|| f.name.clone()),
             passes: f.passes.iter().any(Option::is_some).then(|| {
                 let p = |k: usize| {

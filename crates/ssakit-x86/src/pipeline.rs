@@ -275,6 +275,13 @@ pub struct FunctionStats {
     /// flavour's [`Size`] before and after the passes (as [`FLAVORS`];
     /// `None` for a flavour not constructed); else all `None`.
     pub passes: [Option<[Size; 2]>; 3],
+    /// With [`Options::semantics`], the flag definitions of the
+    /// instructions' meaning, counted at lift before the lifter leaves
+    /// out those their block overwrites unread
+    /// ([`Lifted::meaning_flag_defs`](lift::Lifted::meaning_flag_defs)):
+    /// the "before" of the flag goal, beside [`Size::flag_defs`] of what
+    /// was emitted and what the passes keep; else 0.
+    pub meaning_flag_defs: usize,
     /// Time per phase.
     pub times: Times,
 }
@@ -348,6 +355,7 @@ impl BinaryStats {
                 *t.opaque_scalar.entry(m.clone()).or_insert(0) += n;
             }
             t.vector_instructions += f.vector_instructions;
+            t.meaning_flag_defs += f.meaning_flag_defs;
             for k in 0..3 {
                 if let Some([b, a]) = &f.passes[k] {
                     let [tb, ta] = t.passes[k].get_or_insert_with(Default::default);
@@ -478,9 +486,10 @@ fn one_function(
     let lift_opts = lift::Options {
         semantics: opts.semantics,
     };
-    let (f, origins) = timed(&mut s.times.lift, || {
+    let (f, origins, flag_defs) = timed(&mut s.times.lift, || {
         lift::lift_with_origins(bin, info, &cfg, &lift_opts)
     });
+    s.meaning_flag_defs = flag_defs.meaning;
     if opts.semantics {
         let mut vector: Vec<u64> = cfg
             .insts
