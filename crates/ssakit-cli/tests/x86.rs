@@ -341,7 +341,7 @@ fn stats_semantics_reports_what_the_passes_remove() {
     let f = fixture("fixture");
     let text = ok(&["x86", "stats", "--semantics", "--passes", passes, &f]);
     assert!(
-        text.contains("passes pruned               operations 881 -> 375, phis 11 -> 11, flag defs 176 -> 14 (8.0% kept; 4.4% of the meaning's 317)"),
+        text.contains("passes pruned               operations 781 -> 375, phis 11 -> 11, flag defs 135 -> 14 (10.4% kept; 4.4% of the meaning's 317)"),
         "{text}"
     );
     let args = [
@@ -356,7 +356,7 @@ fn stats_semantics_reports_what_the_passes_remove() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let t = &v["total"];
     assert_eq!(t["passes"]["pruned"]["after"]["flag_defs"], 14, "{t}");
-    assert_eq!(t["passes"]["pruned"]["before"]["flag_defs"], 176, "{t}");
+    assert_eq!(t["passes"]["pruned"]["before"]["flag_defs"], 135, "{t}");
     assert_eq!(t["meaning_flag_defs"], 317, "{t}");
     assert!(t["passes"]["minimal"].is_null(), "{t}");
     assert_eq!(t["opaque"]["no_vector"]["jmp"], 3, "{t}");

@@ -18,9 +18,15 @@
 //! block is scanned **backwards** keeping two sets:
 //!
 //! * the *dead flags*: flags that a later instruction of the block
-//!   defines with no read in between. Empty at the block's end: every
-//!   flag is taken to be live out of its block (no cross-block
-//!   analysis).
+//!   defines with no read in between, or that are not live out of the
+//!   block. Live out of a block are the flags live into one of its
+//!   successors, and every flag at a `ret` or `unreachable` (the
+//!   function's callers and the value oracle see the flags at its
+//!   exits); live into a block, the flags it reads before defining them
+//!   and those live out of it it does not define (the classic backward
+//!   liveness on seven bits per block, iterated to its fixpoint before
+//!   the scan; an instruction the scan then drops still counts as a
+//!   read there, which only keeps more).
 //! * the *live temporaries*: at the block's end, those its terminator
 //!   reads and those read in some block before being defined there
 //!   (live into a block, so possibly live across blocks; the
@@ -41,14 +47,14 @@
 //! **Invariant**: every instruction the step drops defines only
 //! variables that no later instruction or terminator reads before they
 //! are defined again, in this block or any other; so the function
-//! computes the same registers, flags live out of blocks, memory and
-//! calls as before it.
+//! computes the same registers, flags at its exits, memory and calls as
+//! before it.
 //!
 //! The flag definitions the instructions' meaning has are counted
 //! before the step (`x86 stats --semantics --passes` reports them beside
 //! what was emitted and what the passes keep, docs/x86.md).
 
-use ssakit::ir::{Effects, Function, Inst, InstData, Var};
+use ssakit::ir::{Effects, Function, Inst, InstData, Terminator, Var};
 
 /// What the step saw: the flag definitions of the meaning and those it
 /// dropped.
@@ -83,6 +89,10 @@ pub(crate) fn drop_dead_flags(f: &mut Function, flags: &[Var], temps: &[Var]) ->
     }
     let mut counts = FlagDefs::default();
     let blocks: Vec<_> = f.layout().to_vec();
+    let slots = blocks.iter().map(|b| b.index() + 1).max().unwrap_or(0);
+    // Per block, the flags read before defined (`reads`) and defined.
+    let mut reads = vec![0u8; slots];
+    let mut defs = vec![0u8; slots];
     // Temporaries read before their definition in some block, or by a
     // terminator: live at the end of every block. `defined_in[v]` is
     // 1 + the index of the last block that defined `v`.
@@ -90,31 +100,41 @@ pub(crate) fn drop_dead_flags(f: &mut Function, flags: &[Var], temps: &[Var]) ->
     let mut defined_in = vec![0u32; f.num_vars()];
     for (n, &b) in blocks.iter().enumerate() {
         let stamp = n as u32 + 1;
+        let (r, d) = (&mut reads[b.index()], &mut defs[b.index()]);
+        let read = |v: Var, live_out: &mut [bool], defined_in: &[u32], d: u8| -> u8 {
+            match class[v.index()] {
+                Class::Temp if defined_in[v.index()] != stamp => live_out[v.index()] = true,
+                Class::Flag(k) if d & (1 << k) == 0 => return 1 << k,
+                _ => {}
+            }
+            0
+        };
         for &i in f.block_insts(b) {
-            f.for_each_use(i, |v| {
-                if class[v.index()] == Class::Temp && defined_in[v.index()] != stamp {
-                    live_out[v.index()] = true;
-                }
-            });
+            f.for_each_use(i, |v| *r |= read(v, &mut live_out, &defined_in, *d));
             let call = f.effects(i).contains(Effects::CALL);
             f.for_each_def(i, |v| match class[v.index()] {
                 Class::Temp => defined_in[v.index()] = stamp,
-                Class::Flag(_) if !call => counts.meaning += 1,
-                _ => {}
+                Class::Flag(k) => {
+                    *d |= 1 << k;
+                    counts.meaning += usize::from(!call);
+                }
+                Class::Other => {}
             });
         }
         f.for_each_term_use(b, |v| {
             if class[v.index()] == Class::Temp {
                 live_out[v.index()] = true;
             }
+            *r |= read(v, &mut live_out, &defined_in, *d);
         });
     }
+    let flags_out = flag_liveness(f, &blocks, &reads, &defs, flags.len());
     let mut drop = vec![false; f.inst_slots()];
     let mut live = live_out.clone();
     let mut any = false;
     for &b in &blocks {
         live.copy_from_slice(&live_out);
-        let mut dead: u8 = 0;
+        let mut dead: u8 = !flags_out[b.index()];
         for &i in f.block_insts(b).iter().rev() {
             if droppable(f, i, &class, dead, &live) {
                 drop[i.index()] = true;
@@ -142,6 +162,43 @@ pub(crate) fn drop_dead_flags(f: &mut Function, flags: &[Var], temps: &[Var]) ->
         }
     }
     counts
+}
+
+/// The flags live out of each block (by block index), given the flags
+/// each reads before defining them and those it defines: every flag out
+/// of an exit (`ret`, `unreachable`), else the union of what its
+/// successors need, to the fixpoint (iterative, in reverse layout order
+/// until nothing changes).
+fn flag_liveness(
+    f: &Function,
+    blocks: &[ssakit::ir::Block],
+    reads: &[u8],
+    defs: &[u8],
+    n: usize,
+) -> Vec<u8> {
+    let all = ((1u16 << n) - 1) as u8;
+    let mut out = vec![0u8; reads.len()];
+    let mut live_in = vec![0u8; reads.len()];
+    for &b in blocks {
+        if matches!(f.term(b), Terminator::Ret(_) | Terminator::Unreachable) {
+            out[b.index()] = all;
+        }
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in blocks.iter().rev() {
+            let k = b.index();
+            let mut o = out[k];
+            f.for_each_succ(b, |s| o |= live_in[s.index()]);
+            let i = reads[k] | (o & !defs[k]);
+            if (o, i) != (out[k], live_in[k]) {
+                (out[k], live_in[k]) = (o, i);
+                changed = true;
+            }
+        }
+    }
+    out
 }
 
 /// The variable `i` defines, if exactly one.
@@ -183,7 +240,9 @@ fn droppable(f: &Function, i: Inst, class: &[Class], dead: u8, live: &[bool]) ->
 mod tests {
     use super::*;
 
-    fn run(src: &str) -> (String, FlagDefs) {
+    /// `src` after the step, which must count `meaning` flag
+    /// definitions and drop `dropped` of them.
+    fn run(src: &str, meaning: usize, dropped: usize) -> String {
         let ops = "operator i32.add pure\noperator i32.lt_u pure\noperator i32.eqz pure\noperator select pure\n";
         let mut f = ssakit::text::parse_module(&format!("{ops}{src}"))
             .unwrap()
@@ -193,7 +252,9 @@ mod tests {
         let flags = [v("cf"), v("zf")];
         let temps = [v("d0"), v("d1")];
         let c = drop_dead_flags(&mut f, &flags, &temps);
-        (ssakit::text::print_function(&f), c)
+        let text = ssakit::text::print_function(&f);
+        assert_eq!(c, FlagDefs { meaning, dropped }, "{text}");
+        text
     }
 
     /// `cf` and `zf` of the first `add` are overwritten by the second
@@ -202,15 +263,7 @@ mod tests {
     #[test]
     fn overwritten_flags_and_their_arithmetic_go() {
         let src = "function f(a: i32, b: i32, cf: i32, zf: i32) -> (i32, i32) {\ne:\n    d0: i32 = i32.add(a, b)\n    cf = i32.lt_u(d0, a)\n    d1: i32 = i32.eqz(d0)\n    zf = d1\n    d0 = i32.add(d0, b)\n    cf = i32.lt_u(d0, b)\n    zf = i32.eqz(d0)\n    ret cf, zf\n}\n";
-        let (text, c) = run(src);
-        assert_eq!(
-            c,
-            FlagDefs {
-                meaning: 4,
-                dropped: 2
-            },
-            "{text}"
-        );
+        let text = run(src, 4, 2);
         assert!(!text.contains("d1"), "{text}");
         assert_eq!(text.matches("i32.lt_u").count(), 1, "{text}");
         assert_eq!(text.matches("i32.add").count(), 2, "{text}");
@@ -223,19 +276,25 @@ mod tests {
     #[test]
     fn a_read_keeps_the_definition() {
         let src = "function f(a: i32, b: i32, cf: i32, zf: i32) -> (i32, i32) {\ne:\n    cf = i32.lt_u(a, b)\n    d0: i32 = i32.add(cf, a)\n    cf = i32.lt_u(b, a)\n    zf = i32.eqz(a)\n    zf = select(b, zf, a)\n    zf = i32.eqz(b)\n    d1: i32 = i32.eqz(a)\n    ret d0, zf\n}\n";
-        let (text, c) = run(src);
-        assert_eq!(
-            c,
-            FlagDefs {
-                meaning: 5,
-                dropped: 2
-            },
-            "{text}"
-        );
+        let text = run(src, 5, 2);
         assert!(text.contains("i32.lt_u(a, b)"), "{text}");
         assert!(text.contains("i32.lt_u(b, a)"), "{text}");
         assert!(
             !text.contains("select") && !text.contains("i32.eqz(a)"),
+            "{text}"
+        );
+    }
+
+    /// Across blocks: `cf` of `e` is redefined by both successors before
+    /// any read, so it goes; `zf` of `e` is read by `x` and stays, and
+    /// every flag at the `ret` is live.
+    #[test]
+    fn flags_no_successor_reads_go() {
+        let src = "function f(a: i32, b: i32, cf: i32, zf: i32) -> (i32, i32) {\ne:\n    cf = i32.lt_u(a, b)\n    zf = i32.eqz(a)\n    branch a, x, y\nx:\n    d0: i32 = i32.add(zf, b)\n    cf = i32.lt_u(d0, b)\n    jump y\ny:\n    cf = i32.eqz(b)\n    d1: i32 = i32.add(a, b)\n    ret a, b\n}\n";
+        let text = run(src, 4, 2);
+        assert!(!text.contains("i32.lt_u"), "{text}");
+        assert!(
+            text.contains("i32.eqz(a)") && text.contains("i32.eqz(b)"),
             "{text}"
         );
     }
