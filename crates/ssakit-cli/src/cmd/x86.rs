@@ -91,7 +91,8 @@ pub struct StatsArgs {
     /// count the operations left opaque, by mnemonic (with and without
     /// the vector and x87 instructions), and, with `--passes`, each
     /// flavour's operations, phis and flag definitions before and after
-    /// them.
+    /// them, and the flag definitions of the instructions' meaning (before
+    /// the lift leaves out the flags no one reads).
     #[arg(long)]
     pub semantics: bool,
     #[command(flatten)]
