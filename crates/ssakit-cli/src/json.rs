@@ -549,6 +549,12 @@ pub struct X86Counts {
     pub jump_tables: usize,
     /// The code of the extent never decoded (padding apart).
     pub lost: X86Lost,
+    /// With `--semantics`, the flag definitions of the instructions'
+    /// meaning, before the lift left out those their block overwrites
+    /// unread (the "before" of `passes.*.after.flag_defs`); absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meaning_flag_defs: Option<usize>,
     /// The function's name; absent in `total`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -807,6 +813,7 @@ impl X86Counts {
             invokes: f.invokes,
             jump_tables: f.jump_tables,
             lost: X86Lost::of_function(&f.lost),
+            meaning_flag_defs: semantics.then_some(f.meaning_flag_defs),
             name: named.then(|| f.name.clone()),
             passes: f.passes.iter().any(Option::is_some).then(|| {
                 let p = |k: usize| {

@@ -72,6 +72,12 @@ pub struct Lifted {
     pub instructions: usize,
     /// Jump tables resolved.
     pub jump_tables: usize,
+    /// With [`Options::semantics`], the definitions of flags (`cf` ...
+    /// `df`) by the copies and operations of the instructions' meaning,
+    /// before the lifter left out those their block overwrites unread
+    /// (the [semantics'](crate::sem) local flag liveness); 0 without.
+    /// `func` has fewer: what was emitted.
+    pub meaning_flag_defs: usize,
     /// The machine instruction each instruction and terminator of `func`
     /// came from.
     pub origins: Origins,
@@ -227,12 +233,13 @@ pub struct Options {
 /// ```
 pub fn lift_with(bin: &Binary<'_>, info: &FuncInfo, opts: &Options) -> Lifted {
     let cfg = recover(bin, info);
-    let (func, origins) = lift_with_origins(bin, info, &cfg, opts);
+    let (func, origins, flags) = lift_with_origins(bin, info, &cfg, opts);
     Lifted {
         func,
         instructions: cfg.insts.len(),
         jump_tables: cfg.jump_tables,
         lost: crate::lost::lost_code(bin, info, &cfg),
+        meaning_flag_defs: flags.meaning,
         origins,
     }
 }
@@ -571,13 +578,15 @@ fn origin(insn: &Insn) -> Option<Site> {
     })
 }
 
-/// [`lift_cfg`] and the origins of what it emits.
+/// [`lift_cfg`], the origins of what it emits, and with the semantics
+/// the flag definitions of the meaning and those left out as overwritten
+/// unread in their block ([`sem::drop_dead_flags`]).
 pub(crate) fn lift_with_origins(
     bin: &Binary<'_>,
     info: &FuncInfo,
     cfg: &FuncCfg,
     opts: &Options,
-) -> (Function, Origins) {
+) -> (Function, Origins, sem::FlagDefs) {
     let mut b = FunctionBuilder::new(&info.label);
     let flag_ty = if opts.semantics {
         Type::I32
@@ -706,5 +715,14 @@ pub(crate) fn lift_with_origins(
             }
         }
     }
-    (l.b.finish(), l.origins)
+    let mut func = l.b.finish();
+    let flags = match &l.sem {
+        Some(cache) => {
+            let flag_vars: Vec<Var> = LocSet::FLAGS.iter().map(|f| l.vars[f]).collect();
+            let temps: Vec<Var> = cache.temps().collect();
+            sem::drop_dead_flags(&mut func, &flag_vars, &temps)
+        }
+        None => sem::FlagDefs::default(),
+    };
+    (func, l.origins, flags)
 }

@@ -309,6 +309,13 @@ pub struct FunctionStats {
     /// it is) and the frame's accesses promoted and left; else `None`.
     /// In [`BinaryStats::total`], the sum (with no lost point).
     pub stack: Option<crate::slots::Promotion>,
+    /// With [`Options::semantics`], the flag definitions of the
+    /// instructions' meaning, counted at lift before the lifter leaves
+    /// out those their block overwrites unread
+    /// ([`Lifted::meaning_flag_defs`](lift::Lifted::meaning_flag_defs)):
+    /// the "before" of the flag goal, beside [`Size::flag_defs`] of what
+    /// was emitted and what the passes keep; else 0.
+    pub meaning_flag_defs: usize,
     /// Time per phase.
     pub times: Times,
 }
@@ -402,6 +409,7 @@ impl BinaryStats {
             if let Some(p) = &f.stack {
                 t.stack.get_or_insert_with(Default::default).add(p);
             }
+            t.meaning_flag_defs += f.meaning_flag_defs;
             for k in 0..3 {
                 if let Some([b, a]) = &f.passes[k] {
                     let [tb, ta] = t.passes[k].get_or_insert_with(Default::default);
@@ -535,9 +543,10 @@ fn one_function(
     let lift_opts = lift::Options {
         semantics: opts.semantics,
     };
-    let (mut f, mut origins) = timed(&mut s.times.lift, || {
+    let (mut f, mut origins, flag_defs) = timed(&mut s.times.lift, || {
         lift::lift_with_origins(bin, info, &cfg, &lift_opts)
     });
+    s.meaning_flag_defs = flag_defs.meaning;
     if opts.stack && opts.semantics {
         s.stack = Some(timed(&mut s.times.lift, || {
             crate::slots::promote(&mut f, &mut origins)

@@ -97,7 +97,8 @@ pub struct StatsArgs {
     /// count the operations left opaque, by mnemonic (with and without
     /// the vector and x87 instructions), and, with `--passes`, each
     /// flavour's operations, phis and flag definitions before and after
-    /// them.
+    /// them, and the flag definitions of the instructions' meaning (before
+    /// the lift leaves out the flags no one reads).
     #[arg(long)]
     pub semantics: bool,
     /// With `--semantics`: track the stack pointer and promote the
@@ -556,7 +557,7 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         opaque_rows(&mut r, &t);
         for (k, f) in FLAVOR_NAMES.iter().enumerate() {
             if let Some([b, a]) = t.passes[k] {
-                r.push((format!("passes {f}"), shrink(&b, &a)));
+                r.push((format!("passes {f}"), shrink(&b, &a, t.meaning_flag_defs)));
             }
         }
     }
@@ -705,11 +706,14 @@ fn opaque_rows(r: &mut Vec<(String, String)>, t: &pipeline::FunctionStats) {
 }
 
 /// What the passes did to one flavour: operations, phis and flag
-/// definitions before and after, and the share of flag definitions kept.
-fn shrink(b: &pipeline::Size, a: &pipeline::Size) -> String {
+/// definitions before and after, the share of flag definitions kept, and
+/// the share of the `meaning` ones (the instructions' flag definitions
+/// before the lift left out those overwritten unread in their block).
+fn shrink(b: &pipeline::Size, a: &pipeline::Size, meaning: usize) -> String {
     let kept = 100.0 * a.flag_defs as f64 / b.flag_defs.max(1) as f64;
+    let of_meaning = 100.0 * a.flag_defs as f64 / meaning.max(1) as f64;
     format!(
-        "operations {} -> {}, phis {} -> {}, flag defs {} -> {} ({kept:.1}% kept)",
+        "operations {} -> {}, phis {} -> {}, flag defs {} -> {} ({kept:.1}% kept; {of_meaning:.1}% of the meaning's {meaning})",
         b.operations, a.operations, b.phis, a.phis, b.flag_defs, a.flag_defs
     )
 }

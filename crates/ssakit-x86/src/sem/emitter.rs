@@ -20,6 +20,11 @@ pub(crate) struct Cache {
 }
 
 impl Cache {
+    /// The temporaries declared so far, `q...` then `d...`.
+    pub(crate) fn temps(&self) -> impl Iterator<Item = Var> + '_ {
+        self.q.iter().chain(&self.d).copied()
+    }
+
     /// A cache whose segment bases are the parameters `fs` and `gs`
     /// already declared.
     pub(crate) fn with_segment_bases(fs: Var, gs: Var) -> Cache {

@@ -16,7 +16,9 @@
 //! and `xchg` (`moves.rs`); additions, subtractions, comparisons, logic,
 //! `adc`/`sbb`, `cmpxchg`, `xadd` (`alu.rs`); shifts, rotates, bit tests
 //! and counts, `bswap`, `movbe`, BMI (`bits.rs`); `shld`/`shrd` (`double.rs`); the multiplications (`mul.rs`)
-//! and divisions (`div.rs`). They
+//! and divisions (`div.rs`). A flag definition its block overwrites
+//! unread is then left out of the lifted function, with the arithmetic
+//! only it read (`dead_flags.rs`, run by the lifter). They
 //! are written with the emitter (`emitter.rs`: operands at a width, the
 //! flags, the conditions) over the operands of `operand.rs`. The oracle
 //! is `tests/sem_unicorn.rs`: each covered instruction against Unicorn
@@ -79,6 +81,7 @@
 
 mod alu;
 mod bits;
+mod dead_flags;
 mod div;
 mod double;
 mod emitter;
@@ -86,6 +89,7 @@ mod moves;
 mod mul;
 mod operand;
 
+pub(crate) use dead_flags::{drop_dead_flags, FlagDefs};
 pub(crate) use emitter::{Cache, Emitter};
 pub(crate) use moves::{push_return_address, release, restore_rsp};
 
