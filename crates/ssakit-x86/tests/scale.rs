@@ -26,6 +26,9 @@ use ssakit_x86::binary::Binary;
 use ssakit_x86::pipeline::{run, Options};
 use std::time::Instant;
 
+#[path = "support/elf.rs"]
+mod elf;
+
 const TEXT: u64 = 0x1000;
 
 /// The code of `table` and `chain` for `n` cases, and the rodata of the
@@ -111,28 +114,7 @@ fn elf(n: u32) -> Vec<u8> {
     f.extend(&shstrtab);
     f.resize((f.len() + 7) & !7, 0);
     let sh_off = f.len();
-    let sh = |name: u32,
-              ty: u32,
-              flags: u64,
-              addr: u64,
-              off: usize,
-              size: usize,
-              link: u32,
-              info: u32,
-              ent: u64| {
-        let mut s = Vec::new();
-        s.extend(name.to_le_bytes());
-        s.extend(ty.to_le_bytes());
-        s.extend(flags.to_le_bytes());
-        s.extend(addr.to_le_bytes());
-        s.extend((off as u64).to_le_bytes());
-        s.extend((size as u64).to_le_bytes());
-        s.extend(link.to_le_bytes());
-        s.extend(info.to_le_bytes());
-        s.extend(16u64.to_le_bytes());
-        s.extend(ent.to_le_bytes());
-        s
-    };
+    let sh = elf::section_header;
     f.extend(vec![0u8; 64]);
     f.extend(sh(1, 1, 6, TEXT, TEXT as usize, text.len(), 0, 0, 0));
     f.extend(sh(
@@ -149,21 +131,7 @@ fn elf(n: u32) -> Vec<u8> {
     f.extend(sh(15, 2, 0, 0, sym_off, symtab.len(), 4, 1, 24));
     f.extend(sh(23, 3, 0, 0, str_off, strtab.len(), 0, 0, 0));
     f.extend(sh(31, 3, 0, 0, shstr_off, shstrtab.len(), 0, 0, 0));
-    let mut h = Vec::new();
-    h.extend(b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0");
-    h.extend(2u16.to_le_bytes()); // ET_EXEC
-    h.extend(62u16.to_le_bytes()); // x86-64
-    h.extend(1u32.to_le_bytes());
-    h.extend(TEXT.to_le_bytes()); // entry
-    h.extend(0u64.to_le_bytes()); // no program headers
-    h.extend((sh_off as u64).to_le_bytes());
-    h.extend(0u32.to_le_bytes());
-    h.extend(64u16.to_le_bytes());
-    h.extend(56u16.to_le_bytes());
-    h.extend(0u16.to_le_bytes());
-    h.extend(64u16.to_le_bytes());
-    h.extend(6u16.to_le_bytes());
-    h.extend(5u16.to_le_bytes());
+    let h = elf::file_header(TEXT, sh_off, 6, 5);
     f[..64].copy_from_slice(&h);
     f
 }

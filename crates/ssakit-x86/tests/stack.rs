@@ -24,6 +24,9 @@ use ssakit_x86::frame::{self, LostReason};
 use ssakit_x86::lift::{lift_with, Lifted, Options};
 use ssakit_x86::slots::{self, Left};
 
+#[path = "support/elf.rs"]
+mod elf;
+
 const TEXT: u64 = 0x1000;
 
 /// A minimal ELF file: `.text` at `TEXT` holding `funcs` one after the
@@ -56,51 +59,13 @@ fn elf(funcs: &[(&str, Vec<u8>)]) -> Vec<u8> {
     f.extend(&shstrtab);
     f.resize((f.len() + 7) & !7, 0);
     let sh_off = f.len();
-    #[allow(clippy::too_many_arguments)]
-    fn sh(
-        name: u32,
-        ty: u32,
-        flags: u64,
-        addr: u64,
-        off: usize,
-        size: usize,
-        link: u32,
-        info: u32,
-        ent: u64,
-    ) -> Vec<u8> {
-        let mut s = Vec::new();
-        s.extend(name.to_le_bytes());
-        s.extend(ty.to_le_bytes());
-        s.extend(flags.to_le_bytes());
-        s.extend(addr.to_le_bytes());
-        s.extend((off as u64).to_le_bytes());
-        s.extend((size as u64).to_le_bytes());
-        s.extend(link.to_le_bytes());
-        s.extend(info.to_le_bytes());
-        s.extend(16u64.to_le_bytes());
-        s.extend(ent.to_le_bytes());
-        s
-    }
+    let sh = elf::section_header;
     f.extend(vec![0u8; 64]);
     f.extend(sh(1, 1, 6, TEXT, TEXT as usize, text.len(), 0, 0, 0));
     f.extend(sh(7, 2, 0, 0, sym_off, symtab.len(), 3, 1, 24));
     f.extend(sh(15, 3, 0, 0, str_off, strtab.len(), 0, 0, 0));
     f.extend(sh(23, 3, 0, 0, shstr_off, shstrtab.len(), 0, 0, 0));
-    let mut h = Vec::new();
-    h.extend(b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0");
-    h.extend(2u16.to_le_bytes()); // ET_EXEC
-    h.extend(62u16.to_le_bytes()); // x86-64
-    h.extend(1u32.to_le_bytes());
-    h.extend(TEXT.to_le_bytes()); // entry
-    h.extend(0u64.to_le_bytes()); // no program headers
-    h.extend((sh_off as u64).to_le_bytes());
-    h.extend(0u32.to_le_bytes());
-    h.extend(64u16.to_le_bytes());
-    h.extend(56u16.to_le_bytes());
-    h.extend(0u16.to_le_bytes());
-    h.extend(64u16.to_le_bytes());
-    h.extend(5u16.to_le_bytes());
-    h.extend(4u16.to_le_bytes());
+    let h = elf::file_header(TEXT, sh_off, 5, 4);
     f[..64].copy_from_slice(&h);
     f
 }
