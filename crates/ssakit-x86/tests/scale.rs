@@ -106,14 +106,8 @@ fn elf(n: u32) -> Vec<u8> {
     f.extend(&text);
     f.resize(rodata_addr as usize, 0);
     f.extend(&rodata);
-    let sym_off = f.len();
-    f.extend(&symtab);
-    let str_off = f.len();
-    f.extend(&strtab);
-    let shstr_off = f.len();
-    f.extend(&shstrtab);
-    f.resize((f.len() + 7) & !7, 0);
-    let sh_off = f.len();
+    let [sym_off, str_off, shstr_off, sh_off] =
+        elf::append_tables(&mut f, &symtab, &strtab, &shstrtab);
     let sh = elf::section_header;
     f.extend(vec![0u8; 64]);
     f.extend(sh(1, 1, 6, TEXT, TEXT as usize, text.len(), 0, 0, 0));

@@ -51,14 +51,8 @@ fn elf(funcs: &[(&str, Vec<u8>)]) -> Vec<u8> {
     let shstrtab = b"\0.text\0.symtab\0.strtab\0.shstrtab\0".to_vec();
     let mut f = vec![0u8; TEXT as usize];
     f.extend(&text);
-    let sym_off = f.len();
-    f.extend(&symtab);
-    let str_off = f.len();
-    f.extend(&strtab);
-    let shstr_off = f.len();
-    f.extend(&shstrtab);
-    f.resize((f.len() + 7) & !7, 0);
-    let sh_off = f.len();
+    let [sym_off, str_off, shstr_off, sh_off] =
+        elf::append_tables(&mut f, &symtab, &strtab, &shstrtab);
     let sh = elf::section_header;
     f.extend(vec![0u8; 64]);
     f.extend(sh(1, 1, 6, TEXT, TEXT as usize, text.len(), 0, 0, 0));

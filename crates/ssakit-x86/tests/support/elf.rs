@@ -52,3 +52,18 @@ pub fn file_header(entry: u64, sh_off: usize, shnum: u16, shstrndx: u16) -> Vec<
     assert_eq!(h.len(), 64);
     h
 }
+
+/// Appends the symbol table, its strings and the section names to `f`,
+/// then pads it to 8 bytes for the section headers: their offsets
+/// `[symtab, strtab, shstrtab, section headers]`.
+#[allow(dead_code)]
+pub fn append_tables(f: &mut Vec<u8>, symtab: &[u8], strtab: &[u8], shstrtab: &[u8]) -> [usize; 4] {
+    let mut at = [0; 4];
+    for (k, table) in [symtab, strtab, shstrtab].into_iter().enumerate() {
+        at[k] = f.len();
+        f.extend(table);
+    }
+    f.resize((f.len() + 7) & !7, 0);
+    at[3] = f.len();
+    at
+}
