@@ -5,22 +5,12 @@
 // 64-byte inputs at once (the SIMD path), and prints the digests.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import xorshift from './xorshift.cjs';
 
 const dir = path.resolve(process.argv[2]);
 const sha = await import(pathToFileURL(path.join(dir, 'lib/index.js')).href);
 if (!sha.simdEnabled) throw new Error('the SIMD module did not load');
-let seed = 0x13579bd;
-function next() {
-  seed ^= seed << 13; seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5; seed >>>= 0;
-  return seed;
-}
-function random(n) {
-  const b = new Uint8Array(n);
-  for (let i = 0; i < n; i++) b[i] = next() & 0xff;
-  return b;
-}
+const random = xorshift(0x13579bd);
 const hex = (b) => Buffer.from(b).toString('hex');
 for (const n of [0, 1, 55, 56, 64, 1000, 65536]) console.log('digest', n, hex(sha.digest(random(n))));
 console.log('digest64', hex(sha.digest64(random(64))));

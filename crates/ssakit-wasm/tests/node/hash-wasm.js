@@ -6,18 +6,7 @@
 const path = require('path');
 const hw = require(path.resolve(process.argv[2]));
 
-let seed = 0x2468ace;
-function next() {
-  seed ^= seed << 13; seed >>>= 0;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5; seed >>>= 0;
-  return seed;
-}
-function random(n) {
-  const b = new Uint8Array(n);
-  for (let i = 0; i < n; i++) b[i] = next() & 0xff;
-  return b;
-}
+const random = require('./xorshift.cjs')(0x2468ace);
 const inputs = [new Uint8Array(0), random(3), random(64), random(1000), random(100000)];
 const salt = random(16);
 async function main() {
