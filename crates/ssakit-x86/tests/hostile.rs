@@ -25,8 +25,8 @@ enum Outcome {
     Refused,
 }
 
-/// Reads `bytes`, runs the pipeline on every function (opaque, and with
-/// the semantics and the passes); panics (failing
+/// Reads `bytes`, runs the pipeline on every function (opaque, with
+/// the semantics and the passes, and with `--stack` too); panics (failing
 /// the test) on a panic, an error without an offset inside the file, a
 /// pipeline failure or a slow input.
 fn feed(bytes: &[u8], what: &str) -> Outcome {
@@ -34,8 +34,9 @@ fn feed(bytes: &[u8], what: &str) -> Outcome {
     let r = catch_unwind(AssertUnwindSafe(|| {
         let bin = Binary::parse(bytes)?;
         // Opaque, then with the semantics table and the passes that
-        // fold and remove its operations.
-        for semantics in [false, true] {
+        // fold and remove its operations, then with the frame's slots
+        // promoted too (`--stack`).
+        for (semantics, stack) in [(false, false), (true, false), (true, true)] {
             let passes = match semantics {
                 true => ssakit::opt::Pass::parse("copy-prop,const-prop,dce").unwrap(),
                 false => Vec::new(),
@@ -43,13 +44,14 @@ fn feed(bytes: &[u8], what: &str) -> Outcome {
             let opts = Options {
                 destruct: true,
                 semantics,
+                stack,
                 passes,
                 ..Default::default()
             };
             let stats = run(&bin, &opts, &|| {});
             if let Some(f) = stats.failures.first() {
                 panic!(
-                    "{what}: semantics {semantics}: {} at {:#x}: {}: {}",
+                    "{what}: semantics {semantics}, stack {stack}: {} at {:#x}: {}: {}",
                     f.name, f.address, f.stage, f.message
                 );
             }
@@ -57,8 +59,8 @@ fn feed(bytes: &[u8], what: &str) -> Outcome {
         Ok::<(), ssakit_x86::X86Error>(())
     }));
     assert!(
-        start.elapsed() < Duration::from_secs(20),
-        "{what}: too slow"
+        start.elapsed() < Duration::from_secs(60),
+        "{what}: too slow (a hang?)"
     );
     match r {
         Ok(Ok(())) => Outcome::Lifted,
