@@ -36,9 +36,27 @@ def line(path, address=None, name=None, error=None):
         "blocks": None,
         "instructions": None,
         "jump_tables": None,
+        "invokes": None,
+        "lost": None,
         "phis": None,
         "copies_after_destruct": None,
         "error": None if error is None else f"{type(error).__name__}: {error}",
+    }
+
+
+def lost_code(ranges):
+    """`lost` as `x86 stats --format json` writes it for one function."""
+    out = []
+    for r in ranges:
+        d = {"end": hex(r["end"]), "instructions": r["instructions"]}
+        if r["jump"] is not None:
+            d["jump"] = hex(r["jump"])
+        d.update(reason=r["reason"], start=hex(r["start"]))
+        out.append(d)
+    return {
+        "bytes": sum(r["end"] - r["start"] for r in ranges),
+        "instructions": sum(r["instructions"] for r in ranges),
+        "ranges": out,
     }
 
 
@@ -83,7 +101,12 @@ def binary_stats(row):
             if start not in lines:
                 lines[start] = line(path, start, f.name)
                 lines[start].update(
-                    blocks=len(f.blocks), instructions=f.machine_instructions, jump_tables=f.jump_tables, phis={}
+                    blocks=len(f.blocks),
+                    instructions=f.machine_instructions,
+                    jump_tables=f.jump_tables,
+                    invokes=f.invokes,
+                    lost=lost_code(f.lost),
+                    phis={},
                 )
             lines[start]["phis"][flavor] = dict(zip(KINDS, f.phi_counts()))
             if flavor == "pruned":

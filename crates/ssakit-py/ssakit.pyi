@@ -2,7 +2,7 @@
 on `.ssa` text, Bril, WebAssembly and x86-64 ELF binaries (docs/python.md)."""
 
 from os import PathLike
-from typing import Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 __version__: str
 
@@ -117,6 +117,14 @@ class Function:
     @property
     def jump_tables(self) -> Optional[int]:
         """Jump tables resolved (lifted x86 code), else None."""
+    @property
+    def invokes(self) -> Optional[int]:
+        """Calls covered by a landing pad (lifted x86 code), else None."""
+    @property
+    def lost(self) -> Optional[List[Dict[str, Any]]]:
+        """The ranges of the extent never decoded (lifted x86 code), else None:
+        `start`, `end` (one past), `instructions`, `reason`
+        (`unresolved-jump`, `data-in-code`, `unreachable`), `jump` (or None)."""
     def phi_counts(self) -> Tuple[int, int, int]:
         """(registers, flags, vectors), as `ssakit x86 stats` counts them."""
     def to_text(self) -> str: ...

@@ -50,12 +50,16 @@ pub enum Source {
 
 /// What control-flow recovery found in a lifted x86 function, as
 /// `ssakit x86 stats` counts it.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Recovery {
     /// Machine instructions decoded.
     pub instructions: usize,
     /// Jump tables resolved.
     pub jump_tables: usize,
+    /// Calls covered by a landing pad.
+    pub invokes: usize,
+    /// The ranges of the extent never decoded.
+    pub lost: Arc<[ssakit_x86::lost::LostRange]>,
 }
 
 /// The printed name of every value, and back.
@@ -143,7 +147,7 @@ impl PyFunction {
                 false,
             ) => Source::Renumbered {
                 start: Some(*start),
-                recovery: Some(*recovery),
+                recovery: Some(recovery.clone()),
                 index: None,
             },
             (Source::Wasm { index, .. }, false) => Source::Renumbered {
@@ -158,8 +162,8 @@ impl PyFunction {
     /// What control-flow recovery found (lifted x86 code).
     pub fn recovery(&self) -> Option<Recovery> {
         match &self.inner.source {
-            Source::X86 { recovery, .. } => Some(*recovery),
-            Source::Renumbered { recovery, .. } => *recovery,
+            Source::X86 { recovery, .. } => Some(recovery.clone()),
+            Source::Renumbered { recovery, .. } => recovery.clone(),
             _ => None,
         }
     }

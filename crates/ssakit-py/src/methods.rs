@@ -108,6 +108,28 @@ impl PyFunction {
         self.recovery().map(|r| r.jump_tables)
     }
 
+    /// The calls covered by a landing pad (lifted x86 code), else None.
+    #[getter]
+    fn invokes(&self) -> Option<usize> {
+        self.recovery().map(|r| r.invokes)
+    }
+
+    /// The ranges of the extent never decoded (lifted x86 code), else
+    /// None: dicts with `start`, `end` (one past), `instructions`,
+    /// `reason` (`unresolved-jump`, `data-in-code`, `unreachable`) and
+    /// `jump` (the unresolved jump's address, or None).
+    #[getter]
+    fn lost<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
+        let Some(r) = self.recovery() else {
+            return Ok(None);
+        };
+        let out = PyList::empty(py);
+        for range in r.lost.iter() {
+            out.append(self.lost_dict(py, range)?)?;
+        }
+        Ok(Some(out))
+    }
+
     /// The function as `.ssa` text.
     fn to_text(&self) -> String {
         ssakit::text::print_function(self.func())

@@ -46,6 +46,25 @@ impl PyFunction {
         ))
     }
 
+    /// One range of an extent never decoded as a dict.
+    pub fn lost_dict<'py>(
+        &self,
+        py: Python<'py>,
+        r: &ssakit_x86::lost::LostRange,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        out.set_item("start", r.start)?;
+        out.set_item("end", r.end)?;
+        out.set_item("instructions", r.instructions)?;
+        out.set_item("reason", r.reason.key())?;
+        let jump = match r.reason {
+            ssakit_x86::lost::Reason::UnresolvedJump(a) => Some(a),
+            _ => None,
+        };
+        out.set_item("jump", jump)?;
+        Ok(out)
+    }
+
     /// One definition as a dict.
     pub fn definition_dict<'py>(
         &self,

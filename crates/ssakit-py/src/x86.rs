@@ -130,6 +130,8 @@ impl Elf {
                         recovery: Recovery {
                             instructions: l.instructions,
                             jump_tables: l.jump_tables,
+                            invokes: l.invokes,
+                            lost: l.lost.into(),
                         },
                     };
                     Ok((f, source))

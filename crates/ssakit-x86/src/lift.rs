@@ -72,6 +72,8 @@ pub struct Lifted {
     pub instructions: usize,
     /// Jump tables resolved.
     pub jump_tables: usize,
+    /// Calls covered by a landing pad ([`crate::cfg::End::Invoke`]).
+    pub invokes: usize,
     /// With [`Options::semantics`], the definitions of flags (`cf` ...
     /// `df`) by the copies and operations of the instructions' meaning,
     /// before the lifter left out those their block overwrites unread
@@ -238,6 +240,7 @@ pub fn lift_with(bin: &Binary<'_>, info: &FuncInfo, opts: &Options) -> Lifted {
         func,
         instructions: cfg.insts.len(),
         jump_tables: cfg.jump_tables,
+        invokes: cfg.invokes,
         lost: crate::lost::lost_code(bin, info, &cfg),
         meaning_flag_defs: flags.meaning,
         origins,
