@@ -339,6 +339,17 @@ fn x86_commands_on_a_closed_pipe_and_a_full_device() {
         &["x86", "lift", "--construct", "--format", "json", fixture],
         &["x86", "stats", fixture],
         &["x86", "stats", "--format", "json", fixture],
+        // With meaning and the frame's slots promoted (`--stack`).
+        &["x86", "lift", "--semantics", "--stack", fixture],
+        &[
+            "x86",
+            "stats",
+            "--semantics",
+            "--stack",
+            "--format",
+            "json",
+            fixture,
+        ],
     ] {
         closed_pipe_is_quiet(args);
         full_device_fails(args, true);
