@@ -339,6 +339,11 @@ impl<'a> Sccp<'a> {
                 let (d, s) = copies.as_slice(func)[k as usize];
                 self.set(d, self.operand(s));
             }
+            // Their results went to ⊥ when their block was first visited,
+            // whatever the operands (a call of 32 results and 16
+            // arguments would otherwise be visited again per argument).
+            InstData::Call { .. } | InstData::Print { .. } => {}
+            InstData::Op { op, .. } if func.opcode(*op).is_none() => {}
             _ => self.visit_inst(i),
         }
     }
@@ -456,12 +461,21 @@ impl<'a> Sccp<'a> {
                 results,
             } if func.opcode(*op).is_some() => {
                 let o = func.opcode(*op).expect("an operation of the set");
-                let vals: Vec<Lattice> = args
-                    .as_slice(func)
-                    .iter()
-                    .map(|&a| self.operand(a))
-                    .collect();
-                let v = Lattice::operation(o, imms.as_slice(func), &vals);
+                let args = args.as_slice(func);
+                // The set's operations take at most four operands: no
+                // allocation per visit.
+                let mut buf = [Lattice::Top; 4];
+                let many: Vec<Lattice>;
+                let vals: &[Lattice] = if args.len() <= buf.len() {
+                    for (slot, &a) in buf.iter_mut().zip(args) {
+                        *slot = self.operand(a);
+                    }
+                    &buf[..args.len()]
+                } else {
+                    many = args.iter().map(|&a| self.operand(a)).collect();
+                    &many
+                };
+                let v = Lattice::operation(o, imms.as_slice(func), vals);
                 for &d in results.as_slice(func) {
                     self.set(d, v)
                 }
@@ -576,6 +590,10 @@ impl<'a> Sccp<'a> {
 ///
 /// # Errors
 /// A variable defined twice (the input is not SSA).
+///
+/// What it deletes stays in the instruction table, listed by no block,
+/// until the caller's [`Function::compact`] ([`run_passes`](super::run_passes)
+/// compacts once after the last pass).
 pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     let du = Chains::new(func)?;
     let cfg = Cfg::new(func);
@@ -700,7 +718,6 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     // Step 6: unreachable blocks and phi operands of removed edges.
     let cleaned = cleanup_cfg(func);
     stats.blocks_removed = cleaned.blocks_removed;
-    func.compact();
     Ok(stats)
 }
 

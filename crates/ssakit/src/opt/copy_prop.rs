@@ -49,7 +49,8 @@
 //!    list into the larger).
 //! 4. *Rewrite.* Every operand of every instruction and terminator reads
 //!    its root.
-//! 5. *Delete* the propagated copies and phis, then compact.
+//! 5. *Delete* the propagated copies and phis, then compact (`run_passes`
+//!    compacts once after its last pass instead).
 //!
 //! # Correctness
 //!
@@ -154,6 +155,15 @@ impl CopyForest {
 /// assert_eq!(print_function(f), "function f(a) {\nentry:\n    c = a + 1\n    ret c\n}\n");
 /// ```
 pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
+    let stats = run_uncompacted(func)?;
+    func.compact();
+    Ok(stats)
+}
+
+/// [`copy_prop()`] without the final [`Function::compact`]: the deleted
+/// copies and phis stay in the instruction table, listed by no block
+/// ([`run_passes`](super::run_passes) compacts once after the last pass).
+pub(crate) fn run_uncompacted(func: &mut Function) -> Result<Stats, IrError> {
     let du = Chains::new(func)?;
     let mut stats = Stats::default();
     // Step 1: reachable blocks.
@@ -271,7 +281,6 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
         func.retain_phis(b, |_, i| !deleted[i]);
         func.retain_insts(b, |_, i| !deleted[i]);
     }
-    func.compact();
     Ok(stats)
 }
 

@@ -30,7 +30,8 @@
 //! 4. *Sweep.* Unmarked phis, copies, unary and binary instructions go,
 //!    and so do operations none of whose results is marked, unless they are
 //!    critical; parallel copies lose their unmarked pairs (and go when none
-//!    is left); calls and prints stay. Then compact.
+//!    is left); calls and prints stay. The instruction table is compacted
+//!    by the caller (`run_passes`, once after the last pass).
 //!
 //! Dead cycles of phis (`x2 = phi(x1, x3)`, `x3 = phi(x2, ...)` with no
 //! other use) are never marked, so they go.
@@ -59,6 +60,10 @@ use crate::ir::{Function, InstData, Operand, Var};
 ///
 /// # Errors
 /// A variable defined twice (the input is not SSA).
+///
+/// What it removes stays in the instruction table, listed by no block,
+/// until the caller's [`Function::compact`] ([`run_passes`](super::run_passes)
+/// compacts once after the last pass).
 pub(crate) fn dce(func: &mut Function) -> Result<Stats, IrError> {
     let mut stats = Stats::default();
     // Step 1: unreachable blocks.
@@ -131,7 +136,6 @@ pub(crate) fn dce(func: &mut Function) -> Result<Stats, IrError> {
             keep
         });
     }
-    func.compact();
     Ok(stats)
 }
 

@@ -151,10 +151,20 @@ impl Pass {
             .collect()
     }
 
-    /// Runs this pass on `func`.
+    /// Runs this pass on `func`, then compacts it.
+    #[cfg(test)]
     pub(crate) fn run(self, func: &mut Function) -> Result<Stats, IrError> {
+        let stats = self.run_uncompacted(func)?;
+        func.compact();
+        Ok(stats)
+    }
+
+    /// Runs this pass on `func`, leaving what it deleted in the
+    /// instruction table for one [`Function::compact`] after the last
+    /// pass.
+    fn run_uncompacted(self, func: &mut Function) -> Result<Stats, IrError> {
         match self {
-            Pass::CopyProp => copy_prop(func),
+            Pass::CopyProp => copy_prop::run_uncompacted(func),
             Pass::Dce => dce(func),
             Pass::ConstProp => const_prop(func),
         }
@@ -241,7 +251,9 @@ impl Stats {
 }
 
 /// Runs `passes` on `func` in order, timing each under its name (a
-/// [`timing::phase`]), and returns the summed counts.
+/// [`timing::phase`]), and returns the summed counts. What the passes
+/// delete is dropped from the instruction table once, after the last one
+/// ([`Function::compact`]).
 ///
 /// # Preconditions
 /// `func` is valid SSA with the dominance property; check it with
@@ -292,7 +304,7 @@ pub fn run_passes(func: &mut Function, passes: &[Pass]) -> Result<Stats, IrError
     for &p in passes {
         let s = {
             let _t = timing::phase(p.name());
-            p.run(func)?
+            p.run_uncompacted(func)?
         };
         stats.add(&s);
         if cfg!(debug_assertions) {
@@ -306,6 +318,9 @@ pub fn run_passes(func: &mut Function, passes: &[Pass]) -> Result<Stats, IrError
             }
         }
     }
+    // The passes leave what they deleted in the instruction table: one
+    // compaction for all of them instead of one per pass.
+    func.compact();
     Ok(stats)
 }
 
