@@ -1,7 +1,9 @@
-//! `if` with a result: a merge value carried on the operand stack out of
-//! both arms instead of through a local (binaryen's
-//! `SimplifyLocals::optimizeIfElseReturn`, and what LLVM's WebAssembly
-//! back end emits for a phi at the join of a diamond).
+//! `if` and `block` with a result: a merge value carried on the operand
+//! stack out of both arms, or out of every `br` to a block's label,
+//! instead of through a local (binaryen's
+//! `SimplifyLocals::optimizeIfElseReturn` and `br` values, and what LLVM's
+//! WebAssembly back end emits for a phi at the join of a diamond or of a
+//! `br_table`'s cases).
 //!
 //! After destruction (section 13.8), a phi at the join of a diamond is a
 //! copy at the end of each arm into one variable, the phi web's, or into
@@ -30,8 +32,14 @@
 //! bytes fewer, four when the next instruction reads `L` (the emitter
 //! makes `local.set L; local.get L` one `local.tee L`).
 //!
+//! The same for a `block` (a `br_table`'s cases each computing the value
+//! and leaving with `br`): every `br` to its label comes right after a
+//! store of `L` last, and so does its fall-through `end` unless nothing
+//! falls through; no `br_if` or `br_table` targets it
+//! ([`Scan::block_result`]).
+//!
 //! One linear pass over the structured items, matching openers with a
-//! stack.
+//! stack; the `br`s to each label in a list through the items.
 
 use super::ctl::{Ctl, Structured};
 use super::locals::{self, Locals};
@@ -98,10 +106,11 @@ pub(crate) enum Carry {
     },
 }
 
-/// Per structured item, what it does with an `if`'s result: an
-/// `if`/`else` whose arms both end storing one local last (a body, or an
-/// inner such `if`, from the innermost out: `else if` chains) carries
-/// the value out on the stack.
+/// Per structured item, what it does with an `if`'s or a `block`'s
+/// result: an `if`/`else` whose arms both end storing one local last (a
+/// body, or an inner such `if`, from the innermost out: `else if`
+/// chains), or a `block` whose every `br` and fall-through end does
+/// ([`Scan::block_result`]), carries the value out on the stack.
 pub(crate) fn if_results(
     f: &Function,
     s: &Structured,
@@ -109,40 +118,40 @@ pub(crate) fn if_results(
     local: &Locals,
 ) -> Vec<Option<Carry>> {
     let n = s.items.len();
-    let mut out = vec![None; n];
+    let mut scan = Scan {
+        f,
+        st,
+        local,
+        out: vec![None; n],
+        stored: vec![None; n],
+        uses: EntityVec::filled(f.num_vars(), 0),
+    };
     // Per variable, how many reads (dead copies included: fewer `once`).
     // A copy counts twice: its destination may share the local and the
     // copy emit nothing, so that the `local.get` after the `end` would
     // be the destination's first read of several.
-    let mut uses: EntityVec<Var, u32> = EntityVec::filled(f.num_vars(), 0);
     for &b in f.layout() {
         for &i in f.block_insts(b) {
             let k = match f.inst(i) {
                 InstData::Copy { .. } | InstData::ParCopy { .. } => 2,
                 _ => 1,
             };
-            f.for_each_use(i, |v| uses[v] += k);
+            f.for_each_use(i, |v| scan.uses[v] += k);
         }
-        f.for_each_term_use(b, |v| uses[v] += 1);
+        f.for_each_term_use(b, |v| scan.uses[v] += 1);
     }
-    // Per `end` of an `if` with a result: the one variable its arms
-    // store, if they store one.
-    let mut stored: Vec<Option<Var>> = vec![None; n];
-    // Per opener: some branch targets its label.
-    let mut targeted = vec![false; n];
+    // Per opener: the branches that target its label, and how many of
+    // them are a plain `br` (the `br`s in a list through `next_br`, from
+    // `first_br`, by item).
+    let mut targeted = vec![0u32; n];
+    let mut plain = vec![0u32; n];
+    let mut first_br: Vec<Option<usize>> = vec![None; n];
+    let mut next_br: Vec<Option<usize>> = vec![None; n];
     // Per `if`: its `else`.
     let mut else_of: Vec<Option<usize>> = vec![None; n];
     let mut open: Vec<usize> = Vec::new();
     for (i, c) in s.items.iter().enumerate() {
-        let mut hit = |d: u32| {
-            if let Some(&o) = open
-                .len()
-                .checked_sub(1 + d as usize)
-                .and_then(|k| open.get(k))
-            {
-                targeted[o] = true;
-            }
-        };
+        let target = |d: u32| open.len().checked_sub(1 + d as usize).map(|k| open[k]);
         match *c {
             Ctl::Block | Ctl::Loop | Ctl::If(_) => open.push(i),
             Ctl::Else => {
@@ -150,54 +159,159 @@ pub(crate) fn if_results(
                     else_of[o] = Some(i);
                 }
             }
-            Ctl::Br(d) | Ctl::BrIf { depth: d, .. } => hit(d),
+            Ctl::Br(d) => {
+                if let Some(o) = target(d) {
+                    targeted[o] += 1;
+                    plain[o] += 1;
+                    next_br[i] = first_br[o];
+                    first_br[o] = Some(i);
+                }
+            }
+            Ctl::BrIf { depth: d, .. } => {
+                if let Some(o) = target(d) {
+                    targeted[o] += 1;
+                }
+            }
             Ctl::BrTable {
                 start,
                 len,
                 default,
                 ..
             } => {
-                for &d in &s.depths[start as usize..(start + len) as usize] {
-                    hit(d);
+                for &d in s.depths[start as usize..(start + len) as usize]
+                    .iter()
+                    .chain([&default])
+                {
+                    if let Some(o) = target(d) {
+                        targeted[o] += 1;
+                    }
                 }
-                hit(default);
             }
             Ctl::End => {
                 let Some(o) = open.pop() else { continue };
-                let Some(e) = else_of[o] else { continue };
-                if !matches!(s.items[o], Ctl::If(_)) || targeted[o] {
-                    continue;
-                }
-                // The local and type each arm's last item stores last.
-                let last = |k: usize| match (s.items[k], out[k]) {
-                    (Ctl::Body(b), _) => stored_last(f, st, local, b),
-                    (Ctl::End, Some(Carry::Store { ty, local, .. })) => {
-                        Some((local, ty, stored[k]))
+                match (s.items[o], else_of[o]) {
+                    (Ctl::If(_), Some(e)) if targeted[o] == 0 => scan.if_result(s, o, e, i),
+                    (Ctl::Block, _) if plain[o] > 0 && plain[o] == targeted[o] => {
+                        scan.block_result(s, o, i, first_br[o], &next_br)
                     }
-                    _ => None,
-                };
-                let (Some((l, t, x1)), Some((l2, t2, x2))) = (last(e - 1), last(i - 1)) else {
-                    continue;
-                };
-                if (l, t) != (l2, t2) {
-                    continue;
+                    _ => {}
                 }
-                let x = x1.filter(|_| x1 == x2);
-                stored[i] = x;
-                let once = x.is_some_and(|x| uses[x] == 1);
-                out[o] = Some(Carry::Result(t));
-                out[e - 1] = Some(Carry::Keep(l));
-                out[i - 1] = Some(Carry::Keep(l));
-                out[i] = Some(Carry::Store {
-                    ty: t,
-                    local: l,
-                    once,
-                });
             }
             _ => {}
         }
     }
-    out
+    scan.out
+}
+
+/// The state of [`if_results`]' pass.
+struct Scan<'a> {
+    f: &'a Function,
+    st: &'a Stackified,
+    local: &'a Locals,
+    /// Per item: what it does with a result.
+    out: Vec<Option<Carry>>,
+    /// Per `end` of an `if` or `block` with a result: the one variable
+    /// stored into it, if one.
+    stored: Vec<Option<Var>>,
+    /// Per variable: its reads (see [`if_results`]).
+    uses: EntityVec<Var, u32>,
+}
+
+impl Scan<'_> {
+    /// The local and type item `k` stores last, and the variable if one:
+    /// a body's last root, or an inner `end` storing its result.
+    fn last(&self, s: &Structured, k: usize) -> Option<(u32, ValType, Option<Var>)> {
+        match (s.items[k], self.out[k]) {
+            (Ctl::Body(b), _) => stored_last(self.f, self.st, self.local, b),
+            (Ctl::End, Some(Carry::Store { ty, local, .. })) => Some((local, ty, self.stored[k])),
+            _ => None,
+        }
+    }
+
+    /// The `if` opened at `o`, with its `else` at `e` and its `end` at
+    /// `i`: a result when both arms store one local last.
+    fn if_result(&mut self, s: &Structured, o: usize, e: usize, i: usize) {
+        let (Some((l, t, x1)), Some((l2, t2, x2))) = (self.last(s, e - 1), self.last(s, i - 1))
+        else {
+            return;
+        };
+        if (l, t) != (l2, t2) {
+            return;
+        }
+        let x = x1.filter(|_| x1 == x2);
+        self.carry(o, &[e - 1, i - 1], i, (l, t, x));
+    }
+
+    /// The `block` opened at `o` and ended at `i`, targeted by plain `br`s
+    /// only (the list from `first`): a result when every `br` comes right
+    /// after an item storing one local last, and so does the `end`
+    /// unless control cannot fall through to it (a `br`, `br_table`,
+    /// `return` or `unreachable` before it). Binaryen's `br` with a
+    /// value, LLVM's `block` results: `X; local.set L; br $b` is `X; br
+    /// $b` and one `local.set L` after `end`. Between a store and the
+    /// `end` nothing runs (the `br` jumps there), so `L` is written on
+    /// the same paths at the same points, as for an `if`.
+    fn block_result(
+        &mut self,
+        s: &Structured,
+        o: usize,
+        i: usize,
+        first: Option<usize>,
+        next_br: &[Option<usize>],
+    ) {
+        let falls = !matches!(
+            s.items[i - 1],
+            Ctl::Br(_) | Ctl::BrTable { .. } | Ctl::Ret(_) | Ctl::Unreachable
+        );
+        let mut stores: Vec<usize> = Vec::new();
+        if falls {
+            stores.push(i - 1);
+        }
+        let mut k = first;
+        while let Some(br) = k {
+            stores.push(br - 1);
+            k = next_br[br];
+        }
+        let mut common: Option<(u32, ValType, Option<Var>)> = None;
+        for &at in &stores {
+            if at <= o {
+                return;
+            }
+            let Some((l, t, x)) = self.last(s, at) else {
+                return;
+            };
+            common = match common {
+                None => Some((l, t, x)),
+                Some((l2, t2, x2)) if (l, t) == (l2, t2) => Some((l, t, x.filter(|_| x == x2))),
+                Some(_) => return,
+            };
+        }
+        if let Some(c) = common {
+            self.carry(o, &stores, i, c);
+        }
+    }
+
+    /// Marks the opener `o` with a result, the items `stores` keeping
+    /// their value, and the `end` at `i` storing it.
+    fn carry(
+        &mut self,
+        o: usize,
+        stores: &[usize],
+        i: usize,
+        (l, t, x): (u32, ValType, Option<Var>),
+    ) {
+        self.stored[i] = x;
+        let once = x.is_some_and(|x| self.uses[x] == 1);
+        self.out[o] = Some(Carry::Result(t));
+        for &k in stores {
+            self.out[k] = Some(Carry::Keep(l));
+        }
+        self.out[i] = Some(Carry::Store {
+            ty: t,
+            local: l,
+            once,
+        });
+    }
 }
 
 #[cfg(test)]
@@ -371,5 +485,52 @@ mod tests {
             "function f(a, b) {\ne:\n  x = b\n  branch a, t, u\nt:\n  x = b * 3\n  jump m\nu:\n  print b\n  jump m\nm:\n  y = x * x\n  ret y\n}\n",
         );
         assert!(c.iter().all(|(_, k)| k.is_none()), "{c:?}");
+    }
+
+    /// A `switch` whose cases each store `x` and jump to the join: the
+    /// case blocks' `br`s carry it, the join's `block` takes its type,
+    /// every case body keeps its value, and one `end` stores it.
+    const CASES: &str = "function f(a, b) {\ne:\n  switch a, d, [c0, c1, c2]\nc0:\n  x = b * 3\n  jump m\nc1:\n  x = b + 7\n  jump m\nc2:\n  x = b - 1\n  jump m\nd:\n  x = b << 2\n  jump m\nm:\n  y = x * x\n  ret y\n}\n";
+
+    #[test]
+    fn a_block_carries_the_value_of_its_brs() {
+        let c = carried(CASES);
+        let blocks = c
+            .iter()
+            .filter(|(i, k)| *i == Ctl::Block && *k == Some(Carry::Result(ValType::I64)))
+            .count();
+        assert_eq!(blocks, 1, "{c:?}");
+        let keeps = c
+            .iter()
+            .filter(|(_, k)| matches!(k, Some(Carry::Keep(_))))
+            .count();
+        assert_eq!(keeps, 4, "{c:?}");
+        assert_eq!(once_of(&c), Some(false), "{c:?}");
+    }
+
+    /// Not when one case stores another local (`z`), nor when a `br_if`
+    /// targets the block (a `branch` whose one arm is the join).
+    #[test]
+    fn no_block_result_unless_every_branch_stores_it() {
+        let c = carried(&CASES.replace(
+            "x = b + 7\n  jump m",
+            "x = b + 7\n  z = b\n  print z\n  jump m",
+        ));
+        assert!(
+            !c.iter().any(|(i, k)| *i == Ctl::Block && k.is_some()),
+            "{c:?}"
+        );
+        let c = carried(
+            "function f(a, b) {\ne:\n  x = b * 5\n  branch a, m, t\nt:\n  x = b + 7\n  print x\n  branch b, m, u\nu:\n  x = b - 1\n  jump m\nm:\n  y = x * x\n  ret y\n}\n",
+        );
+        assert!(c.iter().any(|(i, _)| *i == Ctl::Block), "{c:?}");
+        assert!(
+            c.iter().any(|(i, _)| matches!(i, Ctl::BrIf { .. })),
+            "{c:?}"
+        );
+        assert!(
+            !c.iter().any(|(i, k)| *i == Ctl::Block && k.is_some()),
+            "{c:?}"
+        );
     }
 }

@@ -25,8 +25,8 @@
 //!    it gives that tee to the user's read, first in emitted order.
 //! 6. **Keep under later trees** ([`Scan::keep_under`]): a value read
 //!    once, as its reader's first operand later in the block, stays on
-//!    the stack under the trees in between (at most [`WINDOW`]
-//!    positions, properly nested: [`nests`]).
+//!    the stack under the trees in between (properly nested: [`nests`];
+//!    at most [`WINDOW`] positions when a call is among them).
 //! 7. **Place the roots** ([`Scan::place_roots`]): where each
 //!    instruction's reads happen as far as locals can tell
 //!    ([`Stackified::at`]).
@@ -239,12 +239,20 @@ fn effects_of(f: &Function, i: Inst) -> Effects {
     }
 }
 
+/// Whether `i` is emitted as a call (where an engine records the operand
+/// stack): a call, or a `print` (a call of the host's).
+fn calls(f: &Function, i: Inst) -> bool {
+    matches!(f.inst(i), InstData::Print { .. }) || f.effects(i).contains(Effects::CALL)
+}
+
 /// How many positions of its block a value may wait under the trees
-/// after it: engines record the operand stack at every call and branch
-/// (V8 for its stack maps), so values kept under long runs of statements
-/// cost them memory per call times depth (docs/wasm.md has the
-/// measurement); Go's pattern (`call; global.get SP; local.set SP;
-/// br_if`) needs two.
+/// after it when a call comes in between: engines record the operand
+/// stack at every call (V8 for its stack maps), so values kept under long
+/// runs of statements cost them memory per call times depth (docs/wasm.md
+/// has the measurement); Go's pattern (`call; global.get SP; local.set
+/// SP; br_if`) needs two. Without a call in between, a value waits under
+/// any number of positions (*no call, no window*): LLVM's unrolled hash
+/// rounds keep a dozen loads on the stack for hundreds of instructions.
 const WINDOW: usize = 8;
 
 /// How many open values [`nests`] looks past before giving up (a bound,
@@ -379,6 +387,10 @@ struct Scan<'f, 'p> {
     /// and how many may trap.
     writes_before: Vec<u32>,
     traps_before: Vec<u32>,
+    /// Per position: how many calls ([`calls`]) come before it in the
+    /// block ([`WINDOW`]: a value may wait past the window under trees
+    /// without a call).
+    calls_before: Vec<u32>,
     /// The position of each absorbed instruction's user, and the same
     /// links for [`root`] to compress.
     user: Vec<PackedOption<Pos>>,
@@ -471,6 +483,7 @@ impl<'f, 'p> Scan<'f, 'p> {
             next_write: Vec::new(),
             writes_before: Vec::new(),
             traps_before: Vec::new(),
+            calls_before: Vec::new(),
             user: Vec::new(),
             up: Vec::new(),
             tainted: Vec::new(),
@@ -530,12 +543,15 @@ impl<'f, 'p> Scan<'f, 'p> {
         self.tree_eff.push(Effects::CALL);
         self.writes_before.clear();
         self.traps_before.clear();
-        let (mut w, mut t) = (0, 0);
-        for e in &self.tree_eff {
+        self.calls_before.clear();
+        let (mut w, mut t, mut c) = (0, 0, 0);
+        for (k, e) in self.tree_eff.iter().enumerate() {
             self.writes_before.push(w);
             self.traps_before.push(t);
+            self.calls_before.push(c);
             w += e.writes() as u32;
             t += e.may_trap() as u32;
+            c += insts.get(k).is_none_or(|&i| calls(f, i)) as u32;
         }
         for table in [&mut self.user, &mut self.up, &mut self.tainted] {
             table.clear();
@@ -842,7 +858,8 @@ impl<'f, 'p> Scan<'f, 'p> {
     /// `j` (whose tree so far starts at `cursor`) stays on the stack
     /// since its definition, a root of this block before the tree, when
     /// it is a variable defined once and read once (not a parameter),
-    /// by a root with one result, at most [`WINDOW`] positions up, and
+    /// by a root with one result, at most [`WINDOW`] positions up when a
+    /// call comes in between (any number without), and
     /// nesting with the other such values ([`nests`]).
     fn keep_under(&mut self, j: usize, ops: &[(Operand, Want)], cursor: usize) {
         let Some(&(Operand::Var(t), _)) = ops.first() else {
@@ -862,7 +879,9 @@ impl<'f, 'p> Scan<'f, 'p> {
             && self.insts.get(k) == Some(&d)
             && !st.absorbed[d]
             && single_def(self.f, d) == Some(t);
-        if root_here && j - k <= WINDOW && nests(&mut self.open, k, j) {
+        // (`k < cursor <= j` once `root_here` holds)
+        let near = |k: usize| j - k <= WINDOW || self.calls_before[j] == self.calls_before[k + 1];
+        if root_here && near(k) && nests(&mut self.open, k, j) {
             self.st.stacked[t] = true;
             self.pinned[j] = true;
         }
@@ -1243,6 +1262,25 @@ mod tests {
         let (f, st, _) = run(&src(super::WINDOW - 1));
         assert!(st.stacked[var(&f, "x")]);
         let (f, st, local) = run(&src(super::WINDOW));
+        assert!(!st.stacked[var(&f, "x")] && local[var(&f, "x")].expand().is_some());
+    }
+
+    /// *No call, no window*: with no call in between, a value waits
+    /// under any number of positions (`x` under twenty stores, as LLVM's
+    /// unrolled hash rounds keep their loads); one call among them (a
+    /// `print`, a call of the host's) bounds the wait again.
+    #[test]
+    fn a_value_waits_past_the_window_when_nothing_calls() {
+        let ops = "operator i64.load trap read\noperator i64.store trap write\n";
+        let stores = "  i64.store[0, 3](a, a)\n".repeat(20);
+        let src = |call: &str| {
+            format!(
+                "{ops}function f(a) {{\ne:\n  x = i64.load[0, 3](a)\n{stores}{call}  r = x + a\n  ret r\n}}\n"
+            )
+        };
+        let (f, st, local) = run(&src(""));
+        assert!(st.stacked[var(&f, "x")] && local[var(&f, "x")].expand().is_none());
+        let (f, st, local) = run(&src("  print a\n"));
         assert!(!st.stacked[var(&f, "x")] && local[var(&f, "x")].expand().is_some());
     }
 
