@@ -57,9 +57,11 @@
 //! Direct calls and tail calls name their callee; the strongly connected
 //! components of the graph (Tarjan's algorithm, iteratively) are
 //! analysed callees first, each level of the condensation in parallel.
-//! A function of a cycle (recursion) gets the convention's signature
-//! ([`Signature::of_convention`]), and so does a call of an unknown
-//! callee (indirect, through the PLT or GOT).
+//! The calls between the functions of one component (recursion) follow
+//! the convention, as a call of an unknown callee (indirect, through the
+//! PLT or GOT) does; each function of the component still gets its own
+//! signature from its code. A function whose analysis fails gets the
+//! convention's ([`Signature::of_convention`]).
 //!
 //! ```
 //! # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
@@ -103,8 +105,8 @@ pub struct Signature {
     pub results: LocSet,
     /// The locations that hold their entry value at every return.
     pub preserved: LocSet,
-    /// Whether this is the convention's signature (a function of a call
-    /// graph cycle, or one whose analysis failed).
+    /// Whether this is the convention's signature (a function whose
+    /// analysis failed).
     pub fallback: bool,
 }
 
@@ -269,16 +271,13 @@ impl Signatures {
             let found: Vec<(usize, Found)> = level
                 .par_iter()
                 .map(|&k| {
-                    let mut found = sigs
+                    let found = sigs
                         .analyse(bin, &funcs[k], &cfgs[k], stack)
                         .unwrap_or_else(|| Found {
                             sig: Signature::of_convention(&sigs.conv),
                             reads_after: Vec::new(),
                             sites: Vec::new(),
                         });
-                    if order.recursive[k] {
-                        found.sig = Signature::of_convention(&sigs.conv);
-                    }
                     (k, found)
                 })
                 .collect();
@@ -897,11 +896,9 @@ impl Values {
 }
 
 /// The order of analysis: the call graph's strongly connected components
-/// by level (a component's level is one more than its callees'), and
-/// whether each function is in a cycle.
+/// by level (a component's level is one more than its callees').
 struct CallOrder {
     levels: Vec<Vec<usize>>,
-    recursive: Vec<bool>,
 }
 
 impl CallOrder {
@@ -962,15 +959,12 @@ impl CallOrder {
             }
         }
         let mut level = vec![0usize; comps.len()];
-        let mut recursive = vec![false; n];
         for (c, members) in comps.iter().enumerate() {
             let mut l = 0;
             for &v in members {
                 for &w in &graph[v] {
                     let cw = comp[w] as usize;
-                    if cw == c {
-                        recursive[v] = true;
-                    } else {
+                    if cw != c {
                         l = l.max(level[cw] + 1);
                     }
                 }
@@ -981,7 +975,7 @@ impl CallOrder {
         for (c, members) in comps.iter().enumerate() {
             levels[level[c]].extend(members.iter().copied());
         }
-        CallOrder { levels, recursive }
+        CallOrder { levels }
     }
 }
 
@@ -990,13 +984,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn call_order_puts_callees_first_and_marks_cycles() {
+    fn call_order_puts_callees_first_and_cycles_together() {
         // 0 -> 1 -> 2, 2 -> 1 (a cycle), 3 -> 0, 4 -> 4.
         let g = vec![vec![1], vec![2], vec![1], vec![0], vec![4]];
         let o = CallOrder::of(&g);
         let level_of = |v: usize| o.levels.iter().position(|l| l.contains(&v)).unwrap();
         assert_eq!(level_of(1), level_of(2));
         assert!(level_of(0) > level_of(1) && level_of(3) > level_of(0));
-        assert_eq!(o.recursive, [false, true, true, false, true]);
+        assert_eq!(o.levels.iter().map(Vec::len).sum::<usize>(), 5);
     }
 }
