@@ -6,10 +6,12 @@
 # `ssakit x86 stats --symbols`, and the SSAKIT_X86_LOST_CORPUS line of
 # issue 42's lost-code table (scripts/x86-lost-code.sh, docs/x86.md:
 # Rust's ripgrep and fd-find, libstdc++, zstd, busybox). Versions drift: the tests check properties
-# on them (every function goes through), never exact counts.
+# on them (every function goes through), never exact counts. golang-go
+# builds the Go fixture of the calling-convention test
+# (scripts/build-go-fixture.sh).
 set -euo pipefail
 packages=(coreutils bash sqlite3 libsqlite3-0 libpython3.11 python3.11-minimal libc6 libc6-dbg
-    libstdc++6 ripgrep fd-find zstd busybox-static)
+    libstdc++6 ripgrep fd-find zstd busybox-static golang-go)
 if [ "$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}" >/dev/null

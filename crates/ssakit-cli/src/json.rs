@@ -572,8 +572,43 @@ pub struct X86Counts {
     /// accesses promoted and left; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stack: Option<X86Stack>,
+    /// With `--signatures`, the function's signature; absent otherwise
+    /// (and in `total`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<X86Signature>,
     /// Seconds per stage.
     pub times: X86Times,
+}
+
+/// One function's signature (`x86 stats --signatures`): the locations
+/// by name, in the model's order.
+#[derive(Serialize)]
+pub struct X86Signature {
+    /// Whether it is the convention's (a function of a call-graph cycle,
+    /// or one whose analysis failed).
+    pub fallback: bool,
+    /// The registers and flags whose entry value it uses.
+    pub params: Vec<String>,
+    /// The locations holding their entry value at every return.
+    pub preserved: Vec<String>,
+    /// The registers it returns a value in.
+    pub results: Vec<String>,
+    /// The words of the caller's frame it reads (offsets from the entry
+    /// `rsp`), with `--stack`.
+    pub stack_params: Vec<i64>,
+}
+
+impl From<&ssakit_x86::signature::Signature> for X86Signature {
+    fn from(s: &ssakit_x86::signature::Signature) -> X86Signature {
+        let names = |l: ssakit_x86::regs::LocSet| l.iter().map(|l| l.name().to_string()).collect();
+        X86Signature {
+            fallback: s.fallback,
+            params: names(s.params),
+            preserved: names(s.preserved),
+            results: names(s.results),
+            stack_params: s.stack_params.clone(),
+        }
+    }
 }
 
 /// Code never decoded: of one function (with its ranges) or of the
@@ -831,6 +866,7 @@ impl X86Counts {
             }),
             phis: Flavours::new([phis(0), phis(1), phis(2)]),
             stack: f.stack.as_ref().map(X86Stack::from),
+            signature: f.signature.as_ref().map(X86Signature::from),
             times: X86Times {
                 construct: Flavours::new([construct(0), construct(1), construct(2)]),
                 decode: t.decode,

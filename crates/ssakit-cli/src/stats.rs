@@ -139,7 +139,7 @@ macro_rules! from_pipeline {
 
 from_pipeline! {
     ssakit_wasm::pipeline::Options => |all| all_flavors: all;
-    ssakit_x86::pipeline::Options => |all| only_chosen: !all, semantics: false, stack: false;
+    ssakit_x86::pipeline::Options => |all| only_chosen: !all, semantics: false, stack: false, signatures: false;
 }
 
 impl ReportArgs {

@@ -117,6 +117,8 @@ pub struct Binary<'d> {
     has_eh_frame: bool,
     /// The landing pads of the `.gcc_except_table` call sites.
     except: crate::except::ExceptTables,
+    /// The calling convention its code follows ([`crate::conv`]).
+    conv: crate::conv::ConvKind,
 }
 
 // The fields of the ELF64 file header that are read, by byte offset
@@ -491,6 +493,7 @@ impl<'d> Binary<'d> {
             has_sections: u16_at(data, E_SHNUM) > 0,
             has_eh_frame: false,
             except: Default::default(),
+            conv: crate::conv::ConvKind::SystemV,
         };
         let mut eh_frame = None;
         let mut plt_sections = Vec::new();
@@ -499,6 +502,9 @@ impl<'d> Binary<'d> {
             let header = SectionHeader::nth(data, sec.index().0 as u64);
             let at = header.at;
             let flags = header.flags();
+            if crate::conv::is_go_section(sec.name().unwrap_or("")) {
+                bin.conv = crate::conv::ConvKind::GoAbiInternal;
+            }
             if flags & SHF_ALLOC == 0 || header.ty() == SHT_NOBITS {
                 continue;
             }
@@ -913,6 +919,18 @@ impl<'d> Binary<'d> {
         self.except.pad_of(addr)
     }
 
+    /// The calling convention of the binary's code: Go's register ABI
+    /// for a file Go's toolchain built, else System V ([`crate::conv`]).
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.convention(), ssakit_x86::conv::ConvKind::SystemV);
+    /// ```
+    pub fn convention(&self) -> crate::conv::ConvKind {
+        self.conv
+    }
+
     /// The exception tables read: call sites with a landing pad, and the
     /// LSDAs skipped as malformed.
     ///
@@ -991,6 +1009,7 @@ impl<'d> Binary<'d> {
             has_sections: true,
             has_eh_frame: false,
             except: Default::default(),
+            conv: crate::conv::ConvKind::SystemV,
         }
     }
 }

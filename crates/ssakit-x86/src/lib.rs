@@ -14,6 +14,8 @@
 //!   each instruction reads and writes, and where control goes next.
 //! * [`mod@cfg`]: recursive descent inside a function's extent, jump tables,
 //!   tail calls, calls that never return.
+//! * [`conv`]: the calling conventions (System V, Go's register ABI,
+//!   Windows x64): what a call of an unknown callee reads and clobbers.
 //! * [`lift`]: one recovered function → one IR function.
 //! * [`lost`]: the bytes of an extent never decoded, each range with
 //!   its reason (padding apart).
@@ -23,6 +25,9 @@
 //!   every point, and where it is lost (`--stack`).
 //! * [`slots`]: the stack slots of fixed offset whose address does not
 //!   escape become variables before construction (`--stack`).
+//! * [`signature`]: parameters, results and preserved registers of
+//!   each function from its SSA form, bottom-up over the call graph
+//!   (`--signatures`).
 //! * [`pipeline`]: every function through lift, the three flavours,
 //!   verification, passes and destruction, with counts and times.
 //! * [`error`]: errors located by byte offset, each of a kind callers
@@ -39,6 +44,7 @@
 
 pub mod binary;
 pub mod cfg;
+pub mod conv;
 pub mod error;
 pub mod except;
 pub mod frame;
@@ -47,6 +53,7 @@ pub mod lost;
 pub mod pipeline;
 pub mod regs;
 pub mod sem;
+pub mod signature;
 pub mod slots;
 
 pub use error::X86Error;

@@ -5,8 +5,12 @@
 //!
 //! The function's parameters are all 39 locations (`rax`…`r15`,
 //! `cf`…`df`, `xmm0`…`xmm15`), so every register has a definition at the
-//! entry; it returns, at every exit, [`RET_LOCS`] (`rax rdx rbx rbp
-//! r12`–`r15 rsp xmm0 xmm1`). An instruction at address `A` becomes
+//! entry; it returns, at every exit, what the binary's
+//! [convention](crate::conv) says a return reads (System V:
+//! [`RET_LOCS`](crate::regs::RET_LOCS), `rax rdx rbx rbp r12`–`r15 rsp
+//! xmm0 xmm1`), or with [signatures](crate::signature)
+//! ([`lift_with_signatures`]) the function's results. An instruction at
+//! address `A` becomes
 //!
 //! ```text
 //! (written...) = x86.MNEMONIC[A, immediates...](read...)
@@ -19,8 +23,10 @@
 //! * `jcc` → `cc = x86.jne[A, T](zf)` and `branch cc, T, F`;
 //! * a jump table → `sel = x86.jmp[A](index...)` and
 //!   `switch sel, D, [T0, ...]`;
-//! * `call f` → `(rax, ..., xmm15) = f(rdi, ..., xmm7)` (the System V
-//!   registers, [`LocSet::CALL_READS`] and [`LocSet::CALL_WRITES`]),
+//! * `call f` → `(rax, ..., xmm15) = f(rdi, ..., xmm7)` (the
+//!   convention's reads and clobbers, System V's [`LocSet::CALL_READS`]
+//!   and [`LocSet::CALL_WRITES`]; with signatures, the callee's
+//!   parameters and what it does not preserve),
 //!   named after the callee's symbol, `NAME.call`, `NAME.plt` for a PLT
 //!   stub, `NAME.got` for a call through a GOT slot, or
 //!   `sub_ADDRESS.call`; an indirect call is the operation `x86.call.x`
@@ -43,10 +49,10 @@
 
 use crate::binary::{Binary, FuncInfo};
 use crate::cfg::{recover, End, FuncCfg, Insn, Target};
-use crate::regs::{
-    effect_suffix, mnemonic_name, Flow, LocKind, LocMap, LocSet, CALL_ARGS, RET_LOCS,
-};
+use crate::conv::Convention;
+use crate::regs::{effect_suffix, mnemonic_name, Flow, Loc, LocKind, LocMap, LocSet};
 use crate::sem;
+use crate::signature::Signatures;
 use iced_x86::{Mnemonic, OpKind};
 use rustc_hash::FxHashMap;
 use ssakit::entity::SecondaryMap;
@@ -235,16 +241,65 @@ pub struct Options {
 /// ```
 pub fn lift_with(bin: &Binary<'_>, info: &FuncInfo, opts: &Options) -> Lifted {
     let cfg = recover(bin, info);
-    let (func, origins, flags) = lift_with_origins(bin, info, &cfg, opts);
-    Lifted {
-        func,
-        instructions: cfg.insts.len(),
-        jump_tables: cfg.jump_tables,
-        invokes: cfg.invokes,
-        lost: crate::lost::lost_code(bin, info, &cfg),
-        meaning_flag_defs: flags.meaning,
-        origins,
+    let lifted = lift_with_origins(bin, info, &cfg, opts);
+    Lifted::of(bin, info, &cfg, lifted)
+}
+
+impl Lifted {
+    /// The figures of `cfg` beside what its lift made.
+    fn of(
+        bin: &Binary<'_>,
+        info: &FuncInfo,
+        cfg: &FuncCfg,
+        (func, origins, flags): (Function, Origins, sem::FlagDefs),
+    ) -> Lifted {
+        Lifted {
+            func,
+            instructions: cfg.insts.len(),
+            jump_tables: cfg.jump_tables,
+            invokes: cfg.invokes,
+            lost: crate::lost::lost_code(bin, info, cfg),
+            meaning_flag_defs: flags.meaning,
+            origins,
+        }
     }
+}
+
+/// [`lift_with`] with signatures ([`crate::signature`]): each direct call
+/// reads its callee's parameters and clobbers what the callee does not
+/// preserve, each return reads the function's results; calls of no
+/// known signature, and a function of none, as the convention says.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let sigs = ssakit_x86::signature::Signatures::infer(&bin, false);
+/// let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+/// let opts = ssakit_x86::lift::Options { semantics: true };
+/// let f = ssakit_x86::lift::lift_with_signatures(&bin, info, &opts, &sigs).func;
+/// let text = ssakit::text::print_function(&f);
+/// assert!(!text.contains("xmm0,") && !text.contains("ret rax, rdx, rbx")); // no convention's return
+/// ```
+pub fn lift_with_signatures(
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    opts: &Options,
+    sigs: &Signatures,
+) -> Lifted {
+    let cfg = recover(bin, info);
+    let lifted = lift_signed(bin, info, &cfg, opts, sigs);
+    Lifted::of(bin, info, &cfg, lifted)
+}
+
+/// [`lift_with_origins`] with the signatures `sigs`.
+pub(crate) fn lift_signed(
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    cfg: &FuncCfg,
+    opts: &Options,
+    sigs: &Signatures,
+) -> (Function, Origins, sem::FlagDefs) {
+    lift_with_calls(bin, info, cfg, opts, &sigs.call_model(info.extent.start))
 }
 
 pub use crate::binary::ident;
@@ -295,6 +350,61 @@ struct Lifter<'a, 'd> {
     /// With [`Options::semantics`], the semantics' operators and
     /// temporaries.
     sem: Option<sem::Cache>,
+    /// What calls and returns read and write.
+    calls: &'a CallModel<'a>,
+    /// What every return reads, in order.
+    ret_vals: Vec<Operand>,
+}
+
+/// What the calls and returns of a lifted function read and write: the
+/// binary's [convention](crate::conv) for every call, or with
+/// [signatures](crate::signature) the callee's where it has one; and
+/// what a return reads.
+pub(crate) struct CallModel<'a> {
+    /// The binary's convention.
+    pub(crate) conv: &'a Convention,
+    /// The signatures known so far, if any.
+    pub(crate) sigs: Option<&'a Signatures>,
+    /// What every return of the function reads, in order.
+    pub(crate) ret: Vec<Loc>,
+}
+
+impl<'a> CallModel<'a> {
+    /// Every call and return as the convention says.
+    pub(crate) fn convention(conv: &'a Convention) -> CallModel<'a> {
+        CallModel {
+            conv,
+            sigs: None,
+            ret: conv.ret_locs.clone(),
+        }
+    }
+
+    /// The reads (in operand order) and writes of a call of `target` by
+    /// the instruction at `site`.
+    fn call(&self, target: Option<u64>, site: Option<u64>) -> (Vec<Loc>, LocSet) {
+        let sig = self.sigs.zip(target).and_then(|(s, a)| s.at(a));
+        match sig {
+            Some(sig) if !sig.fallback => (sig.call_args(self.conv), sig.clobbers()),
+            _ => {
+                let reads = self.unknown_reads(site);
+                let args = self.conv.call_args.iter().copied();
+                (
+                    args.filter(|&l| reads.contains(l)).collect(),
+                    self.conv.call_writes,
+                )
+            }
+        }
+    }
+
+    /// What a call of an unknown callee at `site` reads: the
+    /// convention's arguments, less the optional ones the signatures
+    /// found unwritten there.
+    fn unknown_reads(&self, site: Option<u64>) -> LocSet {
+        self.sigs
+            .zip(site)
+            .and_then(|(s, a)| s.site_reads(a))
+            .unwrap_or(self.conv.call_reads)
+    }
 }
 
 impl Lifter<'_, '_> {
@@ -367,11 +477,14 @@ impl Lifter<'_, '_> {
         self.note(i);
     }
 
-    /// A call of `name` with the ABI's reads and writes.
-    fn emit_call(&mut self, name: &str) {
-        self.set_lists(LocSet::EMPTY, LocSet::CALL_WRITES);
+    /// A call of `name` (at `target`, if known) with the reads and writes
+    /// of its signature or the convention's.
+    fn emit_call(&mut self, name: &str, target: Option<u64>) {
+        let site = self.origin.map(|o| o.address);
+        let (reads, writes) = self.calls.call(target, site);
+        self.set_lists(LocSet::EMPTY, writes);
         self.args
-            .extend(CALL_ARGS.iter().map(|&l| Operand::Var(self.vars[l])));
+            .extend(reads.iter().map(|&l| Operand::Var(self.vars[l])));
         let f = self.b.func_mut();
         let callee = f.callee(name);
         let args = f.list(&self.args);
@@ -417,11 +530,9 @@ impl Lifter<'_, '_> {
             sem::release(e, bytes);
             true
         });
-        let vals: Vec<Operand> = RET_LOCS
-            .iter()
-            .map(|&l| Operand::Var(self.vars[l]))
-            .collect();
+        let vals = std::mem::take(&mut self.ret_vals);
         self.b.ret_values(&vals);
+        self.ret_vals = vals;
     }
 
     /// One ordinary instruction (a call included).
@@ -435,9 +546,10 @@ impl Lifter<'_, '_> {
             }
             _ if matches!(m, Mnemonic::Nop | Mnemonic::Endbr64 | Mnemonic::Endbr32) => {}
             Flow::Call => {
-                let name = callee_name(self.bin, ins.near_branch_target());
+                let target = ins.near_branch_target();
+                let name = callee_name(self.bin, target);
                 let saved = self.push_return_address(ins);
-                self.emit_call(&name);
+                self.emit_call(&name, Some(target));
                 self.restore_rsp(saved);
             }
             Flow::IndirectCall => self.emit_indirect(insn),
@@ -465,11 +577,12 @@ impl Lifter<'_, '_> {
             .then(|| self.bin.got_name(ins.ip_rel_memory_address()))
             .flatten();
         match got {
-            Some(n) => self.emit_call(&ident(&format!("{n}.got"))),
+            Some(n) => self.emit_call(&ident(&format!("{n}.got")), None),
             None => {
+                let site = self.origin.map(|o| o.address);
                 self.set_lists(
-                    insn.access.reads.union(LocSet::CALL_READS),
-                    LocSet::CALL_WRITES,
+                    insn.access.reads.union(self.calls.unknown_reads(site)),
+                    self.calls.conv.call_writes,
                 );
                 self.emit_op(ins.mnemonic(), Effects::CALL, &imms(insn));
             }
@@ -510,7 +623,7 @@ impl Lifter<'_, '_> {
                 self.b.switch_to(blk);
                 let name = callee_name(self.bin, a);
                 let origin = self.origin.take();
-                self.emit_call(&name);
+                self.emit_call(&name, Some(a));
                 self.emit_ret();
                 self.origin = origin;
                 self.b.switch_to(self.cur);
@@ -590,6 +703,18 @@ pub(crate) fn lift_with_origins(
     cfg: &FuncCfg,
     opts: &Options,
 ) -> (Function, Origins, sem::FlagDefs) {
+    let conv = Convention::of_kind(bin.convention());
+    lift_with_calls(bin, info, cfg, opts, &CallModel::convention(&conv))
+}
+
+/// [`lift_with_origins`] with the calls and returns of `calls`.
+pub(crate) fn lift_with_calls(
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    cfg: &FuncCfg,
+    opts: &Options,
+    calls: &CallModel<'_>,
+) -> (Function, Origins, sem::FlagDefs) {
     let mut b = FunctionBuilder::new(&info.label);
     let flag_ty = if opts.semantics {
         Type::I32
@@ -602,7 +727,16 @@ pub(crate) fn lift_with_origins(
     });
     let cc = b.typed_var("cc", flag_ty);
     let sel = b.var("sel");
-    b.returns(&RET_LOCS.map(|l| l.ty()));
+    let ret_types: Vec<Type> = calls
+        .ret
+        .iter()
+        .map(|l| match l.kind() {
+            LocKind::Flag => flag_ty,
+            _ => l.ty(),
+        })
+        .collect();
+    b.returns(&ret_types);
+    let ret_vals = calls.ret.iter().map(|&l| Operand::Var(vars[l])).collect();
     let mut l = Lifter {
         bin,
         b,
@@ -618,6 +752,8 @@ pub(crate) fn lift_with_origins(
         origin: None,
         sem: opts.semantics.then(sem::Cache::default),
         origins: Origins::none(),
+        calls,
+        ret_vals,
     };
     let entry = cfg.entry_is_target.then(|| l.b.block("entry"));
     for blk in &cfg.blocks {
@@ -683,12 +819,12 @@ pub(crate) fn lift_with_origins(
                 match (last, a) {
                     (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {
                         let name = callee_name(bin, *a);
-                        l.emit_call(&name);
+                        l.emit_call(&name, Some(*a));
                     }
                     (Some(insn), _) => l.emit_indirect(insn),
                     (None, Some(a)) => {
                         let name = callee_name(bin, *a);
-                        l.emit_call(&name);
+                        l.emit_call(&name, Some(*a));
                     }
                     (None, None) => {}
                 }

@@ -81,6 +81,22 @@ pub struct Options {
     /// assert!(s.promoted > 0 && s.slots > 0);
     /// ```
     pub stack: bool,
+    /// With [`semantics`](Options::semantics) (ignored without it), find
+    /// every function's signature first ([`signature`](crate::signature))
+    /// and lift each call and return by it; [`FunctionStats::signature`]
+    /// gives it.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let mut opts = ssakit_x86::pipeline::Options { semantics: true, ..Default::default() };
+    /// let without = ssakit_x86::pipeline::run(&bin, &opts, &|| {}).total().phis[2].total();
+    /// opts.signatures = true;
+    /// let stats = ssakit_x86::pipeline::run(&bin, &opts, &|| {});
+    /// assert!(stats.total().phis[2].total() < without);
+    /// assert!(stats.functions.iter().all(|f| f.signature.is_some()));
+    /// ```
+    pub signatures: bool,
 }
 
 /// Seconds per phase, summed over functions.
@@ -316,6 +332,9 @@ pub struct FunctionStats {
     /// the "before" of the flag goal, beside [`Size::flag_defs`] of what
     /// was emitted and what the passes keep; else 0.
     pub meaning_flag_defs: usize,
+    /// With [`Options::signatures`], the function's signature; else
+    /// `None` (and in [`BinaryStats::total`]).
+    pub signature: Option<crate::signature::Signature>,
     /// Time per phase.
     pub times: Times,
 }
@@ -357,8 +376,12 @@ pub struct BinaryStats {
     pub functions: Vec<FunctionStats>,
     /// Functions the pipeline failed on.
     pub failures: Vec<Failure>,
-    /// Wall-clock seconds of the whole parallel loop.
+    /// Wall-clock seconds of the whole parallel loop (the signatures'
+    /// inference included).
     pub wall: f64,
+    /// With [`Options::signatures`], the wall-clock seconds of finding
+    /// them (before the loop); else 0.
+    pub signatures_wall: f64,
 }
 
 impl BinaryStats {
@@ -503,17 +526,21 @@ fn timed<T>(slot: &mut f64, work: impl FnOnce() -> T) -> T {
 /// ```
 pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> BinaryStats {
     let start = Instant::now();
+    let sigs = (opts.signatures && opts.semantics)
+        .then(|| crate::signature::Signatures::infer(bin, opts.stack));
+    let signatures_wall = start.elapsed().as_secs_f64();
     let results: Vec<Result<FunctionStats, Failure>> = bin
         .functions()
         .par_iter()
         .map(|info| {
-            let r = one_function(bin, info, opts);
+            let r = one_function(bin, info, opts, sigs.as_ref());
             done();
             r
         })
         .collect();
     let mut stats = BinaryStats {
         wall: start.elapsed().as_secs_f64(),
+        signatures_wall,
         ..Default::default()
     };
     for r in results {
@@ -530,10 +557,12 @@ fn one_function(
     bin: &Binary<'_>,
     info: &FuncInfo,
     opts: &Options,
+    sigs: Option<&crate::signature::Signatures>,
 ) -> Result<FunctionStats, Failure> {
     let mut s = FunctionStats {
         address: info.extent.start,
         name: info.name.clone(),
+        signature: sigs.and_then(|g| g.at(info.extent.start)).cloned(),
         ..Default::default()
     };
     let cfg = timed(&mut s.times.decode, || recover(bin, info));
@@ -543,8 +572,9 @@ fn one_function(
     let lift_opts = lift::Options {
         semantics: opts.semantics,
     };
-    let (mut f, mut origins, flag_defs) = timed(&mut s.times.lift, || {
-        lift::lift_with_origins(bin, info, &cfg, &lift_opts)
+    let (mut f, mut origins, flag_defs) = timed(&mut s.times.lift, || match sigs {
+        Some(sigs) => lift::lift_signed(bin, info, &cfg, &lift_opts, sigs),
+        None => lift::lift_with_origins(bin, info, &cfg, &lift_opts),
     });
     s.meaning_flag_defs = flag_defs.meaning;
     if opts.stack && opts.semantics {

@@ -35,7 +35,8 @@
 //! * a VEX write of an `xmm` register defines it (the upper lanes are
 //!   zeroed); a legacy-SSE scalar write merges (iced reports a read).
 //!
-//! Calls, returns and `syscall` follow the System V ABI:
+//! Calls, returns and `syscall` follow the System V ABI (the default
+//! [convention](crate::conv); a Go binary's calls follow Go's):
 //! [`LocSet::CALL_READS`], [`LocSet::CALL_WRITES`], [`LocSet::RET_READS`],
 //! [`LocSet::SYSCALL_READS`], [`LocSet::SYSCALL_WRITES`]. `syscall` is
 //! handled here only: it returns to the next instruction, so its

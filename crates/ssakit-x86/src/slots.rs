@@ -448,6 +448,32 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
     }
 }
 
+/// The words of the caller's frame that `f` (lifted with the semantics,
+/// not yet in SSA form) loads: the offsets from the entry `rsp` of 8 and
+/// up (the stack arguments; 0 is the return address), sorted and
+/// distinct, each rounded down to its word; none when the offset of
+/// `rsp` is lost somewhere.
+pub(crate) fn stack_arguments(f: &Function, origins: &Origins) -> Vec<i64> {
+    let frame = frame::analyse(f, origins);
+    if frame.lost().is_some() {
+        return Vec::new();
+    }
+    let rsp = f
+        .params()
+        .iter()
+        .copied()
+        .find(|&p| f.base_name(p) == "rsp");
+    let mut words: Vec<i64> = find_facts(f, &frame, rsp)
+        .accesses
+        .iter()
+        .filter(|a| a.stored.is_none() && a.offset >= 8)
+        .map(|a| a.offset & !7)
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
 /// Turns the frame slots of `f` (lifted with the semantics, not yet in
 /// SSA form) whose address does not escape into variables, in place;
 /// `origins` follow the instructions it rewrites. What it promoted and

@@ -25,6 +25,12 @@
 //!   computes the same from a counter kept in memory (`model_function`);
 //!   under Unicorn the script does it at the call (the return address
 //!   stored below `rsp` as the lifted `call` stores it).
+//!   With signatures (`SSAKIT_VALUE_ORACLE_SIGNATURES=1` for the corpus;
+//!   always in `fixture_functions_with_signatures_...`), the functions are
+//!   lifted with [`Signatures`] and stack promotion, and the call model
+//!   follows each callee's signature: it sets only the registers and
+//!   flags the callee does not preserve (the callee-saved ones it
+//!   clobbers to `gpr(n, 16 + k)`, `k` in `rbx rbp r12`–`r15`).
 //! * **What stays opaque** (`x86.MNEMONIC`: vector and system
 //!   instructions, jump-table selectors, `rep` strings) becomes a call of
 //!   a function that executes `unreachable`; the CPU stops at its address.
@@ -58,11 +64,12 @@
 use ssakit::construct::{self, Flavor};
 use ssakit::destruct::{destruct, DestructOptions};
 use ssakit::interp::{ErrorKind, Interpreter, Memory, RunOptions, State, Value};
-use ssakit::ir::{Effects, Function, InstData, Module, Operand, Type};
+use ssakit::ir::{Effects, Function, Inst, InstData, Module, Operand, Type};
 use ssakit::opt::{self, Pass};
 use ssakit_x86::binary::{Binary, FuncInfo};
 use ssakit_x86::cfg::{recover, End, Target};
-use ssakit_x86::regs::Flow;
+use ssakit_x86::regs::{Flow, Loc, LocKind, LocSet};
+use ssakit_x86::signature::Signatures;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -102,6 +109,9 @@ const GPRS: [&str; 16] = [
 const FLAGS: [&str; 7] = ["cf", "pf", "af", "zf", "sf", "of", "df"];
 /// What a call writes, in the call model's order.
 const CALL_GPRS: [&str; 9] = ["rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"];
+/// The callee-saved registers a call clobbers where its callee's
+/// signature does not preserve them: results 16 and up of the model.
+const EXTRA_GPRS: [&str; 6] = ["rbx", "rbp", "r12", "r13", "r14", "r15"];
 
 impl Rng {
     /// A word of memory or a register: a pointer into the heap or the
@@ -279,12 +289,23 @@ impl<'e> Image<'e> {
 /// instruction (`unicorn_functions.py`'s sites): `c` a call, `t` a tail
 /// call or a jump out of the function, `n` a call that never returns, `s`
 /// an opaque operation; address and length.
-fn sites(bin: &Binary<'_>, info: &FuncInfo, opaque: &BTreeSet<u64>) -> Vec<(char, u64, u64)> {
+fn sites(
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    opaque: &BTreeSet<u64>,
+    sigs: Option<&Signatures>,
+) -> Vec<(char, u64, u64, Option<u64>)> {
     let cfg = recover(bin, info);
     let mut out: BTreeMap<u64, (char, u64)> = BTreeMap::new();
+    // With signatures, what each call clobbers (by the callee's address,
+    // `None` for an indirect one): the call model follows it.
+    let mut targets: BTreeMap<u64, Option<u64>> = BTreeMap::new();
     for blk in &cfg.blocks {
         for &i in &blk.insts {
             let ins = &cfg.insts[i as usize];
+            let direct = matches!(ins.access.flow, Flow::Call | Flow::Jump)
+                && ins.ins.near_branch_target() != 0;
+            targets.insert(ins.ins.ip(), direct.then(|| ins.ins.near_branch_target()));
             if matches!(ins.access.flow, Flow::Call | Flow::IndirectCall) {
                 out.insert(ins.ins.ip(), ('c', ins.ins.len() as u64));
             }
@@ -335,7 +356,33 @@ fn sites(bin: &Binary<'_>, info: &FuncInfo, opaque: &BTreeSet<u64>) -> Vec<(char
     for &a in opaque {
         out.insert(a, ('s', 0));
     }
-    out.into_iter().map(|(a, (k, n))| (k, a, n)).collect()
+    let mask = |a: u64, k: char, n: u64| {
+        let sigs = sigs?;
+        if k == 's' {
+            return None;
+        }
+        // A site of size 0 is a jump out of the function to `a` itself.
+        let target = if n == 0 {
+            Some(a)
+        } else {
+            targets.get(&a).copied().flatten()
+        };
+        let clobbers = target
+            .and_then(|t| sigs.at(t))
+            .filter(|s| !s.fallback)
+            .map_or(sigs.convention().call_writes, |s| s.clobbers());
+        let all: Vec<Loc> = LocSet::ALL.iter().collect();
+        Some(
+            clobbers
+                .iter()
+                .filter(|l| l.kind() != LocKind::Vector)
+                .map(|l| 1u64 << all.iter().position(|&m| m == l).unwrap())
+                .sum(),
+        )
+    };
+    out.into_iter()
+        .map(|(a, (k, n))| (k, a, n, mask(a, k, n)))
+        .collect()
 }
 
 /// The explicit memory operands of `info`'s instructions, for
@@ -491,16 +538,26 @@ fn runnable(f: &Function) -> Result<(Function, Vec<Function>, BTreeSet<u64>), St
         }
     }
     for (i, callee, args, results) in edits {
-        let callee = f.callee(&callee);
         let args = args.unwrap_or_else(|| f.list::<Operand>(&[]));
-        f.set_inst(
-            i,
-            InstData::Call {
-                callee,
-                args,
-                results,
-            },
-        );
+        set_call(&mut f, i, &callee, args, results);
+    }
+    // With signatures, the calls of one unknown callee read what each
+    // site passes: one model per callee and arity.
+    let calls: Vec<Inst> = f
+        .blocks()
+        .flat_map(|b| f.block_insts(b).to_vec())
+        .filter(|&i| matches!(f.inst(i), InstData::Call { .. }))
+        .collect();
+    for i in calls {
+        if let InstData::Call {
+            callee,
+            args,
+            results,
+        } = *f.inst(i)
+        {
+            let name = format!("{}.a{}", f.callee_name(callee), args.as_slice(&f).len());
+            set_call(&mut f, i, &name, args, results);
+        }
     }
     let vals: Vec<Operand> = GPRS
         .iter()
@@ -546,7 +603,7 @@ fn runnable(f: &Function) -> Result<(Function, Vec<Function>, BTreeSet<u64>), St
     for (name, (arity, results)) in &callees {
         if name.starts_with("opaque_") {
             let _ = writeln!(src, "function {name}() {{\ne:\n    unreachable\n}}\n");
-        } else if name == "no_unwind" {
+        } else if name.starts_with("no_unwind") {
             let _ = writeln!(src, "function {name}() -> (i32) {{\ne:\n    ret 0\n}}\n");
         } else {
             src.push_str(&model_function(name, *arity, results));
@@ -561,6 +618,25 @@ fn runnable(f: &Function) -> Result<(Function, Vec<Function>, BTreeSet<u64>), St
         }
     };
     Ok((f, extra, opaque))
+}
+
+/// Makes instruction `i` a call of `name`.
+fn set_call(
+    f: &mut Function,
+    i: Inst,
+    name: &str,
+    args: ssakit::entity::EntityList<Operand>,
+    results: ssakit::entity::EntityList<ssakit::ir::Var>,
+) {
+    let callee = f.callee(name);
+    f.set_inst(
+        i,
+        InstData::Call {
+            callee,
+            args,
+            results,
+        },
+    );
 }
 
 /// The call model as a function named `name` of `arity` parameters
@@ -587,7 +663,8 @@ fn model_function(name: &str, arity: usize, results: &[(String, Type)]) -> Strin
         let idx = CALL_GPRS
             .iter()
             .position(|g| g == loc)
-            .or_else(|| FLAGS[..6].iter().position(|g| g == loc).map(|i| 9 + i));
+            .or_else(|| FLAGS[..6].iter().position(|g| g == loc).map(|i| 9 + i))
+            .or_else(|| EXTRA_GPRS.iter().position(|g| g == loc).map(|i| 16 + i));
         let Some(idx) = idx else {
             rets.push("0".to_string());
             continue;
@@ -601,7 +678,7 @@ fn model_function(name: &str, arity: usize, results: &[(String, Type)]) -> Strin
             K1 as i64,
             K2 as i64
         );
-        if idx < 9 {
+        if !(9..16).contains(&idx) {
             let _ = write!(
                 s,
                 "    m{k} = i64.shr_u(z{k}, 58)\n    a{k} = i64.and(z{k}, 2)\n    c{k}: i32 = i64.eqz(a{k})\n    \
@@ -624,11 +701,15 @@ fn model_function(name: &str, arity: usize, results: &[(String, Type)]) -> Strin
 struct Prepared {
     name: String,
     entry: u64,
-    sites: Vec<(char, u64, u64)>,
+    sites: Vec<(char, u64, u64, Option<u64>)>,
     /// Pruned SSA, after the passes, after destruction.
     forms: [Module; 3],
     /// The parameters after the 39 (`fs_base`, `gs_base`).
     segment_params: Vec<String>,
+    /// With stack promotion: the stack below the entry `rsp` is dead at
+    /// the return (promoted slots are never stored there), so neither
+    /// side's bytes there are compared.
+    dead_frame: bool,
 }
 
 const FORMS: [&str; 3] = [
@@ -643,9 +724,17 @@ fn prepare(
     bin: &Binary<'_>,
     info: &FuncInfo,
     fault: Option<Fault>,
+    sigs: Option<&Signatures>,
 ) -> Result<Result<Prepared, String>, String> {
     let opts = ssakit_x86::lift::Options { semantics: true };
-    let mut lifted = ssakit_x86::lift::lift_with(bin, info, &opts);
+    let mut lifted = match sigs {
+        Some(sigs) => {
+            let mut l = ssakit_x86::lift::lift_with_signatures(bin, info, &opts, sigs);
+            ssakit_x86::slots::promote(&mut l.func, &mut l.origins);
+            l
+        }
+        None => ssakit_x86::lift::lift_with(bin, info, &opts),
+    };
     if let Some(fault) = fault {
         let cfg = recover(bin, info);
         let subs: BTreeSet<u64> = cfg
@@ -692,9 +781,10 @@ fn prepare(
     Ok(Ok(Prepared {
         name: info.name.clone(),
         entry: info.extent.start,
-        sites: sites(bin, info, &opaque),
+        sites: sites(bin, info, &opaque, sigs),
         forms: [module(pruned), module(optimised), module(f)],
         segment_params,
+        dead_frame: sigs.is_some(),
     }))
 }
 
@@ -975,7 +1065,18 @@ fn judge(
                 expected.write(*a, b).unwrap();
             }
             expected.write(COUNTER, &cpu.calls.to_le_bytes()).unwrap();
-            let (r, got) = interpret(i, p, case, start);
+            let (r, mut got) = interpret(i, p, case, start);
+            if p.dead_frame {
+                // Page by page: a page neither side touched is absent.
+                let mut at = STACK;
+                while at < case.regs[4] {
+                    let end = ((at / PAGE + 1) * PAGE).min(case.regs[4]);
+                    let zeros = vec![0u8; (end - at) as usize];
+                    let _ = expected.write(at, &zeros);
+                    let _ = got.write(at, &zeros);
+                    at = end;
+                }
+            }
             match r {
                 Ok(vals) => {
                     // What pruned SSA leaves undefined is compared in no
@@ -1007,10 +1108,11 @@ fn run_sample(
     elf: &[u8],
     functions: &[usize],
     states: usize,
-    fault: Option<Fault>,
+    (fault, signatures): (Option<Fault>, bool),
     tally: &mut Tally,
 ) {
     let bin = Binary::parse(elf).unwrap();
+    let sigs = signatures.then(|| Signatures::infer(&bin, true));
     let mut rng = Rng(0x5eed_0040);
     let img = Image::new(elf, &mut rng);
     let mut script = String::new();
@@ -1019,14 +1121,17 @@ fn run_sample(
     for &k in functions {
         let info = &bin.functions()[k];
         tally.functions += 1;
-        match prepare(&bin, info, fault) {
+        match prepare(&bin, info, fault, sigs.as_ref()) {
             Err(e) => panic!("the pipeline failed: {e}"),
             Ok(Err(reason)) => *tally.functions_skipped.entry(reason).or_insert(0) += 1,
             Ok(Ok(p)) => {
                 let sites: Vec<String> = p
                     .sites
                     .iter()
-                    .map(|(k, a, n)| format!("{k}:{a:x}:{n:x}"))
+                    .map(|(k, a, n, m)| match m {
+                        Some(m) => format!("{k}:{a:x}:{n:x}:{m:x}"),
+                        None => format!("{k}:{a:x}:{n:x}"),
+                    })
                     .collect();
                 let sites = if sites.is_empty() {
                     "-".to_string()
@@ -1208,17 +1313,50 @@ fn python() -> Option<PathBuf> {
     unicorn::python()
 }
 
-#[test]
-fn fixture_functions_compute_what_the_cpu_computes() {
+/// Every function of the fixtures, with signatures (and stack
+/// promotion) or without.
+fn fixtures_agree(signatures: bool) {
     let Some(py) = python() else { return };
     let mut t = Tally::default();
     for (path, elf) in fixtures() {
         let all: Vec<usize> = (0..Binary::parse(&elf).unwrap().functions().len()).collect();
-        run_sample(&py, &path, &elf, &all, 6, fault_from_env(), &mut t);
+        run_sample(
+            &py,
+            &path,
+            &elf,
+            &all,
+            6,
+            (fault_from_env(), signatures),
+            &mut t,
+        );
     }
-    report("fixtures", &t);
+    let label = if signatures {
+        "fixtures, with signatures and --stack"
+    } else {
+        "fixtures"
+    };
+    report(label, &t);
     assert!(t.compared * 2 >= t.functions, "too few functions compared");
     assert!(t.mismatches.is_empty(), "{} mismatches", t.mismatches.len());
+}
+
+#[test]
+fn fixture_functions_compute_what_the_cpu_computes() {
+    fixtures_agree(false);
+}
+
+/// The fixtures with signatures and stack promotion: each call reads
+/// its callee's parameters and clobbers what the callee does not
+/// preserve, and the call model clobbers the same.
+#[test]
+fn fixture_functions_with_signatures_compute_what_the_cpu_computes() {
+    fixtures_agree(true);
+}
+
+/// `SSAKIT_VALUE_ORACLE_SIGNATURES=1`: the corpus sample lifted with
+/// signatures and stack promotion.
+fn signatures_from_env() -> bool {
+    std::env::var_os("SSAKIT_VALUE_ORACLE_SIGNATURES").is_some()
 }
 
 /// The corpus: this machine's libc, and bash and libpython where
@@ -1268,7 +1406,7 @@ fn corpus_functions_compute_what_the_cpu_computes() {
             &elf,
             &sample(&elf, n, seed),
             4,
-            fault_from_env(),
+            (fault_from_env(), signatures_from_env()),
             &mut t,
         );
         report(&path, &t);
@@ -1296,7 +1434,7 @@ fn planted_faults_are_caught() {
         let mut t = Tally::default();
         for (path, elf) in fixtures() {
             let all: Vec<usize> = (0..Binary::parse(&elf).unwrap().functions().len()).collect();
-            run_sample(&py, &path, &elf, &all, 6, Some(fault), &mut t);
+            run_sample(&py, &path, &elf, &all, 6, (Some(fault), false), &mut t);
         }
         report(&format!("fixtures, planted {fault:?}"), &t);
         assert!(

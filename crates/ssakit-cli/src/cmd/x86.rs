@@ -62,6 +62,12 @@ pub struct LiftArgs {
     /// frame").
     #[arg(long, requires = "semantics")]
     pub stack: bool,
+    /// With `--semantics`: find every function's signature (parameters,
+    /// results, preserved registers; docs/x86.md, "Signatures"), lift
+    /// each call and return by it, and print it before the functions
+    /// (`# LABEL: SIGNATURE`).
+    #[arg(long, requires = "semantics")]
+    pub signatures: bool,
     #[command(flatten)]
     pub construct: LiftConstruct,
     /// `text` (the `.ssa` program) or `json`: per block its address,
@@ -108,6 +114,11 @@ pub struct StatsArgs {
     /// (by reason), and the slots' phis.
     #[arg(long, requires = "semantics")]
     pub stack: bool,
+    /// With `--semantics`: find every function's signature first and
+    /// lift each call and return by it (docs/x86.md, "Signatures"); count
+    /// them, and give each function's in JSON.
+    #[arg(long, requires = "semantics")]
+    pub signatures: bool,
     #[command(flatten)]
     pub report: ReportArgs,
 }
@@ -218,14 +229,17 @@ const JSON_BATCH_PER_THREAD: usize = 4;
 
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    let opts = LiftOptions {
-        lift: ssakit_x86::lift::Options {
-            semantics: a.semantics,
-        },
-        stack: a.stack,
-    };
     with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let chosen = choose(bin, name, a.func.as_deref())?;
+        let opts = LiftOptions {
+            lift: ssakit_x86::lift::Options {
+                semantics: a.semantics,
+            },
+            stack: a.stack,
+            sigs: a
+                .signatures
+                .then(|| ssakit_x86::signature::Signatures::infer(bin, a.stack)),
+        };
         let who = |info: &FuncInfo| {
             format!(
                 "{name}: function `{}` at {:#x}",
@@ -260,6 +274,15 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
             }
         }
         a.construct.apply(&mut functions, |k, _| who(chosen[k]))?;
+        if let Some(sigs) = &opts.sigs {
+            let mut head = String::new();
+            for info in &chosen {
+                if let Some(sig) = sigs.at(info.extent.start) {
+                    head.push_str(&format!("# {}: {sig}\n", info.label));
+                }
+            }
+            out.write_str(&head)?;
+        }
         par::print_module(&Module { functions }, &mut out)
     })?;
     out.finish()
@@ -270,11 +293,16 @@ struct LiftOptions {
     lift: ssakit_x86::lift::Options,
     /// `--stack`: promote the frame's slots after lifting.
     stack: bool,
+    /// `--signatures`: the binary's.
+    sigs: Option<ssakit_x86::signature::Signatures>,
 }
 
 impl LiftOptions {
     fn lift(&self, bin: &Binary<'_>, info: &FuncInfo) -> ssakit_x86::lift::Lifted {
-        let mut l = ssakit_x86::lift::lift_with(bin, info, &self.lift);
+        let mut l = match &self.sigs {
+            Some(sigs) => ssakit_x86::lift::lift_with_signatures(bin, info, &self.lift, sigs),
+            None => ssakit_x86::lift::lift_with(bin, info, &self.lift),
+        };
         if self.stack {
             ssakit_x86::slots::promote(&mut l.func, &mut l.origins);
         }
@@ -493,6 +521,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let mut opts: Options = a.pipeline.options(a.flavor, !a.only_flavor).into();
     opts.semantics = a.semantics;
     opts.stack = a.stack;
+    opts.signatures = a.signatures;
     let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let stats = crate::stats::Progress::over(bin.functions().len(), |done| {
             pipeline::run(bin, &opts, done)
@@ -552,6 +581,9 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     push_pass_rows(&mut r, &opts.passes, t.copies);
     if let Some(p) = &t.stack {
         stack_rows(&mut r, stats, p);
+    }
+    if opts.signatures && opts.semantics {
+        signature_rows(&mut r, stats);
     }
     if opts.semantics {
         opaque_rows(&mut r, &t);
@@ -633,6 +665,40 @@ fn lost_note(who: &str, lost: &[ssakit_x86::lost::LostRange]) -> Option<String> 
         t.bytes,
         reasons.join(", ")
     ))
+}
+
+/// With `--signatures`: how many functions have one found with SSA and how
+/// many the convention's, their parameters and results on average, and
+/// the time of finding them.
+fn signature_rows(r: &mut Vec<(String, String)>, stats: &BinaryStats) {
+    let sigs: Vec<_> = stats
+        .functions
+        .iter()
+        .filter_map(|f| f.signature.as_ref())
+        .collect();
+    let found: Vec<_> = sigs.iter().filter(|s| !s.fallback).collect();
+    let mean = |n: usize| match found.len() {
+        0 => 0.0,
+        k => n as f64 / k as f64,
+    };
+    let params: usize = found.iter().map(|s| s.params.len()).sum();
+    let stack: usize = found.iter().map(|s| s.stack_params.len()).sum();
+    let results: usize = found.iter().map(|s| s.results.len()).sum();
+    r.push((
+        "signatures".into(),
+        format!(
+            "{} found, {} the convention's; per function {:.2} register and {:.2} stack parameters, {:.2} results",
+            found.len(),
+            sigs.len() - found.len(),
+            mean(params),
+            mean(stack),
+            mean(results)
+        ),
+    ));
+    r.push((
+        "signatures time".into(),
+        format!("{:.3} s wall", stats.signatures_wall),
+    ));
 }
 
 /// With `--stack`: the functions whose `rsp` offset is kept or lost, by

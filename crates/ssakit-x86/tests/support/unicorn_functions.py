@@ -8,7 +8,11 @@ Usage: unicorn_functions.py ELF CASES. The lines of CASES (numbers in hex):
     load ADDR OFFSET LEN    write LEN bytes of ELF from OFFSET at ADDR
     fill ADDR BYTES         write the bytes
     func ENTRY SITES MEMS   the next cases run this function; SITES is `-`
-                            or KIND:ADDR:SIZE,... (below); MEMS is `-` or
+                            or KIND:ADDR:SIZE[:MASK],... (below; MASK, hex,
+                            what a call there clobbers: bit I the register
+                            RAX + I of REGS, bit 16 + K flag K of cf pf af zf
+                            sf of df; without it the convention's caller-
+                            saved registers and all the flags); MEMS is `-` or
                             ADDR:BASE:INDEX:SCALE:DISP:FS,... for each
                             instruction with a memory operand (registers
                             by number, `x` for none; FS 1 for `fs:`)
@@ -62,6 +66,10 @@ CALL_GPRS = [X.UC_X86_REG_RAX, X.UC_X86_REG_RCX, X.UC_X86_REG_RDX, X.UC_X86_REG_
              X.UC_X86_REG_RDI, X.UC_X86_REG_R8, X.UC_X86_REG_R9, X.UC_X86_REG_R10,
              X.UC_X86_REG_R11]
 CALL_FLAG_BITS = [0, 2, 4, 6, 7, 11]
+# The callee-saved registers a call clobbers when a site's mask says so
+# (a callee whose signature does not preserve them): results 16 and up.
+EXTRA_GPRS = [X.UC_X86_REG_RBX, X.UC_X86_REG_RBP, X.UC_X86_REG_R12, X.UC_X86_REG_R13,
+              X.UC_X86_REG_R14, X.UC_X86_REG_R15]
 DF_BIT = 10
 PAGE = 4096
 MASK = (1 << 64) - 1
@@ -114,8 +122,9 @@ class Runner:
         self.sites = {}
         if sites != '-':
             for s in sites.split(','):
-                kind, addr, size = s.split(':')
-                self.sites[int(addr, 16)] = (kind, int(size, 16))
+                kind, addr, size, *mask = s.split(':')
+                mask = int(mask[0], 16) if mask else None
+                self.sites[int(addr, 16)] = (kind, int(size, 16), mask)
         if os.environ.get('SSAKIT_VALUE_ORACLE_TRACE') == '%x' % entry:
             self.site_hooks.append(self.uc.hook_add(
                 UC_HOOK_BLOCK, lambda uc, a, n, d: sys.stderr.write('%x ' % a)))
@@ -167,15 +176,23 @@ class Runner:
             self.zeroed.add(p)
         return True
 
-    def call_model(self):
+    def call_model(self, mask):
+        """MASK: None for the convention's clobbers, else bit I for
+        REGS[I] and bit 16 + K for flag K (cf pf af zf sf of df)."""
         n = self.calls
         self.calls += 1
         for k, r in enumerate(CALL_GPRS):
-            self.uc.reg_write(r, gpr_result(n, k))
+            if mask is None or mask >> REGS.index(r) & 1:
+                self.uc.reg_write(r, gpr_result(n, k))
+        for j, r in enumerate(EXTRA_GPRS):
+            if mask is not None and mask >> REGS.index(r) & 1:
+                self.uc.reg_write(r, gpr_result(n, 16 + j))
         fl = self.uc.reg_read(X.UC_X86_REG_RFLAGS)
         for k, b in enumerate(CALL_FLAG_BITS):
-            fl = (fl & ~(1 << b)) | ((mix(n, 9 + k) & 1) << b)
-        fl &= ~(1 << DF_BIT)
+            if mask is None or mask >> (16 + k) & 1:
+                fl = (fl & ~(1 << b)) | ((mix(n, 9 + k) & 1) << b)
+        if mask is None or mask >> 22 & 1:
+            fl &= ~(1 << DF_BIT)
         self.uc.reg_write(X.UC_X86_REG_RFLAGS, fl)
 
     def on_site(self, uc, address, size, data):
@@ -195,16 +212,16 @@ class Runner:
                 uc.reg_write(X.UC_X86_REG_RIP, self.ret)
                 uc.emu_stop()
             return
-        kind, isize = self.sites[address]
+        kind, isize, mask = self.sites[address]
         if kind == 'c':
-            self.call_model()
+            self.call_model(mask)
             rsp = uc.reg_read(X.UC_X86_REG_RSP)
             self.save(rsp - 8, 8)
             uc.mem_write(rsp - 8, struct.pack('<Q', address + isize))
             self.written.append((rsp - 8, 8))
             uc.reg_write(X.UC_X86_REG_RIP, address + isize)
         elif kind == 't':
-            self.call_model()
+            self.call_model(mask)
             uc.reg_write(X.UC_X86_REG_RSP, uc.reg_read(X.UC_X86_REG_RSP) + 8)
             uc.reg_write(X.UC_X86_REG_RIP, self.ret)
         else:

@@ -1,0 +1,996 @@
+//! Function signatures found with SSA: per function, its parameters, its
+//! results and the registers it preserves, from the SSA form of its own
+//! code, bottom-up over the call graph (section 13.8 of the chapter, the
+//! call boundary; Van Emmerik, "Static Single Assignment for
+//! Decompilation", 2007, chapters 3 and 4: parameters, returns and
+//! preserved locations found without assuming the ABI).
+//!
+//! # The analysis of one function
+//!
+//! The function is lifted with the semantics, every call reading and
+//! clobbering what its callee's signature says (the callees come first)
+//! and every return reading *all* 39 locations, its frame slots
+//! promoted with `--stack` ([`crate::slots`]), and put into pruned SSA.
+//! Then, over its SSA values:
+//!
+//! * the **origin** of a value is the location `L` whose entry value it
+//!   certainly is: the parameter `L`, a copy of a value of origin `L`, a
+//!   phi all of whose operands have origin `L` (an optimistic fixpoint:
+//!   a loop that only carries the value keeps it). `push rbx` … `pop
+//!   rbx` promoted to the slot variable `s8` is `s8 = rbx` … `rbx = s8`:
+//!   the `rbx` at the return has origin `rbx`;
+//! * `L` is **preserved** when the value at `L` of every return has
+//!   origin `L` (and the convention's callee-saved registers are assumed
+//!   preserved, as the caller of an unknown function assumes);
+//! * `L` is a **result** when it is one of the convention's result
+//!   registers, is not preserved, and the entry value of `L` reaches no
+//!   return at `L` (it is defined at every return: a union fixpoint of
+//!   the values each may be); then, once every function is analysed,
+//!   only the results some direct caller reads after a call are kept (a
+//!   function with no direct caller keeps them all);
+//! * `L` (other than `rsp`) is a **parameter** when its entry value is
+//!   *used*: read by an operation, a call, a branch, or returned as a
+//!   result, directly or through copies and phis (a backward closure
+//!   from those uses). A value only saved and restored, or returned at
+//!   its own location, is not a use, nor is the store of a preserved
+//!   location's entry value (its save in a slot left in memory);
+//!   the flags are never parameters (no convention passes a value in
+//!   them; System V and Go keep `DF` clear across calls);
+//! * an **unknown callee** (indirect, through the PLT or GOT, of a
+//!   cycle) reads the convention's arguments, each list of positional
+//!   ones ([`Convention::positional`]: System V's `rdi rsi rdx rcx r8
+//!   r9`, `xmm0`–`xmm7`, `rax`) only up to the last register the caller
+//!   wrote before the call (an operation's result, a callee's result, a
+//!   copy or phi of one; not an entry value, not what an earlier call
+//!   clobbered without returning it). A vector result of an unknown
+//!   callee counts as written only where something other than such an
+//!   argument uses it (a second round). A wrapper that passes its own
+//!   parameters on to an unknown callee unchanged, writing none, loses
+//!   them: the price of not counting every argument register as every
+//!   caller's parameter;
+//! * the **stack parameters** (with `--stack`) are the words of the
+//!   caller's frame the function loads ([`crate::slots`]'s *incoming*
+//!   accesses: 8 bytes above the entry `rsp` and up).
+//!
+//! # The call graph
+//!
+//! Direct calls and tail calls name their callee; the strongly connected
+//! components of the graph (Tarjan's algorithm, iteratively) are
+//! analysed callees first, each level of the condensation in parallel.
+//! The calls between the functions of one component (recursion) follow
+//! the convention, as a call of an unknown callee (indirect, through the
+//! PLT or GOT) does; each function of the component still gets its own
+//! signature from its code. A function whose analysis fails gets the
+//! convention's ([`Signature::of_convention`]).
+//!
+//! ```
+//! # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+//! # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+//! use ssakit_x86::regs::Loc;
+//! let sigs = ssakit_x86::signature::Signatures::infer(&bin, false);
+//! let sum = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+//! let s = sigs.at(sum.extent.start).unwrap();
+//! assert!(s.params.contains(Loc::RDI) && s.params.contains(Loc::RSI) && !s.params.contains(Loc::RDX));
+//! assert!(s.preserved.contains(Loc::xmm(0))); // no vector register touched
+//! ```
+
+use crate::binary::{Binary, FuncInfo};
+use crate::cfg::{recover, End, FuncCfg, Target};
+use crate::conv::Convention;
+use crate::lift::{self, CallModel};
+use crate::regs::{Flow, Loc, LocSet};
+use rayon::prelude::*;
+use ssakit::construct::{self, Flavor};
+use ssakit::entity::SecondaryMap;
+use ssakit::ir::{Function, Inst, InstData, Operand, Terminator, Var};
+use std::fmt;
+
+/// What one function takes, gives back and keeps.
+///
+/// ```
+/// use ssakit_x86::conv::{Convention, ConvKind};
+/// use ssakit_x86::regs::Loc;
+/// let s = ssakit_x86::signature::Signature::of_convention(&Convention::of_kind(ConvKind::SystemV));
+/// assert!(s.fallback && s.params.contains(Loc::RDI) && s.preserved.contains(Loc::RBX));
+/// assert!(s.clobbers().contains(Loc::RAX) && !s.clobbers().contains(Loc::RSP));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// The registers (and flags) whose entry value it uses; never `rsp`.
+    pub params: LocSet,
+    /// The words of its caller's frame it reads (offsets from the entry
+    /// `rsp`, 8 and up), with `--stack`.
+    pub stack_params: Vec<i64>,
+    /// The registers it returns a value in.
+    pub results: LocSet,
+    /// The locations that hold their entry value at every return.
+    pub preserved: LocSet,
+    /// Whether this is the convention's signature (a function whose
+    /// analysis failed).
+    pub fallback: bool,
+}
+
+impl Signature {
+    /// The convention's signature: its argument registers, its results,
+    /// its callee-saved registers.
+    ///
+    /// ```
+    /// use ssakit_x86::conv::{Convention, ConvKind};
+    /// use ssakit_x86::regs::Loc;
+    /// let go = Convention::of_kind(ConvKind::GoAbiInternal);
+    /// let s = ssakit_x86::signature::Signature::of_convention(&go);
+    /// assert!(s.params.contains(Loc::RBX) && s.results.contains(Loc::RBX));
+    /// ```
+    pub fn of_convention(conv: &Convention) -> Signature {
+        let mut params = conv.call_reads;
+        params.remove(Loc::RSP);
+        Signature {
+            params,
+            stack_params: Vec::new(),
+            results: conv.results,
+            preserved: conv.preserved,
+            fallback: true,
+        }
+    }
+
+    /// What a call of this function clobbers: every location it does
+    /// not preserve (never `rsp`).
+    ///
+    /// ```
+    /// use ssakit_x86::conv::{Convention, ConvKind};
+    /// use ssakit_x86::regs::LocSet;
+    /// let c = Convention::of_kind(ConvKind::SystemV);
+    /// assert_eq!(ssakit_x86::signature::Signature::of_convention(&c).clobbers(), LocSet::CALL_WRITES);
+    /// ```
+    pub fn clobbers(&self) -> LocSet {
+        let mut s = LocSet::ALL.difference(self.preserved);
+        s.remove(Loc::RSP);
+        s
+    }
+
+    /// What a call of this function reads, in operand order: `rsp` and
+    /// the parameters in the convention's order, then the others in the
+    /// model's.
+    pub(crate) fn call_args(&self, conv: &Convention) -> Vec<Loc> {
+        let mut wanted = self.params;
+        wanted.insert(Loc::RSP);
+        ordered(wanted, &conv.call_args)
+    }
+
+    /// What a return of this function reads, in order: the convention's
+    /// for a fallback signature, else its results.
+    pub(crate) fn ret_locs(&self, conv: &Convention) -> Vec<Loc> {
+        match self.fallback {
+            true => conv.ret_locs.clone(),
+            false => ordered(self.results, &conv.ret_locs),
+        }
+    }
+}
+
+/// The locations of `set`: those of `order` first, in its order, then the
+/// others in the model's.
+fn ordered(set: LocSet, order: &[Loc]) -> Vec<Loc> {
+    let mut out: Vec<Loc> = order.iter().copied().filter(|&l| set.contains(l)).collect();
+    let listed = LocSet::of(order);
+    out.extend(set.difference(listed).iter());
+    out
+}
+
+impl fmt::Display for Signature {
+    /// `(rdi, rsi, stack+8) -> (rax) preserves rbx, rbp` with `[convention]`
+    /// for a fallback; the preserved set lists the general registers only.
+    ///
+    /// ```
+    /// use ssakit_x86::regs::{Loc, LocSet};
+    /// let s = ssakit_x86::signature::Signature {
+    ///     params: LocSet::of(&[Loc::RDI]),
+    ///     stack_params: vec![8],
+    ///     results: LocSet::of(&[Loc::RAX]),
+    ///     preserved: LocSet::of(&[Loc::RBX, Loc::RSP, Loc::CF]),
+    ///     fallback: false,
+    /// };
+    /// assert_eq!(s.to_string(), "(rdi, stack+8) -> (rax) preserves rbx rsp");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut params: Vec<String> = self.params.iter().map(|l| l.name().to_string()).collect();
+        params.extend(self.stack_params.iter().map(|o| format!("stack+{o}")));
+        let results: Vec<&str> = self.results.iter().map(|l| l.name()).collect();
+        write!(f, "({}) -> ({})", params.join(", "), results.join(", "))?;
+        let kept: Vec<&str> = self
+            .preserved
+            .intersection(LocSet::GPRS)
+            .iter()
+            .map(|l| l.name())
+            .collect();
+        if !kept.is_empty() {
+            write!(f, " preserves {}", kept.join(" "))?;
+        }
+        if self.fallback {
+            f.write_str(" [convention]")?;
+        }
+        Ok(())
+    }
+}
+
+/// The signatures of a binary's functions (as [`Binary::functions`]) and
+/// its convention.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let sigs = ssakit_x86::signature::Signatures::infer(&bin, true);
+/// assert_eq!(sigs.len(), bin.functions().len());
+/// assert!(sigs.iter().all(|s| s.is_some()));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Signatures {
+    conv: Convention,
+    starts: Vec<u64>,
+    sigs: Vec<Option<Signature>>,
+    /// The calls of unknown callees: (the instruction's address, what it
+    /// reads), sorted by address.
+    sites: Vec<(u64, LocSet)>,
+}
+
+/// What the analysis of one function finds.
+struct Found {
+    sig: Signature,
+    /// Per direct call: the callee's index and the results read after it.
+    reads_after: Vec<(usize, LocSet)>,
+    /// Its calls of unknown callees: (address, what each reads).
+    sites: Vec<(u64, LocSet)>,
+}
+
+impl Signatures {
+    /// Finds the signature of every function of `bin` (lifted with the
+    /// semantics, its frame slots promoted if `stack`).
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// use ssakit_x86::regs::Loc;
+    /// let sigs = ssakit_x86::signature::Signatures::infer(&bin, true);
+    /// let maxl = bin.functions().iter().find(|f| f.name == "maxl").unwrap();
+    /// assert_eq!(sigs.at(maxl.extent.start).unwrap().to_string().split(" preserves").next(), Some("(rsi, rdi) -> (rax)"));
+    /// ```
+    pub fn infer(bin: &Binary<'_>, stack: bool) -> Signatures {
+        let funcs = bin.functions();
+        let conv = Convention::of_kind(bin.convention());
+        let mut sigs = Signatures {
+            conv,
+            starts: funcs.iter().map(|f| f.extent.start).collect(),
+            sigs: vec![None; funcs.len()],
+            sites: Vec::new(),
+        };
+        let cfgs: Vec<FuncCfg> = funcs.par_iter().map(|f| recover(bin, f)).collect();
+        let graph: Vec<Vec<usize>> = cfgs.iter().map(|c| sigs.callees(c)).collect();
+        let order = CallOrder::of(&graph);
+        let mut reads_after = vec![LocSet::EMPTY; funcs.len()];
+        let mut called = vec![false; funcs.len()];
+        for level in &order.levels {
+            let found: Vec<(usize, Found)> = level
+                .par_iter()
+                .map(|&k| {
+                    let found = sigs
+                        .analyse(bin, &funcs[k], &cfgs[k], stack)
+                        .unwrap_or_else(|| Found {
+                            sig: Signature::of_convention(&sigs.conv),
+                            reads_after: Vec::new(),
+                            sites: Vec::new(),
+                        });
+                    (k, found)
+                })
+                .collect();
+            for (k, f) in found {
+                for &(callee, read) in &f.reads_after {
+                    reads_after[callee] = reads_after[callee].union(read);
+                    called[callee] = true;
+                }
+                sigs.sites.extend(f.sites);
+                sigs.sigs[k] = Some(f.sig);
+            }
+        }
+        sigs.sites.sort_unstable_by_key(|s| s.0);
+        for (k, s) in sigs.sigs.iter_mut().enumerate() {
+            if let Some(s) = s.as_mut().filter(|s| called[k] && !s.fallback) {
+                s.results = s.results.intersection(reads_after[k]);
+            }
+        }
+        sigs
+    }
+
+    /// The signature of the function starting at `addr`, if it is one
+    /// of the binary's functions and analysed.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let sigs = ssakit_x86::signature::Signatures::infer(&bin, false);
+    /// assert!(sigs.at(0).is_none());
+    /// ```
+    pub fn at(&self, addr: u64) -> Option<&Signature> {
+        let k = self.index(addr)?;
+        self.sigs[k].as_ref()
+    }
+
+    /// The signatures, as [`Binary::functions`].
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let sigs = ssakit_x86::signature::Signatures::infer(&bin, false);
+    /// assert!(sigs.iter().flatten().any(|s| !s.fallback));
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = Option<&Signature>> {
+        self.sigs.iter().map(|s| s.as_ref())
+    }
+
+    /// The number of functions.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert!(!ssakit_x86::signature::Signatures::infer(&bin, false).is_empty());
+    /// ```
+    pub fn len(&self) -> usize {
+        self.sigs.len()
+    }
+
+    /// Whether there is no function.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert!(!ssakit_x86::signature::Signatures::infer(&bin, false).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.sigs.is_empty()
+    }
+
+    /// The binary's convention.
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let sigs = ssakit_x86::signature::Signatures::infer(&bin, false);
+    /// assert_eq!(sigs.convention().kind, ssakit_x86::conv::ConvKind::SystemV);
+    /// ```
+    pub fn convention(&self) -> &Convention {
+        &self.conv
+    }
+
+    /// What the call of an unknown callee at `addr` reads, if the
+    /// analysis saw it.
+    pub(crate) fn site_reads(&self, addr: u64) -> Option<LocSet> {
+        let k = self.sites.partition_point(|s| s.0 < addr);
+        self.sites.get(k).filter(|s| s.0 == addr).map(|s| s.1)
+    }
+
+    /// The index of the function starting at `addr`.
+    fn index(&self, addr: u64) -> Option<usize> {
+        let k = self.starts.partition_point(|&s| s < addr);
+        (self.starts.get(k) == Some(&addr)).then_some(k)
+    }
+
+    /// The functions a recovered function calls or tail-calls directly.
+    fn callees(&self, cfg: &FuncCfg) -> Vec<usize> {
+        let mut out: Vec<usize> = cfg
+            .insts
+            .iter()
+            .filter(|i| i.access.flow == Flow::Call)
+            .map(|i| i.ins.near_branch_target())
+            .chain(cfg.blocks.iter().filter_map(|b| match &b.end {
+                End::TailCall(Some(a)) => Some(*a),
+                End::Branch(Target::Outside(a), _) | End::Branch(_, Target::Outside(a)) => Some(*a),
+                _ => None,
+            }))
+            .filter_map(|a| self.index(a))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The call model of a function lifted with these signatures: each
+    /// call as its callee's signature, each return as its own.
+    pub(crate) fn call_model(&self, addr: u64) -> CallModel<'_> {
+        let ret = match self.at(addr) {
+            Some(s) => s.ret_locs(&self.conv),
+            None => self.conv.ret_locs.clone(),
+        };
+        CallModel {
+            conv: &self.conv,
+            sigs: Some(self),
+            ret,
+        }
+    }
+
+    /// One function's analysis (the module doc); `None` when its
+    /// construction fails.
+    fn analyse(
+        &self,
+        bin: &Binary<'_>,
+        info: &FuncInfo,
+        cfg: &FuncCfg,
+        stack: bool,
+    ) -> Option<Found> {
+        let model = CallModel {
+            conv: &self.conv,
+            sigs: Some(self),
+            ret: LocSet::ALL.iter().collect(),
+        };
+        let opts = lift::Options { semantics: true };
+        let (mut f, mut origins, _) = lift::lift_with_calls(bin, info, cfg, &opts, &model);
+        let mut stack_params = Vec::new();
+        if stack {
+            stack_params = crate::slots::stack_arguments(&f, &origins);
+            crate::slots::promote(&mut f, &mut origins);
+        }
+        let copts = construct::Options {
+            flavor: Flavor::Pruned,
+            ..Default::default()
+        };
+        construct::construct(&mut f, &copts).ok()?;
+        let sites = self.call_sites(cfg);
+        let callee_at = |i| {
+            let at = origins.inst(i)?.address;
+            let k = sites.partition_point(|&(a, _)| a < at);
+            sites.get(k).filter(|s| s.0 == at).map(|s| s.1)
+        };
+        let mut indirect: Vec<(u64, LocSet)> = cfg
+            .insts
+            .iter()
+            .filter(|i| matches!(i.access.flow, Flow::IndirectCall | Flow::IndirectJump))
+            .map(|i| (i.ins.ip(), i.access.reads))
+            .collect();
+        indirect.sort_unstable_by_key(|s| s.0);
+        let calls = CallSites {
+            callee: &callee_at,
+            site: &|i| origins.inst(i).map(|o| o.address),
+            indirect: &indirect,
+        };
+        let mut found = self.of_ssa(&f, &calls);
+        found.sig.stack_params = stack_params;
+        Some(found)
+    }
+
+    /// The signature of `f`, in SSA form, whose first 39 parameters are
+    /// the locations and whose returns read all of them in the model's
+    /// order; and what it reads of each direct callee's results.
+    fn of_ssa(&self, f: &Function, calls: &CallSites<'_>) -> Found {
+        let values = Values::of(f);
+
+        let all: Vec<Loc> = LocSet::ALL.iter().collect();
+        let mut preserved = LocSet::ALL;
+        let mut defined = self.conv.results;
+        for &b in f.layout() {
+            if let Terminator::Ret(vals) = f.term(b) {
+                for (&l, &v) in all.iter().zip(vals.as_slice(f)) {
+                    let Operand::Var(v) = v else {
+                        preserved.remove(l);
+                        continue;
+                    };
+                    if values.origin[v] != Origin::Entry(l) {
+                        preserved.remove(l);
+                    }
+                    if values.may_be[v].contains(l) {
+                        defined.remove(l);
+                    }
+                }
+            }
+        }
+        let preserved = preserved.union(self.conv.preserved);
+        let results = defined.difference(preserved);
+        // Two rounds: the vector results of unknown calls carry a value
+        // only where the first round found them used.
+        let first = self.unknown_calls(f, calls, &values, None);
+        let used = values.used(f, results, preserved, &all, &first.skip);
+        let unknown = self.unknown_calls(f, calls, &values, Some(&used));
+        let used = values.used(f, results, preserved, &all, &unknown.skip);
+        let mut params = LocSet::EMPTY;
+        for (&l, &p) in all.iter().zip(f.params()) {
+            if used[p] && l != Loc::RSP && l.kind() != crate::regs::LocKind::Flag {
+                params.insert(l);
+            }
+        }
+        let mut reads_after = Vec::new();
+        for &b in f.layout() {
+            for &i in f.block_insts(b) {
+                let InstData::Call { results, .. } = f.inst(i) else {
+                    continue;
+                };
+                let Some(k) = (calls.callee)(i) else {
+                    continue;
+                };
+                let clobbers = self.sigs[k]
+                    .as_ref()
+                    .map_or(self.conv.call_writes, |s| s.clobbers());
+                let mut read = LocSet::EMPTY;
+                for (l, &v) in clobbers.iter().zip(results.as_slice(f)) {
+                    if used[v] {
+                        read.insert(l);
+                    }
+                }
+                reads_after.push((k, read));
+            }
+        }
+        Found {
+            sig: Signature {
+                params,
+                stack_params: Vec::new(),
+                results,
+                preserved,
+                fallback: false,
+            },
+            reads_after,
+            sites: unknown.sites,
+        }
+    }
+
+    /// The callee's signature of call `i`, if one was found (not the
+    /// convention's).
+    fn known(&self, calls: &CallSites<'_>, i: Inst) -> Option<&Signature> {
+        let k = (calls.callee)(i)?;
+        self.sigs[k].as_ref().filter(|s| !s.fallback)
+    }
+
+    /// The calls of unknown callees in `f` (pass-1 form): the
+    /// positional arguments each does not pass (past the last one its
+    /// caller wrote), and what each reads. `demanded`: the values used
+    /// by a first round; a vector result of an unknown call carries a
+    /// value only if it is demanded.
+    fn unknown_calls(
+        &self,
+        f: &Function,
+        calls: &CallSites<'_>,
+        values: &Values,
+        demanded: Option<&SecondaryMap<Var, bool>>,
+    ) -> Unknown {
+        let mut out = Unknown {
+            skip: SecondaryMap::new(0),
+            sites: Vec::new(),
+        };
+        let real = values.written(f, |i, k, v| {
+            self.carries(f, calls, i, k).is_none_or(|(l, carries)| {
+                carries
+                    && (l.kind() != crate::regs::LocKind::Vector
+                        || self.known(calls, i).is_some()
+                        || demanded.is_some_and(|d| d[v]))
+            })
+        });
+        let mut locs: Vec<Loc> = Vec::new();
+        for &b in f.layout() {
+            for &i in f.block_insts(b) {
+                let site = (calls.site)(i);
+                let (own, args) = match f.inst(i) {
+                    InstData::Call { args, .. } if self.known(calls, i).is_none() => {
+                        locs.clone_from(&self.conv.call_args);
+                        (LocSet::EMPTY, args.as_slice(f))
+                    }
+                    InstData::Op { op, args, .. } if is_indirect(f.operator_name(*op)) => {
+                        let own = site.map_or(LocSet::EMPTY, |a| calls.indirect_reads(a));
+                        locs.clear();
+                        locs.extend(own.union(self.conv.call_reads).iter());
+                        (own, args.as_slice(f))
+                    }
+                    _ => continue,
+                };
+                let written = |l: Loc| {
+                    let k = locs.iter().position(|&m| m == l)?;
+                    match args.get(k)? {
+                        Operand::Var(v) => Some(real[*v]),
+                        _ => Some(true),
+                    }
+                };
+                let mut reads = self.conv.call_reads;
+                for list in &self.conv.positional {
+                    let last = list.iter().rposition(|&l| written(l) == Some(true));
+                    let past = last.map_or(0, |p| p + 1);
+                    for &l in &list[past..] {
+                        if !own.contains(l) {
+                            reads.remove(l);
+                        }
+                    }
+                }
+                for (k, l) in locs.iter().enumerate() {
+                    if !reads.contains(*l) && !own.contains(*l) {
+                        out.skip[i] |= 1 << k;
+                    }
+                }
+                if let Some(at) = site {
+                    out.sites.push((at, reads));
+                }
+            }
+        }
+        out
+    }
+
+    /// The direct calls and tail jumps of a recovered function: (the
+    /// instruction's address, the callee's index), sorted.
+    fn call_sites(&self, cfg: &FuncCfg) -> Vec<(u64, usize)> {
+        let mut out: Vec<(u64, usize)> = cfg
+            .insts
+            .iter()
+            .filter(|i| matches!(i.access.flow, Flow::Call | Flow::Jump))
+            .filter_map(|i| Some((i.ins.ip(), self.index(i.ins.near_branch_target())?)))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// For result `k` of call or indirect call `i`: its location and
+    /// whether it is one of the callee's results rather than a clobber;
+    /// `None` for other instructions.
+    fn carries(
+        &self,
+        f: &Function,
+        calls: &CallSites<'_>,
+        i: Inst,
+        k: usize,
+    ) -> Option<(Loc, bool)> {
+        let (clobbers, results) = match f.inst(i) {
+            InstData::Call { .. } => match self.known(calls, i) {
+                Some(s) => (s.clobbers(), s.results),
+                None => (self.conv.call_writes, self.conv.results),
+            },
+            InstData::Op { op, .. } if is_indirect(f.operator_name(*op)) => {
+                (self.conv.call_writes, self.conv.results)
+            }
+            _ => return None,
+        };
+        let l = clobbers.iter().nth(k)?;
+        Some((l, results.contains(l)))
+    }
+}
+
+/// How the calls of a function under analysis are found: the callee of a
+/// direct call, the address of an instruction, the registers each
+/// indirect call's own operands read (by address, sorted).
+struct CallSites<'a> {
+    callee: &'a dyn Fn(Inst) -> Option<usize>,
+    site: &'a dyn Fn(Inst) -> Option<u64>,
+    indirect: &'a [(u64, LocSet)],
+}
+
+impl CallSites<'_> {
+    fn indirect_reads(&self, at: u64) -> LocSet {
+        let k = self.indirect.partition_point(|s| s.0 < at);
+        self.indirect
+            .get(k)
+            .filter(|s| s.0 == at)
+            .map_or(LocSet::EMPTY, |s| s.1)
+    }
+}
+
+/// The calls of unknown callees of one function.
+struct Unknown {
+    /// Per call, the operands (bit `k`: operand `k`) that are optional
+    /// arguments the caller never wrote: not uses.
+    skip: SecondaryMap<Inst, u64>,
+    /// (address, what the call reads).
+    sites: Vec<(u64, LocSet)>,
+}
+
+/// Whether an opaque operation is an indirect call or jump.
+fn is_indirect(name: &str) -> bool {
+    matches!(name, "x86.call.x" | "x86.jmp.x")
+}
+
+/// Whether an operator of the set stores its last operand to memory.
+fn is_store(name: &str) -> bool {
+    name.starts_with("i64.store") || name.starts_with("i32.store")
+}
+
+/// What one SSA value certainly is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// Not known yet (the optimistic start of copies and phis).
+    Unknown,
+    /// The entry value of a location.
+    Entry(Loc),
+    /// Anything else.
+    Other,
+}
+
+impl Origin {
+    fn meet(self, o: Origin) -> Origin {
+        match (self, o) {
+            (Origin::Unknown, x) | (x, Origin::Unknown) => x,
+            (a, b) if a == b => a,
+            _ => Origin::Other,
+        }
+    }
+}
+
+/// The origins of a function's SSA values and the entry values each
+/// may be.
+struct Values {
+    origin: SecondaryMap<Var, Origin>,
+    may_be: SecondaryMap<Var, LocSet>,
+}
+
+impl Values {
+    /// Both fixpoints, by rounds over the copies and phis in layout
+    /// order until nothing changes.
+    fn of(f: &Function) -> Values {
+        let mut origin = SecondaryMap::new(Origin::Other);
+        let mut may_be = SecondaryMap::new(LocSet::EMPTY);
+        for (l, &p) in LocSet::ALL.iter().zip(f.params()) {
+            origin[p] = Origin::Entry(l);
+            may_be[p] = LocSet::of(&[l]);
+        }
+        let mut moves = Vec::new();
+        for &b in f.layout() {
+            for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
+                match f.inst(i) {
+                    InstData::Phi { dst, .. } | InstData::Copy { dst, .. } => {
+                        origin[*dst] = Origin::Unknown;
+                        moves.push(i);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let source = |o: Operand, origin: &SecondaryMap<Var, Origin>| match o {
+            Operand::Var(v) => origin[v],
+            _ => Origin::Other,
+        };
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &i in &moves {
+                let (dst, o, m) = match f.inst(i) {
+                    InstData::Copy { dst, src } => (
+                        *dst,
+                        source(*src, &origin),
+                        match src {
+                            Operand::Var(v) => may_be[*v],
+                            _ => LocSet::EMPTY,
+                        },
+                    ),
+                    InstData::Phi { dst, args } => {
+                        let mut o = Origin::Unknown;
+                        let mut m = LocSet::EMPTY;
+                        for a in args.as_slice(f) {
+                            o = o.meet(source(a.value, &origin));
+                            if let Operand::Var(v) = a.value {
+                                m = m.union(may_be[v]);
+                            }
+                        }
+                        (*dst, o, m)
+                    }
+                    _ => continue,
+                };
+                if origin[dst] != o || may_be[dst] != m.union(may_be[dst]) {
+                    origin[dst] = o;
+                    may_be[dst] = m.union(may_be[dst]);
+                    changed = true;
+                }
+            }
+        }
+        Values { origin, may_be }
+    }
+
+    /// Whether each value was written by the function: defined by an
+    /// operation, by a call as one of its callee's results (`results`
+    /// of `i`: per result, whether it carries one), or a copy or phi of
+    /// such a value; not an entry value nor what a call clobbers.
+    fn written(
+        &self,
+        f: &Function,
+        carries: impl Fn(Inst, usize, Var) -> bool,
+    ) -> SecondaryMap<Var, bool> {
+        let mut real = SecondaryMap::new(false);
+        let mut moves = Vec::new();
+        for &b in f.layout() {
+            for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
+                match f.inst(i) {
+                    InstData::Phi { .. } | InstData::Copy { .. } => moves.push(i),
+                    InstData::Call { results: rs, .. } | InstData::Op { results: rs, .. } => {
+                        for (k, &v) in rs.as_slice(f).iter().enumerate() {
+                            real[v] = carries(i, k, v);
+                        }
+                    }
+                    _ => f.for_each_def(i, |v| real[v] = true),
+                }
+            }
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &i in &moves {
+                let (dst, r) = match f.inst(i) {
+                    InstData::Copy { dst, src } => (
+                        *dst,
+                        match src {
+                            Operand::Var(v) => real[*v],
+                            _ => true,
+                        },
+                    ),
+                    InstData::Phi { dst, args } => (
+                        *dst,
+                        args.as_slice(f).iter().any(|a| match a.value {
+                            Operand::Var(v) => real[v],
+                            _ => true,
+                        }),
+                    ),
+                    _ => continue,
+                };
+                if r && !real[dst] {
+                    real[dst] = true;
+                    changed = true;
+                }
+            }
+        }
+        real
+    }
+
+    /// The values used: read by an operation, a call, a branch or a
+    /// switch, or returned at a location of `results` other than their
+    /// origin's, then closed backward through copies and phis.
+    fn used(
+        &self,
+        f: &Function,
+        results: LocSet,
+        preserved: LocSet,
+        all: &[Loc],
+        skip: &SecondaryMap<Inst, u64>,
+    ) -> SecondaryMap<Var, bool> {
+        let mut used = SecondaryMap::new(false);
+        let mut work = Vec::new();
+        let mark = |v: Var, used: &mut SecondaryMap<Var, bool>, work: &mut Vec<Var>| {
+            if !used[v] {
+                used[v] = true;
+                work.push(v);
+            }
+        };
+        let mut defs: SecondaryMap<Var, Option<ssakit::ir::Inst>> = SecondaryMap::new(None);
+        for &b in f.layout() {
+            for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
+                match f.inst(i) {
+                    InstData::Phi { dst, .. } | InstData::Copy { dst, .. } => defs[*dst] = Some(i),
+                    InstData::Op { op, args, .. } if is_store(f.operator_name(*op)) => {
+                        // A preserved register's entry value stored (saved,
+                        // `push rbx` left in memory) is not a use.
+                        let args = args.as_slice(f);
+                        for (k, &a) in args.iter().enumerate() {
+                            let Operand::Var(v) = a else { continue };
+                            let saved =
+                                matches!(self.origin[v], Origin::Entry(l) if preserved.contains(l));
+                            if k + 1 < args.len() || !saved {
+                                mark(v, &mut used, &mut work);
+                            }
+                        }
+                    }
+                    InstData::Call { args, .. } | InstData::Op { args, .. } if skip[i] != 0 => {
+                        for (k, &a) in args.as_slice(f).iter().enumerate() {
+                            if let Operand::Var(v) = a {
+                                if skip[i] & (1 << k) == 0 {
+                                    mark(v, &mut used, &mut work);
+                                }
+                            }
+                        }
+                    }
+                    _ => f.for_each_use(i, |v| mark(v, &mut used, &mut work)),
+                }
+            }
+            match f.term(b) {
+                Terminator::Ret(vals) => {
+                    for (&l, &o) in all.iter().zip(vals.as_slice(f)) {
+                        if let Operand::Var(v) = o {
+                            if results.contains(l) && self.origin[v] != Origin::Entry(l) {
+                                mark(v, &mut used, &mut work);
+                            }
+                        }
+                    }
+                }
+                _ => f.for_each_term_use(b, |v| mark(v, &mut used, &mut work)),
+            }
+        }
+        while let Some(v) = work.pop() {
+            let Some(i) = defs[v] else { continue };
+            f.for_each_use(i, |u| mark(u, &mut used, &mut work));
+        }
+        used
+    }
+}
+
+/// The order of analysis: the call graph's strongly connected components
+/// by level (a component's level is one more than its callees').
+struct CallOrder {
+    levels: Vec<Vec<usize>>,
+}
+
+impl CallOrder {
+    /// Tarjan's algorithm with an explicit stack of (node, next edge):
+    /// components come out callees first.
+    fn of(graph: &[Vec<usize>]) -> CallOrder {
+        const NONE: u32 = u32::MAX;
+        let n = graph.len();
+        let mut index = vec![NONE; n];
+        let mut low = vec![0u32; n];
+        let mut on_stack = vec![false; n];
+        let mut comp = vec![NONE; n];
+        let mut stack = Vec::new();
+        let mut comps: Vec<Vec<usize>> = Vec::new();
+        let mut next = 0u32;
+        for root in 0..n {
+            if index[root] != NONE {
+                continue;
+            }
+            let mut frames = vec![(root, 0usize)];
+            index[root] = next;
+            low[root] = next;
+            next += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (v, ref mut e)) = frames.last_mut() {
+                if let Some(&w) = graph[v].get(*e) {
+                    *e += 1;
+                    if index[w] == NONE {
+                        index[w] = next;
+                        low[w] = next;
+                        next += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        frames.push((w, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                frames.pop();
+                if let Some(&(u, _)) = frames.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut members = Vec::new();
+                    loop {
+                        let w = stack.pop().expect("the component is on the stack");
+                        on_stack[w] = false;
+                        comp[w] = comps.len() as u32;
+                        members.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    comps.push(members);
+                }
+            }
+        }
+        let mut level = vec![0usize; comps.len()];
+        for (c, members) in comps.iter().enumerate() {
+            let mut l = 0;
+            for &v in members {
+                for &w in &graph[v] {
+                    let cw = comp[w] as usize;
+                    if cw != c {
+                        l = l.max(level[cw] + 1);
+                    }
+                }
+            }
+            level[c] = l;
+        }
+        let mut levels = vec![Vec::new(); level.iter().max().map_or(0, |&m| m + 1)];
+        for (c, members) in comps.iter().enumerate() {
+            levels[level[c]].extend(members.iter().copied());
+        }
+        CallOrder { levels }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn call_order_puts_callees_first_and_cycles_together() {
+        // 0 -> 1 -> 2, 2 -> 1 (a cycle), 3 -> 0, 4 -> 4.
+        let g = vec![vec![1], vec![2], vec![1], vec![0], vec![4]];
+        let o = CallOrder::of(&g);
+        let level_of = |v: usize| o.levels.iter().position(|l| l.contains(&v)).unwrap();
+        assert_eq!(level_of(1), level_of(2));
+        assert!(level_of(0) > level_of(1) && level_of(3) > level_of(0));
+        assert_eq!(o.levels.iter().map(Vec::len).sum::<usize>(), 5);
+    }
+}

@@ -1,0 +1,151 @@
+//! Calling conventions and signatures (issue 41, items 3 and 4): a Go
+//! binary built here (`scripts/build-go-fixture.sh`, Debian's
+//! `golang-go`) gets Go's register ABI, so `main.main`'s call of
+//! `main.add3` reads `rbx` (its second argument); a C binary keeps System
+//! V; and the signatures found with SSA on the C fixture give the
+//! parameters, results and preserved registers its source says.
+//!
+//! Without `go` the Go test says so and passes, unless
+//! `SSAKIT_REQUIRE_GO=1`.
+
+use ssakit_x86::binary::Binary;
+use ssakit_x86::conv::ConvKind;
+use ssakit_x86::lift::{lift_with, lift_with_signatures, Options};
+use ssakit_x86::regs::{Loc, LocSet};
+use ssakit_x86::signature::Signatures;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Go fixture, built by the script; `None` (and a note) without `go`.
+fn go_fixture() -> Option<Vec<u8>> {
+    let have_go = Command::new("go").arg("version").output().is_ok();
+    if !have_go {
+        assert!(
+            std::env::var_os("SSAKIT_REQUIRE_GO").is_none(),
+            "SSAKIT_REQUIRE_GO is set but `go` is not installed (scripts/install-x86-corpus.sh)"
+        );
+        eprintln!("skipped: `go` is not installed (scripts/install-x86-corpus.sh)");
+        return None;
+    }
+    let out = std::env::temp_dir().join(format!("ssakit-gofixture-{}", std::process::id()));
+    let st = Command::new(root().join("scripts/build-go-fixture.sh"))
+        .arg(&out)
+        .output()
+        .expect("the build script runs");
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let elf = std::fs::read(&out).expect("the Go fixture is built");
+    let _ = std::fs::remove_file(&out);
+    Some(elf)
+}
+
+/// The line of `text` calling a function whose name contains `callee`.
+fn call_line<'t>(text: &'t str, callee: &str) -> &'t str {
+    text.lines()
+        .find(|l| l.contains(callee) && l.contains(".call("))
+        .unwrap_or_else(|| panic!("no call of {callee} in\n{text}"))
+}
+
+#[test]
+fn go_calls_follow_the_register_abi() {
+    let Some(elf) = go_fixture() else { return };
+    let bin = Binary::parse(&elf).unwrap();
+    assert_eq!(bin.convention(), ConvKind::GoAbiInternal);
+    let main = bin
+        .functions()
+        .iter()
+        .find(|f| f.name == "main.main")
+        .expect("main.main");
+    let add3 = bin
+        .functions()
+        .iter()
+        .find(|f| f.name == "main.add3")
+        .expect("main.add3");
+    let opts = Options { semantics: true };
+    let text = ssakit::text::print_function(&lift_with(&bin, main, &opts).func);
+    let call = call_line(&text, "add3");
+    assert!(call.contains("(rax, rbx, rcx,"), "{call}");
+    // With signatures, the call reads add3's three parameters only (and
+    // rsp), and add3 returns rax.
+    let sigs = Signatures::infer(&bin, true);
+    let s = sigs.at(add3.extent.start).expect("add3's signature");
+    let mut want = LocSet::of(&[Loc::RAX, Loc::RBX, Loc::RCX]);
+    assert_eq!(s.params, want, "{s}");
+    assert!(!s.fallback && s.results.contains(Loc::RAX), "{s}");
+    let text = ssakit::text::print_function(&lift_with_signatures(&bin, main, &opts, &sigs).func);
+    let call = call_line(&text, "add3");
+    want.insert(Loc::RSP);
+    assert!(call.contains("(rax, rbx, rcx, rsp)"), "{call}");
+}
+
+fn fixture() -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture/fixture")).unwrap()
+}
+
+#[test]
+fn a_c_binary_keeps_system_v() {
+    let elf = fixture();
+    let bin = Binary::parse(&elf).unwrap();
+    assert_eq!(bin.convention(), ConvKind::SystemV);
+    let info = bin
+        .functions()
+        .iter()
+        .find(|f| f.name == "checked")
+        .unwrap();
+    let text = ssakit::text::print_function(&lift_with(&bin, info, &Options::default()).func);
+    assert!(
+        text.contains("die.call(rdi, rsi, rdx, rcx, r8, r9, rax, rsp, xmm0,"),
+        "{text}"
+    );
+}
+
+#[test]
+fn fixture_signatures_match_the_source() {
+    let elf = fixture();
+    let bin = Binary::parse(&elf).unwrap();
+    for stack in [false, true] {
+        let sigs = Signatures::infer(&bin, stack);
+        let sig = |name: &str| {
+            let f = bin.functions().iter().find(|f| f.name == name).unwrap();
+            sigs.at(f.extent.start).unwrap().clone()
+        };
+        // long sum(const long *a, long n)
+        let s = sig("sum");
+        assert_eq!(s.params, LocSet::of(&[Loc::RSI, Loc::RDI]), "sum: {s}");
+        assert_eq!(s.results, LocSet::of(&[Loc::RAX]), "sum: {s}");
+        // A leaf keeps every register it does not write.
+        assert!(
+            s.preserved.contains(Loc::RBX) && s.preserved.contains(Loc::xmm(3)),
+            "{s}"
+        );
+        assert!(!s.preserved.contains(Loc::RAX), "sum: {s}");
+        // long maxl(long a, long b)
+        let s = sig("maxl");
+        assert_eq!(s.params, LocSet::of(&[Loc::RSI, Loc::RDI]), "maxl: {s}");
+    }
+}
+
+#[test]
+fn signatures_cut_the_pruned_phis_of_the_fixture() {
+    let elf = fixture();
+    let bin = Binary::parse(&elf).unwrap();
+    let mut opts = ssakit_x86::pipeline::Options {
+        semantics: true,
+        stack: true,
+        ..Default::default()
+    };
+    let before = ssakit_x86::pipeline::run(&bin, &opts, &|| {});
+    opts.signatures = true;
+    let after = ssakit_x86::pipeline::run(&bin, &opts, &|| {});
+    assert!(after.failures.is_empty(), "{:?}", after.failures);
+    let (b, a) = (before.total().phis[2], after.total().phis[2]);
+    assert!(a.total() < b.total(), "{b:?} -> {a:?}");
+    assert!(a.registers * 2 <= b.registers, "{b:?} -> {a:?}");
+}
