@@ -28,3 +28,20 @@ fn emit_llvm_rejects_an_external_named_like_a_print_helper() {
         "{err}"
     );
 }
+
+/// A typed program with an operation: refused by default (exit 1, the
+/// type named), emitted with `--opaque` as the library's opaque module.
+#[test]
+fn emit_llvm_opaque_takes_what_the_default_refuses() {
+    let src = "operator i32.add pure\nfunction f(a: i32) -> i32 {\ne:\n    b: i32 = i32.add(a, a)\n    ret b\n}\n";
+    let out = ssakit(&["emit-llvm", "-"], Some(src));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("only `i64` can be emitted"));
+    let out = ssakit(&["emit-llvm", "--opaque", "-"], Some(src));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let m = ssakit::text::parse_module(src).unwrap();
+    let opts = ssakit::backend::llvm::EmitOptions { opaque: true };
+    let expected = ssakit::backend::llvm::emit_module_with(&m, &opts).unwrap();
+    assert_eq!(stdout(&out), expected);
+    assert!(expected.contains("@op.i32.add("), "{expected}");
+}

@@ -54,6 +54,16 @@
 //! (its meaning is not known here), a `ret` of several values and a call
 //! with several results.
 //!
+//! With [`EmitOptions::opaque`], for timing `mem2reg` on programs this
+//! world cannot express (lifted WebAssembly and machine code), only a
+//! call of a module function with the wrong arity is refused: every
+//! variable gets an `i64` slot whatever its type, an operation becomes a
+//! call of an external `@op.NAME` (declared variadic; its immediates left
+//! out) whose result every destination stores, a call's result is stored
+//! into each of its destinations, and `ret` returns its first value. The loads and stores,
+//! what `mem2reg` works on, are those of the program; its meaning is not
+//! kept.
+//!
 //! Parallel copies are all loads, then all stores. The input is meant not to
 //! be in SSA form, but phis are accepted too, demoted the way LLVM's
 //! `reg2mem` does: a phi `x = phi(P: a, ...)` gets a second slot `%x.in`;
@@ -109,10 +119,41 @@ impl std::error::Error for EmitError {}
 /// assert!(ll.contains("declare void @print_i64(i64)"));
 /// ```
 pub fn emit_module(m: &Module) -> Result<String, EmitError> {
+    emit_module_with(m, &EmitOptions::default())
+}
+
+/// How [`emit_module_with`] emits.
+///
+/// ```
+/// let o = ssakit::backend::llvm::EmitOptions::default();
+/// assert!(!o.opaque);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// Refuse only calls of the wrong arity: every variable an `i64`
+    /// slot, operations calls of externals (see the module doc). For timing `mem2reg` only: the
+    /// output does not keep the program's meaning.
+    pub opaque: bool,
+}
+
+/// [`emit_module`] with `opts`.
+///
+/// ```
+/// use ssakit::backend::llvm::{emit_module, emit_module_with, EmitOptions};
+/// let src = "operator i32.add pure\nfunction f(a: i32) {\ne:\n    b: i32 = i32.add(a, a)\n    ret b\n}\n";
+/// let m = ssakit::text::parse_module(src).unwrap();
+/// assert!(emit_module(&m).is_err());
+/// let ll = emit_module_with(&m, &EmitOptions { opaque: true }).unwrap();
+/// assert!(ll.contains("call i64 (...) @op.i32.add(i64 "));
+/// assert!(ll.contains("declare i64 @op.i32.add(...)"));
+/// ```
+pub fn emit_module_with(m: &Module, opts: &EmitOptions) -> Result<String, EmitError> {
     let mut out = String::new();
     let mut externals = BTreeSet::new();
     for f in &m.functions {
-        FunctionEmitter::new(m, f, &mut out, &mut externals).emit()?;
+        let mut e = FunctionEmitter::new(m, f, &mut out, &mut externals);
+        e.opaque = opts.opaque;
+        e.emit()?;
         out.push('\n');
     }
     out.push_str("declare void @print_i64(i64)\n");
@@ -163,6 +204,8 @@ struct FunctionEmitter<'a> {
     incoming: Vec<Vec<(Var, Operand)>>,
     /// `%NAME.in` of each phi destination (empty for other variables).
     in_slot: Vec<String>,
+    /// [`EmitOptions::opaque`].
+    opaque: bool,
 }
 
 impl<'a> FunctionEmitter<'a> {
@@ -187,6 +230,7 @@ impl<'a> FunctionEmitter<'a> {
             temp: 0,
             incoming: Vec::new(),
             in_slot: Vec::new(),
+            opaque: false,
         }
     }
 
@@ -216,6 +260,9 @@ impl<'a> FunctionEmitter<'a> {
     /// `ret` of several values, a call with several results.
     fn check(&self) -> Result<(), EmitError> {
         let f = self.f;
+        if self.opaque {
+            return Ok(());
+        }
         if let Some(v) = f.vars().find(|&v| f.var_type(v) != Type::I64) {
             return Err(self.err(format!(
                 "variable `{}` has type `{}`: only `i64` can be emitted",
@@ -420,7 +467,7 @@ impl<'a> FunctionEmitter<'a> {
                     }
                 };
                 let r = self.inst(&format!("call i64 {callee}({})", vals.join(", ")));
-                if let Some(&d) = results.as_slice(f).first() {
+                for &d in results.as_slice(f) {
                     self.store(d, &r);
                 }
             }
@@ -436,6 +483,25 @@ impl<'a> FunctionEmitter<'a> {
                 let vals: Vec<Val> = copies.iter().map(|&(_, s)| self.value(s)).collect();
                 for (&(d, _), v) in copies.iter().zip(&vals) {
                     self.store(d, v);
+                }
+            }
+            InstData::Op {
+                op, args, results, ..
+            } if self.opaque => {
+                let vals: Vec<String> = args
+                    .as_slice(f)
+                    .iter()
+                    .map(|&a| format!("i64 {}", self.value(a)))
+                    .collect();
+                let name = format!("op.{}", f.operator_name(*op));
+                let r = self.inst(&format!(
+                    "call i64 (...) @{}({})",
+                    ident(&name),
+                    vals.join(", ")
+                ));
+                self.externals.insert(name.into());
+                for &d in results.as_slice(f) {
+                    self.store(d, &r);
                 }
             }
             InstData::Op { op, .. } => {
@@ -580,6 +646,38 @@ mod tests {
         assert!(ir.contains("call i64 (...) @ext(i64 "), "{ir}");
         assert!(ir.contains("declare i64 @ext(...)"), "{ir}");
         assert_eq!(ir.matches("call void @print_i64").count(), 2);
+    }
+
+    /// What the plain emitter refuses, `opaque` emits: a `bool` and an
+    /// `i32` variable get `i64` slots, an operation with two results is
+    /// one external call stored into both, a call with two results too,
+    /// `ret` returns its first value.
+    #[test]
+    fn opaque_emits_what_the_plain_emitter_refuses() {
+        let src = "operator two pure\nfunction g(x) {\ne:\n    ret x\n}\n\
+                   function f(a: i32) -> (i32, bool) {\ne:\n    (b: i32, c: bool) = two(a, 7)\n    \
+                   (d, e) = h(a)\n    ret b, c\n}\n";
+        let m = crate::text::parse_module(src).unwrap();
+        assert!(emit_module(&m).is_err());
+        let ir = emit_module_with(&m, &EmitOptions { opaque: true }).unwrap();
+        assert!(ir.contains("%c.addr = alloca i64"), "{ir}");
+        assert!(
+            ir.contains("call i64 (...) @op.two(i64 %t.0, i64 7)"),
+            "{ir}"
+        );
+        assert!(
+            ir.contains("store i64 %t.1, i64* %b.addr\n  store i64 %t.1, i64* %c.addr"),
+            "{ir}"
+        );
+        assert!(
+            ir.contains("store i64 %t.3, i64* %d.addr\n  store i64 %t.3, i64* %e.addr"),
+            "{ir}"
+        );
+        assert!(
+            ir.contains("declare i64 @h(...)\ndeclare i64 @op.two(...)"),
+            "{ir}"
+        );
+        assert_eq!(ir.matches("  ret i64 %t.").count(), 2, "{ir}");
     }
 
     #[test]
