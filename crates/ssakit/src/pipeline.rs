@@ -29,7 +29,9 @@
 //! * **Time**: each stage is a [`timing::phase`] (`construct minimal`,
 //!   `construct semi-pruned`, `construct pruned`, `verify`, `opt`,
 //!   `destruct`), with the phases of the passes inside them;
-//!   [`Outcome::times`] holds them all.
+//!   [`Outcome::times`] holds them all (a run collects its own, so an
+//!   enclosing [`timing::collect`] does not see them: a front end adds
+//!   them to its record of lifting).
 //!
 //! ```
 //! use ssakit::pipeline::{Flavors, Pipeline};
@@ -374,17 +376,76 @@ pub trait Observer {
     /// `flavor` was constructed (and verified, if asked) into `ssa`; in
     /// [`FLAVORS`] order, `chosen` for the flavour that goes on. An error
     /// ends the run with it.
+    ///
+    /// ```
+    /// use ssakit::construct::Flavor;
+    /// use ssakit::ir::Function;
+    /// use ssakit::pipeline::{Error, Flavors, Observer, Pipeline};
+    /// /// The flavour that goes on, and the blocks of its SSA.
+    /// struct Chosen(Option<(Flavor, usize)>);
+    /// impl Observer for Chosen {
+    ///     fn constructed(&mut self, flavor: Flavor, ssa: &Function, chosen: bool) -> Result<(), Error> {
+    ///         if chosen {
+    ///             self.0 = Some((flavor, ssa.layout().len()));
+    ///         }
+    ///         Ok(())
+    ///     }
+    /// }
+    /// let f = ssakit::text::parse_module("function f() {\ne:\n    ret\n}\n").unwrap().functions.remove(0);
+    /// let mut p = Pipeline { flavors: Flavors::All, ..Default::default() };
+    /// p.construct.flavor = Flavor::SemiPruned;
+    /// let mut seen = Chosen(None);
+    /// p.run_observed(f, &mut seen).unwrap();
+    /// assert_eq!(seen.0, Some((Flavor::SemiPruned, 1)));
+    /// ```
     fn constructed(&mut self, flavor: Flavor, ssa: &Function, chosen: bool) -> Result<(), Error> {
         let _ = (flavor, ssa, chosen);
         Ok(())
     }
 
     /// The passes are about to run on `ssa` (only if there are passes).
+    ///
+    /// ```
+    /// use ssakit::ir::Function;
+    /// use ssakit::opt::Pass;
+    /// use ssakit::pipeline::{Observer, Pipeline};
+    /// /// The SSA form as constructed, before the passes change it.
+    /// struct Keep(Option<Function>);
+    /// impl Observer for Keep {
+    ///     fn before_passes(&mut self, ssa: &Function) {
+    ///         self.0 = Some(ssa.clone());
+    ///     }
+    /// }
+    /// let f = ssakit::text::parse_module("function f(a) {\ne:\n    b = a\n    ret b\n}\n").unwrap().functions.remove(0);
+    /// let p = Pipeline { passes: Pass::parse("copy-prop,dce").unwrap(), ..Default::default() };
+    /// let mut keep = Keep(None);
+    /// let out = p.run_observed(f, &mut keep).unwrap();
+    /// assert!(keep.0.unwrap().num_insts() > out.func.num_insts());
+    /// ```
     fn before_passes(&mut self, ssa: &Function) {
         let _ = ssa;
     }
 
-    /// The passes ran on `ssa` (only if there are passes).
+    /// The passes ran on `ssa` (only if there are passes), before
+    /// destruction.
+    ///
+    /// ```
+    /// use ssakit::ir::Function;
+    /// use ssakit::opt::Pass;
+    /// use ssakit::pipeline::{Observer, Pipeline};
+    /// /// Whether the passes left valid SSA.
+    /// struct Valid(bool);
+    /// impl Observer for Valid {
+    ///     fn after_passes(&mut self, ssa: &Function) {
+    ///         self.0 = ssakit::verify::verify_valid(ssa).is_ok();
+    ///     }
+    /// }
+    /// let f = ssakit::text::parse_module("function f(a) {\ne:\n    b = a + 1\n    ret a\n}\n").unwrap().functions.remove(0);
+    /// let p = Pipeline { passes: vec![Pass::Dce], destruct: Some(Default::default()), ..Default::default() };
+    /// let mut valid = Valid(false);
+    /// let out = p.run_observed(f, &mut valid).unwrap();
+    /// assert!(valid.0 && ssakit::destruct::is_out_of_ssa(&out.func));
+    /// ```
     fn after_passes(&mut self, ssa: &Function) {
         let _ = ssa;
     }
