@@ -17,6 +17,7 @@ use serde::Serialize;
 use ssakit::analysis::report;
 use ssakit::error::IrError;
 use ssakit::ir::{Block, Function, Var, VarNames};
+use ssakit::pipeline::{Stage, FLAVORS};
 use ssakit::text::FunctionSpans;
 use ssakit::timing::PassTimes;
 
@@ -472,7 +473,12 @@ impl WasmCounts {
     /// `total`).
     pub fn new(f: &ssakit_wasm::pipeline::FunctionStats, named: Option<&str>) -> WasmCounts {
         let t = &f.times;
-        let built = |k: usize| f.phis[k].map(|_| t.construct[k]);
+        let built = |k: usize| {
+            let flavor = FLAVORS[k];
+            f.phis
+                .get(flavor)
+                .map(|_| t.seconds(Stage::Construct(flavor).phase()))
+        };
         WasmCounts {
             blocks: f.blocks,
             copies_after_destruct: f.copies,
@@ -481,13 +487,13 @@ impl WasmCounts {
             instructions: f.insts,
             locals: f.locals,
             name: named.map(str::to_string),
-            phis: Flavours::new(f.phis),
+            phis: Flavours::new(f.phis.to_array()),
             times: WasmTimes {
                 construct: Flavours::new([built(0), built(1), built(2)]),
-                destruct: t.destruct,
-                lift: t.lift,
-                passes: t.opt,
-                verify: t.verify,
+                destruct: t.seconds(Stage::Destruct.phase()),
+                lift: t.seconds("lift"),
+                passes: t.seconds(Stage::Opt.phase()),
+                verify: t.seconds(Stage::Verify(FLAVORS[0]).phase()),
             },
         }
     }
@@ -831,7 +837,7 @@ impl X86Counts {
     ) -> X86Counts {
         let t = &f.times;
         let phis = |k: usize| {
-            let p = &f.phis[k];
+            let p = f.phis.get(FLAVORS[k]).copied().unwrap_or_default();
             built(k).then_some(X86Phis {
                 flags: p.flags,
                 registers: p.registers,
@@ -839,7 +845,8 @@ impl X86Counts {
                 slots: f.stack.is_some().then_some(p.slots),
             })
         };
-        let construct = |k: usize| built(k).then_some(t.construct[k]);
+        let construct =
+            |k: usize| built(k).then(|| t.seconds(Stage::Construct(FLAVORS[k]).phase()));
         X86Counts {
             address: named.then(|| format!("{:#x}", f.address)),
             blocks: f.blocks,
@@ -850,9 +857,9 @@ impl X86Counts {
             lost: X86Lost::of_function(&f.lost),
             meaning_flag_defs: semantics.then_some(f.meaning_flag_defs),
             name: named.then(|| f.name.clone()),
-            passes: f.passes.iter().any(Option::is_some).then(|| {
+            passes: f.passes.iter().next().is_some().then(|| {
                 let p = |k: usize| {
-                    f.passes[k].map(|[b, a]| X86Passes {
+                    f.passes.get(FLAVORS[k]).map(|&[b, a]| X86Passes {
                         after: a.into(),
                         before: b.into(),
                     })
@@ -869,11 +876,11 @@ impl X86Counts {
             signature: f.signature.as_ref().map(X86Signature::from),
             times: X86Times {
                 construct: Flavours::new([construct(0), construct(1), construct(2)]),
-                decode: t.decode,
-                destruct: t.destruct,
-                lift: t.lift,
-                passes: t.opt,
-                verify: t.verify,
+                decode: t.seconds("decode"),
+                destruct: t.seconds(Stage::Destruct.phase()),
+                lift: t.seconds("lift"),
+                passes: t.seconds(Stage::Opt.phase()),
+                verify: t.seconds(Stage::Verify(FLAVORS[0]).phase()),
             },
         }
     }

@@ -11,9 +11,12 @@ use crate::json::ReportArgs;
 use crate::out::Out;
 use crate::par;
 use crate::passes::{Passes, PassesParser};
-use ssakit::construct::Options;
+use ssakit::construct::{Flavor, Options};
+use ssakit::destruct::DestructOptions;
 use ssakit::ir::Function;
 use ssakit::opt::Pass;
+use ssakit::pipeline::{Flavors, Pipeline, Stage};
+use ssakit::timing::PassTimes;
 use std::io::IsTerminal;
 
 /// `--construct` of `wasm lift` and `x86 lift`, with construction's
@@ -94,52 +97,17 @@ pub struct PipelineArgs {
 
 impl PipelineArgs {
     /// The pipeline both stats commands run: construction of `flavor` (as
-    /// [`construct_options`]), the passes (none without `--passes`),
-    /// whether to destruct, and whether all three flavours are constructed
-    /// or only `flavor`. It converts into either library's options.
-    pub fn options(&self, flavor: FlavorArg, all_flavors: bool) -> Pipeline {
+    /// [`construct_options`]) in `flavors`, each verified, the passes
+    /// (none without `--passes`), and destruction unless `--no-destruct`.
+    pub fn pipeline(&self, flavor: FlavorArg, flavors: Flavors) -> Pipeline {
         Pipeline {
             construct: construct_options(flavor),
+            flavors,
+            verify: true,
             passes: self.passes.clone().map(|p| p.0).unwrap_or_default(),
-            destruct: !self.no_destruct,
-            all_flavors,
+            destruct: (!self.no_destruct).then(DestructOptions::default),
         }
     }
-}
-
-/// The pipeline of `wasm stats` and `x86 stats`, as their flags give it;
-/// `.into()` makes it [`ssakit_wasm::pipeline::Options`] or
-/// [`ssakit_x86::pipeline::Options`].
-pub struct Pipeline {
-    construct: Options,
-    passes: Vec<Pass>,
-    destruct: bool,
-    all_flavors: bool,
-}
-
-/// `From<Pipeline>` for each library's options: the three fields they
-/// share, and each library's own fields (which flavours are constructed,
-/// computed from `all`: all three flavours, or only the chosen one; the
-/// others at their defaults, set by the command afterwards).
-macro_rules! from_pipeline {
-    ($($options:ty => |$all:ident| $($flavors:ident: $value:expr),+;)*) => {$(
-        impl From<Pipeline> for $options {
-            fn from(p: Pipeline) -> Self {
-                let $all = p.all_flavors;
-                Self {
-                    construct: p.construct,
-                    passes: p.passes,
-                    destruct: p.destruct,
-                    $($flavors: $value,)+
-                }
-            }
-        }
-    )*};
-}
-
-from_pipeline! {
-    ssakit_wasm::pipeline::Options => |all| all_flavors: all;
-    ssakit_x86::pipeline::Options => |all| only_chosen: !all, semantics: false, stack: false, signatures: false;
 }
 
 impl ReportArgs {
@@ -180,12 +148,18 @@ pub(crate) fn construct_options(flavor: FlavorArg) -> Options {
     )
 }
 
-/// Constructs `f` and verifies the result; the message of the first
-/// failure (each command says which function and stage).
+/// Constructs `f` and verifies the result (the core's pipeline, stopped
+/// there); the message of the first failure (each command says which
+/// function and stage). `f` is left empty on failure.
 pub(crate) fn construct_verified(f: &mut Function, opts: &Options) -> Result<(), String> {
-    ssakit::construct::construct(f, opts).map_err(|e| e.describe(f))?;
-    ssakit::verify::verify_valid(f)
-        .map_err(|errs| errs.first().map(|e| e.describe(f)).unwrap_or_default())
+    let run = Pipeline {
+        construct: *opts,
+        verify: true,
+        ..Default::default()
+    };
+    let input = std::mem::replace(f, Function::new(""));
+    *f = run.run(input).map_err(|e| e.message)?.func;
+    Ok(())
 }
 
 /// A bar of `len` functions on standard error, drawn only when it is a
@@ -263,20 +237,15 @@ pub(crate) struct Ran {
 }
 
 impl Ran {
-    /// The tail of a report whose pipeline took `times` seconds to
-    /// verify, optimise and destruct: the passes' time when `passes` ran
-    /// some, destruction's when `destruct`.
-    pub(crate) fn new(
-        [verify, opt, destruct_time]: [f64; 3],
-        passes: &[Pass],
-        destruct: bool,
-        wall: f64,
-        failures: usize,
-    ) -> Self {
+    /// The tail of a report of `pipeline`, whose phases took `times`:
+    /// the passes' time when it ran some, destruction's when it
+    /// destructed.
+    pub(crate) fn new(times: &PassTimes, pipeline: &Pipeline, wall: f64, failures: usize) -> Self {
+        let secs = |stage: Stage| times.seconds(stage.phase());
         Ran {
-            verify,
-            passes: (!passes.is_empty()).then_some(opt),
-            destruct: destruct.then_some(destruct_time),
+            verify: secs(Stage::Verify(Flavor::Minimal)),
+            passes: (!pipeline.passes.is_empty()).then(|| secs(Stage::Opt)),
+            destruct: pipeline.destruct.map(|_| secs(Stage::Destruct)),
             wall,
             failures,
         }

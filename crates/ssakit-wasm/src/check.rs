@@ -5,17 +5,19 @@
 
 use crate::lift::{lift, ModuleSymbols};
 use crate::module;
-use ssakit::construct::{self, Flavor, Options};
-use ssakit::destruct::{destruct, DestructOptions};
+use ssakit::construct::{self, Flavor};
+use ssakit::destruct::DestructOptions;
 use ssakit::ir::{Function, Module};
-use ssakit::opt::{self, Pass};
+use ssakit::opt::Pass;
+use ssakit::pipeline::{Flavors, Pipeline};
 use ssakit::text::{parse_module, print_function, print_module};
 
 /// What every lifted function must satisfy: its text parses back to the
 /// same IR; it constructs in every flavour and verifies; the chosen
-/// flavour goes through `copy-prop,const-prop,dce` and destruction, and
-/// the result's text is a fixed point of print and parse. Returns the phi
-/// counts per flavour, or the failing stage and why.
+/// flavour goes through `copy-prop,const-prop,dce` and destruction (the
+/// core's [pipeline](ssakit::pipeline)), and the result's text is a fixed
+/// point of print and parse. Returns the phi counts per flavour, or the
+/// failing stage and why.
 ///
 /// ```
 /// # use ssakit_wasm::module::{parse, to_binary};
@@ -41,34 +43,26 @@ pub fn check_function(f: &Function) -> Result<[usize; 3], String> {
     if &parsed != f {
         return Err(format!("round trip: the text parses to another IR\n{src}"));
     }
-    let mut phis = [0; 3];
-    let mut last = None;
-    for (k, flavor) in [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned]
-        .into_iter()
-        .enumerate()
-    {
-        let mut g = f.clone();
-        let s = construct::construct(
-            &mut g,
-            &Options {
-                flavor,
-                ..Default::default()
-            },
-        )
-        .map_err(|e| format!("construct {flavor:?}: {}", e.describe(f)))?;
-        phis[k] = s.phis;
-        ssakit::verify::verify_valid(&g)
-            .map_err(|e| format!("verify {flavor:?}: {}", e[0].describe(&g)))?;
-        last = Some(g);
-    }
-    let mut g = last.expect("three flavours");
-    let passes = Pass::parse("copy-prop,const-prop,dce").unwrap();
-    opt::run_passes(&mut g, &passes).map_err(|e| format!("opt: {}", e.describe(&g)))?;
-    ssakit::verify::verify_valid(&g)
-        .map_err(|e| format!("verify after opt: {}", e[0].describe(&g)))?;
-    destruct(&mut g, &DestructOptions::default())
-        .map_err(|e| format!("destruct: {}", e.describe(&g)))?;
-    let m = Module { functions: vec![g] };
+    // The pruned flavour (the last built) goes on; destruction checks the
+    // passes' output.
+    let run = Pipeline {
+        construct: construct::Options {
+            flavor: Flavor::Pruned,
+            ..Default::default()
+        },
+        flavors: Flavors::All,
+        verify: true,
+        passes: Pass::parse("copy-prop,const-prop,dce").expect("known passes"),
+        destruct: Some(DestructOptions::default()),
+    };
+    let out = run.run(parsed).map_err(|e| e.to_string())?;
+    let phis = out
+        .phis
+        .to_array()
+        .map(|p| p.expect("all three flavours built"));
+    let m = Module {
+        functions: vec![out.func],
+    };
     let once = print_module(&m);
     let again = parse_module(&once)
         .map_err(|d| format!("parse after destruct: {}", d.render("destructed", &once)))?;

@@ -1,124 +1,38 @@
-//! The chapter's pipeline on every function of a module, in parallel
-//! (rayon; results in module order): lift, construct the chosen flavour
-//! (and, when asked, the other two: their phi counts), verify each, then,
-//! on the chosen flavour, the optimisation passes and destruction; counts
-//! and time per phase.
-//!
-//! Only the chosen flavour is built unless [`Options::all_flavors`] asks
-//! for the three: minimal SSA places a phi at the iterated dominance
-//! frontier of every assignment (chapter, section 13.2), quadratic in the
-//! function on a ladder of blocks, and a 353 KB module's minimal SSA took
-//! 22 GB.
+//! The chapter's pipeline ([`ssakit::pipeline`]) on every function of a
+//! module, in parallel (rayon; results in module order): lift, then the
+//! core's run (construction of the chosen flavour, or of all three for
+//! their phi counts, verification, passes, destruction); counts and time
+//! per phase.
 
 use crate::error::WasmError;
 use crate::lift::{lift, Lifted, ModuleSymbols};
 use crate::module::WasmModule;
 use rayon::prelude::*;
-use ssakit::construct::{self, Flavor};
-use ssakit::destruct::{destruct, destruct_trusted, DestructOptions};
-use ssakit::ir::{Function, InstData};
-use ssakit::opt::{self, Pass};
+use ssakit::pipeline::{self, PerFlavor, Pipeline};
+use ssakit::timing::{self, PassTimes};
 use std::time::Instant;
 
-/// The flavours, in the order of [`FunctionStats::phis`].
-pub const FLAVORS: [Flavor; 3] = [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned];
-
-/// What to run after construction.
-///
-/// ```
-/// use ssakit::opt::Pass;
-/// use ssakit_wasm::pipeline::{run, Options};
-/// # let wasm = ssakit_wasm::module::to_binary(b"(module (func (param i32) (result i32) (local i32)
-/// #     (block (loop (br_if 1 (i32.eqz (local.get 0)))
-/// #         (local.set 1 (i32.add (local.get 1) (local.get 0)))
-/// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
-/// #     local.get 1))").unwrap();
-/// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
-/// let opts = Options {
-///     passes: Pass::parse("copy-prop,dce").unwrap(),
-///     destruct: true,
-///     ..Default::default()
-/// };
-/// let stats = run(&m, &opts, &|| {}).unwrap();
-/// assert!(stats.functions[0].copies.is_some()); // destruction ran
-/// let no_destruct = run(&m, &Options::default(), &|| {}).unwrap();
-/// assert_eq!(no_destruct.functions[0].copies, None);
-/// // Only the chosen flavour (`construct.flavor`: minimal by default) is
-/// // constructed.
-/// let [minimal, semi_pruned, pruned] = no_destruct.functions[0].phis;
-/// assert!(minimal.is_some() && semi_pruned.is_none() && pruned.is_none());
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// Construction options; its flavour is the one constructed, counted,
-    /// optimised and destructed.
-    pub construct: construct::Options,
-    /// Also construct, verify and count the other two flavours (minimal
-    /// SSA can be quadratic in the function).
-    pub all_flavors: bool,
-    /// Optimisation passes on the chosen flavour's SSA.
-    pub passes: Vec<Pass>,
-    /// Whether to destruct (split edges, coalescing) after the passes.
-    pub destruct: bool,
-}
-
-/// Seconds per phase, summed over functions (each function's phases run
-/// on one thread).
-///
-/// ```
-/// # use ssakit_wasm::pipeline::{run, Options};
-/// # let wasm = ssakit_wasm::module::to_binary(b"(module (func (param i32) (result i32) (local i32)
-/// #     (block (loop (br_if 1 (i32.eqz (local.get 0)))
-/// #         (local.set 1 (i32.add (local.get 1) (local.get 0)))
-/// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
-/// #     local.get 1))").unwrap();
-/// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
-/// let t = run(&m, &Options::default(), &|| {}).unwrap().total().times;
-/// assert!(t.lift >= 0.0 && t.construct.iter().all(|&s| s >= 0.0));
-/// assert_eq!(t.destruct, 0.0); // not asked for
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Times {
-    /// Reading, validating and lifting bodies.
-    pub lift: f64,
-    /// Construction, per flavour (as [`FLAVORS`]; 0 for one not built).
-    pub construct: [f64; 3],
-    /// Verification of the constructions.
-    pub verify: f64,
-    /// The optimisation passes.
-    pub opt: f64,
-    /// Destruction.
-    pub destruct: f64,
-}
-
-impl Times {
-    fn add(&mut self, o: &Times) {
-        self.lift += o.lift;
-        for k in 0..3 {
-            self.construct[k] += o.construct[k];
-        }
-        self.verify += o.verify;
-        self.opt += o.opt;
-        self.destruct += o.destruct;
-    }
-}
+pub use ssakit::pipeline::count_copies;
 
 /// One function's figures.
 ///
 /// ```
-/// # use ssakit_wasm::pipeline::{run, Options};
+/// # use ssakit::pipeline::{Flavors, Pipeline};
+/// # use ssakit_wasm::pipeline::run;
 /// # let wasm = ssakit_wasm::module::to_binary(b"(module (func (param i32) (result i32) (local i32)
 /// #     (block (loop (br_if 1 (i32.eqz (local.get 0)))
 /// #         (local.set 1 (i32.add (local.get 1) (local.get 0)))
 /// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
 /// #     local.get 1))").unwrap();
 /// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
-/// let all = Options { all_flavors: true, ..Default::default() };
+/// let all = Pipeline { flavors: Flavors::All, verify: true, ..Default::default() };
 /// let f = &run(&m, &all, &|| {}).unwrap().functions[0];
 /// assert_eq!((f.index, f.locals), (0, 2));
 /// assert!(f.blocks >= 3 && f.insts > 0);
-/// let [Some(minimal), Some(semi_pruned), Some(pruned)] = f.phis else { panic!() };
+/// let [Some(minimal), Some(semi_pruned), Some(pruned)] = f.phis.to_array() else { panic!() };
 /// assert!(minimal >= semi_pruned && semi_pruned >= pruned && pruned >= 2);
+/// let phases: Vec<&str> = f.times.phases.iter().map(|p| p.0).collect();
+/// assert!(phases.contains(&"lift") && phases.contains(&"construct semi-pruned"));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct FunctionStats {
@@ -132,51 +46,50 @@ pub struct FunctionStats {
     pub copies_lifted: usize,
     /// Locals (parameters included).
     pub locals: usize,
-    /// Phis placed, per flavour ([`FLAVORS`]); `None` for a flavour not
-    /// constructed ([`Options::all_flavors`]).
-    pub phis: [Option<usize>; 3],
+    /// Phis placed by each flavour constructed
+    /// ([`Pipeline::flavors`]).
+    pub phis: PerFlavor<usize>,
     /// Copies left after destruction, if it ran.
     pub copies: Option<usize>,
-    /// Time per phase.
-    pub times: Times,
+    /// The phases timed: `lift`, then the core's
+    /// ([`ssakit::pipeline::Outcome::times`]).
+    pub times: PassTimes,
 }
 
 /// A function the pipeline failed on (an internal error: the input was
 /// valid).
 ///
 /// ```
-/// # use ssakit_wasm::pipeline::{run, Options};
+/// # use ssakit_wasm::pipeline::run;
 /// # let wasm = ssakit_wasm::module::to_binary(b"(module (func (param i32) (result i32) (local i32)
 /// #     (block (loop (br_if 1 (i32.eqz (local.get 0)))
 /// #         (local.set 1 (i32.add (local.get 1) (local.get 0)))
 /// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
 /// #     local.get 1))").unwrap();
 /// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
-/// let stats = run(&m, &Options::default(), &|| {}).unwrap();
+/// let stats = run(&m, &Default::default(), &|| {}).unwrap();
 /// for f in &stats.failures {
-///     panic!("function {} failed in {}: {}", f.index, f.stage, f.message);
+///     panic!("function {} failed in {}", f.index, f.error);
 /// }
 /// ```
 #[derive(Clone, Debug)]
 pub struct Failure {
     /// Function index.
     pub index: u32,
-    /// The stage that failed.
-    pub stage: String,
-    /// Why.
-    pub message: String,
+    /// The stage that failed and why.
+    pub error: pipeline::Error,
 }
 
 /// The module's figures.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicUsize, Ordering};
-/// use ssakit_wasm::pipeline::{run, Options};
+/// use ssakit_wasm::pipeline::run;
 /// let wasm = ssakit_wasm::module::to_binary(b"(module (import \"env\" \"g\" (func))
 ///     (func) (func (call 0)))").unwrap();
 /// let m = ssakit_wasm::module::parse(&wasm).unwrap();
 /// let done = AtomicUsize::new(0);
-/// let stats = run(&m, &Options::default(), &|| {
+/// let stats = run(&m, &Default::default(), &|| {
 ///     done.fetch_add(1, Ordering::Relaxed);
 /// })
 /// .unwrap();
@@ -201,10 +114,10 @@ impl ModuleStats {
     /// The sum over functions.
     ///
     /// ```
-    /// # use ssakit_wasm::pipeline::{run, Options};
+    /// # use ssakit_wasm::pipeline::run;
     /// let wasm = ssakit_wasm::module::to_binary(b"(module (func (local i32)) (func (local i64 i64)))").unwrap();
     /// let m = ssakit_wasm::module::parse(&wasm).unwrap();
-    /// let stats = run(&m, &Options::default(), &|| {}).unwrap();
+    /// let stats = run(&m, &Default::default(), &|| {}).unwrap();
     /// assert_eq!(stats.total().locals, 3);
     /// ```
     pub fn total(&self) -> FunctionStats {
@@ -214,15 +127,13 @@ impl ModuleStats {
             t.insts += f.insts;
             t.copies_lifted += f.copies_lifted;
             t.locals += f.locals;
-            for k in 0..3 {
-                if let Some(p) = f.phis[k] {
-                    *t.phis[k].get_or_insert(0) += p;
-                }
+            for (flavor, p) in f.phis.iter() {
+                *t.phis.get_or_insert_with(flavor, || 0) += p;
             }
             if let Some(c) = f.copies {
                 *t.copies.get_or_insert(0) += c;
             }
-            t.times.add(&f.times);
+            t.times.merge(&f.times);
         }
         t
     }
@@ -249,28 +160,6 @@ pub fn lift_module(m: &WasmModule<'_>, syms: &ModuleSymbols) -> Result<Vec<Lifte
     m.bodies.par_iter().map(|b| lift(m, syms, b)).collect()
 }
 
-/// The number of copy instructions of `f`.
-///
-/// ```
-/// let src = "function f(a) {\nentry:\n    x = a\n    y = x\n    z = y + 1\n    ret z\n}\n";
-/// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
-/// assert_eq!(ssakit_wasm::pipeline::count_copies(&f), 2);
-/// ```
-pub fn count_copies(f: &Function) -> usize {
-    f.layout()
-        .iter()
-        .flat_map(|&b| f.block_insts(b))
-        .filter(|&&i| matches!(f.inst(i), InstData::Copy { .. }))
-        .count()
-}
-
-fn timed<T>(slot: &mut f64, work: impl FnOnce() -> T) -> T {
-    let start = Instant::now();
-    let out = work();
-    *slot += start.elapsed().as_secs_f64();
-    out
-}
-
 /// Runs the pipeline on every function of `m` in parallel; `done` is
 /// called after each function (for a progress bar).
 ///
@@ -279,14 +168,36 @@ fn timed<T>(slot: &mut f64, work: impl FnOnce() -> T) -> T {
 /// invalid. A later stage failing is a [`Failure`] in the result.
 ///
 /// ```
-/// use ssakit_wasm::pipeline::{run, Options};
+/// use ssakit::construct::Flavor;
+/// use ssakit::opt::Pass;
+/// use ssakit::pipeline::Pipeline;
+/// use ssakit_wasm::pipeline::run;
+/// # let wasm = ssakit_wasm::module::to_binary(b"(module (func (param i32) (result i32) (local i32)
+/// #     (block (loop (br_if 1 (i32.eqz (local.get 0)))
+/// #         (local.set 1 (i32.add (local.get 1) (local.get 0)))
+/// #         (local.set 0 (i32.sub (local.get 0) (i32.const 1))) (br 0)))
+/// #     local.get 1))").unwrap();
+/// # let m = ssakit_wasm::module::parse(&wasm).unwrap();
+/// let p = Pipeline {
+///     passes: Pass::parse("copy-prop,dce").unwrap(),
+///     destruct: Some(Default::default()),
+///     ..Default::default()
+/// };
+/// let stats = run(&m, &p, &|| {}).unwrap();
+/// assert!(stats.functions[0].copies.is_some()); // destruction ran
+/// let no_destruct = run(&m, &Pipeline::default(), &|| {}).unwrap();
+/// assert_eq!(no_destruct.functions[0].copies, None);
+/// // Only the chosen flavour (minimal by default) is constructed.
+/// let phis = no_destruct.functions[0].phis;
+/// assert_eq!(phis.iter().map(|(f, _)| f).collect::<Vec<_>>(), [Flavor::Minimal]);
+/// // A body that does not lift: the module is invalid.
 /// let wasm = ssakit_wasm::module::to_binary(b"(module (func (result i32) i64.const 0))").unwrap();
 /// let m = ssakit_wasm::module::parse(&wasm).unwrap();
-/// assert_eq!(run(&m, &Options::default(), &|| {}).unwrap_err().func, Some(0));
+/// assert_eq!(run(&m, &Default::default(), &|| {}).unwrap_err().func, Some(0));
 /// ```
 pub fn run(
     m: &WasmModule<'_>,
-    opts: &Options,
+    pipeline: &Pipeline,
     done: &(dyn Fn() + Sync),
 ) -> Result<ModuleStats, WasmError> {
     let syms = ModuleSymbols::new(m);
@@ -295,7 +206,7 @@ pub fn run(
         .bodies
         .par_iter()
         .map(|b| {
-            let r = one_function(m, &syms, b, opts);
+            let r = one_function(m, &syms, b, pipeline);
             done();
             r
         })
@@ -315,76 +226,38 @@ pub fn run(
     Ok(stats)
 }
 
+/// Lifts one function and runs `pipeline` on it: its figures, or the
+/// stage that failed (an `Err` only for a body that does not lift).
 fn one_function(
     m: &WasmModule<'_>,
     syms: &ModuleSymbols,
     body: &crate::module::Body<'_>,
-    opts: &Options,
+    pipeline: &Pipeline,
 ) -> Result<Result<FunctionStats, Failure>, WasmError> {
+    let (lifted, mut times) = timing::collect(|| {
+        let _t = timing::phase("lift");
+        lift(m, syms, body)
+    });
+    let lifted = lifted?;
+    let f = lifted.func;
     let mut s = FunctionStats {
         index: body.index,
+        blocks: f.layout().len(),
+        insts: f.num_insts(),
+        copies_lifted: count_copies(&f),
+        locals: lifted.locals,
         ..Default::default()
     };
-    let lifted = timed(&mut s.times.lift, || lift(m, syms, body))?;
-    let f = lifted.func;
-    s.blocks = f.layout().len();
-    s.insts = f.num_insts();
-    s.copies_lifted = count_copies(&f);
-    s.locals = lifted.locals;
-    let fail = |stage: &str, message: String| Failure {
-        index: body.index,
-        stage: stage.to_string(),
-        message,
+    let out = match pipeline.run(f) {
+        Ok(out) => out,
+        Err(error) => {
+            let index = body.index;
+            return Ok(Err(Failure { index, error }));
+        }
     };
-    let mut chosen = None;
-    for (k, &flavor) in FLAVORS.iter().enumerate() {
-        if flavor != opts.construct.flavor && !opts.all_flavors {
-            continue;
-        }
-        let mut g = f.clone();
-        let copts = construct::Options {
-            flavor,
-            ..opts.construct
-        };
-        let cs = timed(&mut s.times.construct[k], || {
-            construct::construct(&mut g, &copts)
-        })
-        .map_err(|e| fail("construct", e.describe(&f)));
-        let cs = match cs {
-            Ok(c) => c,
-            Err(e) => return Ok(Err(e)),
-        };
-        s.phis[k] = Some(cs.phis);
-        if let Err(errs) = timed(&mut s.times.verify, || ssakit::verify::verify_valid(&g)) {
-            let msg = errs.first().map(|e| e.describe(&g)).unwrap_or_default();
-            return Ok(Err(fail(&format!("verify ({flavor:?})"), msg)));
-        }
-        if flavor == opts.construct.flavor {
-            chosen = Some(g);
-        }
-    }
-    let mut g = chosen.expect("the chosen flavour is one of the three");
-    if !opts.passes.is_empty() {
-        if let Err(e) = timed(&mut s.times.opt, || opt::run_passes(&mut g, &opts.passes)) {
-            return Ok(Err(fail("opt", e.describe(&g))));
-        }
-    }
-    if opts.destruct {
-        // Without passes the SSA is the one just verified: destruction
-        // need not check it again. After passes, its check is the oracle
-        // on their output.
-        let trusted = opts.passes.is_empty();
-        let r = timed(&mut s.times.destruct, || {
-            if trusted {
-                destruct_trusted(&mut g, &DestructOptions::default())
-            } else {
-                destruct(&mut g, &DestructOptions::default())
-            }
-        });
-        if let Err(e) = r {
-            return Ok(Err(fail("destruct", e.describe(&g))));
-        }
-        s.copies = Some(count_copies(&g));
-    }
+    s.phis = out.phis;
+    s.copies = out.copies;
+    times.phases.extend(out.times.phases);
+    s.times = times;
     Ok(Ok(s))
 }

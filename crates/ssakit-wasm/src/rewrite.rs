@@ -34,9 +34,10 @@ use crate::module::{self, val_type, WasmModule};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use ssakit::construct;
-use ssakit::destruct::{destruct, DestructOptions};
+use ssakit::destruct::DestructOptions;
 use ssakit::ir::Type;
-use ssakit::opt::{self, Pass};
+use ssakit::opt::Pass;
+use ssakit::pipeline::{Pipeline, Stage};
 use wasmparser::{Parser, Payload};
 
 /// What to run on every function.
@@ -308,36 +309,33 @@ fn prepare(
     let lifted = lift(m, syms, body)?;
     let n_params = m.signature(index).params.len();
     let locals_before = lifted.locals - n_params;
-    let mut f = lifted.func;
-    let internal = |stage: &str, msg: String| {
-        WasmError::new(format!("internal error in {stage}: {msg}"))
-            .with_kind(ErrorKind::Internal)
-            .in_func(index)
+    let run = Pipeline {
+        construct: options.construct,
+        passes: options.passes.clone(),
+        destruct: Some(options.destruct),
+        ..Default::default()
     };
-    construct::construct(&mut f, &options.construct)
-        .map_err(|e| internal("construct", e.describe(&f)))?;
-    if !options.passes.is_empty() {
-        opt::run_passes(&mut f, &options.passes).map_err(|e| internal("opt", e.describe(&f)))?;
-    }
-    destruct(&mut f, &options.destruct).map_err(|e| {
+    let out = run.run(lifted.func).map_err(|e| {
         // Construction makes conventional SSA; passes such as copy
         // propagation may not keep it so. The chapter's direct
         // destruction then refuses, which is the user's choice of
         // options meeting this function, not a fault of ours.
-        let refused = e.kind.is_not_conventional();
+        let refused = e.stage == Stage::Destruct && e.error.kind.is_not_conventional();
         if refused && !options.passes.is_empty() {
             WasmError::new(format!(
                 "--conventional: {} (after the passes, which need not keep SSA \
                  conventional; drop --passes, or --conventional to have copies inserted)",
-                e.describe(&f)
+                e.message
             ))
             .with_kind(ErrorKind::Options)
             .in_func(index)
         } else {
-            internal("destruct", e.describe(&f))
+            WasmError::new(format!("internal error in {e}"))
+                .with_kind(ErrorKind::Internal)
+                .in_func(index)
         }
     })?;
-    Ok((f, locals_before))
+    Ok((out.func, locals_before))
 }
 
 /// Rewrites every function body of the module `bytes` (binary, or text

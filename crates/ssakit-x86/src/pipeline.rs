@@ -1,9 +1,9 @@
 //! The chapter's pipeline on every function of a binary, in parallel
 //! (rayon; results in address order): recover the control flow, lift,
-//! construct in each flavour (minimal, semi-pruned, pruned), verify each,
-//! then, on the chosen flavour, the optimisation passes and destruction;
-//! counts (phis split into registers, flags and vector registers) and time
-//! per phase. With the semantics, also the operations left opaque (with
+//! then the core's run ([`ssakit::pipeline`]: construction in each flavour
+//! or only the chosen one, verification, the passes, destruction); counts
+//! (phis split into registers, flags and vector registers, read by an
+//! [`Observer`](ssakit::pipeline::Observer)) and time per phase. With the semantics, also the operations left opaque (with
 //! and without the instructions of vector and x87 registers) and, with
 //! passes, what they remove from each flavour ([`Size`]: operations,
 //! phis, flag definitions; the passes then also run, untimed, on the
@@ -13,46 +13,46 @@ use crate::binary::{Binary, FuncInfo};
 use crate::cfg::recover;
 use crate::lift;
 use rayon::prelude::*;
-use ssakit::construct::{self, Flavor};
-use ssakit::destruct::{destruct, destruct_trusted, DestructOptions};
+use ssakit::construct::Flavor;
 use ssakit::ir::{Function, Type};
-use ssakit::opt::{self, Pass};
+use ssakit::opt;
+use ssakit::pipeline::{self as core, Flavors, PerFlavor, Pipeline, Stage};
+use ssakit::timing::{self, PassTimes};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-/// The flavours, in the order of [`FunctionStats::phis`].
-pub const FLAVORS: [Flavor; 3] = [Flavor::Minimal, Flavor::SemiPruned, Flavor::Pruned];
-
-/// What to run after construction.
+/// What to run: the core's [`Pipeline`], and how to lift.
+///
+/// The default constructs and verifies all three flavours (the chosen one
+/// minimal, as [`ssakit::construct::Options`]'s default), runs no pass,
+/// and does not destruct.
 ///
 /// ```
-/// let o = ssakit_x86::pipeline::Options { destruct: true, ..Default::default() };
-/// assert!(o.passes.is_empty());
+/// use ssakit::construct::Flavor;
+/// use ssakit::pipeline::Flavors;
+/// let o = ssakit_x86::pipeline::Options::default();
+/// assert!(o.pipeline.verify && o.pipeline.passes.is_empty() && o.pipeline.destruct.is_none());
+/// assert_eq!((o.pipeline.flavors, o.pipeline.construct.flavor), (Flavors::All, Flavor::Minimal));
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
-    /// Construction options; its flavour is the one optimised and
-    /// destructed (all three are constructed and counted).
-    pub construct: construct::Options,
-    /// Optimisation passes on the chosen flavour's SSA.
-    pub passes: Vec<Pass>,
-    /// Whether to destruct after the passes.
-    pub destruct: bool,
-    /// Construct (and verify) only the chosen flavour: the issue's
-    /// pipeline (decode, CFG, lift, one SSA, verify, destruct). The other
-    /// flavours' phi counts and times stay zero.
+    /// Construction (its flavour is the one optimised and destructed),
+    /// which flavours, verification, passes, destruction.
     ///
     /// ```
     /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
     /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
     /// use ssakit::construct::Flavor;
-    /// let mut opts = ssakit_x86::pipeline::Options { destruct: true, only_chosen: true, ..Default::default() };
-    /// opts.construct.flavor = Flavor::Pruned;
+    /// use ssakit::pipeline::Flavors;
+    /// let mut opts = ssakit_x86::pipeline::Options::default();
+    /// opts.pipeline.construct.flavor = Flavor::Pruned;
+    /// opts.pipeline.flavors = Flavors::Chosen; // the pruned flavour only
+    /// opts.pipeline.destruct = Some(Default::default());
     /// let t = ssakit_x86::pipeline::run(&bin, &opts, &|| {}).total();
-    /// assert_eq!((t.phis[0].total(), t.times.construct[0]), (0, 0.0)); // no minimal SSA
-    /// assert!(t.phis[2].total() > 0 && t.copies.is_some());
+    /// assert!(t.phis.get(Flavor::Minimal).is_none()); // no minimal SSA
+    /// assert!(t.phis.get(Flavor::Pruned).unwrap().total() > 0 && t.copies.is_some());
     /// ```
-    pub only_chosen: bool,
+    pub pipeline: Pipeline,
     /// Lift with the [semantics table](crate::sem) ([`lift::Options::semantics`](crate::lift::Options)),
     /// and count the operations left opaque ([`FunctionStats::opaque`]).
     ///
@@ -90,62 +90,30 @@ pub struct Options {
     /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
     /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
     /// let mut opts = ssakit_x86::pipeline::Options { semantics: true, ..Default::default() };
-    /// let without = ssakit_x86::pipeline::run(&bin, &opts, &|| {}).total().phis[2].total();
+    /// let pruned = |s: &ssakit_x86::pipeline::BinaryStats| {
+    ///     s.total().phis.get(ssakit::construct::Flavor::Pruned).unwrap().total()
+    /// };
+    /// let without = pruned(&ssakit_x86::pipeline::run(&bin, &opts, &|| {}));
     /// opts.signatures = true;
     /// let stats = ssakit_x86::pipeline::run(&bin, &opts, &|| {});
-    /// assert!(stats.total().phis[2].total() < without);
+    /// assert!(pruned(&stats) < without);
     /// assert!(stats.functions.iter().all(|f| f.signature.is_some()));
     /// ```
     pub signatures: bool,
 }
 
-/// Seconds per phase, summed over functions.
-///
-/// ```
-/// let t = ssakit_x86::pipeline::Times::default();
-/// assert_eq!(t.total(), 0.0);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Times {
-    /// Decoding and control-flow recovery.
-    pub decode: f64,
-    /// Lifting into the IR.
-    pub lift: f64,
-    /// Construction, per flavour (as [`FLAVORS`]).
-    pub construct: [f64; 3],
-    /// Verification of the three constructions.
-    pub verify: f64,
-    /// The optimisation passes.
-    pub opt: f64,
-    /// Destruction.
-    pub destruct: f64,
-}
-
-impl Times {
-    /// The sum of the phases.
-    ///
-    /// ```
-    /// let t = ssakit_x86::pipeline::Times { decode: 1.0, verify: 0.5, ..Default::default() };
-    /// assert_eq!(t.total(), 1.5);
-    /// ```
-    pub fn total(&self) -> f64 {
-        self.decode
-            + self.lift
-            + self.construct.iter().sum::<f64>()
-            + self.verify
-            + self.opt
-            + self.destruct
-    }
-
-    fn add(&mut self, o: &Times) {
-        self.decode += o.decode;
-        self.lift += o.lift;
-        for k in 0..3 {
-            self.construct[k] += o.construct[k];
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            pipeline: Pipeline {
+                flavors: Flavors::All,
+                verify: true,
+                ..Default::default()
+            },
+            semantics: false,
+            stack: false,
+            signatures: false,
         }
-        self.verify += o.verify;
-        self.opt += o.opt;
-        self.destruct += o.destruct;
     }
 }
 
@@ -280,8 +248,9 @@ impl Size {
 /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
 /// let stats = ssakit_x86::pipeline::run(&bin, &Default::default(), &|| {});
 /// let f = stats.functions.iter().find(|f| f.name == "sum").unwrap();
-/// let [minimal, _, pruned] = f.phis;
+/// let [Some(minimal), _, Some(pruned)] = f.phis.to_array() else { panic!() };
 /// assert!(minimal.total() >= pruned.total() && pruned.registers > 0);
+/// assert!(f.times.phases.iter().any(|p| p.0 == "decode"));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct FunctionStats {
@@ -301,8 +270,8 @@ pub struct FunctionStats {
     /// ([`crate::lost`]); empty in [`BinaryStats::total`] (see
     /// [`BinaryStats::lost`]).
     pub lost: Vec<crate::lost::LostRange>,
-    /// Phis per flavour ([`FLAVORS`]).
-    pub phis: [PhiCounts; 3],
+    /// Phis of each flavour constructed.
+    pub phis: PerFlavor<PhiCounts>,
     /// Copies left after destruction, if it ran.
     pub copies: Option<usize>,
     /// With [`Options::semantics`], the operations left opaque
@@ -318,9 +287,8 @@ pub struct FunctionStats {
     /// vector or x87 register ([`uses_vector_or_x87`]); else 0.
     pub vector_instructions: usize,
     /// With [`Options::semantics`] and passes, each constructed
-    /// flavour's [`Size`] before and after the passes (as [`FLAVORS`];
-    /// `None` for a flavour not constructed); else all `None`.
-    pub passes: [Option<[Size; 2]>; 3],
+    /// flavour's [`Size`] before and after the passes; else none.
+    pub passes: PerFlavor<[Size; 2]>,
     /// With [`Options::stack`], where the offset of `rsp` is lost (if
     /// it is) and the frame's accesses promoted and left; else `None`.
     /// In [`BinaryStats::total`], the sum (with no lost point).
@@ -335,8 +303,10 @@ pub struct FunctionStats {
     /// With [`Options::signatures`], the function's signature; else
     /// `None` (and in [`BinaryStats::total`]).
     pub signature: Option<crate::signature::Signature>,
-    /// Time per phase.
-    pub times: Times,
+    /// The phases timed: `decode` (control flow and lost code), `lift`
+    /// (with the stack slots' promotion), then the core's
+    /// ([`ssakit::pipeline::Outcome::times`]).
+    pub times: PassTimes,
 }
 
 /// A function the pipeline failed on, with its address and the stage.
@@ -346,7 +316,7 @@ pub struct FunctionStats {
 /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
 /// let stats = ssakit_x86::pipeline::run(&bin, &Default::default(), &|| {});
 /// for f in &stats.failures {
-///     panic!("{:#x} {} failed in {}: {}", f.address, f.name, f.stage, f.message);
+///     panic!("{:#x} {} failed in {}", f.address, f.name, f.error);
 /// }
 /// ```
 #[derive(Clone, Debug)]
@@ -355,10 +325,8 @@ pub struct Failure {
     pub address: u64,
     /// Name.
     pub name: String,
-    /// The stage that failed.
-    pub stage: String,
-    /// Why.
-    pub message: String,
+    /// The stage that failed and why.
+    pub error: core::Error,
 }
 
 /// The binary's figures.
@@ -416,8 +384,8 @@ impl BinaryStats {
             t.instructions += f.instructions;
             t.jump_tables += f.jump_tables;
             t.invokes += f.invokes;
-            for k in 0..3 {
-                t.phis[k].add(&f.phis[k]);
+            for (flavor, p) in f.phis.iter() {
+                t.phis.get_or_insert_with(flavor, Default::default).add(p);
             }
             if let Some(c) = f.copies {
                 *t.copies.get_or_insert(0) += c;
@@ -433,14 +401,12 @@ impl BinaryStats {
                 t.stack.get_or_insert_with(Default::default).add(p);
             }
             t.meaning_flag_defs += f.meaning_flag_defs;
-            for k in 0..3 {
-                if let Some([b, a]) = &f.passes[k] {
-                    let [tb, ta] = t.passes[k].get_or_insert_with(Default::default);
-                    tb.add(b);
-                    ta.add(a);
-                }
+            for (flavor, [b, a]) in f.passes.iter() {
+                let [tb, ta] = t.passes.get_or_insert_with(flavor, Default::default);
+                tb.add(b);
+                ta.add(a);
             }
-            t.times.add(&f.times);
+            t.times.merge(&f.times);
         }
         t
     }
@@ -507,20 +473,14 @@ fn opaque_operations(
     out
 }
 
-fn timed<T>(slot: &mut f64, work: impl FnOnce() -> T) -> T {
-    let start = Instant::now();
-    let out = work();
-    *slot += start.elapsed().as_secs_f64();
-    out
-}
-
 /// Runs the pipeline on every function of `bin` in parallel; `done` is
 /// called after each function (for a progress bar).
 ///
 /// ```
 /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
 /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
-/// let opts = ssakit_x86::pipeline::Options { destruct: true, ..Default::default() };
+/// let mut opts = ssakit_x86::pipeline::Options::default();
+/// opts.pipeline.destruct = Some(Default::default());
 /// let stats = ssakit_x86::pipeline::run(&bin, &opts, &|| {});
 /// assert!(stats.failures.is_empty() && stats.functions.iter().all(|f| f.copies.is_some()));
 /// ```
@@ -529,7 +489,7 @@ pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> Binary
     let sigs = (opts.signatures && opts.semantics)
         .then(|| crate::signature::Signatures::infer(bin, opts.stack));
     let signatures_wall = start.elapsed().as_secs_f64();
-    let results: Vec<Result<FunctionStats, Failure>> = bin
+    let results: Vec<Result<FunctionStats, Box<Failure>>> = bin
         .functions()
         .par_iter()
         .map(|info| {
@@ -546,10 +506,51 @@ pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> Binary
     for r in results {
         match r {
             Ok(s) => stats.functions.push(s),
-            Err(f) => stats.failures.push(f),
+            Err(f) => stats.failures.push(*f),
         }
     }
     stats
+}
+
+/// What x86 counts on the SSA forms as the core's run goes: the phis by
+/// kind of location, and, with the semantics and passes, each flavour's
+/// [`Size`] before and after the passes (run, untimed, on a copy of each
+/// flavour not chosen).
+struct Counting<'a> {
+    opts: &'a Options,
+    phis: PerFlavor<PhiCounts>,
+    passes: PerFlavor<[Size; 2]>,
+    before: Option<Size>,
+}
+
+impl core::Observer for Counting<'_> {
+    fn constructed(
+        &mut self,
+        flavor: Flavor,
+        ssa: &Function,
+        chosen: bool,
+    ) -> Result<(), core::Error> {
+        self.phis.set(flavor, PhiCounts::of(ssa));
+        if !chosen && self.opts.semantics && !self.opts.pipeline.passes.is_empty() {
+            let mut g = ssa.clone();
+            let before = Size::of(&g);
+            opt::run_passes(&mut g, &self.opts.pipeline.passes)
+                .map_err(|e| core::Error::new(Stage::Opt, e, &g))?;
+            self.passes.set(flavor, [before, Size::of(&g)]);
+        }
+        Ok(())
+    }
+
+    fn before_passes(&mut self, ssa: &Function) {
+        self.before = self.opts.semantics.then(|| Size::of(ssa));
+    }
+
+    fn after_passes(&mut self, ssa: &Function) {
+        if let Some(before) = self.before {
+            let chosen = self.opts.pipeline.construct.flavor;
+            self.passes.set(chosen, [before, Size::of(ssa)]);
+        }
+    }
 }
 
 /// The pipeline on one function.
@@ -558,30 +559,68 @@ fn one_function(
     info: &FuncInfo,
     opts: &Options,
     sigs: Option<&crate::signature::Signatures>,
-) -> Result<FunctionStats, Failure> {
+) -> Result<FunctionStats, Box<Failure>> {
     let mut s = FunctionStats {
         address: info.extent.start,
         name: info.name.clone(),
         signature: sigs.and_then(|g| g.at(info.extent.start)).cloned(),
         ..Default::default()
     };
-    let cfg = timed(&mut s.times.decode, || recover(bin, info));
-    s.lost = timed(&mut s.times.decode, || {
-        crate::lost::lost_code(bin, info, &cfg)
-    });
+    let (f, mut times) = timing::collect(|| lift_one(bin, info, opts, sigs, &mut s));
+    let mut counting = Counting {
+        opts,
+        phis: PerFlavor::default(),
+        passes: PerFlavor::default(),
+        before: None,
+    };
+    let out = opts
+        .pipeline
+        .run_observed(f, &mut counting)
+        .map_err(|error| {
+            Box::new(Failure {
+                address: info.extent.start,
+                name: info.name.clone(),
+                error,
+            })
+        })?;
+    s.phis = counting.phis;
+    s.passes = counting.passes;
+    s.copies = out.copies;
+    times.phases.extend(out.times.phases);
+    s.times = times;
+    Ok(s)
+}
+
+/// Control flow, lost code and the lift of one function (timed as
+/// `decode` and `lift`), its figures in `s`.
+fn lift_one(
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    opts: &Options,
+    sigs: Option<&crate::signature::Signatures>,
+    s: &mut FunctionStats,
+) -> Function {
+    let cfg = {
+        let _t = timing::phase("decode");
+        let cfg = recover(bin, info);
+        s.lost = crate::lost::lost_code(bin, info, &cfg);
+        cfg
+    };
     let lift_opts = lift::Options {
         semantics: opts.semantics,
     };
-    let (mut f, mut origins, flag_defs) = timed(&mut s.times.lift, || match sigs {
-        Some(sigs) => lift::lift_signed(bin, info, &cfg, &lift_opts, sigs),
-        None => lift::lift_with_origins(bin, info, &cfg, &lift_opts),
-    });
-    s.meaning_flag_defs = flag_defs.meaning;
-    if opts.stack && opts.semantics {
-        s.stack = Some(timed(&mut s.times.lift, || {
-            crate::slots::promote(&mut f, &mut origins)
-        }));
-    }
+    let (f, origins) = {
+        let _t = timing::phase("lift");
+        let (mut f, mut origins, flag_defs) = match sigs {
+            Some(sigs) => lift::lift_signed(bin, info, &cfg, &lift_opts, sigs),
+            None => lift::lift_with_origins(bin, info, &cfg, &lift_opts),
+        };
+        s.meaning_flag_defs = flag_defs.meaning;
+        if opts.stack && opts.semantics {
+            s.stack = Some(crate::slots::promote(&mut f, &mut origins));
+        }
+        (f, origins)
+    };
     if opts.semantics {
         let mut vector: Vec<u64> = cfg
             .insts
@@ -597,68 +636,5 @@ fn one_function(
     s.jump_tables = cfg.jump_tables;
     s.invokes = cfg.invokes;
     s.blocks = f.layout().len();
-    let fail = |stage: &str, message: String| Failure {
-        address: info.extent.start,
-        name: info.name.clone(),
-        stage: stage.to_string(),
-        message,
-    };
-    let mut chosen = None;
-    for (k, &flavor) in FLAVORS.iter().enumerate() {
-        if opts.only_chosen && flavor != opts.construct.flavor {
-            continue;
-        }
-        let mut g = f.clone();
-        let copts = construct::Options {
-            flavor,
-            ..opts.construct
-        };
-        timed(&mut s.times.construct[k], || {
-            construct::construct(&mut g, &copts)
-        })
-        .map_err(|e| fail("construct", e.describe(&f)))?;
-        s.phis[k] = PhiCounts::of(&g);
-        if let Err(errs) = timed(&mut s.times.verify, || ssakit::verify::verify_valid(&g)) {
-            let msg = errs.first().map(|e| e.describe(&g)).unwrap_or_default();
-            return Err(fail(&format!("verify ({flavor:?})"), msg));
-        }
-        if flavor == opts.construct.flavor {
-            chosen = Some(g);
-        } else if opts.semantics && !opts.passes.is_empty() {
-            // What the passes would do on this flavour too (untimed).
-            let before = Size::of(&g);
-            opt::run_passes(&mut g, &opts.passes).map_err(|e| fail("opt", e.describe(&g)))?;
-            s.passes[k] = Some([before, Size::of(&g)]);
-        }
-    }
-    let mut g = chosen.expect("the chosen flavour is one of the three");
-    if !opts.passes.is_empty() {
-        let before = opts.semantics.then(|| Size::of(&g));
-        timed(&mut s.times.opt, || opt::run_passes(&mut g, &opts.passes))
-            .map_err(|e| fail("opt", e.describe(&g)))?;
-        if let Some(before) = before {
-            let k = FLAVORS.iter().position(|&f| f == opts.construct.flavor);
-            s.passes[k.expect("the chosen flavour is one of the three")] =
-                Some([before, Size::of(&g)]);
-        }
-    }
-    if opts.destruct {
-        let trusted = opts.passes.is_empty();
-        timed(&mut s.times.destruct, || {
-            if trusted {
-                destruct_trusted(&mut g, &DestructOptions::default())
-            } else {
-                destruct(&mut g, &DestructOptions::default())
-            }
-        })
-        .map_err(|e| fail("destruct", e.describe(&g)))?;
-        s.copies = Some(
-            g.layout()
-                .iter()
-                .flat_map(|&b| g.block_insts(b))
-                .filter(|&&i| matches!(g.inst(i), ssakit::ir::InstData::Copy { .. }))
-                .count(),
-        );
-    }
-    Ok(s)
+    f
 }

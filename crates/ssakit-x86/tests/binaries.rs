@@ -51,16 +51,11 @@ fn every_function_of_the_system_binaries_goes_through() {
         };
         let path = entry.path;
         let bin = Binary::parse(&elf).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let opts = Options {
-            destruct: true,
-            ..Default::default()
-        };
+        let mut opts = Options::default();
+        opts.pipeline.destruct = Some(Default::default());
         let stats = run(&bin, &opts, &|| {});
         for f in &stats.failures {
-            eprintln!(
-                "{path}: {} at {:#x}: {}: {}",
-                f.name, f.address, f.stage, f.message
-            );
+            eprintln!("{path}: {} at {:#x}: {}", f.name, f.address, f.error);
         }
         assert!(
             stats.failures.is_empty(),
@@ -73,7 +68,7 @@ fn every_function_of_the_system_binaries_goes_through() {
             stats.functions.len(),
             t.instructions,
             t.jump_tables,
-            t.phis[2]
+            t.phis.get(Flavor::Pruned)
         );
         assert!(stats.functions.len() > 10 && t.jump_tables > 0, "{path}");
         // What `x86 lift` prints parses back: the labels are unique, and

@@ -145,7 +145,13 @@ fn signatures_cut_the_pruned_phis_of_the_fixture() {
     opts.signatures = true;
     let after = ssakit_x86::pipeline::run(&bin, &opts, &|| {});
     assert!(after.failures.is_empty(), "{:?}", after.failures);
-    let (b, a) = (before.total().phis[2], after.total().phis[2]);
+    let pruned = |s: &ssakit_x86::pipeline::BinaryStats| {
+        *s.total()
+            .phis
+            .get(ssakit::construct::Flavor::Pruned)
+            .unwrap()
+    };
+    let (b, a) = (pruned(&before), pruned(&after));
     assert!(a.total() < b.total(), "{b:?} -> {a:?}");
     assert!(a.registers * 2 <= b.registers, "{b:?} -> {a:?}");
 }

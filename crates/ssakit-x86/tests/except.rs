@@ -80,10 +80,8 @@ fn no_function_loses_code() {
         let cfg = recover(&bin, f);
         assert_eq!(lost_code(&bin, f, &cfg), vec![], "{}", f.name);
     }
-    let opts = Options {
-        destruct: true,
-        ..Default::default()
-    };
+    let mut opts = Options::default();
+    opts.pipeline.destruct = Some(Default::default());
     let stats = run(&bin, &opts, &|| {});
     assert!(stats.failures.is_empty(), "{:?}", stats.failures);
     assert_eq!(stats.lost().functions, 0);

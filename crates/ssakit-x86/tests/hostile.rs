@@ -41,18 +41,18 @@ fn feed(bytes: &[u8], what: &str) -> Outcome {
                 true => ssakit::opt::Pass::parse("copy-prop,const-prop,dce").unwrap(),
                 false => Vec::new(),
             };
-            let opts = Options {
-                destruct: true,
+            let mut opts = Options {
                 semantics,
                 stack,
-                passes,
                 ..Default::default()
             };
+            opts.pipeline.destruct = Some(Default::default());
+            opts.pipeline.passes = passes;
             let stats = run(&bin, &opts, &|| {});
             if let Some(f) = stats.failures.first() {
                 panic!(
-                    "{what}: semantics {semantics}, stack {stack}: {} at {:#x}: {}: {}",
-                    f.name, f.address, f.stage, f.message
+                    "{what}: semantics {semantics}, stack {stack}: {} at {:#x}: {}",
+                    f.name, f.address, f.error
                 );
             }
         }

@@ -139,16 +139,15 @@ fn measure(n: u32, semantics: bool, runs: usize) -> (usize, usize, usize, f64) {
     let bin = Binary::parse(&bytes).unwrap();
     let names: Vec<&str> = bin.functions().iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["table", "chain"]);
-    let opts = Options {
-        destruct: true,
-        only_chosen: true,
+    let mut opts = Options {
         semantics,
-        passes: match semantics {
-            true => ssakit::opt::Pass::parse("copy-prop,const-prop,dce").unwrap(),
-            false => Vec::new(),
-        },
         ..Default::default()
     };
+    opts.pipeline.flavors = ssakit::pipeline::Flavors::Chosen;
+    opts.pipeline.destruct = Some(Default::default());
+    if semantics {
+        opts.pipeline.passes = ssakit::opt::Pass::parse("copy-prop,const-prop,dce").unwrap();
+    }
     let mut best = f64::MAX;
     let mut counts = (0, 0, 0);
     for _ in 0..runs {

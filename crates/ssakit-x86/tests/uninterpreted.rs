@@ -19,11 +19,12 @@ mod support {
 }
 
 use ssakit::construct::{self, Flavor};
-use ssakit::destruct::{destruct, DestructOptions};
+use ssakit::destruct::DestructOptions;
 use ssakit::interp::{Interpreter, Mode};
 use ssakit::ir::{Function, Type};
-use ssakit::opt::{self, Pass};
+use ssakit::opt::Pass;
 use ssakit::oracle::uninterpreted::{agree_uninterpreted, Agreement};
+use ssakit::pipeline::Pipeline;
 use ssakit_x86::binary::Binary;
 use ssakit_x86::lift::lift;
 
@@ -40,22 +41,18 @@ struct Counts {
 
 /// The two pipelines the lifted function goes through.
 fn pipelines(f: &Function) -> [(&'static str, Function); 2] {
-    let mut pruned = f.clone();
-    let opts = construct::Options {
-        flavor: Flavor::Pruned,
+    let mut pruned = Pipeline {
+        destruct: Some(DestructOptions::default()),
         ..Default::default()
     };
-    construct::construct(&mut pruned, &opts).unwrap();
-    destruct(&mut pruned, &DestructOptions::default()).unwrap();
-    let mut minimal = f.clone();
-    construct::construct(&mut minimal, &construct::Options::default()).unwrap();
-    opt::run_passes(
-        &mut minimal,
-        &Pass::parse("copy-prop,const-prop,dce").unwrap(),
-    )
-    .unwrap();
-    destruct(&mut minimal, &DestructOptions::default()).unwrap();
-    [("pruned", pruned), ("minimal+passes", minimal)]
+    pruned.construct.flavor = Flavor::Pruned;
+    let minimal = Pipeline {
+        passes: Pass::parse("copy-prop,const-prop,dce").unwrap(),
+        destruct: Some(DestructOptions::default()),
+        ..Default::default()
+    };
+    let run = |p: &Pipeline| p.run(f.clone()).unwrap_or_else(|e| panic!("{e}")).func;
+    [("pruned", run(&pruned)), ("minimal+passes", run(&minimal))]
 }
 
 /// Runs `f` and `g` on three random register inputs from `state`; the

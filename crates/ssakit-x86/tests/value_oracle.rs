@@ -61,11 +61,12 @@
 //! bash and libpython of `SSAKIT_X86_CORPUS`) 20, 10 and 10 functions, or
 //! 200, 100 and 100 with `SSAKIT_VALUE_ORACLE_FULL=1`.
 
-use ssakit::construct::{self, Flavor};
-use ssakit::destruct::{destruct, DestructOptions};
+use ssakit::construct::Flavor;
+use ssakit::destruct::DestructOptions;
 use ssakit::interp::{ErrorKind, Interpreter, Memory, RunOptions, State, Value};
 use ssakit::ir::{Effects, Function, Inst, InstData, Module, Operand, Type};
-use ssakit::opt::{self, Pass};
+use ssakit::opt::Pass;
+use ssakit::pipeline::{Error as PipelineError, Observer, Pipeline};
 use ssakit_x86::binary::{Binary, FuncInfo};
 use ssakit_x86::cfg::{recover, End, Target};
 use ssakit_x86::regs::{Flow, Loc, LocKind, LocSet};
@@ -718,6 +719,21 @@ const FORMS: [&str; 3] = [
     "after destruction",
 ];
 
+/// The forms a run goes through before destruction: pruned SSA, and the
+/// same after the passes.
+struct Forms(Option<Function>, Option<Function>);
+
+impl Observer for Forms {
+    fn constructed(&mut self, _: Flavor, ssa: &Function, _: bool) -> Result<(), PipelineError> {
+        self.0 = Some(ssa.clone());
+        Ok(())
+    }
+
+    fn after_passes(&mut self, ssa: &Function) {
+        self.1 = Some(ssa.clone());
+    }
+}
+
 /// `info` lifted with meaning, made runnable, in its three forms; or why
 /// not (a skip reason, or `Err` for a failure of the pipeline).
 fn prepare(
@@ -750,23 +766,25 @@ fn prepare(
             .collect();
         plant(&mut lifted.func, fault, &subs, &lifted.origins);
     }
-    let (mut f, extra, opaque) = match runnable(&lifted.func) {
+    let (f, extra, opaque) = match runnable(&lifted.func) {
         Ok(x) => x,
         Err(e) => return Ok(Err(format!("not runnable: {e}"))),
     };
-    let copts = construct::Options {
-        flavor: Flavor::Pruned,
+    let mut run = Pipeline {
+        verify: true,
+        passes: Pass::parse("copy-prop,const-prop,dce").unwrap(),
+        destruct: Some(DestructOptions::default()),
         ..Default::default()
     };
-    let desc = |e: &dyn std::fmt::Debug| format!("{}: {e:?}", info.name);
-    construct::construct(&mut f, &copts).map_err(|e| desc(&e))?;
-    ssakit::verify::verify_valid(&f).map_err(|e| desc(&e))?;
-    let pruned = f.clone();
-    let passes = Pass::parse("copy-prop,const-prop,dce").unwrap();
-    opt::run_passes(&mut f, &passes).map_err(|e| desc(&e))?;
-    ssakit::verify::verify_valid(&f).map_err(|e| desc(&e))?;
-    let optimised = f.clone();
-    destruct(&mut f, &DestructOptions::default()).map_err(|e| desc(&e))?;
+    run.construct.flavor = Flavor::Pruned;
+    let mut forms = Forms(None, None);
+    let f = run
+        .run_observed(f, &mut forms)
+        .map_err(|e| format!("{}: {e}", info.name))?
+        .func;
+    let (Some(pruned), Some(optimised)) = (forms.0, forms.1) else {
+        unreachable!("the run constructs and runs passes");
+    };
     let module = |g: Function| {
         let mut functions = vec![g];
         functions.extend(extra.iter().cloned());

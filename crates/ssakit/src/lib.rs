@@ -27,6 +27,7 @@ pub mod interp;
 pub mod ir;
 pub mod opt;
 pub mod oracle;
+pub mod pipeline;
 pub mod reducible;
 pub mod text;
 pub mod timing;

@@ -139,6 +139,22 @@ impl PassTimes {
         self.phases.iter().map(|p| p.1).sum()
     }
 
+    /// Seconds spent in the phase `name`, over all its runs (0 if it did
+    /// not run).
+    ///
+    /// ```
+    /// use ssakit::timing::PassTimes;
+    /// let t = PassTimes { phases: vec![("verify", 1.0), ("dce", 2.0), ("verify", 0.5)] };
+    /// assert_eq!((t.seconds("verify"), t.seconds("opt")), (1.5, 0.0));
+    /// ```
+    pub fn seconds(&self, name: &str) -> f64 {
+        self.phases
+            .iter()
+            .filter(|p| p.0 == name)
+            .map(|p| p.1)
+            .sum()
+    }
+
     /// Adds another function's record to this one, phase by phase: the
     /// k-th run of a phase in `other` is added to the k-th run of the same
     /// phase here (appended if there is none), so a module whose functions

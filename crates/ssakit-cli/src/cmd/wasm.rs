@@ -11,10 +11,11 @@ use crate::passes::{Passes, PassesParser};
 use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran};
 use clap::Subcommand;
 use ssakit::ir::Module;
+use ssakit::pipeline::{Flavors, Pipeline, Stage, FLAVORS};
 use ssakit_wasm::emit::Dump;
 use ssakit_wasm::lift::{lift, ModuleSymbols};
 use ssakit_wasm::module::{self, WasmModule};
-use ssakit_wasm::pipeline::{self, ModuleStats, Options};
+use ssakit_wasm::pipeline::{self, ModuleStats};
 use ssakit_wasm::rewrite::{self, OptLevel};
 use ssakit_wasm::WasmError;
 
@@ -346,7 +347,11 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let out = Out::open(&a.report.output)?;
-    let opts: Options = a.pipeline.options(a.flavor, a.all_flavors).into();
+    let flavors = match a.all_flavors {
+        true => Flavors::All,
+        false => Flavors::Chosen,
+    };
+    let opts = a.pipeline.pipeline(a.flavor, flavors);
     let (name, stats, names) = with_module(file(&a.file), |name, m| {
         let stats =
             crate::stats::Progress::over(m.bodies.len(), |done| pipeline::run(m, &opts, done))
@@ -360,13 +365,13 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         stats.failures.iter().map(|f| {
             format!(
                 "{name}: function {} (`{}`): {}: {}",
-                f.index, names[f.index as usize], f.stage, f.message
+                f.index, names[f.index as usize], f.error.stage, f.error.message
             )
         }),
     )
 }
 /// The rows of the table: `(label, value)`.
-fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
+fn rows(stats: &ModuleStats, opts: &Pipeline) -> Vec<(String, String)> {
     let t = stats.total();
     let mut r: Vec<(String, String)> = vec![
         (
@@ -382,18 +387,19 @@ fn rows(stats: &ModuleStats, opts: &Options) -> Vec<(String, String)> {
         ("copies lifted".into(), t.copies_lifted.to_string()),
         ("locals".into(), t.locals.to_string()),
     ];
-    for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
-        r.push((format!("phis {f}"), or_dash(t.phis[k])));
+    let names = ["minimal", "semi-pruned", "pruned"];
+    for (flavor, f) in FLAVORS.into_iter().zip(names) {
+        r.push((format!("phis {f}"), or_dash(t.phis.get(flavor))));
     }
     push_pass_rows(&mut r, &opts.passes, t.copies);
-    r.push(("time lift".into(), secs(t.times.lift)));
-    for (k, f) in ["minimal", "semi-pruned", "pruned"].iter().enumerate() {
-        let time = t.phis[k].map(|_| secs(t.times.construct[k]));
+    r.push(("time lift".into(), secs(t.times.seconds("lift"))));
+    for (flavor, f) in FLAVORS.into_iter().zip(names) {
+        let phase = Stage::Construct(flavor).phase();
+        let time = t.phis.get(flavor).map(|_| secs(t.times.seconds(phase)));
         r.push((format!("time construct {f}"), or_dash(time)));
     }
-    let times = [t.times.verify, t.times.opt, t.times.destruct];
     let (wall, failed) = (stats.wall, stats.failures.len());
-    Ran::new(times, &opts.passes, opts.destruct, wall, failed).push_rows(&mut r);
+    Ran::new(&t.times, opts, wall, failed).push_rows(&mut r);
     r
 }
 
@@ -402,11 +408,11 @@ fn or_dash<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
 
-fn render_text(name: &str, stats: &ModuleStats, opts: &Options) -> String {
+fn render_text(name: &str, stats: &ModuleStats, opts: &Pipeline) -> String {
     table(&format!("module: {name}"), rows(stats, opts))
 }
 
-fn render_json(name: &str, stats: &ModuleStats, names: &[String], opts: &Options) -> String {
+fn render_json(name: &str, stats: &ModuleStats, names: &[String], opts: &Pipeline) -> String {
     let report = json::WasmStats {
         defined: stats.functions.len() + stats.failures.len(),
         failures: stats
@@ -414,9 +420,9 @@ fn render_json(name: &str, stats: &ModuleStats, names: &[String], opts: &Options
             .iter()
             .map(|f| json::WasmFailure {
                 index: f.index,
-                message: f.message.clone(),
+                message: f.error.message.clone(),
                 name: names[f.index as usize].clone(),
-                stage: f.stage.clone(),
+                stage: f.error.stage.to_string(),
             })
             .collect(),
         functions: stats

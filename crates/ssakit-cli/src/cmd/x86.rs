@@ -10,6 +10,7 @@ use crate::par;
 use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran};
 use clap::Subcommand;
 use ssakit::ir::{Block, Function, InstData, Module, Operand, Terminator, VarNames};
+use ssakit::pipeline::{Flavors, Stage, FLAVORS};
 use ssakit_x86::binary::{Binary, FuncInfo};
 use ssakit_x86::error::ErrorKind;
 use ssakit_x86::lift::Origins;
@@ -518,10 +519,16 @@ impl LazyBlocks<'_> {
 
 fn run_stats(a: StatsArgs) -> Result<(), Failed> {
     let out = Out::open(&a.report.output)?;
-    let mut opts: Options = a.pipeline.options(a.flavor, !a.only_flavor).into();
-    opts.semantics = a.semantics;
-    opts.stack = a.stack;
-    opts.signatures = a.signatures;
+    let flavors = match a.only_flavor {
+        true => Flavors::Chosen,
+        false => Flavors::All,
+    };
+    let opts = Options {
+        pipeline: a.pipeline.pipeline(a.flavor, flavors),
+        semantics: a.semantics,
+        stack: a.stack,
+        signatures: a.signatures,
+    };
     let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
         let stats = crate::stats::Progress::over(bin.functions().len(), |done| {
             pipeline::run(bin, &opts, done)
@@ -535,13 +542,19 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         stats.failures.iter().map(|f| {
             format!(
                 "{name}: function `{}` at {:#x}: {}: {}",
-                f.name, f.address, f.stage, f.message
+                f.name, f.address, f.error.stage, f.error.message
             )
         }),
     )
 }
 
 const FLAVOR_NAMES: [&str; 3] = ["minimal", "semi-pruned", "pruned"];
+
+/// Whether `opts` constructs the `k`-th of [`FLAVORS`] (a flavour not
+/// built shows `-` in the table, null in JSON).
+fn built(opts: &Options, k: usize) -> bool {
+    opts.pipeline.flavors == Flavors::All || FLAVORS[k] == opts.pipeline.construct.flavor
+}
 
 fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     let t = stats.total();
@@ -569,16 +582,16 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
         ("jump tables resolved".into(), t.jump_tables.to_string()),
         ("calls with a landing pad".into(), t.invokes.to_string()),
     ];
-    let built = |k: usize| !opts.only_chosen || pipeline::FLAVORS[k] == opts.construct.flavor;
+    let built = |k: usize| built(opts, k);
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
         let v = if built(k) {
-            phis(&t.phis[k])
+            phis(&t.phis.get(FLAVORS[k]).copied().unwrap_or_default())
         } else {
             "-".into()
         };
         r.push((format!("phis {f}"), v));
     }
-    push_pass_rows(&mut r, &opts.passes, t.copies);
+    push_pass_rows(&mut r, &opts.pipeline.passes, t.copies);
     if let Some(p) = &t.stack {
         stack_rows(&mut r, stats, p);
     }
@@ -588,24 +601,23 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     if opts.semantics {
         opaque_rows(&mut r, &t);
         for (k, f) in FLAVOR_NAMES.iter().enumerate() {
-            if let Some([b, a]) = t.passes[k] {
-                r.push((format!("passes {f}"), shrink(&b, &a, t.meaning_flag_defs)));
+            if let Some([b, a]) = t.passes.get(FLAVORS[k]) {
+                r.push((format!("passes {f}"), shrink(b, a, t.meaning_flag_defs)));
             }
         }
     }
-    r.push(("time decode+cfg".into(), secs(t.times.decode)));
-    r.push(("time lift".into(), secs(t.times.lift)));
+    r.push(("time decode+cfg".into(), secs(t.times.seconds("decode"))));
+    r.push(("time lift".into(), secs(t.times.seconds("lift"))));
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
         let v = if built(k) {
-            secs(t.times.construct[k])
+            secs(t.times.seconds(Stage::Construct(FLAVORS[k]).phase()))
         } else {
             "-".into()
         };
         r.push((format!("time construct {f}"), v));
     }
-    let times = [t.times.verify, t.times.opt, t.times.destruct];
     let (wall, failed) = (stats.wall, stats.failures.len());
-    Ran::new(times, &opts.passes, opts.destruct, wall, failed).push_rows(&mut r);
+    Ran::new(&t.times, &opts.pipeline, wall, failed).push_rows(&mut r);
     r.push(("lost code".into(), lost_row(stats)));
     table(&format!("binary: {name}"), r)
 }
@@ -797,7 +809,7 @@ fn top(counts: &std::collections::BTreeMap<String, usize>) -> String {
 }
 
 fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
-    let built = |k: usize| !opts.only_chosen || pipeline::FLAVORS[k] == opts.construct.flavor;
+    let built = |k: usize| built(opts, k);
     json::to_string(&json::X86Stats {
         binary: name.to_string(),
         failures: stats
@@ -805,9 +817,9 @@ fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
             .iter()
             .map(|f| json::X86Failure {
                 address: format!("{:#x}", f.address),
-                message: f.message.clone(),
+                message: f.error.message.clone(),
                 name: f.name.clone(),
-                stage: f.stage.clone(),
+                stage: f.error.stage.to_string(),
             })
             .collect(),
         functions: stats
@@ -815,7 +827,7 @@ fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
             .iter()
             .map(|f| json::X86Counts::new(f, built, true, opts.semantics))
             .collect(),
-        passes: opts.passes.iter().map(|p| p.name()).collect(),
+        passes: opts.pipeline.passes.iter().map(|p| p.name()).collect(),
         threads: rayon::current_num_threads(),
         total: {
             let mut t = json::X86Counts::new(&stats.total(), built, false, opts.semantics);

@@ -21,7 +21,7 @@ pub mod uninterpreted;
 
 pub use reduce::{reduce, reduce_by};
 
-use crate::construct::{self, Flavor, Idf, Options, Renaming, UndefMode};
+use crate::construct::{Flavor, Idf, Options, Renaming, UndefMode};
 use crate::destruct;
 use crate::error::ErrorKind;
 use crate::interp::{self, Interpreter, Outcome, RunOptions};
@@ -444,7 +444,21 @@ pub fn naive_out_of_ssa(f: &Function) -> Function {
 /// assert!(check_input(&plain.functions[0]).is_ok());
 /// ```
 pub fn check_input(func: &Function) -> Result<(), crate::error::IrError> {
-    construct::construct(&mut func.clone(), &Options::default()).map(|_| ())
+    construction(func, &Options::default()).map(|_| ())
+}
+
+/// `func` constructed with `opts`: the first stage of the core's
+/// [pipeline](crate::pipeline), from which the oracle branches into every
+/// pass list and destruction mode (a tree of runs, compared at each node,
+/// rather than one run).
+fn construction(func: &Function, opts: &Options) -> Result<Function, crate::error::IrError> {
+    let run = crate::pipeline::Pipeline {
+        construct: *opts,
+        ..Default::default()
+    };
+    run.run(func.clone())
+        .map(|out| out.func)
+        .map_err(|e| e.error)
 }
 
 /// Checks every pipeline of `plan` on `func`, a non-SSA function whose
@@ -484,8 +498,7 @@ pub fn check(func: &Function, plan: &Plan) -> Result<Coverage, Mismatch> {
     let mut cov = Coverage::default();
     for copts in &plan.constructions {
         let stage = describe(copts);
-        let mut ssa = func.clone();
-        construct::construct(&mut ssa, copts)
+        let ssa = construction(func, copts)
             .map_err(|e| fail(&stage, format!("construction failed: {e}"), func))?;
         compare_ssa(&ssa, &stage, &originals, plan, &mut cov)?;
         for passes in &plan.pass_lists {
