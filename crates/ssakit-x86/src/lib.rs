@@ -14,6 +14,8 @@
 //!   each instruction reads and writes, and where control goes next.
 //! * [`mod@cfg`]: recursive descent inside a function's extent, jump tables,
 //!   tail calls, calls that never return.
+//! * `jumps` (private): the jump tables the shapes of [`mod@cfg`] miss, by
+//!   a backward slice of the target and the conditions on its index.
 //! * [`lift`]: one recovered function → one IR function.
 //! * [`lost`]: the bytes of an extent never decoded, each range with
 //!   its reason (padding apart).
@@ -42,6 +44,7 @@ pub mod cfg;
 pub mod error;
 pub mod except;
 pub mod frame;
+mod jumps;
 pub mod lift;
 pub mod lost;
 pub mod pipeline;
