@@ -1078,6 +1078,46 @@ mod tests {
         );
     }
 
+    /// LLVM's clamp: `cmp ecx, 3; mov edx, 3; cmovb edx, ecx; lea rcx,
+    /// [rip+TABLE]; movsxd rdx, [rcx+rdx*4]; add rdx, rcx; jmp rdx`: the
+    /// index is `ecx` below 3, or 3: four entries.
+    #[test]
+    fn a_clamped_index_by_data_flow() {
+        let mut code = vec![0x83, 0xf9, 0x03]; // cmp ecx, 3
+        code.extend([0xba, 0x03, 0, 0, 0]); // mov edx, 3
+        code.extend([0x0f, 0x42, 0xd1]); // cmovb edx, ecx
+        let next = CODE + code.len() as u64 + 7;
+        code.extend([0x48, 0x8d, 0x0d]); // lea rcx, [rip+disp32]
+        code.extend(((TABLE - next) as u32).to_le_bytes());
+        code.extend([0x48, 0x63, 0x14, 0x91]); // movsxd rdx, dword [rcx+rdx*4]
+        code.extend([0x48, 0x01, 0xca]); // add rdx, rcx
+        code.extend([0xff, 0xe2]); // jmp rdx
+        let mut cases = Vec::new();
+        for k in 0..4 {
+            cases.push(CODE + code.len() as u64);
+            code.extend([0xb8, k, 0, 0, 0, 0xc3]); // mov eax, k; ret
+        }
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases), Target::Inside(cases[0]))
+        );
+    }
+
+    /// `and ecx, 1; and eax, 1; lea edi, [rax+rcx]`: the index's range
+    /// by interval arithmetic over masks, 0 to 2: three entries of the
+    /// four.
+    #[test]
+    fn an_index_range_by_intervals() {
+        let head = [0x83, 0xe1, 0x01, 0x83, 0xe0, 0x01, 0x8d, 0x3c, 0x08];
+        let (code, cases) = table_after(&head);
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases[..3]), Target::Inside(cases[0]))
+        );
+    }
+
     /// `mov rax, [rdi]; jmp rax`: a function pointer, no table.
     #[test]
     fn a_loaded_pointer_is_no_table() {

@@ -11,25 +11,32 @@
 //! recovered CFG, each instruction that writes a register of the
 //! expression replaces it by what it computes ([`Walker::define`]):
 //! `mov`, `movzx`, `movsx`, `movsxd`, `cdqe`, `lea`, `add`, `sub`, `and`,
-//! `shl`, `xor r, r`, loads; a 32-bit write zero-extends. Anything else
-//! makes the register unknown ([`Node::Top`]). The walk stops on a path
-//! once the expression is a table ([`Table`]): `base + ext(load(T + i ×
-//! s, size)) × k` with `T` and `base` constants and entries of 1, 2, 4 or
-//! 8 bytes, read signed or not (`base` 0 for absolute tables, `T` for
-//! GCC's and LLVM's relative ones).
+//! `shl`, `xor r, r`, `xchg`, `bsf`/`bsr` (below the width), loads, and
+//! `cmovcc` after `cmp x, N` that keeps `x` only below `N` (a clamp); a
+//! 32-bit write zero-extends. Anything else makes the register unknown
+//! ([`Node::Top`]). A register whose one definition in the function is
+//! `lea r, [rip+X]` is `X` (a table's base hoisted out of a loop; taken
+//! to dominate its uses, as a compiler emits it). The walk stops on a
+//! path once the expression is a table ([`Table`]): `base + ext(load(T
+//! + i × s, size)) × k` with `T` and `base` constants and entries of 1,
+//! 2, 4 or 8 bytes, read signed or not (`base` 0 for absolute tables,
+//! `T` for GCC's and LLVM's relative ones).
 //!
 //! **The index.** The walk then follows the index `i` alone, on every
 //! path back, until a bound holds on that path ([`Bound`]):
 //!
 //! * the edge it came along leaves a conditional branch whose flags come
-//!   from `cmp x, N` with `x` the index itself (the same expression): `ja`
-//!   / `jae` on the fall-through, `jbe` / `jb` on the taken edge bound it
-//!   by `N + 1` / `N` entries, every one possible;
-//! * its definition is `and x, M` (`M + 1` entries, every one possible),
-//!   a zero extension from a byte (`movzx`: 256 by the type only) or a
-//!   32/64-bit load (an enum's tag whose range only the compiler knew);
-//!   bounds by type only read the entries while they lead inside the
-//!   extent, as the shape matcher does.
+//!   from `cmp x, N` (8 to 64 bits, a register or memory) with `i` the
+//!   low bits of `x`, no wider: `ja` / `jae` on the fall-through, `jbe`
+//!   / `jb` on the taken edge bound it by `N + 1` / `N` entries, every
+//!   one possible;
+//! * its definition gives the bound: a constant (that entry alone), `and
+//!   x, M` (`M + 1` entries), a clamp, arithmetic over such values (their
+//!   interval: glibc's `strcmp` indexes by the difference of two masked
+//!   offsets), all exact; or by type only: a zero extension from a byte,
+//!   a 32/64-bit load, perhaps less a constant (an enum's tag whose range
+//!   only the compiler knew), whose entries are read while they lead
+//!   inside the extent, as the shape matcher does.
 //!
 //! A path that reaches the entry, an unknown index, or the step budget
 //! without a bound leaves the index unbounded, and the jump stays an exit
@@ -54,7 +61,7 @@
 
 use crate::binary::Binary;
 use crate::cfg::{End, Insn, Target};
-use crate::regs::{Flow, Loc};
+use crate::regs::{Flow, Loc, LocMap, LocSet};
 use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -176,6 +183,9 @@ enum Node {
     Load(E, u8),
     Zext(E, u8),
     Sext(E, u8),
+    /// Below the count (every such value possible), or the value of the
+    /// expression.
+    Clamp(E, u64),
 }
 
 /// The expressions of one walk, hash-consed, with each one's depth and
@@ -200,7 +210,7 @@ impl Exprs {
         let kids: &[E] = match &n {
             Node::Add(a, b) => &[*a, *b],
             Node::Mul(a, _) | Node::And(a, _) | Node::Load(a, _) => &[*a],
-            Node::Zext(a, _) | Node::Sext(a, _) => &[*a],
+            Node::Zext(a, _) | Node::Sext(a, _) | Node::Clamp(a, _) => &[*a],
             _ => &[],
         };
         let depth = 1 + kids
@@ -332,6 +342,10 @@ impl Exprs {
                 let a = self.subst(a, r, v);
                 self.sext(a, b)
             }
+            Node::Clamp(a, c) => {
+                let a = self.subst(a, r, v);
+                self.intern(Node::Clamp(a, c))
+            }
         }
     }
 
@@ -342,7 +356,7 @@ impl Exprs {
             Node::Const(_) | Node::Top => false,
             Node::Add(a, b) => self.reads(a, r) || self.reads(b, r),
             Node::Mul(a, _) | Node::And(a, _) | Node::Load(a, _) => self.reads(a, r),
-            Node::Zext(a, _) | Node::Sext(a, _) => self.reads(a, r),
+            Node::Zext(a, _) | Node::Sext(a, _) | Node::Clamp(a, _) => self.reads(a, r),
         }
     }
 
@@ -411,11 +425,62 @@ impl Exprs {
         Some((t, Some(index)))
     }
 
+    /// The least and greatest value of `e` (signed), when its leaves are
+    /// constants, masks, bytes or clamps (bounded as [`Exprs::subst`]).
+    fn interval(&self, e: E) -> Option<(i128, i128)> {
+        let fits = |(lo, hi): (i128, i128), lo_min: i128, hi_max: i128| {
+            (lo >= lo_min && hi <= hi_max).then_some((lo, hi))
+        };
+        match self.node(e) {
+            Node::Const(c) => Some((c as i64 as i128, c as i64 as i128)),
+            Node::And(_, m) if m >> 63 == 0 => Some((0, m as i128)),
+            Node::Load(_, s @ (1 | 2)) => Some((0, (1i128 << (8 * s)) - 1)),
+            Node::Zext(x, b) => fits(self.interval(x)?, 0, (1i128 << b) - 1),
+            Node::Sext(x, b) => {
+                let half = 1i128 << (b - 1);
+                fits(self.interval(x)?, -half, half - 1)
+            }
+            Node::Add(a, b) => {
+                let ((la, ha), (lb, hb)) = (self.interval(a)?, self.interval(b)?);
+                Some((la + lb, ha + hb))
+            }
+            Node::Mul(a, k) => {
+                let (lo, hi) = self.interval(a)?;
+                let k = k as i64 as i128;
+                Some(((lo * k).min(hi * k), (lo * k).max(hi * k)))
+            }
+            Node::Clamp(o, c) => {
+                let (lo, hi) = self.interval(o)?;
+                Some((lo.min(0), hi.max(c as i128 - 1)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `i` is a 32- or 64-bit load plus a constant, perhaps
+    /// zero-extended from 32 bits.
+    fn loaded_less_constant(&self, i: E) -> bool {
+        let mut e = i;
+        for _ in 0..4 {
+            e = match self.node(e) {
+                Node::Zext(y, 32) => y,
+                Node::Add(y, k) if self.as_const(k).is_some() => y,
+                Node::Load(_, 4 | 8) => return e != i,
+                _ => return false,
+            };
+        }
+        false
+    }
+
     /// The bound the index's own definition gives: a mask, a byte, a
     /// 32- or 64-bit load.
     fn type_bound(&self, i: E) -> Option<Bound> {
         let (first, count, exact) = match self.node(i) {
             Node::Const(c) if c < MAX_TABLE => (c, c + 1, true),
+            Node::Clamp(o, c) => match self.node(o) {
+                Node::Const(k) if k < MAX_TABLE => (0, c.max(k + 1), true),
+                _ => return None,
+            },
             Node::And(_, m) => (
                 0,
                 m.checked_add(1).filter(|&c| c > 1 && c <= MAX_TABLE)?,
@@ -423,7 +488,17 @@ impl Exprs {
             ),
             Node::Load(_, 1) | Node::Zext(_, 8) => (0, 256, false),
             Node::Load(_, 4 | 8) => (0, OPEN_TABLE, false),
-            _ => return None,
+            // A loaded tag less a constant (`mov eax, [rax]; add eax,
+            // -1`): its range known only to the compiler, as a load's.
+            _ if self.loaded_less_constant(i) => (0, OPEN_TABLE, false),
+            // Arithmetic over masked values (glibc's `strcmp`: `and ecx,
+            // 15; and eax, 15; lea r9, [rax+15]; sub r9, rcx`).
+            _ => match self.interval(i) {
+                Some((lo, hi)) if lo >= 0 && hi < MAX_TABLE as i128 => {
+                    (lo as u64, hi as u64 + 1, true)
+                }
+                _ => return None,
+            },
         };
         Some(Bound {
             first,
@@ -460,6 +535,9 @@ pub(crate) struct Walker<'a> {
     extent: std::ops::Range<u64>,
     /// Each instruction's predecessors with the edge's kind.
     preds: Vec<Vec<(u32, Edge)>>,
+    /// The registers whose one definition in the function is `lea r,
+    /// [rip+X]`: `X` (a table's base hoisted out of a loop).
+    hoisted: LocMap<Option<u64>>,
     x: Exprs,
 }
 
@@ -512,10 +590,27 @@ impl<'a> Walker<'a> {
             p.sort_unstable_by_key(|&(i, _)| i);
             p.dedup_by_key(|&mut (i, _)| i);
         }
+        let mut hoisted: LocMap<Option<u64>> = LocMap::default();
+        let mut defs: LocMap<u32> = LocMap::default();
+        for Insn { ins, access } in insts {
+            for r in access.writes.iter().filter(|r| r.is_gpr()) {
+                defs[r] += 1;
+                let lea = ins.mnemonic() == Mnemonic::Lea
+                    && ins.is_ip_rel_memory_operand()
+                    && ins.op0_register().size() == 8;
+                hoisted[r] = lea.then(|| ins.ip_rel_memory_address());
+            }
+        }
+        for r in LocSet::GPRS.iter() {
+            if defs[r] != 1 {
+                hoisted[r] = None;
+            }
+        }
         Walker {
             insts,
             extent,
             preds,
+            hoisted,
             x: Exprs::default(),
         }
     }
@@ -552,6 +647,12 @@ impl<'a> Walker<'a> {
                 });
             }
             if s.table.is_none() {
+                for r in LocSet::GPRS.iter() {
+                    if let Some(x) = self.hoisted[r].filter(|_| self.x.reads(s.e, r)) {
+                        let c = self.x.konst(x);
+                        s.e = self.x.subst(s.e, r, c);
+                    }
+                }
                 if let Some((t, i)) = self.x.table(s.e) {
                     any_table = true;
                     let Some(i) = i else {
@@ -642,10 +743,33 @@ impl<'a> Walker<'a> {
         } else {
             Target::Outside(other)
         });
-        // The flag writer before `p` in its block, at most 4 back, and
-        // what those instructions in between write.
+        let (x, n) = self.compared(p)?;
+        let count = n.checked_add(plus).filter(|&c| c > 0 && c <= MAX_TABLE)?;
+        // `i` is at most `x` when both are the low bits of one value,
+        // `i`'s no wider; a sign extension of `x`'s 32 bits keeps a
+        // bound below 2^31.
+        let low = |x: &Exprs, e: E| match x.node(e) {
+            Node::Zext(y, b) => (y, b),
+            _ => (e, 64),
+        };
+        let ((yi, bi), (yx, bx)) = (low(&self.x, i), low(&self.x, x));
+        let same = (yi == yx && bi <= bx)
+            || matches!(self.x.node(i), Node::Sext(y, 32) if self.x.zext(y, 32) == x && n < 1 << 31);
+        same.then_some(Bound {
+            first: 0,
+            count,
+            exact: true,
+            default,
+        })
+    }
+
+    /// The comparison `cmp x, N` whose flags instruction `p` reads: the
+    /// flag writer before `p` in its block (at most 4 back), `x`'s value
+    /// as an expression valid at `p` (no register of it written in
+    /// between), and `N`.
+    fn compared(&mut self, p: u32) -> Option<(E, u64)> {
         let mut at = p;
-        let mut written = crate::regs::LocSet::EMPTY;
+        let mut written = LocSet::EMPTY;
         let mut back = 0;
         let cmp = loop {
             let prev = match self.preds[at as usize].as_slice() {
@@ -658,7 +782,7 @@ impl<'a> Walker<'a> {
                 _ => return None,
             };
             let q = self.insts[prev as usize];
-            if q.access.writes.intersects(crate::regs::LocSet::FLAGS) {
+            if q.access.writes.intersects(LocSet::FLAGS) {
                 break q.ins;
             }
             written = written.union(q.access.writes);
@@ -671,7 +795,6 @@ impl<'a> Walker<'a> {
         if cmp.mnemonic() != Mnemonic::Cmp || !is_imm(cmp.op1_kind()) {
             return None;
         }
-        let n = cmp.immediate(1);
         let x = match cmp.op0_kind() {
             OpKind::Register => {
                 let reg = cmp.op0_register();
@@ -692,23 +815,7 @@ impl<'a> Walker<'a> {
             }
             _ => return None,
         };
-        let count = n.checked_add(plus).filter(|&c| c > 0 && c <= MAX_TABLE)?;
-        // `i` is at most `x` when both are the low bits of one value,
-        // `i`'s no wider; a sign extension of `x`'s 32 bits keeps a
-        // bound below 2^31.
-        let low = |x: &Exprs, e: E| match x.node(e) {
-            Node::Zext(y, b) => (y, b),
-            _ => (e, 64),
-        };
-        let ((yi, bi), (yx, bx)) = (low(&self.x, i), low(&self.x, x));
-        let same = (yi == yx && bi <= bx)
-            || matches!(self.x.node(i), Node::Sext(y, 32) if self.x.zext(y, 32) == x && n < 1 << 31);
-        same.then_some(Bound {
-            first: 0,
-            count,
-            exact: true,
-            default,
-        })
+        Some((x, cmp.immediate(1)))
     }
 
     /// The address of `ins`'s memory operand, if plain (no segment).
@@ -744,16 +851,68 @@ impl<'a> Walker<'a> {
                 continue;
             }
             let v = self
-                .value(&ins, r)
+                .clamp(p, r)
+                .or_else(|| self.value(&ins, r))
                 .unwrap_or_else(|| self.x.intern(Node::Top));
             e = self.x.subst(e, r, v);
         }
         e
     }
 
+    /// What the `cmovcc d, s` at `p` after `cmp x, N` writes to `d` (`r`)
+    /// when one of its two sides is `x` and the condition bounds `x` on
+    /// that side (LLVM's clamp of an index: `cmp ecx, 3; mov edx, 3;
+    /// cmovb edx, ecx`): below the bound, or the other side's value.
+    fn clamp(&mut self, p: u32, r: Loc) -> Option<E> {
+        let ins = self.insts[p as usize].ins;
+        let width = ins.op0_register().size();
+        if Loc::of_register(ins.op0_register()) != Some(r)
+            || ins.op1_kind() != OpKind::Register
+            || width < 4
+        {
+            return None;
+        }
+        // Which side is kept when the flags say `x < N` (or `x <= N`).
+        let (low_is_moved, plus) = match ins.mnemonic() {
+            Mnemonic::Cmovb => (true, 0),
+            Mnemonic::Cmovbe => (true, 1),
+            Mnemonic::Cmovae => (false, 0),
+            Mnemonic::Cmova => (false, 1),
+            _ => return None,
+        };
+        let (x, n) = self.compared(p)?;
+        let reg = |w: &mut Self, k: Register| -> Option<E> {
+            let l = Loc::of_register(k).filter(|l| l.is_gpr())?;
+            let v = w.x.intern(Node::Reg(l));
+            Some(w.x.zext(v, 8 * k.size() as u8))
+        };
+        let (d, s) = (
+            reg(self, ins.op0_register())?,
+            reg(self, ins.op1_register())?,
+        );
+        let (low, other) = if low_is_moved { (s, d) } else { (d, s) };
+        if low != x {
+            return None;
+        }
+        let count = n.checked_add(plus).filter(|&c| c > 0 && c <= MAX_TABLE)?;
+        Some(self.x.intern(Node::Clamp(other, count)))
+    }
+
     /// What `ins` writes to register `r` (its only register result), in
     /// terms of the values before it.
     fn value(&mut self, ins: &Instruction, r: Loc) -> Option<E> {
+        if ins.mnemonic() == Mnemonic::Xchg
+            && ins.op0_kind() == OpKind::Register
+            && ins.op1_kind() == OpKind::Register
+            && ins.op0_register().size() >= 4
+        {
+            // Each register takes the other's value.
+            let (a, b) = (ins.op0_register(), ins.op1_register());
+            let other = if Loc::of_register(a) == Some(r) { b } else { a };
+            let l = Loc::of_register(other).filter(|l| l.is_gpr())?;
+            let v = self.x.intern(Node::Reg(l));
+            return Some(if a.size() == 4 { self.x.zext(v, 32) } else { v });
+        }
         if ins.mnemonic() == Mnemonic::Cdqe && r == Loc::RAX {
             let rax = self.x.intern(Node::Reg(r));
             let low = self.x.zext(rax, 32);
