@@ -442,12 +442,13 @@ impl Exprs {
             }
             Node::Add(a, b) => {
                 let ((la, ha), (lb, hb)) = (self.interval(a)?, self.interval(b)?);
-                Some((la + lb, ha + hb))
+                Some((la.checked_add(lb)?, ha.checked_add(hb)?))
             }
             Node::Mul(a, k) => {
                 let (lo, hi) = self.interval(a)?;
                 let k = k as i64 as i128;
-                Some(((lo * k).min(hi * k), (lo * k).max(hi * k)))
+                let (a, b) = (lo.checked_mul(k)?, hi.checked_mul(k)?);
+                Some((a.min(b), a.max(b)))
             }
             Node::Clamp(o, c) => {
                 let (lo, hi) = self.interval(o)?;
