@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Jump tables against the compiler's own listing (issue 42, item 4): the
-# sources of scripts/jump-truth/ (an interpreter loop, a lexer, a C++
+# sources of scripts/jump-truth/ (an interpreter loop, a lexer, switches
+# over 16- and 8-bit values, in a loop, over masked arithmetic, a C++
 # switch inside try/catch) compiled here by gcc/g++ at -O1, -O2, -O3 and
 # -Os; each assembly listing (`-S`) names every table GCC emitted (a
 # `.L` label in `.rodata` followed by `.long .Lk-.Lt` or `.quad .Lk`
@@ -8,7 +9,8 @@
 # so that `nm` gives each label's address, and the switches `ssakit x86
 # lift --format json` resolved are compared with them, entry by entry:
 #
-# * exact: a switch of ssakit has exactly the table's entries, in order;
+# * exact: a switch of ssakit has exactly the table's entries, in order
+#   (every switch with them is explained by the table);
 # * wrong: a switch holds some of them but not exactly these;
 # * missing: no switch holds any;
 # * extra: switches of ssakit that no table of the listing explains.
@@ -80,8 +82,10 @@ for t, labels in sorted(tables.items()):
         continue
     hit = [i for i, s in enumerate(switches) if s == want]
     if hit:
+        # One table may serve several jumps (a loop's peeled first
+        # iteration jumps through it too).
         exact += 1
-        used.add(hit[0])
+        used.update(hit)
         continue
     near = [i for i, s in enumerate(switches) if set(s) & set(want)]
     if near:
