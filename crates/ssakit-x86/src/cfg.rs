@@ -33,7 +33,12 @@
 //!   the default no index reaches; a 32- or 64-bit load of the index
 //!   (`mov rax, [rdx]`: an enum's tag whose range only the compiler
 //!   knew) reads at most 512 entries that way;
-//! * any other indirect `jmp` → an exit (unresolved);
+//! * any other indirect `jmp`: once the walk has found no more code, a
+//!   backward slice over the decoded instructions gives its target as an
+//!   expression (a table load plus a base) and its index's bound from
+//!   the conditions on the paths to it, a mask, a byte or a constant (the
+//!   private module `jumps`); the new targets are walked and the slices
+//!   tried again until none resolves; what stays unresolved is an exit;
 //! * a `call` that a `.gcc_except_table` call site covers → an invoke:
 //!   its fall-through, or its landing pad when it unwinds
 //!   ([`crate::except`]);
@@ -43,6 +48,7 @@
 //! * running off the end of the extent → a tail call to the next byte.
 
 use crate::binary::{Binary, FuncInfo};
+use crate::jumps::{self, Table, MAX_TABLE, OPEN_TABLE};
 use crate::regs::{access, Access, Flow, Loc, LocMap, LocSet};
 use iced_x86::{
     Decoder, DecoderOptions, Instruction, InstructionInfoFactory, Mnemonic, OpKind, Register,
@@ -270,13 +276,6 @@ impl Ctx {
     }
 }
 
-/// Most entries a jump table may have.
-const MAX_TABLE: u64 = 1 << 16;
-
-/// Most entries read of a table whose index no comparison, mask or type
-/// bounds (its entries read while they lead inside the extent).
-const OPEN_TABLE: u64 = 512;
-
 struct Walk<'b, 'd> {
     bin: &'b Binary<'d>,
     extent: std::ops::Range<u64>,
@@ -483,43 +482,71 @@ impl Walk<'_, '_> {
             }
             (table, bound, true)
         };
-        let entry = |k: u64| -> Option<u64> {
-            Some(if relative {
-                let b = self.bin.read(table.checked_add(k * 4)?, 4)?;
-                table.wrapping_add(i32::from_le_bytes(b.try_into().ok()?) as i64 as u64)
-            } else {
-                u64::from_le_bytes(
-                    self.bin
-                        .read(table.checked_add(k * 8)?, 8)?
-                        .try_into()
-                        .ok()?,
-                )
-            })
-        };
-        let targets: Vec<u64> = if bound.exact {
-            // An entry outside the extent (a case GCC moved to the
-            // function's cold part, which has its own symbol or FDE) is
-            // a tail call; an entry outside the code means this was no
-            // table.
-            let t: Option<Vec<u64>> = (0..bound.count).map(entry).collect();
-            t?.into_iter()
-                .map(|a| self.bin.code(a).map(|_| a))
-                .collect::<Option<_>>()?
-        } else {
-            // Bounded by the index's type only: the entries while they
-            // lead inside the extent (the table's own cases; what follows
-            // is other data), at least two.
-            let t: Vec<u64> = (0..bound.count)
-                .map_while(|k| entry(k).filter(|a| self.extent.contains(a)))
-                .collect();
-            if t.len() < 2 {
-                return None;
+        let t = if relative {
+            Table {
+                table,
+                stride: 4,
+                size: 4,
+                signed: true,
+                mul: 1,
+                base: table,
             }
-            t
+        } else {
+            Table {
+                table,
+                stride: 8,
+                size: 8,
+                signed: false,
+                mul: 1,
+                base: 0,
+            }
         };
-        let targets: Vec<Target> = targets.into_iter().map(|a| self.target(a)).collect();
-        let default = bound.default.unwrap_or(targets[0]);
-        Some((targets, default))
+        let b = jumps::Bound {
+            first: 0,
+            count: bound.count,
+            exact: bound.exact,
+            default: bound.default,
+        };
+        jumps::read_table(self.bin, &self.extent, t, b)
+    }
+
+    /// Resolves by data flow ([`crate::jumps`]) the indirect jumps the
+    /// shapes left unresolved, leading to the new targets; whether one
+    /// was resolved.
+    fn resolve_by_data_flow(&mut self) -> bool {
+        let open: Vec<u32> = self
+            .ends
+            .iter()
+            .filter(|&(&i, e)| {
+                *e == End::TailCall(None)
+                    && self.insts[i as usize].access.flow == Flow::IndirectJump
+            })
+            .map(|(&i, _)| i)
+            .collect();
+        if open.is_empty() {
+            return false;
+        }
+        let mut found = Vec::new();
+        {
+            let mut w =
+                jumps::Walker::new(self.extent.clone(), &self.insts, &self.by_addr, &self.ends);
+            for &i in &open {
+                if let Ok((t, b)) = w.resolve(i) {
+                    if let Some(r) = jumps::read_table(self.bin, &self.extent, t, b) {
+                        found.push((i, r));
+                    }
+                }
+            }
+        }
+        for &(i, (ref targets, default)) in &found {
+            self.jump_tables += 1;
+            for &t in targets {
+                self.lead(t, Ctx::default());
+            }
+            self.lead(default, Ctx::default());
+            self.ends.insert(i, End::Switch(targets.clone(), default));
+        }
+        !found.is_empty()
     }
 }
 
@@ -740,10 +767,11 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         while let Some((a, ctx)) = w.work.pop() {
             w.walk(a, ctx);
         }
-        let Some((a, ctx)) = w.retry.pop() else {
+        if let Some((a, ctx)) = w.retry.pop() {
+            w.retry_from(a, ctx);
+        } else if !w.resolve_by_data_flow() {
             break;
-        };
-        w.retry_from(a, ctx);
+        }
     }
     let mut leaders: Vec<u64> = w.leaders.iter().copied().collect();
     leaders.sort_unstable();
@@ -993,6 +1021,109 @@ mod tests {
         let cfg = recovered(&code, &relative_table(&cases));
         assert_eq!(cfg.jump_tables, 0);
         assert_eq!(jump_end(&cfg), &End::TailCall(None));
+    }
+
+    /// `cmp di, 3; ja D; lea; movzx edi, di; movsxd; add; jmp`: a 16-bit
+    /// comparison no shape takes, found by data flow ([`crate::jumps`]):
+    /// the index `zext16(rdi)` is the compared value.
+    #[test]
+    fn a_16_bit_comparison_bounds_by_data_flow() {
+        let cmp_di_3 = [0x66, 0x83, 0xff, 0x03];
+        let movzx_edi_di = [0x0f, 0xb7, 0xff];
+        let (code, cases, default) = relative(&cmp_di_3, JA, &movzx_edi_di);
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(cfg.jump_tables, 1);
+        let want = End::Switch(inside(&cases), Target::Inside(default));
+        assert_eq!(jump_end(&cfg), &want);
+        // The same with the whole `rdi` as index: `cmp di` bounds only
+        // its low 16 bits.
+        let (code, cases, _) = relative(&cmp_di_3, JA, &[]);
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(jump_end(&cfg), &End::TailCall(None));
+    }
+
+    /// `mov edi, 2` before the table (a state machine's next state, as
+    /// rustc threads jumps): one entry, one target.
+    #[test]
+    fn a_constant_index_selects_its_entry() {
+        let (code, cases) = table_after(&[0xbf, 0x02, 0x00, 0x00, 0x00]); // mov edi, 2
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases[2..3]), Target::Inside(cases[2]))
+        );
+    }
+
+    /// `lea rsi, [rip+TABLE]; movzx eax, byte [rdi]; jmp [rsi+rax*8]`
+    /// (glibc's `printf`: an absolute table whose base is in a register,
+    /// indexed by a byte): the entries while they lead inside the extent.
+    #[test]
+    fn an_absolute_table_with_a_base_register_by_data_flow() {
+        let mut code = vec![0x48, 0x8d, 0x35]; // lea rsi, [rip+disp32]
+        code.extend(((TABLE - (CODE + 7)) as u32).to_le_bytes());
+        code.extend([0x0f, 0xb6, 0x07]); // movzx eax, byte [rdi]
+        code.extend([0xff, 0x24, 0xc6]); // jmp qword [rsi+rax*8]
+        let mut cases = Vec::new();
+        for k in 0..4 {
+            cases.push(CODE + code.len() as u64);
+            code.extend([0xb8, k, 0, 0, 0, 0xc3]); // mov eax, k; ret
+        }
+        let mut entries = cases.clone();
+        entries.push(0x9000);
+        let table: Vec<u8> = entries.iter().flat_map(|c| c.to_le_bytes()).collect();
+        let cfg = recovered(&code, &table);
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases), Target::Inside(cases[0]))
+        );
+    }
+
+    /// LLVM's clamp: `cmp ecx, 3; mov edx, 3; cmovb edx, ecx; lea rcx,
+    /// [rip+TABLE]; movsxd rdx, [rcx+rdx*4]; add rdx, rcx; jmp rdx`: the
+    /// index is `ecx` below 3, or 3: four entries.
+    #[test]
+    fn a_clamped_index_by_data_flow() {
+        let mut code = vec![0x83, 0xf9, 0x03]; // cmp ecx, 3
+        code.extend([0xba, 0x03, 0, 0, 0]); // mov edx, 3
+        code.extend([0x0f, 0x42, 0xd1]); // cmovb edx, ecx
+        let next = CODE + code.len() as u64 + 7;
+        code.extend([0x48, 0x8d, 0x0d]); // lea rcx, [rip+disp32]
+        code.extend(((TABLE - next) as u32).to_le_bytes());
+        code.extend([0x48, 0x63, 0x14, 0x91]); // movsxd rdx, dword [rcx+rdx*4]
+        code.extend([0x48, 0x01, 0xca]); // add rdx, rcx
+        code.extend([0xff, 0xe2]); // jmp rdx
+        let mut cases = Vec::new();
+        for k in 0..4 {
+            cases.push(CODE + code.len() as u64);
+            code.extend([0xb8, k, 0, 0, 0, 0xc3]); // mov eax, k; ret
+        }
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases), Target::Inside(cases[0]))
+        );
+    }
+
+    /// `and ecx, 1; and eax, 1; lea edi, [rax+rcx]`: the index's range
+    /// by interval arithmetic over masks, 0 to 2: three entries of the
+    /// four.
+    #[test]
+    fn an_index_range_by_intervals() {
+        let head = [0x83, 0xe1, 0x01, 0x83, 0xe0, 0x01, 0x8d, 0x3c, 0x08];
+        let (code, cases) = table_after(&head);
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases[..3]), Target::Inside(cases[0]))
+        );
+    }
+
+    /// `mov rax, [rdi]; jmp rax`: a function pointer, no table.
+    #[test]
+    fn a_loaded_pointer_is_no_table() {
+        let cfg = recovered(&[0x48, 0x8b, 0x07, 0xff, 0xe0], &[0; 8]);
+        assert_eq!(jump_end(&cfg), &End::TailCall(None));
+        assert_eq!(cfg.jump_tables, 0);
     }
 
     /// A bound past [`MAX_TABLE`] entries (`cmp edi, 0x10000; ja`, with

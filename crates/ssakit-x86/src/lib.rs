@@ -16,6 +16,8 @@
 //!   tail calls, calls that never return.
 //! * [`conv`]: the calling conventions (System V, Go's register ABI,
 //!   Windows x64): what a call of an unknown callee reads and clobbers.
+//! * `jumps` (private): the jump tables the shapes of [`mod@cfg`] miss, by
+//!   a backward slice of the target and the conditions on its index.
 //! * [`lift`]: one recovered function → one IR function.
 //! * [`lost`]: the bytes of an extent never decoded, each range with
 //!   its reason (padding apart).
@@ -48,6 +50,7 @@ pub mod conv;
 pub mod error;
 pub mod except;
 pub mod frame;
+mod jumps;
 pub mod lift;
 pub mod lost;
 pub mod pipeline;

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Jump tables against the compiler's own listing (issue 42, item 4): the
+# sources of scripts/jump-truth/ (an interpreter loop, a lexer, switches
+# over 16- and 8-bit values, in a loop, over masked arithmetic, a C++
+# switch inside try/catch) compiled here by gcc/g++ at -O1, -O2, -O3 and
+# -Os; each assembly listing (`-S`) names every table GCC emitted (a
+# `.L` label in `.rodata` followed by `.long .Lk-.Lt` or `.quad .Lk`
+# entries), the listing is assembled keeping its local labels (`-Wa,-L`)
+# so that `nm` gives each label's address, and the switches `ssakit x86
+# lift --format json` resolved are compared with them, entry by entry:
+#
+# * exact: a switch of ssakit has exactly the table's entries, in order
+#   (every switch with them is explained by the table);
+# * wrong: a switch holds some of them but not exactly these;
+# * missing: no switch holds any;
+# * extra: switches of ssakit that no table of the listing explains.
+#
+# Usage: scripts/x86-jump-truth.sh [--ssakit PATH] [--cc GCC] [--cxx G++]
+set -euo pipefail
+ssakit=target/release/ssakit
+cc=gcc
+cxx=g++
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --ssakit) ssakit=$2; shift 2 ;;
+        --cc) cc=$2; shift 2 ;;
+        --cxx) cxx=$2; shift 2 ;;
+        *) echo "usage: $0 [--ssakit PATH] [--cc GCC] [--cxx G++]" >&2; exit 2 ;;
+    esac
+done
+src="$(cd "$(dirname "$0")" && pwd)/jump-truth"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "$($cc --version | head -1)"
+for file in "$src"/*.c "$src"/*.cpp; do
+    base=$(basename "$file")
+    case "$file" in *.cpp) comp=$cxx ;; *) comp=$cc ;; esac
+    for opt in -O1 -O2 -O3 -Os; do
+        out="$tmp/${base%.*}$opt"
+        "$comp" "$opt" -S -o "$out.s" "$file"
+        "$comp" -Wa,-L -o "$out" "$out.s"
+        nm "$out" >"$out.nm"
+        "$ssakit" x86 lift "$out" --format json 2>/dev/null >"$out.json"
+        python3 - "$base $opt" "$out.s" "$out.nm" "$out.json" <<'EOF'
+import json, re, sys
+
+name, listing, nm, lift = sys.argv[1:5]
+addr = {}
+for line in open(nm):
+    parts = line.split()
+    if len(parts) == 3:
+        addr.setdefault(parts[2], int(parts[0], 16))
+# Tables: a label whose next lines are entries naming other labels.
+tables, current = {}, None
+label = re.compile(r"^(\.L\w+):\s*$")
+entry = re.compile(r"^\s*\.(long|quad)\s+(\.L\w+)(?:-(\.L\w+))?\s*$")
+for line in open(listing):
+    m = label.match(line)
+    if m:
+        current = m.group(1)
+        continue
+    m = entry.match(line)
+    if m and current:
+        tables.setdefault(current, []).append(m.group(2))
+        continue
+    if line.strip().startswith((".align", ".p2align", ".section", ".text")):
+        continue
+    current = None
+switches = []
+for f in json.load(open(lift))["functions"]:
+    for b in f["blocks"]:
+        t = b["terminator"]
+        if t["kind"] == "switch":
+            switches.append([int(s[1:], 16) for s in t["successors"][1:]])
+exact = wrong = missing = 0
+used = set()
+for t, labels in sorted(tables.items()):
+    want = [addr.get(l) for l in labels]
+    if None in want:
+        print(f"  {name}: table {t}: a label has no address", file=sys.stderr)
+        missing += 1
+        continue
+    hit = [i for i, s in enumerate(switches) if s == want]
+    if hit:
+        # One table may serve several jumps (a loop's peeled first
+        # iteration jumps through it too).
+        exact += 1
+        used.update(hit)
+        continue
+    near = [i for i, s in enumerate(switches) if set(s) & set(want)]
+    if near:
+        wrong += 1
+        used.update(near)
+        print(f"  {name}: table {t} ({len(want)} entries): wrong", file=sys.stderr)
+    else:
+        missing += 1
+        print(f"  {name}: table {t} ({len(want)} entries): missing", file=sys.stderr)
+extra = len(switches) - len(used)
+print(f"{name}: {len(tables)} tables in the listing: {exact} exact, {wrong} wrong, "
+      f"{missing} missing; {extra} other switches")
+EOF
+    done
+done

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Jump tables beside angr's CFGFast (issue 42, item 5): for each binary,
+# in one run, ssakit's whole pipeline (`x86 stats FILE --only-flavor`:
+# functions and jump tables resolved, wall time) and angr 9.2.213's
+# CFGFast with indirect-jump resolution alone (functions, jump tables:
+# the indirect jumps it resolved of kind jump table, wall time), one
+# line per binary.
+#
+# angr goes into its own virtual environment, target/angr-cfg-venv (a
+# hundred megabytes of wheels; not run by .ci/run), pinned as in
+# scripts/python-vs-angr.sh.
+#
+# Usage: scripts/x86-vs-angr.sh [--ssakit PATH] FILE...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ssakit=target/release/ssakit
+files=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --ssakit) ssakit=$2; shift 2 ;;
+        *) files+=("$1"); shift ;;
+    esac
+done
+[ ${#files[@]} -gt 0 ] || { echo "usage: $0 [--ssakit PATH] FILE..." >&2; exit 2; }
+venv="${CARGO_TARGET_DIR:-target}/angr-cfg-venv"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import angr" 2>/dev/null; then
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check --prefer-binary \
+        angr==9.2.213 pycparser==3.0 bitstring==4.4.0
+fi
+echo "binary | ssakit functions | ssakit tables | ssakit wall s | angr functions | angr tables | angr wall s"
+for f in "${files[@]}"; do
+    start=$(date +%s.%N)
+    ours=$("$ssakit" x86 stats "$f" --only-flavor --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(len(d["functions"]), sum(f["jump_tables"] for f in d["functions"]))
+')
+    end=$(date +%s.%N)
+    theirs=$("$venv/bin/python" - "$f" <<'EOF'
+import logging, sys, time
+logging.disable(logging.CRITICAL)
+import angr
+from angr.knowledge_plugins.cfg import IndirectJumpType
+
+start = time.time()
+try:
+    p = angr.Project(sys.argv[1], auto_load_libs=False)
+    cfg = p.analyses.CFGFast(resolve_indirect_jumps=True, normalize=False)
+except Exception as e:  # angr's own failure is a result too
+    print("-", f"failed({type(e).__name__})", f"{time.time() - start:.1f}")
+    sys.exit(0)
+wall = time.time() - start
+# Every kind of jump table angr knows (loaded, computed, byte-indexed).
+kinds = {getattr(IndirectJumpType, n) for n in dir(IndirectJumpType) if n.startswith("Jumptable")}
+tables = sum(1 for j in cfg.indirect_jumps.values()
+             if j.jumpkind == "Ijk_Boring" and j.type in kinds and j.resolved_targets)
+print(len(cfg.kb.functions), tables, f"{wall:.1f}")
+EOF
+)
+    set -- $ours $theirs
+    echo "$f | $1 | $2 | $(python3 -c "print(f'{$end - $start:.1f}')") | $3 | $4 | $5"
+done
