@@ -60,7 +60,7 @@
 //! 32-bit comparison says nothing of), the index would stay unbounded.
 
 use crate::binary::Binary;
-use crate::cfg::{End, Insn, Target};
+use crate::insn::{End, Insn, Target};
 use crate::regs::{Flow, Loc, LocMap, LocSet};
 use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -996,7 +996,7 @@ impl<'a> Walker<'a> {
 
 /// An immediate operand of any width.
 fn is_imm(k: OpKind) -> bool {
-    crate::cfg::is_imm(k) || matches!(k, OpKind::Immediate16 | OpKind::Immediate8to16)
+    crate::insn::is_imm(k) || matches!(k, OpKind::Immediate16 | OpKind::Immediate8to16)
 }
 
 /// `ah`, `bh`, `ch` or `dh`: bits 8 to 15 of their register.

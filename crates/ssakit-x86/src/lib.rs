@@ -16,6 +16,8 @@
 //!   tail calls, calls that never return.
 //! * [`conv`]: the calling conventions (System V, Go's register ABI,
 //!   Windows x64): what a call of an unknown callee reads and clobbers.
+//! * `insn` (private): the CFG's instruction, target and block-end
+//!   types, shown as [`mod@cfg`]'s.
 //! * `jumps` (private): the jump tables the shapes of [`mod@cfg`] miss, by
 //!   a backward slice of the target and the conditions on its index.
 //! * [`lift`]: one recovered function → one IR function.
@@ -50,6 +52,7 @@ pub mod conv;
 pub mod error;
 pub mod except;
 pub mod frame;
+mod insn;
 mod jumps;
 pub mod lift;
 pub mod lost;

@@ -9,7 +9,7 @@
 //! [convention](crate::conv) says a return reads (System V:
 //! [`RET_LOCS`](crate::regs::RET_LOCS), `rax rdx rbx rbp r12`–`r15 rsp
 //! xmm0 xmm1`), or with [signatures](crate::signature)
-//! ([`lift_with_signatures`]) the function's results. An instruction at
+//! ([`lift_with_signatures`](crate::signature::lift_with_signatures)) the function's results. An instruction at
 //! address `A` becomes
 //!
 //! ```text
@@ -48,11 +48,10 @@
 //! conventions](crate::sem)).
 
 use crate::binary::{Binary, FuncInfo};
-use crate::cfg::{recover, End, FuncCfg, Insn, Target};
+use crate::cfg::{recover, BlockInfo, End, FuncCfg, Insn, Target};
 use crate::conv::Convention;
 use crate::regs::{effect_suffix, mnemonic_name, Flow, Loc, LocKind, LocMap, LocSet};
 use crate::sem;
-use crate::signature::Signatures;
 use iced_x86::{Mnemonic, OpKind};
 use rustc_hash::FxHashMap;
 use ssakit::entity::SecondaryMap;
@@ -247,7 +246,7 @@ pub fn lift_with(bin: &Binary<'_>, info: &FuncInfo, opts: &Options) -> Lifted {
 
 impl Lifted {
     /// The figures of `cfg` beside what its lift made.
-    fn of(
+    pub(crate) fn of(
         bin: &Binary<'_>,
         info: &FuncInfo,
         cfg: &FuncCfg,
@@ -263,43 +262,6 @@ impl Lifted {
             origins,
         }
     }
-}
-
-/// [`lift_with`] with signatures ([`crate::signature`]): each direct call
-/// reads its callee's parameters and clobbers what the callee does not
-/// preserve, each return reads the function's results; calls of no
-/// known signature, and a function of none, as the convention says.
-///
-/// ```
-/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
-/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
-/// let sigs = ssakit_x86::signature::Signatures::infer(&bin, false);
-/// let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
-/// let opts = ssakit_x86::lift::Options { semantics: true };
-/// let f = ssakit_x86::lift::lift_with_signatures(&bin, info, &opts, &sigs).func;
-/// let text = ssakit::text::print_function(&f);
-/// assert!(!text.contains("xmm0,") && !text.contains("ret rax, rdx, rbx")); // no convention's return
-/// ```
-pub fn lift_with_signatures(
-    bin: &Binary<'_>,
-    info: &FuncInfo,
-    opts: &Options,
-    sigs: &Signatures,
-) -> Lifted {
-    let cfg = recover(bin, info);
-    let lifted = lift_signed(bin, info, &cfg, opts, sigs);
-    Lifted::of(bin, info, &cfg, lifted)
-}
-
-/// [`lift_with_origins`] with the signatures `sigs`.
-pub(crate) fn lift_signed(
-    bin: &Binary<'_>,
-    info: &FuncInfo,
-    cfg: &FuncCfg,
-    opts: &Options,
-    sigs: &Signatures,
-) -> (Function, Origins, sem::FlagDefs) {
-    lift_with_calls(bin, info, cfg, opts, &sigs.call_model(info.extent.start))
 }
 
 pub use crate::binary::ident;
@@ -356,6 +318,19 @@ struct Lifter<'a, 'd> {
     ret_vals: Vec<Operand>,
 }
 
+/// What is known of callees beyond the convention: the
+/// [signatures](crate::signature) found with SSA, which implement it (a
+/// trait, so that lifting does not depend on the analysis that lifts).
+pub(crate) trait Callees: Sync {
+    /// The reads (in operand order) and writes of a call of the
+    /// function at `target`, when its signature is known (not the
+    /// convention's fallback).
+    fn call(&self, conv: &Convention, target: u64) -> Option<(Vec<Loc>, LocSet)>;
+    /// What a call of an unknown callee at `site` reads, if the analysis
+    /// saw it.
+    fn site_reads(&self, site: u64) -> Option<LocSet>;
+}
+
 /// What the calls and returns of a lifted function read and write: the
 /// binary's [convention](crate::conv) for every call, or with
 /// [signatures](crate::signature) the callee's where it has one; and
@@ -364,7 +339,7 @@ pub(crate) struct CallModel<'a> {
     /// The binary's convention.
     pub(crate) conv: &'a Convention,
     /// The signatures known so far, if any.
-    pub(crate) sigs: Option<&'a Signatures>,
+    pub(crate) sigs: Option<&'a dyn Callees>,
     /// What every return of the function reads, in order.
     pub(crate) ret: Vec<Loc>,
 }
@@ -382,10 +357,13 @@ impl<'a> CallModel<'a> {
     /// The reads (in operand order) and writes of a call of `target` by
     /// the instruction at `site`.
     fn call(&self, target: Option<u64>, site: Option<u64>) -> (Vec<Loc>, LocSet) {
-        let sig = self.sigs.zip(target).and_then(|(s, a)| s.at(a));
-        match sig {
-            Some(sig) if !sig.fallback => (sig.call_args(self.conv), sig.clobbers()),
-            _ => {
+        let known = self
+            .sigs
+            .zip(target)
+            .and_then(|(s, a)| s.call(self.conv, a));
+        match known {
+            Some(known) => known,
+            None => {
                 let reads = self.unknown_reads(site);
                 let args = self.conv.call_args.iter().copied();
                 (
@@ -408,6 +386,81 @@ impl<'a> CallModel<'a> {
 }
 
 impl Lifter<'_, '_> {
+    /// Ends the current block as `blk` ends (its last instruction `last`
+    /// when that is a terminator): a jump, a branch on the condition, a
+    /// switch, a return, a tail call, an invoke or no return.
+    fn end_block(&mut self, cfg: &FuncCfg, blk: &BlockInfo, last: Option<&Insn>) {
+        match &blk.end {
+            End::Jump(a) => {
+                let t = self.blocks[a];
+                self.b.jump(t);
+            }
+            End::Branch(t, f) => {
+                let insn = last.expect("a branch ends in its jcc");
+                let cc = self.cc;
+                if !self.with_semantics(|e| sem::branch_condition(e, &insn.ins, cc)) {
+                    self.set_lists(insn.access.reads, insn.access.writes);
+                    self.results.insert(0, self.cc);
+                    self.emit_op(insn.ins.mnemonic(), insn.access.effects, &imms(insn));
+                }
+                let (tb, fb) = (self.target(*t), self.target(*f));
+                self.b.branch(Operand::Var(self.cc), tb, fb);
+            }
+            End::Switch(targets, default) => {
+                let insn = last.expect("a switch ends in its jmp");
+                self.set_lists(insn.access.reads, LocSet::EMPTY);
+                self.results.push(self.sel);
+                self.emit_op(insn.ins.mnemonic(), insn.access.effects, &imms(insn));
+                let d = self.target(*default);
+                let ts: Vec<Block> = targets.iter().map(|&t| self.target(t)).collect();
+                self.b.switch(Operand::Var(self.sel), d, &ts);
+            }
+            End::Ret => {
+                let imm = last
+                    .filter(|i| i.ins.mnemonic() == Mnemonic::Ret && i.ins.op_count() == 1)
+                    .map_or(0, |i| i.ins.immediate(0) as i64);
+                self.emit_ret_popping(8 + imm);
+            }
+            End::TailCall(a) => {
+                match (last, a) {
+                    (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {
+                        let name = callee_name(self.bin, *a);
+                        self.emit_call(&name, Some(*a));
+                    }
+                    (Some(insn), _) => self.emit_indirect(insn),
+                    (None, Some(a)) => {
+                        let name = callee_name(self.bin, *a);
+                        self.emit_call(&name, Some(*a));
+                    }
+                    (None, None) => {}
+                }
+                self.emit_ret();
+            }
+            End::Invoke { next, pad } => {
+                // The call (the block's last instruction, emitted above)
+                // wrote `rax` and `rdx`, the pad's exception pointer and
+                // selector; `cc` says whether it unwound.
+                let call =
+                    cfg.insts[*blk.insts.last().expect("an invoke ends in its call") as usize];
+                let pb = self.target(*pad);
+                match next {
+                    Some(n) => {
+                        self.emit_unwinds(call.ins.ip());
+                        let nb = self.blocks[n];
+                        self.b.branch(Operand::Var(self.cc), pb, nb);
+                    }
+                    None => self.b.jump(pb),
+                }
+            }
+            End::NoReturn => {
+                if let Some(insn) = last {
+                    self.emit_insn(insn);
+                }
+                self.b.unreachable();
+            }
+        }
+    }
+
     fn note(&mut self, i: Inst) {
         if self.origin.is_some() {
             self.origins.insts[i] = self.origin;
@@ -650,7 +703,7 @@ fn imms(insn: &Insn) -> Imms {
             }
             OpKind::Memory if ins.is_ip_rel_memory_operand() => ins.ip_rel_memory_address(),
             OpKind::Memory => ins.memory_displacement64(),
-            k if crate::cfg::is_imm(k) => ins.immediate(i),
+            k if crate::insn::is_imm(k) => ins.immediate(i),
             _ => continue,
         };
         v.vals[v.len] = x as i64;
@@ -784,75 +837,7 @@ pub(crate) fn lift_with_calls(
         if l.origin.is_some() {
             l.origins.terms[l.cur] = l.origin;
         }
-        match &blk.end {
-            End::Jump(a) => {
-                let t = l.blocks[a];
-                l.b.jump(t);
-            }
-            End::Branch(t, f) => {
-                let insn = last.expect("a branch ends in its jcc");
-                let cc = l.cc;
-                if !l.with_semantics(|e| sem::branch_condition(e, &insn.ins, cc)) {
-                    l.set_lists(insn.access.reads, insn.access.writes);
-                    l.results.insert(0, l.cc);
-                    l.emit_op(insn.ins.mnemonic(), insn.access.effects, &imms(insn));
-                }
-                let (tb, fb) = (l.target(*t), l.target(*f));
-                l.b.branch(Operand::Var(l.cc), tb, fb);
-            }
-            End::Switch(targets, default) => {
-                let insn = last.expect("a switch ends in its jmp");
-                l.set_lists(insn.access.reads, LocSet::EMPTY);
-                l.results.push(l.sel);
-                l.emit_op(insn.ins.mnemonic(), insn.access.effects, &imms(insn));
-                let d = l.target(*default);
-                let ts: Vec<Block> = targets.iter().map(|&t| l.target(t)).collect();
-                l.b.switch(Operand::Var(l.sel), d, &ts);
-            }
-            End::Ret => {
-                let imm = last
-                    .filter(|i| i.ins.mnemonic() == Mnemonic::Ret && i.ins.op_count() == 1)
-                    .map_or(0, |i| i.ins.immediate(0) as i64);
-                l.emit_ret_popping(8 + imm);
-            }
-            End::TailCall(a) => {
-                match (last, a) {
-                    (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {
-                        let name = callee_name(bin, *a);
-                        l.emit_call(&name, Some(*a));
-                    }
-                    (Some(insn), _) => l.emit_indirect(insn),
-                    (None, Some(a)) => {
-                        let name = callee_name(bin, *a);
-                        l.emit_call(&name, Some(*a));
-                    }
-                    (None, None) => {}
-                }
-                l.emit_ret();
-            }
-            End::Invoke { next, pad } => {
-                // The call (the block's last instruction, emitted above)
-                // wrote `rax` and `rdx`, the pad's exception pointer and
-                // selector; `cc` says whether it unwound.
-                let call =
-                    cfg.insts[*blk.insts.last().expect("an invoke ends in its call") as usize];
-                let pb = l.target(*pad);
-                match next {
-                    Some(n) => {
-                        l.emit_unwinds(call.ins.ip());
-                        let nb = l.blocks[n];
-                        l.b.branch(Operand::Var(l.cc), pb, nb);
-                    }
-                    None => l.b.jump(pb),
-                }
-            }
-            End::NoReturn => {
-                if let Some(insn) = last {
-                    l.emit_insn(insn);
-                }
-                l.b.unreachable();
-            }
-        }
+        l.end_block(cfg, blk, last);
     }
     let mut func = l.b.finish();
     let flags = match &l.sem {

@@ -612,7 +612,7 @@ fn lift_one(
     let (f, origins) = {
         let _t = timing::phase("lift");
         let (mut f, mut origins, flag_defs) = match sigs {
-            Some(sigs) => lift::lift_signed(bin, info, &cfg, &lift_opts, sigs),
+            Some(sigs) => crate::signature::lift_signed(bin, info, &cfg, &lift_opts, sigs),
             None => lift::lift_with_origins(bin, info, &cfg, &lift_opts),
         };
         s.meaning_flag_defs = flag_defs.meaning;

@@ -77,7 +77,7 @@
 use crate::binary::{Binary, FuncInfo};
 use crate::cfg::{recover, End, FuncCfg, Target};
 use crate::conv::Convention;
-use crate::lift::{self, CallModel};
+use crate::lift::{self, CallModel, Callees, Lifted, Origins};
 use crate::regs::{Flow, Loc, LocSet};
 use rayon::prelude::*;
 use ssakit::construct::{self, Flavor};
@@ -976,6 +976,54 @@ impl CallOrder {
             levels[level[c]].extend(members.iter().copied());
         }
         CallOrder { levels }
+    }
+}
+
+/// [`lift::lift_with`] with signatures (the module doc): each direct call
+/// reads its callee's parameters and clobbers what the callee does not
+/// preserve, each return reads the function's results; calls of no
+/// known signature, and a function of none, as the convention says.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let sigs = ssakit_x86::signature::Signatures::infer(&bin, false);
+/// let info = bin.functions().iter().find(|f| f.name == "sum").unwrap();
+/// let opts = ssakit_x86::lift::Options { semantics: true };
+/// let f = ssakit_x86::signature::lift_with_signatures(&bin, info, &opts, &sigs).func;
+/// let text = ssakit::text::print_function(&f);
+/// assert!(!text.contains("xmm0,") && !text.contains("ret rax, rdx, rbx")); // no convention's return
+/// ```
+pub fn lift_with_signatures(
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    opts: &lift::Options,
+    sigs: &Signatures,
+) -> Lifted {
+    let cfg = recover(bin, info);
+    let lifted = lift_signed(bin, info, &cfg, opts, sigs);
+    Lifted::of(bin, info, &cfg, lifted)
+}
+
+/// [`lift::lift_with_origins`] with the signatures `sigs`.
+pub(crate) fn lift_signed(
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    cfg: &FuncCfg,
+    opts: &lift::Options,
+    sigs: &Signatures,
+) -> (Function, Origins, crate::sem::FlagDefs) {
+    lift::lift_with_calls(bin, info, cfg, opts, &sigs.call_model(info.extent.start))
+}
+
+impl Callees for Signatures {
+    fn call(&self, conv: &Convention, target: u64) -> Option<(Vec<Loc>, LocSet)> {
+        let sig = self.at(target).filter(|s| !s.fallback)?;
+        Some((sig.call_args(conv), sig.clobbers()))
+    }
+
+    fn site_reads(&self, site: u64) -> Option<LocSet> {
+        Signatures::site_reads(self, site)
     }
 }
 

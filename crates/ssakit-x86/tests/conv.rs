@@ -10,8 +10,9 @@
 
 use ssakit_x86::binary::Binary;
 use ssakit_x86::conv::ConvKind;
-use ssakit_x86::lift::{lift_with, lift_with_signatures, Options};
+use ssakit_x86::lift::{lift_with, Options};
 use ssakit_x86::regs::{Loc, LocSet};
+use ssakit_x86::signature::lift_with_signatures;
 use ssakit_x86::signature::Signatures;
 use std::path::{Path, PathBuf};
 use std::process::Command;

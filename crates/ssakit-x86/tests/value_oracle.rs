@@ -745,7 +745,7 @@ fn prepare(
     let opts = ssakit_x86::lift::Options { semantics: true };
     let mut lifted = match sigs {
         Some(sigs) => {
-            let mut l = ssakit_x86::lift::lift_with_signatures(bin, info, &opts, sigs);
+            let mut l = ssakit_x86::signature::lift_with_signatures(bin, info, &opts, sigs);
             ssakit_x86::slots::promote(&mut l.func, &mut l.origins);
             l
         }

@@ -301,7 +301,7 @@ struct LiftOptions {
 impl LiftOptions {
     fn lift(&self, bin: &Binary<'_>, info: &FuncInfo) -> ssakit_x86::lift::Lifted {
         let mut l = match &self.sigs {
-            Some(sigs) => ssakit_x86::lift::lift_with_signatures(bin, info, &self.lift, sigs),
+            Some(sigs) => ssakit_x86::signature::lift_with_signatures(bin, info, &self.lift, sigs),
             None => ssakit_x86::lift::lift_with(bin, info, &self.lift),
         };
         if self.stack {

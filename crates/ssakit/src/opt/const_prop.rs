@@ -91,7 +91,7 @@
 //! operands, not their square.
 
 use super::cfg_cleanup::cleanup_cfg;
-use super::Stats;
+use super::stats::Stats;
 use crate::analysis::def_use::{Chains, Def, UseSite};
 use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;

@@ -78,7 +78,7 @@
 //! forwarding of an operand's root: linear on the programs construction
 //! produces.
 
-use super::Stats;
+use super::stats::Stats;
 use crate::analysis::def_use::{Chains, UseSite};
 use crate::analysis::DepthFirst;
 use crate::entity::EntityVec;

@@ -47,7 +47,7 @@
 //! Cost: `O(instructions + operands + blocks + edges)`.
 
 use super::cfg_cleanup::cleanup_cfg;
-use super::Stats;
+use super::stats::Stats;
 use crate::analysis::def_use::{Chains, Def};
 use crate::entity::EntityVec;
 use crate::error::IrError;
