@@ -28,6 +28,18 @@ while [ $# -gt 0 ]; do
         *) echo "usage: $0 [--ssakit PATH] [--cc GCC] [--cxx G++]" >&2; exit 2 ;;
     esac
 done
+# A compiler named like Debian's clang packages (clang-14) is installed
+# when absent; gcc/g++ come with build-essential.
+for tool in "$cc" "$cxx"; do
+    if ! command -v "$tool" >/dev/null; then
+        case "$tool" in
+            clang-[0-9]*|clang++-[0-9]*)
+                pkg="clang-${tool##*-}"
+                apt-get update -qq && apt-get install -y -qq "$pkg" ;;
+            *) echo "error: $tool is not installed" >&2; exit 1 ;;
+        esac
+    fi
+done
 src="$(cd "$(dirname "$0")" && pwd)/jump-truth"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
