@@ -12,7 +12,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 ssakit="${1:-$root/target/release/ssakit}"
 [ -x "$ssakit" ] || { echo "error: no ssakit at $ssakit (cargo build --release -p ssakit-cli)" >&2; exit 1; }
 need=()
-python3 -c 'import elftools' 2>/dev/null || need+=(python3-pyelftools)
+/usr/bin/python3 -c 'import elftools' 2>/dev/null || need+=(python3-pyelftools)
 libc=/usr/lib/x86_64-linux-gnu/libc.so.6
 id=$(readelf -n "$libc" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
 debug="/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
@@ -28,8 +28,8 @@ for opt in -O0 -O2; do
     gcc "$opt" -g -masm=intel -o "$out/round4.c$opt" "$fx/round4.c" "$fx/round4-other.c"
 done
 echo "== $libc (libc6-dbg: $debug)"
-python3 "$root/scripts/x86-signature-truth.py" "$ssakit" "$libc" "$debug"
+/usr/bin/python3 "$root/scripts/x86-signature-truth.py" "$ssakit" "$libc" "$debug"
 for f in "$out"/*; do
     echo "== $f"
-    python3 "$root/scripts/x86-signature-truth.py" "$ssakit" "$f"
+    /usr/bin/python3 "$root/scripts/x86-signature-truth.py" "$ssakit" "$f"
 done
