@@ -117,6 +117,7 @@ const READERS: &[&[&str]] = &[
     &["opt", "--passes", "dce"],
     &["destruct"],
     &["emit-llvm"],
+    &["emit-llvm", "--opaque"],
     &["emit-wasm"],
     &["reduce"],
     &["dot"],
@@ -339,8 +340,26 @@ fn x86_commands_on_a_closed_pipe_and_a_full_device() {
         &["x86", "lift", "--construct", "--format", "json", fixture],
         &["x86", "stats", fixture],
         &["x86", "stats", "--format", "json", fixture],
-        // With meaning and the frame's slots promoted (`--stack`).
+        // With meaning and the frame's slots promoted (`--stack`), and
+        // with the signatures found first (`--signatures`).
         &["x86", "lift", "--semantics", "--stack", fixture],
+        &[
+            "x86",
+            "lift",
+            "--semantics",
+            "--stack",
+            "--signatures",
+            fixture,
+        ],
+        &[
+            "x86",
+            "stats",
+            "--semantics",
+            "--signatures",
+            "--format",
+            "json",
+            fixture,
+        ],
         &[
             "x86",
             "stats",

@@ -26,7 +26,7 @@ enum Outcome {
 }
 
 /// Reads `bytes`, runs the pipeline on every function (opaque, with
-/// the semantics and the passes, and with `--stack` too); panics (failing
+/// the semantics and the passes, with `--stack`, with `--signatures`); panics (failing
 /// the test) on a panic, an error without an offset inside the file, a
 /// pipeline failure or a slow input.
 fn feed(bytes: &[u8], what: &str) -> Outcome {
@@ -35,8 +35,15 @@ fn feed(bytes: &[u8], what: &str) -> Outcome {
         let bin = Binary::parse(bytes)?;
         // Opaque, then with the semantics table and the passes that
         // fold and remove its operations, then with the frame's slots
-        // promoted too (`--stack`).
-        for (semantics, stack) in [(false, false), (true, false), (true, true)] {
+        // promoted too (`--stack`), then with the signatures found
+        // first (`--signatures`).
+        let configs = [
+            (false, false, false),
+            (true, false, false),
+            (true, true, false),
+            (true, true, true),
+        ];
+        for (semantics, stack, signatures) in configs {
             let passes = match semantics {
                 true => ssakit::opt::Pass::parse("copy-prop,const-prop,dce").unwrap(),
                 false => Vec::new(),
@@ -44,6 +51,7 @@ fn feed(bytes: &[u8], what: &str) -> Outcome {
             let mut opts = Options {
                 semantics,
                 stack,
+                signatures,
                 ..Default::default()
             };
             opts.pipeline.destruct = Some(Default::default());
@@ -51,7 +59,7 @@ fn feed(bytes: &[u8], what: &str) -> Outcome {
             let stats = run(&bin, &opts, &|| {});
             if let Some(f) = stats.failures.first() {
                 panic!(
-                    "{what}: semantics {semantics}, stack {stack}: {} at {:#x}: {}",
+                    "{what}: semantics {semantics}, stack {stack}, signatures {signatures}: {} at {:#x}: {}",
                     f.name, f.address, f.error
                 );
             }

@@ -133,14 +133,17 @@ fn elf(n: u32) -> Vec<u8> {
 /// Blocks, instructions, jump tables, and the best of `runs` wall times
 /// of the pipeline (pruned SSA, verified, destructed; with `semantics`,
 /// the instructions lifted with their meaning and `copy-prop,const-prop,dce`
-/// run) on `n` cases.
-fn measure(n: u32, semantics: bool, runs: usize) -> (usize, usize, usize, f64) {
+/// run; with `signatures` too, the frame's slots promoted and the
+/// signatures found first) on `n` cases.
+fn measure(n: u32, semantics: bool, signatures: bool, runs: usize) -> (usize, usize, usize, f64) {
     let bytes = elf(n);
     let bin = Binary::parse(&bytes).unwrap();
     let names: Vec<&str> = bin.functions().iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["table", "chain"]);
     let mut opts = Options {
         semantics,
+        stack: signatures,
+        signatures,
         ..Default::default()
     };
     opts.pipeline.flavors = ssakit::pipeline::Flavors::Chosen;
@@ -163,21 +166,28 @@ fn measure(n: u32, semantics: bool, runs: usize) -> (usize, usize, usize, f64) {
 
 #[test]
 fn a_huge_jump_table_and_a_long_branch_chain_scale_linearly() {
-    scales(false);
+    scales(false, false);
 }
 
 /// The same with the instructions' meaning and the passes on it.
 #[test]
 fn with_the_semantics_and_the_passes_too() {
-    scales(true);
+    scales(true, false);
+}
+
+/// The same with the frame's slots promoted and the signatures found
+/// first (`--stack --signatures`).
+#[test]
+fn with_the_stack_and_the_signatures_too() {
+    scales(true, true);
 }
 
 /// Checks the counts at 2,048 and 32,768 cases: every case is a block
 /// and every instruction is decoded once, at both sizes.
-fn scales(semantics: bool) {
+fn scales(semantics: bool, signatures: bool) {
     let (small, big) = (2048u32, 32768u32);
-    let (b1, i1, j1, _) = measure(small, semantics, 1);
-    let (b2, i2, j2, _) = measure(big, semantics, 1);
+    let (b1, i1, j1, _) = measure(small, semantics, signatures, 1);
+    let (b2, i2, j2, _) = measure(big, semantics, signatures, 1);
     // table: header, n cases, default, join; chain: n tests and the end.
     // `join` and the default each are blocks; the chain's tests are one
     // block each; the cases are blocks of `table` only.
@@ -200,7 +210,7 @@ fn scale_ratios() {
     for semantics in [false, true] {
         let mut last: Option<f64> = None;
         for n in [2048u32, 8192, 32768] {
-            let (blocks, _, _, t) = measure(n, semantics, 3);
+            let (blocks, _, _, t) = measure(n, semantics, false, 3);
             let step = last.map_or(String::new(), |l| format!(", x{:.1} for size x4", t / l));
             println!("scale (semantics: {semantics}): {n} cases, {blocks} blocks, {t:.4} s{step}");
             last = Some(t);
