@@ -132,7 +132,7 @@ pub fn load(a: &InputArg) -> Result<Input, Failed> {
             costs: l.costs,
         }),
         Err(e) => {
-            crate::err!("{}", e.render(&src.name, &src.text));
+            crate::stderr::err!("{}", e.render(&src.name, &src.text));
             Err(Failed(exit::INPUT))
         }
     }
@@ -172,7 +172,7 @@ pub fn emit(module: &Module, e: &EmitArg, out: &mut Out) -> Result<(), Failed> {
     match bril::write(module, syntax, form) {
         Ok(text) => out.write_str(&text),
         Err(err) => {
-            crate::errln!(
+            crate::stderr::errln!(
                 "error: cannot write the program as Bril: {}",
                 err.describe()
             );

@@ -45,16 +45,18 @@ pub fn read(path: &str) -> Result<Source, Failed> {
             lines: Default::default(),
         }),
         Err(ReadError::Io(e)) => {
-            crate::errln!("error: cannot read {name}: {e}");
+            crate::stderr::errln!("error: cannot read {name}: {e}");
             Err(Failed(exit::INPUT))
         }
         Err(ReadError::OutOfMemory(n)) => {
-            crate::errln!("error: cannot read {name}: out of memory after {n} bytes");
+            crate::stderr::errln!("error: cannot read {name}: out of memory after {n} bytes");
             Err(Failed(exit::INPUT))
         }
         Err(ReadError::Utf8 { prefix, offset }) => {
             let (line, col) = text::diag::line_col(&prefix, offset);
-            crate::errln!("error: {name}:{line}:{col}: invalid UTF-8 at byte offset {offset}");
+            crate::stderr::errln!(
+                "error: {name}:{line}:{col}: invalid UTF-8 at byte offset {offset}"
+            );
             Err(Failed(exit::INPUT))
         }
     }
@@ -71,7 +73,7 @@ pub fn read(path: &str) -> Result<Source, Failed> {
 pub fn read_module_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
     let name = reported_name(path);
     let fail = |msg: String| {
-        crate::errln!("error: cannot read {name}: {msg}");
+        crate::stderr::errln!("error: cannot read {name}: {msg}");
         Failed(exit::INPUT)
     };
     let (reader, size): (Box<dyn Read>, usize) = if path == "-" {
@@ -104,7 +106,7 @@ pub fn read_module_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
 pub fn read_elf_bytes(path: &str) -> Result<(String, Vec<u8>), Failed> {
     let name = &reported_name(path);
     let fail = |msg: String| {
-        crate::errln!("error: {name}: {msg}");
+        crate::stderr::errln!("error: {name}: {msg}");
         Failed(exit::INPUT)
     };
     let mut r: Box<dyn Read> = if path == "-" {
@@ -164,7 +166,7 @@ fn finish(
         // Refused on its first bytes, before the rest is read: an endless
         // stream (`-` on `/dev/urandom`) must not be read to its end.
         if let Err(e) = ssakit_wasm::module::check_magic(head) {
-            crate::errln!("error: {name}: {e}");
+            crate::stderr::errln!("error: {name}: {e}");
             return Err(Failed(exit::INPUT));
         }
         let mut all = std::mem::take(head);
@@ -180,7 +182,7 @@ fn finish(
         Err(ReadError::OutOfMemory(n)) => Err(fail(format!("out of memory after {n} bytes"))),
         Err(ReadError::Utf8 { prefix, offset }) => {
             let (line, col) = text::diag::line_col(&prefix, offset);
-            crate::errln!(
+            crate::stderr::errln!(
                 "error: {name}:{line}:{col}: not a binary module and not UTF-8 text: invalid byte at offset {offset}"
             );
             Err(Failed(exit::INPUT))
@@ -257,7 +259,7 @@ fn read_utf8(r: &mut impl Read, size_hint: usize) -> Result<String, ReadError> {
 /// `error: FILE:LINE:COLUMN: MESSAGE`, then the source line with a caret
 /// under the offending text ([`Diagnostic::render`]).
 pub fn report(src: &Source, d: &Diagnostic) {
-    crate::err!(
+    crate::stderr::err!(
         "{}",
         d.render_indexed(&src.name, &src.text, src.line_index())
     );
@@ -372,7 +374,7 @@ fn report_ir_spans(
             };
             report(src, &Diagnostic::new(e.message.clone(), span, label));
         }
-        None => crate::errln!("error: {}: {}", src.name, e.describe(func)),
+        None => crate::stderr::errln!("error: {}: {}", src.name, e.describe(func)),
     }
 }
 
@@ -383,7 +385,7 @@ pub fn entry<'m>(
     name: Option<&str>,
 ) -> Result<&'m ssakit::ir::Function, Failed> {
     module.entry_function(name).ok_or_else(|| {
-        crate::errln!(
+        crate::stderr::errln!(
             "error: no function named `{}`",
             crate::echo::echo(name.unwrap_or("main"))
         );

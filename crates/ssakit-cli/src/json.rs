@@ -1071,11 +1071,11 @@ pub fn report_passes<S: Serialize>(
             stats: stats.map(|s| s.0),
             time_passes: times.map(|(w, t)| Times::new(w, t)),
         };
-        crate::err!("{}", to_string(&doc));
+        crate::stderr::err!("{}", to_string(&doc));
         return;
     }
     if let Some((_, text)) = stats {
-        crate::err!("{text}");
+        crate::stderr::err!("{text}");
     }
     if let Some((wall, t)) = times {
         crate::par::report_times(wall, t);

@@ -17,6 +17,7 @@ mod par;
 mod passes;
 mod signals;
 mod stats;
+mod stderr;
 mod transform;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -124,7 +125,7 @@ fn parse_arguments() -> Result<Cli, i32> {
     }
     match printed {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            errln!("error: cannot write to standard output: {e}");
+            stderr::errln!("error: cannot write to standard output: {e}");
             Err(exit::INPUT)
         }
         _ => Err(0),

@@ -19,33 +19,13 @@
 //! Nothing in the CLI prints to standard output except through [`Out`];
 //! `main.rs` denies `clippy::print_stdout` and `clippy::print_stderr` so
 //! that no `println!` (which panics on a closed pipe) comes back.
-//! Diagnostics go through [`errln!`](crate::errln), which never panics.
+//! Diagnostics go through [`errln!`](crate::stderr::errln), which never panics.
 
 use crate::exit::{self, Failed};
 use crate::signals::TempFile;
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-
-/// `eprintln!` that ignores a failing standard error (`2> /dev/full`)
-/// instead of panicking: a message that cannot be shown must not turn an
-/// error of the input into a crash (exit 101).
-#[macro_export]
-macro_rules! errln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
-
-/// `eprint!` that ignores a failing standard error (see [`errln!`]).
-#[macro_export]
-macro_rules! err {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
-    }};
-}
 
 /// Output is collected up to this many bytes between writes to the device.
 const CHUNK: usize = 1 << 16;
@@ -66,7 +46,9 @@ impl OutputArg {
     pub fn refuse_binary_to_terminal(&self) -> Result<(), Failed> {
         use std::io::IsTerminal;
         if self.output.as_deref().is_none_or(|o| o == "-") && io::stdout().is_terminal() {
-            crate::errln!("error: refusing to write a binary module to a terminal (use -o FILE)");
+            crate::stderr::errln!(
+                "error: refusing to write a binary module to a terminal (use -o FILE)"
+            );
             return Err(Failed(exit::INPUT));
         }
         Ok(())
@@ -125,7 +107,7 @@ impl Out {
         match arg.output.as_deref() {
             None | Some("-") => Ok(Out::stdout()),
             Some(path) => Out::file(Path::new(path)).map_err(|e| {
-                crate::errln!("error: cannot write to {}: {e}", crate::echo::echo(path));
+                crate::stderr::errln!("error: cannot write to {}: {e}", crate::echo::echo(path));
                 Failed(exit::INPUT)
             }),
         }
@@ -249,7 +231,7 @@ impl Out {
             _ => Ok(()),
         };
         res.map_err(|e| {
-            crate::errln!("error: cannot write to {}: {e}", self.name);
+            crate::stderr::errln!("error: cannot write to {}: {e}", self.name);
             Failed(exit::INPUT)
         })
     }
@@ -267,7 +249,7 @@ impl Out {
                 if e.kind() == io::ErrorKind::BrokenPipe {
                     Ok(())
                 } else {
-                    crate::errln!("error: cannot write to {}: {e}", self.name);
+                    crate::stderr::errln!("error: cannot write to {}: {e}", self.name);
                     Err(Failed(exit::INPUT))
                 }
             }

@@ -86,8 +86,8 @@ fn print_batched<E>(
 /// the parallel loop over functions, then the phases summed over functions
 /// ([`PassTimes::merge`]) and their `total`.
 pub fn report_times(wall: f64, times: &PassTimes) {
-    crate::errln!("wall: {wall:.6}");
-    crate::err!("{}", times.render());
+    crate::stderr::errln!("wall: {wall:.6}");
+    crate::stderr::err!("{}", times.render());
 }
 
 #[cfg(test)]

@@ -75,7 +75,7 @@ impl LiftConstruct {
         let results = par::each_function(functions, |f| construct_verified(f, &opts));
         for (k, ((r, _), f)) in results.iter().zip(functions.iter()).enumerate() {
             if let Err(msg) = r {
-                crate::errln!("internal error: {}: construction: {msg}", who(k, f));
+                crate::stderr::errln!("internal error: {}: construction: {msg}", who(k, f));
                 return Err(Failed(exit::INTERNAL));
             }
         }
@@ -126,7 +126,7 @@ impl ReportArgs {
         out.finish()?;
         let mut failed = false;
         for f in failures {
-            crate::errln!("internal error: {f}");
+            crate::stderr::errln!("internal error: {f}");
             failed = true;
         }
         if failed {

@@ -30,7 +30,7 @@ pub struct OutArgs {
 /// `f` invalid, one line per error: an internal error (exit 3).
 pub fn invalid(what: &str, f: &Function, errs: &[IrError]) -> Failed {
     for e in errs {
-        crate::errln!(
+        crate::stderr::errln!(
             "internal error: {what} produced invalid SSA: {}",
             e.describe(f)
         );

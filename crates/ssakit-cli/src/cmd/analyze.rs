@@ -42,7 +42,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         Some(name) => match f.var_by_name(name) {
             Some(v) => Some(v),
             None => {
-                crate::errln!(
+                crate::stderr::errln!(
                     "error: function `{}` has no variable `{}`",
                     f.name(),
                     crate::echo::echo(name)

@@ -62,9 +62,11 @@ pub fn run(a: Args) -> Result<(), Failed> {
         |inp, k, _, e| {
             input::report_ir_in(&inp.src, &inp.reparse(), k, &e);
             if e.kind == ErrorKind::NotSsa {
-                crate::errln!("help: `ssakit construct` puts a program into SSA form");
+                crate::stderr::errln!("help: `ssakit construct` puts a program into SSA form");
             } else if a.mode.conventional {
-                crate::errln!("help: without --conventional, copies are inserted to handle this");
+                crate::stderr::errln!(
+                    "help: without --conventional, copies are inserted to handle this"
+                );
             }
             Failed(exit::of_ir(e.kind))
         },

@@ -27,7 +27,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let ir = match emit_module_with(&parsed.module, &opts) {
         Ok(ir) => ir,
         Err(e) => {
-            crate::errln!("error: {}: {e}", inp.src.name);
+            crate::stderr::errln!("error: {}: {e}", inp.src.name);
             return Err(Failed(exit::INPUT));
         }
     };

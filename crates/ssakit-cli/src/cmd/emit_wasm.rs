@@ -14,7 +14,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let wasm = match ssakit_wasm::program::emit_program(&inp.parsed.module) {
         Ok((w, _)) => w,
         Err(e) => {
-            crate::errln!("error: {}: {e}", inp.src.name);
+            crate::stderr::errln!("error: {}: {e}", inp.src.name);
             return Err(Failed(exit::INPUT));
         }
     };

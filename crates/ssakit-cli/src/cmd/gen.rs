@@ -95,7 +95,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     };
     let f = if a.generator == "second" {
         second::generate(&opts).map_err(|e| {
-            crate::errln!("error: --shape: {e}");
+            crate::stderr::errln!("error: --shape: {e}");
             Failed(crate::exit::INPUT)
         })?
     } else {

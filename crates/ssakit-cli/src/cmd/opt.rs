@@ -59,7 +59,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         },
         |inp, k, f, fail| match fail {
             Fail::Input(errs) => {
-                crate::errln!(
+                crate::stderr::errln!(
                     "error: function `{}` is not valid SSA ({} error(s)); `ssakit construct` puts a program into SSA form",
                     f.name(),
                     errs.len()
@@ -73,7 +73,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 Failed(exit::INPUT)
             }
             Fail::Pass(e) => {
-                crate::errln!("internal error: {}", e.describe(f));
+                crate::stderr::errln!("internal error: {}", e.describe(f));
                 Failed(exit::INTERNAL)
             }
             Fail::Invalid(errs) => crate::transform::invalid("optimisation", f, &errs),

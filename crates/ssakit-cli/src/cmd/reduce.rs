@@ -47,7 +47,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         match v {
             Ok(v) if v.len() == n => vectors.push(v),
             _ => {
-                crate::errln!(
+                crate::stderr::errln!(
                     "error: `--args {}` is not {n} comma-separated integer(s)",
                     crate::echo::echo(s)
                 );
@@ -65,12 +65,12 @@ pub fn run(a: Args) -> Result<(), Failed> {
     // Runs of the original that fail are not compared: say which.
     for (args, run) in plan.args.iter().zip(oracle::original_runs(f, &plan)) {
         if let Err(e) = run {
-            crate::errln!("note: not compared on {args:?}, where the original fails: {e}");
+            crate::stderr::errln!("note: not compared on {args:?}, where the original fails: {e}");
         }
     }
     match oracle::check(f, &plan) {
         Ok(c) if c.comparisons == 0 => {
-            crate::errln!(
+            crate::stderr::errln!(
                 "error: nothing compared: the original fails on every argument vector \
                  ({} transformed programs checked for validity only); give others with \
                  --args, or more steps with --fuel",
@@ -88,7 +88,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
         }
         Err(m) => {
             let (small, m) = oracle::reduce(f, &plan, &m);
-            crate::errln!("mismatch at `{}`: {}", m.stage, m.detail);
+            crate::stderr::errln!("mismatch at `{}`: {}", m.stage, m.detail);
             out.write_str(&ssakit::text::print_function(&small))?;
             out.finish()?;
             Err(Failed(exit::MISMATCH))

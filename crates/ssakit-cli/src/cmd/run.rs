@@ -55,7 +55,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let p = &inp.parsed;
     let f = input::entry(&p.module, a.entry.as_deref())?;
     if f.params().len() != a.args.len() {
-        crate::errln!(
+        crate::stderr::errln!(
             "error: function `{}` takes {} argument(s), {} given",
             f.name(),
             f.params().len(),
@@ -87,7 +87,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                 Type::I32 => "a 32-bit integer",
                 _ => "a 64-bit integer",
             };
-            crate::errln!(
+            crate::stderr::errln!(
                 "error: argument `{}`: expected {want}",
                 crate::echo::echo(s)
             );
@@ -112,9 +112,9 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let interp = match Interpreter::with_mode(&p.module.functions, mode) {
         Ok(i) => i,
         Err(e) => {
-            crate::errln!("{e}");
+            crate::stderr::errln!("{e}");
             if matches!(e.kind, ErrorKind::Unsupported(_)) {
-                crate::errln!(
+                crate::stderr::errln!(
                     "hint: --uninterpreted runs what the interpreter has no semantics for"
                 );
             }
@@ -154,7 +154,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
             }
             out.finish()?;
             if a.profile {
-                crate::errln!("total_dyn_inst: {count}");
+                crate::stderr::errln!("total_dyn_inst: {count}");
             }
             Ok(())
         }
@@ -167,7 +167,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
                     *name = n.into();
                 }
             }
-            crate::errln!("{e}");
+            crate::stderr::errln!("{e}");
             Err(Failed(exit::RUNTIME))
         }
     }

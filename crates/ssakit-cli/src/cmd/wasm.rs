@@ -209,7 +209,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
     if a.wat {
         let text = wasmprinter::print_bytes(&done.bytes).map_err(|e| {
-            crate::errln!("internal error: printing the output module: {e}");
+            crate::stderr::errln!("internal error: printing the output module: {e}");
             Failed(exit::INTERNAL)
         })?;
         out.write_str(&text)?;
@@ -223,7 +223,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
             Some(_) => format!(" ({} rewritten, --func)", s.rewritten),
             None => String::new(),
         };
-        crate::errln!(
+        crate::stderr::errln!(
             "{name}: {} functions{rewritten}; code section {} -> {} bytes; locals {} -> {}",
             s.functions,
             s.code_bytes_before,
@@ -239,8 +239,8 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
 /// code of its kind.
 fn bad(name: &str, e: &WasmError) -> Failed {
     match e.line_col {
-        Some(_) => crate::errln!("error: {name}:{e}"),
-        None => crate::errln!("error: {name}: {e}"),
+        Some(_) => crate::stderr::errln!("error: {name}:{e}"),
+        None => crate::stderr::errln!("error: {name}: {e}"),
     }
     Failed(exit::of_wasm(e.kind))
 }
@@ -258,7 +258,7 @@ fn select(name: &str, m: &WasmModule<'_>, sel: &str) -> Result<Vec<u32>, Failed>
     let mut chosen = Vec::with_capacity(parts.len());
     for part in parts {
         let Some(index) = m.find(part) else {
-            crate::errln!(
+            crate::stderr::errln!(
                 "error: {name}: no function `{}`; {}",
                 crate::echo::echo(part),
                 known_names(m)
@@ -266,7 +266,7 @@ fn select(name: &str, m: &WasmModule<'_>, sel: &str) -> Result<Vec<u32>, Failed>
             return Err(Failed(exit::INPUT));
         };
         if index < m.num_imported {
-            crate::errln!(
+            crate::stderr::errln!(
                 "error: {name}: function {index} (`{}`) is imported: it has no body",
                 m.names[index as usize]
             );

@@ -133,7 +133,7 @@ pub fn run(a: Args) -> Result<(), Failed> {
 
 /// Prints `e` about the file `name`; the exit code is the kind's.
 fn bad(name: &str, e: &X86Error) -> Failed {
-    crate::errln!("error: {name}: {e}");
+    crate::stderr::errln!("error: {name}: {e}");
     Failed(exit::of_x86(e.kind))
 }
 
@@ -271,7 +271,7 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
         };
         for (info, lost) in chosen.iter().zip(&lost) {
             if let Some(note) = lost_note(&who(info), lost) {
-                crate::errln!("{note}");
+                crate::stderr::errln!("{note}");
             }
         }
         a.construct.apply(&mut functions, |k, _| who(chosen[k]))?;
@@ -390,7 +390,7 @@ impl serde::Serialize for Batches<'_, '_, '_> {
             }
             for ((f, (o, lost)), info) in functions.iter().zip(&origins).zip(infos) {
                 if let Some(note) = lost_note(&(self.who)(info), lost) {
-                    crate::errln!("{note}");
+                    crate::stderr::errln!("{note}");
                 }
                 seq.serialize_element(&lift_json(f, o, lost, info))?;
             }
