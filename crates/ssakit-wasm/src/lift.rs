@@ -779,20 +779,13 @@ impl Lifter<'_, '_> {
     // ---------------------------------------------------------------
     // Operators.
 
+    /// Lifts one operator at `offset`: control (`block` to `return`),
+    /// calls, `drop`, `select`, locals and integer constants here; every
+    /// other operator through its [`Class`] ([`Self::generic`]).
     fn op(&mut self, op: WasmOp<'_>, offset: u64) -> Result<(), WasmError> {
         let Some(b) = self.cur else {
-            match op {
-                WasmOp::Block { .. } | WasmOp::Loop { .. } | WasmOp::If { .. } => {
-                    self.dead_depth += 1
-                }
-                WasmOp::Else if self.dead_depth == 0 => self.else_(offset)?,
-                WasmOp::End if self.dead_depth > 0 => self.dead_depth -= 1,
-                WasmOp::End => self.end(offset)?,
-                _ => {}
-            }
-            return Ok(());
+            return self.dead_op(op, offset);
         };
-        let mut args = Vec::new();
         match op {
             WasmOp::Unreachable => {
                 self.terminate(b, Terminator::Unreachable);
@@ -804,43 +797,8 @@ impl Lifter<'_, '_> {
                 self.materialise_all();
                 self.push_frame(Kind::Block, &params, &results);
             }
-            WasmOp::Loop { blockty } => {
-                let (params, results) = self.block_sig(blockty, offset)?;
-                self.materialise_all();
-                let fi = self.push_frame(Kind::Loop, &params, &results);
-                let header = self.block("loop");
-                self.frames[fi].header = Some(header);
-                self.branch_from(b, fi);
-                self.enter(header);
-                let fr = &self.frames[fi];
-                for k in 0..fr.n_params {
-                    let v = self.vars[fr.vars + fr.n_results + k];
-                    self.stack[fr.base + k] = Val::Op(Operand::Var(v));
-                }
-            }
-            WasmOp::If { blockty } => {
-                let (params, results) = self.block_sig(blockty, offset)?;
-                let cond = self.pop(offset)?;
-                self.materialise_all();
-                let fi = self.push_frame(Kind::If, &params, &results);
-                let base = self.frames[fi].base;
-                for k in base..self.stack.len() {
-                    let o = self.operand_at(k);
-                    self.saved.push(o);
-                }
-                let then_b = self.block("then");
-                let else_b = self.block("else");
-                self.frames[fi].else_block = Some(else_b);
-                self.terminate(
-                    b,
-                    Terminator::Branch {
-                        cond,
-                        then_dest: then_b,
-                        else_dest: else_b,
-                    },
-                );
-                self.enter(then_b);
-            }
+            WasmOp::Loop { blockty } => self.open_loop(b, blockty, offset)?,
+            WasmOp::If { blockty } => self.open_if(b, blockty, offset)?,
             WasmOp::Else => self.else_(offset)?,
             WasmOp::End => self.end(offset)?,
             WasmOp::Br { relative_depth } => {
@@ -848,103 +806,21 @@ impl Lifter<'_, '_> {
                 self.branch_from(b, fi);
                 self.cur = None;
             }
-            WasmOp::BrIf { relative_depth } => {
-                let cond = self.pop(offset)?;
-                let fi = self.depth_to_frame(relative_depth, offset)?;
-                let target = self.edge_to(fi);
-                let cont = self.block("cont");
-                self.terminate(
-                    b,
-                    Terminator::Branch {
-                        cond,
-                        then_dest: target,
-                        else_dest: cont,
-                    },
-                );
-                self.enter(cont);
-            }
-            WasmOp::BrTable { targets } => {
-                let index = self.pop(offset)?;
-                // One block per distinct target frame.
-                let mut block_of: FxHashMap<usize, Block> = FxHashMap::default();
-                let mut blocks = Vec::with_capacity(targets.len() as usize);
-                for d in targets.targets() {
-                    let fi = self.depth_to_frame(d?, offset)?;
-                    let blk = match block_of.get(&fi) {
-                        Some(&x) => x,
-                        None => {
-                            let x = self.edge_to(fi);
-                            block_of.insert(fi, x);
-                            x
-                        }
-                    };
-                    blocks.push(blk);
-                }
-                let fi = self.depth_to_frame(targets.default(), offset)?;
-                let default = match block_of.get(&fi) {
-                    Some(&x) => x,
-                    None => self.edge_to(fi),
-                };
-                let t = self.f.switch_term(index, default, &blocks);
-                self.terminate(b, t);
-                self.cur = None;
-            }
+            WasmOp::BrIf { relative_depth } => self.br_if(b, relative_depth, offset)?,
+            WasmOp::BrTable { targets } => self.br_table(b, &targets, offset)?,
             WasmOp::Return => {
                 self.branch_from(b, 0);
                 self.cur = None;
             }
-            WasmOp::Call { function_index } => {
-                let sig = self.m.signature(function_index).clone();
-                self.pop_n(sig.params.len(), &mut args, offset)?;
-                let results: Vec<Var> = sig.results.iter().map(|&t| self.temp(t)).collect();
-                let callee = self.syms.callees[function_index as usize];
-                let args = self.f.list(&args);
-                let rl = self.f.list(&results);
-                let inst = self.emit(
-                    b,
-                    InstData::Call {
-                        callee,
-                        args,
-                        results: rl,
-                    },
-                );
-                self.note_def(b, inst, &results);
-                self.push_vars(&results);
-            }
+            WasmOp::Call { function_index } => self.call(b, function_index, offset)?,
             WasmOp::CallIndirect {
                 type_index,
                 table_index,
-            } => {
-                let sig = self.m.types[type_index as usize]
-                    .clone()
-                    .ok_or_else(|| WasmError::at(offset, "not a function type"))?;
-                let callee = self.pop(offset)?;
-                self.pop_n(sig.params.len(), &mut args, offset)?;
-                args.push(callee);
-                let results: Vec<Var> = sig.results.iter().map(|&t| self.temp(t)).collect();
-                let op = self.syms.call_indirect;
-                let inst = self.operation(
-                    b,
-                    op,
-                    &[type_index as i64, table_index as i64],
-                    &args,
-                    &results,
-                );
-                self.note_def(b, inst, &results);
-                self.push_vars(&results);
-            }
+            } => self.call_indirect(b, type_index, table_index, offset)?,
             WasmOp::Drop => {
                 self.pop(offset)?;
             }
-            WasmOp::Select | WasmOp::TypedSelect { .. } => {
-                self.pop_n(3, &mut args, offset)?;
-                let t = self.result_type(0, offset)?;
-                let r = self.temp(t);
-                let op = self.syms.select;
-                let inst = self.operation(b, op, &[], &args, &[r]);
-                self.note_def(b, inst, &[r]);
-                self.push_vars(&[r]);
-            }
+            WasmOp::Select | WasmOp::TypedSelect { .. } => self.select(b, offset)?,
             WasmOp::LocalGet { local_index } => self.push_local(local_index),
             WasmOp::LocalSet { local_index } => {
                 let v = self.pop(offset)?;
@@ -966,6 +842,183 @@ impl Lifter<'_, '_> {
                 res?;
             }
         }
+        Ok(())
+    }
+
+    /// An operator in unreachable code: only the nesting is followed, to
+    /// find the `else` or `end` where code is reachable again.
+    fn dead_op(&mut self, op: WasmOp<'_>, offset: u64) -> Result<(), WasmError> {
+        match op {
+            WasmOp::Block { .. } | WasmOp::Loop { .. } | WasmOp::If { .. } => self.dead_depth += 1,
+            WasmOp::Else if self.dead_depth == 0 => self.else_(offset)?,
+            WasmOp::End if self.dead_depth > 0 => self.dead_depth -= 1,
+            WasmOp::End => self.end(offset)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `loop`: a new header block, entered with the loop's parameters in
+    /// their variables (assigned at the entry as at every back edge).
+    fn open_loop(&mut self, b: Block, blockty: BlockType, offset: u64) -> Result<(), WasmError> {
+        let (params, results) = self.block_sig(blockty, offset)?;
+        self.materialise_all();
+        let fi = self.push_frame(Kind::Loop, &params, &results);
+        let header = self.block("loop");
+        self.frames[fi].header = Some(header);
+        self.branch_from(b, fi);
+        self.enter(header);
+        let fr = &self.frames[fi];
+        for k in 0..fr.n_params {
+            let v = self.vars[fr.vars + fr.n_results + k];
+            self.stack[fr.base + k] = Val::Op(Operand::Var(v));
+        }
+        Ok(())
+    }
+
+    /// `if`: `b` ends in a branch to a `then` block (entered) and an
+    /// `else` block; the parameters are saved for the `else` arm.
+    fn open_if(&mut self, b: Block, blockty: BlockType, offset: u64) -> Result<(), WasmError> {
+        let (params, results) = self.block_sig(blockty, offset)?;
+        let cond = self.pop(offset)?;
+        self.materialise_all();
+        let fi = self.push_frame(Kind::If, &params, &results);
+        let base = self.frames[fi].base;
+        for k in base..self.stack.len() {
+            let o = self.operand_at(k);
+            self.saved.push(o);
+        }
+        let then_b = self.block("then");
+        let else_b = self.block("else");
+        self.frames[fi].else_block = Some(else_b);
+        self.terminate(
+            b,
+            Terminator::Branch {
+                cond,
+                then_dest: then_b,
+                else_dest: else_b,
+            },
+        );
+        self.enter(then_b);
+        Ok(())
+    }
+
+    /// `br_if`: a branch to the label's edge and a continuation block.
+    fn br_if(&mut self, b: Block, relative_depth: u32, offset: u64) -> Result<(), WasmError> {
+        let cond = self.pop(offset)?;
+        let fi = self.depth_to_frame(relative_depth, offset)?;
+        let target = self.edge_to(fi);
+        let cont = self.block("cont");
+        self.terminate(
+            b,
+            Terminator::Branch {
+                cond,
+                then_dest: target,
+                else_dest: cont,
+            },
+        );
+        self.enter(cont);
+        Ok(())
+    }
+
+    /// `br_table`: a `switch` with one edge block per distinct target
+    /// frame.
+    fn br_table(
+        &mut self,
+        b: Block,
+        targets: &wasmparser::BrTable<'_>,
+        offset: u64,
+    ) -> Result<(), WasmError> {
+        let index = self.pop(offset)?;
+        let mut block_of: FxHashMap<usize, Block> = FxHashMap::default();
+        let mut blocks = Vec::with_capacity(targets.len() as usize);
+        for d in targets.targets() {
+            let fi = self.depth_to_frame(d?, offset)?;
+            let blk = match block_of.get(&fi) {
+                Some(&x) => x,
+                None => {
+                    let x = self.edge_to(fi);
+                    block_of.insert(fi, x);
+                    x
+                }
+            };
+            blocks.push(blk);
+        }
+        let fi = self.depth_to_frame(targets.default(), offset)?;
+        let default = match block_of.get(&fi) {
+            Some(&x) => x,
+            None => self.edge_to(fi),
+        };
+        let t = self.f.switch_term(index, default, &blocks);
+        self.terminate(b, t);
+        self.cur = None;
+        Ok(())
+    }
+
+    /// `call`: a [`Call`](InstData::Call) of the callee's name, its
+    /// results fresh variables pushed on the stack.
+    fn call(&mut self, b: Block, function_index: u32, offset: u64) -> Result<(), WasmError> {
+        let sig = self.m.signature(function_index).clone();
+        let mut args = Vec::new();
+        self.pop_n(sig.params.len(), &mut args, offset)?;
+        let results: Vec<Var> = sig.results.iter().map(|&t| self.temp(t)).collect();
+        let callee = self.syms.callees[function_index as usize];
+        let args = self.f.list(&args);
+        let rl = self.f.list(&results);
+        let inst = self.emit(
+            b,
+            InstData::Call {
+                callee,
+                args,
+                results: rl,
+            },
+        );
+        self.note_def(b, inst, &results);
+        self.push_vars(&results);
+        Ok(())
+    }
+
+    /// `call_indirect`: the `call_indirect` operation, immediates the type
+    /// and table index, the callee's table index the last operand.
+    fn call_indirect(
+        &mut self,
+        b: Block,
+        type_index: u32,
+        table_index: u32,
+        offset: u64,
+    ) -> Result<(), WasmError> {
+        let sig = self.m.types[type_index as usize]
+            .clone()
+            .ok_or_else(|| WasmError::at(offset, "not a function type"))?;
+        let callee = self.pop(offset)?;
+        let mut args = Vec::new();
+        self.pop_n(sig.params.len(), &mut args, offset)?;
+        args.push(callee);
+        let results: Vec<Var> = sig.results.iter().map(|&t| self.temp(t)).collect();
+        let op = self.syms.call_indirect;
+        let inst = self.operation(
+            b,
+            op,
+            &[type_index as i64, table_index as i64],
+            &args,
+            &results,
+        );
+        self.note_def(b, inst, &results);
+        self.push_vars(&results);
+        Ok(())
+    }
+
+    /// `select` (typed or not): the `select` operation of its three
+    /// operands, its result typed as the validator has it.
+    fn select(&mut self, b: Block, offset: u64) -> Result<(), WasmError> {
+        let mut args = Vec::new();
+        self.pop_n(3, &mut args, offset)?;
+        let t = self.result_type(0, offset)?;
+        let r = self.temp(t);
+        let op = self.syms.select;
+        let inst = self.operation(b, op, &[], &args, &[r]);
+        self.note_def(b, inst, &[r]);
+        self.push_vars(&[r]);
         Ok(())
     }
 
