@@ -160,169 +160,23 @@ fn result_count(f: &Function) -> Result<usize, WasmError> {
 /// ```
 pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmError> {
     let mut stats = ProgramStats::default();
-    // Destructed, reducible copies of the functions.
     let mut funcs = Vec::with_capacity(module.functions.len());
     let mut divides = false;
     for f in &module.functions {
-        let mut g = f.clone();
-        let has_phis = g.layout().iter().any(|&b| !g.block_phis(b).is_empty());
-        if has_phis {
-            destruct(&mut g, &DestructOptions::default()).map_err(|e| err(f, e))?;
-        }
-        stats.dispatchers += ssakit::reducible::make_reducible(&mut g)
-            .map_err(|e| err(f, e))?
-            .dispatchers;
-        for &b in g.layout() {
-            for &i in g.block_insts(b) {
-                if let InstData::Op { op, .. } = g.inst(i) {
-                    return Err(err(
-                        f,
-                        format!("block {}: generic operation `{}` is not supported by emit-wasm (i64 programs only)", g.block_name(b), g.operator_name(*op)),
-                    ));
-                }
-            }
-        }
-        for &p in g.params() {
-            if g.var_type(p) != Type::I64 {
-                return Err(err(f, format!("parameter `{}` is not i64", g.base_name(p))));
-            }
-        }
-        if g.returns().is_none() {
-            let n = result_count(&g)?;
-            g.set_returns(Some(vec![Type::I64; n]));
-        }
-        divides |= call_div_helper(&mut g);
-        funcs.push(g);
+        let p = prepare(f)?;
+        stats.dispatchers += p.dispatchers;
+        divides |= p.divides;
+        funcs.push(p.func);
     }
-    // Imports: print_k by arity, then externals by first call.
-    let mut print_arities: Vec<usize> = Vec::new();
-    let mut externals: Vec<(String, usize)> = Vec::new();
-    for g in &funcs {
-        for &b in g.layout() {
-            for &i in g.block_insts(b) {
-                match g.inst(i) {
-                    InstData::Print { args } => {
-                        let k = args.as_slice(g).len();
-                        if !print_arities.contains(&k) {
-                            print_arities.push(k);
-                        }
-                    }
-                    InstData::Call {
-                        callee,
-                        args,
-                        results,
-                    } => {
-                        let name = g.callee_name(*callee);
-                        let k = args.as_slice(g).len();
-                        if name == DIV_HELPER {
-                            continue;
-                        }
-                        if let Some(t) = funcs.iter().find(|t| t.name() == name) {
-                            if t.params().len() != k {
-                                return Err(err(
-                                    g,
-                                    format!(
-                                        "block {}: `{name}` takes {} arguments, called with {k}",
-                                        g.block_name(b),
-                                        t.params().len()
-                                    ),
-                                ));
-                            }
-                            let r = result_count(t)?;
-                            if results.as_slice(g).len() > r {
-                                return Err(err(
-                                    g,
-                                    format!(
-                                        "block {}: `{name}` returns {r} values, {} wanted",
-                                        g.block_name(b),
-                                        results.as_slice(g).len()
-                                    ),
-                                ));
-                            }
-                        } else {
-                            match externals.iter().find(|e| e.0 == name) {
-                                Some(e) if e.1 != k => {
-                                    return Err(err(g, format!("block {}: external `{name}` called with {k} arguments and elsewhere with {}", g.block_name(b), e.1)));
-                                }
-                                Some(_) => {}
-                                None => externals.push((name.to_string(), k)),
-                            }
-                            if results.as_slice(g).len() > 1 {
-                                return Err(err(
-                                    g,
-                                    format!(
-                                        "block {}: external `{name}` returns one value",
-                                        g.block_name(b)
-                                    ),
-                                ));
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    print_arities.sort_unstable();
-    let n_imports = print_arities.len() + externals.len();
+    let imports = Imports::collect(&funcs)?;
+    let n_imports = imports.len();
     stats.imports = n_imports;
-    // One type per function index.
-    let mut sigs: Vec<Option<Signature>> = Vec::new();
-    for &k in &print_arities {
-        sigs.push(Some(Signature {
-            params: vec![Type::I64; k],
-            results: vec![],
-        }));
-    }
-    for (_, k) in &externals {
-        sigs.push(Some(Signature {
-            params: vec![Type::I64; *k],
-            results: vec![Type::I64],
-        }));
-    }
-    for g in &funcs {
-        sigs.push(Some(Signature {
-            params: vec![Type::I64; g.params().len()],
-            results: vec![Type::I64; result_count(g)?],
-        }));
-    }
+    let sigs = signatures(&imports, &funcs, divides)?;
     // The helper's index, after the program's functions.
     let div_index = (n_imports + funcs.len()) as u32;
-    if divides {
-        sigs.push(Some(Signature {
-            params: vec![Type::I64; 2],
-            results: vec![Type::I64],
-        }));
-    }
     let func_types: Vec<u32> = (0..sigs.len() as u32).collect();
-    let max_arity = print_arities.last().map_or(0, |&k| k + 1);
-    let mut print = vec![None; max_arity];
-    for (i, &k) in print_arities.iter().enumerate() {
-        print[k] = Some(i as u32);
-    }
+    let print = imports.print_indices();
 
-    let mut types = TypeSection::new();
-    for s in sigs.iter().flatten() {
-        let vt = |t: &Type| crate::emit::val_type(*t);
-        types
-            .ty()
-            .function(s.params.iter().map(vt), s.results.iter().map(vt));
-    }
-    let mut imports = ImportSection::new();
-    for (i, &k) in print_arities.iter().enumerate() {
-        imports.import(
-            "ssakit",
-            &format!("print_{k}"),
-            EntityType::Function(i as u32),
-        );
-    }
-    for (j, (name, _)) in externals.iter().enumerate() {
-        imports.import(
-            "ssakit",
-            name,
-            EntityType::Function((print_arities.len() + j) as u32),
-        );
-    }
     let mut fsec = FunctionSection::new();
     let mut exports = ExportSection::new();
     let mut code = CodeSection::new();
@@ -330,23 +184,8 @@ pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmErro
         let idx = (n_imports + k) as u32;
         fsec.function(idx);
         exports.export(g.name(), ExportKind::Func, idx);
-        let syms = g.symbols();
-        let callees: Vec<Option<u32>> = (0..syms.num_callees())
-            .map(|c| {
-                let name = syms.callee_name(ssakit::ir::Callee::new(c));
-                if name == DIV_HELPER {
-                    return Some(div_index);
-                }
-                match funcs.iter().position(|t| t.name() == name) {
-                    Some(t) => Some((n_imports + t) as u32),
-                    None => externals
-                        .iter()
-                        .position(|e| e.0 == name)
-                        .map(|e| (print_arities.len() + e) as u32),
-                }
-            })
-            .collect();
-        let ops = OpTable::new(syms);
+        let callees = callee_indices(g, &funcs, &imports, div_index);
+        let ops = OpTable::new(g.symbols());
         let low = Lowering {
             ops: &ops,
             callees: &callees,
@@ -364,12 +203,287 @@ pub fn emit_program(module: &Module) -> Result<(Vec<u8>, ProgramStats), WasmErro
         code.function(&div_helper());
     }
     let mut m = wasm_encoder::Module::new();
-    m.section(&types);
+    m.section(&type_section(&sigs));
     if n_imports > 0 {
-        m.section(&imports);
+        m.section(&imports.section());
     }
     m.section(&fsec);
     m.section(&exports);
     m.section(&code);
     Ok((m.finish(), stats))
+}
+
+/// A function as it is emitted.
+struct Prepared {
+    /// The copy of the function, destructed, reducible, its divisions
+    /// calling [`DIV_HELPER`].
+    func: Function,
+    /// Whether it divides (calls [`DIV_HELPER`]).
+    divides: bool,
+    /// Dispatchers added to make it reducible.
+    dispatchers: usize,
+}
+
+/// The copy of `f` that is emitted: destructed if in SSA form, made
+/// reducible, its divisions calling [`DIV_HELPER`]. Refuses a generic
+/// operation, a parameter that is not `i64` and `ret`s of different
+/// arities.
+fn prepare(f: &Function) -> Result<Prepared, WasmError> {
+    let mut g = f.clone();
+    let has_phis = g.layout().iter().any(|&b| !g.block_phis(b).is_empty());
+    if has_phis {
+        destruct(&mut g, &DestructOptions::default()).map_err(|e| err(f, e))?;
+    }
+    let dispatchers = ssakit::reducible::make_reducible(&mut g)
+        .map_err(|e| err(f, e))?
+        .dispatchers;
+    for &b in g.layout() {
+        for &i in g.block_insts(b) {
+            if let InstData::Op { op, .. } = g.inst(i) {
+                return Err(err(
+                    f,
+                    format!("block {}: generic operation `{}` is not supported by emit-wasm (i64 programs only)", g.block_name(b), g.operator_name(*op)),
+                ));
+            }
+        }
+    }
+    for &p in g.params() {
+        if g.var_type(p) != Type::I64 {
+            return Err(err(f, format!("parameter `{}` is not i64", g.base_name(p))));
+        }
+    }
+    if g.returns().is_none() {
+        let n = result_count(&g)?;
+        g.set_returns(Some(vec![Type::I64; n]));
+    }
+    let divides = call_div_helper(&mut g);
+    Ok(Prepared {
+        func: g,
+        divides,
+        dispatchers,
+    })
+}
+
+/// The module's imports, in index order: `print_k` by arity, then the
+/// externals (name, arguments) by first call.
+struct Imports {
+    print_arities: Vec<usize>,
+    externals: Vec<(String, usize)>,
+}
+
+impl Imports {
+    /// The imports `funcs` call, each call checked against its callee (a
+    /// function of the program or an external's other calls).
+    fn collect(funcs: &[Function]) -> Result<Imports, WasmError> {
+        let mut imports = Imports {
+            print_arities: Vec::new(),
+            externals: Vec::new(),
+        };
+        for g in funcs {
+            for &b in g.layout() {
+                for &i in g.block_insts(b) {
+                    match g.inst(i) {
+                        InstData::Print { args } => {
+                            let k = args.as_slice(g).len();
+                            if !imports.print_arities.contains(&k) {
+                                imports.print_arities.push(k);
+                            }
+                        }
+                        InstData::Call {
+                            callee,
+                            args,
+                            results,
+                        } => {
+                            let name = g.callee_name(*callee);
+                            let k = args.as_slice(g).len();
+                            let r = results.as_slice(g).len();
+                            if name == DIV_HELPER {
+                                continue;
+                            }
+                            if let Some(t) = funcs.iter().find(|t| t.name() == name) {
+                                check_internal_call(g, b, t, k, r)?;
+                            } else {
+                                imports.external_call(g, b, name, k, r)?;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        imports.print_arities.sort_unstable();
+        Ok(imports)
+    }
+
+    /// Notes a call of the external `name` with `k` arguments and `r`
+    /// results, in block `b` of `g`.
+    fn external_call(
+        &mut self,
+        g: &Function,
+        b: ssakit::ir::Block,
+        name: &str,
+        k: usize,
+        r: usize,
+    ) -> Result<(), WasmError> {
+        match self.externals.iter().find(|e| e.0 == name) {
+            Some(e) if e.1 != k => {
+                return Err(err(g, format!("block {}: external `{name}` called with {k} arguments and elsewhere with {}", g.block_name(b), e.1)));
+            }
+            Some(_) => {}
+            None => self.externals.push((name.to_string(), k)),
+        }
+        if r > 1 {
+            return Err(err(
+                g,
+                format!(
+                    "block {}: external `{name}` returns one value",
+                    g.block_name(b)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn len(&self) -> usize {
+        self.print_arities.len() + self.externals.len()
+    }
+
+    /// The function index of `print_k`, by `k`.
+    fn print_indices(&self) -> Vec<Option<u32>> {
+        let max_arity = self.print_arities.last().map_or(0, |&k| k + 1);
+        let mut print = vec![None; max_arity];
+        for (i, &k) in self.print_arities.iter().enumerate() {
+            print[k] = Some(i as u32);
+        }
+        print
+    }
+
+    /// The function index of the external `name`.
+    fn external_index(&self, name: &str) -> Option<u32> {
+        self.externals
+            .iter()
+            .position(|e| e.0 == name)
+            .map(|e| (self.print_arities.len() + e) as u32)
+    }
+
+    fn section(&self) -> ImportSection {
+        let mut imports = ImportSection::new();
+        for (i, &k) in self.print_arities.iter().enumerate() {
+            imports.import(
+                "ssakit",
+                &format!("print_{k}"),
+                EntityType::Function(i as u32),
+            );
+        }
+        for (j, (name, _)) in self.externals.iter().enumerate() {
+            imports.import(
+                "ssakit",
+                name,
+                EntityType::Function((self.print_arities.len() + j) as u32),
+            );
+        }
+        imports
+    }
+}
+
+/// Checks a call in block `b` of `g` of the program's function `t` with
+/// `k` arguments and `r` results.
+fn check_internal_call(
+    g: &Function,
+    b: ssakit::ir::Block,
+    t: &Function,
+    k: usize,
+    r: usize,
+) -> Result<(), WasmError> {
+    let name = t.name();
+    if t.params().len() != k {
+        return Err(err(
+            g,
+            format!(
+                "block {}: `{name}` takes {} arguments, called with {k}",
+                g.block_name(b),
+                t.params().len()
+            ),
+        ));
+    }
+    let n = result_count(t)?;
+    if r > n {
+        return Err(err(
+            g,
+            format!(
+                "block {}: `{name}` returns {n} values, {r} wanted",
+                g.block_name(b),
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// One signature per function index: the imports, the program's
+/// functions, then the division helper if any.
+fn signatures(
+    imports: &Imports,
+    funcs: &[Function],
+    divides: bool,
+) -> Result<Vec<Option<Signature>>, WasmError> {
+    let mut sigs: Vec<Option<Signature>> = Vec::new();
+    for &k in &imports.print_arities {
+        sigs.push(Some(Signature {
+            params: vec![Type::I64; k],
+            results: vec![],
+        }));
+    }
+    for (_, k) in &imports.externals {
+        sigs.push(Some(Signature {
+            params: vec![Type::I64; *k],
+            results: vec![Type::I64],
+        }));
+    }
+    for g in funcs {
+        sigs.push(Some(Signature {
+            params: vec![Type::I64; g.params().len()],
+            results: vec![Type::I64; result_count(g)?],
+        }));
+    }
+    if divides {
+        sigs.push(Some(Signature {
+            params: vec![Type::I64; 2],
+            results: vec![Type::I64],
+        }));
+    }
+    Ok(sigs)
+}
+
+fn type_section(sigs: &[Option<Signature>]) -> TypeSection {
+    let mut types = TypeSection::new();
+    for s in sigs.iter().flatten() {
+        let vt = |t: &Type| crate::emit::val_type(*t);
+        types
+            .ty()
+            .function(s.params.iter().map(vt), s.results.iter().map(vt));
+    }
+    types
+}
+
+/// The function index of each callee of `g` (`None`: not a function).
+fn callee_indices(
+    g: &Function,
+    funcs: &[Function],
+    imports: &Imports,
+    div_index: u32,
+) -> Vec<Option<u32>> {
+    let n_imports = imports.len();
+    let syms = g.symbols();
+    (0..syms.num_callees())
+        .map(|c| {
+            let name = syms.callee_name(ssakit::ir::Callee::new(c));
+            if name == DIV_HELPER {
+                return Some(div_index);
+            }
+            match funcs.iter().position(|t| t.name() == name) {
+                Some(t) => Some((n_imports + t) as u32),
+                None => imports.external_index(name),
+            }
+        })
+        .collect()
 }
