@@ -1,7 +1,7 @@
 //! `-o FILE`'s temporary files removed when a termination signal (SIGTERM,
 //! SIGINT, SIGHUP) ends the process, which skips every destructor: without
-//! this, `kill` or Ctrl-C during `gen -o big.ssa` left
-//! `.big.ssa.ssakit-PID.tmp` behind (issue 32, defect 13).
+//! this, `kill` or Ctrl-C during `gen -o big.ssa` would leave
+//! `.big.ssa.ssakit-PID.tmp` behind.
 //!
 //! A signal handler may only call async-signal-safe functions: no
 //! allocation, no lock. So each temporary path is registered beforehand as

@@ -78,7 +78,7 @@ pub struct Config {
     /// Run Cranelift.
     pub cranelift: bool,
     /// `sizes` and `sweep_size` count blocks, not instructions (the
-    /// generator's `--blocks`, as issue 33's table gives them).
+    /// generator's `--blocks`).
     pub by_blocks: bool,
     /// Programs of the second generator (`ssakit gen --generator
     /// second`, [`ssakit::gen::second`]) instead of the first.

@@ -218,7 +218,8 @@ pub fn markdown(meta: &Meta, rows: &[Row]) -> String {
     o
 }
 
-/// One line per target of issue 7: met or missed, with the worst case.
+/// One line per performance target (against LLVM, against Cranelift,
+/// against the clone limit): met or missed, with the worst case.
 pub fn verdicts(rows: &[Row]) -> Vec<String> {
     let mut out = Vec::new();
     let mark = |ok: bool| if ok { "**met**" } else { "**missed**" };

@@ -1,4 +1,4 @@
-//! Many small functions (issue 14, item 3): `ssakit-compare small
+//! Many small functions: `ssakit-compare small
 //! [--functions N] [--blocks MIN-MAX] [--vars V] [--reps R] [--seed S]
 //! [--only ssakit|early|end]`.
 //!

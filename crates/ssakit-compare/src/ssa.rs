@@ -31,10 +31,6 @@ pub const DESTRUCTORS: &[Destructor] = &[
 /// pruned construction's output, checked once by the harness (the
 /// *verify* column), so destruction's wall clock does not include the
 /// verifier, nor the dead-code walk, which finds nothing in pruned SSA.
-/// (Until 2026-12-04 this ran `destruct`, whose verification of the input
-/// was timed in the *destruct* column although its phase was dropped
-/// from the list; then `destruct_trusted`, with the walk, until issue
-/// 33's third round.)
 fn destruct_times(f: &mut Function, split: bool, coalesce: bool) -> PassTimes {
     let opts = DestructOptions {
         split,

@@ -1,4 +1,4 @@
-//! The phi cross-check on lifted WebAssembly (issue 12, item 6):
+//! The phi cross-check on lifted WebAssembly:
 //! `ssakit-compare wasm FILE.wasm [--reps N] [--out DIR]`.
 //!
 //! Every function of the module is lifted once (`ssakit_wasm::lift`), then:

@@ -255,7 +255,7 @@ fn one(
     // need a local once emitted (the emitter keeps no value on the stack
     // across a block): tens of thousands of them, all live at once, are
     // more locals than engines accept. The input's body is valid and
-    // means the same: it is kept (issue 32, defect 9).
+    // means the same: it is kept.
     if n_params + e.locals > emit::MAX_LOCALS {
         return Ok((Rewritten::Kept, locals_before));
     }

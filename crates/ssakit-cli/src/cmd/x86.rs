@@ -764,7 +764,7 @@ fn stack_rows(
 /// `opaque operations`: how many `x86.MNEMONIC` operations the
 /// semantics left, their share of the instructions, and the most frequent
 /// mnemonics; then the same without the instructions that use a vector or
-/// x87 register (the goal: at most 1%).
+/// x87 register (the share the goal of at most 1% counts).
 fn opaque_rows(r: &mut Vec<(String, String)>, t: &pipeline::FunctionStats) {
     let n: usize = t.opaque.values().sum();
     let share = 100.0 * n as f64 / t.instructions.max(1) as f64;
