@@ -62,12 +62,10 @@ fn feed(bytes: &[u8], only: Option<std::ops::Range<usize>>, what: &str) -> Outco
             Outcome::Refused
         }
         Err(p) => {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            panic!("{what}: panicked: {msg}");
+            // The panic's own message is already on standard error (the
+            // hook ran); name the input and go on unwinding.
+            eprintln!("{what}: panicked");
+            std::panic::resume_unwind(p)
         }
     }
 }
