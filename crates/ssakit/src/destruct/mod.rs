@@ -731,7 +731,7 @@ fn virtualized(
     stats.copies_inserted = constants.copies;
     let (mut webs, mut cs) = match coalesce::coalesce_virtual(func, &inserted) {
         coalesce::Virtual::Coalesced(webs, cs) => (webs, cs),
-        coalesce::Virtual::Interfering(failed) => {
+        coalesce::Virtual::Interfering(failed, flow) => {
             {
                 let _t = timing::phase("parallel copies");
                 let which = to_cssa::Selection::Phis {
@@ -741,7 +741,8 @@ fn virtualized(
                 let more = to_cssa::insert_copies(func, which, &mut inserted);
                 stats.copies_inserted += more.copies;
             }
-            coalesce(func, &inserted)
+            // Copies only: the blocks and edges are those of the first try.
+            coalesce::coalesce_again(func, &inserted, Some(*flow))
         }
     };
     observe(DestructStep::ParallelCopies, func);

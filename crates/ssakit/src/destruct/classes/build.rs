@@ -15,8 +15,7 @@
 //! (each set's stack is the `fpar` chain of its latest member), which
 //! reads the definition points in memory order.
 
-use super::runs::Run;
-use super::{Classes, NIL};
+use super::forest::{Classes, Run, NIL};
 use crate::ir::Var;
 
 impl Classes<'_> {

@@ -2,7 +2,7 @@
 //! their definition (Boissinot et al., CGO 2009, section IV-B: `fpar` is
 //! the nearest member above, `eq` an ancestor with the same value).
 
-use super::{Classes, NIL};
+use super::forest::{Classes, NIL};
 
 impl Classes<'_> {
     /// Debug builds: the forest of every class with a slot is right

@@ -6,15 +6,8 @@
 //! are the sets the walk of Boissinot et al. (CGO 2009, section IV-B)
 //! looks into.
 
-use super::{Classes, HOT, NIL};
+use super::forest::{Classes, Run, HOT, NIL};
 use crate::ir::Var;
-
-/// A run of sorted ranks: `arena[start .. start + len]`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Run {
-    pub(super) start: u32,
-    pub(super) len: u32,
-}
 
 impl Classes<'_> {
     /// A fresh slot holding one run, without blockers.

@@ -56,7 +56,7 @@
 //! test and its merge, so the merge always gets the updates of its own
 //! test.
 
-use super::{Classes, HOT, NIL};
+use super::forest::{Classes, HOT, NIL};
 use crate::ir::Var;
 
 /// Work allowed to a probe, and the smaller class size from which tests
@@ -71,15 +71,11 @@ enum Walk {
     GaveUp,
 }
 
-/// An update of `fpar` and `eq` that the last successful test computed for
-/// the merge: `(rank, fpar, eq)`.
-pub(super) type Update = (u32, u32, u32);
-
 /// Permission to merge two classes just found not to interfere, with the
 /// updates of the forest their test computed. It borrows the classes, so no
 /// other test can come between; dropping it merges nothing.
 #[must_use = "a test that allows a merge does not merge by itself"]
-pub(in crate::destruct) struct Merge<'c, 'a> {
+pub(crate) struct Merge<'c, 'a> {
     classes: &'c mut Classes<'a>,
     rx: Var,
     ry: Var,

@@ -111,6 +111,8 @@ use crate::analysis::{loop_depth, DomTree, LiveCheck};
 use crate::destruct::classes::{Classes, NIL};
 use crate::destruct::phi_webs::Webs;
 use crate::destruct::to_cssa::Inserted;
+use crate::entity::EntityVec;
+use crate::ir::Block;
 use crate::ir::{Cfg, Function, InstData, Var};
 use crate::timing;
 use components::{build_webs, phi_components};
@@ -176,9 +178,47 @@ pub struct CoalesceStats {
 /// parallel copies marked in `inserted` are those that pass inserted,
 /// tried first; pass an empty table when there are none.
 pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceStats) {
-    match run(func, inserted, false) {
+    coalesce_again(func, inserted, None)
+}
+
+/// [`coalesce`], with the control-flow facts of an earlier run on the
+/// same control-flow graph when there is one ([`Virtual::Interfering`]
+/// hands them over: materializing copies around phis adds instructions,
+/// never blocks or edges), so they are not computed twice.
+pub(crate) fn coalesce_again(
+    func: &Function,
+    inserted: &Inserted,
+    flow: Option<Flow>,
+) -> (Webs, CoalesceStats) {
+    match run(func, inserted, false, flow) {
         Virtual::Coalesced(webs, stats) => (webs, stats),
-        Virtual::Interfering(_) => unreachable!("Method I coalescing never stops at step 1"),
+        Virtual::Interfering(..) => unreachable!("Method I coalescing never stops at step 1"),
+    }
+}
+
+/// The control-flow facts coalescing asks of a function: its graph,
+/// dominator tree and loop depths. They depend on the blocks and their
+/// terminators only, so they stay true while copies are inserted.
+pub(crate) struct Flow {
+    cfg: Cfg,
+    dt: DomTree,
+    depth: EntityVec<Block, u32>,
+}
+
+impl Flow {
+    /// The facts of `func`, each timed as its phase (`dominators`, `loop
+    /// depth`).
+    fn new(func: &Function) -> Flow {
+        let cfg = Cfg::new(func);
+        let dt = {
+            let _t = timing::phase("dominators");
+            DomTree::new(&cfg)
+        };
+        let depth = {
+            let _t = timing::phase("loop depth");
+            loop_depth(&cfg, &dt)
+        };
+        Flow { cfg, dt, depth }
     }
 }
 
@@ -189,8 +229,9 @@ pub(crate) enum Virtual {
     Coalesced(Webs, CoalesceStats),
     /// Some phi component interferes: by variable index, whether it lies
     /// in such a component. Their phis need Method I's copies
-    /// materialized, and [`coalesce`] runs again.
-    Interfering(Vec<bool>),
+    /// materialized, and [`coalesce_again`] runs again, given the
+    /// control-flow facts of this run.
+    Interfering(Vec<bool>, Box<Flow>),
 }
 
 /// [`coalesce`] with the copies around phis *virtual* (Boissinot et al.,
@@ -216,42 +257,37 @@ pub(crate) enum Virtual {
 /// # Preconditions
 /// Those of [`coalesce`], but the phi webs may interfere.
 pub(crate) fn coalesce_virtual(func: &Function, inserted: &Inserted) -> Virtual {
-    run(func, inserted, true)
+    run(func, inserted, true, None)
 }
 
 /// [`coalesce`] and [`coalesce_virtual`]: with `virtual_copies`, stops
-/// after step 1 if a phi component is not free.
-fn run(func: &Function, inserted: &Inserted, virtual_copies: bool) -> Virtual {
+/// after step 1 if a phi component is not free; with `flow`, takes those
+/// facts instead of computing them.
+fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Option<Flow>) -> Virtual {
     let nv = func.num_vars();
     if !has_affinities(func) {
         // No phi and no copy: nothing to try, every variable alone.
         let sets = crate::union_find::UnionFind::new(nv);
         return Virtual::Coalesced(Webs::from_sets(sets), CoalesceStats::default());
     }
-    let cfg = Cfg::new(func);
-    let dt = {
-        let _t = timing::phase("dominators");
-        DomTree::new(&cfg)
-    };
-    let depth = {
-        let _t = timing::phase("loop depth");
-        loop_depth(&cfg, &dt)
-    };
+    let flow = flow.unwrap_or_else(|| Flow::new(func));
+    debug_assert_eq!(flow.depth.len(), func.num_blocks());
+    let (cfg, dt, depth) = (&flow.cfg, &flow.dt, &flow.depth);
     let (g, mut live) = {
         let _t = timing::phase("def-use");
-        let (g, du) = Gathered::new(func, &cfg, &dt, &depth, inserted);
-        (g, LiveCheck::from_def_use(du, &cfg, &dt))
+        let (g, du) = Gathered::new(func, cfg, dt, depth, inserted);
+        (g, LiveCheck::from_def_use(du, cfg, dt))
     };
     let mut stats = CoalesceStats::default();
     let (candidates, phi_pairs, info, groups) = {
         let _t = timing::phase("affinity");
-        let info = VarInfo::new(func, &dt, &g, &live);
+        let info = VarInfo::new(func, dt, &g, &live);
         let candidates = sort_candidates(g.candidates);
         let groups = phi_components(nv, &info, &g.phi_pairs, &candidates);
         (candidates, g.phi_pairs, info, groups)
     };
     stats.candidates = candidates.len();
-    let check = DebugCheck::new(func, &info, &dt, &cfg);
+    let check = DebugCheck::new(func, &info, dt, cfg);
     let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
     let phi_related = candidates.iter().take_while(|c| c.phi_related).count();
     // By variable, once a phi component has failed: whether it is in one.
@@ -282,7 +318,9 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool) -> Virtual {
                     in_failed[info.pts[k as usize].var.index()] = true;
                 }
             }
-            return Virtual::Interfering(in_failed);
+            drop(classes);
+            drop(live);
+            return Virtual::Interfering(in_failed, Box::new(flow));
         }
         // Step 2: the webs of the others, then their copies. A pair of
         // ranked variables of a component found free is settled already
