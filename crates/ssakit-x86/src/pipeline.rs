@@ -14,7 +14,7 @@ use crate::cfg::recover;
 use crate::lift;
 use rayon::prelude::*;
 use ssakit::construct::Flavor;
-use ssakit::ir::{Function, Type};
+use ssakit::ir::{Function, Type, Var};
 use ssakit::opt;
 use ssakit::pipeline::{self as core, Flavors, PerFlavor, Pipeline, Stage};
 use ssakit::timing::{self, PassTimes};
@@ -215,20 +215,26 @@ impl Size {
     /// assert_eq!(ssakit_x86::pipeline::Size::of(&f), Default::default());
     /// ```
     pub fn of(f: &Function) -> Size {
-        const FLAGS: [&str; 7] = ["cf", "pf", "af", "zf", "sf", "of", "df"];
+        // `cf`, `pf`, `af`, `zf`, `sf`, `of`, `df`, by their bytes.
+        let is_flag = |v: Var| {
+            matches!(
+                f.base_name(v).as_bytes(),
+                [b'c' | b'p' | b'a' | b'z' | b's' | b'o' | b'd', b'f']
+            )
+        };
         let mut s = Size::default();
         for &b in f.layout() {
             s.phis += f.block_phis(b).len();
             s.operations += f.block_insts(b).len();
-            for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
+            // A phi is no call: its effects need no look-up.
+            for &i in f.block_phis(b) {
+                f.for_each_def(i, |v| s.flag_defs += usize::from(is_flag(v)));
+            }
+            for &i in f.block_insts(b) {
                 if f.effects(i).contains(ssakit::ir::Effects::CALL) {
                     continue;
                 }
-                f.for_each_def(i, |v| {
-                    if FLAGS.contains(&f.base_name(v)) {
-                        s.flag_defs += 1;
-                    }
-                });
+                f.for_each_def(i, |v| s.flag_defs += usize::from(is_flag(v)));
             }
         }
         s

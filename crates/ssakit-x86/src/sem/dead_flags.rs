@@ -111,15 +111,20 @@ pub(crate) fn drop_dead_flags(f: &mut Function, flags: &[Var], temps: &[Var]) ->
         };
         for &i in f.block_insts(b) {
             f.for_each_use(i, |v| *r |= read(v, &mut live_out, &defined_in, *d));
-            let call = f.effects(i).contains(Effects::CALL);
+            let mut flag_defs = 0;
             f.for_each_def(i, |v| match class[v.index()] {
                 Class::Temp => defined_in[v.index()] = stamp,
                 Class::Flag(k) => {
                     *d |= 1 << k;
-                    counts.meaning += usize::from(!call);
+                    flag_defs += 1;
                 }
                 Class::Other => {}
             });
+            // The effects only where a flag is defined: most
+            // instructions define none.
+            if flag_defs > 0 && !f.effects(i).contains(Effects::CALL) {
+                counts.meaning += flag_defs;
+            }
         }
         f.for_each_term_use(b, |v| {
             if class[v.index()] == Class::Temp {
@@ -215,14 +220,13 @@ fn single_def(f: &Function, i: Inst) -> Option<Var> {
 /// Whether `i` is a copy or pure operation of the set whose every
 /// definition is a flag in `dead` or a temporary not `live`.
 fn droppable(f: &Function, i: Inst, class: &[Class], dead: u8, live: &[bool]) -> bool {
-    let candidate = match f.inst(i) {
-        InstData::Copy { .. } => true,
-        InstData::Op { op, .. } => f.opcode(*op).is_some() && f.effects(i) == Effects::PURE,
-        _ => false,
+    // The effects are looked up last, once the definitions are known
+    // unread: most instructions fail that test first.
+    let op = match f.inst(i) {
+        InstData::Copy { .. } => false,
+        InstData::Op { op, .. } if f.opcode(*op).is_some() => true,
+        _ => return false,
     };
-    if !candidate {
-        return false;
-    }
     let mut defs = 0;
     let mut unread = true;
     f.for_each_def(i, |v| {
@@ -233,7 +237,7 @@ fn droppable(f: &Function, i: Inst, class: &[Class], dead: u8, live: &[bool]) ->
             Class::Other => false,
         };
     });
-    defs > 0 && unread
+    defs > 0 && unread && (!op || f.effects(i) == Effects::PURE)
 }
 
 #[cfg(test)]

@@ -9,8 +9,9 @@
 //! instruction, each with its block; a use ([`Use`]) is an operand of an
 //! instruction, a phi operand with the predecessor it flows from, or a
 //! block's terminator. [`DefUse`] holds them for one function, built in
-//! `O(instructions + operands)`; the optimisations (`copy-prop`, `dce`,
-//! `const-prop`) read the same tables.
+//! `O(instructions + operands)`; `const-prop` reads the same tables, and
+//! `dce` and `copy-prop` only their definitions (`definitions`: dce walks
+//! from uses to definitions, copy-prop lists the phis' reads itself).
 //!
 //! The *reaching definition* of a variable `x` at a point is the version of
 //! `x` the point would read: with the dominance property, the definition of
@@ -107,6 +108,50 @@ pub(crate) struct Chains {
     uses: Csr<Var, UseSite>,
 }
 
+/// The definition of each variable of `func`, without the use lists:
+/// the half of [`Chains`] that `dce` and `copy-prop` read, in
+/// `O(variables + instructions)`.
+///
+/// # Errors
+/// A variable defined twice (the single-assignment property of SSA is
+/// the one precondition every optimisation relies on).
+pub(crate) fn definitions(func: &Function) -> Result<EntityVec<Var, Def>, IrError> {
+    let nv = func.num_vars();
+    let mut def: EntityVec<Var, Def> = EntityVec::filled(nv, Def::None);
+    let twice = |v: Var, b: Option<Block>, i: Option<Inst>| {
+        let names = VarNames::new(func);
+        IrError::new(
+            func,
+            b,
+            i,
+            format!("`{}` is assigned more than once: not SSA", &names[v]),
+        )
+    };
+    for &p in func.params() {
+        if def[p] != Def::None {
+            return Err(twice(p, None, None));
+        }
+        def[p] = Def::Param;
+    }
+    for &b in func.layout() {
+        for i in func.block_all_insts(b) {
+            let mut slot = 0;
+            let mut err = None;
+            func.for_each_def(i, |v| {
+                if def[v] != Def::None {
+                    err = Some(v);
+                }
+                def[v] = Def::Inst { inst: i, slot };
+                slot += 1;
+            });
+            if let Some(v) = err {
+                return Err(twice(v, Some(b), Some(i)));
+            }
+        }
+    }
+    Ok(def)
+}
+
 impl Chains {
     /// Computes the definitions and uses of `func`'s variables, in
     /// `O(variables + instructions + operands)`.
@@ -115,39 +160,8 @@ impl Chains {
     /// A variable defined twice (the single-assignment property of SSA is
     /// the one precondition every optimisation relies on).
     pub(crate) fn new(func: &Function) -> Result<Chains, IrError> {
+        let def = definitions(func)?;
         let nv = func.num_vars();
-        let mut def: EntityVec<Var, Def> = EntityVec::filled(nv, Def::None);
-        let twice = |v: Var, b: Option<Block>, i: Option<Inst>| {
-            let names = VarNames::new(func);
-            IrError::new(
-                func,
-                b,
-                i,
-                format!("`{}` is assigned more than once: not SSA", &names[v]),
-            )
-        };
-        for &p in func.params() {
-            if def[p] != Def::None {
-                return Err(twice(p, None, None));
-            }
-            def[p] = Def::Param;
-        }
-        for &b in func.layout() {
-            for i in func.block_all_insts(b) {
-                let mut slot = 0;
-                let mut err = None;
-                func.for_each_def(i, |v| {
-                    if def[v] != Def::None {
-                        err = Some(v);
-                    }
-                    def[v] = Def::Inst { inst: i, slot };
-                    slot += 1;
-                });
-                if let Some(v) = err {
-                    return Err(twice(v, Some(b), Some(i)));
-                }
-            }
-        }
         let uses = Csr::build(nv, |emit| {
             for &b in func.layout() {
                 for i in func.block_all_insts(b) {

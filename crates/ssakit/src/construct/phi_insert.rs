@@ -46,8 +46,8 @@
 //! on entry, so no phi is dead.
 
 use super::observe::Observer;
+use super::options::Flavor;
 use super::trace::{shown, TracedFrontiers};
-use super::Flavor;
 use crate::analysis::{DomTree, DominanceFrontiers, IdfCalculator, VarLiveness};
 use crate::entity::{Csr, EntityVec, PackedOption};
 use crate::ir::{Block, Cfg, Function, InstData, Operand, PhiArg, Var};

@@ -42,7 +42,7 @@
 //! nothing and costs nothing.
 
 use super::observe::{Observer, Site};
-use super::UndefMode;
+use super::options::UndefMode;
 use crate::analysis::{DomEvent, DomTree};
 use crate::entity::{Csr, EntityVec};
 use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Point, Var};

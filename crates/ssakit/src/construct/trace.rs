@@ -501,9 +501,9 @@ impl Trace {
 const WALK_BUDGET: usize = 256;
 
 /// DF(X) for the rows of the insertion trace, without DF_all and without
-/// walking each X's dominator subtree (issue 32, defect 3: on a ladder the
-/// frontiers of the blocks a variable's worklist takes sum to n², and so
-/// did the time of `construct --trace` and `explain`).
+/// walking each X's dominator subtree: on a ladder the frontiers of the
+/// blocks a variable's worklist takes sum to n², so listing them whole
+/// would make `construct --trace` and `explain` quadratic.
 ///
 /// A step needs three things of DF(X); each costs near-linear time over
 /// all the steps of a variable:

@@ -79,7 +79,7 @@
 //! produces.
 
 use super::stats::Stats;
-use crate::analysis::def_use::{Chains, UseSite};
+use crate::analysis::def_use::definitions;
 use crate::analysis::DepthFirst;
 use crate::entity::EntityVec;
 use crate::error::IrError;
@@ -136,6 +136,112 @@ impl CopyForest {
     }
 }
 
+/// The phis reading each root variable, as linked lists in one node
+/// table: one allocation per function where a vector per variable cost an
+/// allocation for each variable a phi reads.
+///
+/// Invariant: `len[v]` is the number of nodes on `v`'s list, `tail[v]`
+/// its last node; a list moves to another root in `O(1)`.
+struct PhiUsers {
+    head: EntityVec<Var, Option<u32>>,
+    tail: EntityVec<Var, Option<u32>>,
+    len: EntityVec<Var, u32>,
+    inst: Vec<Inst>,
+    next: Vec<Option<u32>>,
+}
+
+/// A list detached from its variable: first node, last node, length.
+type UserList = (Option<u32>, Option<u32>, u32);
+
+impl PhiUsers {
+    fn new(num_vars: usize) -> Self {
+        PhiUsers {
+            head: EntityVec::filled(num_vars, None),
+            tail: EntityVec::filled(num_vars, None),
+            len: EntityVec::filled(num_vars, 0),
+            inst: Vec::new(),
+            next: Vec::new(),
+        }
+    }
+
+    /// Appends the phi `i` to `v`'s list.
+    fn push(&mut self, v: Var, i: Inst) {
+        let n = self.inst.len() as u32;
+        self.inst.push(i);
+        self.next.push(None);
+        match self.tail[v] {
+            Some(t) => self.next[t as usize] = Some(n),
+            None => self.head[v] = Some(n),
+        }
+        self.tail[v] = Some(n);
+        self.len[v] += 1;
+    }
+
+    /// Detaches `x`'s list whole.
+    fn detach(&mut self, x: Var) -> UserList {
+        let list = (self.head[x], self.tail[x], self.len[x]);
+        (self.head[x], self.tail[x], self.len[x]) = (None, None, 0);
+        list
+    }
+
+    /// Detaches `x`'s list, keeps the phis `keep` accepts (in order) and
+    /// appends them to `out`.
+    fn take(&mut self, x: Var, keep: impl Fn(Inst) -> bool, out: &mut Vec<Inst>) -> UserList {
+        let (mut head, mut tail, mut len) = (None, None::<u32>, 0);
+        let mut node = self.head[x].take();
+        self.tail[x] = None;
+        self.len[x] = 0;
+        while let Some(n) = node {
+            node = self.next[n as usize];
+            let i = self.inst[n as usize];
+            if !keep(i) {
+                continue;
+            }
+            out.push(i);
+            self.next[n as usize] = None;
+            match tail {
+                Some(t) => self.next[t as usize] = Some(n),
+                None => head = Some(n),
+            }
+            tail = Some(n);
+            len += 1;
+        }
+        (head, tail, len)
+    }
+
+    /// Gives `list` to `y`: in front of `y`'s own when it is the longer
+    /// (the order the smaller-into-larger merge of vectors gave), after it
+    /// otherwise.
+    fn join(&mut self, y: Var, list: UserList) {
+        let (Some(h), Some(t), len) = list else {
+            return;
+        };
+        if len > self.len[y] {
+            self.next[t as usize] = self.head[y];
+            if self.tail[y].is_none() {
+                self.tail[y] = Some(t);
+            }
+            self.head[y] = Some(h);
+            self.len[y] += len;
+        } else {
+            self.append(y, list);
+        }
+    }
+
+    /// Puts `list` after `y`'s own.
+    fn append(&mut self, y: Var, (head, tail, len): UserList) {
+        let (Some(h), Some(t)) = (head, tail) else {
+            return;
+        };
+        match self.tail[y] {
+            Some(yt) => self.next[yt as usize] = Some(h),
+            None => self.head[y] = Some(h),
+        }
+        self.tail[y] = Some(t);
+        self.len[y] += len;
+    }
+}
+
 /// Propagates every copy `x = y` (and every trivial phi) of `func` into the
 /// uses of `x` and deletes it. Returns the counts in
 /// [`Stats::copies_propagated`] and [`Stats::phis_simplified`].
@@ -164,7 +270,8 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
 /// copies and phis stay in the instruction table, listed by no block
 /// ([`run_passes`](super::run_passes) compacts once after the last pass).
 pub(crate) fn run_uncompacted(func: &mut Function) -> Result<Stats, IrError> {
-    let du = Chains::new(func)?;
+    // The single-assignment check; the phis' use lists are built below.
+    definitions(func)?;
     let mut stats = Stats::default();
     // Step 1: reachable blocks.
     let cfg = Cfg::new(func);
@@ -196,7 +303,6 @@ pub(crate) fn run_uncompacted(func: &mut Function) -> Result<Stats, IrError> {
         }
     }
     // Step 3: trivial phis. Phi users of each root.
-    let mut users: EntityVec<Var, Vec<Inst>> = EntityVec::filled(func.num_vars(), Vec::new());
     let mut work: Vec<Inst> = Vec::new();
     let mut eligible: EntityVec<Inst, bool> = EntityVec::filled(func.inst_slots(), false);
     for &b in func.layout().iter().rev() {
@@ -208,15 +314,28 @@ pub(crate) fn run_uncompacted(func: &mut Function) -> Result<Stats, IrError> {
             work.push(i);
         }
     }
-    for v in func.vars() {
-        for &site in du.uses(v) {
-            if let UseSite::Inst(i, _) = site {
-                if func.inst(i).is_phi() {
-                    let r = forest.find(v);
-                    users[r].push(i);
+    // Each variable's phi reads in layout order (an operand read twice
+    // counted twice), then regrouped at its root, variables in index
+    // order.
+    let mut users = PhiUsers::new(func.num_vars());
+    for &b in func.layout() {
+        for &i in func.block_phis(b) {
+            for a in func.phi_args(i) {
+                if let Operand::Var(v) = a.value {
+                    users.push(v, i);
                 }
             }
         }
+    }
+    let mut read: Vec<(Var, UserList)> = Vec::new();
+    for v in func.vars() {
+        if users.len[v] > 0 {
+            read.push((v, users.detach(v)));
+        }
+    }
+    for (v, list) in read {
+        let r = forest.find(v);
+        users.append(r, list);
     }
     while let Some(i) = work.pop() {
         if deleted[i] || !eligible[i] {
@@ -254,13 +373,8 @@ pub(crate) fn run_uncompacted(func: &mut Function) -> Result<Stats, IrError> {
         // them under `y` (the smaller list moves into the larger).
         // Deleted phis are dropped from the list as it moves, so lists do
         // not fill up with dead entries along a chain of forwardings.
-        let mut moved = std::mem::take(&mut users[x]);
-        moved.retain(|&u| eligible[u] && !deleted[u]);
-        work.extend_from_slice(&moved);
-        if moved.len() > users[y].len() {
-            std::mem::swap(&mut moved, &mut users[y]);
-        }
-        users[y].extend(moved);
+        let moved = users.take(x, |u| eligible[u] && !deleted[u], &mut work);
+        users.join(y, moved);
     }
 
     // Step 4: every operand reads its root.

@@ -48,7 +48,7 @@
 
 use super::cfg_cleanup::cleanup_cfg;
 use super::stats::Stats;
-use crate::analysis::def_use::{Chains, Def};
+use crate::analysis::def_use::{definitions, Def};
 use crate::entity::EntityVec;
 use crate::error::IrError;
 use crate::ir::{Function, InstData, Operand, Var};
@@ -69,7 +69,8 @@ pub(crate) fn dce(func: &mut Function) -> Result<Stats, IrError> {
     // Step 1: unreachable blocks.
     let cleaned = cleanup_cfg(func);
     stats.blocks_removed = cleaned.blocks_removed;
-    let du = Chains::new(func)?;
+    // Only the definitions: the marking walks from uses to definitions.
+    let def = definitions(func)?;
 
     // Step 2: roots.
     let mut live: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
@@ -93,7 +94,7 @@ pub(crate) fn dce(func: &mut Function) -> Result<Stats, IrError> {
 
     // Step 3: mark what live variables' definitions read.
     while let Some(v) = work.pop() {
-        let Def::Inst { inst, slot } = du.def[v] else {
+        let Def::Inst { inst, slot } = def[v] else {
             continue;
         };
         match func.inst(inst) {
