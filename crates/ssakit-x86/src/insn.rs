@@ -130,7 +130,7 @@ impl std::fmt::Display for JumpKind {
             JumpKind::UnknownBase => "a table whose base is unknown",
             JumpKind::Pointer => "a load with no index (a function pointer)",
             JumpKind::Computed => "a computed or register target",
-            JumpKind::BadTable => "a table whose entries are not code",
+            JumpKind::BadTable => "a table its paths disagree on, or not code",
         })
     }
 }
