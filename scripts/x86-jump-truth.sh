@@ -15,17 +15,31 @@
 # * missing: no switch holds any;
 # * extra: switches of ssakit that no table of the listing explains.
 #
+# Then the Rust source scripts/jump-truth/switches.rs (a `match` over a
+# big enum, a bytecode interpreter's loop, a lexer, `?` error paths,
+# values with `Drop` live across calls that may panic), by rustc at `-C
+# opt-level=1,2,3,s` as a library (`--emit asm`: LLVM's `.LJTI` tables);
+# the listing is assembled with `gcc -Wa,-L` and linked as a shared
+# object with `-nostdlib` (std's symbols stay undefined: it is never
+# run), and compared the same way. Its listing's call-site tables
+# (`.gcc_except_table`: `start, length, pad, action` after each
+# `.Lcst_begin`) name every landing pad: each must start a block of the
+# lifted function (`pads: N of N are blocks`).
+#
 # Usage: scripts/x86-jump-truth.sh [--ssakit PATH] [--cc GCC] [--cxx G++]
+#        [--rustc RUSTC] (--rustc none skips Rust)
 set -euo pipefail
 ssakit=target/release/ssakit
 cc=gcc
 cxx=g++
+rustc=rustc
 while [ $# -gt 0 ]; do
     case "$1" in
         --ssakit) ssakit=$2; shift 2 ;;
         --cc) cc=$2; shift 2 ;;
         --cxx) cxx=$2; shift 2 ;;
-        *) echo "usage: $0 [--ssakit PATH] [--cc GCC] [--cxx G++]" >&2; exit 2 ;;
+        --rustc) rustc=$2; shift 2 ;;
+        *) echo "usage: $0 [--ssakit PATH] [--cc GCC] [--cxx G++] [--rustc RUSTC]" >&2; exit 2 ;;
     esac
 done
 # A compiler named like Debian's clang packages (clang-14) is installed
@@ -43,17 +57,13 @@ done
 src="$(cd "$(dirname "$0")" && pwd)/jump-truth"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "$($cc --version | head -1)"
-for file in "$src"/*.c "$src"/*.cpp; do
-    base=$(basename "$file")
-    case "$file" in *.cpp) comp=$cxx ;; *) comp=$cc ;; esac
-    for opt in -O1 -O2 -O3 -Os; do
-        out="$tmp/${base%.*}$opt"
-        "$comp" "$opt" -S -o "$out.s" "$file"
-        "$comp" -Wa,-L -o "$out" "$out.s"
-        nm "$out" >"$out.nm"
-        "$ssakit" x86 lift "$out" --format json 2>/dev/null >"$out.json"
-        python3 - "$base $opt" "$out.s" "$out.nm" "$out.json" <<'EOF'
+# check NAME OUT: compares the tables (and landing pads) of listing
+# OUT.s with what `x86 lift` gives for binary OUT.
+check() {
+    local name=$1 out=$2
+    nm "$out" >"$out.nm"
+    "$ssakit" x86 lift "$out" --format json 2>/dev/null >"$out.json"
+    python3 - "$name" "$out.s" "$out.nm" "$out.json" <<'EOF'
 import json, re, sys
 
 name, listing, nm, lift = sys.argv[1:5]
@@ -78,9 +88,11 @@ for line in open(listing):
     if line.strip().startswith((".align", ".p2align", ".section", ".text")):
         continue
     current = None
-switches = []
+switches, blocks = [], set()
 for f in json.load(open(lift))["functions"]:
     for b in f["blocks"]:
+        if b.get("address"):
+            blocks.add(int(b["address"], 16))
         t = b["terminator"]
         if t["kind"] == "switch":
             switches.append([int(s[1:], 16) for s in t["successors"][1:]])
@@ -108,8 +120,56 @@ for t, labels in sorted(tables.items()):
         missing += 1
         print(f"  {name}: table {t} ({len(want)} entries): missing", file=sys.stderr)
 extra = len(switches) - len(used)
+# Landing pads: the third field of each call site (`.uleb128 .LtmpC -
+# .Lfunc_beginN`, or `.byte 0` for none) between `.Lcst_beginN:` and
+# `.Lcst_endN:`.
+pads, fields, inside = set(), [], False
+for line in open(listing):
+    t = line.strip()
+    if re.match(r"^\.Lcst_begin\d+:$", t):
+        inside, fields = True, []
+        continue
+    if re.match(r"^\.Lcst_end\d+:$", t):
+        inside = False
+        continue
+    if inside and t.startswith((".uleb128", ".byte")):
+        fields.append(t)
+        if len(fields) == 4:
+            m = re.match(r"\.uleb128\s+(\.L\w+)-\.Lfunc_begin\d+$", fields[2])
+            if m:
+                pads.add(m.group(1))
+            fields = []
+pad_note = ""
+if pads:
+    at = [addr.get(p) for p in sorted(pads)]
+    found = sum(1 for a in at if a is not None and a in blocks)
+    pad_note = f"; pads: {found} of {len(pads)} are blocks"
+    for p, a in zip(sorted(pads), at):
+        if a is None or a not in blocks:
+            print(f"  {name}: landing pad {p} is no block", file=sys.stderr)
 print(f"{name}: {len(tables)} tables in the listing: {exact} exact, {wrong} wrong, "
-      f"{missing} missing; {extra} other switches")
+      f"{missing} missing; {extra} other switches{pad_note}")
 EOF
+}
+echo "$($cc --version | head -1)"
+for file in "$src"/*.c "$src"/*.cpp; do
+    base=$(basename "$file")
+    case "$file" in *.cpp) comp=$cxx ;; *) comp=$cc ;; esac
+    for opt in -O1 -O2 -O3 -Os; do
+        out="$tmp/${base%.*}$opt"
+        "$comp" "$opt" -S -o "$out.s" "$file"
+        "$comp" -Wa,-L -o "$out" "$out.s"
+        check "$base $opt" "$out"
     done
 done
+if [ "$rustc" != none ]; then
+    echo "$($rustc --version)"
+    for opt in 1 2 3 s; do
+        out="$tmp/switches-rs-O$opt"
+        "$rustc" --edition 2021 --crate-type=lib -C opt-level=$opt --emit asm -o "$out.s" \
+            "$src/switches.rs"
+        "$cc" -c -Wa,-L -o "$out.o" "$out.s"
+        "$cc" -shared -nostdlib -o "$out" "$out.o"
+        check "switches.rs -C opt-level=$opt" "$out"
+    done
+fi

@@ -5,9 +5,13 @@
 #
 # The cause of a range, from its reason and `objdump -d` around it:
 #
-# * unresolved-jump, by the shape of the indirect jump it follows (the
-#   jump and the instructions before it in its function, objdump's
-#   linear listing):
+# * unresolved-jump, by what ssakit's backward slice saw of the jump
+#   (the JSON's `kind`: `table-unbounded`, a table whose index no
+#   condition bounds; `table-unknown-base`, a load from a scaled index
+#   whose base is no constant; `pointer`, a load with no index;
+#   `computed`, no load at all; `bad-table`, a table whose entries are
+#   not code), and for the largest ranges also by the jump's shape in
+#   objdump's linear listing (the jump and the instructions before it):
 #   - `table-relative`: `jmp r` after `add r, B` and a 4-byte load
 #     `movsxd r, [B + i*4]` (a relative table whose index stayed
 #     unbounded);
@@ -115,7 +119,7 @@ ranges = []
 for fn in doc["functions"]:
     for r in fn.get("lost") or []:
         if r["reason"] == "unresolved-jump":
-            cause = "unresolved-jump/" + jump_shape(int(r["jump"], 16))
+            cause = "unresolved-jump/" + r.get("kind", "?")
         elif r["reason"] == "unreachable":
             cause = "unreachable/" + unreachable_shape(int(r["start"], 16))
         else:
@@ -128,7 +132,7 @@ for c, n in causes.most_common():
     print(f"  {c:34} {n:8}  ({100.0 * n / max(total, 1):.1f}%)")
 ranges.sort(reverse=True)
 for n, start, label, cause, jump in ranges[:top]:
-    where = f" (jump at {jump}: {at(int(jump, 16))})" if jump else ""
+    where = f" (jump at {jump}: {at(int(jump, 16))}, shape {jump_shape(int(jump, 16))})" if jump else ""
     print(f"    {n:6} at {start} in {label}: {cause}{where}")
 EOF
 done

@@ -627,6 +627,11 @@ pub struct X86Lost {
     /// (`unresolved-jump`, `data-in-code`, `unreachable`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_reason: Option<std::collections::BTreeMap<&'static str, X86LostCount>>,
+    /// In `total`, bytes and instructions after unresolved jumps per
+    /// kind (`table-unbounded`, `table-unknown-base`, `pointer`,
+    /// `computed`, `bad-table`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_jump_kind: Option<std::collections::BTreeMap<&'static str, X86LostCount>>,
     /// In `total`, the functions that lost code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub functions: Option<usize>,
@@ -656,6 +661,10 @@ pub struct X86LostRange {
     /// For `unresolved-jump`, the address of the jump, `0x...`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jump: Option<String>,
+    /// For `unresolved-jump`, what the slice saw (`table-unbounded`,
+    /// `table-unknown-base`, `pointer`, `computed`, `bad-table`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
     /// `unresolved-jump`, `data-in-code` or `unreachable`.
     pub reason: &'static str,
     /// Its first byte, `0x...`.
@@ -669,7 +678,11 @@ impl X86LostRange {
             end: format!("{:#x}", r.end),
             instructions: r.instructions,
             jump: match r.reason {
-                ssakit_x86::lost::Reason::UnresolvedJump(a) => Some(format!("{a:#x}")),
+                ssakit_x86::lost::Reason::UnresolvedJump(a, _) => Some(format!("{a:#x}")),
+                _ => None,
+            },
+            kind: match r.reason {
+                ssakit_x86::lost::Reason::UnresolvedJump(_, k) => Some(k.key()),
                 _ => None,
             },
             reason: r.reason.key(),
@@ -684,6 +697,7 @@ impl X86Lost {
         X86Lost {
             bytes: ranges.iter().map(|r| r.bytes()).sum(),
             by_reason: None,
+            by_jump_kind: None,
             functions: None,
             instructions: ranges.iter().map(|r| r.instructions).sum(),
             ranges: Some(ranges.iter().map(X86LostRange::new).collect()),
@@ -692,22 +706,26 @@ impl X86Lost {
 
     /// The lost code of a binary.
     pub fn of_totals(t: &ssakit_x86::lost::LostTotals) -> X86Lost {
+        let count = |(&k, (bytes, instructions)): (&&'static str, (u64, usize))| {
+            (
+                k,
+                X86LostCount {
+                    bytes,
+                    instructions,
+                },
+            )
+        };
         let by_reason = ssakit_x86::lost::Reason::KEYS
             .iter()
             .zip(t.by_reason)
-            .map(|(&k, (bytes, instructions))| {
-                (
-                    k,
-                    X86LostCount {
-                        bytes,
-                        instructions,
-                    },
-                )
-            })
+            .map(count)
             .collect();
+        let kinds = ssakit_x86::cfg::JumpKind::ALL.map(|k| k.key());
+        let by_jump_kind = kinds.iter().zip(t.by_jump_kind).map(count).collect();
         X86Lost {
             bytes: t.bytes,
             by_reason: Some(by_reason),
+            by_jump_kind: Some(by_jump_kind),
             functions: Some(t.functions),
             instructions: t.instructions,
             ranges: None,

@@ -57,11 +57,12 @@ impl PyFunction {
         out.set_item("end", r.end)?;
         out.set_item("instructions", r.instructions)?;
         out.set_item("reason", r.reason.key())?;
-        let jump = match r.reason {
-            ssakit_x86::lost::Reason::UnresolvedJump(a) => Some(a),
-            _ => None,
+        let (jump, kind) = match r.reason {
+            ssakit_x86::lost::Reason::UnresolvedJump(a, k) => (Some(a), Some(k.key())),
+            _ => (None, None),
         };
         out.set_item("jump", jump)?;
+        out.set_item("kind", kind)?;
         Ok(out)
     }
 

@@ -49,7 +49,7 @@
 
 use crate::binary::{Binary, FuncInfo};
 use crate::insn::is_imm;
-pub use crate::insn::{End, Insn, Target};
+pub use crate::insn::{End, Insn, JumpKind, Target};
 use crate::jumps::{self, Table, MAX_TABLE, OPEN_TABLE};
 use crate::regs::{access, Flow, Loc, LocMap, LocSet};
 use iced_x86::{
@@ -101,6 +101,9 @@ pub struct FuncCfg {
     /// Whether the entry address is also a branch target (the lifter then
     /// adds a fresh entry block).
     pub entry_is_target: bool,
+    /// The indirect jumps left unresolved (exits), by address, with what
+    /// the backward slice could tell of each.
+    pub unresolved: Vec<(u64, JumpKind)>,
 }
 
 /// What a `cmp` compared with its immediate: a register, or a memory
@@ -218,6 +221,8 @@ struct Walk<'b, 'd> {
     jump_tables: usize,
     invokes: usize,
     targets_entry: bool,
+    /// The indirect jumps the slices left unresolved, with what they saw.
+    unresolved: FxHashMap<u32, JumpKind>,
 }
 
 impl Walk<'_, '_> {
@@ -431,9 +436,21 @@ impl Walk<'_, '_> {
             first: 0,
             count: bound.count,
             exact: bound.exact,
+            upper: false,
             default: bound.default,
         };
         jumps::read_table(self.bin, &self.extent, t, b)
+    }
+
+    /// The targets of a computed jump: every one code inside the extent,
+    /// at least two; the first is the default.
+    fn computed(&self, ts: &[u64]) -> Option<(Vec<Target>, Target)> {
+        let inside = |a: &u64| self.extent.contains(a) && self.bin.code(*a).is_some();
+        if ts.len() < 2 || !ts.iter().all(inside) {
+            return None;
+        }
+        let targets: Vec<Target> = ts.iter().map(|&a| Target::Inside(a)).collect();
+        Some((targets.clone(), targets[0]))
     }
 
     /// Resolves by data flow ([`crate::jumps`]) the indirect jumps the
@@ -457,15 +474,24 @@ impl Walk<'_, '_> {
             let mut w =
                 jumps::Walker::new(self.extent.clone(), &self.insts, &self.by_addr, &self.ends);
             for &i in &open {
-                if let Ok((t, b)) = w.resolve(i) {
-                    if let Some(r) = jumps::read_table(self.bin, &self.extent, t, b) {
-                        found.push((i, r));
+                let r = match w.resolve(i) {
+                    Ok(jumps::Found::Table(t, b)) => {
+                        jumps::read_table(self.bin, &self.extent, t, b).ok_or(JumpKind::BadTable)
+                    }
+                    Ok(jumps::Found::Targets(ts)) => self.computed(&ts).ok_or(JumpKind::BadTable),
+                    Err(kind) => Err(kind),
+                };
+                match r {
+                    Ok(r) => found.push((i, r)),
+                    Err(kind) => {
+                        self.unresolved.insert(i, kind);
                     }
                 }
             }
         }
         for &(i, (ref targets, default)) in &found {
             self.jump_tables += 1;
+            self.unresolved.remove(&i);
             for &t in targets {
                 self.lead(t, Ctx::default());
             }
@@ -660,6 +686,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         jump_tables: 0,
         invokes: 0,
         targets_entry: false,
+        unresolved: FxHashMap::default(),
     };
     if len == 0 {
         return FuncCfg {
@@ -672,6 +699,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
             jump_tables: 0,
             invokes: 0,
             entry_is_target: false,
+            unresolved: Vec::new(),
         };
     }
     w.leaders.insert(start);
@@ -712,12 +740,19 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
             end,
         });
     }
+    let mut unresolved: Vec<(u64, JumpKind)> = w
+        .unresolved
+        .iter()
+        .map(|(&i, &k)| (w.insts[i as usize].ins.ip(), k))
+        .collect();
+    unresolved.sort_unstable();
     FuncCfg {
         insts: w.insts,
         blocks,
         jump_tables: w.jump_tables,
         invokes: w.invokes,
         entry_is_target: w.targets_entry,
+        unresolved,
     }
 }
 
@@ -1037,6 +1072,59 @@ mod tests {
         let cfg = recovered(&[0x48, 0x8b, 0x07, 0xff, 0xe0], &[0; 8]);
         assert_eq!(jump_end(&cfg), &End::TailCall(None));
         assert_eq!(cfg.jump_tables, 0);
+        assert_eq!(cfg.unresolved, [(CODE + 3, JumpKind::Pointer)]);
+    }
+
+    /// What the slice tells of a jump it leaves unresolved: `jmp rdi`
+    /// (a register's value on entry); `mov rax, [rsi+rdi*8]; jmp rax` (a
+    /// table whose base `rsi` is unknown); the relative table with no
+    /// bound on `rdi` (a table whose index is unbounded).
+    #[test]
+    fn an_unresolved_jump_says_what_it_jumped_through() {
+        let cfg = recovered(&[0xff, 0xe7], &[0; 8]);
+        assert_eq!(cfg.unresolved, [(CODE, JumpKind::Computed)]);
+        let cfg = recovered(&[0x48, 0x8b, 0x04, 0xfe, 0xff, 0xe0], &[0; 8]);
+        assert_eq!(cfg.unresolved, [(CODE + 4, JumpKind::UnknownBase)]);
+        let (code, cases) = table_after(&[]);
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(cfg.unresolved, [(CODE + 14, JumpKind::Unbounded)]);
+        assert_eq!(cfg.jump_tables, 0);
+    }
+
+    /// `bsf edi, edi`: a bit position below 32 bounds the index from
+    /// above only; the table holds four entries (then no more data): the
+    /// four are read.
+    #[test]
+    fn a_bit_position_reads_the_entries_that_are_code() {
+        let (code, cases) = table_after(&[0x0f, 0xbc, 0xff]);
+        let cfg = recovered(&code, &relative_table(&cases));
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases), Target::Inside(cases[0]))
+        );
+        assert!(cfg.unresolved.is_empty());
+    }
+
+    /// glibc `memmove`'s computed jump into an unrolled loop, smaller:
+    /// `and ecx, 3; shl ecx, 3; lea rdx, [rip+X]; add rdx, rcx; jmp
+    /// rdx`, then four 8-byte cases `mov eax, k; ret; nop; nop` from `X`
+    /// on: every value of the target, enumerated.
+    #[test]
+    fn a_computed_jump_over_a_masked_value() {
+        let mut code = vec![0x83, 0xe1, 0x03, 0xc1, 0xe1, 0x03];
+        code.extend([0x48, 0x8d, 0x15, 5, 0, 0, 0]); // lea rdx, [rip+5]
+        code.extend([0x48, 0x01, 0xca, 0xff, 0xe2]); // add rdx, rcx; jmp rdx
+        let x = CODE + code.len() as u64;
+        for k in 0..4 {
+            code.extend([0xb8, k, 0, 0, 0, 0xc3, 0x90, 0x90]);
+        }
+        let cfg = recovered(&code, &[0; 8]);
+        let cases: Vec<u64> = (0..4).map(|k| x + 8 * k).collect();
+        assert_eq!(
+            jump_end(&cfg),
+            &End::Switch(inside(&cases), Target::Inside(x))
+        );
+        assert_eq!(cfg.jump_tables, 1);
     }
 
     /// A bound past [`MAX_TABLE`] entries (`cmp edi, 0x10000; ja`, with

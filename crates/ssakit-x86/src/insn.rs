@@ -1,8 +1,9 @@
 //! The vocabulary of a recovered control-flow graph ([`crate::cfg`]),
 //! shared by the shape matcher and the data-flow slicer of jump tables:
 //! a decoded instruction with what it reads and writes ([`Insn`]), where
-//! a transfer goes ([`Target`]), how a block ends ([`End`]). The types
-//! are public as `ssakit_x86::cfg::{Insn, Target, End}`.
+//! a transfer goes ([`Target`]), how a block ends ([`End`]), and what the
+//! slicer could tell of a jump it left unresolved ([`JumpKind`]). The
+//! types are public as `ssakit_x86::cfg::{Insn, Target, End, JumpKind}`.
 
 use crate::regs::Access;
 use iced_x86::{Instruction, OpKind};
@@ -62,6 +63,76 @@ pub enum End {
         /// The landing pad.
         pad: Target,
     },
+}
+
+/// What the backward slice of [`crate::cfg`]'s jump tables could tell
+/// of an indirect jump it left unresolved (an exit of the function).
+///
+/// ```
+/// use ssakit_x86::cfg::JumpKind;
+/// assert_eq!(JumpKind::Unbounded.key(), "table-unbounded");
+/// assert_eq!(JumpKind::Computed.to_string(), "a computed or register target");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum JumpKind {
+    /// A table (`base + load(T + i × s)`), but on some path no
+    /// comparison, mask or type bounds its index.
+    Unbounded,
+    /// A load from `X + i × s` whose `X` is no constant: a table whose
+    /// base is not known (a parameter, a value computed otherwise).
+    UnknownBase,
+    /// A load with no index (a function pointer, a vtable slot: most
+    /// likely a tail call).
+    Pointer,
+    /// No load at all: a target computed otherwise or a register's
+    /// value on entry.
+    Computed,
+    /// A table, but its paths disagree on it or its entries are not
+    /// code.
+    BadTable,
+}
+
+impl JumpKind {
+    /// Every kind, in declaration order.
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::cfg::JumpKind::ALL.len(), 5);
+    /// ```
+    pub const ALL: [JumpKind; 5] = [
+        JumpKind::Unbounded,
+        JumpKind::UnknownBase,
+        JumpKind::Pointer,
+        JumpKind::Computed,
+        JumpKind::BadTable,
+    ];
+
+    /// A short key for counts and JSON: `table-unbounded`,
+    /// `table-unknown-base`, `pointer`, `computed`, `bad-table`.
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::cfg::JumpKind::Pointer.key(), "pointer");
+    /// ```
+    pub fn key(&self) -> &'static str {
+        match self {
+            JumpKind::Unbounded => "table-unbounded",
+            JumpKind::UnknownBase => "table-unknown-base",
+            JumpKind::Pointer => "pointer",
+            JumpKind::Computed => "computed",
+            JumpKind::BadTable => "bad-table",
+        }
+    }
+}
+
+impl std::fmt::Display for JumpKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            JumpKind::Unbounded => "a table whose index is unbounded",
+            JumpKind::UnknownBase => "a table whose base is unknown",
+            JumpKind::Pointer => "a load with no index (a function pointer)",
+            JumpKind::Computed => "a computed or register target",
+            JumpKind::BadTable => "a table its paths disagree on, or not code",
+        })
+    }
 }
 
 /// A decoded instruction and its reads, writes and flow.

@@ -31,16 +31,28 @@
 //!   / `jb` on the taken edge bound it by `N + 1` / `N` entries, every
 //!   one possible;
 //! * its definition gives the bound: a constant (that entry alone), `and
-//!   x, M` (`M + 1` entries), a clamp, arithmetic over such values (their
-//!   interval: glibc's `strcmp` indexes by the difference of two masked
-//!   offsets), all exact; or by type only: a zero extension from a byte,
-//!   a 32/64-bit load, perhaps less a constant (an enum's tag whose range
-//!   only the compiler knew), whose entries are read while they lead
-//!   inside the extent, as the shape matcher does.
+//!   x, M` (`M + 1` entries), a clamp, all exact; arithmetic over such
+//!   values (their interval: glibc's `strcmp` indexes by the difference
+//!   of two masked offsets) and a bit position (`bsf`), upper bounds:
+//!   every entry is read when every one is code, else those that lead
+//!   inside the extent (glibc's `strncmp` orders the two offsets first,
+//!   so only half its interval occurs); or by type only: a zero
+//!   extension from a byte, a 32/64-bit load, perhaps less a constant
+//!   (an enum's tag whose range only the compiler knew), whose entries
+//!   are read while they lead inside the extent, as the shape matcher
+//!   does.
+//!
+//! **Computed jumps.** A target that is no load but arithmetic over
+//! constants and one masked value (`and x, M`, `M` below 256) is
+//! enumerated: glibc's `memmove` jumps into an unrolled loop at `lea
+//! rdx, [rip+X]; add rdx, r8` with `r8 = (ecx & 15) × 96`, 16 targets.
+//! Each must be code inside the extent.
 //!
 //! A path that reaches the entry, an unknown index, or the step budget
 //! without a bound leaves the index unbounded, and the jump stays an exit
-//! ([`Unresolved`]). A path that comes back to a point already walked
+//! with what the slice saw ([`JumpKind`]: a table whose index is
+//! unbounded, a load from a scaled index whose base is not known, a load
+//! with no index, a target computed otherwise). A path that comes back to a point already walked
 //! with the same expression adds nothing (a loop around a switch does not
 //! redefine its index). The table's entries count is the largest over
 //! the paths; every path must name the same table.
@@ -60,7 +72,7 @@
 //! 32-bit comparison says nothing of), the index would stay unbounded.
 
 use crate::binary::Binary;
-use crate::insn::{End, Insn, Target};
+use crate::insn::{End, Insn, JumpKind, Target};
 use crate::regs::{Flow, Loc, LocMap, LocSet};
 use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -73,6 +85,9 @@ pub(crate) const OPEN_TABLE: u64 = 512;
 
 /// Instructions walked back from one jump, over all paths.
 const BUDGET: usize = 2048;
+
+/// Most values of a computed jump's masked unknown.
+const MAX_COMPUTED: u64 = 256;
 
 /// Deepest expression built (deeper is [`Node::Top`]).
 const MAX_DEPTH: u8 = 16;
@@ -101,19 +116,20 @@ pub(crate) struct Bound {
     pub first: u64,
     pub count: u64,
     pub exact: bool,
+    /// With `exact`, the count is an upper bound only (an interval over
+    /// masked values, a bit position): when not every entry is code, the
+    /// entries are read while they lead inside the extent instead.
+    pub upper: bool,
     pub default: Option<Target>,
 }
 
-/// Why a jump stays unresolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Unresolved {
-    /// Its target is no table load (a function pointer, a computed
-    /// address).
-    NoTable,
-    /// A table, but on some path no condition or type bounds its index.
-    Unbounded,
-    /// The paths disagree on the table, or its entries are not code.
-    BadTable,
+/// What a resolved jump leads to: a table and its index's bound, or
+/// the targets of a computed jump (`lea r, [rip+X]; add r, i × k`,
+/// `i` a masked value: every value of the target, enumerated).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    Table(Table, Bound),
+    Targets(Vec<u64>),
 }
 
 /// The targets of the entries of `t` selected by `bound`, and the
@@ -144,19 +160,22 @@ pub(crate) fn read_table(
             Target::Outside(a)
         }
     };
-    let addrs: Vec<u64> = if bound.exact {
+    let all_code = || -> Option<Vec<u64>> {
         let all: Option<Vec<u64>> = (bound.first..bound.count).map(entry).collect();
-        all?.into_iter()
-            .map(|a| bin.code(a).map(|_| a))
-            .collect::<Option<_>>()?
-    } else {
-        let inside: Vec<u64> = (bound.first..bound.count)
-            .map_while(|k| entry(k).filter(|a| extent.contains(a)))
-            .collect();
-        if inside.len() < 2 {
-            return None;
+        all?.into_iter().map(|a| bin.code(a).map(|_| a)).collect()
+    };
+    let addrs: Vec<u64> = match bound.exact.then(all_code).flatten() {
+        Some(all) => all,
+        None if bound.exact && !bound.upper => return None,
+        None => {
+            let inside: Vec<u64> = (bound.first..bound.count)
+                .map_while(|k| entry(k).filter(|a| extent.contains(a) && bin.code(*a).is_some()))
+                .collect();
+            if inside.len() < 2 {
+                return None;
+            }
+            inside
         }
-        inside
     };
     let targets: Vec<Target> = addrs.into_iter().map(target).collect();
     let default = bound.default.unwrap_or(targets[0]);
@@ -473,30 +492,116 @@ impl Exprs {
         false
     }
 
+    /// What kind of target `e` is, for a jump left unresolved: a load
+    /// from a scaled index (a table whose base is not known), a load
+    /// (a pointer), or neither (bounded as [`Exprs::subst`]).
+    fn shape(&self, e: E) -> JumpKind {
+        match self.node(e) {
+            Node::Load(a, _) if self.scaled(a) => JumpKind::UnknownBase,
+            Node::Load(..) => JumpKind::Pointer,
+            Node::Add(a, b) => self.shape(a).min(self.shape(b)),
+            Node::Mul(a, _) | Node::And(a, _) | Node::Zext(a, _) | Node::Sext(a, _) => {
+                self.shape(a)
+            }
+            _ => JumpKind::Computed,
+        }
+    }
+
+    /// Whether address `a` adds a register times a scale above one.
+    fn scaled(&self, a: E) -> bool {
+        match self.node(a) {
+            Node::Add(x, y) => self.scaled(x) || self.scaled(y),
+            Node::Mul(x, k) => k > 1 && self.as_const(x).is_none(),
+            _ => false,
+        }
+    }
+
+    /// Every value of a computed target `e` whose only unknown is one
+    /// masked value (`and x, M`, at most [`MAX_COMPUTED`] values; glibc's
+    /// `memmove` jumps to `lea rdx, [rip+X]` plus `(ecx & 15) × 96`),
+    /// enumerated; `None` when `e` reads anything else (a register, a
+    /// load) or holds no masked value.
+    fn enumerate(&self, e: E) -> Option<Vec<u64>> {
+        let mut var = None;
+        if !self.one_mask(e, &mut var) {
+            return None;
+        }
+        let (v, m) = var?;
+        (0..=m)
+            .map(|k| self.eval(e, v, k))
+            .collect::<Option<Vec<u64>>>()
+    }
+
+    /// Whether `e`'s leaves are constants and one mask (`var`: the mask's
+    /// node and its bound) only.
+    fn one_mask(&self, e: E, var: &mut Option<(E, u64)>) -> bool {
+        match self.node(e) {
+            Node::Const(_) => true,
+            Node::And(_, m) if m < MAX_COMPUTED => match *var {
+                Some((v, _)) => v == e,
+                None => {
+                    *var = Some((e, m));
+                    true
+                }
+            },
+            Node::Add(a, b) => self.one_mask(a, var) && self.one_mask(b, var),
+            Node::Mul(a, _) | Node::Zext(a, _) | Node::Sext(a, _) => self.one_mask(a, var),
+            _ => false,
+        }
+    }
+
+    /// The value of `e` when node `v` is `k` (its leaves as
+    /// [`Exprs::one_mask`] accepts).
+    fn eval(&self, e: E, v: E, k: u64) -> Option<u64> {
+        if e == v {
+            return Some(k);
+        }
+        Some(match self.node(e) {
+            Node::Const(c) => c,
+            Node::Add(a, b) => self.eval(a, v, k)?.wrapping_add(self.eval(b, v, k)?),
+            Node::Mul(a, c) => self.eval(a, v, k)?.wrapping_mul(c),
+            Node::And(a, m) => self.eval(a, v, k)? & m,
+            Node::Zext(a, b) => {
+                self.eval(a, v, k)? & u64::MAX.checked_shr(64 - b as u32).unwrap_or(0)
+            }
+            Node::Sext(a, b) => {
+                let s = 64u32.checked_sub(b as u32).filter(|&s| s < 64)?;
+                (((self.eval(a, v, k)? << s) as i64) >> s) as u64
+            }
+            _ => return None,
+        })
+    }
+
     /// The bound the index's own definition gives: a mask, a byte, a
     /// 32- or 64-bit load.
     fn type_bound(&self, i: E) -> Option<Bound> {
-        let (first, count, exact) = match self.node(i) {
-            Node::Const(c) if c < MAX_TABLE => (c, c + 1, true),
+        let (first, count, exact, upper) = match self.node(i) {
+            Node::Const(c) if c < MAX_TABLE => (c, c + 1, true, false),
             Node::Clamp(o, c) => match self.node(o) {
-                Node::Const(k) if k < MAX_TABLE => (0, c.max(k + 1), true),
+                Node::Const(k) if k < MAX_TABLE => (0, c.max(k + 1), true, false),
                 _ => return None,
             },
-            Node::And(_, m) => (
+            // A mask of a value unknown otherwise (`bsf`'s bit position
+            // over a 16- or 32-bit `pmovmskb` mask) bounds it from above
+            // only.
+            Node::And(x, m) => (
                 0,
                 m.checked_add(1).filter(|&c| c > 1 && c <= MAX_TABLE)?,
                 true,
+                self.node(x) == Node::Top,
             ),
-            Node::Load(_, 1) | Node::Zext(_, 8) => (0, 256, false),
-            Node::Load(_, 4 | 8) => (0, OPEN_TABLE, false),
+            Node::Load(_, 1) | Node::Zext(_, 8) => (0, 256, false, false),
+            Node::Load(_, 4 | 8) => (0, OPEN_TABLE, false, false),
             // A loaded tag less a constant (`mov eax, [rax]; add eax,
             // -1`): its range known only to the compiler, as a load's.
-            _ if self.loaded_less_constant(i) => (0, OPEN_TABLE, false),
+            _ if self.loaded_less_constant(i) => (0, OPEN_TABLE, false, false),
             // Arithmetic over masked values (glibc's `strcmp`: `and ecx,
-            // 15; and eax, 15; lea r9, [rax+15]; sub r9, rcx`).
+            // 15; and eax, 15; lea r9, [rax+15]; sub r9, rcx`): an upper
+            // bound (the two offsets' order, known from a branch, halves
+            // it in glibc's `strncmp`).
             _ => match self.interval(i) {
                 Some((lo, hi)) if lo >= 0 && hi < MAX_TABLE as i128 => {
-                    (lo as u64, hi as u64 + 1, true)
+                    (lo as u64, hi as u64 + 1, true, true)
                 }
                 _ => return None,
             },
@@ -505,6 +610,7 @@ impl Exprs {
             first,
             count,
             exact,
+            upper,
             default: None,
         })
     }
@@ -616,17 +722,20 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The table behind indirect jump `jmp` and the bound of its index.
-    pub(crate) fn resolve(&mut self, jmp: u32) -> Result<(Table, Bound), Unresolved> {
+    /// The table behind indirect jump `jmp` and the bound of its index,
+    /// or the targets of a computed jump; what the slice could tell of
+    /// the jump when neither is found.
+    pub(crate) fn resolve(&mut self, jmp: u32) -> Result<Found, JumpKind> {
         let ins = self.insts[jmp as usize].ins;
         let start = if ins.op0_kind() == OpKind::Memory {
-            let a = self.address(&ins).ok_or(Unresolved::NoTable)?;
+            let a = self.address(&ins).ok_or(JumpKind::Pointer)?;
             self.x.intern(Node::Load(a, 8))
         } else {
-            let r = Loc::of_register(ins.op0_register()).ok_or(Unresolved::NoTable)?;
+            let r = Loc::of_register(ins.op0_register()).ok_or(JumpKind::Computed)?;
             self.x.intern(Node::Reg(r))
         };
         let mut found: Option<(Table, Bound)> = None;
+        let mut computed: Vec<u64> = Vec::new();
         let mut seen: FxHashSet<State> = FxHashSet::default();
         let mut work = vec![State {
             at: jmp,
@@ -635,17 +744,15 @@ impl<'a> Walker<'a> {
         }];
         let mut steps = 0;
         let mut any_table = false;
+        // The most table-like shape of the target met on any path.
+        let mut shape = JumpKind::Computed;
         while let Some(mut s) = work.pop() {
             if !seen.insert(s) {
                 continue;
             }
             steps += 1;
             if steps > BUDGET {
-                return Err(if any_table {
-                    Unresolved::Unbounded
-                } else {
-                    Unresolved::NoTable
-                });
+                return Err(failure(any_table, shape));
             }
             if s.table.is_none() {
                 for r in LocSet::GPRS.iter() {
@@ -654,6 +761,7 @@ impl<'a> Walker<'a> {
                         s.e = self.x.subst(s.e, r, c);
                     }
                 }
+                shape = shape.min(self.x.shape(s.e));
                 if let Some((t, i)) = self.x.table(s.e) {
                     any_table = true;
                     let Some(i) = i else {
@@ -662,6 +770,7 @@ impl<'a> Walker<'a> {
                             first: 0,
                             count: 1,
                             exact: true,
+                            upper: false,
                             default: None,
                         };
                         found = Some(merge(found, t, one)?);
@@ -672,6 +781,9 @@ impl<'a> Walker<'a> {
                         e: i,
                         table: Some(t),
                     };
+                } else if let Some(values) = self.x.enumerate(s.e) {
+                    computed.extend(values);
+                    continue;
                 }
             }
             if let Some(t) = s.table {
@@ -682,16 +794,12 @@ impl<'a> Walker<'a> {
             }
             if s.table.is_some() && self.x.top[s.e.0 as usize] {
                 // An unknown index never becomes known further back.
-                return Err(Unresolved::Unbounded);
+                return Err(JumpKind::Unbounded);
             }
             let preds = std::mem::take(&mut self.preds[s.at as usize]);
             if preds.is_empty() {
                 self.preds[s.at as usize] = preds;
-                return Err(if any_table {
-                    Unresolved::Unbounded
-                } else {
-                    Unresolved::NoTable
-                });
+                return Err(failure(any_table, shape));
             }
             for &(p, kind) in &preds {
                 if let (Some(t), Some(b)) = (s.table, self.condition(p, kind, s.e)) {
@@ -713,11 +821,16 @@ impl<'a> Walker<'a> {
             }
             self.preds[s.at as usize] = preds;
         }
-        found.ok_or(if any_table {
-            Unresolved::Unbounded
-        } else {
-            Unresolved::NoTable
-        })
+        match (found, computed.is_empty()) {
+            (Some((t, b)), true) => Ok(Found::Table(t, b)),
+            (None, false) => {
+                computed.sort_unstable();
+                computed.dedup();
+                Ok(Found::Targets(computed))
+            }
+            (Some(_), false) => Err(JumpKind::BadTable),
+            (None, true) => Err(failure(any_table, shape)),
+        }
     }
 
     /// The bound on index `i` that holds after the edge of kind `kind`
@@ -760,6 +873,7 @@ impl<'a> Walker<'a> {
             first: 0,
             count,
             exact: true,
+            upper: false,
             default,
         })
     }
@@ -1004,19 +1118,30 @@ fn is_high_byte(r: Register) -> bool {
     matches!(r, Register::AH | Register::BH | Register::CH | Register::DH)
 }
 
+/// What a walk that found nothing saw: a table (its index unbounded) if
+/// any path met one, else the most table-like shape of the target.
+fn failure(any_table: bool, shape: JumpKind) -> JumpKind {
+    if any_table {
+        JumpKind::Unbounded
+    } else {
+        shape
+    }
+}
+
 /// A path's table and bound merged into what the other paths found: the
 /// same table on every path, the largest count, exact only if every
 /// bound is, the first default.
-fn merge(found: Option<(Table, Bound)>, t: Table, b: Bound) -> Result<(Table, Bound), Unresolved> {
+fn merge(found: Option<(Table, Bound)>, t: Table, b: Bound) -> Result<(Table, Bound), JumpKind> {
     match found {
         None => Ok((t, b)),
-        Some((t0, _)) if t0 != t => Err(Unresolved::BadTable),
+        Some((t0, _)) if t0 != t => Err(JumpKind::BadTable),
         Some((_, b0)) => Ok((
             t,
             Bound {
                 first: b0.first.min(b.first),
                 count: b0.count.max(b.count),
                 exact: b0.exact && b.exact,
+                upper: b0.upper || b.upper,
                 default: b0.default.or(b.default),
             },
         )),

@@ -18,7 +18,10 @@
 //! when its linear decoding meets bytes that are no instruction;
 //! [`Reason::UnresolvedJump`] when an indirect jump that stayed
 //! unresolved lies before it in the extent (the nearest one: what follows
-//! a `jmp reg` whose table was not found is typically its cases);
+//! a `jmp reg` whose table was not found is typically its cases), with
+//! what the jump-table slice could tell of it ([`JumpKind`]: a table
+//! whose index is unbounded, a table whose base is unknown, a load with
+//! no index, a computed or register target);
 //! [`Reason::Unreachable`] otherwise (code after a call that never
 //! returns, a landing pad no table names).
 //!
@@ -28,21 +31,25 @@
 //! `nop`s are padding.
 
 use crate::binary::{Binary, FuncInfo};
-use crate::cfg::{End, FuncCfg};
+use crate::cfg::{End, FuncCfg, JumpKind};
 use crate::regs::Flow;
 use iced_x86::{Decoder, DecoderOptions, Mnemonic};
 
 /// Why a range of an extent was never decoded.
 ///
 /// ```
-/// use ssakit_x86::lost::Reason;
-/// assert_eq!(Reason::UnresolvedJump(0x1234).to_string(), "unresolved indirect jump at 0x1234");
+/// use ssakit_x86::{cfg::JumpKind, lost::Reason};
+/// assert_eq!(
+///     Reason::UnresolvedJump(0x1234, JumpKind::Unbounded).to_string(),
+///     "unresolved indirect jump at 0x1234 (a table whose index is unbounded)"
+/// );
 /// assert_eq!(Reason::Unreachable.to_string(), "unreachable");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Reason {
-    /// After an indirect jump (at this address) that stayed unresolved.
-    UnresolvedJump(u64),
+    /// After an indirect jump (at this address) that stayed unresolved,
+    /// and what its slice saw.
+    UnresolvedJump(u64, JumpKind),
     /// Bytes that decode to no instruction.
     DataInCode,
     /// No path of the recovered CFG reaches it.
@@ -58,7 +65,7 @@ impl Reason {
     /// ```
     pub fn key(&self) -> &'static str {
         match self {
-            Reason::UnresolvedJump(_) => "unresolved-jump",
+            Reason::UnresolvedJump(..) => "unresolved-jump",
             Reason::DataInCode => "data-in-code",
             Reason::Unreachable => "unreachable",
         }
@@ -68,7 +75,7 @@ impl Reason {
 impl std::fmt::Display for Reason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Reason::UnresolvedJump(a) => write!(f, "unresolved indirect jump at {a:#x}"),
+            Reason::UnresolvedJump(a, k) => write!(f, "unresolved indirect jump at {a:#x} ({k})"),
             Reason::DataInCode => f.write_str("data in code"),
             Reason::Unreachable => f.write_str("unreachable"),
         }
@@ -118,6 +125,7 @@ impl LostRange {
 /// t.add(&[LostRange { start: 0, end: 4, instructions: 2, reason: Reason::Unreachable }]);
 /// t.add(&[]);
 /// assert_eq!((t.functions, t.bytes, t.instructions, t.by_reason[2]), (1, 4, 2, (4, 2)));
+/// assert_eq!(t.by_jump_kind, [(0, 0); 5]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LostTotals {
@@ -129,6 +137,9 @@ pub struct LostTotals {
     pub instructions: usize,
     /// Bytes and instructions per reason, in [`Reason::KEYS`] order.
     pub by_reason: [(u64, usize); 3],
+    /// Of those after unresolved jumps, bytes and instructions per
+    /// [`JumpKind`], in [`JumpKind::ALL`] order.
+    pub by_jump_kind: [(u64, usize); 5],
 }
 
 impl Reason {
@@ -141,7 +152,7 @@ impl Reason {
 
     fn index(&self) -> usize {
         match self {
-            Reason::UnresolvedJump(_) => 0,
+            Reason::UnresolvedJump(..) => 0,
             Reason::DataInCode => 1,
             Reason::Unreachable => 2,
         }
@@ -166,6 +177,11 @@ impl LostTotals {
             let k = &mut self.by_reason[r.reason.index()];
             k.0 += r.bytes();
             k.1 += r.instructions;
+            if let Reason::UnresolvedJump(_, kind) = r.reason {
+                let k = &mut self.by_jump_kind[kind as usize];
+                k.0 += r.bytes();
+                k.1 += r.instructions;
+            }
         }
     }
 }
@@ -207,15 +223,20 @@ pub fn lost_code(bin: &Binary<'_>, f: &FuncInfo, cfg: &FuncCfg) -> Vec<LostRange
         .map(|i| (i.ins.ip(), i.ins.next_ip()))
         .collect();
     decoded.sort_unstable();
-    // The unresolved indirect jumps, by address.
-    let mut unresolved: Vec<u64> = cfg
+    // The unresolved indirect jumps, by address, with what the slice
+    // saw (a jump it never tried: a computed target).
+    let mut unresolved: Vec<(u64, JumpKind)> = cfg
         .blocks
         .iter()
         .filter(|b| b.end == End::TailCall(None))
         .filter_map(|b| b.insts.last())
         .map(|&i| &cfg.insts[i as usize])
         .filter(|i| i.access.flow == Flow::IndirectJump)
-        .map(|i| i.ins.ip())
+        .map(|i| {
+            let a = i.ins.ip();
+            let k = cfg.unresolved.binary_search_by_key(&a, |&(b, _)| b);
+            (a, k.map_or(JumpKind::Computed, |k| cfg.unresolved[k].1))
+        })
         .collect();
     unresolved.sort_unstable();
     let mut out = Vec::new();
@@ -246,7 +267,7 @@ fn gap(
     code: &[u8],
     base: u64,
     range: std::ops::Range<u64>,
-    unresolved: &[u64],
+    unresolved: &[(u64, JumpKind)],
     out: &mut Vec<LostRange>,
 ) {
     let off = (range.start - base) as usize;
@@ -260,9 +281,9 @@ fn gap(
             let reason = if bad {
                 Reason::DataInCode
             } else {
-                let k = unresolved.partition_point(|&a| a < s);
+                let k = unresolved.partition_point(|&(a, _)| a < s);
                 match k.checked_sub(1) {
-                    Some(k) => Reason::UnresolvedJump(unresolved[k]),
+                    Some(k) => Reason::UnresolvedJump(unresolved[k].0, unresolved[k].1),
                     None => Reason::Unreachable,
                 }
             };
@@ -330,7 +351,7 @@ mod tests {
             start: CODE + 2,
             end: CODE + 8,
             instructions: 2,
-            reason: Reason::UnresolvedJump(CODE),
+            reason: Reason::UnresolvedJump(CODE, JumpKind::Computed),
         };
         assert_eq!(lost(&code), vec![want]);
     }

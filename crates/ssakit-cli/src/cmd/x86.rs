@@ -655,7 +655,7 @@ fn lost_note(who: &str, lost: &[ssakit_x86::lost::LostRange]) -> Option<String> 
     let mut t = ssakit_x86::lost::LostTotals::default();
     t.add(lost);
     let first_jump = lost.iter().find_map(|r| match r.reason {
-        ssakit_x86::lost::Reason::UnresolvedJump(a) => Some(a),
+        ssakit_x86::lost::Reason::UnresolvedJump(a, _) => Some(a),
         _ => None,
     });
     let reasons: Vec<String> = [
