@@ -514,6 +514,8 @@ pub struct X86Stats {
     pub failures: Vec<X86Failure>,
     /// One record per function that went through.
     pub functions: Vec<X86Counts>,
+    /// Code in no function's extent (not lifted: no function covers it).
+    pub outside_functions: X86Outside,
     /// The passes run, by name.
     pub passes: Vec<&'static str>,
     /// Threads of the parallel loop.
@@ -522,6 +524,20 @@ pub struct X86Stats {
     pub total: X86Counts,
     /// Wall time of the binary, in seconds.
     pub wall: f64,
+}
+
+/// The executable bytes in no function's extent, padding apart
+/// (`ssakit_x86::lost::Outside`).
+#[derive(Serialize)]
+pub struct X86Outside {
+    /// Bytes in no extent that are not padding.
+    pub bytes: u64,
+    /// Bytes of the executable sections, the PLT apart.
+    pub executable: u64,
+    /// Instructions in them, decoded linearly.
+    pub instructions: usize,
+    /// Maximal ranges of them.
+    pub ranges: usize,
 }
 
 /// A function the pipeline failed on.

@@ -954,6 +954,24 @@ impl<'d> Binary<'d> {
         self.plt.iter().any(|r| r.contains(&addr))
     }
 
+    /// The executable sections outside the PLT, as (address, bytes), in
+    /// address order: where functions' code can lie.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let main = bin.functions().iter().find(|f| f.name == "main").unwrap();
+    /// assert!(bin
+    ///     .code_sections()
+    ///     .any(|(a, b)| (a..a + b.len() as u64).contains(&main.extent.start)));
+    /// ```
+    pub fn code_sections(&self) -> impl Iterator<Item = (u64, &'d [u8])> + '_ {
+        self.regions
+            .iter()
+            .filter(|r| r.exec && !self.in_plt(r.addr))
+            .map(|r| (r.addr, r.bytes))
+    }
+
     fn is_code(&self, addr: u64) -> bool {
         region_of(&self.regions, addr).is_some_and(|r| r.exec)
     }
@@ -1011,6 +1029,17 @@ impl<'d> Binary<'d> {
             except: Default::default(),
             conv: crate::conv::ConvKind::SystemV,
         }
+    }
+
+    /// The same binary with `functions` (in address order).
+    pub(crate) fn with_functions(mut self, functions: Vec<FuncInfo>) -> Binary<'d> {
+        self.by_start = functions
+            .iter()
+            .enumerate()
+            .map(|(k, f)| (f.extent.start, k as u32))
+            .collect();
+        self.functions = functions;
+        self
     }
 }
 

@@ -261,6 +261,74 @@ pub fn lost_code(bin: &Binary<'_>, f: &FuncInfo, cfg: &FuncCfg) -> Vec<LostRange
     out
 }
 
+/// Code in no function: the bytes of the executable sections (the PLT
+/// apart) that no function's extent covers and that are not padding
+/// (decoded linearly as [`lost_code`] decodes a gap). A stripped binary
+/// whose `.eh_frame` does not describe all its code has such bytes: no
+/// function is lifted for them, and [`lost_code`], which looks inside
+/// extents, cannot see them.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let out = ssakit_x86::lost::outside_functions(&bin);
+/// assert!(out.executable > 0 && out.bytes < out.executable);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outside {
+    /// Bytes of the executable sections, the PLT apart.
+    pub executable: u64,
+    /// Of those, the bytes in no extent that are not padding.
+    pub bytes: u64,
+    /// Instructions in them, decoded linearly.
+    pub instructions: usize,
+    /// Maximal ranges of them.
+    pub ranges: usize,
+}
+
+/// [`Outside`] of `bin`: its code in no function's extent.
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// assert!(ssakit_x86::lost::outside_functions(&bin).ranges < bin.functions().len());
+/// ```
+pub fn outside_functions(bin: &Binary<'_>) -> Outside {
+    let mut extents: Vec<(u64, u64)> = bin
+        .functions()
+        .iter()
+        .map(|f| (f.extent.start, f.extent.end))
+        .collect();
+    extents.sort_unstable();
+    let mut out = Outside::default();
+    let mut ranges = Vec::new();
+    for (addr, code) in bin.code_sections() {
+        let end = addr + code.len() as u64;
+        out.executable += code.len() as u64;
+        // The extents that meet [addr, end), in address order.
+        let first = extents.partition_point(|&(_, e)| e <= addr);
+        let mut at = addr;
+        for &(s, e) in &extents[first..] {
+            if s >= end {
+                break;
+            }
+            if s > at {
+                gap(code, addr, at..s, &[], &mut ranges);
+            }
+            at = at.max(e.min(end));
+        }
+        if at < end {
+            gap(code, addr, at..end, &[], &mut ranges);
+        }
+    }
+    for r in &ranges {
+        out.bytes += r.bytes();
+        out.instructions += r.instructions;
+    }
+    out.ranges = ranges.len();
+    out
+}
+
 /// Decodes the gap `range` linearly (its last instruction may run past
 /// its end) and appends its non-padding runs to `out`.
 fn gap(
@@ -365,6 +433,31 @@ mod tests {
         assert_eq!(r.len(), 1);
         assert_eq!((r[0].start, r[0].instructions), (CODE + 2, 2));
         assert_eq!(r[0].reason, Reason::Unreachable);
+    }
+
+    /// A section `ret; int3; int3; xor eax, eax; ret; nop; ret` whose
+    /// only function covers the first `ret`: the `int3`s and the `nop` are
+    /// padding, `xor eax, eax; ret` and the last `ret` lie in no function
+    /// (two ranges, split by the padding).
+    #[test]
+    fn code_in_no_extent_is_outside() {
+        let code = [0xc3, 0xcc, 0xcc, 0x31, 0xc0, 0xc3, 0x90, 0xc3];
+        let f = FuncInfo {
+            name: "f".into(),
+            label: "f".into(),
+            extent: CODE..CODE + 1,
+            origin: Origin::Symbol,
+        };
+        let bin = Binary::of_sections(&[(CODE, &code, true)]).with_functions(vec![f]);
+        let want = Outside {
+            executable: 8,
+            bytes: 4,
+            instructions: 3,
+            ranges: 2,
+        };
+        assert_eq!(outside_functions(&bin), want);
+        let none = Binary::of_sections(&[(CODE, &code[..1], true), (0x2000, &code, false)]);
+        assert_eq!(outside_functions(&none).executable, 1);
     }
 
     /// `ret; 0x06` (`push es`, invalid in 64-bit mode): data in code.

@@ -14,6 +14,7 @@ use ssakit::pipeline::{Flavors, Stage, FLAVORS};
 use ssakit_x86::binary::{Binary, FuncInfo};
 use ssakit_x86::error::ErrorKind;
 use ssakit_x86::lift::Origins;
+use ssakit_x86::lost::Outside;
 use ssakit_x86::pipeline::{self, BinaryStats, Options, PhiCounts};
 use ssakit_x86::X86Error;
 
@@ -529,16 +530,18 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         stack: a.stack,
         signatures: a.signatures,
     };
-    let (name, stats) = with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
-        let stats = crate::stats::Progress::over(bin.functions().len(), |done| {
-            pipeline::run(bin, &opts, done)
-        });
-        Ok((name.to_string(), stats))
-    })?;
+    let (name, stats, outside) =
+        with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
+            let stats = crate::stats::Progress::over(bin.functions().len(), |done| {
+                pipeline::run(bin, &opts, done)
+            });
+            let outside = ssakit_x86::lost::outside_functions(bin);
+            Ok((name.to_string(), stats, outside))
+        })?;
     a.report.write_stats(
         out,
-        || render_text(&name, &stats, &opts),
-        || render_json(&name, &stats, &opts),
+        || render_text(&name, &stats, &outside, &opts),
+        || render_json(&name, &stats, &outside, &opts),
         stats.failures.iter().map(|f| {
             format!(
                 "{name}: function `{}` at {:#x}: {}: {}",
@@ -556,7 +559,7 @@ fn built(opts: &Options, k: usize) -> bool {
     opts.pipeline.flavors == Flavors::All || FLAVORS[k] == opts.pipeline.construct.flavor
 }
 
-fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
+fn render_text(name: &str, stats: &BinaryStats, outside: &Outside, opts: &Options) -> String {
     let t = stats.total();
     let phis = |p: &PhiCounts| {
         let slots = if opts.stack {
@@ -619,6 +622,7 @@ fn render_text(name: &str, stats: &BinaryStats, opts: &Options) -> String {
     let (wall, failed) = (stats.wall, stats.failures.len());
     Ran::new(&t.times, &opts.pipeline, wall, failed).push_rows(&mut r);
     r.push(("lost code".into(), lost_row(stats)));
+    r.push(("code outside functions".into(), outside_row(outside)));
     table(&format!("binary: {name}"), r)
 }
 
@@ -643,6 +647,22 @@ fn lost_row(stats: &BinaryStats) -> String {
         t.functions,
         stats.functions.len() + stats.failures.len(),
         reasons.join(", ")
+    )
+}
+
+/// `code outside functions`: the executable bytes no function's extent
+/// covers (padding apart), which nothing lifts; `0` when there are none.
+fn outside_row(o: &Outside) -> String {
+    if o.bytes == 0 {
+        return "0".into();
+    }
+    format!(
+        "{} bytes ({:.2}% of {} executable), {} instructions in {} ranges: not lifted",
+        o.bytes,
+        100.0 * o.bytes as f64 / o.executable.max(1) as f64,
+        o.executable,
+        o.instructions,
+        o.ranges
     )
 }
 
@@ -808,7 +828,7 @@ fn top(counts: &std::collections::BTreeMap<String, usize>) -> String {
     top.join(", ")
 }
 
-fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
+fn render_json(name: &str, stats: &BinaryStats, outside: &Outside, opts: &Options) -> String {
     let built = |k: usize| built(opts, k);
     json::to_string(&json::X86Stats {
         binary: name.to_string(),
@@ -827,6 +847,12 @@ fn render_json(name: &str, stats: &BinaryStats, opts: &Options) -> String {
             .iter()
             .map(|f| json::X86Counts::new(f, built, true, opts.semantics))
             .collect(),
+        outside_functions: json::X86Outside {
+            bytes: outside.bytes,
+            executable: outside.executable,
+            instructions: outside.instructions,
+            ranges: outside.ranges,
+        },
         passes: opts.pipeline.passes.iter().map(|p| p.name()).collect(),
         threads: rayon::current_num_threads(),
         total: {
