@@ -8,7 +8,8 @@
 //! of them run, as uninterpreted functions (see the parent module).
 
 use super::error::{malformed, ErrorKind, Location, Position, RuntimeError};
-use super::{fnv1a, Mode, FNV_OFFSET_BASIS};
+use super::external::{fnv1a, FNV_OFFSET_BASIS};
+use super::options::Mode;
 use crate::ir::{
     BinOp, Block, Function, Inst, InstData, OpKind, Opcode, Operand, Terminator, Type, UnOp, Var,
     VarNames,

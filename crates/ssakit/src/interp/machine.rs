@@ -3,11 +3,11 @@
 
 use super::compile::{CFunc, Callee, Code, ExecCode, Op, OpCode, Term};
 use super::error::{ErrorKind, Location, Position, RuntimeError};
+use super::external::{external_result, fnv1a, uninterpreted_result, FNV_OFFSET_BASIS};
 use super::memory::State;
-use super::{
-    external_result, fnv1a, uninterpreted_result, CallRecord, Mode, OpRecord, Outcome, Output,
-    RunOptions, Value, FNV_OFFSET_BASIS,
-};
+use super::options::{Mode, RunOptions};
+use super::outcome::{CallRecord, OpRecord, Outcome, Output};
+use super::Value;
 use crate::eval::{self, Trap};
 use crate::ir::{Block, OpKind, OpTrap, Var, VarNames};
 
