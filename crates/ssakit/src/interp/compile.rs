@@ -174,6 +174,14 @@ struct Site {
     inst: Option<Inst>,
 }
 
+/// The lists of a generic operation, read from the function's pools.
+#[derive(Clone, Copy)]
+struct Parts<'f> {
+    imms: &'f [i64],
+    args: &'f [Operand],
+    results: &'f [Var],
+}
+
 impl<'m> Compiler<'_, 'm> {
     fn err(&self, what: String) -> RuntimeError {
         malformed(format!("function {}: {what}", self.func.name()))
@@ -441,13 +449,14 @@ impl<'m> Compiler<'_, 'm> {
                 args,
                 results,
             } => {
-                let (imms, args, results) =
-                    (imms.as_slice(f), args.as_slice(f), results.as_slice(f));
+                let parts = Parts {
+                    imms: imms.as_slice(f),
+                    args: args.as_slice(f),
+                    results: results.as_slice(f),
+                };
                 match (self.mode, f.opcode(*op)) {
-                    (Mode::Uninterpreted, _) => {
-                        self.uninterpreted(i, *op, imms, args, results, at)?
-                    }
-                    (Mode::Strict, Some(opcode)) => self.exec(opcode, imms, args, results, at)?,
+                    (Mode::Uninterpreted, _) => self.uninterpreted(i, *op, parts, at)?,
+                    (Mode::Strict, Some(opcode)) => self.exec(opcode, parts, at)?,
                     (Mode::Strict, None) => {
                         return Err(self.unsupported(
                             at,
@@ -503,11 +512,14 @@ impl<'m> Compiler<'_, 'm> {
         &self,
         i: Inst,
         op: Operator,
-        imms: &[i64],
-        args: &[Operand],
-        results: &[Var],
+        parts: Parts<'_>,
         at: Site,
     ) -> Result<Code<'m>, RuntimeError> {
+        let Parts {
+            imms,
+            args,
+            results,
+        } = parts;
         let f = self.func;
         let name: &'m str = f.operator_name(op);
         // The negation a back end writes keeps its meaning (see
@@ -566,18 +578,13 @@ impl<'m> Compiler<'_, 'm> {
 
     /// An operation of the set, run with its meaning: refused if it names
     /// a memory other than 0 or is malformed.
-    fn exec(
-        &self,
-        opcode: Opcode,
-        imms: &[i64],
-        args: &[Operand],
-        results: &[Var],
-        at: Site,
-    ) -> Result<Code<'m>, RuntimeError> {
+    fn exec(&self, opcode: Opcode, parts: Parts<'_>, at: Site) -> Result<Code<'m>, RuntimeError> {
         let f = self.func;
         let memory = match (opcode.access(), opcode) {
-            (Some(_), _) => imms.get(2).copied().unwrap_or(0),
-            (None, Opcode::MemorySize | Opcode::MemoryGrow) => imms.first().copied().unwrap_or(0),
+            (Some(_), _) => parts.imms.get(2).copied().unwrap_or(0),
+            (None, Opcode::MemorySize | Opcode::MemoryGrow) => {
+                parts.imms.first().copied().unwrap_or(0)
+            }
             _ => 0,
         };
         if memory != 0 {
@@ -590,13 +597,13 @@ impl<'m> Compiler<'_, 'm> {
             Some(_) => 2,
             None => opcode.num_imms(),
         };
-        if results.len() > 1 || imms.len() < least {
+        if parts.results.len() > 1 || parts.imms.len() < least {
             return Err(self.unsupported(
                 at,
                 format!("operation `{opcode}` is malformed (verify it first)"),
             ));
         }
-        let addr32 = match args.first() {
+        let addr32 = match parts.args.first() {
             Some(Operand::Var(v)) => f.var_type(*v) == Type::I32,
             Some(Operand::Const(c)) => i32::try_from(*c).is_ok(),
             _ => false,
@@ -605,9 +612,13 @@ impl<'m> Compiler<'_, 'm> {
             opcode,
             addr32,
             fallback: None,
-            imms: imms.into(),
-            args: self.ops(args, at)?,
-            result: results.first().map(|&r| self.slot(r, at)).transpose()?,
+            imms: parts.imms.into(),
+            args: self.ops(parts.args, at)?,
+            result: parts
+                .results
+                .first()
+                .map(|&r| self.slot(r, at))
+                .transpose()?,
         })))
     }
 }
