@@ -390,7 +390,7 @@ impl Machine<'_, '_> {
     }
 
     /// The values of `args` into `scratch`, in order.
-    #[inline]
+    #[inline(always)]
     fn read_args(&mut self, args: &[Op], fr: &Frame, pos: Position) -> Result<(), RuntimeError> {
         self.scratch.clear();
         for &a in args.iter() {
@@ -434,6 +434,7 @@ impl Machine<'_, '_> {
     /// A call of the external function `name` (its hash state after the
     /// name is `seed`): its result from the hash of its arguments, traced
     /// with [`RunOptions::trace_calls`].
+    #[inline]
     fn external_call(
         &mut self,
         name: &str,
@@ -490,6 +491,7 @@ impl Machine<'_, '_> {
     /// A call of function number `g` of the program with `args`: the
     /// callee's frame, its parameters bound, after the checks of arity and
     /// call depth.
+    #[inline]
     fn call(
         &mut self,
         g: u32,
