@@ -176,8 +176,10 @@ def crate_modules(crate):
 def expand_use(tree):
     """The paths of a `use` tree (`a::{b, c::{d, e}}` -> a::b, a::c::d,
     a::c::e), each a list of segments."""
+    # `x as y` renames x: drop the ` as y` first (with its spaces, so that
+    # a segment such as `ast` or `assert` is left alone).
+    tree = re.sub(r"\s+as\s+\w+", "", tree)
     tree = re.sub(r"\s+", "", tree)
-    tree = re.sub(r"\bas\w+", "", tree)
 
     def expand(t):
         depth = 0

@@ -228,7 +228,7 @@ fn make_reducible_counted(func: &mut Function) -> Result<(ReducibleStats, usize)
     if reducible_cfg(&cfg) {
         return Ok((ReducibleStats::default(), 0));
     }
-    let mut succs: Vec<Vec<u32>> = (0..cfg.num_blocks())
+    let succs: Vec<Vec<u32>> = (0..cfg.num_blocks())
         .map(|b| {
             cfg.succs(Block::new(b))
                 .iter()
@@ -236,7 +236,7 @@ fn make_reducible_counted(func: &mut Function) -> Result<(ReducibleStats, usize)
                 .collect()
         })
         .collect();
-    let mut names = Namer {
+    let names = Namer {
         names: func
             .layout()
             .iter()
@@ -244,153 +244,104 @@ fn make_reducible_counted(func: &mut Function) -> Result<(ReducibleStats, usize)
             .collect(),
         next: 0,
     };
-    let mut stats = ReducibleStats::default();
-
-    // The reachable blocks: the top region, without a header.
     let entry = func.entry().index() as u32;
-    let mut seen = vec![false; succs.len()];
-    let mut top = vec![entry];
-    seen[entry as usize] = true;
-    let mut i = 0;
-    while i < top.len() {
-        for &s in &succs[top[i] as usize] {
-            if !seen[s as usize] {
-                seen[s as usize] = true;
-                top.push(s);
-            }
-        }
-        i += 1;
-    }
-    drop(seen);
-
-    let mut scc = Scc::default();
-    let mut work: Vec<(Vec<u32>, u32)> = vec![(top, NONE)];
-    // By node: the region being scanned (its number), its component in it.
-    let mut region_of: Vec<u32> = vec![NONE; succs.len()];
-    let mut comp_of: Vec<u32> = vec![NONE; succs.len()];
-    let mut entry_idx: Vec<u32> = vec![NONE; succs.len()];
-    let mut region_no: u32 = 0;
+    let n = succs.len();
+    let mut rw = Rewrite {
+        func,
+        succs,
+        names,
+        stats: ReducibleStats::default(),
+        scc: Scc::default(),
+        region_of: vec![NONE; n],
+        comp_of: vec![NONE; n],
+        entry_idx: vec![NONE; n],
+        region_no: 0,
+        entry,
+    };
+    let mut work: Vec<(Vec<u32>, u32)> = vec![(rw.reachable(), NONE)];
     let mut scanned = 0;
     while let Some((nodes, header)) = work.pop() {
-        region_no += 1;
         scanned += nodes.len();
+        rw.region(nodes, header, &mut work);
+    }
+    Ok((rw.stats, scanned))
+}
+
+/// The state of [`make_reducible`]'s rewrite: the graph as successor lists
+/// by node (the function's blocks, then the blocks it adds), and by node
+/// the region being scanned (its number), its component in it and its
+/// index among the entries of that component (`NONE` where none).
+struct Rewrite<'f> {
+    func: &'f mut Function,
+    succs: Vec<Vec<u32>>,
+    names: Namer,
+    stats: ReducibleStats,
+    scc: Scc,
+    region_of: Vec<u32>,
+    comp_of: Vec<u32>,
+    entry_idx: Vec<u32>,
+    region_no: u32,
+    /// The function's entry block.
+    entry: u32,
+}
+
+/// A component's dispatcher: its block and label variable (`NONE` and
+/// `None` for a component with one entry).
+type Dispatcher = (u32, Option<Var>);
+
+impl Rewrite<'_> {
+    /// The reachable blocks: the top region, without a header.
+    fn reachable(&self) -> Vec<u32> {
+        let mut seen = vec![false; self.succs.len()];
+        let mut top = vec![self.entry];
+        seen[self.entry as usize] = true;
+        let mut i = 0;
+        while i < top.len() {
+            for &s in &self.succs[top[i] as usize] {
+                if !seen[s as usize] {
+                    seen[s as usize] = true;
+                    top.push(s);
+                }
+            }
+            i += 1;
+        }
+        top
+    }
+
+    /// A node added to the graph (a new block) with successors `succs`.
+    fn add_node(&mut self, succs: Vec<u32>) {
+        self.succs.push(succs);
+        self.region_of.push(NONE);
+        self.comp_of.push(NONE);
+        self.entry_idx.push(NONE);
+    }
+
+    /// Rewrites the region `nodes` under `header` (`NONE` for the top
+    /// region): a dispatcher for each of its components with several
+    /// entries, then its components pushed on `work` as nested regions.
+    fn region(&mut self, nodes: Vec<u32>, header: u32, work: &mut Vec<(Vec<u32>, u32)>) {
+        self.region_no += 1;
         for &n in &nodes {
-            region_of[n as usize] = region_no;
+            self.region_of[n as usize] = self.region_no;
         }
-        let comps = scc.run(&nodes, header, &succs, &region_of, region_no, &mut comp_of);
-        // Entries of each component: targets of edges from another
-        // component of the region (or the header), and the function entry.
-        let mut entries: Vec<Vec<u32>> = vec![Vec::new(); comps.len()];
-        let is_entry = |v: u32, entries: &mut Vec<Vec<u32>>, entry_idx: &mut Vec<u32>| {
-            let c = comp_of[v as usize] as usize;
-            if entry_idx[v as usize] == NONE {
-                entry_idx[v as usize] = entries[c].len() as u32;
-                entries[c].push(v);
-            }
-        };
-        if header == NONE && comp_of[entry as usize] != NONE {
-            is_entry(entry, &mut entries, &mut entry_idx);
-        }
-        for &u in &nodes {
-            for &v in &succs[u as usize] {
-                if v == header || region_of[v as usize] != region_no {
-                    continue;
-                }
-                let cv = comp_of[v as usize];
-                if cv != NONE && (u == header || comp_of[u as usize] != cv) {
-                    is_entry(v, &mut entries, &mut entry_idx);
-                }
-            }
-        }
-        // Dispatchers for the multi-entry components.
-        let mut dispatcher: Vec<(u32, Option<Var>)> = vec![(NONE, None); comps.len()];
-        for (c, es) in entries.iter().enumerate() {
-            if es.len() < 2 {
-                continue;
-            }
-            let lbl = func.new_var("lbl", Type::I64);
-            let d = func.create_block(&names.fresh("dispatch"));
-            let targets: Vec<Block> = es.iter().map(|&e| Block::new(e as usize)).collect();
-            let t = func.switch_term(Operand::Var(lbl), targets[0], &targets);
-            func.set_term(d, t);
-            func.append_to_layout(d);
-            succs.push(es.clone());
-            region_of.push(NONE);
-            comp_of.push(NONE);
-            entry_idx.push(NONE);
-            dispatcher[c] = (d.index() as u32, Some(lbl));
-            stats.dispatchers += 1;
-        }
-        // Redirect every edge into an entry of a multi-entry component.
-        let mut inner: Vec<Vec<u32>> = vec![Vec::new(); comps.len()];
-        for &u in &nodes {
-            let mut changed = false;
-            let mut made: Vec<(u32, u32)> = Vec::new();
-            let mut new_succs = succs[u as usize].clone();
-            for s in new_succs.iter_mut() {
-                let v = *s;
-                if v == header || region_of[v as usize] != region_no {
-                    continue;
-                }
-                let c = comp_of[v as usize];
-                if c == NONE || dispatcher[c as usize].0 == NONE || entry_idx[v as usize] == NONE {
-                    continue;
-                }
-                let (d, Some(lbl)) = dispatcher[c as usize] else {
-                    unreachable!()
-                };
-                let setter = match made.iter().find(|m| m.0 == v) {
-                    Some(m) => m.1,
-                    None => {
-                        let name =
-                            names.fresh(&format!("to_{}", func.block_name(Block::new(v as usize))));
-                        let b = label_setter(func, &name, lbl, entry_idx[v as usize], d);
-                        func.append_to_layout(b);
-                        succs.push(vec![d]);
-                        region_of.push(NONE);
-                        comp_of.push(NONE);
-                        entry_idx.push(NONE);
-                        stats.redirected_edges += 1;
-                        if comp_of[u as usize] == c {
-                            inner[c as usize].push(b.index() as u32);
-                        }
-                        made.push((v, b.index() as u32));
-                        b.index() as u32
-                    }
-                };
-                *s = setter;
-                changed = true;
-            }
-            if changed {
-                let mut it = new_succs.iter();
-                func.redirect_succs(Block::new(u as usize), |_| {
-                    Block::new(*it.next().expect("one target per edge") as usize)
-                });
-                succs[u as usize] = new_succs;
-            }
-        }
-        // The function entry inside a multi-entry cycle: a new entry block
-        // sets the label and jumps to the dispatcher.
+        let comps = self.scc.run(
+            &nodes,
+            header,
+            &self.succs,
+            &self.region_of,
+            self.region_no,
+            &mut self.comp_of,
+        );
+        let entries = self.entries(&nodes, header, comps.len());
+        let dispatcher = self.dispatchers(&entries);
+        let inner = self.redirect(&nodes, header, &dispatcher);
         if header == NONE {
-            let c = comp_of[entry as usize];
-            if c != NONE && dispatcher[c as usize].0 != NONE {
-                let (d, Some(lbl)) = dispatcher[c as usize] else {
-                    unreachable!()
-                };
-                let name = names.fresh("start");
-                let b = label_setter(func, &name, lbl, entry_idx[entry as usize], d);
-                func.insert_entry(b);
-                succs.push(vec![d]);
-                region_of.push(NONE);
-                comp_of.push(NONE);
-                entry_idx.push(NONE);
-                stats.redirected_edges += 1;
-            }
+            self.enter_dispatcher(&dispatcher);
         }
         // The nested regions.
         for (c, mut members) in comps.into_iter().enumerate() {
             for &m in &members {
-                entry_idx[m as usize] = NONE;
+                self.entry_idx[m as usize] = NONE;
             }
             let h = if dispatcher[c].0 != NONE {
                 members.push(dispatcher[c].0);
@@ -402,10 +353,139 @@ fn make_reducible_counted(func: &mut Function) -> Result<(ReducibleStats, usize)
             work.push((members, h));
         }
         for &n in &nodes {
-            comp_of[n as usize] = NONE;
+            self.comp_of[n as usize] = NONE;
         }
     }
-    Ok((stats, scanned))
+
+    /// Entries of each of the region's `ncomps` components: targets of
+    /// edges from another component of the region (or the header), and
+    /// the function entry; numbered in `entry_idx`.
+    fn entries(&mut self, nodes: &[u32], header: u32, ncomps: usize) -> Vec<Vec<u32>> {
+        let mut entries: Vec<Vec<u32>> = vec![Vec::new(); ncomps];
+        if header == NONE && self.comp_of[self.entry as usize] != NONE {
+            self.mark_entry(self.entry, &mut entries);
+        }
+        for &u in nodes {
+            for k in 0..self.succs[u as usize].len() {
+                let v = self.succs[u as usize][k];
+                if v == header || self.region_of[v as usize] != self.region_no {
+                    continue;
+                }
+                let cv = self.comp_of[v as usize];
+                if cv != NONE && (u == header || self.comp_of[u as usize] != cv) {
+                    self.mark_entry(v, &mut entries);
+                }
+            }
+        }
+        entries
+    }
+
+    /// Records `v` as an entry of its component, once.
+    fn mark_entry(&mut self, v: u32, entries: &mut [Vec<u32>]) {
+        let c = self.comp_of[v as usize] as usize;
+        if self.entry_idx[v as usize] == NONE {
+            self.entry_idx[v as usize] = entries[c].len() as u32;
+            entries[c].push(v);
+        }
+    }
+
+    /// Dispatchers for the multi-entry components: a block switching on a
+    /// new label variable over the entries.
+    fn dispatchers(&mut self, entries: &[Vec<u32>]) -> Vec<Dispatcher> {
+        let mut dispatcher: Vec<Dispatcher> = vec![(NONE, None); entries.len()];
+        for (c, es) in entries.iter().enumerate() {
+            if es.len() < 2 {
+                continue;
+            }
+            let func = &mut *self.func;
+            let lbl = func.new_var("lbl", Type::I64);
+            let d = func.create_block(&self.names.fresh("dispatch"));
+            let targets: Vec<Block> = es.iter().map(|&e| Block::new(e as usize)).collect();
+            let t = func.switch_term(Operand::Var(lbl), targets[0], &targets);
+            func.set_term(d, t);
+            func.append_to_layout(d);
+            self.add_node(es.clone());
+            dispatcher[c] = (d.index() as u32, Some(lbl));
+            self.stats.dispatchers += 1;
+        }
+        dispatcher
+    }
+
+    /// Redirects every edge of the region into an entry of a multi-entry
+    /// component through a new block setting the label; the new blocks
+    /// inside each component, by component.
+    fn redirect(&mut self, nodes: &[u32], header: u32, dispatcher: &[Dispatcher]) -> Vec<Vec<u32>> {
+        let mut inner: Vec<Vec<u32>> = vec![Vec::new(); dispatcher.len()];
+        for &u in nodes {
+            let mut changed = false;
+            let mut made: Vec<(u32, u32)> = Vec::new();
+            let mut new_succs = self.succs[u as usize].clone();
+            for s in new_succs.iter_mut() {
+                let v = *s;
+                if v == header || self.region_of[v as usize] != self.region_no {
+                    continue;
+                }
+                let c = self.comp_of[v as usize];
+                if c == NONE
+                    || dispatcher[c as usize].0 == NONE
+                    || self.entry_idx[v as usize] == NONE
+                {
+                    continue;
+                }
+                let (d, Some(lbl)) = dispatcher[c as usize] else {
+                    unreachable!()
+                };
+                let setter = match made.iter().find(|m| m.0 == v) {
+                    Some(m) => m.1,
+                    None => {
+                        let to = format!("to_{}", self.func.block_name(Block::new(v as usize)));
+                        let name = self.names.fresh(&to);
+                        let b = label_setter(self.func, &name, lbl, self.entry_idx[v as usize], d);
+                        self.func.append_to_layout(b);
+                        self.add_node(vec![d]);
+                        self.stats.redirected_edges += 1;
+                        if self.comp_of[u as usize] == c {
+                            inner[c as usize].push(b.index() as u32);
+                        }
+                        made.push((v, b.index() as u32));
+                        b.index() as u32
+                    }
+                };
+                *s = setter;
+                changed = true;
+            }
+            if changed {
+                let mut it = new_succs.iter();
+                self.func.redirect_succs(Block::new(u as usize), |_| {
+                    Block::new(*it.next().expect("one target per edge") as usize)
+                });
+                self.succs[u as usize] = new_succs;
+            }
+        }
+        inner
+    }
+
+    /// The function entry inside a multi-entry cycle: a new entry block
+    /// sets the label and jumps to the dispatcher.
+    fn enter_dispatcher(&mut self, dispatcher: &[Dispatcher]) {
+        let c = self.comp_of[self.entry as usize];
+        if c != NONE && dispatcher[c as usize].0 != NONE {
+            let (d, Some(lbl)) = dispatcher[c as usize] else {
+                unreachable!()
+            };
+            let name = self.names.fresh("start");
+            let b = label_setter(
+                self.func,
+                &name,
+                lbl,
+                self.entry_idx[self.entry as usize],
+                d,
+            );
+            self.func.insert_entry(b);
+            self.add_node(vec![d]);
+            self.stats.redirected_edges += 1;
+        }
+    }
 }
 
 /// Fresh block names: `base`, or `base.K` with `K` from one counter, so
@@ -542,7 +622,7 @@ mod tests {
     use super::*;
     use crate::gen::{generate, GenOptions, Shape};
 
-    /// Issue 32, defect 4: the loop-nesting forest is built only for an
+    /// The loop-nesting forest is built only for an
     /// irreducible graph, so a ladder of 1,000 nested loops (depth 1,000)
     /// costs no region scan at all, where the forest scanned 2,000 blocks
     /// a level; on irreducible loops of bounded depth the scan stays linear.

@@ -1,7 +1,6 @@
 //! Wide shapes: one very wide instruction, as `.ssa` text, for the scale
-//! tests and `examples/wide.rs` (issue 16, defect 7: each stage must stay
-//! near-linear in the width of one instruction, not only in the number of
-//! instructions).
+//! tests and `examples/wide.rs`: each stage must stay near-linear in the
+//! width of one instruction, not only in the number of instructions.
 
 use std::fmt::Write;
 

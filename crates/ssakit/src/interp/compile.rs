@@ -8,10 +8,11 @@
 //! of them run, as uninterpreted functions (see the parent module).
 
 use super::error::{malformed, ErrorKind, Location, Position, RuntimeError};
-use super::{fnv1a, Mode, FNV_OFFSET_BASIS};
+use super::external::{fnv1a, FNV_OFFSET_BASIS};
+use super::options::Mode;
 use crate::ir::{
-    BinOp, Block, Function, Inst, InstData, OpKind, Opcode, Operand, Terminator, Type, UnOp, Var,
-    VarNames,
+    BinOp, Block, Function, Inst, InstData, OpKind, Opcode, Operand, Operator, Terminator, Type,
+    UnOp, Var, VarNames,
 };
 use rustc_hash::FxHashMap as HashMap;
 
@@ -171,6 +172,14 @@ struct Site {
     block: Block,
     position: Position,
     inst: Option<Inst>,
+}
+
+/// The lists of a generic operation, read from the function's pools.
+#[derive(Clone, Copy)]
+struct Parts<'f> {
+    imms: &'f [i64],
+    args: &'f [Operand],
+    results: &'f [Var],
 }
 
 impl<'m> Compiler<'_, 'm> {
@@ -383,6 +392,8 @@ impl<'m> Compiler<'_, 'm> {
         })
     }
 
+    /// The ordinary instruction `i` translated: the IR's own instructions
+    /// here, calls and generic operations by the methods below.
     fn inst(&self, i: Inst, at: Site) -> Result<Code<'m>, RuntimeError> {
         let f = self.func;
         Ok(match f.inst(i) {
@@ -405,32 +416,12 @@ impl<'m> Compiler<'_, 'm> {
                 callee,
                 args,
                 results,
-            } => {
-                let name: &'m str = f.callee_name(*callee);
-                let results = results.as_slice(f);
-                let callee = match self.by_name.get(name) {
-                    Some(&g) => Callee::Internal(g),
-                    None if results.len() > 1 && self.mode == Mode::Strict => {
-                        return Err(self.unsupported(
-                            at,
-                            format!(
-                                "the interpreter cannot run a call of external `{name}` \
-                                 with {} results (an external gives one value)",
-                                results.len()
-                            ),
-                        ))
-                    }
-                    None => Callee::External {
-                        name,
-                        seed: fnv1a(FNV_OFFSET_BASIS, name.as_bytes()),
-                    },
-                };
-                Code::Call {
-                    results: self.slots(results, at)?,
-                    callee,
-                    args: self.ops(args.as_slice(f), at)?,
-                }
-            }
+            } => self.call(
+                f.callee_name(*callee),
+                args.as_slice(f),
+                results.as_slice(f),
+                at,
+            )?,
             InstData::Print { args } => Code::Print {
                 args: self.ops(args.as_slice(f), at)?,
                 bools: args
@@ -452,130 +443,182 @@ impl<'m> Compiler<'_, 'm> {
                         .collect::<Result<_, _>>()?,
                 }
             }
-            // The negation a back end writes keeps its meaning (see
-            // "Uninterpreted operations").
             InstData::Op {
                 op,
                 imms,
                 args,
                 results,
-            } if self.mode == Mode::Uninterpreted
-                && matches!(f.operator_name(*op), "i32.eqz" | "i64.eqz")
-                && imms.is_empty()
-                && args.len() == 1
-                && results.len() == 1 =>
-            {
-                Code::Unary {
-                    dst: self.slot(results.as_slice(f)[0], at)?,
-                    op: UnOp::Not,
-                    arg: self.op(args.as_slice(f)[0], at)?,
-                }
-            }
-            InstData::Op {
-                op,
-                imms,
-                args,
-                results,
-            } if self.mode == Mode::Uninterpreted => {
-                let name: &'m str = f.operator_name(*op);
-                let imms: Box<[i64]> = imms.as_slice(f).into();
-                let mut seed = fnv1a(FNV_OFFSET_BASIS, name.as_bytes());
-                for m in imms.iter() {
-                    seed = fnv1a(seed, &m.to_le_bytes());
-                }
-                let results = results.as_slice(f);
-                let hashed = Box::new(OpCode {
-                    results: self.slots(results, at)?,
-                    bools: results
-                        .iter()
-                        .map(|&v| f.var_type(v) == Type::Bool)
-                        .collect(),
-                    name,
-                    imms: imms.clone(),
-                    seed,
-                    reads_state: !f.effects(i).is_pure(),
-                    recorded: !f.effects(i).removable_if_unused(),
-                    args: self.ops(args.as_slice(f), at)?,
-                });
-                // An operation of the set that computes keeps its meaning
-                // (constant propagation folds it); where it would trap it
-                // is the uninterpreted function instead (see
-                // "Uninterpreted operations").
-                match f.opcode(*op) {
-                    Some(opcode)
-                        if matches!(opcode.kind(), OpKind::Compute | OpKind::Select)
-                            && results.len() == 1
-                            && imms.len() == opcode.num_imms() =>
-                    {
-                        Code::Exec(Box::new(ExecCode {
-                            opcode,
-                            addr32: false,
-                            imms,
-                            args: hashed.args.clone(),
-                            result: Some(hashed.results[0]),
-                            fallback: Some(hashed),
-                        }))
+            } => {
+                let parts = Parts {
+                    imms: imms.as_slice(f),
+                    args: args.as_slice(f),
+                    results: results.as_slice(f),
+                };
+                match (self.mode, f.opcode(*op)) {
+                    (Mode::Uninterpreted, _) => self.uninterpreted(i, *op, parts, at)?,
+                    (Mode::Strict, Some(opcode)) => self.exec(opcode, parts, at)?,
+                    (Mode::Strict, None) => {
+                        return Err(self.unsupported(
+                            at,
+                            format!(
+                                "the interpreter cannot run operation `{}`",
+                                f.operator_name(*op)
+                            ),
+                        ))
                     }
-                    _ => Code::Op(hashed),
                 }
-            }
-            InstData::Op {
-                op,
-                imms,
-                args,
-                results,
-            } if f.opcode(*op).is_some() => {
-                let opcode = f.opcode(*op).expect("an operation of the set");
-                let results = results.as_slice(f);
-                let memory = match (opcode.access(), opcode) {
-                    (Some(_), _) => imms.as_slice(f).get(2).copied().unwrap_or(0),
-                    (None, Opcode::MemorySize | Opcode::MemoryGrow) => {
-                        imms.as_slice(f).first().copied().unwrap_or(0)
-                    }
-                    _ => 0,
-                };
-                if memory != 0 {
-                    return Err(self.unsupported(
-                        at,
-                        format!(
-                            "the interpreter has one memory: `{opcode}` accesses memory {memory}"
-                        ),
-                    ));
-                }
-                let least = match opcode.access() {
-                    Some(_) => 2,
-                    None => opcode.num_imms(),
-                };
-                if results.len() > 1 || imms.len() < least {
-                    return Err(self.unsupported(
-                        at,
-                        format!("operation `{opcode}` is malformed (verify it first)"),
-                    ));
-                }
-                let addr32 = match args.as_slice(f).first() {
-                    Some(Operand::Var(v)) => f.var_type(*v) == Type::I32,
-                    Some(Operand::Const(c)) => i32::try_from(*c).is_ok(),
-                    _ => false,
-                };
-                Code::Exec(Box::new(ExecCode {
-                    opcode,
-                    addr32,
-                    fallback: None,
-                    imms: imms.as_slice(f).into(),
-                    args: self.ops(args.as_slice(f), at)?,
-                    result: results.first().map(|&r| self.slot(r, at)).transpose()?,
-                }))
-            }
-            InstData::Op { op, .. } => {
-                return Err(self.unsupported(
-                    at,
-                    format!(
-                        "the interpreter cannot run operation `{}`",
-                        f.operator_name(*op)
-                    ),
-                ))
             }
             InstData::Phi { .. } => unreachable!("the ordinary instructions are no phis"),
         })
+    }
+
+    /// A call of `name`: of the function of the program so named, else of
+    /// an external (one result at most outside [`Mode::Uninterpreted`]).
+    fn call(
+        &self,
+        name: &'m str,
+        args: &[Operand],
+        results: &[Var],
+        at: Site,
+    ) -> Result<Code<'m>, RuntimeError> {
+        let callee = match self.by_name.get(name) {
+            Some(&g) => Callee::Internal(g),
+            None if results.len() > 1 && self.mode == Mode::Strict => {
+                return Err(self.unsupported(
+                    at,
+                    format!(
+                        "the interpreter cannot run a call of external `{name}` \
+                         with {} results (an external gives one value)",
+                        results.len()
+                    ),
+                ))
+            }
+            None => Callee::External {
+                name,
+                seed: fnv1a(FNV_OFFSET_BASIS, name.as_bytes()),
+            },
+        };
+        Ok(Code::Call {
+            results: self.slots(results, at)?,
+            callee,
+            args: self.ops(args, at)?,
+        })
+    }
+
+    /// Generic operation `i` (operator `op`) in [`Mode::Uninterpreted`]:
+    /// the uninterpreted function of its operator, except the operations
+    /// of the set that compute, which keep their meaning.
+    fn uninterpreted(
+        &self,
+        i: Inst,
+        op: Operator,
+        parts: Parts<'_>,
+        at: Site,
+    ) -> Result<Code<'m>, RuntimeError> {
+        let Parts {
+            imms,
+            args,
+            results,
+        } = parts;
+        let f = self.func;
+        let name: &'m str = f.operator_name(op);
+        // The negation a back end writes keeps its meaning (see
+        // "Uninterpreted operations").
+        if matches!(name, "i32.eqz" | "i64.eqz")
+            && imms.is_empty()
+            && args.len() == 1
+            && results.len() == 1
+        {
+            return Ok(Code::Unary {
+                dst: self.slot(results[0], at)?,
+                op: UnOp::Not,
+                arg: self.op(args[0], at)?,
+            });
+        }
+        let imms: Box<[i64]> = imms.into();
+        let mut seed = fnv1a(FNV_OFFSET_BASIS, name.as_bytes());
+        for m in imms.iter() {
+            seed = fnv1a(seed, &m.to_le_bytes());
+        }
+        let hashed = Box::new(OpCode {
+            results: self.slots(results, at)?,
+            bools: results
+                .iter()
+                .map(|&v| f.var_type(v) == Type::Bool)
+                .collect(),
+            name,
+            imms: imms.clone(),
+            seed,
+            reads_state: !f.effects(i).is_pure(),
+            recorded: !f.effects(i).removable_if_unused(),
+            args: self.ops(args, at)?,
+        });
+        // An operation of the set that computes keeps its meaning
+        // (constant propagation folds it); where it would trap it
+        // is the uninterpreted function instead (see
+        // "Uninterpreted operations").
+        Ok(match f.opcode(op) {
+            Some(opcode)
+                if matches!(opcode.kind(), OpKind::Compute | OpKind::Select)
+                    && results.len() == 1
+                    && imms.len() == opcode.num_imms() =>
+            {
+                Code::Exec(Box::new(ExecCode {
+                    opcode,
+                    addr32: false,
+                    imms,
+                    args: hashed.args.clone(),
+                    result: Some(hashed.results[0]),
+                    fallback: Some(hashed),
+                }))
+            }
+            _ => Code::Op(hashed),
+        })
+    }
+
+    /// An operation of the set, run with its meaning: refused if it names
+    /// a memory other than 0 or is malformed.
+    fn exec(&self, opcode: Opcode, parts: Parts<'_>, at: Site) -> Result<Code<'m>, RuntimeError> {
+        let f = self.func;
+        let memory = match (opcode.access(), opcode) {
+            (Some(_), _) => parts.imms.get(2).copied().unwrap_or(0),
+            (None, Opcode::MemorySize | Opcode::MemoryGrow) => {
+                parts.imms.first().copied().unwrap_or(0)
+            }
+            _ => 0,
+        };
+        if memory != 0 {
+            return Err(self.unsupported(
+                at,
+                format!("the interpreter has one memory: `{opcode}` accesses memory {memory}"),
+            ));
+        }
+        let least = match opcode.access() {
+            Some(_) => 2,
+            None => opcode.num_imms(),
+        };
+        if parts.results.len() > 1 || parts.imms.len() < least {
+            return Err(self.unsupported(
+                at,
+                format!("operation `{opcode}` is malformed (verify it first)"),
+            ));
+        }
+        let addr32 = match parts.args.first() {
+            Some(Operand::Var(v)) => f.var_type(*v) == Type::I32,
+            Some(Operand::Const(c)) => i32::try_from(*c).is_ok(),
+            _ => false,
+        };
+        Ok(Code::Exec(Box::new(ExecCode {
+            opcode,
+            addr32,
+            fallback: None,
+            imms: parts.imms.into(),
+            args: self.ops(parts.args, at)?,
+            result: parts
+                .results
+                .first()
+                .map(|&r| self.slot(r, at))
+                .transpose()?,
+        })))
     }
 }

@@ -1,15 +1,15 @@
 //! Execution: the interpreter's main loop over the compiled tables, with an
 //! explicit frame stack.
 
-use super::compile::{CFunc, Callee, Code, ExecCode, Op, OpCode, Term};
+use super::compile::{CFunc, Callee, Code, Edge, ExecCode, Op, OpCode, Term};
 use super::error::{ErrorKind, Location, Position, RuntimeError};
+use super::external::{external_result, fnv1a, uninterpreted_result, FNV_OFFSET_BASIS};
 use super::memory::State;
-use super::{
-    external_result, fnv1a, uninterpreted_result, CallRecord, Mode, OpRecord, Outcome, Output,
-    RunOptions, Value, FNV_OFFSET_BASIS,
-};
+use super::options::{Mode, RunOptions};
+use super::outcome::{CallRecord, OpRecord, Outcome, Output};
+use super::Value;
 use crate::eval::{self, Trap};
-use crate::ir::{Block, OpKind, OpTrap, Var, VarNames};
+use crate::ir::{BinOp, Block, OpKind, OpTrap, Var, VarNames};
 
 /// Runs function number `entry` of `funcs` on `args`, its prints and calls
 /// going to `out` as they happen, its loads, stores and globals on `world`.
@@ -61,6 +61,13 @@ struct Frame {
     /// Index of the next ordinary instruction of `block`.
     ip: usize,
     base: usize,
+}
+
+/// How a block is left: along an edge, or by a return (its values in
+/// the machine's `scratch`).
+enum Exit<'t> {
+    Edge(&'t Edge),
+    Ret,
 }
 
 struct Machine<'a, 'm> {
@@ -267,6 +274,12 @@ impl Machine<'_, '_> {
     }
 
     /// Runs the entry function; its returned values.
+    ///
+    /// The loop runs the ordinary instructions of the current block
+    /// ([`Machine::inst`]), then its terminator ([`Machine::terminator`]):
+    /// a call suspends the frame and enters the callee, a return resumes
+    /// the caller, and an edge moves to its target through its phis
+    /// ([`Machine::take_edge`]).
     fn exec(&mut self, entry: u32, args: &[i64]) -> Result<Vec<Value>, RuntimeError> {
         let funcs = self.funcs;
         let ef = &funcs[entry as usize];
@@ -286,237 +299,312 @@ impl Machine<'_, '_> {
         }
         'frame: loop {
             let block = &funcs[fr.func as usize].blocks[fr.block as usize];
-            // Ordinary instructions.
             while let Some(code) = block.insts.get(fr.ip) {
                 let pos = Position::Inst(block.nphis as usize + fr.ip);
-                let base = fr.base;
-                let cost = match code {
-                    Code::ParCopy { dsts, .. } => dsts.len() as u64,
-                    _ => 1,
-                };
-                self.charge(cost, &fr, pos)?;
-                match code {
-                    Code::Copy { dst, src } => {
-                        // A copy moves `undef` even with strict reads (Bril's
-                        // `id` may copy an `undef`).
-                        self.vals[base + *dst as usize] = read(&self.vals, base, *src);
-                    }
-                    Code::Unary { dst, op, arg } => {
-                        let v = eval::unary(*op, self.get(base, *arg, &fr, pos)?);
-                        self.vals[base + *dst as usize] = v;
-                    }
-                    Code::Binary { dst, op, lhs, rhs } => {
-                        let a = self.get(base, *lhs, &fr, pos)?;
-                        let b = self.get(base, *rhs, &fr, pos)?;
-                        let v = match eval::binary(*op, a, b) {
-                            Ok(v) => v,
-                            Err(trap) => {
-                                let kind = match trap {
-                                    Trap::DivisionByZero => ErrorKind::DivisionByZero(*op),
-                                    Trap::DivisionByUndef => ErrorKind::DivisionByUndef(*op),
-                                };
-                                return Err(self.error(fr.func, fr.block, pos, kind));
-                            }
-                        };
-                        self.vals[base + *dst as usize] = v;
-                    }
-                    Code::Print { args, bools } => {
-                        let mut line = std::mem::take(&mut self.line);
-                        line.clear();
-                        for (&a, &b) in args.iter().zip(bools.iter()) {
-                            line.push(match self.get(base, a, &fr, pos)? {
-                                Value::Int(v) if b => Value::Bool(v != 0),
-                                v => v,
-                            });
-                        }
-                        self.out.print(&line);
-                        self.line = line;
-                    }
-                    Code::ParCopy { dsts, srcs } => {
-                        // All reads, then all writes.
-                        self.scratch.clear();
-                        for &s in srcs.iter() {
-                            let v = read(&self.vals, base, s);
-                            self.scratch.push(v);
-                        }
-                        for (&d, &v) in dsts.iter().zip(&self.scratch) {
-                            self.vals[base + d as usize] = v;
-                        }
-                    }
-                    Code::Call {
-                        results,
-                        callee: Callee::External { name, seed },
-                        args,
-                    } => {
-                        self.scratch.clear();
-                        for &a in args.iter() {
-                            let v = self.get(base, a, &fr, pos)?;
-                            self.scratch.push(v);
-                        }
-                        let result = match self.mode {
-                            Mode::Strict => external_result(*seed, &self.scratch),
-                            Mode::Uninterpreted => self.uninterpreted_call(*seed, results, base),
-                        };
-                        if self.opts.trace_calls {
-                            self.out.call(CallRecord {
-                                func: (*name).into(),
-                                args: self.scratch.clone(),
-                                result,
-                            });
-                        }
-                        if let Some(&d) = results.first() {
-                            self.vals[base + d as usize] = result;
-                        }
-                    }
-                    Code::Exec(x) => {
-                        let v = match self.exec_op(x, base, &fr, pos)? {
-                            Ok(v) => Some(v),
-                            // Uninterpreted: where it would trap, the hash.
-                            Err(_) if x.fallback.is_some() => {
-                                let op = x.fallback.as_deref().expect("a fallback");
-                                self.scratch.clear();
-                                for &a in op.args.iter() {
-                                    let v = self.get(base, a, &fr, pos)?;
-                                    self.scratch.push(v);
-                                }
-                                self.uninterpreted_op(op, base);
-                                None
-                            }
-                            Err(trap) => {
-                                let kind = ErrorKind::Trap { op: x.opcode, trap };
-                                return Err(self.error(fr.func, fr.block, pos, kind));
-                            }
-                        };
-                        if let (Some(v), Some(r)) = (v, x.result) {
-                            self.vals[base + r as usize] = v;
-                        }
-                    }
-                    Code::Op(op) => {
-                        self.scratch.clear();
-                        for &a in op.args.iter() {
-                            let v = self.get(base, a, &fr, pos)?;
-                            self.scratch.push(v);
-                        }
-                        self.uninterpreted_op(op, base);
-                    }
-                    Code::Call {
-                        callee: Callee::Internal(g),
-                        args,
-                        ..
-                    } => {
-                        let gf = &funcs[*g as usize];
-                        if args.len() != gf.params.len() {
-                            let kind = ErrorKind::ArityMismatch {
-                                callee: gf.src.name().into(),
-                                expected: gf.params.len(),
-                                got: args.len(),
-                            };
-                            return Err(self.error(fr.func, fr.block, pos, kind));
-                        }
-                        // Live frames: the suspended callers, this one, the callee.
-                        if self.frames.len() + 2 > self.opts.max_depth {
-                            let kind = ErrorKind::CallDepthExceeded {
-                                limit: self.opts.max_depth,
-                            };
-                            return Err(self.error(fr.func, fr.block, pos, kind));
-                        }
-                        let callee = self.enter(*g)?;
-                        // The caller's slots stay below the callee's.
-                        for (&p, &a) in gf.params.iter().zip(args.iter()) {
-                            let v = self.get(base, a, &fr, pos)?;
-                            self.vals[callee.base + p as usize] = v;
-                        }
-                        fr.ip += 1;
-                        self.frames.push(fr);
-                        fr = callee;
-                        continue 'frame;
-                    }
+                if let Some(callee) = self.inst(code, &fr, pos)? {
+                    fr.ip += 1;
+                    self.frames.push(fr);
+                    fr = callee;
+                    continue 'frame;
                 }
                 fr.ip += 1;
             }
-
-            // The terminator.
-            self.charge(1, &fr, Position::Terminator)?;
-            let cur = fr.base;
-            let edge = match &block.term {
-                Term::Jump(e) => e,
-                Term::Branch {
-                    cond,
-                    then_edge,
-                    else_edge,
-                } => match self.get(cur, *cond, &fr, Position::Terminator)?.as_int() {
-                    Some(0) => else_edge,
-                    Some(_) => then_edge,
-                    None => {
-                        let kind = ErrorKind::BranchOnUndef;
-                        return Err(self.error(fr.func, fr.block, Position::Terminator, kind));
-                    }
-                },
-                Term::Switch {
-                    value,
-                    default,
-                    targets,
-                } => match self.get(cur, *value, &fr, Position::Terminator)?.as_int() {
-                    Some(v) => usize::try_from(v)
-                        .ok()
-                        .and_then(|i| targets.get(i))
-                        .unwrap_or(default),
-                    None => {
-                        let kind = ErrorKind::SwitchOnUndef;
-                        return Err(self.error(fr.func, fr.block, Position::Terminator, kind));
-                    }
-                },
-                Term::Ret(vals) => {
-                    self.scratch.clear();
-                    for &v in vals.iter() {
-                        let v = self.get(cur, v, &fr, Position::Terminator)?;
-                        self.scratch.push(v);
-                    }
+            match self.terminator(&block.term, &fr)? {
+                Exit::Edge(edge) => self.take_edge(edge, &mut fr)?,
+                Exit::Ret => {
                     self.vals.truncate(fr.base);
                     let Some(caller) = self.frames.pop() else {
                         return Ok(std::mem::take(&mut self.scratch));
                     };
                     self.bind_results(&fr, &caller)?;
                     fr = caller;
-                    continue 'frame;
                 }
-                Term::Unreachable => {
-                    let kind = ErrorKind::Unreachable;
-                    return Err(self.error(fr.func, fr.block, Position::Terminator, kind));
-                }
-            };
-
-            // Take the edge: the target's phis as one parallel copy.
-            let target = &funcs[fr.func as usize].blocks[edge.target as usize];
-            if let Some(v) = self.visits.get_mut(fr.func as usize) {
-                v[edge.target as usize] += 1;
-            }
-            if target.nphis > 0 {
-                let from = fr.block;
-                fr.block = edge.target;
-                fr.ip = 0;
-                self.charge(u64::from(target.nphis), &fr, Position::Inst(0))?;
-                if let Some(k) = edge.missing {
-                    let pred = funcs[fr.func as usize]
-                        .src
-                        .block_name(Block::from_u32(from))
-                        .into();
-                    let kind = ErrorKind::MissingPhiArg { pred: Some(pred) };
-                    return Err(self.error(fr.func, fr.block, Position::Inst(k as usize), kind));
-                }
-                self.scratch.clear();
-                for &(_, s) in edge.moves.iter() {
-                    let v = read(&self.vals, cur, s);
-                    self.scratch.push(v);
-                }
-                for (&(d, _), &v) in edge.moves.iter().zip(&self.scratch) {
-                    self.vals[cur + d as usize] = v;
-                }
-            } else {
-                fr.block = edge.target;
-                fr.ip = 0;
             }
         }
+    }
+
+    /// Runs the ordinary instruction `code` of `fr`, at `pos` of its block:
+    /// `Some` callee frame (its parameters bound) for a call of a function
+    /// of the program, `None` when the instruction is done.
+    #[inline(always)]
+    fn inst(
+        &mut self,
+        code: &Code<'_>,
+        fr: &Frame,
+        pos: Position,
+    ) -> Result<Option<Frame>, RuntimeError> {
+        let base = fr.base;
+        let cost = match code {
+            Code::ParCopy { dsts, .. } => dsts.len() as u64,
+            _ => 1,
+        };
+        self.charge(cost, fr, pos)?;
+        match code {
+            Code::Copy { dst, src } => {
+                // A copy moves `undef` even with strict reads (Bril's
+                // `id` may copy an `undef`).
+                self.vals[base + *dst as usize] = read(&self.vals, base, *src);
+            }
+            Code::Unary { dst, op, arg } => {
+                let v = eval::unary(*op, self.get(base, *arg, fr, pos)?);
+                self.vals[base + *dst as usize] = v;
+            }
+            Code::Binary { dst, op, lhs, rhs } => {
+                let a = self.get(base, *lhs, fr, pos)?;
+                let b = self.get(base, *rhs, fr, pos)?;
+                let v = match eval::binary(*op, a, b) {
+                    Ok(v) => v,
+                    Err(trap) => return Err(self.binary_trap(*op, trap, fr, pos)),
+                };
+                self.vals[base + *dst as usize] = v;
+            }
+            Code::Print { args, bools } => self.print(args, bools, fr, pos)?,
+            Code::ParCopy { dsts, srcs } => {
+                // All reads, then all writes.
+                self.scratch.clear();
+                for &s in srcs.iter() {
+                    let v = read(&self.vals, base, s);
+                    self.scratch.push(v);
+                }
+                for (&d, &v) in dsts.iter().zip(&self.scratch) {
+                    self.vals[base + d as usize] = v;
+                }
+            }
+            Code::Call {
+                results,
+                callee: Callee::External { name, seed },
+                args,
+            } => self.external_call(name, *seed, args, results, fr, pos)?,
+            Code::Exec(x) => self.exec_code(x, fr, pos)?,
+            Code::Op(op) => {
+                self.read_args(&op.args, fr, pos)?;
+                self.uninterpreted_op(op, base);
+            }
+            Code::Call {
+                callee: Callee::Internal(g),
+                args,
+                ..
+            } => return self.call(*g, args, fr, pos).map(Some),
+        }
+        Ok(None)
+    }
+
+    /// The values of `args` into `scratch`, in order.
+    #[inline(always)]
+    fn read_args(&mut self, args: &[Op], fr: &Frame, pos: Position) -> Result<(), RuntimeError> {
+        self.scratch.clear();
+        for &a in args.iter() {
+            let v = self.get(fr.base, a, fr, pos)?;
+            self.scratch.push(v);
+        }
+        Ok(())
+    }
+
+    /// The error of a binary operation that trapped.
+    #[cold]
+    fn binary_trap(&self, op: BinOp, trap: Trap, fr: &Frame, pos: Position) -> RuntimeError {
+        let kind = match trap {
+            Trap::DivisionByZero => ErrorKind::DivisionByZero(op),
+            Trap::DivisionByUndef => ErrorKind::DivisionByUndef(op),
+        };
+        self.error(fr.func, fr.block, pos, kind)
+    }
+
+    /// A `print` of `args` (the ones flagged in `bools` shown as booleans).
+    fn print(
+        &mut self,
+        args: &[Op],
+        bools: &[bool],
+        fr: &Frame,
+        pos: Position,
+    ) -> Result<(), RuntimeError> {
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        for (&a, &b) in args.iter().zip(bools.iter()) {
+            line.push(match self.get(fr.base, a, fr, pos)? {
+                Value::Int(v) if b => Value::Bool(v != 0),
+                v => v,
+            });
+        }
+        self.out.print(&line);
+        self.line = line;
+        Ok(())
+    }
+
+    /// A call of the external function `name` (its hash state after the
+    /// name is `seed`): its result from the hash of its arguments, traced
+    /// with [`RunOptions::trace_calls`].
+    #[inline]
+    fn external_call(
+        &mut self,
+        name: &str,
+        seed: u64,
+        args: &[Op],
+        results: &[u32],
+        fr: &Frame,
+        pos: Position,
+    ) -> Result<(), RuntimeError> {
+        self.read_args(args, fr, pos)?;
+        let result = match self.mode {
+            Mode::Strict => external_result(seed, &self.scratch),
+            Mode::Uninterpreted => self.uninterpreted_call(seed, results, fr.base),
+        };
+        if self.opts.trace_calls {
+            self.out.call(CallRecord {
+                func: name.into(),
+                args: self.scratch.clone(),
+                result,
+            });
+        }
+        if let Some(&d) = results.first() {
+            self.vals[fr.base + d as usize] = result;
+        }
+        Ok(())
+    }
+
+    /// An operation of the set: its value to its result, or, where it
+    /// traps, the hash of its uninterpreted fallback ([`Mode::Uninterpreted`])
+    /// or the trap as an error.
+    #[inline]
+    fn exec_code(&mut self, x: &ExecCode, fr: &Frame, pos: Position) -> Result<(), RuntimeError> {
+        let base = fr.base;
+        let v = match self.exec_op(x, base, fr, pos)? {
+            Ok(v) => v,
+            // Uninterpreted: where it would trap, the hash.
+            Err(_) if x.fallback.is_some() => {
+                let op = x.fallback.as_deref().expect("a fallback");
+                self.read_args(&op.args, fr, pos)?;
+                self.uninterpreted_op(op, base);
+                return Ok(());
+            }
+            Err(trap) => {
+                let kind = ErrorKind::Trap { op: x.opcode, trap };
+                return Err(self.error(fr.func, fr.block, pos, kind));
+            }
+        };
+        if let Some(r) = x.result {
+            self.vals[base + r as usize] = v;
+        }
+        Ok(())
+    }
+
+    /// A call of function number `g` of the program with `args`: the
+    /// callee's frame, its parameters bound, after the checks of arity and
+    /// call depth.
+    #[inline]
+    fn call(
+        &mut self,
+        g: u32,
+        args: &[Op],
+        fr: &Frame,
+        pos: Position,
+    ) -> Result<Frame, RuntimeError> {
+        let funcs = self.funcs;
+        let gf = &funcs[g as usize];
+        if args.len() != gf.params.len() {
+            let kind = ErrorKind::ArityMismatch {
+                callee: gf.src.name().into(),
+                expected: gf.params.len(),
+                got: args.len(),
+            };
+            return Err(self.error(fr.func, fr.block, pos, kind));
+        }
+        // Live frames: the suspended callers, this one, the callee.
+        if self.frames.len() + 2 > self.opts.max_depth {
+            let kind = ErrorKind::CallDepthExceeded {
+                limit: self.opts.max_depth,
+            };
+            return Err(self.error(fr.func, fr.block, pos, kind));
+        }
+        let callee = self.enter(g)?;
+        // The caller's slots stay below the callee's.
+        for (&p, &a) in gf.params.iter().zip(args.iter()) {
+            let v = self.get(fr.base, a, fr, pos)?;
+            self.vals[callee.base + p as usize] = v;
+        }
+        Ok(callee)
+    }
+
+    /// Runs the terminator `term` of the current block: the edge to take,
+    /// or a return with the values in `scratch`.
+    #[inline(always)]
+    fn terminator<'t>(&mut self, term: &'t Term, fr: &Frame) -> Result<Exit<'t>, RuntimeError> {
+        let at = Position::Terminator;
+        self.charge(1, fr, at)?;
+        let cur = fr.base;
+        Ok(Exit::Edge(match term {
+            Term::Jump(e) => e,
+            Term::Branch {
+                cond,
+                then_edge,
+                else_edge,
+            } => match self.get(cur, *cond, fr, at)?.as_int() {
+                Some(0) => else_edge,
+                Some(_) => then_edge,
+                None => {
+                    let kind = ErrorKind::BranchOnUndef;
+                    return Err(self.error(fr.func, fr.block, at, kind));
+                }
+            },
+            Term::Switch {
+                value,
+                default,
+                targets,
+            } => match self.get(cur, *value, fr, at)?.as_int() {
+                Some(v) => usize::try_from(v)
+                    .ok()
+                    .and_then(|i| targets.get(i))
+                    .unwrap_or(default),
+                None => {
+                    let kind = ErrorKind::SwitchOnUndef;
+                    return Err(self.error(fr.func, fr.block, at, kind));
+                }
+            },
+            Term::Ret(vals) => {
+                self.read_args(vals, fr, at)?;
+                return Ok(Exit::Ret);
+            }
+            Term::Unreachable => {
+                let kind = ErrorKind::Unreachable;
+                return Err(self.error(fr.func, fr.block, at, kind));
+            }
+        }))
+    }
+
+    /// Moves `fr` along `edge` to its target: the target's phis as one
+    /// parallel copy.
+    #[inline]
+    fn take_edge(&mut self, edge: &Edge, fr: &mut Frame) -> Result<(), RuntimeError> {
+        let funcs = self.funcs;
+        let target = &funcs[fr.func as usize].blocks[edge.target as usize];
+        if let Some(v) = self.visits.get_mut(fr.func as usize) {
+            v[edge.target as usize] += 1;
+        }
+        let from = fr.block;
+        fr.block = edge.target;
+        fr.ip = 0;
+        if target.nphis == 0 {
+            return Ok(());
+        }
+        self.charge(u64::from(target.nphis), fr, Position::Inst(0))?;
+        if let Some(k) = edge.missing {
+            let pred = funcs[fr.func as usize]
+                .src
+                .block_name(Block::from_u32(from))
+                .into();
+            let kind = ErrorKind::MissingPhiArg { pred: Some(pred) };
+            return Err(self.error(fr.func, fr.block, Position::Inst(k as usize), kind));
+        }
+        let cur = fr.base;
+        self.scratch.clear();
+        for &(_, s) in edge.moves.iter() {
+            let v = read(&self.vals, cur, s);
+            self.scratch.push(v);
+        }
+        for (&(d, _), &v) in edge.moves.iter().zip(&self.scratch) {
+            self.vals[cur + d as usize] = v;
+        }
+        Ok(())
     }
 
     /// The hash of an uninterpreted function from `seed` (its name's, and

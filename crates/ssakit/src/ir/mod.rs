@@ -29,7 +29,7 @@
 
 mod builder;
 mod cfg;
-mod compare;
+mod effects;
 mod function;
 mod inst;
 mod names;
@@ -40,6 +40,7 @@ mod types;
 
 pub use builder::FunctionBuilder;
 pub use cfg::Cfg;
+pub use effects::Effects;
 #[cfg(test)]
 pub(crate) use function::VarData;
 pub use function::{Function, Module};
@@ -48,9 +49,7 @@ pub use names::{is_reserved, VarNames, RESERVED};
 pub(crate) use opcode::Kind as OpKind;
 pub use opcode::{Access, OpTrap, Opcode, Slot};
 pub(crate) use point::{Dominance, Point};
-pub use symbols::{
-    Callee, Effects, EffectsConflict, Operator, OperatorData, SharedSymbols, Symbols,
-};
+pub use symbols::{Callee, EffectsConflict, Operator, OperatorData, SharedSymbols, Symbols};
 pub use types::Type;
 
 crate::entity_ref!(

@@ -771,7 +771,7 @@ mod tests {
         }
     }
 
-    /// Issue 32: folding against the interpreter's evaluation, end to end.
+    /// Folding against the interpreter's evaluation, end to end.
     /// For every operator and every pair of edge constants (0, ±1, ±2, the
     /// shift amounts 63 to 65, the 32-bit edges, 2³², `i64::MIN`,
     /// `i64::MAX` and their neighbours, `undef`), `x = a op b; ret x` is run

@@ -1,5 +1,4 @@
-//! Output quality pinned against figures recorded before the IR's second
-//! round (issue "IR, round 2") and kept since: on the examples and on 1,000
+//! Output quality pinned against recorded figures: on the examples and on 1,000
 //! generated programs, the number of phis each construction flavour places
 //! and, after destruction in each mode, the copies left in the program
 //! (static) and the instructions executed on one argument vector (dynamic).

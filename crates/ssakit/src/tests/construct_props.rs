@@ -109,7 +109,7 @@ proptest! {
     }
 }
 
-/// Issue 32: a failing property test does not rewrite the tracked
+/// A failing property test does not rewrite the tracked
 /// `.proptest-regressions` file beside it (proptest appended the failing
 /// seed there): [`common::config`] replays the seeds of the tracked file
 /// and saves a new failure under `target/tmp`.

@@ -10,7 +10,7 @@
 //! * 3,000 diamonds each copying `x` on one side, after construction;
 //! * generated ladders of nested loops, deep loop nests, random programs
 //!   and switches, as built and after copy propagation, and a wide switch
-//!   (where classes used to grow across a deep dominator tree, or where
+//!   (where classes could grow across a deep dominator tree, or where
 //!   one block has thousands of predecessors), at two sizes: the
 //!   interference work grows linearly.
 

@@ -1,6 +1,6 @@
-//! The examples that documented items now `pub(crate)` (issue 31,
-//! item 5): a doctest can reach only the public API, so each example runs
-//! here as a unit test, named after the file and the item it shows.
+//! The examples of items that are `pub(crate)`: a doctest can reach only
+//! the public API, so each example runs here as a unit test, named after
+//! the file and the item it shows.
 #![allow(
     unused_imports,
     unused_variables,

@@ -2,7 +2,7 @@
 //! `pub(crate)` (the steps inside the passes, the brute-force oracles'
 //! helpers, the IR's internal queries), so they live in the crate as unit
 //! tests instead of under `crates/ssakit/tests`, which sees only the public
-//! API (issue 31, item 5). They share `tests/common` and `tests/support`
+//! API. They share `tests/common` and `tests/support`
 //! with the integration tests. `ssakit::` paths resolve here through the
 //! `extern crate self as ssakit` of `lib.rs`, so each file reads as it
 //! did as an integration test.

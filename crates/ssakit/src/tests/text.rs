@@ -229,7 +229,7 @@ fn syntax_errors() {
     );
 }
 
-/// Issue 32, defect 14: type names are contextual, types only follow `:`
+/// Type names are contextual, types only follow `:`
 /// or `->`. A program naming values `v0 ... vN` reaches `v128`; `i32`,
 /// `f64`, `bool` name variables, labels, functions; typed definitions and
 /// signatures still read their types; everything prints and parses back.
@@ -382,7 +382,7 @@ fn line_col_counts_every_line_ending_and_skips_a_byte_order_mark() {
     }
 }
 
-/// Issue 16, defect 2: a phi in a block without predecessors is refused
+/// A phi in a block without predecessors is refused
 /// with its location by the parser, and by the verifier when built.
 #[test]
 fn a_phi_in_a_block_without_predecessors_is_refused() {

@@ -1,5 +1,4 @@
-//! Typed variables and generic operations with effects (issue "IR, round
-//! 2"): a program in the shape of lifted WebAssembly, written as `.ssa`
+//! Typed variables and generic operations with effects: a program in the shape of lifted WebAssembly, written as `.ssa`
 //! text, goes through construction, every optimisation and destruction
 //! with its effects kept; the text format round-trips all of it; the
 //! verifier checks types; the interpreter refuses what it cannot run with
@@ -261,7 +260,7 @@ fn the_parser_rejects_conflicting_types_and_unknown_operators() {
     );
     assert!(err("operator g bogus\nfunction f() {\ne:\n    ret\n}\n").contains("unknown effect"));
     assert!(err("function f() {\ne:\n    ret\n}\noperator g pure\n").contains("after a function"));
-    // A phi in a block without predecessors (issue 16, defect 2).
+    // A phi in a block without predecessors.
     assert!(
         err("function main(n) {\nentry:\n    x = phi()\n    print x\n    ret x\n}\n")
             .contains("no predecessors")

@@ -29,6 +29,7 @@ use crate::entity::{EntityList, EntityVec, ListPool, ListStore, PackedOption};
 use std::sync::Arc;
 
 mod compact;
+mod compare;
 mod insts;
 mod layout;
 mod operands;
@@ -432,50 +433,6 @@ impl Function {
         self.symbols.callee_name(c)
     }
 }
-
-impl PartialEq for Function {
-    /// Two functions are equal when they print the same: same name,
-    /// signature, variables (names, versions and types by index), layout,
-    /// labels, and, block by block, instructions with the same contents
-    /// (instruction numbers and where lists sit in the pools do not
-    /// matter); operators and callees compare by name.
-    fn eq(&self, o: &Self) -> bool {
-        let same_var = |a: &VarData, b: &VarData| {
-            a.ty == b.ty
-                && match (a.kind, b.kind) {
-                    (VarKind::Named { name: x }, VarKind::Named { name: y }) => {
-                        self.names.get(x) == o.names.get(y)
-                    }
-                    (x, y) => x == y,
-                }
-        };
-        self.name == o.name
-            && self.params == o.params
-            && self.returns == o.returns
-            && self.vars.len() == o.vars.len()
-            && self
-                .vars
-                .values()
-                .zip(o.vars.values())
-                .all(|(a, b)| same_var(a, b))
-            && self.layout == o.layout
-            && self.layout.iter().all(|&b| {
-                let (x, y) = (&self.blocks[b], &o.blocks[b]);
-                self.block_name(b) == o.block_name(b)
-                    && x.phis.len() == y.phis.len()
-                    && x.insts.len() == y.insts.len()
-                    && self
-                        .block_phis(b)
-                        .iter()
-                        .zip(o.block_phis(b))
-                        .chain(self.block_insts(b).iter().zip(o.block_insts(b)))
-                        .all(|(&i, &j)| super::compare::same_inst(self, i, o, j))
-                    && super::compare::same_term(self, &x.term, o, &y.term)
-            })
-    }
-}
-
-impl Eq for Function {}
 
 /// A module: functions, in order.
 ///
