@@ -300,15 +300,24 @@ pub fn outside_functions(bin: &Binary<'_>) -> Outside {
         .map(|f| (f.extent.start, f.extent.end))
         .collect();
     extents.sort_unstable();
+    // Their union, as disjoint ranges in address order (extents may
+    // nest or overlap), so that the ends too are in order.
+    let mut union: Vec<(u64, u64)> = Vec::with_capacity(extents.len());
+    for (s, e) in extents {
+        match union.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => union.push((s, e)),
+        }
+    }
     let mut out = Outside::default();
     let mut ranges = Vec::new();
     for (addr, code) in bin.code_sections() {
         let end = addr + code.len() as u64;
         out.executable += code.len() as u64;
         // The extents that meet [addr, end), in address order.
-        let first = extents.partition_point(|&(_, e)| e <= addr);
+        let first = union.partition_point(|&(_, e)| e <= addr);
         let mut at = addr;
-        for &(s, e) in &extents[first..] {
+        for &(s, e) in &union[first..] {
             if s >= end {
                 break;
             }
@@ -458,6 +467,31 @@ mod tests {
         assert_eq!(outside_functions(&bin), want);
         let none = Binary::of_sections(&[(CODE, &code[..1], true), (0x2000, &code, false)]);
         assert_eq!(outside_functions(&none).executable, 1);
+    }
+
+    /// An extent nested in a longer one (a cold part inside its parent's
+    /// symbol range) hides nothing: the longer one still covers the start
+    /// of a later section (`ret` at `CODE`, then `xor eax, eax; ret` ×2
+    /// and `ret` at `CODE + 0x10`; extents `0..0x17` and `5..6`): only
+    /// the last `ret` is outside.
+    #[test]
+    fn nested_extents_cover_their_union() {
+        let code = [0x31, 0xc0, 0xc3, 0x31, 0xc0, 0xc3, 0xc3, 0xc3];
+        let f = |start: u64, end: u64| FuncInfo {
+            name: "f".into(),
+            label: "f".into(),
+            extent: CODE + start..CODE + end,
+            origin: Origin::Symbol,
+        };
+        let bin = Binary::of_sections(&[(CODE, &[0xc3], true), (CODE + 0x10, &code, true)])
+            .with_functions(vec![f(0, 0x17), f(5, 6)]);
+        let want = Outside {
+            executable: 9,
+            bytes: 1,
+            instructions: 1,
+            ranges: 1,
+        };
+        assert_eq!(outside_functions(&bin), want);
     }
 
     /// `ret; 0x06` (`push es`, invalid in 64-bit mode): data in code.
