@@ -26,7 +26,8 @@ enum Outcome {
 }
 
 /// Reads `bytes`, runs the pipeline on every function (opaque, with
-/// the semantics and the passes, with `--stack`, with `--signatures`); panics (failing
+/// the semantics and the passes, with `--stack`, with `--signatures`)
+/// and counts the code outside functions; panics (failing
 /// the test) on a panic, an error without an offset inside the file, a
 /// pipeline failure or a slow input.
 fn feed(bytes: &[u8], what: &str) -> Outcome {
@@ -64,6 +65,10 @@ fn feed(bytes: &[u8], what: &str) -> Outcome {
                 );
             }
         }
+        // The code outside every extent (`x86 stats`' row): counted,
+        // never more than the executable bytes.
+        let out = ssakit_x86::lost::outside_functions(&bin);
+        assert!(out.bytes <= out.executable, "{what}: {out:?}");
         Ok::<(), ssakit_x86::X86Error>(())
     }));
     assert!(
