@@ -238,6 +238,30 @@ fn check_rejects_invalid_ssa_with_a_location() {
     );
 }
 
+/// An ill-typed program (`i32.add` reading an `i64` variable, defined in a
+/// branch) is the input's fault for every command that takes a program
+/// before construction: exit 1 at its line, not the internal error
+/// (exit 3) construction's output check used to give, nor a run on
+/// values of the wrong width, nor a mismatch (exit 4) of `reduce`.
+#[test]
+fn ill_typed_input_is_an_input_error_with_its_line() {
+    let src = "operator i32.add pure\nfunction main(n) {\nentry:\n    c = n < 3\n    branch c, a, j\na:\n    n = 5\n    jump j\nj:\n    x: i32 = i32.add(n, n)\n    ret x\n}\n";
+    for args in [
+        &["construct", "-"][..],
+        &["construct", "--trace", "n", "-"],
+        &["run", "-", "1"],
+        &["reduce", "-"],
+    ] {
+        let o = ssakit(args, Some(src));
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with("error: <stdin>:10:5: `i32.add` operand 1 is a `i64`, not i32"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 /// Issue 16, defect 7: `check` on 20,000 small invalid functions reports
 /// each error at its line, in time linear in the input: each report
 /// searched the functions by name and counted the lines from the start

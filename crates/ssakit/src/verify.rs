@@ -248,6 +248,34 @@ pub fn verify_valid(func: &Function) -> Result<(), Vec<IrError>> {
     Verifier::new(func).run(false).map(|_| ())
 }
 
+/// Checks invariant 6 alone (and the layout, without which nothing can
+/// be checked): every operation, copy, branch and `ret` well typed. It
+/// needs no SSA: a variable has one type, so a non-SSA program's types
+/// are those of its construction, and construction can neither make an
+/// ill-typed program well typed nor the reverse. Commands that take a
+/// program before construction check this first, so that an ill-typed
+/// input is reported as such, not as invalid SSA out of construction.
+///
+/// ```
+/// use ssakit::{text::parse_module, verify::verify_types};
+/// let ok = parse_module("function f(a) {\nentry:\n    a = a + 1\n    ret a\n}\n").unwrap();
+/// assert!(verify_types(&ok.functions[0]).is_ok());
+/// let src = "operator i32.add pure\nfunction f(a) {\nentry:\n    a = i32.add(a, a)\n    ret a\n}\n";
+/// let bad = parse_module(src).unwrap();
+/// let errs = verify_types(&bad.functions[0]).unwrap_err();
+/// assert!(errs[0].message.contains("is a `i64`, not i32"));
+/// ```
+pub fn verify_types(func: &Function) -> Result<(), Vec<IrError>> {
+    let mut v = Verifier::new(func);
+    if v.verify_layout() {
+        v.verify_types();
+    }
+    match v.errs.is_empty() {
+        true => Ok(()),
+        false => Err(v.errs),
+    }
+}
+
 /// The state of one verification: the function, the errors found, and
 /// the definition of each variable, which several checks share. One method
 /// per invariant, as Cranelift's verifier.

@@ -155,11 +155,18 @@ pub fn run(a: Args) -> Result<(), Failed> {
     // then report in module order. Phase times are summed over functions.
     enum Fail {
         Input(ssakit::error::IrError),
+        /// Ill-typed input: construction keeps each variable's type, so
+        /// its output would be too, which is the input's fault.
+        Types(Vec<ssakit::error::IrError>),
         Invalid(Vec<ssakit::error::IrError>),
     }
     let done = transform(
         &mut inp,
         |f| {
+            {
+                let _t = timing::phase("verification");
+                ssakit::verify::verify_types(f).map_err(Fail::Types)?;
+            }
             let mut trace_text = String::new();
             match (&a.trace, traced.as_deref() == Some(f.name())) {
                 (Some(v), true) => construct::construct_traced(f, &opts, v).map(|(_, t)| {
@@ -178,6 +185,13 @@ pub fn run(a: Args) -> Result<(), Failed> {
             Fail::Input(e) => {
                 input::report_ir_in(&inp.src, &inp.reparse(), k, &e);
                 Failed(exit::of_ir(e.kind))
+            }
+            Fail::Types(errs) => {
+                let parsed = inp.reparse();
+                for e in errs.iter().take(20) {
+                    input::report_ir_in(&inp.src, &parsed, k, e);
+                }
+                Failed(exit::INPUT)
             }
             Fail::Invalid(errs) => crate::transform::invalid("construction", f, &errs),
         },

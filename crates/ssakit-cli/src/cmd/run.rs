@@ -54,6 +54,16 @@ pub fn run(a: Args) -> Result<(), Failed> {
     let (mut out, inp) = crate::format::open(&a.input, &a.output)?;
     let p = &inp.parsed;
     let f = input::entry(&p.module, a.entry.as_deref())?;
+    // An ill-typed program is refused, as by every other command, rather
+    // than run on values of the wrong width.
+    for (k, g) in p.module.functions.iter().enumerate() {
+        if let Err(errs) = ssakit::verify::verify_types(g) {
+            for e in errs.iter().take(20) {
+                input::report_ir_in(&inp.src, p, k, e);
+            }
+            return Err(Failed(exit::INPUT));
+        }
+    }
     if f.params().len() != a.args.len() {
         crate::stderr::errln!(
             "error: function `{}` takes {} argument(s), {} given",

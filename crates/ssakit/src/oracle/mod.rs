@@ -417,7 +417,9 @@ pub fn naive_out_of_ssa(f: &Function) -> Function {
 }
 
 /// The error construction gives `func` if it is not a program the oracle
-/// can start from (one with phis: it is in SSA form already). [`check`]
+/// can start from (one with phis: it is in SSA form already), or the first
+/// type error of [`verify_types`](crate::verify::verify_types) if it is
+/// ill-typed (its construction would be too). [`check`]
 /// would report it as a mismatch of the first construction, and
 /// [`reduce`] shrink it as one; this is an error of the input instead.
 ///
@@ -444,6 +446,9 @@ pub fn naive_out_of_ssa(f: &Function) -> Function {
 /// assert!(check_input(&plain.functions[0]).is_ok());
 /// ```
 pub fn check_input(func: &Function) -> Result<(), crate::error::IrError> {
+    if let Err(mut errs) = crate::verify::verify_types(func) {
+        return Err(errs.swap_remove(0));
+    }
     construction(func, &Options::default()).map(|_| ())
 }
 
