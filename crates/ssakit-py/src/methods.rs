@@ -218,7 +218,10 @@ impl PyFunction {
         idf: &str,
     ) -> PyResult<PyFunction> {
         let opts = construct_options(flavor, undef, renaming, idf)?;
-        self.derive(py, true, |f| construct::construct(f, &opts).map(|_| ()))
+        self.derive(py, true, |f| {
+            well_typed(f)?;
+            construct::construct(f, &opts).map(|_| ())
+        })
     }
 
     /// Construction with the chapter's trace of variable `var`: the
@@ -236,7 +239,9 @@ impl PyFunction {
         let opts = construct_options(flavor, undef, renaming, idf)?;
         let mut f = (*self.inner.func).clone();
         let (_, trace) = py
-            .detach(|| construct::construct_traced(&mut f, &opts, var))
+            .detach(|| {
+                well_typed(&f).and_then(|()| construct::construct_traced(&mut f, &opts, var))
+            })
             .map_err(|e| ir_error(&e, &f))?;
         let text = trace.render(&f);
         Ok((PyFunction::new(f, self.inner.source.clone()), text))
@@ -418,4 +423,11 @@ impl PyFunction {
         let json = py.import("json")?;
         json.call_method1("dumps", (out,))?.extract()
     }
+}
+
+/// The first type error of `f`, if any: construction keeps each
+/// variable's type, so an ill-typed input is refused before it (as the
+/// command line does), not turned into ill-typed SSA.
+fn well_typed(f: &ssakit::ir::Function) -> Result<(), ssakit::error::IrError> {
+    ssakit::verify::verify_types(f).map_err(|mut errs| errs.swap_remove(0))
 }

@@ -56,6 +56,16 @@ def test_not_ssa_is_an_ir_error():
     assert e.value.kind == "not-ssa"
 
 
+def test_ill_typed_input_is_refused_before_construction():
+    src = "operator i32.add pure\nfunction f(n) {\ne:\n    x: i32 = i32.add(n, n)\n    ret x\n}\n"
+    f = ssakit.parse(src)[0]
+    for construct in (lambda: f.construct("pruned"), lambda: f.construct_traced("x")):
+        with pytest.raises(ssakit.IrError) as e:
+            construct()
+        assert e.value.kind == "input" and e.value.function == "f"
+        assert "`i32.add` operand 1 is a `i64`, not i32" in str(e.value)
+
+
 def test_unknown_names_and_options():
     f = ssakit.parse("function f(a) {\ne:\n    ret a\n}\n")[0]
     with pytest.raises(KeyError):
