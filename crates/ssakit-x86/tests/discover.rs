@@ -122,3 +122,66 @@ fn busybox_has_almost_no_code_outside_functions() {
         "{before:?} → {after:?}"
     );
 }
+
+#[path = "support/elf.rs"]
+mod elf;
+
+/// Where the synthetic file's code is (file offset = address).
+const TEXT: u64 = 0x1000;
+
+/// A file with no symbol and no `.eh_frame`: `n` functions of 16 bytes,
+/// the entry point the first. Function `k` calls `k + 1` (`call; ret`,
+/// then `int3` padding), except each fourth, which returns at once
+/// (`xor eax, eax; ret`): the next one is only found after its padding.
+/// The calls make a chain `n / 4` deep, which the worklist follows
+/// without recursion.
+fn chain(n: u64) -> Vec<u8> {
+    let mut text = Vec::with_capacity(16 * n as usize);
+    for k in 0..n {
+        let at = text.len();
+        if k % 4 == 3 || k + 1 == n {
+            text.extend([0x31, 0xc0, 0xc3]);
+        } else {
+            let rel = (16 - 5) as i32; // to the next function
+            text.push(0xe8);
+            text.extend(rel.to_le_bytes());
+            text.push(0xc3);
+        }
+        text.resize(at + 16, 0xcc);
+    }
+    let shstrtab = b"\0.text\0.shstrtab\0".to_vec();
+    let mut f = vec![0u8; TEXT as usize];
+    f.extend(&text);
+    let [_, _, shstr_off, sh_off] = elf::append_tables(&mut f, &[], &[], &shstrtab);
+    let sh = elf::section_header;
+    f.extend(vec![0u8; 64]);
+    f.extend(sh(1, 1, 6, TEXT, TEXT as usize, text.len(), 0, 0, 0));
+    f.extend(sh(7, 3, 0, 0, shstr_off, shstrtab.len(), 0, 0, 0));
+    let h = elf::file_header(TEXT, sh_off, 3, 2);
+    f[..64].copy_from_slice(&h);
+    f
+}
+
+/// Discovery on the chain at two sizes 16x apart: every function found,
+/// each decoded once (the instructions decoded are exactly the code's),
+/// none rejected, no code left outside: the work grows linearly.
+#[test]
+fn a_long_call_chain_and_many_gaps_are_found_linearly() {
+    for n in [2_048u64, 32_768] {
+        let elf = chain(n);
+        let mut bin = Binary::parse(&elf).unwrap();
+        assert!(bin.functions().is_empty());
+        let d = discover(&mut bin);
+        let count = |o: Origin| d.by_origin.iter().find(|p| p.0 == o).map_or(0, |p| p.1);
+        assert_eq!(d.found() as u64, n, "{n}: {d:?}");
+        assert_eq!(count(Origin::Entry), 1, "{n}: {d:?}");
+        assert_eq!(count(Origin::Gap) as u64, (n - 1) / 4, "{n}: {d:?}");
+        assert_eq!(d.decoded as u64, 2 * n, "{n}: {d:?}");
+        assert_eq!(d.rejected, 0, "{n}: {d:?}");
+        assert_eq!(outside_functions(&bin).bytes, 0, "{n}");
+        assert!(bin
+            .functions()
+            .iter()
+            .all(|f| f.extent.end - f.extent.start == 6 || f.extent.end - f.extent.start == 3));
+    }
+}
