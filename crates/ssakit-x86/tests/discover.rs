@@ -142,7 +142,7 @@ fn chain(n: u64) -> Vec<u8> {
         if k % 4 == 3 || k + 1 == n {
             text.extend([0x31, 0xc0, 0xc3]);
         } else {
-            let rel = (16 - 5) as i32; // to the next function
+            let rel: i32 = 16 - 5; // to the next function
             text.push(0xe8);
             text.extend(rel.to_le_bytes());
             text.push(0xc3);
