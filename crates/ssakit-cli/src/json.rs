@@ -514,6 +514,10 @@ pub struct X86Stats {
     pub failures: Vec<X86Failure>,
     /// One record per function that went through.
     pub functions: Vec<X86Counts>,
+    /// The functions by origin, with discovery (absent with
+    /// `--no-discover`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub functions_found: Option<X86Found>,
     /// Code in no function's extent (not lifted: no function covers it).
     pub outside_functions: X86Outside,
     /// The passes run, by name.
@@ -540,6 +544,28 @@ pub struct X86Outside {
     pub ranges: usize,
 }
 
+/// The functions by where they were found (`ssakit_x86::binary::Origin`),
+/// and the discovery's rejected candidates.
+#[derive(Serialize)]
+pub struct X86Found {
+    /// Whether discovery's decoding budget ran out (candidates untried).
+    pub budget_exhausted: bool,
+    /// Targets of direct calls.
+    pub call: usize,
+    /// `e_entry`, `.init`, `.fini`.
+    pub entry: usize,
+    /// `.eh_frame` FDEs no symbol covers.
+    pub fde: usize,
+    /// Code after padding between extents.
+    pub gap: usize,
+    /// Code addresses stored in data.
+    pub pointer: usize,
+    /// Pointers and gap starts whose control flow was not plausible.
+    pub rejected: usize,
+    /// Symbols.
+    pub symbol: usize,
+}
+
 /// A function the pipeline failed on.
 #[derive(Serialize)]
 pub struct X86Failure {
@@ -563,6 +589,10 @@ pub struct X86Counts {
     pub blocks: usize,
     /// Copies left by destruction (null with `--no-destruct`).
     pub copies_after_destruct: Option<usize>,
+    /// Where the function was found (`symbol`, `fde`, `entry`, `call`,
+    /// `pointer`, `gap`); absent in `total` and with `--no-discover`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found: Option<&'static str>,
     /// Machine instructions decoded.
     pub instructions: usize,
     /// Calls with a landing pad (edges to `.gcc_except_table`'s pads).
@@ -885,6 +915,7 @@ impl X86Counts {
             address: named.then(|| format!("{:#x}", f.address)),
             blocks: f.blocks,
             copies_after_destruct: f.copies,
+            found: None,
             instructions: f.instructions,
             invokes: f.invokes,
             jump_tables: f.jump_tables,

@@ -24,7 +24,9 @@ fn ok(args: &[&str]) -> String {
 
 #[test]
 fn lift_prints_the_golden_text_which_parses_and_constructs() {
-    let text = ok(&["x86", "lift", &fixture("fixture")]);
+    // The golden text is the output before discovery existed: with
+    // `--no-discover` it is the same, byte for byte.
+    let text = ok(&["x86", "lift", "--no-discover", &fixture("fixture")]);
     golden("fixture.x86.lift.ssa", &text);
     let o = ssakit_bytes(&["construct", "--flavor", "pruned", "-"], text.as_bytes());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -297,21 +299,89 @@ fn stats_refuses_an_unknown_pass_before_reading_the_binary() {
 /// `x86.` operation.
 #[test]
 fn lift_semantics_prints_the_operation_set() {
-    let text = ok(&["x86", "lift", "--semantics", &fixture("fixture")]);
+    let f = fixture("fixture");
+    let text = ok(&["x86", "lift", "--no-discover", "--semantics", &f]);
     golden("fixture.x86.lift.semantics.ssa", &text);
     assert!(text.contains("cf: i32") && text.contains("i64.load[0, 0, 0]("));
     assert!(!text.contains("x86.add[") && !text.contains("x86.mov["));
     let o = ssakit_bytes(&["construct", "--flavor", "pruned", "-"], text.as_bytes());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let plain = ok(&["x86", "lift", &fixture("fixture")]);
+    let plain = ok(&["x86", "lift", "--no-discover", &fixture("fixture")]);
     assert_ne!(plain, text);
+}
+
+/// The functions of a lifted module, by label: each `function` line to
+/// its closing `}`.
+fn lifted_functions(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut cur: Option<(String, String)> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("function ") {
+            let label = rest.split(['(', ' ']).next().unwrap_or("").to_string();
+            cur = Some((label, String::new()));
+        }
+        if let Some((_, body)) = &mut cur {
+            body.push_str(line);
+            body.push('\n');
+            if line.starts_with('}') {
+                out.push(cur.take().unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// Discovery (on by default) adds the functions neither a symbol nor an
+/// FDE gives (`_init`, `_fini` as entry points, `frame_dummy` through
+/// `.init_array`, `register_tm_clones` as a call target); the functions
+/// given are lifted as before, byte for byte, and `--no-discover` gives
+/// the output of before (the golden text above). JSON says where each
+/// function was found.
+#[test]
+fn discovery_adds_functions_and_no_discover_leaves_them_out() {
+    for name in ["fixture", "fixture-stripped"] {
+        let f = fixture(name);
+        let given = lifted_functions(&ok(&["x86", "lift", "--no-discover", &f]));
+        let all = lifted_functions(&ok(&["x86", "lift", &f]));
+        assert!(all.len() > given.len(), "{name}: {} functions", all.len());
+        for g in &given {
+            assert!(all.contains(g), "{name}: `{}` changed", g.0);
+        }
+        for (label, _) in all.iter().filter(|a| !given.contains(a)) {
+            assert!(label.starts_with("sub_"), "{name}: {label}");
+        }
+    }
+    let f = fixture("fixture-stripped");
+    let text = ok(&["x86", "stats", &f]);
+    let row = text.lines().find(|l| l.starts_with("functions by origin"));
+    assert!(row.expect(&text).contains("fde 15, entry 2"), "{text}");
+    let json = ok(&["x86", "stats", &f, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let found = &v["functions_found"];
+    assert_eq!(found["fde"].as_u64(), Some(15), "{found}");
+    assert!(found["call"].as_u64().unwrap() >= 1, "{found}");
+    assert!(found["pointer"].as_u64().unwrap() >= 1, "{found}");
+    assert_eq!(found["budget_exhausted"], false);
+    let functions = v["functions"].as_array().unwrap();
+    let origins = ["fde", "entry", "call", "pointer", "gap"];
+    for g in functions {
+        assert!(origins.contains(&g["found"].as_str().unwrap()), "{g}");
+    }
+    assert_eq!(v["outside_functions"]["bytes"].as_u64(), Some(0), "{json}");
+    let plain = ok(&["x86", "stats", &f, "--no-discover"]);
+    assert!(!plain.contains("functions by origin"), "{plain}");
+    let json = ok(&["x86", "stats", &f, "--format", "json", "--no-discover"]);
+    assert!(!json.contains("\"found\""), "{json}");
+    assert!(!json.contains("functions_found"), "{json}");
 }
 
 /// `x86 stats --semantics` counts the operations left opaque, by
 /// mnemonic; without it the report has no such row.
 #[test]
 fn stats_semantics_counts_the_opaque_operations() {
-    let text = ok(&["x86", "stats", "--semantics", &fixture("fixture")]);
+    // The figures of the functions the symbols give.
+    let f = fixture("fixture");
+    let text = ok(&["x86", "stats", "--no-discover", "--semantics", &f]);
     let row = text
         .lines()
         .find(|l| l.starts_with("opaque operations"))
@@ -339,7 +409,15 @@ fn stats_semantics_counts_the_opaque_operations() {
 fn stats_semantics_reports_what_the_passes_remove() {
     let passes = "copy-prop,const-prop,dce";
     let f = fixture("fixture");
-    let text = ok(&["x86", "stats", "--semantics", "--passes", passes, &f]);
+    let text = ok(&[
+        "x86",
+        "stats",
+        "--no-discover",
+        "--semantics",
+        "--passes",
+        passes,
+        &f,
+    ]);
     assert!(
         text.contains("passes pruned               operations 781 -> 375, phis 11 -> 11, flag defs 135 -> 14 (10.4% kept; 4.4% of the meaning's 317)"),
         "{text}"
@@ -347,6 +425,7 @@ fn stats_semantics_reports_what_the_passes_remove() {
     let args = [
         "x86",
         "stats",
+        "--no-discover",
         "--semantics",
         "--only-flavor",
         "--passes",

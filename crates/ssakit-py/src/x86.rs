@@ -54,10 +54,13 @@ impl Elf {
 #[pymethods]
 impl Elf {
     /// Reads the ELF at `path`; `symbols`, a separate debug file whose
-    /// symbols name and delimit the functions of a stripped binary.
+    /// symbols name and delimit the functions of a stripped binary;
+    /// `discover`, whether to find the functions neither a symbol nor an
+    /// FDE gives, as `x86 lift` does unless `--no-discover`
+    /// (`ssakit_x86::discover`).
     #[new]
-    #[pyo3(signature = (path, symbols=None))]
-    fn new(path: PathBuf, symbols: Option<PathBuf>) -> PyResult<Elf> {
+    #[pyo3(signature = (path, symbols=None, discover=true))]
+    fn new(path: PathBuf, symbols: Option<PathBuf>, discover: bool) -> PyResult<Elf> {
         let name = path.display().to_string();
         let bytes = read(&path)?;
         let debug = symbols.as_ref().map(read).transpose()?;
@@ -66,6 +69,9 @@ impl Elf {
             if let (Some(d), Some(p)) = (&debug, &symbols) {
                 bin.add_symbols(d)
                     .map_err(|e| elf_error(&e, &p.display().to_string()))?;
+            }
+            if discover {
+                ssakit_x86::discover::discover(&mut bin);
             }
             Ok::<_, PyErr>(bin)
         })?;

@@ -37,6 +37,7 @@
 use crate::error::{ErrorKind, Field, X86Error};
 use crate::regs::{flow, Flow};
 use iced_x86::{Decoder, DecoderOptions};
+use object::elf::{R_X86_64_IRELATIVE, R_X86_64_RELATIVE};
 use object::read::elf::ElfFile64;
 use object::{
     LittleEndian as LE, Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget,
@@ -59,6 +60,52 @@ pub enum Origin {
     Symbol,
     /// An `.eh_frame` FDE no symbol covers.
     Fde,
+    /// An entry point of the file: `e_entry`, `.init`, `.fini`
+    /// ([`crate::discover`]).
+    Entry,
+    /// The target of a direct `call` of decoded code
+    /// ([`crate::discover`]).
+    Call,
+    /// A code address stored in data: `.init_array` and its kin, a
+    /// relocation's target, an aligned word of a static binary's data
+    /// ([`crate::discover`]).
+    Pointer,
+    /// The first instruction after padding between extents
+    /// ([`crate::discover`]).
+    Gap,
+}
+
+impl Origin {
+    /// Every origin, in declaration order.
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::binary::Origin::ALL.len(), 6);
+    /// ```
+    pub const ALL: [Origin; 6] = [
+        Origin::Symbol,
+        Origin::Fde,
+        Origin::Entry,
+        Origin::Call,
+        Origin::Pointer,
+        Origin::Gap,
+    ];
+
+    /// A short key for counts and JSON: `symbol`, `fde`, `entry`,
+    /// `call`, `pointer`, `gap`.
+    ///
+    /// ```
+    /// assert_eq!(ssakit_x86::binary::Origin::Call.key(), "call");
+    /// ```
+    pub fn key(self) -> &'static str {
+        match self {
+            Origin::Symbol => "symbol",
+            Origin::Fde => "fde",
+            Origin::Entry => "entry",
+            Origin::Call => "call",
+            Origin::Pointer => "pointer",
+            Origin::Gap => "gap",
+        }
+    }
 }
 
 /// A function: its name, its label and the address range of its code.
@@ -119,6 +166,26 @@ pub struct Binary<'d> {
     except: crate::except::ExceptTables,
     /// The calling convention its code follows ([`crate::conv`]).
     conv: crate::conv::ConvKind,
+    /// Where [`crate::discover`] starts: the entry points (`e_entry`,
+    /// `.init`, `.fini`) and the code addresses the file stores
+    /// (`.init_array`, `.fini_array`, `.preinit_array`, the targets of
+    /// `R_X86_64_RELATIVE` and `IRELATIVE` relocations).
+    pub(crate) roots: Roots,
+}
+
+/// The entry points and stored code addresses of a file, read by
+/// [`Binary::parse`] for [`crate::discover`] (unchecked: any may lie
+/// outside the code).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Roots {
+    /// `e_entry`, the starts of `.init` and `.fini`.
+    pub(crate) entries: Vec<u64>,
+    /// The words of the init and fini arrays, the relative relocations'
+    /// addends.
+    pub(crate) pointers: Vec<u64>,
+    /// Whether the file has `R_X86_64_RELATIVE` relocations: then its
+    /// stored addresses are those, and data words are not scanned.
+    pub(crate) relocated: bool,
 }
 
 // The fields of the ELF64 file header that are read, by byte offset
@@ -494,7 +561,9 @@ impl<'d> Binary<'d> {
             has_eh_frame: false,
             except: Default::default(),
             conv: crate::conv::ConvKind::SystemV,
+            roots: Roots::default(),
         };
+        bin.roots.entries.push(file.entry());
         let mut eh_frame = None;
         let mut plt_sections = Vec::new();
         for sec in file.sections() {
@@ -523,6 +592,7 @@ impl<'d> Binary<'d> {
             }
             bin.regions.push(Region { addr, bytes, exec });
             let name = sec.name().unwrap_or("");
+            bin.roots.read_section(name, addr, bytes);
             if name == ".eh_frame" {
                 eh_frame = Some((addr, bytes, header.offset()));
                 bin.has_eh_frame = true;
@@ -538,6 +608,7 @@ impl<'d> Binary<'d> {
             }
         }
         bin.regions.sort_by_key(|r| r.addr);
+        bin.roots.read_relocations(&file);
         bin.read_got_names(&file);
         bin.read_plt(&plt_sections);
         bin.add_symbols_of(&file);
@@ -972,7 +1043,23 @@ impl<'d> Binary<'d> {
             .map(|r| (r.addr, r.bytes))
     }
 
-    fn is_code(&self, addr: u64) -> bool {
+    /// Adds the functions [`crate::discover`] found (starts no function
+    /// has) and gives them their labels; the functions already there
+    /// keep theirs.
+    pub(crate) fn add_discovered(&mut self, found: Vec<FuncInfo>) {
+        self.functions.extend(found);
+        self.finish_functions();
+    }
+
+    /// The loaded sections that are not code, as (address, bytes).
+    pub(crate) fn data_sections(&self) -> impl Iterator<Item = (u64, &'d [u8])> + '_ {
+        self.regions
+            .iter()
+            .filter(|r| !r.exec)
+            .map(|r| (r.addr, r.bytes))
+    }
+
+    pub(crate) fn is_code(&self, addr: u64) -> bool {
         region_of(&self.regions, addr).is_some_and(|r| r.exec)
     }
 
@@ -1028,6 +1115,7 @@ impl<'d> Binary<'d> {
             has_eh_frame: false,
             except: Default::default(),
             conv: crate::conv::ConvKind::SystemV,
+            roots: Roots::default(),
         }
     }
 
@@ -1040,6 +1128,36 @@ impl<'d> Binary<'d> {
             .collect();
         self.functions = functions;
         self
+    }
+}
+
+impl Roots {
+    /// The entry points and stored addresses section `name` holds.
+    fn read_section(&mut self, name: &str, addr: u64, bytes: &[u8]) {
+        match name {
+            ".init" | ".fini" => self.entries.push(addr),
+            ".init_array" | ".fini_array" | ".preinit_array" => self.pointers.extend(
+                bytes
+                    .chunks_exact(8)
+                    .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))),
+            ),
+            _ => {}
+        }
+    }
+
+    /// The addends of the relative relocations (`.rela.dyn`).
+    fn read_relocations(&mut self, file: &ElfFile64<'_, LE>) {
+        let Some(relocs) = file.dynamic_relocations() else {
+            return;
+        };
+        for (_, rel) in relocs {
+            if let object::RelocationFlags::Elf { r_type } = rel.flags() {
+                if r_type == R_X86_64_RELATIVE || r_type == R_X86_64_IRELATIVE {
+                    self.relocated |= r_type == R_X86_64_RELATIVE;
+                    self.pointers.push(rel.addend() as u64);
+                }
+            }
+        }
     }
 }
 

@@ -8,6 +8,9 @@
 //!
 //! * [`binary`]: the ELF file: code, data, function extents (symbols,
 //!   `.eh_frame`, a separate debug file), PLT names.
+//! * [`discover`]: the functions neither a symbol nor an FDE gives:
+//!   call targets, entry points, code pointers in data, the code after
+//!   padding between extents.
 //! * [`except`]: the landing pads of `.gcc_except_table`'s call sites.
 //! * [`regs`]: the machine model: registers, flags and vector registers
 //!   as variables ([`Loc`](regs::Loc), [`LocSet`](regs::LocSet)); what
@@ -49,6 +52,7 @@
 pub mod binary;
 pub mod cfg;
 pub mod conv;
+pub mod discover;
 pub mod error;
 pub mod except;
 pub mod frame;

@@ -190,7 +190,7 @@ impl LostTotals {
 /// `nop` of any form (`xchg ax, ax`, GCC's two-byte one, included),
 /// `int3`, `ud2` (a trap put where control never comes), or all zero
 /// bytes.
-fn is_padding(ins: &iced_x86::Instruction, bytes: &[u8]) -> bool {
+pub(crate) fn is_padding(ins: &iced_x86::Instruction, bytes: &[u8]) -> bool {
     let self_xchg = ins.mnemonic() == Mnemonic::Xchg
         && ins.op0_kind() == iced_x86::OpKind::Register
         && ins.op1_kind() == iced_x86::OpKind::Register

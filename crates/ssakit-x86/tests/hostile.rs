@@ -3,6 +3,8 @@
 //! still reads as an ELF file must go through the whole pipeline (lift,
 //! the three flavours, verification, destruction) with no failure:
 //! mutated code decodes to other instructions, and the recovery must cope.
+//! Function discovery runs first on every input (as `x86 stats` does),
+//! and on a file whose data is code pointers everywhere.
 
 use ssakit_x86::binary::Binary;
 use ssakit_x86::error::{ErrorKind::Malformed, Field};
@@ -25,7 +27,7 @@ enum Outcome {
     Refused,
 }
 
-/// Reads `bytes`, runs the pipeline on every function (opaque, with
+/// Reads `bytes`, discovers its functions, runs the pipeline on every function (opaque, with
 /// the semantics and the passes, with `--stack`, with `--signatures`)
 /// and counts the code outside functions; panics (failing
 /// the test) on a panic, an error without an offset inside the file, a
@@ -33,7 +35,12 @@ enum Outcome {
 fn feed(bytes: &[u8], what: &str) -> Outcome {
     let start = Instant::now();
     let r = catch_unwind(AssertUnwindSafe(|| {
-        let bin = Binary::parse(bytes)?;
+        let mut bin = Binary::parse(bytes)?;
+        let given = bin.functions().to_vec();
+        let d = ssakit_x86::discover::discover(&mut bin);
+        // Discovery adds functions, never changes one given.
+        assert!(given.iter().all(|f| bin.functions().contains(f)), "{what}");
+        assert_eq!(bin.functions().len(), given.len() + d.found(), "{what}");
         // Opaque, then with the semantics table and the passes that
         // fold and remove its operations, then with the frame's slots
         // promoted too (`--stack`), then with the signatures found
@@ -176,6 +183,88 @@ fn random_code_goes_through() {
         }
         assert_eq!(feed(&m, &format!("random code {round}")), Outcome::Lifted);
     }
+}
+
+/// The section headers' (name, address, file offset, size) of an ELF
+/// file.
+fn sections(elf: &[u8]) -> Vec<(String, u64, usize, usize)> {
+    let word = |o: usize| u64::from_le_bytes(elf[o..o + 8].try_into().unwrap());
+    let half = |o: usize| u16::from_le_bytes(elf[o..o + 2].try_into().unwrap()) as usize;
+    let (shoff, shnum, shstrndx) = (word(0x28) as usize, half(0x3c), half(0x3e));
+    let names = word(shoff + shstrndx * 64 + 0x18) as usize;
+    (0..shnum)
+        .map(|i| {
+            let h = shoff + i * 64;
+            let at = names + u32::from_le_bytes(elf[h..h + 4].try_into().unwrap()) as usize;
+            let end = at + elf[at..].iter().position(|&b| b == 0).unwrap();
+            let name = String::from_utf8_lossy(&elf[at..end]).into_owned();
+            let ty = u32::from_le_bytes(elf[h + 4..h + 8].try_into().unwrap());
+            let size = if ty == 8 { 0 } else { word(h + 0x20) as usize }; // NOBITS
+            (name, word(h + 0x10), word(h + 0x18) as usize, size)
+        })
+        .collect()
+}
+
+/// A static-like file whose data is code pointers everywhere (every
+/// aligned word of every loaded data section points at a random byte of
+/// the code) and whose code is random: discovery tries them all within
+/// its budget, never panics or hangs, and the pipeline goes through
+/// every function it found.
+#[test]
+fn pointers_everywhere_are_tried_within_the_budget() {
+    let elf = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixture/fixture-nopie"
+    ))
+    .unwrap();
+    let bin = Binary::parse(&elf).unwrap();
+    let (lo, hi) = bin.functions().iter().fold((u64::MAX, 0), |(lo, hi), f| {
+        (lo.min(f.extent.start), hi.max(f.extent.end))
+    });
+    let (_, addr, off, _) = sections(&elf)
+        .into_iter()
+        .find(|&(_, a, _, size)| (a..a + size as u64).contains(&lo))
+        .unwrap();
+    let code_off = off + (lo - addr) as usize;
+    assert_eq!(&elf[code_off..code_off + 4], bin.read(lo, 4).unwrap());
+    let mut rng = Rng(7);
+    let mut found = 0;
+    for round in 0..10 {
+        let mut m = elf.clone();
+        for (name, _, off, size) in sections(&elf) {
+            // The data a program keeps (not the tables the loader reads).
+            let data = [
+                ".rodata",
+                ".data",
+                ".data.rel.ro",
+                ".init_array",
+                ".fini_array",
+                ".got",
+            ];
+            if data.contains(&name.as_str()) {
+                for w in m[off..off + size].chunks_exact_mut(8) {
+                    let p = lo + rng.next() % (hi - lo);
+                    w.copy_from_slice(&p.to_le_bytes());
+                }
+            }
+        }
+        if round % 2 == 1 {
+            let len = (hi - lo) as usize;
+            for b in &mut m[code_off..code_off + len] {
+                *b = rng.next() as u8;
+            }
+        }
+        let mut b = Binary::parse(&m).unwrap();
+        let d = ssakit_x86::discover::discover(&mut b);
+        let executable: usize = b.code_sections().map(|(_, c)| c.len()).sum();
+        assert!(d.decoded <= executable + 200_000, "round {round}: {d:?}");
+        found += d.found();
+        assert_eq!(
+            feed(&m, &format!("pointers everywhere {round}")),
+            Outcome::Lifted
+        );
+    }
+    assert!(found > 0);
 }
 
 /// Every section's `sh_link` set to every section index and past the

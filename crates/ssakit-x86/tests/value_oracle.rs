@@ -1119,17 +1119,21 @@ fn judge(
 }
 
 /// The oracle on `functions` of the binary `elf` (at `path`), `states`
-/// cases each.
+/// cases each; with `discover`, the functions are those of the binary
+/// after function discovery (`ssakit_x86::discover`).
 fn run_sample(
     py: &Path,
     path: &str,
     elf: &[u8],
     functions: &[usize],
     states: usize,
-    (fault, signatures): (Option<Fault>, bool),
+    (fault, signatures, discover): (Option<Fault>, bool, bool),
     tally: &mut Tally,
 ) {
-    let bin = Binary::parse(elf).unwrap();
+    let mut bin = Binary::parse(elf).unwrap();
+    if discover {
+        ssakit_x86::discover::discover(&mut bin);
+    }
     let sigs = signatures.then(|| Signatures::infer(&bin, true));
     let mut rng = Rng(0x5eed_0040);
     let img = Image::new(elf, &mut rng);
@@ -1344,7 +1348,7 @@ fn fixtures_agree(signatures: bool) {
             &elf,
             &all,
             6,
-            (fault_from_env(), signatures),
+            (fault_from_env(), signatures, false),
             &mut t,
         );
     }
@@ -1424,7 +1428,7 @@ fn corpus_functions_compute_what_the_cpu_computes() {
             &elf,
             &sample(&elf, n, seed),
             4,
-            (fault_from_env(), signatures_from_env()),
+            (fault_from_env(), signatures_from_env(), false),
             &mut t,
         );
         report(&path, &t);
@@ -1444,6 +1448,51 @@ fn corpus_functions_compute_what_the_cpu_computes() {
     );
 }
 
+/// Functions that only discovery finds (call targets, pointers, code
+/// after padding: `ssakit_x86::discover`) in Debian's busybox-static,
+/// stripped and with an `.eh_frame` that stops short: 20 of them, 100
+/// with `SSAKIT_VALUE_ORACLE_FULL=1`. The binary is the `/busybox` of
+/// `SSAKIT_X86_LOST_CORPUS` (which must be there), else `/bin/busybox`
+/// where installed.
+#[test]
+fn discovered_functions_compute_what_the_cpu_computes() {
+    let Some(py) = python() else { return };
+    let full = std::env::var_os("SSAKIT_VALUE_ORACLE_FULL").is_some();
+    let lost = std::env::var("SSAKIT_X86_LOST_CORPUS").unwrap_or_default();
+    let given = lost.split(':').find(|p| p.ends_with("/busybox"));
+    let path = given.unwrap_or("/bin/busybox").to_string();
+    let elf = match std::fs::read(&path) {
+        Ok(elf) => elf,
+        Err(e) if given.is_some() => panic!("SSAKIT_X86_LOST_CORPUS names {path}: {e}"),
+        Err(_) => {
+            eprintln!("skipped: no {path}");
+            return;
+        }
+    };
+    let mut bin = Binary::parse(&elf).unwrap();
+    ssakit_x86::discover::discover(&mut bin);
+    let mut found: Vec<usize> = (0..bin.functions().len())
+        .filter(|&k| bin.functions()[k].origin > ssakit_x86::binary::Origin::Fde)
+        .collect();
+    let mut rng = Rng(0x5eed_0042);
+    for k in (1..found.len()).rev() {
+        found.swap(k, rng.below(k as u64 + 1) as usize);
+    }
+    found.truncate(if full { 100 } else { 20 });
+    found.sort_unstable();
+    let mut t = Tally::default();
+    let opts = (fault_from_env(), signatures_from_env(), true);
+    run_sample(&py, &path, &elf, &found, 4, opts, &mut t);
+    report(&format!("{path}, functions discovered"), &t);
+    assert!(
+        t.compared * 3 >= t.functions,
+        "{path}: {} of {} functions compared",
+        t.compared,
+        t.functions
+    );
+    assert!(t.mismatches.is_empty(), "{} mismatches", t.mismatches.len());
+}
+
 /// Each planted fault of the meaning is caught on the fixtures.
 #[test]
 fn planted_faults_are_caught() {
@@ -1452,7 +1501,15 @@ fn planted_faults_are_caught() {
         let mut t = Tally::default();
         for (path, elf) in fixtures() {
             let all: Vec<usize> = (0..Binary::parse(&elf).unwrap().functions().len()).collect();
-            run_sample(&py, &path, &elf, &all, 6, (Some(fault), false), &mut t);
+            run_sample(
+                &py,
+                &path,
+                &elf,
+                &all,
+                6,
+                (Some(fault), false, false),
+                &mut t,
+            );
         }
         report(&format!("fixtures, planted {fault:?}"), &t);
         assert!(

@@ -11,7 +11,8 @@ use crate::stats::{push_pass_rows, secs, table, LiftConstruct, PipelineArgs, Ran
 use clap::Subcommand;
 use ssakit::ir::{Block, Function, InstData, Module, Operand, Terminator, VarNames};
 use ssakit::pipeline::{Flavors, Stage, FLAVORS};
-use ssakit_x86::binary::{Binary, FuncInfo};
+use ssakit_x86::binary::{Binary, FuncInfo, Origin};
+use ssakit_x86::discover::Discovery;
 use ssakit_x86::error::ErrorKind;
 use ssakit_x86::lift::Origins;
 use ssakit_x86::lost::Outside;
@@ -53,6 +54,12 @@ pub struct LiftArgs {
     /// delimit the functions of a stripped binary.
     #[arg(long, value_name = "DEBUGFILE")]
     pub symbols: Option<String>,
+    /// Only the functions the symbols and `.eh_frame` give: no
+    /// discovery of call targets, entry points, code pointers and code
+    /// after padding between extents (docs/x86.md, "Functions beyond the
+    /// FDEs").
+    #[arg(long)]
+    pub no_discover: bool,
     /// Lift the integer instructions onto the operation set (`i64.add`,
     /// `i32.load`, `select`, ...; flags as `i32` 0 or 1), the others
     /// staying `x86.MNEMONIC` operations (docs/x86.md).
@@ -90,6 +97,12 @@ pub struct StatsArgs {
     /// delimit the functions of a stripped binary.
     #[arg(long, value_name = "DEBUGFILE")]
     pub symbols: Option<String>,
+    /// Only the functions the symbols and `.eh_frame` give: no
+    /// discovery of call targets, entry points, code pointers and code
+    /// after padding between extents (docs/x86.md, "Functions beyond the
+    /// FDEs").
+    #[arg(long)]
+    pub no_discover: bool,
     /// The flavour optimised and destructed (all three are constructed
     /// and counted).
     #[arg(long, value_enum, default_value = "pruned")]
@@ -138,12 +151,15 @@ fn bad(name: &str, e: &X86Error) -> Failed {
     Failed(exit::of_x86(e.kind))
 }
 
-/// Reads the binary at `path` (and the debug file); `then` gets it. A
-/// binary in which no function is found is refused, saying why.
+/// Reads the binary at `path` (and the debug file) and, unless
+/// `no_discover`, discovers the functions beyond the symbols and FDEs;
+/// `then` gets it and the discovery. A binary in which no function is
+/// found is refused, saying why.
 fn with_binary<T>(
     path: &str,
     symbols: &Option<String>,
-    then: impl FnOnce(&str, &Binary<'_>) -> Result<T, Failed>,
+    no_discover: bool,
+    then: impl FnOnce(&str, &Binary<'_>, Option<&Discovery>) -> Result<T, Failed>,
 ) -> Result<T, Failed> {
     let (name, bytes) = crate::input::read_elf_bytes(path)?;
     let mut bin = Binary::parse(&bytes).map_err(|e| bad(&name, &e))?;
@@ -151,8 +167,9 @@ fn with_binary<T>(
         let (dname, dbytes) = crate::input::read_elf_bytes(dbg)?;
         bin.add_symbols(&dbytes).map_err(|e| bad(&dname, &e))?;
     }
+    let found = (!no_discover).then(|| ssakit_x86::discover::discover(&mut bin));
     bin.check_functions().map_err(|e| bad(&name, &e))?;
-    then(&name, &bin)
+    then(&name, &bin, found.as_ref())
 }
 
 /// The function `sel` names: a start address (`0x...`), a label, or a
@@ -231,7 +248,8 @@ const JSON_BATCH_PER_THREAD: usize = 4;
 
 fn run_lift(a: LiftArgs) -> Result<(), Failed> {
     let mut out = Out::open(&a.output)?;
-    with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
+    let file = a.file.as_deref().unwrap_or("-");
+    with_binary(file, &a.symbols, a.no_discover, |name, bin, _| {
         let chosen = choose(bin, name, a.func.as_deref())?;
         let opts = LiftOptions {
             lift: ssakit_x86::lift::Options {
@@ -530,18 +548,27 @@ fn run_stats(a: StatsArgs) -> Result<(), Failed> {
         stack: a.stack,
         signatures: a.signatures,
     };
-    let (name, stats, outside) =
-        with_binary(a.file.as_deref().unwrap_or("-"), &a.symbols, |name, bin| {
+    let file = a.file.as_deref().unwrap_or("-");
+    let (name, stats, outside, found) =
+        with_binary(file, &a.symbols, a.no_discover, |name, bin, found| {
             let stats = crate::stats::Progress::over(bin.functions().len(), |done| {
                 pipeline::run(bin, &opts, done)
             });
             let outside = ssakit_x86::lost::outside_functions(bin);
-            Ok((name.to_string(), stats, outside))
+            let found = found.map(|d| Found::of(bin, d));
+            Ok((name.to_string(), stats, outside, found))
         })?;
+    let report = Report {
+        name: &name,
+        stats: &stats,
+        outside: &outside,
+        found: found.as_ref(),
+        opts: &opts,
+    };
     a.report.write_stats(
         out,
-        || render_text(&name, &stats, &outside, &opts),
-        || render_json(&name, &stats, &outside, &opts),
+        || render_text(&report),
+        || render_json(&report),
         stats.failures.iter().map(|f| {
             format!(
                 "{name}: function `{}` at {:#x}: {}: {}",
@@ -559,7 +586,75 @@ fn built(opts: &Options, k: usize) -> bool {
     opts.pipeline.flavors == Flavors::All || FLAVORS[k] == opts.pipeline.construct.flavor
 }
 
-fn render_text(name: &str, stats: &BinaryStats, outside: &Outside, opts: &Options) -> String {
+/// What `x86 stats` reports on one binary.
+#[derive(Clone, Copy)]
+struct Report<'a> {
+    name: &'a str,
+    stats: &'a BinaryStats,
+    outside: &'a Outside,
+    found: Option<&'a Found>,
+    opts: &'a Options,
+}
+
+/// The functions' origins (with discovery): each function's by start
+/// address, and the counts.
+struct Found {
+    /// (start, origin), by start.
+    origins: Vec<(u64, Origin)>,
+    discovery: Discovery,
+}
+
+impl Found {
+    fn of(bin: &Binary<'_>, d: &Discovery) -> Found {
+        Found {
+            origins: bin
+                .functions()
+                .iter()
+                .map(|f| (f.extent.start, f.origin))
+                .collect(),
+            discovery: d.clone(),
+        }
+    }
+
+    /// The origin of the function at `a`.
+    fn origin(&self, a: u64) -> Option<Origin> {
+        let i = self.origins.binary_search_by_key(&a, |&(s, _)| s).ok()?;
+        Some(self.origins[i].1)
+    }
+
+    /// The functions of each origin, in [`Origin::ALL`]'s order.
+    fn counts(&self) -> [usize; 6] {
+        let mut n = [0; 6];
+        for &(_, o) in &self.origins {
+            n[Origin::ALL.iter().position(|&k| k == o).unwrap_or(0)] += 1;
+        }
+        n
+    }
+}
+
+/// `functions by origin`: the count of each origin, and what discovery
+/// rejected.
+fn found_row(f: &Found) -> String {
+    let parts: Vec<String> = Origin::ALL
+        .iter()
+        .zip(f.counts())
+        .map(|(o, n)| format!("{} {n}", o.key()))
+        .collect();
+    let spent = if f.discovery.exhausted {
+        ", budget exhausted"
+    } else {
+        ""
+    };
+    format!(
+        "{} ({} candidates rejected{spent})",
+        parts.join(", "),
+        f.discovery.rejected
+    )
+}
+
+fn render_text(report: &Report<'_>) -> String {
+    let (name, stats, outside) = (report.name, report.stats, report.outside);
+    let (found, opts) = (report.found, report.opts);
     let t = stats.total();
     let phis = |p: &PhiCounts| {
         let slots = if opts.stack {
@@ -575,16 +670,19 @@ fn render_text(name: &str, stats: &BinaryStats, outside: &Outside, opts: &Option
             p.vectors
         )
     };
-    let mut r: Vec<(String, String)> = vec![
-        (
-            "functions".into(),
-            (stats.functions.len() + stats.failures.len()).to_string(),
-        ),
+    let mut r: Vec<(String, String)> = vec![(
+        "functions".into(),
+        (stats.functions.len() + stats.failures.len()).to_string(),
+    )];
+    if let Some(f) = found {
+        r.push(("functions by origin".into(), found_row(f)));
+    }
+    r.extend([
         ("blocks".into(), t.blocks.to_string()),
         ("instructions".into(), t.instructions.to_string()),
         ("jump tables resolved".into(), t.jump_tables.to_string()),
         ("calls with a landing pad".into(), t.invokes.to_string()),
-    ];
+    ]);
     let built = |k: usize| built(opts, k);
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
         let v = if built(k) {
@@ -828,7 +926,9 @@ fn top(counts: &std::collections::BTreeMap<String, usize>) -> String {
     top.join(", ")
 }
 
-fn render_json(name: &str, stats: &BinaryStats, outside: &Outside, opts: &Options) -> String {
+fn render_json(report: &Report<'_>) -> String {
+    let (name, stats, outside) = (report.name, report.stats, report.outside);
+    let (found, opts) = (report.found, report.opts);
     let built = |k: usize| built(opts, k);
     json::to_string(&json::X86Stats {
         binary: name.to_string(),
@@ -845,8 +945,25 @@ fn render_json(name: &str, stats: &BinaryStats, outside: &Outside, opts: &Option
         functions: stats
             .functions
             .iter()
-            .map(|f| json::X86Counts::new(f, built, true, opts.semantics))
+            .map(|f| {
+                let mut c = json::X86Counts::new(f, built, true, opts.semantics);
+                c.found = found.and_then(|o| o.origin(f.address)).map(|o| o.key());
+                c
+            })
             .collect(),
+        functions_found: found.map(|f| {
+            let n = f.counts();
+            json::X86Found {
+                budget_exhausted: f.discovery.exhausted,
+                call: n[3],
+                entry: n[2],
+                fde: n[1],
+                gap: n[5],
+                pointer: n[4],
+                rejected: f.discovery.rejected,
+                symbol: n[0],
+            }
+        }),
         outside_functions: json::X86Outside {
             bytes: outside.bytes,
             executable: outside.executable,
