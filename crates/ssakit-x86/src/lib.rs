@@ -65,5 +65,6 @@ pub mod regs;
 pub mod sem;
 pub mod signature;
 pub mod slots;
+mod syscalls;
 
 pub use error::X86Error;

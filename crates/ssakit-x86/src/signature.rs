@@ -42,15 +42,34 @@
 //!   r9`, `xmm0`–`xmm7`, `rax`) only up to the last register the caller
 //!   wrote before the call (an operation's result, a callee's result, a
 //!   copy or phi of one; not an entry value, not what an earlier call
-//!   clobbered without returning it). A vector result of an unknown
-//!   callee counts as written only where something other than such an
-//!   argument uses it (a second round). A wrapper that passes its own
-//!   parameters on to an unknown callee unchanged, writing none, loses
-//!   them: the price of not counting every argument register as every
-//!   caller's parameter;
+//!   clobbered without returning it). A result of an unknown callee
+//!   other than `rax` (`rdx`, the vectors) counts as written only where
+//!   something other than such an argument uses it (a second round). An
+//!   argument the caller wrote on some path only uses what it wrote: an
+//!   entry value merged with it by a phi is not a use. A wrapper that
+//!   passes its own parameters on to an unknown callee unchanged,
+//!   writing none, loses them: the price of not counting every argument
+//!   register as every caller's parameter;
+//! * a `syscall` whose number in `rax` is a constant (through copies,
+//!   phis and width changes) reads only its call's arguments (`rdi rsi
+//!   rdx r10 r8 r9` up to the kernel's arity); a call whose operation
+//!   decides how many it takes (`futex`, `ioctl`, `fcntl`, ...) reads
+//!   them up to the last one the caller wrote, as an unknown callee;
+//! * a general register whose entry value a function only stores to
+//!   memory (the register save area of a variadic function, for
+//!   `va_arg`) is an **optional** parameter: a call passes it only up to
+//!   the last argument register its caller wrote or passes as a
+//!   parameter that is not optional;
 //! * the **stack parameters** (with `--stack`) are the words of the
 //!   caller's frame the function loads ([`crate::slots`]'s *incoming*
 //!   accesses: 8 bytes above the entry `rsp` and up).
+//!
+//! With `SSAKIT_SIGNATURE_WHY` set in the environment, the analysis
+//! writes on standard error, per parameter, the first use it found of
+//! its entry value (`WHY FUNCTION REGISTER ADDRESS REASON`: an
+//! operation, a call of a known callee, of an unknown one, of one of its
+//! own cycle, a branch or return); `scripts/x86-signature-truth.py`
+//! tabulates the causes of the parameters DWARF does not have.
 //!
 //! # The call graph
 //!
@@ -83,6 +102,7 @@ use rayon::prelude::*;
 use ssakit::construct::{self, Flavor};
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Function, Inst, InstData, Operand, Terminator, Var};
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 /// What one function takes, gives back and keeps.
@@ -230,6 +250,11 @@ pub struct Signatures {
     /// The calls of unknown callees: (the instruction's address, what it
     /// reads), sorted by address.
     sites: Vec<(u64, LocSet)>,
+    /// Per function, its optional parameters: the general registers
+    /// whose entry value it only stores to memory (a variadic function's
+    /// register save area, `mov [rsp+N], rdx`, for `va_arg`). A call
+    /// passes one only if the caller wrote it, as for an unknown callee.
+    optional: Vec<LocSet>,
 }
 
 /// What the analysis of one function finds.
@@ -239,6 +264,8 @@ struct Found {
     reads_after: Vec<(usize, LocSet)>,
     /// Its calls of unknown callees: (address, what each reads).
     sites: Vec<(u64, LocSet)>,
+    /// Its optional parameters ([`Signatures`]'s `optional`).
+    optional: LocSet,
 }
 
 impl Signatures {
@@ -261,6 +288,7 @@ impl Signatures {
             starts: funcs.iter().map(|f| f.extent.start).collect(),
             sigs: vec![None; funcs.len()],
             sites: Vec::new(),
+            optional: vec![LocSet::EMPTY; funcs.len()],
         };
         let cfgs: Vec<FuncCfg> = funcs.par_iter().map(|f| recover(bin, f)).collect();
         let graph: Vec<Vec<usize>> = cfgs.iter().map(|c| sigs.callees(c)).collect();
@@ -277,6 +305,7 @@ impl Signatures {
                             sig: Signature::of_convention(&sigs.conv),
                             reads_after: Vec::new(),
                             sites: Vec::new(),
+                            optional: LocSet::EMPTY,
                         });
                     (k, found)
                 })
@@ -287,6 +316,7 @@ impl Signatures {
                     called[callee] = true;
                 }
                 sigs.sites.extend(f.sites);
+                sigs.optional[k] = f.optional;
                 sigs.sigs[k] = Some(f.sig);
             }
         }
@@ -444,10 +474,18 @@ impl Signatures {
             .map(|i| (i.ins.ip(), i.access.reads))
             .collect();
         indirect.sort_unstable_by_key(|s| s.0);
+        let mut syscalls: Vec<(u64, LocSet)> = cfg
+            .insts
+            .iter()
+            .filter(|i| i.ins.mnemonic() == iced_x86::Mnemonic::Syscall)
+            .map(|i| (i.ins.ip(), i.access.reads))
+            .collect();
+        syscalls.sort_unstable_by_key(|s| s.0);
         let calls = CallSites {
             callee: &callee_at,
             site: &|i| origins.inst(i).map(|o| o.address),
             indirect: &indirect,
+            syscalls: &syscalls,
         };
         let mut found = self.of_ssa(&f, &calls);
         found.sig.stack_params = stack_params;
@@ -484,13 +522,23 @@ impl Signatures {
         // Two rounds: the vector results of unknown calls carry a value
         // only where the first round found them used.
         let first = self.unknown_calls(f, calls, &values, None);
-        let used = values.used(f, results, preserved, &all, &first.skip);
+        let (used, _) = values.used(f, results, preserved, &all, &first);
         let unknown = self.unknown_calls(f, calls, &values, Some(&used));
-        let used = values.used(f, results, preserved, &all, &unknown.skip);
+        let (used, why) = values.used(f, results, preserved, &all, &unknown);
+        if std::env::var_os("SSAKIT_SIGNATURE_WHY").is_some() {
+            self.explain(f, calls, &used, &why);
+        }
         let mut params = LocSet::EMPTY;
         for (&l, &p) in all.iter().zip(f.params()) {
             if used[p] && l != Loc::RSP && l.kind() != crate::regs::LocKind::Flag {
                 params.insert(l);
+            }
+        }
+        let (beyond_stores, _) = values.used(f, results, LocSet::ALL, &all, &unknown);
+        let mut optional = LocSet::EMPTY;
+        for (&l, &p) in all.iter().zip(f.params()) {
+            if params.contains(l) && !beyond_stores[p] && l.kind() == crate::regs::LocKind::Gpr {
+                optional.insert(l);
             }
         }
         let mut reads_after = Vec::new();
@@ -524,6 +572,38 @@ impl Signatures {
             },
             reads_after,
             sites: unknown.sites,
+            optional,
+        }
+    }
+
+    /// With `SSAKIT_SIGNATURE_WHY` set (the module doc): one line on
+    /// standard error per register parameter, `WHY FUNCTION REGISTER
+    /// ADDRESS REASON`, the first use found of its entry value.
+    fn explain(
+        &self,
+        f: &Function,
+        calls: &CallSites<'_>,
+        used: &SecondaryMap<Var, bool>,
+        why: &SecondaryMap<Var, Option<Inst>>,
+    ) {
+        for (l, &p) in LocSet::ALL.iter().zip(f.params()) {
+            if !used[p] || l.kind() == crate::regs::LocKind::Flag {
+                continue;
+            }
+            let reason = match why[p].map(|i| (i, f.inst(i))) {
+                None => "term".to_string(),
+                Some((_, InstData::Op { op, .. })) => format!("op {}", f.operator_name(*op)),
+                Some((i, InstData::Call { callee, .. })) => match (calls.callee)(i) {
+                    Some(_) if self.known(calls, i).is_some() => {
+                        format!("call known {}", f.callee_name(*callee))
+                    }
+                    Some(_) => "call fallback".to_string(),
+                    None => "call unknown".to_string(),
+                },
+                Some(_) => "other".to_string(),
+            };
+            let at = why[p].and_then(|i| (calls.site)(i)).unwrap_or(0);
+            eprintln!("WHY {} {} {at:#x} {reason}", f.name(), l.name());
         }
     }
 
@@ -549,11 +629,13 @@ impl Signatures {
         let mut out = Unknown {
             skip: SecondaryMap::new(0),
             sites: Vec::new(),
+            weak: SecondaryMap::new(false),
+            real: SecondaryMap::new(false),
         };
         let real = values.written(f, |i, k, v| {
             self.carries(f, calls, i, k).is_none_or(|(l, carries)| {
                 carries
-                    && (l.kind() != crate::regs::LocKind::Vector
+                    && (l == Loc::RAX
                         || self.known(calls, i).is_some()
                         || demanded.is_some_and(|d| d[v]))
             })
@@ -562,6 +644,22 @@ impl Signatures {
         for &b in f.layout() {
             for &i in f.block_insts(b) {
                 let site = (calls.site)(i);
+                if let InstData::Op { op, args, .. } = f.inst(i) {
+                    if f.operator_name(*op) == "x86.syscall.x" {
+                        let reads = site.map_or(LocSet::EMPTY, |a| reads_at(calls.syscalls, a));
+                        out.skip[i] = syscall_skip(reads, args.as_slice(f), values, &real);
+                        continue;
+                    }
+                }
+                if let (InstData::Call { args, .. }, Some(sig)) = (f.inst(i), self.known(calls, i))
+                {
+                    let optional = (calls.callee)(i).map_or(LocSet::EMPTY, |k| self.optional[k]);
+                    if !optional.is_empty() {
+                        locs = sig.call_args(&self.conv);
+                        out.skip[i] = self.optional_skip(optional, &locs, args.as_slice(f), &real);
+                    }
+                    continue;
+                }
                 let (own, args) = match f.inst(i) {
                     InstData::Call { args, .. } if self.known(calls, i).is_none() => {
                         locs.clone_from(&self.conv.call_args);
@@ -597,12 +695,47 @@ impl Signatures {
                         out.skip[i] |= 1 << k;
                     }
                 }
+                out.weak[i] = true;
                 if let Some(at) = site {
                     out.sites.push((at, reads));
                 }
             }
         }
+        out.real = real;
         out
+    }
+
+    /// The operands (read in the order `locs`) of a call of a known
+    /// callee with `optional` parameters that it does not pass: in each
+    /// positional list, the optional ones past the last register the
+    /// caller wrote (`real`) or passes as a parameter that is not optional.
+    fn optional_skip(
+        &self,
+        optional: LocSet,
+        locs: &[Loc],
+        args: &[Operand],
+        real: &SecondaryMap<Var, bool>,
+    ) -> u64 {
+        let passed = |l: Loc| {
+            let Some(k) = locs.iter().position(|&m| m == l) else {
+                return false;
+            };
+            !optional.contains(l)
+                || args.get(k).is_some_and(|a| match a {
+                    Operand::Var(v) => real[*v],
+                    _ => true,
+                })
+        };
+        let mut skip = 0;
+        for list in &self.conv.positional {
+            let past = list.iter().rposition(|&l| passed(l)).map_or(0, |p| p + 1);
+            for &l in &list[past..] {
+                if let Some(k) = locs.iter().position(|&m| m == l).filter(|&k| k < 64) {
+                    skip |= 1 << k;
+                }
+            }
+        }
+        skip
     }
 
     /// The direct calls and tail jumps of a recovered function: (the
@@ -650,16 +783,23 @@ struct CallSites<'a> {
     callee: &'a dyn Fn(Inst) -> Option<usize>,
     site: &'a dyn Fn(Inst) -> Option<u64>,
     indirect: &'a [(u64, LocSet)],
+    /// The registers each `syscall`'s operands read (by address, sorted).
+    syscalls: &'a [(u64, LocSet)],
 }
 
 impl CallSites<'_> {
     fn indirect_reads(&self, at: u64) -> LocSet {
-        let k = self.indirect.partition_point(|s| s.0 < at);
-        self.indirect
-            .get(k)
-            .filter(|s| s.0 == at)
-            .map_or(LocSet::EMPTY, |s| s.1)
+        reads_at(self.indirect, at)
     }
+}
+
+/// The reads of the instruction at `at` of a list sorted by address;
+/// empty if it is not listed.
+fn reads_at(list: &[(u64, LocSet)], at: u64) -> LocSet {
+    let k = list.partition_point(|s| s.0 < at);
+    list.get(k)
+        .filter(|s| s.0 == at)
+        .map_or(LocSet::EMPTY, |s| s.1)
 }
 
 /// The calls of unknown callees of one function.
@@ -669,6 +809,64 @@ struct Unknown {
     skip: SecondaryMap<Inst, u64>,
     /// (address, what the call reads).
     sites: Vec<(u64, LocSet)>,
+    /// The calls of unknown callees (and indirect jumps): an argument the
+    /// function wrote on some path reads only what it wrote.
+    weak: SecondaryMap<Inst, bool>,
+    /// Whether each value was written by the function ([`Values::written`]).
+    real: SecondaryMap<Var, bool>,
+}
+
+/// The operands of a `syscall` (reading `reads`, in their order) that
+/// are not its arguments: when its number in `rax` is a constant of
+/// known arity, the argument registers past that arity; for a call whose
+/// operation decides its arguments ([`crate::syscalls::by_operation`]),
+/// also those past the last one the caller wrote (`real`), as for an
+/// unknown callee.
+fn syscall_skip(
+    reads: LocSet,
+    args: &[Operand],
+    values: &Values,
+    real: &SecondaryMap<Var, bool>,
+) -> u64 {
+    let pos = |l: Loc| reads.iter().position(|m| m == l).filter(|&k| k < 64);
+    let nr = pos(Loc::RAX).and_then(|k| match args.get(k)? {
+        Operand::Const(c) => Some(*c),
+        Operand::Var(v) => values.constant[*v],
+        _ => None,
+    });
+    let Some((nr, mut n)) = nr.and_then(|nr| Some((nr, crate::syscalls::arg_count(nr)?))) else {
+        return 0;
+    };
+    let arg_regs = &crate::syscalls::ARGS;
+    if crate::syscalls::by_operation(nr) {
+        let written = |l: Loc| {
+            pos(l).and_then(|k| args.get(k)).is_some_and(|a| match a {
+                Operand::Var(v) => real[*v],
+                _ => true,
+            })
+        };
+        n = arg_regs[..n]
+            .iter()
+            .rposition(|&l| written(l))
+            .map_or(n, |p| p + 1);
+    }
+    let mut skip = 0;
+    for &l in &arg_regs[n..] {
+        if let Some(k) = pos(l) {
+            skip |= 1 << k;
+        }
+    }
+    skip
+}
+
+/// The value of the width change `name` applied to `c` (`mov eax, r8d`
+/// is `i64.extend_i32_u(i32.wrap_i64(r8))`); `None` for other operators.
+fn fold(name: &str, c: i64) -> Option<i64> {
+    match name {
+        "i32.wrap_i64" | "i64.extend_i32_u" => Some(c & 0xffff_ffff),
+        "i64.extend_i32_s" => Some(c as i32 as i64),
+        _ => None,
+    }
 }
 
 /// Whether an opaque operation is an indirect call or jump.
@@ -707,6 +905,9 @@ impl Origin {
 struct Values {
     origin: SecondaryMap<Var, Origin>,
     may_be: SecondaryMap<Var, LocSet>,
+    /// The constant a value certainly is (a copy of a constant, a copy or
+    /// phi of such values all equal).
+    constant: SecondaryMap<Var, Option<i64>>,
 }
 
 impl Values {
@@ -768,7 +969,64 @@ impl Values {
                 }
             }
         }
-        Values { origin, may_be }
+        let mut folds = moves.clone();
+        for &b in f.layout() {
+            for &i in f.block_insts(b) {
+                if let InstData::Op { op, .. } = f.inst(i) {
+                    if fold(f.operator_name(*op), 0).is_some() {
+                        folds.push(i);
+                    }
+                }
+            }
+        }
+        let constant = Values::constants(f, &folds);
+        Values {
+            origin,
+            may_be,
+            constant,
+        }
+    }
+
+    /// The constant of each value defined by the copies, phis and
+    /// width changes ([`fold`]) `moves`: rounds until nothing changes, a
+    /// value becoming constant only once all its sources are the same
+    /// constant (pessimistic: a loop-carried constant stays unknown).
+    fn constants(f: &Function, moves: &[Inst]) -> SecondaryMap<Var, Option<i64>> {
+        let mut k: SecondaryMap<Var, Option<i64>> = SecondaryMap::new(None);
+        let of = |o: Operand, k: &SecondaryMap<Var, Option<i64>>| match o {
+            Operand::Const(c) => Some(c),
+            Operand::Var(v) => k[v],
+            _ => None,
+        };
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &i in moves {
+                let (dst, c) = match f.inst(i) {
+                    InstData::Copy { dst, src } => (*dst, of(*src, &k)),
+                    InstData::Phi { dst, args } => {
+                        let mut vals = args.as_slice(f).iter().map(|a| of(a.value, &k));
+                        let first = vals.next().flatten();
+                        (*dst, first.filter(|&c| vals.all(|x| x == Some(c))))
+                    }
+                    InstData::Op {
+                        op, args, results, ..
+                    } => {
+                        let (&[a], &[dst]) = (args.as_slice(f), results.as_slice(f)) else {
+                            continue;
+                        };
+                        let c = of(a, &k).and_then(|c| fold(f.operator_name(*op), c));
+                        (dst, c)
+                    }
+                    _ => continue,
+                };
+                if c.is_some() && k[dst] != c {
+                    k[dst] = c;
+                    changed = true;
+                }
+            }
+        }
+        k
     }
 
     /// Whether each value was written by the function: defined by an
@@ -827,26 +1085,35 @@ impl Values {
 
     /// The values used: read by an operation, a call, a branch or a
     /// switch, or returned at a location of `results` other than their
-    /// origin's, then closed backward through copies and phis.
+    /// origin's, then closed backward through copies and phis (an
+    /// argument of an unknown callee that the function wrote, only
+    /// through the values it wrote); with the first use that reached
+    /// each (`None`: a terminator). A store of the entry value of a
+    /// location of `preserved` is not a use.
     fn used(
         &self,
         f: &Function,
         results: LocSet,
         preserved: LocSet,
         all: &[Loc],
-        skip: &SecondaryMap<Inst, u64>,
-    ) -> SecondaryMap<Var, bool> {
+        unknown: &Unknown,
+    ) -> (SecondaryMap<Var, bool>, SecondaryMap<Var, Option<Inst>>) {
         let mut used = SecondaryMap::new(false);
         let mut work = Vec::new();
+        let why: RefCell<SecondaryMap<Var, Option<Inst>>> = RefCell::new(SecondaryMap::new(None));
+        let root: Cell<Option<Inst>> = Cell::new(None);
         let mark = |v: Var, used: &mut SecondaryMap<Var, bool>, work: &mut Vec<Var>| {
             if !used[v] {
                 used[v] = true;
+                why.borrow_mut()[v] = root.get();
                 work.push(v);
             }
         };
         let mut defs: SecondaryMap<Var, Option<ssakit::ir::Inst>> = SecondaryMap::new(None);
+        let mut weak_roots = Vec::new();
         for &b in f.layout() {
             for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
+                root.set(Some(i));
                 match f.inst(i) {
                     InstData::Phi { dst, .. } | InstData::Copy { dst, .. } => defs[*dst] = Some(i),
                     InstData::Op { op, args, .. } if is_store(f.operator_name(*op)) => {
@@ -862,18 +1129,24 @@ impl Values {
                             }
                         }
                     }
-                    InstData::Call { args, .. } | InstData::Op { args, .. } if skip[i] != 0 => {
+                    InstData::Call { args, .. } | InstData::Op { args, .. }
+                        if unknown.skip[i] != 0 || unknown.weak[i] =>
+                    {
                         for (k, &a) in args.as_slice(f).iter().enumerate() {
-                            if let Operand::Var(v) = a {
-                                if skip[i] & (1 << k) == 0 {
-                                    mark(v, &mut used, &mut work);
-                                }
+                            let Operand::Var(v) = a else { continue };
+                            if unknown.skip[i] & (1 << k) != 0 {
+                                continue;
+                            }
+                            match unknown.weak[i] && unknown.real[v] {
+                                true => weak_roots.push(v),
+                                false => mark(v, &mut used, &mut work),
                             }
                         }
                     }
                     _ => f.for_each_use(i, |v| mark(v, &mut used, &mut work)),
                 }
             }
+            root.set(None);
             match f.term(b) {
                 Terminator::Ret(vals) => {
                     for (&l, &o) in all.iter().zip(vals.as_slice(f)) {
@@ -889,9 +1162,24 @@ impl Values {
         }
         while let Some(v) = work.pop() {
             let Some(i) = defs[v] else { continue };
+            root.set(why.borrow()[v]);
             f.for_each_use(i, |u| mark(u, &mut used, &mut work));
         }
-        used
+        // An argument of an unknown callee that the function wrote on some
+        // path uses only the values it wrote that reach it (through copies
+        // and phis), never an entry value merged with them.
+        let mut weak = SecondaryMap::new(false);
+        while let Some(v) = weak_roots.pop() {
+            if !unknown.real[v] || weak[v] {
+                continue;
+            }
+            weak[v] = true;
+            used[v] = true;
+            if let Some(i) = defs[v] {
+                f.for_each_use(i, |u| weak_roots.push(u));
+            }
+        }
+        (used, why.into_inner())
     }
 }
 
