@@ -124,7 +124,10 @@ mod tests {
         let d = Duplicates::find(&m);
         let reps: Vec<u32> = (0..5).map(|f| d.representative(f)).collect();
         assert_eq!(reps, [0, 1, 2, 1, 4]);
-        assert_eq!((d.merged(), d.merged_into(3), d.merged_into(1)), (1, Some(1), None));
+        assert_eq!(
+            (d.merged(), d.merged_into(3), d.merged_into(1)),
+            (1, Some(1), None)
+        );
         let none = Duplicates::none(&m);
         assert_eq!((none.merged(), none.merged_into(3)), (0, None));
     }

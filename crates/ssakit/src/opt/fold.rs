@@ -330,7 +330,9 @@ impl Fold<'_> {
                 (Opcode::I32Eq, &[k, x]) if is(o, k, 0) => (x, true),
                 _ => break,
             };
-            if x.var().is_some_and(|x| self.func.var_type(x) != self.func.var_type(v)) {
+            if x.var()
+                .is_some_and(|x| self.func.var_type(x) != self.func.var_type(v))
+            {
                 break;
             }
             self.uses[v] = 0;
@@ -360,8 +362,10 @@ impl Fold<'_> {
         }
         let cond = self.resolve(cond);
         if let Operand::Const(k) = cond {
-            self.func
-                .set_term(b, Terminator::Jump(if k != 0 { then_dest } else { else_dest }));
+            self.func.set_term(
+                b,
+                Terminator::Jump(if k != 0 { then_dest } else { else_dest }),
+            );
             self.stats.branches_folded += 1;
             return;
         }
