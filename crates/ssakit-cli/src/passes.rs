@@ -69,7 +69,7 @@ mod tests {
         );
         assert_eq!(
             plain.list("none").unwrap_err(),
-            "--passes: unknown pass `none` (known passes: copy-prop, const-prop, dce)"
+            "--passes: unknown pass `none` (known passes: copy-prop, const-prop, fold, dce)"
         );
         assert!(names(PassesParser::OR_NONE.list(" none ").unwrap()).is_empty());
     }

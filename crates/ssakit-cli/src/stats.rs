@@ -87,7 +87,7 @@ impl LiftConstruct {
 #[derive(clap::Args)]
 pub struct PipelineArgs {
     /// Optimisation passes after construction, comma-separated
-    /// (`copy-prop`, `const-prop`, `dce`).
+    /// (`copy-prop`, `const-prop`, `fold`, `dce`).
     #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
     pub passes: Option<Passes>,
     /// Stop after the passes: no destruction.

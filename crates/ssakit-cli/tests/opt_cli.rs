@@ -84,6 +84,6 @@ fn unknown_passes_are_refused() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
-        "error: --passes: unknown pass `licm` (known passes: copy-prop, const-prop, dce)\n"
+        "error: --passes: unknown pass `licm` (known passes: copy-prop, const-prop, fold, dce)\n"
     );
 }

@@ -162,7 +162,7 @@ fn stats_prints_the_table_and_json() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),
-        "error: --passes: unknown pass `nosuch` (known passes: copy-prop, const-prop, dce)\n"
+        "error: --passes: unknown pass `nosuch` (known passes: copy-prop, const-prop, fold, dce)\n"
     );
 }
 

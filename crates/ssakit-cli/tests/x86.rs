@@ -288,7 +288,7 @@ fn stats_refuses_an_unknown_pass_before_reading_the_binary() {
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         assert_eq!(
             stderr(&o),
-            "error: --passes: unknown pass `bogus` (known passes: copy-prop, const-prop, dce)\n"
+            "error: --passes: unknown pass `bogus` (known passes: copy-prop, const-prop, fold, dce)\n"
         );
     }
 }

@@ -35,6 +35,7 @@
 
 pub mod canonical;
 pub mod check;
+mod duplicates;
 pub mod emit;
 pub mod error;
 pub mod lift;

@@ -27,6 +27,7 @@
 //!   before it is returned; an invalid output is an internal error naming
 //!   the function, never returned.
 
+use crate::duplicates::{self, Duplicates};
 use crate::emit::{self, Lowering, OpTable};
 use crate::error::{ErrorKind, WasmError};
 use crate::lift::{lift, ModuleSymbols};
@@ -87,6 +88,24 @@ pub struct OptOptions {
     /// assert_eq!((out.stats.rewritten, out.stats.locals_before, out.stats.locals_after), (1, 2, 1));
     /// ```
     pub only: Option<Vec<u32>>,
+    /// Merge duplicate functions (`-O1`): a body of the same bytes and
+    /// type as an earlier one becomes a call of that one, and direct calls
+    /// go to the earlier one ([`OptStats::merged`]). Ignored when
+    /// [`OptOptions::only`] is given.
+    ///
+    /// ```
+    /// use ssakit_wasm::rewrite::{optimize, OptOptions};
+    /// let wasm = ssakit_wasm::module::to_binary(b"(module
+    ///     (func (export \"a\") (param i32) (result i32) (i32.mul (local.get 0) (i32.const 3)))
+    ///     (func (export \"b\") (param i32) (result i32) (i32.mul (local.get 0) (i32.const 3))))").unwrap();
+    /// let merged = OptOptions { merge_duplicates: true, ..Default::default() };
+    /// let out = optimize(&wasm, &merged).unwrap();
+    /// assert_eq!(out.stats.merged, 1);
+    /// // Function 1's body is `local.get 0; call 0`: smaller than the multiplication.
+    /// let kept = optimize(&wasm, &OptOptions::default()).unwrap();
+    /// assert!(out.stats.code_bytes_after < kept.stats.code_bytes_after);
+    /// ```
+    pub merge_duplicates: bool,
 }
 
 impl Default for OptOptions {
@@ -99,6 +118,7 @@ impl Default for OptOptions {
             passes: Vec::new(),
             destruct: DestructOptions::default(),
             only: None,
+            merge_duplicates: false,
         }
     }
 }
@@ -115,14 +135,17 @@ impl Default for OptOptions {
 /// use ssakit::opt::Pass;
 /// use ssakit_wasm::rewrite::{OptLevel, OptOptions};
 /// assert!(OptOptions::at(OptLevel::O0).passes.is_empty());
-/// assert_eq!(OptOptions::at(OptLevel::O1).passes, [Pass::Dce]);
+/// assert_eq!(OptOptions::at(OptLevel::O1).passes, [Pass::Fold, Pass::Dce]);
+/// assert!(OptOptions::at(OptLevel::O1).merge_duplicates);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptLevel {
     /// The round trip only: lift, pruned SSA, destruction, emission.
     O0,
     /// The round trip with the passes that make the output smaller:
-    /// `dce`. The default of `ssakit wasm opt`.
+    /// `dce`, and duplicate functions merged
+    /// ([`OptOptions::merge_duplicates`]). The default of `ssakit wasm
+    /// opt`.
     O1,
 }
 
@@ -140,10 +163,11 @@ impl OptOptions {
     pub fn at(level: OptLevel) -> OptOptions {
         let passes = match level {
             OptLevel::O0 => Vec::new(),
-            OptLevel::O1 => vec![Pass::Dce],
+            OptLevel::O1 => vec![Pass::Fold, Pass::Dce],
         };
         OptOptions {
             passes,
+            merge_duplicates: level == OptLevel::O1,
             ..OptOptions::default()
         }
     }
@@ -178,6 +202,9 @@ pub struct OptStats {
     /// would need more than the 50,000 locals engines accept (values live
     /// at once on the input's operand stack across a block).
     pub kept: usize,
+    /// Functions merged into an earlier one of the same body
+    /// ([`OptOptions::merge_duplicates`]): their bodies forward to it.
+    pub merged: usize,
 }
 
 /// The rewritten module and its figures.
@@ -233,6 +260,8 @@ enum Rewritten {
     /// The input's body, validated and copied: not one of
     /// [`OptOptions::only`].
     Copied,
+    /// A call of the function it was merged into, with its parameters.
+    Forwarding(u32),
 }
 
 /// One function through the pipeline and the emitter, and its declared
@@ -243,7 +272,12 @@ fn one(
     low: &Lowering<'_>,
     body: &module::Body<'_>,
     options: &OptOptions,
+    dups: &Duplicates,
 ) -> Result<(Rewritten, usize), WasmError> {
+    if let Some(rep) = dups.merged_into(body.index) {
+        validate_body(body)?;
+        return Ok((Rewritten::Forwarding(rep), declared_locals(body)?));
+    }
     if !selected(options, body.index) {
         validate_body(body)?;
         return Ok((Rewritten::Copied, declared_locals(body)?));
@@ -354,15 +388,20 @@ pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmErr
     let m = module::parse(&binary)?;
     check_only(&m, options)?;
     let syms = ModuleSymbols::new(&m);
-    let tables = Tables::new(&m, &syms, &binary)?;
+    let dups = match options.merge_duplicates && options.only.is_none() {
+        true => Duplicates::find(&m),
+        false => Duplicates::none(&m),
+    };
+    let tables = Tables::new(&m, &syms, &binary, &dups)?;
     let low = tables.lowering(&m);
     let emitted: Vec<(Rewritten, usize)> = m
         .bodies
         .par_iter()
-        .map(|b| one(&m, &syms, &low, b, options))
+        .map(|b| one(&m, &syms, &low, b, options, &dups))
         .collect::<Result<_, _>>()?;
     let mut stats = OptStats {
         functions: m.bodies.len(),
+        merged: dups.merged(),
         ..OptStats::default()
     };
     let mut code = wasm_encoder::CodeSection::new();
@@ -383,6 +422,11 @@ pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmErr
             Rewritten::Copied => {
                 stats.locals_after += before;
                 code.raw(body.body.as_bytes());
+            }
+            Rewritten::Forwarding(rep) => {
+                stats.rewritten += 1;
+                let params = m.signature(body.index).params.len();
+                code.function(&duplicates::forwarding_body(params, *rep));
             }
         }
     }
@@ -409,8 +453,14 @@ struct Tables {
 }
 
 impl Tables {
-    /// The tables of module `m` (binary `binary`).
-    fn new(m: &WasmModule<'_>, syms: &ModuleSymbols, binary: &[u8]) -> Result<Tables, WasmError> {
+    /// The tables of module `m` (binary `binary`), calls going to the
+    /// representatives of `dups`.
+    fn new(
+        m: &WasmModule<'_>,
+        syms: &ModuleSymbols,
+        binary: &[u8],
+        dups: &Duplicates,
+    ) -> Result<Tables, WasmError> {
         let by_name: FxHashMap<&str, u32> = m
             .names
             .iter()
@@ -420,7 +470,7 @@ impl Tables {
         let callees = (0..syms.shared().num_callees())
             .map(|c| {
                 let name = syms.shared().callee_name(ssakit::ir::Callee::new(c));
-                by_name.get(name).copied()
+                by_name.get(name).map(|&f| dups.representative(f))
             })
             .collect();
         Ok(Tables {
@@ -464,7 +514,7 @@ pub fn dump(bytes: &[u8], options: &OptOptions, what: emit::Dump) -> Result<Stri
     let m = module::parse(&binary)?;
     check_only(&m, options)?;
     let syms = ModuleSymbols::new(&m);
-    let tables = Tables::new(&m, &syms, &binary)?;
+    let tables = Tables::new(&m, &syms, &binary, &Duplicates::none(&m))?;
     let low = tables.lowering(&m);
     let texts: Vec<String> = m
         .bodies

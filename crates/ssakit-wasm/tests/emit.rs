@@ -126,6 +126,7 @@ fn destruct_modes() -> Vec<(&'static str, OptOptions)> {
             conventional,
         },
         only: None,
+        merge_duplicates: false,
     };
     vec![
         ("default", OptOptions::default()),

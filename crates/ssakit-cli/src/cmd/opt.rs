@@ -12,7 +12,7 @@ pub struct Args {
     #[command(flatten)]
     pub input: crate::format::InputArg,
     /// Comma-separated passes, run in order, repeats allowed:
-    /// `copy-prop`, `const-prop`, `dce`.
+    /// `copy-prop`, `const-prop`, `fold`, `dce`.
     #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
     pub passes: Passes,
     /// Print per-phase wall times on standard error.

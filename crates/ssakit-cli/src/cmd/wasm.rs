@@ -59,7 +59,9 @@ pub struct OptArgs {
     pub flavor: FlavorArg,
     /// Optimisation level, as binaryen's `wasm-opt` spells it: `-O0` the
     /// round trip only, `-O1` (the default) with the passes that make the
-    /// output smaller (`dce`); `-O2`, `-O3`, `-Os` and `-Oz` are `-O1`.
+    /// output smaller (`fold`, `dce`) and duplicate functions merged (a body the
+    /// same as an earlier one's calls it); `-O2`, `-O3`, `-Os` and `-Oz`
+    /// are `-O1`.
     #[arg(
         short = 'O',
         value_name = "LEVEL",
@@ -68,7 +70,7 @@ pub struct OptArgs {
     )]
     pub level: Option<LevelArg>,
     /// Optimisation passes after construction, comma-separated
-    /// (`copy-prop`, `const-prop`, `dce`), instead of a level's.
+    /// (`copy-prop`, `const-prop`, `fold`, `dce`), instead of a level's.
     #[arg(long, value_name = "LIST", value_parser = PassesParser::default())]
     pub passes: Option<Passes>,
     #[command(flatten)]
@@ -184,6 +186,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
             (binary, Some(only))
         }
     };
+    let at_o1 = a.passes.is_none() && !matches!(a.level, Some(LevelArg::O0));
     let opts = rewrite::OptOptions {
         construct: crate::stats::construct_options(a.flavor),
         passes: match (a.passes, a.level) {
@@ -193,6 +196,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
         },
         destruct: a.mode.options(),
         only,
+        merge_duplicates: at_o1,
     };
     if let Some(step) = a.dump {
         let step = match step {

@@ -44,6 +44,7 @@ pub fn modes() -> Vec<(&'static str, OptOptions)> {
                     conventional: false,
                 },
                 only: None,
+                merge_duplicates: false,
             },
         ));
     }

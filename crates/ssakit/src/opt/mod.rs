@@ -14,6 +14,8 @@
 //! * `dce`: dead code elimination by mark and sweep;
 //! * `const_prop`: sparse conditional constant propagation
 //!   (Wegman–Zadeck), with branch folding;
+//! * `fold`: peephole folds on the operation set with meaning (algebraic
+//!   identities, negated comparisons, conditions read through `eqz`);
 //!
 //! and a helper private to the crate, `cfg_cleanup` (unreachable blocks and
 //! phi operands of removed edges). The def-use chains they follow are
@@ -35,6 +37,7 @@ pub(crate) mod cfg_cleanup;
 pub(crate) mod const_prop;
 pub mod copy_prop;
 pub(crate) mod dce;
+pub(crate) mod fold;
 mod stats;
 
 pub(crate) use const_prop::const_prop;
@@ -62,6 +65,9 @@ pub enum Pass {
     Dce,
     /// [`const_prop()`]: `const-prop`.
     ConstProp,
+    /// `fold`: peephole folds (identities such as `x + 0`, `eqz` of a
+    /// comparison negated, a branch on `eqz(x)` turned around).
+    Fold,
 }
 
 /// A pass list that does not parse.
@@ -88,20 +94,21 @@ impl std::error::Error for ParsePassError {}
 
 impl Pass {
     /// Every pass, in the order `--help` lists them.
-    pub const ALL: [Pass; 3] = [Pass::CopyProp, Pass::ConstProp, Pass::Dce];
+    pub const ALL: [Pass; 4] = [Pass::CopyProp, Pass::ConstProp, Pass::Fold, Pass::Dce];
 
     /// The pass's name on the command line and in `--time-passes`.
     ///
     /// ```
     /// use ssakit::opt::Pass;
     /// let names: Vec<_> = Pass::ALL.iter().map(|p| p.name()).collect();
-    /// assert_eq!(names, ["copy-prop", "const-prop", "dce"]);
+    /// assert_eq!(names, ["copy-prop", "const-prop", "fold", "dce"]);
     /// ```
     pub fn name(self) -> &'static str {
         match self {
             Pass::CopyProp => "copy-prop",
             Pass::Dce => "dce",
             Pass::ConstProp => "const-prop",
+            Pass::Fold => "fold",
         }
     }
 
@@ -169,6 +176,7 @@ impl Pass {
             Pass::CopyProp => copy_prop::run_uncompacted(func),
             Pass::Dce => dce(func),
             Pass::ConstProp => const_prop(func),
+            Pass::Fold => fold::fold(func),
         }
     }
 }
@@ -306,7 +314,7 @@ mod tests {
     fn bad_pass_lists_are_explained() {
         assert_eq!(
             Pass::parse("copy-prop,gvn").unwrap_err().to_string(),
-            "unknown pass `gvn` (known passes: copy-prop, const-prop, dce)"
+            "unknown pass `gvn` (known passes: copy-prop, const-prop, fold, dce)"
         );
         assert_eq!(
             Pass::parse("dce,,dce").unwrap_err().to_string(),

@@ -28,8 +28,10 @@ pub struct Stats {
     pub constants_folded: usize,
     /// `const-prop`: branches and switches on a constant made jumps.
     pub branches_folded: usize,
-    /// `dce`, `const-prop`: unreachable blocks removed.
+    /// `dce`, `const-prop`, `fold`: unreachable blocks removed.
     pub blocks_removed: usize,
+    /// `fold`: instructions rewritten or made unused by a rule.
+    pub insts_folded: usize,
 }
 
 impl Stats {
@@ -49,9 +51,11 @@ impl Stats {
         self.constants_folded += other.constants_folded;
         self.branches_folded += other.branches_folded;
         self.blocks_removed += other.blocks_removed;
+        self.insts_folded += other.insts_folded;
     }
 
-    /// One line `counter: N` per counter.
+    /// One line `counter: N` per counter (`instructions folded` only when
+    /// not zero).
     ///
     /// ```
     /// use ssakit::opt::Stats;
@@ -63,14 +67,18 @@ impl Stats {
         format!(
             "copies propagated: {}\ntrivial phis propagated: {}\ndead instructions removed: {}\n\
              dead phis removed: {}\nconstants folded: {}\nbranches folded: {}\n\
-             unreachable blocks removed: {}\n",
+             unreachable blocks removed: {}\n{}",
             self.copies_propagated,
             self.phis_simplified,
             self.insts_removed,
             self.phis_removed,
             self.constants_folded,
             self.branches_folded,
-            self.blocks_removed
+            self.blocks_removed,
+            match self.insts_folded {
+                0 => String::new(),
+                n => format!("instructions folded: {n}\n"),
+            }
         )
     }
 }

@@ -9,7 +9,8 @@
 //!   anything (programs that fail or run out of fuel are skipped);
 //! * each pass leaves what it promises: no copy of a variable or trivial
 //!   phi after `copy-prop`, pruned SSA and no unused result after `dce`, no
-//!   foldable operation or constant branch after `const-prop`; and running
+//!   foldable operation or constant branch after `const-prop`, no
+//!   constant branch after `fold`; and running
 //!   the pass a second time changes nothing;
 //! * translated out of SSA by `destruct` (with critical edges split
 //!   or not), it still computes the same.
@@ -147,6 +148,18 @@ fn check_postcondition(pass: Pass, f: &Function) -> Result<(), String> {
                 } = *f.term(b)
                 {
                     return Err(format!("constant branch left: {:?}", f.term(b)));
+                }
+            }
+            Pass::Fold => {
+                if let Terminator::Branch {
+                    cond: Operand::Const(_),
+                    then_dest,
+                    else_dest,
+                } = *f.term(b)
+                {
+                    if then_dest != else_dest {
+                        return Err(format!("constant branch left: {:?}", f.term(b)));
+                    }
                 }
             }
         }

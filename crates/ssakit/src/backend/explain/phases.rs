@@ -236,6 +236,7 @@ fn pass_note(p: Pass) -> &'static str {
         Pass::CopyProp => "copies and trivial phis propagated",
         Pass::ConstProp => "sparse conditional constant propagation (Wegman-Zadeck)",
         Pass::Dce => "dead instructions and phis removed",
+        Pass::Fold => "peephole folds on the operation set (identities, negated comparisons)",
     }
 }
 
