@@ -26,7 +26,11 @@
 //! 6. **Keep under later trees** ([`Scan::keep_under`]): a value read
 //!    once, as its reader's first operand later in the block, stays on
 //!    the stack under the trees in between (properly nested: [`nests`];
-//!    at most [`WINDOW`] positions when a call is among them).
+//!    at most [`WINDOW`] positions when a call is among them). Also a
+//!    value read more than once, for its first reader when that reader
+//!    could join no tree anyway ([`Scan::tee_under`]): its definition
+//!    ends with `local.tee` for the later reads
+//!    ([`Stackified::tee_under`]), as LLVM keeps a hash round's sum.
 //! 7. **Place the roots** ([`Scan::place_roots`]): where each
 //!    instruction's reads happen as far as locals can tell
 //!    ([`Stackified::at`]).
@@ -82,6 +86,11 @@ pub(crate) struct Stackified {
     /// between, from its definition, emitted at its own place, to its one
     /// reader, whose first operand it is (see the module documentation).
     pub(crate) stacked: EntityVec<Var, bool>,
+    /// Per variable: its first reader, whose first operand it is, when
+    /// its value waits on the stack under later trees for that reader,
+    /// its definition ending with `local.tee` (the later reads are
+    /// `local.get`s).
+    pub(crate) tee_under: EntityVec<Var, Option<Node>>,
     /// Per variable: its last definition in the emitted order (the one
     /// when `on_stack` or `tee_in`).
     pub(crate) def: EntityVec<Var, PackedOption<Inst>>,
@@ -490,6 +499,7 @@ impl<'f, 'p> Scan<'f, 'p> {
             st: Stackified {
                 on_stack: EntityVec::filled(nv, false),
                 stacked: EntityVec::filled(nv, false),
+                tee_under: EntityVec::filled(nv, None),
                 dead,
                 def,
                 absorbed: EntityVec::filled(ni, false),
@@ -908,7 +918,8 @@ impl<'f, 'p> Scan<'f, 'p> {
             return;
         };
         let st = &self.st;
-        if !self.once(t) || st.on_stack[t] || st.tee_in[t].is_some() || st.multi_teed[t] {
+        let teed = !self.once(t) && self.tee_under(j, ops, t);
+        if !(self.once(t) || teed) || st.on_stack[t] || st.tee_in[t].is_some() || st.multi_teed[t] {
             return;
         }
         let Some(d) = st.def[t].expand() else {
@@ -924,9 +935,55 @@ impl<'f, 'p> Scan<'f, 'p> {
         // (`k < cursor <= j` once `root_here` holds)
         let near = |k: usize| j - k <= WINDOW || self.calls_before[j] == self.calls_before[k + 1];
         if root_here && near(k) && nests(&mut self.open, k, j) {
-            self.st.stacked[t] = true;
+            if teed {
+                self.st.teed[d] = true;
+                self.st.tee_under[t] = Some(match self.insts.get(j) {
+                    Some(&i) => Node::Inst(i),
+                    None => Node::Term(self.block),
+                });
+            } else {
+                self.st.stacked[t] = true;
+            }
             self.pinned[j] = true;
         }
+    }
+
+    /// Rule *keep a tee under later trees*: a value read more than once
+    /// (defined once, not a parameter) may wait on the stack for its
+    /// first reader as [`Scan::keep_under`] keeps a value read once, its
+    /// definition ending with `local.tee` for the later reads, when the
+    /// first reader is the one at `j`, reads it once, the definition is
+    /// no copy of a variable (one between variables sharing a local is
+    /// not emitted), and the reader could join no tree anyway: it is the terminator, or has no single result, or
+    /// its result is read in no later position of the block (a reader
+    /// kept on the stack under trees may not join its own reader's tree,
+    /// and a tee there is worth more: with readers in the block allowed,
+    /// hash-wasm's sha512 grew by 10 bytes and 2 locals).
+    fn tee_under(&self, j: usize, ops: &[(Operand, Want)], t: Var) -> bool {
+        if self.defs[t] != 1 || self.is_param[t] || self.in_block(self.reader[t]) != Some(j) {
+            return false;
+        }
+        // A copy between variables sharing a local is not emitted: its
+        // value would not be on the stack.
+        let copy = |d: Inst| {
+            matches!(
+                *self.f.inst(d),
+                InstData::Copy {
+                    src: Operand::Var(_),
+                    ..
+                }
+            )
+        };
+        if self.st.def[t].expand().is_none_or(copy) {
+            return false;
+        }
+        if ops.iter().filter(|&&(o, _)| o == Operand::Var(t)).count() != 1 {
+            return false;
+        }
+        let Some(&i) = self.insts.get(j) else {
+            return true;
+        };
+        single_def(self.f, i).is_none_or(|r| self.in_block(self.reader[r]).is_none())
     }
 
     /// Rule *place the roots*: each instruction's position as far as
@@ -1377,6 +1434,32 @@ mod tests {
         let w = f.block_insts(f.entry())[2];
         assert_eq!(st.read_at(w, var(&f, "b")), 2);
         assert_ne!(local_index(&local, &f, "x"), local_index(&local, &f, "b"));
+    }
+
+    /// Keep a tee under later trees: `x`, read by the store (no result:
+    /// it joins no tree) as its first operand and again after it, waits
+    /// on the stack under `print b`, its definition ending with
+    /// `local.tee`; not when its first reader's result is read later in
+    /// the block (`s = x + y` could join `print s`), nor when the first
+    /// reader is not the one reading it first (`x` read by `print x`
+    /// before).
+    #[test]
+    fn a_value_read_twice_waits_teed_for_a_reader_that_joins_nothing() {
+        let head = "operator i64.store trap write\nfunction f(a, b) {\ne:\n  x = a * b\n";
+        let (f, st, local) = run(&format!(
+            "{head}  print b\n  i64.store[0, 3](x, b)\n  print x\n  ret a\n}}\n"
+        ));
+        let (x, i) = (var(&f, "x"), f.block_insts(f.entry()));
+        assert_eq!(st.tee_under[x], Some(Node::Inst(i[2])));
+        assert!(st.teed[i[0]] && !st.absorbed[i[0]] && local[x].expand().is_some());
+        let (f, st, _) = run(&format!(
+            "{head}  print b\n  y = a + 1\n  s = x + y\n  print s\n  print x\n  ret a\n}}\n"
+        ));
+        assert_eq!(st.tee_under[var(&f, "x")], None);
+        let (f, st, _) = run(&format!(
+            "{head}  print x\n  print b\n  i64.store[0, 3](x, b)\n  ret a\n}}\n"
+        ));
+        assert_eq!(st.tee_under[var(&f, "x")], None);
     }
 
     /// A value read once as its reader's first operand, later in the
