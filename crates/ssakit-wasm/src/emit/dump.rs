@@ -184,6 +184,9 @@ fn stackify(out: &mut String, f: &Function, steps: &Steps) {
                 f.for_each_def(i, |v| {
                     let place = off_locals(st, v).unwrap_or("to a local");
                     what.push(format!("{} {place}", &names[v]));
+                    if st.tee_under[v].is_some() {
+                        what.push("and on the stack under later trees".into());
+                    }
                 });
             }
             let _ = writeln!(

@@ -295,7 +295,13 @@ impl<'f, 'a> Emitter<'f, 'a> {
                             conv: Some((val_type(self.f.var_type(t)), want)),
                         });
                     }
-                    None => self.leaf(o, want),
+                    None => match o {
+                        // Waiting on the stack since its tee'd definition.
+                        Operand::Var(t) if self.st.tee_under[t] == Some(user) => {
+                            self.convert(val_type(self.f.var_type(t)), want)
+                        }
+                        _ => self.leaf(o, want),
+                    },
                 }
             } else {
                 let fr = st.pop().expect("a frame");
@@ -362,10 +368,11 @@ impl<'f, 'a> Emitter<'f, 'a> {
             // Its source's definition is emitted in its tree.
             Operand::Var(s) if self.st.child(Node::Inst(i), s).is_some() => return false,
             Operand::Var(s) if self.st.stacked[s] => return false,
+            Operand::Var(s) if self.st.tee_under[s] == Some(Node::Inst(i)) => return false,
             Operand::Var(s) => Some(self.local[s]),
             _ => None,
         };
-        if self.st.on_stack[dst] || self.st.stacked[dst] {
+        if self.st.on_stack[dst] || self.st.stacked[dst] || self.st.tee_under[dst].is_some() {
             return false;
         }
         src_local == Some(self.local[dst])

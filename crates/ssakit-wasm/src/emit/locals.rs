@@ -7,7 +7,9 @@
 //! Positions number the emitted code: block bodies in the order of the
 //! structured code (`emit/structure.rs`), instruction `p` reading its
 //! operands at `2r`, where `r` is the root of the tree it is emitted in
-//! (`Stackified::at`; `p` itself when it is a root),
+//! (`Stackified::at`; `p` itself when it is a root), or earlier, at `2q`,
+//! for a `local.get` that runs before the children at positions `q` and
+//! after in a tree emitted in place (`Stackified::read_at`),
 //! and writing its results at `2p + 1`, a block's terminator at its last
 //! position. A variable's **live range** is a list
 //! of disjoint segments: per block, a backward walk from the variables
@@ -300,8 +302,10 @@ impl<'a> Allocation<'a> {
                     }
                     segs.push((v, 2 * p + 1, end.unwrap_or(2 * p + 1)));
                 });
-                let at = first + st.at[i];
-                f.for_each_use(i, |v| use_at(v, 2 * at, &mut open, &mut opened));
+                f.for_each_use(i, |v| {
+                    let at = first + st.read_at(i, v);
+                    use_at(v, 2 * at, &mut open, &mut opened)
+                });
             }
             for v in opened.drain(..) {
                 let Some(end) = open[v].take() else { continue };

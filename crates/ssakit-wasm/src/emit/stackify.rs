@@ -26,10 +26,19 @@
 //! 6. **Keep under later trees** ([`Scan::keep_under`]): a value read
 //!    once, as its reader's first operand later in the block, stays on
 //!    the stack under the trees in between (properly nested: [`nests`];
-//!    at most [`WINDOW`] positions when a call is among them).
+//!    at most [`WINDOW`] positions when a call is among them). Also a
+//!    value read more than once, for its first reader when that reader
+//!    could join no tree anyway ([`Scan::tee_under`]): its definition
+//!    ends with `local.tee` for the later reads
+//!    ([`Stackified::tee_under`]), as LLVM keeps a hash round's sum.
 //! 7. **Place the roots** ([`Scan::place_roots`]): where each
 //!    instruction's reads happen as far as locals can tell
 //!    ([`Stackified::at`]).
+//! 8. **Place the reads** ([`Scan::place_reads`]): in a tree emitted in
+//!    place, a `local.get` of the user's runs between its children, not
+//!    at the root (`(a & b) ^ ((a & c) ^ (b & c))` reads `a` for the
+//!    last time before `c`'s tee: one local for both, as LLVM writes
+//!    it) ([`Stackified::read_at`]).
 //!
 //! Also: a value never read is dropped, a copy into it not emitted
 //! ([`discount_dead_copies`]), nor a literal nothing reads.
@@ -77,6 +86,11 @@ pub(crate) struct Stackified {
     /// between, from its definition, emitted at its own place, to its one
     /// reader, whose first operand it is (see the module documentation).
     pub(crate) stacked: EntityVec<Var, bool>,
+    /// Per variable: its first reader, whose first operand it is, when
+    /// its value waits on the stack under later trees for that reader,
+    /// its definition ending with `local.tee` (the later reads are
+    /// `local.get`s).
+    pub(crate) tee_under: EntityVec<Var, Option<Node>>,
     /// Per variable: its last definition in the emitted order (the one
     /// when `on_stack` or `tee_in`).
     pub(crate) def: EntityVec<Var, PackedOption<Inst>>,
@@ -89,6 +103,14 @@ pub(crate) struct Stackified {
     /// before its root writes, so this is where its reads are, as far as
     /// locals can tell.
     pub(crate) at: EntityVec<Inst, u32>,
+    /// Per instruction emitted in place up to its root, its reads of
+    /// locals that come before some child's tree: `(variable, position)`,
+    /// the position in its block after which the `local.get` runs (the
+    /// start of the instruction's tree, or the position of the child
+    /// emitted last before it, plus one), earlier than [`Stackified::at`]
+    /// (see [`Stackified::read_at`]). Filled by rule 8; empty for the
+    /// others.
+    reads: Csr<Inst, (Var, u32)>,
     /// Per variable: the user whose tree takes its value from the stack
     /// through a `local.tee` (the definition, read more than once, is
     /// emitted in that tree, at that operand; every other read is a
@@ -170,6 +192,19 @@ fn discount_dead_copies(
 }
 
 impl Stackified {
+    /// Where, in its block, instruction `i` reads `v` from its local as
+    /// far as locals can tell: after the writes of the positions before
+    /// the one returned, before those from it on. [`Stackified::at`]
+    /// unless rule 8 placed the read earlier, between children emitted
+    /// in place (of a variable read twice, the later read).
+    pub(crate) fn read_at(&self, i: Inst, v: Var) -> u32 {
+        (self.reads.of(i).iter())
+            .filter(|&&(w, _)| w == v)
+            .map(|&(_, p)| p)
+            .max()
+            .unwrap_or(self.at[i])
+    }
+
     /// The definition emitted inside `user`'s tree for its operand `t`
     /// (on the stack, or ending with `local.tee`), if any.
     pub(crate) fn child(&self, user: Node, t: Var) -> Option<Inst> {
@@ -411,6 +446,15 @@ struct Scan<'f, 'p> {
     open: Vec<(usize, usize)>,
     /// The user's reads of values tee'd in earlier trees.
     taints: Vec<Taint>,
+    /// Rule 8's reads placed earlier than their root, of every block so
+    /// far ([`Stackified::reads`]), and per position of the block the
+    /// positions absorbed into it, as `(user, child)` pairs (scratch).
+    early_reads: Vec<(Inst, (Var, u32))>,
+    children: Vec<(usize, usize)>,
+    /// The positions of the block's definitions whose tee a user took
+    /// over ([`Scan::steal_tee`]), sorted: emitted at that user's
+    /// operand, before the positions around them.
+    stolen: Vec<usize>,
 }
 
 impl<'f, 'p> Scan<'f, 'p> {
@@ -455,10 +499,12 @@ impl<'f, 'p> Scan<'f, 'p> {
             st: Stackified {
                 on_stack: EntityVec::filled(nv, false),
                 stacked: EntityVec::filled(nv, false),
+                tee_under: EntityVec::filled(nv, None),
                 dead,
                 def,
                 absorbed: EntityVec::filled(ni, false),
                 at: EntityVec::filled(ni, 0),
+                reads: Csr::from_pairs(0, []),
                 tee_in: EntityVec::filled(nv, None),
                 teed: EntityVec::filled(ni, false),
                 multi_tees: Vec::new(),
@@ -492,6 +538,9 @@ impl<'f, 'p> Scan<'f, 'p> {
             pinned: Vec::new(),
             open: Vec::new(),
             taints: Vec::new(),
+            early_reads: Vec::new(),
+            children: Vec::new(),
+            stolen: Vec::new(),
         }
     }
 
@@ -521,6 +570,7 @@ impl<'f, 'p> Scan<'f, 'p> {
             self.user_at(j, j < n || term_next)?;
         }
         self.place_roots();
+        self.place_reads()?;
         self.base += n + 1;
         Ok(())
     }
@@ -535,6 +585,7 @@ impl<'f, 'p> Scan<'f, 'p> {
         (self.block, self.insts) = (b, insts);
         self.pinned.clear();
         self.pinned.resize(n + 1, false);
+        self.stolen.clear();
         self.open.clear();
         self.start.clear();
         self.tree_eff.clear();
@@ -823,6 +874,7 @@ impl<'f, 'p> Scan<'f, 'p> {
         self.user[s.def] = at_j;
         self.up[s.def] = at_j;
         self.in_place[s.def] = true;
+        self.stolen.push(s.def);
         self.start[s.def]
     }
 
@@ -866,7 +918,8 @@ impl<'f, 'p> Scan<'f, 'p> {
             return;
         };
         let st = &self.st;
-        if !self.once(t) || st.on_stack[t] || st.tee_in[t].is_some() || st.multi_teed[t] {
+        let teed = !self.once(t) && self.tee_under(j, ops, t);
+        if !(self.once(t) || teed) || st.on_stack[t] || st.tee_in[t].is_some() || st.multi_teed[t] {
             return;
         }
         let Some(d) = st.def[t].expand() else {
@@ -882,9 +935,55 @@ impl<'f, 'p> Scan<'f, 'p> {
         // (`k < cursor <= j` once `root_here` holds)
         let near = |k: usize| j - k <= WINDOW || self.calls_before[j] == self.calls_before[k + 1];
         if root_here && near(k) && nests(&mut self.open, k, j) {
-            self.st.stacked[t] = true;
+            if teed {
+                self.st.teed[d] = true;
+                self.st.tee_under[t] = Some(match self.insts.get(j) {
+                    Some(&i) => Node::Inst(i),
+                    None => Node::Term(self.block),
+                });
+            } else {
+                self.st.stacked[t] = true;
+            }
             self.pinned[j] = true;
         }
+    }
+
+    /// Rule *keep a tee under later trees*: a value read more than once
+    /// (defined once, not a parameter) may wait on the stack for its
+    /// first reader as [`Scan::keep_under`] keeps a value read once, its
+    /// definition ending with `local.tee` for the later reads, when the
+    /// first reader is the one at `j`, reads it once, the definition is
+    /// no copy of a variable (one between variables sharing a local is
+    /// not emitted), and the reader could join no tree anyway: it is the terminator, or has no single result, or
+    /// its result is read in no later position of the block (a reader
+    /// kept on the stack under trees may not join its own reader's tree,
+    /// and a tee there is worth more: with readers in the block allowed,
+    /// hash-wasm's sha512 grew by 10 bytes and 2 locals).
+    fn tee_under(&self, j: usize, ops: &[(Operand, Want)], t: Var) -> bool {
+        if self.defs[t] != 1 || self.is_param[t] || self.in_block(self.reader[t]) != Some(j) {
+            return false;
+        }
+        // A copy between variables sharing a local is not emitted: its
+        // value would not be on the stack.
+        let copy = |d: Inst| {
+            matches!(
+                *self.f.inst(d),
+                InstData::Copy {
+                    src: Operand::Var(_),
+                    ..
+                }
+            )
+        };
+        if self.st.def[t].expand().is_none_or(copy) {
+            return false;
+        }
+        if ops.iter().filter(|&&(o, _)| o == Operand::Var(t)).count() != 1 {
+            return false;
+        }
+        let Some(&i) = self.insts.get(j) else {
+            return true;
+        };
+        single_def(self.f, i).is_none_or(|r| self.in_block(self.reader[r]).is_none())
     }
 
     /// Rule *place the roots*: each instruction's position as far as
@@ -909,6 +1008,79 @@ impl<'f, 'p> Scan<'f, 'p> {
                 at_user
             };
         }
+    }
+}
+
+impl Scan<'_, '_> {
+    /// Rule *place the reads*: for each instruction emitted in place up
+    /// to its root (its tree's positions `start..=j` are emitted in their
+    /// order), its operands walked in push order: a `local.get` runs
+    /// after the children of the operands before it, that is after the
+    /// position of the last of them (each child's tree ends at the
+    /// child), or at the tree's start when none; a child absorbed from
+    /// further up (moved) is emitted at the user's time, so the reads
+    /// after it stay at [`Stackified::at`]. Only reads earlier than that
+    /// are recorded. Not in a tree whose positions hold a definition
+    /// whose tee was stolen (rule 5): that definition is emitted earlier,
+    /// at its new user's operand, so the positions are not emitted in
+    /// their order.
+    ///
+    /// A child is recognised by its result among the user's operands: a
+    /// child's value is read once by its user (on the stack: read once
+    /// in all; tee'd: the user's only read of it, rules 4 and 5).
+    fn place_reads(&mut self) -> Result<(), EmitError> {
+        let n = self.insts.len();
+        self.stolen.sort_unstable();
+        self.children.clear();
+        for k in 0..n {
+            if let Some(u) = self.user[k].expand().map(Pos::index).filter(|&u| u < n) {
+                self.children.push((u, k));
+            }
+        }
+        self.children.sort_unstable();
+        let mut c = 0;
+        for j in 0..n {
+            let i = self.insts[j];
+            let from = c;
+            while self.children.get(c).is_some_and(|&(u, _)| u == j) {
+                c += 1;
+            }
+            let holds_stolen = |s: &[usize]| {
+                let at = s.partition_point(|&k| k < self.start[j]);
+                s.get(at).is_some_and(|&k| k < j)
+            };
+            if self.st.at[i] as usize != j || from == c || holds_stolen(&self.stolen) {
+                continue;
+            }
+            // Every read of a local by `i` gets its place (a variable
+            // read twice, its last); kept only when one is earlier.
+            let mark = self.early_reads.len();
+            let mut cur = Some(self.start[j]);
+            for &(o, _) in self.plan.operands(Node::Inst(i))? {
+                let Operand::Var(t) = o else { continue };
+                let child = self.children[from..c]
+                    .iter()
+                    .map(|&(_, k)| k)
+                    .find(|&k| single_def(self.f, self.insts[k]) == Some(t));
+                match child {
+                    Some(k) if self.st.at[self.insts[k]] as usize == k => {
+                        cur = cur.map(|_| k + 1);
+                    }
+                    Some(_) => cur = None,
+                    None => {
+                        let at = cur.unwrap_or(j) as u32;
+                        self.early_reads.push((i, (t, at)));
+                    }
+                }
+            }
+            let earlier = self.early_reads[mark..]
+                .iter()
+                .any(|&(_, (_, p))| (p as usize) < j);
+            if !earlier {
+                self.early_reads.truncate(mark);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -943,6 +1115,7 @@ pub(crate) fn stackify_planned(
     }
     let mut st = scan.st;
     st.multi_tees.sort_unstable();
+    st.reads = Csr::from_pairs(f.inst_slots(), scan.early_reads);
     Ok(st)
 }
 
@@ -955,7 +1128,7 @@ mod tests {
     use crate::emit::plan::tests::with_function;
     use crate::emit::plan::{Node, Plan};
     use crate::emit::structure::structure;
-    use crate::emit::tests::{run, var};
+    use crate::emit::tests::{local_index, run, var};
     use ssakit::entity::{EntityRef, PackedOption};
     use ssakit::ir::Function;
 
@@ -1050,6 +1223,26 @@ mod tests {
         let at: Vec<u32> = i.iter().map(|&k| st.at[k]).collect();
         assert!(st.absorbed[i[0]] && !st.absorbed[i[1]]);
         assert_eq!(at, [2, 1, 2, 3, 4]);
+    }
+
+    /// Place the reads: in `t5 = t1 ^ ((a & c) ^ (b & c))`, all in
+    /// place, `a & c` reads `a` before `c`'s tree runs (`c` is tee'd
+    /// there): `a`'s last read is before `c` is written, so the two share
+    /// a local (LLVM's shape in a SHA-256 round); the root's own reads
+    /// stay at the root.
+    #[test]
+    fn rule_place_reads() {
+        let (f, st, local) = run(
+            "function f(p, q, r) {\ne:\n  a = p + 1\n  b = q + 1\n  t1 = a & b\n  c = r + 1\n  t2 = a & c\n  t3 = b & c\n  t4 = t2 ^ t3\n  t5 = t1 ^ t4\n  ret t5\n}\n",
+        );
+        let i = f.block_insts(f.entry());
+        let (a, b, c) = (var(&f, "a"), var(&f, "b"), var(&f, "c"));
+        assert!(st.teed[i[0]] && st.teed[i[1]] && st.teed[i[3]], "{st:?}");
+        assert_eq!(st.at[i[4]], 4);
+        assert_eq!(st.read_at(i[4], a), 3);
+        assert_eq!((st.read_at(i[5], b), st.read_at(i[5], c)), (5, 5));
+        assert_eq!(local_index(&local, &f, "a"), local_index(&local, &f, "c"));
+        assert_ne!(local_index(&local, &f, "a"), local_index(&local, &f, "b"));
     }
 
     /// Keep under later trees nests values (readers come in order): a
@@ -1225,6 +1418,48 @@ mod tests {
         let (f, st, _) = run(&text("  c = w > 0\n  s = select(x, b, c)\n  print s"));
         assert_eq!(st.tee_in[var(&f, "x")], at(&f, 1));
         assert!(!st.on_stack[var(&f, "c")]);
+    }
+
+    /// Place the reads, not past a stolen tee: `x`'s tee goes to the
+    /// store, so `x = a + b` is emitted before `w`'s tree, whose own
+    /// `local.get b` then runs after `x` is written, though its position
+    /// says before: `x` may not take `b`'s local (it did, and the store
+    /// wrote `a + a + b` there).
+    #[test]
+    fn a_read_stays_after_a_stolen_tee() {
+        let text = "operator i64.load trap read\noperator i64.store trap write\nfunction f(a, b) {\ne:\n  x = a + b\n  v = i64.load[0, 3](x)\n  w = b - v\n  i64.store[0, 3](x, w)\n  ret a\n}\n";
+        let (f, st, local) = run(text);
+        assert_eq!(st.tee_in[var(&f, "x")], at(&f, 3));
+        assert!(st.on_stack[var(&f, "w")] && st.on_stack[var(&f, "v")]);
+        let w = f.block_insts(f.entry())[2];
+        assert_eq!(st.read_at(w, var(&f, "b")), 2);
+        assert_ne!(local_index(&local, &f, "x"), local_index(&local, &f, "b"));
+    }
+
+    /// Keep a tee under later trees: `x`, read by the store (no result:
+    /// it joins no tree) as its first operand and again after it, waits
+    /// on the stack under `print b`, its definition ending with
+    /// `local.tee`; not when its first reader's result is read later in
+    /// the block (`s = x + y` could join `print s`), nor when the first
+    /// reader is not the one reading it first (`x` read by `print x`
+    /// before).
+    #[test]
+    fn a_value_read_twice_waits_teed_for_a_reader_that_joins_nothing() {
+        let head = "operator i64.store trap write\nfunction f(a, b) {\ne:\n  x = a * b\n";
+        let (f, st, local) = run(&format!(
+            "{head}  print b\n  i64.store[0, 3](x, b)\n  print x\n  ret a\n}}\n"
+        ));
+        let (x, i) = (var(&f, "x"), f.block_insts(f.entry()));
+        assert_eq!(st.tee_under[x], Some(Node::Inst(i[2])));
+        assert!(st.teed[i[0]] && !st.absorbed[i[0]] && local[x].expand().is_some());
+        let (f, st, _) = run(&format!(
+            "{head}  print b\n  y = a + 1\n  s = x + y\n  print s\n  print x\n  ret a\n}}\n"
+        ));
+        assert_eq!(st.tee_under[var(&f, "x")], None);
+        let (f, st, _) = run(&format!(
+            "{head}  print x\n  print b\n  i64.store[0, 3](x, b)\n  ret a\n}}\n"
+        ));
+        assert_eq!(st.tee_under[var(&f, "x")], None);
     }
 
     /// A value read once as its reader's first operand, later in the

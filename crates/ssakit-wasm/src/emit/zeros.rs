@@ -49,7 +49,10 @@ pub(crate) fn implicit_zeros(
     };
     for &i in f.block_insts(entry) {
         if let Some(dst) = zero_def(f, ops, i) {
-            let root = !st.absorbed[i] && !st.on_stack[dst] && !st.dead[dst];
+            let root = !st.absorbed[i]
+                && !st.on_stack[dst]
+                && !st.dead[dst]
+                && st.tee_under[dst].is_none();
             if let Some(l) = declared(local[dst]).filter(|&l| root && !written[l]) {
                 out[i] = true;
                 written[l] = true;
