@@ -239,7 +239,7 @@ fn usage_errors_are_bad_arguments_exit_1() {
         &["analyze", "seed.ssa"],
         &["destruct", "--conventional", "--no-split", "swap.ssa"],
         &["fmt", "--bad", "seed.ssa"],
-        &["explain", "--passes", "fold", "seed.ssa"],
+        &["explain", "--passes", "fold-all", "seed.ssa"],
         &["explain", "--conventional", "--no-split", "seed.ssa"],
         &["nosuch"],
     ] {
