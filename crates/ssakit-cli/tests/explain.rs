@@ -348,7 +348,11 @@ fn bad_requests_are_errors_with_a_location() {
     assert!(o.stdout.is_empty());
     let o = ssakit(&["explain", "--passes", "fold-all", "seed.ssa"], None);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("unknown pass `fold-all`"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown pass `fold-all`"),
+        "{}",
+        stderr(&o)
+    );
     let o = ssakit(&["explain", "--function", "g", "seed.ssa"], None);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stderr(&o), "error: no function named `g`\n");
