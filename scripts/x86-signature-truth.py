@@ -133,15 +133,17 @@ def main():
     exact = sum(1 for a in both if truth[a][0] == ours[a][0])
     near = sum(1 for a in both if abs(truth[a][0] - ours[a][0]) == 1)
     over = sum(1 for a in both if ours[a][0] > truth[a][0])
+    under = sum(1 for a in both if ours[a][0] < truth[a][0])
     n = max(len(both), 1)
     c_only = [a for a in both if not truth[a][1]]
     c_exact = sum(1 for a in c_only if truth[a][0] == ours[a][0])
     print("%s: %d functions described by DWARF, %d signed by ssakit, %d compared; "
-          "exact %d (%.1f%%), off by one %d (%.1f%%), more than DWARF %d (%.1f%%); "
+          "exact %d (%.1f%%), off by one %d (%.1f%%), more than DWARF %d (%.1f%%), "
+          "fewer %d (%.1f%%); "
           "C only (without %d of assembly units): %d of %d exact (%.1f%%); "
           "DWARF read in %.1f s, ssakit in %.1f s"
           % (binary, len(truth), len(ours), len(both), exact, 100.0 * exact / n,
-             near, 100.0 * near / n, over, 100.0 * over / n,
+             near, 100.0 * near / n, over, 100.0 * over / n, under, 100.0 * under / n,
              len(both) - len(c_only), c_exact, len(c_only),
              100.0 * c_exact / max(len(c_only), 1), t1 - t0, t2 - t1))
     causes = collections.Counter()
@@ -155,6 +157,9 @@ def main():
             vec_over += 1
         for r in extra:
             causes[cause(why, name, r)] += 1
+    c_over = sum(1 for a in c_only if ours[a][0] > truth[a][0])
+    c_under = sum(1 for a in c_only if ours[a][0] < truth[a][0])
+    print("  C only: %d counted too high, %d too low" % (c_over, c_under))
     if causes or vec_over:
         print("  extra integer parameters of the C functions counted too high, by cause:")
         for c, k in causes.most_common():

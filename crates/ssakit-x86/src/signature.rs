@@ -869,6 +869,14 @@ fn fold(name: &str, c: i64) -> Option<i64> {
     }
 }
 
+/// Whether `op(args)` is the `i64.and` with which the lifter keeps the
+/// upper part of a register under an 8- or 16-bit write (`mov cl, al`:
+/// `rcx = (rcx & !0xff) | al`).
+fn is_merge(f: &Function, op: ssakit::ir::Operator, args: &[Operand]) -> bool {
+    matches!(args, [Operand::Var(_), Operand::Const(c)] if [!0xff, !0xffff, !0xff00].contains(c))
+        && f.operator_name(op) == "i64.and"
+}
+
 /// Whether an opaque operation is an indirect call or jump.
 fn is_indirect(name: &str) -> bool {
     matches!(name, "x86.call.x" | "x86.jmp.x")
@@ -1125,6 +1133,16 @@ impl Values {
                             let saved =
                                 matches!(self.origin[v], Origin::Entry(l) if preserved.contains(l));
                             if k + 1 < args.len() || !saved {
+                                mark(v, &mut used, &mut work);
+                            }
+                        }
+                    }
+                    InstData::Op { op, args, .. } if is_merge(f, *op, args.as_slice(f)) => {
+                        // The upper part an 8- or 16-bit write keeps: an
+                        // entry value there is not a use (the kept bits
+                        // are read later, if at all, through the merge).
+                        if let [Operand::Var(v), _] = *args.as_slice(f) {
+                            if !matches!(self.origin[v], Origin::Entry(_)) {
                                 mark(v, &mut used, &mut work);
                             }
                         }
