@@ -15,7 +15,8 @@ only" is the accuracy without them).
 ssakit's count is the System V positional one: the integer argument
 registers `rdi rsi rdx rcx r8 r9` up to the last one in the signature's
 parameters, plus the vector ones `xmm0`-`xmm7` likewise, plus its stack
-words. A function is compared when both sides know it (by start
+words; a variadic function's `unnamed` registers (those it only saves
+for `va_arg`) are left out. A function is compared when both sides know it (by start
 address); functions whose signature is the convention's (recursion) are
 counted as what the convention says (6 + 8). Prints the accuracy (exact
 count), the share off by one, and the time of each side; then, for the
@@ -79,7 +80,9 @@ def ssakit_run(ssakit, binary, debug):
         s = f.get("signature")
         if s is None:
             continue
-        params = set(s["params"])
+        # A variadic function's unnamed arguments (its register save
+        # area) are not formal parameters in DWARF.
+        params = set(s["params"]) - set(s.get("unnamed", []))
         n = positional(params, INT_ARGS) + positional(params, VEC_ARGS) + len(s["stack_params"])
         out[int(f["address"], 16)] = (n, f["name"], params)
     why = collections.defaultdict(dict)
