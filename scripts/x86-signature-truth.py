@@ -15,7 +15,8 @@ only" is the accuracy without them).
 ssakit's count is the System V positional one: the integer argument
 registers `rdi rsi rdx rcx r8 r9` up to the last one in the signature's
 parameters, plus the vector ones `xmm0`-`xmm7` likewise, plus its stack
-words. A function is compared when both sides know it (by start
+words; a variadic function's `unnamed` registers (those it only saves
+for `va_arg`) are left out. A function is compared when both sides know it (by start
 address); functions whose signature is the convention's (recursion) are
 counted as what the convention says (6 + 8). Prints the accuracy (exact
 count), the share off by one, and the time of each side; then, for the
@@ -79,7 +80,9 @@ def ssakit_run(ssakit, binary, debug):
         s = f.get("signature")
         if s is None:
             continue
-        params = set(s["params"])
+        # A variadic function's unnamed arguments (its register save
+        # area) are not formal parameters in DWARF.
+        params = set(s["params"]) - set(s.get("unnamed", []))
         n = positional(params, INT_ARGS) + positional(params, VEC_ARGS) + len(s["stack_params"])
         out[int(f["address"], 16)] = (n, f["name"], params)
     why = collections.defaultdict(dict)
@@ -133,15 +136,17 @@ def main():
     exact = sum(1 for a in both if truth[a][0] == ours[a][0])
     near = sum(1 for a in both if abs(truth[a][0] - ours[a][0]) == 1)
     over = sum(1 for a in both if ours[a][0] > truth[a][0])
+    under = sum(1 for a in both if ours[a][0] < truth[a][0])
     n = max(len(both), 1)
     c_only = [a for a in both if not truth[a][1]]
     c_exact = sum(1 for a in c_only if truth[a][0] == ours[a][0])
     print("%s: %d functions described by DWARF, %d signed by ssakit, %d compared; "
-          "exact %d (%.1f%%), off by one %d (%.1f%%), more than DWARF %d (%.1f%%); "
+          "exact %d (%.1f%%), off by one %d (%.1f%%), more than DWARF %d (%.1f%%), "
+          "fewer %d (%.1f%%); "
           "C only (without %d of assembly units): %d of %d exact (%.1f%%); "
           "DWARF read in %.1f s, ssakit in %.1f s"
           % (binary, len(truth), len(ours), len(both), exact, 100.0 * exact / n,
-             near, 100.0 * near / n, over, 100.0 * over / n,
+             near, 100.0 * near / n, over, 100.0 * over / n, under, 100.0 * under / n,
              len(both) - len(c_only), c_exact, len(c_only),
              100.0 * c_exact / max(len(c_only), 1), t1 - t0, t2 - t1))
     causes = collections.Counter()
@@ -155,6 +160,9 @@ def main():
             vec_over += 1
         for r in extra:
             causes[cause(why, name, r)] += 1
+    c_over = sum(1 for a in c_only if ours[a][0] > truth[a][0])
+    c_under = sum(1 for a in c_only if ours[a][0] < truth[a][0])
+    print("  C only: %d counted too high, %d too low" % (c_over, c_under))
     if causes or vec_over:
         print("  extra integer parameters of the C functions counted too high, by cause:")
         for c, k in causes.most_common():

@@ -648,6 +648,9 @@ pub struct X86Signature {
     /// The words of the caller's frame it reads (offsets from the entry
     /// `rsp`), with `--stack`.
     pub stack_params: Vec<i64>,
+    /// Of the parameters, the argument registers a variadic function
+    /// only saves for `va_arg`: those past its named parameters.
+    pub unnamed: Vec<String>,
 }
 
 impl From<&ssakit_x86::signature::Signature> for X86Signature {
@@ -659,6 +662,7 @@ impl From<&ssakit_x86::signature::Signature> for X86Signature {
             preserved: names(s.preserved),
             results: names(s.results),
             stack_params: s.stack_params.clone(),
+            unnamed: names(s.unnamed),
         }
     }
 }

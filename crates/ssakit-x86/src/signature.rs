@@ -128,6 +128,11 @@ pub struct Signature {
     /// Whether this is the convention's signature (a function whose
     /// analysis failed).
     pub fallback: bool,
+    /// Of the parameters, the argument registers a variadic function
+    /// only saves in its register save area for `va_arg` (the prologue
+    /// of `va_start`): the arguments past its named ones. Calls still
+    /// pass them; the named parameters are the others.
+    pub unnamed: LocSet,
 }
 
 impl Signature {
@@ -150,6 +155,7 @@ impl Signature {
             results: conv.results,
             preserved: conv.preserved,
             fallback: true,
+            unnamed: LocSet::EMPTY,
         }
     }
 
@@ -208,6 +214,7 @@ impl fmt::Display for Signature {
     ///     results: LocSet::of(&[Loc::RAX]),
     ///     preserved: LocSet::of(&[Loc::RBX, Loc::RSP, Loc::CF]),
     ///     fallback: false,
+    ///     unnamed: LocSet::EMPTY,
     /// };
     /// assert_eq!(s.to_string(), "(rdi, stack+8) -> (rax) preserves rbx rsp");
     /// ```
@@ -451,6 +458,13 @@ impl Signatures {
         };
         let opts = lift::Options { semantics: true };
         let (mut f, mut origins, _) = lift::lift_with_calls(bin, info, cfg, &opts, &model);
+        let mut saved = LocSet::EMPTY;
+        let area = crate::slots::va_save_area(&f, &origins);
+        for (l, p) in LocSet::ALL.iter().zip(f.params()) {
+            if area.contains(p) {
+                saved.insert(l);
+            }
+        }
         let mut stack_params = Vec::new();
         if stack {
             stack_params = crate::slots::stack_arguments(&f, &origins);
@@ -489,6 +503,12 @@ impl Signatures {
         };
         let mut found = self.of_ssa(&f, &calls);
         found.sig.stack_params = stack_params;
+        // The saved argument registers are unnamed only if the function
+        // uses them no other way (all optional).
+        let ints = saved.intersection(LocSet::GPRS);
+        if !ints.is_empty() && ints.difference(found.optional).is_empty() {
+            found.sig.unnamed = saved.intersection(found.sig.params);
+        }
         Some(found)
     }
 
@@ -569,6 +589,7 @@ impl Signatures {
                 results,
                 preserved,
                 fallback: false,
+                unnamed: LocSet::EMPTY,
             },
             reads_after,
             sites: unknown.sites,
@@ -869,6 +890,14 @@ fn fold(name: &str, c: i64) -> Option<i64> {
     }
 }
 
+/// Whether `op(args)` is the `i64.and` with which the lifter keeps the
+/// upper part of a register under an 8- or 16-bit write (`mov cl, al`:
+/// `rcx = (rcx & !0xff) | al`).
+fn is_merge(f: &Function, op: ssakit::ir::Operator, args: &[Operand]) -> bool {
+    matches!(args, [Operand::Var(_), Operand::Const(c)] if [!0xff, !0xffff, !0xff00].contains(c))
+        && f.operator_name(op) == "i64.and"
+}
+
 /// Whether an opaque operation is an indirect call or jump.
 fn is_indirect(name: &str) -> bool {
     matches!(name, "x86.call.x" | "x86.jmp.x")
@@ -1125,6 +1154,16 @@ impl Values {
                             let saved =
                                 matches!(self.origin[v], Origin::Entry(l) if preserved.contains(l));
                             if k + 1 < args.len() || !saved {
+                                mark(v, &mut used, &mut work);
+                            }
+                        }
+                    }
+                    InstData::Op { op, args, .. } if is_merge(f, *op, args.as_slice(f)) => {
+                        // The upper part an 8- or 16-bit write keeps: an
+                        // entry value there is not a use (the kept bits
+                        // are read later, if at all, through the merge).
+                        if let [Operand::Var(v), _] = *args.as_slice(f) {
+                            if !matches!(self.origin[v], Origin::Entry(_)) {
                                 mark(v, &mut used, &mut work);
                             }
                         }

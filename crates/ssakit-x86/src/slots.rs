@@ -474,6 +474,85 @@ pub(crate) fn stack_arguments(f: &Function, origins: &Origins) -> Vec<i64> {
     words
 }
 
+/// The register save area a System V variadic function's prologue
+/// fills for `va_arg` (gcc's and clang's `va_start`): the argument
+/// registers `rdi`..`r9` from some position `j` on, at least `r8` and
+/// `r9`, each stored with its entry value (before any write to it) by an
+/// 8-byte store of the entry block at the frame offset `B + 8k` (`k` its
+/// position, `B` the area's start), and some of `xmm0`-`xmm7` stored by
+/// a `movaps` or `movups` at `B + 48 + 16m` (without them, two spills
+/// of `r8` and `r9` side by side would look the same: libc's
+/// `clntudp_call` has 7 named parameters). Returns the parameters of `f`
+/// (lifted with the semantics, not yet in SSA form) so saved; none when
+/// there is no such area or the offset of `rsp` is lost.
+pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
+    const INT: [&str; 6] = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"];
+    let frame = frame::analyse(f, origins);
+    if frame.lost().is_some() || f.layout().is_empty() {
+        return Vec::new();
+    }
+    let param = |name: &str| f.params().iter().copied().find(|&p| f.base_name(p) == name);
+    let ints: Vec<Option<Var>> = INT.iter().map(|n| param(n)).collect();
+    let vecs: Vec<Option<Var>> = (0..8).map(|m| param(&format!("xmm{m}"))).collect();
+    let position = |set: &[Option<Var>], v: Operand| match v {
+        Operand::Var(v) => set.iter().position(|&p| p == Some(v)),
+        _ => None,
+    };
+    let mut int_at: [Option<i64>; 6] = [None; 6];
+    let mut vec_at: [Option<i64>; 8] = [None; 8];
+    let entry = f.layout()[0];
+    for &b in f.layout() {
+        if !frame.reached(b) {
+            continue;
+        }
+        let mut written: Vec<Var> = Vec::new();
+        frame.walk(f, b, |point, state| {
+            let Some(i) = point else { return };
+            if let InstData::Op { op, args, imms, .. } = f.inst(i) {
+                let (args, imms) = (args.as_slice(f), imms.as_slice(f));
+                let name = f.operator_name(*op);
+                if b == entry && f.opcode(*op) == Some(Opcode::I64Store) {
+                    if let (Value::Frame(c), Some(k)) =
+                        (value(args[0], state), position(&ints, args[1]))
+                    {
+                        let fresh = !matches!(args[1], Operand::Var(v) if written.contains(&v));
+                        if fresh && int_at[k].is_none() {
+                            int_at[k] = Some(c);
+                        }
+                    }
+                } else if matches!(name, "x86.movaps.w" | "x86.movups.w") && args.len() == 2 {
+                    if let (Value::Frame(c), Some(m), Some(&d)) =
+                        (value(args[0], state), position(&vecs, args[1]), imms.get(1))
+                    {
+                        vec_at[m].get_or_insert(c + d);
+                    }
+                }
+            }
+            f.for_each_def(i, |v| written.push(v));
+        });
+    }
+    let Some(base) = int_at[5].map(|c| c - 40) else {
+        return Vec::new();
+    };
+    let mut j = 6;
+    while j > 0 && int_at[j - 1] == Some(base + 8 * (j as i64 - 1)) {
+        j -= 1;
+    }
+    if j > 4 {
+        return Vec::new();
+    }
+    let saved_vecs: Vec<Var> = (0..8)
+        .filter(|&m| vec_at[m] == Some(base + 48 + 16 * m as i64))
+        .filter_map(|m| vecs[m])
+        .collect();
+    if saved_vecs.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<Var> = ints[j..].iter().flatten().copied().collect();
+    out.extend(saved_vecs);
+    out
+}
+
 /// Turns the frame slots of `f` (lifted with the semantics, not yet in
 /// SSA form) whose address does not escape into variables, in place;
 /// `origins` follow the instructions it rewrites. What it promoted and
