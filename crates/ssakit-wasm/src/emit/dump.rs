@@ -354,10 +354,11 @@ mod tests {
     /// Each fate of a value is named: read twice (a `local.tee` in its
     /// first reader's tree, then a local), read once next (on the
     /// stack), read once later as the first operand (under the trees in
-    /// between), never read (dropped); and the locals that hold them.
+    /// between, here `v`, never read), never read (dropped); and the
+    /// locals that hold them.
     #[test]
     fn stackify_and_locals_name_each_fate_of_a_value() {
-        let text = "function f(a, b) {\ne:\n  d = a * b\n  x = a + b\n  y = x * 3\n  z = y - b\n  w = z + x\n  ret w\n}\n";
+        let text = "function f(a, b) {\ne:\n  d = a * b\n  x = a + b\n  y = x * 3\n  z = y - b\n  v = b * 3\n  w = z + x\n  ret w\n}\n";
         let st = dump(text, Dump::Stackify);
         let lines: Vec<&str> = st.lines().map(str::trim).collect();
         for want in [

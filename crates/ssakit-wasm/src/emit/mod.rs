@@ -247,8 +247,8 @@ impl Steps {
     /// plan → stackify → locals → results and zeros.
     pub(crate) fn run(f: &Function, low: &Lowering<'_>) -> Result<Steps, EmitError> {
         let structured = Steps::structure(f)?;
-        let plan = Plan::new(f, low, &structured);
-        let stackified = stackify::stackify_planned(f, &plan, &structured)?;
+        let mut plan = Plan::new(f, low, &structured);
+        let stackified = stackify::stackify_planned(f, &mut plan, &structured)?;
         let (locals, scratch) = Steps::locals(f, &structured, &stackified)?;
         let carried = results::if_results(f, &structured, &stackified, &locals.local);
         let zero = zeros::implicit_zeros(

@@ -223,6 +223,44 @@ impl Plan {
         Ok(&self.ops[start..end])
     }
 
+    /// Whether instruction `i` is a commutative binary WebAssembly
+    /// operation (`add`, `mul`, `and`, `or`, `xor`, `eq`, `ne` of `i32`
+    /// or `i64`) whose two operands want the same: pushing them the
+    /// other way round computes the same value.
+    pub(crate) fn commutes(&self, i: Inst) -> bool {
+        let k = match self.insts[i].action {
+            Ok(Action::Op(k) | Action::Truth(k, _)) => k,
+            _ => return false,
+        };
+        let s = &self.insts[i];
+        let two = s.ops.1 - s.ops.0 == 2
+            && self.ops[s.ops.0 as usize].1 == self.ops[s.ops.0 as usize + 1].1;
+        two && matches!(
+            self.instrs[k as usize],
+            I::I32Add
+                | I::I64Add
+                | I::I32Mul
+                | I::I64Mul
+                | I::I32And
+                | I::I64And
+                | I::I32Or
+                | I::I64Or
+                | I::I32Xor
+                | I::I64Xor
+                | I::I32Eq
+                | I::I64Eq
+                | I::I32Ne
+                | I::I64Ne
+        )
+    }
+
+    /// Swaps the two operands of `i`, which [`Plan::commutes`].
+    pub(crate) fn swap_operands(&mut self, i: Inst) {
+        debug_assert!(self.commutes(i));
+        let at = self.insts[i].ops.0 as usize;
+        self.ops.swap(at, at + 1);
+    }
+
     /// Operand `k` of the pool ([`Plan::reads`]).
     pub(crate) fn op(&self, k: usize) -> (Operand, Want) {
         self.ops[k]

@@ -39,6 +39,37 @@
 //!    at the root (`(a & b) ^ ((a & c) ^ (b & c))` reads `a` for the
 //!    last time before `c`'s tee: one local for both, as LLVM writes
 //!    it) ([`Stackified::read_at`]).
+//! 9. **Join with a value under trees** ([`Scan::pin_pays`]): a tree
+//!    that reads a value left on the stack under trees (rule 6) may
+//!    still become a child, as its user's *first* operand, right
+//!    before the user's tree (in place, not moved): nothing of the
+//!    user is pushed before it, so the value is still right under the
+//!    tree's own pushes; the user then reads that value too (it joins
+//!    only so in turn). Only when the chain of first readers above
+//!    loses no join: a reader right after it taking it at another
+//!    operand would have to set a local instead. The point is the tee
+//!    (a hash round's `T1`, read twice: `local.tee` in its first
+//!    reader instead of `local.set; local.get`).
+//! 10. **Commute** ([`Scan::commute_pays`]): a commutative binary
+//!     operation (`add`, `mul`, `and`, `or`, `xor`, `eq`, `ne`) whose
+//!     second operand's tree, right before it, reads a value under
+//!     trees, and whose first operand is a leaf (a `local.get` whatever
+//!     the scan decides, [`Scan::leaf`]), takes its operands the other
+//!     way round ([`Plan::swap_operands`]): the tree joins as the first
+//!     operand (rule 9) and the `local.get` comes after it. Same value,
+//!     no effect moved; the read happens later, still before the root
+//!     writes.
+//! 11. **Join past a later tainted read** (in [`Scan::match_children`]):
+//!     a child tree right before its user's tree, holding the tee of a
+//!     value the user reads too, joins when every such read is at a
+//!     later operand than the child's: the child's tree, tee included,
+//!     runs before those `local.get`s are pushed. (Rule *taint* kept it
+//!     out because the user's own operands may come first; rule 5 covers
+//!     the reads at earlier operands.) A hash round's `Ch(e, f, g)`,
+//!     whose `e` is tee'd inside, joins the round's sum that reads `e`
+//!     again after it. Not when the user's result would then be kept
+//!     out of its own reader, which reads such a value before it
+//!     ([`Scan::keeps_join`]).
 //!
 //! Also: a value never read is dropped, a copy into it not emitted
 //! ([`discount_dead_copies`]), nor a literal nothing reads.
@@ -382,7 +413,9 @@ struct Candidate {
 /// far are.
 struct Scan<'f, 'p> {
     f: &'f Function,
-    plan: &'p Plan,
+    plan: &'p mut Plan,
+    /// Scratch: the operands of the user being matched.
+    ops: Vec<(Operand, Want)>,
     st: Stackified,
     /// Per variable: its reads, the copies into dead variables left out.
     uses: EntityVec<Var, u32>,
@@ -439,7 +472,7 @@ struct Scan<'f, 'p> {
     /// Per position: its tree holds a moved child.
     moved_in: Vec<bool>,
     /// Per position: its tree reads a value left on the stack before it
-    /// (it is no child of anything).
+    /// (a child only as rule 9 allows: a first operand, in place).
     pinned: Vec<bool>,
     /// The `(definition, reader)` positions of the values left on the
     /// stack under trees, properly nested, the innermost last.
@@ -460,7 +493,7 @@ struct Scan<'f, 'p> {
 impl<'f, 'p> Scan<'f, 'p> {
     /// The function-wide tables: reads and definitions counted in the
     /// emitted code, dead variables, each instruction's position.
-    fn new(f: &'f Function, plan: &'p Plan, s: &Structured) -> Self {
+    fn new(f: &'f Function, plan: &'p mut Plan, s: &Structured) -> Self {
         let (nv, ni) = (f.num_vars(), f.inst_slots());
         let mut uses: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
         let mut defs: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
@@ -496,6 +529,7 @@ impl<'f, 'p> Scan<'f, 'p> {
         Scan {
             f,
             plan,
+            ops: Vec::new(),
             st: Stackified {
                 on_stack: EntityVec::filled(nv, false),
                 stacked: EntityVec::filled(nv, false),
@@ -653,19 +687,25 @@ impl<'f, 'p> Scan<'f, 'p> {
             self.start.push(j);
             return Ok(());
         }
-        let plan = self.plan;
-        let ops = plan.operands(node)?;
-        self.mark_taints(j, ops);
-        let cursor = self.match_children(node, j, ops);
+        if matches!(node, Node::Inst(i) if self.commute_pays(i, j)) {
+            let Node::Inst(i) = node else { unreachable!() };
+            self.plan.swap_operands(i);
+        }
+        let mut ops = std::mem::take(&mut self.ops);
+        ops.clear();
+        ops.extend_from_slice(self.plan.operands(node)?);
+        self.mark_taints(j, &ops);
+        let cursor = self.match_children(node, j, &ops);
         if may_stack {
-            self.keep_under(j, ops, cursor);
+            self.keep_under(j, &ops, cursor);
         }
         let here = PackedOption::some(self.point(j));
-        for &(o, _) in ops {
+        for &(o, _) in &ops {
             if let Operand::Var(v) = o {
                 self.last_read[v] = here;
             }
         }
+        self.ops = ops;
         if let Node::Inst(i) = node {
             self.f.for_each_def(i, |v| self.last_def[v] = here);
         }
@@ -717,8 +757,14 @@ impl<'f, 'p> Scan<'f, 'p> {
             let Some(c) = self.match_child(t, cursor) else {
                 continue;
             };
+            // A tree reading a value under trees joins only as rule 9
+            // says (checked once adjacency is known, below).
             // Read more than once: a `local.tee` at this read.
             let tee = c.multi || self.uses[t] != 1;
+            let pinned = self.pinned[c.at];
+            if pinned && (q != 0 || !matches!(node, Node::Inst(i) if self.pin_pays(i, j))) {
+                continue;
+            }
             if tee && !self.may_tee(node, ops, o, c) {
                 continue;
             }
@@ -726,13 +772,21 @@ impl<'f, 'p> Scan<'f, 'p> {
             let k = c.at;
             // Right before the tree: no instruction changes order.
             let right_before = k + 1 == cursor;
-            let mut adjacent = right_before && self.tainted[k] != at_j;
+            // Rule 11: tainted only by reads at later operands, pushed
+            // after the child's tree has run its tees.
+            let later = |t: &Taint| t.root != k || t.operand > q;
+            let mut adjacent = right_before
+                && (self.tainted[k] != at_j
+                    || (self.taints.iter().all(later) && self.keeps_join(node, k)));
             // Tainted by this user's read of a value tee'd first in it:
             // the tee moves to that read, first in emitted order.
             let stolen = (right_before && self.tainted[k] == at_j && !tee)
                 .then(|| self.steal_tee(ops, k, q))
                 .flatten();
             adjacent |= stolen.is_some();
+            if pinned && !(right_before && stolen.is_none() && self.tainted[k] != at_j) {
+                continue;
+            }
             if !(adjacent || self.may_move(k, j, tee)) {
                 continue;
             }
@@ -740,11 +794,159 @@ impl<'f, 'p> Scan<'f, 'p> {
                 steal = stolen;
             }
             self.absorb(node, j, c, tee, adjacent);
+            // Rule 9: the user now reads the value under trees itself.
+            self.pinned[j] |= pinned;
             if right_before {
                 cursor = self.start[k];
             }
         }
         cursor
+    }
+
+    /// Rule *commute*: the user at `j`, a commutative binary operation
+    /// ([`Plan::commutes`]) whose second operand's tree is right before
+    /// it and reads a value under trees (it may join only as a first
+    /// operand: rule 9), and whose first operand is a leaf
+    /// ([`Scan::leaf`]), takes its operands the other way round. Pushing
+    /// a `local.get` after a tree instead of before it changes no value
+    /// and moves no effect; its read happens later, still before the
+    /// user's root writes ([`Stackified::at`]).
+    fn commute_pays(&self, i: Inst, j: usize) -> bool {
+        if !self.plan.commutes(i) {
+            return false;
+        }
+        let Ok(&[(Operand::Var(a), _), (Operand::Var(b), _)]) = self.plan.operands(Node::Inst(i))
+        else {
+            return false;
+        };
+        let Some(c) = self.match_child(b, j) else {
+            return false;
+        };
+        a != b && c.at + 1 == j && self.pinned[c.at] && self.leaf(a, j)
+    }
+
+    /// Whether `a`, read at `j` or later, is pushed with a `local.get`
+    /// whatever the scan decides: a parameter never written, or a
+    /// variable defined once outside this block, or in it before `j`
+    /// and read since (no child, no value kept under trees, no tee).
+    fn leaf(&self, a: Var, j: usize) -> bool {
+        if self.is_param[a] {
+            return self.defs[a] == 0;
+        }
+        if self.defs[a] != 1 {
+            return false;
+        }
+        let Some(d) = self.st.def[a].expand() else {
+            return false;
+        };
+        let Some(k) = self.index_of[d].expand().map(Pos::index) else {
+            return true;
+        };
+        if self.insts.get(k) != Some(&d) {
+            return true;
+        }
+        let read_since = self.in_block(self.last_read[a]).is_some_and(|r| r > k);
+        k < j && read_since
+    }
+
+    /// Rule 9's guard: a tree reading a value under trees joins the user
+    /// `i` at `j` only when no join is lost by it: the user, pinned
+    /// then, joins its result's first reader only as that reader's first
+    /// operand (or its second, of a commutative operation whose first is
+    /// a leaf: rule 10 turns it round), and so on up the readers. Lost
+    /// is a reader right after a tree of the chain that reads it at
+    /// another operand, or a terminator (with the rule, bcrypt's
+    /// Blowfish rounds grew by 120 bytes); a reader further away
+    /// ([`Scan::nested`]) loses nothing: the tree would not be right
+    /// before it. After [`NEST_TRIES`] readers the chain is taken as
+    /// paying.
+    fn pin_pays(&self, i: Inst, j: usize) -> bool {
+        let (mut x, mut at) = (i, j);
+        for _ in 0..NEST_TRIES {
+            let Some(r) = single_def(self.f, x) else {
+                return true;
+            };
+            // (The first reader in the block of a variable with several
+            // definitions may come before this one: not followed.)
+            if self.defs[r] != 1 || self.is_param[r] {
+                return false;
+            }
+            let Some(q) = self.in_block(self.reader[r]) else {
+                return true;
+            };
+            let Some(&qi) = self.insts.get(q).filter(|_| q > at) else {
+                return false;
+            };
+            let first = match self.plan.operands(Node::Inst(qi)) {
+                Ok(&[(Operand::Var(y), _), ..]) if y == r => true,
+                Ok(&[(Operand::Var(a), _), (Operand::Var(b), _)]) => {
+                    b == r && a != r && self.plan.commutes(qi) && self.leaf(a, j)
+                }
+                _ => false,
+            };
+            if !self.nested(at, q) {
+                return true;
+            }
+            if !first {
+                return false;
+            }
+            (x, at) = (qi, q);
+        }
+        true
+    }
+
+    /// Whether every position strictly between `at` and `q` has a single
+    /// result read once, by a position after it up to `q`: the trees
+    /// there may all be `q`'s later operands, so that the tree at `at`
+    /// may be right before `q`'s (looked at over at most [`WINDOW`] times
+    /// [`NEST_TRIES`] positions; further apart, not).
+    fn nested(&self, at: usize, q: usize) -> bool {
+        if q.saturating_sub(at) > WINDOW * NEST_TRIES {
+            return false;
+        }
+        (at + 1..q).all(|p| {
+            single_def(self.f, self.insts[p]).is_some_and(|r| {
+                self.uses[r] == 1 && self.in_block(self.reader[r]).is_some_and(|u| u <= q)
+            })
+        })
+    }
+
+    /// Rule 11's guard: the tree at `k`, holding tees, joins the user
+    /// `node` only when the user's result can still join its own
+    /// reader: that reader reads no variable tee'd in `k`'s tree at an
+    /// operand before the user's result (onig's allocator: `select(x,
+    /// 0, y <= z)` with `x` tee'd in `y`'s tree, one local more).
+    fn keeps_join(&mut self, node: Node, k: usize) -> bool {
+        let Node::Inst(i) = node else { return true };
+        let Some(r) = single_def(self.f, i) else {
+            return true;
+        };
+        let Some(q) = self.in_block(self.reader[r]) else {
+            return true;
+        };
+        let reader = match self.insts.get(q) {
+            Some(&qi) => Node::Inst(qi),
+            None => Node::Term(self.block),
+        };
+        let Ok(ops) = self.plan.operands(reader) else {
+            return true;
+        };
+        let Some(at_r) = ops.iter().position(|&(o, _)| o == Operand::Var(r)) else {
+            return true;
+        };
+        for &(o, _) in &ops[..at_r] {
+            let Operand::Var(v) = o else { continue };
+            let Some(u) = self.tee_user[v]
+                .expand()
+                .and_then(|p| p.index().checked_sub(self.base))
+            else {
+                continue;
+            };
+            if root(&mut self.up, u) == k {
+                return false;
+            }
+        }
+        true
     }
 
     /// Rule *match a child*: the definition of `t` that may become a
@@ -764,7 +966,6 @@ impl<'f, 'p> Scan<'f, 'p> {
         let fits = k < cursor
             && self.insts[k] == d
             && !self.st.absorbed[d]
-            && !self.pinned[k]
             && single_def(self.f, d) == Some(t);
         fits.then_some(Candidate {
             var: t,
@@ -1091,7 +1292,7 @@ pub(crate) fn stackify(
     low: &Lowering<'_>,
     s: &Structured,
 ) -> Result<Stackified, EmitError> {
-    stackify_planned(f, &Plan::new(f, low, s), s)
+    stackify_planned(f, &mut Plan::new(f, low, s), s)
 }
 
 /// Decides the stack values of `f` emitted in the order of `s`, reading
@@ -1099,7 +1300,7 @@ pub(crate) fn stackify(
 /// one scan per block ([`Scan::block`]).
 pub(crate) fn stackify_planned(
     f: &Function,
-    plan: &Plan,
+    plan: &mut Plan,
     s: &Structured,
 ) -> Result<Stackified, EmitError> {
     let mut scan = Scan::new(f, plan, s);
@@ -1141,8 +1342,8 @@ mod tests {
     ) -> T {
         with_function(text, |f, low| {
             let s = structure(f).unwrap();
-            let plan = Plan::new(f, low, &s);
-            let mut scan = Scan::new(f, &plan, &s);
+            let mut plan = Plan::new(f, low, &s);
+            let mut scan = Scan::new(f, &mut plan, &s);
             scan.prepare(f.entry());
             for j in 0..upto {
                 scan.user_at(j, true).unwrap();

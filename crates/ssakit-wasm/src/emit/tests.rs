@@ -4,6 +4,7 @@
 use super::ctl::Structured;
 use super::locals::{assign, Local, Locals};
 use super::lower::Lowering;
+use super::plan::Node;
 use super::stackify::{stackify, Stackified};
 use super::structure::structure;
 use crate::module::Signature;
@@ -178,6 +179,81 @@ fn a_dead_parameter_gives_its_local_but_not_to_a_zero() {
         "function f(a, c) {\ne:\n  branch c, l, r\nl:\n  x = 5\n  jump r\nr:\n  print x\n  print x\n  ret 0\n}\n",
     );
     assert_ne!(local_index(&local, &f, "x"), Some(0));
+}
+
+/// A load kept under `print b` for `y = x + b` (rule 6: `y` reads a
+/// value under trees), then `y`, read twice, and its uses after it.
+fn pinned_tee(tail: &str) -> String {
+    format!(
+        "operator i64.load trap read\nfunction f(a, b) {{\ne:\n  x = i64.load[0, 3](a)\n  print b\n  y = x + b\n{tail}  print y\n  ret a\n}}\n"
+    )
+}
+
+/// Rule 9: `y`, whose tree reads a value under trees, ends with
+/// `local.tee` in its first reader's tree, as that reader's first
+/// operand emitted in place (`z = y * 3`, `z` printed): no `local.set
+/// y; local.get y`. The value under trees stays where it was.
+#[test]
+fn rule_9_a_tree_reading_a_value_under_trees_joins_as_first_operand() {
+    let (f, st, _) = run(&pinned_tee("  z = y * 3\n  print z\n"));
+    let i = f.block_insts(f.entry());
+    assert!(st.stacked[var(&f, "x")]);
+    assert_eq!(st.tee_in[var(&f, "y")], Some(Node::Inst(i[3])));
+    assert!(st.absorbed[i[2]] && st.teed[i[2]]);
+}
+
+/// Rule 9's guard: not when the reader, pinned then, would lose its own
+/// join (`z` right before `r = b - z`, which reads it second and does
+/// not commute: `z` would need a local); not as a later operand of a
+/// subtraction (`z = b - y`).
+#[test]
+fn rule_9_not_when_the_reader_loses_its_join() {
+    let (f, st, _) = run(&pinned_tee("  z = y * 3\n  r = b - z\n  print r\n"));
+    assert_eq!(st.tee_in[var(&f, "y")], None);
+    assert!(st.on_stack[var(&f, "z")]);
+    let (f, st, _) = run(&pinned_tee("  z = b - y\n  print z\n"));
+    assert_eq!(st.tee_in[var(&f, "y")], None);
+}
+
+/// Rule 10: `w = b + y`, `b` a parameter's `local.get`, `y` a tree right
+/// before reading a value under trees: the add takes `y` first, so `y`
+/// joins it (rule 9) with its tee; `w`'s operands are pushed the other
+/// way round. Not for a subtraction (above), nor when the first
+/// operand is itself a tree's value (`c = a * 2` right before).
+#[test]
+fn rule_10_a_commutative_operation_takes_the_pinned_tree_first() {
+    let (f, st, _) = run(&pinned_tee("  w = b + y\n  print w\n"));
+    let i = f.block_insts(f.entry());
+    assert_eq!(st.tee_in[var(&f, "y")], Some(Node::Inst(i[3])));
+    let (f, st, _) = run(&pinned_tee("  c = a * 2\n  w = c + y\n  print w\n"));
+    assert_eq!(st.tee_in[var(&f, "y")], None);
+}
+
+/// Rule 11: `w = y - b`, holding `x`'s tee (in `y = x * 3`), joins
+/// `z = w + x`, which reads `x` again at a later operand: `w`'s tree
+/// and its tee run before `z`'s `local.get x`. (Without the rule the
+/// read taints `w`'s tree, which then takes a local.)
+#[test]
+fn rule_11_a_child_joins_past_a_later_read_of_its_tee() {
+    let (f, st, _) = run(
+        "function f(a, b) {\ne:\n  x = a + b\n  y = x * 3\n  w = y - b\n  z = w + x\n  ret z\n}\n",
+    );
+    let i = f.block_insts(f.entry());
+    assert_eq!(st.tee_in[var(&f, "x")], Some(Node::Inst(i[1])));
+    assert!(st.on_stack[var(&f, "w")] && st.absorbed[i[2]]);
+}
+
+/// Rule 11's guard: `y`'s tree (holding `x`'s tee) does not join `c = y
+/// - x` when `c`'s own reader reads `x` before `c` (`select(x, b, c)`:
+/// the tee cannot move there past `b`): `c` would be kept out and take
+/// a local; `c` joins the `select` instead.
+#[test]
+fn rule_11_not_when_the_user_would_lose_its_join() {
+    let (f, st, _) = run(
+        "operator select pure\nfunction f(a, b) {\ne:\n  x = a * b\n  y = x + 1\n  c = y - x\n  s = select(x, b, c)\n  print y\n  print s\n  ret a\n}\n",
+    );
+    assert!(st.on_stack[var(&f, "c")]);
+    assert!(!st.on_stack[var(&f, "y")] && st.tee_in[var(&f, "y")].is_none());
 }
 
 mod tidy {
