@@ -108,6 +108,9 @@ def binary_stats(row):
                     lost=lost_code(f.lost),
                     phis={},
                 )
+                # `found` as the CLI writes it: absent without discovery.
+                if f.found is not None:
+                    lines[start]["found"] = f.found
             lines[start]["phis"][flavor] = dict(zip(KINDS, f.phi_counts()))
             if flavor == "pruned":
                 try:

@@ -58,6 +58,10 @@ pub struct Recovery {
     pub jump_tables: usize,
     /// Calls covered by a landing pad.
     pub invokes: usize,
+    /// Where the function was found (`symbol`, `fde`, `entry`, `call`,
+    /// `pointer`, `gap`), as `x86 stats --format json`'s `found`; None
+    /// without discovery.
+    pub found: Option<&'static str>,
     /// The ranges of the extent never decoded.
     pub lost: Arc<[ssakit_x86::lost::LostRange]>,
 }

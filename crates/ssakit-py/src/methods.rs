@@ -114,6 +114,14 @@ impl PyFunction {
         self.recovery().map(|r| r.invokes)
     }
 
+    /// Where the function was found (lifted x86 code of an `Elf` that
+    /// discovers: `symbol`, `fde`, `entry`, `call`, `pointer` or `gap`,
+    /// as `x86 stats --format json`'s `found`), else None.
+    #[getter]
+    fn found(&self) -> Option<&'static str> {
+        self.recovery().and_then(|r| r.found)
+    }
+
     /// The ranges of the extent never decoded (lifted x86 code), else
     /// None: dicts with `start`, `end` (one past), `instructions`,
     /// `reason` (`unresolved-jump`, `data-in-code`, `unreachable`) and

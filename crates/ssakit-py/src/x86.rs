@@ -26,6 +26,8 @@ self_cell::self_cell!(
 pub struct Elf {
     loaded: Loaded,
     path: String,
+    /// Whether discovery ran: then each function says where it was found.
+    discover: bool,
 }
 
 fn read(path: &PathBuf) -> PyResult<Vec<u8>> {
@@ -75,7 +77,11 @@ impl Elf {
             }
             Ok::<_, PyErr>(bin)
         })?;
-        Ok(Elf { loaded, path: name })
+        Ok(Elf {
+            loaded,
+            path: name,
+            discover,
+        })
     }
 
     /// The functions found: `(name, start, end)` by address.
@@ -119,6 +125,7 @@ impl Elf {
         let copts = construct.map(flavor_options).transpose()?;
         let lopts = ssakit_x86::lift::Options { semantics };
         let bin = self.bin();
+        let discover = self.discover;
         let lifted = py.detach(|| {
             chosen
                 .par_iter()
@@ -138,6 +145,7 @@ impl Elf {
                             jump_tables: l.jump_tables,
                             invokes: l.invokes,
                             lost: l.lost.into(),
+                            found: discover.then(|| info.origin.key()),
                         },
                     };
                     Ok((f, source))

@@ -37,9 +37,12 @@ def test_every_function_of_ls_has_the_other_figures_of_x86_stats():
     want = {int(f["address"], 16): f for f in stats["functions"]}
     for f in ssakit.Elf(LS).lift(construct="pruned"):
         w = want[f.address]
-        got = (len(f.blocks), f.machine_instructions, f.jump_tables, f.destruct().num_copies)
-        assert got == (w["blocks"], w["instructions"], w["jump_tables"], w["copies_after_destruct"]), hex(f.address)
+        got = (len(f.blocks), f.machine_instructions, f.jump_tables, f.destruct().num_copies, f.found)
+        assert got == (w["blocks"], w["instructions"], w["jump_tables"], w["copies_after_destruct"], w["found"]), hex(f.address)
     assert sum(f["jump_tables"] for f in want.values()) > 0
+    # Discovery found ls's start-up code; without it, no origin.
+    assert {"fde", "entry"} <= {f["found"] for f in want.values()}
+    assert ssakit.Elf(LS, discover=False).lift()[0].found is None
     # Coalescing leaves no copy in ls: num_copies counts those of the
     # naive destruction, as the instructions listed say.
     f = ssakit.Elf(LS).function(max(want, key=lambda a: want[a]["phis"]["pruned"]["registers"]), construct="pruned")
@@ -47,7 +50,7 @@ def test_every_function_of_ls_has_the_other_figures_of_x86_stats():
     listed = sum(i["op"] == "copy" for b in naive.blocks for i in naive.block(b)["instructions"])
     assert naive.num_copies == listed > 0
     text = ssakit.parse((ROOT / "examples/seed.ssa").read_text())[0]
-    assert text.machine_instructions is None and text.jump_tables is None
+    assert text.machine_instructions is None and text.jump_tables is None and text.found is None
 
 
 # `cc` and `sel` are the IR's, not the machine's: the oracle does not
