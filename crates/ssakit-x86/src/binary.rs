@@ -128,6 +128,14 @@ pub struct FuncInfo {
     pub extent: Range<u64>,
     /// Where the extent came from.
     pub origin: Origin,
+    /// Whether an `.eh_frame` FDE starting at [`FuncInfo::extent`]'s start
+    /// says it is a *fragment* of another function, not a function: at
+    /// its first address the CFA is something else than `rsp + 8` (a
+    /// called function has only its return address pushed there; GCC's
+    /// `.cold` parts of hot/cold splitting are entered by jumps from the
+    /// middle of their function, e.g. with CFA `rsp + 56`). Such code is
+    /// walked as part of the functions that jump into it ([`crate::cfg`]).
+    pub fragment: bool,
 }
 
 /// A loaded section with contents.
@@ -166,6 +174,9 @@ pub struct Binary<'d> {
     except: crate::except::ExceptTables,
     /// The calling convention its code follows ([`crate::conv`]).
     conv: crate::conv::ConvKind,
+    /// The extents of the FDEs that are fragments ([`FuncInfo::fragment`]),
+    /// sorted by start.
+    fragments: Vec<Range<u64>>,
     /// Where [`crate::discover`] starts: the entry points (`e_entry`,
     /// `.init`, `.fini`) and the code addresses the file stores
     /// (`.init_array`, `.fini_array`, `.preinit_array`, the targets of
@@ -561,6 +572,7 @@ impl<'d> Binary<'d> {
             has_eh_frame: false,
             except: Default::default(),
             conv: crate::conv::ConvKind::SystemV,
+            fragments: Vec::new(),
             roots: Roots::default(),
         };
         bin.roots.entries.push(file.entry());
@@ -791,6 +803,7 @@ impl<'d> Binary<'d> {
                 label: String::new(),
                 extent: start..end,
                 origin: Origin::Symbol,
+                fragment: false,
             });
         }
     }
@@ -820,6 +833,7 @@ impl<'d> Binary<'d> {
         let bases = BaseAddresses::default().set_eh_frame(addr);
         let mut entries = eh.entries(&bases);
         let covered = self.symbol_cover();
+        let mut ctx = Box::new(gimli::UnwindContext::new());
         let err = |e: gimli::Error| {
             let what = format!("`.eh_frame`: {e}");
             X86Error::at(file_off, ErrorKind::Malformed(Field::EhFrame), what)
@@ -836,6 +850,9 @@ impl<'d> Binary<'d> {
                 let Some(end) = start.checked_add(fde.len()) else {
                     continue;
                 };
+                if fde.len() > 0 && is_fragment(&eh, &bases, &fde, &mut ctx) {
+                    self.fragments.push(start..end);
+                }
                 if fde.len() == 0
                     || !self.is_code(start)
                     || self.in_plt(start)
@@ -848,6 +865,7 @@ impl<'d> Binary<'d> {
                     label: String::new(),
                     extent: start..end,
                     origin: Origin::Fde,
+                    fragment: false,
                 });
             }
         }
@@ -882,10 +900,16 @@ impl<'d> Binary<'d> {
     fn finish_functions(&mut self) {
         self.functions.sort_by_key(|f| (f.extent.start, f.origin));
         self.functions.dedup_by_key(|f| f.extent.start);
+        self.fragments.sort_by_key(|r| r.start);
+        self.fragments.dedup_by_key(|r| r.start);
         for f in &mut self.functions {
             if let Some(r) = region_of(&self.regions, f.extent.start) {
                 f.extent.end = f.extent.end.min(r.addr + r.bytes.len() as u64);
             }
+            f.fragment = self
+                .fragments
+                .binary_search_by_key(&f.extent.start, |r| r.start)
+                .is_ok();
         }
         // Labels: the identifier of the name, first come (by address)
         // first served; then `.2`, `.3`, ... past the labels taken.
@@ -951,6 +975,42 @@ impl<'d> Binary<'d> {
             .checked_sub(1)?;
         let f = &self.functions[i];
         f.extent.contains(&addr).then_some(f)
+    }
+
+    /// The extent of the fragment FDE ([`FuncInfo::fragment`]) that holds
+    /// `addr`, if any, clipped to its section.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let main = bin.functions().iter().find(|f| f.name == "main").unwrap();
+    /// assert_eq!(bin.fragment_containing(main.extent.start), None);
+    /// ```
+    pub fn fragment_containing(&self, addr: u64) -> Option<Range<u64>> {
+        let i = self
+            .fragments
+            .partition_point(|r| r.start <= addr)
+            .checked_sub(1)?;
+        let r = &self.fragments[i];
+        let sec = region_of(&self.regions, r.start).filter(|s| s.exec)?;
+        let end = r.end.min(sec.addr + sec.bytes.len() as u64);
+        (addr < end).then_some(r.start..end)
+    }
+
+    /// Whether the walk of the function of `extent` continues at `addr`:
+    /// `addr` lies in the extent, or in a fragment's
+    /// ([`Binary::fragment_containing`]) other than the function's own.
+    pub(crate) fn in_scope(&self, extent: &Range<u64>, addr: u64) -> bool {
+        extent.contains(&addr)
+            || (!self.fragments.is_empty()
+                && self
+                    .fragment_containing(addr)
+                    .is_some_and(|r| r.start != extent.start))
+    }
+
+    /// Whether the binary has fragment FDEs ([`FuncInfo::fragment`]).
+    pub fn has_fragments(&self) -> bool {
+        !self.fragments.is_empty()
     }
 
     /// The name of the PLT stub at `addr` (the imported symbol's name),
@@ -1115,6 +1175,7 @@ impl<'d> Binary<'d> {
             has_eh_frame: false,
             except: Default::default(),
             conv: crate::conv::ConvKind::SystemV,
+            fragments: Vec::new(),
             roots: Roots::default(),
         }
     }
@@ -1158,6 +1219,28 @@ impl Roots {
                 }
             }
         }
+    }
+}
+
+/// Whether `fde` describes a fragment ([`FuncInfo::fragment`]): the CFA
+/// rule of its first row (the CIE's initial instructions and the FDE's
+/// up to the first advance) is not `rsp + 8`. Unreadable instructions
+/// say no.
+fn is_fragment<R: gimli::Reader>(
+    eh: &gimli::EhFrame<R>,
+    bases: &gimli::BaseAddresses,
+    fde: &gimli::FrameDescriptionEntry<R>,
+    ctx: &mut gimli::UnwindContext<R::Offset>,
+) -> bool {
+    let Ok(mut rows) = fde.rows(eh, bases, ctx) else {
+        return false;
+    };
+    match rows.next_row() {
+        Ok(Some(row)) => !matches!(
+            row.cfa(),
+            gimli::CfaRule::RegisterAndOffset { register, offset: 8 } if *register == gimli::X86_64::RSP
+        ),
+        _ => false,
     }
 }
 
