@@ -1525,6 +1525,66 @@ mod tests {
         assert_eq!(refusal(&d), (kind, SectionHeader::nth(&d, 2).offset()));
     }
 
+    /// `.eh_frame` at `at`: a CIE (CFA `rsp + 8`, the return address at
+    /// CFA - 8) and one FDE per `(start, length, cfa offset)`, whose
+    /// instructions set the CFA's offset at its first address when it
+    /// is not 8 (`DW_CFA_def_cfa_offset`).
+    fn eh_frame(at: u64, fdes: &[(u64, u32, u8)]) -> Vec<u8> {
+        let mut e = vec![
+            20, 0, 0, 0, 0, 0, 0, 0, 1, b'z', b'R', 0, 1, 0x78, 0x10, 1, 0x1b,
+        ];
+        e.extend([0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0]); // def_cfa rsp+8; offset r16; nops
+        for &(start, len, cfa) in fdes {
+            let here = e.len();
+            e.extend([16, 0, 0, 0]);
+            e.extend(((here + 4) as u32).to_le_bytes()); // back to the CIE
+            let pc = at + e.len() as u64;
+            e.extend((start.wrapping_sub(pc) as u32).to_le_bytes());
+            e.extend(len.to_le_bytes());
+            e.push(0); // no augmentation data
+            match cfa {
+                8 => e.extend([0, 0, 0]),
+                n => e.extend([0x0e, n, 0]), // def_cfa_offset n
+            }
+        }
+        e
+    }
+
+    /// An FDE whose CFA at its first address is `rsp + 56` is a fragment
+    /// (a `.cold` part entered mid-function), one with `rsp + 8` a
+    /// function; [`Binary::fragment_containing`] finds the fragment by
+    /// any of its addresses.
+    #[test]
+    fn a_fragment_is_told_by_its_cfa() {
+        let text = Sec {
+            flags: SHF_ALLOC | SHF_EXECINSTR,
+            addr: 0x1000,
+            ..Sec::new(".text", 1, vec![0x31, 0xc0, 0xc3, 0x90, 0x31, 0xc0, 0xc3])
+        };
+        let eh_frame = Sec {
+            flags: SHF_ALLOC,
+            addr: 0x2000,
+            ..Sec::new(
+                ".eh_frame",
+                1,
+                eh_frame(0x2000, &[(0x1000, 3, 8), (0x1004, 3, 56)]),
+            )
+        };
+        let d = elf(&[text, eh_frame]);
+        let bin = Binary::parse(&d).unwrap();
+        let got: Vec<(u64, bool)> = bin
+            .functions()
+            .iter()
+            .map(|f| (f.extent.start, f.fragment))
+            .collect();
+        assert_eq!(got, [(0x1000, false), (0x1004, true)]);
+        assert_eq!(bin.fragment_containing(0x1006), Some(0x1004..0x1007));
+        assert_eq!(bin.fragment_containing(0x1002), None);
+        assert_eq!(bin.fragment_containing(0x1007), None);
+        let main = 0x1000..0x1003;
+        assert!(bin.in_scope(&main, 0x1005) && !bin.in_scope(&(0x1004..0x1007), 0x1001));
+    }
+
     /// A relocation section may link to no symbol table (0), not to a
     /// string table.
     #[test]

@@ -46,6 +46,15 @@
 //! * a `call` whose fall-through leaves the extent, `ud2`, `hlt`, an
 //!   undecodable instruction → no return;
 //! * running off the end of the extent → a tail call to the next byte.
+//!
+//! A jump, branch or jump-table entry into a *fragment* (an FDE's extent
+//! entered mid-function, GCC's `.cold` parts: [`FuncInfo::fragment`])
+//! other than the function's own extent leads inside: the walk decodes
+//! the fragment's bytes in place, as part of the function (IDA's
+//! function tails), and the fragment's jumps back are internal edges.
+//! The fragment stays a function of its own; its lost code subtracts
+//! what the functions that entered it decoded
+//! ([`crate::lost::FragmentCover`]).
 
 use crate::binary::{Binary, FuncInfo};
 use crate::insn::is_imm;
@@ -79,7 +88,9 @@ pub struct BlockInfo {
     pub end: End,
 }
 
-/// One function's control flow, blocks in address order (the entry first).
+/// One function's control flow, blocks in address order (the entry
+/// first), the blocks of the fragments it jumps into
+/// ([`FuncInfo::fragment`]) after its own.
 ///
 /// ```
 /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
@@ -740,7 +751,8 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         }
     }
     let mut leaders: Vec<u64> = w.leaders.iter().copied().collect();
-    leaders.sort_unstable();
+    // The extent's blocks first (the entry first), then the fragments'.
+    leaders.sort_unstable_by_key(|a| (!extent.contains(a), *a));
     let mut blocks = Vec::with_capacity(leaders.len());
     for &l in &leaders {
         let mut insts = Vec::new();

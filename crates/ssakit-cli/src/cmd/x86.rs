@@ -692,6 +692,12 @@ fn render_text(report: &Report<'_>) -> String {
         ("jump tables resolved".into(), t.jump_tables.to_string()),
         ("calls with a landing pad".into(), t.invokes.to_string()),
     ]);
+    if t.fragment_instructions > 0 {
+        r.push((
+            "instructions in cold fragments".into(),
+            t.fragment_instructions.to_string(),
+        ));
+    }
     let built = |k: usize| built(opts, k);
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
         let v = if built(k) {
