@@ -850,7 +850,10 @@ impl<'d> Binary<'d> {
                 let Some(end) = start.checked_add(fde.len()) else {
                     continue;
                 };
-                if fde.len() > 0 && is_fragment(&eh, &bases, &fde, &mut ctx) {
+                // The PLT's FDE (CFA `rsp + 16` after its first push) is no
+                // fragment: a jump to a stub stays a tail call.
+                let code = fde.len() > 0 && self.is_code(start) && !self.in_plt(start);
+                if code && is_fragment(&eh, &bases, &fde, &mut ctx) {
                     self.fragments.push(start..end);
                 }
                 if fde.len() == 0
