@@ -27,7 +27,7 @@ How (docs/x86.md, "The emulator oracle"):
   caller-saved ones, flags, xmm0-15) get fresh random values, which its
   SSA results take;
 * a run stops at `ret` (its reads checked), a tail call or any jump out
-  of the extent, a call that never returns, an edge the CFG does not have,
+  of the extent and of the fragments' code the function holds, a call that never returns, an edge the CFG does not have,
   an emulator fault it cannot map, or after STEPS instructions. An edge the
   CFG does not have (a jump table resolved wrong) is a mismatch too.
 
@@ -105,6 +105,14 @@ class Flavor:
             for r in b["instructions"]:
                 if r["address"] is not None:
                     self.at.setdefault((b["label"], int(r["address"], 16)), []).append(r)
+        # Every address of the function's decoded code: with the extent,
+        # the code of the cold fragments it jumps into (docs/x86.md, "cold
+        # fragments"), whose blocks it holds.
+        self.code = set(self.start)
+        for b in fj["blocks"]:
+            for r in b["instructions"] + [b["terminator"]]:
+                if r.get("address") is not None:
+                    self.code.add(int(r["address"], 16))
         self.params = fj["params"]
         if fault:
             plant_fault(fj)
@@ -259,7 +267,9 @@ class Emu:
         if self.steps > STEPS:
             return self.stop("step budget")
         if not self.start <= pc < self.end:
-            return self.stop("left the function")
+            if pc not in self.flavors[0].code:
+                return self.stop("left the function")
+            self.in_fragments += 1
         actions = [fl.step(pc, self.cpu) for fl in self.flavors]
         a = actions[0]
         if any(x[0] != a[0] for x in actions):
@@ -367,6 +377,7 @@ def main():
     passed, mismatched, skipped = 0, [], collections.Counter()
     ends = collections.Counter()
     compared = switched = 0
+    emu.in_fragments = 0
     for k, addr in enumerate(addrs):
         fjs = [lifted[fl][k] for fl in flavors]
         checkers = [Flavor(fj, a.fault) for fj in fjs]
@@ -398,6 +409,7 @@ def main():
     print("  skipped (nothing compared): %d %s" % (sum(skipped.values()), dict(skipped)))
     print("  reads compared: %d" % compared)
     print("  jump-table edges followed: %d" % switched)
+    print("  instructions run in cold fragments: %d" % emu.in_fragments)
     print("  runs ended by: %s" % dict(sorted(ends.items(), key=lambda kv: -kv[1])))
     for name, bad in mismatched[:5]:
         print("  mismatch in %s: %s" % (name, bad[0]))

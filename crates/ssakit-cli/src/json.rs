@@ -593,6 +593,11 @@ pub struct X86Counts {
     /// `pointer`, `gap`); absent in `total` and with `--no-discover`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub found: Option<&'static str>,
+    /// Of the instructions decoded, those in cold fragments other
+    /// functions' FDEs delimit (GCC's `.cold` parts, walked as part of
+    /// the function that jumps there); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fragment_instructions: Option<usize>,
     /// Machine instructions decoded.
     pub instructions: usize,
     /// Calls with a landing pad (edges to `.gcc_except_table`'s pads).
@@ -920,6 +925,7 @@ impl X86Counts {
             blocks: f.blocks,
             copies_after_destruct: f.copies,
             found: None,
+            fragment_instructions: (f.fragment_instructions > 0).then_some(f.fragment_instructions),
             instructions: f.instructions,
             invokes: f.invokes,
             jump_tables: f.jump_tables,

@@ -128,6 +128,14 @@ pub struct FuncInfo {
     pub extent: Range<u64>,
     /// Where the extent came from.
     pub origin: Origin,
+    /// Whether an `.eh_frame` FDE starting at [`FuncInfo::extent`]'s start
+    /// says it is a *fragment* of another function, not a function: at
+    /// its first address the CFA is something else than `rsp + 8` (a
+    /// called function has only its return address pushed there; GCC's
+    /// `.cold` parts of hot/cold splitting are entered by jumps from the
+    /// middle of their function, e.g. with CFA `rsp + 56`). Such code is
+    /// walked as part of the functions that jump into it ([`crate::cfg`]).
+    pub fragment: bool,
 }
 
 /// A loaded section with contents.
@@ -166,6 +174,9 @@ pub struct Binary<'d> {
     except: crate::except::ExceptTables,
     /// The calling convention its code follows ([`crate::conv`]).
     conv: crate::conv::ConvKind,
+    /// The extents of the FDEs that are fragments ([`FuncInfo::fragment`]),
+    /// sorted by start.
+    fragments: Vec<Range<u64>>,
     /// Where [`crate::discover`] starts: the entry points (`e_entry`,
     /// `.init`, `.fini`) and the code addresses the file stores
     /// (`.init_array`, `.fini_array`, `.preinit_array`, the targets of
@@ -561,6 +572,7 @@ impl<'d> Binary<'d> {
             has_eh_frame: false,
             except: Default::default(),
             conv: crate::conv::ConvKind::SystemV,
+            fragments: Vec::new(),
             roots: Roots::default(),
         };
         bin.roots.entries.push(file.entry());
@@ -791,6 +803,7 @@ impl<'d> Binary<'d> {
                 label: String::new(),
                 extent: start..end,
                 origin: Origin::Symbol,
+                fragment: false,
             });
         }
     }
@@ -820,6 +833,7 @@ impl<'d> Binary<'d> {
         let bases = BaseAddresses::default().set_eh_frame(addr);
         let mut entries = eh.entries(&bases);
         let covered = self.symbol_cover();
+        let mut ctx = Box::new(gimli::UnwindContext::new());
         let err = |e: gimli::Error| {
             let what = format!("`.eh_frame`: {e}");
             X86Error::at(file_off, ErrorKind::Malformed(Field::EhFrame), what)
@@ -836,6 +850,12 @@ impl<'d> Binary<'d> {
                 let Some(end) = start.checked_add(fde.len()) else {
                     continue;
                 };
+                // The PLT's FDE (CFA `rsp + 16` after its first push) is no
+                // fragment: a jump to a stub stays a tail call.
+                let code = fde.len() > 0 && self.is_code(start) && !self.in_plt(start);
+                if code && is_fragment(&eh, &bases, &fde, &mut ctx) {
+                    self.fragments.push(start..end);
+                }
                 if fde.len() == 0
                     || !self.is_code(start)
                     || self.in_plt(start)
@@ -848,6 +868,7 @@ impl<'d> Binary<'d> {
                     label: String::new(),
                     extent: start..end,
                     origin: Origin::Fde,
+                    fragment: false,
                 });
             }
         }
@@ -882,10 +903,16 @@ impl<'d> Binary<'d> {
     fn finish_functions(&mut self) {
         self.functions.sort_by_key(|f| (f.extent.start, f.origin));
         self.functions.dedup_by_key(|f| f.extent.start);
+        self.fragments.sort_by_key(|r| r.start);
+        self.fragments.dedup_by_key(|r| r.start);
         for f in &mut self.functions {
             if let Some(r) = region_of(&self.regions, f.extent.start) {
                 f.extent.end = f.extent.end.min(r.addr + r.bytes.len() as u64);
             }
+            f.fragment = self
+                .fragments
+                .binary_search_by_key(&f.extent.start, |r| r.start)
+                .is_ok();
         }
         // Labels: the identifier of the name, first come (by address)
         // first served; then `.2`, `.3`, ... past the labels taken.
@@ -951,6 +978,42 @@ impl<'d> Binary<'d> {
             .checked_sub(1)?;
         let f = &self.functions[i];
         f.extent.contains(&addr).then_some(f)
+    }
+
+    /// The extent of the fragment FDE ([`FuncInfo::fragment`]) that holds
+    /// `addr`, if any, clipped to its section.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let main = bin.functions().iter().find(|f| f.name == "main").unwrap();
+    /// assert_eq!(bin.fragment_containing(main.extent.start), None);
+    /// ```
+    pub fn fragment_containing(&self, addr: u64) -> Option<Range<u64>> {
+        let i = self
+            .fragments
+            .partition_point(|r| r.start <= addr)
+            .checked_sub(1)?;
+        let r = &self.fragments[i];
+        let sec = region_of(&self.regions, r.start).filter(|s| s.exec)?;
+        let end = r.end.min(sec.addr + sec.bytes.len() as u64);
+        (addr < end).then_some(r.start..end)
+    }
+
+    /// Whether the walk of the function of `extent` continues at `addr`:
+    /// `addr` lies in the extent, or in a fragment's
+    /// ([`Binary::fragment_containing`]) other than the function's own.
+    pub(crate) fn in_scope(&self, extent: &Range<u64>, addr: u64) -> bool {
+        extent.contains(&addr)
+            || (!self.fragments.is_empty()
+                && self
+                    .fragment_containing(addr)
+                    .is_some_and(|r| r.start != extent.start))
+    }
+
+    /// Whether the binary has fragment FDEs ([`FuncInfo::fragment`]).
+    pub fn has_fragments(&self) -> bool {
+        !self.fragments.is_empty()
     }
 
     /// The name of the PLT stub at `addr` (the imported symbol's name),
@@ -1115,6 +1178,7 @@ impl<'d> Binary<'d> {
             has_eh_frame: false,
             except: Default::default(),
             conv: crate::conv::ConvKind::SystemV,
+            fragments: Vec::new(),
             roots: Roots::default(),
         }
     }
@@ -1158,6 +1222,28 @@ impl Roots {
                 }
             }
         }
+    }
+}
+
+/// Whether `fde` describes a fragment ([`FuncInfo::fragment`]): the CFA
+/// rule of its first row (the CIE's initial instructions and the FDE's
+/// up to the first advance) is not `rsp + 8`. Unreadable instructions
+/// say no.
+fn is_fragment<R: gimli::Reader>(
+    eh: &gimli::EhFrame<R>,
+    bases: &gimli::BaseAddresses,
+    fde: &gimli::FrameDescriptionEntry<R>,
+    ctx: &mut gimli::UnwindContext<R::Offset>,
+) -> bool {
+    let Ok(mut rows) = fde.rows(eh, bases, ctx) else {
+        return false;
+    };
+    match rows.next_row() {
+        Ok(Some(row)) => !matches!(
+            row.cfa(),
+            gimli::CfaRule::RegisterAndOffset { register, offset: 8 } if *register == gimli::X86_64::RSP
+        ),
+        _ => false,
     }
 }
 
@@ -1440,6 +1526,66 @@ mod tests {
         let d = elf(&[text(), eh_frame]);
         let kind = ErrorKind::Malformed(Field::EhFrame);
         assert_eq!(refusal(&d), (kind, SectionHeader::nth(&d, 2).offset()));
+    }
+
+    /// `.eh_frame` at `at`: a CIE (CFA `rsp + 8`, the return address at
+    /// CFA - 8) and one FDE per `(start, length, cfa offset)`, whose
+    /// instructions set the CFA's offset at its first address when it
+    /// is not 8 (`DW_CFA_def_cfa_offset`).
+    fn eh_frame(at: u64, fdes: &[(u64, u32, u8)]) -> Vec<u8> {
+        let mut e = vec![
+            20, 0, 0, 0, 0, 0, 0, 0, 1, b'z', b'R', 0, 1, 0x78, 0x10, 1, 0x1b,
+        ];
+        e.extend([0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0]); // def_cfa rsp+8; offset r16; nops
+        for &(start, len, cfa) in fdes {
+            let here = e.len();
+            e.extend([16, 0, 0, 0]);
+            e.extend(((here + 4) as u32).to_le_bytes()); // back to the CIE
+            let pc = at + e.len() as u64;
+            e.extend((start.wrapping_sub(pc) as u32).to_le_bytes());
+            e.extend(len.to_le_bytes());
+            e.push(0); // no augmentation data
+            match cfa {
+                8 => e.extend([0, 0, 0]),
+                n => e.extend([0x0e, n, 0]), // def_cfa_offset n
+            }
+        }
+        e
+    }
+
+    /// An FDE whose CFA at its first address is `rsp + 56` is a fragment
+    /// (a `.cold` part entered mid-function), one with `rsp + 8` a
+    /// function; [`Binary::fragment_containing`] finds the fragment by
+    /// any of its addresses.
+    #[test]
+    fn a_fragment_is_told_by_its_cfa() {
+        let text = Sec {
+            flags: SHF_ALLOC | SHF_EXECINSTR,
+            addr: 0x1000,
+            ..Sec::new(".text", 1, vec![0x31, 0xc0, 0xc3, 0x90, 0x31, 0xc0, 0xc3])
+        };
+        let eh_frame = Sec {
+            flags: SHF_ALLOC,
+            addr: 0x2000,
+            ..Sec::new(
+                ".eh_frame",
+                1,
+                eh_frame(0x2000, &[(0x1000, 3, 8), (0x1004, 3, 56)]),
+            )
+        };
+        let d = elf(&[text, eh_frame]);
+        let bin = Binary::parse(&d).unwrap();
+        let got: Vec<(u64, bool)> = bin
+            .functions()
+            .iter()
+            .map(|f| (f.extent.start, f.fragment))
+            .collect();
+        assert_eq!(got, [(0x1000, false), (0x1004, true)]);
+        assert_eq!(bin.fragment_containing(0x1006), Some(0x1004..0x1007));
+        assert_eq!(bin.fragment_containing(0x1002), None);
+        assert_eq!(bin.fragment_containing(0x1007), None);
+        let main = 0x1000..0x1003;
+        assert!(bin.in_scope(&main, 0x1005) && !bin.in_scope(&(0x1004..0x1007), 0x1001));
     }
 
     /// A relocation section may link to no symbol table (0), not to a

@@ -46,6 +46,15 @@
 //! * a `call` whose fall-through leaves the extent, `ud2`, `hlt`, an
 //!   undecodable instruction → no return;
 //! * running off the end of the extent → a tail call to the next byte.
+//!
+//! A jump, branch or jump-table entry into a *fragment* (an FDE's extent
+//! entered mid-function, GCC's `.cold` parts: [`FuncInfo::fragment`])
+//! other than the function's own extent leads inside: the walk decodes
+//! the fragment's bytes in place, as part of the function (IDA's
+//! function tails), and the fragment's jumps back are internal edges.
+//! The fragment stays a function of its own; its lost code subtracts
+//! what the functions that entered it decoded
+//! ([`crate::lost::FragmentCover`]).
 
 use crate::binary::{Binary, FuncInfo};
 use crate::insn::is_imm;
@@ -79,7 +88,9 @@ pub struct BlockInfo {
     pub end: End,
 }
 
-/// One function's control flow, blocks in address order (the entry first).
+/// One function's control flow, blocks in address order (the entry
+/// first), the blocks of the fragments it jumps into
+/// ([`FuncInfo::fragment`]) after its own.
 ///
 /// ```
 /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
@@ -227,7 +238,7 @@ struct Walk<'b, 'd> {
 
 impl Walk<'_, '_> {
     fn target(&self, a: u64) -> Target {
-        if self.extent.contains(&a) {
+        if self.bin.in_scope(&self.extent, a) {
             Target::Inside(a)
         } else {
             Target::Outside(a)
@@ -275,14 +286,32 @@ impl Walk<'_, '_> {
         }
     }
 
-    fn decode(&mut self, a: u64) -> u32 {
-        let off = (a - self.extent.start) as usize;
-        let ok = self.decoder.set_position(off).is_ok();
-        self.decoder.set_ip(a);
-        let ins = if ok {
-            self.decoder.decode()
+    /// The end of the code the walk may decode from `a` on: the extent's,
+    /// or that of the fragment holding `a` ([`Binary::in_scope`]).
+    fn region_end(&self, a: u64) -> u64 {
+        if self.extent.contains(&a) {
+            self.extent.end
         } else {
-            Instruction::default()
+            self.bin.fragment_containing(a).map_or(a, |r| r.end)
+        }
+    }
+
+    fn decode(&mut self, a: u64) -> u32 {
+        let ins = if self.extent.contains(&a) {
+            let off = (a - self.extent.start) as usize;
+            let ok = self.decoder.set_position(off).is_ok();
+            self.decoder.set_ip(a);
+            if ok {
+                self.decoder.decode()
+            } else {
+                Instruction::default()
+            }
+        } else {
+            // A fragment's code, decoded in place.
+            let end = self.region_end(a);
+            let code = self.bin.code(a).unwrap_or(&[]);
+            let len = (end.saturating_sub(a) as usize).min(code.len());
+            Decoder::with_ip(64, &code[..len], a, DecoderOptions::NONE).decode()
         };
         let access = access(&ins, &mut self.factory);
         let i = self.insts.len() as u32;
@@ -293,6 +322,8 @@ impl Walk<'_, '_> {
 
     /// Walks from leader `a` until an end or an address already decoded.
     fn walk(&mut self, mut a: u64, mut ctx: Ctx) {
+        // The walk from a leader stays in its extent or fragment.
+        let end_of = self.region_end(a);
         loop {
             if self.by_addr.contains_key(&a) {
                 self.leaders.insert(a);
@@ -311,21 +342,21 @@ impl Walk<'_, '_> {
             };
             let end = match access.flow {
                 // An instruction running past the extent is not followed.
-                _ if next > self.extent.end => Some(End::NoReturn),
+                _ if next > end_of => Some(End::NoReturn),
                 Flow::Invalid | Flow::Stop => Some(End::NoReturn),
                 _ if pad.is_some() => {
                     let pad = self.target(pad.expect("a pad"));
                     let after = step(ctx, &ins, access.writes);
                     self.invokes += 1;
                     self.lead(pad, after.across_edge());
-                    let next = (next < self.extent.end).then_some(next);
+                    let next = (next < end_of).then_some(next);
                     if let Some(n) = next {
                         self.lead(Target::Inside(n), after);
                     }
                     Some(End::Invoke { next, pad })
                 }
                 Flow::Return => Some(End::Ret),
-                Flow::Call | Flow::IndirectCall if next >= self.extent.end => Some(End::NoReturn),
+                Flow::Call | Flow::IndirectCall if next >= end_of => Some(End::NoReturn),
                 Flow::Branch => {
                     let taken = self.target(ins.near_branch_target());
                     let fall = self.target(next);
@@ -387,7 +418,7 @@ impl Walk<'_, '_> {
                 return;
             }
             ctx = step(ctx, &ins, access.writes);
-            if next >= self.extent.end {
+            if next >= end_of {
                 self.ends.insert(i, End::TailCall(Some(next)));
                 return;
             }
@@ -445,7 +476,7 @@ impl Walk<'_, '_> {
     /// The targets of a computed jump: every one code inside the extent,
     /// at least two; the first is the default.
     fn computed(&self, ts: &[u64]) -> Option<(Vec<Target>, Target)> {
-        let inside = |a: &u64| self.extent.contains(a) && self.bin.code(*a).is_some();
+        let inside = |a: &u64| self.bin.in_scope(&self.extent, *a) && self.bin.code(*a).is_some();
         if ts.len() < 2 || !ts.iter().all(inside) {
             return None;
         }
@@ -471,8 +502,13 @@ impl Walk<'_, '_> {
         }
         let mut found = Vec::new();
         {
-            let mut w =
-                jumps::Walker::new(self.extent.clone(), &self.insts, &self.by_addr, &self.ends);
+            let mut w = jumps::Walker::new(
+                self.bin,
+                self.extent.clone(),
+                &self.insts,
+                &self.by_addr,
+                &self.ends,
+            );
             for &i in &open {
                 let r = match w.resolve(i) {
                     Ok(jumps::Found::Table(t, b)) => {
@@ -715,7 +751,8 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         }
     }
     let mut leaders: Vec<u64> = w.leaders.iter().copied().collect();
-    leaders.sort_unstable();
+    // The extent's blocks first (the entry first), then the fragments'.
+    leaders.sort_unstable_by_key(|a| (!extent.contains(a), *a));
     let mut blocks = Vec::with_capacity(leaders.len());
     for &l in &leaders {
         let mut insts = Vec::new();
@@ -823,6 +860,7 @@ mod tests {
             label: "f".into(),
             extent: CODE..CODE + code.len() as u64,
             origin: Origin::Symbol,
+            fragment: false,
         };
         recover(&bin, &f)
     }

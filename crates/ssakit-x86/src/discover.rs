@@ -304,6 +304,7 @@ impl<'a, 'd> Finder<'a, 'd> {
             label: String::new(),
             extent: a..bound,
             origin,
+            fragment: false,
         };
         let cfg = recover(self.bin, &info);
         self.out.decoded += cfg.insts.len();
@@ -425,6 +426,7 @@ impl<'a, 'd> Finder<'a, 'd> {
                 label: String::new(),
                 extent: start..end,
                 origin,
+                fragment: false,
             });
         }
         self.out.by_origin = [Origin::Entry, Origin::Call, Origin::Pointer, Origin::Gap]

@@ -133,7 +133,8 @@ pub(crate) enum Found {
 }
 
 /// The targets of the entries of `t` selected by `bound`, and the
-/// default: an entry outside the extent is a tail call; with an exact
+/// default: an entry outside the extent (and outside the fragments the
+/// walk continues in, [`Binary::in_scope`]) is a tail call; with an exact
 /// bound an entry outside the code means `t` was no table.
 pub(crate) fn read_table(
     bin: &Binary<'_>,
@@ -154,7 +155,7 @@ pub(crate) fn read_table(
         Some(t.base.wrapping_add(v.wrapping_mul(t.mul)))
     };
     let target = |a: u64| {
-        if extent.contains(&a) {
+        if bin.in_scope(extent, a) {
             Target::Inside(a)
         } else {
             Target::Outside(a)
@@ -169,7 +170,9 @@ pub(crate) fn read_table(
         None if bound.exact && !bound.upper => return None,
         None => {
             let inside: Vec<u64> = (bound.first..bound.count)
-                .map_while(|k| entry(k).filter(|a| extent.contains(a) && bin.code(*a).is_some()))
+                .map_while(|k| {
+                    entry(k).filter(|a| bin.in_scope(extent, *a) && bin.code(*a).is_some())
+                })
                 .collect();
             if inside.len() < 2 {
                 return None;
@@ -638,6 +641,7 @@ enum Edge {
 
 /// The backward walker over one function's decoded instructions.
 pub(crate) struct Walker<'a> {
+    bin: &'a Binary<'a>,
     insts: &'a [Insn],
     extent: std::ops::Range<u64>,
     /// Each instruction's predecessors with the edge's kind.
@@ -652,6 +656,7 @@ impl<'a> Walker<'a> {
     /// The walker over `insts`, whose blocks end as `ends` says (an
     /// instruction without an end continues to the next address).
     pub(crate) fn new(
+        bin: &'a Binary<'a>,
         extent: std::ops::Range<u64>,
         insts: &'a [Insn],
         by_addr: &FxHashMap<u64, u32>,
@@ -714,6 +719,7 @@ impl<'a> Walker<'a> {
             }
         }
         Walker {
+            bin,
             insts,
             extent,
             preds,
@@ -852,7 +858,7 @@ impl<'a> Walker<'a> {
         } else {
             ins.next_ip()
         };
-        let default = Some(if self.extent.contains(&other) {
+        let default = Some(if self.bin.in_scope(&self.extent, other) {
             Target::Inside(other)
         } else {
             Target::Outside(other)

@@ -186,6 +186,82 @@ impl LostTotals {
     }
 }
 
+/// The instructions the walks of functions decoded outside their own
+/// extents, in fragments ([`FuncInfo::fragment`], [`crate::cfg`]), as
+/// `(start, end)` sorted: what [`lost_code_with`] subtracts from a
+/// fragment's lost ranges.
+///
+/// ```
+/// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// // The fixture has no `.cold` fragment: nothing is decoded outside an extent.
+/// assert_eq!(ssakit_x86::lost::FragmentCover::compute(&bin).instructions(), 0);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct FragmentCover {
+    ranges: Vec<(u64, u64)>,
+}
+
+impl FragmentCover {
+    /// The instructions of `cfg` (of function `f`) outside `f`'s extent.
+    pub fn of_cfg(f: &FuncInfo, cfg: &FuncCfg) -> Vec<(u64, u64)> {
+        cfg.insts
+            .iter()
+            .map(|i| (i.ins.ip(), i.ins.next_ip()))
+            .filter(|(a, _)| !f.extent.contains(a))
+            .collect()
+    }
+
+    /// The cover of the parts [`FragmentCover::of_cfg`] gave.
+    pub fn of_parts(parts: impl IntoIterator<Item = Vec<(u64, u64)>>) -> FragmentCover {
+        let mut ranges: Vec<(u64, u64)> = parts.into_iter().flatten().collect();
+        ranges.sort_unstable();
+        ranges.dedup();
+        FragmentCover { ranges }
+    }
+
+    /// The cover of every function of `bin`, each recovered (in
+    /// parallel); empty, and nothing recovered, when `bin` has no
+    /// fragment.
+    pub fn compute(bin: &Binary<'_>) -> FragmentCover {
+        use rayon::prelude::*;
+        if !bin.has_fragments() {
+            return FragmentCover::default();
+        }
+        let parts: Vec<Vec<(u64, u64)>> = bin
+            .functions()
+            .par_iter()
+            .map(|f| FragmentCover::of_cfg(f, &crate::cfg::recover(bin, f)))
+            .collect();
+        FragmentCover::of_parts(parts)
+    }
+
+    /// The number of distinct instructions in it.
+    pub fn instructions(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// The instructions that may overlap `r` (those starting at most 15
+    /// bytes, an instruction's longest, before it).
+    fn near(&self, r: std::ops::Range<u64>) -> &[(u64, u64)] {
+        let lo = self
+            .ranges
+            .partition_point(|&(a, _)| a < r.start.saturating_sub(15));
+        let hi = self.ranges.partition_point(|&(a, _)| a < r.end);
+        &self.ranges[lo..hi.max(lo)]
+    }
+
+    /// `f`'s lost ranges `lost` (of its own walk) less what the cover
+    /// decoded in its extent: recovered again only for a fragment that
+    /// lost code where the cover has instructions.
+    pub fn subtract(&self, bin: &Binary<'_>, f: &FuncInfo, lost: Vec<LostRange>) -> Vec<LostRange> {
+        if !f.fragment || lost.is_empty() || self.near(f.extent.clone()).is_empty() {
+            return lost;
+        }
+        lost_code_with(bin, f, &crate::cfg::recover(bin, f), self)
+    }
+}
+
 /// Whether a linearly decoded instruction `ins` of `bytes` is padding: a
 /// `nop` of any form (`xchg ax, ax`, GCC's two-byte one, included),
 /// `int3`, `ud2` (a trap put where control never comes), or all zero
@@ -214,6 +290,18 @@ pub(crate) fn is_padding(ins: &iced_x86::Instruction, bytes: &[u8]) -> bool {
 /// }
 /// ```
 pub fn lost_code(bin: &Binary<'_>, f: &FuncInfo, cfg: &FuncCfg) -> Vec<LostRange> {
+    lost_code_with(bin, f, cfg, &FragmentCover::default())
+}
+
+/// [`lost_code`], less what other functions' walks decoded in `f`'s
+/// extent when `f` is a fragment ([`FuncInfo::fragment`]): the code of a
+/// `.cold` part that its function reached is not lost.
+pub fn lost_code_with(
+    bin: &Binary<'_>,
+    f: &FuncInfo,
+    cfg: &FuncCfg,
+    cover: &FragmentCover,
+) -> Vec<LostRange> {
     let start = f.extent.start;
     let code = bin.code(start).unwrap_or(&[]);
     let end = start + (f.extent.end - start).min(code.len() as u64);
@@ -222,6 +310,9 @@ pub fn lost_code(bin: &Binary<'_>, f: &FuncInfo, cfg: &FuncCfg) -> Vec<LostRange
         .iter()
         .map(|i| (i.ins.ip(), i.ins.next_ip()))
         .collect();
+    if f.fragment {
+        decoded.extend_from_slice(cover.near(start..end));
+    }
     decoded.sort_unstable();
     // The unresolved indirect jumps, by address, with what the slice
     // saw (a jump it never tried: a computed target).
@@ -232,6 +323,7 @@ pub fn lost_code(bin: &Binary<'_>, f: &FuncInfo, cfg: &FuncCfg) -> Vec<LostRange
         .filter_map(|b| b.insts.last())
         .map(|&i| &cfg.insts[i as usize])
         .filter(|i| i.access.flow == Flow::IndirectJump)
+        .filter(|i| (start..end).contains(&i.ins.ip()))
         .map(|i| {
             let a = i.ins.ip();
             let k = cfg.unresolved.binary_search_by_key(&a, |&(b, _)| b);
@@ -406,6 +498,7 @@ mod tests {
             label: "f".into(),
             extent: CODE..CODE + code.len() as u64,
             origin: Origin::Symbol,
+            fragment: false,
         };
         let cfg = recover(&bin, &f);
         lost_code(&bin, &f, &cfg)
@@ -456,6 +549,7 @@ mod tests {
             label: "f".into(),
             extent: CODE..CODE + 1,
             origin: Origin::Symbol,
+            fragment: false,
         };
         let bin = Binary::of_sections(&[(CODE, &code, true)]).with_functions(vec![f]);
         let want = Outside {
@@ -482,6 +576,7 @@ mod tests {
             label: "f".into(),
             extent: CODE + start..CODE + end,
             origin: Origin::Symbol,
+            fragment: false,
         };
         let bin = Binary::of_sections(&[(CODE, &[0xc3], true), (CODE + 0x10, &code, true)])
             .with_functions(vec![f(0, 0x17), f(5, 6)]);

@@ -276,6 +276,11 @@ pub struct FunctionStats {
     /// ([`crate::lost`]); empty in [`BinaryStats::total`] (see
     /// [`BinaryStats::lost`]).
     pub lost: Vec<crate::lost::LostRange>,
+    /// Instructions it decoded outside its extent, in fragments (GCC's
+    /// `.cold` parts, [`FuncInfo::fragment`]).
+    pub fragment_instructions: usize,
+    /// Those instructions, `(start, end)`, for [`crate::lost::FragmentCover`].
+    pub(crate) fragment_code: Vec<(u64, u64)>,
     /// Phis of each flavour constructed.
     pub phis: PerFlavor<PhiCounts>,
     /// Copies left after destruction, if it ran.
@@ -390,6 +395,7 @@ impl BinaryStats {
             t.instructions += f.instructions;
             t.jump_tables += f.jump_tables;
             t.invokes += f.invokes;
+            t.fragment_instructions += f.fragment_instructions;
             for (flavor, p) in f.phis.iter() {
                 t.phis.get_or_insert_with(flavor, Default::default).add(p);
             }
@@ -515,7 +521,28 @@ pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> Binary
             Err(f) => stats.failures.push(*f),
         }
     }
+    subtract_fragments(bin, &mut stats.functions);
+    stats.wall = start.elapsed().as_secs_f64();
     stats
+}
+
+/// The second step of lost code: a fragment's lost ranges less what the
+/// other functions' walks decoded in it ([`crate::lost::FragmentCover`]),
+/// in parallel.
+fn subtract_fragments(bin: &Binary<'_>, functions: &mut [FunctionStats]) {
+    if !bin.has_fragments() {
+        return;
+    }
+    let cover = crate::lost::FragmentCover::of_parts(
+        functions
+            .iter_mut()
+            .map(|f| std::mem::take(&mut f.fragment_code)),
+    );
+    functions.par_iter_mut().for_each(|s| {
+        if let Some(info) = bin.function_at(s.address) {
+            s.lost = cover.subtract(bin, info, std::mem::take(&mut s.lost));
+        }
+    });
 }
 
 /// What x86 counts on the SSA forms as the core's run goes: the phis by
@@ -610,6 +637,8 @@ fn lift_one(
         let _t = timing::phase("decode");
         let cfg = recover(bin, info);
         s.lost = crate::lost::lost_code(bin, info, &cfg);
+        s.fragment_code = crate::lost::FragmentCover::of_cfg(info, &cfg);
+        s.fragment_instructions = s.fragment_code.len();
         cfg
     };
     let lift_opts = lift::Options {

@@ -259,6 +259,11 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
             sigs: a
                 .signatures
                 .then(|| ssakit_x86::signature::Signatures::infer(bin, a.stack)),
+            cover: if chosen.iter().any(|f| f.fragment) {
+                ssakit_x86::lost::FragmentCover::compute(bin)
+            } else {
+                Default::default()
+            },
         };
         let who = |info: &FuncInfo| {
             format!(
@@ -315,6 +320,9 @@ struct LiftOptions {
     stack: bool,
     /// `--signatures`: the binary's.
     sigs: Option<ssakit_x86::signature::Signatures>,
+    /// What the functions decoded in fragments, when one is lifted: its
+    /// lost ranges are those of `x86 stats`.
+    cover: ssakit_x86::lost::FragmentCover,
 }
 
 impl LiftOptions {
@@ -326,6 +334,7 @@ impl LiftOptions {
         if self.stack {
             ssakit_x86::slots::promote(&mut l.func, &mut l.origins);
         }
+        l.lost = self.cover.subtract(bin, info, std::mem::take(&mut l.lost));
         l
     }
 }
@@ -683,6 +692,12 @@ fn render_text(report: &Report<'_>) -> String {
         ("jump tables resolved".into(), t.jump_tables.to_string()),
         ("calls with a landing pad".into(), t.invokes.to_string()),
     ]);
+    if t.fragment_instructions > 0 {
+        r.push((
+            "instructions in cold fragments".into(),
+            t.fragment_instructions.to_string(),
+        ));
+    }
     let built = |k: usize| built(opts, k);
     for (k, f) in FLAVOR_NAMES.iter().enumerate() {
         let v = if built(k) {
