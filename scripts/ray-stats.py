@@ -111,6 +111,8 @@ def binary_stats(row):
                 # `found` as the CLI writes it: absent without discovery.
                 if f.found is not None:
                     lines[start]["found"] = f.found
+                if f.fragment_instructions:
+                    lines[start]["fragment_instructions"] = f.fragment_instructions
             lines[start]["phis"][flavor] = dict(zip(KINDS, f.phi_counts()))
             if flavor == "pruned":
                 try:

@@ -62,6 +62,9 @@ pub struct Recovery {
     /// `pointer`, `gap`), as `x86 stats --format json`'s `found`; None
     /// without discovery.
     pub found: Option<&'static str>,
+    /// Of the instructions decoded, those in cold fragments of other
+    /// functions.
+    pub fragment_instructions: usize,
     /// The ranges of the extent never decoded.
     pub lost: Arc<[ssakit_x86::lost::LostRange]>,
 }

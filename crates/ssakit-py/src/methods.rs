@@ -122,6 +122,14 @@ impl PyFunction {
         self.recovery().and_then(|r| r.found)
     }
 
+    /// Of the machine instructions decoded, those in the cold fragments
+    /// (`.cold` parts with FDEs of their own) its walk entered (lifted
+    /// x86 code), else None.
+    #[getter]
+    fn fragment_instructions(&self) -> Option<usize> {
+        self.recovery().map(|r| r.fragment_instructions)
+    }
+
     /// The ranges of the extent never decoded (lifted x86 code), else
     /// None: dicts with `start`, `end` (one past), `instructions`,
     /// `reason` (`unresolved-jump`, `data-in-code`, `unreachable`) and

@@ -127,10 +127,18 @@ impl Elf {
         let bin = self.bin();
         let discover = self.discover;
         let lifted = py.detach(|| {
+            // A fragment's lost ranges less what the functions entering it
+            // decoded, as `x86 stats` and `x86 lift` give them.
+            let cover = if chosen.iter().any(|f| f.fragment) {
+                ssakit_x86::lost::FragmentCover::compute(bin)
+            } else {
+                Default::default()
+            };
             chosen
                 .par_iter()
                 .map(|info| {
-                    let l = ssakit_x86::lift::lift_with(bin, info, &lopts);
+                    let mut l = ssakit_x86::lift::lift_with(bin, info, &lopts);
+                    l.lost = cover.subtract(bin, info, std::mem::take(&mut l.lost));
                     let mut f = l.func;
                     if let Some(o) = &copts {
                         if let Err(e) = ssakit::construct::construct(&mut f, o) {
@@ -146,6 +154,7 @@ impl Elf {
                             invokes: l.invokes,
                             lost: l.lost.into(),
                             found: discover.then(|| info.origin.key()),
+                            fragment_instructions: l.fragment_instructions,
                         },
                     };
                     Ok((f, source))

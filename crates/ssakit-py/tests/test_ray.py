@@ -46,6 +46,10 @@ def test_the_ray_job_gives_the_figures_of_x86_stats(tmp_path):
         got = {}
         for line in lines[binary]:
             error = line.pop("error")
+            # The CLI leaves `fragment_instructions` out when 0; Ray Data's
+            # schema, unified over every line, gives those lines a null.
+            if line.get("fragment_instructions", 0) is None:
+                del line["fragment_instructions"]
             got[line["address"]] = line["name"] if error else line
         assert len(got) == len(lines[binary]) == len(want) > 0, binary
         assert got == want, binary

@@ -37,12 +37,16 @@ def test_every_function_of_ls_has_the_other_figures_of_x86_stats():
     want = {int(f["address"], 16): f for f in stats["functions"]}
     for f in ssakit.Elf(LS).lift(construct="pruned"):
         w = want[f.address]
-        got = (len(f.blocks), f.machine_instructions, f.jump_tables, f.destruct().num_copies, f.found)
-        assert got == (w["blocks"], w["instructions"], w["jump_tables"], w["copies_after_destruct"], w["found"]), hex(f.address)
+        got = (len(f.blocks), f.machine_instructions, f.jump_tables, f.destruct().num_copies, f.found,
+               f.fragment_instructions)
+        assert got == (w["blocks"], w["instructions"], w["jump_tables"], w["copies_after_destruct"], w["found"],
+                       w.get("fragment_instructions", 0)), hex(f.address)
     assert sum(f["jump_tables"] for f in want.values()) > 0
     # Discovery found ls's start-up code; without it, no origin.
     assert {"fde", "entry"} <= {f["found"] for f in want.values()}
     assert ssakit.Elf(LS, discover=False).lift()[0].found is None
+    # ls's `.cold` fragments: some functions decode code in them.
+    assert sum(f.get("fragment_instructions", 0) for f in want.values()) > 0
     # Coalescing leaves no copy in ls: num_copies counts those of the
     # naive destruction, as the instructions listed say.
     f = ssakit.Elf(LS).function(max(want, key=lambda a: want[a]["phis"]["pruned"]["registers"]), construct="pruned")

@@ -90,6 +90,10 @@ pub struct Lifted {
     pub origins: Origins,
     /// The ranges of the extent never decoded ([`crate::lost`]).
     pub lost: Vec<crate::lost::LostRange>,
+    /// Of the instructions decoded, those in cold fragments outside the
+    /// extent ([`crate::lost::FragmentCover::of_cfg`]), as `x86 stats`
+    /// counts them.
+    pub fragment_instructions: usize,
 }
 
 /// Where a machine instruction sits: its address and length in bytes.
@@ -258,6 +262,7 @@ impl Lifted {
             jump_tables: cfg.jump_tables,
             invokes: cfg.invokes,
             lost: crate::lost::lost_code(bin, info, cfg),
+            fragment_instructions: crate::lost::FragmentCover::of_cfg(info, cfg).len(),
             meaning_flag_defs: flags.meaning,
             origins,
         }
