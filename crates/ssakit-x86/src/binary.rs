@@ -1012,6 +1012,18 @@ impl<'d> Binary<'d> {
     }
 
     /// Whether the binary has fragment FDEs ([`FuncInfo::fragment`]).
+    ///
+    /// ```
+    /// use ssakit_x86::binary::Binary;
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// // Every FDE of the fixture starts a function (its CFA is rsp + 8).
+    /// assert!(!Binary::parse(&elf).unwrap().has_fragments());
+    /// // Most of python3.11's cold code is in fragments (where installed).
+    /// if let Ok(elf) = std::fs::read("/usr/bin/python3.11") {
+    ///     let bin = Binary::parse(&elf).unwrap();
+    ///     assert!(bin.functions().iter().filter(|f| f.fragment).count() > 1000);
+    /// }
+    /// ```
     pub fn has_fragments(&self) -> bool {
         !self.fragments.is_empty()
     }

@@ -91,8 +91,8 @@ pub struct Lifted {
     /// The ranges of the extent never decoded ([`crate::lost`]).
     pub lost: Vec<crate::lost::LostRange>,
     /// Of the instructions decoded, those in cold fragments outside the
-    /// extent ([`crate::lost::FragmentCover::of_cfg`]), as `x86 stats`
-    /// counts them.
+    /// extent (cold parts of other functions, [`crate::lost::FragmentCover`]),
+    /// as `x86 stats` counts them.
     pub fragment_instructions: usize,
 }
 

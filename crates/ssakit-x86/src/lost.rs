@@ -188,7 +188,7 @@ impl LostTotals {
 
 /// The instructions the walks of functions decoded outside their own
 /// extents, in fragments ([`FuncInfo::fragment`], [`crate::cfg`]), as
-/// `(start, end)` sorted: what [`lost_code_with`] subtracts from a
+/// `(start, end)` sorted: what [`FragmentCover::subtract`] takes from a
 /// fragment's lost ranges.
 ///
 /// ```
@@ -204,7 +204,7 @@ pub struct FragmentCover {
 
 impl FragmentCover {
     /// The instructions of `cfg` (of function `f`) outside `f`'s extent.
-    pub fn of_cfg(f: &FuncInfo, cfg: &FuncCfg) -> Vec<(u64, u64)> {
+    pub(crate) fn of_cfg(f: &FuncInfo, cfg: &FuncCfg) -> Vec<(u64, u64)> {
         cfg.insts
             .iter()
             .map(|i| (i.ins.ip(), i.ins.next_ip()))
@@ -213,7 +213,7 @@ impl FragmentCover {
     }
 
     /// The cover of the parts [`FragmentCover::of_cfg`] gave.
-    pub fn of_parts(parts: impl IntoIterator<Item = Vec<(u64, u64)>>) -> FragmentCover {
+    pub(crate) fn of_parts(parts: impl IntoIterator<Item = Vec<(u64, u64)>>) -> FragmentCover {
         let mut ranges: Vec<(u64, u64)> = parts.into_iter().flatten().collect();
         ranges.sort_unstable();
         ranges.dedup();
@@ -223,6 +223,17 @@ impl FragmentCover {
     /// The cover of every function of `bin`, each recovered (in
     /// parallel); empty, and nothing recovered, when `bin` has no
     /// fragment.
+    ///
+    /// ```
+    /// use ssakit_x86::{binary::Binary, lost::FragmentCover};
+    /// // libpython's `_PyEval_EvalFrameDefault` jumps into its `.cold`
+    /// // fragment (where Debian's libpython3.11 is installed).
+    /// if let Ok(elf) = std::fs::read("/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0") {
+    ///     let bin = Binary::parse(&elf).unwrap();
+    ///     assert!(bin.has_fragments());
+    ///     assert!(FragmentCover::compute(&bin).instructions() > 0);
+    /// }
+    /// ```
     pub fn compute(bin: &Binary<'_>) -> FragmentCover {
         use rayon::prelude::*;
         if !bin.has_fragments() {
@@ -236,7 +247,24 @@ impl FragmentCover {
         FragmentCover::of_parts(parts)
     }
 
-    /// The number of distinct instructions in it.
+    /// The number of distinct instructions in it: those decoded in
+    /// fragments by some function's walk, each counted once however many
+    /// walks decoded it.
+    ///
+    /// ```
+    /// use ssakit_x86::{binary::Binary, lost::FragmentCover};
+    /// if let Ok(elf) = std::fs::read("/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0") {
+    ///     let bin = Binary::parse(&elf).unwrap();
+    ///     // Never more than the walks decoded outside their extents.
+    ///     let outside: usize = bin
+    ///         .functions()
+    ///         .iter()
+    ///         .map(|f| ssakit_x86::lift::lift(&bin, f).fragment_instructions)
+    ///         .sum();
+    ///     let cover = FragmentCover::compute(&bin).instructions();
+    ///     assert!(0 < cover && cover <= outside);
+    /// }
+    /// ```
     pub fn instructions(&self) -> usize {
         self.ranges.len()
     }
@@ -254,6 +282,24 @@ impl FragmentCover {
     /// `f`'s lost ranges `lost` (of its own walk) less what the cover
     /// decoded in its extent: recovered again only for a fragment that
     /// lost code where the cover has instructions.
+    ///
+    /// ```
+    /// use ssakit_x86::{binary::Binary, lift::lift, lost::FragmentCover};
+    /// if let Ok(elf) = std::fs::read("/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0") {
+    ///     let bin = Binary::parse(&elf).unwrap();
+    ///     let cover = FragmentCover::compute(&bin);
+    ///     let lost = |f| lift(&bin, f).lost.iter().map(|r| r.instructions).sum::<usize>();
+    ///     let (mut before, mut after) = (0, 0);
+    ///     for f in bin.functions().iter().filter(|f| f.fragment) {
+    ///         let left = cover.subtract(&bin, f, lift(&bin, f).lost);
+    ///         before += lost(f);
+    ///         after += left.iter().map(|r| r.instructions).sum::<usize>();
+    ///     }
+    ///     // The fragments' own walks start at their first block only: what
+    ///     // their functions reached is not lost.
+    ///     assert!(after < before);
+    /// }
+    /// ```
     pub fn subtract(&self, bin: &Binary<'_>, f: &FuncInfo, lost: Vec<LostRange>) -> Vec<LostRange> {
         if !f.fragment || lost.is_empty() || self.near(f.extent.clone()).is_empty() {
             return lost;
@@ -296,6 +342,20 @@ pub fn lost_code(bin: &Binary<'_>, f: &FuncInfo, cfg: &FuncCfg) -> Vec<LostRange
 /// [`lost_code`], less what other functions' walks decoded in `f`'s
 /// extent when `f` is a fragment ([`FuncInfo::fragment`]): the code of a
 /// `.cold` part that its function reached is not lost.
+///
+/// ```
+/// use ssakit_x86::{binary::Binary, cfg::recover, lost::{lost_code, lost_code_with, FragmentCover}};
+/// if let Ok(elf) = std::fs::read("/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0") {
+///     let bin = Binary::parse(&elf).unwrap();
+///     let cover = FragmentCover::compute(&bin);
+///     for f in bin.functions().iter().filter(|f| f.fragment) {
+///         let cfg = recover(&bin, f);
+///         // The same as the cover subtracted from the walk's own ranges.
+///         let plain = lost_code(&bin, f, &cfg);
+///         assert_eq!(lost_code_with(&bin, f, &cfg, &cover), cover.subtract(&bin, f, plain));
+///     }
+/// }
+/// ```
 pub fn lost_code_with(
     bin: &Binary<'_>,
     f: &FuncInfo,
