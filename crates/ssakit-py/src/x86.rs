@@ -129,11 +129,7 @@ impl Elf {
         let lifted = py.detach(|| {
             // A fragment's lost ranges less what the functions entering it
             // decoded, as `x86 stats` and `x86 lift` give them.
-            let cover = if chosen.iter().any(|f| f.fragment) {
-                ssakit_x86::lost::FragmentCover::compute(bin)
-            } else {
-                Default::default()
-            };
+            let cover = ssakit_x86::lost::FragmentCover::for_lifting(bin, chosen.iter().copied());
             chosen
                 .par_iter()
                 .map(|info| {

@@ -247,6 +247,34 @@ impl FragmentCover {
         FragmentCover::of_parts(parts)
     }
 
+    /// The cover a lift of `chosen` needs: [`FragmentCover::compute`]
+    /// when one of them is a fragment (its lost ranges are then those of
+    /// `x86 stats`), else empty and nothing recovered. `x86 lift` and the
+    /// Python package's `Elf.lift` both ask for it this way.
+    ///
+    /// ```
+    /// use ssakit_x86::{binary::Binary, lost::FragmentCover};
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = Binary::parse(&elf).unwrap();
+    /// assert_eq!(FragmentCover::for_lifting(&bin, bin.functions()).instructions(), 0);
+    /// if let Ok(elf) = std::fs::read("/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0") {
+    ///     let bin = Binary::parse(&elf).unwrap();
+    ///     let hot = bin.functions().iter().filter(|f| !f.fragment);
+    ///     assert_eq!(FragmentCover::for_lifting(&bin, hot).instructions(), 0);
+    ///     assert!(FragmentCover::for_lifting(&bin, bin.functions()).instructions() > 0);
+    /// }
+    /// ```
+    pub fn for_lifting<'f>(
+        bin: &Binary<'_>,
+        chosen: impl IntoIterator<Item = &'f FuncInfo>,
+    ) -> FragmentCover {
+        if chosen.into_iter().any(|f| f.fragment) {
+            FragmentCover::compute(bin)
+        } else {
+            FragmentCover::default()
+        }
+    }
+
     /// The number of distinct instructions in it: those decoded in
     /// fragments by some function's walk, each counted once however many
     /// walks decoded it.

@@ -259,11 +259,7 @@ fn run_lift(a: LiftArgs) -> Result<(), Failed> {
             sigs: a
                 .signatures
                 .then(|| ssakit_x86::signature::Signatures::infer(bin, a.stack)),
-            cover: if chosen.iter().any(|f| f.fragment) {
-                ssakit_x86::lost::FragmentCover::compute(bin)
-            } else {
-                Default::default()
-            },
+            cover: ssakit_x86::lost::FragmentCover::for_lifting(bin, chosen.iter().copied()),
         };
         let who = |info: &FuncInfo| {
             format!(
