@@ -135,7 +135,7 @@ impl Default for OptOptions {
 /// use ssakit::opt::Pass;
 /// use ssakit_wasm::rewrite::{OptLevel, OptOptions};
 /// assert!(OptOptions::at(OptLevel::O0).passes.is_empty());
-/// assert_eq!(OptOptions::at(OptLevel::O1).passes, [Pass::Dce]);
+/// assert_eq!(OptOptions::at(OptLevel::O1).passes, [Pass::Fold, Pass::Dce]);
 /// assert!(OptOptions::at(OptLevel::O1).merge_duplicates);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,11 +163,7 @@ impl OptOptions {
     pub fn at(level: OptLevel) -> OptOptions {
         let passes = match level {
             OptLevel::O0 => Vec::new(),
-            // Not `fold` (issue 47): `--passes fold,dce` made 2 of 8,000
-            // wasm-smith modules of the wasmi differential compute other
-            // values (SSAKIT_SMITH=8000, modules 3153 and 7403), not
-            // understood yet; it stays a pass to ask for.
-            OptLevel::O1 => vec![Pass::Dce],
+            OptLevel::O1 => vec![Pass::Fold, Pass::Dce],
         };
         OptOptions {
             passes,

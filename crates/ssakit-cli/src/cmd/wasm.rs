@@ -59,7 +59,7 @@ pub struct OptArgs {
     pub flavor: FlavorArg,
     /// Optimisation level, as binaryen's `wasm-opt` spells it: `-O0` the
     /// round trip only, `-O1` (the default) with the passes that make the
-    /// output smaller (`dce`) and duplicate functions merged (a body the
+    /// output smaller (`fold`, `dce`) and duplicate functions merged (a body the
     /// same as an earlier one's calls it); `-O2`, `-O3`, `-Os` and `-Oz`
     /// are `-O1`.
     #[arg(

@@ -41,11 +41,10 @@
         return
       end
       local.get 0
-      i32.eqz
       if (result i32) ;; label = @2
-        i32.const 20
-      else
         i32.const 21
+      else
+        i32.const 20
       end
       return
     end
