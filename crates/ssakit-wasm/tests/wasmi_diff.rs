@@ -25,6 +25,8 @@
 //! the rewrite and must be reported.
 #![cfg(feature = "smith")]
 
+#[path = "support/absent.rs"]
+mod absent;
 #[path = "support/engine.rs"]
 mod engine;
 #[path = "support/modes.rs"]
@@ -150,7 +152,8 @@ fn count() -> u64 {
 }
 
 /// Modules of the fixed seed (by index among those that lift) that wasmi
-/// 2.0 itself runs wrongly, so they are not compared. Module 5443: its
+/// 2.0 itself runs wrongly, so they are not compared under wasmi: under
+/// node instead ([`misruns_under_node`]). Module 5443: its
 /// export "2" traps with `IntegerDivisionByZero` under wasmi, while node
 /// 20 (V8) returns normally, and so does wasmi on the output of every
 /// mode with `dce` (the `i32.rem_s` it traps on has divisor 1: the
@@ -298,7 +301,165 @@ fn differential() {
             failing.push(format!("{name}: too few calls compared: {tally:?}"));
         }
     }
+    failing.extend(misruns_under_node(&modules, only.as_deref()));
     assert!(failing.is_empty(), "{}", failing.join("\n"));
+}
+
+/// The modules of [`WASMI_MISRUNS`] among `modules` (and in `only`, if
+/// given), each run under node 20 with its rewriting in every mode
+/// (`tests/node/smith-transcript.cjs`: the differential's calls in its
+/// order, the results, every global JavaScript reads, the tables'
+/// lengths and the memories): the transcripts must be the same. The
+/// differences found, one line each. Node absent: a skip, a failure
+/// where `SSAKIT_REQUIRE_CORPUS` is set.
+fn misruns_under_node(modules: &[Vec<u8>], only: Option<&[usize]>) -> Vec<String> {
+    let listed: Vec<usize> = WASMI_MISRUNS
+        .iter()
+        .copied()
+        .filter(|&k| k < modules.len() && only.is_none_or(|o| o.contains(&k)))
+        .collect();
+    eprintln!(
+        "modules wasmi misruns: {} of {} within the {} drawn, compared under node",
+        listed.len(),
+        WASMI_MISRUNS.len(),
+        modules.len()
+    );
+    if listed.is_empty() {
+        return Vec::new();
+    }
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        absent::absent("node, which runs the modules wasmi misruns");
+        return Vec::new();
+    }
+    let dir = std::env::temp_dir().join(format!("ssakit-wasmi-misruns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/smith-transcript.cjs");
+    let modes = modes();
+    let mut failures = Vec::new();
+    for &k in &listed {
+        let original = dir.join(format!("{k}.wasm"));
+        std::fs::write(&original, &modules[k]).unwrap();
+        let mut files = vec![original];
+        for (n, (name, options)) in modes.iter().enumerate() {
+            let out = rewrite::optimize(&modules[k], options)
+                .unwrap_or_else(|e| panic!("module {k} {name}: {e}"));
+            let path = dir.join(format!("{k}.{n}.wasm"));
+            std::fs::write(&path, &out.bytes).unwrap();
+            files.push(path);
+        }
+        let params = format!("{:?}", export_params(&modules[k]));
+        let text = match node_transcripts(&script, &params, &files) {
+            Ok(text) => text,
+            Err(e) => {
+                failures.push(format!("module {k} under node: {e}"));
+                continue;
+            }
+        };
+        // One transcript per file, each after its `== FILE` line.
+        let transcripts: Vec<Vec<&str>> = text
+            .split("== ")
+            .skip(1)
+            .map(|t| t.lines().skip(1).collect())
+            .collect();
+        assert_eq!(transcripts.len(), files.len(), "module {k}: {text}");
+        let calls = transcripts[0].iter().filter(|l| l.starts_with("export "));
+        let skipped = calls.clone().filter(|l| l.contains(": skipped: ")).count();
+        let v128 = calls.clone().filter(|l| l.contains(": not called")).count();
+        eprintln!(
+            "module {k} under node: {} calls compared in {} modes, {skipped} skipped, \
+             {v128} not made (a v128 parameter)",
+            calls.count() - skipped - v128,
+            modes.len()
+        );
+        for (n, (name, _)) in modes.iter().enumerate() {
+            let (a, b) = (&transcripts[0], &transcripts[n + 1]);
+            if a != b {
+                let at = a
+                    .iter()
+                    .zip(b)
+                    .position(|(x, y)| x != y)
+                    .unwrap_or(a.len().min(b.len()));
+                failures.push(format!(
+                    "{name}: module {k} under node, line {at}: {:?} against {:?}",
+                    a.get(at),
+                    b.get(at)
+                ));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    failures
+}
+
+/// The parameter types of each exported function of `bytes`, in export
+/// order, as `smith-transcript.cjs` reads them.
+fn export_params(bytes: &[u8]) -> Vec<Vec<&'static str>> {
+    let module = wasmi::Module::new(&engine(), bytes).unwrap();
+    module
+        .exports()
+        .filter_map(|e| e.ty().func().cloned())
+        .map(|f| {
+            f.params()
+                .iter()
+                .map(|t| match t {
+                    wasmi::ValType::I32 => "i32",
+                    wasmi::ValType::I64 => "i64",
+                    wasmi::ValType::F32 => "f32",
+                    wasmi::ValType::F64 => "f64",
+                    wasmi::ValType::V128 => "v128",
+                    _ => "ref",
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Runs `smith-transcript.cjs` on `files`: its standard output, or why
+/// it failed. A run longer than two minutes is killed (a module that
+/// loops without end would hang node, which has no fuel).
+fn node_transcripts(
+    script: &std::path::Path,
+    params: &str,
+    files: &[std::path::PathBuf],
+) -> Result<String, String> {
+    use std::io::Read;
+    let mut child = std::process::Command::new("node")
+        .arg(script)
+        .arg(params)
+        .args(files)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).map(|_| s)
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("node did not finish in 120 s".into());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let text = reader.join().unwrap().map_err(|e| e.to_string())?;
+    if !status.success() {
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).ok();
+        return Err(format!("node failed ({status}): {err}"));
+    }
+    Ok(text)
 }
 
 /// The module indices listed in the environment variable `var`
