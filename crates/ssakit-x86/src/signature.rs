@@ -1006,27 +1006,46 @@ fn is_merge(f: &Function, op: ssakit::ir::Operator, args: &[Operand]) -> bool {
 }
 
 /// The values the function wrote (`real`, [`Values::written`]) and
-/// those an instruction of its own moved from another location: a
-/// register copy (`mov rdi, rbx`, an entry value kept in a callee-saved
-/// register and put back before a call) or a load of a promoted slot.
-/// Such a move into an argument register before a call is the caller
-/// passing that argument, even when the value is an entry value (a
-/// scratch register loaded from a slot at -O0 counts too: one function
-/// of zlib built by clang -O0 gets an extra parameter so).
+/// those an instruction of its own moved from another register (`mov
+/// rdi, rbx`: an entry value kept in a callee-saved register and put
+/// back before a call). Such a move into an argument register before a
+/// call is the caller passing that argument, even when the value is an
+/// entry value. A load of a promoted slot (`sN`) is not counted: at -O0
+/// clang loads a spilled parameter into a scratch register (`mov rcx,
+/// [rbp-0x10]`) to address memory, not to pass it.
 fn moved_into(f: &Function, real: &SecondaryMap<Var, bool>) -> SecondaryMap<Var, bool> {
     let mut moved = real.clone();
+    // Whether a copy's value was loaded from a slot, directly or through
+    // the lifter's temporaries (`q1 = s24`, `rcx = q1`).
+    let mut loaded = SecondaryMap::new(false);
     for &b in f.layout() {
         for &i in f.block_insts(b) {
             if let InstData::Copy {
                 dst,
-                src: Operand::Var(_),
+                src: Operand::Var(src),
             } = f.inst(i)
             {
-                moved[*dst] = true;
+                let name = f.base_name(*src);
+                loaded[*dst] = is_slot(name) || (is_temporary(name) && loaded[*src]);
+                moved[*dst] |= !loaded[*dst];
             }
         }
     }
     moved
+}
+
+/// Whether `name` is a promoted frame slot's (`s8`, `s-16`:
+/// [`crate::slots::promote`]).
+fn is_slot(name: &str) -> bool {
+    name.strip_prefix('s')
+        .map(|n| n.trim_start_matches('-'))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `name` is one of the lifter's temporaries (`q0`, `d1`).
+fn is_temporary(name: &str) -> bool {
+    name.strip_prefix(['q', 'd'])
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether an opaque operation is an indirect call or jump.
@@ -1544,6 +1563,7 @@ mod tests {
         };
         assert!(moved[dst(0)] && moved[dst(1)] && !moved[dst(2)]);
         assert!(f.params().iter().all(|&p| !moved[p]));
+        assert!(is_slot("s16") && is_slot("s-8") && !is_slot("sf") && !is_slot("rsi"));
     }
 
     #[test]
