@@ -339,8 +339,7 @@ impl Signatures {
             let found: Vec<(usize, Found)> = level
                 .par_iter()
                 .flat_map_iter(|comp| {
-                    let cyclic = comp.len() > 1 || graph[comp[0]].contains(&comp[0]);
-                    sigs.analyse_component(bin, funcs, &cfgs, comp, cyclic, stack)
+                    sigs.analyse_component(bin, funcs, &cfgs, &graph, comp, stack)
                 })
                 .collect();
             for (k, f) in found {
@@ -468,8 +467,8 @@ impl Signatures {
         }
     }
 
-    /// The analysis of one component of the call graph: a function that
-    /// does not call itself once; the functions of a cycle (`cyclic`) by
+    /// The analysis of one component `comp` of the call graph `graph`: a
+    /// function that does not call itself once; the functions of a cycle by
     /// rounds until their parameters stop growing, each call within the
     /// cycle reading what its callee's analysis of the round before found
     /// (nothing at the first round: a least fixpoint, parameters only
@@ -481,15 +480,15 @@ impl Signatures {
         bin: &Binary<'_>,
         funcs: &[FuncInfo],
         cfgs: &[FuncCfg],
+        graph: &[Vec<usize>],
         comp: &[usize],
-        cyclic: bool,
         stack: bool,
     ) -> Vec<(usize, Found)> {
         let once = |k: usize, cycle: &[Member]| {
             let found = self.analyse(bin, &funcs[k], &cfgs[k], stack, cycle);
             (k, found.unwrap_or_else(|| Found::of_convention(&self.conv)))
         };
-        if !cyclic {
+        if comp.len() == 1 && !graph[comp[0]].contains(&comp[0]) {
             return comp.iter().map(|&k| once(k, &[])).collect();
         }
         let mut cycle: Vec<Member> = comp
@@ -501,23 +500,45 @@ impl Signatures {
             })
             .collect();
         cycle.sort_unstable_by_key(|c| c.k);
+        let at = |k: usize| cycle.partition_point(|c| c.k < k);
+        let at: Vec<usize> = comp.iter().map(|&k| at(k)).collect();
+        let mut found: Vec<Option<Found>> = comp.iter().map(|_| None).collect();
+        // Each round analyses again only the functions that call one whose
+        // signature grew in the round before (all at the first): the
+        // others would find what they found.
+        let mut redo: Vec<usize> = (0..comp.len()).collect();
         for _ in 0..CYCLE_ROUNDS {
-            let found: Vec<(usize, Found)> = comp.par_iter().map(|&k| once(k, &cycle)).collect();
-            let mut grew = false;
-            for (k, f) in &found {
-                let at = cycle.partition_point(|c| c.k < *k);
-                let m = &mut cycle[at];
+            let new: Vec<(usize, Found)> = redo
+                .par_iter()
+                .map(|&x| (x, once(comp[x], &cycle).1))
+                .collect();
+            let mut grew = vec![false; cycle.len()];
+            for (x, f) in new {
+                let m = &mut cycle[at[x]];
                 let more = m
                     .sig
                     .params
                     .union(f.sig.params.intersection(self.conv.call_reads));
-                grew |= more != m.sig.params || f.sig.fallback != m.sig.fallback;
+                grew[at[x]] = more != m.sig.params || f.sig.fallback != m.sig.fallback;
                 m.sig.params = more;
                 m.sig.fallback = f.sig.fallback;
                 m.optional = more;
+                found[x] = Some(f);
             }
-            if !grew {
-                return found;
+            redo = (0..comp.len())
+                .filter(|&x| {
+                    graph[comp[x]].iter().any(|&w| {
+                        let y = cycle.partition_point(|c| c.k < w);
+                        cycle.get(y).is_some_and(|c| c.k == w) && grew[y]
+                    })
+                })
+                .collect();
+            if redo.is_empty() {
+                return comp
+                    .iter()
+                    .copied()
+                    .zip(found.into_iter().flatten())
+                    .collect();
             }
         }
         comp.par_iter().map(|&k| once(k, &[])).collect()
