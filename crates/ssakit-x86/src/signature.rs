@@ -42,7 +42,9 @@
 //!   r9`, `xmm0`–`xmm7`, `rax`) only up to the last register the caller
 //!   wrote before the call (an operation's result, a callee's result, a
 //!   copy or phi of one; not an entry value, not what an earlier call
-//!   clobbered without returning it). A result of an unknown callee
+//!   clobbered without returning it; but a value the function moved
+//!   into the register itself, `mov rdi, rbx`, entry value or not: see
+//!   `moved_into`). A result of an unknown callee
 //!   other than `rax` (`rdx`, the vectors) counts as written only where
 //!   something other than such an argument uses it (a second round). An
 //!   argument the caller wrote on some path only uses what it wrote: an
@@ -76,11 +78,16 @@
 //! Direct calls and tail calls name their callee; the strongly connected
 //! components of the graph (Tarjan's algorithm, iteratively) are
 //! analysed callees first, each level of the condensation in parallel.
-//! The calls between the functions of one component (recursion) follow
-//! the convention, as a call of an unknown callee (indirect, through the
-//! PLT or GOT) does; each function of the component still gets its own
-//! signature from its code. A function whose analysis fails gets the
-//! convention's ([`Signature::of_convention`]).
+//! The functions of a cycle (recursion) are analysed by rounds, a least
+//! fixpoint: at the first round every call within the cycle reads no
+//! parameter; at each next round it reads what its callee's analysis of
+//! the round before found (the union of all rounds, so parameters only
+//! grow), but, as for an unknown callee, only up to the last positional
+//! register its caller wrote, and it clobbers what the convention does
+//! not preserve; the rounds stop when no parameter is added (at most
+//! 16, then the calls follow the convention as an unknown
+//! callee's). A function whose analysis fails gets the convention's
+//! ([`Signature::of_convention`]).
 //!
 //! ```
 //! # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
@@ -155,6 +162,20 @@ impl Signature {
             results: conv.results,
             preserved: conv.preserved,
             fallback: true,
+            unnamed: LocSet::EMPTY,
+        }
+    }
+
+    /// The signature a function of a cycle starts its analysis with: no
+    /// parameter, `rax` its result if it is the convention's, the
+    /// convention's callee-saved registers preserved.
+    fn within_cycle(conv: &Convention) -> Signature {
+        Signature {
+            params: LocSet::EMPTY,
+            stack_params: Vec::new(),
+            results: conv.results.intersection(LocSet::of(&[Loc::RAX])),
+            preserved: conv.preserved,
+            fallback: false,
             unnamed: LocSet::EMPTY,
         }
     }
@@ -264,6 +285,18 @@ pub struct Signatures {
     optional: Vec<LocSet>,
 }
 
+impl Found {
+    /// What a function whose analysis failed gets: the convention.
+    fn of_convention(conv: &Convention) -> Found {
+        Found {
+            sig: Signature::of_convention(conv),
+            reads_after: Vec::new(),
+            sites: Vec::new(),
+            optional: LocSet::EMPTY,
+        }
+    }
+}
+
 /// What the analysis of one function finds.
 struct Found {
     sig: Signature,
@@ -305,16 +338,8 @@ impl Signatures {
         for level in &order.levels {
             let found: Vec<(usize, Found)> = level
                 .par_iter()
-                .map(|&k| {
-                    let found = sigs
-                        .analyse(bin, &funcs[k], &cfgs[k], stack)
-                        .unwrap_or_else(|| Found {
-                            sig: Signature::of_convention(&sigs.conv),
-                            reads_after: Vec::new(),
-                            sites: Vec::new(),
-                            optional: LocSet::EMPTY,
-                        });
-                    (k, found)
+                .flat_map_iter(|comp| {
+                    sigs.analyse_component(bin, funcs, &cfgs, &graph, comp, stack)
                 })
                 .collect();
             for (k, f) in found {
@@ -442,18 +467,98 @@ impl Signatures {
         }
     }
 
-    /// One function's analysis (the module doc); `None` when its
-    /// construction fails.
+    /// The analysis of one component `comp` of the call graph `graph`: a
+    /// function that does not call itself once; the functions of a cycle by
+    /// rounds until their parameters stop growing, each call within the
+    /// cycle reading what its callee's analysis of the round before found
+    /// (nothing at the first round: a least fixpoint, parameters only
+    /// ever added) and clobbering what the convention does not preserve.
+    /// A cycle that does not settle within [`CYCLE_ROUNDS`] has its calls
+    /// follow the convention, as an unknown callee's.
+    fn analyse_component(
+        &self,
+        bin: &Binary<'_>,
+        funcs: &[FuncInfo],
+        cfgs: &[FuncCfg],
+        graph: &[Vec<usize>],
+        comp: &[usize],
+        stack: bool,
+    ) -> Vec<(usize, Found)> {
+        let once = |k: usize, cycle: &[Member]| {
+            let found = self.analyse(bin, &funcs[k], &cfgs[k], stack, cycle);
+            (k, found.unwrap_or_else(|| Found::of_convention(&self.conv)))
+        };
+        if comp.len() == 1 && !graph[comp[0]].contains(&comp[0]) {
+            return comp.iter().map(|&k| once(k, &[])).collect();
+        }
+        let mut cycle: Vec<Member> = comp
+            .iter()
+            .map(|&k| Member {
+                k,
+                sig: Signature::within_cycle(&self.conv),
+                optional: LocSet::EMPTY,
+            })
+            .collect();
+        cycle.sort_unstable_by_key(|c| c.k);
+        let at = |k: usize| cycle.partition_point(|c| c.k < k);
+        let at: Vec<usize> = comp.iter().map(|&k| at(k)).collect();
+        let mut found: Vec<Option<Found>> = comp.iter().map(|_| None).collect();
+        // Each round analyses again only the functions that call one whose
+        // signature grew in the round before (all at the first): the
+        // others would find what they found.
+        let mut redo: Vec<usize> = (0..comp.len()).collect();
+        for _ in 0..CYCLE_ROUNDS {
+            let new: Vec<(usize, Found)> = redo
+                .par_iter()
+                .map(|&x| (x, once(comp[x], &cycle).1))
+                .collect();
+            let mut grew = vec![false; cycle.len()];
+            for (x, f) in new {
+                let m = &mut cycle[at[x]];
+                let more = m
+                    .sig
+                    .params
+                    .union(f.sig.params.intersection(self.conv.call_reads));
+                grew[at[x]] = more != m.sig.params || f.sig.fallback != m.sig.fallback;
+                m.sig.params = more;
+                m.sig.fallback = f.sig.fallback;
+                m.optional = more;
+                found[x] = Some(f);
+            }
+            redo = (0..comp.len())
+                .filter(|&x| {
+                    graph[comp[x]].iter().any(|&w| {
+                        let y = cycle.partition_point(|c| c.k < w);
+                        cycle.get(y).is_some_and(|c| c.k == w) && grew[y]
+                    })
+                })
+                .collect();
+            if redo.is_empty() {
+                return comp
+                    .iter()
+                    .copied()
+                    .zip(found.into_iter().flatten())
+                    .collect();
+            }
+        }
+        comp.par_iter().map(|&k| once(k, &[])).collect()
+    }
+
+    /// One function's analysis (the module doc), the functions of its
+    /// cycle under analysis with the signatures `cycle` (sorted by
+    /// index); `None` when its construction fails.
     fn analyse(
         &self,
         bin: &Binary<'_>,
         info: &FuncInfo,
         cfg: &FuncCfg,
         stack: bool,
+        cycle: &[Member],
     ) -> Option<Found> {
+        let scoped = Scoped { sigs: self, cycle };
         let model = CallModel {
             conv: &self.conv,
-            sigs: Some(self),
+            sigs: Some(&scoped),
             ret: LocSet::ALL.iter().collect(),
         };
         let opts = lift::Options { semantics: true };
@@ -500,6 +605,7 @@ impl Signatures {
             site: &|i| origins.inst(i).map(|o| o.address),
             indirect: &indirect,
             syscalls: &syscalls,
+            cycle,
         };
         let mut found = self.of_ssa(&f, &calls);
         found.sig.stack_params = stack_params;
@@ -570,8 +676,8 @@ impl Signatures {
                 let Some(k) = (calls.callee)(i) else {
                     continue;
                 };
-                let clobbers = self.sigs[k]
-                    .as_ref()
+                let clobbers = self
+                    .sig(calls, k)
                     .map_or(self.conv.call_writes, |s| s.clobbers());
                 let mut read = LocSet::EMPTY;
                 for (l, &v) in clobbers.iter().zip(results.as_slice(f)) {
@@ -630,9 +736,26 @@ impl Signatures {
 
     /// The callee's signature of call `i`, if one was found (not the
     /// convention's).
-    fn known(&self, calls: &CallSites<'_>, i: Inst) -> Option<&Signature> {
+    fn known<'s>(&'s self, calls: &CallSites<'s>, i: Inst) -> Option<&'s Signature> {
         let k = (calls.callee)(i)?;
-        self.sigs[k].as_ref().filter(|s| !s.fallback)
+        self.sig(calls, k).filter(|s| !s.fallback)
+    }
+
+    /// The signature of function `k`: of its analysis of this round if
+    /// it is in the cycle under analysis, else of its own analysis.
+    fn sig<'s>(&'s self, calls: &CallSites<'s>, k: usize) -> Option<&'s Signature> {
+        match calls.cycle.binary_search_by_key(&k, |c| c.k) {
+            Ok(at) => Some(&calls.cycle[at].sig),
+            Err(_) => self.sigs[k].as_ref(),
+        }
+    }
+
+    /// The optional parameters of function `k` (as [`Signatures::sig`]).
+    fn optional_of(&self, calls: &CallSites<'_>, k: usize) -> LocSet {
+        match calls.cycle.binary_search_by_key(&k, |c| c.k) {
+            Ok(at) => calls.cycle[at].optional,
+            Err(_) => self.optional[k],
+        }
     }
 
     /// The calls of unknown callees in `f` (pass-1 form): the
@@ -661,6 +784,7 @@ impl Signatures {
                         || demanded.is_some_and(|d| d[v]))
             })
         });
+        let moved = moved_into(f, &real);
         let mut locs: Vec<Loc> = Vec::new();
         for &b in f.layout() {
             for &i in f.block_insts(b) {
@@ -668,16 +792,17 @@ impl Signatures {
                 if let InstData::Op { op, args, .. } = f.inst(i) {
                     if f.operator_name(*op) == "x86.syscall.x" {
                         let reads = site.map_or(LocSet::EMPTY, |a| reads_at(calls.syscalls, a));
-                        out.skip[i] = syscall_skip(reads, args.as_slice(f), values, &real);
+                        out.skip[i] = syscall_skip(reads, args.as_slice(f), values, &moved);
                         continue;
                     }
                 }
                 if let (InstData::Call { args, .. }, Some(sig)) = (f.inst(i), self.known(calls, i))
                 {
-                    let optional = (calls.callee)(i).map_or(LocSet::EMPTY, |k| self.optional[k]);
+                    let optional =
+                        (calls.callee)(i).map_or(LocSet::EMPTY, |k| self.optional_of(calls, k));
                     if !optional.is_empty() {
                         locs = sig.call_args(&self.conv);
-                        out.skip[i] = self.optional_skip(optional, &locs, args.as_slice(f), &real);
+                        out.skip[i] = self.optional_skip(optional, &locs, args.as_slice(f), &moved);
                     }
                     continue;
                 }
@@ -697,7 +822,7 @@ impl Signatures {
                 let written = |l: Loc| {
                     let k = locs.iter().position(|&m| m == l)?;
                     match args.get(k)? {
-                        Operand::Var(v) => Some(real[*v]),
+                        Operand::Var(v) => Some(moved[*v]),
                         _ => Some(true),
                     }
                 };
@@ -806,6 +931,9 @@ struct CallSites<'a> {
     indirect: &'a [(u64, LocSet)],
     /// The registers each `syscall`'s operands read (by address, sorted).
     syscalls: &'a [(u64, LocSet)],
+    /// The signatures of this round of the functions of the cycle under
+    /// analysis, by index (sorted).
+    cycle: &'a [Member],
 }
 
 impl CallSites<'_> {
@@ -896,6 +1024,49 @@ fn fold(name: &str, c: i64) -> Option<i64> {
 fn is_merge(f: &Function, op: ssakit::ir::Operator, args: &[Operand]) -> bool {
     matches!(args, [Operand::Var(_), Operand::Const(c)] if [!0xff, !0xffff, !0xff00].contains(c))
         && f.operator_name(op) == "i64.and"
+}
+
+/// The values the function wrote (`real`, [`Values::written`]) and
+/// those an instruction of its own moved from another register (`mov
+/// rdi, rbx`: an entry value kept in a callee-saved register and put
+/// back before a call). Such a move into an argument register before a
+/// call is the caller passing that argument, even when the value is an
+/// entry value. A load of a promoted slot (`sN`) is not counted: at -O0
+/// clang loads a spilled parameter into a scratch register (`mov rcx,
+/// [rbp-0x10]`) to address memory, not to pass it.
+fn moved_into(f: &Function, real: &SecondaryMap<Var, bool>) -> SecondaryMap<Var, bool> {
+    let mut moved = real.clone();
+    // Whether a copy's value was loaded from a slot, directly or through
+    // the lifter's temporaries (`q1 = s24`, `rcx = q1`).
+    let mut loaded = SecondaryMap::new(false);
+    for &b in f.layout() {
+        for &i in f.block_insts(b) {
+            if let InstData::Copy {
+                dst,
+                src: Operand::Var(src),
+            } = f.inst(i)
+            {
+                let name = f.base_name(*src);
+                loaded[*dst] = is_slot(name) || (is_temporary(name) && loaded[*src]);
+                moved[*dst] |= !loaded[*dst];
+            }
+        }
+    }
+    moved
+}
+
+/// Whether `name` is a promoted frame slot's (`s8`, `s-16`:
+/// [`crate::slots::promote`]).
+fn is_slot(name: &str) -> bool {
+    name.strip_prefix('s')
+        .map(|n| n.trim_start_matches('-'))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `name` is one of the lifter's temporaries (`q0`, `d1`).
+fn is_temporary(name: &str) -> bool {
+    name.strip_prefix(['q', 'd'])
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether an opaque operation is an indirect call or jump.
@@ -1225,7 +1396,9 @@ impl Values {
 /// The order of analysis: the call graph's strongly connected components
 /// by level (a component's level is one more than its callees').
 struct CallOrder {
-    levels: Vec<Vec<usize>>,
+    /// Per level, its components, each the functions of one cycle (or a
+    /// single function).
+    levels: Vec<Vec<Vec<usize>>>,
 }
 
 impl CallOrder {
@@ -1299,8 +1472,8 @@ impl CallOrder {
             level[c] = l;
         }
         let mut levels = vec![Vec::new(); level.iter().max().map_or(0, |&m| m + 1)];
-        for (c, members) in comps.iter().enumerate() {
-            levels[level[c]].extend(members.iter().copied());
+        for (c, members) in comps.into_iter().enumerate() {
+            levels[level[c]].push(members);
         }
         CallOrder { levels }
     }
@@ -1343,6 +1516,41 @@ pub(crate) fn lift_signed(
     lift::lift_with_calls(bin, info, cfg, opts, &sigs.call_model(info.extent.start))
 }
 
+/// The rounds of a cycle's analysis before its calls fall back to the
+/// convention.
+const CYCLE_ROUNDS: usize = 16;
+
+/// A function of the cycle under analysis: its index, its signature and
+/// optional parameters of the round before.
+struct Member {
+    k: usize,
+    sig: Signature,
+    optional: LocSet,
+}
+
+/// The signatures seen by the analysis of a function of a cycle: those of
+/// the cycle's functions of this round, the others' as found.
+struct Scoped<'a> {
+    sigs: &'a Signatures,
+    cycle: &'a [Member],
+}
+
+impl Callees for Scoped<'_> {
+    fn call(&self, conv: &Convention, target: u64) -> Option<(Vec<Loc>, LocSet)> {
+        let k = self.sigs.index(target)?;
+        let sig = match self.cycle.binary_search_by_key(&k, |c| c.k) {
+            Ok(at) => &self.cycle[at].sig,
+            Err(_) => self.sigs.sigs[k].as_ref()?,
+        };
+        let sig = Some(sig).filter(|s| !s.fallback)?;
+        Some((sig.call_args(conv), sig.clobbers()))
+    }
+
+    fn site_reads(&self, site: u64) -> Option<LocSet> {
+        self.sigs.site_reads(site)
+    }
+}
+
 impl Callees for Signatures {
     fn call(&self, conv: &Convention, target: u64) -> Option<(Vec<Loc>, LocSet)> {
         let sig = self.at(target).filter(|s| !s.fallback)?;
@@ -1359,13 +1567,50 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_register_moved_before_a_call_counts_as_written() {
+        // `mov rbx, rdi` ... `mov rdi, rbx` in SSA form (`b`, `d`): the
+        // second copy is the caller putting an argument in place (its
+        // value is the entry value of rdi); the parameters themselves and
+        // a constant copied are not moves.
+        let src =
+            "function f(rdi, rbx) {\nentry:\n    b = rdi\n    d = b\n    k = 5\n    ret d, k\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(0);
+        let moved = moved_into(&f, &SecondaryMap::new(false));
+        let insts = f.block_insts(f.layout()[0]);
+        let dst = |k: usize| match f.inst(insts[k]) {
+            InstData::Copy { dst, .. } => *dst,
+            _ => unreachable!(),
+        };
+        assert!(moved[dst(0)] && moved[dst(1)] && !moved[dst(2)]);
+        assert!(f.params().iter().all(|&p| !moved[p]));
+        assert!(is_slot("s16") && is_slot("s-8") && !is_slot("sf") && !is_slot("rsi"));
+    }
+
+    #[test]
+    fn a_cycle_starts_with_no_parameter_and_the_conventions_clobbers() {
+        let conv = Convention::of_kind(crate::conv::ConvKind::SystemV);
+        let s = Signature::within_cycle(&conv);
+        assert!(s.params.is_empty() && !s.fallback);
+        assert_eq!(s.clobbers(), conv.call_writes);
+        assert_eq!(s.results, LocSet::of(&[Loc::RAX]));
+    }
+
+    #[test]
     fn call_order_puts_callees_first_and_cycles_together() {
         // 0 -> 1 -> 2, 2 -> 1 (a cycle), 3 -> 0, 4 -> 4.
         let g = vec![vec![1], vec![2], vec![1], vec![0], vec![4]];
         let o = CallOrder::of(&g);
-        let level_of = |v: usize| o.levels.iter().position(|l| l.contains(&v)).unwrap();
+        let level_of = |v: usize| {
+            let at = |l: &Vec<Vec<usize>>| l.iter().any(|c| c.contains(&v));
+            o.levels.iter().position(at).unwrap()
+        };
         assert_eq!(level_of(1), level_of(2));
         assert!(level_of(0) > level_of(1) && level_of(3) > level_of(0));
-        assert_eq!(o.levels.iter().map(Vec::len).sum::<usize>(), 5);
+        let comps: Vec<&Vec<usize>> = o.levels.iter().flatten().collect();
+        assert_eq!(comps.len(), 4);
+        assert!(comps
+            .iter()
+            .any(|c| c.len() == 2 && c.contains(&1) && c.contains(&2)));
     }
 }

@@ -482,9 +482,17 @@ pub(crate) fn stack_arguments(f: &Function, origins: &Origins) -> Vec<i64> {
 /// position, `B` the area's start), and some of `xmm0`-`xmm7` stored by
 /// a `movaps` or `movups` at `B + 48 + 16m` (without them, two spills
 /// of `r8` and `r9` side by side would look the same: libc's
-/// `clntudp_call` has 7 named parameters). Returns the parameters of `f`
-/// (lifted with the semantics, not yet in SSA form) so saved; none when
-/// there is no such area or the offset of `rsp` is lost.
+/// `clntudp_call` has 7 named parameters). Or, when the function only
+/// takes integers through `va_arg` (gcc then saves no vector register
+/// and only the integer registers it may read: `sem_open` saves `rdx`
+/// and `rcx`), the registers from `j` to the last one saved, contiguous
+/// at `B + 8k`, when the function also stores the addresses `va_start`
+/// puts in its `va_list`: the area's start `B` (`reg_save_area`) and the
+/// entry `rsp` plus 8, the caller's stack arguments
+/// (`overflow_arg_area`), which no spill of named parameters stores.
+/// Returns the parameters of `f` (lifted with the semantics, not yet in
+/// SSA form) so saved; none when there is no such area or the offset of
+/// `rsp` is lost.
 pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
     const INT: [&str; 6] = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"];
     let frame = frame::analyse(f, origins);
@@ -500,6 +508,8 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
     };
     let mut int_at: [Option<i64>; 6] = [None; 6];
     let mut vec_at: [Option<i64>; 8] = [None; 8];
+    // The frame addresses stored to memory (a `va_list`'s pointers).
+    let mut addresses: Vec<i64> = Vec::new();
     let entry = f.layout()[0];
     for &b in f.layout() {
         if !frame.reached(b) {
@@ -511,6 +521,11 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
             if let InstData::Op { op, args, imms, .. } = f.inst(i) {
                 let (args, imms) = (args.as_slice(f), imms.as_slice(f));
                 let name = f.operator_name(*op);
+                if f.opcode(*op) == Some(Opcode::I64Store) {
+                    if let Value::Frame(c) = value(args[1], state) {
+                        addresses.push(c);
+                    }
+                }
                 if b == entry && f.opcode(*op) == Some(Opcode::I64Store) {
                     if let (Value::Frame(c), Some(k)) =
                         (value(args[0], state), position(&ints, args[1]))
@@ -531,24 +546,26 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
             f.for_each_def(i, |v| written.push(v));
         });
     }
-    let Some(base) = int_at[5].map(|c| c - 40) else {
+    let Some(last) = int_at.iter().rposition(|c| c.is_some()) else {
         return Vec::new();
     };
-    let mut j = 6;
+    let Some(base) = int_at[last].map(|c| c - 8 * last as i64) else {
+        return Vec::new();
+    };
+    let mut j = last + 1;
     while j > 0 && int_at[j - 1] == Some(base + 8 * (j as i64 - 1)) {
         j -= 1;
-    }
-    if j > 4 {
-        return Vec::new();
     }
     let saved_vecs: Vec<Var> = (0..8)
         .filter(|&m| vec_at[m] == Some(base + 48 + 16 * m as i64))
         .filter_map(|m| vecs[m])
         .collect();
-    if saved_vecs.is_empty() {
+    let full = last == 5 && j <= 4 && !saved_vecs.is_empty();
+    let va_start = j > 0 && addresses.contains(&base) && addresses.contains(&8);
+    if !full && !va_start {
         return Vec::new();
     }
-    let mut out: Vec<Var> = ints[j..].iter().flatten().copied().collect();
+    let mut out: Vec<Var> = ints[j..=last].iter().flatten().copied().collect();
     out.extend(saved_vecs);
     out
 }
@@ -708,4 +725,40 @@ fn write_through(
 pub fn is_slot_name(name: &str) -> bool {
     name.strip_prefix('s')
         .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `sem_open(name, oflag, ...)` by gcc: only `rdx` and `rcx` saved
+    /// (no vector register), then `va_start` stores the area's start and
+    /// the entry `rsp` plus 8 in the `va_list`.
+    const PARTIAL: &str = "operator i64.sub pure\noperator i64.add pure\noperator i64.store trap write\n\n\
+        function f(rsp, rdi, rsi, rdx, rcx) -> i64 {\ne:\n    rsp = i64.sub(rsp, 96)\n    \
+        q0 = i64.add(rsp, 16)\n    i64.store[0, 0, 0](q0, rdx)\n    q0 = i64.add(rsp, 24)\n    \
+        i64.store[0, 0, 0](q0, rcx)\n    q0 = i64.add(rsp, 104)\n    q1 = i64.add(rsp, 64)\n    \
+        i64.store[0, 0, 0](q1, q0)\n    q1 = i64.add(rsp, 72)\n    i64.store[0, 0, 0](q1, rsp)\n    ret rdi\n}\n";
+
+    #[test]
+    fn a_partial_save_area_is_found_by_its_va_start() {
+        let f = ssakit::text::parse_module(PARTIAL)
+            .unwrap()
+            .functions
+            .remove(0);
+        let area = va_save_area(&f, &Origins::none());
+        let names: Vec<&str> = area.iter().map(|&v| f.base_name(v)).collect();
+        assert_eq!(names, ["rdx", "rcx"]);
+    }
+
+    #[test]
+    fn two_spills_without_va_start_are_no_save_area() {
+        // The same without the store of the entry `rsp` plus 8.
+        let src = PARTIAL.replace("q0 = i64.add(rsp, 104)", "q0 = i64.add(rsp, 112)");
+        let f = ssakit::text::parse_module(&src)
+            .unwrap()
+            .functions
+            .remove(0);
+        assert!(va_save_area(&f, &Origins::none()).is_empty());
+    }
 }
