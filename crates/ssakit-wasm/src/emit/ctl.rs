@@ -24,6 +24,10 @@ pub(crate) enum Ctl {
     Loop,
     /// The condition of `Block`'s `branch`, then `if` (empty type).
     If(Block),
+    /// The condition of `Block`'s `branch` negated, then `if` (empty
+    /// type): the arm runs when the branch goes to its else-target
+    /// (`emit/tidy.rs`, rule 5).
+    IfNot(Block),
     /// `else`.
     Else,
     /// `end`.

@@ -78,6 +78,7 @@ fn structure(out: &mut String, f: &Function, steps: &Steps) {
             Ctl::Block => opens("block"),
             Ctl::Loop => opens("loop"),
             Ctl::If(b) => format!("{} (branch of {})", opens("if"), name(b)),
+            Ctl::IfNot(b) => format!("{} (branch of {}, negated)", opens("if"), name(b)),
             Ctl::Else => "else".to_string(),
             Ctl::End => match open.pop() {
                 Some(l) => format!("end L{l}"),

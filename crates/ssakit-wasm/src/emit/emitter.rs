@@ -135,6 +135,11 @@ impl<'f, 'a> Emitter<'f, 'a> {
                     _ => BlockType::Empty,
                 }));
             }
+            Ctl::IfNot(b) => {
+                self.tree(Node::Term(b))?;
+                self.code.negate_truth();
+                self.ins(I::If(BlockType::Empty));
+            }
             Ctl::Else => self.ins(I::Else),
             Ctl::End => {
                 self.ins(I::End);
@@ -150,7 +155,7 @@ impl<'f, 'a> Emitter<'f, 'a> {
             } => {
                 self.tree(Node::Term(block))?;
                 if negate {
-                    self.ins(I::I32Eqz);
+                    self.code.negate_truth();
                 }
                 self.ins(I::BrIf(depth));
             }

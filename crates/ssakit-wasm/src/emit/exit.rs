@@ -55,9 +55,9 @@ pub(crate) fn hoist_final_ret(s: &mut Structured) {
         }
         match c {
             Ctl::End => nested += 1,
-            Ctl::Block | Ctl::Loop | Ctl::If(_) if nested > 0 => nested -= 1,
+            Ctl::Block | Ctl::Loop | Ctl::If(_) | Ctl::IfNot(_) if nested > 0 => nested -= 1,
             Ctl::Loop => matched += 1,
-            Ctl::Block | Ctl::If(_) => return,
+            Ctl::Block | Ctl::If(_) | Ctl::IfNot(_) => return,
             Ctl::Else if nested == 0 => return,
             _ => {}
         }

@@ -36,7 +36,9 @@
 //!   reducible CFGs (a child ending in `ret` placed to come last when it
 //!   can); an irreducible CFG is an error. Then `emit/tidy.rs`: an
 //!   `if` with a lone `br` arm becomes a `br_if`, a `br` to where control
-//!   falls through anyway goes, and so does a label no branch targets; a
+//!   falls through anyway goes, and so does a label no branch targets, a
+//!   `block` left by a `br_if 0` after straight code only becomes an
+//!   `if` on the negated condition; a
 //!   final `ret` needs no `return`, and one that ends the loops around it
 //!   moves after their `end`s (`emit/exit.rs`).
 //! * **The operand stack** (`emit/stackify.rs`): a value defined once and used
@@ -50,7 +52,9 @@
 //!   the stack under the trees in between;
 //!   a result never used is dropped; a
 //!   `local.set` right before a `local.get` of the same local is one
-//!   `local.tee`; an `if`/`else` whose arms both end storing one local
+//!   `local.tee`; a comparison then `i32.eqz` is the opposite comparison,
+//!   a negated condition loses its `i32.eqz`, and `x + C` is `x - (-C)`
+//!   when `-C` is shorter (`emit/peephole.rs`); an `if`/`else` whose arms both end storing one local
 //!   carries the value as its result (`emit/results.rs`); a store of zero
 //!   at entry into a local still zero (`0`, `+0.0`, the zero vector, the
 //!   null reference) is left out (`emit/zeros.rs`).

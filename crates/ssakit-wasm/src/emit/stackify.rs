@@ -1310,7 +1310,7 @@ pub(crate) fn stackify_planned(
         // may stay on the stack into it.
         let term_next = matches!(
             s.items.get(ci + 1),
-            Some(&(Ctl::If(t) | Ctl::BrIf { block: t, .. } | Ctl::BrTable { block: t, .. } | Ctl::Ret(t))) if t == b
+            Some(&(Ctl::If(t) | Ctl::IfNot(t) | Ctl::BrIf { block: t, .. } | Ctl::BrTable { block: t, .. } | Ctl::Ret(t))) if t == b
         );
         scan.block(b, term_next)?;
     }

@@ -467,7 +467,7 @@ mod tests {
         assert_eq!(items.iter().filter(|c| **c == Ctl::Loop).count(), 1);
         let opened = items
             .iter()
-            .filter(|c| matches!(c, Ctl::Block | Ctl::Loop | Ctl::If(_)))
+            .filter(|c| matches!(c, Ctl::Block | Ctl::Loop | Ctl::If(_) | Ctl::IfNot(_)))
             .count();
         assert_eq!(opened, items.iter().filter(|c| **c == Ctl::End).count());
     }

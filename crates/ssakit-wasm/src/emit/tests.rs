@@ -262,6 +262,7 @@ mod tidy {
     use super::func;
     use crate::emit::ctl::Ctl;
     use crate::emit::structure::{structure, translate};
+    use ssakit::ir::Block;
 
     /// A loop whose exit test is a `branch` with the back edge on one side:
     /// Ramsey's translation gives `if; br; else; ...; end`, tidy a `br_if`.
@@ -305,5 +306,29 @@ mod tidy {
             s.items
         );
         assert!(s.items.contains(&Ctl::Else));
+    }
+
+    /// Rule 5: `e` skips `t` when `a` holds: Ramsey's `block`, tidied to
+    /// `block; br_if 0; ...; end` (the `branch`'s then-arm a lone `br`),
+    /// becomes an `if` on `a` negated around `t`, `e`'s body before it.
+    #[test]
+    fn rule_5_a_skip_becomes_an_if() {
+        let f = func(
+            "function f(a, b) {\ne:\n  print b\n  branch a, m, t\nt:\n  print a\n  jump m\nm:\n  ret b\n}\n",
+        );
+        let (e, t, m) = (Block::new(0), Block::new(1), Block::new(2));
+        assert!(translate(&f).unwrap().items.contains(&Ctl::Block));
+        let s = structure(&f).unwrap();
+        assert_eq!(
+            s.items,
+            [
+                Ctl::Body(e),
+                Ctl::IfNot(e),
+                Ctl::Body(t),
+                Ctl::End,
+                Ctl::Body(m),
+                Ctl::Ret(m)
+            ]
+        );
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! Ramsey's translation emits every `branch` as
 //! `if ... else ... end` and every edge to a labelled node as a `br`, even
-//! when control would get there anyway. Four rules, in this order, each
+//! when control would get there anyway. Five rules, in this order, each
 //! one linear pass:
 //!
 //! 1. **`br_if`**: `if; br L; else; A; end` becomes `br_if L; A` (the
@@ -24,6 +24,18 @@
 //! 4. **No `else` after an exit**: `if; A; else; B; end`, where `A` ends
 //!    in a `br`, `br_table`, `return` or `unreachable`, becomes `if; A;
 //!    end; B`: `B` is reached only when the condition was false.
+//! 5. **`if` for a skip** (on the items left, [`skips_become_ifs`]):
+//!    `block; B; br_if 0; A; end`, where `B` is only bodies (straight
+//!    code, no branch), becomes `B; if; A; end`, the `if` taking the
+//!    condition negated ([`Ctl::IfNot`], or [`Ctl::If`] for a `br_if`
+//!    that branched on the negation): `A` runs exactly when the `br_if`
+//!    fell through. The `if`'s label is where the `block`'s was, at its
+//!    `end`, so every branch in `A` keeps its depth; `B` moves out of the
+//!    `block` and holds no branch. Binaryen's `RemoveUnusedBrs` makes the
+//!    same `if`: `block` and `br_if 0` (four bytes) become `if` (two),
+//!    and the emitter writes the negation without an `i32.eqz` when the
+//!    condition ends in a comparison or an `i32.eqz`
+//!    (`emit/peephole.rs`).
 //!
 //! Before them, the body of a block that has no instruction and ends in a
 //! `jump` goes (it emits nothing, and its own edge is the `br` or the fall
@@ -100,6 +112,7 @@ pub(crate) fn tidy(f: &Function, s: &mut Structured) {
     unused_labels(s, &nest, &mut dead);
     exits_need_no_else(s, &nest, &mut dead);
     keep_live(s, &dead);
+    skips_become_ifs(s);
 }
 
 /// The items of `s`, in order.
@@ -120,7 +133,7 @@ fn match_items(s: &mut Structured) -> Nesting {
     let target = |open: &Vec<Item>, d: u32| open[open.len() - 1 - d as usize].index() as u32;
     for i in items(s) {
         match s.items[i.index()] {
-            Ctl::Block | Ctl::Loop | Ctl::If(_) => open.push(i),
+            Ctl::Block | Ctl::Loop | Ctl::If(_) | Ctl::IfNot(_) => open.push(i),
             Ctl::Else => {
                 let o = *open.last().expect("else inside an if");
                 nest.else_of[o] = PackedOption::some(i);
@@ -285,7 +298,7 @@ fn keep_live(s: &mut Structured, dead: &Dead) {
             continue;
         }
         match s.items[i.index()] {
-            Ctl::Block | Ctl::Loop | Ctl::If(_) => {
+            Ctl::Block | Ctl::Loop | Ctl::If(_) | Ctl::IfNot(_) => {
                 height[i] = depth_now;
                 depth_now += 1;
             }
@@ -300,6 +313,47 @@ fn keep_live(s: &mut Structured, dead: &Dead) {
         k += 1;
         !dead[Item::new(k - 1)]
     });
+}
+
+/// Rule 5: a `block` whose first branch, after bodies only, is a
+/// `br_if` to its own label becomes an `if` after those bodies, with the
+/// condition negated. No depth changes: the `if` opens the label the
+/// `block` opened, at the same nesting, and the bodies hold no branch.
+/// Each body is looked at from at most one `block` (the next opener
+/// stops the look), so the pass is linear.
+///
+/// ```text
+/// Block Body(a) Body(b) BrIf(b, 0) A End   becomes   Body(a) Body(b) IfNot(b) A End
+/// ```
+fn skips_become_ifs(s: &mut Structured) {
+    let items = &mut s.items;
+    let mut out = Vec::with_capacity(items.len());
+    let mut k = 0;
+    while k < items.len() {
+        if items[k] == Ctl::Block {
+            let j = (k + 1..items.len())
+                .find(|&j| !matches!(items[j], Ctl::Body(_)))
+                .unwrap_or(items.len());
+            if let Some(&Ctl::BrIf {
+                block,
+                negate,
+                depth: 0,
+            }) = items.get(j)
+            {
+                out.extend_from_slice(&items[k + 1..j]);
+                out.push(if negate {
+                    Ctl::If(block)
+                } else {
+                    Ctl::IfNot(block)
+                });
+                k = j + 1;
+                continue;
+            }
+        }
+        out.push(items[k]);
+        k += 1;
+    }
+    *items = out;
 }
 
 /// Whether the `br` at item `p` to the label opened at item `t` reaches
@@ -334,4 +388,104 @@ fn falls_through(s: &Structured, dead: &Dead, nest: &Nesting, p: Item, t: u32) -
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    //! Rule 5 on item lists (the other rules on programs: `emit/tests.rs`).
+    use super::skips_become_ifs;
+    use crate::emit::ctl::{Ctl, Structured};
+    use ssakit::ir::Block;
+
+    fn run(items: Vec<Ctl>) -> Vec<Ctl> {
+        let mut s = Structured {
+            items,
+            depths: Vec::new(),
+        };
+        skips_become_ifs(&mut s);
+        s.items
+    }
+
+    fn br_if(block: Block, negate: bool, depth: u32) -> Ctl {
+        Ctl::BrIf {
+            block,
+            negate,
+            depth,
+        }
+    }
+
+    /// Past bodies only, to the `block`'s own label: an `if` on the
+    /// negated condition, or on the condition for a negated `br_if`; the
+    /// branches inside keep their depths.
+    #[test]
+    fn a_skip_becomes_an_if() {
+        let (a, b, c) = (Block::new(0), Block::new(1), Block::new(2));
+        for (negate, opener) in [(false, Ctl::IfNot(b)), (true, Ctl::If(b))] {
+            let got = run(vec![
+                Ctl::Block,
+                Ctl::Body(a),
+                Ctl::Body(b),
+                br_if(b, negate, 0),
+                Ctl::Body(c),
+                br_if(c, false, 0),
+                Ctl::Br(1),
+                Ctl::End,
+            ]);
+            let want = [
+                Ctl::Body(a),
+                Ctl::Body(b),
+                opener,
+                Ctl::Body(c),
+                br_if(c, false, 0),
+                Ctl::Br(1),
+                Ctl::End,
+            ];
+            assert_eq!(got, want);
+        }
+    }
+
+    /// Not a `br_if` to an outer label, nor one after a `loop` (code
+    /// with branches, which would leave the `block` too), nor after a
+    /// nested `block`.
+    #[test]
+    fn only_a_skip_at_the_start_of_its_block() {
+        let (a, b) = (Block::new(0), Block::new(1));
+        let kept = [
+            vec![Ctl::Block, Ctl::Body(a), br_if(a, false, 1), Ctl::End],
+            vec![
+                Ctl::Block,
+                Ctl::Loop,
+                Ctl::Body(a),
+                br_if(a, false, 0),
+                Ctl::End,
+                Ctl::Body(b),
+                br_if(b, false, 0),
+                Ctl::End,
+            ],
+        ];
+        for items in kept {
+            assert_eq!(run(items.clone()), items);
+        }
+        // The inner `block` is a skip; the outer one is not.
+        let got = run(vec![
+            Ctl::Block,
+            Ctl::Block,
+            Ctl::Body(a),
+            br_if(a, false, 0),
+            Ctl::End,
+            Ctl::Body(b),
+            br_if(b, false, 0),
+            Ctl::End,
+        ]);
+        let want = [
+            Ctl::Block,
+            Ctl::Body(a),
+            Ctl::IfNot(a),
+            Ctl::End,
+            Ctl::Body(b),
+            br_if(b, false, 0),
+            Ctl::End,
+        ];
+        assert_eq!(got, want);
+    }
 }
