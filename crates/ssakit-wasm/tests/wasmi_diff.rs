@@ -360,12 +360,15 @@ fn misruns_under_node(modules: &[Vec<u8>], only: Option<&[usize]>) -> Vec<String
                 continue;
             }
         };
-        // One transcript per file, each after its `== FILE` line.
-        let transcripts: Vec<Vec<&str>> = text
-            .split("== ")
-            .skip(1)
-            .map(|t| t.lines().skip(1).collect())
-            .collect();
+        // One transcript per file, each after its `== FILE` line (a
+        // header is a whole line: an error message may hold "== ").
+        let mut transcripts: Vec<Vec<&str>> = Vec::new();
+        for line in text.lines() {
+            match transcripts.last_mut() {
+                Some(t) if !line.starts_with("== ") => t.push(line),
+                _ => transcripts.push(Vec::new()),
+            }
+        }
         assert_eq!(transcripts.len(), files.len(), "module {k}: {text}");
         let calls = transcripts[0].iter().filter(|l| l.starts_with("export "));
         let skipped = calls.clone().filter(|l| l.contains(": skipped: ")).count();
