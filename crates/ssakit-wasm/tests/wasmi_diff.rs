@@ -360,15 +360,7 @@ fn misruns_under_node(modules: &[Vec<u8>], only: Option<&[usize]>) -> Vec<String
                 continue;
             }
         };
-        // One transcript per file, each after its `== FILE` line (a
-        // header is a whole line: an error message may hold "== ").
-        let mut transcripts: Vec<Vec<&str>> = Vec::new();
-        for line in text.lines() {
-            match transcripts.last_mut() {
-                Some(t) if !line.starts_with("== ") => t.push(line),
-                _ => transcripts.push(Vec::new()),
-            }
-        }
+        let transcripts = split_transcripts(&text);
         assert_eq!(transcripts.len(), files.len(), "module {k}: {text}");
         let calls = transcripts[0].iter().filter(|l| l.starts_with("export "));
         let skipped = calls.clone().filter(|l| l.contains(": skipped: ")).count();
@@ -397,6 +389,64 @@ fn misruns_under_node(modules: &[Vec<u8>], only: Option<&[usize]>) -> Vec<String
     }
     std::fs::remove_dir_all(&dir).unwrap();
     failures
+}
+
+/// The transcripts in the output of `smith-transcript.cjs`, one per file,
+/// each after its `== FILE` line (a header is a whole line: an error
+/// message may hold "== ").
+fn split_transcripts(text: &str) -> Vec<Vec<&str>> {
+    let mut transcripts: Vec<Vec<&str>> = Vec::new();
+    for line in text.lines() {
+        match transcripts.last_mut() {
+            Some(t) if !line.starts_with("== ") => t.push(line),
+            _ => transcripts.push(Vec::new()),
+        }
+    }
+    transcripts
+}
+
+/// The node side can fail: a module and a copy whose export returns
+/// another value, or leaves another global, give other transcripts; the
+/// same module twice gives the same one.
+#[test]
+fn a_planted_change_is_seen_under_node() {
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        absent::absent("node, which runs the modules wasmi misruns");
+        return;
+    }
+    let module = |result: i32, global: i32| {
+        wat::parse_str(format!(
+            "(module (global $g (export \"g\") (mut i32) (i32.const 0))
+               (func (export \"f\") (param i32) (result i32)
+                 (global.set $g (i32.add (local.get 0) (i32.const {global})))
+                 (i32.const {result})))"
+        ))
+        .unwrap()
+    };
+    let dir = std::env::temp_dir().join(format!("ssakit-node-planted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: Vec<std::path::PathBuf> = [module(1, 5), module(1, 5), module(2, 5), module(1, 6)]
+        .iter()
+        .enumerate()
+        .map(|(k, bytes)| {
+            let path = dir.join(format!("{k}.wasm"));
+            std::fs::write(&path, bytes).unwrap();
+            path
+        })
+        .collect();
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/smith-transcript.cjs");
+    let text = node_transcripts(&script, "[[\"i32\"]]", &files).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let t = split_transcripts(&text);
+    assert_eq!(t.len(), 4, "{text}");
+    assert_eq!(t[0], t[1], "{text}");
+    assert_ne!(t[0], t[2], "another result went unseen: {text}");
+    assert_ne!(t[0], t[3], "another global went unseen: {text}");
 }
 
 /// The parameter types of each exported function of `bytes`, in export
