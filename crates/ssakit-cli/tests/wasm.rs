@@ -661,3 +661,48 @@ fn opt_func_rewrites_and_dumps_only_the_functions_named() {
         ]
     );
 }
+
+/// Without coalescing, a function whose destruction would insert more
+/// copies than `--max-copies` keeps its body as it was, and is named on
+/// standard error whether or not `--stats` is given; under the limit it
+/// is rewritten.
+#[test]
+fn opt_keeps_and_names_a_function_over_the_copy_limit() {
+    let input = wat::parse_file(common::example("wasm_tour.wat")).unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["wasm", "opt", "--flavor", "minimal"];
+        all.extend_from_slice(args);
+        all.push("-");
+        let o = ssakit_bytes(&all, &input);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        o
+    };
+    let before = bodies(&input);
+    let o = run(&["--no-coalesce", "--max-copies", "0", "--stats"]);
+    assert_eq!(
+        bodies(&o.stdout),
+        before,
+        "every function with a phi is kept"
+    );
+    let err = stderr(&o);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning:")).collect();
+    assert!(!warnings.is_empty(), "{err}");
+    for w in &warnings {
+        assert!(
+            w.starts_with("warning: <stdin>: function ")
+                && w.contains("copies (one per phi operand and one per phi), over the limit of 0; its body is kept as it was"),
+            "{w}"
+        );
+    }
+    let kept = format!(" ({} kept as they were); ", warnings.len());
+    assert!(err.contains(&kept), "{err}");
+    // Without --stats the warnings are still there.
+    let o = run(&["--no-coalesce", "--max-copies", "0"]);
+    assert_eq!(stderr(&o).lines().count(), warnings.len(), "{}", stderr(&o));
+    // Under the limit, or with coalescing (virtual copies), nothing is kept.
+    for args in [&["--no-coalesce"][..], &["--max-copies", "0"][..]] {
+        let o = run(args);
+        assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
+        assert_ne!(bodies(&o.stdout), before, "{args:?}");
+    }
+}

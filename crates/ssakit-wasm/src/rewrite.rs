@@ -19,10 +19,15 @@
 //! * **Some functions only** ([`OptOptions::only`], `wasm opt --func`):
 //!   the functions named are rewritten, every other body is validated and
 //!   copied as it is; [`dump`] shows the functions named only.
-//! * **A body over the limit of locals** (values live at once on the
-//!   input's operand stack across a block, tens of thousands of them,
-//!   each needing a local once emitted) is kept as it was, and counted in
-//!   [`OptStats::kept`].
+//! * **A body kept as it was**, listed with its reason in
+//!   [`OptStats::kept`] (`wasm opt` names each on standard error): one
+//!   over the limit of locals (values live at once on the input's
+//!   operand stack across a block, tens of thousands of them, each
+//!   needing a local once emitted), and one whose destruction without
+//!   coalescing would insert more than [`OptOptions::max_copies`] copies
+//!   (minimal SSA has a phi for every lifter temporary at every join it
+//!   reaches: 22 million phis in one function of esbuild's module, whose
+//!   copies, one per phi operand and one per phi, do not fit in memory).
 //! * **Validation**: the output is validated by wasmparser's validator
 //!   before it is returned; an invalid output is an internal error naming
 //!   the function, never returned.
@@ -36,9 +41,10 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use ssakit::construct;
 use ssakit::destruct::DestructOptions;
-use ssakit::ir::Type;
+use ssakit::error::IrError;
+use ssakit::ir::{Function, Type};
 use ssakit::opt::Pass;
-use ssakit::pipeline::{Pipeline, Stage};
+use ssakit::pipeline::{self, Observer, Pipeline, Stage};
 use wasmparser::{Parser, Payload};
 
 /// What to run on every function.
@@ -106,7 +112,39 @@ pub struct OptOptions {
     /// assert!(out.stats.code_bytes_after < kept.stats.code_bytes_after);
     /// ```
     pub merge_duplicates: bool,
+    /// The most copies destruction without coalescing may insert in one
+    /// function (Sreedhar's Method I: one per phi operand and one per
+    /// phi, each a variable and an instruction until the emitter drops
+    /// the dead ones); a function that would need more is kept as it
+    /// was ([`KeptReason::TooManyCopies`]). [`MAX_COPIES`] by default.
+    /// Destruction with coalescing keeps the copies virtual and is not
+    /// limited.
+    ///
+    /// ```
+    /// use ssakit::construct::{self, Flavor};
+    /// use ssakit::destruct::DestructOptions;
+    /// use ssakit_wasm::rewrite::{optimize, KeptReason, OptOptions};
+    /// let wasm = ssakit_wasm::module::to_binary(b"(module (func (export \"f\") (param i32) (result i32) (local i32)
+    ///     (if (local.get 0) (then (local.set 1 (i32.const 7)))) (local.get 1)))").unwrap();
+    /// let naive = OptOptions {
+    ///     construct: construct::Options { flavor: Flavor::Minimal, ..Default::default() },
+    ///     destruct: DestructOptions { coalesce: false, ..Default::default() },
+    ///     max_copies: 2,
+    ///     ..Default::default()
+    /// };
+    /// let out = optimize(&wasm, &naive).unwrap();
+    /// // One phi of two operands: three copies.
+    /// assert_eq!(out.stats.kept[0].reason, KeptReason::TooManyCopies { copies: 3, limit: 2 });
+    /// assert_eq!(out.stats.code_bytes_after, out.stats.code_bytes_before);
+    /// ```
+    pub max_copies: usize,
 }
+
+/// [`OptOptions::max_copies`]'s default: 2^24 copies, about 2 GB for
+/// one function (a function of esbuild's module with 137,712 minimal
+/// phis takes 32 million copies, and `wasm opt --func` on it 3.9 GB at
+/// its peak).
+pub const MAX_COPIES: usize = 1 << 24;
 
 impl Default for OptOptions {
     fn default() -> Self {
@@ -119,6 +157,7 @@ impl Default for OptOptions {
             destruct: DestructOptions::default(),
             only: None,
             merge_duplicates: false,
+            max_copies: MAX_COPIES,
         }
     }
 }
@@ -180,7 +219,7 @@ impl OptOptions {
 /// let wasm = ssakit_wasm::module::to_binary(b"(module (func (export \"f\") (param i32) (result i32) (local i32 i32)
 ///     (local.set 1 (local.get 0)) (local.set 2 (local.get 1)) (i32.add (local.get 2) (i32.const 1))))").unwrap();
 /// let s = optimize(&wasm, &Default::default()).unwrap().stats;
-/// assert_eq!((s.functions, s.rewritten, s.locals_before, s.kept), (1, 1, 2, 0));
+/// assert_eq!((s.functions, s.rewritten, s.locals_before, s.kept.len()), (1, 1, 2, 0));
 /// assert!(s.code_bytes_before > 0 && s.code_bytes_after > 0);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -198,13 +237,75 @@ pub struct OptStats {
     pub locals_before: usize,
     /// Declared locals over all bodies (parameters not counted), after.
     pub locals_after: usize,
-    /// Functions whose input body was kept as it was: emitted anew they
-    /// would need more than the 50,000 locals engines accept (values live
-    /// at once on the input's operand stack across a block).
-    pub kept: usize,
+    /// Functions whose input body was kept as it was, in module order,
+    /// each with why (they count in [`OptStats::rewritten`]).
+    pub kept: Vec<Kept>,
     /// Functions merged into an earlier one of the same body
     /// ([`OptOptions::merge_duplicates`]): their bodies forward to it.
     pub merged: usize,
+}
+
+/// A function whose input body was kept as it was ([`OptStats::kept`]).
+///
+/// ```
+/// use ssakit_wasm::rewrite::{Kept, KeptReason};
+/// let k = Kept { index: 4, reason: KeptReason::TooManyLocals { needed: 60_000 } };
+/// assert_eq!(k.to_string(), "function 4: emitted anew it would need 60000 locals (engines accept 50000)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kept {
+    /// The function's index (imports counted).
+    pub index: u32,
+    /// Why it was kept.
+    pub reason: KeptReason,
+}
+
+/// Why a body was kept as it was.
+///
+/// ```
+/// use ssakit_wasm::rewrite::KeptReason;
+/// let r = KeptReason::TooManyCopies { copies: 110_000_000, limit: 1 << 24 };
+/// assert!(r.to_string().ends_with("insert 110000000 copies (one per phi operand and one per phi), over the limit of 16777216"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeptReason {
+    /// Emitted anew it would need more locals (parameters included) than
+    /// engines accept ([`emit::MAX_LOCALS`]).
+    TooManyLocals {
+        /// The locals it would need.
+        needed: usize,
+    },
+    /// Destruction without coalescing would insert more copies than
+    /// [`OptOptions::max_copies`].
+    TooManyCopies {
+        /// The copies it would insert.
+        copies: usize,
+        /// The limit ([`OptOptions::max_copies`]).
+        limit: usize,
+    },
+}
+
+impl std::fmt::Display for KeptReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            KeptReason::TooManyLocals { needed } => write!(
+                f,
+                "emitted anew it would need {needed} locals (engines accept {})",
+                emit::MAX_LOCALS
+            ),
+            KeptReason::TooManyCopies { copies, limit } => write!(
+                f,
+                "destruction without coalescing would insert {copies} copies (one per phi \
+                 operand and one per phi), over the limit of {limit}"
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "function {}: {}", self.index, self.reason)
+    }
 }
 
 /// The rewritten module and its figures.
@@ -254,9 +355,8 @@ fn global_types(bytes: &[u8]) -> Result<Vec<Type>, WasmError> {
 enum Rewritten {
     /// Emitted anew.
     Emitted(emit::EmittedFunction),
-    /// The input's body, kept: emitted anew it would need more locals
-    /// than engines accept ([`emit::MAX_LOCALS`]).
-    Kept,
+    /// The input's body, kept, for this reason.
+    Kept(KeptReason),
     /// The input's body, validated and copied: not one of
     /// [`OptOptions::only`].
     Copied,
@@ -282,7 +382,16 @@ fn one(
         validate_body(body)?;
         return Ok((Rewritten::Copied, declared_locals(body)?));
     }
-    let (f, locals_before) = prepare(m, syms, body, options)?;
+    let (f, locals_before) = match prepare(m, syms, body, options)? {
+        Prepared::Destructed(f, locals_before) => (f, locals_before),
+        Prepared::TooManyCopies(copies, locals_before) => {
+            let limit = options.max_copies;
+            return Ok((
+                Rewritten::Kept(KeptReason::TooManyCopies { copies, limit }),
+                locals_before,
+            ));
+        }
+    };
     let n_params = m.signature(body.index).params.len();
     let e = emit::emit_unchecked(&f, low).map_err(|e| e.in_func(body.index))?;
     // Values the input keeps on its operand stack across a block each
@@ -290,8 +399,12 @@ fn one(
     // across a block): tens of thousands of them, all live at once, are
     // more locals than engines accept. The input's body is valid and
     // means the same: it is kept.
-    if n_params + e.locals > emit::MAX_LOCALS {
-        return Ok((Rewritten::Kept, locals_before));
+    let needed = n_params + e.locals;
+    if needed > emit::MAX_LOCALS {
+        return Ok((
+            Rewritten::Kept(KeptReason::TooManyLocals { needed }),
+            locals_before,
+        ));
     }
     Ok((Rewritten::Emitted(e), locals_before))
 }
@@ -333,12 +446,51 @@ fn declared_locals(body: &module::Body<'_>) -> Result<usize, WasmError> {
 
 /// One function lifted, put into SSA form, optimised and destructed, and
 /// its declared locals before.
+/// A function through the pipeline ([`prepare`]), with its declared
+/// locals before.
+enum Prepared {
+    /// Out of SSA form.
+    Destructed(Box<Function>, usize),
+    /// Not destructed: it would take this many copies, over
+    /// [`OptOptions::max_copies`].
+    TooManyCopies(usize, usize),
+}
+
+/// Refuses destruction without coalescing of SSA whose copies (Method I:
+/// one per phi operand, one per phi) would be more than `limit`; counts
+/// them in `over` when it does.
+struct CopyBudget {
+    limit: usize,
+    over: Option<usize>,
+}
+
+impl Observer for CopyBudget {
+    fn before_destruct(&mut self, ssa: &Function) -> Result<(), pipeline::Error> {
+        let copies: usize = (ssa.layout().iter())
+            .flat_map(|&b| ssa.block_phis(b))
+            .map(|&i| ssa.phi_args(i).len() + 1)
+            .sum();
+        if copies <= self.limit {
+            return Ok(());
+        }
+        self.over = Some(copies);
+        let e = IrError {
+            kind: ssakit::error::ErrorKind::Options,
+            func: ssa.name().to_string(),
+            block: None,
+            inst: None,
+            message: format!("{copies} copies over the limit of {}", self.limit),
+        };
+        Err(pipeline::Error::new(Stage::Destruct, e, ssa))
+    }
+}
+
 fn prepare(
     m: &WasmModule<'_>,
     syms: &ModuleSymbols,
     body: &module::Body<'_>,
     options: &OptOptions,
-) -> Result<(ssakit::ir::Function, usize), WasmError> {
+) -> Result<Prepared, WasmError> {
     let index = body.index;
     let lifted = lift(m, syms, body)?;
     let n_params = m.signature(index).params.len();
@@ -349,7 +501,17 @@ fn prepare(
         destruct: Some(options.destruct),
         ..Default::default()
     };
-    let out = run.run(lifted.func).map_err(|e| {
+    let d = &options.destruct;
+    let limit = match d.coalesce || d.conventional {
+        true => usize::MAX,
+        false => options.max_copies,
+    };
+    let mut budget = CopyBudget { limit, over: None };
+    let out = run.run_observed(lifted.func, &mut budget);
+    if let Some(copies) = budget.over {
+        return Ok(Prepared::TooManyCopies(copies, locals_before));
+    }
+    let out = out.map_err(|e| {
         // Construction makes conventional SSA; passes such as copy
         // propagation may not keep it so. The chapter's direct
         // destruction then refuses, which is the user's choice of
@@ -369,7 +531,7 @@ fn prepare(
                 .in_func(index)
         }
     })?;
-    Ok((out.func, locals_before))
+    Ok(Prepared::Destructed(Box::new(out.func), locals_before))
 }
 
 /// Rewrites every function body of the module `bytes` (binary, or text
@@ -413,10 +575,14 @@ pub fn optimize(bytes: &[u8], options: &OptOptions) -> Result<Optimized, WasmErr
                 stats.locals_after += e.locals;
                 code.function(&e.func);
             }
-            Rewritten::Kept => {
+            Rewritten::Kept(reason) => {
                 stats.rewritten += 1;
                 stats.locals_after += before;
-                stats.kept += 1;
+                let index = body.index;
+                stats.kept.push(Kept {
+                    index,
+                    reason: *reason,
+                });
                 code.raw(body.body.as_bytes());
             }
             Rewritten::Copied => {
@@ -521,7 +687,18 @@ pub fn dump(bytes: &[u8], options: &OptOptions, what: emit::Dump) -> Result<Stri
         .par_iter()
         .filter(|b| selected(options, b.index))
         .map(|b| {
-            let (f, _) = prepare(&m, &syms, b, options)?;
+            let f = match prepare(&m, &syms, b, options)? {
+                Prepared::Destructed(f, _) => f,
+                Prepared::TooManyCopies(copies, _) => {
+                    let limit = options.max_copies;
+                    let reason = KeptReason::TooManyCopies { copies, limit };
+                    let kept = Kept {
+                        index: b.index,
+                        reason,
+                    };
+                    return Ok(format!("{kept}; kept as it was\n"));
+                }
+            };
             emit::dump::function(&f, &low, what).map_err(|e| e.in_func(b.index))
         })
         .collect::<Result<_, _>>()?;

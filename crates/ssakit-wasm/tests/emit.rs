@@ -127,6 +127,7 @@ fn destruct_modes() -> Vec<(&'static str, OptOptions)> {
         },
         only: None,
         merge_duplicates: false,
+        max_copies: ssakit_wasm::rewrite::MAX_COPIES,
     };
     vec![
         ("default", OptOptions::default()),

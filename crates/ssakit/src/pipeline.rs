@@ -449,6 +449,40 @@ pub trait Observer {
     fn after_passes(&mut self, ssa: &Function) {
         let _ = ssa;
     }
+
+    /// Destruction is about to run on `ssa` (only if it is asked for).
+    /// An error ends the run with it: a caller that cannot afford what
+    /// destruction would make of `ssa` stops here.
+    ///
+    /// ```
+    /// use ssakit::error::{ErrorKind, IrError};
+    /// use ssakit::ir::Function;
+    /// use ssakit::pipeline::{Error, Observer, Pipeline, Stage};
+    /// /// Refuses to destruct SSA with more than `0` phis.
+    /// struct AtMost(usize);
+    /// impl Observer for AtMost {
+    ///     fn before_destruct(&mut self, ssa: &Function) -> Result<(), Error> {
+    ///         let phis: usize = ssa.layout().iter().map(|&b| ssa.block_phis(b).len()).sum();
+    ///         match phis <= self.0 {
+    ///             true => Ok(()),
+    ///             false => {
+    ///                 let message = "too many phis".to_string();
+    ///                 let e = IrError { kind: ErrorKind::Options, func: ssa.name().into(), block: None, inst: None, message };
+    ///                 Err(Error::new(Stage::Destruct, e, ssa))
+    ///             }
+    ///         }
+    ///     }
+    /// }
+    /// let src = "function f(c: bool) {\ne:\n    x = 1\n    branch c, a, j\na:\n    x = 2\n    jump j\nj:\n    ret x\n}\n";
+    /// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+    /// let p = Pipeline { destruct: Some(Default::default()), ..Default::default() };
+    /// let e = p.run_observed(f, &mut AtMost(0)).unwrap_err();
+    /// assert_eq!(e.stage, Stage::Destruct);
+    /// ```
+    fn before_destruct(&mut self, ssa: &Function) -> Result<(), Error> {
+        let _ = ssa;
+        Ok(())
+    }
 }
 
 impl Observer for () {}
@@ -551,6 +585,7 @@ impl Pipeline {
             times: PassTimes::default(),
         };
         if let Some(opts) = &self.destruct {
+            observer.before_destruct(&out.func)?;
             // SSA just verified (no pass since) need not be checked again;
             // after passes, destruction's check is the oracle on their
             // output.

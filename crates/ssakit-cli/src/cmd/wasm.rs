@@ -75,6 +75,13 @@ pub struct OptArgs {
     pub passes: Option<Passes>,
     #[command(flatten)]
     pub mode: super::destruct::ModeArgs,
+    /// With `--no-coalesce`: the most copies destruction may insert in
+    /// one function (one per phi operand and one per phi); a function
+    /// that would need more keeps its body as it was, and is named on
+    /// standard error (minimal SSA of a big lifted function can need
+    /// hundreds of millions).
+    #[arg(long, value_name = "N", default_value_t = rewrite::MAX_COPIES)]
+    pub max_copies: usize,
     /// Print the figures (functions, code section and locals before and
     /// after) to standard error.
     #[arg(long)]
@@ -197,6 +204,7 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
         destruct: a.mode.options(),
         only,
         merge_duplicates: at_o1,
+        max_copies: a.max_copies,
     };
     if let Some(step) = a.dump {
         let step = match step {
@@ -221,14 +229,23 @@ fn run_opt(a: OptArgs) -> Result<(), Failed> {
         out.write_bytes(&done.bytes)?;
     }
     out.finish()?;
+    // Every body kept as it was is named: a count alone would hide that
+    // these functions did not go through.
+    for k in &done.stats.kept {
+        crate::stderr::errln!("warning: {name}: {k}; its body is kept as it was");
+    }
     if a.stats {
         let s = &done.stats;
         let rewritten = match a.func {
             Some(_) => format!(" ({} rewritten, --func)", s.rewritten),
             None => String::new(),
         };
+        let kept = match s.kept.len() {
+            0 => String::new(),
+            n => format!(" ({n} kept as they were)"),
+        };
         crate::stderr::errln!(
-            "{name}: {} functions{rewritten}; code section {} -> {} bytes; locals {} -> {}",
+            "{name}: {} functions{rewritten}{kept}; code section {} -> {} bytes; locals {} -> {}",
             s.functions,
             s.code_bytes_before,
             s.code_bytes_after,

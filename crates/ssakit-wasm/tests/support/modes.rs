@@ -45,6 +45,7 @@ pub fn modes() -> Vec<(&'static str, OptOptions)> {
                 },
                 only: None,
                 merge_duplicates: false,
+                max_copies: ssakit_wasm::rewrite::MAX_COPIES,
             },
         ));
     }
