@@ -699,6 +699,14 @@ fn opt_keeps_and_names_a_function_over_the_copy_limit() {
     // Without --stats the warnings are still there.
     let o = run(&["--no-coalesce", "--max-copies", "0"]);
     assert_eq!(stderr(&o).lines().count(), warnings.len(), "{}", stderr(&o));
+    // `--dump` says so of each function instead of showing a step.
+    let o = run(&["--no-coalesce", "--max-copies", "0", "--dump", "locals"]);
+    let dump = stdout(&o);
+    assert_eq!(
+        dump.matches("; kept as it was\n").count(),
+        warnings.len(),
+        "{dump}"
+    );
     // Under the limit, or with coalescing (virtual copies), nothing is kept.
     for args in [&["--no-coalesce"][..], &["--max-copies", "0"][..]] {
         let o = run(args);
