@@ -708,13 +708,15 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
     let code = bin.code(start).unwrap_or(&[]);
     let len = (f.extent.end - start).min(code.len() as u64);
     let extent = start..start + len;
+    // About one instruction per four bytes of code: the tables grow once.
+    let guess = len as usize / 4;
     let mut w = Walk {
         bin,
         extent: extent.clone(),
         decoder: Decoder::with_ip(64, &code[..len as usize], start, DecoderOptions::NONE),
         factory: InstructionInfoFactory::new(),
-        insts: Vec::new(),
-        by_addr: FxHashMap::default(),
+        insts: Vec::with_capacity(guess),
+        by_addr: FxHashMap::with_capacity_and_hasher(guess, Default::default()),
         ends: FxHashMap::default(),
         leaders: FxHashSet::default(),
         work: Vec::new(),

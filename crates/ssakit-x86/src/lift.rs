@@ -487,9 +487,7 @@ impl Lifter<'_, '_> {
             return false;
         }
         if let Some(site) = self.origin {
-            let f = self.b.func();
-            let new: Vec<Inst> = f.block_insts(self.cur)[before..].to_vec();
-            for i in new {
+            for &i in &self.b.func().block_insts(self.cur)[before..] {
                 self.origins.insts[i] = Some(site);
             }
         }
@@ -774,6 +772,22 @@ pub(crate) fn lift_with_calls(
     calls: &CallModel<'_>,
 ) -> (Function, Origins, sem::FlagDefs) {
     let mut b = FunctionBuilder::new(&info.label);
+    // Room at once for what the body will hold (with the semantics, about
+    // five operations and a temporary or two per machine instruction; 60
+    // variables are the locations and the temporaries), instead of
+    // doubling as it grows.
+    {
+        let f = b.func_mut();
+        let n = cfg.insts.len();
+        f.reserve_vars(64);
+        if opts.semantics {
+            f.reserve_insts(6 * n);
+            f.reserve_list_items::<Operand>(12 * n);
+            f.reserve_list_items::<Var>(6 * n);
+        } else {
+            f.reserve_insts(2 * n);
+        }
+    }
     let flag_ty = if opts.semantics {
         Type::I32
     } else {
@@ -809,7 +823,10 @@ pub(crate) fn lift_with_calls(
         results: Vec::new(),
         origin: None,
         sem: opts.semantics.then(sem::Cache::default),
-        origins: Origins::none(),
+        origins: Origins {
+            insts: SecondaryMap::with_capacity(6 * cfg.insts.len(), None),
+            ..Origins::none()
+        },
         calls,
         ret_vals,
     };

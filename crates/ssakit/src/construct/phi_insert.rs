@@ -129,9 +129,12 @@ pub(crate) fn global_names(func: &Function) -> EntityVec<Var, bool> {
 /// The order in which variables get their phis: by name, then index. Phis
 /// of one block then appear in name order, as in the chapter's figures.
 pub(crate) fn variable_order(func: &Function) -> Vec<Var> {
-    let mut order: Vec<Var> = func.vars().collect();
-    order.sort_by(|&a, &b| func.base_name(a).cmp(func.base_name(b)).then(a.cmp(&b)));
-    order
+    // Each name looked up once, not twice per comparison; the keys are
+    // distinct (the index breaks ties), so an unstable sort gives the
+    // one order.
+    let mut keyed: Vec<(&str, Var)> = func.vars().map(|v| (func.base_name(v), v)).collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, v)| v).collect()
 }
 
 /// How DF⁺(Defs(v)) is computed.

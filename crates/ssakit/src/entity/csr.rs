@@ -202,6 +202,12 @@ pub(crate) struct CsrAppender<K, V> {
 }
 
 impl<K: EntityRef, V> CsrAppender<K, V> {
+    /// Room for `n` more items (when the generator knows about how many it
+    /// will push, the items grow once instead of by doubling).
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.items.reserve(n);
+    }
+
     /// Adds `v` to the list of `k`, which is no smaller than the keys
     /// pushed before.
     #[inline]

@@ -38,7 +38,15 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     }
 
     /// An empty map with room for keys below `n` before it grows.
-    pub(crate) fn with_capacity(n: usize, default: V) -> Self {
+    ///
+    /// ```
+    /// use ssakit::entity::SecondaryMap;
+    /// use ssakit::ir::Var;
+    /// let mut m: SecondaryMap<Var, i8> = SecondaryMap::with_capacity(100, -1);
+    /// m[Var::new(50)] = 7;
+    /// assert_eq!((m[Var::new(50)], m[Var::new(3)]), (7, -1));
+    /// ```
+    pub fn with_capacity(n: usize, default: V) -> Self {
         SecondaryMap {
             data: Vec::with_capacity(n),
             default,

@@ -64,6 +64,8 @@ impl Cfg {
             in_layout[b.index()] = true;
         }
         let succ = Csr::build_in_key_order(n, |out| {
+            // Most blocks end with a jump or a two-way branch.
+            out.reserve(2 * layout.len());
             for b in func.blocks().filter(|b| in_layout[b.index()]) {
                 func.for_each_succ(b, |s| out.push(b, s));
             }

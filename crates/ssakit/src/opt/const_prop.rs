@@ -295,6 +295,14 @@ impl<'a> Sccp<'a> {
     /// Fills [`Sccp::phi_arg`].
     fn index_phi_args(&mut self) {
         let func = self.func;
+        // Room for every operand at once: no rehashing as it fills.
+        let operands: usize = func
+            .layout()
+            .iter()
+            .flat_map(|&b| func.block_phis(b))
+            .map(|&i| func.phi_args(i).len())
+            .sum();
+        self.phi_arg.reserve(operands);
         for &b in func.layout() {
             for &i in func.block_phis(b) {
                 for (k, a) in func.phi_args(i).iter().enumerate() {

@@ -140,12 +140,15 @@ impl Function {
         if !dropped && garbage * 4 < stored {
             return;
         }
-        let mut operands = Vec::new();
-        let mut phi_args = Vec::new();
+        // At most one list of each kind per instruction (and per
+        // terminator): room once, no doubling.
+        let (ni, nb) = (self.insts.len(), self.blocks.len());
+        let mut operands = Vec::with_capacity(ni + nb);
+        let mut phi_args = Vec::with_capacity(ni);
         let mut copies = Vec::new();
-        let mut vars = Vec::new();
+        let mut vars = Vec::with_capacity(ni);
         let mut blocks = Vec::new();
-        let mut imms = Vec::new();
+        let mut imms = Vec::with_capacity(ni);
         for data in self.insts.values_mut() {
             match data {
                 InstData::Call { args, results, .. } => {

@@ -70,8 +70,20 @@ impl Function {
 
     /// Reserves room for `n` more instructions, in the instruction table
     /// and in the pool of the blocks' lists (where a list that moves for
-    /// room takes it).
-    pub(crate) fn reserve_insts(&mut self, n: usize) {
+    /// room takes it). A front end that knows about how many instructions
+    /// it will add makes the tables grow once instead of by doubling.
+    ///
+    /// ```
+    /// use ssakit::ir::{FunctionBuilder, Operand};
+    /// let mut b = FunctionBuilder::new("f");
+    /// b.func_mut().reserve_insts(100);
+    /// let (e, x) = (b.block("e"), b.var("x"));
+    /// b.switch_to(e);
+    /// b.copy(x, Operand::Const(1));
+    /// b.ret(Some(x.into()));
+    /// assert_eq!(b.finish().inst_slots(), 1);
+    /// ```
+    pub fn reserve_insts(&mut self, n: usize) {
         self.insts.reserve(n);
         self.inst_block.reserve(n);
         // Each will be listed by a block: room at the pool's end.

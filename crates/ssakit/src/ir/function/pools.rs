@@ -8,7 +8,19 @@ impl Function {
     /// Reserves room for `n` more list items of type `T` (when a pass
     /// knows how many it will add, the pool grows once instead of by
     /// doubling, which briefly holds both the old and the new vector).
-    pub(crate) fn reserve_list_items<T: Copy>(&mut self, n: usize)
+    ///
+    /// ```
+    /// use ssakit::ir::{FunctionBuilder, InstData, Operand};
+    /// let mut b = FunctionBuilder::new("f");
+    /// b.func_mut().reserve_list_items::<Operand>(1000);
+    /// let e = b.block("e");
+    /// b.switch_to(e);
+    /// let args = b.func_mut().list(&[Operand::Const(1), Operand::Const(2)]);
+    /// b.inst(InstData::Print { args });
+    /// b.ret(None);
+    /// assert!(ssakit::text::print_function(&b.finish()).contains("print 1, 2"));
+    /// ```
+    pub fn reserve_list_items<T: Copy>(&mut self, n: usize)
     where
         Self: ListStore<T>,
     {

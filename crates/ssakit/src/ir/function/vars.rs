@@ -83,7 +83,13 @@ impl Function {
     }
 
     /// Reserves room for `n` more variables.
-    pub(crate) fn reserve_vars(&mut self, n: usize) {
+    ///
+    /// ```
+    /// let mut f = ssakit::ir::Function::new("f");
+    /// f.reserve_vars(64);
+    /// assert_eq!(f.num_vars(), 0);
+    /// ```
+    pub fn reserve_vars(&mut self, n: usize) {
         self.vars.reserve(n);
     }
 
