@@ -773,7 +773,7 @@ impl Signatures {
         let mut out = Unknown {
             skip: SecondaryMap::new(0),
             sites: Vec::new(),
-            weak: SecondaryMap::new(false),
+            weak: SecondaryMap::new(0),
             real: SecondaryMap::new(false),
         };
         let real = values.written(f, |i, k, v| {
@@ -803,6 +803,7 @@ impl Signatures {
                     if !optional.is_empty() {
                         locs = sig.call_args(&self.conv);
                         out.skip[i] = self.optional_skip(optional, &locs, args.as_slice(f), &moved);
+                        out.weak[i] = mask_of(optional, &locs);
                     }
                     continue;
                 }
@@ -841,7 +842,7 @@ impl Signatures {
                         out.skip[i] |= 1 << k;
                     }
                 }
-                out.weak[i] = true;
+                out.weak[i] = !0;
                 if let Some(at) = site {
                     out.sites.push((at, reads));
                 }
@@ -951,6 +952,13 @@ fn reads_at(list: &[(u64, LocSet)], at: u64) -> LocSet {
         .map_or(LocSet::EMPTY, |s| s.1)
 }
 
+/// The operands (bit `k`: operand `k` of a call reading `locs` in order)
+/// that read a location of `set`.
+fn mask_of(set: LocSet, locs: &[Loc]) -> u64 {
+    let bits = locs.iter().enumerate().take(64);
+    bits.filter(|(_, l)| set.contains(**l)).map(|(k, _)| 1 << k).sum()
+}
+
 /// The calls of unknown callees of one function.
 struct Unknown {
     /// Per call, the operands (bit `k`: operand `k`) that are optional
@@ -958,9 +966,11 @@ struct Unknown {
     skip: SecondaryMap<Inst, u64>,
     /// (address, what the call reads).
     sites: Vec<(u64, LocSet)>,
-    /// The calls of unknown callees (and indirect jumps): an argument the
-    /// function wrote on some path reads only what it wrote.
-    weak: SecondaryMap<Inst, bool>,
+    /// Per call, the operands (bit `k`: operand `k`) that are arguments
+    /// of an unknown callee (and of indirect jumps) or optional ones of a
+    /// known callee: such an argument that the function wrote on some
+    /// path reads only what it wrote.
+    weak: SecondaryMap<Inst, u64>,
     /// Whether each value was written by the function ([`Values::written`]).
     real: SecondaryMap<Var, bool>,
 }
@@ -1340,14 +1350,14 @@ impl Values {
                         }
                     }
                     InstData::Call { args, .. } | InstData::Op { args, .. }
-                        if unknown.skip[i] != 0 || unknown.weak[i] =>
+                        if unknown.skip[i] != 0 || unknown.weak[i] != 0 =>
                     {
                         for (k, &a) in args.as_slice(f).iter().enumerate() {
                             let Operand::Var(v) = a else { continue };
                             if unknown.skip[i] & (1 << k) != 0 {
                                 continue;
                             }
-                            match unknown.weak[i] && unknown.real[v] {
+                            match unknown.weak[i] & (1 << k) != 0 && unknown.real[v] {
                                 true => weak_roots.push(v),
                                 false => mark(v, &mut used, &mut work),
                             }
@@ -1585,6 +1595,15 @@ mod tests {
         assert!(moved[dst(0)] && moved[dst(1)] && !moved[dst(2)]);
         assert!(f.params().iter().all(|&p| !moved[p]));
         assert!(is_slot("s16") && is_slot("s-8") && !is_slot("sf") && !is_slot("rsi"));
+    }
+
+    #[test]
+    fn optional_operands() {
+        // A call reading (rsp, rdi, rsi, xmm0): the operands of rsi and
+        // xmm0, optional, are bits 2 and 3.
+        let locs = [Loc::RSP, Loc::RDI, Loc::RSI, Loc::xmm(0)];
+        let optional = LocSet::of(&[Loc::RSI, Loc::xmm(0), Loc::R9]);
+        assert_eq!(mask_of(optional, &locs), 0b1100);
     }
 
     #[test]
