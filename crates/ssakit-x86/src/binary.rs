@@ -161,6 +161,11 @@ pub struct Binary<'d> {
     plt: Vec<Range<u64>>,
     plt_names: FxHashMap<u64, String>,
     got_names: FxHashMap<u64, String>,
+    /// The GOT slots and PLT stubs of symbols the file itself defines as
+    /// functions (not `STT_GNU_IFUNC`): slot or stub, the definition's
+    /// address.
+    got_defs: FxHashMap<u64, u64>,
+    plt_defs: FxHashMap<u64, u64>,
     functions: Vec<FuncInfo>,
     by_start: FxHashMap<u64, u32>,
     /// The GNU build-id's bytes and the `.gnu_debuglink` CRC, if any.
@@ -564,6 +569,8 @@ impl<'d> Binary<'d> {
             plt: Vec::new(),
             plt_names: FxHashMap::default(),
             got_names: FxHashMap::default(),
+            got_defs: FxHashMap::default(),
+            plt_defs: FxHashMap::default(),
             functions: Vec::new(),
             by_start: FxHashMap::default(),
             build_id: file.build_id().ok().flatten(),
@@ -755,7 +762,14 @@ impl<'d> Binary<'d> {
         };
         for (off, rel) in relocs {
             if let RelocationTarget::Symbol(i) = rel.target() {
-                if let Ok(name) = dynsym.symbol_by_index(i).and_then(|s| s.name()) {
+                let Ok(sym) = dynsym.symbol_by_index(i) else {
+                    continue;
+                };
+                let ifunc = sym.elf_symbol().st_type() == object::elf::STT_GNU_IFUNC;
+                if sym.is_definition() && sym.kind() == object::SymbolKind::Text && !ifunc {
+                    self.got_defs.entry(off).or_insert(sym.address());
+                }
+                if let Ok(name) = sym.name() {
                     if !name.is_empty() {
                         self.got_names
                             .entry(off)
@@ -773,9 +787,13 @@ impl<'d> Binary<'d> {
             while dec.can_decode() {
                 let ins = dec.decode();
                 if flow(&ins) == Flow::IndirectJump && ins.is_ip_rel_memory_operand() {
-                    if let Some(name) = self.got_names.get(&ins.ip_rel_memory_address()) {
-                        let stub = addr + (ins.ip() - addr) / entsize * entsize;
+                    let slot = ins.ip_rel_memory_address();
+                    let stub = addr + (ins.ip() - addr) / entsize * entsize;
+                    if let Some(name) = self.got_names.get(&slot) {
                         self.plt_names.entry(stub).or_insert_with(|| name.clone());
+                    }
+                    if let Some(&def) = self.got_defs.get(&slot) {
+                        self.plt_defs.entry(stub).or_insert(def);
                     }
                 }
             }
@@ -1040,6 +1058,22 @@ impl<'d> Binary<'d> {
         self.plt_names.get(&addr).map(|s| s.as_str())
     }
 
+    /// The address of the function the file itself defines under the
+    /// symbol of the PLT stub at `addr` (libc's `free.plt`: libc's own
+    /// `free`), if `addr` is such a stub; never of an `STT_GNU_IFUNC`
+    /// symbol, whose address is its resolver's. The dynamic linker binds
+    /// the stub to this definition unless another object interposes one
+    /// of the same symbol.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.plt_definition(0), None);
+    /// ```
+    pub fn plt_definition(&self, addr: u64) -> Option<u64> {
+        self.plt_defs.get(&addr).copied()
+    }
+
     /// The symbol whose GOT slot is at `addr`, if any (a call through
     /// `[rip+X]` with `-fno-plt`).
     ///
@@ -1087,6 +1121,18 @@ impl<'d> Binary<'d> {
     /// ```
     pub fn except_tables(&self) -> &crate::except::ExceptTables {
         &self.except
+    }
+
+    /// The PLT stubs whose symbol the file itself defines
+    /// ([`Binary::plt_definition`]), in no order.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.plt_stubs().count(), 0); // an executable calls only imports
+    /// ```
+    pub fn plt_stubs(&self) -> impl Iterator<Item = u64> + '_ {
+        self.plt_defs.keys().copied()
     }
 
     /// Whether `addr` is inside a PLT section.
@@ -1182,6 +1228,8 @@ impl<'d> Binary<'d> {
             plt: Vec::new(),
             plt_names: FxHashMap::default(),
             got_names: FxHashMap::default(),
+            got_defs: FxHashMap::default(),
+            plt_defs: FxHashMap::default(),
             functions: Vec::new(),
             by_start: FxHashMap::default(),
             build_id: None,

@@ -283,6 +283,10 @@ pub struct Signatures {
     /// register save area, `mov [rsp+N], rdx`, for `va_arg`). A call
     /// passes one only if the caller wrote it, as for an unknown callee.
     optional: Vec<LocSet>,
+    /// The PLT stubs of symbols the binary itself defines
+    /// ([`Binary::plt_definition`]): (stub, the definition's index),
+    /// sorted.
+    plt: Vec<(u64, usize)>,
 }
 
 impl Found {
@@ -329,7 +333,13 @@ impl Signatures {
             sigs: vec![None; funcs.len()],
             sites: Vec::new(),
             optional: vec![LocSet::EMPTY; funcs.len()],
+            plt: Vec::new(),
         };
+        let mut plt: Vec<(u64, usize)> = (bin.plt_stubs())
+            .filter_map(|stub| Some((stub, sigs.index(bin.plt_definition(stub)?)?)))
+            .collect();
+        plt.sort_unstable();
+        sigs.plt = plt;
         let cfgs: Vec<FuncCfg> = funcs.par_iter().map(|f| recover(bin, f)).collect();
         let graph: Vec<Vec<usize>> = cfgs.iter().map(|c| sigs.callees(c)).collect();
         let order = CallOrder::of(&graph);
@@ -434,6 +444,21 @@ impl Signatures {
         (self.starts.get(k) == Some(&addr)).then_some(k)
     }
 
+    /// The callee of a direct call or jump to `addr`: the index of the
+    /// function starting there, or of the binary's own definition of the
+    /// symbol of the PLT stub there; and whether it is through the PLT
+    /// (another object may interpose its own definition: the call then
+    /// reads the definition's parameters, the interface both share, but
+    /// may clobber all the convention lets a callee clobber).
+    fn target(&self, addr: u64) -> Option<(usize, bool)> {
+        if let Some(k) = self.index(addr) {
+            return Some((k, false));
+        }
+        let k = self.plt.partition_point(|s| s.0 < addr);
+        let &(_, k) = self.plt.get(k).filter(|s| s.0 == addr)?;
+        Some((k, true))
+    }
+
     /// The functions a recovered function calls or tail-calls directly.
     fn callees(&self, cfg: &FuncCfg) -> Vec<usize> {
         let mut out: Vec<usize> = cfg
@@ -446,7 +471,7 @@ impl Signatures {
                 End::Branch(Target::Outside(a), _) | End::Branch(_, Target::Outside(a)) => Some(*a),
                 _ => None,
             }))
-            .filter_map(|a| self.index(a))
+            .filter_map(|a| Some(self.target(a)?.0))
             .collect();
         out.sort_unstable();
         out.dedup();
@@ -581,11 +606,13 @@ impl Signatures {
         };
         construct::construct(&mut f, &copts).ok()?;
         let sites = self.call_sites(cfg);
-        let callee_at = |i| {
+        let site_at = |i| {
             let at = origins.inst(i)?.address;
             let k = sites.partition_point(|&(a, _)| a < at);
             sites.get(k).filter(|s| s.0 == at).map(|s| s.1)
         };
+        let callee_at = |i| site_at(i).map(|(k, _)| k);
+        let through_plt = |i| site_at(i).is_some_and(|(_, plt)| plt);
         let mut indirect: Vec<(u64, LocSet)> = cfg
             .insts
             .iter()
@@ -602,6 +629,7 @@ impl Signatures {
         syscalls.sort_unstable_by_key(|s| s.0);
         let calls = CallSites {
             callee: &callee_at,
+            through_plt: &through_plt,
             site: &|i| origins.inst(i).map(|o| o.address),
             indirect: &indirect,
             syscalls: &syscalls,
@@ -676,9 +704,7 @@ impl Signatures {
                 let Some(k) = (calls.callee)(i) else {
                     continue;
                 };
-                let clobbers = self
-                    .sig(calls, k)
-                    .map_or(self.conv.call_writes, |s| s.clobbers());
+                let clobbers = self.call_clobbers(calls, i, k);
                 let mut read = LocSet::EMPTY;
                 for (l, &v) in clobbers.iter().zip(results.as_slice(f)) {
                     if used[v] {
@@ -734,9 +760,24 @@ impl Signatures {
         }
     }
 
+    /// What direct call `i` of function `k` clobbers: what `k` does not
+    /// preserve, or, through the PLT or without a signature, what the
+    /// convention lets a callee clobber.
+    fn call_clobbers(&self, calls: &CallSites<'_>, i: Inst, k: usize) -> LocSet {
+        match self.sig(calls, k) {
+            Some(s) if !(calls.through_plt)(i) => s.clobbers(),
+            _ => self.conv.call_writes,
+        }
+    }
+
     /// The callee's signature of call `i`, if one was found (not the
-    /// convention's).
+    /// convention's) and the call is not through the PLT (a call through
+    /// the PLT is an unknown callee's whose arguments the definition's
+    /// signature bounds: [`Signatures::unknown_calls`]).
     fn known<'s>(&'s self, calls: &CallSites<'s>, i: Inst) -> Option<&'s Signature> {
+        if (calls.through_plt)(i) {
+            return None;
+        }
         let k = (calls.callee)(i)?;
         self.sig(calls, k).filter(|s| !s.fallback)
     }
@@ -748,6 +789,19 @@ impl Signatures {
             Ok(at) => Some(&calls.cycle[at].sig),
             Err(_) => self.sigs[k].as_ref(),
         }
+    }
+
+    /// The signature of the binary's own definition of the callee of `i`,
+    /// a call through the PLT ([`Signatures::target`]), if it has one
+    /// (not the convention's). A positional argument it does not read is
+    /// not one the call passes: the stub binds the call to this
+    /// definition (interposition by another object is not modelled).
+    fn plt_definition<'s>(&'s self, calls: &CallSites<'s>, i: Inst) -> Option<&'s Signature> {
+        if !(calls.through_plt)(i) {
+            return None;
+        }
+        let k = (calls.callee)(i)?;
+        self.sig(calls, k).filter(|s| !s.fallback)
     }
 
     /// The optional parameters of function `k` (as [`Signatures::sig`]).
@@ -828,11 +882,13 @@ impl Signatures {
                     }
                 };
                 let mut reads = self.conv.call_reads;
+                let defined = self.plt_definition(calls, i);
                 for list in &self.conv.positional {
                     let last = list.iter().rposition(|&l| written(l) == Some(true));
                     let past = last.map_or(0, |p| p + 1);
-                    for &l in &list[past..] {
-                        if !own.contains(l) {
+                    for (at, &l) in list.iter().enumerate() {
+                        let unread = defined.is_some_and(|d| !d.params.contains(l));
+                        if (at >= past || unread) && !own.contains(l) {
                             reads.remove(l);
                         }
                     }
@@ -886,13 +942,14 @@ impl Signatures {
     }
 
     /// The direct calls and tail jumps of a recovered function: (the
-    /// instruction's address, the callee's index), sorted.
-    fn call_sites(&self, cfg: &FuncCfg) -> Vec<(u64, usize)> {
-        let mut out: Vec<(u64, usize)> = cfg
+    /// instruction's address, (the callee's index, whether through the
+    /// PLT: [`Signatures::target`])), sorted.
+    fn call_sites(&self, cfg: &FuncCfg) -> Vec<(u64, (usize, bool))> {
+        let mut out: Vec<(u64, (usize, bool))> = cfg
             .insts
             .iter()
             .filter(|i| matches!(i.access.flow, Flow::Call | Flow::Jump))
-            .filter_map(|i| Some((i.ins.ip(), self.index(i.ins.near_branch_target())?)))
+            .filter_map(|i| Some((i.ins.ip(), self.target(i.ins.near_branch_target())?)))
             .collect();
         out.sort_unstable();
         out
@@ -928,6 +985,8 @@ impl Signatures {
 /// indirect call's own operands read (by address, sorted).
 struct CallSites<'a> {
     callee: &'a dyn Fn(Inst) -> Option<usize>,
+    /// Whether a direct call goes through the PLT ([`Signatures::target`]).
+    through_plt: &'a dyn Fn(Inst) -> bool,
     site: &'a dyn Fn(Inst) -> Option<u64>,
     indirect: &'a [(u64, LocSet)],
     /// The registers each `syscall`'s operands read (by address, sorted).

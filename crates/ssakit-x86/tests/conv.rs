@@ -193,3 +193,38 @@ fn variadic_functions_tell_their_unnamed_arguments() {
         assert_eq!(s.unnamed.difference(s.params), LocSet::EMPTY, "{s}");
     }
 }
+
+/// A call through the PLT of a symbol libc itself defines passes only
+/// what libc's definition reads (`clearenv` calls `free` after a
+/// `cmpxchg` that wrote `edx`: no `rsi`, no `rdx`). The
+/// names are those of this machine's libc (skipped without it).
+#[test]
+fn plt_and_variadic_calls_pass_what_the_callee_takes() {
+    let Ok(elf) = std::fs::read("/usr/lib/x86_64-linux-gnu/libc.so.6") else {
+        eprintln!("skipped: no /usr/lib/x86_64-linux-gnu/libc.so.6");
+        return;
+    };
+    let bin = Binary::parse(&elf).unwrap();
+    let start = |names: &[&str]| {
+        let f = bin
+            .functions()
+            .iter()
+            .find(|f| names.contains(&f.name.as_str()));
+        f.unwrap().extent.start
+    };
+    let free = bin.plt_stubs().find(|&s| bin.plt_name(s) == Some("free"));
+    assert_eq!(
+        free.and_then(|s| bin.plt_definition(s)),
+        Some(start(&["free", "__libc_free", "__free"]))
+    );
+    let sigs = Signatures::infer(&bin, true);
+    let args = |names: &[&str]| {
+        let s = sigs.at(start(names)).unwrap();
+        let named = s.params.difference(s.unnamed);
+        let mut out: Vec<&str> = named.iter().map(|l| l.name()).collect();
+        out.retain(|n| !["rsp", "rax", "rbx", "rbp"].contains(n) && !n.starts_with("r1"));
+        out
+    };
+    assert_eq!(args(&["clearenv"]), Vec::<&str>::new());
+    assert_eq!(args(&["getpwnam"]), vec!["rdi"]);
+}
