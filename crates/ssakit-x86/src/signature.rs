@@ -676,9 +676,9 @@ impl Signatures {
         // Two rounds: the vector results of unknown calls carry a value
         // only where the first round found them used.
         let first = self.unknown_calls(f, calls, &values, None);
-        let (used, _) = values.used(f, results, preserved, &all, &first);
+        let (used, _) = values.used(f, results, preserved, &all, &first, is_store);
         let unknown = self.unknown_calls(f, calls, &values, Some(&used));
-        let (used, why) = values.used(f, results, preserved, &all, &unknown);
+        let (used, why) = values.used(f, results, preserved, &all, &unknown, is_store);
         if std::env::var_os("SSAKIT_SIGNATURE_WHY").is_some() {
             self.explain(f, calls, &used, &why);
         }
@@ -688,10 +688,11 @@ impl Signatures {
                 params.insert(l);
             }
         }
-        let (beyond_stores, _) = values.used(f, results, LocSet::ALL, &all, &unknown);
+        let (beyond_stores, _) =
+            values.used(f, results, LocSet::ALL, &all, &unknown, is_any_store);
         let mut optional = LocSet::EMPTY;
         for (&l, &p) in all.iter().zip(f.params()) {
-            if params.contains(l) && !beyond_stores[p] && l.kind() == crate::regs::LocKind::Gpr {
+            if params.contains(l) && !beyond_stores[p] && l.kind() != crate::regs::LocKind::Flag {
                 optional.insert(l);
             }
         }
@@ -1148,6 +1149,13 @@ fn is_store(name: &str) -> bool {
     name.starts_with("i64.store") || name.starts_with("i32.store")
 }
 
+/// Whether an operator stores its last operand to memory: one of the
+/// set ([`is_store`]) or a whole-register vector move to memory
+/// (`movaps [rsp+0x50], xmm0`, the vector part of a register save area).
+fn is_any_store(name: &str) -> bool {
+    is_store(name) || matches!(name, "x86.movaps.w" | "x86.movups.w")
+}
+
 /// What one SSA value certainly is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Origin {
@@ -1357,8 +1365,9 @@ impl Values {
     /// origin's, then closed backward through copies and phis (an
     /// argument of an unknown callee that the function wrote, only
     /// through the values it wrote); with the first use that reached
-    /// each (`None`: a terminator). A store of the entry value of a
-    /// location of `preserved` is not a use.
+    /// each (`None`: a terminator). A store (an operator `stores` says
+    /// is one) of the entry value of a location of `preserved` is not a
+    /// use.
     fn used(
         &self,
         f: &Function,
@@ -1366,6 +1375,7 @@ impl Values {
         preserved: LocSet,
         all: &[Loc],
         unknown: &Unknown,
+        stores: fn(&str) -> bool,
     ) -> (SecondaryMap<Var, bool>, SecondaryMap<Var, Option<Inst>>) {
         let mut used = SecondaryMap::new(false);
         let mut work = Vec::new();
@@ -1385,7 +1395,7 @@ impl Values {
                 root.set(Some(i));
                 match f.inst(i) {
                     InstData::Phi { dst, .. } | InstData::Copy { dst, .. } => defs[*dst] = Some(i),
-                    InstData::Op { op, args, .. } if is_store(f.operator_name(*op)) => {
+                    InstData::Op { op, args, .. } if stores(f.operator_name(*op)) => {
                         // A preserved register's entry value stored (saved,
                         // `push rbx` left in memory) is not a use.
                         let args = args.as_slice(f);
@@ -1657,12 +1667,16 @@ mod tests {
     }
 
     #[test]
-    fn optional_operands() {
+    fn optional_operands_and_vector_saves() {
         // A call reading (rsp, rdi, rsi, xmm0): the operands of rsi and
         // xmm0, optional, are bits 2 and 3.
         let locs = [Loc::RSP, Loc::RDI, Loc::RSI, Loc::xmm(0)];
         let optional = LocSet::of(&[Loc::RSI, Loc::xmm(0), Loc::R9]);
         assert_eq!(mask_of(optional, &locs), 0b1100);
+        // The vector part of a register save area is a store of the
+        // register; only the set's stores count for `is_store`.
+        assert!(is_any_store("x86.movaps.w") && is_any_store("i64.store"));
+        assert!(!is_store("x86.movaps.w") && !is_any_store("x86.movaps"));
     }
 
     #[test]

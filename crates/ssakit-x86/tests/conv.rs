@@ -196,7 +196,9 @@ fn variadic_functions_tell_their_unnamed_arguments() {
 
 /// A call through the PLT of a symbol libc itself defines passes only
 /// what libc's definition reads (`clearenv` calls `free` after a
-/// `cmpxchg` that wrote `edx`: no `rsi`, no `rdx`). The
+/// `cmpxchg` that wrote `edx`: no `rsi`, no `rdx`); a variadic callee's
+/// vector save area takes only the vectors its caller wrote (`tmpnam`
+/// passes none to `sprintf`). The
 /// names are those of this machine's libc (skipped without it).
 #[test]
 fn plt_and_variadic_calls_pass_what_the_callee_takes() {
@@ -227,4 +229,5 @@ fn plt_and_variadic_calls_pass_what_the_callee_takes() {
     };
     assert_eq!(args(&["clearenv"]), Vec::<&str>::new());
     assert_eq!(args(&["getpwnam"]), vec!["rdi"]);
+    assert_eq!(args(&["tmpnam"]), vec!["rdi"]);
 }
