@@ -857,7 +857,8 @@ impl Signatures {
                         (calls.callee)(i).map_or(LocSet::EMPTY, |k| self.optional_of(calls, k));
                     if !optional.is_empty() {
                         locs = sig.call_args(&self.conv);
-                        out.skip[i] = self.optional_skip(optional, &locs, args.as_slice(f), &moved);
+                        let args = args.as_slice(f);
+                        out.skip[i] = self.optional_skip(optional, &locs, args, &moved, values);
                         out.weak[i] = mask_of(optional, &locs);
                     }
                     continue;
@@ -913,26 +914,47 @@ impl Signatures {
     /// callee with `optional` parameters that it does not pass: in each
     /// positional list, the optional ones past the last register the
     /// caller wrote (`real`) or passes as a parameter that is not optional.
+    /// The vector list of a System V variadic callee (its vector
+    /// parameters optional: only saved for `va_arg`) is cut instead by
+    /// `al` where it is a constant (`values`): the ABI's count of the
+    /// vector registers a variadic call passes (`mov eax, 1` before
+    /// `sprintf(buf, "%g", x)` passes `xmm0`).
     fn optional_skip(
         &self,
         optional: LocSet,
         locs: &[Loc],
         args: &[Operand],
         real: &SecondaryMap<Var, bool>,
+        values: &Values,
     ) -> u64 {
+        let operand = |l: Loc| Some(args.get(locs.iter().position(|&m| m == l)?)?);
         let passed = |l: Loc| {
-            let Some(k) = locs.iter().position(|&m| m == l) else {
+            let Some(a) = operand(l) else {
                 return false;
             };
             !optional.contains(l)
-                || args.get(k).is_some_and(|a| match a {
+                || match a {
                     Operand::Var(v) => real[*v],
                     _ => true,
-                })
+                }
         };
+        let variadic = self.conv.kind == crate::conv::ConvKind::SystemV
+            && optional.iter().any(|l| l.kind() == crate::regs::LocKind::Vector);
+        let al = operand(Loc::RAX)
+            .and_then(|a| match a {
+                Operand::Const(c) => Some(*c),
+                Operand::Var(v) => values.constant[*v],
+                _ => None,
+            })
+            .filter(|_| variadic)
+            .map(|c| (c & 0xff).min(8) as usize);
         let mut skip = 0;
         for list in &self.conv.positional {
-            let past = list.iter().rposition(|&l| passed(l)).map_or(0, |p| p + 1);
+            let vectors = list.first().is_some_and(|l| l.kind() == crate::regs::LocKind::Vector);
+            let past = match al.filter(|_| vectors) {
+                Some(n) => n,
+                None => list.iter().rposition(|&l| passed(l)).map_or(0, |p| p + 1),
+            };
             for &l in &list[past..] {
                 if let Some(k) = locs.iter().position(|&m| m == l).filter(|&k| k < 64) {
                     skip |= 1 << k;
@@ -1677,6 +1699,42 @@ mod tests {
         // register; only the set's stores count for `is_store`.
         assert!(is_any_store("x86.movaps.w") && is_any_store("i64.store"));
         assert!(!is_store("x86.movaps.w") && !is_any_store("x86.movaps"));
+    }
+
+    #[test]
+    fn al_counts_the_vectors_a_variadic_call_passes() {
+        // A call (rsp, rdi, rax, xmm0, xmm1) of a variadic callee whose
+        // vector parameters are optional (its save area): `xmm1` written,
+        // `xmm0` the caller's entry value. With `al` = 1 the call passes
+        // `xmm0` and not `xmm1` (bit 4); with `al` unknown, both, up to
+        // the last written.
+        let src = "function f(rdi, x0, x1) {\nentry:\n    a = 1\n    ret a\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(0);
+        let (rdi, x0, x1) = (f.params()[0], f.params()[1], f.params()[2]);
+        let InstData::Copy { dst: a, .. } = *f.inst(f.block_insts(f.layout()[0])[0]) else {
+            unreachable!()
+        };
+        let sigs = Signatures {
+            conv: Convention::of_kind(crate::conv::ConvKind::SystemV),
+            starts: Vec::new(),
+            sigs: Vec::new(),
+            sites: Vec::new(),
+            optional: Vec::new(),
+            plt: Vec::new(),
+        };
+        let values = Values::of(&f);
+        let mut real = SecondaryMap::new(false);
+        real[x1] = true;
+        let locs = [Loc::RSP, Loc::RDI, Loc::RAX, Loc::xmm(0), Loc::xmm(1)];
+        let optional = LocSet::of(&[Loc::xmm(0), Loc::xmm(1)]);
+        let mut args = [Operand::Const(0); 5];
+        for (k, v) in [rdi, a, x0, x1].into_iter().enumerate() {
+            args[k + 1] = Operand::Var(v);
+        }
+        assert_eq!(sigs.optional_skip(optional, &locs, &args, &real, &values), 1 << 4);
+        args[2] = Operand::Var(rdi);
+        assert_eq!(sigs.optional_skip(optional, &locs, &args, &real, &values), 0);
     }
 
     #[test]

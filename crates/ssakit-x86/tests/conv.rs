@@ -197,8 +197,9 @@ fn variadic_functions_tell_their_unnamed_arguments() {
 /// A call through the PLT of a symbol libc itself defines passes only
 /// what libc's definition reads (`clearenv` calls `free` after a
 /// `cmpxchg` that wrote `edx`: no `rsi`, no `rdx`); a variadic callee's
-/// vector save area takes only the vectors its caller wrote (`tmpnam`
-/// passes none to `sprintf`). The
+/// vector save area takes only the vectors its caller wrote, or, when
+/// `al` is a constant, the ABI's count of them (`gcvt` passes its
+/// `double` to `sprintf` with `mov eax, 1`; `tmpnam` passes none). The
 /// names are those of this machine's libc (skipped without it).
 #[test]
 fn plt_and_variadic_calls_pass_what_the_callee_takes() {
@@ -229,5 +230,6 @@ fn plt_and_variadic_calls_pass_what_the_callee_takes() {
     };
     assert_eq!(args(&["clearenv"]), Vec::<&str>::new());
     assert_eq!(args(&["getpwnam"]), vec!["rdi"]);
+    assert_eq!(args(&["gcvt"]), vec!["rsi", "rdi", "xmm0"]);
     assert_eq!(args(&["tmpnam"]), vec!["rdi"]);
 }
