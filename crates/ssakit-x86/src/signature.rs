@@ -847,7 +847,8 @@ impl Signatures {
                 if let InstData::Op { op, args, .. } = f.inst(i) {
                     if f.operator_name(*op) == "x86.syscall.x" {
                         let reads = site.map_or(LocSet::EMPTY, |a| reads_at(calls.syscalls, a));
-                        out.skip[i] = syscall_skip(reads, args.as_slice(f), values, &moved);
+                        let (skip, weak) = syscall_skip(reads, args.as_slice(f), values, &moved);
+                        (out.skip[i], out.weak[i]) = (skip, weak);
                         continue;
                     }
                 }
@@ -1061,25 +1062,33 @@ struct Unknown {
 /// are not its arguments: when its number in `rax` is a constant of
 /// known arity, the argument registers past that arity; for a call whose
 /// operation decides its arguments ([`crate::syscalls::by_operation`]),
-/// also those past the last one the caller wrote (`real`), as for an
-/// unknown callee.
+/// or whose number is not a constant (`INTERNAL_SYSCALL_NCS`: the number
+/// loaded from memory), also those past the last one the caller wrote
+/// (`real`; all six when it wrote none), as for an unknown callee; and
+/// then which operands are arguments read weakly, as an unknown
+/// callee's (an argument written on some path reads only what was
+/// written: [`Unknown::weak`]).
 fn syscall_skip(
     reads: LocSet,
     args: &[Operand],
     values: &Values,
     real: &SecondaryMap<Var, bool>,
-) -> u64 {
+) -> (u64, u64) {
     let pos = |l: Loc| reads.iter().position(|m| m == l).filter(|&k| k < 64);
     let nr = pos(Loc::RAX).and_then(|k| match args.get(k)? {
         Operand::Const(c) => Some(*c),
         Operand::Var(v) => values.constant[*v],
         _ => None,
     });
-    let Some((nr, mut n)) = nr.and_then(|nr| Some((nr, crate::syscalls::arg_count(nr)?))) else {
-        return 0;
-    };
     let arg_regs = &crate::syscalls::ARGS;
-    if crate::syscalls::by_operation(nr) {
+    let (mut n, by_operation) = match nr {
+        None => (arg_regs.len(), true),
+        Some(nr) => match crate::syscalls::arg_count(nr) {
+            Some(n) => (n, crate::syscalls::by_operation(nr)),
+            None => return (0, 0),
+        },
+    };
+    if by_operation {
         let written = |l: Loc| {
             pos(l).and_then(|k| args.get(k)).is_some_and(|a| match a {
                 Operand::Var(v) => real[*v],
@@ -1097,7 +1106,11 @@ fn syscall_skip(
             skip |= 1 << k;
         }
     }
-    skip
+    let weak = match by_operation {
+        true => arg_regs[..n].iter().filter_map(|&l| pos(l)).map(|k| 1 << k).sum(),
+        false => 0,
+    };
+    (skip, weak)
 }
 
 /// The value of the width change `name` applied to `c` (`mov eax, r8d`
@@ -1735,6 +1748,43 @@ mod tests {
         assert_eq!(sigs.optional_skip(optional, &locs, &args, &real, &values), 1 << 4);
         args[2] = Operand::Var(rdi);
         assert_eq!(sigs.optional_skip(optional, &locs, &args, &real, &values), 0);
+    }
+
+    #[test]
+    fn a_syscall_of_unknown_number_reads_up_to_the_last_argument_written() {
+        // `mov eax, [rbx]; syscall` with rdi and rsi written, rdx, r10,
+        // r8 and r9 the entry values: the number is not a constant, so
+        // the call reads rdi and rsi (weakly: only what was written),
+        // as an unknown callee's; `read` (0) reads its three.
+        let src = "function f(n, w, e) {\nentry:\n    z = 0\n    ret z\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(0);
+        let (n, w, e) = (f.params()[0], f.params()[1], f.params()[2]);
+        let InstData::Copy { dst: zero, .. } = *f.inst(f.block_insts(f.layout()[0])[0]) else {
+            unreachable!()
+        };
+        let values = Values::of(&f);
+        let mut real = SecondaryMap::new(false);
+        real[w] = true;
+        let reads = LocSet::of(&crate::syscalls::ARGS).union(LocSet::of(&[Loc::RAX]));
+        let order: Vec<Loc> = reads.iter().collect();
+        let bit = |l: Loc| 1u64 << order.iter().position(|&m| m == l).unwrap();
+        let args: Vec<Operand> = order
+            .iter()
+            .map(|&l| match l {
+                Loc::RAX => Operand::Var(n),
+                Loc::RDI | Loc::RSI => Operand::Var(w),
+                _ => Operand::Var(e),
+            })
+            .collect();
+        let past = [Loc::RDX, Loc::R10, Loc::R8, Loc::R9];
+        let skip: u64 = past.iter().map(|&l| bit(l)).sum();
+        let weak = bit(Loc::RDI) | bit(Loc::RSI);
+        assert_eq!(syscall_skip(reads, &args, &values, &real), (skip, weak));
+        let mut read = args.clone();
+        read[order.iter().position(|&l| l == Loc::RAX).unwrap()] = Operand::Var(zero);
+        let skip: u64 = [Loc::R10, Loc::R8, Loc::R9].iter().map(|&l| bit(l)).sum();
+        assert_eq!(syscall_skip(reads, &read, &values, &real), (skip, 0));
     }
 
     #[test]
