@@ -32,8 +32,9 @@
 //!   *used*: read by an operation, a call, a branch, or returned as a
 //!   result, directly or through copies and phis (a backward closure
 //!   from those uses). A value only saved and restored, or returned at
-//!   its own location, is not a use, nor is the store of a preserved
-//!   location's entry value (its save in a slot left in memory);
+//!   its own location, is not a use, nor is the store of a callee-saved
+//!   register's entry value (its save in a slot left in memory); the
+//!   store of an argument register's is (`mov [rdi+8], rsi`);
 //!   the flags are never parameters (no convention passes a value in
 //!   them; System V and Go keep `DF` clear across calls);
 //! * an **unknown callee** (indirect, through the PLT or GOT, of a
@@ -52,16 +53,27 @@
 //!   passes its own parameters on to an unknown callee unchanged,
 //!   writing none, loses them: the price of not counting every argument
 //!   register as every caller's parameter;
+//! * a call through the **PLT stub** of a symbol the binary itself
+//!   defines ([`Binary::plt_definition`]: libc's `free.plt`) is an
+//!   unknown callee's (another object may interpose its own definition,
+//!   so it clobbers what the convention allows), but it passes no
+//!   positional argument the definition does not read; the definition
+//!   is analysed first (the stub is an edge of the call graph);
 //! * a `syscall` whose number in `rax` is a constant (through copies,
 //!   phis and width changes) reads only its call's arguments (`rdi rsi
 //!   rdx r10 r8 r9` up to the kernel's arity); a call whose operation
-//!   decides how many it takes (`futex`, `ioctl`, `fcntl`, ...) reads
-//!   them up to the last one the caller wrote, as an unknown callee;
-//! * a general register whose entry value a function only stores to
-//!   memory (the register save area of a variadic function, for
-//!   `va_arg`) is an **optional** parameter: a call passes it only up to
-//!   the last argument register its caller wrote or passes as a
-//!   parameter that is not optional;
+//!   decides how many it takes (`futex`, `ioctl`, `fcntl`, ...), or
+//!   whose number is not a constant, reads them up to the last one the
+//!   caller wrote, as an unknown callee (and, as for one, an argument
+//!   written on some path reads only what was written);
+//! * a register whose entry value a function only stores to memory (the
+//!   register save area of a variadic function, for `va_arg`: `mov`
+//!   for the general ones, `movaps` for the vectors) is an **optional**
+//!   parameter: a call passes it only up to the last argument register
+//!   its caller wrote or passes as a parameter that is not optional (and
+//!   one written on some path only with what was written); the vector
+//!   ones of a System V callee only up to `al` where it is a constant,
+//!   the ABI's count of the vector registers a variadic call passes;
 //! * the **stack parameters** (with `--stack`) are the words of the
 //!   caller's frame the function loads ([`crate::slots`]'s *incoming*
 //!   accesses: 8 bytes above the entry `rsp` and up).
@@ -676,9 +688,13 @@ impl Signatures {
         // Two rounds: the vector results of unknown calls carry a value
         // only where the first round found them used.
         let first = self.unknown_calls(f, calls, &values, None);
-        let (used, _) = values.used(f, results, preserved, &all, &first, is_store);
+        // Only the callee-saved registers' saves are not uses: a store of
+        // an argument register the function never writes (`mov [rdi+8],
+        // rsi`, rsi preserved as it is untouched) stores a parameter.
+        let saves = self.conv.preserved;
+        let (used, _) = values.used(f, results, saves, &all, &first, is_store);
         let unknown = self.unknown_calls(f, calls, &values, Some(&used));
-        let (used, why) = values.used(f, results, preserved, &all, &unknown, is_store);
+        let (used, why) = values.used(f, results, saves, &all, &unknown, is_store);
         if std::env::var_os("SSAKIT_SIGNATURE_WHY").is_some() {
             self.explain(f, calls, &used, &why);
         }

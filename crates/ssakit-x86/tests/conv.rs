@@ -199,7 +199,8 @@ fn variadic_functions_tell_their_unnamed_arguments() {
 /// `cmpxchg` that wrote `edx`: no `rsi`, no `rdx`); a variadic callee's
 /// vector save area takes only the vectors its caller wrote, or, when
 /// `al` is a constant, the ABI's count of them (`gcvt` passes its
-/// `double` to `sprintf` with `mov eax, 1`; `tmpnam` passes none). The
+/// `double` to `sprintf` with `mov eax, 1`; `tmpnam` passes none); a
+/// parameter only stored is one (`pthread_attr_setguardsize`). The
 /// names are those of this machine's libc (skipped without it).
 #[test]
 fn plt_and_variadic_calls_pass_what_the_callee_takes() {
@@ -232,4 +233,8 @@ fn plt_and_variadic_calls_pass_what_the_callee_takes() {
     assert_eq!(args(&["getpwnam"]), vec!["rdi"]);
     assert_eq!(args(&["gcvt"]), vec!["rsi", "rdi", "xmm0"]);
     assert_eq!(args(&["tmpnam"]), vec!["rdi"]);
+    // An argument register only stored (`mov [rdi+0x10], rsi`) and
+    // otherwise untouched, so "preserved", is still a parameter: only
+    // the callee-saved registers' saves are not uses.
+    assert_eq!(args(&["pthread_attr_setguardsize"]), vec!["rsi", "rdi"]);
 }
