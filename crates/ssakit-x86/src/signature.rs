@@ -704,8 +704,7 @@ impl Signatures {
                 params.insert(l);
             }
         }
-        let (beyond_stores, _) =
-            values.used(f, results, LocSet::ALL, &all, &unknown, is_any_store);
+        let (beyond_stores, _) = values.used(f, results, LocSet::ALL, &all, &unknown, is_any_store);
         let mut optional = LocSet::EMPTY;
         for (&l, &p) in all.iter().zip(f.params()) {
             if params.contains(l) && !beyond_stores[p] && l.kind() != crate::regs::LocKind::Flag {
@@ -944,7 +943,7 @@ impl Signatures {
         real: &SecondaryMap<Var, bool>,
         values: &Values,
     ) -> u64 {
-        let operand = |l: Loc| Some(args.get(locs.iter().position(|&m| m == l)?)?);
+        let operand = |l: Loc| args.get(locs.iter().position(|&m| m == l)?);
         let passed = |l: Loc| {
             let Some(a) = operand(l) else {
                 return false;
@@ -956,7 +955,9 @@ impl Signatures {
                 }
         };
         let variadic = self.conv.kind == crate::conv::ConvKind::SystemV
-            && optional.iter().any(|l| l.kind() == crate::regs::LocKind::Vector);
+            && optional
+                .iter()
+                .any(|l| l.kind() == crate::regs::LocKind::Vector);
         let al = operand(Loc::RAX)
             .and_then(|a| match a {
                 Operand::Const(c) => Some(*c),
@@ -967,7 +968,9 @@ impl Signatures {
             .map(|c| (c & 0xff).min(8) as usize);
         let mut skip = 0;
         for list in &self.conv.positional {
-            let vectors = list.first().is_some_and(|l| l.kind() == crate::regs::LocKind::Vector);
+            let vectors = list
+                .first()
+                .is_some_and(|l| l.kind() == crate::regs::LocKind::Vector);
             let past = match al.filter(|_| vectors) {
                 Some(n) => n,
                 None => list.iter().rposition(|&l| passed(l)).map_or(0, |p| p + 1),
@@ -1055,7 +1058,9 @@ fn reads_at(list: &[(u64, LocSet)], at: u64) -> LocSet {
 /// that read a location of `set`.
 fn mask_of(set: LocSet, locs: &[Loc]) -> u64 {
     let bits = locs.iter().enumerate().take(64);
-    bits.filter(|(_, l)| set.contains(**l)).map(|(k, _)| 1 << k).sum()
+    bits.filter(|(_, l)| set.contains(**l))
+        .map(|(k, _)| 1 << k)
+        .sum()
 }
 
 /// The calls of unknown callees of one function.
@@ -1123,7 +1128,11 @@ fn syscall_skip(
         }
     }
     let weak = match by_operation {
-        true => arg_regs[..n].iter().filter_map(|&l| pos(l)).map(|k| 1 << k).sum(),
+        true => arg_regs[..n]
+            .iter()
+            .filter_map(|&l| pos(l))
+            .map(|k| 1 << k)
+            .sum(),
         false => 0,
     };
     (skip, weak)
@@ -1761,9 +1770,15 @@ mod tests {
         for (k, v) in [rdi, a, x0, x1].into_iter().enumerate() {
             args[k + 1] = Operand::Var(v);
         }
-        assert_eq!(sigs.optional_skip(optional, &locs, &args, &real, &values), 1 << 4);
+        assert_eq!(
+            sigs.optional_skip(optional, &locs, &args, &real, &values),
+            1 << 4
+        );
         args[2] = Operand::Var(rdi);
-        assert_eq!(sigs.optional_skip(optional, &locs, &args, &real, &values), 0);
+        assert_eq!(
+            sigs.optional_skip(optional, &locs, &args, &real, &values),
+            0
+        );
     }
 
     #[test]
