@@ -166,6 +166,11 @@ pub struct Binary<'d> {
     /// address.
     got_defs: FxHashMap<u64, u64>,
     plt_defs: FxHashMap<u64, u64>,
+    /// The GOT slots and PLT stubs an IFUNC's resolver fills (an
+    /// `R_X86_64_IRELATIVE` relocation's addend, or an `STT_GNU_IFUNC`
+    /// symbol the file defines): slot or stub, the resolver's address.
+    got_resolvers: FxHashMap<u64, u64>,
+    plt_resolvers: FxHashMap<u64, u64>,
     functions: Vec<FuncInfo>,
     by_start: FxHashMap<u64, u32>,
     /// The GNU build-id's bytes and the `.gnu_debuglink` CRC, if any.
@@ -571,6 +576,8 @@ impl<'d> Binary<'d> {
             got_names: FxHashMap::default(),
             got_defs: FxHashMap::default(),
             plt_defs: FxHashMap::default(),
+            got_resolvers: FxHashMap::default(),
+            plt_resolvers: FxHashMap::default(),
             functions: Vec::new(),
             by_start: FxHashMap::default(),
             build_id: file.build_id().ok().flatten(),
@@ -761,6 +768,11 @@ impl<'d> Binary<'d> {
             return;
         };
         for (off, rel) in relocs {
+            if let object::RelocationFlags::Elf { r_type } = rel.flags() {
+                if r_type == R_X86_64_IRELATIVE {
+                    self.got_resolvers.entry(off).or_insert(rel.addend() as u64);
+                }
+            }
             if let RelocationTarget::Symbol(i) = rel.target() {
                 let Ok(sym) = dynsym.symbol_by_index(i) else {
                     continue;
@@ -768,6 +780,9 @@ impl<'d> Binary<'d> {
                 let ifunc = sym.elf_symbol().st_type() == object::elf::STT_GNU_IFUNC;
                 if sym.is_definition() && sym.kind() == object::SymbolKind::Text && !ifunc {
                     self.got_defs.entry(off).or_insert(sym.address());
+                }
+                if sym.is_definition() && ifunc {
+                    self.got_resolvers.entry(off).or_insert(sym.address());
                 }
                 if let Ok(name) = sym.name() {
                     if !name.is_empty() {
@@ -794,6 +809,9 @@ impl<'d> Binary<'d> {
                     }
                     if let Some(&def) = self.got_defs.get(&slot) {
                         self.plt_defs.entry(stub).or_insert(def);
+                    }
+                    if let Some(&resolver) = self.got_resolvers.get(&slot) {
+                        self.plt_resolvers.entry(stub).or_insert(resolver);
                     }
                 }
             }
@@ -1123,8 +1141,25 @@ impl<'d> Binary<'d> {
         &self.except
     }
 
+    /// The resolver of the IFUNC whose GOT slot the PLT stub at `addr`
+    /// jumps through, if it is such a stub: the addend of the slot's
+    /// `R_X86_64_IRELATIVE` relocation (libc's `*ABS*+0x9f1c0@plt`, one
+    /// of `memcpy`'s), or the address of an `STT_GNU_IFUNC` symbol the
+    /// file defines. The dynamic linker fills the slot with what the
+    /// resolver returns.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.plt_resolver(0), None);
+    /// ```
+    pub fn plt_resolver(&self, addr: u64) -> Option<u64> {
+        self.plt_resolvers.get(&addr).copied()
+    }
+
     /// The PLT stubs whose symbol the file itself defines
-    /// ([`Binary::plt_definition`]), in no order.
+    /// ([`Binary::plt_definition`]) or an IFUNC's resolver fills
+    /// ([`Binary::plt_resolver`]), in no order.
     ///
     /// ```
     /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
@@ -1132,7 +1167,11 @@ impl<'d> Binary<'d> {
     /// assert_eq!(bin.plt_stubs().count(), 0); // an executable calls only imports
     /// ```
     pub fn plt_stubs(&self) -> impl Iterator<Item = u64> + '_ {
-        self.plt_defs.keys().copied()
+        let resolved = self
+            .plt_resolvers
+            .keys()
+            .filter(|s| !self.plt_defs.contains_key(s));
+        self.plt_defs.keys().chain(resolved).copied()
     }
 
     /// Whether `addr` is inside a PLT section.
@@ -1230,6 +1269,8 @@ impl<'d> Binary<'d> {
             got_names: FxHashMap::default(),
             got_defs: FxHashMap::default(),
             plt_defs: FxHashMap::default(),
+            got_resolvers: FxHashMap::default(),
+            plt_resolvers: FxHashMap::default(),
             functions: Vec::new(),
             by_start: FxHashMap::default(),
             build_id: None,

@@ -58,7 +58,10 @@
 //!   unknown callee's (another object may interpose its own definition,
 //!   so it clobbers what the convention allows), but it passes no
 //!   positional argument the definition does not read; the definition
-//!   is analysed first (the stub is an edge of the call graph);
+//!   is analysed first (the stub is an edge of the call graph). A stub
+//!   an IFUNC's resolver fills ([`Binary::plt_resolver`]: libc's
+//!   `memcpy`, `strlen`) passes none that no function the resolver may
+//!   return (the addresses it computes, `lea rdx, [rip+X]`) reads;
 //! * a `syscall` whose number in `rax` is a constant (through copies,
 //!   phis and width changes) reads only its call's arguments (`rdi rsi
 //!   rdx r10 r8 r9` up to the kernel's arity); a call whose operation
@@ -299,6 +302,9 @@ pub struct Signatures {
     /// ([`Binary::plt_definition`]): (stub, the definition's index),
     /// sorted.
     plt: Vec<(u64, usize)>,
+    /// The PLT stubs an IFUNC's resolver fills ([`Binary::plt_resolver`]):
+    /// (stub, the functions the resolver may return), sorted.
+    ifunc: Vec<(u64, Vec<usize>)>,
 }
 
 impl Found {
@@ -346,6 +352,7 @@ impl Signatures {
             sites: Vec::new(),
             optional: vec![LocSet::EMPTY; funcs.len()],
             plt: Vec::new(),
+            ifunc: Vec::new(),
         };
         let mut plt: Vec<(u64, usize)> = (bin.plt_stubs())
             .filter_map(|stub| Some((stub, sigs.index(bin.plt_definition(stub)?)?)))
@@ -353,6 +360,15 @@ impl Signatures {
         plt.sort_unstable();
         sigs.plt = plt;
         let cfgs: Vec<FuncCfg> = funcs.par_iter().map(|f| recover(bin, f)).collect();
+        let mut ifunc: Vec<(u64, Vec<usize>)> = (bin.plt_stubs())
+            .filter_map(|stub| {
+                let r = sigs.index(bin.plt_resolver(stub)?)?;
+                Some((stub, sigs.resolved(&cfgs[r], r)))
+            })
+            .filter(|(_, ks)| !ks.is_empty())
+            .collect();
+        ifunc.sort_unstable();
+        sigs.ifunc = ifunc;
         let graph: Vec<Vec<usize>> = cfgs.iter().map(|c| sigs.callees(c)).collect();
         let order = CallOrder::of(&graph);
         let mut reads_after = vec![LocSet::EMPTY; funcs.len()];
@@ -471,6 +487,30 @@ impl Signatures {
         Some((k, true))
     }
 
+    /// The functions an IFUNC's resolver `cfg` (function `r`) may return:
+    /// those whose address it computes (`lea rax, [rip+X]`), as glibc's
+    /// resolvers pick one of their implementations.
+    fn resolved(&self, cfg: &FuncCfg, r: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = (cfg.insts.iter())
+            .filter(|i| i.ins.mnemonic() == iced_x86::Mnemonic::Lea)
+            .filter(|i| i.ins.is_ip_rel_memory_operand())
+            .filter_map(|i| self.index(i.ins.ip_rel_memory_address()))
+            .filter(|&k| k != r)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The functions an IFUNC's PLT stub at `addr` may call.
+    fn ifunc_at(&self, addr: u64) -> Option<&[usize]> {
+        let k = self.ifunc.partition_point(|s| s.0 < addr);
+        self.ifunc
+            .get(k)
+            .filter(|s| s.0 == addr)
+            .map(|s| s.1.as_slice())
+    }
+
     /// The functions a recovered function calls or tail-calls directly.
     fn callees(&self, cfg: &FuncCfg) -> Vec<usize> {
         let mut out: Vec<usize> = cfg
@@ -483,7 +523,12 @@ impl Signatures {
                 End::Branch(Target::Outside(a), _) | End::Branch(_, Target::Outside(a)) => Some(*a),
                 _ => None,
             }))
-            .filter_map(|a| Some(self.target(a)?.0))
+            .flat_map(|a| {
+                let direct = self.target(a).map(|t| t.0);
+                direct
+                    .into_iter()
+                    .chain(self.ifunc_at(a).into_iter().flatten().copied())
+            })
             .collect();
         out.sort_unstable();
         out.dedup();
@@ -625,6 +670,17 @@ impl Signatures {
         };
         let callee_at = |i| site_at(i).map(|(k, _)| k);
         let through_plt = |i| site_at(i).is_some_and(|(_, plt)| plt);
+        let mut ifunc_sites: Vec<(u64, u64)> = (cfg.insts.iter())
+            .filter(|i| matches!(i.access.flow, Flow::Call | Flow::Jump))
+            .map(|i| (i.ins.ip(), i.ins.near_branch_target()))
+            .filter(|&(_, t)| self.ifunc_at(t).is_some())
+            .collect();
+        ifunc_sites.sort_unstable();
+        let ifunc_of = |i| {
+            let at = origins.inst(i)?.address;
+            let k = ifunc_sites.partition_point(|&(a, _)| a < at);
+            ifunc_sites.get(k).filter(|s| s.0 == at).map(|s| s.1)
+        };
         let mut indirect: Vec<(u64, LocSet)> = cfg
             .insts
             .iter()
@@ -642,6 +698,7 @@ impl Signatures {
         let calls = CallSites {
             callee: &callee_at,
             through_plt: &through_plt,
+            ifunc: &ifunc_of,
             site: &|i| origins.inst(i).map(|o| o.address),
             indirect: &indirect,
             syscalls: &syscalls,
@@ -807,17 +864,21 @@ impl Signatures {
         }
     }
 
-    /// The signature of the binary's own definition of the callee of `i`,
-    /// a call through the PLT ([`Signatures::target`]), if it has one
-    /// (not the convention's). A positional argument it does not read is
-    /// not one the call passes: the stub binds the call to this
-    /// definition (interposition by another object is not modelled).
-    fn plt_definition<'s>(&'s self, calls: &CallSites<'s>, i: Inst) -> Option<&'s Signature> {
-        if !(calls.through_plt)(i) {
-            return None;
+    /// What the callee of `i`, a call through a PLT stub, may read: the
+    /// parameters of the binary's own definition of its symbol
+    /// ([`Signatures::target`]), or of every function an IFUNC's resolver
+    /// may return ([`Signatures::ifunc_at`]); `None` if one has no
+    /// signature (or the convention's). A positional argument none of
+    /// them reads is not one the call passes: the stub binds the call to
+    /// one of them (interposition by another object is not modelled).
+    fn plt_bound(&self, calls: &CallSites<'_>, i: Inst) -> Option<LocSet> {
+        let params = |k: usize| Some(self.sig(calls, k).filter(|s| !s.fallback)?.params);
+        if (calls.through_plt)(i) {
+            return params((calls.callee)(i)?);
         }
-        let k = (calls.callee)(i)?;
-        self.sig(calls, k).filter(|s| !s.fallback)
+        let ks = self.ifunc_at((calls.ifunc)(i)?)?;
+        ks.iter()
+            .try_fold(LocSet::EMPTY, |all, &k| Some(all.union(params(k)?)))
     }
 
     /// The optional parameters of function `k` (as [`Signatures::sig`]).
@@ -900,12 +961,12 @@ impl Signatures {
                     }
                 };
                 let mut reads = self.conv.call_reads;
-                let defined = self.plt_definition(calls, i);
+                let bound = self.plt_bound(calls, i);
                 for list in &self.conv.positional {
                     let last = list.iter().rposition(|&l| written(l) == Some(true));
                     let past = last.map_or(0, |p| p + 1);
                     for (at, &l) in list.iter().enumerate() {
-                        let unread = defined.is_some_and(|d| !d.params.contains(l));
+                        let unread = bound.is_some_and(|b| !b.contains(l));
                         if (at >= past || unread) && !own.contains(l) {
                             reads.remove(l);
                         }
@@ -1030,6 +1091,9 @@ struct CallSites<'a> {
     callee: &'a dyn Fn(Inst) -> Option<usize>,
     /// Whether a direct call goes through the PLT ([`Signatures::target`]).
     through_plt: &'a dyn Fn(Inst) -> bool,
+    /// The IFUNC's PLT stub a call goes through, if it does
+    /// ([`Signatures::ifunc_at`]).
+    ifunc: &'a dyn Fn(Inst) -> Option<u64>,
     site: &'a dyn Fn(Inst) -> Option<u64>,
     indirect: &'a [(u64, LocSet)],
     /// The registers each `syscall`'s operands read (by address, sorted).
@@ -1760,6 +1824,7 @@ mod tests {
             sites: Vec::new(),
             optional: Vec::new(),
             plt: Vec::new(),
+            ifunc: Vec::new(),
         };
         let values = Values::of(&f);
         let mut real = SecondaryMap::new(false);

@@ -200,7 +200,8 @@ fn variadic_functions_tell_their_unnamed_arguments() {
 /// vector save area takes only the vectors its caller wrote, or, when
 /// `al` is a constant, the ABI's count of them (`gcvt` passes its
 /// `double` to `sprintf` with `mov eax, 1`; `tmpnam` passes none); a
-/// parameter only stored is one (`pthread_attr_setguardsize`). The
+/// parameter only stored is one (`pthread_attr_setguardsize`); an
+/// IFUNC's stub passes what its implementations read. The
 /// names are those of this machine's libc (skipped without it).
 #[test]
 fn plt_and_variadic_calls_pass_what_the_callee_takes() {
@@ -237,4 +238,10 @@ fn plt_and_variadic_calls_pass_what_the_callee_takes() {
     // otherwise untouched, so "preserved", is still a parameter: only
     // the callee-saved registers' saves are not uses.
     assert_eq!(args(&["pthread_attr_setguardsize"]), vec!["rsi", "rdi"]);
+    // An IFUNC's PLT stub (an IRELATIVE slot: `strlen`'s) passes only
+    // what the implementations its resolver returns read: not the r8
+    // that `__gen_tempname` wrote nothing to (its `sete r9b` wrote r9),
+    // which mkdtemp would take from its caller.
+    assert!(bin.plt_stubs().any(|s| bin.plt_resolver(s).is_some()));
+    assert_eq!(args(&["mkdtemp"]), vec!["rdi"]);
 }
