@@ -93,15 +93,18 @@
 //! Direct calls and tail calls name their callee; the strongly connected
 //! components of the graph (Tarjan's algorithm, iteratively) are
 //! analysed callees first, each level of the condensation in parallel.
-//! The functions of a cycle (recursion) are analysed by rounds, a least
-//! fixpoint: at the first round every call within the cycle reads no
-//! parameter; at each next round it reads what its callee's analysis of
-//! the round before found (the union of all rounds, so parameters only
-//! grow), but, as for an unknown callee, only up to the last positional
-//! register its caller wrote, and it clobbers what the convention does
-//! not preserve; the rounds stop when no parameter is added (at most
-//! 16, then the calls follow the convention as an unknown
-//! callee's). A function whose analysis fails gets the convention's
+//! The functions of a cycle (recursion) are analysed to a least
+//! fixpoint by a worklist: at first every call within the cycle reads
+//! no parameter; each analysis of a function reads, at a call within
+//! the cycle, what its callee's analyses found so far (their union, so
+//! parameters only grow), but, as for an unknown callee, only up to the
+//! last positional register its caller wrote, and it clobbers what the
+//! convention does not preserve. The functions start in the order of a
+//! depth-first postorder (callees first), and a function is analysed
+//! again only when a callee's parameters grew; the list empties when no
+//! parameter is added (after at most 16 analyses per function, else the
+//! calls follow the convention as an unknown callee's). A function
+//! whose analysis fails gets the convention's
 //! ([`Signature::of_convention`]).
 //!
 //! ```
@@ -550,13 +553,13 @@ impl Signatures {
     }
 
     /// The analysis of one component `comp` of the call graph `graph`: a
-    /// function that does not call itself once; the functions of a cycle by
-    /// rounds until their parameters stop growing, each call within the
-    /// cycle reading what its callee's analysis of the round before found
-    /// (nothing at the first round: a least fixpoint, parameters only
-    /// ever added) and clobbering what the convention does not preserve.
-    /// A cycle that does not settle within [`CYCLE_ROUNDS`] has its calls
-    /// follow the convention, as an unknown callee's.
+    /// function that does not call itself once; the functions of a cycle
+    /// by a worklist until their parameters stop growing, each call within
+    /// the cycle reading what its callee's analyses found so far (nothing
+    /// at first: a least fixpoint, parameters only ever added) and
+    /// clobbering what the convention does not preserve. A cycle that
+    /// does not settle within [`CYCLE_ROUNDS`] analyses per function has
+    /// its calls follow the convention, as an unknown callee's.
     fn analyse_component(
         &self,
         bin: &Binary<'_>,
@@ -585,45 +588,64 @@ impl Signatures {
         let at = |k: usize| cycle.partition_point(|c| c.k < k);
         let at: Vec<usize> = comp.iter().map(|&k| at(k)).collect();
         let mut found: Vec<Option<Found>> = comp.iter().map(|_| None).collect();
-        // Each round analyses again only the functions that call one whose
-        // signature grew in the round before (all at the first): the
-        // others would find what they found.
-        let mut redo: Vec<usize> = (0..comp.len()).collect();
-        for _ in 0..CYCLE_ROUNDS {
-            let new: Vec<(usize, Found)> = redo
-                .par_iter()
-                .map(|&x| (x, once(comp[x], &cycle).1))
-                .collect();
-            let mut grew = vec![false; cycle.len()];
-            for (x, f) in new {
-                let m = &mut cycle[at[x]];
-                let more = m
-                    .sig
-                    .params
-                    .union(f.sig.params.intersection(self.conv.call_reads));
-                grew[at[x]] = more != m.sig.params || f.sig.fallback != m.sig.fallback;
-                m.sig.params = more;
-                m.sig.fallback = f.sig.fallback;
-                m.optional = more;
-                found[x] = Some(f);
-            }
-            redo = (0..comp.len())
-                .filter(|&x| {
-                    graph[comp[x]].iter().any(|&w| {
-                        let y = cycle.partition_point(|c| c.k < w);
-                        cycle.get(y).is_some_and(|c| c.k == w) && grew[y]
-                    })
-                })
-                .collect();
-            if redo.is_empty() {
-                return comp
-                    .iter()
-                    .copied()
-                    .zip(found.into_iter().flatten())
-                    .collect();
+        // A worklist, callees first: a function is analysed again only
+        // when one of its callees' signatures grew since its last
+        // analysis; each analysis sees the latest signatures of the cycle.
+        let member = |w: usize| {
+            let y = cycle.partition_point(|c| c.k < w);
+            cycle.get(y).is_some_and(|c| c.k == w).then_some(y)
+        };
+        let mut callers: Vec<Vec<usize>> = vec![Vec::new(); comp.len()];
+        let mut x_of = vec![0; comp.len()];
+        for (x, &y) in at.iter().enumerate() {
+            x_of[y] = x;
+        }
+        for (x, &k) in comp.iter().enumerate() {
+            for &w in &graph[k] {
+                if let Some(y) = member(w) {
+                    callers[x_of[y]].push(x);
+                }
             }
         }
-        comp.par_iter().map(|&k| once(k, &[])).collect()
+        let order = callees_first(comp.len(), |x| {
+            graph[comp[x]]
+                .iter()
+                .filter_map(|&w| member(w))
+                .map(|y| x_of[y])
+        });
+        let mut queued = vec![true; comp.len()];
+        let mut work: std::collections::VecDeque<usize> = order.into();
+        let mut budget = CYCLE_ROUNDS * comp.len();
+        while let Some(x) = work.pop_front() {
+            if budget == 0 {
+                return comp.par_iter().map(|&k| once(k, &[])).collect();
+            }
+            budget -= 1;
+            queued[x] = false;
+            let f = once(comp[x], &cycle).1;
+            let m = &mut cycle[at[x]];
+            let more = m
+                .sig
+                .params
+                .union(f.sig.params.intersection(self.conv.call_reads));
+            let grew = more != m.sig.params || f.sig.fallback != m.sig.fallback;
+            m.sig.params = more;
+            m.sig.fallback = f.sig.fallback;
+            m.optional = more;
+            found[x] = Some(f);
+            if grew {
+                for &c in &callers[x] {
+                    if !queued[c] {
+                        queued[c] = true;
+                        work.push_back(c);
+                    }
+                }
+            }
+        }
+        comp.iter()
+            .copied()
+            .zip(found.into_iter().flatten())
+            .collect()
     }
 
     /// One function's analysis (the module doc), the functions of its
@@ -1596,6 +1618,34 @@ impl Values {
     }
 }
 
+/// The nodes `0..n` of a graph (`succ`: a node's callees) in postorder
+/// of a depth-first search from each node in turn (iteratively):
+/// callees before their callers, but for the edges that close cycles.
+fn callees_first<I: Iterator<Item = usize>>(n: usize, succ: impl Fn(usize) -> I) -> Vec<usize> {
+    let mut seen = vec![false; n];
+    let mut out = Vec::with_capacity(n);
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        let mut stack = vec![(root, succ(root).collect::<Vec<_>>(), 0)];
+        while let Some((v, next, e)) = stack.last_mut() {
+            if let Some(&w) = next.get(*e) {
+                *e += 1;
+                if !seen[w] {
+                    seen[w] = true;
+                    stack.push((w, succ(w).collect(), 0));
+                }
+                continue;
+            }
+            out.push(*v);
+            stack.pop();
+        }
+    }
+    out
+}
+
 /// The order of analysis: the call graph's strongly connected components
 /// by level (a component's level is one more than its callees').
 struct CallOrder {
@@ -1719,8 +1769,8 @@ pub(crate) fn lift_signed(
     lift::lift_with_calls(bin, info, cfg, opts, &sigs.call_model(info.extent.start))
 }
 
-/// The rounds of a cycle's analysis before its calls fall back to the
-/// convention.
+/// The analyses per function of a cycle (on average) before its calls
+/// fall back to the convention.
 const CYCLE_ROUNDS: usize = 16;
 
 /// A function of the cycle under analysis: its index, its signature and
@@ -1890,6 +1940,14 @@ mod tests {
         assert!(s.params.is_empty() && !s.fallback);
         assert_eq!(s.clobbers(), conv.call_writes);
         assert_eq!(s.results, LocSet::of(&[Loc::RAX]));
+    }
+
+    #[test]
+    fn callees_first_is_a_depth_first_postorder() {
+        // 0 -> 1 -> 2 -> 0 (a cycle), 1 -> 3: the walk from 0 puts 2 and
+        // 3 before 1, and 1 before 0.
+        let g: Vec<Vec<usize>> = vec![vec![1], vec![2, 3], vec![0], vec![]];
+        assert_eq!(callees_first(4, |v| g[v].iter().copied()), vec![2, 3, 1, 0]);
     }
 
     #[test]
