@@ -161,6 +161,16 @@ pub struct Binary<'d> {
     plt: Vec<Range<u64>>,
     plt_names: FxHashMap<u64, String>,
     got_names: FxHashMap<u64, String>,
+    /// The GOT slots and PLT stubs of symbols the file itself defines as
+    /// functions (not `STT_GNU_IFUNC`): slot or stub, the definition's
+    /// address.
+    got_defs: FxHashMap<u64, u64>,
+    plt_defs: FxHashMap<u64, u64>,
+    /// The GOT slots and PLT stubs an IFUNC's resolver fills (an
+    /// `R_X86_64_IRELATIVE` relocation's addend, or an `STT_GNU_IFUNC`
+    /// symbol the file defines): slot or stub, the resolver's address.
+    got_resolvers: FxHashMap<u64, u64>,
+    plt_resolvers: FxHashMap<u64, u64>,
     functions: Vec<FuncInfo>,
     by_start: FxHashMap<u64, u32>,
     /// The GNU build-id's bytes and the `.gnu_debuglink` CRC, if any.
@@ -564,6 +574,10 @@ impl<'d> Binary<'d> {
             plt: Vec::new(),
             plt_names: FxHashMap::default(),
             got_names: FxHashMap::default(),
+            got_defs: FxHashMap::default(),
+            plt_defs: FxHashMap::default(),
+            got_resolvers: FxHashMap::default(),
+            plt_resolvers: FxHashMap::default(),
             functions: Vec::new(),
             by_start: FxHashMap::default(),
             build_id: file.build_id().ok().flatten(),
@@ -754,8 +768,23 @@ impl<'d> Binary<'d> {
             return;
         };
         for (off, rel) in relocs {
+            if let object::RelocationFlags::Elf { r_type } = rel.flags() {
+                if r_type == R_X86_64_IRELATIVE {
+                    self.got_resolvers.entry(off).or_insert(rel.addend() as u64);
+                }
+            }
             if let RelocationTarget::Symbol(i) = rel.target() {
-                if let Ok(name) = dynsym.symbol_by_index(i).and_then(|s| s.name()) {
+                let Ok(sym) = dynsym.symbol_by_index(i) else {
+                    continue;
+                };
+                let ifunc = sym.elf_symbol().st_type() == object::elf::STT_GNU_IFUNC;
+                if sym.is_definition() && sym.kind() == object::SymbolKind::Text && !ifunc {
+                    self.got_defs.entry(off).or_insert(sym.address());
+                }
+                if sym.is_definition() && ifunc {
+                    self.got_resolvers.entry(off).or_insert(sym.address());
+                }
+                if let Ok(name) = sym.name() {
                     if !name.is_empty() {
                         self.got_names
                             .entry(off)
@@ -773,9 +802,16 @@ impl<'d> Binary<'d> {
             while dec.can_decode() {
                 let ins = dec.decode();
                 if flow(&ins) == Flow::IndirectJump && ins.is_ip_rel_memory_operand() {
-                    if let Some(name) = self.got_names.get(&ins.ip_rel_memory_address()) {
-                        let stub = addr + (ins.ip() - addr) / entsize * entsize;
+                    let slot = ins.ip_rel_memory_address();
+                    let stub = addr + (ins.ip() - addr) / entsize * entsize;
+                    if let Some(name) = self.got_names.get(&slot) {
                         self.plt_names.entry(stub).or_insert_with(|| name.clone());
+                    }
+                    if let Some(&def) = self.got_defs.get(&slot) {
+                        self.plt_defs.entry(stub).or_insert(def);
+                    }
+                    if let Some(&resolver) = self.got_resolvers.get(&slot) {
+                        self.plt_resolvers.entry(stub).or_insert(resolver);
                     }
                 }
             }
@@ -1040,6 +1076,22 @@ impl<'d> Binary<'d> {
         self.plt_names.get(&addr).map(|s| s.as_str())
     }
 
+    /// The address of the function the file itself defines under the
+    /// symbol of the PLT stub at `addr` (libc's `free.plt`: libc's own
+    /// `free`), if `addr` is such a stub; never of an `STT_GNU_IFUNC`
+    /// symbol, whose address is its resolver's. The dynamic linker binds
+    /// the stub to this definition unless another object interposes one
+    /// of the same symbol.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.plt_definition(0), None);
+    /// ```
+    pub fn plt_definition(&self, addr: u64) -> Option<u64> {
+        self.plt_defs.get(&addr).copied()
+    }
+
     /// The symbol whose GOT slot is at `addr`, if any (a call through
     /// `[rip+X]` with `-fno-plt`).
     ///
@@ -1087,6 +1139,39 @@ impl<'d> Binary<'d> {
     /// ```
     pub fn except_tables(&self) -> &crate::except::ExceptTables {
         &self.except
+    }
+
+    /// The resolver of the IFUNC whose GOT slot the PLT stub at `addr`
+    /// jumps through, if it is such a stub: the addend of the slot's
+    /// `R_X86_64_IRELATIVE` relocation (libc's `*ABS*+0x9f1c0@plt`, one
+    /// of `memcpy`'s), or the address of an `STT_GNU_IFUNC` symbol the
+    /// file defines. The dynamic linker fills the slot with what the
+    /// resolver returns.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.plt_resolver(0), None);
+    /// ```
+    pub fn plt_resolver(&self, addr: u64) -> Option<u64> {
+        self.plt_resolvers.get(&addr).copied()
+    }
+
+    /// The PLT stubs whose symbol the file itself defines
+    /// ([`Binary::plt_definition`]) or an IFUNC's resolver fills
+    /// ([`Binary::plt_resolver`]), in no order.
+    ///
+    /// ```
+    /// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// assert_eq!(bin.plt_stubs().count(), 0); // an executable calls only imports
+    /// ```
+    pub fn plt_stubs(&self) -> impl Iterator<Item = u64> + '_ {
+        let resolved = self
+            .plt_resolvers
+            .keys()
+            .filter(|s| !self.plt_defs.contains_key(s));
+        self.plt_defs.keys().chain(resolved).copied()
     }
 
     /// Whether `addr` is inside a PLT section.
@@ -1182,6 +1267,10 @@ impl<'d> Binary<'d> {
             plt: Vec::new(),
             plt_names: FxHashMap::default(),
             got_names: FxHashMap::default(),
+            got_defs: FxHashMap::default(),
+            plt_defs: FxHashMap::default(),
+            got_resolvers: FxHashMap::default(),
+            plt_resolvers: FxHashMap::default(),
             functions: Vec::new(),
             by_start: FxHashMap::default(),
             build_id: None,

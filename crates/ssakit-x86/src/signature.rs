@@ -32,8 +32,9 @@
 //!   *used*: read by an operation, a call, a branch, or returned as a
 //!   result, directly or through copies and phis (a backward closure
 //!   from those uses). A value only saved and restored, or returned at
-//!   its own location, is not a use, nor is the store of a preserved
-//!   location's entry value (its save in a slot left in memory);
+//!   its own location, is not a use, nor is the store of a callee-saved
+//!   register's entry value (its save in a slot left in memory); the
+//!   store of an argument register's is (`mov [rdi+8], rsi`);
 //!   the flags are never parameters (no convention passes a value in
 //!   them; System V and Go keep `DF` clear across calls);
 //! * an **unknown callee** (indirect, through the PLT or GOT, of a
@@ -52,16 +53,30 @@
 //!   passes its own parameters on to an unknown callee unchanged,
 //!   writing none, loses them: the price of not counting every argument
 //!   register as every caller's parameter;
+//! * a call through the **PLT stub** of a symbol the binary itself
+//!   defines ([`Binary::plt_definition`]: libc's `free.plt`) is an
+//!   unknown callee's (another object may interpose its own definition,
+//!   so it clobbers what the convention allows), but it passes no
+//!   positional argument the definition does not read; the definition
+//!   is analysed first (the stub is an edge of the call graph). A stub
+//!   an IFUNC's resolver fills ([`Binary::plt_resolver`]: libc's
+//!   `memcpy`, `strlen`) passes none that no function the resolver may
+//!   return (the addresses it computes, `lea rdx, [rip+X]`) reads;
 //! * a `syscall` whose number in `rax` is a constant (through copies,
 //!   phis and width changes) reads only its call's arguments (`rdi rsi
 //!   rdx r10 r8 r9` up to the kernel's arity); a call whose operation
-//!   decides how many it takes (`futex`, `ioctl`, `fcntl`, ...) reads
-//!   them up to the last one the caller wrote, as an unknown callee;
-//! * a general register whose entry value a function only stores to
-//!   memory (the register save area of a variadic function, for
-//!   `va_arg`) is an **optional** parameter: a call passes it only up to
-//!   the last argument register its caller wrote or passes as a
-//!   parameter that is not optional;
+//!   decides how many it takes (`futex`, `ioctl`, `fcntl`, ...), or
+//!   whose number is not a constant, reads them up to the last one the
+//!   caller wrote, as an unknown callee (and, as for one, an argument
+//!   written on some path reads only what was written);
+//! * a register whose entry value a function only stores to memory (the
+//!   register save area of a variadic function, for `va_arg`: `mov`
+//!   for the general ones, `movaps` for the vectors) is an **optional**
+//!   parameter: a call passes it only up to the last argument register
+//!   its caller wrote or passes as a parameter that is not optional (and
+//!   one written on some path only with what was written); the vector
+//!   ones of a System V callee only up to `al` where it is a constant,
+//!   the ABI's count of the vector registers a variadic call passes;
 //! * the **stack parameters** (with `--stack`) are the words of the
 //!   caller's frame the function loads ([`crate::slots`]'s *incoming*
 //!   accesses: 8 bytes above the entry `rsp` and up).
@@ -78,15 +93,18 @@
 //! Direct calls and tail calls name their callee; the strongly connected
 //! components of the graph (Tarjan's algorithm, iteratively) are
 //! analysed callees first, each level of the condensation in parallel.
-//! The functions of a cycle (recursion) are analysed by rounds, a least
-//! fixpoint: at the first round every call within the cycle reads no
-//! parameter; at each next round it reads what its callee's analysis of
-//! the round before found (the union of all rounds, so parameters only
-//! grow), but, as for an unknown callee, only up to the last positional
-//! register its caller wrote, and it clobbers what the convention does
-//! not preserve; the rounds stop when no parameter is added (at most
-//! 16, then the calls follow the convention as an unknown
-//! callee's). A function whose analysis fails gets the convention's
+//! The functions of a cycle (recursion) are analysed to a least
+//! fixpoint by a worklist: at first every call within the cycle reads
+//! no parameter; each analysis of a function reads, at a call within
+//! the cycle, what its callee's analyses found so far (their union, so
+//! parameters only grow), but, as for an unknown callee, only up to the
+//! last positional register its caller wrote, and it clobbers what the
+//! convention does not preserve. The functions start in the order of a
+//! depth-first postorder (callees first), and a function is analysed
+//! again only when a callee's parameters grew; the list empties when no
+//! parameter is added (after at most 16 analyses per function, else the
+//! calls follow the convention as an unknown callee's). A function
+//! whose analysis fails gets the convention's
 //! ([`Signature::of_convention`]).
 //!
 //! ```
@@ -283,6 +301,13 @@ pub struct Signatures {
     /// register save area, `mov [rsp+N], rdx`, for `va_arg`). A call
     /// passes one only if the caller wrote it, as for an unknown callee.
     optional: Vec<LocSet>,
+    /// The PLT stubs of symbols the binary itself defines
+    /// ([`Binary::plt_definition`]): (stub, the definition's index),
+    /// sorted.
+    plt: Vec<(u64, usize)>,
+    /// The PLT stubs an IFUNC's resolver fills ([`Binary::plt_resolver`]):
+    /// (stub, the functions the resolver may return), sorted.
+    ifunc: Vec<(u64, Vec<usize>)>,
 }
 
 impl Found {
@@ -329,8 +354,24 @@ impl Signatures {
             sigs: vec![None; funcs.len()],
             sites: Vec::new(),
             optional: vec![LocSet::EMPTY; funcs.len()],
+            plt: Vec::new(),
+            ifunc: Vec::new(),
         };
+        let mut plt: Vec<(u64, usize)> = (bin.plt_stubs())
+            .filter_map(|stub| Some((stub, sigs.index(bin.plt_definition(stub)?)?)))
+            .collect();
+        plt.sort_unstable();
+        sigs.plt = plt;
         let cfgs: Vec<FuncCfg> = funcs.par_iter().map(|f| recover(bin, f)).collect();
+        let mut ifunc: Vec<(u64, Vec<usize>)> = (bin.plt_stubs())
+            .filter_map(|stub| {
+                let r = sigs.index(bin.plt_resolver(stub)?)?;
+                Some((stub, sigs.resolved(&cfgs[r], r)))
+            })
+            .filter(|(_, ks)| !ks.is_empty())
+            .collect();
+        ifunc.sort_unstable();
+        sigs.ifunc = ifunc;
         let graph: Vec<Vec<usize>> = cfgs.iter().map(|c| sigs.callees(c)).collect();
         let order = CallOrder::of(&graph);
         let mut reads_after = vec![LocSet::EMPTY; funcs.len()];
@@ -434,6 +475,45 @@ impl Signatures {
         (self.starts.get(k) == Some(&addr)).then_some(k)
     }
 
+    /// The callee of a direct call or jump to `addr`: the index of the
+    /// function starting there, or of the binary's own definition of the
+    /// symbol of the PLT stub there; and whether it is through the PLT
+    /// (another object may interpose its own definition: the call then
+    /// reads the definition's parameters, the interface both share, but
+    /// may clobber all the convention lets a callee clobber).
+    fn target(&self, addr: u64) -> Option<(usize, bool)> {
+        if let Some(k) = self.index(addr) {
+            return Some((k, false));
+        }
+        let k = self.plt.partition_point(|s| s.0 < addr);
+        let &(_, k) = self.plt.get(k).filter(|s| s.0 == addr)?;
+        Some((k, true))
+    }
+
+    /// The functions an IFUNC's resolver `cfg` (function `r`) may return:
+    /// those whose address it computes (`lea rax, [rip+X]`), as glibc's
+    /// resolvers pick one of their implementations.
+    fn resolved(&self, cfg: &FuncCfg, r: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = (cfg.insts.iter())
+            .filter(|i| i.ins.mnemonic() == iced_x86::Mnemonic::Lea)
+            .filter(|i| i.ins.is_ip_rel_memory_operand())
+            .filter_map(|i| self.index(i.ins.ip_rel_memory_address()))
+            .filter(|&k| k != r)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The functions an IFUNC's PLT stub at `addr` may call.
+    fn ifunc_at(&self, addr: u64) -> Option<&[usize]> {
+        let k = self.ifunc.partition_point(|s| s.0 < addr);
+        self.ifunc
+            .get(k)
+            .filter(|s| s.0 == addr)
+            .map(|s| s.1.as_slice())
+    }
+
     /// The functions a recovered function calls or tail-calls directly.
     fn callees(&self, cfg: &FuncCfg) -> Vec<usize> {
         let mut out: Vec<usize> = cfg
@@ -446,7 +526,12 @@ impl Signatures {
                 End::Branch(Target::Outside(a), _) | End::Branch(_, Target::Outside(a)) => Some(*a),
                 _ => None,
             }))
-            .filter_map(|a| self.index(a))
+            .flat_map(|a| {
+                let direct = self.target(a).map(|t| t.0);
+                direct
+                    .into_iter()
+                    .chain(self.ifunc_at(a).into_iter().flatten().copied())
+            })
             .collect();
         out.sort_unstable();
         out.dedup();
@@ -468,13 +553,13 @@ impl Signatures {
     }
 
     /// The analysis of one component `comp` of the call graph `graph`: a
-    /// function that does not call itself once; the functions of a cycle by
-    /// rounds until their parameters stop growing, each call within the
-    /// cycle reading what its callee's analysis of the round before found
-    /// (nothing at the first round: a least fixpoint, parameters only
-    /// ever added) and clobbering what the convention does not preserve.
-    /// A cycle that does not settle within [`CYCLE_ROUNDS`] has its calls
-    /// follow the convention, as an unknown callee's.
+    /// function that does not call itself once; the functions of a cycle
+    /// by a worklist until their parameters stop growing, each call within
+    /// the cycle reading what its callee's analyses found so far (nothing
+    /// at first: a least fixpoint, parameters only ever added) and
+    /// clobbering what the convention does not preserve. A cycle that
+    /// does not settle within [`CYCLE_ROUNDS`] analyses per function has
+    /// its calls follow the convention, as an unknown callee's.
     fn analyse_component(
         &self,
         bin: &Binary<'_>,
@@ -503,45 +588,64 @@ impl Signatures {
         let at = |k: usize| cycle.partition_point(|c| c.k < k);
         let at: Vec<usize> = comp.iter().map(|&k| at(k)).collect();
         let mut found: Vec<Option<Found>> = comp.iter().map(|_| None).collect();
-        // Each round analyses again only the functions that call one whose
-        // signature grew in the round before (all at the first): the
-        // others would find what they found.
-        let mut redo: Vec<usize> = (0..comp.len()).collect();
-        for _ in 0..CYCLE_ROUNDS {
-            let new: Vec<(usize, Found)> = redo
-                .par_iter()
-                .map(|&x| (x, once(comp[x], &cycle).1))
-                .collect();
-            let mut grew = vec![false; cycle.len()];
-            for (x, f) in new {
-                let m = &mut cycle[at[x]];
-                let more = m
-                    .sig
-                    .params
-                    .union(f.sig.params.intersection(self.conv.call_reads));
-                grew[at[x]] = more != m.sig.params || f.sig.fallback != m.sig.fallback;
-                m.sig.params = more;
-                m.sig.fallback = f.sig.fallback;
-                m.optional = more;
-                found[x] = Some(f);
-            }
-            redo = (0..comp.len())
-                .filter(|&x| {
-                    graph[comp[x]].iter().any(|&w| {
-                        let y = cycle.partition_point(|c| c.k < w);
-                        cycle.get(y).is_some_and(|c| c.k == w) && grew[y]
-                    })
-                })
-                .collect();
-            if redo.is_empty() {
-                return comp
-                    .iter()
-                    .copied()
-                    .zip(found.into_iter().flatten())
-                    .collect();
+        // A worklist, callees first: a function is analysed again only
+        // when one of its callees' signatures grew since its last
+        // analysis; each analysis sees the latest signatures of the cycle.
+        let member = |w: usize| {
+            let y = cycle.partition_point(|c| c.k < w);
+            cycle.get(y).is_some_and(|c| c.k == w).then_some(y)
+        };
+        let mut callers: Vec<Vec<usize>> = vec![Vec::new(); comp.len()];
+        let mut x_of = vec![0; comp.len()];
+        for (x, &y) in at.iter().enumerate() {
+            x_of[y] = x;
+        }
+        for (x, &k) in comp.iter().enumerate() {
+            for &w in &graph[k] {
+                if let Some(y) = member(w) {
+                    callers[x_of[y]].push(x);
+                }
             }
         }
-        comp.par_iter().map(|&k| once(k, &[])).collect()
+        let order = callees_first(comp.len(), |x| {
+            graph[comp[x]]
+                .iter()
+                .filter_map(|&w| member(w))
+                .map(|y| x_of[y])
+        });
+        let mut queued = vec![true; comp.len()];
+        let mut work: std::collections::VecDeque<usize> = order.into();
+        let mut budget = CYCLE_ROUNDS * comp.len();
+        while let Some(x) = work.pop_front() {
+            if budget == 0 {
+                return comp.par_iter().map(|&k| once(k, &[])).collect();
+            }
+            budget -= 1;
+            queued[x] = false;
+            let f = once(comp[x], &cycle).1;
+            let m = &mut cycle[at[x]];
+            let more = m
+                .sig
+                .params
+                .union(f.sig.params.intersection(self.conv.call_reads));
+            let grew = more != m.sig.params || f.sig.fallback != m.sig.fallback;
+            m.sig.params = more;
+            m.sig.fallback = f.sig.fallback;
+            m.optional = more;
+            found[x] = Some(f);
+            if grew {
+                for &c in &callers[x] {
+                    if !queued[c] {
+                        queued[c] = true;
+                        work.push_back(c);
+                    }
+                }
+            }
+        }
+        comp.iter()
+            .copied()
+            .zip(found.into_iter().flatten())
+            .collect()
     }
 
     /// One function's analysis (the module doc), the functions of its
@@ -581,10 +685,23 @@ impl Signatures {
         };
         construct::construct(&mut f, &copts).ok()?;
         let sites = self.call_sites(cfg);
-        let callee_at = |i| {
+        let site_at = |i| {
             let at = origins.inst(i)?.address;
             let k = sites.partition_point(|&(a, _)| a < at);
             sites.get(k).filter(|s| s.0 == at).map(|s| s.1)
+        };
+        let callee_at = |i| site_at(i).map(|(k, _)| k);
+        let through_plt = |i| site_at(i).is_some_and(|(_, plt)| plt);
+        let mut ifunc_sites: Vec<(u64, u64)> = (cfg.insts.iter())
+            .filter(|i| matches!(i.access.flow, Flow::Call | Flow::Jump))
+            .map(|i| (i.ins.ip(), i.ins.near_branch_target()))
+            .filter(|&(_, t)| self.ifunc_at(t).is_some())
+            .collect();
+        ifunc_sites.sort_unstable();
+        let ifunc_of = |i| {
+            let at = origins.inst(i)?.address;
+            let k = ifunc_sites.partition_point(|&(a, _)| a < at);
+            ifunc_sites.get(k).filter(|s| s.0 == at).map(|s| s.1)
         };
         let mut indirect: Vec<(u64, LocSet)> = cfg
             .insts
@@ -602,6 +719,8 @@ impl Signatures {
         syscalls.sort_unstable_by_key(|s| s.0);
         let calls = CallSites {
             callee: &callee_at,
+            through_plt: &through_plt,
+            ifunc: &ifunc_of,
             site: &|i| origins.inst(i).map(|o| o.address),
             indirect: &indirect,
             syscalls: &syscalls,
@@ -648,9 +767,13 @@ impl Signatures {
         // Two rounds: the vector results of unknown calls carry a value
         // only where the first round found them used.
         let first = self.unknown_calls(f, calls, &values, None);
-        let (used, _) = values.used(f, results, preserved, &all, &first);
+        // Only the callee-saved registers' saves are not uses: a store of
+        // an argument register the function never writes (`mov [rdi+8],
+        // rsi`, rsi preserved as it is untouched) stores a parameter.
+        let saves = self.conv.preserved;
+        let (used, _) = values.used(f, results, saves, &all, &first, is_store);
         let unknown = self.unknown_calls(f, calls, &values, Some(&used));
-        let (used, why) = values.used(f, results, preserved, &all, &unknown);
+        let (used, why) = values.used(f, results, saves, &all, &unknown, is_store);
         if std::env::var_os("SSAKIT_SIGNATURE_WHY").is_some() {
             self.explain(f, calls, &used, &why);
         }
@@ -660,10 +783,10 @@ impl Signatures {
                 params.insert(l);
             }
         }
-        let (beyond_stores, _) = values.used(f, results, LocSet::ALL, &all, &unknown);
+        let (beyond_stores, _) = values.used(f, results, LocSet::ALL, &all, &unknown, is_any_store);
         let mut optional = LocSet::EMPTY;
         for (&l, &p) in all.iter().zip(f.params()) {
-            if params.contains(l) && !beyond_stores[p] && l.kind() == crate::regs::LocKind::Gpr {
+            if params.contains(l) && !beyond_stores[p] && l.kind() != crate::regs::LocKind::Flag {
                 optional.insert(l);
             }
         }
@@ -676,9 +799,7 @@ impl Signatures {
                 let Some(k) = (calls.callee)(i) else {
                     continue;
                 };
-                let clobbers = self
-                    .sig(calls, k)
-                    .map_or(self.conv.call_writes, |s| s.clobbers());
+                let clobbers = self.call_clobbers(calls, i, k);
                 let mut read = LocSet::EMPTY;
                 for (l, &v) in clobbers.iter().zip(results.as_slice(f)) {
                     if used[v] {
@@ -734,9 +855,24 @@ impl Signatures {
         }
     }
 
+    /// What direct call `i` of function `k` clobbers: what `k` does not
+    /// preserve, or, through the PLT or without a signature, what the
+    /// convention lets a callee clobber.
+    fn call_clobbers(&self, calls: &CallSites<'_>, i: Inst, k: usize) -> LocSet {
+        match self.sig(calls, k) {
+            Some(s) if !(calls.through_plt)(i) => s.clobbers(),
+            _ => self.conv.call_writes,
+        }
+    }
+
     /// The callee's signature of call `i`, if one was found (not the
-    /// convention's).
+    /// convention's) and the call is not through the PLT (a call through
+    /// the PLT is an unknown callee's whose arguments the definition's
+    /// signature bounds: [`Signatures::unknown_calls`]).
     fn known<'s>(&'s self, calls: &CallSites<'s>, i: Inst) -> Option<&'s Signature> {
+        if (calls.through_plt)(i) {
+            return None;
+        }
         let k = (calls.callee)(i)?;
         self.sig(calls, k).filter(|s| !s.fallback)
     }
@@ -748,6 +884,23 @@ impl Signatures {
             Ok(at) => Some(&calls.cycle[at].sig),
             Err(_) => self.sigs[k].as_ref(),
         }
+    }
+
+    /// What the callee of `i`, a call through a PLT stub, may read: the
+    /// parameters of the binary's own definition of its symbol
+    /// ([`Signatures::target`]), or of every function an IFUNC's resolver
+    /// may return ([`Signatures::ifunc_at`]); `None` if one has no
+    /// signature (or the convention's). A positional argument none of
+    /// them reads is not one the call passes: the stub binds the call to
+    /// one of them (interposition by another object is not modelled).
+    fn plt_bound(&self, calls: &CallSites<'_>, i: Inst) -> Option<LocSet> {
+        let params = |k: usize| Some(self.sig(calls, k).filter(|s| !s.fallback)?.params);
+        if (calls.through_plt)(i) {
+            return params((calls.callee)(i)?);
+        }
+        let ks = self.ifunc_at((calls.ifunc)(i)?)?;
+        ks.iter()
+            .try_fold(LocSet::EMPTY, |all, &k| Some(all.union(params(k)?)))
     }
 
     /// The optional parameters of function `k` (as [`Signatures::sig`]).
@@ -773,7 +926,7 @@ impl Signatures {
         let mut out = Unknown {
             skip: SecondaryMap::new(0),
             sites: Vec::new(),
-            weak: SecondaryMap::new(false),
+            weak: SecondaryMap::new(0),
             real: SecondaryMap::new(false),
         };
         let real = values.written(f, |i, k, v| {
@@ -792,7 +945,8 @@ impl Signatures {
                 if let InstData::Op { op, args, .. } = f.inst(i) {
                     if f.operator_name(*op) == "x86.syscall.x" {
                         let reads = site.map_or(LocSet::EMPTY, |a| reads_at(calls.syscalls, a));
-                        out.skip[i] = syscall_skip(reads, args.as_slice(f), values, &moved);
+                        let (skip, weak) = syscall_skip(reads, args.as_slice(f), values, &moved);
+                        (out.skip[i], out.weak[i]) = (skip, weak);
                         continue;
                     }
                 }
@@ -802,7 +956,9 @@ impl Signatures {
                         (calls.callee)(i).map_or(LocSet::EMPTY, |k| self.optional_of(calls, k));
                     if !optional.is_empty() {
                         locs = sig.call_args(&self.conv);
-                        out.skip[i] = self.optional_skip(optional, &locs, args.as_slice(f), &moved);
+                        let args = args.as_slice(f);
+                        out.skip[i] = self.optional_skip(optional, &locs, args, &moved, values);
+                        out.weak[i] = mask_of(optional, &locs);
                     }
                     continue;
                 }
@@ -827,11 +983,13 @@ impl Signatures {
                     }
                 };
                 let mut reads = self.conv.call_reads;
+                let bound = self.plt_bound(calls, i);
                 for list in &self.conv.positional {
                     let last = list.iter().rposition(|&l| written(l) == Some(true));
                     let past = last.map_or(0, |p| p + 1);
-                    for &l in &list[past..] {
-                        if !own.contains(l) {
+                    for (at, &l) in list.iter().enumerate() {
+                        let unread = bound.is_some_and(|b| !b.contains(l));
+                        if (at >= past || unread) && !own.contains(l) {
                             reads.remove(l);
                         }
                     }
@@ -841,7 +999,7 @@ impl Signatures {
                         out.skip[i] |= 1 << k;
                     }
                 }
-                out.weak[i] = true;
+                out.weak[i] = !0;
                 if let Some(at) = site {
                     out.sites.push((at, reads));
                 }
@@ -855,26 +1013,51 @@ impl Signatures {
     /// callee with `optional` parameters that it does not pass: in each
     /// positional list, the optional ones past the last register the
     /// caller wrote (`real`) or passes as a parameter that is not optional.
+    /// The vector list of a System V variadic callee (its vector
+    /// parameters optional: only saved for `va_arg`) is cut instead by
+    /// `al` where it is a constant (`values`): the ABI's count of the
+    /// vector registers a variadic call passes (`mov eax, 1` before
+    /// `sprintf(buf, "%g", x)` passes `xmm0`).
     fn optional_skip(
         &self,
         optional: LocSet,
         locs: &[Loc],
         args: &[Operand],
         real: &SecondaryMap<Var, bool>,
+        values: &Values,
     ) -> u64 {
+        let operand = |l: Loc| args.get(locs.iter().position(|&m| m == l)?);
         let passed = |l: Loc| {
-            let Some(k) = locs.iter().position(|&m| m == l) else {
+            let Some(a) = operand(l) else {
                 return false;
             };
             !optional.contains(l)
-                || args.get(k).is_some_and(|a| match a {
+                || match a {
                     Operand::Var(v) => real[*v],
                     _ => true,
-                })
+                }
         };
+        let variadic = self.conv.kind == crate::conv::ConvKind::SystemV
+            && optional
+                .iter()
+                .any(|l| l.kind() == crate::regs::LocKind::Vector);
+        let al = operand(Loc::RAX)
+            .and_then(|a| match a {
+                Operand::Const(c) => Some(*c),
+                Operand::Var(v) => values.constant[*v],
+                _ => None,
+            })
+            .filter(|_| variadic)
+            .map(|c| (c & 0xff).min(8) as usize);
         let mut skip = 0;
         for list in &self.conv.positional {
-            let past = list.iter().rposition(|&l| passed(l)).map_or(0, |p| p + 1);
+            let vectors = list
+                .first()
+                .is_some_and(|l| l.kind() == crate::regs::LocKind::Vector);
+            let past = match al.filter(|_| vectors) {
+                Some(n) => n,
+                None => list.iter().rposition(|&l| passed(l)).map_or(0, |p| p + 1),
+            };
             for &l in &list[past..] {
                 if let Some(k) = locs.iter().position(|&m| m == l).filter(|&k| k < 64) {
                     skip |= 1 << k;
@@ -885,13 +1068,14 @@ impl Signatures {
     }
 
     /// The direct calls and tail jumps of a recovered function: (the
-    /// instruction's address, the callee's index), sorted.
-    fn call_sites(&self, cfg: &FuncCfg) -> Vec<(u64, usize)> {
-        let mut out: Vec<(u64, usize)> = cfg
+    /// instruction's address, (the callee's index, whether through the
+    /// PLT: [`Signatures::target`])), sorted.
+    fn call_sites(&self, cfg: &FuncCfg) -> Vec<(u64, (usize, bool))> {
+        let mut out: Vec<(u64, (usize, bool))> = cfg
             .insts
             .iter()
             .filter(|i| matches!(i.access.flow, Flow::Call | Flow::Jump))
-            .filter_map(|i| Some((i.ins.ip(), self.index(i.ins.near_branch_target())?)))
+            .filter_map(|i| Some((i.ins.ip(), self.target(i.ins.near_branch_target())?)))
             .collect();
         out.sort_unstable();
         out
@@ -927,6 +1111,11 @@ impl Signatures {
 /// indirect call's own operands read (by address, sorted).
 struct CallSites<'a> {
     callee: &'a dyn Fn(Inst) -> Option<usize>,
+    /// Whether a direct call goes through the PLT ([`Signatures::target`]).
+    through_plt: &'a dyn Fn(Inst) -> bool,
+    /// The IFUNC's PLT stub a call goes through, if it does
+    /// ([`Signatures::ifunc_at`]).
+    ifunc: &'a dyn Fn(Inst) -> Option<u64>,
     site: &'a dyn Fn(Inst) -> Option<u64>,
     indirect: &'a [(u64, LocSet)],
     /// The registers each `syscall`'s operands read (by address, sorted).
@@ -951,6 +1140,15 @@ fn reads_at(list: &[(u64, LocSet)], at: u64) -> LocSet {
         .map_or(LocSet::EMPTY, |s| s.1)
 }
 
+/// The operands (bit `k`: operand `k` of a call reading `locs` in order)
+/// that read a location of `set`.
+fn mask_of(set: LocSet, locs: &[Loc]) -> u64 {
+    let bits = locs.iter().enumerate().take(64);
+    bits.filter(|(_, l)| set.contains(**l))
+        .map(|(k, _)| 1 << k)
+        .sum()
+}
+
 /// The calls of unknown callees of one function.
 struct Unknown {
     /// Per call, the operands (bit `k`: operand `k`) that are optional
@@ -958,9 +1156,11 @@ struct Unknown {
     skip: SecondaryMap<Inst, u64>,
     /// (address, what the call reads).
     sites: Vec<(u64, LocSet)>,
-    /// The calls of unknown callees (and indirect jumps): an argument the
-    /// function wrote on some path reads only what it wrote.
-    weak: SecondaryMap<Inst, bool>,
+    /// Per call, the operands (bit `k`: operand `k`) that are arguments
+    /// of an unknown callee (and of indirect jumps) or optional ones of a
+    /// known callee: such an argument that the function wrote on some
+    /// path reads only what it wrote.
+    weak: SecondaryMap<Inst, u64>,
     /// Whether each value was written by the function ([`Values::written`]).
     real: SecondaryMap<Var, bool>,
 }
@@ -969,25 +1169,33 @@ struct Unknown {
 /// are not its arguments: when its number in `rax` is a constant of
 /// known arity, the argument registers past that arity; for a call whose
 /// operation decides its arguments ([`crate::syscalls::by_operation`]),
-/// also those past the last one the caller wrote (`real`), as for an
-/// unknown callee.
+/// or whose number is not a constant (`INTERNAL_SYSCALL_NCS`: the number
+/// loaded from memory), also those past the last one the caller wrote
+/// (`real`; all six when it wrote none), as for an unknown callee; and
+/// then which operands are arguments read weakly, as an unknown
+/// callee's (an argument written on some path reads only what was
+/// written: [`Unknown::weak`]).
 fn syscall_skip(
     reads: LocSet,
     args: &[Operand],
     values: &Values,
     real: &SecondaryMap<Var, bool>,
-) -> u64 {
+) -> (u64, u64) {
     let pos = |l: Loc| reads.iter().position(|m| m == l).filter(|&k| k < 64);
     let nr = pos(Loc::RAX).and_then(|k| match args.get(k)? {
         Operand::Const(c) => Some(*c),
         Operand::Var(v) => values.constant[*v],
         _ => None,
     });
-    let Some((nr, mut n)) = nr.and_then(|nr| Some((nr, crate::syscalls::arg_count(nr)?))) else {
-        return 0;
-    };
     let arg_regs = &crate::syscalls::ARGS;
-    if crate::syscalls::by_operation(nr) {
+    let (mut n, by_operation) = match nr {
+        None => (arg_regs.len(), true),
+        Some(nr) => match crate::syscalls::arg_count(nr) {
+            Some(n) => (n, crate::syscalls::by_operation(nr)),
+            None => return (0, 0),
+        },
+    };
+    if by_operation {
         let written = |l: Loc| {
             pos(l).and_then(|k| args.get(k)).is_some_and(|a| match a {
                 Operand::Var(v) => real[*v],
@@ -1005,7 +1213,15 @@ fn syscall_skip(
             skip |= 1 << k;
         }
     }
-    skip
+    let weak = match by_operation {
+        true => arg_regs[..n]
+            .iter()
+            .filter_map(|&l| pos(l))
+            .map(|k| 1 << k)
+            .sum(),
+        false => 0,
+    };
+    (skip, weak)
 }
 
 /// The value of the width change `name` applied to `c` (`mov eax, r8d`
@@ -1077,6 +1293,13 @@ fn is_indirect(name: &str) -> bool {
 /// Whether an operator of the set stores its last operand to memory.
 fn is_store(name: &str) -> bool {
     name.starts_with("i64.store") || name.starts_with("i32.store")
+}
+
+/// Whether an operator stores its last operand to memory: one of the
+/// set ([`is_store`]) or a whole-register vector move to memory
+/// (`movaps [rsp+0x50], xmm0`, the vector part of a register save area).
+fn is_any_store(name: &str) -> bool {
+    is_store(name) || matches!(name, "x86.movaps.w" | "x86.movups.w")
 }
 
 /// What one SSA value certainly is.
@@ -1288,8 +1511,9 @@ impl Values {
     /// origin's, then closed backward through copies and phis (an
     /// argument of an unknown callee that the function wrote, only
     /// through the values it wrote); with the first use that reached
-    /// each (`None`: a terminator). A store of the entry value of a
-    /// location of `preserved` is not a use.
+    /// each (`None`: a terminator). A store (an operator `stores` says
+    /// is one) of the entry value of a location of `preserved` is not a
+    /// use.
     fn used(
         &self,
         f: &Function,
@@ -1297,6 +1521,7 @@ impl Values {
         preserved: LocSet,
         all: &[Loc],
         unknown: &Unknown,
+        stores: fn(&str) -> bool,
     ) -> (SecondaryMap<Var, bool>, SecondaryMap<Var, Option<Inst>>) {
         let mut used = SecondaryMap::new(false);
         let mut work = Vec::new();
@@ -1316,7 +1541,7 @@ impl Values {
                 root.set(Some(i));
                 match f.inst(i) {
                     InstData::Phi { dst, .. } | InstData::Copy { dst, .. } => defs[*dst] = Some(i),
-                    InstData::Op { op, args, .. } if is_store(f.operator_name(*op)) => {
+                    InstData::Op { op, args, .. } if stores(f.operator_name(*op)) => {
                         // A preserved register's entry value stored (saved,
                         // `push rbx` left in memory) is not a use.
                         let args = args.as_slice(f);
@@ -1340,14 +1565,14 @@ impl Values {
                         }
                     }
                     InstData::Call { args, .. } | InstData::Op { args, .. }
-                        if unknown.skip[i] != 0 || unknown.weak[i] =>
+                        if unknown.skip[i] != 0 || unknown.weak[i] != 0 =>
                     {
                         for (k, &a) in args.as_slice(f).iter().enumerate() {
                             let Operand::Var(v) = a else { continue };
                             if unknown.skip[i] & (1 << k) != 0 {
                                 continue;
                             }
-                            match unknown.weak[i] && unknown.real[v] {
+                            match unknown.weak[i] & (1 << k) != 0 && unknown.real[v] {
                                 true => weak_roots.push(v),
                                 false => mark(v, &mut used, &mut work),
                             }
@@ -1391,6 +1616,34 @@ impl Values {
         }
         (used, why.into_inner())
     }
+}
+
+/// The nodes `0..n` of a graph (`succ`: a node's callees) in postorder
+/// of a depth-first search from each node in turn (iteratively):
+/// callees before their callers, but for the edges that close cycles.
+fn callees_first<I: Iterator<Item = usize>>(n: usize, succ: impl Fn(usize) -> I) -> Vec<usize> {
+    let mut seen = vec![false; n];
+    let mut out = Vec::with_capacity(n);
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        let mut stack = vec![(root, succ(root).collect::<Vec<_>>(), 0)];
+        while let Some((v, next, e)) = stack.last_mut() {
+            if let Some(&w) = next.get(*e) {
+                *e += 1;
+                if !seen[w] {
+                    seen[w] = true;
+                    stack.push((w, succ(w).collect(), 0));
+                }
+                continue;
+            }
+            out.push(*v);
+            stack.pop();
+        }
+    }
+    out
 }
 
 /// The order of analysis: the call graph's strongly connected components
@@ -1516,8 +1769,8 @@ pub(crate) fn lift_signed(
     lift::lift_with_calls(bin, info, cfg, opts, &sigs.call_model(info.extent.start))
 }
 
-/// The rounds of a cycle's analysis before its calls fall back to the
-/// convention.
+/// The analyses per function of a cycle (on average) before its calls
+/// fall back to the convention.
 const CYCLE_ROUNDS: usize = 16;
 
 /// A function of the cycle under analysis: its index, its signature and
@@ -1588,12 +1841,113 @@ mod tests {
     }
 
     #[test]
+    fn optional_operands_and_vector_saves() {
+        // A call reading (rsp, rdi, rsi, xmm0): the operands of rsi and
+        // xmm0, optional, are bits 2 and 3.
+        let locs = [Loc::RSP, Loc::RDI, Loc::RSI, Loc::xmm(0)];
+        let optional = LocSet::of(&[Loc::RSI, Loc::xmm(0), Loc::R9]);
+        assert_eq!(mask_of(optional, &locs), 0b1100);
+        // The vector part of a register save area is a store of the
+        // register; only the set's stores count for `is_store`.
+        assert!(is_any_store("x86.movaps.w") && is_any_store("i64.store"));
+        assert!(!is_store("x86.movaps.w") && !is_any_store("x86.movaps"));
+    }
+
+    #[test]
+    fn al_counts_the_vectors_a_variadic_call_passes() {
+        // A call (rsp, rdi, rax, xmm0, xmm1) of a variadic callee whose
+        // vector parameters are optional (its save area): `xmm1` written,
+        // `xmm0` the caller's entry value. With `al` = 1 the call passes
+        // `xmm0` and not `xmm1` (bit 4); with `al` unknown, both, up to
+        // the last written.
+        let src = "function f(rdi, x0, x1) {\nentry:\n    a = 1\n    ret a\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(0);
+        let (rdi, x0, x1) = (f.params()[0], f.params()[1], f.params()[2]);
+        let InstData::Copy { dst: a, .. } = *f.inst(f.block_insts(f.layout()[0])[0]) else {
+            unreachable!()
+        };
+        let sigs = Signatures {
+            conv: Convention::of_kind(crate::conv::ConvKind::SystemV),
+            starts: Vec::new(),
+            sigs: Vec::new(),
+            sites: Vec::new(),
+            optional: Vec::new(),
+            plt: Vec::new(),
+            ifunc: Vec::new(),
+        };
+        let values = Values::of(&f);
+        let mut real = SecondaryMap::new(false);
+        real[x1] = true;
+        let locs = [Loc::RSP, Loc::RDI, Loc::RAX, Loc::xmm(0), Loc::xmm(1)];
+        let optional = LocSet::of(&[Loc::xmm(0), Loc::xmm(1)]);
+        let mut args = [Operand::Const(0); 5];
+        for (k, v) in [rdi, a, x0, x1].into_iter().enumerate() {
+            args[k + 1] = Operand::Var(v);
+        }
+        assert_eq!(
+            sigs.optional_skip(optional, &locs, &args, &real, &values),
+            1 << 4
+        );
+        args[2] = Operand::Var(rdi);
+        assert_eq!(
+            sigs.optional_skip(optional, &locs, &args, &real, &values),
+            0
+        );
+    }
+
+    #[test]
+    fn a_syscall_of_unknown_number_reads_up_to_the_last_argument_written() {
+        // `mov eax, [rbx]; syscall` with rdi and rsi written, rdx, r10,
+        // r8 and r9 the entry values: the number is not a constant, so
+        // the call reads rdi and rsi (weakly: only what was written),
+        // as an unknown callee's; `read` (0) reads its three.
+        let src = "function f(n, w, e) {\nentry:\n    z = 0\n    ret z\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(0);
+        let (n, w, e) = (f.params()[0], f.params()[1], f.params()[2]);
+        let InstData::Copy { dst: zero, .. } = *f.inst(f.block_insts(f.layout()[0])[0]) else {
+            unreachable!()
+        };
+        let values = Values::of(&f);
+        let mut real = SecondaryMap::new(false);
+        real[w] = true;
+        let reads = LocSet::of(&crate::syscalls::ARGS).union(LocSet::of(&[Loc::RAX]));
+        let order: Vec<Loc> = reads.iter().collect();
+        let bit = |l: Loc| 1u64 << order.iter().position(|&m| m == l).unwrap();
+        let args: Vec<Operand> = order
+            .iter()
+            .map(|&l| match l {
+                Loc::RAX => Operand::Var(n),
+                Loc::RDI | Loc::RSI => Operand::Var(w),
+                _ => Operand::Var(e),
+            })
+            .collect();
+        let past = [Loc::RDX, Loc::R10, Loc::R8, Loc::R9];
+        let skip: u64 = past.iter().map(|&l| bit(l)).sum();
+        let weak = bit(Loc::RDI) | bit(Loc::RSI);
+        assert_eq!(syscall_skip(reads, &args, &values, &real), (skip, weak));
+        let mut read = args.clone();
+        read[order.iter().position(|&l| l == Loc::RAX).unwrap()] = Operand::Var(zero);
+        let skip: u64 = [Loc::R10, Loc::R8, Loc::R9].iter().map(|&l| bit(l)).sum();
+        assert_eq!(syscall_skip(reads, &read, &values, &real), (skip, 0));
+    }
+
+    #[test]
     fn a_cycle_starts_with_no_parameter_and_the_conventions_clobbers() {
         let conv = Convention::of_kind(crate::conv::ConvKind::SystemV);
         let s = Signature::within_cycle(&conv);
         assert!(s.params.is_empty() && !s.fallback);
         assert_eq!(s.clobbers(), conv.call_writes);
         assert_eq!(s.results, LocSet::of(&[Loc::RAX]));
+    }
+
+    #[test]
+    fn callees_first_is_a_depth_first_postorder() {
+        // 0 -> 1 -> 2 -> 0 (a cycle), 1 -> 3: the walk from 0 puts 2 and
+        // 3 before 1, and 1 before 0.
+        let g: Vec<Vec<usize>> = vec![vec![1], vec![2, 3], vec![0], vec![]];
+        assert_eq!(callees_first(4, |v| g[v].iter().copied()), vec![2, 3, 1, 0]);
     }
 
     #[test]

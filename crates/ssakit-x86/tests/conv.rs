@@ -193,3 +193,55 @@ fn variadic_functions_tell_their_unnamed_arguments() {
         assert_eq!(s.unnamed.difference(s.params), LocSet::EMPTY, "{s}");
     }
 }
+
+/// A call through the PLT of a symbol libc itself defines passes only
+/// what libc's definition reads (`clearenv` calls `free` after a
+/// `cmpxchg` that wrote `edx`: no `rsi`, no `rdx`); a variadic callee's
+/// vector save area takes only the vectors its caller wrote, or, when
+/// `al` is a constant, the ABI's count of them (`gcvt` passes its
+/// `double` to `sprintf` with `mov eax, 1`; `tmpnam` passes none); a
+/// parameter only stored is one (`pthread_attr_setguardsize`); an
+/// IFUNC's stub passes what its implementations read. The
+/// names are those of this machine's libc (skipped without it).
+#[test]
+fn plt_and_variadic_calls_pass_what_the_callee_takes() {
+    let Ok(elf) = std::fs::read("/usr/lib/x86_64-linux-gnu/libc.so.6") else {
+        eprintln!("skipped: no /usr/lib/x86_64-linux-gnu/libc.so.6");
+        return;
+    };
+    let bin = Binary::parse(&elf).unwrap();
+    let start = |names: &[&str]| {
+        let f = bin
+            .functions()
+            .iter()
+            .find(|f| names.contains(&f.name.as_str()));
+        f.unwrap().extent.start
+    };
+    let free = bin.plt_stubs().find(|&s| bin.plt_name(s) == Some("free"));
+    assert_eq!(
+        free.and_then(|s| bin.plt_definition(s)),
+        Some(start(&["free", "__libc_free", "__free"]))
+    );
+    let sigs = Signatures::infer(&bin, true);
+    let args = |names: &[&str]| {
+        let s = sigs.at(start(names)).unwrap();
+        let named = s.params.difference(s.unnamed);
+        let mut out: Vec<&str> = named.iter().map(|l| l.name()).collect();
+        out.retain(|n| !["rsp", "rax", "rbx", "rbp"].contains(n) && !n.starts_with("r1"));
+        out
+    };
+    assert_eq!(args(&["clearenv"]), Vec::<&str>::new());
+    assert_eq!(args(&["getpwnam"]), vec!["rdi"]);
+    assert_eq!(args(&["gcvt"]), vec!["rsi", "rdi", "xmm0"]);
+    assert_eq!(args(&["tmpnam"]), vec!["rdi"]);
+    // An argument register only stored (`mov [rdi+0x10], rsi`) and
+    // otherwise untouched, so "preserved", is still a parameter: only
+    // the callee-saved registers' saves are not uses.
+    assert_eq!(args(&["pthread_attr_setguardsize"]), vec!["rsi", "rdi"]);
+    // An IFUNC's PLT stub (an IRELATIVE slot: `strlen`'s) passes only
+    // what the implementations its resolver returns read: not the r8
+    // that `__gen_tempname` wrote nothing to (its `sete r9b` wrote r9),
+    // which mkdtemp would take from its caller.
+    assert!(bin.plt_stubs().any(|s| bin.plt_resolver(s).is_some()));
+    assert_eq!(args(&["mkdtemp"]), vec!["rdi"]);
+}
