@@ -270,7 +270,7 @@ pub struct Kept {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeptReason {
     /// Emitted anew it would need more locals (parameters included) than
-    /// engines accept ([`emit::MAX_LOCALS`]).
+    /// the 50,000 engines accept.
     TooManyLocals {
         /// The locals it would need.
         needed: usize,
