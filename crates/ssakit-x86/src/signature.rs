@@ -1557,10 +1557,17 @@ impl Values {
                     InstData::Op { op, args, .. } if is_merge(f, *op, args.as_slice(f)) => {
                         // The upper part an 8- or 16-bit write keeps: an
                         // entry value there is not a use (the kept bits
-                        // are read later, if at all, through the merge).
+                        // are read later, if at all, through the merge),
+                        // nor one merged by a phi with values the
+                        // function wrote (`mov dl, al` in a loop whose
+                        // header merges `rdx`'s entry value with the
+                        // loop's): those written values alone are used,
+                        // as for an unknown callee's weak argument.
                         if let [Operand::Var(v), _] = *args.as_slice(f) {
-                            if !matches!(self.origin[v], Origin::Entry(_)) {
-                                mark(v, &mut used, &mut work);
+                            match self.origin[v] {
+                                Origin::Entry(_) => {}
+                                _ if unknown.real[v] => weak_roots.push(v),
+                                _ => mark(v, &mut used, &mut work),
                             }
                         }
                     }
@@ -1931,6 +1938,38 @@ mod tests {
         read[order.iter().position(|&l| l == Loc::RAX).unwrap()] = Operand::Var(zero);
         let skip: u64 = [Loc::R10, Loc::R8, Loc::R9].iter().map(|&l| bit(l)).sum();
         assert_eq!(syscall_skip(reads, &read, &values, &real), (skip, 0));
+    }
+
+    #[test]
+    fn a_byte_write_in_a_loop_uses_no_entry_value_it_keeps() {
+        // `mov dl, al` in a loop whose header merges rdx's entry value
+        // with the loop's: the merge's `i64.and` keeps the upper part,
+        // which is the entry value on the first iteration only; it is
+        // not a use of that entry value, but `al`, read, is. With an
+        // ordinary `and` the entry value is used.
+        let src = |mask: i64| {
+            format!(
+                "operator i64.and pure\noperator i64.or pure\n\
+                 function f(rdx, al, c: bool) {{\nentry:\n    jump h\nh:\n    \
+                 d = phi(entry: rdx, h: w)\n    k = i64.and(d, {mask})\n    \
+                 w = i64.or(k, al)\n    branch c, h, x\nx:\n    ret w\n}}\n"
+            )
+        };
+        for (mask, entry_used) in [(!0xff, false), (0xff, true)] {
+            let mut m = ssakit::text::parse(&src(mask)).unwrap().module;
+            let f = m.functions.remove(0);
+            let values = Values::of(&f);
+            let unknown = Unknown {
+                skip: SecondaryMap::new(0),
+                sites: Vec::new(),
+                weak: SecondaryMap::new(0),
+                real: values.written(&f, |_, _, _| true),
+            };
+            let all = [Loc::RDX, Loc::RAX, Loc::CF];
+            let (used, _) = values.used(&f, LocSet::EMPTY, LocSet::EMPTY, &all, &unknown, is_store);
+            let (rdx, al) = (f.params()[0], f.params()[1]);
+            assert_eq!((used[rdx], used[al]), (entry_used, true), "mask {mask}");
+        }
     }
 
     #[test]
