@@ -510,12 +510,16 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
     let mut vec_at: [Option<i64>; 8] = [None; 8];
     // The frame addresses stored to memory (a `va_list`'s pointers).
     let mut addresses: Vec<i64> = Vec::new();
-    let entry = f.layout()[0];
+    let prologue = prologue(f);
+    // The registers written so far in the prologue, or in the block.
+    let mut written: Vec<Var> = Vec::new();
     for &b in f.layout() {
         if !frame.reached(b) {
             continue;
         }
-        let mut written: Vec<Var> = Vec::new();
+        if !prologue[b.index()] {
+            written.clear();
+        }
         frame.walk(f, b, |point, state| {
             let Some(i) = point else { return };
             if let InstData::Op { op, args, imms, .. } = f.inst(i) {
@@ -526,7 +530,7 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
                         addresses.push(c);
                     }
                 }
-                if b == entry && f.opcode(*op) == Some(Opcode::I64Store) {
+                if prologue[b.index()] && f.opcode(*op) == Some(Opcode::I64Store) {
                     if let (Value::Frame(c), Some(k)) =
                         (value(args[0], state), position(&ints, args[1]))
                     {
@@ -568,6 +572,26 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
     let mut out: Vec<Var> = ints[j..=last].iter().flatten().copied().collect();
     out.extend(saved_vecs);
     out
+}
+
+/// The blocks of `f`'s prologue, by index: the entry block, and each
+/// later block of the layout that only blocks of the prologue before it
+/// branch to (gcc saves the argument registers in the entry block;
+/// clang -O0 tests `al` first, saves the vector registers in a block of
+/// their own and the integer ones where both paths meet). A register
+/// not written in the prologue holds its entry value all through it.
+fn prologue(f: &Function) -> Vec<bool> {
+    let n = f.num_blocks();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &b in f.layout() {
+        f.for_each_succ(b, |s| preds[s.index()].push(b.index()));
+    }
+    let mut inside = vec![false; n];
+    for (k, &b) in f.layout().iter().enumerate() {
+        let p = &preds[b.index()];
+        inside[b.index()] = k == 0 || (!p.is_empty() && p.iter().all(|&q| inside[q]));
+    }
+    inside
 }
 
 /// Turns the frame slots of `f` (lifted with the semantics, not yet in
@@ -749,6 +773,33 @@ mod tests {
         let area = va_save_area(&f, &Origins::none());
         let names: Vec<&str> = area.iter().map(|&v| f.base_name(v)).collect();
         assert_eq!(names, ["rdx", "rcx"]);
+    }
+
+    #[test]
+    fn a_save_area_after_the_test_of_al_is_found() {
+        // clang -O0's layout: `test al, al` first, the vector registers
+        // saved in a block of their own, the integer ones where both
+        // paths meet; a register written on one path (`rdx = 5`) no
+        // longer holds its entry value there.
+        let split = |v: &str| {
+            PARTIAL
+                .replace("rcx) -> i64 {", "rcx, al: bool) -> i64 {")
+                .replace(
+                    "rsp = i64.sub(rsp, 96)\n",
+                    &format!(
+                        "rsp = i64.sub(rsp, 96)\n    branch al, v, j\nv:\n{v}    jump j\nj:\n"
+                    ),
+                )
+        };
+        let names = |src: &str| {
+            let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+            let area = va_save_area(&f, &Origins::none());
+            area.iter()
+                .map(|&v| f.base_name(v).to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&split("")), ["rdx", "rcx"]);
+        assert_eq!(names(&split("    rdx = 5\n")), ["rcx"]);
     }
 
     #[test]
