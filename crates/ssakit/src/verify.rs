@@ -248,6 +248,15 @@ pub fn verify_valid(func: &Function) -> Result<(), Vec<IrError>> {
     Verifier::new(func).run(false).map(|_| ())
 }
 
+/// [`verify_valid`], handing back the control-flow graph and the dominator
+/// tree it built, for a caller that needs them next and has not changed
+/// `func` since (destruction's entry check).
+pub(crate) fn verify_valid_flow(func: &Function) -> Result<(Cfg, DomTree), Vec<IrError>> {
+    Verifier::new(func)
+        .run_flow(false)
+        .map(|(_, cfg, dt)| (cfg, dt))
+}
+
 /// Checks invariant 6 alone (and the layout, without which nothing can
 /// be checked): every operation, copy, branch and `ret` well typed. It
 /// needs no SSA: a variable has one type, so a non-SSA program's types
@@ -311,7 +320,12 @@ impl<'a> Verifier<'a> {
             .push(IrError::new(self.func, block, inst, message));
     }
 
-    fn run(mut self, properties: bool) -> Result<Report, Vec<IrError>> {
+    fn run(self, properties: bool) -> Result<Report, Vec<IrError>> {
+        self.run_flow(properties).map(|(report, _, _)| report)
+    }
+
+    /// [`run`](Self::run), with the graph and dominator tree it built.
+    fn run_flow(mut self, properties: bool) -> Result<(Report, Cfg, DomTree), Vec<IrError>> {
         let func = self.func;
         if !self.verify_layout() {
             return Err(self.errs);
@@ -330,7 +344,7 @@ impl<'a> Verifier<'a> {
             ..Default::default()
         };
         if !properties {
-            return Ok(report);
+            return Ok((report, cfg, dt));
         }
         let webs = phi_web_union_find(func);
         report.dead_phis = dead_phis(func);
@@ -344,7 +358,7 @@ impl<'a> Verifier<'a> {
             report.constant_conflict = constant_conflict(func, &cfg, &webs);
         }
         report.non_minimal_phis = non_minimal_phis(func, &cfg, &dt, &webs);
-        Ok(report)
+        Ok((report, cfg, dt))
     }
 
     /// Invariant 1: the layout is non-empty and lists existing blocks once each;

@@ -57,7 +57,7 @@
 use super::graph::Graph;
 use super::postorder::{DepthFirst, NONE};
 use crate::entity::Csr;
-use crate::ir::Block;
+use crate::ir::{Block, Cfg};
 
 /// Which algorithm computes the immediate dominators.
 ///
@@ -248,6 +248,60 @@ impl DomTree {
             post,
             depth,
         }
+    }
+
+    /// The dominator tree after edges were split, without a new search:
+    /// each `(source, target, new)` of `splits` says that the edges
+    /// `source → target` now go through the new block `new`, which jumps
+    /// to `target`; `cfg` is the graph after splitting, numbered as before
+    /// with the new blocks after. The same tree as [`DomTree::new`] of
+    /// `cfg` (the debug build checks it).
+    ///
+    /// Why: the immediate dominator of a reachable block other than the
+    /// entry is the nearest common ancestor of its reachable predecessors
+    /// that it does not dominate (those it dominates close loops through
+    /// it). `new` has one predecessor, `source`, its immediate dominator
+    /// if `source` is reachable. If `new` is the only such predecessor of
+    /// `target`, every path into `target` passes `source → new`, and `new`
+    /// becomes `target`'s immediate dominator, between `source` and
+    /// `target` in the tree. Otherwise `new` dominates nothing but itself,
+    /// and putting that leaf below `source` in `source`'s place changes
+    /// no common ancestor of two or more predecessors: `target` keeps its
+    /// immediate dominator. Paths to the other blocks only gain blocks that
+    /// do not dominate them, so dominance among the old blocks is as
+    /// before, and this tree answers the queries on `target`'s
+    /// predecessors.
+    pub(crate) fn with_edges_split(&self, cfg: &Cfg, splits: &[(Block, Block, Block)]) -> DomTree {
+        let (old, n) = (self.idom.len(), cfg.num_blocks());
+        let mut idom = self.idom.clone();
+        idom.resize(n, NONE);
+        // By new block (from `old` on): the source of its edges.
+        let mut source_of_new = vec![self.entry; n - old];
+        for &(source, _, new) in splits {
+            source_of_new[new.index() - old] = source;
+            if self.is_reachable(source) {
+                idom[new.index()] = source.as_u32();
+            }
+        }
+        let source_of = |b: Block| match b.index().checked_sub(old) {
+            Some(k) => source_of_new[k],
+            None => b,
+        };
+        for &(_, target, _) in splits {
+            if target == self.entry || !self.is_reachable(target) {
+                continue;
+            }
+            let mut outside = cfg.unique_preds(target).filter(|&p| {
+                let p = source_of(p);
+                self.is_reachable(p) && !self.dominates(target, p)
+            });
+            if let (Some(only), None) = (outside.next(), outside.next()) {
+                idom[target.index()] = only.as_u32();
+            }
+        }
+        let tree = DomTree::from_idoms(self.entry, idom);
+        debug_assert_eq!(tree.idom, DomTree::new(cfg).idom);
+        tree
     }
 
     /// Number of nodes of the graph, reachable or not.

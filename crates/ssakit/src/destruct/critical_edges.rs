@@ -35,6 +35,7 @@
 //! text format requires), `A_B` names exactly one pair `(A, B)`, with no
 //! lookup. Otherwise a set of the labels taken is kept.
 
+use crate::analysis::DomTree;
 use crate::entity::{Csr, EntityVec};
 use crate::ir::{Block, Cfg, Function, Terminator};
 use rustc_hash::FxHashSet as HashSet;
@@ -136,19 +137,40 @@ fn distinct_succs(
 /// assert!(ssakit::verify::verify(&f).is_ok());
 /// ```
 pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
-    split_edges_where(func, false)
+    let splits = split_edges_where(func, false, None);
+    splits.iter().map(|s| s.new).collect()
 }
 
 /// [`split_critical_edges`], but only the critical edges into blocks with
 /// phis: the only ones that get copies when destruction goes out of SSA
-/// (the others would stay empty and be removed at the end).
-pub(crate) fn split_critical_edges_into_phis(func: &mut Function) -> Vec<Block> {
-    split_edges_where(func, true)
+/// (the others would stay empty and be removed at the end). `graph`,
+/// when given, is the control-flow graph and dominator tree of `func` as
+/// it is; they are returned true of `func` after splitting (the graph
+/// rebuilt if an edge was split, the tree updated by
+/// [`DomTree::with_edges_split`]).
+pub(crate) fn split_critical_edges_into_phis(
+    func: &mut Function,
+    graph: Option<(Cfg, DomTree)>,
+) -> (Vec<Block>, Option<(Cfg, DomTree)>) {
+    let splits = split_edges_where(func, true, graph.as_ref().map(|g| &g.0));
+    let new = splits.iter().map(|s| s.new).collect();
+    let graph = match graph {
+        Some(graph) if splits.is_empty() => Some(graph),
+        Some((_, dt)) => {
+            let cfg = Cfg::new(func);
+            let edges: Vec<_> = splits.iter().map(|s| (s.source, s.target, s.new)).collect();
+            let dt = dt.with_edges_split(&cfg, &edges);
+            Some((cfg, dt))
+        }
+        None => None,
+    };
+    (new, graph)
 }
 
 /// The critical edges, or with `phis_only` those into blocks with phis,
-/// split (see [`split_critical_edges`]).
-fn split_edges_where(func: &mut Function, phis_only: bool) -> Vec<Block> {
+/// split (see [`split_critical_edges`]); `cfg` is the graph of `func`
+/// when the caller has it.
+fn split_edges_where(func: &mut Function, phis_only: bool, cfg: Option<&Cfg>) -> Vec<Split> {
     // By block: whether its incoming critical edges are split.
     let wanted: EntityVec<Block, bool> = EntityVec::from_vec(
         func.blocks()
@@ -159,9 +181,17 @@ fn split_edges_where(func: &mut Function, phis_only: bool) -> Vec<Block> {
         // No block with phis: nothing to split (a straight line, say).
         return Vec::new();
     }
-    let cfg = Cfg::new(func);
+    let built;
+    let cfg = match cfg {
+        Some(cfg) => cfg,
+        None => {
+            built = Cfg::new(func);
+            &built
+        }
+    };
+    debug_assert!(cfg.num_blocks() == func.num_blocks());
     let mut names = Namer::new(func);
-    let npreds = distinct_preds(func, &cfg);
+    let npreds = distinct_preds(func, cfg);
     // Stamped by source: the target seen, and the block splitting the
     // edges from the current source to each target.
     let mut seen: EntityVec<Block, Option<Block>> = EntityVec::filled(func.num_blocks(), None);
@@ -256,7 +286,7 @@ fn split_edges_where(func: &mut Function, phis_only: bool) -> Vec<Block> {
     }
     debug_assert_eq!(next, splits.len());
     func.set_layout(new_layout);
-    splits.iter().map(|s| s.new).collect()
+    splits
 }
 
 /// Removes the blocks of `new_blocks` (those [`split_critical_edges`]
@@ -363,6 +393,47 @@ mod tests {
                     .collect()
             })
             .collect()
+    }
+
+    /// The loop header `h` is entered from `e` and from the latch `b`,
+    /// both by critical edges: after splitting, the block on `e -> h` is
+    /// `h`'s immediate dominator (the latch's does not count, `h`
+    /// dominates it), and the tree updated in place is the one built anew.
+    ///
+    /// ```text
+    ///   e ──> e_h ──> h <── b_h <── b
+    ///   │             │ ^           ^
+    ///   └──> x <──────┘ └────> b ───┘ (b also to x)
+    /// ```
+    #[test]
+    fn dominator_tree_is_updated_across_splitting() {
+        let mut f = parse(
+            "function f(c) {
+e:
+    branch c, h, x
+h:
+    v1 = phi(e: 0, b: v2)
+    branch c, b, x
+b:
+    v2 = v1 + 1
+    branch c, h, x
+x:
+    ret
+}
+",
+        );
+        let cfg = Cfg::new(&f);
+        let dt = DomTree::new(&cfg);
+        let (new, graph) = split_critical_edges_into_phis(&mut f, Some((cfg, dt)));
+        assert_eq!(new.len(), 2);
+        let (cfg, dt) = graph.expect("the graph is kept");
+        let fresh = DomTree::new(&Cfg::new(&f));
+        let h = f.block_by_name("h").unwrap();
+        assert_eq!(dt.idom(h), f.block_by_name("e_h"));
+        for b in f.blocks() {
+            assert_eq!(dt.idom(b), fresh.idom(b), "{}", f.block_name(b));
+            assert_eq!(cfg.preds(b), Cfg::new(&f).preds(b));
+        }
     }
 
     fn layout_names(f: &Function) -> Vec<&str> {

@@ -92,9 +92,10 @@ pub mod phi_webs;
 pub(crate) mod sequentialize;
 pub(crate) mod to_cssa;
 
+use crate::analysis::DomTree;
 use crate::entity::SecondaryMap;
 use crate::error::{ErrorKind, IrError};
-use crate::ir::{Block, Function, Inst, InstData, Operand, Var, VarNames};
+use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Var, VarNames};
 use crate::timing;
 use coalesce::coalesce;
 pub(crate) use coalesce::CoalesceStats;
@@ -577,13 +578,13 @@ fn pipeline(
     check: Check,
     observe: &mut dyn FnMut(DestructStep, &Function),
 ) -> Result<DestructStats, IrError> {
-    let report = verified(func, opts, check)?;
+    let (report, graph) = verified(func, opts, check)?;
     let mut stats = DestructStats::default();
     let split_blocks = if opts.conventional {
         conventional(func, &report, &mut stats)?;
         Vec::new()
     } else if opts.coalesce {
-        virtualized(func, opts, check, &mut stats, observe)
+        virtualized(func, opts, check, graph, &mut stats, observe)
     } else {
         method_one(func, opts, &mut stats, observe)
     };
@@ -593,21 +594,23 @@ fn pipeline(
 
 /// The check before destruction: `func` must be valid SSA (unless
 /// `check` trusts it), and conventional for the direct destruction, which
-/// needs the property report (returned; the default otherwise).
+/// needs the property report (returned; the default otherwise). When it
+/// checks valid SSA alone, also returns the control-flow graph and
+/// dominator tree it built, for the steps after.
 fn verified(
     func: &Function,
     opts: &DestructOptions,
     check: Check,
-) -> Result<crate::verify::Report, IrError> {
+) -> Result<(crate::verify::Report, Option<(Cfg, DomTree)>), IrError> {
     {
         let _t = timing::phase("verification");
         if opts.conventional {
-            crate::verify::verify(func)
+            crate::verify::verify(func).map(|report| (report, None))
         } else if check != Check::Input {
             debug_assert!(crate::verify::verify_valid(func).is_ok());
             Ok(Default::default())
         } else {
-            crate::verify::verify_valid(func).map(|()| Default::default())
+            crate::verify::verify_valid_flow(func).map(|graph| (Default::default(), Some(graph)))
         }
     }
     .map_err(|errs| {
@@ -698,14 +701,18 @@ fn virtualized(
     func: &mut Function,
     opts: &DestructOptions,
     check: Check,
+    graph: Option<(Cfg, DomTree)>,
     stats: &mut DestructStats,
     observe: &mut dyn FnMut(DestructStep, &Function),
 ) -> Vec<Block> {
-    let split_blocks = if opts.split {
+    // The graph and dominator tree of the check, kept true by splitting:
+    // the steps after, up to coalescing, add and remove phis and
+    // instructions, never blocks or edges.
+    let (split_blocks, graph) = if opts.split {
         let _t = timing::phase("critical edges");
-        critical_edges::split_critical_edges_into_phis(func)
+        critical_edges::split_critical_edges_into_phis(func, graph)
     } else {
-        Vec::new()
+        (Vec::new(), graph)
     };
     stats.edges_split = split_blocks.len();
     let dead = if check == Check::Pruned {
@@ -729,7 +736,7 @@ fn virtualized(
         to_cssa::insert_copies(func, to_cssa::Selection::Constants, &mut inserted)
     };
     stats.copies_inserted = constants.copies;
-    let (mut webs, mut cs) = match coalesce::coalesce_virtual(func, &inserted) {
+    let (mut webs, mut cs) = match coalesce::coalesce_virtual(func, &inserted, graph) {
         coalesce::Virtual::Coalesced(webs, cs) => (webs, cs),
         coalesce::Virtual::Interfering(failed, flow) => {
             {

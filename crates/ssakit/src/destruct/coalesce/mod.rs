@@ -190,6 +190,7 @@ pub(crate) fn coalesce_again(
     inserted: &Inserted,
     flow: Option<Flow>,
 ) -> (Webs, CoalesceStats) {
+    let flow = flow.map_or(Given::Nothing, Given::Flow);
     match run(func, inserted, false, flow) {
         Virtual::Coalesced(webs, stats) => (webs, stats),
         Virtual::Interfering(..) => unreachable!("Method I coalescing never stops at step 1"),
@@ -214,6 +215,13 @@ impl Flow {
             let _t = timing::phase("dominators");
             DomTree::new(&cfg)
         };
+        Flow::with_graph(cfg, dt)
+    }
+
+    /// The facts from the graph and dominator tree of the function, built
+    /// already (by the verifier, say): only the loop depths are computed
+    /// (timed as `loop depth`).
+    fn with_graph(cfg: Cfg, dt: DomTree) -> Flow {
         let depth = {
             let _t = timing::phase("loop depth");
             loop_depth(&cfg, &dt)
@@ -256,21 +264,46 @@ pub(crate) enum Virtual {
 ///
 /// # Preconditions
 /// Those of [`coalesce`], but the phi webs may interfere.
-pub(crate) fn coalesce_virtual(func: &Function, inserted: &Inserted) -> Virtual {
-    run(func, inserted, true, None)
+///
+/// `graph`, when given, is the control-flow graph and dominator tree of
+/// `func` as it is; they are built otherwise.
+pub(crate) fn coalesce_virtual(
+    func: &Function,
+    inserted: &Inserted,
+    graph: Option<(Cfg, DomTree)>,
+) -> Virtual {
+    let flow = match graph {
+        Some((cfg, dt)) => Given::Graph(cfg, dt),
+        None => Given::Nothing,
+    };
+    run(func, inserted, true, flow)
+}
+
+/// The control-flow facts [`run`] is given, if any.
+enum Given {
+    /// None: [`run`] computes them (if it needs them).
+    Nothing,
+    /// The graph and the dominator tree; [`run`] adds the loop depths.
+    Graph(Cfg, DomTree),
+    /// All of them, from an earlier run.
+    Flow(Flow),
 }
 
 /// [`coalesce`] and [`coalesce_virtual`]: with `virtual_copies`, stops
 /// after step 1 if a phi component is not free; with `flow`, takes those
 /// facts instead of computing them.
-fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Option<Flow>) -> Virtual {
+fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) -> Virtual {
     let nv = func.num_vars();
     if !has_affinities(func) {
         // No phi and no copy: nothing to try, every variable alone.
         let sets = crate::union_find::UnionFind::new(nv);
         return Virtual::Coalesced(Webs::from_sets(sets), CoalesceStats::default());
     }
-    let flow = flow.unwrap_or_else(|| Flow::new(func));
+    let flow = match flow {
+        Given::Nothing => Flow::new(func),
+        Given::Graph(cfg, dt) => Flow::with_graph(cfg, dt),
+        Given::Flow(flow) => flow,
+    };
     debug_assert_eq!(flow.depth.len(), func.num_blocks());
     let (cfg, dt, depth) = (&flow.cfg, &flow.dt, &flow.depth);
     let (g, mut live) = {
