@@ -15,13 +15,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 ssakit="${1:-$root/target/release/ssakit}"
 [ -x "$ssakit" ] || { echo "error: no ssakit at $ssakit (cargo build --release -p ssakit-cli)" >&2; exit 1; }
 SIGTRUTH_BUILD_ONLY=1 "$root/scripts/x86-signature-truth.sh" "$ssakit"
-venv="${CARGO_TARGET_DIR:-$root/target}/angr-cfg-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import angr" 2>/dev/null; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check --prefer-binary \
-        angr==9.2.213 pycparser==3.0 bitstring==4.4.0
-fi
+venv=$("$root/scripts/angr-cfg-venv.sh")
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 bins=("$root"/target/sigtruth/bin/libz-* "$root"/target/sigtruth/bin/fixture.c-* "$root"/target/sigtruth/bin/round4.c-*)
 "$venv/bin/python" "$root/scripts/x86-signature-vs-angr.py" "$ssakit" "${bins[@]}"

@@ -37,13 +37,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ ${#files[@]} -gt 0 ] || { echo "usage: $0 [--ssakit PATH] FILE..." >&2; exit 2; }
-venv="${CARGO_TARGET_DIR:-target}/angr-cfg-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import angr" 2>/dev/null; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check --prefer-binary \
-        angr==9.2.213 pycparser==3.0 bitstring==4.4.0
-fi
+venv=$(scripts/angr-cfg-venv.sh)
 [ -z "$dump" ] || mkdir -p "$dump"
 echo "binary | ssakit functions | ssakit tables | ssakit wall s | angr functions | angr tables | angr distinct jumps | angr wall s"
 for f in "${files[@]}"; do
