@@ -511,15 +511,14 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
     // The frame addresses stored to memory (a `va_list`'s pointers).
     let mut addresses: Vec<i64> = Vec::new();
     let prologue = prologue(f);
-    // The registers written so far in the prologue, or in the block.
+    // What the prologue's blocks walked so far write (the integer
+    // registers are looked for there only).
     let mut written: Vec<Var> = Vec::new();
     for &b in f.layout() {
         if !frame.reached(b) {
             continue;
         }
-        if !prologue[b.index()] {
-            written.clear();
-        }
+        let in_prologue = prologue[b.index()];
         frame.walk(f, b, |point, state| {
             let Some(i) = point else { return };
             if let InstData::Op { op, args, imms, .. } = f.inst(i) {
@@ -530,7 +529,7 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
                         addresses.push(c);
                     }
                 }
-                if prologue[b.index()] && f.opcode(*op) == Some(Opcode::I64Store) {
+                if in_prologue && f.opcode(*op) == Some(Opcode::I64Store) {
                     if let (Value::Frame(c), Some(k)) =
                         (value(args[0], state), position(&ints, args[1]))
                     {
@@ -547,7 +546,9 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
                     }
                 }
             }
-            f.for_each_def(i, |v| written.push(v));
+            if in_prologue {
+                f.for_each_def(i, |v| written.push(v));
+            }
         });
     }
     let Some(last) = int_at.iter().rposition(|c| c.is_some()) else {
