@@ -12,6 +12,12 @@ pub struct Source {
     /// Where its lines end, built at the first error reported: each later
     /// one finds its line without counting from the start.
     lines: std::cell::OnceCell<LineIndex>,
+    /// The file it was read from (`None`: standard input, which cannot be
+    /// read again).
+    path: Option<String>,
+    /// While the text is released ([`Source::release`]): its length and
+    /// digest, to check the file read again is the same.
+    released: Option<(usize, u64)>,
 }
 
 /// The name input from `path` is reported under: `<stdin>` for `-`, else
@@ -43,6 +49,8 @@ pub fn read(path: &str) -> Result<Source, Failed> {
             name,
             text,
             lines: Default::default(),
+            path: (path != "-").then(|| path.to_string()),
+            released: None,
         }),
         Err(ReadError::Io(e)) => {
             crate::stderr::errln!("error: cannot read {name}: {e}");
@@ -270,6 +278,59 @@ impl Source {
     pub fn line_index(&self) -> &LineIndex {
         self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
+
+    /// Lets the text's memory go while the parsed program is transformed,
+    /// when it came from a file that [`Source::restore`] can read again
+    /// (a report needs it only if the transformation fails): as much
+    /// memory as the input's size. Standard input keeps its text.
+    pub fn release(&mut self) {
+        if self.path.is_some() && self.released.is_none() {
+            self.released = Some((self.text.len(), digest(self.text.as_bytes())));
+            self.text = String::new();
+            self.lines = Default::default();
+        }
+    }
+
+    /// Reads the text [`Source::release`] let go again, for a report. The
+    /// file must be unchanged (same length and digest): else the report
+    /// could not point into it, and the error says so (exit 1).
+    pub fn restore(&mut self) -> Result<(), Failed> {
+        let (Some((len, sum)), Some(path)) = (self.released, self.path.as_deref()) else {
+            return Ok(());
+        };
+        let again = std::fs::read(path)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok());
+        match again {
+            Some(text) if text.len() == len && digest(text.as_bytes()) == sum => {
+                self.text = text;
+                self.released = None;
+                Ok(())
+            }
+            _ => {
+                crate::stderr::errln!(
+                    "error: {} changed while it was transformed: an error was found in it, \
+                     but where cannot be shown",
+                    self.name
+                );
+                Err(Failed(exit::INPUT))
+            }
+        }
+    }
+}
+
+/// A 64-bit digest of `bytes` (FxHash's mix over 8-byte words, the
+/// length folded in): tells a file read again from a changed one.
+fn digest(bytes: &[u8]) -> u64 {
+    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut h = bytes.len() as u64;
+    for c in &mut chunks {
+        h = mix(h, u64::from_le_bytes(c.try_into().expect("eight bytes")));
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    mix(h, u64::from_le_bytes(last))
 }
 
 /// Reads and parses `path`, reporting any error.
@@ -391,4 +452,44 @@ pub fn entry<'m>(
         );
         Failed(exit::INPUT)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+
+    /// The text comes back as it was; a file changed in between is an
+    /// error, never a report against other text; standard input keeps its
+    /// text (nothing is released).
+    #[test]
+    fn release_and_restore() {
+        let dir = std::env::temp_dir().join(format!("ssakit-release-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.ssa");
+        let text = "function f(a) {\ne:\n    ret a\n}\n";
+        std::fs::write(&path, text).unwrap();
+        let mut src = read(path.to_str().unwrap()).unwrap();
+        src.release();
+        assert!(src.text.is_empty());
+        src.restore().unwrap();
+        assert_eq!(src.text, text);
+        // Restoring twice, or without a release, changes nothing.
+        src.restore().unwrap();
+        assert_eq!(src.text, text);
+        for changed in [
+            "function f(b) {\ne:\n    ret b\n}\n", // same length
+            "function f(a) {\ne:\n    ret a\n}",   // shorter
+        ] {
+            let mut src = read(path.to_str().unwrap()).unwrap();
+            src.release();
+            std::fs::write(&path, changed).unwrap();
+            assert!(src.restore().is_err());
+            std::fs::write(&path, text).unwrap();
+        }
+        let mut src = read(path.to_str().unwrap()).unwrap();
+        src.release();
+        std::fs::remove_file(&path).unwrap();
+        assert!(src.restore().is_err());
+        std::fs::remove_dir(&dir).unwrap();
+    }
 }

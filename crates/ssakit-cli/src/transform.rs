@@ -55,7 +55,10 @@ pub struct Transformed<T> {
 /// Runs `work` on every function of `inp`'s module in parallel. The first
 /// function (in module order) whose `work` fails goes to `fail` with its
 /// index: `fail` reports it (against `inp`, the program as written, since
-/// the function may be changed in place) and returns the exit.
+/// the function may be changed in place) and returns the exit. The text
+/// is let go while the functions are transformed
+/// ([`input::Source::release`])
+/// and read again for `fail`.
 pub fn transform<T: Send, E: Send>(
     inp: &mut Input,
     work: impl Fn(&mut Function) -> Result<T, E> + Sync + Send,
@@ -66,6 +69,8 @@ pub fn transform<T: Send, E: Send>(
     // (`Input::reparse`): the spans (eight bytes per instruction and per
     // block) need not stay through the transformation and the printing.
     inp.parsed.spans = Vec::new();
+    // Nor the text, if it can be read again from its file.
+    inp.src.release();
     let start = std::time::Instant::now();
     let ran = par::each_function(&mut module.functions, work);
     let wall = start.elapsed().as_secs_f64();
@@ -75,7 +80,10 @@ pub fn transform<T: Send, E: Send>(
         times.merge(&t);
         match r {
             Ok(v) => results.push(v),
-            Err(e) => return Err(fail(inp, k, &module.functions[k], e)),
+            Err(e) => {
+                inp.src.restore()?;
+                return Err(fail(inp, k, &module.functions[k], e));
+            }
         }
     }
     Ok(Transformed {
@@ -92,12 +100,16 @@ impl<T> Transformed<T> {
     /// times, on standard error; the memory goes with the process.
     pub fn finish<S: serde::Serialize>(
         self,
-        inp: Input,
+        mut inp: Input,
         args: &OutArgs,
         mut out: Out,
         stats: Option<(S, String)>,
         time_passes: bool,
     ) -> Result<(), Failed> {
+        // Nothing reports against the text any more (read from standard
+        // input, it is still here): its memory goes before the printer
+        // takes its own.
+        inp.src.text = String::new();
         crate::format::emit(&self.module, &args.emit, &mut out)?;
         out.finish()?;
         json::report_passes(

@@ -69,13 +69,6 @@ impl<K: EntityRef> NameTable<K> {
         }
     }
 
-    /// Makes room for `n` more names without growing.
-    pub(crate) fn reserve(&mut self, n: usize) {
-        while 2 * (self.len + n) > self.slots.len() {
-            self.grow();
-        }
-    }
-
     /// Adds `k`, whose name hashes to `hash` and is in no entry yet.
     #[inline]
     pub(crate) fn insert(&mut self, hash: u32, k: K) {
@@ -98,6 +91,79 @@ impl<K: EntityRef> NameTable<K> {
     }
 }
 
+/// Names to entities `K` in four bytes a slot, half the room of
+/// [`NameTable`]: no hash is stored, so a probe confirms each entity met by
+/// comparing names (`same`), and growing asks the caller for the entries'
+/// hashes (`hash_of`). For a table built once and read little, where
+/// memory matters more than probes: the printer's table of names taken
+/// holds every variable of a function.
+pub(crate) struct NameSet<K> {
+    /// Entity indices, or `EMPTY`; the length is a power of two.
+    slots: Vec<u32>,
+    len: usize,
+    _k: PhantomData<K>,
+}
+
+impl<K: EntityRef> NameSet<K> {
+    /// A table that holds `n` names before it grows.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        NameSet {
+            slots: vec![EMPTY; (2 * n).next_power_of_two().max(16)],
+            len: 0,
+            _k: PhantomData,
+        }
+    }
+
+    /// The entity whose name has hash `hash` and for which `same` holds.
+    #[inline]
+    pub(crate) fn find(&self, hash: u32, mut same: impl FnMut(K) -> bool) -> Option<K> {
+        let mask = self.slots.len() - 1;
+        let mut at = spread(hash) & mask;
+        loop {
+            let k = self.slots[at];
+            if k == EMPTY {
+                return None;
+            }
+            if same(K::new(k as usize)) {
+                return Some(K::new(k as usize));
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Makes room for `n` more names at once (`hash_of` gives the hash of
+    /// an entry's name).
+    pub(crate) fn reserve(&mut self, n: usize, hash_of: impl Fn(K) -> u32) {
+        let need = 2 * (self.len + n);
+        if need > self.slots.len() {
+            let old = std::mem::replace(&mut self.slots, vec![EMPTY; need.next_power_of_two()]);
+            let mask = self.slots.len() - 1;
+            for k in old.into_iter().filter(|&k| k != EMPTY) {
+                let mut at = spread(hash_of(K::new(k as usize))) & mask;
+                while self.slots[at] != EMPTY {
+                    at = (at + 1) & mask;
+                }
+                self.slots[at] = k;
+            }
+        }
+    }
+
+    /// Adds `k`, whose name hashes to `hash` and is in no entry yet
+    /// (`hash_of` as for [`NameSet::reserve`], if the table grows).
+    #[inline]
+    pub(crate) fn insert(&mut self, hash: u32, k: K, hash_of: impl Fn(K) -> u32) {
+        self.reserve(1, hash_of);
+        debug_assert!(k.index() < EMPTY as usize);
+        let mask = self.slots.len() - 1;
+        let mut at = spread(hash) & mask;
+        while self.slots[at] != EMPTY {
+            at = (at + 1) & mask;
+        }
+        self.slots[at] = k.index() as u32;
+        self.len += 1;
+    }
+}
+
 /// The slot a hash probes first: its high bits folded in, since the
 /// mask keeps only the low ones.
 #[inline]
@@ -116,7 +182,7 @@ fn place(slots: &mut [(u32, u32)], hash: u32, k: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{hash_name as name_hash, NameTable};
+    use super::{hash_name as name_hash, NameSet, NameTable};
     use crate::ir::Var;
 
     /// Against a brute-force search over the names, with colliding hashes
@@ -140,6 +206,34 @@ mod tests {
                 if found.is_none() {
                     t.insert(h(&s), Var::new(names.len()));
                     names.push(s);
+                }
+            }
+            assert_eq!(names.len(), 3000);
+        }
+    }
+
+    /// [`NameSet`] the same way, from a capacity of one so that it grows
+    /// (rehashing through `hash_of`) many times.
+    #[test]
+    fn name_set_finds_exactly_the_names_inserted() {
+        for bits in [3u32, 32] {
+            let mask = if bits == 32 {
+                u32::MAX
+            } else {
+                (1 << bits) - 1
+            };
+            let h = |s: &str| name_hash(s) & mask;
+            let mut t = NameSet::<Var>::with_capacity(1);
+            let mut names: Vec<String> = Vec::new();
+            for i in 0..5000 {
+                let s = format!("v{}", (i * 7919) % 3000);
+                let found = t.find(h(&s), |v: Var| names[v.index()] == s);
+                let brute = names.iter().position(|n| *n == s).map(Var::new);
+                assert_eq!(found, brute, "{s}");
+                if found.is_none() {
+                    let k = Var::new(names.len());
+                    names.push(s.clone());
+                    t.insert(h(&s), k, |v: Var| h(&names[v.index()]));
                 }
             }
             assert_eq!(names.len(), 3000);

@@ -44,7 +44,7 @@
 use super::observe::{Observer, Site};
 use super::options::UndefMode;
 use crate::analysis::{DomEvent, DomTree};
-use crate::entity::{Csr, EntityVec};
+use crate::entity::{Csr, EntityVec, PackedOption};
 use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Point, Var};
 
 /// How renaming finds the definition reaching a use.
@@ -77,8 +77,9 @@ pub(crate) struct ReachingDefChains<'a> {
     dt: &'a DomTree,
     /// `v.reachingDef` for each original variable `v`.
     current: EntityVec<Var, Option<Var>>,
-    /// `v'.reachingDef` for each version `v'`: the definition it shadowed.
-    prev: EntityVec<Var, Option<Var>>,
+    /// `v'.reachingDef` for each version `v'`: the definition it shadowed
+    /// (four bytes a version).
+    prev: EntityVec<Var, PackedOption<Var>>,
     /// Where each version (or parameter) is defined.
     site: EntityVec<Var, Point>,
     /// The traced variable and its climbs, one per lookup or definition.
@@ -93,7 +94,7 @@ impl<'a> ReachingDefChains<'a> {
         ReachingDefChains {
             dt,
             current: EntityVec::filled(num_vars, None),
-            prev: EntityVec::filled(num_vars, None),
+            prev: EntityVec::filled(num_vars, PackedOption::NONE),
             site: EntityVec::filled(num_vars, here),
             trace: trace.map(|v| (v, Vec::new())),
         }
@@ -114,7 +115,7 @@ impl<'a> ReachingDefChains<'a> {
             if self.site[d].dominates(at, self.dt) {
                 break;
             }
-            r = self.prev[d];
+            r = self.prev[d].expand();
             if tracing {
                 climbed.push(r);
             }
@@ -133,7 +134,7 @@ impl Reaching for ReachingDefChains<'_> {
     fn reserve(&mut self, num_vars: usize) {
         if num_vars > 0 {
             let here = Point::entry(Block::new(0));
-            self.prev.ensure(Var::new(num_vars - 1), None);
+            self.prev.ensure(Var::new(num_vars - 1), PackedOption::NONE);
             self.site.ensure(Var::new(num_vars - 1), here);
         }
     }
@@ -145,9 +146,9 @@ impl Reaching for ReachingDefChains<'_> {
 
     fn define(&mut self, v: Var, new: Var, at: Point) {
         self.update_reaching_def(v, at);
-        self.prev.ensure(new, None);
+        self.prev.ensure(new, PackedOption::NONE);
         self.site.ensure(new, at);
-        self.prev[new] = self.current[v];
+        self.prev[new] = self.current[v].into();
         self.site[new] = at;
         self.current[v] = Some(new);
     }

@@ -337,9 +337,9 @@ impl<T: Copy> ListPool<T> {
         self.garbage
     }
 
-    /// Reserves room for `n` more items.
-    pub(crate) fn reserve(&mut self, n: usize) {
-        self.data.reserve(n);
+    /// Reserves room for exactly `n` more items (a count known once).
+    pub(crate) fn reserve_exact(&mut self, n: usize) {
+        self.data.reserve_exact(n);
     }
 
     /// Copies every live list, in the order given, into a fresh vector with

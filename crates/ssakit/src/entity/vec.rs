@@ -124,9 +124,11 @@ impl<K: EntityRef, V> EntityVec<K, V> {
         }
     }
 
-    /// Reserves room for `additional` more entries (see `Vec::reserve`).
-    pub(crate) fn reserve(&mut self, additional: usize) {
-        self.data.reserve(additional);
+    /// Reserves room for exactly `additional` more entries (see
+    /// `Vec::reserve_exact`): for a count known once, where doubling
+    /// would leave up to half the table unused.
+    pub(crate) fn reserve_exact(&mut self, additional: usize) {
+        self.data.reserve_exact(additional);
     }
 
     /// The underlying slice.

@@ -14,13 +14,13 @@
 
 //!
 //! All names live in one string (no allocation per name); the table of
-//! names taken ([`crate::intern::NameTable`]) holds variables, compared
-//! by their names in that string.
+//! names taken ([`crate::intern::NameSet`], four bytes a slot) holds
+//! variables, compared by their names in that string.
 
 use super::{Function, Var};
 use crate::decimal::push_u64;
 use crate::entity::EntityVec;
-use crate::intern::{hash_name, NameTable};
+use crate::intern::{hash_name, NameSet};
 
 /// Words that cannot name a variable, a label, a function or an operator in
 /// the text format: the statement keywords.
@@ -108,7 +108,7 @@ pub struct VarNames {
 /// Names taken so far, by their [`hash_name`]: the original variables'
 /// (entered first) and the versions' written so far.
 struct Taken {
-    table: NameTable<Var>,
+    table: NameSet<Var>,
 }
 
 impl Taken {
@@ -188,22 +188,24 @@ impl VarNames {
         // no name to choose and no table to build.
         let mut taken = None;
         if versions {
-            let mut table = NameTable::with_capacity(
+            let mut table = NameSet::with_capacity(
                 func.vars()
                     .filter(|&v| func.var(v).origin().is_none())
                     .count(),
             );
+            // Only originals are in the table when it grows.
+            let original_hash = |v: Var| hash_name(func.base_name(v));
             let mut dups = false;
             for v in func.vars().filter(|&v| func.var(v).origin().is_none()) {
                 let name = func.base_name(v);
                 let h = hash_name(name);
                 dups |= table.find(h, |o| func.base_name(o) == name).is_some();
-                table.insert(h, v);
+                table.insert(h, v, original_hash);
             }
             if dups || !allow_plain || !plain_names_are_free(func) {
                 // The versions' names join the originals' as they are
                 // chosen: one slot per variable.
-                table.reserve(n);
+                table.reserve(n, original_hash);
                 taken = Some(Taken { table });
             }
         }
@@ -235,7 +237,11 @@ impl VarNames {
                     }
                 }
                 names.text.push_str(&cand);
-                taken.table.insert(hash_name(&cand), v);
+                // Room for every variable was reserved, so the table does
+                // not grow; if it did, every entry's name is written.
+                taken.table.insert(hash_name(&cand), v, |o| {
+                    hash_name(Taken::name_of(func, &names, o))
+                });
             } else {
                 names.text.push_str(name);
                 push_u64(&mut names.text, d.version().into());

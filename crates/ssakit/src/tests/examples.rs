@@ -724,12 +724,12 @@ fn entity_garbage() {
     assert_eq!(pool.garbage(), 2);
 }
 
-/// `reserve` (entity.rs).
+/// `reserve_exact` (entity.rs).
 #[test]
-fn entity_reserve() {
+fn entity_reserve_exact() {
     use ssakit::entity::ListPool;
     let mut pool: ListPool<u8> = ListPool::new();
-    pool.reserve(64);
+    pool.reserve_exact(64);
     assert_eq!(pool.len(), 0);
 }
 

@@ -84,10 +84,13 @@ impl Function {
     /// assert_eq!(b.finish().inst_slots(), 1);
     /// ```
     pub fn reserve_insts(&mut self, n: usize) {
-        self.insts.reserve(n);
-        self.inst_block.reserve(n);
+        // Exactly: the count is known, and doubling the table (48 bytes
+        // an instruction) for the last of them would reserve up to twice
+        // what is used.
+        self.insts.reserve_exact(n);
+        self.inst_block.reserve_exact(n);
         // Each will be listed by a block: room at the pool's end.
-        self.pools.block_insts.reserve(n);
+        self.pools.block_insts.reserve_exact(n);
     }
 
     /// Adds an instruction at the end of `block`'s phis (a phi) or of its

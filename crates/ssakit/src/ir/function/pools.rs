@@ -24,7 +24,7 @@ impl Function {
     where
         Self: ListStore<T>,
     {
-        self.pool_mut().reserve(n);
+        self.pool_mut().reserve_exact(n);
     }
 
     /// A new list of `items` in this function's pool for `T`.

@@ -90,7 +90,7 @@ impl Function {
     /// assert_eq!(f.num_vars(), 0);
     /// ```
     pub fn reserve_vars(&mut self, n: usize) {
-        self.vars.reserve(n);
+        self.vars.reserve_exact(n);
     }
 
     /// The original variable of `v`: `v` itself unless it is an SSA version.
