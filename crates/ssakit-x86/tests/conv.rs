@@ -14,37 +14,16 @@ use ssakit_x86::lift::{lift_with, Options};
 use ssakit_x86::regs::{Loc, LocSet};
 use ssakit_x86::signature::lift_with_signatures;
 use ssakit_x86::signature::Signatures;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+#[path = "support/go.rs"]
+mod go;
 
 /// The Go fixture, built by the script; `None` (and a note) without `go`.
 fn go_fixture() -> Option<Vec<u8>> {
-    let have_go = Command::new("go").arg("version").output().is_ok();
-    if !have_go {
-        assert!(
-            std::env::var_os("SSAKIT_REQUIRE_GO").is_none(),
-            "SSAKIT_REQUIRE_GO is set but `go` is not installed (scripts/install-x86-corpus.sh)"
-        );
-        eprintln!("skipped: `go` is not installed (scripts/install-x86-corpus.sh)");
-        return None;
-    }
-    let out = std::env::temp_dir().join(format!("ssakit-gofixture-{}", std::process::id()));
-    let st = Command::new(root().join("scripts/build-go-fixture.sh"))
-        .arg(&out)
-        .output()
-        .expect("the build script runs");
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
-    let elf = std::fs::read(&out).expect("the Go fixture is built");
+    let out = go::temp_path();
+    let elf = go::build(&out);
     let _ = std::fs::remove_file(&out);
-    Some(elf)
+    elf
 }
 
 /// The line of `text` calling a function whose name contains `callee`.
@@ -87,7 +66,8 @@ fn go_calls_follow_the_register_abi() {
 }
 
 fn fixture() -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture/fixture")).unwrap()
+    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixture/fixture"))
+        .unwrap()
 }
 
 #[test]

@@ -40,10 +40,17 @@
 //!   operation of the set reads them, since the vector instructions stay
 //!   opaque), and every `ret` returns the 23 locations.
 //!
+//!   On a Go binary (Go's register ABI) without signatures, the call
+//!   model clobbers what the convention says a call clobbers, the
+//!   callee-saved `rbx r12 r13 r15` too.
+//!
 //! A case is skipped, with its reason counted, when a side cannot run it
 //! to the return: an opaque operation reached, a call that never
 //! returns, a fault (an access neither side can map, a write to code), the
-//! step bound (20,000 instructions). Anything else that differs is a
+//! step bound (20,000 instructions), a `ret` with the stack not back where
+//! it was at the entry (after a call that never returns but that the CFG
+//! does not know as such, Go's `runtime.throw`: the CPU then returns to a
+//! data word). Anything else that differs is a
 //! mismatch. `SSAKIT_VALUE_ORACLE_FAULT=carry|zext` plants a fault in the
 //! lifted meaning (the carry of `sub` and `cmp` inverted; a 32-bit register write
 //! sign-extended instead of zero-extended); `planted_faults_are_caught`
@@ -59,7 +66,9 @@
 //! the tests say so and pass, unless `SSAKIT_REQUIRE_UNICORN=1`. The
 //! sample: the fixtures whole, and from the corpus (this machine's libc,
 //! bash and libpython of `SSAKIT_X86_CORPUS`) 20, 10 and 10 functions, or
-//! 200, 100 and 100 with `SSAKIT_VALUE_ORACLE_FULL=1`.
+//! 200, 100 and 100 with `SSAKIT_VALUE_ORACLE_FULL=1`, and 10 (100) of the
+//! Go fixture built here (skipped without `go` unless
+//! `SSAKIT_REQUIRE_GO=1`).
 
 use ssakit::construct::Flavor;
 use ssakit::destruct::DestructOptions;
@@ -77,6 +86,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[path = "support/go.rs"]
+mod go;
 #[path = "support/hex.rs"]
 mod hex;
 #[path = "support/rng.rs"]
@@ -290,6 +301,17 @@ impl<'e> Image<'e> {
 /// instruction (`unicorn_functions.py`'s sites): `c` a call, `t` a tail
 /// call or a jump out of the function, `n` a call that never returns, `s`
 /// an opaque operation; address and length.
+/// A site's clobber mask: bit `I` for location `I` of the model's order
+/// (vector registers left out).
+fn bits(clobbers: LocSet) -> u64 {
+    let all: Vec<Loc> = LocSet::ALL.iter().collect();
+    clobbers
+        .iter()
+        .filter(|l| l.kind() != LocKind::Vector)
+        .map(|l| 1u64 << all.iter().position(|&m| m == l).unwrap())
+        .sum()
+}
+
 fn sites(
     bin: &Binary<'_>,
     info: &FuncInfo,
@@ -357,11 +379,19 @@ fn sites(
     for &a in opaque {
         out.insert(a, ('s', 0));
     }
+    // Without signatures, what the binary's convention says a call
+    // clobbers: System V's caller-saved registers are the call model's
+    // default (no mask); Go's register ABI clobbers the callee-saved ones
+    // too (`rbx`, `r12`, `r13`, `r15`).
+    let conv = ssakit_x86::conv::Convention::of_kind(bin.convention());
     let mask = |a: u64, k: char, n: u64| {
-        let sigs = sigs?;
         if k == 's' {
             return None;
         }
+        let Some(sigs) = sigs else {
+            return (conv.kind != ssakit_x86::conv::ConvKind::SystemV)
+                .then(|| bits(conv.call_writes));
+        };
         // A site of size 0 is a jump out of the function to `a` itself.
         let target = if n == 0 {
             Some(a)
@@ -372,14 +402,7 @@ fn sites(
             .and_then(|t| sigs.at(t))
             .filter(|s| !s.fallback)
             .map_or(sigs.convention().call_writes, |s| s.clobbers());
-        let all: Vec<Loc> = LocSet::ALL.iter().collect();
-        Some(
-            clobbers
-                .iter()
-                .filter(|l| l.kind() != LocKind::Vector)
-                .map(|l| 1u64 << all.iter().position(|&m| m == l).unwrap())
-                .sum(),
-        )
+        Some(bits(clobbers))
     };
     out.into_iter()
         .map(|(a, (k, n))| (k, a, n, mask(a, k, n)))
@@ -1042,6 +1065,18 @@ fn judge(
                 let kind = e.split(" at ").next().unwrap_or("");
                 Ok(Some(format!("a fault on both sides ({kind})")))
             }
+            // A `ret` with the stack not back at the entry's: the CPU
+            // popped no return address and ran on from a data word, the
+            // interpreter's `ret` left the function. The path went through
+            // a call that never returns (Go's `runtime.throw`), which the
+            // CFG does not know (no interprocedural no-return analysis):
+            // it falls through into code that does not balance the stack.
+            Ok(vals) if matches!(vals[4], Value::Int(r) if r as u64 != case.regs[4].wrapping_add(8)) => {
+                Ok(Some(
+                    "a `ret` with an unbalanced stack (a path after a call that never returns)"
+                        .into(),
+                ))
+            }
             Ok(_) => Err(format!("the CPU faulted ({e}), ssakit returned")),
             Err(err) => Err(format!("the CPU faulted ({e}), ssakit stopped: {err}")),
         },
@@ -1446,6 +1481,33 @@ fn corpus_functions_compute_what_the_cpu_computes() {
         "{} mismatches",
         total.mismatches.len()
     );
+}
+
+/// A Go binary built here (the Go fixture: Go's register ABI, `r14` the
+/// goroutine, the runtime's own assembly): 10 of its functions, 100 with
+/// `SSAKIT_VALUE_ORACLE_FULL=1`, with signatures under
+/// `SSAKIT_VALUE_ORACLE_SIGNATURES=1` as the corpus. Skipped without
+/// `go` unless `SSAKIT_REQUIRE_GO=1`.
+#[test]
+fn corpus_go_functions_compute_what_the_cpu_computes() {
+    let Some(py) = python() else { return };
+    let full = std::env::var_os("SSAKIT_VALUE_ORACLE_FULL").is_some();
+    let out = go::temp_path();
+    let Some(elf) = go::build(&out) else { return };
+    let path = out.to_string_lossy().into_owned();
+    let mut t = Tally::default();
+    let n = if full { 100 } else { 10 };
+    let opts = (fault_from_env(), signatures_from_env(), false);
+    run_sample(&py, &path, &elf, &sample(&elf, n, 33), 4, opts, &mut t);
+    let _ = std::fs::remove_file(&out);
+    report("the Go fixture", &t);
+    assert!(
+        t.compared * 3 >= t.functions,
+        "the Go fixture: {} of {} functions compared",
+        t.compared,
+        t.functions
+    );
+    assert!(t.mismatches.is_empty(), "{} mismatches", t.mismatches.len());
 }
 
 /// Functions that only discovery finds (call targets, pointers, code
