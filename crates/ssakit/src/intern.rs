@@ -55,18 +55,11 @@ impl<K: EntityRef> NameTable<K> {
     /// The entity whose name has hash `hash` and for which `same` holds.
     #[inline]
     pub(crate) fn find(&self, hash: u32, mut same: impl FnMut(K) -> bool) -> Option<K> {
-        let mask = self.slots.len() - 1;
-        let mut at = spread(hash) & mask;
-        loop {
-            let (h, k) = self.slots[at];
-            if k == EMPTY {
-                return None;
-            }
-            if h == hash && same(K::new(k as usize)) {
-                return Some(K::new(k as usize));
-            }
-            at = (at + 1) & mask;
-        }
+        probe(self.slots.len(), hash, |at| match self.slots[at] {
+            (_, EMPTY) => Some(None),
+            (h, k) if h == hash && same(K::new(k as usize)) => Some(Some(K::new(k as usize))),
+            _ => None,
+        })
     }
 
     /// Adds `k`, whose name hashes to `hash` and is in no entry yet.
@@ -117,18 +110,11 @@ impl<K: EntityRef> NameSet<K> {
     /// The entity whose name has hash `hash` and for which `same` holds.
     #[inline]
     pub(crate) fn find(&self, hash: u32, mut same: impl FnMut(K) -> bool) -> Option<K> {
-        let mask = self.slots.len() - 1;
-        let mut at = spread(hash) & mask;
-        loop {
-            let k = self.slots[at];
-            if k == EMPTY {
-                return None;
-            }
-            if same(K::new(k as usize)) {
-                return Some(K::new(k as usize));
-            }
-            at = (at + 1) & mask;
-        }
+        probe(self.slots.len(), hash, |at| match self.slots[at] {
+            EMPTY => Some(None),
+            k if same(K::new(k as usize)) => Some(Some(K::new(k as usize))),
+            _ => None,
+        })
     }
 
     /// Makes room for `n` more names at once (`hash_of` gives the hash of
@@ -137,12 +123,11 @@ impl<K: EntityRef> NameSet<K> {
         let need = 2 * (self.len + n);
         if need > self.slots.len() {
             let old = std::mem::replace(&mut self.slots, vec![EMPTY; need.next_power_of_two()]);
-            let mask = self.slots.len() - 1;
             for k in old.into_iter().filter(|&k| k != EMPTY) {
-                let mut at = spread(hash_of(K::new(k as usize))) & mask;
-                while self.slots[at] != EMPTY {
-                    at = (at + 1) & mask;
-                }
+                let hash = hash_of(K::new(k as usize));
+                let at = probe(self.slots.len(), hash, |at| {
+                    (self.slots[at] == EMPTY).then_some(at)
+                });
                 self.slots[at] = k;
             }
         }
@@ -154,29 +139,31 @@ impl<K: EntityRef> NameSet<K> {
     pub(crate) fn insert(&mut self, hash: u32, k: K, hash_of: impl Fn(K) -> u32) {
         self.reserve(1, hash_of);
         debug_assert!(k.index() < EMPTY as usize);
-        let mask = self.slots.len() - 1;
-        let mut at = spread(hash) & mask;
-        while self.slots[at] != EMPTY {
-            at = (at + 1) & mask;
-        }
+        let at = probe(self.slots.len(), hash, |at| {
+            (self.slots[at] == EMPTY).then_some(at)
+        });
         self.slots[at] = k.index() as u32;
         self.len += 1;
     }
 }
 
-/// The slot a hash probes first: its high bits folded in, since the
-/// mask keeps only the low ones.
+/// Linear probing: visits the slots of a table of `len` slots (a power
+/// of two) from the one `hash` probes first (its high bits folded in,
+/// since the mask keeps only the low ones) until `visit` answers.
 #[inline]
-fn spread(hash: u32) -> usize {
-    (hash ^ hash >> 16) as usize
+fn probe<T>(len: usize, hash: u32, mut visit: impl FnMut(usize) -> Option<T>) -> T {
+    let mask = len - 1;
+    let mut at = (hash ^ hash >> 16) as usize & mask;
+    loop {
+        if let Some(t) = visit(at) {
+            return t;
+        }
+        at = (at + 1) & mask;
+    }
 }
 
 fn place(slots: &mut [(u32, u32)], hash: u32, k: u32) {
-    let mask = slots.len() - 1;
-    let mut at = spread(hash) & mask;
-    while slots[at].1 != EMPTY {
-        at = (at + 1) & mask;
-    }
+    let at = probe(slots.len(), hash, |at| (slots[at].1 == EMPTY).then_some(at));
     slots[at] = (hash, k);
 }
 
