@@ -34,7 +34,11 @@
 //!   from those uses). A value only saved and restored, or returned at
 //!   its own location, is not a use, nor is the store of a callee-saved
 //!   register's entry value (its save in a slot left in memory); the
-//!   store of an argument register's is (`mov [rdi+8], rsi`);
+//!   store of an argument register's is (`mov [rdi+8], rsi`); nor is
+//!   the upper part an 8- or 16-bit write keeps (`mov dl, al`: `rdx =
+//!   (rdx & !0xff) | al`) when it is an entry value, or when no use
+//!   observes those bits (demanded bits, `demanded.rs`: `mov [rax+rcx], dl`
+//!   stores the low byte only);
 //!   the flags are never parameters (no convention passes a value in
 //!   them; System V and Go keep `DF` clear across calls);
 //! * an **unknown callee** (indirect, through the PLT or GOT, of a
@@ -741,7 +745,7 @@ impl Signatures {
     /// the locations and whose returns read all of them in the model's
     /// order; and what it reads of each direct callee's results.
     fn of_ssa(&self, f: &Function, calls: &CallSites<'_>) -> Found {
-        let values = Values::of(f);
+        let mut values = Values::of(f);
 
         let all: Vec<Loc> = LocSet::ALL.iter().collect();
         let mut preserved = LocSet::ALL;
@@ -764,6 +768,7 @@ impl Signatures {
         }
         let preserved = preserved.union(self.conv.preserved);
         let results = defined.difference(preserved);
+        values.observe(f, results, &all);
         // Two rounds: the vector results of unknown calls carry a value
         // only where the first round found them used.
         let first = self.unknown_calls(f, calls, &values, None);
@@ -1331,6 +1336,9 @@ struct Values {
     /// The constant a value certainly is (a copy of a constant, a copy or
     /// phi of such values all equal).
     constant: SecondaryMap<Var, Option<i64>>,
+    /// The bits of each value some use may observe
+    /// ([`crate::demanded`]); all until [`Values::observe`].
+    demanded: SecondaryMap<Var, u64>,
 }
 
 impl Values {
@@ -1407,7 +1415,21 @@ impl Values {
             origin,
             may_be,
             constant,
+            demanded: SecondaryMap::new(!0),
         }
+    }
+
+    /// Finds the bits of each value that some use may observe
+    /// ([`crate::demanded`]), a return observing the values it returns at
+    /// a location of `results` other than their origin's (as
+    /// [`Values::used`] counts returns; `all`: the locations in the
+    /// returns' order).
+    fn observe(&mut self, f: &Function, results: LocSet, all: &[Loc]) {
+        let origin = &self.origin;
+        self.demanded = crate::demanded::demanded_bits(f, |k, v| {
+            all.get(k)
+                .is_some_and(|&l| results.contains(l) && origin[v] != Origin::Entry(l))
+        });
     }
 
     /// The constant of each value defined by the copies, phis and
@@ -1554,7 +1576,9 @@ impl Values {
                             }
                         }
                     }
-                    InstData::Op { op, args, .. } if is_merge(f, *op, args.as_slice(f)) => {
+                    InstData::Op {
+                        op, args, results, ..
+                    } if is_merge(f, *op, args.as_slice(f)) => {
                         // The upper part an 8- or 16-bit write keeps: an
                         // entry value there is not a use (the kept bits
                         // are read later, if at all, through the merge),
@@ -1562,9 +1586,15 @@ impl Values {
                         // function wrote (`mov dl, al` in a loop whose
                         // header merges `rdx`'s entry value with the
                         // loop's): those written values alone are used,
-                        // as for an unknown callee's weak argument.
-                        if let [Operand::Var(v), _] = *args.as_slice(f) {
+                        // as for an unknown callee's weak argument. And
+                        // nothing is used where no use observes the kept
+                        // bits (`mov dl, al; mov [rcx], dl`: demanded bits).
+                        let observed = |r: &[Var], kept: i64| {
+                            r.iter().any(|&r| self.demanded[r] & kept as u64 != 0)
+                        };
+                        if let [Operand::Var(v), Operand::Const(kept)] = *args.as_slice(f) {
                             match self.origin[v] {
+                                _ if !observed(results.as_slice(f), kept) => {}
                                 Origin::Entry(_) => {}
                                 _ if unknown.real[v] => weak_roots.push(v),
                                 _ => mark(v, &mut used, &mut work),
@@ -1969,6 +1999,37 @@ mod tests {
             let (used, _) = values.used(&f, LocSet::EMPTY, LocSet::EMPTY, &all, &unknown, is_store);
             let (rdx, al) = (f.params()[0], f.params()[1]);
             assert_eq!((used[rdx], used[al]), (entry_used, true), "mask {mask}");
+        }
+    }
+
+    #[test]
+    fn a_kept_upper_part_no_use_observes_is_no_use() {
+        // `mov dl, al; mov [p], dl` where rdx is, at the merge, rdx's entry
+        // value or what a call clobbered (`x`, not written by the
+        // function): only the stored byte is observed, so rdx's entry
+        // value is not used; returned in rdx as a result, it is.
+        let src = "operator i64.and pure\noperator i64.or pure\n\
+                   operator i32.wrap_i64 pure\noperator i32.and pure\n\
+                   operator i32.store8 trap write\n\
+                   function f(rdx, al, p, x, c: bool) {\nentry:\n    branch c, h, j\nh:\n    \
+                   jump j\nj:\n    d = phi(entry: rdx, h: x)\n    k = i64.and(d, -256)\n    \
+                   w = i64.or(k, al)\n    t: i32 = i32.wrap_i64(w)\n    \
+                   b: i32 = i32.and(t, 255)\n    i32.store8[0, 0, 0](p, b)\n    ret w\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(0);
+        let all = [Loc::RDX, Loc::RAX, Loc::RSI, Loc::RBX, Loc::CF];
+        for (results, entry_used) in [(LocSet::EMPTY, false), (LocSet::of(&[Loc::RDX]), true)] {
+            let mut values = Values::of(&f);
+            values.observe(&f, results, &all);
+            let unknown = Unknown {
+                skip: SecondaryMap::new(0),
+                sites: Vec::new(),
+                weak: SecondaryMap::new(0),
+                real: values.written(&f, |_, _, _| true),
+            };
+            let (used, _) = values.used(&f, results, LocSet::EMPTY, &all, &unknown, is_store);
+            let rdx = f.params()[0];
+            assert_eq!(used[rdx], entry_used, "results {results:?}");
         }
     }
 
