@@ -49,14 +49,20 @@
 //!   copy or phi of one; not an entry value, not what an earlier call
 //!   clobbered without returning it; but a value the function moved
 //!   into the register itself, `mov rdi, rbx`, entry value or not: see
-//!   `moved_into`). A result of an unknown callee
+//!   `moved_into`) *as an argument*: a register whose value is the
+//!   call's own target (`call rcx`) or addresses memory (a scratch
+//!   register: `mov rcx, [rbp-0x10]; mov rsi, [rcx+0x10]; call rax`)
+//!   is read if written, but reads none of the unwritten ones before it
+//!   (`positional_reads`). A result of an unknown callee
 //!   other than `rax` (`rdx`, the vectors) counts as written only where
 //!   something other than such an argument uses it (a second round). An
 //!   argument the caller wrote on some path only uses what it wrote: an
 //!   entry value merged with it by a phi is not a use. A wrapper that
 //!   passes its own parameters on to an unknown callee unchanged,
-//!   writing none, loses them: the price of not counting every argument
-//!   register as every caller's parameter;
+//!   writing none, loses them, and so does one that writes after them
+//!   only the call's target or a scratch register (libc's `xdr_free`:
+//!   `mov rdx, rdi` ... `call rdx`, its `rsi` passed on): the price of
+//!   not counting every argument register as every caller's parameter;
 //! * a call through the **PLT stub** of a symbol the binary itself
 //!   defines ([`Binary::plt_definition`]: libc's `free.plt`) is an
 //!   unknown callee's (another object may interpose its own definition,
@@ -980,21 +986,24 @@ impl Signatures {
                     }
                     _ => continue,
                 };
-                let written = |l: Loc| {
-                    let k = locs.iter().position(|&m| m == l)?;
-                    match args.get(k)? {
-                        Operand::Var(v) => Some(moved[*v]),
-                        _ => Some(true),
+                let placed = |l: Loc| {
+                    let k = locs.iter().position(|&m| m == l);
+                    match k.and_then(|k| args.get(k)) {
+                        None => Placed::Unwritten,
+                        Some(Operand::Var(v)) if !moved[*v] => Placed::Unwritten,
+                        Some(Operand::Var(v)) if own.contains(l) || values.address[*v] => {
+                            Placed::Scratch
+                        }
+                        Some(_) => Placed::Argument,
                     }
                 };
                 let mut reads = self.conv.call_reads;
                 let bound = self.plt_bound(calls, i);
                 for list in &self.conv.positional {
-                    let last = list.iter().rposition(|&l| written(l) == Some(true));
-                    let past = last.map_or(0, |p| p + 1);
-                    for (at, &l) in list.iter().enumerate() {
+                    let read = positional_reads(list, placed);
+                    for &l in list {
                         let unread = bound.is_some_and(|b| !b.contains(l));
-                        if (at >= past || unread) && !own.contains(l) {
+                        if (!read.contains(l) || unread) && !own.contains(l) {
                             reads.remove(l);
                         }
                     }
@@ -1229,6 +1238,85 @@ fn syscall_skip(
     (skip, weak)
 }
 
+/// How the caller of an unknown callee left an argument register at the
+/// call ([`positional_reads`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Placed {
+    /// Not written by the function: an entry value, or what a call
+    /// clobbered without returning it.
+    Unwritten,
+    /// Written, its value the call's own target (`call rcx`) or an
+    /// address the function accesses memory at (`mov rcx, [rbp-0x10];
+    /// mov rsi, [rcx+0x10]; call rax`: `rcx` a scratch address
+    /// register).
+    Scratch,
+    /// Written as an argument: for no other use the code shows.
+    Argument,
+}
+
+/// The registers of one positional list (System V's `rdi rsi rdx rcx r8
+/// r9`) that a call of an unknown callee reads, the caller having left
+/// each as `placed` says: those it wrote, and those it left unwritten
+/// before the last one it wrote as an argument (passed on from its own
+/// caller, its parameters). A register written for another use
+/// ([`Placed::Scratch`]) is read, as the callee may take it, but is no
+/// evidence that the unwritten ones before it are arguments: reading
+/// them would make their entry values the caller's parameters.
+fn positional_reads(list: &[Loc], placed: impl Fn(Loc) -> Placed) -> LocSet {
+    let past = (list.iter())
+        .rposition(|&l| placed(l) == Placed::Argument)
+        .map_or(0, |p| p + 1);
+    let mut read = LocSet::EMPTY;
+    for (at, &l) in list.iter().enumerate() {
+        if at < past || placed(l) != Placed::Unwritten {
+            read.insert(l);
+        }
+    }
+    read
+}
+
+/// The values that address memory: the address operand of a load or a
+/// store and, through the `i64` arithmetic that forms `base + index *
+/// scale + disp` (`i64.add`, `i64.mul`, `i64.shl`) and copies, the
+/// values it is formed from (`mov rsi, [rcx+0x10]`: `rcx`).
+fn addresses(f: &Function) -> SecondaryMap<Var, bool> {
+    use ssakit::ir::Opcode;
+    let mut def: SecondaryMap<Var, Option<Inst>> = SecondaryMap::new(None);
+    let mut work = Vec::new();
+    for &b in f.layout() {
+        for &i in f.block_insts(b) {
+            match f.inst(i) {
+                InstData::Copy { dst, .. } => def[*dst] = Some(i),
+                InstData::Op {
+                    op, args, results, ..
+                } => match (f.opcode(*op), results.as_slice(f)) {
+                    (Some(Opcode::I64Add | Opcode::I64Mul | Opcode::I64Shl), &[r]) => {
+                        def[r] = Some(i)
+                    }
+                    (Some(code), _) if code.access().is_some() => {
+                        if let Some(Operand::Var(a)) = args.as_slice(f).first() {
+                            work.push(*a);
+                        }
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+    }
+    let mut address = SecondaryMap::new(false);
+    while let Some(v) = work.pop() {
+        if address[v] {
+            continue;
+        }
+        address[v] = true;
+        if let Some(i) = def[v] {
+            f.for_each_use(i, |u| work.push(u));
+        }
+    }
+    address
+}
+
 /// The value of the width change `name` applied to `c` (`mov eax, r8d`
 /// is `i64.extend_i32_u(i32.wrap_i64(r8))`); `None` for other operators.
 fn fold(name: &str, c: i64) -> Option<i64> {
@@ -1339,6 +1427,8 @@ struct Values {
     /// The bits of each value some use may observe
     /// ([`crate::demanded`]); all until [`Values::observe`].
     demanded: SecondaryMap<Var, u64>,
+    /// Whether each value addresses memory ([`addresses`]).
+    address: SecondaryMap<Var, bool>,
 }
 
 impl Values {
@@ -1416,6 +1506,7 @@ impl Values {
             may_be,
             constant,
             demanded: SecondaryMap::new(!0),
+            address: addresses(f),
         }
     }
 
@@ -2031,6 +2122,51 @@ mod tests {
             let rdx = f.params()[0];
             assert_eq!(used[rdx], entry_used, "results {results:?}");
         }
+    }
+
+    #[test]
+    fn a_scratch_register_is_no_evidence_of_the_arguments_before_it() {
+        // clang -O0's `strm->zfree(strm->opaque, s->window)`: `mov rdi,
+        // [rcx+0x50]; mov rcx, [rbp-0x10]; mov rcx, [rcx+0x38]; mov rsi,
+        // [rcx+0x10]; call rax`. rdi and rsi are written as arguments,
+        // rcx as an address, rdx not at all: the call reads rdi, rsi and
+        // rcx, not rdx. Were rcx written as an argument (a fourth), rdx
+        // would be one too, passed on from the caller's caller.
+        use Loc as L;
+        let list = [L::RDI, L::RSI, L::RDX, L::RCX, L::R8, L::R9];
+        let placed = |scratch: bool| {
+            move |l: Loc| match l {
+                L::RDI | L::RSI => Placed::Argument,
+                L::RCX if scratch => Placed::Scratch,
+                L::RCX => Placed::Argument,
+                _ => Placed::Unwritten,
+            }
+        };
+        let reads = |set: &[Loc]| LocSet::of(set);
+        assert_eq!(
+            positional_reads(&list, placed(true)),
+            reads(&[L::RDI, L::RSI, L::RCX])
+        );
+        assert_eq!(
+            positional_reads(&list, placed(false)),
+            reads(&[L::RDI, L::RSI, L::RDX, L::RCX])
+        );
+    }
+
+    #[test]
+    fn addresses_are_what_loads_and_stores_are_formed_from() {
+        // `mov rcx, [rbx+0x38]; mov rsi, [rcx+0x10]`: rbx and rcx address
+        // memory, the loaded rsi and the untouched rax do not.
+        let src = "operator i64.add pure\noperator i64.load trap read\n\
+                   function f(rbx, rax) {\nentry:\n    q = i64.add(rbx, 56)\n    \
+                   c = i64.load[0, 0, 0](q)\n    rcx = c\n    r = i64.add(rcx, 16)\n    \
+                   s = i64.load[0, 0, 0](r)\n    rsi = s\n    ret rsi, rcx, rax\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(0);
+        let a = addresses(&f);
+        let v = |name: &str| f.var_by_name(name).unwrap();
+        assert!(a[v("rbx")] && a[v("q")] && a[v("rcx")] && a[v("c")]);
+        assert!(!a[v("rsi")] && !a[v("s")] && !a[v("rax")]);
     }
 
     #[test]
