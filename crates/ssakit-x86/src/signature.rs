@@ -68,7 +68,10 @@
 //!   unknown callee's (another object may interpose its own definition,
 //!   so it clobbers what the convention allows), but it passes no
 //!   positional argument the definition does not read; the definition
-//!   is analysed first (the stub is an edge of the call graph). A stub
+//!   is analysed first (the stub is an edge of the call graph). A tail
+//!   jump through such a stub (`gzseek: jmp gzseek64@plt`) after which
+//!   no argument register was written passes on the definition's
+//!   parameters, the symbol's interface (`passes_on`). A stub
 //!   an IFUNC's resolver fills ([`Binary::plt_resolver`]: libc's
 //!   `memcpy`, `strlen`) passes none that no function the resolver may
 //!   return (the addresses it computes, `lea rdx, [rip+X]`) reads;
@@ -727,6 +730,11 @@ impl Signatures {
             .map(|i| (i.ins.ip(), i.access.reads))
             .collect();
         syscalls.sort_unstable_by_key(|s| s.0);
+        let mut jumps: Vec<u64> = (cfg.insts.iter())
+            .filter(|i| i.access.flow == Flow::Jump)
+            .map(|i| i.ins.ip())
+            .collect();
+        jumps.sort_unstable();
         let calls = CallSites {
             callee: &callee_at,
             through_plt: &through_plt,
@@ -734,6 +742,7 @@ impl Signatures {
             site: &|i| origins.inst(i).map(|o| o.address),
             indirect: &indirect,
             syscalls: &syscalls,
+            jumps: &jumps,
             cycle,
         };
         let mut found = self.of_ssa(&f, &calls);
@@ -914,6 +923,21 @@ impl Signatures {
             .try_fold(LocSet::EMPTY, |all, &k| Some(all.union(params(k)?)))
     }
 
+    /// Whether call `i` (at `site`) is a tail jump through the PLT stub
+    /// of a symbol the binary defines whose definition has a signature
+    /// ([`Signatures::plt_bound`]; not an IFUNC's stub, whose
+    /// implementations' union is no one interface). Where the caller
+    /// writes no argument register before it, such a jump passes on its
+    /// own parameters unchanged (`gzseek: jmp gzseek64@plt`): the caller's
+    /// frame is gone, and what the callee reads of the argument registers
+    /// is what the symbol's interface, its definition's parameters, reads.
+    fn passes_on(&self, f: &Function, calls: &CallSites<'_>, i: Inst, site: Option<u64>) -> bool {
+        let tail = site.is_some_and(|a| calls.jumps.binary_search(&a).is_ok());
+        tail && matches!(f.inst(i), InstData::Call { .. })
+            && (calls.through_plt)(i)
+            && self.plt_bound(calls, i).is_some()
+    }
+
     /// The optional parameters of function `k` (as [`Signatures::sig`]).
     fn optional_of(&self, calls: &CallSites<'_>, k: usize) -> LocSet {
         match calls.cycle.binary_search_by_key(&k, |c| c.k) {
@@ -999,11 +1023,15 @@ impl Signatures {
                 };
                 let mut reads = self.conv.call_reads;
                 let bound = self.plt_bound(calls, i);
+                let interface = self.passes_on(f, calls, i, site)
+                    && (self.conv.positional.iter().flatten())
+                        .all(|&l| placed(l) == Placed::Unwritten);
                 for list in &self.conv.positional {
                     let read = positional_reads(list, placed);
                     for &l in list {
                         let unread = bound.is_some_and(|b| !b.contains(l));
-                        if (!read.contains(l) || unread) && !own.contains(l) {
+                        let passed = read.contains(l) || interface;
+                        if (!passed || unread) && !own.contains(l) {
                             reads.remove(l);
                         }
                     }
@@ -1134,6 +1162,9 @@ struct CallSites<'a> {
     indirect: &'a [(u64, LocSet)],
     /// The registers each `syscall`'s operands read (by address, sorted).
     syscalls: &'a [(u64, LocSet)],
+    /// The addresses of the direct jumps (sorted): a call lifted from one
+    /// is a tail call.
+    jumps: &'a [u64],
     /// The signatures of this round of the functions of the cycle under
     /// analysis, by index (sorted).
     cycle: &'a [Member],
@@ -2151,6 +2182,52 @@ mod tests {
             positional_reads(&list, placed(false)),
             reads(&[L::RDI, L::RSI, L::RDX, L::RCX])
         );
+    }
+
+    #[test]
+    fn a_tail_jump_through_the_plt_passes_on_the_definitions_parameters() {
+        // `gzseek: jmp gzseek64@plt` (site 0x10), gzseek64 (function 0)
+        // defined in the binary with the signature (rdi, rsi, rdx): the
+        // jump passes on what the definition reads. A call (not a jump),
+        // or a jump that does not go through a PLT stub, does not.
+        let src = "function g(a) {\nentry:\n    ret a\n}\n\
+                   function f(rdi) {\nentry:\n    r = g(rdi)\n    ret r\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(1);
+        let call = f.block_insts(f.layout()[0])[0];
+        let conv = Convention::of_kind(crate::conv::ConvKind::SystemV);
+        let mut g = Signature::of_convention(&conv);
+        (g.params, g.fallback) = (LocSet::of(&[Loc::RDI, Loc::RSI, Loc::RDX]), false);
+        let sigs = Signatures {
+            conv,
+            starts: vec![0x100],
+            sigs: vec![Some(g)],
+            sites: Vec::new(),
+            optional: vec![LocSet::EMPTY],
+            plt: vec![(0x50, 0)],
+            ifunc: Vec::new(),
+        };
+        for (plt, jumps, passes) in [
+            (true, [0x10], true),
+            (true, [0x20], false),
+            (false, [0x10], false),
+        ] {
+            let calls = CallSites {
+                callee: &|_| Some(0),
+                through_plt: &|_| plt,
+                ifunc: &|_| None,
+                site: &|_| Some(0x10),
+                indirect: &[],
+                syscalls: &[],
+                jumps: &jumps,
+                cycle: &[],
+            };
+            assert_eq!(
+                sigs.passes_on(&f, &calls, call, Some(0x10)),
+                passes,
+                "plt {plt}, jumps {jumps:?}"
+            );
+        }
     }
 
     #[test]
