@@ -52,6 +52,7 @@
 pub mod binary;
 pub mod cfg;
 pub mod conv;
+mod demanded;
 pub mod discover;
 pub mod error;
 pub mod except;

@@ -34,7 +34,11 @@
 //!   from those uses). A value only saved and restored, or returned at
 //!   its own location, is not a use, nor is the store of a callee-saved
 //!   register's entry value (its save in a slot left in memory); the
-//!   store of an argument register's is (`mov [rdi+8], rsi`);
+//!   store of an argument register's is (`mov [rdi+8], rsi`); nor is
+//!   the upper part an 8- or 16-bit write keeps (`mov dl, al`: `rdx =
+//!   (rdx & !0xff) | al`) when it is an entry value, or when no use
+//!   observes those bits (demanded bits, `demanded.rs`: `mov [rax+rcx], dl`
+//!   stores the low byte only);
 //!   the flags are never parameters (no convention passes a value in
 //!   them; System V and Go keep `DF` clear across calls);
 //! * an **unknown callee** (indirect, through the PLT or GOT, of a
@@ -45,20 +49,29 @@
 //!   copy or phi of one; not an entry value, not what an earlier call
 //!   clobbered without returning it; but a value the function moved
 //!   into the register itself, `mov rdi, rbx`, entry value or not: see
-//!   `moved_into`). A result of an unknown callee
+//!   `moved_into`) *as an argument*: a register whose value is the
+//!   call's own target (`call rcx`) or addresses memory (a scratch
+//!   register: `mov rcx, [rbp-0x10]; mov rsi, [rcx+0x10]; call rax`)
+//!   is read if written, but reads none of the unwritten ones before it
+//!   (`positional_reads`). A result of an unknown callee
 //!   other than `rax` (`rdx`, the vectors) counts as written only where
 //!   something other than such an argument uses it (a second round). An
 //!   argument the caller wrote on some path only uses what it wrote: an
 //!   entry value merged with it by a phi is not a use. A wrapper that
 //!   passes its own parameters on to an unknown callee unchanged,
-//!   writing none, loses them: the price of not counting every argument
-//!   register as every caller's parameter;
+//!   writing none, loses them, and so does one that writes after them
+//!   only the call's target or a scratch register (libc's `xdr_free`:
+//!   `mov rdx, rdi` ... `call rdx`, its `rsi` passed on): the price of
+//!   not counting every argument register as every caller's parameter;
 //! * a call through the **PLT stub** of a symbol the binary itself
 //!   defines ([`Binary::plt_definition`]: libc's `free.plt`) is an
 //!   unknown callee's (another object may interpose its own definition,
 //!   so it clobbers what the convention allows), but it passes no
 //!   positional argument the definition does not read; the definition
-//!   is analysed first (the stub is an edge of the call graph). A stub
+//!   is analysed first (the stub is an edge of the call graph). A tail
+//!   jump through such a stub (`gzseek: jmp gzseek64@plt`) after which
+//!   no argument register was written passes on the definition's
+//!   parameters, the symbol's interface (`passes_on`). A stub
 //!   an IFUNC's resolver fills ([`Binary::plt_resolver`]: libc's
 //!   `memcpy`, `strlen`) passes none that no function the resolver may
 //!   return (the addresses it computes, `lea rdx, [rip+X]`) reads;
@@ -717,6 +730,11 @@ impl Signatures {
             .map(|i| (i.ins.ip(), i.access.reads))
             .collect();
         syscalls.sort_unstable_by_key(|s| s.0);
+        let mut jumps: Vec<u64> = (cfg.insts.iter())
+            .filter(|i| i.access.flow == Flow::Jump)
+            .map(|i| i.ins.ip())
+            .collect();
+        jumps.sort_unstable();
         let calls = CallSites {
             callee: &callee_at,
             through_plt: &through_plt,
@@ -724,6 +742,7 @@ impl Signatures {
             site: &|i| origins.inst(i).map(|o| o.address),
             indirect: &indirect,
             syscalls: &syscalls,
+            jumps: &jumps,
             cycle,
         };
         let mut found = self.of_ssa(&f, &calls);
@@ -741,7 +760,7 @@ impl Signatures {
     /// the locations and whose returns read all of them in the model's
     /// order; and what it reads of each direct callee's results.
     fn of_ssa(&self, f: &Function, calls: &CallSites<'_>) -> Found {
-        let values = Values::of(f);
+        let mut values = Values::of(f);
 
         let all: Vec<Loc> = LocSet::ALL.iter().collect();
         let mut preserved = LocSet::ALL;
@@ -764,6 +783,7 @@ impl Signatures {
         }
         let preserved = preserved.union(self.conv.preserved);
         let results = defined.difference(preserved);
+        values.observe(f, results, &all);
         // Two rounds: the vector results of unknown calls carry a value
         // only where the first round found them used.
         let first = self.unknown_calls(f, calls, &values, None);
@@ -903,6 +923,21 @@ impl Signatures {
             .try_fold(LocSet::EMPTY, |all, &k| Some(all.union(params(k)?)))
     }
 
+    /// Whether call `i` (at `site`) is a tail jump through the PLT stub
+    /// of a symbol the binary defines whose definition has a signature
+    /// ([`Signatures::plt_bound`]; not an IFUNC's stub, whose
+    /// implementations' union is no one interface). Where the caller
+    /// writes no argument register before it, such a jump passes on its
+    /// own parameters unchanged (`gzseek: jmp gzseek64@plt`): the caller's
+    /// frame is gone, and what the callee reads of the argument registers
+    /// is what the symbol's interface, its definition's parameters, reads.
+    fn passes_on(&self, f: &Function, calls: &CallSites<'_>, i: Inst, site: Option<u64>) -> bool {
+        let tail = site.is_some_and(|a| calls.jumps.binary_search(&a).is_ok());
+        tail && matches!(f.inst(i), InstData::Call { .. })
+            && (calls.through_plt)(i)
+            && self.plt_bound(calls, i).is_some()
+    }
+
     /// The optional parameters of function `k` (as [`Signatures::sig`]).
     fn optional_of(&self, calls: &CallSites<'_>, k: usize) -> LocSet {
         match calls.cycle.binary_search_by_key(&k, |c| c.k) {
@@ -975,21 +1010,28 @@ impl Signatures {
                     }
                     _ => continue,
                 };
-                let written = |l: Loc| {
-                    let k = locs.iter().position(|&m| m == l)?;
-                    match args.get(k)? {
-                        Operand::Var(v) => Some(moved[*v]),
-                        _ => Some(true),
+                let placed = |l: Loc| {
+                    let k = locs.iter().position(|&m| m == l);
+                    match k.and_then(|k| args.get(k)) {
+                        None => Placed::Unwritten,
+                        Some(Operand::Var(v)) if !moved[*v] => Placed::Unwritten,
+                        Some(Operand::Var(v)) if own.contains(l) || values.address[*v] => {
+                            Placed::Scratch
+                        }
+                        Some(_) => Placed::Argument,
                     }
                 };
                 let mut reads = self.conv.call_reads;
                 let bound = self.plt_bound(calls, i);
+                let interface = self.passes_on(f, calls, i, site)
+                    && (self.conv.positional.iter().flatten())
+                        .all(|&l| placed(l) == Placed::Unwritten);
                 for list in &self.conv.positional {
-                    let last = list.iter().rposition(|&l| written(l) == Some(true));
-                    let past = last.map_or(0, |p| p + 1);
-                    for (at, &l) in list.iter().enumerate() {
+                    let read = positional_reads(list, placed);
+                    for &l in list {
                         let unread = bound.is_some_and(|b| !b.contains(l));
-                        if (at >= past || unread) && !own.contains(l) {
+                        let passed = read.contains(l) || interface;
+                        if (!passed || unread) && !own.contains(l) {
                             reads.remove(l);
                         }
                     }
@@ -1120,6 +1162,9 @@ struct CallSites<'a> {
     indirect: &'a [(u64, LocSet)],
     /// The registers each `syscall`'s operands read (by address, sorted).
     syscalls: &'a [(u64, LocSet)],
+    /// The addresses of the direct jumps (sorted): a call lifted from one
+    /// is a tail call.
+    jumps: &'a [u64],
     /// The signatures of this round of the functions of the cycle under
     /// analysis, by index (sorted).
     cycle: &'a [Member],
@@ -1222,6 +1267,85 @@ fn syscall_skip(
         false => 0,
     };
     (skip, weak)
+}
+
+/// How the caller of an unknown callee left an argument register at the
+/// call ([`positional_reads`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Placed {
+    /// Not written by the function: an entry value, or what a call
+    /// clobbered without returning it.
+    Unwritten,
+    /// Written, its value the call's own target (`call rcx`) or an
+    /// address the function accesses memory at (`mov rcx, [rbp-0x10];
+    /// mov rsi, [rcx+0x10]; call rax`: `rcx` a scratch address
+    /// register).
+    Scratch,
+    /// Written as an argument: for no other use the code shows.
+    Argument,
+}
+
+/// The registers of one positional list (System V's `rdi rsi rdx rcx r8
+/// r9`) that a call of an unknown callee reads, the caller having left
+/// each as `placed` says: those it wrote, and those it left unwritten
+/// before the last one it wrote as an argument (passed on from its own
+/// caller, its parameters). A register written for another use
+/// ([`Placed::Scratch`]) is read, as the callee may take it, but is no
+/// evidence that the unwritten ones before it are arguments: reading
+/// them would make their entry values the caller's parameters.
+fn positional_reads(list: &[Loc], placed: impl Fn(Loc) -> Placed) -> LocSet {
+    let past = (list.iter())
+        .rposition(|&l| placed(l) == Placed::Argument)
+        .map_or(0, |p| p + 1);
+    let mut read = LocSet::EMPTY;
+    for (at, &l) in list.iter().enumerate() {
+        if at < past || placed(l) != Placed::Unwritten {
+            read.insert(l);
+        }
+    }
+    read
+}
+
+/// The values that address memory: the address operand of a load or a
+/// store and, through the `i64` arithmetic that forms `base + index *
+/// scale + disp` (`i64.add`, `i64.mul`, `i64.shl`) and copies, the
+/// values it is formed from (`mov rsi, [rcx+0x10]`: `rcx`).
+fn addresses(f: &Function) -> SecondaryMap<Var, bool> {
+    use ssakit::ir::Opcode;
+    let mut def: SecondaryMap<Var, Option<Inst>> = SecondaryMap::new(None);
+    let mut work = Vec::new();
+    for &b in f.layout() {
+        for &i in f.block_insts(b) {
+            match f.inst(i) {
+                InstData::Copy { dst, .. } => def[*dst] = Some(i),
+                InstData::Op {
+                    op, args, results, ..
+                } => match (f.opcode(*op), results.as_slice(f)) {
+                    (Some(Opcode::I64Add | Opcode::I64Mul | Opcode::I64Shl), &[r]) => {
+                        def[r] = Some(i)
+                    }
+                    (Some(code), _) if code.access().is_some() => {
+                        if let Some(Operand::Var(a)) = args.as_slice(f).first() {
+                            work.push(*a);
+                        }
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+    }
+    let mut address = SecondaryMap::new(false);
+    while let Some(v) = work.pop() {
+        if address[v] {
+            continue;
+        }
+        address[v] = true;
+        if let Some(i) = def[v] {
+            f.for_each_use(i, |u| work.push(u));
+        }
+    }
+    address
 }
 
 /// The value of the width change `name` applied to `c` (`mov eax, r8d`
@@ -1331,6 +1455,11 @@ struct Values {
     /// The constant a value certainly is (a copy of a constant, a copy or
     /// phi of such values all equal).
     constant: SecondaryMap<Var, Option<i64>>,
+    /// The bits of each value some use may observe
+    /// ([`crate::demanded`]); all until [`Values::observe`].
+    demanded: SecondaryMap<Var, u64>,
+    /// Whether each value addresses memory ([`addresses`]).
+    address: SecondaryMap<Var, bool>,
 }
 
 impl Values {
@@ -1407,7 +1536,22 @@ impl Values {
             origin,
             may_be,
             constant,
+            demanded: SecondaryMap::new(!0),
+            address: addresses(f),
         }
+    }
+
+    /// Finds the bits of each value that some use may observe
+    /// ([`crate::demanded`]), a return observing the values it returns at
+    /// a location of `results` other than their origin's (as
+    /// [`Values::used`] counts returns; `all`: the locations in the
+    /// returns' order).
+    fn observe(&mut self, f: &Function, results: LocSet, all: &[Loc]) {
+        let origin = &self.origin;
+        self.demanded = crate::demanded::demanded_bits(f, |k, v| {
+            all.get(k)
+                .is_some_and(|&l| results.contains(l) && origin[v] != Origin::Entry(l))
+        });
     }
 
     /// The constant of each value defined by the copies, phis and
@@ -1554,7 +1698,9 @@ impl Values {
                             }
                         }
                     }
-                    InstData::Op { op, args, .. } if is_merge(f, *op, args.as_slice(f)) => {
+                    InstData::Op {
+                        op, args, results, ..
+                    } if is_merge(f, *op, args.as_slice(f)) => {
                         // The upper part an 8- or 16-bit write keeps: an
                         // entry value there is not a use (the kept bits
                         // are read later, if at all, through the merge),
@@ -1562,9 +1708,15 @@ impl Values {
                         // function wrote (`mov dl, al` in a loop whose
                         // header merges `rdx`'s entry value with the
                         // loop's): those written values alone are used,
-                        // as for an unknown callee's weak argument.
-                        if let [Operand::Var(v), _] = *args.as_slice(f) {
+                        // as for an unknown callee's weak argument. And
+                        // nothing is used where no use observes the kept
+                        // bits (`mov dl, al; mov [rcx], dl`: demanded bits).
+                        let observed = |r: &[Var], kept: i64| {
+                            r.iter().any(|&r| self.demanded[r] & kept as u64 != 0)
+                        };
+                        if let [Operand::Var(v), Operand::Const(kept)] = *args.as_slice(f) {
                             match self.origin[v] {
+                                _ if !observed(results.as_slice(f), kept) => {}
                                 Origin::Entry(_) => {}
                                 _ if unknown.real[v] => weak_roots.push(v),
                                 _ => mark(v, &mut used, &mut work),
@@ -1970,6 +2122,128 @@ mod tests {
             let (rdx, al) = (f.params()[0], f.params()[1]);
             assert_eq!((used[rdx], used[al]), (entry_used, true), "mask {mask}");
         }
+    }
+
+    #[test]
+    fn a_kept_upper_part_no_use_observes_is_no_use() {
+        // `mov dl, al; mov [p], dl` where rdx is, at the merge, rdx's entry
+        // value or what a call clobbered (`x`, not written by the
+        // function): only the stored byte is observed, so rdx's entry
+        // value is not used; returned in rdx as a result, it is.
+        let src = "operator i64.and pure\noperator i64.or pure\n\
+                   operator i32.wrap_i64 pure\noperator i32.and pure\n\
+                   operator i32.store8 trap write\n\
+                   function f(rdx, al, p, x, c: bool) {\nentry:\n    branch c, h, j\nh:\n    \
+                   jump j\nj:\n    d = phi(entry: rdx, h: x)\n    k = i64.and(d, -256)\n    \
+                   w = i64.or(k, al)\n    t: i32 = i32.wrap_i64(w)\n    \
+                   b: i32 = i32.and(t, 255)\n    i32.store8[0, 0, 0](p, b)\n    ret w\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(0);
+        let all = [Loc::RDX, Loc::RAX, Loc::RSI, Loc::RBX, Loc::CF];
+        for (results, entry_used) in [(LocSet::EMPTY, false), (LocSet::of(&[Loc::RDX]), true)] {
+            let mut values = Values::of(&f);
+            values.observe(&f, results, &all);
+            let unknown = Unknown {
+                skip: SecondaryMap::new(0),
+                sites: Vec::new(),
+                weak: SecondaryMap::new(0),
+                real: values.written(&f, |_, _, _| true),
+            };
+            let (used, _) = values.used(&f, results, LocSet::EMPTY, &all, &unknown, is_store);
+            let rdx = f.params()[0];
+            assert_eq!(used[rdx], entry_used, "results {results:?}");
+        }
+    }
+
+    #[test]
+    fn a_scratch_register_is_no_evidence_of_the_arguments_before_it() {
+        // clang -O0's `strm->zfree(strm->opaque, s->window)`: `mov rdi,
+        // [rcx+0x50]; mov rcx, [rbp-0x10]; mov rcx, [rcx+0x38]; mov rsi,
+        // [rcx+0x10]; call rax`. rdi and rsi are written as arguments,
+        // rcx as an address, rdx not at all: the call reads rdi, rsi and
+        // rcx, not rdx. Were rcx written as an argument (a fourth), rdx
+        // would be one too, passed on from the caller's caller.
+        use Loc as L;
+        let list = [L::RDI, L::RSI, L::RDX, L::RCX, L::R8, L::R9];
+        let placed = |scratch: bool| {
+            move |l: Loc| match l {
+                L::RDI | L::RSI => Placed::Argument,
+                L::RCX if scratch => Placed::Scratch,
+                L::RCX => Placed::Argument,
+                _ => Placed::Unwritten,
+            }
+        };
+        let reads = |set: &[Loc]| LocSet::of(set);
+        assert_eq!(
+            positional_reads(&list, placed(true)),
+            reads(&[L::RDI, L::RSI, L::RCX])
+        );
+        assert_eq!(
+            positional_reads(&list, placed(false)),
+            reads(&[L::RDI, L::RSI, L::RDX, L::RCX])
+        );
+    }
+
+    #[test]
+    fn a_tail_jump_through_the_plt_passes_on_the_definitions_parameters() {
+        // `gzseek: jmp gzseek64@plt` (site 0x10), gzseek64 (function 0)
+        // defined in the binary with the signature (rdi, rsi, rdx): the
+        // jump passes on what the definition reads. A call (not a jump),
+        // or a jump that does not go through a PLT stub, does not.
+        let src = "function g(a) {\nentry:\n    ret a\n}\n\
+                   function f(rdi) {\nentry:\n    r = g(rdi)\n    ret r\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(1);
+        let call = f.block_insts(f.layout()[0])[0];
+        let conv = Convention::of_kind(crate::conv::ConvKind::SystemV);
+        let mut g = Signature::of_convention(&conv);
+        (g.params, g.fallback) = (LocSet::of(&[Loc::RDI, Loc::RSI, Loc::RDX]), false);
+        let sigs = Signatures {
+            conv,
+            starts: vec![0x100],
+            sigs: vec![Some(g)],
+            sites: Vec::new(),
+            optional: vec![LocSet::EMPTY],
+            plt: vec![(0x50, 0)],
+            ifunc: Vec::new(),
+        };
+        for (plt, jumps, passes) in [
+            (true, [0x10], true),
+            (true, [0x20], false),
+            (false, [0x10], false),
+        ] {
+            let calls = CallSites {
+                callee: &|_| Some(0),
+                through_plt: &|_| plt,
+                ifunc: &|_| None,
+                site: &|_| Some(0x10),
+                indirect: &[],
+                syscalls: &[],
+                jumps: &jumps,
+                cycle: &[],
+            };
+            assert_eq!(
+                sigs.passes_on(&f, &calls, call, Some(0x10)),
+                passes,
+                "plt {plt}, jumps {jumps:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn addresses_are_what_loads_and_stores_are_formed_from() {
+        // `mov rcx, [rbx+0x38]; mov rsi, [rcx+0x10]`: rbx and rcx address
+        // memory, the loaded rsi and the untouched rax do not.
+        let src = "operator i64.add pure\noperator i64.load trap read\n\
+                   function f(rbx, rax) {\nentry:\n    q = i64.add(rbx, 56)\n    \
+                   c = i64.load[0, 0, 0](q)\n    rcx = c\n    r = i64.add(rcx, 16)\n    \
+                   s = i64.load[0, 0, 0](r)\n    rsi = s\n    ret rsi, rcx, rax\n}\n";
+        let mut m = ssakit::text::parse(src).unwrap().module;
+        let f = m.functions.remove(0);
+        let a = addresses(&f);
+        let v = |name: &str| f.var_by_name(name).unwrap();
+        assert!(a[v("rbx")] && a[v("q")] && a[v("rcx")] && a[v("c")]);
+        assert!(!a[v("rsi")] && !a[v("s")] && !a[v("rax")]);
     }
 
     #[test]
