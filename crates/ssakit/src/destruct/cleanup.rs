@@ -62,7 +62,9 @@ pub(crate) fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
     let mut srcs_start: Vec<u32> = vec![0];
     let mut srcs: Vec<Var> = Vec::new();
     let mut entry_block: Vec<Block> = Vec::new();
-    let mut roots: Vec<Var> = Vec::new();
+    // Room for about two operands per instruction, reserved once.
+    let insts: usize = func.blocks().map(|b| func.block_insts(b).len()).sum();
+    let mut roots: Vec<Var> = Vec::with_capacity(2 * insts + func.num_blocks());
     for b in func.blocks() {
         for &i in func.block_phis(b) {
             if let Some(d) = func.def(i) {

@@ -731,9 +731,17 @@ fn virtualized(
     stats.phis_removed = dead.phis;
     let first_fresh = func.num_vars();
     let mut inserted = to_cssa::Inserted::new(false);
+    // The versions in use, found by the first insertion that needs them
+    // and kept up to date by both.
+    let mut fresh = None;
     let constants = {
         let _t = timing::phase("parallel copies");
-        to_cssa::insert_copies(func, to_cssa::Selection::Constants, &mut inserted)
+        to_cssa::insert_copies(
+            func,
+            to_cssa::Selection::Constants,
+            &mut inserted,
+            &mut fresh,
+        )
     };
     stats.copies_inserted = constants.copies;
     let (mut webs, mut cs) = match coalesce::coalesce_virtual(func, &inserted, graph) {
@@ -745,7 +753,7 @@ fn virtualized(
                     phis: &failed,
                     first_fresh,
                 };
-                let more = to_cssa::insert_copies(func, which, &mut inserted);
+                let more = to_cssa::insert_copies(func, which, &mut inserted, &mut fresh);
                 stats.copies_inserted += more.copies;
             }
             // Copies only: the blocks and edges are those of the first try.

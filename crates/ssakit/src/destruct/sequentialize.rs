@@ -50,7 +50,8 @@ impl std::error::Error for SequentializeError {}
 
 /// Replaces every [`InstData::ParCopy`] of the blocks of `func` by a
 /// sequence of [`InstData::Copy`] with the same effect, in time linear in
-/// the size of the parallel copies (plus one scan of the variables).
+/// the size of the parallel copies (plus one scan of the variables when a
+/// temporary is needed).
 /// Temporaries are versions of the variable they save, so they have its
 /// type. Instructions are renumbered at the end ([`Function::compact`]).
 ///
@@ -61,7 +62,9 @@ pub(crate) fn sequentialize_parallel_copies(
     func: &mut Function,
 ) -> Result<SequentializeStats, SequentializeError> {
     check_destinations(func)?;
-    let mut fresh = FreshVars::new(func);
+    // The versions in use, scanned for at the first temporary (few
+    // functions need one).
+    let mut fresh: Option<FreshVars> = None;
     let mut seq: Sequentializer<Var> = Sequentializer::new();
     let mut stats = SequentializeStats::default();
     let mut pc: Vec<(Var, Src<Var, Operand>)> = Vec::new();
@@ -98,6 +101,7 @@ pub(crate) fn sequentialize_parallel_copies(
                 &pc,
                 |saved| {
                     temporaries += 1;
+                    let fresh = fresh.get_or_insert_with(|| FreshVars::new(func));
                     fresh.version_of(func, saved)
                 },
                 &mut moves,

@@ -170,7 +170,7 @@ impl Selection<'_> {
 /// live on entry to its own block. Runs in `O(instructions)`.
 pub(crate) fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> (CssaStats, Inserted) {
     let mut inserted = Inserted::new(false);
-    let stats = insert_copies(func, Selection::All(join), &mut inserted);
+    let stats = insert_copies(func, Selection::All(join), &mut inserted, &mut None);
     (stats, inserted)
 }
 
@@ -178,11 +178,15 @@ pub(crate) fn insert_phi_copies(func: &mut Function, join: JoinCopies) -> (CssaS
 /// parallel copies it creates in `inserted`. The copies of a predecessor
 /// go into the parallel copy an earlier call inserted at its end (marked
 /// in `inserted`), if there is one, so that they stay simultaneous. Runs
-/// in `O(instructions)`.
+/// in `O(instructions)`, plus a scan of the variables when `fresh` is
+/// `None` and a copy is inserted: the [`FreshVars`] left there knows the
+/// fresh variables of this call, so a second call handed it does not scan
+/// again.
 pub(crate) fn insert_copies(
     func: &mut Function,
     which: Selection<'_>,
     inserted: &mut Inserted,
+    fresh: &mut Option<FreshVars>,
 ) -> CssaStats {
     let mut stats = CssaStats::default();
     // By block: its end-of-block parallel copy, once created, and the
@@ -218,7 +222,7 @@ pub(crate) fn insert_copies(
         return stats;
     }
     // Made here, after the early return: a walk of every variable.
-    let mut fresh = FreshVars::new(func);
+    let fresh = fresh.get_or_insert_with(|| FreshVars::new(func));
     let end_copies = end_size.values().filter(|&&n| n > 0).count();
     func.reserve_vars(operand_copies + phis);
     func.reserve_insts(end_copies + blocks_with_phis);

@@ -61,8 +61,8 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
 
     /// The lists of `num_keys` keys from the pairs `gen` pushes into the
     /// sink it is given. `gen` is called twice (once to count, once to
-    /// place) and must push the same pairs both times; no pair vector is
-    /// materialised.
+    /// place) and must push the same pairs both times (debug builds check
+    /// it); no pair vector is materialised.
     pub(crate) fn build(num_keys: usize, mut gen: impl FnMut(&mut CsrSink<'_, K, V>)) -> Self {
         let mut start = vec![0u32; num_keys + 1];
         let mut items: Vec<V> = Vec::new();
@@ -91,7 +91,7 @@ impl<K: EntityRef, V: Copy> Csr<K, V> {
         };
         gen(&mut sink);
         for k in 0..num_keys {
-            assert_eq!(
+            debug_assert_eq!(
                 fill[k],
                 start[k + 1],
                 "Csr::build: the generator pushed other pairs the second time"

@@ -5,7 +5,7 @@
 
 use super::facts::{Candidate, VarInfo};
 use crate::destruct::classes::{Classes, NIL};
-use crate::entity::{Csr, EntityVec};
+use crate::entity::EntityVec;
 use crate::ir::Var;
 use crate::union_find::UnionFind;
 
@@ -26,29 +26,43 @@ pub(super) fn build_webs(
     for &(dst, v) in phi_pairs {
         webs.union(dst.index(), v.index());
     }
-    // The ranks of the failed components with their web (the web's root
-    // variable), in rank order within each component; then the ranks of
-    // each web, in that order. A web lies inside one component.
-    let of_web: Vec<(Var, u32)> = failed
+    // The ranks of the failed components with their web, numbered in the
+    // order of the web's first rank (by root variable: one more than its
+    // number, 0 before), in rank order within each component; then the
+    // ranks of each web, in that order. A web lies inside one component.
+    let mut number: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    let mut size: Vec<u32> = Vec::new();
+    let of_web: Vec<(u32, u32)> = failed
         .iter()
         .flat_map(|&(lo, hi)| &ranks[lo as usize..hi as usize])
         .map(|&k| {
-            let w = webs.find(info.pts[k as usize].var.index());
-            (Var::new(w), k)
+            let w = Var::new(webs.find(info.pts[k as usize].var.index()));
+            if number[w] == 0 {
+                size.push(0);
+                number[w] = size.len() as u32;
+            }
+            size[number[w] as usize - 1] += 1;
+            (number[w] - 1, k)
         })
         .collect();
-    let by_web: Csr<Var, u32> = Csr::build(nv, |emit| {
-        for &(w, k) in &of_web {
-            emit.push(w, k)
-        }
-    });
+    let mut start = Vec::with_capacity(size.len() + 1);
+    start.push(0u32);
+    for &n in &size {
+        start.push(start[start.len() - 1] + n);
+    }
+    let mut fill = start.clone();
+    let mut by_web = vec![0u32; of_web.len()];
+    for &(w, k) in &of_web {
+        by_web[fill[w as usize] as usize] = k;
+        fill[w as usize] += 1;
+    }
     // Each web once, in the order of its first rank.
-    let mut built: EntityVec<Var, bool> = EntityVec::filled(nv, false);
-    for &(w, _) in &of_web {
-        if !std::mem::replace(&mut built[w], true) {
-            let bad = classes.build(by_web.of(w), cfg!(debug_assertions));
-            debug_assert!(bad.is_none(), "a phi web interferes: {bad:?}");
-        }
+    for w in start.windows(2) {
+        let bad = classes.build(
+            &by_web[w[0] as usize..w[1] as usize],
+            cfg!(debug_assertions),
+        );
+        debug_assert!(bad.is_none(), "a phi web interferes: {bad:?}");
     }
 }
 
@@ -61,6 +75,10 @@ pub(super) struct Groups {
     /// By rank: its group, or [`NIL`].
     pub(super) of_rank: Vec<u32>,
 }
+
+/// In `phi_components`' count of a root's members: the root's group is
+/// numbered (in the low bits).
+const NUMBERED: u32 = 1 << 31;
 
 /// The phi components (phi operands and phi-related copies link
 /// variables), as [`Groups`].
@@ -85,26 +103,34 @@ pub(super) fn phi_components(
         .map(|p| Var::new(sets.find(p.var.index())))
         .collect();
     drop(sets);
-    let by_root: Csr<Var, u32> = Csr::build(nv, |emit| {
-        for (k, &r) in root.iter().enumerate() {
-            emit.push(r, k as u32)
-        }
-    });
-    // By root: its group once numbered.
-    let mut group: EntityVec<Var, Option<u32>> = EntityVec::filled(nv, None);
+    // By root: how many ranked members it has, then, once its group is
+    // numbered (at its first rank), `NUMBERED | group`. Tables by rank
+    // only, but this one: no per-variable list is built.
+    let mut count: EntityVec<Var, u32> = EntityVec::filled(nv, 0);
+    for &r in &root {
+        count[r] += 1;
+    }
     let mut start = vec![0u32];
-    let mut ranks: Vec<u32> = Vec::new();
     let mut of_rank = vec![NIL; root.len()];
     for (k, &r) in root.iter().enumerate() {
-        let members = by_root.of(r);
-        if members.len() < 2 {
-            continue;
+        let c = count[r];
+        if c & NUMBERED != 0 {
+            of_rank[k] = c & !NUMBERED;
+        } else if c >= 2 {
+            let g = start.len() as u32 - 1;
+            start.push(start[g as usize] + c);
+            count[r] = NUMBERED | g;
+            of_rank[k] = g;
         }
-        of_rank[k] = *group[r].get_or_insert_with(|| {
-            ranks.extend_from_slice(members);
-            start.push(ranks.len() as u32);
-            start.len() as u32 - 2
-        });
+    }
+    // Each group's ranks, in rank order.
+    let mut fill: Vec<u32> = start[..start.len() - 1].to_vec();
+    let mut ranks = vec![0u32; *start.last().expect("one start at least") as usize];
+    for (k, &g) in of_rank.iter().enumerate() {
+        if g != NIL {
+            ranks[fill[g as usize] as usize] = k as u32;
+            fill[g as usize] += 1;
+        }
     }
     Groups {
         start,
