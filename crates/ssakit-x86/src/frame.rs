@@ -416,15 +416,21 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     // the lifter lays blocks out by address) until no entry value rises;
     // each rises at most three times per variable, and a round costs one
     // pass over the function, so the rounds are few (the loop nesting
-    // depth plus two, as for any such problem in reverse postorder).
+    // depth plus two, as for any such problem in reverse postorder). A
+    // block whose entry values did not change since it was last walked
+    // is skipped: walking it again would give its successors the same
+    // values (the same result, in less time).
     let mut state = Vec::with_capacity(n);
+    let mut dirty = SecondaryMap::new(false);
+    dirty[e] = true;
     let mut changed = true;
     while changed {
         changed = false;
         for &b in f.layout() {
-            if !reached[b] {
+            if !reached[b] || !dirty[b] {
                 continue;
             }
+            dirty[b] = false;
             state.clear();
             state.extend_from_slice(&entry[b.index() * n..(b.index() + 1) * n]);
             for &i in f.block_insts(b) {
@@ -432,16 +438,18 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
             }
             f.for_each_succ(b, |s| {
                 let at = s.index() * n;
-                if !reached[s] {
-                    reached[s] = true;
-                    changed = true;
-                }
+                let mut rose = !reached[s];
+                reached[s] = true;
                 for (k, &v) in state.iter().enumerate() {
                     let j = entry[at + k].join(v);
                     if j != entry[at + k] {
                         entry[at + k] = j;
-                        changed = true;
+                        rose = true;
                     }
+                }
+                if rose {
+                    dirty[s] = true;
+                    changed = true;
                 }
             });
         }
