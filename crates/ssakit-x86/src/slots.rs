@@ -42,6 +42,35 @@
 //!   address, the stack arguments) is the caller's memory (*incoming*;
 //!   the signatures of a later round make them parameters).
 //!
+//! # Guarded slots: forwarding where memory may change
+//!
+//! A slot left memory for being escaped, aliased, overlapping or partly
+//! overlapping (in the function's own frame: not lost, not incoming) is
+//! still given its variable, and promoted where that is sound without
+//! knowing any object's size or type: it is *guarded*. Its stores are
+//! written through (kept in memory, and defining the variable), so that
+//! memory always holds what the program wrote; a load of it is
+//! forwarded from the variable (becomes a copy: *promoted*) where the
+//! variable holds memory's bytes on every path from the entry, and
+//! otherwise stays a load, counted by the slot's reason, and refreshes
+//! the variable. Memory may differ from the variable after
+//!
+//! * a store of another slot sharing one of its bytes;
+//! * a point that may write through a pointer that left the function (a
+//!   call, an opaque operation, a store through an address that is not a
+//!   frame address), when the slot is *exposed*: within an escaped
+//!   object, or anywhere in an aliased frame from which some frame
+//!   address escapes (a frame address no sink saw cannot be in memory, in
+//!   a register a callee reads or in a callee's result, and the caller
+//!   cannot know the frame below its `rsp`);
+//! * a store through a frame address at an unknown offset, or one no
+//!   slot describes (a vector store to the frame), for every slot.
+//!
+//! This is a must problem, forward, one bit per guarded slot
+//! (`available_loads`). The sizes the binary does not carry are never
+//! needed: a pointer's reach is bounded by the points where memory may
+//! change, not by the object it points to.
+//!
 //! # Calls
 //!
 //! A callee reads its stack arguments through its `rsp`: the `rsp` a call
@@ -161,6 +190,11 @@ pub struct Promotion {
 }
 
 impl Promotion {
+    /// Counts one access left in memory for `why`.
+    fn count_left(&mut self, why: Left) {
+        self.left[Left::ALL.iter().position(|&w| w == why).expect("a reason")] += 1;
+    }
+
     /// Adds `o`'s counts (not its lost point) to these.
     ///
     /// ```
@@ -201,6 +235,26 @@ struct Facts {
     windows: Vec<i64>,
     /// A frame address of unknown offset is accessed or escapes.
     aliased: bool,
+    /// A frame address of unknown offset escapes.
+    leaks: bool,
+    /// The accesses (by index in `accesses`) and the clobbers, in the
+    /// order of the walk: each block's contiguous, in layout order.
+    events: Vec<(Block, Event)>,
+}
+
+/// A point that matters to a guarded slot's variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    /// The access `accesses[k]`.
+    Access(usize),
+    /// A point that may write the exposed bytes of the frame (those a
+    /// pointer that left the function may reach): a call, an opaque
+    /// operation, a store through an address that is not a frame
+    /// address.
+    Exposed,
+    /// A point that may write any byte of the frame: a store through a
+    /// frame address at an unknown offset, or one no slot describes.
+    Wild,
 }
 
 impl Facts {
@@ -209,7 +263,10 @@ impl Facts {
     fn sink(&mut self, v: Value) {
         match v {
             Value::Frame(c) => self.escapes.push(c),
-            Value::Lost => self.aliased = true,
+            Value::Lost => {
+                self.aliased = true;
+                self.leaks = true;
+            }
             _ => {}
         }
     }
@@ -304,6 +361,7 @@ fn find_facts(f: &Function, frame: &frame::Frame, rsp: Option<Var>) -> Facts {
                             }
                             match addr {
                                 Value::Frame(c) if is_slot_access(code) => {
+                                    facts.events.push((b, Event::Access(facts.accesses.len())));
                                     facts.accesses.push(Access {
                                         inst: i,
                                         block: b,
@@ -313,15 +371,30 @@ fn find_facts(f: &Function, frame: &frame::Frame, rsp: Option<Var>) -> Facts {
                                         by_rsp: rsp.is_some_and(|r| args[0] == Operand::Var(r)),
                                     })
                                 }
-                                v if v.may_be_frame() => facts.aliased = true,
-                                _ => {}
+                                v => {
+                                    if v.may_be_frame() {
+                                        facts.aliased = true;
+                                    }
+                                    if a.store {
+                                        let e = if v.may_be_frame() {
+                                            Event::Wild
+                                        } else {
+                                            Event::Exposed
+                                        };
+                                        facts.events.push((b, e));
+                                    }
+                                }
                             }
                         }
                         Some(_) => {}
-                        None => facts.opaque(f, i, args, state, rsp),
+                        None => {
+                            facts.events.push((b, Event::Exposed));
+                            facts.opaque(f, i, args, state, rsp)
+                        }
                     }
                 }
                 InstData::Call { args, .. } => {
+                    facts.events.push((b, Event::Exposed));
                     for &a in args.as_slice(f) {
                         match (a, value(a, state)) {
                             (Operand::Var(v), Value::Frame(c)) if Some(v) == rsp => {
@@ -344,6 +417,8 @@ struct Slot {
     offset: i64,
     bytes: u8,
     left: Option<Left>,
+    /// A pointer that left the function may reach its bytes.
+    exposed: bool,
     through: bool,
     var: Option<Var>,
 }
@@ -351,6 +426,19 @@ struct Slot {
 impl Slot {
     fn end(&self) -> i64 {
         self.offset + self.bytes as i64
+    }
+
+    /// Whether the slot is *guarded*: left in memory for a reason that
+    /// flow-sensitive forwarding answers (its address escapes, the frame
+    /// is aliased, another slot overlaps it), in the function's own
+    /// frame. Its stores are written through, and its loads read the
+    /// variable where `available_loads` says it holds memory's bytes.
+    fn guarded(&self) -> bool {
+        self.end() <= 0
+            && matches!(
+                self.left,
+                Some(Left::Aliased | Left::Escaped | Left::Overlapping | Left::PartlyOverlapping)
+            )
     }
 }
 
@@ -385,8 +473,12 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
         None
     };
     if let Some(why) = whole {
+        // Where the frame is aliased, a pointer that left the function
+        // may reach any byte of it if any frame address escapes.
+        let exposed = facts.leaks || !facts.escapes.is_empty();
         for s in slots.iter_mut() {
             s.left = Some(why);
+            s.exposed = exposed;
         }
         return;
     }
@@ -431,13 +523,12 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
     objects.sort_unstable();
     objects.dedup();
     for s in slots.iter_mut() {
+        s.exposed = objects
+            .iter()
+            .any(|&(lo, hi)| lo < s.end() && s.offset < hi);
         if s.end() > 0 {
             s.left = Some(Left::Incoming);
-        } else if s.left.is_none()
-            && objects
-                .iter()
-                .any(|&(lo, hi)| lo < s.end() && s.offset < hi)
-        {
+        } else if s.left.is_none() && s.exposed {
             s.left = Some(Left::Escaped);
         }
         s.through = s.left.is_none()
@@ -629,6 +720,7 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
             offset: a.offset,
             bytes: a.bytes,
             left: None,
+            exposed: false,
             through: false,
             var: None,
         })
@@ -636,48 +728,180 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
     slots.sort_unstable_by_key(|s| (s.offset, s.bytes));
     slots.dedup_by_key(|s| (s.offset, s.bytes));
     decide(&mut slots, &facts, out.lost.is_some());
-    for s in &mut slots {
-        if s.left.is_none() {
+    for k in 0..slots.len() {
+        let s = slots[k];
+        if s.left.is_none() || s.guarded() {
             let ty = if s.bytes == 8 { Type::I64 } else { Type::I32 };
-            s.var = Some(f.new_var(&format!("s{}", -s.offset), ty));
+            let shared = (k > 0 && slots[k - 1].offset == s.offset)
+                || slots.get(k + 1).is_some_and(|t| t.offset == s.offset);
+            let name = if shared {
+                format!("s{}_{}", -s.offset, s.bytes)
+            } else {
+                format!("s{}", -s.offset)
+            };
+            slots[k].var = Some(f.new_var(&name, ty));
             out.slots += 1;
         }
     }
-    let find = |a: &Access| {
-        let k = slots.partition_point(|s| (s.offset, s.bytes) < (a.offset, a.bytes));
-        slots[k]
-    };
-    // Blocks with a store written through, rebuilt after: each such
-    // store is followed by the definition of its variable.
+    let slot_of: Vec<usize> = facts
+        .accesses
+        .iter()
+        .map(|a| slots.partition_point(|s| (s.offset, s.bytes) < (a.offset, a.bytes)))
+        .collect();
+    let available = available_loads(f, &facts, &slots, &slot_of);
+    // Stores written through and loads left in memory, rebuilt after:
+    // each is followed by the definition of its slot's variable.
     let mut after: Vec<(Inst, InstData)> = Vec::new();
-    for a in &facts.accesses {
-        let s = find(a);
+    for (k, a) in facts.accesses.iter().enumerate() {
+        let s = slots[slot_of[k]];
         let Some(var) = s.var else {
-            let why = s.left.expect("a slot not promoted has a reason");
-            out.left[Left::ALL.iter().position(|&w| w == why).expect("a reason")] += 1;
+            out.count_left(s.left.expect("a slot not promoted has a reason"));
             continue;
         };
-        out.promoted += 1;
-        let data = match a.stored {
+        match a.stored {
             None => {
                 let dst = f.def(a.inst).expect("a load defines its result");
-                InstData::Copy {
-                    dst,
-                    src: Operand::Var(var),
+                if s.guarded() && !available[k] {
+                    // Left in memory, and the variable refreshed from it.
+                    out.count_left(s.left.expect("a guarded slot has a reason"));
+                    let src = Operand::Var(dst);
+                    after.push((a.inst, InstData::Copy { dst: var, src }));
+                } else {
+                    out.promoted += 1;
+                    let src = Operand::Var(var);
+                    f.set_inst(a.inst, InstData::Copy { dst, src });
                 }
             }
-            Some(v) => define(f, var, a.bytes, v),
-        };
-        if s.through && a.stored.is_some() {
-            out.written_through += 1;
-            after.push((a.inst, data));
-        } else {
-            f.set_inst(a.inst, data);
+            Some(v) => {
+                out.promoted += 1;
+                let data = define(f, var, a.bytes, v);
+                if s.through || s.guarded() {
+                    out.written_through += 1;
+                    after.push((a.inst, data));
+                } else {
+                    f.set_inst(a.inst, data);
+                }
+            }
         }
     }
     if !after.is_empty() {
         write_through(f, origins, &facts, after);
     }
+    out
+}
+
+/// For each access of `facts` (by index), whether it is a load of a
+/// guarded slot whose variable holds the bytes memory holds there on
+/// every path from the entry (an *available* load, forwarded from the
+/// variable); `slot_of` gives each access's slot in `slots`.
+///
+/// A must problem, forward, one bit per guarded slot: a store of the
+/// slot or a load of it (which refreshes the variable) makes it
+/// available; a store of another slot sharing one of its bytes, or a
+/// clobber, makes it unavailable; at a join, available on every
+/// incoming path. Solved from "all available" everywhere but at the
+/// entry (nothing available), rounds in layout order until no block's
+/// entry set shrinks.
+fn available_loads(f: &Function, facts: &Facts, slots: &[Slot], slot_of: &[usize]) -> Vec<bool> {
+    let mut out = vec![false; facts.accesses.len()];
+    let mut bit = vec![usize::MAX; slots.len()];
+    let mut guarded = 0;
+    for (k, s) in slots.iter().enumerate() {
+        if s.guarded() {
+            bit[k] = guarded;
+            guarded += 1;
+        }
+    }
+    if guarded == 0 {
+        return out;
+    }
+    // The guarded slots sharing a byte with each slot.
+    let mut overlaps: Vec<Vec<usize>> = vec![Vec::new(); slots.len()];
+    for k in 0..slots.len() {
+        for j in k + 1..slots.len() {
+            if slots[j].offset >= slots[k].end() {
+                break;
+            }
+            overlaps[k].push(j);
+            overlaps[j].push(k);
+        }
+    }
+    let mut events: Vec<(usize, usize)> = vec![(0, 0); f.num_blocks()];
+    let mut k = 0;
+    while k < facts.events.len() {
+        let b = facts.events[k].0;
+        let start = k;
+        while k < facts.events.len() && facts.events[k].0 == b {
+            k += 1;
+        }
+        events[b.index()] = (start, k);
+    }
+    let words = guarded.div_ceil(64);
+    let mut exposed = vec![0u64; words];
+    for (k, s) in slots.iter().enumerate() {
+        if s.exposed && bit[k] != usize::MAX {
+            exposed[bit[k] / 64] |= 1 << (bit[k] % 64);
+        }
+    }
+    let clear = |set: &mut [u64], s: usize| {
+        if bit[s] != usize::MAX {
+            set[bit[s] / 64] &= !(1 << (bit[s] % 64));
+        }
+    };
+    let is_set = |set: &[u64], s: usize| set[bit[s] / 64] & (1 << (bit[s] % 64)) != 0;
+    let transfer = |b: Block, set: &mut [u64], out: &mut [bool]| {
+        let (lo, hi) = events[b.index()];
+        for &(_, e) in &facts.events[lo..hi] {
+            let k = match e {
+                Event::Wild => {
+                    set.fill(0);
+                    continue;
+                }
+                Event::Exposed => {
+                    for (w, m) in set.iter_mut().zip(&exposed) {
+                        *w &= !m;
+                    }
+                    continue;
+                }
+                Event::Access(k) => k,
+            };
+            let s = slot_of[k];
+            if facts.accesses[k].stored.is_some() {
+                for &j in &overlaps[s] {
+                    clear(set, j);
+                }
+            } else if bit[s] != usize::MAX {
+                out[k] = is_set(set, s);
+            }
+            if bit[s] != usize::MAX {
+                set[bit[s] / 64] |= 1 << (bit[s] % 64);
+            }
+        }
+    };
+    let mut entry = vec![u64::MAX; words * f.num_blocks()];
+    let e = f.entry().index();
+    entry[e * words..(e + 1) * words].fill(0);
+    let mut set = vec![0u64; words];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in f.layout() {
+            set.copy_from_slice(&entry[b.index() * words..(b.index() + 1) * words]);
+            transfer(b, &mut set, &mut out);
+            f.for_each_succ(b, |s| {
+                for (w, &x) in entry[s.index() * words..(s.index() + 1) * words]
+                    .iter_mut()
+                    .zip(&set)
+                {
+                    if *w & x != *w {
+                        *w &= x;
+                        changed = true;
+                    }
+                }
+            });
+        }
+    }
+    // The last round changed nothing: `out` holds its answers.
     out
 }
 
@@ -741,15 +965,22 @@ fn write_through(
     }
 }
 
-/// Whether `name` is the name of a slot variable (`s` and digits).
+/// Whether `name` is the name of a slot variable: `s` and digits (the
+/// bytes below the entry `rsp`), then `_` and the width when slots of
+/// two widths start there (`s16_4`, a 4-byte slot at `[rsp_entry - 16]`
+/// beside an 8-byte one).
 ///
 /// ```
-/// assert!(ssakit_x86::slots::is_slot_name("s16"));
+/// assert!(ssakit_x86::slots::is_slot_name("s16") && ssakit_x86::slots::is_slot_name("s16_4"));
 /// assert!(!ssakit_x86::slots::is_slot_name("sel") && !ssakit_x86::slots::is_slot_name("s"));
+/// assert!(!ssakit_x86::slots::is_slot_name("s16_"));
 /// ```
 pub fn is_slot_name(name: &str) -> bool {
-    name.strip_prefix('s')
-        .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit());
+    name.strip_prefix('s').is_some_and(|rest| match rest.split_once('_') {
+        Some((n, w)) => digits(n) && digits(w),
+        None => digits(rest),
+    })
 }
 
 #[cfg(test)]
