@@ -16,8 +16,10 @@
 //! slot `N` bytes below the entry `rsp` (`s16` for `[rsp_entry - 16]`),
 //! an `i64` of 8 bytes or an `i32` of 4, 2 or 1 (the narrow ones
 //! zero-extended, as `i32.load16_u` and `i32.load8_u` read them: a store
-//! of 2 or 1 bytes keeps the low bits, `s = i32.and(v, 0xffff)`). A slot
-//! stays memory, every access of it counted by reason ([`Left`]), when:
+//! of 2 or 1 bytes keeps the low bits, `s = i32.and(v, 0xffff)`; when
+//! slots of two widths start at one offset, the narrower is `s16_4`). A
+//! slot is not simply promoted, and every access of it that stays memory
+//! is counted by the reason ([`Left`]), when:
 //!
 //! * **the offset is lost** somewhere in the function
 //!   ([`Frame::lost`](crate::frame::Frame::lost)): an access through the
@@ -67,9 +69,16 @@
 //!   slot describes (a vector store to the frame), for every slot.
 //!
 //! This is a must problem, forward, one bit per guarded slot
-//! (`available_loads`). The sizes the binary does not carry are never
-//! needed: a pointer's reach is bounded by the points where memory may
-//! change, not by the object it points to.
+//! (`available_loads`). A load of a slot whose own variable is not
+//! available, inside a wider guarded slot whose variable is (a 4-byte
+//! `here` stored whole and read by its 1-, 1- and 2-byte fields), is
+//! *extracted* from the wider variable: shifted right by the distance in
+//! bits (little-endian), truncated to `i32`, masked to its width.
+//!
+//! No type is needed: within the frame, what a pointer may reach is
+//! still the escape rule above (which slots are exposed); what guarding
+//! adds is *when* it may write them, the points above, so that the
+//! loads between two such points read the variable.
 //!
 //! # Calls
 //!
@@ -181,8 +190,9 @@ pub struct Promotion {
     pub slots: usize,
     /// Accesses (loads and stores) that became copies of a slot variable.
     pub promoted: usize,
-    /// Of the promoted stores, those also kept in memory, for a call's
-    /// stack arguments ([`CALL_ARGUMENT_WINDOW`]).
+    /// Of the promoted stores, those also kept in memory: for a call's
+    /// stack arguments ([`CALL_ARGUMENT_WINDOW`]), or of a guarded slot
+    /// (see the module documentation).
     pub written_through: usize,
     /// Accesses of the frame left in memory, by reason (as
     /// [`Left::ALL`]).
@@ -761,9 +771,17 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
         match a.stored {
             None => {
                 let dst = f.def(a.inst).expect("a load defines its result");
-                if s.guarded() && !available[k] {
+                if s.guarded() && available[k].is_none() {
                     // Left in memory, and the variable refreshed from it.
                     out.count_left(s.left.expect("a guarded slot has a reason"));
+                    let src = Operand::Var(dst);
+                    after.push((a.inst, InstData::Copy { dst: var, src }));
+                } else if let Some(t) = available[k].filter(|&t| t != slot_of[k]) {
+                    // Bytes of a wider slot holding them: extracted.
+                    out.promoted += 1;
+                    let mut ops = extract(f, slots[t], s, dst).into_iter();
+                    f.set_inst(a.inst, ops.next().expect("one operation at least"));
+                    after.extend(ops.map(|d| (a.inst, d)));
                     let src = Operand::Var(dst);
                     after.push((a.inst, InstData::Copy { dst: var, src }));
                 } else {
@@ -790,10 +808,13 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
     out
 }
 
-/// For each access of `facts` (by index), whether it is a load of a
+/// For each access of `facts` (by index), when it is a load of a
 /// guarded slot whose variable holds the bytes memory holds there on
 /// every path from the entry (an *available* load, forwarded from the
-/// variable); `slot_of` gives each access's slot in `slots`.
+/// variable), that slot (its index in `slots`); or else, when a guarded
+/// slot containing it is available, that one (the load is extracted
+/// from its variable: a 4-byte `here` stored whole and read by its 1-,
+/// 1- and 2-byte fields); `slot_of` gives each access's slot.
 ///
 /// A must problem, forward, one bit per guarded slot: a store of the
 /// slot or a load of it (which refreshes the variable) makes it
@@ -802,8 +823,13 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
 /// incoming path. Solved from "all available" everywhere but at the
 /// entry (nothing available), rounds in layout order until no block's
 /// entry set shrinks.
-fn available_loads(f: &Function, facts: &Facts, slots: &[Slot], slot_of: &[usize]) -> Vec<bool> {
-    let mut out = vec![false; facts.accesses.len()];
+fn available_loads(
+    f: &Function,
+    facts: &Facts,
+    slots: &[Slot],
+    slot_of: &[usize],
+) -> Vec<Option<usize>> {
+    let mut out = vec![None; facts.accesses.len()];
     let mut bit = vec![usize::MAX; slots.len()];
     let mut guarded = 0;
     for (k, s) in slots.iter().enumerate() {
@@ -826,6 +852,19 @@ fn available_loads(f: &Function, facts: &Facts, slots: &[Slot], slot_of: &[usize
             overlaps[j].push(k);
         }
     }
+    // The guarded slots containing each slot (wider, holding its bytes).
+    let containers: Vec<Vec<usize>> = (0..slots.len())
+        .map(|k| {
+            let s = slots[k];
+            overlaps[k]
+                .iter()
+                .copied()
+                .filter(|&t| {
+                    bit[t] != usize::MAX && slots[t].offset <= s.offset && s.end() <= slots[t].end()
+                })
+                .collect()
+        })
+        .collect();
     let mut events: Vec<(usize, usize)> = vec![(0, 0); f.num_blocks()];
     let mut k = 0;
     while k < facts.events.len() {
@@ -849,7 +888,7 @@ fn available_loads(f: &Function, facts: &Facts, slots: &[Slot], slot_of: &[usize
         }
     };
     let is_set = |set: &[u64], s: usize| set[bit[s] / 64] & (1 << (bit[s] % 64)) != 0;
-    let transfer = |b: Block, set: &mut [u64], out: &mut [bool]| {
+    let transfer = |b: Block, set: &mut [u64], out: &mut [Option<usize>]| {
         let (lo, hi) = events[b.index()];
         for &(_, e) in &facts.events[lo..hi] {
             let k = match e {
@@ -871,7 +910,11 @@ fn available_loads(f: &Function, facts: &Facts, slots: &[Slot], slot_of: &[usize
                     clear(set, j);
                 }
             } else if bit[s] != usize::MAX {
-                out[k] = is_set(set, s);
+                out[k] = if is_set(set, s) {
+                    Some(s)
+                } else {
+                    containers[s].iter().copied().find(|&t| is_set(set, t))
+                };
             }
             if bit[s] != usize::MAX {
                 set[bit[s] / 64] |= 1 << (bit[s] % 64);
@@ -933,6 +976,58 @@ fn define(f: &mut Function, var: Var, bytes: u8, v: Operand) -> InstData {
     }
 }
 
+/// The operations computing `dst`, the bytes of slot `s` (1, 2 or 4),
+/// from the variable of `t`, a slot containing them: shifted right by
+/// their distance from `t`'s start (little-endian), truncated to `i32`,
+/// masked to their width.
+fn extract(f: &mut Function, t: Slot, s: Slot, dst: Var) -> Vec<InstData> {
+    let src = t.var.expect("an available slot has its variable");
+    let shift = 8 * (s.offset - t.offset);
+    let op = |f: &mut Function, name: &str, args: &[Operand], dst: Var| {
+        let op = f.operator(name, Effects::PURE).expect("a pure operation");
+        let imms = f.list(&[]);
+        let args = f.list(args);
+        let results = f.list(&[dst]);
+        InstData::Op {
+            op,
+            imms,
+            args,
+            results,
+        }
+    };
+    let mut out = Vec::new();
+    let mut cur = Operand::Var(src);
+    if t.bytes == 8 {
+        if shift > 0 {
+            let wide = f.new_var("sx64", Type::I64);
+            out.push(op(f, "i64.shr_u", &[cur, Operand::Const(shift)], wide));
+            cur = Operand::Var(wide);
+        }
+        let narrow = if s.bytes == 4 {
+            dst
+        } else {
+            f.new_var("sx32", Type::I32)
+        };
+        out.push(op(f, "i32.wrap_i64", &[cur], narrow));
+        cur = Operand::Var(narrow);
+    } else if shift > 0 {
+        let narrow = if s.bytes == 4 {
+            dst
+        } else {
+            f.new_var("sx32", Type::I32)
+        };
+        out.push(op(f, "i32.shr_u", &[cur, Operand::Const(shift)], narrow));
+        cur = Operand::Var(narrow);
+    }
+    if s.bytes < 4 {
+        let mask = (1i64 << (8 * s.bytes)) - 1;
+        out.push(op(f, "i32.and", &[cur, Operand::Const(mask)], dst));
+    } else if cur != Operand::Var(dst) {
+        out.push(InstData::Copy { dst, src: cur });
+    }
+    out
+}
+
 /// Rebuilds the blocks of the stores in `after`, each store followed by
 /// its variable's definition.
 fn write_through(
@@ -941,7 +1036,8 @@ fn write_through(
     facts: &Facts,
     mut after: Vec<(Inst, InstData)>,
 ) {
-    after.sort_unstable_by_key(|(i, _)| *i);
+    // Stable: the operations after one instruction keep their order.
+    after.sort_by_key(|(i, _)| *i);
     let mut blocks: Vec<Block> = facts
         .accesses
         .iter()
@@ -957,8 +1053,9 @@ fn write_through(
             let data = *f.inst(i);
             let n = f.push_inst(b, data);
             origins.moved(i, n);
-            if let Ok(k) = after.binary_search_by_key(&i, |(i, _)| *i) {
-                let m = f.push_inst(b, after[k].1);
+            let from = after.partition_point(|(j, _)| *j < i);
+            for (_, d) in after[from..].iter().take_while(|(j, _)| *j == i) {
+                let m = f.push_inst(b, *d);
                 origins.moved(i, m);
             }
         }
@@ -977,10 +1074,11 @@ fn write_through(
 /// ```
 pub fn is_slot_name(name: &str) -> bool {
     let digits = |d: &str| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit());
-    name.strip_prefix('s').is_some_and(|rest| match rest.split_once('_') {
-        Some((n, w)) => digits(n) && digits(w),
-        None => digits(rest),
-    })
+    name.strip_prefix('s')
+        .is_some_and(|rest| match rest.split_once('_') {
+            Some((n, w)) => digits(n) && digits(w),
+            None => digits(rest),
+        })
 }
 
 #[cfg(test)]
