@@ -1132,6 +1132,86 @@ mod tests {
         assert_eq!(names(&split("    rdx = 5\n")), ["rcx"]);
     }
 
+    /// Promotes the one function of `src`: the promotion and the text.
+    fn promoted(src: &str) -> (Promotion, String) {
+        let ops = "operator i64.sub pure\noperator i64.add pure\noperator i64.store trap write\n\
+                   operator i64.load trap read\noperator i32.store trap write\n\
+                   operator i32.load8_u trap read\noperator i32.wrap_i64 pure\n\
+                   operator i64.extend_i32_u pure\noperator x86.ext call\n\n";
+        let mut f = ssakit::text::parse_module(&format!("{ops}{src}"))
+            .unwrap()
+            .functions
+            .remove(0);
+        let p = promote(&mut f, &mut Origins::none());
+        (p, ssakit::text::print_function(&f))
+    }
+
+    #[test]
+    fn an_escaped_slot_is_forwarded_between_the_points_that_may_write_it() {
+        // `[rsp]` escapes to the opaque call: its store is written
+        // through, the load before the call and the second one after it
+        // are forwarded, the first one after it stays (and refreshes the
+        // variable).
+        let (p, text) = promoted(
+            "function f(rsp, rdi, rax) -> i64 {\ne:\n    rsp = i64.sub(rsp, 16)\n    \
+             i64.store[0, 0, 0](rsp, rdi)\n    q0 = i64.load[0, 0, 0](rsp)\n    \
+             rax = x86.ext(rsp)\n    q1 = i64.load[0, 0, 0](rsp)\n    \
+             q2 = i64.load[0, 0, 0](rsp)\n    rax = i64.add(q0, q1)\n    \
+             rax = i64.add(rax, q2)\n    ret rax\n}\n",
+        );
+        assert_eq!((p.promoted, p.written_through), (3, 1), "{p:?}");
+        assert_eq!(
+            p.left[Left::ALL.iter().position(|&w| w == Left::Escaped).unwrap()],
+            1
+        );
+        for line in [
+            "s16 = rdi\n",
+            "q0 = s16\n",
+            "q1 = i64.load",
+            "s16 = q1\n",
+            "q2 = s16\n",
+        ] {
+            assert!(text.contains(line), "{line} in {text}");
+        }
+    }
+
+    #[test]
+    fn a_field_of_a_wider_slot_is_extracted() {
+        // `here`: stored as 4 bytes, its second byte read alone.
+        let (p, text) = promoted(
+            "function f(rsp, rdi, rax) -> i64 {\ne:\n    rsp = i64.sub(rsp, 16)\n    \
+             d0: i32 = i32.wrap_i64(rdi)\n    i32.store[0, 0, 0](rsp, d0)\n    \
+             q0 = i64.add(rsp, 1)\n    d1: i32 = i32.load8_u[0, 0, 0](q0)\n    \
+             rax = i64.extend_i32_u(d1)\n    ret rax\n}\n",
+        );
+        assert_eq!((p.promoted, p.left.iter().sum::<usize>()), (2, 0), "{p:?}");
+        assert!(
+            text.contains("i32.shr_u(s16, 8)") && text.contains("= i32.and(sx32, 255)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_slot_stale_on_one_path_is_loaded() {
+        // The 4-byte store on one path changes half of the 8-byte slot:
+        // where the paths meet its variable is not memory's bytes.
+        let (p, text) = promoted(
+            "function f(rsp, rdi, rsi, c: i32) -> i64 {\ne:\n    rsp = i64.sub(rsp, 16)\n    \
+             i64.store[0, 0, 0](rsp, rdi)\n    branch c, a, j\na:\n    \
+             d0: i32 = i32.wrap_i64(rsi)\n    i32.store[0, 0, 0](rsp, d0)\n    jump j\nj:\n    \
+             q0 = i64.load[0, 0, 0](rsp)\n    ret q0\n}\n",
+        );
+        assert_eq!((p.promoted, p.written_through), (2, 2), "{p:?}");
+        assert_eq!(
+            p.left[Left::ALL
+                .iter()
+                .position(|&w| w == Left::Overlapping)
+                .unwrap()],
+            1
+        );
+        assert!(text.contains("q0 = i64.load"), "{text}");
+    }
+
     #[test]
     fn two_spills_without_va_start_are_no_save_area() {
         // The same without the store of the entry `rsp` plus 8.
