@@ -75,6 +75,11 @@
 //! *extracted* from the wider variable: shifted right by the distance in
 //! bits (little-endian), truncated to `i32`, masked to its width.
 //!
+//! A variadic function's register save area (`va_save_area`) is not
+//! guarded: what `va_arg` reads there is an unnamed argument, which the
+//! [signatures](crate::signature) tell from a named one by its being
+//! read only through memory.
+//!
 //! No type is needed: within the frame, what a pointer may reach is
 //! still the escape rule above (which slots are exposed); what guarding
 //! adds is *when* it may write them, the points above, so that the
@@ -429,6 +434,8 @@ struct Slot {
     left: Option<Left>,
     /// A pointer that left the function may reach its bytes.
     exposed: bool,
+    /// Within a variadic function's register save area ([`va_save_area`]).
+    in_save_area: bool,
     through: bool,
     var: Option<Var>,
 }
@@ -445,6 +452,7 @@ impl Slot {
     /// variable where `available_loads` says it holds memory's bytes.
     fn guarded(&self) -> bool {
         self.end() <= 0
+            && !self.in_save_area
             && matches!(
                 self.left,
                 Some(Left::Aliased | Left::Escaped | Left::Overlapping | Left::PartlyOverlapping)
@@ -595,10 +603,19 @@ pub(crate) fn stack_arguments(f: &Function, origins: &Origins) -> Vec<i64> {
 /// SSA form) so saved; none when there is no such area or the offset of
 /// `rsp` is lost.
 pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
-    const INT: [&str; 6] = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"];
     let frame = frame::analyse(f, origins);
+    save_area(f, &frame)
+        .map(|(saved, _)| saved)
+        .unwrap_or_default()
+}
+
+/// [`va_save_area`] with the frame analysed: the parameters saved and
+/// the area's start `B` (its 176 bytes: six words, eight vector
+/// registers), or `None`.
+fn save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)> {
+    const INT: [&str; 6] = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"];
     if frame.lost().is_some() || f.layout().is_empty() {
-        return Vec::new();
+        return None;
     }
     let param = |name: &str| f.params().iter().copied().find(|&p| f.base_name(p) == name);
     let ints: Vec<Option<Var>> = INT.iter().map(|n| param(n)).collect();
@@ -652,12 +669,8 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
             }
         });
     }
-    let Some(last) = int_at.iter().rposition(|c| c.is_some()) else {
-        return Vec::new();
-    };
-    let Some(base) = int_at[last].map(|c| c - 8 * last as i64) else {
-        return Vec::new();
-    };
+    let last = int_at.iter().rposition(|c| c.is_some())?;
+    let base = int_at[last].map(|c| c - 8 * last as i64)?;
     let mut j = last + 1;
     while j > 0 && int_at[j - 1] == Some(base + 8 * (j as i64 - 1)) {
         j -= 1;
@@ -669,11 +682,11 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
     let full = last == 5 && j <= 4 && !saved_vecs.is_empty();
     let va_start = j > 0 && addresses.contains(&base) && addresses.contains(&8);
     if !full && !va_start {
-        return Vec::new();
+        return None;
     }
     let mut out: Vec<Var> = ints[j..=last].iter().flatten().copied().collect();
     out.extend(saved_vecs);
-    out
+    Some((out, base))
 }
 
 /// The blocks of `f`'s prologue, by index: the entry block, and each
@@ -731,6 +744,7 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
             bytes: a.bytes,
             left: None,
             exposed: false,
+            in_save_area: false,
             through: false,
             var: None,
         })
@@ -738,6 +752,14 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
     slots.sort_unstable_by_key(|s| (s.offset, s.bytes));
     slots.dedup_by_key(|s| (s.offset, s.bytes));
     decide(&mut slots, &facts, out.lost.is_some());
+    // A variadic function's register save area stays memory: what
+    // `va_arg` reads there is an unnamed argument, which the signatures
+    // tell from a named one by its being read only through memory.
+    if let Some((_, base)) = save_area(f, &frame) {
+        for s in &mut slots {
+            s.in_save_area = base < s.end() && s.offset < base + 176;
+        }
+    }
     for k in 0..slots.len() {
         let s = slots[k];
         if s.left.is_none() || s.guarded() {
