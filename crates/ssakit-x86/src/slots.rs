@@ -16,8 +16,10 @@
 //! slot `N` bytes below the entry `rsp` (`s16` for `[rsp_entry - 16]`),
 //! an `i64` of 8 bytes or an `i32` of 4, 2 or 1 (the narrow ones
 //! zero-extended, as `i32.load16_u` and `i32.load8_u` read them: a store
-//! of 2 or 1 bytes keeps the low bits, `s = i32.and(v, 0xffff)`). A slot
-//! stays memory, every access of it counted by reason ([`Left`]), when:
+//! of 2 or 1 bytes keeps the low bits, `s = i32.and(v, 0xffff)`; when
+//! slots of two widths start at one offset, the narrower is `s16_4`). A
+//! slot is not simply promoted, and every access of it that stays memory
+//! is counted by the reason ([`Left`]), when:
 //!
 //! * **the offset is lost** somewhere in the function
 //!   ([`Frame::lost`](crate::frame::Frame::lost)): an access through the
@@ -41,6 +43,47 @@
 //! * **it is in the caller's frame**: offset 0 and up (the return
 //!   address, the stack arguments) is the caller's memory (*incoming*;
 //!   the signatures of a later round make them parameters).
+//!
+//! # Guarded slots: forwarding where memory may change
+//!
+//! A slot left memory for being escaped, aliased, overlapping or partly
+//! overlapping (in the function's own frame: not lost, not incoming) is
+//! still given its variable, and promoted where that is sound without
+//! knowing any object's size or type: it is *guarded*. Its stores are
+//! written through (kept in memory, and defining the variable), so that
+//! memory always holds what the program wrote; a load of it is
+//! forwarded from the variable (becomes a copy: *promoted*) where the
+//! variable holds memory's bytes on every path from the entry, and
+//! otherwise stays a load, counted by the slot's reason, and refreshes
+//! the variable. Memory may differ from the variable after
+//!
+//! * a store of another slot sharing one of its bytes;
+//! * a point that may write through a pointer that left the function (a
+//!   call, an opaque operation, a store through an address that is not a
+//!   frame address), when the slot is *exposed*: within an escaped
+//!   object, or anywhere in an aliased frame from which some frame
+//!   address escapes (a frame address no sink saw cannot be in memory, in
+//!   a register a callee reads or in a callee's result, and the caller
+//!   cannot know the frame below its `rsp`);
+//! * a store through a frame address at an unknown offset, or one no
+//!   slot describes (a vector store to the frame), for every slot.
+//!
+//! This is a must problem, forward, one bit per guarded slot
+//! (`available_loads`). A load of a slot whose own variable is not
+//! available, inside a wider guarded slot whose variable is (a 4-byte
+//! `here` stored whole and read by its 1-, 1- and 2-byte fields), is
+//! *extracted* from the wider variable: shifted right by the distance in
+//! bits (little-endian), truncated to `i32`, masked to its width.
+//!
+//! A variadic function's register save area (`va_save_area`) is not
+//! guarded: what `va_arg` reads there is an unnamed argument, which the
+//! [signatures](crate::signature) tell from a named one by its being
+//! read only through memory.
+//!
+//! No type is needed: within the frame, what a pointer may reach is
+//! still the escape rule above (which slots are exposed); what guarding
+//! adds is *when* it may write them, the points above, so that the
+//! loads between two such points read the variable.
 //!
 //! # Calls
 //!
@@ -152,8 +195,9 @@ pub struct Promotion {
     pub slots: usize,
     /// Accesses (loads and stores) that became copies of a slot variable.
     pub promoted: usize,
-    /// Of the promoted stores, those also kept in memory, for a call's
-    /// stack arguments ([`CALL_ARGUMENT_WINDOW`]).
+    /// Of the promoted stores, those also kept in memory: for a call's
+    /// stack arguments ([`CALL_ARGUMENT_WINDOW`]), or of a guarded slot
+    /// (see the module documentation).
     pub written_through: usize,
     /// Accesses of the frame left in memory, by reason (as
     /// [`Left::ALL`]).
@@ -161,6 +205,11 @@ pub struct Promotion {
 }
 
 impl Promotion {
+    /// Counts one access left in memory for `why`.
+    fn count_left(&mut self, why: Left) {
+        self.left[Left::ALL.iter().position(|&w| w == why).expect("a reason")] += 1;
+    }
+
     /// Adds `o`'s counts (not its lost point) to these.
     ///
     /// ```
@@ -201,6 +250,26 @@ struct Facts {
     windows: Vec<i64>,
     /// A frame address of unknown offset is accessed or escapes.
     aliased: bool,
+    /// A frame address of unknown offset escapes.
+    leaks: bool,
+    /// The accesses (by index in `accesses`) and the clobbers, in the
+    /// order of the walk: each block's contiguous, in layout order.
+    events: Vec<(Block, Event)>,
+}
+
+/// A point that matters to a guarded slot's variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    /// The access `accesses[k]`.
+    Access(usize),
+    /// A point that may write the exposed bytes of the frame (those a
+    /// pointer that left the function may reach): a call, an opaque
+    /// operation, a store through an address that is not a frame
+    /// address.
+    Exposed,
+    /// A point that may write any byte of the frame: a store through a
+    /// frame address at an unknown offset, or one no slot describes.
+    Wild,
 }
 
 impl Facts {
@@ -209,7 +278,10 @@ impl Facts {
     fn sink(&mut self, v: Value) {
         match v {
             Value::Frame(c) => self.escapes.push(c),
-            Value::Lost => self.aliased = true,
+            Value::Lost => {
+                self.aliased = true;
+                self.leaks = true;
+            }
             _ => {}
         }
     }
@@ -304,6 +376,7 @@ fn find_facts(f: &Function, frame: &frame::Frame, rsp: Option<Var>) -> Facts {
                             }
                             match addr {
                                 Value::Frame(c) if is_slot_access(code) => {
+                                    facts.events.push((b, Event::Access(facts.accesses.len())));
                                     facts.accesses.push(Access {
                                         inst: i,
                                         block: b,
@@ -313,15 +386,30 @@ fn find_facts(f: &Function, frame: &frame::Frame, rsp: Option<Var>) -> Facts {
                                         by_rsp: rsp.is_some_and(|r| args[0] == Operand::Var(r)),
                                     })
                                 }
-                                v if v.may_be_frame() => facts.aliased = true,
-                                _ => {}
+                                v => {
+                                    if v.may_be_frame() {
+                                        facts.aliased = true;
+                                    }
+                                    if a.store {
+                                        let e = if v.may_be_frame() {
+                                            Event::Wild
+                                        } else {
+                                            Event::Exposed
+                                        };
+                                        facts.events.push((b, e));
+                                    }
+                                }
                             }
                         }
                         Some(_) => {}
-                        None => facts.opaque(f, i, args, state, rsp),
+                        None => {
+                            facts.events.push((b, Event::Exposed));
+                            facts.opaque(f, i, args, state, rsp)
+                        }
                     }
                 }
                 InstData::Call { args, .. } => {
+                    facts.events.push((b, Event::Exposed));
                     for &a in args.as_slice(f) {
                         match (a, value(a, state)) {
                             (Operand::Var(v), Value::Frame(c)) if Some(v) == rsp => {
@@ -344,6 +432,10 @@ struct Slot {
     offset: i64,
     bytes: u8,
     left: Option<Left>,
+    /// A pointer that left the function may reach its bytes.
+    exposed: bool,
+    /// Within a variadic function's register save area ([`va_save_area`]).
+    in_save_area: bool,
     through: bool,
     var: Option<Var>,
 }
@@ -351,6 +443,20 @@ struct Slot {
 impl Slot {
     fn end(&self) -> i64 {
         self.offset + self.bytes as i64
+    }
+
+    /// Whether the slot is *guarded*: left in memory for a reason that
+    /// flow-sensitive forwarding answers (its address escapes, the frame
+    /// is aliased, another slot overlaps it), in the function's own
+    /// frame. Its stores are written through, and its loads read the
+    /// variable where `available_loads` says it holds memory's bytes.
+    fn guarded(&self) -> bool {
+        self.end() <= 0
+            && !self.in_save_area
+            && matches!(
+                self.left,
+                Some(Left::Aliased | Left::Escaped | Left::Overlapping | Left::PartlyOverlapping)
+            )
     }
 }
 
@@ -385,8 +491,12 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
         None
     };
     if let Some(why) = whole {
+        // Where the frame is aliased, a pointer that left the function
+        // may reach any byte of it if any frame address escapes.
+        let exposed = facts.leaks || !facts.escapes.is_empty();
         for s in slots.iter_mut() {
             s.left = Some(why);
+            s.exposed = exposed;
         }
         return;
     }
@@ -431,13 +541,12 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
     objects.sort_unstable();
     objects.dedup();
     for s in slots.iter_mut() {
+        s.exposed = objects
+            .iter()
+            .any(|&(lo, hi)| lo < s.end() && s.offset < hi);
         if s.end() > 0 {
             s.left = Some(Left::Incoming);
-        } else if s.left.is_none()
-            && objects
-                .iter()
-                .any(|&(lo, hi)| lo < s.end() && s.offset < hi)
-        {
+        } else if s.left.is_none() && s.exposed {
             s.left = Some(Left::Escaped);
         }
         s.through = s.left.is_none()
@@ -494,10 +603,19 @@ pub(crate) fn stack_arguments(f: &Function, origins: &Origins) -> Vec<i64> {
 /// SSA form) so saved; none when there is no such area or the offset of
 /// `rsp` is lost.
 pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
-    const INT: [&str; 6] = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"];
     let frame = frame::analyse(f, origins);
+    save_area(f, &frame)
+        .map(|(saved, _)| saved)
+        .unwrap_or_default()
+}
+
+/// [`va_save_area`] with the frame analysed: the parameters saved and
+/// the area's start `B` (its 176 bytes: six words, eight vector
+/// registers), or `None`.
+fn save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)> {
+    const INT: [&str; 6] = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"];
     if frame.lost().is_some() || f.layout().is_empty() {
-        return Vec::new();
+        return None;
     }
     let param = |name: &str| f.params().iter().copied().find(|&p| f.base_name(p) == name);
     let ints: Vec<Option<Var>> = INT.iter().map(|n| param(n)).collect();
@@ -551,12 +669,8 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
             }
         });
     }
-    let Some(last) = int_at.iter().rposition(|c| c.is_some()) else {
-        return Vec::new();
-    };
-    let Some(base) = int_at[last].map(|c| c - 8 * last as i64) else {
-        return Vec::new();
-    };
+    let last = int_at.iter().rposition(|c| c.is_some())?;
+    let base = int_at[last].map(|c| c - 8 * last as i64)?;
     let mut j = last + 1;
     while j > 0 && int_at[j - 1] == Some(base + 8 * (j as i64 - 1)) {
         j -= 1;
@@ -568,11 +682,11 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
     let full = last == 5 && j <= 4 && !saved_vecs.is_empty();
     let va_start = j > 0 && addresses.contains(&base) && addresses.contains(&8);
     if !full && !va_start {
-        return Vec::new();
+        return None;
     }
     let mut out: Vec<Var> = ints[j..=last].iter().flatten().copied().collect();
     out.extend(saved_vecs);
-    out
+    Some((out, base))
 }
 
 /// The blocks of `f`'s prologue, by index: the entry block, and each
@@ -629,6 +743,8 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
             offset: a.offset,
             bytes: a.bytes,
             left: None,
+            exposed: false,
+            in_save_area: false,
             through: false,
             var: None,
         })
@@ -636,48 +752,221 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
     slots.sort_unstable_by_key(|s| (s.offset, s.bytes));
     slots.dedup_by_key(|s| (s.offset, s.bytes));
     decide(&mut slots, &facts, out.lost.is_some());
-    for s in &mut slots {
-        if s.left.is_none() {
+    // A variadic function's register save area stays memory: what
+    // `va_arg` reads there is an unnamed argument, which the signatures
+    // tell from a named one by its being read only through memory.
+    if let Some((_, base)) = save_area(f, &frame) {
+        for s in &mut slots {
+            s.in_save_area = base < s.end() && s.offset < base + 176;
+        }
+    }
+    for k in 0..slots.len() {
+        let s = slots[k];
+        if s.left.is_none() || s.guarded() {
             let ty = if s.bytes == 8 { Type::I64 } else { Type::I32 };
-            s.var = Some(f.new_var(&format!("s{}", -s.offset), ty));
+            let shared = (k > 0 && slots[k - 1].offset == s.offset)
+                || slots.get(k + 1).is_some_and(|t| t.offset == s.offset);
+            let name = if shared {
+                format!("s{}_{}", -s.offset, s.bytes)
+            } else {
+                format!("s{}", -s.offset)
+            };
+            slots[k].var = Some(f.new_var(&name, ty));
             out.slots += 1;
         }
     }
-    let find = |a: &Access| {
-        let k = slots.partition_point(|s| (s.offset, s.bytes) < (a.offset, a.bytes));
-        slots[k]
-    };
-    // Blocks with a store written through, rebuilt after: each such
-    // store is followed by the definition of its variable.
+    let slot_of: Vec<usize> = facts
+        .accesses
+        .iter()
+        .map(|a| slots.partition_point(|s| (s.offset, s.bytes) < (a.offset, a.bytes)))
+        .collect();
+    let available = available_loads(f, &facts, &slots, &slot_of);
+    // Stores written through and loads left in memory, rebuilt after:
+    // each is followed by the definition of its slot's variable.
     let mut after: Vec<(Inst, InstData)> = Vec::new();
-    for a in &facts.accesses {
-        let s = find(a);
+    for (k, a) in facts.accesses.iter().enumerate() {
+        let s = slots[slot_of[k]];
         let Some(var) = s.var else {
-            let why = s.left.expect("a slot not promoted has a reason");
-            out.left[Left::ALL.iter().position(|&w| w == why).expect("a reason")] += 1;
+            out.count_left(s.left.expect("a slot not promoted has a reason"));
             continue;
         };
-        out.promoted += 1;
-        let data = match a.stored {
+        match a.stored {
             None => {
                 let dst = f.def(a.inst).expect("a load defines its result");
-                InstData::Copy {
-                    dst,
-                    src: Operand::Var(var),
+                if s.guarded() && available[k].is_none() {
+                    // Left in memory, and the variable refreshed from it.
+                    out.count_left(s.left.expect("a guarded slot has a reason"));
+                    let src = Operand::Var(dst);
+                    after.push((a.inst, InstData::Copy { dst: var, src }));
+                } else if let Some(t) = available[k].filter(|&t| t != slot_of[k]) {
+                    // Bytes of a wider slot holding them: extracted.
+                    out.promoted += 1;
+                    let mut ops = extract(f, slots[t], s, dst).into_iter();
+                    f.set_inst(a.inst, ops.next().expect("one operation at least"));
+                    after.extend(ops.map(|d| (a.inst, d)));
+                    let src = Operand::Var(dst);
+                    after.push((a.inst, InstData::Copy { dst: var, src }));
+                } else {
+                    out.promoted += 1;
+                    let src = Operand::Var(var);
+                    f.set_inst(a.inst, InstData::Copy { dst, src });
                 }
             }
-            Some(v) => define(f, var, a.bytes, v),
-        };
-        if s.through && a.stored.is_some() {
-            out.written_through += 1;
-            after.push((a.inst, data));
-        } else {
-            f.set_inst(a.inst, data);
+            Some(v) => {
+                out.promoted += 1;
+                let data = define(f, var, a.bytes, v);
+                if s.through || s.guarded() {
+                    out.written_through += 1;
+                    after.push((a.inst, data));
+                } else {
+                    f.set_inst(a.inst, data);
+                }
+            }
         }
     }
     if !after.is_empty() {
         write_through(f, origins, &facts, after);
     }
+    out
+}
+
+/// For each access of `facts` (by index), when it is a load of a
+/// guarded slot whose variable holds the bytes memory holds there on
+/// every path from the entry (an *available* load, forwarded from the
+/// variable), that slot (its index in `slots`); or else, when a guarded
+/// slot containing it is available, that one (the load is extracted
+/// from its variable: a 4-byte `here` stored whole and read by its 1-,
+/// 1- and 2-byte fields); `slot_of` gives each access's slot.
+///
+/// A must problem, forward, one bit per guarded slot: a store of the
+/// slot or a load of it (which refreshes the variable) makes it
+/// available; a store of another slot sharing one of its bytes, or a
+/// clobber, makes it unavailable; at a join, available on every
+/// incoming path. Solved from "all available" everywhere but at the
+/// entry (nothing available), rounds in layout order until no block's
+/// entry set shrinks.
+fn available_loads(
+    f: &Function,
+    facts: &Facts,
+    slots: &[Slot],
+    slot_of: &[usize],
+) -> Vec<Option<usize>> {
+    let mut out = vec![None; facts.accesses.len()];
+    let mut bit = vec![usize::MAX; slots.len()];
+    let mut guarded = 0;
+    for (k, s) in slots.iter().enumerate() {
+        if s.guarded() {
+            bit[k] = guarded;
+            guarded += 1;
+        }
+    }
+    if guarded == 0 {
+        return out;
+    }
+    // The guarded slots sharing a byte with each slot.
+    let mut overlaps: Vec<Vec<usize>> = vec![Vec::new(); slots.len()];
+    for k in 0..slots.len() {
+        for j in k + 1..slots.len() {
+            if slots[j].offset >= slots[k].end() {
+                break;
+            }
+            overlaps[k].push(j);
+            overlaps[j].push(k);
+        }
+    }
+    // The guarded slots containing each slot (wider, holding its bytes).
+    let containers: Vec<Vec<usize>> = (0..slots.len())
+        .map(|k| {
+            let s = slots[k];
+            overlaps[k]
+                .iter()
+                .copied()
+                .filter(|&t| {
+                    bit[t] != usize::MAX && slots[t].offset <= s.offset && s.end() <= slots[t].end()
+                })
+                .collect()
+        })
+        .collect();
+    let mut events: Vec<(usize, usize)> = vec![(0, 0); f.num_blocks()];
+    let mut k = 0;
+    while k < facts.events.len() {
+        let b = facts.events[k].0;
+        let start = k;
+        while k < facts.events.len() && facts.events[k].0 == b {
+            k += 1;
+        }
+        events[b.index()] = (start, k);
+    }
+    let words = guarded.div_ceil(64);
+    let mut exposed = vec![0u64; words];
+    for (k, s) in slots.iter().enumerate() {
+        if s.exposed && bit[k] != usize::MAX {
+            exposed[bit[k] / 64] |= 1 << (bit[k] % 64);
+        }
+    }
+    let clear = |set: &mut [u64], s: usize| {
+        if bit[s] != usize::MAX {
+            set[bit[s] / 64] &= !(1 << (bit[s] % 64));
+        }
+    };
+    let is_set = |set: &[u64], s: usize| set[bit[s] / 64] & (1 << (bit[s] % 64)) != 0;
+    let transfer = |b: Block, set: &mut [u64], out: &mut [Option<usize>]| {
+        let (lo, hi) = events[b.index()];
+        for &(_, e) in &facts.events[lo..hi] {
+            let k = match e {
+                Event::Wild => {
+                    set.fill(0);
+                    continue;
+                }
+                Event::Exposed => {
+                    for (w, m) in set.iter_mut().zip(&exposed) {
+                        *w &= !m;
+                    }
+                    continue;
+                }
+                Event::Access(k) => k,
+            };
+            let s = slot_of[k];
+            if facts.accesses[k].stored.is_some() {
+                for &j in &overlaps[s] {
+                    clear(set, j);
+                }
+            } else if bit[s] != usize::MAX {
+                out[k] = if is_set(set, s) {
+                    Some(s)
+                } else {
+                    containers[s].iter().copied().find(|&t| is_set(set, t))
+                };
+            }
+            if bit[s] != usize::MAX {
+                set[bit[s] / 64] |= 1 << (bit[s] % 64);
+            }
+        }
+    };
+    let mut entry = vec![u64::MAX; words * f.num_blocks()];
+    let e = f.entry().index();
+    entry[e * words..(e + 1) * words].fill(0);
+    let mut set = vec![0u64; words];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in f.layout() {
+            set.copy_from_slice(&entry[b.index() * words..(b.index() + 1) * words]);
+            transfer(b, &mut set, &mut out);
+            f.for_each_succ(b, |s| {
+                for (w, &x) in entry[s.index() * words..(s.index() + 1) * words]
+                    .iter_mut()
+                    .zip(&set)
+                {
+                    if *w & x != *w {
+                        *w &= x;
+                        changed = true;
+                    }
+                }
+            });
+        }
+    }
+    // The last round changed nothing: `out` holds its answers.
     out
 }
 
@@ -709,6 +998,58 @@ fn define(f: &mut Function, var: Var, bytes: u8, v: Operand) -> InstData {
     }
 }
 
+/// The operations computing `dst`, the bytes of slot `s` (1, 2 or 4),
+/// from the variable of `t`, a slot containing them: shifted right by
+/// their distance from `t`'s start (little-endian), truncated to `i32`,
+/// masked to their width.
+fn extract(f: &mut Function, t: Slot, s: Slot, dst: Var) -> Vec<InstData> {
+    let src = t.var.expect("an available slot has its variable");
+    let shift = 8 * (s.offset - t.offset);
+    let op = |f: &mut Function, name: &str, args: &[Operand], dst: Var| {
+        let op = f.operator(name, Effects::PURE).expect("a pure operation");
+        let imms = f.list(&[]);
+        let args = f.list(args);
+        let results = f.list(&[dst]);
+        InstData::Op {
+            op,
+            imms,
+            args,
+            results,
+        }
+    };
+    let mut out = Vec::new();
+    let mut cur = Operand::Var(src);
+    if t.bytes == 8 {
+        if shift > 0 {
+            let wide = f.new_var("sx64", Type::I64);
+            out.push(op(f, "i64.shr_u", &[cur, Operand::Const(shift)], wide));
+            cur = Operand::Var(wide);
+        }
+        let narrow = if s.bytes == 4 {
+            dst
+        } else {
+            f.new_var("sx32", Type::I32)
+        };
+        out.push(op(f, "i32.wrap_i64", &[cur], narrow));
+        cur = Operand::Var(narrow);
+    } else if shift > 0 {
+        let narrow = if s.bytes == 4 {
+            dst
+        } else {
+            f.new_var("sx32", Type::I32)
+        };
+        out.push(op(f, "i32.shr_u", &[cur, Operand::Const(shift)], narrow));
+        cur = Operand::Var(narrow);
+    }
+    if s.bytes < 4 {
+        let mask = (1i64 << (8 * s.bytes)) - 1;
+        out.push(op(f, "i32.and", &[cur, Operand::Const(mask)], dst));
+    } else if cur != Operand::Var(dst) {
+        out.push(InstData::Copy { dst, src: cur });
+    }
+    out
+}
+
 /// Rebuilds the blocks of the stores in `after`, each store followed by
 /// its variable's definition.
 fn write_through(
@@ -717,7 +1058,8 @@ fn write_through(
     facts: &Facts,
     mut after: Vec<(Inst, InstData)>,
 ) {
-    after.sort_unstable_by_key(|(i, _)| *i);
+    // Stable: the operations after one instruction keep their order.
+    after.sort_by_key(|(i, _)| *i);
     let mut blocks: Vec<Block> = facts
         .accesses
         .iter()
@@ -733,23 +1075,32 @@ fn write_through(
             let data = *f.inst(i);
             let n = f.push_inst(b, data);
             origins.moved(i, n);
-            if let Ok(k) = after.binary_search_by_key(&i, |(i, _)| *i) {
-                let m = f.push_inst(b, after[k].1);
+            let from = after.partition_point(|(j, _)| *j < i);
+            for (_, d) in after[from..].iter().take_while(|(j, _)| *j == i) {
+                let m = f.push_inst(b, *d);
                 origins.moved(i, m);
             }
         }
     }
 }
 
-/// Whether `name` is the name of a slot variable (`s` and digits).
+/// Whether `name` is the name of a slot variable: `s` and digits (the
+/// bytes below the entry `rsp`), then `_` and the width when slots of
+/// two widths start there (`s16_4`, a 4-byte slot at `[rsp_entry - 16]`
+/// beside an 8-byte one).
 ///
 /// ```
-/// assert!(ssakit_x86::slots::is_slot_name("s16"));
+/// assert!(ssakit_x86::slots::is_slot_name("s16") && ssakit_x86::slots::is_slot_name("s16_4"));
 /// assert!(!ssakit_x86::slots::is_slot_name("sel") && !ssakit_x86::slots::is_slot_name("s"));
+/// assert!(!ssakit_x86::slots::is_slot_name("s16_"));
 /// ```
 pub fn is_slot_name(name: &str) -> bool {
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit());
     name.strip_prefix('s')
-        .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+        .is_some_and(|rest| match rest.split_once('_') {
+            Some((n, w)) => digits(n) && digits(w),
+            None => digits(rest),
+        })
 }
 
 #[cfg(test)]
@@ -801,6 +1152,86 @@ mod tests {
         };
         assert_eq!(names(&split("")), ["rdx", "rcx"]);
         assert_eq!(names(&split("    rdx = 5\n")), ["rcx"]);
+    }
+
+    /// Promotes the one function of `src`: the promotion and the text.
+    fn promoted(src: &str) -> (Promotion, String) {
+        let ops = "operator i64.sub pure\noperator i64.add pure\noperator i64.store trap write\n\
+                   operator i64.load trap read\noperator i32.store trap write\n\
+                   operator i32.load8_u trap read\noperator i32.wrap_i64 pure\n\
+                   operator i64.extend_i32_u pure\noperator x86.ext call\n\n";
+        let mut f = ssakit::text::parse_module(&format!("{ops}{src}"))
+            .unwrap()
+            .functions
+            .remove(0);
+        let p = promote(&mut f, &mut Origins::none());
+        (p, ssakit::text::print_function(&f))
+    }
+
+    #[test]
+    fn an_escaped_slot_is_forwarded_between_the_points_that_may_write_it() {
+        // `[rsp]` escapes to the opaque call: its store is written
+        // through, the load before the call and the second one after it
+        // are forwarded, the first one after it stays (and refreshes the
+        // variable).
+        let (p, text) = promoted(
+            "function f(rsp, rdi, rax) -> i64 {\ne:\n    rsp = i64.sub(rsp, 16)\n    \
+             i64.store[0, 0, 0](rsp, rdi)\n    q0 = i64.load[0, 0, 0](rsp)\n    \
+             rax = x86.ext(rsp)\n    q1 = i64.load[0, 0, 0](rsp)\n    \
+             q2 = i64.load[0, 0, 0](rsp)\n    rax = i64.add(q0, q1)\n    \
+             rax = i64.add(rax, q2)\n    ret rax\n}\n",
+        );
+        assert_eq!((p.promoted, p.written_through), (3, 1), "{p:?}");
+        assert_eq!(
+            p.left[Left::ALL.iter().position(|&w| w == Left::Escaped).unwrap()],
+            1
+        );
+        for line in [
+            "s16 = rdi\n",
+            "q0 = s16\n",
+            "q1 = i64.load",
+            "s16 = q1\n",
+            "q2 = s16\n",
+        ] {
+            assert!(text.contains(line), "{line} in {text}");
+        }
+    }
+
+    #[test]
+    fn a_field_of_a_wider_slot_is_extracted() {
+        // `here`: stored as 4 bytes, its second byte read alone.
+        let (p, text) = promoted(
+            "function f(rsp, rdi, rax) -> i64 {\ne:\n    rsp = i64.sub(rsp, 16)\n    \
+             d0: i32 = i32.wrap_i64(rdi)\n    i32.store[0, 0, 0](rsp, d0)\n    \
+             q0 = i64.add(rsp, 1)\n    d1: i32 = i32.load8_u[0, 0, 0](q0)\n    \
+             rax = i64.extend_i32_u(d1)\n    ret rax\n}\n",
+        );
+        assert_eq!((p.promoted, p.left.iter().sum::<usize>()), (2, 0), "{p:?}");
+        assert!(
+            text.contains("i32.shr_u(s16, 8)") && text.contains("= i32.and(sx32, 255)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_slot_stale_on_one_path_is_loaded() {
+        // The 4-byte store on one path changes half of the 8-byte slot:
+        // where the paths meet its variable is not memory's bytes.
+        let (p, text) = promoted(
+            "function f(rsp, rdi, rsi, c: i32) -> i64 {\ne:\n    rsp = i64.sub(rsp, 16)\n    \
+             i64.store[0, 0, 0](rsp, rdi)\n    branch c, a, j\na:\n    \
+             d0: i32 = i32.wrap_i64(rsi)\n    i32.store[0, 0, 0](rsp, d0)\n    jump j\nj:\n    \
+             q0 = i64.load[0, 0, 0](rsp)\n    ret q0\n}\n",
+        );
+        assert_eq!((p.promoted, p.written_through), (2, 2), "{p:?}");
+        assert_eq!(
+            p.left[Left::ALL
+                .iter()
+                .position(|&w| w == Left::Overlapping)
+                .unwrap()],
+            1
+        );
+        assert!(text.contains("q0 = i64.load"), "{text}");
     }
 
     #[test]

@@ -271,20 +271,23 @@ fn slots_become_variables_and_the_rest_is_counted() {
     // realign: the push and pop of rbp, with the offset lost.
     let p = count("realign");
     assert_eq!((p.promoted, left(&p, Left::Lost)), (0, 2));
-    // escape: [rsp+8] escapes to the call (its store and load), [rsp]
-    // is promoted and written through (the callee may read it as a stack
-    // argument), the return address pushed by the call is a slot too
-    // (below the callee's arguments: not written through).
+    // escape: [rsp+8] escapes to the call: its store is written through
+    // and its load after the call stays in memory (the callee may have
+    // written it); [rsp] is promoted and written through (the callee may
+    // read it as a stack argument), the return address pushed by the
+    // call is a slot too (below the callee's arguments: not written
+    // through).
     let p = count("escape");
-    assert_eq!(left(&p, Left::Escaped), 2, "{p:?}");
-    assert_eq!((p.promoted, p.written_through), (3, 1), "{p:?}");
-    // overlap: the 4-byte load inside the 8-byte slot (overlapping);
-    // the 8-byte store and the 8-byte load across it (partly
-    // overlapping, which wins); [rsp] alone is promoted.
+    assert_eq!(left(&p, Left::Escaped), 1, "{p:?}");
+    assert_eq!((p.promoted, p.written_through), (4, 2), "{p:?}");
+    // overlap: the 8-byte store is written through (guarded: other
+    // slots overlap it), the 4-byte load inside it is extracted from its
+    // variable, the 8-byte load across it stays (partly overlapping: no
+    // slot holds its bytes); [rsp] is promoted.
     let p = count("overlap");
-    assert_eq!(left(&p, Left::Overlapping), 1, "{p:?}");
-    assert_eq!(left(&p, Left::PartlyOverlapping), 2, "{p:?}");
-    assert_eq!(p.promoted, 2, "{p:?}");
+    assert_eq!(left(&p, Left::Overlapping), 0, "{p:?}");
+    assert_eq!(left(&p, Left::PartlyOverlapping), 1, "{p:?}");
+    assert_eq!((p.promoted, p.written_through), (4, 1), "{p:?}");
 }
 
 /// Which registers hold pointers into the heap in a run, the others
@@ -301,8 +304,17 @@ const TLS: u64 = 0x20_0000;
 /// opaque operation sets its results to constants of its address, a
 /// call returns in `rax` the two words above its return address (its
 /// stack arguments, so that a store a callee may read must still be in
-/// memory) xor `rdi`, its other results constants.
+/// memory) xor `rdi`, its other results constants; before that it
+/// increments the byte each of `rdi` and `rsi` points to when that is a
+/// frame address (a callee writing through a pointer to an escaped
+/// object).
 fn runnable(f: &Function) -> Option<Function> {
+    runnable_with(f, true)
+}
+
+/// [`runnable`], the callee writing through its pointers only when
+/// `writes`.
+fn runnable_with(f: &Function, writes: bool) -> Option<Function> {
     let text = print_module(&Module {
         functions: vec![f.clone()],
     });
@@ -313,7 +325,17 @@ fn runnable(f: &Function) -> Option<Function> {
             ops.insert(rest.split(' ').next()?.to_string());
         }
     }
-    for need in ["i64.add pure", "i64.load trap read", "i64.xor pure"] {
+    for need in [
+        "i64.add pure",
+        "i64.load trap read",
+        "i64.xor pure",
+        "i64.sub pure",
+        "i64.lt_u pure",
+        "select pure",
+        "i32.add pure",
+        "i32.load8_u trap read",
+        "i32.store8 trap write",
+    ] {
         if !ops.contains(need.split(' ').next()?) {
             out.push_str(&format!("operator {need}\n"));
         }
@@ -340,6 +362,25 @@ fn runnable(f: &Function) -> Option<Function> {
             out.push_str(&line);
             out.push('\n');
             continue;
+        }
+        if call && writes {
+            // The callee writes through the pointers it is passed: the
+            // first byte at each of its first two arguments that is a
+            // frame address is incremented (else a byte of the heap), so
+            // that a load of an escaped slot after the call must read
+            // memory again. Not `rdx` nor `rcx`: clang's `pop rdx; pop
+            // rcx` after a call discards stack words, some never written
+            // (libpython's 0x1a3270), which the promotion makes `undef`
+            // (a refinement of the garbage memory holds), and an address
+            // computed from `undef` traps.
+            for reg in ["rdi", "rsi"] {
+                out.push_str(&format!(
+                    "    u0 = i64.sub({reg}, {lo})\n    u1: i32 = i64.lt_u(u0, {FRAME_BYTES})\n    \
+                     u0 = select({reg}, {HEAP}, u1)\n    u2: i32 = i32.load8_u[0, 0, 0](u0)\n    \
+                     u2: i32 = i32.add(u2, 1)\n    i32.store8[0, 0, 0](u0, u2)\n",
+                    lo = STACK_TOP - FRAME_BYTES
+                ));
+            }
         }
         let results: Vec<&str> = lhs
             .map(|l| {
@@ -430,7 +471,7 @@ fn outside_frame(s: &State) -> Vec<(u64, u8)> {
         .collect()
 }
 
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 struct Counts {
     functions: usize,
     not_runnable: usize,
@@ -439,6 +480,11 @@ struct Counts {
     finished: usize,
     errors: usize,
     out_of_fuel: usize,
+    /// Functions compared with a callee that does not write through its
+    /// pointers: with one, the promoted side computed an address from
+    /// `undef` (a stack word read before any write, which promotion makes
+    /// `undef`, passed in `rdi` or `rsi`).
+    undef_pointer: usize,
     error_kinds: std::collections::BTreeMap<String, usize>,
 }
 
@@ -465,7 +511,35 @@ fn differential(
         return Ok(());
     }
     counts.promoted_functions += 1;
-    let (Some(a), Some(b)) = (runnable(&l.func), runnable(&p.func)) else {
+    let before = (counts.clone(), *seed);
+    match compare(&l.func, &p.func, true, counts, seed) {
+        Err(e) if e.contains("trap: Undef") => {
+            (*counts, *seed) = before;
+            counts.undef_pointer += 1;
+            compare(&l.func, &p.func, false, counts, seed)
+        }
+        r => r,
+    }
+}
+
+/// The runs of [`differential`]: `lifted` and `promoted` made runnable
+/// (the callee writing through its pointers when `writes`), the
+/// promoted one also through SSA, the passes and destruction.
+fn compare(
+    lifted: &Function,
+    promoted: &Function,
+    writes: bool,
+    counts: &mut Counts,
+    seed: &mut u64,
+) -> Result<(), String> {
+    let opts = construct::Options {
+        flavor: Flavor::Pruned,
+        ..Default::default()
+    };
+    let (Some(a), Some(b)) = (
+        runnable_with(lifted, writes),
+        runnable_with(promoted, writes),
+    ) else {
         counts.not_runnable += 1;
         return Ok(());
     };
@@ -557,10 +631,15 @@ fn promotion_agrees_with_memory_in_the_interpreter() {
             continue;
         };
         let bin = Binary::parse(&bytes).unwrap();
+        // Every function of the fixtures; every 4th of the corpus (every
+        // `SSAKIT_STACK_EVERY`th when set).
         let every = if p.path.contains("/tests/fixture/") {
             1
         } else {
-            4
+            std::env::var("SSAKIT_STACK_EVERY")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(4)
         };
         for (n, info) in bin.functions().iter().enumerate() {
             if n % every != 0 {
