@@ -1398,9 +1398,7 @@ fn moved_into(f: &Function, real: &SecondaryMap<Var, bool>) -> SecondaryMap<Var,
 /// Whether `name` is a promoted frame slot's (`s8`, `s-16`:
 /// [`crate::slots::promote`]).
 fn is_slot(name: &str) -> bool {
-    name.strip_prefix('s')
-        .map(|n| n.trim_start_matches('-'))
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    crate::slots::is_slot_name(name)
 }
 
 /// Whether `name` is one of the lifter's temporaries (`q0`, `d1`).
@@ -1996,7 +1994,13 @@ mod tests {
         };
         assert!(moved[dst(0)] && moved[dst(1)] && !moved[dst(2)]);
         assert!(f.params().iter().all(|&p| !moved[p]));
-        assert!(is_slot("s16") && is_slot("s-8") && !is_slot("sf") && !is_slot("rsi"));
+        assert!(
+            is_slot("s16")
+                && is_slot("s-8")
+                && is_slot("s16_4")
+                && !is_slot("sf")
+                && !is_slot("rsi")
+        );
     }
 
     #[test]

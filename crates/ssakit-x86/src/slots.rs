@@ -1085,18 +1085,21 @@ fn write_through(
 }
 
 /// Whether `name` is the name of a slot variable: `s` and digits (the
-/// bytes below the entry `rsp`), then `_` and the width when slots of
-/// two widths start there (`s16_4`, a 4-byte slot at `[rsp_entry - 16]`
-/// beside an 8-byte one).
+/// bytes below the entry `rsp`; `-` and digits above it, the caller's
+/// frame: `s-8`), then `_` and the width when slots of two widths start
+/// there (`s16_4`, a 4-byte slot at `[rsp_entry - 16]` beside an 8-byte
+/// one).
 ///
 /// ```
 /// assert!(ssakit_x86::slots::is_slot_name("s16") && ssakit_x86::slots::is_slot_name("s16_4"));
+/// assert!(ssakit_x86::slots::is_slot_name("s-8") && ssakit_x86::slots::is_slot_name("s-8_4"));
 /// assert!(!ssakit_x86::slots::is_slot_name("sel") && !ssakit_x86::slots::is_slot_name("s"));
-/// assert!(!ssakit_x86::slots::is_slot_name("s16_"));
+/// assert!(!ssakit_x86::slots::is_slot_name("s16_") && !ssakit_x86::slots::is_slot_name("s-"));
 /// ```
 pub fn is_slot_name(name: &str) -> bool {
     let digits = |d: &str| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit());
     name.strip_prefix('s')
+        .map(|rest| rest.strip_prefix('-').unwrap_or(rest))
         .is_some_and(|rest| match rest.split_once('_') {
             Some((n, w)) => digits(n) && digits(w),
             None => digits(rest),

@@ -65,10 +65,12 @@ pub struct LiftArgs {
     /// staying `x86.MNEMONIC` operations (docs/x86.md).
     #[arg(long)]
     pub semantics: bool,
-    /// With `--semantics`: the frame's slots of fixed offset whose
-    /// address does not escape become variables `sN` (N bytes below the
-    /// entry `rsp`) before construction (docs/x86.md, "The stack
-    /// frame").
+    /// With `--semantics`: the frame's slots of fixed offset become
+    /// variables `sN` (N bytes below the entry `rsp`) before
+    /// construction: those whose address does not escape wholly, the
+    /// others guarded (stores kept, a load read from the variable only
+    /// where nothing since the last store could change the slot;
+    /// docs/x86.md, "The stack frame").
     #[arg(long, requires = "semantics")]
     pub stack: bool,
     /// With `--semantics`: find every function's signature (parameters,
@@ -123,8 +125,8 @@ pub struct StatsArgs {
     #[arg(long)]
     pub semantics: bool,
     /// With `--semantics`: track the stack pointer and promote the
-    /// frame's slots whose address does not escape to variables before
-    /// construction; count the functions whose `rsp` offset is kept or
+    /// frame's slots to variables before construction (guarded where
+    /// their address escapes or they overlap); count the functions whose `rsp` offset is kept or
     /// lost (by reason), the accesses promoted and those left in memory
     /// (by reason), and the slots' phis.
     #[arg(long, requires = "semantics")]
