@@ -681,7 +681,10 @@ impl Signatures {
         let opts = lift::Options { semantics: true };
         let (mut f, mut origins, _) = lift::lift_with_calls(bin, info, cfg, &opts, &model);
         let mut saved = LocSet::EMPTY;
-        let area = crate::slots::va_save_area(&f, &origins);
+        // One analysis of the frame for the save area, the stack
+        // arguments and the promotion (all of `f` as lifted).
+        let frame = crate::frame::analyse(&f, &origins);
+        let area = crate::slots::va_save_area_in(&f, &frame);
         for (l, p) in LocSet::ALL.iter().zip(f.params()) {
             if area.contains(p) {
                 saved.insert(l);
@@ -689,8 +692,8 @@ impl Signatures {
         }
         let mut stack_params = Vec::new();
         if stack {
-            stack_params = crate::slots::stack_arguments(&f, &origins);
-            crate::slots::promote(&mut f, &mut origins);
+            stack_params = crate::slots::stack_arguments(&f, &frame);
+            crate::slots::promote_in(&mut f, &mut origins, &frame);
         }
         let copts = construct::Options {
             flavor: Flavor::Pruned,

@@ -112,7 +112,7 @@
 //! assert!(ssakit::text::print_function(&l.func).contains("s8 = "));
 //! ```
 
-use crate::frame::{self, value, Lost, Value};
+use crate::frame::{self, value, Frame, Lost, Value};
 use crate::lift::Origins;
 use ssakit::ir::{
     Block, Effects, Function, Inst, InstData, Opcode, Operand, Terminator, Type, Var,
@@ -434,7 +434,7 @@ struct Slot {
     left: Option<Left>,
     /// A pointer that left the function may reach its bytes.
     exposed: bool,
-    /// Within a variadic function's register save area ([`va_save_area`]).
+    /// Within a variadic function's register save area ([`va_save_area_in`]).
     in_save_area: bool,
     through: bool,
     var: Option<Var>,
@@ -562,8 +562,7 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
 /// up (the stack arguments; 0 is the return address), sorted and
 /// distinct, each rounded down to its word; none when the offset of
 /// `rsp` is lost somewhere.
-pub(crate) fn stack_arguments(f: &Function, origins: &Origins) -> Vec<i64> {
-    let frame = frame::analyse(f, origins);
+pub(crate) fn stack_arguments(f: &Function, frame: &Frame) -> Vec<i64> {
     if frame.lost().is_some() {
         return Vec::new();
     }
@@ -572,7 +571,7 @@ pub(crate) fn stack_arguments(f: &Function, origins: &Origins) -> Vec<i64> {
         .iter()
         .copied()
         .find(|&p| f.base_name(p) == "rsp");
-    let mut words: Vec<i64> = find_facts(f, &frame, rsp)
+    let mut words: Vec<i64> = find_facts(f, frame, rsp)
         .accesses
         .iter()
         .filter(|a| a.stored.is_none() && a.offset >= 8)
@@ -602,14 +601,20 @@ pub(crate) fn stack_arguments(f: &Function, origins: &Origins) -> Vec<i64> {
 /// Returns the parameters of `f` (lifted with the semantics, not yet in
 /// SSA form) so saved; none when there is no such area or the offset of
 /// `rsp` is lost.
-pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
-    let frame = frame::analyse(f, origins);
-    save_area(f, &frame)
+/// (`frame`: [`frame::analyse`] of `f`.)
+pub(crate) fn va_save_area_in(f: &Function, frame: &Frame) -> Vec<Var> {
+    save_area(f, frame)
         .map(|(saved, _)| saved)
         .unwrap_or_default()
 }
 
-/// [`va_save_area`] with the frame analysed: the parameters saved and
+/// [`va_save_area_in`], the frame analysed here.
+#[cfg(test)]
+pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
+    va_save_area_in(f, &frame::analyse(f, origins))
+}
+
+/// [`va_save_area_in`]'s answer: the parameters saved and
 /// the area's start `B` (its 176 bytes: six words, eight vector
 /// registers), or `None`.
 fn save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)> {
@@ -726,12 +731,19 @@ fn prologue(f: &Function) -> Vec<bool> {
 /// ```
 pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
     let frame = frame::analyse(f, origins);
+    promote_in(f, origins, &frame)
+}
+
+/// [`promote`] with `f`'s frame analysed already ([`frame::analyse`]
+/// of `f` as it is: signature inference reads the save area and the
+/// stack arguments from the same analysis).
+pub(crate) fn promote_in(f: &mut Function, origins: &mut Origins, frame: &Frame) -> Promotion {
     let rsp = f
         .params()
         .iter()
         .copied()
         .find(|&p| f.base_name(p) == "rsp");
-    let facts = find_facts(f, &frame, rsp);
+    let facts = find_facts(f, frame, rsp);
     let mut out = Promotion {
         lost: frame.lost(),
         ..Default::default()
@@ -755,7 +767,7 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
     // A variadic function's register save area stays memory: what
     // `va_arg` reads there is an unnamed argument, which the signatures
     // tell from a named one by its being read only through memory.
-    if let Some((_, base)) = save_area(f, &frame) {
+    if let Some((_, base)) = save_area(f, frame) {
         for s in &mut slots {
             s.in_save_area = base < s.end() && s.offset < base + 176;
         }
