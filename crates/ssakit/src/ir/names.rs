@@ -13,14 +13,22 @@
 //! reserved: a version `i32` of a variable `i` prints `i32`).
 
 //!
-//! All names live in one string (no allocation per name); the table of
-//! names taken ([`crate::intern::NameSet`], four bytes a slot) holds
-//! variables, compared by their names in that string.
+//! All names live in one string (no allocation per name). Where no
+//! original's name ends with a digit, every plain name (`x1`) is free and
+//! nothing is looked up. Otherwise the plain names without `_` are decided
+//! by [`PlainKeys`], a bit per (stem, number), and the table of names
+//! taken ([`crate::intern::NameSet`], four bytes a slot, variables
+//! compared by their names in that string) holds only the names with `_`:
+//! the fallbacks, and plain names of originals named with `_`. The table
+//! of every name, the scheme's definition, remains for what the keys
+//! cannot number (more than [`MAX_DIGITS`] digits, ranges past their
+//! budget); the tests check every way gives its names.
 
 use super::{Function, Var};
 use crate::decimal::push_u64;
 use crate::entity::EntityVec;
-use crate::intern::{hash_name, NameSet};
+use crate::intern::{hash_name, NameSet, NameTable};
+use std::num::NonZeroU32;
 
 /// Words that cannot name a variable, a label, a function or an operator in
 /// the text format: the statement keywords.
@@ -106,7 +114,8 @@ pub struct VarNames {
 }
 
 /// Names taken so far, by their [`hash_name`]: the original variables'
-/// (entered first) and the versions' written so far.
+/// (entered first) and the versions' written so far; with [`PlainKeys`],
+/// only those containing `_`.
 struct Taken {
     table: NameSet<Var>,
 }
@@ -165,6 +174,258 @@ fn plain_names_are_free(func: &Function) -> bool {
     true
 }
 
+/// `ONES[l]` is `(10^l - 1) / 9`, the number of digit strings shorter
+/// than `l` digits: a string of `l` digits with value `x` is the
+/// `ONES[l] + x`-th digit string in order of length, then value.
+const ONES: [u64; MAX_DIGITS + 1] = {
+    let mut ones = [0u64; MAX_DIGITS + 1];
+    let mut l = 1;
+    while l <= MAX_DIGITS {
+        ones[l] = ones[l - 1] * 10 + 1;
+        l += 1;
+    }
+    ones
+};
+
+/// The longest run of trailing digits a key holds: `ONES[19]` plus a
+/// value below `10^19` stays below `2^64`.
+const MAX_DIGITS: usize = 19;
+
+/// The bits of [`PlainKeys`] allowed per version, beyond a fixed 2^16:
+/// a byte a version, an eighth of the table of every name's four bytes a
+/// slot at two slots a variable.
+const BITS_PER_VERSION: u64 = 8;
+
+/// Which plain names without `_` are taken, without a table of names.
+///
+/// Every fallback name (`x_1`, `x_1_2`) contains `_`, and the reserved
+/// words end with no digit. So a version whose plain name `P` (its
+/// original's name and its number) has no `_` finds `P` taken exactly
+/// when an original is named `P` or an earlier version, in variable
+/// order, has the plain name `P` (the first such version got it). A name
+/// ending with digits splits into its *stem* and the run of digits at its
+/// end; `P` is the stem of its original's name and that name's digits
+/// followed by the number's. Numbering each stem's digit strings in order
+/// of length, then value (`0`...`9`, `00`...`99`, ...: [`ONES`]), a plain
+/// name is a stem and a number, and one bit a (stem, number) in each
+/// stem's range of numbers tells whether the name is taken: the originals'
+/// bits are set first, each version sets its own. Versions of one
+/// original come with increasing numbers, so the bits are visited in a
+/// few streams, not at random.
+///
+/// Worked example: originals `v1`, `v12`; version 3 of `v12` is `v123`
+/// (stem `v`, digits `123`: number 111 + 123); version 23 of `v1` is also
+/// `v123`, the same bit, taken: it falls back to `v1_23`.
+struct PlainKeys {
+    /// For an original variable's index, its entry in `originals` plus
+    /// one; `None` for a name with `_` (and past the last original).
+    of_original: Vec<Option<NonZeroU32>>,
+    /// The originals without `_` in their names.
+    originals: Vec<OriginalKey>,
+    /// Each stem's range of numbers and its bits' place.
+    stems: Vec<StemRange>,
+    /// A bit per (stem, number) of the ranges: the name is taken.
+    taken: Vec<u64>,
+}
+
+/// An original's name as a stem and the digits after it.
+#[derive(Clone, Copy)]
+struct OriginalKey {
+    /// Index into [`PlainKeys::stems`].
+    stem: u32,
+    /// How many digits end the name (more than [`MAX_DIGITS`] possible).
+    digits: usize,
+    /// Their value, when `digits` is at most [`MAX_DIGITS`].
+    value: u64,
+}
+
+/// The numbers a stem's plain names take, from `min` to `max` (an
+/// empty range when `min > max`), and the index of `min`'s bit.
+#[derive(Clone, Copy)]
+struct StemRange {
+    min: u64,
+    max: u64,
+    first_bit: u64,
+}
+
+/// The number of decimal digits of `n`.
+fn decimal_digits(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |l| l as usize + 1)
+}
+
+impl PlainKeys {
+    /// The keys of `func`'s originals and versions, or `None` when a
+    /// plain name's digits are more than [`MAX_DIGITS`] or the ranges'
+    /// bits are more than the budget ([`BITS_PER_VERSION`]).
+    fn new(func: &Function) -> Option<PlainKeys> {
+        let last = func.vars().rfind(|&v| func.var(v).origin().is_none())?;
+        let mut keys = PlainKeys {
+            of_original: vec![None; last.index() + 1],
+            originals: Vec::new(),
+            stems: Vec::new(),
+            taken: Vec::new(),
+        };
+        // Stems by name, each to the first original with that stem.
+        let mut stems: NameTable<Var> = NameTable::new();
+        let stem_of = |v: Var| {
+            let name = func.base_name(v);
+            name.trim_end_matches(|c: char| c.is_ascii_digit())
+        };
+        let mut versions = 0u64;
+        for v in func.vars() {
+            if func.var(v).origin().is_some() {
+                versions += 1;
+                continue;
+            }
+            let name = func.base_name(v);
+            if name.contains('_') {
+                continue;
+            }
+            let stem = stem_of(v);
+            let digits = &name[stem.len()..];
+            let h = hash_name(stem);
+            let stem = match stems.find(h, |o| stem_of(o) == stem) {
+                Some(o) => keys.original(o).stem,
+                None => {
+                    stems.insert(h, v);
+                    keys.stems.push(StemRange {
+                        min: u64::MAX,
+                        max: 0,
+                        first_bit: 0,
+                    });
+                    (keys.stems.len() - 1) as u32
+                }
+            };
+            let value = match digits.len() {
+                0..=MAX_DIGITS => digits.parse().unwrap_or(0),
+                _ => 0,
+            };
+            keys.originals.push(OriginalKey {
+                stem,
+                digits: digits.len(),
+                value,
+            });
+            keys.of_original[v.index()] = NonZeroU32::new(keys.originals.len() as u32);
+        }
+        // Each stem's range, from its versions.
+        for v in func.vars() {
+            let d = func.var(v);
+            if let Some(o) = d.origin() {
+                if keys.of_original[o.index()].is_none() {
+                    continue;
+                }
+                let (stem, number) = keys.key(o, d.version())?;
+                let r = &mut keys.stems[stem];
+                r.min = r.min.min(number);
+                r.max = r.max.max(number);
+            }
+        }
+        let mut bits = 0u64;
+        for r in &mut keys.stems {
+            r.first_bit = bits;
+            if r.min <= r.max {
+                bits += r.max - r.min + 1;
+            }
+        }
+        if bits > (1 << 16) + BITS_PER_VERSION * versions {
+            return None;
+        }
+        keys.taken = vec![0; bits.div_ceil(64) as usize];
+        // The originals' names are taken first.
+        for k in 0..keys.originals.len() {
+            let o = keys.originals[k];
+            if (1..=MAX_DIGITS).contains(&o.digits) {
+                let number = ONES[o.digits] + o.value;
+                keys.test_and_set(o.stem as usize, number);
+            }
+        }
+        Some(keys)
+    }
+
+    fn original(&self, o: Var) -> OriginalKey {
+        let k = self.of_original[o.index()].expect("an original without `_`");
+        self.originals[k.get() as usize - 1]
+    }
+
+    /// The stem and number of version `number` of original `o` (whose
+    /// name has no `_`), or `None` when its digits are too many.
+    #[inline]
+    fn key(&self, o: Var, number: u32) -> Option<(usize, u64)> {
+        let k = self.original(o);
+        let len = decimal_digits(number);
+        let digits = k.digits + len;
+        if digits > MAX_DIGITS {
+            return None;
+        }
+        let value = k.value * 10u64.pow(len as u32) + u64::from(number);
+        Some((k.stem as usize, ONES[digits] + value))
+    }
+
+    /// Sets the bit of (`stem`, `number`), in the stem's range; whether it
+    /// was set.
+    #[inline]
+    fn test_and_set(&mut self, stem: usize, number: u64) -> bool {
+        let r = self.stems[stem];
+        if !(r.min..=r.max).contains(&number) {
+            return false;
+        }
+        let bit = r.first_bit + (number - r.min);
+        let (word, mask) = ((bit / 64) as usize, 1u64 << (bit % 64));
+        let was = self.taken[word] & mask != 0;
+        self.taken[word] |= mask;
+        was
+    }
+
+    /// Whether version `number` of original `o` (the versions asked in
+    /// variable order) gets its plain name, claiming it if so; `None` when
+    /// `o`'s name has `_`, for the table to decide.
+    #[inline]
+    fn claim(&mut self, o: Var, number: u32) -> Option<bool> {
+        self.of_original.get(o.index()).copied().flatten()?;
+        let (stem, number) = self.key(o, number).expect("checked in PlainKeys::new");
+        Some(!self.test_and_set(stem, number))
+    }
+}
+
+/// How [`VarNames::choose`] tells whether a version's plain name is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    /// The cheapest way that applies: no table where the plain names are
+    /// free, else [`PlainKeys`] within their budget, else the table.
+    Cheapest,
+    /// [`PlainKeys`] within their budget (else the table), even where the
+    /// plain names are free.
+    #[cfg(test)]
+    Keys,
+    /// The table of every name taken: the definition the others follow.
+    Table,
+}
+
+/// What decides, for each version in turn, whether its plain name is free.
+enum Decider {
+    /// Every plain name is free ([`plain_names_are_free`], no two
+    /// originals alike).
+    Plain,
+    /// [`PlainKeys`] for the plain names without `_`; a table of the names
+    /// with `_` for the rest and for every fallback.
+    Keys(PlainKeys),
+    /// A table of every name taken.
+    Table,
+}
+
+/// Whether two original variables share a name.
+fn duplicate_originals(func: &Function) -> bool {
+    let mut table = NameSet::with_capacity(16);
+    let mut dups = false;
+    for v in func.vars().filter(|&v| func.var(v).origin().is_none()) {
+        let name = func.base_name(v);
+        let h = hash_name(name);
+        dups |= table.find(h, |o| func.base_name(o) == name).is_some();
+        table.insert(h, v, |o| hash_name(func.base_name(o)));
+    }
+    dups
+}
+
 impl VarNames {
     /// Computes the printed names of `func`'s variables.
     ///
@@ -175,40 +436,50 @@ impl VarNames {
     /// assert_eq!(names.get(f.params()[0]), "a"); // an unversioned name prints as written
     /// ```
     pub fn new(func: &Function) -> VarNames {
-        Self::choose(func, true)
+        Self::choose(func, Way::Cheapest)
     }
 
-    /// [`VarNames::new`], taking the table of names taken even where the
-    /// plain names are free when `allow_plain` is false (the tests
-    /// compare both ways).
-    fn choose(func: &Function, allow_plain: bool) -> VarNames {
+    /// [`VarNames::new`], deciding the plain names the `way` asked for
+    /// (the tests compare the ways).
+    fn choose(func: &Function, way: Way) -> VarNames {
         let n = func.num_vars();
-        let versions = func.vars().any(|v| func.var(v).origin().is_some());
-        // The originals' names, entered first; without versions there is
-        // no name to choose and no table to build.
+        let is_original = |v: Var| func.var(v).origin().is_none();
+        let versions = func.vars().any(|v| !is_original(v));
+        let decider = if !versions {
+            // No name to choose and no table to build.
+            Decider::Plain
+        } else if way == Way::Cheapest && plain_names_are_free(func) && !duplicate_originals(func) {
+            Decider::Plain
+        } else if let Some(keys) = (way != Way::Table).then(|| PlainKeys::new(func)).flatten() {
+            Decider::Keys(keys)
+        } else {
+            Decider::Table
+        };
+        // The names taken that the table answers for: the originals',
+        // entered first (with `PlainKeys`, only those with `_`), then the
+        // versions' as they are chosen.
         let mut taken = None;
-        if versions {
-            let mut table = NameSet::with_capacity(
-                func.vars()
-                    .filter(|&v| func.var(v).origin().is_none())
-                    .count(),
-            );
-            // Only originals are in the table when it grows.
+        if !matches!(decider, Decider::Plain) {
+            let in_table = |v: Var| {
+                is_original(v)
+                    && (matches!(decider, Decider::Table) || func.base_name(v).contains('_'))
+            };
+            let mut table = NameSet::with_capacity(func.vars().filter(|&v| in_table(v)).count());
             let original_hash = |v: Var| hash_name(func.base_name(v));
-            let mut dups = false;
-            for v in func.vars().filter(|&v| func.var(v).origin().is_none()) {
-                let name = func.base_name(v);
-                let h = hash_name(name);
-                dups |= table.find(h, |o| func.base_name(o) == name).is_some();
-                table.insert(h, v, original_hash);
+            for v in func.vars().filter(|&v| in_table(v)) {
+                table.insert(hash_name(func.base_name(v)), v, original_hash);
             }
-            if dups || !allow_plain || !plain_names_are_free(func) {
-                // The versions' names join the originals' as they are
-                // chosen: one slot per variable.
+            if matches!(decider, Decider::Table) {
+                // One slot per variable: only originals are in the table
+                // when it grows here.
                 table.reserve(n, original_hash);
-                taken = Some(Taken { table });
             }
+            taken = Some(Taken { table });
         }
+        let mut keys = match decider {
+            Decider::Keys(keys) => Some(keys),
+            _ => None,
+        };
         let mut names = VarNames {
             text: String::with_capacity(8 * n),
             ends: EntityVec::with_capacity(n),
@@ -217,34 +488,47 @@ impl VarNames {
         for v in func.vars() {
             let d = *func.var(v);
             let name = func.base_name(v);
-            if d.origin().is_none() {
-                names.text.push_str(name);
-            } else if let Some(taken) = &mut taken {
-                cand.clear();
-                cand.push_str(name);
-                push_u64(&mut cand, d.version().into());
-                if taken.contains(func, &names, &cand) {
-                    cand.truncate(name.len());
-                    cand.push('_');
+            match (d.origin(), &mut taken) {
+                (None, _) => names.text.push_str(name),
+                (Some(_), None) => {
+                    names.text.push_str(name);
+                    push_u64(&mut names.text, d.version().into());
+                }
+                (Some(o), Some(taken)) => {
+                    cand.clear();
+                    cand.push_str(name);
                     push_u64(&mut cand, d.version().into());
-                    let base = cand.len();
-                    let mut k = 2u64;
-                    while taken.contains(func, &names, &cand) {
-                        cand.truncate(base);
+                    // `Some(free)` when the keys decide, without the table.
+                    let decided = keys.as_mut().and_then(|k| k.claim(o, d.version()));
+                    let free = match decided {
+                        Some(free) => free,
+                        None => !taken.contains(func, &names, &cand),
+                    };
+                    if !free {
+                        cand.truncate(name.len());
                         cand.push('_');
-                        push_u64(&mut cand, k);
-                        k += 1;
+                        push_u64(&mut cand, d.version().into());
+                        let base = cand.len();
+                        let mut k = 2u64;
+                        while taken.contains(func, &names, &cand) {
+                            cand.truncate(base);
+                            cand.push('_');
+                            push_u64(&mut cand, k);
+                            k += 1;
+                        }
+                    }
+                    names.text.push_str(&cand);
+                    // A plain name the keys gave has no `_`: no name the
+                    // table is asked about can be it.
+                    if decided != Some(true) {
+                        // With the table of every name, room for every
+                        // variable was reserved, so it does not grow; if
+                        // it does, every entry's name is written.
+                        taken.table.insert(hash_name(&cand), v, |o| {
+                            hash_name(Taken::name_of(func, &names, o))
+                        });
                     }
                 }
-                names.text.push_str(&cand);
-                // Room for every variable was reserved, so the table does
-                // not grow; if it did, every entry's name is written.
-                taken.table.insert(hash_name(&cand), v, |o| {
-                    hash_name(Taken::name_of(func, &names, o))
-                });
-            } else {
-                names.text.push_str(name);
-                push_u64(&mut names.text, d.version().into());
             }
             let end = u32::try_from(names.text.len()).expect("printed names beyond 4 GiB");
             names.ends.push(end);
@@ -286,6 +570,9 @@ mod tests {
     fn is_reserved_is_membership_in_reserved() {
         for w in RESERVED {
             assert!(is_reserved(w), "{w}");
+            // `PlainKeys` relies on it: no plain name (ending with a
+            // digit) nor fallback (with `_`) is reserved.
+            assert!(!w.ends_with(|c: char| c.is_ascii_digit()) && !w.contains('_'));
             // Every prefix, extension and near miss of a reserved word.
             for k in 0..w.len() {
                 assert_eq!(is_reserved(&w[..k]), RESERVED.contains(&&w[..k]));
@@ -320,12 +607,23 @@ mod tests {
         }
     }
 
-    /// The names of every variable both ways: without the table where the
-    /// plain names are free, and with it.
+    /// The names of every variable in each [`Way`](super::Way): the
+    /// cheapest, by [`PlainKeys`](super::PlainKeys) (or the table past
+    /// their budget), and by the table of every name.
+    fn every_way(f: &Function) -> [Vec<String>; 3] {
+        use super::Way;
+        [Way::Cheapest, Way::Keys, Way::Table].map(|way| {
+            let names = VarNames::choose(f, way);
+            f.vars().map(|v| names[v].to_string()).collect()
+        })
+    }
+
+    /// The names of every variable both ways: the cheapest and by the
+    /// table, after checking the keys agree with the table.
     fn both_ways(f: &Function) -> (Vec<String>, Vec<String>) {
-        let (plain, table) = (VarNames::new(f), VarNames::choose(f, false));
-        let all = |n: &VarNames| f.vars().map(|v| n[v].to_string()).collect();
-        (all(&plain), all(&table))
+        let [cheapest, keys, table] = every_way(f);
+        assert_eq!(keys, table, "keys against the table");
+        (cheapest, table)
     }
 
     /// On generated programs (variables `v0`, `v1`, ...: the table
@@ -438,5 +736,110 @@ mod tests {
         assert_eq!(&names[c], "x11");
         assert_eq!(&names[d], "x_1_4", "a second version 1 still gets a name");
         assert_eq!(&names[i32], "i32", "a type name is a variable name too");
+    }
+
+    /// The module doc's worked example of [`PlainKeys`](super::PlainKeys):
+    /// two originals whose versions' plain names meet.
+    #[test]
+    fn versions_of_v1_and_v12_meet_at_v123() {
+        let mut f = Function::new("f");
+        let v1 = f.new_var("v1", Type::I64);
+        let v12 = f.new_var("v12", Type::I64);
+        let a = f.new_version(v12, 3);
+        let b = f.new_version(v1, 23);
+        let c = f.new_version(v1, 2); // `v12`, an original's name
+        let names = VarNames::new(&f);
+        assert_eq!((&names[a], &names[b], &names[c]), ("v123", "v1_23", "v1_2"));
+        let [cheapest, keys, table] = every_way(&f);
+        assert_eq!((&cheapest, &keys), (&table, &table));
+    }
+
+    /// Random functions over names chosen to collide (originals ending
+    /// with digits, with leading zeros, with `_`, like a fallback, like a
+    /// reserved word, alike), versions in any order with any numbers, and
+    /// originals made after versions: every way gives the table's names,
+    /// and a version's name is no other variable's and no reserved word.
+    #[test]
+    fn every_way_gives_the_tables_names_on_adversarial_names() {
+        const NAMES: [&str; 24] = [
+            "x", "x1", "x12", "x123", "x_1", "x_1_2", "x1_2", "v0", "v00", "v007", "v", "1", "12",
+            "", "_", "a_", "ret", "phi", "undef1", "i", "i32", "y", "y9", "x",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        let mut keyed = 0;
+        for round in 0..400 {
+            let mut f = Function::new("f");
+            // Numbers far apart in one round in four (past the keys'
+            // budget, mostly).
+            let wide = next(4) == 0;
+            let mut originals = Vec::new();
+            for _ in 0..1 + next(6) {
+                originals.push(f.new_var(NAMES[next(NAMES.len() as u64) as usize], Type::I64));
+            }
+            for _ in 0..next(60) {
+                if next(10) == 0 {
+                    let name = NAMES[next(NAMES.len() as u64) as usize];
+                    originals.push(f.new_var(name, Type::I64));
+                    continue;
+                }
+                let o = originals[next(originals.len() as u64) as usize];
+                let number = match next(8) {
+                    0 => [0, 10, 100, 1000, 1001, 9999][next(6) as usize],
+                    1 if wide => [99_999, u32::MAX][next(2) as usize],
+                    2 if wide => next(u32::MAX as u64) as u32,
+                    _ => next(30) as u32,
+                };
+                f.new_version(o, number);
+            }
+            let [cheapest, keys, table] = every_way(&f);
+            assert_eq!(keys, table, "round {round}");
+            assert_eq!(cheapest, table, "round {round}");
+            keyed += usize::from(super::PlainKeys::new(&f).is_some());
+            let mut seen = std::collections::HashMap::new();
+            for v in f.vars() {
+                let name = table[v.index()].as_str();
+                if f.var(v).origin().is_some() {
+                    assert!(!is_reserved(name), "{name}");
+                    assert!(
+                        seen.insert(name, v).is_none(),
+                        "round {round}: {name} twice"
+                    );
+                }
+            }
+            for v in f.vars().filter(|&v| f.var(v).origin().is_none()) {
+                let name = table[v.index()].as_str();
+                assert!(
+                    seen.get(name).is_none_or(|&w| f.var(w).origin().is_none()),
+                    "{name}"
+                );
+                seen.insert(name, v);
+            }
+        }
+        assert!(keyed > 150, "{keyed}");
+    }
+
+    /// Past the budget of bits (numbers far apart) or of digits (a name
+    /// ending with twenty), the keys give way to the table.
+    #[test]
+    fn keys_give_way_to_the_table_past_their_budget() {
+        let mut f = Function::new("f");
+        let x = f.new_var("x1", Type::I64);
+        f.new_version(x, 1);
+        f.new_version(x, u32::MAX);
+        assert!(super::PlainKeys::new(&f).is_none());
+        let mut g = Function::new("g");
+        let y = g.new_var(&format!("y{}", "9".repeat(19)), Type::I64);
+        g.new_version(y, 1);
+        assert!(super::PlainKeys::new(&g).is_none());
+        for f in [&f, &g] {
+            let [cheapest, keys, table] = every_way(f);
+            assert_eq!((&cheapest, &keys), (&table, &table));
+        }
     }
 }
