@@ -173,54 +173,37 @@ mod tests {
     use crate::ir::Var;
 
     /// Against a brute-force search over the names, with colliding hashes
-    /// forced by a hash that keeps 3 bits.
+    /// forced by a hash that keeps 3 bits: [`NameTable`], and [`NameSet`]
+    /// from a capacity of one so that it grows (rehashing through
+    /// `hash_of`) many times.
     #[test]
     fn finds_exactly_the_names_inserted() {
-        for bits in [3u32, 32] {
+        for (bits, set) in [(3u32, false), (32, false), (3, true), (32, true)] {
             let mask = if bits == 32 {
                 u32::MAX
             } else {
                 (1 << bits) - 1
             };
             let h = |s: &str| name_hash(s) & mask;
-            let mut t = NameTable::<Var>::new();
+            let mut table = NameTable::<Var>::new();
+            let mut name_set = NameSet::<Var>::with_capacity(1);
             let mut names: Vec<String> = Vec::new();
             for i in 0..5000 {
                 let s = format!("v{}", (i * 7919) % 3000);
-                let found = t.find(h(&s), |v: Var| names[v.index()] == s);
-                let brute = names.iter().position(|n| *n == s).map(Var::new);
-                assert_eq!(found, brute, "{s}");
-                if found.is_none() {
-                    t.insert(h(&s), Var::new(names.len()));
-                    names.push(s);
-                }
-            }
-            assert_eq!(names.len(), 3000);
-        }
-    }
-
-    /// [`NameSet`] the same way, from a capacity of one so that it grows
-    /// (rehashing through `hash_of`) many times.
-    #[test]
-    fn name_set_finds_exactly_the_names_inserted() {
-        for bits in [3u32, 32] {
-            let mask = if bits == 32 {
-                u32::MAX
-            } else {
-                (1 << bits) - 1
-            };
-            let h = |s: &str| name_hash(s) & mask;
-            let mut t = NameSet::<Var>::with_capacity(1);
-            let mut names: Vec<String> = Vec::new();
-            for i in 0..5000 {
-                let s = format!("v{}", (i * 7919) % 3000);
-                let found = t.find(h(&s), |v: Var| names[v.index()] == s);
+                let same = |v: Var| names[v.index()] == s;
+                let found = match set {
+                    false => table.find(h(&s), same),
+                    true => name_set.find(h(&s), same),
+                };
                 let brute = names.iter().position(|n| *n == s).map(Var::new);
                 assert_eq!(found, brute, "{s}");
                 if found.is_none() {
                     let k = Var::new(names.len());
                     names.push(s.clone());
-                    t.insert(h(&s), k, |v: Var| h(&names[v.index()]));
+                    match set {
+                        false => table.insert(h(&s), k),
+                        true => name_set.insert(h(&s), k, |v: Var| h(&names[v.index()])),
+                    }
                 }
             }
             assert_eq!(names.len(), 3000);
