@@ -12,8 +12,8 @@ pub struct Source {
     /// Where its lines end, built at the first error reported: each later
     /// one finds its line without counting from the start.
     lines: std::cell::OnceCell<LineIndex>,
-    /// The file it was read from (`None`: standard input, which cannot be
-    /// read again).
+    /// The regular file it was read from (`None`: standard input, a pipe
+    /// or a device, which cannot be read again).
     path: Option<String>,
     /// While the text is released ([`Source::release`]): its length and
     /// digest, to check the file read again is the same.
@@ -49,7 +49,11 @@ pub fn read(path: &str) -> Result<Source, Failed> {
             name,
             text,
             lines: Default::default(),
-            path: (path != "-").then(|| path.to_string()),
+            // Only a regular file can be read again: standard input, a
+            // pipe (`<(...)`, `/dev/stdin`) or a device gives nothing the
+            // second time.
+            path: (path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file()))
+                .then(|| path.to_string()),
             released: None,
         }),
         Err(ReadError::Io(e)) => {
@@ -491,5 +495,24 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert!(src.restore().is_err());
         std::fs::remove_dir(&dir).unwrap();
+        // A pipe keeps its text: reading it again would give nothing.
+        #[cfg(unix)]
+        {
+            let mut child = std::process::Command::new("sh")
+                .args(["-c", "exec 3<&0; printf 'x' | cat"])
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let pipe = format!("/proc/self/fd/{}", {
+                use std::os::fd::AsRawFd;
+                child.stdout.as_ref().unwrap().as_raw_fd()
+            });
+            if std::path::Path::new(&pipe).exists() {
+                let mut src = read(&pipe).unwrap();
+                src.release();
+                assert_eq!(src.text, "x");
+            }
+            child.wait().unwrap();
+        }
     }
 }
