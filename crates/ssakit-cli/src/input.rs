@@ -302,9 +302,16 @@ impl Source {
         let (Some((len, sum)), Some(path)) = (self.released, self.path.as_deref()) else {
             return Ok(());
         };
-        let again = std::fs::read(path)
-            .ok()
-            .and_then(|b| String::from_utf8(b).ok());
+        let again = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8(bytes).ok(),
+            Err(e) => {
+                crate::stderr::errln!(
+                    "error: an error was found in {}, but it cannot be read again to show where: {e}",
+                    self.name
+                );
+                return Err(Failed(exit::INPUT));
+            }
+        };
         match again {
             Some(text) if text.len() == len && digest(text.as_bytes()) == sum => {
                 self.text = text;
