@@ -1342,6 +1342,18 @@ fn report(tag: &str, t: &Tally) {
     }
 }
 
+/// [`report`], then fails unless a third of the functions were compared
+/// at the return in some case: a harness that skips everything fails.
+fn report_compared(what: &str, t: &Tally) {
+    report(what, t);
+    assert!(
+        t.compared * 3 >= t.functions,
+        "{what}: {} of {} functions compared",
+        t.compared,
+        t.functions
+    );
+}
+
 /// `n` function indices of `bin`, drawn with a fixed seed.
 fn sample(elf: &[u8], n: usize, seed: u64) -> Vec<usize> {
     let bin = Binary::parse(elf).unwrap();
@@ -1466,14 +1478,7 @@ fn corpus_functions_compute_what_the_cpu_computes() {
             (fault_from_env(), signatures_from_env(), false),
             &mut t,
         );
-        report(&path, &t);
-        // Something was compared: a harness that skips everything fails.
-        assert!(
-            t.compared * 3 >= t.functions,
-            "{path}: {} of {} functions compared",
-            t.compared,
-            t.functions
-        );
+        report_compared(&path, &t);
         total.mismatches.extend(t.mismatches);
     }
     assert!(
@@ -1500,13 +1505,7 @@ fn corpus_go_functions_compute_what_the_cpu_computes() {
     let opts = (fault_from_env(), signatures_from_env(), false);
     run_sample(&py, &path, &elf, &sample(&elf, n, 33), 4, opts, &mut t);
     let _ = std::fs::remove_file(&out);
-    report("the Go fixture", &t);
-    assert!(
-        t.compared * 3 >= t.functions,
-        "the Go fixture: {} of {} functions compared",
-        t.compared,
-        t.functions
-    );
+    report_compared("the Go fixture", &t);
     assert!(t.mismatches.is_empty(), "{} mismatches", t.mismatches.len());
 }
 
@@ -1545,13 +1544,7 @@ fn discovered_functions_compute_what_the_cpu_computes() {
     let mut t = Tally::default();
     let opts = (fault_from_env(), signatures_from_env(), true);
     run_sample(&py, &path, &elf, &found, 4, opts, &mut t);
-    report(&format!("{path}, functions discovered"), &t);
-    assert!(
-        t.compared * 3 >= t.functions,
-        "{path}: {} of {} functions compared",
-        t.compared,
-        t.functions
-    );
+    report_compared(&format!("{path}, functions discovered"), &t);
     assert!(t.mismatches.is_empty(), "{} mismatches", t.mismatches.len());
 }
 
