@@ -567,7 +567,8 @@ impl Signatures {
 
     /// The analysis of one component `comp` of the call graph `graph`: a
     /// function that does not call itself once; the functions of a cycle
-    /// by a worklist until their parameters stop growing, each call within
+    /// in passes until their parameters stop growing (each pass in waves
+    /// of functions analysed in parallel, below), each call within
     /// the cycle reading what its callee's analyses found so far (nothing
     /// at first: a least fixpoint, parameters only ever added) and
     /// clobbering what the convention does not preserve. A cycle that
@@ -620,37 +621,72 @@ impl Signatures {
                 }
             }
         }
-        let order = callees_first(comp.len(), |x| {
+        // Waves: the members in the depth-first order, callees first (a
+        // call to a member later in it is a back edge), each in the wave
+        // after its callees' earlier in the order. A pass analyses the
+        // queued members wave by wave, those of one wave in parallel
+        // against the cycle's signatures after the waves before it; a
+        // member whose parameters grew queues its callers in the cycle,
+        // for this pass if in a later wave, else for the next. As the
+        // worklist in callees-first order it sees its callees' latest
+        // signatures but for the back edges; parameters only grow, so
+        // the passes end, and nothing depends on the threads' timing.
+        let in_cycle = |x: usize| {
             graph[comp[x]]
                 .iter()
                 .filter_map(|&w| member(w))
                 .map(|y| x_of[y])
-        });
+        };
+        let order = callees_first(comp.len(), in_cycle);
+        let mut pos = vec![0; comp.len()];
+        for (p, &x) in order.iter().enumerate() {
+            pos[x] = p;
+        }
+        let mut wave_of = vec![0usize; comp.len()];
+        for &x in &order {
+            wave_of[x] = in_cycle(x)
+                .filter(|&y| pos[y] < pos[x])
+                .map(|y| wave_of[y] + 1)
+                .max()
+                .unwrap_or(0);
+        }
+        let mut waves: Vec<Vec<usize>> =
+            vec![Vec::new(); wave_of.iter().max().map_or(0, |&w| w + 1)];
+        for &x in &order {
+            waves[wave_of[x]].push(x);
+        }
         let mut queued = vec![true; comp.len()];
-        let mut work: std::collections::VecDeque<usize> = order.into();
         let mut budget = CYCLE_ROUNDS * comp.len();
-        while let Some(x) = work.pop_front() {
-            if budget == 0 {
-                return comp.par_iter().map(|&k| once(k, &[])).collect();
-            }
-            budget -= 1;
-            queued[x] = false;
-            let f = once(comp[x], &cycle).1;
-            let m = &mut cycle[at[x]];
-            let more = m
-                .sig
-                .params
-                .union(f.sig.params.intersection(self.conv.call_reads));
-            let grew = more != m.sig.params || f.sig.fallback != m.sig.fallback;
-            m.sig.params = more;
-            m.sig.fallback = f.sig.fallback;
-            m.optional = more;
-            found[x] = Some(f);
-            if grew {
-                for &c in &callers[x] {
-                    if !queued[c] {
-                        queued[c] = true;
-                        work.push_back(c);
+        while queued.contains(&true) {
+            for wave in &waves {
+                let batch: Vec<usize> = wave.iter().copied().filter(|&x| queued[x]).collect();
+                if batch.is_empty() {
+                    continue;
+                }
+                if batch.len() > budget {
+                    return comp.par_iter().map(|&k| once(k, &[])).collect();
+                }
+                budget -= batch.len();
+                let analysed: Vec<Found> =
+                    batch.par_iter().map(|&x| once(comp[x], &cycle).1).collect();
+                for &x in &batch {
+                    queued[x] = false;
+                }
+                for (&x, f) in batch.iter().zip(analysed) {
+                    let m = &mut cycle[at[x]];
+                    let more = m
+                        .sig
+                        .params
+                        .union(f.sig.params.intersection(self.conv.call_reads));
+                    let grew = more != m.sig.params || f.sig.fallback != m.sig.fallback;
+                    m.sig.params = more;
+                    m.sig.fallback = f.sig.fallback;
+                    m.optional = more;
+                    found[x] = Some(f);
+                    if grew {
+                        for &c in &callers[x] {
+                            queued[c] = true;
+                        }
                     }
                 }
             }
