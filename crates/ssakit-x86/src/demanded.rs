@@ -42,8 +42,8 @@ pub(crate) fn demanded_bits(
     f: &Function,
     ret: impl Fn(usize, Var) -> bool,
 ) -> SecondaryMap<Var, u64> {
-    let mut bits: SecondaryMap<Var, u64> = SecondaryMap::new(0);
-    let mut def: SecondaryMap<Var, Option<Inst>> = SecondaryMap::new(None);
+    let mut bits: SecondaryMap<Var, u64> = SecondaryMap::with_capacity(f.num_vars(), 0);
+    let mut def: SecondaryMap<Var, Option<Inst>> = SecondaryMap::with_capacity(f.num_vars(), None);
     let mut work = Vec::new();
     let demand = |v: Var, m: u64, bits: &mut SecondaryMap<Var, u64>, work: &mut Vec<Var>| {
         if bits[v] | m != bits[v] {

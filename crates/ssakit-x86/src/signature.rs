@@ -1005,10 +1005,10 @@ impl Signatures {
         demanded: Option<&SecondaryMap<Var, bool>>,
     ) -> Unknown {
         let mut out = Unknown {
-            skip: SecondaryMap::new(0),
+            skip: SecondaryMap::with_capacity(f.num_vars(), 0),
             sites: Vec::new(),
-            weak: SecondaryMap::new(0),
-            real: SecondaryMap::new(false),
+            weak: SecondaryMap::with_capacity(f.num_vars(), 0),
+            real: SecondaryMap::with_capacity(f.num_vars(), false),
         };
         let real = values.written(f, |i, k, v| {
             self.carries(f, calls, i, k).is_none_or(|(l, carries)| {
@@ -1358,7 +1358,7 @@ fn positional_reads(list: &[Loc], placed: impl Fn(Loc) -> Placed) -> LocSet {
 /// values it is formed from (`mov rsi, [rcx+0x10]`: `rcx`).
 fn addresses(f: &Function) -> SecondaryMap<Var, bool> {
     use ssakit::ir::Opcode;
-    let mut def: SecondaryMap<Var, Option<Inst>> = SecondaryMap::new(None);
+    let mut def: SecondaryMap<Var, Option<Inst>> = SecondaryMap::with_capacity(f.num_vars(), None);
     let mut work = Vec::new();
     for &b in f.layout() {
         for &i in f.block_insts(b) {
@@ -1381,7 +1381,7 @@ fn addresses(f: &Function) -> SecondaryMap<Var, bool> {
             }
         }
     }
-    let mut address = SecondaryMap::new(false);
+    let mut address = SecondaryMap::with_capacity(f.num_vars(), false);
     while let Some(v) = work.pop() {
         if address[v] {
             continue;
@@ -1424,7 +1424,7 @@ fn moved_into(f: &Function, real: &SecondaryMap<Var, bool>) -> SecondaryMap<Var,
     let mut moved = real.clone();
     // Whether a copy's value was loaded from a slot, directly or through
     // the lifter's temporaries (`q1 = s24`, `rcx = q1`).
-    let mut loaded = SecondaryMap::new(false);
+    let mut loaded = SecondaryMap::with_capacity(f.num_vars(), false);
     for &b in f.layout() {
         for &i in f.block_insts(b) {
             if let InstData::Copy {
@@ -1510,8 +1510,8 @@ impl Values {
     /// Both fixpoints, by rounds over the copies and phis in layout
     /// order until nothing changes.
     fn of(f: &Function) -> Values {
-        let mut origin = SecondaryMap::new(Origin::Other);
-        let mut may_be = SecondaryMap::new(LocSet::EMPTY);
+        let mut origin = SecondaryMap::with_capacity(f.num_vars(), Origin::Other);
+        let mut may_be = SecondaryMap::with_capacity(f.num_vars(), LocSet::EMPTY);
         for (l, &p) in LocSet::ALL.iter().zip(f.params()) {
             origin[p] = Origin::Entry(l);
             may_be[p] = LocSet::of(&[l]);
@@ -1580,7 +1580,7 @@ impl Values {
             origin,
             may_be,
             constant,
-            demanded: SecondaryMap::new(!0),
+            demanded: SecondaryMap::with_capacity(f.num_vars(), !0),
             address: addresses(f),
         }
     }
@@ -1603,7 +1603,7 @@ impl Values {
     /// value becoming constant only once all its sources are the same
     /// constant (pessimistic: a loop-carried constant stays unknown).
     fn constants(f: &Function, moves: &[Inst]) -> SecondaryMap<Var, Option<i64>> {
-        let mut k: SecondaryMap<Var, Option<i64>> = SecondaryMap::new(None);
+        let mut k: SecondaryMap<Var, Option<i64>> = SecondaryMap::with_capacity(f.num_vars(), None);
         let of = |o: Operand, k: &SecondaryMap<Var, Option<i64>>| match o {
             Operand::Const(c) => Some(c),
             Operand::Var(v) => k[v],
@@ -1649,7 +1649,7 @@ impl Values {
         f: &Function,
         carries: impl Fn(Inst, usize, Var) -> bool,
     ) -> SecondaryMap<Var, bool> {
-        let mut real = SecondaryMap::new(false);
+        let mut real = SecondaryMap::with_capacity(f.num_vars(), false);
         let mut moves = Vec::new();
         for &b in f.layout() {
             for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
@@ -1711,9 +1711,9 @@ impl Values {
         unknown: &Unknown,
         stores: fn(&str) -> bool,
     ) -> (SecondaryMap<Var, bool>, SecondaryMap<Var, Option<Inst>>) {
-        let mut used = SecondaryMap::new(false);
+        let mut used = SecondaryMap::with_capacity(f.num_vars(), false);
         let mut work = Vec::new();
-        let why: RefCell<SecondaryMap<Var, Option<Inst>>> = RefCell::new(SecondaryMap::new(None));
+        let why: RefCell<SecondaryMap<Var, Option<Inst>>> = RefCell::new(SecondaryMap::with_capacity(f.num_vars(), None));
         let root: Cell<Option<Inst>> = Cell::new(None);
         let mark = |v: Var, used: &mut SecondaryMap<Var, bool>, work: &mut Vec<Var>| {
             if !used[v] {
@@ -1722,7 +1722,7 @@ impl Values {
                 work.push(v);
             }
         };
-        let mut defs: SecondaryMap<Var, Option<ssakit::ir::Inst>> = SecondaryMap::new(None);
+        let mut defs: SecondaryMap<Var, Option<ssakit::ir::Inst>> = SecondaryMap::with_capacity(f.num_vars(), None);
         let mut weak_roots = Vec::new();
         for &b in f.layout() {
             for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
@@ -1806,7 +1806,7 @@ impl Values {
         // An argument of an unknown callee that the function wrote on some
         // path uses only the values it wrote that reach it (through copies
         // and phis), never an entry value merged with them.
-        let mut weak = SecondaryMap::new(false);
+        let mut weak = SecondaryMap::with_capacity(f.num_vars(), false);
         while let Some(v) = weak_roots.pop() {
             if !unknown.real[v] || weak[v] {
                 continue;
