@@ -1010,18 +1010,35 @@ impl Signatures {
             weak: SecondaryMap::with_capacity(f.num_vars(), 0),
             real: SecondaryMap::with_capacity(f.num_vars(), false),
         };
+        // Per call (the last one asked about, as `written` asks about
+        // each result of an instruction in turn): its clobbers in result
+        // order, its callee's results, whether the callee is known.
+        let last: RefCell<(Option<Inst>, Option<CallResults>)> = RefCell::new((None, None));
         let real = values.written(f, |i, k, v| {
-            self.carries(f, calls, i, k).is_none_or(|(l, carries)| {
-                carries
-                    && (l == Loc::RAX
-                        || self.known(calls, i).is_some()
-                        || demanded.is_some_and(|d| d[v]))
+            let mut last = last.borrow_mut();
+            if last.0 != Some(i) {
+                *last = (Some(i), self.call_results(f, calls, i));
+            }
+            let Some((locs, results, known)) = &last.1 else {
+                return true;
+            };
+            locs.get(k).is_none_or(|&l| {
+                results.contains(l) && (l == Loc::RAX || *known || demanded.is_some_and(|d| d[v]))
             })
         });
         let moved = moved_into(f, &real);
         let mut locs: Vec<Loc> = Vec::new();
         for &b in f.layout() {
             for &i in f.block_insts(b) {
+                // Only calls, system calls and indirect calls and jumps
+                // are calls here.
+                match f.inst(i) {
+                    InstData::Call { .. } => {}
+                    InstData::Op { op, .. }
+                        if matches!(f.operator_name(*op), "x86.syscall.x")
+                            || is_indirect(f.operator_name(*op)) => {}
+                    _ => continue,
+                }
                 let site = (calls.site)(i);
                 if let InstData::Op { op, args, .. } = f.inst(i) {
                     if f.operator_name(*op) == "x86.syscall.x" {
@@ -1169,30 +1186,28 @@ impl Signatures {
         out
     }
 
-    /// For result `k` of call or indirect call `i`: its location and
-    /// whether it is one of the callee's results rather than a clobber;
-    /// `None` for other instructions.
-    fn carries(
-        &self,
-        f: &Function,
-        calls: &CallSites<'_>,
-        i: Inst,
-        k: usize,
-    ) -> Option<(Loc, bool)> {
-        let (clobbers, results) = match f.inst(i) {
+    /// What call or indirect call `i` defines: the locations it
+    /// clobbers, in the order of its results; those of them that are
+    /// its callee's results rather than clobbers; whether the callee's
+    /// signature is known. `None` for other instructions.
+    fn call_results(&self, f: &Function, calls: &CallSites<'_>, i: Inst) -> Option<CallResults> {
+        let (clobbers, results, known) = match f.inst(i) {
             InstData::Call { .. } => match self.known(calls, i) {
-                Some(s) => (s.clobbers(), s.results),
-                None => (self.conv.call_writes, self.conv.results),
+                Some(s) => (s.clobbers(), s.results, true),
+                None => (self.conv.call_writes, self.conv.results, false),
             },
             InstData::Op { op, .. } if is_indirect(f.operator_name(*op)) => {
-                (self.conv.call_writes, self.conv.results)
+                (self.conv.call_writes, self.conv.results, false)
             }
             _ => return None,
         };
-        let l = clobbers.iter().nth(k)?;
-        Some((l, results.contains(l)))
+        Some((clobbers.iter().collect(), results, known))
     }
 }
+
+/// [`Signatures::call_results`]: the clobbered locations in result
+/// order, the callee's results among them, whether the callee is known.
+type CallResults = (Vec<Loc>, LocSet, bool);
 
 /// How the calls of a function under analysis are found: the callee of a
 /// direct call, the address of an instruction, the registers each
@@ -1713,7 +1728,8 @@ impl Values {
     ) -> (SecondaryMap<Var, bool>, SecondaryMap<Var, Option<Inst>>) {
         let mut used = SecondaryMap::with_capacity(f.num_vars(), false);
         let mut work = Vec::new();
-        let why: RefCell<SecondaryMap<Var, Option<Inst>>> = RefCell::new(SecondaryMap::with_capacity(f.num_vars(), None));
+        let why: RefCell<SecondaryMap<Var, Option<Inst>>> =
+            RefCell::new(SecondaryMap::with_capacity(f.num_vars(), None));
         let root: Cell<Option<Inst>> = Cell::new(None);
         let mark = |v: Var, used: &mut SecondaryMap<Var, bool>, work: &mut Vec<Var>| {
             if !used[v] {
@@ -1722,7 +1738,8 @@ impl Values {
                 work.push(v);
             }
         };
-        let mut defs: SecondaryMap<Var, Option<ssakit::ir::Inst>> = SecondaryMap::with_capacity(f.num_vars(), None);
+        let mut defs: SecondaryMap<Var, Option<ssakit::ir::Inst>> =
+            SecondaryMap::with_capacity(f.num_vars(), None);
         let mut weak_roots = Vec::new();
         for &b in f.layout() {
             for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
