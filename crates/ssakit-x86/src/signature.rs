@@ -837,9 +837,15 @@ impl Signatures {
         // an argument register the function never writes (`mov [rdi+8],
         // rsi`, rsi preserved as it is untouched) stores a parameter.
         let saves = self.conv.preserved;
-        let (used, _) = values.used(f, results, saves, &all, &first, is_store);
-        let unknown = self.unknown_calls(f, calls, &values, Some(&used));
-        let (used, why) = values.used(f, results, saves, &all, &unknown, is_store);
+        let (used, why) = values.used(f, results, saves, &all, &first, is_store);
+        let (unknown, used, why) = match first.asked_demanded {
+            true => {
+                let unknown = self.unknown_calls(f, calls, &values, Some(&used));
+                let (used, why) = values.used(f, results, saves, &all, &unknown, is_store);
+                (unknown, used, why)
+            }
+            false => (first, used, why),
+        };
         if std::env::var_os("SSAKIT_SIGNATURE_WHY").is_some() {
             self.explain(f, calls, &used, &why);
         }
@@ -1009,11 +1015,13 @@ impl Signatures {
             sites: Vec::new(),
             weak: SecondaryMap::with_capacity(f.num_vars(), 0),
             real: SecondaryMap::with_capacity(f.num_vars(), false),
+            asked_demanded: false,
         };
         // Per call (the last one asked about, as `written` asks about
         // each result of an instruction in turn): its clobbers in result
         // order, its callee's results, whether the callee is known.
         let last: RefCell<(Option<Inst>, Option<CallResults>)> = RefCell::new((None, None));
+        let asked = Cell::new(false);
         let real = values.written(f, |i, k, v| {
             let mut last = last.borrow_mut();
             if last.0 != Some(i) {
@@ -1023,7 +1031,11 @@ impl Signatures {
                 return true;
             };
             locs.get(k).is_none_or(|&l| {
-                results.contains(l) && (l == Loc::RAX || *known || demanded.is_some_and(|d| d[v]))
+                results.contains(l)
+                    && (l == Loc::RAX || *known || {
+                        asked.set(true);
+                        demanded.is_some_and(|d| d[v])
+                    })
             })
         });
         let moved = moved_into(f, &real);
@@ -1111,6 +1123,7 @@ impl Signatures {
             }
         }
         out.real = real;
+        out.asked_demanded = asked.get();
         out
     }
 
@@ -1269,6 +1282,10 @@ struct Unknown {
     weak: SecondaryMap<Inst, u64>,
     /// Whether each value was written by the function ([`Values::written`]).
     real: SecondaryMap<Var, bool>,
+    /// Whether `real` asked the values demanded by a first round (a
+    /// result of an unknown callee other than `rax`): if not, a second
+    /// round finds the same.
+    asked_demanded: bool,
 }
 
 /// The operands of a `syscall` (reading `reads`, in their order) that
@@ -2183,6 +2200,7 @@ mod tests {
                 sites: Vec::new(),
                 weak: SecondaryMap::new(0),
                 real: values.written(&f, |_, _, _| true),
+                asked_demanded: false,
             };
             let all = [Loc::RDX, Loc::RAX, Loc::CF];
             let (used, _) = values.used(&f, LocSet::EMPTY, LocSet::EMPTY, &all, &unknown, is_store);
@@ -2215,6 +2233,7 @@ mod tests {
                 sites: Vec::new(),
                 weak: SecondaryMap::new(0),
                 real: values.written(&f, |_, _, _| true),
+                asked_demanded: false,
             };
             let (used, _) = values.used(&f, results, LocSet::EMPTY, &all, &unknown, is_store);
             let rdx = f.params()[0];
