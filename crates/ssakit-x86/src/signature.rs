@@ -855,11 +855,15 @@ impl Signatures {
                 params.insert(l);
             }
         }
-        let (beyond_stores, _) = values.used(f, results, LocSet::ALL, &all, &unknown, is_any_store);
         let mut optional = LocSet::EMPTY;
-        for (&l, &p) in all.iter().zip(f.params()) {
-            if params.contains(l) && !beyond_stores[p] && l.kind() != crate::regs::LocKind::Flag {
-                optional.insert(l);
+        if !params.is_empty() {
+            let (beyond_stores, _) =
+                values.used(f, results, LocSet::ALL, &all, &unknown, is_any_store);
+            for (&l, &p) in all.iter().zip(f.params()) {
+                if params.contains(l) && !beyond_stores[p] && l.kind() != crate::regs::LocKind::Flag
+                {
+                    optional.insert(l);
+                }
             }
         }
         let mut reads_after = Vec::new();
