@@ -17,8 +17,8 @@
 //! lifted esbuild 667 → 796 MB), and modules of small functions gain no
 //! time (their tables are under the first threshold anyway). Asking for
 //! it only after parsing, and only for large functions, kept the memory
-//! and lost the time too: the gain is in the passes' tables taking pages
-//! that the parse already touched. Other allocators, and other platforms,
+//! and lost the time too (probably: the passes' tables then take pages
+//! that the parse touched and freed; not verified). Other allocators, and other platforms,
 //! are left alone.
 
 /// Makes `malloc` serve every request from its heap, never from a
