@@ -10,6 +10,7 @@ mod cmd;
 mod echo;
 mod exit;
 mod format;
+mod heap;
 mod input;
 mod json;
 mod out;

@@ -54,6 +54,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failed> {
+    // Destruction's passes each build and drop tables sized by the
+    // function (see `heap`).
+    crate::heap::keep_freed_memory();
     let (out, mut inp) = crate::format::open(&a.input, &a.out.output)?;
     let opts = a.mode.options();
     let mut done = transform(

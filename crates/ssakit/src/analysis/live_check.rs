@@ -50,9 +50,11 @@ const NIL: u32 = u32::MAX;
 
 /// In `memo`, the flags of a length: the list is kept (the variable was
 /// explored; all zero otherwise, so that the table costs memory only where
-/// used), and sorted.
+/// used), and sorted; or kept as a bit per block in `out_bits` instead (a
+/// list longer than the bitset), starting at the word the start names.
 const KEPT: u32 = 1 << 30;
 const SORTED: u32 = 1 << 31;
+const BITS: u32 = 1 << 29;
 
 /// Liveness questions about the variables of one strict SSA function.
 ///
@@ -63,7 +65,9 @@ const SORTED: u32 = 1 << 31;
 /// `v`; `memo[v]`, once `v` is explored and
 /// kept, the range of `live_out` holding the blocks where `v` is live-out
 /// (start, and length with the `KEPT` flag, and `SORTED` once
-/// sorted); `out_mark`
+/// sorted), or, with the `KEPT | BITS` flags, the first of the
+/// `blocks / 64` words of `out_bits` holding them as a bitset (when
+/// that is smaller than the list); `out_mark`
 /// the live-out blocks of the variable `current`, the last explored.
 ///
 /// # Example
@@ -111,6 +115,7 @@ pub struct LiveCheck {
     phi_uses: Csr<Var, u32>,
     memo: Vec<(u32, u32)>,
     live_out: Vec<u32>,
+    out_bits: Vec<u64>,
     current: u32,
     // Scratch of the exploration.
     stack: Vec<u32>,
@@ -344,6 +349,7 @@ impl LiveCheck {
             phi_uses,
             memo: vec![(0, 0); nv],
             live_out: Vec::new(),
+            out_bits: Vec::new(),
             current: NIL,
             stack: Vec::new(),
             explored_blocks: 0,
@@ -412,6 +418,9 @@ impl LiveCheck {
             let m = self.memo[v.index()];
             if m.1 & KEPT == 0 {
                 self.explore_into(v, true);
+            } else if m.1 & BITS != 0 {
+                let word = self.out_bits[m.0 as usize + b.index() / 64];
+                return word >> (b.index() % 64) & 1 != 0;
             } else {
                 let (start, len) = (m.0 as usize, (m.1 & !(KEPT | SORTED)) as usize);
                 let list = &mut self.live_out[start..start + len];
@@ -561,7 +570,21 @@ impl LiveCheck {
             }
         }
         if keep {
-            self.memo[vi] = (start as u32, KEPT | (self.live_out.len() - start) as u32);
+            let len = self.live_out.len() - start;
+            let words = self.marks.len().div_ceil(64);
+            if len > 2 * words {
+                // A bitset is smaller than the list, and needs no sort.
+                let at = self.out_bits.len();
+                self.out_bits.resize(at + words, 0);
+                let bits = &mut self.out_bits[at..];
+                for &b in &self.live_out[start..] {
+                    bits[b as usize / 64] |= 1 << (b % 64);
+                }
+                self.live_out.truncate(start);
+                self.memo[vi] = (at as u32, KEPT | BITS);
+            } else {
+                self.memo[vi] = (start as u32, KEPT | len as u32);
+            }
         }
     }
 }
@@ -608,6 +631,17 @@ exit:
                 assert_eq!(check.is_live_out(v, b), live.is_live_out(b, v), "{v} {b}");
             }
         }
+        // Variable after variable, so that each answer after the first
+        // comes from what was kept: a list, or a bitset for `n` (live out
+        // of three of the four blocks, more than the bitset's two lists'
+        // worth).
+        for b in f.blocks() {
+            for v in f.vars() {
+                assert_eq!(check.is_live_out(v, b), live.is_live_out(b, v), "{v} {b}");
+            }
+        }
+        assert_ne!(check.memo[n.index()].1 & BITS, 0);
+        assert_eq!(check.memo[j.index()].1 & BITS, 0);
         assert_eq!(check.last_use_in(n, body), Some(Point::before(body, 1)));
         assert!(check.is_live_after(n, Point::after(body, 0)));
         assert!(check.is_live_after(n, Point::after(body, 1)), "live out");
