@@ -132,6 +132,7 @@
 //! ```
 
 use crate::binary::{Binary, FuncInfo};
+use crate::capture::{Lent, Summary};
 use crate::cfg::{recover, End, FuncCfg, Target};
 use crate::conv::Convention;
 use crate::lift::{self, CallModel, Callees, Lifted, Origins};
@@ -321,6 +322,10 @@ pub struct Signatures {
     /// The PLT stubs an IFUNC's resolver fills ([`Binary::plt_resolver`]):
     /// (stub, the functions the resolver may return), sorted.
     ifunc: Vec<(u64, Vec<usize>)>,
+    /// Per function, what it does with its pointer arguments and its
+    /// caller's frame ([`crate::capture`]; with `stack` only, else it
+    /// captures all).
+    captures: Vec<Summary>,
 }
 
 impl Found {
@@ -331,6 +336,7 @@ impl Found {
             reads_after: Vec::new(),
             sites: Vec::new(),
             optional: LocSet::EMPTY,
+            captures: Summary::default(),
         }
     }
 }
@@ -344,6 +350,9 @@ struct Found {
     sites: Vec<(u64, LocSet)>,
     /// Its optional parameters ([`Signatures`]'s `optional`).
     optional: LocSet,
+    /// What it does with its pointer arguments ([`Signatures`]'s
+    /// `captures`).
+    captures: Summary,
 }
 
 impl Signatures {
@@ -369,6 +378,7 @@ impl Signatures {
             optional: vec![LocSet::EMPTY; funcs.len()],
             plt: Vec::new(),
             ifunc: Vec::new(),
+            captures: vec![Summary::default(); funcs.len()],
         };
         let mut plt: Vec<(u64, usize)> = (bin.plt_stubs())
             .filter_map(|stub| Some((stub, sigs.index(bin.plt_definition(stub)?)?)))
@@ -403,6 +413,7 @@ impl Signatures {
                 }
                 sigs.sites.extend(f.sites);
                 sigs.optional[k] = f.optional;
+                sigs.captures[k] = f.captures;
                 sigs.sigs[k] = Some(f.sig);
             }
         }
@@ -691,9 +702,13 @@ impl Signatures {
             }
         }
         let mut stack_params = Vec::new();
+        let lent = match stack {
+            true => self.lent(cfg),
+            false => Lent::default(),
+        };
         if stack {
             stack_params = crate::slots::stack_arguments(&f, &frame);
-            crate::slots::promote_in(&mut f, &mut origins, &frame);
+            crate::slots::promote_in(&mut f, &mut origins, &frame, &lent);
         }
         let copts = construct::Options {
             flavor: Flavor::Pruned,
@@ -750,6 +765,20 @@ impl Signatures {
         };
         let mut found = self.of_ssa(&f, &calls);
         found.sig.stack_params = stack_params;
+        if stack {
+            let all: Vec<Loc> = LocSet::ALL.iter().collect();
+            // What a caller reads after the call: the convention's results
+            // and the registers it preserves (a caller-saved register is
+            // not read before it is written again).
+            let returned = self.conv.results.union(self.conv.preserved);
+            found.captures = crate::capture::captured(&f, &origins, &lent, &all, returned);
+            // An argument register whose entry value it does not use, it
+            // cannot capture.
+            if !found.sig.fallback {
+                let unused = crate::capture::POINTER_ARGS.difference(found.sig.params);
+                found.captures.nocapture = found.captures.nocapture.union(unused);
+            }
+        }
         // The saved argument registers are unnamed only if the function
         // uses them no other way (all optional).
         let ints = saved.intersection(LocSet::GPRS);
@@ -844,6 +873,7 @@ impl Signatures {
             reads_after,
             sites: unknown.sites,
             optional,
+            captures: Summary::default(),
         }
     }
 
@@ -1115,6 +1145,14 @@ impl Signatures {
     /// The direct calls and tail jumps of a recovered function: (the
     /// instruction's address, (the callee's index, whether through the
     /// PLT: [`Signatures::target`])), sorted.
+    /// What the callees of `cfg`'s direct calls (and tail jumps) do not
+    /// capture, as analysed so far ([`crate::capture`]; a callee not yet
+    /// analysed, in the cycle under analysis, captures).
+    pub(crate) fn lent(&self, cfg: &FuncCfg) -> Lent {
+        let sites = self.call_sites(cfg).into_iter();
+        Lent::new(sites.map(|(a, (k, _))| (a, self.captures[k].clone())).collect())
+    }
+
     fn call_sites(&self, cfg: &FuncCfg) -> Vec<(u64, (usize, bool))> {
         let mut out: Vec<(u64, (usize, bool))> = cfg
             .insts
@@ -2041,6 +2079,7 @@ mod tests {
             optional: Vec::new(),
             plt: Vec::new(),
             ifunc: Vec::new(),
+            captures: Vec::new(),
         };
         let values = Values::of(&f);
         let mut real = SecondaryMap::new(false);
@@ -2213,6 +2252,7 @@ mod tests {
             optional: vec![LocSet::EMPTY],
             plt: vec![(0x50, 0)],
             ifunc: Vec::new(),
+            captures: vec![Summary::default()],
         };
         for (plt, jumps, passes) in [
             (true, [0x10], true),
