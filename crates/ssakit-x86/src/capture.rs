@@ -459,8 +459,17 @@ pub(crate) fn captured(
             out = out.union(regs);
         }
     }
-    let stack_reads = (!flow.escapes).then(|| {
-        let mut r = flow.reads.clone();
+    // Its own loads of the caller's frame, and its callees' (a tail call
+    // passes the caller's stack arguments on).
+    let mut reads = Some(flow.reads.clone());
+    for &(sp, site) in &flow.calls {
+        match (lent.stack_reads(site), reads.as_mut()) {
+            (Some(words), Some(r)) => r.extend(words.iter().map(|w| sp + w).filter(|&c| c >= 8)),
+            (None, _) if sp + 8 + CALL_ARGUMENT_WINDOW > 8 => reads = None,
+            _ => {}
+        }
+    }
+    let stack_reads = reads.filter(|_| !flow.escapes).map(|mut r| {
         r.sort_unstable();
         r.dedup();
         r
