@@ -68,6 +68,15 @@
 //! * a store through a frame address at an unknown offset, or one no
 //!   slot describes (a vector store to the frame), for every slot.
 //!
+//! A frame address passed to a call only in argument registers its
+//! callee never captures (the callee's [`crate::capture`] summary, known
+//! with the signatures: [`promote_signed`]) is *lent*, not escaped: the
+//! callee may write its object while it runs, and no copy of the address
+//! is left afterwards, so the object's slots go stale at the calls it is
+//! lent to (and at the points above if it also escapes), not at the other
+//! calls, opaque operations or stores through non-frame pointers. `&hbuf`
+//! passed to `crc32` is the case of zlib's `inflate`.
+//!
 //! This is a must problem, forward, one bit per guarded slot
 //! (`available_loads`). A load of a slot whose own variable is not
 //! available, inside a wider guarded slot whose variable is (a 4-byte
