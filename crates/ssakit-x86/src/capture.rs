@@ -46,9 +46,9 @@
 //!
 //! [`Signatures::infer`]: crate::signature::Signatures::infer
 
+use crate::frame::CALL_ARGUMENT_WINDOW;
 use crate::lift::Origins;
 use crate::regs::{Loc, LocSet};
-use crate::slots::CALL_ARGUMENT_WINDOW;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Function, Inst, InstData, Opcode, Operand, Terminator, Type, Var};
 
@@ -305,17 +305,24 @@ impl Flow {
                             _ => None,
                         };
                         let off = match (code, args) {
-                            (Opcode::I64Add, &[x, y]) => match (self.at(x), k(y), k(x), self.at(y)) {
+                            (Opcode::I64Add, &[x, y]) => match (self.at(x), k(y), k(x), self.at(y))
+                            {
                                 (Offset::At(c), Some(k), _, _) | (_, _, Some(k), Offset::At(c)) => {
                                     Offset::At(c.wrapping_add(k))
                                 }
-                                _ => args.iter().fold(Offset::Other, |a, &o| a.join(lost(self.at(o)))),
+                                _ => args
+                                    .iter()
+                                    .fold(Offset::Other, |a, &o| a.join(lost(self.at(o)))),
                             },
                             (Opcode::I64Sub, &[x, y]) => match (self.at(x), k(y)) {
                                 (Offset::At(c), Some(k)) => Offset::At(c.wrapping_sub(k)),
-                                _ => args.iter().fold(Offset::Other, |a, &o| a.join(lost(self.at(o)))),
+                                _ => args
+                                    .iter()
+                                    .fold(Offset::Other, |a, &o| a.join(lost(self.at(o)))),
                             },
-                            _ => args.iter().fold(Offset::Other, |a, &o| a.join(lost(self.at(o)))),
+                            _ => args
+                                .iter()
+                                .fold(Offset::Other, |a, &o| a.join(lost(self.at(o)))),
                         };
                         f.for_each_def(i, |d| self.define(f, d, regs, off));
                     }
@@ -446,12 +453,14 @@ pub(crate) fn captured(
         }
     }
     let read_by_call = |c: i64, bytes: u8| {
-        flow.calls.iter().any(|&(s, site)| match lent.stack_reads(site) {
-            Some(words) => words
-                .iter()
-                .any(|&w| s + w < c + bytes as i64 && c < s + w + 8),
-            None => s + 8 < c + bytes as i64 && c < s + 8 + CALL_ARGUMENT_WINDOW,
-        })
+        flow.calls
+            .iter()
+            .any(|&(s, site)| match lent.stack_reads(site) {
+                Some(words) => words
+                    .iter()
+                    .any(|&w| s + w < c + bytes as i64 && c < s + w + 8),
+                None => s + 8 < c + bytes as i64 && c < s + 8 + CALL_ARGUMENT_WINDOW,
+            })
     };
     let mut out = flow.out;
     for &(c, bytes, regs) in &flow.own {

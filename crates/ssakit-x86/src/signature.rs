@@ -1150,7 +1150,11 @@ impl Signatures {
     /// analysed, in the cycle under analysis, captures).
     pub(crate) fn lent(&self, cfg: &FuncCfg) -> Lent {
         let sites = self.call_sites(cfg).into_iter();
-        Lent::new(sites.map(|(a, (k, _))| (a, self.captures[k].clone())).collect())
+        Lent::new(
+            sites
+                .map(|(a, (k, _))| (a, self.captures[k].clone()))
+                .collect(),
+        )
     }
 
     fn call_sites(&self, cfg: &FuncCfg) -> Vec<(u64, (usize, bool))> {
@@ -1954,6 +1958,35 @@ pub fn lift_with_signatures(
     let cfg = recover(bin, info);
     let lifted = lift_signed(bin, info, &cfg, opts, sigs);
     Lifted::of(bin, info, &cfg, lifted)
+}
+
+/// [`crate::slots::promote`] of `info` of `bin`, lifted with the
+/// signatures `sigs` (found with `stack`: [`Signatures::infer`]), which
+/// also say which pointer arguments each callee never captures (LLVM's
+/// `nocapture`, in the private module `capture`): a
+/// frame address passed only to such callees is *lent*, and its object
+/// may change at those calls, not at the other points that may write
+/// through a pointer (what `x86 stats --stack --signatures` does).
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let sigs = ssakit_x86::signature::Signatures::infer(&bin, true);
+/// let info = bin.functions().iter().find(|f| f.name == "main").unwrap();
+/// let opts = ssakit_x86::lift::Options { semantics: true };
+/// let mut l = ssakit_x86::signature::lift_with_signatures(&bin, info, &opts, &sigs);
+/// let p = ssakit_x86::signature::promote_signed(&mut l.func, &mut l.origins, &bin, info, &sigs);
+/// assert!(p.lost.is_none() && p.promoted > 0);
+/// ```
+pub fn promote_signed(
+    f: &mut Function,
+    origins: &mut Origins,
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    sigs: &Signatures,
+) -> crate::slots::Promotion {
+    let lent = sigs.lent(&recover(bin, info));
+    crate::slots::promote_lending(f, origins, &lent)
 }
 
 /// [`lift::lift_with_origins`] with the signatures `sigs`.

@@ -69,8 +69,8 @@
 //!   slot describes (a vector store to the frame), for every slot.
 //!
 //! A frame address passed to a call only in argument registers its
-//! callee never captures (the callee's [`crate::capture`] summary, known
-//! with the signatures: [`promote_signed`]) is *lent*, not escaped: the
+//! callee never captures (the callee's summary, LLVM's `nocapture`, known
+//! with the signatures: [`promote_signed`](crate::signature::promote_signed)) is *lent*, not escaped: the
 //! callee may write its object while it runs, and no copy of the address
 //! is left afterwards, so the object's slots go stale at the calls it is
 //! lent to (and at the points above if it also escapes), not at the other
@@ -121,24 +121,15 @@
 //! assert!(ssakit::text::print_function(&l.func).contains("s8 = "));
 //! ```
 
-use crate::binary::{Binary, FuncInfo};
 use crate::capture::{self, Lent};
 use crate::frame::{self, value, Frame, Lost, Value};
 use crate::lift::Origins;
 use crate::regs::LocSet;
-use crate::signature::Signatures;
 use ssakit::ir::{
     Block, Effects, Function, Inst, InstData, Opcode, Operand, Terminator, Type, Var,
 };
 
-/// The bytes above a call's `rsp + 8` whose promoted slots are written
-/// through (16 stack arguments of 8 bytes), where the callee may read its
-/// stack arguments.
-///
-/// ```
-/// assert_eq!(ssakit_x86::slots::CALL_ARGUMENT_WINDOW, 128);
-/// ```
-pub const CALL_ARGUMENT_WINDOW: i64 = 128;
+pub use crate::frame::CALL_ARGUMENT_WINDOW;
 
 /// Why an access of the frame stays memory.
 ///
@@ -581,8 +572,7 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) -> Vec<(usize, i64, i64
             .unwrap_or(0)
     };
     let objects = |starts: &mut dyn Iterator<Item = i64>| {
-        let mut objects: Vec<(i64, i64)> =
-            starts.filter(|&c| c < 0).map(|c| (c, end(c))).collect();
+        let mut objects: Vec<(i64, i64)> = starts.filter(|&c| c < 0).map(|c| (c, end(c))).collect();
         objects.sort_unstable();
         objects.dedup();
         objects
@@ -788,34 +778,6 @@ fn prologue(f: &Function) -> Vec<bool> {
 /// ```
 pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
     promote_lending(f, origins, &Lent::default())
-}
-
-/// [`promote`] of `info` of `bin`, lifted with the signatures `sigs`
-/// (found with `stack`: [`Signatures::infer`]), which also say which
-/// pointer arguments each callee never captures ([`crate::capture`]): a
-/// frame address passed only to such callees is *lent*, and its object
-/// may change at those calls, not at the other points that may write
-/// through a pointer (what `x86 stats --stack --signatures` does).
-///
-/// ```
-/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
-/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
-/// let sigs = ssakit_x86::signature::Signatures::infer(&bin, true);
-/// let info = bin.functions().iter().find(|f| f.name == "main").unwrap();
-/// let opts = ssakit_x86::lift::Options { semantics: true };
-/// let mut l = ssakit_x86::signature::lift_with_signatures(&bin, info, &opts, &sigs);
-/// let p = ssakit_x86::slots::promote_signed(&mut l.func, &mut l.origins, &bin, info, &sigs);
-/// assert!(p.lost.is_none() && p.promoted > 0);
-/// ```
-pub fn promote_signed(
-    f: &mut Function,
-    origins: &mut Origins,
-    bin: &Binary<'_>,
-    info: &FuncInfo,
-    sigs: &Signatures,
-) -> Promotion {
-    let lent = sigs.lent(&crate::cfg::recover(bin, info));
-    promote_lending(f, origins, &lent)
 }
 
 /// [`promote`], `lent` saying which argument registers each direct
@@ -1361,7 +1323,8 @@ mod tests {
                    i64.store[0, 0, 0](rsi, 5)\n    q1 = i64.load[0, 0, 0](rsp)\n    \
                    rax = i64.add(q0, q1)\n    ret rax\n}\n";
         let src = format!("operator i64.add pure\n{src}");
-        let escaped = |p: &Promotion| p.left[Left::ALL.iter().position(|&w| w == Left::Escaped).unwrap()];
+        let escaped =
+            |p: &Promotion| p.left[Left::ALL.iter().position(|&w| w == Left::Escaped).unwrap()];
         // `g` captures (as any callee without a summary): both loads stay.
         let (p, text) = promoted_lending(&src, &Lent::default());
         assert_eq!((p.promoted, escaped(&p)), (1, 2), "{p:?} {text}");
@@ -1370,7 +1333,10 @@ mod tests {
         let lent = Lent::everywhere(crate::regs::LocSet::of(&[crate::regs::Loc::RDI]));
         let (p, text) = promoted_lending(&src, &lent);
         assert_eq!((p.promoted, escaped(&p)), (2, 1), "{p:?} {text}");
-        assert!(text.contains("q0 = i64.load") && text.contains("q1 = s16\n"), "{text}");
+        assert!(
+            text.contains("q0 = i64.load") && text.contains("q1 = s16\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -503,7 +503,9 @@ fn differential(
     let l = lift_with(bin, info, &Options { semantics: true });
     let mut p = l.clone();
     let promotion = match sigs {
-        Some(sigs) => slots::promote_signed(&mut p.func, &mut p.origins, bin, info, sigs),
+        Some(sigs) => {
+            ssakit_x86::signature::promote_signed(&mut p.func, &mut p.origins, bin, info, sigs)
+        }
         None => slots::promote(&mut p.func, &mut p.origins),
     };
     counts.functions += 1;
