@@ -180,6 +180,13 @@ struct Flow {
     reads: Vec<i64>,
     /// Per call: its `rsp` and site.
     calls: Vec<(i64, Option<u64>)>,
+    /// The round under way (from 1).
+    round: u32,
+    /// Per variable, the last round that read it.
+    read: SecondaryMap<Var, u32>,
+    /// The last round that read `own_all` (a load of the frame).
+    own_read: u32,
+    /// A fact already read in this round grew: another round is needed.
     changed: bool,
 }
 
@@ -210,7 +217,7 @@ impl Flow {
         if more != self.from[d] || off != self.at[d] {
             self.from[d] = more;
             self.at[d] = off;
-            self.changed = true;
+            self.changed |= self.read[d] == self.round;
         }
     }
 
@@ -225,8 +232,30 @@ impl Flow {
 
     /// One instruction's transfer: the facts it adds.
     fn transfer(&mut self, f: &Function, origins: &Origins, lent: &Lent, i: Inst) {
+        // Most operations compute flags or narrow values, which hold no
+        // pointer: their results are `Other`, whatever their operands.
+        if let InstData::Op { op, results, .. } = f.inst(i) {
+            let code = f.opcode(*op);
+            let pure = code.is_some_and(|c| c.access().is_none());
+            let narrow = |&d: &Var| !matches!(f.var_type(d), Type::I64 | Type::V128);
+            if pure && results.as_slice(f).iter().all(narrow) {
+                for &d in results.as_slice(f) {
+                    if self.at[d] == Offset::Unset {
+                        self.at[d] = Offset::Other;
+                        self.changed |= self.read[d] == self.round;
+                    }
+                }
+                return;
+            }
+        }
         let mut regs = LocSet::EMPTY;
-        f.for_each_operand(i, |o| regs = regs.union(self.from(o)));
+        let (from, read, round) = (&self.from, &mut self.read, self.round);
+        f.for_each_operand(i, |o| {
+            if let Operand::Var(v) = o {
+                regs = regs.union(from[v]);
+                read[v] = round;
+            }
+        });
         match f.inst(i) {
             InstData::Copy { dst, src } => self.define(f, *dst, regs, self.at(*src)),
             InstData::Phi { dst, args } => {
@@ -268,8 +297,10 @@ impl Flow {
                                 let r = self.from(v);
                                 if !r.is_empty() && !self.own.contains(&(c, a.bytes, r)) {
                                     self.own.push((c, a.bytes, r));
-                                    self.own_all = self.own_all.union(r);
-                                    self.changed = true;
+                                    let all = self.own_all.union(r);
+                                    self.changed |=
+                                        all != self.own_all && self.own_read == self.round;
+                                    self.own_all = all;
                                 }
                             }
                             Offset::Lost => {
@@ -289,10 +320,12 @@ impl Flow {
                                         self.reads.push((c & !7) + 8);
                                     }
                                 }
+                                self.own_read = self.round;
                                 self.own_all
                             }
                             Offset::Lost => {
                                 self.escapes = true;
+                                self.own_read = self.round;
                                 self.own_all
                             }
                         };
@@ -382,14 +415,17 @@ pub(crate) fn captured(
     returned: LocSet,
 ) -> Summary {
     let mut flow = Flow {
-        from: SecondaryMap::new(LocSet::EMPTY),
-        at: SecondaryMap::new(Offset::Unset),
+        from: SecondaryMap::with_capacity(f.num_vars(), LocSet::EMPTY),
+        at: SecondaryMap::with_capacity(f.num_vars(), Offset::Unset),
         out: LocSet::EMPTY,
         own: Vec::new(),
         own_all: LocSet::EMPTY,
         escapes: false,
         reads: Vec::new(),
         calls: Vec::new(),
+        round: 0,
+        read: SecondaryMap::with_capacity(f.num_vars(), 0),
+        own_read: 0,
         changed: true,
     };
     for &p in f.params() {
@@ -407,6 +443,7 @@ pub(crate) fn captured(
     // only grow, so what one round finds holds.
     while flow.changed {
         flow.changed = false;
+        flow.round += 1;
         flow.calls.clear();
         flow.reads.clear();
         for &b in f.layout() {
