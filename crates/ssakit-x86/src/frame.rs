@@ -56,6 +56,15 @@ use crate::lift::Origins;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Block, Function, Inst, InstData, Opcode, Operand, Type, Var};
 
+/// The bytes above a call's `rsp + 8` where its callee may read its
+/// stack arguments (16 of 8 bytes): the promoted slots there are written
+/// through ([`crate::slots`]).
+///
+/// ```
+/// assert_eq!(ssakit_x86::slots::CALL_ARGUMENT_WINDOW, 128);
+/// ```
+pub const CALL_ARGUMENT_WINDOW: i64 = 128;
+
 /// What a variable holds, relative to the entry `rsp` (the lattice of
 /// the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

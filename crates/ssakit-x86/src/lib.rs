@@ -50,6 +50,7 @@
 #![deny(missing_docs)]
 
 pub mod binary;
+mod capture;
 pub mod cfg;
 pub mod conv;
 mod demanded;

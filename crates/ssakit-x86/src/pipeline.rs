@@ -664,7 +664,8 @@ fn lift_one(
         };
         s.meaning_flag_defs = flag_defs.meaning;
         if opts.stack && opts.semantics {
-            s.stack = Some(crate::slots::promote(&mut f, &mut origins));
+            let lent = sigs.map(|g| g.lent(&cfg)).unwrap_or_default();
+            s.stack = Some(crate::slots::promote_lending(&mut f, &mut origins, &lent));
         }
         (f, origins)
     };

@@ -132,6 +132,7 @@
 //! ```
 
 use crate::binary::{Binary, FuncInfo};
+use crate::capture::{Lent, Summary};
 use crate::cfg::{recover, End, FuncCfg, Target};
 use crate::conv::Convention;
 use crate::lift::{self, CallModel, Callees, Lifted, Origins};
@@ -321,6 +322,10 @@ pub struct Signatures {
     /// The PLT stubs an IFUNC's resolver fills ([`Binary::plt_resolver`]):
     /// (stub, the functions the resolver may return), sorted.
     ifunc: Vec<(u64, Vec<usize>)>,
+    /// Per function, what it does with its pointer arguments and its
+    /// caller's frame ([`crate::capture`]; with `stack` only, else it
+    /// captures all).
+    captures: Vec<Summary>,
 }
 
 impl Found {
@@ -331,6 +336,7 @@ impl Found {
             reads_after: Vec::new(),
             sites: Vec::new(),
             optional: LocSet::EMPTY,
+            captures: Summary::default(),
         }
     }
 }
@@ -344,6 +350,9 @@ struct Found {
     sites: Vec<(u64, LocSet)>,
     /// Its optional parameters ([`Signatures`]'s `optional`).
     optional: LocSet,
+    /// What it does with its pointer arguments ([`Signatures`]'s
+    /// `captures`).
+    captures: Summary,
 }
 
 impl Signatures {
@@ -376,6 +385,7 @@ impl Signatures {
             optional: vec![LocSet::EMPTY; funcs.len()],
             plt: Vec::new(),
             ifunc: Vec::new(),
+            captures: vec![Summary::default(); funcs.len()],
         };
         let mut plt: Vec<(u64, usize)> = (bin.plt_stubs())
             .filter_map(|stub| Some((stub, sigs.index(bin.plt_definition(stub)?)?)))
@@ -410,6 +420,7 @@ impl Signatures {
                 }
                 sigs.sites.extend(f.sites);
                 sigs.optional[k] = f.optional;
+                sigs.captures[k] = f.captures;
                 sigs.sigs[k] = Some(f.sig);
             }
         }
@@ -734,9 +745,13 @@ impl Signatures {
             }
         }
         let mut stack_params = Vec::new();
+        let lent = match stack {
+            true => self.lent(cfg),
+            false => Lent::default(),
+        };
         if stack {
             stack_params = crate::slots::stack_arguments(&f, &frame);
-            crate::slots::promote_in(&mut f, &mut origins, &frame);
+            crate::slots::promote_in(&mut f, &mut origins, &frame, &lent);
         }
         let copts = construct::Options {
             flavor: Flavor::Pruned,
@@ -793,6 +808,20 @@ impl Signatures {
         };
         let mut found = self.of_ssa(&f, &calls);
         found.sig.stack_params = stack_params;
+        if stack {
+            let all: Vec<Loc> = LocSet::ALL.iter().collect();
+            // What a caller reads after the call: the convention's results
+            // and the registers it preserves (a caller-saved register is
+            // not read before it is written again).
+            let returned = self.conv.results.union(self.conv.preserved);
+            found.captures = crate::capture::captured(&f, &origins, &lent, &all, returned);
+            // An argument register whose entry value it does not use, it
+            // cannot capture.
+            if !found.sig.fallback {
+                let unused = crate::capture::POINTER_ARGS.difference(found.sig.params);
+                found.captures.nocapture = found.captures.nocapture.union(unused);
+            }
+        }
         // The saved argument registers are unnamed only if the function
         // uses them no other way (all optional).
         let ints = saved.intersection(LocSet::GPRS);
@@ -897,6 +926,7 @@ impl Signatures {
             reads_after,
             sites: unknown.sites,
             optional,
+            captures: Summary::default(),
         }
     }
 
@@ -1192,6 +1222,18 @@ impl Signatures {
     /// The direct calls and tail jumps of a recovered function: (the
     /// instruction's address, (the callee's index, whether through the
     /// PLT: [`Signatures::target`])), sorted.
+    /// What the callees of `cfg`'s direct calls (and tail jumps) do not
+    /// capture, as analysed so far ([`crate::capture`]; a callee not yet
+    /// analysed, in the cycle under analysis, captures).
+    pub(crate) fn lent(&self, cfg: &FuncCfg) -> Lent {
+        let sites = self.call_sites(cfg).into_iter();
+        Lent::new(
+            sites
+                .map(|(a, (k, _))| (a, self.captures[k].clone()))
+                .collect(),
+        )
+    }
+
     fn call_sites(&self, cfg: &FuncCfg) -> Vec<(u64, (usize, bool))> {
         let mut out: Vec<(u64, (usize, bool))> = cfg
             .insts
@@ -1999,6 +2041,35 @@ pub fn lift_with_signatures(
     Lifted::of(bin, info, &cfg, lifted)
 }
 
+/// [`crate::slots::promote`] of `info` of `bin`, lifted with the
+/// signatures `sigs` (found with `stack`: [`Signatures::infer`]), which
+/// also say which pointer arguments each callee never captures (LLVM's
+/// `nocapture`, in the private module `capture`): a
+/// frame address passed only to such callees is *lent*, and its object
+/// may change at those calls, not at the other points that may write
+/// through a pointer (what `x86 stats --stack --signatures` does).
+///
+/// ```
+/// let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+/// let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+/// let sigs = ssakit_x86::signature::Signatures::infer(&bin, true);
+/// let info = bin.functions().iter().find(|f| f.name == "main").unwrap();
+/// let opts = ssakit_x86::lift::Options { semantics: true };
+/// let mut l = ssakit_x86::signature::lift_with_signatures(&bin, info, &opts, &sigs);
+/// let p = ssakit_x86::signature::promote_signed(&mut l.func, &mut l.origins, &bin, info, &sigs);
+/// assert!(p.lost.is_none() && p.promoted > 0);
+/// ```
+pub fn promote_signed(
+    f: &mut Function,
+    origins: &mut Origins,
+    bin: &Binary<'_>,
+    info: &FuncInfo,
+    sigs: &Signatures,
+) -> crate::slots::Promotion {
+    let lent = sigs.lent(&recover(bin, info));
+    crate::slots::promote_lending(f, origins, &lent)
+}
+
 /// [`lift::lift_with_origins`] with the signatures `sigs`.
 pub(crate) fn lift_signed(
     bin: &Binary<'_>,
@@ -2122,6 +2193,7 @@ mod tests {
             optional: Vec::new(),
             plt: Vec::new(),
             ifunc: Vec::new(),
+            captures: Vec::new(),
         };
         let values = Values::of(&f);
         let mut real = SecondaryMap::new(false);
@@ -2296,6 +2368,7 @@ mod tests {
             optional: vec![LocSet::EMPTY],
             plt: vec![(0x50, 0)],
             ifunc: Vec::new(),
+            captures: vec![Summary::default()],
         };
         for (plt, jumps, passes) in [
             (true, [0x10], true),

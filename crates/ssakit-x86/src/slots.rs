@@ -68,6 +68,15 @@
 //! * a store through a frame address at an unknown offset, or one no
 //!   slot describes (a vector store to the frame), for every slot.
 //!
+//! A frame address passed to a call only in argument registers its
+//! callee never captures (the callee's summary, LLVM's `nocapture`, known
+//! with the signatures: [`promote_signed`](crate::signature::promote_signed)) is *lent*, not escaped: the
+//! callee may write its object while it runs, and no copy of the address
+//! is left afterwards, so the object's slots go stale at the calls it is
+//! lent to (and at the points above if it also escapes), not at the other
+//! calls, opaque operations or stores through non-frame pointers. `&hbuf`
+//! passed to `crc32` is the case of zlib's `inflate`.
+//!
 //! This is a must problem, forward, one bit per guarded slot
 //! (`available_loads`). A load of a slot whose own variable is not
 //! available, inside a wider guarded slot whose variable is (a 4-byte
@@ -112,20 +121,15 @@
 //! assert!(ssakit::text::print_function(&l.func).contains("s8 = "));
 //! ```
 
+use crate::capture::{self, Lent};
 use crate::frame::{self, value, Frame, Lost, Value};
 use crate::lift::Origins;
+use crate::regs::LocSet;
 use ssakit::ir::{
     Block, Effects, Function, Inst, InstData, Opcode, Operand, Terminator, Type, Var,
 };
 
-/// The bytes above a call's `rsp + 8` whose promoted slots are written
-/// through (16 stack arguments of 8 bytes), where the callee may read its
-/// stack arguments.
-///
-/// ```
-/// assert_eq!(ssakit_x86::slots::CALL_ARGUMENT_WINDOW, 128);
-/// ```
-pub const CALL_ARGUMENT_WINDOW: i64 = 128;
+pub use crate::frame::CALL_ARGUMENT_WINDOW;
 
 /// Why an access of the frame stays memory.
 ///
@@ -246,6 +250,12 @@ struct Facts {
     accesses: Vec<Access>,
     /// Frame addresses that escape.
     escapes: Vec<i64>,
+    /// Frame addresses passed to a callee that does not capture them
+    /// (*lent*: [`crate::capture`]): (the call's number, the address);
+    /// an address in `escapes` as well has escaped.
+    lent: Vec<(usize, i64)>,
+    /// The direct calls walked so far (numbered in [`Event::Call`]).
+    calls: usize,
     /// The `rsp + 8` of each call: where its stack arguments start.
     windows: Vec<i64>,
     /// A frame address of unknown offset is accessed or escapes.
@@ -263,10 +273,14 @@ enum Event {
     /// The access `accesses[k]`.
     Access(usize),
     /// A point that may write the exposed bytes of the frame (those a
-    /// pointer that left the function may reach): a call, an opaque
-    /// operation, a store through an address that is not a frame
-    /// address.
+    /// pointer that left the function may reach): an opaque operation, a
+    /// store through an address that is not a frame address.
     Exposed,
+    /// The direct call of this number: it may write the exposed bytes,
+    /// and those of the objects lent to it (a callee that does not
+    /// capture a pointer may still write through it while it runs; no
+    /// other point may, as no copy of the pointer is left).
+    Call(usize),
     /// A point that may write any byte of the frame: a store through a
     /// frame address at an unknown offset, or one no slot describes.
     Wild,
@@ -345,8 +359,14 @@ fn is_slot_access(code: Opcode) -> bool {
     )
 }
 
-/// Walks the reached blocks: accesses, escapes, calls' windows.
-fn find_facts(f: &Function, frame: &frame::Frame, rsp: Option<Var>) -> Facts {
+/// Walks the reached blocks: accesses, escapes, calls' windows; `lent`
+/// gives the argument registers a call's callee does not capture.
+fn find_facts(
+    f: &Function,
+    frame: &frame::Frame,
+    rsp: Option<Var>,
+    lent: &dyn Fn(Inst) -> LocSet,
+) -> Facts {
     let mut facts = Facts::default();
     for &b in f.layout() {
         if !frame.reached(b) {
@@ -409,11 +429,20 @@ fn find_facts(f: &Function, frame: &frame::Frame, rsp: Option<Var>) -> Facts {
                     }
                 }
                 InstData::Call { args, .. } => {
-                    facts.events.push((b, Event::Exposed));
+                    let call = facts.calls;
+                    facts.calls += 1;
+                    facts.events.push((b, Event::Call(call)));
+                    let free = lent(i);
                     for &a in args.as_slice(f) {
                         match (a, value(a, state)) {
                             (Operand::Var(v), Value::Frame(c)) if Some(v) == rsp => {
                                 facts.windows.push(c + 8)
+                            }
+                            (Operand::Var(v), Value::Frame(c))
+                                if capture::pointer_arg(f.base_name(v))
+                                    .is_some_and(|l| free.contains(l)) =>
+                            {
+                                facts.lent.push((call, c))
                             }
                             (_, v) => facts.sink(v),
                         }
@@ -434,6 +463,9 @@ struct Slot {
     left: Option<Left>,
     /// A pointer that left the function may reach its bytes.
     exposed: bool,
+    /// A pointer lent to a callee that does not capture it may reach its
+    /// bytes (during that call).
+    lent: bool,
     /// Within a variadic function's register save area ([`va_save_area_in`]).
     in_save_area: bool,
     through: bool,
@@ -481,8 +513,9 @@ fn saved_registers_bottom(facts: &Facts) -> i64 {
 }
 
 /// Decides each slot's fate from the facts (the rules of the module
-/// documentation); `slots` sorted by (offset, width), unique.
-fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
+/// documentation); `slots` sorted by (offset, width), unique. Returns
+/// the objects lent to each call: (the call's number, start, end).
+fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) -> Vec<(usize, i64, i64)> {
     let whole = if lost {
         Some(Left::Lost)
     } else if facts.aliased {
@@ -497,8 +530,12 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
         for s in slots.iter_mut() {
             s.left = Some(why);
             s.exposed = exposed;
+            s.lent = !facts.lent.is_empty();
         }
-        return;
+        // Lent into an aliased frame, a pointer may reach any byte of it.
+        return (facts.lent.iter())
+            .map(|&(call, _)| (call, i64::MIN, i64::MAX))
+            .collect();
     }
     // Overlaps: `slots` sorted by start, so each slot's overlaps are the
     // slots after it that start before it ends.
@@ -520,33 +557,39 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
             }
         }
     }
-    // Escaped objects: from each escaped address to the next boundary.
+    // Escaped (and lent) objects: from each escaped (lent) address to
+    // the next boundary, escaped or lent.
     let mut bounds: Vec<i64> = facts.escapes.clone();
+    bounds.extend(facts.lent.iter().map(|l| l.1));
     bounds.push(saved_registers_bottom(facts));
     bounds.push(0);
     bounds.sort_unstable();
     bounds.dedup();
-    let mut objects: Vec<(i64, i64)> = facts
-        .escapes
-        .iter()
-        .filter(|&&c| c < 0)
-        .map(|&c| {
-            let next = bounds[bounds.partition_point(|&b| b <= c)..]
-                .first()
-                .copied()
-                .unwrap_or(0);
-            (c, next)
-        })
-        .collect();
-    objects.sort_unstable();
-    objects.dedup();
-    for s in slots.iter_mut() {
-        s.exposed = objects
+    let end = |c: i64| {
+        bounds[bounds.partition_point(|&b| b <= c)..]
+            .first()
+            .copied()
+            .unwrap_or(0)
+    };
+    let objects = |starts: &mut dyn Iterator<Item = i64>| {
+        let mut objects: Vec<(i64, i64)> = starts.filter(|&c| c < 0).map(|c| (c, end(c))).collect();
+        objects.sort_unstable();
+        objects.dedup();
+        objects
+    };
+    let escaped = objects(&mut facts.escapes.iter().copied());
+    let lent = objects(&mut facts.lent.iter().map(|l| l.1));
+    let within = |objects: &[(i64, i64)], s: &Slot| {
+        objects
             .iter()
-            .any(|&(lo, hi)| lo < s.end() && s.offset < hi);
+            .any(|&(lo, hi)| lo < s.end() && s.offset < hi)
+    };
+    for s in slots.iter_mut() {
+        s.exposed = within(&escaped, s);
+        s.lent = within(&lent, s);
         if s.end() > 0 {
             s.left = Some(Left::Incoming);
-        } else if s.left.is_none() && s.exposed {
+        } else if s.left.is_none() && (s.exposed || s.lent) {
             s.left = Some(Left::Escaped);
         }
         s.through = s.left.is_none()
@@ -555,6 +598,10 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) {
                 .iter()
                 .any(|&w| w < s.end() && s.offset < w + CALL_ARGUMENT_WINDOW);
     }
+    (facts.lent.iter())
+        .filter(|l| l.1 < 0)
+        .map(|&(call, c)| (call, c, end(c)))
+        .collect()
 }
 
 /// The words of the caller's frame that `f` (lifted with the semantics,
@@ -571,7 +618,7 @@ pub(crate) fn stack_arguments(f: &Function, frame: &Frame) -> Vec<i64> {
         .iter()
         .copied()
         .find(|&p| f.base_name(p) == "rsp");
-    let mut words: Vec<i64> = find_facts(f, frame, rsp)
+    let mut words: Vec<i64> = find_facts(f, frame, rsp, &|_| LocSet::EMPTY)
         .accesses
         .iter()
         .filter(|a| a.stored.is_none() && a.offset >= 8)
@@ -730,20 +777,37 @@ fn prologue(f: &Function) -> Vec<bool> {
 /// assert!(text.contains("s8 = rbx\n") && text.contains("rbx = s8\n"), "{text}");
 /// ```
 pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
-    let frame = frame::analyse(f, origins);
-    promote_in(f, origins, &frame)
+    promote_lending(f, origins, &Lent::default())
 }
 
-/// [`promote`] with `f`'s frame analysed already ([`frame::analyse`]
-/// of `f` as it is: signature inference reads the save area and the
-/// stack arguments from the same analysis).
-pub(crate) fn promote_in(f: &mut Function, origins: &mut Origins, frame: &Frame) -> Promotion {
+/// [`promote`], `lent` saying which argument registers each direct
+/// call's callee does not capture ([`crate::capture`]).
+pub(crate) fn promote_lending(f: &mut Function, origins: &mut Origins, lent: &Lent) -> Promotion {
+    let frame = frame::analyse(f, origins);
+    promote_in(f, origins, &frame, lent)
+}
+
+/// [`promote_lending`] with `f`'s frame analysed already
+/// ([`frame::analyse`] of `f` as it is: signature inference reads the
+/// save area and the stack arguments from the same analysis).
+pub(crate) fn promote_in(
+    f: &mut Function,
+    origins: &mut Origins,
+    frame: &Frame,
+    lent: &Lent,
+) -> Promotion {
     let rsp = f
         .params()
         .iter()
         .copied()
         .find(|&p| f.base_name(p) == "rsp");
-    let facts = find_facts(f, frame, rsp);
+    let facts = if lent.is_empty() {
+        find_facts(f, frame, rsp, &|_| LocSet::EMPTY)
+    } else {
+        find_facts(f, frame, rsp, &|i| {
+            lent.at(origins.inst(i).map(|o| o.address))
+        })
+    };
     let mut out = Promotion {
         lost: frame.lost(),
         ..Default::default()
@@ -756,6 +820,7 @@ pub(crate) fn promote_in(f: &mut Function, origins: &mut Origins, frame: &Frame)
             bytes: a.bytes,
             left: None,
             exposed: false,
+            lent: false,
             in_save_area: false,
             through: false,
             var: None,
@@ -763,7 +828,7 @@ pub(crate) fn promote_in(f: &mut Function, origins: &mut Origins, frame: &Frame)
         .collect();
     slots.sort_unstable_by_key(|s| (s.offset, s.bytes));
     slots.dedup_by_key(|s| (s.offset, s.bytes));
-    decide(&mut slots, &facts, out.lost.is_some());
+    let lent_objects = decide(&mut slots, &facts, out.lost.is_some());
     // A variadic function's register save area stays memory: what
     // `va_arg` reads there is an unnamed argument, which the signatures
     // tell from a named one by its being read only through memory.
@@ -792,7 +857,7 @@ pub(crate) fn promote_in(f: &mut Function, origins: &mut Origins, frame: &Frame)
         .iter()
         .map(|a| slots.partition_point(|s| (s.offset, s.bytes) < (a.offset, a.bytes)))
         .collect();
-    let available = available_loads(f, &facts, &slots, &slot_of);
+    let available = available_loads(f, &facts, &slots, &slot_of, &lent_objects);
     // Stores written through and loads left in memory, rebuilt after:
     // each is followed by the definition of its slot's variable.
     let mut after: Vec<(Inst, InstData)> = Vec::new();
@@ -856,12 +921,14 @@ pub(crate) fn promote_in(f: &mut Function, origins: &mut Origins, frame: &Frame)
 /// clobber, makes it unavailable; at a join, available on every
 /// incoming path. Solved from "all available" everywhere but at the
 /// entry (nothing available), rounds in layout order until no block's
-/// entry set shrinks.
+/// entry set shrinks. `lent` gives the objects lent to each call
+/// (the call's number, start, end), which it may write.
 fn available_loads(
     f: &Function,
     facts: &Facts,
     slots: &[Slot],
     slot_of: &[usize],
+    lent: &[(usize, i64, i64)],
 ) -> Vec<Option<usize>> {
     let mut out = vec![None; facts.accesses.len()];
     let mut bit = vec![usize::MAX; slots.len()];
@@ -910,10 +977,25 @@ fn available_loads(
         events[b.index()] = (start, k);
     }
     let words = guarded.div_ceil(64);
+    // What a pointer that left the function may reach; what each call
+    // lent an object may reach besides (by the call's number; none for
+    // the others).
     let mut exposed = vec![0u64; words];
     for (k, s) in slots.iter().enumerate() {
         if s.exposed && bit[k] != usize::MAX {
             exposed[bit[k] / 64] |= 1 << (bit[k] % 64);
+        }
+    }
+    let mut called: Vec<Vec<u64>> = vec![Vec::new(); facts.calls];
+    for &(call, lo, hi) in lent {
+        let mask = &mut called[call];
+        if mask.is_empty() {
+            *mask = exposed.clone();
+        }
+        for (k, s) in slots.iter().enumerate() {
+            if bit[k] != usize::MAX && lo < s.end() && s.offset < hi {
+                mask[bit[k] / 64] |= 1 << (bit[k] % 64);
+            }
         }
     }
     let clear = |set: &mut [u64], s: usize| {
@@ -930,8 +1012,12 @@ fn available_loads(
                     set.fill(0);
                     continue;
                 }
-                Event::Exposed => {
-                    for (w, m) in set.iter_mut().zip(&exposed) {
+                Event::Exposed | Event::Call(_) => {
+                    let mask = match e {
+                        Event::Call(c) if !called[c].is_empty() => &called[c],
+                        _ => &exposed,
+                    };
+                    for (w, m) in set.iter_mut().zip(mask) {
                         *w &= !m;
                     }
                     continue;
@@ -1210,6 +1296,47 @@ mod tests {
         ] {
             assert!(text.contains(line), "{line} in {text}");
         }
+    }
+
+    /// Promotes the one function of `src` with the callees' summary
+    /// `lent`: the promotion and the text.
+    fn promoted_lending(src: &str, lent: &Lent) -> (Promotion, String) {
+        let ops = "operator i64.sub pure\noperator i64.store trap write\n\
+                   operator i64.load trap read\n\n";
+        let mut f = ssakit::text::parse_module(&format!("{ops}{src}"))
+            .unwrap()
+            .functions
+            .remove(0);
+        let p = promote_lending(&mut f, &mut Origins::none(), lent);
+        (p, ssakit::text::print_function(&f))
+    }
+
+    #[test]
+    fn a_slot_lent_to_a_nocapture_callee_is_written_by_that_call_only() {
+        // `x = rdi; g(&x); h(rsi); *rsi = 5; return x + x`: after `g`
+        // (which may write `x` through its argument) `x` is loaded; then
+        // `h` and the store through `rsi` may write `x` only if `g` kept
+        // its address (captured it).
+        let src = "function f(rsp, rdi, rsi, rax) -> i64 {\ne:\n    rsp = i64.sub(rsp, 16)\n    \
+                   i64.store[0, 0, 0](rsp, rdi)\n    rdi = rsp\n    rax = g(rdi, rsp)\n    \
+                   q0 = i64.load[0, 0, 0](rsp)\n    rax = h(rsi, rsp)\n    \
+                   i64.store[0, 0, 0](rsi, 5)\n    q1 = i64.load[0, 0, 0](rsp)\n    \
+                   rax = i64.add(q0, q1)\n    ret rax\n}\n";
+        let src = format!("operator i64.add pure\n{src}");
+        let escaped =
+            |p: &Promotion| p.left[Left::ALL.iter().position(|&w| w == Left::Escaped).unwrap()];
+        // `g` captures (as any callee without a summary): both loads stay.
+        let (p, text) = promoted_lending(&src, &Lent::default());
+        assert_eq!((p.promoted, escaped(&p)), (1, 2), "{p:?} {text}");
+        assert!(text.contains("q1 = i64.load"), "{text}");
+        // `g` does not capture `rdi`: the second load reads the variable.
+        let lent = Lent::everywhere(crate::regs::LocSet::of(&[crate::regs::Loc::RDI]));
+        let (p, text) = promoted_lending(&src, &lent);
+        assert_eq!((p.promoted, escaped(&p)), (2, 1), "{p:?} {text}");
+        assert!(
+            text.contains("q0 = i64.load") && text.contains("q1 = s16\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -488,16 +488,26 @@ struct Counts {
     error_kinds: std::collections::BTreeMap<String, usize>,
 }
 
-/// One function: with and without the promotion, three runs each.
+/// One function: with and without the promotion, three runs each; with
+/// `sigs`, the promotion knows which callees do not capture their
+/// pointer arguments (`slots::promote_signed`: the model callee writes
+/// through `rdi` and `rsi` during the call and keeps no copy, as one
+/// that does not capture them).
 fn differential(
     bin: &Binary<'_>,
     info: &ssakit_x86::binary::FuncInfo,
+    sigs: Option<&ssakit_x86::signature::Signatures>,
     counts: &mut Counts,
     seed: &mut u64,
 ) -> Result<(), String> {
     let l = lift_with(bin, info, &Options { semantics: true });
     let mut p = l.clone();
-    let promotion = slots::promote(&mut p.func, &mut p.origins);
+    let promotion = match sigs {
+        Some(sigs) => {
+            ssakit_x86::signature::promote_signed(&mut p.func, &mut p.origins, bin, info, sigs)
+        }
+        None => slots::promote(&mut p.func, &mut p.origins),
+    };
     counts.functions += 1;
     // The verifier on the promoted function's pruned SSA.
     let mut ssa = p.func.clone();
@@ -631,6 +641,9 @@ fn promotion_agrees_with_memory_in_the_interpreter() {
             continue;
         };
         let bin = Binary::parse(&bytes).unwrap();
+        // With `SSAKIT_STACK_SIGNATURES=1`, the callees' capture summaries.
+        let sigs = std::env::var_os("SSAKIT_STACK_SIGNATURES")
+            .map(|_| ssakit_x86::signature::Signatures::infer(&bin, true));
         // Every function of the fixtures; every 4th of the corpus (every
         // `SSAKIT_STACK_EVERY`th when set).
         let every = if p.path.contains("/tests/fixture/") {
@@ -645,7 +658,7 @@ fn promotion_agrees_with_memory_in_the_interpreter() {
             if n % every != 0 {
                 continue;
             }
-            if let Err(e) = differential(&bin, info, &mut counts, &mut seed) {
+            if let Err(e) = differential(&bin, info, sigs.as_ref(), &mut counts, &mut seed) {
                 panic!("{}: {} at {:#x}: {e}", p.path, info.name, info.extent.start);
             }
         }

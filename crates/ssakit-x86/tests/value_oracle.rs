@@ -769,7 +769,7 @@ fn prepare(
     let mut lifted = match sigs {
         Some(sigs) => {
             let mut l = ssakit_x86::signature::lift_with_signatures(bin, info, &opts, sigs);
-            ssakit_x86::slots::promote(&mut l.func, &mut l.origins);
+            ssakit_x86::signature::promote_signed(&mut l.func, &mut l.origins, bin, info, sigs);
             l
         }
         None => ssakit_x86::lift::lift_with(bin, info, &opts),

@@ -329,8 +329,14 @@ impl LiftOptions {
             Some(sigs) => ssakit_x86::signature::lift_with_signatures(bin, info, &self.lift, sigs),
             None => ssakit_x86::lift::lift_with(bin, info, &self.lift),
         };
-        if self.stack {
-            ssakit_x86::slots::promote(&mut l.func, &mut l.origins);
+        match (&self.sigs, self.stack) {
+            (Some(sigs), true) => {
+                ssakit_x86::signature::promote_signed(&mut l.func, &mut l.origins, bin, info, sigs);
+            }
+            (None, true) => {
+                ssakit_x86::slots::promote(&mut l.func, &mut l.origins);
+            }
+            (_, false) => {}
         }
         l.lost = self.cover.subtract(bin, info, std::mem::take(&mut l.lost));
         l
