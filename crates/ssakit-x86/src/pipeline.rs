@@ -498,23 +498,14 @@ fn opaque_operations(
 /// ```
 pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> BinaryStats {
     let start = Instant::now();
-    // The signatures' analysis recovers every function's control flow:
-    // the functions' pipelines take it over (each drops its own).
-    let (sigs, mut cfgs) = match opts.signatures && opts.semantics {
-        true => {
-            let (sigs, cfgs) = crate::signature::Signatures::infer_keeping_cfgs(bin, opts.stack);
-            (Some(sigs), cfgs.into_iter().map(Some).collect())
-        }
-        false => (None, Vec::new()),
-    };
-    cfgs.resize_with(bin.functions().len(), || None);
+    let sigs = (opts.signatures && opts.semantics)
+        .then(|| crate::signature::Signatures::infer(bin, opts.stack));
     let signatures_wall = start.elapsed().as_secs_f64();
     let results: Vec<Result<FunctionStats, Box<Failure>>> = bin
         .functions()
         .par_iter()
-        .zip(cfgs.into_par_iter())
-        .map(|(info, cfg)| {
-            let r = one_function(bin, info, opts, sigs.as_ref(), cfg);
+        .map(|info| {
+            let r = one_function(bin, info, opts, sigs.as_ref());
             done();
             r
         })
@@ -601,7 +592,6 @@ fn one_function(
     info: &FuncInfo,
     opts: &Options,
     sigs: Option<&crate::signature::Signatures>,
-    cfg: Option<crate::cfg::FuncCfg>,
 ) -> Result<FunctionStats, Box<Failure>> {
     let mut s = FunctionStats {
         address: info.extent.start,
@@ -609,7 +599,7 @@ fn one_function(
         signature: sigs.and_then(|g| g.at(info.extent.start)).cloned(),
         ..Default::default()
     };
-    let (f, mut times) = timing::collect(|| lift_one(bin, info, opts, sigs, cfg, &mut s));
+    let (f, mut times) = timing::collect(|| lift_one(bin, info, opts, sigs, &mut s));
     let mut counting = Counting {
         opts,
         phis: PerFlavor::default(),
@@ -634,20 +624,18 @@ fn one_function(
     Ok(s)
 }
 
-/// Control flow (`recovered` if the signatures' analysis did), lost
-/// code and the lift of one function (timed as `decode` and `lift`),
-/// its figures in `s`.
+/// Control flow, lost code and the lift of one function (timed as
+/// `decode` and `lift`), its figures in `s`.
 fn lift_one(
     bin: &Binary<'_>,
     info: &FuncInfo,
     opts: &Options,
     sigs: Option<&crate::signature::Signatures>,
-    recovered: Option<crate::cfg::FuncCfg>,
     s: &mut FunctionStats,
 ) -> Function {
     let cfg = {
         let _t = timing::phase("decode");
-        let cfg = recovered.unwrap_or_else(|| recover(bin, info));
+        let cfg = recover(bin, info);
         s.lost = crate::lost::lost_code(bin, info, &cfg);
         s.fragment_code = crate::lost::FragmentCover::of_cfg(info, &cfg);
         s.fragment_instructions = s.fragment_code.len();

@@ -368,13 +368,6 @@ impl Signatures {
     /// assert_eq!(sigs.at(maxl.extent.start).unwrap().to_string().split(" preserves").next(), Some("(rsi, rdi) -> (rax)"));
     /// ```
     pub fn infer(bin: &Binary<'_>, stack: bool) -> Signatures {
-        Signatures::infer_keeping_cfgs(bin, stack).0
-    }
-
-    /// [`Signatures::infer`], and the control flow it recovered of each
-    /// function (as [`Binary::functions`]), for a pipeline that goes on
-    /// to lift them with the signatures: [`crate::cfg::recover`] once.
-    pub(crate) fn infer_keeping_cfgs(bin: &Binary<'_>, stack: bool) -> (Signatures, Vec<FuncCfg>) {
         let funcs = bin.functions();
         let conv = Convention::of_kind(bin.convention());
         let mut sigs = Signatures {
@@ -430,7 +423,7 @@ impl Signatures {
                 s.results = s.results.intersection(reads_after[k]);
             }
         }
-        (sigs, cfgs)
+        sigs
     }
 
     /// The signature of the function starting at `addr`, if it is one
