@@ -678,8 +678,10 @@ impl Signatures {
                     return comp.par_iter().map(|&k| once(k, &[])).collect();
                 }
                 budget -= batch.len();
-                let analysed: Vec<Found> =
-                    batch.par_iter().map(|&x| once(comp[x], &cycle).1).collect();
+                let analysed: Vec<Found> = match batch.len() {
+                    1 => vec![once(comp[batch[0]], &cycle).1],
+                    _ => batch.par_iter().map(|&x| once(comp[x], &cycle).1).collect(),
+                };
                 for &x in &batch {
                     queued[x] = false;
                 }
