@@ -206,6 +206,10 @@ pub struct Frame {
     rsp_before: SecondaryMap<Inst, Option<i64>>,
     rbp_before: SecondaryMap<Inst, Option<i64>>,
     lost: Option<Lost>,
+    /// The variadic register save area found with this analysis (its
+    /// saved parameters and start), once asked ([`crate::slots`]: the
+    /// signatures and the promotion both ask).
+    save_area: std::cell::OnceCell<Option<(Vec<Var>, i64)>>,
 }
 
 impl Frame {
@@ -270,6 +274,15 @@ impl Frame {
             step(f, i, &mut state, self.rsp);
         }
         visit(None, &state);
+    }
+
+    /// The variadic register save area of the function analysed, by
+    /// `find` the first time it is asked.
+    pub(crate) fn save_area(
+        &self,
+        find: impl FnOnce() -> Option<(Vec<Var>, i64)>,
+    ) -> Option<&(Vec<Var>, i64)> {
+        self.save_area.get_or_init(find).as_ref()
     }
 
     /// Whether block `b` is reached from the entry.
@@ -472,6 +485,7 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
         rsp_before: SecondaryMap::new(None),
         rbp_before: SecondaryMap::new(None),
         lost: None,
+        save_area: std::cell::OnceCell::new(),
     };
     record_points(f, origins, &mut frame);
     frame

@@ -651,7 +651,7 @@ pub(crate) fn stack_arguments(f: &Function, frame: &Frame) -> Vec<i64> {
 /// (`frame`: [`frame::analyse`] of `f`.)
 pub(crate) fn va_save_area_in(f: &Function, frame: &Frame) -> Vec<Var> {
     save_area(f, frame)
-        .map(|(saved, _)| saved)
+        .map(|(saved, _)| saved.clone())
         .unwrap_or_default()
 }
 
@@ -663,14 +663,36 @@ pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
 
 /// [`va_save_area_in`]'s answer: the parameters saved and
 /// the area's start `B` (its 176 bytes: six words, eight vector
-/// registers), or `None`.
-fn save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)> {
+/// registers), or `None`; found once per frame analysis.
+fn save_area<'a>(f: &Function, frame: &'a frame::Frame) -> Option<&'a (Vec<Var>, i64)> {
+    frame.save_area(|| find_save_area(f, frame))
+}
+
+/// [`save_area`], found.
+fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)> {
     const INT: [&str; 6] = ["rdi", "rsi", "rdx", "rcx", "r8", "r9"];
     if frame.lost().is_some() || f.layout().is_empty() {
         return None;
     }
     let param = |name: &str| f.params().iter().copied().find(|&p| f.base_name(p) == name);
     let ints: Vec<Option<Var>> = INT.iter().map(|n| param(n)).collect();
+    let prologue = prologue(f);
+    // No integer argument register stored in the prologue's blocks: no
+    // area (the walk below would find no `int_at`), without walking.
+    let stores_an_argument = f.layout().iter().filter(|b| prologue[b.index()]).any(|&b| {
+        f.block_insts(b).iter().any(|&i| match f.inst(i) {
+            InstData::Op { op, args, .. } => {
+                let args = args.as_slice(f);
+                f.opcode(*op) == Some(Opcode::I64Store)
+                    && args.len() > 1
+                    && matches!(args[1], Operand::Var(v) if ints.contains(&Some(v)))
+            }
+            _ => false,
+        })
+    });
+    if !stores_an_argument {
+        return None;
+    }
     let vecs: Vec<Option<Var>> = (0..8).map(|m| param(&format!("xmm{m}"))).collect();
     let position = |set: &[Option<Var>], v: Operand| match v {
         Operand::Var(v) => set.iter().position(|&p| p == Some(v)),
@@ -680,7 +702,6 @@ fn save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)> {
     let mut vec_at: [Option<i64>; 8] = [None; 8];
     // The frame addresses stored to memory (a `va_list`'s pointers).
     let mut addresses: Vec<i64> = Vec::new();
-    let prologue = prologue(f);
     // What the prologue's blocks walked so far write (the integer
     // registers are looked for there only).
     let mut written: Vec<Var> = Vec::new();
@@ -832,7 +853,7 @@ pub(crate) fn promote_in(
     // A variadic function's register save area stays memory: what
     // `va_arg` reads there is an unnamed argument, which the signatures
     // tell from a named one by its being read only through memory.
-    if let Some((_, base)) = save_area(f, frame) {
+    if let Some(&(_, base)) = save_area(f, frame) {
         for s in &mut slots {
             s.in_save_area = base < s.end() && s.offset < base + 176;
         }
