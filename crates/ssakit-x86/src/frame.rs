@@ -193,13 +193,25 @@ impl std::fmt::Display for Lost {
 ///
 /// # Invariants
 ///
-/// `entry` holds, for each reached block, the value of every variable at
-/// its start (`num_vars` values from `block.index() * num_vars`); an
-/// unreached block's values are all `Unset` and `reached` is false.
+/// `globals` are the variables some block reads before it writes them
+/// (the non-local names of semi-pruned SSA), `rsp` and `rbp` always among
+/// them, sorted; `entry` holds, for each reached block, the value of
+/// each global at its start (`globals.len()` values from
+/// `block.index() * globals.len()`, in `globals`' order); an unreached block's values
+/// are all `Unset` and `reached` is false. Any other variable is written
+/// in a block before it is read there, so its value at a block's start
+/// is never asked: keeping only the globals makes the analysis cost
+/// blocks × globals instead of blocks × variables (the lifted code's
+/// temporaries are most of its variables).
 #[derive(Clone, Debug)]
 pub struct Frame {
-    num_vars: usize,
+    globals: Vec<Var>,
     entry: Vec<Value>,
+    /// A state of every variable for [`Frame::walk`], reused: the
+    /// globals are loaded into it at each block's start, the other
+    /// variables keep what the last walk left (never read before
+    /// written).
+    scratch: std::cell::RefCell<Vec<Value>>,
     reached: SecondaryMap<Block, bool>,
     rsp: Option<Var>,
     rbp: Option<Var>,
@@ -268,12 +280,27 @@ impl Frame {
         b: Block,
         mut visit: impl FnMut(Option<Inst>, &[Value]),
     ) {
-        let mut state = self.entry_state(b).to_vec();
+        let mut state = self.scratch.borrow_mut();
+        self.load(b, &mut state);
         for &i in f.block_insts(b) {
             visit(Some(i), &state);
             step(f, i, &mut state, self.rsp);
         }
         visit(None, &state);
+    }
+
+    /// Sets the globals of `state` (a value per variable) to their values
+    /// at the start of block `b`.
+    fn load(&self, b: Block, state: &mut [Value]) {
+        for (&v, &x) in self.globals.iter().zip(self.entry_state(b)) {
+            state[v.index()] = x;
+        }
+    }
+
+    /// The value of the global `v` at the start of block `b`.
+    fn entry_value(&self, b: Block, v: Var) -> Value {
+        let k = self.globals.binary_search(&v).expect("a global variable");
+        self.entry_state(b)[k]
     }
 
     /// The variadic register save area of the function analysed, by
@@ -290,9 +317,10 @@ impl Frame {
         self.reached[b]
     }
 
+    /// The globals' values at the start of block `b`, in `globals`' order.
     fn entry_state(&self, b: Block) -> &[Value] {
-        let at = b.index() * self.num_vars;
-        &self.entry[at..at + self.num_vars]
+        let g = self.globals.len();
+        &self.entry[b.index() * g..(b.index() + 1) * g]
     }
 }
 
@@ -423,15 +451,19 @@ fn frame_registers(f: &Function) -> (Option<Var>, Option<Var>) {
 pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     let n = f.num_vars();
     let (rsp, rbp) = frame_registers(f);
-    let mut entry = vec![Value::Unset; n * f.num_blocks()];
+    let globals = globals(f, [rsp, rbp]);
+    let g = globals.len();
+    let mut entry = vec![Value::Unset; g * f.num_blocks()];
     let mut reached = SecondaryMap::new(false);
     let e = f.entry();
     for &p in f.params() {
-        entry[e.index() * n + p.index()] = if Some(p) == rsp {
-            Value::Frame(0)
-        } else {
-            Value::Other
-        };
+        if let Ok(k) = globals.binary_search(&p) {
+            entry[e.index() * g + k] = if Some(p) == rsp {
+                Value::Frame(0)
+            } else {
+                Value::Other
+            };
+        }
     }
     reached[e] = true;
     // Round-robin iteration in layout order (roughly reverse postorder:
@@ -441,8 +473,10 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     // depth plus two, as for any such problem in reverse postorder). A
     // block whose entry values did not change since it was last walked
     // is skipped: walking it again would give its successors the same
-    // values (the same result, in less time).
-    let mut state = Vec::with_capacity(n);
+    // values (the same result, in less time). `state` holds every
+    // variable; only the globals are loaded at a block's start (the
+    // others are written before they are read).
+    let mut state = vec![Value::Unset; n];
     let mut dirty = SecondaryMap::new(false);
     dirty[e] = true;
     let mut changed = true;
@@ -453,17 +487,21 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
                 continue;
             }
             dirty[b] = false;
-            state.clear();
-            state.extend_from_slice(&entry[b.index() * n..(b.index() + 1) * n]);
+            for (&v, &x) in globals
+                .iter()
+                .zip(&entry[b.index() * g..(b.index() + 1) * g])
+            {
+                state[v.index()] = x;
+            }
             for &i in f.block_insts(b) {
                 step(f, i, &mut state, rsp);
             }
             f.for_each_succ(b, |s| {
-                let at = s.index() * n;
+                let at = s.index() * g;
                 let mut rose = !reached[s];
                 reached[s] = true;
-                for (k, &v) in state.iter().enumerate() {
-                    let j = entry[at + k].join(v);
+                for (k, &v) in globals.iter().enumerate() {
+                    let j = entry[at + k].join(state[v.index()]);
                     if j != entry[at + k] {
                         entry[at + k] = j;
                         rose = true;
@@ -477,8 +515,9 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
         }
     }
     let mut frame = Frame {
-        num_vars: n,
+        globals,
         entry,
+        scratch: std::cell::RefCell::new(state),
         reached,
         rsp,
         rbp,
@@ -489,6 +528,43 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     };
     record_points(f, origins, &mut frame);
     frame
+}
+
+/// The variables some block of `f` reads before it writes them (an
+/// instruction's operands before its results; the terminator's last),
+/// and `always`, sorted.
+fn globals(f: &Function, always: [Option<Var>; 2]) -> Vec<Var> {
+    let mut global = SecondaryMap::with_capacity(f.num_vars(), false);
+    // The block (its index plus one) that last wrote each variable.
+    let mut written: SecondaryMap<Var, u32> = SecondaryMap::with_capacity(f.num_vars(), 0);
+    let mut out: Vec<Var> = always.into_iter().flatten().collect();
+    for &v in &out {
+        global[v] = true;
+    }
+    for &b in f.layout() {
+        let here = b.index() as u32 + 1;
+        let mut read = |v: Var, written: &SecondaryMap<Var, u32>| {
+            if written[v] != here && !global[v] {
+                global[v] = true;
+                out.push(v);
+            }
+        };
+        for &i in f.block_insts(b) {
+            f.for_each_operand(i, |o| {
+                if let Operand::Var(v) = o {
+                    read(v, &written);
+                }
+            });
+            f.for_each_def(i, |v| written[v] = here);
+        }
+        f.for_each_term_operand(b, |o| {
+            if let Operand::Var(v) = o {
+                read(v, &written);
+            }
+        });
+    }
+    out.sort_unstable();
+    out
 }
 
 /// Fills the offsets before each instruction and finds where `rsp` is
@@ -507,14 +583,19 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
     let mut points: Vec<Lost> = Vec::new();
     let mut rsp_before = SecondaryMap::new(None);
     let mut rbp_before = SecondaryMap::new(None);
-    let (mut causes, mut before) = (Vec::new(), Vec::new());
+    // Every variable's value and cause of loss, the globals loaded at
+    // each block's start (the others are written before they are read).
+    let mut state = frame.scratch.borrow().clone();
+    let mut causes = vec![None; state.len()];
+    let mut before = Vec::new();
     for &b in f.layout() {
         if !frame.reached(b) {
             continue;
         }
-        let mut state = frame.entry_state(b).to_vec();
-        causes.clear();
-        causes.resize(state.len(), None);
+        frame.load(b, &mut state);
+        for &v in &frame.globals {
+            causes[v.index()] = None;
+        }
         for &i in f.block_insts(b) {
             rsp_before[i] = offset(state[rsp.index()]);
             if let Some(r) = frame.rbp {
@@ -563,9 +644,7 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
         });
     }
     for &b in f.layout() {
-        if frame.reached(b)
-            && !matches!(frame.entry_state(b)[rsp.index()], Value::Frame(_))
-            && !lost_in[b]
+        if frame.reached(b) && !matches!(frame.entry_value(b, rsp), Value::Frame(_)) && !lost_in[b]
         {
             points.push(Lost {
                 address: origins
@@ -580,4 +659,36 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
     frame.lost = points
         .into_iter()
         .min_by_key(|p| (p.address.unwrap_or(u64::MAX), p.reason));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A temporary read in another block than the one that wrote it is a
+    /// global, and its frame offset reaches that block; one read only
+    /// where it was written is not, and `rsp` always is.
+    #[test]
+    fn globals_carry_offsets_across_blocks() {
+        let src = "operator i64.sub pure\noperator i64.load trap read\n\n\
+                   function f(rsp, rax) {\ne:\n    t = i64.sub(rsp, 16)\n    u = i64.sub(t, 8)\n    \
+                   rax = i64.load[0, 0, 0](u)\n    jump b\nb:\n    rax = i64.load[0, 0, 0](t)\n    ret rax\n}\n";
+        let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+        let frame = analyse(&f, &Origins::none());
+        let names: Vec<&str> = frame.globals.iter().map(|&v| f.base_name(v)).collect();
+        assert_eq!(names, ["rsp", "t"]);
+        let b = f.layout()[1];
+        let load = f.block_insts(b)[0];
+        let mut seen = None;
+        frame.walk(&f, b, |point, state| {
+            if point == Some(load) {
+                let InstData::Op { args, .. } = f.inst(load) else {
+                    unreachable!()
+                };
+                seen = Some(value(args.as_slice(&f)[0], state));
+            }
+        });
+        assert_eq!(seen, Some(Value::Frame(-16)));
+        assert_eq!(frame.rsp_before(load), Some(0));
+    }
 }
