@@ -418,6 +418,14 @@ impl DomTree {
         (d != NONE).then_some(d)
     }
 
+    /// The interval `(pre(b), post(b))` of `b` (see the module
+    /// documentation): `a` dominates `b` iff `a`'s interval nests `b`'s.
+    /// `(NONE, NONE)` for an unreachable `b`.
+    #[inline]
+    pub(crate) fn interval(&self, b: Block) -> (u32, u32) {
+        (self.pre[b.index()], self.post[b.index()])
+    }
+
     /// The preorder number of `b` in the tree, if reachable.
     #[inline]
     pub(crate) fn pre_number(&self, b: Block) -> Option<u32> {
