@@ -73,35 +73,35 @@ pub(crate) struct Climb {
 }
 
 /// What the chains keep of one version `d`: `d.reachingDef`, and the
-/// interval `(pre, post)` of the block defining `d` in the dominator tree
-/// ([`DomTree::interval`]), side by side so that a step of a climb reads
-/// one record of twelve bytes.
+/// last preorder number of the dominator subtree of the block defining `d`
+/// ([`DomTree::subtree_pre`]), side by side so that a step of a climb
+/// reads one record of eight bytes.
 #[derive(Clone, Copy, Debug)]
 struct Link {
     /// `d.reachingDef`: the definition `d` shadowed.
     prev: PackedOption<Var>,
-    /// `pre` of `d`'s block.
-    pre: u32,
-    /// `post` of `d`'s block.
-    post: u32,
+    /// `last(b)` of `d`'s block `b`.
+    last: u32,
 }
 
 impl Link {
     const NONE: Link = Link {
         prev: PackedOption::NONE,
-        pre: 0,
-        post: 0,
+        last: 0,
     };
 }
 
 /// The chapter's reachingDef chains.
 ///
-/// "definition(r) dominates i" is asked of the blocks only: `r` dominates
-/// a point of block `B` iff `r`'s block dominates `B` (the intervals nest).
-/// In the chapter's terms a definition in `B` itself must also come before
-/// the point; it always does here, since the walk visits `B`'s points in
-/// order and a definition is recorded when the walk passes it (debug
-/// builds check this against [`Point::dominates`]).
+/// "definition(r) dominates i" is asked of the blocks only, in one
+/// comparison. The walk visits blocks in the tree's preorder, so `r`'s
+/// block `A` came no later than the block `B` of `i`: `pre(A) ≤ pre(B)`,
+/// and `A` dominates `B` iff `pre(B) ≤ last(A)` (`B` is inside `A`'s
+/// subtree, contiguous in preorder). In the chapter's terms a definition
+/// in `B` itself must also come before `i`; it always does here, since the
+/// walk visits `B`'s points in order and a definition is recorded when the
+/// walk passes it. Debug builds check the result against
+/// [`Point::dominates`].
 pub(crate) struct ReachingDefChains<'a> {
     dt: &'a DomTree,
     /// `v.reachingDef` for each original variable `v`.
@@ -141,11 +141,11 @@ impl<'a> ReachingDefChains<'a> {
         if self.trace.as_ref().is_some_and(|t| t.0 == v) {
             return self.update_traced(v, at);
         }
-        let (pre, post) = self.dt.interval(at.block());
+        let (pre, _) = self.dt.subtree_pre(at.block());
         let mut r = self.current[v];
         while let Some(d) = r {
             let l = self.links[d];
-            if l.pre <= pre && post <= l.post {
+            if pre <= l.last {
                 break;
             }
             r = l.prev.expand();
@@ -159,13 +159,13 @@ impl<'a> ReachingDefChains<'a> {
     /// climb.
     #[cold]
     fn update_traced(&mut self, v: Var, at: Point) {
-        let (pre, post) = self.dt.interval(at.block());
+        let (pre, _) = self.dt.subtree_pre(at.block());
         let before = self.current[v];
         let mut climbed = Vec::new();
         let mut r = before;
         while let Some(d) = r {
             let l = self.links[d];
-            if l.pre <= pre && post <= l.post {
+            if pre <= l.last {
                 break;
             }
             r = l.prev.expand();
@@ -212,11 +212,9 @@ impl Reaching for ReachingDefChains<'_> {
     fn define(&mut self, v: Var, new: Var, at: Point) {
         self.update_reaching_def(v, at);
         self.links.ensure(new, Link::NONE);
-        let (pre, post) = self.dt.interval(at.block());
         self.links[new] = Link {
             prev: self.current[v].into(),
-            pre,
-            post,
+            last: self.dt.subtree_pre(at.block()).1,
         };
         #[cfg(debug_assertions)]
         {
