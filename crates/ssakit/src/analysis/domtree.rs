@@ -418,6 +418,20 @@ impl DomTree {
         (d != NONE).then_some(d)
     }
 
+    /// The preorder numbers of `b`'s dominator subtree, `pre(b) ..=
+    /// last(b)` (a subtree is contiguous in preorder), for a reachable `b`.
+    /// When `b` exits, the walk has exited the `pre(b) − depth(b)` nodes
+    /// entered before `b` that are not its ancestors and the `size(b) − 1`
+    /// nodes below it, so `post(b) = pre(b) − depth(b) + size(b) − 1` and
+    /// `last(b) = pre(b) + size(b) − 1 = post(b) + depth(b)`: in the
+    /// module's example, A gets `1 ..= 5` and B `2 ..= 2`.
+    #[inline]
+    pub(crate) fn subtree_pre(&self, b: Block) -> (u32, u32) {
+        let i = b.index();
+        debug_assert!(self.pre[i] != NONE, "subtree_pre: {b} is unreachable");
+        (self.pre[i], self.post[i].wrapping_add(self.depth[i]))
+    }
+
     /// The preorder number of `b` in the tree, if reachable.
     #[inline]
     pub(crate) fn pre_number(&self, b: Block) -> Option<u32> {
@@ -760,6 +774,43 @@ mod tests {
                     Exit(Block::from_u32(0)),
                 ]
             );
+        }
+    }
+
+    /// `subtree_pre` is the subtree's range in the walk's preorder: `a`
+    /// dominates `b` iff `pre(b)` is in `a`'s range.
+    #[test]
+    fn subtree_ranges_are_contiguous_in_the_walk() {
+        // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
+        let edges = [
+            (0, 1),
+            (1, 2),
+            (1, 3),
+            (2, 4),
+            (3, 4),
+            (3, 5),
+            (4, 5),
+            (4, 1),
+        ];
+        let g = CsrGraph::from_edges(6, Block::from_u32(0), &edges);
+        for t in both(&g) {
+            let entered: Vec<Block> = t
+                .walk()
+                .filter_map(|e| match e {
+                    DomEvent::Enter(b) => Some(b),
+                    DomEvent::Exit(_) => None,
+                })
+                .collect();
+            assert_eq!(entered, t.preorder().collect::<Vec<_>>());
+            assert_eq!(t.subtree_pre(Block::from_u32(1)), (1, 5));
+            assert_eq!(t.subtree_pre(Block::from_u32(2)), (2, 2));
+            for a in t.preorder() {
+                let (pa, last) = t.subtree_pre(a);
+                for b in t.preorder() {
+                    let (pb, _) = t.subtree_pre(b);
+                    assert_eq!(t.dominates(a, b), pa <= pb && pb <= last, "{a} {b}");
+                }
+            }
         }
     }
 

@@ -49,7 +49,9 @@ use super::frontier::DominanceFrontiers;
 use super::graph::Graph;
 use super::level_queue::LevelQueue;
 use super::stamp::StampSet;
+use crate::entity::Csr;
 use crate::ir::Block;
+use std::marker::PhantomData;
 
 /// The chapter's worklist algorithm (section 13.3) for DF⁺ over precomputed
 /// dominance frontiers, with reusable scratch sets.
@@ -170,9 +172,14 @@ impl<'a> WorklistIdf<'a> {
 /// Linear-time DF⁺ on the DJ-graph (Sreedhar–Gao, as LLVM's `IDFCalculator`),
 /// with reusable scratch buffers.
 ///
-/// J-edges are not stored: a CFG edge `z → y` from a walked node is a J-edge
-/// that qualifies for a root of level `L` iff `level(y) ≤ L` (a D-edge goes
-/// one level down from `z`, below `L`).
+/// A CFG edge `z → y` from a walked node is a J-edge that qualifies for a
+/// root of level `L` iff `level(y) ≤ L`; a D-edge (`idom(y) = z`) goes one
+/// level down from `z`, below `L`, and never qualifies. So the calculator
+/// keeps, once, each node's J-edges as `(level(y), y)` sorted by level: a
+/// walk reads the qualifying ones as a prefix of one array, without the
+/// D-edges and without looking up a level per edge (on dense definitions,
+/// where every variable walks most of the function, those lookups were
+/// most of phi insertion).
 ///
 /// **Subtree pruning.** Walking the whole dominator subtree of every root
 /// costs O(blocks) per query when a definition sits high in the tree (a
@@ -207,8 +214,13 @@ impl<'a> WorklistIdf<'a> {
 /// ```
 #[derive(Debug)]
 pub struct IdfCalculator<'a, G: Graph + ?Sized> {
-    graph: &'a G,
     tree: &'a DomTree,
+    /// The J-edges `z → y` of each reachable node `z` (a CFG edge that is
+    /// not a D-edge), as `(level(y), y)` sorted by level.
+    jedges: Csr<Block, (u32, Block)>,
+    /// The children `c` of each node as `(escape[c], c)`, sorted by
+    /// `escape[c]`: a walk for a root of level `L` descends into a prefix.
+    kids: Csr<Block, (u32, Block)>,
     /// Nodes already put in the result or the queue (LLVM's `VisitedPQ`).
     in_pq: StampSet,
     /// Nodes already walked as part of some root's subtree (`VisitedWorklist`).
@@ -222,6 +234,7 @@ pub struct IdfCalculator<'a, G: Graph + ?Sized> {
     /// `escape[c]`: the smallest level of a successor of a node in the
     /// dominator subtree of `c` (`u32::MAX` if none, or unreachable).
     escape: Vec<u32>,
+    _graph: PhantomData<&'a G>,
 }
 
 impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
@@ -260,15 +273,41 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
                 escape[p.index()] = escape[p.index()].min(e);
             }
         }
+        let mut row: Vec<(u32, Block)> = Vec::new();
+        let jedges = Csr::build_in_key_order(n, |app| {
+            for z in (0..n).map(Block::new).filter(|&z| tree.is_reachable(z)) {
+                row.clear();
+                row.extend(graph.succs(z).iter().filter_map(|&y| {
+                    let level = tree.depth(y).expect("successor of a reachable node");
+                    (tree.idom(y) != Some(z)).then_some((level, y))
+                }));
+                row.sort_unstable();
+                for &e in &row {
+                    app.push(z, e);
+                }
+            }
+        });
+        let kids = Csr::build_in_key_order(n, |app| {
+            for z in (0..n).map(Block::new).filter(|&z| tree.is_reachable(z)) {
+                row.clear();
+                row.extend(tree.children(z).iter().map(|&c| (escape[c.index()], c)));
+                row.sort_unstable();
+                for &e in &row {
+                    app.push(z, e);
+                }
+            }
+        });
         IdfCalculator {
-            graph,
             tree,
+            jedges,
+            kids,
             in_pq: StampSet::new(n),
             walked: StampSet::new(n),
             is_def: StampSet::new(n),
             queue: LevelQueue::new(max_level, n),
             worklist: Vec::new(),
             escape,
+            _graph: PhantomData,
         }
     }
 
@@ -362,10 +401,9 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
             self.worklist.clear();
             self.worklist.push(root);
             while let Some(z) = self.worklist.pop() {
-                for &y in self.graph.succs(z) {
-                    let y_level = tree.depth(y).expect("successor of a reachable node");
+                for &(y_level, y) in self.jedges.of(z) {
                     if y_level > root_level {
-                        continue; // a D-edge, or a J-edge not leaving the subtree
+                        break; // J-edges not leaving the subtree, from here on
                     }
                     if !self.in_pq.insert(y.index()) || !live_in(y) {
                         continue;
@@ -375,8 +413,11 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
                         self.queue.push(y_level, y);
                     }
                 }
-                for &c in tree.children(z) {
-                    if self.escape[c.index()] <= root_level && self.walked.insert(c.index()) {
+                for &(escape, c) in self.kids.of(z) {
+                    if escape > root_level {
+                        break;
+                    }
+                    if self.walked.insert(c.index()) {
                         self.worklist.push(c);
                     }
                 }

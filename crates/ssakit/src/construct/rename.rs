@@ -72,15 +72,45 @@ pub(crate) struct Climb {
     pub(crate) climbed: Vec<Option<Var>>,
 }
 
+/// What the chains keep of one version `d`: `d.reachingDef`, and the
+/// last preorder number of the dominator subtree of the block defining `d`
+/// ([`DomTree::subtree_pre`]), side by side so that a step of a climb
+/// reads one record of eight bytes.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    /// `d.reachingDef`: the definition `d` shadowed.
+    prev: PackedOption<Var>,
+    /// `last(b)` of `d`'s block `b`.
+    last: u32,
+}
+
+impl Link {
+    const NONE: Link = Link {
+        prev: PackedOption::NONE,
+        last: 0,
+    };
+}
+
 /// The chapter's reachingDef chains.
+///
+/// "definition(r) dominates i" is asked of the blocks only, in one
+/// comparison. The walk visits blocks in the tree's preorder, so `r`'s
+/// block `A` came no later than the block `B` of `i`: `pre(A) ≤ pre(B)`,
+/// and `A` dominates `B` iff `pre(B) ≤ last(A)` (`B` is inside `A`'s
+/// subtree, contiguous in preorder). In the chapter's terms a definition
+/// in `B` itself must also come before `i`; it always does here, since the
+/// walk visits `B`'s points in order and a definition is recorded when the
+/// walk passes it. Debug builds check the result against
+/// [`Point::dominates`].
 pub(crate) struct ReachingDefChains<'a> {
     dt: &'a DomTree,
     /// `v.reachingDef` for each original variable `v`.
     current: EntityVec<Var, Option<Var>>,
-    /// `v'.reachingDef` for each version `v'`: the definition it shadowed
-    /// (four bytes a version).
-    prev: EntityVec<Var, PackedOption<Var>>,
-    /// Where each version (or parameter) is defined.
+    /// `v'.reachingDef` and where `v'` is defined, for each version (or
+    /// parameter) `v'`.
+    links: EntityVec<Var, Link>,
+    /// Where each version is defined, to check the block test above.
+    #[cfg(debug_assertions)]
     site: EntityVec<Var, Point>,
     /// The traced variable and its climbs, one per lookup or definition.
     trace: Option<(Var, Vec<Climb>)>,
@@ -90,12 +120,12 @@ impl<'a> ReachingDefChains<'a> {
     /// Chains for a function with `num_vars` variables (more are added as
     /// versions are created), recording the climbs of `trace` if given.
     pub(crate) fn new(dt: &'a DomTree, num_vars: usize, trace: Option<Var>) -> Self {
-        let here = Point::entry(Block::new(0));
         ReachingDefChains {
             dt,
             current: EntityVec::filled(num_vars, None),
-            prev: EntityVec::filled(num_vars, PackedOption::NONE),
-            site: EntityVec::filled(num_vars, here),
+            links: EntityVec::filled(num_vars, Link::NONE),
+            #[cfg(debug_assertions)]
+            site: EntityVec::filled(num_vars, Point::entry(Block::new(0))),
             trace: trace.map(|v| (v, Vec::new())),
         }
     }
@@ -106,23 +136,55 @@ impl<'a> ReachingDefChains<'a> {
     }
 
     /// `updateReachingDef(v, i)`, recording the climb if `v` is traced.
+    #[inline(always)]
     fn update_reaching_def(&mut self, v: Var, at: Point) {
-        let tracing = self.trace.as_ref().is_some_and(|t| t.0 == v);
+        if self.trace.as_ref().is_some_and(|t| t.0 == v) {
+            return self.update_traced(v, at);
+        }
+        let (pre, _) = self.dt.subtree_pre(at.block());
+        let mut r = self.current[v];
+        while let Some(d) = r {
+            let l = self.links[d];
+            if pre <= l.last {
+                break;
+            }
+            r = l.prev.expand();
+        }
+        self.current[v] = r;
+        #[cfg(debug_assertions)]
+        self.check(v, at);
+    }
+
+    /// [`Self::update_reaching_def`] of the traced variable, recording the
+    /// climb.
+    #[cold]
+    fn update_traced(&mut self, v: Var, at: Point) {
+        let (pre, _) = self.dt.subtree_pre(at.block());
         let before = self.current[v];
         let mut climbed = Vec::new();
         let mut r = before;
         while let Some(d) = r {
-            if self.site[d].dominates(at, self.dt) {
+            let l = self.links[d];
+            if pre <= l.last {
                 break;
             }
-            r = self.prev[d].expand();
-            if tracing {
-                climbed.push(r);
-            }
+            r = l.prev.expand();
+            climbed.push(r);
         }
         self.current[v] = r;
-        if let Some((_, climbs)) = self.trace.as_mut().filter(|_| tracing) {
+        if let Some((_, climbs)) = self.trace.as_mut() {
             climbs.push(Climb { before, climbed });
+        }
+        #[cfg(debug_assertions)]
+        self.check(v, at);
+    }
+
+    /// Checks that the block test found what the chapter's test finds: the
+    /// first definition on `v`'s chain dominating `at`.
+    #[cfg(debug_assertions)]
+    fn check(&self, v: Var, at: Point) {
+        if let Some(d) = self.current[v] {
+            debug_assert!(self.site[d].dominates(at, self.dt), "{d} at {at:?}");
         }
     }
 }
@@ -133,23 +195,32 @@ impl Reaching for ReachingDefChains<'_> {
 
     fn reserve(&mut self, num_vars: usize) {
         if num_vars > 0 {
-            let here = Point::entry(Block::new(0));
-            self.prev.ensure(Var::new(num_vars - 1), PackedOption::NONE);
-            self.site.ensure(Var::new(num_vars - 1), here);
+            self.links.ensure(Var::new(num_vars - 1), Link::NONE);
+            #[cfg(debug_assertions)]
+            self.site
+                .ensure(Var::new(num_vars - 1), Point::entry(Block::new(0)));
         }
     }
 
+    #[inline]
     fn lookup(&mut self, v: Var, at: Point) -> Option<Var> {
         self.update_reaching_def(v, at);
         self.current[v]
     }
 
+    #[inline]
     fn define(&mut self, v: Var, new: Var, at: Point) {
         self.update_reaching_def(v, at);
-        self.prev.ensure(new, PackedOption::NONE);
-        self.site.ensure(new, at);
-        self.prev[new] = self.current[v].into();
-        self.site[new] = at;
+        self.links.ensure(new, Link::NONE);
+        self.links[new] = Link {
+            prev: self.current[v].into(),
+            last: self.dt.subtree_pre(at.block()).1,
+        };
+        #[cfg(debug_assertions)]
+        {
+            self.site.ensure(new, at);
+            self.site[new] = at;
+        }
         self.current[v] = Some(new);
     }
 }
@@ -454,8 +525,8 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
     }
 
     /// The operand replacing a use of `v` at `at`. A use finding ⊥ becomes
-    /// what [`UndefMode`] says; a local undef definition is appended to
-    /// `out` (just before the use) and becomes the reaching definition.
+    /// what [`UndefMode`] says ([`Self::resolve_undef`]).
+    #[inline]
     fn resolve(
         &mut self,
         func: &mut Function,
@@ -466,9 +537,23 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
     ) -> Operand {
         let found = self.reaching.lookup(v, at);
         self.observer.used(v, site, at.block(), found);
-        if let Some(d) = found {
-            return Operand::Var(d);
+        match found {
+            Some(d) => Operand::Var(d),
+            None => self.resolve_undef(func, v, at, out),
         }
+    }
+
+    /// The operand replacing a use of `v` at `at` that finds ⊥: what
+    /// [`UndefMode`] says; a local undef definition is appended to `out`
+    /// (just before the use) and becomes the reaching definition.
+    #[cold]
+    fn resolve_undef(
+        &mut self,
+        func: &mut Function,
+        v: Var,
+        at: Point,
+        out: &mut Vec<Inst>,
+    ) -> Operand {
         self.stats.undef_uses += 1;
         match self.undef {
             UndefMode::Operand => Operand::Undef,
