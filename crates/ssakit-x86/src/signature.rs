@@ -745,8 +745,9 @@ impl Signatures {
             false => Lent::default(),
         };
         if stack {
-            stack_params = crate::slots::stack_arguments(&f, &frame);
-            crate::slots::promote_in(&mut f, &mut origins, &frame, &lent);
+            let promoted =
+                crate::slots::promote_finding_arguments(&mut f, &mut origins, &frame, &lent);
+            stack_params = promoted.1;
         }
         let copts = construct::Options {
             flavor: Flavor::Pruned,

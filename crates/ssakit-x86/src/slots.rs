@@ -604,23 +604,17 @@ fn decide(slots: &mut [Slot], facts: &Facts, lost: bool) -> Vec<(usize, i64, i64
         .collect()
 }
 
-/// The words of the caller's frame that `f` (lifted with the semantics,
-/// not yet in SSA form) loads: the offsets from the entry `rsp` of 8 and
-/// up (the stack arguments; 0 is the return address), sorted and
-/// distinct, each rounded down to its word; none when the offset of
-/// `rsp` is lost somewhere.
-pub(crate) fn stack_arguments(f: &Function, frame: &Frame) -> Vec<i64> {
+/// The words of the caller's frame that a function loads, from its
+/// frame's `facts` (the function lifted with the semantics, not yet in
+/// SSA form): the offsets from the entry `rsp` of 8 and up (the stack
+/// arguments; 0 is the return address), sorted and distinct, each
+/// rounded down to its word; none when the offset of `rsp` is lost
+/// somewhere.
+fn stack_arguments(facts: &Facts, frame: &Frame) -> Vec<i64> {
     if frame.lost().is_some() {
         return Vec::new();
     }
-    let rsp = f
-        .params()
-        .iter()
-        .copied()
-        .find(|&p| f.base_name(p) == "rsp");
-    let mut words: Vec<i64> = find_facts(f, frame, rsp, &|_| LocSet::EMPTY)
-        .accesses
-        .iter()
+    let mut words: Vec<i64> = (facts.accesses.iter())
         .filter(|a| a.stored.is_none() && a.offset >= 8)
         .map(|a| a.offset & !7)
         .collect();
@@ -810,13 +804,25 @@ pub(crate) fn promote_lending(f: &mut Function, origins: &mut Origins, lent: &Le
 
 /// [`promote_lending`] with `f`'s frame analysed already
 /// ([`frame::analyse`] of `f` as it is: signature inference reads the
-/// save area and the stack arguments from the same analysis).
+/// save area from the same analysis).
 pub(crate) fn promote_in(
     f: &mut Function,
     origins: &mut Origins,
     frame: &Frame,
     lent: &Lent,
 ) -> Promotion {
+    promote_finding_arguments(f, origins, frame, lent).0
+}
+
+/// [`promote_in`], and the stack arguments `f` loads as it was before
+/// (the words of its caller's frame, from the same walk; see
+/// [`stack_arguments`]): signature inference asks both.
+pub(crate) fn promote_finding_arguments(
+    f: &mut Function,
+    origins: &mut Origins,
+    frame: &Frame,
+    lent: &Lent,
+) -> (Promotion, Vec<i64>) {
     let rsp = f
         .params()
         .iter()
@@ -829,6 +835,7 @@ pub(crate) fn promote_in(
             lent.at(origins.inst(i).map(|o| o.address))
         })
     };
+    let arguments = stack_arguments(&facts, frame);
     let mut out = Promotion {
         lost: frame.lost(),
         ..Default::default()
@@ -925,7 +932,7 @@ pub(crate) fn promote_in(
     if !after.is_empty() {
         write_through(f, origins, &facts, after);
     }
-    out
+    (out, arguments)
 }
 
 /// For each access of `facts` (by index), when it is a load of a
