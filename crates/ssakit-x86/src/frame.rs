@@ -292,9 +292,7 @@ impl Frame {
     /// Sets the globals of `state` (a value per variable) to their values
     /// at the start of block `b`.
     fn load(&self, b: Block, state: &mut [Value]) {
-        for (&v, &x) in self.globals.iter().zip(self.entry_state(b)) {
-            state[v.index()] = x;
-        }
+        load(&self.globals, self.entry_state(b), state);
     }
 
     /// The value of the global `v` at the start of block `b`.
@@ -487,12 +485,11 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
                 continue;
             }
             dirty[b] = false;
-            for (&v, &x) in globals
-                .iter()
-                .zip(&entry[b.index() * g..(b.index() + 1) * g])
-            {
-                state[v.index()] = x;
-            }
+            load(
+                &globals,
+                &entry[b.index() * g..(b.index() + 1) * g],
+                &mut state,
+            );
             for &i in f.block_insts(b) {
                 step(f, i, &mut state, rsp);
             }
@@ -528,6 +525,14 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     };
     record_points(f, origins, &mut frame);
     frame
+}
+
+/// Sets each of `globals` in `state` (a value per variable) to its value
+/// in `values` (one per global, in order).
+fn load(globals: &[Var], values: &[Value], state: &mut [Value]) {
+    for (&v, &x) in globals.iter().zip(values) {
+        state[v.index()] = x;
+    }
 }
 
 /// The variables some block of `f` reads before it writes them (an

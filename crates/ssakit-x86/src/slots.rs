@@ -799,24 +799,14 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
 /// call's callee does not capture ([`crate::capture`]).
 pub(crate) fn promote_lending(f: &mut Function, origins: &mut Origins, lent: &Lent) -> Promotion {
     let frame = frame::analyse(f, origins);
-    promote_in(f, origins, &frame, lent)
+    promote_finding_arguments(f, origins, &frame, lent).0
 }
 
 /// [`promote_lending`] with `f`'s frame analysed already
 /// ([`frame::analyse`] of `f` as it is: signature inference reads the
-/// save area from the same analysis).
-pub(crate) fn promote_in(
-    f: &mut Function,
-    origins: &mut Origins,
-    frame: &Frame,
-    lent: &Lent,
-) -> Promotion {
-    promote_finding_arguments(f, origins, frame, lent).0
-}
-
-/// [`promote_in`], and the stack arguments `f` loads as it was before
-/// (the words of its caller's frame, from the same walk; see
-/// [`stack_arguments`]): signature inference asks both.
+/// save area from the same analysis), and the stack arguments `f` loads
+/// as it was before (the words of its caller's frame, from the same
+/// walk; see [`stack_arguments`]): signature inference asks both.
 pub(crate) fn promote_finding_arguments(
     f: &mut Function,
     origins: &mut Origins,
