@@ -449,6 +449,13 @@ impl<'a> VarLiveness<'a> {
         }
     }
 
+    /// The blocks defining `v` (a phi or an instruction; parameters are
+    /// not definitions here), in layout order, each once: what step 1
+    /// gathered, so that phi insertion need not scan the function again.
+    pub(crate) fn def_blocks(&self, v: Var) -> &[Block] {
+        self.defs.of(v)
+    }
+
     /// Step 2 for variable `v`: calls `on_in(b)` once for each block where
     /// `v` is live-in and `on_out(b)` once for each block where it is
     /// live-out; afterwards [`VarLiveness::is_live_in`] answers for `v`.

@@ -129,12 +129,32 @@ pub(crate) fn global_names(func: &Function) -> EntityVec<Var, bool> {
 /// The order in which variables get their phis: by name, then index. Phis
 /// of one block then appear in name order, as in the chapter's figures.
 pub(crate) fn variable_order(func: &Function) -> Vec<Var> {
+    sorted_by_name(func, func.vars())
+}
+
+/// `vars` in [`variable_order`]'s order (by name, then index).
+fn sorted_by_name(func: &Function, vars: impl Iterator<Item = Var>) -> Vec<Var> {
     // Each name looked up once, not twice per comparison; the keys are
     // distinct (the index breaks ties), so an unstable sort gives the
-    // one order.
-    let mut keyed: Vec<(&str, Var)> = func.vars().map(|v| (func.base_name(v), v)).collect();
+    // one order. The first eight bytes of the name, big-endian and padded
+    // with zeros, order two names as the names do unless they are equal
+    // (`x` and `x\0` are, which the name itself then settles): a
+    // comparison is one integer comparison for the short names of most
+    // programs (registers, temporaries).
+    let prefix = |name: &str| {
+        let mut key = [0u8; 8];
+        let n = name.len().min(8);
+        key[..n].copy_from_slice(&name.as_bytes()[..n]);
+        u64::from_be_bytes(key)
+    };
+    let mut keyed: Vec<(u64, &str, Var)> = vars
+        .map(|v| {
+            let name = func.base_name(v);
+            (prefix(name), name, v)
+        })
+        .collect();
     keyed.sort_unstable();
-    keyed.into_iter().map(|(_, v)| v).collect()
+    keyed.into_iter().map(|(_, _, v)| v).collect()
 }
 
 /// How DF⁺(Defs(v)) is computed.
@@ -264,31 +284,16 @@ impl PhiInsertion<'_> {
         dt: &DomTree,
         observer: &mut O,
     ) -> Vec<(Block, Var)> {
+        if let (Flavor::Pruned, Some(live)) = (self.flavor, &self.liveness) {
+            return self.place_pruned(func, dt, live, observer);
+        }
         let defs = DefBlocks::new(func);
         let global = (self.flavor == Flavor::SemiPruned).then(|| global_names(func));
         let entry = func.entry();
         let mut calc = IdfCalculator::new(self.cfg, dt);
         let mut frontier = Vec::new();
         let mut placed = Vec::new();
-        let needs = |calc: &IdfCalculator<_>, v: Var| {
-            let d = defs.of(v);
-            !(d.is_empty() || d == [entry] || !self.wanted(&global, v) || calc.is_empty(d))
-        };
-        let pruned = self.flavor == Flavor::Pruned && self.liveness.is_some();
-        // Pruned: the variables that need a walk, unwatched, in order, their
-        // liveness explored 64 at a time when the first of each chunk comes.
-        let order = variable_order(func);
-        let walked: Vec<Var> = if pruned {
-            order
-                .iter()
-                .copied()
-                .filter(|&v| !observer.watches(v) && needs(&calc, v))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let (mut next, mut live) = (0, 0u64);
-        for v in order {
+        for v in variable_order(func) {
             let d = defs.of(v);
             if observer.watches(v) {
                 if !d.is_empty() && self.wanted(&global, v) {
@@ -296,26 +301,68 @@ impl PhiInsertion<'_> {
                 }
                 continue;
             }
-            if pruned {
-                if walked.get(next) != Some(&v) {
-                    continue;
-                }
-                let k = next % 64;
-                if k == 0 {
-                    let chunk = &walked[next..walked.len().min(next + 64)];
-                    live = self.liveness_of(chunk);
-                }
-                next += 1;
-                if live >> k & 1 == 0 {
-                    continue;
-                }
-                // Unsorted: `run` groups the placements by block.
-                calc.compute_live_unsorted(d, &mut frontier, |y| self.keep_word(y, k));
-            } else if needs(&calc, v) {
-                calc.compute(d, &mut frontier);
-            } else {
+            if d.is_empty() || d == [entry] || !self.wanted(&global, v) || calc.is_empty(d) {
                 continue;
             }
+            calc.compute(d, &mut frontier);
+            placed.extend(frontier.iter().map(|&y| (y, v)));
+        }
+        placed
+    }
+
+    /// Pruned SSA by [`Self::place_linear`]'s method. The definition
+    /// blocks are those liveness gathered ([`VarLiveness::def_blocks`]),
+    /// not a second scan of the function: they leave out the entry's
+    /// parameter definitions, which change no DF⁺ (the entry has no
+    /// predecessors, so DF(entry) is empty and DF⁺ of a union is the union
+    /// of the DF⁺). Only the variables that need a walk (DF⁺ of their
+    /// definitions not seen to be empty) and the watched ones are put in
+    /// variable order: the others place nothing, wherever they come.
+    fn place_pruned<O: Observer>(
+        &self,
+        func: &Function,
+        dt: &DomTree,
+        live: &RefCell<VarLiveness<'_>>,
+        observer: &mut O,
+    ) -> Vec<(Block, Var)> {
+        let mut calc = IdfCalculator::new(self.cfg, dt);
+        let order = {
+            let live = live.borrow();
+            let needs = |v: Var| !calc.is_empty(live.def_blocks(v));
+            sorted_by_name(func, func.vars().filter(|&v| observer.watches(v) || needs(v)))
+        };
+        // The unwatched, their liveness explored 64 at a time when the
+        // first of each chunk comes.
+        let walked: Vec<Var> = order
+            .iter()
+            .copied()
+            .filter(|&v| !observer.watches(v))
+            .collect();
+        let mut all_defs: Option<DefBlocks> = None;
+        let (mut frontier, mut d, mut placed) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut next, mut bits) = (0, 0u64);
+        for v in order {
+            if observer.watches(v) {
+                // The trace shows Defs(v) with the parameters' entry.
+                let d = all_defs.get_or_insert_with(|| DefBlocks::new(func)).of(v);
+                if !d.is_empty() {
+                    placed.extend(self.place_traced(func, dt, v, d, observer));
+                }
+                continue;
+            }
+            debug_assert_eq!(walked[next], v);
+            let k = next % 64;
+            if k == 0 {
+                bits = self.liveness_of(&walked[next..walked.len().min(next + 64)]);
+            }
+            next += 1;
+            if bits >> k & 1 == 0 {
+                continue;
+            }
+            d.clear();
+            d.extend_from_slice(live.borrow().def_blocks(v));
+            // Unsorted: `run` groups the placements by block.
+            calc.compute_live_unsorted(&d, &mut frontier, |y| self.keep_word(y, k));
             placed.extend(frontier.iter().map(|&y| (y, v)));
         }
         placed
