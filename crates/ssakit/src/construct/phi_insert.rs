@@ -329,7 +329,10 @@ impl PhiInsertion<'_> {
         let order = {
             let live = live.borrow();
             let needs = |v: Var| !calc.is_empty(live.def_blocks(v));
-            sorted_by_name(func, func.vars().filter(|&v| observer.watches(v) || needs(v)))
+            sorted_by_name(
+                func,
+                func.vars().filter(|&v| observer.watches(v) || needs(v)),
+            )
         };
         // The unwatched, their liveness explored 64 at a time when the
         // first of each chunk comes.

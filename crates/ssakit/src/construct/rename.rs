@@ -104,6 +104,13 @@ impl Link {
 /// [`Point::dominates`].
 pub(crate) struct ReachingDefChains<'a> {
     dt: &'a DomTree,
+    /// `(pre(B), last(B))` of the block `B` the walk is in
+    /// ([`DomTree::subtree_pre`]): every point looked up or defined
+    /// between entering `B` and entering the next block is in `B`.
+    here: (u32, u32),
+    /// `B` itself, to check that.
+    #[cfg(debug_assertions)]
+    here_block: Block,
     /// `v.reachingDef` for each original variable `v`.
     current: EntityVec<Var, Option<Var>>,
     /// `v'.reachingDef` and where `v'` is defined, for each version (or
@@ -122,6 +129,9 @@ impl<'a> ReachingDefChains<'a> {
     pub(crate) fn new(dt: &'a DomTree, num_vars: usize, trace: Option<Var>) -> Self {
         ReachingDefChains {
             dt,
+            here: (0, 0),
+            #[cfg(debug_assertions)]
+            here_block: Block::new(0),
             current: EntityVec::filled(num_vars, None),
             links: EntityVec::filled(num_vars, Link::NONE),
             #[cfg(debug_assertions)]
@@ -141,7 +151,13 @@ impl<'a> ReachingDefChains<'a> {
         if self.trace.as_ref().is_some_and(|t| t.0 == v) {
             return self.update_traced(v, at);
         }
-        let (pre, _) = self.dt.subtree_pre(at.block());
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            at.block(),
+            self.here_block,
+            "a point outside the block entered"
+        );
+        let pre = self.here.0;
         let mut r = self.current[v];
         while let Some(d) = r {
             let l = self.links[d];
@@ -190,7 +206,13 @@ impl<'a> ReachingDefChains<'a> {
 }
 
 impl Reaching for ReachingDefChains<'_> {
-    fn enter(&mut self, _: Block) {}
+    fn enter(&mut self, b: Block) {
+        self.here = self.dt.subtree_pre(b);
+        #[cfg(debug_assertions)]
+        {
+            self.here_block = b;
+        }
+    }
     fn exit(&mut self, _: Block) {}
 
     fn reserve(&mut self, num_vars: usize) {
@@ -208,13 +230,13 @@ impl Reaching for ReachingDefChains<'_> {
         self.current[v]
     }
 
-    #[inline]
+    #[inline(always)]
     fn define(&mut self, v: Var, new: Var, at: Point) {
         self.update_reaching_def(v, at);
         self.links.ensure(new, Link::NONE);
         self.links[new] = Link {
             prev: self.current[v].into(),
-            last: self.dt.subtree_pre(at.block()).1,
+            last: self.here.1,
         };
         #[cfg(debug_assertions)]
         {
