@@ -30,11 +30,14 @@
 //! `target/compare` unless `--out` says otherwise.
 //!
 //! `ssakit-compare wasm FILE.wasm` is the phi cross-check on lifted
-//! WebAssembly instead ([`wasm`]).
+//! WebAssembly instead ([`wasm`]); `ssakit-compare real FILE...` the real
+//! rows, whole lifted modules (WebAssembly, or x86-64 as `ssakit x86 lift
+//! --semantics` prints them) against both peers ([`real`]).
 
 mod alloc;
 mod cranelift;
 mod llvm;
+mod real;
 mod report;
 mod small;
 mod ssa;
@@ -572,6 +575,13 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "small") {
         if let Err(e) = small::run(&args[1..]) {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    if args.first().is_some_and(|a| a == "real") {
+        if let Err(e) = real::run(&args[1..]) {
             eprintln!("{e}");
             std::process::exit(1);
         }
