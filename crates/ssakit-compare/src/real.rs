@@ -157,6 +157,53 @@ fn summed(reps: usize, funcs: &[Function], mut time: impl FnMut(&Function) -> f6
     )
 }
 
+/// The rows of `files` (each file's functions), as [`run`] measures
+/// them: `reps` runs, Cranelift sealing early, LLVM when `llvm` (each
+/// `opt` run given up after `limit`); `tmp` a folder for `opt`'s files.
+pub fn rows(
+    files: &[PathBuf],
+    reps: usize,
+    limit: Duration,
+    llvm: bool,
+    tmp: &Path,
+) -> Result<Vec<Row>, String> {
+    let a = Args {
+        files: files.to_vec(),
+        reps,
+        sealing: cranelift::Sealing::Early,
+        limit,
+        llvm,
+        out: PathBuf::new(),
+    };
+    files.iter().map(|f| row(f, &a, tmp)).collect()
+}
+
+/// The Markdown table of `rows` (medians of `reps` runs).
+pub fn table(rows: &[Row], reps: usize) -> String {
+    let mut o = format!(
+        "One thread, medians of {reps} runs of the sum over functions (LLVM once). \
+         *construct*: ssakit's pruned construction of the lifted function; *Cranelift*: its \
+         FunctionBuilder building the same function for the variables' flow (sealing early); \
+         *destruct*: `destruct_pruned` of the pruned form; *LLVM*: PromotePass on \
+         `emit-llvm --opaque`'s module.\n\n"
+    );
+    o.push_str(
+        "| module | functions | blocks | pruned phis | construct s | LLVM PromotePass s | LLVM ÷ \
+         construct | Cranelift s | Cranelift ÷ construct | destruct s | destruct ÷ construct |\n",
+    );
+    o.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for r in rows {
+        o.push_str(&line(r));
+        o.push('\n');
+    }
+    for r in rows {
+        for s in &r.skipped {
+            o.push_str(&format!("\n{}: left out: {s}", r.file));
+        }
+    }
+    o
+}
+
 /// The row of one module.
 fn row(file: &Path, a: &Args, tmp: &Path) -> Result<Row, String> {
     let (funcs, skipped) = load(file)?;
@@ -298,26 +345,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let a = parse(args)?;
     let tmp = std::env::temp_dir().join(format!("ssakit-compare-real-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    let rows: Result<Vec<Row>, String> = a.files.iter().map(|f| row(f, &a, &tmp)).collect();
+    let rows = rows(&a.files, a.reps, a.limit, a.llvm, &tmp);
     let _ = std::fs::remove_dir_all(&tmp);
     let rows = rows?;
-    println!(
-        "one thread, medians of {} runs of the sum over functions (LLVM once)\n",
-        a.reps
-    );
-    println!(
-        "| module | functions | blocks | pruned phis | construct s | LLVM PromotePass s | LLVM ÷ \
-         construct | Cranelift s | Cranelift ÷ construct | destruct s | destruct ÷ construct |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for r in &rows {
-        println!("{}", line(r));
-    }
-    for r in &rows {
-        for s in &r.skipped {
-            println!("{}: left out: {s}", r.file);
-        }
-    }
+    print!("{}", table(&rows, a.reps));
     std::fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
     let json = a.out.join("real.json");
     let text = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
