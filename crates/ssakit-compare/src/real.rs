@@ -130,7 +130,9 @@ fn load(file: &Path) -> Result<(Vec<Function>, Vec<String>), String> {
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", file.display());
     if file.extension().is_some_and(|x| x == "ssa") {
         let text = String::from_utf8(raw).map_err(|e| at(&e))?;
-        let m = ssakit::text::parse_module(&text).map_err(|e| at(&e))?;
+        // The parser's diagnostic, rendered with its file:line:column.
+        let m = ssakit::text::parse_module(&text)
+            .map_err(|d| d.render(&file.display().to_string(), &text))?;
         return Ok((m.functions, Vec::new()));
     }
     let bytes = ssakit_wasm::module::to_binary(&raw).map_err(|e| at(&e))?;
