@@ -11,7 +11,14 @@ function (DW_TAG_unspecified_parameters) counts its named parameters.
 Functions of assembly units (DW_AT_language DW_LANG_Mips_Assembler,
 glibc's `.S` files: syscall wrappers, string functions) have no formal
 parameters in DWARF whatever they take: they are counted apart ("C
-only" is the accuracy without them).
+only" is the accuracy without them). Whether DWARF describes a
+function's parameters at all is whether its subprogram is prototyped
+(DW_AT_prototyped on it or on its abstract origin or specification):
+a C function without parameters is `(void)`, prototyped with none; an
+assembly unit's subprogram has no prototype, no type and no parameter
+(glibc: no assembly subprogram is prototyped, every C one is). The
+accuracy on those is printed too: the issue's "functions that DWARF
+describes", read as those whose parameters it describes.
 ssakit's count is the System V positional one: the integer argument
 registers `rdi rsi rdx rcx r8 r9` up to the last one in the signature's
 parameters, plus the vector ones `xmm0`-`xmm7` likewise, plus its stack
@@ -39,8 +46,23 @@ VEC_ARGS = ["xmm%d" % i for i in range(8)]
 ASSEMBLER = 0x8001
 
 
+def prototyped(die):
+    """Whether DWARF gives `die` a prototype: DW_AT_prototyped on it or on
+    the DIE it completes (DW_AT_abstract_origin, DW_AT_specification)."""
+    for _ in range(4):
+        if "DW_AT_prototyped" in die.attributes:
+            return True
+        ref = next((r for r in ("DW_AT_abstract_origin", "DW_AT_specification")
+                    if r in die.attributes), None)
+        if ref is None:
+            return False
+        die = die.get_DIE_from_attribute(ref)
+    return False
+
+
 def dwarf_counts(path):
-    """{low_pc: (formal parameter count, whether of an assembly unit)}."""
+    """{low_pc: (formal parameter count, whether of an assembly unit,
+    whether prototyped)}."""
     out = {}
     with open(path, "rb") as f:
         elf = ELFFile(f)
@@ -54,7 +76,7 @@ def dwarf_counts(path):
                 if die.tag != "DW_TAG_subprogram" or "DW_AT_low_pc" not in die.attributes:
                     continue
                 n = sum(1 for c in die.iter_children() if c.tag == "DW_TAG_formal_parameter")
-                out[die.attributes["DW_AT_low_pc"].value] = (n, asm)
+                out[die.attributes["DW_AT_low_pc"].value] = (n, asm, prototyped(die))
     return out
 
 
@@ -140,15 +162,22 @@ def main():
     n = max(len(both), 1)
     c_only = [a for a in both if not truth[a][1]]
     c_exact = sum(1 for a in c_only if truth[a][0] == ours[a][0])
-    print("%s: %d functions described by DWARF, %d signed by ssakit, %d compared; "
+    # The functions whose parameters DWARF describes: a prototyped
+    # subprogram (an assembly unit's carries no prototype, no type, no
+    # formal parameter, whatever the function takes).
+    described = [a for a in both if truth[a][2]]
+    d_exact = sum(1 for a in described if truth[a][0] == ours[a][0])
+    print("%s: %d functions with a DWARF subprogram, %d signed by ssakit, %d compared; "
           "exact %d (%.1f%%), off by one %d (%.1f%%), more than DWARF %d (%.1f%%), "
           "fewer %d (%.1f%%); "
           "C only (without %d of assembly units): %d of %d exact (%.1f%%); "
+          "prototyped in DWARF (parameters described): %d of %d exact (%.1f%%); "
           "DWARF read in %.1f s, ssakit in %.1f s"
           % (binary, len(truth), len(ours), len(both), exact, 100.0 * exact / n,
              near, 100.0 * near / n, over, 100.0 * over / n, under, 100.0 * under / n,
              len(both) - len(c_only), c_exact, len(c_only),
-             100.0 * c_exact / max(len(c_only), 1), t1 - t0, t2 - t1))
+             100.0 * c_exact / max(len(c_only), 1), d_exact, len(described),
+             100.0 * d_exact / max(len(described), 1), t1 - t0, t2 - t1))
     causes = collections.Counter()
     vec_over = 0
     for a in c_only:

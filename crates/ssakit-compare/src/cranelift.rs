@@ -98,7 +98,7 @@ fn constant(b: &mut FunctionBuilder, ty: ir::Type, c: i64) -> ir::Value {
 }
 
 /// The number of block parameters of `func` other than the entry's.
-fn block_params(func: &ir::Function) -> usize {
+pub fn block_params(func: &ir::Function) -> usize {
     let entry_block = func.layout.entry_block();
     func.layout
         .blocks()

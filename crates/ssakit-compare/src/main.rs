@@ -24,17 +24,25 @@
 //! * peak memory of pruned construction against the input's own size,
 //!   from a counting global allocator.
 //!
+//! `--generator both` measures the first generator's rows, then the
+//! second's (shapes marked `/2`); `--real FILE,FILE..` adds the real
+//! rows of lifted modules ([`real`]), so that one run gives every row of
+//! issue 44's table.
+//!
 //! Results: a Markdown table on standard output and in `OUT/results.md`,
 //! `OUT/results.json`, and `OUT/results.png` (ns per instruction against
 //! size, log-log, one panel per shape, one line per tool). `OUT` is
 //! `target/compare` unless `--out` says otherwise.
 //!
 //! `ssakit-compare wasm FILE.wasm` is the phi cross-check on lifted
-//! WebAssembly instead ([`wasm`]).
+//! WebAssembly instead ([`wasm`]); `ssakit-compare real FILE...` the real
+//! rows, whole lifted modules (WebAssembly, or x86-64 as `ssakit x86 lift
+//! --semantics` prints them) against both peers ([`real`]).
 
 mod alloc;
 mod cranelift;
 mod llvm;
+mod real;
 mod report;
 mod small;
 mod ssa;
@@ -81,8 +89,15 @@ pub struct Config {
     /// generator's `--blocks`).
     pub by_blocks: bool,
     /// Programs of the second generator (`ssakit gen --generator
-    /// second`, [`ssakit::gen::second`]) instead of the first.
+    /// second`, [`ssakit::gen::second`]) instead of the first: the
+    /// generator of the rows being measured.
     pub second: bool,
+    /// The generators whose rows are measured, in order (`--generator
+    /// both`: the first's, then the second's on the shapes it draws).
+    pub generators: Vec<bool>,
+    /// Lifted modules whose real rows follow the generated ones
+    /// (`--real FILE,FILE..`: [`real`]).
+    pub real: Vec<PathBuf>,
 }
 
 impl Config {
@@ -102,6 +117,8 @@ impl Config {
             cranelift: true,
             by_blocks: false,
             second: false,
+            generators: vec![false],
+            real: Vec::new(),
         }
     }
 
@@ -120,7 +137,8 @@ impl Config {
 
 const USAGE: &str = "usage: ssakit-compare [--quick] [--sizes N,N..] [--vars N] \
 [--sweep-vars N,N..] [--sweep-shapes S,S..] [--sweep-size N] [--shapes S,S..] [--reps N] \
-[--limit SECONDS] [--out DIR] [--no-llvm] [--no-cranelift] [--by-blocks] [--generator first|second]";
+[--limit SECONDS] [--out DIR] [--no-llvm] [--no-cranelift] [--by-blocks] \
+[--generator first|second|both] [--real FILE,FILE..]";
 
 fn parse_args() -> Result<Config, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -158,12 +176,15 @@ fn parse_args() -> Result<Config, String> {
             "--no-cranelift" => c.cranelift = false,
             "--by-blocks" => c.by_blocks = true,
             "--generator" => {
-                c.second = match val()?.as_str() {
-                    "first" => false,
-                    "second" => true,
+                c.generators = match val()?.as_str() {
+                    "first" => vec![false],
+                    "second" => vec![true],
+                    "both" => vec![false, true],
                     g => return Err(format!("unknown generator `{g}`\n{USAGE}")),
-                }
+                };
+                c.second = c.generators == [true];
             }
+            "--real" => c.real = list(&val()?).into_iter().map(PathBuf::from).collect(),
             "-h" | "--help" => return Err(USAGE.to_string()),
             _ => return Err(format!("unknown argument `{a}`\n{USAGE}")),
         }
@@ -577,6 +598,13 @@ fn main() {
         }
         return;
     }
+    if args.first().is_some_and(|a| a == "real") {
+        if let Err(e) = real::run(&args[1..]) {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     if args.first().is_some_and(|a| a == "wasm") {
         if let Err(e) = wasm::run(&args[1..]) {
             eprintln!("{e}");
@@ -600,20 +628,39 @@ fn main() {
     std::fs::create_dir_all(&tmp).expect("temporary folder");
     let started = Instant::now();
     let mut rows = Vec::new();
-    for name in &c.shapes {
-        let shape: Shape = name.parse().unwrap();
-        let mut ab = Abandoned::default();
-        for &size in &c.sizes {
-            rows.push(run_one(&c, shape, c.vars, size, &mut ab, &tmp));
+    // The second generator's rows on the shapes it draws.
+    let drawn = |s: &String| s.parse().map_or(true, |s| second::density(s).is_some());
+    for &gen in &c.generators {
+        let mut g = c.clone();
+        g.second = gen;
+        if gen {
+            g.shapes.retain(drawn);
+            g.sweep_shapes.retain(drawn);
+        }
+        for name in &g.shapes {
+            let shape: Shape = name.parse().unwrap();
+            let mut ab = Abandoned::default();
+            for &size in &g.sizes {
+                rows.push(run_one(&g, shape, g.vars, size, &mut ab, &tmp));
+            }
+        }
+        for name in &g.sweep_shapes {
+            let shape: Shape = name.parse().unwrap();
+            let mut ab = Abandoned::default();
+            for &v in &g.sweep_vars {
+                rows.push(run_one(&g, shape, v, g.sweep_size, &mut ab, &tmp));
+            }
         }
     }
-    for name in &c.sweep_shapes {
-        let shape: Shape = name.parse().unwrap();
-        let mut ab = Abandoned::default();
-        for &v in &c.sweep_vars {
-            rows.push(run_one(&c, shape, v, c.sweep_size, &mut ab, &tmp));
+    let llvm_on = c.llvm && opt_version.is_some();
+    let limit = Duration::from_secs(c.limit_s);
+    let real_rows = match real::rows(&c.real, c.reps, limit, llvm_on, &tmp) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
         }
-    }
+    };
     let _ = std::fs::remove_dir_all(&tmp);
     let meta = report::Meta {
         command: std::env::args().collect::<Vec<_>>().join(" "),
@@ -622,12 +669,17 @@ fn main() {
         seconds: started.elapsed().as_secs_f64(),
         config: c.clone(),
     };
-    let md = report::markdown(&meta, &rows);
+    let mut md = report::markdown(&meta, &rows);
+    if !real_rows.is_empty() {
+        md.push_str("\n## Real functions\n\n");
+        md.push_str(&real::table(&real_rows, c.reps));
+    }
     print!("{md}");
     std::fs::write(c.out.join("results.md"), &md).expect("results.md written");
     let json = serde_json::to_string_pretty(&report::Json {
         meta: &meta,
         rows: &rows,
+        real: &real_rows,
     })
     .expect("JSON");
     std::fs::write(c.out.join("results.json"), json).expect("results.json written");

@@ -28,6 +28,8 @@ pub struct Json<'a> {
     pub meta: &'a Meta,
     /// What.
     pub rows: &'a [Row],
+    /// The real rows, if any were asked (`--real`).
+    pub real: &'a [crate::real::Row],
 }
 
 fn ms(s: f64) -> String {

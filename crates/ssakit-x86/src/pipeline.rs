@@ -14,7 +14,7 @@ use crate::cfg::recover;
 use crate::lift;
 use rayon::prelude::*;
 use ssakit::construct::Flavor;
-use ssakit::ir::{Function, Type, Var};
+use ssakit::ir::{Function, InstData, Type, Var};
 use ssakit::opt;
 use ssakit::pipeline::{self as core, Flavors, PerFlavor, Pipeline, Stage};
 use ssakit::timing::{self, PassTimes};
@@ -231,10 +231,16 @@ impl Size {
                 f.for_each_def(i, |v| s.flag_defs += usize::from(is_flag(v)));
             }
             for &i in f.block_insts(b) {
-                if f.effects(i).contains(ssakit::ir::Effects::CALL) {
+                // A call defines no counted flag; an operation's effects
+                // are looked up only where it defines a flag.
+                if matches!(f.inst(i), InstData::Call { .. }) {
                     continue;
                 }
-                f.for_each_def(i, |v| s.flag_defs += usize::from(is_flag(v)));
+                let mut n = 0;
+                f.for_each_def(i, |v| n += usize::from(is_flag(v)));
+                if n > 0 && !f.effects(i).contains(ssakit::ir::Effects::CALL) {
+                    s.flag_defs += n;
+                }
             }
         }
         s

@@ -711,3 +711,86 @@ fn a_forgotten_store_is_caught() {
     assert_eq!(first_difference(&run(&a), &run(&a)), None);
     assert!(first_difference(&run(&a), &run(&b)).is_some());
 }
+
+/// `mov eax, [rdi]; ret`: reads through its pointer, keeps no copy
+/// (its capture summary: `rdi` not captured).
+const PEEK: [u8; 3] = [0x8b, 0x07, 0xc3];
+
+/// The oracle sees lending. `lender` (`sub rsp, 24; mov qword [rsp+8],
+/// 5; lea rdi, [rsp+8]; call peek; mov rax, [rsp+8]; mov [rsp+16], rax;
+/// xor edi, edi; call peek; mov rcx, [rsp+8]; mov rax, [rsp+16]; add rax,
+/// rcx; add rsp, 24; ret`) lends its slot to the first call of `peek`,
+/// which does not capture it: with the signatures the slot is a variable
+/// that the first call makes stale (the load after it reads memory
+/// again) and the second, given no frame address, does not (the load
+/// after it reads the variable; without the signatures the slot escapes
+/// and that load stays in memory). The model callee of the oracle writes
+/// through `rdi` during each call, so a promotion that forgot to make the
+/// lent slot stale at its own call returns 5 + 5 where the machine
+/// returns 6 + 6 (checked by hand: with `slots`' stale marking of lent
+/// objects removed, `differential` reports "return value: expected 12
+/// ..., got 10 ..."). The corpus runs of
+/// [`promotion_agrees_with_memory_in_the_interpreter`] do not catch that
+/// fault: their random arguments make the functions that lend (zlib's
+/// `inflate`) trap before their calls.
+#[test]
+fn a_lent_slot_is_read_again_after_its_call_only() {
+    let call = |code: &mut Vec<u8>| {
+        // `call peek`: peek is first, at TEXT; `code` follows it.
+        code.push(0xe8);
+        let at = (PEEK.len() + code.len() + 4) as i32;
+        code.extend((-at).to_le_bytes());
+    };
+    let mut lender = vec![
+        0x48, 0x83, 0xec, 0x18, // sub rsp, 24
+        0x48, 0xc7, 0x44, 0x24, 0x08, 5, 0, 0, 0, // mov qword [rsp+8], 5
+        0x48, 0x8d, 0x7c, 0x24, 0x08, // lea rdi, [rsp+8]
+    ];
+    call(&mut lender);
+    lender.extend([
+        0x48, 0x8b, 0x44, 0x24, 0x08, // mov rax, [rsp+8]
+        0x48, 0x89, 0x44, 0x24, 0x10, // mov [rsp+16], rax
+        0x31, 0xff, // xor edi, edi
+    ]);
+    call(&mut lender);
+    lender.extend([
+        0x48, 0x8b, 0x4c, 0x24, 0x08, // mov rcx, [rsp+8]
+        0x48, 0x8b, 0x44, 0x24, 0x10, // mov rax, [rsp+16]
+        0x48, 0x01, 0xc8, // add rax, rcx
+        0x48, 0x83, 0xc4, 0x18, // add rsp, 24
+        0xc3, // ret
+    ]);
+    let bytes = elf(&[("peek", PEEK.to_vec()), ("lender", lender)]);
+    let bin = Binary::parse(&bytes).unwrap();
+    let sigs = ssakit_x86::signature::Signatures::infer(&bin, true);
+    let info = bin.functions().iter().find(|f| f.name == "lender").unwrap();
+    let (l, _) = lifted(&bin, "lender");
+    let mut plain = l.clone();
+    let q = slots::promote(&mut plain.func, &mut plain.origins);
+    let mut signed = l.clone();
+    let p = ssakit_x86::signature::promote_signed(
+        &mut signed.func,
+        &mut signed.origins,
+        &bin,
+        info,
+        &sigs,
+    );
+    let mut counts = Counts::default();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    differential(&bin, info, Some(&sigs), &mut counts, &mut seed).unwrap();
+    // Compared to the end, with the callee writing through `rdi`.
+    assert_eq!(
+        (counts.finished, counts.undef_pointer),
+        (3, 0),
+        "{counts:?}"
+    );
+    // Lent: of the slot's three loads only the one after its own call
+    // stays in memory, against all three when it escapes.
+    let escaped = Left::ALL.iter().position(|&w| w == Left::Escaped).unwrap();
+    assert_eq!(
+        (p.left[escaped], q.left[escaped]),
+        (1, 3),
+        "{p:?} against {q:?}"
+    );
+    assert_eq!(p.promoted, q.promoted + 2, "{p:?} against {q:?}");
+}
