@@ -746,18 +746,19 @@ fn virtualized(
     stats.copies_inserted = constants.copies;
     let (mut webs, mut cs) = match coalesce::coalesce_virtual(func, &inserted, graph) {
         coalesce::Virtual::Coalesced(webs, cs) => (webs, cs),
-        coalesce::Virtual::Interfering(failed, flow) => {
+        coalesce::Virtual::Interfering(retry) => {
             {
                 let _t = timing::phase("parallel copies");
                 let which = to_cssa::Selection::Phis {
-                    phis: &failed,
+                    phis: retry.failed(),
                     first_fresh,
                 };
                 let more = to_cssa::insert_copies(func, which, &mut inserted, &mut fresh);
                 stats.copies_inserted += more.copies;
             }
-            // Copies only: the blocks and edges are those of the first try.
-            coalesce::coalesce_again(func, &inserted, Some(*flow))
+            // Copies only: the blocks and edges are those of the first
+            // try, and its free phi components are still free.
+            coalesce::coalesce_again(func, &inserted, *retry)
         }
     };
     observe(DestructStep::ParallelCopies, func);

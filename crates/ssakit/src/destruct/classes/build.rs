@@ -100,11 +100,17 @@ impl Classes<'_> {
     /// the `fpar` chain of its latest member), then the liveness questions
     /// of all sets sorted by variable. Returns, per set, an interfering
     /// pair if there is one; the other sets become classes.
+    ///
+    /// A set marked in `known_free` (by set; shorter means unmarked) is
+    /// known to be free of interference: it is walked, but its liveness
+    /// questions are not asked, only counted in [`Classes::work`] as the
+    /// tests they would have been.
     pub(crate) fn build_all(
         &mut self,
         start: &[u32],
         ranks: &[u32],
         of_rank: &[u32],
+        known_free: &[bool],
     ) -> Vec<Option<(Var, Var)>> {
         let ng = start.len() - 1;
         let mut top = vec![NIL; ng];
@@ -124,6 +130,12 @@ impl Classes<'_> {
             if p != NIL {
                 if pc.value == self.pts[p as usize].value {
                     eq = p;
+                } else if known_free.get(g as usize) == Some(&true) {
+                    let mut m = p;
+                    while m != NIL {
+                        self.work += 1;
+                        m = self.eq[m as usize];
+                    }
                 } else {
                     let mut m = p;
                     while m != NIL {

@@ -115,7 +115,7 @@ use crate::entity::EntityVec;
 use crate::ir::Block;
 use crate::ir::{Cfg, Function, InstData, Var};
 use crate::timing;
-use components::{build_webs, phi_components};
+use components::{build_webs, known_free, phi_components};
 use facts::{sort_candidates, Candidate, Gathered, VarInfo};
 use oracle::DebugCheck;
 
@@ -178,20 +178,31 @@ pub struct CoalesceStats {
 /// parallel copies marked in `inserted` are those that pass inserted,
 /// tried first; pass an empty table when there are none.
 pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceStats) {
-    coalesce_again(func, inserted, None)
+    coalesced(run(func, inserted, false, Given::Nothing))
 }
 
-/// [`coalesce`], with the control-flow facts of an earlier run on the
-/// same control-flow graph when there is one ([`Virtual::Interfering`]
-/// hands them over: materializing copies around phis adds instructions,
-/// never blocks or edges), so they are not computed twice.
+/// [`coalesce`] after [`coalesce_virtual`] found a phi component that
+/// interferes and the copies of those components' phis were
+/// materialized: takes what the first run knew ([`Retry`]), so the
+/// control-flow facts are not computed twice and the phi components the
+/// first run found free are not tested again.
+///
+/// # Preconditions
+/// Those of [`coalesce`]; `func` is the function of the first run with
+/// Method I's copies added for the phis [`Retry::failed`] marks, nothing
+/// else changed.
 pub(crate) fn coalesce_again(
     func: &Function,
     inserted: &Inserted,
-    flow: Option<Flow>,
+    retry: Retry,
 ) -> (Webs, CoalesceStats) {
-    let flow = flow.map_or(Given::Nothing, Given::Flow);
-    match run(func, inserted, false, flow) {
+    coalesced(run(func, inserted, false, Given::Retry(retry)))
+}
+
+/// The classes of a run of Method I coalescing, which never stops at
+/// step 1.
+fn coalesced(v: Virtual) -> (Webs, CoalesceStats) {
+    match v {
         Virtual::Coalesced(webs, stats) => (webs, stats),
         Virtual::Interfering(..) => unreachable!("Method I coalescing never stops at step 1"),
     }
@@ -235,11 +246,37 @@ pub(crate) enum Virtual {
     /// Every phi component is free of interference: the classes (the
     /// copies around phis were never needed) and what coalescing did.
     Coalesced(Webs, CoalesceStats),
-    /// Some phi component interferes: by variable index, whether it lies
-    /// in such a component. Their phis need Method I's copies
-    /// materialized, and [`coalesce_again`] runs again, given the
-    /// control-flow facts of this run.
-    Interfering(Vec<bool>, Box<Flow>),
+    /// Some phi component interferes: its phis need Method I's copies
+    /// materialized, and [`coalesce_again`] runs again, given this.
+    Interfering(Box<Retry>),
+}
+
+/// What a run of [`coalesce_virtual`] that found a phi component
+/// interfering knows, for [`coalesce_again`].
+///
+/// Why a component found free stays free, untested, after the copies
+/// are materialized: those copies link only variables of the components
+/// that interfere (an operand or the destination of their phis, and fresh
+/// variables), so the other components keep their members; the uses and
+/// definitions of those members do not move relative to one another
+/// (copies add instructions, never blocks); and values keep their
+/// partition (a fresh copy carries its source's value; the join copy
+/// `a0 ← a0'` gives `a0`, and what copies it, the value `a0'`, which no
+/// other variable had). So each intersection test of such a component
+/// has the answer it had.
+pub(crate) struct Retry {
+    flow: Flow,
+    /// By variable of the first run: whether it lies in a phi component
+    /// that is not free.
+    failed: Vec<bool>,
+}
+
+impl Retry {
+    /// By variable of the first run: whether its phi needs Method I's
+    /// copies (it lies in a phi component that is not free).
+    pub(crate) fn failed(&self) -> &[bool] {
+        &self.failed
+    }
 }
 
 /// [`coalesce`] with the copies around phis *virtual* (Boissinot et al.,
@@ -285,8 +322,9 @@ enum Given {
     Nothing,
     /// The graph and the dominator tree; [`run`] adds the loop depths.
     Graph(Cfg, DomTree),
-    /// All of them, from an earlier run.
-    Flow(Flow),
+    /// All of them, and which variables lay in phi components that were
+    /// not free, from an earlier run.
+    Retry(Retry),
 }
 
 /// [`coalesce`] and [`coalesce_virtual`]: with `virtual_copies`, stops
@@ -299,10 +337,12 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
         let sets = crate::union_find::UnionFind::new(nv);
         return Virtual::Coalesced(Webs::from_sets(sets), CoalesceStats::default());
     }
-    let flow = match flow {
-        Given::Nothing => Flow::new(func),
-        Given::Graph(cfg, dt) => Flow::with_graph(cfg, dt),
-        Given::Flow(flow) => flow,
+    // By variable of an earlier run (empty if none): whether it lay in a
+    // phi component that was not free.
+    let (flow, failed_before) = match flow {
+        Given::Nothing => (Flow::new(func), Vec::new()),
+        Given::Graph(cfg, dt) => (Flow::with_graph(cfg, dt), Vec::new()),
+        Given::Retry(retry) => (retry.flow, retry.failed),
     };
     debug_assert_eq!(flow.depth.len(), func.num_blocks());
     let (cfg, dt, depth) = (&flow.cfg, &flow.dt, &flow.depth);
@@ -334,7 +374,9 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
         let _t = timing::phase("phi classes");
         // Step 1: each phi component at once, if free of interference.
         let mut failed: Vec<(u32, u32)> = Vec::new();
-        let found = classes.build_all(&groups.start, &groups.ranks, &groups.of_rank);
+        let free = known_free(&groups, &info, &failed_before);
+        drop(failed_before);
+        let found = classes.build_all(&groups.start, &groups.ranks, &groups.of_rank, &free);
         for (g, pair) in found.into_iter().enumerate() {
             let (lo, hi) = (groups.start[g], groups.start[g + 1]);
             if let Some((a, b)) = pair {
@@ -344,27 +386,28 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
                 check.component_free(&groups.ranks[lo as usize..hi as usize]);
             }
         }
+        if !failed.is_empty() {
+            in_failed = ranked_members(nv, &info, &groups.ranks, &failed);
+        }
         if virtual_copies && !failed.is_empty() {
-            let mut in_failed = vec![false; nv];
-            for &(lo, hi) in &failed {
-                for &k in &groups.ranks[lo as usize..hi as usize] {
-                    in_failed[info.pts[k as usize].var.index()] = true;
-                }
-            }
             drop(classes);
             drop(live);
-            return Virtual::Interfering(in_failed, Box::new(flow));
+            return Virtual::Interfering(Box::new(Retry {
+                flow,
+                failed: in_failed,
+            }));
         }
         // Step 2: the webs of the others, then their copies. A pair of
         // ranked variables of a component found free is settled already
         // (the variables without a reachable definition still join).
-        build_webs(&mut classes, &info, &phi_pairs, &groups.ranks, &failed);
-        in_failed.resize(if failed.is_empty() { 0 } else { nv }, false);
-        for &(lo, hi) in &failed {
-            for &k in &groups.ranks[lo as usize..hi as usize] {
-                in_failed[info.pts[k as usize].var.index()] = true;
-            }
-        }
+        build_webs(
+            &mut classes,
+            &info,
+            &phi_pairs,
+            &groups.ranks,
+            &failed,
+            &in_failed,
+        );
         let settled = |x: Var, y: Var| settled(&in_failed, x, y);
         for &(dst, v) in phi_pairs.iter().filter(|p| !settled(p.0, p.1)) {
             let (rx, ry) = (classes.root(dst), classes.root(v));
@@ -397,6 +440,18 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
         stats.intersection_tests = classes.work;
     }
     Virtual::Coalesced(Webs::from_sets(classes.into_sets()), stats)
+}
+
+/// By variable: whether it is a ranked member of one of the phi
+/// components `failed` (ranges of `ranks`).
+fn ranked_members(nv: usize, info: &VarInfo, ranks: &[u32], failed: &[(u32, u32)]) -> Vec<bool> {
+    let mut marked = vec![false; nv];
+    for &(lo, hi) in failed {
+        for &k in &ranks[lo as usize..hi as usize] {
+            marked[info.pts[k as usize].var.index()] = true;
+        }
+    }
+    marked
 }
 
 /// Whether `func` has a phi, a copy or a parallel copy: without, coalescing
