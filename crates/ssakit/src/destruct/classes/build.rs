@@ -104,16 +104,18 @@ impl Classes<'_> {
     /// A set marked in `known_free` (by set; shorter means unmarked) is
     /// known to be free of interference: it is walked, but its liveness
     /// questions are not asked, only counted in [`Classes::work`] as the
-    /// tests they would have been.
+    /// tests they would have been. Also returns the part of that work
+    /// spent on the sets found free (all their questions are asked).
     pub(crate) fn build_all(
         &mut self,
         start: &[u32],
         ranks: &[u32],
         of_rank: &[u32],
         known_free: &[bool],
-    ) -> Vec<Option<(Var, Var)>> {
+    ) -> (Vec<Option<(Var, Var)>>, usize) {
         let ng = start.len() - 1;
         let mut top = vec![NIL; ng];
+        let mut free_work = 0;
         let mut questions = std::mem::take(&mut self.questions);
         questions.clear();
         for (k, &g) in of_rank.iter().enumerate() {
@@ -134,6 +136,7 @@ impl Classes<'_> {
                     let mut m = p;
                     while m != NIL {
                         self.work += 1;
+                        free_work += 1;
                         m = self.eq[m as usize];
                     }
                 } else {
@@ -183,6 +186,10 @@ impl Classes<'_> {
                 failed[g] = Some((pm.var, pc.var));
             }
         }
+        free_work += questions
+            .iter()
+            .filter(|q| failed[of_rank[q.1 as usize] as usize].is_none())
+            .count();
         self.questions = questions;
         for (g, f) in failed.iter().enumerate() {
             let members = &ranks[start[g] as usize..start[g + 1] as usize];
@@ -206,7 +213,7 @@ impl Classes<'_> {
             });
             self.slot[root] = s;
         }
-        failed
+        (failed, free_work)
     }
 }
 
