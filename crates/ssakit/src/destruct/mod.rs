@@ -59,7 +59,8 @@
 //! verify ─ split critical edges into phi blocks? ─ drop dead phis
 //!        ─ copies of constant phi operands ─ coalesce, each phi's
 //!          operands standing for their copies (a component that
-//!          interferes: Method I copies for its phis, coalesce again)
+//!          interferes: Method I copies for its phis, coalesce again,
+//!          the components found free left as they were)
 //!        ─ [ParallelCopies] ─ rename classes, remove phis, drop x = x
 //!        ─ [Coalesced] ─ sequentialize parallel copies
 //!        ─ remove empty split blocks

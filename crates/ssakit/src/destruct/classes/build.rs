@@ -132,13 +132,6 @@ impl Classes<'_> {
             if p != NIL {
                 if pc.value == self.pts[p as usize].value {
                     eq = p;
-                } else if known_free.get(g as usize) == Some(&true) {
-                    let mut m = p;
-                    while m != NIL {
-                        self.work += 1;
-                        free_work += 1;
-                        m = self.eq[m as usize];
-                    }
                 } else {
                     let mut m = p;
                     while m != NIL {
@@ -152,6 +145,13 @@ impl Classes<'_> {
             top[g as usize] = c;
         }
         drop(top);
+        if !known_free.is_empty() {
+            // The questions of the sets known free are counted, not asked.
+            let before = questions.len();
+            questions.retain(|q| known_free.get(of_rank[q.1 as usize] as usize) != Some(&true));
+            free_work = before - questions.len();
+            self.work += free_work;
+        }
         sort_by_first(&mut questions, self.pts.len());
         let mut failed: Vec<Option<(Var, Var)>> = vec![None; ng];
         // The variables explored by the last `explore_words`, and the
@@ -186,10 +186,16 @@ impl Classes<'_> {
                 failed[g] = Some((pm.var, pc.var));
             }
         }
-        free_work += questions
-            .iter()
-            .filter(|q| failed[of_rank[q.1 as usize] as usize].is_none())
-            .count();
+        // The questions of the sets found free: all of them, unless some
+        // set failed (then a walk over the questions).
+        free_work += if failed.iter().all(Option::is_none) {
+            questions.len()
+        } else {
+            questions
+                .iter()
+                .filter(|q| failed[of_rank[q.1 as usize] as usize].is_none())
+                .count()
+        };
         self.questions = questions;
         for (g, f) in failed.iter().enumerate() {
             let members = &ranks[start[g] as usize..start[g + 1] as usize];

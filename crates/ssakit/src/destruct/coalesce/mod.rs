@@ -70,6 +70,16 @@
 //! The decisions are exactly those of trying every copy in order against
 //! the pairwise definition (the debug build checks them against it).
 //!
+//! With the copies around phis virtual ([`coalesce_virtual`]), a phi
+//! component that interferes stops the run after step 1: its phis get
+//! Method I's copies, and [`coalesce_again`] runs steps 1 to 3 on the
+//! result. It does not ask again the questions of the components the
+//! first run found free (their verdict holds, see [`Retry`]), and when
+//! the function has no copy but those around phis (step 3 has nothing to
+//! try) it gathers, ranks and tests only the variables of the failing
+//! components, the free components keeping the first run's classes (see
+//! [`Known`]). Its classes and statistics are those of a full run.
+//!
 //! Worked example, the lost copy after splitting the back edge: the phi
 //! web is `{x2, u1, u2}`, with `u1 ← x1` at the end of `entry` and
 //! `u2 ← x3` in the new block; the phi component adds `x1` and `x3`. The
@@ -431,9 +441,10 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
 /// function's ranks: dominance is decided alike), and they take the values
 /// the first run gave (renamed consistently, see [`Known`]). Their
 /// components go through steps 1 and 2 as in [`run`], asking the same
-/// questions in the same order; step 3 has nothing to try; the free
-/// components are the first run's classes. So the classes and the
-/// statistics are [`run`]'s.
+/// questions in the same order, on top of the first run's classes, where
+/// they are alone (the free components are classes there, never tested
+/// again); step 3 has nothing to try. So the classes and the statistics
+/// are [`run`]'s.
 fn rerun(
     func: &Function,
     inserted: &Inserted,
@@ -465,7 +476,11 @@ fn rerun(
     debug_assert!(candidates.iter().all(|c| c.phi_related));
     stats.candidates = candidates.len();
     let check = DebugCheck::new(func, &info, dt, cfg);
-    let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
+    // The free components are classes already; the variables of the
+    // failing ones, and those made since, are alone.
+    let mut sets = known.sets;
+    sets.grow(nv);
+    let mut classes = Classes::with_sets(sets, &info.pts, info.rank.as_slice(), &mut live);
     let in_failed = {
         let _t = timing::phase("phi classes");
         let found = classes.build_all(&groups.start, &groups.ranks, &groups.of_rank, &[]);
@@ -480,19 +495,13 @@ fn rerun(
         steps.step_two(&mut classes, &groups, &failed, &in_failed, &mut stats);
         in_failed
     };
-    let _t = timing::phase("coalescing");
-    let n = candidates.len();
-    stats.coalesced = count_coalesced(&mut classes, &info, &candidates, n, &in_failed);
-    stats.intersection_tests = classes.work + known.free_work;
-    let mut sets = classes.into_sets();
-    let mut first = known.sets;
-    for v in 0..first.len() {
-        let r = first.find(v);
-        if r != v {
-            sets.union(r, v);
-        }
+    {
+        let _t = timing::phase("coalescing");
+        let n = candidates.len();
+        stats.coalesced = count_coalesced(&mut classes, &info, &candidates, n, &in_failed);
+        stats.intersection_tests = classes.work + known.free_work;
     }
-    Virtual::Coalesced(Webs::from_sets(sets), stats)
+    Virtual::Coalesced(Webs::from_sets(classes.into_sets()), stats)
 }
 
 /// What [`rerun`] takes from the first run besides the control-flow
