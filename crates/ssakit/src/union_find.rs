@@ -21,6 +21,13 @@ impl UnionFind {
         }
     }
 
+    /// Adds singleton sets up to `n` elements.
+    pub(crate) fn grow(&mut self, n: usize) {
+        let len = self.parent.len();
+        self.parent.extend(len as u32..n as u32);
+        self.size.resize(n.max(len), 1);
+    }
+
     /// Number of elements.
     pub(crate) fn len(&self) -> usize {
         self.parent.len()

@@ -244,13 +244,32 @@ impl DefUse {
     /// Gathers the definitions and uses of the instructions and the
     /// terminator of reachable block `b` (its phis aside).
     pub(crate) fn add_insts(&mut self, func: &Function, b: Block) {
+        self.add_insts_of(func, b, |_| true);
+    }
+
+    /// [`DefUse::add_insts`] for the variables `keep` accepts only (the
+    /// others are left undefined and unused: ask nothing about them).
+    #[inline]
+    pub(crate) fn add_insts_of(&mut self, func: &Function, b: Block, keep: impl Fn(Var) -> bool) {
         let insts = func.block_insts(b);
         for (k, &i) in insts.iter().enumerate() {
-            func.for_each_use(i, |v| self.uses.push((v, Point::before(b, k))));
-            func.for_each_def(i, |d| self.def_block[d.index()] = b.as_u32());
+            func.for_each_use(i, |v| {
+                if keep(v) {
+                    self.uses.push((v, Point::before(b, k)))
+                }
+            });
+            func.for_each_def(i, |d| {
+                if keep(d) {
+                    self.def_block[d.index()] = b.as_u32()
+                }
+            });
         }
         let at = Point::before(b, insts.len());
-        func.for_each_term_use(b, |v| self.uses.push((v, at)));
+        func.for_each_term_use(b, |v| {
+            if keep(v) {
+                self.uses.push((v, at))
+            }
+        });
     }
 }
 

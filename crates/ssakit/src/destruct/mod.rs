@@ -59,7 +59,8 @@
 //! verify ─ split critical edges into phi blocks? ─ drop dead phis
 //!        ─ copies of constant phi operands ─ coalesce, each phi's
 //!          operands standing for their copies (a component that
-//!          interferes: Method I copies for its phis, coalesce again)
+//!          interferes: Method I copies for its phis, coalesce again,
+//!          the components found free left as they were)
 //!        ─ [ParallelCopies] ─ rename classes, remove phis, drop x = x
 //!        ─ [Coalesced] ─ sequentialize parallel copies
 //!        ─ remove empty split blocks
@@ -746,18 +747,19 @@ fn virtualized(
     stats.copies_inserted = constants.copies;
     let (mut webs, mut cs) = match coalesce::coalesce_virtual(func, &inserted, graph) {
         coalesce::Virtual::Coalesced(webs, cs) => (webs, cs),
-        coalesce::Virtual::Interfering(failed, flow) => {
+        coalesce::Virtual::Interfering(retry) => {
             {
                 let _t = timing::phase("parallel copies");
                 let which = to_cssa::Selection::Phis {
-                    phis: &failed,
+                    phis: retry.failed(),
                     first_fresh,
                 };
                 let more = to_cssa::insert_copies(func, which, &mut inserted, &mut fresh);
                 stats.copies_inserted += more.copies;
             }
-            // Copies only: the blocks and edges are those of the first try.
-            coalesce::coalesce_again(func, &inserted, Some(*flow))
+            // Copies only: the blocks and edges are those of the first
+            // try, and its free phi components are still free.
+            coalesce::coalesce_again(func, &inserted, *retry)
         }
     };
     observe(DestructStep::ParallelCopies, func);

@@ -100,14 +100,22 @@ impl Classes<'_> {
     /// the `fpar` chain of its latest member), then the liveness questions
     /// of all sets sorted by variable. Returns, per set, an interfering
     /// pair if there is one; the other sets become classes.
+    ///
+    /// A set marked in `known_free` (by set; shorter means unmarked) is
+    /// known to be free of interference: it is walked, but its liveness
+    /// questions are not asked, only counted in [`Classes::work`] as the
+    /// tests they would have been. Also returns the part of that work
+    /// spent on the sets found free (all their questions are asked).
     pub(crate) fn build_all(
         &mut self,
         start: &[u32],
         ranks: &[u32],
         of_rank: &[u32],
-    ) -> Vec<Option<(Var, Var)>> {
+        known_free: &[bool],
+    ) -> (Vec<Option<(Var, Var)>>, usize) {
         let ng = start.len() - 1;
         let mut top = vec![NIL; ng];
+        let mut free_work = 0;
         let mut questions = std::mem::take(&mut self.questions);
         questions.clear();
         for (k, &g) in of_rank.iter().enumerate() {
@@ -137,6 +145,13 @@ impl Classes<'_> {
             top[g as usize] = c;
         }
         drop(top);
+        if !known_free.is_empty() {
+            // The questions of the sets known free are counted, not asked.
+            let before = questions.len();
+            questions.retain(|q| known_free.get(of_rank[q.1 as usize] as usize) != Some(&true));
+            free_work = before - questions.len();
+            self.work += free_work;
+        }
         sort_by_first(&mut questions, self.pts.len());
         let mut failed: Vec<Option<(Var, Var)>> = vec![None; ng];
         // The variables explored by the last `explore_words`, and the
@@ -171,6 +186,16 @@ impl Classes<'_> {
                 failed[g] = Some((pm.var, pc.var));
             }
         }
+        // The questions of the sets found free: all of them, unless some
+        // set failed (then a walk over the questions).
+        free_work += if failed.iter().all(Option::is_none) {
+            questions.len()
+        } else {
+            questions
+                .iter()
+                .filter(|q| failed[of_rank[q.1 as usize] as usize].is_none())
+                .count()
+        };
         self.questions = questions;
         for (g, f) in failed.iter().enumerate() {
             let members = &ranks[start[g] as usize..start[g + 1] as usize];
@@ -194,7 +219,7 @@ impl Classes<'_> {
             });
             self.slot[root] = s;
         }
-        failed
+        (failed, free_work)
     }
 }
 

@@ -111,12 +111,24 @@ impl<'a> Classes<'a> {
         rank: &'a [u32],
         live: &'a mut LiveCheck,
     ) -> Classes<'a> {
-        let nr = pts.len();
+        Classes::with_sets(UnionFind::new(nv), pts, rank, live)
+    }
+
+    /// The classes `sets` (over every variable), without their forests:
+    /// only variables alone in their set may be tested and merged (the
+    /// members of the others are not recorded).
+    pub(crate) fn with_sets(
+        sets: UnionFind,
+        pts: &'a [DefPoint],
+        rank: &'a [u32],
+        live: &'a mut LiveCheck,
+    ) -> Classes<'a> {
+        let (nv, nr) = (sets.len(), pts.len());
         Classes {
             pts,
             rank,
             live,
-            sets: UnionFind::new(nv),
+            sets,
             fpar: vec![NIL; nr],
             eq: vec![NIL; nr],
             slot: vec![NIL; nv],

@@ -9,21 +9,32 @@ use crate::entity::EntityVec;
 use crate::ir::Var;
 use crate::union_find::UnionFind;
 
-/// Step 2 for the phi components in `failed` (ranges of `ranks`, sorted):
-/// each phi web's ranked members become one class.
+/// Step 2 for the phi components in `failed` (ranges of `ranks`, sorted;
+/// their ranked members marked in `in_failed`): each phi web's ranked
+/// members become one class.
 pub(super) fn build_webs(
     classes: &mut Classes,
     info: &VarInfo,
     phi_pairs: &[(Var, Var)],
     ranks: &[u32],
     failed: &[(u32, u32)],
+    in_failed: &[bool],
 ) {
     if failed.is_empty() {
         return;
     }
     let nv = info.rank.len();
     let mut webs = UnionFind::new(nv);
-    for &(dst, v) in phi_pairs {
+    // Only the webs inside `failed` are wanted. A pair lies in one phi
+    // component; if it has a ranked side, that side is marked exactly when
+    // the component failed (a failed component's ranked members are all in
+    // its group). Pairs of two unranked variables, rare (unreachable
+    // phis), are all kept: they may link two marked members.
+    let unranked = |v: Var| info.rank[v] == NIL;
+    let wanted = |&&(dst, v): &&(Var, Var)| {
+        in_failed[dst.index()] || in_failed[v.index()] || (unranked(dst) && unranked(v))
+    };
+    for &(dst, v) in phi_pairs.iter().filter(wanted) {
         webs.union(dst.index(), v.index());
     }
     // The ranks of the failed components with their web, numbered in the
@@ -137,4 +148,24 @@ pub(super) fn phi_components(
         ranks,
         of_rank,
     }
+}
+
+/// By group of `groups`: whether it is a phi component an earlier run
+/// found free (its members lie below `failed_before.len()` and are not
+/// marked there), which [`Classes::build_all`] need not test again (see
+/// [`Retry`](super::Retry) for why the verdict holds). Empty when
+/// `failed_before` is (no earlier run).
+pub(super) fn known_free(groups: &Groups, info: &VarInfo, failed_before: &[bool]) -> Vec<bool> {
+    if failed_before.is_empty() {
+        return Vec::new();
+    }
+    groups
+        .start
+        .windows(2)
+        .map(|w| {
+            // Components are closed: the first member speaks for all.
+            let v = info.pts[groups.ranks[w[0] as usize] as usize].var.index();
+            failed_before.get(v) == Some(&false)
+        })
+        .collect()
 }

@@ -64,12 +64,16 @@ impl Gathered {
     /// One walk of the blocks in layout order: the facts, and the
     /// definitions and uses for [`LiveCheck`] (each phi operand read once
     /// for both), in lists sized from the phi and instruction counts.
+    /// Only the variables `keep` accepts are gathered: their definitions
+    /// and uses, and the phi operands and copies with one of them on a
+    /// side (the constants copied, all).
     pub(super) fn new(
         func: &Function,
         cfg: &Cfg,
         dt: &DomTree,
         depth: &EntityVec<Block, u32>,
         inserted: &Inserted,
+        keep: impl Fn(Var) -> bool + Copy,
     ) -> (Gathered, DefUse) {
         // Sizes: phi operands (one per predecessor edge in valid SSA),
         // phis and instructions.
@@ -96,22 +100,25 @@ impl Gathered {
                 if let InstData::Phi { dst, args } = func.inst(i) {
                     let args = args.as_slice(func);
                     if reachable {
-                        du.add_phi_def(*dst, b);
-                        g.defs.push(Def {
-                            var: *dst,
-                            pos: Point::entry(b),
-                            src: DefSource::Own,
-                        });
-                        for a in args {
+                        if keep(*dst) {
+                            du.add_phi_def(*dst, b);
+                            g.defs.push(Def {
+                                var: *dst,
+                                pos: Point::entry(b),
+                                src: DefSource::Own,
+                            });
+                        }
+                        for a in args.iter().filter(|a| a.value.var().is_some_and(keep)) {
                             du.add_phi_use(dt, a.value, a.block);
                         }
                     }
                     let vars = args.iter().filter_map(|a| a.value.var());
-                    g.phi_pairs.extend(vars.map(|v| (*dst, v)));
+                    let kept = vars.filter(|&v| keep(*dst) || keep(v));
+                    g.phi_pairs.extend(kept.map(|v| (*dst, v)));
                 }
             }
             if reachable {
-                du.add_insts(func, b);
+                du.add_insts_of(func, b, keep);
             }
             let nphis = g.defs.len() as u32 - start;
             for (k, &i) in func.block_insts(b).iter().enumerate() {
@@ -119,12 +126,14 @@ impl Gathered {
                 let copy = |g: &mut Gathered, dst: Var, src: Operand| {
                     let src = match src {
                         Operand::Var(s) => {
-                            g.candidates.push(Candidate {
-                                dst,
-                                src: s,
-                                phi_related,
-                                depth: depth[b],
-                            });
+                            if keep(dst) || keep(s) {
+                                g.candidates.push(Candidate {
+                                    dst,
+                                    src: s,
+                                    phi_related,
+                                    depth: depth[b],
+                                });
+                            }
                             DefSource::Var(s)
                         }
                         Operand::Const(c) => {
@@ -133,7 +142,7 @@ impl Gathered {
                         }
                         Operand::Undef => DefSource::Own,
                     };
-                    if reachable {
+                    if reachable && keep(dst) {
                         g.defs.push(Def {
                             var: dst,
                             pos: Point::after(b, k),
@@ -150,11 +159,13 @@ impl Gathered {
                     }
                     // Calls and operations may define several variables.
                     _ if reachable => func.for_each_def(i, |d| {
-                        g.defs.push(Def {
-                            var: d,
-                            pos: Point::after(b, k),
-                            src: DefSource::Own,
-                        })
+                        if keep(d) {
+                            g.defs.push(Def {
+                                var: d,
+                                pos: Point::after(b, k),
+                                src: DefSource::Own,
+                            })
+                        }
                     }),
                     _ => {}
                 }
@@ -188,6 +199,14 @@ pub(super) fn sort_candidates(out: Vec<Candidate>) -> Vec<Candidate> {
     sorted
 }
 
+/// Values given to [`VarInfo::new`] instead of computed: by variable, and
+/// the parameters to rank (those the gathering kept).
+#[derive(Clone, Copy)]
+pub(super) struct Values<'a> {
+    pub(super) values: &'a [u32],
+    pub(super) keep: &'a dyn Fn(Var) -> bool,
+}
+
 /// Definition points (as ranks) and values of the variables.
 pub(super) struct VarInfo {
     /// By variable: its rank, or [`NIL`] if it has no reachable
@@ -203,8 +222,16 @@ impl VarInfo {
     /// ones first), then instructions, block by block. The value of a copy
     /// is its source's; copies of one constant all get the value of the
     /// first variable (in index order) copying it; any other variable is
-    /// its own value.
-    pub(super) fn new(func: &Function, dt: &DomTree, g: &Gathered, live: &LiveCheck) -> VarInfo {
+    /// its own value. With `values` (by variable), those are the values
+    /// instead; then only the parameters `keep` accepts are ranked (`g`
+    /// gathered with it).
+    pub(super) fn new(
+        func: &Function,
+        dt: &DomTree,
+        g: &Gathered,
+        live: &LiveCheck,
+        values: Option<Values<'_>>,
+    ) -> VarInfo {
         let nv = func.num_vars();
         let nb = func.num_blocks();
         let mut rank: EntityVec<Var, u32> = EntityVec::filled(nv, NIL);
@@ -222,10 +249,11 @@ impl VarInfo {
         let mut first_rank: Vec<u32> = Vec::with_capacity(dt.num_reachable() + 1);
         let mut pts: Vec<DefPoint> = Vec::with_capacity(g.defs.len() + func.params().len());
         let mut define = |pts: &mut Vec<DefPoint>, d: Def, b: Block, used: bool| {
-            let value = match d.src {
-                DefSource::Own => d.var.as_u32(),
-                DefSource::Const(k) => const_label[k as usize].as_u32(),
-                DefSource::Var(s) => match rank[s] {
+            let value = match (values, d.src) {
+                (Some(given), _) => given.values[d.var.index()],
+                (None, DefSource::Own) => d.var.as_u32(),
+                (None, DefSource::Const(k)) => const_label[k as usize].as_u32(),
+                (None, DefSource::Var(s)) => match rank[s] {
                     NIL => s.as_u32(),
                     k => pts[k as usize].value,
                 },
@@ -245,7 +273,8 @@ impl VarInfo {
             if b == func.entry() {
                 // Parameters are defined at the entry, like its phis, and
                 // count as used: two of them always intersect.
-                for &p in func.params() {
+                let keep = |p: &&Var| values.as_ref().is_none_or(|given| (given.keep)(**p));
+                for &p in func.params().iter().filter(keep) {
                     let d = Def {
                         var: p,
                         pos: Point::entry(b),
@@ -280,5 +309,14 @@ impl VarInfo {
             p.end = first_rank[pre + size[p.block.index()] as usize] - 1;
         }
         VarInfo { rank, pts }
+    }
+
+    /// By variable: its value (itself when it has no rank).
+    pub(super) fn values(&self) -> Vec<u32> {
+        let of = |(v, &k): (usize, &u32)| match k {
+            NIL => v as u32,
+            k => self.pts[k as usize].value,
+        };
+        self.rank.as_slice().iter().enumerate().map(of).collect()
     }
 }

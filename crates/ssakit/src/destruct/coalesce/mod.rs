@@ -70,6 +70,16 @@
 //! The decisions are exactly those of trying every copy in order against
 //! the pairwise definition (the debug build checks them against it).
 //!
+//! With the copies around phis virtual ([`coalesce_virtual`]), a phi
+//! component that interferes stops the run after step 1: its phis get
+//! Method I's copies, and [`coalesce_again`] runs steps 1 to 3 on the
+//! result. It does not ask again the questions of the components the
+//! first run found free (their verdict holds, see [`Retry`]), and when
+//! the function has no copy but those around phis (step 3 has nothing to
+//! try) it gathers, ranks and tests only the variables of the failing
+//! components, the free components keeping the first run's classes (see
+//! [`Known`]). Its classes and statistics are those of a full run.
+//!
 //! Worked example, the lost copy after splitting the back edge: the phi
 //! web is `{x2, u1, u2}`, with `u1 ← x1` at the end of `entry` and
 //! `u2 ← x3` in the new block; the phi component adds `x1` and `x3`. The
@@ -115,8 +125,9 @@ use crate::entity::EntityVec;
 use crate::ir::Block;
 use crate::ir::{Cfg, Function, InstData, Var};
 use crate::timing;
-use components::{build_webs, phi_components};
-use facts::{sort_candidates, Candidate, Gathered, VarInfo};
+use crate::union_find::UnionFind;
+use components::{build_webs, known_free, phi_components, Groups};
+use facts::{sort_candidates, Candidate, Gathered, Values, VarInfo};
 use oracle::DebugCheck;
 
 /// What coalescing did (in [`DestructStats`](super::DestructStats)).
@@ -178,20 +189,40 @@ pub struct CoalesceStats {
 /// parallel copies marked in `inserted` are those that pass inserted,
 /// tried first; pass an empty table when there are none.
 pub(crate) fn coalesce(func: &Function, inserted: &Inserted) -> (Webs, CoalesceStats) {
-    coalesce_again(func, inserted, None)
+    coalesced(run(func, inserted, false, Given::Nothing))
 }
 
-/// [`coalesce`], with the control-flow facts of an earlier run on the
-/// same control-flow graph when there is one ([`Virtual::Interfering`]
-/// hands them over: materializing copies around phis adds instructions,
-/// never blocks or edges), so they are not computed twice.
+/// [`coalesce`] after [`coalesce_virtual`] found a phi component that
+/// interferes and the copies of those components' phis were
+/// materialized: takes what the first run knew ([`Retry`]), so the
+/// control-flow facts are not computed twice and the phi components the
+/// first run found free are not tested again.
+///
+/// # Preconditions
+/// Those of [`coalesce`]; `func` is the function of the first run with
+/// Method I's copies added for the phis [`Retry::failed`] marks, nothing
+/// else changed.
 pub(crate) fn coalesce_again(
     func: &Function,
     inserted: &Inserted,
-    flow: Option<Flow>,
+    retry: Retry,
 ) -> (Webs, CoalesceStats) {
-    let flow = flow.map_or(Given::Nothing, Given::Flow);
-    match run(func, inserted, false, flow) {
+    match retry.known {
+        Some(known) => coalesced(rerun(func, inserted, retry.flow, &retry.failed, known)),
+        None => {
+            let retry = Retry {
+                known: None,
+                ..retry
+            };
+            coalesced(run(func, inserted, false, Given::Retry(retry)))
+        }
+    }
+}
+
+/// The classes of a run of Method I coalescing, which never stops at
+/// step 1.
+fn coalesced(v: Virtual) -> (Webs, CoalesceStats) {
+    match v {
         Virtual::Coalesced(webs, stats) => (webs, stats),
         Virtual::Interfering(..) => unreachable!("Method I coalescing never stops at step 1"),
     }
@@ -235,11 +266,40 @@ pub(crate) enum Virtual {
     /// Every phi component is free of interference: the classes (the
     /// copies around phis were never needed) and what coalescing did.
     Coalesced(Webs, CoalesceStats),
-    /// Some phi component interferes: by variable index, whether it lies
-    /// in such a component. Their phis need Method I's copies
-    /// materialized, and [`coalesce_again`] runs again, given the
-    /// control-flow facts of this run.
-    Interfering(Vec<bool>, Box<Flow>),
+    /// Some phi component interferes: its phis need Method I's copies
+    /// materialized, and [`coalesce_again`] runs again, given this.
+    Interfering(Box<Retry>),
+}
+
+/// What a run of [`coalesce_virtual`] that found a phi component
+/// interfering knows, for [`coalesce_again`].
+///
+/// Why a component found free stays free, untested, after the copies
+/// are materialized: those copies link only variables of the components
+/// that interfere (an operand or the destination of their phis, and fresh
+/// variables), so the other components keep their members; the uses and
+/// definitions of those members do not move relative to one another
+/// (copies add instructions, never blocks); and values keep their
+/// partition (a fresh copy carries its source's value; the join copy
+/// `a0 ← a0'` gives `a0`, and what copies it, the value `a0'`, which no
+/// other variable had). So each intersection test of such a component
+/// has the answer it had.
+pub(crate) struct Retry {
+    flow: Flow,
+    /// By variable of the first run: whether it lies in a phi component
+    /// that is not free.
+    failed: Vec<bool>,
+    /// What the second run can take as settled, when it can be confined
+    /// to those components.
+    known: Option<Known>,
+}
+
+impl Retry {
+    /// By variable of the first run: whether its phi needs Method I's
+    /// copies (it lies in a phi component that is not free).
+    pub(crate) fn failed(&self) -> &[bool] {
+        &self.failed
+    }
 }
 
 /// [`coalesce`] with the copies around phis *virtual* (Boissinot et al.,
@@ -285,8 +345,9 @@ enum Given {
     Nothing,
     /// The graph and the dominator tree; [`run`] adds the loop depths.
     Graph(Cfg, DomTree),
-    /// All of them, from an earlier run.
-    Flow(Flow),
+    /// All of them, and which variables lay in phi components that were
+    /// not free, from an earlier run.
+    Retry(Retry),
 }
 
 /// [`coalesce`] and [`coalesce_virtual`]: with `virtual_copies`, stops
@@ -299,22 +360,24 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
         let sets = crate::union_find::UnionFind::new(nv);
         return Virtual::Coalesced(Webs::from_sets(sets), CoalesceStats::default());
     }
-    let flow = match flow {
-        Given::Nothing => Flow::new(func),
-        Given::Graph(cfg, dt) => Flow::with_graph(cfg, dt),
-        Given::Flow(flow) => flow,
+    // By variable of an earlier run (empty if none): whether it lay in a
+    // phi component that was not free.
+    let (flow, failed_before) = match flow {
+        Given::Nothing => (Flow::new(func), Vec::new()),
+        Given::Graph(cfg, dt) => (Flow::with_graph(cfg, dt), Vec::new()),
+        Given::Retry(retry) => (retry.flow, retry.failed),
     };
     debug_assert_eq!(flow.depth.len(), func.num_blocks());
     let (cfg, dt, depth) = (&flow.cfg, &flow.dt, &flow.depth);
     let (g, mut live) = {
         let _t = timing::phase("def-use");
-        let (g, du) = Gathered::new(func, cfg, dt, depth, inserted);
+        let (g, du) = Gathered::new(func, cfg, dt, depth, inserted, |_| true);
         (g, LiveCheck::from_def_use(du, cfg, dt))
     };
     let mut stats = CoalesceStats::default();
     let (candidates, phi_pairs, info, groups) = {
         let _t = timing::phase("affinity");
-        let info = VarInfo::new(func, dt, &g, &live);
+        let info = VarInfo::new(func, dt, &g, &live, None);
         let candidates = sort_candidates(g.candidates);
         let groups = phi_components(nv, &info, &g.phi_pairs, &candidates);
         (candidates, g.phi_pairs, info, groups)
@@ -323,64 +386,40 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
     let check = DebugCheck::new(func, &info, dt, cfg);
     let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
     let phi_related = candidates.iter().take_while(|c| c.phi_related).count();
-    // By variable, once a phi component has failed: whether it is in one.
-    let mut in_failed: Vec<bool> = Vec::new();
-    // Whether `x` and `y`, of one phi component, are in one class after
-    // step 1 (both ranked, the component found free).
-    let settled = |in_failed: &[bool], x: Var, y: Var| {
-        info.rank[x] != NIL && info.rank[y] != NIL && !in_failed.get(x.index()).unwrap_or(&false)
-    };
-    {
+    let in_failed = {
         let _t = timing::phase("phi classes");
         // Step 1: each phi component at once, if free of interference.
-        let mut failed: Vec<(u32, u32)> = Vec::new();
-        let found = classes.build_all(&groups.start, &groups.ranks, &groups.of_rank);
-        for (g, pair) in found.into_iter().enumerate() {
-            let (lo, hi) = (groups.start[g], groups.start[g + 1]);
-            if let Some((a, b)) = pair {
-                check.component_interferes(a, b);
-                failed.push((lo, hi));
-            } else {
-                check.component_free(&groups.ranks[lo as usize..hi as usize]);
-            }
-        }
+        let free = known_free(&groups, &info, &failed_before);
+        drop(failed_before);
+        let found = classes.build_all(&groups.start, &groups.ranks, &groups.of_rank, &free);
+        let (failed, free_work) = (failed_components(found.0, &groups, &check), found.1);
+        let in_failed = ranked_members(nv, &info, &groups.ranks, &failed);
         if virtual_copies && !failed.is_empty() {
-            let mut in_failed = vec![false; nv];
-            for &(lo, hi) in &failed {
-                for &k in &groups.ranks[lo as usize..hi as usize] {
-                    in_failed[info.pts[k as usize].var.index()] = true;
-                }
-            }
-            drop(classes);
-            drop(live);
-            return Virtual::Interfering(in_failed, Box::new(flow));
+            // The variables of phi operands are ranked (so are those of
+            // the copies materialized for them) and step 3 has nothing
+            // to try: the second run can leave the free components as
+            // they are (see `Known`).
+            let ranked = |&(dst, v): &(Var, Var)| info.rank[dst] != NIL && info.rank[v] != NIL;
+            let known = (candidates.is_empty() && phi_pairs.iter().all(ranked)).then(|| Known {
+                values: info.values(),
+                sets: classes.into_sets(),
+                free_work,
+            });
+            return Virtual::Interfering(Box::new(Retry {
+                flow,
+                failed: in_failed,
+                known,
+            }));
         }
-        // Step 2: the webs of the others, then their copies. A pair of
-        // ranked variables of a component found free is settled already
-        // (the variables without a reachable definition still join).
-        build_webs(&mut classes, &info, &phi_pairs, &groups.ranks, &failed);
-        in_failed.resize(if failed.is_empty() { 0 } else { nv }, false);
-        for &(lo, hi) in &failed {
-            for &k in &groups.ranks[lo as usize..hi as usize] {
-                in_failed[info.pts[k as usize].var.index()] = true;
-            }
-        }
-        let settled = |x: Var, y: Var| settled(&in_failed, x, y);
-        for &(dst, v) in phi_pairs.iter().filter(|p| !settled(p.0, p.1)) {
-            let (rx, ry) = (classes.root(dst), classes.root(v));
-            if rx != ry {
-                // A phi web is free of interference (to_cssa made it so).
-                let merge = classes.test(rx, ry);
-                merge.expect("a phi web interferes").apply();
-            }
-        }
-        for c in candidates[..phi_related]
-            .iter()
-            .filter(|c| !settled(c.dst, c.src))
-        {
-            try_copy(&mut classes, c, &mut stats, &check);
-        }
-    }
+        let steps = Steps {
+            info: &info,
+            phi_pairs: &phi_pairs,
+            candidates: &candidates[..phi_related],
+            check: &check,
+        };
+        steps.step_two(&mut classes, &groups, &failed, &in_failed, &mut stats);
+        in_failed
+    };
     {
         let _t = timing::phase("coalescing");
         // Step 3: the other copies.
@@ -388,15 +427,240 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
             try_copy(&mut classes, c, &mut stats, &check);
         }
         check.forests(&mut classes, 200);
-        for (k, c) in candidates.iter().enumerate() {
-            let phi_settled = k < phi_related && settled(&in_failed, c.dst, c.src);
-            if phi_settled || classes.root(c.dst) == classes.root(c.src) {
-                stats.coalesced += 1;
-            }
-        }
+        stats.coalesced =
+            count_coalesced(&mut classes, &info, &candidates, phi_related, &in_failed);
         stats.intersection_tests = classes.work;
     }
     Virtual::Coalesced(Webs::from_sets(classes.into_sets()), stats)
+}
+
+/// [`coalesce_again`] when the first run left [`Known`]: coalescing
+/// confined to the variables of the failing phi components (marked in
+/// `failed`, or made since). Only their definitions, uses, copies and
+/// phi operands are gathered and ranked (in the order of the whole
+/// function's ranks: dominance is decided alike), and they take the values
+/// the first run gave (renamed consistently, see [`Known`]). Their
+/// components go through steps 1 and 2 as in [`run`], asking the same
+/// questions in the same order, on top of the first run's classes, where
+/// they are alone (the free components are classes there, never tested
+/// again); step 3 has nothing to try. So the classes and the statistics
+/// are [`run`]'s.
+fn rerun(
+    func: &Function,
+    inserted: &Inserted,
+    flow: Flow,
+    failed: &[bool],
+    known: Known,
+) -> Virtual {
+    let nv = func.num_vars();
+    let keep = |v: Var| failed.get(v.index()).is_none_or(|&f| f);
+    let (cfg, dt, depth) = (&flow.cfg, &flow.dt, &flow.depth);
+    let (g, mut live) = {
+        let _t = timing::phase("def-use");
+        let (g, du) = Gathered::new(func, cfg, dt, depth, inserted, keep);
+        (g, LiveCheck::from_def_use(du, cfg, dt))
+    };
+    let mut stats = CoalesceStats::default();
+    let (candidates, phi_pairs, info, groups) = {
+        let _t = timing::phase("affinity");
+        let values = values_after_copies(func, inserted, known.values);
+        let given = Values {
+            values: &values,
+            keep: &keep,
+        };
+        let info = VarInfo::new(func, dt, &g, &live, Some(given));
+        let candidates = sort_candidates(g.candidates);
+        let groups = phi_components(nv, &info, &g.phi_pairs, &candidates);
+        (candidates, g.phi_pairs, info, groups)
+    };
+    debug_assert!(candidates.iter().all(|c| c.phi_related));
+    stats.candidates = candidates.len();
+    let check = DebugCheck::new(func, &info, dt, cfg);
+    // The free components are classes already; the variables of the
+    // failing ones, and those made since, are alone.
+    let mut sets = known.sets;
+    sets.grow(nv);
+    let mut classes = Classes::with_sets(sets, &info.pts, info.rank.as_slice(), &mut live);
+    let in_failed = {
+        let _t = timing::phase("phi classes");
+        let found = classes.build_all(&groups.start, &groups.ranks, &groups.of_rank, &[]);
+        let failed = failed_components(found.0, &groups, &check);
+        let in_failed = ranked_members(nv, &info, &groups.ranks, &failed);
+        let steps = Steps {
+            info: &info,
+            phi_pairs: &phi_pairs,
+            candidates: &candidates,
+            check: &check,
+        };
+        steps.step_two(&mut classes, &groups, &failed, &in_failed, &mut stats);
+        in_failed
+    };
+    {
+        let _t = timing::phase("coalescing");
+        let n = candidates.len();
+        stats.coalesced = count_coalesced(&mut classes, &info, &candidates, n, &in_failed);
+        stats.intersection_tests = classes.work + known.free_work;
+    }
+    Virtual::Coalesced(Webs::from_sets(classes.into_sets()), stats)
+}
+
+/// What [`rerun`] takes from the first run besides the control-flow
+/// facts, when the function had no copy but those around phis (step 3
+/// tries nothing) and every variable of a phi operand or destination has
+/// a reachable definition.
+///
+/// Then the classes of the free components are final after step 1 (no
+/// copy of step 3 can merge them with anything), and each is one class
+/// of the first run's sets. The values: a copy `ai' ← ai` materialized
+/// takes `ai`'s value, and a join copy `a0 ← a0'` makes the value of `a0`
+/// (a phi's, so `a0` itself) that of `a0'`; giving `a0'` the label `a0`
+/// instead renames that value, which no other variable carries, so the
+/// values stay equal exactly where they were.
+pub(crate) struct Known {
+    /// By variable of the first run: its value.
+    values: Vec<u32>,
+    /// The classes after step 1 of the first run: each free phi component
+    /// one class, every other variable alone.
+    sets: UnionFind,
+    /// The intersection tests of the free components in step 1.
+    free_work: usize,
+}
+
+/// The values of the variables of `func` as [`Known`] explains: those of
+/// the first run (`values`, by its variables), and, for the variables
+/// made since, of the copies materialized in `inserted` (the first and
+/// last instruction of a block).
+fn values_after_copies(func: &Function, inserted: &Inserted, mut values: Vec<u32>) -> Vec<u32> {
+    let first_new = values.len();
+    values.extend((first_new..func.num_vars()).map(|v| v as u32));
+    for &b in func.layout() {
+        let insts = func.block_insts(b);
+        let ends = insts
+            .first()
+            .into_iter()
+            .chain(insts.last().filter(|_| insts.len() > 1));
+        for &i in ends.filter(|&&i| inserted[i]) {
+            let InstData::ParCopy { copies } = func.inst(i) else {
+                continue;
+            };
+            for &(d, s) in copies.as_slice(func) {
+                let Some(s) = s.var() else { continue };
+                if d.index() >= first_new {
+                    values[d.index()] = values[s.index()];
+                } else if s.index() >= first_new {
+                    values[s.index()] = values[d.index()];
+                }
+            }
+        }
+    }
+    values
+}
+
+/// The phi components whose walk in step 1 found two members interfering
+/// (`found`, by group of `groups`), as ranges of `groups.ranks`.
+fn failed_components(
+    found: Vec<Option<(Var, Var)>>,
+    groups: &Groups,
+    check: &DebugCheck,
+) -> Vec<(u32, u32)> {
+    let mut failed = Vec::new();
+    for (g, pair) in found.into_iter().enumerate() {
+        let (lo, hi) = (groups.start[g], groups.start[g + 1]);
+        if let Some((a, b)) = pair {
+            check.component_interferes(a, b);
+            failed.push((lo, hi));
+        } else {
+            check.component_free(&groups.ranks[lo as usize..hi as usize]);
+        }
+    }
+    failed
+}
+
+/// What step 2 reads.
+struct Steps<'a> {
+    info: &'a VarInfo,
+    phi_pairs: &'a [(Var, Var)],
+    /// The copies inserted around phis, in the order they are tried.
+    candidates: &'a [Candidate],
+    check: &'a DebugCheck<'a>,
+}
+
+impl Steps<'_> {
+    /// Step 2: the webs of the phi components `failed` become classes,
+    /// then their copies are tried. A pair of ranked variables of a
+    /// component found free is settled already (the variables without a
+    /// reachable definition still join).
+    fn step_two(
+        &self,
+        classes: &mut Classes,
+        groups: &Groups,
+        failed: &[(u32, u32)],
+        in_failed: &[bool],
+        stats: &mut CoalesceStats,
+    ) {
+        let info = self.info;
+        build_webs(
+            classes,
+            info,
+            self.phi_pairs,
+            &groups.ranks,
+            failed,
+            in_failed,
+        );
+        let settled = |x: Var, y: Var| settled(info, in_failed, x, y);
+        for &(dst, v) in self.phi_pairs.iter().filter(|p| !settled(p.0, p.1)) {
+            let (rx, ry) = (classes.root(dst), classes.root(v));
+            if rx != ry {
+                // A phi web is free of interference (to_cssa made it so).
+                let merge = classes.test(rx, ry);
+                merge.expect("a phi web interferes").apply();
+            }
+        }
+        for c in self.candidates.iter().filter(|c| !settled(c.dst, c.src)) {
+            try_copy(classes, c, stats, self.check);
+        }
+    }
+}
+
+/// Whether `x` and `y`, of one phi component, are in one class after
+/// step 1 (both ranked, the component found free; `in_failed` marks the
+/// ranked members of the others, or is empty).
+fn settled(info: &VarInfo, in_failed: &[bool], x: Var, y: Var) -> bool {
+    info.rank[x] != NIL && info.rank[y] != NIL && !in_failed.get(x.index()).unwrap_or(&false)
+}
+
+/// The copies of `candidates` (the first `phi_related` of them inserted
+/// around phis) whose two sides ended in one class.
+fn count_coalesced(
+    classes: &mut Classes,
+    info: &VarInfo,
+    candidates: &[Candidate],
+    phi_related: usize,
+    in_failed: &[bool],
+) -> usize {
+    let mut n = 0;
+    for (k, c) in candidates.iter().enumerate() {
+        let phi_settled = k < phi_related && settled(info, in_failed, c.dst, c.src);
+        if phi_settled || classes.root(c.dst) == classes.root(c.src) {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// By variable: whether it is a ranked member of one of the phi
+/// components `failed` (ranges of `ranks`).
+fn ranked_members(nv: usize, info: &VarInfo, ranks: &[u32], failed: &[(u32, u32)]) -> Vec<bool> {
+    if failed.is_empty() {
+        return Vec::new();
+    }
+    let mut marked = vec![false; nv];
+    for &(lo, hi) in failed {
+        for &k in &ranks[lo as usize..hi as usize] {
+            marked[info.pts[k as usize].var.index()] = true;
+        }
+    }
+    marked
 }
 
 /// Whether `func` has a phi, a copy or a parallel copy: without, coalescing
@@ -557,9 +821,9 @@ exit:
         let cfg = Cfg::new(f);
         let dt = DomTree::new(&cfg);
         let depth = loop_depth(&cfg, &dt);
-        let (g, du) = Gathered::new(f, &cfg, &dt, &depth, &SecondaryMap::new(false));
+        let (g, du) = Gathered::new(f, &cfg, &dt, &depth, &SecondaryMap::new(false), |_| true);
         let mut live = LiveCheck::from_def_use(du, &cfg, &dt);
-        let info = VarInfo::new(f, &dt, &g, &live);
+        let info = VarInfo::new(f, &dt, &g, &live, None);
         let nv = f.num_vars();
         let mut classes = Classes::new(nv, &info.pts, info.rank.as_slice(), &mut live);
         let mut out = Vec::new();
