@@ -378,14 +378,25 @@ mod tests {
             .collect();
         let a = parse(&args).unwrap();
         let r = row(&file, &a, &dir).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!((r.functions, r.blocks, r.phis), (1, 3, 1));
         assert_eq!(r.cranelift_params, 1);
         assert!(r.llvm.is_err());
+        // A text module that does not parse, a module that is neither
+        // text nor WebAssembly, a missing file: errors naming the file
+        // (the first with its line and column), no row.
+        let bad = dir.join("bad.ssa");
+        std::fs::write(&bad, "function f( {\n").unwrap();
+        let e = row(&bad, &a, &dir).unwrap_err();
+        assert!(e.contains("bad.ssa:1:13: expected a parameter name"), "{e}");
+        let junk = dir.join("junk.wasm");
+        std::fs::write(&junk, [0u8, 0xff, 0x13, 0x37]).unwrap();
+        assert!(row(&junk, &a, &dir).unwrap_err().contains("junk.wasm"));
+        assert!(row(&dir.join("none.ssa"), &a, &dir).is_err());
         assert!(
             line(&r).starts_with("| m.ssa | 1 | 3 | 1 |"),
             "{}",
             line(&r)
         );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
