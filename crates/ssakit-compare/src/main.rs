@@ -654,7 +654,13 @@ fn main() {
     }
     let llvm_on = c.llvm && opt_version.is_some();
     let limit = Duration::from_secs(c.limit_s);
-    let real_rows = match real::rows(&c.real, c.reps, limit, llvm_on, &tmp) {
+    let measure = real::Measure {
+        reps: c.reps,
+        sealing: cranelift::Sealing::Early,
+        limit,
+        llvm: llvm_on,
+    };
+    let real_rows = match real::rows(&c.real, &measure, &tmp) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{e}");
@@ -672,7 +678,7 @@ fn main() {
     let mut md = report::markdown(&meta, &rows);
     if !real_rows.is_empty() {
         md.push_str("\n## Real functions\n\n");
-        md.push_str(&real::table(&real_rows, c.reps));
+        md.push_str(&real::table(&real_rows, &measure));
     }
     print!("{md}");
     std::fs::write(c.out.join("results.md"), &md).expect("results.md written");

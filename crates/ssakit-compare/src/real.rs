@@ -74,20 +74,32 @@ pub struct Row {
 /// The options of a run.
 struct Args {
     files: Vec<PathBuf>,
-    reps: usize,
-    sealing: cranelift::Sealing,
-    limit: Duration,
-    llvm: bool,
+    m: Measure,
     out: PathBuf,
+}
+
+/// How each row is measured.
+#[derive(Clone, Copy, Debug)]
+pub struct Measure {
+    /// Runs of which the median is taken (LLVM runs once).
+    pub reps: usize,
+    /// When Cranelift's builder seals its blocks.
+    pub sealing: cranelift::Sealing,
+    /// Seconds after which `opt` is given up.
+    pub limit: Duration,
+    /// Whether LLVM runs.
+    pub llvm: bool,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
     let mut a = Args {
         files: Vec::new(),
-        reps: 3,
-        sealing: cranelift::Sealing::Early,
-        limit: Duration::from_secs(120),
-        llvm: true,
+        m: Measure {
+            reps: 3,
+            sealing: cranelift::Sealing::Early,
+            limit: Duration::from_secs(120),
+            llvm: true,
+        },
         out: PathBuf::from("target/compare"),
     };
     let mut it = args.iter();
@@ -95,23 +107,23 @@ fn parse(args: &[String]) -> Result<Args, String> {
         let mut val = || it.next().cloned().ok_or(format!("{x} needs a value"));
         match x.as_str() {
             "--reps" => {
-                a.reps = val()?
+                a.m.reps = val()?
                     .parse::<usize>()
                     .map_err(|e| format!("--reps: {e}"))?
                     .max(1)
             }
             "--limit" => {
-                a.limit =
+                a.m.limit =
                     Duration::from_secs(val()?.parse::<u64>().map_err(|e| format!("--limit: {e}"))?)
             }
             "--sealing" => {
-                a.sealing = match val()?.as_str() {
+                a.m.sealing = match val()?.as_str() {
                     "early" => cranelift::Sealing::Early,
                     "end" => cranelift::Sealing::AtEnd,
                     s => return Err(format!("--sealing: `{s}` is not early or end")),
                 }
             }
-            "--no-llvm" => a.llvm = false,
+            "--no-llvm" => a.m.llvm = false,
             "--out" => a.out = PathBuf::from(val()?),
             "-h" | "--help" => return Err(USAGE.to_string()),
             s if s.starts_with('-') => return Err(format!("unknown argument `{s}`\n{USAGE}")),
@@ -159,35 +171,25 @@ fn summed(reps: usize, funcs: &[Function], mut time: impl FnMut(&Function) -> f6
     )
 }
 
-/// The rows of `files` (each file's functions), as [`run`] measures
-/// them: `reps` runs, Cranelift sealing early, LLVM when `llvm` (each
-/// `opt` run given up after `limit`); `tmp` a folder for `opt`'s files.
-pub fn rows(
-    files: &[PathBuf],
-    reps: usize,
-    limit: Duration,
-    llvm: bool,
-    tmp: &Path,
-) -> Result<Vec<Row>, String> {
-    let a = Args {
-        files: files.to_vec(),
-        reps,
-        sealing: cranelift::Sealing::Early,
-        limit,
-        llvm,
-        out: PathBuf::new(),
-    };
-    files.iter().map(|f| row(f, &a, tmp)).collect()
+/// The rows of `files` (each file's functions), measured as `m` says;
+/// `tmp` a folder for `opt`'s files.
+pub fn rows(files: &[PathBuf], m: &Measure, tmp: &Path) -> Result<Vec<Row>, String> {
+    files.iter().map(|f| row(f, m, tmp)).collect()
 }
 
-/// The Markdown table of `rows` (medians of `reps` runs).
-pub fn table(rows: &[Row], reps: usize) -> String {
+/// The Markdown table of `rows`, measured as `m` says.
+pub fn table(rows: &[Row], m: &Measure) -> String {
+    let sealing = match m.sealing {
+        cranelift::Sealing::Early => "early",
+        cranelift::Sealing::AtEnd => "at the end",
+    };
     let mut o = format!(
-        "One thread, medians of {reps} runs of the sum over functions (LLVM once). \
+        "One thread, medians of {} runs of the sum over functions (LLVM once). \
          *construct*: ssakit's pruned construction of the lifted function; *Cranelift*: its \
-         FunctionBuilder building the same function for the variables' flow (sealing early); \
+         FunctionBuilder building the same function for the variables' flow (sealing {sealing}); \
          *destruct*: `destruct_pruned` of the pruned form; *LLVM*: PromotePass on \
-         `emit-llvm --opaque`'s module.\n\n"
+         `emit-llvm --opaque`'s module.\n\n",
+        m.reps
     );
     o.push_str(
         "| module | functions | blocks | pruned phis | construct s | LLVM PromotePass s | LLVM ÷ \
@@ -207,7 +209,7 @@ pub fn table(rows: &[Row], reps: usize) -> String {
 }
 
 /// The row of one module.
-fn row(file: &Path, a: &Args, tmp: &Path) -> Result<Row, String> {
+fn row(file: &Path, a: &Measure, tmp: &Path) -> Result<Row, String> {
     let (funcs, skipped) = load(file)?;
     eprintln!("== {}: {} functions", file.display(), funcs.len());
     let opts = ssa::options(Flavor::Pruned);
@@ -347,10 +349,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let a = parse(args)?;
     let tmp = std::env::temp_dir().join(format!("ssakit-compare-real-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    let rows = rows(&a.files, a.reps, a.limit, a.llvm, &tmp);
+    let rows = rows(&a.files, &a.m, &tmp);
     let _ = std::fs::remove_dir_all(&tmp);
     let rows = rows?;
-    print!("{}", table(&rows, a.reps));
+    print!("{}", table(&rows, &a.m));
     std::fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
     let json = a.out.join("real.json");
     let text = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
@@ -377,7 +379,7 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let a = parse(&args).unwrap();
-        let r = row(&file, &a, &dir).unwrap();
+        let r = row(&file, &a.m, &dir).unwrap();
         assert_eq!((r.functions, r.blocks, r.phis), (1, 3, 1));
         assert_eq!(r.cranelift_params, 1);
         assert!(r.llvm.is_err());
@@ -386,12 +388,12 @@ mod tests {
         // (the first with its line and column), no row.
         let bad = dir.join("bad.ssa");
         std::fs::write(&bad, "function f( {\n").unwrap();
-        let e = row(&bad, &a, &dir).unwrap_err();
+        let e = row(&bad, &a.m, &dir).unwrap_err();
         assert!(e.contains("bad.ssa:1:13: expected a parameter name"), "{e}");
         let junk = dir.join("junk.wasm");
         std::fs::write(&junk, [0u8, 0xff, 0x13, 0x37]).unwrap();
-        assert!(row(&junk, &a, &dir).unwrap_err().contains("junk.wasm"));
-        assert!(row(&dir.join("none.ssa"), &a, &dir).is_err());
+        assert!(row(&junk, &a.m, &dir).unwrap_err().contains("junk.wasm"));
+        assert!(row(&dir.join("none.ssa"), &a.m, &dir).is_err());
         assert!(
             line(&r).starts_with("| m.ssa | 1 | 3 | 1 |"),
             "{}",
