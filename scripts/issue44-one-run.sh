@@ -9,8 +9,12 @@
 # --semantics` prints them (scripts/install-x86-corpus.sh); a missing
 # module is left out with a note. Each row: ssakit's pruned
 # construction, LLVM 14's PromotePass, Cranelift's builder, destruction
-# (`destruct_pruned`), in one process, one thread. Writes
-# target/compare/issue44/results.md and results.json.
+# (`destruct_pruned`), in one process, one thread; then the same
+# program as text through the release CLI as a user runs it (`--cli`:
+# `construct --flavor pruned --no-verify --time-passes` and `destruct
+# --time-passes` totals, the peak resident set; section "Through the
+# CLI" with its verdicts). Writes target/compare/issue44/results.md and
+# results.json.
 #
 # Usage: scripts/issue44-one-run.sh [REPS]   (default 3; LLVM_LIMIT
 # seconds per `opt` run, default 60)
@@ -44,5 +48,6 @@ echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), load average: $(cut -d' ' -f1-3 /p
 "$compare" --generator both --by-blocks --sizes 100000 --vars 16 \
     --shapes random,ladder,irreducible,chain \
     --sweep-vars 256 --sweep-shapes random,ladder --sweep-size 10000 \
-    --reps "$reps" --limit "${LLVM_LIMIT:-60}" --out "$out" ${list:+--real "$list"}
+    --reps "$reps" --limit "${LLVM_LIMIT:-60}" --out "$out" ${list:+--real "$list"} \
+    --cli "$ssakit"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -27,7 +27,9 @@
 //! `--generator both` measures the first generator's rows, then the
 //! second's (shapes marked `/2`); `--real FILE,FILE..` adds the real
 //! rows of lifted modules ([`real`]), so that one run gives every row of
-//! issue 44's table.
+//! issue 44's table; `--cli SSAKIT` runs every row's program through the
+//! release CLI too, as a user does ([`cli`]: `--time-passes` totals and
+//! the peak resident set beside the library's figures).
 //!
 //! Results: a Markdown table on standard output and in `OUT/results.md`,
 //! `OUT/results.json`, and `OUT/results.png` (ns per instruction against
@@ -40,6 +42,7 @@
 //! --semantics` prints them) against both peers ([`real`]).
 
 mod alloc;
+mod cli;
 mod cranelift;
 mod llvm;
 mod real;
@@ -98,6 +101,9 @@ pub struct Config {
     /// Lifted modules whose real rows follow the generated ones
     /// (`--real FILE,FILE..`: [`real`]).
     pub real: Vec<PathBuf>,
+    /// The release CLI that also runs every row as a user does
+    /// (`--cli SSAKIT`: [`cli`]).
+    pub cli: Option<PathBuf>,
 }
 
 impl Config {
@@ -119,6 +125,7 @@ impl Config {
             second: false,
             generators: vec![false],
             real: Vec::new(),
+            cli: None,
         }
     }
 
@@ -138,7 +145,7 @@ impl Config {
 const USAGE: &str = "usage: ssakit-compare [--quick] [--sizes N,N..] [--vars N] \
 [--sweep-vars N,N..] [--sweep-shapes S,S..] [--sweep-size N] [--shapes S,S..] [--reps N] \
 [--limit SECONDS] [--out DIR] [--no-llvm] [--no-cranelift] [--by-blocks] \
-[--generator first|second|both] [--real FILE,FILE..]";
+[--generator first|second|both] [--real FILE,FILE..] [--cli SSAKIT]";
 
 fn parse_args() -> Result<Config, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -185,6 +192,7 @@ fn parse_args() -> Result<Config, String> {
                 c.second = c.generators == [true];
             }
             "--real" => c.real = list(&val()?).into_iter().map(PathBuf::from).collect(),
+            "--cli" => c.cli = Some(PathBuf::from(val()?)),
             "-h" | "--help" => return Err(USAGE.to_string()),
             _ => return Err(format!("unknown argument `{a}`\n{USAGE}")),
         }
@@ -288,6 +296,9 @@ pub struct Row {
     pub redundant_phis: usize,
     /// Peak bytes allocated by pruned construction beyond its input.
     pub peak_bytes: usize,
+    /// The CLI's figures on the same program (`--cli`), or why there
+    /// are none.
+    pub cli: Option<Result<cli::CliRow, String>>,
 }
 
 pub(crate) fn median(mut xs: Vec<f64>) -> f64 {
@@ -408,6 +419,10 @@ fn run_one(
         "== {shape} vars={vars} insts={insts} blocks={}",
         src.layout().len()
     );
+    let cli = c
+        .cli
+        .as_deref()
+        .map(|bin| through_cli(bin, &src, reps, tmp));
     let before = alloc::current();
     let copy = src.clone();
     let input_bytes = alloc::current() - before;
@@ -586,7 +601,26 @@ fn run_one(
         llvm_peak_rss,
         redundant_phis,
         peak_bytes,
+        cli,
     }
+}
+
+/// The CLI's figures on `src`, printed as `ssakit gen` prints it.
+fn through_cli(
+    bin: &Path,
+    src: &ssakit::ir::Function,
+    reps: usize,
+    tmp: &Path,
+) -> Result<cli::CliRow, String> {
+    let module = ssakit::ir::Module {
+        functions: vec![src.clone()],
+    };
+    let program = tmp.join("cli-program.ssa");
+    std::fs::write(&program, ssakit::text::print_module(&module))
+        .map_err(|e| format!("{}: {e}", program.display()))?;
+    let r = cli::measure(bin, &program, reps, tmp);
+    let _ = std::fs::remove_file(&program);
+    r
 }
 
 fn main() {
@@ -659,6 +693,7 @@ fn main() {
         sealing: cranelift::Sealing::Early,
         limit,
         llvm: llvm_on,
+        cli: c.cli.clone(),
     };
     let real_rows = match real::rows(&c.real, &measure, &tmp) {
         Ok(r) => r,
@@ -679,6 +714,9 @@ fn main() {
     if !real_rows.is_empty() {
         md.push_str("\n## Real functions\n\n");
         md.push_str(&real::table(&real_rows, &measure));
+    }
+    if c.cli.is_some() {
+        md.push_str(&report::cli_table(&rows, &real_rows, c.reps));
     }
     print!("{md}");
     std::fs::write(c.out.join("results.md"), &md).expect("results.md written");

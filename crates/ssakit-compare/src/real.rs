@@ -30,7 +30,9 @@
 //!
 //! Prints a Markdown table (one row per module, the ratios the issue's
 //! goals name: LLVM ÷ construct at least 20, Cranelift ÷ construct above
-//! 1, destruct ÷ construct at most 1.5) and writes `OUT/real.json`.
+//! 1, destruct ÷ construct at most 1.5) and writes `OUT/real.json`. With
+//! `--cli SSAKIT`, each module also goes through the release CLI as a
+//! user runs it ([`crate::cli`]), in a second table.
 
 use crate::{cranelift, llvm, median, ssa};
 use serde::Serialize;
@@ -42,7 +44,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: ssakit-compare real FILE.wasm|FILE.wat|FILE.ssa... [--reps N] \
-     [--sealing early|end] [--limit SECONDS] [--no-llvm] [--out DIR]";
+     [--sealing early|end] [--limit SECONDS] [--no-llvm] [--cli SSAKIT] [--out DIR]";
 
 /// One module's row.
 #[derive(Clone, Debug, Serialize)]
@@ -69,6 +71,8 @@ pub struct Row {
     pub llvm: Result<f64, String>,
     /// LLVM's phis in mem2reg's output.
     pub llvm_phis: Option<usize>,
+    /// The CLI's figures on the module (`--cli`), or why there are none.
+    pub cli: Option<Result<crate::cli::CliRow, String>>,
 }
 
 /// The options of a run.
@@ -79,7 +83,7 @@ struct Args {
 }
 
 /// How each row is measured.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Measure {
     /// Runs of which the median is taken (LLVM runs once).
     pub reps: usize,
@@ -89,6 +93,8 @@ pub struct Measure {
     pub limit: Duration,
     /// Whether LLVM runs.
     pub llvm: bool,
+    /// The release CLI that also runs each module (`--cli SSAKIT`).
+    pub cli: Option<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<Args, String> {
@@ -99,6 +105,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
             sealing: cranelift::Sealing::Early,
             limit: Duration::from_secs(120),
             llvm: true,
+            cli: None,
         },
         out: PathBuf::from("target/compare"),
     };
@@ -124,6 +131,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
                 }
             }
             "--no-llvm" => a.m.llvm = false,
+            "--cli" => a.m.cli = Some(PathBuf::from(val()?)),
             "--out" => a.out = PathBuf::from(val()?),
             "-h" | "--help" => return Err(USAGE.to_string()),
             s if s.starts_with('-') => return Err(format!("unknown argument `{s}`\n{USAGE}")),
@@ -259,7 +267,7 @@ fn row(file: &Path, a: &Measure, tmp: &Path) -> Result<Row, String> {
     } else {
         mem2reg(file, Module { functions: funcs }, a.limit, tmp)?
     };
-    Ok(finish(
+    let mut r = finish(
         file,
         &funcs,
         skipped,
@@ -267,7 +275,12 @@ fn row(file: &Path, a: &Measure, tmp: &Path) -> Result<Row, String> {
         [construct_s, destruct_s, cranelift_s],
         cranelift_params,
         llvm,
-    ))
+    );
+    r.cli = a.cli.as_deref().map(|bin| {
+        let program = crate::cli::program_of(bin, file, tmp)?;
+        crate::cli::measure(bin, &program, a.reps, tmp)
+    });
+    Ok(r)
 }
 
 /// LLVM's PromotePass seconds (or why there are none) and phis on `m`
@@ -319,6 +332,7 @@ fn finish(
         cranelift_params,
         llvm,
         llvm_phis,
+        cli: None,
     }
 }
 
@@ -353,6 +367,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&tmp);
     let rows = rows?;
     print!("{}", table(&rows, &a.m));
+    if a.m.cli.is_some() {
+        print!("{}", crate::report::cli_table(&[], &rows, a.m.reps));
+    }
     std::fs::create_dir_all(&a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
     let json = a.out.join("real.json");
     let text = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;

@@ -490,3 +490,124 @@ pub fn plot(rows: &[Row], c: &Config, path: &Path) -> Result<(), String> {
     root.present().map_err(|e| e.to_string())?;
     Ok(())
 }
+
+/// The rows through the CLI ([`crate::cli`]), generated then real, with
+/// the verdicts of issue 44's goals on them: LLVM ÷ construct at least
+/// 20 and destruct ÷ construct at most 1.5 on every row, the peak of the
+/// phi-densest program of 10,000 blocks × 256 variables at most 120 MB.
+pub fn cli_table(rows: &[Row], real: &[crate::real::Row], reps: usize) -> String {
+    use crate::cli::{columns, CliRow};
+    let mut o = format!(
+        "\n## Through the CLI\n\n\
+         Each program as text through the release CLI, medians of {reps} run(s) \
+         (`crates/ssakit-compare/src/cli.rs`): *construct*: \
+         `construct --flavor pruned --no-verify --time-passes`, its `total` (the input's type \
+         check in, parse and print out); *destruct*: `destruct --time-passes` on its output, \
+         `total` less the input `verification`; *LLVM ÷*: the same PromotePass seconds as \
+         above over the CLI's construct; *peak*: the construct runs' largest resident set.\n\n\
+         | row | blocks | pruned phis | construct s | LLVM ÷ construct | destruct s | \
+         destruct ÷ construct | peak MB |\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
+    );
+    // (name, blocks, library phis, PromotePass, CLI figures, 10k x 256?)
+    type Line<'a> = (
+        String,
+        usize,
+        usize,
+        Option<f64>,
+        &'a Result<CliRow, String>,
+        bool,
+    );
+    let mut lines: Vec<Line> = Vec::new();
+    for r in rows {
+        if let Some(c) = &r.cli {
+            let phis = r.construct["pruned"].phis;
+            let name = format!("{} {} × {}", r.shape, r.blocks, r.vars);
+            let dense = (9_990..=10_010).contains(&r.blocks) && r.vars == 256;
+            lines.push((name, r.blocks, phis, r.llvm.secs(), c, dense));
+        }
+    }
+    for r in real {
+        if let Some(c) = &r.cli {
+            let name = Path::new(&r.file)
+                .file_name()
+                .map_or(r.file.clone(), |n| n.to_string_lossy().into_owned());
+            let llvm = r.llvm.as_ref().ok().copied();
+            lines.push((name, r.blocks, r.phis, llvm, c, false));
+        }
+    }
+    for (name, blocks, phis, llvm, c, _) in &lines {
+        let _ = writeln!(
+            o,
+            "| {name} | {blocks} | {phis} | {}",
+            columns(c, *phis, *llvm)
+        );
+    }
+    let ok: Vec<(&Line, &CliRow)> = lines
+        .iter()
+        .filter_map(|l| l.4.as_ref().ok().map(|c| (l, c)))
+        .collect();
+    let failed = lines.len() - ok.len();
+    o.push_str("\nVerdicts through the CLI:\n\n");
+    if failed > 0 {
+        let _ = writeln!(
+            o,
+            "- **{failed} rows not measured** (the reason in the table)"
+        );
+    }
+    let mark = |ok: bool| if ok { "**met**" } else { "**missed**" };
+    let worst = |f: &dyn Fn(&Line, &CliRow) -> Option<f64>, min: bool| {
+        ok.iter()
+            .filter_map(|(l, c)| f(l, c).map(|x| (x, &l.0)))
+            .min_by(|a, b| match min {
+                true => a.0.total_cmp(&b.0),
+                false => b.0.total_cmp(&a.0),
+            })
+    };
+    let llvm = |l: &Line, c: &CliRow| l.3.map(|s| s / c.construct_s);
+    if let Some((x, name)) = worst(&llvm, true) {
+        let n = ok
+            .iter()
+            .filter(|(l, c)| llvm(l, c).is_some_and(|r| r >= 20.0))
+            .count();
+        let m = ok.iter().filter(|(l, c)| llvm(l, c).is_some()).count();
+        let _ = writeln!(
+            o,
+            "- LLVM ≥ 20× construct: {}, met on {n} of {m} rows (worst {x:.1}× on {name})",
+            mark(n == m)
+        );
+    }
+    let destruct = |_: &Line, c: &CliRow| Some(c.destruct_s / c.construct_s);
+    if let Some((x, name)) = worst(&destruct, false) {
+        let n = ok
+            .iter()
+            .filter(|(_, c)| c.destruct_s <= 1.5 * c.construct_s)
+            .count();
+        let _ = writeln!(
+            o,
+            "- destruct ≤ 1.5× construct: {}, met on {n} of {} rows (worst {x:.2}× on {name})",
+            mark(n == ok.len()),
+            ok.len()
+        );
+    }
+    // The phi-densest program of 10k blocks x 256 variables.
+    if let Some((l, c)) = ok.iter().filter(|(l, _)| l.5).max_by_key(|(l, _)| l.2) {
+        if let Some(b) = c.peak_rss {
+            let mb = b as f64 / 1048576.0;
+            let _ = writeln!(
+                o,
+                "- peak of the phi-densest 10k × 256 program ({}, {} phis) ≤ 120 MB: {} ({mb:.0} MB)",
+                l.0,
+                l.2,
+                mark(mb <= 120.0)
+            );
+        }
+    }
+    let phis_differ = ok.iter().filter(|(l, c)| c.phis != l.2).count();
+    if phis_differ > 0 {
+        let _ = writeln!(
+            o,
+            "- **{phis_differ} rows where the CLI's phis differ from the library's**"
+        );
+    }
+    o
+}
