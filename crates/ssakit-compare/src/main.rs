@@ -718,6 +718,7 @@ fn main() {
     if c.cli.is_some() {
         md.push_str(&report::cli_table(&rows, &real_rows, c.reps));
     }
+    md.push_str(&report::goals_table(&rows, &real_rows));
     print!("{md}");
     std::fs::write(c.out.join("results.md"), &md).expect("results.md written");
     let json = serde_json::to_string_pretty(&report::Json {

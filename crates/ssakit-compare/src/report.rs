@@ -611,3 +611,67 @@ pub fn cli_table(rows: &[Row], real: &[crate::real::Row], reps: usize) -> String
     }
     o
 }
+
+/// Issue 44's goals on every row in one table: in the library (LLVM ÷
+/// pruned at least 20, Cranelift ÷ ssakit above 1, `destruct_pruned` ÷
+/// pruned at most 1.5) and, with `--cli`, through the CLI (LLVM ÷
+/// construct, destruct ÷ construct, peak); a missed goal in bold.
+pub fn goals_table(rows: &[Row], real: &[crate::real::Row]) -> String {
+    let bold = |s: String, missed: bool| if missed { format!("**{s}**") } else { s };
+    let llvm = |x: Option<f64>| x.map_or("–".into(), |x| bold(format!("{x:.1}"), x < 20.0));
+    let cl = |x: Option<f64>| x.map_or("–".into(), |x| bold(format!("{x:.2}"), x <= 1.0));
+    let de = |x: f64| bold(format!("{x:.2}"), x > 1.5);
+    let through = |c: &Option<Result<crate::cli::CliRow, String>>, l: Option<f64>| match c {
+        Some(Ok(c)) => format!(
+            "{} | {} | {}",
+            llvm(l.map(|l| l / c.construct_s)),
+            de(c.destruct_s / c.construct_s),
+            c.peak_rss
+                .map_or("–".into(), |b| format!("{:.0}", b as f64 / 1048576.0))
+        ),
+        Some(Err(why)) => format!("{why} | | "),
+        None => "– | – | –".into(),
+    };
+    let mut o = String::from(
+        "\n## Issue 44's goals, row by row\n\n\
+         Library: one thread, in process (*LLVM ÷*: PromotePass ÷ pruned construction; *CL ÷*: \
+         Cranelift's builder ÷ ssakit's, as the tables above define them for generated and real \
+         rows; *destruct ÷*: `destruct_pruned` ÷ pruned). CLI: the section above. Missed goals \
+         in bold (LLVM ≥ 20, CL > 1, destruct ≤ 1.5).\n\n\
+         | row | blocks | pruned phis | LLVM ÷ | CL ÷ | destruct ÷ | CLI LLVM ÷ | CLI destruct ÷ | \
+         CLI peak MB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let p = pruned(r);
+        let _ = writeln!(
+            o,
+            "| {} {} × {} | {} | {} | {} | {} | {} | {} |",
+            r.shape,
+            r.blocks,
+            r.vars,
+            r.blocks,
+            r.construct["pruned"].phis,
+            llvm(r.llvm.secs().map(|l| l / p)),
+            cl(cranelift_best(r).map(|c| c / r.ssakit_build_s)),
+            r.destruct.get("split").map_or("–".into(), |d| de(d / p)),
+            through(&r.cli, r.llvm.secs()),
+        );
+    }
+    for r in real {
+        let name = Path::new(&r.file)
+            .file_name()
+            .map_or(r.file.clone(), |n| n.to_string_lossy().into_owned());
+        let l = r.llvm.as_ref().ok().copied();
+        let _ = writeln!(
+            o,
+            "| {name} | {} | {} | {} | {} | {} | {} |",
+            r.blocks,
+            r.phis,
+            llvm(l.map(|l| l / r.construct_s)),
+            cl(Some(r.cranelift_s / r.construct_s)),
+            de(r.destruct_s / r.construct_s),
+            through(&r.cli, l),
+        );
+    }
+    o
+}
