@@ -685,6 +685,9 @@ fn op_type_error(
     args: &[Operand],
     results: &[Var],
 ) -> Option<String> {
+    if well_typed_fixed(func, o, imms, args, results) {
+        return None;
+    }
     // A memory access may leave out its memory index (memory 0).
     if imms != o.num_imms() && !(o.access().is_some() && imms == 2) {
         return Some(format!(
@@ -744,6 +747,39 @@ fn op_type_error(
         (s, _) => s.admits(ty),
     };
     (!ok).then(|| format!("`{o}` gives {slot}, not `{ty}`"))
+}
+
+/// [`op_type_error`]'s common case in one pass: the numbers of
+/// immediates, operands and results exact, no `Any` slot, and every
+/// operand and the result of its slot's type. False means "not seen to
+/// be well typed here", not "ill typed": the `Any` slots, a memory access
+/// without its memory index and every error go through the full check,
+/// which says what is wrong. (Lifted code is mostly operations of the
+/// set: this runs once per instruction of every input.)
+fn well_typed_fixed(
+    func: &Function,
+    o: Opcode,
+    imms: usize,
+    args: &[Operand],
+    results: &[Var],
+) -> bool {
+    let params = o.params();
+    if imms != o.num_imms() || args.len() != params.len() {
+        return false;
+    }
+    let fits_slot = |slot: Slot, a: Operand| match slot {
+        Slot::Is(t) => fits(func, a, t),
+        Slot::Address => fits(func, a, Type::I32) || fits(func, a, Type::I64),
+        Slot::Any => false,
+    };
+    if !params.iter().zip(args).all(|(&s, &a)| fits_slot(s, a)) {
+        return false;
+    }
+    match (o.result(), results) {
+        (None, []) => true,
+        (Some(slot), &[r]) => fits_slot(slot, Operand::Var(r)),
+        _ => false,
+    }
 }
 
 /// What is wrong with the types of `b`'s terminator, if anything.
