@@ -507,15 +507,11 @@ pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> Binary
     let sigs = (opts.signatures && opts.semantics)
         .then(|| crate::signature::Signatures::infer(bin, opts.stack));
     let signatures_wall = start.elapsed().as_secs_f64();
-    let results: Vec<Result<FunctionStats, Box<Failure>>> = bin
-        .functions()
-        .par_iter()
-        .map(|info| {
-            let r = one_function(bin, info, opts, sigs.as_ref());
-            done();
-            r
-        })
-        .collect();
+    let results = largest_first(bin.functions(), |info| {
+        let r = one_function(bin, info, opts, sigs.as_ref());
+        done();
+        r
+    });
     let mut stats = BinaryStats {
         wall: start.elapsed().as_secs_f64(),
         signatures_wall,
@@ -530,6 +526,19 @@ pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> Binary
     subtract_fragments(bin, &mut stats.functions);
     stats.wall = start.elapsed().as_secs_f64();
     stats
+}
+
+/// `work` of every function, in parallel, the results in the functions'
+/// order. The functions are handed out largest first (by extent, an
+/// estimate of their work): one of the largest started last would leave
+/// the other threads idle until it ends (libpython's second largest lies
+/// among its last hundred functions).
+fn largest_first<T: Send>(funcs: &[FuncInfo], work: impl Fn(&FuncInfo) -> T + Sync) -> Vec<T> {
+    let mut order: Vec<usize> = (0..funcs.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(funcs[k].extent.end - funcs[k].extent.start));
+    let mut done: Vec<(usize, T)> = order.par_iter().map(|&k| (k, work(&funcs[k]))).collect();
+    done.sort_unstable_by_key(|&(k, _)| k);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The second step of lost code: a fragment's lost ranges less what the
