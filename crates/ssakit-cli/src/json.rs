@@ -72,6 +72,26 @@ pub fn to_string<T: Serialize>(value: &T) -> String {
     s
 }
 
+/// `doc` (pretty JSON from [`to_string`]) with the empty array of its
+/// top-level key `key` replaced by `records`, each already indented as
+/// an element at depth two: the text the pretty printer would have given
+/// with the elements in place.
+pub fn splice_array(doc: String, key: &str, records: &[String]) -> String {
+    if records.is_empty() {
+        return doc;
+    }
+    let empty = format!("\n  \"{key}\": []");
+    let at = doc.find(&empty).expect("the key's empty array") + empty.len() - 1;
+    let body: usize = records.iter().map(|r| r.len() + 2).sum();
+    let mut out = String::with_capacity(doc.len() + body + 4);
+    out.push_str(&doc[..at]);
+    out.push('\n');
+    out.push_str(&records.join(",\n"));
+    out.push_str("\n  ");
+    out.push_str(&doc[at..]);
+    out
+}
+
 /// Writes `value` as JSON to `out`.
 pub fn write<T: Serialize>(out: &mut Out, value: &T) -> Result<(), Failed> {
     out.write_str(&to_string(value))
@@ -1154,5 +1174,56 @@ pub fn report_passes<S: Serialize>(
     }
     if let Some((wall, t)) = times {
         crate::par::report_times(wall, t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spliced records give what the pretty printer gives with them in
+    /// place; no record leaves the document as it was.
+    #[test]
+    fn a_spliced_array_reads_as_printed_in_place() {
+        #[derive(Serialize)]
+        struct Doc {
+            a: u32,
+            functions: Vec<Rec>,
+            z: Vec<u32>,
+        }
+        #[derive(Serialize, Clone)]
+        struct Rec {
+            name: String,
+            n: Vec<u32>,
+        }
+        let recs = vec![
+            Rec {
+                name: "f\n\"x\"".into(),
+                n: vec![1, 2],
+            },
+            Rec {
+                name: "g".into(),
+                n: vec![],
+            },
+        ];
+        let whole = to_string(&Doc {
+            a: 1,
+            functions: recs.clone(),
+            z: vec![3],
+        });
+        let empty = to_string(&Doc {
+            a: 1,
+            functions: Vec::new(),
+            z: vec![3],
+        });
+        let records: Vec<String> = recs
+            .iter()
+            .map(|r| {
+                let t = serde_json::to_string_pretty(r).unwrap();
+                format!("    {}", t.replace('\n', "\n    "))
+            })
+            .collect();
+        assert_eq!(splice_array(empty.clone(), "functions", &records), whole);
+        assert_eq!(splice_array(empty.clone(), "functions", &[]), empty);
     }
 }

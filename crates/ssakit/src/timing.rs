@@ -136,7 +136,9 @@ impl PassTimes {
     /// assert_eq!(PassTimes { phases: vec![("x", 1.0), ("x", 2.0)] }.total(), 3.0);
     /// ```
     pub fn total(&self) -> f64 {
-        self.phases.iter().map(|p| p.1).sum()
+        // From +0.0: a sum of no `f64` is -0.0, which reports print as
+        // `-0.0`.
+        self.phases.iter().fold(0.0, |s, p| s + p.1)
     }
 
     /// Seconds spent in the phase `name`, over all its runs (0 if it did
@@ -146,13 +148,14 @@ impl PassTimes {
     /// use ssakit::timing::PassTimes;
     /// let t = PassTimes { phases: vec![("verify", 1.0), ("dce", 2.0), ("verify", 0.5)] };
     /// assert_eq!((t.seconds("verify"), t.seconds("opt")), (1.5, 0.0));
+    /// // Not -0.0, which JSON would print as `-0.0`.
+    /// assert!(t.seconds("opt").is_sign_positive());
     /// ```
     pub fn seconds(&self, name: &str) -> f64 {
         self.phases
             .iter()
             .filter(|p| p.0 == name)
-            .map(|p| p.1)
-            .sum()
+            .fold(0.0, |s, p| s + p.1)
     }
 
     /// Adds another function's record to this one, phase by phase: the

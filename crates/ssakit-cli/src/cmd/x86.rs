@@ -949,7 +949,7 @@ fn render_json(report: &Report<'_>) -> String {
     let (name, stats, outside) = (report.name, report.stats, report.outside);
     let (found, opts) = (report.found, report.opts);
     let built = |k: usize| built(opts, k);
-    json::to_string(&json::X86Stats {
+    let doc = json::to_string(&json::X86Stats {
         binary: name.to_string(),
         failures: stats
             .failures
@@ -961,15 +961,8 @@ fn render_json(report: &Report<'_>) -> String {
                 stage: f.error.stage.to_string(),
             })
             .collect(),
-        functions: stats
-            .functions
-            .iter()
-            .map(|f| {
-                let mut c = json::X86Counts::new(f, built, true, opts.semantics);
-                c.found = found.and_then(|o| o.origin(f.address)).map(|o| o.key());
-                c
-            })
-            .collect(),
+        // Spliced in below, serialised in parallel.
+        functions: Vec::new(),
         functions_found: found.map(|f| {
             let n = f.counts();
             json::X86Found {
@@ -997,7 +990,25 @@ fn render_json(report: &Report<'_>) -> String {
             t
         },
         wall: stats.wall,
-    })
+    });
+    // One record per function, most of the document: serialised on every
+    // thread, each as the whole document's pretty printer writes it at
+    // its depth (two levels: every line indented by four spaces, a JSON
+    // string holding no raw newline), then put in the empty array's place.
+    let records: Vec<String> = {
+        use rayon::prelude::*;
+        stats
+            .functions
+            .par_iter()
+            .map(|f| {
+                let mut c = json::X86Counts::new(f, built, true, opts.semantics);
+                c.found = found.and_then(|o| o.origin(f.address)).map(|o| o.key());
+                let text = serde_json::to_string_pretty(&c).expect("reports serialise");
+                format!("    {}", text.replace('\n', "\n    "))
+            })
+            .collect()
+    };
+    json::splice_array(doc, "functions", &records)
 }
 
 #[cfg(test)]
