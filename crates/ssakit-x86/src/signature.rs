@@ -926,14 +926,16 @@ impl Signatures {
         let results = defined.difference(preserved);
         values.observe(f, results, &all);
         // Two rounds: the vector results of unknown calls carry a value
-        // only where the first round found them used.
+        // only where the first round found them used (where it found
+        // none of those it asked about used, the second would find what
+        // the first did).
         let first = self.unknown_calls(f, calls, &values, None);
         // Only the callee-saved registers' saves are not uses: a store of
         // an argument register the function never writes (`mov [rdi+8],
         // rsi`, rsi preserved as it is untouched) stores a parameter.
         let saves = self.conv.preserved;
         let (used, why) = values.used(f, results, saves, &all, &first, is_store);
-        let (unknown, used, why) = match first.asked_demanded {
+        let (unknown, used, why) = match first.asked.iter().any(|&v| used[v]) {
             true => {
                 let unknown = self.unknown_calls(f, calls, &values, Some(&used));
                 let (used, why) = values.used(f, results, saves, &all, &unknown, is_store);
@@ -1118,13 +1120,13 @@ impl Signatures {
             sites: Vec::new(),
             weak: SecondaryMap::with_capacity(f.num_vars(), 0),
             real: SecondaryMap::with_capacity(f.num_vars(), false),
-            asked_demanded: false,
+            asked: Vec::new(),
         };
         // Per call (the last one asked about, as `written` asks about
         // each result of an instruction in turn): its clobbers in result
         // order, its callee's results, whether the callee is known.
         let last: RefCell<(Option<Inst>, Option<CallResults>)> = RefCell::new((None, None));
-        let asked = Cell::new(false);
+        let asked = RefCell::new(Vec::new());
         let real = values.written(f, |i, k, v| {
             let mut last = last.borrow_mut();
             if last.0 != Some(i) {
@@ -1136,7 +1138,7 @@ impl Signatures {
             locs.get(k).is_none_or(|&l| {
                 results.contains(l)
                     && (l == Loc::RAX || *known || {
-                        asked.set(true);
+                        asked.borrow_mut().push(v);
                         demanded.is_some_and(|d| d[v])
                     })
             })
@@ -1226,7 +1228,7 @@ impl Signatures {
             }
         }
         out.real = real;
-        out.asked_demanded = asked.get();
+        out.asked = asked.into_inner();
         out
     }
 
@@ -1404,10 +1406,10 @@ struct Unknown {
     weak: SecondaryMap<Inst, u64>,
     /// Whether each value was written by the function ([`Values::written`]).
     real: SecondaryMap<Var, bool>,
-    /// Whether `real` asked the values demanded by a first round (a
-    /// result of an unknown callee other than `rax`): if not, a second
-    /// round finds the same.
-    asked_demanded: bool,
+    /// The values whose demand by a first round `real` asked about (the
+    /// results of unknown callees other than `rax`): if the first round
+    /// used none, a second round finds the same.
+    asked: Vec<Var>,
 }
 
 /// The operands of a `syscall` (reading `reads`, in their order) that
@@ -1743,8 +1745,15 @@ impl Values {
     /// ([`crate::demanded`]), a return observing the values it returns at
     /// a location of `results` other than their origin's (as
     /// [`Values::used`] counts returns; `all`: the locations in the
-    /// returns' order).
+    /// returns' order). Only [`Values::used`]'s merges ([`is_merge`])
+    /// ask: a function with none keeps all bits demanded, unasked.
     fn observe(&mut self, f: &Function, results: LocSet, all: &[Loc]) {
+        let merges = f.layout().iter().flat_map(|&b| f.block_insts(b)).any(|&i| {
+            matches!(f.inst(i), InstData::Op { op, args, .. } if is_merge(f, *op, args.as_slice(f)))
+        });
+        if !merges {
+            return;
+        }
         let origin = &self.origin;
         self.demanded = crate::demanded::demanded_bits(f, |k, v| {
             all.get(k)
@@ -2454,7 +2463,7 @@ mod tests {
                 sites: Vec::new(),
                 weak: SecondaryMap::new(0),
                 real: values.written(&f, |_, _, _| true),
-                asked_demanded: false,
+                asked: Vec::new(),
             };
             let all = [Loc::RDX, Loc::RAX, Loc::CF];
             let (used, _) = values.used(&f, LocSet::EMPTY, LocSet::EMPTY, &all, &unknown, is_store);
@@ -2487,7 +2496,7 @@ mod tests {
                 sites: Vec::new(),
                 weak: SecondaryMap::new(0),
                 real: values.written(&f, |_, _, _| true),
-                asked_demanded: false,
+                asked: Vec::new(),
             };
             let (used, _) = values.used(&f, results, LocSet::EMPTY, &all, &unknown, is_store);
             let rdx = f.params()[0];
