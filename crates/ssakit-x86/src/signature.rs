@@ -150,9 +150,11 @@ use ssakit::construct::{self, Flavor};
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Function, Inst, InstData, Operand, Terminator, Var};
 use std::cell::{Cell, RefCell};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// What one function takes, gives back and keeps.
 ///
@@ -2018,7 +2020,11 @@ fn callees_first<I: Iterator<Item = usize>>(n: usize, succ: impl Fn(usize) -> I)
 /// component is analysed as soon as those of lower levels whose findings
 /// its functions read are done (a count per component of those not yet
 /// done), on rayon's threads, instead of a level waiting for the whole
-/// level before it.
+/// level before it. Of the components ready, a thread takes the one of
+/// highest rank: the longest chain of work that waits for it, as list
+/// scheduling does, so that a large cycle (libpython's eval loop, which
+/// most functions wait for) starts early and the functions that neither
+/// it nor its callers need fill the threads its narrow waves leave idle.
 struct Queue {
     /// The components, each the functions of one cycle (or a single
     /// function), in the order of their levels.
@@ -2027,6 +2033,10 @@ struct Queue {
     waits: Vec<usize>,
     /// Per component, the components that wait for it.
     waiting: Vec<Vec<usize>>,
+    /// Per component, its cost (its functions' instructions, twice for a
+    /// cycle, whose functions are analysed about twice each) plus the
+    /// largest rank of the components waiting for it.
+    rank: Vec<u64>,
 }
 
 impl Queue {
@@ -2062,10 +2072,18 @@ impl Queue {
                 waiting[d].push(c);
             }
         }
+        let mut rank = vec![0u64; comps.len()];
+        for c in (0..comps.len()).rev() {
+            let insts: usize = comps[c].iter().map(|&k| cfgs[k].insts.len()).sum();
+            let cost = (insts * if comps[c].len() > 1 { 2 } else { 1 }) as u64;
+            let after = waiting[c].iter().map(|&d| rank[d]).max().unwrap_or(0);
+            rank[c] = cost + after;
+        }
         Queue {
             comps,
             waits,
             waiting,
+            rank,
         }
     }
 
@@ -2075,6 +2093,7 @@ impl Queue {
         let run = Run {
             queue: self,
             left: self.waits.iter().map(|&n| AtomicUsize::new(n)).collect(),
+            ready: Mutex::new(BinaryHeap::new()),
             out: (0..self.comps.len()).map(|_| OnceLock::new()).collect(),
             analyse,
         };
@@ -2090,19 +2109,30 @@ impl Queue {
 }
 
 /// One run of a [`Queue`]: per component, the components it still waits
-/// for and its results once done.
+/// for and its results once done; the components ready, by rank.
 struct Run<'q, T, F> {
     queue: &'q Queue,
     left: Vec<AtomicUsize>,
+    /// The components ready and not taken: (rank, component).
+    ready: Mutex<BinaryHeap<(u64, Reverse<usize>)>>,
     out: Vec<OnceLock<T>>,
     analyse: F,
 }
 
 impl<T: Send + Sync, F: Fn(&[usize]) -> T + Sync> Run<'_, T, F> {
-    /// Analyses component `c` on a thread of `s`, then starts each
-    /// component waiting for it that waits for nothing else.
+    /// Makes component `c` ready and spawns a task on `s` that takes the
+    /// ready component of highest rank (one task per component made
+    /// ready, so one is there to take), analyses it, then makes ready
+    /// each component waiting for it that waits for nothing else.
     fn start<'s>(&'s self, s: &rayon::Scope<'s>, c: usize) {
+        let rank = self.queue.rank[c];
+        self.ready
+            .lock()
+            .expect("not poisoned")
+            .push((rank, Reverse(c)));
         s.spawn(move |s| {
+            let next = self.ready.lock().expect("not poisoned").pop();
+            let (_, Reverse(c)) = next.expect("a component per task");
             let _ = self.out[c].set((self.analyse)(&self.queue.comps[c]));
             for &d in &self.queue.waiting[c] {
                 if self.left[d].fetch_sub(1, Ordering::AcqRel) == 1 {
