@@ -105,7 +105,15 @@
 //!
 //! Direct calls and tail calls name their callee; the strongly connected
 //! components of the graph (Tarjan's algorithm, iteratively) are
-//! analysed callees first, each level of the condensation in parallel.
+//! analysed callees first. A component's level in the condensation is
+//! one more than its callees'; an analysis sees the findings of the
+//! functions of lower levels only, as if the levels ran one after
+//! another, but a component starts as soon as those of them its
+//! functions call are done (a work queue that counts, per component, the
+//! components it still waits for), so that a long cycle does not keep
+//! the other threads waiting at the end of its level. The calls of
+//! unknown callees an analysis finds are seen by none (they are known
+//! once every function is analysed, for the lifting that follows).
 //! The functions of a cycle (recursion) are analysed to a least
 //! fixpoint by a worklist: at first every call within the cycle reads
 //! no parameter; each analysis of a function reads, at a call within
@@ -142,7 +150,11 @@ use ssakit::construct::{self, Flavor};
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Function, Inst, InstData, Operand, Terminator, Var};
 use std::cell::{Cell, RefCell};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// What one function takes, gives back and keeps.
 ///
@@ -306,15 +318,23 @@ impl fmt::Display for Signature {
 pub struct Signatures {
     conv: Convention,
     starts: Vec<u64>,
-    sigs: Vec<Option<Signature>>,
+    /// Per function, its signature, set once its component is analysed
+    /// (the components run in parallel: [`Signatures::infer`]).
+    sigs: Vec<OnceLock<Signature>>,
+    /// Per function, the level of its component in the call graph's
+    /// condensation ([`CallOrder`]): an analysis sees the findings of
+    /// the functions of lower levels only ([`Seen`]).
+    levels: Vec<u32>,
     /// The calls of unknown callees: (the instruction's address, what it
-    /// reads), sorted by address.
+    /// reads), sorted by address; empty until every function is
+    /// analysed (an analysis never sees another's).
     sites: Vec<(u64, LocSet)>,
     /// Per function, its optional parameters: the general registers
     /// whose entry value it only stores to memory (a variadic function's
     /// register save area, `mov [rsp+N], rdx`, for `va_arg`). A call
     /// passes one only if the caller wrote it, as for an unknown callee.
-    optional: Vec<LocSet>,
+    /// Set with `sigs`.
+    optional: Vec<OnceLock<LocSet>>,
     /// The PLT stubs of symbols the binary itself defines
     /// ([`Binary::plt_definition`]): (stub, the definition's index),
     /// sorted.
@@ -324,8 +344,19 @@ pub struct Signatures {
     ifunc: Vec<(u64, Vec<usize>)>,
     /// Per function, what it does with its pointer arguments and its
     /// caller's frame ([`crate::capture`]; with `stack` only, else it
-    /// captures all).
-    captures: Vec<Summary>,
+    /// captures all). Set with `sigs`.
+    captures: Vec<OnceLock<Summary>>,
+}
+
+/// Whose findings an analysis reads: every function's (once all are
+/// analysed), or, during [`Signatures::infer`], those of the functions
+/// of levels below its own ([`CallOrder`]), which are its callees' and
+/// are done before it starts; as if the levels ran one after another,
+/// whatever else the threads have finished by then.
+#[derive(Clone, Copy, Debug)]
+enum Seen {
+    All,
+    Below(u32),
 }
 
 impl Found {
@@ -373,12 +404,13 @@ impl Signatures {
         let mut sigs = Signatures {
             conv,
             starts: funcs.iter().map(|f| f.extent.start).collect(),
-            sigs: vec![None; funcs.len()],
+            sigs: vec![OnceLock::new(); funcs.len()],
+            levels: vec![0; funcs.len()],
             sites: Vec::new(),
-            optional: vec![LocSet::EMPTY; funcs.len()],
+            optional: vec![OnceLock::new(); funcs.len()],
             plt: Vec::new(),
             ifunc: Vec::new(),
-            captures: vec![Summary::default(); funcs.len()],
+            captures: vec![OnceLock::new(); funcs.len()],
         };
         let mut plt: Vec<(u64, usize)> = (bin.plt_stubs())
             .filter_map(|stub| Some((stub, sigs.index(bin.plt_definition(stub)?)?)))
@@ -397,29 +429,36 @@ impl Signatures {
         sigs.ifunc = ifunc;
         let graph: Vec<Vec<usize>> = cfgs.iter().map(|c| sigs.callees(c)).collect();
         let order = CallOrder::of(&graph);
+        for (l, level) in order.levels.iter().enumerate() {
+            for &k in level.iter().flatten() {
+                sigs.levels[k] = l as u32;
+            }
+        }
+        let queue = Queue::new(&sigs, &cfgs, &order);
+        let sigs_ref = &sigs;
+        let analysed = queue.run(|comp| {
+            let found = sigs_ref.analyse_component(bin, funcs, &cfgs, &graph, comp, stack);
+            for (k, f) in &found {
+                let _ = sigs_ref.optional[*k].set(f.optional);
+                let _ = sigs_ref.captures[*k].set(f.captures.clone());
+                let _ = sigs_ref.sigs[*k].set(f.sig.clone());
+            }
+            found
+        });
+        // What the callers read and the unknown callees' sites, in the
+        // order of the levels (the sites' order is the sort's input).
         let mut reads_after = vec![LocSet::EMPTY; funcs.len()];
         let mut called = vec![false; funcs.len()];
-        for level in &order.levels {
-            let found: Vec<(usize, Found)> = level
-                .par_iter()
-                .flat_map_iter(|comp| {
-                    sigs.analyse_component(bin, funcs, &cfgs, &graph, comp, stack)
-                })
-                .collect();
-            for (k, f) in found {
-                for &(callee, read) in &f.reads_after {
-                    reads_after[callee] = reads_after[callee].union(read);
-                    called[callee] = true;
-                }
-                sigs.sites.extend(f.sites);
-                sigs.optional[k] = f.optional;
-                sigs.captures[k] = f.captures;
-                sigs.sigs[k] = Some(f.sig);
+        for (_, f) in analysed.into_iter().flatten() {
+            for &(callee, read) in &f.reads_after {
+                reads_after[callee] = reads_after[callee].union(read);
+                called[callee] = true;
             }
+            sigs.sites.extend(f.sites);
         }
         sigs.sites.sort_unstable_by_key(|s| s.0);
         for (k, s) in sigs.sigs.iter_mut().enumerate() {
-            if let Some(s) = s.as_mut().filter(|s| called[k] && !s.fallback) {
+            if let Some(s) = s.get_mut().filter(|s| called[k] && !s.fallback) {
                 s.results = s.results.intersection(reads_after[k]);
             }
         }
@@ -437,7 +476,7 @@ impl Signatures {
     /// ```
     pub fn at(&self, addr: u64) -> Option<&Signature> {
         let k = self.index(addr)?;
-        self.sigs[k].as_ref()
+        self.sigs[k].get()
     }
 
     /// The signatures, as [`Binary::functions`].
@@ -449,7 +488,7 @@ impl Signatures {
     /// assert!(sigs.iter().flatten().any(|s| !s.fallback));
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = Option<&Signature>> {
-        self.sigs.iter().map(|s| s.as_ref())
+        self.sigs.iter().map(|s| s.get())
     }
 
     /// The number of functions.
@@ -484,6 +523,14 @@ impl Signatures {
     /// ```
     pub fn convention(&self) -> &Convention {
         &self.conv
+    }
+
+    /// The signature of function `k` if it is analysed and `seen`.
+    fn found(&self, k: usize, seen: Seen) -> Option<&Signature> {
+        match seen {
+            Seen::Below(l) if self.levels[k] >= l => None,
+            _ => self.sigs[k].get(),
+        }
     }
 
     /// What the call of an unknown callee at `addr` reads, if the
@@ -562,6 +609,24 @@ impl Signatures {
         out
     }
 
+    /// The functions whose findings the analysis of a recovered function
+    /// may read: its callees ([`Signatures::callees`]) and the targets of
+    /// its direct calls and jumps ([`Signatures::call_sites`]), and the
+    /// functions an IFUNC's stub among them may call.
+    fn reads(&self, cfg: &FuncCfg) -> Vec<usize> {
+        let mut out = self.callees(cfg);
+        for i in cfg.insts.iter() {
+            if matches!(i.access.flow, Flow::Call | Flow::Jump) {
+                let t = i.ins.near_branch_target();
+                out.extend(self.target(t).map(|t| t.0));
+                out.extend(self.ifunc_at(t).into_iter().flatten());
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The call model of a function lifted with these signatures: each
     /// call as its callee's signature, each return as its own.
     pub(crate) fn call_model(&self, addr: u64) -> CallModel<'_> {
@@ -595,7 +660,7 @@ impl Signatures {
         stack: bool,
     ) -> Vec<(usize, Found)> {
         let once = |k: usize, cycle: &[Member]| {
-            let found = self.analyse(bin, &funcs[k], &cfgs[k], stack, cycle);
+            let found = self.analyse(bin, (k, &funcs[k]), &cfgs[k], stack, cycle);
             (k, found.unwrap_or_else(|| Found::of_convention(&self.conv)))
         };
         if comp.len() == 1 && !graph[comp[0]].contains(&comp[0]) {
@@ -710,18 +775,24 @@ impl Signatures {
             .collect()
     }
 
-    /// One function's analysis (the module doc), the functions of its
-    /// cycle under analysis with the signatures `cycle` (sorted by
-    /// index); `None` when its construction fails.
+    /// One function's analysis (the module doc): function `k` of `info`,
+    /// the functions of its cycle under analysis with the signatures
+    /// `cycle` (sorted by index), the others' as of the levels below its
+    /// own; `None` when its construction fails.
     fn analyse(
         &self,
         bin: &Binary<'_>,
-        info: &FuncInfo,
+        (k, info): (usize, &FuncInfo),
         cfg: &FuncCfg,
         stack: bool,
         cycle: &[Member],
     ) -> Option<Found> {
-        let scoped = Scoped { sigs: self, cycle };
+        let seen = Seen::Below(self.levels[k]);
+        let scoped = Scoped {
+            sigs: self,
+            cycle,
+            seen,
+        };
         let model = CallModel {
             conv: &self.conv,
             sigs: Some(&scoped),
@@ -741,7 +812,7 @@ impl Signatures {
         }
         let mut stack_params = Vec::new();
         let lent = match stack {
-            true => self.lent(cfg),
+            true => self.lent_seen(cfg, seen),
             false => Lent::default(),
         };
         if stack {
@@ -801,6 +872,7 @@ impl Signatures {
             syscalls: &syscalls,
             jumps: &jumps,
             cycle,
+            seen,
         };
         let mut found = self.of_ssa(&f, &calls);
         found.sig.stack_params = stack_params;
@@ -856,14 +928,16 @@ impl Signatures {
         let results = defined.difference(preserved);
         values.observe(f, results, &all);
         // Two rounds: the vector results of unknown calls carry a value
-        // only where the first round found them used.
+        // only where the first round found them used (where it found
+        // none of those it asked about used, the second would find what
+        // the first did).
         let first = self.unknown_calls(f, calls, &values, None);
         // Only the callee-saved registers' saves are not uses: a store of
         // an argument register the function never writes (`mov [rdi+8],
         // rsi`, rsi preserved as it is untouched) stores a parameter.
         let saves = self.conv.preserved;
         let (used, why) = values.used(f, results, saves, &all, &first, is_store);
-        let (unknown, used, why) = match first.asked_demanded {
+        let (unknown, used, why) = match first.asked.iter().any(|&v| used[v]) {
             true => {
                 let unknown = self.unknown_calls(f, calls, &values, Some(&used));
                 let (used, why) = values.used(f, results, saves, &all, &unknown, is_store);
@@ -984,7 +1058,7 @@ impl Signatures {
     fn sig<'s>(&'s self, calls: &CallSites<'s>, k: usize) -> Option<&'s Signature> {
         match calls.cycle.binary_search_by_key(&k, |c| c.k) {
             Ok(at) => Some(&calls.cycle[at].sig),
-            Err(_) => self.sigs[k].as_ref(),
+            Err(_) => self.found(k, calls.seen),
         }
     }
 
@@ -1024,7 +1098,10 @@ impl Signatures {
     fn optional_of(&self, calls: &CallSites<'_>, k: usize) -> LocSet {
         match calls.cycle.binary_search_by_key(&k, |c| c.k) {
             Ok(at) => calls.cycle[at].optional,
-            Err(_) => self.optional[k],
+            Err(_) => match self.found(k, calls.seen) {
+                Some(_) => self.optional[k].get().copied().unwrap_or(LocSet::EMPTY),
+                None => LocSet::EMPTY,
+            },
         }
     }
 
@@ -1045,13 +1122,13 @@ impl Signatures {
             sites: Vec::new(),
             weak: SecondaryMap::with_capacity(f.num_vars(), 0),
             real: SecondaryMap::with_capacity(f.num_vars(), false),
-            asked_demanded: false,
+            asked: Vec::new(),
         };
         // Per call (the last one asked about, as `written` asks about
         // each result of an instruction in turn): its clobbers in result
         // order, its callee's results, whether the callee is known.
         let last: RefCell<(Option<Inst>, Option<CallResults>)> = RefCell::new((None, None));
-        let asked = Cell::new(false);
+        let asked = RefCell::new(Vec::new());
         let real = values.written(f, |i, k, v| {
             let mut last = last.borrow_mut();
             if last.0 != Some(i) {
@@ -1063,7 +1140,7 @@ impl Signatures {
             locs.get(k).is_none_or(|&l| {
                 results.contains(l)
                     && (l == Loc::RAX || *known || {
-                        asked.set(true);
+                        asked.borrow_mut().push(v);
                         demanded.is_some_and(|d| d[v])
                     })
             })
@@ -1153,7 +1230,7 @@ impl Signatures {
             }
         }
         out.real = real;
-        out.asked_demanded = asked.get();
+        out.asked = asked.into_inner();
         out
     }
 
@@ -1215,21 +1292,26 @@ impl Signatures {
         skip
     }
 
+    /// What the callees of `cfg`'s direct calls (and tail jumps) do not
+    /// capture ([`crate::capture`]).
+    pub(crate) fn lent(&self, cfg: &FuncCfg) -> Lent {
+        self.lent_seen(cfg, Seen::All)
+    }
+
+    /// [`Signatures::lent`] as the analysis that sees `seen` finds it (a
+    /// callee it does not see, in the cycle under analysis, captures).
+    fn lent_seen(&self, cfg: &FuncCfg, seen: Seen) -> Lent {
+        let sites = self.call_sites(cfg).into_iter();
+        let captures = |k: usize| match self.found(k, seen) {
+            Some(_) => self.captures[k].get().cloned().unwrap_or_default(),
+            None => Summary::default(),
+        };
+        Lent::new(sites.map(|(a, (k, _))| (a, captures(k))).collect())
+    }
+
     /// The direct calls and tail jumps of a recovered function: (the
     /// instruction's address, (the callee's index, whether through the
     /// PLT: [`Signatures::target`])), sorted.
-    /// What the callees of `cfg`'s direct calls (and tail jumps) do not
-    /// capture, as analysed so far ([`crate::capture`]; a callee not yet
-    /// analysed, in the cycle under analysis, captures).
-    pub(crate) fn lent(&self, cfg: &FuncCfg) -> Lent {
-        let sites = self.call_sites(cfg).into_iter();
-        Lent::new(
-            sites
-                .map(|(a, (k, _))| (a, self.captures[k].clone()))
-                .collect(),
-        )
-    }
-
     fn call_sites(&self, cfg: &FuncCfg) -> Vec<(u64, (usize, bool))> {
         let mut out: Vec<(u64, (usize, bool))> = cfg
             .insts
@@ -1284,6 +1366,8 @@ struct CallSites<'a> {
     /// The signatures of this round of the functions of the cycle under
     /// analysis, by index (sorted).
     cycle: &'a [Member],
+    /// The other functions' signatures it sees.
+    seen: Seen,
 }
 
 impl CallSites<'_> {
@@ -1324,10 +1408,10 @@ struct Unknown {
     weak: SecondaryMap<Inst, u64>,
     /// Whether each value was written by the function ([`Values::written`]).
     real: SecondaryMap<Var, bool>,
-    /// Whether `real` asked the values demanded by a first round (a
-    /// result of an unknown callee other than `rax`): if not, a second
-    /// round finds the same.
-    asked_demanded: bool,
+    /// The values whose demand by a first round `real` asked about (the
+    /// results of unknown callees other than `rax`): if the first round
+    /// used none, a second round finds the same.
+    asked: Vec<Var>,
 }
 
 /// The operands of a `syscall` (reading `reads`, in their order) that
@@ -1663,8 +1747,15 @@ impl Values {
     /// ([`crate::demanded`]), a return observing the values it returns at
     /// a location of `results` other than their origin's (as
     /// [`Values::used`] counts returns; `all`: the locations in the
-    /// returns' order).
+    /// returns' order). Only [`Values::used`]'s merges ([`is_merge`])
+    /// ask: a function with none keeps all bits demanded, unasked.
     fn observe(&mut self, f: &Function, results: LocSet, all: &[Loc]) {
+        let merges = f.layout().iter().flat_map(|&b| f.block_insts(b)).any(|&i| {
+            matches!(f.inst(i), InstData::Op { op, args, .. } if is_merge(f, *op, args.as_slice(f)))
+        });
+        if !merges {
+            return;
+        }
         let origin = &self.origin;
         self.demanded = crate::demanded::demanded_bits(f, |k, v| {
             all.get(k)
@@ -1925,6 +2016,133 @@ fn callees_first<I: Iterator<Item = usize>>(n: usize, succ: impl Fn(usize) -> I)
     out
 }
 
+/// The components of the call graph's condensation as a work queue: a
+/// component is analysed as soon as those of lower levels whose findings
+/// its functions read are done (a count per component of those not yet
+/// done), on rayon's threads, instead of a level waiting for the whole
+/// level before it. Of the components ready, a thread takes the one of
+/// highest rank: the longest chain of work that waits for it, as list
+/// scheduling does, so that a large cycle (libpython's eval loop, which
+/// most functions wait for) starts early and the functions that neither
+/// it nor its callers need fill the threads its narrow waves leave idle.
+struct Queue {
+    /// The components, each the functions of one cycle (or a single
+    /// function), in the order of their levels.
+    comps: Vec<Vec<usize>>,
+    /// Per component, the number of components it waits for.
+    waits: Vec<usize>,
+    /// Per component, the components that wait for it.
+    waiting: Vec<Vec<usize>>,
+    /// Per component, its cost (its functions' instructions, twice for a
+    /// cycle, whose functions are analysed about twice each) plus the
+    /// largest rank of the components waiting for it.
+    rank: Vec<u64>,
+}
+
+impl Queue {
+    /// The queue of `order`'s components, each waiting for the components
+    /// of lower levels of the functions its own read
+    /// ([`Signatures::reads`]: what [`Seen::Below`] lets them see).
+    fn new(sigs: &Signatures, cfgs: &[FuncCfg], order: &CallOrder) -> Queue {
+        let comps: Vec<Vec<usize>> = order.levels.iter().flatten().cloned().collect();
+        let mut comp_of = vec![0; cfgs.len()];
+        for (c, members) in comps.iter().enumerate() {
+            for &k in members {
+                comp_of[k] = c;
+            }
+        }
+        let mut waits = vec![0; comps.len()];
+        let mut waiting = vec![Vec::new(); comps.len()];
+        let mut on: Vec<usize> = Vec::new();
+        for (c, members) in comps.iter().enumerate() {
+            on.clear();
+            for &k in members {
+                let below = |w: &usize| sigs.levels[*w] < sigs.levels[k];
+                on.extend(
+                    sigs.reads(&cfgs[k])
+                        .into_iter()
+                        .filter(below)
+                        .map(|w| comp_of[w]),
+                );
+            }
+            on.sort_unstable();
+            on.dedup();
+            waits[c] = on.len();
+            for &d in &on {
+                waiting[d].push(c);
+            }
+        }
+        let mut rank = vec![0u64; comps.len()];
+        for c in (0..comps.len()).rev() {
+            let insts: usize = comps[c].iter().map(|&k| cfgs[k].insts.len()).sum();
+            let cost = (insts * if comps[c].len() > 1 { 2 } else { 1 }) as u64;
+            let after = waiting[c].iter().map(|&d| rank[d]).max().unwrap_or(0);
+            rank[c] = cost + after;
+        }
+        Queue {
+            comps,
+            waits,
+            waiting,
+            rank,
+        }
+    }
+
+    /// Runs `analyse` on every component, each once those it waits for
+    /// are done; its results in the components' order.
+    fn run<T: Send + Sync>(&self, analyse: impl Fn(&[usize]) -> T + Sync) -> Vec<T> {
+        let run = Run {
+            queue: self,
+            left: self.waits.iter().map(|&n| AtomicUsize::new(n)).collect(),
+            ready: Mutex::new(BinaryHeap::new()),
+            out: (0..self.comps.len()).map(|_| OnceLock::new()).collect(),
+            analyse,
+        };
+        rayon::scope(|s| {
+            for c in (0..self.comps.len()).filter(|&c| self.waits[c] == 0) {
+                run.start(s, c);
+            }
+        });
+        (run.out.into_iter())
+            .map(|o| o.into_inner().expect("every component runs"))
+            .collect()
+    }
+}
+
+/// One run of a [`Queue`]: per component, the components it still waits
+/// for and its results once done; the components ready, by rank.
+struct Run<'q, T, F> {
+    queue: &'q Queue,
+    left: Vec<AtomicUsize>,
+    /// The components ready and not taken: (rank, component).
+    ready: Mutex<BinaryHeap<(u64, Reverse<usize>)>>,
+    out: Vec<OnceLock<T>>,
+    analyse: F,
+}
+
+impl<T: Send + Sync, F: Fn(&[usize]) -> T + Sync> Run<'_, T, F> {
+    /// Makes component `c` ready and spawns a task on `s` that takes the
+    /// ready component of highest rank (one task per component made
+    /// ready, so one is there to take), analyses it, then makes ready
+    /// each component waiting for it that waits for nothing else.
+    fn start<'s>(&'s self, s: &rayon::Scope<'s>, c: usize) {
+        let rank = self.queue.rank[c];
+        self.ready
+            .lock()
+            .expect("not poisoned")
+            .push((rank, Reverse(c)));
+        s.spawn(move |s| {
+            let next = self.ready.lock().expect("not poisoned").pop();
+            let (_, Reverse(c)) = next.expect("a component per task");
+            let _ = self.out[c].set((self.analyse)(&self.queue.comps[c]));
+            for &d in &self.queue.waiting[c] {
+                if self.left[d].fetch_sub(1, Ordering::AcqRel) == 1 {
+                    self.start(s, d);
+                }
+            }
+        });
+    }
+}
+
 /// The order of analysis: the call graph's strongly connected components
 /// by level (a component's level is one more than its callees').
 struct CallOrder {
@@ -2094,6 +2312,8 @@ struct Member {
 struct Scoped<'a> {
     sigs: &'a Signatures,
     cycle: &'a [Member],
+    /// The other functions' signatures it sees.
+    seen: Seen,
 }
 
 impl Callees for Scoped<'_> {
@@ -2101,7 +2321,7 @@ impl Callees for Scoped<'_> {
         let k = self.sigs.index(target)?;
         let sig = match self.cycle.binary_search_by_key(&k, |c| c.k) {
             Ok(at) => &self.cycle[at].sig,
-            Err(_) => self.sigs.sigs[k].as_ref()?,
+            Err(_) => self.sigs.found(k, self.seen)?,
         };
         let sig = Some(sig).filter(|s| !s.fallback)?;
         Some((sig.call_args(conv), sig.clobbers()))
@@ -2185,6 +2405,7 @@ mod tests {
             conv: Convention::of_kind(crate::conv::ConvKind::SystemV),
             starts: Vec::new(),
             sigs: Vec::new(),
+            levels: Vec::new(),
             sites: Vec::new(),
             optional: Vec::new(),
             plt: Vec::new(),
@@ -2272,7 +2493,7 @@ mod tests {
                 sites: Vec::new(),
                 weak: SecondaryMap::new(0),
                 real: values.written(&f, |_, _, _| true),
-                asked_demanded: false,
+                asked: Vec::new(),
             };
             let all = [Loc::RDX, Loc::RAX, Loc::CF];
             let (used, _) = values.used(&f, LocSet::EMPTY, LocSet::EMPTY, &all, &unknown, is_store);
@@ -2305,7 +2526,7 @@ mod tests {
                 sites: Vec::new(),
                 weak: SecondaryMap::new(0),
                 real: values.written(&f, |_, _, _| true),
-                asked_demanded: false,
+                asked: Vec::new(),
             };
             let (used, _) = values.used(&f, results, LocSet::EMPTY, &all, &unknown, is_store);
             let rdx = f.params()[0];
@@ -2359,12 +2580,13 @@ mod tests {
         let sigs = Signatures {
             conv,
             starts: vec![0x100],
-            sigs: vec![Some(g)],
+            sigs: vec![OnceLock::from(g)],
+            levels: vec![0],
             sites: Vec::new(),
-            optional: vec![LocSet::EMPTY],
+            optional: vec![OnceLock::from(LocSet::EMPTY)],
             plt: vec![(0x50, 0)],
             ifunc: Vec::new(),
-            captures: vec![Summary::default()],
+            captures: vec![OnceLock::from(Summary::default())],
         };
         for (plt, jumps, passes) in [
             (true, [0x10], true),
@@ -2380,6 +2602,7 @@ mod tests {
                 syscalls: &[],
                 jumps: &jumps,
                 cycle: &[],
+                seen: Seen::All,
             };
             assert_eq!(
                 sigs.passes_on(&f, &calls, call, Some(0x10)),
