@@ -504,14 +504,23 @@ fn opaque_operations(
 /// ```
 pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> BinaryStats {
     let start = Instant::now();
-    let sigs = (opts.signatures && opts.semantics)
-        .then(|| crate::signature::Signatures::infer(bin, opts.stack));
+    // With signatures, the control flow their inference recovered of
+    // every function is the pipeline's too (recovered once).
+    let (sigs, cfgs) = match opts.signatures && opts.semantics {
+        true => {
+            let (s, c) = crate::signature::Signatures::infer_keeping_cfgs(bin, opts.stack);
+            (Some(s), Some(c))
+        }
+        false => (None, None),
+    };
     let signatures_wall = start.elapsed().as_secs_f64();
-    let results = largest_first(bin.functions(), |info| {
-        let r = one_function(bin, info, opts, sigs.as_ref());
+    let results = largest_first(bin.functions(), |k, info| {
+        let cfg = cfgs.as_ref().map(|c| &c[k]);
+        let r = one_function(bin, info, opts, sigs.as_ref(), cfg);
         done();
         r
     });
+    drop(cfgs);
     let mut stats = BinaryStats {
         wall: start.elapsed().as_secs_f64(),
         signatures_wall,
@@ -528,15 +537,18 @@ pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> Binary
     stats
 }
 
-/// `work` of every function, in parallel, the results in the functions'
-/// order. The functions are handed out largest first (by extent, an
+/// `work` of every function (its index and itself), in parallel, the
+/// results in the functions' order. The functions are handed out largest first (by extent, an
 /// estimate of their work): one of the largest started last would leave
 /// the other threads idle until it ends (libpython's second largest lies
 /// among its last hundred functions).
-fn largest_first<T: Send>(funcs: &[FuncInfo], work: impl Fn(&FuncInfo) -> T + Sync) -> Vec<T> {
+fn largest_first<T: Send>(
+    funcs: &[FuncInfo],
+    work: impl Fn(usize, &FuncInfo) -> T + Sync,
+) -> Vec<T> {
     let mut order: Vec<usize> = (0..funcs.len()).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(funcs[k].extent.end - funcs[k].extent.start));
-    let mut done: Vec<(usize, T)> = order.par_iter().map(|&k| (k, work(&funcs[k]))).collect();
+    let mut done: Vec<(usize, T)> = order.par_iter().map(|&k| (k, work(k, &funcs[k]))).collect();
     done.sort_unstable_by_key(|&(k, _)| k);
     done.into_iter().map(|(_, r)| r).collect()
 }
@@ -607,6 +619,7 @@ fn one_function(
     info: &FuncInfo,
     opts: &Options,
     sigs: Option<&crate::signature::Signatures>,
+    cfg: Option<&crate::cfg::FuncCfg>,
 ) -> Result<FunctionStats, Box<Failure>> {
     let mut s = FunctionStats {
         address: info.extent.start,
@@ -614,7 +627,7 @@ fn one_function(
         signature: sigs.and_then(|g| g.at(info.extent.start)).cloned(),
         ..Default::default()
     };
-    let (f, mut times) = timing::collect(|| lift_one(bin, info, opts, sigs, &mut s));
+    let (f, mut times) = timing::collect(|| lift_one(bin, info, opts, sigs, cfg, &mut s));
     let mut counting = Counting {
         opts,
         phis: PerFlavor::default(),
@@ -639,20 +652,28 @@ fn one_function(
     Ok(s)
 }
 
-/// Control flow, lost code and the lift of one function (timed as
-/// `decode` and `lift`), its figures in `s`.
+/// Control flow (`given`, or recovered here), lost code and the lift of
+/// one function (timed as `decode` and `lift`), its figures in `s`.
 fn lift_one(
     bin: &Binary<'_>,
     info: &FuncInfo,
     opts: &Options,
     sigs: Option<&crate::signature::Signatures>,
+    given: Option<&crate::cfg::FuncCfg>,
     s: &mut FunctionStats,
 ) -> Function {
+    let recovered;
     let cfg = {
         let _t = timing::phase("decode");
-        let cfg = recover(bin, info);
-        s.lost = crate::lost::lost_code(bin, info, &cfg);
-        s.fragment_code = crate::lost::FragmentCover::of_cfg(info, &cfg);
+        let cfg = match given {
+            Some(c) => c,
+            None => {
+                recovered = recover(bin, info);
+                &recovered
+            }
+        };
+        s.lost = crate::lost::lost_code(bin, info, cfg);
+        s.fragment_code = crate::lost::FragmentCover::of_cfg(info, cfg);
         s.fragment_instructions = s.fragment_code.len();
         cfg
     };

@@ -399,6 +399,20 @@ impl Signatures {
     /// assert_eq!(sigs.at(maxl.extent.start).unwrap().to_string().split(" preserves").next(), Some("(rsi, rdi) -> (rax)"));
     /// ```
     pub fn infer(bin: &Binary<'_>, stack: bool) -> Signatures {
+        Self::infer_keeping_cfgs(bin, stack).0
+    }
+
+    /// [`Signatures::infer`], giving back the control flow it recovered
+    /// of every function (as [`Binary::functions`]), for a caller that
+    /// lifts them next (the pipeline: no second recovery).
+    ///
+    /// ```
+    /// # let elf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixture/fixture")).unwrap();
+    /// # let bin = ssakit_x86::binary::Binary::parse(&elf).unwrap();
+    /// let (sigs, cfgs) = ssakit_x86::signature::Signatures::infer_keeping_cfgs(&bin, false);
+    /// assert_eq!((sigs.len(), cfgs.len()), (bin.functions().len(), bin.functions().len()));
+    /// ```
+    pub fn infer_keeping_cfgs(bin: &Binary<'_>, stack: bool) -> (Signatures, Vec<FuncCfg>) {
         let funcs = bin.functions();
         let conv = Convention::of_kind(bin.convention());
         let mut sigs = Signatures {
@@ -434,17 +448,19 @@ impl Signatures {
                 sigs.levels[k] = l as u32;
             }
         }
-        let queue = Queue::new(&sigs, &cfgs, &order);
-        let sigs_ref = &sigs;
-        let analysed = queue.run(|comp| {
-            let found = sigs_ref.analyse_component(bin, funcs, &cfgs, &graph, comp, stack);
-            for (k, f) in &found {
-                let _ = sigs_ref.optional[*k].set(f.optional);
-                let _ = sigs_ref.captures[*k].set(f.captures.clone());
-                let _ = sigs_ref.sigs[*k].set(f.sig.clone());
-            }
-            found
-        });
+        let analysed = {
+            let queue = Queue::new(&sigs, &cfgs, &order);
+            let sigs_ref = &sigs;
+            queue.run(|comp| {
+                let found = sigs_ref.analyse_component(bin, funcs, &cfgs, &graph, comp, stack);
+                for (k, f) in &found {
+                    let _ = sigs_ref.optional[*k].set(f.optional);
+                    let _ = sigs_ref.captures[*k].set(f.captures.clone());
+                    let _ = sigs_ref.sigs[*k].set(f.sig.clone());
+                }
+                found
+            })
+        };
         // What the callers read and the unknown callees' sites, in the
         // order of the levels (the sites' order is the sort's input).
         let mut reads_after = vec![LocSet::EMPTY; funcs.len()];
@@ -462,7 +478,7 @@ impl Signatures {
                 s.results = s.results.intersection(reads_after[k]);
             }
         }
-        sigs
+        (sigs, cfgs)
     }
 
     /// The signature of the function starting at `addr`, if it is one
