@@ -683,12 +683,12 @@ fn lift_one(
     let (f, origins) = {
         let _t = timing::phase("lift");
         let (mut f, mut origins, flag_defs) = match sigs {
-            Some(sigs) => crate::signature::lift_signed(bin, info, &cfg, &lift_opts, sigs),
-            None => lift::lift_with_origins(bin, info, &cfg, &lift_opts),
+            Some(sigs) => crate::signature::lift_signed(bin, info, cfg, &lift_opts, sigs),
+            None => lift::lift_with_origins(bin, info, cfg, &lift_opts),
         };
         s.meaning_flag_defs = flag_defs.meaning;
         if opts.stack && opts.semantics {
-            let lent = sigs.map(|g| g.lent(&cfg)).unwrap_or_default();
+            let lent = sigs.map(|g| g.lent(cfg)).unwrap_or_default();
             s.stack = Some(crate::slots::promote_lending(&mut f, &mut origins, &lent));
         }
         (f, origins)
