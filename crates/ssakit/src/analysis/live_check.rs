@@ -119,7 +119,6 @@ pub struct LiveCheck {
     current: u32,
     // Scratch of the exploration.
     stack: Vec<u32>,
-    explored_blocks: usize,
     /// The live-out blocks of up to 64 variables explored at once by
     /// [`LiveCheck::explore_words`], made on its first call.
     words: Option<OutWords>,
@@ -152,19 +151,29 @@ const NO_SLOT: u8 = u8::MAX;
 
 impl OutWords {
     /// Makes the variables of `bits` live-in at `b` and queues those that
-    /// were not for `b`'s predecessors.
+    /// were not for `b`'s predecessors. `b` joins `touched` when its
+    /// `live_in` word stops being zero (once per call of
+    /// [`LiveCheck::explore_words`], not once per arrival), and the queue
+    /// when its `pending` word does.
     #[inline]
     fn mark_in(&mut self, b: u32, bits: u64) {
-        let b = b as usize;
-        let new = bits & !self.live_in[b];
+        let i = b as usize;
+        let was = self.live_in[i];
+        let new = bits & !was;
         if new != 0 {
-            self.touched.push(b as u32);
-            self.live_in[b] |= new;
-            self.queue.push(b as u32);
-            self.pending[b] |= new;
+            if was == 0 {
+                self.touched.push(b);
+            }
+            self.live_in[i] = was | new;
+            if self.pending[i] == 0 {
+                self.queue.push(b);
+            }
+            self.pending[i] |= new;
         }
     }
 
+    /// Makes the variables of `bits` (not zero) live-out at `b`; `b` joins
+    /// `touched` when its `live_out` word stops being zero.
     #[inline]
     fn mark_out(&mut self, b: u32, bits: u64) {
         if self.live_out[b as usize] == 0 {
@@ -350,11 +359,11 @@ impl LiveCheck {
         use_start.push(kept.len() as u32);
         drop(uses);
         // Reachable predecessors only: an exploration never leaves the
-        // blocks its definition dominates.
-        let preds = Csr::build(nb, |emit| {
+        // blocks its definition dominates. Blocks in index order: one pass.
+        let preds = Csr::build_in_key_order(nb, |out| {
             for b in (0..nb).map(Block::new).filter(|&b| dt.is_reachable(b)) {
                 for &p in cfg.preds(b).iter().filter(|&&p| dt.is_reachable(p)) {
-                    emit.push(b, p.as_u32());
+                    out.push(b, p.as_u32());
                 }
             }
         });
@@ -371,7 +380,6 @@ impl LiveCheck {
             out_bits: Vec::new(),
             current: NIL,
             stack: Vec::new(),
-            explored_blocks: 0,
             words: None,
         }
     }
@@ -504,8 +512,10 @@ impl LiveCheck {
             w.slot[v.index()] = k as u8;
             let d = self.def_block[v.index()];
             if d != NIL {
+                if w.def[d as usize] == 0 {
+                    w.touched.push(d);
+                }
                 w.def[d as usize] |= 1 << k;
-                w.touched.push(d);
             }
         }
         for (k, &v) in vars.iter().enumerate() {
@@ -523,7 +533,6 @@ impl LiveCheck {
         }
         // Up_and_Mark, iteratively, a word of variables at a time.
         while let Some(b) = w.queue.pop() {
-            self.explored_blocks += 1;
             let bits = std::mem::take(&mut w.pending[b as usize]);
             for &p in self.preds.of(Block::from_u32(b)) {
                 w.mark_out(p, bits);
@@ -578,7 +587,6 @@ impl LiveCheck {
         }
         // Up_and_Mark, iteratively: every block on the stack is live-in.
         while let Some(b) = stack.pop() {
-            self.explored_blocks += 1;
             for &p in self.preds.of(Block::from_u32(b)) {
                 if mark(p, 1) && keep {
                     live_out.push(p);

@@ -99,22 +99,26 @@ impl Gathered {
             for &i in func.block_phis(b) {
                 if let InstData::Phi { dst, args } = func.inst(i) {
                     let args = args.as_slice(func);
-                    if reachable {
-                        if keep(*dst) {
-                            du.add_phi_def(*dst, b);
-                            g.defs.push(Def {
-                                var: *dst,
-                                pos: Point::entry(b),
-                                src: DefSource::Own,
-                            });
-                        }
-                        for a in args.iter().filter(|a| a.value.var().is_some_and(keep)) {
+                    let keep_dst = keep(*dst);
+                    if reachable && keep_dst {
+                        du.add_phi_def(*dst, b);
+                        g.defs.push(Def {
+                            var: *dst,
+                            pos: Point::entry(b),
+                            src: DefSource::Own,
+                        });
+                    }
+                    // One read of the operands for the uses and the pairs.
+                    for a in args {
+                        let Some(v) = a.value.var() else { continue };
+                        let keep_v = keep(v);
+                        if reachable && keep_v {
                             du.add_phi_use(dt, a.value, a.block);
                         }
+                        if keep_dst || keep_v {
+                            g.phi_pairs.push((*dst, v));
+                        }
                     }
-                    let vars = args.iter().filter_map(|a| a.value.var());
-                    let kept = vars.filter(|&v| keep(*dst) || keep(v));
-                    g.phi_pairs.extend(kept.map(|v| (*dst, v)));
                 }
             }
             if reachable {
@@ -268,6 +272,8 @@ impl VarInfo {
                 used,
             });
         };
+        // Scratch: the phis of a block that nothing reads.
+        let mut unused: Vec<Def> = Vec::new();
         for b in dt.preorder() {
             first_rank.push(pts.len() as u32);
             if b == func.entry() {
@@ -285,12 +291,18 @@ impl VarInfo {
             }
             let (start, nphis, end) = g.block_defs[b.index()];
             let (phis, rest) = g.defs[start as usize..end as usize].split_at(nphis as usize);
-            for used in [true, false] {
-                for &d in phis {
-                    if live.is_used(d.var) == used {
-                        define(&mut pts, d, b, used);
-                    }
+            // The used phis in order, then the others in order (one
+            // question each).
+            unused.clear();
+            for &d in phis {
+                if live.is_used(d.var) {
+                    define(&mut pts, d, b, true);
+                } else {
+                    unused.push(d);
                 }
+            }
+            for &d in &unused {
+                define(&mut pts, d, b, false);
             }
             for &d in rest {
                 define(&mut pts, d, b, false);
@@ -304,9 +316,19 @@ impl VarInfo {
                 size[p.index()] += size[b.index()];
             }
         }
-        for p in &mut pts {
-            let pre = dt.pre_number(p.block).expect("reachable") as usize;
-            p.end = first_rank[pre + size[p.block.index()] as usize] - 1;
+        // The points of the block of preorder number `pre` are the ranks
+        // `first_rank[pre] .. first_rank[pre + 1]`: one end for them all
+        // (a block without points has none to set, and its subtree may
+        // hold no rank at all).
+        for (pre, b) in dt.preorder().enumerate() {
+            let (lo, hi) = (first_rank[pre] as usize, first_rank[pre + 1] as usize);
+            if lo == hi {
+                continue;
+            }
+            let end = first_rank[pre + size[b.index()] as usize] - 1;
+            for p in &mut pts[lo..hi] {
+                p.end = end;
+            }
         }
         VarInfo { rank, pts }
     }
