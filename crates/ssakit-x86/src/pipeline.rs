@@ -514,7 +514,7 @@ pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> Binary
         false => (None, None),
     };
     let signatures_wall = start.elapsed().as_secs_f64();
-    let results = largest_first(bin.functions(), |k, info| {
+    let results = in_parallel(bin.functions(), |k, info| {
         let cfg = cfgs.as_ref().map(|c| &c[k]);
         let r = one_function(bin, info, opts, sigs.as_ref(), cfg);
         done();
@@ -538,19 +538,14 @@ pub fn run(bin: &Binary<'_>, opts: &Options, done: &(dyn Fn() + Sync)) -> Binary
 }
 
 /// `work` of every function (its index and itself), in parallel, the
-/// results in the functions' order. The functions are handed out largest first (by extent, an
-/// estimate of their work): one of the largest started last would leave
-/// the other threads idle until it ends (libpython's second largest lies
-/// among its last hundred functions).
-fn largest_first<T: Send>(
-    funcs: &[FuncInfo],
-    work: impl Fn(usize, &FuncInfo) -> T + Sync,
-) -> Vec<T> {
-    let mut order: Vec<usize> = (0..funcs.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(funcs[k].extent.end - funcs[k].extent.start));
-    let mut done: Vec<(usize, T)> = order.par_iter().map(|&k| (k, work(k, &funcs[k]))).collect();
-    done.sort_unstable_by_key(|&(k, _)| k);
-    done.into_iter().map(|(_, r)| r).collect()
+/// results in the functions' order. (Handing the largest out first was
+/// tried: no faster on libpython, two large working sets at once.)
+fn in_parallel<T: Send>(funcs: &[FuncInfo], work: impl Fn(usize, &FuncInfo) -> T + Sync) -> Vec<T> {
+    funcs
+        .par_iter()
+        .enumerate()
+        .map(|(k, info)| work(k, info))
+        .collect()
 }
 
 /// The second step of lost code: a fragment's lost ranges less what the
