@@ -336,11 +336,18 @@ fn finish(
     }
 }
 
+impl Row {
+    /// The module's file name, as the tables show it.
+    pub fn name(&self) -> String {
+        Path::new(&self.file)
+            .file_name()
+            .map_or(self.file.clone(), |n| n.to_string_lossy().into_owned())
+    }
+}
+
 /// The Markdown line of `r`.
 fn line(r: &Row) -> String {
-    let name = Path::new(&r.file)
-        .file_name()
-        .map_or(r.file.clone(), |n| n.to_string_lossy().into_owned());
+    let name = r.name();
     let llvm = match &r.llvm {
         Ok(s) => format!("{s:.3} | {:.1}", s / r.construct_s),
         Err(why) => format!("{why} | "),
