@@ -452,7 +452,7 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     let globals = globals(f, [rsp, rbp]);
     let g = globals.len();
     let mut entry = vec![Value::Unset; g * f.num_blocks()];
-    let mut reached = SecondaryMap::new(false);
+    let mut reached = SecondaryMap::with_capacity(f.num_blocks(), false);
     let e = f.entry();
     for &p in f.params() {
         if let Ok(k) = globals.binary_search(&p) {
@@ -475,7 +475,7 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     // variable; only the globals are loaded at a block's start (the
     // others are written before they are read).
     let mut state = vec![Value::Unset; n];
-    let mut dirty = SecondaryMap::new(false);
+    let mut dirty = SecondaryMap::with_capacity(f.num_blocks(), false);
     dirty[e] = true;
     let mut changed = true;
     while changed {
@@ -584,10 +584,13 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
     };
     // Whether some edge into a block carries a lost `rsp`: a block whose
     // entry `rsp` is lost without one is where different offsets meet.
-    let mut lost_in = SecondaryMap::new(false);
+    let mut lost_in = SecondaryMap::with_capacity(f.num_blocks(), false);
     let mut points: Vec<Lost> = Vec::new();
-    let mut rsp_before = SecondaryMap::new(None);
-    let mut rbp_before = SecondaryMap::new(None);
+    let mut rsp_before = SecondaryMap::with_capacity(f.inst_slots(), None);
+    let mut rbp_before = match frame.rbp {
+        Some(_) => SecondaryMap::with_capacity(f.inst_slots(), None),
+        None => SecondaryMap::new(None),
+    };
     // Every variable's value and cause of loss, the globals loaded at
     // each block's start (the others are written before they are read).
     let mut state = frame.scratch.borrow().clone();
@@ -614,12 +617,12 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
             let was_frame = matches!(state[rsp.index()], Value::Frame(_));
             step(f, i, &mut state, frame.rsp);
             let mut made_lost = None;
-            f.for_each_def(i, |v| {
+            for &(v, _) in &before {
                 let k = v.index();
                 if state[k] == Value::Lost || (v == rsp && !matches!(state[k], Value::Frame(_))) {
                     made_lost = Some(v);
                 }
-            });
+            }
             let why = made_lost.map(|_| {
                 for (v, old) in before.iter_mut() {
                     std::mem::swap(&mut state[v.index()], old);
@@ -630,7 +633,9 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
                 }
                 why
             });
-            f.for_each_def(i, |v| causes[v.index()] = None);
+            for &(v, _) in &before {
+                causes[v.index()] = None;
+            }
             if let (Some(v), Some(why)) = (made_lost, why) {
                 causes[v.index()] = Some(why);
                 if v == rsp && was_frame {

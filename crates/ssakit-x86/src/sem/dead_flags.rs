@@ -121,8 +121,9 @@ pub(crate) fn drop_dead_flags(f: &mut Function, flags: &[Var], temps: &[Var]) ->
                 Class::Other => {}
             });
             // The effects only where a flag is defined: most
-            // instructions define none.
-            if flag_defs > 0 && !f.effects(i).contains(Effects::CALL) {
+            // instructions define none (and a copy has none).
+            let copy = matches!(f.inst(i), InstData::Copy { .. });
+            if flag_defs > 0 && (copy || !f.effects(i).contains(Effects::CALL)) {
                 counts.meaning += flag_defs;
             }
         }
@@ -137,23 +138,31 @@ pub(crate) fn drop_dead_flags(f: &mut Function, flags: &[Var], temps: &[Var]) ->
     let mut drop = vec![false; f.inst_slots()];
     let mut live = live_out.clone();
     let mut any = false;
+    // The variables the instruction at hand defines, found once.
+    let mut defs = Vec::new();
     for &b in &blocks {
         live.copy_from_slice(&live_out);
         let mut dead: u8 = !flags_out[b.index()];
         for &i in f.block_insts(b).iter().rev() {
-            if droppable(f, i, &class, dead, &live) {
+            defs.clear();
+            f.for_each_def(i, |v| defs.push(v));
+            if droppable(f, i, &defs, &class, dead, &live) {
                 drop[i.index()] = true;
                 any = true;
-                if let Some(Class::Flag(_)) = single_def(f, i).map(|v| class[v.index()]) {
-                    counts.dropped += 1;
+                if let [v] = defs[..] {
+                    if let Class::Flag(_) = class[v.index()] {
+                        counts.dropped += 1;
+                    }
                 }
                 continue;
             }
-            f.for_each_def(i, |v| match class[v.index()] {
-                Class::Flag(k) => dead |= 1 << k,
-                Class::Temp => live[v.index()] = false,
-                Class::Other => {}
-            });
+            for &v in &defs {
+                match class[v.index()] {
+                    Class::Flag(k) => dead |= 1 << k,
+                    Class::Temp => live[v.index()] = false,
+                    Class::Other => {}
+                }
+            }
             f.for_each_use(i, |v| match class[v.index()] {
                 Class::Flag(k) => dead &= !(1 << k),
                 Class::Temp => live[v.index()] = true,
@@ -206,20 +215,16 @@ fn flag_liveness(
     out
 }
 
-/// The variable `i` defines, if exactly one.
-fn single_def(f: &Function, i: Inst) -> Option<Var> {
-    let mut one = None;
-    let mut n = 0;
-    f.for_each_def(i, |v| {
-        one = Some(v);
-        n += 1;
-    });
-    (n == 1).then_some(one).flatten()
-}
-
-/// Whether `i` is a copy or pure operation of the set whose every
-/// definition is a flag in `dead` or a temporary not `live`.
-fn droppable(f: &Function, i: Inst, class: &[Class], dead: u8, live: &[bool]) -> bool {
+/// Whether `i` (defining `defs`) is a copy or pure operation of the set
+/// whose every definition is a flag in `dead` or a temporary not `live`.
+fn droppable(
+    f: &Function,
+    i: Inst,
+    defs: &[Var],
+    class: &[Class],
+    dead: u8,
+    live: &[bool],
+) -> bool {
     // The effects are looked up last, once the definitions are known
     // unread: most instructions fail that test first.
     let op = match f.inst(i) {
@@ -227,17 +232,12 @@ fn droppable(f: &Function, i: Inst, class: &[Class], dead: u8, live: &[bool]) ->
         InstData::Op { op, .. } if f.opcode(*op).is_some() => true,
         _ => return false,
     };
-    let mut defs = 0;
-    let mut unread = true;
-    f.for_each_def(i, |v| {
-        defs += 1;
-        unread &= match class[v.index()] {
-            Class::Flag(k) => dead & (1 << k) != 0,
-            Class::Temp => !live[v.index()],
-            Class::Other => false,
-        };
+    let unread = defs.iter().all(|v| match class[v.index()] {
+        Class::Flag(k) => dead & (1 << k) != 0,
+        Class::Temp => !live[v.index()],
+        Class::Other => false,
     });
-    defs > 0 && unread && (!op || f.effects(i) == Effects::PURE)
+    !defs.is_empty() && unread && (!op || f.effects(i) == Effects::PURE)
 }
 
 #[cfg(test)]
