@@ -5,14 +5,15 @@
 use super::operand::{MemRef, Opnd, Place, Seg, W};
 use crate::regs::{Loc, LocMap};
 use iced_x86::ConditionCode;
-use rustc_hash::FxHashMap;
 use ssakit::ir::{FunctionBuilder, InstData, Opcode, Operand, Operator, Type, Var};
 
 /// The state the semantics keep across one function's instructions: the
 /// operators declared and the pools of temporaries.
 #[derive(Default)]
 pub(crate) struct Cache {
-    ops: FxHashMap<Opcode, Operator>,
+    /// The operator of each opcode declared so far, by the opcode's
+    /// position in [`Opcode::ALL`] (empty until the first).
+    ops: Vec<Option<Operator>>,
     q: Vec<Var>,
     d: Vec<Var>,
     /// The parameters `fs_base` and `gs_base`, declared on first use.
@@ -85,15 +86,19 @@ impl<'a> Emitter<'a> {
     }
 
     pub(super) fn operator(&mut self, code: Opcode) -> Operator {
-        if let Some(&op) = self.cache.ops.get(&code) {
-            return op;
+        let k = code as usize;
+        if let Some(Some(op)) = self.cache.ops.get(k) {
+            return *op;
         }
         let op = self
             .b
             .func_mut()
             .operator(code.name(), code.effects())
             .expect("the set's names are declared with the set's effects");
-        self.cache.ops.insert(code, op);
+        if self.cache.ops.is_empty() {
+            self.cache.ops = vec![None; Opcode::ALL.len()];
+        }
+        self.cache.ops[k] = Some(op);
         op
     }
 
