@@ -781,17 +781,7 @@ mod tests {
     /// dominates `b` iff `pre(b)` is in `a`'s range.
     #[test]
     fn subtree_ranges_are_contiguous_in_the_walk() {
-        // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-        let edges = [
-            (0, 1),
-            (1, 2),
-            (1, 3),
-            (2, 4),
-            (3, 4),
-            (3, 5),
-            (4, 5),
-            (4, 1),
-        ];
+        let edges = crate::analysis::graph::CHAPTER_EDGES;
         let g = CsrGraph::from_edges(6, Block::from_u32(0), &edges);
         for t in both(&g) {
             let entered: Vec<Block> = t

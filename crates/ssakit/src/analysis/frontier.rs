@@ -81,6 +81,17 @@ impl DominanceFrontiers {
     /// assert_eq!(df.df(b(1)), &[b(1)]); // DF(A) = {A}
     /// ```
     pub fn new<G: Graph + ?Sized>(g: &G, tree: &DomTree) -> DominanceFrontiers {
+        Self::within(g, tree, usize::MAX).expect("no bound on the frontiers' size")
+    }
+
+    /// [`Self::new`], or `None` as soon as Σ|DF(x)| exceeds `max`: the
+    /// frontiers of a caller that only wants them when they are small (a
+    /// ladder's are quadratic), for O(edges + max) time and memory.
+    pub(crate) fn within<G: Graph + ?Sized>(
+        g: &G,
+        tree: &DomTree,
+        max: usize,
+    ) -> Option<DominanceFrontiers> {
         let n = g.num_nodes();
         // last[x] == b: b was already added to DF(x).
         let mut last = vec![NONE; n];
@@ -100,14 +111,17 @@ impl DominanceFrontiers {
                         break;
                     }
                     last[xb.index()] = b.as_u32();
+                    if pairs.len() == max {
+                        return None;
+                    }
                     pairs.push((xb, b));
                     x = tree.idom(xb);
                 }
             }
         }
-        DominanceFrontiers {
+        Some(DominanceFrontiers {
             df: Csr::from_pairs(n, pairs),
-        }
+        })
     }
 
     /// Number of nodes of the graph.

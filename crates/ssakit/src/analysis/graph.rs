@@ -137,6 +137,21 @@ impl<G: Graph + ?Sized> Graph for &G {
     }
 }
 
+/// The CFG of the chapter's running example (r = 0, A = 1, B = 2, C = 3,
+/// D = 4, E = 5), as edges for [`CsrGraph::from_edges`]: the unit tests'
+/// common small graph.
+#[cfg(test)]
+pub(crate) const CHAPTER_EDGES: [(u32, u32); 8] = [
+    (0, 1),
+    (1, 2),
+    (1, 3),
+    (2, 4),
+    (3, 4),
+    (3, 5),
+    (4, 5),
+    (4, 1),
+];
+
 /// A graph stored in compressed sparse row form, built from an edge list.
 ///
 /// Successors of `a` are in edge-list order; predecessors of `b` are in

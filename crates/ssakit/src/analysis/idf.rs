@@ -51,7 +51,6 @@ use super::level_queue::LevelQueue;
 use super::stamp::StampSet;
 use crate::entity::Csr;
 use crate::ir::Block;
-use std::marker::PhantomData;
 
 /// The chapter's worklist algorithm (section 13.3) for DF⁺ over precomputed
 /// dominance frontiers, with reusable scratch sets.
@@ -214,7 +213,23 @@ impl<'a> WorklistIdf<'a> {
 /// ```
 #[derive(Debug)]
 pub struct IdfCalculator<'a, G: Graph + ?Sized> {
+    graph: &'a G,
     tree: &'a DomTree,
+    /// `escape[c]`: the smallest level of a successor of a node in the
+    /// dominator subtree of `c` (`u32::MAX` if none, or unreachable).
+    escape: Vec<u32>,
+    /// The deepest level of the tree.
+    max_level: u32,
+    /// What the walks need, built by the first query: a caller that only
+    /// asks [`Self::is_empty`] (every variable of straight-line code, or a
+    /// caller that finds DF⁺ another way) does not pay for it.
+    walk: Option<Walk>,
+}
+
+/// The J-edges, the children by escape level and the scratch sets of
+/// [`IdfCalculator`]'s walks.
+#[derive(Debug)]
+struct Walk {
     /// The J-edges `z → y` of each reachable node `z` (a CFG edge that is
     /// not a D-edge), as `(level(y), y)` sorted by level.
     jedges: Csr<Block, (u32, Block)>,
@@ -231,10 +246,45 @@ pub struct IdfCalculator<'a, G: Graph + ?Sized> {
     queue: LevelQueue,
     /// Subtree walk of the current root.
     worklist: Vec<Block>,
-    /// `escape[c]`: the smallest level of a successor of a node in the
-    /// dominator subtree of `c` (`u32::MAX` if none, or unreachable).
-    escape: Vec<u32>,
-    _graph: PhantomData<&'a G>,
+}
+
+impl Walk {
+    fn new<G: Graph + ?Sized>(graph: &G, tree: &DomTree, escape: &[u32], max_level: u32) -> Walk {
+        let n = graph.num_nodes();
+        let mut row: Vec<(u32, Block)> = Vec::new();
+        let jedges = Csr::build_in_key_order(n, |app| {
+            for z in (0..n).map(Block::new).filter(|&z| tree.is_reachable(z)) {
+                row.clear();
+                row.extend(graph.succs(z).iter().filter_map(|&y| {
+                    let level = tree.depth(y).expect("successor of a reachable node");
+                    (tree.idom(y) != Some(z)).then_some((level, y))
+                }));
+                row.sort_unstable();
+                for &e in &row {
+                    app.push(z, e);
+                }
+            }
+        });
+        let kids = Csr::build_in_key_order(n, |app| {
+            for z in (0..n).map(Block::new).filter(|&z| tree.is_reachable(z)) {
+                row.clear();
+                row.extend(tree.children(z).iter().map(|&c| (escape[c.index()], c)));
+                row.sort_unstable();
+                for &e in &row {
+                    app.push(z, e);
+                }
+            }
+        });
+        Walk {
+            jedges,
+            kids,
+            in_pq: StampSet::new(n),
+            walked: StampSet::new(n),
+            is_def: StampSet::new(n),
+            queue: LevelQueue::new(max_level, n),
+            worklist: Vec::new(),
+        }
+    }
 }
 
 impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
@@ -273,41 +323,12 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
                 escape[p.index()] = escape[p.index()].min(e);
             }
         }
-        let mut row: Vec<(u32, Block)> = Vec::new();
-        let jedges = Csr::build_in_key_order(n, |app| {
-            for z in (0..n).map(Block::new).filter(|&z| tree.is_reachable(z)) {
-                row.clear();
-                row.extend(graph.succs(z).iter().filter_map(|&y| {
-                    let level = tree.depth(y).expect("successor of a reachable node");
-                    (tree.idom(y) != Some(z)).then_some((level, y))
-                }));
-                row.sort_unstable();
-                for &e in &row {
-                    app.push(z, e);
-                }
-            }
-        });
-        let kids = Csr::build_in_key_order(n, |app| {
-            for z in (0..n).map(Block::new).filter(|&z| tree.is_reachable(z)) {
-                row.clear();
-                row.extend(tree.children(z).iter().map(|&c| (escape[c.index()], c)));
-                row.sort_unstable();
-                for &e in &row {
-                    app.push(z, e);
-                }
-            }
-        });
         IdfCalculator {
+            graph,
             tree,
-            jedges,
-            kids,
-            in_pq: StampSet::new(n),
-            walked: StampSet::new(n),
-            is_def: StampSet::new(n),
-            queue: LevelQueue::new(max_level, n),
-            worklist: Vec::new(),
             escape,
-            _graph: PhantomData,
+            max_level,
+            walk: None,
         }
     }
 
@@ -379,46 +400,50 @@ impl<'a, G: Graph + ?Sized> IdfCalculator<'a, G> {
         mut live_in: impl FnMut(Block) -> bool,
     ) {
         out.clear();
-        self.in_pq.clear();
-        self.walked.clear();
-        self.is_def.clear();
-        self.queue.clear();
         let tree = self.tree;
+        let (graph, escape, max_level) = (self.graph, &self.escape, self.max_level);
+        let w = self
+            .walk
+            .get_or_insert_with(|| Walk::new(graph, tree, escape, max_level));
+        w.in_pq.clear();
+        w.walked.clear();
+        w.is_def.clear();
+        w.queue.clear();
         for &d in defs {
             if let Some(level) = tree.depth(d) {
-                if self.is_def.insert(d.index()) {
-                    self.walked.insert(d.index());
-                    self.queue.push(level, d);
+                if w.is_def.insert(d.index()) {
+                    w.walked.insert(d.index());
+                    w.queue.push(level, d);
                 }
             }
         }
-        while let Some((root_level, root)) = self.queue.pop() {
+        while let Some((root_level, root)) = w.queue.pop() {
             // Walk the dominator subtree of the root, skipping parts already
             // walked for earlier (deeper or equal) roots. A root was never
             // walked before: a node walked for an earlier root of level L'
             // has level >= L', while queued roots have level <= L'.
-            self.walked.insert(root.index());
-            self.worklist.clear();
-            self.worklist.push(root);
-            while let Some(z) = self.worklist.pop() {
-                for &(y_level, y) in self.jedges.of(z) {
+            w.walked.insert(root.index());
+            w.worklist.clear();
+            w.worklist.push(root);
+            while let Some(z) = w.worklist.pop() {
+                for &(y_level, y) in w.jedges.of(z) {
                     if y_level > root_level {
                         break; // J-edges not leaving the subtree, from here on
                     }
-                    if !self.in_pq.insert(y.index()) || !live_in(y) {
+                    if !w.in_pq.insert(y.index()) || !live_in(y) {
                         continue;
                     }
                     out.push(y);
-                    if !self.is_def.contains(y.index()) {
-                        self.queue.push(y_level, y);
+                    if !w.is_def.contains(y.index()) {
+                        w.queue.push(y_level, y);
                     }
                 }
-                for &(escape, c) in self.kids.of(z) {
+                for &(escape, c) in w.kids.of(z) {
                     if escape > root_level {
                         break;
                     }
-                    if self.walked.insert(c.index()) {
-                        self.worklist.push(c);
+                    if w.walked.insert(c.index()) {
+                        w.worklist.push(c);
                     }
                 }
             }

@@ -72,7 +72,7 @@ impl LevelQueue {
     ///
     /// # Preconditions
     /// `level <= max_level`, and `block` is not queued.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, level: u32, block: Block) {
         let l = level as usize;
         self.next[block.index()] = self.head[l];
@@ -90,7 +90,7 @@ impl LevelQueue {
     }
 
     /// Takes a block of the deepest non-empty level, with its level.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<(u32, Block)> {
         let top = self.layers.last()?[0];
         if top == 0 {

@@ -613,6 +613,20 @@ impl<'a> VarLiveness<'a> {
         any
     }
 
+    /// The variables of the last [`Self::explore_live_in_words`] live on
+    /// entry to `b`, bit `k` for `vars[k]`.
+    #[inline]
+    pub(crate) fn live_in_word(&self, b: Block) -> u64 {
+        self.words.as_ref().map_or(0, |w| w.live_in[b])
+    }
+
+    /// The variables of the last [`Self::explore_live_in_words`] defined
+    /// in `b`, bit `k` for `vars[k]`.
+    #[inline]
+    pub(crate) fn def_word(&self, b: Block) -> u64 {
+        self.words.as_ref().map_or(0, |w| w.def[b])
+    }
+
     /// Whether variable `k` of the last [`Self::explore_live_in_words`]
     /// is live-in at `b`.
     #[inline]

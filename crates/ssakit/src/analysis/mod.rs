@@ -21,7 +21,9 @@
 //! 3. [`DjGraph`]: D-edges and J-edges (`dj_graph`);
 //! 4. [`DominanceFrontiers`]: DF_all (`frontier`);
 //! 5. [`IdfCalculator`] (linear, on the DJ-graph) and [`WorklistIdf`] (the
-//!    chapter's worklist over DF) for DF⁺ (`idf`);
+//!    chapter's worklist over DF) for DF⁺ (`idf`), and `IdfWords`: the
+//!    worklist with 64 variables to a word, for pruned SSA when DF is
+//!    small (`idf_words`);
 //! 6. [`Liveness`]: live-in and live-out sets of variables ([`liveness`]),
 //!    and [`LiveCheck`]: per-variable questions on strict SSA, answered
 //!    without the sets (`live_check`);
@@ -40,6 +42,7 @@ pub mod domtree;
 pub(crate) mod frontier;
 pub(crate) mod graph;
 pub(crate) mod idf;
+pub(crate) mod idf_words;
 pub(crate) mod level_queue;
 pub(crate) mod live_check;
 pub mod liveness;

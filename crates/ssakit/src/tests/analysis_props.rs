@@ -212,6 +212,52 @@ fn check_idf<G: Graph>(g: &G, sets: &[Vec<u32>]) {
     }
 }
 
+/// The word-parallel worklist (`IdfWords`) against the linear method: each
+/// set one bit of a word, every join live and then some dead (a fixed
+/// pseudo-random pattern per block and bit), as pruned SSA asks.
+fn check_idf_words<G: Graph>(g: &G, sets: &[Vec<u32>]) {
+    use ssakit::analysis::idf_words::IdfWords;
+    let n = g.num_nodes() as u32;
+    let t = DomTree::new(g);
+    let mut linear = IdfCalculator::new(g, &t);
+    let mut words = IdfWords::new(g, &t, usize::MAX).expect("no bound");
+    let sets: Vec<Vec<Block>> = sets
+        .iter()
+        .map(|raw| raw.iter().map(|&x| Block::from_u32(x % n)).collect())
+        .collect();
+    let def = |y: Block| {
+        (0..sets.len())
+            .filter(|&k| sets[k].contains(&y))
+            .fold(0u64, |w, k| w | 1 << k)
+    };
+    let pattern = |y: Block| (y.as_u32().wrapping_mul(0x9E37_79B9) >> 7) as u64;
+    for live in [&(|_: Block| u64::MAX) as &dyn Fn(Block) -> u64, &pattern] {
+        let defs = sets
+            .iter()
+            .enumerate()
+            .flat_map(|(k, s)| s.iter().map(move |&x| (x, 1u64 << k)));
+        let got: Vec<(Block, u64)> = words.compute(defs, def, live).collect();
+        for (k, s) in sets.iter().enumerate() {
+            let mut want = Vec::new();
+            linear.compute_live(s, &mut want, |y| live(y) >> k & 1 != 0);
+            let mut have: Vec<Block> = got
+                .iter()
+                .filter(|&&(_, w)| w >> k & 1 != 0)
+                .map(|&(b, _)| b)
+                .collect();
+            have.sort();
+            assert_eq!(have, want, "word DF+ of set {k}, {s:?}");
+        }
+    }
+    // Within a bound: all or nothing.
+    let df = DominanceFrontiers::new(g, &t);
+    let size: usize = (0..n).map(|x| df.df(Block::from_u32(x)).len()).sum();
+    assert!(IdfWords::new(g, &t, size).is_some());
+    if size > 0 {
+        assert!(IdfWords::new(g, &t, size - 1).is_none());
+    }
+}
+
 proptest! {
     #![proptest_config(common::config(2000))]
 
@@ -232,6 +278,7 @@ proptest! {
         sets in prop::collection::vec(prop::collection::vec(any::<u32>(), 0..6), 1..4),
     ) {
         check_idf(&g, &sets);
+        check_idf_words(&g, &sets);
     }
 }
 

@@ -69,17 +69,7 @@ fn analysis_brute_dominance_matrix() {
     use ssakit::analysis::{CsrGraph, DomTree};
     use ssakit::ir::Block;
     let b = Block::new;
-    // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-    let edges = [
-        (0, 1),
-        (1, 2),
-        (1, 3),
-        (2, 4),
-        (3, 4),
-        (3, 5),
-        (4, 5),
-        (4, 1),
-    ];
+    let edges = ssakit::analysis::graph::CHAPTER_EDGES;
     let g = CsrGraph::from_edges(6, b(0), &edges);
     let m = dominance_matrix(&g);
     let tree = DomTree::new(&g);
