@@ -39,6 +39,25 @@
 //! variable costs what its live range touches, once. A caller with many
 //! questions about one variable in a row can also [`LiveCheck::explore`]
 //! it without keeping anything.
+//!
+//! # Local live ranges
+//!
+//! Most variables of a program are read only in the block that defines
+//! them, or by the phis of its successors. Call the live range of `v`,
+//! defined in block `d`, *local* when every block where an instruction
+//! reads `v` is `d` and every predecessor through which a phi reads `v`
+//! is `d`. The exploration then marks no block live-in (a use in `d`
+//! follows the definition, and the walk stops at `d`) and `d` live-out
+//! exactly when a phi reads `v`: the answer has a closed form,
+//!
+//! ```text
+//! v live-out of b  ⇔  b = d and a phi reads v,
+//! ```
+//!
+//! which [`LiveCheck::is_live_out`] gives without exploring or keeping
+//! anything (and [`LiveCheck::is_local`] tells a caller batching its
+//! explorations which variables need none). Debug builds check it
+//! against the exploration.
 
 use super::domtree::DomTree;
 use super::sweep_queue::SweepQueue;
@@ -444,6 +463,9 @@ impl LiveCheck {
         if self.current != v.as_u32() {
             let m = self.memo[v.index()];
             if m.1 & KEPT == 0 {
+                if self.is_local(v) {
+                    return self.is_live_out_local(v, b);
+                }
                 self.explore_into(v, true);
             } else if m.1 & BITS != 0 {
                 let word = self.out_bits[m.0 as usize + b.index() / 64];
@@ -470,10 +492,51 @@ impl LiveCheck {
         self.last_use_in(v, at.block()).is_some_and(|p| p > at) || self.is_live_out(v, at.block())
     }
 
+    /// Whether the live range of `v` is local (see the module doc): every
+    /// instruction reading `v` lies in its defining block, and every phi
+    /// reads it on an edge from that block. Questions about such a
+    /// variable need no exploration. `O(blocks reading v)`.
+    pub(crate) fn is_local(&self, v: Var) -> bool {
+        let i = v.index();
+        let d = self.def_block[i];
+        let uses = &self.uses[self.use_start[i] as usize..self.use_start[i + 1] as usize];
+        uses.iter().all(|u| u.block().as_u32() == d) && self.phi_uses.of(v).iter().all(|&p| p == d)
+    }
+
+    /// [`LiveCheck::is_live_after`] for a variable whose live range is
+    /// local (see [`LiveCheck::is_local`]), in closed form: `at` is in its
+    /// defining block, and `v` is read after `at` there or by a phi.
+    ///
+    /// # Preconditions
+    /// The live range of `v` is local; its definition is at or before `at`
+    /// and dominates it.
+    pub(crate) fn is_live_after_local(&mut self, v: Var, at: Point) -> bool {
+        let b = at.block();
+        let live = self.def_block[v.index()] == b.as_u32()
+            && (self.last_use_in(v, b).is_some_and(|p| p > at) || !self.phi_uses.of(v).is_empty());
+        debug_assert_eq!(live, self.is_live_after(v, at), "local live range of {v}");
+        live
+    }
+
+    /// [`LiveCheck::is_live_out`] for a variable whose live range is local,
+    /// in closed form: `b` is its defining block and a phi reads it.
+    fn is_live_out_local(&mut self, v: Var, b: Block) -> bool {
+        debug_assert!(self.is_local(v));
+        let out = self.def_block[v.index()] == b.as_u32() && !self.phi_uses.of(v).is_empty();
+        if cfg!(debug_assertions) {
+            // The general answer: the exploration (kept for nothing).
+            self.explore_into(v, false);
+            let explored = self.marks[b.index()][1] == self.generation;
+            debug_assert_eq!(out, explored, "local live range of {v} at {b}");
+        }
+        out
+    }
+
     /// Explores `v` now, without keeping the result beyond the next
-    /// exploration: for a batch of questions about `v` in a row.
+    /// exploration: for a batch of questions about `v` in a row (a
+    /// variable with a local live range needs none).
     pub(crate) fn explore(&mut self, v: Var) {
-        if self.current != v.as_u32() {
+        if self.current != v.as_u32() && !self.is_local(v) {
             self.explore_into(v, false);
         }
     }
@@ -676,5 +739,12 @@ exit:
         assert!(check.is_live_after(j, Point::entry(head)));
         assert!(check.is_used(k) && check.is_used(i));
         assert!(!check.is_used(u));
+        // Local live ranges: `i` and `k` are read only by the phi, on the
+        // edge from their own block; `u` by nothing. `j` and `n` are read
+        // in other blocks than their own.
+        assert!(check.is_local(i) && check.is_local(k) && check.is_local(u));
+        assert!(!check.is_local(j) && !check.is_local(n));
+        assert!(check.is_live_after_local(k, Point::after(body, 0)));
+        assert!(!check.is_live_after_local(i, Point::entry(head)));
     }
 }

@@ -13,7 +13,15 @@
 //! about is explored once, and nothing is kept. `Classes::build_all`
 //! walks many disjoint sets at once, in one pass over the ranks in order
 //! (each set's stack is the `fpar` chain of its latest member), which
-//! reads the definition points in memory order.
+//! reads the definition points in memory order. Most of its questions
+//! need no exploration: two members defined at one point, or a member
+//! whose live range is local to its block (read there and by the phis of
+//! its successors only: a closed form, see
+//! [`LiveCheck`](crate::analysis::LiveCheck)). Those are answered during
+//! the walk; only the others are sorted and explored, 64 variables at a
+//! time. Answering out of order changes nothing: each set's verdict is
+//! its least intersecting question, and the tests counted are those up
+//! to it, as if all were asked in order.
 
 use super::forest::{Classes, Run, NIL};
 use crate::ir::Var;
@@ -97,9 +105,17 @@ impl Classes<'_> {
     /// variables still alone in their classes: set `g` is `ranks[start[g]
     /// .. start[g + 1]]` (sorted), and `of_rank[k]` the set of rank `k`
     /// (or [`NIL`]). One walk over the ranks in order (each set's stack is
-    /// the `fpar` chain of its latest member), then the liveness questions
-    /// of all sets sorted by variable. Returns, per set, an interfering
-    /// pair if there is one; the other sets become classes.
+    /// the `fpar` chain of its latest member), answering the questions
+    /// that need no exploration on the way (see [`Classes::answer_now`]);
+    /// then the other liveness questions of all sets sorted by variable,
+    /// explored 64 at a time. Returns, per set, an interfering pair if
+    /// there is one; the other sets become classes.
+    ///
+    /// The result, the pairs and [`Classes::work`] are those of asking
+    /// every question in `(m, c)` order and stopping each set at its first
+    /// intersection: a set's first intersecting question is the least
+    /// among those answered on the way and those asked after, and only
+    /// the questions up to it count as tests.
     ///
     /// A set marked in `known_free` (by set; shorter means unmarked) is
     /// known to be free of interference: it is walked, but its liveness
@@ -115,6 +131,11 @@ impl Classes<'_> {
     ) -> (Vec<Option<(Var, Var)>>, usize) {
         let ng = start.len() - 1;
         let mut top = vec![NIL; ng];
+        // By set: its least question `(m, c)` found to intersect (`(NIL,
+        // NIL)`, after every question, while none is), and how many of its
+        // questions were answered on the way.
+        let mut first_hit = vec![(NIL, NIL); ng];
+        let mut answered = vec![0u32; ng];
         let mut free_work = 0;
         let mut questions = std::mem::take(&mut self.questions);
         questions.clear();
@@ -122,9 +143,9 @@ impl Classes<'_> {
             if g == NIL {
                 continue;
             }
-            let c = k as u32;
+            let (c, gi) = (k as u32, g as usize);
             let pc = self.pts[k];
-            let mut p = top[g as usize];
+            let mut p = top[gi];
             while p != NIL && c > self.pts[p as usize].end {
                 p = self.fpar[p as usize];
             }
@@ -133,70 +154,76 @@ impl Classes<'_> {
                 if pc.value == self.pts[p as usize].value {
                     eq = p;
                 } else {
+                    let known = known_free.get(gi) == Some(&true);
                     let mut m = p;
                     while m != NIL {
-                        questions.push((m, c));
+                        if known {
+                            // Counted, not asked.
+                            free_work += 1;
+                        } else if let Some(hit) = self.answer_now(m, c) {
+                            answered[gi] += 1;
+                            if hit && (m, c) < first_hit[gi] {
+                                first_hit[gi] = (m, c);
+                            }
+                        } else {
+                            questions.push((m, c));
+                        }
                         m = self.eq[m as usize];
                     }
                 }
             }
             self.fpar[k] = p;
             self.eq[k] = eq;
-            top[g as usize] = c;
+            top[gi] = c;
         }
         drop(top);
-        if !known_free.is_empty() {
-            // The questions of the sets known free are counted, not asked.
-            let before = questions.len();
-            questions.retain(|q| known_free.get(of_rank[q.1 as usize] as usize) != Some(&true));
-            free_work = before - questions.len();
-            self.work += free_work;
-        }
+        self.work += free_work;
         sort_by_first(&mut questions, self.pts.len());
-        let mut failed: Vec<Option<(Var, Var)>> = vec![None; ng];
         // The variables explored by the last `explore_words`, and the
         // index of the first question past them.
         let mut batch: Vec<Var> = Vec::with_capacity(64);
         let mut batch_end = 0;
         for (q, &(m, c)) in questions.iter().enumerate() {
             let g = of_rank[c as usize] as usize;
-            if failed[g].is_some() {
+            if first_hit[g] < (m, c) {
+                // An earlier question of the set intersects.
                 continue;
             }
-            let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
-            if pm.pos != pc.pos && q >= batch_end {
-                // The next 64 variables asked about (the questions are
-                // sorted by `m`), explored at once.
-                batch.clear();
-                batch_end = q;
-                while batch_end < questions.len() {
-                    let (m2, c2) = questions[batch_end];
-                    let (p2, pc2) = (self.pts[m2 as usize], self.pts[c2 as usize]);
-                    if p2.pos != pc2.pos && batch.last() != Some(&p2.var) {
-                        if batch.len() == 64 {
-                            break;
-                        }
-                        batch.push(p2.var);
-                    }
-                    batch_end += 1;
-                }
+            if q >= batch_end {
+                batch_end = self.next_batch(&questions, q, &mut batch);
                 self.live.explore_words(&batch);
             }
             if self.intersect(m, c) {
-                failed[g] = Some((pm.var, pc.var));
+                first_hit[g] = (m, c);
             }
         }
-        // The questions of the sets found free: all of them, unless some
-        // set failed (then a walk over the questions).
-        free_work += if failed.iter().all(Option::is_none) {
+        // The questions answered on the way that count as tests, and
+        // those of the sets found free: all of them, unless some set
+        // failed (then a walk over the questions asked after).
+        let mut all_free = true;
+        for g in 0..ng {
+            if first_hit[g].0 == NIL {
+                self.work += answered[g] as usize;
+                free_work += answered[g] as usize;
+            } else {
+                all_free = false;
+                let members = &ranks[start[g] as usize..start[g + 1] as usize];
+                self.work += self.answered_until(members, first_hit[g]);
+            }
+        }
+        free_work += if all_free {
             questions.len()
         } else {
             questions
                 .iter()
-                .filter(|q| failed[of_rank[q.1 as usize] as usize].is_none())
+                .filter(|q| first_hit[of_rank[q.1 as usize] as usize].0 == NIL)
                 .count()
         };
         self.questions = questions;
+        let failed: Vec<Option<(Var, Var)>> = first_hit
+            .iter()
+            .map(|&(m, c)| (m != NIL).then(|| (self.pts[m as usize].var, self.pts[c as usize].var)))
+            .collect();
         for (g, f) in failed.iter().enumerate() {
             let members = &ranks[start[g] as usize..start[g + 1] as usize];
             if f.is_some() {
@@ -221,16 +248,76 @@ impl Classes<'_> {
         }
         (failed, free_work)
     }
+
+    /// Whether `m` (a member above `c`) intersects `c`, when that needs no
+    /// exploration: both defined at one point, or the live range of `m`'s
+    /// variable local (see [`LiveCheck`](crate::analysis::LiveCheck), in
+    /// closed form). `None` when it needs one. Not counted in
+    /// [`Classes::work`].
+    fn answer_now(&mut self, m: u32, c: u32) -> Option<bool> {
+        let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
+        if pm.pos == pc.pos {
+            return Some(!pc.pos.is_entry() || pm.used || pc.used);
+        }
+        if !self.live.is_local(pm.var) {
+            return None;
+        }
+        Some(self.live.is_live_after_local(pm.var, pc.pos))
+    }
+
+    /// How many questions of the set `members` (sorted ranks, walked by
+    /// [`Classes::build_all`]) up to `(m, c)` = `last` were answered on
+    /// the way: the questions again, from `fpar` and `eq`.
+    fn answered_until(&self, members: &[u32], last: (u32, u32)) -> usize {
+        let mut n = 0;
+        for &c in members {
+            let p = self.fpar[c as usize];
+            if p == NIL || self.pts[c as usize].value == self.pts[p as usize].value {
+                continue;
+            }
+            let mut m = p;
+            while m != NIL {
+                let (pm, pc) = (self.pts[m as usize], self.pts[c as usize]);
+                if (m, c) <= last && (pm.pos == pc.pos || self.live.is_local(pm.var)) {
+                    n += 1;
+                }
+                m = self.eq[m as usize];
+            }
+        }
+        n
+    }
+
+    /// The next variables to explore at once for the liveness questions
+    /// `questions[q..]` (sorted by their first rank, all needing an
+    /// exploration): up to 64 variables asked about, in `batch`. Returns
+    /// the index of the first question past them.
+    fn next_batch(&self, questions: &[(u32, u32)], q: usize, batch: &mut Vec<Var>) -> usize {
+        batch.clear();
+        let mut end = q;
+        while end < questions.len() {
+            let v = self.pts[questions[end].0 as usize].var;
+            if batch.last() != Some(&v) {
+                if batch.len() == 64 {
+                    break;
+                }
+                batch.push(v);
+            }
+            end += 1;
+        }
+        end
+    }
 }
 
 /// Sorts `questions`, pushed in increasing order of their second rank, by
 /// `(first, second)`: a stable counting sort by the first rank (below
 /// `num_ranks`) keeps each first rank's questions in push order, so the
 /// result is `sort_unstable`'s, in `O(questions + num_ranks)`. Few
-/// questions among many ranks are left to `sort_unstable`.
+/// questions among many ranks (fewer than one in 64: a comparison sort
+/// costs some ten times `log2(questions)` a question, the counting sort
+/// about three words a rank) are left to `sort_unstable`.
 fn sort_by_first(questions: &mut Vec<(u32, u32)>, num_ranks: usize) {
     debug_assert!(questions.windows(2).all(|w| w[0].1 <= w[1].1));
-    if questions.len() < num_ranks / 8 {
+    if questions.len() < num_ranks / 64 {
         questions.sort_unstable();
         return;
     }
