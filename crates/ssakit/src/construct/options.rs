@@ -134,7 +134,9 @@ pub enum Renaming {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Idf {
-    /// Sreedhar and Gao's linear method on the DJ-graph (no DF sets).
+    /// Sreedhar and Gao's linear method on the DJ-graph (no DF sets); for
+    /// pruned SSA where DF is small, the worklist with 64 variables to a
+    /// word instead (`analysis/idf_words.rs`): the same phis.
     #[default]
     Linear,
     /// The chapter's worklist with sets W and F over DF_all's frontiers
