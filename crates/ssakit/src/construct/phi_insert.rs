@@ -399,11 +399,14 @@ impl PhiInsertion<'_> {
         live: &RefCell<VarLiveness<'_>>,
         walked: &[Var],
     ) -> Option<Vec<(Block, Var)>> {
+        if walked.is_empty() {
+            return Some(Vec::new()); // no frontier to build
+        }
         let def_blocks: usize = {
             let live = live.borrow();
             walked.iter().map(|&v| live.def_blocks(v).len()).sum()
         };
-        let budget = def_blocks / walked.len().div_ceil(64).max(1);
+        let budget = def_blocks / walked.len().div_ceil(64);
         let mut words = IdfWords::new(self.cfg, dt, budget)?;
         let mut placed = Vec::new();
         for chunk in walked.chunks(64) {
