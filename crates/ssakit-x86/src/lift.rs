@@ -317,6 +317,9 @@ struct Lifter<'a, 'd> {
     /// With [`Options::semantics`], the semantics' operators and
     /// temporaries.
     sem: Option<sem::Cache>,
+    /// The flags whose definitions the instruction being emitted leaves
+    /// out ([`sem::dead_after`]); empty outside a block's body.
+    leave_out: LocSet,
     /// What calls and returns read and write.
     calls: &'a CallModel<'a>,
     /// What every return reads, in order.
@@ -482,7 +485,7 @@ impl Lifter<'_, '_> {
             return false;
         };
         let before = self.b.func().block_insts(self.cur).len();
-        let mut e = sem::Emitter::new(&mut self.b, &self.vars, cache);
+        let mut e = sem::Emitter::new(&mut self.b, &self.vars, cache).leave_out(self.leave_out);
         if !what(&mut e) {
             return false;
         }
@@ -823,6 +826,7 @@ pub(crate) fn lift_with_calls(
         results: Vec::new(),
         origin: None,
         sem: opts.semantics.then(sem::Cache::default),
+        leave_out: LocSet::EMPTY,
         origins: Origins {
             insts: SecondaryMap::with_capacity(6 * cfg.insts.len(), None),
             ..Origins::none()
@@ -842,6 +846,8 @@ pub(crate) fn lift_with_calls(
         let first = l.blocks[&cfg.blocks[0].start];
         l.b.jump(first);
     }
+    // Per instruction of the block's body, the flags it may leave out.
+    let mut dead = Vec::new();
     for blk in &cfg.blocks {
         l.cur = l.blocks[&blk.start];
         l.b.switch_to(l.cur);
@@ -851,10 +857,15 @@ pub(crate) fn lift_with_calls(
             }
             _ => (&blk.insts[..], None),
         };
-        for &i in body {
+        if opts.semantics {
+            sem::dead_after(body.iter().map(|&i| &cfg.insts[i as usize]), &mut dead);
+        }
+        for (k, &i) in body.iter().enumerate() {
             l.origin = origin(&cfg.insts[i as usize]);
+            l.leave_out = dead.get(k).copied().unwrap_or(LocSet::EMPTY);
             l.emit_insn(&cfg.insts[i as usize]);
         }
+        l.leave_out = LocSet::EMPTY;
         l.origin = last.and_then(origin);
         if l.origin.is_some() {
             l.origins.terms[l.cur] = l.origin;
@@ -866,7 +877,11 @@ pub(crate) fn lift_with_calls(
         Some(cache) => {
             let flag_vars: Vec<Var> = LocSet::FLAGS.iter().map(|f| l.vars[f]).collect();
             let temps: Vec<Var> = cache.temps().collect();
-            sem::drop_dead_flags(&mut func, &flag_vars, &temps)
+            let mut counts = sem::drop_dead_flags(&mut func, &flag_vars, &temps);
+            // What was left out unemitted, the step would have dropped.
+            counts.meaning += cache.left_out;
+            counts.dropped += cache.left_out;
+            counts
         }
         None => sem::FlagDefs::default(),
     };
