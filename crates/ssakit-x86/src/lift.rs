@@ -469,6 +469,31 @@ impl Lifter<'_, '_> {
         }
     }
 
+    /// The flags `insn` reads and defines as [`emit_insn`](Self::emit_insn)
+    /// lifts it ([`sem::flag_report`], with a call's from its
+    /// signature or the convention).
+    fn flag_report(&self, insn: &Insn) -> sem::FlagReport {
+        let ins = &insn.ins;
+        let site = Some(ins.ip());
+        let (reads, writes) = match insn.access.flow {
+            Flow::Call => self.calls.call(Some(ins.near_branch_target()), site),
+            Flow::IndirectCall => {
+                let (reads, writes) = self.calls.call(None, site);
+                let more = insn.access.reads.union(self.calls.unknown_reads(site));
+                let reads = LocSet::of(&reads).union(more);
+                return sem::FlagReport {
+                    reads: reads.intersection(LocSet::FLAGS),
+                    defs: writes.intersection(LocSet::FLAGS),
+                };
+            }
+            _ => return sem::flag_report(insn),
+        };
+        sem::FlagReport {
+            reads: LocSet::of(&reads).intersection(LocSet::FLAGS),
+            defs: writes.intersection(LocSet::FLAGS),
+        }
+    }
+
     fn note(&mut self, i: Inst) {
         if self.origin.is_some() {
             self.origins.insts[i] = self.origin;
@@ -846,9 +871,20 @@ pub(crate) fn lift_with_calls(
         let first = l.blocks[&cfg.blocks[0].start];
         l.b.jump(first);
     }
-    // Per instruction of the block's body, the flags it may leave out.
+    // With the semantics, each instruction's flag report, the flags that
+    // may be live out of each block, and per instruction of a block's
+    // body the flags it may leave out.
+    let (reports, flags_out) = match opts.semantics {
+        true => {
+            let reports: Vec<sem::FlagReport> =
+                cfg.insts.iter().map(|i| l.flag_report(i)).collect();
+            let out = sem::live_out(cfg, &reports);
+            (reports, out)
+        }
+        false => (Vec::new(), Vec::new()),
+    };
     let mut dead = Vec::new();
-    for blk in &cfg.blocks {
+    for (k, blk) in cfg.blocks.iter().enumerate() {
         l.cur = l.blocks[&blk.start];
         l.b.switch_to(l.cur);
         let (body, last) = match blk.insts.split_last() {
@@ -858,12 +894,20 @@ pub(crate) fn lift_with_calls(
             _ => (&blk.insts[..], None),
         };
         if opts.semantics {
-            sem::dead_after(body.iter().map(|&i| &cfg.insts[i as usize]), &mut dead);
+            let end = LocSet::FLAGS
+                .difference(flags_out[k])
+                .difference(last.map_or(LocSet::EMPTY, sem::term_reads));
+            let reports = body.iter().map(|&i| reports[i as usize]);
+            sem::dead_after(reports, end, &mut dead);
         }
-        for (k, &i) in body.iter().enumerate() {
-            l.origin = origin(&cfg.insts[i as usize]);
-            l.leave_out = dead.get(k).copied().unwrap_or(LocSet::EMPTY);
-            l.emit_insn(&cfg.insts[i as usize]);
+        for (j, &i) in body.iter().enumerate() {
+            let insn = &cfg.insts[i as usize];
+            l.origin = origin(insn);
+            l.leave_out = match insn.access.flow {
+                Flow::Next => dead.get(j).copied().unwrap_or(LocSet::EMPTY),
+                _ => LocSet::EMPTY,
+            };
+            l.emit_insn(insn);
         }
         l.leave_out = LocSet::EMPTY;
         l.origin = last.and_then(origin);

@@ -6,7 +6,8 @@
 //!
 //! The lifter may say, before an instruction is emitted, which flags are
 //! *dead* after it ([`Emitter::leave_out`]): overwritten later in the
-//! block before any read, so that [`drop_dead_flags`](super::drop_dead_flags)
+//! block before any read, or not live out of the block (as
+//! [`flag_report`](super::flag_report) finds them), so that [`drop_dead_flags`](super::drop_dead_flags)
 //! would remove their definitions and the arithmetic only those read. The
 //! emitter then leaves them out at once: a definition of a dead flag
 //! ([`Emitter::set`], [`Emitter::set_op`]) and the operations computing a

@@ -18,33 +18,51 @@
 //! It is exact for the families that make most of a binary (moves, `lea`,
 //! the stack, additions, subtractions, comparisons, logic, `inc`/`dec`,
 //! `neg`, `setcc`, `cmovcc`) and otherwise says "reads every flag,
-//! defines none", which is always true in the sense above.
+//! defines none", which is always true in the sense above; the lifter
+//! gives a call the flags its signature or the convention reads and
+//! writes (the call's own reads and results).
+//!
+//! # Across blocks
+//!
+//! [`live_out`] is the step's flag liveness (the classic backward
+//! liveness on seven bits per block, to its fixpoint) computed on the
+//! machine blocks from the reports instead of on the lifted function: a
+//! block may read the flags its instructions' reports read before they
+//! are defined, and its terminator's (a `jcc`'s condition, what an opaque
+//! jump reads: [`term_reads`]); every flag is live out of an exit (`ret`,
+//! a tail call, no return) and out of a block with a successor outside
+//! the function (the lifter's exit block there). With reads a superset
+//! and definitions a subset of the lifted form's, and the same edges,
+//! every flag live out of a block for the step is live out of it here.
 //!
 //! # Dead after
 //!
-//! [`dead_after`] walks a block's instructions backwards with the dead
-//! flags of the step of `drop_dead_flags`, starting from **none** at the
-//! block's end (its terminator, the flags live out of it and a `ret`'s
-//! results are not looked at): a flag becomes dead above an instruction
-//! that defines it and reads no flag, and live above one that may read
-//! it. Every flag found dead after an instruction is dead there for the
-//! step too (which starts from more dead flags and drops instructions
-//! whose reads then do not count): the step's dead set only grows with
-//! its starting set, and a definition with no read of any flag makes the
-//! flag dead above it whether the step keeps it (a kept definition) or
-//! drops it (dropped only when dead already).
+//! [`dead_after`] walks a block's body backwards with the dead flags of
+//! the step of `drop_dead_flags`, starting from the flags not live out
+//! of the block less those its terminator reads: a flag becomes dead
+//! above an instruction that defines it and reads no flag, and live above
+//! one that may read it. Every flag found dead after an instruction is
+//! dead there for the step too (which starts from at least as many dead
+//! flags and drops instructions whose reads then do not count): the
+//! step's dead set only grows with its starting set, and a definition
+//! with no read of any flag makes the flag dead above it whether the
+//! step keeps it (a kept definition) or drops it (dropped only when dead
+//! already).
 //!
-//! Leaving a definition out keeps the step's own analysis unchanged: a
-//! left-out definition is followed by another of its flag in the block,
-//! so the flags each block defines are the same, and it belongs to an
-//! instruction that reads no flag, so the flags each block reads before
-//! defining them are the same; the step then finds the same flags live
-//! out of each block and drops exactly what it dropped before, less what
-//! was never emitted.
+//! Leaving a definition out keeps the step's own analysis unchanged. It
+//! belongs to an instruction that reads no flag, so the flags each block
+//! reads before defining them are the same. Its flag `F` is dead after
+//! it: either a later instruction of the block defines `F`, so the
+//! flags the block defines are the same, or `F` is not live out of the
+//! block for the step, so the block's live-in `reads ∪ (out \ defs)` is
+//! the same without it. The step then finds the same flags live out of
+//! each block and drops exactly what it dropped before, less what was
+//! never emitted.
 
-use crate::cfg::Insn;
+use crate::cfg::{End, FuncCfg, Insn, Target};
 use crate::regs::{Flow, Loc, LocSet};
 use iced_x86::{ConditionCode, Mnemonic};
+use rustc_hash::FxHashMap;
 
 /// The flags the lifted form of one instruction reads (a superset) and
 /// defines (a subset); see the module doc.
@@ -137,19 +155,99 @@ fn condition_flags(cc: ConditionCode) -> LocSet {
     }
 }
 
-/// For each of `insts` (a block's instructions before its terminator, in
-/// order), the flags whose definitions by it may be left out: those it
-/// defines that are dead after it (the module's "Dead after"), empty
-/// when it reads a flag. Written into `out`.
-pub(crate) fn dead_after<'a>(
-    insts: impl DoubleEndedIterator<Item = &'a Insn> + ExactSizeIterator,
+/// The flags the terminator `insn` of a block reads: its condition
+/// (`jcc`) and what its opaque operation would read.
+pub(crate) fn term_reads(insn: &Insn) -> LocSet {
+    condition_flags(insn.ins.condition_code()).union(insn.access.reads.intersection(LocSet::FLAGS))
+}
+
+/// Per block of `cfg` (by position), the flags that may be live out of
+/// it, from the report of each instruction (`reports`, by index into
+/// `cfg.insts`): every flag out of an exit (`ret`, a tail call, no
+/// return) or of a block with a successor outside the function, else
+/// the union of what its successors may read before defining, to the
+/// fixpoint (the module's "Across blocks").
+pub(crate) fn live_out(cfg: &FuncCfg, reports: &[FlagReport]) -> Vec<LocSet> {
+    let at: FxHashMap<u64, usize> = cfg
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (b.start, k))
+        .collect();
+    let n = cfg.blocks.len();
+    // Per block, the flags it may read before defining them, and those it
+    // defines for sure.
+    let (mut reads, mut defs) = (vec![LocSet::EMPTY; n], vec![LocSet::EMPTY; n]);
+    for (k, blk) in cfg.blocks.iter().enumerate() {
+        let (mut r, mut d) = (LocSet::EMPTY, LocSet::EMPTY);
+        for &i in &blk.insts {
+            let insn = &cfg.insts[i as usize];
+            let rep = match insn.access.flow.is_terminator() {
+                true => FlagReport {
+                    reads: term_reads(insn),
+                    defs: LocSet::EMPTY,
+                },
+                false => reports[i as usize],
+            };
+            r = r.union(rep.reads.difference(d));
+            d = d.union(rep.defs);
+        }
+        (reads[k], defs[k]) = (r, d);
+    }
+    let mut out = vec![LocSet::EMPTY; n];
+    let mut live_in = vec![LocSet::EMPTY; n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for k in (0..n).rev() {
+            let mut o = LocSet::EMPTY;
+            let mut succ = |t: Target| match t {
+                Target::Inside(a) => match at.get(&a) {
+                    Some(&s) => o = o.union(live_in[s]),
+                    None => o = LocSet::FLAGS,
+                },
+                Target::Outside(_) => o = LocSet::FLAGS,
+            };
+            match &cfg.blocks[k].end {
+                End::Jump(a) => succ(Target::Inside(*a)),
+                End::Branch(t, f) => {
+                    succ(*t);
+                    succ(*f);
+                }
+                End::Switch(ts, d) => {
+                    ts.iter().for_each(|&t| succ(t));
+                    succ(*d);
+                }
+                End::Invoke { next, pad } => {
+                    next.iter().for_each(|&a| succ(Target::Inside(a)));
+                    succ(*pad);
+                }
+                End::Ret | End::TailCall(_) | End::NoReturn => o = LocSet::FLAGS,
+            }
+            let i = reads[k].union(o.difference(defs[k]));
+            if (o, i) != (out[k], live_in[k]) {
+                (out[k], live_in[k]) = (o, i);
+                changed = true;
+            }
+        }
+    }
+    out
+}
+
+/// For each instruction of a block's body (its instructions before the
+/// terminator, in order, by their `reports`), the flags whose
+/// definitions by it may be left out: those it defines that are dead
+/// after it (the module's "Dead after"), empty when it reads a flag;
+/// `end` the flags dead at the body's end. Written into `out`.
+pub(crate) fn dead_after(
+    reports: impl DoubleEndedIterator<Item = FlagReport> + ExactSizeIterator,
+    end: LocSet,
     out: &mut Vec<LocSet>,
 ) {
     out.clear();
-    out.resize(insts.len(), LocSet::EMPTY);
-    let mut dead = LocSet::EMPTY;
-    for (k, insn) in insts.enumerate().rev() {
-        let r = flag_report(insn);
+    out.resize(reports.len(), LocSet::EMPTY);
+    let mut dead = end;
+    for (k, r) in reports.enumerate().rev() {
         if r.reads.is_empty() {
             out[k] = dead.intersection(r.defs);
         }
@@ -345,6 +443,58 @@ mod tests {
         assert!(checked > 10_000, "{checked}");
     }
 
+    /// Across blocks, a loop `A -> B -> C -> A` with `A -> C`:
+    ///
+    /// ```text
+    /// A: cmp eax, ebx; jne C     B: add eax, 1      C: sete al; xor eax, eax
+    /// ```
+    ///
+    /// `C` reads `ZF` first, so `ZF` is live out of `A` and `B`; nothing
+    /// is live out of `C` (`A` defines every status flag before reading).
+    #[test]
+    fn live_out_of_a_loop() {
+        let mut factory = InstructionInfoFactory::new();
+        let code: &[(u64, &[u8])] = &[
+            (0x1000, &[0x39, 0xd8]),       // cmp eax, ebx
+            (0x1002, &[0x75, 0x03]),       // jne 0x1007
+            (0x1004, &[0x83, 0xc0, 0x01]), // add eax, 1
+            (0x1007, &[0x0f, 0x94, 0xc0]), // sete al
+            (0x100a, &[0x31, 0xc0]),       // xor eax, eax
+        ];
+        let insts: Vec<Insn> = code
+            .iter()
+            .map(|&(ip, b)| {
+                let ins = Decoder::with_ip(64, b, ip, DecoderOptions::NONE).decode();
+                let access = crate::regs::access(&ins, &mut factory);
+                Insn { ins, access }
+            })
+            .collect();
+        let block = |start, insts: &[u32], end| crate::cfg::BlockInfo {
+            start,
+            insts: insts.to_vec(),
+            end,
+        };
+        let cfg = FuncCfg {
+            blocks: vec![
+                block(
+                    0x1000,
+                    &[0, 1],
+                    End::Branch(Target::Inside(0x1007), Target::Inside(0x1004)),
+                ),
+                block(0x1004, &[2], End::Jump(0x1007)),
+                block(0x1007, &[3, 4], End::Jump(0x1000)),
+            ],
+            insts,
+            jump_tables: 0,
+            invokes: 0,
+            entry_is_target: true,
+            unresolved: Vec::new(),
+        };
+        let reports: Vec<FlagReport> = cfg.insts.iter().map(flag_report).collect();
+        let zf = LocSet::of(&[Loc::ZF]);
+        assert_eq!(live_out(&cfg, &reports), vec![zf, zf, LocSet::EMPTY]);
+    }
+
     /// The dead flags of a block: `add` then `cmp` then `sete` then
     /// `inc`: the `add`'s flags are all overwritten by the `cmp`'s; the
     /// `cmp`'s `ZF` is read by `sete`, the others are dead only if the
@@ -367,7 +517,7 @@ mod tests {
             })
             .collect();
         let mut out = Vec::new();
-        dead_after(insts.iter(), &mut out);
+        dead_after(insts.iter().map(flag_report), LocSet::EMPTY, &mut out);
         let l = LocSet::of;
         assert_eq!(out[0], STATUS);
         assert_eq!(out[1], l(&[Loc::PF, Loc::AF, Loc::SF, Loc::OF]));

@@ -94,7 +94,7 @@ mod operand;
 
 pub(crate) use dead_flags::{drop_dead_flags, FlagDefs};
 pub(crate) use emitter::{Cache, Emitter};
-pub(crate) use flag_report::dead_after;
+pub(crate) use flag_report::{dead_after, flag_report, live_out, term_reads, FlagReport};
 pub(crate) use moves::{push_return_address, release, restore_rsp};
 
 use crate::regs::{LocKind, LocMap};
