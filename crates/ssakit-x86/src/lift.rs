@@ -317,6 +317,9 @@ struct Lifter<'a, 'd> {
     /// With [`Options::semantics`], the semantics' operators and
     /// temporaries.
     sem: Option<sem::Cache>,
+    /// The flags whose definitions the instruction being emitted leaves
+    /// out ([`sem::dead_after`]); empty outside a block's body.
+    leave_out: LocSet,
     /// What calls and returns read and write.
     calls: &'a CallModel<'a>,
     /// What every return reads, in order.
@@ -466,6 +469,31 @@ impl Lifter<'_, '_> {
         }
     }
 
+    /// The flags `insn` reads and defines as [`emit_insn`](Self::emit_insn)
+    /// lifts it ([`sem::flag_report`], with a call's from its
+    /// signature or the convention).
+    fn flag_report(&self, insn: &Insn) -> sem::FlagReport {
+        let ins = &insn.ins;
+        let site = Some(ins.ip());
+        let (reads, writes) = match insn.access.flow {
+            Flow::Call => self.calls.call(Some(ins.near_branch_target()), site),
+            Flow::IndirectCall => {
+                let (reads, writes) = self.calls.call(None, site);
+                let more = insn.access.reads.union(self.calls.unknown_reads(site));
+                let reads = LocSet::of(&reads).union(more);
+                return sem::FlagReport {
+                    reads: reads.intersection(LocSet::FLAGS),
+                    defs: writes.intersection(LocSet::FLAGS),
+                };
+            }
+            _ => return sem::flag_report(insn),
+        };
+        sem::FlagReport {
+            reads: LocSet::of(&reads).intersection(LocSet::FLAGS),
+            defs: writes.intersection(LocSet::FLAGS),
+        }
+    }
+
     fn note(&mut self, i: Inst) {
         if self.origin.is_some() {
             self.origins.insts[i] = self.origin;
@@ -482,7 +510,7 @@ impl Lifter<'_, '_> {
             return false;
         };
         let before = self.b.func().block_insts(self.cur).len();
-        let mut e = sem::Emitter::new(&mut self.b, &self.vars, cache);
+        let mut e = sem::Emitter::new(&mut self.b, &self.vars, cache).leave_out(self.leave_out);
         if !what(&mut e) {
             return false;
         }
@@ -823,6 +851,7 @@ pub(crate) fn lift_with_calls(
         results: Vec::new(),
         origin: None,
         sem: opts.semantics.then(sem::Cache::default),
+        leave_out: LocSet::EMPTY,
         origins: Origins {
             insts: SecondaryMap::with_capacity(6 * cfg.insts.len(), None),
             ..Origins::none()
@@ -842,7 +871,20 @@ pub(crate) fn lift_with_calls(
         let first = l.blocks[&cfg.blocks[0].start];
         l.b.jump(first);
     }
-    for blk in &cfg.blocks {
+    // With the semantics, each instruction's flag report, the flags that
+    // may be live out of each block, and per instruction of a block's
+    // body the flags it may leave out.
+    let (reports, flags_out) = match opts.semantics {
+        true => {
+            let reports: Vec<sem::FlagReport> =
+                cfg.insts.iter().map(|i| l.flag_report(i)).collect();
+            let out = sem::live_out(cfg, &reports);
+            (reports, out)
+        }
+        false => (Vec::new(), Vec::new()),
+    };
+    let mut dead = Vec::new();
+    for (k, blk) in cfg.blocks.iter().enumerate() {
         l.cur = l.blocks[&blk.start];
         l.b.switch_to(l.cur);
         let (body, last) = match blk.insts.split_last() {
@@ -851,10 +893,23 @@ pub(crate) fn lift_with_calls(
             }
             _ => (&blk.insts[..], None),
         };
-        for &i in body {
-            l.origin = origin(&cfg.insts[i as usize]);
-            l.emit_insn(&cfg.insts[i as usize]);
+        if opts.semantics {
+            let end = LocSet::FLAGS
+                .difference(flags_out[k])
+                .difference(last.map_or(LocSet::EMPTY, sem::term_reads));
+            let reports = body.iter().map(|&i| reports[i as usize]);
+            sem::dead_after(reports, end, &mut dead);
         }
+        for (j, &i) in body.iter().enumerate() {
+            let insn = &cfg.insts[i as usize];
+            l.origin = origin(insn);
+            l.leave_out = match insn.access.flow {
+                Flow::Next => dead.get(j).copied().unwrap_or(LocSet::EMPTY),
+                _ => LocSet::EMPTY,
+            };
+            l.emit_insn(insn);
+        }
+        l.leave_out = LocSet::EMPTY;
         l.origin = last.and_then(origin);
         if l.origin.is_some() {
             l.origins.terms[l.cur] = l.origin;
@@ -866,7 +921,11 @@ pub(crate) fn lift_with_calls(
         Some(cache) => {
             let flag_vars: Vec<Var> = LocSet::FLAGS.iter().map(|f| l.vars[f]).collect();
             let temps: Vec<Var> = cache.temps().collect();
-            sem::drop_dead_flags(&mut func, &flag_vars, &temps)
+            let mut counts = sem::drop_dead_flags(&mut func, &flag_vars, &temps);
+            // What was left out unemitted, the step would have dropped.
+            counts.meaning += cache.left_out;
+            counts.dropped += cache.left_out;
+            counts
         }
         None => sem::FlagDefs::default(),
     };

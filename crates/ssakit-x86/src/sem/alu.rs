@@ -12,6 +12,17 @@ pub(super) fn same_register(a: &Place, b: &Place) -> bool {
         if x == y && wx == wy && hx == hy)
 }
 
+/// Whether [`arith`] or [`logic`] covers `ins` (both operands placed, the
+/// destination sized): when it does not, they emit nothing.
+pub(super) fn covered_binary(ins: &Instruction) -> bool {
+    places::<2>(ins).is_some_and(|[d, _]| width(&d).is_some())
+}
+
+/// Whether [`inc_dec`] or [`neg`] covers `ins`.
+pub(super) fn covered_unary(ins: &Instruction) -> bool {
+    places::<1>(ins).is_some_and(|[d]| width(&d).is_some())
+}
+
 /// `add`, `sub`, `cmp`.
 pub(super) fn arith(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Option<bool> {
     let [d, s] = places::<2>(ins)?;

@@ -8,7 +8,12 @@
 //! flag-setting instruction of the block usually overwrites unread.
 //! Emitting them only for the passes to remove them costs most of the
 //! pipeline's time, so the lifter drops them at once, block by block,
-//! before SSA construction.
+//! before SSA construction. Most are not even emitted: the lifter tells
+//! the emitter which flags an instruction need not define, those a later
+//! instruction of its block overwrites unread
+//! ([`flag_report`](super::flag_report)), and the step removes the rest
+//! (those dead only across blocks, or behind an instruction the report
+//! does not know), finding the same liveness as if all were emitted.
 //!
 //! # The step
 //!
@@ -51,7 +56,8 @@
 //! before it.
 //!
 //! The flag definitions the instructions' meaning has are counted
-//! before the step (`x86 stats --semantics --passes` reports them beside
+//! before the step, and the lifter adds those the emitter left out to
+//! both counts (`x86 stats --semantics --passes` reports them beside
 //! what was emitted and what the passes keep, docs/x86.md).
 
 use ssakit::ir::{Effects, Function, Inst, InstData, Terminator, Var};

@@ -1,9 +1,29 @@
 //! The emitter: reads and writes of operands at their widths, the
 //! flags as operations of operands and results, the conditions; what
 //! every family of [the table](super) is written with.
+//!
+//! # Flags left out
+//!
+//! The lifter may say, before an instruction is emitted, which flags are
+//! *dead* after it ([`Emitter::leave_out`]): overwritten later in the
+//! block before any read, or not live out of the block (as
+//! [`flag_report`](super::flag_report) finds them), so that [`drop_dead_flags`](super::drop_dead_flags)
+//! would remove their definitions and the arithmetic only those read. The
+//! emitter then leaves them out at once: a definition of a dead flag
+//! ([`Emitter::set`], [`Emitter::set_op`]) and the operations computing a
+//! value only it reads (the chains of `OF`, `AF`, `SF` and `PF` in
+//! [`Emitter::arith_flags`] and [`Emitter::result_flags`]) are not
+//! emitted, but still take their temporaries and declare their operators
+//! as if they were (*ghost* emission), so that every variable, name and
+//! operator is created in the same order as when everything is emitted
+//! and the step drops it afterwards. Only instructions that read no flag
+//! are given dead flags (a flag the instruction itself reads after
+//! defining it, as `cmpxchg` reads `ZF`, is never left out); the test
+//! `leaving_out_is_dropping` checks, instruction by instruction and dead
+//! set by dead set, that what is left out is what the step drops.
 
 use super::operand::{MemRef, Opnd, Place, Seg, W};
-use crate::regs::{Loc, LocMap};
+use crate::regs::{Loc, LocMap, LocSet};
 use iced_x86::ConditionCode;
 use ssakit::ir::{FunctionBuilder, InstData, Opcode, Operand, Operator, Type, Var};
 
@@ -18,6 +38,9 @@ pub(crate) struct Cache {
     d: Vec<Var>,
     /// The parameters `fs_base` and `gs_base`, declared on first use.
     seg_bases: [Option<Var>; 2],
+    /// Flag definitions left out so far (not emitted because their flag
+    /// was dead; the step would have dropped each).
+    pub(crate) left_out: usize,
 }
 
 impl Cache {
@@ -43,6 +66,12 @@ pub(crate) struct Emitter<'a> {
     pub(crate) cache: &'a mut Cache,
     nq: usize,
     nd: usize,
+    /// The flags dead after this instruction, whose definitions are left
+    /// out (empty unless [`Emitter::leave_out`] said otherwise).
+    dead: LocSet,
+    /// Whether operations are being ghost-emitted: temporaries taken and
+    /// operators declared, nothing added to the block.
+    ghost: bool,
 }
 
 impl<'a> Emitter<'a> {
@@ -57,7 +86,30 @@ impl<'a> Emitter<'a> {
             cache,
             nq: 0,
             nd: 0,
+            dead: LocSet::EMPTY,
+            ghost: false,
         }
+    }
+
+    /// Leaves out the definitions of the flags in `dead` (flags only; the
+    /// caller guarantees that the instruction reads no flag and that each
+    /// is redefined before any read after it: the module's "Flags left
+    /// out").
+    pub(crate) fn leave_out(mut self, dead: LocSet) -> Self {
+        self.dead = dead.intersection(LocSet::FLAGS);
+        self
+    }
+
+    /// Runs `f`, which computes a value only the definition of `flag`
+    /// reads, as ghost emission when `flag` is dead.
+    fn for_flag<R>(&mut self, flag: Loc, f: impl FnOnce(&mut Self) -> R) -> R {
+        if !self.dead.contains(flag) {
+            return f(self);
+        }
+        let ghost = std::mem::replace(&mut self.ghost, true);
+        let r = f(self);
+        self.ghost = ghost;
+        r
     }
 
     pub(super) fn var(&self, l: Loc) -> Operand {
@@ -111,6 +163,9 @@ impl<'a> Emitter<'a> {
         args: &[Operand],
     ) {
         let op = self.operator(code);
+        if self.ghost {
+            return;
+        }
         let f = self.b.func_mut();
         let imms = f.list(imms);
         let args = f.list(args);
@@ -140,18 +195,35 @@ impl<'a> Emitter<'a> {
     }
 
     pub(super) fn copy(&mut self, dst: Var, src: Operand) {
-        self.b.copy(dst, src);
+        if !self.ghost {
+            self.b.copy(dst, src);
+        }
     }
 
+    /// Defines `flag` as `v` (left out when `flag` is dead).
     pub(super) fn set(&mut self, flag: Loc, v: Operand) {
         let dst = self.vars[flag];
-        self.copy(dst, v);
+        self.for_flag(flag, |e| {
+            e.note_left_out();
+            e.copy(dst, v)
+        });
     }
 
-    /// Defines `flag` as `code(args)` directly.
+    /// Defines `flag` as `code(args)` directly (left out when `flag` is
+    /// dead).
     pub(super) fn set_op(&mut self, flag: Loc, code: Opcode, args: &[Operand]) {
         let dst = self.vars[flag];
-        self.emit_into(Some(dst), code, &[], args);
+        self.for_flag(flag, |e| {
+            e.note_left_out();
+            e.emit_into(Some(dst), code, &[], args)
+        });
+    }
+
+    /// Counts a flag definition being ghost-emitted.
+    fn note_left_out(&mut self) {
+        if self.ghost {
+            self.cache.left_out += 1;
+        }
     }
 
     // ---- addresses, reads and writes -------------------------------------
@@ -349,14 +421,14 @@ impl<'a> Emitter<'a> {
 
     /// `SF`, `ZF` and `PF` of result `r`.
     pub(super) fn result_flags(&mut self, r: Operand, w: W) {
-        let s = self.msb(r, w);
+        let s = self.for_flag(Loc::SF, |e| e.msb(r, w));
         self.set(Loc::SF, s);
         if w.is64() {
             self.set_op(Loc::ZF, Opcode::I64Eqz, &[r]);
         } else {
             self.set_op(Loc::ZF, Opcode::I32Eqz, &[r]);
         }
-        let odd = self.low_byte_odd(r, w);
+        let odd = self.for_flag(Loc::PF, |e| e.low_byte_odd(r, w));
         self.set_op(Loc::PF, Opcode::I32Eqz, &[odd]);
     }
 
@@ -391,9 +463,11 @@ impl<'a> Emitter<'a> {
 
     /// `AF`: bit 4 of `a ^ b ^ r`.
     pub(super) fn aux_flag(&mut self, a: Operand, b: Operand, r: Operand, w: W) {
-        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, b]);
-        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[x, r]);
-        let af = self.bit(x, 4, w);
+        let af = self.for_flag(Loc::AF, |e| {
+            let x = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, b]);
+            let x = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[x, r]);
+            e.bit(x, 4, w)
+        });
         self.set(Loc::AF, af);
     }
 
@@ -431,10 +505,12 @@ impl<'a> Emitter<'a> {
             };
             self.set_op(Loc::CF, op, &lt);
         }
-        let x = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &over[0]);
-        let y = self.opw(w, Opcode::I64Xor, Opcode::I32Xor, &over[1]);
-        let both = self.opw(w, Opcode::I64And, Opcode::I32And, &[x, y]);
-        let of = self.msb(both, w);
+        let of = self.for_flag(Loc::OF, |e| {
+            let x = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &over[0]);
+            let y = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &over[1]);
+            let both = e.opw(w, Opcode::I64And, Opcode::I32And, &[x, y]);
+            e.msb(both, w)
+        });
         self.set(Loc::OF, of);
         self.aux_flag(a, b, r, w);
         self.result_flags(r, w);

@@ -18,7 +18,9 @@
 //! and counts, `bswap`, `movbe`, BMI (`bits.rs`); `shld`/`shrd` (`double.rs`); the multiplications (`mul.rs`)
 //! and divisions (`div.rs`). A flag definition its block overwrites
 //! unread is then left out of the lifted function, with the arithmetic
-//! only it read (`dead_flags.rs`, run by the lifter). They
+//! only it read (`dead_flags.rs`, run by the lifter); most are not even
+//! emitted, the lifter telling the emitter which flags each instruction
+//! need not define (`flag_report.rs`). They
 //! are written with the emitter (`emitter.rs`: operands at a width, the
 //! flags, the conditions) over the operands of `operand.rs`. The oracle
 //! is `tests/sem_unicorn.rs`: each covered instruction against Unicorn
@@ -85,12 +87,14 @@ mod dead_flags;
 mod div;
 mod double;
 mod emitter;
+mod flag_report;
 mod moves;
 mod mul;
 mod operand;
 
 pub(crate) use dead_flags::{drop_dead_flags, FlagDefs};
 pub(crate) use emitter::{Cache, Emitter};
+pub(crate) use flag_report::{dead_after, flag_report, live_out, term_reads, FlagReport};
 pub(crate) use moves::{push_return_address, release, restore_rsp};
 
 use crate::regs::{LocKind, LocMap};
