@@ -41,9 +41,9 @@
 //!
 //! For pruned SSA, when DF is small (at most the definition blocks per
 //! word of 64 variables; never a ladder's), the worklist comes back in a
-//! word-parallel form ([`IdfWords`]): 64 variables per block in one word,
-//! each block taken once with all the bits that reached it, the liveness
-//! words of the same 64 variables as the filter. On dense definitions
+//! word-parallel form (`IdfWords`, `analysis/idf_words.rs`): 64 variables
+//! per block in one word, each block taken once with all the bits that
+//! reached it, the liveness words of the same 64 variables as the filter. On dense definitions
 //! (most variables assigned in most blocks) that replaces one walk of most
 //! of the function per variable by one pass over DF per 64 of them. Both
 //! place the same phis (the property tests compare every method).
