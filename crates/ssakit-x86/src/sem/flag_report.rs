@@ -257,9 +257,8 @@ pub(crate) fn dead_after(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{drop_dead_flags, Cache, Emitter};
+    use super::super::{drop_dead_flags, Alone};
     use super::*;
-    use crate::regs::{LocKind, LocMap};
     use iced_x86::{Decoder, DecoderOptions, Instruction, InstructionInfoFactory};
 
     trait Extend {
@@ -272,7 +271,7 @@ mod tests {
             }
         }
     }
-    use ssakit::ir::{Function, FunctionBuilder, Operand, Type, Var};
+    use ssakit::ir::{Function, Operand, Var};
 
     /// `ins` emitted alone (with `dead` left out), then `F = 0` for each
     /// flag `F` of `redefine`, then a return of the 23 locations; with
@@ -283,36 +282,17 @@ mod tests {
         dead: LocSet,
         redefine: LocSet,
     ) -> Option<(Function, Vec<Var>, Vec<Var>, usize)> {
-        let mut b = FunctionBuilder::new("insn");
-        let vars = LocMap::from_fn(|l| match l.kind() {
-            LocKind::Gpr => b.typed_param(l.name(), Type::I64),
-            LocKind::Flag => b.typed_param(l.name(), Type::I32),
-            LocKind::Vector => b.typed_var(l.name(), Type::V128),
-        });
-        let fs = b.typed_param("fs_base", Type::I64);
-        let gs = b.typed_param("gs_base", Type::I64);
-        let mut types = vec![Type::I64; 16];
-        types.extend([Type::I32; 7]);
-        b.returns(&types);
-        let entry = b.block("entry");
-        b.switch_to(entry);
-        let mut cache = Cache::with_segment_bases(fs, gs);
-        let mut e = Emitter::new(&mut b, &vars, &mut cache).leave_out(dead);
-        if !super::super::emit(&mut e, ins) {
+        let mut one = Alone::new();
+        if !one.emit(ins, dead) {
             return None;
         }
         for l in redefine.iter() {
-            b.copy(vars[l], Operand::Const(0));
+            one.b.copy(one.vars[l], Operand::Const(0));
         }
-        let rets: Vec<Operand> = LocSet::GPRS
-            .union(LocSet::FLAGS)
-            .iter()
-            .map(|l| Operand::Var(vars[l]))
-            .collect();
-        b.ret_values(&rets);
-        let flags = LocSet::FLAGS.iter().map(|l| vars[l]).collect();
+        let flags = LocSet::FLAGS.iter().map(|l| one.vars[l]).collect();
+        let (f, cache) = one.finish();
         let temps = cache.temps().collect();
-        Some((b.finish(), flags, temps, cache.left_out))
+        Some((f, flags, temps, cache.left_out))
     }
 
     /// The flags the operations of `f`'s entry block read and define.

@@ -212,31 +212,58 @@ pub(crate) fn emit(e: &mut Emitter<'_>, ins: &Instruction) -> bool {
 /// assert_eq!(out.extra_rets[15], Value::Int(1)); // cf
 /// ```
 pub fn lift_instruction(ins: &Instruction) -> Option<ssakit::ir::Function> {
-    let mut b = FunctionBuilder::new("insn");
-    let vars = LocMap::from_fn(|l| match l.kind() {
-        LocKind::Gpr => b.typed_param(l.name(), Type::I64),
-        LocKind::Flag => b.typed_param(l.name(), Type::I32),
-        LocKind::Vector => b.typed_var(l.name(), Type::V128),
-    });
-    let fs = b.typed_param("fs_base", Type::I64);
-    let gs = b.typed_param("gs_base", Type::I64);
-    let mut types = vec![Type::I64; 16];
-    types.extend([Type::I32; 7]);
-    b.returns(&types);
-    let entry = b.block("entry");
-    b.switch_to(entry);
-    let mut cache = Cache::with_segment_bases(fs, gs);
-    let mut e = Emitter::new(&mut b, &vars, &mut cache);
-    if !emit(&mut e, ins) {
-        return None;
+    let mut one = Alone::new();
+    one.emit(ins, crate::regs::LocSet::EMPTY)
+        .then(|| one.finish().0)
+}
+
+/// The function [`lift_instruction`] builds around one instruction, in
+/// steps, so that a test can leave flags out and add its own code before
+/// the return (`flag_report`'s tests).
+pub(crate) struct Alone {
+    pub(crate) b: FunctionBuilder,
+    /// The 23 locations and the vectors, as variables.
+    pub(crate) vars: LocMap<Var>,
+    pub(crate) cache: Cache,
+}
+
+impl Alone {
+    /// The parameters, the result types and the entry block.
+    pub(crate) fn new() -> Alone {
+        let mut b = FunctionBuilder::new("insn");
+        let vars = LocMap::from_fn(|l| match l.kind() {
+            LocKind::Gpr => b.typed_param(l.name(), Type::I64),
+            LocKind::Flag => b.typed_param(l.name(), Type::I32),
+            LocKind::Vector => b.typed_var(l.name(), Type::V128),
+        });
+        let fs = b.typed_param("fs_base", Type::I64);
+        let gs = b.typed_param("gs_base", Type::I64);
+        let mut types = vec![Type::I64; 16];
+        types.extend([Type::I32; 7]);
+        b.returns(&types);
+        let entry = b.block("entry");
+        b.switch_to(entry);
+        let cache = Cache::with_segment_bases(fs, gs);
+        Alone { b, vars, cache }
     }
-    let rets: Vec<Operand> = crate::regs::LocSet::GPRS
-        .union(crate::regs::LocSet::FLAGS)
-        .iter()
-        .map(|l| Operand::Var(vars[l]))
-        .collect();
-    b.ret_values(&rets);
-    Some(b.finish())
+
+    /// Emits `ins`, leaving out the flag definitions of `dead`; false when
+    /// the table does not cover it.
+    pub(crate) fn emit(&mut self, ins: &Instruction, dead: crate::regs::LocSet) -> bool {
+        let mut e = Emitter::new(&mut self.b, &self.vars, &mut self.cache).leave_out(dead);
+        emit(&mut e, ins)
+    }
+
+    /// Returns the 23 locations; the function and the emitter's cache.
+    pub(crate) fn finish(mut self) -> (ssakit::ir::Function, Cache) {
+        let rets: Vec<Operand> = crate::regs::LocSet::GPRS
+            .union(crate::regs::LocSet::FLAGS)
+            .iter()
+            .map(|l| Operand::Var(self.vars[l]))
+            .collect();
+        self.b.ret_values(&rets);
+        (self.b.finish(), self.cache)
+    }
 }
 
 #[cfg(test)]
