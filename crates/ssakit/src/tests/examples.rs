@@ -87,17 +87,7 @@ fn analysis_brute_idoms() {
     use ssakit::analysis::CsrGraph;
     use ssakit::ir::Block;
     let b = Block::new;
-    // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-    let edges = [
-        (0, 1),
-        (1, 2),
-        (1, 3),
-        (2, 4),
-        (3, 4),
-        (3, 5),
-        (4, 5),
-        (4, 1),
-    ];
+    let edges = ssakit::analysis::graph::CHAPTER_EDGES;
     let g = CsrGraph::from_edges(6, b(0), &edges);
     let a = Some(b(1));
     assert_eq!(idoms(&g), [None, Some(b(0)), a, a, a, a]);
@@ -110,17 +100,7 @@ fn analysis_brute_dominance_frontiers() {
     use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
     use ssakit::ir::Block;
     let b = Block::new;
-    // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-    let edges = [
-        (0, 1),
-        (1, 2),
-        (1, 3),
-        (2, 4),
-        (3, 4),
-        (3, 5),
-        (4, 5),
-        (4, 1),
-    ];
+    let edges = ssakit::analysis::graph::CHAPTER_EDGES;
     let g = CsrGraph::from_edges(6, b(0), &edges);
     let slow = dominance_frontiers(&g);
     assert_eq!(slow[3], [b(4), b(5)]); // DF(C) = {D, E}
@@ -135,17 +115,7 @@ fn analysis_brute_iterated_frontier() {
     use ssakit::analysis::CsrGraph;
     use ssakit::ir::Block;
     let b = Block::new;
-    // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-    let edges = [
-        (0, 1),
-        (1, 2),
-        (1, 3),
-        (2, 4),
-        (3, 4),
-        (3, 5),
-        (4, 5),
-        (4, 1),
-    ];
+    let edges = ssakit::analysis::graph::CHAPTER_EDGES;
     let g = CsrGraph::from_edges(6, b(0), &edges);
     let df = dominance_frontiers(&g);
     // DF⁺({B}): DF(B) = {D}, DF(D) = {A, E}, DF(A) = {A}.
@@ -333,17 +303,7 @@ fn analysis_frontier_total_size() {
     use ssakit::analysis::{CsrGraph, DomTree, DominanceFrontiers};
     use ssakit::ir::Block;
     let b = Block::new;
-    // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-    let edges = [
-        (0, 1),
-        (1, 2),
-        (1, 3),
-        (2, 4),
-        (3, 4),
-        (3, 5),
-        (4, 5),
-        (4, 1),
-    ];
+    let edges = ssakit::analysis::graph::CHAPTER_EDGES;
     let g = CsrGraph::from_edges(6, b(0), &edges);
     let df = DominanceFrontiers::new(&g, &DomTree::new(&g));
     // DF(A) = {A}, DF(B) = {D}, DF(C) = {D, E}, DF(D) = {A, E}.
@@ -378,17 +338,7 @@ fn analysis_idf_is_empty() {
     use ssakit::analysis::{CsrGraph, DomTree, IdfCalculator};
     use ssakit::ir::Block;
     let b = Block::new;
-    // The chapter's CFG: r = 0, A = 1, B = 2, C = 3, D = 4, E = 5.
-    let edges = [
-        (0, 1),
-        (1, 2),
-        (1, 3),
-        (2, 4),
-        (3, 4),
-        (3, 5),
-        (4, 5),
-        (4, 1),
-    ];
+    let edges = ssakit::analysis::graph::CHAPTER_EDGES;
     let g = CsrGraph::from_edges(6, b(0), &edges);
     let tree = DomTree::new(&g);
     let idf = IdfCalculator::new(&g, &tree);
