@@ -57,14 +57,14 @@
 //! ([`crate::lost::FragmentCover`]).
 
 use crate::binary::{Binary, FuncInfo};
-use crate::insn::is_imm;
+use crate::insn::{is_imm, ByAddr};
 pub use crate::insn::{End, Insn, JumpKind, Target};
 use crate::jumps::{self, Table, MAX_TABLE, OPEN_TABLE};
-use crate::regs::{access, Flow, Loc, LocMap, LocSet};
+use crate::regs::{access, Flow, Loc, LocSet};
 use iced_x86::{
     Decoder, DecoderOptions, Instruction, InstructionInfoFactory, Mnemonic, OpKind, Register,
 };
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 /// A recovered block.
 ///
@@ -185,12 +185,43 @@ struct Ctx {
     /// ([`type_bound`]), kept apart from `bound` so that neither hides
     /// the other.
     typed: Option<Bound>,
-    lea: LocMap<Option<u64>>,
+    lea: LeaValues,
     /// Registers known to hold one value (copies by `mov r, r`).
     same: LocSet,
     /// `(register holding entry or entry + T, T, the index's bound,
     /// added)`.
     rel: Option<(Loc, u64, Bound, bool)>,
+}
+
+/// The `rip`-relative addresses `lea` loaded into the general registers
+/// (only a general register is read as a table's base): `addr[r]` is
+/// register `r`'s when `known` holds `r`. Small, since the walk copies
+/// its context along every edge.
+#[derive(Clone, Copy, Debug, Default)]
+struct LeaValues {
+    known: LocSet,
+    addr: [u64; 16],
+}
+
+impl LeaValues {
+    /// The address general register `r` holds, if known.
+    fn get(&self, r: Loc) -> Option<u64> {
+        self.known.contains(r).then(|| self.addr[r.index()])
+    }
+
+    /// General register `r` now holds address `a` (another location is
+    /// never read as a base: nothing to record).
+    fn set(&mut self, r: Loc, a: u64) {
+        if r.is_gpr() {
+            self.known.insert(r);
+            self.addr[r.index()] = a;
+        }
+    }
+
+    /// The registers in `writes` hold addresses no longer.
+    fn forget(&mut self, writes: LocSet) {
+        self.known = self.known.difference(writes);
+    }
 }
 
 impl Ctx {
@@ -222,9 +253,11 @@ struct Walk<'b, 'd> {
     decoder: Decoder<'d>,
     factory: InstructionInfoFactory,
     insts: Vec<Insn>,
-    by_addr: FxHashMap<u64, u32>,
+    /// The instruction decoded at each address.
+    by_addr: ByAddr<u32>,
     ends: FxHashMap<u32, End>,
-    leaders: FxHashSet<u64>,
+    /// The addresses that start a block.
+    leaders: ByAddr<()>,
     work: Vec<(u64, Ctx)>,
     /// Leaders reached again with a bounded index: a jump table behind
     /// them that the first visit could not bound is tried again from here.
@@ -250,7 +283,7 @@ impl Walk<'_, '_> {
             if a == self.extent.start {
                 self.targets_entry = true;
             }
-            if self.leaders.insert(a) {
+            if self.leaders.insert(a, ()) {
                 self.work.push((a, ctx));
             } else if ctx.bound.is_some() {
                 self.retry.push((a, ctx));
@@ -264,7 +297,7 @@ impl Walk<'_, '_> {
     /// another path carries.
     fn retry_from(&mut self, mut a: u64, mut ctx: Ctx) {
         for _ in 0..64 {
-            let Some(&i) = self.by_addr.get(&a) else {
+            let Some(i) = self.by_addr.get(a) else {
                 return;
             };
             let Insn { ins, access } = self.insts[i as usize];
@@ -281,7 +314,7 @@ impl Walk<'_, '_> {
                 }
                 return;
             }
-            ctx = step(ctx, &ins, access.writes);
+            step(&mut ctx, &ins, access.writes);
             a = ins.next_ip();
         }
     }
@@ -325,8 +358,8 @@ impl Walk<'_, '_> {
         // The walk from a leader stays in its extent or fragment.
         let end_of = self.region_end(a);
         loop {
-            if self.by_addr.contains_key(&a) {
-                self.leaders.insert(a);
+            if self.by_addr.get(a).is_some() {
+                self.leaders.insert(a, ());
                 if ctx.bound.is_some() {
                     self.retry.push((a, ctx));
                 }
@@ -346,7 +379,8 @@ impl Walk<'_, '_> {
                 Flow::Invalid | Flow::Stop => Some(End::NoReturn),
                 _ if pad.is_some() => {
                     let pad = self.target(pad.expect("a pad"));
-                    let after = step(ctx, &ins, access.writes);
+                    let mut after = ctx;
+                    step(&mut after, &ins, access.writes);
                     self.invokes += 1;
                     self.lead(pad, after.across_edge());
                     let next = (next < end_of).then_some(next);
@@ -417,7 +451,7 @@ impl Walk<'_, '_> {
                 self.ends.insert(i, end);
                 return;
             }
-            ctx = step(ctx, &ins, access.writes);
+            step(&mut ctx, &ins, access.writes);
             if next >= end_of {
                 self.ends.insert(i, End::TailCall(Some(next)));
                 return;
@@ -538,8 +572,9 @@ impl Walk<'_, '_> {
     }
 }
 
-/// The walk's knowledge after `ins`, which writes `writes`.
-fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
+/// The walk's knowledge after `ins`, which writes `writes` (`ctx`, what
+/// it knew before, updated in place).
+fn step(ctx: &mut Ctx, ins: &Instruction, writes: LocSet) {
     let m = ins.mnemonic();
     let reg0 = || Loc::of_register(ins.op0_register());
     let reg1 = || Loc::of_register(ins.op1_register());
@@ -575,7 +610,7 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
                 let idx = Loc::of_register(ins.memory_index());
                 if let Some(b) = idx.and_then(|i| ctx.bound_of(i)) {
                     if ins.memory_index_scale() == 4 && index_copy.is_none() && base.is_gpr() {
-                        if let Some(t) = ctx.lea[base] {
+                        if let Some(t) = ctx.lea.get(base) {
                             new_rel = Some((r, t, b, false));
                         }
                     }
@@ -584,7 +619,7 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
         }
         Mnemonic::Add if k0 == OpKind::Register && k1 == OpKind::Register => {
             if let (Some((r, t, b, false)), Some(dst), Some(src)) = (ctx.rel, reg0(), reg1()) {
-                if dst == r && src.is_gpr() && ctx.lea[src] == Some(t) {
+                if dst == r && src.is_gpr() && ctx.lea.get(src) == Some(t) {
                     new_rel = Some((r, t, b, true));
                 }
             }
@@ -641,12 +676,10 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
         Some((d, s)) => LocSet::of(&[d, s]),
         None => ctx.same.difference(writes),
     };
-    for r in writes.iter() {
-        ctx.lea[r] = None;
-    }
+    ctx.lea.forget(writes);
     if m == Mnemonic::Lea && ins.is_ip_rel_memory_operand() {
         if let Some(r) = reg0() {
-            ctx.lea[r] = Some(ins.ip_rel_memory_address());
+            ctx.lea.set(r, ins.ip_rel_memory_address());
         }
     }
     if new_rel.is_some() {
@@ -656,7 +689,6 @@ fn step(mut ctx: Ctx, ins: &Instruction, writes: LocSet) -> Ctx {
             ctx.rel = None;
         }
     }
-    ctx
 }
 
 /// The bound `ins` puts on the register it writes by the values it can
@@ -716,9 +748,9 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         decoder: Decoder::with_ip(64, &code[..len as usize], start, DecoderOptions::NONE),
         factory: InstructionInfoFactory::new(),
         insts: Vec::with_capacity(guess),
-        by_addr: FxHashMap::with_capacity_and_hasher(guess, Default::default()),
+        by_addr: ByAddr::new(&extent),
         ends: FxHashMap::default(),
-        leaders: FxHashSet::default(),
+        leaders: ByAddr::new(&extent),
         work: Vec::new(),
         retry: Vec::new(),
         jump_tables: 0,
@@ -740,7 +772,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
             unresolved: Vec::new(),
         };
     }
-    w.leaders.insert(start);
+    w.leaders.insert(start, ());
     w.work.push((start, Ctx::default()));
     loop {
         while let Some((a, ctx)) = w.work.pop() {
@@ -752,7 +784,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
             break;
         }
     }
-    let mut leaders: Vec<u64> = w.leaders.iter().copied().collect();
+    let mut leaders: Vec<u64> = w.leaders.addresses().collect();
     // The extent's blocks first (the entry first), then the fragments'.
     leaders.sort_unstable_by_key(|a| (!extent.contains(a), *a));
     let mut blocks = Vec::with_capacity(leaders.len());
@@ -760,7 +792,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         let mut insts = Vec::new();
         let mut a = l;
         let end = loop {
-            let Some(&i) = w.by_addr.get(&a) else {
+            let Some(i) = w.by_addr.get(a) else {
                 // Only reachable if a leader was never walked.
                 break End::NoReturn;
             };
@@ -769,7 +801,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
                 break e.clone();
             }
             a = w.insts[i as usize].ins.next_ip();
-            if w.leaders.contains(&a) {
+            if w.leaders.get(a).is_some() {
                 break End::Jump(a);
             }
         };

@@ -2,11 +2,14 @@
 //! shared by the shape matcher and the data-flow slicer of jump tables:
 //! a decoded instruction with what it reads and writes ([`Insn`]), where
 //! a transfer goes ([`Target`]), how a block ends ([`End`]), and what the
-//! slicer could tell of a jump it left unresolved ([`JumpKind`]). The
-//! types are public as `ssakit_x86::cfg::{Insn, Target, End, JumpKind}`.
+//! slicer could tell of a jump it left unresolved ([`JumpKind`]), and
+//! what the walk records by address ([`ByAddr`]: the instruction decoded
+//! at each address, the block leaders). The first four are public as
+//! `ssakit_x86::cfg::{Insn, Target, End, JumpKind}`.
 
 use crate::regs::Access;
 use iced_x86::{Instruction, OpKind};
+use rustc_hash::FxHashMap;
 
 /// Where a control transfer goes.
 ///
@@ -166,4 +169,87 @@ pub(crate) fn is_imm(k: OpKind) -> bool {
             | OpKind::Immediate32to64
             | OpKind::Immediate64
     )
+}
+
+/// The largest extent (in bytes) whose addresses get dense tables: one
+/// `Option<T>` per byte, 8 MiB of instruction indices for the largest (a
+/// bogus symbol size beyond it leaves every address to the hash map).
+const DENSE_LIMIT: u64 = 1 << 20;
+
+/// What the walk records by address: a dense table over the extent's
+/// bytes, where almost every address it asks about lies, and a hash map
+/// for the code of fragments outside it
+/// ([`Binary::in_scope`](crate::binary::Binary::in_scope)).
+pub(crate) struct ByAddr<T> {
+    start: u64,
+    dense: Vec<Option<T>>,
+    outside: FxHashMap<u64, T>,
+}
+
+impl<T: Copy> ByAddr<T> {
+    /// An empty table for the addresses of `extent`.
+    pub(crate) fn new(extent: &std::ops::Range<u64>) -> Self {
+        let len = extent.end.saturating_sub(extent.start);
+        ByAddr {
+            start: extent.start,
+            dense: vec![None; if len <= DENSE_LIMIT { len as usize } else { 0 }],
+            outside: FxHashMap::default(),
+        }
+    }
+
+    /// The slot of `a` in the dense table, if it has one.
+    fn slot(&self, a: u64) -> Option<usize> {
+        let k = usize::try_from(a.checked_sub(self.start)?).ok()?;
+        (k < self.dense.len()).then_some(k)
+    }
+
+    /// The value recorded at `a`.
+    pub(crate) fn get(&self, a: u64) -> Option<T> {
+        match self.slot(a) {
+            Some(k) => self.dense[k],
+            None => self.outside.get(&a).copied(),
+        }
+    }
+
+    /// Records `v` at `a`; whether `a` had no value before.
+    pub(crate) fn insert(&mut self, a: u64, v: T) -> bool {
+        match self.slot(a) {
+            Some(k) => self.dense[k].replace(v).is_none(),
+            None => self.outside.insert(a, v).is_none(),
+        }
+    }
+
+    /// The addresses with a value, in no particular order.
+    pub(crate) fn addresses(&self) -> impl Iterator<Item = u64> + '_ {
+        let dense = (self.dense.iter().enumerate())
+            .filter(|(_, v)| v.is_some())
+            .map(|(k, _)| self.start + k as u64);
+        dense.chain(self.outside.keys().copied())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The address tables answer the same inside the extent (dense) and
+    /// outside it or past [`DENSE_LIMIT`] (the hash map), and say when an
+    /// address is new.
+    #[test]
+    fn address_tables_dense_and_outside() {
+        for extent in [0x1000..0x1010, 0x1000..0x1000 + DENSE_LIMIT + 1] {
+            let mut t: ByAddr<u32> = ByAddr::new(&extent);
+            for (a, v) in [(0x1000, 1), (0x100f, 2), (0x2000_0000, 3), (0xfff, 4)] {
+                assert_eq!(t.get(a), None);
+                assert!(t.insert(a, v));
+                assert_eq!(t.get(a), Some(v));
+            }
+            assert!(!t.insert(0x100f, 5));
+            assert_eq!(t.get(0x100f), Some(5));
+            assert_eq!(t.get(0x1001), None);
+            let mut all: Vec<u64> = t.addresses().collect();
+            all.sort_unstable();
+            assert_eq!(all, [0xfff, 0x1000, 0x100f, 0x2000_0000]);
+        }
+    }
 }

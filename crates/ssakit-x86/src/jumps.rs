@@ -72,7 +72,7 @@
 //! 32-bit comparison says nothing of), the index would stay unbounded.
 
 use crate::binary::Binary;
-use crate::insn::{End, Insn, JumpKind, Target};
+use crate::insn::{ByAddr, End, Insn, JumpKind, Target};
 use crate::regs::{Flow, Loc, LocMap, LocSet};
 use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -659,12 +659,12 @@ impl<'a> Walker<'a> {
         bin: &'a Binary<'a>,
         extent: std::ops::Range<u64>,
         insts: &'a [Insn],
-        by_addr: &FxHashMap<u64, u32>,
+        by_addr: &ByAddr<u32>,
         ends: &FxHashMap<u32, End>,
     ) -> Walker<'a> {
         let mut preds = vec![Vec::new(); insts.len()];
         let mut edge = |from: u32, to: u64, kind: Edge| {
-            if let Some(&t) = by_addr.get(&to) {
+            if let Some(t) = by_addr.get(to) {
                 preds[t as usize].push((from, kind));
             }
         };

@@ -189,6 +189,12 @@ impl Loc {
         matches!(self.kind(), LocKind::Gpr)
     }
 
+    /// Its number in the model's order: `0..16` for the general
+    /// registers (`rax` first), then the flags, then the vector registers.
+    pub(crate) const fn index(self) -> usize {
+        self.0 as usize
+    }
+
     /// Its name as a variable (`rax`, `zf`, `xmm3`).
     ///
     /// ```
