@@ -278,12 +278,14 @@ pub use crate::binary::ident;
 /// lifted module: a call is an uninterpreted external (the module's
 /// functions take all 39 registers, a call passes the ABI's 16).
 fn callee_name(bin: &Binary<'_>, a: u64) -> String {
+    // Concatenated, not formatted: one per call site.
     if let Some(n) = bin.plt_name(a) {
-        ident(&format!("{n}.plt"))
+        ident(&[n, ".plt"].concat())
     } else if let Some(f) = bin.function_at(a) {
-        format!("{}.call", f.label)
+        [f.label.as_str(), ".call"].concat()
     } else {
-        format!("sub_{a:x}.call")
+        let mut buf = [0u8; 17];
+        ["sub", hex_name(b'_', a, &mut buf), ".call"].concat()
     }
 }
 
@@ -771,7 +773,7 @@ impl Lifter<'_, '_> {
                 if let Some(&b) = self.exits.get(&a) {
                     return b;
                 }
-                let blk = self.b.block(&format!("x{a:x}"));
+                let blk = self.b.block(hex_name(b'x', a, &mut [0u8; 17]));
                 self.exits.insert(a, blk);
                 self.b.switch_to(blk);
                 let name = callee_name(self.bin, a);
@@ -1023,6 +1025,7 @@ mod tests {
         let mut buf = [0u8; 17];
         for a in [0u64, 1, 0xf, 0x10, 0x1000, 0x95ef0, 0xdead_beef, u64::MAX] {
             assert_eq!(super::hex_name(b'b', a, &mut buf), format!("b{a:x}"));
+            assert_eq!(super::hex_name(b'_', a, &mut buf), format!("_{a:x}"));
         }
     }
 }
