@@ -278,12 +278,14 @@ pub use crate::binary::ident;
 /// lifted module: a call is an uninterpreted external (the module's
 /// functions take all 39 registers, a call passes the ABI's 16).
 fn callee_name(bin: &Binary<'_>, a: u64) -> String {
+    // Concatenated, not formatted: one per call site.
     if let Some(n) = bin.plt_name(a) {
-        ident(&format!("{n}.plt"))
+        ident(&[n, ".plt"].concat())
     } else if let Some(f) = bin.function_at(a) {
-        format!("{}.call", f.label)
+        [f.label.as_str(), ".call"].concat()
     } else {
-        format!("sub_{a:x}.call")
+        let mut buf = [0u8; 17];
+        ["sub", hex_name(b'_', a, &mut buf), ".call"].concat()
     }
 }
 
@@ -494,6 +496,75 @@ impl Lifter<'_, '_> {
         }
     }
 
+    /// The flags live before the calls [`end_block`](Self::end_block)
+    /// emits for `blk`'s exits: its tail call, or the exit blocks of its
+    /// successors outside the function (each a call of the target, then
+    /// the return, which reads every flag): what each call reads and
+    /// what it does not define ([`sem::live_out`]'s `exits`).
+    fn exit_flags(&self, cfg: &FuncCfg, blk: &BlockInfo) -> LocSet {
+        let live = |(reads, writes): (Vec<Loc>, LocSet)| {
+            LocSet::of(&reads)
+                .union(LocSet::FLAGS.difference(writes))
+                .intersection(LocSet::FLAGS)
+        };
+        let mut out = LocSet::EMPTY;
+        let mut outside = |t: &Target| {
+            if let Target::Outside(a) = *t {
+                out = out.union(live(self.calls.call(Some(a), None)));
+            }
+        };
+        match &blk.end {
+            End::TailCall(a) => {
+                let last = blk.insts.last().map(|&i| &cfg.insts[i as usize]);
+                let last = last.filter(|i| i.access.flow.is_terminator());
+                let site = last.and_then(origin).map(|o| o.address);
+                return match (last, a) {
+                    (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {
+                        live(self.calls.call(Some(*a), site))
+                    }
+                    (Some(insn), _) => self.indirect_flags(insn, site),
+                    (None, Some(a)) => live(self.calls.call(Some(*a), site)),
+                    (None, None) => LocSet::FLAGS,
+                };
+            }
+            End::Branch(t, f) => {
+                outside(t);
+                outside(f);
+            }
+            End::Switch(ts, d) => {
+                ts.iter().for_each(&mut outside);
+                outside(d);
+            }
+            End::Invoke { pad, .. } => outside(pad),
+            End::Jump(_) | End::Ret | End::NoReturn => {}
+        }
+        out
+    }
+
+    /// The flags live before [`emit_indirect`](Self::emit_indirect)'s call
+    /// for the tail jump `insn` at `site`: what it reads and what it does
+    /// not define.
+    fn indirect_flags(&self, insn: &Insn, site: Option<u64>) -> LocSet {
+        let ins = &insn.ins;
+        let got = ins
+            .is_ip_rel_memory_operand()
+            .then(|| self.bin.got_name(ins.ip_rel_memory_address()))
+            .flatten();
+        let (reads, writes) = match got {
+            Some(_) => {
+                let (reads, writes) = self.calls.call(None, site);
+                (LocSet::of(&reads), writes)
+            }
+            None => (
+                insn.access.reads.union(self.calls.unknown_reads(site)),
+                self.calls.conv.call_writes,
+            ),
+        };
+        reads
+            .union(LocSet::FLAGS.difference(writes))
+            .intersection(LocSet::FLAGS)
+    }
+
     fn note(&mut self, i: Inst) {
         if self.origin.is_some() {
             self.origins.insts[i] = self.origin;
@@ -702,7 +773,7 @@ impl Lifter<'_, '_> {
                 if let Some(&b) = self.exits.get(&a) {
                     return b;
                 }
-                let blk = self.b.block(&format!("x{a:x}"));
+                let blk = self.b.block(hex_name(b'x', a, &mut [0u8; 17]));
                 self.exits.insert(a, blk);
                 self.b.switch_to(blk);
                 let name = callee_name(self.bin, a);
@@ -715,6 +786,18 @@ impl Lifter<'_, '_> {
             }
         }
     }
+}
+
+/// `prefix` then `a` in lowercase hexadecimal (what `format!("b{a:x}")`
+/// writes), in `buf`: a block's name without formatting machinery.
+fn hex_name(prefix: u8, a: u64, buf: &mut [u8; 17]) -> &str {
+    let digits = (64 - a.leading_zeros()).div_ceil(4).max(1) as usize;
+    buf[0] = prefix;
+    for k in 0..digits {
+        let d = ((a >> (4 * (digits - 1 - k))) & 0xf) as u8;
+        buf[1 + k] = if d < 10 { b'0' + d } else { b'a' + d - 10 };
+    }
+    std::str::from_utf8(&buf[..=digits]).expect("ASCII")
 }
 
 /// The immediates of an instruction: its address, then each operand's
@@ -860,8 +943,9 @@ pub(crate) fn lift_with_calls(
         ret_vals,
     };
     let entry = cfg.entry_is_target.then(|| l.b.block("entry"));
+    let mut name = [0u8; 17];
     for blk in &cfg.blocks {
-        let nb = l.b.block(&format!("b{:x}", blk.start));
+        let nb = l.b.block(hex_name(b'b', blk.start, &mut name));
         l.blocks.insert(blk.start, nb);
         l.origins.starts[nb] = Some(blk.start);
     }
@@ -878,7 +962,8 @@ pub(crate) fn lift_with_calls(
         true => {
             let reports: Vec<sem::FlagReport> =
                 cfg.insts.iter().map(|i| l.flag_report(i)).collect();
-            let out = sem::live_out(cfg, &reports);
+            let exits: Vec<LocSet> = cfg.blocks.iter().map(|b| l.exit_flags(cfg, b)).collect();
+            let out = sem::live_out(cfg, &reports, &exits);
             (reports, out)
         }
         false => (Vec::new(), Vec::new()),
@@ -930,4 +1015,17 @@ pub(crate) fn lift_with_calls(
         None => sem::FlagDefs::default(),
     };
     (func, l.origins, flags)
+}
+
+#[cfg(test)]
+mod tests {
+    /// `hex_name` writes what `format!` does.
+    #[test]
+    fn hex_name_is_format() {
+        let mut buf = [0u8; 17];
+        for a in [0u64, 1, 0xf, 0x10, 0x1000, 0x95ef0, 0xdead_beef, u64::MAX] {
+            assert_eq!(super::hex_name(b'b', a, &mut buf), format!("b{a:x}"));
+            assert_eq!(super::hex_name(b'_', a, &mut buf), format!("_{a:x}"));
+        }
+    }
 }

@@ -2,7 +2,7 @@
 
 use super::emitter::Emitter;
 use super::operand::{places, width, Opnd, Place, W};
-use crate::regs::Loc;
+use crate::regs::{Loc, LocSet};
 use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 use ssakit::ir::{Opcode, Operand, Type};
 
@@ -22,35 +22,41 @@ pub(super) fn shift(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> Opti
     let d = e.resolve(d, w);
     let a = e.read(&d, w);
     let k = Operand::Const(c as i64);
+    // `CF`'s bit, which `shl`'s `OF` also reads for a count of 1.
+    let cf_readers = match (m, c) {
+        (Mnemonic::Shr | Mnemonic::Sar, _) | (_, 2..) => LocSet::of(&[Loc::CF]),
+        _ => LocSet::of(&[Loc::CF, Loc::OF]),
+    };
     let (r, cf) = match m {
         Mnemonic::Shr => {
             let r = e.opw(w, Opcode::I64ShrU, Opcode::I32ShrU, &[a, k]);
-            (r, e.bit(a, c - 1, w))
+            (r, e.for_flags(cf_readers, |e| e.bit(a, c - 1, w)))
         }
         Mnemonic::Sar => {
             let s = e.sext(a, w, if w.is64() { W::B64 } else { W::B32 });
             let r = e.opw(w, Opcode::I64ShrS, Opcode::I32ShrS, &[s, k]);
             let r = e.trunc(r, w);
-            (r, e.bit(s, c - 1, if w.is64() { W::B64 } else { W::B32 }))
+            let sw = if w.is64() { W::B64 } else { W::B32 };
+            (r, e.for_flags(cf_readers, |e| e.bit(s, c - 1, sw)))
         }
         _ => {
             let r = e.opw(w, Opcode::I64Shl, Opcode::I32Shl, &[a, k]);
             let r = e.trunc(r, w);
-            (r, e.bit(a, w.bits() - c, w))
+            (r, e.for_flags(cf_readers, |e| e.bit(a, w.bits() - c, w)))
         }
     };
     e.set(Loc::CF, cf);
     let of = if c != 1 {
         Operand::Undef
     } else {
-        match m {
+        e.for_flag(Loc::OF, |e| match m {
             Mnemonic::Shr => e.msb(a, w),
             Mnemonic::Sar => Operand::Const(0),
             _ => {
                 let top = e.msb(r, w);
                 e.op(Opcode::I32Xor, &[top, cf])
             }
-        }
+        })
     };
     e.set(Loc::OF, of);
     e.set(Loc::AF, Operand::Undef);
@@ -184,16 +190,29 @@ pub(super) fn rotate(e: &mut Emitter<'_>, ins: &Instruction, left: bool) -> Opti
             e.trunc(x, w)
         }
     };
-    let cf = if left { e.bit(r, 0, w) } else { e.msb(r, w) };
+    // `CF`'s bit, which `OF` also reads for a count of 1.
+    let cf_readers = match c {
+        1 => LocSet::of(&[Loc::CF, Loc::OF]),
+        _ => LocSet::of(&[Loc::CF]),
+    };
+    let cf = e.for_flags(cf_readers, |e| match left {
+        true => e.bit(r, 0, w),
+        false => e.msb(r, w),
+    });
     e.set(Loc::CF, cf);
     let of = if c != 1 {
         Operand::Undef
-    } else if left {
-        let top = e.msb(r, w);
-        e.op(Opcode::I32Xor, &[top, cf])
     } else {
-        let next = e.bit(r, w.bits() - 2, w);
-        e.op(Opcode::I32Xor, &[cf, next])
+        e.for_flag(Loc::OF, |e| match left {
+            true => {
+                let top = e.msb(r, w);
+                e.op(Opcode::I32Xor, &[top, cf])
+            }
+            false => {
+                let next = e.bit(r, w.bits() - 2, w);
+                e.op(Opcode::I32Xor, &[cf, next])
+            }
+        })
     };
     e.set(Loc::OF, of);
     e.write(&d, r);
@@ -415,8 +434,10 @@ pub(super) fn bit_test(e: &mut Emitter<'_>, ins: &Instruction, m: Mnemonic) -> O
         Opcode::I32And,
         &[k, Operand::Const(w.bits() as i64 - 1)],
     );
-    let t = e.opw(w, Opcode::I64ShrU, Opcode::I32ShrU, &[a, k]);
-    let cf = e.bit(t, 0, w);
+    let cf = e.for_flag(Loc::CF, |e| {
+        let t = e.opw(w, Opcode::I64ShrU, Opcode::I32ShrU, &[a, k]);
+        e.bit(t, 0, w)
+    });
     let one = e.opw(w, Opcode::I64Shl, Opcode::I32Shl, &[Operand::Const(1), k]);
     let r = match m {
         Mnemonic::Bts => Some(e.opw(w, Opcode::I64Or, Opcode::I32Or, &[a, one])),

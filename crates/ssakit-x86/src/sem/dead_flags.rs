@@ -10,10 +10,11 @@
 //! pipeline's time, so the lifter drops them at once, block by block,
 //! before SSA construction. Most are not even emitted: the lifter tells
 //! the emitter which flags an instruction need not define, those a later
-//! instruction of its block overwrites unread
+//! instruction of its block overwrites unread or no successor reads
 //! ([`flag_report`](super::flag_report)), and the step removes the rest
-//! (those dead only across blocks, or behind an instruction the report
-//! does not know), finding the same liveness as if all were emitted.
+//! (mostly those of an instruction that also reads flags: `adc`/`sbb`, a
+//! shift by `cl`, `cmpxchg`, which are never left out), finding the same
+//! liveness as if all were emitted.
 //!
 //! # The step
 //!

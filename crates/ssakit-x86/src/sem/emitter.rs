@@ -13,7 +13,9 @@
 //! ([`Emitter::set`], [`Emitter::set_op`]) and the operations computing a
 //! value only it reads (the chains of `OF`, `AF`, `SF` and `PF` in
 //! [`Emitter::arith_flags`] and [`Emitter::result_flags`]) are not
-//! emitted, but still take their temporaries and declare their operators
+//! emitted (also the bits of `CF` and `OF` of the shifts, rotates, bit
+//! tests and multiplications, [`Emitter::for_flags`]), but still take
+//! their temporaries and declare their operators
 //! as if they were (*ghost* emission), so that every variable, name and
 //! operator is created in the same order as when everything is emitted
 //! and the step drops it afterwards. Only instructions that read no flag
@@ -59,6 +61,19 @@ impl Cache {
     }
 }
 
+/// The names of the first temporaries of each pool (the rest are
+/// formatted when first taken).
+const Q_NAMES: [&str; 32] = [
+    "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q13", "q14",
+    "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22", "q23", "q24", "q25", "q26", "q27",
+    "q28", "q29", "q30", "q31",
+];
+const D_NAMES: [&str; 32] = [
+    "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12", "d13", "d14",
+    "d15", "d16", "d17", "d18", "d19", "d20", "d21", "d22", "d23", "d24", "d25", "d26", "d27",
+    "d28", "d29", "d30", "d31",
+];
+
 /// What one instruction's semantics are emitted with.
 pub(crate) struct Emitter<'a> {
     pub(crate) b: &'a mut FunctionBuilder,
@@ -102,8 +117,14 @@ impl<'a> Emitter<'a> {
 
     /// Runs `f`, which computes a value only the definition of `flag`
     /// reads, as ghost emission when `flag` is dead.
-    fn for_flag<R>(&mut self, flag: Loc, f: impl FnOnce(&mut Self) -> R) -> R {
-        if !self.dead.contains(flag) {
+    pub(super) fn for_flag<R>(&mut self, flag: Loc, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.for_flags(LocSet::of(&[flag]), f)
+    }
+
+    /// Runs `f`, which computes a value only the definitions of `flags`
+    /// read, as ghost emission when every one of them is dead.
+    pub(super) fn for_flags<R>(&mut self, flags: LocSet, f: impl FnOnce(&mut Self) -> R) -> R {
+        if !flags.difference(self.dead).is_empty() {
             return f(self);
         }
         let ghost = std::mem::replace(&mut self.ghost, true);
@@ -126,11 +147,16 @@ impl<'a> Emitter<'a> {
             (&mut self.cache.d, &mut self.nd)
         };
         if *n == pool.len() {
-            let name = format!("{}{}", if wide { "q" } else { "d" }, *n);
-            pool.push(
-                self.b
-                    .typed_var(&name, if wide { Type::I64 } else { Type::I32 }),
-            );
+            let ty = if wide { Type::I64 } else { Type::I32 };
+            let names = if wide { &Q_NAMES } else { &D_NAMES };
+            let v = match names.get(*n) {
+                Some(name) => self.b.typed_var(name, ty),
+                None => {
+                    let name = format!("{}{}", if wide { "q" } else { "d" }, *n);
+                    self.b.typed_var(&name, ty)
+                }
+            };
+            pool.push(v);
         }
         let v = pool[*n];
         *n += 1;

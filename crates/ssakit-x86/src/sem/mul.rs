@@ -2,9 +2,12 @@
 
 use super::emitter::Emitter;
 use super::operand::{places, width, Opnd, W};
-use crate::regs::Loc;
+use crate::regs::{Loc, LocSet};
 use iced_x86::Instruction;
 use ssakit::ir::{Opcode, Operand};
+
+/// `CF` and `OF`, which both get the overflow.
+const CF_OF: LocSet = LocSet::of(&[Loc::CF, Loc::OF]);
 
 /// `imul` with two or three operands: the low half of the signed product;
 /// `CF = OF` = the product does not fit; `SF`, `ZF`, `AF`, `PF` undefined.
@@ -30,24 +33,32 @@ pub(super) fn imul(e: &mut Emitter<'_>, ins: &Instruction) -> Option<bool> {
     let (r, over) = match w {
         W::B64 => {
             let r = e.op(Opcode::I64Mul, &[a, b]);
-            let hi = mul_high(e, a, b, true);
-            let sign = e.op(Opcode::I64ShrS, &[r, Operand::Const(63)]);
-            (r, e.op(Opcode::I64Ne, &[hi, sign]))
+            let over = e.for_flags(CF_OF, |e| {
+                let hi = mul_high(e, a, b, true);
+                let sign = e.op(Opcode::I64ShrS, &[r, Operand::Const(63)]);
+                e.op(Opcode::I64Ne, &[hi, sign])
+            });
+            (r, over)
         }
         W::B32 => {
             let a = e.op(Opcode::I64ExtendI32S, &[a]);
             let b = e.op(Opcode::I64ExtendI32S, &[b]);
             let p = e.op(Opcode::I64Mul, &[a, b]);
             let r = e.op(Opcode::I32WrapI64, &[p]);
-            let back = e.op(Opcode::I64ExtendI32S, &[r]);
-            (r, e.op(Opcode::I64Ne, &[p, back]))
+            let over = e.for_flags(CF_OF, |e| {
+                let back = e.op(Opcode::I64ExtendI32S, &[r]);
+                e.op(Opcode::I64Ne, &[p, back])
+            });
+            (r, over)
         }
         _ => {
             let a = e.op(Opcode::I32Extend16S, &[a]);
             let b = e.op(Opcode::I32Extend16S, &[b]);
             let p = e.op(Opcode::I32Mul, &[a, b]);
-            let back = e.op(Opcode::I32Extend16S, &[p]);
-            let over = e.op(Opcode::I32Ne, &[p, back]);
+            let over = e.for_flags(CF_OF, |e| {
+                let back = e.op(Opcode::I32Extend16S, &[p]);
+                e.op(Opcode::I32Ne, &[p, back])
+            });
             (e.trunc(p, w), over)
         }
     };
@@ -86,12 +97,14 @@ pub(super) fn widening_mul(e: &mut Emitter<'_>, ins: &Instruction, signed: bool)
         W::B64 => {
             let lo = e.op(Opcode::I64Mul, &[a, b]);
             let hi = mul_high(e, a, b, signed);
-            let ext = if signed {
-                e.op(Opcode::I64ShrS, &[lo, Operand::Const(63)])
-            } else {
-                Operand::Const(0)
-            };
-            let over = e.op(Opcode::I64Ne, &[hi, ext]);
+            let over = e.for_flags(CF_OF, |e| {
+                let ext = if signed {
+                    e.op(Opcode::I64ShrS, &[lo, Operand::Const(63)])
+                } else {
+                    Operand::Const(0)
+                };
+                e.op(Opcode::I64Ne, &[hi, ext])
+            });
             e.write(&acc(W::B64), lo);
             e.write(&dx(W::B64), hi);
             over
@@ -108,8 +121,10 @@ pub(super) fn widening_mul(e: &mut Emitter<'_>, ins: &Instruction, signed: bool)
             let lo = e.op(Opcode::I32WrapI64, &[p]);
             let hi = e.op(Opcode::I64ShrU, &[p, Operand::Const(32)]);
             let hi = e.op(Opcode::I32WrapI64, &[hi]);
-            let back = e.op(ext, &[lo]);
-            let over = e.op(Opcode::I64Ne, &[p, back]);
+            let over = e.for_flags(CF_OF, |e| {
+                let back = e.op(ext, &[lo]);
+                e.op(Opcode::I64Ne, &[p, back])
+            });
             e.write(&acc(W::B32), lo);
             e.write(&dx(W::B32), hi);
             over
@@ -122,8 +137,10 @@ pub(super) fn widening_mul(e: &mut Emitter<'_>, ins: &Instruction, signed: bool)
             };
             let p = e.op(Opcode::I32Mul, &[a, b]);
             let lo = e.trunc(p, w);
-            let back = if signed { e.sext(lo, w, W::B32) } else { lo };
-            let over = e.op(Opcode::I32Ne, &[p, back]);
+            let over = e.for_flags(CF_OF, |e| {
+                let back = if signed { e.sext(lo, w, W::B32) } else { lo };
+                e.op(Opcode::I32Ne, &[p, back])
+            });
             if w == W::B8 {
                 let ax = e.trunc(p, W::B16);
                 e.write(&acc(W::B16), ax);
