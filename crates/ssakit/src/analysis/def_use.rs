@@ -116,9 +116,76 @@ pub(crate) struct Chains {
 /// A variable defined twice (the single-assignment property of SSA is
 /// the one precondition every optimisation relies on).
 pub(crate) fn definitions(func: &Function) -> Result<EntityVec<Var, Def>, IrError> {
-    let nv = func.num_vars();
-    let mut def: EntityVec<Var, Def> = EntityVec::filled(nv, Def::None);
-    let twice = |v: Var, b: Option<Block>, i: Option<Inst>| {
+    let mut def = Defs::new(func)?;
+    for &b in func.layout() {
+        for &i in func.block_phis(b).iter().chain(func.block_insts(b)) {
+            if let Some(v) = def.record(func, i) {
+                return Err(Defs::twice(func, v, Some(b), Some(i)));
+            }
+        }
+    }
+    Ok(def.def)
+}
+
+/// The definition table as a walk of the layout fills it, checking the
+/// single-assignment property on the way.
+struct Defs {
+    def: EntityVec<Var, Def>,
+}
+
+impl Defs {
+    /// The parameters' definitions.
+    fn new(func: &Function) -> Result<Defs, IrError> {
+        let mut def: EntityVec<Var, Def> = EntityVec::filled(func.num_vars(), Def::None);
+        for &p in func.params() {
+            if def[p] != Def::None {
+                return Err(Defs::twice(func, p, None, None));
+            }
+            def[p] = Def::Param;
+        }
+        Ok(Defs { def })
+    }
+
+    /// Records the definitions of instruction `i`; returns a variable it
+    /// defines that was defined before, if any.
+    #[inline(always)]
+    fn record(&mut self, func: &Function, i: Inst) -> Option<Var> {
+        let def = &mut self.def;
+        let mut err = None;
+        let mut define = |v: Var, slot: usize| {
+            if def[v] != Def::None {
+                err = Some(v);
+            }
+            def[v] = Def::Inst {
+                inst: i,
+                slot: slot as u32,
+            };
+        };
+        // What `Function::for_each_def` visits, spelled out: this runs
+        // for every instruction of every pass.
+        match func.inst(i) {
+            InstData::Copy { dst, .. }
+            | InstData::Unary { dst, .. }
+            | InstData::Binary { dst, .. }
+            | InstData::Phi { dst, .. } => define(*dst, 0),
+            InstData::Call { results, .. } | InstData::Op { results, .. } => {
+                for (slot, &v) in results.as_slice(func).iter().enumerate() {
+                    define(v, slot);
+                }
+            }
+            InstData::ParCopy { copies } => {
+                for (slot, &(v, _)) in copies.as_slice(func).iter().enumerate() {
+                    define(v, slot);
+                }
+            }
+            InstData::Print { .. } => {}
+        }
+        err
+    }
+
+    /// The error for `v` defined twice.
+    #[cold]
+    fn twice(func: &Function, v: Var, b: Option<Block>, i: Option<Inst>) -> IrError {
         let names = VarNames::new(func);
         IrError::new(
             func,
@@ -126,57 +193,42 @@ pub(crate) fn definitions(func: &Function) -> Result<EntityVec<Var, Def>, IrErro
             i,
             format!("`{}` is assigned more than once: not SSA", &names[v]),
         )
-    };
-    for &p in func.params() {
-        if def[p] != Def::None {
-            return Err(twice(p, None, None));
-        }
-        def[p] = Def::Param;
     }
-    for &b in func.layout() {
-        for i in func.block_all_insts(b) {
-            let mut slot = 0;
-            let mut err = None;
-            func.for_each_def(i, |v| {
-                if def[v] != Def::None {
-                    err = Some(v);
-                }
-                def[v] = Def::Inst { inst: i, slot };
-                slot += 1;
-            });
-            if let Some(v) = err {
-                return Err(twice(v, Some(b), Some(i)));
-            }
-        }
-    }
-    Ok(def)
 }
 
 impl Chains {
     /// Computes the definitions and uses of `func`'s variables, in
     /// `O(variables + instructions + operands)`.
     ///
+    /// One walk of the layout records the definitions and lists every use
+    /// as a (variable, site) pair in layout order; a counting sort by
+    /// variable, stable, then makes the use lists (each in layout order).
+    ///
     /// # Errors
     /// A variable defined twice (the single-assignment property of SSA is
     /// the one precondition every optimisation relies on).
     pub(crate) fn new(func: &Function) -> Result<Chains, IrError> {
-        let def = definitions(func)?;
-        let nv = func.num_vars();
-        let uses = Csr::build(nv, |emit| {
-            for &b in func.layout() {
-                for i in func.block_all_insts(b) {
-                    let mut k = 0;
-                    func.for_each_operand(i, |o| {
-                        if let Operand::Var(v) = o {
-                            emit.push(v, UseSite::Inst(i, k));
-                        }
-                        k += 1;
-                    });
+        let mut def = Defs::new(func)?;
+        // About two operands per instruction: the pairs grow once or twice.
+        let mut pairs: Vec<(Var, UseSite)> =
+            Vec::with_capacity(2 * func.inst_slots() + func.layout().len());
+        for &b in func.layout() {
+            for &i in func.block_phis(b).iter().chain(func.block_insts(b)) {
+                if let Some(v) = def.record(func, i) {
+                    return Err(Defs::twice(func, v, Some(b), Some(i)));
                 }
-                func.for_each_term_use(b, |v| emit.push(v, UseSite::Term(b)));
+                let mut k = 0;
+                func.for_each_operand(i, |o| {
+                    if let Operand::Var(v) = o {
+                        pairs.push((v, UseSite::Inst(i, k)));
+                    }
+                    k += 1;
+                });
             }
-        });
-        Ok(Chains { def, uses })
+            func.for_each_term_use(b, |v| pairs.push((v, UseSite::Term(b))));
+        }
+        let uses = Csr::from_pairs(func.num_vars(), pairs);
+        Ok(Chains { def: def.def, uses })
     }
 
     /// Every use of `v`.

@@ -63,7 +63,8 @@
 //!    [`Function::effects`]).
 //! 6. *Clean up*: blocks never found executable are now
 //!    unreachable and go, and phis lose the operands of edges that folding
-//!    removed.
+//!    removed. When every block was found executable and no branch was
+//!    folded there is nothing to clean: the step is skipped.
 //!
 //! # Correctness
 //!
@@ -100,7 +101,6 @@ use crate::ir::{
     BinOp, Block, Cfg, Function, Inst, InstData, OpKind, Opcode, Operand, Terminator, Type, UnOp,
     Var,
 };
-use rustc_hash::FxHashMap;
 
 /// A value of the constant-propagation lattice.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -247,14 +247,92 @@ struct Sccp<'a> {
     /// Out-edges found executable: `edge_executable.of(b)[k]` for the
     /// `k`-th successor edge of `b`.
     edge_executable: Csr<Block, bool>,
-    /// Flow worklist: edges newly found executable.
-    flow_work: Vec<(Block, Block)>,
+    /// Flow worklist: edges newly found executable, each as its target
+    /// and its position among the target's in-edges
+    /// ([`PhiOperands::in_edge`]).
+    flow_work: Vec<(Block, u32)>,
     /// SSA worklist: variables whose value dropped.
     ssa_work: Vec<Var>,
-    /// The position of the first operand of each phi labelled by each
-    /// predecessor, for the incremental meets of a phi (see
-    /// [`Sccp::edge_into_phis`]).
-    phi_arg: FxHashMap<(Inst, Block), u32>,
+    /// The operand each in-edge brings to each phi, for the incremental
+    /// meets of a phi (see [`Sccp::edge_into_phis`]).
+    phi_operands: PhiOperands,
+}
+
+/// Which operand of each phi flows in along each in-edge of its block, in
+/// dense tables (no hashing on the propagation's hot path).
+///
+/// The in-edges of a block `t` are numbered by their position `j` in
+/// `cfg.preds(t)`, which lists the sources in layout order, each once per
+/// edge (a switch reaching `t` twice from `p` gives two in-edges). Reading
+/// the successor lists in the same layout order meets the in-edges of every
+/// block in that order, so one counter per block numbers them all in
+/// `O(edges)`.
+///
+/// Invariant: `operand[row[t] + m * cfg.preds(t).len() + j]` is the
+/// position of the first operand of `t`'s `m`-th phi labelled by the source
+/// of `t`'s in-edge `j`, or [`PhiOperands::NONE`] when it has none; rows
+/// take `O(phis × predecessors)` room, the number of phi operands in valid
+/// SSA (one operand per predecessor).
+struct PhiOperands {
+    /// `in_edge.of(b)[k]`: the position of `b`'s `k`-th out-edge among its
+    /// target's in-edges.
+    in_edge: Csr<Block, u32>,
+    /// Where each block's rows start in `operand`.
+    row: EntityVec<Block, u32>,
+    /// The operand positions, one row per phi (see the invariant).
+    operand: Vec<u32>,
+}
+
+impl PhiOperands {
+    /// No operand labelled by that predecessor.
+    const NONE: u32 = u32::MAX;
+
+    fn new(func: &Function, cfg: &Cfg) -> Self {
+        let nb = func.num_blocks();
+        let mut in_edge = Csr::build(nb, |emit| {
+            for b in func.blocks() {
+                for _ in cfg.succs(b) {
+                    emit.push(b, 0u32);
+                }
+            }
+        });
+        // In-edges numbered in the order `cfg.preds` lists them.
+        let mut count: EntityVec<Block, u32> = EntityVec::filled(nb, 0);
+        for &b in func.layout() {
+            for (k, &t) in cfg.succs(b).iter().enumerate() {
+                in_edge.of_mut(b)[k] = count[t];
+                count[t] += 1;
+            }
+        }
+        let mut row: EntityVec<Block, u32> = EntityVec::filled(nb, 0);
+        let mut operand: Vec<u32> = Vec::new();
+        // `first[p]`: the first operand of the current phi labelled `p`.
+        let mut first: EntityVec<Block, u32> = EntityVec::filled(nb, Self::NONE);
+        for &t in func.layout() {
+            let phis = func.block_phis(t);
+            if phis.is_empty() {
+                continue;
+            }
+            row[t] = operand.len() as u32;
+            let preds = cfg.preds(t);
+            operand.reserve(phis.len() * preds.len());
+            for &i in phis {
+                let args = func.phi_args(i);
+                for (k, a) in args.iter().enumerate().rev() {
+                    first[a.block] = k as u32;
+                }
+                operand.extend(preds.iter().map(|&p| first[p]));
+                for a in args {
+                    first[a.block] = Self::NONE;
+                }
+            }
+        }
+        PhiOperands {
+            in_edge,
+            row,
+            operand,
+        }
+    }
 }
 
 impl<'a> Sccp<'a> {
@@ -288,27 +366,7 @@ impl<'a> Sccp<'a> {
             edge_executable,
             flow_work: Vec::new(),
             ssa_work: Vec::new(),
-            phi_arg: FxHashMap::default(),
-        }
-    }
-
-    /// Fills [`Sccp::phi_arg`].
-    fn index_phi_args(&mut self) {
-        let func = self.func;
-        // Room for every operand at once: no rehashing as it fills.
-        let operands: usize = func
-            .layout()
-            .iter()
-            .flat_map(|&b| func.block_phis(b))
-            .map(|&i| func.phi_args(i).len())
-            .sum();
-        self.phi_arg.reserve(operands);
-        for &b in func.layout() {
-            for &i in func.block_phis(b) {
-                for (k, a) in func.phi_args(i).iter().enumerate() {
-                    self.phi_arg.entry((i, a.block)).or_insert(k as u32);
-                }
-            }
+            phi_operands: PhiOperands::new(func, cfg),
         }
     }
 
@@ -317,10 +375,15 @@ impl<'a> Sccp<'a> {
     /// of a phi's executable operands is kept by meeting in each operand
     /// as its edge becomes executable or its value drops, instead of
     /// re-evaluating the whole phi (quadratic on a join of 100,000 edges).
-    fn edge_into_phis(&mut self, p: Block, t: Block) {
+    /// `j` is the edge's position among `t`'s in-edges
+    /// ([`PhiOperands::in_edge`]).
+    fn edge_into_phis(&mut self, t: Block, j: u32) {
         let func = self.func;
-        for &i in func.block_phis(t) {
-            if let Some(&k) = self.phi_arg.get(&(i, p)) {
+        let np = self.cfg.preds(t).len();
+        let row = self.phi_operands.row[t] as usize + j as usize;
+        for (m, &i) in func.block_phis(t).iter().enumerate() {
+            let k = self.phi_operands.operand[row + m * np];
+            if k != PhiOperands::NONE {
                 let a = func.phi_args(i)[k as usize];
                 let dst = func.def(i).expect("a phi defines one variable");
                 self.set(dst, self.operand(a.value));
@@ -512,7 +575,8 @@ impl<'a> Sccp<'a> {
         for (k, &t) in self.cfg.succs(b).iter().enumerate() {
             if !self.edge_executable.of(b)[k] && self.feasible(b, t) {
                 self.edge_executable.of_mut(b)[k] = true;
-                self.flow_work.push((b, t));
+                let j = self.phi_operands.in_edge.of(b)[k];
+                self.flow_work.push((t, j));
             }
         }
     }
@@ -530,7 +594,6 @@ impl<'a> Sccp<'a> {
 
     /// Steps 1 and 2.
     fn run(&mut self) {
-        self.index_phi_args();
         let func = self.func;
         let entry = func.entry();
         self.executable[entry] = true;
@@ -538,9 +601,9 @@ impl<'a> Sccp<'a> {
         loop {
             // Step 1: drain both worklists.
             loop {
-                if let Some((p, t)) = self.flow_work.pop() {
+                if let Some((t, j)) = self.flow_work.pop() {
                     if self.executable[t] {
-                        self.edge_into_phis(p, t);
+                        self.edge_into_phis(t, j);
                     } else {
                         self.executable[t] = true;
                         self.visit_block(t);
@@ -617,6 +680,9 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     let Sccp {
         value, executable, ..
     } = sccp;
+    // Whether step 6 has anything to do: a block never found executable,
+    // or an edge removed by folding.
+    let cleanup = !folds.is_empty() || func.layout().iter().any(|&b| !executable[b]);
     let mut stats = Stats::default();
 
     // Step 3: fold.
@@ -724,8 +790,10 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
     }
 
     // Step 6: unreachable blocks and phi operands of removed edges.
-    let cleaned = cleanup_cfg(func);
-    stats.blocks_removed = cleaned.blocks_removed;
+    if cleanup {
+        let cleaned = cleanup_cfg(func);
+        stats.blocks_removed = cleaned.blocks_removed;
+    }
     Ok(stats)
 }
 

@@ -11,7 +11,8 @@
 //! # The steps
 //!
 //! 1. *Unreachable blocks* leave the layout and the phis of their
-//!    successors lose the operands they labelled.
+//!    successors lose the operands they labelled (skipped when the pass
+//!    before, `const_prop` or `dce`, left none).
 //! 2. *Roots.* An instruction is *critical* when it has an effect besides
 //!    its results, so that it must stay even when they are unused
 //!    ([`Effects::removable_if_unused`](crate::ir::Effects::removable_if_unused)
@@ -64,11 +65,17 @@ use crate::ir::{Function, InstData, Operand, Var};
 /// What it removes stays in the instruction table, listed by no block,
 /// until the caller's [`Function::compact`] ([`run_passes`](super::run_passes)
 /// compacts once after the last pass).
-pub(crate) fn dce(func: &mut Function) -> Result<Stats, IrError> {
+///
+/// `cfg_clean`: the pass before left no unreachable block and no phi
+/// operand of a lost edge ([`super::Facts::cfg_clean`]), so step 1 has
+/// nothing to do and is skipped.
+pub(crate) fn dce(func: &mut Function, cfg_clean: bool) -> Result<Stats, IrError> {
     let mut stats = Stats::default();
     // Step 1: unreachable blocks.
-    let cleaned = cleanup_cfg(func);
-    stats.blocks_removed = cleaned.blocks_removed;
+    if !cfg_clean {
+        let cleaned = cleanup_cfg(func);
+        stats.blocks_removed = cleaned.blocks_removed;
+    }
     // Only the definitions: the marking walks from uses to definitions.
     let def = definitions(func)?;
 

@@ -163,22 +163,47 @@ impl Pass {
     /// Runs this pass on `func`, then compacts it.
     #[cfg(test)]
     pub(crate) fn run(self, func: &mut Function) -> Result<Stats, IrError> {
-        let stats = self.run_uncompacted(func)?;
+        let stats = self.run_uncompacted(func, &mut Facts::default())?;
         func.compact();
         Ok(stats)
     }
 
     /// Runs this pass on `func`, leaving what it deleted in the
     /// instruction table for one [`Function::compact`] after the last
-    /// pass.
-    fn run_uncompacted(self, func: &mut Function) -> Result<Stats, IrError> {
-        match self {
-            Pass::CopyProp => copy_prop::run_uncompacted(func),
-            Pass::Dce => dce(func),
-            Pass::ConstProp => const_prop(func),
-            Pass::Fold => fold::fold(func),
-        }
+    /// pass. `facts` is what the passes before it left true; it is
+    /// updated to what holds after it.
+    fn run_uncompacted(self, func: &mut Function, facts: &mut Facts) -> Result<Stats, IrError> {
+        let stats = match self {
+            Pass::CopyProp => copy_prop::run_uncompacted(func)?,
+            Pass::Dce => dce(func, facts.cfg_clean)?,
+            Pass::ConstProp => const_prop(func)?,
+            Pass::Fold => fold::fold(func)?,
+        };
+        facts.cfg_clean = match self {
+            // Both end with the CFG cleaned up (or found clean).
+            Pass::ConstProp | Pass::Dce => true,
+            // Only operands change.
+            Pass::CopyProp => facts.cfg_clean,
+            // A branch turned around keeps its edges; one folded into a
+            // jump is followed by the clean-up.
+            Pass::Fold => facts.cfg_clean || stats.branches_folded > 0,
+        };
+        Ok(stats)
     }
+}
+
+/// What the passes of one [`run_passes`] call know about the function
+/// between them, so that a pass does not look again for what the pass
+/// before it established and nothing since changed.
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct Facts {
+    /// Every block of the layout is reachable from the entry and every
+    /// phi operand is labelled by a predecessor of its block: what
+    /// `cfg_cleanup` establishes. It holds after `const-prop` and `dce`
+    /// (both clean up, or find nothing to clean), and lasts until a pass
+    /// removes an edge (`copy-prop` changes only operands; `fold` cleans
+    /// up after folding a branch).
+    pub(crate) cfg_clean: bool,
 }
 
 impl fmt::Display for Pass {
@@ -238,10 +263,12 @@ impl fmt::Display for Pass {
 /// ```
 pub fn run_passes(func: &mut Function, passes: &[Pass]) -> Result<Stats, IrError> {
     let mut stats = Stats::default();
+    // Nothing known about the input yet.
+    let mut facts = Facts::default();
     for &p in passes {
         let s = {
             let _t = timing::phase(p.name());
-            p.run_uncompacted(func)?
+            p.run_uncompacted(func, &mut facts)?
         };
         stats.add(&s);
         if cfg!(debug_assertions) {

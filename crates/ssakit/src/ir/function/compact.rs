@@ -64,9 +64,11 @@ impl Function {
     // Compaction.
 
     /// Drops the removed instructions (listed by no block), renumbering
-    /// the others in their previous relative order, and the garbage of the
-    /// list pools, in `O(instructions + list items)`. Returns how many
-    /// instructions were dropped.
+    /// the others in their previous relative order, and the garbage of
+    /// each list pool where it is a quarter of the pool (the lists of the
+    /// dropped instructions count as garbage), in
+    /// `O(instructions + list items)`. Returns how many instructions were
+    /// dropped.
     ///
     /// Instruction numbers change, so side tables keyed by [`Inst`] become
     /// stale.
@@ -95,6 +97,8 @@ impl Function {
                 if let Some(b) = self.inst_block[i].expand() {
                     new_index[i.index()] = kept.push(*data).as_u32();
                     kept_block.push(PackedOption::some(b));
+                } else {
+                    self.pools.free_lists(*data);
                 }
             }
             self.insts = kept;
@@ -108,16 +112,16 @@ impl Function {
                 }
             }
         }
-        self.compact_pools(removed > 0);
+        self.compact_pools();
         removed
     }
 
     /// Rebuilds the list pools from the lists of the instructions and
-    /// terminators, in instruction order, when instructions were dropped
-    /// (their lists are garbage now) or garbage is a quarter of the pools.
-    fn compact_pools(&mut self, dropped: bool) {
+    /// terminators, in instruction order, when garbage is a quarter of
+    /// them: the block lists' pool on its own, the others together.
+    fn compact_pools(&mut self) {
         let lists = &self.pools.block_insts;
-        if lists.garbage() > 0 && (dropped || lists.garbage() * 4 >= lists.len()) {
+        if lists.garbage() > 0 && lists.garbage() * 4 >= lists.len() {
             self.pools.block_insts.compact(
                 self.blocks
                     .values_mut()
@@ -137,7 +141,7 @@ impl Function {
             + p.vars.len()
             + p.blocks.len()
             + p.imms.len();
-        if !dropped && garbage * 4 < stored {
+        if garbage == 0 || garbage * 4 < stored {
             return;
         }
         // At most one list of each kind per instruction (and per
@@ -185,5 +189,32 @@ impl Function {
         p.vars.compact(vars.into_iter());
         p.blocks.compact(blocks.into_iter());
         p.imms.compact(imms.into_iter());
+    }
+}
+
+impl Pools {
+    /// Gives the room of the lists of a dropped instruction back to their
+    /// pools, as garbage.
+    fn free_lists(&mut self, mut data: InstData) {
+        match &mut data {
+            InstData::Call { args, results, .. } => {
+                self.operands.free(args);
+                self.vars.free(results);
+            }
+            InstData::Print { args } => self.operands.free(args),
+            InstData::Phi { args, .. } => self.phi_args.free(args),
+            InstData::ParCopy { copies } => self.copies.free(copies),
+            InstData::Op {
+                imms,
+                args,
+                results,
+                ..
+            } => {
+                self.imms.free(imms);
+                self.operands.free(args);
+                self.vars.free(results);
+            }
+            InstData::Copy { .. } | InstData::Unary { .. } | InstData::Binary { .. } => {}
+        }
     }
 }
