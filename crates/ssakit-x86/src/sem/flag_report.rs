@@ -359,37 +359,49 @@ pub(crate) fn live_out(cfg: &FuncCfg, reports: &[FlagReport], exits: &[LocSet]) 
         }
         (reads[k], defs[k]) = (r, d);
     }
+    // Per block, what is live out of it whatever its successors read
+    // (`exits[k]`; every flag out of a return or no return, or into an
+    // address inside the function where no block starts), and its
+    // successors by position, found once before the fixpoint.
+    let mut base = exits.to_vec();
+    let (mut first, mut succs) = (Vec::with_capacity(n + 1), Vec::new());
+    for (k, blk) in cfg.blocks.iter().enumerate() {
+        first.push(succs.len());
+        let mut succ = |t: Target| match t {
+            Target::Inside(a) => match at.get(&a) {
+                Some(&s) => succs.push(s),
+                None => base[k] = LocSet::FLAGS,
+            },
+            Target::Outside(_) => {}
+        };
+        match &blk.end {
+            End::Jump(a) => succ(Target::Inside(*a)),
+            End::Branch(t, f) => {
+                succ(*t);
+                succ(*f);
+            }
+            End::Switch(ts, d) => {
+                ts.iter().for_each(|&t| succ(t));
+                succ(*d);
+            }
+            End::Invoke { next, pad } => {
+                next.iter().for_each(|&a| succ(Target::Inside(a)));
+                succ(*pad);
+            }
+            End::TailCall(_) => {}
+            End::Ret | End::NoReturn => base[k] = LocSet::FLAGS,
+        }
+    }
+    first.push(succs.len());
     let mut out = vec![LocSet::EMPTY; n];
     let mut live_in = vec![LocSet::EMPTY; n];
     let mut changed = true;
     while changed {
         changed = false;
         for k in (0..n).rev() {
-            let mut o = exits[k];
-            let mut succ = |t: Target| match t {
-                Target::Inside(a) => match at.get(&a) {
-                    Some(&s) => o = o.union(live_in[s]),
-                    None => o = LocSet::FLAGS,
-                },
-                Target::Outside(_) => {}
-            };
-            match &cfg.blocks[k].end {
-                End::Jump(a) => succ(Target::Inside(*a)),
-                End::Branch(t, f) => {
-                    succ(*t);
-                    succ(*f);
-                }
-                End::Switch(ts, d) => {
-                    ts.iter().for_each(|&t| succ(t));
-                    succ(*d);
-                }
-                End::Invoke { next, pad } => {
-                    next.iter().for_each(|&a| succ(Target::Inside(a)));
-                    succ(*pad);
-                }
-                End::TailCall(_) => {}
-                End::Ret | End::NoReturn => o = LocSet::FLAGS,
-            }
+            let o = succs[first[k]..first[k + 1]]
+                .iter()
+                .fold(base[k], |o, &s| o.union(live_in[s]));
             let i = reads[k].union(o.difference(defs[k]));
             if (o, i) != (out[k], live_in[k]) {
                 (out[k], live_in[k]) = (o, i);
