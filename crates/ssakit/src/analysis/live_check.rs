@@ -269,6 +269,22 @@ impl DefUse {
         }
     }
 
+    /// Gathers a use of `v` by an instruction or a terminator of a
+    /// reachable block, at `at` (the point before it), for a caller
+    /// walking the instructions itself (in the order
+    /// [`DefUse::add_insts_of`] would push them).
+    #[inline]
+    pub(crate) fn add_use(&mut self, v: Var, at: Point) {
+        self.uses.push((v, at));
+    }
+
+    /// Gathers the definition of `d` by an instruction of reachable block
+    /// `b`.
+    #[inline]
+    pub(crate) fn add_def(&mut self, d: Var, b: Block) {
+        self.def_block[d.index()] = b.as_u32();
+    }
+
     /// Gathers the definitions and uses of the instructions and the
     /// terminator of reachable block `b` (its phis aside).
     pub(crate) fn add_insts(&mut self, func: &Function, b: Block) {

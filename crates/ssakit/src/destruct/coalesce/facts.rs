@@ -121,13 +121,22 @@ impl Gathered {
                     }
                 }
             }
-            if reachable {
-                du.add_insts_of(func, b, keep);
-            }
+            // One visit of each instruction: its uses and definitions for
+            // the def-use lists (in the order `DefUse::add_insts_of` pushes
+            // them), the copies and the definitions for the facts.
             let nphis = g.defs.len() as u32 - start;
-            for (k, &i) in func.block_insts(b).iter().enumerate() {
+            let insts = func.block_insts(b);
+            for (k, &i) in insts.iter().enumerate() {
+                if reachable {
+                    let at = Point::before(b, k);
+                    func.for_each_use(i, |v| {
+                        if keep(v) {
+                            du.add_use(v, at)
+                        }
+                    });
+                }
                 let phi_related = inserted[i];
-                let copy = |g: &mut Gathered, dst: Var, src: Operand| {
+                let copy = |g: &mut Gathered, du: &mut DefUse, dst: Var, src: Operand| {
                     let src = match src {
                         Operand::Var(s) => {
                             if keep(dst) || keep(s) {
@@ -147,6 +156,7 @@ impl Gathered {
                         Operand::Undef => DefSource::Own,
                     };
                     if reachable && keep(dst) {
+                        du.add_def(dst, b);
                         g.defs.push(Def {
                             var: dst,
                             pos: Point::after(b, k),
@@ -155,15 +165,16 @@ impl Gathered {
                     }
                 };
                 match func.inst(i) {
-                    InstData::Copy { dst, src } => copy(&mut g, *dst, *src),
+                    InstData::Copy { dst, src } => copy(&mut g, &mut du, *dst, *src),
                     InstData::ParCopy { copies } => {
                         for &(d, s) in copies.as_slice(func) {
-                            copy(&mut g, d, s);
+                            copy(&mut g, &mut du, d, s);
                         }
                     }
                     // Calls and operations may define several variables.
                     _ if reachable => func.for_each_def(i, |d| {
                         if keep(d) {
+                            du.add_def(d, b);
                             g.defs.push(Def {
                                 var: d,
                                 pos: Point::after(b, k),
@@ -173,6 +184,14 @@ impl Gathered {
                     }),
                     _ => {}
                 }
+            }
+            if reachable {
+                let at = Point::before(b, insts.len());
+                func.for_each_term_use(b, |v| {
+                    if keep(v) {
+                        du.add_use(v, at)
+                    }
+                });
             }
             g.block_defs[b.index()] = (start, nphis, g.defs.len() as u32);
         }
