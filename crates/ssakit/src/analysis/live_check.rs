@@ -206,7 +206,7 @@ impl OutWords {
 /// gathered block by block (so that a caller can gather what it needs of
 /// the same block while its instructions are in cache): what a
 /// [`LiveCheck`] is built from.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub(crate) struct DefUse {
     /// By variable: the block of its definition, or [`NIL`].
     def_block: Vec<u32>,
@@ -269,6 +269,22 @@ impl DefUse {
         }
     }
 
+    /// Gathers a use of `v` by an instruction or a terminator of a
+    /// reachable block, at `at` (the point before it), for a caller
+    /// walking the instructions itself (in the order
+    /// [`DefUse::add_insts_of`] would push them).
+    #[inline]
+    pub(crate) fn add_use(&mut self, v: Var, at: Point) {
+        self.uses.push((v, at));
+    }
+
+    /// Gathers the definition of `d` by an instruction of reachable block
+    /// `b`.
+    #[inline]
+    pub(crate) fn add_def(&mut self, d: Var, b: Block) {
+        self.def_block[d.index()] = b.as_u32();
+    }
+
     /// Gathers the definitions and uses of the instructions and the
     /// terminator of reachable block `b` (its phis aside).
     pub(crate) fn add_insts(&mut self, func: &Function, b: Block) {
@@ -299,6 +315,52 @@ impl DefUse {
             }
         });
     }
+}
+
+/// The uses of `nv` variables grouped by variable, each group sorted by
+/// point and reduced to the last point of each block: `(start, points)`
+/// with variable `v`'s in `points[start[v] .. start[v + 1]]`. A counting
+/// sort placing from the end of each group (no copy of the starts), then
+/// each group sorted and compacted in place (no second list).
+fn last_uses_by_var(nv: usize, pairs: &[(Var, Point)]) -> (Vec<u32>, Vec<Point>) {
+    // `start[v]`: first the end of `v`'s group, then, once every point is
+    // placed (each before the previous ones of its group), its start.
+    let mut start = vec![0u32; nv + 1];
+    for &(v, _) in pairs {
+        start[v.index()] += 1;
+    }
+    let mut end = 0;
+    for s in &mut start[..nv] {
+        end += *s;
+        *s = end;
+    }
+    start[nv] = end;
+    let mut points = vec![Point::entry(Block::new(0)); pairs.len()];
+    for &(v, p) in pairs.iter().rev() {
+        let s = &mut start[v.index()];
+        *s -= 1;
+        points[*s as usize] = p;
+    }
+    // Sorted by point (block, then position), keeping the last point of
+    // each block, written over the groups already read (`w` never passes
+    // the point read).
+    let mut w = 0;
+    for v in 0..nv {
+        let (lo, hi) = (start[v] as usize, start[v + 1] as usize);
+        start[v] = w as u32;
+        if hi - lo > 1 {
+            points[lo..hi].sort_unstable();
+        }
+        for k in lo..hi {
+            if k + 1 == hi || points[k + 1].block() != points[k].block() {
+                points[w] = points[k];
+                w += 1;
+            }
+        }
+    }
+    start[nv] = w as u32;
+    points.truncate(w);
+    (start, points)
 }
 
 impl LiveCheck {
@@ -357,26 +419,8 @@ impl LiveCheck {
     pub(crate) fn from_def_use(du: DefUse, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
         let nv = du.def_block.len();
         let nb = cfg.num_blocks();
-        let mut uses = Csr::from_pairs(nv, du.uses);
         let phi_uses = Csr::from_pairs(nv, du.phi_uses);
-        // Each variable's uses sorted by point (block, then position),
-        // keeping the last point of each block.
-        let mut use_start = Vec::with_capacity(nv + 1);
-        let mut kept: Vec<Point> = Vec::with_capacity(uses.num_items());
-        for v in (0..nv).map(Var::new) {
-            use_start.push(kept.len() as u32);
-            let list = uses.of_mut(v);
-            if list.len() > 1 {
-                list.sort_unstable();
-            }
-            for (k, &u) in list.iter().enumerate() {
-                if list.get(k + 1).is_none_or(|n| n.block() != u.block()) {
-                    kept.push(u);
-                }
-            }
-        }
-        use_start.push(kept.len() as u32);
-        drop(uses);
+        let (use_start, uses) = last_uses_by_var(nv, &du.uses);
         // Reachable predecessors only: an exploration never leaves the
         // blocks its definition dominates. Blocks in index order: one pass.
         let preds = Csr::build_in_key_order(nb, |out| {
@@ -392,7 +436,7 @@ impl LiveCheck {
             generation: 0,
             def_block: du.def_block,
             use_start,
-            uses: kept,
+            uses,
             phi_uses,
             memo: vec![(0, 0); nv],
             live_out: Vec::new(),
@@ -400,6 +444,24 @@ impl LiveCheck {
             current: NIL,
             stack: Vec::new(),
             words: None,
+        }
+    }
+
+    /// Calls `f` with the blocks where `v` was gathered: that of its
+    /// definition, if reachable, each where an instruction or the
+    /// terminator reads it, and each predecessor through which a phi
+    /// does (with repeats).
+    pub(crate) fn for_each_block_of(&self, v: Var, mut f: impl FnMut(Block)) {
+        let i = v.index();
+        if self.def_block[i] != NIL {
+            f(Block::from_u32(self.def_block[i]));
+        }
+        let uses = &self.uses[self.use_start[i] as usize..self.use_start[i + 1] as usize];
+        for u in uses {
+            f(u.block());
+        }
+        for &p in self.phi_uses.of(v) {
+            f(Block::from_u32(p));
         }
     }
 

@@ -35,7 +35,9 @@ const OTHER: u32 = u32::MAX;
 /// an instruction other than a phi or a parallel copy reads it, or a
 /// terminator does, or a needed phi or parallel-copy entry does: a
 /// worklist from those roots, in `O(instructions + operands)`: one walk
-/// of the blocks gathers the entries and the roots, and only the blocks
+/// of the phis and parallel copies gathers the entries (a function
+/// without any stops there), one of the other instructions and the
+/// terminators marks the roots as it meets them, and only the blocks
 /// holding an unneeded entry are rewritten (none, for pruned SSA).
 ///
 /// Only variables defined by a phi or a parallel copy can be unneeded, so
@@ -48,23 +50,15 @@ const OTHER: u32 = u32::MAX;
 /// numbers do not change until [`Function::compact`] runs.
 pub(crate) fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
     let nv = func.num_vars();
-    let mut in_layout: EntityVec<Block, bool> = EntityVec::filled(func.num_blocks(), false);
-    for &b in func.layout() {
-        in_layout[b] = true;
-    }
     // `def[v]`: the number of the phi or parallel-copy entry defining `v`,
     // or `OTHER`. Entry `k`, in block `entry_block[k]`, reads the
     // variables `srcs[srcs_start[k] .. srcs_start[k + 1]]` (its source, or
     // its phi's operands), copied out so that the walk below touches only
-    // these dense tables; `roots` are the variables the other instructions
-    // and the terminators of the layout read. One walk of the blocks.
+    // these dense tables. One walk of the phis and parallel copies.
     let mut def = vec![OTHER; nv];
     let mut srcs_start: Vec<u32> = vec![0];
     let mut srcs: Vec<Var> = Vec::new();
     let mut entry_block: Vec<Block> = Vec::new();
-    // Room for about two operands per instruction, reserved once.
-    let insts: usize = func.blocks().map(|b| func.block_insts(b).len()).sum();
-    let mut roots: Vec<Var> = Vec::with_capacity(2 * insts + func.num_blocks());
     for b in func.blocks() {
         for &i in func.block_phis(b) {
             if let Some(d) = func.def(i) {
@@ -74,27 +68,22 @@ pub(crate) fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
                 entry_block.push(b);
             }
         }
-        let root = in_layout[b];
         for &i in func.block_insts(b) {
-            match func.inst(i) {
-                InstData::ParCopy { copies } => {
-                    for &(d, s) in copies.as_slice(func) {
-                        def[d.index()] = srcs_start.len() as u32 - 1;
-                        srcs.extend(s.var());
-                        srcs_start.push(srcs.len() as u32);
-                        entry_block.push(b);
-                    }
+            if let InstData::ParCopy { copies } = func.inst(i) {
+                for &(d, s) in copies.as_slice(func) {
+                    def[d.index()] = srcs_start.len() as u32 - 1;
+                    srcs.extend(s.var());
+                    srcs_start.push(srcs.len() as u32);
+                    entry_block.push(b);
                 }
-                _ if root => func.for_each_use(i, |v| roots.push(v)),
-                _ => {}
             }
-        }
-        if root {
-            func.for_each_term_use(b, |v| roots.push(v));
         }
     }
     // `needed[k]` for entry `k`.
     let entries = srcs_start.len() - 1;
+    if entries == 0 {
+        return DeadRemoved::default();
+    }
     let mut needed = vec![false; entries];
     let mut work: Vec<u32> = Vec::new();
     let mut count = 0;
@@ -106,10 +95,17 @@ pub(crate) fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
             work.push(k);
         }
     };
-    for &v in &roots {
-        need(v, &mut needed, &mut work);
+    // The roots: what the other instructions and the terminators of the
+    // layout read, marked as they are met (the needed entries are the
+    // same whatever the order).
+    for &b in func.layout() {
+        for &i in func.block_insts(b) {
+            if !func.inst(i).is_par_copy() {
+                func.for_each_use(i, |v| need(v, &mut needed, &mut work));
+            }
+        }
+        func.for_each_term_use(b, |v| need(v, &mut needed, &mut work));
     }
-    drop(roots);
     while let Some(k) = work.pop() {
         let (lo, hi) = (srcs_start[k as usize], srcs_start[k as usize + 1]);
         for &u in &srcs[lo as usize..hi as usize] {

@@ -220,6 +220,7 @@ impl Classes<'_> {
                 .count()
         };
         self.questions = questions;
+        self.reserve_slots(ng, ranks.len());
         let failed: Vec<Option<(Var, Var)>> = first_hit
             .iter()
             .map(|&(m, c)| (m != NIL).then(|| (self.pts[m as usize].var, self.pts[c as usize].var)))

@@ -20,6 +20,18 @@ impl Classes<'_> {
         self.head.len() as u32 - 1
     }
 
+    /// Room for `n` more slots and `ranks` more ranks in the arena, for a
+    /// caller about to make many (one vector growth each, instead of one
+    /// per doubling).
+    pub(super) fn reserve_slots(&mut self, n: usize, ranks: usize) {
+        self.head.reserve(n);
+        self.counts.reserve(n);
+        self.runs.reserve(n);
+        self.blockers.reserve(n);
+        self.hot.reserve(n);
+        self.arena.reserve(ranks);
+    }
+
     /// The runs of slot `s`.
     pub(super) fn runs_of(&self, s: u32) -> impl Iterator<Item = &[u32]> + '_ {
         let mut r = self.head[s as usize];

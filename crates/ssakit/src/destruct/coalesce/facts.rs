@@ -12,7 +12,7 @@ use crate::entity::EntityVec;
 use crate::ir::{Block, Cfg, Function, InstData, Operand, Point, Var};
 
 /// A copy `dst ← src` between two variables, with its priority.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Candidate {
     pub(super) dst: Var,
     pub(super) src: Var,
@@ -66,7 +66,11 @@ impl Gathered {
     /// for both), in lists sized from the phi and instruction counts.
     /// Only the variables `keep` accepts are gathered: their definitions
     /// and uses, and the phi operands and copies with one of them on a
-    /// side (the constants copied, all).
+    /// side (the constants copied, all). With `walk` (by block), only the
+    /// blocks it marks are walked: the others must hold no definition,
+    /// use, phi or copy of a variable `keep` accepts, and their constant
+    /// copies are left out of `consts` (the rest is what the whole walk
+    /// gathers).
     pub(super) fn new(
         func: &Function,
         cfg: &Cfg,
@@ -74,6 +78,7 @@ impl Gathered {
         depth: &EntityVec<Block, u32>,
         inserted: &Inserted,
         keep: impl Fn(Var) -> bool + Copy,
+        walk: Option<&[bool]>,
     ) -> (Gathered, DefUse) {
         // Sizes: phi operands (one per predecessor edge in valid SSA),
         // phis and instructions.
@@ -94,6 +99,10 @@ impl Gathered {
             consts: Vec::new(),
         };
         for &b in func.layout() {
+            if walk.is_some_and(|w| !w[b.index()]) {
+                // Nothing to gather; its definitions are the empty range.
+                continue;
+            }
             let reachable = dt.is_reachable(b);
             let start = g.defs.len() as u32;
             for &i in func.block_phis(b) {
@@ -121,13 +130,22 @@ impl Gathered {
                     }
                 }
             }
-            if reachable {
-                du.add_insts_of(func, b, keep);
-            }
+            // One visit of each instruction: its uses and definitions for
+            // the def-use lists (in the order `DefUse::add_insts_of` pushes
+            // them), the copies and the definitions for the facts.
             let nphis = g.defs.len() as u32 - start;
-            for (k, &i) in func.block_insts(b).iter().enumerate() {
+            let insts = func.block_insts(b);
+            for (k, &i) in insts.iter().enumerate() {
+                if reachable {
+                    let at = Point::before(b, k);
+                    func.for_each_use(i, |v| {
+                        if keep(v) {
+                            du.add_use(v, at)
+                        }
+                    });
+                }
                 let phi_related = inserted[i];
-                let copy = |g: &mut Gathered, dst: Var, src: Operand| {
+                let copy = |g: &mut Gathered, du: &mut DefUse, dst: Var, src: Operand| {
                     let src = match src {
                         Operand::Var(s) => {
                             if keep(dst) || keep(s) {
@@ -147,6 +165,7 @@ impl Gathered {
                         Operand::Undef => DefSource::Own,
                     };
                     if reachable && keep(dst) {
+                        du.add_def(dst, b);
                         g.defs.push(Def {
                             var: dst,
                             pos: Point::after(b, k),
@@ -155,15 +174,16 @@ impl Gathered {
                     }
                 };
                 match func.inst(i) {
-                    InstData::Copy { dst, src } => copy(&mut g, *dst, *src),
+                    InstData::Copy { dst, src } => copy(&mut g, &mut du, *dst, *src),
                     InstData::ParCopy { copies } => {
                         for &(d, s) in copies.as_slice(func) {
-                            copy(&mut g, d, s);
+                            copy(&mut g, &mut du, d, s);
                         }
                     }
                     // Calls and operations may define several variables.
                     _ if reachable => func.for_each_def(i, |d| {
                         if keep(d) {
+                            du.add_def(d, b);
                             g.defs.push(Def {
                                 var: d,
                                 pos: Point::after(b, k),
@@ -174,10 +194,43 @@ impl Gathered {
                     _ => {}
                 }
             }
+            if reachable {
+                let at = Point::before(b, insts.len());
+                func.for_each_term_use(b, |v| {
+                    if keep(v) {
+                        du.add_use(v, at)
+                    }
+                });
+            }
             g.block_defs[b.index()] = (start, nphis, g.defs.len() as u32);
         }
         (g, du)
     }
+}
+
+/// Whether two gatherings of one function, with `walk` (`a`) and
+/// without (`b`), agree on all but the constants: the copies, the phi
+/// operands, each block's definitions (a copy of a constant as such,
+/// whatever its index in `consts`) and the def-use lists (debug checks).
+#[cfg(debug_assertions)]
+pub(super) fn same_but_constants(a: &(Gathered, DefUse), b: &(Gathered, DefUse)) -> bool {
+    let ((ga, dua), (gb, dub)) = (a, b);
+    let defs = |g: &Gathered, k: usize| {
+        let (start, nphis, end) = g.block_defs[k];
+        let kinds = g.defs[start as usize..end as usize].iter().map(|d| {
+            let src = match d.src {
+                DefSource::Own => None,
+                DefSource::Var(s) => Some(Some(s)),
+                DefSource::Const(_) => Some(None),
+            };
+            (d.var, d.pos, src)
+        });
+        (nphis.min(end - start), kinds.collect::<Vec<_>>())
+    };
+    ga.candidates == gb.candidates
+        && ga.phi_pairs == gb.phi_pairs
+        && dua == dub
+        && (0..ga.block_defs.len()).all(|k| defs(ga, k) == defs(gb, k))
 }
 
 /// The candidates in the order they are to be tried: a stable counting

@@ -77,7 +77,8 @@
 //! first run found free (their verdict holds, see [`Retry`]), and when
 //! the function has no copy but those around phis (step 3 has nothing to
 //! try) it gathers, ranks and tests only the variables of the failing
-//! components, the free components keeping the first run's classes (see
+//! components, walking only the blocks where those appear (or their
+//! copies go), the free components keeping the first run's classes (see
 //! [`Known`]). Its classes and statistics are those of a full run.
 //!
 //! Worked example, the lost copy after splitting the back edge: the phi
@@ -371,7 +372,7 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
     let (cfg, dt, depth) = (&flow.cfg, &flow.dt, &flow.depth);
     let (g, mut live) = {
         let _t = timing::phase("def-use");
-        let (g, du) = Gathered::new(func, cfg, dt, depth, inserted, |_| true);
+        let (g, du) = Gathered::new(func, cfg, dt, depth, inserted, |_| true, None);
         (g, LiveCheck::from_def_use(du, cfg, dt))
     };
     let mut stats = CoalesceStats::default();
@@ -400,11 +401,17 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
             // to try: the second run can leave the free components as
             // they are (see `Known`).
             let ranked = |&(dst, v): &(Var, Var)| info.rank[dst] != NIL && info.rank[v] != NIL;
-            let known = (candidates.is_empty() && phi_pairs.iter().all(ranked)).then(|| Known {
-                values: info.values(),
-                sets: classes.into_sets(),
-                free_work,
-            });
+            let known = if candidates.is_empty() && phi_pairs.iter().all(ranked) {
+                let sets = classes.into_sets();
+                Some(Known {
+                    values: info.values(),
+                    sets,
+                    free_work,
+                    walk: blocks_to_gather(func, dt, &live, &in_failed),
+                })
+            } else {
+                None
+            };
             return Virtual::Interfering(Box::new(Retry {
                 flow,
                 failed: in_failed,
@@ -457,7 +464,14 @@ fn rerun(
     let (cfg, dt, depth) = (&flow.cfg, &flow.dt, &flow.depth);
     let (g, mut live) = {
         let _t = timing::phase("def-use");
-        let (g, du) = Gathered::new(func, cfg, dt, depth, inserted, keep);
+        let gathered = Gathered::new(func, cfg, dt, depth, inserted, keep, Some(&known.walk));
+        #[cfg(debug_assertions)]
+        {
+            let all = Gathered::new(func, cfg, dt, depth, inserted, keep, None);
+            let same = facts::same_but_constants(&gathered, &all);
+            debug_assert!(same, "rerun: the blocks to walk miss a variable kept");
+        }
+        let (g, du) = gathered;
         (g, LiveCheck::from_def_use(du, cfg, dt))
     };
     let mut stats = CoalesceStats::default();
@@ -524,6 +538,39 @@ pub(crate) struct Known {
     sets: UnionFind,
     /// The intersection tests of the free components in step 1.
     free_work: usize,
+    /// By block: whether [`rerun`] gathers it (see [`blocks_to_gather`]).
+    walk: Vec<bool>,
+}
+
+/// By block: those where a variable of a failing phi component
+/// (`failed`, by variable) was defined or read in the first run (by
+/// `live`, built from every variable), the blocks of the failing phis and
+/// their predecessors (where their copies go), and the unreachable blocks
+/// (whose copies and phis are gathered all the same). The other blocks
+/// hold no definition, use, phi or copy of a variable [`rerun`] keeps:
+/// the copies materialized make new variables only in the blocks of
+/// their phis and in the predecessors, and move no use of an old one to
+/// another block. Only their constant copies are missed, whose values
+/// [`rerun`] does not compute (it is given them).
+fn blocks_to_gather(func: &Function, dt: &DomTree, live: &LiveCheck, failed: &[bool]) -> Vec<bool> {
+    let mut walk: Vec<bool> = func.blocks().map(|b| !dt.is_reachable(b)).collect();
+    for v in (0..failed.len()).filter(|&v| failed[v]) {
+        live.for_each_block_of(Var::new(v), |b| walk[b.index()] = true);
+    }
+    for b in func.blocks() {
+        for &i in func.block_phis(b) {
+            let InstData::Phi { dst, args } = func.inst(i) else {
+                continue;
+            };
+            if failed[dst.index()] {
+                walk[b.index()] = true;
+                for a in args.as_slice(func) {
+                    walk[a.block.index()] = true;
+                }
+            }
+        }
+    }
+    walk
 }
 
 /// The values of the variables of `func` as [`Known`] explains: those of
@@ -821,7 +868,15 @@ exit:
         let cfg = Cfg::new(f);
         let dt = DomTree::new(&cfg);
         let depth = loop_depth(&cfg, &dt);
-        let (g, du) = Gathered::new(f, &cfg, &dt, &depth, &SecondaryMap::new(false), |_| true);
+        let (g, du) = Gathered::new(
+            f,
+            &cfg,
+            &dt,
+            &depth,
+            &SecondaryMap::new(false),
+            |_| true,
+            None,
+        );
         let mut live = LiveCheck::from_def_use(du, &cfg, &dt);
         let info = VarInfo::new(f, &dt, &g, &live, None);
         let nv = f.num_vars();
