@@ -37,10 +37,12 @@
 //!
 //! 1. *Reachability.* Only copies and phis of reachable blocks are
 //!    propagated: there every use is dominated by its definition, which is
-//!    what makes the substitution sound and the forwarding acyclic.
+//!    what makes the substitution sound and the forwarding acyclic. A
+//!    depth-first walk of the terminators' successors from the entry.
 //! 2. *Copies.* `forward[x] = y` for every copy `x = y`; the copy is marked
 //!    for deletion. `CopyForest::find` follows `x → y → z` to the root,
-//!    with path compression.
+//!    with path compression. The same walk of the layout checks that every
+//!    variable is defined once and lists the phis reading each variable.
 //! 3. *Trivial phis,* by a worklist seeded with every phi of a reachable
 //!    block other than the entry. A phi `x` whose operands all resolve to one
 //!    root `y` or to `x` gets `forward[x] = y`; the phis that use `x` are
@@ -48,9 +50,12 @@
 //!    roots and move to the new root when one is forwarded (the smaller
 //!    list into the larger).
 //! 4. *Rewrite.* Every operand of every instruction and terminator reads
-//!    its root.
+//!    its root (only forwarded variables are written).
 //! 5. *Delete* the propagated copies and phis, then compact (`run_passes`
 //!    compacts once after its last pass instead).
+//!
+//! Steps 4 and 5 are one walk of the layout, block by block, and are
+//! skipped when nothing was forwarded.
 //!
 //! # Correctness
 //!
@@ -80,10 +85,9 @@
 
 use super::stats::Stats;
 use crate::analysis::def_use::definitions;
-use crate::analysis::DepthFirst;
 use crate::entity::EntityVec;
 use crate::error::IrError;
-use crate::ir::{Cfg, Function, Inst, InstData, Operand, Var};
+use crate::ir::{Block, Function, Inst, InstData, Operand, Var};
 
 /// The forwarding of propagated variables to the variable they copy: a
 /// forest whose roots are the variables that stay.
@@ -125,6 +129,17 @@ impl CopyForest {
             v = y;
         }
         root
+    }
+
+    /// Makes `o` read its root, writing only when its variable was
+    /// forwarded.
+    #[inline]
+    fn rewrite(&mut self, o: &mut Operand) {
+        if let Operand::Var(v) = *o {
+            if self.forward[v].is_some() {
+                *o = Operand::Var(self.find(v));
+            }
+        }
     }
 
     /// `o` with its variable replaced by its root.
@@ -270,75 +285,196 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
 /// copies and phis stay in the instruction table, listed by no block
 /// ([`run_passes`](super::run_passes) compacts once after the last pass).
 pub(crate) fn run_uncompacted(func: &mut Function) -> Result<Stats, IrError> {
-    // The single-assignment check; the phis' use lists are built below.
-    definitions(func)?;
     let mut stats = Stats::default();
     // Step 1: reachable blocks.
-    let cfg = Cfg::new(func);
-    let dfs = DepthFirst::new(&cfg);
-    let entry = func.entry();
-    let mut deleted: EntityVec<Inst, bool> = EntityVec::filled(func.inst_slots(), false);
+    let reachable = reachable_blocks(func);
+    // Step 2, with the single-assignment check and the phis' reads in the
+    // same walk.
+    let mut state: EntityVec<Inst, State> = EntityVec::filled(func.inst_slots(), State::Kept);
     let mut forest = CopyForest::new(func.num_vars());
-
-    // Step 2: copies of variables.
-    for &b in func.layout() {
-        if !dfs.is_reachable(b) {
-            continue;
-        }
-        for &i in func.block_insts(b) {
-            if let InstData::Copy {
-                dst,
-                src: Operand::Var(y),
-            } = *func.inst(i)
-            {
-                if func.var_type(dst) != func.var_type(y) {
-                    continue;
-                }
-                // Copies come in layout order, not dominance order, so `y`
-                // may be forwarded later: link the raw variable.
-                forest.forward[dst] = Some(y);
-                deleted[i] = true;
-                stats.copies_propagated += 1;
-            }
-        }
-    }
-    // Step 3: trivial phis. Phi users of each root.
-    let mut work: Vec<Inst> = Vec::new();
-    let mut eligible: EntityVec<Inst, bool> = EntityVec::filled(func.inst_slots(), false);
-    for &b in func.layout().iter().rev() {
-        if !dfs.is_reachable(b) || b == entry {
-            continue;
-        }
-        for &i in func.block_phis(b).iter().rev() {
-            eligible[i] = true;
-            work.push(i);
-        }
-    }
-    // Each variable's phi reads in layout order (an operand read twice
-    // counted twice), then regrouped at its root, variables in index
-    // order.
     let mut users = PhiUsers::new(func.num_vars());
+    find_copies(
+        func,
+        &reachable,
+        &mut forest,
+        &mut users,
+        &mut state,
+        &mut stats,
+    )?;
+    // Step 3: trivial phis.
+    simplify_phis(
+        func,
+        &reachable,
+        &mut forest,
+        &mut users,
+        &mut state,
+        &mut stats,
+    );
+    if stats.copies_propagated == 0 && stats.phis_simplified == 0 {
+        // Nothing forwarded: no operand to rewrite, nothing to delete.
+        return Ok(stats);
+    }
+    // Steps 4 and 5, block by block.
+    rewrite_and_delete(func, &mut forest, &state);
+    Ok(stats)
+}
+
+/// What the pass knows of an instruction slot.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// Stays (and is not on the trivial-phi worklist).
+    Kept,
+    /// A phi of a reachable block other than the entry: may be found
+    /// trivial (step 3).
+    Eligible,
+    /// A propagated copy or trivial phi, to delete (step 5).
+    Deleted,
+}
+
+/// Step 1: the blocks of the layout reachable from the entry, by a
+/// depth-first walk of the terminators' successors (blocks outside the
+/// layout have no edges, as in [`crate::ir::Cfg`]).
+fn reachable_blocks(func: &Function) -> EntityVec<Block, bool> {
+    let n = func.num_blocks();
+    let mut in_layout: EntityVec<Block, bool> = EntityVec::filled(n, false);
+    for &b in func.layout() {
+        in_layout[b] = true;
+    }
+    let mut reached: EntityVec<Block, bool> = EntityVec::filled(n, false);
+    let entry = func.entry();
+    reached[entry] = true;
+    let mut stack: Vec<Block> = vec![entry];
+    while let Some(b) = stack.pop() {
+        if !in_layout[b] {
+            continue;
+        }
+        func.for_each_succ(b, |s| {
+            if !reached[s] {
+                reached[s] = true;
+                stack.push(s);
+            }
+        });
+    }
+    reached
+}
+
+/// Step 2: `forward[x] = y` for every copy `x = y` of a reachable block,
+/// the copy marked deleted; on the same walk of the layout, every phi
+/// read is filed under its variable (layout order, an operand read twice
+/// counted twice) and every definition checked to be the only one of its
+/// variable (what [`definitions`] checks, parameters first, then each
+/// block's phis and instructions in layout order).
+fn find_copies(
+    func: &Function,
+    reachable: &EntityVec<Block, bool>,
+    forest: &mut CopyForest,
+    users: &mut PhiUsers,
+    state: &mut EntityVec<Inst, State>,
+    stats: &mut Stats,
+) -> Result<(), IrError> {
+    let mut defined: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
+    let mut twice = false;
+    let mut define = |v: Var| twice |= std::mem::replace(&mut defined[v], true);
+    for &p in func.params() {
+        define(p);
+    }
     for &b in func.layout() {
         for &i in func.block_phis(b) {
-            for a in func.phi_args(i) {
+            let InstData::Phi { dst, args } = *func.inst(i) else {
+                unreachable!("copy_prop: {i} is listed as a phi");
+            };
+            define(dst);
+            for a in args.as_slice(func) {
                 if let Operand::Var(v) = a.value {
                     users.push(v, i);
                 }
             }
         }
-    }
-    let mut read: Vec<(Var, UserList)> = Vec::new();
-    for v in func.vars() {
-        if users.len[v] > 0 {
-            read.push((v, users.detach(v)));
+        let live = reachable[b];
+        for &i in func.block_insts(b) {
+            match *func.inst(i) {
+                InstData::Copy { dst, src } => {
+                    define(dst);
+                    let Operand::Var(y) = src else { continue };
+                    if !live || func.var_type(dst) != func.var_type(y) {
+                        continue;
+                    }
+                    // Copies come in layout order, not dominance order, so
+                    // `y` may be forwarded later: link the raw variable.
+                    forest.forward[dst] = Some(y);
+                    state[i] = State::Deleted;
+                    stats.copies_propagated += 1;
+                }
+                InstData::Unary { dst, .. }
+                | InstData::Binary { dst, .. }
+                | InstData::Phi { dst, .. } => define(dst),
+                InstData::Call { results, .. } | InstData::Op { results, .. } => {
+                    results.as_slice(func).iter().for_each(|&v| define(v))
+                }
+                InstData::ParCopy { copies } => {
+                    copies.as_slice(func).iter().for_each(|&(v, _)| define(v))
+                }
+                InstData::Print { .. } => {}
+            }
         }
     }
-    for (v, list) in read {
-        let r = forest.find(v);
-        users.append(r, list);
+    if twice {
+        return Err(not_ssa(func));
+    }
+    Ok(())
+}
+
+/// The error [`definitions`] gives for `func`, which defines a variable
+/// twice.
+#[cold]
+#[inline(never)]
+fn not_ssa(func: &Function) -> IrError {
+    match definitions(func) {
+        Err(e) => e,
+        Ok(_) => unreachable!("copy_prop: a variable defined twice that `definitions` accepts"),
+    }
+}
+
+/// Step 3: trivial phis, by a worklist seeded with every phi of a
+/// reachable block other than the entry (last block's last phi at the
+/// bottom, so the first phi is looked at first). Each variable's phi
+/// reads are first regrouped at its root, variables in index order.
+fn simplify_phis(
+    func: &Function,
+    reachable: &EntityVec<Block, bool>,
+    forest: &mut CopyForest,
+    users: &mut PhiUsers,
+    state: &mut EntityVec<Inst, State>,
+    stats: &mut Stats,
+) {
+    let entry = func.entry();
+    let mut work: Vec<Inst> = Vec::new();
+    for &b in func.layout().iter().rev() {
+        if !reachable[b] || b == entry {
+            continue;
+        }
+        for &i in func.block_phis(b).iter().rev() {
+            state[i] = State::Eligible;
+            work.push(i);
+        }
+    }
+    if work.is_empty() {
+        return;
+    }
+    if stats.copies_propagated > 0 {
+        let mut read: Vec<(Var, UserList)> = Vec::new();
+        for v in func.vars() {
+            if users.len[v] > 0 {
+                read.push((v, users.detach(v)));
+            }
+        }
+        for (v, list) in read {
+            let r = forest.find(v);
+            users.append(r, list);
+        }
     }
     while let Some(i) = work.pop() {
-        if deleted[i] || !eligible[i] {
+        if state[i] != State::Eligible {
             continue;
         }
         let InstData::Phi { dst: x, .. } = *func.inst(i) else {
@@ -367,40 +503,72 @@ pub(crate) fn run_uncompacted(func: &mut Function) -> Result<Stats, IrError> {
             continue;
         }
         forest.link(x, y);
-        deleted[i] = true;
+        state[i] = State::Deleted;
         stats.phis_simplified += 1;
         // The phis reading `x` now read `y`: look at them again, and file
         // them under `y` (the smaller list moves into the larger).
         // Deleted phis are dropped from the list as it moves, so lists do
         // not fill up with dead entries along a chain of forwardings.
-        let moved = users.take(x, |u| eligible[u] && !deleted[u], &mut work);
+        let moved = users.take(x, |u| state[u] == State::Eligible, &mut work);
         users.join(y, moved);
     }
+}
 
-    // Step 4: every operand reads its root.
-    let mut insts: Vec<Inst> = Vec::new();
+/// Steps 4 and 5, one block at a time: every operand of every kept
+/// instruction and of the terminator reads its root, and the propagated
+/// copies and phis leave their block.
+fn rewrite_and_delete(
+    func: &mut Function,
+    forest: &mut CopyForest,
+    state: &EntityVec<Inst, State>,
+) {
+    let deleted = |i: Inst| state[i] == State::Deleted;
     for k in 0..func.layout().len() {
         let b = func.layout()[k];
-        insts.clear();
-        insts.extend(func.block_all_insts(b).filter(|&i| !deleted[i]));
-        for &i in &insts {
-            func.for_each_operand_mut(i, |o| *o = forest.resolve(*o));
+        let mut phis_deleted = false;
+        for p in 0..func.block_phis(b).len() {
+            let i = func.block_phis(b)[p];
+            if deleted(i) {
+                phis_deleted = true;
+            } else {
+                func.for_each_operand_mut(i, |o| forest.rewrite(o));
+            }
         }
-        func.for_each_term_operand_mut(b, |o| *o = forest.resolve(*o));
+        if phis_deleted {
+            func.retain_phis(b, |_, i| !deleted(i));
+        }
+        func.retain_insts_mut(b, |f, i| {
+            if deleted(i) {
+                return false;
+            }
+            f.for_each_operand_mut(i, |o| forest.rewrite(o));
+            true
+        });
+        func.for_each_term_operand_mut(b, |o| forest.rewrite(o));
     }
-
-    // Step 5: delete the propagated copies and phis.
-    for k in 0..func.layout().len() {
-        let b = func.layout()[k];
-        func.retain_phis(b, |_, i| !deleted[i]);
-        func.retain_insts(b, |_, i| !deleted[i]);
-    }
-    Ok(stats)
 }
 
 #[cfg(test)]
 mod tests {
     use crate::opt::testing::check;
+
+    #[test]
+    fn a_second_definition_gives_the_error_definitions_gives() {
+        // A parameter redefined, a copy defined twice (the second in an
+        // unreachable block), a phi's result redefined: the error is the
+        // one `definitions` reports, and the function is left as it was.
+        for src in [
+            "function f(a) {\nentry:\n    b = a\n    a = 1\n    ret b\n}\n",
+            "function f(a) {\nentry:\n    x = a\n    ret x\ndead:\n    x = a\n    ret x\n}\n",
+            "function f(a, c) {\nentry:\n    branch c, l, j\nl:\n    jump j\nj:\n    x = phi(entry: a, l: a)\n    x = a\n    ret x\n}\n",
+        ] {
+            let mut f = crate::text::parse_module(src).unwrap().functions.remove(0);
+            let want = crate::analysis::def_use::definitions(&f).unwrap_err();
+            let got = super::run_uncompacted(&mut f).unwrap_err();
+            assert_eq!(got.to_string(), want.to_string());
+            assert_eq!(crate::text::print_function(&f), src);
+        }
+    }
 
     #[test]
     fn chains_of_copies_resolve_to_their_root() {
