@@ -13,7 +13,16 @@
 //! 5. dominance: each use is dominated by its definition, a phi operand
 //!    counting as a use at the end of the corresponding predecessor (the
 //!    convention of section 13.3). Uses in unreachable blocks are not
-//!    checked: dominance is undefined there.
+//!    checked: dominance is undefined there;
+//! 6. types: a copy, phi or parallel copy moves a value of the
+//!    destination's type, operators compute on the types they take, a
+//!    branch or switch tests an integer, a `ret` returns the declared
+//!    types.
+//!
+//! Invariants 2 and 3 are checked in one walk over the instructions, and
+//! 4 to 6 in a second one, each kind of error collected in its own list:
+//! the errors come in the order that one walk per invariant (4 and 5
+//! sharing one) would find them.
 //!
 //! On success it returns a [`Report`] of the properties of section 13.5 and
 //! chapter 12: minimal, pruned, conventional, and whether any `undef`
@@ -294,9 +303,8 @@ struct Verifier<'a> {
     /// Printed names, computed only for an error message: they cost more
     /// than all the checks.
     names: std::cell::OnceCell<crate::ir::VarNames>,
-    /// Where each variable is defined, and by which instruction (none for
-    /// a parameter).
-    def: EntityVec<Var, Option<(Point, Option<Inst>)>>,
+    /// Where each variable is defined (the entry for a parameter).
+    def: EntityVec<Var, Option<Point>>,
 }
 
 impl<'a> Verifier<'a> {
@@ -332,10 +340,8 @@ impl<'a> Verifier<'a> {
         }
         let cfg = Cfg::new(func);
         let dt = DomTree::new(&cfg);
-        self.verify_phi_lists(&cfg);
-        self.verify_single_assignment();
-        let undef_operands = self.verify_uses(&dt);
-        self.verify_types();
+        self.verify_phis_and_definitions(&cfg);
+        let undef_operands = self.verify_uses_and_types(&dt);
         if !self.errs.is_empty() {
             return Err(self.errs);
         }
@@ -400,97 +406,58 @@ impl<'a> Verifier<'a> {
         self.errs.is_empty()
     }
 
+    /// Invariants 2 and 3 in one walk over the phis and instructions,
+    /// each invariant's errors kept in its own list so that they are
+    /// reported in the order of one walk per invariant.
+    ///
     /// Invariant 2: phis are first in their block (the phi list holds phis, the
     /// ordinary list none); each has exactly one operand per distinct
     /// predecessor; a block without predecessors has no phi.
-    fn verify_phi_lists(&mut self, cfg: &Cfg) {
+    ///
+    /// Invariant 3, single assignment: each variable is defined at most once
+    /// (parameters count as definitions at the entry). Records where.
+    fn verify_phis_and_definitions(&mut self, cfg: &Cfg) {
         let func = self.func;
+        let mut phi_errs: Vec<(Block, Inst, String)> = Vec::new();
+        let mut twice: Vec<(Var, Block, Option<Inst>)> = Vec::new();
         let mut pred_stamp = vec![u32::MAX; func.num_blocks()];
         let mut seen = vec![u32::MAX; func.num_blocks()];
         let mut counter = 0u32;
-        for &b in func.layout() {
-            for p in cfg.unique_preds(b) {
-                pred_stamp[p.index()] = b.as_u32();
-            }
-            let npreds = cfg.unique_preds(b).count();
-            if npreds == 0 {
-                if let Some(&i) = func.block_phis(b).first() {
-                    let msg = format!(
-                        "phi in block `{}`, which has no predecessors",
-                        func.block_name(b)
-                    );
-                    self.error(Some(b), Some(i), msg);
-                }
-            }
-            for &i in func.block_phis(b) {
-                counter += 1;
-                let InstData::Phi { args, .. } = func.inst(i) else {
-                    self.error(
-                        Some(b),
-                        Some(i),
-                        "non-phi instruction in the phi list".into(),
-                    );
-                    continue;
-                };
-                for a in args.as_slice(func) {
-                    if a.block.index() >= func.num_blocks()
-                        || pred_stamp[a.block.index()] != b.as_u32()
-                    {
-                        let msg = format!(
-                            "phi operand labelled {}, which is not a predecessor",
-                            a.block
-                        );
-                        self.error(Some(b), Some(i), msg);
-                    } else if seen[a.block.index()] == counter {
-                        let msg = format!(
-                            "phi has two operands for predecessor `{}`",
-                            func.block_name(a.block)
-                        );
-                        self.error(Some(b), Some(i), msg);
-                    } else {
-                        seen[a.block.index()] = counter;
-                    }
-                }
-                if args.len() < npreds {
-                    self.error(
-                        Some(b),
-                        Some(i),
-                        "phi lacks an operand for some predecessor".into(),
-                    );
-                }
-            }
-            for &i in func.block_insts(b) {
-                if func.inst(i).is_phi() {
-                    self.error(Some(b), Some(i), "phi after an ordinary instruction".into());
-                }
-            }
-        }
-    }
-
-    /// Invariant 3, single assignment: each variable is defined at most once
-    /// (parameters count as definitions at the entry). Records where.
-    fn verify_single_assignment(&mut self) {
-        let func = self.func;
-        let entry = func.entry();
-        let mut twice: Vec<(Var, Block, Option<Inst>)> = Vec::new();
         let def = &mut self.def;
         let mut define = |v: Var, at: Point, inst: Option<Inst>| {
             if def[v].is_some() {
                 twice.push((v, at.block(), inst));
             } else {
-                def[v] = Some((at, inst));
+                def[v] = Some(at);
             }
         };
         for &p in func.params() {
-            define(p, Point::entry(entry), None);
+            define(p, Point::entry(func.entry()), None);
         }
         for &b in func.layout() {
-            for &i in func.block_phis(b) {
+            let phis = func.block_phis(b);
+            if !phis.is_empty() {
+                counter = check_phi_list(
+                    func,
+                    cfg,
+                    b,
+                    (&mut pred_stamp, &mut seen),
+                    counter,
+                    &mut phi_errs,
+                );
+            }
+            for &i in phis {
                 func.for_each_def(i, |v| define(v, Point::entry(b), Some(i)));
             }
             for (k, &i) in func.block_insts(b).iter().enumerate() {
+                if func.inst(i).is_phi() {
+                    phi_errs.push((b, i, "phi after an ordinary instruction".into()));
+                }
                 func.for_each_def(i, |v| define(v, Point::after(b, k), Some(i)));
             }
+        }
+        for (b, i, msg) in phi_errs {
+            self.error(Some(b), Some(i), msg);
         }
         for (v, b, i) in twice {
             let msg = format!("`{}` is assigned more than once", self.name(v));
@@ -498,46 +465,64 @@ impl<'a> Verifier<'a> {
         }
     }
 
+    /// Invariants 4, 5 and 6 in one walk over the operands and
+    /// instructions, each kind of error kept in its own list so that the
+    /// use errors are reported before the type errors, as by one walk per
+    /// invariant.
+    ///
     /// Invariants 4 and 5: each variable used has a definition, which dominates the
     /// use (a phi operand is used at the exit of its predecessor; uses in
-    /// unreachable blocks are not checked). Returns the number of `undef`
-    /// operands.
-    fn verify_uses(&mut self, dt: &DomTree) -> usize {
+    /// unreachable blocks are not checked).
+    ///
+    /// Invariant 6, types: see [`block_type_errors`].
+    ///
+    /// Returns the number of `undef` operands.
+    fn verify_uses_and_types(&mut self, dt: &DomTree) -> usize {
         let func = self.func;
         let mut undef_operands = 0;
         let mut bad: Vec<(Var, Point, Option<Inst>, Option<Block>)> = Vec::new();
+        let mut type_errs: Vec<(Block, Option<Inst>, String)> = Vec::new();
         let def = &self.def;
-        let mut check = |v: Var, at: Point, inst: Option<Inst>| match def[v] {
-            None => bad.push((v, at, inst, None)),
-            Some(_) if !dt.is_reachable(at.block()) => {}
-            Some((d, _)) if d.dominates(at, dt) => {}
-            Some((d, _)) => bad.push((v, at, inst, Some(d.block()))),
-        };
         for &b in func.layout() {
             for &i in func.block_phis(b) {
                 for a in func.phi_args(i) {
                     match a.value {
                         Operand::Var(v) if a.block.index() < func.num_blocks() => {
-                            check(v, Point::exit(a.block), Some(i))
+                            let at = Point::exit(a.block);
+                            if let Some(d) = use_error(def, v, at, dt.is_reachable(a.block), dt) {
+                                bad.push((v, at, Some(i), d));
+                            }
                         }
                         Operand::Undef => undef_operands += 1,
                         _ => {}
                     }
                 }
             }
-            let n = func.block_insts(b).len();
-            for (k, &i) in func.block_insts(b).iter().enumerate() {
+            let reachable = dt.is_reachable(b);
+            let insts = func.block_insts(b);
+            for (k, &i) in insts.iter().enumerate() {
                 func.for_each_operand(i, |o| match o {
-                    Operand::Var(v) => check(v, Point::before(b, k), Some(i)),
+                    Operand::Var(v) => {
+                        let at = Point::before(b, k);
+                        if let Some(d) = use_error(def, v, at, reachable, dt) {
+                            bad.push((v, at, Some(i), d));
+                        }
+                    }
                     Operand::Undef => undef_operands += 1,
                     Operand::Const(_) => {}
                 });
             }
+            let at = Point::before(b, insts.len());
             func.for_each_term_operand(b, |o| match o {
-                Operand::Var(v) => check(v, Point::before(b, n), None),
+                Operand::Var(v) => {
+                    if let Some(d) = use_error(def, v, at, reachable, dt) {
+                        bad.push((v, at, None, d));
+                    }
+                }
                 Operand::Undef => undef_operands += 1,
                 Operand::Const(_) => {}
             });
+            block_type_errors(func, b, &mut type_errs);
         }
         for (v, at, inst, def_block) in bad {
             // Reported at the block of the use: for a phi operand, the
@@ -552,30 +537,116 @@ impl<'a> Verifier<'a> {
             };
             self.error(Some(at.block()), inst, msg);
         }
+        for (b, i, msg) in type_errs {
+            self.error(Some(b), i, msg);
+        }
         undef_operands
     }
 
-    /// Invariant 6, types: a copy, phi or parallel copy moves a value of the
-    /// destination's type (an integer literal only into an integer type);
-    /// the built-in unary and binary operators compute on `i64`; a branch
-    /// or switch tests an integer; a `ret` returns the declared types, if
-    /// declared.
+    /// Invariant 6 alone, for the public `verify_types`: see
+    /// [`block_type_errors`].
     fn verify_types(&mut self) {
-        let func = self.func;
         let mut bad: Vec<(Block, Option<Inst>, String)> = Vec::new();
-        for &b in func.layout() {
-            for i in func.block_all_insts(b) {
-                if let Some(msg) = inst_type_error(func, i) {
-                    bad.push((b, Some(i), msg));
-                }
-            }
-            if let Some(msg) = term_type_error(func, b) {
-                bad.push((b, None, msg));
-            }
+        for &b in self.func.layout() {
+            block_type_errors(self.func, b, &mut bad);
         }
         for (b, i, msg) in bad {
             self.error(Some(b), i, msg);
         }
+    }
+}
+
+/// Invariant 2 for the phis of `b`, which has some: appends an error for
+/// each operand labelled with a block that is not a predecessor or with a
+/// predecessor already seen, each phi short of operands, each non-phi in
+/// the list, and a phi list in a block without predecessors. `stamps`
+/// (predecessor marks, operands seen) and `counter` (the last phi's stamp)
+/// carry from block to block; returns the new counter.
+fn check_phi_list(
+    func: &Function,
+    cfg: &Cfg,
+    b: Block,
+    stamps: (&mut [u32], &mut [u32]),
+    mut counter: u32,
+    errs: &mut Vec<(Block, Inst, String)>,
+) -> u32 {
+    let (pred_stamp, seen) = stamps;
+    let mut npreds = 0;
+    for p in cfg.unique_preds(b) {
+        pred_stamp[p.index()] = b.as_u32();
+        npreds += 1;
+    }
+    let phis = func.block_phis(b);
+    if npreds == 0 {
+        let msg = format!(
+            "phi in block `{}`, which has no predecessors",
+            func.block_name(b)
+        );
+        errs.push((b, phis[0], msg));
+    }
+    for &i in phis {
+        counter += 1;
+        let InstData::Phi { args, .. } = func.inst(i) else {
+            errs.push((b, i, "non-phi instruction in the phi list".into()));
+            continue;
+        };
+        for a in args.as_slice(func) {
+            if a.block.index() >= func.num_blocks() || pred_stamp[a.block.index()] != b.as_u32() {
+                let msg = format!(
+                    "phi operand labelled {}, which is not a predecessor",
+                    a.block
+                );
+                errs.push((b, i, msg));
+            } else if seen[a.block.index()] == counter {
+                let msg = format!(
+                    "phi has two operands for predecessor `{}`",
+                    func.block_name(a.block)
+                );
+                errs.push((b, i, msg));
+            } else {
+                seen[a.block.index()] = counter;
+            }
+        }
+        if args.len() < npreds {
+            errs.push((b, i, "phi lacks an operand for some predecessor".into()));
+        }
+    }
+    counter
+}
+
+/// Invariants 4 and 5 for one use of `v` at `at`, in a block reachable
+/// or not: `None` when it holds, else the definition's block (`None` for
+/// no definition). Dominance is a position compare within one block and
+/// the dominator tree's pre/post numbers across blocks.
+#[inline(always)]
+fn use_error(
+    def: &EntityVec<Var, Option<Point>>,
+    v: Var,
+    at: Point,
+    reachable: bool,
+    dt: &DomTree,
+) -> Option<Option<Block>> {
+    match def[v] {
+        None => Some(None),
+        Some(d) if !reachable || d.dominates(at, dt) => None,
+        Some(d) => Some(Some(d.block())),
+    }
+}
+
+/// Invariant 6, types, for block `b`: a copy, phi or parallel copy moves
+/// a value of the destination's type (an integer literal only into an
+/// integer type); the built-in unary and binary operators compute on
+/// `i64`; a branch or switch tests an integer; a `ret` returns the
+/// declared types, if declared. Appends each error, phis first, the
+/// terminator last.
+fn block_type_errors(func: &Function, b: Block, errs: &mut Vec<(Block, Option<Inst>, String)>) {
+    for i in func.block_all_insts(b) {
+        if let Some(msg) = inst_type_error(func, i) {
+            errs.push((b, Some(i), msg));
+        }
+    }
+    if let Some(msg) = term_type_error(func, b) {
+        errs.push((b, None, msg));
     }
 }
 
