@@ -86,7 +86,137 @@ enum Class {
 /// Drops the flag definitions of `f` that their block overwrites
 /// unread, and the pure operations only they read (the module's step);
 /// `flags` are the flag variables, `temps` the temporaries.
+///
+/// With at most 8 flags and 56 temporaries (the lifter's pools: always
+/// so far), the sets are the bits of one word and each instruction is
+/// read from the function once ([`drop_by_masks`]); else by
+/// [`drop_by_sets`].
 pub(crate) fn drop_dead_flags(f: &mut Function, flags: &[Var], temps: &[Var]) -> FlagDefs {
+    if flags.len() <= 8 && temps.len() <= 56 {
+        drop_by_masks(f, flags, temps)
+    } else {
+        drop_by_sets(f, flags, temps)
+    }
+}
+
+/// The bits of [`drop_by_masks`]'s words that are flags (bit `k`: flag
+/// `k`); bit `8 + t` is temporary `t`.
+const FLAG_BITS: u64 = 0xff;
+
+/// What the backward scan needs of one instruction, found by the
+/// forward one: the flags and temporaries it defines and reads (words
+/// of [`FLAG_BITS`] and temporaries).
+#[derive(Clone, Copy)]
+struct Rec {
+    defs: u64,
+    uses: u64,
+    /// 0: never dropped (it defines another variable or none, or is no
+    /// copy or operation of the set); 1: a copy; 2: an operation of the
+    /// set (dropped only if pure).
+    kind: u8,
+    /// It defines exactly one variable, a flag (what `dropped` counts).
+    one_flag: bool,
+}
+
+/// The step with the sets as the bits of one word: the forward scan
+/// records each instruction's [`Rec`], the backward scan reads only
+/// those. Its word is what [`drop_by_sets`] keeps, complemented for the
+/// flags: the flags not dead and the temporaries live, so that an
+/// instruction's definitions are unread when they miss the word, and
+/// the update is `(word & !defs) | uses` (definitions first, then
+/// reads, as there).
+fn drop_by_masks(f: &mut Function, flags: &[Var], temps: &[Var]) -> FlagDefs {
+    let mut bit = vec![0u64; f.num_vars()];
+    for (k, &v) in flags.iter().enumerate() {
+        bit[v.index()] = 1 << k;
+    }
+    for (t, &v) in temps.iter().enumerate() {
+        bit[v.index()] = 1 << (8 + t);
+    }
+    let mut counts = FlagDefs::default();
+    let blocks: Vec<_> = f.layout().to_vec();
+    let slots = blocks.iter().map(|b| b.index() + 1).max().unwrap_or(0);
+    let mut reads = vec![0u8; slots];
+    let mut defs = vec![0u8; slots];
+    // Temporaries read before their definition in some block, or by a
+    // terminator (bit `8 + t`): live at the end of every block.
+    let mut temps_out = 0u64;
+    let mut recs = Vec::with_capacity(f.inst_slots());
+    for &b in &blocks {
+        // Read before defined in the block so far, and defined.
+        let (mut up, mut defined) = (0u64, 0u64);
+        for &i in f.block_insts(b) {
+            let mut uses = 0u64;
+            f.for_each_use(i, |v| uses |= bit[v.index()]);
+            let (mut d, mut n, mut nflags, mut other) = (0u64, 0, 0, false);
+            f.for_each_def(i, |v| {
+                let m = bit[v.index()];
+                d |= m;
+                n += 1;
+                nflags += usize::from(m & FLAG_BITS != 0);
+                other |= m == 0;
+            });
+            up |= uses & !defined;
+            defined |= d;
+            let data = f.inst(i);
+            let copy = matches!(data, InstData::Copy { .. });
+            if nflags > 0 && (copy || !f.effects(i).contains(Effects::CALL)) {
+                counts.meaning += nflags;
+            }
+            let kind = match data {
+                _ if n == 0 || other => 0,
+                InstData::Copy { .. } => 1,
+                InstData::Op { op, .. } if f.opcode(*op).is_some() => 2,
+                _ => 0,
+            };
+            let one_flag = n == 1 && nflags == 1;
+            recs.push(Rec {
+                defs: d,
+                uses,
+                kind,
+                one_flag,
+            });
+        }
+        f.for_each_term_use(b, |v| {
+            let m = bit[v.index()];
+            up |= m & FLAG_BITS & !defined;
+            temps_out |= m & !FLAG_BITS;
+        });
+        temps_out |= up & !FLAG_BITS;
+        (reads[b.index()], defs[b.index()]) = (up as u8, defined as u8);
+    }
+    let flags_out = flag_liveness(f, &blocks, &reads, &defs, flags.len());
+    let mut drop: Vec<bool> = Vec::new();
+    let mut at = 0;
+    for &b in &blocks {
+        let insts = f.block_insts(b);
+        let block_recs = &recs[at..at + insts.len()];
+        at += insts.len();
+        let mut live = temps_out | u64::from(flags_out[b.index()]);
+        for (&i, rec) in insts.iter().zip(block_recs).rev() {
+            let unread = rec.defs & live == 0;
+            if rec.kind != 0 && unread && (rec.kind == 1 || f.effects(i) == Effects::PURE) {
+                if drop.is_empty() {
+                    drop = vec![false; f.inst_slots()];
+                }
+                drop[i.index()] = true;
+                counts.dropped += usize::from(rec.one_flag);
+                continue;
+            }
+            live = (live & !rec.defs) | rec.uses;
+        }
+    }
+    if !drop.is_empty() {
+        for &b in &blocks {
+            f.retain_insts(b, |_, i| !drop[i.index()]);
+        }
+    }
+    counts
+}
+
+/// The step with a set entry per variable, for any number of flags and
+/// temporaries.
+pub(super) fn drop_by_sets(f: &mut Function, flags: &[Var], temps: &[Var]) -> FlagDefs {
     let mut class = vec![Class::Other; f.num_vars()];
     for (k, &v) in flags.iter().enumerate() {
         class[v.index()] = Class::Flag(k as u8);
@@ -262,9 +392,13 @@ mod tests {
         let v = |n: &str| f.var_by_name(n).unwrap();
         let flags = [v("cf"), v("zf")];
         let temps = [v("d0"), v("d1")];
+        let mut g = f.clone();
         let c = drop_dead_flags(&mut f, &flags, &temps);
         let text = ssakit::text::print_function(&f);
         assert_eq!(c, FlagDefs { meaning, dropped }, "{text}");
+        // The masks and the sets agree.
+        assert_eq!(drop_by_sets(&mut g, &flags, &temps), c);
+        assert_eq!(ssakit::text::print_function(&g), text);
         text
     }
 

@@ -621,7 +621,15 @@ mod tests {
                 assert_eq!(none, 0);
                 assert_eq!((&flags, &temps), (&lflags, &ltemps));
                 assert_eq!(left_out, dead.len(), "{:?}", insn.ins.code());
+                let mut by_sets = full.clone();
                 let a = drop_dead_flags(&mut full, &flags, &temps);
+                // The step's masks and its sets agree.
+                let s = super::super::dead_flags::drop_by_sets(&mut by_sets, &flags, &temps);
+                assert_eq!(a, s, "{:?}", insn.ins.code());
+                assert_eq!(
+                    ssakit::text::print_function(&by_sets),
+                    ssakit::text::print_function(&full)
+                );
                 let b = drop_dead_flags(&mut lean, &flags, &temps);
                 let (ta, tb) = (
                     ssakit::text::print_function(&full),
