@@ -188,7 +188,7 @@ impl PhiCounts {
 /// The size of one SSA form: what the passes shrink.
 ///
 /// ```
-/// let src = "function f(c: bool, x) {\ne:\n    zf = x\n    y = x\n    branch c, a, j\na:\n    jump j\nj:\n    x = phi(e: y, a: zf)\n    ret\n}\n";
+/// let src = "function f(c: bool, x) {\ne:\n    zf: i32 = x\n    y = x\n    branch c, a, j\na:\n    jump j\nj:\n    x = phi(e: y, a: zf)\n    ret\n}\n";
 /// let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
 /// let s = ssakit_x86::pipeline::Size::of(&f);
 /// assert_eq!((s.operations, s.phis, s.flag_defs), (2, 1, 1));
@@ -199,8 +199,8 @@ pub struct Size {
     pub operations: usize,
     /// Phis.
     pub phis: usize,
-    /// Definitions of a flag (`cf` ... `df`) by a phi, a copy or an
-    /// operation: the figure dce should cut down, since most flags are
+    /// Definitions of a flag (`cf` ... `df`, of type `i32` or `bool` as
+    /// the lifter makes them) by a phi, a copy or an operation: the figure dce should cut down, since most flags are
     /// never read. The flags a call writes (a direct call, an opaque one
     /// of call effects: indirect calls, `syscall`) are not counted: no
     /// pass can remove the call.
@@ -215,12 +215,15 @@ impl Size {
     /// assert_eq!(ssakit_x86::pipeline::Size::of(&f), Default::default());
     /// ```
     pub fn of(f: &Function) -> Size {
-        // `cf`, `pf`, `af`, `zf`, `sf`, `of`, `df`, by their bytes.
+        // `cf`, `pf`, `af`, `zf`, `sf`, `of`, `df`, by their bytes; the
+        // type first (a field of the variable), so that the name is
+        // looked up only for the flags' types.
         let is_flag = |v: Var| {
-            matches!(
-                f.base_name(v).as_bytes(),
-                [b'c' | b'p' | b'a' | b'z' | b's' | b'o' | b'd', b'f']
-            )
+            matches!(f.var_type(v), Type::I32 | Type::Bool)
+                && matches!(
+                    f.base_name(v).as_bytes(),
+                    [b'c' | b'p' | b'a' | b'z' | b's' | b'o' | b'd', b'f']
+                )
         };
         let mut s = Size::default();
         for &b in f.layout() {
