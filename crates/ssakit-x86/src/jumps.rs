@@ -650,6 +650,9 @@ pub(crate) struct Walker<'a> {
     /// [rip+X]`: `X` (a table's base hoisted out of a loop).
     hoisted: LocMap<Option<u64>>,
     x: Exprs,
+    /// The states one [`Walker::resolve`] met, emptied by the next (its
+    /// room kept: no table grown anew per jump).
+    seen: FxHashSet<State>,
 }
 
 impl<'a> Walker<'a> {
@@ -725,6 +728,7 @@ impl<'a> Walker<'a> {
             preds,
             hoisted,
             x: Exprs::default(),
+            seen: FxHashSet::default(),
         }
     }
 
@@ -742,7 +746,7 @@ impl<'a> Walker<'a> {
         };
         let mut found: Option<(Table, Bound)> = None;
         let mut computed: Vec<u64> = Vec::new();
-        let mut seen: FxHashSet<State> = FxHashSet::default();
+        self.seen.clear();
         let mut work = vec![State {
             at: jmp,
             e: start,
@@ -753,7 +757,7 @@ impl<'a> Walker<'a> {
         // The most table-like shape of the target met on any path.
         let mut shape = JumpKind::Computed;
         while let Some(mut s) = work.pop() {
-            if !seen.insert(s) {
+            if !self.seen.insert(s) {
                 continue;
             }
             steps += 1;
