@@ -200,10 +200,11 @@ pub struct Size {
     /// Phis.
     pub phis: usize,
     /// Definitions of a flag (`cf` ... `df`, of type `i32` or `bool` as
-    /// the lifter makes them) by a phi, a copy or an operation: the figure dce should cut down, since most flags are
-    /// never read. The flags a call writes (a direct call, an opaque one
-    /// of call effects: indirect calls, `syscall`) are not counted: no
-    /// pass can remove the call.
+    /// the lifter makes them) by a phi, a copy or an operation: the
+    /// figure dce should cut down, since most flags are never read. The
+    /// flags a call writes (a direct call, an opaque one of call effects:
+    /// indirect calls, `syscall`) are not counted: no pass can remove the
+    /// call.
     pub flag_defs: usize,
 }
 
