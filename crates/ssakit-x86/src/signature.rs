@@ -1727,6 +1727,10 @@ impl Origin {
     }
 }
 
+/// Per value, the first use that reached it in [`Values::used`]
+/// (`None`: a terminator).
+type Why = SecondaryMap<Var, Option<Inst>>;
+
 /// The origins of a function's SSA values and the entry values each
 /// may be.
 struct Values {
@@ -1972,13 +1976,10 @@ impl Values {
         unknown: &Unknown,
         stores: u8,
         why: bool,
-    ) -> (
-        SecondaryMap<Var, bool>,
-        Option<SecondaryMap<Var, Option<Inst>>>,
-    ) {
+    ) -> (SecondaryMap<Var, bool>, Option<Why>) {
         let mut used = SecondaryMap::with_capacity(f.num_vars(), false);
         let mut work = Vec::new();
-        let why: RefCell<Option<SecondaryMap<Var, Option<Inst>>>> =
+        let why: RefCell<Option<Why>> =
             RefCell::new(why.then(|| SecondaryMap::with_capacity(f.num_vars(), None)));
         let root: Cell<Option<Inst>> = Cell::new(None);
         let mark = |v: Var, used: &mut SecondaryMap<Var, bool>, work: &mut Vec<Var>| {
