@@ -230,8 +230,10 @@ impl Flow {
         }
     }
 
-    /// One instruction's transfer: the facts it adds.
-    fn transfer(&mut self, f: &Function, origins: &Origins, lent: &Lent, i: Inst) {
+    /// One instruction's transfer: the facts it adds. False when it can
+    /// add none in a later round: a pure operation whose results are all
+    /// narrow only sets them from `Unset` to `Other`, for good.
+    fn transfer(&mut self, f: &Function, origins: &Origins, lent: &Lent, i: Inst) -> bool {
         // Most operations compute flags or narrow values, which hold no
         // pointer: their results are `Other`, whatever their operands.
         if let InstData::Op { op, results, .. } = f.inst(i) {
@@ -245,7 +247,7 @@ impl Flow {
                         self.changed |= self.read[d] == self.round;
                     }
                 }
-                return;
+                return false;
             }
         }
         let mut regs = LocSet::EMPTY;
@@ -376,6 +378,7 @@ impl Flow {
                 f.for_each_def(i, |d| self.define(f, d, regs, off));
             }
         }
+        true
     }
 }
 
@@ -440,17 +443,29 @@ pub(crate) fn captured(
         }
     }
     // Rounds in layout order until no fact grows (phis of loops); facts
-    // only grow, so what one round finds holds.
+    // only grow, so what one round finds holds. The rounds after the
+    // first skip the instructions whose transfer can add nothing more
+    // ([`Flow::transfer`]): the same transfers in the same order, less
+    // the ones that do nothing.
+    let mut order: Vec<Inst> = Vec::with_capacity(f.inst_slots());
+    for &b in f.layout() {
+        order.extend_from_slice(f.block_phis(b));
+        order.extend_from_slice(f.block_insts(b));
+    }
     while flow.changed {
         flow.changed = false;
         flow.round += 1;
         flow.calls.clear();
         flow.reads.clear();
-        for &b in f.layout() {
-            for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
-                flow.transfer(f, origins, lent, i);
+        let mut kept = 0;
+        for k in 0..order.len() {
+            let i = order[k];
+            if flow.transfer(f, origins, lent, i) {
+                order[kept] = i;
+                kept += 1;
             }
         }
+        order.truncate(kept);
     }
     // The copies of each variable's value (`rsi1 = rcx1`, `rcx1 = rsi`):
     // a register returned as it came may pass through them.

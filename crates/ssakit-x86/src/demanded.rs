@@ -87,9 +87,7 @@ pub(crate) fn demanded_bits(
     while let Some(v) = work.pop() {
         let Some(i) = def[v] else { continue };
         let m = bits[v];
-        for (u, n) in operand_demands(f, i, m) {
-            demand(u, n, &mut bits, &mut work);
-        }
+        operand_demands(f, i, m, |u, n| demand(u, n, &mut bits, &mut work));
     }
     bits
 }
@@ -129,17 +127,23 @@ fn stored_width(f: &Function, i: Inst) -> Option<u64> {
 }
 
 /// What transfer operation `i` demands of each of its operands when
-/// its result is demanded `m`.
-fn operand_demands(f: &Function, i: Inst, m: u64) -> Vec<(Var, u64)> {
+/// its result is demanded `m`: `out(operand, mask)` for each, in order.
+fn operand_demands(f: &Function, i: Inst, m: u64, mut out: impl FnMut(Var, u64)) {
     let var = |o: &Operand| match o {
         Operand::Var(v) => Some(*v),
         _ => None,
     };
     match f.inst(i) {
-        InstData::Copy { src, .. } => var(src).map(|v| (v, m)).into_iter().collect(),
-        InstData::Phi { args, .. } => (args.as_slice(f).iter())
-            .filter_map(|a| var(&a.value).map(|v| (v, m)))
-            .collect(),
+        InstData::Copy { src, .. } => {
+            if let Some(v) = var(src) {
+                out(v, m);
+            }
+        }
+        InstData::Phi { args, .. } => {
+            for v in args.as_slice(f).iter().filter_map(|a| var(&a.value)) {
+                out(v, m);
+            }
+        }
         InstData::Op { op, args, .. } => {
             let args = args.as_slice(f);
             let narrow = match f.opcode(*op) {
@@ -150,12 +154,11 @@ fn operand_demands(f: &Function, i: Inst, m: u64) -> Vec<(Var, u64)> {
                 },
                 _ => ALL,
             };
-            args.iter()
-                .filter_map(var)
-                .map(|v| (v, m & narrow))
-                .collect()
+            for v in args.iter().filter_map(var) {
+                out(v, m & narrow);
+            }
         }
-        _ => Vec::new(),
+        _ => {}
     }
 }
 

@@ -54,7 +54,7 @@
 
 use crate::lift::Origins;
 use ssakit::entity::SecondaryMap;
-use ssakit::ir::{Block, Function, Inst, InstData, Opcode, Operand, Type, Var};
+use ssakit::ir::{Block, Function, Inst, InstData, Opcode, Operand, Operator, Type, Var};
 
 /// The bytes above a call's `rsp + 8` where its callee may read its
 /// stack arguments (16 of 8 bytes): the promoted slots there are written
@@ -215,6 +215,8 @@ pub struct Frame {
     reached: SecondaryMap<Block, bool>,
     rsp: Option<Var>,
     rbp: Option<Var>,
+    /// What [`step`] does with each operator ([`classes`]).
+    classes: SecondaryMap<Operator, Class>,
     rsp_before: SecondaryMap<Inst, Option<i64>>,
     rbp_before: SecondaryMap<Inst, Option<i64>>,
     lost: Option<Lost>,
@@ -284,7 +286,7 @@ impl Frame {
         self.load(b, &mut state);
         for &i in f.block_insts(b) {
             visit(Some(i), &state);
-            step(f, i, &mut state, self.rsp);
+            step(f, &self.classes, i, &mut state, self.rsp);
         }
         visit(None, &state);
     }
@@ -353,8 +355,45 @@ fn add_sub(a: Value, b: Value, sub: bool) -> Value {
     }
 }
 
-/// The transfer function of instruction `i`: `state` after it.
-fn step(f: &Function, i: Inst, state: &mut [Value], rsp: Option<Var>) {
+/// What [`step`] does with an operator: the operation of the set it
+/// names (`i64.add`, `i64.sub`, `select`, one that accesses memory, any
+/// other), or none (an opaque operator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    Add,
+    Sub,
+    Select,
+    Memory,
+    Compute,
+    Opaque,
+}
+
+/// The [`Class`] of each operator of `f`, resolved once per analysis
+/// (the transfer function asks at every instruction of every round).
+fn classes(f: &Function) -> SecondaryMap<Operator, Class> {
+    let mut out = SecondaryMap::new(Class::Opaque);
+    for (op, data) in f.symbols().operators() {
+        out[op] = match data.opcode {
+            Some(Opcode::I64Add) => Class::Add,
+            Some(Opcode::I64Sub) => Class::Sub,
+            Some(Opcode::Select) => Class::Select,
+            Some(code) if code.access().is_some() => Class::Memory,
+            Some(_) => Class::Compute,
+            None => Class::Opaque,
+        };
+    }
+    out
+}
+
+/// The transfer function of instruction `i`: `state` after it
+/// (`classes`: each operator's [`Class`]).
+fn step(
+    f: &Function,
+    classes: &SecondaryMap<Operator, Class>,
+    i: Inst,
+    state: &mut [Value],
+    rsp: Option<Var>,
+) {
     match f.inst(i) {
         InstData::Copy { dst, src } => state[dst.index()] = value(*src, state),
         InstData::Op {
@@ -365,29 +404,30 @@ fn step(f: &Function, i: Inst, state: &mut [Value], rsp: Option<Var>) {
             let Some(&dst) = results.first() else {
                 return;
             };
-            let v = match (f.opcode(*op), args) {
-                (Some(Opcode::I64Add), &[a, b]) => add_sub(value(a, state), value(b, state), false),
-                (Some(Opcode::I64Sub), &[a, b]) => add_sub(value(a, state), value(b, state), true),
-                (Some(Opcode::Select), &[a, b, _]) => value(a, state).join(value(b, state)),
-                (Some(code), _) if code.access().is_some() => Value::Other,
-                (Some(_), _) if f.var_type(dst) != Type::I64 => Value::Other,
-                (Some(_), _) => {
+            let class = classes[*op];
+            let v = match (class, args) {
+                (Class::Add, &[a, b]) => add_sub(value(a, state), value(b, state), false),
+                (Class::Sub, &[a, b]) => add_sub(value(a, state), value(b, state), true),
+                (Class::Select, &[a, b, _]) => value(a, state).join(value(b, state)),
+                (Class::Memory, _) => Value::Other,
+                // An opaque instruction: a register it writes is not
+                // computed from the frame, except `rsp`, which it moved
+                // (`pushfq`) or replaced.
+                (Class::Opaque, _) => Value::Other,
+                _ if f.var_type(dst) != Type::I64 => Value::Other,
+                _ => {
                     if args.iter().any(|&a| value(a, state).may_be_frame()) {
                         Value::Lost
                     } else {
                         Value::Other
                     }
                 }
-                // An opaque instruction: a register it writes is not
-                // computed from the frame, except `rsp`, which it moved
-                // (`pushfq`) or replaced.
-                (None, _) => Value::Other,
             };
             for &r in results {
                 state[r.index()] = Value::Other;
             }
             state[dst.index()] = v;
-            if f.opcode(*op).is_none() {
+            if class == Class::Opaque {
                 if let Some(r) = rsp {
                     if results.contains(&r) {
                         state[r.index()] = Value::Lost;
@@ -450,6 +490,7 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     let n = f.num_vars();
     let (rsp, rbp) = frame_registers(f);
     let globals = globals(f, [rsp, rbp]);
+    let classes = classes(f);
     let g = globals.len();
     let mut entry = vec![Value::Unset; g * f.num_blocks()];
     let mut reached = SecondaryMap::with_capacity(f.num_blocks(), false);
@@ -491,16 +532,16 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
                 &mut state,
             );
             for &i in f.block_insts(b) {
-                step(f, i, &mut state, rsp);
+                step(f, &classes, i, &mut state, rsp);
             }
             f.for_each_succ(b, |s| {
                 let at = s.index() * g;
                 let mut rose = !reached[s];
                 reached[s] = true;
-                for (k, &v) in globals.iter().enumerate() {
-                    let j = entry[at + k].join(state[v.index()]);
-                    if j != entry[at + k] {
-                        entry[at + k] = j;
+                for (e, &v) in entry[at..at + g].iter_mut().zip(&globals) {
+                    let j = e.join(state[v.index()]);
+                    if j != *e {
+                        *e = j;
                         rose = true;
                     }
                 }
@@ -518,6 +559,7 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
         reached,
         rsp,
         rbp,
+        classes,
         rsp_before: SecondaryMap::new(None),
         rbp_before: SecondaryMap::new(None),
         lost: None,
@@ -615,7 +657,7 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
             before.clear();
             f.for_each_def(i, |v| before.push((v, state[v.index()])));
             let was_frame = matches!(state[rsp.index()], Value::Frame(_));
-            step(f, i, &mut state, frame.rsp);
+            step(f, &frame.classes, i, &mut state, frame.rsp);
             let mut made_lost = None;
             for &(v, _) in &before {
                 let k = v.index();

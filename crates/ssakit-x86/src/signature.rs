@@ -148,7 +148,7 @@ use crate::regs::{Flow, Loc, LocSet};
 use rayon::prelude::*;
 use ssakit::construct::{self, Flavor};
 use ssakit::entity::SecondaryMap;
-use ssakit::ir::{Function, Inst, InstData, Operand, Terminator, Var};
+use ssakit::ir::{Function, Inst, InstData, Operand, Operator, Terminator, Var};
 use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -952,16 +952,18 @@ impl Signatures {
         // an argument register the function never writes (`mov [rdi+8],
         // rsi`, rsi preserved as it is untouched) stores a parameter.
         let saves = self.conv.preserved;
-        let (used, why) = values.used(f, results, saves, &all, &first, is_store);
+        let why = std::env::var_os("SSAKIT_SIGNATURE_WHY").is_some();
+        let (used, why) = values.used(f, results, saves, &all, &first, STORE, why);
         let (unknown, used, why) = match first.asked.iter().any(|&v| used[v]) {
             true => {
                 let unknown = self.unknown_calls(f, calls, &values, Some(&used));
-                let (used, why) = values.used(f, results, saves, &all, &unknown, is_store);
+                let asked = why.is_some();
+                let (used, why) = values.used(f, results, saves, &all, &unknown, STORE, asked);
                 (unknown, used, why)
             }
             false => (first, used, why),
         };
-        if std::env::var_os("SSAKIT_SIGNATURE_WHY").is_some() {
+        if let Some(why) = why {
             self.explain(f, calls, &used, &why);
         }
         let mut params = LocSet::EMPTY;
@@ -973,7 +975,7 @@ impl Signatures {
         let mut optional = LocSet::EMPTY;
         if !params.is_empty() {
             let (beyond_stores, _) =
-                values.used(f, results, LocSet::ALL, &all, &unknown, is_any_store);
+                values.used(f, results, LocSet::ALL, &all, &unknown, ANY_STORE, false);
             for (&l, &p) in all.iter().zip(f.params()) {
                 if params.contains(l) && !beyond_stores[p] && l.kind() != crate::regs::LocKind::Flag
                 {
@@ -1146,6 +1148,13 @@ impl Signatures {
         let last: RefCell<(Option<Inst>, Option<CallResults>)> = RefCell::new((None, None));
         let asked = RefCell::new(Vec::new());
         let real = values.written(f, |i, k, v| {
+            // An operation other than an indirect call defines no call's
+            // results ([`Signatures::call_results`]: `None`).
+            if let InstData::Op { op, .. } = f.inst(i) {
+                if values.ops[*op] & INDIRECT == 0 {
+                    return true;
+                }
+            }
             let mut last = last.borrow_mut();
             if last.0 != Some(i) {
                 *last = (Some(i), self.call_results(f, calls, i));
@@ -1169,14 +1178,12 @@ impl Signatures {
                 // are calls here.
                 match f.inst(i) {
                     InstData::Call { .. } => {}
-                    InstData::Op { op, .. }
-                        if matches!(f.operator_name(*op), "x86.syscall.x")
-                            || is_indirect(f.operator_name(*op)) => {}
+                    InstData::Op { op, .. } if values.ops[*op] & (SYSCALL | INDIRECT) != 0 => {}
                     _ => continue,
                 }
                 let site = (calls.site)(i);
                 if let InstData::Op { op, args, .. } = f.inst(i) {
-                    if f.operator_name(*op) == "x86.syscall.x" {
+                    if values.ops[*op] & SYSCALL != 0 {
                         let reads = site.map_or(LocSet::EMPTY, |a| reads_at(calls.syscalls, a));
                         let (skip, weak) = syscall_skip(reads, args.as_slice(f), values, &moved);
                         (out.skip[i], out.weak[i]) = (skip, weak);
@@ -1200,7 +1207,7 @@ impl Signatures {
                         locs.clone_from(&self.conv.call_args);
                         (LocSet::EMPTY, args.as_slice(f))
                     }
-                    InstData::Op { op, args, .. } if is_indirect(f.operator_name(*op)) => {
+                    InstData::Op { op, args, .. } if values.ops[*op] & INDIRECT != 0 => {
                         let own = site.map_or(LocSet::EMPTY, |a| calls.indirect_reads(a));
                         locs.clear();
                         locs.extend(own.union(self.conv.call_reads).iter());
@@ -1568,22 +1575,77 @@ fn addresses(f: &Function) -> SecondaryMap<Var, bool> {
     address
 }
 
-/// The value of the width change `name` applied to `c` (`mov eax, r8d`
-/// is `i64.extend_i32_u(i32.wrap_i64(r8))`); `None` for other operators.
-fn fold(name: &str, c: i64) -> Option<i64> {
+/// Which width change the operator named `name` is (`mov eax, r8d` is
+/// `i64.extend_i32_u(i32.wrap_i64(r8))`): [`WRAP`], [`SEXT`], or 0 for
+/// other operators.
+fn fold_kind(name: &str) -> u8 {
     match name {
-        "i32.wrap_i64" | "i64.extend_i32_u" => Some(c & 0xffff_ffff),
-        "i64.extend_i32_s" => Some(c as i32 as i64),
+        "i32.wrap_i64" | "i64.extend_i32_u" => WRAP,
+        "i64.extend_i32_s" => SEXT,
+        _ => 0,
+    }
+}
+
+/// The value of the width change of an operator of `kinds`
+/// ([`op_kinds`], [`fold_kind`]) applied to `c`; `None` for other
+/// operators.
+fn fold_by(kinds: u8, c: i64) -> Option<i64> {
+    match kinds & (WRAP | SEXT) {
+        WRAP => Some(c & 0xffff_ffff),
+        SEXT => Some(c as i32 as i64),
         _ => None,
     }
+}
+
+/// An operator's kinds ([`op_kinds`]): a store of the set ([`is_store`]).
+const STORE: u8 = 1;
+/// A store of any kind ([`is_any_store`]).
+const ANY_STORE: u8 = 2;
+/// `i64.and`, the operator of a merge ([`is_merge`]).
+const AND64: u8 = 4;
+/// An indirect call or jump ([`is_indirect`]).
+const INDIRECT: u8 = 8;
+/// A system call (`x86.syscall.x`).
+const SYSCALL: u8 = 16;
+/// A width change that keeps the low 32 bits ([`fold_by`]).
+const WRAP: u8 = 32;
+/// A width change that sign-extends the low 32 bits ([`fold_by`]).
+const SEXT: u8 = 64;
+
+/// The kinds of each operator of `f` (the bits above), resolved once
+/// from its name: what the per-instruction questions of the analysis
+/// ([`Values::used`], [`Signatures::unknown_calls`]) then test.
+fn op_kinds(f: &Function) -> SecondaryMap<Operator, u8> {
+    let mut out = SecondaryMap::new(0);
+    for (op, data) in f.symbols().operators() {
+        let name = &*data.name;
+        let mut k = fold_kind(name);
+        if is_store(name) {
+            k |= STORE;
+        }
+        if is_any_store(name) {
+            k |= ANY_STORE;
+        }
+        if name == "i64.and" {
+            k |= AND64;
+        }
+        if is_indirect(name) {
+            k |= INDIRECT;
+        }
+        if name == "x86.syscall.x" {
+            k |= SYSCALL;
+        }
+        out[op] = k;
+    }
+    out
 }
 
 /// Whether `op(args)` is the `i64.and` with which the lifter keeps the
 /// upper part of a register under an 8- or 16-bit write (`mov cl, al`:
 /// `rcx = (rcx & !0xff) | al`).
-fn is_merge(f: &Function, op: ssakit::ir::Operator, args: &[Operand]) -> bool {
+fn is_merge(ops: &SecondaryMap<Operator, u8>, op: Operator, args: &[Operand]) -> bool {
     matches!(args, [Operand::Var(_), Operand::Const(c)] if [!0xff, !0xffff, !0xff00].contains(c))
-        && f.operator_name(op) == "i64.and"
+        && ops[op] & AND64 != 0
 }
 
 /// The values the function wrote (`real`, [`Values::written`]) and
@@ -1665,6 +1727,10 @@ impl Origin {
     }
 }
 
+/// Per value, the first use that reached it in [`Values::used`]
+/// (`None`: a terminator).
+type Why = SecondaryMap<Var, Option<Inst>>;
+
 /// The origins of a function's SSA values and the entry values each
 /// may be.
 struct Values {
@@ -1678,6 +1744,10 @@ struct Values {
     demanded: SecondaryMap<Var, u64>,
     /// Whether each value addresses memory ([`addresses`]).
     address: SecondaryMap<Var, bool>,
+    /// The kinds of each operator ([`op_kinds`]).
+    ops: SecondaryMap<Operator, u8>,
+    /// The copy or phi that defines each value so defined.
+    moved_by: SecondaryMap<Var, Option<Inst>>,
 }
 
 impl Values {
@@ -1739,23 +1809,32 @@ impl Values {
                 }
             }
         }
+        let ops = op_kinds(f);
+        let mut moved_by = SecondaryMap::with_capacity(f.num_vars(), None);
+        for &i in &moves {
+            if let InstData::Phi { dst, .. } | InstData::Copy { dst, .. } = f.inst(i) {
+                moved_by[*dst] = Some(i);
+            }
+        }
         let mut folds = moves.clone();
         for &b in f.layout() {
             for &i in f.block_insts(b) {
                 if let InstData::Op { op, .. } = f.inst(i) {
-                    if fold(f.operator_name(*op), 0).is_some() {
+                    if fold_by(ops[*op], 0).is_some() {
                         folds.push(i);
                     }
                 }
             }
         }
-        let constant = Values::constants(f, &folds);
+        let constant = Values::constants(f, &folds, &ops);
         Values {
             origin,
             may_be,
             constant,
             demanded: SecondaryMap::with_capacity(f.num_vars(), !0),
             address: addresses(f),
+            ops,
+            moved_by,
         }
     }
 
@@ -1767,7 +1846,7 @@ impl Values {
     /// ask: a function with none keeps all bits demanded, unasked.
     fn observe(&mut self, f: &Function, results: LocSet, all: &[Loc]) {
         let merges = f.layout().iter().flat_map(|&b| f.block_insts(b)).any(|&i| {
-            matches!(f.inst(i), InstData::Op { op, args, .. } if is_merge(f, *op, args.as_slice(f)))
+            matches!(f.inst(i), InstData::Op { op, args, .. } if is_merge(&self.ops, *op, args.as_slice(f)))
         });
         if !merges {
             return;
@@ -1780,10 +1859,14 @@ impl Values {
     }
 
     /// The constant of each value defined by the copies, phis and
-    /// width changes ([`fold`]) `moves`: rounds until nothing changes, a
+    /// width changes ([`fold_by`]) `moves`: rounds until nothing changes, a
     /// value becoming constant only once all its sources are the same
     /// constant (pessimistic: a loop-carried constant stays unknown).
-    fn constants(f: &Function, moves: &[Inst]) -> SecondaryMap<Var, Option<i64>> {
+    fn constants(
+        f: &Function,
+        moves: &[Inst],
+        ops: &SecondaryMap<Operator, u8>,
+    ) -> SecondaryMap<Var, Option<i64>> {
         let mut k: SecondaryMap<Var, Option<i64>> = SecondaryMap::with_capacity(f.num_vars(), None);
         let of = |o: Operand, k: &SecondaryMap<Var, Option<i64>>| match o {
             Operand::Const(c) => Some(c),
@@ -1807,7 +1890,7 @@ impl Values {
                         let (&[a], &[dst]) = (args.as_slice(f), results.as_slice(f)) else {
                             continue;
                         };
-                        let c = of(a, &k).and_then(|c| fold(f.operator_name(*op), c));
+                        let c = of(a, &k).and_then(|c| fold_by(ops[*op], c));
                         (dst, c)
                     }
                     _ => continue,
@@ -1880,9 +1963,10 @@ impl Values {
     /// origin's, then closed backward through copies and phis (an
     /// argument of an unknown callee that the function wrote, only
     /// through the values it wrote); with the first use that reached
-    /// each (`None`: a terminator). A store (an operator `stores` says
-    /// is one) of the entry value of a location of `preserved` is not a
-    /// use.
+    /// each (`None`: a terminator) when `why` asks. A store (an operator
+    /// whose [`op_kinds`] include `stores`) of the entry value of a
+    /// location of `preserved` is not a use.
+    #[allow(clippy::too_many_arguments)]
     fn used(
         &self,
         f: &Function,
@@ -1890,29 +1974,31 @@ impl Values {
         preserved: LocSet,
         all: &[Loc],
         unknown: &Unknown,
-        stores: fn(&str) -> bool,
-    ) -> (SecondaryMap<Var, bool>, SecondaryMap<Var, Option<Inst>>) {
+        stores: u8,
+        why: bool,
+    ) -> (SecondaryMap<Var, bool>, Option<Why>) {
         let mut used = SecondaryMap::with_capacity(f.num_vars(), false);
         let mut work = Vec::new();
-        let why: RefCell<SecondaryMap<Var, Option<Inst>>> =
-            RefCell::new(SecondaryMap::with_capacity(f.num_vars(), None));
+        let why: RefCell<Option<Why>> =
+            RefCell::new(why.then(|| SecondaryMap::with_capacity(f.num_vars(), None)));
         let root: Cell<Option<Inst>> = Cell::new(None);
         let mark = |v: Var, used: &mut SecondaryMap<Var, bool>, work: &mut Vec<Var>| {
             if !used[v] {
                 used[v] = true;
-                why.borrow_mut()[v] = root.get();
+                if let Some(why) = why.borrow_mut().as_mut() {
+                    why[v] = root.get();
+                }
                 work.push(v);
             }
         };
-        let mut defs: SecondaryMap<Var, Option<ssakit::ir::Inst>> =
-            SecondaryMap::with_capacity(f.num_vars(), None);
+        let defs = &self.moved_by;
         let mut weak_roots = Vec::new();
         for &b in f.layout() {
             for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
                 root.set(Some(i));
                 match f.inst(i) {
-                    InstData::Phi { dst, .. } | InstData::Copy { dst, .. } => defs[*dst] = Some(i),
-                    InstData::Op { op, args, .. } if stores(f.operator_name(*op)) => {
+                    InstData::Phi { .. } | InstData::Copy { .. } => {}
+                    InstData::Op { op, args, .. } if self.ops[*op] & stores != 0 => {
                         // A preserved register's entry value stored (saved,
                         // `push rbx` left in memory) is not a use.
                         let args = args.as_slice(f);
@@ -1927,7 +2013,7 @@ impl Values {
                     }
                     InstData::Op {
                         op, args, results, ..
-                    } if is_merge(f, *op, args.as_slice(f)) => {
+                    } if is_merge(&self.ops, *op, args.as_slice(f)) => {
                         // The upper part an 8- or 16-bit write keeps: an
                         // entry value there is not a use (the kept bits
                         // are read later, if at all, through the merge),
@@ -1983,7 +2069,9 @@ impl Values {
         }
         while let Some(v) = work.pop() {
             let Some(i) = defs[v] else { continue };
-            root.set(why.borrow()[v]);
+            if let Some(why) = why.borrow().as_ref() {
+                root.set(why[v]);
+            }
             f.for_each_use(i, |u| mark(u, &mut used, &mut work));
         }
         // An argument of an unknown callee that the function wrote on some
@@ -2512,7 +2600,15 @@ mod tests {
                 asked: Vec::new(),
             };
             let all = [Loc::RDX, Loc::RAX, Loc::CF];
-            let (used, _) = values.used(&f, LocSet::EMPTY, LocSet::EMPTY, &all, &unknown, is_store);
+            let (used, _) = values.used(
+                &f,
+                LocSet::EMPTY,
+                LocSet::EMPTY,
+                &all,
+                &unknown,
+                STORE,
+                false,
+            );
             let (rdx, al) = (f.params()[0], f.params()[1]);
             assert_eq!((used[rdx], used[al]), (entry_used, true), "mask {mask}");
         }
@@ -2544,7 +2640,7 @@ mod tests {
                 real: values.written(&f, |_, _, _| true),
                 asked: Vec::new(),
             };
-            let (used, _) = values.used(&f, results, LocSet::EMPTY, &all, &unknown, is_store);
+            let (used, _) = values.used(&f, results, LocSet::EMPTY, &all, &unknown, STORE, false);
             let rdx = f.params()[0];
             assert_eq!(used[rdx], entry_used, "results {results:?}");
         }

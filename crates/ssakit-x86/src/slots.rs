@@ -708,13 +708,13 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
             let Some(i) = point else { return };
             if let InstData::Op { op, args, imms, .. } = f.inst(i) {
                 let (args, imms) = (args.as_slice(f), imms.as_slice(f));
-                let name = f.operator_name(*op);
-                if f.opcode(*op) == Some(Opcode::I64Store) {
+                let code = f.opcode(*op);
+                if code == Some(Opcode::I64Store) {
                     if let Value::Frame(c) = value(args[1], state) {
                         addresses.push(c);
                     }
                 }
-                if in_prologue && f.opcode(*op) == Some(Opcode::I64Store) {
+                if in_prologue && code == Some(Opcode::I64Store) {
                     if let (Value::Frame(c), Some(k)) =
                         (value(args[0], state), position(&ints, args[1]))
                     {
@@ -723,7 +723,10 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
                             int_at[k] = Some(c);
                         }
                     }
-                } else if matches!(name, "x86.movaps.w" | "x86.movups.w") && args.len() == 2 {
+                } else if code.is_none()
+                    && matches!(f.operator_name(*op), "x86.movaps.w" | "x86.movups.w")
+                    && args.len() == 2
+                {
                     if let (Value::Frame(c), Some(m), Some(&d)) =
                         (value(args[0], state), position(&vecs, args[1]), imms.get(1))
                     {
