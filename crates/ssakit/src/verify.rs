@@ -536,7 +536,8 @@ impl<'a> Verifier<'a> {
                     }
                 }
             }
-            // The numbers of `b`, or none to check when it is unreachable.
+            // The tree's numbers of `b` (`u32::MAX` if unreachable: its
+            // uses are not checked).
             let nums = dt.numbers(b);
             let insts = func.block_insts(b);
             for (k, &i) in insts.iter().enumerate() {
