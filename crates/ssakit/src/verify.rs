@@ -304,7 +304,19 @@ struct Verifier<'a> {
     /// than all the checks.
     names: std::cell::OnceCell<crate::ir::VarNames>,
     /// Where each variable is defined (the entry for a parameter).
-    def: EntityVec<Var, Option<Point>>,
+    def: EntityVec<Var, Option<Def>>,
+}
+
+/// Where a variable is defined, with the dominator tree's numbers of its
+/// block copied in: a use's dominance check reads this entry and the use
+/// block's numbers, nothing else.
+#[derive(Clone, Copy)]
+struct Def {
+    at: Point,
+    /// The block's preorder and postorder numbers in the dominator tree
+    /// (`u32::MAX` both for an unreachable block).
+    pre: u32,
+    post: u32,
 }
 
 impl<'a> Verifier<'a> {
@@ -340,7 +352,7 @@ impl<'a> Verifier<'a> {
         }
         let cfg = Cfg::new(func);
         let dt = DomTree::new(&cfg);
-        self.verify_phis_and_definitions(&cfg);
+        self.verify_phis_and_definitions(&cfg, &dt);
         let undef_operands = self.verify_uses_and_types(&dt);
         if !self.errs.is_empty() {
             return Err(self.errs);
@@ -416,7 +428,7 @@ impl<'a> Verifier<'a> {
     ///
     /// Invariant 3, single assignment: each variable is defined at most once
     /// (parameters count as definitions at the entry). Records where.
-    fn verify_phis_and_definitions(&mut self, cfg: &Cfg) {
+    fn verify_phis_and_definitions(&mut self, cfg: &Cfg, dt: &DomTree) {
         let func = self.func;
         let mut phi_errs: Vec<(Block, Inst, String)> = Vec::new();
         let mut twice: Vec<(Var, Block, Option<Inst>)> = Vec::new();
@@ -424,17 +436,20 @@ impl<'a> Verifier<'a> {
         let mut seen = vec![u32::MAX; func.num_blocks()];
         let mut counter = 0u32;
         let def = &mut self.def;
-        let mut define = |v: Var, at: Point, inst: Option<Inst>| {
+        // `(pre, post)`: the dominator tree's numbers of the block of `at`.
+        let mut define = |v: Var, at: Point, (pre, post): (u32, u32), inst: Option<Inst>| {
             if def[v].is_some() {
                 twice.push((v, at.block(), inst));
             } else {
-                def[v] = Some(at);
+                def[v] = Some(Def { at, pre, post });
             }
         };
+        let entry = func.entry();
         for &p in func.params() {
-            define(p, Point::entry(func.entry()), None);
+            define(p, Point::entry(entry), dt.numbers(entry), None);
         }
         for &b in func.layout() {
+            let nums = dt.numbers(b);
             let phis = func.block_phis(b);
             if !phis.is_empty() {
                 counter = check_phi_list(
@@ -447,13 +462,22 @@ impl<'a> Verifier<'a> {
                 );
             }
             for &i in phis {
-                func.for_each_def(i, |v| define(v, Point::entry(b), Some(i)));
+                func.for_each_def(i, |v| define(v, Point::entry(b), nums, Some(i)));
             }
             for (k, &i) in func.block_insts(b).iter().enumerate() {
-                if func.inst(i).is_phi() {
-                    phi_errs.push((b, i, "phi after an ordinary instruction".into()));
+                let at = Point::after(b, k);
+                match func.inst(i) {
+                    InstData::Op { results, .. } => {
+                        for &v in results.as_slice(func) {
+                            define(v, at, nums, Some(i));
+                        }
+                    }
+                    InstData::Phi { dst, .. } => {
+                        phi_errs.push((b, i, "phi after an ordinary instruction".into()));
+                        define(*dst, at, nums, Some(i));
+                    }
+                    _ => func.for_each_def(i, |v| define(v, at, nums, Some(i))),
                 }
-                func.for_each_def(i, |v| define(v, Point::after(b, k), Some(i)));
             }
         }
         for (b, i, msg) in phi_errs {
@@ -479,51 +503,83 @@ impl<'a> Verifier<'a> {
     /// Returns the number of `undef` operands.
     fn verify_uses_and_types(&mut self, dt: &DomTree) -> usize {
         let func = self.func;
-        let mut undef_operands = 0;
-        let mut bad: Vec<(Var, Point, Option<Inst>, Option<Block>)> = Vec::new();
+        let mut uses = Uses {
+            def: &self.def,
+            dt,
+            bad: Vec::new(),
+            undef_operands: 0,
+        };
         let mut type_errs: Vec<(Block, Option<Inst>, String)> = Vec::new();
-        let def = &self.def;
         for &b in func.layout() {
             for &i in func.block_phis(b) {
-                for a in func.phi_args(i) {
+                let (want, args) = match func.inst(i) {
+                    InstData::Phi { dst, args } => (func.var_type(*dst), args.as_slice(func)),
+                    _ => (Type::I64, func.phi_args(i)), // panics: not a phi
+                };
+                // The type check of `inst_type_error`, whose message is
+                // asked for only when an operand does not fit.
+                let mut typed = true;
+                for a in args {
                     match a.value {
                         Operand::Var(v) if a.block.index() < func.num_blocks() => {
                             let at = Point::exit(a.block);
-                            if let Some(d) = use_error(def, v, at, dt.is_reachable(a.block), dt) {
-                                bad.push((v, at, Some(i), d));
-                            }
+                            uses.check(v, at, dt.numbers(a.block), Some(i));
                         }
-                        Operand::Undef => undef_operands += 1,
+                        Operand::Undef => uses.undef_operands += 1,
                         _ => {}
                     }
+                    typed &= fits(func, a.value, want);
+                }
+                if !typed {
+                    if let Some(msg) = inst_type_error(func, i) {
+                        type_errs.push((b, Some(i), msg));
+                    }
                 }
             }
-            let reachable = dt.is_reachable(b);
+            // The tree's numbers of `b` (`u32::MAX` if unreachable: its
+            // uses are not checked).
+            let nums = dt.numbers(b);
             let insts = func.block_insts(b);
             for (k, &i) in insts.iter().enumerate() {
-                func.for_each_operand(i, |o| match o {
-                    Operand::Var(v) => {
-                        let at = Point::before(b, k);
-                        if let Some(d) = use_error(def, v, at, reachable, dt) {
-                            bad.push((v, at, Some(i), d));
+                let at = Point::before(b, k);
+                // Operations of the set, most of lifted code, in one
+                // place: operands, then the signature.
+                if let InstData::Op {
+                    op,
+                    imms,
+                    args,
+                    results,
+                } = func.inst(i)
+                {
+                    let args = args.as_slice(func);
+                    for &o in args {
+                        uses.operand(o, at, nums, Some(i));
+                    }
+                    let Some(o) = func.opcode(*op) else { continue };
+                    let results = results.as_slice(func);
+                    if !well_typed_fixed(func, o, imms.len(), args, results) {
+                        if let Some(msg) = op_type_error(func, o, imms.len(), args, results) {
+                            type_errs.push((b, Some(i), msg));
                         }
                     }
-                    Operand::Undef => undef_operands += 1,
-                    Operand::Const(_) => {}
-                });
+                    continue;
+                }
+                func.for_each_operand(i, |o| uses.operand(o, at, nums, Some(i)));
+                if let Some(msg) = inst_type_error(func, i) {
+                    type_errs.push((b, Some(i), msg));
+                }
             }
             let at = Point::before(b, insts.len());
-            func.for_each_term_operand(b, |o| match o {
-                Operand::Var(v) => {
-                    if let Some(d) = use_error(def, v, at, reachable, dt) {
-                        bad.push((v, at, None, d));
-                    }
-                }
-                Operand::Undef => undef_operands += 1,
-                Operand::Const(_) => {}
-            });
-            block_type_errors(func, b, &mut type_errs);
+            func.for_each_term_operand(b, |o| uses.operand(o, at, nums, None));
+            if let Some(msg) = term_type_error(func, b) {
+                type_errs.push((b, None, msg));
+            }
         }
+        let Uses {
+            bad,
+            undef_operands,
+            ..
+        } = uses;
         for (v, at, inst, def_block) in bad {
             // Reported at the block of the use: for a phi operand, the
             // predecessor it is used in.
@@ -614,22 +670,56 @@ fn check_phi_list(
     counter
 }
 
-/// Invariants 4 and 5 for one use of `v` at `at`, in a block reachable
-/// or not: `None` when it holds, else the definition's block (`None` for
-/// no definition). Dominance is a position compare within one block and
-/// the dominator tree's pre/post numbers across blocks.
-#[inline(always)]
-fn use_error(
-    def: &EntityVec<Var, Option<Point>>,
-    v: Var,
-    at: Point,
-    reachable: bool,
-    dt: &DomTree,
-) -> Option<Option<Block>> {
-    match def[v] {
-        None => Some(None),
-        Some(d) if !reachable || d.dominates(at, dt) => None,
-        Some(d) => Some(Some(d.block())),
+/// Invariants 4 and 5 on the uses of one walk: the definitions, the
+/// failing uses found (the variable, where it is used, the instruction,
+/// and the definition's block, `None` for no definition) and the number of
+/// `undef` operands.
+struct Uses<'d> {
+    def: &'d EntityVec<Var, Option<Def>>,
+    dt: &'d DomTree,
+    bad: Vec<(Var, Point, Option<Inst>, Option<Block>)>,
+    undef_operands: usize,
+}
+
+impl Uses<'_> {
+    /// One operand read at `at`, in a block with the dominator tree's
+    /// numbers `nums`.
+    #[inline(always)]
+    fn operand(&mut self, o: Operand, at: Point, nums: (u32, u32), inst: Option<Inst>) {
+        match o {
+            Operand::Var(v) => self.check(v, at, nums, inst),
+            Operand::Undef => self.undef_operands += 1,
+            Operand::Const(_) => {}
+        }
+    }
+
+    /// One use of `v` at `at`, in a block with the dominator tree's
+    /// numbers `(pre, post)` (`u32::MAX` for an unreachable block, whose
+    /// uses are not checked). Dominance is a position compare within one
+    /// block and the nesting of the tree's pre/post intervals across
+    /// blocks (`Point::dominates` on the copied numbers).
+    #[inline(always)]
+    fn check(&mut self, v: Var, at: Point, (pre, post): (u32, u32), inst: Option<Inst>) {
+        let ok = match self.def[v] {
+            None => false,
+            Some(_) if pre == u32::MAX => true,
+            // One block: a position compare.
+            Some(d) if d.at.block() == at.block() => d.at.dominates(at, self.dt),
+            // `d`'s block strictly dominates the use's, which is reachable
+            // (an unreachable `d` has `u32::MAX`, which fails `d.pre <= pre`).
+            Some(d) => d.pre <= pre && post <= d.post,
+        };
+        if !ok {
+            self.fail(v, at, inst);
+        }
+    }
+
+    /// Records the failing use of `v` at `at`.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, v: Var, at: Point, inst: Option<Inst>) {
+        let def_block = self.def[v].map(|d| d.at.block());
+        self.bad.push((v, at, inst, def_block));
     }
 }
 
@@ -827,6 +917,7 @@ fn op_type_error(
 /// without its memory index and every error go through the full check,
 /// which says what is wrong. (Lifted code is mostly operations of the
 /// set: this runs once per instruction of every input.)
+#[inline]
 fn well_typed_fixed(
     func: &Function,
     o: Opcode,

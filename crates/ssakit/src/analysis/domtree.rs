@@ -356,6 +356,15 @@ impl DomTree {
         self.pre[b.index()] != NONE
     }
 
+    /// The preorder and postorder numbers of `b`, `u32::MAX` both when
+    /// it is unreachable: `a` strictly dominates a reachable `b ≠ a` iff
+    /// `pre(a) ≤ pre(b)` and `post(b) ≤ post(a)` (for a caller that keeps
+    /// the numbers of the blocks it asks about most).
+    #[inline]
+    pub(crate) fn numbers(&self, b: Block) -> (u32, u32) {
+        (self.pre[b.index()], self.post[b.index()])
+    }
+
     /// The nodes not reachable from the entry, in index order.
     #[cfg(test)]
     pub(crate) fn unreachable_blocks(&self) -> impl Iterator<Item = Block> + '_ {
@@ -679,6 +688,10 @@ fn idoms_semi_nca<G: Graph + ?Sized>(g: &G, dfs: &DepthFirst) -> Vec<u32> {
 /// `compress(ancestor(v))`, then take the better label of `ancestor(v)` and
 /// point `v` at `ancestor(ancestor(v))`. Here the recursion is unrolled: push
 /// the path while the grandparent is linked, then pop it top-down.
+///
+/// The common case, a predecessor not yet linked (the DFS parent, a
+/// forward edge), is inline; the compression is not.
+#[inline]
 fn eval(
     v: u32,
     ancestor: &mut [u32],
@@ -689,6 +702,18 @@ fn eval(
     if ancestor[v as usize] == NONE {
         return v;
     }
+    eval_linked(v, ancestor, label, semi, stack)
+}
+
+/// [`eval`] of a linked `v`: compresses its path, returns its label.
+#[inline(never)]
+fn eval_linked(
+    v: u32,
+    ancestor: &mut [u32],
+    label: &mut [u32],
+    semi: &[u32],
+    stack: &mut Vec<u32>,
+) -> u32 {
     let mut x = v;
     while ancestor[ancestor[x as usize] as usize] != NONE {
         stack.push(x);

@@ -226,6 +226,14 @@ macro_rules! ty {
     };
 }
 
+/// The fixed signature of one operation: its operands' slots, its
+/// result's slot if any, its number of immediates.
+struct Signature {
+    params: &'static [Slot],
+    result: Option<Slot>,
+    num_imms: u8,
+}
+
 macro_rules! effects {
     (pure) => {
         Effects::PURE
@@ -286,6 +294,16 @@ macro_rules! table {
             $($ov,)*
         }
 
+        /// Each operation's fixed signature, indexed by the operation (the
+        /// table's order): what [`Opcode::params`], [`Opcode::result`] and
+        /// [`Opcode::num_imms`] read, one dense array instead of a `match`
+        /// per question (the verifier and the passes ask once per
+        /// instruction).
+        static SIGNATURES: [Signature; Opcode::ALL.len()] = [
+            $(Signature { params: &[$(ty!($cp)),*], result: Some(ty!($cr)), num_imms: $ci },)*
+            $(Signature { params: &[$(ty!($op)),*], result: table!(@result $or), num_imms: $oi },)*
+        ];
+
         impl Opcode {
             /// Every operation, in the table's order.
             pub const ALL: &'static [Opcode] = &[$(Opcode::$cv,)* $(Opcode::$ov,)*];
@@ -309,11 +327,9 @@ macro_rules! table {
             /// use ssakit::ir::{Opcode, Slot, Type};
             /// assert_eq!(Opcode::I64Shl.params(), [Slot::Is(Type::I64); 2]);
             /// ```
+            #[inline]
             pub fn params(self) -> &'static [Slot] {
-                match self {
-                    $(Opcode::$cv => &[$(ty!($cp)),*],)*
-                    $(Opcode::$ov => &[$(ty!($op)),*],)*
-                }
+                SIGNATURES[self as usize].params
             }
 
             /// Its result's type, if it has one (a store, `global.set`
@@ -324,11 +340,9 @@ macro_rules! table {
             /// assert_eq!(Opcode::I64Eqz.result(), Some(Slot::Is(Type::I32)));
             /// assert_eq!(Opcode::I64Store.result(), None);
             /// ```
+            #[inline]
             pub fn result(self) -> Option<Slot> {
-                match self {
-                    $(Opcode::$cv => Some(ty!($cr)),)*
-                    $(Opcode::$ov => table!(@result $or),)*
-                }
+                SIGNATURES[self as usize].result
             }
 
             /// The number of its immediates: a constant's bits; a memory
@@ -339,11 +353,9 @@ macro_rules! table {
             /// use ssakit::ir::Opcode;
             /// assert_eq!((Opcode::I32Load8U.num_imms(), Opcode::I32Add.num_imms()), (3, 0));
             /// ```
+            #[inline]
             pub fn num_imms(self) -> usize {
-                match self {
-                    $(Opcode::$cv => $ci,)*
-                    $(Opcode::$ov => $oi,)*
-                }
+                usize::from(SIGNATURES[self as usize].num_imms)
             }
 
             /// What executing it may do besides computing its result.
