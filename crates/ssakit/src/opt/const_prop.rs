@@ -97,7 +97,7 @@
 
 use super::cfg_cleanup::cleanup_cfg;
 use super::stats::Stats;
-use crate::analysis::def_use::{Chains, Def, UseSite};
+use crate::analysis::def_use::{Def, LinkedChains, UseSite};
 use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;
 use crate::eval::{self, Trap, Value};
@@ -240,7 +240,7 @@ impl Lattice {
 /// The state of the propagation (step 1 and 2).
 struct Sccp<'a> {
     func: &'a Function,
-    du: &'a Chains,
+    du: &'a LinkedChains,
     cfg: &'a Cfg,
     /// Value of each variable.
     value: EntityVec<Var, Lattice>,
@@ -344,7 +344,7 @@ impl PhiOperands {
 }
 
 impl<'a> Sccp<'a> {
-    fn new(func: &'a Function, du: &'a Chains, cfg: &'a Cfg) -> Self {
+    fn new(func: &'a Function, du: &'a LinkedChains, cfg: &'a Cfg) -> Self {
         let value = du
             .def
             .iter()
@@ -638,7 +638,7 @@ impl<'a> Sccp<'a> {
                     }
                 } else if let Some(v) = self.ssa_work.pop() {
                     let du = self.du;
-                    for &site in du.uses(v) {
+                    for site in du.uses(v) {
                         match site {
                             UseSite::Inst(i, k) => {
                                 if func.inst_block(i).is_some_and(|b| self.executable[b]) {
@@ -701,7 +701,7 @@ impl<'a> Sccp<'a> {
 pub(crate) fn const_prop(
     func: &mut Function,
 ) -> Result<(Stats, Option<EntityVec<Var, Def>>), IrError> {
-    let du = Chains::new(func)?;
+    let du = LinkedChains::new(func)?;
     let cfg = Cfg::new(func);
     let mut sccp = Sccp::new(func, &du, &cfg);
     sccp.run();
