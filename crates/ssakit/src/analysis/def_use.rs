@@ -9,7 +9,8 @@
 //! instruction, each with its block; a use ([`Use`]) is an operand of an
 //! instruction, a phi operand with the predecessor it flows from, or a
 //! block's terminator. [`DefUse`] holds them for one function, built in
-//! `O(instructions + operands)`; `const-prop` reads the same tables, and
+//! `O(instructions + operands)`; `const-prop` reads the same tables (the
+//! uses linked per variable instead of sorted), and
 //! `dce` and `copy-prop` only their definitions (`definitions`: dce walks
 //! from uses to definitions, copy-prop lists the phis' reads itself).
 //!
@@ -235,6 +236,80 @@ impl Chains {
     #[inline]
     pub(crate) fn uses(&self, v: Var) -> &[UseSite] {
         self.uses.of(v)
+    }
+}
+
+/// Definition and uses of every variable, like [`Chains`], with the uses
+/// of each variable in a linked list, latest first (reverse layout order):
+/// one walk of the layout builds it, with no sort of the uses by variable.
+/// For a reader that visits the uses of a variable in any order (SCCP).
+///
+/// Invariants: `def` as in [`Chains`]; the uses of `v` are
+/// `site[head[v]]`, `site[next[head[v]]]`, ... until
+/// [`LinkedChains::END`], each operand reading `v` once.
+pub(crate) struct LinkedChains {
+    /// Definition of each variable.
+    pub(crate) def: EntityVec<Var, Def>,
+    /// The latest use of each variable, or [`LinkedChains::END`].
+    head: EntityVec<Var, u32>,
+    /// Each use, with the use of the same variable before it.
+    site: Vec<(UseSite, u32)>,
+}
+
+impl LinkedChains {
+    /// The end of a list of uses.
+    const END: u32 = u32::MAX;
+
+    /// Computes the definitions and uses of `func`'s variables in one walk
+    /// of the layout, in `O(variables + instructions + operands)`.
+    ///
+    /// # Errors
+    /// A variable defined twice (the single-assignment property of SSA is
+    /// the one precondition every optimisation relies on).
+    pub(crate) fn new(func: &Function) -> Result<LinkedChains, IrError> {
+        let mut def = Defs::new(func)?;
+        let mut head: EntityVec<Var, u32> = EntityVec::filled(func.num_vars(), Self::END);
+        // About two operands per instruction: the sites grow once or twice.
+        let mut site: Vec<(UseSite, u32)> =
+            Vec::with_capacity(2 * func.inst_slots() + func.layout().len());
+        let mut add = |v: Var, s: UseSite| {
+            site.push((s, head[v]));
+            head[v] = (site.len() - 1) as u32;
+        };
+        for &b in func.layout() {
+            for &i in func.block_phis(b).iter().chain(func.block_insts(b)) {
+                if let Some(v) = def.record(func, i) {
+                    return Err(Defs::twice(func, v, Some(b), Some(i)));
+                }
+                let mut k = 0;
+                func.for_each_operand(i, |o| {
+                    if let Operand::Var(v) = o {
+                        add(v, UseSite::Inst(i, k));
+                    }
+                    k += 1;
+                });
+            }
+            func.for_each_term_use(b, |v| add(v, UseSite::Term(b)));
+        }
+        Ok(LinkedChains {
+            def: def.def,
+            head,
+            site,
+        })
+    }
+
+    /// Every use of `v`, latest first.
+    #[inline]
+    pub(crate) fn uses(&self, v: Var) -> impl Iterator<Item = UseSite> + '_ {
+        let mut u = self.head[v];
+        std::iter::from_fn(move || {
+            if u == Self::END {
+                return None;
+            }
+            let (s, next) = self.site[u as usize];
+            u = next;
+            Some(s)
+        })
     }
 }
 

@@ -48,7 +48,11 @@
 //!    visiting a block evaluates its phis (meet over the operands of
 //!    executable incoming edges), its instructions and its terminator (which
 //!    marks feasible out-edges executable); a value that drops queues the
-//!    uses of the variable, re-evaluated if their block is executable.
+//!    uses of the variable, re-evaluated if their block is executable. A
+//!    drop during the first visit of the variable's block queues nothing:
+//!    by the dominance property none of its uses has been evaluated yet
+//!    (they are later in the block, in blocks it dominates, which cannot be
+//!    executable before it, or phi operands on edges not yet executable).
 //! 2. *Settle.* A terminator of an executable block whose condition is
 //!    still ⊤ (only possible for a phi of the entry block, which no
 //!    executable edge reaches) is taken as ⊥, and propagation resumes. Now
@@ -93,7 +97,7 @@
 
 use super::cfg_cleanup::cleanup_cfg;
 use super::stats::Stats;
-use crate::analysis::def_use::{Chains, Def, UseSite};
+use crate::analysis::def_use::{Def, LinkedChains, UseSite};
 use crate::entity::{Csr, EntityVec};
 use crate::error::IrError;
 use crate::eval::{self, Trap, Value};
@@ -236,7 +240,7 @@ impl Lattice {
 /// The state of the propagation (step 1 and 2).
 struct Sccp<'a> {
     func: &'a Function,
-    du: &'a Chains,
+    du: &'a LinkedChains,
     cfg: &'a Cfg,
     /// Value of each variable.
     value: EntityVec<Var, Lattice>,
@@ -253,6 +257,10 @@ struct Sccp<'a> {
     flow_work: Vec<(Block, u32)>,
     /// SSA worklist: variables whose value dropped.
     ssa_work: Vec<Var>,
+    /// Whether a drop queues the variable's uses: false while a block is
+    /// visited for the first time ([`Sccp::visit_block`]), when no use of
+    /// what it defines can have been evaluated yet (see [`Sccp::set`]).
+    queue_uses: bool,
     /// The operand each in-edge brings to each phi, for the incremental
     /// meets of a phi (see [`Sccp::edge_into_phis`]).
     phi_operands: PhiOperands,
@@ -336,7 +344,7 @@ impl PhiOperands {
 }
 
 impl<'a> Sccp<'a> {
-    fn new(func: &'a Function, du: &'a Chains, cfg: &'a Cfg) -> Self {
+    fn new(func: &'a Function, du: &'a LinkedChains, cfg: &'a Cfg) -> Self {
         let value = du
             .def
             .iter()
@@ -366,6 +374,7 @@ impl<'a> Sccp<'a> {
             edge_executable,
             flow_work: Vec::new(),
             ssa_work: Vec::new(),
+            queue_uses: true,
             phi_operands: PhiOperands::new(func, cfg),
         }
     }
@@ -430,6 +439,18 @@ impl<'a> Sccp<'a> {
     /// Lowers `v` to `value[v] ⊓ new`, queueing its uses if it dropped.
     /// An `i32` constant is kept as its low 32 bits sign-extended, the
     /// interpreter's form of an `i32` value.
+    ///
+    /// During the first visit of `v`'s block the uses are not queued: by
+    /// the dominance property every use of `v` is a later instruction or
+    /// the terminator of that block (visited next, reading the new value),
+    /// an instruction or terminator of a block it dominates, or a phi
+    /// operand flowing from such a block or from the block itself. A
+    /// block dominated by `b` becomes executable only after `b` does (an
+    /// executable path from the entry runs through `b`), and no block
+    /// becomes executable while `b` is being visited; an edge leaving
+    /// `b` becomes executable only when the terminator is visited, after
+    /// the definitions, and the phis it reaches then meet in the values as
+    /// they are. Re-evaluating those uses would find nothing new.
     fn set(&mut self, v: Var, new: Lattice) {
         let new = match new {
             Lattice::Const(c) if self.func.var_type(v) == Type::I32 => {
@@ -440,7 +461,9 @@ impl<'a> Sccp<'a> {
         let m = self.value[v].meet(new);
         if m != self.value[v] {
             self.value[v] = m;
-            self.ssa_work.push(v);
+            if self.queue_uses {
+                self.ssa_work.push(v);
+            }
         }
     }
 
@@ -581,14 +604,19 @@ impl<'a> Sccp<'a> {
         }
     }
 
+    /// The first visit of `b`, just found executable: its phis, its
+    /// instructions, its terminator. What it defines drops without queueing
+    /// its uses (see [`Sccp::set`]).
     fn visit_block(&mut self, b: Block) {
         let func = self.func;
+        self.queue_uses = false;
         for &i in func.block_phis(b) {
             self.visit_phi(i, b);
         }
         for &i in func.block_insts(b) {
             self.visit_inst(i);
         }
+        self.queue_uses = true;
         self.visit_term(b);
     }
 
@@ -610,7 +638,7 @@ impl<'a> Sccp<'a> {
                     }
                 } else if let Some(v) = self.ssa_work.pop() {
                     let du = self.du;
-                    for &site in du.uses(v) {
+                    for site in du.uses(v) {
                         match site {
                             UseSite::Inst(i, k) => {
                                 if func.inst_block(i).is_some_and(|b| self.executable[b]) {
@@ -665,8 +693,15 @@ impl<'a> Sccp<'a> {
 /// What it deletes stays in the instruction table, listed by no block,
 /// until the caller's [`Function::compact`] ([`run_passes`](super::run_passes)
 /// compacts once after the last pass).
-pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
-    let du = Chains::new(func)?;
+///
+/// Also returns the definition of every variable still defined in the
+/// layout (the table of its def-use chains, kept true through steps 3 to
+/// 5), for `dce` after it, unless step 6 ran (it renumbers the
+/// instructions).
+pub(crate) fn const_prop(
+    func: &mut Function,
+) -> Result<(Stats, Option<EntityVec<Var, Def>>), IrError> {
+    let du = LinkedChains::new(func)?;
     let cfg = Cfg::new(func);
     let mut sccp = Sccp::new(func, &du, &cfg);
     sccp.run();
@@ -678,7 +713,9 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
         .filter_map(|&b| sccp.constant_target(b).map(|t| (b, t)))
         .collect();
     let Sccp {
-        value, executable, ..
+        mut value,
+        executable,
+        ..
     } = sccp;
     // Whether step 6 has anything to do: a block never found executable,
     // or an edge removed by folding.
@@ -691,21 +728,48 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
         stats.branches_folded += 1;
     }
 
+    // A float constant has no literal: its variable stays (only `undef`
+    // replaces it). `substituted`: how many variables steps 4 and 5 have
+    // to replace; with none they have nothing to do.
+    let mut substituted = 0usize;
+    for (k, l) in value.values_mut().enumerate() {
+        match l {
+            Lattice::Const(_) if !func.var_type(Var::new(k)).is_int() => *l = Lattice::Bottom,
+            Lattice::Const(_) | Lattice::Undef => substituted += 1,
+            Lattice::Top | Lattice::Bottom => {}
+        }
+    }
+    let mut def = du.def;
+    if substituted > 0 {
+        substitute_and_delete(func, &value, &executable, &mut def, &mut stats);
+    }
+
+    // Step 6: unreachable blocks and phi operands of removed edges.
+    if cleanup {
+        let cleaned = cleanup_cfg(func);
+        stats.blocks_removed = cleaned.blocks_removed;
+    }
+    // The clean-up renumbers the instructions: the table is only handed
+    // on without it.
+    let def = (!cleanup).then_some(def);
+    Ok((stats, def))
+}
+
+/// Steps 4 and 5 in the executable blocks: every use of a variable whose
+/// `value` is a constant or `undef` is replaced by it, and the definitions
+/// of those left without a use go. `def` is kept true for the parallel
+/// copies that lose pairs (the slots of the pairs after them move).
+fn substitute_and_delete(
+    func: &mut Function,
+    value: &EntityVec<Var, Lattice>,
+    executable: &EntityVec<Block, bool>,
+    def: &mut EntityVec<Var, Def>,
+    stats: &mut Stats,
+) {
     // Step 4: substitute (only `i64` and `bool` variables have constant
     // values). `kept[v]`: a use of `v` is left (a condition that is
     // `undef`, a `bool` printed), so its definition must stay.
     let mut kept: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
-    // A float constant has no literal: its variable stays (only `undef`
-    // replaces it).
-    let value: EntityVec<Var, Lattice> = EntityVec::from_vec(
-        value
-            .iter()
-            .map(|(v, &l)| match l {
-                Lattice::Const(_) if !func.var_type(v).is_int() => Lattice::Bottom,
-                _ => l,
-            })
-            .collect(),
-    );
     let subst = |o: &mut Operand| {
         if let Operand::Var(v) = *o {
             if let Some(c) = value[v].as_operand() {
@@ -713,25 +777,33 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
             }
         }
     };
-    // A `bool` prints `true` or `false`, a literal prints as an integer:
-    // `print` keeps its `bool` variables.
-    let mut is_bool: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
-    for v in func.vars() {
-        is_bool[v] = func.var_type(v) == Type::Bool;
-    }
-    let mut insts: Vec<Inst> = Vec::new();
+    let mut bools: Vec<bool> = Vec::new();
     for k in 0..func.layout().len() {
         let b = func.layout()[k];
         if !executable[b] {
             continue;
         }
-        insts.clear();
-        insts.extend(func.block_all_insts(b));
-        for &i in &insts {
-            if matches!(func.inst(i), InstData::Print { .. }) {
-                func.for_each_operand_mut(i, |o| match *o {
-                    Operand::Var(v) if is_bool[v] => kept[v] = true,
-                    _ => subst(o),
+        for j in 0..func.block_phis(b).len() {
+            func.for_each_operand_mut(func.block_phis(b)[j], subst);
+        }
+        for j in 0..func.block_insts(b).len() {
+            let i = func.block_insts(b)[j];
+            if let InstData::Print { args } = func.inst(i) {
+                // A `bool` prints `true` or `false`, a literal prints as
+                // an integer: `print` keeps its `bool` variables.
+                bools.clear();
+                bools.extend(
+                    args.as_slice(func)
+                        .iter()
+                        .map(|o| matches!(o, Operand::Var(v) if func.var_type(*v) == Type::Bool)),
+                );
+                let mut n = 0;
+                func.for_each_operand_mut(i, |o| {
+                    match *o {
+                        Operand::Var(v) if bools[n] => kept[v] = true,
+                        _ => subst(o),
+                    }
+                    n += 1;
                 });
             } else {
                 func.for_each_operand_mut(i, subst);
@@ -764,7 +836,15 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
                 func.edit_par_copy(i, |copies, func| {
                     let n = copies.len();
                     copies.retain(func, |(d, _)| !gone(*d));
-                    stats.constants_folded += n - copies.len();
+                    if copies.len() < n {
+                        stats.constants_folded += n - copies.len();
+                        for (slot, &(d, _)) in copies.as_slice(func).iter().enumerate() {
+                            def[d] = Def::Inst {
+                                inst: i,
+                                slot: slot as u32,
+                            };
+                        }
+                    }
                 });
             }
         }
@@ -788,13 +868,6 @@ pub(crate) fn const_prop(func: &mut Function) -> Result<Stats, IrError> {
             keep
         });
     }
-
-    // Step 6: unreachable blocks and phi operands of removed edges.
-    if cleanup {
-        let cleaned = cleanup_cfg(func);
-        stats.blocks_removed = cleaned.blocks_removed;
-    }
-    Ok(stats)
 }
 
 /// Whether constant propagation computes on values of type `ty`: the

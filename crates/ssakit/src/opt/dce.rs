@@ -68,16 +68,26 @@ use crate::ir::{Function, InstData, Operand, Var};
 ///
 /// `cfg_clean`: the pass before left no unreachable block and no phi
 /// operand of a lost edge ([`super::Facts::cfg_clean`]), so step 1 has
-/// nothing to do and is skipped.
-pub(crate) fn dce(func: &mut Function, cfg_clean: bool) -> Result<Stats, IrError> {
+/// nothing to do and is skipped. `defs`: the definitions the pass before
+/// handed on ([`super::Facts::defs`]), used instead of computing them
+/// again when step 1 was skipped (it renumbers the instructions).
+pub(crate) fn dce(
+    func: &mut Function,
+    cfg_clean: bool,
+    defs: Option<EntityVec<Var, Def>>,
+) -> Result<Stats, IrError> {
     let mut stats = Stats::default();
     // Step 1: unreachable blocks.
     if !cfg_clean {
         let cleaned = cleanup_cfg(func);
         stats.blocks_removed = cleaned.blocks_removed;
     }
-    // Only the definitions: the marking walks from uses to definitions.
-    let def = definitions(func)?;
+    // Only the definitions: the marking walks from uses to definitions
+    // (and only of variables read by instructions of the layout).
+    let def = match defs {
+        Some(def) if cfg_clean => def,
+        _ => definitions(func)?,
+    };
 
     // Step 2: roots.
     let mut live: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);

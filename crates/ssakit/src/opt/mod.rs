@@ -45,8 +45,10 @@ pub use copy_prop::copy_prop;
 pub(crate) use dce::dce;
 pub use stats::Stats;
 
+use crate::analysis::def_use::Def;
+use crate::entity::EntityVec;
 use crate::error::IrError;
-use crate::ir::Function;
+use crate::ir::{Function, Var};
 use crate::timing;
 use std::fmt;
 
@@ -173,10 +175,16 @@ impl Pass {
     /// pass. `facts` is what the passes before it left true; it is
     /// updated to what holds after it.
     fn run_uncompacted(self, func: &mut Function, facts: &mut Facts) -> Result<Stats, IrError> {
+        // Only `const-prop` hands its definitions on, to the next pass.
+        let defs = facts.defs.take();
         let stats = match self {
             Pass::CopyProp => copy_prop::run_uncompacted(func)?,
-            Pass::Dce => dce(func, facts.cfg_clean)?,
-            Pass::ConstProp => const_prop(func)?,
+            Pass::Dce => dce(func, facts.cfg_clean, defs)?,
+            Pass::ConstProp => {
+                let (stats, defs) = const_prop(func)?;
+                facts.defs = defs;
+                stats
+            }
             Pass::Fold => fold::fold(func)?,
         };
         facts.cfg_clean = match self {
@@ -195,7 +203,7 @@ impl Pass {
 /// What the passes of one [`run_passes`] call know about the function
 /// between them, so that a pass does not look again for what the pass
 /// before it established and nothing since changed.
-#[derive(Clone, Copy, Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub(crate) struct Facts {
     /// Every block of the layout is reachable from the entry and every
     /// phi operand is labelled by a predecessor of its block: what
@@ -204,6 +212,12 @@ pub(crate) struct Facts {
     /// removes an edge (`copy-prop` changes only operands; `fold` cleans
     /// up after folding a branch).
     pub(crate) cfg_clean: bool,
+    /// The definition of every variable defined in the layout, as the pass
+    /// just before computed it and left it true (`const-prop`, when its
+    /// clean-up did not renumber the instructions); `None` after any other
+    /// pass. A variable whose definition that pass deleted has no use left
+    /// and may still be listed.
+    pub(crate) defs: Option<EntityVec<Var, Def>>,
 }
 
 impl fmt::Display for Pass {
