@@ -44,11 +44,15 @@
 use super::observe::{Observer, Site};
 use super::options::UndefMode;
 use crate::analysis::{DomEvent, DomTree};
-use crate::entity::{Csr, EntityVec, PackedOption};
+use crate::entity::{Csr, EntityList, EntityVec, ListStore, PackedOption};
 use crate::ir::{Block, Cfg, Function, Inst, InstData, Operand, Point, Var};
 
 /// How renaming finds the definition reaching a use.
 pub(crate) trait Reaching {
+    /// Whether [`Self::exit`] does anything. When it does not, the walk
+    /// visits the blocks in the tree's stored preorder, without exit
+    /// events.
+    const EXITS: bool = true;
     /// The walk enters block `b` (after entering its dominators).
     fn enter(&mut self, b: Block);
     /// The walk leaves block `b` (after its dominator subtree).
@@ -112,43 +116,48 @@ pub(crate) struct ReachingDefChains<'a> {
     #[cfg(debug_assertions)]
     here_block: Block,
     /// `v.reachingDef` for each original variable `v`.
-    current: EntityVec<Var, Option<Var>>,
+    current: EntityVec<Var, PackedOption<Var>>,
     /// `v'.reachingDef` and where `v'` is defined, for each version (or
     /// parameter) `v'`.
     links: EntityVec<Var, Link>,
     /// Where each version is defined, to check the block test above.
     #[cfg(debug_assertions)]
     site: EntityVec<Var, Point>,
-    /// The traced variable and its climbs, one per lookup or definition.
-    trace: Option<(Var, Vec<Climb>)>,
+    /// The traced variable, if any: its updates take the recording path.
+    traced: PackedOption<Var>,
+    /// The traced variable's climbs, one per lookup or definition.
+    climbs: Vec<Climb>,
 }
 
 impl<'a> ReachingDefChains<'a> {
     /// Chains for a function with `num_vars` variables (more are added as
     /// versions are created), recording the climbs of `trace` if given.
+    /// The links are allocated once, by [`Reaching::reserve`], for the
+    /// variables and all their versions.
     pub(crate) fn new(dt: &'a DomTree, num_vars: usize, trace: Option<Var>) -> Self {
         ReachingDefChains {
             dt,
             here: (0, 0),
             #[cfg(debug_assertions)]
             here_block: Block::new(0),
-            current: EntityVec::filled(num_vars, None),
-            links: EntityVec::filled(num_vars, Link::NONE),
+            current: EntityVec::filled(num_vars, PackedOption::NONE),
+            links: EntityVec::new(),
             #[cfg(debug_assertions)]
             site: EntityVec::filled(num_vars, Point::entry(Block::new(0))),
-            trace: trace.map(|v| (v, Vec::new())),
+            traced: trace.into(),
+            climbs: Vec::new(),
         }
     }
 
     /// The climbs recorded, if tracing.
     pub(crate) fn into_climbs(self) -> Option<Vec<Climb>> {
-        self.trace.map(|t| t.1)
+        (!self.traced.is_none()).then_some(self.climbs)
     }
 
     /// `updateReachingDef(v, i)`, recording the climb if `v` is traced.
     #[inline(always)]
     fn update_reaching_def(&mut self, v: Var, at: Point) {
-        if self.trace.as_ref().is_some_and(|t| t.0 == v) {
+        if self.traced == PackedOption::some(v) {
             return self.update_traced(v, at);
         }
         #[cfg(debug_assertions)]
@@ -159,12 +168,12 @@ impl<'a> ReachingDefChains<'a> {
         );
         let pre = self.here.0;
         let mut r = self.current[v];
-        while let Some(d) = r {
+        while let Some(d) = r.expand() {
             let l = self.links[d];
             if pre <= l.last {
                 break;
             }
-            r = l.prev.expand();
+            r = l.prev;
         }
         self.current[v] = r;
         #[cfg(debug_assertions)]
@@ -176,7 +185,7 @@ impl<'a> ReachingDefChains<'a> {
     #[cold]
     fn update_traced(&mut self, v: Var, at: Point) {
         let (pre, _) = self.dt.subtree_pre(at.block());
-        let before = self.current[v];
+        let before = self.current[v].expand();
         let mut climbed = Vec::new();
         let mut r = before;
         while let Some(d) = r {
@@ -187,10 +196,8 @@ impl<'a> ReachingDefChains<'a> {
             r = l.prev.expand();
             climbed.push(r);
         }
-        self.current[v] = r;
-        if let Some((_, climbs)) = self.trace.as_mut() {
-            climbs.push(Climb { before, climbed });
-        }
+        self.current[v] = r.into();
+        self.climbs.push(Climb { before, climbed });
         #[cfg(debug_assertions)]
         self.check(v, at);
     }
@@ -199,13 +206,16 @@ impl<'a> ReachingDefChains<'a> {
     /// first definition on `v`'s chain dominating `at`.
     #[cfg(debug_assertions)]
     fn check(&self, v: Var, at: Point) {
-        if let Some(d) = self.current[v] {
+        if let Some(d) = self.current[v].expand() {
             debug_assert!(self.site[d].dominates(at, self.dt), "{d} at {at:?}");
         }
     }
 }
 
 impl Reaching for ReachingDefChains<'_> {
+    const EXITS: bool = false;
+
+    #[inline]
     fn enter(&mut self, b: Block) {
         self.here = self.dt.subtree_pre(b);
         #[cfg(debug_assertions)]
@@ -224,10 +234,10 @@ impl Reaching for ReachingDefChains<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn lookup(&mut self, v: Var, at: Point) -> Option<Var> {
         self.update_reaching_def(v, at);
-        self.current[v]
+        self.current[v].expand()
     }
 
     #[inline(always)]
@@ -235,7 +245,7 @@ impl Reaching for ReachingDefChains<'_> {
         self.update_reaching_def(v, at);
         self.links.ensure(new, Link::NONE);
         self.links[new] = Link {
-            prev: self.current[v].into(),
+            prev: self.current[v],
             last: self.here.1,
         };
         #[cfg(debug_assertions)]
@@ -243,7 +253,7 @@ impl Reaching for ReachingDefChains<'_> {
             self.site.ensure(new, at);
             self.site[new] = at;
         }
-        self.current[v] = Some(new);
+        self.current[v] = PackedOption::some(new);
     }
 }
 
@@ -358,88 +368,40 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
     pub(crate) fn run(&mut self, func: &mut Function, cfg: &Cfg, dt: &DomTree) -> RenameStats {
         let nv = func.num_vars();
         self.version = EntityVec::filled(nv, 0);
-        self.dummy = EntityVec::filled(nv, None);
+        if self.undef == UndefMode::EntryDef {
+            self.dummy = EntityVec::filled(nv, None);
+        }
         let entry = func.entry();
         // One version per definition: reserve them all at once.
-        let defs: usize = func
-            .layout()
-            .iter()
-            .map(|&b| {
-                func.block_phis(b).len()
-                    + func
-                        .block_insts(b)
-                        .iter()
-                        .map(|&i| {
-                            let mut n = 0;
-                            func.for_each_def(i, |_| n += 1);
-                            n
-                        })
-                        .sum::<usize>()
-            })
-            .sum();
-        func.reserve_vars(defs);
-        self.reaching.reserve(nv + defs);
-        let slots = succ_slots(func, cfg);
-        let mut new_insts: Vec<Inst> = Vec::new();
-        let mut insts: Vec<Inst> = Vec::new();
-        for ev in dt.walk() {
-            let bb = match ev {
-                DomEvent::Enter(b) => b,
-                DomEvent::Exit(b) => {
-                    self.reaching.exit(b);
-                    continue;
-                }
-            };
-            self.reaching.enter(bb);
-            let at_entry = Point::entry(bb);
-            if bb == entry {
-                // Parameters are the definitions at the entry: they keep
-                // their names and head their chains.
-                for k in 0..func.params().len() {
-                    let p = func.params()[k];
-                    self.reaching.define(p, p, at_entry);
-                    self.observer.defined(p, Site::Param, bb, p);
+        let (mut phis, mut defs) = (0, 0);
+        for &b in func.layout() {
+            phis += func.block_phis(b).len();
+            for &i in func.block_insts(b) {
+                defs += num_defs(func.inst(i));
+            }
+        }
+        func.reserve_vars(phis + defs);
+        self.reaching.reserve(nv + phis + defs);
+        // Which phi operand each edge fills: only needed when there are
+        // phis (many small functions have none).
+        let slots = (phis > 0).then(|| succ_slots(func, cfg));
+        let mut scratch = BlockScratch::default();
+        if R::EXITS {
+            for ev in dt.walk() {
+                match ev {
+                    DomEvent::Enter(b) => {
+                        self.reaching.enter(b);
+                        self.rename_block(func, b, entry, slots.as_ref(), &mut scratch);
+                    }
+                    DomEvent::Exit(b) => self.reaching.exit(b),
                 }
             }
-            // Phis: definitions at the block's entry.
-            for k in 0..func.block_phis(bb).len() {
-                let i = func.block_phis(bb)[k];
-                let v = func.def(i).expect("a phi defines one variable");
-                let new = self.fresh(func, v);
-                self.reaching.define(v, new, at_entry);
-                self.observer.defined(v, Site::Inst(i), bb, new);
-                func.for_each_def_mut(i, |d| *d = new);
-            }
-            // Ordinary instructions: uses, then definitions. `new_insts`
-            // is the block's new list: its instructions with the ⊥
-            // definitions made for them (`--undef local`) before them.
-            new_insts.clear();
-            let n = func.block_insts(bb).len();
-            for k in 0..n {
-                let i = func.block_insts(bb)[k];
-                self.rename_inst(func, i, bb, &mut new_insts);
-                new_insts.push(i);
-            }
-            // The terminator's uses.
-            self.rename_term_uses(func, bb, &mut new_insts);
-            // Phi operands of successors: uses at the end of this block. Slot
-            // k of a phi in s is the operand for s's k-th distinct
-            // predecessor.
-            let at_exit = Point::exit(bb);
-            for &(s, k) in slots.of(bb) {
-                for p in 0..func.block_phis(s).len() {
-                    let i = func.block_phis(s)[p];
-                    let arg = func.phi_args(i)[k as usize];
-                    debug_assert_eq!(arg.block, bb, "phi operands follow the predecessor order");
-                    let v = func.original(func.def(i).expect("a phi defines one variable"));
-                    let val = self.resolve(func, v, at_exit, Site::SuccPhi(i), &mut new_insts);
-                    func.phi_args_mut(i)[k as usize].value = val;
-                }
-            }
-            if new_insts.len() != n {
-                // ⊥ definitions were made: the new list replaces the old.
-                func.take_insts_into(bb, &mut insts);
-                func.set_insts(bb, &new_insts);
+        } else {
+            // Nothing to undo on leaving a block: the stored preorder is
+            // the walk's order of entering.
+            for b in dt.preorder() {
+                self.reaching.enter(b);
+                self.rename_block(func, b, entry, slots.as_ref(), &mut scratch);
             }
         }
         if !self.entry_defs.is_empty() {
@@ -451,12 +413,99 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
         std::mem::take(&mut self.stats)
     }
 
+    /// Renames block `bb`, just entered by the walk: its parameters (at the
+    /// entry), phis, instructions and terminator, then the operands of its
+    /// successors' phis that come from it. `slots` is [`succ_slots`]
+    /// (`None` when the function has no phis).
+    fn rename_block(
+        &mut self,
+        func: &mut Function,
+        bb: Block,
+        entry: Block,
+        slots: Option<&Csr<Block, (Block, u32)>>,
+        scratch: &mut BlockScratch,
+    ) {
+        let at_entry = Point::entry(bb);
+        if bb == entry {
+            // Parameters are the definitions at the entry: they keep
+            // their names and head their chains.
+            for k in 0..func.params().len() {
+                let p = func.params()[k];
+                self.reaching.define(p, p, at_entry);
+                self.observer.defined(p, Site::Param, bb, p);
+            }
+        }
+        // Phis: definitions at the block's entry.
+        for k in 0..func.block_phis(bb).len() {
+            let i = func.block_phis(bb)[k];
+            let v = func.def(i).expect("a phi defines one variable");
+            let new = self.fresh(func, v);
+            self.reaching.define(v, new, at_entry);
+            self.observer.defined(v, Site::Inst(i), bb, new);
+            func.for_each_def_mut(i, |d| *d = new);
+        }
+        // Ordinary instructions: uses, then definitions. `new_insts`
+        // is the block's new list: its instructions with the ⊥
+        // definitions made for them (`--undef local`) before them.
+        let new_insts = &mut scratch.new_insts;
+        new_insts.clear();
+        scratch.insts.clear();
+        scratch.insts.extend_from_slice(func.block_insts(bb));
+        let n = scratch.insts.len();
+        for &i in &scratch.insts {
+            self.rename_inst(func, i, bb, new_insts, &mut scratch.vars);
+            new_insts.push(i);
+        }
+        // The terminator's uses.
+        self.rename_term_uses(func, bb, new_insts);
+        // Phi operands of successors: uses at the end of this block. Slot
+        // k of a phi in s is the operand for s's k-th distinct
+        // predecessor; until renamed it names the phi's original variable.
+        if let Some(slots) = slots {
+            let at_exit = Point::exit(bb);
+            for &(s, k) in slots.of(bb) {
+                scratch.phis.clear();
+                scratch.phis.extend_from_slice(func.block_phis(s));
+                for &i in &scratch.phis {
+                    let site = Site::SuccPhi(i);
+                    let arg = &mut func.phi_args_mut(i)[k as usize];
+                    debug_assert_eq!(arg.block, bb, "phi operands follow the predecessor order");
+                    let Operand::Var(v) = arg.value else {
+                        unreachable!("a phi operand not yet renamed names its variable")
+                    };
+                    let found = self.reaching.lookup(v, at_exit);
+                    self.observer.used(v, site, bb, found);
+                    match found {
+                        Some(d) => arg.value = Operand::Var(d),
+                        None => {
+                            let val = self.resolve_undef(func, v, at_exit, new_insts);
+                            func.phi_args_mut(i)[k as usize].value = val;
+                        }
+                    }
+                }
+            }
+        }
+        if new_insts.len() != n {
+            // ⊥ definitions were made: the new list replaces the old.
+            func.take_insts_into(bb, &mut scratch.insts);
+            func.set_insts(bb, new_insts);
+        }
+    }
+
     /// Renames instruction `i` (about to be appended to `out`): its
     /// operands, in order, then its definitions. The instruction is copied
-    /// out (it is small), edited, and written back; operands and results
-    /// in lists are edited in the function's pools, one at a time, since
-    /// resolving one may add a variable or an instruction to `func`.
-    fn rename_inst(&mut self, func: &mut Function, i: Inst, bb: Block, out: &mut Vec<Inst>) {
+    /// out (it is small), edited, and written back; operands in lists are
+    /// edited in the function's pools ([`Self::rename_list_uses`]), results
+    /// in lists through `vars`, a scratch copy, since creating a version
+    /// adds a variable to `func`.
+    fn rename_inst(
+        &mut self,
+        func: &mut Function,
+        i: Inst,
+        bb: Block,
+        out: &mut Vec<Inst>,
+        vars: &mut Vec<Var>,
+    ) {
         let site = Site::Inst(i);
         let mut data = *func.inst(i);
         // Uses. Each lookup is just before the instruction's place in the
@@ -473,51 +522,90 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
                 inline(self, func, rhs);
             }
             InstData::Call { args, .. } | InstData::Print { args } | InstData::Op { args, .. } => {
-                for k in 0..args.len() {
-                    let mut o = args.as_slice(func)[k];
-                    inline(self, func, &mut o);
-                    args.as_mut_slice(func)[k] = o;
-                }
+                self.rename_list_uses(func, *args, |o| o, bb, site, out);
             }
             InstData::ParCopy { copies } => {
-                for k in 0..copies.len() {
-                    let mut o = copies.as_slice(func)[k].1;
-                    inline(self, func, &mut o);
-                    copies.as_mut_slice(func)[k].1 = o;
-                }
+                self.rename_list_uses(func, *copies, |c| &mut c.1, bb, site, out);
             }
             InstData::Phi { .. } => unreachable!("phis are not in the ordinary list"),
         }
         // Definitions.
         let at = Point::after(bb, out.len());
-        let def = |me: &mut Self, func: &mut Function, d: &mut Var| {
-            let v = *d;
-            let new = me.fresh(func, v);
-            me.reaching.define(v, new, at);
-            me.observer.defined(v, site, bb, new);
-            *d = new;
-        };
         match &mut data {
             InstData::Copy { dst, .. }
             | InstData::Unary { dst, .. }
-            | InstData::Binary { dst, .. } => def(self, func, dst),
+            | InstData::Binary { dst, .. } => *dst = self.define_fresh(func, *dst, at, site),
             InstData::Call { results, .. } | InstData::Op { results, .. } => {
-                for k in 0..results.len() {
-                    let mut d = results.as_slice(func)[k];
-                    def(self, func, &mut d);
-                    results.as_mut_slice(func)[k] = d;
+                vars.clear();
+                vars.extend_from_slice(results.as_slice(func));
+                for d in vars.iter_mut() {
+                    *d = self.define_fresh(func, *d, at, site);
                 }
+                results.as_mut_slice(func).copy_from_slice(vars);
             }
             InstData::ParCopy { copies } => {
                 for k in 0..copies.len() {
-                    let mut d = copies.as_slice(func)[k].0;
-                    def(self, func, &mut d);
-                    copies.as_mut_slice(func)[k].0 = d;
+                    let d = copies.as_slice(func)[k].0;
+                    let new = self.define_fresh(func, d, at, site);
+                    copies.as_mut_slice(func)[k].0 = new;
                 }
             }
             InstData::Print { .. } | InstData::Phi { .. } => {}
         }
         func.set_inst(i, data);
+    }
+
+    /// Renames the operands of `list` (an instruction's, at `site` in
+    /// `bb`), in order, in place in `func`'s pool: `operand` finds the
+    /// operand in an item. A use that finds ⊥ leaves the pool for
+    /// [`Self::resolve_undef`], which may add a variable and an
+    /// instruction to `func`; the others touch only the list.
+    #[inline(always)]
+    fn rename_list_uses<T: Copy>(
+        &mut self,
+        func: &mut Function,
+        list: EntityList<T>,
+        operand: impl Fn(&mut T) -> &mut Operand,
+        bb: Block,
+        site: Site,
+        out: &mut Vec<Inst>,
+    ) where
+        Function: ListStore<T>,
+    {
+        let mut k = 0;
+        while k < list.len() {
+            let at = Point::before(bb, out.len());
+            let mut bottom = None;
+            for (j, item) in list.as_mut_slice(func)[k..].iter_mut().enumerate() {
+                let o = operand(item);
+                if let Operand::Var(v) = *o {
+                    let found = self.reaching.lookup(v, at);
+                    self.observer.used(v, site, bb, found);
+                    match found {
+                        Some(d) => *o = Operand::Var(d),
+                        None => {
+                            bottom = Some((k + j, v));
+                            break;
+                        }
+                    }
+                }
+            }
+            let Some((j, v)) = bottom else { break };
+            let o = self.resolve_undef(func, v, at, out);
+            *operand(&mut list.as_mut_slice(func)[j]) = o;
+            k = j + 1;
+        }
+    }
+
+    /// A fresh version of `v` defined at `at` (at `site` in its block):
+    /// "create fresh variable v'", then `updateReachingDef` and the new
+    /// chain head.
+    #[inline(always)]
+    fn define_fresh(&mut self, func: &mut Function, v: Var, at: Point, site: Site) -> Var {
+        let new = self.fresh(func, v);
+        self.reaching.define(v, new, at);
+        self.observer.defined(v, site, at.block(), new);
+        new
     }
 
     /// Renames the operands of `bb`'s terminator.
@@ -540,6 +628,7 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
     }
 
     /// "create fresh variable v'": the next version of `v`.
+    #[inline(always)]
     fn fresh(&mut self, func: &mut Function, v: Var) -> Var {
         self.version[v] += 1;
         self.stats.versions += 1;
@@ -607,6 +696,33 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
             }
         }
     }
+}
+
+/// How many variables an ordinary instruction defines.
+fn num_defs(data: &InstData) -> usize {
+    match data {
+        InstData::Copy { .. }
+        | InstData::Unary { .. }
+        | InstData::Binary { .. }
+        | InstData::Phi { .. } => 1,
+        InstData::Call { results, .. } | InstData::Op { results, .. } => results.len(),
+        InstData::ParCopy { copies } => copies.len(),
+        InstData::Print { .. } => 0,
+    }
+}
+
+/// Per-block scratch of [`Renamer::run`], allocated once per function.
+#[derive(Default)]
+struct BlockScratch {
+    /// The block's new instruction list.
+    new_insts: Vec<Inst>,
+    /// The block's instructions (then its old list, when the new one
+    /// replaces it).
+    insts: Vec<Inst>,
+    /// The results of one instruction, being renamed.
+    vars: Vec<Var>,
+    /// The phis of a successor, whose operands are being renamed.
+    phis: Vec<Inst>,
 }
 
 /// For each block `p`, the pairs `(s, k)` such that `p` is the `k`-th
