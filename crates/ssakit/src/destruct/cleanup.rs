@@ -55,10 +55,13 @@ pub(crate) fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
     // variables `srcs[srcs_start[k] .. srcs_start[k + 1]]` (its source, or
     // its phi's operands), copied out so that the walk below touches only
     // these dense tables. One walk of the phis and parallel copies.
+    // Each entry defines its own variable: at most `nv` of them (the
+    // sources, a guess of one each), one vector growth at most.
     let mut def = vec![OTHER; nv];
-    let mut srcs_start: Vec<u32> = vec![0];
-    let mut srcs: Vec<Var> = Vec::new();
-    let mut entry_block: Vec<Block> = Vec::new();
+    let mut srcs_start: Vec<u32> = Vec::with_capacity(nv + 1);
+    srcs_start.push(0);
+    let mut srcs: Vec<Var> = Vec::with_capacity(nv);
+    let mut entry_block: Vec<Block> = Vec::with_capacity(nv);
     for b in func.blocks() {
         for &i in func.block_phis(b) {
             if let Some(d) = func.def(i) {
@@ -85,7 +88,8 @@ pub(crate) fn remove_dead_phis_and_copies(func: &mut Function) -> DeadRemoved {
         return DeadRemoved::default();
     }
     let mut needed = vec![false; entries];
-    let mut work: Vec<u32> = Vec::new();
+    // Each entry is pushed once, when first needed.
+    let mut work: Vec<u32> = Vec::with_capacity(entries);
     let mut count = 0;
     let mut need = |v: Var, needed: &mut Vec<bool>, work: &mut Vec<u32>| {
         let k = def[v.index()];

@@ -80,6 +80,7 @@ pub(crate) fn sequentialize_parallel_copies(
         }
         func.take_insts_into(b, &mut old);
         new.clear();
+        new.reserve(old.len());
         for &i in &old {
             let InstData::ParCopy { mut copies } = *func.inst(i) else {
                 new.push(i);

@@ -23,7 +23,7 @@ impl Classes<'_> {
     /// Room for `n` more slots and `ranks` more ranks in the arena, for a
     /// caller about to make many (one vector growth each, instead of one
     /// per doubling).
-    pub(super) fn reserve_slots(&mut self, n: usize, ranks: usize) {
+    pub(crate) fn reserve_slots(&mut self, n: usize, ranks: usize) {
         self.head.reserve(n);
         self.counts.reserve(n);
         self.runs.reserve(n);

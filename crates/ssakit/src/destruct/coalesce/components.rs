@@ -72,6 +72,7 @@ pub(super) fn build_webs(
     // algorithm's: `work` (the statistics' intersection tests) counts
     // the same in every build.
     let work = classes.work;
+    classes.reserve_slots(size.len(), by_web.len());
     for w in start.windows(2) {
         let bad = classes.build(
             &by_web[w[0] as usize..w[1] as usize],
@@ -126,7 +127,9 @@ pub(super) fn phi_components(
     for &r in &root {
         count[r] += 1;
     }
-    let mut start = vec![0u32];
+    // A group has two ranks or more.
+    let mut start = Vec::with_capacity(root.len() / 2 + 1);
+    start.push(0u32);
     let mut of_rank = vec![NIL; root.len()];
     for (k, &r) in root.iter().enumerate() {
         let c = count[r];

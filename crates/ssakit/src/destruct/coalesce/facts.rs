@@ -91,10 +91,15 @@ impl Gathered {
         }
         let mut du = DefUse::new(func);
         du.reserve(operands, 2 * insts + func.layout().len());
+        // After `insert_phi_copies`, a copy per phi operand (at the end of
+        // its predecessor) and per phi (after the phis), each a definition
+        // too: the copies are about `operands + phis`, the definitions
+        // within `2 * phis + insts + operands` (an instruction but a
+        // parallel copy defines one variable at most, but for rare calls).
         let mut g = Gathered {
-            candidates: Vec::new(),
+            candidates: Vec::with_capacity(operands + phis),
             phi_pairs: Vec::with_capacity(operands),
-            defs: Vec::with_capacity(phis + insts),
+            defs: Vec::with_capacity(2 * phis + insts + operands),
             block_defs: vec![(0, 0, 0); func.num_blocks()],
             consts: Vec::new(),
         };
