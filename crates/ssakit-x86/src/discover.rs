@@ -199,22 +199,17 @@ impl<'a, 'd> Finder<'a, 'd> {
     }
 
     /// The direct call targets of the given functions, decoded linearly
-    /// inside their extents.
+    /// inside their extents. Each extent is decoded on its own (a new
+    /// decoder at its start), so the extents are decoded in parallel: the
+    /// targets are the same, and [`Self::try_all`] sorts them.
     fn seed_calls(&mut self) {
-        let mut targets = Vec::new();
-        for r in &self.given {
-            let Some(code) = self.bin.code(r.start) else {
-                continue;
-            };
-            let len = ((r.end - r.start) as usize).min(code.len());
-            let mut d = Decoder::with_ip(64, &code[..len], r.start, DecoderOptions::NONE);
-            while d.can_decode() {
-                let ins = d.decode();
-                if flow(&ins) == Flow::Call {
-                    targets.push(ins.near_branch_target());
-                }
-            }
-        }
+        use rayon::prelude::*;
+        let bin = self.bin;
+        let targets: Vec<u64> = self
+            .given
+            .par_iter()
+            .flat_map_iter(|r| direct_calls(bin, r))
+            .collect();
         self.try_all(targets, Origin::Call);
     }
 
@@ -435,6 +430,24 @@ impl<'a, 'd> Finder<'a, 'd> {
             .collect();
         (funcs, self.out)
     }
+}
+
+/// The targets of the direct `call`s decoded linearly in `r` (nothing if
+/// `r` is not code).
+fn direct_calls(bin: &Binary<'_>, r: &Range<u64>) -> Vec<u64> {
+    let mut targets = Vec::new();
+    let Some(code) = bin.code(r.start) else {
+        return targets;
+    };
+    let len = ((r.end - r.start) as usize).min(code.len());
+    let mut d = Decoder::with_ip(64, &code[..len], r.start, DecoderOptions::NONE);
+    while d.can_decode() {
+        let ins = d.decode();
+        if flow(&ins) == Flow::Call {
+            targets.push(ins.near_branch_target());
+        }
+    }
+    targets
 }
 
 /// Whether a guessed function's control flow is plausible: no invalid
