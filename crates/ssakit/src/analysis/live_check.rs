@@ -143,6 +143,18 @@ pub struct LiveCheck {
     words: Option<OutWords>,
 }
 
+/// What a [`LiveCheck`] keeps by block: the reachable predecessors and
+/// the exploration's stamps. They depend on the control flow only, so a
+/// checker built again after copies are added takes them from the first
+/// ([`LiveCheck::into_blocks`], [`LiveCheck::with_blocks`]); the stamps
+/// stay valid, each exploration stamping with a generation above all.
+#[derive(Debug)]
+pub(crate) struct ByBlock {
+    preds: Csr<Block, u32>,
+    marks: Vec<[u32; 2]>,
+    generation: u32,
+}
+
 /// The live-out blocks of up to 64 variables (bit `k` for `vars[k]`), one
 /// word per block: the walk of [`LiveCheck`]'s exploration carrying a
 /// word of variables along each predecessor edge.
@@ -417,10 +429,7 @@ impl LiveCheck {
     /// # Preconditions
     /// As for [`LiveCheck::new`].
     pub(crate) fn from_def_use(du: DefUse, cfg: &Cfg, dt: &DomTree) -> LiveCheck {
-        let nv = du.def_block.len();
         let nb = cfg.num_blocks();
-        let phi_uses = Csr::from_pairs(nv, du.phi_uses);
-        let (use_start, uses) = last_uses_by_var(nv, &du.uses);
         // Reachable predecessors only: an exploration never leaves the
         // blocks its definition dominates. Blocks in index order: one pass.
         let preds = Csr::build_in_key_order(nb, |out| {
@@ -430,10 +439,35 @@ impl LiveCheck {
                 }
             }
         });
-        LiveCheck {
+        let by_block = ByBlock {
             preds,
             marks: vec![[0; 2]; nb],
             generation: 0,
+        };
+        LiveCheck::with_blocks(du, by_block)
+    }
+
+    /// [`LiveCheck::from_def_use`] with the tables by block of an earlier
+    /// checker of the same control flow ([`LiveCheck::into_blocks`]),
+    /// instead of building them again.
+    ///
+    /// # Preconditions
+    /// As for [`LiveCheck::new`]; `by_block` comes from a checker of a
+    /// function with the same blocks, graph and dominator tree (copies may
+    /// have been added since).
+    pub(crate) fn with_blocks(du: DefUse, by_block: ByBlock) -> LiveCheck {
+        let nv = du.def_block.len();
+        let phi_uses = Csr::from_pairs(nv, du.phi_uses);
+        let (use_start, uses) = last_uses_by_var(nv, &du.uses);
+        let ByBlock {
+            preds,
+            marks,
+            generation,
+        } = by_block;
+        LiveCheck {
+            preds,
+            marks,
+            generation,
             def_block: du.def_block,
             use_start,
             uses,
@@ -444,6 +478,16 @@ impl LiveCheck {
             current: NIL,
             stack: Vec::new(),
             words: None,
+        }
+    }
+
+    /// The tables by block, which depend on the control flow only, for
+    /// [`LiveCheck::with_blocks`].
+    pub(crate) fn into_blocks(self) -> ByBlock {
+        ByBlock {
+            preds: self.preds,
+            marks: self.marks,
+            generation: self.generation,
         }
     }
 

@@ -118,6 +118,7 @@ mod components;
 pub(super) mod facts;
 mod oracle;
 
+use crate::analysis::live_check::ByBlock;
 use crate::analysis::{loop_depth, DomTree, LiveCheck};
 use crate::destruct::classes::{Classes, NIL};
 use crate::destruct::phi_webs::Webs;
@@ -209,7 +210,7 @@ pub(crate) fn coalesce_again(
     retry: Retry,
 ) -> (Webs, CoalesceStats) {
     match retry.known {
-        Some(known) => coalesced(rerun(func, inserted, retry.flow, &retry.failed, known)),
+        Some(known) => coalesced(rerun(func, inserted, retry.flow, &retry.failed, *known)),
         None => {
             let retry = Retry {
                 known: None,
@@ -292,7 +293,7 @@ pub(crate) struct Retry {
     failed: Vec<bool>,
     /// What the second run can take as settled, when it can be confined
     /// to those components.
-    known: Option<Known>,
+    known: Option<Box<Known>>,
 }
 
 impl Retry {
@@ -403,12 +404,14 @@ fn run(func: &Function, inserted: &Inserted, virtual_copies: bool, flow: Given) 
             let ranked = |&(dst, v): &(Var, Var)| info.rank[dst] != NIL && info.rank[v] != NIL;
             let known = if candidates.is_empty() && phi_pairs.iter().all(ranked) {
                 let sets = classes.into_sets();
-                Some(Known {
+                let walk = blocks_to_gather(func, dt, &live, &in_failed);
+                Some(Box::new(Known {
                     values: info.values(),
                     sets,
                     free_work,
-                    walk: blocks_to_gather(func, dt, &live, &in_failed),
-                })
+                    walk,
+                    by_block: live.into_blocks(),
+                }))
             } else {
                 None
             };
@@ -472,7 +475,7 @@ fn rerun(
             debug_assert!(same, "rerun: the blocks to walk miss a variable kept");
         }
         let (g, du) = gathered;
-        (g, LiveCheck::from_def_use(du, cfg, dt))
+        (g, LiveCheck::with_blocks(du, known.by_block))
     };
     let mut stats = CoalesceStats::default();
     let (candidates, phi_pairs, info, groups) = {
@@ -540,6 +543,9 @@ pub(crate) struct Known {
     free_work: usize,
     /// By block: whether [`rerun`] gathers it (see [`blocks_to_gather`]).
     walk: Vec<bool>,
+    /// The first run's liveness tables by block (the blocks, graph and
+    /// dominator tree are the same).
+    by_block: ByBlock,
 }
 
 /// By block: those where a variable of a failing phi component
