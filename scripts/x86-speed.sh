@@ -86,6 +86,6 @@ print('pypcode %s: %d instructions of .text (%d bytes; %d undecodable or unimple
       % (pypcode.__version__, insns, len(text), bad, secs, cpu, ops / max(insns, 1), insns / secs))
 n, wall, scpu = open(tmp + '/ssakit').read().split()
 n, wall, scpu = int(n), float(wall), float(scpu)
-print('ssakit / pypcode, instructions per second of wall clock: %.1fx; per CPU second: %.1fx (goals: ssakit wall <= 2 s, ratio >= 2)'
+print('ssakit / pypcode, instructions per second of wall clock: %.2fx; per CPU second: %.2fx (goals: ssakit wall <= 2 s, ratio >= 2)'
       % ((n / wall) / (insns / secs), (n / scpu) / (insns / cpu)))
 EOF

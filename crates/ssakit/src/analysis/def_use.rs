@@ -184,6 +184,32 @@ impl Defs {
         err
     }
 
+    /// One walk of the layout: records every instruction's definitions
+    /// and hands each use to `add`, in layout order (an instruction's
+    /// operands in order, then its block's terminator's uses).
+    ///
+    /// # Errors
+    /// A variable defined twice, at its second definition.
+    #[inline(always)]
+    fn walk(&mut self, func: &Function, mut add: impl FnMut(Var, UseSite)) -> Result<(), IrError> {
+        for &b in func.layout() {
+            for &i in func.block_phis(b).iter().chain(func.block_insts(b)) {
+                if let Some(v) = self.record(func, i) {
+                    return Err(Defs::twice(func, v, Some(b), Some(i)));
+                }
+                let mut k = 0;
+                func.for_each_operand(i, |o| {
+                    if let Operand::Var(v) = o {
+                        add(v, UseSite::Inst(i, k));
+                    }
+                    k += 1;
+                });
+            }
+            func.for_each_term_use(b, |v| add(v, UseSite::Term(b)));
+        }
+        Ok(())
+    }
+
     /// The error for `v` defined twice.
     #[cold]
     fn twice(func: &Function, v: Var, b: Option<Block>, i: Option<Inst>) -> IrError {
@@ -213,21 +239,7 @@ impl Chains {
         // About two operands per instruction: the pairs grow once or twice.
         let mut pairs: Vec<(Var, UseSite)> =
             Vec::with_capacity(2 * func.inst_slots() + func.layout().len());
-        for &b in func.layout() {
-            for &i in func.block_phis(b).iter().chain(func.block_insts(b)) {
-                if let Some(v) = def.record(func, i) {
-                    return Err(Defs::twice(func, v, Some(b), Some(i)));
-                }
-                let mut k = 0;
-                func.for_each_operand(i, |o| {
-                    if let Operand::Var(v) = o {
-                        pairs.push((v, UseSite::Inst(i, k)));
-                    }
-                    k += 1;
-                });
-            }
-            func.for_each_term_use(b, |v| pairs.push((v, UseSite::Term(b))));
-        }
+        def.walk(func, |v, s| pairs.push((v, s)))?;
         let uses = Csr::from_pairs(func.num_vars(), pairs);
         Ok(Chains { def: def.def, uses })
     }
@@ -276,21 +288,7 @@ impl LinkedChains {
             site.push((s, head[v]));
             head[v] = (site.len() - 1) as u32;
         };
-        for &b in func.layout() {
-            for &i in func.block_phis(b).iter().chain(func.block_insts(b)) {
-                if let Some(v) = def.record(func, i) {
-                    return Err(Defs::twice(func, v, Some(b), Some(i)));
-                }
-                let mut k = 0;
-                func.for_each_operand(i, |o| {
-                    if let Operand::Var(v) = o {
-                        add(v, UseSite::Inst(i, k));
-                    }
-                    k += 1;
-                });
-            }
-            func.for_each_term_use(b, |v| add(v, UseSite::Term(b)));
-        }
+        def.walk(func, &mut add)?;
         Ok(LinkedChains {
             def: def.def,
             head,
