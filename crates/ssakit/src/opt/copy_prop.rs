@@ -288,31 +288,26 @@ pub fn copy_prop(func: &mut Function) -> Result<Stats, IrError> {
 /// copies and phis stay in the instruction table, listed by no block
 /// ([`run_passes`](super::run_passes) compacts once after the last pass).
 pub(crate) fn run_uncompacted(func: &mut Function) -> Result<Stats, IrError> {
-    let mut stats = Stats::default();
     // Step 1: reachable blocks.
     let reachable = reachable_blocks(func);
     // Step 2, with the single-assignment check and the phis' reads in the
     // same walk.
-    let mut state: EntityVec<Inst, State> = EntityVec::filled(func.inst_slots(), State::Kept);
-    let mut forest = CopyForest::new(func.num_vars());
-    let mut users = PhiUsers::new(func.num_vars(), phi_operands(func));
-    find_copies(
-        func,
-        &reachable,
-        &mut forest,
-        &mut users,
-        &mut state,
-        &mut stats,
-    )?;
+    let mut steps = Steps {
+        reachable,
+        forest: CopyForest::new(func.num_vars()),
+        users: PhiUsers::new(func.num_vars(), phi_operands(func)),
+        state: EntityVec::filled(func.inst_slots(), State::Kept),
+        stats: Stats::default(),
+    };
+    steps.find_copies(func)?;
     // Step 3: trivial phis.
-    simplify_phis(
-        func,
-        &reachable,
-        &mut forest,
-        &mut users,
-        &mut state,
-        &mut stats,
-    );
+    steps.simplify_phis(func);
+    let Steps {
+        mut forest,
+        state,
+        stats,
+        ..
+    } = steps;
     if stats.copies_propagated == 0 && stats.phis_simplified == 0 {
         // Nothing forwarded: no operand to rewrite, nothing to delete.
         return Ok(stats);
@@ -320,6 +315,17 @@ pub(crate) fn run_uncompacted(func: &mut Function) -> Result<Stats, IrError> {
     // Steps 4 and 5, block by block.
     rewrite_and_delete(func, &mut forest, &state);
     Ok(stats)
+}
+
+/// What steps 2 and 3 share: the reachable blocks (step 1), the copy
+/// forest, the phis reading each variable, each instruction's state and
+/// the counts.
+struct Steps {
+    reachable: EntityVec<Block, bool>,
+    forest: CopyForest,
+    users: PhiUsers,
+    state: EntityVec<Inst, State>,
+    stats: Stats,
 }
 
 /// What the pass knows of an instruction slot.
@@ -376,70 +382,155 @@ fn phi_operands(func: &Function) -> usize {
     n
 }
 
-/// Step 2: `forward[x] = y` for every copy `x = y` of a reachable block,
-/// the copy marked deleted; on the same walk of the layout, every phi
-/// read is filed under its variable (layout order, an operand read twice
-/// counted twice) and every definition checked to be the only one of its
-/// variable (what [`definitions`] checks, parameters first, then each
-/// block's phis and instructions in layout order).
-fn find_copies(
-    func: &Function,
-    reachable: &EntityVec<Block, bool>,
-    forest: &mut CopyForest,
-    users: &mut PhiUsers,
-    state: &mut EntityVec<Inst, State>,
-    stats: &mut Stats,
-) -> Result<(), IrError> {
-    let mut defined: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
-    let mut twice = false;
-    let mut define = |v: Var| twice |= std::mem::replace(&mut defined[v], true);
-    for &p in func.params() {
-        define(p);
-    }
-    for &b in func.layout() {
-        for &i in func.block_phis(b) {
-            let InstData::Phi { dst, args } = *func.inst(i) else {
-                unreachable!("copy_prop: {i} is listed as a phi");
-            };
-            define(dst);
-            for a in args.as_slice(func) {
-                if let Operand::Var(v) = a.value {
-                    users.push(v, i);
-                }
-            }
+impl Steps {
+    /// Step 2: `forward[x] = y` for every copy `x = y` of a reachable block,
+    /// the copy marked deleted; on the same walk of the layout, every phi
+    /// read is filed under its variable (layout order, an operand read twice
+    /// counted twice) and every definition checked to be the only one of its
+    /// variable (what [`definitions`] checks, parameters first, then each
+    /// block's phis and instructions in layout order).
+    fn find_copies(&mut self, func: &Function) -> Result<(), IrError> {
+        let Steps {
+            reachable,
+            forest,
+            users,
+            state,
+            stats,
+        } = self;
+        let mut defined: EntityVec<Var, bool> = EntityVec::filled(func.num_vars(), false);
+        let mut twice = false;
+        let mut define = |v: Var| twice |= std::mem::replace(&mut defined[v], true);
+        for &p in func.params() {
+            define(p);
         }
-        let live = reachable[b];
-        for &i in func.block_insts(b) {
-            match *func.inst(i) {
-                InstData::Copy { dst, src } => {
-                    define(dst);
-                    let Operand::Var(y) = src else { continue };
-                    if !live || func.var_type(dst) != func.var_type(y) {
-                        continue;
+        for &b in func.layout() {
+            for &i in func.block_phis(b) {
+                let InstData::Phi { dst, args } = *func.inst(i) else {
+                    unreachable!("copy_prop: {i} is listed as a phi");
+                };
+                define(dst);
+                for a in args.as_slice(func) {
+                    if let Operand::Var(v) = a.value {
+                        users.push(v, i);
                     }
-                    // Copies come in layout order, not dominance order, so
-                    // `y` may be forwarded later: link the raw variable.
-                    forest.forward[dst] = Some(y);
-                    state[i] = State::Deleted;
-                    stats.copies_propagated += 1;
                 }
-                InstData::Unary { dst, .. }
-                | InstData::Binary { dst, .. }
-                | InstData::Phi { dst, .. } => define(dst),
-                InstData::Call { results, .. } | InstData::Op { results, .. } => {
-                    results.as_slice(func).iter().for_each(|&v| define(v))
+            }
+            let live = reachable[b];
+            for &i in func.block_insts(b) {
+                match *func.inst(i) {
+                    InstData::Copy { dst, src } => {
+                        define(dst);
+                        let Operand::Var(y) = src else { continue };
+                        if !live || func.var_type(dst) != func.var_type(y) {
+                            continue;
+                        }
+                        // Copies come in layout order, not dominance order, so
+                        // `y` may be forwarded later: link the raw variable.
+                        forest.forward[dst] = Some(y);
+                        state[i] = State::Deleted;
+                        stats.copies_propagated += 1;
+                    }
+                    InstData::Unary { dst, .. }
+                    | InstData::Binary { dst, .. }
+                    | InstData::Phi { dst, .. } => define(dst),
+                    InstData::Call { results, .. } | InstData::Op { results, .. } => {
+                        results.as_slice(func).iter().for_each(|&v| define(v))
+                    }
+                    InstData::ParCopy { copies } => {
+                        copies.as_slice(func).iter().for_each(|&(v, _)| define(v))
+                    }
+                    InstData::Print { .. } => {}
                 }
-                InstData::ParCopy { copies } => {
-                    copies.as_slice(func).iter().for_each(|&(v, _)| define(v))
-                }
-                InstData::Print { .. } => {}
             }
         }
+        if twice {
+            return Err(not_ssa(func));
+        }
+        Ok(())
     }
-    if twice {
-        return Err(not_ssa(func));
+
+    /// Step 3: trivial phis, by a worklist seeded with every phi of a
+    /// reachable block other than the entry (last block's last phi at the
+    /// bottom, so the first phi is looked at first). Each variable's phi
+    /// reads are first regrouped at its root, variables in index order.
+    fn simplify_phis(&mut self, func: &Function) {
+        let Steps {
+            reachable,
+            forest,
+            users,
+            state,
+            stats,
+        } = self;
+        let entry = func.entry();
+        let eligible = |b: Block| reachable[b] && b != entry;
+        let seeds = func.layout().iter().filter(|&&b| eligible(b));
+        let mut work: Vec<Inst> =
+            Vec::with_capacity(seeds.map(|&b| func.block_phis(b).len()).sum());
+        for &b in func.layout().iter().rev() {
+            if !eligible(b) {
+                continue;
+            }
+            for &i in func.block_phis(b).iter().rev() {
+                state[i] = State::Eligible;
+                work.push(i);
+            }
+        }
+        if work.is_empty() {
+            return;
+        }
+        if stats.copies_propagated > 0 {
+            let mut read: Vec<(Var, UserList)> =
+                Vec::with_capacity(users.inst.len().min(func.num_vars()));
+            for v in func.vars() {
+                if users.len[v] > 0 {
+                    read.push((v, users.detach(v)));
+                }
+            }
+            for (v, list) in read {
+                let r = forest.find(v);
+                users.append(r, list);
+            }
+        }
+        while let Some(i) = work.pop() {
+            if state[i] != State::Eligible {
+                continue;
+            }
+            let InstData::Phi { dst: x, .. } = *func.inst(i) else {
+                continue;
+            };
+            let mut same: Option<Operand> = None;
+            let mut trivial = true;
+            for a in func.phi_args(i) {
+                let r = forest.resolve(a.value);
+                if r == Operand::Var(x) {
+                    continue;
+                }
+                match same {
+                    None => same = Some(r),
+                    Some(s) if s == r => {}
+                    Some(_) => {
+                        trivial = false;
+                        break;
+                    }
+                }
+            }
+            let (true, Some(Operand::Var(y))) = (trivial, same) else {
+                continue;
+            };
+            if func.var_type(x) != func.var_type(y) {
+                continue;
+            }
+            forest.link(x, y);
+            state[i] = State::Deleted;
+            stats.phis_simplified += 1;
+            // The phis reading `x` now read `y`: look at them again, and file
+            // them under `y` (the smaller list moves into the larger).
+            // Deleted phis are dropped from the list as it moves, so lists do
+            // not fill up with dead entries along a chain of forwardings.
+            let moved = users.take(x, |u| state[u] == State::Eligible, &mut work);
+            users.join(y, moved);
+        }
     }
-    Ok(())
 }
 
 /// The error [`definitions`] gives for `func`, which defines a variable
@@ -450,88 +541,6 @@ fn not_ssa(func: &Function) -> IrError {
     match definitions(func) {
         Err(e) => e,
         Ok(_) => unreachable!("copy_prop: a variable defined twice that `definitions` accepts"),
-    }
-}
-
-/// Step 3: trivial phis, by a worklist seeded with every phi of a
-/// reachable block other than the entry (last block's last phi at the
-/// bottom, so the first phi is looked at first). Each variable's phi
-/// reads are first regrouped at its root, variables in index order.
-fn simplify_phis(
-    func: &Function,
-    reachable: &EntityVec<Block, bool>,
-    forest: &mut CopyForest,
-    users: &mut PhiUsers,
-    state: &mut EntityVec<Inst, State>,
-    stats: &mut Stats,
-) {
-    let entry = func.entry();
-    let eligible = |b: Block| reachable[b] && b != entry;
-    let seeds = func.layout().iter().filter(|&&b| eligible(b));
-    let mut work: Vec<Inst> = Vec::with_capacity(seeds.map(|&b| func.block_phis(b).len()).sum());
-    for &b in func.layout().iter().rev() {
-        if !eligible(b) {
-            continue;
-        }
-        for &i in func.block_phis(b).iter().rev() {
-            state[i] = State::Eligible;
-            work.push(i);
-        }
-    }
-    if work.is_empty() {
-        return;
-    }
-    if stats.copies_propagated > 0 {
-        let mut read: Vec<(Var, UserList)> =
-            Vec::with_capacity(users.inst.len().min(func.num_vars()));
-        for v in func.vars() {
-            if users.len[v] > 0 {
-                read.push((v, users.detach(v)));
-            }
-        }
-        for (v, list) in read {
-            let r = forest.find(v);
-            users.append(r, list);
-        }
-    }
-    while let Some(i) = work.pop() {
-        if state[i] != State::Eligible {
-            continue;
-        }
-        let InstData::Phi { dst: x, .. } = *func.inst(i) else {
-            continue;
-        };
-        let mut same: Option<Operand> = None;
-        let mut trivial = true;
-        for a in func.phi_args(i) {
-            let r = forest.resolve(a.value);
-            if r == Operand::Var(x) {
-                continue;
-            }
-            match same {
-                None => same = Some(r),
-                Some(s) if s == r => {}
-                Some(_) => {
-                    trivial = false;
-                    break;
-                }
-            }
-        }
-        let (true, Some(Operand::Var(y))) = (trivial, same) else {
-            continue;
-        };
-        if func.var_type(x) != func.var_type(y) {
-            continue;
-        }
-        forest.link(x, y);
-        state[i] = State::Deleted;
-        stats.phis_simplified += 1;
-        // The phis reading `x` now read `y`: look at them again, and file
-        // them under `y` (the smaller list moves into the larger).
-        // Deleted phis are dropped from the list as it moves, so lists do
-        // not fill up with dead entries along a chain of forwardings.
-        let moved = users.take(x, |u| state[u] == State::Eligible, &mut work);
-        users.join(y, moved);
     }
 }
 
