@@ -56,8 +56,7 @@ use iced_x86::{Mnemonic, OpKind};
 use rustc_hash::FxHashMap;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{
-    Block, Callee, Effects, Function, FunctionBuilder, Inst, InstData, Operand, Operator, Type,
-    Var,
+    Block, Callee, Effects, Function, FunctionBuilder, Inst, InstData, Operand, Operator, Type, Var,
 };
 
 /// A lifted function and the figures of its recovery.
@@ -966,10 +965,12 @@ pub(crate) fn lift_with_calls(
         exits: FxHashMap::default(),
         ops: FxHashMap::default(),
         callees: FxHashMap::default(),
-        args: Vec::new(),
-        results: Vec::new(),
+        // Room for every location (39), the most an operation or call
+        // reads or writes, so that the lists never grow.
+        args: Vec::with_capacity(64),
+        results: Vec::with_capacity(64),
         origin: None,
-        sem: opts.semantics.then(sem::Cache::default),
+        sem: opts.semantics.then(sem::Cache::for_function),
         leave_out: LocSet::EMPTY,
         origins: Origins {
             insts: SecondaryMap::with_capacity(6 * cfg.insts.len(), None),
@@ -1060,7 +1061,10 @@ mod tests {
     #[test]
     fn hex_name_is_format() {
         for a in [0u64, 1, 0xf, 0x10, 0x1000, 0x95ef0, 0xdead_beef, u64::MAX] {
-            assert_eq!(super::hex_name('b', a, &mut String::new()), format!("b{a:x}"));
+            assert_eq!(
+                super::hex_name('b', a, &mut String::new()),
+                format!("b{a:x}")
+            );
             let mut name = String::from("sub");
             assert_eq!(super::hex_name('_', a, &mut name), format!("sub_{a:x}"));
         }
