@@ -56,7 +56,7 @@ use iced_x86::{Mnemonic, OpKind};
 use rustc_hash::FxHashMap;
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{
-    Block, Effects, Function, FunctionBuilder, Inst, InstData, Operand, Operator, Type, Var,
+    Block, Callee, Effects, Function, FunctionBuilder, Inst, InstData, Operand, Operator, Type, Var,
 };
 
 /// A lifted function and the figures of its recovery.
@@ -284,8 +284,11 @@ fn callee_name(bin: &Binary<'_>, a: u64) -> String {
     } else if let Some(f) = bin.function_at(a) {
         [f.label.as_str(), ".call"].concat()
     } else {
-        let mut buf = [0u8; 17];
-        ["sub", hex_name(b'_', a, &mut buf), ".call"].concat()
+        let mut name = String::with_capacity(25);
+        name.push_str("sub");
+        hex_name('_', a, &mut name);
+        name.push_str(".call");
+        name
     }
 }
 
@@ -311,6 +314,8 @@ struct Lifter<'a, 'd> {
     blocks: FxHashMap<u64, Block>,
     exits: FxHashMap<u64, Block>,
     ops: FxHashMap<(Mnemonic, Effects), Operator>,
+    /// The callee of each call target so far ([`callee_name`]'s).
+    callees: FxHashMap<u64, Callee>,
     args: Vec<Operand>,
     results: Vec<Var>,
     /// The machine instruction being lifted, if any.
@@ -364,24 +369,42 @@ impl<'a> CallModel<'a> {
         }
     }
 
-    /// The reads (in operand order) and writes of a call of `target` by
-    /// the instruction at `site`.
-    fn call(&self, target: Option<u64>, site: Option<u64>) -> (Vec<Loc>, LocSet) {
+    /// The reads and writes of a call of `target` by the instruction at
+    /// `site`: `read` is given each read, in operand order; the writes
+    /// are returned. The convention's case (a callee of no signature)
+    /// allocates nothing.
+    fn call_each(
+        &self,
+        target: Option<u64>,
+        site: Option<u64>,
+        mut read: impl FnMut(Loc),
+    ) -> LocSet {
         let known = self
             .sigs
             .zip(target)
             .and_then(|(s, a)| s.call(self.conv, a));
         match known {
-            Some(known) => known,
+            Some((reads, writes)) => {
+                reads.into_iter().for_each(read);
+                writes
+            }
             None => {
                 let reads = self.unknown_reads(site);
-                let args = self.conv.call_args.iter().copied();
-                (
-                    args.filter(|&l| reads.contains(l)).collect(),
-                    self.conv.call_writes,
-                )
+                for &l in &self.conv.call_args {
+                    if reads.contains(l) {
+                        read(l);
+                    }
+                }
+                self.conv.call_writes
             }
         }
+    }
+
+    /// The reads and writes of [`call_each`](Self::call_each) as sets.
+    fn call_sets(&self, target: Option<u64>, site: Option<u64>) -> (LocSet, LocSet) {
+        let mut reads = LocSet::EMPTY;
+        let writes = self.call_each(target, site, |l| reads.insert(l));
+        (reads, writes)
     }
 
     /// What a call of an unknown callee at `site` reads: the
@@ -434,14 +457,10 @@ impl Lifter<'_, '_> {
             End::TailCall(a) => {
                 match (last, a) {
                     (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {
-                        let name = callee_name(self.bin, *a);
-                        self.emit_call(&name, Some(*a));
+                        self.emit_call_to(*a);
                     }
                     (Some(insn), _) => self.emit_indirect(insn),
-                    (None, Some(a)) => {
-                        let name = callee_name(self.bin, *a);
-                        self.emit_call(&name, Some(*a));
-                    }
+                    (None, Some(a)) => self.emit_call_to(*a),
                     (None, None) => {}
                 }
                 self.emit_ret();
@@ -478,11 +497,11 @@ impl Lifter<'_, '_> {
         let ins = &insn.ins;
         let site = Some(ins.ip());
         let (reads, writes) = match insn.access.flow {
-            Flow::Call => self.calls.call(Some(ins.near_branch_target()), site),
+            Flow::Call => self.calls.call_sets(Some(ins.near_branch_target()), site),
             Flow::IndirectCall => {
-                let (reads, writes) = self.calls.call(None, site);
+                let (reads, writes) = self.calls.call_sets(None, site);
                 let more = insn.access.reads.union(self.calls.unknown_reads(site));
-                let reads = LocSet::of(&reads).union(more);
+                let reads = reads.union(more);
                 return sem::FlagReport {
                     reads: reads.intersection(LocSet::FLAGS),
                     defs: writes.intersection(LocSet::FLAGS),
@@ -491,7 +510,7 @@ impl Lifter<'_, '_> {
             _ => return sem::flag_report(insn),
         };
         sem::FlagReport {
-            reads: LocSet::of(&reads).intersection(LocSet::FLAGS),
+            reads: reads.intersection(LocSet::FLAGS),
             defs: writes.intersection(LocSet::FLAGS),
         }
     }
@@ -502,15 +521,15 @@ impl Lifter<'_, '_> {
     /// the return, which reads every flag): what each call reads and
     /// what it does not define ([`sem::live_out`]'s `exits`).
     fn exit_flags(&self, cfg: &FuncCfg, blk: &BlockInfo) -> LocSet {
-        let live = |(reads, writes): (Vec<Loc>, LocSet)| {
-            LocSet::of(&reads)
+        let live = |(reads, writes): (LocSet, LocSet)| {
+            reads
                 .union(LocSet::FLAGS.difference(writes))
                 .intersection(LocSet::FLAGS)
         };
         let mut out = LocSet::EMPTY;
         let mut outside = |t: &Target| {
             if let Target::Outside(a) = *t {
-                out = out.union(live(self.calls.call(Some(a), None)));
+                out = out.union(live(self.calls.call_sets(Some(a), None)));
             }
         };
         match &blk.end {
@@ -520,10 +539,10 @@ impl Lifter<'_, '_> {
                 let site = last.and_then(origin).map(|o| o.address);
                 return match (last, a) {
                     (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {
-                        live(self.calls.call(Some(*a), site))
+                        live(self.calls.call_sets(Some(*a), site))
                     }
                     (Some(insn), _) => self.indirect_flags(insn, site),
-                    (None, Some(a)) => live(self.calls.call(Some(*a), site)),
+                    (None, Some(a)) => live(self.calls.call_sets(Some(*a), site)),
                     (None, None) => LocSet::FLAGS,
                 };
             }
@@ -551,10 +570,7 @@ impl Lifter<'_, '_> {
             .then(|| self.bin.got_name(ins.ip_rel_memory_address()))
             .flatten();
         let (reads, writes) = match got {
-            Some(_) => {
-                let (reads, writes) = self.calls.call(None, site);
-                (LocSet::of(&reads), writes)
-            }
+            Some(_) => self.calls.call_sets(None, site),
             None => (
                 insn.access.reads.union(self.calls.unknown_reads(site)),
                 self.calls.conv.call_writes,
@@ -632,16 +648,32 @@ impl Lifter<'_, '_> {
         self.note(i);
     }
 
-    /// A call of `name` (at `target`, if known) with the reads and writes
-    /// of its signature or the convention's.
-    fn emit_call(&mut self, name: &str, target: Option<u64>) {
+    /// A call of the code at `a`, named by [`callee_name`] (interned once
+    /// per function and target).
+    fn emit_call_to(&mut self, a: u64) {
+        let callee = match self.callees.get(&a) {
+            Some(&c) => c,
+            None => {
+                let c = self.b.func_mut().callee(&callee_name(self.bin, a));
+                self.callees.insert(a, c);
+                c
+            }
+        };
+        self.emit_call(callee, Some(a));
+    }
+
+    /// A call of `callee` (at `target`, if known) with the reads and
+    /// writes of its signature or the convention's.
+    fn emit_call(&mut self, callee: Callee, target: Option<u64>) {
         let site = self.origin.map(|o| o.address);
-        let (reads, writes) = self.calls.call(target, site);
-        self.set_lists(LocSet::EMPTY, writes);
-        self.args
-            .extend(reads.iter().map(|&l| Operand::Var(self.vars[l])));
+        self.args.clear();
+        let (args, vars) = (&mut self.args, &self.vars);
+        let writes = self
+            .calls
+            .call_each(target, site, |l| args.push(Operand::Var(vars[l])));
+        self.results.clear();
+        self.results.extend(writes.iter().map(|l| self.vars[l]));
         let f = self.b.func_mut();
-        let callee = f.callee(name);
         let args = f.list(&self.args);
         let results = f.list(&self.results);
         let i = self.b.inst(InstData::Call {
@@ -701,10 +733,8 @@ impl Lifter<'_, '_> {
             }
             _ if matches!(m, Mnemonic::Nop | Mnemonic::Endbr64 | Mnemonic::Endbr32) => {}
             Flow::Call => {
-                let target = ins.near_branch_target();
-                let name = callee_name(self.bin, target);
                 let saved = self.push_return_address(ins);
-                self.emit_call(&name, Some(target));
+                self.emit_call_to(ins.near_branch_target());
                 self.restore_rsp(saved);
             }
             Flow::IndirectCall => self.emit_indirect(insn),
@@ -732,7 +762,10 @@ impl Lifter<'_, '_> {
             .then(|| self.bin.got_name(ins.ip_rel_memory_address()))
             .flatten();
         match got {
-            Some(n) => self.emit_call(&ident(&format!("{n}.got")), None),
+            Some(n) => {
+                let callee = self.b.func_mut().callee(&ident(&format!("{n}.got")));
+                self.emit_call(callee, None);
+            }
             None => {
                 let site = self.origin.map(|o| o.address);
                 self.set_lists(
@@ -773,12 +806,11 @@ impl Lifter<'_, '_> {
                 if let Some(&b) = self.exits.get(&a) {
                     return b;
                 }
-                let blk = self.b.block(hex_name(b'x', a, &mut [0u8; 17]));
+                let blk = self.b.block(hex_name('x', a, &mut String::new()));
                 self.exits.insert(a, blk);
                 self.b.switch_to(blk);
-                let name = callee_name(self.bin, a);
                 let origin = self.origin.take();
-                self.emit_call(&name, Some(a));
+                self.emit_call_to(a);
                 self.emit_ret();
                 self.origin = origin;
                 self.b.switch_to(self.cur);
@@ -789,15 +821,16 @@ impl Lifter<'_, '_> {
 }
 
 /// `prefix` then `a` in lowercase hexadecimal (what `format!("b{a:x}")`
-/// writes), in `buf`: a block's name without formatting machinery.
-fn hex_name(prefix: u8, a: u64, buf: &mut [u8; 17]) -> &str {
-    let digits = (64 - a.leading_zeros()).div_ceil(4).max(1) as usize;
-    buf[0] = prefix;
-    for k in 0..digits {
-        let d = ((a >> (4 * (digits - 1 - k))) & 0xf) as u8;
-        buf[1 + k] = if d < 10 { b'0' + d } else { b'a' + d - 10 };
+/// writes) appended to `out`, which is returned: a block's name without
+/// formatting machinery (nor a check that the digits are UTF-8).
+fn hex_name(prefix: char, a: u64, out: &mut String) -> &str {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let digits = (64 - a.leading_zeros()).div_ceil(4).max(1);
+    out.push(prefix);
+    for k in (0..digits).rev() {
+        out.push(char::from(DIGITS[((a >> (4 * k)) & 0xf) as usize]));
     }
-    std::str::from_utf8(&buf[..=digits]).expect("ASCII")
+    out
 }
 
 /// The immediates of an instruction: its address, then each operand's
@@ -884,9 +917,9 @@ pub(crate) fn lift_with_calls(
 ) -> (Function, Origins, sem::FlagDefs) {
     let mut b = FunctionBuilder::new(&info.label);
     // Room at once for what the body will hold (with the semantics, about
-    // five operations and a temporary or two per machine instruction; 60
-    // variables are the locations and the temporaries), instead of
-    // doubling as it grows.
+    // five operations, a temporary or two and one or two immediates per
+    // machine instruction; 60 variables are the locations and the
+    // temporaries), instead of doubling as it grows.
     {
         let f = b.func_mut();
         let n = cfg.insts.len();
@@ -895,6 +928,7 @@ pub(crate) fn lift_with_calls(
             f.reserve_insts(6 * n);
             f.reserve_list_items::<Operand>(12 * n);
             f.reserve_list_items::<Var>(6 * n);
+            f.reserve_list_items::<i64>(2 * n);
         } else {
             f.reserve_insts(2 * n);
         }
@@ -930,10 +964,13 @@ pub(crate) fn lift_with_calls(
         blocks: FxHashMap::default(),
         exits: FxHashMap::default(),
         ops: FxHashMap::default(),
-        args: Vec::new(),
-        results: Vec::new(),
+        callees: FxHashMap::default(),
+        // Room for every location (39), the most an operation or call
+        // reads or writes, so that the lists never grow.
+        args: Vec::with_capacity(64),
+        results: Vec::with_capacity(64),
         origin: None,
-        sem: opts.semantics.then(sem::Cache::default),
+        sem: opts.semantics.then(sem::Cache::for_function),
         leave_out: LocSet::EMPTY,
         origins: Origins {
             insts: SecondaryMap::with_capacity(6 * cfg.insts.len(), None),
@@ -943,9 +980,10 @@ pub(crate) fn lift_with_calls(
         ret_vals,
     };
     let entry = cfg.entry_is_target.then(|| l.b.block("entry"));
-    let mut name = [0u8; 17];
+    let mut name = String::with_capacity(17);
     for blk in &cfg.blocks {
-        let nb = l.b.block(hex_name(b'b', blk.start, &mut name));
+        name.clear();
+        let nb = l.b.block(hex_name('b', blk.start, &mut name));
         l.blocks.insert(blk.start, nb);
         l.origins.starts[nb] = Some(blk.start);
     }
@@ -1022,10 +1060,13 @@ mod tests {
     /// `hex_name` writes what `format!` does.
     #[test]
     fn hex_name_is_format() {
-        let mut buf = [0u8; 17];
         for a in [0u64, 1, 0xf, 0x10, 0x1000, 0x95ef0, 0xdead_beef, u64::MAX] {
-            assert_eq!(super::hex_name(b'b', a, &mut buf), format!("b{a:x}"));
-            assert_eq!(super::hex_name(b'_', a, &mut buf), format!("_{a:x}"));
+            assert_eq!(
+                super::hex_name('b', a, &mut String::new()),
+                format!("b{a:x}")
+            );
+            let mut name = String::from("sub");
+            assert_eq!(super::hex_name('_', a, &mut name), format!("sub_{a:x}"));
         }
     }
 }

@@ -187,12 +187,15 @@ fn drop_by_masks(f: &mut Function, flags: &[Var], temps: &[Var]) -> FlagDefs {
     }
     let flags_out = flag_liveness(f, &blocks, &reads, &defs, flags.len());
     let mut drop: Vec<bool> = Vec::new();
+    // The blocks something is dropped from, each once.
+    let mut touched = Vec::new();
     let mut at = 0;
     for &b in &blocks {
         let insts = f.block_insts(b);
         let block_recs = &recs[at..at + insts.len()];
         at += insts.len();
         let mut live = temps_out | u64::from(flags_out[b.index()]);
+        let mut any = false;
         for (&i, rec) in insts.iter().zip(block_recs).rev() {
             let unread = rec.defs & live == 0;
             if rec.kind != 0 && unread && (rec.kind == 1 || f.effects(i) == Effects::PURE) {
@@ -200,16 +203,18 @@ fn drop_by_masks(f: &mut Function, flags: &[Var], temps: &[Var]) -> FlagDefs {
                     drop = vec![false; f.inst_slots()];
                 }
                 drop[i.index()] = true;
+                any = true;
                 counts.dropped += usize::from(rec.one_flag);
                 continue;
             }
             live = (live & !rec.defs) | rec.uses;
         }
-    }
-    if !drop.is_empty() {
-        for &b in &blocks {
-            f.retain_insts(b, |_, i| !drop[i.index()]);
+        if any {
+            touched.push(b);
         }
+    }
+    for b in touched {
+        f.retain_insts(b, |_, i| !drop[i.index()]);
     }
     counts
 }

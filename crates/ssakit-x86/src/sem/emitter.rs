@@ -51,6 +51,17 @@ impl Cache {
         self.q.iter().chain(&self.d).copied()
     }
 
+    /// A cache for a function's instructions: room for as many
+    /// temporaries of each pool as [`Q_NAMES`] names, so that the pools
+    /// seldom grow.
+    pub(crate) fn for_function() -> Cache {
+        Cache {
+            q: Vec::with_capacity(Q_NAMES.len()),
+            d: Vec::with_capacity(D_NAMES.len()),
+            ..Cache::default()
+        }
+    }
+
     /// A cache whose segment bases are the parameters `fs` and `gs`
     /// already declared.
     pub(crate) fn with_segment_bases(fs: Var, gs: Var) -> Cache {

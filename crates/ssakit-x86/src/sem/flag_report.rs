@@ -364,7 +364,7 @@ pub(crate) fn live_out(cfg: &FuncCfg, reports: &[FlagReport], exits: &[LocSet]) 
     // address inside the function where no block starts), and its
     // successors by position, found once before the fixpoint.
     let mut base = exits.to_vec();
-    let (mut first, mut succs) = (Vec::with_capacity(n + 1), Vec::new());
+    let (mut first, mut succs) = (Vec::with_capacity(n + 1), Vec::with_capacity(2 * n));
     for (k, blk) in cfg.blocks.iter().enumerate() {
         first.push(succs.len());
         let mut succ = |t: Target| match t {
