@@ -666,7 +666,7 @@ impl Exprs {
 
 /// Where one path of the walk is: before instruction `at`, the
 /// expression `e` (the target, or once a table is found its index).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct State {
     at: u32,
     e: E,
@@ -752,8 +752,12 @@ pub(crate) struct Walker<'a> {
     hoisted_regs: LocSet,
     x: Exprs,
     /// The states one [`Walker::resolve`] met, emptied by the next (its
-    /// room kept: no table grown anew per jump).
-    seen: FxHashSet<State>,
+    /// room kept: no table grown anew per jump), each as its instruction
+    /// and expression in one word and its table's position in `tables`
+    /// plus one (0: none).
+    seen: FxHashSet<(u64, u32)>,
+    /// The tables the states of one [`Walker::resolve`] name.
+    tables: Vec<Table>,
 }
 
 impl<'a> Walker<'a> {
@@ -828,6 +832,7 @@ impl<'a> Walker<'a> {
             hoisted,
             x: Exprs::default(),
             seen: FxHashSet::default(),
+            tables: Vec::new(),
         }
     }
 
@@ -846,6 +851,7 @@ impl<'a> Walker<'a> {
         let mut found: Option<(Table, Bound)> = None;
         let mut computed: Vec<u64> = Vec::new();
         self.seen.clear();
+        self.tables.clear();
         let mut work = vec![State {
             at: jmp,
             e: start,
@@ -856,7 +862,7 @@ impl<'a> Walker<'a> {
         // The most table-like shape of the target met on any path.
         let mut shape = JumpKind::Computed;
         while let Some(mut s) = work.pop() {
-            if !self.seen.insert(s) {
+            if !self.first_visit(s) {
                 continue;
             }
             steps += 1;
@@ -936,12 +942,28 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Whether this [`Walker::resolve`] meets state `s` for the first time.
+    fn first_visit(&mut self, s: State) -> bool {
+        let table = match s.table {
+            None => 0,
+            Some(t) => match self.tables.iter().position(|&u| u == t) {
+                Some(k) => k + 1,
+                None => {
+                    self.tables.push(t);
+                    self.tables.len()
+                }
+            },
+        };
+        let at_e = (s.at as u64) << 32 | s.e.0 as u64;
+        self.seen.insert((at_e, table as u32))
+    }
+
     /// The bound on index `i` that holds after the edge of kind `kind`
     /// leaving instruction `p`: `p` a `ja`/`jae`/`jbe`/`jb` whose flags
     /// come from `cmp x, N` with `x` equal to `i` (or `i` a zero or sign
     /// extension of `x`'s low bits that the bound keeps).
     fn condition(&mut self, p: u32, kind: Edge, i: E) -> Option<Bound> {
-        let Insn { ins, access } = self.insts[p as usize];
+        let Insn { ins, access } = &self.insts[p as usize];
         if access.flow != Flow::Branch {
             return None;
         }
