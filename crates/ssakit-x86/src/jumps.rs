@@ -828,7 +828,10 @@ impl<'a> Walker<'a> {
             insts,
             extent,
             preds,
-            hoisted_regs: LocSet::GPRS.iter().filter(|&r| hoisted[r].is_some()).collect(),
+            hoisted_regs: LocSet::GPRS
+                .iter()
+                .filter(|&r| hoisted[r].is_some())
+                .collect(),
             hoisted,
             x: Exprs::default(),
             seen: FxHashSet::default(),
@@ -1084,7 +1087,10 @@ impl<'a> Walker<'a> {
     /// `e` before instruction `p`, from `e` after it: each register `p`
     /// writes that `e` reads replaced by what `p` computes.
     fn define(&mut self, p: u32, e: E) -> E {
-        let writes = self.insts[p as usize].access.writes.intersection(LocSet::GPRS);
+        let writes = self.insts[p as usize]
+            .access
+            .writes
+            .intersection(LocSet::GPRS);
         if !writes.intersects(self.x.facts(e).regs) {
             return e;
         }
