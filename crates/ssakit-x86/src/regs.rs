@@ -1,9 +1,11 @@
 //! The machine model: the machine state as the chapter's variables, and
 //! what each instruction does with it. One [`Access`] per instruction,
 //! computed once (from iced-x86's register, flag and flow information,
-//! then the rules below), is read by both the control-flow recovery and
-//! the lifter: what it reads and writes, its effect class and its
-//! [`Flow`].
+//! then the rules below; for the most frequent instructions, `mov`,
+//! `lea`, `add`, `cmp`, `push`, `call` and the like, from their operands
+//! directly, which a test checks gives the same), is read by both the
+//! control-flow recovery and the lifter: what it reads and writes, its
+//! effect class and its [`Flow`].
 //!
 //! The variables ([`Loc`]; sets of them [`LocSet`], tables keyed by them
 //! [`LocMap`]) are the sixteen general registers (`i64`), the six status
