@@ -788,8 +788,11 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
     // The extent's blocks first (the entry first), then the fragments'.
     leaders.sort_unstable_by_key(|a| (!extent.contains(a), *a));
     let mut blocks = Vec::with_capacity(leaders.len());
+    // Each block's instructions gathered here, then copied out at their
+    // count (no vector grown per block).
+    let mut insts = Vec::new();
     for &l in &leaders {
-        let mut insts = Vec::new();
+        insts.clear();
         let mut a = l;
         let end = loop {
             let Some(i) = w.by_addr.get(a) else {
@@ -807,7 +810,7 @@ pub fn recover(bin: &Binary<'_>, f: &FuncInfo) -> FuncCfg {
         };
         blocks.push(BlockInfo {
             start: l,
-            insts,
+            insts: insts.as_slice().to_vec(),
             end,
         });
     }

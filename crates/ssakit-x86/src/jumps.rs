@@ -210,13 +210,51 @@ enum Node {
     Clamp(E, u64),
 }
 
-/// The expressions of one walk, hash-consed, with each one's depth and
-/// whether it holds [`Node::Top`].
+/// The leaves of an expression as [`Exprs::enumerate`] asks: constants
+/// only, constants and one masked value (`and x, M`, `M` below
+/// [`MAX_COMPUTED`]: that node), or anything else.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Leaves {
+    Consts,
+    OneMask(E),
+    Other,
+}
+
+impl Leaves {
+    /// The leaves of a node whose operands have leaves `a` and `b`.
+    fn both(a: Leaves, b: Leaves) -> Leaves {
+        match (a, b) {
+            (Leaves::Consts, x) | (x, Leaves::Consts) => x,
+            (Leaves::OneMask(v), Leaves::OneMask(w)) if v == w => a,
+            _ => Leaves::Other,
+        }
+    }
+}
+
+/// What is known of an expression the moment it is interned, from its
+/// node and its operands' facts: the walk asks these of the same
+/// expression at every instruction it passes, so each is a lookup.
+#[derive(Clone, Copy)]
+struct Facts {
+    /// The longest path to a leaf, the node included.
+    depth: u8,
+    /// Whether it holds [`Node::Top`].
+    top: bool,
+    /// The registers it reads (its [`Node::Reg`] leaves).
+    regs: LocSet,
+    /// Whether, as an address, it adds a register times a scale above one.
+    scaled: bool,
+    /// What kind of target it is ([`Exprs::shape`]).
+    shape: JumpKind,
+    /// Its leaves ([`Exprs::enumerate`]).
+    leaves: Leaves,
+}
+
+/// The expressions of one walk, hash-consed, with each one's [`Facts`].
 #[derive(Default)]
 struct Exprs {
     nodes: Vec<Node>,
-    depth: Vec<u8>,
-    top: Vec<bool>,
+    facts: Vec<Facts>,
     ids: FxHashMap<Node, E>,
 }
 
@@ -225,31 +263,77 @@ impl Exprs {
         self.nodes[e.0 as usize]
     }
 
+    fn facts(&self, e: E) -> Facts {
+        self.facts[e.0 as usize]
+    }
+
+    /// Whether `e` holds [`Node::Top`].
+    fn top(&self, e: E) -> bool {
+        self.facts(e).top
+    }
+
     fn intern(&mut self, n: Node) -> E {
         if let Some(&e) = self.ids.get(&n) {
             return e;
         }
+        let Some(facts) = self.facts_of(n) else {
+            return self.intern(Node::Top);
+        };
+        let e = E(self.nodes.len() as u32);
+        self.nodes.push(n);
+        self.facts.push(facts);
+        self.ids.insert(n, e);
+        e
+    }
+
+    /// The facts of node `n` (its operands interned), `None` when it is
+    /// deeper than [`MAX_DEPTH`].
+    fn facts_of(&self, n: Node) -> Option<Facts> {
         let kids: &[E] = match &n {
             Node::Add(a, b) => &[*a, *b],
             Node::Mul(a, _) | Node::And(a, _) | Node::Load(a, _) => &[*a],
             Node::Zext(a, _) | Node::Sext(a, _) | Node::Clamp(a, _) => &[*a],
             _ => &[],
         };
-        let depth = 1 + kids
-            .iter()
-            .map(|k| self.depth[k.0 as usize])
-            .max()
-            .unwrap_or(0);
-        let top = matches!(n, Node::Top) || kids.iter().any(|k| self.top[k.0 as usize]);
+        let depth = 1 + kids.iter().map(|&k| self.facts(k).depth).max().unwrap_or(0);
         if depth > MAX_DEPTH {
-            return self.intern(Node::Top);
+            return None;
         }
-        let e = E(self.nodes.len() as u32);
-        self.nodes.push(n);
-        self.depth.push(depth);
-        self.top.push(top);
-        self.ids.insert(n, e);
-        e
+        let top = matches!(n, Node::Top) || kids.iter().any(|&k| self.facts(k).top);
+        let regs = match n {
+            Node::Reg(r) => LocSet::of(&[r]),
+            _ => (kids.iter()).fold(LocSet::EMPTY, |s, &k| s.union(self.facts(k).regs)),
+        };
+        let scaled = match n {
+            Node::Add(x, y) => self.facts(x).scaled || self.facts(y).scaled,
+            Node::Mul(x, k) => k > 1 && self.as_const(x).is_none(),
+            _ => false,
+        };
+        let shape = match n {
+            Node::Load(a, _) if self.facts(a).scaled => JumpKind::UnknownBase,
+            Node::Load(..) => JumpKind::Pointer,
+            Node::Add(a, b) => self.facts(a).shape.min(self.facts(b).shape),
+            Node::Mul(a, _) | Node::And(a, _) | Node::Zext(a, _) | Node::Sext(a, _) => {
+                self.facts(a).shape
+            }
+            _ => JumpKind::Computed,
+        };
+        let leaves = match n {
+            Node::Const(_) => Leaves::Consts,
+            // The id `intern` gives this node.
+            Node::And(_, m) if m < MAX_COMPUTED => Leaves::OneMask(E(self.nodes.len() as u32)),
+            Node::Add(a, b) => Leaves::both(self.facts(a).leaves, self.facts(b).leaves),
+            Node::Mul(a, _) | Node::Zext(a, _) | Node::Sext(a, _) => self.facts(a).leaves,
+            _ => Leaves::Other,
+        };
+        Some(Facts {
+            depth,
+            top,
+            regs,
+            scaled,
+            shape,
+            leaves,
+        })
     }
 
     fn konst(&mut self, c: u64) -> E {
@@ -371,15 +455,9 @@ impl Exprs {
         }
     }
 
-    /// Whether `e` reads register `r` (bounded as [`Exprs::subst`]).
+    /// Whether `e` reads register `r`.
     fn reads(&self, e: E, r: Loc) -> bool {
-        match self.node(e) {
-            Node::Reg(x) => x == r,
-            Node::Const(_) | Node::Top => false,
-            Node::Add(a, b) => self.reads(a, r) || self.reads(b, r),
-            Node::Mul(a, _) | Node::And(a, _) | Node::Load(a, _) => self.reads(a, r),
-            Node::Zext(a, _) | Node::Sext(a, _) | Node::Clamp(a, _) => self.reads(a, r),
-        }
+        self.facts(e).regs.contains(r)
     }
 
     /// `e` as a table: `base + ext(load(T + i × s)) × k`, with the index
@@ -497,26 +575,10 @@ impl Exprs {
 
     /// What kind of target `e` is, for a jump left unresolved: a load
     /// from a scaled index (a table whose base is not known), a load
-    /// (a pointer), or neither (bounded as [`Exprs::subst`]).
+    /// (a pointer), or neither (the least of its operands' kinds through
+    /// additions, multiplications, masks and extensions).
     fn shape(&self, e: E) -> JumpKind {
-        match self.node(e) {
-            Node::Load(a, _) if self.scaled(a) => JumpKind::UnknownBase,
-            Node::Load(..) => JumpKind::Pointer,
-            Node::Add(a, b) => self.shape(a).min(self.shape(b)),
-            Node::Mul(a, _) | Node::And(a, _) | Node::Zext(a, _) | Node::Sext(a, _) => {
-                self.shape(a)
-            }
-            _ => JumpKind::Computed,
-        }
-    }
-
-    /// Whether address `a` adds a register times a scale above one.
-    fn scaled(&self, a: E) -> bool {
-        match self.node(a) {
-            Node::Add(x, y) => self.scaled(x) || self.scaled(y),
-            Node::Mul(x, k) => k > 1 && self.as_const(x).is_none(),
-            _ => false,
-        }
+        self.facts(e).shape
     }
 
     /// Every value of a computed target `e` whose only unknown is one
@@ -525,36 +587,19 @@ impl Exprs {
     /// enumerated; `None` when `e` reads anything else (a register, a
     /// load) or holds no masked value.
     fn enumerate(&self, e: E) -> Option<Vec<u64>> {
-        let mut var = None;
-        if !self.one_mask(e, &mut var) {
+        let Leaves::OneMask(v) = self.facts(e).leaves else {
             return None;
-        }
-        let (v, m) = var?;
+        };
+        let Node::And(_, m) = self.node(v) else {
+            return None;
+        };
         (0..=m)
             .map(|k| self.eval(e, v, k))
             .collect::<Option<Vec<u64>>>()
     }
 
-    /// Whether `e`'s leaves are constants and one mask (`var`: the mask's
-    /// node and its bound) only.
-    fn one_mask(&self, e: E, var: &mut Option<(E, u64)>) -> bool {
-        match self.node(e) {
-            Node::Const(_) => true,
-            Node::And(_, m) if m < MAX_COMPUTED => match *var {
-                Some((v, _)) => v == e,
-                None => {
-                    *var = Some((e, m));
-                    true
-                }
-            },
-            Node::Add(a, b) => self.one_mask(a, var) && self.one_mask(b, var),
-            Node::Mul(a, _) | Node::Zext(a, _) | Node::Sext(a, _) => self.one_mask(a, var),
-            _ => false,
-        }
-    }
-
-    /// The value of `e` when node `v` is `k` (its leaves as
-    /// [`Exprs::one_mask`] accepts).
+    /// The value of `e` when node `v` is `k` (its leaves constants and
+    /// `v`, as [`Exprs::enumerate`] asks).
     fn eval(&self, e: E, v: E, k: u64) -> Option<u64> {
         if e == v {
             return Some(k);
@@ -621,7 +666,7 @@ impl Exprs {
 
 /// Where one path of the walk is: before instruction `at`, the
 /// expression `e` (the target, or once a table is found its index).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct State {
     at: u32,
     e: E,
@@ -639,20 +684,80 @@ enum Edge {
     Other,
 }
 
+/// Each instruction's predecessors with the edge's kind, in one list
+/// grouped by instruction (a compressed sparse row): instruction `i`'s
+/// are `list[start[i]..start[i + 1]]`, by increasing index, each once.
+struct Preds {
+    start: Vec<u32>,
+    list: Vec<(u32, Edge)>,
+}
+
+impl Preds {
+    /// The predecessors of `n` instructions from `edges` (to, from,
+    /// kind), which list each instruction's sources in increasing order:
+    /// a counting sort by target, keeping the first edge of each source.
+    fn new(n: usize, edges: &[(u32, u32, Edge)]) -> Preds {
+        let mut start = vec![0u32; n + 1];
+        for &(to, ..) in edges {
+            start[to as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut list = vec![(0, Edge::Other); edges.len()];
+        for &(to, from, kind) in edges {
+            let k = &mut next[to as usize];
+            list[*k as usize] = (from, kind);
+            *k += 1;
+        }
+        // Drop the repeated sources (a branch whose two edges meet, a
+        // table naming a target twice), each group's adjacent.
+        let mut kept = 0;
+        for i in 0..n {
+            let (lo, hi) = (start[i] as usize, start[i + 1] as usize);
+            start[i] = kept as u32;
+            for k in lo..hi {
+                if k == lo || list[k].0 != list[k - 1].0 {
+                    list[kept] = list[k];
+                    kept += 1;
+                }
+            }
+        }
+        start[n] = kept as u32;
+        list.truncate(kept);
+        Preds { start, list }
+    }
+
+    /// The positions in `list` of instruction `i`'s predecessors.
+    fn range(&self, i: u32) -> std::ops::Range<usize> {
+        self.start[i as usize] as usize..self.start[i as usize + 1] as usize
+    }
+
+    fn of(&self, i: u32) -> &[(u32, Edge)] {
+        &self.list[self.range(i)]
+    }
+}
+
 /// The backward walker over one function's decoded instructions.
 pub(crate) struct Walker<'a> {
     bin: &'a Binary<'a>,
     insts: &'a [Insn],
     extent: std::ops::Range<u64>,
-    /// Each instruction's predecessors with the edge's kind.
-    preds: Vec<Vec<(u32, Edge)>>,
+    preds: Preds,
     /// The registers whose one definition in the function is `lea r,
     /// [rip+X]`: `X` (a table's base hoisted out of a loop).
     hoisted: LocMap<Option<u64>>,
+    /// The registers with a value in `hoisted`.
+    hoisted_regs: LocSet,
     x: Exprs,
     /// The states one [`Walker::resolve`] met, emptied by the next (its
-    /// room kept: no table grown anew per jump).
-    seen: FxHashSet<State>,
+    /// room kept: no table grown anew per jump), each as its instruction
+    /// and expression in one word and its table's position in `tables`
+    /// plus one (0: none).
+    seen: FxHashSet<(u64, u32)>,
+    /// The tables the states of one [`Walker::resolve`] name.
+    tables: Vec<Table>,
 }
 
 impl<'a> Walker<'a> {
@@ -665,10 +770,10 @@ impl<'a> Walker<'a> {
         by_addr: &ByAddr<u32>,
         ends: &FxHashMap<u32, End>,
     ) -> Walker<'a> {
-        let mut preds = vec![Vec::new(); insts.len()];
+        let mut edges = Vec::with_capacity(insts.len());
         let mut edge = |from: u32, to: u64, kind: Edge| {
             if let Some(t) = by_addr.get(to) {
-                preds[t as usize].push((from, kind));
+                edges.push((t, from, kind));
             }
         };
         for (i, ins) in insts.iter().enumerate() {
@@ -701,14 +806,11 @@ impl<'a> Walker<'a> {
                 Some(End::Ret | End::TailCall(_) | End::NoReturn) => {}
             }
         }
-        for p in &mut preds {
-            p.sort_unstable_by_key(|&(i, _)| i);
-            p.dedup_by_key(|&mut (i, _)| i);
-        }
+        let preds = Preds::new(insts.len(), &edges);
         let mut hoisted: LocMap<Option<u64>> = LocMap::default();
         let mut defs: LocMap<u32> = LocMap::default();
         for Insn { ins, access } in insts {
-            for r in access.writes.iter().filter(|r| r.is_gpr()) {
+            for r in access.writes.intersection(LocSet::GPRS).iter() {
                 defs[r] += 1;
                 let lea = ins.mnemonic() == Mnemonic::Lea
                     && ins.is_ip_rel_memory_operand()
@@ -726,9 +828,14 @@ impl<'a> Walker<'a> {
             insts,
             extent,
             preds,
+            hoisted_regs: LocSet::GPRS
+                .iter()
+                .filter(|&r| hoisted[r].is_some())
+                .collect(),
             hoisted,
             x: Exprs::default(),
             seen: FxHashSet::default(),
+            tables: Vec::new(),
         }
     }
 
@@ -747,6 +854,7 @@ impl<'a> Walker<'a> {
         let mut found: Option<(Table, Bound)> = None;
         let mut computed: Vec<u64> = Vec::new();
         self.seen.clear();
+        self.tables.clear();
         let mut work = vec![State {
             at: jmp,
             e: start,
@@ -757,7 +865,7 @@ impl<'a> Walker<'a> {
         // The most table-like shape of the target met on any path.
         let mut shape = JumpKind::Computed;
         while let Some(mut s) = work.pop() {
-            if !self.seen.insert(s) {
+            if !self.first_visit(s) {
                 continue;
             }
             steps += 1;
@@ -765,7 +873,8 @@ impl<'a> Walker<'a> {
                 return Err(failure(any_table, shape));
             }
             if s.table.is_none() {
-                for r in LocSet::GPRS.iter() {
+                let hoisted = self.x.facts(s.e).regs.intersection(self.hoisted_regs);
+                for r in hoisted.iter() {
                     if let Some(x) = self.hoisted[r].filter(|_| self.x.reads(s.e, r)) {
                         let c = self.x.konst(x);
                         s.e = self.x.subst(s.e, r, c);
@@ -802,24 +911,18 @@ impl<'a> Walker<'a> {
                     continue;
                 }
             }
-            if s.table.is_some() && self.x.top[s.e.0 as usize] {
+            if s.table.is_some() && self.x.top(s.e) {
                 // An unknown index never becomes known further back.
                 return Err(JumpKind::Unbounded);
             }
-            let preds = std::mem::take(&mut self.preds[s.at as usize]);
+            let preds = self.preds.range(s.at);
             if preds.is_empty() {
-                self.preds[s.at as usize] = preds;
                 return Err(failure(any_table, shape));
             }
-            for &(p, kind) in &preds {
+            for k in preds {
+                let (p, kind) = self.preds.list[k];
                 if let (Some(t), Some(b)) = (s.table, self.condition(p, kind, s.e)) {
-                    match merge(found, t, b) {
-                        Ok(f) => found = Some(f),
-                        Err(e) => {
-                            self.preds[s.at as usize] = preds;
-                            return Err(e);
-                        }
-                    }
+                    found = Some(merge(found, t, b)?);
                     continue;
                 }
                 let e = self.define(p, s.e);
@@ -829,7 +932,6 @@ impl<'a> Walker<'a> {
                     table: s.table,
                 });
             }
-            self.preds[s.at as usize] = preds;
         }
         match (found, computed.is_empty()) {
             (Some((t, b)), true) => Ok(Found::Table(t, b)),
@@ -843,12 +945,28 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Whether this [`Walker::resolve`] meets state `s` for the first time.
+    fn first_visit(&mut self, s: State) -> bool {
+        let table = match s.table {
+            None => 0,
+            Some(t) => match self.tables.iter().position(|&u| u == t) {
+                Some(k) => k + 1,
+                None => {
+                    self.tables.push(t);
+                    self.tables.len()
+                }
+            },
+        };
+        let at_e = (s.at as u64) << 32 | s.e.0 as u64;
+        self.seen.insert((at_e, table as u32))
+    }
+
     /// The bound on index `i` that holds after the edge of kind `kind`
     /// leaving instruction `p`: `p` a `ja`/`jae`/`jbe`/`jb` whose flags
     /// come from `cmp x, N` with `x` equal to `i` (or `i` a zero or sign
     /// extension of `x`'s low bits that the bound keeps).
     fn condition(&mut self, p: u32, kind: Edge, i: E) -> Option<Bound> {
-        let Insn { ins, access } = self.insts[p as usize];
+        let Insn { ins, access } = &self.insts[p as usize];
         if access.flow != Flow::Branch {
             return None;
         }
@@ -897,7 +1015,7 @@ impl<'a> Walker<'a> {
         let mut written = LocSet::EMPTY;
         let mut back = 0;
         let cmp = loop {
-            let prev = match self.preds[at as usize].as_slice() {
+            let prev = match self.preds.of(at) {
                 [(q, Edge::Other)]
                     if self.insts[*q as usize].ins.next_ip()
                         == self.insts[at as usize].ins.ip() =>
@@ -969,9 +1087,16 @@ impl<'a> Walker<'a> {
     /// `e` before instruction `p`, from `e` after it: each register `p`
     /// writes that `e` reads replaced by what `p` computes.
     fn define(&mut self, p: u32, e: E) -> E {
-        let Insn { ins, access } = self.insts[p as usize];
+        let writes = self.insts[p as usize]
+            .access
+            .writes
+            .intersection(LocSet::GPRS);
+        if !writes.intersects(self.x.facts(e).regs) {
+            return e;
+        }
+        let ins = self.insts[p as usize].ins;
         let mut e = e;
-        for r in access.writes.iter().filter(|r| r.is_gpr()) {
+        for r in writes.iter() {
             if !self.x.reads(e, r) {
                 continue;
             }
