@@ -545,7 +545,13 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
                 let mut rose = !reached[s];
                 reached[s] = true;
                 for (e, &v) in entry[at..at + g].iter_mut().zip(&globals) {
-                    let j = e.join(state[v.index()]);
+                    // A value joined with itself stays: most globals
+                    // arrive as they were.
+                    let x = state[v.index()];
+                    if x == *e {
+                        continue;
+                    }
+                    let j = e.join(x);
                     if j != *e {
                         *e = j;
                         rose = true;
