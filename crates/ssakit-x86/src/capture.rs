@@ -50,7 +50,9 @@ use crate::frame::CALL_ARGUMENT_WINDOW;
 use crate::lift::Origins;
 use crate::regs::{Loc, LocSet};
 use ssakit::entity::SecondaryMap;
-use ssakit::ir::{Function, Inst, InstData, Opcode, Operand, Terminator, Type, Var};
+use ssakit::ir::{
+    Access, Function, Inst, InstData, Opcode, Operand, Operator, Terminator, Type, Var,
+};
 
 /// The argument registers a pointer may be passed in.
 pub(crate) const POINTER_ARGS: LocSet =
@@ -159,8 +161,44 @@ impl Offset {
     }
 }
 
+/// What [`Flow::transfer`] does with an operator: an addition or a
+/// subtraction of 64 bits, another pure operation of the set, one that
+/// accesses memory, or an opaque one (no opcode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Add,
+    Sub,
+    Pure,
+    Memory(Access),
+    Opaque,
+}
+
+impl Kind {
+    /// A pure operation of the set (no memory access, not opaque).
+    fn is_pure(self) -> bool {
+        matches!(self, Kind::Add | Kind::Sub | Kind::Pure)
+    }
+}
+
+/// The [`Kind`] of each operator of `f`, resolved once per analysis
+/// (the transfer asks at every operation of every round).
+fn kinds(f: &Function) -> SecondaryMap<Operator, Kind> {
+    let mut out = SecondaryMap::new(Kind::Opaque);
+    for (op, data) in f.symbols().operators() {
+        out[op] = match data.opcode {
+            Some(Opcode::I64Add) => Kind::Add,
+            Some(Opcode::I64Sub) => Kind::Sub,
+            Some(code) => code.access().map_or(Kind::Pure, Kind::Memory),
+            None => Kind::Opaque,
+        };
+    }
+    out
+}
+
 /// The flow-insensitive facts of [`captured`], grown until stable.
 struct Flow {
+    /// Each operator's [`Kind`].
+    kinds: SecondaryMap<Operator, Kind>,
     /// Per variable, the argument registers its value is computed from.
     from: SecondaryMap<Var, LocSet>,
     /// Per variable, what it holds relative to the entry `rsp`.
@@ -207,6 +245,7 @@ impl Flow {
 
     /// `d` may hold a value computed from `regs` and be the frame
     /// address `off`. Only a 64-bit (or vector) value may hold a pointer.
+    #[inline(always)]
     fn define(&mut self, f: &Function, d: Var, regs: LocSet, off: Offset) {
         let (regs, off) = match f.var_type(d) {
             Type::I64 | Type::V128 => (regs, off),
@@ -237,8 +276,7 @@ impl Flow {
         // Most operations compute flags or narrow values, which hold no
         // pointer: their results are `Other`, whatever their operands.
         if let InstData::Op { op, results, .. } = f.inst(i) {
-            let code = f.opcode(*op);
-            let pure = code.is_some_and(|c| c.access().is_none());
+            let pure = self.kinds[*op].is_pure();
             let narrow = |&d: &Var| !matches!(f.var_type(d), Type::I64 | Type::V128);
             if pure && results.as_slice(f).iter().all(narrow) {
                 for &d in results.as_slice(f) {
@@ -287,9 +325,9 @@ impl Flow {
             }
             InstData::Op { op, args, .. } => {
                 let args = args.as_slice(f);
-                let access = f.opcode(*op).and_then(|c| c.access());
-                match (f.opcode(*op), access) {
-                    (_, Some(a)) if a.store => {
+                let kind = self.kinds[*op];
+                match kind {
+                    Kind::Memory(a) if a.store => {
                         let (addr, v) = (args[0], args[1]);
                         if self.at(v).is_frame() {
                             self.escapes = true;
@@ -312,7 +350,7 @@ impl Flow {
                             _ => self.out = self.out.union(self.from(v)),
                         }
                     }
-                    (_, Some(a)) => {
+                    Kind::Memory(a) => {
                         let regs = match self.at(args[0]) {
                             Offset::Unset | Offset::Other => LocSet::EMPTY,
                             Offset::At(c) => {
@@ -333,15 +371,14 @@ impl Flow {
                         };
                         f.for_each_def(i, |d| self.define(f, d, regs, Offset::Other));
                     }
-                    (Some(code), None) => {
+                    Kind::Add | Kind::Sub | Kind::Pure => {
                         // Arithmetic: `rsp + k`, `rsp - k` keep the offset.
                         let k = |o: Operand| match o {
                             Operand::Const(k) => Some(k),
                             _ => None,
                         };
-                        let off = match (code, args) {
-                            (Opcode::I64Add, &[x, y]) => match (self.at(x), k(y), k(x), self.at(y))
-                            {
+                        let off = match (kind, args) {
+                            (Kind::Add, &[x, y]) => match (self.at(x), k(y), k(x), self.at(y)) {
                                 (Offset::At(c), Some(k), _, _) | (_, _, Some(k), Offset::At(c)) => {
                                     Offset::At(c.wrapping_add(k))
                                 }
@@ -349,7 +386,7 @@ impl Flow {
                                     .iter()
                                     .fold(Offset::Other, |a, &o| a.join(lost(self.at(o)))),
                             },
-                            (Opcode::I64Sub, &[x, y]) => match (self.at(x), k(y)) {
+                            (Kind::Sub, &[x, y]) => match (self.at(x), k(y)) {
                                 (Offset::At(c), Some(k)) => Offset::At(c.wrapping_sub(k)),
                                 _ => args
                                     .iter()
@@ -361,7 +398,7 @@ impl Flow {
                         };
                         f.for_each_def(i, |d| self.define(f, d, regs, off));
                     }
-                    (None, _) => {
+                    Kind::Opaque => {
                         // Opaque: it may store what it reads.
                         let frame = args.iter().any(|&o| self.at(o).is_frame());
                         self.escapes |= frame;
@@ -418,6 +455,7 @@ pub(crate) fn captured(
     returned: LocSet,
 ) -> Summary {
     let mut flow = Flow {
+        kinds: kinds(f),
         from: SecondaryMap::with_capacity(f.num_vars(), LocSet::EMPTY),
         at: SecondaryMap::with_capacity(f.num_vars(), Offset::Unset),
         out: LocSet::EMPTY,

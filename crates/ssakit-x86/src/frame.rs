@@ -312,6 +312,11 @@ impl Frame {
         self.save_area.get_or_init(find).as_ref()
     }
 
+    /// What the operator `op` is to the transfer function ([`Class`]).
+    pub(crate) fn class(&self, op: Operator) -> Class {
+        self.classes[op]
+    }
+
     /// Whether block `b` is reached from the entry.
     pub(crate) fn reached(&self, b: Block) -> bool {
         self.reached[b]
@@ -359,7 +364,7 @@ fn add_sub(a: Value, b: Value, sub: bool) -> Value {
 /// names (`i64.add`, `i64.sub`, `select`, one that accesses memory, any
 /// other), or none (an opaque operator).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
+pub(crate) enum Class {
     Add,
     Sub,
     Select,
@@ -387,6 +392,7 @@ fn classes(f: &Function) -> SecondaryMap<Operator, Class> {
 
 /// The transfer function of instruction `i`: `state` after it
 /// (`classes`: each operator's [`Class`]).
+#[inline(always)]
 fn step(
     f: &Function,
     classes: &SecondaryMap<Operator, Class>,
@@ -539,7 +545,13 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
                 let mut rose = !reached[s];
                 reached[s] = true;
                 for (e, &v) in entry[at..at + g].iter_mut().zip(&globals) {
-                    let j = e.join(state[v.index()]);
+                    // A value joined with itself stays: most globals
+                    // arrive as they were.
+                    let x = state[v.index()];
+                    if x == *e {
+                        continue;
+                    }
+                    let j = e.join(x);
                     if j != *e {
                         *e = j;
                         rose = true;

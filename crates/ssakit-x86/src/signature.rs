@@ -956,7 +956,7 @@ impl Signatures {
         let (used, why) = values.used(f, results, saves, &all, &first, STORE, why);
         let (unknown, used, why) = match first.asked.iter().any(|&v| used[v]) {
             true => {
-                let unknown = self.unknown_calls(f, calls, &values, Some(&used));
+                let unknown = self.unknown_calls(f, calls, &values, Some((&first, &used)));
                 let asked = why.is_some();
                 let (used, why) = values.used(f, results, saves, &all, &unknown, STORE, asked);
                 (unknown, used, why)
@@ -1125,16 +1125,36 @@ impl Signatures {
 
     /// The calls of unknown callees in `f` (pass-1 form): the
     /// positional arguments each does not pass (past the last one its
-    /// caller wrote), and what each reads. `demanded`: the values used
-    /// by a first round; a vector result of an unknown call carries a
-    /// value only if it is demanded.
+    /// caller wrote), and what each reads. `earlier`: a first round's
+    /// answer and the values it used (`demanded`); a vector result of an
+    /// unknown call carries a value only if it is demanded (none without
+    /// a first round).
+    ///
+    /// A second round's written values are the first's with the asked
+    /// values now demanded added, closed again ([`Values::close`]): the
+    /// first round's seeds ([`Values::written`]) are the second's but
+    /// for those asked values (false then, demanded now), and closing a
+    /// subset of the seeds first gives a subset of the same least
+    /// fixpoint.
     fn unknown_calls(
         &self,
         f: &Function,
         calls: &CallSites<'_>,
         values: &Values,
-        demanded: Option<&SecondaryMap<Var, bool>>,
+        earlier: Option<(&Unknown, &SecondaryMap<Var, bool>)>,
     ) -> Unknown {
+        let (real, asked) = match earlier {
+            None => self.first_written(f, calls, values),
+            Some((first, demanded)) => {
+                let mut real = first.real.clone();
+                for &v in &first.asked {
+                    real[v] |= demanded[v];
+                }
+                values.close(f, &mut real);
+                (real, first.asked.clone())
+            }
+        };
+
         let mut out = Unknown {
             skip: SecondaryMap::with_capacity(f.num_vars(), 0),
             sites: Vec::new(),
@@ -1142,34 +1162,6 @@ impl Signatures {
             real: SecondaryMap::with_capacity(f.num_vars(), false),
             asked: Vec::new(),
         };
-        // Per call (the last one asked about, as `written` asks about
-        // each result of an instruction in turn): its clobbers in result
-        // order, its callee's results, whether the callee is known.
-        let last: RefCell<(Option<Inst>, Option<CallResults>)> = RefCell::new((None, None));
-        let asked = RefCell::new(Vec::new());
-        let real = values.written(f, |i, k, v| {
-            // An operation other than an indirect call defines no call's
-            // results ([`Signatures::call_results`]: `None`).
-            if let InstData::Op { op, .. } = f.inst(i) {
-                if values.ops[*op] & INDIRECT == 0 {
-                    return true;
-                }
-            }
-            let mut last = last.borrow_mut();
-            if last.0 != Some(i) {
-                *last = (Some(i), self.call_results(f, calls, i));
-            }
-            let Some((locs, results, known)) = &last.1 else {
-                return true;
-            };
-            locs.get(k).is_none_or(|&l| {
-                results.contains(l)
-                    && (l == Loc::RAX || *known || {
-                        asked.borrow_mut().push(v);
-                        demanded.is_some_and(|d| d[v])
-                    })
-            })
-        });
         let moved = moved_into(f, &real);
         let mut locs: Vec<Loc> = Vec::new();
         for &b in f.layout() {
@@ -1253,8 +1245,48 @@ impl Signatures {
             }
         }
         out.real = real;
-        out.asked = asked.into_inner();
+        out.asked = asked;
         out
+    }
+
+    /// A first round's written values ([`Values::written`], no asked
+    /// value demanded) and the values asked about: the results of
+    /// unknown callees other than `rax`.
+    fn first_written(
+        &self,
+        f: &Function,
+        calls: &CallSites<'_>,
+        values: &Values,
+    ) -> (SecondaryMap<Var, bool>, Vec<Var>) {
+        // Per call (the last one asked about, as `written` asks about
+        // each result of an instruction in turn): its clobbers in result
+        // order, its callee's results, whether the callee is known.
+        let last: RefCell<(Option<Inst>, Option<CallResults>)> = RefCell::new((None, None));
+        let asked = RefCell::new(Vec::new());
+        let real = values.written(f, |i, k, v| {
+            // An operation other than an indirect call defines no call's
+            // results ([`Signatures::call_results`]: `None`).
+            if let InstData::Op { op, .. } = f.inst(i) {
+                if values.ops[*op] & INDIRECT == 0 {
+                    return true;
+                }
+            }
+            let mut last = last.borrow_mut();
+            if last.0 != Some(i) {
+                *last = (Some(i), self.call_results(f, calls, i));
+            }
+            let Some((locs, results, known)) = &last.1 else {
+                return true;
+            };
+            locs.get(k).is_none_or(|&l| {
+                results.contains(l)
+                    && (l == Loc::RAX || *known || {
+                        asked.borrow_mut().push(v);
+                        false
+                    })
+            })
+        });
+        (real, asked.into_inner())
     }
 
     /// The operands (read in the order `locs`) of a call of a known
@@ -1748,6 +1780,8 @@ struct Values {
     ops: SecondaryMap<Operator, u8>,
     /// The copy or phi that defines each value so defined.
     moved_by: SecondaryMap<Var, Option<Inst>>,
+    /// The copies and phis, in layout order (a block's phis first).
+    moves: Vec<Inst>,
 }
 
 impl Values {
@@ -1835,6 +1869,7 @@ impl Values {
             address: addresses(f),
             ops,
             moved_by,
+            moves,
         }
     }
 
@@ -1914,11 +1949,10 @@ impl Values {
         carries: impl Fn(Inst, usize, Var) -> bool,
     ) -> SecondaryMap<Var, bool> {
         let mut real = SecondaryMap::with_capacity(f.num_vars(), false);
-        let mut moves = Vec::new();
         for &b in f.layout() {
             for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
                 match f.inst(i) {
-                    InstData::Phi { .. } | InstData::Copy { .. } => moves.push(i),
+                    InstData::Phi { .. } | InstData::Copy { .. } => {}
                     InstData::Call { results: rs, .. } | InstData::Op { results: rs, .. } => {
                         for (k, &v) in rs.as_slice(f).iter().enumerate() {
                             real[v] = carries(i, k, v);
@@ -1928,10 +1962,19 @@ impl Values {
                 }
             }
         }
+        self.close(f, &mut real);
+        real
+    }
+
+    /// Closes `real` (whether each value was written) through the copies
+    /// and phis: a copy or phi of a written value is one. Rounds in
+    /// layout order until nothing changes; the least fixpoint above the
+    /// values given, whatever the order.
+    fn close(&self, f: &Function, real: &mut SecondaryMap<Var, bool>) {
         let mut changed = true;
         while changed {
             changed = false;
-            for &i in &moves {
+            for &i in &self.moves {
                 let (dst, r) = match f.inst(i) {
                     InstData::Copy { dst, src } => (
                         *dst,
@@ -1955,7 +1998,6 @@ impl Values {
                 }
             }
         }
-        real
     }
 
     /// The values used: read by an operation, a call, a branch or a

@@ -387,8 +387,9 @@ fn find_facts(
             match f.inst(i) {
                 InstData::Op { op, args, .. } => {
                     let args = args.as_slice(f);
-                    match f.opcode(*op) {
-                        Some(code) if code.access().is_some() => {
+                    match frame.class(*op) {
+                        frame::Class::Memory => {
+                            let code = f.opcode(*op).expect("an operation of the set");
                             let a = code.access().expect("a memory access");
                             let addr = value(args[0], state);
                             if a.store {
@@ -421,11 +422,11 @@ fn find_facts(
                                 }
                             }
                         }
-                        Some(_) => {}
-                        None => {
+                        frame::Class::Opaque => {
                             facts.events.push((b, Event::Exposed));
                             facts.opaque(f, i, args, state, rsp)
                         }
+                        _ => {}
                     }
                 }
                 InstData::Call { args, .. } => {
