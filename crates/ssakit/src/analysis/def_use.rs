@@ -132,6 +132,8 @@ pub(crate) fn definitions(func: &Function) -> Result<EntityVec<Var, Def>, IrErro
 /// single-assignment property on the way.
 struct Defs {
     def: EntityVec<Var, Def>,
+    /// Whether a parallel copy of no pairs was met (one defines nothing).
+    empty_par_copy: bool,
 }
 
 impl Defs {
@@ -144,7 +146,10 @@ impl Defs {
             }
             def[p] = Def::Param;
         }
-        Ok(Defs { def })
+        Ok(Defs {
+            def,
+            empty_par_copy: false,
+        })
     }
 
     /// Records the definitions of instruction `i`; returns a variable it
@@ -177,6 +182,9 @@ impl Defs {
             InstData::ParCopy { copies } => {
                 for (slot, &(v, _)) in copies.as_slice(func).iter().enumerate() {
                     define(v, slot);
+                }
+                if copies.is_empty() {
+                    self.empty_par_copy = true;
                 }
             }
             InstData::Print { .. } => {}
@@ -266,6 +274,9 @@ pub(crate) struct LinkedChains {
     head: EntityVec<Var, u32>,
     /// Each use, with the use of the same variable before it.
     site: Vec<(UseSite, u32)>,
+    /// Whether the layout holds a parallel copy of no pairs (it defines
+    /// and reads nothing, so no table here leads to it).
+    pub(crate) empty_par_copy: bool,
 }
 
 impl LinkedChains {
@@ -293,6 +304,7 @@ impl LinkedChains {
             def: def.def,
             head,
             site,
+            empty_par_copy: def.empty_par_copy,
         })
     }
 

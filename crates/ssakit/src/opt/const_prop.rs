@@ -61,10 +61,13 @@
 //! 3. *Fold* every `branch` and `switch` on a constant into a `jump`.
 //! 4. *Substitute* each variable whose value is a constant or `undef` at
 //!    each of its uses, except a `branch`/`switch` condition that is `undef`
-//!    (kept as it is, a runtime error).
+//!    (kept as it is, a runtime error). The uses are found through the
+//!    variable's def-use chain (step 1's), not by a walk of every operand:
+//!    few variables of lifted code are constants.
 //! 5. *Delete* the definitions of substituted variables that have no use
 //!    left, unless they have an effect (a division that may trap; see
-//!    [`Function::effects`]).
+//!    [`Function::effects`]). Only the blocks defining such a variable are
+//!    looked at.
 //! 6. *Clean up*: blocks never found executable are now
 //!    unreachable and go, and phis lose the operands of edges that folding
 //!    removed. When every block was found executable and no branch was
@@ -345,17 +348,15 @@ impl PhiOperands {
 
 impl<'a> Sccp<'a> {
     fn new(func: &'a Function, du: &'a LinkedChains, cfg: &'a Cfg) -> Self {
-        let value = du
-            .def
-            .iter()
-            .map(|(v, d)| match d {
-                // Only the types the operations compute on take constants.
-                _ if !computed(func.var_type(v)) => Lattice::Bottom,
-                Def::Inst { .. } => Lattice::Top,
-                // Parameters (and, defensively, undefined variables).
-                Def::Param | Def::None => Lattice::Bottom,
-            })
-            .collect();
+        // ⊤ for what an instruction defines, of a type the operations
+        // compute on; ⊥ for parameters (and, defensively, undefined
+        // variables) and for the other types.
+        let mut value: EntityVec<Var, Lattice> = EntityVec::filled(du.def.len(), Lattice::Bottom);
+        for (v, d) in du.def.iter() {
+            if matches!(d, Def::Inst { .. }) && computed(func.var_type(v)) {
+                value[v] = Lattice::Top;
+            }
+        }
         let nb = func.num_blocks();
         let edge_executable = Csr::build(nb, |emit| {
             for b in func.blocks() {
@@ -368,7 +369,7 @@ impl<'a> Sccp<'a> {
             func,
             du,
             cfg,
-            value: EntityVec::from_vec(value),
+            value,
             executable: EntityVec::filled(nb, false),
             forced: EntityVec::filled(nb, false),
             edge_executable,
@@ -461,6 +462,18 @@ impl<'a> Sccp<'a> {
         let m = self.value[v].meet(new);
         if m != self.value[v] {
             self.value[v] = m;
+            if self.queue_uses {
+                self.ssa_work.push(v);
+            }
+        }
+    }
+
+    /// [`Sccp::set`] of `v` to ⊥ (what `x ⊓ ⊥` always is), without the
+    /// meet: the results of calls and generic operations, most of lifted
+    /// code's definitions.
+    fn set_bottom(&mut self, v: Var) {
+        if self.value[v] != Lattice::Bottom {
+            self.value[v] = Lattice::Bottom;
             if self.queue_uses {
                 self.ssa_work.push(v);
             }
@@ -576,7 +589,7 @@ impl<'a> Sccp<'a> {
             }
             InstData::Call { results, .. } | InstData::Op { results, .. } => {
                 for &d in results.as_slice(func) {
-                    self.set(d, Lattice::Bottom)
+                    self.set_bottom(d)
                 }
             }
             InstData::Print { .. } => {}
@@ -729,19 +742,19 @@ pub(crate) fn const_prop(
     }
 
     // A float constant has no literal: its variable stays (only `undef`
-    // replaces it). `substituted`: how many variables steps 4 and 5 have
-    // to replace; with none they have nothing to do.
-    let mut substituted = 0usize;
+    // replaces it). `substituted`: the variables steps 4 and 5 have to
+    // replace; with none they have nothing to do.
+    let mut substituted: Vec<Var> = Vec::new();
     for (k, l) in value.values_mut().enumerate() {
         match l {
             Lattice::Const(_) if !func.var_type(Var::new(k)).is_int() => *l = Lattice::Bottom,
-            Lattice::Const(_) | Lattice::Undef => substituted += 1,
+            Lattice::Const(_) | Lattice::Undef => substituted.push(Var::new(k)),
             Lattice::Top | Lattice::Bottom => {}
         }
     }
-    let mut def = du.def;
-    if substituted > 0 {
-        substitute_and_delete(func, &value, &executable, &mut def, &mut stats);
+    let mut du = du;
+    if !substituted.is_empty() {
+        substitute_and_delete(func, &value, &executable, &substituted, &mut du, &mut stats);
     }
 
     // Step 6: unreachable blocks and phi operands of removed edges.
@@ -751,19 +764,25 @@ pub(crate) fn const_prop(
     }
     // The clean-up renumbers the instructions: the table is only handed
     // on without it.
-    let def = (!cleanup).then_some(def);
+    let def = (!cleanup).then_some(du.def);
     Ok((stats, def))
 }
 
 /// Steps 4 and 5 in the executable blocks: every use of a variable whose
-/// `value` is a constant or `undef` is replaced by it, and the definitions
-/// of those left without a use go. `def` is kept true for the parallel
-/// copies that lose pairs (the slots of the pairs after them move).
+/// `value` is a constant or `undef` (the variables `substituted`) is
+/// replaced by it, and the definitions of those left without a use go.
+/// The uses are those the chains `du` list (each operand reading the
+/// variable, no other); the deletions look only at the blocks defining a
+/// variable that goes (and at every block if the layout holds a parallel
+/// copy of no pairs, which goes too). `du.def` is kept true for the
+/// parallel copies that lose pairs (the slots of the pairs after them
+/// move).
 fn substitute_and_delete(
     func: &mut Function,
     value: &EntityVec<Var, Lattice>,
     executable: &EntityVec<Block, bool>,
-    def: &mut EntityVec<Var, Def>,
+    substituted: &[Var],
+    du: &mut LinkedChains,
     stats: &mut Stats,
 ) {
     // Step 4: substitute (only `i64` and `bool` variables have constant
@@ -777,54 +796,55 @@ fn substitute_and_delete(
             }
         }
     };
-    let mut bools: Vec<bool> = Vec::new();
-    for k in 0..func.layout().len() {
-        let b = func.layout()[k];
-        if !executable[b] {
-            continue;
-        }
-        for j in 0..func.block_phis(b).len() {
-            func.for_each_operand_mut(func.block_phis(b)[j], subst);
-        }
-        for j in 0..func.block_insts(b).len() {
-            let i = func.block_insts(b)[j];
-            if let InstData::Print { args } = func.inst(i) {
-                // A `bool` prints `true` or `false`, a literal prints as
-                // an integer: `print` keeps its `bool` variables.
-                bools.clear();
-                bools.extend(
-                    args.as_slice(func)
-                        .iter()
-                        .map(|o| matches!(o, Operand::Var(v) if func.var_type(*v) == Type::Bool)),
-                );
-                let mut n = 0;
-                func.for_each_operand_mut(i, |o| {
-                    match *o {
-                        Operand::Var(v) if bools[n] => kept[v] = true,
-                        _ => subst(o),
+    for &v in substituted {
+        for site in du.uses(v) {
+            match site {
+                UseSite::Inst(i, k) => {
+                    if !func.inst_block(i).is_some_and(|b| executable[b]) {
+                        continue;
                     }
-                    n += 1;
-                });
-            } else {
-                func.for_each_operand_mut(i, subst);
-            }
-        }
-        match *func.term(b) {
-            Terminator::Ret(_) => func.for_each_term_operand_mut(b, subst),
-            Terminator::Branch { cond: o, .. } | Terminator::Switch { value: o, .. } => {
-                if let Operand::Var(v) = o {
-                    kept[v] = true;
+                    // A `bool` prints `true` or `false`, a literal prints
+                    // as an integer: `print` keeps its `bool` variables.
+                    if matches!(func.inst(i), InstData::Print { .. })
+                        && func.var_type(v) == Type::Bool
+                    {
+                        kept[v] = true;
+                        continue;
+                    }
+                    let mut n = 0;
+                    func.for_each_operand_mut(i, |o| {
+                        if n == k {
+                            subst(o);
+                        }
+                        n += 1;
+                    });
                 }
+                UseSite::Term(b) if executable[b] => match *func.term(b) {
+                    Terminator::Ret(_) => func.for_each_term_operand_mut(b, subst),
+                    Terminator::Branch { .. } | Terminator::Switch { .. } => kept[v] = true,
+                    Terminator::Jump(_) | Terminator::Unreachable => {}
+                },
+                UseSite::Term(_) => {}
             }
-            Terminator::Jump(_) | Terminator::Unreachable => {}
         }
     }
 
-    // Step 5: delete the definitions of substituted variables.
+    // Step 5: delete the definitions of substituted variables, in the
+    // blocks that define one that goes.
     let gone = |v: Var| value[v].as_operand().is_some() && !kept[v];
+    let mut defines_gone: EntityVec<Block, bool> =
+        EntityVec::filled(func.num_blocks(), du.empty_par_copy);
+    for &v in substituted {
+        if let Def::Inst { inst, .. } = du.def[v] {
+            if let Some(b) = func.inst_block(inst).filter(|_| gone(v)) {
+                defines_gone[b] = true;
+            }
+        }
+    }
+    let def = &mut du.def;
     for k in 0..func.layout().len() {
         let b = func.layout()[k];
-        if !executable[b] {
+        if !executable[b] || !defines_gone[b] {
             continue;
         }
         let before = func.block_phis(b).len();
