@@ -35,8 +35,8 @@
 //!
 //! Each pass that adds instructions or blocks returns what it added (the
 //! blocks made by splitting, the parallel copies inserted around phis),
-//! and the passes after it take that; instructions are renumbered by
-//! [`Function::compact`] when phis and copies go.
+//! and the passes after it take that; instructions are renumbered once,
+//! by sequentialization's [`Function::compact`], after phis and copies go.
 //!
 //! Destruction works on variables of any [type](crate::ir::Type): copies,
 //! phis and parallel copies move values without looking at them. Every
