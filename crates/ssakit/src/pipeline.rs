@@ -23,7 +23,9 @@
 //!   [verifier](crate::verify::verify_valid) after each construction.
 //!   Destruction then trusts SSA just verified
 //!   ([`destruct_trusted`](crate::destruct::destruct_trusted)); after
-//!   passes, or unverified, it checks its input itself.
+//!   passes, or unverified, it checks its input itself, and skips its
+//!   dead-code walk when dead-code elimination ran last
+//!   ([`destruct_swept`](crate::destruct::destruct_swept)).
 //! * **Failure**: an [`Error`] naming the [`Stage`] and carrying the
 //!   [`IrError`] and its description.
 //! * **Time**: each stage is a [`timing::phase`] (`construct minimal`,
@@ -590,10 +592,15 @@ impl Pipeline {
             // after passes, destruction's check is the oracle on their
             // output.
             let trusted = self.verify && self.passes.is_empty();
+            // Dead-code elimination last: no dead phi left for
+            // destruction's dead-code walk to find.
+            let swept = self.passes.last() == Some(&Pass::Dce);
             let stats = {
                 let _t = timing::phase(Stage::Destruct.phase());
                 if trusted {
                     destruct::destruct_trusted(&mut out.func, opts)
+                } else if swept {
+                    destruct::destruct_swept(&mut out.func, opts)
                 } else {
                     destruct::destruct(&mut out.func, opts)
                 }

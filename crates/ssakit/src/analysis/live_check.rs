@@ -131,7 +131,7 @@ pub struct LiveCheck {
     def_block: Vec<u32>,
     use_start: Vec<u32>,
     uses: Vec<Point>,
-    phi_uses: Csr<Var, u32>,
+    phi_uses: PhiUses,
     memo: Vec<(u32, u32)>,
     live_out: Vec<u32>,
     out_bits: Vec<u64>,
@@ -329,29 +329,67 @@ impl DefUse {
     }
 }
 
-/// The uses of `nv` variables grouped by variable, each group sorted by
-/// point and reduced to the last point of each block: `(start, points)`
-/// with variable `v`'s in `points[start[v] .. start[v + 1]]`. A counting
-/// sort placing from the end of each group (no copy of the starts), then
-/// each group sorted and compacted in place (no second list).
-fn last_uses_by_var(nv: usize, pairs: &[(Var, Point)]) -> (Vec<u32>, Vec<Point>) {
-    // `start[v]`: first the end of `v`'s group, then, once every point is
-    // placed (each before the previous ones of its group), its start.
+/// By variable: the reachable predecessors through which a phi reads it,
+/// `preds[start[v] .. start[v + 1]]` for variable `v`, in the order they
+/// were gathered.
+#[derive(Debug)]
+struct PhiUses {
+    start: Vec<u32>,
+    preds: Vec<u32>,
+}
+
+impl PhiUses {
+    /// The predecessors through which a phi reads `v`.
+    #[inline]
+    fn of(&self, v: Var) -> &[u32] {
+        let v = v.index();
+        &self.preds[self.start[v] as usize..self.start[v + 1] as usize]
+    }
+}
+
+/// The uses of `nv` variables grouped by variable: the phi uses in the
+/// order gathered, and the other uses sorted by point and reduced to the
+/// last point of each block, `(start, points)` with variable `v`'s in
+/// `points[start[v] .. start[v + 1]]`. Two counting sorts sharing one pass
+/// over the variables for their starts, each placing from the end of its
+/// groups (no copy of the starts), then each group of points sorted and
+/// compacted in place (no second list).
+fn by_var(
+    nv: usize,
+    pairs: &[(Var, Point)],
+    phi_pairs: &[(Var, u32)],
+) -> (Vec<u32>, Vec<Point>, PhiUses) {
+    // `start[v]`, `phi_start[v]`: first the end of `v`'s group, then, once
+    // every item is placed (each before the previous ones of its group),
+    // its start.
     let mut start = vec![0u32; nv + 1];
+    let mut phi_start = vec![0u32; nv + 1];
     for &(v, _) in pairs {
         start[v.index()] += 1;
     }
-    let mut end = 0;
-    for s in &mut start[..nv] {
+    for &(v, _) in phi_pairs {
+        phi_start[v.index()] += 1;
+    }
+    let (mut end, mut phi_end) = (0, 0);
+    for (s, t) in start[..nv].iter_mut().zip(&mut phi_start[..nv]) {
         end += *s;
         *s = end;
+        phi_end += *t;
+        *t = phi_end;
     }
     start[nv] = end;
+    phi_start[nv] = phi_end;
     let mut points = vec![Point::entry(Block::new(0)); pairs.len()];
     for &(v, p) in pairs.iter().rev() {
         let s = &mut start[v.index()];
         *s -= 1;
         points[*s as usize] = p;
+    }
+    let mut preds = vec![0u32; phi_pairs.len()];
+    for &(v, p) in phi_pairs.iter().rev() {
+        let s = &mut phi_start[v.index()];
+        *s -= 1;
+        preds[*s as usize] = p;
     }
     // Sorted by point (block, then position), keeping the last point of
     // each block, written over the groups already read (`w` never passes
@@ -372,7 +410,11 @@ fn last_uses_by_var(nv: usize, pairs: &[(Var, Point)]) -> (Vec<u32>, Vec<Point>)
     }
     start[nv] = w as u32;
     points.truncate(w);
-    (start, points)
+    let phi_uses = PhiUses {
+        start: phi_start,
+        preds,
+    };
+    (start, points, phi_uses)
 }
 
 impl LiveCheck {
@@ -457,8 +499,7 @@ impl LiveCheck {
     /// have been added since).
     pub(crate) fn with_blocks(du: DefUse, by_block: ByBlock) -> LiveCheck {
         let nv = du.def_block.len();
-        let phi_uses = Csr::from_pairs(nv, du.phi_uses);
-        let (use_start, uses) = last_uses_by_var(nv, &du.uses);
+        let (use_start, uses, phi_uses) = by_var(nv, &du.uses, &du.phi_uses);
         let ByBlock {
             preds,
             marks,

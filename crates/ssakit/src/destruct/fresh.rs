@@ -8,7 +8,6 @@
 //! the one it stands for; [`VarNames`](crate::ir::VarNames) resolves any
 //! clash with an existing name.
 
-use crate::entity::SecondaryMap;
 use crate::ir::{Function, Var};
 
 /// Hands out new versions of variables, numbered after the highest version
@@ -16,18 +15,21 @@ use crate::ir::{Function, Var};
 #[derive(Clone, Debug)]
 pub(crate) struct FreshVars {
     /// By original variable: the next unused version number (1 for a
-    /// variable without versions, or created after the scan).
-    next_version: SecondaryMap<Var, u32>,
+    /// variable without versions, or created after the scan, which may lie
+    /// past the end).
+    next_version: Vec<u32>,
 }
 
 impl FreshVars {
     /// Scans `func`'s variables once to find the versions in use.
     pub(crate) fn new(func: &Function) -> FreshVars {
-        let mut next_version = SecondaryMap::with_capacity(func.num_vars(), 1u32);
+        let nv = func.num_vars();
+        // Every origin is a variable of `func`: one table, no growth.
+        let mut next_version = vec![1u32; nv];
         for v in func.vars() {
             let d = func.var(v);
             if let Some(o) = d.origin() {
-                let next = &mut next_version[o];
+                let next = &mut next_version[o.index()];
                 *next = (*next).max(d.version() + 1);
             }
         }
@@ -37,7 +39,10 @@ impl FreshVars {
     /// A new version of `v`'s original variable, of its type.
     pub(crate) fn version_of(&mut self, func: &mut Function, v: Var) -> Var {
         let orig = func.original(v);
-        let next = &mut self.next_version[orig];
+        if orig.index() >= self.next_version.len() {
+            self.next_version.resize(orig.index() + 1, 1);
+        }
+        let next = &mut self.next_version[orig.index()];
         let n = *next;
         *next = n + 1;
         func.new_version(orig, n)

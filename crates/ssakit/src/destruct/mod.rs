@@ -35,8 +35,8 @@
 //!
 //! Each pass that adds instructions or blocks returns what it added (the
 //! blocks made by splitting, the parallel copies inserted around phis),
-//! and the passes after it take that; instructions are renumbered by
-//! [`Function::compact`] when phis and copies go.
+//! and the passes after it take that; instructions are renumbered once,
+//! by sequentialization's [`Function::compact`], after phis and copies go.
 //!
 //! Destruction works on variables of any [type](crate::ir::Type): copies,
 //! phis and parallel copies move values without looking at them. Every
@@ -50,7 +50,8 @@
 //! [`destruct`] with a hook called at each [`DestructStep`], and
 //! [`destruct_trusted`] is [`destruct`] without the input check
 //! ([`destruct_pruned`] also without the dead-code walk, for pruned SSA,
-//! where it finds nothing). The
+//! where it finds nothing); [`destruct_swept`] checks its input but skips
+//! the dead-code walk, for SSA just swept by dead-code elimination. The
 //! options choose the variant of a step, never a second driver. With
 //! coalescing (the default), the copies around phis are *virtualized*
 //! (Boissinot et al., CGO 2009, section IV-C):
@@ -425,11 +426,81 @@ pub fn destruct_pruned(
     pipeline(func, opts, Check::Pruned, &mut |_, _| {})
 }
 
+/// [`destruct`] for SSA that dead-code elimination by mark and sweep
+/// ([`Pass::Dce`](crate::opt::Pass::Dce)) has just swept, no pass after
+/// it: `func` is verified and refused as [`destruct`] does, but the
+/// dead-code walk before coalescing, which finds nothing there, is
+/// skipped. The result is [`destruct`]'s, byte for byte; debug builds
+/// check that the walk would delete nothing.
+///
+/// Why the walk finds nothing: it keeps a phi or parallel-copy entry of
+/// the layout when an instruction other than a phi or a parallel copy, or
+/// a terminator, of the layout reads its destination, or a kept phi or
+/// entry does. Dead-code elimination kept only what it marked: the
+/// operands of its roots (critical instructions and terminators of the
+/// layout, instructions other than phis and parallel copies), then the
+/// operands of the definitions of marked variables. By induction on the
+/// marking order each kept phi or entry is read by a root, by an
+/// instruction that is neither a phi nor a parallel copy, or by a phi or
+/// entry marked before it, so the walk keeps it; every definition on the
+/// way dominates its use, so lies in the layout (the input is checked to
+/// be valid SSA before anything else). A block outside the layout, which
+/// the elimination does not sweep, may still hold phis or parallel copies
+/// (the walk deletes them); then the walk runs.
+///
+/// # Preconditions
+/// No phi or parallel-copy entry of the layout of `func` is dead in the
+/// walk's sense: for instance, [`Pass::Dce`](crate::opt::Pass::Dce) was the
+/// last pass to change `func`. On anything else the statistics and the
+/// copies left may differ from [`destruct`]'s (the result is still out
+/// of SSA and computes the same).
+///
+/// # Errors
+/// As [`destruct`].
+///
+/// # Example
+///
+/// ```
+/// use ssakit::destruct::{destruct, destruct_swept, DestructOptions};
+/// use ssakit::opt::{run_passes, Pass};
+/// let mut a = ssakit::text::parse_module("function f(n) {
+/// e:
+///     i0 = 0
+///     jump l
+/// l:
+///     i1 = phi(e: i0, l: i2)
+///     s1 = phi(e: i0, l: s2)
+///     s2 = s1 + i1
+///     i2 = i1 + 1
+///     c = i2 < n
+///     branch c, l, x
+/// x:
+///     ret i1
+/// }
+/// ").unwrap().functions.remove(0);
+/// run_passes(&mut a, &[Pass::Dce]).unwrap(); // `s1` and `s2` go
+/// let mut b = a.clone();
+/// let opts = DestructOptions::default();
+/// let (x, y) = (destruct_swept(&mut a, &opts).unwrap(), destruct(&mut b, &opts).unwrap());
+/// assert_eq!(x.render(), y.render());
+/// assert_eq!(ssakit::text::print_function(&a), ssakit::text::print_function(&b));
+/// ```
+pub fn destruct_swept(
+    func: &mut Function,
+    opts: &DestructOptions,
+) -> Result<DestructStats, IrError> {
+    pipeline(func, opts, Check::Swept, &mut |_, _| {})
+}
+
 /// What [`pipeline`] checks of its input, and what the caller vouches for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Check {
     /// Verify, and refuse invalid SSA.
     Input,
+    /// As `Input`, and no phi or parallel-copy entry of the layout is dead:
+    /// the dead-code walk is skipped unless a block outside the layout
+    /// holds a phi or a parallel copy (checked in debug builds only).
+    Swept,
     /// The caller vouches for it (checked in debug builds only).
     Trusted,
     /// As `Trusted`, and no phi or parallel-copy entry is dead: the
@@ -570,7 +641,7 @@ pub fn destruct_method_one(
 }
 
 /// The one pipeline of [`destruct`], [`destruct_trusted`],
-/// [`destruct_pruned`] and [`destruct_observed`] (the module doc draws
+/// [`destruct_pruned`], [`destruct_swept`] and [`destruct_observed`] (the module doc draws
 /// it): check, the mode's
 /// steps up to renaming, then sequentialization.
 fn pipeline(
@@ -607,7 +678,7 @@ fn verified(
         let _t = timing::phase("verification");
         if opts.conventional {
             crate::verify::verify(func).map(|report| (report, None))
-        } else if check != Check::Input {
+        } else if !matches!(check, Check::Input | Check::Swept) {
             debug_assert!(crate::verify::verify_valid(func).is_ok());
             Ok(Default::default())
         } else {
@@ -716,12 +787,17 @@ fn virtualized(
         (Vec::new(), graph)
     };
     stats.edges_split = split_blocks.len();
-    let dead = if check == Check::Pruned {
-        // Nothing is dead in pruned SSA (the caller vouches for it).
+    let nothing_dead = match check {
+        Check::Pruned => true,
+        Check::Swept => !off_layout_copies_or_phis(func),
+        Check::Input | Check::Trusted => false,
+    };
+    let dead = if nothing_dead {
+        // The caller vouches for it.
         debug_assert_eq!(
             cleanup::remove_dead_phis_and_copies(&mut func.clone()),
             cleanup::DeadRemoved::default(),
-            "destruct_pruned: the input has dead phis or parallel-copy entries"
+            "destruct_pruned or destruct_swept: the input has dead phis or parallel-copy entries"
         );
         cleanup::DeadRemoved::default()
     } else {
@@ -779,6 +855,27 @@ fn virtualized(
     stats.inserted_copies_left = dropped.inserted_left;
     stats.phis_removed += renamed.phis_removed;
     split_blocks
+}
+
+/// Whether a block outside the layout of `func` holds a phi or a parallel
+/// copy (which the dead-code walk deletes, and dead-code elimination does
+/// not sweep). Looks only at those blocks.
+fn off_layout_copies_or_phis(func: &Function) -> bool {
+    if func.layout().len() == func.num_blocks() {
+        return false;
+    }
+    let mut listed = vec![false; func.num_blocks()];
+    for &b in func.layout() {
+        listed[b.index()] = true;
+    }
+    func.blocks().any(|b| {
+        !listed[b.index()]
+            && (!func.block_phis(b).is_empty()
+                || func
+                    .block_insts(b)
+                    .iter()
+                    .any(|&i| func.inst(i).is_par_copy()))
+    })
 }
 
 /// The copies Method I would put around the phis of `func` that are still
@@ -943,6 +1040,77 @@ mod tests {
                 assert!(!times.phases.iter().any(|p| p.0 == "dead code"));
             }
         }
+    }
+
+    /// Minimal SSA of every generated shape (dead phis) after copy
+    /// propagation, constant propagation and dead-code elimination:
+    /// [`destruct_swept`] skips the dead-code walk and gives [`destruct`]'s
+    /// function and statistics, byte for byte, in both splitting modes.
+    #[test]
+    fn destruct_swept_skips_the_dead_code_walk_and_changes_nothing() {
+        use crate::construct::{construct, Flavor, Options};
+        use crate::gen::{generate, GenOptions, Shape};
+        use crate::opt::{run_passes, Pass};
+        let minimal = Options {
+            flavor: Flavor::Minimal,
+            ..Options::default()
+        };
+        for shape in Shape::ALL {
+            let mut f = generate(&GenOptions {
+                shape,
+                blocks: 60,
+                vars: 6,
+                seed: 5,
+            });
+            construct(&mut f, &minimal).unwrap();
+            let passes = [Pass::CopyProp, Pass::ConstProp, Pass::Dce];
+            run_passes(&mut f, &passes).unwrap();
+            for split in [true, false] {
+                let opts = DestructOptions {
+                    split,
+                    ..DestructOptions::default()
+                };
+                let (mut a, mut b) = (f.clone(), f.clone());
+                let (x, times) = timing::collect(|| destruct_swept(&mut a, &opts));
+                let y = destruct(&mut b, &opts).unwrap();
+                assert_eq!(x.unwrap().render(), y.render(), "{shape:?}");
+                let text = crate::text::print_function;
+                assert_eq!(text(&a), text(&b), "{shape:?}");
+                assert!(!times.phases.iter().any(|p| p.0 == "dead code"));
+            }
+        }
+    }
+
+    /// A phi in a block outside the layout, which dead-code elimination
+    /// does not sweep: [`destruct_swept`] runs the dead-code walk, which
+    /// deletes it, as [`destruct`] does.
+    #[test]
+    fn destruct_swept_walks_when_a_block_outside_the_layout_has_phis() {
+        let src = "function f(c) {
+e:
+    x1 = 1
+    branch c, j, l
+l:
+    x2 = 2
+    jump j
+j:
+    x3 = phi(e: x1, l: x2)
+    ret x3
+u:
+    y = phi(u: y)
+    jump u
+}";
+        let mut f = crate::text::parse_module(src).unwrap().functions.remove(0);
+        let u = f.block_by_name("u").unwrap();
+        f.retain_layout(|&b| b != u);
+        assert!(off_layout_copies_or_phis(&f));
+        let opts = DestructOptions::default();
+        let (mut a, mut b) = (f.clone(), f);
+        let (x, times) = timing::collect(|| destruct_swept(&mut a, &opts));
+        let y = destruct(&mut b, &opts).unwrap();
+        assert_eq!(x.unwrap().render(), y.render());
+        assert_eq!(y.phis_removed, 2);
+        assert!(times.phases.iter().any(|p| p.0 == "dead code"));
     }
 
     /// A straight line has no phi and no copy: destruction leaves it as

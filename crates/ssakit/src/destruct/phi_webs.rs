@@ -175,14 +175,18 @@ pub(crate) struct RenameStats {
 /// leaves no constant operands.
 #[cfg(test)]
 pub(crate) fn rename_webs(func: &mut Function, webs: &mut Webs) -> RenameStats {
-    rename(func, &webs.representatives(), |_, _| true)
+    let stats = rename(func, &webs.representatives(), |_, _| true);
+    func.compact();
+    stats
 }
 
 /// [`rename_webs`] with the representatives given as a side table, and
 /// `keep(func, i)` deciding, once instruction `i` is renamed (it may
 /// change `i`), whether it stays: the deletion of copies that the renaming
-/// makes useless, in the same pass. Instructions are renumbered at the end
-/// ([`Function::compact`]).
+/// makes useless, in the same pass. What it removes stays in the
+/// instruction table, listed by no block, until the caller's
+/// [`Function::compact`]: destruction's sequentialization, which comes
+/// next in every mode, compacts once for both.
 pub(super) fn rename(
     func: &mut Function,
     rep: &EntityVec<Var, Var>,
@@ -230,7 +234,6 @@ pub(super) fn rename(
         });
         func.for_each_term_operand_mut(b, ro);
     }
-    func.compact();
     stats
 }
 
