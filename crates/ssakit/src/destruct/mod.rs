@@ -1026,19 +1026,31 @@ mod tests {
             };
             let mut f = generate(&opts);
             construct(&mut f, &pruned).unwrap();
-            for split in [true, false] {
-                let opts = DestructOptions {
-                    split,
-                    ..DestructOptions::default()
-                };
-                let (mut a, mut b) = (f.clone(), f.clone());
-                let (x, times) = timing::collect(|| destruct_pruned(&mut a, &opts));
-                let y = destruct_trusted(&mut b, &opts).unwrap();
-                assert_eq!(x.unwrap().render(), y.render(), "{shape:?}");
-                let text = crate::text::print_function;
-                assert_eq!(text(&a), text(&b), "{shape:?}");
-                assert!(!times.phases.iter().any(|p| p.0 == "dead code"));
-            }
+            same_without_the_dead_code_walk(&f, destruct_pruned, destruct_trusted, shape);
+        }
+    }
+
+    /// `fast` (which vouches that nothing is dead) gives `slow`'s function
+    /// and statistics on `f`, byte for byte, in both splitting modes, and
+    /// times no `dead code` phase.
+    fn same_without_the_dead_code_walk(
+        f: &Function,
+        fast: fn(&mut Function, &DestructOptions) -> Result<DestructStats, IrError>,
+        slow: fn(&mut Function, &DestructOptions) -> Result<DestructStats, IrError>,
+        shape: crate::gen::Shape,
+    ) {
+        for split in [true, false] {
+            let opts = DestructOptions {
+                split,
+                ..DestructOptions::default()
+            };
+            let (mut a, mut b) = (f.clone(), f.clone());
+            let (x, times) = timing::collect(|| fast(&mut a, &opts));
+            let y = slow(&mut b, &opts).unwrap();
+            assert_eq!(x.unwrap().render(), y.render(), "{shape:?}");
+            let text = crate::text::print_function;
+            assert_eq!(text(&a), text(&b), "{shape:?}");
+            assert!(!times.phases.iter().any(|p| p.0 == "dead code"));
         }
     }
 
@@ -1065,19 +1077,7 @@ mod tests {
             construct(&mut f, &minimal).unwrap();
             let passes = [Pass::CopyProp, Pass::ConstProp, Pass::Dce];
             run_passes(&mut f, &passes).unwrap();
-            for split in [true, false] {
-                let opts = DestructOptions {
-                    split,
-                    ..DestructOptions::default()
-                };
-                let (mut a, mut b) = (f.clone(), f.clone());
-                let (x, times) = timing::collect(|| destruct_swept(&mut a, &opts));
-                let y = destruct(&mut b, &opts).unwrap();
-                assert_eq!(x.unwrap().render(), y.render(), "{shape:?}");
-                let text = crate::text::print_function;
-                assert_eq!(text(&a), text(&b), "{shape:?}");
-                assert!(!times.phases.iter().any(|p| p.0 == "dead code"));
-            }
+            same_without_the_dead_code_walk(&f, destruct_swept, destruct, shape);
         }
     }
 
