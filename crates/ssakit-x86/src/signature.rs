@@ -149,7 +149,7 @@ use rayon::prelude::*;
 use ssakit::construct::{self, Flavor};
 use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Function, Inst, InstData, Operand, Operator, Terminator, Var};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fmt;
@@ -953,16 +953,18 @@ impl Signatures {
         // rsi`, rsi preserved as it is untouched) stores a parameter.
         let saves = self.conv.preserved;
         let why = std::env::var_os("SSAKIT_SIGNATURE_WHY").is_some();
-        let (used, why) = values.used(f, results, saves, &all, &first, STORE, why);
-        let (unknown, used, why) = match first.asked.iter().any(|&v| used[v]) {
+        let first_used = values.used(f, results, saves, &all, &first, why);
+        let (unknown, found) = match first.asked.iter().any(|&v| first_used.used[v]) {
             true => {
-                let unknown = self.unknown_calls(f, calls, &values, Some((&first, &used)));
-                let asked = why.is_some();
-                let (used, why) = values.used(f, results, saves, &all, &unknown, STORE, asked);
-                (unknown, used, why)
+                let unknown =
+                    self.unknown_calls(f, calls, &values, Some((&first, &first_used.used)));
+                let asked = first_used.why.is_some();
+                let found = values.used(f, results, saves, &all, &unknown, asked);
+                (unknown, found)
             }
-            false => (first, used, why),
+            false => (first, first_used),
         };
+        let Used { used, why, beyond } = found;
         if let Some(why) = why {
             self.explain(f, calls, &used, &why);
         }
@@ -974,8 +976,7 @@ impl Signatures {
         }
         let mut optional = LocSet::EMPTY;
         if !params.is_empty() {
-            let (beyond_stores, _) =
-                values.used(f, results, LocSet::ALL, &all, &unknown, ANY_STORE, false);
+            let beyond_stores = values.beyond_stores(f, &unknown, beyond);
             for (&l, &p) in all.iter().zip(f.params()) {
                 if params.contains(l) && !beyond_stores[p] && l.kind() != crate::regs::LocKind::Flag
                 {
@@ -2005,10 +2006,11 @@ impl Values {
     /// origin's, then closed backward through copies and phis (an
     /// argument of an unknown callee that the function wrote, only
     /// through the values it wrote); with the first use that reached
-    /// each (`None`: a terminator) when `why` asks. A store (an operator
-    /// whose [`op_kinds`] include `stores`) of the entry value of a
-    /// location of `preserved` is not a use.
-    #[allow(clippy::too_many_arguments)]
+    /// each (`None`: a terminator) when `why` asks. A store of the set
+    /// ([`is_store`]) of the entry value of a location of `preserved` is
+    /// not a use. The same walk gathers the roots of the closure in which
+    /// no store of any kind ([`is_any_store`]) of an entry value is a use
+    /// ([`Values::beyond_stores`]).
     fn used(
         &self,
         f: &Function,
@@ -2016,40 +2018,42 @@ impl Values {
         preserved: LocSet,
         all: &[Loc],
         unknown: &Unknown,
-        stores: u8,
         why: bool,
-    ) -> (SecondaryMap<Var, bool>, Option<Why>) {
-        let mut used = SecondaryMap::with_capacity(f.num_vars(), false);
-        let mut work = Vec::new();
-        let why: RefCell<Option<Why>> =
-            RefCell::new(why.then(|| SecondaryMap::with_capacity(f.num_vars(), None)));
-        let root: Cell<Option<Inst>> = Cell::new(None);
-        let mark = |v: Var, used: &mut SecondaryMap<Var, bool>, work: &mut Vec<Var>| {
-            if !used[v] {
-                used[v] = true;
-                if let Some(why) = why.borrow_mut().as_mut() {
-                    why[v] = root.get();
-                }
-                work.push(v);
-            }
+    ) -> Used {
+        let n = f.num_vars();
+        let mut m = Marks {
+            used: filled(n, false),
+            work: Vec::new(),
+            why: why.then(|| filled(n, None)),
+            root: None,
+            in_beyond: filled(n, false),
+            beyond: Vec::new(),
         };
-        let defs = &self.moved_by;
         let mut weak_roots = Vec::new();
         for &b in f.layout() {
             for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
-                root.set(Some(i));
+                m.root = Some(i);
                 match f.inst(i) {
                     InstData::Phi { .. } | InstData::Copy { .. } => {}
-                    InstData::Op { op, args, .. } if self.ops[*op] & stores != 0 => {
+                    InstData::Op { op, args, .. } if self.ops[*op] & ANY_STORE != 0 => {
                         // A preserved register's entry value stored (saved,
-                        // `push rbx` left in memory) is not a use.
+                        // `push rbx` left in memory) is not a use; nor, in
+                        // the closure beyond stores, any entry value stored
+                        // (a vector move to memory's too).
+                        let store = self.ops[*op] & STORE != 0;
                         let args = args.as_slice(f);
                         for (k, &a) in args.iter().enumerate() {
                             let Operand::Var(v) = a else { continue };
-                            let saved =
-                                matches!(self.origin[v], Origin::Entry(l) if preserved.contains(l));
-                            if k + 1 < args.len() || !saved {
-                                mark(v, &mut used, &mut work);
+                            let last = k + 1 == args.len();
+                            let (saved, entry) = match self.origin[v] {
+                                Origin::Entry(l) => (store && preserved.contains(l), true),
+                                _ => (false, false),
+                            };
+                            if !last || !saved {
+                                m.mark(v);
+                            }
+                            if !last || !entry {
+                                m.root_beyond(v);
                             }
                         }
                     }
@@ -2074,7 +2078,7 @@ impl Values {
                                 _ if !observed(results.as_slice(f), kept) => {}
                                 Origin::Entry(_) => {}
                                 _ if unknown.real[v] => weak_roots.push(v),
-                                _ => mark(v, &mut used, &mut work),
+                                _ => m.both(v),
                             }
                         }
                     }
@@ -2088,49 +2092,163 @@ impl Values {
                             }
                             match unknown.weak[i] & (1 << k) != 0 && unknown.real[v] {
                                 true => weak_roots.push(v),
-                                false => mark(v, &mut used, &mut work),
+                                false => m.both(v),
                             }
                         }
                     }
-                    _ => f.for_each_use(i, |v| mark(v, &mut used, &mut work)),
+                    _ => f.for_each_use(i, |v| m.both(v)),
                 }
             }
-            root.set(None);
+            m.root = None;
             match f.term(b) {
                 Terminator::Ret(vals) => {
                     for (&l, &o) in all.iter().zip(vals.as_slice(f)) {
                         if let Operand::Var(v) = o {
                             if results.contains(l) && self.origin[v] != Origin::Entry(l) {
-                                mark(v, &mut used, &mut work);
+                                m.both(v);
                             }
                         }
                     }
                 }
-                _ => f.for_each_term_use(b, |v| mark(v, &mut used, &mut work)),
+                _ => f.for_each_term_use(b, |v| m.both(v)),
             }
         }
-        while let Some(v) = work.pop() {
+        let defs = &self.moved_by;
+        while let Some(v) = m.work.pop() {
             let Some(i) = defs[v] else { continue };
-            if let Some(why) = why.borrow().as_ref() {
-                root.set(why[v]);
+            if let Some(why) = &m.why {
+                m.root = why[v];
             }
-            f.for_each_use(i, |u| mark(u, &mut used, &mut work));
+            f.for_each_use(i, |u| m.mark(u));
         }
-        // An argument of an unknown callee that the function wrote on some
-        // path uses only the values it wrote that reach it (through copies
-        // and phis), never an entry value merged with them.
-        let mut weak = SecondaryMap::with_capacity(f.num_vars(), false);
-        while let Some(v) = weak_roots.pop() {
+        let beyond = (m.beyond, weak_roots.clone());
+        let mut used = m.used;
+        self.close_weak(f, unknown, weak_roots, &mut used);
+        Used {
+            used,
+            why: m.why,
+            beyond,
+        }
+    }
+
+    /// An argument of an unknown callee that the function wrote on some
+    /// path uses only the values it wrote that reach it (through copies
+    /// and phis), never an entry value merged with them: marks in `used`
+    /// the written values that reach the weak arguments `roots`.
+    fn close_weak(
+        &self,
+        f: &Function,
+        unknown: &Unknown,
+        mut roots: Vec<Var>,
+        used: &mut SecondaryMap<Var, bool>,
+    ) {
+        let mut weak = filled(f.num_vars(), false);
+        while let Some(v) = roots.pop() {
             if !unknown.real[v] || weak[v] {
                 continue;
             }
             weak[v] = true;
             used[v] = true;
-            if let Some(i) = defs[v] {
-                f.for_each_use(i, |u| weak_roots.push(u));
+            if let Some(i) = self.moved_by[v] {
+                f.for_each_use(i, |u| roots.push(u));
             }
         }
-        (used, why.into_inner())
+    }
+
+    /// The values used where no store of an entry value is a use (any
+    /// location's, by any store, [`is_any_store`]), as [`Values::used`]
+    /// finds them with the same `unknown`: the closure of the roots
+    /// `used` gathered for it (each once; the weak ones as they came).
+    /// The closure is the same least set whatever the order of its roots.
+    fn beyond_stores(
+        &self,
+        f: &Function,
+        unknown: &Unknown,
+        (mut work, weak_roots): (Vec<Var>, Vec<Var>),
+    ) -> SecondaryMap<Var, bool> {
+        let mut used = filled(f.num_vars(), false);
+        for &v in &work {
+            used[v] = true;
+        }
+        while let Some(v) = work.pop() {
+            let Some(i) = self.moved_by[v] else { continue };
+            f.for_each_use(i, |u| {
+                if !used[u] {
+                    used[u] = true;
+                    work.push(u);
+                }
+            });
+        }
+        self.close_weak(f, unknown, weak_roots, &mut used);
+        used
+    }
+}
+
+/// A map of a function's `n` values, every entry present (no growth on
+/// a first write).
+fn filled<V: Clone>(n: usize, default: V) -> SecondaryMap<Var, V> {
+    let mut map = SecondaryMap::with_capacity(n, default.clone());
+    if n > 0 {
+        map[Var::new(n - 1)] = default;
+    }
+    map
+}
+
+/// What [`Values::used`] finds.
+struct Used {
+    /// Whether each value is used.
+    used: SecondaryMap<Var, bool>,
+    /// The first use that reached each, when asked.
+    why: Option<Why>,
+    /// The roots of [`Values::beyond_stores`]: the values used by the
+    /// same uses but the stores of entry values, each once; the weak
+    /// arguments.
+    beyond: (Vec<Var>, Vec<Var>),
+}
+
+/// The backward closure of [`Values::used`] under way.
+struct Marks {
+    /// The values reached.
+    used: SecondaryMap<Var, bool>,
+    /// Those reached whose definitions are still to follow.
+    work: Vec<Var>,
+    /// The first use that reached each value, when asked.
+    why: Option<Why>,
+    /// The use being walked (`None`: a terminator).
+    root: Option<Inst>,
+    /// Whether each value is one of `beyond`.
+    in_beyond: SecondaryMap<Var, bool>,
+    /// The roots of [`Values::beyond_stores`] so far.
+    beyond: Vec<Var>,
+}
+
+impl Marks {
+    /// Marks `v` used, by the use `root`.
+    #[inline(always)]
+    fn mark(&mut self, v: Var) {
+        if !self.used[v] {
+            self.used[v] = true;
+            if let Some(why) = &mut self.why {
+                why[v] = self.root;
+            }
+            self.work.push(v);
+        }
+    }
+
+    /// Notes `v` a root of [`Values::beyond_stores`].
+    #[inline(always)]
+    fn root_beyond(&mut self, v: Var) {
+        if !self.in_beyond[v] {
+            self.in_beyond[v] = true;
+            self.beyond.push(v);
+        }
+    }
+
+    /// Both: a use that is one with or without the stores of entry values.
+    #[inline(always)]
+    fn both(&mut self, v: Var) {
+        self.mark(v);
+        self.root_beyond(v);
     }
 }
 
@@ -2642,15 +2760,7 @@ mod tests {
                 asked: Vec::new(),
             };
             let all = [Loc::RDX, Loc::RAX, Loc::CF];
-            let (used, _) = values.used(
-                &f,
-                LocSet::EMPTY,
-                LocSet::EMPTY,
-                &all,
-                &unknown,
-                STORE,
-                false,
-            );
+            let used = values.used(&f, LocSet::EMPTY, LocSet::EMPTY, &all, &unknown, false).used;
             let (rdx, al) = (f.params()[0], f.params()[1]);
             assert_eq!((used[rdx], used[al]), (entry_used, true), "mask {mask}");
         }
@@ -2682,7 +2792,7 @@ mod tests {
                 real: values.written(&f, |_, _, _| true),
                 asked: Vec::new(),
             };
-            let (used, _) = values.used(&f, results, LocSet::EMPTY, &all, &unknown, STORE, false);
+            let used = values.used(&f, results, LocSet::EMPTY, &all, &unknown, false).used;
             let rdx = f.params()[0];
             assert_eq!(used[rdx], entry_used, "results {results:?}");
         }
