@@ -985,23 +985,21 @@ impl Signatures {
             }
         }
         let mut reads_after = Vec::new();
-        for &b in f.layout() {
-            for &i in f.block_insts(b) {
-                let InstData::Call { results, .. } = f.inst(i) else {
-                    continue;
-                };
-                let Some(k) = (calls.callee)(i) else {
-                    continue;
-                };
-                let clobbers = self.call_clobbers(calls, i, k);
-                let mut read = LocSet::EMPTY;
-                for (l, &v) in clobbers.iter().zip(results.as_slice(f)) {
-                    if used[v] {
-                        read.insert(l);
-                    }
+        for &i in &values.calls {
+            let InstData::Call { results, .. } = f.inst(i) else {
+                continue;
+            };
+            let Some(k) = (calls.callee)(i) else {
+                continue;
+            };
+            let clobbers = self.call_clobbers(calls, i, k);
+            let mut read = LocSet::EMPTY;
+            for (l, &v) in clobbers.iter().zip(results.as_slice(f)) {
+                if used[v] {
+                    read.insert(l);
                 }
-                reads_after.push((k, read));
             }
+            reads_after.push((k, read));
         }
         Found {
             sig: Signature {
@@ -1163,86 +1161,77 @@ impl Signatures {
             real: SecondaryMap::with_capacity(f.num_vars(), false),
             asked: Vec::new(),
         };
-        let moved = moved_into(f, &real);
+        let moved = moved_into(f, &values.moves, &real);
         let mut locs: Vec<Loc> = Vec::new();
-        for &b in f.layout() {
-            for &i in f.block_insts(b) {
-                // Only calls, system calls and indirect calls and jumps
-                // are calls here.
-                match f.inst(i) {
-                    InstData::Call { .. } => {}
-                    InstData::Op { op, .. } if values.ops[*op] & (SYSCALL | INDIRECT) != 0 => {}
-                    _ => continue,
-                }
-                let site = (calls.site)(i);
-                if let InstData::Op { op, args, .. } = f.inst(i) {
-                    if values.ops[*op] & SYSCALL != 0 {
-                        let reads = site.map_or(LocSet::EMPTY, |a| reads_at(calls.syscalls, a));
-                        let (skip, weak) = syscall_skip(reads, args.as_slice(f), values, &moved);
-                        (out.skip[i], out.weak[i]) = (skip, weak);
-                        continue;
-                    }
-                }
-                if let (InstData::Call { args, .. }, Some(sig)) = (f.inst(i), self.known(calls, i))
-                {
-                    let optional =
-                        (calls.callee)(i).map_or(LocSet::EMPTY, |k| self.optional_of(calls, k));
-                    if !optional.is_empty() {
-                        locs = sig.call_args(&self.conv);
-                        let args = args.as_slice(f);
-                        out.skip[i] = self.optional_skip(optional, &locs, args, &moved, values);
-                        out.weak[i] = mask_of(optional, &locs);
-                    }
+        // Only calls, system calls and indirect calls and jumps are calls
+        // here ([`Values::calls`]).
+        for &i in &values.calls {
+            let site = (calls.site)(i);
+            if let InstData::Op { op, args, .. } = f.inst(i) {
+                if values.ops[*op] & SYSCALL != 0 {
+                    let reads = site.map_or(LocSet::EMPTY, |a| reads_at(calls.syscalls, a));
+                    let (skip, weak) = syscall_skip(reads, args.as_slice(f), values, &moved);
+                    (out.skip[i], out.weak[i]) = (skip, weak);
                     continue;
                 }
-                let (own, args) = match f.inst(i) {
-                    InstData::Call { args, .. } if self.known(calls, i).is_none() => {
-                        locs.clone_from(&self.conv.call_args);
-                        (LocSet::EMPTY, args.as_slice(f))
+            }
+            if let (InstData::Call { args, .. }, Some(sig)) = (f.inst(i), self.known(calls, i)) {
+                let optional =
+                    (calls.callee)(i).map_or(LocSet::EMPTY, |k| self.optional_of(calls, k));
+                if !optional.is_empty() {
+                    locs = sig.call_args(&self.conv);
+                    let args = args.as_slice(f);
+                    out.skip[i] = self.optional_skip(optional, &locs, args, &moved, values);
+                    out.weak[i] = mask_of(optional, &locs);
+                }
+                continue;
+            }
+            let (own, args) = match f.inst(i) {
+                InstData::Call { args, .. } if self.known(calls, i).is_none() => {
+                    locs.clone_from(&self.conv.call_args);
+                    (LocSet::EMPTY, args.as_slice(f))
+                }
+                InstData::Op { op, args, .. } if values.ops[*op] & INDIRECT != 0 => {
+                    let own = site.map_or(LocSet::EMPTY, |a| calls.indirect_reads(a));
+                    locs.clear();
+                    locs.extend(own.union(self.conv.call_reads).iter());
+                    (own, args.as_slice(f))
+                }
+                _ => continue,
+            };
+            let placed = |l: Loc| {
+                let k = locs.iter().position(|&m| m == l);
+                match k.and_then(|k| args.get(k)) {
+                    None => Placed::Unwritten,
+                    Some(Operand::Var(v)) if !moved[*v] => Placed::Unwritten,
+                    Some(Operand::Var(v)) if own.contains(l) || values.address[*v] => {
+                        Placed::Scratch
                     }
-                    InstData::Op { op, args, .. } if values.ops[*op] & INDIRECT != 0 => {
-                        let own = site.map_or(LocSet::EMPTY, |a| calls.indirect_reads(a));
-                        locs.clear();
-                        locs.extend(own.union(self.conv.call_reads).iter());
-                        (own, args.as_slice(f))
-                    }
-                    _ => continue,
-                };
-                let placed = |l: Loc| {
-                    let k = locs.iter().position(|&m| m == l);
-                    match k.and_then(|k| args.get(k)) {
-                        None => Placed::Unwritten,
-                        Some(Operand::Var(v)) if !moved[*v] => Placed::Unwritten,
-                        Some(Operand::Var(v)) if own.contains(l) || values.address[*v] => {
-                            Placed::Scratch
-                        }
-                        Some(_) => Placed::Argument,
-                    }
-                };
-                let mut reads = self.conv.call_reads;
-                let bound = self.plt_bound(calls, i);
-                let interface = self.passes_on(f, calls, i, site)
-                    && (self.conv.positional.iter().flatten())
-                        .all(|&l| placed(l) == Placed::Unwritten);
-                for list in &self.conv.positional {
-                    let read = positional_reads(list, placed);
-                    for &l in list {
-                        let unread = bound.is_some_and(|b| !b.contains(l));
-                        let passed = read.contains(l) || interface;
-                        if (!passed || unread) && !own.contains(l) {
-                            reads.remove(l);
-                        }
+                    Some(_) => Placed::Argument,
+                }
+            };
+            let mut reads = self.conv.call_reads;
+            let bound = self.plt_bound(calls, i);
+            let interface = self.passes_on(f, calls, i, site)
+                && (self.conv.positional.iter().flatten()).all(|&l| placed(l) == Placed::Unwritten);
+            for list in &self.conv.positional {
+                let read = positional_reads(list, placed);
+                for &l in list {
+                    let unread = bound.is_some_and(|b| !b.contains(l));
+                    let passed = read.contains(l) || interface;
+                    if (!passed || unread) && !own.contains(l) {
+                        reads.remove(l);
                     }
                 }
-                for (k, l) in locs.iter().enumerate() {
-                    if !reads.contains(*l) && !own.contains(*l) {
-                        out.skip[i] |= 1 << k;
-                    }
+            }
+            for (k, l) in locs.iter().enumerate() {
+                if !reads.contains(*l) && !own.contains(*l) {
+                    out.skip[i] |= 1 << k;
                 }
-                out.weak[i] = !0;
-                if let Some(at) = site {
-                    out.sites.push((at, reads));
-                }
+            }
+            out.weak[i] = !0;
+            if let Some(at) = site {
+                out.sites.push((at, reads));
             }
         }
         out.real = real;
@@ -1689,22 +1678,26 @@ fn is_merge(ops: &SecondaryMap<Operator, u8>, op: Operator, args: &[Operand]) ->
 /// entry value. A load of a promoted slot (`sN`) is not counted: at -O0
 /// clang loads a spilled parameter into a scratch register (`mov rcx,
 /// [rbp-0x10]`) to address memory, not to pass it.
-fn moved_into(f: &Function, real: &SecondaryMap<Var, bool>) -> SecondaryMap<Var, bool> {
+/// `moves`: the function's copies and phis in layout order
+/// ([`Values::of`]; only the copies are read).
+fn moved_into(
+    f: &Function,
+    moves: &[Inst],
+    real: &SecondaryMap<Var, bool>,
+) -> SecondaryMap<Var, bool> {
     let mut moved = real.clone();
     // Whether a copy's value was loaded from a slot, directly or through
     // the lifter's temporaries (`q1 = s24`, `rcx = q1`).
-    let mut loaded = SecondaryMap::with_capacity(f.num_vars(), false);
-    for &b in f.layout() {
-        for &i in f.block_insts(b) {
-            if let InstData::Copy {
-                dst,
-                src: Operand::Var(src),
-            } = f.inst(i)
-            {
-                let name = f.base_name(*src);
-                loaded[*dst] = is_slot(name) || (is_temporary(name) && loaded[*src]);
-                moved[*dst] |= !loaded[*dst];
-            }
+    let mut loaded = filled(f.num_vars(), false);
+    for &i in moves {
+        if let InstData::Copy {
+            dst,
+            src: Operand::Var(src),
+        } = f.inst(i)
+        {
+            let name = f.base_name(*src);
+            loaded[*dst] = is_slot(name) || (is_temporary(name) && loaded[*src]);
+            moved[*dst] |= !loaded[*dst];
         }
     }
     moved
@@ -1783,19 +1776,31 @@ struct Values {
     moved_by: SecondaryMap<Var, Option<Inst>>,
     /// The copies and phis, in layout order (a block's phis first).
     moves: Vec<Inst>,
+    /// The calls, system calls and indirect calls and jumps, in layout
+    /// order.
+    calls: Vec<Inst>,
+    /// The values defined other than by a copy, a phi, a call or an
+    /// indirect call or jump (the start of [`Values::written`]).
+    defined: SecondaryMap<Var, bool>,
+    /// Whether some operation is a merge ([`is_merge`]).
+    merges: bool,
 }
 
 impl Values {
     /// Both fixpoints, by rounds over the copies and phis in layout
     /// order until nothing changes.
     fn of(f: &Function) -> Values {
-        let mut origin = SecondaryMap::with_capacity(f.num_vars(), Origin::Other);
-        let mut may_be = SecondaryMap::with_capacity(f.num_vars(), LocSet::EMPTY);
+        let n = f.num_vars();
+        let mut origin = filled(n, Origin::Other);
+        let mut may_be = filled(n, LocSet::EMPTY);
         for (l, &p) in LocSet::ALL.iter().zip(f.params()) {
             origin[p] = Origin::Entry(l);
             may_be[p] = LocSet::of(&[l]);
         }
-        let mut moves = Vec::new();
+        let ops = op_kinds(f);
+        let (mut moves, mut calls, mut fold_ops) = (Vec::new(), Vec::new(), Vec::new());
+        let mut defined = filled(n, false);
+        let mut merges = false;
         for &b in f.layout() {
             for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
                 match f.inst(i) {
@@ -1803,7 +1808,25 @@ impl Values {
                         origin[*dst] = Origin::Unknown;
                         moves.push(i);
                     }
-                    _ => {}
+                    InstData::Call { .. } => calls.push(i),
+                    InstData::Op {
+                        op, args, results, ..
+                    } => {
+                        let kinds = ops[*op];
+                        if kinds & (SYSCALL | INDIRECT) != 0 {
+                            calls.push(i);
+                        }
+                        if kinds & INDIRECT == 0 {
+                            for &v in results.as_slice(f) {
+                                defined[v] = true;
+                            }
+                        }
+                        if fold_by(kinds, 0).is_some() {
+                            fold_ops.push(i);
+                        }
+                        merges |= is_merge(&ops, *op, args.as_slice(f));
+                    }
+                    _ => f.for_each_def(i, |v| defined[v] = true),
                 }
             }
         }
@@ -1844,23 +1867,14 @@ impl Values {
                 }
             }
         }
-        let ops = op_kinds(f);
-        let mut moved_by = SecondaryMap::with_capacity(f.num_vars(), None);
+        let mut moved_by = filled(n, None);
         for &i in &moves {
             if let InstData::Phi { dst, .. } | InstData::Copy { dst, .. } = f.inst(i) {
                 moved_by[*dst] = Some(i);
             }
         }
         let mut folds = moves.clone();
-        for &b in f.layout() {
-            for &i in f.block_insts(b) {
-                if let InstData::Op { op, .. } = f.inst(i) {
-                    if fold_by(ops[*op], 0).is_some() {
-                        folds.push(i);
-                    }
-                }
-            }
-        }
+        folds.extend_from_slice(&fold_ops);
         let constant = Values::constants(f, &folds, &ops);
         Values {
             origin,
@@ -1871,6 +1885,9 @@ impl Values {
             ops,
             moved_by,
             moves,
+            calls,
+            defined,
+            merges,
         }
     }
 
@@ -1881,10 +1898,7 @@ impl Values {
     /// returns' order). Only [`Values::used`]'s merges ([`is_merge`])
     /// ask: a function with none keeps all bits demanded, unasked.
     fn observe(&mut self, f: &Function, results: LocSet, all: &[Loc]) {
-        let merges = f.layout().iter().flat_map(|&b| f.block_insts(b)).any(|&i| {
-            matches!(f.inst(i), InstData::Op { op, args, .. } if is_merge(&self.ops, *op, args.as_slice(f)))
-        });
-        if !merges {
+        if !self.merges {
             return;
         }
         let origin = &self.origin;
@@ -1941,26 +1955,25 @@ impl Values {
     }
 
     /// Whether each value was written by the function: defined by an
-    /// operation, by a call as one of its callee's results (`results`
-    /// of `i`: per result, whether it carries one), or a copy or phi of
-    /// such a value; not an entry value nor what a call clobbers.
+    /// operation, by a call or indirect call as one of its callee's
+    /// results (`carries` of `i`: per result, whether it carries one; an
+    /// operation other than an indirect call carries all), or a copy or
+    /// phi of such a value; not an entry value nor what a call clobbers.
     fn written(
         &self,
         f: &Function,
         carries: impl Fn(Inst, usize, Var) -> bool,
     ) -> SecondaryMap<Var, bool> {
-        let mut real = SecondaryMap::with_capacity(f.num_vars(), false);
-        for &b in f.layout() {
-            for &i in f.block_phis(b).iter().chain(f.block_insts(b)) {
-                match f.inst(i) {
-                    InstData::Phi { .. } | InstData::Copy { .. } => {}
-                    InstData::Call { results: rs, .. } | InstData::Op { results: rs, .. } => {
-                        for (k, &v) in rs.as_slice(f).iter().enumerate() {
-                            real[v] = carries(i, k, v);
-                        }
+        let mut real = self.defined.clone();
+        for &i in &self.calls {
+            match f.inst(i) {
+                InstData::Op { op, .. } if self.ops[*op] & INDIRECT == 0 => {}
+                InstData::Call { results: rs, .. } | InstData::Op { results: rs, .. } => {
+                    for (k, &v) in rs.as_slice(f).iter().enumerate() {
+                        real[v] = carries(i, k, v);
                     }
-                    _ => f.for_each_def(i, |v| real[v] = true),
                 }
+                _ => {}
             }
         }
         self.close(f, &mut real);
@@ -2621,7 +2634,7 @@ mod tests {
             "function f(rdi, rbx) {\nentry:\n    b = rdi\n    d = b\n    k = 5\n    ret d, k\n}\n";
         let mut m = ssakit::text::parse(src).unwrap().module;
         let f = m.functions.remove(0);
-        let moved = moved_into(&f, &SecondaryMap::new(false));
+        let moved = moved_into(&f, &Values::of(&f).moves, &SecondaryMap::new(false));
         let insts = f.block_insts(f.layout()[0]);
         let dst = |k: usize| match f.inst(insts[k]) {
             InstData::Copy { dst, .. } => *dst,
@@ -2760,7 +2773,9 @@ mod tests {
                 asked: Vec::new(),
             };
             let all = [Loc::RDX, Loc::RAX, Loc::CF];
-            let used = values.used(&f, LocSet::EMPTY, LocSet::EMPTY, &all, &unknown, false).used;
+            let used = values
+                .used(&f, LocSet::EMPTY, LocSet::EMPTY, &all, &unknown, false)
+                .used;
             let (rdx, al) = (f.params()[0], f.params()[1]);
             assert_eq!((used[rdx], used[al]), (entry_used, true), "mask {mask}");
         }
@@ -2792,7 +2807,9 @@ mod tests {
                 real: values.written(&f, |_, _, _| true),
                 asked: Vec::new(),
             };
-            let used = values.used(&f, results, LocSet::EMPTY, &all, &unknown, false).used;
+            let used = values
+                .used(&f, results, LocSet::EMPTY, &all, &unknown, false)
+                .used;
             let rdx = f.params()[0];
             assert_eq!(used[rdx], entry_used, "results {results:?}");
         }
