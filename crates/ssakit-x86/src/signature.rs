@@ -148,7 +148,7 @@ use crate::regs::{Flow, Loc, LocSet};
 use rayon::prelude::*;
 use ssakit::construct::{self, Flavor};
 use ssakit::entity::SecondaryMap;
-use ssakit::ir::{Function, Inst, InstData, Operand, Operator, Terminator, Var};
+use ssakit::ir::{Function, Inst, InstData, Opcode, Operand, Operator, Terminator, Var};
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -1559,8 +1559,8 @@ fn positional_reads(list: &[Loc], placed: impl Fn(Loc) -> Placed) -> LocSet {
 /// store and, through the `i64` arithmetic that forms `base + index *
 /// scale + disp` (`i64.add`, `i64.mul`, `i64.shl`) and copies, the
 /// values it is formed from (`mov rsi, [rcx+0x10]`: `rcx`).
-fn addresses(f: &Function) -> SecondaryMap<Var, bool> {
-    use ssakit::ir::Opcode;
+/// `ops`: the kinds of `f`'s operators ([`op_kinds`]).
+fn addresses(f: &Function, ops: &SecondaryMap<Operator, u16>) -> SecondaryMap<Var, bool> {
     let mut def: SecondaryMap<Var, Option<Inst>> = SecondaryMap::with_capacity(f.num_vars(), None);
     let mut work = Vec::new();
     for &b in f.layout() {
@@ -1569,11 +1569,9 @@ fn addresses(f: &Function) -> SecondaryMap<Var, bool> {
                 InstData::Copy { dst, .. } => def[*dst] = Some(i),
                 InstData::Op {
                     op, args, results, ..
-                } => match (f.opcode(*op), results.as_slice(f)) {
-                    (Some(Opcode::I64Add | Opcode::I64Mul | Opcode::I64Shl), &[r]) => {
-                        def[r] = Some(i)
-                    }
-                    (Some(code), _) if code.access().is_some() => {
+                } => match (ops[*op], results.as_slice(f)) {
+                    (k, &[r]) if k & FORMS_ADDRESS != 0 => def[r] = Some(i),
+                    (k, _) if k & ACCESS != 0 => {
                         if let Some(Operand::Var(a)) = args.as_slice(f).first() {
                             work.push(*a);
                         }
@@ -1600,7 +1598,7 @@ fn addresses(f: &Function) -> SecondaryMap<Var, bool> {
 /// Which width change the operator named `name` is (`mov eax, r8d` is
 /// `i64.extend_i32_u(i32.wrap_i64(r8))`): [`WRAP`], [`SEXT`], or 0 for
 /// other operators.
-fn fold_kind(name: &str) -> u8 {
+fn fold_kind(name: &str) -> u16 {
     match name {
         "i32.wrap_i64" | "i64.extend_i32_u" => WRAP,
         "i64.extend_i32_s" => SEXT,
@@ -1611,7 +1609,7 @@ fn fold_kind(name: &str) -> u8 {
 /// The value of the width change of an operator of `kinds`
 /// ([`op_kinds`], [`fold_kind`]) applied to `c`; `None` for other
 /// operators.
-fn fold_by(kinds: u8, c: i64) -> Option<i64> {
+fn fold_by(kinds: u16, c: i64) -> Option<i64> {
     match kinds & (WRAP | SEXT) {
         WRAP => Some(c & 0xffff_ffff),
         SEXT => Some(c as i32 as i64),
@@ -1620,24 +1618,30 @@ fn fold_by(kinds: u8, c: i64) -> Option<i64> {
 }
 
 /// An operator's kinds ([`op_kinds`]): a store of the set ([`is_store`]).
-const STORE: u8 = 1;
+const STORE: u16 = 1;
 /// A store of any kind ([`is_any_store`]).
-const ANY_STORE: u8 = 2;
+const ANY_STORE: u16 = 2;
 /// `i64.and`, the operator of a merge ([`is_merge`]).
-const AND64: u8 = 4;
+const AND64: u16 = 4;
 /// An indirect call or jump ([`is_indirect`]).
-const INDIRECT: u8 = 8;
+const INDIRECT: u16 = 8;
 /// A system call (`x86.syscall.x`).
-const SYSCALL: u8 = 16;
+const SYSCALL: u16 = 16;
 /// A width change that keeps the low 32 bits ([`fold_by`]).
-const WRAP: u8 = 32;
+const WRAP: u16 = 32;
 /// A width change that sign-extends the low 32 bits ([`fold_by`]).
-const SEXT: u8 = 64;
+const SEXT: u16 = 64;
+/// An operator of the `i64` arithmetic that forms addresses
+/// (`i64.add`, `i64.mul`, `i64.shl`: [`addresses`]).
+const FORMS_ADDRESS: u16 = 128;
+/// A memory access of the set (an opcode with an access: [`addresses`]).
+const ACCESS: u16 = 256;
 
 /// The kinds of each operator of `f` (the bits above), resolved once
-/// from its name: what the per-instruction questions of the analysis
-/// ([`Values::used`], [`Signatures::unknown_calls`]) then test.
-fn op_kinds(f: &Function) -> SecondaryMap<Operator, u8> {
+/// from its name and opcode: what the per-instruction questions of the
+/// analysis ([`Values::used`], [`Signatures::unknown_calls`],
+/// [`addresses`]) then test.
+fn op_kinds(f: &Function) -> SecondaryMap<Operator, u16> {
     let mut out = SecondaryMap::new(0);
     for (op, data) in f.symbols().operators() {
         let name = &*data.name;
@@ -1657,6 +1661,11 @@ fn op_kinds(f: &Function) -> SecondaryMap<Operator, u8> {
         if name == "x86.syscall.x" {
             k |= SYSCALL;
         }
+        match f.opcode(op) {
+            Some(Opcode::I64Add | Opcode::I64Mul | Opcode::I64Shl) => k |= FORMS_ADDRESS,
+            Some(code) if code.access().is_some() => k |= ACCESS,
+            _ => {}
+        }
         out[op] = k;
     }
     out
@@ -1665,7 +1674,7 @@ fn op_kinds(f: &Function) -> SecondaryMap<Operator, u8> {
 /// Whether `op(args)` is the `i64.and` with which the lifter keeps the
 /// upper part of a register under an 8- or 16-bit write (`mov cl, al`:
 /// `rcx = (rcx & !0xff) | al`).
-fn is_merge(ops: &SecondaryMap<Operator, u8>, op: Operator, args: &[Operand]) -> bool {
+fn is_merge(ops: &SecondaryMap<Operator, u16>, op: Operator, args: &[Operand]) -> bool {
     matches!(args, [Operand::Var(_), Operand::Const(c)] if [!0xff, !0xffff, !0xff00].contains(c))
         && ops[op] & AND64 != 0
 }
@@ -1771,7 +1780,7 @@ struct Values {
     /// Whether each value addresses memory ([`addresses`]).
     address: SecondaryMap<Var, bool>,
     /// The kinds of each operator ([`op_kinds`]).
-    ops: SecondaryMap<Operator, u8>,
+    ops: SecondaryMap<Operator, u16>,
     /// The copy or phi that defines each value so defined.
     moved_by: SecondaryMap<Var, Option<Inst>>,
     /// The copies and phis, in layout order (a block's phis first).
@@ -1881,7 +1890,7 @@ impl Values {
             may_be,
             constant,
             demanded: SecondaryMap::with_capacity(f.num_vars(), !0),
-            address: addresses(f),
+            address: addresses(f, &ops),
             ops,
             moved_by,
             moves,
@@ -1915,7 +1924,7 @@ impl Values {
     fn constants(
         f: &Function,
         moves: &[Inst],
-        ops: &SecondaryMap<Operator, u8>,
+        ops: &SecondaryMap<Operator, u16>,
     ) -> SecondaryMap<Var, Option<i64>> {
         let mut k: SecondaryMap<Var, Option<i64>> = SecondaryMap::with_capacity(f.num_vars(), None);
         let of = |o: Operand, k: &SecondaryMap<Var, Option<i64>>| match o {
@@ -2903,7 +2912,7 @@ mod tests {
                    s = i64.load[0, 0, 0](r)\n    rsi = s\n    ret rsi, rcx, rax\n}\n";
         let mut m = ssakit::text::parse(src).unwrap().module;
         let f = m.functions.remove(0);
-        let a = addresses(&f);
+        let a = addresses(&f, &op_kinds(&f));
         let v = |name: &str| f.var_by_name(name).unwrap();
         assert!(a[v("rbx")] && a[v("q")] && a[v("rcx")] && a[v("c")]);
         assert!(!a[v("rsi")] && !a[v("s")] && !a[v("rax")]);
