@@ -370,6 +370,11 @@ impl Function {
     /// assert!(f.operator("i32.add", Effects::TRAP).is_err());
     /// ```
     pub fn operator(&mut self, name: &str, effects: Effects) -> Result<Operator, EffectsConflict> {
+        // A table of this function's own is looked up once, by the
+        // table's `operator`; a shared one is copied only to add.
+        if let Some(own) = Arc::get_mut(&mut self.symbols) {
+            return own.operator(name, effects);
+        }
         if let Some(op) = self.symbols.find_operator(name) {
             let existing = self.symbols.operator_data(op).effects;
             if existing == effects {
