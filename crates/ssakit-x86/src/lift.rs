@@ -930,6 +930,32 @@ pub(crate) fn lift_with_origins(
     lift_with_calls(bin, info, cfg, opts, &CallModel::convention(&conv))
 }
 
+/// Room at once in `f` for what the lift of `cfg` will hold, instead of
+/// doubling as it grows: with the semantics, about five operations, a
+/// temporary or two and one or two immediates per machine instruction,
+/// and a call's results (up to every location); 60 variables (the
+/// locations and the temporaries) named in about 256 bytes; the blocks,
+/// each named by its address.
+fn reserve_room(f: &mut Function, cfg: &FuncCfg, opts: &Options) {
+    let n = cfg.insts.len();
+    let calls = (cfg.insts.iter())
+        .filter(|i| matches!(i.access.flow, Flow::Call | Flow::IndirectCall))
+        .count();
+    let blocks = cfg.blocks.len() + 1;
+    f.reserve_vars(64);
+    f.reserve_params(41);
+    f.reserve_blocks(blocks);
+    f.reserve_names(64 + blocks, 256 + 12 * blocks);
+    if opts.semantics {
+        f.reserve_insts(6 * n);
+        f.reserve_list_items::<Operand>(12 * n);
+        f.reserve_list_items::<Var>(6 * n + 40 * calls);
+        f.reserve_list_items::<i64>(2 * n);
+    } else {
+        f.reserve_insts(2 * n);
+    }
+}
+
 /// [`lift_with_origins`] with the calls and returns of `calls`.
 pub(crate) fn lift_with_calls(
     bin: &Binary<'_>,
@@ -939,23 +965,7 @@ pub(crate) fn lift_with_calls(
     calls: &CallModel<'_>,
 ) -> (Function, Origins, sem::FlagDefs) {
     let mut b = FunctionBuilder::new(&info.label);
-    // Room at once for what the body will hold (with the semantics, about
-    // five operations, a temporary or two and one or two immediates per
-    // machine instruction; 60 variables are the locations and the
-    // temporaries), instead of doubling as it grows.
-    {
-        let f = b.func_mut();
-        let n = cfg.insts.len();
-        f.reserve_vars(64);
-        if opts.semantics {
-            f.reserve_insts(6 * n);
-            f.reserve_list_items::<Operand>(12 * n);
-            f.reserve_list_items::<Var>(6 * n);
-            f.reserve_list_items::<i64>(2 * n);
-        } else {
-            f.reserve_insts(2 * n);
-        }
-    }
+    reserve_room(b.func_mut(), cfg, opts);
     let flag_ty = if opts.semantics {
         Type::I32
     } else {
@@ -984,7 +994,7 @@ pub(crate) fn lift_with_calls(
         cc,
         sel,
         cur: Block::new(0),
-        blocks: FxHashMap::default(),
+        blocks: FxHashMap::with_capacity_and_hasher(cfg.blocks.len(), Default::default()),
         exits: FxHashMap::default(),
         ops: FxHashMap::default(),
         callees: FxHashMap::default(),
@@ -998,7 +1008,8 @@ pub(crate) fn lift_with_calls(
         leave_out: LocSet::EMPTY,
         origins: Origins {
             insts: SecondaryMap::with_capacity(6 * cfg.insts.len(), None),
-            ..Origins::none()
+            terms: SecondaryMap::with_capacity(cfg.blocks.len() + 1, None),
+            starts: SecondaryMap::with_capacity(cfg.blocks.len() + 1, None),
         },
         calls,
         ret_vals,
