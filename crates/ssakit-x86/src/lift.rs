@@ -329,6 +329,8 @@ struct Lifter<'a, 'd> {
     leave_out: LocSet,
     /// What calls and returns read and write.
     calls: &'a CallModel<'a>,
+    /// The signature's reads and writes of each call target asked so far.
+    known: KnownCalls,
     /// What every return reads, in order.
     ret_vals: Vec<Operand>,
 }
@@ -345,6 +347,13 @@ pub(crate) trait Callees: Sync {
     /// saw it.
     fn site_reads(&self, site: u64) -> Option<LocSet>;
 }
+
+/// The reads (in operand order) and writes of a call of each target
+/// asked so far, `None` for a target of no signature: what
+/// [`Callees::call`] answered, asked once per target and lifted
+/// function (each call site asks twice, for its flag report and its
+/// emission, and most targets are called more than once).
+type KnownCalls = FxHashMap<u64, Option<(Vec<Loc>, LocSet)>>;
 
 /// What the calls and returns of a lifted function read and write: the
 /// binary's [convention](crate::conv) for every call, or with
@@ -371,22 +380,27 @@ impl<'a> CallModel<'a> {
 
     /// The reads and writes of a call of `target` by the instruction at
     /// `site`: `read` is given each read, in operand order; the writes
-    /// are returned. The convention's case (a callee of no signature)
+    /// are returned. A signature is looked up once per target in
+    /// `known`; the convention's case (a callee of no signature)
     /// allocates nothing.
     fn call_each(
         &self,
+        known: &mut KnownCalls,
         target: Option<u64>,
         site: Option<u64>,
         mut read: impl FnMut(Loc),
     ) -> LocSet {
-        let known = self
-            .sigs
-            .zip(target)
-            .and_then(|(s, a)| s.call(self.conv, a));
-        match known {
+        let sig = match (self.sigs, target) {
+            (Some(s), Some(a)) => known
+                .entry(a)
+                .or_insert_with(|| s.call(self.conv, a))
+                .as_ref(),
+            _ => None,
+        };
+        match sig {
             Some((reads, writes)) => {
-                reads.into_iter().for_each(read);
-                writes
+                reads.iter().copied().for_each(read);
+                *writes
             }
             None => {
                 let reads = self.unknown_reads(site);
@@ -401,9 +415,14 @@ impl<'a> CallModel<'a> {
     }
 
     /// The reads and writes of [`call_each`](Self::call_each) as sets.
-    fn call_sets(&self, target: Option<u64>, site: Option<u64>) -> (LocSet, LocSet) {
+    fn call_sets(
+        &self,
+        known: &mut KnownCalls,
+        target: Option<u64>,
+        site: Option<u64>,
+    ) -> (LocSet, LocSet) {
         let mut reads = LocSet::EMPTY;
-        let writes = self.call_each(target, site, |l| reads.insert(l));
+        let writes = self.call_each(known, target, site, |l| reads.insert(l));
         (reads, writes)
     }
 
@@ -493,13 +512,16 @@ impl Lifter<'_, '_> {
     /// The flags `insn` reads and defines as [`emit_insn`](Self::emit_insn)
     /// lifts it ([`sem::flag_report`], with a call's from its
     /// signature or the convention).
-    fn flag_report(&self, insn: &Insn) -> sem::FlagReport {
+    fn flag_report(&mut self, insn: &Insn) -> sem::FlagReport {
         let ins = &insn.ins;
         let site = Some(ins.ip());
+        let known = &mut self.known;
         let (reads, writes) = match insn.access.flow {
-            Flow::Call => self.calls.call_sets(Some(ins.near_branch_target()), site),
+            Flow::Call => self
+                .calls
+                .call_sets(known, Some(ins.near_branch_target()), site),
             Flow::IndirectCall => {
-                let (reads, writes) = self.calls.call_sets(None, site);
+                let (reads, writes) = self.calls.call_sets(known, None, site);
                 let more = insn.access.reads.union(self.calls.unknown_reads(site));
                 let reads = reads.union(more);
                 return sem::FlagReport {
@@ -520,16 +542,17 @@ impl Lifter<'_, '_> {
     /// successors outside the function (each a call of the target, then
     /// the return, which reads every flag): what each call reads and
     /// what it does not define ([`sem::live_out`]'s `exits`).
-    fn exit_flags(&self, cfg: &FuncCfg, blk: &BlockInfo) -> LocSet {
+    fn exit_flags(&mut self, cfg: &FuncCfg, blk: &BlockInfo) -> LocSet {
         let live = |(reads, writes): (LocSet, LocSet)| {
             reads
                 .union(LocSet::FLAGS.difference(writes))
                 .intersection(LocSet::FLAGS)
         };
         let mut out = LocSet::EMPTY;
+        let (calls, known) = (self.calls, &mut self.known);
         let mut outside = |t: &Target| {
             if let Target::Outside(a) = *t {
-                out = out.union(live(self.calls.call_sets(Some(a), None)));
+                out = out.union(live(calls.call_sets(known, Some(a), None)));
             }
         };
         match &blk.end {
@@ -539,10 +562,10 @@ impl Lifter<'_, '_> {
                 let site = last.and_then(origin).map(|o| o.address);
                 return match (last, a) {
                     (Some(insn), Some(a)) if insn.access.flow == Flow::Jump => {
-                        live(self.calls.call_sets(Some(*a), site))
+                        live(self.calls.call_sets(&mut self.known, Some(*a), site))
                     }
                     (Some(insn), _) => self.indirect_flags(insn, site),
-                    (None, Some(a)) => live(self.calls.call_sets(Some(*a), site)),
+                    (None, Some(a)) => live(self.calls.call_sets(&mut self.known, Some(*a), site)),
                     (None, None) => LocSet::FLAGS,
                 };
             }
@@ -563,14 +586,14 @@ impl Lifter<'_, '_> {
     /// The flags live before [`emit_indirect`](Self::emit_indirect)'s call
     /// for the tail jump `insn` at `site`: what it reads and what it does
     /// not define.
-    fn indirect_flags(&self, insn: &Insn, site: Option<u64>) -> LocSet {
+    fn indirect_flags(&mut self, insn: &Insn, site: Option<u64>) -> LocSet {
         let ins = &insn.ins;
         let got = ins
             .is_ip_rel_memory_operand()
             .then(|| self.bin.got_name(ins.ip_rel_memory_address()))
             .flatten();
         let (reads, writes) = match got {
-            Some(_) => self.calls.call_sets(None, site),
+            Some(_) => self.calls.call_sets(&mut self.known, None, site),
             None => (
                 insn.access.reads.union(self.calls.unknown_reads(site)),
                 self.calls.conv.call_writes,
@@ -668,9 +691,9 @@ impl Lifter<'_, '_> {
         let site = self.origin.map(|o| o.address);
         self.args.clear();
         let (args, vars) = (&mut self.args, &self.vars);
-        let writes = self
-            .calls
-            .call_each(target, site, |l| args.push(Operand::Var(vars[l])));
+        let writes = self.calls.call_each(&mut self.known, target, site, |l| {
+            args.push(Operand::Var(vars[l]))
+        });
         self.results.clear();
         self.results.extend(writes.iter().map(|l| self.vars[l]));
         let f = self.b.func_mut();
@@ -907,6 +930,32 @@ pub(crate) fn lift_with_origins(
     lift_with_calls(bin, info, cfg, opts, &CallModel::convention(&conv))
 }
 
+/// Room at once in `f` for what the lift of `cfg` will hold, instead of
+/// doubling as it grows: with the semantics, about five operations, a
+/// temporary or two and one or two immediates per machine instruction,
+/// and a call's results (up to every location); 60 variables (the
+/// locations and the temporaries) named in about 256 bytes; the blocks,
+/// each named by its address.
+fn reserve_room(f: &mut Function, cfg: &FuncCfg, opts: &Options) {
+    let n = cfg.insts.len();
+    let calls = (cfg.insts.iter())
+        .filter(|i| matches!(i.access.flow, Flow::Call | Flow::IndirectCall))
+        .count();
+    let blocks = cfg.blocks.len() + 1;
+    f.reserve_vars(64);
+    f.reserve_params(41);
+    f.reserve_blocks(blocks);
+    f.reserve_names(64 + blocks, 256 + 12 * blocks);
+    if opts.semantics {
+        f.reserve_insts(6 * n);
+        f.reserve_list_items::<Operand>(12 * n);
+        f.reserve_list_items::<Var>(6 * n + 40 * calls);
+        f.reserve_list_items::<i64>(2 * n);
+    } else {
+        f.reserve_insts(2 * n);
+    }
+}
+
 /// [`lift_with_origins`] with the calls and returns of `calls`.
 pub(crate) fn lift_with_calls(
     bin: &Binary<'_>,
@@ -916,23 +965,7 @@ pub(crate) fn lift_with_calls(
     calls: &CallModel<'_>,
 ) -> (Function, Origins, sem::FlagDefs) {
     let mut b = FunctionBuilder::new(&info.label);
-    // Room at once for what the body will hold (with the semantics, about
-    // five operations, a temporary or two and one or two immediates per
-    // machine instruction; 60 variables are the locations and the
-    // temporaries), instead of doubling as it grows.
-    {
-        let f = b.func_mut();
-        let n = cfg.insts.len();
-        f.reserve_vars(64);
-        if opts.semantics {
-            f.reserve_insts(6 * n);
-            f.reserve_list_items::<Operand>(12 * n);
-            f.reserve_list_items::<Var>(6 * n);
-            f.reserve_list_items::<i64>(2 * n);
-        } else {
-            f.reserve_insts(2 * n);
-        }
-    }
+    reserve_room(b.func_mut(), cfg, opts);
     let flag_ty = if opts.semantics {
         Type::I32
     } else {
@@ -961,10 +994,11 @@ pub(crate) fn lift_with_calls(
         cc,
         sel,
         cur: Block::new(0),
-        blocks: FxHashMap::default(),
+        blocks: FxHashMap::with_capacity_and_hasher(cfg.blocks.len(), Default::default()),
         exits: FxHashMap::default(),
         ops: FxHashMap::default(),
         callees: FxHashMap::default(),
+        known: FxHashMap::default(),
         // Room for every location (39), the most an operation or call
         // reads or writes, so that the lists never grow.
         args: Vec::with_capacity(64),
@@ -974,7 +1008,8 @@ pub(crate) fn lift_with_calls(
         leave_out: LocSet::EMPTY,
         origins: Origins {
             insts: SecondaryMap::with_capacity(6 * cfg.insts.len(), None),
-            ..Origins::none()
+            terms: SecondaryMap::with_capacity(cfg.blocks.len() + 1, None),
+            starts: SecondaryMap::with_capacity(cfg.blocks.len() + 1, None),
         },
         calls,
         ret_vals,

@@ -197,6 +197,19 @@ impl Function {
         b
     }
 
+    /// Reserves room for `n` more blocks (in the block table and the
+    /// layout).
+    ///
+    /// ```
+    /// let mut f = ssakit::ir::Function::new("f");
+    /// f.reserve_blocks(16);
+    /// assert_eq!(f.num_blocks(), 0);
+    /// ```
+    pub fn reserve_blocks(&mut self, n: usize) {
+        self.blocks.reserve_exact(n);
+        self.layout.reserve_exact(n);
+    }
+
     /// Sets the layout. Panics if it lists a block twice or a block that
     /// does not exist.
     pub(crate) fn set_layout(&mut self, layout: Vec<Block>) {

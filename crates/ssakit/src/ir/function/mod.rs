@@ -306,6 +306,34 @@ impl Function {
         self.params.push(v);
     }
 
+    /// Reserves room for `n` more parameters.
+    ///
+    /// ```
+    /// let mut f = ssakit::ir::Function::new("f");
+    /// f.reserve_params(41);
+    /// assert!(f.params().is_empty());
+    /// ```
+    pub fn reserve_params(&mut self, n: usize) {
+        self.params.reserve_exact(n);
+    }
+
+    /// Reserves room for `n` more names of variables and blocks, of
+    /// `bytes` bytes in all (one string holds them: a front end that
+    /// knows about how many it will add makes it grow once instead of
+    /// by doubling).
+    ///
+    /// ```
+    /// use ssakit::ir::{Function, Type};
+    /// let mut f = Function::new("f");
+    /// f.reserve_names(2, 8);
+    /// let (x, e) = (f.new_var("x", Type::I64), f.new_block("e"));
+    /// assert_eq!((f.base_name(x), f.block_name(e)), ("x", "e"));
+    /// ```
+    pub fn reserve_names(&mut self, n: usize, bytes: usize) {
+        self.names.spans.reserve_exact(n);
+        self.names.text.reserve_exact(bytes);
+    }
+
     /// The declared result types, if declared (`-> i32, i64` in the text
     /// format; today's programs leave them open).
     ///
@@ -370,6 +398,11 @@ impl Function {
     /// assert!(f.operator("i32.add", Effects::TRAP).is_err());
     /// ```
     pub fn operator(&mut self, name: &str, effects: Effects) -> Result<Operator, EffectsConflict> {
+        // A table of this function's own is looked up once, by the
+        // table's `operator`; a shared one is copied only to add.
+        if let Some(own) = Arc::get_mut(&mut self.symbols) {
+            return own.operator(name, effects);
+        }
         if let Some(op) = self.symbols.find_operator(name) {
             let existing = self.symbols.operator_data(op).effects;
             if existing == effects {
