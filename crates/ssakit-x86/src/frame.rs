@@ -30,7 +30,12 @@
 //! stay and different offsets meet in `Lost`. Values are only ever
 //! raised, and the lattice is three high, so the iteration in reverse
 //! postorder ([`analyse`]) ends after a few rounds over the function (the
-//! loop nesting depth plus two, in practice).
+//! loop nesting depth plus two, in practice). Only the variables that
+//! may hold a frame address (computed from `rsp`), and those whose exact
+//! value such a computation reads (`sub rsp, rax` after `mov rax,
+//! 4096`), are followed: the others (flags, vector registers, most
+//! temporaries) never hold one, and the instructions that define none of
+//! the followed variables are skipped.
 //!
 //! The offset of `rsp` is *kept* when it is a `Frame` value at every
 //! reached point; where it is not, the function is reported lost
@@ -193,19 +198,28 @@ impl std::fmt::Display for Lost {
 ///
 /// # Invariants
 ///
-/// `globals` are the variables some block reads before it writes them
-/// (the non-local names of semi-pruned SSA), `rsp` and `rbp` always among
-/// them, sorted; `entry` holds, for each reached block, the value of
-/// each global at its start (`globals.len()` values from
-/// `block.index() * globals.len()`, in `globals`' order); an unreached block's values
-/// are all `Unset` and `reached` is false. Any other variable is written
-/// in a block before it is read there, so its value at a block's start
-/// is never asked: keeping only the globals makes the analysis cost
-/// blocks × globals instead of blocks × variables (the lifted code's
-/// temporaries are most of its variables).
+/// `globals` are the relevant variables (those that may hold a frame
+/// address, and those their values are computed from) some
+/// block reads before it writes them (the non-local names of semi-pruned
+/// SSA), `rsp` and `rbp` always among them, sorted; `entry` holds, for
+/// each reached block, the value of each global at its start
+/// (`globals.len()` values from `block.index() * globals.len()`, in
+/// `globals`' order); an unreached block's values are all `Unset` and
+/// `reached` is false. Any other relevant variable is written in a block
+/// before it is read there, so its value at a block's start is never
+/// asked; an irrelevant one only ever holds values that are no frame
+/// address, and which of them is never asked. Keeping only the globals
+/// makes the analysis cost blocks × globals instead of blocks ×
+/// variables (the lifted code's temporaries are most of its variables,
+/// and its flags and vector registers are irrelevant), and `steps` (the
+/// instructions defining a relevant variable) are the only ones the
+/// transfer function runs on.
 #[derive(Clone, Debug)]
 pub struct Frame {
     globals: Vec<Var>,
+    /// The instructions [`step`] does not skip ([`Kept`]).
+    steps: Vec<Inst>,
+    steps_at: Vec<(u32, u32)>,
     entry: Vec<Value>,
     /// A state of every variable for [`Frame::walk`], reused: the
     /// globals are loaded into it at each block's start, the other
@@ -276,19 +290,37 @@ impl Frame {
     /// Calls `visit` at every point of the reached block `b` with the
     /// values before it: `Some(i)` before each ordinary instruction, then
     /// `None` before the terminator.
-    pub(crate) fn walk(
+    pub(crate) fn walk(&self, f: &Function, b: Block, visit: impl FnMut(Option<Inst>, &[Value])) {
+        self.walk_where(f, b, |_| true, visit)
+    }
+
+    /// [`Frame::walk`], visiting only the instructions `wanted` accepts
+    /// (and the terminator).
+    pub(crate) fn walk_where(
         &self,
         f: &Function,
         b: Block,
+        wanted: impl Fn(Inst) -> bool,
         mut visit: impl FnMut(Option<Inst>, &[Value]),
     ) {
         let mut state = self.scratch.borrow_mut();
         self.load(b, &mut state);
+        let mut steps = self.steps_of(b).iter().peekable();
         for &i in f.block_insts(b) {
-            visit(Some(i), &state);
-            step(f, &self.classes, i, &mut state, self.rsp);
+            if wanted(i) {
+                visit(Some(i), &state);
+            }
+            if steps.next_if_eq(&&i).is_some() {
+                step(f, &self.classes, i, &mut state, self.rsp);
+            }
         }
         visit(None, &state);
+    }
+
+    /// The instructions of block `b` that [`step`] does not skip.
+    fn steps_of(&self, b: Block) -> &[Inst] {
+        let (from, to) = self.steps_at[b.index()];
+        &self.steps[from as usize..to as usize]
     }
 
     /// Sets the globals of `state` (a value per variable) to their values
@@ -495,8 +527,12 @@ fn frame_registers(f: &Function) -> (Option<Var>, Option<Var>) {
 pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     let n = f.num_vars();
     let (rsp, rbp) = frame_registers(f);
-    let globals = globals(f, [rsp, rbp]);
     let classes = classes(f);
+    let Kept {
+        globals,
+        steps,
+        steps_at,
+    } = kept(f, [rsp, rbp], &relevant(f, &classes, rsp));
     let g = globals.len();
     let mut entry = vec![Value::Unset; g * f.num_blocks()];
     let mut reached = SecondaryMap::with_capacity(f.num_blocks(), false);
@@ -537,7 +573,8 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
                 &entry[b.index() * g..(b.index() + 1) * g],
                 &mut state,
             );
-            for &i in f.block_insts(b) {
+            let (from, to) = steps_at[b.index()];
+            for &i in &steps[from as usize..to as usize] {
                 step(f, &classes, i, &mut state, rsp);
             }
             f.for_each_succ(b, |s| {
@@ -566,6 +603,8 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     }
     let mut frame = Frame {
         globals,
+        steps,
+        steps_at,
         entry,
         scratch: std::cell::RefCell::new(state),
         reached,
@@ -589,10 +628,111 @@ fn load(globals: &[Var], values: &[Value], state: &mut [Value]) {
     }
 }
 
+/// The variables whose value the analysis must know, by index: those
+/// that may hold a frame address (*tainted*: `rsp`, and what a copy or
+/// an operation other than a memory access or an opaque one computes
+/// from a tainted variable, transitively), and those whose exact value
+/// such a variable's value is computed from (the operands of the copies,
+/// additions, subtractions and selects defining a variable kept,
+/// transitively: `sub rsp, rax` after `mov rax, 4096`). Any other
+/// variable only ever holds `Unset`, an integer or `Other` (the values
+/// that raise no frame address: the lattice's values from which no
+/// [`step`] makes a `Frame` or `Lost`), and no kept variable's value
+/// depends on which, nor does any question a walk asks of a value (is
+/// it a frame address, at which offset): its value at a block's start
+/// may be any of them, so it need not be carried across blocks.
+///
+/// Both closures are over the instructions taken without their order
+/// (flow-insensitive): a variable tainted somewhere is kept everywhere,
+/// which only keeps more than needed.
+fn relevant(f: &Function, classes: &SecondaryMap<Operator, Class>, rsp: Option<Var>) -> Vec<bool> {
+    let mut out = vec![false; f.num_vars()];
+    let Some(rsp) = rsp else {
+        // No `rsp`: no variable ever holds a frame address.
+        return out;
+    };
+    // (from, to): a value of `from` flows into `to`; `exact` says the
+    // value of `to` depends on the exact value of `from` (an addition, a
+    // subtraction, a select, a copy), not only on its being a frame
+    // address.
+    let mut flows: Vec<(Var, Var, bool)> = Vec::new();
+    for &b in f.layout() {
+        for &i in f.block_insts(b) {
+            match f.inst(i) {
+                InstData::Copy {
+                    dst,
+                    src: Operand::Var(s),
+                } => flows.push((*s, *dst, true)),
+                InstData::Op {
+                    op, args, results, ..
+                } => {
+                    // As [`step`]: only the first result is computed.
+                    let Some(&dst) = results.as_slice(f).first() else {
+                        continue;
+                    };
+                    let args = args.as_slice(f);
+                    let exact = match (classes[*op], args) {
+                        (Class::Add | Class::Sub, &[_, _]) | (Class::Select, &[_, _, _]) => true,
+                        (Class::Memory | Class::Opaque, _) => continue,
+                        _ if f.var_type(dst) != Type::I64 => continue,
+                        _ => false,
+                    };
+                    for &a in args {
+                        if let Operand::Var(a) = a {
+                            flows.push((a, dst, exact));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    // Tainted: forward from `rsp`, rounds in the instructions' order
+    // (most flows go forward: two rounds, usually) until none adds.
+    out[rsp.index()] = true;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &(from, to, _) in &flows {
+            if out[from.index()] && !out[to.index()] {
+                out[to.index()] = true;
+                changed = true;
+            }
+        }
+    }
+    // Read exactly by a kept variable's computation: backward, rounds
+    // in the reverse order.
+    changed = true;
+    while changed {
+        changed = false;
+        for &(from, to, exact) in flows.iter().rev() {
+            if exact && out[to.index()] && !out[from.index()] {
+                out[from.index()] = true;
+                changed = true;
+            }
+        }
+    }
+    out
+}
+
+/// What the analysis keeps of a function ([`kept`]).
+struct Kept {
+    /// The [`relevant`] variables some block reads before it writes them,
+    /// and `rsp` and `rbp`, sorted.
+    globals: Vec<Var>,
+    /// The instructions that define a relevant variable, each block's
+    /// contiguous, in its order: the others only write variables whose
+    /// value no question asks (see [`relevant`]), so [`step`] skips them.
+    steps: Vec<Inst>,
+    /// Where each block's instructions are in `steps` (by block index).
+    steps_at: Vec<(u32, u32)>,
+}
+
 /// The variables some block of `f` reads before it writes them (an
-/// instruction's operands before its results; the terminator's last),
-/// and `always`, sorted.
-fn globals(f: &Function, always: [Option<Var>; 2]) -> Vec<Var> {
+/// instruction's operands before its results; the terminator's last)
+/// among the `relevant` ones, and `always`, sorted; and the instructions
+/// that define a relevant one ([`Kept`]).
+fn kept(f: &Function, always: [Option<Var>; 2], relevant: &[bool]) -> Kept {
     let mut global = SecondaryMap::with_capacity(f.num_vars(), false);
     // The block (its index plus one) that last wrote each variable.
     let mut written: SecondaryMap<Var, u32> = SecondaryMap::with_capacity(f.num_vars(), 0);
@@ -600,10 +740,13 @@ fn globals(f: &Function, always: [Option<Var>; 2]) -> Vec<Var> {
     for &v in &out {
         global[v] = true;
     }
+    let mut steps = Vec::new();
+    let mut steps_at = vec![(0, 0); f.num_blocks()];
     for &b in f.layout() {
         let here = b.index() as u32 + 1;
+        let start = steps.len() as u32;
         let mut read = |v: Var, written: &SecondaryMap<Var, u32>| {
-            if written[v] != here && !global[v] {
+            if written[v] != here && !global[v] && relevant[v.index()] {
                 global[v] = true;
                 out.push(v);
             }
@@ -614,16 +757,28 @@ fn globals(f: &Function, always: [Option<Var>; 2]) -> Vec<Var> {
                     read(v, &written);
                 }
             });
-            f.for_each_def(i, |v| written[v] = here);
+            let mut defines = false;
+            f.for_each_def(i, |v| {
+                written[v] = here;
+                defines |= relevant[v.index()];
+            });
+            if defines {
+                steps.push(i);
+            }
         }
         f.for_each_term_operand(b, |o| {
             if let Operand::Var(v) = o {
                 read(v, &written);
             }
         });
+        steps_at[b.index()] = (start, steps.len() as u32);
     }
     out.sort_unstable();
-    out
+    Kept {
+        globals: out,
+        steps,
+        steps_at,
+    }
 }
 
 /// Fills the offsets before each instruction and finds where `rsp` is
@@ -658,10 +813,15 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
         for &v in &frame.globals {
             causes[v.index()] = None;
         }
+        let mut steps = frame.steps_of(b).iter().peekable();
         for &i in f.block_insts(b) {
             rsp_before[i] = offset(state[rsp.index()]);
             if let Some(r) = frame.rbp {
                 rbp_before[i] = offset(state[r.index()]);
+            }
+            if steps.next_if_eq(&&i).is_none() {
+                // It defines no relevant variable: none made lost.
+                continue;
             }
             // The old values of what `i` defines, put back for a moment
             // to find why it made a lost value (copying the whole state
@@ -754,5 +914,28 @@ mod tests {
         });
         assert_eq!(seen, Some(Value::Frame(-16)));
         assert_eq!(frame.rsp_before(load), Some(0));
+    }
+
+    /// Registers subtracted from `rsp` in another block than the one
+    /// that set them are followed (their exact values are read: a
+    /// constant, a loaded value), a flag is not, and neither is the
+    /// instruction defining only it.
+    #[test]
+    fn only_the_relevant_variables_are_followed() {
+        let src = "operator i64.sub pure\noperator i64.load trap read\noperator i32.eqz pure\n\n\
+                   function f(rsp, rax, rbx, c: i32) {\ne:\n    rax = 4096\n    \
+                   rbx = i64.load[0, 0, 0](rsp)\n    c: i32 = i32.eqz(c)\n    branch c, a, j\na:\n    \
+                   jump j\nj:\n    rsp = i64.sub(rsp, rax)\n    rsp = i64.sub(rsp, rbx)\n    ret\n}\n";
+        let f = ssakit::text::parse_module(src).unwrap().functions.remove(0);
+        let frame = analyse(&f, &Origins::none());
+        let names: Vec<&str> = frame.globals.iter().map(|&v| f.base_name(v)).collect();
+        assert_eq!(names, ["rsp", "rax", "rbx"]);
+        let e = f.entry();
+        let steps: Vec<Inst> = frame.steps_of(e).to_vec();
+        assert_eq!(steps, f.block_insts(e)[..2]);
+        let [sub, subrbx] = [0, 1].map(|k| f.block_insts(f.layout()[2])[k]);
+        assert_eq!(frame.rsp_before(sub), Some(0));
+        assert_eq!(frame.rsp_before(subrbx), Some(-4096));
+        assert_eq!(frame.lost().unwrap().reason, LostReason::Variable);
     }
 }

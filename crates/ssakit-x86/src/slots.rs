@@ -368,11 +368,23 @@ fn find_facts(
     lent: &dyn Fn(Inst) -> LocSet,
 ) -> Facts {
     let mut facts = Facts::default();
+    // Only memory accesses, opaque operations and calls are facts: the
+    // walk visits no other instruction.
+    let wanted = |i: Inst| match f.inst(i) {
+        InstData::Op { op, .. } => {
+            matches!(
+                frame.class(*op),
+                frame::Class::Memory | frame::Class::Opaque
+            )
+        }
+        InstData::Call { .. } => true,
+        _ => false,
+    };
     for &b in f.layout() {
         if !frame.reached(b) {
             continue;
         }
-        frame.walk(f, b, |point, state| {
+        frame.walk_where(f, b, wanted, |point, state| {
             let Some(i) = point else {
                 if let Terminator::Ret { .. } = f.term(b) {
                     f.for_each_term_operand(b, |o| {
