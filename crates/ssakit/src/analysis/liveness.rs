@@ -449,6 +449,17 @@ impl<'a> VarLiveness<'a> {
         }
     }
 
+    /// Whether `v` can be live on entry to some block: it has an
+    /// upward-exposed use or a phi use, where every walk of step 2 starts.
+    /// When not (a temporary used only after its definition in its own
+    /// block, as most of a lift's are), [`Self::explore_live_in`] and
+    /// [`Self::explore_live_in_words`] find it live nowhere: pruned phi
+    /// insertion skips it without a walk.
+    #[inline]
+    pub(crate) fn may_be_live_in(&self, v: Var) -> bool {
+        !self.upward.of(v).is_empty() || !self.phi_uses.of(v).is_empty()
+    }
+
     /// The blocks defining `v` (a phi or an instruction; parameters are
     /// not definitions here), in layout order, each once: what step 1
     /// gathered, so that phi insertion need not scan the function again.

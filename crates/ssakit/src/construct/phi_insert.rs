@@ -325,7 +325,8 @@ impl PhiInsertion<'_> {
     /// not a second scan of the function: they leave out the entry's
     /// parameter definitions, which change no DF⁺ (the entry has no
     /// predecessors, so DF(entry) is empty and DF⁺ of a union is the union
-    /// of the DF⁺). Only the variables that need a walk (DF⁺ of their
+    /// of the DF⁺). Only the variables that need a walk (an upward-exposed
+    /// use somewhere, [`VarLiveness::may_be_live_in`], and DF⁺ of their
     /// definitions not seen to be empty) and the watched ones are put in
     /// variable order: the others place nothing, wherever they come.
     fn place_pruned<O: Observer>(
@@ -335,10 +336,18 @@ impl PhiInsertion<'_> {
         live: &RefCell<VarLiveness<'_>>,
         observer: &mut O,
     ) -> Vec<(Block, Var)> {
+        // A variable live on entry to no block (no upward-exposed use: a
+        // lift's temporaries and flags, used only in the block defining
+        // them) gets no phi whatever its DF⁺: it is dropped first, in
+        // O(1), and a function with no other needs no IDF at all.
+        let candidate = |v: Var| observer.watches(v) || live.borrow().may_be_live_in(v);
+        if !func.vars().any(candidate) {
+            return Vec::new();
+        }
         let mut calc = IdfCalculator::new(self.cfg, dt);
         let order = {
             let live = live.borrow();
-            let needs = |v: Var| !calc.is_empty(live.def_blocks(v));
+            let needs = |v: Var| live.may_be_live_in(v) && !calc.is_empty(live.def_blocks(v));
             sorted_by_name(
                 func,
                 func.vars().filter(|&v| observer.watches(v) || needs(v)),

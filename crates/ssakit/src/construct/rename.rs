@@ -453,7 +453,7 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
         scratch.insts.extend_from_slice(func.block_insts(bb));
         let n = scratch.insts.len();
         for &i in &scratch.insts {
-            self.rename_inst(func, i, bb, new_insts, &mut scratch.vars);
+            self.rename_inst(func, i, bb, new_insts);
             new_insts.push(i);
         }
         // The terminator's uses.
@@ -496,16 +496,9 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
     /// operands, in order, then its definitions. The instruction is copied
     /// out (it is small), edited, and written back; operands in lists are
     /// edited in the function's pools ([`Self::rename_list_uses`]), results
-    /// in lists through `vars`, a scratch copy, since creating a version
-    /// adds a variable to `func`.
-    fn rename_inst(
-        &mut self,
-        func: &mut Function,
-        i: Inst,
-        bb: Block,
-        out: &mut Vec<Inst>,
-        vars: &mut Vec<Var>,
-    ) {
+    /// in lists one by one, since creating a version adds a variable to
+    /// `func`.
+    fn rename_inst(&mut self, func: &mut Function, i: Inst, bb: Block, out: &mut Vec<Inst>) {
         let site = Site::Inst(i);
         let mut data = *func.inst(i);
         // Uses. Each lookup is just before the instruction's place in the
@@ -536,12 +529,15 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
             | InstData::Unary { dst, .. }
             | InstData::Binary { dst, .. } => *dst = self.define_fresh(func, *dst, at, site),
             InstData::Call { results, .. } | InstData::Op { results, .. } => {
-                vars.clear();
-                vars.extend_from_slice(results.as_slice(func));
-                for d in vars.iter_mut() {
-                    *d = self.define_fresh(func, *d, at, site);
+                // One result at a time, read and written back in the pool
+                // (creating a version adds a variable to `func`, not to the
+                // pool): most have one, for which a scratch copy of the
+                // list cost two `memcpy` calls.
+                for k in 0..results.len() {
+                    let d = results.as_slice(func)[k];
+                    let new = self.define_fresh(func, d, at, site);
+                    results.as_mut_slice(func)[k] = new;
                 }
-                results.as_mut_slice(func).copy_from_slice(vars);
             }
             InstData::ParCopy { copies } => {
                 for k in 0..copies.len() {
@@ -719,18 +715,21 @@ struct BlockScratch {
     /// The block's instructions (then its old list, when the new one
     /// replaces it).
     insts: Vec<Inst>,
-    /// The results of one instruction, being renamed.
-    vars: Vec<Var>,
     /// The phis of a successor, whose operands are being renamed.
     phis: Vec<Inst>,
 }
 
 /// For each block `p`, the pairs `(s, k)` such that `p` is the `k`-th
-/// distinct predecessor of `s`: which phi operand slot each edge fills, so
-/// that a block with many predecessors is not searched once per edge.
+/// distinct predecessor of `s` and `s` has phis: which phi operand slot
+/// each edge fills, so that a block with many predecessors is not searched
+/// once per edge. A successor without phis has no slot to fill: most
+/// joins of pruned SSA, where few variables are live across blocks.
 fn succ_slots(func: &Function, cfg: &Cfg) -> Csr<Block, (Block, u32)> {
     Csr::build(func.num_blocks(), |emit| {
         for &s in func.layout() {
+            if func.block_phis(s).is_empty() {
+                continue;
+            }
             for (k, p) in cfg.unique_preds(s).enumerate() {
                 emit.push(p, (s, k as u32));
             }
