@@ -49,7 +49,7 @@
 use crate::frame::CALL_ARGUMENT_WINDOW;
 use crate::lift::Origins;
 use crate::regs::{Loc, LocSet};
-use ssakit::entity::SecondaryMap;
+use ssakit::entity::{Csr, EntityVec, SecondaryMap};
 use ssakit::ir::{
     Access, Function, Inst, InstData, Opcode, Operand, Operator, Terminator, Type, Var,
 };
@@ -200,9 +200,9 @@ struct Flow {
     /// Each operator's [`Kind`].
     kinds: SecondaryMap<Operator, Kind>,
     /// Per variable, the argument registers its value is computed from.
-    from: SecondaryMap<Var, LocSet>,
+    from: EntityVec<Var, LocSet>,
     /// Per variable, what it holds relative to the entry `rsp`.
-    at: SecondaryMap<Var, Offset>,
+    at: EntityVec<Var, Offset>,
     /// What the function captures.
     out: LocSet,
     /// What it stores to its own frame (below the entry `rsp`): (offset,
@@ -214,18 +214,36 @@ struct Flow {
     /// callee (but the call's own `rsp`), read by an opaque operation,
     /// returned, or read or written at an unknown offset.
     escapes: bool,
-    /// The words of the caller's frame it loads (offsets 8 and up).
+    /// The words of the caller's frame it loads (offsets 8 and up),
+    /// found by [`Flow::record`] once the facts are stable.
     reads: Vec<i64>,
-    /// Per call: its `rsp` and site.
+    /// Per call: its `rsp` and site (as `reads`).
     calls: Vec<(i64, Option<u64>)>,
-    /// The round under way (from 1).
-    round: u32,
-    /// Per variable, the last round that read it.
-    read: SecondaryMap<Var, u32>,
-    /// The last round that read `own_all` (a load of the frame).
-    own_read: u32,
-    /// A fact already read in this round grew: another round is needed.
-    changed: bool,
+    /// The first round is under way (every instruction, in order).
+    first: bool,
+    /// Per variable, whether the first round read it yet.
+    read: EntityVec<Var, bool>,
+    /// Whether the first round read `own_all` yet (a load of the frame).
+    own_read: bool,
+    /// The variables that grew in the first round after it read them.
+    late: Vec<Var>,
+    /// `own_all` grew in the first round after it was read.
+    own_late: bool,
+    /// The position (in the order of the kept instructions) of the
+    /// instruction under transfer.
+    pos: u32,
+    /// In the first round, (variable, position of a kept instruction
+    /// reading it); then `users` is built from it.
+    pairs: Vec<(Var, u32)>,
+    /// The positions of the calls and memory reads (the instructions
+    /// [`Flow::record`] reads and the ones that read `own_all`).
+    sites: Vec<u32>,
+    /// Per variable, the positions of the kept instructions reading it
+    /// (after the first round).
+    users: Csr<Var, u32>,
+    /// The positions whose transfer is due (after the first round): an
+    /// operand (or `own_all`, for a site) grew since their last one.
+    dirty: Vec<u64>,
 }
 
 impl Flow {
@@ -256,7 +274,35 @@ impl Flow {
         if more != self.from[d] || off != self.at[d] {
             self.from[d] = more;
             self.at[d] = off;
-            self.changed |= self.read[d] == self.round;
+            self.grew(d);
+        }
+    }
+
+    /// `d`'s facts grew: in the first round, the instructions that
+    /// already read it are due again (`late`, marked after the round);
+    /// after it, every one reading it.
+    #[inline(always)]
+    fn grew(&mut self, d: Var) {
+        if self.first {
+            if self.read[d] {
+                self.late.push(d);
+            }
+        } else {
+            for &k in self.users.of(d) {
+                self.dirty[k as usize / 64] |= 1 << (k % 64);
+            }
+        }
+    }
+
+    /// `own_all` grew: the memory reads that read it are due again (all
+    /// `sites`, the calls' transfers a no-op).
+    fn own_grew(&mut self) {
+        if self.first {
+            self.own_late |= self.own_read;
+        } else {
+            for &k in &self.sites {
+                self.dirty[k as usize / 64] |= 1 << (k % 64);
+            }
         }
     }
 
@@ -267,6 +313,30 @@ impl Flow {
         if self.at(o).is_frame() {
             self.escapes = true;
         }
+    }
+
+    /// The argument registers the operands of `i` are computed from; in
+    /// the first round, they are marked read and `i` their user.
+    #[inline(always)]
+    fn operands(&mut self, f: &Function, i: Inst) -> LocSet {
+        let mut regs = LocSet::EMPTY;
+        if self.first {
+            let (from, read, pairs, pos) = (&self.from, &mut self.read, &mut self.pairs, self.pos);
+            f.for_each_operand(i, |o| {
+                if let Operand::Var(v) = o {
+                    regs = regs.union(from[v]);
+                    read[v] = true;
+                    pairs.push((v, pos));
+                }
+            });
+        } else {
+            f.for_each_operand(i, |o| {
+                if let Operand::Var(v) = o {
+                    regs = regs.union(self.from[v]);
+                }
+            });
+        }
+        regs
     }
 
     /// One instruction's transfer: the facts it adds. False when it can
@@ -282,20 +352,13 @@ impl Flow {
                 for &d in results.as_slice(f) {
                     if self.at[d] == Offset::Unset {
                         self.at[d] = Offset::Other;
-                        self.changed |= self.read[d] == self.round;
+                        self.grew(d);
                     }
                 }
                 return false;
             }
         }
-        let mut regs = LocSet::EMPTY;
-        let (from, read, round) = (&self.from, &mut self.read, self.round);
-        f.for_each_operand(i, |o| {
-            if let Operand::Var(v) = o {
-                regs = regs.union(from[v]);
-                read[v] = round;
-            }
-        });
+        let regs = self.operands(f, i);
         match f.inst(i) {
             InstData::Copy { dst, src } => self.define(f, *dst, regs, self.at(*src)),
             InstData::Phi { dst, args } => {
@@ -304,6 +367,9 @@ impl Flow {
                 self.define(f, *dst, regs, off)
             }
             InstData::Call { args, .. } => {
+                if self.first {
+                    self.sites.push(self.pos);
+                }
                 let site = origins.inst(i).map(|o| o.address);
                 let free = lent.at(site);
                 for &a in args.as_slice(f) {
@@ -312,7 +378,7 @@ impl Flow {
                         _ => ("", Offset::Other),
                     };
                     match off {
-                        Offset::At(c) if name == "rsp" => self.calls.push((c, site)),
+                        Offset::At(_) if name == "rsp" => {}
                         _ if pointer_arg(name).is_some_and(|l| free.contains(l)) => {
                             // Not captured, but the callee may read what
                             // the frame holds through it.
@@ -338,9 +404,10 @@ impl Flow {
                                 if !r.is_empty() && !self.own.contains(&(c, a.bytes, r)) {
                                     self.own.push((c, a.bytes, r));
                                     let all = self.own_all.union(r);
-                                    self.changed |=
-                                        all != self.own_all && self.own_read == self.round;
-                                    self.own_all = all;
+                                    if all != self.own_all {
+                                        self.own_all = all;
+                                        self.own_grew();
+                                    }
                                 }
                             }
                             Offset::Lost => {
@@ -350,22 +417,19 @@ impl Flow {
                             _ => self.out = self.out.union(self.from(v)),
                         }
                     }
-                    Kind::Memory(a) => {
+                    Kind::Memory(_) => {
+                        if self.first {
+                            self.sites.push(self.pos);
+                        }
                         let regs = match self.at(args[0]) {
                             Offset::Unset | Offset::Other => LocSet::EMPTY,
-                            Offset::At(c) => {
-                                if c + a.bytes as i64 > 8 {
-                                    self.reads.push(c & !7);
-                                    if c & 7 != 0 && (c & !7) + 8 < c + a.bytes as i64 {
-                                        self.reads.push((c & !7) + 8);
-                                    }
-                                }
-                                self.own_read = self.round;
+                            Offset::At(_) => {
+                                self.own_read |= self.first;
                                 self.own_all
                             }
                             Offset::Lost => {
                                 self.escapes = true;
-                                self.own_read = self.round;
+                                self.own_read |= self.first;
                                 self.own_all
                             }
                         };
@@ -419,6 +483,54 @@ impl Flow {
     }
 }
 
+impl Flow {
+    /// What a call or memory read `i` tells once the facts are stable:
+    /// a call's `rsp` (at a known offset) into `calls`, the words of the
+    /// caller's frame a read loads into `reads`.
+    fn record(&mut self, f: &Function, origins: &Origins, i: Inst) {
+        match f.inst(i) {
+            InstData::Call { args, .. } => {
+                let site = origins.inst(i).map(|o| o.address);
+                for &a in args.as_slice(f) {
+                    if let (Operand::Var(v), Offset::At(c)) = (a, self.at(a)) {
+                        if f.base_name(v) == "rsp" {
+                            self.calls.push((c, site));
+                        }
+                    }
+                }
+            }
+            InstData::Op { op, args, .. } => {
+                if let (Kind::Memory(a), Offset::At(c)) =
+                    (self.kinds[*op], self.at(args.as_slice(f)[0]))
+                {
+                    if c + a.bytes as i64 > 8 {
+                        self.reads.push(c & !7);
+                        if c & 7 != 0 && (c & !7) + 8 < c + a.bytes as i64 {
+                            self.reads.push((c & !7) + 8);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// After the first round: the kept instructions reading each
+    /// variable (`users`, from `pairs`), and the ones due again (reading
+    /// a variable, or `own_all`, that grew after they read it).
+    fn index_users(&mut self, vars: usize, kept: usize) {
+        self.first = false;
+        self.users = Csr::from_pairs(vars, std::mem::take(&mut self.pairs));
+        self.dirty = vec![0; kept.div_ceil(64)];
+        for d in std::mem::take(&mut self.late) {
+            self.grew(d);
+        }
+        if self.own_late {
+            self.own_grew();
+        }
+    }
+}
+
 /// A frame address changed by an operation other than adding a constant
 /// is at an unknown offset.
 fn lost(o: Offset) -> Offset {
@@ -433,6 +545,55 @@ fn lost_of(flow: &Flow, f: &Function, i: Inst) -> Offset {
     let mut off = Offset::Other;
     f.for_each_operand(i, |o| off = off.join(lost(flow.at(o))));
     off
+}
+
+/// Rounds in layout order until no fact grows (phis of loops); facts
+/// only grow, so what one round finds holds. The rounds after the first
+/// skip the instructions whose transfer can add nothing more
+/// ([`Flow::transfer`] of a narrow pure operation), and the ones none of
+/// whose operands (nor `own_all`, for a memory read) grew since their
+/// last transfer, which would join the same facts again: the same
+/// transfers in the same order, less the ones that do nothing, so the
+/// same facts (a transfer is not monotone in an operand not yet defined,
+/// `Unset`: the order is kept, not only the fixpoint). The calls' and
+/// memory reads' records ([`Flow::record`]) are taken from the stable
+/// facts, as the last round took them.
+fn rounds(flow: &mut Flow, f: &Function, origins: &Origins, lent: &Lent) {
+    let mut order: Vec<Inst> = Vec::with_capacity(f.inst_slots());
+    for &b in f.layout() {
+        order.extend_from_slice(f.block_phis(b));
+        order.extend_from_slice(f.block_insts(b));
+    }
+    let mut kept = 0;
+    for k in 0..order.len() {
+        let i = order[k];
+        flow.pos = kept as u32;
+        if flow.transfer(f, origins, lent, i) {
+            order[kept] = i;
+            kept += 1;
+        }
+    }
+    order.truncate(kept);
+    flow.index_users(f.num_vars(), kept);
+    // Each later round visits the due positions in order; one made due
+    // further on is visited in the same round, as a whole round would.
+    while flow.dirty.iter().any(|&w| w != 0) {
+        for w in 0..flow.dirty.len() {
+            let mut bits = flow.dirty[w];
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                flow.dirty[w] &= !(1 << b);
+                let k = w * 64 + b as usize;
+                flow.pos = k as u32;
+                flow.transfer(f, origins, lent, order[k]);
+                bits = flow.dirty[w] & (u64::MAX << b << 1);
+            }
+        }
+    }
+    for k in 0..flow.sites.len() {
+        let i = order[flow.sites[k] as usize];
+        flow.record(f, origins, i);
+    }
 }
 
 /// What `f` (in SSA form, its parameters and its returns' operands the
@@ -456,18 +617,24 @@ pub(crate) fn captured(
 ) -> Summary {
     let mut flow = Flow {
         kinds: kinds(f),
-        from: SecondaryMap::with_capacity(f.num_vars(), LocSet::EMPTY),
-        at: SecondaryMap::with_capacity(f.num_vars(), Offset::Unset),
+        from: EntityVec::filled(f.num_vars(), LocSet::EMPTY),
+        at: EntityVec::filled(f.num_vars(), Offset::Unset),
         out: LocSet::EMPTY,
         own: Vec::new(),
         own_all: LocSet::EMPTY,
         escapes: false,
         reads: Vec::new(),
         calls: Vec::new(),
-        round: 0,
-        read: SecondaryMap::with_capacity(f.num_vars(), 0),
-        own_read: 0,
-        changed: true,
+        first: true,
+        read: EntityVec::filled(f.num_vars(), false),
+        own_read: false,
+        late: Vec::new(),
+        own_late: false,
+        pos: 0,
+        pairs: Vec::with_capacity(2 * f.inst_slots()),
+        sites: Vec::new(),
+        users: Csr::from_pairs(0, []),
+        dirty: Vec::new(),
     };
     for &p in f.params() {
         flow.at[p] = Offset::Other;
@@ -480,31 +647,7 @@ pub(crate) fn captured(
             flow.at[p] = Offset::At(0);
         }
     }
-    // Rounds in layout order until no fact grows (phis of loops); facts
-    // only grow, so what one round finds holds. The rounds after the
-    // first skip the instructions whose transfer can add nothing more
-    // ([`Flow::transfer`]): the same transfers in the same order, less
-    // the ones that do nothing.
-    let mut order: Vec<Inst> = Vec::with_capacity(f.inst_slots());
-    for &b in f.layout() {
-        order.extend_from_slice(f.block_phis(b));
-        order.extend_from_slice(f.block_insts(b));
-    }
-    while flow.changed {
-        flow.changed = false;
-        flow.round += 1;
-        flow.calls.clear();
-        flow.reads.clear();
-        let mut kept = 0;
-        for k in 0..order.len() {
-            let i = order[k];
-            if flow.transfer(f, origins, lent, i) {
-                order[kept] = i;
-                kept += 1;
-            }
-        }
-        order.truncate(kept);
-    }
+    rounds(&mut flow, f, origins, lent);
     // The copies of each variable's value (`rsi1 = rcx1`, `rcx1 = rsi`):
     // a register returned as it came may pass through them.
     let mut copied: SecondaryMap<Var, Option<Var>> = SecondaryMap::new(None);
