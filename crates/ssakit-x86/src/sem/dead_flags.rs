@@ -61,7 +61,7 @@
 //! both counts (`x86 stats --semantics --passes` reports them beside
 //! what was emitted and what the passes keep, docs/x86.md).
 
-use ssakit::ir::{Effects, Function, Inst, InstData, Terminator, Var};
+use ssakit::ir::{Effects, Function, Inst, InstData, Operand, Terminator, Var};
 
 /// What the step saw: the flag definitions of the meaning and those it
 /// dropped.
@@ -145,38 +145,16 @@ fn drop_by_masks(f: &mut Function, flags: &[Var], temps: &[Var]) -> FlagDefs {
     for &b in &blocks {
         // Read before defined in the block so far, and defined.
         let (mut up, mut defined) = (0u64, 0u64);
-        for &i in f.block_insts(b) {
-            let mut uses = 0u64;
-            f.for_each_use(i, |v| uses |= bit[v.index()]);
-            let (mut d, mut n, mut nflags, mut other) = (0u64, 0, 0, false);
-            f.for_each_def(i, |v| {
-                let m = bit[v.index()];
-                d |= m;
-                n += 1;
-                nflags += usize::from(m & FLAG_BITS != 0);
-                other |= m == 0;
-            });
-            up |= uses & !defined;
-            defined |= d;
-            let data = f.inst(i);
-            let copy = matches!(data, InstData::Copy { .. });
-            if nflags > 0 && (copy || !f.effects(i).contains(Effects::CALL)) {
+        // `extend` of a slice's map: room checked once per block.
+        recs.extend(f.block_insts(b).iter().map(|&i| {
+            let (rec, nflags) = record(f, i, &bit);
+            up |= rec.uses & !defined;
+            defined |= rec.defs;
+            if nflags > 0 && (rec.kind == 1 || !f.effects(i).contains(Effects::CALL)) {
                 counts.meaning += nflags;
             }
-            let kind = match data {
-                _ if n == 0 || other => 0,
-                InstData::Copy { .. } => 1,
-                InstData::Op { op, .. } if f.opcode(*op).is_some() => 2,
-                _ => 0,
-            };
-            let one_flag = n == 1 && nflags == 1;
-            recs.push(Rec {
-                defs: d,
-                uses,
-                kind,
-                one_flag,
-            });
-        }
+            rec
+        }));
         f.for_each_term_use(b, |v| {
             let m = bit[v.index()];
             up |= m & FLAG_BITS & !defined;
@@ -217,6 +195,61 @@ fn drop_by_masks(f: &mut Function, flags: &[Var], temps: &[Var]) -> FlagDefs {
         f.retain_insts(b, |_, i| !drop[i.index()]);
     }
     counts
+}
+
+/// The [`Rec`] of instruction `i` and the number of flags it defines,
+/// from one look at its data: a copy and an operation read their lists
+/// straight from the pools, anything else through the generic visits.
+#[inline]
+fn record(f: &Function, i: Inst, bit: &[u64]) -> (Rec, usize) {
+    let (mut uses, mut d, mut n, mut nflags, mut other) = (0u64, 0u64, 0usize, 0usize, false);
+    let mut def = |v: Var| {
+        let m = bit[v.index()];
+        d |= m;
+        n += 1;
+        nflags += usize::from(m & FLAG_BITS != 0);
+        other |= m == 0;
+    };
+    // 1: a copy, 2: an operation, 0: anything else (never dropped).
+    let (kind, op) = match f.inst(i) {
+        InstData::Copy { dst, src } => {
+            if let Operand::Var(v) = src {
+                uses = bit[v.index()];
+            }
+            def(*dst);
+            (1, None)
+        }
+        InstData::Op {
+            op, args, results, ..
+        } => {
+            for a in args.as_slice(f) {
+                if let Operand::Var(v) = a {
+                    uses |= bit[v.index()];
+                }
+            }
+            results.as_slice(f).iter().for_each(|&v| def(v));
+            (2, Some(*op))
+        }
+        _ => {
+            f.for_each_use(i, |v| uses |= bit[v.index()]);
+            f.for_each_def(i, def);
+            (0, None)
+        }
+    };
+    // An operation is dropped only if of the set: its opcode is looked
+    // up only when its definitions could all be unread.
+    let kind = match op {
+        _ if n == 0 || other => 0,
+        Some(op) if f.opcode(op).is_none() => 0,
+        _ => kind,
+    };
+    let rec = Rec {
+        defs: d,
+        uses,
+        kind,
+        one_flag: n == 1 && nflags == 1,
+    };
+    (rec, nflags)
 }
 
 /// The step with a set entry per variable, for any number of flags and
