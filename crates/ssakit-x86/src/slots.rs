@@ -717,7 +717,19 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
             continue;
         }
         let in_prologue = prologue[b.index()];
-        frame.walk(f, b, |point, state| {
+        // Outside the prologue only stores and opaque operations (the
+        // vector stores) are looked at: the walk visits no other.
+        let wanted = |i: Inst| match f.inst(i) {
+            InstData::Op { op, .. } => {
+                in_prologue
+                    || matches!(
+                        frame.class(*op),
+                        frame::Class::Memory | frame::Class::Opaque
+                    )
+            }
+            _ => in_prologue,
+        };
+        frame.walk_where(f, b, wanted, |point, state| {
             let Some(i) = point else { return };
             if let InstData::Op { op, args, imms, .. } = f.inst(i) {
                 let (args, imms) = (args.as_slice(f), imms.as_slice(f));
