@@ -163,7 +163,7 @@ impl Symbols {
         // Declared with other effects, a name of the set is a generic
         // operator of the user's.
         let opcode = opcode.filter(|o| o.effects() == effects);
-        if self.operators.len() == 0 {
+        if self.operators.as_slice().is_empty() {
             // A function's own table: about a score of operators.
             self.operators.reserve_exact(OPERATORS_RESERVED);
         }
