@@ -14,6 +14,10 @@ use rustc_hash::FxHashMap;
 use std::fmt;
 use std::sync::Arc;
 
+/// Room reserved for the operators of a table at its first: a lifted
+/// function declares about 18.
+const OPERATORS_RESERVED: usize = 32;
+
 crate::entity_ref!(
     /// An operator of the module's [`Symbols`] table.
     Operator,
@@ -94,7 +98,13 @@ impl std::error::Error for EffectsConflict {}
 pub struct Symbols {
     operators: EntityVec<Operator, OperatorData>,
     callees: EntityVec<Callee, Box<str>>,
+    /// The operators that have no [`Opcode`]: names outside the set, and
+    /// names of the set declared with other effects.
     operator_index: FxHashMap<Box<str>, Operator>,
+    /// The operators that have one, by [`Opcode`] (empty until the first):
+    /// a lift declares a score of them per function, each without hashing
+    /// or copying its name for a key.
+    by_opcode: Vec<Option<Operator>>,
     callee_index: FxHashMap<Box<str>, Callee>,
 }
 
@@ -138,7 +148,8 @@ impl Symbols {
     /// assert_eq!((opcode(div), opcode(mine)), (Some(ssakit::ir::Opcode::I32DivU), None));
     /// ```
     pub fn operator(&mut self, name: &str, effects: Effects) -> Result<Operator, EffectsConflict> {
-        if let Some(&op) = self.operator_index.get(name) {
+        let opcode = Opcode::from_name(name);
+        if let Some(op) = self.find(name, opcode) {
             let existing = self.operators[op].effects;
             if existing != effects {
                 return Err(EffectsConflict {
@@ -151,14 +162,41 @@ impl Symbols {
         }
         // Declared with other effects, a name of the set is a generic
         // operator of the user's.
-        let opcode = Opcode::from_name(name).filter(|o| o.effects() == effects);
+        let opcode = opcode.filter(|o| o.effects() == effects);
+        if self.operators.as_slice().is_empty() {
+            // A function's own table: about a score of operators.
+            self.operators.reserve_exact(OPERATORS_RESERVED);
+        }
         let op = self.operators.push(OperatorData {
             name: name.into(),
             effects,
             opcode,
         });
-        self.operator_index.insert(name.into(), op);
+        match opcode {
+            Some(o) => {
+                if self.by_opcode.is_empty() {
+                    self.by_opcode = vec![None; Opcode::ALL.len()];
+                }
+                self.by_opcode[o as usize] = Some(op);
+            }
+            None => {
+                self.operator_index.insert(name.into(), op);
+            }
+        }
         Ok(op)
+    }
+
+    /// The operator named `name`, whose operation of the set is `opcode`
+    /// (`Opcode::from_name(name)`), if any.
+    #[inline]
+    fn find(&self, name: &str, opcode: Option<Opcode>) -> Option<Operator> {
+        if let Some(&Some(op)) = opcode.and_then(|o| self.by_opcode.get(o as usize)) {
+            return Some(op);
+        }
+        if self.operator_index.is_empty() {
+            return None;
+        }
+        self.operator_index.get(name).copied()
     }
 
     /// The operator named `name`, if any.
@@ -168,7 +206,7 @@ impl Symbols {
     /// assert_eq!(Symbols::new().find_operator("i32.add"), None);
     /// ```
     pub fn find_operator(&self, name: &str) -> Option<Operator> {
-        self.operator_index.get(name).copied()
+        self.find(name, Opcode::from_name(name))
     }
 
     /// The callee named `name`, added if new.

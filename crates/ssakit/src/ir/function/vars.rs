@@ -74,6 +74,7 @@ impl Function {
 
     /// Creates version number `number` of variable `origin`'s original,
     /// with its type.
+    #[inline]
     pub(crate) fn new_version(&mut self, origin: Var, number: u32) -> Var {
         let origin = self.original(origin);
         self.vars.push(VarData {
