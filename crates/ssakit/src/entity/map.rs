@@ -67,9 +67,22 @@ impl<K: EntityRef, V: Clone> IndexMut<K> for SecondaryMap<K, V> {
     #[inline]
     fn index_mut(&mut self, k: K) -> &mut V {
         if k.index() >= self.data.len() {
-            self.data.resize(k.index() + 1, self.default.clone());
+            self.grow_to(k.index());
         }
         &mut self.data[k.index()]
+    }
+}
+
+impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
+    /// Makes room for key `i`: fills the table with the default up to
+    /// its capacity, or up to `i` if beyond it (then `Vec`'s amortised
+    /// growth doubles the room). A map written in increasing key order,
+    /// as most are, grows here once per doubling, not once per key;
+    /// reads are the same either way (a key never written reads as the
+    /// default, stored or not).
+    fn grow_to(&mut self, i: usize) {
+        let n = (i + 1).max(self.data.capacity());
+        self.data.resize(n, self.default.clone());
     }
 }
 
