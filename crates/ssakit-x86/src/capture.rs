@@ -235,8 +235,9 @@ struct Flow {
     from: EntityVec<Var, LocSet>,
     /// Per variable, what it holds relative to the entry `rsp`.
     at: EntityVec<Var, Offset>,
-    /// Per variable passed to a call, what it is named (looked up once).
-    names: SecondaryMap<Var, Name>,
+    /// Per variable passed to a call, what it is named (looked up once;
+    /// allocated at the first call).
+    names: Option<EntityVec<Var, Name>>,
     /// What the function captures.
     out: LocSet,
     /// What it stores to its own frame (below the entry `rsp`): (offset,
@@ -377,15 +378,17 @@ impl Flow {
     /// What the variable `v` names among the call arguments: `rsp`, an
     /// argument register, or another; found once per variable.
     fn name(&mut self, f: &Function, v: Var) -> Name {
-        if self.names[v] == Name::Unknown {
+        let names =
+            (self.names).get_or_insert_with(|| EntityVec::filled(f.num_vars(), Name::Unknown));
+        if names[v] == Name::Unknown {
             let name = f.base_name(v);
-            self.names[v] = match pointer_arg(name) {
+            names[v] = match pointer_arg(name) {
                 _ if name == "rsp" => Name::Rsp,
                 Some(l) => Name::Arg(l),
                 None => Name::Other,
             };
         }
-        self.names[v]
+        names[v]
     }
 
     /// One instruction's transfer: the facts it adds. False when it can
@@ -682,7 +685,7 @@ pub(crate) fn captured(
         kinds: kinds(f),
         from: EntityVec::filled(f.num_vars(), LocSet::EMPTY),
         at: EntityVec::filled(f.num_vars(), Offset::Unset),
-        names: SecondaryMap::new(Name::Unknown),
+        names: None,
         out: LocSet::EMPTY,
         own: Vec::new(),
         own_all: LocSet::EMPTY,
