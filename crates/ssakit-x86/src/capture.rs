@@ -491,9 +491,9 @@ impl Flow {
                                 self.own_all
                             }
                         };
-                        for &d in results {
-                            self.define(f, d, regs, Offset::Other);
-                        }
+                        results
+                            .iter()
+                            .for_each(|&d| self.define(f, d, regs, Offset::Other));
                     }
                     Kind::Add | Kind::Sub | Kind::Pure => {
                         // Arithmetic: `rsp + k`, `rsp - k` keep the offset.
@@ -520,9 +520,7 @@ impl Flow {
                                 .iter()
                                 .fold(Offset::Other, |a, &o| a.join(lost(self.at(o)))),
                         };
-                        for &d in results {
-                            self.define(f, d, regs, off);
-                        }
+                        results.iter().for_each(|&d| self.define(f, d, regs, off));
                     }
                     Kind::Opaque => {
                         // Opaque: it may store what it reads.
@@ -532,9 +530,7 @@ impl Flow {
                             self.out = self.out.union(regs);
                         }
                         let off = if frame { Offset::Lost } else { Offset::Other };
-                        for &d in results {
-                            self.define(f, d, regs, off);
-                        }
+                        results.iter().for_each(|&d| self.define(f, d, regs, off));
                     }
                 }
             }
