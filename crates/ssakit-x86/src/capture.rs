@@ -180,6 +180,38 @@ impl Kind {
     }
 }
 
+/// What a variable passed to a call is named ([`Flow::name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Name {
+    /// Not looked up yet.
+    Unknown,
+    /// `rsp` (or a version of it).
+    Rsp,
+    /// One of [`POINTER_ARGS`].
+    Arg(Loc),
+    /// Another.
+    Other,
+}
+
+/// [`Function::for_each_operand`] of `i` from its data `data`, looked up
+/// once.
+#[inline(always)]
+fn each_operand(f: &Function, i: Inst, data: &InstData, mut g: impl FnMut(Operand)) {
+    match data {
+        InstData::Copy { src, .. } => g(*src),
+        InstData::Unary { arg, .. } => g(*arg),
+        InstData::Binary { lhs, rhs, .. } => {
+            g(*lhs);
+            g(*rhs)
+        }
+        InstData::Call { args, .. } | InstData::Print { args } | InstData::Op { args, .. } => {
+            args.as_slice(f).iter().for_each(|&a| g(a))
+        }
+        InstData::Phi { args, .. } => args.as_slice(f).iter().for_each(|a| g(a.value)),
+        InstData::ParCopy { .. } => f.for_each_operand(i, g),
+    }
+}
+
 /// The [`Kind`] of each operator of `f`, resolved once per analysis
 /// (the transfer asks at every operation of every round).
 fn kinds(f: &Function) -> SecondaryMap<Operator, Kind> {
@@ -203,6 +235,9 @@ struct Flow {
     from: EntityVec<Var, LocSet>,
     /// Per variable, what it holds relative to the entry `rsp`.
     at: EntityVec<Var, Offset>,
+    /// Per variable passed to a call, what it is named (looked up once;
+    /// allocated at the first call).
+    names: Option<EntityVec<Var, Name>>,
     /// What the function captures.
     out: LocSet,
     /// What it stores to its own frame (below the entry `rsp`): (offset,
@@ -315,14 +350,15 @@ impl Flow {
         }
     }
 
-    /// The argument registers the operands of `i` are computed from; in
-    /// the first round, they are marked read and `i` their user.
+    /// The argument registers the operands of `i` (its data `data`) are
+    /// computed from; in the first round, they are marked read and `i`
+    /// their user.
     #[inline(always)]
-    fn operands(&mut self, f: &Function, i: Inst) -> LocSet {
+    fn operands(&mut self, f: &Function, i: Inst, data: &InstData) -> LocSet {
         let mut regs = LocSet::EMPTY;
         if self.first {
             let (from, read, pairs, pos) = (&self.from, &mut self.read, &mut self.pairs, self.pos);
-            f.for_each_operand(i, |o| {
+            each_operand(f, i, data, |o| {
                 if let Operand::Var(v) = o {
                     regs = regs.union(from[v]);
                     read[v] = true;
@@ -330,7 +366,7 @@ impl Flow {
                 }
             });
         } else {
-            f.for_each_operand(i, |o| {
+            each_operand(f, i, data, |o| {
                 if let Operand::Var(v) = o {
                     regs = regs.union(self.from[v]);
                 }
@@ -339,17 +375,35 @@ impl Flow {
         regs
     }
 
+    /// What the variable `v` names among the call arguments: `rsp`, an
+    /// argument register, or another; found once per variable.
+    fn name(&mut self, f: &Function, v: Var) -> Name {
+        let names =
+            (self.names).get_or_insert_with(|| EntityVec::filled(f.num_vars(), Name::Unknown));
+        if names[v] == Name::Unknown {
+            let name = f.base_name(v);
+            names[v] = match pointer_arg(name) {
+                _ if name == "rsp" => Name::Rsp,
+                Some(l) => Name::Arg(l),
+                None => Name::Other,
+            };
+        }
+        names[v]
+    }
+
     /// One instruction's transfer: the facts it adds. False when it can
     /// add none in a later round: a pure operation whose results are all
     /// narrow only sets them from `Unset` to `Other`, for good.
     fn transfer(&mut self, f: &Function, origins: &Origins, lent: &Lent, i: Inst) -> bool {
         // Most operations compute flags or narrow values, which hold no
         // pointer: their results are `Other`, whatever their operands.
-        if let InstData::Op { op, results, .. } = f.inst(i) {
+        let data = f.inst(i);
+        if let InstData::Op { op, results, .. } = data {
+            let results = results.as_slice(f);
             let pure = self.kinds[*op].is_pure();
             let narrow = |&d: &Var| !matches!(f.var_type(d), Type::I64 | Type::V128);
-            if pure && results.as_slice(f).iter().all(narrow) {
-                for &d in results.as_slice(f) {
+            if pure && results.iter().all(narrow) {
+                for &d in results {
                     if self.at[d] == Offset::Unset {
                         self.at[d] = Offset::Other;
                         self.grew(d);
@@ -358,15 +412,15 @@ impl Flow {
                 return false;
             }
         }
-        let regs = self.operands(f, i);
-        match f.inst(i) {
+        let regs = self.operands(f, i, data);
+        match data {
             InstData::Copy { dst, src } => self.define(f, *dst, regs, self.at(*src)),
             InstData::Phi { dst, args } => {
                 let args = args.as_slice(f).iter();
                 let off = args.fold(Offset::Unset, |a, p| a.join(self.at(p.value)));
                 self.define(f, *dst, regs, off)
             }
-            InstData::Call { args, .. } => {
+            InstData::Call { args, results, .. } => {
                 if self.first {
                     self.sites.push(self.pos);
                 }
@@ -374,12 +428,12 @@ impl Flow {
                 let free = lent.at(site);
                 for &a in args.as_slice(f) {
                     let (name, off) = match a {
-                        Operand::Var(v) => (f.base_name(v), self.at(a)),
-                        _ => ("", Offset::Other),
+                        Operand::Var(v) => (self.name(f, v), self.at[v]),
+                        _ => (Name::Other, Offset::Other),
                     };
-                    match off {
-                        Offset::At(_) if name == "rsp" => {}
-                        _ if pointer_arg(name).is_some_and(|l| free.contains(l)) => {
+                    match (off, name) {
+                        (Offset::At(_), Name::Rsp) => {}
+                        (_, Name::Arg(l)) if free.contains(l) => {
                             // Not captured, but the callee may read what
                             // the frame holds through it.
                             self.escapes |= off.is_frame();
@@ -387,10 +441,14 @@ impl Flow {
                         _ => self.sink(a),
                     }
                 }
-                f.for_each_def(i, |d| self.define(f, d, LocSet::EMPTY, Offset::Other));
+                for &d in results.as_slice(f) {
+                    self.define(f, d, LocSet::EMPTY, Offset::Other);
+                }
             }
-            InstData::Op { op, args, .. } => {
-                let args = args.as_slice(f);
+            InstData::Op {
+                op, args, results, ..
+            } => {
+                let (args, results) = (args.as_slice(f), results.as_slice(f));
                 let kind = self.kinds[*op];
                 match kind {
                     Kind::Memory(a) if a.store => {
@@ -433,7 +491,9 @@ impl Flow {
                                 self.own_all
                             }
                         };
-                        f.for_each_def(i, |d| self.define(f, d, regs, Offset::Other));
+                        results
+                            .iter()
+                            .for_each(|&d| self.define(f, d, regs, Offset::Other));
                     }
                     Kind::Add | Kind::Sub | Kind::Pure => {
                         // Arithmetic: `rsp + k`, `rsp - k` keep the offset.
@@ -460,7 +520,7 @@ impl Flow {
                                 .iter()
                                 .fold(Offset::Other, |a, &o| a.join(lost(self.at(o)))),
                         };
-                        f.for_each_def(i, |d| self.define(f, d, regs, off));
+                        results.iter().for_each(|&d| self.define(f, d, regs, off));
                     }
                     Kind::Opaque => {
                         // Opaque: it may store what it reads.
@@ -470,7 +530,7 @@ impl Flow {
                             self.out = self.out.union(regs);
                         }
                         let off = if frame { Offset::Lost } else { Offset::Other };
-                        f.for_each_def(i, |d| self.define(f, d, regs, off));
+                        results.iter().for_each(|&d| self.define(f, d, regs, off));
                     }
                 }
             }
@@ -493,7 +553,7 @@ impl Flow {
                 let site = origins.inst(i).map(|o| o.address);
                 for &a in args.as_slice(f) {
                     if let (Operand::Var(v), Offset::At(c)) = (a, self.at(a)) {
-                        if f.base_name(v) == "rsp" {
+                        if self.name(f, v) == Name::Rsp {
                             self.calls.push((c, site));
                         }
                     }
@@ -574,7 +634,9 @@ fn rounds(flow: &mut Flow, f: &Function, origins: &Origins, lent: &Lent) {
         }
     }
     order.truncate(kept);
-    flow.index_users(f.num_vars(), kept);
+    if !flow.late.is_empty() || flow.own_late {
+        flow.index_users(f.num_vars(), kept);
+    }
     // Each later round visits the due positions in order; one made due
     // further on is visited in the same round, as a whole round would.
     while flow.dirty.iter().any(|&w| w != 0) {
@@ -619,6 +681,7 @@ pub(crate) fn captured(
         kinds: kinds(f),
         from: EntityVec::filled(f.num_vars(), LocSet::EMPTY),
         at: EntityVec::filled(f.num_vars(), Offset::Unset),
+        names: None,
         out: LocSet::EMPTY,
         own: Vec::new(),
         own_all: LocSet::EMPTY,
