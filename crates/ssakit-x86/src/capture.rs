@@ -193,25 +193,6 @@ enum Name {
     Other,
 }
 
-/// [`Function::for_each_operand`] of `i` from its data `data`, looked up
-/// once.
-#[inline(always)]
-fn each_operand(f: &Function, i: Inst, data: &InstData, mut g: impl FnMut(Operand)) {
-    match data {
-        InstData::Copy { src, .. } => g(*src),
-        InstData::Unary { arg, .. } => g(*arg),
-        InstData::Binary { lhs, rhs, .. } => {
-            g(*lhs);
-            g(*rhs)
-        }
-        InstData::Call { args, .. } | InstData::Print { args } | InstData::Op { args, .. } => {
-            args.as_slice(f).iter().for_each(|&a| g(a))
-        }
-        InstData::Phi { args, .. } => args.as_slice(f).iter().for_each(|a| g(a.value)),
-        InstData::ParCopy { .. } => f.for_each_operand(i, g),
-    }
-}
-
 /// The [`Kind`] of each operator of `f`, resolved once per analysis
 /// (the transfer asks at every operation of every round).
 fn kinds(f: &Function) -> SecondaryMap<Operator, Kind> {
@@ -350,15 +331,15 @@ impl Flow {
         }
     }
 
-    /// The argument registers the operands of `i` (its data `data`) are
-    /// computed from; in the first round, they are marked read and `i`
-    /// their user.
+    /// The argument registers the operands of an instruction (its data
+    /// `data`) are computed from; in the first round, they are marked
+    /// read and the instruction (at `self.pos`) their user.
     #[inline(always)]
-    fn operands(&mut self, f: &Function, i: Inst, data: &InstData) -> LocSet {
+    fn operands(&mut self, f: &Function, data: &InstData) -> LocSet {
         let mut regs = LocSet::EMPTY;
         if self.first {
             let (from, read, pairs, pos) = (&self.from, &mut self.read, &mut self.pairs, self.pos);
-            each_operand(f, i, data, |o| {
+            f.for_each_operand_of(data, |o| {
                 if let Operand::Var(v) = o {
                     regs = regs.union(from[v]);
                     read[v] = true;
@@ -366,7 +347,7 @@ impl Flow {
                 }
             });
         } else {
-            each_operand(f, i, data, |o| {
+            f.for_each_operand_of(data, |o| {
                 if let Operand::Var(v) = o {
                     regs = regs.union(self.from[v]);
                 }
@@ -412,7 +393,7 @@ impl Flow {
                 return false;
             }
         }
-        let regs = self.operands(f, i, data);
+        let regs = self.operands(f, data);
         match data {
             InstData::Copy { dst, src } => self.define(f, *dst, regs, self.at(*src)),
             InstData::Phi { dst, args } => {

@@ -140,8 +140,24 @@ impl Function {
     /// assert!(ops.iter().all(|o| matches!(o, Operand::Var(_))));
     /// ```
     #[inline]
-    pub fn for_each_operand(&self, i: Inst, mut f: impl FnMut(Operand)) {
-        match &self.insts[i] {
+    pub fn for_each_operand(&self, i: Inst, f: impl FnMut(Operand)) {
+        self.for_each_operand_of(&self.insts[i], f)
+    }
+
+    /// [`Function::for_each_operand`] of an instruction whose data the
+    /// caller has already looked up (`data` must be this function's: its
+    /// lists are read from this function's pools).
+    ///
+    /// ```
+    /// # let f = ssakit::text::parse_module("function f(c) {\ne:\n    x = c + 1\n    ret x\n}").unwrap().functions.remove(0);
+    /// let i = f.block_insts(f.entry())[0];
+    /// let mut n = 0;
+    /// f.for_each_operand_of(f.inst(i), |_| n += 1);
+    /// assert_eq!(n, 2);
+    /// ```
+    #[inline]
+    pub fn for_each_operand_of(&self, data: &InstData, mut f: impl FnMut(Operand)) {
+        match data {
             InstData::Copy { src, .. } => f(*src),
             InstData::Unary { arg, .. } => f(*arg),
             InstData::Binary { lhs, rhs, .. } => {
