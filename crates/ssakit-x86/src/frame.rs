@@ -58,7 +58,7 @@
 //! ```
 
 use crate::lift::Origins;
-use ssakit::entity::{EntityRef, SecondaryMap};
+use ssakit::entity::SecondaryMap;
 use ssakit::ir::{Block, Function, Inst, InstData, Opcode, Operand, Operator, Type, Var};
 
 /// The bytes above a call's `rsp + 8` where its callee may read its
@@ -537,7 +537,7 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     } = kept(f, [rsp, rbp], &relevant(f, &classes, rsp));
     let g = globals.len();
     let mut entry = vec![Value::Unset; g * f.num_blocks()];
-    let mut reached = filled(f.num_blocks(), false);
+    let mut reached = SecondaryMap::with_capacity(f.num_blocks(), false);
     let e = f.entry();
     for &p in f.params() {
         if let Ok(k) = globals.binary_search(&p) {
@@ -560,7 +560,7 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     // variable; only the globals are loaded at a block's start (the
     // others are written before they are read).
     let mut state = vec![Value::Unset; n];
-    let mut dirty = filled(f.num_blocks(), false);
+    let mut dirty = SecondaryMap::with_capacity(f.num_blocks(), false);
     dirty[e] = true;
     let mut changed = true;
     while changed {
@@ -620,18 +620,6 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
     };
     record_points(f, origins, &mut frame);
     frame
-}
-
-/// A map of the `n` keys from 0, each holding `default`, allocated at
-/// once: one made `with_capacity` grows at each write past its end,
-/// which the passes here do at nearly every instruction (the keys come
-/// in increasing order).
-fn filled<K: EntityRef, V: Clone>(n: usize, default: V) -> SecondaryMap<K, V> {
-    let mut map = SecondaryMap::with_capacity(n, default.clone());
-    if n > 0 {
-        map[K::new(n - 1)] = default;
-    }
-    map
 }
 
 /// Sets each of `globals` in `state` (a value per variable) to its value
@@ -747,9 +735,9 @@ struct Kept {
 /// among the `relevant` ones, and `always`, sorted; and the instructions
 /// that define a relevant one ([`Kept`]).
 fn kept(f: &Function, always: [Option<Var>; 2], relevant: &[bool]) -> Kept {
-    let mut global = filled(f.num_vars(), false);
+    let mut global = SecondaryMap::with_capacity(f.num_vars(), false);
     // The block (its index plus one) that last wrote each variable.
-    let mut written: SecondaryMap<Var, u32> = filled(f.num_vars(), 0);
+    let mut written: SecondaryMap<Var, u32> = SecondaryMap::with_capacity(f.num_vars(), 0);
     let mut out: Vec<Var> = always.into_iter().flatten().collect();
     for &v in &out {
         global[v] = true;
@@ -807,11 +795,11 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
     };
     // Whether some edge into a block carries a lost `rsp`: a block whose
     // entry `rsp` is lost without one is where different offsets meet.
-    let mut lost_in = filled(f.num_blocks(), false);
+    let mut lost_in = SecondaryMap::with_capacity(f.num_blocks(), false);
     let mut points: Vec<Lost> = Vec::new();
-    let mut rsp_before = filled(f.inst_slots(), None);
+    let mut rsp_before = SecondaryMap::with_capacity(f.inst_slots(), None);
     let mut rbp_before = match frame.rbp {
-        Some(_) => filled(f.inst_slots(), None),
+        Some(_) => SecondaryMap::with_capacity(f.inst_slots(), None),
         None => SecondaryMap::new(None),
     };
     // Every variable's value and cause of loss, the globals loaded at
