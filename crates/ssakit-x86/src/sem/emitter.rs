@@ -18,7 +18,11 @@
 //! their temporaries and declare their operators
 //! as if they were (*ghost* emission), so that every variable, name and
 //! operator is created in the same order as when everything is emitted
-//! and the step drops it afterwards. Only instructions that read no flag
+//! and the step drops it afterwards. A chain whose operations depend on
+//! the width alone ([`Emitter::for_chain`]: `SF`, `PF`, `AF`, `OF`), once
+//! walked in the function, is not walked again when ghost: its
+//! temporaries are taken by count when the pools already hold them, so
+//! that nothing is created either way. Only instructions that read no flag
 //! are given dead flags (a flag the instruction itself reads after
 //! defining it, as `cmpxchg` reads `ZF`, is never left out); the test
 //! `leaving_out_is_dropping` checks, instruction by instruction and dead
@@ -43,6 +47,30 @@ pub(crate) struct Cache {
     /// Flag definitions left out so far (not emitted because their flag
     /// was dead; the step would have dropped each).
     pub(crate) left_out: usize,
+    /// Per [`Chain`] and width (`W as usize`), once the chain has run in
+    /// this function: how many `q` and `d` temporaries it takes (its
+    /// operators are then declared). See [`Emitter::for_chain`].
+    chains: [[Option<(u8, u8)>; 4]; Chain::COUNT],
+}
+
+/// A chain of flag arithmetic of [`Emitter::result_flags`] and
+/// [`Emitter::arith_flags`]: the value only one flag's definition reads,
+/// whose operations (and so temporaries and operators) depend on the
+/// width alone, not on the operands.
+#[derive(Clone, Copy)]
+enum Chain {
+    /// `SF`: the sign bit of the result.
+    Sign,
+    /// `PF`: the low byte's parity.
+    Parity,
+    /// `AF`: bit 4 of `a ^ b ^ r`.
+    Aux,
+    /// `OF` of an addition or subtraction.
+    Overflow,
+}
+
+impl Chain {
+    const COUNT: usize = 4;
 }
 
 impl Cache {
@@ -60,6 +88,13 @@ impl Cache {
             d: Vec::with_capacity(D_NAMES.len()),
             ..Cache::default()
         }
+    }
+
+    /// Forgets what [`Emitter::for_chain`] knows of the chains, so that
+    /// the next of each is walked (the test of the shortcut).
+    #[cfg(test)]
+    pub(crate) fn forget_chains(&mut self) {
+        self.chains = Default::default();
     }
 
     /// A cache whose segment bases are the parameters `fs` and `gs`
@@ -144,6 +179,35 @@ impl<'a> Emitter<'a> {
         r
     }
 
+    /// [`for_flag`](Self::for_flag) for `chain` at width `w`, which
+    /// computes the value only the definition of `flag` reads. Ghost
+    /// emission of a chain that has already run in this function (its
+    /// operators declared, its temporaries counted) only takes its
+    /// temporaries, when the pools already hold them: then no variable
+    /// or operator is created, as when the chain is walked, and the value
+    /// (read only by the ghost definition of `flag`) is `undef`.
+    fn for_chain(
+        &mut self,
+        flag: Loc,
+        chain: Chain,
+        w: W,
+        f: impl FnOnce(&mut Self) -> Operand,
+    ) -> Operand {
+        let known = &mut self.cache.chains[chain as usize][w as usize];
+        if let (true, Some((q, d))) = (self.ghost || self.dead.contains(flag), *known) {
+            let (nq, nd) = (self.nq + usize::from(q), self.nd + usize::from(d));
+            if nq <= self.cache.q.len() && nd <= self.cache.d.len() {
+                (self.nq, self.nd) = (nq, nd);
+                return Operand::Undef;
+            }
+        }
+        let (q0, d0) = (self.nq, self.nd);
+        let v = self.for_flag(flag, f);
+        let taken = ((self.nq - q0) as u8, (self.nd - d0) as u8);
+        self.cache.chains[chain as usize][w as usize] = Some(taken);
+        v
+    }
+
     pub(super) fn var(&self, l: Loc) -> Operand {
         Operand::Var(self.vars[l])
     }
@@ -151,25 +215,42 @@ impl<'a> Emitter<'a> {
     /// A fresh temporary of this instruction: `q0, q1, ...` (`i64`) or
     /// `d0, d1, ...` (`i32`).
     pub(super) fn tmp(&mut self, ty: Type) -> Var {
-        let wide = ty == Type::I64;
+        let wide = matches!(ty, Type::I64);
+        let (pool, n) = if wide {
+            (&self.cache.q, &mut self.nq)
+        } else {
+            (&self.cache.d, &mut self.nd)
+        };
+        match pool.get(*n) {
+            Some(&v) => {
+                *n += 1;
+                v
+            }
+            None => self.new_tmp(wide),
+        }
+    }
+
+    /// [`tmp`](Self::tmp) past the end of its pool: the pool's next
+    /// temporary declared (out of line: most functions' pools are full
+    /// after their first instructions).
+    #[cold]
+    #[inline(never)]
+    fn new_tmp(&mut self, wide: bool) -> Var {
         let (pool, n) = if wide {
             (&mut self.cache.q, &mut self.nq)
         } else {
             (&mut self.cache.d, &mut self.nd)
         };
-        if *n == pool.len() {
-            let ty = if wide { Type::I64 } else { Type::I32 };
-            let names = if wide { &Q_NAMES } else { &D_NAMES };
-            let v = match names.get(*n) {
-                Some(name) => self.b.typed_var(name, ty),
-                None => {
-                    let name = format!("{}{}", if wide { "q" } else { "d" }, *n);
-                    self.b.typed_var(&name, ty)
-                }
-            };
-            pool.push(v);
-        }
-        let v = pool[*n];
+        let ty = if wide { Type::I64 } else { Type::I32 };
+        let names = if wide { &Q_NAMES } else { &D_NAMES };
+        let v = match names.get(*n) {
+            Some(name) => self.b.typed_var(name, ty),
+            None => {
+                let name = format!("{}{}", if wide { "q" } else { "d" }, *n);
+                self.b.typed_var(&name, ty)
+            }
+        };
+        pool.push(v);
         *n += 1;
         v
     }
@@ -458,14 +539,14 @@ impl<'a> Emitter<'a> {
 
     /// `SF`, `ZF` and `PF` of result `r`.
     pub(super) fn result_flags(&mut self, r: Operand, w: W) {
-        let s = self.for_flag(Loc::SF, |e| e.msb(r, w));
+        let s = self.for_chain(Loc::SF, Chain::Sign, w, |e| e.msb(r, w));
         self.set(Loc::SF, s);
         if w.is64() {
             self.set_op(Loc::ZF, Opcode::I64Eqz, &[r]);
         } else {
             self.set_op(Loc::ZF, Opcode::I32Eqz, &[r]);
         }
-        let odd = self.for_flag(Loc::PF, |e| e.low_byte_odd(r, w));
+        let odd = self.for_chain(Loc::PF, Chain::Parity, w, |e| e.low_byte_odd(r, w));
         self.set_op(Loc::PF, Opcode::I32Eqz, &[odd]);
     }
 
@@ -500,7 +581,7 @@ impl<'a> Emitter<'a> {
 
     /// `AF`: bit 4 of `a ^ b ^ r`.
     pub(super) fn aux_flag(&mut self, a: Operand, b: Operand, r: Operand, w: W) {
-        let af = self.for_flag(Loc::AF, |e| {
+        let af = self.for_chain(Loc::AF, Chain::Aux, w, |e| {
             let x = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[a, b]);
             let x = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &[x, r]);
             e.bit(x, 4, w)
@@ -542,7 +623,7 @@ impl<'a> Emitter<'a> {
             };
             self.set_op(Loc::CF, op, &lt);
         }
-        let of = self.for_flag(Loc::OF, |e| {
+        let of = self.for_chain(Loc::OF, Chain::Overflow, w, |e| {
             let x = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &over[0]);
             let y = e.opw(w, Opcode::I64Xor, Opcode::I32Xor, &over[1]);
             let both = e.opw(w, Opcode::I64And, Opcode::I32And, &[x, y]);

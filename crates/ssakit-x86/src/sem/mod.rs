@@ -316,6 +316,56 @@ mod tests {
         assert!(covered > 2_000, "{covered}");
     }
 
+    /// Emitting many instructions into one function, each with some
+    /// flags left out, prints the same whether the flag chains already
+    /// walked are taken as known (`Emitter::for_chain`'s shortcut) or
+    /// every chain is walked again: the same variables, names, operators
+    /// and operations, in the same order.
+    #[test]
+    fn known_chains_are_walked_chains() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let flags: Vec<crate::regs::Loc> = crate::regs::LocSet::FLAGS.iter().collect();
+        let (mut known, mut walked) = (Alone::new(), Alone::new());
+        let mut covered = 0;
+        for _ in 0..20_000 {
+            let mut bytes = [0u8; 15];
+            let r = next();
+            // Mostly the ALU's opcodes (add, or, adc... cmp, test, inc).
+            bytes[0] =
+                [0x01, 0x09, 0x21, 0x29, 0x31, 0x39, 0x85, 0x48, 0x83, 0xff][r as usize % 10];
+            for b in &mut bytes[1..] {
+                *b = next() as u8;
+            }
+            let ins = Decoder::with_ip(64, &bytes, 0x1000, DecoderOptions::NONE).decode();
+            let bits = next();
+            let mut dead = crate::regs::LocSet::EMPTY;
+            for (k, &f) in flags.iter().enumerate() {
+                if bits >> k & 1 == 1 {
+                    dead.insert(f);
+                }
+            }
+            walked.cache.forget_chains();
+            let a = known.emit(&ins, dead);
+            let b = walked.emit(&ins, dead);
+            assert_eq!(a, b, "{:?}", ins.code());
+            covered += usize::from(a);
+        }
+        assert!(covered > 5_000, "{covered}");
+        let (fk, ck) = known.finish();
+        let (fw, cw) = walked.finish();
+        assert_eq!(ck.left_out, cw.left_out);
+        assert_eq!(
+            ssakit::text::print_function(&fk),
+            ssakit::text::print_function(&fw)
+        );
+    }
+
     /// A zero idiom is constants: the register 0 and fixed flags.
     #[test]
     fn zero_idiom_is_constant() {
