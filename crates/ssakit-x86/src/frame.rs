@@ -233,6 +233,9 @@ pub struct Frame {
     classes: SecondaryMap<Operator, Class>,
     rsp_before: SecondaryMap<Inst, Option<i64>>,
     rbp_before: SecondaryMap<Inst, Option<i64>>,
+    /// Whether `rsp_before` and `rbp_before` were recorded
+    /// ([`analyse_for_slots`] records neither).
+    points: bool,
     lost: Option<Lost>,
     /// The variadic register save area found with this analysis (its
     /// saved parameters and start), once asked ([`crate::slots`]: the
@@ -253,6 +256,7 @@ impl Frame {
     /// assert!(l.func.layout().iter().flat_map(|&b| l.func.block_insts(b)).all(|&i| frame.rsp_before(i) == Some(0)));
     /// ```
     pub fn rsp_before(&self, i: Inst) -> Option<i64> {
+        debug_assert!(self.points, "offsets asked of an analysis without them");
         self.rsp_before[i]
     }
 
@@ -270,6 +274,7 @@ impl Frame {
     /// assert_eq!(frame.rbp_before(first), None); // the caller's rbp
     /// ```
     pub fn rbp_before(&self, i: Inst) -> Option<i64> {
+        debug_assert!(self.points, "offsets asked of an analysis without them");
         self.rbp_before[i]
     }
 
@@ -527,6 +532,19 @@ fn frame_registers(f: &Function) -> (Option<Var>, Option<Var>) {
 /// assert_eq!(frame.lost().unwrap().reason, ssakit_x86::frame::LostReason::Realigned);
 /// ```
 pub fn analyse(f: &Function, origins: &Origins) -> Frame {
+    analyse_with(f, origins, true)
+}
+
+/// [`analyse`] without the offsets at each point: [`Frame::rsp_before`]
+/// and [`Frame::rbp_before`] are not to be asked (the promotion and the
+/// signatures ask neither), and finding where `rsp` is lost visits only
+/// the instructions the transfer function runs on.
+pub(crate) fn analyse_for_slots(f: &Function, origins: &Origins) -> Frame {
+    analyse_with(f, origins, false)
+}
+
+/// [`analyse`], the offsets at each point recorded if `points`.
+fn analyse_with(f: &Function, origins: &Origins, points: bool) -> Frame {
     let n = f.num_vars();
     let (rsp, rbp) = frame_registers(f);
     let classes = classes(f);
@@ -615,10 +633,11 @@ pub fn analyse(f: &Function, origins: &Origins) -> Frame {
         classes,
         rsp_before: SecondaryMap::new(None),
         rbp_before: SecondaryMap::new(None),
+        points,
         lost: None,
         save_area: std::cell::OnceCell::new(),
     };
-    record_points(f, origins, &mut frame);
+    record_points(f, origins, &mut frame, points);
     frame
 }
 
@@ -657,7 +676,7 @@ fn relevant(f: &Function, classes: &SecondaryMap<Operator, Class>, rsp: Option<V
     // value of `to` depends on the exact value of `from` (an addition, a
     // subtraction, a select, a copy), not only on its being a frame
     // address.
-    let mut flows: Vec<(Var, Var, bool)> = Vec::new();
+    let mut flows: Vec<(Var, Var, bool)> = Vec::with_capacity(f.inst_slots());
     for &b in f.layout() {
         for &i in f.block_insts(b) {
             match f.inst(i) {
@@ -742,7 +761,7 @@ fn kept(f: &Function, always: [Option<Var>; 2], relevant: &[bool]) -> Kept {
     for &v in &out {
         global[v] = true;
     }
-    let mut steps = Vec::new();
+    let mut steps = Vec::with_capacity(f.inst_slots());
     let mut steps_at = vec![(0, 0); f.num_blocks()];
     for &b in f.layout() {
         let here = b.index() as u32 + 1;
@@ -783,9 +802,9 @@ fn kept(f: &Function, always: [Option<Var>; 2], relevant: &[bool]) -> Kept {
     }
 }
 
-/// Fills the offsets before each instruction and finds where `rsp` is
-/// first lost.
-fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
+/// Finds where `rsp` is first lost and, if `points`, fills the offsets
+/// before each instruction.
+fn record_points(f: &Function, origins: &Origins, frame: &mut Frame, points: bool) {
     let Some(rsp) = frame.rsp else {
         return;
     };
@@ -796,70 +815,96 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
     // Whether some edge into a block carries a lost `rsp`: a block whose
     // entry `rsp` is lost without one is where different offsets meet.
     let mut lost_in = SecondaryMap::with_capacity(f.num_blocks(), false);
-    let mut points: Vec<Lost> = Vec::new();
-    let mut rsp_before = SecondaryMap::with_capacity(f.inst_slots(), None);
-    let mut rbp_before = match frame.rbp {
-        Some(_) => SecondaryMap::with_capacity(f.inst_slots(), None),
-        None => SecondaryMap::new(None),
-    };
+    let mut losses: Vec<Lost> = Vec::new();
+    let (mut rsp_before, mut rbp_before) = (SecondaryMap::new(None), SecondaryMap::new(None));
+    if points {
+        rsp_before = SecondaryMap::with_capacity(f.inst_slots(), None);
+        if frame.rbp.is_some() {
+            rbp_before = SecondaryMap::with_capacity(f.inst_slots(), None);
+        }
+    }
     // Every variable's value and cause of loss, the globals loaded at
-    // each block's start (the others are written before they are read).
-    let mut state = frame.scratch.borrow().clone();
+    // each block's start (the others are written before they are read:
+    // the walks' scratch state serves, whatever it holds).
+    let mut state = std::mem::take(&mut *frame.scratch.borrow_mut());
+    if !points {
+        if let Some(lost_in) = rsp_kept(f, frame, rsp, &mut state) {
+            // No instruction makes `rsp` lost: only joins may.
+            frame.lost = joins(f, origins, frame, rsp, &lost_in)
+                .min_by_key(|p| (p.address.unwrap_or(u64::MAX), p.reason));
+            *frame.scratch.borrow_mut() = state;
+            return;
+        }
+    }
     let mut causes = vec![None; state.len()];
     let mut before = Vec::new();
-    for &b in f.layout() {
-        if !frame.reached(b) {
-            continue;
+    let fr = &*frame;
+    // Steps instruction `i` (one of `fr.steps`), noting why a variable it
+    // defines became lost, and where `rsp` did.
+    let mut lose = |i: Inst, state: &mut [Value], causes: &mut [Option<LostReason>]| {
+        // The old values of what `i` defines, put back for a moment to
+        // find why it made a lost value (copying the whole state at each
+        // instruction would be quadratic on wide functions).
+        before.clear();
+        f.for_each_def(i, |v| before.push((v, state[v.index()])));
+        let was_frame = matches!(state[rsp.index()], Value::Frame(_));
+        step(f, &fr.classes, i, state, fr.rsp);
+        let mut made_lost = None;
+        for &(v, _) in &before {
+            let k = v.index();
+            if state[k] == Value::Lost || (v == rsp && !matches!(state[k], Value::Frame(_))) {
+                made_lost = Some(v);
+            }
         }
-        frame.load(b, &mut state);
-        for &v in &frame.globals {
+        let why = made_lost.map(|_| {
+            for (v, old) in before.iter_mut() {
+                std::mem::swap(&mut state[v.index()], old);
+            }
+            let why = reason_of(f, i, state, causes);
+            for (v, old) in before.iter_mut() {
+                std::mem::swap(&mut state[v.index()], old);
+            }
+            why
+        });
+        for &(v, _) in &before {
             causes[v.index()] = None;
         }
-        let mut steps = frame.steps_of(b).iter().peekable();
-        for &i in f.block_insts(b) {
-            rsp_before[i] = offset(state[rsp.index()]);
-            if let Some(r) = frame.rbp {
-                rbp_before[i] = offset(state[r.index()]);
+        if let (Some(v), Some(why)) = (made_lost, why) {
+            causes[v.index()] = Some(why);
+            if v == rsp && was_frame {
+                losses.push(Lost {
+                    address: origins.inst(i).map(|s| s.address),
+                    reason: why,
+                });
             }
-            if steps.next_if_eq(&&i).is_none() {
-                // It defines no relevant variable: none made lost.
-                continue;
-            }
-            // The old values of what `i` defines, put back for a moment
-            // to find why it made a lost value (copying the whole state
-            // at each instruction would be quadratic on wide functions).
-            before.clear();
-            f.for_each_def(i, |v| before.push((v, state[v.index()])));
-            let was_frame = matches!(state[rsp.index()], Value::Frame(_));
-            step(f, &frame.classes, i, &mut state, frame.rsp);
-            let mut made_lost = None;
-            for &(v, _) in &before {
-                let k = v.index();
-                if state[k] == Value::Lost || (v == rsp && !matches!(state[k], Value::Frame(_))) {
-                    made_lost = Some(v);
+        }
+    };
+    for &b in f.layout() {
+        if !fr.reached(b) {
+            continue;
+        }
+        fr.load(b, &mut state);
+        for &v in &fr.globals {
+            causes[v.index()] = None;
+        }
+        let steps = fr.steps_of(b);
+        if points {
+            let mut next = 0;
+            for &i in f.block_insts(b) {
+                rsp_before[i] = offset(state[rsp.index()]);
+                if let Some(r) = fr.rbp {
+                    rbp_before[i] = offset(state[r.index()]);
+                }
+                // An instruction defining no relevant variable makes none
+                // lost.
+                if steps.get(next) == Some(&i) {
+                    next += 1;
+                    lose(i, &mut state, &mut causes);
                 }
             }
-            let why = made_lost.map(|_| {
-                for (v, old) in before.iter_mut() {
-                    std::mem::swap(&mut state[v.index()], old);
-                }
-                let why = reason_of(f, i, &state, &causes);
-                for (v, old) in before.iter_mut() {
-                    std::mem::swap(&mut state[v.index()], old);
-                }
-                why
-            });
-            for &(v, _) in &before {
-                causes[v.index()] = None;
-            }
-            if let (Some(v), Some(why)) = (made_lost, why) {
-                causes[v.index()] = Some(why);
-                if v == rsp && was_frame {
-                    points.push(Lost {
-                        address: origins.inst(i).map(|s| s.address),
-                        reason: why,
-                    });
-                }
+        } else {
+            for &i in steps {
+                lose(i, &mut state, &mut causes);
             }
         }
         let out = state[rsp.index()];
@@ -869,22 +914,70 @@ fn record_points(f: &Function, origins: &Origins, frame: &mut Frame) {
             }
         });
     }
-    for &b in f.layout() {
-        if frame.reached(b) && !matches!(frame.entry_value(b, rsp), Value::Frame(_)) && !lost_in[b]
-        {
-            points.push(Lost {
-                address: origins
-                    .block(b)
-                    .or_else(|| origins.term(b).map(|s| s.address)),
-                reason: LostReason::Join,
-            });
-        }
-    }
+    losses.extend(joins(f, origins, fr, rsp, &lost_in));
+    *frame.scratch.borrow_mut() = state;
     frame.rsp_before = rsp_before;
     frame.rbp_before = rbp_before;
-    frame.lost = points
+    frame.lost = losses
         .into_iter()
         .min_by_key(|p| (p.address.unwrap_or(u64::MAX), p.reason));
+}
+
+/// The points where different offsets of `rsp` meet: the reached blocks
+/// whose entry `rsp` is not a frame address at a known offset though no
+/// edge into them carries such an `rsp` (`lost_in`, by block).
+fn joins<'a>(
+    f: &'a Function,
+    origins: &'a Origins,
+    frame: &'a Frame,
+    rsp: Var,
+    lost_in: &'a SecondaryMap<Block, bool>,
+) -> impl Iterator<Item = Lost> + 'a {
+    f.layout()
+        .iter()
+        .copied()
+        .filter(move |&b| {
+            frame.reached(b) && !matches!(frame.entry_value(b, rsp), Value::Frame(_)) && !lost_in[b]
+        })
+        .map(move |b| Lost {
+            address: origins
+                .block(b)
+                .or_else(|| origins.term(b).map(|s| s.address)),
+            reason: LostReason::Join,
+        })
+}
+
+/// Whether no instruction makes `rsp` lost (its value a frame address
+/// at a known offset before the instruction, and not after), by the
+/// transfer function over the steps of the reached blocks alone (no
+/// cause followed, no offset recorded: most functions keep their `rsp`,
+/// and [`record_points`] then needs no more); if so, for each block,
+/// whether some edge into it carries a lost `rsp`. `state`: a value per
+/// variable, any.
+fn rsp_kept(
+    f: &Function,
+    frame: &Frame,
+    rsp: Var,
+    state: &mut [Value],
+) -> Option<SecondaryMap<Block, bool>> {
+    let mut lost_in = SecondaryMap::with_capacity(f.num_blocks(), false);
+    for &b in f.layout() {
+        if !frame.reached(b) {
+            continue;
+        }
+        frame.load(b, state);
+        for &i in frame.steps_of(b) {
+            let was_frame = matches!(state[rsp.index()], Value::Frame(_));
+            step(f, &frame.classes, i, state, frame.rsp);
+            if was_frame && !matches!(state[rsp.index()], Value::Frame(_)) {
+                return None;
+            }
+        }
+        if !matches!(state[rsp.index()], Value::Frame(_)) {
+            f.for_each_succ(b, |s| lost_in[s] = true);
+        }
+    }
+    Some(lost_in)
 }
 
 #[cfg(test)]

@@ -819,7 +819,7 @@ impl Signatures {
         let mut saved = LocSet::EMPTY;
         // One analysis of the frame for the save area, the stack
         // arguments and the promotion (all of `f` as lifted).
-        let frame = crate::frame::analyse(&f, &origins);
+        let frame = crate::frame::analyse_for_slots(&f, &origins);
         let area = crate::slots::va_save_area_in(&f, &frame);
         for (l, p) in LocSet::ALL.iter().zip(f.params()) {
             if area.contains(p) {

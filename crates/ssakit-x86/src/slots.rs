@@ -655,7 +655,7 @@ fn stack_arguments(facts: &Facts, frame: &Frame) -> Vec<i64> {
 /// Returns the parameters of `f` (lifted with the semantics, not yet in
 /// SSA form) so saved; none when there is no such area or the offset of
 /// `rsp` is lost.
-/// (`frame`: [`frame::analyse`] of `f`.)
+/// (`frame`: [`frame::analyse_for_slots`] of `f`.)
 pub(crate) fn va_save_area_in(f: &Function, frame: &Frame) -> Vec<Var> {
     save_area(f, frame)
         .map(|(saved, _)| saved.clone())
@@ -665,7 +665,7 @@ pub(crate) fn va_save_area_in(f: &Function, frame: &Frame) -> Vec<Var> {
 /// [`va_save_area_in`], the frame analysed here.
 #[cfg(test)]
 pub(crate) fn va_save_area(f: &Function, origins: &Origins) -> Vec<Var> {
-    va_save_area_in(f, &frame::analyse(f, origins))
+    va_save_area_in(f, &frame::analyse_for_slots(f, origins))
 }
 
 /// [`va_save_area_in`]'s answer: the parameters saved and
@@ -681,8 +681,23 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
     if frame.lost().is_some() || f.layout().is_empty() {
         return None;
     }
-    let param = |name: &str| f.params().iter().copied().find(|&p| f.base_name(p) == name);
-    let ints: Vec<Option<Var>> = INT.iter().map(|n| param(n)).collect();
+    const VEC: [&str; 8] = [
+        "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+    ];
+    // The first parameter of each name, in one pass over the parameters.
+    let mut ints: [Option<Var>; 6] = [None; 6];
+    let mut vecs: [Option<Var>; 8] = [None; 8];
+    for &p in f.params() {
+        let name = f.base_name(p);
+        let slot = match INT.iter().position(|&n| n == name) {
+            Some(k) => &mut ints[k],
+            None => match VEC.iter().position(|&n| n == name) {
+                Some(m) => &mut vecs[m],
+                None => continue,
+            },
+        };
+        slot.get_or_insert(p);
+    }
     let prologue = prologue(f);
     // No integer argument register stored in the prologue's blocks: no
     // area (the walk below would find no `int_at`), without walking.
@@ -700,35 +715,71 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
     if !stores_an_argument {
         return None;
     }
-    let vecs: Vec<Option<Var>> = (0..8).map(|m| param(&format!("xmm{m}"))).collect();
     let position = |set: &[Option<Var>], v: Operand| match v {
         Operand::Var(v) => set.iter().position(|&p| p == Some(v)),
         _ => None,
     };
+    // The integer registers' stores, in the prologue's blocks only.
     let mut int_at: [Option<i64>; 6] = [None; 6];
+    // Which of `ints` the prologue's blocks walked so far write.
+    let mut written = [false; 6];
+    for &b in f.layout() {
+        if !frame.reached(b) || !prologue[b.index()] {
+            continue;
+        }
+        frame.walk_where(
+            f,
+            b,
+            |_| true,
+            |point, state| {
+                let Some(i) = point else { return };
+                if let InstData::Op { op, args, .. } = f.inst(i) {
+                    let args = args.as_slice(f);
+                    if f.opcode(*op) == Some(Opcode::I64Store) {
+                        if let (Value::Frame(c), Some(k)) =
+                            (value(args[0], state), position(&ints, args[1]))
+                        {
+                            if !written[k] && int_at[k].is_none() {
+                                int_at[k] = Some(c);
+                            }
+                        }
+                    }
+                }
+                f.for_each_def(i, |v| {
+                    if let Some(k) = ints.iter().position(|&p| p == Some(v)) {
+                        written[k] = true;
+                    }
+                });
+            },
+        );
+    }
+    let last = int_at.iter().rposition(|c| c.is_some())?;
+    let base = int_at[last].map(|c| c - 8 * last as i64)?;
+    let mut j = last + 1;
+    while j > 0 && int_at[j - 1] == Some(base + 8 * (j as i64 - 1)) {
+        j -= 1;
+    }
+    // Neither a full area (`r9` saved, and `r8`) nor a `va_start` (a
+    // register before the first saved one) can follow: no more walking.
+    if !(last == 5 && j <= 4) && j == 0 {
+        return None;
+    }
     let mut vec_at: [Option<i64>; 8] = [None; 8];
     // The frame addresses stored to memory (a `va_list`'s pointers).
     let mut addresses: Vec<i64> = Vec::new();
-    // What the prologue's blocks walked so far write (the integer
-    // registers are looked for there only).
-    let mut written: Vec<Var> = Vec::new();
+    // Only stores and opaque operations (the vector stores) are looked
+    // at: the walk visits no other.
+    let wanted = |i: Inst| match f.inst(i) {
+        InstData::Op { op, .. } => matches!(
+            frame.class(*op),
+            frame::Class::Memory | frame::Class::Opaque
+        ),
+        _ => false,
+    };
     for &b in f.layout() {
         if !frame.reached(b) {
             continue;
         }
-        let in_prologue = prologue[b.index()];
-        // Outside the prologue only stores and opaque operations (the
-        // vector stores) are looked at: the walk visits no other.
-        let wanted = |i: Inst| match f.inst(i) {
-            InstData::Op { op, .. } => {
-                in_prologue
-                    || matches!(
-                        frame.class(*op),
-                        frame::Class::Memory | frame::Class::Opaque
-                    )
-            }
-            _ => in_prologue,
-        };
         frame.walk_where(f, b, wanted, |point, state| {
             let Some(i) = point else { return };
             if let InstData::Op { op, args, imms, .. } = f.inst(i) {
@@ -737,16 +788,6 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
                 if code == Some(Opcode::I64Store) {
                     if let Value::Frame(c) = value(args[1], state) {
                         addresses.push(c);
-                    }
-                }
-                if in_prologue && code == Some(Opcode::I64Store) {
-                    if let (Value::Frame(c), Some(k)) =
-                        (value(args[0], state), position(&ints, args[1]))
-                    {
-                        let fresh = !matches!(args[1], Operand::Var(v) if written.contains(&v));
-                        if fresh && int_at[k].is_none() {
-                            int_at[k] = Some(c);
-                        }
                     }
                 } else if code.is_none()
                     && matches!(f.operator_name(*op), "x86.movaps.w" | "x86.movups.w")
@@ -759,16 +800,7 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
                     }
                 }
             }
-            if in_prologue {
-                f.for_each_def(i, |v| written.push(v));
-            }
         });
-    }
-    let last = int_at.iter().rposition(|c| c.is_some())?;
-    let base = int_at[last].map(|c| c - 8 * last as i64)?;
-    let mut j = last + 1;
-    while j > 0 && int_at[j - 1] == Some(base + 8 * (j as i64 - 1)) {
-        j -= 1;
     }
     let saved_vecs: Vec<Var> = (0..8)
         .filter(|&m| vec_at[m] == Some(base + 48 + 16 * m as i64))
@@ -792,14 +824,27 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
 /// not written in the prologue holds its entry value all through it.
 fn prologue(f: &Function) -> Vec<bool> {
     let n = f.num_blocks();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Per block: its incoming edges, and those from a block of the
+    // prologue earlier in the layout (counted when that block is
+    // decided; an edge from a later block, or from itself, is never one).
+    let mut preds = vec![0u32; n];
     for &b in f.layout() {
-        f.for_each_succ(b, |s| preds[s.index()].push(b.index()));
+        f.for_each_succ(b, |s| preds[s.index()] += 1);
     }
+    let mut from_inside = vec![0u32; n];
+    let mut decided = vec![false; n];
     let mut inside = vec![false; n];
     for (k, &b) in f.layout().iter().enumerate() {
-        let p = &preds[b.index()];
-        inside[b.index()] = k == 0 || (!p.is_empty() && p.iter().all(|&q| inside[q]));
+        let x = b.index();
+        decided[x] = true;
+        inside[x] = k == 0 || (preds[x] > 0 && from_inside[x] == preds[x]);
+        if inside[x] {
+            f.for_each_succ(b, |s| {
+                if !decided[s.index()] {
+                    from_inside[s.index()] += 1;
+                }
+            });
+        }
     }
     inside
 }
@@ -826,12 +871,12 @@ pub fn promote(f: &mut Function, origins: &mut Origins) -> Promotion {
 /// [`promote`], `lent` saying which argument registers each direct
 /// call's callee does not capture ([`crate::capture`]).
 pub(crate) fn promote_lending(f: &mut Function, origins: &mut Origins, lent: &Lent) -> Promotion {
-    let frame = frame::analyse(f, origins);
+    let frame = frame::analyse_for_slots(f, origins);
     promote_finding_arguments(f, origins, &frame, lent).0
 }
 
 /// [`promote_lending`] with `f`'s frame analysed already
-/// ([`frame::analyse`] of `f` as it is: signature inference reads the
+/// ([`frame::analyse_for_slots`] of `f` as it is: signature inference reads the
 /// save area from the same analysis), and the stack arguments `f` loads
 /// as it was before (the words of its caller's frame, from the same
 /// walk; see [`stack_arguments`]): signature inference asks both.
