@@ -154,11 +154,24 @@ impl<'a> ReachingDefChains<'a> {
         (!self.traced.is_none()).then_some(self.climbs)
     }
 
-    /// `updateReachingDef(v, i)`, recording the climb if `v` is traced.
+    /// `updateReachingDef(v, i)`, recording the climb if `v` is traced:
+    /// returns the new `v.reachingDef`. For a definition of `new` at `i`
+    /// (`defining`), `v.reachingDef` is then `new` (stored at once,
+    /// instead of the result).
     #[inline(always)]
-    fn update_reaching_def(&mut self, v: Var, at: Point) {
+    fn update_reaching_def(
+        &mut self,
+        v: Var,
+        at: Point,
+        defining: Option<Var>,
+    ) -> PackedOption<Var> {
         if self.traced == PackedOption::some(v) {
-            return self.update_traced(v, at);
+            self.update_traced(v, at);
+            let r = self.current[v];
+            if let Some(new) = defining {
+                self.current[v] = PackedOption::some(new);
+            }
+            return r;
         }
         #[cfg(debug_assertions)]
         debug_assert_eq!(
@@ -167,7 +180,10 @@ impl<'a> ReachingDefChains<'a> {
             "a point outside the block entered"
         );
         let pre = self.here.0;
-        let mut r = self.current[v];
+        // `current` and `links` are distinct fields: one index into
+        // `current` for the read and the write.
+        let head = &mut self.current[v];
+        let mut r = *head;
         while let Some(d) = r.expand() {
             let l = self.links[d];
             if pre <= l.last {
@@ -175,9 +191,13 @@ impl<'a> ReachingDefChains<'a> {
             }
             r = l.prev;
         }
-        self.current[v] = r;
+        *head = match defining {
+            Some(new) => PackedOption::some(new),
+            None => r,
+        };
         #[cfg(debug_assertions)]
-        self.check(v, at);
+        self.check(r, at);
+        r
     }
 
     /// [`Self::update_reaching_def`] of the traced variable, recording the
@@ -199,14 +219,14 @@ impl<'a> ReachingDefChains<'a> {
         self.current[v] = r.into();
         self.climbs.push(Climb { before, climbed });
         #[cfg(debug_assertions)]
-        self.check(v, at);
+        self.check(r.into(), at);
     }
 
-    /// Checks that the block test found what the chapter's test finds: the
-    /// first definition on `v`'s chain dominating `at`.
+    /// Checks that the block test found, as `found`, what the chapter's
+    /// test finds: the first definition on the chain dominating `at`.
     #[cfg(debug_assertions)]
-    fn check(&self, v: Var, at: Point) {
-        if let Some(d) = self.current[v].expand() {
+    fn check(&self, found: PackedOption<Var>, at: Point) {
+        if let Some(d) = found.expand() {
             debug_assert!(self.site[d].dominates(at, self.dt), "{d} at {at:?}");
         }
     }
@@ -236,24 +256,25 @@ impl Reaching for ReachingDefChains<'_> {
 
     #[inline(always)]
     fn lookup(&mut self, v: Var, at: Point) -> Option<Var> {
-        self.update_reaching_def(v, at);
-        self.current[v].expand()
+        self.update_reaching_def(v, at, None).expand()
     }
 
     #[inline(always)]
     fn define(&mut self, v: Var, new: Var, at: Point) {
-        self.update_reaching_def(v, at);
-        self.links.ensure(new, Link::NONE);
-        self.links[new] = Link {
-            prev: self.current[v],
+        // `v.reachingDef` becomes `new`, which shadows the definition
+        // reaching `at`.
+        let prev = self.update_reaching_def(v, at, Some(new));
+        let link = Link {
+            prev,
             last: self.here.1,
         };
+        self.links.ensure(new, Link::NONE);
+        self.links[new] = link;
         #[cfg(debug_assertions)]
         {
             self.site.ensure(new, at);
             self.site[new] = at;
         }
-        self.current[v] = PackedOption::some(new);
     }
 }
 
@@ -493,62 +514,83 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
     }
 
     /// Renames instruction `i` (about to be appended to `out`): its
-    /// operands, in order, then its definitions. The instruction is copied
-    /// out (it is small), edited, and written back; operands in lists are
-    /// edited in the function's pools ([`Self::rename_list_uses`]), results
-    /// in lists one by one, since creating a version adds a variable to
-    /// `func`.
+    /// operands, in order, then its definitions. An instruction with its
+    /// operands inline is copied out (it is small), edited, and written
+    /// back; one with lists is left in place and its lists are edited in
+    /// the function's pools ([`Self::rename_list_uses`],
+    /// [`Self::define_list`]).
     fn rename_inst(&mut self, func: &mut Function, i: Inst, bb: Block, out: &mut Vec<Inst>) {
         let site = Site::Inst(i);
+        match *func.inst(i) {
+            InstData::Copy { .. } | InstData::Unary { .. } | InstData::Binary { .. } => {
+                self.rename_inline(func, i, bb, out)
+            }
+            InstData::Call { args, results, .. } | InstData::Op { args, results, .. } => {
+                self.rename_list_uses(func, args, |o| o, bb, site, out);
+                let at = Point::after(bb, out.len());
+                self.define_list(func, results, |d| d, at, site);
+            }
+            InstData::Print { args } => self.rename_list_uses(func, args, |o| o, bb, site, out),
+            InstData::ParCopy { copies } => {
+                self.rename_list_uses(func, copies, |c| &mut c.1, bb, site, out);
+                let at = Point::after(bb, out.len());
+                self.define_list(func, copies, |c| &mut c.0, at, site);
+            }
+            InstData::Phi { .. } => unreachable!("phis are not in the ordinary list"),
+        }
+    }
+
+    /// [`Self::rename_inst`] for an instruction with its operands and its
+    /// one definition inline (a copy, a unary or binary operator).
+    fn rename_inline(&mut self, func: &mut Function, i: Inst, bb: Block, out: &mut Vec<Inst>) {
+        let site = Site::Inst(i);
         let mut data = *func.inst(i);
-        // Uses. Each lookup is just before the instruction's place in the
-        // new list, after any ⊥ definition inserted for it.
+        // Each lookup is just before the instruction's place in the new
+        // list, after any ⊥ definition inserted for it.
         let mut inline = |me: &mut Self, func: &mut Function, o: &mut Operand| {
             if let Operand::Var(v) = *o {
                 *o = me.resolve(func, v, Point::before(bb, out.len()), site, out);
             }
         };
-        match &mut data {
-            InstData::Copy { src: o, .. } | InstData::Unary { arg: o, .. } => inline(self, func, o),
-            InstData::Binary { lhs, rhs, .. } => {
+        let dst = match &mut data {
+            InstData::Copy { src: o, dst } | InstData::Unary { arg: o, dst, .. } => {
+                inline(self, func, o);
+                dst
+            }
+            InstData::Binary { lhs, rhs, dst, .. } => {
                 inline(self, func, lhs);
                 inline(self, func, rhs);
+                dst
             }
-            InstData::Call { args, .. } | InstData::Print { args } | InstData::Op { args, .. } => {
-                self.rename_list_uses(func, *args, |o| o, bb, site, out);
-            }
-            InstData::ParCopy { copies } => {
-                self.rename_list_uses(func, *copies, |c| &mut c.1, bb, site, out);
-            }
-            InstData::Phi { .. } => unreachable!("phis are not in the ordinary list"),
-        }
-        // Definitions.
+            _ => unreachable!("not an instruction with inline operands"),
+        };
         let at = Point::after(bb, out.len());
-        match &mut data {
-            InstData::Copy { dst, .. }
-            | InstData::Unary { dst, .. }
-            | InstData::Binary { dst, .. } => *dst = self.define_fresh(func, *dst, at, site),
-            InstData::Call { results, .. } | InstData::Op { results, .. } => {
-                // One result at a time, read and written back in the pool
-                // (creating a version adds a variable to `func`, not to the
-                // pool): most have one, for which a scratch copy of the
-                // list cost two `memcpy` calls.
-                for k in 0..results.len() {
-                    let d = results.as_slice(func)[k];
-                    let new = self.define_fresh(func, d, at, site);
-                    results.as_mut_slice(func)[k] = new;
-                }
-            }
-            InstData::ParCopy { copies } => {
-                for k in 0..copies.len() {
-                    let d = copies.as_slice(func)[k].0;
-                    let new = self.define_fresh(func, d, at, site);
-                    copies.as_mut_slice(func)[k].0 = new;
-                }
-            }
-            InstData::Print { .. } | InstData::Phi { .. } => {}
-        }
+        *dst = self.define_fresh(func, *dst, at, site);
         func.set_inst(i, data);
+    }
+
+    /// Gives each variable defined in `list` (an instruction's, at `site`,
+    /// defining at `at`) a fresh version, in order: `def` finds the
+    /// variable in an item. One item at a time, read and written back in
+    /// the pool (creating a version adds a variable to `func`, not to the
+    /// pool): most lists have one, for which a scratch copy of the list
+    /// cost two `memcpy` calls.
+    #[inline(always)]
+    fn define_list<T: Copy>(
+        &mut self,
+        func: &mut Function,
+        list: EntityList<T>,
+        def: impl Fn(&mut T) -> &mut Var,
+        at: Point,
+        site: Site,
+    ) where
+        Function: ListStore<T>,
+    {
+        for k in 0..list.len() {
+            let mut item = list.as_slice(func)[k];
+            let new = self.define_fresh(func, *def(&mut item), at, site);
+            *def(&mut list.as_mut_slice(func)[k]) = new;
+        }
     }
 
     /// Renames the operands of `list` (an instruction's, at `site` in
@@ -626,9 +668,10 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
     /// "create fresh variable v'": the next version of `v`.
     #[inline(always)]
     fn fresh(&mut self, func: &mut Function, v: Var) -> Var {
-        self.version[v] += 1;
+        let n = &mut self.version[v];
+        *n += 1;
         self.stats.versions += 1;
-        func.new_version(v, self.version[v])
+        func.new_version(v, *n)
     }
 
     /// The operand replacing a use of `v` at `at`. A use finding ⊥ becomes
