@@ -215,6 +215,42 @@ impl DomTree {
                 }
             }
         });
+        DomTree::from_children(entry, idom, children)
+    }
+
+    /// This tree with the children of each node reordered: those in
+    /// `last` (in that order) after the others (in index order). The same
+    /// immediate dominators, so the same answers to every dominance query;
+    /// only the preorder (and the interval numbers) follow the new order.
+    /// Destruction uses it to number the blocks as they would be after
+    /// critical edges were split, without splitting them
+    /// ([`Plan`](crate::destruct::critical_edges)).
+    pub(crate) fn with_children_last(&self, last: &[Block]) -> DomTree {
+        let n = self.idom.len();
+        let mut is_last = vec![false; n];
+        for &b in last {
+            is_last[b.index()] = true;
+        }
+        let idom = self.idom.clone();
+        let children = Csr::build(n, |emit| {
+            for (b, &p) in idom.iter().enumerate() {
+                if p != NONE && !is_last[b] {
+                    emit.push(Block::from_u32(p), Block::new(b));
+                }
+            }
+            for &b in last {
+                let p = idom[b.index()];
+                debug_assert!(p != NONE, "only reachable blocks are reordered");
+                emit.push(Block::from_u32(p), b);
+            }
+        });
+        DomTree::from_children(self.entry, idom, children)
+    }
+
+    /// Interval numbers from immediate dominators and the children lists
+    /// they make (in the order the preorder follows).
+    fn from_children(entry: Block, idom: Vec<u32>, children: Csr<Block, Block>) -> DomTree {
+        let n = idom.len();
         // Interval numbering by an explicit-stack walk with enter/exit.
         let mut pre = vec![NONE; n];
         let mut post = vec![NONE; n];

@@ -37,7 +37,7 @@
 
 use crate::analysis::DomTree;
 use crate::entity::{Csr, EntityVec};
-use crate::ir::{Block, Cfg, Function, Terminator};
+use crate::ir::{Block, Cfg, Function, Operand, Terminator};
 use rustc_hash::FxHashSet as HashSet;
 
 /// Picks the names of new blocks (see the module doc).
@@ -137,8 +137,154 @@ fn distinct_succs(
 /// assert!(ssakit::verify::verify(&f).is_ok());
 /// ```
 pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
-    let splits = split_edges_where(func, false, None);
+    let cfg = Cfg::new(func);
+    let plan = Plan::where_wanted(func, false, &cfg);
+    let splits = split_edges_where(func, &plan, &cfg);
     splits.iter().map(|s| s.new).collect()
+}
+
+/// The critical edges [`split_critical_edges_into_phis`] would split in
+/// `func` as it is now, counted but not split: destruction coalesces on
+/// the unsplit graph and splits them ([`split_planned`]) only if a copy
+/// has to go on one of them (see `destruct::virtualized`).
+///
+/// Why the unsplit graph gives the same verdicts: a split block holds no
+/// definition until a copy is put in it, so the definitions, their
+/// dominance order among themselves and the values are the same, and a
+/// variable read by a phi on `S → T` is live at the end of `S` with or
+/// without the block between (the liveness at every other point is that
+/// of the same paths).
+pub(crate) struct Plan {
+    /// By block: whether its incoming critical edges are split (it has
+    /// phis and several distinct predecessor blocks).
+    into: EntityVec<Block, bool>,
+    /// By block: whether it is in the layout with several distinct
+    /// successor blocks (its edges into `into` blocks are critical).
+    multi: EntityVec<Block, bool>,
+    /// How many blocks splitting would make: one per (source, target) pair
+    /// of a critical edge into an `into` block.
+    pub(crate) count: usize,
+}
+
+impl Plan {
+    /// The plan of [`split_critical_edges_into_phis`] for `func`, whose
+    /// graph is `cfg`.
+    pub(crate) fn new(func: &Function, cfg: &Cfg) -> Plan {
+        Plan::where_wanted(func, true, cfg)
+    }
+
+    /// The critical edges, or with `phis_only` those into blocks with
+    /// phis.
+    fn where_wanted(func: &Function, phis_only: bool, cfg: &Cfg) -> Plan {
+        debug_assert!(cfg.num_blocks() == func.num_blocks());
+        let n = func.num_blocks();
+        let npreds = distinct_preds(func, cfg);
+        let into = EntityVec::from_vec(
+            func.blocks()
+                .map(|b| (!phis_only || !func.block_phis(b).is_empty()) && npreds[b] >= 2)
+                .collect(),
+        );
+        let mut multi = EntityVec::filled(n, false);
+        let mut seen: EntityVec<Block, Option<Block>> = EntityVec::filled(n, None);
+        let mut count = 0;
+        for &source in func.layout() {
+            let succs = cfg.succs(source);
+            if succs.len() < 2 || distinct_succs(succs, source, &mut seen) < 2 {
+                continue;
+            }
+            multi[source] = true;
+            // `seen` again, stamped by the source's new number: the
+            // targets counted (a target reached twice is one split).
+            for &t in succs {
+                if into[t] && seen[t] == Some(source) {
+                    seen[t] = None;
+                    count += 1;
+                }
+            }
+        }
+        Plan { into, multi, count }
+    }
+
+    /// Whether the phi operands of `func` labelled by `source` for `target`
+    /// are on an edge the plan splits.
+    pub(crate) fn splits(&self, source: Block, target: Block) -> bool {
+        self.into[target] && self.multi[source]
+    }
+
+    /// `dt`, the dominator tree of `func` (whose graph is `cfg`), with
+    /// its preorder as splitting would make it: the same tree over the
+    /// old blocks, but a target whose only predecessor outside the blocks
+    /// it dominates is a source the plan splits moves below the new block
+    /// ([`DomTree::with_edges_split`]), which is numbered after the old
+    /// blocks, so it comes after its old siblings (in the order of its
+    /// source's successors, that of the new blocks). Coalescing ranks
+    /// definitions in this preorder, so its tests (and their count) are
+    /// those it makes on the split function.
+    pub(crate) fn tree_as_split(&self, func: &Function, cfg: &Cfg, dt: DomTree) -> DomTree {
+        let mut last = Vec::new();
+        let mut seen: EntityVec<Block, Option<Block>> = EntityVec::filled(func.num_blocks(), None);
+        for &s in func.layout() {
+            if !self.multi[s] || !dt.is_reachable(s) {
+                continue;
+            }
+            for &t in cfg.succs(s) {
+                if !self.into[t] || seen[t] == Some(s) {
+                    continue;
+                }
+                seen[t] = Some(s);
+                if t == func.entry() || !dt.is_reachable(t) {
+                    continue;
+                }
+                let mut outside = cfg
+                    .unique_preds(t)
+                    .filter(|&p| dt.is_reachable(p) && !dt.dominates(t, p));
+                if let (Some(only), None) = (outside.next(), outside.next()) {
+                    if only == s {
+                        last.push(t);
+                    }
+                }
+            }
+        }
+        if last.is_empty() {
+            dt
+        } else {
+            dt.with_children_last(&last)
+        }
+    }
+
+    /// Whether a constant operand of a phi of `func` is on an edge the
+    /// plan splits (its copy would go into the new block).
+    pub(crate) fn has_constant_on_split_edge(&self, func: &Function) -> bool {
+        func.layout().iter().any(|&t| {
+            self.into[t]
+                && func.block_phis(t).iter().any(|&phi| {
+                    func.phi_args(phi)
+                        .iter()
+                        .any(|a| matches!(a.value, Operand::Const(_)) && self.multi[a.block])
+                })
+        })
+    }
+}
+
+/// Splits the edges `plan` (made for `func` before any block was added)
+/// names, as [`split_critical_edges_into_phis`] would have: the same
+/// blocks, names and layout. `graph` as there; `cfg` is the graph of
+/// `func`.
+pub(crate) fn split_planned(
+    func: &mut Function,
+    plan: &Plan,
+    cfg: &Cfg,
+    dt: Option<DomTree>,
+) -> (Vec<Block>, Option<(Cfg, DomTree)>) {
+    let splits = split_edges_where(func, plan, cfg);
+    let new = splits.iter().map(|s| s.new).collect();
+    let graph = dt.map(|dt| {
+        let cfg = Cfg::new(func);
+        let edges: Vec<_> = splits.iter().map(|s| (s.source, s.target, s.new)).collect();
+        let dt = dt.with_edges_split(&cfg, &edges);
+        (cfg, dt)
+    });
+    (new, graph)
 }
 
 /// [`split_critical_edges`], but only the critical edges into blocks with
@@ -147,72 +293,55 @@ pub fn split_critical_edges(func: &mut Function) -> Vec<Block> {
 /// when given, is the control-flow graph and dominator tree of `func` as
 /// it is; they are returned true of `func` after splitting (the graph
 /// rebuilt if an edge was split, the tree updated by
-/// [`DomTree::with_edges_split`]).
+/// [`DomTree::with_edges_split`]). Destruction splits lazily ([`Plan`]);
+/// this is its eager form, for the tests.
+#[cfg(test)]
 pub(crate) fn split_critical_edges_into_phis(
     func: &mut Function,
     graph: Option<(Cfg, DomTree)>,
 ) -> (Vec<Block>, Option<(Cfg, DomTree)>) {
-    let splits = split_edges_where(func, true, graph.as_ref().map(|g| &g.0));
-    let new = splits.iter().map(|s| s.new).collect();
-    let graph = match graph {
-        Some(graph) if splits.is_empty() => Some(graph),
-        Some((_, dt)) => {
-            let cfg = Cfg::new(func);
-            let edges: Vec<_> = splits.iter().map(|s| (s.source, s.target, s.new)).collect();
-            let dt = dt.with_edges_split(&cfg, &edges);
-            Some((cfg, dt))
-        }
-        None => None,
+    if func.blocks().all(|b| func.block_phis(b).is_empty()) {
+        return (Vec::new(), graph);
+    }
+    let (cfg, dt) = match graph {
+        Some((cfg, dt)) => (cfg, Some(dt)),
+        None => (Cfg::new(func), None),
     };
-    (new, graph)
+    let plan = Plan::new(func, &cfg);
+    if plan.count == 0 {
+        return (Vec::new(), dt.map(|dt| (cfg, dt)));
+    }
+    split_planned(func, &plan, &cfg, dt)
 }
 
-/// The critical edges, or with `phis_only` those into blocks with phis,
-/// split (see [`split_critical_edges`]); `cfg` is the graph of `func`
-/// when the caller has it.
-fn split_edges_where(func: &mut Function, phis_only: bool, cfg: Option<&Cfg>) -> Vec<Split> {
-    // By block: whether its incoming critical edges are split.
-    let wanted: EntityVec<Block, bool> = EntityVec::from_vec(
-        func.blocks()
-            .map(|b| !phis_only || !func.block_phis(b).is_empty())
-            .collect(),
-    );
-    if !wanted.as_slice().contains(&true) {
-        // No block with phis: nothing to split (a straight line, say).
+/// The edges `plan` names split (see [`split_critical_edges`]); `cfg` is
+/// the graph of `func`.
+fn split_edges_where(func: &mut Function, plan: &Plan, cfg: &Cfg) -> Vec<Split> {
+    if plan.count == 0 {
         return Vec::new();
     }
-    let built;
-    let cfg = match cfg {
-        Some(cfg) => cfg,
-        None => {
-            built = Cfg::new(func);
-            &built
-        }
-    };
     debug_assert!(cfg.num_blocks() == func.num_blocks());
     let mut names = Namer::new(func);
-    let npreds = distinct_preds(func, cfg);
-    // Stamped by source: the target seen, and the block splitting the
-    // edges from the current source to each target.
-    let mut seen: EntityVec<Block, Option<Block>> = EntityVec::filled(func.num_blocks(), None);
+    // Stamped by source: the block splitting the edges from the current
+    // source to each target.
     let mut split_of: EntityVec<Block, Option<(Block, Block)>> =
         EntityVec::filled(func.num_blocks(), None);
 
     // Step 1: redirect each critical edge to a new block. Sources are
     // visited in layout order and each source's edges in successor order,
     // so `splits` is grouped by source, in layout order.
-    let mut splits: Vec<Split> = Vec::new();
+    let mut splits: Vec<Split> = Vec::with_capacity(plan.count);
     let layout = func.layout().to_vec();
     // The new target of each successor edge of the current source.
     let mut targets: Vec<Block> = Vec::new();
     for &source in &layout {
-        let succs = cfg.succs(source);
-        if succs.len() < 2 || distinct_succs(succs, source, &mut seen) < 2 {
+        if !plan.multi[source] {
             continue;
         }
+        let succs = cfg.succs(source);
         targets.clear();
         for &target in succs {
-            if npreds[target] < 2 || !wanted[target] {
+            if !plan.into[target] {
                 targets.push(target);
                 continue;
             }
@@ -237,6 +366,7 @@ fn split_edges_where(func: &mut Function, phis_only: bool, cfg: Option<&Cfg>) ->
         let mut next = targets.iter();
         func.redirect_succs(source, |_| *next.next().expect("one target per edge"));
     }
+    debug_assert_eq!(splits.len(), plan.count);
     if splits.is_empty() {
         return Vec::new();
     }
@@ -379,7 +509,6 @@ pub(crate) fn has_critical_edges(func: &Function) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Operand;
 
     use crate::text::parse_one as parse;
 

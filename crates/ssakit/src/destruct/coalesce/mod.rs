@@ -302,6 +302,12 @@ impl Retry {
     pub(crate) fn failed(&self) -> &[bool] {
         &self.failed
     }
+
+    /// The graph and dominator tree the first run was given or built,
+    /// for a caller that changes the blocks and runs again from the start.
+    pub(crate) fn into_graph(self) -> (Cfg, DomTree) {
+        (self.flow.cfg, self.flow.dt)
+    }
 }
 
 /// [`coalesce`] with the copies around phis *virtual* (Boissinot et al.,
