@@ -55,11 +55,35 @@ fn every_stage(name: &str, make: fn(usize) -> String, n: usize) {
     }
 }
 
+/// `back-edges`: a loop header closed by `n` conditional blocks, each
+/// branching back to it or on to the next, so that its phi has `n + 1`
+/// operands and every one of its `n` back edges, from `n` distinct
+/// sources, is critical. Destruction's dominator-tree update after
+/// splitting once scanned the header's predecessors once per split edge
+/// (36 s at 100,000 in a release build, 0.09 s since).
+fn back_edges(n: usize) -> String {
+    let mut s = String::from(
+        "function main(a) {\nentry:\n    i = 0\n    jump L\nL:\n    i = i + 1\n    \
+         c = i < a\n    print i\n    jump B0\n",
+    );
+    for k in 0..n {
+        let next = if k + 1 < n {
+            format!("B{}", k + 1)
+        } else {
+            "X".into()
+        };
+        s.push_str(&format!("B{k}:\n    branch c, L, {next}\n"));
+    }
+    s.push_str("X:\n    ret i\n}\n");
+    s
+}
+
 #[test]
 fn wide_shapes_of_10k_through_every_stage() {
     for (name, make) in ssakit::gen::wide::ALL {
         every_stage(name, make, 10_000);
     }
+    every_stage("back-edges", back_edges, 10_000);
 }
 
 #[test]
@@ -68,4 +92,5 @@ fn wide_shapes_of_100k_through_every_stage() {
     for (name, make) in ssakit::gen::wide::ALL {
         every_stage(name, make, 100_000);
     }
+    every_stage("back-edges", back_edges, 100_000);
 }

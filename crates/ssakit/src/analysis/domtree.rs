@@ -323,10 +323,15 @@ impl DomTree {
             Some(k) => source_of_new[k],
             None => b,
         };
+        // Each target once: what follows depends on the target alone, and
+        // a target with P predecessors split P times would otherwise scan
+        // them P times (a loop header closed by 100k conditional blocks).
+        let mut done = vec![false; old];
         for &(_, target, _) in splits {
-            if target == self.entry || !self.is_reachable(target) {
+            if target == self.entry || !self.is_reachable(target) || done[target.index()] {
                 continue;
             }
+            done[target.index()] = true;
             let mut outside = cfg.unique_preds(target).filter(|&p| {
                 let p = source_of(p);
                 self.is_reachable(p) && !self.dominates(target, p)

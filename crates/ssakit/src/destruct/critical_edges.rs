@@ -223,6 +223,12 @@ impl Plan {
     pub(crate) fn tree_as_split(&self, func: &Function, cfg: &Cfg, dt: DomTree) -> DomTree {
         let mut last = Vec::new();
         let mut seen: EntityVec<Block, Option<Block>> = EntityVec::filled(func.num_blocks(), None);
+        // By target, once found: its only reachable predecessor it does
+        // not dominate, if it has exactly one (it does not depend on the
+        // source, so a target split from P sources scans its predecessors
+        // once, not P times).
+        let mut only_outside: EntityVec<Block, Option<Option<Block>>> =
+            EntityVec::filled(func.num_blocks(), None);
         for &s in func.layout() {
             if !self.multi[s] || !dt.is_reachable(s) {
                 continue;
@@ -235,13 +241,17 @@ impl Plan {
                 if t == func.entry() || !dt.is_reachable(t) {
                     continue;
                 }
-                let mut outside = cfg
-                    .unique_preds(t)
-                    .filter(|&p| dt.is_reachable(p) && !dt.dominates(t, p));
-                if let (Some(only), None) = (outside.next(), outside.next()) {
-                    if only == s {
-                        last.push(t);
+                let only = *only_outside[t].get_or_insert_with(|| {
+                    let mut outside = cfg
+                        .unique_preds(t)
+                        .filter(|&p| dt.is_reachable(p) && !dt.dominates(t, p));
+                    match (outside.next(), outside.next()) {
+                        (Some(only), None) => Some(only),
+                        _ => None,
                     }
+                });
+                if only == Some(s) {
+                    last.push(t);
                 }
             }
         }
