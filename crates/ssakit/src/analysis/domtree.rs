@@ -332,17 +332,34 @@ impl DomTree {
                 continue;
             }
             done[target.index()] = true;
-            let mut outside = cfg.unique_preds(target).filter(|&p| {
-                let p = source_of(p);
-                self.is_reachable(p) && !self.dominates(target, p)
-            });
-            if let (Some(only), None) = (outside.next(), outside.next()) {
+            if let Some(only) = self.sole_entry(target, cfg.unique_preds(target), source_of) {
                 idom[target.index()] = only.as_u32();
             }
         }
         let tree = DomTree::from_idoms(self.entry, idom);
         debug_assert_eq!(tree.idom, DomTree::new(cfg).idom);
         tree
+    }
+
+    /// The only one of `preds` (predecessors of the reachable `target`)
+    /// that is reachable and not dominated by `target`, if exactly one is
+    /// (every path into `target` then comes through it); `old` maps a
+    /// predecessor to the block of this tree it stands for (a new block
+    /// to the source of its edge). Stops at the second such predecessor.
+    pub(crate) fn sole_entry(
+        &self,
+        target: Block,
+        preds: impl Iterator<Item = Block>,
+        old: impl Fn(Block) -> Block,
+    ) -> Option<Block> {
+        let mut outside = preds.filter(|&p| {
+            let p = old(p);
+            self.is_reachable(p) && !self.dominates(target, p)
+        });
+        match (outside.next(), outside.next()) {
+            (Some(only), None) => Some(only),
+            _ => None,
+        }
     }
 
     /// Number of nodes of the graph, reachable or not.

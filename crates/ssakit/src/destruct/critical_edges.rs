@@ -241,15 +241,8 @@ impl Plan {
                 if t == func.entry() || !dt.is_reachable(t) {
                     continue;
                 }
-                let only = *only_outside[t].get_or_insert_with(|| {
-                    let mut outside = cfg
-                        .unique_preds(t)
-                        .filter(|&p| dt.is_reachable(p) && !dt.dominates(t, p));
-                    match (outside.next(), outside.next()) {
-                        (Some(only), None) => Some(only),
-                        _ => None,
-                    }
-                });
+                let only = *only_outside[t]
+                    .get_or_insert_with(|| dt.sole_entry(t, cfg.unique_preds(t), |p| p));
                 if only == Some(s) {
                     last.push(t);
                 }
