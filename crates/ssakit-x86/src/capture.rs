@@ -180,6 +180,17 @@ impl Kind {
     }
 }
 
+/// [`Flow::read`]: the first round read the variable.
+const READ: u8 = 1;
+/// [`Flow::read`]: the variable is narrow and defined, its facts final.
+const FINAL: u8 = 2;
+
+/// Whether a variable of type `ty` may hold a pointer (only a 64-bit or
+/// vector value may).
+fn wide(ty: Type) -> bool {
+    matches!(ty, Type::I64 | Type::V128)
+}
+
 /// What a variable passed to a call is named ([`Flow::name`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Name {
@@ -237,8 +248,14 @@ struct Flow {
     calls: Vec<(i64, Option<u64>)>,
     /// The first round is under way (every instruction, in order).
     first: bool,
-    /// Per variable, whether the first round read it yet.
-    read: EntityVec<Var, bool>,
+    /// Per variable defined by a copy of a variable, that variable
+    /// (`rsi1 = rcx1`, `rcx1 = rsi`), noted in the first round: a
+    /// register returned as it came may pass through copies.
+    copies: SecondaryMap<Var, Option<Var>>,
+    /// Per variable, whether the first round read it yet ([`READ`]), or
+    /// whether its facts are final ([`FINAL`]: a narrow variable once
+    /// defined is `Other` for good, so no user of it is recorded).
+    read: EntityVec<Var, u8>,
     /// Whether the first round read `own_all` yet (a load of the frame).
     own_read: bool,
     /// The variables that grew in the first round after it read them.
@@ -281,10 +298,9 @@ impl Flow {
     /// address `off`. Only a 64-bit (or vector) value may hold a pointer.
     #[inline(always)]
     fn define(&mut self, f: &Function, d: Var, regs: LocSet, off: Offset) {
-        let (regs, off) = match f.var_type(d) {
-            Type::I64 | Type::V128 => (regs, off),
-            _ => (LocSet::EMPTY, Offset::Other),
-        };
+        if !wide(f.var_type(d)) {
+            return self.settle(d);
+        }
         let more = self.from[d].union(regs);
         let off = self.at[d].join(off);
         if more != self.from[d] || off != self.at[d] {
@@ -294,13 +310,33 @@ impl Flow {
         }
     }
 
+    /// In the first round, `d` is a copy of `src` ([`Flow::copies`]).
+    #[inline(always)]
+    fn copied(&mut self, d: Var, src: Operand) {
+        if let (true, Operand::Var(s)) = (self.first, src) {
+            self.copies[d] = Some(s);
+        }
+    }
+
+    /// The narrow variable `d` is defined: `Other` (from `Unset`, for
+    /// good; it is computed from no argument register), whatever the
+    /// operands of its definition.
+    #[inline(always)]
+    fn settle(&mut self, d: Var) {
+        if self.at[d] == Offset::Unset {
+            self.at[d] = Offset::Other;
+            self.grew(d);
+        }
+        self.read[d] = FINAL;
+    }
+
     /// `d`'s facts grew: in the first round, the instructions that
     /// already read it are due again (`late`, marked after the round);
     /// after it, every one reading it.
     #[inline(always)]
     fn grew(&mut self, d: Var) {
         if self.first {
-            if self.read[d] {
+            if self.read[d] == READ {
                 self.late.push(d);
             }
         } else {
@@ -331,27 +367,27 @@ impl Flow {
         }
     }
 
-    /// The argument registers the operands of an instruction (its data
-    /// `data`) are computed from; in the first round, they are marked
-    /// read and the instruction (at `self.pos`) their user.
+    /// The argument registers the operand `o` is computed from; in the
+    /// first round, a variable whose facts may still grow is marked read
+    /// and the instruction (at `self.pos`) its user.
     #[inline(always)]
-    fn operands(&mut self, f: &Function, data: &InstData) -> LocSet {
+    fn operand(&mut self, o: Operand) -> LocSet {
+        let Operand::Var(v) = o else {
+            return LocSet::EMPTY;
+        };
+        if self.first && self.read[v] != FINAL {
+            self.read[v] = READ;
+            self.pairs.push((v, self.pos));
+        }
+        self.from[v]
+    }
+
+    /// [`Flow::operand`] of each of `args`.
+    #[inline(always)]
+    fn operands(&mut self, args: &[Operand]) -> LocSet {
         let mut regs = LocSet::EMPTY;
-        if self.first {
-            let (from, read, pairs, pos) = (&self.from, &mut self.read, &mut self.pairs, self.pos);
-            f.for_each_operand_of(data, |o| {
-                if let Operand::Var(v) = o {
-                    regs = regs.union(from[v]);
-                    read[v] = true;
-                    pairs.push((v, pos));
-                }
-            });
-        } else {
-            f.for_each_operand_of(data, |o| {
-                if let Operand::Var(v) = o {
-                    regs = regs.union(self.from[v]);
-                }
-            });
+        for &o in args {
+            regs = regs.union(self.operand(o));
         }
         regs
     }
@@ -372,64 +408,109 @@ impl Flow {
         names[v]
     }
 
+    /// [`Flow::transfer`] of the call `i` (its arguments `args`, its
+    /// results `results`): an argument reaching the callee is a sink
+    /// unless the callee leaves its register uncaptured (or it is the
+    /// call's own `rsp`).
+    #[inline(always)]
+    fn call(
+        &mut self,
+        f: &Function,
+        origins: &Origins,
+        lent: &Lent,
+        i: Inst,
+        args: &[Operand],
+        results: &[Var],
+    ) {
+        self.operands(args);
+        if self.first {
+            self.sites.push(self.pos);
+        }
+        // What the callee does not capture, looked up at the
+        // first argument register that matters.
+        let mut free = None;
+        for &a in args {
+            let (name, off) = match a {
+                // A value computed from no argument register,
+                // not a frame address, adds nothing (whatever
+                // its name): its name is not looked up.
+                Operand::Var(v) if self.from[v].is_empty() && !self.at[v].is_frame() => {
+                    continue;
+                }
+                Operand::Var(v) => (self.name(f, v), self.at[v]),
+                _ => continue,
+            };
+            match (off, name) {
+                (Offset::At(_), Name::Rsp) => {}
+                (_, Name::Arg(l))
+                    if free
+                        .get_or_insert_with(|| lent.at(origins.inst(i).map(|o| o.address)))
+                        .contains(l) =>
+                {
+                    // Not captured, but the callee may read what
+                    // the frame holds through it.
+                    self.escapes |= off.is_frame();
+                }
+                _ => self.sink(a),
+            }
+        }
+        for &d in results {
+            self.define(f, d, LocSet::EMPTY, Offset::Other);
+        }
+    }
+
     /// One instruction's transfer: the facts it adds. False when it can
     /// add none in a later round: a pure operation whose results are all
-    /// narrow only sets them from `Unset` to `Other`, for good.
+    /// narrow, or a copy or phi of a narrow value, only sets them from
+    /// `Unset` to `Other`, for good (what [`Flow::define`] does with a
+    /// narrow variable whatever the operands).
     fn transfer(&mut self, f: &Function, origins: &Origins, lent: &Lent, i: Inst) -> bool {
         // Most operations compute flags or narrow values, which hold no
         // pointer: their results are `Other`, whatever their operands.
+        // So do copies and phis of narrow values.
         let data = f.inst(i);
-        if let InstData::Op { op, results, .. } = data {
-            let results = results.as_slice(f);
-            let pure = self.kinds[*op].is_pure();
-            let narrow = |&d: &Var| !matches!(f.var_type(d), Type::I64 | Type::V128);
-            if pure && results.iter().all(narrow) {
-                for &d in results {
-                    if self.at[d] == Offset::Unset {
-                        self.at[d] = Offset::Other;
-                        self.grew(d);
-                    }
+        let narrow = |&d: &Var| !wide(f.var_type(d));
+        match data {
+            InstData::Op { op, results, .. } => {
+                let results = results.as_slice(f);
+                if self.kinds[*op].is_pure() && results.iter().all(narrow) {
+                    results.iter().for_each(|&d| self.settle(d));
+                    return false;
                 }
+            }
+            InstData::Copy { dst, src } if narrow(dst) => {
+                self.copied(*dst, *src);
+                self.settle(*dst);
                 return false;
             }
+            InstData::Phi { dst, .. } if narrow(dst) => {
+                self.settle(*dst);
+                return false;
+            }
+            _ => {}
         }
-        let regs = self.operands(f, data);
         match data {
-            InstData::Copy { dst, src } => self.define(f, *dst, regs, self.at(*src)),
+            InstData::Copy { dst, src } => {
+                self.copied(*dst, *src);
+                let regs = self.operand(*src);
+                self.define(f, *dst, regs, self.at(*src))
+            }
             InstData::Phi { dst, args } => {
-                let args = args.as_slice(f).iter();
-                let off = args.fold(Offset::Unset, |a, p| a.join(self.at(p.value)));
+                let (mut regs, mut off) = (LocSet::EMPTY, Offset::Unset);
+                for p in args.as_slice(f) {
+                    regs = regs.union(self.operand(p.value));
+                    off = off.join(self.at(p.value));
+                }
                 self.define(f, *dst, regs, off)
             }
             InstData::Call { args, results, .. } => {
-                if self.first {
-                    self.sites.push(self.pos);
-                }
-                let site = origins.inst(i).map(|o| o.address);
-                let free = lent.at(site);
-                for &a in args.as_slice(f) {
-                    let (name, off) = match a {
-                        Operand::Var(v) => (self.name(f, v), self.at[v]),
-                        _ => (Name::Other, Offset::Other),
-                    };
-                    match (off, name) {
-                        (Offset::At(_), Name::Rsp) => {}
-                        (_, Name::Arg(l)) if free.contains(l) => {
-                            // Not captured, but the callee may read what
-                            // the frame holds through it.
-                            self.escapes |= off.is_frame();
-                        }
-                        _ => self.sink(a),
-                    }
-                }
-                for &d in results.as_slice(f) {
-                    self.define(f, d, LocSet::EMPTY, Offset::Other);
-                }
+                self.call(f, origins, lent, i, args.as_slice(f), results.as_slice(f))
             }
             InstData::Op {
                 op, args, results, ..
             } => {
                 let (args, results) = (args.as_slice(f), results.as_slice(f));
+                let regs = self.operands(args);
                 let kind = self.kinds[*op];
                 match kind {
                     Kind::Memory(a) if a.store => {
@@ -516,6 +597,8 @@ impl Flow {
                 }
             }
             _ => {
+                let mut regs = LocSet::EMPTY;
+                f.for_each_operand_of(data, |o| regs = regs.union(self.operand(o)));
                 let off = lost_of(self, f, i);
                 f.for_each_def(i, |d| self.define(f, d, regs, off));
             }
@@ -591,14 +674,16 @@ fn lost_of(flow: &Flow, f: &Function, i: Inst) -> Offset {
 /// Rounds in layout order until no fact grows (phis of loops); facts
 /// only grow, so what one round finds holds. The rounds after the first
 /// skip the instructions whose transfer can add nothing more
-/// ([`Flow::transfer`] of a narrow pure operation), and the ones none of
-/// whose operands (nor `own_all`, for a memory read) grew since their
-/// last transfer, which would join the same facts again: the same
-/// transfers in the same order, less the ones that do nothing, so the
-/// same facts (a transfer is not monotone in an operand not yet defined,
-/// `Unset`: the order is kept, not only the fixpoint). The calls' and
-/// memory reads' records ([`Flow::record`]) are taken from the stable
-/// facts, as the last round took them.
+/// ([`Flow::transfer`] of a narrow pure operation, copy or phi), and the
+/// ones none of whose operands (nor `own_all`, for a memory read) grew
+/// since their last transfer, which would join the same facts again:
+/// the same transfers in the same order, less the ones that do nothing,
+/// so the same facts (a transfer is not monotone in an operand not yet
+/// defined, `Unset`: the order is kept, not only the fixpoint). A narrow
+/// variable once defined never grows again ([`FINAL`]): its readers are
+/// not recorded as its users. The calls' and memory reads' records
+/// ([`Flow::record`]) are taken from the stable facts, as the last round
+/// took them.
 fn rounds(flow: &mut Flow, f: &Function, origins: &Origins, lent: &Lent) {
     let mut order: Vec<Inst> = Vec::with_capacity(f.inst_slots());
     for &b in f.layout() {
@@ -670,7 +755,8 @@ pub(crate) fn captured(
         reads: Vec::new(),
         calls: Vec::new(),
         first: true,
-        read: EntityVec::filled(f.num_vars(), false),
+        copies: SecondaryMap::with_capacity(f.num_vars(), None),
+        read: EntityVec::filled(f.num_vars(), 0),
         own_read: false,
         late: Vec::new(),
         own_late: false,
@@ -692,23 +778,10 @@ pub(crate) fn captured(
         }
     }
     rounds(&mut flow, f, origins, lent);
-    // The copies of each variable's value (`rsi1 = rcx1`, `rcx1 = rsi`):
-    // a register returned as it came may pass through them.
-    let mut copied: SecondaryMap<Var, Option<Var>> = SecondaryMap::new(None);
-    for &b in f.layout() {
-        for &i in f.block_insts(b) {
-            if let InstData::Copy {
-                dst,
-                src: Operand::Var(s),
-            } = *f.inst(i)
-            {
-                copied[dst] = Some(s);
-            }
-        }
-    }
+    let copies = std::mem::replace(&mut flow.copies, SecondaryMap::new(None));
     let original = |mut v: Var| {
         // SSA: a chain of copies ends (no copy defines its own source).
-        while let Some(s) = copied[v] {
+        while let Some(s) = copies[v] {
             v = s;
         }
         v
@@ -716,14 +789,14 @@ pub(crate) fn captured(
     for &b in f.layout() {
         if let Terminator::Ret(vals) = f.term(b) {
             for (k, &v) in vals.as_slice(f).iter().enumerate() {
-                let own = match v {
-                    Operand::Var(v) => f.params().get(k) == Some(&original(v)),
-                    _ => false,
-                };
                 let read = locs
                     .get(k)
                     .is_some_and(|&l| l != Loc::RSP && returned.contains(l));
-                if !own && read {
+                let own = || match v {
+                    Operand::Var(v) => f.params().get(k) == Some(&original(v)),
+                    _ => false,
+                };
+                if read && !own() {
                     flow.sink(v);
                 }
             }
