@@ -220,11 +220,14 @@ pub struct Frame {
     /// The instructions [`step`] does not skip ([`Kept`]).
     steps: Vec<Inst>,
     steps_at: Vec<(u32, u32)>,
+    /// The steps and the facts ([`Kept::walked`]).
+    walked: Vec<(Inst, bool, bool)>,
+    walked_at: Vec<(u32, u32)>,
     entry: Vec<Value>,
-    /// A state of every variable for [`Frame::walk_where`], reused: the
-    /// globals are loaded into it at each block's start, the other
-    /// variables keep what the last walk left (never read before
-    /// written).
+    /// A state of every variable for [`Frame::walk`] and
+    /// [`Frame::walk_facts`], reused: the globals are loaded into it at
+    /// each block's start, the other variables keep what the last walk
+    /// left (never read before written).
     scratch: std::cell::RefCell<Vec<Value>>,
     reached: SecondaryMap<Block, bool>,
     rsp: Option<Var>,
@@ -295,15 +298,30 @@ impl Frame {
     /// Calls `visit` at every point of the reached block `b` with the
     /// values before it: `Some(i)` before each ordinary instruction, then
     /// `None` before the terminator.
-    #[cfg(test)]
-    pub(crate) fn walk(&self, f: &Function, b: Block, visit: impl FnMut(Option<Inst>, &[Value])) {
-        self.walk_where(f, b, |_| true, visit)
+    pub(crate) fn walk(
+        &self,
+        f: &Function,
+        b: Block,
+        mut visit: impl FnMut(Option<Inst>, &[Value]),
+    ) {
+        let mut state = self.scratch.borrow_mut();
+        self.load(b, &mut state);
+        let mut steps = self.steps_of(b).iter().peekable();
+        for &i in f.block_insts(b) {
+            visit(Some(i), &state);
+            if steps.next_if_eq(&&i).is_some() {
+                step(f, &self.classes, i, &mut state, self.rsp);
+            }
+        }
+        visit(None, &state);
     }
 
-    /// Calls `visit` at the points of the reached block `b` with the
-    /// values before them: `Some(i)` before each ordinary instruction
-    /// `wanted` accepts, then `None` before the terminator.
-    pub(crate) fn walk_where(
+    /// Calls `visit` at the facts of the reached block `b` (its memory
+    /// accesses, opaque operations and calls) that `wanted` accepts, with
+    /// the values before them (`Some(i)`), then `None` before the
+    /// terminator. Only the facts and the steps are visited, not the
+    /// other instructions ([`Kept::walked`]).
+    pub(crate) fn walk_facts(
         &self,
         f: &Function,
         b: Block,
@@ -312,12 +330,12 @@ impl Frame {
     ) {
         let mut state = self.scratch.borrow_mut();
         self.load(b, &mut state);
-        let mut steps = self.steps_of(b).iter().peekable();
-        for &i in f.block_insts(b) {
-            if wanted(i) {
+        let (from, to) = self.walked_at[b.index()];
+        for &(i, is_step, is_fact) in &self.walked[from as usize..to as usize] {
+            if is_fact && wanted(i) {
                 visit(Some(i), &state);
             }
-            if steps.next_if_eq(&&i).is_some() {
+            if is_step {
                 step(f, &self.classes, i, &mut state, self.rsp);
             }
         }
@@ -552,7 +570,9 @@ fn analyse_with(f: &Function, origins: &Origins, points: bool) -> Frame {
         globals,
         steps,
         steps_at,
-    } = kept(f, [rsp, rbp], &relevant(f, &classes, rsp));
+        walked,
+        walked_at,
+    } = kept(f, &classes, [rsp, rbp], &relevant(f, &classes, rsp));
     let g = globals.len();
     let mut entry = vec![Value::Unset; g * f.num_blocks()];
     let mut reached = SecondaryMap::with_capacity(f.num_blocks(), false);
@@ -625,6 +645,8 @@ fn analyse_with(f: &Function, origins: &Origins, points: bool) -> Frame {
         globals,
         steps,
         steps_at,
+        walked,
+        walked_at,
         entry,
         scratch: std::cell::RefCell::new(state),
         reached,
@@ -677,13 +699,29 @@ fn relevant(f: &Function, classes: &SecondaryMap<Operator, Class>, rsp: Option<V
     // subtraction, a select, a copy), not only on its being a frame
     // address.
     let mut flows: Vec<(Var, Var, bool)> = Vec::with_capacity(f.inst_slots());
+    // Where each variable is first a source and last an exact
+    // destination (by index in `flows`, plus one): a round need not be
+    // followed by another when each variable it adds is read by no flow
+    // it has already passed (most flows go forward: one round, usually).
+    let mut first_from = vec![u32::MAX; out.len()];
+    let mut last_to = vec![0u32; out.len()];
+    let mut push = |from: Var, to: Var, exact: bool| {
+        let k = flows.len() as u32;
+        if first_from[from.index()] == u32::MAX {
+            first_from[from.index()] = k;
+        }
+        if exact {
+            last_to[to.index()] = k + 1;
+        }
+        flows.push((from, to, exact));
+    };
     for &b in f.layout() {
         for &i in f.block_insts(b) {
             match f.inst(i) {
                 InstData::Copy {
                     dst,
                     src: Operand::Var(s),
-                } => flows.push((*s, *dst, true)),
+                } => push(*s, *dst, true),
                 InstData::Op {
                     op, args, results, ..
                 } => {
@@ -700,7 +738,7 @@ fn relevant(f: &Function, classes: &SecondaryMap<Operator, Class>, rsp: Option<V
                     };
                     for &a in args {
                         if let Operand::Var(a) = a {
-                            flows.push((a, dst, exact));
+                            push(a, dst, exact);
                         }
                     }
                 }
@@ -709,27 +747,27 @@ fn relevant(f: &Function, classes: &SecondaryMap<Operator, Class>, rsp: Option<V
         }
     }
     // Tainted: forward from `rsp`, rounds in the instructions' order
-    // (most flows go forward: two rounds, usually) until none adds.
+    // until none adds a variable a flow already passed reads.
     out[rsp.index()] = true;
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &(from, to, _) in &flows {
+    let mut again = true;
+    while again {
+        again = false;
+        for (k, &(from, to, _)) in flows.iter().enumerate() {
             if out[from.index()] && !out[to.index()] {
                 out[to.index()] = true;
-                changed = true;
+                again |= first_from[to.index()] < k as u32;
             }
         }
     }
     // Read exactly by a kept variable's computation: backward, rounds
-    // in the reverse order.
-    changed = true;
-    while changed {
-        changed = false;
-        for &(from, to, exact) in flows.iter().rev() {
+    // in the reverse order (likewise).
+    again = true;
+    while again {
+        again = false;
+        for (k, &(from, to, exact)) in flows.iter().enumerate().rev() {
             if exact && out[to.index()] && !out[from.index()] {
                 out[from.index()] = true;
-                changed = true;
+                again |= last_to[from.index()] > k as u32 + 1;
             }
         }
     }
@@ -747,58 +785,102 @@ struct Kept {
     steps: Vec<Inst>,
     /// Where each block's instructions are in `steps` (by block index).
     steps_at: Vec<(u32, u32)>,
+    /// The instructions that are steps or facts (memory accesses, opaque
+    /// operations, calls: what [`Frame::walk_facts`] visits), each
+    /// block's contiguous, in its order, with whether it is a step and
+    /// whether it is a fact.
+    walked: Vec<(Inst, bool, bool)>,
+    /// Where each block's entries are in `walked` (by block index).
+    walked_at: Vec<(u32, u32)>,
 }
 
 /// The variables some block of `f` reads before it writes them (an
 /// instruction's operands before its results; the terminator's last)
-/// among the `relevant` ones, and `always`, sorted; and the instructions
-/// that define a relevant one ([`Kept`]).
-fn kept(f: &Function, always: [Option<Var>; 2], relevant: &[bool]) -> Kept {
-    let mut global = SecondaryMap::with_capacity(f.num_vars(), false);
+/// among the `relevant` ones, and `always`, sorted; the instructions
+/// that define a relevant one, and those a walk of the facts visits
+/// ([`Kept`]). `classes`: each operator's [`Class`].
+fn kept(
+    f: &Function,
+    classes: &SecondaryMap<Operator, Class>,
+    always: [Option<Var>; 2],
+    relevant: &[bool],
+) -> Kept {
+    let n = f.num_vars();
+    let mut global = vec![false; n];
     // The block (its index plus one) that last wrote each variable.
-    let mut written: SecondaryMap<Var, u32> = SecondaryMap::with_capacity(f.num_vars(), 0);
+    let mut written = vec![0u32; n];
     let mut out: Vec<Var> = always.into_iter().flatten().collect();
     for &v in &out {
-        global[v] = true;
+        global[v.index()] = true;
     }
     let mut steps = Vec::with_capacity(f.inst_slots());
     let mut steps_at = vec![(0, 0); f.num_blocks()];
+    let mut walked = Vec::with_capacity(f.inst_slots());
+    let mut walked_at = vec![(0, 0); f.num_blocks()];
     for &b in f.layout() {
         let here = b.index() as u32 + 1;
-        let start = steps.len() as u32;
-        let mut read = |v: Var, written: &SecondaryMap<Var, u32>| {
-            if written[v] != here && !global[v] && relevant[v.index()] {
-                global[v] = true;
-                out.push(v);
+        let (s0, w0) = (steps.len() as u32, walked.len() as u32);
+        let mut read = |o: Operand, written: &[u32]| {
+            if let Operand::Var(v) = o {
+                let k = v.index();
+                if written[k] != here && !global[k] && relevant[k] {
+                    global[k] = true;
+                    out.push(v);
+                }
             }
         };
         for &i in f.block_insts(b) {
-            f.for_each_operand(i, |o| {
-                if let Operand::Var(v) = o {
-                    read(v, &written);
+            // Whether `i` defines a relevant variable (a step), and
+            // whether it is a fact (a memory access, an opaque operation,
+            // a call).
+            let (defines, fact) = match f.inst(i) {
+                InstData::Copy { dst, src } => {
+                    read(*src, &written);
+                    written[dst.index()] = here;
+                    (relevant[dst.index()], false)
                 }
-            });
-            let mut defines = false;
-            f.for_each_def(i, |v| {
-                written[v] = here;
-                defines |= relevant[v.index()];
-            });
+                InstData::Op {
+                    op, args, results, ..
+                } => {
+                    for &a in args.as_slice(f) {
+                        read(a, &written);
+                    }
+                    let mut defines = false;
+                    for &v in results.as_slice(f) {
+                        written[v.index()] = here;
+                        defines |= relevant[v.index()];
+                    }
+                    let fact = matches!(classes[*op], Class::Memory | Class::Opaque);
+                    (defines, fact)
+                }
+                data => {
+                    f.for_each_operand_of(data, |o| read(o, &written));
+                    let mut defines = false;
+                    f.for_each_def(i, |v| {
+                        written[v.index()] = here;
+                        defines |= relevant[v.index()];
+                    });
+                    (defines, matches!(data, InstData::Call { .. }))
+                }
+            };
             if defines {
                 steps.push(i);
             }
-        }
-        f.for_each_term_operand(b, |o| {
-            if let Operand::Var(v) = o {
-                read(v, &written);
+            if defines || fact {
+                walked.push((i, defines, fact));
             }
-        });
-        steps_at[b.index()] = (start, steps.len() as u32);
+        }
+        f.for_each_term_operand(b, |o| read(o, &written));
+        steps_at[b.index()] = (s0, steps.len() as u32);
+        walked_at[b.index()] = (w0, walked.len() as u32);
     }
     out.sort_unstable();
     Kept {
         globals: out,
         steps,
         steps_at,
+        walked,
+        walked_at,
     }
 }
 

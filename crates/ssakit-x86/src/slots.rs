@@ -368,23 +368,14 @@ fn find_facts(
     lent: &dyn Fn(Inst) -> LocSet,
 ) -> Facts {
     let mut facts = Facts::default();
-    // Only memory accesses, opaque operations and calls are facts: the
-    // walk visits no other instruction.
-    let wanted = |i: Inst| match f.inst(i) {
-        InstData::Op { op, .. } => {
-            matches!(
-                frame.class(*op),
-                frame::Class::Memory | frame::Class::Opaque
-            )
-        }
-        InstData::Call { .. } => true,
-        _ => false,
-    };
+    // Only memory accesses, opaque operations and calls are facts, and
+    // the walk of the facts visits no other instruction.
+    let wanted = |_: Inst| true;
     for &b in f.layout() {
         if !frame.reached(b) {
             continue;
         }
-        frame.walk_where(f, b, wanted, |point, state| {
+        frame.walk_facts(f, b, wanted, |point, state| {
             let Some(i) = point else {
                 if let Terminator::Ret { .. } = f.term(b) {
                     f.for_each_term_operand(b, |o| {
@@ -727,31 +718,26 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
         if !frame.reached(b) || !prologue[b.index()] {
             continue;
         }
-        frame.walk_where(
-            f,
-            b,
-            |_| true,
-            |point, state| {
-                let Some(i) = point else { return };
-                if let InstData::Op { op, args, .. } = f.inst(i) {
-                    let args = args.as_slice(f);
-                    if f.opcode(*op) == Some(Opcode::I64Store) {
-                        if let (Value::Frame(c), Some(k)) =
-                            (value(args[0], state), position(&ints, args[1]))
-                        {
-                            if !written[k] && int_at[k].is_none() {
-                                int_at[k] = Some(c);
-                            }
+        frame.walk(f, b, |point, state| {
+            let Some(i) = point else { return };
+            if let InstData::Op { op, args, .. } = f.inst(i) {
+                let args = args.as_slice(f);
+                if f.opcode(*op) == Some(Opcode::I64Store) {
+                    if let (Value::Frame(c), Some(k)) =
+                        (value(args[0], state), position(&ints, args[1]))
+                    {
+                        if !written[k] && int_at[k].is_none() {
+                            int_at[k] = Some(c);
                         }
                     }
                 }
-                f.for_each_def(i, |v| {
-                    if let Some(k) = ints.iter().position(|&p| p == Some(v)) {
-                        written[k] = true;
-                    }
-                });
-            },
-        );
+            }
+            f.for_each_def(i, |v| {
+                if let Some(k) = ints.iter().position(|&p| p == Some(v)) {
+                    written[k] = true;
+                }
+            });
+        });
     }
     let last = int_at.iter().rposition(|c| c.is_some())?;
     let base = int_at[last].map(|c| c - 8 * last as i64)?;
@@ -780,7 +766,7 @@ fn find_save_area(f: &Function, frame: &frame::Frame) -> Option<(Vec<Var>, i64)>
         if !frame.reached(b) {
             continue;
         }
-        frame.walk_where(f, b, wanted, |point, state| {
+        frame.walk_facts(f, b, wanted, |point, state| {
             let Some(i) = point else { return };
             if let InstData::Op { op, args, imms, .. } = f.inst(i) {
                 let (args, imms) = (args.as_slice(f), imms.as_slice(f));
