@@ -257,7 +257,9 @@ impl DomTree {
         let mut depth = vec![NONE; n];
         let mut preorder = Vec::with_capacity(children.num_items() + 1);
         let mut exits = 0u32;
-        let mut stack: Vec<(Block, u32)> = vec![(entry, 0)];
+        // At most one frame per node: sized once, not grown push by push.
+        let mut stack: Vec<(Block, u32)> = Vec::with_capacity(n);
+        stack.push((entry, 0));
         pre[entry.index()] = 0;
         depth[entry.index()] = 0;
         preorder.push(entry);

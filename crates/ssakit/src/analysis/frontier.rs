@@ -95,7 +95,9 @@ impl DominanceFrontiers {
         let n = g.num_nodes();
         // last[x] == b: b was already added to DF(x).
         let mut last = vec![NONE; n];
-        let mut pairs: Vec<(Block, Block)> = Vec::new();
+        // Σ|DF| is about the number of nodes on most graphs (at most `max`):
+        // sized once rather than grown push by push.
+        let mut pairs: Vec<(Block, Block)> = Vec::with_capacity(max.min(n));
         for b in (0..n).map(Block::new) {
             if !tree.is_reachable(b) {
                 continue;

@@ -105,7 +105,7 @@ impl<'a> IdfWords<'a> {
             df,
             phis: EntityVec::filled(n, 0),
             pending: EntityVec::filled(n, 0),
-            touched: Vec::new(),
+            touched: Vec::with_capacity(n),
             queue: LevelQueue::new(deepest, n),
         })
     }
@@ -121,7 +121,7 @@ impl<'a> IdfWords<'a> {
         defs: impl IntoIterator<Item = (Block, u64)>,
         def: impl Fn(Block) -> u64,
         live_in: impl Fn(Block) -> u64,
-    ) -> impl Iterator<Item = (Block, u64)> + '_ {
+    ) -> impl Iterator<Item = (Block, u64)> + Clone + '_ {
         for b in self.touched.drain(..) {
             self.phis[b] = 0;
         }

@@ -337,7 +337,9 @@ impl LiveWords {
             live_in: EntityVec::filled(blocks, 0),
             def: EntityVec::filled(blocks, 0),
             pending: EntityVec::filled(blocks, 0),
-            touched: Vec::new(),
+            // A block per definition block and per mark, so about two
+            // per block: sized once rather than grown push by push.
+            touched: Vec::with_capacity(2 * blocks),
             queue: SweepQueue::new(blocks),
         }
     }

@@ -427,6 +427,7 @@ impl PhiInsertion<'_> {
                 .filter(|&(k, _)| bits >> k & 1 != 0)
                 .flat_map(|(k, &v)| live.def_blocks(v).iter().map(move |&x| (x, 1 << k)));
             let at = words.compute(defs, |y| live.def_word(y), |y| live.live_in_word(y));
+            placed.reserve(at.clone().map(|(_, w)| w.count_ones() as usize).sum());
             for (y, mut w) in at {
                 while w != 0 {
                     placed.push((y, chunk[w.trailing_zeros() as usize]));

@@ -394,9 +394,10 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
         }
         let entry = func.entry();
         // One version per definition: reserve them all at once.
-        let (mut phis, mut defs) = (0, 0);
+        let (mut phis, mut defs, mut longest) = (0, 0, 0);
         for &b in func.layout() {
             phis += func.block_phis(b).len();
+            longest = longest.max(func.block_insts(b).len());
             for &i in func.block_insts(b) {
                 defs += num_defs(func.inst(i));
             }
@@ -406,7 +407,12 @@ impl<R: Reaching, O: Observer> Renamer<R, O> {
         // Which phi operand each edge fills: only needed when there are
         // phis (many small functions have none).
         let slots = (phis > 0).then(|| succ_slots(func, cfg));
-        let mut scratch = BlockScratch::default();
+        // The per-block lists sized once for the longest block.
+        let mut scratch = BlockScratch {
+            new_insts: Vec::with_capacity(longest),
+            insts: Vec::with_capacity(longest),
+            phis: Vec::new(),
+        };
         if R::EXITS {
             for ev in dt.walk() {
                 match ev {
