@@ -619,8 +619,20 @@ fn analyse_with(f: &Function, origins: &Origins, points: bool) -> Frame {
             }
             f.for_each_succ(b, |s| {
                 let at = s.index() * g;
-                let mut rose = !reached[s];
-                reached[s] = true;
+                if !reached[s] {
+                    // First reached: its entry values are all `Unset`
+                    // (only the entry block starts otherwise, reached
+                    // from the start), and `Unset` joined with a value
+                    // is that value.
+                    reached[s] = true;
+                    for (e, &v) in entry[at..at + g].iter_mut().zip(&globals) {
+                        *e = state[v.index()];
+                    }
+                    dirty[s] = true;
+                    changed = true;
+                    return;
+                }
+                let mut rose = false;
                 for (e, &v) in entry[at..at + g].iter_mut().zip(&globals) {
                     // A value joined with itself stays: most globals
                     // arrive as they were.
