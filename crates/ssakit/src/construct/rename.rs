@@ -757,7 +757,6 @@ fn num_defs(data: &InstData) -> usize {
 }
 
 /// Per-block scratch of [`Renamer::run`], allocated once per function.
-#[derive(Default)]
 struct BlockScratch {
     /// The block's new instruction list.
     new_insts: Vec<Inst>,
