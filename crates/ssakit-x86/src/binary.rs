@@ -511,16 +511,16 @@ fn object_error(e: object::read::Error) -> X86Error {
 /// assert_eq!(ident("phi"), "phi_");
 /// ```
 pub fn ident(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    // No longer than `name` (a character kept or one `_`), but for the
+    // two `_` below: allocated once.
+    let mut s = String::with_capacity(name.len() + 2);
+    s.extend(name.chars().map(|c| {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+            c
+        } else {
+            '_'
+        }
+    }));
     if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         s.insert(0, '_');
     }

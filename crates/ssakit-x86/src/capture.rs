@@ -207,7 +207,9 @@ enum Name {
 /// The [`Kind`] of each operator of `f`, resolved once per analysis
 /// (the transfer asks at every operation of every round).
 fn kinds(f: &Function) -> SecondaryMap<Operator, Kind> {
-    let mut out = SecondaryMap::new(Kind::Opaque);
+    // Every operator's entry written, in order: allocated once.
+    let n = f.symbols().operators().count();
+    let mut out = SecondaryMap::with_capacity(n, Kind::Opaque);
     for (op, data) in f.symbols().operators() {
         out[op] = match data.opcode {
             Some(Opcode::I64Add) => Kind::Add,
@@ -690,6 +692,8 @@ fn rounds(flow: &mut Flow, f: &Function, origins: &Origins, lent: &Lent) {
         order.extend_from_slice(f.block_phis(b));
         order.extend_from_slice(f.block_insts(b));
     }
+    // At most one site per instruction: not grown site by site.
+    flow.sites.reserve(order.len());
     let mut kept = 0;
     for k in 0..order.len() {
         let i = order[k];

@@ -223,6 +223,8 @@ pub struct Frame {
     /// The steps and the facts ([`Kept::walked`]).
     walked: Vec<(Inst, bool, bool)>,
     walked_at: Vec<(u32, u32)>,
+    /// The number of facts among `walked` ([`Kept::facts`]).
+    facts: usize,
     entry: Vec<Value>,
     /// A state of every variable for [`Frame::walk`] and
     /// [`Frame::walk_facts`], reused: the globals are loaded into it at
@@ -342,6 +344,12 @@ impl Frame {
         visit(None, &state);
     }
 
+    /// The number of facts of all blocks, reached or not: a bound on
+    /// the visits of [`Frame::walk_facts`] at an instruction.
+    pub(crate) fn num_facts(&self) -> usize {
+        self.facts
+    }
+
     /// The instructions of block `b` that [`step`] does not skip.
     fn steps_of(&self, b: Block) -> &[Inst] {
         let (from, to) = self.steps_at[b.index()];
@@ -433,7 +441,9 @@ pub(crate) enum Class {
 /// The [`Class`] of each operator of `f`, resolved once per analysis
 /// (the transfer function asks at every instruction of every round).
 fn classes(f: &Function) -> SecondaryMap<Operator, Class> {
-    let mut out = SecondaryMap::new(Class::Opaque);
+    // Every operator's entry written, in order: allocated once.
+    let n = f.symbols().operators().count();
+    let mut out = SecondaryMap::with_capacity(n, Class::Opaque);
     for (op, data) in f.symbols().operators() {
         out[op] = match data.opcode {
             Some(Opcode::I64Add) => Class::Add,
@@ -572,6 +582,7 @@ fn analyse_with(f: &Function, origins: &Origins, points: bool) -> Frame {
         steps_at,
         walked,
         walked_at,
+        facts,
     } = kept(f, &classes, [rsp, rbp], &relevant(f, &classes, rsp));
     let g = globals.len();
     let mut entry = vec![Value::Unset; g * f.num_blocks()];
@@ -659,6 +670,7 @@ fn analyse_with(f: &Function, origins: &Origins, points: bool) -> Frame {
         steps_at,
         walked,
         walked_at,
+        facts,
         entry,
         scratch: std::cell::RefCell::new(state),
         reached,
@@ -710,7 +722,9 @@ fn relevant(f: &Function, classes: &SecondaryMap<Operator, Class>, rsp: Option<V
     // value of `to` depends on the exact value of `from` (an addition, a
     // subtraction, a select, a copy), not only on its being a frame
     // address.
-    let mut flows: Vec<(Var, Var, bool)> = Vec::with_capacity(f.inst_slots());
+    // About one flow per operand: two per instruction is room for most
+    // functions (an operation reads one or two variables, a copy one).
+    let mut flows: Vec<(Var, Var, bool)> = Vec::with_capacity(2 * f.inst_slots());
     // Where each variable is first a source and last an exact
     // destination (by index in `flows`, plus one): a round need not be
     // followed by another when each variable it adds is read by no flow
@@ -804,6 +818,8 @@ struct Kept {
     walked: Vec<(Inst, bool, bool)>,
     /// Where each block's entries are in `walked` (by block index).
     walked_at: Vec<(u32, u32)>,
+    /// The number of facts in `walked`.
+    facts: usize,
 }
 
 /// The variables some block of `f` reads before it writes them (an
@@ -829,6 +845,7 @@ fn kept(
     let mut steps_at = vec![(0, 0); f.num_blocks()];
     let mut walked = Vec::with_capacity(f.inst_slots());
     let mut walked_at = vec![(0, 0); f.num_blocks()];
+    let mut facts = 0;
     for &b in f.layout() {
         let here = b.index() as u32 + 1;
         let (s0, w0) = (steps.len() as u32, walked.len() as u32);
@@ -881,6 +898,7 @@ fn kept(
             if defines || fact {
                 walked.push((i, defines, fact));
             }
+            facts += fact as usize;
         }
         f.for_each_term_operand(b, |o| read(o, &written));
         steps_at[b.index()] = (s0, steps.len() as u32);
@@ -893,6 +911,7 @@ fn kept(
         steps_at,
         walked,
         walked_at,
+        facts,
     }
 }
 

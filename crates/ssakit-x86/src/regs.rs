@@ -440,15 +440,36 @@ impl LocSet {
     /// let names: Vec<&str> = LocSet::SYSCALL_WRITES.iter().map(Loc::name).collect();
     /// assert_eq!(names, ["rax", "rcx", "r11"]);
     /// ```
-    pub fn iter(self) -> impl Iterator<Item = Loc> {
-        let mut rest = self.0;
-        std::iter::from_fn(move || {
-            let l = rest.trailing_zeros();
-            rest &= rest.wrapping_sub(1);
-            (l < 64).then_some(Loc(l as u8))
-        })
+    pub fn iter(self) -> LocIter {
+        LocIter(self.0)
     }
 }
+
+/// The locations of a [`LocSet`] not yet visited, in the model's order
+/// ([`LocSet::iter`]); its exact length lets a vector collected from it
+/// be allocated once.
+#[derive(Clone, Debug)]
+pub struct LocIter(u64);
+
+impl Iterator for LocIter {
+    type Item = Loc;
+
+    fn next(&mut self) -> Option<Loc> {
+        if self.0 == 0 {
+            return None;
+        }
+        let l = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Loc(l as u8))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for LocIter {}
 
 impl fmt::Debug for LocSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

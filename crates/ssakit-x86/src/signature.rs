@@ -261,7 +261,8 @@ impl Signature {
 /// The locations of `set`: those of `order` first, in its order, then the
 /// others in the model's.
 fn ordered(set: LocSet, order: &[Loc]) -> Vec<Loc> {
-    let mut out: Vec<Loc> = order.iter().copied().filter(|&l| set.contains(l)).collect();
+    let mut out = Vec::with_capacity(set.len());
+    out.extend(order.iter().copied().filter(|&l| set.contains(l)));
     let listed = LocSet::of(order);
     out.extend(set.difference(listed).iter());
     out
@@ -827,8 +828,9 @@ impl Signatures {
             }
         }
         let mut stack_params = Vec::new();
+        let sites = self.call_sites(cfg);
         let lent = match stack {
-            true => self.lent_seen(cfg, seen),
+            true => self.lent_at(&sites, seen),
             false => Lent::default(),
         };
         if stack {
@@ -841,7 +843,6 @@ impl Signatures {
             ..Default::default()
         };
         construct::construct(&mut f, &copts).ok()?;
-        let sites = self.call_sites(cfg);
         let site_at = |i| {
             let at = origins.inst(i)?.address;
             let k = sites.partition_point(|&(a, _)| a < at);
@@ -849,35 +850,38 @@ impl Signatures {
         };
         let callee_at = |i| site_at(i).map(|(k, _)| k);
         let through_plt = |i| site_at(i).is_some_and(|(_, plt)| plt);
-        let mut ifunc_sites: Vec<(u64, u64)> = (cfg.insts.iter())
-            .filter(|i| matches!(i.access.flow, Flow::Call | Flow::Jump))
-            .map(|i| (i.ins.ip(), i.ins.near_branch_target()))
-            .filter(|&(_, t)| self.ifunc_at(t).is_some())
-            .collect();
+        // The machine instructions' sites, in one walk: calls and jumps
+        // to an ifunc (site, target), indirect calls and jumps and system
+        // calls (site, what they read), direct jumps.
+        let (mut ifunc_sites, mut indirect, mut syscalls, mut jumps) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for i in &cfg.insts {
+            let at = i.ins.ip();
+            match i.access.flow {
+                Flow::Call | Flow::Jump => {
+                    let t = i.ins.near_branch_target();
+                    if self.ifunc_at(t).is_some() {
+                        ifunc_sites.push((at, t));
+                    }
+                }
+                Flow::IndirectCall | Flow::IndirectJump => indirect.push((at, i.access.reads)),
+                _ => {}
+            }
+            if i.access.flow == Flow::Jump {
+                jumps.push(at);
+            }
+            if i.ins.mnemonic() == iced_x86::Mnemonic::Syscall {
+                syscalls.push((at, i.access.reads));
+            }
+        }
         ifunc_sites.sort_unstable();
         let ifunc_of = |i| {
             let at = origins.inst(i)?.address;
             let k = ifunc_sites.partition_point(|&(a, _)| a < at);
             ifunc_sites.get(k).filter(|s| s.0 == at).map(|s| s.1)
         };
-        let mut indirect: Vec<(u64, LocSet)> = cfg
-            .insts
-            .iter()
-            .filter(|i| matches!(i.access.flow, Flow::IndirectCall | Flow::IndirectJump))
-            .map(|i| (i.ins.ip(), i.access.reads))
-            .collect();
         indirect.sort_unstable_by_key(|s| s.0);
-        let mut syscalls: Vec<(u64, LocSet)> = cfg
-            .insts
-            .iter()
-            .filter(|i| i.ins.mnemonic() == iced_x86::Mnemonic::Syscall)
-            .map(|i| (i.ins.ip(), i.access.reads))
-            .collect();
         syscalls.sort_unstable_by_key(|s| s.0);
-        let mut jumps: Vec<u64> = (cfg.insts.iter())
-            .filter(|i| i.access.flow == Flow::Jump)
-            .map(|i| i.ins.ip())
-            .collect();
         jumps.sort_unstable();
         let calls = CallSites {
             callee: &callee_at,
@@ -984,7 +988,7 @@ impl Signatures {
                 }
             }
         }
-        let mut reads_after = Vec::new();
+        let mut reads_after = Vec::with_capacity(values.calls.len());
         for &i in &values.calls {
             let InstData::Call { results, .. } = f.inst(i) else {
                 continue;
@@ -1155,10 +1159,10 @@ impl Signatures {
         };
 
         let mut out = Unknown {
-            skip: SecondaryMap::with_capacity(f.num_vars(), 0),
+            skip: SecondaryMap::with_capacity(f.inst_slots(), 0),
             sites: Vec::new(),
-            weak: SecondaryMap::with_capacity(f.num_vars(), 0),
-            real: SecondaryMap::with_capacity(f.num_vars(), false),
+            weak: SecondaryMap::with_capacity(f.inst_slots(), 0),
+            real: SecondaryMap::new(false),
             asked: Vec::new(),
         };
         let moved = moved_into(f, &values.moves, &real);
@@ -1340,18 +1344,24 @@ impl Signatures {
     /// What the callees of `cfg`'s direct calls (and tail jumps) do not
     /// capture ([`crate::capture`]).
     pub(crate) fn lent(&self, cfg: &FuncCfg) -> Lent {
-        self.lent_seen(cfg, Seen::All)
+        self.lent_at(&self.call_sites(cfg), Seen::All)
     }
 
-    /// [`Signatures::lent`] as the analysis that sees `seen` finds it (a
-    /// callee it does not see, in the cycle under analysis, captures).
-    fn lent_seen(&self, cfg: &FuncCfg, seen: Seen) -> Lent {
-        let sites = self.call_sites(cfg).into_iter();
-        let captures = |k: usize| match self.found(k, seen) {
-            Some(_) => self.captures[k].get().cloned().unwrap_or_default(),
-            None => Summary::default(),
+    /// [`Signatures::lent`] of a function's [`Signatures::call_sites`]
+    /// `sites` as the analysis that sees `seen` finds it (a callee it
+    /// does not see, in the cycle under analysis, captures). Only the
+    /// summaries other than the default (which captures all and may
+    /// read any stack word) are kept.
+    fn lent_at(&self, sites: &[(u64, (usize, bool))], seen: Seen) -> Lent {
+        let captures = |k: usize| {
+            let s = self.found(k, seen).and(self.captures[k].get())?;
+            (*s != Summary::default()).then(|| s.clone())
         };
-        Lent::new(sites.map(|(a, (k, _))| (a, captures(k))).collect())
+        Lent::new(
+            (sites.iter())
+                .filter_map(|&(a, (k, _))| Some((a, captures(k)?)))
+                .collect(),
+        )
     }
 
     /// The direct calls and tail jumps of a recovered function: (the
@@ -1642,7 +1652,9 @@ const ACCESS: u16 = 256;
 /// analysis ([`Values::used`], [`Signatures::unknown_calls`],
 /// [`addresses`]) then test.
 fn op_kinds(f: &Function) -> SecondaryMap<Operator, u16> {
-    let mut out = SecondaryMap::new(0);
+    // Every operator's entry written, in order: allocated once.
+    let n = f.symbols().operators().count();
+    let mut out = SecondaryMap::with_capacity(n, 0);
     for (op, data) in f.symbols().operators() {
         let name = &*data.name;
         let mut k = fold_kind(name);
@@ -1807,7 +1819,11 @@ impl Values {
             may_be[p] = LocSet::of(&[l]);
         }
         let ops = op_kinds(f);
-        let (mut moves, mut calls, mut fold_ops) = (Vec::new(), Vec::new(), Vec::new());
+        // At most one move or call per instruction slot: reserved at that
+        // bound, not grown one by one.
+        let mut moves = Vec::with_capacity(f.inst_slots());
+        let mut calls = Vec::with_capacity(f.inst_slots());
+        let mut fold_ops = Vec::new();
         let mut defined = filled(n, false);
         let mut merges = false;
         for &b in f.layout() {
@@ -1882,14 +1898,15 @@ impl Values {
                 moved_by[*dst] = Some(i);
             }
         }
-        let mut folds = moves.clone();
+        let mut folds = Vec::with_capacity(moves.len() + fold_ops.len());
+        folds.extend_from_slice(&moves);
         folds.extend_from_slice(&fold_ops);
         let constant = Values::constants(f, &folds, &ops);
         Values {
             origin,
             may_be,
             constant,
-            demanded: SecondaryMap::with_capacity(f.num_vars(), !0),
+            demanded: SecondaryMap::new(!0),
             address: addresses(f, &ops),
             ops,
             moved_by,
@@ -2043,13 +2060,14 @@ impl Values {
         why: bool,
     ) -> Used {
         let n = f.num_vars();
+        // Each value is pushed on `work` and on `beyond` at most once.
         let mut m = Marks {
             used: filled(n, false),
-            work: Vec::new(),
+            work: Vec::with_capacity(n),
             why: why.then(|| filled(n, None)),
             root: None,
             in_beyond: filled(n, false),
-            beyond: Vec::new(),
+            beyond: Vec::with_capacity(n),
         };
         let mut weak_roots = Vec::new();
         for &b in f.layout() {

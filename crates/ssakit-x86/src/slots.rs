@@ -128,6 +128,7 @@ use crate::regs::LocSet;
 use ssakit::ir::{
     Block, Effects, Function, Inst, InstData, Opcode, Operand, Terminator, Type, Var,
 };
+use std::fmt::Write as _;
 
 pub use crate::frame::CALL_ARGUMENT_WINDOW;
 
@@ -367,9 +368,14 @@ fn find_facts(
     rsp: Option<Var>,
     lent: &dyn Fn(Inst) -> LocSet,
 ) -> Facts {
-    let mut facts = Facts::default();
     // Only memory accesses, opaque operations and calls are facts, and
-    // the walk of the facts visits no other instruction.
+    // the walk of the facts visits no other instruction: each adds at
+    // most one event, and one access.
+    let mut facts = Facts {
+        accesses: Vec::with_capacity(frame.num_facts()),
+        events: Vec::with_capacity(frame.num_facts()),
+        ..Facts::default()
+    };
     let wanted = |_: Inst| true;
     for &b in f.layout() {
         if !frame.reached(b) {
@@ -914,16 +920,18 @@ pub(crate) fn promote_finding_arguments(
             s.in_save_area = base < s.end() && s.offset < base + 176;
         }
     }
+    // Each variable's name written in one buffer (`new_var` copies it).
+    let mut name = String::new();
     for k in 0..slots.len() {
         let s = slots[k];
         if s.left.is_none() || s.guarded() {
             let ty = if s.bytes == 8 { Type::I64 } else { Type::I32 };
             let shared = (k > 0 && slots[k - 1].offset == s.offset)
                 || slots.get(k + 1).is_some_and(|t| t.offset == s.offset);
-            let name = if shared {
-                format!("s{}_{}", -s.offset, s.bytes)
-            } else {
-                format!("s{}", -s.offset)
+            name.clear();
+            let _ = match shared {
+                true => write!(name, "s{}_{}", -s.offset, s.bytes),
+                false => write!(name, "s{}", -s.offset),
             };
             slots[k].var = Some(f.new_var(&name, ty));
             out.slots += 1;

@@ -11,6 +11,7 @@
 use super::{Effects, Opcode};
 use crate::entity::EntityVec;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -42,8 +43,9 @@ crate::entity_ref!(
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct OperatorData {
-    /// The name, as written in the text format.
-    pub name: Box<str>,
+    /// The name, as written in the text format (a name of the
+    /// [operation set](super::Opcode) is the set's own string, not a copy).
+    pub name: Cow<'static, str>,
     /// What executing it may do besides computing its results.
     pub effects: Effects,
     /// The operation of the set the name names (`None`: a generic
@@ -97,7 +99,8 @@ impl std::error::Error for EffectsConflict {}
 #[derive(Clone, Default, Debug)]
 pub struct Symbols {
     operators: EntityVec<Operator, OperatorData>,
-    callees: EntityVec<Callee, Box<str>>,
+    /// The names, each shared with its key in `callee_index`.
+    callees: EntityVec<Callee, Arc<str>>,
     /// The operators that have no [`Opcode`]: names outside the set, and
     /// names of the set declared with other effects.
     operator_index: FxHashMap<Box<str>, Operator>,
@@ -105,7 +108,7 @@ pub struct Symbols {
     /// a lift declares a score of them per function, each without hashing
     /// or copying its name for a key.
     by_opcode: Vec<Option<Operator>>,
-    callee_index: FxHashMap<Box<str>, Callee>,
+    callee_index: FxHashMap<Arc<str>, Callee>,
 }
 
 impl PartialEq for Symbols {
@@ -148,8 +151,8 @@ impl Symbols {
     /// assert_eq!((opcode(div), opcode(mine)), (Some(ssakit::ir::Opcode::I32DivU), None));
     /// ```
     pub fn operator(&mut self, name: &str, effects: Effects) -> Result<Operator, EffectsConflict> {
-        let opcode = Opcode::from_name(name);
-        if let Some(op) = self.find(name, opcode) {
+        let named = Opcode::from_name(name);
+        if let Some(op) = self.find(name, named) {
             let existing = self.operators[op].effects;
             if existing != effects {
                 return Err(EffectsConflict {
@@ -162,13 +165,16 @@ impl Symbols {
         }
         // Declared with other effects, a name of the set is a generic
         // operator of the user's.
-        let opcode = opcode.filter(|o| o.effects() == effects);
+        let opcode = named.filter(|o| o.effects() == effects);
         if self.operators.as_slice().is_empty() {
             // A function's own table: about a score of operators.
             self.operators.reserve_exact(OPERATORS_RESERVED);
         }
         let op = self.operators.push(OperatorData {
-            name: name.into(),
+            name: match named {
+                Some(o) => Cow::Borrowed(o.name()),
+                None => Cow::Owned(name.into()),
+            },
             effects,
             opcode,
         });
@@ -221,8 +227,9 @@ impl Symbols {
         if let Some(&c) = self.callee_index.get(name) {
             return c;
         }
-        let c = self.callees.push(name.into());
-        self.callee_index.insert(name.into(), c);
+        let name: Arc<str> = name.into();
+        let c = self.callees.push(name.clone());
+        self.callee_index.insert(name, c);
         c
     }
 
