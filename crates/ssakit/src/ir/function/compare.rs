@@ -13,8 +13,8 @@ impl PartialEq for Function {
     /// matter); operators and callees compare by name.
     fn eq(&self, o: &Self) -> bool {
         let same_var = |a: &VarData, b: &VarData| {
-            a.ty == b.ty
-                && match (a.kind, b.kind) {
+            a.ty() == b.ty()
+                && match (a.kind(), b.kind()) {
                     (VarKind::Named { name: x }, VarKind::Named { name: y }) => {
                         self.names.get(x) == o.names.get(y)
                     }

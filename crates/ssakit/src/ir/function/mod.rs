@@ -36,12 +36,25 @@ mod operands;
 mod pools;
 mod vars;
 
-/// A variable: its type, and its name or, for an SSA version, the variable
-/// it is a version of and its number.
+/// A variable in 8 bytes: an original's name and type, or an SSA version's
+/// original, number and type (its original's). At 16 bytes, the 1.5 M
+/// versions of a phi-dense 10k-block program took 24 MB of the peak of its
+/// construction (issue 44).
+///
+/// # Invariants
+/// - `key`'s bit [`VarData::NAMED`] is set exactly for an original; its
+///   three bits from [`VarData::TYPE_SHIFT`] are the index of the type in
+///   [`Type::ALL`] (a version's, its original's when it was made); for a
+///   version, its low bits ([`VarData::ORIGIN`]) are its original (never
+///   a version).
+/// - `word` is an original's name in the function's names, a version's
+///   number.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct VarData {
-    kind: VarKind,
-    ty: Type,
+    /// See the invariants.
+    key: u32,
+    /// See the invariants.
+    word: u32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -53,23 +66,76 @@ enum VarKind {
 }
 
 impl VarData {
-    /// The variable's type.
-    #[cfg(test)]
-    pub(crate) fn ty(&self) -> Type {
-        self.ty
-    }
-    /// For an SSA version, the variable it is a version of.
-    pub(crate) fn origin(&self) -> Option<Var> {
-        match self.kind {
-            VarKind::Version { origin, .. } => Some(origin),
-            VarKind::Named { .. } => None,
+    /// The bit of `key` that marks an original.
+    const NAMED: u32 = 1 << 31;
+    /// Where the type's index starts in `key`.
+    const TYPE_SHIFT: u32 = 28;
+    /// The bits of `key` holding a version's original.
+    const ORIGIN: u32 = (1 << Self::TYPE_SHIFT) - 1;
+
+    /// An original variable named `names[name]`, of type `ty`.
+    fn named(name: u32, ty: Type) -> VarData {
+        debug_assert_eq!(Type::from_index(ty as u32), ty);
+        VarData {
+            key: Self::NAMED | (ty as u32) << Self::TYPE_SHIFT,
+            word: name,
         }
     }
+
+    /// Version `number` of the original `origin`, whose record is
+    /// `original`. Panics if `origin` is not among the first 2²⁸
+    /// variables (their table alone would take 2 GiB).
+    #[inline]
+    fn version_of(origin: Var, original: VarData, number: u32) -> VarData {
+        debug_assert!(original.origin().is_none());
+        let o = origin.as_u32();
+        assert!(
+            o <= Self::ORIGIN,
+            "too many variables for a version of {origin}"
+        );
+        VarData {
+            key: o | (original.key & !Self::NAMED & !Self::ORIGIN),
+            word: number,
+        }
+    }
+
+    /// Whether the variable is named or a version, and its name or origin
+    /// and number.
+    #[inline]
+    fn kind(&self) -> VarKind {
+        match self.origin() {
+            None => VarKind::Named { name: self.word },
+            Some(origin) => VarKind::Version {
+                origin,
+                number: self.word,
+            },
+        }
+    }
+
+    /// The variable's type (a version's is its original's).
+    #[inline]
+    pub(crate) fn ty(&self) -> Type {
+        Type::from_index(self.key >> Self::TYPE_SHIFT)
+    }
+
+    /// Sets the variable's type.
+    fn set_type(&mut self, ty: Type) {
+        let bits = 7 << Self::TYPE_SHIFT;
+        self.key = (self.key & !bits) | (ty as u32) << Self::TYPE_SHIFT;
+    }
+
+    /// For an SSA version, the variable it is a version of.
+    #[inline]
+    pub(crate) fn origin(&self) -> Option<Var> {
+        (self.key & Self::NAMED == 0).then(|| Var::from_u32(self.key & Self::ORIGIN))
+    }
     /// For an SSA version, its number; 0 for an original variable.
+    #[inline]
     pub(crate) fn version(&self) -> u32 {
-        match self.kind {
-            VarKind::Version { number, .. } => number,
-            VarKind::Named { .. } => 0,
+        if self.key & Self::NAMED == 0 {
+            self.word
+        } else {
+            0
         }
     }
 }

@@ -47,13 +47,14 @@ impl Function {
     /// let f = ssakit::text::parse_module("function f(p: f64) {\ne:\n    ret\n}").unwrap().functions.remove(0);
     /// assert_eq!(f.var_type(f.params()[0]), Type::F64);
     /// ```
+    #[inline]
     pub fn var_type(&self, v: Var) -> Type {
-        self.vars[v].ty
+        self.vars[v].ty()
     }
 
     /// Sets the type of `v` (and so of its versions created afterwards).
     pub(crate) fn set_var_type(&mut self, v: Var, ty: Type) {
-        self.vars[v].ty = ty;
+        self.vars[v].set_type(ty);
     }
 
     /// Creates a variable named `name` (not an SSA version) of type `ty`.
@@ -66,10 +67,7 @@ impl Function {
     /// ```
     pub fn new_var(&mut self, name: &str, ty: Type) -> Var {
         let name = self.names.add(name);
-        self.vars.push(VarData {
-            kind: VarKind::Named { name },
-            ty,
-        })
+        self.vars.push(VarData::named(name, ty))
     }
 
     /// Creates version number `number` of variable `origin`'s original,
@@ -77,10 +75,8 @@ impl Function {
     #[inline]
     pub(crate) fn new_version(&mut self, origin: Var, number: u32) -> Var {
         let origin = self.original(origin);
-        self.vars.push(VarData {
-            kind: VarKind::Version { origin, number },
-            ty: self.vars[origin].ty,
-        })
+        self.vars
+            .push(VarData::version_of(origin, self.vars[origin], number))
     }
 
     /// Reserves room for `n` more variables.
@@ -97,10 +93,7 @@ impl Function {
     /// The original variable of `v`: `v` itself unless it is an SSA version.
     #[inline]
     pub(crate) fn original(&self, v: Var) -> Var {
-        match self.vars[v].kind {
-            VarKind::Version { origin, .. } => origin,
-            VarKind::Named { .. } => v,
-        }
+        self.vars[v].origin().unwrap_or(v)
     }
 
     /// The name of `v`'s original variable (without version number).
@@ -116,7 +109,7 @@ impl Function {
     /// assert_eq!(versions.count(), 3);
     /// ```
     pub fn base_name(&self, v: Var) -> &str {
-        match self.vars[self.original(v)].kind {
+        match self.vars[self.original(v)].kind() {
             VarKind::Named { name } => self.names.get(name),
             VarKind::Version { .. } => unreachable!("an original is named"),
         }
@@ -135,7 +128,7 @@ impl Function {
     /// ```
     pub fn var_by_name(&self, name: &str) -> Option<Var> {
         self.vars.keys().find(|&v| {
-            matches!(self.vars[v].kind, VarKind::Named { name: n } if self.names.get(n) == name)
+            matches!(self.vars[v].kind(), VarKind::Named { name: n } if self.names.get(n) == name)
         })
     }
 }
