@@ -448,6 +448,14 @@ impl LocSet {
 /// The locations of a [`LocSet`] not yet visited, in the model's order
 /// ([`LocSet::iter`]); its exact length lets a vector collected from it
 /// be allocated once.
+///
+/// ```
+/// use ssakit_x86::regs::{Loc, LocSet};
+/// let mut locs = LocSet::SYSCALL_WRITES.iter();
+/// assert_eq!(locs.len(), 3);
+/// assert_eq!(locs.next(), Some(Loc::RAX));
+/// assert_eq!(locs.len(), 2);
+/// ```
 #[derive(Clone, Debug)]
 pub struct LocIter(u64);
 
