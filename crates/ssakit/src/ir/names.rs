@@ -23,11 +23,19 @@
 //! of every name, the scheme's definition, remains for what the keys
 //! cannot number (more than [`MAX_DIGITS`] digits, ranges past their
 //! budget); the tests check every way gives its names.
+//!
+//! The printer needs no string of every name ([`PrintNames`], issue 44):
+//! for a large function the same choice keeps only the names that are
+//! not plain (the fallbacks, a few in a hundred where they occur) with a
+//! bit per variable, and writes the plain ones from the function as it
+//! prints them; the table compares and hashes a plain name from its
+//! parts. A small function keeps every name: copying one is cheaper than
+//! writing its number again at each use.
 
 use super::{Function, Var};
 use crate::decimal::push_u64;
 use crate::entity::EntityVec;
-use crate::intern::{hash_name, NameSet, NameTable};
+use crate::intern::{hash_name, hash_step, NameSet, NameTable};
 use std::num::NonZeroU32;
 
 /// Words that cannot name a variable, a label, a function or an operator in
@@ -121,23 +129,60 @@ struct Taken {
 }
 
 impl Taken {
-    /// The printed name of `v`, taken already: an original's is its own,
-    /// a version's is in `names`.
-    fn name_of<'a>(func: &'a Function, names: &'a VarNames, v: Var) -> &'a str {
-        if func.var(v).origin().is_none() {
-            func.base_name(v)
-        } else {
-            names.get(v)
-        }
-    }
-
-    fn contains(&self, func: &Function, names: &VarNames, cand: &str) -> bool {
+    fn contains<S: Store>(&self, func: &Function, names: &S, cand: &str) -> bool {
         is_reserved(cand)
             || self
                 .table
-                .find(hash_name(cand), |v| Self::name_of(func, names, v) == cand)
+                .find(hash_name(cand), |v| names.is_named(func, v, cand))
                 .is_some()
     }
+}
+
+/// The digits of `n` in decimal, at the end of the returned buffer from
+/// the returned index.
+fn decimal(n: u32) -> ([u8; 10], usize) {
+    let mut buf = [0u8; 10];
+    let mut at = buf.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return (buf, at);
+        }
+    }
+}
+
+/// Whether `cand` is version `version`'s plain name on `base`.
+fn is_plain(base: &str, version: u32, cand: &str) -> bool {
+    let (buf, at) = decimal(version);
+    cand.len() == base.len() + (buf.len() - at)
+        && cand.as_bytes()[..base.len()] == *base.as_bytes()
+        && cand.as_bytes()[base.len()..] == buf[at..]
+}
+
+/// The [`hash_name`] of version `version`'s plain name on `base`.
+fn plain_hash(base: &str, version: u32) -> u32 {
+    let (buf, at) = decimal(version);
+    buf[at..]
+        .iter()
+        .fold(hash_name(base), |h, &b| hash_step(h, b))
+}
+
+/// Where [`choose`] writes the names it decides: every name
+/// ([`VarNames`]), or only those that are not plain ([`PrintNames`]).
+trait Store {
+    /// Records the name of `v`, taken in variable order: its plain name,
+    /// `name` (its original's name) and its `version` number if a version.
+    fn plain(&mut self, v: Var, name: &str, version: Option<u32>);
+    /// Records the name of `v`, in variable order: `name`, a version's
+    /// name that is not its plain name.
+    fn other(&mut self, v: Var, name: &str);
+    /// Whether recorded variable `v` is named `cand`.
+    fn is_named(&self, func: &Function, v: Var, cand: &str) -> bool;
+    /// The [`hash_name`] of recorded variable `v`'s name.
+    fn hash_of(&self, func: &Function, v: Var) -> u32;
 }
 
 /// Whether every version's plain name (its original's name and its
@@ -443,99 +488,313 @@ impl VarNames {
     /// (the tests compare the ways).
     fn choose(func: &Function, way: Way) -> VarNames {
         let n = func.num_vars();
-        let is_original = |v: Var| func.var(v).origin().is_none();
-        let versions = func.vars().any(|v| !is_original(v));
-        let decider = if !versions {
-            // No name to choose and no table to build.
-            Decider::Plain
-        } else if way == Way::Cheapest && plain_names_are_free(func) && !duplicate_originals(func) {
-            Decider::Plain
-        } else if let Some(keys) = (way != Way::Table).then(|| PlainKeys::new(func)).flatten() {
-            Decider::Keys(keys)
-        } else {
-            Decider::Table
-        };
-        // The names taken that the table answers for: the originals',
-        // entered first (with `PlainKeys`, only those with `_`), then the
-        // versions' as they are chosen.
-        let mut taken = None;
-        if !matches!(decider, Decider::Plain) {
-            let in_table = |v: Var| {
-                is_original(v)
-                    && (matches!(decider, Decider::Table) || func.base_name(v).contains('_'))
-            };
-            let mut table = NameSet::with_capacity(func.vars().filter(|&v| in_table(v)).count());
-            let original_hash = |v: Var| hash_name(func.base_name(v));
-            for v in func.vars().filter(|&v| in_table(v)) {
-                table.insert(hash_name(func.base_name(v)), v, original_hash);
-            }
-            if matches!(decider, Decider::Table) {
-                // One slot per variable: only originals are in the table
-                // when it grows here.
-                table.reserve(n, original_hash);
-            }
-            taken = Some(Taken { table });
-        }
-        let mut keys = match decider {
-            Decider::Keys(keys) => Some(keys),
-            _ => None,
-        };
         let mut names = VarNames {
             text: String::with_capacity(8 * n),
             ends: EntityVec::with_capacity(n),
         };
-        let mut cand = String::new();
-        for v in func.vars() {
-            let d = *func.var(v);
-            let name = func.base_name(v);
-            match (d.origin(), &mut taken) {
-                (None, _) => names.text.push_str(name),
-                (Some(_), None) => {
-                    names.text.push_str(name);
-                    push_u64(&mut names.text, d.version().into());
-                }
-                (Some(o), Some(taken)) => {
-                    cand.clear();
-                    cand.push_str(name);
-                    push_u64(&mut cand, d.version().into());
-                    // `Some(free)` when the keys decide, without the table.
-                    let decided = keys.as_mut().and_then(|k| k.claim(o, d.version()));
-                    let free = match decided {
-                        Some(free) => free,
-                        None => !taken.contains(func, &names, &cand),
-                    };
-                    if !free {
-                        cand.truncate(name.len());
-                        cand.push('_');
-                        push_u64(&mut cand, d.version().into());
-                        let base = cand.len();
-                        let mut k = 2u64;
-                        while taken.contains(func, &names, &cand) {
-                            cand.truncate(base);
-                            cand.push('_');
-                            push_u64(&mut cand, k);
-                            k += 1;
-                        }
-                    }
-                    names.text.push_str(&cand);
-                    // A plain name the keys gave has no `_`: no name the
-                    // table is asked about can be it.
-                    if decided != Some(true) {
-                        // With the table of every name, room for every
-                        // variable was reserved, so it does not grow; if
-                        // it does, every entry's name is written.
-                        taken.table.insert(hash_name(&cand), v, |o| {
-                            hash_name(Taken::name_of(func, &names, o))
-                        });
-                    }
-                }
-            }
-            let end = u32::try_from(names.text.len()).expect("printed names beyond 4 GiB");
-            names.ends.push(end);
+        choose(func, way, &mut names);
+        names
+    }
+}
+
+impl VarNames {
+    /// Ends the name just written.
+    fn end(&mut self) {
+        let end = u32::try_from(self.text.len()).expect("printed names beyond 4 GiB");
+        self.ends.push(end);
+    }
+}
+
+impl Store for VarNames {
+    #[inline]
+    fn plain(&mut self, _: Var, name: &str, version: Option<u32>) {
+        self.text.push_str(name);
+        if let Some(version) = version {
+            push_u64(&mut self.text, version.into());
         }
+        self.end();
+    }
+
+    #[inline]
+    fn other(&mut self, _: Var, name: &str) {
+        self.text.push_str(name);
+        self.end();
+    }
+
+    fn is_named(&self, func: &Function, v: Var, cand: &str) -> bool {
+        if func.var(v).origin().is_none() {
+            func.base_name(v) == cand
+        } else {
+            self.get(v) == cand
+        }
+    }
+
+    fn hash_of(&self, func: &Function, v: Var) -> u32 {
+        if func.var(v).origin().is_none() {
+            hash_name(func.base_name(v))
+        } else {
+            hash_name(self.get(v))
+        }
+    }
+}
+
+/// Decides the printed name of each of `func`'s variables, in variable
+/// order, by the `way` asked for, and records it in `names`.
+fn choose<S: Store>(func: &Function, way: Way, names: &mut S) {
+    let n = func.num_vars();
+    let is_original = |v: Var| func.var(v).origin().is_none();
+    let versions = func.vars().any(|v| !is_original(v));
+    let decider = if !versions {
+        // No name to choose and no table to build.
+        Decider::Plain
+    } else if way == Way::Cheapest && plain_names_are_free(func) && !duplicate_originals(func) {
+        Decider::Plain
+    } else if let Some(keys) = (way != Way::Table).then(|| PlainKeys::new(func)).flatten() {
+        Decider::Keys(keys)
+    } else {
+        Decider::Table
+    };
+    // The names taken that the table answers for: the originals',
+    // entered first (with `PlainKeys`, only those with `_`), then the
+    // versions' as they are chosen.
+    let mut taken = None;
+    if !matches!(decider, Decider::Plain) {
+        let in_table = |v: Var| {
+            is_original(v) && (matches!(decider, Decider::Table) || func.base_name(v).contains('_'))
+        };
+        let mut table = NameSet::with_capacity(func.vars().filter(|&v| in_table(v)).count());
+        let original_hash = |v: Var| hash_name(func.base_name(v));
+        for v in func.vars().filter(|&v| in_table(v)) {
+            table.insert(hash_name(func.base_name(v)), v, original_hash);
+        }
+        if matches!(decider, Decider::Table) {
+            // One slot per variable: only originals are in the table
+            // when it grows here.
+            table.reserve(n, original_hash);
+        }
+        taken = Some(Taken { table });
+    }
+    let mut keys = match decider {
+        Decider::Keys(keys) => Some(keys),
+        _ => None,
+    };
+    let mut cand = String::new();
+    for v in func.vars() {
+        let d = *func.var(v);
+        let name = func.base_name(v);
+        let (Some(o), Some(taken)) = (d.origin(), &mut taken) else {
+            // An original, or a version whose plain name is free.
+            names.plain(v, name, d.origin().map(|_| d.version()));
+            continue;
+        };
+        // `Some(free)` when the keys decide, without the table.
+        let decided = keys.as_mut().and_then(|k| k.claim(o, d.version()));
+        let free = match decided {
+            Some(free) => free,
+            None => {
+                cand.clear();
+                cand.push_str(name);
+                push_u64(&mut cand, d.version().into());
+                !taken.contains(func, names, &cand)
+            }
+        };
+        if free {
+            names.plain(v, name, Some(d.version()));
+        } else {
+            cand.clear();
+            cand.push_str(name);
+            cand.push('_');
+            push_u64(&mut cand, d.version().into());
+            let base = cand.len();
+            let mut k = 2u64;
+            while taken.contains(func, names, &cand) {
+                cand.truncate(base);
+                cand.push('_');
+                push_u64(&mut cand, k);
+                k += 1;
+            }
+            names.other(v, &cand);
+        }
+        // A plain name the keys gave has no `_`: no name the table is
+        // asked about can be it. Otherwise `cand` holds the name.
+        if decided != Some(true) {
+            // With the table of every name, room for every variable was
+            // reserved, so it does not grow; if it does, every entry's
+            // name is hashed again.
+            let h = hash_name(&cand);
+            let names = &*names;
+            taken.table.insert(h, v, |o| names.hash_of(func, o));
+        }
+    }
+}
+
+/// The printed names of a function's variables, for printing it: a
+/// version whose name is its plain name (its original's name and number,
+/// nearly every one) is written from the function as it is printed; only
+/// the other names (the fallbacks `x_N`, ...) are kept, in one string.
+/// A function of fewer than [`KEEP_ALL_BELOW`] variables keeps them all.
+/// The names are [`VarNames`]'s.
+///
+/// Invariant: `rank[w]` counts the bits of `kept[..w]`, and the `k`-th
+/// set bit's name is the `k`-th in `text`.
+///
+/// ```
+/// use ssakit::ir::{PrintNames, VarNames};
+/// let f = ssakit::text::parse_module("function f(a) {\ne:\n    b = a\n    ret b\n}").unwrap().functions.remove(0);
+/// let (names, all) = (PrintNames::new(&f), VarNames::new(&f));
+/// let mut out = String::new();
+/// names.push(&mut out, f.var_by_name("b").unwrap());
+/// assert_eq!(out, all.get(f.var_by_name("b").unwrap()));
+/// ```
+pub struct PrintNames<'f> {
+    func: &'f Function,
+    /// A bit per variable: its name is kept in `text` (not plain).
+    kept: Vec<u64>,
+    /// For each word of `kept`, how many bits the words before it set
+    /// (while choosing, up to the word of the last name kept).
+    rank: Vec<u32>,
+    /// The kept names, one after the other, in variable order.
+    text: String,
+    /// `text[ends[k - 1]..ends[k]]` is the `k`-th kept name.
+    ends: Vec<u32>,
+    /// Every name, for a function of fewer than [`KEEP_ALL_BELOW`]
+    /// variables (then the fields above are empty).
+    all: Option<VarNames>,
+}
+
+/// The number of variables below which [`PrintNames`] keeps every name
+/// ([`VarNames`]): copying a name is cheaper than writing its number
+/// again at each use, and the names of such a function take at most a
+/// megabyte or so (16 bytes a variable, the `ends` included).
+const KEEP_ALL_BELOW: usize = 1 << 16;
+
+impl<'f> PrintNames<'f> {
+    /// Decides the printed names of `func`'s variables, keeping only the
+    /// names that are not plain.
+    pub fn new(func: &'f Function) -> PrintNames<'f> {
+        if func.num_vars() < KEEP_ALL_BELOW {
+            return PrintNames {
+                func,
+                kept: Vec::new(),
+                rank: Vec::new(),
+                text: String::new(),
+                ends: Vec::new(),
+                all: Some(VarNames::new(func)),
+            };
+        }
+        Self::choose(func, Way::Cheapest)
+    }
+
+    /// [`PrintNames::new`], deciding the plain names the `way` asked for
+    /// (the tests compare the ways).
+    fn choose(func: &'f Function, way: Way) -> PrintNames<'f> {
+        let mut names = PrintNames {
+            func,
+            kept: vec![0; func.num_vars().div_ceil(64)],
+            rank: Vec::new(),
+            text: String::new(),
+            ends: Vec::new(),
+            all: None,
+        };
+        choose(func, way, &mut names);
+        names.rank.resize(names.kept.len(), names.ends.len() as u32);
         names
     }
 
+    /// The kept name of `v`, if its name is not plain.
+    #[inline]
+    fn kept(&self, v: Var) -> Option<&str> {
+        let (word, bit) = (v.index() / 64, v.index() % 64);
+        let w = self.kept[word];
+        if w & (1 << bit) == 0 {
+            return None;
+        }
+        let k = self.rank[word] as usize + (w & ((1 << bit) - 1)).count_ones() as usize;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        Some(&self.text[start as usize..self.ends[k] as usize])
+    }
+
+    /// Appends the printed name of `v` to `out`.
+    #[inline]
+    pub fn push(&self, out: &mut String, v: Var) {
+        if let Some(all) = &self.all {
+            out.push_str(all.get(v));
+            return;
+        }
+        let d = self.func.var(v);
+        if d.origin().is_none() {
+            out.push_str(self.func.base_name(v));
+        } else if let Some(name) = self.kept(v) {
+            out.push_str(name);
+        } else {
+            out.push_str(self.func.base_name(v));
+            push_u64(out, d.version().into());
+        }
+    }
+}
+
+/// Something that writes variables' printed names: [`VarNames`] or
+/// [`PrintNames`] (the printer takes either).
+pub(crate) trait PushName {
+    /// Appends the printed name of `v` to `out`.
+    fn push_name(&self, out: &mut String, v: Var);
+}
+
+impl PushName for VarNames {
+    #[inline]
+    fn push_name(&self, out: &mut String, v: Var) {
+        out.push_str(self.get(v));
+    }
+}
+
+impl PushName for PrintNames<'_> {
+    #[inline]
+    fn push_name(&self, out: &mut String, v: Var) {
+        self.push(out, v);
+    }
+}
+
+impl Store for PrintNames<'_> {
+    #[inline]
+    fn plain(&mut self, _: Var, _: &str, _: Option<u32>) {}
+
+    fn other(&mut self, v: Var, name: &str) {
+        let (word, bit) = (v.index() / 64, v.index() % 64);
+        // The names kept before `v`'s word: all those kept so far, the
+        // first time a name of the word is kept.
+        while self.rank.len() <= word {
+            self.rank.push(self.ends.len() as u32);
+        }
+        self.kept[word] |= 1 << bit;
+        self.text.push_str(name);
+        let end = u32::try_from(self.text.len()).expect("printed names beyond 4 GiB");
+        self.ends.push(end);
+    }
+
+    fn is_named(&self, func: &Function, v: Var, cand: &str) -> bool {
+        let d = func.var(v);
+        match d.origin() {
+            None => func.base_name(v) == cand,
+            Some(_) => match self.kept(v) {
+                Some(name) => name == cand,
+                None => is_plain(func.base_name(v), d.version(), cand),
+            },
+        }
+    }
+
+    fn hash_of(&self, func: &Function, v: Var) -> u32 {
+        let d = func.var(v);
+        match d.origin() {
+            None => hash_name(func.base_name(v)),
+            Some(_) => match self.kept(v) {
+                Some(name) => hash_name(name),
+                None => plain_hash(func.base_name(v), d.version()),
+            },
+        }
+    }
+}
+
+impl VarNames {
     /// The printed name of `v`.
     ///
     /// ```
@@ -614,7 +873,16 @@ mod tests {
         use super::Way;
         [Way::Cheapest, Way::Keys, Way::Table].map(|way| {
             let names = VarNames::choose(f, way);
-            f.vars().map(|v| names[v].to_string()).collect()
+            let all: Vec<String> = f.vars().map(|v| names[v].to_string()).collect();
+            // The printer's names, keeping only those that are not plain,
+            // are the same.
+            let printed = super::PrintNames::choose(f, way);
+            for v in f.vars() {
+                let mut out = String::from("<");
+                printed.push(&mut out, v);
+                assert_eq!(out[1..], all[v.index()], "{way:?}");
+            }
+            all
         })
     }
 

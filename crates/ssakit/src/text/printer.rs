@@ -6,7 +6,8 @@
 
 use crate::decimal::push_i64;
 use crate::ir::{
-    Function, Inst, InstData, Module, Operand, Operator, Terminator, Type, UnOp, Var, VarNames,
+    Function, Inst, InstData, Module, Operand, Operator, PrintNames, PushName, Terminator, Type,
+    UnOp, Var,
 };
 use rustc_hash::FxHashSet;
 use std::fmt::Write;
@@ -130,15 +131,15 @@ pub fn text_estimate(f: &Function) -> usize {
     24 * f.inst_slots() + 16 * f.layout().len() + 64
 }
 
-fn operand(out: &mut String, names: &VarNames, o: Operand) {
+fn operand(out: &mut String, names: &impl PushName, o: Operand) {
     match o {
-        Operand::Var(v) => out.push_str(&names[v]),
+        Operand::Var(v) => names.push_name(out, v),
         Operand::Const(c) => push_i64(out, c),
         Operand::Undef => out.push_str("undef"),
     }
 }
 
-fn operands(out: &mut String, names: &VarNames, ops: impl IntoIterator<Item = Operand>) {
+fn operands(out: &mut String, names: &impl PushName, ops: impl IntoIterator<Item = Operand>) {
     for (i, o) in ops.into_iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -148,8 +149,8 @@ fn operands(out: &mut String, names: &VarNames, ops: impl IntoIterator<Item = Op
 }
 
 /// A variable being defined: its name, and its type unless `i64`.
-fn def(out: &mut String, f: &Function, names: &VarNames, v: Var) {
-    out.push_str(&names[v]);
+fn def(out: &mut String, f: &Function, names: &impl PushName, v: Var) {
+    names.push_name(out, v);
     let ty = f.var_type(v);
     if ty != Type::I64 {
         out.push_str(": ");
@@ -158,7 +159,7 @@ fn def(out: &mut String, f: &Function, names: &VarNames, v: Var) {
 }
 
 /// `d = ` for one result, `(d1, d2) = ` for several, nothing for none.
-fn results(out: &mut String, f: &Function, names: &VarNames, vars: &[Var]) {
+fn results(out: &mut String, f: &Function, names: &impl PushName, vars: &[Var]) {
     match vars {
         [] => {}
         [v] => {
@@ -178,7 +179,7 @@ fn results(out: &mut String, f: &Function, names: &VarNames, vars: &[Var]) {
     }
 }
 
-fn operation(out: &mut String, f: &Function, names: &VarNames, op: Operator, imms: &[i64]) {
+fn operation(out: &mut String, f: &Function, names: &impl PushName, op: Operator, imms: &[i64]) {
     out.push_str(f.operator_name(op));
     if !imms.is_empty() {
         out.push('[');
@@ -194,7 +195,7 @@ fn operation(out: &mut String, f: &Function, names: &VarNames, op: Operator, imm
 }
 
 /// Appends the text of instruction `i` (no indentation, no newline).
-pub(crate) fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: Inst) {
+pub(crate) fn write_inst(out: &mut String, f: &Function, names: &impl PushName, i: Inst) {
     match f.inst(i) {
         InstData::Copy { dst, src } => {
             def(out, f, names, *dst);
@@ -280,7 +281,7 @@ pub(crate) fn write_inst(out: &mut String, f: &Function, names: &VarNames, i: In
 }
 
 /// Appends the text of terminator `t` (no indentation, no newline).
-pub(crate) fn write_term(out: &mut String, f: &Function, names: &VarNames, t: &Terminator) {
+pub(crate) fn write_term(out: &mut String, f: &Function, names: &impl PushName, t: &Terminator) {
     let name = |b| f.block_name(b);
     match t {
         Terminator::Jump(b) => {
@@ -340,7 +341,7 @@ fn write_function_with<E>(
     f: &Function,
     mut after_block: impl FnMut(&mut String) -> Result<(), E>,
 ) -> Result<(), E> {
-    let names = VarNames::new(f);
+    let names = PrintNames::new(f);
     out.push_str("function ");
     out.push_str(f.name());
     out.push('(');
