@@ -34,6 +34,23 @@ pub(crate) fn push_u64(out: &mut String, mut n: u64) {
     }
 }
 
+/// The decimal digits of `n` (no sign), at the end of the returned
+/// buffer from the returned index: a number's text to compare or hash
+/// without a string.
+#[inline]
+pub(crate) fn digits_u32(mut n: u32) -> ([u8; 10], usize) {
+    let mut buf = [0u8; 10];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return (buf, at);
+        }
+    }
+}
+
 /// `00`, `01`, ... `99`, one after the other: the digits of a pair are a
 /// slice of a constant string, so appending them copies two bytes with no
 /// UTF-8 encoding or check.

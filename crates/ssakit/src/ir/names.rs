@@ -33,7 +33,7 @@
 //! writing its number again at each use.
 
 use super::{Function, Var};
-use crate::decimal::push_u64;
+use crate::decimal::{digits_u32, push_u64};
 use crate::entity::EntityVec;
 use crate::intern::{hash_name, hash_step, NameSet, NameTable};
 use std::num::NonZeroU32;
@@ -138,25 +138,9 @@ impl Taken {
     }
 }
 
-/// The digits of `n` in decimal, at the end of the returned buffer from
-/// the returned index.
-fn decimal(n: u32) -> ([u8; 10], usize) {
-    let mut buf = [0u8; 10];
-    let mut at = buf.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return (buf, at);
-        }
-    }
-}
-
 /// Whether `cand` is version `version`'s plain name on `base`.
 fn is_plain(base: &str, version: u32, cand: &str) -> bool {
-    let (buf, at) = decimal(version);
+    let (buf, at) = digits_u32(version);
     cand.len() == base.len() + (buf.len() - at)
         && cand.as_bytes()[..base.len()] == *base.as_bytes()
         && cand.as_bytes()[base.len()..] == buf[at..]
@@ -164,7 +148,7 @@ fn is_plain(base: &str, version: u32, cand: &str) -> bool {
 
 /// The [`hash_name`] of version `version`'s plain name on `base`.
 fn plain_hash(base: &str, version: u32) -> u32 {
-    let (buf, at) = decimal(version);
+    let (buf, at) = digits_u32(version);
     buf[at..]
         .iter()
         .fold(hash_name(base), |h, &b| hash_step(h, b))
