@@ -616,7 +616,7 @@ fn choose<S: Store>(func: &Function, way: Way, names: &mut S) {
 /// version whose name is its plain name (its original's name and number,
 /// nearly every one) is written from the function as it is printed; only
 /// the other names (the fallbacks `x_N`, ...) are kept, in one string.
-/// A function of fewer than [`KEEP_ALL_BELOW`] variables keeps them all.
+/// A function of fewer than 65,536 variables keeps them all.
 /// The names are [`VarNames`]'s.
 ///
 /// Invariant: `rank[w]` counts the bits of `kept[..w]`, and the `k`-th
