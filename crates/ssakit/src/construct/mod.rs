@@ -219,6 +219,20 @@ fn construct_impl(
     trace_var: Option<crate::ir::Var>,
     after_phis: &mut dyn FnMut(&Function),
 ) -> Result<(Stats, Option<Trace>), IrError> {
+    // A version records its original in 28 bits: a function of more
+    // variables is refused here, as input, not left to a panic.
+    if func.num_vars() > Function::MAX_ORIGINALS {
+        return Err(IrError::new(
+            func,
+            None,
+            None,
+            format!(
+                "{} variables: SSA construction takes at most {} (2^28)",
+                func.num_vars(),
+                Function::MAX_ORIGINALS
+            ),
+        ));
+    }
     // Preparation in two halves around the dominator tree, whose search
     // already finds the unreachable blocks: in the usual case (none) the
     // graph and the tree are built once.

@@ -71,7 +71,7 @@ impl VarData {
     /// Where the type's index starts in `key`.
     const TYPE_SHIFT: u32 = 28;
     /// The bits of `key` holding a version's original.
-    const ORIGIN: u32 = (1 << Self::TYPE_SHIFT) - 1;
+    pub(super) const ORIGIN: u32 = (1 << Self::TYPE_SHIFT) - 1;
 
     /// An original variable named `names[name]`, of type `ty`.
     fn named(name: u32, ty: Type) -> VarData {
@@ -84,7 +84,8 @@ impl VarData {
 
     /// Version `number` of the original `origin`, whose record is
     /// `original`. Panics if `origin` is not among the first 2²⁸
-    /// variables (their table alone would take 2 GiB).
+    /// variables (their table alone would take 2 GiB; construction
+    /// refuses such a function with an error first).
     #[inline]
     fn version_of(origin: Var, original: VarData, number: u32) -> VarData {
         debug_assert!(original.origin().is_none());

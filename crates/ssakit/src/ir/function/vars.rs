@@ -5,6 +5,10 @@
 use super::*;
 
 impl Function {
+    /// The most variables a function can have when SSA versions are made
+    /// of them: a version records its original in 28 bits (`VarData`).
+    pub(crate) const MAX_ORIGINALS: usize = VarData::ORIGIN as usize + 1;
+
     // ---------------------------------------------------------------
     // Variables.
 
